@@ -1,0 +1,36 @@
+"""Choice points: who acts, and the options they have.
+
+As in OpenSpiel, the one to act is a seat number, CHANCE or TERMINAL; options are a
+stable list sorted by label, and options that do the same thing (the same card type,
+targets and parameters) are one option (RULINGS C-3).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+CHANCE = -1
+TERMINAL = -2
+
+
+def seat_name(p: int) -> str:
+    return f"P{p + 1}"
+
+
+@dataclass(frozen=True, order=True)
+class Option:
+    label: str
+    value: object = field(default=None, compare=False)
+    weight: int = field(default=1, compare=False)  # chance outcomes only
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass
+class ChoicePoint:
+    player: int                          # a seat, or CHANCE
+    kind: str                            # play | react | choose | card | chance
+    options: list[Option]
+    resume: Callable                     # resume(game, option)
+    prompt: str = ""

@@ -1,0 +1,193 @@
+"""IR expressions -> Python closures, compiled once per game definition.
+
+Each closure takes (game, env): the running game and the effect's local bindings.
+Runtime values: int, bool and str as themselves; a player is a seat number; a set of
+players a tuple of seats; a zone the index of its slot in game.zones; a set of cards a
+list of card ids; a kind the frozenset of card-type indexes it covers.
+"""
+from __future__ import annotations
+
+import operator
+
+from rulespec import ir
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+          "%": operator.mod, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+          "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+class Compiler:
+    """Compiles expressions against one game definition (its zones, counters, kinds)."""
+
+    def __init__(self, defs):
+        self.defs = defs  # interpreter.rules.Rules
+
+    def expr(self, e: ir.Expr):
+        method = getattr(self, "_" + type(e).__name__)
+        return method(e)
+
+    def cards(self, e: ir.Expr):
+        """A closure giving a list of card ids, whether e is a zone or a card set."""
+        f = self.expr(e)
+        if e.type == "zone":
+            return lambda g, env: g.zones[f(g, env)]
+        return f
+
+    def players(self, e: ir.Expr):
+        f = self.expr(e)
+        if e.type == "player":
+            return lambda g, env: (f(g, env),)
+        return f
+
+    # --- leaves -----------------------------------------------------------------------
+
+    def _Const(self, e):
+        v = e.value
+        return lambda g, env: v
+
+    def _Param(self, e):
+        v = self.defs.params[e.name]
+        return lambda g, env: v
+
+    def _Local(self, e):
+        name = e.name
+        if name == "current":
+            return lambda g, env: g.current
+        if name == "players":
+            return lambda g, env: g.active_players()
+        if name == "player_count":
+            return lambda g, env: g.n
+        return lambda g, env: env[name]
+
+    def _Counter(self, e):
+        idx = self.defs.counter_index[e.name]
+        if e.owner is None:
+            return lambda g, env: g.counters[idx]
+        owner = self.expr(e.owner)
+        return lambda g, env: g.counters[idx + owner(g, env)]
+
+    def _ZoneRef(self, e):
+        idx = self.defs.zone_index[e.name]
+        if e.owner is None:
+            return lambda g, env: idx
+        owner = self.expr(e.owner)
+        return lambda g, env: idx + owner(g, env)
+
+    def _Kind(self, e):
+        v = self.defs.kinds[e.name]
+        return lambda g, env: v
+
+    # --- operators ----------------------------------------------------------------
+
+    def _Unary(self, e):
+        x = self.expr(e.operand)
+        if e.op == "not":
+            return lambda g, env: not x(g, env)
+        return lambda g, env: -x(g, env)
+
+    def _Binary(self, e):
+        a = self.expr(e.left)
+        if e.op == "and":
+            b = self.expr(e.right)
+            return lambda g, env: a(g, env) and b(g, env)
+        if e.op == "or":
+            b = self.expr(e.right)
+            return lambda g, env: a(g, env) or b(g, env)
+        if e.op == "in":
+            b = self.players(e.right)
+            return lambda g, env: a(g, env) in b(g, env)
+        if e.left.type == "players" or e.right.type == "players":  # compare as sets
+            a, b = self.players(e.left), self.players(e.right)
+            fn = _ARITH[e.op]
+            return lambda g, env: fn(set(a(g, env)), set(b(g, env)))
+        b = self.expr(e.right)
+        fn = _ARITH[e.op]
+        return lambda g, env: fn(a(g, env), b(g, env))
+
+    # --- calls --------------------------------------------------------------------
+
+    def _Call(self, e):
+        return getattr(self, "_f_" + e.func)(e, *e.args)
+
+    def _f_size(self, e, x):
+        if x.type in ("players", "player"):
+            f = self.players(x)
+        else:
+            f = self.cards(x)
+        return lambda g, env: len(f(g, env))
+
+    def _f_count(self, e, cards, kind):
+        f, k = self.cards(cards), self.expr(kind)
+        def count(g, env):
+            kinds, ctype = k(g, env), g.ctype
+            return sum(1 for c in f(g, env) if ctype[c] in kinds)
+        return count
+
+    def _f_of(self, e, cards, kind):
+        f, k = self.cards(cards), self.expr(kind)
+        def of(g, env):
+            kinds, ctype = k(g, env), g.ctype
+            return [c for c in f(g, env) if ctype[c] in kinds]
+        return of
+
+    def _f_one(self, e, cards, kind):
+        f, k = self.cards(cards), self.expr(kind)
+        def one(g, env):
+            kinds, ctype = k(g, env), g.ctype
+            for c in f(g, env):
+                if ctype[c] in kinds:
+                    return [c]
+            return []
+        return one
+
+    def _f_top(self, e, zone, n):
+        z, k = self.expr(zone), self.expr(n)
+        def top(g, env):
+            cards = g.zones[z(g, env)]
+            return cards[len(cards) - k(g, env):][::-1] if k(g, env) > 0 else []
+        return top
+
+    def _f_others(self, e, p):
+        f = self.expr(p)
+        return lambda g, env: tuple(q for q in g.active_players() if q != f(g, env))
+
+    def _f_next(self, e, p):
+        f = self.expr(p)
+        return lambda g, env: g.next_player(f(g, env))
+
+    def _f_min(self, e, a, b):
+        fa, fb = self.expr(a), self.expr(b)
+        return lambda g, env: min(fa(g, env), fb(g, env))
+
+    def _f_max(self, e, a, b):
+        fa, fb = self.expr(a), self.expr(b)
+        return lambda g, env: max(fa(g, env), fb(g, env))
+
+    # --- aggregates ---------------------------------------------------------------
+
+    def _Aggregate(self, e):
+        items, body, var, func = self.players(e.items), self.expr(e.body), e.var, e.func
+
+        def values(g, env):
+            inner = dict(env)
+            for p in items(g, env):
+                inner[var] = p
+                yield p, body(g, inner)
+
+        if func == "any":
+            return lambda g, env: any(v for _, v in values(g, env))
+        if func == "all":
+            return lambda g, env: all(v for _, v in values(g, env))
+        if func == "sum":
+            return lambda g, env: sum(v for _, v in values(g, env))
+        if func == "filter":
+            return lambda g, env: tuple(p for p, v in values(g, env) if v)
+        pick = max if func == "argmax" else min
+
+        def best(g, env):
+            pairs = list(values(g, env))
+            if not pairs:
+                return ()
+            top = pick(v for _, v in pairs)
+            return tuple(p for p, v in pairs if v == top)
+        return best

@@ -1,0 +1,373 @@
+"""A running game: state, the one loop that advances it, and the API agents drive.
+
+    game = Game(rules, seed=7)
+    while not game.over:
+        if game.to_act() == CHANCE: game.sample_chance()
+        else: game.apply(agent.choose(game.observation(game.to_act()), game.legal()))
+
+The loop runs effects frame by frame; whenever the frame stack empties (an effect has
+resolved completely, RULINGS C-4) it checks end conditions, then triggers, each in spec
+order and, for per-player ones, for every active player from the current one round the
+table. A trigger whose effect changed nothing is not fired again until the state
+changes, and a chain of more than MAX_FIRINGS firings ends the game as `trigger_loop`.
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+from .choices import CHANCE, TERMINAL, ChoicePoint, Option, seat_name
+from .effects import Frame
+from .rules import Rules
+
+MAX_FIRINGS = 1000       # trigger firings between two choice points
+MAX_STATEMENTS = 200_000  # statements run between two choice points
+
+
+class IllegalChoice(ValueError):
+    """A choice that is not among the legal options; `code` is stable."""
+
+    def __init__(self, message: str, code: str = "action/invalid_choice"):
+        super().__init__(message)
+        self.code = code
+
+
+class Game:
+    def __init__(self, rules: Rules, seed: int = 0, *, log: bool = True, setup=None,
+                 turn_limit: int | None = None):
+        self.rules, self.n = rules, rules.n
+        self.rng = random.Random(seed)           # C-2: the one source of chance
+        self.ctype = rules.ctype
+        self.zones: list[list[int]] = [[] for _ in rules.slots]
+        self.loc = [rules.start_slot] * len(rules.ctype)
+        self.zones[rules.start_slot] = list(range(len(rules.ctype)))
+        self.counters = [0] * len(rules.counter_names)
+        self.current, self.direction, self.turn, self.step_index = 0, 1, 0, 0
+        self.active = [True] * self.n
+        self.turn_limit = turn_limit or rules.spec.turn_limit
+        self.stack: list[Frame] = []
+        self.pending: ChoicePoint | None = None
+        self.over, self.winners, self.reason = False, (), ""
+        self.version, self.firings, self.statements = 0, 0, 0
+        self.quiet: dict = {}
+        self.events: list[dict] | None = [] if log else None
+        for i, f in enumerate(rules.counter_initial):
+            self.counters[i] = f(self, {})
+        if setup is None:
+            self.phase = "setup"
+            self.stack.append(Frame(rules.setup, {"__rule__": "setup"}))
+        else:  # a scenario lays out the table itself
+            setup(self)
+            self.phase = "setup"
+        self._run()
+
+    # --- the API ------------------------------------------------------------------
+
+    def to_act(self) -> int:
+        if self.over:
+            return TERMINAL
+        return self.pending.player
+
+    def legal(self) -> list[Option]:
+        return [] if self.over else list(self.pending.options)
+
+    def legal_labels(self) -> list[str]:
+        return [o.label for o in self.legal()]
+
+    def apply(self, choice: Option | str) -> None:
+        if self.over:
+            raise IllegalChoice("the game is over", "game/over")
+        label = choice.label if isinstance(choice, Option) else str(choice)
+        option = next((o for o in self.pending.options if o.label == label), None)
+        if option is None:
+            raise IllegalChoice(f"'{label}' is not a legal choice for "
+                                f"{self._who(self.pending.player)}; legal: "
+                                f"{', '.join(o.label for o in self.pending.options)}")
+        point, self.pending = self.pending, None
+        if point.player != CHANCE:
+            self._log("choice", player=point.player, kind=point.kind, option=label,
+                      _vis=frozenset([point.player]) if point.kind == "card" else None)
+        self.firings = self.statements = 0
+        point.resume(self, option)
+        self._run()
+
+    def chance_outcomes(self) -> list[tuple[Option, float]]:
+        total = sum(o.weight for o in self.pending.options)
+        return [(o, o.weight / total) for o in self.pending.options]
+
+    def sample_chance(self) -> Option:
+        """Apply a chance outcome drawn from the game's own RNG (C-2)."""
+        options = self.pending.options
+        pick = self.rng.randrange(sum(o.weight for o in options))
+        for o in options:
+            pick -= o.weight
+            if pick < 0:
+                self.apply(o)
+                return o
+        raise AssertionError("weights")
+
+    def clone(self) -> "Game":
+        return copy.deepcopy(self, {id(self.rules): self.rules})
+
+    @property
+    def result(self) -> dict:
+        return {"over": self.over, "winners": [seat_name(p) for p in self.winners],
+                "reason": self.reason, "turns": self.turn}
+
+    # --- state access used by expressions -----------------------------------------
+
+    def active_players(self) -> tuple[int, ...]:
+        """Active players in turn order, starting with the current one."""
+        out, p = [], self.current
+        for _ in range(self.n):
+            if self.active[p]:
+                out.append(p)
+            p = (p + self.direction) % self.n
+        return tuple(out)
+
+    def next_player(self, p: int) -> int:
+        for _ in range(self.n):
+            p = (p + self.direction) % self.n
+            if self.active[p]:
+                return p
+        return p
+
+    # --- mutations used by effects ------------------------------------------------
+
+    def move_cards(self, cards: list[int], dst: int) -> None:
+        if not cards:
+            return
+        by_src: dict[int, list[int]] = {}
+        for c in cards:
+            src = self.loc[c]
+            self.zones[src].remove(c)
+            self.zones[dst].append(c)
+            self.loc[c] = dst
+            by_src.setdefault(src, []).append(c)
+        self.version += 1
+        if self.events is not None:
+            for src, moved in by_src.items():
+                self._log_move(src, dst, moved)
+
+    def draw_top(self, src: int, dst: int) -> bool:
+        """Move the top card of src to dst, refilling src first if it declares
+        refill_from (TTG-15); False when no card can be had."""
+        pile = self.zones[src]
+        if not pile and src in self.rules.refill:
+            source = self.rules.refill[src]
+            if self.zones[source]:
+                self.move_cards(list(self.zones[source]), src)
+                self.shuffle(src)
+                self._log("refill", zone=self.rules.slots[src].label,
+                          source=self.rules.slots[source].label)
+        if not pile:
+            return False
+        self.move_cards([pile[-1]], dst)
+        return True
+
+    def shuffle(self, slot: int) -> None:
+        self.rng.shuffle(self.zones[slot])
+        self.version += 1
+        self._log("shuffle", zone=self.rules.slots[slot].label)
+
+    def set_counter(self, slot: int, value: int) -> None:
+        if self.counters[slot] != value:
+            self.counters[slot] = value
+            self.version += 1
+            self._log("counter", counter=self.rules.counter_names[slot], value=value)
+
+    def eliminate(self, p: int) -> None:
+        if self.active[p]:
+            self.active[p] = False
+            self.version += 1
+            self._log("eliminate", player=p)
+
+    def set_current(self, p: int) -> None:
+        self.current = p
+        self.version += 1
+        self._log("first_player", player=p)
+
+    def reverse(self) -> None:
+        self.direction = -self.direction
+        self.version += 1
+        self._log("reverse", direction=self.direction)
+
+    def end_turn(self) -> None:
+        self.stack.clear()
+        self.step_index = len(self.rules.steps)
+
+    def finish(self, winners: tuple[int, ...], reason: str) -> None:
+        if not self.over:
+            self.over, self.winners, self.reason = True, tuple(winners), reason
+            self.stack.clear()
+            self.pending = None
+            self._log("end", winners=list(winners), reason=reason)
+
+    def ask(self, player: int, kind: str, options: list[Option], resume) -> None:
+        self.pending = ChoicePoint(player, kind, sorted(options), resume)
+
+    def open_window(self, reactor: int, env: dict) -> None:
+        """A reaction window: the reactor answers the pending action or lets it be."""
+        action = env["__action__"]
+        hand = self.zones[self.rules.hand + reactor]
+        options, forced = [], False
+        for r in self.rules.answers[action]:
+            seen = set()
+            for c in hand:
+                t = self.ctype[c]
+                if t in r.card and t not in seen:
+                    seen.add(t)
+                    trial = dict(env, reactor=reactor, answer=[c])
+                    if r.condition(self, trial):
+                        label = r.ir.name if r.ir.card == self.rules.type_names[t] else \
+                            f"{r.ir.name} {self.rules.type_names[t]}"
+                        options.append(Option(label, (r, c)))
+                        forced = forced or r.ir.forced
+        if not self.rules.answers[action]:
+            return
+        if not forced:
+            options.append(Option("no reaction", None))
+
+        def resume(g, option):
+            if option.value is None:
+                return
+            r, c = option.value
+            env["reactor"], env["answer"] = reactor, [c]
+            g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
+            g.move_cards([c], r.to(g, env))
+            g.stack.append(Frame(r.effect, env))
+        self.ask(reactor, "react", options, resume)
+
+    # --- the loop -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        stack = self.stack
+        while self.pending is None and not self.over:
+            if stack:
+                frame = stack[-1]
+                if frame.pc >= len(frame.code):
+                    stack.pop()
+                    continue
+                stmt = frame.code[frame.pc]
+                frame.pc += 1
+                self.statements += 1
+                if self.statements > MAX_STATEMENTS:
+                    self._log("error", message="an effect ran too long without a choice")
+                    self.finish((), "effect_loop")
+                    return
+                stmt(self, frame.env)
+            elif not self._check_triggers():
+                self._next_step()
+
+    def _check_triggers(self) -> bool:
+        for i, t in enumerate(self.rules.end_conditions + self.rules.triggers):
+            var = t.ir.each
+            for p in (self.active_players() if var else (None,)):
+                env = {"__rule__": t.ir.name}
+                if var:
+                    env[var] = p
+                if not t.when(self, env) or self.quiet.get((i, p)) == self.version:
+                    continue
+                self.quiet[(i, p)] = self.version
+                self.firings += 1
+                if self.firings > MAX_FIRINGS:
+                    self._log("error", message=f"trigger '{t.ir.name}' keeps firing")
+                    self.finish((), "trigger_loop")
+                    return True
+                self._log("trigger", rule=t.ir.name, player=p)
+                self.stack.append(Frame(t.effect, env))
+                return True
+        return False
+
+    def _next_step(self) -> None:
+        steps = self.rules.steps
+        if self.phase == "setup":
+            self.phase = "turns"
+            self._begin_turn(self.current)
+            return
+        if self.step_index >= len(steps) or not self.active[self.current]:
+            self._begin_turn(self.next_player(self.current))
+            return
+        step = steps[self.step_index]
+        self.step_index += 1
+        env = {"__rule__": step.ir.name}
+        if step.effect:
+            self.stack.append(Frame(step.effect, env))
+        if step.actions:
+            self._offer_play(step)
+
+    def _begin_turn(self, p: int) -> None:
+        if self.turn >= self.turn_limit:
+            self.finish((), "turn_limit")  # C-5
+            return
+        self.turn += 1
+        self.current, self.step_index = p, 0
+        self._log("turn", player=p)
+
+    def _offer_play(self, step) -> None:
+        me, rules = self.current, self.rules
+        first_of_type: dict[int, int] = {}
+        for c in self.zones[rules.hand + me]:
+            first_of_type.setdefault(self.ctype[c], c)
+        others = tuple(p for p in self.active_players() if p != me)
+        options = []
+        for name in step.actions:
+            a = rules.actions[name]
+            if a.card is None:
+                cards = [(None, None)]
+            else:
+                cards = [(t, c) for t, c in first_of_type.items() if t in a.card]
+            targets = {"none": (None,), "other": others, "any": self.active_players()}[a.ir.target]
+            show_type = a.ir.card is not None and a.ir.card not in rules.kinds or \
+                (a.ir.card is not None and len(a.card) > 1)
+            for t, c in cards:
+                for target in targets:
+                    env = {"__rule__": name, "__action__": name, "target": target,
+                           "card": [c] if c is not None else []}
+                    if a.condition(self, env):
+                        label = name + (f" {rules.type_names[t]}" if show_type else "") + \
+                            (f" -> {seat_name(target)}" if target is not None else "")
+                        options.append(Option(label, (a, env)))
+        if step.ir.optional:
+            options.append(Option("pass", None))
+        if not options:
+            self._log("no_play", player=me, step=step.ir.name)
+            return
+
+        def resume(g, option):
+            if option.value is None:
+                g._log("pass", player=me)
+                return
+            a, env = option.value
+            env = dict(env)
+            card = env["card"][0] if env["card"] else None
+            g._log("play", player=me, action=a.ir.name, target=env["target"],
+                   card=g.rules.type_names[g.ctype[card]] if card is not None else None)
+            if card is not None:
+                g.move_cards([card], a.to(g, env))
+            g.stack.append(Frame(a.effect, env))
+        self.ask(me, "play", options, resume)
+
+    # --- the log ------------------------------------------------------------------
+
+    def _who(self, p: int) -> str:
+        return "chance" if p == CHANCE else seat_name(p)
+
+    def _log(self, event: str, **fields) -> None:
+        if self.events is not None:
+            fields["event"], fields["turn"] = event, self.turn
+            self.events.append(fields)
+
+    def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
+        slots = self.rules.slots
+        vis = None
+        for s in (slots[src], slots[dst]):
+            if s.zone.visibility == "public":
+                vis = None
+                break
+            if s.zone.visibility == "owner":
+                vis = (vis or frozenset()) | {s.owner}
+        else:
+            vis = vis or frozenset()
+        self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
+                  cards=[self.rules.type_names[self.ctype[c]] for c in cards], _vis=vis)

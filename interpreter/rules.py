@@ -1,0 +1,64 @@
+"""A game definition ready to run: the IR of a spec compiled for a player count.
+
+Built once per (spec, player count) and shared by every game played with it: zone and
+counter layouts, card ids, kinds, and every expression and effect as closures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulespec import ir
+
+from .effects import StatementCompiler
+from .evaluate import Compiler
+
+
+@dataclass(frozen=True)
+class Slot:
+    zone: ir.ZoneDef
+    owner: int | None
+    label: str
+
+
+class Rules:
+    def __init__(self, spec: ir.Spec, n_players: int):
+        self.spec, self.n = spec, n_players
+        self.params = {p.name: p.value for p in spec.params}
+        self.type_names = [c.name for c in spec.cards]
+        self.type_titles = [c.title for c in spec.cards]
+        self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
+        for tag in spec.tags:
+            self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
+        self.ctype = tuple(i for i, c in enumerate(spec.cards) for _ in range(c.count))
+
+        self.zone_index, self.slots = {}, []
+        for z in spec.zones:
+            self.zone_index[z.name] = len(self.slots)
+            owners = range(n_players) if z.per_player else [None]
+            self.slots.extend(Slot(z, o, z.name if o is None else f"{z.name}[P{o + 1}]") for o in owners)
+        self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
+        self.hand = self.zone_index[spec.hand]
+        self.refill = {self.zone_index[z.name]: self.zone_index[z.refill_from]
+                       for z in spec.zones if z.refill_from}
+
+        self.counter_index, self.counter_names = {}, []
+        for c in spec.counters:
+            self.counter_index[c.name] = len(self.counter_names)
+            owners = range(n_players) if c.per_player else [None]
+            self.counter_names.extend(c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners)
+
+        self.exprs = Compiler(self)
+        stmts = self.stmts = StatementCompiler(self)
+        self.counter_initial = [self.exprs.expr(c.initial) for c in spec.counters
+                                for _ in (range(n_players) if c.per_player else [None])]
+        self.setup = stmts.block(spec.setup)
+        self.actions = {a.name: stmts.action(a) for a in spec.actions}
+        self.reactions = [stmts.reaction(r) for r in spec.reactions]
+        self.answers = {a.name: [r for r in self.reactions if a.name in r.ir.answers]
+                        for a in spec.actions}
+        self.steps = [stmts.step(s) for s in spec.turn]
+        self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
+        self.triggers = [stmts.trigger(t) for t in spec.triggers]
+
+    def card_label(self, type_index: int) -> str:
+        return self.type_names[type_index]

@@ -1,0 +1,67 @@
+"""The built-in vocabulary of the expression language, as data.
+
+The front end checks calls against these signatures; the interpreter implements them.
+A parameter type listed as "a|b" accepts either. `zone` is accepted where `cards` is
+asked for, and `player` where `players` is.
+"""
+from __future__ import annotations
+
+# name: (parameter types, result type, one-line doc)
+FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "size": (("cards|players",), "int", "number of cards in a set or zone, or of players"),
+    "count": (("cards", "kind"), "int", "number of cards of a type or tag"),
+    "top": (("zone", "int"), "cards", "the top n cards of an ordered zone"),
+    "random": (("zone", "int"), "cards", "n cards picked by chance (only as move's source)"),
+    "one": (("cards", "kind"), "cards", "one card of a type or tag (which copy does not matter)"),
+    "of": (("cards", "kind"), "cards", "every card of a type or tag"),
+    "others": (("player",), "players", "the active players other than this one"),
+    "next": (("player",), "player", "the next active player in turn order"),
+    "random_player": (("players",), "player", "a player picked by chance "
+                      "(only as a let's value or set_current's argument)"),
+    "min": (("int", "int"), "int", "the smaller of two numbers"),
+    "max": (("int", "int"), "int", "the larger of two numbers"),
+}
+
+# Names that stand for a value of the game's state.
+CONSTANTS: dict[str, tuple[str, str]] = {
+    "current": ("player", "the player whose turn it is"),
+    "players": ("players", "the active players, in turn order from the current player"),
+    "player_count": ("int", "the number of seats in the game"),
+}
+
+# Aggregates: func(body for var in players).
+AGGREGATES: dict[str, tuple[str, str, str]] = {
+    "any": ("bool", "bool", "true when the body holds for some player"),
+    "all": ("bool", "bool", "true when the body holds for every player"),
+    "sum": ("int", "int", "the sum of the body over the players"),
+    "argmax": ("int", "players", "the players for whom the body is highest"),
+    "argmin": ("int", "players", "the players for whom the body is lowest"),
+    "filter": ("bool", "players", "the players for whom the body holds"),
+}
+
+# Procedures are statements: name: (parameter types, doc).
+PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
+    "move": (("cards", "zone"), "move cards to a zone (onto the top of an ordered one)"),
+    "shuffle": (("zone",), "shuffle a zone with the game's seeded RNG"),
+    "react": (("player",), "open a reaction window for the player against this action"),
+    "win": (("players",), "end the game; these players win"),
+    "end_game": ((), "end the game with no winner"),
+    "eliminate": (("player",), "take a player out of the game"),
+    "end_turn": ((), "end the current turn at once; the next player's turn begins"),
+    "set_current": (("player",), "make this player the one whose turn it is"),
+    "reverse": ((), "flip the direction of play"),
+}
+
+# Functions whose value is decided by chance, and where each may stand.
+CHANCE = {"random": "the first argument of move", "random_player":
+          "the value of a let or the argument of set_current"}
+
+KEYWORDS = {"let", "if", "else", "for", "in", "while", "choose", "from", "and", "or",
+            "not", "true", "false"}
+
+
+def accepts(want: str, got: str) -> bool:
+    for w in want.split("|"):
+        if w == got or (w == "cards" and got == "zone") or (w == "players" and got == "player"):
+            return True
+    return False

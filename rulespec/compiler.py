@@ -1,0 +1,234 @@
+"""Positioned spec data -> IR, checking every name and type on the way.
+
+All problems of a file are collected (schema, names, expressions, cross-references)
+and raised together as one SpecError.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ir, schema
+from .builtins import CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES
+from .diagnostics import Diagnostic, SpecError, did_you_mean
+from .expressions import Builder, Names
+from .loading import Document, load
+
+DEFAULT_TURN_LIMIT = 2000  # C-5
+
+
+def load_spec(path: str | Path, text: str | None = None) -> ir.Spec:
+    """The front end's pipeline: YAML text -> positioned tree -> schema -> IR."""
+    doc = load(path, text)
+    return compile_document(doc)
+
+
+def compile_document(doc: Document) -> ir.Spec:
+    problems = list(schema.check(doc))
+    if problems:
+        raise SpecError(problems, {doc.file: doc.lines})
+    compiler = _Compiler(doc)
+    spec = compiler.build()
+    if compiler.problems:
+        raise SpecError(compiler.problems, {doc.file: doc.lines})
+    return spec
+
+
+def _rulings(entry: dict) -> tuple[str, ...]:
+    return tuple(entry.get("rulings", ()))
+
+
+class _Compiler:
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.data: dict = doc.data
+        self.problems: list[Diagnostic] = []
+
+    def error(self, code, message, path, hint="", key=False):
+        span = self.doc.key_span(path) if key else self.doc.span(path)
+        self.problems.append(Diagnostic(code, message, span, hint=hint))
+
+    # --- names ---------------------------------------------------------------------
+
+    def _names(self) -> Names:
+        d = self.data
+        cards = d["deck"]["cards"]
+        tags = sorted({t for c in cards.values() for t in c.get("tags", ())})
+        kinds = set(cards) | set(tags)
+        seen: dict[str, tuple] = {}
+        reserved = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES)
+
+        def claim(name, path, what):
+            if name in reserved:
+                self.error("RS202", f"{what} '{name}' uses a name the language reserves", path,
+                           "pick another name", key=True)
+            elif name in seen and seen[name][1] != "tag" or (name in seen and what != "tag"):
+                self.error("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
+                           f"(at {self.doc.key_span(seen[name][0])})", path,
+                           "cards, tags, parameters, zones and counters share one namespace",
+                           key=True)
+            else:
+                seen[name] = (path, what)
+
+        for name in cards:
+            claim(name, ("deck", "cards", name), "card")
+        for name, c in cards.items():
+            for i, t in enumerate(c.get("tags", ())):
+                if t not in seen or seen[t][1] != "tag":
+                    claim(t, ("deck", "cards", name, "tags", i), "tag")
+        for section, what in (("parameters", "parameter"), ("zones", "zone"), ("counters", "counter")):
+            for name in d.get(section, {}) or {}:
+                claim(name, (section, name), what)
+        params = {k: ("bool" if isinstance(v, bool) else "int") for k, v in (d.get("parameters") or {}).items()}
+        return Names(
+            params=params,
+            counters={k: bool(v.get("per_player")) for k, v in (d.get("counters") or {}).items()},
+            zones={k: bool(v.get("per_player")) for k, v in d["zones"].items()},
+            kinds=kinds, all_names=set(seen))
+
+    # --- sections ------------------------------------------------------------------
+
+    def build(self) -> ir.Spec:
+        d, doc = self.data, self.doc
+        names = self._names()
+        self.names = names
+        b = self.b = Builder(names, self.problems)
+
+        cards = tuple(ir.CardType(n, c.get("title", n.replace("_", " ").title()), c["count"],
+                                  tuple(c.get("tags", ())), tuple(sorted((c.get("props") or {}).items())),
+                                  doc.key_span(("deck", "cards", n)))
+                      for n, c in d["deck"]["cards"].items())
+        tags = tuple(sorted({t for c in cards for t in c.tags}))
+        params = tuple(ir.ParamDef(n, v, doc.key_span(("parameters", n)))
+                       for n, v in (d.get("parameters") or {}).items())
+        zones = tuple(ir.ZoneDef(n, bool(z.get("per_player")), z.get("visibility", "public"),
+                                 bool(z.get("ordered")), bool(z.get("start")), z.get("refill_from"),
+                                 doc.key_span(("zones", n)))
+                      for n, z in d["zones"].items())
+        counters = tuple(
+            ir.CounterDef(n, bool(c.get("per_player")),
+                          b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
+                          doc.key_span(("counters", n)))
+            for n, c in (d.get("counters") or {}).items())
+
+        setup, _ = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
+        actions = tuple(self._action(n, a) for n, a in (d.get("actions") or {}).items())
+        action_lets = {a.name: self._top_lets(a.effect) for a in actions}
+        reactions = tuple(self._reaction(n, r, action_lets) for n, r in (d.get("reactions") or {}).items())
+        turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
+        ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
+        triggers = tuple(self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items())
+
+        players = d["players"]
+        spec = ir.Spec(
+            name=d["name"], file=doc.file,
+            min_players=players["min"], max_players=players["max"],
+            default_players=players.get("default", players["min"]),
+            turn_limit=d.get("turn_limit", DEFAULT_TURN_LIMIT), hand=d["hand"],
+            cards=cards, tags=tags, params=params, zones=zones, counters=counters,
+            setup=setup, turn=turn, actions=actions, reactions=reactions,
+            end_conditions=ends, triggers=triggers,
+            deck_note=d["deck"].get("note", ""), span=doc.span(()))
+        self._cross_checks(spec)
+        return spec
+
+    @staticmethod
+    def _top_lets(effect) -> dict[str, str]:
+        return {s.name: s.value.type for s in effect if isinstance(s, ir.Let)}
+
+    def _action(self, name, a) -> ir.Action:
+        doc, b, path = self.doc, self.b, ("actions", name)
+        target = a.get("target", "none")
+        scope = {"card": "cards"} if "card" in a else {}
+        if target != "none":
+            scope["target"] = "player"
+        cond = b.expr(doc, path + ("if",), a["if"], scope, "bool") if "if" in a else None
+        to = b.expr(doc, path + ("to",), a["to"], scope, "zone") if "to" in a else None
+        if "card" in a and to is None:
+            self.error("RS103", f"action '{name}' plays a card but says not where it goes",
+                       path, "add  to: <zone>", key=True)
+        effect, _ = b.block(doc, path + ("effect",), a["effect"], scope)
+        return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a), doc.key_span(path))
+
+    def _reaction(self, name, r, action_lets) -> ir.Reaction:
+        doc, b, path = self.doc, self.b, ("reactions", name)
+        shared = None
+        for i, answered in enumerate(r["answers"]):
+            if answered not in action_lets:
+                self.error("RS201", f"reaction '{name}' answers unknown action '{answered}'",
+                           path + ("answers", i), did_you_mean(answered, action_lets))
+                continue
+            lets = action_lets[answered]
+            shared = dict(lets) if shared is None else {k: v for k, v in shared.items() if lets.get(k) == v}
+        scope = dict(shared or {})
+        scope.update({"card": "cards", "target": "player", "reactor": "player", "answer": "cards"})
+        cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
+        to = b.expr(doc, path + ("to",), r["to"], scope, "zone")
+        effect, _ = b.block(doc, path + ("effect",), r["effect"], scope)
+        return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), cond, to,
+                           effect, _rulings(r), doc.key_span(path))
+
+    def _step(self, i, s) -> ir.Step:
+        doc, path = self.doc, ("turn", i)
+        effect = ()
+        if "effect" in s:
+            effect, _ = self.b.block(doc, path + ("effect",), s["effect"], {})
+        return ir.Step(s["step"], effect, tuple(s.get("actions", ())), bool(s.get("optional")),
+                       _rulings(s), doc.span(path))
+
+    def _trigger(self, section, name, t) -> ir.Trigger:
+        doc, b, path = self.doc, self.b, (section, name)
+        scope = {t["each"]: "player"} if "each" in t else {}
+        when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
+        effect, _ = b.block(doc, path + ("effect",), t["effect"], scope)
+        return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
+
+    # --- cross-references ----------------------------------------------------------
+
+    def _cross_checks(self, spec: ir.Spec) -> None:
+        d = self.data
+        lo, hi, default = spec.min_players, spec.max_players, spec.default_players
+        if not lo <= default <= hi:
+            self.error("RS401", f"players: need min <= default <= max, got {lo}, {default}, {hi}",
+                       ("players",))
+        zones = {z.name: z for z in spec.zones}
+        if spec.hand not in zones:
+            self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))
+        elif not zones[spec.hand].per_player:
+            self.error("RS402", f"hand zone '{spec.hand}' must be per_player", ("hand",))
+        starts = [z.name for z in spec.zones if z.start]
+        if len(starts) != 1:
+            self.error("RS403", f"exactly one zone must have start: true (the deck starts "
+                       f"there), found {len(starts)}", ("zones",), key=True)
+        for z in spec.zones:
+            if z.refill_from and z.refill_from not in zones:
+                self.error("RS201", f"unknown zone '{z.refill_from}' in refill_from",
+                           ("zones", z.name, "refill_from"), did_you_mean(z.refill_from, zones))
+            elif z.refill_from and (zones[z.refill_from].per_player or z.per_player):
+                self.error("RS402", "refill_from links two shared zones", ("zones", z.name, "refill_from"))
+        kinds = self.names.kinds
+        actions = {a.name for a in spec.actions}
+        for a in spec.actions:
+            if a.card is not None and a.card not in kinds:
+                self.error("RS201", f"unknown card type or tag '{a.card}'", ("actions", a.name, "card"),
+                           did_you_mean(a.card, kinds))
+        for r in spec.reactions:
+            if r.card not in kinds:
+                self.error("RS201", f"unknown card type or tag '{r.card}'", ("reactions", r.name, "card"),
+                           did_you_mean(r.card, kinds))
+        steps = set()
+        for i, s in enumerate(spec.turn):
+            if s.name in steps:
+                self.error("RS202", f"duplicate step name '{s.name}'", ("turn", i, "step"))
+            steps.add(s.name)
+            for j, a in enumerate(s.actions):
+                if a not in actions:
+                    self.error("RS201", f"unknown action '{a}'", ("turn", i, "actions", j),
+                               did_you_mean(a, actions))
+        rules = {}
+        for section in ("actions", "reactions", "end_conditions", "triggers"):
+            for name in d.get(section) or {}:
+                if name in rules:
+                    self.error("RS202", f"duplicate rule name '{name}' (also in {rules[name]})",
+                               (section, name), "actions, reactions, end conditions and "
+                               "triggers share one namespace", key=True)
+                rules[name] = section

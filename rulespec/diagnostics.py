@@ -1,0 +1,68 @@
+"""Diagnostics: every problem carries a code, a severity and a place.
+
+Printed gcc-style (``file:line:col: severity CODE: message``) with the source line
+and a caret, so editors and people read the same text.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in a spec file; line and col are 1-based."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOWHERE = Span("<spec>", 1, 1)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span
+    severity: str = "error"
+    hint: str = ""
+
+    def render(self, source_lines: list[str] | None = None) -> str:
+        text = f"{self.span}: {self.severity} {self.code}: {self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        if source_lines and 0 < self.span.line <= len(source_lines):
+            line = source_lines[self.span.line - 1].rstrip("\n")
+            text += f"\n    {line}\n    {' ' * (self.span.col - 1)}^"
+        return text
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "severity": self.severity, "message": self.message,
+                "hint": self.hint, "file": self.span.file, "line": self.span.line,
+                "col": self.span.col}
+
+
+@dataclass
+class SpecError(Exception):
+    """Raised when a spec cannot be used; carries every diagnostic found."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, list[str]] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources.get(d.span.file)) for d in self.diagnostics)
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """A hint naming the closest known name, or '' when nothing is close."""
+    close = difflib.get_close_matches(str(name), sorted(set(known)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,423 @@
+"""Expression text -> typed IR, with every node placed in the file.
+
+Parsing is Lark's (LALR, grammar.lark); this module resolves each name against the
+scope it is used in, checks the types of calls and operators, and reports problems at
+the line and column inside the file, not inside the YAML string.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+import lark
+
+from . import ir
+from .builtins import AGGREGATES, CHANCE, CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES, accepts
+from .diagnostics import Diagnostic, Span, did_you_mean
+
+_TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
+                "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'",
+                "COMMA": "','", "$END": "the end", "ASSIGN_OP": "'='", "MINUS": "'-'",
+                "COMPARE_OP": "a comparison", "NOT": "'not'", "TRUE": "'true'",
+                "FALSE": "'false'", "SEMICOLON": "';'", "COLON": "':'"}
+
+
+@lru_cache(maxsize=1)
+def parser() -> lark.Lark:
+    text = resources.files("rulespec").joinpath("grammar.lark").read_text()
+    return lark.Lark(text, start=["block", "expr"], parser="lalr", propagate_positions=True)
+
+
+@dataclass
+class Names:
+    """What the names of one spec refer to (built by the compiler)."""
+
+    params: dict[str, str]                # name -> type
+    counters: dict[str, bool]             # name -> per player
+    zones: dict[str, bool]                # name -> per player
+    kinds: set[str]                       # card types and tags
+    all_names: set[str] = field(default_factory=set)
+
+
+class SpecText:
+    """One expression string of the spec, with its place in the file."""
+
+    def __init__(self, doc, path):
+        self.doc, self.path = doc, tuple(path)
+
+    def span(self, offset: int) -> Span:
+        return self.doc.offset_span(self.path, offset)
+
+
+class Builder:
+    """Builds IR for the expressions and effects of one spec, collecting problems."""
+
+    def __init__(self, names: Names, problems: list[Diagnostic]):
+        self.names, self.problems = names, problems
+        self.text: SpecText | None = None
+
+    # --- entry points -------------------------------------------------------------
+
+    def expr(self, doc, path, value, scope: dict[str, str], want: str | None = None) -> ir.Expr | None:
+        self.text = SpecText(doc, path)
+        if isinstance(value, bool) or isinstance(value, int):
+            return ir.Const(doc.span(path), "bool" if isinstance(value, bool) else "int", value)
+        tree = self._parse(value, "expr")
+        if tree is None:
+            return None
+        node = self._expr(tree, dict(scope))
+        if node is not None and want and not accepts(want, node.type):
+            self._error("RS204", f"expected {want}, got {node.type}", node.span)
+        return node
+
+    def block(self, doc, path, text, scope: dict[str, str]) -> tuple[tuple[ir.Stmt, ...], dict]:
+        """Compile an effect; returns the statements and the names its top level binds."""
+        self.text = SpecText(doc, path)
+        tree = self._parse(text, "block")
+        if tree is None:
+            return (), {}
+        scope = dict(scope)
+        return self._block(tree, scope), scope
+
+    # --- parsing ------------------------------------------------------------------
+
+    def _parse(self, text: str, start: str):
+        try:
+            return parser().parse(text, start=start)
+        except lark.UnexpectedInput as exc:
+            pos = getattr(exc, "pos_in_stream", None)
+            token = getattr(exc, "token", None)
+            if token is not None and getattr(token, "start_pos", None) is not None:
+                pos = token.start_pos
+            if pos is None:
+                pos = len(text.rstrip())
+            if isinstance(exc, lark.UnexpectedCharacters):
+                msg = f"unexpected character {text[pos]!r} in expression"
+            elif token is None or token.type == "$END":
+                msg = "expression ends too early"
+            else:
+                msg = f"unexpected {token.value!r} in expression"
+            expected = sorted({_TOKEN_NAMES.get(t, repr(t.lower())) for t in
+                               (getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])})
+            hint = f"expected {', '.join(expected[:6])}" if expected else ""
+            self._error("RS301", msg, self.text.span(pos), hint)
+            return None
+
+    # --- helpers ------------------------------------------------------------------
+
+    def _span(self, tree) -> Span:
+        meta = getattr(tree, "meta", None)
+        if meta is not None and not meta.empty:
+            return self.text.span(meta.start_pos)
+        if isinstance(tree, lark.Token):
+            return self.text.span(tree.start_pos)
+        return self.text.span(0)
+
+    def _error(self, code, message, span, hint=""):
+        self.problems.append(Diagnostic(code, message, span, hint=hint))
+
+    def _check(self, node: ir.Expr | None, want: str, what: str) -> bool:
+        if node is not None and not accepts(want, node.type):
+            self._error("RS204", f"{what} must be {want.replace('|', ' or ')}, got {node.type}",
+                        node.span)
+            return False
+        return node is not None
+
+    def _unknown(self, name: str, span: Span, scope, what="name"):
+        known = set(scope) | set(CONSTANTS) | self.names.all_names | set(FUNCTIONS)
+        self._error("RS201", f"unknown {what} '{name}'", span, did_you_mean(name, known))
+
+    # --- expressions --------------------------------------------------------------
+
+    def _expr(self, t, scope) -> ir.Expr | None:
+        kind = t.data
+        span = self._span(t)
+        if kind == "int_":
+            return ir.Const(span, "int", int(t.children[0]))
+        if kind in ("true", "false"):
+            return ir.Const(span, "bool", kind == "true")
+        if kind == "string":
+            return ir.Const(span, "str", str(t.children[0])[1:-1])
+        if kind == "name":
+            return self._name(str(t.children[0]), span, scope)
+        if kind == "call":
+            return self._call(t, span, scope)
+        if kind == "aggregate":
+            return self._aggregate(t, span, scope)
+        if kind == "neg":
+            x = self._expr(t.children[0], scope)
+            return ir.Unary(span, "int", "-", x) if self._check(x, "int", "'-' operand") else None
+        if kind == "not_":
+            x = self._expr(t.children[0], scope)
+            return ir.Unary(span, "bool", "not", x) if self._check(x, "bool", "'not' operand") else None
+        if kind in ("and_", "or_"):
+            op = kind[:-1]
+            items = [self._expr(c, scope) for c in t.children]
+            if not all([self._check(x, "bool", f"'{op}' operand") for x in items]):
+                return None
+            node = items[0]
+            for x in items[1:]:
+                node = ir.Binary(span, "bool", op, node, x)
+            return node
+        if kind == "arith":
+            node = self._expr(t.children[0], scope)
+            ok = self._check(node, "int", "arithmetic operand")
+            for op, rhs in zip(t.children[1::2], t.children[2::2]):
+                r = self._expr(rhs, scope)
+                ok = self._check(r, "int", "arithmetic operand") and ok
+                node = ir.Binary(span, "int", str(op), node, r) if ok else None
+            return node
+        if kind == "compare":
+            left, op, right = t.children
+            a, b = self._expr(left, scope), self._expr(right, scope)
+            if a is None or b is None:
+                return None
+            if str(op) in ("==", "!=") and _comparable(a.type, b.type):
+                return ir.Binary(span, "bool", str(op), a, b)
+            if self._check(a, "int", f"'{op}' operand") & self._check(b, "int", f"'{op}' operand"):
+                return ir.Binary(span, "bool", str(op), a, b)
+            return None
+        if kind in ("in_", "not_in"):
+            a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
+            if self._check(a, "player", "left of 'in'") & self._check(b, "players", "right of 'in'"):
+                node = ir.Binary(span, "bool", "in", a, b)
+                return ir.Unary(span, "bool", "not", node) if kind == "not_in" else node
+            return None
+        raise AssertionError(kind)  # the grammar has no other expression
+
+    def _name(self, name, span, scope) -> ir.Expr | None:
+        n = self.names
+        if name in scope:
+            return ir.Local(span, scope[name], name)
+        if name in CONSTANTS:
+            return ir.Local(span, CONSTANTS[name][0], name)
+        if name in n.params:
+            return ir.Param(span, n.params[name], name)
+        if name in n.counters:
+            if n.counters[name]:
+                self._error("RS204", f"counter '{name}' is per player: write {name}(p)", span)
+                return None
+            return ir.Counter(span, "int", name, None)
+        if name in n.zones:
+            if n.zones[name]:
+                self._error("RS204", f"zone '{name}' is per player: write {name}(p)", span)
+                return None
+            return ir.ZoneRef(span, "zone", name, None)
+        if name in n.kinds:
+            return ir.Kind(span, "kind", name)
+        self._unknown(name, span, scope)
+        return None
+
+    def _args(self, t, scope):
+        return [self._expr(a, scope) for a in t.children[1:] if a is not None]
+
+    def _call(self, t, span, scope, chance_ok=False) -> ir.Expr | None:
+        name = str(t.children[0])
+        args = self._args(t, scope)
+        n = self.names
+        if name in n.zones or name in n.counters:
+            per = n.zones[name] if name in n.zones else n.counters[name]
+            what = "zone" if name in n.zones else "counter"
+            if not per:
+                self._error("RS204", f"{what} '{name}' is shared: write {name} without an owner", span)
+                return None
+            if len(args) != 1:
+                self._error("RS203", f"{name}(p) takes one player, got {len(args)} arguments", span)
+                return None
+            if not self._check(args[0], "player", f"owner of {what} '{name}'"):
+                return None
+            if what == "zone":
+                return ir.ZoneRef(span, "zone", name, args[0])
+            return ir.Counter(span, "int", name, args[0])
+        if name not in FUNCTIONS:
+            if name in PROCEDURES:
+                self._error("RS205", f"'{name}' is a statement, not a value", span)
+            else:
+                self._unknown(name, span, scope, "function")
+            return None
+        if name in CHANCE and not chance_ok:
+            self._error("RS206", f"'{name}' is decided by chance and may only be "
+                        f"{CHANCE[name]}", span)
+            return None
+        params, result, _ = FUNCTIONS[name]
+        if len(args) != len(params):
+            self._error("RS203", f"{name}() takes {len(params)} argument(s), got {len(args)}", span)
+            return None
+        ok = True
+        for i, (want, a) in enumerate(zip(params, args)):
+            ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
+        return ir.Call(span, result, name, tuple(args)) if ok else None
+
+    def _aggregate(self, t, span, scope) -> ir.Expr | None:
+        func, body, var, items = t.children
+        func = str(func)
+        if func not in AGGREGATES:
+            self._error("RS201", f"unknown aggregate '{func}'", span,
+                        did_you_mean(func, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
+            return None
+        item_node = self._expr(items, scope)
+        if not self._check(item_node, "players", f"the items of {func}()"):
+            return None
+        inner = dict(scope)
+        inner[str(var)] = "player"
+        body_node = self._expr(body, inner)
+        want, result, _ = AGGREGATES[func]
+        if not self._check(body_node, want, f"the body of {func}()"):
+            return None
+        return ir.Aggregate(span, result, func, body_node, str(var), item_node)
+
+    # --- statements ---------------------------------------------------------------
+
+    def _block(self, t, scope) -> tuple[ir.Stmt, ...]:
+        out = []
+        for child in t.children:
+            if isinstance(child, lark.Tree):
+                stmt = self._stmt(child, scope)
+                if stmt is not None:
+                    out.append(stmt)
+        return tuple(out)
+
+    def _inner(self, t, scope):
+        return self._block(t, dict(scope))
+
+    def _stmt(self, t, scope) -> ir.Stmt | None:
+        kind, span = t.data, self._span(t)
+        if kind == "let":
+            name, value = str(t.children[0]), t.children[1]
+            node = self._value(value, scope)
+            if self._bad_binding(name, span, scope) or node is None:
+                return None
+            scope[name] = node.type
+            return ir.Let(span, name, node)
+        if kind == "assign":
+            return self._assign(t, span, scope)
+        if kind == "if_":
+            cond = self._expr(t.children[0], scope)
+            then = self._inner(t.children[1], scope)
+            rest = t.children[2] if len(t.children) > 2 else None
+            if rest is None:
+                orelse = ()
+            elif rest.data == "else_if":
+                orelse = (self._stmt(rest.children[0], dict(scope)),)
+                orelse = tuple(s for s in orelse if s is not None)
+            else:
+                orelse = self._inner(rest, scope)
+            return ir.If(span, cond, then, orelse) if self._check(cond, "bool", "an if's condition") else None
+        if kind == "for_":
+            var, items = str(t.children[0]), self._expr(t.children[1], scope)
+            inner = dict(scope)
+            inner[var] = "player"
+            body = self._block(t.children[2], inner)
+            if self._bad_binding(var, span, scope) or not self._check(items, "players", "a for loop's items"):
+                return None
+            return ir.For(span, var, items, body)
+        if kind == "while_":
+            cond = self._expr(t.children[0], scope)
+            body = self._inner(t.children[1], scope)
+            return ir.While(span, cond, body) if self._check(cond, "bool", "a while's condition") else None
+        if kind == "choose_branch":
+            player = self._expr(t.children[0], scope)
+            branches, labels = [], set()
+            for b in t.children[1:]:
+                label = str(b.children[0])[1:-1]
+                bspan = self._span(b)
+                if label in labels:
+                    self._error("RS202", f"duplicate choice label '{label}'", bspan)
+                labels.add(label)
+                cond = self._expr(b.children[1], scope) if b.children[1] is not None else None
+                if b.children[1] is not None:
+                    self._check(cond, "bool", "a choice's condition")
+                branches.append(ir.Branch(bspan, label, cond, self._inner(b.children[2], scope)))
+            if not self._check(player, "player", "the chooser"):
+                return None
+            return ir.ChooseBranch(span, player, tuple(branches))
+        if kind == "choose_card":
+            player = self._expr(t.children[0], scope)
+            var = str(t.children[1])
+            source = self._expr(t.children[2], scope)
+            inner = dict(scope)
+            inner[var] = "cards"
+            body = self._block(t.children[3], inner)
+            ok = self._check(player, "player", "the chooser") & self._check(source, "cards", "the cards to choose from")
+            if self._bad_binding(var, span, scope) or not ok:
+                return None
+            return ir.ChooseCard(span, player, var, source, body)
+        if kind == "call_stmt":
+            return self._do(t, span, scope)
+        raise AssertionError(kind)
+
+    def _value(self, t, scope):
+        """A let's value: the one place besides move/set_current where chance may stand."""
+        if isinstance(t, lark.Tree) and t.data == "call" and str(t.children[0]) == "random_player":
+            return self._call(t, self._span(t), scope, chance_ok=True)
+        return self._expr(t, scope)
+
+    def _bad_binding(self, name, span, scope) -> bool:
+        n = self.names
+        if name in KEYWORDS or name in CONSTANTS or name in n.all_names or name in FUNCTIONS:
+            self._error("RS202", f"'{name}' is already a name of the spec or the language; "
+                        "a local needs a name of its own", span)
+            return True
+        return False
+
+    def _assign(self, t, span, scope):
+        name, owner, op, value = t.children
+        name, op = str(name), str(op)
+        node = self._expr(value, scope)
+        if owner is not None:
+            target = self._call(lark.Tree("call", [t.children[0], owner], meta=t.meta), span, scope)
+            if target is not None and not isinstance(target, ir.Counter):
+                self._error("RS207", f"cannot assign to {name}(...): only counters and locals "
+                            "can be assigned", span)
+                return None
+        elif name in scope:
+            target = ir.Local(span, scope[name], name)
+        elif name in self.names.counters:
+            target = self._name(name, span, scope)
+        elif name in self.names.params:
+            self._error("RS207", f"parameter '{name}' is a constant; use a counter for a "
+                        "value that changes", span)
+            return None
+        else:
+            self._unknown(name, span, scope, "counter or local")
+            return None
+        if target is None or node is None:
+            return None
+        if op != "=" and target.type != "int":
+            self._error("RS204", f"'{op}' needs a number, '{name}' is {target.type}", span)
+            return None
+        if not accepts(target.type, node.type):
+            self._error("RS204", f"cannot assign {node.type} to '{name}' ({target.type})", node.span)
+            return None
+        return ir.Assign(span, target, op, node)
+
+    def _do(self, t, span, scope):
+        name = str(t.children[0])
+        if name not in PROCEDURES:
+            if name in FUNCTIONS:
+                self._error("RS205", f"'{name}' is a value, not a statement", span)
+            else:
+                self._error("RS201", f"unknown statement '{name}'", span,
+                            did_you_mean(name, PROCEDURES) or "see docs/language.md")
+            return None
+        params, _ = PROCEDURES[name]
+        raw = [a for a in t.children[1:] if a is not None]
+        args = []
+        for i, a in enumerate(raw):
+            chance = i == 0 and isinstance(a, lark.Tree) and a.data == "call" and (
+                (name == "move" and str(a.children[0]) == "random") or
+                (name == "set_current" and str(a.children[0]) == "random_player"))
+            args.append(self._call(a, self._span(a), scope, chance_ok=True) if chance
+                        else self._expr(a, scope))
+        if len(args) != len(params):
+            self._error("RS203", f"{name}() takes {len(params)} argument(s), got {len(args)}", span)
+            return None
+        ok = True
+        for i, (want, a) in enumerate(zip(params, args)):
+            ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
+        return ir.Do(span, name, tuple(args)) if ok else None
+
+
+def _comparable(a: str, b: str) -> bool:
+    return a == b or {a, b} <= {"player", "players"} or {a, b} <= {"int"}

@@ -1,0 +1,96 @@
+"""Schema check: the YAML structure against rulespec/schema/spec.schema.json.
+
+jsonschema finds the errors; we give each a stable code and the place of the
+offending key or value, with a "did you mean" for unknown keys.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Iterator
+
+import jsonschema
+
+from .diagnostics import Diagnostic, did_you_mean
+from .loading import Document
+
+_JSON_TYPES = {"integer": "an integer", "string": "a string", "boolean": "true or false",
+               "object": "a mapping", "array": "a list", "number": "a number"}
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(resources.files("rulespec").joinpath("schema/spec.schema.json").read_text())
+
+
+def _validator():
+    return jsonschema.Draft202012Validator(schema())
+
+
+def _describe(value) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing" if value is None else type(value).__name__
+
+
+def _where(path) -> str:
+    return ".".join(str(p) for p in path) or "the document"
+
+
+def check(doc: Document) -> Iterator[Diagnostic]:
+    """Yield one diagnostic per schema violation, placed in the file."""
+    if not isinstance(doc.data, dict):
+        yield Diagnostic("RS102", f"a spec is a mapping of sections, got {_describe(doc.data)}",
+                         doc.span(()))
+        return
+    for err in sorted(_validator().iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
+        yield from _diagnose(doc, err)
+
+
+def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
+    path = tuple(err.path)
+    kw = err.validator
+    if kw == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = err.schema.get("properties", {})
+        for key in err.instance:
+            if key not in allowed:
+                yield Diagnostic("RS101", f"unknown key '{key}' in {_where(path)}",
+                                 doc.key_span(path + (key,)),
+                                 hint=did_you_mean(key, allowed) or
+                                 f"allowed: {', '.join(allowed)}")
+    elif kw == "required":
+        missing = err.message.split("'")[1]
+        yield Diagnostic("RS103", f"missing required key '{missing}' in {_where(path)}",
+                         doc.key_span(path) if path else doc.span(path))
+    elif kw == "type":
+        want = err.validator_value
+        want = " or ".join(_JSON_TYPES.get(t, t) for t in (want if isinstance(want, list) else [want]))
+        yield Diagnostic("RS102", f"{_where(path)} must be {want}, got {_describe(err.instance)}",
+                         doc.span(path))
+    elif kw == "propertyNames":
+        yield Diagnostic("RS104", f"'{err.instance}' is not a valid name in {_where(path)}",
+                         doc.key_span(path + (err.instance,)),
+                         hint="names are lower_snake_case: a-z, 0-9 and _")
+    elif kw == "pattern":
+        yield Diagnostic("RS104", f"'{err.instance}' in {_where(path)} does not match "
+                         f"{err.validator_value}", doc.span(path),
+                         hint="names are lower_snake_case; rulings look like TTG-7")
+    elif kw in ("enum", "const"):
+        allowed = err.validator_value if kw == "enum" else [err.validator_value]
+        yield Diagnostic("RS104", f"{_where(path)} is {err.instance!r}; allowed: "
+                         f"{', '.join(map(str, allowed))}", doc.span(path),
+                         hint=did_you_mean(err.instance, map(str, allowed)))
+    elif kw == "oneOf" and path and path[0] == "turn":
+        yield Diagnostic("RS103", f"{_where(path)} needs exactly one of 'effect' or 'actions'",
+                         doc.span(path))
+    else:
+        yield Diagnostic("RS104", f"{_where(path)}: {err.message}", doc.span(path))
