@@ -38,7 +38,8 @@ class Game:
         self.rules, self.n = rules, rules.n
         self.rng = random.Random(seed)           # C-2: the one source of chance
         self.ctype = rules.ctype
-        self.zones: list[list[int]] = [[] for _ in rules.slots]
+        # one list per zone slot, plus a last one, the box, for cards out of play
+        self.zones: list[list[int]] = [[] for _ in range(len(rules.slots) + 1)]
         self.loc = [rules.start_slot] * len(rules.ctype)
         self.zones[rules.start_slot] = list(range(len(rules.ctype)))
         self.counters = [0] * len(rules.counter_names)

@@ -1,0 +1,58 @@
+"""What one player may see (RULINGS C-6): observations and the log as seen by a seat.
+
+Hidden information is a view: nothing here hands out the state itself. A zone's cards
+are shown to a player when the zone is public or theirs; otherwise only its size. A
+logged move shows its cards to whoever can see its source or its destination zone.
+"""
+from __future__ import annotations
+
+from .choices import seat_name
+
+
+def can_see(slot, player: int | None) -> bool:
+    vis = slot.zone.visibility
+    return vis == "public" or player is None or (vis == "owner" and slot.owner == player)
+
+
+def observation(game, player: int | None) -> dict:
+    """The table as `player` sees it; `player=None` is an omniscient spectator."""
+    rules = game.rules
+    zones = {}
+    for i, slot in enumerate(rules.slots):
+        cards = game.zones[i]
+        if can_see(slot, player):
+            names = [rules.type_names[game.ctype[c]] for c in cards]
+            zones[slot.label] = names if slot.zone.ordered else sorted(names)
+        else:
+            zones[slot.label] = {"count": len(cards)}
+    obs = {
+        "seat": seat_name(player) if player is not None else None,
+        "turn": game.turn,
+        "current": seat_name(game.current),
+        "active": [seat_name(p) for p in range(game.n) if game.active[p]],
+        "direction": game.direction,
+        "zones": zones,
+        "counters": dict(zip(rules.counter_names, game.counters)),
+        "over": game.over,
+    }
+    if game.over:
+        obs["result"] = game.result
+    elif game.pending is not None and game.pending.player == player:
+        obs["options"] = [o.label for o in game.pending.options]
+    return obs
+
+
+def visible_event(event: dict, player: int | None) -> dict:
+    """The event as `player` may see it (without engine-internal fields)."""
+    vis = event.get("_vis")
+    out = {k: v for k, v in event.items() if k != "_vis"}
+    if vis is not None and player is not None and player not in vis:
+        if "cards" in out:
+            out["cards"] = None  # the count stays: hand sizes are public
+        if "option" in out:
+            out["option"] = None
+    return out
+
+
+def log_for(game, player: int | None) -> list[dict]:
+    return [visible_event(e, player) for e in game.events or ()]

@@ -1,0 +1,205 @@
+"""The command line, as a function: main(argv, stdout, stderr) -> exit code.
+
+Exit codes: 0 ok; 1 findings (validate) or failed checks (test); 2 usage or tool errors.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from interpreter import Game, Rules
+from interpreter.agents import make_agents, play
+from interpreter.observe import log_for
+
+from . import scenarios, schema
+from .compiler import load_spec
+from .diagnostics import SpecError
+from .narrate import narrate
+
+EXAMPLES = """examples:
+  rulespec run games/GAME.yaml                       a narrated 4-player game
+  rulespec run games/GAME.yaml --players 3 --seed 7 --agents random,first,random
+  rulespec run games/GAME.yaml --json --log game.jsonl
+  rulespec validate games/*.yaml                              check specs, list every problem
+  rulespec test tests/scenarios                               run rules scenarios
+  rulespec schema                                             print the spec JSON Schema
+"""
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}\n(see '{self.prog} --help')")
+
+    def exit(self, status=0, message=None):
+        raise _Exit(status, message)
+
+
+class _Exit(Exception):
+    def __init__(self, status, message):
+        self.status, self.message = status, message
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
+                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    run = sub.add_parser("run", help="play one game and narrate it",
+                         description="Play one game with seeded agents and narrate it.",
+                         epilog="example: rulespec run games/GAME.yaml --players 3 --seed 7")
+    run.add_argument("spec")
+    run.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
+    run.add_argument("--agents", default="random",
+                     help="one agent for all seats, or one per seat, comma-separated: random, first")
+    run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
+    run.add_argument("--json", action="store_true", help="print the result and log as JSON")
+    run.add_argument("--max-turns", type=int, help="turn limit (default: the spec's, or 2000)")
+    run.add_argument("--as", dest="seat", metavar="SEAT",
+                     help="narrate as this seat sees the game (e.g. P2); default: everything")
+
+    val = sub.add_parser("validate", help="check specs and report every problem",
+                         epilog="example: rulespec validate games/*.yaml")
+    val.add_argument("specs", nargs="+")
+    val.add_argument("--json", action="store_true", help="print problems as JSON")
+
+    test = sub.add_parser("test", help="run rules scenario files",
+                          epilog="example: rulespec test tests/scenarios")
+    test.add_argument("paths", nargs="+", help="scenario files or folders")
+    test.add_argument("--json", action="store_true")
+
+    sub.add_parser("schema", help="print the JSON Schema of spec files")
+    return p
+
+
+def main(argv=None, stdout=None, stderr=None) -> int:
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    try:
+        args = _parser().parse_args(argv)
+    except UsageError as exc:
+        print(exc, file=stderr)
+        return 2
+    except _Exit as exc:  # --help
+        if exc.message:
+            print(exc.message, file=stderr, end="")
+        return exc.status
+    if args.command is None:
+        _parser().print_help(stdout)
+        return 2
+    try:
+        return COMMANDS[args.command](args, stdout, stderr)
+    except SpecError as exc:
+        print(exc.render(), file=stderr)
+        return 2
+    except UsageError as exc:
+        print(f"rulespec {args.command}: {exc}", file=stderr)
+        return 2
+
+
+def _run(args, out, err) -> int:
+    spec = load_spec(args.spec)
+    n = args.players or spec.default_players
+    if not spec.min_players <= n <= spec.max_players:
+        raise UsageError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
+                         f"players, not {n}")
+    if args.max_turns is not None and args.max_turns < 1:
+        raise UsageError("--max-turns must be at least 1")
+    try:
+        agents = make_agents(args.agents.split(","), n, args.seed)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    viewer = None
+    if args.seat is not None:
+        try:
+            viewer = scenarios._seat(args.seat, n)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    game = play(Game(Rules(spec, n), seed=args.seed, turn_limit=args.max_turns), agents)
+    if args.log:
+        header = {"spec": args.spec, "players": n, "seed": args.seed, "agents": args.agents,
+                  "result": game.result}
+        try:
+            with open(args.log, "w") as fh:
+                for record in [header] + log_for(game, None):
+                    fh.write(json.dumps(record, default=list) + "\n")
+        except OSError as exc:
+            raise UsageError(f"cannot write log {args.log}: {exc.strerror}") from None
+    if args.json:
+        json.dump({"spec": spec.name, "players": n, "seed": args.seed, "result": game.result,
+                   "events": log_for(game, viewer)}, out, default=list, indent=1)
+        out.write("\n")
+        return 0
+    titles = {c.name: c.title for c in spec.cards}
+    print(f"{spec.name}: {n} players, seed {args.seed}, agents {args.agents}", file=out)
+    for line in narrate(log_for(game, viewer), titles):
+        print(line, file=out)
+    return 0
+
+
+def _validate(args, out, err) -> int:
+    problems = []
+    for path in args.specs:
+        try:
+            load_spec(path)
+        except SpecError as exc:
+            problems.append(exc)
+    if args.json:
+        json.dump([d.as_dict() for e in problems for d in e.diagnostics], out, indent=1)
+        out.write("\n")
+    else:
+        for exc in problems:
+            print(exc.render(), file=out)
+        count = sum(len(e.diagnostics) for e in problems)
+        print(f"{len(args.specs)} spec(s) checked, {count} problem(s)", file=out)
+    return 1 if problems else 0
+
+
+def _test(args, out, err) -> int:
+    files = scenarios.collect(args.paths)
+    missing = [str(f) for f in files if not Path(f).exists()]
+    if missing:
+        raise UsageError(f"no such file: {missing[0]}")
+    results = []
+    for f in files:
+        try:
+            results.append(scenarios.run(f))
+        except SpecError as exc:
+            results.append(scenarios.Outcome(str(f), str(f), False, [exc.render()]))
+        except ValueError as exc:
+            results.append(scenarios.Outcome(str(f), str(f), False, [f"{f}: {exc}"]))
+    failed = [r for r in results if not r.passed]
+    if args.json:
+        json.dump([r.__dict__ for r in results], out, indent=1)
+        out.write("\n")
+    else:
+        for r in results:
+            print(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.name}", file=out)
+            for f in r.failures:
+                print(f"    {f}", file=out)
+        print(f"{len(results) - len(failed)} passed, {len(failed)} failed", file=out)
+    return 1 if failed or not results else 0
+
+
+def _schema(args, out, err) -> int:
+    json.dump(schema.schema(), out, indent=2)
+    out.write("\n")
+    return 0
+
+
+COMMANDS = {"run": _run, "validate": _validate, "test": _test, "schema": _schema}
+
+
+def entry() -> None:
+    try:
+        code = main(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rulespec run ... | head`: the reader left; not an error
+        sys.stderr.close()
+        code = 0
+    sys.exit(code)

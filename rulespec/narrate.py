@@ -1,0 +1,78 @@
+"""Events -> readable lines, as one seat (or an omniscient spectator) sees the game."""
+from __future__ import annotations
+
+import re
+
+from interpreter.choices import seat_name
+
+
+def _zone(label: str) -> str:
+    m = re.fullmatch(r"(\w+)\[(P\d+)\]", label)
+    name, owner = (m.group(1), m.group(2)) if m else (label, None)
+    name = name.replace("_", " ")
+    return f"{owner}'s {name}" if owner else f"the {name}"
+
+
+def _cards(event: dict, titles: dict[str, str]) -> str:
+    if event.get("cards") is None:
+        return f"{event['n']} card" + ("s" if event["n"] != 1 else "")
+    return ", ".join(titles.get(c, c) for c in event["cards"])
+
+
+def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
+    """One line per happening; consecutive moves between the same zones are merged."""
+    lines: list[str] = []
+    merged: list[dict] = []
+    for e in events:  # merge runs of one-card moves (a deal, a draw of 2)
+        if (merged and e["event"] == "move" and merged[-1]["event"] == "move"
+                and merged[-1]["src"] == e["src"] and merged[-1]["dst"] == e["dst"]
+                and (merged[-1]["cards"] is None) == (e["cards"] is None)):
+            last = dict(merged[-1])
+            last["n"] += e["n"]
+            if last["cards"] is not None:
+                last["cards"] = last["cards"] + e["cards"]
+            merged[-1] = last
+        else:
+            merged.append(e)
+    for e in merged:
+        kind = e["event"]
+        who = seat_name(e["player"]) if isinstance(e.get("player"), int) else None
+        if kind == "turn":
+            lines.append(f"Turn {e['turn']}: {who}")
+        elif kind == "move":
+            lines.append(f"  {_cards(e, titles)}: {_zone(e['src'])} -> {_zone(e['dst'])}")
+        elif kind == "play":
+            card = f" {titles.get(e['card'], e['card'])}" if e.get("card") else ""
+            target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
+            lines.append(f"  {who} plays{card} ({e['action']}){target}")
+        elif kind == "react":
+            lines.append(f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})")
+        elif kind == "choice" and e["kind"] in ("choose", "card"):
+            lines.append(f"  {who} chooses {e['option'] if e['option'] is not None else 'a card'}")
+        elif kind == "choice" and e["kind"] == "react" and e["option"] == "no reaction":
+            lines.append(f"  {who} does not react")
+        elif kind == "pass":
+            lines.append(f"  {who} passes")
+        elif kind == "trigger":
+            lines.append(f"  [{e['rule']}]" + (f" for {who}" if who else ""))
+        elif kind == "shuffle":
+            lines.append(f"  {_zone(e['zone'])} is shuffled")
+        elif kind == "refill":
+            lines.append(f"  {_zone(e['source'])} becomes {_zone(e['zone'])}")
+        elif kind == "counter":
+            lines.append(f"  {e['counter']} = {e['value']}")
+        elif kind == "first_player":
+            lines.append(f"{who} goes first")
+        elif kind == "eliminate":
+            lines.append(f"  {who} is out")
+        elif kind == "reverse":
+            lines.append("  play changes direction")
+        elif kind == "no_play":
+            lines.append(f"  {who} has no legal play")
+        elif kind == "error":
+            lines.append(f"  engine: {e['message']}")
+        elif kind == "end":
+            winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
+            lines.append(f"Game over after {e['turn']} turns: {winners} "
+                         f"win{'s' if len(e['winners']) == 1 else ''} ({e['reason']})")
+    return lines
