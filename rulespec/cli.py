@@ -19,9 +19,9 @@ from .diagnostics import SpecError
 from .narrate import narrate
 
 EXAMPLES = """examples:
-  rulespec run games/GAME.yaml                       a narrated 4-player game
+  rulespec run games/GAME.yaml                                a narrated game
   rulespec run games/GAME.yaml --players 3 --seed 7 --agents random,first,random
-  rulespec run games/GAME.yaml --json --log game.jsonl
+  rulespec run games/GAME.yaml --json --log game.jsonl        machine-readable
   rulespec validate games/*.yaml                              check specs, list every problem
   rulespec test tests/scenarios                               run rules scenarios
   rulespec schema                                             print the spec JSON Schema
@@ -33,6 +33,12 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    out = sys.stdout  # where --help goes; main() points it at its stdout
+
+    def _print_message(self, message, file=None):
+        if message:
+            _Parser.out.write(message)
+
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}\n(see '{self.prog} --help')")
 
@@ -80,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None, stdout=None, stderr=None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    _Parser.out = stdout
     try:
         args = _parser().parse_args(argv)
     except UsageError as exc:

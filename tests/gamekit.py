@@ -1,0 +1,14 @@
+"""Shared helpers for tests: compiled rules are cached per (game, player count)."""
+from functools import lru_cache
+from pathlib import Path
+
+from interpreter import Rules
+from rulespec import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+
+
+@lru_cache(maxsize=None)
+def rules_for(game: str, players: int) -> Rules:
+    return Rules(load_spec(GAMES / f"{game}.yaml"), players)

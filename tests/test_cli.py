@@ -1,0 +1,82 @@
+"""The CLI is a function: main(argv, stdout, stderr) -> exit code."""
+import json
+from io import StringIO
+
+from gamekit import GAMES, ROOT
+
+from rulespec.cli import main
+
+TTG = str(GAMES / "take_the_gold.yaml")
+
+
+def cli(*argv):
+    out, err = StringIO(), StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_run_narrates_a_whole_game():
+    code, out, err = cli("run", TTG, "--seed", "3")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Take the Gold: 4 players, seed 3, agents random"
+    assert "Turn 1: " in out
+    assert lines[-1].startswith("Game over after ")
+    assert ("wins (coin_win)" in lines[-1] or "wins (ship_destroyed)" in lines[-1]
+            or "(turn_limit)" in lines[-1])
+
+
+def test_run_is_deterministic_and_seed_sensitive():
+    assert cli("run", TTG, "--seed", "5")[1] == cli("run", TTG, "--seed", "5")[1]
+    assert cli("run", TTG, "--seed", "5")[1] != cli("run", TTG, "--seed", "6")[1]
+
+
+def test_run_json_and_log(tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out, _ = cli("run", TTG, "--players", "3", "--agents", "random,first,random",
+                       "--json", "--log", str(log), "--seed", "2")
+    assert code == 0
+    data = json.loads(out)
+    assert data["players"] == 3 and data["result"]["over"] is True
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[0]["seed"] == 2 and records[0]["result"] == data["result"]
+    assert records[-1]["event"] == "end"
+    assert len(records) - 1 == len(data["events"])
+
+
+def test_run_as_a_seat_hides_other_hands():
+    code, out, _ = cli("run", TTG, "--as", "P2", "--seed", "1", "--json")
+    events = json.loads(out)["events"]
+    hidden = [e for e in events if e["event"] == "move" and e["dst"] == "hand[P1]"
+              and e["src"] == "draw_pile"]
+    assert hidden and all(e["cards"] is None for e in hidden)
+    mine = [e for e in events if e["event"] == "move" and e["dst"] == "hand[P2]"
+            and e["src"] == "draw_pile"]
+    assert mine and all(e["cards"] for e in mine)
+
+
+def test_max_turns_reports_turn_limit():
+    code, out, _ = cli("run", TTG, "--max-turns", "1", "--agents", "first", "--json")
+    assert json.loads(out)["result"] == {"over": True, "winners": [], "reason": "turn_limit",
+                                         "turns": 1}
+
+
+def test_usage_errors_exit_2_without_traceback():
+    for argv in (["run", TTG, "--players", "9"], ["run", TTG, "--players", "x"],
+                 ["run", TTG, "--agents", "clever"], ["run", TTG, "--agents", "random,first"],
+                 ["run", TTG, "--as", "P7"], ["run", "nope.yaml"], ["bogus"], []):
+        code, out, err = cli(*argv)
+        assert code == 2, argv
+        assert "Traceback" not in out + err
+        assert (out + err).strip(), argv
+
+
+def test_validate_and_schema():
+    assert cli("validate", TTG)[0] == 0
+    code, out, _ = cli("schema")
+    assert code == 0 and json.loads(out)["title"].startswith("rulespec")
+
+
+def test_help_has_examples():
+    code, out, err = cli("--help")
+    assert code == 0 and "examples:" in out + err

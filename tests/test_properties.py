@@ -1,0 +1,95 @@
+"""Invariants that hold in every state of many seeded random games (RULINGS C-1..C-6)."""
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreter import Game
+from interpreter.agents import make_agents, play
+from interpreter.observe import can_see, log_for, observation
+
+from gamekit import rules_for
+
+HAND_LIMIT = 5  # TTG-5
+
+
+def check_state(game):
+    """Every card is in exactly one zone, and where the game thinks it is."""
+    seen = sorted(c for zone in game.zones for c in zone)
+    assert seen == list(range(len(game.ctype))), "cards are not conserved"
+    for slot, zone in enumerate(game.zones):
+        for c in zone:
+            assert game.loc[c] == slot
+
+
+@settings(max_examples=500, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 6))
+def test_random_games_keep_the_invariants(seed, players):
+    rules = rules_for("take_the_gold", players)
+    game = Game(rules, seed=seed, log=False)
+    hand = rules.hand
+    last_turn = [game.turn]
+
+    def on_step(g):
+        check_state(g)
+        if g.turn != last_turn[0] and not g.over:
+            # a new turn has begun: every hand but the new current player's (who has
+            # just drawn) is within the limit, as the last turn ended with it
+            for p in range(g.n):
+                if p != g.current:
+                    assert len(g.zones[hand + p]) <= HAND_LIMIT, (seed, g.turn, p)
+            last_turn[0] = g.turn
+
+    play(game, make_agents(["random"], players, seed), on_step)
+    assert game.over
+    if game.reason == "turn_limit":
+        assert game.winners == ()
+    else:
+        assert game.reason in ("coin_win", "ship_destroyed") and len(game.winners) == 1
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 6))
+def test_no_player_sees_hidden_cards(seed, players):
+    rules = rules_for("take_the_gold", players)
+    game = play(Game(rules, seed=seed), make_agents(["random"], players, seed))
+    labels = {slot.label: slot for slot in rules.slots}
+    for p in range(players):
+        obs = observation(game, p)
+        for label, content in obs["zones"].items():
+            if can_see(labels[label], p):
+                assert isinstance(content, list)
+            else:
+                assert content == {"count": len(game.zones[rules.slots.index(labels[label])])}
+        for event in log_for(game, p):
+            if event["event"] == "move" and not (can_see(labels[event["src"]], p)
+                                                 or can_see(labels[event["dst"]], p)):
+                assert event["cards"] is None, event
+            if event["event"] == "choice" and event["kind"] == "card" and event["player"] != p:
+                assert event["option"] is None
+
+
+def test_same_seed_same_game():
+    rules = rules_for("take_the_gold", 4)
+    runs = [log_for(play(Game(rules, seed=11), make_agents(["random"], 4, 11)), None)
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+    other = log_for(play(Game(rules, seed=12), make_agents(["random"], 4, 12)), None)
+    assert other != runs[0]
+
+
+def test_turn_limit_is_reported():
+    rules = rules_for("take_the_gold", 4)
+    game = play(Game(rules, seed=3, turn_limit=2), make_agents(["first"], 4, 3))
+    assert (game.reason, game.winners, game.turn) == ("turn_limit", (), 2)
+
+
+def test_clone_plays_on_independently():
+    rules = rules_for("take_the_gold", 3)
+    game = Game(rules, seed=5)
+    while game.turn < 3:
+        game.apply(game.legal()[0]) if game.to_act() >= 0 else game.sample_chance()
+    twin = game.clone()
+    agents = make_agents(["random"], 3, 9)
+    a = log_for(play(game, agents), None)
+    b = log_for(play(twin, make_agents(["random"], 3, 9)), None)
+    assert a == b and twin.zones is not game.zones
