@@ -32,5 +32,5 @@ class ChoicePoint:
     player: int                          # a seat, or CHANCE
     kind: str                            # play | react | choose | card | chance
     options: list[Option]
-    resume: Callable                     # resume(game, option)
-    prompt: str = ""
+    resume: Callable                     # resume(game, env, option); closes over no state
+    env: dict | None = None              # the paused effect's locals, kept as data

@@ -20,17 +20,6 @@ class Frame:
     def __init__(self, code, env):
         self.code, self.pc, self.env = code, 0, env
 
-    def __deepcopy__(self, memo):
-        f = Frame(self.code, memo.get(id(self.env)) or _copy_env(self.env, memo))
-        f.pc = self.pc
-        return f
-
-
-def _copy_env(env, memo):
-    new = dict(env)
-    memo[id(env)] = new
-    return new
-
 
 @dataclass(frozen=True)
 class CompiledAction:
@@ -102,7 +91,7 @@ class StatementCompiler:
     def _Let(self, s: ir.Let):
         name = s.name
         if isinstance(s.value, ir.Call) and s.value.func == "random_player":
-            return self._random_player(s.value.args[0], lambda g, env, p: env.__setitem__(name, p))
+            return self._random_player(s.value.args[0], lambda g, env, o: env.__setitem__(name, o.value))
         value = self.x.expr(s.value)
 
         def let(g, env):
@@ -119,14 +108,12 @@ class StatementCompiler:
                 v = value(g, env)
                 env[name] = v if op == "=" else env[name] + v if op == "+=" else env[name] - v
             return assign_local
-        index = self.x.expr(ir.Counter(s.target.span, "int", s.target.name, s.target.owner))
         base = self.rules.counter_index[s.target.name]
         owner = self.x.expr(s.target.owner) if s.target.owner is not None else None
 
         def assign_counter(g, env):
             slot = base + owner(g, env) if owner else base
-            v = value(g, env)
-            old = index(g, env)
+            v, old = value(g, env), g.counters[slot]
             g.set_counter(slot, v if op == "=" else old + v if op == "+=" else old - v)
         return assign_counter
 
@@ -165,7 +152,7 @@ class StatementCompiler:
         def choose_branch(g, env):
             options = [Option(label, code) for label, cond, code in branches if cond(g, env)]
             if options:
-                g.ask(player(g, env), "choose", options, _push_branch(env))
+                g.ask(player(g, env), "choose", options, _push_branch, env)
         return choose_branch
 
     def _ChooseCard(self, s: ir.ChooseCard):
@@ -178,11 +165,11 @@ class StatementCompiler:
             if not by_type:
                 return
             options = [Option(g.rules.type_names[t], c) for t, c in by_type.items()]
+            g.ask(player(g, env), "card", options, resume, env)
 
-            def resume(g, option):
-                env[var] = [option.value]
-                g.stack.append(Frame(body, env))
-            g.ask(player(g, env), "card", options, resume)
+        def resume(g, env, option):
+            env[var] = [option.value]
+            g.stack.append(Frame(body, env))
         return choose_card
 
     def _Do(self, s: ir.Do):
@@ -240,7 +227,7 @@ class StatementCompiler:
 
     def _do_set_current(self, player):
         if isinstance(player, ir.Call) and player.func == "random_player":
-            return self._random_player(player.args[0], lambda g, env, p: g.set_current(p))
+            return self._random_player(player.args[0], lambda g, env, o: g.set_current(o.value))
         p = self.x.expr(player)
         return lambda g, env: g.set_current(p(g, env))
 
@@ -253,7 +240,7 @@ class StatementCompiler:
         def random_player(g, env):
             options = [Option(seat_name(p), p) for p in ps(g, env)]
             if options:
-                g.ask(CHANCE, "chance", options, lambda g, o: then(g, env, o.value))
+                g.ask(CHANCE, "chance", options, then, env)
         return random_player
 
 
@@ -263,11 +250,9 @@ def _binder(var, value):
     return bind
 
 
-def _push_branch(env):
-    def resume(g, option):
-        if option.value:
-            g.stack.append(Frame(option.value, env))
-    return resume
+def _push_branch(g, env, option):
+    if option.value:
+        g.stack.append(Frame(option.value, env))
 
 
 def _random_card(src, dst):
@@ -281,5 +266,5 @@ def _random_card(src, dst):
         for c in cards:
             counts.setdefault(g.ctype[c], []).append(c)
         options = [Option(g.rules.type_names[t], cs[0], len(cs)) for t, cs in counts.items()]
-        g.ask(CHANCE, "chance", options, lambda g, o: g.move_cards([o.value], dst))
+        g.ask(CHANCE, "chance", options, lambda g, env, o: g.move_cards([o.value], dst), env)
     return random_card

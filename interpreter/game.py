@@ -89,7 +89,7 @@ class Game:
             self._log("choice", player=point.player, kind=point.kind, option=label,
                       _vis=frozenset([point.player]) if point.kind == "card" else None)
         self.firings = self.statements = 0
-        point.resume(self, option)
+        point.resume(self, point.env, option)
         self._run()
 
     def chance_outcomes(self) -> list[tuple[Option, float]]:
@@ -204,8 +204,8 @@ class Game:
             self.pending = None
             self._log("end", winners=list(winners), reason=reason)
 
-    def ask(self, player: int, kind: str, options: list[Option], resume) -> None:
-        self.pending = ChoicePoint(player, kind, sorted(options), resume)
+    def ask(self, player: int, kind: str, options: list[Option], resume, env=None) -> None:
+        self.pending = ChoicePoint(player, kind, sorted(options), resume, env)
 
     def open_window(self, reactor: int, env: dict) -> None:
         """A reaction window: the reactor answers the pending action or lets it be."""
@@ -222,22 +222,14 @@ class Game:
                     if r.condition(self, trial):
                         label = r.ir.name if r.ir.card == self.rules.type_names[t] else \
                             f"{r.ir.name} {self.rules.type_names[t]}"
-                        options.append(Option(label, (r, c)))
+                        options.append(Option(label, (r, c, reactor)))
                         forced = forced or r.ir.forced
         if not self.rules.answers[action]:
             return
         if not forced:
             options.append(Option("no reaction", None))
 
-        def resume(g, option):
-            if option.value is None:
-                return
-            r, c = option.value
-            env["reactor"], env["answer"] = reactor, [c]
-            g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
-            g.move_cards([c], r.to(g, env))
-            g.stack.append(Frame(r.effect, env))
-        self.ask(reactor, "react", options, resume)
+        self.ask(reactor, "react", options, _resume_reaction, env)
 
     # --- the loop -----------------------------------------------------------------
 
@@ -319,8 +311,7 @@ class Game:
             else:
                 cards = [(t, c) for t, c in first_of_type.items() if t in a.card]
             targets = {"none": (None,), "other": others, "any": self.active_players()}[a.ir.target]
-            show_type = a.ir.card is not None and a.ir.card not in rules.kinds or \
-                (a.ir.card is not None and len(a.card) > 1)
+            show_type = a.ir.card is not None and a.ir.card not in rules.type_names  # a tag
             for t, c in cards:
                 for target in targets:
                     env = {"__rule__": name, "__action__": name, "target": target,
@@ -335,19 +326,7 @@ class Game:
             self._log("no_play", player=me, step=step.ir.name)
             return
 
-        def resume(g, option):
-            if option.value is None:
-                g._log("pass", player=me)
-                return
-            a, env = option.value
-            env = dict(env)
-            card = env["card"][0] if env["card"] else None
-            g._log("play", player=me, action=a.ir.name, target=env["target"],
-                   card=g.rules.type_names[g.ctype[card]] if card is not None else None)
-            if card is not None:
-                g.move_cards([card], a.to(g, env))
-            g.stack.append(Frame(a.effect, env))
-        self.ask(me, "play", options, resume)
+        self.ask(me, "play", options, _resume_play)
 
     # --- the log ------------------------------------------------------------------
 
@@ -372,3 +351,27 @@ class Game:
             vis = vis or frozenset()
         self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
                   cards=[self.rules.type_names[self.ctype[c]] for c in cards], _vis=vis)
+
+
+def _resume_play(g: Game, _env, option: Option) -> None:
+    if option.value is None:
+        g._log("pass", player=g.current)
+        return
+    a, env = option.value
+    env = dict(env)
+    card = env["card"][0] if env["card"] else None
+    g._log("play", player=g.current, action=a.ir.name, target=env["target"],
+           card=g.rules.type_names[g.ctype[card]] if card is not None else None)
+    if card is not None:
+        g.move_cards([card], a.to(g, env))
+    g.stack.append(Frame(a.effect, env))
+
+
+def _resume_reaction(g: Game, env: dict, option: Option) -> None:
+    if option.value is None:
+        return
+    r, c, reactor = option.value
+    env["reactor"], env["answer"] = reactor, [c]
+    g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
+    g.move_cards([c], r.to(g, env))
+    g.stack.append(Frame(r.effect, env))

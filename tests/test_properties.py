@@ -93,3 +93,21 @@ def test_clone_plays_on_independently():
     a = log_for(play(game, agents), None)
     b = log_for(play(twin, make_agents(["random"], 3, 9)), None)
     assert a == b and twin.zones is not game.zones
+
+
+def test_clone_inside_an_effect_does_not_share_its_locals():
+    """A game paused in a reaction window is copied with the effect's locals."""
+    rules = rules_for("take_the_gold", 2)
+    for seed in range(200):
+        game = Game(rules, seed=seed)
+        while not game.over and not (game.pending.kind == "react" and len(game.legal()) > 1):
+            game.apply(game.legal()[0]) if game.to_act() >= 0 else game.sample_chance()
+        if not game.over:
+            break
+    twin = game.clone()
+    block = next(o for o in twin.legal() if o.label != "no reaction")
+    twin.apply(block)
+    assert game.pending.env.get("reactor") is None           # the original is untouched
+    assert twin.pending is None or twin.pending.env is not game.pending.env
+    game.apply("no reaction")
+    assert log_for(game, None) != log_for(twin, None)
