@@ -52,37 +52,38 @@ class _Compiler:
     def _names(self) -> Names:
         d = self.data
         cards = d["deck"]["cards"]
-        tags = sorted({t for c in cards.values() for t in c.get("tags", ())})
-        kinds = set(cards) | set(tags)
         seen: dict[str, tuple] = {}
         reserved = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES)
 
-        def claim(name, path, what):
+        def claim(name, path, what) -> bool:
+            """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in reserved:
                 self.error("RS202", f"{what} '{name}' uses a name the language reserves", path,
                            "pick another name", key=True)
-            elif name in seen and seen[name][1] != "tag" or (name in seen and what != "tag"):
+                return False
+            if name in seen and not (what == "tag" and seen[name][1] == "tag"):
                 self.error("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
                            f"(at {self.doc.key_span(seen[name][0])})", path,
                            "cards, tags, parameters, zones and counters share one namespace",
                            key=True)
-            else:
-                seen[name] = (path, what)
+                return False
+            seen.setdefault(name, (path, what))
+            return True
 
-        for name in cards:
-            claim(name, ("deck", "cards", name), "card")
+        kinds = {n for n in cards if claim(n, ("deck", "cards", n), "card")}
         for name, c in cards.items():
             for i, t in enumerate(c.get("tags", ())):
-                if t not in seen or seen[t][1] != "tag":
-                    claim(t, ("deck", "cards", name, "tags", i), "tag")
-        for section, what in (("parameters", "parameter"), ("zones", "zone"), ("counters", "counter")):
-            for name in d.get(section, {}) or {}:
-                claim(name, (section, name), what)
-        params = {k: ("bool" if isinstance(v, bool) else "int") for k, v in (d.get("parameters") or {}).items()}
+                if claim(t, ("deck", "cards", name, "tags", i), "tag"):
+                    kinds.add(t)
+        accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
+                              if claim(n, (section, n), what)}
+                    for section, what in (("parameters", "parameter"), ("zones", "zone"),
+                                          ("counters", "counter"))}
         return Names(
-            params=params,
-            counters={k: bool(v.get("per_player")) for k, v in (d.get("counters") or {}).items()},
-            zones={k: bool(v.get("per_player")) for k, v in d["zones"].items()},
+            params={k: ("bool" if isinstance(v, bool) else "int")
+                    for k, v in accepted["parameters"].items()},
+            counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
+            zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
             kinds=kinds, all_names=set(seen))
 
     # --- sections ------------------------------------------------------------------
@@ -111,8 +112,13 @@ class _Compiler:
             for n, c in (d.get("counters") or {}).items())
 
         setup, _ = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
-        actions = tuple(self._action(n, a) for n, a in (d.get("actions") or {}).items())
-        action_lets = {a.name: self._top_lets(a.effect) for a in actions}
+        actions, action_lets = [], {}
+        for n, a in (d.get("actions") or {}).items():
+            before = len(self.problems)
+            actions.append(self._action(n, a))
+            # an action with problems may lack locals its reactions use: None marks it
+            action_lets[n] = self._top_lets(actions[-1].effect) if len(self.problems) == before else None
+        actions = tuple(actions)
         reactions = tuple(self._reaction(n, r, action_lets) for n, r in (d.get("reactions") or {}).items())
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
         ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
@@ -143,7 +149,7 @@ class _Compiler:
             scope["target"] = "player"
         cond = b.expr(doc, path + ("if",), a["if"], scope, "bool") if "if" in a else None
         to = b.expr(doc, path + ("to",), a["to"], scope, "zone") if "to" in a else None
-        if "card" in a and to is None:
+        if "card" in a and "to" not in a:
             self.error("RS103", f"action '{name}' plays a card but says not where it goes",
                        path, "add  to: <zone>", key=True)
         effect, _ = b.block(doc, path + ("effect",), a["effect"], scope)
@@ -151,14 +157,21 @@ class _Compiler:
 
     def _reaction(self, name, r, action_lets) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)
-        shared = None
+        shared, complete = None, True
         for i, answered in enumerate(r["answers"]):
             if answered not in action_lets:
                 self.error("RS201", f"reaction '{name}' answers unknown action '{answered}'",
                            path + ("answers", i), did_you_mean(answered, action_lets))
+                complete = False
                 continue
             lets = action_lets[answered]
+            if lets is None:
+                complete = False
+                continue
             shared = dict(lets) if shared is None else {k: v for k, v in shared.items() if lets.get(k) == v}
+        if not complete:  # its scope is unknown: checking its effect would only mislead
+            return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), None,
+                               None, (), _rulings(r), doc.key_span(path))
         scope = dict(shared or {})
         scope.update({"card": "cards", "target": "player", "reactor": "player", "answer": "cards"})
         cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None

@@ -20,7 +20,10 @@ _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
                 "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'",
                 "COMMA": "','", "$END": "the end", "ASSIGN_OP": "'='", "MINUS": "'-'",
                 "COMPARE_OP": "a comparison", "NOT": "'not'", "TRUE": "'true'",
-                "FALSE": "'false'", "SEMICOLON": "';'", "COLON": "':'"}
+                "FALSE": "'false'", "SEMICOLON": "';'", "COLON": "':'",
+                "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "IN": "'in'",
+                "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'"}
+MAX_NESTING_MESSAGE = "nested too deeply; split it with let"
 
 
 @lru_cache(maxsize=1)
@@ -66,9 +69,15 @@ class Builder:
         tree = self._parse(value, "expr")
         if tree is None:
             return None
-        node = self._expr(tree, dict(scope))
+        try:
+            node = self._expr(tree, dict(scope))
+        except RecursionError:
+            self._error("RS302", f"expression {MAX_NESTING_MESSAGE}", self.text.span(0))
+            return None
         if node is not None and want and not accepts(want, node.type):
-            self._error("RS204", f"expected {want}, got {node.type}", node.span)
+            what = ".".join(map(str, path))
+            self._error("RS204", f"{what} must be {'a condition (bool)' if want == 'bool' else want}, "
+                        f"got {node.type}", node.span)
         return node
 
     def block(self, doc, path, text, scope: dict[str, str]) -> tuple[tuple[ir.Stmt, ...], dict]:
@@ -78,7 +87,11 @@ class Builder:
         if tree is None:
             return (), {}
         scope = dict(scope)
-        return self._block(tree, scope), scope
+        try:
+            return self._block(tree, scope), scope
+        except RecursionError:
+            self._error("RS302", f"effect {MAX_NESTING_MESSAGE}", self.text.span(0))
+            return (), {}
 
     # --- parsing ------------------------------------------------------------------
 

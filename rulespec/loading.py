@@ -18,6 +18,41 @@ from .diagnostics import Diagnostic, Span, SpecError
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 200_000  # nodes after alias expansion: refuses "billion laughs" files
+MAX_DEPTH = 100      # nesting of lists and mappings
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """A document we will not build: a recursive alias or nesting past MAX_DEPTH."""
+
+
+class _Composer(yaml.SafeLoader):
+    """PyYAML's safe composer, refusing self-containing aliases and deep nesting
+    (both would otherwise end in a RecursionError)."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._open_anchors: set[str] = set()
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in self._open_anchors:
+                raise _Refused(None, None, f"alias *{event.anchor} refers to a node that "
+                               "contains it", event.start_mark)
+            return super().compose_node(parent, index)
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise _Refused(None, None, f"lists and mappings are nested more than {MAX_DEPTH} "
+                           "deep", event.start_mark)
+        anchor = getattr(event, "anchor", None)
+        if anchor:
+            self._open_anchors.add(anchor)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+            self._open_anchors.discard(anchor)
 
 Path_ = tuple  # a path into the data: keys and list indexes
 
@@ -56,6 +91,7 @@ class Document:
         return Span(self.file, line, col)
 
 
+_COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$")
 
@@ -72,8 +108,13 @@ def _scalar_value(node: yaml.ScalarNode):
         return int(value.replace("_", ""))
     if tag == "tag:yaml.org,2002:float" and _FLOAT.match(value):
         return float(value.replace("_", ""))
+    if tag == "tag:yaml.org,2002:timestamp" and not node.style:
+        raise ValueError(f"{value!r} reads as a date or time; quote it to make it a string")
     raise ValueError(f"unsupported YAML tag {tag!r}; specs use plain strings, numbers, "
                      "booleans, lists and mappings")
+
+
+_ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}  # hex digits after \\x, \\u, \\U
 
 
 def _char_map(text_lines: list[str], node: yaml.ScalarNode) -> list[tuple[int, int]]:
@@ -85,17 +126,26 @@ def _char_map(text_lines: list[str], node: yaml.ScalarNode) -> list[tuple[int, i
     """
     value = node.value
     line, col = node.start_mark.line, node.start_mark.column
+    if node.style in ("|", ">"):  # the value starts below the header (and its comment)
+        line, col = line + 1, 0
     end = (node.end_mark.line, node.end_mark.column)
     table: list[tuple[int, int]] = []
+
+    def at(line, col):
+        return text_lines[line][col] if line < len(text_lines) and col < len(text_lines[line]) else "\n"
+
     for ch in value:
         while (line, col) < end:
-            src = text_lines[line][col] if col < len(text_lines[line]) else "\n"
-            if src == ch or (ch == " " and src == "\n"):
+            src = at(line, col)
+            if src == ch or (ch == " " and src == "\n") or (node.style == '"' and src == "\\"):
                 break
             line, col = (line + 1, 0) if src == "\n" else (line, col + 1)
         table.append((line + 1, col + 1))
-        src = text_lines[line][col] if line < len(text_lines) and col < len(text_lines[line]) else "\n"
-        line, col = (line + 1, 0) if src == "\n" else (line, col + 1)
+        src = at(line, col)
+        if node.style == '"' and src == "\\":  # an escape stands for one character
+            col += 2 + _ESCAPE_LENGTH.get(at(line, col + 1), 0)
+        else:
+            line, col = (line + 1, 0) if src == "\n" else (line, col + 1)
     table.append((line + 1, col + 1))  # one past the end, for "unexpected end"
     return table
 
@@ -120,7 +170,11 @@ def load(path: str | Path, text: str | None = None) -> Document:
     lines = text.splitlines() or [""]
     sources = {file: lines}
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_Composer)
+    except _Refused as exc:
+        mark = exc.problem_mark
+        raise SpecError([Diagnostic("RS002", f"refused: {exc.problem}",
+                                    Span(file, mark.line + 1, mark.column + 1))], sources) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
@@ -141,6 +195,10 @@ def load(path: str | Path, text: str | None = None) -> Document:
                                         f"{MAX_NODES} nodes (aliases?); refused",
                                         Span(file, 1, 1))], sources)
         doc.spans[path] = Span(file, node.start_mark.line + 1, node.start_mark.column + 1)
+        if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
+            problems.append(Diagnostic("RS004", f"unsupported YAML tag {node.tag!r}; specs use "
+                                       "plain lists and mappings", doc.spans[path]))
+            return None
         if isinstance(node, yaml.MappingNode):
             out = {}
             for key_node, value_node in node.value:

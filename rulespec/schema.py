@@ -81,9 +81,11 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
                          doc.key_span(path + (err.instance,)),
                          hint="names are lower_snake_case: a-z, 0-9 and _")
     elif kw == "pattern":
-        yield Diagnostic("RS104", f"'{err.instance}' in {_where(path)} does not match "
-                         f"{err.validator_value}", doc.span(path),
-                         hint="names are lower_snake_case; rulings look like TTG-7")
+        ruling = "rulings" in path
+        yield Diagnostic("RS104", f"'{err.instance}' in {_where(path)} is not a valid "
+                         f"{'ruling id' if ruling else 'name'}", doc.span(path),
+                         hint="a ruling id is letters, '-', a number, as in C-4" if ruling
+                         else "names are lower_snake_case: a-z, 0-9 and _")
     elif kw in ("enum", "const"):
         allowed = err.validator_value if kw == "enum" else [err.validator_value]
         yield Diagnostic("RS104", f"{_where(path)} is {err.instance!r}; allowed: "

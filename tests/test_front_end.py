@@ -1,0 +1,30 @@
+"""Front-end limits that no small fixture file shows well."""
+import pytest
+from gamekit import ROOT
+
+from rulespec import SpecError, load_spec
+
+BASE = (ROOT / "tests" / "valid" / "coin_grab.yaml").read_text()
+
+
+def _with_trigger(condition):
+    return BASE + f"\ntriggers:\n  deep:\n    when: {condition}\n    effect: end_game()\n"
+
+
+def test_deeply_nested_expression_is_refused_not_crashed():
+    with pytest.raises(SpecError) as exc:
+        load_spec("deep.yaml", _with_trigger("not " * 3000 + "true"))
+    assert [d.code for d in exc.value.diagnostics] == ["RS302"]
+
+
+def test_moderately_nested_expression_is_fine():
+    spec = load_spec("deep.yaml", _with_trigger("not " * 300 + "true"))
+    assert spec.triggers[0].name == "deep"
+
+
+def test_every_problem_of_a_file_is_reported_together():
+    text = BASE.replace("rulespec: 1", "rulespec: 1\nbogus: 1\nalso_bogus: 2", 1)
+    with pytest.raises(SpecError) as exc:
+        load_spec("two.yaml", text)
+    assert sorted(d.code for d in exc.value.diagnostics) == ["RS101", "RS101"]
+    assert "did you mean" in exc.value.render() or "allowed:" in exc.value.render()
