@@ -28,3 +28,8 @@ def test_every_problem_of_a_file_is_reported_together():
         load_spec("two.yaml", text)
     assert sorted(d.code for d in exc.value.diagnostics) == ["RS101", "RS101"]
     assert "did you mean" in exc.value.render() or "allowed:" in exc.value.render()
+
+
+def test_turn_limit_defaults_to_2000():  # C-5
+    assert load_spec(ROOT / "games" / "take_the_gold.yaml").turn_limit == 2000
+    assert load_spec("x.yaml", BASE.replace("rulespec: 1", "rulespec: 1\nturn_limit: 30", 1)).turn_limit == 30

@@ -1,0 +1,97 @@
+"""Every rules scenario under tests/scenarios/ is one named pytest case (id = file stem)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from gamekit import GAMES
+
+from rulespec.diagnostics import SpecError
+from rulespec.loading import load
+from rulespec.scenarios import collect, run
+
+SCENARIOS = collect([Path(__file__).parent / "scenarios"])
+SPEC = GAMES / "take_the_gold.yaml"
+
+# Rulings the scenarios must cite. C-5 (turn limit) cannot be set from a scenario file:
+# test_properties.py::test_turn_limit_is_reported and test_cli.py cover it.
+REQUIRED = [f"TTG-{i}" for i in range(1, 16)] + ["C-1", "C-2", "C-3", "C-4", "C-6"]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path):
+    try:
+        outcome = run(path)
+    except SpecError as exc:
+        pytest.fail(exc.render(), pytrace=False)
+    assert outcome.passed, f"{path.name}: {outcome.name}\n" + "\n".join(
+        f"  {f}" for f in outcome.failures)
+
+
+def test_every_ruling_has_a_scenario():
+    assert SCENARIOS, "no scenario files found under tests/scenarios"
+    cited = {r for p in SCENARIOS for r in load(p).data.get("rulings") or ()}
+    assert [r for r in REQUIRED if r not in cited] == []
+
+
+def test_runner_reports_a_wrong_expectation(tmp_path):
+    # An Officer blocks the Pirate, but the scenario wrongly expects the coin to be taken.
+    scenario = tmp_path / "wrong.yaml"
+    scenario.write_text(textwrap.dedent(f"""\
+        name: deliberately wrong
+        rulings: [TTG-7]
+        spec: {SPEC}
+        players: 3
+        table:
+          current: P1
+          zones:
+            hand[P1]: [pirate]
+            hand[P2]: [officer, gold_coin]
+            hand[P3]: [gold_coin]
+            draw_pile: [kraken, pirate]
+        steps:
+          - P1: pirate -> P2
+          - P2: officer_block
+        expect:
+          zones:
+            hand[P1]: [gold_coin, kraken]
+            discard_pile: [pirate, officer]
+          counters: {{successful_krakens: 1}}
+          events:
+            - {{event: move, src: "hand[P2]", dst: "hand[P1]"}}
+          winners: [P1]
+        """))
+    outcome = run(scenario)
+    assert outcome.passed is False
+    assert outcome.name == "deliberately wrong"
+    assert outcome.failures == [
+        "zone hand[P1]: expected ['gold_coin', 'kraken'], got ['kraken']",
+        "zone discard_pile: expected ['pirate', 'officer'], got ['officer', 'pirate']",
+        "counter successful_krakens: expected 1, got 0",
+        "no event matching {'event': 'move', 'src': 'hand[P2]', 'dst': 'hand[P1]'}",
+        "winners: expected ['P1'], got []",
+    ]
+
+
+def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
+    scenario = tmp_path / "wrong_actor.yaml"
+    scenario.write_text(textwrap.dedent(f"""\
+        name: wrong actor
+        spec: {SPEC}
+        players: 3
+        table:
+          current: P1
+          zones:
+            hand[P1]: [pirate]
+            hand[P2]: [officer, gold_coin]
+            hand[P3]: [gold_coin]
+            draw_pile: [kraken]
+        steps:
+          - P1: pirate -> P2
+          - P3: no reaction
+        """))
+    outcome = run(scenario)
+    assert outcome.passed is False
+    assert outcome.failures == [
+        "step 2: expected P3 to act, but P2 is to act (options: no reaction, officer_block)"]
