@@ -13,7 +13,6 @@ changes, and a chain of more than MAX_FIRINGS firings ends the game as `trigger_
 """
 from __future__ import annotations
 
-import copy
 import random
 
 from .choices import CHANCE, TERMINAL, ChoicePoint, Option, seat_name
@@ -108,7 +107,33 @@ class Game:
         raise AssertionError("weights")
 
     def clone(self) -> "Game":
-        return copy.deepcopy(self, {id(self.rules): self.rules})
+        """An independent copy, for search: the rules and compiled code are shared,
+        the state (including a paused effect's frames and locals) is copied."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.zones = [list(z) for z in self.zones]
+        g.loc, g.counters, g.active = list(self.loc), list(self.counters), list(self.active)
+        g.quiet = dict(self.quiet)
+        g.events = None if self.events is None else list(self.events)
+        envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
+
+        def env_copy(env):
+            if env is None:
+                return None
+            if id(env) not in envs:
+                envs[id(env)] = dict(env)
+            return envs[id(env)]
+        g.stack = []
+        for f in self.stack:
+            frame = Frame(f.code, env_copy(f.env))
+            frame.pc = f.pc
+            g.stack.append(frame)
+        if self.pending is not None:
+            p = self.pending
+            g.pending = ChoicePoint(p.player, p.kind, p.options, p.resume, env_copy(p.env))
+        return g
 
     @property
     def result(self) -> dict:
