@@ -28,6 +28,7 @@ class CompiledAction:
     condition: object
     to: object
     effect: tuple
+    among: object = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class StatementCompiler:
     def action(self, a: ir.Action) -> CompiledAction:
         return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
                               self.x.expr(a.condition) if a.condition else _true,
-                              self.x.expr(a.to) if a.to else None, self.block(a.effect))
+                              self.x.expr(a.to) if a.to else None, self.block(a.effect),
+                              self.x.cards(a.among) if a.among else None)
 
     def reaction(self, r: ir.Reaction) -> CompiledReaction:
         return CompiledReaction(r, self.rules.kinds[r.card],

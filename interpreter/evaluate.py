@@ -11,8 +11,15 @@ import operator
 
 from rulespec import ir
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
-          "%": operator.mod, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+def _div(a, b):
+    return a // b if b else 0  # x // 0 is 0: a rule never crashes the game
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": _div, "%": _mod, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
           "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
@@ -57,6 +64,8 @@ class Compiler:
             return lambda g, env: g.active_players()
         if name == "player_count":
             return lambda g, env: g.n
+        if name == "game_index":
+            return lambda g, env: g.game_index
         return lambda g, env: env[name]
 
     def _Counter(self, e):
@@ -96,6 +105,9 @@ class Compiler:
         if e.op == "in":
             b = self.players(e.right)
             return lambda g, env: a(g, env) in b(g, env)
+        if e.type == "cards":  # cards + cards
+            a, b = self.cards(e.left), self.cards(e.right)
+            return lambda g, env: list(a(g, env)) + list(b(g, env))
         if e.left.type == "players" or e.right.type == "players":  # compare as sets
             a, b = self.players(e.left), self.players(e.right)
             fn = _ARITH[e.op]
@@ -155,6 +167,62 @@ class Compiler:
         f = self.expr(p)
         return lambda g, env: g.next_player(f(g, env))
 
+    def _f_without(self, e, cards, less):
+        f, w = self.cards(cards), self.cards(less)
+        def without(g, env):
+            drop = set(w(g, env))
+            return [c for c in f(g, env) if c not in drop]
+        return without
+
+    def _f_prop(self, e, cards, key):
+        f, name, props = self.cards(cards), key.value, self.defs.props
+        default = {"int": 0, "bool": False, "kind": "", "str": ""}[e.type]
+        kinds = self.defs.kinds
+        def prop(g, env):
+            cs = f(g, env)
+            value = props[g.ctype[cs[0]]].get(name, default) if cs else default
+            return kinds.get(value, frozenset()) if e.type == "kind" else value
+        return prop
+
+    def _f_kind_of(self, e, cards):
+        f, kinds, names = self.cards(cards), self.defs.kinds, self.defs.type_names
+        def kind_of(g, env):
+            cs = f(g, env)
+            return kinds[names[g.ctype[cs[0]]]] if cs else frozenset()
+        return kind_of
+
+    def _f_seat(self, e, n):
+        f = self.expr(n)
+        return lambda g, env: f(g, env) % g.n
+
+    def _f_seat_number(self, e, p):
+        return self.expr(p)
+
+    def _goal(self, goal, player):
+        base, order = self.defs.goals[goal.value]
+        return base, order, self.expr(player)
+
+    def _f_next_goal(self, e, goal, player):
+        base, order, who = self._goal(goal, player)
+        def next_goal(g, env):
+            zone, ctype = g.zones[base + who(g, env)], g.ctype
+            for kinds, limit in order:
+                if sum(1 for c in zone if ctype[c] in kinds) < limit:
+                    return kinds
+            return frozenset()
+        return next_goal
+
+    def _f_goal_done(self, e, goal, player):
+        f = self._f_next_goal(e, goal, player)
+        return lambda g, env: not f(g, env)
+
+    def _f_goal_score(self, e, goal, player):
+        base, order, who = self._goal(goal, player)
+        def goal_score(g, env):
+            zone, ctype = g.zones[base + who(g, env)], g.ctype
+            return sum(min(limit, sum(1 for c in zone if ctype[c] in kinds)) for kinds, limit in order)
+        return goal_score
+
     def _f_min(self, e, a, b):
         fa, fb = self.expr(a), self.expr(b)
         return lambda g, env: min(fa(g, env), fb(g, env))
@@ -166,7 +234,9 @@ class Compiler:
     # --- aggregates ---------------------------------------------------------------
 
     def _Aggregate(self, e):
-        items, body, var, func = self.players(e.items), self.expr(e.body), e.var, e.func
+        func = e.func
+        body = self.cards(e.body) if func == "union" else self.expr(e.body)
+        items, var = self.players(e.items), e.var
 
         def values(g, env):
             inner = dict(env)
@@ -182,6 +252,8 @@ class Compiler:
             return lambda g, env: sum(v for _, v in values(g, env))
         if func == "filter":
             return lambda g, env: tuple(p for p, v in values(g, env) if v)
+        if func == "union":
+            return lambda g, env: [c for _, cs in values(g, env) for c in cs]
         pick = max if func == "argmax" else min
 
         def best(g, env):

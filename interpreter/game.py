@@ -3,7 +3,7 @@
     game = Game(rules, seed=7)
     while not game.over:
         if game.to_act() == CHANCE: game.sample_chance()
-        else: game.apply(agent.choose(game.observation(game.to_act()), game.legal()))
+        else: game.apply(agent.choose(observation(game, game.to_act()), game.legal()))
 
 The loop runs effects frame by frame; whenever the frame stack empties (an effect has
 resolved completely, RULINGS C-4) it checks end conditions, then triggers, each in spec
@@ -33,7 +33,10 @@ class IllegalChoice(ValueError):
 
 class Game:
     def __init__(self, rules: Rules, seed: int = 0, *, log: bool = True, setup=None,
-                 turn_limit: int | None = None):
+                 turn_limit: int | None = None, game_index: int = 0,
+                 carried: dict[int, int] | None = None):
+        """`game_index` and `carried` (from the previous game's `carry()`) make this game
+        the next of a match: counters declared `match: true` keep their values."""
         self.rules, self.n = rules, rules.n
         self.rng = random.Random(seed)           # C-2: the one source of chance
         self.ctype = rules.ctype
@@ -51,8 +54,11 @@ class Game:
         self.version, self.firings, self.statements = 0, 0, 0
         self.quiet: dict = {}
         self.events: list[dict] | None = [] if log else None
+        self.game_index = game_index
         for i, f in enumerate(rules.counter_initial):
             self.counters[i] = f(self, {})
+        for i, value in (carried or {}).items():
+            self.counters[i] = value
         if setup is None:
             self.phase = "setup"
             self.stack.append(Frame(rules.setup, {"__rule__": "setup"}))
@@ -92,11 +98,15 @@ class Game:
         self._run()
 
     def chance_outcomes(self) -> list[tuple[Option, float]]:
+        if self.to_act() != CHANCE:
+            raise IllegalChoice("chance is not to act", "chance/not_to_act")
         total = sum(o.weight for o in self.pending.options)
         return [(o, o.weight / total) for o in self.pending.options]
 
     def sample_chance(self) -> Option:
         """Apply a chance outcome drawn from the game's own RNG (C-2)."""
+        if self.to_act() != CHANCE:
+            raise IllegalChoice("chance is not to act", "chance/not_to_act")
         options = self.pending.options
         pick = self.rng.randrange(sum(o.weight for o in options))
         for o in options:
@@ -134,6 +144,14 @@ class Game:
             p = self.pending
             g.pending = ChoicePoint(p.player, p.kind, p.options, p.resume, env_copy(p.env))
         return g
+
+    def carry(self) -> dict[int, int]:
+        """The counters a match carries into its next game."""
+        return {i: self.counters[i] for i in self.rules.match_counters}
+
+    def evaluate(self, player: int) -> int:
+        """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
+        return self.rules.evaluation(self, {"me": player})
 
     @property
     def result(self) -> dict:
@@ -211,7 +229,7 @@ class Game:
     def set_current(self, p: int) -> None:
         self.current = p
         self.version += 1
-        self._log("first_player", player=p)
+        self._log("set_current", player=p)
 
     def reverse(self) -> None:
         self.direction = -self.direction
@@ -320,6 +338,7 @@ class Game:
             return
         self.turn += 1
         self.current, self.step_index = p, 0
+        self.firings = self.statements = 0  # the loop guards count within a turn
         self._log("turn", player=p)
 
     def _offer_play(self, step) -> None:
@@ -335,15 +354,14 @@ class Game:
                 cards = [(None, None)]
             else:
                 cards = [(t, c) for t, c in first_of_type.items() if t in a.card]
-            targets = {"none": (None,), "other": others, "any": self.active_players()}[a.ir.target]
             show_type = a.ir.card is not None and a.ir.card not in rules.type_names  # a tag
             for t, c in cards:
-                for target in targets:
-                    env = {"__rule__": name, "__action__": name, "target": target,
-                           "card": [c] if c is not None else []}
+                base = {"__rule__": name, "__action__": name, "card": [c] if c is not None else []}
+                for key, target, suffix in self._targets(a, base, others):
+                    env = dict(base)
+                    env[key] = target
                     if a.condition(self, env):
-                        label = name + (f" {rules.type_names[t]}" if show_type else "") + \
-                            (f" -> {seat_name(target)}" if target is not None else "")
+                        label = name + (f" {rules.type_names[t]}" if show_type else "") + suffix
                         options.append(Option(label, (a, env)))
         if step.ir.optional:
             options.append(Option("pass", None))
@@ -352,6 +370,21 @@ class Game:
             return
 
         self.ask(me, "play", options, _resume_play)
+
+    def _targets(self, a, env, others):
+        """(binding, value, label suffix) for each target an action may take."""
+        kind = a.ir.target
+        if kind == "none":
+            return [("target", None, "")]
+        if kind == "card":  # one option per card type and zone it lies in (C-3)
+            seen = {}
+            for c in a.among(self, env):
+                seen.setdefault((self.ctype[c], self.loc[c]), c)
+            slots = self.rules.slots
+            return [("chosen", [c], f" {self.rules.type_names[t]} from {slots[z].label}")
+                    for (t, z), c in seen.items()]
+        players = others if kind == "other" else self.active_players()
+        return [("target", p, f" -> {seat_name(p)}") for p in players]
 
     # --- the log ------------------------------------------------------------------
 
@@ -385,7 +418,7 @@ def _resume_play(g: Game, _env, option: Option) -> None:
     a, env = option.value
     env = dict(env)
     card = env["card"][0] if env["card"] else None
-    g._log("play", player=g.current, action=a.ir.name, target=env["target"],
+    g._log("play", player=g.current, action=a.ir.name, target=env.get("target"),
            card=g.rules.type_names[g.ctype[card]] if card is not None else None)
     if card is not None:
         g.move_cards([card], a.to(g, env))

@@ -22,6 +22,9 @@ class Slot:
 
 class Rules:
     def __init__(self, spec: ir.Spec, n_players: int):
+        if not spec.min_players <= n_players <= spec.max_players:
+            raise ValueError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
+                             f"players, not {n_players}")
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value for p in spec.params}
         self.type_names = [c.name for c in spec.cards]
@@ -29,7 +32,9 @@ class Rules:
         self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
         for tag in spec.tags:
             self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
-        self.ctype = tuple(i for i, c in enumerate(spec.cards) for _ in range(c.count))
+        self.kinds["any"] = frozenset(range(len(spec.cards)))
+        self.props = [dict(c.props) for c in spec.cards]
+        self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
 
         self.zone_index, self.slots = {}, []
         for z in spec.zones:
@@ -41,13 +46,20 @@ class Rules:
         self.refill = {self.zone_index[z.name]: self.zone_index[z.refill_from]
                        for z in spec.zones if z.refill_from}
 
-        self.counter_index, self.counter_names = {}, []
+        self.counter_index, self.counter_names, self.match_counters = {}, [], []
         for c in spec.counters:
+            if c.match:
+                self.match_counters.extend(range(len(self.counter_names), len(self.counter_names)
+                                                 + (n_players if c.per_player else 1)))
             self.counter_index[c.name] = len(self.counter_names)
             owners = range(n_players) if c.per_player else [None]
             self.counter_names.extend(c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners)
 
+        # goals: name -> (zone slot base, ((kind, limit), ...)) in order
+        self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
+                      for g in spec.goals}
         self.exprs = Compiler(self)
+        self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
         stmts = self.stmts = StatementCompiler(self)
         self.counter_initial = [self.exprs.expr(c.initial) for c in spec.counters
                                 for _ in (range(n_players) if c.per_player else [None])]

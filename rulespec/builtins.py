@@ -18,6 +18,16 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "next": (("player",), "player", "the next active player in turn order"),
     "random_player": (("players",), "player", "a player picked by chance "
                       "(only as a let's value or set_current's argument)"),
+    "without": (("cards", "cards"), "cards", "the first cards less the second"),
+    "kind_of": (("cards",), "kind", "the card type of the (first) card; none for no card"),
+    "prop": (("cards", "str"), "prop", "a property of the (first) card, typed by the values "
+             "the deck declares: a number, a card kind, or text"),
+    "seat": (("int",), "player", "the player in seat n (counted from 0, modulo player_count)"),
+    "seat_number": (("player",), "int", "a player's seat number, counted from 0"),
+    "next_goal": (("goal", "player"), "kind", "the kind a player collects next (none when done)"),
+    "goal_done": (("goal", "player"), "bool", "true when every limit of the goals is reached"),
+    "goal_score": (("goal", "player"), "int", "cards collected toward the goals, each kind "
+                   "counted up to its limit"),
     "min": (("int", "int"), "int", "the smaller of two numbers"),
     "max": (("int", "int"), "int", "the larger of two numbers"),
 }
@@ -27,6 +37,7 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "current": ("player", "the player whose turn it is"),
     "players": ("players", "the active players, in turn order from the current player"),
     "player_count": ("int", "the number of seats in the game"),
+    "game_index": ("int", "which game of a match this is, counted from 0"),
 }
 
 # Aggregates: func(body for var in players).
@@ -37,6 +48,7 @@ AGGREGATES: dict[str, tuple[str, str, str]] = {
     "argmax": ("int", "players", "the players for whom the body is highest"),
     "argmin": ("int", "players", "the players for whom the body is lowest"),
     "filter": ("bool", "players", "the players for whom the body holds"),
+    "union": ("cards", "cards", "all the cards the body gives, over the players"),
 }
 
 # Procedures are statements: name: (parameter types, doc).
@@ -56,7 +68,7 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
 CHANCE = {"random": "the first argument of move", "random_player":
           "the value of a let or the argument of set_current"}
 
-KEYWORDS = {"let", "if", "else", "for", "in", "while", "choose", "from", "and", "or",
+KEYWORDS = {"any", "me", "chosen", "let", "if", "else", "for", "in", "while", "choose", "from", "and", "or",
             "not", "true", "false"}
 
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import ir, schema
-from .builtins import CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import Builder, Names
+from .expressions import RESERVED, Builder, Names
 from .loading import Document, load
 
 DEFAULT_TURN_LIMIT = 2000  # C-5
@@ -29,7 +28,8 @@ def compile_document(doc: Document) -> ir.Spec:
     compiler = _Compiler(doc)
     spec = compiler.build()
     if compiler.problems:
-        raise SpecError(compiler.problems, {doc.file: doc.lines})
+        problems = sorted(compiler.problems, key=lambda d: (d.span.line, d.span.col))
+        raise SpecError(problems, {doc.file: doc.lines})
     return spec
 
 
@@ -53,7 +53,7 @@ class _Compiler:
         d = self.data
         cards = d["deck"]["cards"]
         seen: dict[str, tuple] = {}
-        reserved = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES)
+        reserved = RESERVED
 
         def claim(name, path, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
@@ -78,13 +78,34 @@ class _Compiler:
         accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
                               if claim(n, (section, n), what)}
                     for section, what in (("parameters", "parameter"), ("zones", "zone"),
-                                          ("counters", "counter"))}
+                                          ("counters", "counter"), ("goals", "goal"))}
         return Names(
             params={k: ("bool" if isinstance(v, bool) else "int")
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
-            kinds=kinds, all_names=set(seen))
+            kinds=kinds, all_names=set(seen), props=self._prop_types(cards, kinds),
+            goals=set(accepted["goals"]))
+
+    @staticmethod
+    def _prop_types(cards: dict, kinds: set) -> dict[str, str]:
+        """A card property's type is what every card declaring it gives: numbers, true
+        or false, names of card kinds, or else text."""
+        values: dict[str, list] = {}
+        for c in cards.values():
+            for k, v in (c.get("props") or {}).items():
+                values.setdefault(k, []).append(v)
+        types = {}
+        for k, vs in values.items():
+            if all(isinstance(v, bool) for v in vs):
+                types[k] = "bool"
+            elif all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
+                types[k] = "int"
+            elif all(isinstance(v, str) and v in kinds for v in vs):
+                types[k] = "kind"
+            else:
+                types[k] = "str"
+        return types
 
     # --- sections ------------------------------------------------------------------
 
@@ -108,14 +129,21 @@ class _Compiler:
         counters = tuple(
             ir.CounterDef(n, bool(c.get("per_player")),
                           b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
-                          doc.key_span(("counters", n)))
+                          doc.key_span(("counters", n)), bool(c.get("match")))
             for n, c in (d.get("counters") or {}).items())
+        goals = tuple(ir.GoalDef(n, g["zone"], tuple((o["card"], o["limit"]) for o in g["order"]),
+                                 _rulings(g), doc.key_span(("goals", n)))
+                      for n, g in (d.get("goals") or {}).items())
+        evaluation = (b.expr(doc, ("evaluation",), d["evaluation"], {"me": "player"}, "int")
+                      if "evaluation" in d else None)
+        removals = tuple(sorted((int(k), tuple(v.items())) for k, v in (d["deck"].get("remove") or {}).items()))
 
         setup, _ = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
-        actions, action_lets = [], {}
+        actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
             before = len(self.problems)
             actions.append(self._action(n, a))
+            self.action_roles[n] = self._roles(actions[-1])
             # an action with problems may lack locals its reactions use: None marks it
             action_lets[n] = self._top_lets(actions[-1].effect) if len(self.problems) == before else None
         actions = tuple(actions)
@@ -133,9 +161,20 @@ class _Compiler:
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers,
-            deck_note=d["deck"].get("note", ""), span=doc.span(()))
+            deck_note=d["deck"].get("note", ""), span=doc.span(()),
+            removals=removals, goals=goals, evaluation=evaluation)
         self._cross_checks(spec)
         return spec
+
+    @staticmethod
+    def _roles(a: ir.Action) -> dict[str, str]:
+        """The names an action binds for its effect (and so for its reactions)."""
+        roles = {"card": "cards"} if a.card else {}
+        if a.target == "card":
+            roles["chosen"] = "cards"
+        elif a.target != "none":
+            roles["target"] = "player"
+        return roles
 
     @staticmethod
     def _top_lets(effect) -> dict[str, str]:
@@ -145,15 +184,27 @@ class _Compiler:
         doc, b, path = self.doc, self.b, ("actions", name)
         target = a.get("target", "none")
         scope = {"card": "cards"} if "card" in a else {}
-        if target != "none":
+        among = None
+        if target == "card":
+            if "among" not in a:
+                self.error("RS103", f"action '{name}' targets a card but says not among which",
+                           path, "add  among: <cards>", key=True)
+            else:
+                among = b.expr(doc, path + ("among",), a["among"], scope, "cards")
+            scope["chosen"] = "cards"
+        elif "among" in a:
+            self.error("RS104", "'among' is for target: card", path + ("among",), key=True)
+        elif target != "none":
             scope["target"] = "player"
         cond = b.expr(doc, path + ("if",), a["if"], scope, "bool") if "if" in a else None
         to = b.expr(doc, path + ("to",), a["to"], scope, "zone") if "to" in a else None
         if "card" in a and "to" not in a:
             self.error("RS103", f"action '{name}' plays a card but says not where it goes",
                        path, "add  to: <zone>", key=True)
-        effect, _ = b.block(doc, path + ("effect",), a["effect"], scope)
-        return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a), doc.key_span(path))
+        effect, _ = b.block(doc, path + ("effect",), a["effect"], dict(scope, __action__="str")) \
+            if "effect" in a else ((), {})
+        return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a),
+                         doc.key_span(path), among)
 
     def _reaction(self, name, r, action_lets) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)
@@ -168,12 +219,13 @@ class _Compiler:
             if lets is None:
                 complete = False
                 continue
+            lets = dict(lets, **self.action_roles[answered])
             shared = dict(lets) if shared is None else {k: v for k, v in shared.items() if lets.get(k) == v}
         if not complete:  # its scope is unknown: checking its effect would only mislead
             return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), None,
                                None, (), _rulings(r), doc.key_span(path))
         scope = dict(shared or {})
-        scope.update({"card": "cards", "target": "player", "reactor": "player", "answer": "cards"})
+        scope.update({"reactor": "player", "answer": "cards"})
         cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
         to = b.expr(doc, path + ("to",), r["to"], scope, "zone")
         effect, _ = b.block(doc, path + ("effect",), r["effect"], scope)
@@ -191,11 +243,37 @@ class _Compiler:
     def _trigger(self, section, name, t) -> ir.Trigger:
         doc, b, path = self.doc, self.b, (section, name)
         scope = {t["each"]: "player"} if "each" in t else {}
+        if "each" in t and (t["each"] in RESERVED or t["each"] in self.names.all_names):
+            self.error("RS202", f"'{t['each']}' is already a name of the spec or the language; "
+                       "'each' needs a name of its own", path + ("each",))
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect, _ = b.block(doc, path + ("effect",), t["effect"], scope)
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
 
     # --- cross-references ----------------------------------------------------------
+
+    def _deck_checks(self, spec: ir.Spec) -> None:
+        """Removals name real cards for real player counts, leave no count below zero,
+        and give the declared totals."""
+        deck = self.data["deck"]
+        counts = {c.name: c.count for c in spec.cards}
+        for players, removed in spec.removals:
+            path = ("deck", "remove", str(players))
+            if not spec.min_players <= players <= spec.max_players:
+                self.error("RS401", f"removal for {players} players, but the game is for "
+                           f"{spec.min_players} to {spec.max_players}", path, key=True)
+            for card, k in removed:
+                if card not in counts:
+                    self.error("RS201", f"unknown card '{card}'", path + (card,),
+                               did_you_mean(card, counts), key=True)
+                elif k > counts[card]:
+                    self.error("RS404", f"removing {k} '{card}' for {players} players leaves "
+                               f"{counts[card] - k}", path + (card,), f"the deck holds {counts[card]}")
+        for players, total in (deck.get("totals") or {}).items():
+            got = sum(max(k, 0) for _, k in spec.deck_for(int(players)))
+            if got != total:
+                self.error("RS405", f"the deck for {players} players holds {got} cards, not "
+                           f"the {total} declared", ("deck", "totals", players))
 
     def _cross_checks(self, spec: ir.Spec) -> None:
         d = self.data
@@ -217,17 +295,27 @@ class _Compiler:
                 self.error("RS201", f"unknown zone '{z.refill_from}' in refill_from",
                            ("zones", z.name, "refill_from"), did_you_mean(z.refill_from, zones))
             elif z.refill_from and (zones[z.refill_from].per_player or z.per_player):
-                self.error("RS402", "refill_from links two shared zones", ("zones", z.name, "refill_from"))
+                self.error("RS402", "refill_from must link two shared zones",
+                           ("zones", z.name, "refill_from"))
         kinds = self.names.kinds
         actions = {a.name for a in spec.actions}
         for a in spec.actions:
-            if a.card is not None and a.card not in kinds:
+            if a.card is not None and a.card != "any" and a.card not in kinds:
                 self.error("RS201", f"unknown card type or tag '{a.card}'", ("actions", a.name, "card"),
                            did_you_mean(a.card, kinds))
         for r in spec.reactions:
             if r.card not in kinds:
                 self.error("RS201", f"unknown card type or tag '{r.card}'", ("reactions", r.name, "card"),
                            did_you_mean(r.card, kinds))
+        self._deck_checks(spec)
+        for g in spec.goals:
+            if g.zone not in zones or not zones[g.zone].per_player:
+                self.error("RS402", f"goals '{g.name}' need a per-player zone, got '{g.zone}'",
+                           ("goals", g.name, "zone"), did_you_mean(g.zone, zones))
+            for i, (kind, _) in enumerate(g.order):
+                if kind not in kinds:
+                    self.error("RS201", f"unknown card type or tag '{kind}'",
+                               ("goals", g.name, "order", i, "card"), did_you_mean(kind, kinds))
         steps = set()
         for i, s in enumerate(spec.turn):
             if s.name in steps:

@@ -14,6 +14,8 @@ import lark
 
 from . import ir
 from .builtins import AGGREGATES, CHANCE, CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES, accepts
+
+RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 from .diagnostics import Diagnostic, Span, did_you_mean
 
 _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
@@ -41,6 +43,8 @@ class Names:
     zones: dict[str, bool]                # name -> per player
     kinds: set[str]                       # card types and tags
     all_names: set[str] = field(default_factory=set)
+    props: dict[str, str] = field(default_factory=dict)   # card property -> type
+    goals: set[str] = field(default_factory=set)
 
 
 class SpecText:
@@ -174,12 +178,18 @@ class Builder:
                 node = ir.Binary(span, "bool", op, node, x)
             return node
         if kind == "arith":
-            node = self._expr(t.children[0], scope)
-            ok = self._check(node, "int", "arithmetic operand")
-            for op, rhs in zip(t.children[1::2], t.children[2::2]):
-                r = self._expr(rhs, scope)
-                ok = self._check(r, "int", "arithmetic operand") and ok
-                node = ir.Binary(span, "int", str(op), node, r) if ok else None
+            operands = [self._expr(c, scope) for c in t.children[0::2]]
+            ops = [str(o) for o in t.children[1::2]]
+            if None in operands:
+                return None
+            if ops == ["+"] and all(accepts("cards", x.type) for x in operands):
+                return ir.Binary(span, "cards", "+", *operands)  # the cards of both
+            ok = all([self._check(x, "int", "arithmetic operand") for x in operands])
+            if not ok:
+                return None
+            node = operands[0]
+            for op, rhs in zip(ops, operands[1:]):
+                node = ir.Binary(span, "int", op, node, rhs)
             return node
         if kind == "compare":
             left, op, right = t.children
@@ -219,6 +229,8 @@ class Builder:
             return ir.ZoneRef(span, "zone", name, None)
         if name in n.kinds:
             return ir.Kind(span, "kind", name)
+        if name in n.goals:
+            return ir.Const(span, "goal", name)
         self._unknown(name, span, scope)
         return None
 
@@ -260,6 +272,14 @@ class Builder:
         ok = True
         for i, (want, a) in enumerate(zip(params, args)):
             ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
+        if ok and name == "prop":
+            key = args[1]
+            if not isinstance(key, ir.Const) or key.value not in n.props:
+                self._error("RS201", f"unknown card property {getattr(key, 'value', '?')!r}", key.span,
+                            did_you_mean(getattr(key, "value", ""), n.props) or
+                            "prop() takes a property name the deck declares, in quotes")
+                return None
+            result = n.props[key.value]
         return ir.Call(span, result, name, tuple(args)) if ok else None
 
     def _aggregate(self, t, span, scope) -> ir.Expr | None:
@@ -271,6 +291,8 @@ class Builder:
             return None
         item_node = self._expr(items, scope)
         if not self._check(item_node, "players", f"the items of {func}()"):
+            return None
+        if self._bad_binding(str(var), span, scope):
             return None
         inner = dict(scope)
         inner[str(var)] = "player"
@@ -367,8 +389,12 @@ class Builder:
         return self._expr(t, scope)
 
     def _bad_binding(self, name, span, scope) -> bool:
+        """A new local may not hide another name: one name, one meaning in a block."""
         n = self.names
-        if name in KEYWORDS or name in CONSTANTS or name in n.all_names or name in FUNCTIONS:
+        if name in scope:
+            self._error("RS202", f"'{name}' is already a local here; pick a new name", span)
+            return True
+        if name in RESERVED or name in n.all_names:
             self._error("RS202", f"'{name}' is already a name of the spec or the language; "
                         "a local needs a name of its own", span)
             return True
@@ -413,6 +439,10 @@ class Builder:
             else:
                 self._error("RS201", f"unknown statement '{name}'", span,
                             did_you_mean(name, PROCEDURES) or "see docs/language.md")
+            return None
+        if name == "react" and "__action__" not in scope:
+            self._error("RS208", "react() opens a window against an action, so it may only "
+                        "stand in an action's effect", span)
             return None
         params, _ = PROCEDURES[name]
         raw = [a for a in t.children[1:] if a is not None]

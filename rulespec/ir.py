@@ -14,7 +14,7 @@ from .diagnostics import Span
 
 # Static types of expressions. A `zone` is also usable wherever `cards` is expected,
 # and a `player` wherever `players` is.
-TYPES = ("int", "bool", "str", "player", "players", "zone", "cards", "kind")
+TYPES = ("int", "bool", "str", "player", "players", "zone", "cards", "kind", "goal")
 
 
 # --- expressions ----------------------------------------------------------------
@@ -68,7 +68,7 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class Aggregate(Expr):
-    """`func(body for var in items)`: any, all, sum, min, max, argmax, argmin, filter."""
+    """`func(body for var in items)`: see rulespec.builtins.AGGREGATES."""
     func: str
     body: Expr
     var: str
@@ -187,6 +187,18 @@ class CounterDef:
     per_player: bool
     initial: Expr
     span: Span
+    match: bool = False       # kept from one game of a match to the next
+
+
+@dataclass(frozen=True)
+class GoalDef:
+    """Ordered goals: kinds to collect in a per-player zone, each up to a limit; the
+    next goal is the first whose limit is not yet reached."""
+    name: str
+    zone: str
+    order: tuple[tuple[str, int], ...]
+    rulings: tuple[str, ...]
+    span: Span
 
 
 @dataclass(frozen=True)
@@ -209,13 +221,14 @@ class Step:
 @dataclass(frozen=True)
 class Action:
     name: str
-    card: str | None          # card type or tag played from the hand; None: no card
-    target: str               # none | other | any
+    card: str | None          # card type, tag or "any" played from the hand; None: no card
+    target: str               # none | other | any | card
     condition: Expr | None
     to: Expr | None           # where the played card goes when played
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
+    among: Expr | None = None  # target: card picks one of these, bound as `chosen`
 
 
 @dataclass(frozen=True)
@@ -263,6 +276,14 @@ class Spec:
     triggers: tuple[Trigger, ...]
     deck_note: str = ""
     span: Span = field(default=Span("<spec>", 1, 1))
+    removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
+    goals: tuple[GoalDef, ...] = ()
+    evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
+
+    def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
+        """(card, count) for a player count, after that count's removals."""
+        removed = dict(dict(self.removals).get(players, ()))
+        return tuple((c.name, c.count - removed.get(c.name, 0)) for c in self.cards)
 
     def card(self, name: str) -> CardType:
         return next(c for c in self.cards if c.name == name)

@@ -206,7 +206,7 @@ def load(path: str | Path, text: str | None = None) -> Document:
                 if not isinstance(key_node, yaml.ScalarNode):
                     problems.append(Diagnostic("RS004", "mapping keys must be plain names", kspan))
                     continue
-                key = key_node.value if key_node.tag == "tag:yaml.org,2002:str" else _safe(key_node, kspan)
+                key = key_node.value  # keys stay text: `3:` under deck.remove names a player count
                 if key in out:
                     problems.append(Diagnostic("RS005", f"duplicate key '{key}'", kspan,
                                                hint="each key may appear once in a mapping"))

@@ -61,8 +61,8 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             lines.append(f"  {_zone(e['source'])} becomes {_zone(e['zone'])}")
         elif kind == "counter":
             lines.append(f"  {e['counter']} = {e['value']}")
-        elif kind == "first_player":
-            lines.append(f"{who} goes first")
+        elif kind == "set_current":
+            lines.append(f"{who} is to play" if e["turn"] else f"{who} goes first")
         elif kind == "eliminate":
             lines.append(f"  {who} is out")
         elif kind == "reverse":
@@ -73,6 +73,6 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             lines.append(f"  engine: {e['message']}")
         elif kind == "end":
             winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
-            lines.append(f"Game over after {e['turn']} turns: {winners} "
-                         f"win{'s' if len(e['winners']) == 1 else ''} ({e['reason']})")
+            verb = "win" if len(e["winners"]) > 1 else "wins"
+            lines.append(f"Game over after {e['turn']} turns: {winners} {verb} ({e['reason']})")
     return lines

@@ -11,7 +11,7 @@ and with which options). `rulespec test` and pytest both run them through `run`.
     players: 3
     table:
       current: P1
-      zones: {hand[P1]: [thief], hand[P2]: [guard, coin], draw: [thief]}
+      zones: {"hand[P1]": [thief], "hand[P2]": [guard, coin], draw: [thief]}
     steps:
       - P1: thief -> P2
       - P2: guard_block

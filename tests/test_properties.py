@@ -1,4 +1,5 @@
 """Invariants that hold in every state of many seeded random games (RULINGS C-1..C-6)."""
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -111,3 +112,14 @@ def test_clone_inside_an_effect_does_not_share_its_locals():
     assert twin.pending is None or twin.pending.env is not game.pending.env
     game.apply("no reaction")
     assert log_for(game, None) != log_for(twin, None)
+
+
+def test_chance_api_refuses_when_a_player_is_to_act():
+    from interpreter import IllegalChoice
+    game = Game(rules_for("take_the_gold", 2), seed=1)
+    while game.to_act() < 0:
+        game.sample_chance()
+    with pytest.raises(IllegalChoice):
+        game.sample_chance()
+    with pytest.raises(IllegalChoice):
+        game.chance_outcomes()
