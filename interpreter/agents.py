@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from .choices import CHANCE
-from .observe import observation
+from .observe import can_see, observation
 
 
 class RandomAgent:
@@ -37,7 +37,69 @@ class FirstAgent:
         return options[0]
 
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent}
+class GreedyAgent:
+    """Picks the option whose immediate result the spec's `evaluation` scores best for
+    its player; ties are broken by its own seeded RNG. It knows no game: the spec says
+    what progress means.
+
+    It looks one step ahead on a copy of the game in which every card its player cannot
+    see has been dealt again at random (the zones keep their sizes), so it never learns
+    the draw pile's order or another player's hand; chance in the copy is its own.
+    """
+
+    name = "greedy"
+    needs_observation = False
+    needs_model = True
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, observation, options, model):
+        best, best_score = [], None
+        for option in options:
+            score = model.score(option, self.rng)
+            if best_score is None or score > best_score:
+                best, best_score = [option], score
+            elif score == best_score:
+                best.append(option)
+        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+class Lookahead:
+    """One seat's one-step forward model of a game."""
+
+    WIN, LOSS = 10**9, -10**9
+
+    def __init__(self, game, seat):
+        if game.rules.evaluation is None:
+            raise ValueError(f"the greedy agent needs the spec to declare an evaluation "
+                             f"(see docs/language.md); {game.rules.spec.name} has none")
+        self.game, self.seat = game, seat
+        self.hidden = [i for i, slot in enumerate(game.rules.slots) if not can_see(slot, seat)]
+
+    def score(self, option, rng) -> int:
+        g = self.game.clone()
+        g.events = None
+        g.rng = random.Random(rng.random())
+        self._redeal(g, g.rng)
+        g.apply(option)
+        while not g.over and g.to_act() == CHANCE:
+            g.sample_chance()
+        if g.over:
+            return self.WIN if self.seat in g.winners else self.LOSS if g.winners else 0
+        return g.evaluate(self.seat)
+
+    def _redeal(self, g, rng):
+        unseen = [c for i in self.hidden for c in g.zones[i]]
+        rng.shuffle(unseen)
+        for i in self.hidden:
+            k = len(g.zones[i])
+            g.zones[i], unseen = unseen[:k], unseen[k:]
+            for c in g.zones[i]:
+                g.loc[c] = i
+
+
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
 
 
 def make_agents(names: list[str], n_players: int, seed) -> list:
@@ -66,7 +128,10 @@ def play(game, agents, on_step=None):
                 choice = options[0]
             else:
                 obs = observation(game, who) if agent.needs_observation else None
-                choice = agent.choose(obs, options)
+                if getattr(agent, "needs_model", False):
+                    choice = agent.choose(obs, options, Lookahead(game, who))
+                else:
+                    choice = agent.choose(obs, options)
             game.apply(choice)
         if on_step is not None:
             on_step(game)

@@ -13,7 +13,9 @@ from interpreter import Game, Rules
 from interpreter.agents import make_agents, play
 from interpreter.observe import log_for
 
-from . import scenarios, schema
+from interpreter.choices import seat_name
+
+from . import scenarios, schema, simulation
 from .compiler import load_spec
 from .diagnostics import SpecError
 from .narrate import narrate
@@ -22,6 +24,8 @@ EXAMPLES = """examples:
   rulespec run games/GAME.yaml                                a narrated game
   rulespec run games/GAME.yaml --players 3 --seed 7 --agents random,first,random
   rulespec run games/GAME.yaml --json --log game.jsonl        machine-readable
+  rulespec run games/GAME.yaml --games 3                      a match of three games
+  rulespec simulate games/GAME.yaml --games 1000 --workers 2  statistics over many games
   rulespec validate games/*.yaml                              check specs, list every problem
   rulespec test tests/scenarios                               run rules scenarios
   rulespec schema                                             print the spec JSON Schema
@@ -69,6 +73,21 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--max-turns", type=int, help="turn limit (default: the spec's, or 2000)")
     run.add_argument("--as", dest="seat", metavar="SEAT",
                      help="narrate as this seat sees the game (e.g. P2); default: everything")
+    run.add_argument("--games", type=int, default=1,
+                     help="play a match of N games (seeds S, S+1, ...); counters marked "
+                          "match: true carry over")
+
+    sim = sub.add_parser("simulate", help="play many seeded games and report statistics",
+                         epilog="example: rulespec simulate games/GAME.yaml --games 1000 "
+                                "--players 3 --agents greedy --workers 2")
+    sim.add_argument("spec")
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
+    sim.add_argument("--agents", default="random", help="as for run")
+    sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument("--max-turns", type=int, help="turn limit (default: the spec's)")
+    sim.add_argument("--json", action="store_true")
 
     val = sub.add_parser("validate", help="check specs and report every problem",
                          epilog="example: rulespec validate games/*.yaml")
@@ -109,25 +128,43 @@ def main(argv=None, stdout=None, stderr=None) -> int:
         return 2
 
 
-def _run(args, out, err) -> int:
+def _setup(args):
+    """The spec and player count of run and simulate, with their arguments checked."""
     spec = load_spec(args.spec)
     n = args.players or spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise UsageError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
                          f"players, not {n}")
-    if args.max_turns is not None and args.max_turns < 1:
-        raise UsageError("--max-turns must be at least 1")
+    for flag in ("max_turns", "games", "workers"):
+        value = getattr(args, flag, None)
+        if value is not None and value < 1:
+            raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
     try:
         agents = make_agents(args.agents.split(","), n, args.seed)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if any(getattr(a, "needs_model", False) for a in agents) and spec.evaluation is None:
+        raise UsageError(f"the greedy agent needs an evaluation in the spec; {args.spec} has none")
+    return spec, n
+
+
+def _run(args, out, err) -> int:
+    spec, n = _setup(args)
     viewer = None
     if args.seat is not None:
         try:
             viewer = scenarios._seat(args.seat, n)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    game = play(Game(Rules(spec, n), seed=args.seed, turn_limit=args.max_turns), agents)
+    rules, games, carried = Rules(spec, n), [], None
+    for k in range(args.games):
+        seed = args.seed + k
+        game = Game(rules, seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
+        games.append(play(game, make_agents(args.agents.split(","), n, seed)))
+        carried = game.carry()
+    if args.games > 1:
+        return _report_match(spec, n, args, games, viewer, out)
+    game = games[0]
     if args.log:
         header = {"spec": args.spec, "players": n, "seed": args.seed, "agents": args.agents,
                   "result": game.result}
@@ -146,6 +183,50 @@ def _run(args, out, err) -> int:
     print(f"{spec.name}: {n} players, seed {args.seed}, agents {args.agents}", file=out)
     for line in narrate(log_for(game, viewer), titles):
         print(line, file=out)
+    return 0
+
+
+def _report_match(spec, n, args, games, viewer, out) -> int:
+    titles = {c.name: c.title for c in spec.cards}
+    tally = {seat_name(p): 0 for p in range(n)}
+    results = []
+    for k, game in enumerate(games):
+        for p in game.winners:
+            tally[seat_name(p)] += 1
+        results.append(game.result | {"game": k + 1, "seed": args.seed + k})
+    if args.json:
+        json.dump({"spec": spec.name, "players": n, "games": results, "tally": tally}, out, indent=1)
+        out.write("\n")
+        return 0
+    print(f"{spec.name}: a match of {args.games} games, {n} players, agents {args.agents}", file=out)
+    for k, game in enumerate(games):
+        print(f"\n== Game {k + 1} (seed {args.seed + k})", file=out)
+        for line in narrate(log_for(game, viewer), titles):
+            print(line, file=out)
+    print("\nMatch: " + ", ".join(f"{p} {w}" for p, w in tally.items()) +
+          f" ({sum(1 for g in games if not g.winners)} without a winner)", file=out)
+    return 0
+
+
+def _simulate(args, out, err) -> int:
+    spec, n = _setup(args)
+    job = simulation.Job(str(args.spec), n, tuple(args.agents.split(",")), args.max_turns)
+    report = simulation.summarize(simulation.simulate(job, args.games, args.seed, args.workers), n)
+    report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
+    if args.json:
+        json.dump(report, out, indent=1)
+        out.write("\n")
+        return 0
+    print(f"{spec.name}: {report['games']} games, {n} players, agents {args.agents}, "
+          f"seeds {args.seed}..{args.seed + args.games - 1}", file=out)
+    for reason, r in report["end_reasons"].items():
+        print(f"  {reason:<16} {r['count']:>7}  {100 * r['share']:5.1f}%  "
+              f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]", file=out)
+    ln = report["length"]
+    print(f"  length (turns)   mean {ln['mean']}, median {ln['median']}, p95 {ln['p95']}, "
+          f"max {ln['max']}", file=out)
+    print("  seat wins        " + ", ".join(f"{p} {100 * w['share']:.1f}%"
+                                            for p, w in report["seat_wins"].items()), file=out)
     return 0
 
 
@@ -199,7 +280,8 @@ def _schema(args, out, err) -> int:
     return 0
 
 
-COMMANDS = {"run": _run, "validate": _validate, "test": _test, "schema": _schema}
+COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "test": _test,
+            "schema": _schema}
 
 
 def entry() -> None:
