@@ -12,3 +12,12 @@ GAMES = ROOT / "games"
 @lru_cache(maxsize=None)
 def rules_for(game: str, players: int) -> Rules:
     return Rules(load_spec(GAMES / f"{game}.yaml"), players)
+
+
+def check_cards_conserved(game):
+    """Every card is in exactly one zone, and where the game thinks it is."""
+    seen = sorted(c for zone in game.zones for c in zone)
+    assert seen == list(range(len(game.ctype))), "cards are not conserved"
+    for slot, zone in enumerate(game.zones):
+        for c in zone:
+            assert game.loc[c] == slot
