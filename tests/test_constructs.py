@@ -1,0 +1,173 @@
+"""Each general construct on a small game of its own, not through a seed game."""
+import pytest
+from gamekit import ROOT
+
+from interpreter import CHANCE, Game, Rules
+from interpreter.agents import make_agents, play
+from rulespec import SpecError, load_spec
+
+SHELF = """
+rulespec: 1
+name: Shelf
+players: {min: 2, max: 4, default: 2}
+hand: hand
+deck:
+  cards:
+    red:   {count: 6, tags: [gem], props: {worth: 3, beats: blue}}
+    blue:  {count: 6, tags: [gem], props: {worth: 1, beats: red}}
+    hook:  {count: 4}
+  remove:
+    "2": {red: 2, blue: 2}
+  totals: {"2": 12, "3": 16, "4": 16}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  bin: {visibility: public, ordered: true}
+  hand: {per_player: true, visibility: owner}
+  shelf: {per_player: true, visibility: public}
+counters:
+  rounds: {initial: 0, match: true}
+  seen: {initial: 0}
+goals:
+  display:
+    zone: shelf
+    order: [{card: red, limit: 2}, {card: blue, limit: 1}]
+setup:
+  effect: |
+    rounds += 1
+    for p in players { move(top(pile, 3), hand(p)) }
+    set_current(seat(game_index))
+turn:
+  - step: draw
+    effect: move(top(pile, 1), hand(current))
+  - step: play
+    actions: [place, hook_gem, toss]
+actions:
+  place:
+    card: gem
+    to: shelf(current)
+    if: count(card, next_goal(display, current)) > 0
+  hook_gem:
+    card: hook
+    to: bin
+    target: card
+    among: union(of(shelf(p), gem) for p in others(current)) + of(top(bin, 1), gem)
+    effect: move(chosen, shelf(current))
+  toss:
+    card: any
+    to: bin
+end_conditions:
+  done:
+    each: p
+    when: goal_done(display, p)
+    effect: win(p)
+evaluation: goal_score(display, me)
+"""
+
+
+def shelf(n=2, text=SHELF):
+    return Rules(load_spec("shelf.yaml", text), n)
+
+
+def laid_out(rules, hands, shelves=(), bin_=(), current=0):
+    """A game whose table is laid out by hand (what scenarios do, in Python)."""
+    def setup(g):
+        box = len(rules.slots)
+        free = list(range(len(g.ctype)))
+        g.zones = [[] for _ in g.zones]
+        g.zones[box], g.loc = list(free), [box] * len(free)
+
+        def put(names, slot):
+            for name in names:
+                c = next(c for c in g.zones[box] if rules.type_names[g.ctype[c]] == name)
+                g.zones[box].remove(c)
+                g.zones[slot].append(c)
+                g.loc[c] = slot
+        for p, names in enumerate(hands):
+            put(names, rules.hand + p)
+        for p, names in enumerate(shelves):
+            put(names, rules.zone_index["shelf"] + p)
+        put(bin_, rules.zone_index["bin"])
+        g.current = current
+    return Game(rules, seed=1, setup=setup)
+
+
+def test_deck_removals_per_player_count():
+    assert len(shelf(2).ctype) == 12 and len(shelf(3).ctype) == 16
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ('"2": {red: 2, blue: 2}', '"2": {red: 7, blue: 2}', "RS404"),
+    ('totals: {"2": 12,', 'totals: {"2": 11,', "RS405"),
+    ('"2": {red: 2, blue: 2}', '"5": {red: 2}', "RS401"),
+    ('"2": {red: 2, blue: 2}', '"2": {rad: 2}', "RS201"),
+])
+def test_deck_checks(old, new, code):
+    with pytest.raises(SpecError) as exc:
+        load_spec("shelf.yaml", SHELF.replace(old, new))
+    assert code in [d.code for d in exc.value.diagnostics]
+
+
+def test_goals_order_and_limits():
+    rules = shelf()
+    game = laid_out(rules, [["red", "blue", "hook"], ["red"]], bin_=["hook"])
+    # the next goal is red: blue may not be placed yet
+    assert [o for o in game.legal_labels() if o.startswith("place")] == ["place red"]
+
+
+def test_goal_done_wins_and_goal_score_counts_up_to_limits():
+    rules = shelf()
+    game = laid_out(rules, [["blue", "hook"], ["red"]], shelves=[["red", "red", "red"], []],
+                    bin_=["hook"])
+    # 3 reds count as 2 toward the display: score 2, blue is next
+    assert game.evaluate(0) == 2
+    assert "place blue" in game.legal_labels() and "place red" not in game.legal_labels()
+    game.apply("place blue")
+    assert game.over and game.winners == (0,) and game.reason == "done"
+
+
+def test_card_targets_are_one_option_per_type_and_zone():
+    rules = shelf()
+    game = laid_out(rules, [["hook", "hook"], []], shelves=[[], ["red", "blue", "blue"]],
+                    bin_=["blue"])
+    hooks = [o for o in game.legal_labels() if o.startswith("hook_gem")]
+    assert hooks == ["hook_gem blue from bin", "hook_gem blue from shelf[P2]",
+                     "hook_gem red from shelf[P2]"]
+    game.apply("hook_gem red from shelf[P2]")
+    names = rules.type_names
+    assert sorted(names[game.ctype[c]] for c in game.zones[rules.zone_index["shelf"]]) == ["red"]
+    assert sorted(names[game.ctype[c]] for c in game.zones[rules.zone_index["shelf"] + 1]) == ["blue", "blue"]
+    assert [names[game.ctype[c]] for c in game.zones[rules.zone_index["bin"]]] == ["blue", "hook"]
+
+
+def test_card_any_offers_every_type_in_hand():
+    game = laid_out(shelf(), [["red", "hook", "blue"], []])
+    assert [o for o in game.legal_labels() if o.startswith("toss")] == \
+        ["toss blue", "toss hook", "toss red"]
+
+
+def test_props_are_typed_by_what_the_deck_declares():
+    spec = load_spec("shelf.yaml", SHELF.replace(
+        "evaluation: goal_score(display, me)",
+        'evaluation: prop(one(hand(me), red), "worth") + count(hand(me), prop(one(hand(me), red), "beats"))'))
+    game = laid_out(Rules(spec, 2), [["red", "blue", "blue"], []])
+    assert game.evaluate(0) == 3 + 2      # worth 3; red beats blue, two blues in hand
+    with pytest.raises(SpecError) as exc:
+        load_spec("x.yaml", SHELF.replace("evaluation: goal_score(display, me)",
+                                          'evaluation: prop(one(hand(me), red), "wroth")'))
+    assert "did you mean 'worth'" in exc.value.render()
+
+
+def test_match_counters_carry_and_game_index_counts():
+    rules = shelf()
+    first = play(Game(rules, seed=3), make_agents(["random"], 2, 3))
+    second = Game(rules, seed=4, game_index=1, carried=first.carry())
+    counters = dict(zip(rules.counter_names, second.counters))
+    assert counters["rounds"] == 2 and second.current == 1   # set_current(seat(game_index))
+
+
+def test_without_kind_of_and_seat_number():
+    text = SHELF.replace("evaluation: goal_score(display, me)", """evaluation: >-
+  size(without(hand(me), of(hand(me), red))) * 100
+  + count(hand(me), kind_of(of(hand(me), blue))) * 10 + seat_number(me)""")
+    game = laid_out(Rules(load_spec("x.yaml", text), 2), [["red", "blue", "blue", "hook"], []])
+    assert game.evaluate(0) == 300 + 20 + 0
