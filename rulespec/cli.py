@@ -16,8 +16,8 @@ from interpreter.observe import log_for
 from interpreter.choices import seat_name
 
 from . import scenarios, schema, simulation
-from .compiler import load_spec
-from .diagnostics import SpecError
+from .compiler import compile_document, load_spec
+from .diagnostics import Diagnostic, SpecError
 from .narrate import narrate
 
 EXAMPLES = """examples:
@@ -27,6 +27,8 @@ EXAMPLES = """examples:
   rulespec run games/GAME.yaml --games 3                      a match of three games
   rulespec simulate games/GAME.yaml --games 1000 --workers 2  statistics over many games
   rulespec validate games/*.yaml                              check specs, list every problem
+  rulespec lint games/*.yaml --explore                        find dead rules, unwinnable ends
+  rulespec graph games/GAME.yaml --format dot                 the spec as a graph
   rulespec test tests/scenarios                               run rules scenarios
   rulespec schema                                             print the spec JSON Schema
 """
@@ -98,6 +100,29 @@ def _parser() -> argparse.ArgumentParser:
                           epilog="example: rulespec test tests/scenarios")
     test.add_argument("paths", nargs="+", help="scenario files or folders")
     test.add_argument("--json", action="store_true")
+
+    lint = sub.add_parser("lint", help="check specs for unreachable states, dead rules, "
+                          "unwinnable ends and trigger loops",
+                          epilog="example: rulespec lint games/*.yaml --explore --format sarif")
+    lint.add_argument("specs", nargs="+")
+    lint.add_argument("--explore", action="store_true",
+                      help="layer 2: bounded exploration of a 2-player game (seconds)")
+    lint.add_argument("--depth", type=int, default=8, help="exploration depth in choices (default 8)")
+    lint.add_argument("--simulate", type=int, metavar="N", default=0,
+                      help="layer 3: coverage over N seeded random games")
+    lint.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    lint.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
+                      help="exit 1 when a finding has at least this severity (default error)")
+    lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
+    lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
+
+    gr = sub.add_parser("graph", help="export the spec as a graph",
+                        epilog="example: rulespec graph games/GAME.yaml --format dot --render g.svg")
+    gr.add_argument("spec")
+    gr.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot")
+    gr.add_argument("--output", "-o", help="write here instead of standard output")
+    gr.add_argument("--render", metavar="FILE.svg",
+                    help="also render with Graphviz 'dot' (when it is installed)")
 
     sub.add_parser("schema", help="print the JSON Schema of spec files")
     return p
@@ -274,14 +299,117 @@ def _test(args, out, err) -> int:
     return 1 if failed or not results else 0
 
 
+def _codes(text):
+    return [c.strip() for c in text.split(",") if c.strip()] if text else []
+
+
+def _lint(args, out, err) -> int:
+    from . import coverage, explore, lint as static
+    from .loading import load
+
+    findings, sources = [], {}
+    for path in args.specs:
+        try:
+            doc = load(path)
+            spec = compile_document(doc)
+        except SpecError as exc:
+            sources.update(exc.sources)
+            findings += [static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint)
+                         for d in exc.diagnostics]
+            continue
+        sources[doc.file] = doc.lines
+        layer1 = static.static(spec)
+        found = list(layer1)
+        if args.explore:
+            report = explore.explore(spec, explore.Bounds(depth=args.depth))
+            found += explore.confirm(spec, layer1, report)
+        if args.simulate:
+            found += coverage.coverage(spec, args.simulate)
+        findings += [f for f in found if not static.silenced(f, doc.lines)]
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    findings = [f for f in findings
+                if (not select or any(f.code.startswith(c) for c in select))
+                and not any(f.code.startswith(c) for c in ignore)]
+    findings.sort(key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
+    if args.format == "json":
+        json.dump([f.as_dict() for f in findings], out, indent=1)
+        out.write("\n")
+    elif args.format == "sarif":
+        json.dump(_sarif(findings), out, indent=1)
+        out.write("\n")
+    else:
+        for f in findings:
+            d = Diagnostic(f.code, f.message + (f" [layer {f.layer}]" if f.layer else ""),
+                           f.span, f.severity, f.hint)
+            print(d.render(sources.get(f.span.file)), file=out)
+            if f.trace:
+                print("    reached by: " + "; ".join(f.trace), file=out)
+        counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+        print(f"{len(args.specs)} spec(s) linted: {counts['error']} error(s), "
+              f"{counts['warning']} warning(s), {counts['info']} note(s)", file=out)
+    threshold = ("info", "warning", "error").index(args.fail_on)
+    failing = [f for f in findings if ("info", "warning", "error").index(f.severity) >= threshold]
+    return 1 if failing else 0
+
+
+def _sarif(findings) -> dict:
+    from . import lint as static
+    from . import __version__
+    level = {"error": "error", "warning": "warning", "info": "note"}
+    codes = sorted({f.code for f in findings})
+    return {
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "rulespec", "version": __version__,
+                "informationUri": "https://rulespec.dev/docs/lint",
+                "rules": [{"id": c, "shortDescription": {"text": static.CODES.get(c, c)}}
+                          for c in codes]}},
+            "results": [{
+                "ruleId": f.code, "level": level[f.severity],
+                "message": {"text": f.message + (f" ({f.hint})" if f.hint else "")},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": f.span.file},
+                    "region": {"startLine": f.span.line, "startColumn": f.span.col}}}],
+                "properties": {"layer": f.layer, "trace": list(f.trace)}}
+                for f in findings]}]}
+
+
+def _graph(args, out, err) -> int:
+    import shutil
+    import subprocess
+
+    from . import graph
+
+    g = graph.build(load_spec(args.spec))
+    text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
+    if args.output:
+        try:
+            Path(args.output).write_text(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+    else:
+        out.write(text)
+    if args.render:
+        if shutil.which("dot") is None:
+            raise UsageError("--render needs Graphviz's 'dot'; install graphviz, or use the "
+                             "dot text with another renderer")
+        done = subprocess.run(["dot", "-Tsvg", "-o", args.render], input=graph.to_dot(g),
+                              text=True, capture_output=True)
+        if done.returncode:
+            raise UsageError(f"dot failed: {done.stderr.strip()}")
+    return 0
+
+
 def _schema(args, out, err) -> int:
     json.dump(schema.schema(), out, indent=2)
     out.write("\n")
     return 0
 
 
-COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "test": _test,
-            "schema": _schema}
+COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
+            "graph": _graph, "test": _test, "schema": _schema}
 
 
 def entry() -> None:

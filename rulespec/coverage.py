@@ -1,0 +1,36 @@
+"""`rulespec lint --simulate N`, layer 3: what N seeded random games never used.
+
+Rules, reactions, triggers and end conditions that never fired, and games that hit
+the turn limit.
+"""
+from __future__ import annotations
+
+from interpreter import Game, Rules
+from interpreter.agents import make_agents, play
+
+from . import ir
+from .explore import _fired
+from .lint import Finding
+
+
+def coverage(spec: ir.Spec, games: int, players: int | None = None, seed: int = 0,
+             turn_limit: int | None = None) -> list[Finding]:
+    n = players or spec.default_players
+    rules = Rules(spec, n)
+    fired, limited = set(), 0
+    for s in range(seed, seed + games):
+        game = play(Game(rules, seed=s, turn_limit=turn_limit), make_agents(["random"], n, s))
+        fired |= _fired(game) | {game.reason}
+        limited += game.reason == "turn_limit"
+    findings = []
+    parts = [("action", a) for a in spec.actions] + [("reaction", r) for r in spec.reactions] + \
+            [("end condition", t) for t in spec.end_conditions] + [("trigger", t) for t in spec.triggers]
+    for kind, part in parts:
+        if part.name not in fired:
+            findings.append(Finding("RL301", "warning", f"{kind} '{part.name}' never fired in "
+                                    f"{games} random {n}-player games", part.span, layer=3))
+    if limited:
+        findings.append(Finding("RL302", "info", f"{limited} of {games} random {n}-player games "
+                                f"hit the turn limit ({rules.spec.turn_limit if turn_limit is None else turn_limit})",
+                                spec.span, layer=3))
+    return findings
