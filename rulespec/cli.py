@@ -26,6 +26,7 @@ EXAMPLES = """examples:
   rulespec run games/GAME.yaml --json --log game.jsonl        machine-readable
   rulespec run games/GAME.yaml --games 3                      a match of three games
   rulespec simulate games/GAME.yaml --games 1000 --workers 2  statistics over many games
+  rulespec run games/GAME.yaml --variant NAME --variant OTHER  variants compose in order
   rulespec validate games/*.yaml                              check specs, list every problem
   rulespec lint games/*.yaml --explore                        find dead rules, unwinnable ends
   rulespec graph games/GAME.yaml --format dot                 the spec as a graph
@@ -66,6 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                          description="Play one game with seeded agents and narrate it.",
                          epilog="example: rulespec run games/GAME.yaml --players 3 --seed 7")
     run.add_argument("spec")
+    run.add_argument("--variant", action="append", default=[], metavar="NAME",
+                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     run.add_argument("--players", type=int, help="number of players (default: the spec's)")
     run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
     run.add_argument("--agents", default="random",
@@ -83,6 +86,8 @@ def _parser() -> argparse.ArgumentParser:
                          epilog="example: rulespec simulate games/GAME.yaml --games 1000 "
                                 "--players 3 --agents greedy --workers 2")
     sim.add_argument("spec")
+    sim.add_argument("--variant", action="append", default=[], metavar="NAME",
+                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--players", type=int, help="number of players (default: the spec's)")
     sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
@@ -94,6 +99,8 @@ def _parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check specs and report every problem",
                          epilog="example: rulespec validate games/*.yaml")
     val.add_argument("specs", nargs="+")
+    val.add_argument("--variant", action="append", default=[], metavar="NAME",
+                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     val.add_argument("--json", action="store_true", help="print problems as JSON")
 
     test = sub.add_parser("test", help="run rules scenario files",
@@ -105,6 +112,8 @@ def _parser() -> argparse.ArgumentParser:
                           "unwinnable ends and trigger loops",
                           epilog="example: rulespec lint games/*.yaml --explore --format sarif")
     lint.add_argument("specs", nargs="+")
+    lint.add_argument("--variant", action="append", default=[], metavar="NAME",
+                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     lint.add_argument("--explore", action="store_true",
                       help="layer 2: bounded exploration of a 2-player game (seconds)")
     lint.add_argument("--depth", type=int, default=8, help="exploration depth in choices (default 8)")
@@ -153,9 +162,16 @@ def main(argv=None, stdout=None, stderr=None) -> int:
         return 2
 
 
+def _load(path, variants):
+    try:
+        return load_spec(path, variants=variants)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _setup(args):
     """The spec and player count of run and simulate, with their arguments checked."""
-    spec = load_spec(args.spec)
+    spec = _load(args.spec, args.variant)
     n = args.players or spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise UsageError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
@@ -235,7 +251,8 @@ def _report_match(spec, n, args, games, viewer, out) -> int:
 
 def _simulate(args, out, err) -> int:
     spec, n = _setup(args)
-    job = simulation.Job(str(args.spec), n, tuple(args.agents.split(",")), args.max_turns)
+    job = simulation.Job(str(args.spec), n, tuple(args.agents.split(",")), args.max_turns,
+                         tuple(args.variant))
     report = simulation.summarize(simulation.simulate(job, args.games, args.seed, args.workers), n)
     report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
     if args.json:
@@ -259,7 +276,7 @@ def _validate(args, out, err) -> int:
     problems = []
     for path in args.specs:
         try:
-            load_spec(path)
+            _load(path, args.variant)
         except SpecError as exc:
             problems.append(exc)
     if args.json:
@@ -306,18 +323,21 @@ def _codes(text):
 def _lint(args, out, err) -> int:
     from . import coverage, explore, lint as static
     from .loading import load
+    from .variants import load_composed, resolve
 
     findings, sources = [], {}
     for path in args.specs:
         try:
-            doc = load(path)
+            doc = load_composed(path, args.variant) if args.variant else resolve(load(path))
             spec = compile_document(doc)
+        except FileNotFoundError as exc:
+            raise UsageError(str(exc)) from None
         except SpecError as exc:
             sources.update(exc.sources)
             findings += [static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint)
                          for d in exc.diagnostics]
             continue
-        sources[doc.file] = doc.lines
+        sources.update(doc.all_sources())
         layer1 = static.static(spec)
         found = list(layer1)
         if args.explore:
@@ -325,7 +345,8 @@ def _lint(args, out, err) -> int:
             found += explore.confirm(spec, layer1, report)
         if args.simulate:
             found += coverage.coverage(spec, args.simulate)
-        findings += [f for f in found if not static.silenced(f, doc.lines)]
+        findings += [f for f in found
+                     if not static.silenced(f, sources.get(f.span.file, []))]
     select, ignore = _codes(args.select), _codes(args.ignore)
     findings = [f for f in findings
                 if (not select or any(f.code.startswith(c) for c in select))

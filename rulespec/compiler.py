@@ -11,25 +11,28 @@ from . import ir, schema
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
 from .loading import Document, load
+from .variants import load_composed, resolve
 
 DEFAULT_TURN_LIMIT = 2000  # C-5
 
 
-def load_spec(path: str | Path, text: str | None = None) -> ir.Spec:
-    """The front end's pipeline: YAML text -> positioned tree -> schema -> IR."""
-    doc = load(path, text)
-    return compile_document(doc)
+def load_spec(path: str | Path, text: str | None = None, variants=()) -> ir.Spec:
+    """The front end's pipeline: YAML text -> positioned tree (with any variants
+    merged in) -> schema -> IR."""
+    if variants:
+        return compile_document(load_composed(str(path), list(variants)))
+    return compile_document(resolve(load(path, text)))
 
 
 def compile_document(doc: Document) -> ir.Spec:
     problems = list(schema.check(doc))
     if problems:
-        raise SpecError(problems, {doc.file: doc.lines})
+        raise SpecError(problems, doc.all_sources())
     compiler = _Compiler(doc)
     spec = compiler.build()
     if compiler.problems:
         problems = sorted(compiler.problems, key=lambda d: (d.span.line, d.span.col))
-        raise SpecError(problems, {doc.file: doc.lines})
+        raise SpecError(problems, doc.all_sources())
     return spec
 
 
@@ -259,9 +262,7 @@ class _Compiler:
         counts = {c.name: c.count for c in spec.cards}
         for players, removed in spec.removals:
             path = ("deck", "remove", str(players))
-            if not spec.min_players <= players <= spec.max_players:
-                self.error("RS401", f"removal for {players} players, but the game is for "
-                           f"{spec.min_players} to {spec.max_players}", path, key=True)
+            # a count outside players' range is allowed: a variant may narrow the range
             for card, k in removed:
                 if card not in counts:
                     self.error("RS201", f"unknown card '{card}'", path + (card,),

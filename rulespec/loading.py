@@ -68,9 +68,14 @@ class Document:
     key_spans: dict[Path_, Span] = field(default_factory=dict)   # key of mapping entries
     scalar_maps: dict[Path_, list[tuple[int, int]]] = field(default_factory=dict)
 
+    sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
+
     @property
     def lines(self) -> list[str]:
         return self.text.splitlines()
+
+    def all_sources(self) -> dict[str, list[str]]:
+        return self.sources or {self.file: self.lines}
 
     def span(self, path: Path_) -> Span:
         """The place of the node at path, or of its nearest ancestor."""
@@ -88,7 +93,7 @@ class Document:
         if not table:
             return self.span(path)
         line, col = table[min(max(offset, 0), len(table) - 1)]
-        return Span(self.file, line, col)
+        return Span(self.span(path).file, line, col)  # a merged variant mixes files
 
 
 _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}

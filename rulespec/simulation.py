@@ -24,16 +24,17 @@ class Job:
     players: int
     agents: tuple[str, ...]
     turn_limit: int | None
+    variants: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=8)
-def _rules(spec_path: str, players: int) -> Rules:
-    return Rules(load_spec(spec_path), players)
+def _rules(spec_path: str, players: int, variants: tuple[str, ...]) -> Rules:
+    return Rules(load_spec(spec_path, variants=variants), players)
 
 
 def play_one(job: Job, seed: int) -> tuple[str, tuple[int, ...], int]:
     """(end reason, winners, turns) of one seeded game."""
-    game = Game(_rules(job.spec_path, job.players), seed=seed, log=False, turn_limit=job.turn_limit)
+    game = Game(_rules(job.spec_path, job.players, job.variants), seed=seed, log=False, turn_limit=job.turn_limit)
     play(game, make_agents(list(job.agents), job.players, seed))
     return game.reason, game.winners, game.turn
 

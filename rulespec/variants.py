@@ -1,0 +1,268 @@
+"""Variants: a spec file that `extends` another and changes it by name.
+
+A variant may override parameters and card counts, replace, remove or add whole named
+rules (actions, reactions, end conditions, triggers, turn steps, zones, counters), and
+set any top-level key (players, name, evaluation, ...). Merging happens on the
+positioned YAML data, before the schema check, so the merged spec gets the same schema,
+names and diagnostics as a full spec, and every problem points into the file that holds
+it, base or variant. Naming something that does not exist is an error (RS601).
+
+Variants compose: each one applies to the result of the ones before.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from .diagnostics import Diagnostic, SpecError, did_you_mean
+from .loading import Document, load
+
+RULE_SECTIONS = ("actions", "reactions", "end_conditions", "triggers", "zones", "counters", "goals")
+MAX_CHAIN = 16
+
+
+@lru_cache(maxsize=1)
+def variant_schema() -> dict:
+    return json.loads(resources.files("rulespec").joinpath("schema/variant.schema.json").read_text())
+
+
+def is_variant(doc: Document) -> bool:
+    return isinstance(doc.data, dict) and "extends" in doc.data
+
+
+def resolve(doc: Document, seen: tuple[str, ...] = ()) -> Document:
+    """A full spec document: doc itself, or its base with doc applied."""
+    if not is_variant(doc):
+        return doc
+    if len(seen) > MAX_CHAIN or doc.file in seen:
+        raise SpecError([Diagnostic("RS602", "variants extend each other in a circle",
+                                    doc.span(("extends",)))], doc.all_sources())
+    _check_shape(doc)
+    base_path = Path(doc.file).parent / doc.data["extends"]
+    if not base_path.exists():
+        raise SpecError([Diagnostic("RS601", f"extends '{doc.data['extends']}': no such file "
+                                    f"({base_path})", doc.span(("extends",)))], doc.all_sources())
+    base = resolve(load(base_path), seen + (doc.file,))
+    return apply(base, doc)
+
+
+def base_file(doc: Document) -> str:
+    """The full spec at the root of a variant chain."""
+    while is_variant(doc):
+        doc = load(Path(doc.file).parent / doc.data["extends"])
+    return str(Path(doc.file).resolve())
+
+
+def _check_shape(doc: Document) -> None:
+    problems = []
+    for err in jsonschema.Draft202012Validator(variant_schema()).iter_errors(doc.data):
+        path = tuple(err.path)
+        if err.validator == "additionalProperties":
+            allowed = err.schema.get("properties", {})
+            for key in err.instance:
+                if key not in allowed:
+                    problems.append(Diagnostic("RS101", f"unknown key '{key}' in a variant",
+                                               doc.key_span(path + (key,)),
+                                               hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}"))
+        else:
+            problems.append(Diagnostic("RS104", f"{'.'.join(map(str, path)) or 'variant'}: "
+                                       f"{err.message}", doc.span(path)))
+    if problems:
+        raise SpecError(problems, doc.all_sources())
+
+
+class _Merge:
+    """Builds the merged document: data plus every position table, re-keyed."""
+
+    def __init__(self, base: Document, variant: Document):
+        self.base, self.variant = base, variant
+        self.out = Document(variant.file, variant.text, copy.deepcopy(base.data))
+        self.out.sources = {**base.all_sources(), **variant.all_sources()}
+        for table in ("spans", "key_spans", "scalar_maps"):
+            getattr(self.out, table).update(getattr(base, table))
+        self.problems: list[Diagnostic] = []
+
+    def graft(self, src: Document, src_path: tuple, dst_path: tuple) -> None:
+        """Positions of src's subtree at src_path now describe dst_path."""
+        n = len(src_path)
+        for table in ("spans", "key_spans", "scalar_maps"):
+            dst = getattr(self.out, table)
+            for key in [k for k in dst if k[:len(dst_path)] == dst_path]:
+                del dst[key]
+            for key, value in getattr(src, table).items():
+                if key[:n] == src_path:
+                    dst[dst_path + key[n:]] = value
+
+    def error(self, code, message, path, hint="", key=True):
+        span = self.variant.key_span(path) if key else self.variant.span(path)
+        self.problems.append(Diagnostic(code, message, span, hint=hint))
+
+
+def apply(base: Document, variant: Document) -> Document:
+    m = _Merge(base, variant)
+    data, v = m.out.data, variant.data
+    m.out.spans[()] = variant.span(())
+    for key, value in v.items():
+        if key in ("extends", "parameters", "cards", "replace", "remove", "add"):
+            continue
+        data[key] = copy.deepcopy(value)
+        m.graft(variant, (key,), (key,))
+    if "name" not in v:
+        data["name"] = f"{data.get('name', '')} ({Path(variant.file).stem})"
+    for name, value in (v.get("parameters") or {}).items():
+        params = data.setdefault("parameters", {})
+        if name not in params:
+            m.error("RS601", f"the base has no parameter '{name}' to override",
+                    ("parameters", name), did_you_mean(name, params) or "add it to the base, or check the name")
+            continue
+        params[name] = value
+        m.graft(variant, ("parameters", name), ("parameters", name))
+    cards = data["deck"]["cards"]
+    for name, change in (v.get("cards") or {}).items():
+        if name not in cards:
+            m.error("RS601", f"the base has no card '{name}' to change", ("cards", name),
+                    did_you_mean(name, cards))
+            continue
+        cards[name]["count"] = change["count"]
+        m.graft(variant, ("cards", name, "count"), ("deck", "cards", name, "count"))
+    for section, names in (v.get("remove") or {}).items():
+        for i, name in enumerate(names):
+            _remove(m, data, section, name, ("remove", section, i))
+    for section, entries in (v.get("replace") or {}).items():
+        for name, entry in entries.items():
+            _replace(m, data, section, name, entry)
+    for section, entries in (v.get("add") or {}).items():
+        _add(m, data, section, entries)
+    if m.problems:
+        raise SpecError(m.problems, m.out.sources)
+    return m.out
+
+
+def _step_index(data, name):
+    return next((i for i, s in enumerate(data.get("turn", [])) if s.get("step") == name), None)
+
+
+def _renumber_turn(m: _Merge, old_turn: list, new_order: list) -> None:
+    """Re-key the positions of turn steps after steps moved: new_order lists, for each
+    new index, (document, path) the step came from."""
+    saved = {}
+    for table in ("spans", "key_spans", "scalar_maps"):
+        saved[table] = {k: v for k, v in getattr(m.out, table).items() if k[:1] == ("turn",)}
+    for i, (src, src_path) in enumerate(new_order):
+        if src is None:  # a base step: its positions were saved above
+            n = len(src_path)
+            for table in ("spans", "key_spans", "scalar_maps"):
+                dst = getattr(m.out, table)
+                for key, value in saved[table].items():
+                    if key[:n] == src_path:
+                        dst[("turn", i) + key[n:]] = value
+        else:
+            m.graft(src, src_path, ("turn", i))
+
+
+def _remove(m, data, section, name, path):
+    if section == "turn":
+        i = _step_index(data, name)
+        if i is None:
+            m.error("RS601", f"the base has no turn step '{name}' to remove", path, key=False)
+            return
+        order = [(None, ("turn", j)) for j in range(len(data["turn"])) if j != i]
+        data["turn"].pop(i)
+        _renumber_turn(m, data["turn"], order)
+        return
+    entries = data.get(section) or {}
+    if name not in entries:
+        m.error("RS601", f"the base has no {section[:-1].replace('_', ' ')} '{name}' to remove",
+                path, did_you_mean(name, entries), key=False)
+        return
+    del entries[name]
+
+
+def _replace(m, data, section, name, entry):
+    path = ("replace", section, name)
+    if section == "turn":
+        i = _step_index(data, name)
+        if i is None:
+            m.error("RS601", f"the base has no turn step '{name}' to replace", path,
+                    did_you_mean(name, [s.get("step") for s in data.get("turn", [])]))
+            return
+        data["turn"][i] = dict(entry, step=name)
+        m.graft(m.variant, path, ("turn", i))
+        return
+    entries = data.get(section) or {}
+    if name not in entries:
+        m.error("RS601", f"the base has no {section[:-1].replace('_', ' ')} '{name}' to replace",
+                path, did_you_mean(name, entries) or "use add: for a new one")
+        return
+    entries[name] = copy.deepcopy(entry)
+    m.graft(m.variant, path, (section, name))
+
+
+def _add(m, data, section, entries):
+    if section == "turn":
+        for k, entry in enumerate(entries):
+            path = ("add", "turn", k)
+            anchor = entry.get("before") or entry.get("after")
+            i = _step_index(data, anchor)
+            if i is None:
+                m.error("RS601", f"the base has no turn step '{anchor}' to place a step by",
+                        path + ("before" if "before" in entry else "after",), key=False)
+                continue
+            if _step_index(data, entry["step"]) is not None:
+                m.error("RS601", f"the base already has a turn step '{entry['step']}'",
+                        path + ("step",), "use replace: to change it", key=False)
+                continue
+            at = i if "before" in entry else i + 1
+            order = [(None, ("turn", j)) for j in range(len(data["turn"]))]
+            order.insert(at, (m.variant, path))
+            data["turn"].insert(at, {key: v for key, v in entry.items() if key not in ("before", "after")})
+            _renumber_turn(m, data["turn"], order)
+        return
+    target = data.setdefault(section, {})
+    for name, entry in entries.items():
+        if name in target:
+            m.error("RS601", f"the base already has {section[:-1].replace('_', ' ')} '{name}'",
+                    ("add", section, name), "use replace: to change it")
+            continue
+        target[name] = copy.deepcopy(entry)
+        m.graft(m.variant, ("add", section, name), (section, name))
+
+
+def find_variant(spec_path: str, name: str) -> Path:
+    """A variant named on the command line: a file path, or NAME next to the spec in
+    variants/<spec stem>/NAME.yaml."""
+    direct = Path(name)
+    if direct.suffix in (".yaml", ".yml") and direct.exists():
+        return direct
+    spec = Path(spec_path)
+    candidate = spec.parent / "variants" / spec.stem / f"{name}.yaml"
+    if candidate.exists():
+        return candidate
+    folder = candidate.parent
+    known = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    hint = did_you_mean(name, known) or (f"known: {', '.join(known)}" if known else
+                                         f"no variants in {folder}")
+    raise FileNotFoundError(f"no variant '{name}' for {spec_path} ({hint})")
+
+
+def load_composed(spec_path: str, variant_names: list[str]) -> Document:
+    """The spec with each named variant applied in turn."""
+    doc = resolve(load(spec_path))
+    root = base_file(load(spec_path))
+    for name in variant_names:
+        vdoc = load(find_variant(spec_path, name))
+        if not is_variant(vdoc):
+            raise SpecError([Diagnostic("RS601", "a variant file needs 'extends: BASE'",
+                                        vdoc.span(()))], vdoc.all_sources())
+        if base_file(vdoc) != root:
+            raise SpecError([Diagnostic("RS603", f"variant '{name}' extends "
+                                        f"{vdoc.data['extends']}, not the spec being run",
+                                        vdoc.span(("extends",)))], vdoc.all_sources())
+        _check_shape(vdoc)
+        doc = apply(doc, vdoc)
+    return doc
