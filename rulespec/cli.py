@@ -30,6 +30,7 @@ EXAMPLES = """examples:
   rulespec validate games/*.yaml                              check specs, list every problem
   rulespec lint games/*.yaml --explore                        find dead rules, unwinnable ends
   rulespec graph games/GAME.yaml --format dot                 the spec as a graph
+  rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml  what a rule change changes
   rulespec test tests/scenarios                               run rules scenarios
   rulespec schema                                             print the spec JSON Schema
 """
@@ -124,6 +125,17 @@ def _parser() -> argparse.ArgumentParser:
                       help="exit 1 when a finding has at least this severity (default error)")
     lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
+
+    df = sub.add_parser("diff", help="what a rule change changes: parts, findings, outcomes",
+                        epilog="example: rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml")
+    df.add_argument("old")
+    df.add_argument("new")
+    df.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
+                    help="exit 1 when NEW adds a finding of at least this severity")
+    df.add_argument("--simulate", type=int, metavar="N", default=0,
+                    help="also compare outcomes over N seeded random games of each")
+    df.add_argument("--players", type=int, help="players for --simulate (default: OLD's)")
+    df.add_argument("--json", action="store_true")
 
     gr = sub.add_parser("graph", help="export the spec as a graph",
                         epilog="example: rulespec graph games/GAME.yaml --format dot --render g.svg")
@@ -397,6 +409,45 @@ def _sarif(findings) -> dict:
                 for f in findings]}]}
 
 
+def _diff(args, out, err) -> int:
+    from . import diff
+
+    old, new = _load(args.old, []), _load(args.new, [])
+    changed = diff.changes(old, new)
+    added, fixed = diff.findings_delta(old, new)
+    rows = []
+    if args.simulate:
+        n = args.players or old.default_players
+        for spec in (old, new):
+            if not spec.min_players <= n <= spec.max_players:
+                raise UsageError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
+                                 f"players, not {n}")
+        results = [simulation.simulate(simulation.Job(path, n, ("random",), None), args.simulate)
+                   for path in (args.old, args.new)]
+        rows = diff.compare_outcomes(results[0], results[1], n)
+    if args.json:
+        json.dump({"changes": [c.as_dict() for c in changed],
+                   "new_findings": [f.as_dict() for f in added],
+                   "fixed_findings": [f.as_dict() for f in fixed], "outcomes": rows}, out, indent=1)
+        out.write("\n")
+    else:
+        for c in changed:
+            where = " | ".join(f"{label} {span}" for label, span in (("old", c.old), ("new", c.new)) if span)
+            detail = f": {c.detail}" if c.detail else ""
+            print(f"{c.what:<8} {c.kind} '{c.name}'{detail}  ({where})", file=out)
+        for label, group in (("new", added), ("fixed", fixed)):
+            for f in group:
+                print(f"{label} finding {f.span}: {f.severity} {f.code}: {f.message}", file=out)
+        for row in rows:
+            mark = "  SIGNIFICANT" if row["significant"] else ""
+            print(f"outcome  {row['what']:<28} {row['old']:8.3f} -> {row['new']:8.3f}  "
+                  f"p={row['p']:.3g}{mark}", file=out)
+        if not (changed or added or fixed or rows):
+            print("no semantic differences", file=out)
+    threshold = ("info", "warning", "error").index(args.fail_on)
+    return 1 if any(("info", "warning", "error").index(f.severity) >= threshold for f in added) else 0
+
+
 def _graph(args, out, err) -> int:
     import shutil
     import subprocess
@@ -430,7 +481,7 @@ def _schema(args, out, err) -> int:
 
 
 COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
-            "graph": _graph, "test": _test, "schema": _schema}
+            "diff": _diff, "graph": _graph, "test": _test, "schema": _schema}
 
 
 def entry() -> None:

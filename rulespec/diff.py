@@ -1,0 +1,150 @@
+"""`rulespec diff OLD NEW`: what a rule change changes, by meaning rather than text.
+
+Parts are compared by name with their source positions left out, so moving a rule
+or reformatting it is no change. The lint findings of both are compared too: those
+NEW adds (a newly unreachable end, a new loop) and those NEW fixes. With a sample
+of simulated games, outcome differences are tested for significance.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from . import ir
+from .diagnostics import Span
+from .lint import Finding, static
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str          # parameter, card, action, reaction, end condition, trigger, step, ...
+    name: str
+    what: str          # added | removed | changed
+    old: Span | None
+    new: Span | None
+    detail: str = ""
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "what": self.what, "detail": self.detail,
+                "old": str(self.old) if self.old else None, "new": str(self.new) if self.new else None}
+
+
+def canon(x):
+    """A value with every source span left out, for comparing meaning."""
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return (type(x).__name__,) + tuple((f.name, canon(getattr(x, f.name)))
+                                            for f in dataclasses.fields(x) if f.name != "span")
+    if isinstance(x, (list, tuple)):
+        return tuple(canon(v) for v in x)
+    return x
+
+
+def _named(spec: ir.Spec):
+    yield "parameter", {p.name: p for p in spec.params}
+    yield "card", {c.name: c for c in spec.cards}
+    yield "zone", {z.name: z for z in spec.zones}
+    yield "counter", {c.name: c for c in spec.counters}
+    yield "goal", {g.name: g for g in spec.goals}
+    yield "step", {s.name: s for s in spec.turn}
+    yield "action", {a.name: a for a in spec.actions}
+    yield "reaction", {r.name: r for r in spec.reactions}
+    yield "end condition", {t.name: t for t in spec.end_conditions}
+    yield "trigger", {t.name: t for t in spec.triggers}
+
+
+def _detail(kind, a, b) -> str:
+    if kind == "parameter":
+        return f"{a.value} -> {b.value}"
+    if kind == "card" and a.count != b.count:
+        return f"count {a.count} -> {b.count}"
+    return ""
+
+
+def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
+    out = []
+    for (kind, a), (_, b) in zip(_named(old), _named(new)):
+        for name in a.keys() - b.keys():
+            out.append(Change(kind, name, "removed", a[name].span, None))
+        for name in b.keys() - a.keys():
+            out.append(Change(kind, name, "added", None, b[name].span))
+        for name in a.keys() & b.keys():
+            if canon(a[name]) != canon(b[name]):
+                out.append(Change(kind, name, "changed", a[name].span, b[name].span,
+                                  _detail(kind, a[name], b[name])))
+    if [s.name for s in old.turn] != [s.name for s in new.turn] and \
+            sorted(s.name for s in old.turn) == sorted(s.name for s in new.turn):
+        out.append(Change("turn", "order", "changed", old.turn[0].span, new.turn[0].span,
+                          " -> ".join(s.name for s in new.turn)))
+    for field, label in (("min_players", "players min"), ("max_players", "players max"),
+                         ("default_players", "players default"), ("turn_limit", "turn limit"),
+                         ("evaluation", "evaluation")):
+        if canon(getattr(old, field)) != canon(getattr(new, field)):
+            detail = "" if field == "evaluation" else f"{getattr(old, field)} -> {getattr(new, field)}"
+            out.append(Change("game", label, "changed", old.span, new.span, detail))
+    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "step", "action",
+             "reaction", "end condition", "trigger"]
+    return sorted(out, key=lambda c: (order.index(c.kind), c.name))
+
+
+def _key(f: Finding):
+    return (f.code, f.message)
+
+
+def findings_delta(old: ir.Spec, new: ir.Spec) -> tuple[list[Finding], list[Finding]]:
+    """(findings new in NEW, findings NEW fixed), layer 1."""
+    a, b = static(old), static(new)
+    ka, kb = {_key(f) for f in a}, {_key(f) for f in b}
+    return [f for f in b if _key(f) not in ka], [f for f in a if _key(f) not in kb]
+
+
+# --- outcomes ----------------------------------------------------------------------
+
+def two_proportions(k1, n1, k2, n2) -> float:
+    """Two-sided p-value of a difference of two shares (pooled z-test)."""
+    if n1 == 0 or n2 == 0:
+        return 1.0
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    z = (k1 / n1 - k2 / n2) / se
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def welch(xs, ys) -> float:
+    """Two-sided p-value of a difference of means (Welch's t, normal approximation)."""
+    n1, n2 = len(xs), len(ys)
+    if n1 < 2 or n2 < 2:
+        return 1.0
+    m1, m2 = sum(xs) / n1, sum(ys) / n2
+    v1 = sum((x - m1) ** 2 for x in xs) / (n1 - 1)
+    v2 = sum((y - m2) ** 2 for y in ys) / (n2 - 1)
+    se = math.sqrt(v1 / n1 + v2 / n2)
+    return 1.0 if se == 0 else math.erfc(abs(m1 - m2) / se / math.sqrt(2))
+
+
+ALPHA = 0.01
+
+
+def compare_outcomes(old_results, new_results, players: int) -> list[dict]:
+    """One row per compared quantity: old, new, p-value, significant at ALPHA."""
+    rows = []
+    n1, n2 = len(old_results), len(new_results)
+    reasons = sorted({r for r, _, _ in old_results} | {r for r, _, _ in new_results})
+    for reason in reasons:
+        k1 = sum(r == reason for r, _, _ in old_results)
+        k2 = sum(r == reason for r, _, _ in new_results)
+        rows.append({"what": f"end reason {reason}", "old": k1 / n1, "new": k2 / n2,
+                     "p": two_proportions(k1, n1, k2, n2)})
+    for p in range(players):
+        k1 = sum(p in w for _, w, _ in old_results)
+        k2 = sum(p in w for _, w, _ in new_results)
+        rows.append({"what": f"P{p + 1} wins", "old": k1 / n1, "new": k2 / n2,
+                     "p": two_proportions(k1, n1, k2, n2)})
+    xs, ys = [t for _, _, t in old_results], [t for _, _, t in new_results]
+    rows.append({"what": "mean length (turns)", "old": sum(xs) / n1, "new": sum(ys) / n2,
+                 "p": welch(xs, ys)})
+    for row in rows:
+        row["significant"] = row["p"] < ALPHA
+    return rows
