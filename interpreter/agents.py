@@ -97,6 +97,8 @@ class Lookahead:
             g.zones[i], unseen = unseen[:k], unseen[k:]
             for c in g.zones[i]:
                 g.loc[c] = i
+        g.recount()
+        g.dirty = set(g.rules.all_keys)
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
@@ -118,11 +120,11 @@ def make_agents(names: list[str], n_players: int, seed) -> list:
 def play(game, agents, on_step=None):
     """Drive a game to its end; chance uses the game's own RNG (C-2)."""
     while not game.over:
-        who = game.to_act()
+        who = game.pending.player
         if who == CHANCE:
             game.sample_chance()
         else:
-            options = game.legal()
+            options = game.pending.options
             agent = agents[who]
             if len(options) == 1:
                 choice = options[0]

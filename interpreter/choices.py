@@ -6,8 +6,8 @@ targets and parameters) are one option (RULINGS C-3).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
 
 CHANCE = -1
 TERMINAL = -2
@@ -17,11 +17,13 @@ def seat_name(p: int) -> str:
     return f"P{p + 1}"
 
 
-@dataclass(frozen=True, order=True)
-class Option:
+class Option(NamedTuple):
+    """One legal choice: its stable label, what it does, and (chance only) its weight.
+    A named tuple, because options are made by the thousand on the hot path."""
+
     label: str
-    value: object = field(default=None, compare=False)
-    weight: int = field(default=1, compare=False)  # chance outcomes only
+    value: object = None
+    weight: int = 1
 
     def __str__(self) -> str:
         return self.label

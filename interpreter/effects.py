@@ -29,6 +29,7 @@ class CompiledAction:
     to: object
     effect: tuple
     among: object = None
+    shows_type: bool = False  # labels name the card type: the action plays a tag or any
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class CompiledReaction:
 class CompiledStep:
     ir: ir.Step
     effect: tuple
-    actions: tuple
+    plays: tuple  # the compiled actions a play step offers
 
 
 @dataclass(frozen=True)
@@ -72,15 +73,16 @@ class StatementCompiler:
         return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
                               self.x.expr(a.condition) if a.condition else _true,
                               self.x.expr(a.to) if a.to else None, self.block(a.effect),
-                              self.x.cards(a.among) if a.among else None)
+                              self.x.cards(a.among) if a.among else None,
+                              a.card is not None and a.card not in self.rules.type_names)
 
     def reaction(self, r: ir.Reaction) -> CompiledReaction:
         return CompiledReaction(r, self.rules.kinds[r.card],
                                 self.x.expr(r.condition) if r.condition else _true,
                                 self.x.expr(r.to), self.block(r.effect))
 
-    def step(self, s: ir.Step) -> CompiledStep:
-        return CompiledStep(s, self.block(s.effect), s.actions)
+    def step(self, s: ir.Step, actions: dict) -> CompiledStep:
+        return CompiledStep(s, self.block(s.effect), tuple(actions[a] for a in s.actions))
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
         return CompiledTrigger(t, self.x.expr(t.when), self.block(t.effect))

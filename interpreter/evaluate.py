@@ -23,6 +23,30 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": _div, "
           "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
+# The common operators as closures of their own: one Python call per node, not two.
+_DIRECT = {
+    "+": lambda a, b: lambda g, env: a(g, env) + b(g, env),
+    "-": lambda a, b: lambda g, env: a(g, env) - b(g, env),
+    "*": lambda a, b: lambda g, env: a(g, env) * b(g, env),
+    "==": lambda a, b: lambda g, env: a(g, env) == b(g, env),
+    "!=": lambda a, b: lambda g, env: a(g, env) != b(g, env),
+    "<": lambda a, b: lambda g, env: a(g, env) < b(g, env),
+    "<=": lambda a, b: lambda g, env: a(g, env) <= b(g, env),
+    ">": lambda a, b: lambda g, env: a(g, env) > b(g, env),
+    ">=": lambda a, b: lambda g, env: a(g, env) >= b(g, env),
+}
+_WITH_CONSTANT = {
+    "+": lambda a, v: lambda g, env: a(g, env) + v,
+    "-": lambda a, v: lambda g, env: a(g, env) - v,
+    "==": lambda a, v: lambda g, env: a(g, env) == v,
+    "!=": lambda a, v: lambda g, env: a(g, env) != v,
+    "<": lambda a, v: lambda g, env: a(g, env) < v,
+    "<=": lambda a, v: lambda g, env: a(g, env) <= v,
+    ">": lambda a, v: lambda g, env: a(g, env) > v,
+    ">=": lambda a, v: lambda g, env: a(g, env) >= v,
+}
+
+
 class Compiler:
     """Compiles expressions against one game definition (its zones, counters, kinds)."""
 
@@ -35,10 +59,35 @@ class Compiler:
 
     def cards(self, e: ir.Expr):
         """A closure giving a list of card ids, whether e is a zone or a card set."""
-        f = self.expr(e)
         if e.type == "zone":
-            return lambda g, env: g.zones[f(g, env)]
-        return f
+            return self._zone_read(e, lambda zones: zones)
+        return self.expr(e)
+
+    def _zone_read(self, e: ir.ZoneRef, pick):
+        """A closure reading one zone slot through `pick(table)` where table is
+        g.zones or g.tcount. The common shapes (a shared zone, a zone of a local
+        player, of the current player) are fused into one call: conditions run on
+        every trigger check, so each call saved counts."""
+        idx = self.defs.zone_index[e.name]
+        owner = e.owner
+        table = "tcount" if pick is None else "zones"
+        if owner is None:
+            if table == "tcount":
+                return lambda g, env: g.tcount[idx]
+            return lambda g, env: g.zones[idx]
+        if isinstance(owner, ir.Local) and owner.name == "current":
+            if table == "tcount":
+                return lambda g, env: g.tcount[idx + g.current]
+            return lambda g, env: g.zones[idx + g.current]
+        if isinstance(owner, ir.Local) and owner.name not in ("players", "player_count", "game_index"):
+            name = owner.name
+            if table == "tcount":
+                return lambda g, env: g.tcount[idx + env[name]]
+            return lambda g, env: g.zones[idx + env[name]]
+        f = self.expr(owner)
+        if table == "tcount":
+            return lambda g, env: g.tcount[idx + f(g, env)]
+        return lambda g, env: g.zones[idx + f(g, env)]
 
     def players(self, e: ir.Expr):
         f = self.expr(e)
@@ -112,7 +161,13 @@ class Compiler:
             a, b = self.players(e.left), self.players(e.right)
             fn = _ARITH[e.op]
             return lambda g, env: fn(set(a(g, env)), set(b(g, env)))
+        if isinstance(e.right, (ir.Const, ir.Param)):  # compare with a constant: no call
+            v = self.expr(e.right)(None, None)
+            if e.op in _WITH_CONSTANT:
+                return _WITH_CONSTANT[e.op](a, v)
         b = self.expr(e.right)
+        if e.op in _DIRECT:
+            return _DIRECT[e.op](a, b)
         fn = _ARITH[e.op]
         return lambda g, env: fn(a(g, env), b(g, env))
 
@@ -129,6 +184,12 @@ class Compiler:
         return lambda g, env: len(f(g, env))
 
     def _f_count(self, e, cards, kind):
+        if cards.type == "zone" and isinstance(kind, ir.Kind):  # from the indexed counts
+            row, types = self._zone_read(cards, None), tuple(sorted(self.defs.kinds[kind.name]))
+            if len(types) == 1:
+                t = types[0]
+                return lambda g, env: row(g, env)[t]
+            return lambda g, env: sum(row(g, env)[t] for t in types)
         f, k = self.cards(cards), self.expr(kind)
         def count(g, env):
             kinds, ctype = k(g, env), g.ctype

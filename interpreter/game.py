@@ -44,6 +44,7 @@ class Game:
         self.zones: list[list[int]] = [[] for _ in range(len(rules.slots) + 1)]
         self.loc = [rules.start_slot] * len(rules.ctype)
         self.zones[rules.start_slot] = list(range(len(rules.ctype)))
+        self.recount()
         self.counters = [0] * len(rules.counter_names)
         self.current, self.direction, self.turn, self.step_index = 0, 1, 0, 0
         self.active = [True] * self.n
@@ -52,7 +53,11 @@ class Game:
         self.pending: ChoicePoint | None = None
         self.over, self.winners, self.reason = False, (), ""
         self.version, self.firings, self.statements = 0, 0, 0
+        self.choices = 0  # choices applied, chance included: the game's length in steps
         self.quiet: dict = {}
+        self.checked = -1         # the version at the last trigger check that found nothing
+        self._order = (None, ())  # cached turn order: ((current, direction, version), order)
+        self.dirty = set(rules.all_keys)  # (automatic rule, player) pairs to evaluate
         self.events: list[dict] | None = [] if log else None
         self.game_index = game_index
         for i, f in enumerate(rules.counter_initial):
@@ -64,6 +69,9 @@ class Game:
             self.stack.append(Frame(rules.setup, {"__rule__": "setup"}))
         else:  # a scenario lays out the table itself
             setup(self)
+            self.recount()
+            self.dirty = set(rules.all_keys)
+            self.version += 1
             self.phase = "setup"
         self._run()
 
@@ -83,14 +91,19 @@ class Game:
     def apply(self, choice: Option | str) -> None:
         if self.over:
             raise IllegalChoice("the game is over", "game/over")
-        label = choice.label if isinstance(choice, Option) else str(choice)
-        option = next((o for o in self.pending.options if o.label == label), None)
+        options = self.pending.options
+        if isinstance(choice, Option) and any(o is choice for o in options):
+            option, label = choice, choice.label   # an option handed out by legal()
+        else:
+            label = choice.label if isinstance(choice, Option) else str(choice)
+            option = next((o for o in options if o.label == label), None)
         if option is None:
             raise IllegalChoice(f"'{label}' is not a legal choice for "
                                 f"{self._who(self.pending.player)}; legal: "
                                 f"{', '.join(o.label for o in self.pending.options)}")
         point, self.pending = self.pending, None
-        if point.player != CHANCE:
+        self.choices += 1
+        if point.player != CHANCE and self.events is not None:
             self._log("choice", player=point.player, kind=point.kind, option=label,
                       _vis=frozenset([point.player]) if point.kind == "card" else None)
         self.firings = self.statements = 0
@@ -108,7 +121,7 @@ class Game:
         if self.to_act() != CHANCE:
             raise IllegalChoice("chance is not to act", "chance/not_to_act")
         options = self.pending.options
-        pick = self.rng.randrange(sum(o.weight for o in options))
+        pick = self.rng.randrange(sum(o.weight for o in options)) if len(options) > 1 else 0
         for o in options:
             pick -= o.weight
             if pick < 0:
@@ -124,6 +137,8 @@ class Game:
         g.rng = random.Random()
         g.rng.setstate(self.rng.getstate())
         g.zones = [list(z) for z in self.zones]
+        g.tcount = [list(row) for row in self.tcount]
+        g.dirty = set(self.dirty)
         g.loc, g.counters, g.active = list(self.loc), list(self.counters), list(self.active)
         g.quiet = dict(self.quiet)
         g.events = None if self.events is None else list(self.events)
@@ -160,14 +175,27 @@ class Game:
 
     # --- state access used by expressions -----------------------------------------
 
+    def recount(self) -> None:
+        """Rebuild the per-zone counts of each card type (after a direct layout)."""
+        ntypes = len(self.rules.type_names)
+        self.tcount = [[0] * ntypes for _ in self.zones]
+        for slot, zone in enumerate(self.zones):
+            row = self.tcount[slot]
+            for c in zone:
+                row[self.ctype[c]] += 1
+
     def active_players(self) -> tuple[int, ...]:
         """Active players in turn order, starting with the current one."""
+        key = (self.current, self.direction, self.version)
+        if self._order[0] == key:
+            return self._order[1]
         out, p = [], self.current
         for _ in range(self.n):
             if self.active[p]:
                 out.append(p)
             p = (p + self.direction) % self.n
-        return tuple(out)
+        self._order = (key, tuple(out))
+        return self._order[1]
 
     def next_player(self, p: int) -> int:
         for _ in range(self.n):
@@ -181,13 +209,32 @@ class Game:
     def move_cards(self, cards: list[int], dst: int) -> None:
         if not cards:
             return
-        by_src: dict[int, list[int]] = {}
-        for c in cards:
-            src = self.loc[c]
+        if len(cards) == 1 and self.events is None:  # the common case, kept short
+            c = cards[0]
+            src, t = self.loc[c], self.ctype[c]
             self.zones[src].remove(c)
             self.zones[dst].append(c)
             self.loc[c] = dst
+            self.tcount[src][t] -= 1
+            self.tcount[dst][t] += 1
+            self.dirty.update(self.rules.watch_slots[src])
+            self.dirty.update(self.rules.watch_slots[dst])
+            self.version += 1
+            return
+        by_src: dict[int, list[int]] = {}
+        zones, loc, tcount, ctype = self.zones, self.loc, self.tcount, self.ctype
+        for c in cards:
+            src = loc[c]
+            zones[src].remove(c)
+            zones[dst].append(c)
+            loc[c] = dst
+            t = ctype[c]
+            tcount[src][t] -= 1
+            tcount[dst][t] += 1
+            if src not in by_src:
+                self.dirty.update(self.rules.watch_slots[src])
             by_src.setdefault(src, []).append(c)
+        self.dirty.update(self.rules.watch_slots[dst])
         self.version += 1
         if self.events is not None:
             for src, moved in by_src.items():
@@ -211,28 +258,35 @@ class Game:
 
     def shuffle(self, slot: int) -> None:
         self.rng.shuffle(self.zones[slot])
+        self.dirty.update(self.rules.watch_slots[slot])
         self.version += 1
-        self._log("shuffle", zone=self.rules.slots[slot].label)
+        if self.events is not None:
+            self._log("shuffle", zone=self.rules.slots[slot].label)
 
     def set_counter(self, slot: int, value: int) -> None:
         if self.counters[slot] != value:
             self.counters[slot] = value
+            self.dirty.update(self.rules.watch_counters[slot])
             self.version += 1
-            self._log("counter", counter=self.rules.counter_names[slot], value=value)
+            if self.events is not None:
+                self._log("counter", counter=self.rules.counter_names[slot], value=value)
 
     def eliminate(self, p: int) -> None:
         if self.active[p]:
             self.active[p] = False
+            self.dirty.update(self.rules.all_keys)
             self.version += 1
             self._log("eliminate", player=p)
 
     def set_current(self, p: int) -> None:
         self.current = p
+        self.dirty.update(self.rules.watch_table)
         self.version += 1
         self._log("set_current", player=p)
 
     def reverse(self) -> None:
         self.direction = -self.direction
+        self.dirty.update(self.rules.watch_table)
         self.version += 1
         self._log("reverse", direction=self.direction)
 
@@ -248,7 +302,8 @@ class Game:
             self._log("end", winners=list(winners), reason=reason)
 
     def ask(self, player: int, kind: str, options: list[Option], resume, env=None) -> None:
-        self.pending = ChoicePoint(player, kind, sorted(options), resume, env)
+        options.sort(key=_label)
+        self.pending = ChoicePoint(player, kind, options, resume, env)
 
     def open_window(self, reactor: int, env: dict) -> None:
         """A reaction window: the reactor answers the pending action or lets it be."""
@@ -281,38 +336,49 @@ class Game:
         while self.pending is None and not self.over:
             if stack:
                 frame = stack[-1]
-                if frame.pc >= len(frame.code):
+                pc = frame.pc
+                if pc >= len(frame.code):
                     stack.pop()
                     continue
-                stmt = frame.code[frame.pc]
-                frame.pc += 1
+                frame.pc = pc + 1
                 self.statements += 1
                 if self.statements > MAX_STATEMENTS:
                     self._log("error", message="an effect ran too long without a choice")
                     self.finish((), "effect_loop")
                     return
-                stmt(self, frame.env)
+                frame.code[pc](self, frame.env)
             elif not self._check_triggers():
                 self._next_step()
 
     def _check_triggers(self) -> bool:
-        for i, t in enumerate(self.rules.end_conditions + self.rules.triggers):
-            var = t.ir.each
+        if self.checked == self.version or not self.dirty:  # nothing changed
+            return False
+        quiet, version, dirty = self.quiet, self.version, self.dirty
+        for i, t in enumerate(self.rules.automatic):
+            var, when = t.ir.each, t.when
+            env = {"__rule__": t.ir.name}
             for p in (self.active_players() if var else (None,)):
-                env = {"__rule__": t.ir.name}
+                if (i, p) not in dirty:
+                    continue  # nothing it reads has changed since it was found false
                 if var:
                     env[var] = p
-                if not t.when(self, env) or self.quiet.get((i, p)) == self.version:
+                if not when(self, env):
+                    dirty.discard((i, p))
                     continue
+                if quiet.get((i, p)) == version:
+                    continue
+                env = dict(env)  # the effect keeps this one
                 self.quiet[(i, p)] = self.version
                 self.firings += 1
                 if self.firings > MAX_FIRINGS:
                     self._log("error", message=f"trigger '{t.ir.name}' keeps firing")
                     self.finish((), "trigger_loop")
                     return True
-                self._log("trigger", rule=t.ir.name, player=p)
+                if self.events is not None:
+                    self._log("trigger", rule=t.ir.name, player=p)
                 self.stack.append(Frame(t.effect, env))
                 return True
+        self.checked = self.version
         return False
 
     def _next_step(self) -> None:
@@ -329,7 +395,7 @@ class Game:
         env = {"__rule__": step.ir.name}
         if step.effect:
             self.stack.append(Frame(step.effect, env))
-        if step.actions:
+        if step.plays:
             self._offer_play(step)
 
     def _begin_turn(self, p: int) -> None:
@@ -338,44 +404,50 @@ class Game:
             return
         self.turn += 1
         self.current, self.step_index = p, 0
+        self.dirty.update(self.rules.watch_table)
         self.firings = self.statements = 0  # the loop guards count within a turn
-        self._log("turn", player=p)
+        if self.events is not None:
+            self._log("turn", player=p)
 
     def _offer_play(self, step) -> None:
-        me, rules = self.current, self.rules
+        me, rules, ctype = self.current, self.rules, self.ctype
         first_of_type: dict[int, int] = {}
         for c in self.zones[rules.hand + me]:
-            first_of_type.setdefault(self.ctype[c], c)
+            if ctype[c] not in first_of_type:
+                first_of_type[ctype[c]] = c
         others = tuple(p for p in self.active_players() if p != me)
-        options = []
-        for name in step.actions:
-            a = rules.actions[name]
+        labels, options = rules.labels, []
+        for a in step.plays:
+            name = a.ir.name
             if a.card is None:
-                cards = [(None, None)]
+                cards = ((None, None),)
             else:
                 cards = [(t, c) for t, c in first_of_type.items() if t in a.card]
-            show_type = a.ir.card is not None and a.ir.card not in rules.type_names  # a tag
             for t, c in cards:
                 base = {"__rule__": name, "__action__": name, "card": [c] if c is not None else []}
                 for key, target, suffix in self._targets(a, base, others):
                     env = dict(base)
                     env[key] = target
                     if a.condition(self, env):
-                        label = name + (f" {rules.type_names[t]}" if show_type else "") + suffix
+                        label = labels.get((name, t, suffix))
+                        if label is None:
+                            label = labels[(name, t, suffix)] = name + (
+                                f" {rules.type_names[t]}" if a.shows_type else "") + suffix
                         options.append(Option(label, (a, env)))
         if step.ir.optional:
-            options.append(Option("pass", None))
+            options.append(_PASS)
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return
-
         self.ask(me, "play", options, _resume_play)
 
     def _targets(self, a, env, others):
         """(binding, value, label suffix) for each target an action may take."""
         kind = a.ir.target
         if kind == "none":
-            return [("target", None, "")]
+            return _NO_TARGET
+        if kind == "other":
+            return [("target", p, _SUFFIX[p]) for p in others]
         if kind == "card":  # one option per card type and zone it lies in (C-3)
             seen = {}
             for c in a.among(self, env):
@@ -383,8 +455,7 @@ class Game:
             slots = self.rules.slots
             return [("chosen", [c], f" {self.rules.type_names[t]} from {slots[z].label}")
                     for (t, z), c in seen.items()]
-        players = others if kind == "other" else self.active_players()
-        return [("target", p, f" -> {seat_name(p)}") for p in players]
+        return [("target", p, _SUFFIX[p]) for p in self.active_players()]
 
     # --- the log ------------------------------------------------------------------
 
@@ -409,6 +480,15 @@ class Game:
             vis = vis or frozenset()
         self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
                   cards=[self.rules.type_names[self.ctype[c]] for c in cards], _vis=vis)
+
+
+_PASS = Option("pass", None)
+_NO_TARGET = (("target", None, ""),)
+_SUFFIX = [f" -> {seat_name(p)}" for p in range(64)]
+
+
+def _label(option: Option) -> str:
+    return option.label
 
 
 def _resume_play(g: Game, _env, option: Option) -> None:

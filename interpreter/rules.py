@@ -5,6 +5,7 @@ counter layouts, card ids, kinds, and every expression and effect as closures.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rulespec import ir
@@ -68,9 +69,60 @@ class Rules:
         self.reactions = [stmts.reaction(r) for r in spec.reactions]
         self.answers = {a.name: [r for r in self.reactions if a.name in r.ir.answers]
                         for a in spec.actions}
-        self.steps = [stmts.step(s) for s in spec.turn]
+        self.steps = [stmts.step(s, self.actions) for s in spec.turn]
+        self.labels: dict = {}  # (action, card type, target suffix) -> option label
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
+        self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)
+        self._index_watchers()
 
+    def _index_watchers(self) -> None:
+        """Which (automatic rule, player) pairs read each zone slot and counter.
+
+        A condition's value changes only when something it reads changes, so the game
+        marks the readers of whatever it changes as dirty and evaluates only those.
+        Reads through the rule's own player (`hand(p)` with `each: p`) are that
+        player's; any other read of a per-player zone or counter is everyone's."""
+        nslots, ncounters = len(self.slots) + 1, len(self.counter_names)
+        self.watch_slots = [[] for _ in range(nslots)]
+        self.watch_counters = [[] for _ in range(ncounters)]
+        self.watch_table: list = []   # readers of current, players or the turn order
+        self.all_keys: list = []
+        goal_zones = {g.name: g.zone for g in self.spec.goals}
+        for i, t in enumerate(self.automatic):
+            each = t.ir.each
+            keys = [(i, p) for p in range(self.n)] if each else [(i, None)]
+            self.all_keys += keys
+            table = False
+
+            def visit(node):
+                nonlocal table
+                if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
+                    node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
+                if isinstance(node, ir.Local) and node.name in ("current", "players"):
+                    table = True
+                if isinstance(node, ir.Aggregate):
+                    table = True
+                if isinstance(node, (ir.ZoneRef, ir.Counter)):
+                    zone = isinstance(node, ir.ZoneRef)
+                    base = self.zone_index[node.name] if zone else self.counter_index[node.name]
+                    watch = self.watch_slots if zone else self.watch_counters
+                    if node.owner is None:
+                        watch[base].extend(keys)
+                    elif each and isinstance(node.owner, ir.Local) and node.owner.name == each:
+                        for p in range(self.n):
+                            watch[base + p].append((i, p))
+                    else:
+                        for p in range(self.n):
+                            watch[base + p].extend(keys)
+                if dataclasses.is_dataclass(node):
+                    for f in dataclasses.fields(node):
+                        visit(getattr(node, f.name))
+                elif isinstance(node, tuple):
+                    for item in node:
+                        visit(item)
+            visit(t.ir.when)
+            if table:
+                self.watch_table += keys
     def card_label(self, type_index: int) -> str:
         return self.type_names[type_index]
