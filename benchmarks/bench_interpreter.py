@@ -35,7 +35,7 @@ clock = time.process_time
 
 
 def interpreter_rate(spec_path, players, games, seed=0):
-    rules = Rules(load_spec(spec_path), players)
+    rules = Rules(load_spec(spec_path), players)  # compiled once, outside the timing
     steps, start = 0, clock()
     for s in range(seed, seed + games):
         g = play(Game(rules, seed=s, log=False), make_agents(["random"], players, s))
