@@ -371,7 +371,8 @@ class Game:
                 self.quiet[(i, p)] = self.version
                 self.firings += 1
                 if self.firings > MAX_FIRINGS:
-                    self._log("error", message=f"trigger '{t.ir.name}' keeps firing")
+                    self._log("error", message=f"trigger '{t.ir.name}' keeps firing",
+                              rule=t.ir.name)
                     self.finish((), "trigger_loop")
                     return True
                 if self.events is not None:

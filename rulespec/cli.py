@@ -337,8 +337,12 @@ def _lint(args, out, err) -> int:
     from .loading import load
     from .variants import load_composed, resolve
 
+    if args.simulate < 0 or args.depth < 1:
+        raise UsageError("--simulate must be at least 0 and --depth at least 1")
     findings, sources = [], {}
     for path in args.specs:
+        if not Path(path).is_file():
+            load(path)  # raises RS001: an unreadable file is a tool error (exit 2)
         try:
             doc = load_composed(path, args.variant) if args.variant else resolve(load(path))
             spec = compile_document(doc)

@@ -17,12 +17,16 @@ def coverage(spec: ir.Spec, games: int, players: int | None = None, seed: int = 
              turn_limit: int | None = None) -> list[Finding]:
     n = players or spec.default_players
     rules = Rules(spec, n)
-    fired, limited = set(), 0
+    fired, limited, loops = set(), 0, {}
     for s in range(seed, seed + games):
         game = play(Game(rules, seed=s, turn_limit=turn_limit), make_agents(["random"], n, s))
         fired |= _fired(game) | {game.reason}
         limited += game.reason == "turn_limit"
-    findings = []
+        if game.reason in ("trigger_loop", "effect_loop"):
+            loops.setdefault(game.reason, []).append(s)
+    findings = [Finding("RL201", "error", f"{len(seeds)} of {games} random {n}-player games "
+                        f"stopped without an end ({reason}); first seed {seeds[0]}", spec.span,
+                        layer=3) for reason, seeds in sorted(loops.items())]
     parts = [("action", a) for a in spec.actions] + [("reaction", r) for r in spec.reactions] + \
             [("end condition", t) for t in spec.end_conditions] + [("trigger", t) for t in spec.triggers]
     for kind, part in parts:

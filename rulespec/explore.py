@@ -34,6 +34,7 @@ class Report:
     states: int = 0
     fired: set[str] = field(default_factory=set)
     complete: bool = True     # False when a state or time bound cut the search short
+    loop_rules: set = field(default_factory=set)  # triggers seen firing forever
 
 
 def _key(game: Game):
@@ -67,6 +68,7 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
     n = max(spec.min_players, min(bounds.players, spec.max_players))
     rules = Rules(spec, n)
     report, seen = Report(), set()
+    looped: set[str] = set()
     started = time.monotonic()
     queue: deque = deque()
     for seed in bounds.seeds:
@@ -80,10 +82,12 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
         game, path = queue.popleft()
         report.fired |= _fired(game)
         if game.over:
-            if game.reason in ("trigger_loop", "effect_loop"):
+            if game.reason in ("trigger_loop", "effect_loop") and game.reason not in looped:
+                looped.add(game.reason)  # one finding per reason: BFS finds the shortest first
+                report.loop_rules |= {e.get("rule") for e in game.events or () if e["event"] == "error"}
                 report.findings.append(Finding(
                     "RL201", "error", f"the game stops without an end ({game.reason}) after "
-                    f"{len(path)} choices", spec.span, layer=2, trace=path,
+                    f"{len(path)} choice{'s' if len(path) != 1 else ''}", spec.span, layer=2, trace=path,
                     hint="replay the trace with a scenario to see the loop"))
             continue
         if len(path) >= bounds.depth:
@@ -105,11 +109,13 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
 def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Finding]:
     """Layer-2 verdicts on layer-1 'maybe' findings (trigger cycles)."""
     out = list(report.findings)
-    looped = any(f.code == "RL201" for f in report.findings)
+    if not report.complete:
+        out.append(Finding("RL203", "info", f"exploration stopped at its bounds ({report.states} "
+                           "states): what it did not reach is unknown", spec.span, layer=2))
     for f in layer1:
         if f.code != "RL107":
             continue
-        if looped:
+        if set(f.rules) & report.loop_rules:
             out.append(Finding("RL202", "error", f"confirmed: {f.message}", f.span, layer=2,
                                trace=next(x.trace for x in report.findings if x.code == "RL201")))
         else:

@@ -28,6 +28,7 @@ class Touches:
     changes: dict[str, set[str]] = field(default_factory=dict)     # counter -> ops (+= -= =)
     procs: set[str] = field(default_factory=set)
     kinds_moved: set[str] = field(default_factory=set)             # kinds named in a move
+    shuffles: set[str] = field(default_factory=set)                # reordered, not moved
 
     def merge(self, other: "Touches") -> "Touches":
         self.reads |= other.reads
@@ -37,6 +38,7 @@ class Touches:
             self.changes.setdefault(k, set()).update(v)
         self.procs |= other.procs
         self.kinds_moved |= other.kinds_moved
+        self.shuffles |= other.shuffles
         return self
 
 
@@ -104,7 +106,7 @@ def block_touches(stmts, t: Touches | None = None) -> Touches:
                 t.moves_to |= zones_in(dest)
                 t.kinds_moved |= {n for k, n in expr_touches(source).reads if k == "kind"}
             elif s.proc == "shuffle":
-                t.moves_to |= zones_in(s.args[0])
+                t.shuffles |= zones_in(s.args[0])
     return t
 
 
@@ -138,7 +140,18 @@ def rules_of(spec: ir.Spec):
 
 
 def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
-    """(condition touches, effect touches) of one rule."""
+    """(condition touches, effect touches) of one rule. A draw from a zone with
+    refill_from may also move the refill zone's cards into it (TTG-15)."""
+    cond, eff = _rule_touches(spec, kind, node)
+    refills = {z.name: z.refill_from for z in spec.zones if z.refill_from}
+    for zone in list(eff.moves_from):
+        if zone in refills:
+            eff.moves_from.add(refills[zone])
+            eff.moves_to.add(zone)
+    return cond, eff
+
+
+def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "setup":
         return Touches(), block_touches(spec.setup)
     if kind == "step":

@@ -29,11 +29,13 @@ class Finding:
     layer: int = 1
     hint: str = ""
     trace: tuple[str, ...] = ()   # a choice sequence that reaches it (layer 2)
+    rules: tuple[str, ...] = ()   # the rules it is about, for later layers to confirm
 
     def as_dict(self) -> dict:
         return {"code": self.code, "severity": self.severity, "message": self.message,
                 "file": self.span.file, "line": self.span.line, "col": self.span.col,
-                "layer": self.layer, "hint": self.hint, "trace": list(self.trace)}
+                "layer": self.layer, "hint": self.hint, "trace": list(self.trace),
+                "rules": list(self.rules)}
 
 
 INF = math.inf
@@ -42,11 +44,13 @@ INF = math.inf
 class Analysis:
     """What the checks share: the spec, its graph, supplies and bounds."""
 
-    def __init__(self, spec: ir.Spec):
-        self.spec = spec
-        self.g = graphs.build(spec)
+    def __init__(self, spec: ir.Spec, players: int | None = None, graph=None):
+        """Bounds for one player count's deck, or (players=None) the most any holds."""
+        self.spec, self.players = spec, players
+        self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
-        counts = [dict(spec.deck_for(n)) for n in range(spec.min_players, spec.max_players + 1)]
+        counts = [dict(spec.deck_for(n)) for n in
+                  ([players] if players else range(spec.min_players, spec.max_players + 1))]
         members = graphs._kind_members(spec)
         # the most cards of a kind any player count's deck holds
         self.supply = {k: max(sum(c[m] for m in ms) for c in counts) for k, ms in members.items()}
@@ -148,6 +152,8 @@ class Analysis:
         if isinstance(e, ir.Call):
             if e.func == "count" and isinstance(e.args[1], ir.Kind):
                 return (0, self.supply.get(e.args[1].name, self.deck_size))
+            if e.func == "count":
+                return (0, self.deck_size)
             if e.func == "size":
                 return (0, self.spec.max_players if e.args[0].type in ("players", "player") else self.deck_size)
             if e.func == "goal_score":
@@ -175,6 +181,10 @@ class Analysis:
         """True or False when a condition's value is fixed by the bounds, else None."""
         if isinstance(e, ir.Const) and e.type == "bool":
             return e.value
+        if isinstance(e, ir.Call) and e.func == "goal_done":
+            goal = next(g for g in self.spec.goals if g.name == e.args[0].value)
+            if any(limit > self.supply.get(kind, 0) for kind, limit in goal.order):
+                return False  # some limit is above what the deck holds
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)
             return None if t is None else not t
@@ -212,9 +222,10 @@ def _children(s):
 def check_unused(an: Analysis):
     """RL101: parameters, zones, counters and goals that nothing refers to."""
     g, spec = an.g, an.spec
-    initial_reads = set()
+    initial_reads = set(graphs.expr_touches(spec.evaluation).reads)  # the evaluation's too
     for c in spec.counters:
         initial_reads |= graphs.expr_touches(c.initial).reads
+    initial_reads |= {("zone", g.zone) for g in spec.goals if ("goal", g.name) in initial_reads}
     for kind, items in (("param", spec.params), ("zone", spec.zones),
                         ("counter", spec.counters), ("goal", spec.goals)):
         for item in items:
@@ -266,32 +277,46 @@ def check_start_zone(an: Analysis):
 
 
 def check_conditions(an: Analysis):
-    """RL105: conditions the deck and limits make impossible; RL108: always-true ones."""
-    for nid, kind, part in graphs.rules_of(an.spec):
+    """RL105: conditions (or parts) the deck and limits make impossible; RL108: ones
+    that always hold. Judged for each player count's deck."""
+    spec = an.spec
+    counts = list(range(spec.min_players, spec.max_players + 1))
+    per_count = [Analysis(spec, n, an.g) for n in counts]
+    for nid, kind, part in graphs.rules_of(spec):
         conds = []
         if kind in ("trigger", "end"):
-            conds.append((part.when, "when"))
+            conds.append(part.when)
         elif kind in ("action", "reaction") and part.condition is not None:
-            conds.append((part.condition, "if"))
-        for s in graphs.walk_statements(part.effect if part is not None else an.spec.setup):
+            conds.append(part.condition)
+        for s in graphs.walk_statements(part.effect if part is not None else spec.setup):
             if isinstance(s, (ir.If, ir.While)):
-                conds.append((s.cond, "if"))
-        for cond, where in conds:
+                conds.append(s.cond)
+        name = nid.split(":", 1)[-1]
+        for cond in conds:
             yield from _while_initial(an, kind, nid, cond)
-            for node, verdict in _verdicts(an, cond):
-                if verdict is False:
-                    yield Finding("RL105", "error", f"{kind} '{nid.split(':', 1)[-1]}': this "
-                                  f"condition can never hold ({_explain(an, node)})", node.span,
-                                  hint="check the deck, the limits and the thresholds")
-                elif verdict is True and where == "when" or verdict is True and node is cond:
-                    yield Finding("RL108", "warning", f"{kind} '{nid.split(':', 1)[-1]}': this "
-                                  f"condition always holds ({_explain(an, node)})", node.span)
+            verdicts: dict = {}   # node -> [verdict per player count]
+            for sub in per_count:
+                for node, verdict in _verdicts(sub, cond):
+                    verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
+            for node, found in verdicts.values():
+                never = [n for n, v in found if v is False]
+                always = [n for n, v in found if v is True]
+                if never:
+                    where = "" if len(never) == len(counts) else \
+                        f" with {' or '.join(map(str, never))} players"
+                    sub = per_count[counts.index(never[0])]
+                    yield Finding("RL105", "error", f"{kind} '{name}': this condition can never "
+                                  f"hold{where} ({_explain(sub, node)})", node.span,
+                                  hint="check the deck, the limits and the thresholds", rules=(name,))
+                elif len(always) == len(counts):
+                    yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
+                                  f"holds ({_explain(an, node)})", node.span, rules=(name,))
 
 
 def _while_initial(an: Analysis, kind, nid, cond):
-    """A condition that can hold only once some counter has left its initial value:
-    e.g. a win at 4 coins when the deck holds 3, reachable only after a tie-break
-    lowers the target."""
+    """A condition that can hold only once some counter that rules set has left its
+    initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
+    a tie-break lowers the target."""
     if an.truth(cond) is not None:
         return
     set_by_rules = {name for _, eff in an.touches.values() for name, ops in eff.changes.items()
@@ -313,22 +338,24 @@ def _while_initial(an: Analysis, kind, nid, cond):
 
 
 def _verdicts(an: Analysis, cond):
-    """The outermost sub-conditions with a fixed value."""
+    """Every part of a condition whose value is fixed and that matters: the part that
+    decides the whole, or a dead part (an always-true conjunct, a never-true disjunct)."""
     t = an.truth(cond)
-    if t is not None and isinstance(cond, ir.Binary) and cond.op in ("and", "or") and \
-            (cond.op == "and") != t:  # name the side that decides
-        for side in (cond.left, cond.right):
-            if an.truth(side) is t:
-                yield from _verdicts(an, side)
-                return
-    if t is not None:
+    if t is not None and not (isinstance(cond, ir.Binary) and cond.op in ("and", "or")):
         yield cond, t
         return
     if isinstance(cond, ir.Binary) and cond.op in ("and", "or"):
-        for side in (cond.left, cond.right):
-            for node, v in _verdicts(an, side):
-                if (cond.op == "and" and v is False) or (cond.op == "or" and v is True):
-                    yield node, v
+        sides = [(side, an.truth(side)) for side in (cond.left, cond.right)]
+        if t is not None and all(v is t for _, v in sides) is False:
+            # one side decides: name it
+            for side, v in sides:
+                if v is t:
+                    yield from _verdicts(an, side)
+                    return
+        for side, v in sides:
+            yield from _verdicts(an, side)
+    elif isinstance(cond, ir.Unary) and cond.op == "not" and t is not None:
+        yield cond, t
 
 
 def _explain(an: Analysis, node) -> str:
@@ -362,6 +389,17 @@ def check_ends(an: Analysis):
 def check_trigger_cycles(an: Analysis):
     """RL107: triggers that feed each other with nothing making progress."""
     feeds = nx.DiGraph((a, b) for a, b, k in an.g.edges(keys=True) if k == "feeds")
+    for nid, kind, part in graphs.rules_of(an.spec):
+        if kind not in ("trigger", "end"):
+            continue
+        cond, eff = an.touches[nid]
+        written = {("zone", z) for z in eff.moves_to | eff.moves_from} | \
+                  {("counter", c) for c in eff.changes}
+        read = cond.reads | {("zone", g.zone) for g in an.spec.goals if ("goal", g.name) in cond.reads}
+        if not ({"win", "end_game", "end_turn", "eliminate"} & eff.procs) and not (written & read):
+            yield Finding("RL107", "warning", f"trigger '{part.name}' may fire again and again: "
+                          "its effect never changes what its condition reads", part.span,
+                          hint="make the effect falsify the condition", rules=(part.name,))
     for scc in nx.strongly_connected_components(feeds):
         if len(scc) == 1 and not feeds.has_edge(next(iter(scc)), next(iter(scc))):
             continue
@@ -369,8 +407,9 @@ def check_trigger_cycles(an: Analysis):
             continue
         first = min(scc, key=lambda n: (an.g.nodes[n]["span"]))
         part = _part(an.spec, first)
+        names = tuple(sorted(n.split(":", 1)[1] for n in scc))
         yield Finding("RL107", "warning", "triggers may fire each other forever: "
-                      + " -> ".join(sorted(n.split(":", 1)[1] for n in scc)), part.span,
+                      + " -> ".join(names), part.span, rules=names,
                       hint="make each effect falsify its own condition (fill what it finds "
                            "empty, set a flag it tests), or end the game")
 
@@ -390,6 +429,7 @@ def _settles(an: Analysis, nid) -> bool:
     for test in _conjuncts(part.when):
         if not isinstance(test, ir.Binary):
             continue
+        test = _call_on_left(test)
         left = test.left
         if isinstance(left, ir.Call) and left.func in ("size", "count") and test.op in ("==", "<", "<="):
             if graphs.zones_in(left.args[0]) & eff.moves_to:
@@ -400,6 +440,17 @@ def _settles(an: Analysis, nid) -> bool:
         if isinstance(left, ir.Counter) and left.name in eff.changes:
             return True      # it sets the flag or count it tests
     return False
+
+
+_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _call_on_left(test: ir.Binary) -> ir.Binary:
+    """`0 == size(z)` read as `size(z) == 0`."""
+    if test.op in _MIRROR and not isinstance(test.left, (ir.Call, ir.Counter)) and \
+            isinstance(test.right, (ir.Call, ir.Counter)):
+        return ir.Binary(test.span, test.type, _MIRROR[test.op], test.right, test.left)
+    return test
 
 
 def _conjuncts(e):
@@ -417,8 +468,8 @@ CODES = {
     "that can never hold", "RL106": "no end but the turn limit", "RL107": "trigger cycle "
     "without progress", "RL108": "condition that always holds",
     "RL201": "a reachable state where the game stops without an end", "RL202": "a layer-1 "
-    "finding confirmed by exploration", "RL203": "a rule not reached within the exploration "
-    "bounds", "RL301": "a rule that never fired in simulation", "RL302": "simulated games "
+    "finding confirmed by exploration", "RL203": "not found within the exploration bounds, or "
+    "the search stopped at them", "RL301": "a rule that never fired in simulation", "RL302": "simulated games "
     "that hit the turn limit",
 }
 

@@ -1,0 +1,566 @@
+"""`rulespec lint` and `rulespec graph`.
+
+The fixtures in tests/lint/ are data: each derives a broken or suspicious spec from a
+seed game by exact text replacements, and says which findings lint must report:
+
+    description: the Kraken threshold is above the Kraken count
+    base: ../../games/take_the_gold.yaml
+    replace:                  # each `old` must occur exactly once in the base
+      - {old: "kraken_limit: 3", new: "kraken_limit: 6"}
+    expect:                   # exactly these findings, as (code, line)
+      - {code: RL105, line: 139}
+
+Optional keys: `explore: true` (layer 2, at `depth`, default 4), `simulate: N`
+(layer 3), `select:` / `ignore:` (lists of codes or prefixes), and `known_bug:` (why
+lint does not report `expect` yet; the case is then a strict xfail, so it turns red
+as soon as lint is fixed and the key must be removed).
+
+The expectation is what a correct lint reports, written by hand from the spec; it is
+never copied from lint's output.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+from collections import Counter
+from io import StringIO
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulespec import graph as graphs
+from rulespec import lint as static
+from rulespec.cli import main
+from rulespec.compiler import load_spec
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+TTG = ROOT / "games" / "take_the_gold.yaml"
+PW = ROOT / "games" / "pirates_wild.yaml"
+FIXTURES = sorted((TESTS / "lint").glob("*.yaml"))
+KEYS = {"description", "base", "replace", "expect", "explore", "depth", "simulate",
+        "select", "ignore", "known_bug"}
+FAST_DEPTH = "4"   # layer 2 at the default depth takes ~15 s on Pirates Wild
+
+
+def cli(*argv) -> tuple[int, str, str]:
+    out, err = StringIO(), StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def load_fixture(path: Path) -> dict:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict), f"{path.name}: a fixture is a mapping"
+    unknown = set(data) - KEYS
+    assert not unknown, f"{path.name}: unknown keys {sorted(unknown)}"
+    for key in ("description", "base", "replace", "expect"):
+        assert key in data, f"{path.name}: missing '{key}'"
+    assert data["replace"], f"{path.name}: a fixture changes its base"
+    return data
+
+
+def derive(path: Path, data: dict, into: Path) -> Path:
+    """The base spec with the fixture's replacements applied, written under `into`
+    with the base's file name."""
+    base = (path.parent / data["base"]).resolve()
+    text = base.read_text(encoding="utf-8")
+    for i, r in enumerate(data["replace"]):
+        old, new = r["old"], r["new"]
+        assert text.count(old) == 1, \
+            f"{path.name}: replace[{i}].old occurs {text.count(old)} times in {base.name}:\n{old}"
+        text = text.replace(old, new)
+    into.mkdir(parents=True, exist_ok=True)
+    spec = into / base.name
+    spec.write_text(text, encoding="utf-8")
+    return spec
+
+
+def lint_argv(spec: Path, data: dict, fmt: str = "json") -> list[str]:
+    argv = ["lint", str(spec), "--format", fmt]
+    if data.get("explore"):
+        argv += ["--explore", "--depth", str(data.get("depth", FAST_DEPTH))]
+    if data.get("simulate"):
+        argv += ["--simulate", str(data["simulate"])]
+    if data.get("select"):
+        argv += ["--select", ",".join(data["select"])]
+    if data.get("ignore"):
+        argv += ["--ignore", ",".join(data["ignore"])]
+    return argv
+
+
+def _cases():
+    for path in FIXTURES:
+        data = load_fixture(path)
+        marks = []
+        if data.get("known_bug"):
+            marks.append(pytest.mark.xfail(strict=True, reason=data["known_bug"]))
+        yield pytest.param(path, data, id=path.stem, marks=marks)
+
+
+CASES = list(_cases())
+
+
+# --- the fixtures -----------------------------------------------------------------------
+
+def test_there_are_enough_fixtures():
+    assert len(FIXTURES) >= 20
+    bases = Counter(load_fixture(p)["base"] for p in FIXTURES)
+    assert {"../../games/take_the_gold.yaml", "../../games/pirates_wild.yaml"} <= set(bases)
+
+
+def test_every_code_has_a_fixture():
+    expected = {e["code"] for p in FIXTURES for e in load_fixture(p)["expect"]}
+    missing = set(static.CODES) - expected
+    assert not missing, f"no fixture expects {sorted(missing)}"
+
+
+@pytest.mark.parametrize("path, data", CASES)
+def test_fixture_findings(path, data, tmp_path):
+    spec = derive(path, data, tmp_path)
+    code, out, err = cli(*lint_argv(spec, data))
+    assert "Traceback" not in err, err
+    findings = json.loads(out)
+    got = Counter((f["code"], f["line"]) for f in findings)
+    want = Counter((e["code"], e["line"]) for e in data["expect"])
+    text = cli(*lint_argv(spec, data, "text"))[1].replace(str(spec), spec.name)
+    assert got == want, f"{data['description']}\n{text}"
+    assert all(f["file"] == str(spec) for f in findings)
+    assert code == (1 if any(f["severity"] == "error" for f in findings) else 0), text
+
+
+# --- layer 2 ------------------------------------------------------------------------------
+
+def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
+    """One RL201 per loop reason, with the shortest trace (breadth first)."""
+    spec = _derived(tmp_path, "ttg_refill_into_the_discard_pile")
+    code, out, _ = cli("lint", spec, "--explore", "--depth", "6", "--format", "json")
+    findings = json.loads(out)
+    loops = [f for f in findings if f["code"] == "RL201"]
+    assert code == 1 and loops
+    for f in loops:
+        assert (f["layer"], f["severity"], f["line"]) == (2, "error", 3)
+        assert f["message"] == ("the game stops without an end (trigger_loop) after "
+                                f"{len(f['trace'])} choices")
+        assert f["trace"][0] in ("chance: P1", "chance: P2")   # who goes first
+    assert len(loops) == 1 and len(loops[0]["trace"]) == 5
+    # at depth 4 the loop is out of reach: layer 1's warning stands, layer 2 claims nothing
+    code, out, _ = cli("lint", spec, "--explore", "--depth", "4", "--format", "json")
+    assert code == 0 and [f["code"] for f in json.loads(out)] == ["RL107", "RL203"]
+
+
+def test_explore_confirms_a_trigger_cycle(tmp_path):
+    spec = _derived(tmp_path, "pw_new_voyage_test_inverted")
+    code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
+    findings = json.loads(out)
+    assert code == 1
+    assert {f["code"] for f in findings} == {"RL107", "RL201", "RL202"}
+    [confirmed] = [f for f in findings if f["code"] == "RL202"]
+    assert confirmed["line"] == 202 and confirmed["trace"]
+    assert confirmed["message"] == "confirmed: triggers may fire each other forever: new_voyage"
+
+
+def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
+    """Two changes, so not a fixture: the refill trigger's `!=` (RL107, which does not
+    loop: RL203 in ttg_refill_feeds_itself) and a new trigger, listed first, that
+    shuffles the draw pile forever. Only the new trigger loops."""
+    text = TTG.read_text()
+    for old, new in [("when: size(hand(p)) == 0", "when: size(hand(p)) != 0"),
+                     ("triggers:\n", "triggers:\n  spin:\n    when: tiebreak == 0\n"
+                                      "    effect: shuffle(draw_pile)\n")]:
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    spec = tmp_path / "take_the_gold.yaml"
+    spec.write_text(text)
+    code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
+    codes = {(f["code"], f["line"]) for f in json.loads(out)}
+    assert ("RL201", 3) in codes and ("RL107", 155) in codes
+    assert ("RL202", 155) not in codes and ("RL203", 155) in codes
+
+
+# --- docs/lint.md shows real output ---------------------------------------------------------
+
+_EXAMPLE = re.compile(r"<!-- lint-example: (\w+) -->\n```text\n\$ (.*?)\n(.*?)```", re.S)
+DOC_EXAMPLES = _EXAMPLE.findall((ROOT / "docs" / "lint.md").read_text(encoding="utf-8"))
+
+
+def test_the_docs_have_examples():
+    assert len(DOC_EXAMPLES) >= 15
+
+
+@pytest.mark.parametrize("name, command, output", DOC_EXAMPLES,
+                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(DOC_EXAMPLES)])
+def test_docs_lint_example_is_real_output(name, command, output, tmp_path, monkeypatch):
+    """docs/lint.md shows lint's output on fixtures; it must be what lint prints."""
+    path = TESTS / "lint" / f"{name}.yaml"
+    data = load_fixture(path)
+    derive(path, data, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    argv = shlex.split(command)
+    assert argv[0] == "rulespec"
+    code, out, err = cli(*argv[1:])
+    assert out == output, err
+
+
+# --- the seeds are clean ------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", [TTG, PW], ids=["take_the_gold", "pirates_wild"])
+def test_seed_is_lint_clean(spec):
+    code, out, _ = cli("lint", spec, "--format", "json")
+    assert (code, json.loads(out)) == (0, [])
+
+
+@pytest.mark.parametrize("spec", [TTG, PW], ids=["take_the_gold", "pirates_wild"])
+def test_seed_is_clean_when_explored_shallow(spec):
+    code, out, _ = cli("lint", spec, "--explore", "--depth", FAST_DEPTH, "--format", "json")
+    assert (code, json.loads(out)) == (0, [])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [TTG, PW], ids=["take_the_gold", "pirates_wild"])
+def test_seed_is_clean_when_explored_at_the_default_depth(spec):
+    """The CLI's own bounds (depth 8): what `rulespec lint games/*.yaml --explore` does.
+    Nothing but, where the search hit its state or time bound, a note saying so."""
+    code, out, _ = cli("lint", spec, "--explore", "--format", "json")
+    findings = json.loads(out)
+    assert code == 0
+    assert all(f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds"
+               in f["message"] for f in findings)
+
+
+def test_both_seeds_at_once_text():
+    code, out, _ = cli("lint", TTG, PW)
+    assert (code, out) == (0, "2 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)\n")
+
+
+# --- output, exit codes, selection -----------------------------------------------------
+
+def _derived(tmp_path, name):
+    path = TESTS / "lint" / f"{name}.yaml"
+    return derive(path, load_fixture(path), tmp_path)
+
+
+def test_text_format_has_place_source_line_and_caret(tmp_path):
+    spec = _derived(tmp_path, "ttg_kraken_limit_above_supply")
+    code, out, _ = cli("lint", spec)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{spec}:139:11: error RL105: end 'ship_destroyed': this "
+                               "condition can never hold")
+    assert "[layer 1]" in lines[0] and "(check the deck, the limits" in lines[0]
+    assert lines[1] == "        when: successful_krakens >= kraken_limit and tiebreak == 0"
+    assert lines[2] == "              ^"
+    assert lines[-1] == "1 spec(s) linted: 1 error(s), 0 warning(s), 0 note(s)"
+
+
+def test_json_format_fields(tmp_path):
+    spec = _derived(tmp_path, "ttg_unused_parameter")
+    code, out, _ = cli("lint", spec, "--format", "json")
+    assert code == 0   # a warning is below the default --fail-on error
+    [f] = json.loads(out)
+    assert f == {"code": "RL101", "severity": "warning", "message": "param 'bonus_draw' is "
+                 "never used", "file": str(spec), "line": 28, "col": 3, "layer": 1,
+                 "hint": "remove it, or refer to it in a rule", "trace": [], "rules": []}
+
+
+def test_exit_codes(tmp_path):
+    warning = _derived(tmp_path / "w", "ttg_unused_parameter")
+    error = _derived(tmp_path / "e", "ttg_kraken_limit_above_supply")
+    assert cli("lint", TTG)[0] == 0
+    assert cli("lint", error)[0] == 1
+    assert cli("lint", TTG, error)[0] == 1
+    assert cli("lint", warning)[0] == 0
+    assert cli("lint", warning, "--fail-on", "warning")[0] == 1
+    assert cli("lint", warning, "--fail-on", "info")[0] == 1
+    assert cli("lint", error, "--fail-on", "warning")[0] == 1
+    assert cli("lint", TTG, "--fail-on", "info")[0] == 0
+    # an error that --ignore drops does not fail the run
+    assert cli("lint", error, "--ignore", "RL105")[0] == 0
+
+
+def test_notes_fail_only_with_fail_on_info(tmp_path):
+    spec = _derived(tmp_path, "ttg_turn_limit_hit_in_simulation")
+    assert cli("lint", spec, "--simulate", "5", "--select", "RL302")[0] == 0
+    assert cli("lint", spec, "--simulate", "5", "--select", "RL302", "--fail-on", "warning")[0] == 0
+    assert cli("lint", spec, "--simulate", "5", "--select", "RL302", "--fail-on", "info")[0] == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["lint"],                                      # no spec
+    ["lint", TTG, "--format", "xml"],
+    ["lint", TTG, "--fail-on", "fatal"],
+    ["lint", TTG, "--depth", "deep"],
+    ["lint", TTG, "--simulate", "many"],
+    ["lint", TTG, "--bogus"],
+    ["graph"],
+    ["graph", TTG, "--format", "png"],
+], ids=["no-spec", "format", "fail-on", "depth", "simulate", "unknown-option", "graph-no-spec",
+        "graph-format"])
+def test_bad_arguments_exit_2(argv):
+    code, out, err = cli(*argv)
+    assert code == 2
+    assert "Traceback" not in out + err and "see 'rulespec" in err
+
+
+def test_graph_missing_file_exits_2(tmp_path):
+    code, out, err = cli("graph", tmp_path / "nope.yaml")
+    assert code == 2 and "RS001" in err and "Traceback" not in err
+
+
+def test_lint_missing_file_exits_2(tmp_path):
+    code, out, err = cli("lint", tmp_path / "nope.yaml")
+    assert code == 2 and "RS001" in out + err
+
+
+def test_lint_missing_file_is_reported_not_raised(tmp_path):
+    """An unreadable file is a tool error: RS001 on standard error, exit 2."""
+    missing = tmp_path / "nope.yaml"
+    code, out, err = cli("lint", missing, "--format", "json")
+    assert code in (1, 2) and "Traceback" not in err
+    assert "RS001" in out + err
+
+
+def test_negative_simulate_is_a_usage_error():
+    code, out, err = cli("lint", TTG, "--simulate", "-3")
+    assert code == 2 and "Traceback" not in err
+
+
+def test_front_end_errors_are_findings_of_layer_0(tmp_path):
+    spec = _derived(tmp_path, "pw_typo_in_an_effect")
+    code, out, _ = cli("lint", spec, "--format", "json")
+    [f] = json.loads(out)
+    assert (code, f["code"], f["layer"], f["severity"]) == (1, "RS201", 0, "error")
+    assert "did you mean 'current'" in f["hint"]
+
+
+def test_sarif_shape(tmp_path):
+    spec = _derived(tmp_path, "ttg_no_end_conditions")
+    code, out, _ = cli("lint", spec, "--format", "sarif")
+    assert code == 1
+    sarif = json.loads(out)
+    assert sarif["version"] == "2.1.0" and "sarif" in sarif["$schema"]
+    [run] = sarif["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "rulespec" and driver["version"]
+    assert {r["id"] for r in driver["rules"]} == {"RL101", "RL106", "RL108"}
+    assert all(r["shortDescription"]["text"] == static.CODES[r["id"]] for r in driver["rules"])
+    results = run["results"]
+    assert sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+                  for r in results) == [("RL101", 25), ("RL101", 26), ("RL101", 37),
+                                        ("RL106", 3), ("RL108", 95)]
+    for r in results:
+        assert r["level"] in ("error", "warning", "note")
+        assert r["message"]["text"]
+        loc = r["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"]["uri"] == str(spec)
+        assert loc["region"]["startColumn"] >= 1
+    assert {r["ruleId"]: r["level"] for r in results} == {"RL101": "warning", "RL106": "error",
+                                                          "RL108": "warning"}
+
+
+def test_sarif_of_a_clean_run():
+    code, out, _ = cli("lint", TTG, "--format", "sarif")
+    sarif = json.loads(out)
+    assert code == 0 and sarif["version"] == "2.1.0"
+    assert sarif["runs"][0]["results"] == [] and sarif["runs"][0]["tool"]["driver"]["rules"] == []
+
+
+def test_sarif_note_level_and_layer(tmp_path):
+    spec = _derived(tmp_path, "ttg_turn_limit_hit_in_simulation")
+    code, out, _ = cli("lint", spec, "--simulate", "5", "--select", "RL302", "--format", "sarif")
+    [r] = json.loads(out)["runs"][0]["results"]
+    assert (r["ruleId"], r["level"], r["properties"]["layer"]) == ("RL302", "note", 3)
+
+
+def test_select_and_ignore_filter_by_code(tmp_path):
+    spec = _derived(tmp_path, "ttg_no_end_conditions")
+
+    def codes(*extra):
+        return sorted(f["code"] for f in json.loads(cli("lint", spec, "--format", "json", *extra)[1]))
+
+    everything = ["RL101", "RL101", "RL101", "RL106", "RL108"]
+    assert codes() == everything
+    assert codes("--select", "RL106") == ["RL106"]
+    assert codes("--select", "RL101") == ["RL101"] * 3
+    assert codes("--select", "RL1") == everything                               # a prefix
+    assert codes("--select", "RL106,RL101") == ["RL101", "RL101", "RL101", "RL106"]
+    assert codes("--select", "RL2") == []
+    assert codes("--ignore", "RL101") == ["RL106", "RL108"]
+    assert codes("--ignore", "RL10") == []
+    assert codes("--ignore", " RL106 , RL101 ") == ["RL108"]
+    assert codes("--select", "RL1", "--ignore", "RL106,RL108") == ["RL101"] * 3
+
+
+def test_suppression_is_per_line_and_per_code(tmp_path):
+    """`# rulespec: ignore[...]` silences only its own codes on its own line."""
+    spec = _derived(tmp_path, "ttg_no_end_conditions")
+    text = spec.read_text().splitlines(keepends=True)
+    assert text[24].startswith("  kraken_limit: 3")
+    text[24] = text[24].rstrip("\n") + "  # rulespec: ignore[RL101]\n"      # line 25
+    text[25] = text[25].rstrip("\n") + "  # rulespec: ignore[RL106]\n"      # line 26: wrong code
+    text[2] = "rulespec: 1  # rulespec: ignore[RL102, RL106]\n"             # line 3
+    spec.write_text("".join(text))
+    got = sorted((f["code"], f["line"]) for f in json.loads(cli("lint", spec, "--format", "json")[1]))
+    assert got == [("RL101", 26), ("RL101", 37), ("RL108", 95)]
+
+
+# --- the graph ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ttg_graph():
+    return graphs.build(load_spec(str(TTG)))
+
+
+def _has(g, a, key, b):
+    return g.has_edge(a, b, key=key)
+
+
+@pytest.mark.parametrize("a, key, b", [
+    ("setup", "next", "step:draw"),
+    ("step:draw", "next", "step:play"),
+    ("step:play", "next", "step:discard_down"),
+    ("step:discard_down", "next", "step:draw"),
+    ("step:play", "offers", "action:pirate"),
+    ("step:play", "offers", "action:two_pirates"),
+    ("step:play", "offers", "action:kraken"),
+    ("step:play", "offers", "action:captain_raid"),
+    ("card:pirate", "enables", "action:pirate"),
+    ("card:pirate_captain", "enables", "action:captain_raid"),
+    ("card:pirate_captain", "enables", "reaction:captain_block"),
+    ("card:officer", "enables", "reaction:officer_block"),
+    ("card:two_officers", "enables", "reaction:two_officers_block"),
+    ("action:pirate", "opens", "reaction:officer_block"),
+    ("action:two_pirates", "opens", "reaction:officer_block"),
+    ("action:pirate", "opens", "reaction:two_officers_block"),
+    ("action:kraken", "opens", "reaction:captain_block"),
+    ("action:kraken", "moves_to", "zone:set_aside"),
+    ("action:kraken", "moves_to", "zone:discard_pile"),
+    ("zone:hand", "moves_from", "action:kraken"),
+    ("action:kraken", "changes", "counter:successful_krakens"),
+    ("action:kraken", "reads", "counter:tiebreak"),
+    ("action:captain_raid", "reads", "param:raid_take"),
+    ("zone:draw_pile", "moves_from", "step:draw"),
+    ("step:draw", "moves_to", "zone:hand"),
+    ("step:discard_down", "reads", "param:hand_limit"),
+    ("setup", "reads", "param:deal_size"),
+    ("trigger:refill_empty_hand", "moves_to", "zone:hand"),
+    ("trigger:refill_empty_hand", "feeds", "end:coin_win"),
+    ("trigger:refill_empty_hand", "feeds", "trigger:refill_empty_hand"),
+    ("end:coin_win", "reads", "counter:win_target"),
+    ("end:coin_win", "reads", "zone:hand"),
+    ("end:ship_destroyed", "reads", "counter:successful_krakens"),
+    ("end:ship_destroyed", "reads", "param:kraken_limit"),
+    ("end:ship_destroyed", "changes", "counter:win_target"),
+    ("end:ship_destroyed", "changes", "counter:tiebreak"),
+    ("end:ship_destroyed", "feeds", "end:coin_win"),
+])
+def test_graph_has_the_edges_the_spec_implies(ttg_graph, a, key, b):
+    assert _has(ttg_graph, a, key, b)
+
+
+@pytest.mark.parametrize("a, key, b", [
+    ("action:kraken", "opens", "reaction:officer_block"),       # the Officers answer Pirates
+    ("action:captain_raid", "opens", "reaction:captain_block"),  # no react() in the raid
+    ("step:play", "offers", "action:pirate_captain"),
+    ("step:draw", "next", "step:discard_down"),
+    ("end:coin_win", "feeds", "trigger:refill_empty_hand"),      # a win writes nothing
+    ("card:gold_coin", "enables", "action:pirate"),
+])
+def test_graph_has_no_edges_the_spec_does_not_imply(ttg_graph, a, key, b):
+    assert a not in ttg_graph or b not in ttg_graph or not _has(ttg_graph, a, key, b)
+
+
+def test_graph_nodes(ttg_graph):
+    spec = load_spec(str(TTG))
+    want = {"setup": "setup"}
+    want |= {f"step:{s.name}": "step" for s in spec.turn}
+    want |= {f"action:{a.name}": "action" for a in spec.actions}
+    want |= {f"reaction:{r.name}": "reaction" for r in spec.reactions}
+    want |= {f"end:{e.name}": "end" for e in spec.end_conditions}
+    want |= {f"trigger:{t.name}": "trigger" for t in spec.triggers}
+    want |= {f"card:{c.name}": "card" for c in spec.cards}
+    want |= {f"zone:{z.name}": "zone" for z in spec.zones}
+    want |= {f"counter:{c.name}": "counter" for c in spec.counters}
+    want |= {f"param:{p.name}": "param" for p in spec.params}
+    assert {n: d["kind"] for n, d in ttg_graph.nodes(data=True)} == want
+    assert len(want) == 1 + 3 + 4 + 3 + 2 + 1 + 7 + 4 + 3 + 7
+    for nid, data in ttg_graph.nodes(data=True):
+        assert data["span"].startswith(f"{TTG}:"), nid
+        line = int(data["span"].split(":")[-2])
+        assert 1 <= line <= 164, nid
+    assert ttg_graph.nodes["action:kraken"]["span"] == f"{TTG}:83:3"
+    assert ttg_graph.nodes["card:officer"]["span"] == f"{TTG}:15:5"
+    assert ttg_graph.nodes["card:officer"]["count"] == 8
+    edge_kinds = {k for _, _, k in ttg_graph.edges(keys=True)}
+    assert edge_kinds == {"next", "offers", "enables", "opens", "moves_from", "moves_to",
+                          "changes", "reads", "feeds"}
+
+
+def test_pirates_wild_graph_has_goals():
+    g = graphs.build(load_spec(str(PW)))
+    assert g.nodes["goal:treasures"]["kind"] == "goal"
+    assert _has(g, "goal:treasures", "reads", "zone:ship")
+    assert _has(g, "end:completion", "reads", "goal:treasures")
+    assert _has(g, "action:take_treasure", "reads", "goal:treasures")
+    assert _has(g, "action:play_trouble", "opens", "reaction:arrr")
+    assert _has(g, "trigger:new_voyage", "changes", "counter:voyages")
+    assert _has(g, "trigger:new_voyage", "feeds", "trigger:new_voyage")
+    for card in ("sloop", "galleon"):                       # card: vessel is a tag
+        assert _has(g, f"card:{card}", "enables", "action:play_vessel")
+    assert sum(1 for _, b, k in g.in_edges("action:discard_card", keys=True) if k == "enables") == 20
+
+
+def test_graph_dot_renders(tmp_path):
+    code, out, err = cli("graph", TTG, "--format", "dot")
+    assert code == 0, err
+    assert out.startswith('digraph "Take the Gold" {') and out.rstrip().endswith("}")
+    assert '"step:play" -> "action:pirate" [label="offers", style=bold];' in out
+    assert '"card:officer" [label="officer", shape=note, tooltip="card at ' in out
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz 'dot' is not installed")
+    done = subprocess.run(["dot", "-Tsvg"], input=out, text=True, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "<svg" in done.stdout and "officer_block" in done.stdout
+
+
+def test_graph_render_and_output_options(tmp_path):
+    dot_file, svg = tmp_path / "g.dot", tmp_path / "g.svg"
+    code, out, err = cli("graph", PW, "-o", dot_file)
+    assert (code, out) == (0, "") and dot_file.read_text().startswith('digraph "Pirates Wild"')
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz 'dot' is not installed")
+    assert cli("graph", TTG, "--format", "json", "--render", svg)[0] == 0
+    assert "<svg" in svg.read_text()
+
+
+def test_graph_mermaid(ttg_graph):
+    code, out, _ = cli("graph", TTG, "--format", "mermaid")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "flowchart LR"
+    nodes = {line.split("[", 1)[0].strip(): line.split('"')[1] for line in lines[1:]
+             if "[" in line and "-->" not in line and "-.->" not in line}
+    edges = [line for line in lines[1:] if "-->" in line or "-.->" in line]
+    assert len(nodes) == ttg_graph.number_of_nodes()
+    assert len(edges) == ttg_graph.number_of_edges()
+    ids = {label: nid for nid, label in nodes.items()}     # "step: play" -> "n3"
+    assert f"  {ids['step: play']} -->|offers| {ids['action: pirate']}" in lines
+    assert f"  {ids['end: coin_win']} -.->|reads| {ids['counter: win_target']}" in lines
+    assert f"  {ids['action: kraken']} -->|moves_to| {ids['zone: set_aside']}" in lines
+
+
+def test_graph_json(ttg_graph):
+    code, out, _ = cli("graph", TTG, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["name"] == "Take the Gold"
+    assert {n["id"] for n in data["nodes"]} == set(ttg_graph.nodes)
+    assert all({"id", "kind", "span", "label"} <= set(n) for n in data["nodes"])
+    edges = {(e["source"], e["kind"], e["target"]) for e in data["edges"]}
+    assert ("action:kraken", "moves_to", "zone:set_aside") in edges
+    assert ("trigger:refill_empty_hand", "feeds", "end:coin_win") in edges
+    assert len(data["edges"]) == ttg_graph.number_of_edges()
