@@ -44,7 +44,10 @@ class GreedyAgent:
 
     It looks one step ahead on a copy of the game in which every card its player cannot
     see has been dealt again at random (the zones keep their sizes), so it never learns
-    the draw pile's order or another player's hand; chance in the copy is its own.
+    the draw pile's order or another player's hand; chance in the copy is its own. The
+    step ends at its own next choice or the next turn: what other players answer on
+    the way (a reaction, pay or refuse) is played for them at random, so an attack is
+    judged by what it brings, not by the moment it is announced.
     """
 
     name = "greedy"
@@ -83,8 +86,13 @@ class Lookahead:
         g.rng = random.Random(rng.random())
         self._redeal(g, g.rng)
         g.apply(option)
-        while not g.over and g.to_act() == CHANCE:
-            g.sample_chance()
+        turn = g.turn
+        while not g.over and g.turn == turn and g.to_act() != self.seat:
+            if g.to_act() == CHANCE:
+                g.sample_chance()
+            else:
+                options = g.pending.options
+                g.apply(options[rng.randrange(len(options))])
         if g.over:
             return self.WIN if self.seat in g.winners else self.LOSS if g.winners else 0
         return g.evaluate(self.seat)

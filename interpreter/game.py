@@ -166,6 +166,8 @@ class Game:
 
     def evaluate(self, player: int) -> int:
         """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
+        if self.rules.evaluation is None:
+            raise ValueError(f"{self.rules.spec.name} declares no evaluation")
         return self.rules.evaluation(self, {"me": player})
 
     @property

@@ -68,7 +68,7 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
 CHANCE = {"random": "the first argument of move", "random_player":
           "the value of a let or the argument of set_current"}
 
-KEYWORDS = {"any", "me", "chosen", "let", "if", "else", "for", "in", "while", "choose", "from", "and", "or",
+KEYWORDS = {"any", "me", "chosen", "reactor", "answer", "target", "card", "let", "if", "else", "for", "in", "while", "choose", "from", "and", "or",
             "not", "true", "false"}
 
 

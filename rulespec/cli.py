@@ -73,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--players", type=int, help="number of players (default: the spec's)")
     run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
     run.add_argument("--agents", default="random",
-                     help="one agent for all seats, or one per seat, comma-separated: random, first")
+                     help="one agent for all seats, or one per seat, comma-separated: "
+                          "random, first, greedy")
     run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
     run.add_argument("--json", action="store_true", help="print the result and log as JSON")
     run.add_argument("--max-turns", type=int, help="turn limit (default: the spec's, or 2000)")
@@ -89,13 +90,13 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("spec")
     sim.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
-    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
     sim.add_argument("--players", type=int, help="number of players (default: the spec's)")
     sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
     sim.add_argument("--agents", default="random", help="as for run")
     sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sim.add_argument("--max-turns", type=int, help="turn limit (default: the spec's)")
-    sim.add_argument("--json", action="store_true")
+    sim.add_argument("--json", action="store_true", help="print the report as JSON")
 
     val = sub.add_parser("validate", help="check specs and report every problem",
                          epilog="example: rulespec validate games/*.yaml")
@@ -186,8 +187,7 @@ def _setup(args):
     spec = _load(args.spec, args.variant)
     n = args.players or spec.default_players
     if not spec.min_players <= n <= spec.max_players:
-        raise UsageError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
-                         f"players, not {n}")
+        raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
     for flag in ("max_turns", "games", "workers"):
         value = getattr(args, flag, None)
         if value is not None and value < 1:
@@ -199,6 +199,12 @@ def _setup(args):
     if any(getattr(a, "needs_model", False) for a in agents) and spec.evaluation is None:
         raise UsageError(f"the greedy agent needs an evaluation in the spec; {args.spec} has none")
     return spec, n
+
+
+def _player_range(spec) -> str:
+    if spec.min_players == spec.max_players:
+        return f"exactly {spec.min_players} players"
+    return f"{spec.min_players} to {spec.max_players} players"
 
 
 def _run(args, out, err) -> int:
@@ -215,18 +221,20 @@ def _run(args, out, err) -> int:
         game = Game(rules, seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
         games.append(play(game, make_agents(args.agents.split(","), n, seed)))
         carried = game.carry()
+    if args.log:  # one header line per game, then its events
+        try:
+            with open(args.log, "w") as fh:
+                for k, game in enumerate(games):
+                    header = {"spec": args.spec, "variants": args.variant, "players": n,
+                              "seed": args.seed + k, "game": k + 1, "agents": args.agents,
+                              "result": game.result}
+                    for record in [header] + log_for(game, None):
+                        fh.write(json.dumps(record, default=list) + "\n")
+        except OSError as exc:
+            raise UsageError(f"cannot write log {args.log}: {exc.strerror}") from None
     if args.games > 1:
         return _report_match(spec, n, args, games, viewer, out)
     game = games[0]
-    if args.log:
-        header = {"spec": args.spec, "players": n, "seed": args.seed, "agents": args.agents,
-                  "result": game.result}
-        try:
-            with open(args.log, "w") as fh:
-                for record in [header] + log_for(game, None):
-                    fh.write(json.dumps(record, default=list) + "\n")
-        except OSError as exc:
-            raise UsageError(f"cannot write log {args.log}: {exc.strerror}") from None
     if args.json:
         json.dump({"spec": spec.name, "players": n, "seed": args.seed, "result": game.result,
                    "events": log_for(game, viewer)}, out, default=list, indent=1)
@@ -424,8 +432,7 @@ def _diff(args, out, err) -> int:
         n = args.players or old.default_players
         for spec in (old, new):
             if not spec.min_players <= n <= spec.max_players:
-                raise UsageError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
-                                 f"players, not {n}")
+                raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
         results = [simulation.simulate(simulation.Job(path, n, ("random",), None), args.simulate)
                    for path in (args.old, args.new)]
         rows = diff.compare_outcomes(results[0], results[1], n)

@@ -10,6 +10,7 @@ from pathlib import Path
 from . import ir, schema
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
+from .graph import walk_statements
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -181,7 +182,15 @@ class _Compiler:
 
     @staticmethod
     def _top_lets(effect) -> dict[str, str]:
-        return {s.name: s.value.type for s in effect if isinstance(s, ir.Let)}
+        """The locals an action's reactions may use: top-level lets made before the
+        first statement that can open a reaction window."""
+        lets = {}
+        for s in effect:
+            if any(isinstance(x, ir.Do) and x.proc == "react" for x in walk_statements((s,))):
+                break
+            if isinstance(s, ir.Let):
+                lets[s.name] = s.value.type
+        return lets
 
     def _action(self, name, a) -> ir.Action:
         doc, b, path = self.doc, self.b, ("actions", name)

@@ -78,9 +78,11 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
                           " -> ".join(s.name for s in new.turn)))
     for field, label in (("min_players", "players min"), ("max_players", "players max"),
                          ("default_players", "players default"), ("turn_limit", "turn limit"),
+                         ("hand", "hand"), ("setup", "setup"), ("removals", "deck removals"),
                          ("evaluation", "evaluation")):
         if canon(getattr(old, field)) != canon(getattr(new, field)):
-            detail = "" if field == "evaluation" else f"{getattr(old, field)} -> {getattr(new, field)}"
+            detail = "" if field in ("evaluation", "setup", "removals") else \
+                f"{getattr(old, field)} -> {getattr(new, field)}"
             out.append(Change("game", label, "changed", old.span, new.span, detail))
     order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "step", "action",
              "reaction", "end condition", "trigger"]
@@ -88,7 +90,9 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
 
 
 def _key(f: Finding):
-    return (f.code, f.message)
+    """A finding's identity across two versions: its code and the rules it concerns
+    (its message may quote numbers the change moved)."""
+    return (f.code, f.rules) if f.rules else (f.code, f.message)
 
 
 def findings_delta(old: ir.Spec, new: ir.Spec) -> tuple[list[Finding], list[Finding]]:

@@ -69,7 +69,13 @@ class Builder:
     def expr(self, doc, path, value, scope: dict[str, str], want: str | None = None) -> ir.Expr | None:
         self.text = SpecText(doc, path)
         if isinstance(value, bool) or isinstance(value, int):
-            return ir.Const(doc.span(path), "bool" if isinstance(value, bool) else "int", value)
+            node = ir.Const(doc.span(path), "bool" if isinstance(value, bool) else "int", value)
+            if want and not accepts(want, node.type):
+                self._error("RS204", f"{'.'.join(map(str, path))} must be "
+                            f"{'a condition (bool)' if want == 'bool' else want}, got {node.type}",
+                            node.span)
+                return None
+            return node
         tree = self._parse(value, "expr")
         if tree is None:
             return None
@@ -274,9 +280,13 @@ class Builder:
             ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
         if ok and name == "prop":
             key = args[1]
-            if not isinstance(key, ir.Const) or key.value not in n.props:
-                self._error("RS201", f"unknown card property {getattr(key, 'value', '?')!r}", key.span,
-                            did_you_mean(getattr(key, "value", ""), n.props) or
+            if not isinstance(key, ir.Const):
+                self._error("RS204", "prop() takes a property name in quotes, not a value "
+                            "computed in play", key.span)
+                return None
+            if key.value not in n.props:
+                self._error("RS201", f"unknown card property {key.value!r}", key.span,
+                            did_you_mean(key.value, n.props) or
                             "prop() takes a property name the deck declares, in quotes")
                 return None
             result = n.props[key.value]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -43,7 +44,7 @@ def resolve(doc: Document, seen: tuple[str, ...] = ()) -> Document:
         raise SpecError([Diagnostic("RS602", "variants extend each other in a circle",
                                     doc.span(("extends",)))], doc.all_sources())
     _check_shape(doc)
-    base_path = Path(doc.file).parent / doc.data["extends"]
+    base_path = _extended(doc)
     if not base_path.exists():
         raise SpecError([Diagnostic("RS601", f"extends '{doc.data['extends']}': no such file "
                                     f"({base_path})", doc.span(("extends",)))], doc.all_sources())
@@ -51,10 +52,27 @@ def resolve(doc: Document, seen: tuple[str, ...] = ()) -> Document:
     return apply(base, doc)
 
 
+def _extended(doc: Document) -> Path:
+    """The file a variant extends, as a clean path (no '..' in places shown to users)."""
+    return Path(os.path.normpath(Path(doc.file).parent / doc.data["extends"]))
+
+
+def chain(doc: Document) -> list[Document]:
+    """A variant and the variants it extends, root-most first, without the base."""
+    out = []
+    while is_variant(doc):
+        out.insert(0, doc)
+        if len(out) > MAX_CHAIN:
+            raise SpecError([Diagnostic("RS602", "variants extend each other in a circle",
+                                        doc.span(("extends",)))], doc.all_sources())
+        doc = load(_extended(doc))
+    return out
+
+
 def base_file(doc: Document) -> str:
     """The full spec at the root of a variant chain."""
     while is_variant(doc):
-        doc = load(Path(doc.file).parent / doc.data["extends"])
+        doc = load(_extended(doc))
     return str(Path(doc.file).resolve())
 
 
@@ -263,6 +281,7 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
             raise SpecError([Diagnostic("RS603", f"variant '{name}' extends "
                                         f"{vdoc.data['extends']}, not the spec being run",
                                         vdoc.span(("extends",)))], vdoc.all_sources())
-        _check_shape(vdoc)
-        doc = apply(doc, vdoc)
+        for step in chain(vdoc):  # a variant of a variant brings the whole chain
+            _check_shape(step)
+            doc = apply(doc, step)
     return doc
