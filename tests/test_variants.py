@@ -1,0 +1,198 @@
+"""Variants (TTG-16, PW-14) from the command line and from Python: player ranges,
+composition with --variant, and the variant errors RS601-RS603. Their rules are
+tested by the scenarios in tests/scenarios/variants/."""
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+
+from rulespec import diff
+from rulespec.cli import main
+from rulespec.compiler import load_spec
+from rulespec.diagnostics import SpecError
+from rulespec.loading import load
+from rulespec.scenarios import collect
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+TTG = ROOT / "games" / "take_the_gold.yaml"
+PW = ROOT / "games" / "pirates_wild.yaml"
+VARIANTS = ROOT / "games" / "variants"
+VARIANT_FILES = sorted(VARIANTS.glob("*/*.yaml"))
+COMPOSED = TESTS / "composed" / "two_player_long_5.yaml"
+
+
+def cli(*argv) -> tuple[int, str, str]:
+    out, err = StringIO(), StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def param(spec, name):
+    return next(p.value for p in spec.params if p.name == name)
+
+
+def action(spec, name):
+    return next(a for a in spec.actions if a.name == name)
+
+
+# --- every variant is tested ---------------------------------------------------------
+
+def test_every_variant_has_at_least_two_scenarios_citing_its_ruling():
+    scenarios = collect([TESTS / "scenarios" / "variants"])
+    uses: dict[Path, list] = {}
+    for s in scenarios:
+        data = load(s).data
+        spec = (s.parent / data["spec"]).resolve()
+        uses.setdefault(spec, []).append(data.get("rulings") or [])
+    for variant in VARIANT_FILES + [COMPOSED]:
+        ruling = "PW-14" if variant.parent.name == "pirates_wild" else "TTG-16"
+        cited = [r for r in uses.get(variant.resolve(), []) if ruling in r]
+        assert len(cited) >= 2, f"{variant.relative_to(ROOT)}: {len(cited)} scenario(s) citing {ruling}"
+
+
+@pytest.mark.parametrize("path", VARIANT_FILES, ids=[p.stem for p in VARIANT_FILES])
+def test_every_variant_validates_and_lints_clean(path):
+    assert cli("validate", path)[0] == 0
+    code, out, _ = cli("lint", path)
+    assert (code, out) == (0, "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)\n")
+
+
+# --- player ranges -------------------------------------------------------------------
+
+def test_reverse_is_refused_for_two_players():
+    code, out, err = cli("run", VARIANTS / "pirates_wild" / "reverse.yaml", "--players", "2")
+    assert (code, out) == (2, "")
+    assert err == "rulespec run: Pirates Wild (reverse) is for 3 to 4 players, not 2\n"
+    # the same through --variant, and for simulate
+    code, _, err = cli("simulate", PW, "--variant", "reverse", "--players", "2", "--games", "1")
+    assert code == 2 and "is for 3 to 4 players, not 2" in err
+
+
+def test_reverse_plays_with_three_players():
+    code, out, err = cli("run", PW, "--variant", "reverse", "--players", "3", "--seed", "1")
+    assert code == 0, err
+    assert out.startswith("Pirates Wild (reverse): 3 players, seed 1, agents random\n")
+
+
+def test_two_player_is_for_two_players_only():
+    path = VARIANTS / "take_the_gold" / "two_player.yaml"
+    for n in ("3", "4"):
+        code, out, err = cli("run", path, "--players", n)
+        assert (code, out) == (2, "")
+        assert err == f"rulespec run: Take the Gold (two_player) is for exactly 2 players, not {n}\n"
+    code, out, err = cli("run", path, "--seed", "4")
+    assert code == 0, err
+    assert out.startswith("Take the Gold (two_player): 2 players, seed 4")
+
+
+# --- composition -------------------------------------------------------------------------
+
+def test_two_player_and_long_5_compose():
+    spec = load_spec(TTG, variants=["two_player", "long_5"])
+    two = load_spec(VARIANTS / "take_the_gold" / "two_player.yaml")
+    assert spec.name == "Take the Gold (two_player) (long_5)"
+    assert (spec.min_players, spec.max_players, spec.default_players) == (2, 2, 2)
+    assert param(spec, "kraken_limit") == 5
+    assert diff.canon(action(spec, "kraken")) == diff.canon(action(two, "kraken"))
+    # nothing else differs from the base
+    assert [(c.kind, c.name, c.what) for c in diff.changes(load_spec(TTG), spec)] == [
+        ("game", "players default", "changed"), ("game", "players max", "changed"),
+        ("parameter", "kraken_limit", "changed"), ("action", "kraken", "changed")]
+
+
+def test_composition_order_does_not_matter_for_independent_variants():
+    a = load_spec(TTG, variants=["two_player", "long_5"])
+    b = load_spec(TTG, variants=["long_5", "two_player"])
+    assert diff.changes(a, b) == []
+
+
+def test_a_later_variant_overrides_an_earlier_one():
+    assert param(load_spec(TTG, variants=["long_4", "long_5"]), "kraken_limit") == 5
+    assert param(load_spec(TTG, variants=["long_5", "long_4"]), "kraken_limit") == 4
+
+
+def test_a_variant_of_a_variant_equals_the_composition():
+    composed = load_spec(TTG, variants=["two_player", "long_5"])
+    chained = load_spec(COMPOSED)
+    assert diff.changes(composed, chained) == []
+
+
+def test_composed_variants_run_from_the_command_line():
+    code, out, err = cli("run", TTG, "--variant", "two_player", "--variant", "long_5",
+                         "--seed", "3")
+    assert code == 0, err
+    assert out.startswith("Take the Gold (two_player) (long_5): 2 players, seed 3")
+    # a variant named by its file path works too
+    code, out2, err = cli("run", TTG, "--variant", VARIANTS / "take_the_gold" / "two_player.yaml",
+                          "--variant", "long_5", "--seed", "3")
+    assert (code, out2) == (0, out), err
+
+
+def test_advanced_and_two_player_compose():
+    spec = load_spec(TTG, variants=["advanced", "two_player"])
+    assert [s.name for s in spec.turn] == ["coin_check", "draw", "play", "discard_down"]
+    assert "coin_win" not in {t.name for t in spec.end_conditions}
+    assert spec.max_players == 2
+
+
+# --- errors ------------------------------------------------------------------------------
+
+def test_unknown_variant_name_is_a_usage_error():
+    code, out, err = cli("run", TTG, "--variant", "long_6")
+    assert (code, out) == (2, "")
+    assert err == ("rulespec run: no variant 'long_6' for " + str(TTG) +
+                   " (did you mean 'long_5'?)\n")
+
+
+def test_a_variant_of_another_game_is_rs603():
+    code, _, err = cli("run", TTG, "--variant", VARIANTS / "pirates_wild" / "reverse.yaml")
+    assert code == 2
+    assert "error RS603: variant" in err and "not the spec being run" in err
+
+
+def test_variant_errors_rs601_and_rs602(tmp_path):
+    (tmp_path / "a.yaml").write_text("rulespec: 1\nextends: b.yaml\n")
+    (tmp_path / "b.yaml").write_text("rulespec: 1\nextends: a.yaml\n")
+    with pytest.raises(SpecError) as exc:
+        load_spec(tmp_path / "a.yaml")
+    assert [d.code for d in exc.value.diagnostics] == ["RS602"]
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"rulespec: 1\nextends: {TTG}\nparameters:\n  kraken_limt: 4\n"
+                   "remove:\n  end_conditions: [coin_wim]\n")
+    with pytest.raises(SpecError) as exc:
+        load_spec(bad)
+    assert [(d.code, d.message, d.hint) for d in exc.value.diagnostics] == [
+        ("RS601", "the base has no parameter 'kraken_limt' to override", "did you mean 'kraken_limit'?"),
+        ("RS601", "the base has no end condition 'coin_wim' to remove", "did you mean 'coin_win'?")]
+
+    missing = tmp_path / "missing.yaml"
+    missing.write_text("rulespec: 1\nextends: nowhere.yaml\n")
+    with pytest.raises(SpecError) as exc:
+        load_spec(missing)
+    assert [d.code for d in exc.value.diagnostics] == ["RS601"]
+
+
+# --- once known bugs, now fixed: kept as plain tests -----------------------------------
+
+def test_a_chained_variant_given_to_variant_means_the_same_as_the_file():
+    # tests/composed/two_player_long_5.yaml extends two_player.yaml and sets kraken_limit 5
+    by_option = load_spec(TTG, variants=[str(COMPOSED)])
+    by_file = load_spec(COMPOSED)
+    assert [(c.kind, c.name, c.what) for c in diff.changes(by_file, by_option)] == []
+
+
+def test_findings_in_the_base_of_a_variant_have_normalized_paths(tmp_path):
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "base.yaml").write_text(TTG.read_text())
+    variant = tmp_path / "variants" / "long_6.yaml"
+    variant.write_text("rulespec: 1\nextends: ../base.yaml\nparameters:\n  kraken_limit: 6\n")
+    code, out, _ = cli("lint", variant, "--format", "sarif")
+    assert code == 1
+    uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(out)["runs"][0]["results"] for loc in r["locations"]]
+    assert uris == [str(tmp_path / "base.yaml")]
