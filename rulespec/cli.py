@@ -97,6 +97,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sim.add_argument("--max-turns", type=int, help="turn limit (default: the spec's)")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
+    sim.add_argument("--plot", metavar="FILE.png",
+                     help="draw game lengths and seat win rates (needs rulespec[plot])")
+    sim.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
+                     help="run the games on a Dask cluster (needs rulespec[dask]); "
+                          "results are the same as a local run")
 
     val = sub.add_parser("validate", help="check specs and report every problem",
                          epilog="example: rulespec validate games/*.yaml")
@@ -271,10 +276,28 @@ def _report_match(spec, n, args, games, viewer, out) -> int:
 
 def _simulate(args, out, err) -> int:
     spec, n = _setup(args)
-    job = simulation.Job(str(args.spec), n, tuple(args.agents.split(",")), args.max_turns,
-                         tuple(args.variant))
-    report = simulation.summarize(simulation.simulate(job, args.games, args.seed, args.workers), n)
+    job = simulation.Job(str(Path(args.spec).resolve()), n, tuple(args.agents.split(",")),
+                         args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
+                                               for v in args.variant))
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'") from None
+    if args.dask:
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'") from None
+    progress = _progress(err, args.games) if getattr(err, "isatty", lambda: False)() else None
+    try:
+        results = simulation.simulate(job, args.games, args.seed, args.workers, progress, args.dask)
+    except OSError as exc:
+        raise UsageError(f"cannot reach the Dask scheduler {args.dask}: {exc}") from None
+    report = simulation.summarize(results, n)
     report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
+    if args.plot:
+        simulation.plot(results, n, f"{spec.name}: {args.games} games, {n} players", args.plot)
     if args.json:
         json.dump(report, out, indent=1)
         out.write("\n")
@@ -289,7 +312,30 @@ def _simulate(args, out, err) -> int:
           f"max {ln['max']}", file=out)
     print("  seat wins        " + ", ".join(f"{p} {100 * w['share']:.1f}%"
                                             for p, w in report["seat_wins"].items()), file=out)
+    print("  rules fired      (times; share of games)", file=out)
+    for rule, f in report["rules_fired"].items():
+        print(f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / report['games']:5.1f}%", file=out)
+    print("  cards played     " + ", ".join(f"{c} {k}" for c, k in report["cards_played"].items()),
+          file=out)
     return 0
+
+
+def _progress(stream, total):
+    """A progress line on a terminal, for runs of more than a few seconds."""
+    import time
+    start = time.monotonic()
+
+    def show(done):
+        elapsed = time.monotonic() - start
+        if elapsed < 2 and done < total:
+            return
+        rate = done / elapsed if elapsed else 0
+        eta = (total - done) / rate if rate else 0
+        stream.write(f"\r  {done}/{total} games, {rate:,.0f}/s, {eta:4.0f} s left ")
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+    return show
 
 
 def _validate(args, out, err) -> int:

@@ -135,18 +135,18 @@ def compare_outcomes(old_results, new_results, players: int) -> list[dict]:
     """One row per compared quantity: old, new, p-value, significant at ALPHA."""
     rows = []
     n1, n2 = len(old_results), len(new_results)
-    reasons = sorted({r for r, _, _ in old_results} | {r for r, _, _ in new_results})
+    reasons = sorted({r.reason for r in old_results} | {r.reason for r in new_results})
     for reason in reasons:
-        k1 = sum(r == reason for r, _, _ in old_results)
-        k2 = sum(r == reason for r, _, _ in new_results)
+        k1 = sum(r.reason == reason for r in old_results)
+        k2 = sum(r.reason == reason for r in new_results)
         rows.append({"what": f"end reason {reason}", "old": k1 / n1, "new": k2 / n2,
                      "p": two_proportions(k1, n1, k2, n2)})
     for p in range(players):
-        k1 = sum(p in w for _, w, _ in old_results)
-        k2 = sum(p in w for _, w, _ in new_results)
+        k1 = sum(p in r.winners for r in old_results)
+        k2 = sum(p in r.winners for r in new_results)
         rows.append({"what": f"P{p + 1} wins", "old": k1 / n1, "new": k2 / n2,
                      "p": two_proportions(k1, n1, k2, n2)})
-    xs, ys = [t for _, _, t in old_results], [t for _, _, t in new_results]
+    xs, ys = [r.turns for r in old_results], [r.turns for r in new_results]
     rows.append({"what": "mean length (turns)", "old": sum(xs) / n1, "new": sum(ys) / n2,
                  "p": welch(xs, ys)})
     for row in rows:

@@ -11,6 +11,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable, NamedTuple
 
 from interpreter import Game, Rules
 from interpreter.agents import make_agents, play
@@ -32,33 +33,74 @@ def _rules(spec_path: str, players: int, variants: tuple[str, ...]) -> Rules:
     return Rules(load_spec(spec_path, variants=variants), players)
 
 
-def play_one(job: Job, seed: int) -> tuple[str, tuple[int, ...], int]:
-    """(end reason, winners, turns) of one seeded game."""
-    game = Game(_rules(job.spec_path, job.players, job.variants), seed=seed, log=False, turn_limit=job.turn_limit)
+class GameResult(NamedTuple):
+    reason: str
+    winners: tuple[int, ...]
+    turns: int
+    tally: dict  # rule firings and cards played ("card NAME")
+
+
+def play_one(job: Job, seed: int) -> GameResult:
+    """The outcome of one seeded game."""
+    game = Game(_rules(job.spec_path, job.players, job.variants), seed=seed, log=False,
+                turn_limit=job.turn_limit)
     play(game, make_agents(list(job.agents), job.players, seed))
-    return game.reason, game.winners, game.turn
+    return GameResult(game.reason, game.winners, game.turn, game.tally)
 
 
-def _chunk(args):
+def play_chunk(args) -> list[GameResult]:
+    """A chunk of seeds, played in order: the unit of work for processes and clusters."""
     job, seeds = args
     return [play_one(job, s) for s in seeds]
 
 
-def simulate(job: Job, games: int, seed: int = 0, workers: int = 1) -> list[tuple]:
+def chunks(job: Job, games: int, seed: int, parts: int) -> list[tuple[Job, list[int]]]:
     seeds = list(range(seed, seed + games))
-    if workers <= 1:
-        return [play_one(job, s) for s in seeds]
-    size = max(1, math.ceil(games / (workers * 8)))
-    chunks = [(job, seeds[i:i + size]) for i in range(0, games, size)]
-    with ProcessPoolExecutor(workers) as pool:
-        return [r for part in pool.map(_chunk, chunks) for r in part]
+    size = max(1, math.ceil(games / parts))
+    return [(job, seeds[i:i + size]) for i in range(0, games, size)]
 
 
-def summarize(results: list[tuple], players: int) -> dict:
+def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
+             progress: Callable[[int], None] | None = None,
+             dask_address: str | None = None) -> list[GameResult]:
+    """Play games seed..seed+games-1; results in seed order whatever runs them."""
+    work = chunks(job, games, seed, max(8, workers * 8))
+    done, out = 0, []
+
+    def collect(results):
+        nonlocal done
+        out.extend(results)
+        done += len(results)
+        if progress is not None:
+            progress(done)
+
+    if dask_address is not None:
+        from dask.distributed import Client  # optional extra: rulespec[dask]
+
+        with Client(dask_address) as client:
+            futures = client.map(play_chunk, work, pure=False)
+            for future in futures:  # in submission order: seed order
+                collect(future.result())
+    elif workers <= 1:
+        for part in work:
+            collect(play_chunk(part))
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            for results in pool.map(play_chunk, work):
+                collect(results)
+    return out
+
+
+def summarize(results: list[GameResult], players: int) -> dict:
     n = len(results)
-    lengths = sorted(t for _, _, t in results)
-    reasons = Counter(r for r, _, _ in results)
-    wins = Counter(p for _, ws, _ in results for p in ws)
+    lengths = sorted(r.turns for r in results)
+    reasons = Counter(r.reason for r in results)
+    wins = Counter(p for r in results for p in r.winners)
+    fired: Counter = Counter()
+    games_fired: Counter = Counter()
+    for r in results:
+        fired.update(r.tally)
+        games_fired.update(r.tally.keys())
 
     def share(k):  # a share with its 95% Wilson interval
         if n == 0:
@@ -76,4 +118,31 @@ def summarize(results: list[tuple], players: int) -> dict:
                    "median": statistics.median(lengths) if n else 0,
                    "p95": lengths[min(n - 1, int(0.95 * n))] if n else 0,
                    "max": lengths[-1] if n else 0},
+        "cards_played": {k[5:]: v for k, v in sorted(fired.items()) if k.startswith("card ")},
+        "rules_fired": {k: {"times": v, "games": games_fired[k]}
+                        for k, v in sorted(fired.items()) if not k.startswith("card ")},
     }
+
+
+def plot(results: list[GameResult], players: int, title: str, path: str) -> None:
+    """Game lengths and seat win rates, as a PNG (matplotlib: rulespec[plot])."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    lengths = [r.turns for r in results]
+    lo, hi = min(lengths), max(lengths)
+    left.hist(lengths, bins=range(lo, hi + 2) if hi - lo <= 80 else 40, color="#4477aa")
+    left.set(title="game length", xlabel="turns", ylabel="games")
+    summary = summarize(results, players)["seat_wins"]
+    seats = list(summary)
+    shares = [100 * summary[s]["share"] for s in seats]
+    errors = [[100 * (summary[s]["share"] - summary[s]["low"]) for s in seats],
+              [100 * (summary[s]["high"] - summary[s]["share"]) for s in seats]]
+    right.bar(seats, shares, yerr=errors, color="#ee6677", capsize=4)
+    right.set(title="seat win rate (95% interval)", ylabel="% of games")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -1,0 +1,62 @@
+"""Simulation gives the same results however it is run: one process, several, or a
+Dask cluster; and its report counts what it says it counts."""
+import io
+import json
+
+import pytest
+from gamekit import GAMES
+
+from rulespec import simulation
+from rulespec.cli import main
+
+TTG = str(GAMES / "take_the_gold.yaml")
+JOB = simulation.Job(TTG, 4, ("random",), None)
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    one = simulation.simulate(JOB, 300, seed=5, workers=1)
+    two = simulation.simulate(JOB, 300, seed=5, workers=2)
+    assert one == two and len(one) == 300
+    assert one == [simulation.play_one(JOB, s) for s in range(5, 305)]
+
+
+def test_dask_gives_the_local_results():
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        on_cluster = simulation.simulate(JOB, 200, seed=3, dask_address=cluster.scheduler_address)
+    assert on_cluster == simulation.simulate(JOB, 200, seed=3)
+
+
+def test_report_counts_rules_cards_and_outcomes():
+    results = simulation.simulate(JOB, 200, seed=0)
+    report = simulation.summarize(results, 4)
+    assert report["games"] == 200
+    assert sum(r["count"] for r in report["end_reasons"].values()) == 200
+    plays = sum(report["rules_fired"][a]["times"] for a in ("pirate", "two_pirates", "kraken",
+                                                               "captain_raid"))
+    blocks = sum(report["rules_fired"][r]["times"] for r in ("officer_block", "two_officers_block",
+                                                                "captain_block"))
+    assert sum(report["cards_played"].values()) == plays + blocks
+    assert report["length"]["median"] <= report["length"]["p95"] <= report["length"]["max"]
+
+
+def test_cli_simulate_json_and_plot(tmp_path):
+    png = tmp_path / "sim.png"
+    out = io.StringIO()
+    args = ["simulate", TTG, "--games", "100", "--json", "--workers", "2"]
+    if _has_matplotlib():  # an optional extra: the plot is checked where it is installed
+        args += ["--plot", str(png)]
+    assert main(args, stdout=out, stderr=io.StringIO()) == 0
+    report = json.loads(out.getvalue())
+    assert report["games"] == 100 and set(report["seat_wins"]) == {"P1", "P2", "P3", "P4"}
+    if _has_matplotlib():
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _has_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+        return True
+    except ImportError:
+        return False
