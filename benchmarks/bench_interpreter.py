@@ -11,7 +11,6 @@ playing one game, and how time per game scales with the player count (2-6).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 import tracemalloc

@@ -1,9 +1,11 @@
 """Shared helpers for tests: compiled rules are cached per (game, player count)."""
 from functools import lru_cache
+from io import StringIO
 from pathlib import Path
 
 from interpreter import Rules
 from rulespec import load_spec
+from rulespec.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -21,3 +23,10 @@ def check_cards_conserved(game):
     for slot, zone in enumerate(game.zones):
         for c in zone:
             assert game.loc[c] == slot
+
+
+def cli(*argv) -> tuple[int, str, str]:
+    """Run the CLI as a function: (exit code, standard output, standard error)."""
+    out, err = StringIO(), StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()

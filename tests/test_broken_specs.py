@@ -16,6 +16,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from gamekit import cli as run_cli
 
 from rulespec import cli
 from rulespec.compiler import load_spec
@@ -111,24 +112,20 @@ def test_validate_many_specs_at_once():
 
 # --- the run command and its arguments ----------------------------------------------------
 
-def _cli(*argv):
-    out, err = StringIO(), StringIO()
-    code = cli.main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 VALID_SPEC = str(TESTS / "valid" / "coin_grab.yaml")
 
 
 def test_run_valid_spec():
-    code, out, err = _cli("run", VALID_SPEC, "--seed", "3", "--players", "2")
+    code, out, err = run_cli("run", VALID_SPEC, "--seed", "3", "--players", "2")
     assert code == 0, err
     assert "Game over" in out
 
 
 def test_run_missing_file(tmp_path):
     missing = str(tmp_path / "no_such_game.yaml")
-    code, out, err = _cli("run", missing)
+    code, out, err = run_cli("run", missing)
     assert code == 2
     assert "Traceback" not in out + err
     assert f"{missing}:1:1: error RS001: cannot read file" in err
@@ -138,7 +135,7 @@ def test_run_missing_file(tmp_path):
 def test_run_broken_spec():
     path = str(TESTS / "broken" / "13_unknown_card_in_expression.yaml")
     expected, _ = expectations(Path(path))
-    code, out, err = _cli("run", path)
+    code, out, err = run_cli("run", path)
     assert code == 2
     assert "Traceback" not in out + err
     c, line, col = expected[0]
@@ -161,7 +158,7 @@ def test_run_broken_spec():
         "too-few-players", "max-turns-0", "bad-seat", "unknown-command", "run-no-spec",
         "validate-no-spec", "unknown-flag"])
 def test_bad_cli_arguments(argv, needle):
-    code, out, err = _cli(*argv)
+    code, out, err = run_cli(*argv)
     assert code == 2, out + err
     assert "Traceback" not in out + err
     assert err.strip(), "a usage error must say what is wrong"
@@ -169,6 +166,6 @@ def test_bad_cli_arguments(argv, needle):
 
 
 def test_no_command_prints_help_and_fails():
-    code, out, err = _cli()
+    code, out, err = run_cli()
     assert code == 2
     assert "usage:" in out + err

@@ -1,18 +1,12 @@
 """The CLI is a function: main(argv, stdout, stderr) -> exit code."""
 import json
-from io import StringIO
 
-from gamekit import GAMES, ROOT
+from gamekit import GAMES, cli
 
-from rulespec.cli import main
 
 TTG = str(GAMES / "take_the_gold.yaml")
 
 
-def cli(*argv):
-    out, err = StringIO(), StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_run_narrates_a_whole_game():

@@ -1,8 +1,7 @@
 """Each general construct on a small game of its own, not through a seed game."""
 import pytest
-from gamekit import ROOT
 
-from interpreter import CHANCE, Game, Rules
+from interpreter import Game, Rules
 from interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 

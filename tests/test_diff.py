@@ -28,14 +28,13 @@ The expectations are written by hand from the specs, never copied from diff's ou
 from __future__ import annotations
 
 import json
-from io import StringIO
 from pathlib import Path
 
 import pytest
+from gamekit import cli
 import yaml
 
 from rulespec import diff
-from rulespec.cli import main
 from rulespec.compiler import load_spec
 
 TESTS = Path(__file__).resolve().parent
@@ -47,10 +46,6 @@ SIDE_KEYS = ({"file"}, {"base", "replace"}, {"base"}, {"text"})
 EXPECT_KEYS = {"changes", "new_findings", "fixed_findings", "exit", "stderr"}
 
 
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = StringIO(), StringIO()
-    code = main([str(a) for a in argv], stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def load_case(path: Path) -> dict:

@@ -26,15 +26,14 @@ import shlex
 import shutil
 import subprocess
 from collections import Counter
-from io import StringIO
 from pathlib import Path
 
 import pytest
+from gamekit import cli
 import yaml
 
 from rulespec import graph as graphs
 from rulespec import lint as static
-from rulespec.cli import main
 from rulespec.compiler import load_spec
 
 TESTS = Path(__file__).resolve().parent
@@ -47,10 +46,6 @@ KEYS = {"description", "base", "replace", "expect", "explore", "depth", "simulat
 FAST_DEPTH = "4"   # layer 2 at the default depth takes ~15 s on Pirates Wild
 
 
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = StringIO(), StringIO()
-    code = main([str(a) for a in argv], stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def load_fixture(path: Path) -> dict:

@@ -4,13 +4,12 @@ tested by the scenarios in tests/scenarios/variants/."""
 from __future__ import annotations
 
 import json
-from io import StringIO
 from pathlib import Path
 
 import pytest
+from gamekit import cli
 
 from rulespec import diff
-from rulespec.cli import main
 from rulespec.compiler import load_spec
 from rulespec.diagnostics import SpecError
 from rulespec.loading import load
@@ -25,10 +24,6 @@ VARIANT_FILES = sorted(VARIANTS.glob("*/*.yaml"))
 COMPOSED = TESTS / "composed" / "two_player_long_5.yaml"
 
 
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = StringIO(), StringIO()
-    code = main([str(a) for a in argv], stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def param(spec, name):
