@@ -57,7 +57,8 @@ class Game:
         self.tally: dict[str, int] = {}  # how often each rule fired, each card was played
         self.quiet: dict = {}
         self.checked = -1         # the version at the last trigger check that found nothing
-        self._order = (None, ())  # cached turn order: ((current, direction, version), order)
+        self._order = (None, ())  # cached turn order: ((current, direction, outs), order)
+        self.outs = 0             # eliminations so far: the turn order's only other input
         self.dirty = set(rules.all_keys)  # (automatic rule, player) pairs to evaluate
         self.events: list[dict] | None = [] if log else None
         self.game_index = game_index
@@ -190,7 +191,7 @@ class Game:
 
     def active_players(self) -> tuple[int, ...]:
         """Active players in turn order, starting with the current one."""
-        key = (self.current, self.direction, self.version)
+        key = (self.current, self.direction, self.outs)
         if self._order[0] == key:
             return self._order[1]
         out, p = [], self.current
@@ -278,6 +279,7 @@ class Game:
     def eliminate(self, p: int) -> None:
         if self.active[p]:
             self.active[p] = False
+            self.outs += 1
             self.dirty.update(self.rules.all_keys)
             self.version += 1
             self._log("eliminate", player=p)
@@ -358,34 +360,41 @@ class Game:
         if self.checked == self.version or not self.dirty:  # nothing changed
             return False
         quiet, version, dirty = self.quiet, self.version, self.dirty
-        for i, t in enumerate(self.rules.automatic):
-            var, when = t.ir.each, t.when
+        if self.outs or self.direction != 1:
+            order = self._check_order()
+        else:
+            order = self.rules.check_order[self.current]
+        for key, t in order:  # C-4: rules in spec order, players from the current one
+            if key not in dirty:
+                continue  # nothing it reads has changed since it was found false
+            p = key[1]
             env = {"__rule__": t.ir.name}
-            for p in (self.active_players() if var else (None,)):
-                if (i, p) not in dirty:
-                    continue  # nothing it reads has changed since it was found false
-                if var:
-                    env[var] = p
-                if not when(self, env):
-                    dirty.discard((i, p))
-                    continue
-                if quiet.get((i, p)) == version:
-                    continue
-                env = dict(env)  # the effect keeps this one
-                self.quiet[(i, p)] = self.version
-                self.tally[t.ir.name] = self.tally.get(t.ir.name, 0) + 1
-                self.firings += 1
-                if self.firings > MAX_FIRINGS:
-                    self._log("error", message=f"trigger '{t.ir.name}' keeps firing",
-                              rule=t.ir.name)
-                    self.finish((), "trigger_loop")
-                    return True
-                if self.events is not None:
-                    self._log("trigger", rule=t.ir.name, player=p)
-                self.stack.append(Frame(t.effect, env))
+            if p is not None:
+                env[t.ir.each] = p
+            if not t.when(self, env):
+                dirty.discard(key)
+                continue
+            if quiet.get(key) == version:
+                continue
+            quiet[key] = version
+            self.tally[t.ir.name] = self.tally.get(t.ir.name, 0) + 1
+            self.firings += 1
+            if self.firings > MAX_FIRINGS:
+                self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
+                self.finish((), "trigger_loop")
                 return True
-        self.checked = self.version
+            if self.events is not None:
+                self._log("trigger", rule=t.ir.name, player=p)
+            self.stack.append(Frame(t.effect, env))
+            return True
+        self.checked = version
         return False
+
+    def _check_order(self) -> list:
+        """The check order when some players are out or play runs the other way."""
+        players = self.active_players()
+        return [((i, p), t) for i, t in enumerate(self.rules.automatic)
+                for p in (players if t.ir.each else (None,))]
 
     def _next_step(self) -> None:
         steps = self.rules.steps

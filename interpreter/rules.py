@@ -75,6 +75,13 @@ class Rules:
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
         self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)
         self._index_watchers()
+        # C-4's order of checks while every player is in, for each current player
+        # (the direction of play reverses it)
+        self.check_order = {}
+        for current in range(n_players):
+            seats = [(current + k) % n_players for k in range(n_players)]
+            self.check_order[current] = [((i, p), t) for i, t in enumerate(self.automatic)
+                                         for p in (seats if t.ir.each else (None,))]
 
     def _index_watchers(self) -> None:
         """Which (automatic rule, player) pairs read each zone slot and counter.
