@@ -81,8 +81,7 @@ class Lookahead:
         self.hidden = [i for i, slot in enumerate(game.rules.slots) if not can_see(slot, seat)]
 
     def score(self, option, rng) -> int:
-        g = self.game.clone()
-        g.events = None
+        g = self.game.clone(log=False)
         g.rng = random.Random(rng.random())
         self._redeal(g, g.rng)
         g.apply(option)

@@ -60,17 +60,17 @@ class Compiler:
     def cards(self, e: ir.Expr):
         """A closure giving a list of card ids, whether e is a zone or a card set."""
         if e.type == "zone":
-            return self._zone_read(e, lambda zones: zones)
+            return self._zone_read(e, counts=False)
         return self.expr(e)
 
-    def _zone_read(self, e: ir.ZoneRef, pick):
-        """A closure reading one zone slot through `pick(table)` where table is
-        g.zones or g.tcount. The common shapes (a shared zone, a zone of a local
-        player, of the current player) are fused into one call: conditions run on
-        every trigger check, so each call saved counts."""
+    def _zone_read(self, e: ir.ZoneRef, counts: bool):
+        """A closure giving one zone slot's cards (g.zones) or, with counts, its
+        per-type counts (g.tcount). The common shapes (a shared zone, a zone of a
+        local player, of the current player) are fused into one call: conditions run
+        on every trigger check, so each call saved counts."""
         idx = self.defs.zone_index[e.name]
         owner = e.owner
-        table = "tcount" if pick is None else "zones"
+        table = "tcount" if counts else "zones"
         if owner is None:
             if table == "tcount":
                 return lambda g, env: g.tcount[idx]
@@ -185,7 +185,7 @@ class Compiler:
 
     def _f_count(self, e, cards, kind):
         if cards.type == "zone" and isinstance(kind, ir.Kind):  # from the indexed counts
-            row, types = self._zone_read(cards, None), tuple(sorted(self.defs.kinds[kind.name]))
+            row, types = self._zone_read(cards, counts=True), tuple(sorted(self.defs.kinds[kind.name]))
             if len(types) == 1:
                 t = types[0]
                 return lambda g, env: row(g, env)[t]
@@ -216,13 +216,17 @@ class Compiler:
     def _f_top(self, e, zone, n):
         z, k = self.expr(zone), self.expr(n)
         def top(g, env):
-            cards = g.zones[z(g, env)]
-            return cards[len(cards) - k(g, env):][::-1] if k(g, env) > 0 else []
+            cards, n = g.zones[z(g, env)], k(g, env)
+            return cards[len(cards) - n:][::-1] if n > 0 else []
         return top
 
     def _f_others(self, e, p):
         f = self.expr(p)
-        return lambda g, env: tuple(q for q in g.active_players() if q != f(g, env))
+
+        def others(g, env):
+            me = f(g, env)
+            return tuple(q for q in g.active_players() if q != me)
+        return others
 
     def _f_next(self, e, p):
         f = self.expr(p)

@@ -19,8 +19,8 @@ from .choices import CHANCE, TERMINAL, ChoicePoint, Option, seat_name
 from .effects import Frame
 from .rules import Rules
 
-MAX_FIRINGS = 1000       # trigger firings between two choice points
-MAX_STATEMENTS = 200_000  # statements run between two choice points
+MAX_FIRINGS = 1000       # trigger firings between two choice points, or in one turn
+MAX_STATEMENTS = 200_000  # statements run between two choice points, or in one turn
 
 
 class IllegalChoice(ValueError):
@@ -72,6 +72,7 @@ class Game:
         else:  # a scenario lays out the table itself
             setup(self)
             self.recount()
+            self.outs = self.active.count(False)
             self.dirty = set(rules.all_keys)
             self.version += 1
             self.phase = "setup"
@@ -131,9 +132,10 @@ class Game:
                 return o
         raise AssertionError("weights")
 
-    def clone(self) -> "Game":
+    def clone(self, log: bool = True) -> "Game":
         """An independent copy, for search: the rules and compiled code are shared,
-        the state (including a paused effect's frames and locals) is copied."""
+        the state (including a paused effect's frames and locals) is copied; with
+        log=False the copy keeps no event log (and copies none)."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.rng = random.Random()
@@ -143,7 +145,7 @@ class Game:
         g.dirty = set(self.dirty)
         g.loc, g.counters, g.active = list(self.loc), list(self.counters), list(self.active)
         g.quiet = dict(self.quiet)
-        g.events = None if self.events is None else list(self.events)
+        g.events = None if self.events is None or not log else list(self.events)
         g.tally = dict(self.tally)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
@@ -314,6 +316,8 @@ class Game:
     def open_window(self, reactor: int, env: dict) -> None:
         """A reaction window: the reactor answers the pending action or lets it be."""
         action = env["__action__"]
+        if not self.rules.answers[action]:
+            return
         hand = self.zones[self.rules.hand + reactor]
         options, forced = [], False
         for r in self.rules.answers[action]:
@@ -328,8 +332,6 @@ class Game:
                             f"{r.ir.name} {self.rules.type_names[t]}"
                         options.append(Option(label, (r, c, reactor)))
                         forced = forced or r.ir.forced
-        if not self.rules.answers[action]:
-            return
         if not forced:
             options.append(Option("no reaction", None))
 
@@ -398,6 +400,9 @@ class Game:
 
     def _next_step(self) -> None:
         steps = self.rules.steps
+        if not any(self.active):
+            self.finish((), "no_players")  # everyone is out: nobody can take a turn
+            return
         if self.phase == "setup":
             self.phase = "turns"
             self._begin_turn(self.current)
@@ -420,6 +425,7 @@ class Game:
         self.turn += 1
         self.current, self.step_index = p, 0
         self.dirty.update(self.rules.watch_table)
+        self.version += 1  # a new current player is a change: conditions may read it
         self.firings = self.statements = 0  # the loop guards count within a turn
         if self.events is not None:
             self._log("turn", player=p)
@@ -462,7 +468,7 @@ class Game:
         if kind == "none":
             return _NO_TARGET
         if kind == "other":
-            return [("target", p, _SUFFIX[p]) for p in others]
+            return [("target", p, self.rules.target_suffix[p]) for p in others]
         if kind == "card":  # one option per card type and zone it lies in (C-3)
             seen = {}
             for c in a.among(self, env):
@@ -470,7 +476,7 @@ class Game:
             slots = self.rules.slots
             return [("chosen", [c], f" {self.rules.type_names[t]} from {slots[z].label}")
                     for (t, z), c in seen.items()]
-        return [("target", p, _SUFFIX[p]) for p in self.active_players()]
+        return [("target", p, self.rules.target_suffix[p]) for p in self.active_players()]
 
     # --- the log ------------------------------------------------------------------
 
@@ -499,7 +505,6 @@ class Game:
 
 _PASS = Option("pass", None)
 _NO_TARGET = (("target", None, ""),)
-_SUFFIX = [f" -> {seat_name(p)}" for p in range(64)]
 
 
 def _label(option: Option) -> str:

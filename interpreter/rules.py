@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rulespec import ir
 
+from .choices import seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
 
@@ -29,7 +30,6 @@ class Rules:
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value for p in spec.params}
         self.type_names = [c.name for c in spec.cards]
-        self.type_titles = [c.title for c in spec.cards]
         self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
         for tag in spec.tags:
             self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
@@ -61,7 +61,7 @@ class Rules:
                       for g in spec.goals}
         self.exprs = Compiler(self)
         self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
-        stmts = self.stmts = StatementCompiler(self)
+        stmts = StatementCompiler(self)
         self.counter_initial = [self.exprs.expr(c.initial) for c in spec.counters
                                 for _ in (range(n_players) if c.per_player else [None])]
         self.setup = stmts.block(spec.setup)
@@ -71,6 +71,7 @@ class Rules:
                         for a in spec.actions}
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.labels: dict = {}  # (action, card type, target suffix) -> option label
+        self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
         self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)

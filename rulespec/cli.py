@@ -5,6 +5,7 @@ Exit codes: 0 ok; 1 findings (validate) or failed checks (test); 2 usage or tool
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -279,16 +280,10 @@ def _simulate(args, out, err) -> int:
     job = simulation.Job(str(Path(args.spec).resolve()), n, tuple(args.agents.split(",")),
                          args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
                                                for v in args.variant))
-    if args.plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'") from None
-    if args.dask:
-        try:
-            import dask.distributed  # noqa: F401
-        except ImportError:
-            raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'") from None
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
+    if args.dask and importlib.util.find_spec("distributed") is None:
+        raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'")
     progress = _progress(err, args.games) if getattr(err, "isatty", lambda: False)() else None
     try:
         results = simulation.simulate(job, args.games, args.seed, args.workers, progress, args.dask)
@@ -470,6 +465,8 @@ def _sarif(findings) -> dict:
 def _diff(args, out, err) -> int:
     from . import diff
 
+    if args.simulate < 0:
+        raise UsageError("--simulate must be at least 0")
     old, new = _load(args.old, []), _load(args.new, [])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import ir, schema
+from .ir import walk_statements
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
-from .graph import walk_statements
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -142,7 +142,7 @@ class _Compiler:
                       if "evaluation" in d else None)
         removals = tuple(sorted((int(k), tuple(v.items())) for k, v in (d["deck"].get("remove") or {}).items()))
 
-        setup, _ = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
+        setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
         actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
             before = len(self.problems)
@@ -213,8 +213,8 @@ class _Compiler:
         if "card" in a and "to" not in a:
             self.error("RS103", f"action '{name}' plays a card but says not where it goes",
                        path, "add  to: <zone>", key=True)
-        effect, _ = b.block(doc, path + ("effect",), a["effect"], dict(scope, __action__="str")) \
-            if "effect" in a else ((), {})
+        effect = b.block(doc, path + ("effect",), a["effect"], dict(scope, __action__="str")) \
+            if "effect" in a else ()
         return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a),
                          doc.key_span(path), among)
 
@@ -240,7 +240,7 @@ class _Compiler:
         scope.update({"reactor": "player", "answer": "cards"})
         cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
         to = b.expr(doc, path + ("to",), r["to"], scope, "zone")
-        effect, _ = b.block(doc, path + ("effect",), r["effect"], scope)
+        effect = b.block(doc, path + ("effect",), r["effect"], scope)
         return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), cond, to,
                            effect, _rulings(r), doc.key_span(path))
 
@@ -248,7 +248,7 @@ class _Compiler:
         doc, path = self.doc, ("turn", i)
         effect = ()
         if "effect" in s:
-            effect, _ = self.b.block(doc, path + ("effect",), s["effect"], {})
+            effect = self.b.block(doc, path + ("effect",), s["effect"], {})
         return ir.Step(s["step"], effect, tuple(s.get("actions", ())), bool(s.get("optional")),
                        _rulings(s), doc.span(path))
 
@@ -259,7 +259,7 @@ class _Compiler:
             self.error("RS202", f"'{t['each']}' is already a name of the spec or the language; "
                        "'each' needs a name of its own", path + ("each",))
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
-        effect, _ = b.block(doc, path + ("effect",), t["effect"], scope)
+        effect = b.block(doc, path + ("effect",), t["effect"], scope)
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
 
     # --- cross-references ----------------------------------------------------------

@@ -13,13 +13,13 @@ from .explore import _fired
 from .lint import Finding
 
 
-def coverage(spec: ir.Spec, games: int, players: int | None = None, seed: int = 0,
-             turn_limit: int | None = None) -> list[Finding]:
-    n = players or spec.default_players
+def coverage(spec: ir.Spec, games: int) -> list[Finding]:
+    """Seeds 0..games-1, the spec's default player count and turn limit."""
+    n = spec.default_players
     rules = Rules(spec, n)
     fired, limited, loops = set(), 0, {}
-    for s in range(seed, seed + games):
-        game = play(Game(rules, seed=s, turn_limit=turn_limit), make_agents(["random"], n, s))
+    for s in range(games):
+        game = play(Game(rules, seed=s), make_agents(["random"], n, s))
         fired |= _fired(game) | {game.reason}
         limited += game.reason == "turn_limit"
         if game.reason in ("trigger_loop", "effect_loop"):
@@ -35,6 +35,6 @@ def coverage(spec: ir.Spec, games: int, players: int | None = None, seed: int = 
                                     f"{games} random {n}-player games", part.span, layer=3))
     if limited:
         findings.append(Finding("RL302", "info", f"{limited} of {games} random {n}-player games "
-                                f"hit the turn limit ({rules.spec.turn_limit if turn_limit is None else turn_limit})",
+                                f"hit the turn limit ({spec.turn_limit})",
                                 spec.span, layer=3))
     return findings

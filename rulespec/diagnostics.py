@@ -22,9 +22,6 @@ class Span:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-NOWHERE = Span("<spec>", 1, 1)
-
-
 @dataclass(frozen=True)
 class Diagnostic:
     code: str

@@ -74,7 +74,7 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
     for seed in bounds.seeds:
         game = Game(rules, seed=seed)
         queue.append((game, ()))
-        seen.add((seed, _key(game)))
+        seen.add(_key(game))
     while queue:
         if len(seen) > bounds.max_states or time.monotonic() - started > bounds.seconds:
             report.complete = False
@@ -96,7 +96,7 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
         for option in game.legal():
             child = game.clone()
             child.apply(option)
-            key = (id(rules), _key(child))
+            key = _key(child)
             if key in seen:
                 continue
             seen.add(key)

@@ -90,18 +90,17 @@ class Builder:
                         f"got {node.type}", node.span)
         return node
 
-    def block(self, doc, path, text, scope: dict[str, str]) -> tuple[tuple[ir.Stmt, ...], dict]:
-        """Compile an effect; returns the statements and the names its top level binds."""
+    def block(self, doc, path, text, scope: dict[str, str]) -> tuple[ir.Stmt, ...]:
+        """Compile an effect to statements."""
         self.text = SpecText(doc, path)
         tree = self._parse(text, "block")
         if tree is None:
-            return (), {}
-        scope = dict(scope)
+            return ()
         try:
-            return self._block(tree, scope), scope
+            return self._block(tree, dict(scope))
         except RecursionError:
             self._error("RS302", f"effect {MAX_NESTING_MESSAGE}", self.text.span(0))
-            return (), {}
+            return ()
 
     # --- parsing ------------------------------------------------------------------
 

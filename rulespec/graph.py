@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from . import ir
+from .ir import walk_statements
 
 
 @dataclass
@@ -108,20 +109,6 @@ def block_touches(stmts, t: Touches | None = None) -> Touches:
             elif s.proc == "shuffle":
                 t.shuffles |= zones_in(s.args[0])
     return t
-
-
-def walk_statements(stmts):
-    """Every statement, nested ones included, in order."""
-    for s in stmts:
-        yield s
-        if isinstance(s, ir.If):
-            yield from walk_statements(s.then)
-            yield from walk_statements(s.orelse)
-        elif isinstance(s, (ir.For, ir.While, ir.ChooseCard)):
-            yield from walk_statements(s.body)
-        elif isinstance(s, ir.ChooseBranch):
-            for b in s.branches:
-                yield from walk_statements(b.body)
 
 
 def rules_of(spec: ir.Spec):

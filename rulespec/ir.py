@@ -158,6 +158,20 @@ class Do(Stmt):
     args: tuple[Expr, ...]
 
 
+def walk_statements(stmts):
+    """Every statement, nested ones included, in order."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk_statements(s.then)
+            yield from walk_statements(s.orelse)
+        elif isinstance(s, (For, While, ChooseCard)):
+            yield from walk_statements(s.body)
+        elif isinstance(s, ChooseBranch):
+            for b in s.branches:
+                yield from walk_statements(b.body)
+
+
 # --- the spec -------------------------------------------------------------------
 
 @dataclass(frozen=True)

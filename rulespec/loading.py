@@ -191,7 +191,7 @@ def load(path: str | Path, text: str | None = None) -> Document:
     doc = Document(file, text, None)
     problems: list[Diagnostic] = []
     budget = [MAX_NODES]
-    padded = [ln for ln in text.split("\n")]
+    raw_lines = text.split("\n")  # with the empty last line a final newline leaves
 
     def walk(node, path):
         budget[0] -= 1
@@ -223,7 +223,7 @@ def load(path: str | Path, text: str | None = None) -> Document:
             return [walk(item, path + (i,)) for i, item in enumerate(node.value)]
         value = _safe(node, doc.spans[path])
         if isinstance(value, str):
-            doc.scalar_maps[path] = _char_map(padded, node)
+            doc.scalar_maps[path] = _char_map(raw_lines, node)
         return value
 
     def _safe(node, span):

@@ -20,20 +20,21 @@ and with which options). `rulespec test` and pytest both run them through `run`.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
+
+import jsonschema
 
 from interpreter import CHANCE, Game, IllegalChoice, Rules, seat_name
 from interpreter.observe import log_for
 
 from .compiler import load_spec
-from .diagnostics import Diagnostic, SpecError
+from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .loading import load
 
-_KEYS = {"name", "rulings", "spec", "players", "seed", "table", "steps", "expect", "description"}
-_TABLE = {"current", "zones", "counters", "out"}
-_EXPECT = {"zones", "counters", "events", "no_events", "winners", "reason", "to_act", "options",
-           "over", "current", "active"}
 
 
 @dataclass
@@ -53,26 +54,33 @@ def _seat(label, n):
 
 
 def load_scenario(path: str | Path) -> tuple[dict, object]:
+    """A scenario file, checked against schema/scenario.schema.json (RS501)."""
     doc = load(path)
     problems = []
-    data = doc.data if isinstance(doc.data, dict) else {}
     if not isinstance(doc.data, dict):
         problems.append(Diagnostic("RS501", "a scenario is a mapping", doc.span(())))
-    for key in data:
-        if key not in _KEYS:
-            problems.append(Diagnostic("RS501", f"unknown scenario key '{key}'", doc.key_span((key,)),
-                                       hint=f"allowed: {', '.join(sorted(_KEYS))}"))
-    for section, allowed in (("table", _TABLE), ("expect", _EXPECT)):
-        for key in data.get(section) or {}:
-            if key not in allowed:
-                problems.append(Diagnostic("RS501", f"unknown key '{key}' in {section}",
-                                           doc.key_span((section, key)),
-                                           hint=f"allowed: {', '.join(sorted(allowed))}"))
-    if "spec" not in data:
-        problems.append(Diagnostic("RS501", "a scenario needs 'spec: PATH'", doc.span(())))
+    else:
+        validator = jsonschema.Draft202012Validator(_schema())
+        for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
+            path_ = tuple(err.path)
+            where = ".".join(map(str, path_)) or "the scenario"
+            if err.validator == "additionalProperties":
+                allowed = err.schema.get("properties", {})
+                for key in err.instance:
+                    if key not in allowed:
+                        problems.append(Diagnostic(
+                            "RS501", f"unknown key '{key}' in {where}", doc.key_span(path_ + (key,)),
+                            hint=did_you_mean(key, allowed) or f"allowed: {', '.join(sorted(allowed))}"))
+            else:
+                problems.append(Diagnostic("RS501", f"{where}: {err.message}", doc.span(path_)))
     if problems:
         raise SpecError(problems, {doc.file: doc.lines})
-    return data, doc
+    return doc.data, doc
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict:
+    return json.loads(resources.files("rulespec").joinpath("schema/scenario.schema.json").read_text())
 
 
 def _layout(table: dict, rules: Rules, n: int):
@@ -139,9 +147,7 @@ def run(path: str | Path) -> Outcome:
                 setup=_layout(data["table"], rules, n) if "table" in data else None)
     failures = []
     for i, step in enumerate(data.get("steps") or ()):
-        if not isinstance(step, dict) or len(step) != 1:
-            raise ValueError(f"step {i + 1}: write one 'SEAT: option' or 'chance: outcome'")
-        (who, choice), = step.items()
+        (who, choice), = step.items()  # the schema allows exactly one
         if game.over:
             failures.append(f"step {i + 1} ({who}: {choice}): the game is already over "
                             f"({game.reason})")

@@ -98,7 +98,7 @@ class _Merge:
     """Builds the merged document: data plus every position table, re-keyed."""
 
     def __init__(self, base: Document, variant: Document):
-        self.base, self.variant = base, variant
+        self.variant = variant
         self.out = Document(variant.file, variant.text, copy.deepcopy(base.data))
         self.out.sources = {**base.all_sources(), **variant.all_sources()}
         for table in ("spans", "key_spans", "scalar_maps"):
@@ -165,7 +165,7 @@ def _step_index(data, name):
     return next((i for i, s in enumerate(data.get("turn", [])) if s.get("step") == name), None)
 
 
-def _renumber_turn(m: _Merge, old_turn: list, new_order: list) -> None:
+def _renumber_turn(m: _Merge, new_order: list) -> None:
     """Re-key the positions of turn steps after steps moved: new_order lists, for each
     new index, (document, path) the step came from."""
     saved = {}
@@ -191,7 +191,7 @@ def _remove(m, data, section, name, path):
             return
         order = [(None, ("turn", j)) for j in range(len(data["turn"])) if j != i]
         data["turn"].pop(i)
-        _renumber_turn(m, data["turn"], order)
+        _renumber_turn(m, order)
         return
     entries = data.get(section) or {}
     if name not in entries:
@@ -239,7 +239,7 @@ def _add(m, data, section, entries):
             order = [(None, ("turn", j)) for j in range(len(data["turn"]))]
             order.insert(at, (m.variant, path))
             data["turn"].insert(at, {key: v for key, v in entry.items() if key not in ("before", "after")})
-            _renumber_turn(m, data["turn"], order)
+            _renumber_turn(m, order)
         return
     target = data.setdefault(section, {})
     for name, entry in entries.items():
@@ -270,8 +270,8 @@ def find_variant(spec_path: str, name: str) -> Path:
 
 def load_composed(spec_path: str, variant_names: list[str]) -> Document:
     """The spec with each named variant applied in turn."""
-    doc = resolve(load(spec_path))
-    root = base_file(load(spec_path))
+    given = load(spec_path)
+    doc, root = resolve(given), base_file(given)
     for name in variant_names:
         vdoc = load(find_variant(spec_path, name))
         if not is_variant(vdoc):
