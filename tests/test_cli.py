@@ -58,7 +58,8 @@ def test_max_turns_reports_turn_limit():
 def test_usage_errors_exit_2_without_traceback():
     for argv in (["run", TTG, "--players", "9"], ["run", TTG, "--players", "x"],
                  ["run", TTG, "--agents", "clever"], ["run", TTG, "--agents", "random,first"],
-                 ["run", TTG, "--as", "P7"], ["run", "nope.yaml"], ["bogus"], []):
+                 ["run", TTG, "--as", "P7"], ["run", "nope.yaml"], ["bogus"], [],
+                 ["diff", TTG, TTG, "--simulate", "-3"]):
         code, out, err = cli(*argv)
         assert code == 2, argv
         assert "Traceback" not in out + err
@@ -74,3 +75,12 @@ def test_validate_and_schema():
 def test_help_has_examples():
     code, out, err = cli("--help")
     assert code == 0 and "examples:" in out + err
+
+
+def test_a_badly_typed_scenario_fails_with_its_place(tmp_path):
+    scenario = tmp_path / "typed.yaml"
+    scenario.write_text(f"spec: {TTG}\nplayers: two\nexpect: {{events: [foo]}}\n")
+    code, out, err = cli("test", str(scenario))
+    assert code == 1 and "Traceback" not in out + err
+    assert f"{scenario}:2:10: error RS501: players: 'two' is not of type 'integer'" in out
+    assert f"{scenario}:3:19: error RS501: expect.events.0: 'foo' is not of type 'object'" in out

@@ -1,4 +1,6 @@
 """Each general construct on a small game of its own, not through a seed game."""
+from pathlib import Path
+
 import pytest
 
 from interpreter import Game, Rules
@@ -169,3 +171,33 @@ def test_without_kind_of_and_seat_number():
   + count(hand(me), kind_of(of(hand(me), blue))) * 10 + seat_number(me)""")
     game = laid_out(Rules(load_spec("x.yaml", text), 2), [["red", "blue", "blue", "hook"], []])
     assert game.evaluate(0) == 300 + 20 + 0
+
+
+COIN_GRAB = (Path(__file__).resolve().parent / "valid" / "coin_grab.yaml").read_text()
+
+
+def test_a_condition_on_whose_turn_it_is_is_checked_when_a_turn_begins():
+    text = COIN_GRAB.replace("end_conditions:\n", "end_conditions:\n  second_seat:\n"
+                             "    when: current == seat(1)\n    effect: win(current)\n", 1)
+    game = play(Game(Rules(load_spec("x.yaml", text), 2), seed=1), make_agents(["first"], 2, 1))
+    assert (game.reason, game.winners) == ("second_seat", (1,))
+
+
+def test_a_game_with_everyone_out_ends():
+    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    for p in players { eliminate(p) }\n", 1)
+    game = play(Game(Rules(load_spec("x.yaml", text), 2), seed=1), make_agents(["first"], 2, 1))
+    assert (game.reason, game.winners, game.turn) == ("no_players", (), 0)
+
+
+def test_many_seats_are_fine():
+    text = COIN_GRAB.replace("players: {min: 2, max: 4, default: 3}", "players: {min: 2, max: 80, default: 3}")
+    text = text.replace("coin: {count: 12", "coin: {count: 200").replace("thief: {count: 8}", "thief: {count: 200}")
+    game = Game(Rules(load_spec("x.yaml", text), 70), seed=1, turn_limit=40)
+    offered = set()
+    while not game.over:
+        if game.to_act() < 0:
+            game.sample_chance()
+            continue
+        offered.update(game.legal_labels())
+        game.apply(game.legal()[-1])
+    assert "steal -> P70" in offered

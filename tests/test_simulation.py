@@ -55,8 +55,5 @@ def test_cli_simulate_json_and_plot(tmp_path):
 
 
 def _has_matplotlib():
-    try:
-        import matplotlib  # noqa: F401
-        return True
-    except ImportError:
-        return False
+    import importlib.util
+    return importlib.util.find_spec("matplotlib") is not None

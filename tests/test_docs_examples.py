@@ -1,0 +1,95 @@
+"""The docs' examples run: every block marked `<!-- check: KIND [error CODE] -->` in
+docs/*.md is checked against the code, so the reference cannot drift from it.
+
+KIND says what the block is:
+  spec                 a whole spec (valid, or giving CODE)
+  ttg | pw             YAML merged into the Take the Gold | Pirates Wild spec
+  effect | action | expr            statements / an action's effect / an expression,
+  pw-effect | pw-action | pw-expr   placed in Take the Gold or Pirates Wild
+  python               run from the project root; its output must equal the "Output:"
+                       text block that follows, if there is one
+  scenario             a scenario file, run against tests/scenarios/take_the_gold/
+"""
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+from gamekit import GAMES, ROOT
+
+from rulespec import SpecError, load_spec, scenarios
+
+MARK = re.compile(r"<!-- check: ([^>]*?) -->\n```(\w+)\n(.*?)\n```", re.S)
+OUTPUT = re.compile(r"\s*\n(Output:\s*\n\s*\n)```text\n(.*?)\n```", re.S)
+BASES = {"ttg": GAMES / "take_the_gold.yaml", "pw": GAMES / "pirates_wild.yaml"}
+
+
+def examples():
+    for path in sorted((ROOT / "docs").glob("*.md")):
+        doc = path.read_text(encoding="utf-8")
+        for m in MARK.finditer(doc):
+            line = doc[:m.start()].count("\n") + 1
+            output = OUTPUT.match(doc[m.end():])
+            yield pytest.param(m.group(1).split(), m.group(3), output and output.group(2),
+                               id=f"{path.name}:{line}")
+
+
+def merged(base: str, snippet) -> str:
+    data = yaml.safe_load(BASES[base].read_text())
+    for key, value in (yaml.safe_load(snippet) if isinstance(snippet, str) else snippet).items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            for k2, v2 in value.items():
+                if key == "deck" and k2 in ("cards", "remove") and isinstance(v2, dict):
+                    data[key].setdefault(k2, {}).update(v2)
+                else:
+                    data[key][k2] = v2
+        else:
+            data[key] = value
+    return yaml.safe_dump(data, sort_keys=False, width=1000)
+
+
+def placed(kind: str, text: str) -> str:
+    base = "pw" if kind.startswith("pw-") else "ttg"
+    kind = kind.removeprefix("pw-")
+    card = "kraken" if base == "pw" else "pirate"
+    quiet = {"each": "p", "when": False}
+    snippet = {
+        "effect": {"triggers": {"doc_check": {**quiet, "effect": text}}},
+        "expr": {"triggers": {"doc_check": {**quiet, "effect": f"let doc_value = ({text})"}}},
+        "action": {"actions": {"doc_check": {"card": card, "to": "discard_pile",
+                                             "target": "other", "effect": text}}},
+    }[kind]
+    return merged(base, snippet)
+
+
+@pytest.mark.parametrize("mark, body, output", list(examples()))
+def test_doc_example(mark, body, output, tmp_path):
+    kind = mark[0]
+    want = mark[2] if len(mark) > 2 and mark[1] == "error" else None
+    if kind == "python":
+        done = subprocess.run([sys.executable, "-c", body], cwd=ROOT, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        if output is not None:
+            assert done.stdout.strip() == output.strip()
+        return
+    if kind == "scenario":
+        data = yaml.safe_load(body)
+        data["spec"] = str((ROOT / "tests" / "scenarios" / "take_the_gold" / data["spec"]).resolve())
+        path = tmp_path / "scenario.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+        outcome = scenarios.run(path)
+        assert outcome.passed, outcome.failures
+        return
+    text = body if kind == "spec" else merged(kind, body) if kind in BASES else placed(kind, body)
+    try:
+        load_spec(tmp_path / "snippet.yaml", text=text)
+        codes = []
+    except SpecError as exc:
+        codes = [d.code for d in exc.diagnostics]
+        messages = exc.render()
+    if want is None:
+        assert codes == [], messages
+    else:
+        assert want in codes, codes
