@@ -101,7 +101,7 @@ def _case_params():
         yield pytest.param(path, id=path.stem, marks=marks)
 
 
-@pytest.mark.parametrize("path", _case_params())
+@pytest.mark.parametrize("path", list(_case_params()))
 def test_diff_case(path, tmp_path):
     case = load_case(path)
     old = materialize(path, "old", case["old"], tmp_path)
