@@ -493,13 +493,22 @@ def _diff(args, out, err) -> int:
             for f in group:
                 print(f"{label} finding {f.span}: {f.severity} {f.code}: {f.message}", file=out)
         for row in rows:
+            if row["p"] is None:  # a distribution point, shown without a test
+                print(f"outcome  {row['what']:<24} {row['old']:>8} -> {row['new']:>8}", file=out)
+                continue
+            digits = 1 if row["what"].startswith("mean") else 3
             mark = "  SIGNIFICANT" if row["significant"] else ""
-            print(f"outcome  {row['what']:<28} {row['old']:8.3f} -> {row['new']:8.3f}  "
-                  f"p={row['p']:.3g}{mark}", file=out)
+            print(f"outcome  {row['what']:<24} {row['old']:8.3f} {_interval(row['old_ci'], digits)} -> "
+                  f"{row['new']:8.3f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g}{mark}",
+                  file=out)
         if not (changed or added or fixed or rows):
             print("no semantic differences", file=out)
     threshold = ("info", "warning", "error").index(args.fail_on)
     return 1 if any(("info", "warning", "error").index(f.severity) >= threshold for f in added) else 0
+
+
+def _interval(ci, digits) -> str:
+    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
 def _graph(args, out, err) -> int:

@@ -132,23 +132,37 @@ ALPHA = 0.01
 
 
 def compare_outcomes(old_results, new_results, players: int) -> list[dict]:
-    """One row per compared quantity: old, new, p-value, significant at ALPHA."""
+    """One row per compared quantity: its value in OLD and NEW, each with a 95%
+    interval, the p-value of the difference, and whether it is significant at ALPHA."""
+    from .simulation import mean_interval, wilson
+
     rows = []
     n1, n2 = len(old_results), len(new_results)
+
+    def share_row(what, k1, k2):
+        a, b = wilson(k1, n1), wilson(k2, n2)
+        rows.append({"what": what, "old": a["share"], "new": b["share"],
+                     "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
+                     "p": two_proportions(k1, n1, k2, n2)})
     reasons = sorted({r.reason for r in old_results} | {r.reason for r in new_results})
     for reason in reasons:
-        k1 = sum(r.reason == reason for r in old_results)
-        k2 = sum(r.reason == reason for r in new_results)
-        rows.append({"what": f"end reason {reason}", "old": k1 / n1, "new": k2 / n2,
-                     "p": two_proportions(k1, n1, k2, n2)})
+        share_row(f"end reason {reason}", sum(r.reason == reason for r in old_results),
+                  sum(r.reason == reason for r in new_results))
     for p in range(players):
-        k1 = sum(p in r.winners for r in old_results)
-        k2 = sum(p in r.winners for r in new_results)
-        rows.append({"what": f"P{p + 1} wins", "old": k1 / n1, "new": k2 / n2,
-                     "p": two_proportions(k1, n1, k2, n2)})
+        share_row(f"P{p + 1} wins", sum(p in r.winners for r in old_results),
+                  sum(p in r.winners for r in new_results))
     xs, ys = [r.turns for r in old_results], [r.turns for r in new_results]
-    rows.append({"what": "mean length (turns)", "old": sum(xs) / n1, "new": sum(ys) / n2,
+    a, b = mean_interval(xs), mean_interval(ys)
+    rows.append({"what": "mean length (turns)", "old": a["mean"], "new": b["mean"],
+                 "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
                  "p": welch(xs, ys)})
+    for label, q in (("median length", 0.5), ("p95 length", 0.95)):
+        rows.append({"what": label, "old": _quantile(xs, q), "new": _quantile(ys, q), "p": None})
     for row in rows:
-        row["significant"] = row["p"] < ALPHA
+        row["significant"] = row["p"] is not None and row["p"] < ALPHA
     return rows
+
+
+def _quantile(xs, q):
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0

@@ -91,6 +91,27 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
     return out
 
 
+def wilson(k: int, n: int) -> dict:
+    """A share k/n with its 95% Wilson score interval."""
+    if n == 0:
+        return {"share": 0.0, "low": 0.0, "high": 0.0}
+    p, z = k / n, 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return {"share": round(p, 4), "low": round(max(0.0, centre - half), 4),
+            "high": round(min(1.0, centre + half), 4)}
+
+
+def mean_interval(xs: list[float]) -> dict:
+    """A mean with its 95% interval (normal approximation)."""
+    n = len(xs)
+    if n == 0:
+        return {"mean": 0.0, "low": 0.0, "high": 0.0}
+    m = statistics.fmean(xs)
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(n) if n > 1 else 0.0
+    return {"mean": round(m, 2), "low": round(m - half, 2), "high": round(m + half, 2)}
+
+
 def summarize(results: list[GameResult], players: int) -> dict:
     n = len(results)
     lengths = sorted(r.turns for r in results)
@@ -102,14 +123,8 @@ def summarize(results: list[GameResult], players: int) -> dict:
         fired.update(r.tally)
         games_fired.update(r.tally.keys())
 
-    def share(k):  # a share with its 95% Wilson interval
-        if n == 0:
-            return {"share": 0.0, "low": 0.0, "high": 0.0}
-        p, z = k / n, 1.96
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return {"share": round(p, 4), "low": round(max(0.0, centre - half), 4),
-                "high": round(min(1.0, centre + half), 4)}
+    def share(k):
+        return wilson(k, n)
     return {
         "games": n,
         "end_reasons": {r: share(k) | {"count": k} for r, k in sorted(reasons.items())},

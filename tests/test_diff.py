@@ -175,7 +175,13 @@ def test_simulate_flags_a_clearly_longer_game(tmp_path):
     assert rows["end reason coin_win"]["significant"] is True
     assert rows["end reason coin_win"]["new"] < rows["end reason coin_win"]["old"]
     assert set(rows) == {"end reason coin_win", "end reason ship_destroyed", "P1 wins",
-                         "P2 wins", "P3 wins", "P4 wins", "mean length (turns)"}
+                         "P2 wins", "P3 wins", "P4 wins", "mean length (turns)",
+                         "median length", "p95 length"}
+    for row in rows.values():  # every tested quantity comes with its 95% intervals
+        if row["p"] is not None:
+            assert row["old_ci"][0] <= row["old"] <= row["old_ci"][1]
+            assert row["new_ci"][0] <= row["new"] <= row["new_ci"][1]
+    assert rows["p95 length"]["new"] > rows["p95 length"]["old"]
 
 
 def test_simulate_long_5_against_the_base():
@@ -191,7 +197,7 @@ def test_simulate_long_5_against_the_base():
 def test_simulate_flags_nothing_for_identical_specs():
     rows = _outcomes(TTG, TTG)
     assert rows and not any(r["significant"] for r in rows.values())
-    assert all(r["old"] == r["new"] and r["p"] == 1.0 for r in rows.values())
+    assert all(r["old"] == r["new"] and r["p"] in (1.0, None) for r in rows.values())
 
 
 def test_simulate_needs_a_player_count_both_specs_allow():
