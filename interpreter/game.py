@@ -54,7 +54,8 @@ class Game:
         self.over, self.winners, self.reason = False, (), ""
         self.version, self.firings, self.statements = 0, 0, 0
         self.choices = 0  # choices applied, chance included: the game's length in steps
-        self.tally: dict[str, int] = {}  # how often each rule fired, each card was played
+        self.fired: dict[str, int] = {}   # how often each rule fired
+        self.played: dict[str, int] = {}  # how often each card type was played
         self.quiet: dict = {}
         self.checked = -1         # the version at the last trigger check that found nothing
         self._order = (None, ())  # cached turn order: ((current, direction, outs), order)
@@ -146,7 +147,7 @@ class Game:
         g.loc, g.counters, g.active = list(self.loc), list(self.counters), list(self.active)
         g.quiet = dict(self.quiet)
         g.events = None if self.events is None or not log else list(self.events)
-        g.tally = dict(self.tally)
+        g.fired, g.played = dict(self.fired), dict(self.played)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
         def env_copy(env):
@@ -379,7 +380,7 @@ class Game:
             if quiet.get(key) == version:
                 continue
             quiet[key] = version
-            self.tally[t.ir.name] = self.tally.get(t.ir.name, 0) + 1
+            _count(self.fired, t.ir.name)
             self.firings += 1
             if self.firings > MAX_FIRINGS:
                 self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
@@ -507,6 +508,10 @@ _PASS = Option("pass", None)
 _NO_TARGET = (("target", None, ""),)
 
 
+def _count(counts: dict, key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
 def _label(option: Option) -> str:
     return option.label
 
@@ -518,11 +523,9 @@ def _resume_play(g: Game, _env, option: Option) -> None:
     a, env = option.value
     env = dict(env)
     card = env["card"][0] if env["card"] else None
-    tally = g.tally
-    tally[a.ir.name] = tally.get(a.ir.name, 0) + 1
+    _count(g.fired, a.ir.name)
     if card is not None:
-        key = "card " + g.rules.type_names[g.ctype[card]]
-        tally[key] = tally.get(key, 0) + 1
+        _count(g.played, g.rules.type_names[g.ctype[card]])
     g._log("play", player=g.current, action=a.ir.name, target=env.get("target"),
            card=g.rules.type_names[g.ctype[card]] if card is not None else None)
     if card is not None:
@@ -535,9 +538,8 @@ def _resume_reaction(g: Game, env: dict, option: Option) -> None:
         return
     r, c, reactor = option.value
     env["reactor"], env["answer"] = reactor, [c]
-    tally, key = g.tally, "card " + g.rules.type_names[g.ctype[c]]
-    tally[r.ir.name] = tally.get(r.ir.name, 0) + 1
-    tally[key] = tally.get(key, 0) + 1
+    _count(g.fired, r.ir.name)
+    _count(g.played, g.rules.type_names[g.ctype[c]])
     g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
     g.move_cards([c], r.to(g, env))
     g.stack.append(Frame(r.effect, env))

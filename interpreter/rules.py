@@ -132,5 +132,3 @@ class Rules:
             visit(t.ir.when)
             if table:
                 self.watch_table += keys
-    def card_label(self, type_index: int) -> str:
-        return self.type_names[type_index]

@@ -9,7 +9,6 @@ from interpreter import Game, Rules
 from interpreter.agents import make_agents, play
 
 from . import ir
-from .explore import _fired
 from .lint import Finding
 
 
@@ -19,8 +18,8 @@ def coverage(spec: ir.Spec, games: int) -> list[Finding]:
     rules = Rules(spec, n)
     fired, limited, loops = set(), 0, {}
     for s in range(games):
-        game = play(Game(rules, seed=s), make_agents(["random"], n, s))
-        fired |= _fired(game) | {game.reason}
+        game = play(Game(rules, seed=s, log=False), make_agents(["random"], n, s))
+        fired |= game.fired.keys() | {game.reason}
         limited += game.reason == "turn_limit"
         if game.reason in ("trigger_loop", "effect_loop"):
             loops.setdefault(game.reason, []).append(s)

@@ -52,18 +52,6 @@ def _key(game: Game):
             game.direction, game.over, game.reason, pending, frames)
 
 
-def _fired(game: Game) -> set[str]:
-    out = set()
-    for e in game.events or ():
-        if e["event"] == "play":
-            out.add(e["action"])
-        elif e["event"] == "react":
-            out.add(e["reaction"])
-        elif e["event"] == "trigger":
-            out.add(e["rule"])
-    return out
-
-
 def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
     n = max(spec.min_players, min(bounds.players, spec.max_players))
     rules = Rules(spec, n)
@@ -80,7 +68,7 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
             report.complete = False
             break
         game, path = queue.popleft()
-        report.fired |= _fired(game)
+        report.fired |= game.fired.keys()
         if game.over:
             if game.reason in ("trigger_loop", "effect_loop") and game.reason not in looped:
                 looped.add(game.reason)  # one finding per reason: BFS finds the shortest first

@@ -184,7 +184,7 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     steps = [f"step:{s.name}" for s in spec.turn]
     for a, b in zip(["setup"] + steps, steps + steps[:1]):
         g.add_edge(a, b, key="next")
-    kinds = _kind_members(spec)
+    kinds = kind_members(spec)
     for s in spec.turn:
         for a in s.actions:
             g.add_edge(f"step:{s.name}", f"action:{a}", key="offers")
@@ -226,7 +226,7 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     return g
 
 
-def _kind_members(spec: ir.Spec) -> dict[str, list[str]]:
+def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
     members = {c.name: [c.name] for c in spec.cards}
     for tag in spec.tags:
         members[tag] = [c.name for c in spec.cards if tag in c.tags]

@@ -51,7 +51,7 @@ class Analysis:
         self.touches = self.g.graph["touches"]
         counts = [dict(spec.deck_for(n)) for n in
                   ([players] if players else range(spec.min_players, spec.max_players + 1))]
-        members = graphs._kind_members(spec)
+        members = graphs.kind_members(spec)
         # the most cards of a kind any player count's deck holds
         self.supply = {k: max(sum(c[m] for m in ms) for c in counts) for k, ms in members.items()}
         self.deck_size = max(sum(c.values()) for c in counts)

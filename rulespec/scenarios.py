@@ -20,20 +20,16 @@ and with which options). `rulespec test` and pytest both run them through `run`.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-
-import jsonschema
 
 from interpreter import CHANCE, Game, IllegalChoice, Rules, seat_name
 from interpreter.observe import log_for
 
 from .compiler import load_spec
-from .diagnostics import Diagnostic, SpecError, did_you_mean
+from .diagnostics import Diagnostic, SpecError
 from .loading import load
+from .schema import load_schema, shape_problems
 
 
 
@@ -60,27 +56,11 @@ def load_scenario(path: str | Path) -> tuple[dict, object]:
     if not isinstance(doc.data, dict):
         problems.append(Diagnostic("RS501", "a scenario is a mapping", doc.span(())))
     else:
-        validator = jsonschema.Draft202012Validator(_schema())
-        for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
-            path_ = tuple(err.path)
-            where = ".".join(map(str, path_)) or "the scenario"
-            if err.validator == "additionalProperties":
-                allowed = err.schema.get("properties", {})
-                for key in err.instance:
-                    if key not in allowed:
-                        problems.append(Diagnostic(
-                            "RS501", f"unknown key '{key}' in {where}", doc.key_span(path_ + (key,)),
-                            hint=did_you_mean(key, allowed) or f"allowed: {', '.join(sorted(allowed))}"))
-            else:
-                problems.append(Diagnostic("RS501", f"{where}: {err.message}", doc.span(path_)))
+        problems = shape_problems(doc, load_schema("scenario"), code="RS501", unknown_code="RS501",
+                                  name="the scenario")
     if problems:
         raise SpecError(problems, {doc.file: doc.lines})
     return doc.data, doc
-
-
-@lru_cache(maxsize=1)
-def _schema() -> dict:
-    return json.loads(resources.files("rulespec").joinpath("schema/scenario.schema.json").read_text())
 
 
 def _layout(table: dict, rules: Rules, n: int):

@@ -19,9 +19,14 @@ _JSON_TYPES = {"integer": "an integer", "string": "a string", "boolean": "true o
                "object": "a mapping", "array": "a list", "number": "a number"}
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
+def load_schema(kind: str) -> dict:
+    """A schema shipped in rulespec/schema/: spec, variant or scenario."""
+    return json.loads(resources.files("rulespec").joinpath(f"schema/{kind}.schema.json").read_text())
+
+
 def schema() -> dict:
-    return json.loads(resources.files("rulespec").joinpath("schema/spec.schema.json").read_text())
+    return load_schema("spec")
 
 
 def _validator():
@@ -54,6 +59,27 @@ def check(doc: Document) -> Iterator[Diagnostic]:
         return
     for err in sorted(_validator().iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
         yield from _diagnose(doc, err)
+
+
+def shape_problems(doc: Document, schema_: dict, *, code: str, unknown_code: str,
+                   name: str) -> list[Diagnostic]:
+    """The problems of a small document kind (a variant, a scenario) checked against
+    its own schema: an unknown key at the key, with "did you mean"; anything else at
+    the value, with jsonschema's message. `name` stands for the document's top."""
+    problems = []
+    errors = jsonschema.Draft202012Validator(schema_).iter_errors(doc.data)
+    for err in sorted(errors, key=lambda e: list(map(str, e.path))):
+        path = tuple(err.path)
+        where = _where(path) if path else name
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            allowed = err.schema.get("properties", {})
+            problems += [Diagnostic(unknown_code, f"unknown key '{key}' in {where}",
+                                    doc.key_span(path + (key,)),
+                                    hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}")
+                         for key in err.instance if key not in allowed]
+        else:
+            problems.append(Diagnostic(code, f"{where}: {err.message}", doc.span(path)))
+    return problems
 
 
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:

@@ -37,7 +37,8 @@ class GameResult(NamedTuple):
     reason: str
     winners: tuple[int, ...]
     turns: int
-    tally: dict  # rule firings and cards played ("card NAME")
+    fired: dict   # rule -> times it fired
+    played: dict  # card type -> times it was played
 
 
 def play_one(job: Job, seed: int) -> GameResult:
@@ -45,7 +46,7 @@ def play_one(job: Job, seed: int) -> GameResult:
     game = Game(_rules(job.spec_path, job.players, job.variants), seed=seed, log=False,
                 turn_limit=job.turn_limit)
     play(game, make_agents(list(job.agents), job.players, seed))
-    return GameResult(game.reason, game.winners, game.turn, game.tally)
+    return GameResult(game.reason, game.winners, game.turn, game.fired, game.played)
 
 
 def play_chunk(args) -> list[GameResult]:
@@ -119,9 +120,11 @@ def summarize(results: list[GameResult], players: int) -> dict:
     wins = Counter(p for r in results for p in r.winners)
     fired: Counter = Counter()
     games_fired: Counter = Counter()
+    played: Counter = Counter()
     for r in results:
-        fired.update(r.tally)
-        games_fired.update(r.tally.keys())
+        fired.update(r.fired)
+        games_fired.update(r.fired.keys())
+        played.update(r.played)
 
     def share(k):
         return wilson(k, n)
@@ -133,9 +136,8 @@ def summarize(results: list[GameResult], players: int) -> dict:
                    "median": statistics.median(lengths) if n else 0,
                    "p95": lengths[min(n - 1, int(0.95 * n))] if n else 0,
                    "max": lengths[-1] if n else 0},
-        "cards_played": {k[5:]: v for k, v in sorted(fired.items()) if k.startswith("card ")},
-        "rules_fired": {k: {"times": v, "games": games_fired[k]}
-                        for k, v in sorted(fired.items()) if not k.startswith("card ")},
+        "cards_played": dict(sorted(played.items())),
+        "rules_fired": {k: {"times": v, "games": games_fired[k]} for k, v in sorted(fired.items())},
     }
 
 

@@ -12,24 +12,14 @@ Variants compose: each one applies to the result of the ones before.
 from __future__ import annotations
 
 import copy
-import json
 import os
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-
-import jsonschema
 
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .loading import Document, load
+from .schema import load_schema, shape_problems
 
-RULE_SECTIONS = ("actions", "reactions", "end_conditions", "triggers", "zones", "counters", "goals")
 MAX_CHAIN = 16
-
-
-@lru_cache(maxsize=1)
-def variant_schema() -> dict:
-    return json.loads(resources.files("rulespec").joinpath("schema/variant.schema.json").read_text())
 
 
 def is_variant(doc: Document) -> bool:
@@ -77,19 +67,8 @@ def base_file(doc: Document) -> str:
 
 
 def _check_shape(doc: Document) -> None:
-    problems = []
-    for err in jsonschema.Draft202012Validator(variant_schema()).iter_errors(doc.data):
-        path = tuple(err.path)
-        if err.validator == "additionalProperties":
-            allowed = err.schema.get("properties", {})
-            for key in err.instance:
-                if key not in allowed:
-                    problems.append(Diagnostic("RS101", f"unknown key '{key}' in a variant",
-                                               doc.key_span(path + (key,)),
-                                               hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}"))
-        else:
-            problems.append(Diagnostic("RS104", f"{'.'.join(map(str, path)) or 'variant'}: "
-                                       f"{err.message}", doc.span(path)))
+    problems = shape_problems(doc, load_schema("variant"), code="RS104", unknown_code="RS101",
+                              name="a variant")
     if problems:
         raise SpecError(problems, doc.all_sources())
 

@@ -35,12 +35,12 @@ def test_every_ruling_has_a_scenario():
     assert [r for r in REQUIRED if r not in cited] == []
 
 
-def test_runner_reports_a_wrong_expectation(tmp_path):
-    # An Officer blocks the Pirate, but the scenario wrongly expects the coin to be taken.
-    scenario = tmp_path / "wrong.yaml"
+def _three_players(tmp_path, name, draw_pile, rest):
+    """A 3-player Take the Gold scenario: P1 to play with a Pirate, P2 holding an
+    Officer and a coin, P3 a coin; `rest` adds steps and expectations."""
+    scenario = tmp_path / "scenario.yaml"
     scenario.write_text(textwrap.dedent(f"""\
-        name: deliberately wrong
-        rulings: [TTG-7]
+        name: {name}
         spec: {SPEC}
         players: 3
         table:
@@ -49,7 +49,15 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
             hand[P1]: [pirate]
             hand[P2]: [officer, gold_coin]
             hand[P3]: [gold_coin]
-            draw_pile: [kraken, pirate]
+            draw_pile: {draw_pile}
+        """) + textwrap.dedent(rest))
+    return scenario
+
+
+def test_runner_reports_a_wrong_expectation(tmp_path):
+    # An Officer blocks the Pirate, but the scenario wrongly expects the coin to be taken.
+    scenario = _three_players(tmp_path, "deliberately wrong", "[kraken, pirate]", """\
+        rulings: [TTG-7]
         steps:
           - P1: pirate -> P2
           - P2: officer_block
@@ -57,11 +65,11 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
           zones:
             hand[P1]: [gold_coin, kraken]
             discard_pile: [pirate, officer]
-          counters: {{successful_krakens: 1}}
+          counters: {successful_krakens: 1}
           events:
-            - {{event: move, src: "hand[P2]", dst: "hand[P1]"}}
+            - {event: move, src: "hand[P2]", dst: "hand[P1]"}
           winners: [P1]
-        """))
+        """)
     outcome = run(scenario)
     assert outcome.passed is False
     assert outcome.name == "deliberately wrong"
@@ -75,22 +83,11 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
 
 
 def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
-    scenario = tmp_path / "wrong_actor.yaml"
-    scenario.write_text(textwrap.dedent(f"""\
-        name: wrong actor
-        spec: {SPEC}
-        players: 3
-        table:
-          current: P1
-          zones:
-            hand[P1]: [pirate]
-            hand[P2]: [officer, gold_coin]
-            hand[P3]: [gold_coin]
-            draw_pile: [kraken]
+    scenario = _three_players(tmp_path, "wrong actor", "[kraken]", """\
         steps:
           - P1: pirate -> P2
           - P3: no reaction
-        """))
+        """)
     outcome = run(scenario)
     assert outcome.passed is False
     assert outcome.failures == [
