@@ -96,19 +96,22 @@ class Game:
         if self.over:
             raise IllegalChoice("the game is over", "game/over")
         options = self.pending.options
-        if isinstance(choice, Option) and any(o is choice for o in options):
-            option, label = choice, choice.label   # an option handed out by legal()
+        if choice.__class__ is Option and choice in options:
+            option = choice   # an option handed out by legal(), or one equal to it
         else:
             label = choice.label if isinstance(choice, Option) else str(choice)
             option = next((o for o in options if o.label == label), None)
-        if option is None:
-            raise IllegalChoice(f"'{label}' is not a legal choice for "
-                                f"{self._who(self.pending.player)}; legal: "
-                                f"{', '.join(o.label for o in self.pending.options)}")
+            if option is None:
+                raise IllegalChoice(f"'{label}' is not a legal choice for "
+                                    f"{self._who(self.pending.player)}; legal: "
+                                    f"{', '.join(o.label for o in options)}")
+        self._take(option)
+
+    def _take(self, option: Option) -> None:
         point, self.pending = self.pending, None
         self.choices += 1
         if point.player != CHANCE and self.events is not None:
-            self._log("choice", player=point.player, kind=point.kind, option=label,
+            self._log("choice", player=point.player, kind=point.kind, option=option.label,
                       _vis=frozenset([point.player]) if point.kind == "card" else None)
         self.firings = self.statements = 0
         point.resume(self, point.env, option)
@@ -125,13 +128,16 @@ class Game:
         if self.to_act() != CHANCE:
             raise IllegalChoice("chance is not to act", "chance/not_to_act")
         options = self.pending.options
-        pick = self.rng.randrange(sum(o.weight for o in options)) if len(options) > 1 else 0
-        for o in options:
-            pick -= o.weight
-            if pick < 0:
-                self.apply(o)
-                return o
-        raise AssertionError("weights")
+        if len(options) == 1:
+            option = options[0]
+        else:
+            pick = self.rng.randrange(sum(o.weight for o in options))
+            for option in options:
+                pick -= option.weight
+                if pick < 0:
+                    break
+        self._take(option)
+        return option
 
     def clone(self, log: bool = True) -> "Game":
         """An independent copy, for search: the rules and compiled code are shared,
@@ -367,14 +373,10 @@ class Game:
             order = self._check_order()
         else:
             order = self.rules.check_order[self.current]
-        for key, t in order:  # C-4: rules in spec order, players from the current one
+        for key, t, env in order:  # C-4: rules in spec order, players from the current one
             if key not in dirty:
                 continue  # nothing it reads has changed since it was found false
-            p = key[1]
-            env = {"__rule__": t.ir.name}
-            if p is not None:
-                env[t.ir.each] = p
-            if not t.when(self, env):
+            if not t.when(self, env):   # conditions only read env: it is shared
                 dirty.discard(key)
                 continue
             if quiet.get(key) == version:
@@ -387,16 +389,16 @@ class Game:
                 self.finish((), "trigger_loop")
                 return True
             if self.events is not None:
-                self._log("trigger", rule=t.ir.name, player=p)
-            self.stack.append(Frame(t.effect, env))
+                self._log("trigger", rule=t.ir.name, player=key[1])
+            self.stack.append(Frame(t.effect, dict(env)))
             return True
         self.checked = version
         return False
 
     def _check_order(self) -> list:
         """The check order when some players are out or play runs the other way."""
-        players = self.active_players()
-        return [((i, p), t) for i, t in enumerate(self.rules.automatic)
+        players, envs = self.active_players(), self.rules.check_envs
+        return [((i, p), t, envs[i, p]) for i, t in enumerate(self.rules.automatic)
                 for p in (players if t.ir.each else (None,))]
 
     def _next_step(self) -> None:
@@ -445,17 +447,19 @@ class Game:
                 cards = ((None, None),)
             else:
                 cards = [(t, c) for t, c in first_of_type.items() if t in a.card]
+            # one scratch binding per action: conditions only read it; the option keeps
+            # plain data and the effect gets its own bindings when the option is taken
+            env = {"__rule__": name, "__action__": name}
             for t, c in cards:
-                base = {"__rule__": name, "__action__": name, "card": [c] if c is not None else []}
-                for key, target, suffix in self._targets(a, base, others):
-                    env = dict(base)
+                env["card"] = [c] if c is not None else []
+                for key, target, suffix in self._targets(a, env, others):
                     env[key] = target
                     if a.condition(self, env):
                         label = labels.get((name, t, suffix))
                         if label is None:
                             label = labels[(name, t, suffix)] = name + (
                                 f" {rules.type_names[t]}" if a.shows_type else "") + suffix
-                        options.append(Option(label, (a, env)))
+                        options.append(Option(label, (a, c, key, target)))
         if step.ir.optional:
             options.append(_PASS)
         if not options:
@@ -520,14 +524,16 @@ def _resume_play(g: Game, _env, option: Option) -> None:
     if option.value is None:
         g._log("pass", player=g.current)
         return
-    a, env = option.value
-    env = dict(env)
-    card = env["card"][0] if env["card"] else None
-    _count(g.fired, a.ir.name)
+    a, card, key, target = option.value
+    name = a.ir.name
+    env = {"__rule__": name, "__action__": name, "card": [card] if card is not None else [],
+           key: target}
+    _count(g.fired, name)
     if card is not None:
         _count(g.played, g.rules.type_names[g.ctype[card]])
-    g._log("play", player=g.current, action=a.ir.name, target=env.get("target"),
-           card=g.rules.type_names[g.ctype[card]] if card is not None else None)
+    if g.events is not None:
+        g._log("play", player=g.current, action=name, target=env.get("target"),
+               card=g.rules.type_names[g.ctype[card]] if card is not None else None)
     if card is not None:
         g.move_cards([card], a.to(g, env))
     g.stack.append(Frame(a.effect, env))
@@ -540,6 +546,7 @@ def _resume_reaction(g: Game, env: dict, option: Option) -> None:
     env["reactor"], env["answer"] = reactor, [c]
     _count(g.fired, r.ir.name)
     _count(g.played, g.rules.type_names[g.ctype[c]])
-    g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
+    if g.events is not None:
+        g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
     g.move_cards([c], r.to(g, env))
     g.stack.append(Frame(r.effect, env))

@@ -78,10 +78,15 @@ class Rules:
         self._index_watchers()
         # C-4's order of checks while every player is in, for each current player
         # (the direction of play reverses it)
+        self.check_envs = {}  # (rule, player) -> the bindings its condition reads
+        for i, t in enumerate(self.automatic):
+            for p in (range(n_players) if t.ir.each else (None,)):
+                self.check_envs[i, p] = {"__rule__": t.ir.name} | ({t.ir.each: p} if t.ir.each else {})
         self.check_order = {}
         for current in range(n_players):
             seats = [(current + k) % n_players for k in range(n_players)]
-            self.check_order[current] = [((i, p), t) for i, t in enumerate(self.automatic)
+            self.check_order[current] = [((i, p), t, self.check_envs[i, p])
+                                         for i, t in enumerate(self.automatic)
                                          for p in (seats if t.ir.each else (None,))]
 
     def _index_watchers(self) -> None:
