@@ -1,15 +1,14 @@
-"""IR expressions -> Python closures, compiled once per game definition.
+"""IR expressions -> Python functions, compiled once per game definition.
 
-Each closure takes (game, env): the running game and the effect's local bindings.
+Each function takes (game, env): the running game and the effect's local bindings.
 Runtime values: int, bool and str as themselves; a player is a seat number; a set of
 players a tuple of seats; a zone the index of its slot in game.zones; a set of cards a
 list of card ids; a kind the frozenset of card-type indexes it covers.
 """
 from __future__ import annotations
 
-import operator
-
 from rulespec import ir
+
 
 def _div(a, b):
     return a // b if b else 0  # x // 0 is 0: a rule never crashes the game
@@ -19,178 +18,146 @@ def _mod(a, b):
     return a % b if b else 0
 
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": _div, "%": _mod, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
-          "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+def _count_types(row, types):
+    return sum(row[t] for t in types)
 
 
-# The common operators as closures of their own: one Python call per node, not two.
-_DIRECT = {
-    "+": lambda a, b: lambda g, env: a(g, env) + b(g, env),
-    "-": lambda a, b: lambda g, env: a(g, env) - b(g, env),
-    "*": lambda a, b: lambda g, env: a(g, env) * b(g, env),
-    "==": lambda a, b: lambda g, env: a(g, env) == b(g, env),
-    "!=": lambda a, b: lambda g, env: a(g, env) != b(g, env),
-    "<": lambda a, b: lambda g, env: a(g, env) < b(g, env),
-    "<=": lambda a, b: lambda g, env: a(g, env) <= b(g, env),
-    ">": lambda a, b: lambda g, env: a(g, env) > b(g, env),
-    ">=": lambda a, b: lambda g, env: a(g, env) >= b(g, env),
-}
-_WITH_CONSTANT = {
-    "+": lambda a, v: lambda g, env: a(g, env) + v,
-    "-": lambda a, v: lambda g, env: a(g, env) - v,
-    "==": lambda a, v: lambda g, env: a(g, env) == v,
-    "!=": lambda a, v: lambda g, env: a(g, env) != v,
-    "<": lambda a, v: lambda g, env: a(g, env) < v,
-    "<=": lambda a, v: lambda g, env: a(g, env) <= v,
-    ">": lambda a, v: lambda g, env: a(g, env) > v,
-    ">=": lambda a, v: lambda g, env: a(g, env) >= v,
-}
+# locals that read the table, not the bindings
+_TABLE = {"current": "g.current", "players": "g.active_players()", "player_count": "g.n",
+          "game_index": "g.game_index"}
 
 
 class Compiler:
-    """Compiles expressions against one game definition (its zones, counters, kinds)."""
+    """Compiles expressions against one game definition (its zones, counters, kinds).
+
+    The common nodes become Python source, so a whole condition such as
+    `count(hand(p), coin) >= target` is one generated function
+    (`g.tcount[7 + env['p']][0] >= g.counters[1]`), not a tree of closures: conditions
+    run on every trigger check and option, and each call saved counts. Rarer nodes
+    (aggregates, goals, card filters) stay closures, called from the generated code."""
 
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
+        self.ns: dict = {"_div": _div, "_mod": _mod, "_count_types": _count_types}
 
     def expr(self, e: ir.Expr):
-        method = getattr(self, "_" + type(e).__name__)
-        return method(e)
+        """A function (game, env) -> the value of e."""
+        return self.function(self.source(e))
 
     def cards(self, e: ir.Expr):
-        """A closure giving a list of card ids, whether e is a zone or a card set."""
-        if e.type == "zone":
-            return self._zone_read(e, counts=False)
-        return self.expr(e)
-
-    def _zone_read(self, e: ir.ZoneRef, counts: bool):
-        """A closure giving one zone slot's cards (g.zones) or, with counts, its
-        per-type counts (g.tcount). The common shapes (a shared zone, a zone of a
-        local player, of the current player) are fused into one call: conditions run
-        on every trigger check, so each call saved counts."""
-        idx = self.defs.zone_index[e.name]
-        owner = e.owner
-        table = "tcount" if counts else "zones"
-        if owner is None:
-            if table == "tcount":
-                return lambda g, env: g.tcount[idx]
-            return lambda g, env: g.zones[idx]
-        if isinstance(owner, ir.Local) and owner.name == "current":
-            if table == "tcount":
-                return lambda g, env: g.tcount[idx + g.current]
-            return lambda g, env: g.zones[idx + g.current]
-        if isinstance(owner, ir.Local) and owner.name not in ("players", "player_count", "game_index"):
-            name = owner.name
-            if table == "tcount":
-                return lambda g, env: g.tcount[idx + env[name]]
-            return lambda g, env: g.zones[idx + env[name]]
-        f = self.expr(owner)
-        if table == "tcount":
-            return lambda g, env: g.tcount[idx + f(g, env)]
-        return lambda g, env: g.zones[idx + f(g, env)]
+        """A function giving a list of card ids, whether e is a zone or a card set."""
+        return self.function(self.cards_source(e))
 
     def players(self, e: ir.Expr):
-        f = self.expr(e)
-        if e.type == "player":
-            return lambda g, env: (f(g, env),)
-        return f
+        """A function giving a tuple of seats, whether e is one player or a set."""
+        return self.function(self.players_source(e))
 
-    # --- leaves -----------------------------------------------------------------------
+    def function(self, source: str):
+        return eval(f"lambda g, env: {source}", self.ns)  # noqa: S307 - our own source
 
-    def _Const(self, e):
-        v = e.value
-        return lambda g, env: v
+    def constant(self, value) -> str:
+        """Source naming value: a literal, or a name bound in the generated code's globals."""
+        if value is None or type(value) in (int, bool, str):
+            return repr(value)
+        name = f"_c{len(self.ns)}"
+        self.ns[name] = value
+        return name
 
-    def _Param(self, e):
-        v = self.defs.params[e.name]
-        return lambda g, env: v
+    # --- source -------------------------------------------------------------------
 
-    def _Local(self, e):
-        name = e.name
-        if name == "current":
-            return lambda g, env: g.current
-        if name == "players":
-            return lambda g, env: g.active_players()
-        if name == "player_count":
-            return lambda g, env: g.n
-        if name == "game_index":
-            return lambda g, env: g.game_index
-        return lambda g, env: env[name]
+    def source(self, e: ir.Expr) -> str:
+        """Python source for e over `g` (the game) and `env` (the bindings)."""
+        method = getattr(self, "_src_" + type(e).__name__, None)
+        if method is None:  # a rarer node: a closure of its own
+            return f"{self.constant(getattr(self, '_' + type(e).__name__)(e))}(g, env)"
+        return method(e)
 
-    def _Counter(self, e):
+    def cards_source(self, e: ir.Expr) -> str:
+        return f"g.zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
+
+    def players_source(self, e: ir.Expr) -> str:
+        return f"({self.source(e)},)" if e.type == "player" else self.source(e)
+
+    def _src_Const(self, e):
+        return self.constant(e.value)
+
+    def _src_Param(self, e):
+        return self.constant(self.defs.params[e.name])
+
+    def _src_Local(self, e):
+        return _TABLE.get(e.name) or f"env[{e.name!r}]"
+
+    def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]
-        if e.owner is None:
-            return lambda g, env: g.counters[idx]
-        owner = self.expr(e.owner)
-        return lambda g, env: g.counters[idx + owner(g, env)]
+        return f"g.counters[{self._slot(idx, e.owner)}]"
 
-    def _ZoneRef(self, e):
-        idx = self.defs.zone_index[e.name]
-        if e.owner is None:
-            return lambda g, env: idx
-        owner = self.expr(e.owner)
-        return lambda g, env: idx + owner(g, env)
+    def _src_ZoneRef(self, e):
+        return f"({self._slot(self.defs.zone_index[e.name], e.owner)})"
 
-    def _Kind(self, e):
-        v = self.defs.kinds[e.name]
-        return lambda g, env: v
+    def _slot(self, base: int, owner) -> str:
+        return str(base) if owner is None else f"{base} + {self.source(owner)}"
 
-    # --- operators ----------------------------------------------------------------
+    def _src_Kind(self, e):
+        return self.constant(self.defs.kinds[e.name])
 
-    def _Unary(self, e):
-        x = self.expr(e.operand)
-        if e.op == "not":
-            return lambda g, env: not x(g, env)
-        return lambda g, env: -x(g, env)
+    def _src_Unary(self, e):
+        return f"(not {self.source(e.operand)})" if e.op == "not" else f"(-{self.source(e.operand)})"
 
-    def _Binary(self, e):
-        a = self.expr(e.left)
-        if e.op == "and":
-            b = self.expr(e.right)
-            return lambda g, env: a(g, env) and b(g, env)
-        if e.op == "or":
-            b = self.expr(e.right)
-            return lambda g, env: a(g, env) or b(g, env)
-        if e.op == "in":
-            b = self.players(e.right)
-            return lambda g, env: a(g, env) in b(g, env)
+    def _src_Binary(self, e):
+        op = e.op
+        if op == "in":
+            return f"({self.source(e.left)} in {self.players_source(e.right)})"
         if e.type == "cards":  # cards + cards
-            a, b = self.cards(e.left), self.cards(e.right)
-            return lambda g, env: list(a(g, env)) + list(b(g, env))
+            return f"(list({self.cards_source(e.left)}) + list({self.cards_source(e.right)}))"
         if e.left.type == "players" or e.right.type == "players":  # compare as sets
-            a, b = self.players(e.left), self.players(e.right)
-            fn = _ARITH[e.op]
-            return lambda g, env: fn(set(a(g, env)), set(b(g, env)))
-        if isinstance(e.right, (ir.Const, ir.Param)):  # compare with a constant: no call
-            v = self.expr(e.right)(None, None)
-            if e.op in _WITH_CONSTANT:
-                return _WITH_CONSTANT[e.op](a, v)
-        b = self.expr(e.right)
-        if e.op in _DIRECT:
-            return _DIRECT[e.op](a, b)
-        fn = _ARITH[e.op]
-        return lambda g, env: fn(a(g, env), b(g, env))
+            return f"(set({self.players_source(e.left)}) {op} set({self.players_source(e.right)}))"
+        a, b = self.source(e.left), self.source(e.right)
+        if op in ("//", "%"):
+            return f"{'_div' if op == '//' else '_mod'}({a}, {b})"
+        return f"({a} {op} {b})"
 
-    # --- calls --------------------------------------------------------------------
+    def _src_Call(self, e):
+        method = getattr(self, "_src_f_" + e.func, None)
+        if method is None:
+            return f"{self.constant(self._Call(e))}(g, env)"
+        return method(e, *e.args)
+
+    def _src_f_size(self, e, x):
+        inner = self.players_source(x) if x.type in ("players", "player") else self.cards_source(x)
+        return f"len({inner})"
+
+    def _src_f_count(self, e, cards, kind):
+        if cards.type == "zone" and isinstance(kind, ir.Kind):  # from the indexed counts
+            row, types = f"g.tcount[{self.source(cards)}]", tuple(sorted(self.defs.kinds[kind.name]))
+            return f"{row}[{types[0]}]" if len(types) == 1 else f"_count_types({row}, {types!r})"
+        return f"{self.constant(self._f_count(e, cards, kind))}(g, env)"
+
+    def _src_f_min(self, e, a, b):
+        return f"min({self.source(a)}, {self.source(b)})"
+
+    def _src_f_max(self, e, a, b):
+        return f"max({self.source(a)}, {self.source(b)})"
+
+    def _src_f_next(self, e, p):
+        return f"g.next_player({self.source(p)})"
+
+    def _src_f_seat(self, e, n):
+        return f"({self.source(n)} % g.n)"
+
+    def _src_f_seat_number(self, e, p):
+        return self.source(p)
+
+    def _src_f_goal_done(self, e, goal, player):
+        return f"(not {self.constant(self._f_next_goal(e, goal, player))}(g, env))"
+
+    # --- closures for the rarer nodes --------------------------------------------------------------------
 
     def _Call(self, e):
         return getattr(self, "_f_" + e.func)(e, *e.args)
 
-    def _f_size(self, e, x):
-        if x.type in ("players", "player"):
-            f = self.players(x)
-        else:
-            f = self.cards(x)
-        return lambda g, env: len(f(g, env))
-
     def _f_count(self, e, cards, kind):
-        if cards.type == "zone" and isinstance(kind, ir.Kind):  # from the indexed counts
-            row, types = self._zone_read(cards, counts=True), tuple(sorted(self.defs.kinds[kind.name]))
-            if len(types) == 1:
-                t = types[0]
-                return lambda g, env: row(g, env)[t]
-            return lambda g, env: sum(row(g, env)[t] for t in types)
         f, k = self.cards(cards), self.expr(kind)
+
         def count(g, env):
             kinds, ctype = k(g, env), g.ctype
             return sum(1 for c in f(g, env) if ctype[c] in kinds)
@@ -228,10 +195,6 @@ class Compiler:
             return tuple(q for q in g.active_players() if q != me)
         return others
 
-    def _f_next(self, e, p):
-        f = self.expr(p)
-        return lambda g, env: g.next_player(f(g, env))
-
     def _f_without(self, e, cards, less):
         f, w = self.cards(cards), self.cards(less)
         def without(g, env):
@@ -256,13 +219,6 @@ class Compiler:
             return kinds[names[g.ctype[cs[0]]]] if cs else frozenset()
         return kind_of
 
-    def _f_seat(self, e, n):
-        f = self.expr(n)
-        return lambda g, env: f(g, env) % g.n
-
-    def _f_seat_number(self, e, p):
-        return self.expr(p)
-
     def _goal(self, goal, player):
         base, order = self.defs.goals[goal.value]
         return base, order, self.expr(player)
@@ -277,24 +233,12 @@ class Compiler:
             return frozenset()
         return next_goal
 
-    def _f_goal_done(self, e, goal, player):
-        f = self._f_next_goal(e, goal, player)
-        return lambda g, env: not f(g, env)
-
     def _f_goal_score(self, e, goal, player):
         base, order, who = self._goal(goal, player)
         def goal_score(g, env):
             zone, ctype = g.zones[base + who(g, env)], g.ctype
             return sum(min(limit, sum(1 for c in zone if ctype[c] in kinds)) for kinds, limit in order)
         return goal_score
-
-    def _f_min(self, e, a, b):
-        fa, fb = self.expr(a), self.expr(b)
-        return lambda g, env: min(fa(g, env), fb(g, env))
-
-    def _f_max(self, e, a, b):
-        fa, fb = self.expr(a), self.expr(b)
-        return lambda g, env: max(fa(g, env), fb(g, env))
 
     # --- aggregates ---------------------------------------------------------------
 
