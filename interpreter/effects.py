@@ -1,6 +1,6 @@
-"""IR statements -> closures run by the game's frame stack.
+"""IR statements -> ops run by the game's frame stack.
 
-An effect runs as a list of frames (code, pc, env). A statement closure takes
+An effect runs as a list of frames (code, pc, env); code is a tuple of ops. An op takes
 (game, env) and may push frames (if, for, while, a chosen branch) or open a choice point
 (game.ask) and return: the game loop stops there and resumes when the choice is applied.
 The stack is plain data, so a game paused inside an effect can be copied.
@@ -59,15 +59,21 @@ def _true(g, env):
     return True
 
 
+MAX_PASSES = 100_000  # passes of `while` loops between two choice points, or in one turn
+
+
 class StatementCompiler:
+    """Compiles effects to ops. Statements that cannot pause the game (lets, counters,
+    moves, shuffles, `if` and `for` over such statements) become generated Python
+    source; a run of them, plus at most one statement that can pause (a choice, a
+    chance draw, a reaction window, a loop), is one op, so the game loop takes one
+    step where it would take one per statement."""
+
     def __init__(self, rules):
         self.rules = rules
         self.x = rules.exprs
 
     # --- definitions ------------------------------------------------------------
-
-    def block(self, stmts) -> tuple:
-        return tuple(self.stmt(s) for s in stmts)
 
     def action(self, a: ir.Action) -> CompiledAction:
         return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
@@ -87,41 +93,121 @@ class StatementCompiler:
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
         return CompiledTrigger(t, self.x.expr(t.when), self.block(t.effect))
 
-    # --- statements ---------------------------------------------------------------
+    # --- blocks -------------------------------------------------------------------
 
-    def stmt(self, s: ir.Stmt):
-        return getattr(self, "_" + type(s).__name__)(s)
+    def block(self, stmts) -> tuple:
+        """A block as a tuple of ops (game, env) -> None, run in order by a frame."""
+        ops, lines = [], []
+        for s in stmts:
+            if self._straight(s):
+                lines += self._lines(s)
+                if lines[-1] == "return":
+                    break  # the effect ends here: nothing after it runs
+            else:
+                lines.append(f"{self.x.constant(self._pausing(s))}(g, env)")
+                ops.append(self._op(lines))
+                lines = []
+        if lines:
+            ops.append(self._op(lines))
+        return tuple(ops)
 
-    def _Let(self, s: ir.Let):
+    def _op(self, lines: list[str]):
+        scope: dict = {}
+        exec("def op(g, env):\n" + "".join(f"    {line}\n" for line in lines),  # noqa: S102
+             self.x.ns, scope)
+        return scope["op"]
+
+    def _straight(self, s: ir.Stmt) -> bool:
+        """True when s can never pause the game: it runs to its end at once."""
+        if isinstance(s, ir.Let):
+            return not _random_player_call(s.value)
+        if isinstance(s, ir.Assign):
+            return True
+        if isinstance(s, ir.If):
+            return all(map(self._straight, s.then + s.orelse))
+        if isinstance(s, ir.For):
+            return all(map(self._straight, s.body))
+        if isinstance(s, ir.Do):
+            return not (s.proc == "react" or s.proc == "move" and _random_call(s.args[0])
+                        or s.proc == "set_current" and _random_player_call(s.args[0]))
+        return False  # while, choose
+
+    def _body(self, stmts, depth: int) -> list[str]:
+        lines: list[str] = []
+        for s in stmts:
+            lines += self._lines(s, depth)
+            if lines[-1] == "return":
+                break
+        return ["    " + line for line in lines] or ["    pass"]
+
+    def _lines(self, s: ir.Stmt, depth: int = 0) -> list[str]:
+        """Python source lines for a statement that cannot pause; a statement after
+        which nothing of the effect runs (win, end_game, end_turn) ends with return."""
+        x = self.x
+        if isinstance(s, ir.Let):
+            return [f"env[{s.name!r}] = {x.source(s.value)}"]
+        if isinstance(s, ir.Assign):
+            value = x.source(s.value)
+            if isinstance(s.target, ir.Local):
+                ref = f"env[{s.target.name!r}]"
+            else:
+                slot = x.slot(self.rules.counter_index[s.target.name], s.target.owner)
+                ref = "g.counters[_slot]"
+            new = value if s.op == "=" else f"{ref} {s.op[0]} ({value})"
+            if isinstance(s.target, ir.Local):
+                return [f"{ref} = {new}"]
+            return [f"_slot = {slot}", f"g.set_counter(_slot, {new})"]
+        if isinstance(s, ir.If):
+            lines = [f"if {x.source(s.cond)}:"] + self._body(s.then, depth)
+            return lines + (["else:"] + self._body(s.orelse, depth) if s.orelse else [])
+        if isinstance(s, ir.For):
+            var = f"_p{depth}"  # nested loops each have their own
+            return [f"for {var} in {x.players_source(s.items)}:", f"    env[{s.var!r}] = {var}"] \
+                + self._body(s.body, depth + 1)
+        return getattr(self, "_do_" + s.proc)(*s.args)
+
+    # --- procedures that cannot pause: source lines -------------------------------
+
+    def _do_move(self, cards: ir.Expr, dest: ir.Expr):
+        if isinstance(cards, ir.Call) and cards.func == "top":  # a draw, refilling the pile
+            zone, n = cards.args
+            return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
+        return [f"g.move_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)})"]
+
+    def _do_shuffle(self, zone):
+        return [f"g.shuffle({self.x.source(zone)})"]
+
+    def _do_win(self, players):
+        return [f"g.finish(tuple(sorted({self.x.players_source(players)})), env['__rule__'])",
+                "return"]
+
+    def _do_end_game(self):
+        return ["g.finish((), env['__rule__'])", "return"]
+
+    def _do_eliminate(self, player):
+        return [f"g.eliminate({self.x.source(player)})"]
+
+    def _do_end_turn(self):
+        return ["g.end_turn()", "return"]
+
+    def _do_set_current(self, player):
+        return [f"g.set_current({self.x.source(player)})"]
+
+    def _do_reverse(self):
+        return ["g.reverse()"]
+
+    # --- statements that can pause: closures that push frames or ask ---------------
+
+    def _pausing(self, s: ir.Stmt):
+        if isinstance(s, ir.Do):
+            return getattr(self, "_pause_" + s.proc)(*s.args)
+        return getattr(self, "_pause_" + type(s).__name__)(s)
+
+    def _pause_Let(self, s: ir.Let):  # let x = random_player(...)
         name = s.name
-        if isinstance(s.value, ir.Call) and s.value.func == "random_player":
-            return self._random_player(s.value.args[0], lambda g, env, o: env.__setitem__(name, o.value))
-        value = self.x.expr(s.value)
+        return self._random_player(s.value.args[0], lambda g, env, o: env.__setitem__(name, o.value))
 
-        def let(g, env):
-            env[name] = value(g, env)
-        return let
-
-    def _Assign(self, s: ir.Assign):
-        value = self.x.expr(s.value)
-        op = s.op
-        if isinstance(s.target, ir.Local):
-            name = s.target.name
-
-            def assign_local(g, env):
-                v = value(g, env)
-                env[name] = v if op == "=" else env[name] + v if op == "+=" else env[name] - v
-            return assign_local
-        base = self.rules.counter_index[s.target.name]
-        owner = self.x.expr(s.target.owner) if s.target.owner is not None else None
-
-        def assign_counter(g, env):
-            slot = base + owner(g, env) if owner else base
-            v, old = value(g, env), g.counters[slot]
-            g.set_counter(slot, v if op == "=" else old + v if op == "+=" else old - v)
-        return assign_counter
-
-    def _If(self, s: ir.If):
+    def _pause_If(self, s: ir.If):
         cond, then, orelse = self.x.expr(s.cond), self.block(s.then), self.block(s.orelse)
 
         def if_(g, env):
@@ -130,7 +216,7 @@ class StatementCompiler:
                 g.stack.append(Frame(code, env))
         return if_
 
-    def _For(self, s: ir.For):
+    def _pause_For(self, s: ir.For):
         items, body, var = self.x.players(s.items), self.block(s.body), s.var
 
         def for_(g, env):
@@ -138,17 +224,21 @@ class StatementCompiler:
                 g.stack.append(Frame((_binder(var, p),) + body, env))
         return for_
 
-    def _While(self, s: ir.While):
+    def _pause_While(self, s: ir.While):
         cond, body = self.x.expr(s.cond), self.block(s.body)
         loop: tuple = ()
 
         def while_(g, env):
-            if cond(g, env):
+            g.passes += 1
+            if g.passes > MAX_PASSES:
+                g._log("error", message="a loop ran too long without a choice")
+                g.finish((), "effect_loop")
+            elif cond(g, env):
                 g.stack.append(Frame(loop, env))
         loop = body + (while_,)
         return while_
 
-    def _ChooseBranch(self, s: ir.ChooseBranch):
+    def _pause_ChooseBranch(self, s: ir.ChooseBranch):
         player = self.x.expr(s.player)
         branches = [(b.label, self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
                     for b in s.branches]
@@ -159,7 +249,7 @@ class StatementCompiler:
                 g.ask(player(g, env), "choose", options, _push_branch, env)
         return choose_branch
 
-    def _ChooseCard(self, s: ir.ChooseCard):
+    def _pause_ChooseCard(self, s: ir.ChooseCard):
         player, source, body, var = self.x.expr(s.player), self.x.cards(s.source), self.block(s.body), s.var
 
         def choose_card(g, env):
@@ -176,67 +266,23 @@ class StatementCompiler:
             g.stack.append(Frame(body, env))
         return choose_card
 
-    def _Do(self, s: ir.Do):
-        return getattr(self, "_do_" + s.proc)(*s.args)
-
-    # --- procedures ---------------------------------------------------------------
-
-    def _do_move(self, cards: ir.Expr, dest: ir.Expr):
+    def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
         to = self.x.expr(dest)
-        if isinstance(cards, ir.Call) and cards.func == "random":
-            zone, n = self.x.expr(cards.args[0]), self.x.expr(cards.args[1])
+        zone, n = self.x.expr(cards.args[0]), self.x.expr(cards.args[1])
 
-            def move_random(g, env):
-                src, dst = zone(g, env), to(g, env)
-                count = min(n(g, env), len(g.zones[src]))
-                if count > 0:
-                    g.stack.append(Frame((_random_card(src, dst),) * count, env))
-            return move_random
-        if isinstance(cards, ir.Call) and cards.func == "top":
-            zone, n = self.x.expr(cards.args[0]), self.x.expr(cards.args[1])
+        def move_random(g, env):
+            src, dst = zone(g, env), to(g, env)
+            count = min(n(g, env), len(g.zones[src]))
+            if count > 0:
+                g.stack.append(Frame((_random_card(src, dst),) * count, env))
+        return move_random
 
-            def move_top(g, env):
-                src, dst = zone(g, env), to(g, env)
-                for _ in range(n(g, env)):
-                    if not g.draw_top(src, dst):
-                        break
-            return move_top
-        source = self.x.cards(cards)
-
-        def move(g, env):
-            g.move_cards(list(source(g, env)), to(g, env))
-        return move
-
-    def _do_shuffle(self, zone):
-        z = self.x.expr(zone)
-        return lambda g, env: g.shuffle(z(g, env))
-
-    def _do_react(self, player):
+    def _pause_react(self, player):
         who = self.x.expr(player)
         return lambda g, env: g.open_window(who(g, env), env)
 
-    def _do_win(self, players):
-        ps = self.x.players(players)
-        return lambda g, env: g.finish(tuple(sorted(ps(g, env))), env["__rule__"])
-
-    def _do_end_game(self):
-        return lambda g, env: g.finish((), env["__rule__"])
-
-    def _do_eliminate(self, player):
-        p = self.x.expr(player)
-        return lambda g, env: g.eliminate(p(g, env))
-
-    def _do_end_turn(self):
-        return lambda g, env: g.end_turn()
-
-    def _do_set_current(self, player):
-        if isinstance(player, ir.Call) and player.func == "random_player":
-            return self._random_player(player.args[0], lambda g, env, o: g.set_current(o.value))
-        p = self.x.expr(player)
-        return lambda g, env: g.set_current(p(g, env))
-
-    def _do_reverse(self):
-        return lambda g, env: g.reverse()
+    def _pause_set_current(self, player):  # set_current(random_player(...))
+        return self._random_player(player.args[0], lambda g, env, o: g.set_current(o.value))
 
     def _random_player(self, players, then):
         ps = self.x.players(players)
@@ -246,6 +292,14 @@ class StatementCompiler:
             if options:
                 g.ask(CHANCE, "chance", options, then, env)
         return random_player
+
+
+def _random_call(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Call) and e.func == "random"
+
+
+def _random_player_call(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Call) and e.func == "random_player"
 
 
 def _binder(var, value):

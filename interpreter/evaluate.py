@@ -89,12 +89,13 @@ class Compiler:
 
     def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]
-        return f"g.counters[{self._slot(idx, e.owner)}]"
+        return f"g.counters[{self.slot(idx, e.owner)}]"
 
     def _src_ZoneRef(self, e):
-        return f"({self._slot(self.defs.zone_index[e.name], e.owner)})"
+        return f"({self.slot(self.defs.zone_index[e.name], e.owner)})"
 
-    def _slot(self, base: int, owner) -> str:
+    def slot(self, base: int, owner) -> str:
+        """Source for the slot of a zone or counter, per player when it has an owner."""
         return str(base) if owner is None else f"{base} + {self.source(owner)}"
 
     def _src_Kind(self, e):

@@ -19,8 +19,7 @@ from .choices import CHANCE, TERMINAL, ChoicePoint, Option, seat_name
 from .effects import Frame
 from .rules import Rules
 
-MAX_FIRINGS = 1000       # trigger firings between two choice points, or in one turn
-MAX_STATEMENTS = 200_000  # statements run between two choice points, or in one turn
+MAX_FIRINGS = 1000  # trigger firings between two choice points, or in one turn
 
 
 class IllegalChoice(ValueError):
@@ -52,7 +51,7 @@ class Game:
         self.stack: list[Frame] = []
         self.pending: ChoicePoint | None = None
         self.over, self.winners, self.reason = False, (), ""
-        self.version, self.firings, self.statements = 0, 0, 0
+        self.version, self.firings, self.passes = 0, 0, 0
         self.choices = 0  # choices applied, chance included: the game's length in steps
         self.fired: dict[str, int] = {}   # how often each rule fired
         self.played: dict[str, int] = {}  # how often each card type was played
@@ -113,7 +112,7 @@ class Game:
         if point.player != CHANCE and self.events is not None:
             self._log("choice", player=point.player, kind=point.kind, option=option.label,
                       _vis=frozenset([point.player]) if point.kind == "card" else None)
-        self.firings = self.statements = 0
+        self.firings = self.passes = 0
         point.resume(self, point.env, option)
         self._run()
 
@@ -254,21 +253,22 @@ class Game:
             for src, moved in by_src.items():
                 self._log_move(src, dst, moved)
 
-    def draw_top(self, src: int, dst: int) -> bool:
-        """Move the top card of src to dst, refilling src first if it declares
-        refill_from (TTG-15); False when no card can be had."""
+    def draw(self, src: int, dst: int, n: int) -> None:
+        """Move n cards, one at a time, from the top of src to dst, refilling src first
+        whenever it declares refill_from and runs out (TTG-15); stops when no card can
+        be had."""
         pile = self.zones[src]
-        if not pile and src in self.rules.refill:
-            source = self.rules.refill[src]
-            if self.zones[source]:
-                self.move_cards(list(self.zones[source]), src)
-                self.shuffle(src)
-                self._log("refill", zone=self.rules.slots[src].label,
-                          source=self.rules.slots[source].label)
-        if not pile:
-            return False
-        self.move_cards([pile[-1]], dst)
-        return True
+        for _ in range(n):
+            if not pile and src in self.rules.refill:
+                source = self.rules.refill[src]
+                if self.zones[source]:
+                    self.move_cards(list(self.zones[source]), src)
+                    self.shuffle(src)
+                    self._log("refill", zone=self.rules.slots[src].label,
+                              source=self.rules.slots[source].label)
+            if not pile:
+                return
+            self.move_cards([pile[-1]], dst)
 
     def shuffle(self, slot: int) -> None:
         self.rng.shuffle(self.zones[slot])
@@ -351,17 +351,14 @@ class Game:
         while self.pending is None and not self.over:
             if stack:
                 frame = stack[-1]
-                pc = frame.pc
-                if pc >= len(frame.code):
+                code, pc = frame.code, frame.pc
+                if pc + 1 < len(code):
+                    frame.pc = pc + 1
+                else:  # its last op: the frame is done once that has run
                     stack.pop()
-                    continue
-                frame.pc = pc + 1
-                self.statements += 1
-                if self.statements > MAX_STATEMENTS:
-                    self._log("error", message="an effect ran too long without a choice")
-                    self.finish((), "effect_loop")
-                    return
-                frame.code[pc](self, frame.env)
+                    if pc >= len(code):
+                        continue
+                code[pc](self, frame.env)
             elif not self._check_triggers():
                 self._next_step()
 
@@ -429,7 +426,7 @@ class Game:
         self.current, self.step_index = p, 0
         self.dirty.update(self.rules.watch_table)
         self.version += 1  # a new current player is a change: conditions may read it
-        self.firings = self.statements = 0  # the loop guards count within a turn
+        self.firings = self.passes = 0  # the loop guards count within a turn
         if self.events is not None:
             self._log("turn", player=p)
 

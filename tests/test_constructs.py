@@ -201,3 +201,20 @@ def test_many_seats_are_fine():
         offered.update(game.legal_labels())
         game.apply(game.legal()[-1])
     assert "steal -> P70" in offered
+
+
+def test_a_loop_without_a_choice_ends_the_game_as_effect_loop():
+    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    while true { steals += 1 }\n", 1)
+    game = Game(Rules(load_spec("x.yaml", text), 2), seed=1)
+    assert (game.over, game.reason, game.winners, game.turn) == (True, "effect_loop", (), 0)
+    assert game.counters[0] == 100_000   # every pass ran, up to the bound
+
+
+def test_an_end_inside_a_loop_stops_the_rest_of_the_effect():
+    """win and end_turn stop the whole effect, even from inside `for` and `if`."""
+    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n"
+                             "    for p in players { for q in players { if q == seat(1) { steals += 1 end_turn() } } }\n"
+                             "    steals += 10\n", 1)
+    game = Game(Rules(load_spec("x.yaml", text), 3), seed=1)
+    assert game.counters[0] == 1 and game.turn == 1
+    assert [len(game.zones[game.rules.hand + p]) for p in range(3)] == [1, 0, 0]  # only the draw
