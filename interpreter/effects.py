@@ -25,7 +25,7 @@ class Frame:
 class CompiledAction:
     ir: ir.Action
     card: frozenset | None
-    condition: object
+    condition: object  # None when the action has no `if`
     to: object
     effect: tuple
     among: object = None
@@ -36,7 +36,7 @@ class CompiledAction:
 class CompiledReaction:
     ir: ir.Reaction
     card: frozenset
-    condition: object
+    condition: object  # None when the reaction has no `if`
     to: object
     effect: tuple
 
@@ -77,14 +77,14 @@ class StatementCompiler:
 
     def action(self, a: ir.Action) -> CompiledAction:
         return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
-                              self.x.expr(a.condition) if a.condition else _true,
+                              self.x.expr(a.condition) if a.condition else None,
                               self.x.expr(a.to) if a.to else None, self.block(a.effect),
                               self.x.cards(a.among) if a.among else None,
                               a.card is not None and a.card not in self.rules.type_names)
 
     def reaction(self, r: ir.Reaction) -> CompiledReaction:
         return CompiledReaction(r, self.rules.kinds[r.card],
-                                self.x.expr(r.condition) if r.condition else _true,
+                                self.x.expr(r.condition) if r.condition else None,
                                 self.x.expr(r.to), self.block(r.effect))
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:

@@ -14,6 +14,7 @@ changes, and a chain of more than MAX_FIRINGS firings ends the game as `trigger_
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from .choices import CHANCE, TERMINAL, ChoicePoint, Option, seat_name
 from .effects import Frame
@@ -317,7 +318,8 @@ class Game:
             self._log("end", winners=list(winners), reason=reason)
 
     def ask(self, player: int, kind: str, options: list[Option], resume, env=None) -> None:
-        options.sort(key=_label)
+        if len(options) > 1:
+            options.sort(key=_label)
         self.pending = ChoicePoint(player, kind, options, resume, env)
 
     def open_window(self, reactor: int, env: dict) -> None:
@@ -333,14 +335,13 @@ class Game:
                 t = self.ctype[c]
                 if t in r.card and t not in seen:
                     seen.add(t)
-                    trial = dict(env, reactor=reactor, answer=[c])
-                    if r.condition(self, trial):
+                    if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
                         label = r.ir.name if r.ir.card == self.rules.type_names[t] else \
                             f"{r.ir.name} {self.rules.type_names[t]}"
-                        options.append(Option(label, (r, c, reactor)))
+                        options.append(_new(Option, (label, (r, c, reactor), 1)))
                         forced = forced or r.ir.forced
         if not forced:
-            options.append(Option("no reaction", None))
+            options.append(_NO_REACTION)
 
         self.ask(reactor, "react", options, _resume_reaction, env)
 
@@ -400,7 +401,7 @@ class Game:
 
     def _next_step(self) -> None:
         steps = self.rules.steps
-        if not any(self.active):
+        if self.outs >= self.n:
             self.finish((), "no_players")  # everyone is out: nobody can take a turn
             return
         if self.phase == "setup":
@@ -412,9 +413,8 @@ class Game:
             return
         step = steps[self.step_index]
         self.step_index += 1
-        env = {"__rule__": step.ir.name}
         if step.effect:
-            self.stack.append(Frame(step.effect, env))
+            self.stack.append(Frame(step.effect, {"__rule__": step.ir.name}))
         if step.plays:
             self._offer_play(step)
 
@@ -436,27 +436,28 @@ class Game:
         for c in self.zones[rules.hand + me]:
             if ctype[c] not in first_of_type:
                 first_of_type[ctype[c]] = c
-        others = tuple(p for p in self.active_players() if p != me)
         labels, options = rules.labels, []
         for a in step.plays:
-            name = a.ir.name
+            name, cond = a.ir.name, a.condition
             if a.card is None:
-                cards = ((None, None),)
+                cards = _NO_CARD
             else:
                 cards = [(t, c) for t, c in first_of_type.items() if t in a.card]
+                if not cards:
+                    continue
             # one scratch binding per action: conditions only read it; the option keeps
             # plain data and the effect gets its own bindings when the option is taken
             env = {"__rule__": name, "__action__": name}
             for t, c in cards:
                 env["card"] = [c] if c is not None else []
-                for key, target, suffix in self._targets(a, env, others):
+                for key, target, suffix in self._targets(a, env, me):
                     env[key] = target
-                    if a.condition(self, env):
+                    if cond is None or cond(self, env):
                         label = labels.get((name, t, suffix))
                         if label is None:
                             label = labels[(name, t, suffix)] = name + (
                                 f" {rules.type_names[t]}" if a.shows_type else "") + suffix
-                        options.append(Option(label, (a, c, key, target)))
+                        options.append(_new(Option, (label, (a, c, key, target), 1)))
         if step.ir.optional:
             options.append(_PASS)
         if not options:
@@ -464,13 +465,15 @@ class Game:
             return
         self.ask(me, "play", options, _resume_play)
 
-    def _targets(self, a, env, others):
+    def _targets(self, a, env, me):
         """(binding, value, label suffix) for each target an action may take."""
         kind = a.ir.target
         if kind == "none":
             return _NO_TARGET
         if kind == "other":
-            return [("target", p, self.rules.target_suffix[p]) for p in others]
+            if not self.outs:
+                return self.rules.other_targets[me]
+            return [("target", p, self.rules.target_suffix[p]) for p in self.active_players() if p != me]
         if kind == "card":  # one option per card type and zone it lies in (C-3)
             seen = {}
             for c in a.among(self, env):
@@ -505,16 +508,18 @@ class Game:
                   cards=[self.rules.type_names[self.ctype[c]] for c in cards], _vis=vis)
 
 
+_new = tuple.__new__  # Option(...) without the named tuple's Python-level __new__
 _PASS = Option("pass", None)
 _NO_TARGET = (("target", None, ""),)
+_NO_CARD = ((None, None),)
+_NO_REACTION = Option("no reaction", None)
 
 
 def _count(counts: dict, key: str) -> None:
     counts[key] = counts.get(key, 0) + 1
 
 
-def _label(option: Option) -> str:
-    return option.label
+_label = itemgetter(0)  # an option's label
 
 
 def _resume_play(g: Game, _env, option: Option) -> None:

@@ -72,6 +72,9 @@ class Rules:
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.labels: dict = {}  # (action, card type, target suffix) -> option label
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
+        # the targets of `target: other` while every player is in, for each current player
+        self.other_targets = [tuple(("target", q, self.target_suffix[q]) for q in range(n_players) if q != p)
+                              for p in range(n_players)]
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
         self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)
