@@ -46,6 +46,8 @@ class CompiledStep:
     ir: ir.Step
     effect: tuple
     plays: tuple  # the compiled actions a play step offers
+    by_type: dict  # card type -> the actions of `plays` that play it, in order
+    cardless: tuple  # the actions of `plays` that play no card
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,13 @@ class StatementCompiler:
                                 self.x.expr(r.to), self.block(r.effect))
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
-        return CompiledStep(s, self.block(s.effect), tuple(actions[a] for a in s.actions))
+        plays = tuple(actions[a] for a in s.actions)
+        by_type: dict = {}
+        for a in plays:
+            for t in sorted(a.card or ()):
+                by_type.setdefault(t, []).append(a)
+        return CompiledStep(s, self.block(s.effect), plays, {t: tuple(a) for t, a in by_type.items()},
+                            tuple(a for a in plays if a.card is None))
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
         return CompiledTrigger(t, self.x.expr(t.when), self.block(t.effect))

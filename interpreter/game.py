@@ -431,39 +431,38 @@ class Game:
             self._log("turn", player=p)
 
     def _offer_play(self, step) -> None:
-        me, rules, ctype = self.current, self.rules, self.ctype
-        first_of_type: dict[int, int] = {}
-        for c in self.zones[rules.hand + me]:
-            if ctype[c] not in first_of_type:
-                first_of_type[ctype[c]] = c
-        labels, options = rules.labels, []
-        for a in step.plays:
-            name, cond = a.ir.name, a.condition
-            if a.card is None:
-                cards = _NO_CARD
-            else:
-                cards = [(t, c) for t, c in first_of_type.items() if t in a.card]
-                if not cards:
-                    continue
-            # one scratch binding per action: conditions only read it; the option keeps
-            # plain data and the effect gets its own bindings when the option is taken
-            env = {"__rule__": name, "__action__": name}
-            for t, c in cards:
-                env["card"] = [c] if c is not None else []
-                for key, target, suffix in self._targets(a, env, me):
-                    env[key] = target
-                    if cond is None or cond(self, env):
-                        label = labels.get((name, t, suffix))
-                        if label is None:
-                            label = labels[(name, t, suffix)] = name + (
-                                f" {rules.type_names[t]}" if a.shows_type else "") + suffix
-                        options.append(_new(Option, (label, (a, c, key, target), 1)))
+        me, ctype, by_type = self.current, self.ctype, step.by_type
+        options: list[Option] = []
+        offered = set()  # one option per card type (C-3): the first card of each
+        for c in self.zones[self.rules.hand + me]:
+            t = ctype[c]
+            if t in by_type and t not in offered:
+                offered.add(t)
+                for a in by_type[t]:
+                    self._offer(a, t, c, me, options)
+        for a in step.cardless:
+            self._offer(a, None, None, me, options)
         if step.ir.optional:
             options.append(_PASS)
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return
         self.ask(me, "play", options, _resume_play)
+
+    def _offer(self, a, t, c, me, options) -> None:
+        """The options of action a played with card c (of type t), one per target."""
+        name, cond, labels = a.ir.name, a.condition, self.rules.labels
+        # one scratch binding for the conditions, which only read it; an option keeps
+        # plain data, and the effect gets bindings of its own when the option is taken
+        env = {"__rule__": name, "__action__": name, "card": [c] if c is not None else []}
+        for key, target, suffix in self._targets(a, env, me):
+            env[key] = target
+            if cond is None or cond(self, env):
+                label = labels.get((name, t, suffix))
+                if label is None:
+                    label = labels[(name, t, suffix)] = name + (
+                        f" {self.rules.type_names[t]}" if a.shows_type else "") + suffix
+                options.append(_new(Option, (label, (a, c, key, target), 1)))
 
     def _targets(self, a, env, me):
         """(binding, value, label suffix) for each target an action may take."""
@@ -511,7 +510,6 @@ class Game:
 _new = tuple.__new__  # Option(...) without the named tuple's Python-level __new__
 _PASS = Option("pass", None)
 _NO_TARGET = (("target", None, ""),)
-_NO_CARD = ((None, None),)
 _NO_REACTION = Option("no reaction", None)
 
 
