@@ -7,6 +7,7 @@ targets and parameters) are one option (RULINGS C-3).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, NamedTuple
 
 CHANCE = -1
@@ -27,6 +28,11 @@ class Option(NamedTuple):
 
     def __str__(self) -> str:
         return self.label
+
+
+# make_option((label, value, weight)): an Option without the named tuple's Python-level
+# __new__, for the hot path
+make_option = partial(tuple.__new__, Option)
 
 
 @dataclass

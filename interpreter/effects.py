@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rulespec import ir
 
-from .choices import CHANCE, Option, seat_name
+from .choices import CHANCE, Option, make_option, seat_name
 
 
 class Frame:
@@ -323,14 +323,21 @@ def _push_branch(g, env, option):
 
 def _random_card(src, dst):
     """One random card from src to dst: a chance node over the card types in src,
-    weighted by how many of each it holds."""
+    weighted by how many of each it holds (the first card of each type stands for it)."""
     def random_card(g, env):
-        cards = g.zones[src]
-        if not cards:
+        if not g.zones[src]:
             return
-        counts: dict[int, list] = {}
-        for c in cards:
-            counts.setdefault(g.ctype[c], []).append(c)
-        options = [Option(g.rules.type_names[t], cs[0], len(cs)) for t, cs in counts.items()]
-        g.ask(CHANCE, "chance", options, lambda g, env, o: g.move_cards([o.value], dst), env)
+        first: dict[int, int] = {}
+        ctype = g.ctype
+        for c in g.zones[src]:
+            if ctype[c] not in first:
+                first[ctype[c]] = c
+        counts, names = g.tcount[src], g.rules.type_names
+        g.ask(CHANCE, "chance", [make_option((names[t], c, counts[t])) for t, c in first.items()],
+              take, env)
+
+    def take(g, env, option):
+        g.move_card(option.value, dst)
     return random_card
+
+

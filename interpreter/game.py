@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from operator import itemgetter
 
-from .choices import CHANCE, TERMINAL, ChoicePoint, Option, seat_name
+from .choices import CHANCE, TERMINAL, ChoicePoint, Option, make_option, seat_name
 from .effects import Frame
 from .rules import Rules
 
@@ -220,20 +220,23 @@ class Game:
 
     # --- mutations used by effects ------------------------------------------------
 
+    def move_card(self, c: int, dst: int) -> None:
+        src, t = self.loc[c], self.ctype[c]
+        self.zones[src].remove(c)
+        self.zones[dst].append(c)
+        self.loc[c] = dst
+        tcount = self.tcount
+        tcount[src][t] -= 1
+        tcount[dst][t] += 1
+        watch = self.rules.watch_slots
+        self.dirty.update(watch[src])
+        self.dirty.update(watch[dst])
+        self.version += 1
+        if self.events is not None:
+            self._log_move(src, dst, [c])
+
     def move_cards(self, cards: list[int], dst: int) -> None:
         if not cards:
-            return
-        if len(cards) == 1 and self.events is None:  # the common case, kept short
-            c = cards[0]
-            src, t = self.loc[c], self.ctype[c]
-            self.zones[src].remove(c)
-            self.zones[dst].append(c)
-            self.loc[c] = dst
-            self.tcount[src][t] -= 1
-            self.tcount[dst][t] += 1
-            self.dirty.update(self.rules.watch_slots[src])
-            self.dirty.update(self.rules.watch_slots[dst])
-            self.version += 1
             return
         by_src: dict[int, list[int]] = {}
         zones, loc, tcount, ctype = self.zones, self.loc, self.tcount, self.ctype
@@ -269,7 +272,7 @@ class Game:
                               source=self.rules.slots[source].label)
             if not pile:
                 return
-            self.move_cards([pile[-1]], dst)
+            self.move_card(pile[-1], dst)
 
     def shuffle(self, slot: int) -> None:
         self.rng.shuffle(self.zones[slot])
@@ -338,7 +341,7 @@ class Game:
                     if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
                         label = r.ir.name if r.ir.card == self.rules.type_names[t] else \
                             f"{r.ir.name} {self.rules.type_names[t]}"
-                        options.append(_new(Option, (label, (r, c, reactor), 1)))
+                        options.append(make_option((label, (r, c, reactor), 1)))
                         forced = forced or r.ir.forced
         if not forced:
             options.append(_NO_REACTION)
@@ -360,18 +363,16 @@ class Game:
                     if pc >= len(code):
                         continue
                 code[pc](self, frame.env)
-            elif not self._check_triggers():
-                self._next_step()
+            elif self.checked == self.version or not self.dirty or not self._check_triggers():
+                self._next_step()  # nothing changed since the last check, or nothing fired
 
     def _check_triggers(self) -> bool:
-        if self.checked == self.version or not self.dirty:  # nothing changed
-            return False
         quiet, version, dirty = self.quiet, self.version, self.dirty
         if self.outs or self.direction != 1:
             order = self._check_order()
         else:
             order = self.rules.check_order[self.current]
-        for key, t, env in order:  # C-4: rules in spec order, players from the current one
+        for key, t, env, p in order:  # C-4: rules in spec order, players from the current one
             if key not in dirty:
                 continue  # nothing it reads has changed since it was found false
             if not t.when(self, env):   # conditions only read env: it is shared
@@ -387,7 +388,7 @@ class Game:
                 self.finish((), "trigger_loop")
                 return True
             if self.events is not None:
-                self._log("trigger", rule=t.ir.name, player=key[1])
+                self._log("trigger", rule=t.ir.name, player=p)
             self.stack.append(Frame(t.effect, dict(env)))
             return True
         self.checked = version
@@ -395,9 +396,7 @@ class Game:
 
     def _check_order(self) -> list:
         """The check order when some players are out or play runs the other way."""
-        players, envs = self.active_players(), self.rules.check_envs
-        return [((i, p), t, envs[i, p]) for i, t in enumerate(self.rules.automatic)
-                for p in (players if t.ir.each else (None,))]
+        return self.rules.checks_in_order(self.active_players())
 
     def _next_step(self) -> None:
         steps = self.rules.steps
@@ -462,7 +461,7 @@ class Game:
                 if label is None:
                     label = labels[(name, t, suffix)] = name + (
                         f" {self.rules.type_names[t]}" if a.shows_type else "") + suffix
-                options.append(_new(Option, (label, (a, c, key, target), 1)))
+                options.append(make_option((label, (a, c, key, target), 1)))
 
     def _targets(self, a, env, me):
         """(binding, value, label suffix) for each target an action may take."""
@@ -507,7 +506,6 @@ class Game:
                   cards=[self.rules.type_names[self.ctype[c]] for c in cards], _vis=vis)
 
 
-_new = tuple.__new__  # Option(...) without the named tuple's Python-level __new__
 _PASS = Option("pass", None)
 _NO_TARGET = (("target", None, ""),)
 _NO_REACTION = Option("no reaction", None)
@@ -535,7 +533,7 @@ def _resume_play(g: Game, _env, option: Option) -> None:
         g._log("play", player=g.current, action=name, target=env.get("target"),
                card=g.rules.type_names[g.ctype[card]] if card is not None else None)
     if card is not None:
-        g.move_cards([card], a.to(g, env))
+        g.move_card(card, a.to(g, env))
     g.stack.append(Frame(a.effect, env))
 
 
@@ -548,5 +546,5 @@ def _resume_reaction(g: Game, env: dict, option: Option) -> None:
     _count(g.played, g.rules.type_names[g.ctype[c]])
     if g.events is not None:
         g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
-    g.move_cards([c], r.to(g, env))
+    g.move_card(c, r.to(g, env))
     g.stack.append(Frame(r.effect, env))

@@ -81,16 +81,14 @@ class Rules:
         self._index_watchers()
         # C-4's order of checks while every player is in, for each current player
         # (the direction of play reverses it)
-        self.check_envs = {}  # (rule, player) -> the bindings its condition reads
-        for i, t in enumerate(self.automatic):
-            for p in (range(n_players) if t.ir.each else (None,)):
-                self.check_envs[i, p] = {"__rule__": t.ir.name} | ({t.ir.each: p} if t.ir.each else {})
-        self.check_order = {}
-        for current in range(n_players):
-            seats = [(current + k) % n_players for k in range(n_players)]
-            self.check_order[current] = [((i, p), t, self.check_envs[i, p])
-                                         for i, t in enumerate(self.automatic)
-                                         for p in (seats if t.ir.each else (None,))]
+        self.check_order = {current: self.checks_in_order(
+            [(current + k) % n_players for k in range(n_players)]) for current in range(n_players)}
+
+    def checks_in_order(self, players) -> list:
+        """(key, rule, bindings, player) for each automatic rule, and for each of
+        `players` in order for a per-player one: the order C-4 checks them in."""
+        return [(self.keys[i, p], t, self.check_envs[i, p], p) for i, t in enumerate(self.automatic)
+                for p in (players if t.ir.each else (None,))]
 
     def _index_watchers(self) -> None:
         """Which (automatic rule, player) pairs read each zone slot and counter.
@@ -98,17 +96,23 @@ class Rules:
         A condition's value changes only when something it reads changes, so the game
         marks the readers of whatever it changes as dirty and evaluates only those.
         Reads through the rule's own player (`hand(p)` with `each: p`) are that
-        player's; any other read of a per-player zone or counter is everyone's."""
+        player's; any other read of a per-player zone or counter is everyone's.
+        A pair is known by a small int, its key."""
         nslots, ncounters = len(self.slots) + 1, len(self.counter_names)
         self.watch_slots = [[] for _ in range(nslots)]
         self.watch_counters = [[] for _ in range(ncounters)]
         self.watch_table: list = []   # readers of current, players or the turn order
-        self.all_keys: list = []
+        self.keys: dict = {}          # (rule index, player or None) -> key
+        self.check_envs: dict = {}    # (rule index, player or None) -> what its condition reads
+        for i, t in enumerate(self.automatic):
+            for p in (range(self.n) if t.ir.each else (None,)):
+                self.keys[i, p] = len(self.keys)
+                self.check_envs[i, p] = {"__rule__": t.ir.name} | ({t.ir.each: p} if t.ir.each else {})
+        self.all_keys = list(self.keys.values())
         goal_zones = {g.name: g.zone for g in self.spec.goals}
         for i, t in enumerate(self.automatic):
             each = t.ir.each
-            keys = [(i, p) for p in range(self.n)] if each else [(i, None)]
-            self.all_keys += keys
+            keys = [self.keys[i, p] for p in range(self.n)] if each else [self.keys[i, None]]
             table = False
 
             def visit(node):
@@ -127,7 +131,7 @@ class Rules:
                         watch[base].extend(keys)
                     elif each and isinstance(node.owner, ir.Local) and node.owner.name == each:
                         for p in range(self.n):
-                            watch[base + p].append((i, p))
+                            watch[base + p].append(self.keys[i, p])
                     else:
                         for p in range(self.n):
                             watch[base + p].extend(keys)
