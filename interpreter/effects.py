@@ -219,9 +219,7 @@ class StatementCompiler:
         cond, then, orelse = self.x.expr(s.cond), self.block(s.then), self.block(s.orelse)
 
         def if_(g, env):
-            code = then if cond(g, env) else orelse
-            if code:
-                g.stack.append(Frame(code, env))
+            g.enter(then if cond(g, env) else orelse, env)
         return if_
 
     def _pause_For(self, s: ir.For):
@@ -254,7 +252,7 @@ class StatementCompiler:
         def choose_branch(g, env):
             options = [Option(label, code) for label, cond, code in branches if cond(g, env)]
             if options:
-                g.ask(player(g, env), "choose", options, _push_branch, env)
+                g.ask(player(g, env), "choose", options, _enter_branch, env)
         return choose_branch
 
     def _pause_ChooseCard(self, s: ir.ChooseCard):
@@ -271,7 +269,7 @@ class StatementCompiler:
 
         def resume(g, env, option):
             env[var] = [option.value]
-            g.stack.append(Frame(body, env))
+            g.enter(body, env)
         return choose_card
 
     def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
@@ -282,7 +280,7 @@ class StatementCompiler:
             src, dst = zone(g, env), to(g, env)
             count = min(n(g, env), len(g.zones[src]))
             if count > 0:
-                g.stack.append(Frame((_random_card(src, dst),) * count, env))
+                g.enter((_random_card(src, dst),) * count, env)
         return move_random
 
     def _pause_react(self, player):
@@ -316,9 +314,8 @@ def _binder(var, value):
     return bind
 
 
-def _push_branch(g, env, option):
-    if option.value:
-        g.stack.append(Frame(option.value, env))
+def _enter_branch(g, env, option):
+    g.enter(option.value, env)
 
 
 def _random_card(src, dst):

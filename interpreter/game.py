@@ -309,6 +309,14 @@ class Game:
         self.version += 1
         self._log("reverse", direction=self.direction)
 
+    def enter(self, code: tuple, env: dict) -> None:
+        """Start running a block of ops. One op runs at once: the loop would run it next
+        anyway, and a frame would be done as it ran; longer blocks get a frame."""
+        if len(code) == 1:
+            code[0](self, env)
+        elif code:
+            self.stack.append(Frame(code, env))
+
     def end_turn(self) -> None:
         self.stack.clear()
         self.step_index = len(self.rules.steps)
@@ -389,7 +397,7 @@ class Game:
                 return True
             if self.events is not None:
                 self._log("trigger", rule=t.ir.name, player=p)
-            self.stack.append(Frame(t.effect, dict(env)))
+            self.enter(t.effect, dict(env))
             return True
         self.checked = version
         return False
@@ -413,7 +421,7 @@ class Game:
         step = steps[self.step_index]
         self.step_index += 1
         if step.effect:
-            self.stack.append(Frame(step.effect, {"__rule__": step.ir.name}))
+            self.enter(step.effect, {"__rule__": step.ir.name})
         if step.plays:
             self._offer_play(step)
 
@@ -534,7 +542,7 @@ def _resume_play(g: Game, _env, option: Option) -> None:
                card=g.rules.type_names[g.ctype[card]] if card is not None else None)
     if card is not None:
         g.move_card(card, a.to(g, env))
-    g.stack.append(Frame(a.effect, env))
+    g.enter(a.effect, env)
 
 
 def _resume_reaction(g: Game, env: dict, option: Option) -> None:
@@ -547,4 +555,4 @@ def _resume_reaction(g: Game, env: dict, option: Option) -> None:
     if g.events is not None:
         g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
     g.move_card(c, r.to(g, env))
-    g.stack.append(Frame(r.effect, env))
+    g.enter(r.effect, env)
