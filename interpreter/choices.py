@@ -35,7 +35,7 @@ class Option(NamedTuple):
 make_option = partial(tuple.__new__, Option)
 
 
-@dataclass
+@dataclass(slots=True)
 class ChoicePoint:
     player: int                          # a seat, or CHANCE
     kind: str                            # play | react | choose | card | chance

@@ -39,6 +39,7 @@ class CompiledReaction:
     condition: object  # None when the reaction has no `if`
     to: object
     effect: tuple
+    labels: dict  # card type -> the label of the option to react with it
 
 
 @dataclass(frozen=True)
@@ -85,9 +86,10 @@ class StatementCompiler:
                               a.card is not None and a.card not in self.rules.type_names)
 
     def reaction(self, r: ir.Reaction) -> CompiledReaction:
-        return CompiledReaction(r, self.rules.kinds[r.card],
-                                self.x.expr(r.condition) if r.condition else None,
-                                self.x.expr(r.to), self.block(r.effect))
+        kind, names = self.rules.kinds[r.card], self.rules.type_names
+        return CompiledReaction(r, kind, self.x.expr(r.condition) if r.condition else None,
+                                self.x.expr(r.to), self.block(r.effect),
+                                {t: r.name if r.card == names[t] else f"{r.name} {names[t]}" for t in kind})
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
         plays = tuple(actions[a] for a in s.actions)

@@ -44,7 +44,8 @@ class Game:
         self.zones: list[list[int]] = [[] for _ in range(len(rules.slots) + 1)]
         self.loc = [rules.start_slot] * len(rules.ctype)
         self.zones[rules.start_slot] = list(range(len(rules.ctype)))
-        self.recount()
+        self.tcount = [[0] * len(rules.type_names) for _ in self.zones]
+        self.tcount[rules.start_slot] = list(rules.deck_counts)
         self.counters = [0] * len(rules.counter_names)
         self.current, self.direction, self.turn, self.step_index = 0, 1, 0, 0
         self.active = [True] * self.n
@@ -125,7 +126,7 @@ class Game:
 
     def sample_chance(self) -> Option:
         """Apply a chance outcome drawn from the game's own RNG (C-2)."""
-        if self.to_act() != CHANCE:
+        if self.over or self.pending.player != CHANCE:
             raise IllegalChoice("chance is not to act", "chance/not_to_act")
         options = self.pending.options
         if len(options) == 1:
@@ -225,12 +226,11 @@ class Game:
         self.zones[src].remove(c)
         self.zones[dst].append(c)
         self.loc[c] = dst
-        tcount = self.tcount
+        tcount, watch, dirty = self.tcount, self.rules.watch_slots, self.dirty
         tcount[src][t] -= 1
         tcount[dst][t] += 1
-        watch = self.rules.watch_slots
-        self.dirty.update(watch[src])
-        self.dirty.update(watch[dst])
+        dirty.update(watch[src])
+        dirty.update(watch[dst])
         self.version += 1
         if self.events is not None:
             self._log_move(src, dst, [c])
@@ -335,21 +335,17 @@ class Game:
 
     def open_window(self, reactor: int, env: dict) -> None:
         """A reaction window: the reactor answers the pending action or lets it be."""
-        action = env["__action__"]
-        if not self.rules.answers[action]:
+        by_type = self.rules.answers[env["__action__"]]
+        if not by_type:
             return
-        hand = self.zones[self.rules.hand + reactor]
-        options, forced = [], False
-        for r in self.rules.answers[action]:
-            seen = set()
-            for c in hand:
-                t = self.ctype[c]
-                if t in r.card and t not in seen:
-                    seen.add(t)
+        options, forced, offered = [], False, set()
+        for c in self.zones[self.rules.hand + reactor]:
+            t = self.ctype[c]
+            if t in by_type and t not in offered:  # one option per card type (C-3)
+                offered.add(t)
+                for r in by_type[t]:
                     if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
-                        label = r.ir.name if r.ir.card == self.rules.type_names[t] else \
-                            f"{r.ir.name} {self.rules.type_names[t]}"
-                        options.append(make_option((label, (r, c, reactor), 1)))
+                        options.append(make_option((r.labels[t], (r, c, reactor), 1)))
                         forced = forced or r.ir.forced
         if not forced:
             options.append(_NO_REACTION)
@@ -420,10 +416,10 @@ class Game:
             return
         step = steps[self.step_index]
         self.step_index += 1
-        if step.effect:
-            self.enter(step.effect, {"__rule__": step.ir.name})
-        if step.plays:
+        if step.plays:  # a step has either actions to offer or an effect (RS103)
             self._offer_play(step)
+        else:
+            self.enter(step.effect, {"__rule__": step.ir.name})
 
     def _begin_turn(self, p: int) -> None:
         if self.turn >= self.turn_limit:

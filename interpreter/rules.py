@@ -36,6 +36,7 @@ class Rules:
         self.kinds["any"] = frozenset(range(len(spec.cards)))
         self.props = [dict(c.props) for c in spec.cards]
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
+        self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
 
         self.zone_index, self.slots = {}, []
         for z in spec.zones:
@@ -67,8 +68,12 @@ class Rules:
         self.setup = stmts.block(spec.setup)
         self.actions = {a.name: stmts.action(a) for a in spec.actions}
         self.reactions = [stmts.reaction(r) for r in spec.reactions]
-        self.answers = {a.name: [r for r in self.reactions if a.name in r.ir.answers]
-                        for a in spec.actions}
+        # action -> card type -> the reactions that answer it with that type, in order
+        self.answers = {a.name: {} for a in spec.actions}
+        for r in self.reactions:
+            for name in r.ir.answers:
+                for t in sorted(r.card):
+                    self.answers[name].setdefault(t, []).append(r)
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.labels: dict = {}  # (action, card type, target suffix) -> option label
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
