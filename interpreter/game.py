@@ -454,18 +454,21 @@ class Game:
 
     def _offer(self, a, t, c, me, options) -> None:
         """The options of action a played with card c (of type t), one per target."""
-        name, cond, labels = a.ir.name, a.condition, self.rules.labels
+        name, cond, made = a.ir.name, a.condition, self.rules.play_options
         # one scratch binding for the conditions, which only read it; an option keeps
         # plain data, and the effect gets bindings of its own when the option is taken
         env = {"__rule__": name, "__action__": name, "card": [c] if c is not None else []}
         for key, target, suffix in self._targets(a, env, me):
             env[key] = target
             if cond is None or cond(self, env):
-                label = labels.get((name, t, suffix))
-                if label is None:
-                    label = labels[(name, t, suffix)] = name + (
-                        f" {self.rules.type_names[t]}" if a.shows_type else "") + suffix
-                options.append(make_option((label, (a, c, key, target), 1)))
+                # the same card against the same player is the same option in every game
+                option = made.get((name, c, target)) if key == "target" else None
+                if option is None:
+                    label = name + (f" {self.rules.type_names[t]}" if a.shows_type else "") + suffix
+                    option = make_option((label, (a, c, key, target), 1))
+                    if key == "target":
+                        made[name, c, target] = option
+                options.append(option)
 
     def _targets(self, a, env, me):
         """(binding, value, label suffix) for each target an action may take."""

@@ -75,7 +75,7 @@ class Rules:
                 for t in sorted(r.card):
                     self.answers[name].setdefault(t, []).append(r)
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
-        self.labels: dict = {}  # (action, card type, target suffix) -> option label
+        self.play_options: dict = {}  # (action, card, target player) -> its option, made once
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
         # the targets of `target: other` while every player is in, for each current player
         self.other_targets = [tuple(("target", q, self.target_suffix[q]) for q in range(n_players) if q != p)
