@@ -226,11 +226,11 @@ class Game:
         self.zones[src].remove(c)
         self.zones[dst].append(c)
         self.loc[c] = dst
-        tcount, watch, dirty = self.tcount, self.rules.watch_slots, self.dirty
+        tcount, watch, dirty = self.tcount, self.rules.watch_cards, self.dirty
         tcount[src][t] -= 1
         tcount[dst][t] += 1
-        dirty.update(watch[src])
-        dirty.update(watch[dst])
+        dirty.update(watch[src][t])
+        dirty.update(watch[dst][t])
         self.version += 1
         if self.events is not None:
             self._log_move(src, dst, [c])

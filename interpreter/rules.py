@@ -115,10 +115,22 @@ class Rules:
                 self.check_envs[i, p] = {"__rule__": t.ir.name} | ({t.ir.each: p} if t.ir.each else {})
         self.all_keys = list(self.keys.values())
         goal_zones = {g.name: g.zone for g in self.spec.goals}
+        ntypes = len(self.type_names)
+        typed = [[[] for _ in range(ntypes)] for _ in range(nslots)]  # readers of one type's count
         for i, t in enumerate(self.automatic):
             each = t.ir.each
             keys = [self.keys[i, p] for p in range(self.n)] if each else [self.keys[i, None]]
             table = False
+
+            def readers(node):
+                """(slot or counter, key) for each reader of what node names."""
+                zone = isinstance(node, ir.ZoneRef)
+                base = self.zone_index[node.name] if zone else self.counter_index[node.name]
+                if node.owner is None:
+                    return [(base, k) for k in keys]
+                if each and isinstance(node.owner, ir.Local) and node.owner.name == each:
+                    return [(base + p, self.keys[i, p]) for p in range(self.n)]
+                return [(base + p, k) for p in range(self.n) for k in keys]
 
             def visit(node):
                 nonlocal table
@@ -128,18 +140,18 @@ class Rules:
                     table = True
                 if isinstance(node, ir.Aggregate):
                     table = True
+                if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
+                        and isinstance(node.args[1], ir.Kind):
+                    # a count of a kind changes only when a card of that kind moves
+                    for slot, k in readers(node.args[0]):
+                        for type_ in self.kinds[node.args[1].name]:
+                            typed[slot][type_].append(k)
+                    visit(node.args[0].owner)
+                    return
                 if isinstance(node, (ir.ZoneRef, ir.Counter)):
-                    zone = isinstance(node, ir.ZoneRef)
-                    base = self.zone_index[node.name] if zone else self.counter_index[node.name]
-                    watch = self.watch_slots if zone else self.watch_counters
-                    if node.owner is None:
-                        watch[base].extend(keys)
-                    elif each and isinstance(node.owner, ir.Local) and node.owner.name == each:
-                        for p in range(self.n):
-                            watch[base + p].append(self.keys[i, p])
-                    else:
-                        for p in range(self.n):
-                            watch[base + p].extend(keys)
+                    watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
+                    for slot, k in readers(node):
+                        watch[slot].append(k)
                 if dataclasses.is_dataclass(node):
                     for f in dataclasses.fields(node):
                         visit(getattr(node, f.name))
@@ -149,3 +161,8 @@ class Rules:
             visit(t.ir.when)
             if table:
                 self.watch_table += keys
+        # readers of a card of type t moving in or out of a slot: the slot's readers and
+        # the readers of counts that include t; every reader, when the whole slot changes
+        self.watch_cards = [[sorted(set(self.watch_slots[s] + typed[s][t])) for t in range(ntypes)]
+                            for s in range(nslots)]
+        self.watch_slots = [sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)]

@@ -25,6 +25,21 @@ def check_cards_conserved(game):
             assert game.loc[c] == slot
 
 
+def check_no_rule_missed(game):
+    """When the checks (C-4) have run on the current state and found nothing to fire,
+    no end condition or trigger holds unless it fired since the state last changed.
+    The game evaluates only the conditions its index marks as dirty, so this checks
+    that the index misses no change a condition reads. (At a choice point inside an
+    effect the checks are still to come.)"""
+    if game.over or game.checked != game.version:
+        return
+    rules = game.rules
+    for (i, p), key in rules.keys.items():
+        t, env = rules.automatic[i], rules.check_envs[i, p]
+        if (p is None or game.active[p]) and game.quiet.get(key) != game.version:
+            assert not t.when(game, env), f"'{t.ir.name}' holds for {p} but was not fired"
+
+
 def cli(*argv) -> tuple[int, str, str]:
     """Run the CLI as a function: (exit code, standard output, standard error)."""
     out, err = StringIO(), StringIO()

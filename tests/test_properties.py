@@ -7,7 +7,7 @@ from interpreter import Game
 from interpreter.agents import make_agents, play
 from interpreter.observe import can_see, log_for, observation
 
-from gamekit import check_cards_conserved, rules_for
+from gamekit import check_cards_conserved, check_no_rule_missed, rules_for
 
 HAND_LIMIT = 5  # TTG-5
 
@@ -23,6 +23,7 @@ def test_random_games_keep_the_invariants(seed, players):
 
     def on_step(g):
         check_cards_conserved(g)
+        check_no_rule_missed(g)
         if g.turn != last_turn[0] and not g.over:
             # a new turn has begun: every hand but the new current player's (who has
             # just drawn) is within the limit, as the last turn ended with it

@@ -3,7 +3,7 @@
 The checks restate the rulings in plain Python, independently of the spec, so the
 spec and the engine are tested against a second reading of PW-5 … PW-10.
 """
-from gamekit import check_cards_conserved, rules_for
+from gamekit import check_cards_conserved, check_no_rule_missed, rules_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +40,7 @@ def may_take(ship, treasure) -> bool:
 
 def check_step(game, turn_start):
     check_cards_conserved(game)
+    check_no_rule_missed(game)
     for p in range(game.n):
         assert len(TROUBLES & set(ship_of(game, p))) <= 1 and \
             sum(ship_of(game, p).count(t) for t in TROUBLES) <= 1, "two Troubles on a ship"
