@@ -223,14 +223,20 @@ class Game:
 
     def move_card(self, c: int, dst: int) -> None:
         src, t = self.loc[c], self.ctype[c]
-        self.zones[src].remove(c)
+        zone = self.zones[src]
+        if zone[-1] == c:
+            zone.pop()       # a draw from the top: no search through the pile
+        else:
+            zone.remove(c)
         self.zones[dst].append(c)
         self.loc[c] = dst
-        tcount, watch, dirty = self.tcount, self.rules.watch_cards, self.dirty
+        tcount, watch = self.tcount, self.rules.watch_cards
         tcount[src][t] -= 1
         tcount[dst][t] += 1
-        dirty.update(watch[src][t])
-        dirty.update(watch[dst][t])
+        if watch[src][t]:
+            self.dirty.update(watch[src][t])
+        if watch[dst][t]:
+            self.dirty.update(watch[dst][t])
         self.version += 1
         if self.events is not None:
             self._log_move(src, dst, [c])
