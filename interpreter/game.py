@@ -242,26 +242,20 @@ class Game:
             self._log_move(src, dst, [c])
 
     def move_cards(self, cards: list[int], dst: int) -> None:
-        if not cards:
+        """Move cards one by one; the log gets one move event per source zone."""
+        if self.events is None:
+            for c in cards:
+                self.move_card(c, dst)
             return
         by_src: dict[int, list[int]] = {}
-        zones, loc, tcount, ctype = self.zones, self.loc, self.tcount, self.ctype
         for c in cards:
-            src = loc[c]
-            zones[src].remove(c)
-            zones[dst].append(c)
-            loc[c] = dst
-            t = ctype[c]
-            tcount[src][t] -= 1
-            tcount[dst][t] += 1
-            if src not in by_src:
-                self.dirty.update(self.rules.watch_slots[src])
-            by_src.setdefault(src, []).append(c)
-        self.dirty.update(self.rules.watch_slots[dst])
-        self.version += 1
-        if self.events is not None:
-            for src, moved in by_src.items():
-                self._log_move(src, dst, moved)
+            by_src.setdefault(self.loc[c], []).append(c)
+        events, self.events = self.events, None
+        for c in cards:
+            self.move_card(c, dst)
+        self.events = events
+        for src, moved in by_src.items():
+            self._log_move(src, dst, moved)
 
     def draw(self, src: int, dst: int, n: int) -> None:
         """Move n cards, one at a time, from the top of src to dst, refilling src first
