@@ -61,9 +61,19 @@ def best_of_interleaved(fns, repeats=3):
     return [max(r, key=lambda x: x[0]) for r in runs]
 
 
+def warm_rules(spec_path, players):
+    """Rules as a long run has them: compiled, and with the options they make once
+    and share between games already made (20 games' worth), so that what is measured
+    next is the game's own memory."""
+    rules = Rules(load_spec(spec_path), players)
+    for s in range(20):
+        play(Game(rules, seed=1000 + s, log=False, turn_limit=200), make_agents(["random"], players, s))
+    return rules
+
+
 def live_state_bytes(spec_path, players=4, turns=10):
     """Memory held by one game paused mid-play, over what its shared Rules hold."""
-    rules = Rules(load_spec(spec_path), players)
+    rules = warm_rules(spec_path, players)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     game = Game(rules, seed=1, log=False)
@@ -77,7 +87,7 @@ def live_state_bytes(spec_path, players=4, turns=10):
 
 
 def peak_per_game(spec_path, players=4):
-    rules = Rules(load_spec(spec_path), players)
+    rules = warm_rules(spec_path, players)
     tracemalloc.start()
     tracemalloc.reset_peak()
     base = tracemalloc.get_traced_memory()[0]
