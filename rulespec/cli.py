@@ -416,7 +416,9 @@ def _lint(args, out, err) -> int:
     findings = [f for f in findings
                 if (not select or any(f.code.startswith(c) for c in select))
                 and not any(f.code.startswith(c) for c in ignore)]
-    findings.sort(key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
+    # a finding in a file that several of the specs share (a base and its variant) once
+    unique = {(f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)}
+    findings = sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
     if args.format == "json":
         json.dump([f.as_dict() for f in findings], out, indent=1)
         out.write("\n")

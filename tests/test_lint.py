@@ -319,6 +319,15 @@ def test_lint_missing_file_is_reported_not_raised(tmp_path):
     assert "RS001" in out + err
 
 
+def test_a_finding_in_a_shared_base_is_reported_once(tmp_path):
+    """Linting a base and its variant reports a finding in the base's text once."""
+    (tmp_path / "base.yaml").write_text(TTG.read_text().replace("kraken_limit: 3 ", "kraken_limit: 6 "))
+    (tmp_path / "v.yaml").write_text("rulespec: 1\nextends: base.yaml\nparameters:\n  deal_size: 3\n")
+    code, out, _ = cli("lint", tmp_path / "base.yaml", tmp_path / "v.yaml", "--format", "json")
+    assert code == 1
+    assert [(f["code"], Path(f["file"]).name) for f in json.loads(out)] == [("RL105", "base.yaml")]
+
+
 def test_negative_simulate_is_a_usage_error():
     code, out, err = cli("lint", TTG, "--simulate", "-3")
     assert code == 2 and "Traceback" not in err
