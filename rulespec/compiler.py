@@ -91,16 +91,25 @@ class _Compiler:
             kinds=kinds, all_names=set(seen), props=self._prop_types(cards, kinds),
             goals=set(accepted["goals"]))
 
-    @staticmethod
-    def _prop_types(cards: dict, kinds: set) -> dict[str, str]:
+    def _prop_types(self, cards: dict, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
-        or false, names of card kinds, or else text."""
+        or false, names of card kinds, or else text. Numbers, true/false and text mixed
+        in one property are RS406: `prop` could not have one type."""
         values: dict[str, list] = {}
-        for c in cards.values():
+        for name, c in cards.items():
             for k, v in (c.get("props") or {}).items():
-                values.setdefault(k, []).append(v)
+                values.setdefault(k, []).append((name, v))
         types = {}
-        for k, vs in values.items():
+        for k, named in values.items():
+            first = named[0]
+            for name, v in named[1:]:
+                if _value_class(v) != _value_class(first[1]):
+                    self.error("RS406", f"property '{k}' is {_value_class(first[1])} on "
+                               f"'{first[0]}' but {_value_class(v)} on '{name}'",
+                               ("deck", "cards", name, "props", k),
+                               "give every card the same type of value for it")
+                    break
+            vs = [v for _, v in named]
             if all(isinstance(v, bool) for v in vs):
                 types[k] = "bool"
             elif all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
@@ -343,3 +352,8 @@ class _Compiler:
                                (section, name), "actions, reactions, end conditions and "
                                "triggers share one namespace", key=True)
                 rules[name] = section
+
+
+def _value_class(v) -> str:
+    """How a property value reads: a number, true or false, or text."""
+    return "true/false" if isinstance(v, bool) else "a number" if isinstance(v, int) else "text"
