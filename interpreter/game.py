@@ -47,7 +47,8 @@ class Game:
         self.tcount = [[0] * len(rules.type_names) for _ in self.zones]
         self.tcount[rules.start_slot] = list(rules.deck_counts)
         self.counters = [0] * len(rules.counter_names)
-        self.current, self.direction, self.turn, self.step_index = 0, 1, 0, 0
+        self.current, self.direction, self.turn = 0, 1, 0
+        self.step_index = len(rules.steps)  # no turn has begun: the first step begins one
         self.active = [True] * self.n
         self.turn_limit = turn_limit or rules.spec.turn_limit
         self.stack: list[Frame] = []
@@ -403,23 +404,21 @@ class Game:
         return self.rules.checks_in_order(self.active_players())
 
     def _next_step(self) -> None:
-        steps = self.rules.steps
-        if self.outs >= self.n:
+        steps, i = self.rules.steps, self.step_index
+        if i < len(steps) and self.active[self.current]:  # the common case first
+            self.step_index = i + 1
+            step = steps[i]
+            if step.plays:  # a step has either actions to offer or an effect (RS103)
+                self._offer_play(step)
+            else:
+                self.enter(step.effect, {"__rule__": step.ir.name})
+        elif self.outs >= self.n:
             self.finish((), "no_players")  # everyone is out: nobody can take a turn
-            return
-        if self.phase == "setup":
+        elif self.phase == "setup":
             self.phase = "turns"
             self._begin_turn(self.current)
-            return
-        if self.step_index >= len(steps) or not self.active[self.current]:
-            self._begin_turn(self.next_player(self.current))
-            return
-        step = steps[self.step_index]
-        self.step_index += 1
-        if step.plays:  # a step has either actions to offer or an effect (RS103)
-            self._offer_play(step)
         else:
-            self.enter(step.effect, {"__rule__": step.ir.name})
+            self._begin_turn(self.next_player(self.current))
 
     def _begin_turn(self, p: int) -> None:
         if self.turn >= self.turn_limit:
