@@ -97,27 +97,27 @@ class Game:
     def apply(self, choice: Option | str) -> None:
         if self.over:
             raise IllegalChoice("the game is over", "game/over")
-        options = self.pending.options
-        if choice.__class__ is Option and choice in options:
-            option = choice   # an option handed out by legal(), or one equal to it
-        else:
-            label = choice.label if isinstance(choice, Option) else str(choice)
-            option = next((o for o in options if o.label == label), None)
-            if option is None:
-                raise IllegalChoice(f"'{label}' is not a legal choice for "
-                                    f"{self._who(self.pending.player)}; legal: "
-                                    f"{', '.join(o.label for o in options)}")
-        self._take(option)
-
-    def _take(self, option: Option) -> None:
-        point, self.pending = self.pending, None
+        point = self.pending
+        if choice.__class__ is not Option or choice not in point.options:
+            choice = self._by_label(choice)  # a label, or an option from another list
+        self.pending = None
         self.choices += 1
         if point.player != CHANCE and self.events is not None:
-            self._log("choice", player=point.player, kind=point.kind, option=option.label,
+            self._log("choice", player=point.player, kind=point.kind, option=choice.label,
                       _vis=frozenset([point.player]) if point.kind == "card" else None)
         self.firings = self.passes = 0
-        point.resume(self, point.env, option)
+        point.resume(self, point.env, choice)
         self._run()
+
+    def _by_label(self, choice: Option | str) -> Option:
+        options = self.pending.options
+        label = choice.label if isinstance(choice, Option) else str(choice)
+        option = next((o for o in options if o.label == label), None)
+        if option is None:
+            raise IllegalChoice(f"'{label}' is not a legal choice for "
+                                f"{self._who(self.pending.player)}; legal: "
+                                f"{', '.join(o.label for o in options)}")
+        return option
 
     def chance_outcomes(self) -> list[tuple[Option, float]]:
         if self.to_act() != CHANCE:
@@ -138,7 +138,7 @@ class Game:
                 pick -= option.weight
                 if pick < 0:
                     break
-        self._take(option)
+        self.apply(option)
         return option
 
     def clone(self, log: bool = True) -> "Game":
