@@ -117,6 +117,11 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
         yield Diagnostic("RS104", f"{_where(path)} is {err.instance!r}; allowed: "
                          f"{', '.join(map(str, allowed))}", doc.span(path),
                          hint=did_you_mean(err.instance, map(str, allowed)))
+    elif kw == "uniqueItems":
+        twice = next(v for i, v in enumerate(err.instance) if v in err.instance[:i])
+        at = path + (err.instance.index(twice, err.instance.index(twice) + 1),)
+        yield Diagnostic("RS104", f"'{twice}' is listed twice in {_where(path)}", doc.span(at),
+                         hint="list each once")
     elif kw == "oneOf" and path and path[0] == "turn":
         yield Diagnostic("RS103", f"{_where(path)} needs exactly one of 'effect' or 'actions'",
                          doc.span(path))
