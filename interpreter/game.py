@@ -248,11 +248,10 @@ class Game:
             for c in cards:
                 self.move_card(c, dst)
             return
-        by_src: dict[int, list[int]] = {}
-        for c in cards:
-            by_src.setdefault(self.loc[c], []).append(c)
+        by_src: dict[int, list[int]] = {}  # where each card was as it moved
         events, self.events = self.events, None
         for c in cards:
+            by_src.setdefault(self.loc[c], []).append(c)
             self.move_card(c, dst)
         self.events = events
         for src, moved in by_src.items():

@@ -138,8 +138,9 @@ class Rules:
                     node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
                     table = True
-                if isinstance(node, ir.Aggregate):
-                    table = True
+                if isinstance(node, ir.Aggregate) or \
+                        isinstance(node, ir.Call) and node.func in ("next", "others"):
+                    table = True  # they read who is in and the direction of play
                 if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
                         and isinstance(node.args[1], ir.Kind):
                     # a count of a kind changes only when a card of that kind moves

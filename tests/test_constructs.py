@@ -218,3 +218,31 @@ def test_an_end_inside_a_loop_stops_the_rest_of_the_effect():
     game = Game(Rules(load_spec("x.yaml", text), 3), seed=1)
     assert game.counters[0] == 1 and game.turn == 1
     assert [len(game.zones[game.rules.hand + p]) for p in range(3)] == [1, 0, 0]  # only the draw
+
+
+def test_a_move_that_lists_a_card_twice_logs_where_each_copy_was():
+    """`a + b` keeps a card in both twice: its second move is from where the first put it."""
+    text = COIN_GRAB.replace("    effect: move(top(pile, 1), hand(current))\n",
+                             "    effect: |\n      move(top(pile, 1), hand(current))\n"
+                             "      if size(hand(current)) > 3 { move(hand(current) + hand(current), discard) }\n", 1)
+    game = Game(Rules(load_spec("x.yaml", text), 2), seed=1)
+    while not game.over and game.turn < 6:
+        game.sample_chance() if game.to_act() < 0 else game.apply(game.legal()[0])
+    moves = [(e["src"], e["dst"], e["n"]) for e in game.events if e["event"] == "move" and e["dst"] == "discard"]
+    assert moves[:2] == [("hand[P1]", "discard", 4), ("discard", "discard", 4)]
+
+
+def test_a_condition_on_the_next_player_sees_the_direction_change():
+    """next(p) reads the direction of play: reverse() must wake the rules that use it."""
+    text = COIN_GRAB.replace("  steals: {initial: 0}\n", "  steals: {initial: 0}\n  flips: {initial: 0}\n"
+                             "  seen: {per_player: true, initial: 0}\n", 1)
+    text = text.replace("    effect: move(top(pile, 1), hand(current))\n",
+                        "    effect: |\n      move(top(pile, 1), hand(current))\n"
+                        "      if flips == 0 { reverse() flips = 1 }\n", 1)
+    text += ("triggers:\n  behind_me:\n    each: p\n    when: seat_number(next(p)) == 2 and seen(p) == 0\n"
+             "    effect: seen(p) = 1\n")
+    game = Game(Rules(load_spec("x.yaml", text), 3), seed=1)
+    while not game.over and game.turn < 4:
+        game.sample_chance() if game.to_act() < 0 else game.apply("pass")
+    fired = [e["player"] for e in game.events if e["event"] == "trigger"]
+    assert game.direction == -1 and fired == [1, 0]   # P2 before the reverse, P1 after
