@@ -63,6 +63,7 @@ def _true(g, env):
 
 
 MAX_PASSES = 100_000  # passes of `while` loops between two choice points, or in one turn
+MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
 
 
 class StatementCompiler:
@@ -133,6 +134,8 @@ class StatementCompiler:
             return not _random_player_call(s.value)
         if isinstance(s, ir.Assign):
             return True
+        if isinstance(s, (ir.If, ir.For)) and _nesting(s) > MAX_NESTING:
+            return False  # frames of its own: Python allows 20 nested loops in a function
         if isinstance(s, ir.If):
             return all(map(self._straight, s.then + s.orelse))
         if isinstance(s, ir.For):
@@ -300,6 +303,15 @@ class StatementCompiler:
             if options:
                 g.ask(CHANCE, "chance", options, then, env)
         return random_player
+
+
+def _nesting(s: ir.Stmt) -> int:
+    """How many `if` and `for` blocks s nests, itself included."""
+    if isinstance(s, ir.If):
+        return 1 + max(map(_nesting, s.then + s.orelse), default=0)
+    if isinstance(s, ir.For):
+        return 1 + max(map(_nesting, s.body), default=0)
+    return 0
 
 
 def _random_call(e: ir.Expr) -> bool:

@@ -22,6 +22,10 @@ def _count_types(row, types):
     return sum(row[t] for t in types)
 
 
+# Generated source nests at most this deep (a long chain of `+` nests one level a term);
+# deeper parts become functions of their own: Python refuses 200 nested parentheses.
+MAX_DEPTH = 50
+
 # locals that read the table, not the bindings
 _TABLE = {"current": "g.current", "players": "g.active_players()", "player_count": "g.n",
           "game_index": "g.game_index"}
@@ -39,6 +43,7 @@ class Compiler:
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
         self.ns: dict = {"_div": _div, "_mod": _mod, "_count_types": _count_types}
+        self.depth = 0  # how deep in the source being generated
 
     def expr(self, e: ir.Expr):
         """A function (game, env) -> the value of e."""
@@ -70,7 +75,17 @@ class Compiler:
         method = getattr(self, "_src_" + type(e).__name__, None)
         if method is None:  # a rarer node: a closure of its own
             return f"{self.constant(getattr(self, '_' + type(e).__name__)(e))}(g, env)"
-        return method(e)
+        if self.depth >= MAX_DEPTH:  # a function of its own, within Python's nesting limits
+            saved, self.depth = self.depth, 0
+            try:
+                return f"{self.constant(self.expr(e))}(g, env)"
+            finally:
+                self.depth = saved
+        self.depth += 1
+        try:
+            return method(e)
+        finally:
+            self.depth -= 1
 
     def cards_source(self, e: ir.Expr) -> str:
         return f"g.zones[{self.source(e)}]" if e.type == "zone" else self.source(e)

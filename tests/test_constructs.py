@@ -246,3 +246,16 @@ def test_a_condition_on_the_next_player_sees_the_direction_change():
         game.sample_chance() if game.to_act() < 0 else game.apply("pass")
     fired = [e["player"] for e in game.events if e["event"] == "trigger"]
     assert game.direction == -1 and fired == [1, 0]   # P2 before the reverse, P1 after
+
+
+def test_deep_nesting_and_long_chains_run():
+    """Generated code stays within Python's limits (nested loops, parentheses)."""
+    loops = "".join(f"for q{i} in current {{ " for i in range(25))
+    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    " + loops
+                             + "if true { steals += 1 }" + " }" * 25 + "\n", 1)
+    text += "evaluation: " + " + ".join(["count(hand(me), coin)"] * 300) + "\n"
+    rules = Rules(load_spec("x.yaml", text), 2)
+    game = Game(rules, seed=1)
+    assert game.counters[0] == 1
+    coins = game.tcount[rules.hand][rules.type_names.index("coin")]
+    assert coins == 2 and game.evaluate(0) == 600   # P1 was dealt 2 coins with seed 1
