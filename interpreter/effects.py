@@ -160,15 +160,14 @@ class StatementCompiler:
         if isinstance(s, ir.Let):
             return [f"env[{s.name!r}] = {x.source(s.value)}"]
         if isinstance(s, ir.Assign):
-            value = x.source(s.value)
-            if isinstance(s.target, ir.Local):
-                ref = f"env[{s.target.name!r}]"
-            else:
-                slot = x.slot(self.rules.counter_index[s.target.name], s.target.owner)
-                ref = "g.counters[_slot]"
-            new = value if s.op == "=" else f"{ref} {s.op[0]} ({value})"
-            if isinstance(s.target, ir.Local):
+            local = isinstance(s.target, ir.Local)
+            ref = f"env[{s.target.name!r}]" if local else "g.counters[_slot]"
+            new = x.source(s.value)
+            if s.op != "=":
+                new = f"{ref} {s.op[0]} ({new})"
+            if local:
                 return [f"{ref} = {new}"]
+            slot = x.slot(self.rules.counter_index[s.target.name], s.target.owner)
             return [f"_slot = {slot}", f"g.set_counter(_slot, {new})"]
         if isinstance(s, ir.If):
             lines = [f"if {x.source(s.cond)}:"] + self._body(s.then, depth)
