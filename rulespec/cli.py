@@ -1,6 +1,7 @@
 """The command line, as a function: main(argv, stdout, stderr) -> exit code.
 
-Exit codes: 0 ok; 1 findings (validate) or failed checks (test); 2 usage or tool errors.
+Exit codes: 0 ok; 1 findings (validate, lint, diff) or failed checks (test, replay);
+2 usage or tool errors.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ EXAMPLES = """examples:
   rulespec graph games/GAME.yaml --format dot                 the spec as a graph
   rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml  what a rule change changes
   rulespec test tests/scenarios                               run rules scenarios
+  rulespec replay game.jsonl                                  re-run a logged game and check it
   rulespec schema                                             print the spec JSON Schema
 """
 
@@ -153,6 +155,11 @@ def _parser() -> argparse.ArgumentParser:
                     help="also render with Graphviz 'dot' (when it is installed)")
 
     sub.add_parser("schema", help="print the JSON Schema of spec files")
+
+    rp = sub.add_parser("replay", help="re-run a game log and check it plays out the same",
+                        epilog="example: rulespec replay game.jsonl")
+    rp.add_argument("log", metavar="LOG.jsonl", help="a log written by rulespec run --log")
+    rp.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     return p
 
 
@@ -233,7 +240,7 @@ def _run(args, out, err) -> int:
                 for k, game in enumerate(games):
                     header = {"spec": args.spec, "variants": args.variant, "players": n,
                               "seed": args.seed + k, "game": k + 1, "agents": args.agents,
-                              "result": game.result}
+                              "max_turns": args.max_turns, "result": game.result}
                     for record in [header] + log_for(game, None):
                         fh.write(json.dumps(record, default=list) + "\n")
         except OSError as exc:
@@ -545,8 +552,38 @@ def _schema(args, out, err) -> int:
     return 0
 
 
+def _replay(args, out, err) -> int:
+    from .replay import LogError, replay
+
+    try:
+        outcomes = replay(args.log)
+    except LogError as exc:
+        raise UsageError(str(exc)) from None
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:  # the log's player count does not suit its spec
+        raise UsageError(f"{args.log}: {exc}") from None
+    if args.json:
+        json.dump([{"game": o.game, "seed": o.seed, "same": o.same, "events": o.events,
+                    "difference": o.difference, "result": o.result} for o in outcomes], out, indent=1)
+        out.write("\n")
+    else:
+        for o in outcomes:
+            if o.same:
+                r = o.result
+                who = ", ".join(r["winners"]) or "no winner"
+                print(f"game {o.game} (seed {o.seed}): the same as the log, {o.events} events "
+                      f"({who}, {r['reason']}, {r['turns']} turns)", file=out)
+            else:
+                print(f"game {o.game} (seed {o.seed}): differs at {o.difference}", file=out)
+        same = sum(o.same for o in outcomes)
+        print(f"{same} of {len(outcomes)} game(s) replayed the same", file=out)
+    return 0 if all(o.same for o in outcomes) else 1
+
+
 COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
-            "diff": _diff, "graph": _graph, "test": _test, "schema": _schema}
+            "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
+            "replay": _replay}
 
 
 def entry() -> None:
