@@ -34,6 +34,7 @@ EXAMPLES = """examples:
   rulespec graph games/GAME.yaml --format dot                 the spec as a graph
   rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml  what a rule change changes
   rulespec test tests/scenarios                               run rules scenarios
+  rulespec play games/GAME.yaml --as P1                       play a game yourself
   rulespec replay game.jsonl                                  re-run a logged game and check it
   rulespec schema                                             print the spec JSON Schema
 """
@@ -156,6 +157,19 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("schema", help="print the JSON Schema of spec files")
 
+    pl = sub.add_parser("play", help="play a game yourself at one seat, agents at the others",
+                        epilog="example: rulespec play games/GAME.yaml --as P1 --players 3")
+    pl.add_argument("spec")
+    pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
+    pl.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    pl.add_argument("--agents", default="random",
+                    help="the agent at the other seats, or one per seat, comma-separated "
+                         "(yours is ignored): random, first, greedy")
+    pl.add_argument("--max-turns", type=int, help="end the game as turn_limit after N turns")
+    pl.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+
     rp = sub.add_parser("replay", help="re-run a game log and check it plays out the same",
                         epilog="example: rulespec replay game.jsonl")
     rp.add_argument("log", metavar="LOG.jsonl", help="a log written by rulespec run --log")
@@ -163,7 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv=None, stdout=None, stderr=None) -> int:
+def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     _Parser.out = stdout
     try:
@@ -178,6 +192,7 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if args.command is None:
         _parser().print_help(stdout)
         return 2
+    args.stdin = stdin or sys.stdin  # where `play` reads the person's choices
     try:
         return COMMANDS[args.command](args, stdout, stderr)
     except SpecError as exc:
@@ -552,6 +567,28 @@ def _schema(args, out, err) -> int:
     return 0
 
 
+def _play(args, out, err) -> int:
+    from .seat import InputEnded, Person
+
+    spec, n = _setup(args)
+    try:
+        seat = scenarios._seat(args.seat, n)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    game = Game(Rules(spec, n), seed=args.seed, turn_limit=args.max_turns)
+    titles = {c.name: c.title for c in spec.cards}
+    agents = make_agents(args.agents.split(","), n, args.seed)
+    agents[seat] = person = Person(game, seat, titles, args.stdin, out)
+    print(f"{spec.name}: {n} players, seed {args.seed}, you are {seat_name(seat)}", file=out)
+    try:
+        play(game, agents)
+    except InputEnded:
+        print("", file=out)
+        raise UsageError("input ended before the game did") from None
+    person.show()
+    return 0
+
+
 def _replay(args, out, err) -> int:
     from .replay import LogError, replay
 
@@ -583,7 +620,7 @@ def _replay(args, out, err) -> int:
 
 COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
             "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
-            "replay": _replay}
+            "play": _play, "replay": _replay}
 
 
 def entry() -> None:

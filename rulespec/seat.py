@@ -1,0 +1,56 @@
+"""A person at the table: `rulespec play` seats one, and agents play the other seats.
+
+The person sees what their seat sees (RULINGS C-6): the narration of the game as that
+seat sees it, their own zones, and, at each of their decisions with more than one
+option, the numbered options. They answer with a number or an option's label.
+"""
+from __future__ import annotations
+
+from interpreter.choices import seat_name
+from interpreter.observe import log_for
+
+from .narrate import narrate
+
+
+class InputEnded(Exception):
+    """The person's input ended before the game did."""
+
+
+class Person:
+    needs_observation = True
+
+    def __init__(self, game, seat: int, titles: dict[str, str], stdin, out):
+        self.game, self.seat, self.titles, self.stdin, self.out = game, seat, titles, stdin, out
+        self.shown = 0  # events already narrated
+
+    def show(self) -> None:
+        """Narrate what happened since the last call, as the seat sees it."""
+        events = log_for(self.game, self.seat)
+        for line in narrate(events[self.shown:], self.titles):
+            print(line, file=self.out)
+        self.shown = len(events)
+
+    def choose(self, observation, options):
+        self.show()
+        mine = f"[{seat_name(self.seat)}]"
+        for label, cards in observation["zones"].items():
+            if label.endswith(mine):
+                names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
+                print(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}", file=self.out)
+        for i, option in enumerate(options, 1):
+            print(f"  {i}) {option.label}", file=self.out)
+        while True:
+            print(f"{seat_name(self.seat)}> ", end="", file=self.out, flush=True)
+            line = self.stdin.readline()
+            if not line:
+                raise InputEnded
+            answer = line.strip()
+            if not getattr(self.stdin, "isatty", lambda: False)():
+                print(answer, file=self.out)  # echo piped answers, as a terminal would
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            for option in options:
+                if option.label == answer:
+                    return option
+            print(f"  '{answer}' is not an option: type its number (1-{len(options)}) "
+                  "or its label", file=self.out)

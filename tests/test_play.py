@@ -1,0 +1,53 @@
+"""`rulespec play`: a person at one seat, agents at the others, through the CLI function."""
+import re
+from io import StringIO
+
+from gamekit import GAMES
+
+from rulespec.cli import main
+
+TTG = str(GAMES / "take_the_gold.yaml")
+
+
+def play(answers: str, *argv):
+    out, err = StringIO(), StringIO()
+    code = main(["play", TTG, *argv], stdout=out, stderr=err, stdin=StringIO(answers))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_person_plays_a_whole_game():
+    code, out, err = play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    assert code == 0 and err == ""
+    assert out.startswith("Take the Gold: 2 players, seed 1, you are P2\n")
+    assert re.search(r"^Game over after \d+ turns: P\d wins", out, re.M)
+    assert "P2> 1" in out and "  1) " in out
+    # the same answers give the same game
+    assert play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")[1] == out
+
+
+def test_the_person_sees_only_their_seat():
+    code, out, _ = play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    draws = [line for line in out.splitlines() if line.startswith("  ") and "the draw pile -> P1's hand" in line]
+    assert draws and all(re.match(r"  \d+ cards?: ", line) for line in draws)
+    assert "your hand: " in out
+
+
+def test_an_answer_that_is_no_option_asks_again():
+    code, out, _ = play("dance\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    assert code == 0
+    assert re.search(r"'dance' is not an option: type its number \(1-\d\) or its label\nP2> 1", out)
+
+
+def test_an_option_may_be_given_by_its_label():
+    code, out, _ = play("pass\npay\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    assert code == 0 and "P2> pass\n  P2 passes" in out and "P2> pay\n  P2 chooses pay" in out
+
+
+def test_input_that_ends_early_is_a_usage_error():
+    code, out, err = play("1\n", "--as", "P2", "--players", "2", "--seed", "1")
+    assert code == 2 and err.strip() == "rulespec play: input ended before the game did"
+
+
+def test_a_seat_not_at_the_table_is_a_usage_error():
+    code, _, err = play("", "--as", "P9", "--players", "2")
+    assert code == 2 and "'P9' is not a seat of a 2-player game (P1..P2)" in err
