@@ -35,6 +35,17 @@ class Option(NamedTuple):
 make_option = partial(tuple.__new__, Option)
 
 
+def first_of_each_type(cards, ctype, types=None) -> dict[int, int]:
+    """Card type -> the first of `cards` of that type (only types in `types`, if given).
+    Cards of one type do the same thing, so one stands for all of them (C-3)."""
+    first: dict[int, int] = {}
+    for c in cards:
+        t = ctype[c]
+        if t not in first and (types is None or t in types):
+            first[t] = c
+    return first
+
+
 @dataclass(slots=True)
 class ChoicePoint:
     player: int                          # a seat, or CHANCE

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rulespec import ir
 
-from .choices import CHANCE, Option, make_option, seat_name
+from .choices import CHANCE, Option, first_of_each_type, make_option, seat_name
 
 
 class Frame:
@@ -263,9 +263,7 @@ class StatementCompiler:
         player, source, body, var = self.x.expr(s.player), self.x.cards(s.source), self.block(s.body), s.var
 
         def choose_card(g, env):
-            by_type = {}
-            for c in source(g, env):
-                by_type.setdefault(g.ctype[c], c)
+            by_type = first_of_each_type(source(g, env), g.ctype)
             if not by_type:
                 return
             options = [Option(g.rules.type_names[t], c) for t, c in by_type.items()]
@@ -337,11 +335,7 @@ def _random_card(src, dst):
     def random_card(g, env):
         if not g.zones[src]:
             return
-        first: dict[int, int] = {}
-        ctype = g.ctype
-        for c in g.zones[src]:
-            if ctype[c] not in first:
-                first[ctype[c]] = c
+        first = first_of_each_type(g.zones[src], g.ctype)
         counts, names = g.tcount[src], g.rules.type_names
         g.ask(CHANCE, "chance", [make_option((names[t], c, counts[t])) for t, c in first.items()],
               take, env)

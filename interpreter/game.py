@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from operator import itemgetter
 
-from .choices import CHANCE, TERMINAL, ChoicePoint, Option, make_option, seat_name
+from .choices import CHANCE, TERMINAL, ChoicePoint, Option, first_of_each_type, make_option, seat_name
 from .effects import Frame
 from .rules import Rules
 
@@ -338,15 +338,12 @@ class Game:
         by_type = self.rules.answers[env["__action__"]]
         if not by_type:
             return
-        options, forced, offered = [], False, set()
-        for c in self.zones[self.rules.hand + reactor]:
-            t = self.ctype[c]
-            if t in by_type and t not in offered:  # one option per card type (C-3)
-                offered.add(t)
-                for r in by_type[t]:
-                    if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
-                        options.append(make_option((r.labels[t], (r, c, reactor), 1)))
-                        forced = forced or r.ir.forced
+        options, forced = [], False
+        for t, c in first_of_each_type(self.zones[self.rules.hand + reactor], self.ctype, by_type).items():
+            for r in by_type[t]:
+                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
+                    options.append(make_option((r.labels[t], (r, c, reactor), 1)))
+                    forced = forced or r.ir.forced
         if not forced:
             options.append(_NO_REACTION)
 
@@ -372,8 +369,8 @@ class Game:
 
     def _check_triggers(self) -> bool:
         quiet, version, dirty = self.quiet, self.version, self.dirty
-        if self.outs or self.direction != 1:
-            order = self._check_order()
+        if self.outs or self.direction != 1:  # some players are out, or play runs the other way
+            order = self.rules.checks_in_order(self.active_players())
         else:
             order = self.rules.check_order[self.current]
         for key, t, env, p in order:  # C-4: rules in spec order, players from the current one
@@ -397,10 +394,6 @@ class Game:
             return True
         self.checked = version
         return False
-
-    def _check_order(self) -> list:
-        """The check order when some players are out or play runs the other way."""
-        return self.rules.checks_in_order(self.active_players())
 
     def _next_step(self) -> None:
         steps, i = self.rules.steps, self.step_index
@@ -432,15 +425,11 @@ class Game:
             self._log("turn", player=p)
 
     def _offer_play(self, step) -> None:
-        me, ctype, by_type = self.current, self.ctype, step.by_type
+        me, by_type = self.current, step.by_type
         options: list[Option] = []
-        offered = set()  # one option per card type (C-3): the first card of each
-        for c in self.zones[self.rules.hand + me]:
-            t = ctype[c]
-            if t in by_type and t not in offered:
-                offered.add(t)
-                for a in by_type[t]:
-                    self._offer(a, t, c, me, options)
+        for t, c in first_of_each_type(self.zones[self.rules.hand + me], self.ctype, by_type).items():
+            for a in by_type[t]:
+                self._offer(a, t, c, me, options)
         for a in step.cardless:
             self._offer(a, None, None, me, options)
         if step.ir.optional:

@@ -86,14 +86,20 @@ class Rules:
         self._index_watchers()
         # C-4's order of checks while every player is in, for each current player
         # (the direction of play reverses it)
+        self._orders: dict = {}  # active players in turn order -> checks_in_order
         self.check_order = {current: self.checks_in_order(
-            [(current + k) % n_players for k in range(n_players)]) for current in range(n_players)}
+            tuple((current + k) % n_players for k in range(n_players))) for current in range(n_players)}
 
-    def checks_in_order(self, players) -> list:
+    def checks_in_order(self, players: tuple) -> list:
         """(key, rule, bindings, player) for each automatic rule, and for each of
-        `players` in order for a per-player one: the order C-4 checks them in."""
-        return [(self.keys[i, p], t, self.check_envs[i, p], p) for i, t in enumerate(self.automatic)
+        `players` in order for a per-player one: the order C-4 checks them in. Made
+        once per turn order and kept: a game asks for it on every check."""
+        order = self._orders.get(players)
+        if order is None:
+            order = self._orders[players] = [
+                (self.keys[i, p], t, self.check_envs[i, p], p) for i, t in enumerate(self.automatic)
                 for p in (players if t.ir.each else (None,))]
+        return order
 
     def _index_watchers(self) -> None:
         """Which (automatic rule, player) pairs read each zone slot and counter.
