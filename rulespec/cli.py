@@ -594,9 +594,7 @@ def _replay(args, out, err) -> int:
 
     try:
         outcomes = replay(args.log)
-    except LogError as exc:
-        raise UsageError(str(exc)) from None
-    except FileNotFoundError as exc:
+    except (LogError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:  # the log's player count does not suit its spec
         raise UsageError(f"{args.log}: {exc}") from None
