@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 from rulespec import load_spec
-from rulespec.explore import Bounds, explore
-from rulespec.lint import static
+from rulespec.analysis.explore import Bounds, explore
+from rulespec.analysis.lint import static
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 

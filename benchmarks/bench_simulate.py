@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from rulespec.simulation import Job, simulate
+from rulespec.analysis.simulation import Job, simulate
 
 TTG = str(Path(__file__).resolve().parent.parent / "games" / "take_the_gold.yaml")
 

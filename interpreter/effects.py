@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulespec import ir
+from rulespec.lang import ir
 
 from .choices import CHANCE, Option, first_of_each_type, make_option, seat_name
 

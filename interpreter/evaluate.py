@@ -7,7 +7,7 @@ list of card ids; a kind the frozenset of card-type indexes it covers.
 """
 from __future__ import annotations
 
-from rulespec import ir
+from rulespec.lang import ir
 
 
 def _div(a, b):

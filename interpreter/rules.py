@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rulespec import ir
+from rulespec.lang import ir
 
 from .choices import seat_name
 from .effects import StatementCompiler

@@ -14,13 +14,14 @@ from pathlib import Path
 from interpreter import Game, Rules
 from interpreter.agents import make_agents, play
 from interpreter.observe import log_for
-
 from interpreter.choices import seat_name
 
-from . import scenarios, schema, simulation
-from .compiler import compile_document, load_spec
-from .diagnostics import Diagnostic, SpecError
-from .narrate import narrate
+from .analysis import simulation
+from .lang import schema
+from .lang.compiler import compile_document, load_spec
+from .lang.diagnostics import Diagnostic, SpecError
+from .table import scenarios
+from .table.narrate import narrate
 
 EXAMPLES = """examples:
   rulespec run games/GAME.yaml                                a narrated game
@@ -404,9 +405,10 @@ def _codes(text):
 
 
 def _lint(args, out, err) -> int:
-    from . import coverage, explore, lint as static
-    from .loading import load
-    from .variants import load_composed, resolve
+    from .analysis import coverage, explore
+    from .analysis import lint as static
+    from .lang.loading import load
+    from .lang.variants import load_composed, resolve
 
     if args.simulate < 0 or args.depth < 1:
         raise UsageError("--simulate must be at least 0 and --depth at least 1")
@@ -463,7 +465,7 @@ def _lint(args, out, err) -> int:
 
 
 def _sarif(findings) -> dict:
-    from . import lint as static
+    from .analysis import lint as static
     from . import __version__
     level = {"error": "error", "warning": "warning", "info": "note"}
     codes = sorted({f.code for f in findings})
@@ -487,7 +489,7 @@ def _sarif(findings) -> dict:
 
 
 def _diff(args, out, err) -> int:
-    from . import diff
+    from .analysis import diff
 
     if args.simulate < 0:
         raise UsageError("--simulate must be at least 0")
@@ -539,7 +541,7 @@ def _graph(args, out, err) -> int:
     import shutil
     import subprocess
 
-    from . import graph
+    from .analysis import graph
 
     g = graph.build(load_spec(args.spec))
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
@@ -568,7 +570,7 @@ def _schema(args, out, err) -> int:
 
 
 def _play(args, out, err) -> int:
-    from .seat import InputEnded, Person
+    from .table.seat import InputEnded, Person
 
     spec, n = _setup(args)
     try:
@@ -590,7 +592,7 @@ def _play(args, out, err) -> int:
 
 
 def _replay(args, out, err) -> int:
-    from .replay import LogError, replay
+    from .table.replay import LogError, replay
 
     try:
         outcomes = replay(args.log)

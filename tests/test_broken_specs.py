@@ -19,8 +19,8 @@ import pytest
 from gamekit import cli as run_cli
 
 from rulespec import cli
-from rulespec.compiler import load_spec
-from rulespec.diagnostics import SpecError
+from rulespec.lang.compiler import load_spec
+from rulespec.lang.diagnostics import SpecError
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent

@@ -34,8 +34,8 @@ import pytest
 from gamekit import cli
 import yaml
 
-from rulespec import diff
-from rulespec.compiler import load_spec
+from rulespec.analysis import diff
+from rulespec.lang.compiler import load_spec
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

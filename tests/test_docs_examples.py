@@ -18,7 +18,9 @@ import pytest
 import yaml
 from gamekit import GAMES, ROOT
 
-from rulespec import SpecError, load_spec, scenarios
+from rulespec import SpecError, load_spec
+
+from rulespec.table import scenarios
 
 MARK = re.compile(r"<!-- check: ([^>]*?) -->\n```(\w+)\n(.*?)\n```", re.S)
 OUTPUT = re.compile(r"\s*\n(Output:\s*\n\s*\n)```text\n(.*?)\n```", re.S)

@@ -58,13 +58,3 @@ def test_diagnostics_come_in_file_order():
         load_spec("x.yaml", text)
     lines = [d.span.line for d in exc.value.diagnostics]
     assert lines == sorted(lines) and len(lines) == 2
-
-
-def test_the_runtime_imports_only_the_ir():
-    """Layers: interpreter/ imports the IR, never the loader, schema or grammar."""
-    import subprocess
-    import sys
-    code = ("import sys, interpreter; print(sorted(m for m in sys.modules if m.startswith("
-            "('rulespec.', 'lark', 'yaml', 'jsonschema'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['rulespec.diagnostics', 'rulespec.ir']"

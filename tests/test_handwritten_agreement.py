@@ -5,8 +5,8 @@ import sys
 
 from gamekit import ROOT
 
-from rulespec.diff import two_proportions, welch
-from rulespec.simulation import Job, simulate
+from rulespec.analysis.diff import two_proportions, welch
+from rulespec.analysis.simulation import Job, simulate
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from handwritten_ttg import play_one  # noqa: E402

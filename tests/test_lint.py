@@ -32,9 +32,9 @@ import pytest
 from gamekit import cli
 import yaml
 
-from rulespec import graph as graphs
-from rulespec import lint as static
-from rulespec.compiler import load_spec
+from rulespec.analysis import graph as graphs
+from rulespec.analysis import lint as static
+from rulespec.lang.compiler import load_spec
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

@@ -17,8 +17,8 @@ from gamekit import GAMES, check_cards_conserved, rules_for
 from interpreter import CHANCE, Game, Rules
 from rulespec import load_spec
 from rulespec.cli import main
-from rulespec.loading import load
-from rulespec.scenarios import collect
+from rulespec.lang.loading import load
+from rulespec.table.scenarios import collect
 
 SPEC = GAMES / "pirates_wild.yaml"
 

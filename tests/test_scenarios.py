@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from gamekit import GAMES
 
-from rulespec.diagnostics import SpecError
-from rulespec.loading import load
-from rulespec.scenarios import collect, run
+from rulespec.lang.diagnostics import SpecError
+from rulespec.lang.loading import load
+from rulespec.table.scenarios import collect, run
 
 SCENARIOS = collect([Path(__file__).parent / "scenarios"])
 SPEC = GAMES / "take_the_gold.yaml"

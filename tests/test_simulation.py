@@ -6,7 +6,7 @@ import json
 import pytest
 from gamekit import GAMES
 
-from rulespec import simulation
+from rulespec.analysis import simulation
 from rulespec.cli import main
 
 TTG = str(GAMES / "take_the_gold.yaml")

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from gamekit import cli
 
-from rulespec import diff
-from rulespec.compiler import load_spec
-from rulespec.diagnostics import SpecError
-from rulespec.loading import load
-from rulespec.scenarios import collect
+from rulespec.analysis import diff
+from rulespec.lang.compiler import load_spec
+from rulespec.lang.diagnostics import SpecError
+from rulespec.lang.loading import load
+from rulespec.table.scenarios import collect
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

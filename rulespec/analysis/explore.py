@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from interpreter import CHANCE, Game, Rules
 
-from . import ir
+from ..lang import ir
 from .lint import Finding
 
 

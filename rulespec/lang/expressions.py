@@ -30,7 +30,7 @@ MAX_NESTING_MESSAGE = "nested too deeply; split it with let"
 
 @lru_cache(maxsize=1)
 def parser() -> lark.Lark:
-    text = resources.files("rulespec").joinpath("grammar.lark").read_text()
+    text = resources.files("rulespec.lang").joinpath("grammar.lark").read_text()
     return lark.Lark(text, start=["block", "expr"], parser="lalr", propagate_positions=True)
 
 

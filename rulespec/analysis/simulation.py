@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple
 from interpreter import Game, Rules
 from interpreter.agents import make_agents, play
 
-from .compiler import load_spec
+from ..lang.compiler import load_spec
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from . import ir
-from .diagnostics import Span
+from ..lang import ir
+from ..lang.diagnostics import Span
 from .lint import Finding, static
 
 

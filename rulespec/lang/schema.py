@@ -1,4 +1,4 @@
-"""Schema check: the YAML structure against rulespec/schema/spec.schema.json.
+"""Schema check: the YAML structure against rulespec/lang/schemas/spec.schema.json.
 
 jsonschema finds the errors; we give each a stable code and the place of the
 offending key or value, with a "did you mean" for unknown keys.
@@ -21,8 +21,8 @@ _JSON_TYPES = {"integer": "an integer", "string": "a string", "boolean": "true o
 
 @lru_cache(maxsize=None)
 def load_schema(kind: str) -> dict:
-    """A schema shipped in rulespec/schema/: spec, variant or scenario."""
-    return json.loads(resources.files("rulespec").joinpath(f"schema/{kind}.schema.json").read_text())
+    """A schema shipped in rulespec/lang/schemas/: spec, variant or scenario."""
+    return json.loads(resources.files("rulespec.lang").joinpath(f"schemas/{kind}.schema.json").read_text())
 
 
 def schema() -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 from interpreter import CHANCE, Game, IllegalChoice, Rules
 from interpreter.observe import log_for
 
-from .compiler import load_spec
+from ..lang.compiler import load_spec
 
 HEADER_KEYS = ("spec", "variants", "players", "seed", "game")
 

@@ -8,7 +8,7 @@ implementation without inspecting values.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .diagnostics import Span
 
@@ -68,7 +68,7 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class Aggregate(Expr):
-    """`func(body for var in items)`: see rulespec.builtins.AGGREGATES."""
+    """`func(body for var in items)`: see rulespec.lang.builtins.AGGREGATES."""
     func: str
     body: Expr
     var: str
@@ -158,18 +158,66 @@ class Do(Stmt):
     args: tuple[Expr, ...]
 
 
+# --- traversal -------------------------------------------------------------------
+# One way to walk the IR, as CPython's ast module has: every analysis iterates
+# children with iter_children (or walks with walk, or subclasses Visitor) instead of
+# knowing each node's fields.
+
+def iter_children(node):
+    """The IR nodes directly inside node (an expression, statement, branch or rule
+    definition, or a tuple of them), in field order."""
+    if isinstance(node, tuple):
+        for item in node:
+            if isinstance(item, _NODES):
+                yield item
+            elif isinstance(item, tuple):
+                yield from iter_children(item)
+        return
+    for name in _FIELDS[type(node)]:
+        value = getattr(node, name)
+        if isinstance(value, _NODES):
+            yield value
+        elif isinstance(value, tuple):
+            yield from iter_children(value)
+
+
+def walk(node):
+    """node (or each node of a tuple) and everything inside it, depth first, in order."""
+    stack = list(reversed(node)) if isinstance(node, tuple) else [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(reversed(n))
+            continue
+        yield n
+        stack.extend(reversed(list(iter_children(n))))
+
+
 def walk_statements(stmts):
-    """Every statement, nested ones included, in order."""
-    for s in stmts:
-        yield s
-        if isinstance(s, If):
-            yield from walk_statements(s.then)
-            yield from walk_statements(s.orelse)
-        elif isinstance(s, (For, While, ChooseCard)):
-            yield from walk_statements(s.body)
-        elif isinstance(s, ChooseBranch):
-            for b in s.branches:
-                yield from walk_statements(b.body)
+    """Every statement of a block, nested ones included, in order."""
+    return (n for n in walk(tuple(stmts)) if isinstance(n, Stmt))
+
+
+class Visitor:
+    """Calls visit_<ClassName>(node) for each node it reaches, else generic_visit, which
+    visits the children; a method that wants the children visits them itself."""
+
+    def visit(self, node):
+        if isinstance(node, tuple):
+            for item in node:
+                self.visit(item)
+            return None
+        return getattr(self, "visit_" + type(node).__name__, self.generic_visit)(node)
+
+    def generic_visit(self, node):
+        for child in iter_children(node):
+            self.visit(child)
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
 
 
 # --- the spec -------------------------------------------------------------------
@@ -304,3 +352,19 @@ class Spec:
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)
+
+    def rules(self):
+        """(kind, rule) for every rule that runs in play, in spec order: the steps,
+        actions, reactions, end conditions and triggers (the setup is `spec.setup`)."""
+        for kind, section in (("step", self.turn), ("action", self.actions),
+                              ("reaction", self.reactions), ("end", self.end_conditions),
+                              ("trigger", self.triggers)):
+            for rule in section:
+                yield kind, rule
+
+
+# the node classes iter_children descends into, and the fields that can hold them
+_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef)
+_SKIP = {"span", "type"}
+_FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name not in _SKIP)
+           for base in _NODES for cls in [base, *_subclasses(base)]}

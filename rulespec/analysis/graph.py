@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from . import ir
-from .ir import walk_statements
+from ..lang import ir
+from ..lang.ir import walk_statements
 
 
 @dataclass

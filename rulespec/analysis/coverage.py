@@ -8,7 +8,7 @@ from __future__ import annotations
 from interpreter import Game, Rules
 from interpreter.agents import make_agents, play
 
-from . import ir
+from ..lang import ir
 from .lint import Finding
 
 

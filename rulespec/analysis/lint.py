@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from . import graph as graphs
-from . import ir
-from .diagnostics import Span
+from ..lang import ir
+from ..lang.diagnostics import Span
 
 SEVERITIES = ("info", "warning", "error")
 

@@ -26,10 +26,10 @@ from pathlib import Path
 from interpreter import CHANCE, Game, IllegalChoice, Rules, seat_name
 from interpreter.observe import log_for
 
-from .compiler import load_spec
-from .diagnostics import Diagnostic, SpecError
-from .loading import load
-from .schema import load_schema, shape_problems
+from ..lang.compiler import load_spec
+from ..lang.diagnostics import Diagnostic, SpecError
+from ..lang.loading import load
+from ..lang.schema import load_schema, shape_problems
 
 
 

@@ -1,0 +1,1 @@
+"""Analysis over the IR and the runtime: the graph, lint, exploration, coverage, diff, simulation."""

@@ -1,0 +1,1 @@
+"""The language front end: YAML with positions -> schema -> expressions -> IR -> semantic checks. Imports no runtime."""

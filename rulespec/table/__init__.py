@@ -1,0 +1,1 @@
+"""Tools at the table: rules scenarios, replays, a person's seat and narration."""

@@ -1,0 +1,81 @@
+"""The layers of the design card, checked on the source: the front end imports no
+runtime, the runtime imports only the IR, analysis and table tools sit on both, and
+the CLI sits on top of everything."""
+import ast
+import subprocess
+import sys
+
+import pytest
+from gamekit import ROOT
+
+
+def _package(path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    return ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+
+
+def imports_of(path) -> set[str]:
+    """Every module a source file imports, relative imports resolved."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = _package(path) if path.name == "__init__.py" else _package(path).rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            out.add(base)
+            out |= {f"{base}.{a.name}" for a in node.names}
+    return out
+
+
+def _ours(modules, prefixes=("rulespec", "interpreter")):
+    return {m for m in modules if m.split(".")[0] in prefixes}
+
+
+# layer -> what of ours it may import ("rulespec" alone: the package's own __init__)
+ALLOWED = {
+    "rulespec/lang": ("rulespec", "rulespec.lang"),
+    "interpreter": ("interpreter", "rulespec.lang.ir"),
+    "rulespec/analysis": ("rulespec", "rulespec.analysis", "rulespec.lang", "interpreter"),
+    "rulespec/table": ("rulespec", "rulespec.table", "rulespec.lang", "interpreter"),
+}
+
+
+def _allowed(module: str, allowed) -> bool:
+    return any(module == a or a != "rulespec" and module.startswith(a + ".") for a in allowed)
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layer_imports(layer):
+    wrong = []
+    for path in sorted((ROOT / layer).rglob("*.py")):
+        for m in sorted(_ours(imports_of(path))):
+            # `from rulespec.lang import ir` names the package on its way to the module
+            if not _allowed(m, ALLOWED[layer]) and not (layer == "interpreter" and m == "rulespec.lang"):
+                wrong.append(f"{path.relative_to(ROOT)} imports {m}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_nothing_below_the_cli_imports_it():
+    users = [p for p in ROOT.glob("rulespec/*/*.py") if "rulespec.cli" in imports_of(p)]
+    assert not users
+
+
+def test_importing_the_runtime_loads_no_front_end():
+    """The runtime needs the IR's declarations, never the loader, schema or grammar."""
+    code = ("import sys, interpreter; print(sorted(m for m in sys.modules if m.startswith("
+            "('rulespec', 'lark', 'yaml', 'jsonschema'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "['rulespec', 'rulespec.lang', 'rulespec.lang.diagnostics', 'rulespec.lang.ir']"
+
+
+def test_the_reader_resolves_relative_imports():
+    """Else the checks above would prove nothing."""
+    assert "rulespec.lang.diagnostics" in imports_of(ROOT / "rulespec" / "lang" / "ir.py")
+    assert "rulespec.lang.ir" in imports_of(ROOT / "rulespec" / "analysis" / "lint.py")
+    assert not _allowed("rulespec.analysis.lint", ALLOWED["rulespec/lang"])
