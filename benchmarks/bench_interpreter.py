@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handwritten_ttg import TakeTheGold  # noqa: E402
 
-from interpreter import Game, Rules  # noqa: E402
+from interpreter import Game  # noqa: E402
 from interpreter.agents import make_agents, play  # noqa: E402
 from rulespec import load_spec  # noqa: E402
 
@@ -34,11 +34,11 @@ clock = time.process_time
 
 
 def interpreter_rate(spec_path, players, games, seed=0):
-    rules = Rules(load_spec(spec_path), players)  # compiled once, outside the timing
+    game = Game(load_spec(spec_path), players)  # compiled once, outside the timing
     steps, start = 0, clock()
     for s in range(seed, seed + games):
-        g = play(Game(rules, seed=s, log=False), make_agents(["random"], players, s))
-        steps += g.choices
+        g = play(game.new_initial_state(seed=s, log=False), make_agents(["random"], players, s))
+        steps += g.length
     dt = clock() - start
     return games / dt, steps / dt
 
@@ -61,37 +61,38 @@ def best_of_interleaved(fns, repeats=3):
     return [max(r, key=lambda x: x[0]) for r in runs]
 
 
-def warm_rules(spec_path, players):
-    """Rules as a long run has them: compiled, and with the options they make once
-    and share between games already made (20 games' worth), so that what is measured
-    next is the game's own memory."""
-    rules = Rules(load_spec(spec_path), players)
-    for s in range(20):
-        play(Game(rules, seed=1000 + s, log=False, turn_limit=200), make_agents(["random"], players, s))
-    return rules
+def definition(spec_path, players):
+    """The game definition, with everything it shares between states (compiled code,
+    options) made, and one game played on it, so that what is measured next is a
+    state's own memory."""
+    game = Game(load_spec(spec_path), players)
+    play(game.new_initial_state(seed=1000, log=False, turn_limit=200), make_agents(["random"], players, 0))
+    return game
 
 
 def live_state_bytes(spec_path, players=4, turns=10):
-    """Memory held by one game paused mid-play, over what its shared Rules hold."""
-    rules = warm_rules(spec_path, players)
+    """Memory held by one game paused mid-play, over what its shared definition holds."""
+    game = definition(spec_path, players)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    game = Game(rules, seed=1, log=False)
+    state = game.new_initial_state(seed=1, log=False)
     agents = make_agents(["random"], players, 1)
-    while not game.over and game.turn < turns:
-        who = game.to_act()
-        game.sample_chance() if who < 0 else game.apply(agents[who].choose(None, game.legal()))
+    while not state.is_terminal() and state.turn < turns:
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(agents[state.current_player()].choose(None, state.legal_actions()))
     size = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    return size, game
+    return size, state
 
 
 def peak_per_game(spec_path, players=4):
-    rules = warm_rules(spec_path, players)
+    game = definition(spec_path, players)
     tracemalloc.start()
     tracemalloc.reset_peak()
     base = tracemalloc.get_traced_memory()[0]
-    play(Game(rules, seed=2, log=False), make_agents(["random"], players, 2))
+    play(game.new_initial_state(seed=2, log=False), make_agents(["random"], players, 2))
     peak = tracemalloc.get_traced_memory()[1] - base
     tracemalloc.stop()
     return peak

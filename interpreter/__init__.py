@@ -1,7 +1,12 @@
-"""The runtime: plays any game compiled from a rulespec spec."""
-from .choices import CHANCE, TERMINAL, ChoicePoint, Option, seat_name
-from .game import Game, IllegalChoice
-from .rules import Rules
+"""The runtime: plays any game compiled from a rulespec spec.
 
-__all__ = ["CHANCE", "TERMINAL", "ChoicePoint", "Option", "Game", "IllegalChoice", "Rules",
-           "seat_name"]
+`Game` is the definition (a spec compiled for a player count, OpenSpiel's Game) and
+`State` a game in play (OpenSpiel's State); see docs/python.md.
+"""
+from .choices import (CHANCE, TERMINAL, IllegalChoice, Option, Order, Outcome, Play, PickCard, React,
+                      Rejection, seat_name)
+from .game import Game
+from .state import State
+
+__all__ = ["CHANCE", "TERMINAL", "Game", "IllegalChoice", "Option", "Order", "Outcome", "PickCard",
+           "Play", "React", "Rejection", "State", "seat_name"]

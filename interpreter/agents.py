@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 from .choices import CHANCE
-from .observe import can_see, observation
 
 
 class RandomAgent:
@@ -69,43 +68,31 @@ class GreedyAgent:
 
 
 class Lookahead:
-    """One seat's one-step forward model of a game."""
+    """One seat's one-step forward model of a game, through the state's public API."""
 
     WIN, LOSS = 10**9, -10**9
 
-    def __init__(self, game, seat):
-        if game.rules.evaluation is None:
+    def __init__(self, state, seat):
+        if state.game.evaluation is None:
             raise ValueError(f"the greedy agent needs the spec to declare an evaluation "
-                             f"(see docs/language.md); {game.rules.spec.name} has none")
-        self.game, self.seat = game, seat
-        self.hidden = [i for i, slot in enumerate(game.rules.slots) if not can_see(slot, seat)]
+                             f"(see docs/language.md); {state.game.spec.name} has none")
+        self.state, self.seat = state, seat
 
     def score(self, option, rng) -> int:
-        g = self.game.clone(log=False)
-        g.rng = random.Random(rng.random())
-        self._redeal(g, g.rng)
-        g.apply(option)
-        turn = g.turn
-        while not g.over and g.turn == turn and g.to_act() != self.seat:
-            if g.to_act() == CHANCE:
-                g.sample_chance()
+        s = self.state.clone(log=False)
+        chance = random.Random(rng.random())  # the copy's chance is its own
+        s.redeal(self.seat, chance)
+        s.apply_action(option)
+        turn = s.turn
+        while not s.is_terminal() and s.turn == turn and s.current_player() != self.seat:
+            if s.is_chance_node():
+                s.sample_chance(chance)
             else:
-                options = g.pending.options
-                g.apply(options[rng.randrange(len(options))])
-        if g.over:
-            return self.WIN if self.seat in g.winners else self.LOSS if g.winners else 0
-        return g.evaluate(self.seat)
-
-    def _redeal(self, g, rng):
-        unseen = [c for i in self.hidden for c in g.zones[i]]
-        rng.shuffle(unseen)
-        for i in self.hidden:
-            k = len(g.zones[i])
-            g.zones[i], unseen = unseen[:k], unseen[k:]
-            for c in g.zones[i]:
-                g.loc[c] = i
-        g.recount()
-        g.dirty = set(g.rules.all_keys)
+                options = s.legal_actions()
+                s.apply_action(options[rng.randrange(len(options))])
+        if s.is_terminal():
+            return self.WIN if self.seat in s.winners else self.LOSS if s.winners else 0
+        return s.evaluate(self.seat)
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
@@ -124,24 +111,27 @@ def make_agents(names: list[str], n_players: int, seed) -> list:
     return [AGENTS[name](f"{seed}/{seat}") for seat, name in enumerate(names)]
 
 
-def play(game, agents, on_step=None):
-    """Drive a game to its end; chance uses the game's own RNG (C-2)."""
-    while not game.over:
-        who = game.pending.player
+def play(state, agents, on_step=None):
+    """Drive a game to its end; chance uses the game's own RNG (C-2). The hot loop of
+    every simulation: it reads the pending point directly, where agents outside the
+    runtime use current_player() and legal_actions()."""
+    while not state._over:
+        point = state._pending
+        who = point.player
         if who == CHANCE:
-            game.sample_chance()
+            state.sample_chance()
         else:
-            options = game.pending.options
+            options = point.options
             agent = agents[who]
             if len(options) == 1:
                 choice = options[0]
             else:
-                obs = observation(game, who) if agent.needs_observation else None
+                obs = state.observation(who) if agent.needs_observation else None
                 if getattr(agent, "needs_model", False):
-                    choice = agent.choose(obs, options, Lookahead(game, who))
+                    choice = agent.choose(obs, options, Lookahead(state, who))
                 else:
                     choice = agent.choose(obs, options)
-            game.apply(choice)
+            state.apply_action(choice)
         if on_step is not None:
-            on_step(game)
-    return game
+            on_step(state)
+    return state

@@ -1,14 +1,18 @@
-"""Choice points: who acts, and the options they have.
+"""Choice points: who acts, the options they have, and why a choice is refused.
 
 As in OpenSpiel, the one to act is a seat number, CHANCE or TERMINAL; options are a
 stable list sorted by label, and options that do the same thing (the same card type,
 targets and parameters) are one option (RULINGS C-3).
+
+An option is a small frozen record whose fields say what it does. Most are made once
+per game definition and shared by every state, so they compare by identity; an option
+is also found by its label, so one taken from a clone applies to the original.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
-from typing import Callable, NamedTuple
+from enum import Enum
+from typing import Callable
 
 CHANCE = -1
 TERMINAL = -2
@@ -18,21 +22,96 @@ def seat_name(p: int) -> str:
     return f"P{p + 1}"
 
 
-class Option(NamedTuple):
-    """One legal choice: its stable label, what it does, and (chance only) its weight.
-    A named tuple, because options are made by the thousand on the hot path."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Option:
+    """One legal choice, known by its stable label."""
 
     label: str
-    value: object = None
-    weight: int = 1
 
     def __str__(self) -> str:
         return self.label
 
 
-# make_option((label, value, weight)): an Option without the named tuple's Python-level
-# __new__, for the hot path
-make_option = partial(tuple.__new__, Option)
+@dataclass(frozen=True, slots=True, eq=False)
+class Play(Option):
+    """Play an action, with a card of a type from the hand (or none), at a target:
+    a seat, or (`target: card`) the card `chosen` from where it lies."""
+
+    action: str
+    card_type: int | None = None
+    target: int | None = None
+    chosen: int | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Pass(Option):
+    """Pass an optional step."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class React(Option):
+    """Answer the action being played with a reaction and a card of a type."""
+
+    reaction: str
+    card_type: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NoReaction(Option):
+    """Let the action be."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Branch(Option):
+    """One branch of a `choose`: its place among the statement's branches."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PickCard(Option):
+    """A card chosen by a player (`choose c from ...`)."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Outcome(Option):
+    """A chance outcome: a card of a type drawn at random from a zone (the first card
+    of the type stands for all, C-3), or a seat drawn at random."""
+
+    card_type: int | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Order(Option):
+    """A chance outcome of a shuffle: the zone's new order, bottom to top. A shuffle is
+    sampled, never enumerated (its outcomes are every ordering of the zone)."""
+
+    cards: tuple[int, ...]
+
+
+PASS = Pass("pass")
+NO_REACTION = NoReaction("no reaction")
+
+
+class Rejection(str, Enum):
+    """Why a choice or a request was refused: stable codes, as boardgame.io's errors."""
+
+    INVALID_CHOICE = "action/invalid_choice"
+    GAME_OVER = "game/over"
+    CHANCE_NOT_TO_ACT = "chance/not_to_act"
+    CHANCE_SAMPLED = "chance/sampled"
+    BAD_LAYOUT = "layout/invalid"
+
+
+class IllegalChoice(ValueError):
+    """A choice or request the state refuses; `code` is a Rejection."""
+
+    def __init__(self, message: str, code: Rejection = Rejection.INVALID_CHOICE):
+        super().__init__(message)
+        self.code = code
 
 
 def first_of_each_type(cards, ctype, types=None) -> dict[int, int]:
@@ -49,7 +128,10 @@ def first_of_each_type(cards, ctype, types=None) -> dict[int, int]:
 @dataclass(slots=True)
 class ChoicePoint:
     player: int                          # a seat, or CHANCE
-    kind: str                            # play | react | choose | card | chance
-    options: list[Option]
-    resume: Callable                     # resume(game, env, option); closes over no state
+    kind: str                            # play | react | choose | card | chance | shuffle
+    options: list[Option]                # empty for a sampled chance point (a shuffle)
+    resume: Callable                     # resume(state, point, option); closes over no state
     env: dict | None = None              # the paused effect's locals, kept as data
+    weights: tuple[int, ...] | None = None   # chance: each outcome's weight
+    sample: Callable | None = None       # sampled chance: sample(state, point, rng) -> Option
+    data: tuple | None = None            # plain data the resume needs (a draw's zones, ...)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import CHANCE, Option, first_of_each_type, make_option, seat_name
+from .choices import CHANCE, Branch, Order, Outcome, PickCard, React, first_of_each_type, seat_name
 
 
 class Frame:
@@ -39,7 +39,7 @@ class CompiledReaction:
     condition: object  # None when the reaction has no `if`
     to: object
     effect: tuple
-    labels: dict  # card type -> the label of the option to react with it
+    options: dict  # card type -> the option to react with it
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def _true(g, env):
     return True
 
 
-MAX_PASSES = 100_000  # passes of `while` loops between two choice points, or in one turn
+MAX_PASSES = 100_000  # passes of `while` loops between two decisions of players, or in one turn
 MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
 
 
@@ -76,10 +76,20 @@ class StatementCompiler:
     def __init__(self, rules):
         self.rules = rules
         self.x = rules.exprs
+        self.rule = ""     # the rule being compiled: `win` and `end_game` name it as the reason
+        self.played = ""   # the action being compiled: `react` opens a window on it
+        self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
+        # chance outcomes of `random_player`, one per seat
+        self.seat_outcomes = [Outcome(seat_name(p), seat=p) for p in range(rules.n)]
 
     # --- definitions ------------------------------------------------------------
 
+    def setup(self, stmts) -> tuple:
+        self.rule = self.played = "setup"
+        return self.block(stmts)
+
     def action(self, a: ir.Action) -> CompiledAction:
+        self.rule = self.played = a.name
         return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
                               self.x.expr(a.condition) if a.condition else None,
                               self.x.expr(a.to) if a.to else None, self.block(a.effect),
@@ -87,12 +97,15 @@ class StatementCompiler:
                               a.card is not None and a.card not in self.rules.type_names)
 
     def reaction(self, r: ir.Reaction) -> CompiledReaction:
+        self.rule, self.played = r.name, ""
         kind, names = self.rules.kinds[r.card], self.rules.type_names
         return CompiledReaction(r, kind, self.x.expr(r.condition) if r.condition else None,
                                 self.x.expr(r.to), self.block(r.effect),
-                                {t: r.name if r.card == names[t] else f"{r.name} {names[t]}" for t in kind})
+                                {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t)
+                                 for t in kind})
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
+        self.rule, self.played = s.name, ""
         plays = tuple(actions[a] for a in s.actions)
         by_type: dict = {}
         for a in plays:
@@ -102,6 +115,7 @@ class StatementCompiler:
                             tuple(a for a in plays if a.card is None))
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
+        self.rule, self.played = t.name, ""
         return CompiledTrigger(t, self.x.expr(t.when), self.block(t.effect))
 
     # --- blocks -------------------------------------------------------------------
@@ -115,12 +129,17 @@ class StatementCompiler:
                 if lines[-1] == "return":
                     break  # the effect ends here: nothing after it runs
             else:
-                lines.append(f"{self.x.constant(self._pausing(s))}(g, env)")
+                lines += self._pausing_lines(s)
                 ops.append(self._op(lines))
                 lines = []
         if lines:
             ops.append(self._op(lines))
-        return tuple(ops)
+        return self._register(tuple(ops))
+
+    def _register(self, code: tuple) -> tuple:
+        """Number a block of ops, so a state's key can name its frames."""
+        self.block_ids.setdefault(id(code), len(self.block_ids))
+        return code
 
     def _op(self, lines: list[str]):
         scope: dict = {}
@@ -141,9 +160,19 @@ class StatementCompiler:
         if isinstance(s, ir.For):
             return all(map(self._straight, s.body))
         if isinstance(s, ir.Do):
-            return not (s.proc == "react" or s.proc == "move" and _random_call(s.args[0])
+            return not (s.proc in ("react", "shuffle") or s.proc == "move" and self._chance_move(s.args[0])
                         or s.proc == "set_current" and _random_player_call(s.args[0]))
         return False  # while, choose
+
+    def _chance_move(self, cards: ir.Expr) -> bool:
+        """A move that may need chance: a random pick, or a draw from a pile that
+        refills (and so reshuffles) when it runs out (TTG-15)."""
+        if _random_call(cards):
+            return True
+        if isinstance(cards, ir.Call) and cards.func == "top":
+            zone = cards.args[0]
+            return isinstance(zone, ir.ZoneRef) and self.rules.spec.zone(zone.name).refill_from is not None
+        return False
 
     def _body(self, stmts, depth: int) -> list[str]:
         lines: list[str] = []
@@ -161,7 +190,7 @@ class StatementCompiler:
             return [f"env[{s.name!r}] = {x.source(s.value)}"]
         if isinstance(s, ir.Assign):
             local = isinstance(s.target, ir.Local)
-            ref = f"env[{s.target.name!r}]" if local else "g.counters[_slot]"
+            ref = f"env[{s.target.name!r}]" if local else "g._counters[_slot]"
             new = x.source(s.value)
             if s.op != "=":
                 new = f"{ref} {s.op[0]} ({new})"
@@ -181,20 +210,17 @@ class StatementCompiler:
     # --- procedures that cannot pause: source lines -------------------------------
 
     def _do_move(self, cards: ir.Expr, dest: ir.Expr):
-        if isinstance(cards, ir.Call) and cards.func == "top":  # a draw, refilling the pile
+        if isinstance(cards, ir.Call) and cards.func == "top":  # a draw from a pile that does not refill
             zone, n = cards.args
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
         return [f"g.move_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
-    def _do_shuffle(self, zone):
-        return [f"g.shuffle({self.x.source(zone)})"]
-
     def _do_win(self, players):
-        return [f"g.finish(tuple(sorted({self.x.players_source(players)})), env['__rule__'])",
+        return [f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.rule!r})",
                 "return"]
 
     def _do_end_game(self):
-        return ["g.finish((), env['__rule__'])", "return"]
+        return [f"g.finish((), {self.rule!r})", "return"]
 
     def _do_eliminate(self, player):
         return [f"g.eliminate({self.x.source(player)})"]
@@ -217,7 +243,7 @@ class StatementCompiler:
 
     def _pause_Let(self, s: ir.Let):  # let x = random_player(...)
         name = s.name
-        return self._random_player(s.value.args[0], lambda g, env, o: env.__setitem__(name, o.value))
+        return self._random_player(s.value.args[0], lambda g, point, o: point.env.__setitem__(name, o.seat))
 
     def _pause_If(self, s: ir.If):
         cond, then, orelse = self.x.expr(s.cond), self.block(s.then), self.block(s.orelse)
@@ -228,10 +254,12 @@ class StatementCompiler:
 
     def _pause_For(self, s: ir.For):
         items, body, var = self.x.players(s.items), self.block(s.body), s.var
+        # each pass is a frame that binds the variable first: one block per seat, made here
+        passes = [self._register((_binder(var, p),) + body) for p in range(self.rules.n)]
 
         def for_(g, env):
             for p in reversed(tuple(items(g, env))):
-                g.stack.append(Frame((_binder(var, p),) + body, env))
+                g._stack.append(Frame(passes[p], env))
         return for_
 
     def _pause_While(self, s: ir.While):
@@ -239,76 +267,110 @@ class StatementCompiler:
         loop: tuple = ()
 
         def while_(g, env):
-            g.passes += 1
-            if g.passes > MAX_PASSES:
-                g._log("error", message="a loop ran too long without a choice")
-                g.finish((), "effect_loop")
-            elif cond(g, env):
-                g.stack.append(Frame(loop, env))
-        loop = body + (while_,)
+            if g.count_loop_pass() and cond(g, env):
+                g._stack.append(Frame(loop, env))
+        loop = self._register(body + (while_,))
         return while_
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
         player = self.x.expr(s.player)
-        branches = [(b.label, self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
-                    for b in s.branches]
+        branches = [(Branch(b.label, i), self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
+                    for i, b in enumerate(s.branches)]
+        codes = [code for _, _, code in branches]
 
         def choose_branch(g, env):
-            options = [Option(label, code) for label, cond, code in branches if cond(g, env)]
+            options = [option for option, cond, _ in branches if cond(g, env)]
             if options:
-                g.ask(player(g, env), "choose", options, _enter_branch, env)
+                g.ask(player(g, env), "choose", options, resume, env)
+
+        def resume(g, point, option):
+            g.enter(codes[option.index], point.env)
         return choose_branch
 
     def _pause_ChooseCard(self, s: ir.ChooseCard):
         player, source, body, var = self.x.expr(s.player), self.x.cards(s.source), self.block(s.body), s.var
+        names = self.rules.type_names
 
         def choose_card(g, env):
-            by_type = first_of_each_type(source(g, env), g.ctype)
+            by_type = first_of_each_type(source(g, env), g._ctype)
             if not by_type:
                 return
-            options = [Option(g.rules.type_names[t], c) for t, c in by_type.items()]
+            options = [PickCard(names[t], c) for t, c in by_type.items()]
             g.ask(player(g, env), "card", options, resume, env)
 
-        def resume(g, env, option):
-            env[var] = [option.value]
-            g.enter(body, env)
+        def resume(g, point, option):
+            point.env[var] = [option.card]
+            g.enter(body, point.env)
         return choose_card
 
     def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
         to = self.x.expr(dest)
         zone, n = self.x.expr(cards.args[0]), self.x.expr(cards.args[1])
+        outcomes = [Outcome(name, card_type=t) for t, name in enumerate(self.rules.type_names)]
 
         def move_random(g, env):
-            src, dst = zone(g, env), to(g, env)
-            count = min(n(g, env), len(g.zones[src]))
-            if count > 0:
-                g.enter((_random_card(src, dst),) * count, env)
+            src = zone(g, env)
+            draw_one(g, env, src, to(g, env), min(n(g, env), len(g._zones[src])))
+
+        def draw_one(g, env, src, dst, count):
+            """A chance point over the card types in src, weighted by how many of each
+            it holds; `count` cards are still to draw."""
+            if count <= 0 or not g._zones[src]:
+                return
+            first = first_of_each_type(g._zones[src], g._ctype)
+            g.ask(CHANCE, "chance", [outcomes[t] for t in first], take, env,
+                  weights=tuple(g._tcount[src][t] for t in first), data=(src, dst, count))
+
+        def take(g, point, option):
+            src, dst, count = point.data
+            g.move_card(first_of_each_type(g._zones[src], g._ctype)[option.card_type], dst)
+            draw_one(g, point.env, src, dst, count - 1)
         return move_random
 
+    def _pausing_lines(self, s: ir.Stmt) -> list[str]:
+        """The last lines of an op: a statement that may pause the game."""
+        if isinstance(s, ir.Do) and s.proc == "move" and not _random_call(s.args[0]):
+            # a draw from a pile that refills when it runs out (TTG-15): drawn inline, and
+            # only a refill, with its shuffle, pauses
+            zone, n = s.args[0].args
+            return [f"_src, _dst = {self.x.source(zone)}, {self.x.source(s.args[1])}",
+                    f"_left = g.draw(_src, _dst, {self.x.source(n)})",
+                    f"if _left: {self.x.constant(_refill)}(g, env, _src, _dst, _left)"]
+        return [f"{self.x.constant(self._pausing(s))}(g, env)"]
+
+    def _pause_shuffle(self, zone):
+        where = self.x.expr(zone)
+
+        def shuffle(g, env):
+            slot = where(g, env)
+            _ask_shuffle(g, env, slot, (slot,), resume)
+
+        def resume(g, point, option):
+            g.reorder(point.data[0], option.cards)
+        return shuffle
+
     def _pause_react(self, player):
-        who = self.x.expr(player)
-        return lambda g, env: g.open_window(who(g, env), env)
+        who, action = self.x.expr(player), self.played
+        return lambda g, env: g.open_window(who(g, env), action, env)
 
     def _pause_set_current(self, player):  # set_current(random_player(...))
-        return self._random_player(player.args[0], lambda g, env, o: g.set_current(o.value))
+        return self._random_player(player.args[0], lambda g, point, o: g.set_current(o.seat))
 
     def _random_player(self, players, then):
-        ps = self.x.players(players)
+        ps, outcomes = self.x.players(players), self.seat_outcomes
 
         def random_player(g, env):
-            options = [Option(seat_name(p), p) for p in ps(g, env)]
+            options = [outcomes[p] for p in ps(g, env)]
             if options:
                 g.ask(CHANCE, "chance", options, then, env)
         return random_player
 
 
-def _nesting(s: ir.Stmt) -> int:
+def _nesting(s) -> int:
     """How many `if` and `for` blocks s nests, itself included."""
-    if isinstance(s, ir.If):
-        return 1 + max(map(_nesting, s.then + s.orelse), default=0)
-    if isinstance(s, ir.For):
-        return 1 + max(map(_nesting, s.body), default=0)
-    return 0
+    if not isinstance(s, (ir.If, ir.For)):
+        return 0
+    return 1 + max(map(_nesting, ir.iter_children(s)), default=0)
 
 
 def _random_call(e: ir.Expr) -> bool:
@@ -325,23 +387,40 @@ def _binder(var, value):
     return bind
 
 
-def _enter_branch(g, env, option):
-    g.enter(option.value, env)
+def _refill(g, env, src, dst, left):
+    """src ran out with `left` cards still to draw: refill it from its refill zone,
+    shuffle it (a chance point), and draw on."""
+    source = g.game.refill[src]
+    g.move_cards(list(g._zones[source]), src)
+    _ask_shuffle(g, env, src, (src, dst, left, source), _refilled)
 
 
-def _random_card(src, dst):
-    """One random card from src to dst: a chance node over the card types in src,
-    weighted by how many of each it holds (the first card of each type stands for it)."""
-    def random_card(g, env):
-        if not g.zones[src]:
-            return
-        first = first_of_each_type(g.zones[src], g.ctype)
-        counts, names = g.tcount[src], g.rules.type_names
-        g.ask(CHANCE, "chance", [make_option((names[t], c, counts[t])) for t, c in first.items()],
-              take, env)
-
-    def take(g, env, option):
-        g.move_card(option.value, dst)
-    return random_card
+def _refilled(g, point, option):
+    src, dst, left, source = point.data
+    g.reorder(src, option.cards)
+    g._log("refill", zone=g.game.slots[src].label, source=g.game.slots[source].label)
+    left = g.draw(src, dst, left)
+    if left:
+        _refill(g, point.env, src, dst, left)
 
 
+def _ask_shuffle(g, env, slot, data, resume):
+    """A sampled chance point: the zone's new order."""
+    if len(g._zones[slot]) < 2:
+        resume(g, _Fixed(env, data), Order("shuffle", tuple(g._zones[slot])))
+        return
+    g.ask(CHANCE, "shuffle", [], resume, env, sample=_sample_order, data=data)
+
+
+class _Fixed:
+    """A point that needs no asking: a shuffle of fewer than two cards."""
+    __slots__ = ("env", "data")
+
+    def __init__(self, env, data):
+        self.env, self.data = env, data
+
+
+def _sample_order(g, point, rng) -> Order:
+    order = list(g._zones[point.data[0]])
+    rng.shuffle(order)  # as the game's RNG shuffled before shuffles were chance points
+    return Order("shuffle", tuple(order))

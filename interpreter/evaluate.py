@@ -27,8 +27,8 @@ def _count_types(row, types):
 MAX_DEPTH = 50
 
 # locals that read the table, not the bindings
-_TABLE = {"current": "g.current", "players": "g.active_players()", "player_count": "g.n",
-          "game_index": "g.game_index"}
+_TABLE = {"current": "g._current", "players": "g.active_players()", "player_count": "g._n",
+          "game_index": "g._game_index"}
 
 
 class Compiler:
@@ -36,7 +36,7 @@ class Compiler:
 
     The common nodes become Python source, so a whole condition such as
     `count(hand(p), coin) >= target` is one generated function
-    (`g.tcount[7 + env['p']][0] >= g.counters[1]`), not a tree of closures: conditions
+    (`g._tcount[7 + env['p']][0] >= g._counters[1]`), not a tree of closures: conditions
     run on every trigger check and option, and each call saved counts. Rarer nodes
     (aggregates, goals, card filters) stay closures, called from the generated code."""
 
@@ -88,7 +88,7 @@ class Compiler:
             self.depth -= 1
 
     def cards_source(self, e: ir.Expr) -> str:
-        return f"g.zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
+        return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
 
     def players_source(self, e: ir.Expr) -> str:
         return f"({self.source(e)},)" if e.type == "player" else self.source(e)
@@ -104,7 +104,7 @@ class Compiler:
 
     def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]
-        return f"g.counters[{self.slot(idx, e.owner)}]"
+        return f"g._counters[{self.slot(idx, e.owner)}]"
 
     def _src_ZoneRef(self, e):
         return f"({self.slot(self.defs.zone_index[e.name], e.owner)})"
@@ -144,7 +144,7 @@ class Compiler:
 
     def _src_f_count(self, e, cards, kind):
         if cards.type == "zone" and isinstance(kind, ir.Kind):  # from the indexed counts
-            row, types = f"g.tcount[{self.source(cards)}]", tuple(sorted(self.defs.kinds[kind.name]))
+            row, types = f"g._tcount[{self.source(cards)}]", tuple(sorted(self.defs.kinds[kind.name]))
             return f"{row}[{types[0]}]" if len(types) == 1 else f"_count_types({row}, {types!r})"
         return f"{self.constant(self._f_count(e, cards, kind))}(g, env)"
 
@@ -158,7 +158,7 @@ class Compiler:
         return f"g.next_player({self.source(p)})"
 
     def _src_f_seat(self, e, n):
-        return f"({self.source(n)} % g.n)"
+        return f"({self.source(n)} % g._n)"
 
     def _src_f_seat_number(self, e, p):
         return self.source(p)
@@ -175,21 +175,21 @@ class Compiler:
         f, k = self.cards(cards), self.expr(kind)
 
         def count(g, env):
-            kinds, ctype = k(g, env), g.ctype
+            kinds, ctype = k(g, env), g._ctype
             return sum(1 for c in f(g, env) if ctype[c] in kinds)
         return count
 
     def _f_of(self, e, cards, kind):
         f, k = self.cards(cards), self.expr(kind)
         def of(g, env):
-            kinds, ctype = k(g, env), g.ctype
+            kinds, ctype = k(g, env), g._ctype
             return [c for c in f(g, env) if ctype[c] in kinds]
         return of
 
     def _f_one(self, e, cards, kind):
         f, k = self.cards(cards), self.expr(kind)
         def one(g, env):
-            kinds, ctype = k(g, env), g.ctype
+            kinds, ctype = k(g, env), g._ctype
             for c in f(g, env):
                 if ctype[c] in kinds:
                     return [c]
@@ -199,7 +199,7 @@ class Compiler:
     def _f_top(self, e, zone, n):
         z, k = self.expr(zone), self.expr(n)
         def top(g, env):
-            cards, n = g.zones[z(g, env)], k(g, env)
+            cards, n = g._zones[z(g, env)], k(g, env)
             return cards[len(cards) - n:][::-1] if n > 0 else []
         return top
 
@@ -224,7 +224,7 @@ class Compiler:
         kinds = self.defs.kinds
         def prop(g, env):
             cs = f(g, env)
-            value = props[g.ctype[cs[0]]].get(name, default) if cs else default
+            value = props[g._ctype[cs[0]]].get(name, default) if cs else default
             return kinds.get(value, frozenset()) if e.type == "kind" else value
         return prop
 
@@ -232,7 +232,7 @@ class Compiler:
         f, kinds, names = self.cards(cards), self.defs.kinds, self.defs.type_names
         def kind_of(g, env):
             cs = f(g, env)
-            return kinds[names[g.ctype[cs[0]]]] if cs else frozenset()
+            return kinds[names[g._ctype[cs[0]]]] if cs else frozenset()
         return kind_of
 
     def _goal(self, goal, player):
@@ -242,7 +242,7 @@ class Compiler:
     def _f_next_goal(self, e, goal, player):
         base, order, who = self._goal(goal, player)
         def next_goal(g, env):
-            zone, ctype = g.zones[base + who(g, env)], g.ctype
+            zone, ctype = g._zones[base + who(g, env)], g._ctype
             for kinds, limit in order:
                 if sum(1 for c in zone if ctype[c] in kinds) < limit:
                     return kinds
@@ -252,7 +252,7 @@ class Compiler:
     def _f_goal_score(self, e, goal, player):
         base, order, who = self._goal(goal, player)
         def goal_score(g, env):
-            zone, ctype = g.zones[base + who(g, env)], g.ctype
+            zone, ctype = g._zones[base + who(g, env)], g._ctype
             return sum(min(limit, sum(1 for c in zone if ctype[c] in kinds)) for kinds, limit in order)
         return goal_score
 

@@ -1,544 +1,190 @@
-"""A running game: state, the one loop that advances it, and the API agents drive.
+"""The game definition: the IR of a spec compiled for a player count (OpenSpiel's Game).
 
-    game = Game(rules, seed=7)
-    while not game.over:
-        if game.to_act() == CHANCE: game.sample_chance()
-        else: game.apply(agent.choose(observation(game, game.to_act()), game.legal()))
+Built once per (spec, player count), never written afterwards, and shared by every state
+played with it: zone and counter layouts, card ids, kinds, every expression and effect
+as compiled code, and the options a state offers (made here once, so the same card type
+against the same player is the same option in every state).
 
-The loop runs effects frame by frame; whenever the frame stack empties (an effect has
-resolved completely, RULINGS C-4) it checks end conditions, then triggers, each in spec
-order and, for per-player ones, for every active player from the current one round the
-table. A trigger whose effect changed nothing is not fired again until the state
-changes, and a chain of more than MAX_FIRINGS firings ends the game as `trigger_loop`.
+    game = Game(spec, 4)
+    state = game.new_initial_state(seed=7)
 """
 from __future__ import annotations
 
-import random
-from operator import itemgetter
+from dataclasses import dataclass
 
-from .choices import CHANCE, TERMINAL, ChoicePoint, Option, first_of_each_type, make_option, seat_name
-from .effects import Frame
-from .rules import Rules
+from rulespec.lang import ir
 
-MAX_FIRINGS = 1000  # trigger firings between two choice points, or in one turn
+from .choices import Play, seat_name
+from .effects import StatementCompiler
+from .evaluate import Compiler
 
 
-class IllegalChoice(ValueError):
-    """A choice that is not among the legal options; `code` is stable."""
-
-    def __init__(self, message: str, code: str = "action/invalid_choice"):
-        super().__init__(message)
-        self.code = code
+@dataclass(frozen=True)
+class Slot:
+    zone: ir.ZoneDef
+    owner: int | None
+    label: str
 
 
 class Game:
-    def __init__(self, rules: Rules, seed: int = 0, *, log: bool = True, setup=None,
-                 turn_limit: int | None = None, game_index: int = 0,
-                 carried: dict[int, int] | None = None):
-        """`game_index` and `carried` (from the previous game's `carry()`) make this game
-        the next of a match: counters declared `match: true` keep their values."""
-        self.rules, self.n = rules, rules.n
-        self.rng = random.Random(seed)           # C-2: the one source of chance
-        self.ctype = rules.ctype
-        # one list per zone slot, plus a last one, the box, for cards out of play
-        self.zones: list[list[int]] = [[] for _ in range(len(rules.slots) + 1)]
-        self.loc = [rules.start_slot] * len(rules.ctype)
-        self.zones[rules.start_slot] = list(range(len(rules.ctype)))
-        self.tcount = [[0] * len(rules.type_names) for _ in self.zones]
-        self.tcount[rules.start_slot] = list(rules.deck_counts)
-        self.counters = [0] * len(rules.counter_names)
-        self.current, self.direction, self.turn = 0, 1, 0
-        self.step_index = len(rules.steps)  # no turn has begun: the first step begins one
-        self.active = [True] * self.n
-        self.turn_limit = turn_limit or rules.spec.turn_limit
-        self.stack: list[Frame] = []
-        self.pending: ChoicePoint | None = None
-        self.over, self.winners, self.reason = False, (), ""
-        self.version, self.firings, self.passes = 0, 0, 0
-        self.choices = 0  # choices applied, chance included: the game's length in steps
-        self.fired: dict[str, int] = {}   # how often each rule fired
-        self.played: dict[str, int] = {}  # how often each card type was played
-        self.quiet: dict = {}
-        self.checked = -1         # the version at the last trigger check that found nothing
-        self._order = (None, ())  # cached turn order: ((current, direction, outs), order)
-        self.outs = 0             # eliminations so far: the turn order's only other input
-        self.dirty = set(rules.all_keys)  # (automatic rule, player) pairs to evaluate
-        self.events: list[dict] | None = [] if log else None
-        self.game_index = game_index
-        for i, f in enumerate(rules.counter_initial):
-            self.counters[i] = f(self, {})
-        for i, value in (carried or {}).items():
-            self.counters[i] = value
-        if setup is None:
-            self.phase = "setup"
-            self.stack.append(Frame(rules.setup, {"__rule__": "setup"}))
-        else:  # a scenario lays out the table itself
-            setup(self)
-            self.recount()
-            self.outs = self.active.count(False)
-            self.dirty = set(rules.all_keys)
-            self.version += 1
-            self.phase = "setup"
-        self._run()
+    def __init__(self, spec: ir.Spec, n_players: int):
+        if not spec.min_players <= n_players <= spec.max_players:
+            raise ValueError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
+                             f"players, not {n_players}")
+        self.spec, self.n = spec, n_players
+        self.params = {p.name: p.value for p in spec.params}
+        self.type_names = [c.name for c in spec.cards]
+        self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
+        for tag in spec.tags:
+            self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
+        self.kinds["any"] = frozenset(range(len(spec.cards)))
+        self.props = [dict(c.props) for c in spec.cards]
+        self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
+        self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
 
-    # --- the API ------------------------------------------------------------------
+        self.zone_index, self.slots = {}, []
+        for z in spec.zones:
+            self.zone_index[z.name] = len(self.slots)
+            owners = range(n_players) if z.per_player else [None]
+            self.slots.extend(Slot(z, o, z.name if o is None else f"{z.name}[P{o + 1}]") for o in owners)
+        self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
+        self.hand = self.zone_index[spec.hand]
+        self.refill = {self.zone_index[z.name]: self.zone_index[z.refill_from]
+                       for z in spec.zones if z.refill_from}
 
-    def to_act(self) -> int:
-        if self.over:
-            return TERMINAL
-        return self.pending.player
+        self.counter_index, self.counter_names, self.match_counters = {}, [], []
+        for c in spec.counters:
+            if c.match:
+                self.match_counters.extend(range(len(self.counter_names), len(self.counter_names)
+                                                 + (n_players if c.per_player else 1)))
+            self.counter_index[c.name] = len(self.counter_names)
+            owners = range(n_players) if c.per_player else [None]
+            self.counter_names.extend(c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners)
 
-    def legal(self) -> list[Option]:
-        return [] if self.over else list(self.pending.options)
+        # goals: name -> (zone slot base, ((kind, limit), ...)) in order
+        self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
+                      for g in spec.goals}
+        self.exprs = Compiler(self)
+        self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
+        stmts = StatementCompiler(self)
+        self.counter_initial = [self.exprs.expr(c.initial) for c in spec.counters
+                                for _ in (range(n_players) if c.per_player else [None])]
+        self.setup = stmts.setup(spec.setup)
+        self.actions = {a.name: stmts.action(a) for a in spec.actions}
+        self.reactions = [stmts.reaction(r) for r in spec.reactions]
+        self.reactions_by_name = {r.ir.name: r for r in self.reactions}
+        # action -> card type -> the reactions that answer it with that type, in order
+        self.answers = {a.name: {} for a in spec.actions}
+        for r in self.reactions:
+            for name in r.ir.answers:
+                for t in sorted(r.card):
+                    self.answers[name].setdefault(t, []).append(r)
+        self.steps = [stmts.step(s, self.actions) for s in spec.turn]
+        self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
+        self.others = [tuple(q for q in range(n_players) if q != p) for p in range(n_players)]
+        self.play_options = self._play_options()
+        self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
+        self.triggers = [stmts.trigger(t) for t in spec.triggers]
+        self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)
+        self._index_watchers()
+        # C-4's order of checks while every player is in, for each current player
+        # (a state makes its own when players are out or play is reversed)
+        self.check_order = [self.checks_in_order(tuple((current + k) % n_players for k in range(n_players)))
+                            for current in range(n_players)]
+        self.block_ids = stmts.block_ids  # id(code) -> a stable number, for State.key()
 
-    def legal_labels(self) -> list[str]:
-        return [o.label for o in self.legal()]
+    def new_initial_state(self, seed: int = 0, **options):
+        """A new game from the spec's setup: see State."""
+        from .state import State
+        return State(self, seed, **options)
 
-    def apply(self, choice: Option | str) -> None:
-        if self.over:
-            raise IllegalChoice("the game is over", "game/over")
-        point = self.pending
-        if choice.__class__ is not Option or choice not in point.options:
-            choice = self._by_label(choice)  # a label, or an option from another list
-        self.pending = None
-        self.choices += 1
-        if point.player != CHANCE and self.events is not None:
-            self._log("choice", player=point.player, kind=point.kind, option=choice.label,
-                      _vis=frozenset([point.player]) if point.kind == "card" else None)
-        self.firings = self.passes = 0
-        point.resume(self, point.env, choice)
-        self._run()
+    def checks_in_order(self, players: tuple) -> tuple:
+        """(key, rule, bindings, player) for each automatic rule, and for each of
+        `players` in order for a per-player one: the order C-4 checks them in."""
+        return tuple((self.keys[i, p], t, self.check_envs[i, p], p) for i, t in enumerate(self.automatic)
+                     for p in (players if t.ir.each else (None,)))
 
-    def _by_label(self, choice: Option | str) -> Option:
-        options = self.pending.options
-        label = choice.label if isinstance(choice, Option) else str(choice)
-        option = next((o for o in options if o.label == label), None)
-        if option is None:
-            raise IllegalChoice(f"'{label}' is not a legal choice for "
-                                f"{self._who(self.pending.player)}; legal: "
-                                f"{', '.join(o.label for o in options)}")
-        return option
+    def _play_options(self) -> dict:
+        """(action, card type or None, target seat or None) -> its option, for every
+        action a step offers: made once, shared by every state."""
+        options = {}
+        for a in self.actions.values():
+            types = sorted(a.card) if a.card is not None else [None]
+            targets = range(self.n) if a.ir.target in ("other", "any") else [None]
+            for t in types:
+                for p in targets:
+                    label = a.ir.name + (f" {self.type_names[t]}" if a.shows_type else "") + \
+                        (self.target_suffix[p] if p is not None else "")
+                    options[a.ir.name, t, p] = Play(label, a.ir.name, t, p)
+        return options
 
-    def chance_outcomes(self) -> list[tuple[Option, float]]:
-        if self.to_act() != CHANCE:
-            raise IllegalChoice("chance is not to act", "chance/not_to_act")
-        total = sum(o.weight for o in self.pending.options)
-        return [(o, o.weight / total) for o in self.pending.options]
+    def _index_watchers(self) -> None:
+        """Which (automatic rule, player) pairs read each zone slot and counter.
 
-    def sample_chance(self) -> Option:
-        """Apply a chance outcome drawn from the game's own RNG (C-2)."""
-        if self.over or self.pending.player != CHANCE:
-            raise IllegalChoice("chance is not to act", "chance/not_to_act")
-        options = self.pending.options
-        if len(options) == 1:
-            option = options[0]
-        else:
-            pick = self.rng.randrange(sum(o.weight for o in options))
-            for option in options:
-                pick -= option.weight
-                if pick < 0:
-                    break
-        self.apply(option)
-        return option
+        A condition's value changes only when something it reads changes, so the game
+        marks the readers of whatever it changes as dirty and evaluates only those.
+        Reads through the rule's own player (`hand(p)` with `each: p`) are that
+        player's; any other read of a per-player zone or counter is everyone's.
+        A pair is known by a small int, its key."""
+        nslots, ncounters = len(self.slots) + 1, len(self.counter_names)
+        self.watch_slots = [[] for _ in range(nslots)]
+        self.watch_counters = [[] for _ in range(ncounters)]
+        self.watch_table: list = []   # readers of current, players or the turn order
+        self.keys: dict = {}          # (rule index, player or None) -> key
+        self.check_envs: dict = {}    # (rule index, player or None) -> what its condition reads
+        for i, t in enumerate(self.automatic):
+            for p in (range(self.n) if t.ir.each else (None,)):
+                self.keys[i, p] = len(self.keys)
+                self.check_envs[i, p] = {t.ir.each: p} if t.ir.each else {}
+        self.all_keys = list(self.keys.values())
+        goal_zones = {g.name: g.zone for g in self.spec.goals}
+        ntypes = len(self.type_names)
+        typed = [[[] for _ in range(ntypes)] for _ in range(nslots)]  # readers of one type's count
+        for i, t in enumerate(self.automatic):
+            each = t.ir.each
+            keys = [self.keys[i, p] for p in range(self.n)] if each else [self.keys[i, None]]
+            table = False
 
-    def clone(self, log: bool = True) -> "Game":
-        """An independent copy, for search: the rules and compiled code are shared,
-        the state (including a paused effect's frames and locals) is copied; with
-        log=False the copy keeps no event log (and copies none)."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        g.zones = [list(z) for z in self.zones]
-        g.tcount = [list(row) for row in self.tcount]
-        g.dirty = set(self.dirty)
-        g.loc, g.counters, g.active = list(self.loc), list(self.counters), list(self.active)
-        g.quiet = dict(self.quiet)
-        g.events = None if self.events is None or not log else list(self.events)
-        g.fired, g.played = dict(self.fired), dict(self.played)
-        envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
+            def readers(node):
+                """(slot or counter, key) for each reader of what node names."""
+                zone = isinstance(node, ir.ZoneRef)
+                base = self.zone_index[node.name] if zone else self.counter_index[node.name]
+                if node.owner is None:
+                    return [(base, k) for k in keys]
+                if each and isinstance(node.owner, ir.Local) and node.owner.name == each:
+                    return [(base + p, self.keys[i, p]) for p in range(self.n)]
+                return [(base + p, k) for p in range(self.n) for k in keys]
 
-        def env_copy(env):
-            if env is None:
-                return None
-            if id(env) not in envs:
-                envs[id(env)] = dict(env)
-            return envs[id(env)]
-        g.stack = []
-        for f in self.stack:
-            frame = Frame(f.code, env_copy(f.env))
-            frame.pc = f.pc
-            g.stack.append(frame)
-        if self.pending is not None:
-            p = self.pending
-            g.pending = ChoicePoint(p.player, p.kind, p.options, p.resume, env_copy(p.env))
-        return g
-
-    def carry(self) -> dict[int, int]:
-        """The counters a match carries into its next game."""
-        return {i: self.counters[i] for i in self.rules.match_counters}
-
-    def evaluate(self, player: int) -> int:
-        """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
-        if self.rules.evaluation is None:
-            raise ValueError(f"{self.rules.spec.name} declares no evaluation")
-        return self.rules.evaluation(self, {"me": player})
-
-    @property
-    def result(self) -> dict:
-        return {"over": self.over, "winners": [seat_name(p) for p in self.winners],
-                "reason": self.reason, "turns": self.turn}
-
-    # --- state access used by expressions -----------------------------------------
-
-    def recount(self) -> None:
-        """Rebuild the per-zone counts of each card type (after a direct layout)."""
-        ntypes = len(self.rules.type_names)
-        self.tcount = [[0] * ntypes for _ in self.zones]
-        for slot, zone in enumerate(self.zones):
-            row = self.tcount[slot]
-            for c in zone:
-                row[self.ctype[c]] += 1
-
-    def active_players(self) -> tuple[int, ...]:
-        """Active players in turn order, starting with the current one."""
-        key = (self.current, self.direction, self.outs)
-        if self._order[0] == key:
-            return self._order[1]
-        out, p = [], self.current
-        for _ in range(self.n):
-            if self.active[p]:
-                out.append(p)
-            p = (p + self.direction) % self.n
-        self._order = (key, tuple(out))
-        return self._order[1]
-
-    def next_player(self, p: int) -> int:
-        for _ in range(self.n):
-            p = (p + self.direction) % self.n
-            if self.active[p]:
-                return p
-        return p
-
-    # --- mutations used by effects ------------------------------------------------
-
-    def move_card(self, c: int, dst: int) -> None:
-        src, t = self.loc[c], self.ctype[c]
-        zone = self.zones[src]
-        if zone[-1] == c:
-            zone.pop()       # a draw from the top: no search through the pile
-        else:
-            zone.remove(c)
-        self.zones[dst].append(c)
-        self.loc[c] = dst
-        tcount, watch = self.tcount, self.rules.watch_cards
-        tcount[src][t] -= 1
-        tcount[dst][t] += 1
-        if watch[src][t]:
-            self.dirty.update(watch[src][t])
-        if watch[dst][t]:
-            self.dirty.update(watch[dst][t])
-        self.version += 1
-        if self.events is not None:
-            self._log_move(src, dst, [c])
-
-    def move_cards(self, cards: list[int], dst: int) -> None:
-        """Move cards one by one; the log gets one move event per source zone."""
-        if self.events is None:
-            for c in cards:
-                self.move_card(c, dst)
-            return
-        by_src: dict[int, list[int]] = {}  # where each card was as it moved
-        events, self.events = self.events, None
-        for c in cards:
-            by_src.setdefault(self.loc[c], []).append(c)
-            self.move_card(c, dst)
-        self.events = events
-        for src, moved in by_src.items():
-            self._log_move(src, dst, moved)
-
-    def draw(self, src: int, dst: int, n: int) -> None:
-        """Move n cards, one at a time, from the top of src to dst, refilling src first
-        whenever it declares refill_from and runs out (TTG-15); stops when no card can
-        be had."""
-        pile = self.zones[src]
-        for _ in range(n):
-            if not pile and src in self.rules.refill:
-                source = self.rules.refill[src]
-                if self.zones[source]:
-                    self.move_cards(list(self.zones[source]), src)
-                    self.shuffle(src)
-                    self._log("refill", zone=self.rules.slots[src].label,
-                              source=self.rules.slots[source].label)
-            if not pile:
-                return
-            self.move_card(pile[-1], dst)
-
-    def shuffle(self, slot: int) -> None:
-        self.rng.shuffle(self.zones[slot])
-        self.dirty.update(self.rules.watch_slots[slot])
-        self.version += 1
-        if self.events is not None:
-            self._log("shuffle", zone=self.rules.slots[slot].label)
-
-    def set_counter(self, slot: int, value: int) -> None:
-        if self.counters[slot] != value:
-            self.counters[slot] = value
-            self.dirty.update(self.rules.watch_counters[slot])
-            self.version += 1
-            if self.events is not None:
-                self._log("counter", counter=self.rules.counter_names[slot], value=value)
-
-    def eliminate(self, p: int) -> None:
-        if self.active[p]:
-            self.active[p] = False
-            self.outs += 1
-            self.dirty.update(self.rules.all_keys)
-            self.version += 1
-            self._log("eliminate", player=p)
-
-    def set_current(self, p: int) -> None:
-        self.current = p
-        self.dirty.update(self.rules.watch_table)
-        self.version += 1
-        self._log("set_current", player=p)
-
-    def reverse(self) -> None:
-        self.direction = -self.direction
-        self.dirty.update(self.rules.watch_table)
-        self.version += 1
-        self._log("reverse", direction=self.direction)
-
-    def enter(self, code: tuple, env: dict) -> None:
-        """Start running a block of ops. One op runs at once: the loop would run it next
-        anyway, and a frame would be done as it ran; longer blocks get a frame."""
-        if len(code) == 1:
-            code[0](self, env)
-        elif code:
-            self.stack.append(Frame(code, env))
-
-    def end_turn(self) -> None:
-        self.stack.clear()
-        self.step_index = len(self.rules.steps)
-
-    def finish(self, winners: tuple[int, ...], reason: str) -> None:
-        if not self.over:
-            self.over, self.winners, self.reason = True, tuple(winners), reason
-            self.stack.clear()
-            self.pending = None
-            self._log("end", winners=list(winners), reason=reason)
-
-    def ask(self, player: int, kind: str, options: list[Option], resume, env=None) -> None:
-        if len(options) > 1:
-            options.sort(key=_label)
-        self.pending = ChoicePoint(player, kind, options, resume, env)
-
-    def open_window(self, reactor: int, env: dict) -> None:
-        """A reaction window: the reactor answers the pending action or lets it be."""
-        by_type = self.rules.answers[env["__action__"]]
-        if not by_type:
-            return
-        options, forced = [], False
-        for t, c in first_of_each_type(self.zones[self.rules.hand + reactor], self.ctype, by_type).items():
-            for r in by_type[t]:
-                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
-                    options.append(make_option((r.labels[t], (r, c, reactor), 1)))
-                    forced = forced or r.ir.forced
-        if not forced:
-            options.append(_NO_REACTION)
-
-        self.ask(reactor, "react", options, _resume_reaction, env)
-
-    # --- the loop -----------------------------------------------------------------
-
-    def _run(self) -> None:
-        stack = self.stack
-        while self.pending is None and not self.over:
-            if stack:
-                frame = stack[-1]
-                code, pc = frame.code, frame.pc
-                if pc + 1 < len(code):
-                    frame.pc = pc + 1
-                else:  # its last op: the frame is done once that has run
-                    stack.pop()
-                    if pc >= len(code):
-                        continue
-                code[pc](self, frame.env)
-            elif self.checked == self.version or not self.dirty or not self._check_triggers():
-                self._next_step()  # nothing changed since the last check, or nothing fired
-
-    def _check_triggers(self) -> bool:
-        quiet, version, dirty = self.quiet, self.version, self.dirty
-        if self.outs or self.direction != 1:  # some players are out, or play runs the other way
-            order = self.rules.checks_in_order(self.active_players())
-        else:
-            order = self.rules.check_order[self.current]
-        for key, t, env, p in order:  # C-4: rules in spec order, players from the current one
-            if key not in dirty:
-                continue  # nothing it reads has changed since it was found false
-            if not t.when(self, env):   # conditions only read env: it is shared
-                dirty.discard(key)
-                continue
-            if quiet.get(key) == version:
-                continue
-            quiet[key] = version
-            _count(self.fired, t.ir.name)
-            self.firings += 1
-            if self.firings > MAX_FIRINGS:
-                self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
-                self.finish((), "trigger_loop")
-                return True
-            if self.events is not None:
-                self._log("trigger", rule=t.ir.name, player=p)
-            self.enter(t.effect, dict(env))
-            return True
-        self.checked = version
-        return False
-
-    def _next_step(self) -> None:
-        steps, i = self.rules.steps, self.step_index
-        if i < len(steps) and self.active[self.current]:  # the common case first
-            self.step_index = i + 1
-            step = steps[i]
-            if step.plays:  # a step has either actions to offer or an effect (RS103)
-                self._offer_play(step)
-            else:
-                self.enter(step.effect, {"__rule__": step.ir.name})
-        elif self.outs >= self.n:
-            self.finish((), "no_players")  # everyone is out: nobody can take a turn
-        elif self.phase == "setup":
-            self.phase = "turns"
-            self._begin_turn(self.current)
-        else:
-            self._begin_turn(self.next_player(self.current))
-
-    def _begin_turn(self, p: int) -> None:
-        if self.turn >= self.turn_limit:
-            self.finish((), "turn_limit")  # C-5
-            return
-        self.turn += 1
-        self.current, self.step_index = p, 0
-        self.dirty.update(self.rules.watch_table)
-        self.version += 1  # a new current player is a change: conditions may read it
-        self.firings = self.passes = 0  # the loop guards count within a turn
-        if self.events is not None:
-            self._log("turn", player=p)
-
-    def _offer_play(self, step) -> None:
-        me, by_type = self.current, step.by_type
-        options: list[Option] = []
-        for t, c in first_of_each_type(self.zones[self.rules.hand + me], self.ctype, by_type).items():
-            for a in by_type[t]:
-                self._offer(a, t, c, me, options)
-        for a in step.cardless:
-            self._offer(a, None, None, me, options)
-        if step.ir.optional:
-            options.append(_PASS)
-        if not options:
-            self._log("no_play", player=me, step=step.ir.name)
-            return
-        self.ask(me, "play", options, _resume_play)
-
-    def _offer(self, a, t, c, me, options) -> None:
-        """The options of action a played with card c (of type t), one per target."""
-        name, cond, made = a.ir.name, a.condition, self.rules.play_options
-        # one scratch binding for the conditions, which only read it; an option keeps
-        # plain data, and the effect gets bindings of its own when the option is taken
-        env = {"__rule__": name, "__action__": name, "card": [c] if c is not None else []}
-        for key, target, suffix in self._targets(a, env, me):
-            env[key] = target
-            if cond is None or cond(self, env):
-                # the same card against the same player is the same option in every game
-                option = made.get((name, c, target)) if key == "target" else None
-                if option is None:
-                    label = name + (f" {self.rules.type_names[t]}" if a.shows_type else "") + suffix
-                    option = make_option((label, (a, c, key, target), 1))
-                    if key == "target":
-                        made[name, c, target] = option
-                options.append(option)
-
-    def _targets(self, a, env, me):
-        """(binding, value, label suffix) for each target an action may take."""
-        kind = a.ir.target
-        if kind == "none":
-            return _NO_TARGET
-        if kind == "other":
-            if not self.outs:
-                return self.rules.other_targets[me]
-            return [("target", p, self.rules.target_suffix[p]) for p in self.active_players() if p != me]
-        if kind == "card":  # one option per card type and zone it lies in (C-3)
-            seen = {}
-            for c in a.among(self, env):
-                seen.setdefault((self.ctype[c], self.loc[c]), c)
-            slots = self.rules.slots
-            return [("chosen", [c], f" {self.rules.type_names[t]} from {slots[z].label}")
-                    for (t, z), c in seen.items()]
-        return [("target", p, self.rules.target_suffix[p]) for p in self.active_players()]
-
-    # --- the log ------------------------------------------------------------------
-
-    def _who(self, p: int) -> str:
-        return "chance" if p == CHANCE else seat_name(p)
-
-    def _log(self, event: str, **fields) -> None:
-        if self.events is not None:
-            fields["event"], fields["turn"] = event, self.turn
-            self.events.append(fields)
-
-    def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
-        slots = self.rules.slots
-        vis = None
-        for s in (slots[src], slots[dst]):
-            if s.zone.visibility == "public":
-                vis = None
-                break
-            if s.zone.visibility == "owner":
-                vis = (vis or frozenset()) | {s.owner}
-        else:
-            vis = vis or frozenset()
-        self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
-                  cards=[self.rules.type_names[self.ctype[c]] for c in cards], _vis=vis)
-
-
-_PASS = Option("pass", None)
-_NO_TARGET = (("target", None, ""),)
-_NO_REACTION = Option("no reaction", None)
-
-
-def _count(counts: dict, key: str) -> None:
-    counts[key] = counts.get(key, 0) + 1
-
-
-_label = itemgetter(0)  # an option's label
-
-
-def _resume_play(g: Game, _env, option: Option) -> None:
-    if option.value is None:
-        g._log("pass", player=g.current)
-        return
-    a, card, key, target = option.value
-    name = a.ir.name
-    env = {"__rule__": name, "__action__": name, "card": [card] if card is not None else [],
-           key: target}
-    _count(g.fired, name)
-    if card is not None:
-        _count(g.played, g.rules.type_names[g.ctype[card]])
-    if g.events is not None:
-        g._log("play", player=g.current, action=name, target=env.get("target"),
-               card=g.rules.type_names[g.ctype[card]] if card is not None else None)
-    if card is not None:
-        g.move_card(card, a.to(g, env))
-    g.enter(a.effect, env)
-
-
-def _resume_reaction(g: Game, env: dict, option: Option) -> None:
-    if option.value is None:
-        return
-    r, c, reactor = option.value
-    env["reactor"], env["answer"] = reactor, [c]
-    _count(g.fired, r.ir.name)
-    _count(g.played, g.rules.type_names[g.ctype[c]])
-    if g.events is not None:
-        g._log("react", player=reactor, reaction=r.ir.name, card=g.rules.type_names[g.ctype[c]])
-    g.move_card(c, r.to(g, env))
-    g.enter(r.effect, env)
+            def visit(node):
+                nonlocal table
+                if node is None:  # a zone or counter with no owner
+                    return
+                if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
+                    node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
+                if isinstance(node, ir.Local) and node.name in ("current", "players"):
+                    table = True
+                if isinstance(node, ir.Aggregate) or \
+                        isinstance(node, ir.Call) and node.func in ("next", "others"):
+                    table = True  # they read who is in and the direction of play
+                if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
+                        and isinstance(node.args[1], ir.Kind):
+                    # a count of a kind changes only when a card of that kind moves
+                    for slot, k in readers(node.args[0]):
+                        for type_ in self.kinds[node.args[1].name]:
+                            typed[slot][type_].append(k)
+                    visit(node.args[0].owner)
+                    return
+                if isinstance(node, (ir.ZoneRef, ir.Counter)):
+                    watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
+                    for slot, k in readers(node):
+                        watch[slot].append(k)
+                for child in ir.iter_children(node):
+                    visit(child)
+            visit(t.ir.when)
+            if table:
+                self.watch_table += keys
+        # readers of a card of type t moving in or out of a slot: the slot's readers and
+        # the readers of counts that include t; every reader, when the whole slot changes
+        self.watch_cards = [[sorted(set(self.watch_slots[s] + typed[s][t])) for t in range(ntypes)]
+                            for s in range(nslots)]
+        self.watch_slots = [sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)]

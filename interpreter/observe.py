@@ -14,31 +14,31 @@ def can_see(slot, player: int | None) -> bool:
     return vis == "public" or player is None or (vis == "owner" and slot.owner == player)
 
 
-def observation(game, player: int | None) -> dict:
+def observation(state, player: int | None) -> dict:
     """The table as `player` sees it; `player=None` is an omniscient spectator."""
-    rules = game.rules
+    game = state.game
     zones = {}
-    for i, slot in enumerate(rules.slots):
-        cards = game.zones[i]
+    for i, slot in enumerate(game.slots):
+        cards = state._zones[i]
         if can_see(slot, player):
-            names = [rules.type_names[game.ctype[c]] for c in cards]
+            names = [game.type_names[state._ctype[c]] for c in cards]
             zones[slot.label] = names if slot.zone.ordered else sorted(names)
         else:
             zones[slot.label] = {"count": len(cards)}
     obs = {
         "seat": seat_name(player) if player is not None else None,
-        "turn": game.turn,
-        "current": seat_name(game.current),
-        "active": [seat_name(p) for p in range(game.n) if game.active[p]],
-        "direction": game.direction,
+        "turn": state._turn,
+        "current": seat_name(state._current),
+        "active": [seat_name(p) for p in range(state._n) if state._active[p]],
+        "direction": state._direction,
         "zones": zones,
-        "counters": dict(zip(rules.counter_names, game.counters)),
-        "over": game.over,
+        "counters": dict(zip(game.counter_names, state._counters)),
+        "over": state._over,
     }
-    if game.over:
-        obs["result"] = game.result
-    elif game.pending is not None and game.pending.player == player:
-        obs["options"] = [o.label for o in game.pending.options]
+    if state._over:
+        obs["result"] = state.result
+    elif state._pending is not None and state._pending.player == player:
+        obs["options"] = [o.label for o in state._pending.options]
     return obs
 
 
@@ -54,5 +54,5 @@ def visible_event(event: dict, player: int | None) -> dict:
     return out
 
 
-def log_for(game, player: int | None) -> list[dict]:
-    return [visible_event(e, player) for e in game.events or ()]
+def log_for(state, player: int | None) -> list[dict]:
+    return [visible_event(e, player) for e in state._events or ()]

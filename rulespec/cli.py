@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from interpreter import Game, Rules
+from interpreter import Game
 from interpreter.agents import make_agents, play
 from interpreter.observe import log_for
 from interpreter.choices import seat_name
@@ -129,6 +129,11 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--explore", action="store_true",
                       help="layer 2: bounded exploration of a 2-player game (seconds)")
     lint.add_argument("--depth", type=int, default=8, help="exploration depth in choices (default 8)")
+    lint.add_argument("--max-states", type=int, default=40_000, metavar="N",
+                      help="exploration stops after N states and says so (default 40000)")
+    lint.add_argument("--timeout", type=float, metavar="SECONDS",
+                      help="give up exploring after this long: no result, exit 2 (default: none; "
+                           "the result never depends on machine speed)")
     lint.add_argument("--simulate", type=int, metavar="N", default=0,
                       help="layer 3: coverage over N seeded random games")
     lint.add_argument("--format", choices=["text", "json", "sarif"], default="text")
@@ -244,10 +249,10 @@ def _run(args, out, err) -> int:
             viewer = scenarios._seat(args.seat, n)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    rules, games, carried = Rules(spec, n), [], None
+    definition, games, carried = Game(spec, n), [], None
     for k in range(args.games):
         seed = args.seed + k
-        game = Game(rules, seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
+        game = definition.new_initial_state(seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
         games.append(play(game, make_agents(args.agents.split(","), n, seed)))
         carried = game.carry()
     if args.log:  # one header line per game, then its events
@@ -410,8 +415,8 @@ def _lint(args, out, err) -> int:
     from .lang.loading import load
     from .lang.variants import load_composed, resolve
 
-    if args.simulate < 0 or args.depth < 1:
-        raise UsageError("--simulate must be at least 0 and --depth at least 1")
+    if args.simulate < 0 or args.depth < 1 or args.max_states < 1:
+        raise UsageError("--simulate must be at least 0, --depth and --max-states at least 1")
     findings, sources = [], {}
     for path in args.specs:
         if not Path(path).is_file():
@@ -430,7 +435,11 @@ def _lint(args, out, err) -> int:
         layer1 = static.static(spec)
         found = list(layer1)
         if args.explore:
-            report = explore.explore(spec, explore.Bounds(depth=args.depth))
+            bounds = explore.Bounds(depth=args.depth, max_states=args.max_states, timeout=args.timeout)
+            try:
+                report = explore.explore(spec, bounds)
+            except explore.Timeout as exc:
+                raise UsageError(f"{path}: {exc}; raise --timeout, or lower --depth or --max-states") from None
             found += explore.confirm(spec, layer1, report)
         if args.simulate:
             found += coverage.coverage(spec, args.simulate)
@@ -577,7 +586,7 @@ def _play(args, out, err) -> int:
         seat = scenarios._seat(args.seat, n)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    game = Game(Rules(spec, n), seed=args.seed, turn_limit=args.max_turns)
+    game = Game(spec, n).new_initial_state(seed=args.seed, turn_limit=args.max_turns)
     titles = {c.name: c.title for c in spec.cards}
     agents = make_agents(args.agents.split(","), n, args.seed)
     agents[seat] = person = Person(game, seat, titles, args.stdin, out)

@@ -3,7 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import Game, Rules
+from gamekit import counter, settled, zone
+
+from interpreter import Game, State
 from interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 
@@ -66,30 +68,15 @@ evaluation: goal_score(display, me)
 
 
 def shelf(n=2, text=SHELF):
-    return Rules(load_spec("shelf.yaml", text), n)
+    return Game(load_spec("shelf.yaml", text), n)
 
 
-def laid_out(rules, hands, shelves=(), bin_=(), current=0):
-    """A game whose table is laid out by hand (what scenarios do, in Python)."""
-    def setup(g):
-        box = len(rules.slots)
-        free = list(range(len(g.ctype)))
-        g.zones = [[] for _ in g.zones]
-        g.zones[box], g.loc = list(free), [box] * len(free)
-
-        def put(names, slot):
-            for name in names:
-                c = next(c for c in g.zones[box] if rules.type_names[g.ctype[c]] == name)
-                g.zones[box].remove(c)
-                g.zones[slot].append(c)
-                g.loc[c] = slot
-        for p, names in enumerate(hands):
-            put(names, rules.hand + p)
-        for p, names in enumerate(shelves):
-            put(names, rules.zone_index["shelf"] + p)
-        put(bin_, rules.zone_index["bin"])
-        g.current = current
-    return Game(rules, seed=1, setup=setup)
+def laid_out(game, hands, shelves=(), bin_=(), current=0):
+    """A game whose table is laid out by hand, as scenarios lay one out (bin_ bottom first)."""
+    zones = {f"hand[P{p + 1}]": names for p, names in enumerate(hands)}
+    zones |= {f"shelf[P{p + 1}]": names for p, names in enumerate(shelves)}
+    zones["bin"] = list(reversed(bin_))
+    return State.from_layout(game, 1, zones=zones, current=current)
 
 
 def test_deck_removals_per_player_count():
@@ -121,8 +108,8 @@ def test_goal_done_wins_and_goal_score_counts_up_to_limits():
     # 3 reds count as 2 toward the display: score 2, blue is next
     assert game.evaluate(0) == 2
     assert "place blue" in game.legal_labels() and "place red" not in game.legal_labels()
-    game.apply("place blue")
-    assert game.over and game.winners == (0,) and game.reason == "done"
+    game.apply_action("place blue")
+    assert game.is_terminal() and game.winners == (0,) and game.reason == "done"
 
 
 def test_card_targets_are_one_option_per_type_and_zone():
@@ -132,11 +119,10 @@ def test_card_targets_are_one_option_per_type_and_zone():
     hooks = [o for o in game.legal_labels() if o.startswith("hook_gem")]
     assert hooks == ["hook_gem blue from bin", "hook_gem blue from shelf[P2]",
                      "hook_gem red from shelf[P2]"]
-    game.apply("hook_gem red from shelf[P2]")
-    names = rules.type_names
-    assert sorted(names[game.ctype[c]] for c in game.zones[rules.zone_index["shelf"]]) == ["red"]
-    assert sorted(names[game.ctype[c]] for c in game.zones[rules.zone_index["shelf"] + 1]) == ["blue", "blue"]
-    assert [names[game.ctype[c]] for c in game.zones[rules.zone_index["bin"]]] == ["blue", "hook"]
+    game.apply_action("hook_gem red from shelf[P2]")
+    assert zone(game, "shelf[P1]") == ["red"]
+    assert zone(game, "shelf[P2]") == ["blue", "blue"]
+    assert zone(game, "bin") == ["blue", "hook"]
 
 
 def test_card_any_offers_every_type_in_hand():
@@ -149,7 +135,7 @@ def test_props_are_typed_by_what_the_deck_declares():
     spec = load_spec("shelf.yaml", SHELF.replace(
         "evaluation: goal_score(display, me)",
         'evaluation: prop(one(hand(me), red), "worth") + count(hand(me), prop(one(hand(me), red), "beats"))'))
-    game = laid_out(Rules(spec, 2), [["red", "blue", "blue"], []])
+    game = laid_out(Game(spec, 2), [["red", "blue", "blue"], []])
     assert game.evaluate(0) == 3 + 2      # worth 3; red beats blue, two blues in hand
     with pytest.raises(SpecError) as exc:
         load_spec("x.yaml", SHELF.replace("evaluation: goal_score(display, me)",
@@ -159,17 +145,17 @@ def test_props_are_typed_by_what_the_deck_declares():
 
 def test_match_counters_carry_and_game_index_counts():
     rules = shelf()
-    first = play(Game(rules, seed=3), make_agents(["random"], 2, 3))
-    second = Game(rules, seed=4, game_index=1, carried=first.carry())
-    counters = dict(zip(rules.counter_names, second.counters))
-    assert counters["rounds"] == 2 and second.current == 1   # set_current(seat(game_index))
+    first = play(rules.new_initial_state(seed=3), make_agents(["random"], 2, 3))
+    second = settled(rules.new_initial_state(seed=4, game_index=1, carried=first.carry()))
+    seen = second.observation(None)
+    assert seen["counters"]["rounds"] == 2 and seen["current"] == "P2"   # set_current(seat(game_index))
 
 
 def test_without_kind_of_and_seat_number():
     text = SHELF.replace("evaluation: goal_score(display, me)", """evaluation: >-
   size(without(hand(me), of(hand(me), red))) * 100
   + count(hand(me), kind_of(of(hand(me), blue))) * 10 + seat_number(me)""")
-    game = laid_out(Rules(load_spec("x.yaml", text), 2), [["red", "blue", "blue", "hook"], []])
+    game = laid_out(Game(load_spec("x.yaml", text), 2), [["red", "blue", "blue", "hook"], []])
     assert game.evaluate(0) == 300 + 20 + 0
 
 
@@ -179,35 +165,35 @@ COIN_GRAB = (Path(__file__).resolve().parent / "valid" / "coin_grab.yaml").read_
 def test_a_condition_on_whose_turn_it_is_is_checked_when_a_turn_begins():
     text = COIN_GRAB.replace("end_conditions:\n", "end_conditions:\n  second_seat:\n"
                              "    when: current == seat(1)\n    effect: win(current)\n", 1)
-    game = play(Game(Rules(load_spec("x.yaml", text), 2), seed=1), make_agents(["first"], 2, 1))
+    game = play(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["first"], 2, 1))
     assert (game.reason, game.winners) == ("second_seat", (1,))
 
 
 def test_a_game_with_everyone_out_ends():
     text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    for p in players { eliminate(p) }\n", 1)
-    game = play(Game(Rules(load_spec("x.yaml", text), 2), seed=1), make_agents(["first"], 2, 1))
+    game = play(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["first"], 2, 1))
     assert (game.reason, game.winners, game.turn) == ("no_players", (), 0)
 
 
 def test_many_seats_are_fine():
     text = COIN_GRAB.replace("players: {min: 2, max: 4, default: 3}", "players: {min: 2, max: 80, default: 3}")
     text = text.replace("coin: {count: 12", "coin: {count: 200").replace("thief: {count: 8}", "thief: {count: 200}")
-    game = Game(Rules(load_spec("x.yaml", text), 70), seed=1, turn_limit=40)
+    game = Game(load_spec("x.yaml", text), 70).new_initial_state(seed=1, turn_limit=40)
     offered = set()
-    while not game.over:
-        if game.to_act() < 0:
+    while not game.is_terminal():
+        if game.is_chance_node():
             game.sample_chance()
             continue
         offered.update(game.legal_labels())
-        game.apply(game.legal()[-1])
+        game.apply_action(game.legal_actions()[-1])
     assert "steal -> P70" in offered
 
 
 def test_a_loop_without_a_choice_ends_the_game_as_effect_loop():
     text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    while true { steals += 1 }\n", 1)
-    game = Game(Rules(load_spec("x.yaml", text), 2), seed=1)
-    assert (game.over, game.reason, game.winners, game.turn) == (True, "effect_loop", (), 0)
-    assert game.counters[0] == 100_000   # every pass ran, up to the bound
+    game = settled(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1))
+    assert (game.is_terminal(), game.reason, game.winners, game.turn) == (True, "effect_loop", (), 0)
+    assert counter(game, "steals") == 100_000   # every pass ran, up to the bound
 
 
 def test_an_end_inside_a_loop_stops_the_rest_of_the_effect():
@@ -215,9 +201,9 @@ def test_an_end_inside_a_loop_stops_the_rest_of_the_effect():
     text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n"
                              "    for p in players { for q in players { if q == seat(1) { steals += 1 end_turn() } } }\n"
                              "    steals += 10\n", 1)
-    game = Game(Rules(load_spec("x.yaml", text), 3), seed=1)
-    assert game.counters[0] == 1 and game.turn == 1
-    assert [len(game.zones[game.rules.hand + p]) for p in range(3)] == [1, 0, 0]  # only the draw
+    game = settled(Game(load_spec("x.yaml", text), 3).new_initial_state(seed=1))
+    assert counter(game, "steals") == 1 and game.turn == 1
+    assert [len(zone(game, f"hand[P{p}]")) for p in (1, 2, 3)] == [1, 0, 0]  # only the draw
 
 
 def test_a_move_that_lists_a_card_twice_logs_where_each_copy_was():
@@ -225,10 +211,11 @@ def test_a_move_that_lists_a_card_twice_logs_where_each_copy_was():
     text = COIN_GRAB.replace("    effect: move(top(pile, 1), hand(current))\n",
                              "    effect: |\n      move(top(pile, 1), hand(current))\n"
                              "      if size(hand(current)) > 3 { move(hand(current) + hand(current), discard) }\n", 1)
-    game = Game(Rules(load_spec("x.yaml", text), 2), seed=1)
-    while not game.over and game.turn < 6:
-        game.sample_chance() if game.to_act() < 0 else game.apply(game.legal()[0])
-    moves = [(e["src"], e["dst"], e["n"]) for e in game.events if e["event"] == "move" and e["dst"] == "discard"]
+    game = Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1)
+    while not game.is_terminal() and game.turn < 6:
+        game.sample_chance() if game.is_chance_node() else game.apply_action(game.legal_actions()[0])
+    moves = [(e["src"], e["dst"], e["n"]) for e in game.log_for(None)
+             if e["event"] == "move" and e["dst"] == "discard"]
     assert moves[:2] == [("hand[P1]", "discard", 4), ("discard", "discard", 4)]
 
 
@@ -241,11 +228,11 @@ def test_a_condition_on_the_next_player_sees_the_direction_change():
                         "      if flips == 0 { reverse() flips = 1 }\n", 1)
     text += ("triggers:\n  behind_me:\n    each: p\n    when: seat_number(next(p)) == 2 and seen(p) == 0\n"
              "    effect: seen(p) = 1\n")
-    game = Game(Rules(load_spec("x.yaml", text), 3), seed=1)
-    while not game.over and game.turn < 4:
-        game.sample_chance() if game.to_act() < 0 else game.apply("pass")
-    fired = [e["player"] for e in game.events if e["event"] == "trigger"]
-    assert game.direction == -1 and fired == [1, 0]   # P2 before the reverse, P1 after
+    game = Game(load_spec("x.yaml", text), 3).new_initial_state(seed=1)
+    while not game.is_terminal() and game.turn < 4:
+        game.sample_chance() if game.is_chance_node() else game.apply_action("pass")
+    fired = [e["player"] for e in game.log_for(None) if e["event"] == "trigger"]
+    assert game.observation(None)["direction"] == -1 and fired == [1, 0]   # P2 before the reverse, P1 after
 
 
 def test_deep_nesting_and_long_chains_run():
@@ -254,8 +241,6 @@ def test_deep_nesting_and_long_chains_run():
     text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    " + loops
                              + "if true { steals += 1 }" + " }" * 25 + "\n", 1)
     text += "evaluation: " + " + ".join(["count(hand(me), coin)"] * 300) + "\n"
-    rules = Rules(load_spec("x.yaml", text), 2)
-    game = Game(rules, seed=1)
-    assert game.counters[0] == 1
-    coins = game.tcount[rules.hand][rules.type_names.index("coin")]
-    assert coins == 2 and game.evaluate(0) == 600   # P1 was dealt 2 coins with seed 1
+    game = settled(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1))
+    assert counter(game, "steals") == 1
+    assert zone(game, "hand[P1]").count("coin") == 2 and game.evaluate(0) == 600  # dealt 2 coins, seed 1

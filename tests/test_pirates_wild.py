@@ -12,9 +12,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from gamekit import GAMES, check_cards_conserved, rules_for
+from gamekit import GAMES, counter, game_for, settled, zone
 
-from interpreter import CHANCE, Game, Rules
+from interpreter import CHANCE, Game, seat_name
 from rulespec import load_spec
 from rulespec.cli import main
 from rulespec.lang.loading import load
@@ -40,31 +40,25 @@ TOTALS = {4: 114, 3: 88, 2: 62}
 
 
 def deck(players: int) -> Counter:
-    rules = rules_for("pirates_wild", players)
-    return Counter(rules.type_names[t] for t in rules.ctype)
+    game = game_for("pirates_wild", players)
+    return Counter(game.type_names[t] for t in game.ctype)
 
 
-def zone(game, label):
-    slot = next(i for i, s in enumerate(game.rules.slots) if s.label == label)
-    return [game.rules.type_names[game.ctype[c]] for c in game.zones[slot]]
-
-
-def counter(game, name):
-    return game.counters[game.rules.counter_names.index(name)]
+def current(state) -> str:
+    return state.observation(None)["current"]
 
 
 # --- PW-1 -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_two_to_four_players_are_accepted(players):
-    rules = Rules(load_spec(SPEC), players)
-    assert rules.n == players
+    assert Game(load_spec(SPEC), players).n == players
 
 
 @pytest.mark.parametrize("players", [0, 1, 5, 6])
 def test_other_player_counts_are_refused(players):
     with pytest.raises(ValueError, match="2 to 4 players"):
-        Rules(load_spec(SPEC), players)
+        Game(load_spec(SPEC), players)
 
 
 def test_default_is_four_players():
@@ -92,7 +86,7 @@ def test_no_help_cards_are_modelled():
 
 @pytest.mark.parametrize("players,total", sorted(TOTALS.items()))
 def test_deck_size_per_player_count(players, total):
-    assert len(rules_for("pirates_wild", players).ctype) == total
+    assert len(game_for("pirates_wild", players).ctype) == total
 
 
 def test_full_deck_is_the_ruling_deck():
@@ -128,15 +122,15 @@ def test_each_player_count_holds_enough_treasure_for_a_win(players):
 
 def start(players, dealer, seed=0, **kwargs):
     """Game 0 of a match, stopped after the setup's chance step picks `dealer`."""
-    game = Game(rules_for("pirates_wild", players), seed=seed, **kwargs)
-    assert game.to_act() == CHANCE
-    game.apply(f"P{dealer + 1}")
-    return game
+    game = settled(game_for("pirates_wild", players).new_initial_state(seed=seed, **kwargs))
+    assert game.current_player() == CHANCE
+    game.apply_action(f"P{dealer + 1}")
+    return settled(game)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_dealer_is_random_among_all_seats(players):
-    game = Game(rules_for("pirates_wild", players), seed=0)
+    game = settled(game_for("pirates_wild", players).new_initial_state(seed=0))
     outcomes = game.chance_outcomes()
     assert [o.label for o, _ in outcomes] == [f"P{p + 1}" for p in range(players)]
     assert {w for _, w in outcomes} == {1 / players}
@@ -145,10 +139,10 @@ def test_the_dealer_is_random_among_all_seats(players):
 @pytest.mark.parametrize("players,dealer", [(n, d) for n in (2, 3, 4) for d in range(n)])
 def test_setup_deals_six_turns_one_up_and_left_of_dealer_starts(players, dealer):
     game = start(players, dealer, seed=7)
-    check_cards_conserved(game)
+    game.check_invariants()
     assert counter(game, "dealer") == dealer
-    assert game.current == (dealer + 1) % players
-    assert game.to_act() == game.current
+    assert current(game) == seat_name((dealer + 1) % players)
+    assert seat_name(game.current_player()) == current(game)
     for p in range(players):
         assert len(zone(game, f"hand[P{p + 1}]")) == 6
         assert zone(game, f"ship[P{p + 1}]") == []
@@ -163,9 +157,9 @@ def test_setup_deals_six_turns_one_up_and_left_of_dealer_starts(players, dealer)
 
 def test_setup_is_reproducible_from_the_seed():
     a, b = start(4, 2, seed=11), start(4, 2, seed=11)
-    assert a.zones == b.zones
+    assert a.observation(None) == b.observation(None)
     c = start(4, 2, seed=12)
-    assert a.zones != c.zones
+    assert a.observation(None)["zones"] != c.observation(None)["zones"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -173,21 +167,20 @@ def test_dealer_moves_one_seat_left_each_game_of_a_match(players):
     first_dealer = 1
     game = start(players, first_dealer, seed=0)
     for k in range(1, 2 * players + 1):  # wraps round the table twice
-        game = Game(rules_for("pirates_wild", players), seed=k, game_index=k,
-                    carried=game.carry())
+        game = settled(game_for("pirates_wild", players).new_initial_state(
+            seed=k, game_index=k, carried=game.carry()))
         dealer = (first_dealer + k) % players
-        assert game.to_act() != CHANCE, "only the match's first dealer is random"
+        assert game.current_player() != CHANCE, "only the match's first dealer is random"
         assert counter(game, "dealer") == dealer, f"game {k}"
-        assert game.current == (dealer + 1) % players, f"game {k}"
-        assert game.to_act() == game.current
+        assert current(game) == seat_name((dealer + 1) % players), f"game {k}"
+        assert seat_name(game.current_player()) == current(game)
         assert [len(zone(game, f"hand[P{p + 1}]")) for p in range(players)] == [6] * players
         assert len(zone(game, "discard_pile")) == 1
 
 
 def test_match_carries_only_the_dealer():
     game = start(3, 0, seed=0)
-    rules = game.rules
-    assert {rules.counter_names[i] for i in game.carry()} == {"dealer"}
+    assert {game.game.counter_names[i] for i in game.carry()} == {"dealer"}
 
 
 # --- every ruling has a scenario --------------------------------------------------

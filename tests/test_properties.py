@@ -3,11 +3,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import Game
+from interpreter import CHANCE, IllegalChoice
 from interpreter.agents import make_agents, play
-from interpreter.observe import can_see, log_for, observation
+from interpreter.observe import can_see
 
-from gamekit import check_cards_conserved, check_no_rule_missed, rules_for
+from gamekit import game_for
 
 HAND_LIMIT = 5  # TTG-5
 
@@ -16,24 +16,22 @@ HAND_LIMIT = 5  # TTG-5
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 6))
 def test_random_games_keep_the_invariants(seed, players):
-    rules = rules_for("take_the_gold", players)
-    game = Game(rules, seed=seed, log=False)
-    hand = rules.hand
+    game = game_for("take_the_gold", players).new_initial_state(seed=seed, log=False)
     last_turn = [game.turn]
 
     def on_step(g):
-        check_cards_conserved(g)
-        check_no_rule_missed(g)
-        if g.turn != last_turn[0] and not g.over:
+        g.check_invariants()
+        if g.turn != last_turn[0] and not g.is_terminal():
             # a new turn has begun: every hand but the new current player's (who has
             # just drawn) is within the limit, as the last turn ended with it
-            for p in range(g.n):
-                if p != g.current:
-                    assert len(g.zones[hand + p]) <= HAND_LIMIT, (seed, g.turn, p)
+            seen = g.observation(None)
+            for p in range(1, players + 1):
+                if f"P{p}" != seen["current"]:
+                    assert len(seen["zones"][f"hand[P{p}]"]) <= HAND_LIMIT, (seed, g.turn, p)
             last_turn[0] = g.turn
 
     play(game, make_agents(["random"], players, seed), on_step)
-    assert game.over
+    assert game.is_terminal()
     if game.reason == "turn_limit":
         assert game.winners == ()
     else:
@@ -43,17 +41,18 @@ def test_random_games_keep_the_invariants(seed, players):
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 6))
 def test_no_player_sees_hidden_cards(seed, players):
-    rules = rules_for("take_the_gold", players)
-    game = play(Game(rules, seed=seed), make_agents(["random"], players, seed))
-    labels = {slot.label: slot for slot in rules.slots}
+    definition = game_for("take_the_gold", players)
+    game = play(definition.new_initial_state(seed=seed), make_agents(["random"], players, seed))
+    labels = {slot.label: slot for slot in definition.slots}
+    everything = game.observation(None)["zones"]
     for p in range(players):
-        obs = observation(game, p)
+        obs = game.observation(p)
         for label, content in obs["zones"].items():
             if can_see(labels[label], p):
                 assert isinstance(content, list)
             else:
-                assert content == {"count": len(game.zones[rules.slots.index(labels[label])])}
-        for event in log_for(game, p):
+                assert content == {"count": len(everything[label])}
+        for event in game.log_for(p):
             if event["event"] == "move" and not (can_see(labels[event["src"]], p)
                                                  or can_see(labels[event["dst"]], p)):
                 assert event["cards"] is None, event
@@ -62,54 +61,61 @@ def test_no_player_sees_hidden_cards(seed, players):
 
 
 def test_same_seed_same_game():
-    rules = rules_for("take_the_gold", 4)
-    runs = [log_for(play(Game(rules, seed=11), make_agents(["random"], 4, 11)), None)
+    game = game_for("take_the_gold", 4)
+    runs = [play(game.new_initial_state(seed=11), make_agents(["random"], 4, 11)).log_for(None)
             for _ in range(2)]
     assert runs[0] == runs[1]
-    other = log_for(play(Game(rules, seed=12), make_agents(["random"], 4, 12)), None)
+    other = play(game.new_initial_state(seed=12), make_agents(["random"], 4, 12)).log_for(None)
     assert other != runs[0]
 
 
 def test_turn_limit_is_reported():
-    rules = rules_for("take_the_gold", 4)
-    game = play(Game(rules, seed=3, turn_limit=2), make_agents(["first"], 4, 3))
+    game = play(game_for("take_the_gold", 4).new_initial_state(seed=3, turn_limit=2),
+                make_agents(["first"], 4, 3))
     assert (game.reason, game.winners, game.turn) == ("turn_limit", (), 2)
 
 
 def test_clone_plays_on_independently():
-    rules = rules_for("take_the_gold", 3)
-    game = Game(rules, seed=5)
+    game = game_for("take_the_gold", 3).new_initial_state(seed=5)
     while game.turn < 3:
-        game.apply(game.legal()[0]) if game.to_act() >= 0 else game.sample_chance()
+        game.sample_chance() if game.is_chance_node() else game.apply_action(game.legal_actions()[0])
     twin = game.clone()
-    agents = make_agents(["random"], 3, 9)
-    a = log_for(play(game, agents), None)
-    b = log_for(play(twin, make_agents(["random"], 3, 9)), None)
-    assert a == b and twin.zones is not game.zones
+    a = play(game, make_agents(["random"], 3, 9)).log_for(None)
+    b = play(twin, make_agents(["random"], 3, 9)).log_for(None)
+    assert a == b
+
+
+def test_a_clone_has_a_table_of_its_own():
+    game = game_for("take_the_gold", 3).new_initial_state(seed=5)
+    while game.is_chance_node():
+        game.sample_chance()
+    twin = game.clone()
+    before = game.observation(None)
+    twin.apply_action(twin.legal_actions()[0])
+    assert game.observation(None) == before != twin.observation(None)
 
 
 def test_clone_inside_an_effect_does_not_share_its_locals():
     """A game paused in a reaction window is copied with the effect's locals."""
-    rules = rules_for("take_the_gold", 2)
+    definition = game_for("take_the_gold", 2)
     for seed in range(200):
-        game = Game(rules, seed=seed)
-        while not game.over and not (game.pending.kind == "react" and len(game.legal()) > 1):
-            game.apply(game.legal()[0]) if game.to_act() >= 0 else game.sample_chance()
-        if not game.over:
+        game = definition.new_initial_state(seed=seed)
+        while not game.is_terminal() and not (game.decision_kind() == "react" and len(game.legal_actions()) > 1):
+            game.sample_chance() if game.is_chance_node() else game.apply_action(game.legal_actions()[0])
+        if not game.is_terminal():
             break
+    key = game.key()
     twin = game.clone()
-    block = next(o for o in twin.legal() if o.label != "no reaction")
-    twin.apply(block)
-    assert game.pending.env.get("reactor") is None           # the original is untouched
-    assert twin.pending is None or twin.pending.env is not game.pending.env
-    game.apply("no reaction")
-    assert log_for(game, None) != log_for(twin, None)
+    block = next(o for o in twin.legal_actions() if o.label != "no reaction")
+    twin.apply_action(block)
+    assert game.key() == key            # the original, its paused effect's locals included, is untouched
+    game.apply_action("no reaction")
+    assert game.log_for(None) != twin.log_for(None)
 
 
 def test_chance_api_refuses_when_a_player_is_to_act():
-    from interpreter import IllegalChoice
-    game = Game(rules_for("take_the_gold", 2), seed=1)
-    while game.to_act() < 0:
+    game = game_for("take_the_gold", 2).new_initial_state(seed=1)
+    while game.current_player() == CHANCE:
         game.sample_chance()
     with pytest.raises(IllegalChoice):
         game.sample_chance()

@@ -5,7 +5,7 @@ the turn limit.
 """
 from __future__ import annotations
 
-from interpreter import Game, Rules
+from interpreter import Game
 from interpreter.agents import make_agents, play
 
 from ..lang import ir
@@ -15,10 +15,10 @@ from .lint import Finding
 def coverage(spec: ir.Spec, games: int) -> list[Finding]:
     """Seeds 0..games-1, the spec's default player count and turn limit."""
     n = spec.default_players
-    rules = Rules(spec, n)
+    definition = Game(spec, n)
     fired, limited, loops = set(), 0, {}
     for s in range(games):
-        game = play(Game(rules, seed=s, log=False), make_agents(["random"], n, s))
+        game = play(definition.new_initial_state(seed=s, log=False), make_agents(["random"], n, s))
         fired |= game.fired.keys() | {game.reason}
         limited += game.reason == "turn_limit"
         if game.reason in ("trigger_loop", "effect_loop"):

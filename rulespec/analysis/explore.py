@@ -1,11 +1,18 @@
 """`rulespec lint --explore`, layer 2: bounded explicit-state search.
 
-Breadth-first over every choice and chance outcome from a few seeded deals of a small
-game (2 players, the spec's own deck), to a depth bound, with states hashed so each is
-expanded once. It finds games that stop without an end (trigger or effect loops) with
-the shortest choice sequence reaching them, and it confirms or leaves open layer-1
-"maybe" findings. What it does not find is reported as "not found within bounds",
-never as proof.
+Breadth-first over every choice and chance outcome of a small game (2 players, the
+spec's own deck), to a depth bound, with states hashed by their canonical key
+(State.key) so each is expanded once. A shuffle's outcomes (every order of a pile) are
+too many to list, so the search starts from a few seeded games and samples each
+shuffle from the seed, as a played game would (its notes say so); every other chance
+outcome and every choice is enumerated. A trace (the steps that reach a state) lists
+the enumerated steps: a scenario with the same seed replays it. The search is bounded by states and depth only,
+never by time, so a spec gives the same findings and state counts on any machine.
+
+It finds games that stop without an end (trigger or effect loops) with the shortest
+choice sequence reaching them, and it confirms or leaves open layer-1 "maybe"
+findings. What it does not find is reported as "not found within bounds", never as
+proof.
 """
 from __future__ import annotations
 
@@ -13,7 +20,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from interpreter import CHANCE, Game, Rules
+from interpreter import CHANCE, Game
 
 from ..lang import ir
 from .lint import Finding
@@ -22,10 +29,19 @@ from .lint import Finding
 @dataclass
 class Bounds:
     players: int = 2
-    depth: int = 8            # choices (chance included) from the deal
-    seeds: tuple[int, ...] = (0, 1, 2)
+    depth: int = 8             # choices (chance's included, shuffles not) from the start
+    seeds: tuple[int, ...] = (0, 1, 2)  # the games searched: shuffles are sampled from their seeds
     max_states: int = 40_000
-    seconds: float = 20.0
+    timeout: float | None = None  # seconds; stops the search with no verdict (Timeout)
+
+
+class Timeout(Exception):
+    """The search ran past Bounds.timeout: its result would depend on machine speed."""
+
+    def __init__(self, states: int, seconds: float):
+        super().__init__(f"exploration stopped by its timeout after {seconds:g} s at {states} states: "
+                         "no result is given, since it would depend on the machine's speed")
+        self.states = states
 
 
 @dataclass
@@ -33,73 +49,81 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     states: int = 0
     fired: set[str] = field(default_factory=set)
-    complete: bool = True     # False when a state or time bound cut the search short
+    complete: bool = True     # False when the state bound cut the search short
+    sampled: int = 0          # shuffles met, sampled rather than enumerated
+    seeds: tuple[int, ...] = ()
     loop_rules: set = field(default_factory=set)  # triggers seen firing forever
 
 
-def _key(game: Game):
-    rules = game.rules
-    zones = tuple(tuple(game.ctype[c] for c in z) if i < len(rules.slots) and rules.slots[i].zone.ordered
-                  else tuple(sorted(game.ctype[c] for c in z)) for i, z in enumerate(game.zones))
-    pending = None
-    if game.pending is not None:
-        env = game.pending.env or {}
-        pending = (game.pending.player, tuple(o.label for o in game.pending.options),
-                   tuple(sorted((k, v if isinstance(v, int) else len(v) if isinstance(v, list) else 0)
-                                for k, v in env.items() if not k.startswith("__"))))
-    frames = tuple((id(f.code), f.pc) for f in game.stack)
-    return (zones, tuple(game.counters), game.current, tuple(game.active), game.step_index,
-            game.direction, game.over, game.reason, pending, frames)
+def _children(state):
+    """(step label, child state) for each way on from a state; a shuffle is sampled
+    from the state's own seeded RNG, its one way on (no step of the trace)."""
+    if state.chance_is_sampled():
+        child = state.clone()
+        child.sample_chance()
+        yield None, child
+        return
+    who = state.current_player()
+    for option in state.legal_actions():
+        child = state.clone()
+        child.apply_action(option)
+        yield f"{'chance' if who == CHANCE else f'P{who + 1}'}: {option.label}", child
 
 
 def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
     n = max(spec.min_players, min(bounds.players, spec.max_players))
-    rules = Rules(spec, n)
-    report, seen = Report(), set()
-    looped: set[str] = set()
+    game = Game(spec, n)
+    report, looped = Report(seeds=bounds.seeds), set()
     started = time.monotonic()
-    queue: deque = deque()
+    queue: deque = deque()  # (state, the steps that reach it)
+    seen = set()
     for seed in bounds.seeds:
-        game = Game(rules, seed=seed)
-        queue.append((game, ()))
-        seen.add(_key(game))
+        first = game.new_initial_state(seed=seed)
+        if first.key(bounds.depth) not in seen:
+            seen.add(first.key(bounds.depth))
+            queue.append((first, ()))
     while queue:
-        if len(seen) > bounds.max_states or time.monotonic() - started > bounds.seconds:
+        if len(seen) > bounds.max_states:
             report.complete = False
             break
-        game, path = queue.popleft()
-        report.fired |= game.fired.keys()
-        if game.over:
-            if game.reason in ("trigger_loop", "effect_loop") and game.reason not in looped:
-                looped.add(game.reason)  # one finding per reason: BFS finds the shortest first
-                report.loop_rules |= {e.get("rule") for e in game.events or () if e["event"] == "error"}
+        if bounds.timeout is not None and time.monotonic() - started > bounds.timeout:
+            raise Timeout(len(seen), bounds.timeout)
+        state, path = queue.popleft()
+        report.fired |= state.fired.keys()
+        if state.is_terminal():
+            if state.reason in ("trigger_loop", "effect_loop") and state.reason not in looped:
+                looped.add(state.reason)  # one finding per reason: breadth first finds the shortest first
+                report.loop_rules |= {e.get("rule") for e in state.log_for(None) if e["event"] == "error"}
                 report.findings.append(Finding(
-                    "RL201", "error", f"the game stops without an end ({game.reason}) after "
+                    "RL201", "error", f"the game stops without an end ({state.reason}) after "
                     f"{len(path)} choice{'s' if len(path) != 1 else ''}", spec.span, layer=2, trace=path,
                     hint="replay the trace with a scenario to see the loop"))
             continue
         if len(path) >= bounds.depth:
             continue
-        who = game.to_act()
-        for option in game.legal():
-            child = game.clone()
-            child.apply(option)
-            key = _key(child)
-            if key in seen:
-                continue
-            seen.add(key)
-            step = f"{'chance' if who == CHANCE else f'P{who + 1}'}: {option.label}"
-            queue.append((child, path + (step,)))
+        report.sampled += state.chance_is_sampled()
+        for step, child in _children(state):
+            key = child.key(bounds.depth)
+            if key not in seen:
+                seen.add(key)
+                queue.append((child, path + (step,) if step else path))
     report.states = len(seen)
     return report
+
+
+def _reach(report: Report) -> str:
+    """What the search covered, for its 'not found' notes."""
+    seeds = ", ".join(map(str, report.seeds))
+    sampled = f"; shuffles sampled from seeds {seeds}" if report.sampled else ""
+    return f"{report.states} states{sampled}"
 
 
 def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Finding]:
     """Layer-2 verdicts on layer-1 'maybe' findings (trigger cycles)."""
     out = list(report.findings)
     if not report.complete:
-        out.append(Finding("RL203", "info", f"exploration stopped at its bounds ({report.states} "
-                           "states): what it did not reach is unknown", spec.span, layer=2))
+        out.append(Finding("RL203", "info", f"exploration stopped at its bounds ({_reach(report)}): "
+                           "what it did not reach is unknown", spec.span, layer=2))
     for f in layer1:
         if f.code != "RL107":
             continue
@@ -107,6 +131,6 @@ def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Findin
             out.append(Finding("RL202", "error", f"confirmed: {f.message}", f.span, layer=2,
                                trace=next(x.trace for x in report.findings if x.code == "RL201")))
         else:
-            out.append(Finding("RL203", "info", f"not found within bounds ({report.states} "
-                               f"states): {f.message}", f.span, layer=2))
+            out.append(Finding("RL203", "info", f"not found within bounds ({_reach(report)}): "
+                               f"{f.message}", f.span, layer=2))
     return out

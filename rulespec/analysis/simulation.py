@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, NamedTuple
 
-from interpreter import Game, Rules
+from interpreter import Game
 from interpreter.agents import make_agents, play
 
 from ..lang.compiler import load_spec
@@ -29,8 +29,8 @@ class Job:
 
 
 @lru_cache(maxsize=8)
-def _rules(spec_path: str, players: int, variants: tuple[str, ...]) -> Rules:
-    return Rules(load_spec(spec_path, variants=variants), players)
+def _game(spec_path: str, players: int, variants: tuple[str, ...]) -> Game:
+    return Game(load_spec(spec_path, variants=variants), players)
 
 
 class GameResult(NamedTuple):
@@ -43,10 +43,10 @@ class GameResult(NamedTuple):
 
 def play_one(job: Job, seed: int) -> GameResult:
     """The outcome of one seeded game."""
-    game = Game(_rules(job.spec_path, job.players, job.variants), seed=seed, log=False,
-                turn_limit=job.turn_limit)
-    play(game, make_agents(list(job.agents), job.players, seed))
-    return GameResult(game.reason, game.winners, game.turn, game.fired, game.played)
+    state = _game(job.spec_path, job.players, job.variants).new_initial_state(
+        seed=seed, log=False, turn_limit=job.turn_limit)
+    play(state, make_agents(list(job.agents), job.players, seed))
+    return GameResult(state.reason, state.winners, state.turn, dict(state.fired), dict(state.played))
 
 
 def play_chunk(args) -> list[GameResult]:

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from interpreter import CHANCE, Game, IllegalChoice, Rules
+from interpreter import CHANCE, Game, IllegalChoice, State
 from interpreter.observe import log_for
 
 from ..lang.compiler import load_spec
@@ -71,16 +71,17 @@ def read_log(path: str) -> list[tuple[dict, list[tuple[int, dict]]]]:
 def replay(path: str) -> list[Outcome]:
     """Replay every game of the log at path; raises LogError, FileNotFoundError and
     SpecError (the spec it names) for what cannot be replayed at all."""
-    outcomes, carried, rules = [], None, {}
+    outcomes, carried, definitions = [], None, {}
     for header, logged in read_log(path):
         key = (header["spec"], tuple(header["variants"] or ()), header["players"])
-        if key not in rules:
+        if key not in definitions:
             spec = Path(header["spec"])  # as given to run: from where it ran, or the log's folder
             if not spec.is_file() and (Path(path).parent / spec).is_file():
                 spec = Path(path).parent / spec
-            rules[key] = Rules(load_spec(spec, variants=list(key[1])), header["players"])
-        game = Game(rules[key], seed=header["seed"], turn_limit=header.get("max_turns"),
-                    game_index=header["game"] - 1, carried=carried if header["game"] > 1 else None)
+            definitions[key] = Game(load_spec(spec, variants=list(key[1])), header["players"])
+        game = definitions[key].new_initial_state(seed=header["seed"], turn_limit=header.get("max_turns"),
+                                            game_index=header["game"] - 1,
+                                            carried=carried if header["game"] > 1 else None)
         stuck = _play_choices(game, [(n, e) for n, e in logged if e.get("event") == "choice"])
         replayed = json.loads(json.dumps(log_for(game, None), default=list))
         found = [d for d in (stuck, _first_difference(logged, replayed)) if d]
@@ -90,21 +91,21 @@ def replay(path: str) -> list[Outcome]:
     return outcomes
 
 
-def _play_choices(game: Game, choices: list[tuple[int, dict]]) -> tuple[float, str] | None:
+def _play_choices(game: State, choices: list[tuple[int, dict]]) -> tuple[float, str] | None:
     """Apply the logged choices; (line, description) of the first that cannot be."""
     for number, choice in choices:
-        while not game.over and game.to_act() == CHANCE:
+        while game.is_chance_node():
             game.sample_chance()
-        if game.over:
+        if game.is_terminal():
             return number, f"line {number}: the replayed game is over, but the log has this choice"
-        if game.to_act() != choice.get("player"):
+        if game.current_player() != choice.get("player"):
             return number, (f"line {number}: the log has a choice by player {choice.get('player')}, "
-                            f"the replay asks player {game.to_act()}")
+                            f"the replay asks player {game.current_player()}")
         try:
-            game.apply(str(choice.get("option")))
+            game.apply_action(str(choice.get("option")))
         except IllegalChoice as exc:
             return number, f"line {number}: {exc}"
-    while not game.over and game.to_act() == CHANCE:
+    while game.is_chance_node():
         game.sample_chance()
     return None
 

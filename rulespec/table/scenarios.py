@@ -23,8 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter import CHANCE, Game, IllegalChoice, Rules, seat_name
-from interpreter.observe import log_for
+from interpreter import CHANCE, Game, IllegalChoice, State, seat_name
 
 from ..lang.compiler import load_spec
 from ..lang.diagnostics import Diagnostic, SpecError
@@ -63,53 +62,29 @@ def load_scenario(path: str | Path) -> tuple[dict, object]:
     return doc.data, doc
 
 
-def _layout(table: dict, rules: Rules, n: int):
-    """A setup callback that lays the table out instead of the spec's setup."""
-    labels = {slot.label: i for i, slot in enumerate(rules.slots)}
-    counters = {name: i for i, name in enumerate(rules.counter_names)}
-    zones = table.get("zones") or {}
-    for label in zones:
-        if label not in labels:
-            raise ValueError(f"unknown zone '{label}'; zones: {', '.join(labels)}")
-    for name in table.get("counters") or {}:
-        if name not in counters:
-            raise ValueError(f"unknown counter '{name}'; counters: {', '.join(counters)}")
-    current = _seat(table.get("current", "P1"), n)
-    out = [_seat(p, n) for p in table.get("out") or ()]
-
-    def setup(game: Game):
-        box = len(rules.slots)
-        free = {t: [] for t in range(len(rules.type_names))}
-        for c in range(len(game.ctype)):
-            free[game.ctype[c]].append(c)
-        game.zones = [[] for _ in game.zones]
-        game.zones[box] = list(range(len(game.ctype)))
-        game.loc = [box] * len(game.ctype)
-        for label, names in zones.items():
-            slot = labels[label]
-            if rules.slots[slot].zone.ordered:
-                names = list(reversed(names))  # scenarios list ordered zones top first
-            for name in names:
-                if name not in rules.type_names:
-                    raise ValueError(f"unknown card '{name}' in {label}")
-                if not free[rules.type_names.index(name)]:
-                    raise ValueError(f"more '{name}' cards placed than the deck holds")
-                c = free[rules.type_names.index(name)].pop(0)
-                game.zones[box].remove(c)
-                game.zones[slot].append(c)
-                game.loc[c] = slot
-        for name, value in (table.get("counters") or {}).items():
-            game.counters[counters[name]] = value
-        for p in out:
-            game.active[p] = False
-        game.current = current
-    return setup
+def _new_state(game: Game, data: dict, n: int) -> State:
+    """The scenario's game: laid out as its `table` says, or from the spec's setup."""
+    seed = data.get("seed", 0)
+    if "table" not in data:
+        return game.new_initial_state(seed=seed)
+    table = data["table"]
+    return State.from_layout(game, seed, zones=table.get("zones") or {},
+                             counters=table.get("counters") or {},
+                             out=[_seat(p, n) for p in table.get("out") or ()],
+                             current=_seat(table.get("current", "P1"), n))
 
 
-def _contents(game, slot):
-    rules = game.rules
-    names = [rules.type_names[game.ctype[c]] for c in game.zones[slot]]
-    return list(reversed(names)) if rules.slots[slot].zone.ordered else sorted(names)
+def _contents(state: State, label: str, ordered: bool) -> list[str]:
+    """A zone's cards by type name: top first when it is ordered, else sorted."""
+    names = state.observation(None)["zones"][label]
+    return list(reversed(names)) if ordered else sorted(names)
+
+
+def _settle(state: State) -> None:
+    """Sample shuffles from the scenario's seed: a scenario names the outcomes of
+    chance it can (a card, a seat), never a whole order of a pile."""
+    while state.chance_is_sampled():
+        state.sample_chance()
 
 
 def _matches(expected: dict, event: dict) -> bool:
@@ -122,49 +97,50 @@ def run(path: str | Path) -> Outcome:
     name = data.get("name", Path(path).stem)
     spec = load_spec((Path(path).parent / data["spec"]).resolve())
     n = data.get("players", spec.default_players)
-    rules = Rules(spec, n)
-    game = Game(rules, seed=data.get("seed", 0),
-                setup=_layout(data["table"], rules, n) if "table" in data else None)
+    state = _new_state(Game(spec, n), data, n)
     failures = []
     for i, step in enumerate(data.get("steps") or ()):
         (who, choice), = step.items()  # the schema allows exactly one
-        if game.over:
+        _settle(state)
+        if state.is_terminal():
             failures.append(f"step {i + 1} ({who}: {choice}): the game is already over "
-                            f"({game.reason})")
+                            f"({state.reason})")
             break
-        actor = game.to_act()
+        actor = state.current_player()
         expected = CHANCE if who == "chance" else _seat(who, n)
         if actor != expected:
             failures.append(f"step {i + 1}: expected {who} to act, but "
                             f"{'chance' if actor == CHANCE else seat_name(actor)} is to act "
-                            f"(options: {', '.join(game.legal_labels())})")
+                            f"(options: {', '.join(state.legal_labels())})")
             break
         try:
-            game.apply(str(choice))
+            state.apply_action(str(choice))
         except IllegalChoice as exc:
             failures.append(f"step {i + 1}: {exc}")
             break
+    _settle(state)
     if not failures:
-        failures = _check(game, data.get("expect") or {}, n)
+        failures = _check(state, data.get("expect") or {}, n)
     return Outcome(name, str(path), not failures, failures)
 
 
-def _check(game: Game, expect: dict, n: int) -> list[str]:
-    rules, failures = game.rules, []
-    labels = {slot.label: i for i, slot in enumerate(rules.slots)}
+def _check(state: State, expect: dict, n: int) -> list[str]:
+    failures = []
+    seen = state.observation(None)
+    ordered = {slot.label: slot.zone.ordered for slot in state.game.slots}
     for label, want in (expect.get("zones") or {}).items():
-        if label not in labels:
+        if label not in ordered:
             failures.append(f"unknown zone '{label}' in expect")
             continue
-        got = _contents(game, labels[label])
-        want = want if rules.slots[labels[label]].zone.ordered else sorted(want)
+        got = _contents(state, label, ordered[label])
+        want = want if ordered[label] else sorted(want)
         if got != want:
             failures.append(f"zone {label}: expected {want}, got {got}")
-    counters = dict(zip(rules.counter_names, game.counters))
+    counters = seen["counters"]
     for name, want in (expect.get("counters") or {}).items():
         if counters.get(name) != want:
             failures.append(f"counter {name}: expected {want}, got {counters.get(name)}")
-    events = log_for(game, None)
+    events = state.log_for(None)
     for want in expect.get("events") or ():
         want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
         if not any(_matches(want, e) for e in events):
@@ -173,25 +149,23 @@ def _check(game: Game, expect: dict, n: int) -> list[str]:
         want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
         if any(_matches(want, e) for e in events):
             failures.append(f"an event matches {want}, expected none")
-    if "winners" in expect and game.result["winners"] != list(expect["winners"]):
-        failures.append(f"winners: expected {expect['winners']}, got {game.result['winners']}")
-    if "reason" in expect and game.reason != expect["reason"]:
-        failures.append(f"end reason: expected {expect['reason']!r}, got {game.reason!r}")
-    if "over" in expect and game.over != expect["over"]:
-        failures.append(f"over: expected {expect['over']}, got {game.over}")
-    if "current" in expect and seat_name(game.current) != expect["current"]:
-        failures.append(f"current: expected {expect['current']}, got {seat_name(game.current)}")
-    if "active" in expect:
-        got = [seat_name(p) for p in range(n) if game.active[p]]
-        if got != list(expect["active"]):
-            failures.append(f"active: expected {expect['active']}, got {got}")
+    if "winners" in expect and state.result["winners"] != list(expect["winners"]):
+        failures.append(f"winners: expected {expect['winners']}, got {state.result['winners']}")
+    if "reason" in expect and state.reason != expect["reason"]:
+        failures.append(f"end reason: expected {expect['reason']!r}, got {state.reason!r}")
+    if "over" in expect and state.is_terminal() != expect["over"]:
+        failures.append(f"over: expected {expect['over']}, got {state.is_terminal()}")
+    if "current" in expect and seen["current"] != expect["current"]:
+        failures.append(f"current: expected {expect['current']}, got {seen['current']}")
+    if "active" in expect and seen["active"] != list(expect["active"]):
+        failures.append(f"active: expected {expect['active']}, got {seen['active']}")
     if "to_act" in expect:
-        who = game.to_act()
-        got = "chance" if who == CHANCE else "none" if game.over else seat_name(who)
+        who = state.current_player()
+        got = "chance" if who == CHANCE else "none" if state.is_terminal() else seat_name(who)
         if got != expect["to_act"]:
             failures.append(f"to act: expected {expect['to_act']}, got {got}")
-    if "options" in expect and game.legal_labels() != list(expect["options"]):
-        failures.append(f"options: expected {expect['options']}, got {game.legal_labels()}")
+    if "options" in expect and state.legal_labels() != list(expect["options"]):
+        failures.append(f"options: expected {expect['options']}, got {state.legal_labels()}")
     return failures
 
 

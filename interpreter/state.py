@@ -1,0 +1,580 @@
+"""A game in play (OpenSpiel's State): the table, the one loop that advances it, and
+the API that agents, search and analysis drive.
+
+    state = Game(spec, 4).new_initial_state(seed=7)
+    while not state.is_terminal():
+        if state.is_chance_node(): state.sample_chance()
+        else: state.apply_action(agent.choose(state.observation(state.current_player()),
+                                              state.legal_actions()))
+
+The loop runs effects frame by frame; whenever the frame stack empties (an effect has
+resolved completely, RULINGS C-4) it checks end conditions, then triggers, each in spec
+order and, for per-player ones, for every active player from the current one round the
+table. A trigger whose effect changed nothing is not fired again until the state
+changes, and a chain of more than MAX_FIRINGS firings ends the game as `trigger_loop`.
+
+Every field is private: code outside interpreter/ reads a state through the methods
+below (tests/test_layers.py checks it).
+"""
+from __future__ import annotations
+
+import random
+from types import MappingProxyType
+
+from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
+                      Rejection, first_of_each_type, seat_name)
+from .effects import MAX_PASSES, Frame
+from .observe import log_for, observation
+from .table import Table
+
+MAX_FIRINGS = 1000  # trigger firings between two decisions of players, or in one turn
+
+
+class State(Table):
+    def __init__(self, game, seed: int = 0, *, log: bool = True, turn_limit: int | None = None,
+                 game_index: int = 0, carried: dict[int, int] | None = None, _setup: bool = True):
+        """`game_index` and `carried` (from the previous game's `carry()`) make this game
+        the next of a match: counters declared `match: true` keep their values."""
+        super().__init__(game, log)
+        self._rng = random.Random(seed)           # C-2: the one source of chance
+        self._seed, self._draws = seed, 0         # the RNG's state, as key() tells it
+        self._step_index = len(game.steps)  # no turn has begun: the first step begins one
+        self._turn_limit = turn_limit or game.spec.turn_limit
+        self._stack: list[Frame] = []
+        self._pending: ChoicePoint | None = None
+        self._over, self._winners, self._reason = False, (), ""
+        self._firings, self._passes = 0, 0
+        self._choices = 0  # choices applied, chance included: the game's length in steps
+        self._fired: dict[str, int] = {}   # how often each rule fired
+        self._played: dict[str, int] = {}  # how often each card type was played
+        self._quiet: dict = {}    # key -> the version at which it last fired
+        self._checked = -1        # the version at the last trigger check that found nothing
+        self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
+        self._game_index = game_index
+        self._phase = "setup"
+        for i, f in enumerate(game.counter_initial):
+            self._counters[i] = f(self, {})
+        for i, value in (carried or {}).items():
+            self._counters[i] = value
+        if _setup:
+            self._stack.append(Frame(game.setup, {}))
+            self._run()
+
+    @classmethod
+    def from_layout(cls, game, seed: int = 0, *, zones: dict | None = None, counters: dict | None = None,
+                    out=(), current: int = 0, **options) -> "State":
+        """A game laid out instead of set up: cards by type name in zones by label
+        (ordered zones listed top first; cards not placed go out of play), counters by
+        name, the seats that are out, and whose turn begins. Rules scenarios start here.
+        Raises ValueError for a zone, counter or card the game does not have, or more
+        cards of a type than its deck holds."""
+        state = cls(game, seed, _setup=False, **options)
+        state._lay_out(zones or {}, counters or {}, out, current)
+        state._run()
+        return state
+
+    # --- who acts, and what they may do --------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE, or TERMINAL."""
+        if self._over:
+            return TERMINAL
+        return self._pending.player
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def is_chance_node(self) -> bool:
+        return not self._over and self._pending.player == CHANCE
+
+    def decision_kind(self) -> str | None:
+        """What the pending decision is: play, react, choose, card, chance or shuffle."""
+        return None if self._over else self._pending.kind
+
+    def legal_actions(self) -> list[Option]:
+        """The options of the one to act, sorted by label; [] when the game is over or
+        at a sampled chance point (a shuffle)."""
+        return [] if self._over else list(self._pending.options)
+
+    def legal_labels(self) -> list[str]:
+        return [o.label for o in self.legal_actions()]
+
+    def apply_action(self, choice: Option | str) -> None:
+        """Apply an option (or its label) of the one to act, and run the game on to the
+        next decision. Raises IllegalChoice, with a Rejection code, otherwise."""
+        if self._over:
+            raise IllegalChoice("the game is over", Rejection.GAME_OVER)
+        point = self._pending
+        if point.sample is not None:
+            if not isinstance(choice, Order) or sorted(choice.cards) != sorted(self._zones[point.data[0]]):
+                raise IllegalChoice(f"a {point.kind} takes an Order of its zone's cards "
+                                    "(sample_chance draws one)", Rejection.CHANCE_SAMPLED)
+        elif choice not in point.options:
+            choice = self._by_label(choice)  # a label, or an option from another list
+        self._apply(point, choice)
+
+    def _apply(self, point: ChoicePoint, choice: Option) -> None:
+        self._pending = None
+        self._choices += 1
+        if point.player != CHANCE:
+            if self._events is not None:
+                self._log("choice", player=point.player, kind=point.kind, option=choice.label,
+                          _vis=frozenset([point.player]) if point.kind == "card" else None)
+            self._firings = self._passes = 0  # the loop guards count between players' decisions
+        point.resume(self, point, choice)
+        self._run()
+
+    def _by_label(self, choice: Option | str) -> Option:
+        options = self._pending.options
+        label = choice.label if isinstance(choice, Option) else str(choice)
+        option = next((o for o in options if o.label == label), None)
+        if option is None:
+            who = "chance" if self._pending.player == CHANCE else seat_name(self._pending.player)
+            raise IllegalChoice(f"'{label}' is not a legal choice for {who}; legal: "
+                                f"{', '.join(o.label for o in options)}")
+        return option
+
+    def chance_outcomes(self) -> list[tuple[Option, float]]:
+        """[(outcome, probability)] at a chance point that can be enumerated."""
+        if not self.is_chance_node():
+            raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
+        point = self._pending
+        if point.sample is not None:
+            raise IllegalChoice(f"a {point.kind} is sampled, not enumerated: use sample_chance",
+                                Rejection.CHANCE_SAMPLED)
+        weights = point.weights or (1,) * len(point.options)
+        total = sum(weights)
+        return [(o, w / total) for o, w in zip(point.options, weights)]
+
+    def chance_is_sampled(self) -> bool:
+        """True at a chance point whose outcomes are too many to list (a shuffle)."""
+        return self.is_chance_node() and self._pending.sample is not None
+
+    def sample_chance(self, rng: random.Random | None = None) -> Option:
+        """Draw a chance outcome and apply it; from the game's own RNG by default (C-2),
+        so a seed gives one game, or from `rng` (a search's own chance)."""
+        if not self.is_chance_node():
+            raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
+        if rng is None:
+            rng, self._draws = self._rng, self._draws + 1
+        point = self._pending
+        if point.sample is not None:
+            option = point.sample(self, point, rng)
+        elif len(point.options) == 1:
+            option = point.options[0]
+        else:
+            weights = point.weights
+            if weights is None:
+                option = point.options[rng.randrange(len(point.options))]
+            else:
+                pick = rng.randrange(sum(weights))
+                for option, w in zip(point.options, weights):
+                    pick -= w
+                    if pick < 0:
+                        break
+        self._apply(point, option)
+        return option
+
+    # --- copies, keys and views ---------------------------------------------------
+
+    def clone(self, log: bool = True) -> "State":
+        """An independent copy, for search: the game definition and compiled code are
+        shared, the state (a paused effect's frames and locals included) is copied;
+        with log=False the copy keeps no event log (and copies none)."""
+        s = State.__new__(State)
+        s.__dict__.update(self.__dict__)
+        s._rng = random.Random()
+        s._rng.setstate(self._rng.getstate())
+        s._zones = [list(z) for z in self._zones]
+        s._tcount = [list(row) for row in self._tcount]
+        s._dirty = set(self._dirty)
+        s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
+        s._quiet = dict(self._quiet)
+        s._events = None if self._events is None or not log else list(self._events)
+        s._fired, s._played = dict(self._fired), dict(self._played)
+        envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
+
+        def env_copy(env):
+            if env is None:
+                return None
+            if id(env) not in envs:
+                envs[id(env)] = dict(env)
+            return envs[id(env)]
+        s._stack = []
+        for f in self._stack:
+            frame = Frame(f.code, env_copy(f.env))
+            frame.pc = f.pc
+            s._stack.append(frame)
+        if self._pending is not None:
+            p = self._pending
+            s._pending = ChoicePoint(p.player, p.kind, p.options, p.resume, env_copy(p.env),
+                                     p.weights, p.sample, p.data)
+        return s
+
+    def key(self, horizon: int | None = None) -> tuple:
+        """A canonical, hashable key of everything that decides the game's future:
+        two states with equal keys play on alike for any choices and chance outcomes,
+        and sample_chance() draws alike for them (the RNG's seed and draws are in it).
+        Cards of one type in one zone are alike (C-3), so zones are keyed by types
+        (in order where the zone is ordered) and a bound card by its type and zone.
+        The turn count matters only through the turn limit: with `horizon`, turns left
+        beyond it are not told apart (a search of that depth cannot reach the limit)."""
+        game, ctype = self.game, self._ctype
+        zones = tuple(tuple(ctype[c] for c in z) if i < len(game.slots) and game.slots[i].zone.ordered
+                      else tuple(sorted(ctype[c] for c in z)) for i, z in enumerate(self._zones))
+        left = self._turn_limit - self._turn
+        if horizon is not None:
+            left = min(left, horizon)
+        pending = None
+        if self._pending is not None:
+            p = self._pending
+            pending = (p.player, p.kind, tuple(o.label for o in p.options), p.weights,
+                       self._value_key(p.data), self._env_key(p.env))
+        frames = tuple((game.block_ids[id(f.code)], f.pc, self._env_key(f.env)) for f in self._stack)
+        fired_now = frozenset(k for k, v in self._quiet.items() if v == self._version)
+        return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
+                self._step_index, self._phase, left, self._over, self._winners, self._reason,
+                pending, frames, fired_now, self._seed, self._draws)
+
+    def _env_key(self, env: dict | None):
+        if env is None:
+            return None
+        return tuple(sorted((k, self._value_key(v)) for k, v in env.items()))
+
+    def _value_key(self, v):
+        if isinstance(v, list):  # cards: by type and where they lie
+            return tuple((self._ctype[c], self._loc[c]) for c in v)
+        if isinstance(v, frozenset):
+            return tuple(sorted(v))
+        return v
+
+    def observation(self, seat: int | None) -> dict:
+        """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
+        return observation(self, seat)
+
+    def log_for(self, seat: int | None) -> list[dict]:
+        """The event log as `seat` sees it; None: everything."""
+        return log_for(self, seat)
+
+    def redeal(self, seat: int, rng: random.Random) -> None:
+        """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
+        its size): a state `seat`'s observation cannot tell from this one, for search
+        agents that must not peek. Every automatic rule is checked again at the next
+        check, so a trigger the new cards make true fires."""
+        self._redeal_hidden(seat, rng)
+        self._checked = -1
+
+    def check_invariants(self) -> None:
+        """AssertionError unless the table holds its invariants (cards conserved and
+        located, type counts right) and, once the checks have run on this state and
+        found nothing, no end condition or trigger holds that has not fired since the
+        state last changed (the dirty index missed no change)."""
+        self._table_invariants()
+        if self._over or self._checked != self._version:
+            return  # at a choice point inside an effect the checks are still to come
+        game = self.game
+        for (i, p), key in game.keys.items():
+            t, env = game.automatic[i], game.check_envs[i, p]
+            if (p is None or self._active[p]) and self._quiet.get(key) != self._version:
+                assert not t.when(self, env), f"'{t.ir.name}' holds for {p} but was not fired"
+
+    # --- what happened ------------------------------------------------------------
+
+    @property
+    def result(self) -> dict:
+        return {"over": self._over, "winners": [seat_name(p) for p in self._winners],
+                "reason": self._reason, "turns": self._turn}
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._winners
+
+    @property
+    def reason(self) -> str:
+        """Why the game ended: an end condition's or win's rule, turn_limit, ..."""
+        return self._reason
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def length(self) -> int:
+        """Decisions applied so far, chance included."""
+        return self._choices
+
+    @property
+    def fired(self):
+        """Rule name -> how often it fired (a read-only view)."""
+        return MappingProxyType(self._fired)
+
+    @property
+    def played(self):
+        """Card type -> how often one was played or reacted with (a read-only view)."""
+        return MappingProxyType(self._played)
+
+    def returns(self) -> list[float]:
+        """Per seat: 1 for a winner, -1 for a loser when someone won, else 0."""
+        if not self._winners:
+            return [0.0] * self._n
+        return [1.0 if p in self._winners else -1.0 for p in range(self._n)]
+
+    def carry(self) -> dict[int, int]:
+        """The counters a match carries into its next game."""
+        return {i: self._counters[i] for i in self.game.match_counters}
+
+    def evaluate(self, player: int) -> int:
+        """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
+        if self.game.evaluation is None:
+            raise ValueError(f"{self.game.spec.name} declares no evaluation")
+        return self.game.evaluation(self, {"me": player})
+
+    # --- used by effects ----------------------------------------------------------
+
+    def draw(self, src: int, dst: int, n: int) -> int:
+        """Move up to n cards, one at a time, from the top of src to dst; stops when src
+        runs out. Returns how many are still to draw when src ran out and declares
+        refill_from with cards to refill from (the caller refills, a chance point, and
+        draws on), else 0."""
+        pile = self._zones[src]
+        for i in range(n):
+            if not pile:
+                refill = self.game.refill
+                return n - i if src in refill and self._zones[refill[src]] else 0
+            self.move_card(pile[-1], dst)
+        return 0
+
+    def enter(self, code: tuple, env: dict) -> None:
+        """Start running a block of ops. One op runs at once: the loop would run it next
+        anyway, and a frame would be done as it ran; longer blocks get a frame."""
+        if len(code) == 1:
+            code[0](self, env)
+        elif code:
+            self._stack.append(Frame(code, env))
+
+    def end_turn(self) -> None:
+        self._stack.clear()
+        self._step_index = len(self.game.steps)
+
+    def finish(self, winners: tuple[int, ...], reason: str) -> None:
+        if not self._over:
+            self._over, self._winners, self._reason = True, tuple(winners), reason
+            self._stack.clear()
+            self._pending = None
+            self._log("end", winners=list(winners), reason=reason)
+
+    def ask(self, player: int, kind: str, options: list[Option], resume, env=None, *,
+            weights=None, sample=None, data=None) -> None:
+        """Pause for a decision. Options are sorted by label (with their weights)."""
+        if len(options) > 1:
+            if weights is None:
+                options.sort(key=_label)
+            else:
+                pairs = sorted(zip(options, weights), key=_first_label)
+                options, weights = [o for o, _ in pairs], tuple(w for _, w in pairs)
+        self._pending = ChoicePoint(player, kind, options, resume, env, weights, sample, data)
+
+    def count_loop_pass(self) -> bool:
+        """A `while` loop's pass; False (and the game ends as effect_loop) past the bound."""
+        self._passes += 1
+        if self._passes > MAX_PASSES:
+            self._log("error", message="a loop ran too long without a choice")
+            self.finish((), "effect_loop")
+            return False
+        return True
+
+    def open_window(self, reactor: int, action: str, env: dict) -> None:
+        """A reaction window: the reactor answers the action being played or lets it be."""
+        by_type = self.game.answers[action]
+        if not by_type:
+            return
+        options, forced = [], False
+        hand = self._zones[self.game.hand + reactor]
+        for t, c in first_of_each_type(hand, self._ctype, by_type).items():
+            for r in by_type[t]:
+                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
+                    options.append(r.options[t])
+                    forced = forced or r.ir.forced
+        if not forced:
+            options.append(NO_REACTION)
+        self.ask(reactor, "react", options, _resume_reaction, env)
+
+    # --- the loop -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        stack = self._stack
+        while self._pending is None and not self._over:
+            if stack:
+                frame = stack[-1]
+                code, pc = frame.code, frame.pc
+                if pc + 1 < len(code):
+                    frame.pc = pc + 1
+                else:  # its last op: the frame is done once that has run
+                    stack.pop()
+                    if pc >= len(code):
+                        continue
+                code[pc](self, frame.env)
+            elif self._checked == self._version or not self._dirty or not self._check_triggers():
+                self._next_step()  # nothing changed since the last check, or nothing fired
+
+    def _check_triggers(self) -> bool:
+        quiet, version, dirty = self._quiet, self._version, self._dirty
+        if self._outs or self._direction != 1:  # some players are out, or play runs the other way
+            players = self.active_players()
+            if self._checks[0] != players:
+                self._checks = (players, self.game.checks_in_order(players))
+            order = self._checks[1]
+        else:
+            order = self.game.check_order[self._current]
+        for key, t, env, p in order:  # C-4: rules in spec order, players from the current one
+            if key not in dirty:
+                continue  # nothing it reads has changed since it was found false
+            if not t.when(self, env):   # conditions only read env: it is shared
+                dirty.discard(key)
+                continue
+            if quiet.get(key) == version:
+                continue
+            quiet[key] = version
+            _count(self._fired, t.ir.name)
+            self._firings += 1
+            if self._firings > MAX_FIRINGS:
+                self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
+                self.finish((), "trigger_loop")
+                return True
+            if self._events is not None:
+                self._log("trigger", rule=t.ir.name, player=p)
+            self.enter(t.effect, dict(env))
+            return True
+        self._checked = version
+        return False
+
+    def _next_step(self) -> None:
+        steps, i = self.game.steps, self._step_index
+        if i < len(steps) and self._active[self._current]:  # the common case first
+            self._step_index = i + 1
+            step = steps[i]
+            if step.plays:  # a step has either actions to offer or an effect (RS103)
+                self._offer_play(step)
+            else:
+                self.enter(step.effect, {})
+        elif self._outs >= self._n:
+            self.finish((), "no_players")  # everyone is out: nobody can take a turn
+        elif self._phase == "setup":
+            self._phase = "turns"
+            self._begin_turn(self._current)
+        else:
+            self._begin_turn(self.next_player(self._current))
+
+    def _begin_turn(self, p: int) -> None:
+        if self._turn >= self._turn_limit:
+            self.finish((), "turn_limit")  # C-5
+            return
+        self._turn += 1
+        self._current, self._step_index = p, 0
+        self._dirty.update(self.game.watch_table)
+        self._version += 1  # a new current player is a change: conditions may read it
+        self._firings = self._passes = 0  # the loop guards count within a turn
+        if self._events is not None:
+            self._log("turn", player=p)
+
+    def _offer_play(self, step) -> None:
+        me, by_type = self._current, step.by_type
+        options: list[Option] = []
+        for t, c in first_of_each_type(self._zones[self.game.hand + me], self._ctype, by_type).items():
+            for a in by_type[t]:
+                self._offer(a, t, c, me, options)
+        for a in step.cardless:
+            self._offer(a, None, None, me, options)
+        if step.ir.optional:
+            options.append(PASS)
+        if not options:
+            self._log("no_play", player=me, step=step.ir.name)
+            return
+        self.ask(me, "play", options, _resume_play)
+
+    def _offer(self, a, t, c, me, options) -> None:
+        """The options of action a played with card c (of type t), one per target."""
+        name, cond, made = a.ir.name, a.condition, self.game.play_options
+        # one scratch binding for the conditions, which only read it
+        env = {"card": [c] if c is not None else []}
+        kind = a.ir.target
+        if kind == "card":  # one option per card type and zone it lies in (C-3)
+            seen: dict = {}
+            for chosen in a.among(self, env):
+                seen.setdefault((self._ctype[chosen], self._loc[chosen]), chosen)
+            for (ct, z), chosen in seen.items():
+                env["chosen"] = [chosen]
+                if cond is None or cond(self, env):
+                    options.append(Play(f"{made[name, t, None].label} {self.game.type_names[ct]} from "
+                                        f"{self.game.slots[z].label}", name, t, None, chosen))
+            return
+        if kind == "none":
+            targets = (None,)
+        elif kind == "other":
+            targets = self.game.others[me] if not self._outs else \
+                [p for p in self.active_players() if p != me]
+        else:
+            targets = self.active_players()
+        for p in targets:
+            env["target"] = p
+            if cond is None or cond(self, env):
+                options.append(made[name, t, p])
+
+
+def _count(counts: dict, key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
+def _first(cards, ctype, t: int) -> int:
+    for c in cards:
+        if ctype[c] == t:
+            return c
+    raise IllegalChoice("no card of that type where it was offered")
+
+
+def _label(o):
+    return o.label
+
+
+def _first_label(pair):
+    return pair[0].label
+
+
+def _resume_play(s: State, point, option) -> None:
+    if option is PASS:
+        s._log("pass", player=s._current)
+        return
+    a = s.game.actions[option.action]
+    card = None
+    if option.card_type is not None:  # the first card of its type in the hand, as offered
+        card = _first(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
+    env = {"card": [card] if card is not None else []}
+    if option.chosen is not None:
+        env["chosen"] = [option.chosen]
+    else:
+        env["target"] = option.target
+    _count(s._fired, a.ir.name)
+    if card is not None:
+        _count(s._played, s.game.type_names[option.card_type])
+    if s._events is not None:
+        s._log("play", player=s._current, action=a.ir.name, target=option.target,
+               card=s.game.type_names[option.card_type] if card is not None else None)
+    if card is not None:
+        s.move_card(card, a.to(s, env))
+    s.enter(a.effect, env)
+
+
+def _resume_reaction(s: State, point, option) -> None:
+    if option is NO_REACTION:
+        return
+    r = s.game.reactions_by_name[option.reaction]
+    reactor = point.player
+    c = _first(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
+    env = point.env
+    env["reactor"], env["answer"] = reactor, [c]
+    _count(s._fired, r.ir.name)
+    _count(s._played, s.game.type_names[option.card_type])
+    if s._events is not None:
+        s._log("react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type])
+    s.move_card(c, r.to(s, env))
+    s.enter(r.effect, env)

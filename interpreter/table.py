@@ -1,0 +1,228 @@
+"""The table: where every card is, the counters, who is in, whose turn, and the log.
+
+Its fields are private; the mutators below are the only writers, and each keeps the
+table's invariants: every card lies in exactly one zone and knows where
+(`_loc`), the per-zone counts of each card type (`_tcount`) match the zones, and
+every change marks the automatic rules that read what changed as dirty (the index is
+the game definition's `watch_*`) and bumps `_version`, so the trigger checks
+(State._check_triggers) see it. Every change is logged with what each seat may see.
+"""
+from __future__ import annotations
+
+import random
+
+
+
+class Table:
+    def __init__(self, game, log: bool):
+        self.game = game             # the definition: shared, never written
+        self._n = game.n
+        self._ctype = game.ctype     # card id -> card type
+        # one list per zone slot, bottom to top, plus a last one, the box, for cards out of play
+        self._zones: list[list[int]] = [[] for _ in range(len(game.slots) + 1)]
+        self._loc = [game.start_slot] * len(game.ctype)
+        self._zones[game.start_slot] = list(range(len(game.ctype)))
+        self._tcount = [[0] * len(game.type_names) for _ in self._zones]
+        self._tcount[game.start_slot] = list(game.deck_counts)
+        self._counters = [0] * len(game.counter_names)
+        self._current, self._direction, self._turn = 0, 1, 0
+        self._active = [True] * self._n
+        self._outs = 0             # eliminations so far: the turn order's only other input
+        self._order = (None, ())   # cached turn order: ((current, direction, outs), order)
+        self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
+        self._version = 0
+        self._events: list[dict] | None = [] if log else None
+
+    # --- reads --------------------------------------------------------------------
+
+    def active_players(self) -> tuple[int, ...]:
+        """Active players in turn order, starting with the current one."""
+        key = (self._current, self._direction, self._outs)
+        if self._order[0] == key:
+            return self._order[1]
+        out, p = [], self._current
+        for _ in range(self._n):
+            if self._active[p]:
+                out.append(p)
+            p = (p + self._direction) % self._n
+        self._order = (key, tuple(out))
+        return self._order[1]
+
+    def next_player(self, p: int) -> int:
+        for _ in range(self._n):
+            p = (p + self._direction) % self._n
+            if self._active[p]:
+                return p
+        return p
+
+    # --- mutators -----------------------------------------------------------------
+
+    def move_card(self, c: int, dst: int) -> None:
+        src, t = self._loc[c], self._ctype[c]
+        zone = self._zones[src]
+        if zone[-1] == c:
+            zone.pop()       # a draw from the top: no search through the pile
+        else:
+            zone.remove(c)
+        self._zones[dst].append(c)
+        self._loc[c] = dst
+        tcount, watch = self._tcount, self.game.watch_cards
+        tcount[src][t] -= 1
+        tcount[dst][t] += 1
+        if watch[src][t]:
+            self._dirty.update(watch[src][t])
+        if watch[dst][t]:
+            self._dirty.update(watch[dst][t])
+        self._version += 1
+        if self._events is not None:
+            self._log_move(src, dst, [c])
+
+    def move_cards(self, cards: list[int], dst: int) -> None:
+        """Move cards one by one; the log gets one move event per source zone."""
+        if self._events is None:
+            for c in cards:
+                self.move_card(c, dst)
+            return
+        by_src: dict[int, list[int]] = {}  # where each card was as it moved
+        events, self._events = self._events, None
+        for c in cards:
+            by_src.setdefault(self._loc[c], []).append(c)
+            self.move_card(c, dst)
+        self._events = events
+        for src, moved in by_src.items():
+            self._log_move(src, dst, moved)
+
+    def reorder(self, slot: int, cards: tuple[int, ...]) -> None:
+        """Put a zone's cards in a new order (a shuffle's outcome: the same cards)."""
+        self._zones[slot][:] = cards
+        self._dirty.update(self.game.watch_slots[slot])
+        self._version += 1
+        self._log("shuffle", zone=self.game.slots[slot].label)
+
+    def set_counter(self, slot: int, value: int) -> None:
+        if self._counters[slot] != value:
+            self._counters[slot] = value
+            self._dirty.update(self.game.watch_counters[slot])
+            self._version += 1
+            if self._events is not None:
+                self._log("counter", counter=self.game.counter_names[slot], value=value)
+
+    def eliminate(self, p: int) -> None:
+        if self._active[p]:
+            self._active[p] = False
+            self._outs += 1
+            self._dirty.update(self.game.all_keys)
+            self._version += 1
+            self._log("eliminate", player=p)
+
+    def set_current(self, p: int) -> None:
+        self._current = p
+        self._dirty.update(self.game.watch_table)
+        self._version += 1
+        self._log("set_current", player=p)
+
+    def reverse(self) -> None:
+        self._direction = -self._direction
+        self._dirty.update(self.game.watch_table)
+        self._version += 1
+        self._log("reverse", direction=self._direction)
+
+    def _changed_everything(self) -> None:
+        """After a change made outside the mutators (a layout, a re-deal): recount, and
+        have every automatic rule evaluated again."""
+        ntypes = len(self.game.type_names)
+        self._tcount = [[0] * ntypes for _ in self._zones]
+        for slot, zone in enumerate(self._zones):
+            row = self._tcount[slot]
+            for c in zone:
+                row[self._ctype[c]] += 1
+        self._outs = self._active.count(False)
+        self._dirty = set(self.game.all_keys)
+        self._version += 1
+
+    # --- whole-table changes ------------------------------------------------------
+
+    def _lay_out(self, zones: dict, counters: dict, out, current: int) -> None:
+        """Cards by type name into zones by label (ordered zones listed top first), the
+        rest to the box; counters by name; seats out; whose turn. ValueError says what
+        does not fit."""
+        game = self.game
+        labels = {slot.label: i for i, slot in enumerate(game.slots)}
+        counter_slots = {name: i for i, name in enumerate(game.counter_names)}
+        for label in zones:
+            if label not in labels:
+                raise ValueError(f"unknown zone '{label}'; zones: {', '.join(labels)}")
+        for name in counters:
+            if name not in counter_slots:
+                raise ValueError(f"unknown counter '{name}'; counters: {', '.join(counter_slots)}")
+        box = len(game.slots)
+        free: dict[int, list[int]] = {t: [] for t in range(len(game.type_names))}
+        for c in range(len(self._ctype)):
+            free[self._ctype[c]].append(c)
+        self._zones = [[] for _ in self._zones]
+        for label, names in zones.items():
+            slot = labels[label]
+            for name in (reversed(names) if game.slots[slot].zone.ordered else names):
+                if name not in game.type_names:
+                    raise ValueError(f"unknown card '{name}' in {label}")
+                if not free[game.type_names.index(name)]:
+                    raise ValueError(f"more '{name}' cards placed than the deck holds")
+                self._zones[slot].append(free[game.type_names.index(name)].pop(0))
+        self._zones[box] = sorted(c for cards in free.values() for c in cards)
+        for slot, zone in enumerate(self._zones):
+            for c in zone:
+                self._loc[c] = slot
+        for name, value in counters.items():
+            self._counters[counter_slots[name]] = value
+        for p in out:
+            self._active[p] = False
+        self._current = current
+        self._changed_everything()
+
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Deal every card `seat` cannot see again at random, each hidden zone keeping its
+        size: a table that `seat`'s observation cannot tell from this one."""
+        from .observe import can_see
+        hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
+        unseen = [c for i in hidden for c in self._zones[i]]
+        rng.shuffle(unseen)
+        for i in hidden:
+            k = len(self._zones[i])
+            self._zones[i], unseen = unseen[:k], unseen[k:]
+            for c in self._zones[i]:
+                self._loc[c] = i
+        self._changed_everything()
+
+    def _table_invariants(self) -> None:
+        """AssertionError unless every card is in exactly one zone, where `_loc` says,
+        and the per-type counts match the zones."""
+        seen = sorted(c for zone in self._zones for c in zone)
+        assert seen == list(range(len(self._ctype))), "cards are not conserved"
+        for slot, zone in enumerate(self._zones):
+            assert all(self._loc[c] == slot for c in zone), f"a card in slot {slot} is located elsewhere"
+            counts = [0] * len(self.game.type_names)
+            for c in zone:
+                counts[self._ctype[c]] += 1
+            assert counts == self._tcount[slot], f"the type counts of slot {slot} are stale"
+
+    # --- the log ------------------------------------------------------------------
+
+    def _log(self, event: str, **fields) -> None:
+        if self._events is not None:
+            fields["event"], fields["turn"] = event, self._turn
+            self._events.append(fields)
+
+    def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
+        slots = self.game.slots
+        vis = None
+        for s in (slots[src], slots[dst]):
+            if s.zone.visibility == "public":
+                vis = None
+                break
+            if s.zone.visibility == "owner":
+                vis = (vis or frozenset()) | {s.owner}
+        else:
+            vis = vis or frozenset()
+        self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
+                  cards=[self.game.type_names[self._ctype[c]] for c in cards], _vis=vis)
+
