@@ -47,6 +47,7 @@ class Analysis:
     def __init__(self, spec: ir.Spec, players: int | None = None, graph=None):
         """Bounds for one player count's deck, or (players=None) the most any holds."""
         self.spec, self.players = spec, players
+        self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
         counts = [dict(spec.deck_for(n)) for n in
@@ -57,7 +58,8 @@ class Analysis:
         self.deck_size = max(sum(c.values()) for c in counts)
         self.params = {p.name: p.value for p in spec.params}
         self.sinks = self._sinks()
-        self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
+        # None while they are worked out: a counter's bound is not derived from another's
+        self.counter_bounds: dict[str, tuple[float, float]] | None = None
         self.counter_bounds = {c.name: self._counter_bound(c) for c in spec.counters}
         self.counter_initial = {c.name: self.interval(c.initial) for c in spec.counters}
 
@@ -132,7 +134,7 @@ class Analysis:
         if isinstance(e, ir.Counter):
             if e.name in self.pinned:
                 return self.pinned[e.name]
-            return self.counter_bounds.get(e.name, (-INF, INF)) if hasattr(self, "counter_bounds") else None
+            return None if self.counter_bounds is None else self.counter_bounds.get(e.name, (-INF, INF))
         if isinstance(e, ir.Local) and e.name == "player_count":
             return (self.spec.min_players, self.spec.max_players)
         if isinstance(e, ir.Call):
