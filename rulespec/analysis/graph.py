@@ -45,17 +45,6 @@ class Touches:
     kinds_moved: set[str] = field(default_factory=set)             # kinds named in a move
     shuffles: set[str] = field(default_factory=set)                # reordered, not moved
 
-    def merge(self, other: "Touches") -> "Touches":
-        self.reads |= other.reads
-        self.moves_from |= other.moves_from
-        self.moves_to |= other.moves_to
-        for k, v in other.changes.items():
-            self.changes.setdefault(k, set()).update(v)
-        self.procs |= other.procs
-        self.kinds_moved |= other.kinds_moved
-        self.shuffles |= other.shuffles
-        return self
-
 
 def touches_of(node, t: Touches | None = None) -> Touches:
     """What an expression or a block of statements (or None) reads and writes, added

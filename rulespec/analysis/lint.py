@@ -17,9 +17,6 @@ from . import graph as graphs
 from ..lang import ir
 from ..lang.diagnostics import Span
 
-SEVERITIES = ("info", "warning", "error")
-
-
 @dataclass(frozen=True)
 class Finding:
     code: str

@@ -167,14 +167,12 @@ class _Compiler:
 
         players = d["players"]
         spec = ir.Spec(
-            name=d["name"], file=doc.file,
-            min_players=players["min"], max_players=players["max"],
+            name=d["name"], min_players=players["min"], max_players=players["max"],
             default_players=players.get("default", players["min"]),
             turn_limit=d.get("turn_limit", DEFAULT_TURN_LIMIT), hand=d["hand"],
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
-            end_conditions=ends, triggers=triggers,
-            deck_note=d["deck"].get("note", ""), span=doc.span(()),
+            end_conditions=ends, triggers=triggers, span=doc.span(()),
             removals=removals, goals=goals, evaluation=evaluation)
         self._cross_checks(spec)
         return spec

@@ -3,8 +3,9 @@
 Nothing downstream re-reads YAML or re-parses expression text: the interpreter compiles
 these nodes to closures once per game definition.
 
-Every expression carries its static type (see TYPES) so that the runtime can pick an
-implementation without inspecting values.
+Every expression carries its static type (int, bool, str, player, players, zone, cards,
+kind or goal; a zone is also usable wherever cards are expected, and a player wherever
+players are) so that the runtime can pick an implementation without inspecting values.
 """
 from __future__ import annotations
 
@@ -12,10 +13,6 @@ from dataclasses import dataclass, field, fields
 from typing import get_args, get_type_hints
 
 from .diagnostics import Span
-
-# Static types of expressions. A `zone` is also usable wherever `cards` is expected,
-# and a `player` wherever `players` is.
-TYPES = ("int", "bool", "str", "player", "players", "zone", "cards", "kind", "goal")
 
 
 # --- expressions ----------------------------------------------------------------
@@ -338,7 +335,6 @@ class Trigger:
 @dataclass(frozen=True)
 class Spec:
     name: str
-    file: str
     min_players: int
     max_players: int
     default_players: int
@@ -355,7 +351,6 @@ class Spec:
     reactions: tuple[Reaction, ...]
     end_conditions: tuple[Trigger, ...]
     triggers: tuple[Trigger, ...]
-    deck_note: str = ""
     span: Span = field(default=Span("<spec>", 1, 1))
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
@@ -365,9 +360,6 @@ class Spec:
         """(card, count) for a player count, after that count's removals."""
         removed = dict(dict(self.removals).get(players, ()))
         return tuple((c.name, c.count - removed.get(c.name, 0)) for c in self.cards)
-
-    def card(self, name: str) -> CardType:
-        return next(c for c in self.cards if c.name == name)
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)
