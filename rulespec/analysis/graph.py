@@ -171,8 +171,7 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     for a in spec.actions:
         for card in kinds.get(a.card, ()) if a.card else ():
             g.add_edge(NodeId("card", card), NodeId("action", a.name), key="enables")
-    opens = {a.name for a in spec.actions
-             if any(isinstance(s, ir.Do) and s.proc == "react" for s in ir.walk_statements(a.effect))}
+    opens = {a.name for a in spec.actions if ir.calls(a.effect, "react")}
     for r in spec.reactions:
         for card in kinds.get(r.card, ()):
             g.add_edge(NodeId("card", card), NodeId("reaction", r.name), key="enables")

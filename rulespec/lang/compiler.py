@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import ir, schema
-from .ir import walk_statements
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
 from .loading import Document, load
@@ -193,7 +192,7 @@ class _Compiler:
         first statement that can open a reaction window."""
         lets = {}
         for s in effect:
-            if any(isinstance(x, ir.Do) and x.proc == "react" for x in walk_statements((s,))):
+            if ir.calls((s,), "react"):
                 break
             if isinstance(s, ir.Let):
                 lets[s.name] = s.value.type

@@ -203,6 +203,11 @@ def walk_statements(stmts):
     return (n for n in walk(tuple(stmts)) if isinstance(n, Stmt))
 
 
+def calls(stmts, proc: str) -> bool:
+    """Does a block, nested statements included, call the built-in procedure proc?"""
+    return any(isinstance(s, Do) and s.proc == proc for s in walk_statements(stmts))
+
+
 def iter_blocks(node):
     """The statement blocks directly inside a statement or rule, for an analysis whose
     verdict on a statement depends on its block: an if's two arms, a loop's or choice's
