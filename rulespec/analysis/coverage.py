@@ -26,11 +26,10 @@ def coverage(spec: ir.Spec, games: int) -> list[Finding]:
     findings = [Finding("RL201", "error", f"{len(seeds)} of {games} random {n}-player games "
                         f"stopped without an end ({reason}); first seed {seeds[0]}", spec.span,
                         layer=3) for reason, seeds in sorted(loops.items())]
-    parts = [("action", a) for a in spec.actions] + [("reaction", r) for r in spec.reactions] + \
-            [("end condition", t) for t in spec.end_conditions] + [("trigger", t) for t in spec.triggers]
-    for kind, part in parts:
-        if part.name not in fired:
-            findings.append(Finding("RL301", "warning", f"{kind} '{part.name}' never fired in "
+    for kind, part in spec.rules():
+        if kind != "step" and part.name not in fired:
+            what = "end condition" if kind == "end" else kind
+            findings.append(Finding("RL301", "warning", f"{what} '{part.name}' never fired in "
                                     f"{games} random {n}-player games", part.span, layer=3))
     if limited:
         findings.append(Finding("RL302", "info", f"{limited} of {games} random {n}-player games "

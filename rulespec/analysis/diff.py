@@ -7,9 +7,8 @@ of simulated games, outcome differences are tested for significance.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
 
 from ..lang import ir
 from ..lang.diagnostics import Span
@@ -31,26 +30,23 @@ class Change:
 
 
 def canon(x):
-    """A value with every source span left out, for comparing meaning."""
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return (type(x).__name__,) + tuple((f.name, canon(getattr(x, f.name)))
-                                            for f in dataclasses.fields(x) if f.name != "span")
-    if isinstance(x, (list, tuple)):
+    """An IR value with every source span left out, for comparing meaning."""
+    if isinstance(x, tuple):
         return tuple(canon(v) for v in x)
+    if is_dataclass(x):
+        return (type(x).__name__,) + tuple((name, canon(v)) for name, v in ir.iter_fields(x))
     return x
 
 
-def _named(spec: ir.Spec):
-    yield "parameter", {p.name: p for p in spec.params}
-    yield "card", {c.name: c for c in spec.cards}
-    yield "zone", {z.name: z for z in spec.zones}
-    yield "counter", {c.name: c for c in spec.counters}
-    yield "goal", {g.name: g for g in spec.goals}
-    yield "step", {s.name: s for s in spec.turn}
-    yield "action", {a.name: a for a in spec.actions}
-    yield "reaction", {r.name: r for r in spec.reactions}
-    yield "end condition", {t.name: t for t in spec.end_conditions}
-    yield "trigger", {t.name: t for t in spec.triggers}
+def _named(spec: ir.Spec) -> dict:
+    """(kind, name) -> part, for every named part of a spec."""
+    named = {}
+    for kind, parts in (("parameter", spec.params), ("card", spec.cards), ("zone", spec.zones),
+                        ("counter", spec.counters), ("goal", spec.goals)):
+        named |= {(kind, p.name): p for p in parts}
+    named |= {("end condition" if kind == "end" else kind, rule.name): rule
+              for kind, rule in spec.rules()}
+    return named
 
 
 def _detail(kind, a, b) -> str:
@@ -63,15 +59,14 @@ def _detail(kind, a, b) -> str:
 
 def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
     out = []
-    for (kind, a), (_, b) in zip(_named(old), _named(new)):
-        for name in a.keys() - b.keys():
-            out.append(Change(kind, name, "removed", a[name].span, None))
-        for name in b.keys() - a.keys():
-            out.append(Change(kind, name, "added", None, b[name].span))
-        for name in a.keys() & b.keys():
-            if canon(a[name]) != canon(b[name]):
-                out.append(Change(kind, name, "changed", a[name].span, b[name].span,
-                                  _detail(kind, a[name], b[name])))
+    a, b = _named(old), _named(new)
+    for key in a.keys() - b.keys():
+        out.append(Change(*key, "removed", a[key].span, None))
+    for key in b.keys() - a.keys():
+        out.append(Change(*key, "added", None, b[key].span))
+    for key in a.keys() & b.keys():
+        if canon(a[key]) != canon(b[key]):
+            out.append(Change(*key, "changed", a[key].span, b[key].span, _detail(key[0], a[key], b[key])))
     if [s.name for s in old.turn] != [s.name for s in new.turn] and \
             sorted(s.name for s in old.turn) == sorted(s.name for s in new.turn):
         out.append(Change("turn", "order", "changed", old.turn[0].span, new.turn[0].span,

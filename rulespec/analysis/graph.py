@@ -16,7 +16,21 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from ..lang import ir
-from ..lang.ir import walk_statements
+
+
+class NodeId(str):
+    """A node's id: its kind and name, held apart so that nothing parses them out of
+    text, and its text ("action:pirate"; "setup" alone), which is how the exports show
+    a node and callers look one up -- it hashes, compares and prints as the text."""
+    __slots__ = ("kind", "name")
+
+    def __new__(cls, kind: str, name: str | None = None):
+        nid = super().__new__(cls, kind if name is None else f"{kind}:{name}")
+        nid.kind, nid.name = kind, kind if name is None else name
+        return nid
+
+
+SETUP = NodeId("setup")
 
 
 @dataclass
@@ -31,99 +45,69 @@ class Touches:
     kinds_moved: set[str] = field(default_factory=set)             # kinds named in a move
     shuffles: set[str] = field(default_factory=set)                # reordered, not moved
 
-    def merge(self, other: "Touches") -> "Touches":
-        self.reads |= other.reads
-        self.moves_from |= other.moves_from
-        self.moves_to |= other.moves_to
-        for k, v in other.changes.items():
-            self.changes.setdefault(k, set()).update(v)
-        self.procs |= other.procs
-        self.kinds_moved |= other.kinds_moved
-        self.shuffles |= other.shuffles
-        return self
 
-
-def expr_touches(e: ir.Expr | None, t: Touches | None = None) -> Touches:
+def touches_of(node, t: Touches | None = None) -> Touches:
+    """What an expression or a block of statements (or None) reads and writes, added
+    to t when given."""
     t = t if t is not None else Touches()
-    if e is None:
-        return t
-    if isinstance(e, ir.ZoneRef):
-        t.reads.add(("zone", e.name))
-        expr_touches(e.owner, t)
-    elif isinstance(e, ir.Counter):
-        t.reads.add(("counter", e.name))
-        expr_touches(e.owner, t)
-    elif isinstance(e, ir.Param):
-        t.reads.add(("param", e.name))
-    elif isinstance(e, ir.Kind):
-        t.reads.add(("kind", e.name))
-    elif isinstance(e, ir.Const) and e.type == "goal":
-        t.reads.add(("goal", e.value))
-    elif isinstance(e, ir.Call):
-        for a in e.args:
-            expr_touches(a, t)
-    elif isinstance(e, ir.Aggregate):
-        expr_touches(e.body, t)
-        expr_touches(e.items, t)
-    elif isinstance(e, ir.Unary):
-        expr_touches(e.operand, t)
-    elif isinstance(e, ir.Binary):
-        expr_touches(e.left, t)
-        expr_touches(e.right, t)
+    if node is not None:
+        _Touching(t).visit(node)
     return t
+
+
+class _Touching(ir.Visitor):
+    """Gathers into one Touches what the nodes it visits read and write. Only the node
+    kinds that name or change something are overridden; the others pass the visit on."""
+
+    def __init__(self, t: Touches):
+        self.t = t
+
+    def visit_ZoneRef(self, e: ir.ZoneRef):
+        self.t.reads.add(("zone", e.name))
+        self.generic_visit(e)
+
+    def visit_Counter(self, e: ir.Counter):
+        self.t.reads.add(("counter", e.name))
+        self.generic_visit(e)
+
+    def visit_Param(self, e: ir.Param):
+        self.t.reads.add(("param", e.name))
+
+    def visit_Kind(self, e: ir.Kind):
+        self.t.reads.add(("kind", e.name))
+
+    def visit_Const(self, e: ir.Const):
+        if e.type == "goal":
+            self.t.reads.add(("goal", e.value))
+
+    def visit_Assign(self, s: ir.Assign):
+        if isinstance(s.target, ir.Counter):
+            self.t.changes.setdefault(s.target.name, set()).add(s.op)
+        self.generic_visit(s.target)  # a counter assigned is written, its owner read
+        self.visit(s.value)
+
+    def visit_Do(self, s: ir.Do):
+        self.t.procs.add(s.proc)
+        if s.proc == "move":
+            source, dest = s.args
+            self.t.moves_from |= zones_in(source) or {"*"}  # a played card: anywhere
+            self.t.moves_to |= zones_in(dest)
+            self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
+        elif s.proc == "shuffle":
+            self.t.shuffles |= zones_in(s.args[0])
+        self.generic_visit(s)
 
 
 def zones_in(e: ir.Expr | None) -> set[str]:
-    return {name for kind, name in expr_touches(e).reads if kind == "zone"}
-
-
-def block_touches(stmts, t: Touches | None = None) -> Touches:
-    t = t if t is not None else Touches()
-    for s in walk_statements(stmts):
-        if isinstance(s, (ir.Let,)):
-            expr_touches(s.value, t)
-        elif isinstance(s, ir.Assign):
-            expr_touches(s.value, t)
-            if isinstance(s.target, ir.Counter):
-                t.changes.setdefault(s.target.name, set()).add(s.op)
-                expr_touches(s.target.owner, t)
-        elif isinstance(s, (ir.If, ir.While)):
-            expr_touches(s.cond, t)
-        elif isinstance(s, ir.For):
-            expr_touches(s.items, t)
-        elif isinstance(s, ir.ChooseBranch):
-            expr_touches(s.player, t)
-            for b in s.branches:
-                expr_touches(b.cond, t)
-        elif isinstance(s, ir.ChooseCard):
-            expr_touches(s.source, t)
-        elif isinstance(s, ir.Do):
-            t.procs.add(s.proc)
-            for a in s.args:
-                expr_touches(a, t)
-            if s.proc == "move":
-                source, dest = s.args
-                t.moves_from |= zones_in(source) or {"*"}  # a played card: anywhere
-                t.moves_to |= zones_in(dest)
-                t.kinds_moved |= {n for k, n in expr_touches(source).reads if k == "kind"}
-            elif s.proc == "shuffle":
-                t.shuffles |= zones_in(s.args[0])
-    return t
+    return {name for kind, name in touches_of(e).reads if kind == "zone"}
 
 
 def rules_of(spec: ir.Spec):
-    """(node id, kind, IR) for every rule: the parts that run."""
-    yield "setup", "setup", None
-    for s in spec.turn:
-        yield f"step:{s.name}", "step", s
-    for a in spec.actions:
-        yield f"action:{a.name}", "action", a
-    for r in spec.reactions:
-        yield f"reaction:{r.name}", "reaction", r
-    for t in spec.end_conditions:
-        yield f"end:{t.name}", "end", t
-    for t in spec.triggers:
-        yield f"trigger:{t.name}", "trigger", t
+    """(node id, IR) for every rule, the parts that run: the setup (IR None: it is
+    spec.setup), then spec.rules()."""
+    yield SETUP, None
+    for kind, rule in spec.rules():
+        yield NodeId(kind, rule.name), rule
 
 
 def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
@@ -140,80 +124,75 @@ def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
 
 def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "setup":
-        return Touches(), block_touches(spec.setup)
+        return Touches(), touches_of(spec.setup)
     if kind == "step":
-        return Touches(), block_touches(node.effect)
+        return Touches(), touches_of(node.effect)
     if kind == "action":
-        cond = expr_touches(node.condition)
-        expr_touches(node.among, cond)
-        eff = block_touches(node.effect)
+        cond = touches_of(node.among, touches_of(node.condition))
+        eff = touches_of(node.effect)
         if node.to is not None:
             eff.moves_to |= zones_in(node.to)
             eff.moves_from.add(spec.hand)
         return cond, eff
     if kind == "reaction":
-        eff = block_touches(node.effect)
+        eff = touches_of(node.effect)
         eff.moves_to |= zones_in(node.to)
         eff.moves_from.add(spec.hand)
-        return expr_touches(node.condition), eff
-    return expr_touches(node.when), block_touches(node.effect)
+        return touches_of(node.condition), eff
+    return touches_of(node.when), touches_of(node.effect)
 
 
 def build(spec: ir.Spec) -> nx.MultiDiGraph:
     g = nx.MultiDiGraph(name=spec.name)
 
-    def node(nid, kind, span, **attrs):
-        g.add_node(nid, kind=kind, span=str(span), label=nid.split(":", 1)[-1], **attrs)
+    def node(nid: NodeId, span, **attrs):
+        g.add_node(nid, kind=nid.kind, span=str(span), label=nid.name, **attrs)
 
-    node("setup", "setup", spec.span)
+    node(SETUP, spec.span)
     for c in spec.cards:
-        node(f"card:{c.name}", "card", c.span, count=c.count)
-    for z in spec.zones:
-        node(f"zone:{z.name}", "zone", z.span)
-    for c in spec.counters:
-        node(f"counter:{c.name}", "counter", c.span)
-    for p in spec.params:
-        node(f"param:{p.name}", "param", p.span)
+        node(NodeId("card", c.name), c.span, count=c.count)
+    for kind, defs in (("zone", spec.zones), ("counter", spec.counters), ("param", spec.params)):
+        for d in defs:
+            node(NodeId(kind, d.name), d.span)
     for goal in spec.goals:
-        node(f"goal:{goal.name}", "goal", goal.span)
-        g.add_edge(f"goal:{goal.name}", f"zone:{goal.zone}", key="reads")
-    for nid, kind, part in rules_of(spec):
+        node(NodeId("goal", goal.name), goal.span)
+        g.add_edge(NodeId("goal", goal.name), NodeId("zone", goal.zone), key="reads")
+    for nid, part in rules_of(spec):
         if part is not None:
-            node(nid, kind, part.span)
+            node(nid, part.span)
 
-    steps = [f"step:{s.name}" for s in spec.turn]
-    for a, b in zip(["setup"] + steps, steps + steps[:1]):
+    steps = [NodeId("step", s.name) for s in spec.turn]
+    for a, b in zip([SETUP] + steps, steps + steps[:1]):
         g.add_edge(a, b, key="next")
     kinds = kind_members(spec)
     for s in spec.turn:
         for a in s.actions:
-            g.add_edge(f"step:{s.name}", f"action:{a}", key="offers")
+            g.add_edge(NodeId("step", s.name), NodeId("action", a), key="offers")
     for a in spec.actions:
         for card in kinds.get(a.card, ()) if a.card else ():
-            g.add_edge(f"card:{card}", f"action:{a.name}", key="enables")
-    opens = {a.name for a in spec.actions
-             if any(isinstance(s, ir.Do) and s.proc == "react" for s in walk_statements(a.effect))}
+            g.add_edge(NodeId("card", card), NodeId("action", a.name), key="enables")
+    opens = {a.name for a in spec.actions if ir.calls(a.effect, "react")}
     for r in spec.reactions:
         for card in kinds.get(r.card, ()):
-            g.add_edge(f"card:{card}", f"reaction:{r.name}", key="enables")
+            g.add_edge(NodeId("card", card), NodeId("reaction", r.name), key="enables")
         for a in r.answers:
             if a in opens:
-                g.add_edge(f"action:{a}", f"reaction:{r.name}", key="opens")
+                g.add_edge(NodeId("action", a), NodeId("reaction", r.name), key="opens")
 
     touches = {}
-    for nid, kind, part in rules_of(spec):
-        cond, eff = rule_touches(spec, kind, part)
+    for nid, part in rules_of(spec):
+        cond, eff = rule_touches(spec, nid.kind, part)
         touches[nid] = (cond, eff)
         for src in eff.moves_from - {"*"}:
-            g.add_edge(f"zone:{src}", nid, key="moves_from")
+            g.add_edge(NodeId("zone", src), nid, key="moves_from")
         for dst in eff.moves_to:
-            g.add_edge(nid, f"zone:{dst}", key="moves_to")
+            g.add_edge(nid, NodeId("zone", dst), key="moves_to")
         for counter in eff.changes:
-            g.add_edge(nid, f"counter:{counter}", key="changes")
+            g.add_edge(nid, NodeId("counter", counter), key="changes")
         for what, name in cond.reads | eff.reads:
             if what in ("zone", "counter", "param", "goal"):
-                g.add_edge(nid, f"{what}:{name}", key="reads")
-    autos = [nid for nid, kind, _ in rules_of(spec) if kind in ("trigger", "end")]
+                g.add_edge(nid, NodeId(what, name), key="reads")
+    autos = [nid for nid, _ in rules_of(spec) if nid.kind in ("trigger", "end")]
     for a in autos:
         written = {("zone", z) for z in touches[a][1].moves_to | touches[a][1].moves_from} | \
                   {("counter", c) for c in touches[a][1].changes}

@@ -17,9 +17,6 @@ from . import graph as graphs
 from ..lang import ir
 from ..lang.diagnostics import Span
 
-SEVERITIES = ("info", "warning", "error")
-
-
 @dataclass(frozen=True)
 class Finding:
     code: str
@@ -47,6 +44,7 @@ class Analysis:
     def __init__(self, spec: ir.Spec, players: int | None = None, graph=None):
         """Bounds for one player count's deck, or (players=None) the most any holds."""
         self.spec, self.players = spec, players
+        self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
         counts = [dict(spec.deck_for(n)) for n in
@@ -57,7 +55,8 @@ class Analysis:
         self.deck_size = max(sum(c.values()) for c in counts)
         self.params = {p.name: p.value for p in spec.params}
         self.sinks = self._sinks()
-        self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
+        # None while they are worked out: a counter's bound is not derived from another's
+        self.counter_bounds: dict[str, tuple[float, float]] | None = None
         self.counter_bounds = {c.name: self._counter_bound(c) for c in spec.counters}
         self.counter_initial = {c.name: self.interval(c.initial) for c in spec.counters}
 
@@ -71,7 +70,7 @@ class Analysis:
               {n for r in spec.reactions for n in graphs.zones_in(r.to)}
         for a in spec.actions:
             sources |= graphs.zones_in(a.among)
-        for s in graphs.walk_statements(self._all_blocks()):
+        for s in ir.walk_statements((spec.setup, *(rule.effect for _, rule in spec.rules()))):
             if isinstance(s, ir.ChooseCard):
                 sources |= graphs.zones_in(s.source)
         sources |= {z.refill_from for z in spec.zones if z.refill_from}
@@ -79,14 +78,6 @@ class Analysis:
             if z.name not in sources and z.name not in tos and not z.start:
                 out.add(z.name)
         return out
-
-    def _all_blocks(self):
-        spec = self.spec
-        blocks = list(spec.setup)
-        for part in list(spec.turn) + list(spec.actions) + list(spec.reactions) + \
-                list(spec.end_conditions) + list(spec.triggers):
-            blocks.extend(part.effect)
-        return blocks
 
     def _counter_bound(self, c: ir.CounterDef) -> tuple[float, float]:
         """An interval the counter stays in, from its initial value and every change."""
@@ -99,20 +90,14 @@ class Analysis:
                 return (-INF, INF)
             if counted_here and a.card:
                 counted += self.supply.get(a.card, INF)
-        others = [p for p in self._all_parts() if not isinstance(p, ir.Action)]
-        for s in [s for p in others for s in graphs.walk_statements(p.effect)] + \
-                 [s for s in graphs.walk_statements(self.spec.setup)]:
+        others = (r.effect for kind, r in self.spec.rules() if kind != "action")
+        for s in ir.walk_statements((self.spec.setup, *others)):
             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.target.name == c.name:
                 v = self.interval(s.value)
                 if s.op != "=" or v is None:
                     return (-INF, INF)
                 lo, hi = min(lo, v[0]), max(hi, v[1])
         return (lo, hi + counted)
-
-    def _all_parts(self):
-        spec = self.spec
-        return list(spec.turn) + list(spec.actions) + list(spec.reactions) + \
-            list(spec.end_conditions) + list(spec.triggers)
 
     def _sink_increments(self, stmts, counter, moved_aside=False) -> int | None:
         """How many `counter += 1` an action makes, each beside a move of the played card
@@ -127,7 +112,7 @@ class Analysis:
                 if not (aside and s.op == "+=" and isinstance(s.value, ir.Const) and s.value.value == 1):
                     return None
                 total = 1
-            for inner in _children(s):
+            for inner in ir.iter_blocks(s):
                 n = self._sink_increments(inner, counter, aside)
                 if n is None:
                     return None
@@ -146,7 +131,7 @@ class Analysis:
         if isinstance(e, ir.Counter):
             if e.name in self.pinned:
                 return self.pinned[e.name]
-            return self.counter_bounds.get(e.name, (-INF, INF)) if hasattr(self, "counter_bounds") else None
+            return None if self.counter_bounds is None else self.counter_bounds.get(e.name, (-INF, INF))
         if isinstance(e, ir.Local) and e.name == "player_count":
             return (self.spec.min_players, self.spec.max_players)
         if isinstance(e, ir.Call):
@@ -207,35 +192,25 @@ class Analysis:
         return None
 
 
-def _children(s):
-    if isinstance(s, ir.If):
-        return [s.then, s.orelse]
-    if isinstance(s, (ir.For, ir.While, ir.ChooseCard)):
-        return [s.body]
-    if isinstance(s, ir.ChooseBranch):
-        return [b.body for b in s.branches]
-    return []
-
-
 # --- the checks ---------------------------------------------------------------------
 
 def check_unused(an: Analysis):
     """RL101: parameters, zones, counters and goals that nothing refers to."""
     g, spec = an.g, an.spec
-    initial_reads = set(graphs.expr_touches(spec.evaluation).reads)  # the evaluation's too
+    initial_reads = set(graphs.touches_of(spec.evaluation).reads)  # the evaluation's too
     for c in spec.counters:
-        initial_reads |= graphs.expr_touches(c.initial).reads
+        initial_reads |= graphs.touches_of(c.initial).reads
     initial_reads |= {("zone", g.zone) for g in spec.goals if ("goal", g.name) in initial_reads}
     for kind, items in (("param", spec.params), ("zone", spec.zones),
                         ("counter", spec.counters), ("goal", spec.goals)):
         for item in items:
-            nid = f"{kind}:{item.name}"
+            nid = graphs.NodeId(kind, item.name)
             used = g.in_degree(nid) > 0 or g.out_degree(nid) > 0 and kind == "zone" or \
                 (kind, item.name) in initial_reads or (kind == "zone" and item.name == spec.hand)
             if not used:
                 yield Finding("RL101", "warning", f"{kind} '{item.name}' is never used", item.span,
                               hint="remove it, or refer to it in a rule")
-    read_kinds = {n for k, n in graphs.expr_touches(spec.evaluation).reads if k == "kind"}
+    read_kinds = {n for k, n in graphs.touches_of(spec.evaluation).reads if k == "kind"}
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
     read_kinds |= {v for c in spec.cards for _, v in c.props if isinstance(v, str)}  # kind props
@@ -257,12 +232,12 @@ def check_unreachable(an: Analysis):
     """RL102: actions no step offers; RL104: reactions no action opens a window for."""
     g, spec = an.g, an.spec
     for a in spec.actions:
-        if g.in_degree(f"action:{a.name}") == 0 or not any(
-                k == "offers" for _, _, k in g.in_edges(f"action:{a.name}", keys=True)):
+        nid = graphs.NodeId("action", a.name)
+        if g.in_degree(nid) == 0 or not any(k == "offers" for _, _, k in g.in_edges(nid, keys=True)):
             yield Finding("RL102", "warning", f"action '{a.name}' is never offered: no turn step "
                           "lists it", a.span, hint="add it to a step's actions, or remove it")
     for r in spec.reactions:
-        if not any(k == "opens" for _, _, k in g.in_edges(f"reaction:{r.name}", keys=True)):
+        if not any(k == "opens" for _, _, k in g.in_edges(graphs.NodeId("reaction", r.name), keys=True)):
             yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: none of "
                           f"{', '.join(r.answers)} calls react()", r.span,
                           hint="call react(target) in the action's effect")
@@ -282,18 +257,18 @@ def check_conditions(an: Analysis):
     spec = an.spec
     counts = list(range(spec.min_players, spec.max_players + 1))
     per_count = [Analysis(spec, n, an.g) for n in counts]
-    for nid, kind, part in graphs.rules_of(spec):
+    for nid, part in graphs.rules_of(spec):
+        kind, name = nid.kind, nid.name
         conds = []
         if kind in ("trigger", "end"):
             conds.append(part.when)
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append(part.condition)
-        for s in graphs.walk_statements(part.effect if part is not None else spec.setup):
+        for s in ir.walk_statements(part.effect if part is not None else spec.setup):
             if isinstance(s, (ir.If, ir.While)):
                 conds.append(s.cond)
-        name = nid.split(":", 1)[-1]
         for cond in conds:
-            yield from _while_initial(an, kind, nid, cond)
+            yield from _while_initial(an, kind, name, cond)
             verdicts: dict = {}   # node -> [verdict per player count]
             for sub in per_count:
                 for node, verdict in _verdicts(sub, cond):
@@ -313,25 +288,25 @@ def check_conditions(an: Analysis):
                                   f"holds ({_explain(an, node)})", node.span, rules=(name,))
 
 
-def _while_initial(an: Analysis, kind, nid, cond):
+def _while_initial(an: Analysis, kind, name, cond):
     """A condition that can hold only once some counter that rules set has left its
     initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
     a tie-break lowers the target."""
     if an.truth(cond) is not None:
         return
-    set_by_rules = {name for _, eff in an.touches.values() for name, ops in eff.changes.items()
+    set_by_rules = {c for _, eff in an.touches.values() for c, ops in eff.changes.items()
                     if ops == {"="}}
-    for what, name in sorted(graphs.expr_touches(cond).reads):
-        initial = an.counter_initial.get(name) if what == "counter" else None
-        if initial is None or name not in set_by_rules or initial == an.counter_bounds[name]:
+    for what, counter in sorted(graphs.touches_of(cond).reads):
+        initial = an.counter_initial.get(counter) if what == "counter" else None
+        if initial is None or counter not in set_by_rules or initial == an.counter_bounds[counter]:
             continue
-        an.pinned = {name: initial}
+        an.pinned = {counter: initial}
         try:
             for node, verdict in _verdicts(an, cond):
                 if verdict is False:
-                    yield Finding("RL105", "error", f"{kind} '{nid.split(':', 1)[-1]}': this "
-                                  f"condition can never hold while counter '{name}' has its "
-                                  f"initial value ({_explain(an, node)})", node.span,
+                    yield Finding("RL105", "error", f"{kind} '{name}': this condition can "
+                                  f"never hold while counter '{counter}' has its initial "
+                                  f"value ({_explain(an, node)})", node.span,
                                   hint="check the deck, the limits and the thresholds")
         finally:
             an.pinned = {}
@@ -374,10 +349,10 @@ def check_ends(an: Analysis):
     """RL106: no way to end the game but the turn limit."""
     spec = an.spec
     live = []
-    for nid, kind, part in graphs.rules_of(spec):
+    for nid, part in graphs.rules_of(spec):
         cond, eff = an.touches[nid]
         if {"win", "end_game"} & eff.procs:
-            if kind in ("trigger", "end") and an.truth(part.when) is False:
+            if nid.kind in ("trigger", "end") and an.truth(part.when) is False:
                 continue
             live.append(nid)
     if not live:
@@ -389,8 +364,9 @@ def check_ends(an: Analysis):
 def check_trigger_cycles(an: Analysis):
     """RL107: triggers that feed each other with nothing making progress."""
     feeds = nx.DiGraph((a, b) for a, b, k in an.g.edges(keys=True) if k == "feeds")
-    for nid, kind, part in graphs.rules_of(an.spec):
-        if kind not in ("trigger", "end"):
+    rules = dict(graphs.rules_of(an.spec))
+    for nid, part in rules.items():
+        if nid.kind not in ("trigger", "end"):
             continue
         cond, eff = an.touches[nid]
         written = {("zone", z) for z in eff.moves_to | eff.moves_from} | \
@@ -403,26 +379,19 @@ def check_trigger_cycles(an: Analysis):
     for scc in nx.strongly_connected_components(feeds):
         if len(scc) == 1 and not feeds.has_edge(next(iter(scc)), next(iter(scc))):
             continue
-        if any(_settles(an, nid) for nid in scc):
+        if any(_settles(an, nid, rules[nid]) for nid in scc):
             continue
         first = min(scc, key=lambda n: (an.g.nodes[n]["span"]))
-        part = _part(an.spec, first)
-        names = tuple(sorted(n.split(":", 1)[1] for n in scc))
+        part = rules[first]
+        names = tuple(sorted(n.name for n in scc))
         yield Finding("RL107", "warning", "triggers may fire each other forever: "
                       + " -> ".join(names), part.span, rules=names,
                       hint="make each effect falsify its own condition (fill what it finds "
                            "empty, set a flag it tests), or end the game")
 
 
-def _part(spec, nid):
-    kind, name = nid.split(":", 1)
-    pool = spec.end_conditions if kind == "end" else spec.triggers
-    return next(p for p in pool if p.name == name)
-
-
-def _settles(an: Analysis, nid) -> bool:
+def _settles(an: Analysis, nid, part) -> bool:
     """Does this trigger's effect obviously make its own condition false (or end)?"""
-    part = _part(an.spec, nid)
     cond, eff = an.touches[nid]
     if {"win", "end_game"} & eff.procs:
         return True

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import ir, schema
-from .ir import walk_statements
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
 from .loading import Document, load
@@ -167,14 +166,12 @@ class _Compiler:
 
         players = d["players"]
         spec = ir.Spec(
-            name=d["name"], file=doc.file,
-            min_players=players["min"], max_players=players["max"],
+            name=d["name"], min_players=players["min"], max_players=players["max"],
             default_players=players.get("default", players["min"]),
             turn_limit=d.get("turn_limit", DEFAULT_TURN_LIMIT), hand=d["hand"],
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
-            end_conditions=ends, triggers=triggers,
-            deck_note=d["deck"].get("note", ""), span=doc.span(()),
+            end_conditions=ends, triggers=triggers, span=doc.span(()),
             removals=removals, goals=goals, evaluation=evaluation)
         self._cross_checks(spec)
         return spec
@@ -195,7 +192,7 @@ class _Compiler:
         first statement that can open a reaction window."""
         lets = {}
         for s in effect:
-            if any(isinstance(x, ir.Do) and x.proc == "react" for x in walk_statements((s,))):
+            if ir.calls((s,), "react"):
                 break
             if isinstance(s, ir.Let):
                 lets[s.name] = s.value.type

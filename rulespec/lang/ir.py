@@ -3,18 +3,16 @@
 Nothing downstream re-reads YAML or re-parses expression text: the interpreter compiles
 these nodes to closures once per game definition.
 
-Every expression carries its static type (see TYPES) so that the runtime can pick an
-implementation without inspecting values.
+Every expression carries its static type (int, bool, str, player, players, zone, cards,
+kind or goal; a zone is also usable wherever cards are expected, and a player wherever
+players are) so that the runtime can pick an implementation without inspecting values.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import get_args, get_type_hints
 
 from .diagnostics import Span
-
-# Static types of expressions. A `zone` is also usable wherever `cards` is expected,
-# and a `player` wherever `players` is.
-TYPES = ("int", "bool", "str", "player", "players", "zone", "cards", "kind", "goal")
 
 
 # --- expressions ----------------------------------------------------------------
@@ -163,6 +161,13 @@ class Do(Stmt):
 # children with iter_children (or walks with walk, or subclasses Visitor) instead of
 # knowing each node's fields.
 
+def iter_fields(node):
+    """(name, value) for each field of an IR node but its span, in declared order: what
+    the node means, apart from where it was written."""
+    for name in _FIELDS[type(node)]:
+        yield name, getattr(node, name)
+
+
 def iter_children(node):
     """The IR nodes directly inside node (an expression, statement, branch or rule
     definition, or a tuple of them), in field order."""
@@ -173,12 +178,12 @@ def iter_children(node):
             elif isinstance(item, tuple):
                 yield from iter_children(item)
         return
-    for name in _FIELDS[type(node)]:
+    for name in _CHILD_FIELDS[type(node)]:
         value = getattr(node, name)
-        if isinstance(value, _NODES):
-            yield value
-        elif isinstance(value, tuple):
+        if isinstance(value, tuple):
             yield from iter_children(value)
+        elif value is not None:
+            yield value
 
 
 def walk(node):
@@ -196,6 +201,22 @@ def walk(node):
 def walk_statements(stmts):
     """Every statement of a block, nested ones included, in order."""
     return (n for n in walk(tuple(stmts)) if isinstance(n, Stmt))
+
+
+def calls(stmts, proc: str) -> bool:
+    """Does a block, nested statements included, call the built-in procedure proc?"""
+    return any(isinstance(s, Do) and s.proc == proc for s in walk_statements(stmts))
+
+
+def iter_blocks(node):
+    """The statement blocks directly inside a statement or rule, for an analysis whose
+    verdict on a statement depends on its block: an if's two arms, a loop's or choice's
+    body, each branch's body, a rule's effect."""
+    for name in _BLOCKS[type(node)]:
+        yield getattr(node, name)
+    for child in iter_children(node):
+        if isinstance(child, Branch):
+            yield from iter_blocks(child)
 
 
 class Visitor:
@@ -319,7 +340,6 @@ class Trigger:
 @dataclass(frozen=True)
 class Spec:
     name: str
-    file: str
     min_players: int
     max_players: int
     default_players: int
@@ -336,7 +356,6 @@ class Spec:
     reactions: tuple[Reaction, ...]
     end_conditions: tuple[Trigger, ...]
     triggers: tuple[Trigger, ...]
-    deck_note: str = ""
     span: Span = field(default=Span("<spec>", 1, 1))
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
@@ -346,9 +365,6 @@ class Spec:
         """(card, count) for a player count, after that count's removals."""
         removed = dict(dict(self.removals).get(players, ()))
         return tuple((c.name, c.count - removed.get(c.name, 0)) for c in self.cards)
-
-    def card(self, name: str) -> CardType:
-        return next(c for c in self.cards if c.name == name)
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)
@@ -363,8 +379,23 @@ class Spec:
                 yield kind, rule
 
 
-# the node classes iter_children descends into, and the fields that can hold them
+# Read off the declarations once: the node classes iter_children descends into; every
+# IR class's fields but the span; those declared to hold nodes (a node, None, or a tuple
+# of nodes), which are all iter_children looks at; those holding a block of statements.
 _NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef)
-_SKIP = {"span", "type"}
-_FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name not in _SKIP)
-           for base in _NODES for cls in [base, *_subclasses(base)]}
+_FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name != "span")
+           for base in (*_NODES, CardType, ZoneDef, ParamDef)
+           for cls in [base, *_subclasses(base)]}
+
+
+def _holds_nodes(hint) -> bool:
+    """Can a field declared with this type hold an IR node?"""
+    return isinstance(hint, type) and issubclass(hint, _NODES) or \
+        any(map(_holds_nodes, get_args(hint)))
+
+
+_HINTS = {cls: get_type_hints(cls) for cls in _FIELDS}
+_CHILD_FIELDS = {cls: tuple(n for n in names if _holds_nodes(_HINTS[cls][n]))
+                 for cls, names in _FIELDS.items()}
+_BLOCKS = {cls: tuple(n for n in names if _HINTS[cls][n] == tuple[Stmt, ...])
+           for cls, names in _FIELDS.items()}
