@@ -261,8 +261,7 @@ class State(Table):
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
         check, so a trigger the new cards make true fires."""
-        self._redeal_hidden(seat, rng)
-        self._checked = -1
+        self._redeal_hidden(seat, rng)  # bumps the version: the next check runs them all
 
     def check_invariants(self) -> None:
         """AssertionError unless the table holds its invariants (cards conserved and

@@ -79,3 +79,34 @@ def test_the_reader_resolves_relative_imports():
     assert "rulespec.lang.diagnostics" in imports_of(ROOT / "rulespec" / "lang" / "ir.py")
     assert "rulespec.lang.ir" in imports_of(ROOT / "rulespec" / "analysis" / "lint.py")
     assert not _allowed("rulespec.analysis.lint", ALLOWED["rulespec/lang"])
+
+
+def _private_names_of_a_state() -> set[str]:
+    """Every private field and method of a State (and its Table)."""
+    from interpreter import Game, State
+    from rulespec import load_spec
+    state = Game(load_spec(ROOT / "games" / "take_the_gold.yaml"), 2).new_initial_state()
+    return {name for name in set(vars(state)) | set(dir(State))
+            if name.startswith("_") and not name.startswith("__")}
+
+
+def test_nothing_outside_the_runtime_touches_a_state_s_private_fields():
+    """A state's table and flow are private: scenarios, replay, exploration, agents'
+    users, tests and benchmarks go through its methods (issue 10)."""
+    private = _private_names_of_a_state()
+    wrong = []
+    for path in sorted(ROOT.glob("**/*.py")):
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in ("interpreter", ".git", "build") or "site-packages" in rel.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Attribute) and node.attr in private:
+                wrong.append(f"{rel}:{node.lineno}: .{node.attr}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_private_field_check_sees_one():
+    """The check reads attribute access as written (else it would prove nothing)."""
+    private = _private_names_of_a_state()
+    tree = ast.parse("state._zones[0].append(1)\nstate._run()")
+    assert {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} & private == {"_zones", "_run"}

@@ -25,6 +25,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -157,6 +158,30 @@ def test_explore_confirms_a_trigger_cycle(tmp_path):
     [confirmed] = [f for f in findings if f["code"] == "RL202"]
     assert confirmed["line"] == 202 and confirmed["trace"]
     assert confirmed["message"] == "confirmed: triggers may fire each other forever: new_voyage"
+
+
+def test_exploration_gives_the_same_answer_on_a_busy_machine():
+    """Bounded by states and depth only, never by time: the same findings and state
+    counts with a process burning a core beside it (issue 10)."""
+    argv = ["lint", TTG, PW, "--explore", "--max-states", "3000", "--format", "json"]
+    quiet = cli(*argv)
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        loaded = cli(*argv)
+    finally:
+        for b in busy:
+            b.kill()
+            b.wait()
+    assert quiet == loaded
+    notes = [f["message"] for f in json.loads(quiet[1]) if f["code"] == "RL203"]
+    assert notes == ["exploration stopped at its bounds (3001 states; shuffles sampled from seeds "
+                     "0, 1, 2): what it did not reach is unknown"]
+
+
+def test_exploration_past_its_timeout_gives_no_result(tmp_path):
+    code, out, err = cli("lint", PW, "--explore", "--timeout", "0.01")
+    assert code == 2 and out == ""
+    assert "stopped by its timeout after 0.01 s" in err and "no result is given" in err
 
 
 def test_explore_confirms_only_the_cycle_that_loops(tmp_path):

@@ -1,0 +1,111 @@
+"""The state's API as a forward model: re-deals, keys, shuffles as chance nodes."""
+import random
+
+import pytest
+from gamekit import zone
+
+from interpreter import CHANCE, Game, IllegalChoice, Order, Rejection, State
+from rulespec import load_spec
+
+GEMS = """
+rulespec: 1
+name: Gems
+players: {min: 2, max: 2, default: 2}
+hand: hand
+deck:
+  cards:
+    gem: {count: 1}
+    rock: {count: 5}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+setup:
+  effect: shuffle(pile)
+turn:
+  - step: play
+    actions: [knock]
+    optional: true
+actions:
+  knock:
+    card: rock
+    to: pile
+end_conditions:
+  gem_found:     # it reads whose turn it is, so it is checked as each turn begins
+    each: p
+    when: count(hand(p), gem) > 0 and size(hand(current)) >= 0
+    effect: win(p)
+"""
+
+
+def gems():
+    return Game(load_spec("gems.yaml", GEMS), 2)
+
+
+def test_a_re_deal_that_makes_a_trigger_true_fires_it_at_the_next_check():
+    """The re-deal bug class (issue 10): a search's re-deal of hidden cards must have the
+    rules checked again; before, the check was skipped until something else changed."""
+    layout = {"hand[P1]": ["rock"], "hand[P2]": ["rock"], "pile": ["gem", "rock", "rock", "rock"]}
+    for seed in range(100):
+        state = State.from_layout(gems(), zones=layout)
+        assert state.current_player() == 0 and state.legal_labels() == ["knock", "pass"]
+        state.redeal(0, random.Random(seed))   # as P1's search would: P1's own hand stays
+        if zone(state, "hand[P2]") == ["gem"]:
+            break
+    assert zone(state, "hand[P1]") == ["rock"] and state.turn == 1
+    state.apply_action("pass")
+    # at the very next check, before P2's turn begins
+    assert (state.is_terminal(), state.winners, state.reason, state.turn) == (True, (1,), "gem_found", 1)
+
+
+def test_a_re_deal_keeps_what_the_seat_sees():
+    state = gems().new_initial_state(seed=3)
+    while state.is_chance_node():
+        state.sample_chance()
+    seen = state.observation(0)
+    for seed in range(20):
+        twin = state.clone()
+        twin.redeal(0, random.Random(seed))
+        twin.check_invariants()
+        assert twin.observation(0) == seen
+
+
+def test_a_shuffle_is_a_sampled_chance_node():
+    state = gems().new_initial_state(seed=5)
+    assert state.current_player() == CHANCE and state.chance_is_sampled()
+    assert state.decision_kind() == "shuffle" and state.legal_actions() == []
+    with pytest.raises(IllegalChoice) as exc:
+        state.chance_outcomes()
+    assert exc.value.code is Rejection.CHANCE_SAMPLED
+    with pytest.raises(IllegalChoice) as exc:
+        state.apply_action(Order("shuffle", (0, 1)))       # not the pile's cards
+    assert exc.value.code is Rejection.CHANCE_SAMPLED and state.chance_is_sampled()
+    state.apply_action(Order("shuffle", tuple(range(6))))  # an order we chose: gem at the bottom
+    assert zone(state, "pile") == ["gem"] + ["rock"] * 5
+
+
+def test_sampling_from_the_state_s_seed_or_from_a_search_s_own_rng():
+    a, b, c = (gems().new_initial_state(seed=5) for _ in range(3))
+    a.sample_chance()
+    b.sample_chance()
+    orders = {tuple(zone(a, "pile")), tuple(zone(b, "pile"))}
+    assert len(orders) == 1                               # the seed decides
+    c.sample_chance(random.Random(99))
+    assert a.key() != c.key() or tuple(zone(c, "pile")) in orders
+
+
+def test_equal_keys_for_equal_futures_and_unequal_otherwise():
+    game = gems()
+    layout = {"hand[P1]": ["rock"], "hand[P2]": ["rock"], "pile": ["rock", "gem"]}
+    a, b = State.from_layout(game, zones=layout), State.from_layout(game, zones=layout)
+    assert a.key() == b.key() and hash(a.key()) == hash(b.key())
+    b.apply_action("knock")
+    assert a.key() != b.key()
+    a.apply_action("knock")
+    assert a.key() == b.key()
+
+
+def test_a_layout_that_does_not_fit_is_refused_with_a_reason():
+    with pytest.raises(ValueError, match="unknown zone 'hnd\\[P1\\]'"):
+        State.from_layout(gems(), zones={"hnd[P1]": ["rock"]})
+    with pytest.raises(ValueError, match="more 'gem' cards placed than the deck holds"):
+        State.from_layout(gems(), zones={"hand[P1]": ["gem", "gem"]})
