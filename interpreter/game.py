@@ -17,6 +17,7 @@ import random
 from operator import itemgetter
 
 from .choices import CHANCE, TERMINAL, ChoicePoint, Option, first_of_each_type, make_option, seat_name
+from .codegen import raise_at_spec
 from .effects import Frame
 from .rules import Rules
 
@@ -106,8 +107,7 @@ class Game:
             self._log("choice", player=point.player, kind=point.kind, option=choice.label,
                       _vis=frozenset([point.player]) if point.kind == "card" else None)
         self.firings = self.passes = 0
-        point.resume(self, point.env, choice)
-        self._run()
+        self._run(point, choice)
 
     def _by_label(self, choice: Option | str) -> Option:
         options = self.pending.options
@@ -182,7 +182,10 @@ class Game:
         """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
         if self.rules.evaluation is None:
             raise ValueError(f"{self.rules.spec.name} declares no evaluation")
-        return self.rules.evaluation(self, {"me": player})
+        try:
+            return self.rules.evaluation(self, {"me": player})
+        except Exception as exc:
+            raise_at_spec(exc)
 
     @property
     def result(self) -> dict:
@@ -351,7 +354,18 @@ class Game:
 
     # --- the loop -----------------------------------------------------------------
 
-    def _run(self) -> None:
+    def _run(self, answered: ChoicePoint | None = None, choice: Option | None = None) -> None:
+        """Resume the choice point just answered, if any, then run to the next choice
+        point or the end. What generated code raises leaves as a RuleError at the spec's
+        place: one try around the loop, which costs nothing until something raises."""
+        try:
+            if answered is not None:
+                answered.resume(self, answered.env, choice)
+            self._advance()
+        except Exception as exc:
+            raise_at_spec(exc)
+
+    def _advance(self) -> None:
         stack = self.stack
         while self.pending is None and not self.over:
             if stack:
