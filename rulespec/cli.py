@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from interpreter import Game, Rules
+from interpreter import Game, Rules, RuleError
 from interpreter.agents import make_agents, play
 from interpreter.observe import log_for
 from interpreter.choices import seat_name
@@ -199,6 +199,10 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except SpecError as exc:
         print(exc.render(), file=stderr)
         return 2
+    except RuleError as exc:  # a rule failed as a game ran: the spec's place, as for SpecError
+        print(Diagnostic(exc.code, exc.message, exc.span).render(_source_lines(exc.span.file)),
+              file=stderr)
+        return 2
     except UsageError as exc:
         print(f"rulespec {args.command}: {exc}", file=stderr)
         return 2
@@ -209,6 +213,13 @@ def _load(path, variants):
         return load_spec(path, variants=variants)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _source_lines(path: str) -> list[str] | None:
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return None  # the message stands without the source line
 
 
 def _setup(args):

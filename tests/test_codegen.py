@@ -8,7 +8,7 @@ import traceback
 
 import pytest
 import yaml
-from gamekit import ROOT
+from gamekit import ROOT, cli
 
 from interpreter import Game, RuleError, Rules
 from interpreter.agents import make_agents, play
@@ -89,6 +89,17 @@ def test_the_source_of_a_dropped_definition_is_forgotten():
     del rules
     gc.collect()
     assert not any(name in linecache.cache for name in names)
+
+
+def test_the_cli_prints_a_failure_as_a_diagnostic(monkeypatch):
+    def broken(self, slot):
+        raise IndexError("boom")
+    monkeypatch.setattr(Game, "shuffle", broken)
+    code, out, err = cli("run", "tests/valid/coin_grab.yaml")
+    line, col = place(TEXT, "shuffle(pile)")
+    assert code == 2 and out == ""
+    assert err == (f"tests/valid/coin_grab.yaml:{line}:{col}: error RS701: rule 'setup' failed here "
+                   f"(IndexError: boom)\n        shuffle(pile)\n        ^\n")
 
 
 # --- quoting -------------------------------------------------------------------------
