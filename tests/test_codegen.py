@@ -1,5 +1,6 @@
 """Generated code maps back to the spec: a failure inside it is reported at the spec's
-line and column, and no spec string changes what it means."""
+line and column, `rulespec compile --show` prints it line by line against the spec,
+and no spec string changes what it means."""
 import builtins
 import gc
 import linecache
@@ -100,6 +101,36 @@ def test_the_cli_prints_a_failure_as_a_diagnostic(monkeypatch):
     assert code == 2 and out == ""
     assert err == (f"tests/valid/coin_grab.yaml:{line}:{col}: error RS701: rule 'setup' failed here "
                    f"(IndexError: boom)\n        shuffle(pile)\n        ^\n")
+
+
+# --- rulespec compile ----------------------------------------------------------------
+
+def test_compile_shows_a_rule_line_by_line_against_the_spec():
+    code, out, err = cli("compile", COIN_GRAB, "--show", "rich", "--players", "2")
+    line, col = place(TEXT, "count(hand(p), coin) >= coins_to_win")
+    assert (code, err) == (0, "")
+    assert out.split("\n")[2:5] == [
+        f"# {line}:{col}: when: count(hand(p), coin) >= coins_to_win",
+        f"def expr(g, env):                              # {line}:{col}",
+        f"    return (g.tcount[(2 + env['p'])][0] >= 3)  # {line}:{col}"]
+    assert f"\n    g.finish(tuple(sorted((env['p'],))), env['__rule__'])  # {line + 1}:13\n" in out
+
+
+def test_compile_lists_the_rules_without_one():
+    code, out, _ = cli("compile", COIN_GRAB, "--show")
+    assert code == 0 and out.split() == ["counters.steals", "setup", "steal", "block", "draw",
+                                         "rich", "dry"]
+    assert cli("compile", COIN_GRAB)[1] == out
+
+
+def test_compile_names_an_unknown_rule_and_lists_the_known_ones():
+    code, out, err = cli("compile", COIN_GRAB, "--show", "stael")
+    assert (code, out) == (2, "")
+    assert err == (f"rulespec compile: no rule 'stael' with generated code in {COIN_GRAB} (did you "
+                   "mean 'steal'?); rules: counters.steals, setup, steal, block, draw, rich, dry\n")
+    assert cli("compile", COIN_GRAB, "--show", "steal", "--players", "9")[2] == \
+        "rulespec compile: Coin Grab is for 2 to 4 players, not 9\n"
+    assert cli("compile", "nothing.yaml")[0] == 2
 
 
 # --- quoting -------------------------------------------------------------------------
