@@ -61,8 +61,10 @@ def quote(value, globals_: dict) -> str:
 class CodeWriter:
     """Writes one generated function, line by line, with indentation."""
 
-    def __init__(self, signature: str, span: ir.Span):
-        self.lines, self.spans, self.level = [f"def {signature}:"], [span], 1
+    def __init__(self, name: str, span: ir.Span):
+        """A function name(g, env), its def line placed at span."""
+        self.name = name
+        self.lines, self.spans, self.level = [f"def {name}(g, env):"], [span], 1
 
     def line(self, text: str, span: ir.Span) -> None:
         self.lines.append("    " * self.level + text)
@@ -82,7 +84,7 @@ class CodeWriter:
         source = "".join(line + "\n" for line in self.lines)
         scope: dict = {}
         exec(compile(source, filename, "exec"), globals_, scope)  # noqa: S102 - our own source
-        function = next(iter(scope.values()))
+        function = scope[self.name]
         listing = Listing(rule, filename, tuple(self.lines), tuple(self.spans))
         _live[filename] = listing
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)

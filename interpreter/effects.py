@@ -116,7 +116,7 @@ class StatementCompiler:
         """A block as a tuple of ops (game, env) -> None, run in order by a frame."""
         ops, w = [], None
         for s in stmts:
-            w = w or CodeWriter("op(g, env)", s.span)
+            w = w or CodeWriter("op", s.span)
             if not self._straight(s):
                 w.line(f"{self.x.constant(self._pausing(s))}(g, env)", s.span)
                 ops.append(self.x.compile(w))
@@ -144,7 +144,8 @@ class StatementCompiler:
                         or s.proc == "set_current" and _random_player_call(s.args[0]))
         return False  # while, choose
 
-    def _body(self, w: CodeWriter, stmts, depth: int, span) -> None:
+    def _body(self, w: CodeWriter, stmts, depth: int, span: ir.Span) -> None:
+        """Write an indented block: its statements up to one that ends the effect, or `pass`."""
         with w.indented():
             if not stmts:
                 w.line("pass", span)

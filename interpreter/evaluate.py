@@ -73,7 +73,7 @@ class Compiler:
         return self.function(self.players_source(e), e.span)
 
     def function(self, source: str, span: ir.Span):
-        w = CodeWriter("expr(g, env)", span)
+        w = CodeWriter("expr", span)
         w.line(f"return {source}", span)
         return self.compile(w)
 
