@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from rulespec.lang import ir
 
 from .choices import CHANCE, Branch, Order, Outcome, PickCard, React, first_of_each_type, seat_name
+from .codegen import CodeWriter
 
 
 class Frame:
@@ -76,7 +77,6 @@ class StatementCompiler:
     def __init__(self, rules):
         self.rules = rules
         self.x = rules.exprs
-        self.rule = ""     # the rule being compiled: `win` and `end_game` name it as the reason
         self.played = ""   # the action being compiled: `react` opens a window on it
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
         # chance outcomes of `random_player`, one per seat
@@ -85,67 +85,67 @@ class StatementCompiler:
     # --- definitions ------------------------------------------------------------
 
     def setup(self, stmts) -> tuple:
-        self.rule = self.played = "setup"
-        return self.block(stmts)
+        self.played = ""
+        with self.x.within("setup"):
+            return self.block(stmts)
 
     def action(self, a: ir.Action) -> CompiledAction:
-        self.rule = self.played = a.name
-        return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
-                              self.x.expr(a.condition) if a.condition else None,
-                              self.x.expr(a.to) if a.to else None, self.block(a.effect),
-                              self.x.cards(a.among) if a.among else None,
-                              a.card is not None and a.card not in self.rules.type_names)
+        self.played = a.name
+        with self.x.within(a.name):
+            return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
+                                  self.x.expr(a.condition) if a.condition else None,
+                                  self.x.expr(a.to) if a.to else None, self.block(a.effect),
+                                  self.x.cards(a.among) if a.among else None,
+                                  a.card is not None and a.card not in self.rules.type_names)
 
     def reaction(self, r: ir.Reaction) -> CompiledReaction:
-        self.rule, self.played = r.name, ""
+        self.played = ""
         kind, names = self.rules.kinds[r.card], self.rules.type_names
-        return CompiledReaction(r, kind, self.x.expr(r.condition) if r.condition else None,
-                                self.x.expr(r.to), self.block(r.effect),
-                                {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t)
-                                 for t in kind})
+        with self.x.within(r.name):
+            return CompiledReaction(r, kind, self.x.expr(r.condition) if r.condition else None,
+                                    self.x.expr(r.to), self.block(r.effect),
+                                    {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t)
+                                     for t in kind})
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
-        self.rule, self.played = s.name, ""
+        self.played = ""
         plays = tuple(actions[a] for a in s.actions)
         by_type: dict = {}
         for a in plays:
             for t in sorted(a.card or ()):
                 by_type.setdefault(t, []).append(a)
-        return CompiledStep(s, self.block(s.effect), plays, {t: tuple(a) for t, a in by_type.items()},
+        with self.x.within(s.name):
+            effect = self.block(s.effect)
+        return CompiledStep(s, effect, plays, {t: tuple(a) for t, a in by_type.items()},
                             tuple(a for a in plays if a.card is None))
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
-        self.rule, self.played = t.name, ""
-        return CompiledTrigger(t, self.x.expr(t.when), self.block(t.effect))
+        self.played = ""
+        with self.x.within(t.name):
+            return CompiledTrigger(t, self.x.expr(t.when), self.block(t.effect))
 
     # --- blocks -------------------------------------------------------------------
 
     def block(self, stmts) -> tuple:
         """A block as a tuple of ops (game, env) -> None, run in order by a frame."""
-        ops, lines = [], []
+        ops, w = [], None
         for s in stmts:
-            if self._straight(s):
-                lines += self._lines(s)
-                if lines[-1] == "return":
-                    break  # the effect ends here: nothing after it runs
-            else:
-                lines += self._pausing_lines(s)
-                ops.append(self._op(lines))
-                lines = []
-        if lines:
-            ops.append(self._op(lines))
+            w = w or CodeWriter("op", s.span)
+            if not self._straight(s):
+                for line in self._pausing_lines(s):
+                    w.line(line, s.span)
+                ops.append(self.x.compile(w))
+                w = None
+            elif self._write(w, s):
+                break  # the effect ends here: nothing after it runs
+        if w is not None:
+            ops.append(self.x.compile(w))
         return self._register(tuple(ops))
 
     def _register(self, code: tuple) -> tuple:
         """Number a block of ops, so a state's key can name its frames."""
         self.block_ids.setdefault(id(code), len(self.block_ids))
         return code
-
-    def _op(self, lines: list[str]):
-        scope: dict = {}
-        exec("def op(g, env):\n" + "".join(f"    {line}\n" for line in lines),  # noqa: S102
-             self.x.ns, scope)
-        return scope["op"]
 
     def _straight(self, s: ir.Stmt) -> bool:
         """True when s can never pause the game: it runs to its end at once."""
@@ -174,38 +174,51 @@ class StatementCompiler:
             return isinstance(zone, ir.ZoneRef) and self.rules.spec.zone(zone.name).refill_from is not None
         return False
 
-    def _body(self, stmts, depth: int) -> list[str]:
-        lines: list[str] = []
-        for s in stmts:
-            lines += self._lines(s, depth)
-            if lines[-1] == "return":
-                break
-        return ["    " + line for line in lines] or ["    pass"]
+    def _body(self, w: CodeWriter, stmts, depth: int, span: ir.Span) -> None:
+        """Write an indented block: its statements up to one that ends the effect, or `pass`."""
+        with w.indented():
+            if not stmts:
+                w.line("pass", span)
+            for s in stmts:
+                if self._write(w, s, depth):
+                    break
 
-    def _lines(self, s: ir.Stmt, depth: int = 0) -> list[str]:
-        """Python source lines for a statement that cannot pause; a statement after
-        which nothing of the effect runs (win, end_game, end_turn) ends with return."""
+    def _write(self, w: CodeWriter, s: ir.Stmt, depth: int = 0) -> bool:
+        """Write the source of a statement that cannot pause, each line marked with the
+        spec's place; True when nothing of the effect runs after it (win, end_game,
+        end_turn end with a return)."""
         x = self.x
         if isinstance(s, ir.Let):
-            return [f"env[{s.name!r}] = {x.source(s.value)}"]
-        if isinstance(s, ir.Assign):
+            w.line(f"{x.local(s.name)} = {x.source(s.value)}", s.span)
+        elif isinstance(s, ir.Assign):
             local = isinstance(s.target, ir.Local)
-            ref = f"env[{s.target.name!r}]" if local else "g._counters[_slot]"
+            ref = x.local(s.target.name) if local else "g._counters[_slot]"
             new = x.source(s.value)
             if s.op != "=":
                 new = f"{ref} {s.op[0]} ({new})"
             if local:
-                return [f"{ref} = {new}"]
-            slot = x.slot(self.rules.counter_index[s.target.name], s.target.owner)
-            return [f"_slot = {slot}", f"g.set_counter(_slot, {new})"]
-        if isinstance(s, ir.If):
-            lines = [f"if {x.source(s.cond)}:"] + self._body(s.then, depth)
-            return lines + (["else:"] + self._body(s.orelse, depth) if s.orelse else [])
-        if isinstance(s, ir.For):
+                w.line(f"{ref} = {new}", s.span)
+            else:
+                w.line(f"_slot = {x.slot(self.rules.counter_index[s.target.name], s.target.owner)}", s.span)
+                w.line(f"g.set_counter(_slot, {new})", s.span)
+        elif isinstance(s, ir.If):
+            w.line(f"if {x.source(s.cond)}:", s.cond.span)
+            self._body(w, s.then, depth, s.span)
+            if s.orelse:
+                w.line("else:", s.span)
+                self._body(w, s.orelse, depth, s.span)
+        elif isinstance(s, ir.For):
             var = f"_p{depth}"  # nested loops each have their own
-            return [f"for {var} in {x.players_source(s.items)}:", f"    env[{s.var!r}] = {var}"] \
-                + self._body(s.body, depth + 1)
-        return getattr(self, "_do_" + s.proc)(*s.args)
+            w.line(f"for {var} in {x.players_source(s.items)}:", s.items.span)
+            with w.indented():
+                w.line(f"{x.local(s.var)} = {var}", s.span)
+            self._body(w, s.body, depth + 1, s.span)
+        else:
+            lines = getattr(self, "_do_" + s.proc)(*s.args)
+            for line in lines:
+                w.line(line, s.span)
+            return lines[-1] == "return"
+        return False
 
     # --- procedures that cannot pause: source lines -------------------------------
 
@@ -216,11 +229,11 @@ class StatementCompiler:
         return [f"g.move_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
     def _do_win(self, players):
-        return [f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.rule!r})",
+        return [f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.x.constant(self.x.rule)})",
                 "return"]
 
     def _do_end_game(self):
-        return [f"g.finish((), {self.rule!r})", "return"]
+        return [f"g.finish((), {self.x.constant(self.x.rule)})", "return"]
 
     def _do_eliminate(self, player):
         return [f"g.eliminate({self.x.source(player)})"]

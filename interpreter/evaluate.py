@@ -7,7 +7,11 @@ list of card ids; a kind the frozenset of card-type indexes it covers.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from rulespec.lang import ir
+
+from .codegen import CodeWriter, quote
 
 
 def _div(a, b):
@@ -44,29 +48,48 @@ class Compiler:
         self.defs = defs  # interpreter.rules.Rules
         self.ns: dict = {"_div": _div, "_mod": _mod, "_count_types": _count_types}
         self.depth = 0  # how deep in the source being generated
+        self.rule = ""  # the rule being compiled, which names its functions
+        self.listings: list = []  # every function generated, in order: `rulespec compile --show`
+
+    @contextmanager
+    def within(self, rule: str):
+        """Compile for this rule: the functions generated meanwhile are named after it."""
+        saved, self.rule = self.rule, rule
+        try:
+            yield
+        finally:
+            self.rule = saved
 
     def expr(self, e: ir.Expr):
         """A function (game, env) -> the value of e."""
-        return self.function(self.source(e))
+        return self.function(self.source(e), e.span)
 
     def cards(self, e: ir.Expr):
         """A function giving a list of card ids, whether e is a zone or a card set."""
-        return self.function(self.cards_source(e))
+        return self.function(self.cards_source(e), e.span)
 
     def players(self, e: ir.Expr):
         """A function giving a tuple of seats, whether e is one player or a set."""
-        return self.function(self.players_source(e))
+        return self.function(self.players_source(e), e.span)
 
-    def function(self, source: str):
-        return eval(f"lambda g, env: {source}", self.ns)  # noqa: S307 - our own source
+    def function(self, source: str, span: ir.Span):
+        w = CodeWriter("expr", span)
+        w.line(f"return {source}", span)
+        return self.compile(w)
+
+    def compile(self, w: CodeWriter):
+        """The function w wrote, compiled for the current rule, its listing kept."""
+        function, listing = w.compile(self.ns, self.rule)
+        self.listings.append(listing)
+        return function
 
     def constant(self, value) -> str:
-        """Source naming value: a literal, or a name bound in the generated code's globals."""
-        if value is None or type(value) in (int, bool, str):
-            return repr(value)
-        name = f"_c{len(self.ns)}"
-        self.ns[name] = value
-        return name
+        """Source naming value (see codegen.quote)."""
+        return quote(value, self.ns)
+
+    def local(self, name: str) -> str:
+        """Source for the binding `name` of the effect's locals."""
+        return f"env[{self.constant(name)}]"
 
     # --- source -------------------------------------------------------------------
 
@@ -100,7 +123,7 @@ class Compiler:
         return self.constant(self.defs.params[e.name])
 
     def _src_Local(self, e):
-        return _TABLE.get(e.name) or f"env[{e.name!r}]"
+        return _TABLE.get(e.name) or self.local(e.name)
 
     def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]

@@ -65,10 +65,13 @@ class Game:
         self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
                       for g in spec.goals}
         self.exprs = Compiler(self)
-        self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
+        with self.exprs.within("evaluation"):
+            self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
         stmts = StatementCompiler(self)
-        self.counter_initial = [self.exprs.expr(c.initial) for c in spec.counters
-                                for _ in (range(n_players) if c.per_player else [None])]
+        self.counter_initial = []
+        for c in spec.counters:
+            with self.exprs.within(f"counters.{c.name}"):
+                self.counter_initial += [self.exprs.expr(c.initial)] * (n_players if c.per_player else 1)
         self.setup = stmts.setup(spec.setup)
         self.actions = {a.name: stmts.action(a) for a in spec.actions}
         self.reactions = [stmts.reaction(r) for r in spec.reactions]

@@ -23,6 +23,7 @@ from types import MappingProxyType
 
 from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
                       Rejection, first_of_each_type, seat_name)
+from .codegen import raise_at_spec
 from .effects import MAX_PASSES, Frame
 from .observe import log_for, observation
 from .table import Table
@@ -121,8 +122,7 @@ class State(Table):
                 self._log("choice", player=point.player, kind=point.kind, option=choice.label,
                           _vis=frozenset([point.player]) if point.kind == "card" else None)
             self._firings = self._passes = 0  # the loop guards count between players' decisions
-        point.resume(self, point, choice)
-        self._run()
+        self._run(point, choice)
 
     def _by_label(self, choice: Option | str) -> Option:
         options = self._pending.options
@@ -326,7 +326,10 @@ class State(Table):
         """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
         if self.game.evaluation is None:
             raise ValueError(f"{self.game.spec.name} declares no evaluation")
-        return self.game.evaluation(self, {"me": player})
+        try:
+            return self.game.evaluation(self, {"me": player})
+        except Exception as exc:
+            raise_at_spec(exc)
 
     # --- used by effects ----------------------------------------------------------
 
@@ -400,7 +403,18 @@ class State(Table):
 
     # --- the loop -----------------------------------------------------------------
 
-    def _run(self) -> None:
+    def _run(self, answered: ChoicePoint | None = None, choice: Option | None = None) -> None:
+        """Resume the decision just answered, if any, then run to the next decision or
+        the end. What generated code raises leaves as a RuleError at the spec's place:
+        one try around the loop, which costs nothing until something raises."""
+        try:
+            if answered is not None:
+                answered.resume(self, answered, choice)
+            self._advance()
+        except Exception as exc:
+            raise_at_spec(exc)
+
+    def _advance(self) -> None:
         stack = self._stack
         while self._pending is None and not self._over:
             if stack:

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from interpreter import Game
+from interpreter import Game, RuleError
 from interpreter.agents import make_agents, play
 from interpreter.observe import log_for
 from interpreter.choices import seat_name
@@ -19,7 +19,7 @@ from interpreter.choices import seat_name
 from .analysis import simulation
 from .lang import schema
 from .lang.compiler import compile_document, load_spec
-from .lang.diagnostics import Diagnostic, SpecError
+from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from .table import scenarios
 from .table.narrate import narrate
 
@@ -37,6 +37,7 @@ EXAMPLES = """examples:
   rulespec test tests/scenarios                               run rules scenarios
   rulespec play games/GAME.yaml --as P1                       play a game yourself
   rulespec replay game.jsonl                                  re-run a logged game and check it
+  rulespec compile games/GAME.yaml --show RULE                the Python a rule compiles to
   rulespec schema                                             print the spec JSON Schema
 """
 
@@ -180,6 +181,21 @@ def _parser() -> argparse.ArgumentParser:
                         epilog="example: rulespec replay game.jsonl")
     rp.add_argument("log", metavar="LOG.jsonl", help="a log written by rulespec run --log")
     rp.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+
+    cp = sub.add_parser("compile", help="show the Python a rule compiles to, line by line "
+                        "against the spec",
+                        description="Print the Python source generated for a rule (its "
+                                    "conditions and its effect's ops), each line marked with "
+                                    "the spec line:col it came from. Without a RULE, list the "
+                                    "rules that have generated code.",
+                        epilog="example: rulespec compile games/GAME.yaml --show RULE --players 3")
+    cp.add_argument("spec")
+    cp.add_argument("--show", metavar="RULE", nargs="?", const="",
+                    help="the rule to show: a step, action, reaction, end condition or trigger, "
+                         "setup, evaluation, or counters.NAME; without RULE, list them")
+    cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    cp.add_argument("--variant", action="append", default=[], metavar="NAME",
+                    help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     return p
 
 
@@ -204,6 +220,10 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except SpecError as exc:
         print(exc.render(), file=stderr)
         return 2
+    except RuleError as exc:  # a rule failed as a game ran: the spec's place, as for SpecError
+        print(Diagnostic(exc.code, exc.message, exc.span).render(_source_lines(exc.span.file)),
+              file=stderr)
+        return 2
     except UsageError as exc:
         print(f"rulespec {args.command}: {exc}", file=stderr)
         return 2
@@ -216,12 +236,16 @@ def _load(path, variants):
         raise UsageError(str(exc)) from None
 
 
+def _source_lines(path: str) -> list[str] | None:
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return None  # the message stands without the source line
+
+
 def _setup(args):
     """The spec and player count of run and simulate, with their arguments checked."""
-    spec = _load(args.spec, args.variant)
-    n = args.players or spec.default_players
-    if not spec.min_players <= n <= spec.max_players:
-        raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
+    spec, n = _spec_for_players(args)
     for flag in ("max_turns", "games", "workers"):
         value = getattr(args, flag, None)
         if value is not None and value < 1:
@@ -232,6 +256,15 @@ def _setup(args):
         raise UsageError(str(exc)) from None
     if any(getattr(a, "needs_model", False) for a in agents) and spec.evaluation is None:
         raise UsageError(f"the greedy agent needs an evaluation in the spec; {args.spec} has none")
+    return spec, n
+
+
+def _spec_for_players(args):
+    """The spec (with its variants) and the player count asked for, checked."""
+    spec = _load(args.spec, args.variant)
+    n = args.players or spec.default_players
+    if not spec.min_players <= n <= spec.max_players:
+        raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
     return spec, n
 
 
@@ -627,9 +660,37 @@ def _replay(args, out, err) -> int:
     return 0 if all(o.same for o in outcomes) else 1
 
 
+def _compile(args, out, err) -> int:
+    spec, n = _spec_for_players(args)
+    listings: dict[str, list] = {}  # rule -> its generated functions
+    for listing in Game(spec, n).exprs.listings:
+        listings.setdefault(listing.rule, []).append(listing)
+    if not args.show:
+        for rule in listings:
+            print(rule, file=out)
+        return 0
+    if args.show not in listings:
+        hint = did_you_mean(args.show, listings)
+        raise UsageError(f"no rule '{args.show}' with generated code in {args.spec}"
+                         f"{f' ({hint})' if hint else ''}; rules: {', '.join(listings)}")
+    shown = sorted(listings[args.show],
+                   key=lambda f: (f.spans[0].file, f.spans[0].line, f.spans[0].col))
+    print(f"# {args.show} in {args.spec}, {n} players: {len(shown)} generated "
+          f"function{'s' if len(shown) > 1 else ''}, each line marked with its spec line:col", file=out)
+    sources: dict[str, list[str]] = {}
+    for listing in shown:
+        span = listing.spans[0]
+        if span.file not in sources:
+            sources[span.file] = _source_lines(span.file) or []
+        source = sources[span.file]
+        text = source[span.line - 1].strip() if span.line <= len(source) else ""
+        print(f"\n# {span.line}:{span.col}: {text}", *listing.annotated(), sep="\n", file=out)
+    return 0
+
+
 COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
             "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
-            "play": _play, "replay": _replay}
+            "play": _play, "replay": _replay, "compile": _compile}
 
 
 def entry() -> None:
