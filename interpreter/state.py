@@ -53,8 +53,11 @@ class State(Table):
         self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
         self._game_index = game_index
         self._phase = "setup"
-        for i, f in enumerate(game.counter_initial):
-            self._counters[i] = f(self, {})
+        try:
+            for i, f in enumerate(game.counter_initial):
+                self._counters[i] = f(self, {})
+        except Exception as exc:
+            raise_at_spec(exc)
         for i, value in (carried or {}).items():
             self._counters[i] = value
         if _setup:
