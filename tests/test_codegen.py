@@ -59,6 +59,14 @@ def test_a_failure_in_a_condition_names_the_condition(monkeypatch):
     assert info.value.rule == "halve"
 
 
+def test_a_failure_in_a_counter_s_initial_value_is_placed_too(monkeypatch):
+    text = TEXT.replace("  steals: {initial: 0}", "  steals: {initial: 4 // 2}", 1)
+    with pytest.raises(RuleError) as info:
+        failing(text, monkeypatch).new_initial_state(seed=1)
+    assert (info.value.span.line, info.value.span.col) == place(text, "4 // 2")
+    assert info.value.rule == "counters.steals"
+
+
 def test_a_failure_after_a_choice_is_placed_too(monkeypatch):
     """An action's effect runs as its choice is applied: the same report."""
     text = TEXT.replace("        steals += 1\n", "        steals += 4 // 2\n", 1)
