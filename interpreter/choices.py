@@ -125,6 +125,14 @@ def first_of_each_type(cards, ctype, types=None) -> dict[int, int]:
     return first
 
 
+def first_of_type(cards, ctype, t: int) -> int:
+    """The first of `cards` of type t: the one that stood for its type when offered."""
+    for c in cards:
+        if ctype[c] == t:
+            return c
+    raise IllegalChoice("no card of that type where it was offered")
+
+
 @dataclass(slots=True)
 class ChoicePoint:
     player: int                          # a seat, or CHANCE

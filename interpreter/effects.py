@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import CHANCE, Branch, Order, Outcome, PickCard, React, first_of_each_type, seat_name
+from .choices import CHANCE, Branch, Order, Outcome, PickCard, React, first_of_each_type, first_of_type, seat_name
 from .codegen import CodeWriter
 
 
@@ -319,7 +319,9 @@ class StatementCompiler:
     def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
         to = self.x.expr(dest)
         zone, n = self.x.expr(cards.args[0]), self.x.expr(cards.args[1])
-        outcomes = [Outcome(name, card_type=t) for t, name in enumerate(self.rules.type_names)]
+        names = self.rules.type_names
+        outcomes = [Outcome(name, card_type=t) for t, name in enumerate(names)]
+        rank = {t: i for i, t in enumerate(sorted(range(len(names)), key=names.__getitem__))}
 
         def move_random(g, env):
             src = zone(g, env)
@@ -330,13 +332,14 @@ class StatementCompiler:
             it holds; `count` cards are still to draw."""
             if count <= 0 or not g._zones[src]:
                 return
-            first = first_of_each_type(g._zones[src], g._ctype)
-            g.ask(CHANCE, "chance", [outcomes[t] for t in first], take, env,
-                  weights=tuple(g._tcount[src][t] for t in first), data=(src, dst, count))
+            types = sorted(first_of_each_type(g._zones[src], g._ctype), key=rank.__getitem__)  # by label
+            counts = g._tcount[src]
+            g.ask(CHANCE, "chance", [outcomes[t] for t in types], take, env,
+                  weights=tuple([counts[t] for t in types]), data=(src, dst, count))
 
         def take(g, point, option):
             src, dst, count = point.data
-            g.move_card(first_of_each_type(g._zones[src], g._ctype)[option.card_type], dst)
+            g.move_card(first_of_type(g._zones[src], g._ctype, option.card_type), dst)
             draw_one(g, point.env, src, dst, count - 1)
         return move_random
 

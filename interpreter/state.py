@@ -22,7 +22,7 @@ import random
 from types import MappingProxyType
 
 from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
-                      Rejection, first_of_each_type, seat_name)
+                      Rejection, first_of_each_type, first_of_type, seat_name)
 from .codegen import raise_at_spec
 from .effects import MAX_PASSES, Frame
 from .observe import log_for, observation
@@ -125,7 +125,11 @@ class State(Table):
                 self._log("choice", player=point.player, kind=point.kind, option=choice.label,
                           _vis=frozenset([point.player]) if point.kind == "card" else None)
             self._firings = self._passes = 0  # the loop guards count between players' decisions
-        self._run(point, choice)
+        try:  # what generated code raises leaves as a RuleError at the spec's place
+            point.resume(self, point, choice)
+            self._advance()
+        except Exception as exc:
+            raise_at_spec(exc)
 
     def _by_label(self, choice: Option | str) -> Option:
         options = self._pending.options
@@ -370,13 +374,10 @@ class State(Table):
 
     def ask(self, player: int, kind: str, options: list[Option], resume, env=None, *,
             weights=None, sample=None, data=None) -> None:
-        """Pause for a decision. Options are sorted by label (with their weights)."""
-        if len(options) > 1:
-            if weights is None:
-                options.sort(key=_label)
-            else:
-                pairs = sorted(zip(options, weights), key=_first_label)
-                options, weights = [o for o, _ in pairs], tuple(w for _, w in pairs)
+        """Pause for a decision. Options are sorted by label here, except weighted chance
+        outcomes, which their maker lists sorted (with their weights)."""
+        if weights is None and len(options) > 1:
+            options.sort(key=_label)
         self._pending = ChoicePoint(player, kind, options, resume, env, weights, sample, data)
 
     def count_loop_pass(self) -> bool:
@@ -406,13 +407,11 @@ class State(Table):
 
     # --- the loop -----------------------------------------------------------------
 
-    def _run(self, answered: ChoicePoint | None = None, choice: Option | None = None) -> None:
-        """Resume the decision just answered, if any, then run to the next decision or
-        the end. What generated code raises leaves as a RuleError at the spec's place:
-        one try around the loop, which costs nothing until something raises."""
+    def _run(self) -> None:
+        """Run to the next decision or the end. What generated code raises leaves as a
+        RuleError at the spec's place: one try around the loop, which costs nothing
+        until something raises (_apply has its own)."""
         try:
-            if answered is not None:
-                answered.resume(self, answered, choice)
             self._advance()
         except Exception as exc:
             raise_at_spec(exc)
@@ -541,19 +540,8 @@ def _count(counts: dict, key: str) -> None:
     counts[key] = counts.get(key, 0) + 1
 
 
-def _first(cards, ctype, t: int) -> int:
-    for c in cards:
-        if ctype[c] == t:
-            return c
-    raise IllegalChoice("no card of that type where it was offered")
-
-
 def _label(o):
     return o.label
-
-
-def _first_label(pair):
-    return pair[0].label
 
 
 def _resume_play(s: State, point, option) -> None:
@@ -563,7 +551,7 @@ def _resume_play(s: State, point, option) -> None:
     a = s.game.actions[option.action]
     card = None
     if option.card_type is not None:  # the first card of its type in the hand, as offered
-        card = _first(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
+        card = first_of_type(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
     env = {"card": [card] if card is not None else []}
     if option.chosen is not None:
         env["chosen"] = [option.chosen]
@@ -585,7 +573,7 @@ def _resume_reaction(s: State, point, option) -> None:
         return
     r = s.game.reactions_by_name[option.reaction]
     reactor = point.player
-    c = _first(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
+    c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
     env = point.env
     env["reactor"], env["answer"] = reactor, [c]
     _count(s._fired, r.ir.name)
