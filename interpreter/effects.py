@@ -63,7 +63,7 @@ def _true(g, env):
     return True
 
 
-MAX_PASSES = 100_000  # passes of `while` loops between two decisions of players, or in one turn
+MAX_PASSES = 100_000  # passes of `while` loops in one turn
 MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
 
 
@@ -377,8 +377,9 @@ class StatementCompiler:
 
         def random_player(g, env):
             options = [outcomes[p] for p in ps(g, env)]
-            if options:
-                g.ask(CHANCE, "chance", options, then, env)
+            if not options:
+                raise LookupError("random_player() has no player to pick from")
+            g.ask(CHANCE, "chance", options, then, env)
         return random_player
 
 

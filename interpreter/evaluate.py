@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from rulespec.lang import ir
 
 from .codegen import CodeWriter, quote
+from .table import INT_LIMIT
 
 
 def _div(a, b):
@@ -20,6 +21,14 @@ def _div(a, b):
 
 def _mod(a, b):
     return a % b if b else 0
+
+
+def _mul(a, b):
+    """a * b, refused past ±INT_LIMIT: repeated products would grow without bound."""
+    product = a * b
+    if -INT_LIMIT <= product <= INT_LIMIT:
+        return product
+    raise OverflowError("a product past the limit of ±10^18 (docs/limits.md)")
 
 
 def _count_types(row, types):
@@ -46,7 +55,7 @@ class Compiler:
 
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
-        self.ns: dict = {"_div": _div, "_mod": _mod, "_count_types": _count_types}
+        self.ns: dict = {"_div": _div, "_mod": _mod, "_mul": _mul, "_count_types": _count_types}
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
@@ -151,8 +160,8 @@ class Compiler:
         if e.left.type == "players" or e.right.type == "players":  # compare as sets
             return f"(set({self.players_source(e.left)}) {op} set({self.players_source(e.right)}))"
         a, b = self.source(e.left), self.source(e.right)
-        if op in ("//", "%"):
-            return f"{'_div' if op == '//' else '_mod'}({a}, {b})"
+        if op in ("//", "%", "*"):
+            return f"{ {'//': '_div', '%': '_mod', '*': '_mul'}[op]}({a}, {b})"
         return f"({a} {op} {b})"
 
     def _src_Call(self, e):

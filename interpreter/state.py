@@ -28,7 +28,8 @@ from .effects import MAX_PASSES, Frame
 from .observe import log_for, observation
 from .table import Table
 
-MAX_FIRINGS = 1000  # trigger firings between two decisions of players, or in one turn
+MAX_FIRINGS = 1000          # trigger firings in one turn (the setup counts as one)
+MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
 
 
 class State(Table):
@@ -44,7 +45,7 @@ class State(Table):
         self._stack: list[Frame] = []
         self._pending: ChoicePoint | None = None
         self._over, self._winners, self._reason = False, (), ""
-        self._firings, self._passes = 0, 0
+        self._firings, self._passes, self._turn_decisions = 0, 0, 0  # the loop guards, per turn
         self._choices = 0  # choices applied, chance included: the game's length in steps
         self._fired: dict[str, int] = {}   # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
@@ -120,11 +121,14 @@ class State(Table):
     def _apply(self, point: ChoicePoint, choice: Option) -> None:
         self._pending = None
         self._choices += 1
-        if point.player != CHANCE:
-            if self._events is not None:
-                self._log("choice", player=point.player, kind=point.kind, option=choice.label,
-                          _vis=frozenset([point.player]) if point.kind == "card" else None)
-            self._firings = self._passes = 0  # the loop guards count between players' decisions
+        if point.player != CHANCE and self._events is not None:
+            self._log("choice", player=point.player, kind=point.kind, option=choice.label,
+                      _vis=frozenset([point.player]) if point.kind == "card" else None)
+        self._turn_decisions += 1
+        if self._turn_decisions > MAX_TURN_DECISIONS:  # a loop that asks and asks: no choice resets it
+            self._log("error", message=f"a turn went on for {MAX_TURN_DECISIONS} decisions")
+            self.finish((), "effect_loop")
+            return
         try:  # what generated code raises leaves as a RuleError at the spec's place
             point.resume(self, point, choice)
             self._advance()
@@ -488,7 +492,7 @@ class State(Table):
         self._current, self._step_index = p, 0
         self._dirty.update(self.game.watch_table)
         self._version += 1  # a new current player is a change: conditions may read it
-        self._firings = self._passes = 0  # the loop guards count within a turn
+        self._firings = self._passes = self._turn_decisions = 0  # the loop guards count per turn
         if self._events is not None:
             self._log("turn", player=p)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
+
 
 
 class Table:
@@ -100,6 +102,9 @@ class Table:
         self._log("shuffle", zone=self.game.slots[slot].label)
 
     def set_counter(self, slot: int, value: int) -> None:
+        if not -INT_LIMIT <= value <= INT_LIMIT:
+            raise OverflowError(f"counter {self.game.counter_names[slot]} would be {_magnitude(value)}, "
+                                f"past the limit of ±10^18 (docs/limits.md)")
         if self._counters[slot] != value:
             self._counters[slot] = value
             self._dirty.update(self.game.watch_counters[slot])
@@ -226,3 +231,8 @@ class Table:
         self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
                   cards=[self.game.type_names[self._ctype[c]] for c in cards], _vis=vis)
 
+
+def _magnitude(value: int) -> str:
+    """A huge number in a few characters (str() refuses past 4,300 digits)."""
+    digits = value.bit_length() * 0.30103
+    return f"{'-' if value < 0 else ''}about 10^{digits:.0f}"
