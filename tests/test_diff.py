@@ -144,7 +144,7 @@ def test_text_output_of_a_variant_diff(monkeypatch):
                          "games/variants/take_the_gold/advanced.yaml")
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "added    step 'coin_check'  (new games/variants/take_the_gold/advanced.yaml:10:7)",
+        "added    step 'coin_win'  (new games/variants/take_the_gold/advanced.yaml:13:7)",
         "removed  end condition 'coin_win'  (old games/take_the_gold.yaml:132:3)",
     ]
     code, out, _ = cli("diff", "games/take_the_gold.yaml", "games/take_the_gold.yaml")

@@ -148,7 +148,7 @@ def test_setup_deals_six_turns_one_up_and_left_of_dealer_starts(players, dealer)
         assert zone(game, f"ship[P{p + 1}]") == []
     assert len(zone(game, "discard_pile")) == 1
     assert len(zone(game, "draw_pile")) == TOTALS[players] - 6 * players - 1
-    assert counter(game, "voyages") == 0
+    assert counter(game, "voyages") == 1      # PW-12: the first voyage
     # PW-4 at the first turn: taking the face-up card is offered unless it is a Kraken
     top = zone(game, "discard_pile")[-1]
     expected = ["draw"] if top == "kraken" else ["draw", "take discard"]

@@ -129,7 +129,7 @@ def test_composed_variants_run_from_the_command_line():
 
 def test_advanced_and_two_player_compose():
     spec = load_spec(TTG, variants=["advanced", "two_player"])
-    assert [s.name for s in spec.turn] == ["coin_check", "draw", "play", "discard_down"]
+    assert [s.name for s in spec.turn] == ["coin_win", "draw", "play", "discard_down"]
     assert "coin_win" not in {t.name for t in spec.end_conditions}
     assert spec.max_players == 2
 
