@@ -21,7 +21,9 @@ from .lang import schema
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError
 from .table import scenarios
+from .table.files import OutputError, check_output, replacing, spec_files
 from .table.narrate import narrate
+from .table.replay import write_log
 
 EXAMPLES = """examples:
   rulespec run games/GAME.yaml                                a narrated game
@@ -216,6 +218,20 @@ def _load(path, variants):
         raise UsageError(str(exc)) from None
 
 
+def _inputs(args, *flags) -> list[str]:
+    """The files the command reads (the spec, what it extends, the variants), once the
+    output files named by the flags are checked: none of them, no folder, a name."""
+    inputs = spec_files(args.spec, getattr(args, "variant", []))
+    for flag in flags:
+        path = getattr(args, flag.lstrip("-"))
+        if path is not None:
+            try:
+                check_output(path, inputs)
+            except OutputError as exc:
+                raise UsageError(f"{flag}: {exc}") from None
+    return inputs
+
+
 def _setup(args):
     """The spec and player count of run and simulate, with their arguments checked."""
     spec = _load(args.spec, args.variant)
@@ -243,6 +259,7 @@ def _player_range(spec) -> str:
 
 def _run(args, out, err) -> int:
     spec, n = _setup(args)
+    inputs = _inputs(args, "--log")
     viewer = None
     if args.seat is not None:
         try:
@@ -255,17 +272,12 @@ def _run(args, out, err) -> int:
         game = definition.new_initial_state(seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
         games.append(play(game, make_agents(args.agents.split(","), n, seed)))
         carried = game.carry()
-    if args.log:  # one header line per game, then its events
+    if args.log is not None:
         try:
-            with open(args.log, "w") as fh:
-                for k, game in enumerate(games):
-                    header = {"spec": args.spec, "variants": args.variant, "players": n,
-                              "seed": args.seed + k, "game": k + 1, "agents": args.agents,
-                              "max_turns": args.max_turns, "result": game.result}
-                    for record in [header] + log_for(game, None):
-                        fh.write(json.dumps(record, default=list) + "\n")
-        except OSError as exc:
-            raise UsageError(f"cannot write log {args.log}: {exc.strerror}") from None
+            write_log(args.log, games, args.spec, args.variant, n, args.seed, inputs,
+                      agents=args.agents, max_turns=args.max_turns)
+        except OutputError as exc:
+            raise UsageError(f"--log: {exc}") from None
     if args.games > 1:
         return _report_match(spec, n, args, games, viewer, out)
     game = games[0]
@@ -308,6 +320,7 @@ def _simulate(args, out, err) -> int:
     job = simulation.Job(str(Path(args.spec).resolve()), n, tuple(args.agents.split(",")),
                          args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
                                                for v in args.variant))
+    inputs = _inputs(args, "--plot")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
     if args.dask and importlib.util.find_spec("distributed") is None:
@@ -320,7 +333,12 @@ def _simulate(args, out, err) -> int:
     report = simulation.summarize(results, n)
     report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
     if args.plot:
-        simulation.plot(results, n, f"{spec.name}: {args.games} games, {n} players", args.plot)
+        try:
+            with replacing(args.plot, inputs) as temporary:
+                simulation.plot(results, n, f"{spec.name}: {args.games} games, {n} players",
+                                str(temporary))
+        except OutputError as exc:
+            raise UsageError(f"--plot: {exc}") from None
     if args.json:
         json.dump(report, out, indent=1)
         out.write("\n")
@@ -553,22 +571,25 @@ def _graph(args, out, err) -> int:
     from .analysis import graph
 
     g = graph.build(load_spec(args.spec))
+    inputs = _inputs(args, "--output", "--render")
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
-    if args.output:
-        try:
-            Path(args.output).write_text(text)
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
-    else:
-        out.write(text)
-    if args.render:
-        if shutil.which("dot") is None:
-            raise UsageError("--render needs Graphviz's 'dot'; install graphviz, or use the "
-                             "dot text with another renderer")
-        done = subprocess.run(["dot", "-Tsvg", "-o", args.render], input=graph.to_dot(g),
-                              text=True, capture_output=True)
-        if done.returncode:
-            raise UsageError(f"dot failed: {done.stderr.strip()}")
+    if args.render and shutil.which("dot") is None:
+        raise UsageError("--render needs Graphviz's 'dot'; install graphviz, or use the "
+                         "dot text with another renderer")
+    try:
+        if args.output is not None:
+            with replacing(args.output, inputs) as temporary:
+                temporary.write_text(text, encoding="utf-8")
+        else:
+            out.write(text)
+        if args.render is not None:
+            with replacing(args.render, inputs) as temporary:
+                done = subprocess.run(["dot", "-Tsvg", "-o", str(temporary)], input=graph.to_dot(g),
+                                      text=True, capture_output=True)
+                if done.returncode:
+                    raise UsageError(f"dot failed: {done.stderr.strip()}")
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
     return 0
 
 
@@ -605,10 +626,9 @@ def _replay(args, out, err) -> int:
 
     try:
         outcomes = replay(args.log)
-    except (LogError, FileNotFoundError) as exc:
-        raise UsageError(str(exc)) from None
-    except ValueError as exc:  # the log's player count does not suit its spec
-        raise UsageError(f"{args.log}: {exc}") from None
+    except LogError as exc:
+        print(exc, file=err)
+        return 2
     if args.json:
         json.dump([{"game": o.game, "seed": o.seed, "same": o.same, "events": o.events,
                     "difference": o.difference, "result": o.result} for o in outcomes], out, indent=1)
