@@ -6,8 +6,10 @@ Exit codes: 0 ok; 1 findings (validate, lint, diff) or failed checks (test, repl
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError
 from .table import scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
-from .table.narrate import narrate
+from .table.narrate import narrate, visible
 from .table.replay import write_log
 
 EXAMPLES = """examples:
@@ -186,7 +188,61 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    """Run one command. Everything it prints goes through _Stream; a stream that
+    cannot be written (closed, a full disk) ends it with one line on standard error
+    and exit 2, or none when standard error is the one that failed. A pipe whose
+    reader left (`rulespec run ... | head`) is no error."""
+    out = _Stream(stdout or sys.stdout, "standard output")
+    err = _Stream(stderr or sys.stderr, "standard error")
+    try:
+        code = _main(argv, out, err, stdin)
+        out.flush()
+        return code
+    except _StreamFailed as exc:
+        if exc.stream is out and isinstance(exc.error, BrokenPipeError):
+            return 0
+        if exc.stream is out:
+            try:
+                print(f"rulespec: cannot write {out.name}: "
+                      f"{getattr(exc.error, 'strerror', None) or exc.error}", file=err)
+            except _StreamFailed:
+                pass
+        return 2
+
+
+class _StreamFailed(Exception):
+    def __init__(self, stream, error):
+        self.stream, self.error = stream, error
+
+
+class _Stream:
+    """Standard output or error as the commands write to them: the control characters
+    a spec or a log may hold are made visible (line breaks, tabs and the carriage
+    return of a progress line stay), and a write or flush that fails, or a stream that
+    is closed, raises _StreamFailed."""
+
+    def __init__(self, stream, name: str):
+        self.stream, self.name = stream, name
+
+    def _do(self, action, *args):
+        try:
+            if self.stream is None:  # the program was started with it closed (>&-)
+                raise OSError(errno.EBADF, "it is closed")
+            return getattr(self.stream, action)(*args)
+        except (OSError, ValueError) as exc:  # ValueError: a file closed since
+            raise _StreamFailed(self, exc) from None
+
+    def write(self, text: str):
+        return self._do("write", visible(text, keep="\n\r\t"))
+
+    def flush(self) -> None:
+        self._do("flush")
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+
+def _main(argv, stdout, stderr, stdin) -> int:
     _Parser.out = stdout
     try:
         args = _parser().parse_args(argv)
@@ -208,6 +264,9 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
         return 2
     except UsageError as exc:
         print(f"rulespec {args.command}: {exc}", file=stderr)
+        return 2
+    except OSError as exc:  # a file or folder the system refuses: no permission, a name too long
+        print(f"rulespec {args.command}: {exc.filename or 'error'}: {exc.strerror or exc}", file=stderr)
         return 2
 
 
@@ -653,10 +712,11 @@ COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _
 
 
 def entry() -> None:
-    try:
-        code = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:  # `rulespec run ... | head`: the reader left; not an error
-        sys.stderr.close()
-        code = 0
+    code = main(sys.argv[1:])
+    for stream in (sys.stdout, sys.stderr):  # one that failed would fail again as Python exits
+        try:
+            if stream is not None:
+                stream.flush()
+        except OSError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
     sys.exit(code)
