@@ -68,6 +68,27 @@ class _Exit(Exception):
         self.status, self.message = status, message
 
 
+MAX_MATCH = 10_000      # run --games: every game's log is kept until the end
+MAX_GAMES = 100_000     # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
+MAX_WORKERS = 256       # simulate --workers: processes
+
+
+def _whole(low: int, high: int | None = None):
+    """An argparse type: a whole number from low up to high, else a usage error that
+    names the option."""
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}")
+        return value
+    return whole
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -79,17 +100,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("spec")
     run.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
-    run.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for all seats, or one per seat, comma-separated: "
                           "random, first, greedy")
     run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
     run.add_argument("--json", action="store_true", help="print the result and log as JSON")
-    run.add_argument("--max-turns", type=int, help="turn limit (default: the spec's, or 2000)")
+    run.add_argument("--max-turns", type=_whole(1), help="turn limit (default: the spec's, or 2000)")
     run.add_argument("--as", dest="seat", metavar="SEAT",
                      help="narrate as this seat sees the game (e.g. P2); default: everything")
-    run.add_argument("--games", type=int, default=1,
+    run.add_argument("--games", type=_whole(1, MAX_MATCH), default=1,
                      help="play a match of N games (seeds S, S+1, ...); counters marked "
                           "match: true carry over")
 
@@ -99,12 +120,12 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("spec")
     sim.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
-    sim.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
-    sim.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    sim.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="how many games (default 1000)")
+    sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
     sim.add_argument("--agents", default="random", help="as for run")
-    sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
-    sim.add_argument("--max-turns", type=int, help="turn limit (default: the spec's)")
+    sim.add_argument("--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)")
+    sim.add_argument("--max-turns", type=_whole(1), help="turn limit (default: the spec's)")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--plot", metavar="FILE.png",
                      help="draw game lengths and seat win rates (needs rulespec[plot])")
@@ -132,13 +153,13 @@ def _parser() -> argparse.ArgumentParser:
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     lint.add_argument("--explore", action="store_true",
                       help="layer 2: bounded exploration of a 2-player game (seconds)")
-    lint.add_argument("--depth", type=int, default=8, help="exploration depth in choices (default 8)")
-    lint.add_argument("--max-states", type=int, default=40_000, metavar="N",
+    lint.add_argument("--depth", type=_whole(1), default=8, help="exploration depth in choices (default 8)")
+    lint.add_argument("--max-states", type=_whole(1), default=40_000, metavar="N",
                       help="exploration stops after N states and says so (default 40000)")
     lint.add_argument("--timeout", type=float, metavar="SECONDS",
                       help="give up exploring after this long: no result, exit 2 (default: none; "
                            "the result never depends on machine speed)")
-    lint.add_argument("--simulate", type=int, metavar="N", default=0,
+    lint.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
                       help="layer 3: coverage over N seeded random games")
     lint.add_argument("--format", choices=["text", "json", "sarif"], default="text")
     lint.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
@@ -152,9 +173,9 @@ def _parser() -> argparse.ArgumentParser:
     df.add_argument("new")
     df.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
                     help="exit 1 when NEW adds a finding of at least this severity")
-    df.add_argument("--simulate", type=int, metavar="N", default=0,
+    df.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
                     help="also compare outcomes over N seeded random games of each")
-    df.add_argument("--players", type=int, help="players for --simulate (default: OLD's)")
+    df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
     df.add_argument("--json", action="store_true")
 
     gr = sub.add_parser("graph", help="export the spec as a graph",
@@ -171,12 +192,12 @@ def _parser() -> argparse.ArgumentParser:
                         epilog="example: rulespec play games/GAME.yaml --as P1 --players 3")
     pl.add_argument("spec")
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
-    pl.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pl.add_argument("--agents", default="random",
                     help="the agent at the other seats, or one per seat, comma-separated "
                          "(yours is ignored): random, first, greedy")
-    pl.add_argument("--max-turns", type=int, help="end the game as turn_limit after N turns")
+    pl.add_argument("--max-turns", type=_whole(1), help="end the game as turn_limit after N turns")
     pl.add_argument("--variant", action="append", default=[], metavar="NAME",
                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
 
@@ -297,10 +318,6 @@ def _setup(args):
     n = args.players or spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
-    for flag in ("max_turns", "games", "workers"):
-        value = getattr(args, flag, None)
-        if value is not None and value < 1:
-            raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
     try:
         agents = make_agents(args.agents.split(","), n, args.seed)
     except ValueError as exc:
@@ -387,7 +404,9 @@ def _simulate(args, out, err) -> int:
     progress = _progress(err, args.games) if getattr(err, "isatty", lambda: False)() else None
     try:
         results = simulation.simulate(job, args.games, args.seed, args.workers, progress, args.dask)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: an address dask cannot read
+        if args.dask is None:
+            raise
         raise UsageError(f"cannot reach the Dask scheduler {args.dask}: {exc}") from None
     report = simulation.summarize(results, n)
     report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
@@ -492,8 +511,6 @@ def _lint(args, out, err) -> int:
     from .lang.loading import load
     from .lang.variants import load_composed, resolve
 
-    if args.simulate < 0 or args.depth < 1 or args.max_states < 1:
-        raise UsageError("--simulate must be at least 0, --depth and --max-states at least 1")
     findings, sources = [], {}
     for path in args.specs:
         if not Path(path).is_file():
@@ -577,8 +594,6 @@ def _sarif(findings) -> dict:
 def _diff(args, out, err) -> int:
     from .analysis import diff
 
-    if args.simulate < 0:
-        raise UsageError("--simulate must be at least 0")
     old, new = _load(args.old, []), _load(args.new, [])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)

@@ -1,5 +1,7 @@
 """The CLI's edges (issue 12): what a spec holds reaches the terminal only as text,
-standard streams that fail end in one line, refused files in one line."""
+standard streams that fail end in one line, refused files in one line, and numbers
+out of bounds are usage errors that name their option."""
+import json
 import os
 import re
 import subprocess
@@ -109,3 +111,37 @@ def test_a_spec_without_permission_is_one_line(monkeypatch):
     monkeypatch.setattr(Path, "read_bytes", refused)
     code, out, err = cli("run", TTG)
     assert (code, err) == (2, f"{TTG}:1:1: error RS001: cannot read file: Permission denied\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", TTG, "--players", 0], "argument --players: must be at least 1, not 0"),
+    (["run", TTG, "--players", -3], "argument --players: must be at least 1, not -3"),
+    (["play", TTG, "--as", "P1", "--players", 0], "argument --players: must be at least 1, not 0"),
+    (["run", TTG, "--games", 0], "argument --games: must be at least 1, not 0"),
+    (["run", TTG, "--games", 10_001], "argument --games: must be at most 10,000"),
+    (["run", TTG, "--max-turns", -1], "argument --max-turns: must be at least 1, not -1"),
+    (["simulate", TTG, "--games", 10**9], "argument --games: must be at most 100,000"),
+    (["simulate", TTG, "--games", 10**31], "argument --games: must be at most 100,000"),
+    (["simulate", TTG, "--games", "1e9"], "argument --games: invalid int value: '1e9'"),
+    (["simulate", TTG, "--workers", 10**6], "argument --workers: must be at most 256"),
+    (["diff", TTG, TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+    (["diff", TTG, TTG, "--simulate", 5, "--players", 0], "argument --players: must be at least 1, not 0"),
+    (["lint", TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+    (["lint", TTG, "--depth", 0], "argument --depth: must be at least 1, not 0"),
+])
+def test_a_number_out_of_bounds_is_a_usage_error(argv, message):
+    code, out, err = cli(*argv)
+    assert (code, out) == (2, "")
+    assert err == f"rulespec {argv[0]}: {message}\n(see 'rulespec {argv[0]} --help')\n"
+
+
+def test_a_negative_seed_is_a_seed():
+    code, out, _ = cli("run", TTG, "--seed", -5, "--json")
+    assert code == 0 and json.loads(out)["seed"] == -5
+
+
+def test_a_dask_address_dask_cannot_read_is_a_usage_error():
+    pytest.importorskip("distributed")
+    code, out, err = cli("simulate", TTG, "--games", 2, "--dask", "nonsense")
+    assert (code, err) == (2, "rulespec simulate: cannot reach the Dask scheduler nonsense: "
+                              "missing port number in address 'nonsense'\n")
