@@ -21,7 +21,7 @@ from ..lang import ir
 
 class NodeId(str):
     """A node's id: its kind and name, held apart so that nothing parses them out of
-    text, and its text ("action:pirate"; "setup" alone), which is how the exports show
+    text, and its text ("action:steal"; "setup" alone), which is how the exports show
     a node and callers look one up -- it hashes, compares and prints as the text."""
     __slots__ = ("kind", "name")
 
