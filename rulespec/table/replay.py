@@ -17,7 +17,7 @@ from pathlib import Path
 
 import jsonschema
 
-from interpreter import CHANCE, Game, IllegalChoice, State
+from interpreter import Game, IllegalChoice, State
 from interpreter.observe import log_for
 
 from ..lang.schema import load_schema
