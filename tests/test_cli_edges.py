@@ -145,3 +145,8 @@ def test_a_dask_address_dask_cannot_read_is_a_usage_error():
     code, out, err = cli("simulate", TTG, "--games", 2, "--dask", "nonsense")
     assert (code, err) == (2, "rulespec simulate: cannot reach the Dask scheduler nonsense: "
                               "missing port number in address 'nonsense'\n")
+
+
+def test_an_output_to_standard_output_as_a_pipe_is_written_there():
+    code, out, err = entry("graph", TTG, "--output", "/dev/stdout")
+    assert (code, err) == (0, "") and out.startswith('digraph "Take the Gold" {\n')

@@ -109,8 +109,8 @@ def replacing(path: str, inputs: Iterable[str | Path] = ()) -> Iterator[Path]:
     target = Path(os.path.realpath(path))  # through a link: replace the file it names
     temporary = None
     try:
-        if target.exists() and not target.is_file():
-            yield target
+        if os.path.exists(path) and not os.path.isfile(path):  # /dev/stdout, even as a pipe
+            yield Path(path)
             return
         handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-",
                                         suffix=target.suffix)  # renderers go by the suffix
