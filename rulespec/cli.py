@@ -6,8 +6,10 @@ Exit codes: 0 ok; 1 findings (validate, lint, diff) or failed checks (test, repl
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -21,7 +23,9 @@ from .lang import schema
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from .table import scenarios
-from .table.narrate import narrate
+from .table.files import OutputError, check_output, replacing, spec_files
+from .table.narrate import narrate, visible
+from .table.replay import write_log
 
 EXAMPLES = """examples:
   rulespec run games/GAME.yaml                                a narrated game
@@ -65,6 +69,27 @@ class _Exit(Exception):
         self.status, self.message = status, message
 
 
+MAX_MATCH = 10_000      # run --games: every game's log is kept until the end
+MAX_GAMES = 100_000     # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
+MAX_WORKERS = 256       # simulate --workers: processes
+
+
+def _whole(low: int, high: int | None = None):
+    """An argparse type: a whole number from low up to high, else a usage error that
+    names the option."""
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}")
+        return value
+    return whole
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -76,17 +101,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("spec")
     run.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
-    run.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for all seats, or one per seat, comma-separated: "
                           "random, first, greedy")
     run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
     run.add_argument("--json", action="store_true", help="print the result and log as JSON")
-    run.add_argument("--max-turns", type=int, help="turn limit (default: the spec's, or 2000)")
+    run.add_argument("--max-turns", type=_whole(1), help="turn limit (default: the spec's, or 2000)")
     run.add_argument("--as", dest="seat", metavar="SEAT",
                      help="narrate as this seat sees the game (e.g. P2); default: everything")
-    run.add_argument("--games", type=int, default=1,
+    run.add_argument("--games", type=_whole(1, MAX_MATCH), default=1,
                      help="play a match of N games (seeds S, S+1, ...); counters marked "
                           "match: true carry over")
 
@@ -96,12 +121,12 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("spec")
     sim.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
-    sim.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
-    sim.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    sim.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="how many games (default 1000)")
+    sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
     sim.add_argument("--agents", default="random", help="as for run")
-    sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
-    sim.add_argument("--max-turns", type=int, help="turn limit (default: the spec's)")
+    sim.add_argument("--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)")
+    sim.add_argument("--max-turns", type=_whole(1), help="turn limit (default: the spec's)")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--plot", metavar="FILE.png",
                      help="draw game lengths and seat win rates (needs rulespec[plot])")
@@ -129,13 +154,13 @@ def _parser() -> argparse.ArgumentParser:
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     lint.add_argument("--explore", action="store_true",
                       help="layer 2: bounded exploration of a 2-player game (seconds)")
-    lint.add_argument("--depth", type=int, default=8, help="exploration depth in choices (default 8)")
-    lint.add_argument("--max-states", type=int, default=40_000, metavar="N",
+    lint.add_argument("--depth", type=_whole(1), default=8, help="exploration depth in choices (default 8)")
+    lint.add_argument("--max-states", type=_whole(1), default=40_000, metavar="N",
                       help="exploration stops after N states and says so (default 40000)")
     lint.add_argument("--timeout", type=float, metavar="SECONDS",
                       help="give up exploring after this long: no result, exit 2 (default: none; "
                            "the result never depends on machine speed)")
-    lint.add_argument("--simulate", type=int, metavar="N", default=0,
+    lint.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
                       help="layer 3: coverage over N seeded random games")
     lint.add_argument("--format", choices=["text", "json", "sarif"], default="text")
     lint.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
@@ -149,9 +174,9 @@ def _parser() -> argparse.ArgumentParser:
     df.add_argument("new")
     df.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
                     help="exit 1 when NEW adds a finding of at least this severity")
-    df.add_argument("--simulate", type=int, metavar="N", default=0,
+    df.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
                     help="also compare outcomes over N seeded random games of each")
-    df.add_argument("--players", type=int, help="players for --simulate (default: OLD's)")
+    df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
     df.add_argument("--json", action="store_true")
 
     gr = sub.add_parser("graph", help="export the spec as a graph",
@@ -168,12 +193,12 @@ def _parser() -> argparse.ArgumentParser:
                         epilog="example: rulespec play games/GAME.yaml --as P1 --players 3")
     pl.add_argument("spec")
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
-    pl.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pl.add_argument("--agents", default="random",
                     help="the agent at the other seats, or one per seat, comma-separated "
                          "(yours is ignored): random, first, greedy")
-    pl.add_argument("--max-turns", type=int, help="end the game as turn_limit after N turns")
+    pl.add_argument("--max-turns", type=_whole(1), help="end the game as turn_limit after N turns")
     pl.add_argument("--variant", action="append", default=[], metavar="NAME",
                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
 
@@ -200,7 +225,61 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    """Run one command. Everything it prints goes through _Stream; a stream that
+    cannot be written (closed, a full disk) ends it with one line on standard error
+    and exit 2, or none when standard error is the one that failed. A pipe whose
+    reader left (`rulespec run ... | head`) is no error."""
+    out = _Stream(stdout or sys.stdout, "standard output")
+    err = _Stream(stderr or sys.stderr, "standard error")
+    try:
+        code = _main(argv, out, err, stdin)
+        out.flush()
+        return code
+    except _StreamFailed as exc:
+        if exc.stream is out and isinstance(exc.error, BrokenPipeError):
+            return 0
+        if exc.stream is out:
+            try:
+                print(f"rulespec: cannot write {out.name}: "
+                      f"{getattr(exc.error, 'strerror', None) or exc.error}", file=err)
+            except _StreamFailed:
+                pass
+        return 2
+
+
+class _StreamFailed(Exception):
+    def __init__(self, stream, error):
+        self.stream, self.error = stream, error
+
+
+class _Stream:
+    """Standard output or error as the commands write to them: the control characters
+    a spec or a log may hold are made visible (line breaks, tabs and the carriage
+    return of a progress line stay), and a write or flush that fails, or a stream that
+    is closed, raises _StreamFailed."""
+
+    def __init__(self, stream, name: str):
+        self.stream, self.name = stream, name
+
+    def _do(self, action, *args):
+        try:
+            if self.stream is None:  # the program was started with it closed (>&-)
+                raise OSError(errno.EBADF, "it is closed")
+            return getattr(self.stream, action)(*args)
+        except (OSError, ValueError) as exc:  # ValueError: a file closed since
+            raise _StreamFailed(self, exc) from None
+
+    def write(self, text: str):
+        return self._do("write", visible(text, keep="\n\r\t"))
+
+    def flush(self) -> None:
+        self._do("flush")
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+
+def _main(argv, stdout, stderr, stdin) -> int:
     _Parser.out = stdout
     try:
         args = _parser().parse_args(argv)
@@ -227,6 +306,9 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     except UsageError as exc:
         print(f"rulespec {args.command}: {exc}", file=stderr)
         return 2
+    except OSError as exc:  # a file or folder the system refuses: no permission, a name too long
+        print(f"rulespec {args.command}: {exc.filename or 'error'}: {exc.strerror or exc}", file=stderr)
+        return 2
 
 
 def _load(path, variants):
@@ -243,13 +325,23 @@ def _source_lines(path: str) -> list[str] | None:
         return None  # the message stands without the source line
 
 
+def _inputs(args, *flags) -> list[str]:
+    """The files the command reads (the spec, what it extends, the variants), once the
+    output files named by the flags are checked: none of them, no folder, a name."""
+    inputs = spec_files(args.spec, getattr(args, "variant", []))
+    for flag in flags:
+        path = getattr(args, flag.lstrip("-"))
+        if path is not None:
+            try:
+                check_output(path, inputs)
+            except OutputError as exc:
+                raise UsageError(f"{flag}: {exc}") from None
+    return inputs
+
+
 def _setup(args):
     """The spec and player count of run and simulate, with their arguments checked."""
     spec, n = _spec_for_players(args)
-    for flag in ("max_turns", "games", "workers"):
-        value = getattr(args, flag, None)
-        if value is not None and value < 1:
-            raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
     try:
         agents = make_agents(args.agents.split(","), n, args.seed)
     except ValueError as exc:
@@ -276,6 +368,7 @@ def _player_range(spec) -> str:
 
 def _run(args, out, err) -> int:
     spec, n = _setup(args)
+    inputs = _inputs(args, "--log")
     viewer = None
     if args.seat is not None:
         try:
@@ -288,17 +381,12 @@ def _run(args, out, err) -> int:
         game = definition.new_initial_state(seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
         games.append(play(game, make_agents(args.agents.split(","), n, seed)))
         carried = game.carry()
-    if args.log:  # one header line per game, then its events
+    if args.log is not None:
         try:
-            with open(args.log, "w") as fh:
-                for k, game in enumerate(games):
-                    header = {"spec": args.spec, "variants": args.variant, "players": n,
-                              "seed": args.seed + k, "game": k + 1, "agents": args.agents,
-                              "max_turns": args.max_turns, "result": game.result}
-                    for record in [header] + log_for(game, None):
-                        fh.write(json.dumps(record, default=list) + "\n")
-        except OSError as exc:
-            raise UsageError(f"cannot write log {args.log}: {exc.strerror}") from None
+            write_log(args.log, games, args.spec, args.variant, n, args.seed, inputs,
+                      agents=args.agents, max_turns=args.max_turns)
+        except OutputError as exc:
+            raise UsageError(f"--log: {exc}") from None
     if args.games > 1:
         return _report_match(spec, n, args, games, viewer, out)
     game = games[0]
@@ -341,6 +429,7 @@ def _simulate(args, out, err) -> int:
     job = simulation.Job(str(Path(args.spec).resolve()), n, tuple(args.agents.split(",")),
                          args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
                                                for v in args.variant))
+    inputs = _inputs(args, "--plot")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
     if args.dask and importlib.util.find_spec("distributed") is None:
@@ -348,12 +437,19 @@ def _simulate(args, out, err) -> int:
     progress = _progress(err, args.games) if getattr(err, "isatty", lambda: False)() else None
     try:
         results = simulation.simulate(job, args.games, args.seed, args.workers, progress, args.dask)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: an address dask cannot read
+        if args.dask is None:
+            raise
         raise UsageError(f"cannot reach the Dask scheduler {args.dask}: {exc}") from None
     report = simulation.summarize(results, n)
     report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
     if args.plot:
-        simulation.plot(results, n, f"{spec.name}: {args.games} games, {n} players", args.plot)
+        try:
+            with replacing(args.plot, inputs) as temporary:
+                simulation.plot(results, n, f"{spec.name}: {args.games} games, {n} players",
+                                str(temporary))
+        except OutputError as exc:
+            raise UsageError(f"--plot: {exc}") from None
     if args.json:
         json.dump(report, out, indent=1)
         out.write("\n")
@@ -448,8 +544,6 @@ def _lint(args, out, err) -> int:
     from .lang.loading import load
     from .lang.variants import load_composed, resolve
 
-    if args.simulate < 0 or args.depth < 1 or args.max_states < 1:
-        raise UsageError("--simulate must be at least 0, --depth and --max-states at least 1")
     findings, sources = [], {}
     for path in args.specs:
         if not Path(path).is_file():
@@ -533,8 +627,6 @@ def _sarif(findings) -> dict:
 def _diff(args, out, err) -> int:
     from .analysis import diff
 
-    if args.simulate < 0:
-        raise UsageError("--simulate must be at least 0")
     old, new = _load(args.old, []), _load(args.new, [])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
@@ -586,22 +678,25 @@ def _graph(args, out, err) -> int:
     from .analysis import graph
 
     g = graph.build(load_spec(args.spec))
+    inputs = _inputs(args, "--output", "--render")
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
-    if args.output:
-        try:
-            Path(args.output).write_text(text)
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
-    else:
-        out.write(text)
-    if args.render:
-        if shutil.which("dot") is None:
-            raise UsageError("--render needs Graphviz's 'dot'; install graphviz, or use the "
-                             "dot text with another renderer")
-        done = subprocess.run(["dot", "-Tsvg", "-o", args.render], input=graph.to_dot(g),
-                              text=True, capture_output=True)
-        if done.returncode:
-            raise UsageError(f"dot failed: {done.stderr.strip()}")
+    if args.render and shutil.which("dot") is None:
+        raise UsageError("--render needs Graphviz's 'dot'; install graphviz, or use the "
+                         "dot text with another renderer")
+    try:
+        if args.output is not None:
+            with replacing(args.output, inputs) as temporary:
+                temporary.write_text(text, encoding="utf-8")
+        else:
+            out.write(text)
+        if args.render is not None:
+            with replacing(args.render, inputs) as temporary:
+                done = subprocess.run(["dot", "-Tsvg", "-o", str(temporary)], input=graph.to_dot(g),
+                                      text=True, capture_output=True)
+                if done.returncode:
+                    raise UsageError(f"dot failed: {done.stderr.strip()}")
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
     return 0
 
 
@@ -638,10 +733,9 @@ def _replay(args, out, err) -> int:
 
     try:
         outcomes = replay(args.log)
-    except (LogError, FileNotFoundError) as exc:
-        raise UsageError(str(exc)) from None
-    except ValueError as exc:  # the log's player count does not suit its spec
-        raise UsageError(f"{args.log}: {exc}") from None
+    except LogError as exc:
+        print(exc, file=err)
+        return 2
     if args.json:
         json.dump([{"game": o.game, "seed": o.seed, "same": o.same, "events": o.events,
                     "difference": o.difference, "result": o.result} for o in outcomes], out, indent=1)
@@ -694,10 +788,11 @@ COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _
 
 
 def entry() -> None:
-    try:
-        code = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:  # `rulespec run ... | head`: the reader left; not an error
-        sys.stderr.close()
-        code = 0
+    code = main(sys.argv[1:])
+    for stream in (sys.stdout, sys.stderr):  # one that failed would fail again as Python exits
+        try:
+            if stream is not None:
+                stream.flush()
+        except OSError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
     sys.exit(code)

@@ -148,7 +148,7 @@ def test_run_broken_spec():
     (["run", VALID_SPEC, "--agents", "random,first"], "2 agents named for 3 players"),
     (["run", VALID_SPEC, "--players", "9"], "for 2 to 4 players, not 9"),
     (["run", VALID_SPEC, "--players", "1"], "for 2 to 4 players, not 1"),
-    (["run", VALID_SPEC, "--max-turns", "0"], "--max-turns must be at least 1"),
+    (["run", VALID_SPEC, "--max-turns", "0"], "argument --max-turns: must be at least 1, not 0"),
     (["run", VALID_SPEC, "--as", "P9"], ""),
     (["frobnicate", VALID_SPEC], "invalid choice: 'frobnicate'"),
     (["run"], "the following arguments are required: spec"),

@@ -577,9 +577,9 @@ def test_graph_mermaid(ttg_graph):
     assert len(nodes) == ttg_graph.number_of_nodes()
     assert len(edges) == ttg_graph.number_of_edges()
     ids = {label: nid for nid, label in nodes.items()}     # "step: play" -> "n3"
-    assert f"  {ids['step: play']} -->|offers| {ids['action: pirate']}" in lines
-    assert f"  {ids['end: coin_win']} -.->|reads| {ids['counter: win_target']}" in lines
-    assert f"  {ids['action: kraken']} -->|moves_to| {ids['zone: set_aside']}" in lines
+    assert f"  {ids['step: play']} -->|\"offers\"| {ids['action: pirate']}" in lines
+    assert f"  {ids['end: coin_win']} -.->|\"reads\"| {ids['counter: win_target']}" in lines
+    assert f"  {ids['action: kraken']} -->|\"moves_to\"| {ids['zone: set_aside']}" in lines
 
 
 def test_graph_json(ttg_graph):

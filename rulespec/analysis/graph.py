@@ -11,6 +11,7 @@ window), `reads` (a condition or effect reads a zone, counter, parameter or goal
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -20,7 +21,7 @@ from ..lang import ir
 
 class NodeId(str):
     """A node's id: its kind and name, held apart so that nothing parses them out of
-    text, and its text ("action:pirate"; "setup" alone), which is how the exports show
+    text, and its text ("action:steal"; "setup" alone), which is how the exports show
     a node and callers look one up -- it hashes, compares and prints as the text."""
     __slots__ = ("kind", "name")
 
@@ -220,9 +221,22 @@ _SHAPES = {"setup": "doublecircle", "step": "box", "action": "ellipse", "reactio
            "counter": "cylinder", "param": "plaintext", "goal": "star"}
 
 
+def dot_string(text) -> str:
+    """text as one DOT quoted string that shows it as it is, for every id and label:
+    backslashes and quotes escaped, `&` as an entity (Graphviz reads entities), control
+    characters (line breaks too) written out as \\x.., so nothing in a name or a path
+    can end the string or change what it shows."""
+    def one(ch):
+        if ch in '\\"':
+            return "\\" + ch
+        if ch == "&":
+            return "&amp;"
+        return f"\\\\x{ord(ch):02x}" if ch < " " or ch == "\x7f" else ch
+    return '"' + "".join(map(one, str(text))) + '"'
+
+
 def to_dot(g: nx.MultiDiGraph) -> str:
-    def q(s):
-        return '"' + str(s).replace('"', '\\"') + '"'
+    q = dot_string
     lines = [f"digraph {q(g.graph.get('name', 'spec'))} {{", "  rankdir=LR;"]
     for nid, data in g.nodes(data=True):
         lines.append(f"  {q(nid)} [label={q(data['label'])}, shape={_SHAPES[data['kind']]}, "
@@ -234,14 +248,25 @@ def to_dot(g: nx.MultiDiGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
+_MERMAID_PLAIN = re.compile(r"[\w ,.:/()'-]")
+
+
+def mermaid_string(text) -> str:
+    """text as one Mermaid quoted string that shows it as it is, for every label:
+    anything but letters, digits and plain punctuation becomes an entity (#34; for a
+    quote), so nothing in a name can end the string or the node, or open markup."""
+    return '"' + "".join(ch if _MERMAID_PLAIN.fullmatch(ch) else f"#{ord(ch)};"
+                         for ch in str(text)) + '"'
+
+
 def to_mermaid(g: nx.MultiDiGraph) -> str:
-    ids = {nid: f"n{i}" for i, nid in enumerate(g.nodes)}
+    ids = {nid: f"n{i}" for i, nid in enumerate(g.nodes)}  # ours: never a spec's text
     lines = ["flowchart LR"]
     for nid, data in g.nodes(data=True):
-        lines.append(f'  {ids[nid]}["{data["kind"]}: {data["label"]}"]')
+        lines.append(f'  {ids[nid]}[{mermaid_string(data["kind"] + ": " + data["label"])}]')
     for a, b, key in g.edges(keys=True):
         arrow = "-.->" if key == "reads" else "-->"
-        lines.append(f"  {ids[a]} {arrow}|{key}| {ids[b]}")
+        lines.append(f"  {ids[a]} {arrow}|{mermaid_string(key)}| {ids[b]}")
     return "\n".join(lines) + "\n"
 
 

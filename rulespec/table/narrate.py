@@ -5,6 +5,19 @@ import re
 
 from interpreter.choices import seat_name
 
+# C0 and C1 controls, and the marks that reorder text (bidirectional overrides)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str, keep: str = "") -> str:
+    """text with its control characters (but those in keep) written out as \\x1b or
+    \\u202e, so that a title or name in a spec cannot move the cursor, recolour the
+    terminal, set its title or start a line of its own."""
+    def shown(m):
+        ch = m.group()
+        return ch if ch in keep else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+    return _CONTROL.sub(shown, text)
+
 
 def _zone(label: str) -> str:
     m = re.fullmatch(r"(\w+)\[(P\d+)\]", label)
@@ -20,7 +33,8 @@ def _cards(event: dict, titles: dict[str, str]) -> str:
 
 
 def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
-    """One line per happening; consecutive moves between the same zones are merged."""
+    """One line per happening, control characters made visible; consecutive moves
+    between the same zones are merged."""
     lines: list[str] = []
     merged: list[dict] = []
     for e in events:  # merge runs of one-card moves (a deal, a draw of 2)
@@ -75,4 +89,4 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
             verb = "win" if len(e["winners"]) > 1 else "wins"
             lines.append(f"Game over after {e['turn']} turns: {winners} {verb} ({e['reason']})")
-    return lines
+    return [visible(line) for line in lines]

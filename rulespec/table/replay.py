@@ -9,19 +9,42 @@ counters of the game before, as `run --games N` does.
 from __future__ import annotations
 
 import json
+import os
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-from interpreter import CHANCE, Game, IllegalChoice, State
+import jsonschema
+
+from interpreter import Game, IllegalChoice, State
 from interpreter.observe import log_for
 
-from ..lang.compiler import load_spec
+from ..lang.schema import load_schema
+from ..lang.variants import find_variant
+from .files import named_spec, replacing
 
-HEADER_KEYS = ("spec", "variants", "players", "seed", "game")
+MAX_LINE = 100_000  # bytes; a header or an event is a few hundred
+MAX_DEPTH = 20      # nesting of JSON arrays and objects; events nest three deep
+MATCH_KEYS = ("spec", "variants", "players")  # the same for every game of a match
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 class LogError(ValueError):
-    """A log that cannot be replayed: not a game log, or unreadable."""
+    """A log that cannot be replayed, with the place and code of its first problem:
+    RS801 a line that is not a JSON object (or too long or deep to read), RS802 a
+    header or choice that does not fit schemas/log.schema.json, RS803 games that do
+    not fit together or a spec that cannot be used."""
+
+    def __init__(self, file: str, line: int | None, code: str, message: str):
+        super().__init__(f"{file}{f':{line}' if line else ''}: error {code}: {message}")
+
+
+@dataclass
+class LoggedGame:
+    line: int                        # of its header
+    header: dict
+    events: list[tuple[int, dict]]   # (line number, event)
 
 
 @dataclass
@@ -37,56 +60,130 @@ class Outcome:
         return not self.difference
 
 
-def read_log(path: str) -> list[tuple[dict, list[tuple[int, dict]]]]:
-    """(header, [(line number, event), ...]) for each game of a log file."""
+def write_log(path: str, games: list[State], spec: str, variants: list[str], players: int,
+              first_seed: int, inputs=(), **fields) -> None:
+    """Write a log of a match that replay() reads: for each game a header (the spec and
+    variant files relative to the log's folder, the players, seed, game number,
+    `fields`, the result), then the game's events. The log is written whole or not at
+    all, never over one of `inputs` (OutputError)."""
+    folder = Path(os.path.realpath(path)).parent
+
+    def relative(file) -> str:
+        return os.path.relpath(os.path.realpath(file), folder)
+
+    files = {"spec": relative(spec), "variants": [relative(find_variant(spec, v)) for v in variants]}
+    with replacing(path, inputs) as temporary, open(temporary, "w", encoding="utf-8") as fh:
+        for k, game in enumerate(games):
+            header = files | {"players": players, "seed": first_seed + k,
+                              "game": k + 1} | fields | {"result": game.result}
+            for record in [header] + log_for(game, None):
+                fh.write(json.dumps(record, default=list) + "\n")
+
+
+@lru_cache(maxsize=None)
+def _validator():
+    integers = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: type(value) is int)  # 1.0 and 1.5 are no seed, no player count
+    kind = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=integers)
+    return kind(load_schema("log"))
+
+
+def _record(path: str, number: int, raw: bytes) -> dict:
+    """One line of a log as a checked JSON object; its length and nesting are bounded
+    before it is parsed."""
+    def fail(code, message):
+        raise LogError(path, number, code, message)
+
+    if len(raw) > MAX_LINE:
+        fail("RS801", f"the line is longer than {MAX_LINE:,} bytes")
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LogError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    games: list = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogError(f"{path}:{number}: not JSON ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise LogError(f"{path}:{number}: a log line is a JSON object")
-        if "event" not in record:
-            missing = [k for k in HEADER_KEYS if k not in record]
-            if missing:
-                raise LogError(f"{path}:{number}: a game header needs {', '.join(missing)}")
-            games.append((record, []))
-        elif not games:
-            raise LogError(f"{path}:{number}: an event before the first game header "
-                           "(write logs with rulespec run --log)")
-        else:
-            games[-1][1].append((number, record))
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        fail("RS801", f"not UTF-8 ({exc.reason})")
+    depth = deepest = 0
+    for ch in re.sub(r"[^][{}]", "", _STRING.sub("", line)):
+        depth += 1 if ch in "[{" else -1
+        deepest = max(depth, deepest)
+    if deepest > MAX_DEPTH:
+        fail("RS801", f"arrays and objects are nested more than {MAX_DEPTH} deep")
+    try:
+        record = json.loads(line)
+    except ValueError as exc:  # not JSON, or a number of thousands of digits
+        fail("RS801", f"not JSON ({getattr(exc, 'msg', exc)})")
+    if not isinstance(record, dict):
+        fail("RS801", "a log line is a JSON object")
+    errors = sorted(_validator().iter_errors(record), key=lambda e: list(map(str, e.path)))
+    missing = [e.message.split("'")[1] for e in errors if e.validator == "required"]
+    what = "a choice event" if "event" in record else "a game header"
+    if missing:
+        fail("RS802", f"{what} needs {', '.join(missing)}")
+    if errors:
+        where = ".".join(map(str, errors[0].path)) or what
+        message = errors[0].message
+        fail("RS802", f"{where}: {message if len(message) <= 200 else message[:200] + '…'}")
+    return record
+
+
+def read_log(path: str) -> list[LoggedGame]:
+    """The games of a log file, each header and choice checked against the log schema."""
+    games: list[LoggedGame] = []
+    try:
+        with open(path, "rb") as fh:
+            for number, raw in enumerate(iter(lambda: fh.readline(MAX_LINE + 1), b""), 1):
+                if not raw.strip():
+                    continue
+                record = _record(path, number, raw)
+                if "event" in record:
+                    if not games:
+                        raise LogError(path, number, "RS803", "an event before the first game "
+                                       "header (write logs with rulespec run --log)")
+                    games[-1].events.append((number, record))
+                    continue
+                _follows(path, number, record, games[-1].header if games else None)
+                games.append(LoggedGame(number, record, []))
+    except OSError as exc:
+        raise LogError(path, None, "RS801", f"cannot read file: {exc.strerror or exc}") from None
     if not games:
-        raise LogError(f"{path}: no game in the log")
+        raise LogError(path, None, "RS803", "no game in the log")
     return games
 
 
+def _follows(path: str, number: int, header: dict, before: dict | None) -> None:
+    """A header's game number follows the game before: 1 starts a match, k > 1 goes on
+    with game k - 1 of the same spec, variants and players."""
+    if header["game"] == 1:
+        return
+    if before is None or header["game"] != before["game"] + 1:
+        raise LogError(path, number, "RS803", f"game {header['game']} does not follow "
+                       f"{'the game before' if before else 'a game 1'}; the games of a match "
+                       "are numbered 1, 2, 3, ...")
+    for key in MATCH_KEYS:
+        if header[key] != before[key]:
+            raise LogError(path, number, "RS803", f"game {header['game']} has another "
+                           f"{key} than the game before it in its match")
+
+
 def replay(path: str) -> list[Outcome]:
-    """Replay every game of the log at path; raises LogError, FileNotFoundError and
-    SpecError (the spec it names) for what cannot be replayed at all."""
+    """Replay every game of the log at path; raises LogError for what cannot be
+    replayed at all, and SpecError for the problems of the spec it names."""
     outcomes, carried, definitions = [], None, {}
-    for header, logged in read_log(path):
-        key = (header["spec"], tuple(header["variants"] or ()), header["players"])
+    for logged in read_log(path):
+        header = logged.header
+        key = (header["spec"], tuple(header["variants"]), header["players"])
         if key not in definitions:
-            spec = Path(header["spec"])  # as given to run: from where it ran, or the log's folder
-            if not spec.is_file() and (Path(path).parent / spec).is_file():
-                spec = Path(path).parent / spec
-            definitions[key] = Game(load_spec(spec, variants=list(key[1])), header["players"])
+            try:
+                definitions[key] = Game(named_spec(key[0], path, key[1]), key[2])
+            except ValueError as exc:  # no such file, or a player count the spec does not allow
+                raise LogError(path, logged.line, "RS803", str(exc)) from None
         game = definitions[key].new_initial_state(seed=header["seed"], turn_limit=header.get("max_turns"),
-                                            game_index=header["game"] - 1,
-                                            carried=carried if header["game"] > 1 else None)
-        stuck = _play_choices(game, [(n, e) for n, e in logged if e.get("event") == "choice"])
+                                                  game_index=header["game"] - 1,
+                                                  carried=carried if header["game"] > 1 else None)
+        stuck = _play_choices(game, [(n, e) for n, e in logged.events if e["event"] == "choice"])
         replayed = json.loads(json.dumps(log_for(game, None), default=list))
-        found = [d for d in (stuck, _first_difference(logged, replayed)) if d]
+        found = [d for d in (stuck, _first_difference(logged.events, replayed)) if d]
         difference = min(found)[1] if found else ""  # the one earlier in the log
-        outcomes.append(Outcome(header["game"], header["seed"], len(logged), difference, game.result))
+        outcomes.append(Outcome(header["game"], header["seed"], len(logged.events), difference,
+                                game.result))
         carried = game.carry()
     return outcomes
 
@@ -98,11 +195,11 @@ def _play_choices(game: State, choices: list[tuple[int, dict]]) -> tuple[float, 
             game.sample_chance()
         if game.is_terminal():
             return number, f"line {number}: the replayed game is over, but the log has this choice"
-        if game.current_player() != choice.get("player"):
-            return number, (f"line {number}: the log has a choice by player {choice.get('player')}, "
+        if game.current_player() != choice["player"]:
+            return number, (f"line {number}: the log has a choice by player {choice['player']}, "
                             f"the replay asks player {game.current_player()}")
         try:
-            game.apply_action(str(choice.get("option")))
+            game.apply_action(choice["option"])
         except IllegalChoice as exc:
             return number, f"line {number}: {exc}"
     while game.is_chance_node():

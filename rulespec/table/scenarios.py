@@ -25,11 +25,10 @@ from pathlib import Path
 
 from interpreter import CHANCE, Game, IllegalChoice, State, seat_name
 
-from ..lang.compiler import load_spec
 from ..lang.diagnostics import Diagnostic, SpecError
 from ..lang.loading import load
 from ..lang.schema import load_schema, shape_problems
-
+from .files import named_spec
 
 
 @dataclass
@@ -95,7 +94,11 @@ def run(path: str | Path) -> Outcome:
     """Run one scenario file. Problems with the file itself raise SpecError or ValueError."""
     data, doc = load_scenario(path)
     name = data.get("name", Path(path).stem)
-    spec = load_spec((Path(path).parent / data["spec"]).resolve())
+    try:
+        spec = named_spec(data["spec"], path)
+    except ValueError as exc:
+        raise SpecError([Diagnostic("RS501", f"spec: {exc}", doc.span(("spec",)))],
+                        doc.all_sources()) from None
     n = data.get("players", spec.default_players)
     state = _new_state(Game(spec, n), data, n)
     failures = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 from interpreter.choices import seat_name
 from interpreter.observe import log_for
 
-from .narrate import narrate
+from .narrate import narrate, visible
 
 
 class InputEnded(Exception):
@@ -27,8 +27,13 @@ class Person:
         """Narrate what happened since the last call, as the seat sees it."""
         events = log_for(self.game, self.seat)
         for line in narrate(events[self.shown:], self.titles):
-            print(line, file=self.out)
+            self.say(line)
         self.shown = len(events)
+
+    def say(self, text: str, end: str = "\n") -> None:
+        """Show a line to the person, control characters made visible (a spec's
+        labels and titles, an answer echoed)."""
+        print(visible(text), end=end, file=self.out, flush=True)
 
     def choose(self, observation, options):
         self.show()
@@ -36,21 +41,21 @@ class Person:
         for label, cards in observation["zones"].items():
             if label.endswith(mine):
                 names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
-                print(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}", file=self.out)
+                self.say(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}")
         for i, option in enumerate(options, 1):
-            print(f"  {i}) {option.label}", file=self.out)
+            self.say(f"  {i}) {option.label}")
         while True:
-            print(f"{seat_name(self.seat)}> ", end="", file=self.out, flush=True)
+            self.say(f"{seat_name(self.seat)}> ", end="")
             line = self.stdin.readline()
             if not line:
                 raise InputEnded
             answer = line.strip()
             if not getattr(self.stdin, "isatty", lambda: False)():
-                print(answer, file=self.out)  # echo piped answers, as a terminal would
+                self.say(answer)  # echo piped answers, as a terminal would
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1]
             for option in options:
                 if option.label == answer:
                     return option
-            print(f"  '{answer}' is not an option: type its number (1-{len(options)}) "
-                  "or its label", file=self.out)
+            self.say(f"  '{answer}' is not an option: type its number (1-{len(options)}) "
+                     "or its label")

@@ -1,0 +1,152 @@
+"""The CLI's edges (issue 12): what a spec holds reaches the terminal only as text,
+standard streams that fail end in one line, refused files in one line, and numbers
+out of bounds are usage errors that name their option."""
+import json
+import os
+import re
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from gamekit import GAMES, ROOT, cli
+
+from rulespec.cli import main
+from rulespec.table.narrate import visible
+
+TTG = GAMES / "take_the_gold.yaml"
+ESCAPES = "\x1b]0;pwned\x07\x1b[31m\u202e"  # set the window title, go red, reverse the line
+
+
+@pytest.fixture
+def loud(tmp_path):
+    """Take the Gold with terminal escapes in its name and in a card's title."""
+    text = TTG.read_text().replace("name: Take the Gold", 'name: "Take\\e]0;pwned\\a the Gold"')
+    text = text.replace("{title: Gold Coin,", '{title: "Gold\\e[31m\\nCoin\\u202e",')
+    spec = tmp_path / "loud.yaml"
+    spec.write_text(text)
+    return spec
+
+
+def test_visible_writes_control_characters_out():
+    assert visible(ESCAPES) == "\\x1b]0;pwned\\x07\\x1b[31m\\u202e"
+    assert visible("a\nb\tc", keep="\n") == "a\nb\\x09c"
+    assert visible("Gold Coin, naïve") == "Gold Coin, naïve"
+
+
+@pytest.mark.parametrize("argv", [["run"], ["run", "--json"], ["run", "--games", "2"],
+                                  ["simulate", "--games", "3"], ["graph", "--format", "json"]])
+def test_a_spec_cannot_reach_the_terminal_raw(loud, argv):
+    code, out, err = cli(argv[0], loud, *argv[1:])
+    assert code == 0, err
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", out + err)
+    if argv == ["run"]:
+        assert out.startswith("Take\\x1b]0;pwned\\x07 the Gold: 4 players")
+        assert "Gold\\x1b[31m\\x0aCoin\\u202e" in out
+
+
+def test_a_person_at_the_table_sees_titles_as_text(loud):
+    out = StringIO()
+    code = main(["play", str(loud), "--as", "P1", "--players", "2"], stdout=out, stderr=StringIO(),
+                stdin=StringIO("1\n" * 200))
+    assert code == 0
+    assert "Gold\\x1b[31m\\x0aCoin\\u202e" in out.getvalue()
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", out.getvalue())
+
+
+def test_a_diagnostic_shows_a_key_with_escapes_as_text(tmp_path):
+    spec = tmp_path / "keys.yaml"
+    spec.write_text(TTG.read_text() + '"\\e]0;pwned\\a": 1\n')
+    code, out, _ = cli("validate", spec)
+    assert code == 1 and "unknown key '\\x1b]0;pwned\\x07'" in out
+
+
+def entry(*argv, shell=""):
+    """The installed command's entry point in a new process, with shell redirections."""
+    command = [sys.executable, "-c", "import sys; from rulespec.cli import entry; "
+               "sys.argv[0] = 'rulespec'; entry()", *map(str, argv)]
+    done = subprocess.run(["sh", "-c", '"$@" ' + shell, "sh", *command], capture_output=True,
+                          text=True, env=os.environ | {"PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("argv, shell, message", [
+    (["run", TTG], ">&-", "rulespec: cannot write standard output: it is closed\n"),
+    (["run", TTG], "> /dev/full", "rulespec: cannot write standard output: No space left on device\n"),
+    (["schema"], "> /dev/full", "rulespec: cannot write standard output: No space left on device\n"),
+])
+def test_standard_output_that_fails_ends_in_one_line(argv, shell, message):
+    assert entry(*argv, shell=shell) == (2, "", message)
+
+
+@pytest.mark.parametrize("shell", ["2>&-", "2>/dev/full"])
+def test_standard_error_that_fails_just_ends(shell):
+    code, out, err = entry("run", TTG, "--players", 9, shell=shell)
+    assert (code, out, err) == (2, "", "")
+
+
+def test_a_reader_that_leaves_is_no_error():
+    code, out, err = entry("run", TTG, shell="| head -1")
+    assert (code, err) == (0, "") and out == "Take the Gold: 4 players, seed 0, agents random\n"
+
+
+def test_a_folder_without_permission_is_one_line(tmp_path, monkeypatch):
+    def refused(self, pattern):
+        raise PermissionError(13, "Permission denied", str(self))
+    monkeypatch.setattr(Path, "rglob", refused)
+    assert cli("test", tmp_path) == (2, "", f"rulespec test: {tmp_path}: Permission denied\n")
+
+
+@pytest.mark.parametrize("command", ["test", "lint"])
+def test_a_name_the_system_refuses_is_one_line(command):
+    name = "x" * 300 + ".yaml"
+    code, out, err = cli(command, name)
+    assert (code, out, err) == (2, "", f"rulespec {command}: {name}: File name too long\n")
+
+
+def test_a_spec_without_permission_is_one_line(monkeypatch):
+    def refused(self):
+        raise PermissionError(13, "Permission denied", str(self))
+    monkeypatch.setattr(Path, "read_bytes", refused)
+    code, out, err = cli("run", TTG)
+    assert (code, err) == (2, f"{TTG}:1:1: error RS001: cannot read file: Permission denied\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", TTG, "--players", 0], "argument --players: must be at least 1, not 0"),
+    (["run", TTG, "--players", -3], "argument --players: must be at least 1, not -3"),
+    (["play", TTG, "--as", "P1", "--players", 0], "argument --players: must be at least 1, not 0"),
+    (["run", TTG, "--games", 0], "argument --games: must be at least 1, not 0"),
+    (["run", TTG, "--games", 10_001], "argument --games: must be at most 10,000"),
+    (["run", TTG, "--max-turns", -1], "argument --max-turns: must be at least 1, not -1"),
+    (["simulate", TTG, "--games", 10**9], "argument --games: must be at most 100,000"),
+    (["simulate", TTG, "--games", 10**31], "argument --games: must be at most 100,000"),
+    (["simulate", TTG, "--games", "1e9"], "argument --games: invalid int value: '1e9'"),
+    (["simulate", TTG, "--workers", 10**6], "argument --workers: must be at most 256"),
+    (["diff", TTG, TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+    (["diff", TTG, TTG, "--simulate", 5, "--players", 0], "argument --players: must be at least 1, not 0"),
+    (["lint", TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+    (["lint", TTG, "--depth", 0], "argument --depth: must be at least 1, not 0"),
+])
+def test_a_number_out_of_bounds_is_a_usage_error(argv, message):
+    code, out, err = cli(*argv)
+    assert (code, out) == (2, "")
+    assert err == f"rulespec {argv[0]}: {message}\n(see 'rulespec {argv[0]} --help')\n"
+
+
+def test_a_negative_seed_is_a_seed():
+    code, out, _ = cli("run", TTG, "--seed", -5, "--json")
+    assert code == 0 and json.loads(out)["seed"] == -5
+
+
+def test_a_dask_address_dask_cannot_read_is_a_usage_error():
+    pytest.importorskip("distributed")
+    code, out, err = cli("simulate", TTG, "--games", 2, "--dask", "nonsense")
+    assert (code, err) == (2, "rulespec simulate: cannot reach the Dask scheduler nonsense: "
+                              "missing port number in address 'nonsense'\n")
+
+
+def test_an_output_to_standard_output_as_a_pipe_is_written_there():
+    code, out, err = entry("graph", TTG, "--output", "/dev/stdout")
+    assert (code, err) == (0, "") and out.startswith('digraph "Take the Gold" {\n')
