@@ -10,7 +10,9 @@ import errno
 import importlib.util
 import json
 import os
+import signal
 import sys
+import traceback
 from pathlib import Path
 
 from interpreter import Game, RuleError
@@ -221,6 +223,10 @@ def _parser() -> argparse.ArgumentParser:
     cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
     cp.add_argument("--variant", action="append", default=[], metavar="NAME",
                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+    debug = "on an internal error (a bug, exit 3), print its traceback"
+    p.add_argument("--debug", action="store_true", help=debug)
+    for command in sub.choices.values():  # `rulespec run SPEC --debug` as well as `rulespec --debug run`
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=debug)
     return p
 
 
@@ -309,6 +315,18 @@ def _main(argv, stdout, stderr, stdin) -> int:
     except OSError as exc:  # a file or folder the system refuses: no permission, a name too long
         print(f"rulespec {args.command}: {exc.filename or 'error'}: {exc.strerror or exc}", file=stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: the workers are stopped on the way out (simulation.py)
+        print(f"rulespec {args.command}: interrupted", file=stderr)
+        return 130
+    except _StreamFailed:
+        raise
+    except Exception as exc:  # a bug: one line, and the traceback only when asked for
+        if args.debug:
+            traceback.print_exception(exc, file=stderr)
+        print(f"rulespec {args.command}: internal error ({type(exc).__name__}: {exc}); this is a bug "
+              "in rulespec: please report it with the command and its files"
+              + ("" if args.debug else " (--debug shows the traceback)"), file=stderr)
+        return 3
 
 
 def _load(path, variants):
@@ -788,6 +806,8 @@ COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _
 
 
 def entry() -> None:
+    # a terminated rulespec unwinds as an interrupted one does: simulate stops its workers
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     code = main(sys.argv[1:])
     for stream in (sys.stdout, sys.stderr):  # one that failed would fail again as Python exits
         try:

@@ -51,3 +51,18 @@ def test_input_that_ends_early_is_a_usage_error():
 def test_a_seat_not_at_the_table_is_a_usage_error():
     code, _, err = play("", "--as", "P9", "--players", "2")
     assert code == 2 and "'P9' is not a seat of a 2-player game (P1..P2)" in err
+
+
+def test_odd_answers_are_asked_again_never_a_traceback():
+    """'²' is a digit to str.isdigit but not to int(); a 5,000-digit number; nothing."""
+    code, out, err = play("²\n" + "9" * 5000 + "\n\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    assert code == 0 and "Traceback" not in err
+    assert "'²' is not an option" in out and "'9999999999999999999999999999999999999999…' is not an option" in out
+
+
+def test_a_closed_standard_input_ends_the_game_as_input_ending_does():
+    closed = StringIO("")
+    closed.close()
+    out, err = StringIO(), StringIO()
+    code = main(["play", TTG, "--as", "P1", "--players", "2", "--seed", "1"], stdout=out, stderr=err, stdin=closed)
+    assert code == 2 and "Traceback" not in err and err.getvalue().count("\n") == 1

@@ -6,9 +6,13 @@ same arguments give the same report for any number of worker processes.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
+import signal
 import statistics
+import threading
+import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, NamedTuple
@@ -86,10 +90,25 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
         for part in work:
             collect(play_chunk(part))
     else:
-        with ProcessPoolExecutor(workers) as pool:
-            for results in pool.map(play_chunk, work):
+        # leaving the block terminates the workers at once: on Ctrl-C too, not after
+        # the chunks they are playing
+        with multiprocessing.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
+            for results in pool.imap(play_chunk, work):
                 collect(results)
     return out
+
+
+def _worker_start(parent: int) -> None:
+    """A worker leaves Ctrl-C to its parent (which stops it, printing one line), and
+    exits by itself once its parent is gone, killed or not."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def wilson(k: int, n: int) -> dict:

@@ -46,16 +46,21 @@ class Person:
             self.say(f"  {i}) {option.label}")
         while True:
             self.say(f"{seat_name(self.seat)}> ", end="")
-            line = self.stdin.readline()
+            try:
+                line = self.stdin.readline(10_000)  # a line this long is no answer anyway
+            except (OSError, ValueError):  # standard input closed
+                raise InputEnded from None
             if not line:
                 raise InputEnded
             answer = line.strip()
             if not getattr(self.stdin, "isatty", lambda: False)():
                 self.say(answer)  # echo piped answers, as a terminal would
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
+            # plain ASCII digits only: '²' is a digit to str.isdigit, and int() refuses it
+            if answer.isascii() and answer.isdigit() and len(answer) <= 6 and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1]
             for option in options:
                 if option.label == answer:
                     return option
-            self.say(f"  '{answer}' is not an option: type its number (1-{len(options)}) "
+            shown = answer if len(answer) <= 40 else answer[:40] + "…"
+            self.say(f"  '{shown}' is not an option: type its number (1-{len(options)}) "
                      "or its label")
