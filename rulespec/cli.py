@@ -444,6 +444,11 @@ def _report_match(spec, n, args, games, viewer, out) -> int:
 
 def _simulate(args, out, err) -> int:
     spec, n = _setup(args)
+    cores = os.cpu_count() or 1
+    if args.workers > cores and not args.dask:  # more processes than cores only add overhead
+        print(f"rulespec simulate: --workers {args.workers}: this machine has {cores} cores; "
+              f"using {cores}", file=err)
+        args.workers = cores
     job = simulation.Job(str(Path(args.spec).resolve()), n, tuple(args.agents.split(",")),
                          args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
                                                for v in args.variant))

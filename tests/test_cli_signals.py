@@ -82,3 +82,9 @@ def test_ctrl_c_in_any_command_is_one_line_and_exit_130(monkeypatch):
         raise KeyboardInterrupt
     monkeypatch.setitem(rulespec.cli.COMMANDS, "validate", interrupted)
     assert cli("validate", PW) == (130, "", "rulespec validate: interrupted\n")
+
+
+def test_more_workers_than_cores_are_cut_to_the_cores(monkeypatch):
+    monkeypatch.setattr(rulespec.cli.os, "cpu_count", lambda: 2)
+    code, out, err = cli("simulate", PW, "--games", "4", "--workers", "200", "--max-turns", "5")
+    assert code == 0 and err == "rulespec simulate: --workers 200: this machine has 2 cores; using 2\n"
