@@ -62,9 +62,19 @@ def test_enough_transcripts_run():
     assert len(runnable) >= 25, f"only {len(runnable)} of {len(TRANSCRIPTS)} transcripts run"
 
 
+def _workspace(tmp_path):
+    """A folder that looks like the project (its folders and top files, linked) but
+    where the files a transcript writes (game.jsonl, ttg.dot) are its own: a user's own
+    game.jsonl, or another transcript run at the same time, cannot change its output."""
+    for entry in ROOT.iterdir():
+        if not entry.name.startswith(".") and (entry.is_dir() or entry.suffix in (".md", ".toml")):
+            (tmp_path / entry.name).symlink_to(entry)
+    return tmp_path
+
+
 @pytest.mark.parametrize("steps", TRANSCRIPTS)
-def test_transcript_is_real_output(steps, monkeypatch):
-    monkeypatch.chdir(ROOT)
+def test_transcript_is_real_output(steps, monkeypatch, tmp_path):
+    monkeypatch.chdir(_workspace(tmp_path))
     last = 0
     for parsed, expected in steps:
         if parsed == "echo":
