@@ -110,16 +110,18 @@ def test_aliases_of_a_long_text_are_refused_fast_and_small(tmp_path):
     bomb.write_text("rulespec: 1\nname: &s " + "x" * 50_000 + "\ndescription: [" +
                     ", ".join(["*s"] * 16_000) + "]\n")
     assert 100_000 < bomb.stat().st_size < limits.MAX_BYTES
-    tracemalloc.start()
-    start = time.perf_counter()
+    start = time.process_time()  # of this process: other work on the machine does not count
     with pytest.raises(SpecError) as exc:
         load(bomb)
-    seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
+    assert time.process_time() - start < 1
     assert [d.code for d in exc.value.diagnostics] == ["RS002"]
     assert "aliases expanded" in exc.value.render()
-    assert seconds < 1 and peak < 50_000_000
+    tracemalloc.start()  # apart: tracing slows the loader down several times
+    with pytest.raises(SpecError):
+        load(bomb)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50_000_000
 
 
 def test_aliases_within_the_limit_still_load():
@@ -129,36 +131,26 @@ def test_aliases_within_the_limit_still_load():
 
 # --- numbers and names -------------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new", [
-    ("coin: {count: 12", "coin: {count: 12.0"),
-    ("max: 4,", "max: 4.0,"),
-    ("deal_size: 2", "deal_size: 2.0"),
-    ("steals: {initial: 0}", "steals: {initial: 0.0}"),
-    ("count(hand(p), coin) >= coins_to_win", "2.0"),
+@pytest.mark.parametrize("old, new, code, needle", [
+    # YAML's 2.0 is a float: JSON Schema's integer took it, and the game crashed
+    ("coin: {count: 12", "coin: {count: 12.0", "RS102", "got a number with a decimal point"),
+    ("max: 4,", "max: 4.0,", "RS102", "got a number with a decimal point"),
+    ("deal_size: 2", "deal_size: 2.0", "RS102", "got a number with a decimal point"),
+    ("steals: {initial: 0}", "steals: {initial: 0.0}", "RS102", "got a number with a decimal point"),
+    ("count(hand(p), coin) >= coins_to_win", "2.0", "RS102", "got a number with a decimal point"),
+    # Python's `$` matches before a final newline: the patterns are matched whole
+    ("    coin: {count: 12", '    "coin\\n": {count: 12', "RS104", "'coin\\n'"),
+    ("hand: hand\n", 'hand: "hand\\n"\n', "RS104", "'hand\\n'"),
+    ("    each: p\n", '    each: "p\\n"\n', "RS104", "'p\\n'"),
+    ("actions: [steal]", 'actions: ["steal\\n"]', "RS104", "'steal\\n'"),
+    ("deck:\n", 'rulings: ["C-1\\n"]\ndeck:\n', "RS104", "'C-1\\n'"),
 ])
-def test_a_float_is_not_an_integer(old, new):
-    """YAML's 2.0 is a float: JSON Schema's integer took it, and the game crashed."""
+def test_numbers_and_names_that_only_look_right(old, new, code, needle):
     assert old in BASE
     with pytest.raises(SpecError) as exc:
         load_spec("x.yaml", BASE.replace(old, new, 1))
-    assert [d.code for d in exc.value.diagnostics] == ["RS102"], exc.value.render()
-    assert "got a number with a decimal point" in exc.value.render()
-
-
-@pytest.mark.parametrize("old, new", [
-    ("    coin: {count: 12", '    "coin\\n": {count: 12'),
-    ("hand: hand\n", 'hand: "hand\\n"\n'),
-    ("    each: p\n", '    each: "p\\n"\n'),
-    ("actions: [steal]", 'actions: ["steal\\n"]'),
-    ("deck:\n", 'rulings: ["C-1\\n"]\ndeck:\n'),
-])
-def test_a_name_may_not_end_in_a_newline(old, new):
-    """Python's `$` matches before a final newline: the patterns are matched whole."""
-    assert old in BASE
-    with pytest.raises(SpecError) as exc:
-        load_spec("x.yaml", BASE.replace(old, new, 1))
-    assert [d.code for d in exc.value.diagnostics] == ["RS104"], exc.value.render()
-    assert "\\n'" in exc.value.render()
+    assert [d.code for d in exc.value.diagnostics] == [code], exc.value.render()
+    assert needle in exc.value.render()
 
 
 # --- nesting: what validates at the limits also runs, lints, graphs and diffs ------------

@@ -127,6 +127,8 @@ _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?
 
 
 class _BadScalar(ValueError):
+    """A scalar the loader will not take, with the code to report it under."""
+
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code
