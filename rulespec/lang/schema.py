@@ -94,7 +94,8 @@ def shape_problems(doc: Document, schema_: dict, *, code: str, unknown_code: str
                    name: str) -> list[Diagnostic]:
     """The problems of a small document kind (a variant, a scenario) checked against
     its own schema: an unknown key at the key, with "did you mean"; anything else at
-    the value, with jsonschema's message. `name` stands for the document's top."""
+    the value, a wrong type saying what was wanted, the rest with jsonschema's message.
+    `name` stands for the document's top."""
     problems = []
     errors = _Validator(schema_).iter_errors(doc.data)
     for err in sorted(errors, key=lambda e: list(map(str, e.path))):
