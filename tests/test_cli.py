@@ -82,5 +82,5 @@ def test_a_badly_typed_scenario_fails_with_its_place(tmp_path):
     scenario.write_text(f"spec: {TTG}\nplayers: two\nexpect: {{events: [foo]}}\n")
     code, out, err = cli("test", str(scenario))
     assert code == 1 and "Traceback" not in out + err
-    assert f"{scenario}:2:10: error RS501: players: 'two' is not of type 'integer'" in out
-    assert f"{scenario}:3:19: error RS501: expect.events.0: 'foo' is not of type 'object'" in out
+    assert f"{scenario}:2:10: error RS501: players must be an integer, got a string" in out
+    assert f"{scenario}:3:19: error RS501: expect.events.0 must be a mapping, got a string" in out

@@ -191,3 +191,91 @@ def test_findings_in_the_base_of_a_variant_have_normalized_paths(tmp_path):
     uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
             for r in json.loads(out)["runs"][0]["results"] for loc in r["locations"]]
     assert uris == [str(tmp_path / "base.yaml")]
+
+
+# --- bad chains and bad bases: an error, never a hang or a traceback (issue 12) ---------
+
+def _variant(folder: Path, name: str, body: str) -> Path:
+    path = folder / "variants" / "base" / f"{name}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"rulespec: 1\n{body}")
+    return path
+
+
+@pytest.fixture
+def base(tmp_path):
+    path = tmp_path / "base.yaml"
+    path.write_text((TESTS / "valid" / "coin_grab.yaml").read_text())
+    return path
+
+
+def test_a_variant_extending_itself_is_rs602_everywhere(base):
+    """`validate` reported a circle; `run --variant` looped forever."""
+    me = _variant(base.parent, "me", "extends: me.yaml\n")
+    for argv in (["validate", me], ["run", base, "--variant", "me"], ["lint", base, "--variant", "me"]):
+        code, out, err = cli(*argv)
+        assert code in (1, 2) and "Traceback" not in out + err
+        assert f"{me}:2:10: error RS602: this variant extends itself" in out + err
+
+
+def test_a_circle_of_variants_is_rs602_naming_it(base):
+    first = _variant(base.parent, "first", "extends: second.yaml\n")
+    second = _variant(base.parent, "second", "extends: first.yaml\n")
+    code, out, err = cli("run", base, "--variant", "first")
+    assert code == 2 and "Traceback" not in out + err
+    assert (f"{second}:2:10: error RS602: variants extend each other in a circle: "
+            f"{first} -> {second} -> {first}") in err
+
+
+def test_a_long_chain_of_variants_is_rs602(base):
+    _variant(base.parent, "v0", "extends: ../../base.yaml\n")
+    for i in range(1, 20):
+        _variant(base.parent, f"v{i}", f"extends: v{i - 1}.yaml\n")
+    assert load_spec(base.parent / "variants" / "base" / "v15.yaml")  # 16: the most
+    with pytest.raises(SpecError) as exc:
+        load_spec(base.parent / "variants" / "base" / "v19.yaml")
+    assert [(d.code, d.message) for d in exc.value.diagnostics] == [
+        ("RS602", "more than 16 variants extend one another")]
+
+
+@pytest.mark.parametrize("extends, got", [("3", "an integer"), ("", "nothing"), ("[a]", "a list")])
+def test_extends_must_name_a_file(base, extends, got):
+    """A number crashed `run --variant` with a TypeError."""
+    path = _variant(base.parent, "odd", f"extends: {extends}\n")
+    for argv in (["validate", path], ["run", base, "--variant", "odd"]):
+        code, out, err = cli(*argv)
+        assert code in (1, 2) and "Traceback" not in out + err
+        assert f"error RS104: extends must be a string, got {got}" in out + err
+
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ("deck:\n  cards:\n    coin: {count: 12, tags: [treasure]}\n    thief: {count: 8}\n"
+     "    guard: {count: 4}\n", "", "4:1", "RS103: missing required key 'deck'"),
+    ("turn:\n  - step: draw\n", "turn: draw\nsteps:\n  - step: draw\n", "32:7",
+     "RS102: turn must be a list, got a string"),
+])
+def test_a_variant_of_a_broken_base_reports_the_base(base, old, new, where, message):
+    """KeyError and AttributeError when merging, before: the base is now checked first,
+    and its problems are reported in its own file."""
+    text = (TESTS / "valid" / "coin_grab.yaml").read_text()
+    assert old in text
+    base.write_text(text.replace(old, new, 1))
+    bodies = {"cards": "cards: {coin: {count: 3}}\n", "steps": "remove: {turn: [draw]}\n",
+              "params": "parameters: {deal_size: 3}\n"}
+    for name, body in bodies.items():
+        path = _variant(base.parent, name, "extends: ../../base.yaml\n" + body)
+        for argv in (["validate", path], ["run", base, "--variant", name]):
+            code, out, err = cli(*argv)
+            assert code in (1, 2) and "Traceback" not in out + err, argv
+            assert f"{base}:{where}: error {message}" in out + err, (argv, out + err)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("replace: {turn: {draw: 5}}", "replace.turn.draw must be a mapping, got an integer"),
+    ("add: {turn: [{step: x, before: [draw]}]}", "add.turn.0.before must be a string, got a list"),
+])
+def test_a_variant_of_the_wrong_shape_is_rs104(base, body, message):
+    path = _variant(base.parent, "odd", f"extends: ../../base.yaml\n{body}\n")
+    code, out, err = cli("validate", path)
+    assert code == 1 and "Traceback" not in out + err
+    assert f"error RS104: {message}" in out

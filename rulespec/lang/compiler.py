@@ -10,6 +10,7 @@ from pathlib import Path
 from . import ir, schema
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
+from .limits import MAX_CARDS, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -275,6 +276,13 @@ class _Compiler:
         and give the declared totals."""
         deck = self.data["deck"]
         counts = {c.name: c.count for c in spec.cards}
+        for name, n in counts.items():
+            if n > MAX_CARDS:
+                self.error("RS407", f"{n} copies of '{name}'; a card type may have at most "
+                           f"{MAX_CARDS}", ("deck", "cards", name, "count"))
+        if max(counts.values()) <= MAX_CARDS < sum(counts.values()):
+            self.error("RS407", f"the deck holds {sum(counts.values())} cards; a deck may hold "
+                       f"at most {MAX_CARDS}", ("deck", "cards"), key=True)
         for players, removed in spec.removals:
             path = ("deck", "remove", str(players))
             # a count outside players' range is allowed: a variant may narrow the range
@@ -297,6 +305,14 @@ class _Compiler:
         if not lo <= default <= hi:
             self.error("RS401", f"players: need min <= default <= max, got {lo}, {default}, {hi}",
                        ("players",))
+        for key, n in d["players"].items():
+            if n > MAX_PLAYERS:
+                self.error("RS408", f"players.{key} is {n}; a game may have at most "
+                           f"{MAX_PLAYERS} players", ("players", key))
+        if spec.turn_limit > MAX_TURN_LIMIT:
+            self.error("RS409", f"turn_limit is {spec.turn_limit}; it may be at most "
+                       f"{MAX_TURN_LIMIT}", ("turn_limit",),
+                       "it only stops a game that would not end")
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
             self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))

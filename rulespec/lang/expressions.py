@@ -17,6 +17,7 @@ from .builtins import AGGREGATES, CHANCE, CONSTANTS, FUNCTIONS, KEYWORDS, PROCED
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 from .diagnostics import Diagnostic, Span, did_you_mean
+from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
 
 _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
                 "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'",
@@ -25,7 +26,41 @@ _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
                 "FALSE": "'false'", "SEMICOLON": "';'", "COLON": "':'",
                 "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "IN": "'in'",
                 "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'"}
-MAX_NESTING_MESSAGE = "nested too deeply; split it with let"
+_STATEMENTS = {"block", "let", "assign", "if_", "else_if", "for_", "while_", "choose_branch",
+               "branch", "choose_card", "call_stmt"}
+_NESTING = {"block", "else_if"}  # an `else if` nests its `if` in the else block
+
+
+def _levels(t: lark.Tree) -> int:
+    """The expression levels a node adds: one, or one per operator of a chain, which
+    becomes a nest of binary operations."""
+    if t.data in ("and_", "or_"):
+        return len(t.children) - 1
+    if t.data == "arith":
+        return len(t.children) // 2  # operands and operators alternate
+    return 1
+
+
+def _too_deep(tree: lark.Tree) -> tuple[str, lark.Tree] | None:
+    """The first node (in text order) where blocks nest past MAX_BLOCK_DEPTH or an
+    expression past MAX_EXPR_DEPTH, with the code to report: "RS303" or "RS302".
+    Walked with a stack of its own: the tree may be far deeper than Python's."""
+    stack = [(tree, 0, 0)]
+    while stack:
+        t, blocks, levels = stack.pop()
+        if t.data in _STATEMENTS:
+            levels = 0
+        else:
+            levels += _levels(t)
+            if levels > MAX_EXPR_DEPTH:
+                return "RS302", t
+        for c in reversed(t.children):
+            if isinstance(c, lark.Tree):
+                inner = blocks + (c.data in _NESTING)
+                if inner > MAX_BLOCK_DEPTH:  # at the `if`, `for`, ... that opens it
+                    return "RS303", c if c.data == "else_if" else t
+                stack.append((c, inner, levels))
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -79,11 +114,7 @@ class Builder:
         tree = self._parse(value, "expr")
         if tree is None:
             return None
-        try:
-            node = self._expr(tree, dict(scope))
-        except RecursionError:
-            self._error("RS302", f"expression {MAX_NESTING_MESSAGE}", self.text.span(0))
-            return None
+        node = self._expr(tree, dict(scope))
         if node is not None and want and not accepts(want, node.type):
             what = ".".join(map(str, path))
             self._error("RS204", f"{what} must be {'a condition (bool)' if want == 'bool' else want}, "
@@ -96,17 +127,15 @@ class Builder:
         tree = self._parse(text, "block")
         if tree is None:
             return ()
-        try:
-            return self._block(tree, dict(scope))
-        except RecursionError:
-            self._error("RS302", f"effect {MAX_NESTING_MESSAGE}", self.text.span(0))
-            return ()
+        return self._block(tree, dict(scope))
 
     # --- parsing ------------------------------------------------------------------
 
     def _parse(self, text: str, start: str):
+        """The parse tree of text, or None when it has a syntax error or nests too deep
+        (both reported): the builder recurses, and so does all that reads the IR."""
         try:
-            return parser().parse(text, start=start)
+            tree = parser().parse(text, start=start)
         except lark.UnexpectedInput as exc:
             pos = getattr(exc, "pos_in_stream", None)
             token = getattr(exc, "token", None)
@@ -125,6 +154,18 @@ class Builder:
             hint = f"expected {', '.join(expected[:6])}" if expected else ""
             self._error("RS301", msg, self.text.span(pos), hint)
             return None
+        deep = _too_deep(tree)
+        if deep is None:
+            return tree
+        code, node = deep
+        if code == "RS302":
+            self._error(code, f"expression nested more than {MAX_EXPR_DEPTH} levels deep",
+                        self._span(node), "a chain like a + b + c is a level per operator; "
+                        "name parts with let")
+        else:
+            self._error(code, f"blocks nested more than {MAX_BLOCK_DEPTH} deep", self._span(node),
+                        "an else if is a level too; move a part into a trigger or a step")
+        return None
 
     # --- helpers ------------------------------------------------------------------
 
@@ -156,7 +197,11 @@ class Builder:
         kind = t.data
         span = self._span(t)
         if kind == "int_":
-            return ir.Const(span, "int", int(t.children[0]))
+            digits = str(t.children[0])
+            if len(digits) > MAX_DIGITS:
+                self._error("RS304", too_many_digits(digits), span)
+                return None
+            return ir.Const(span, "int", int(digits))
         if kind in ("true", "false"):
             return ir.Const(span, "bool", kind == "true")
         if kind == "string":

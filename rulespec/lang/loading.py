@@ -8,31 +8,49 @@ YAML string is reported where it stands in the file.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from .diagnostics import Diagnostic, Span, SpecError
-
-MAX_BYTES = 1_000_000
-MAX_NODES = 200_000  # nodes after alias expansion: refuses "billion laughs" files
-MAX_DEPTH = 100      # nesting of lists and mappings
+from .limits import MAX_BYTES, MAX_DIGITS, MAX_EXPANDED, MAX_YAML_DEPTH, too_many_digits
 
 
 class _Refused(yaml.MarkedYAMLError):
-    """A document we will not build: a recursive alias or nesting past MAX_DEPTH."""
+    """A document we will not build: a recursive alias, or one past MAX_YAML_DEPTH or
+    MAX_EXPANDED once its aliases are expanded."""
 
 
 class _Composer(yaml.SafeLoader):
     """PyYAML's safe composer, refusing self-containing aliases and deep nesting
-    (both would otherwise end in a RecursionError)."""
+    (both would otherwise end in a RecursionError), and measuring the document as it
+    will be with every alias expanded: its size (a node counts one, a character of a
+    scalar one, an alias the size of the node it names) and its depth. Both are known
+    before any data is built, so an alias bomb costs only the reading of its text."""
 
     def __init__(self, stream):
         super().__init__(stream)
         self._open_anchors: set[str] = set()
-        self._depth = 0
+        self._depth = 0      # of the node being composed
+        self._deepest = 0    # depth reached below it, aliases expanded
+        self._size = 0       # of the document so far, aliases expanded
+        self._anchored: dict[str, tuple[int, int]] = {}  # anchor -> (size, height)
+
+    def _reach(self, depth: int, mark) -> None:
+        if depth > MAX_YAML_DEPTH:
+            raise _Refused(None, None, f"lists and mappings are nested more than "
+                           f"{MAX_YAML_DEPTH} deep", mark)
+        self._deepest = max(self._deepest, depth)
+
+    def _grow(self, size: int, mark) -> None:
+        self._size += size
+        if self._size > MAX_EXPANDED:
+            raise _Refused(None, None, f"with its aliases expanded the document is over "
+                           f"{MAX_EXPANDED} nodes and characters", mark)
 
     def compose_node(self, parent, index):
         event = self.peek_event()
@@ -40,19 +58,26 @@ class _Composer(yaml.SafeLoader):
             if event.anchor in self._open_anchors:
                 raise _Refused(None, None, f"alias *{event.anchor} refers to a node that "
                                "contains it", event.start_mark)
-            return super().compose_node(parent, index)
+            node = super().compose_node(parent, index)  # or an undefined alias error
+            size, height = self._anchored[event.anchor]
+            self._reach(self._depth + height, event.start_mark)
+            self._grow(size, event.start_mark)
+            return node
         self._depth += 1
-        if self._depth > MAX_DEPTH:
-            raise _Refused(None, None, f"lists and mappings are nested more than {MAX_DEPTH} "
-                           "deep", event.start_mark)
-        anchor = getattr(event, "anchor", None)
+        self._reach(self._depth, event.start_mark)
+        anchor, size_before, deepest_outside = event.anchor, self._size, self._deepest
+        self._deepest = self._depth
         if anchor:
             self._open_anchors.add(anchor)
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-            self._open_anchors.discard(anchor)
+        node = super().compose_node(parent, index)
+        self._open_anchors.discard(anchor)
+        self._grow(1 + len(node.value) if isinstance(node, yaml.ScalarNode) else 1,
+                   event.start_mark)
+        if anchor:
+            self._anchored[anchor] = (self._size - size_before, self._deepest - self._depth + 1)
+        self._depth -= 1
+        self._deepest = max(self._deepest, deepest_outside)
+        return node
 
 Path_ = tuple  # a path into the data: keys and list indexes
 
@@ -97,8 +122,16 @@ class Document:
 
 
 _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
-_INT = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
-_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$")
+_INT = re.compile(r"[-+]?(0|[1-9][0-9_]*)")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?")
+
+
+class _BadScalar(ValueError):
+    """A scalar the loader will not take, with the code to report it under."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
 
 
 def _scalar_value(node: yaml.ScalarNode):
@@ -109,14 +142,17 @@ def _scalar_value(node: yaml.ScalarNode):
         return value.lower() in ("true", "yes", "on")
     if tag == "tag:yaml.org,2002:null":
         return None
-    if tag == "tag:yaml.org,2002:int" and _INT.match(value):
+    if tag == "tag:yaml.org,2002:int" and _INT.fullmatch(value):
+        digits = value.lstrip("+-").replace("_", "")
+        if len(digits) > MAX_DIGITS:
+            raise _BadScalar("RS304", too_many_digits(digits))
         return int(value.replace("_", ""))
-    if tag == "tag:yaml.org,2002:float" and _FLOAT.match(value):
+    if tag == "tag:yaml.org,2002:float" and _FLOAT.fullmatch(value):
         return float(value.replace("_", ""))
     if tag == "tag:yaml.org,2002:timestamp" and not node.style:
-        raise ValueError(f"{value!r} reads as a date or time; quote it to make it a string")
-    raise ValueError(f"unsupported YAML tag {tag!r}; specs use plain strings, numbers, "
-                     "booleans, lists and mappings")
+        raise _BadScalar("RS004", f"{value!r} reads as a date or time; quote it to make it a string")
+    raise _BadScalar("RS004", f"unsupported YAML tag {tag!r}; specs use plain strings, "
+                     "numbers, booleans, lists and mappings")
 
 
 _ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}  # hex digits after \\x, \\u, \\U
@@ -155,18 +191,42 @@ def _char_map(text_lines: list[str], node: yaml.ScalarNode) -> list[tuple[int, i
     return table
 
 
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def _read(path: str | Path, file: str) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES. Anything else is refused
+    before reading: a named pipe would block and a device never end. Opening does not
+    block (O_NONBLOCK), and at most MAX_BYTES + 1 bytes are read whatever the file."""
+    def refuse(code, message):
+        return SpecError([Diagnostic(code, message, Span(file, 1, 1))])
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise refuse("RS001", f"cannot read file: {exc.strerror}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
+        raise refuse("RS001", f"cannot read file: it is {kind}; a spec is a regular file")
+    with os.fdopen(fd, "rb") as f:
+        try:
+            raw = f.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise refuse("RS001", f"cannot read file: {exc.strerror}") from None
+    if len(raw) > MAX_BYTES:
+        raise refuse("RS002", f"file is over {MAX_BYTES} bytes, the most a spec may be")
+    return raw
+
+
 def load(path: str | Path, text: str | None = None) -> Document:
     """Load one YAML spec file; raises SpecError with every problem found."""
     file = str(path)
     if text is None:
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            raise SpecError([Diagnostic("RS001", f"cannot read file: {exc.strerror}",
-                                        Span(file, 1, 1))]) from None
-        if len(raw) > MAX_BYTES:
-            raise SpecError([Diagnostic("RS002", f"file is {len(raw)} bytes; a spec may "
-                                        f"be at most {MAX_BYTES}", Span(file, 1, 1))])
+        raw = _read(path, file)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -190,15 +250,9 @@ def load(path: str | Path, text: str | None = None) -> Document:
                         sources) from None
     doc = Document(file, text, None)
     problems: list[Diagnostic] = []
-    budget = [MAX_NODES]
     raw_lines = text.split("\n")  # with the empty last line a final newline leaves
 
     def walk(node, path):
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise SpecError([Diagnostic("RS002", f"the document expands to more than "
-                                        f"{MAX_NODES} nodes (aliases?); refused",
-                                        Span(file, 1, 1))], sources)
         doc.spans[path] = Span(file, node.start_mark.line + 1, node.start_mark.column + 1)
         if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
             problems.append(Diagnostic("RS004", f"unsupported YAML tag {node.tag!r}; specs use "
@@ -229,8 +283,8 @@ def load(path: str | Path, text: str | None = None) -> Document:
     def _safe(node, span):
         try:
             return _scalar_value(node)
-        except ValueError as exc:
-            problems.append(Diagnostic("RS004", str(exc), span))
+        except _BadScalar as exc:
+            problems.append(Diagnostic(exc.code, str(exc), span))
             return None
 
     doc.data = walk(root, ()) if root is not None else None

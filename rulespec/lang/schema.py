@@ -6,6 +6,7 @@ offending key or value, with a "did you mean" for unknown keys.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Iterator
@@ -29,8 +30,28 @@ def schema() -> dict:
     return load_schema("spec")
 
 
+def _pattern(validator, pattern, instance, schema_):
+    """`pattern` matched against the whole string: Python's `$` (what jsonschema's
+    re.search gives) also matches before a final newline, so "hand\\n" would pass as
+    a name. The schemas' patterns are all anchored, so for other readers of the
+    schema files (ECMA-262 regexes, where `$` is the end) they mean the same."""
+    if validator.is_type(instance, "string") and not re.fullmatch(pattern, instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _is_integer(checker, instance) -> bool:
+    """An int, not a float with no fraction: JSON Schema counts 2.0 as an integer,
+    but YAML's 2.0 is a float and would reach the game as one."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator, validators={"pattern": _pattern},
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+
+
 def _validator():
-    return jsonschema.Draft202012Validator(schema())
+    return _Validator(schema())
 
 
 def _describe(value) -> str:
@@ -38,6 +59,8 @@ def _describe(value) -> str:
         return "a boolean"
     if isinstance(value, int):
         return "an integer"
+    if isinstance(value, float):
+        return "a number with a decimal point"
     if isinstance(value, str):
         return "a string"
     if isinstance(value, list):
@@ -45,6 +68,12 @@ def _describe(value) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return "nothing" if value is None else type(value).__name__
+
+
+def _wrong_type(where: str, err) -> str:
+    want = err.validator_value
+    want = " or ".join(_JSON_TYPES.get(t, t) for t in (want if isinstance(want, list) else [want]))
+    return f"{where} must be {want}, got {_describe(err.instance)}"
 
 
 def _where(path) -> str:
@@ -65,9 +94,10 @@ def shape_problems(doc: Document, schema_: dict, *, code: str, unknown_code: str
                    name: str) -> list[Diagnostic]:
     """The problems of a small document kind (a variant, a scenario) checked against
     its own schema: an unknown key at the key, with "did you mean"; anything else at
-    the value, with jsonschema's message. `name` stands for the document's top."""
+    the value, a wrong type saying what was wanted, the rest with jsonschema's message.
+    `name` stands for the document's top."""
     problems = []
-    errors = jsonschema.Draft202012Validator(schema_).iter_errors(doc.data)
+    errors = _Validator(schema_).iter_errors(doc.data)
     for err in sorted(errors, key=lambda e: list(map(str, e.path))):
         path = tuple(err.path)
         where = _where(path) if path else name
@@ -77,6 +107,8 @@ def shape_problems(doc: Document, schema_: dict, *, code: str, unknown_code: str
                                     doc.key_span(path + (key,)),
                                     hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}")
                          for key in err.instance if key not in allowed]
+        elif err.validator == "type":
+            problems.append(Diagnostic(code, _wrong_type(where, err), doc.span(path)))
         else:
             problems.append(Diagnostic(code, f"{where}: {err.message}", doc.span(path)))
     return problems
@@ -98,17 +130,14 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
         yield Diagnostic("RS103", f"missing required key '{missing}' in {_where(path)}",
                          doc.key_span(path) if path else doc.span(path))
     elif kw == "type":
-        want = err.validator_value
-        want = " or ".join(_JSON_TYPES.get(t, t) for t in (want if isinstance(want, list) else [want]))
-        yield Diagnostic("RS102", f"{_where(path)} must be {want}, got {_describe(err.instance)}",
-                         doc.span(path))
+        yield Diagnostic("RS102", _wrong_type(_where(path), err), doc.span(path))
     elif kw == "propertyNames":
-        yield Diagnostic("RS104", f"'{err.instance}' is not a valid name in {_where(path)}",
+        yield Diagnostic("RS104", f"{err.instance!r} is not a valid name in {_where(path)}",
                          doc.key_span(path + (err.instance,)),
                          hint="names are lower_snake_case: a-z, 0-9 and _")
     elif kw == "pattern":
         ruling = "rulings" in path
-        yield Diagnostic("RS104", f"'{err.instance}' in {_where(path)} is not a valid "
+        yield Diagnostic("RS104", f"{err.instance!r} in {_where(path)} is not a valid "
                          f"{'ruling id' if ruling else 'name'}", doc.span(path),
                          hint="a ruling id is letters, '-', a number, as in C-4" if ruling
                          else "names are lower_snake_case: a-z, 0-9 and _")

@@ -17,29 +17,22 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .loading import Document, load
-from .schema import load_schema, shape_problems
-
-MAX_CHAIN = 16
+from .limits import MAX_CHAIN
+from .schema import check, load_schema, shape_problems
 
 
 def is_variant(doc: Document) -> bool:
     return isinstance(doc.data, dict) and "extends" in doc.data
 
 
-def resolve(doc: Document, seen: tuple[str, ...] = ()) -> Document:
+def resolve(doc: Document) -> Document:
     """A full spec document: doc itself, or its base with doc applied."""
-    if not is_variant(doc):
-        return doc
-    if len(seen) > MAX_CHAIN or doc.file in seen:
-        raise SpecError([Diagnostic("RS602", "variants extend each other in a circle",
-                                    doc.span(("extends",)))], doc.all_sources())
-    _check_shape(doc)
-    base_path = _extended(doc)
-    if not base_path.exists():
-        raise SpecError([Diagnostic("RS601", f"extends '{doc.data['extends']}': no such file "
-                                    f"({base_path})", doc.span(("extends",)))], doc.all_sources())
-    base = resolve(load(base_path), seen + (doc.file,))
-    return apply(base, doc)
+    variants, base = _chain(doc)
+    if variants:
+        _check_base(base)
+    for variant in variants:
+        base = apply(base, variant)
+    return base
 
 
 def _extended(doc: Document) -> Path:
@@ -47,28 +40,45 @@ def _extended(doc: Document) -> Path:
     return Path(os.path.normpath(Path(doc.file).parent / doc.data["extends"]))
 
 
-def chain(doc: Document) -> list[Document]:
-    """A variant and the variants it extends, root-most first, without the base."""
-    out = []
+def _chain(doc: Document) -> tuple[list[Document], Document]:
+    """The variants from the one nearest the base to doc, and the full spec at the
+    root. Each variant's shape is checked before its `extends` is followed; a circle,
+    a chain over MAX_CHAIN or a missing file is an error at the `extends` that leads
+    there."""
+    variants: list[Document] = []
+    met: dict[Path, str] = {}  # each variant's file, resolved -> as shown
     while is_variant(doc):
-        out.insert(0, doc)
-        if len(out) > MAX_CHAIN:
-            raise SpecError([Diagnostic("RS602", "variants extend each other in a circle",
-                                        doc.span(("extends",)))], doc.all_sources())
-        doc = load(_extended(doc))
-    return out
-
-
-def base_file(doc: Document) -> str:
-    """The full spec at the root of a variant chain."""
-    while is_variant(doc):
-        doc = load(_extended(doc))
-    return str(Path(doc.file).resolve())
+        _check_shape(doc)
+        variants.insert(0, doc)
+        met[Path(doc.file).resolve()] = doc.file
+        base_path = _extended(doc)
+        problem = None
+        if base_path.resolve() in met:
+            circle = list(met.values())[list(met).index(base_path.resolve()):] + [str(base_path)]
+            problem = ("RS602", "this variant extends itself" if len(circle) == 2 else
+                       f"variants extend each other in a circle: {' -> '.join(circle)}")
+        elif len(variants) > MAX_CHAIN:
+            problem = ("RS602", f"more than {MAX_CHAIN} variants extend one another")
+        elif not base_path.exists():
+            problem = ("RS601", f"extends '{doc.data['extends']}': no such file ({base_path})")
+        if problem:
+            sources = {f: lines for v in variants for f, lines in v.all_sources().items()}
+            raise SpecError([Diagnostic(*problem, doc.span(("extends",)))], sources)
+        doc = load(base_path)
+    return variants, doc
 
 
 def _check_shape(doc: Document) -> None:
     problems = shape_problems(doc, load_schema("variant"), code="RS104", unknown_code="RS101",
                               name="a variant")
+    if problems:
+        raise SpecError(problems, doc.all_sources())
+
+
+def _check_base(doc: Document) -> None:
+    """A variant changes a full spec: a base that is not one is reported in its own
+    file, before merging relies on its shape."""
+    problems = list(check(doc))
     if problems:
         raise SpecError(problems, doc.all_sources())
 
@@ -249,18 +259,20 @@ def find_variant(spec_path: str, name: str) -> Path:
 
 def load_composed(spec_path: str, variant_names: list[str]) -> Document:
     """The spec with each named variant applied in turn."""
-    given = load(spec_path)
-    doc, root = resolve(given), base_file(given)
+    variants, base = _chain(load(spec_path))
+    _check_base(base)
+    root = Path(base.file).resolve()
     for name in variant_names:
         vdoc = load(find_variant(spec_path, name))
         if not is_variant(vdoc):
             raise SpecError([Diagnostic("RS601", "a variant file needs 'extends: BASE'",
                                         vdoc.span(()))], vdoc.all_sources())
-        if base_file(vdoc) != root:
+        chain, vbase = _chain(vdoc)  # a variant of a variant brings the whole chain
+        if Path(vbase.file).resolve() != root:
             raise SpecError([Diagnostic("RS603", f"variant '{name}' extends "
                                         f"{vdoc.data['extends']}, not the spec being run",
                                         vdoc.span(("extends",)))], vdoc.all_sources())
-        for step in chain(vdoc):  # a variant of a variant brings the whole chain
-            _check_shape(step)
-            doc = apply(doc, step)
-    return doc
+        variants += chain
+    for variant in variants:
+        base = apply(base, variant)
+    return base
