@@ -182,7 +182,8 @@ def _blocks(extra: int) -> dict[str, str]:
         "else_ifs": "if false { steals += 1 }" + " else if false { steals += 1 }" * (n - 1),
         "chooses": "".join(f'choose(current) {{ "a{i}" {{ ' for i in range(n)) + "steals += 1" +
                    " } }" * n,
-        "fors": "".join(f"for q{i} in players {{ " for i in range(n)) + "end_turn()" + " }" * n,
+        # over one player each: nested loops over players are bounded by their passes (RS410)
+        "fors": "".join(f"for q{i} in current {{ " for i in range(n)) + "end_turn()" + " }" * n,
         "mixed": "".join([f"for m{i} in players {{ ", "if true { ", "while false { ",
                           f'choose(current) {{ "x{i}" {{ '][i % 4] for i in range(n)) +
                  "steals += " + " + ".join(["1"] * (E - 2)) +

@@ -10,7 +10,7 @@ from pathlib import Path
 from . import ir, schema
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
-from .limits import MAX_CARDS, MAX_PLAYERS, MAX_TURN_LIMIT
+from .limits import MAX_CARDS, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -299,6 +299,27 @@ class _Compiler:
                 self.error("RS405", f"the deck for {players} players holds {got} cards, not "
                            f"the {total} declared", ("deck", "totals", players))
 
+    def _nested_loops(self, spec: ir.Spec) -> None:
+        """RS410: `for` loops over players nested so deep that one run of them makes more
+        than MAX_FOR_PASSES passes at the most players (64 players, 4 deep: 16 million).
+        A `while` is bounded as the game runs; these are not, so they are bounded here."""
+        def depth(stmts) -> int:
+            return max((_for_depth(s) for s in stmts), default=0)
+
+        def _for_depth(s) -> int:
+            inner = max((depth(block) for block in ir.iter_blocks(s)), default=0)
+            return inner + (isinstance(s, ir.For) and s.items.type == "players")  # one player: one pass
+
+        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()]
+        for s in (s for block in blocks for s in block):
+            d = _for_depth(s)
+            if spec.max_players ** d > MAX_FOR_PASSES:
+                outer = next(n for n in ir.walk(s) if isinstance(n, ir.For) and n.items.type == "players")
+                self.problems.append(Diagnostic(
+                    "RS410", f"{d} nested for loops make up to {spec.max_players}^{d} passes at "
+                    f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}", outer.span,
+                    hint="nest fewer loops, or loop over fewer players"))
+
     def _cross_checks(self, spec: ir.Spec) -> None:
         d = self.data
         lo, hi, default = spec.min_players, spec.max_players, spec.default_players
@@ -313,6 +334,7 @@ class _Compiler:
             self.error("RS409", f"turn_limit is {spec.turn_limit}; it may be at most "
                        f"{MAX_TURN_LIMIT}", ("turn_limit",),
                        "it only stops a game that would not end")
+        self._nested_loops(spec)
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
             self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))

@@ -17,10 +17,11 @@ MAX_EXPR_DEPTH = 64           # operators and calls nested in one expression
 MAX_BLOCK_DEPTH = 32          # `{ }` blocks (and `else if`) nested in one effect
 MAX_DIGITS = 18               # digits of a number, in YAML or in an expression
 
-# the game (RS407, RS408, RS409)
+# the game (RS407, RS408, RS409, RS410)
 MAX_CARDS = 10_000            # copies of one card type, and cards in the whole deck
 MAX_PLAYERS = 64              # players.min, players.max and players.default
 MAX_TURN_LIMIT = 1_000_000    # turn_limit
+MAX_FOR_PASSES = 1_000_000    # passes of nested `for` loops over players, at players.max
 
 
 def too_many_digits(digits: str) -> str:
