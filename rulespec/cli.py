@@ -24,6 +24,7 @@ from .analysis import simulation
 from .lang import schema
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
+from .lang.limits import MAX_TURN_LIMIT
 from .table import scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
 from .table.narrate import narrate, visible
@@ -110,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
                           "random, first, greedy")
     run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
     run.add_argument("--json", action="store_true", help="print the result and log as JSON")
-    run.add_argument("--max-turns", type=_whole(1), help="turn limit (default: the spec's, or 2000)")
+    run.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's, or 2000)")
     run.add_argument("--as", dest="seat", metavar="SEAT",
                      help="narrate as this seat sees the game (e.g. P2); default: everything")
     run.add_argument("--games", type=_whole(1, MAX_MATCH), default=1,
@@ -128,7 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
     sim.add_argument("--agents", default="random", help="as for run")
     sim.add_argument("--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)")
-    sim.add_argument("--max-turns", type=_whole(1), help="turn limit (default: the spec's)")
+    sim.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's)")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--plot", metavar="FILE.png",
                      help="draw game lengths and seat win rates (needs rulespec[plot])")
@@ -200,7 +201,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--agents", default="random",
                     help="the agent at the other seats, or one per seat, comma-separated "
                          "(yours is ignored): random, first, greedy")
-    pl.add_argument("--max-turns", type=_whole(1), help="end the game as turn_limit after N turns")
+    pl.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="end the game as turn_limit after N turns")
     pl.add_argument("--variant", action="append", default=[], metavar="NAME",
                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
 
