@@ -55,10 +55,11 @@ def play_chunk(args) -> list[GameResult]:
     return [play_one(job, s) for s in seeds]
 
 
-def chunks(job: Job, games: int, seed: int, parts: int) -> list[tuple[Job, list[int]]]:
-    seeds = list(range(seed, seed + games))
-    size = max(1, math.ceil(games / parts))
-    return [(job, seeds[i:i + size]) for i in range(0, games, size)]
+def chunks(job: Job, games: int, seed: int, parts: int) -> list[tuple[Job, range]]:
+    """At most `parts` runs of consecutive seeds, as ranges: a count of games past
+    memory (or past a C size) costs nothing until the games are played."""
+    size = max(1, -(-games // parts))
+    return [(job, range(seed + i, seed + min(i + size, games))) for i in range(0, games, size)]
 
 
 def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
@@ -86,7 +87,7 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
         for part in work:
             collect(play_chunk(part))
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(min(workers, len(work))) as pool:  # no idle processes
             for results in pool.map(play_chunk, work):
                 collect(results)
     return out
