@@ -13,7 +13,7 @@ import fuzzing
 CASE_SECONDS = 10.0
 CASE_BYTES = 300 * 2 ** 20
 # Sized so the whole file runs in well under 60 s on two cores.
-EXAMPLES = {"spec": 100, "variant": 40, "scenario": 30, "log": 150, "argv": 150}
+EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 150, "argv": 150}
 
 
 @pytest.fixture(scope="module")
