@@ -215,7 +215,7 @@ def mutate_text(rng: random.Random, text: str, rounds: int | None = None) -> byt
 
 # ---------------------------------------------------------------- numbers and flags
 
-def small_or_wild(rng: random.Random, small: tuple[int, int], wild: float = 0.15) -> str:
+def small_or_wild(rng: random.Random, small: tuple[int, int], wild: float = 0.25) -> str:
     """A count for a flag: usually small enough to run fast, sometimes one validation must refuse."""
     if rng.random() < wild:
         return rng.choice(["-1", "0", "", "1.5", "1e3", "nan", "99999999999999999999", "-99999999999",

@@ -13,7 +13,7 @@ import fuzzing
 CASE_SECONDS = 10.0
 CASE_BYTES = 300 * 2 ** 20
 # Sized so the whole file runs in well under 60 s on two cores.
-EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 150, "argv": 150}
+EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 300, "argv": 300}
 
 
 @pytest.fixture(scope="module")
