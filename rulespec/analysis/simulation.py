@@ -67,6 +67,7 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
              dask_address: str | None = None) -> list[GameResult]:
     """Play games seed..seed+games-1; results in seed order whatever runs them."""
     work = chunks(job, games, seed, max(8, workers * 8))
+    workers = min(workers, len(work))  # no process without a chunk to play
     done, out = 0, []
 
     def collect(results):
@@ -87,7 +88,7 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
         for part in work:
             collect(play_chunk(part))
     else:
-        with ProcessPoolExecutor(min(workers, len(work))) as pool:  # no idle processes
+        with ProcessPoolExecutor(workers) as pool:
             for results in pool.map(play_chunk, work):
                 collect(results)
     return out
