@@ -378,7 +378,7 @@ def _mutate_log(rng: random.Random, lines: list[str]) -> list[str]:
         elif op in (0, 1, 2):  # retype or drop a field
             try:
                 record = json.loads(lines[i])
-            except ValueError:
+            except (ValueError, RecursionError):  # a line an earlier round made bad or deep
                 continue
             if isinstance(record, dict) and record:
                 key = rng.choice(sorted(record))
