@@ -2,6 +2,8 @@
 Dask cluster; and its report counts what it says it counts."""
 import io
 import json
+import multiprocessing
+import tracemalloc
 
 import pytest
 from gamekit import GAMES
@@ -57,3 +59,26 @@ def test_cli_simulate_json_and_plot(tmp_path):
 def _has_matplotlib():
     import importlib.util
     return importlib.util.find_spec("matplotlib") is not None
+
+
+def test_a_huge_game_count_is_split_without_listing_its_seeds():
+    """Fuzz find (issue 12): the seeds were listed up front, so --games 10**9 ran out of
+    memory and --games 10**20 raised OverflowError before a game was played."""
+    tracemalloc.start()
+    try:
+        work = simulation.chunks(JOB, 10 ** 20, 7, 8)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100_000 and len(work) == 8
+    assert list(work[0][1][:3]) == [7, 8, 9] and work[-1][1][-1] == 7 + 10 ** 20 - 1
+    assert all(a[1][-1] + 1 == b[1][0] for a, b in zip(work, work[1:]))  # no seed lost or repeated
+
+
+def test_no_more_worker_processes_than_chunks_of_work():
+    """Fuzz find (issue 12): --workers N started N processes whatever the games."""
+    seen = []
+    results = simulation.simulate(JOB, 3, seed=1, workers=24,
+                                  progress=lambda done: seen.append(len(multiprocessing.active_children())))
+    assert results == simulation.simulate(JOB, 3, seed=1)
+    assert seen and max(seen) <= 3

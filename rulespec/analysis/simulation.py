@@ -59,10 +59,11 @@ def play_chunk(args) -> list[GameResult]:
     return [play_one(job, s) for s in seeds]
 
 
-def chunks(job: Job, games: int, seed: int, parts: int) -> list[tuple[Job, list[int]]]:
-    seeds = list(range(seed, seed + games))
-    size = max(1, math.ceil(games / parts))
-    return [(job, seeds[i:i + size]) for i in range(0, games, size)]
+def chunks(job: Job, games: int, seed: int, parts: int) -> list[tuple[Job, range]]:
+    """At most `parts` runs of consecutive seeds, as ranges: a count of games past
+    memory (or past a C size) costs nothing until the games are played."""
+    size = max(1, -(-games // parts))
+    return [(job, range(seed + i, seed + min(i + size, games))) for i in range(0, games, size)]
 
 
 def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
@@ -70,6 +71,7 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
              dask_address: str | None = None) -> list[GameResult]:
     """Play games seed..seed+games-1; results in seed order whatever runs them."""
     work = chunks(job, games, seed, max(8, workers * 8))
+    workers = min(workers, len(work))  # no process without a chunk to play
     done, out = 0, []
 
     def collect(results):

@@ -1,0 +1,87 @@
+"""The fuzz guard (issue 12): mutated specs, variants, scenarios, replay logs and argument
+lists run through main() in process. Each case must end with exit code 0, 1 or 2, let no
+exception escape, finish within CASE_SECONDS, grow the address space by less than
+CASE_BYTES and write nothing outside its scratch folder. Derandomized, so CI runs the same cases each
+time; benchmarks/fuzz.py runs the same generators for as long as asked."""
+import faulthandler
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+
+import fuzzing
+
+CASE_SECONDS = 10.0
+CASE_BYTES = 300 * 2 ** 20
+# Sized so the whole file runs in well under 60 s on two cores.
+EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 300, "argv": 300}
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    return tmp_path_factory.mktemp("fuzz")
+
+
+@pytest.fixture(scope="module")
+def repo_before():
+    return fuzzing.repo_snapshot()
+
+
+def check(kind: str, seed: int, scratch, repo_before) -> None:
+    case = fuzzing.make_case(kind, seed)
+    where = fuzzing.fresh_dir(scratch, "case")
+    # A case stuck in C code never sees SIGALRM: then the process ends with its stack.
+    faulthandler.dump_traceback_later(3 * CASE_SECONDS, exit=True)
+    try:
+        outcome = fuzzing.run_guarded(case, where, CASE_SECONDS, CASE_BYTES)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    problems = []
+    if outcome.failure:
+        problems.append(f"{outcome.failure}: {outcome.error or ''}")
+    if fuzzing.repo_snapshot() != repo_before:
+        problems.append("wrote into the checkout")
+    assert not problems, "\n".join(problems) + "\n" + case.describe() + f"\nstderr: {outcome.stderr[-2000:]}"
+
+
+def _fuzz_test(kind: str):
+    @settings(derandomize=True, max_examples=EXAMPLES[kind], deadline=None, database=None,
+              phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(seed=st.integers(0, 2 ** 32))
+    def test(seed, scratch, repo_before):
+        check(kind, seed, scratch, repo_before)
+    test.__name__ = f"test_fuzz_{kind}"
+    return test
+
+
+test_fuzz_spec = _fuzz_test("spec")
+test_fuzz_variant = _fuzz_test("variant")
+test_fuzz_scenario = _fuzz_test("scenario")
+test_fuzz_log = _fuzz_test("log")
+test_fuzz_argv = _fuzz_test("argv")
+
+
+def test_guard_catches_an_escaping_exception(scratch, monkeypatch):
+    """The guard itself: an exception out of main is reported, not swallowed."""
+    def broken(argv, stdout=None, stderr=None, stdin=None):
+        raise KeyError("boom")
+    monkeypatch.setattr(fuzzing, "main", broken)
+    outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "g"), 5)
+    assert outcome.failure == "traceback" and "KeyError: 'boom'" in outcome.error
+
+
+def test_guard_stops_a_hang(scratch, monkeypatch):
+    def stuck(argv, stdout=None, stderr=None, stdin=None):
+        while True:
+            pass
+    monkeypatch.setattr(fuzzing, "main", stuck)
+    outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "h"), 0.3)
+    assert outcome.failure == "hang" and outcome.seconds < 2
+
+
+def test_guard_stops_a_memory_blow_up(scratch, monkeypatch):
+    def greedy(argv, stdout=None, stderr=None, stdin=None):
+        return len(bytearray(2 ** 30))
+    monkeypatch.setattr(fuzzing, "main", greedy)
+    outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "m"), 5, 2 ** 28)
+    assert outcome.failure == "memory"
+    assert len(bytearray(2 ** 29)) == 2 ** 29  # the cap is lifted afterwards
