@@ -301,6 +301,11 @@ def _main(argv, stdout, stderr, stdin) -> int:
         _parser().print_help(stdout)
         return 2
     args.stdin = stdin or sys.stdin  # where `play` reads the person's choices
+    for name, value in vars(args).items():  # no file name, nor any other argument, holds NUL
+        if any("\0" in v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)):
+            print(f"rulespec {args.command}: {name.replace('_', '-')}: a NUL character cannot be "
+                  "in an argument", file=stderr)
+            return 2
     try:
         return COMMANDS[args.command](args, stdout, stderr)
     except SpecError as exc:

@@ -155,3 +155,11 @@ def test_a_dask_address_dask_cannot_read_is_a_usage_error():
 def test_an_output_to_standard_output_as_a_pipe_is_written_there():
     code, out, err = entry("graph", TTG, "--output", "/dev/stdout")
     assert (code, err) == (0, "") and out.startswith('digraph "Take the Gold" {\n')
+
+
+@pytest.mark.parametrize("argv, name", [(["run", "schema\0"], "spec"),
+                                        (["graph", str(TTG), "--output", "x\0"], "output")])
+def test_a_nul_character_in_an_argument_is_one_line(argv, name):
+    """It made every path raise ValueError deep inside (found by the fuzz guard)."""
+    code, out, err = cli(*argv)
+    assert (code, out) == (2, "") and err == f"rulespec {argv[0]}: {name}: a NUL character cannot be in an argument\n"
