@@ -316,12 +316,9 @@ class Builder:
                         f"{CHANCE[name]}", span)
             return None
         params, result, _ = FUNCTIONS[name]
-        if len(args) != len(params):
-            self._error("RS203", f"{name}() takes {len(params)} argument(s), got {len(args)}", span)
+        ok = self._arguments(name, params, args, span)
+        if ok is None:
             return None
-        ok = True
-        for i, (want, a) in enumerate(zip(params, args)):
-            ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
         if ok and name == "prop":
             key = args[1]
             if not isinstance(key, ir.Const):
@@ -507,13 +504,18 @@ class Builder:
                 (name == "set_current" and str(a.children[0]) == "random_player"))
             args.append(self._call(a, self._span(a), scope, chance_ok=True) if chance
                         else self._expr(a, scope))
+        return ir.Do(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
+
+    def _arguments(self, name, params, args, span) -> bool | None:
+        """Whether a call's arguments fit its parameters: None for the wrong number
+        (RS203), else True or False after checking each one's type."""
         if len(args) != len(params):
             self._error("RS203", f"{name}() takes {len(params)} argument(s), got {len(args)}", span)
             return None
         ok = True
         for i, (want, a) in enumerate(zip(params, args)):
             ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
-        return ir.Do(span, name, tuple(args)) if ok else None
+        return ok
 
 
 def _comparable(a: str, b: str) -> bool:
