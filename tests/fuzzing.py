@@ -587,8 +587,10 @@ def _address_space() -> int:
 
 def run_guarded(case: Case, where: Path, seconds: float = 10.0, memory: int = 300 * 2 ** 20) -> Outcome:
     """Run one case through main() in this process, in `where` as the working folder,
-    with SIGALRM after `seconds` and the address space capped (RLIMIT_AS) at its size
-    now plus `memory` bytes, so a blow-up is a MemoryError, not a dead machine."""
+    stopped after `seconds` of CPU time (SIGPROF: what a busy machine cannot stretch)
+    or six times that of wall time (SIGALRM: a case blocked on a read uses no CPU),
+    with the address space capped (RLIMIT_AS) at its size now plus `memory` bytes, so
+    a blow-up is a MemoryError, not a dead machine."""
     import io
     import resource
     import signal
@@ -602,7 +604,7 @@ def run_guarded(case: Case, where: Path, seconds: float = 10.0, memory: int = 30
     def on_alarm(signum, frame):
         raise Timeout()
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
+    previous = {s: signal.signal(s, on_alarm) for s in (signal.SIGALRM, signal.SIGPROF)}
     limits = resource.getrlimit(resource.RLIMIT_AS)
     cap = _address_space() + memory
     code, error = None, None
@@ -610,10 +612,12 @@ def run_guarded(case: Case, where: Path, seconds: float = 10.0, memory: int = 30
     try:
         os.chdir(where)
         resource.setrlimit(resource.RLIMIT_AS, (cap if limits[1] == resource.RLIM_INFINITY else min(cap, limits[1]), limits[1]))
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+        signal.setitimer(signal.ITIMER_REAL, 6 * seconds)
         try:
             code = main(argv, stdout=out, stderr=err, stdin=io.StringIO(case.stdin))
         finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
             resource.setrlimit(resource.RLIMIT_AS, limits)
     except Timeout:
@@ -622,6 +626,7 @@ def run_guarded(case: Case, where: Path, seconds: float = 10.0, memory: int = 30
         error = traceback.format_exc()
     finally:
         elapsed = time.monotonic() - start
-        signal.signal(signal.SIGALRM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         os.chdir(cwd)
     return Outcome(code, error, elapsed, out.getvalue(), err.getvalue())
