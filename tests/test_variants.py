@@ -279,3 +279,15 @@ def test_a_variant_of_the_wrong_shape_is_rs104(base, body, message):
     code, out, err = cli("validate", path)
     assert code == 1 and "Traceback" not in out + err
     assert f"error RS104: {message}" in out
+
+
+def test_an_extends_no_file_can_be_named_is_rs601(tmp_path):
+    """A lone surrogate (YAML's "\\ud800") cannot be encoded as a file name: it raised
+    UnicodeEncodeError (found by the fuzz campaign)."""
+    spec = tmp_path / "base.yaml"
+    spec.write_text((ROOT / "games" / "take_the_gold.yaml").read_text())
+    variant = tmp_path / "odd.yaml"
+    variant.write_text('rulespec: 1\nextends: "\\ud800"\n')
+    code, out, err = cli("validate", variant)
+    assert code in (1, 2) and "Traceback" not in err + out
+    assert "error RS601: extends '\\ud800': not a name a file can have (UnicodeEncodeError)" in out + err

@@ -53,14 +53,20 @@ def _chain(doc: Document) -> tuple[list[Document], Document]:
         met[Path(doc.file).resolve()] = doc.file
         base_path = _extended(doc)
         problem = None
-        if base_path.resolve() in met:
-            circle = list(met.values())[list(met).index(base_path.resolve()):] + [str(base_path)]
-            problem = ("RS602", "this variant extends itself" if len(circle) == 2 else
-                       f"variants extend each other in a circle: {' -> '.join(circle)}")
-        elif len(variants) > MAX_CHAIN:
-            problem = ("RS602", f"more than {MAX_CHAIN} variants extend one another")
-        elif not base_path.exists():
-            problem = ("RS601", f"extends '{doc.data['extends']}': no such file ({base_path})")
+        try:
+            resolved = base_path.resolve()
+        except (OSError, ValueError) as exc:  # no file can have that name: too long, a lone surrogate
+            problem = ("RS601", f"extends '{doc.data['extends']}': not a name a file can have "
+                                f"({type(exc).__name__})")
+        else:
+            if resolved in met:
+                circle = list(met.values())[list(met).index(resolved):] + [str(base_path)]
+                problem = ("RS602", "this variant extends itself" if len(circle) == 2 else
+                           f"variants extend each other in a circle: {' -> '.join(circle)}")
+            elif len(variants) > MAX_CHAIN:
+                problem = ("RS602", f"more than {MAX_CHAIN} variants extend one another")
+            elif not base_path.exists():
+                problem = ("RS601", f"extends '{doc.data['extends']}': no such file ({base_path})")
         if problem:
             sources = {f: lines for v in variants for f, lines in v.all_sources().items()}
             raise SpecError([Diagnostic(*problem, doc.span(("extends",)))], sources)
