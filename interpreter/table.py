@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 
-INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
+from .observe import can_see
 
+INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
 
 
 class Table:
@@ -187,7 +188,6 @@ class Table:
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
         size: a table that `seat`'s observation cannot tell from this one."""
-        from .observe import can_see
         hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
         unseen = [c for i in hidden for c in self._zones[i]]
         rng.shuffle(unseen)
