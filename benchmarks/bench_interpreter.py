@@ -2,7 +2,7 @@
 
     python benchmarks/bench_interpreter.py [--games N] [--quick]
 
-Rates are per second of this process's CPU time. Prints games/s and steps/s (a step is one applied choice, chance included) for Take
+Rates are per second of this process's CPU time. Prints games/s and steps/s (a step is one applied decision, chance included: a shuffle is one) for Take
 the Gold and Pirates Wild (4 players, random agents) through the interpreter, the
 same for the hand-written Take the Gold (benchmarks/handwritten_ttg.py), the
 interpreter / hand-written ratio, the live size of a game state, peak memory while
