@@ -103,7 +103,6 @@ class Rejection(str, Enum):
     GAME_OVER = "game/over"
     CHANCE_NOT_TO_ACT = "chance/not_to_act"
     CHANCE_SAMPLED = "chance/sampled"
-    BAD_LAYOUT = "layout/invalid"
 
 
 class IllegalChoice(ValueError):
