@@ -119,6 +119,13 @@ class Analysis:
                 total = max(total, n)
         return total
 
+    def goals(self, e) -> list[ir.GoalDef]:
+        """The goals a goal expression can name: one for a literal name, any of them
+        for a local holding one."""
+        if isinstance(e, ir.Const):
+            return [g for g in self.spec.goals if g.name == e.value]
+        return list(self.spec.goals)
+
     # --- intervals --------------------------------------------------------------
 
     def interval(self, e) -> tuple[float, float] | None:
@@ -142,8 +149,7 @@ class Analysis:
             if e.func == "size":
                 return (0, self.spec.max_players if e.args[0].type in ("players", "player") else self.deck_size)
             if e.func == "goal_score":
-                goal = next(g for g in self.spec.goals if g.name == e.args[0].value)
-                return (0, sum(lim for _, lim in goal.order))
+                return (0, max(sum(lim for _, lim in g.order) for g in self.goals(e.args[0])))
             if e.func in ("min", "max"):
                 a, b = self.interval(e.args[0]), self.interval(e.args[1])
                 if a and b:
@@ -167,8 +173,8 @@ class Analysis:
         if isinstance(e, ir.Const) and e.type == "bool":
             return e.value
         if isinstance(e, ir.Call) and e.func == "goal_done":
-            goal = next(g for g in self.spec.goals if g.name == e.args[0].value)
-            if any(limit > self.supply.get(kind, 0) for kind, limit in goal.order):
+            if all(any(limit > self.supply.get(kind, 0) for kind, limit in g.order)
+                   for g in self.goals(e.args[0])):
                 return False  # some limit is above what the deck holds
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)

@@ -375,6 +375,8 @@ class Builder:
             if self._bad_binding(name, span, scope) or node is None:
                 return None
             scope[name] = node.type
+            if node.type == "goal":  # goal functions are compiled for one named goal
+                self._error("RS204", "a goal cannot be held in a local: name it where it is used", node.span)
             return ir.Let(span, name, node)
         if kind == "assign":
             return self._assign(t, span, scope)
