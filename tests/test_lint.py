@@ -8,7 +8,7 @@ seed game by exact text replacements, and says which findings lint must report:
     replace:                  # each `old` must occur exactly once in the base
       - {old: "kraken_limit: 3", new: "kraken_limit: 6"}
     expect:                   # exactly these findings, as (code, line)
-      - {code: RL105, line: 139}
+      - {code: RL105, line: 139, severity: error}   # severity: optional, checked when given
 
 Optional keys: `explore: true` (layer 2, at `depth`, default 4), `simulate: N`
 (layer 3), `select:` / `ignore:` (lists of codes or prefixes), and `known_bug:` (why
@@ -43,7 +43,7 @@ TTG = ROOT / "games" / "take_the_gold.yaml"
 PW = ROOT / "games" / "pirates_wild.yaml"
 FIXTURES = sorted((TESTS / "lint").glob("*.yaml"))
 KEYS = {"description", "base", "replace", "expect", "explore", "depth", "simulate",
-        "select", "ignore", "known_bug"}
+        "select", "ignore", "known_bug", "class"}
 FAST_DEPTH = "4"   # layer 2 at the default depth takes ~15 s on Pirates Wild
 
 
@@ -125,6 +125,10 @@ def test_fixture_findings(path, data, tmp_path):
     want = Counter((e["code"], e["line"]) for e in data["expect"])
     text = cli(*lint_argv(spec, data, "text"))[1].replace(str(spec), spec.name)
     assert got == want, f"{data['description']}\n{text}"
+    severities = {(f["code"], f["line"]): f["severity"] for f in findings}
+    for e in data["expect"]:
+        if "severity" in e:
+            assert severities[e["code"], e["line"]] == e["severity"], text
     assert all(f["file"] == str(spec) for f in findings)
     assert code == (1 if any(f["severity"] == "error" for f in findings) else 0), text
 
@@ -140,8 +144,8 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
     assert code == 1 and loops
     for f in loops:
         assert (f["layer"], f["severity"], f["line"]) == (2, "error", 3)
-        assert f["message"] == ("the game stops without an end (trigger_loop) after "
-                                f"{len(f['trace'])} choices")
+        assert f["message"] == ("the game stops without an end (trigger_loop in trigger "
+                                f"'refill_empty_hand') after {len(f['trace'])} choices")
         assert f["trace"][0] in ("chance: P1", "chance: P2")   # who goes first
     assert len(loops) == 1 and len(loops[0]["trace"]) == 5
     # at depth 4 the loop is out of reach: layer 1's warning stands, layer 2 claims nothing

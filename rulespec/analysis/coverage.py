@@ -1,7 +1,9 @@
-"""`rulespec lint --simulate N`, layer 3: what N seeded random games never used.
+"""`rulespec lint --simulate N`, layer 3: what N seeded games never used.
 
 Rules, reactions, triggers and end conditions that never fired, and games that hit
-the turn limit.
+the turn limit. The N games are played by random agents, which rarely finish a long
+game; a rule they never fired is tried again in a few games of greedy agents (which
+play to win, so their games end), and reported only if it does not fire there either.
 """
 from __future__ import annotations
 
@@ -9,7 +11,10 @@ from interpreter import Game
 from interpreter.agents import make_agents, play
 
 from ..lang import ir
+from .explore import looping_rule
 from .lint import Finding
+
+GREEDY_GAMES = 10   # a greedy game costs about ten random ones
 
 
 def coverage(spec: ir.Spec, games: int) -> list[Finding]:
@@ -24,15 +29,36 @@ def coverage(spec: ir.Spec, games: int) -> list[Finding]:
         if game.reason in ("trigger_loop", "effect_loop"):
             loops.setdefault(game.reason, []).append(s)
     findings = [Finding("RL201", "error", f"{len(seeds)} of {games} random {n}-player games "
-                        f"stopped without an end ({reason}); first seed {seeds[0]}", spec.span,
-                        layer=3) for reason, seeds in sorted(loops.items())]
-    for kind, part in spec.rules():
-        if kind != "step" and part.name not in fired:
+                        f"stopped without an end ({reason} in {_culprit(definition, n, seeds[0])}); "
+                        f"first seed {seeds[0]}", spec.span, layer=3)
+                for reason, seeds in sorted(loops.items())]
+    missed = [(kind, part) for kind, part in spec.rules() if kind != "step" and part.name not in fired]
+    greedy = _greedy_fired(definition, n, min(games, GREEDY_GAMES), {p.name for _, p in missed})
+    for kind, part in missed:
+        if part.name not in greedy:
             what = "end condition" if kind == "end" else kind
             findings.append(Finding("RL301", "warning", f"{what} '{part.name}' never fired in "
-                                    f"{games} random {n}-player games", part.span, layer=3))
+                                    f"{games} random {n}-player games, nor in "
+                                    f"{min(games, GREEDY_GAMES)} greedy ones", part.span, layer=3))
     if limited:
         findings.append(Finding("RL302", "info", f"{limited} of {games} random {n}-player games "
                                 f"hit the turn limit ({spec.turn_limit})",
                                 spec.span, layer=3))
     return findings
+
+
+def _culprit(definition: Game, n: int, seed: int) -> str:
+    """The rule a looping random game stopped in: the game played again, with its log."""
+    return looping_rule(play(definition.new_initial_state(seed=seed), make_agents(["random"], n, seed)))
+
+
+def _greedy_fired(definition: Game, n: int, games: int, wanted: set[str]) -> set[str]:
+    """Which of the wanted rules fire in greedy games (seeds 0..games-1), stopping as
+    soon as all have."""
+    fired: set[str] = set()
+    for s in range(games if wanted else 0):
+        game = play(definition.new_initial_state(seed=s, log=False), make_agents(["greedy"], n, s))
+        fired |= game.fired.keys()
+        if wanted <= fired:
+            break
+    return fired & wanted

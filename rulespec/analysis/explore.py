@@ -70,6 +70,25 @@ def _children(state):
         yield f"{'chance' if who == CHANCE else f'P{who + 1}'}: {option.label}", child
 
 
+_STARTS = {"trigger": ("trigger", "rule"), "play": ("action", "action"),
+           "react": ("reaction", "reaction")}
+
+
+def looping_rule(state) -> str:
+    """The rule a game stopped in (from its log): the trigger that kept firing, else
+    the last rule that started running this turn, else a step of the turn."""
+    culprit = "a step of the turn"
+    for e in state.log_for(None):
+        if e["event"] == "turn":
+            culprit = "a step of the turn"
+        elif e["event"] in _STARTS:
+            what, key = _STARTS[e["event"]]
+            culprit = f"{what} '{e[key]}'"
+        elif e["event"] == "error" and e.get("rule"):
+            return f"trigger '{e['rule']}'"
+    return culprit
+
+
 def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
     n = max(spec.min_players, min(bounds.players, spec.max_players))
     game = Game(spec, n)
@@ -95,8 +114,9 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
                 looped.add(state.reason)  # one finding per reason: breadth first finds the shortest first
                 report.loop_rules |= {e.get("rule") for e in state.log_for(None) if e["event"] == "error"}
                 report.findings.append(Finding(
-                    "RL201", "error", f"the game stops without an end ({state.reason}) after "
-                    f"{len(path)} choice{'s' if len(path) != 1 else ''}", spec.span, layer=2, trace=path,
+                    "RL201", "error", f"the game stops without an end ({state.reason} in "
+                    f"{looping_rule(state)}) after {len(path)} choice{'s' if len(path) != 1 else ''}",
+                    spec.span, layer=2, trace=path,
                     hint="replay the trace with a scenario to see the loop"))
             continue
         if len(path) >= bounds.depth:

@@ -62,6 +62,21 @@ class _Touching(ir.Visitor):
 
     def __init__(self, t: Touches):
         self.t = t
+        self.bound: dict[str, set[str]] = {}  # a card local -> the zones its cards come from
+
+    def _sources(self, e) -> set[str]:
+        """The zones the cards of e come from, through the locals that hold cards."""
+        return zones_in(e) | {z for n in ir.walk(e) if isinstance(n, ir.Local)
+                              for z in self.bound.get(n.name, ())}
+
+    def visit_Let(self, s: ir.Let):
+        if s.value.type == "cards":
+            self.bound[s.name] = self._sources(s.value)
+        self.generic_visit(s)
+
+    def visit_ChooseCard(self, s: ir.ChooseCard):
+        self.bound[s.var] = self._sources(s.source)
+        self.generic_visit(s)
 
     def visit_ZoneRef(self, e: ir.ZoneRef):
         self.t.reads.add(("zone", e.name))
@@ -91,7 +106,7 @@ class _Touching(ir.Visitor):
         self.t.procs.add(s.proc)
         if s.proc == "move":
             source, dest = s.args
-            self.t.moves_from |= zones_in(source) or {"*"}  # a played card: anywhere
+            self.t.moves_from |= self._sources(source) or {"*"}  # a played card: anywhere
             self.t.moves_to |= zones_in(dest)
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
         elif s.proc == "shuffle":

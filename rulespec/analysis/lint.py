@@ -45,6 +45,7 @@ class Analysis:
         """Bounds for one player count's deck, or (players=None) the most any holds."""
         self.spec, self.players = spec, players
         self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
+        self.roles: dict[str, set[str]] = {}  # card locals -> the card types they can be
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
         counts = [dict(spec.deck_for(n)) for n in
@@ -53,6 +54,7 @@ class Analysis:
         # the most cards of a kind any player count's deck holds
         self.supply = {k: max(sum(c[m] for m in ms) for c in counts) for k, ms in members.items()}
         self.deck_size = max(sum(c.values()) for c in counts)
+        self.members = {k: set(ms) for k, ms in members.items()}
         self.params = {p.name: p.value for p in spec.params}
         self.sinks = self._sinks()
         # None while they are worked out: a counter's bound is not derived from another's
@@ -144,6 +146,8 @@ class Analysis:
         if isinstance(e, ir.Call):
             if e.func == "count" and isinstance(e.args[1], ir.Kind):
                 return (0, self.supply.get(e.args[1].name, self.deck_size))
+            if e.func == "count" and self._never_matches(e.args[0], e.args[1]):
+                return (0, 0)
             if e.func == "count":
                 return (0, self.deck_size)
             if e.func == "size":
@@ -167,6 +171,31 @@ class Analysis:
             a = self.interval(e.operand)
             return (-a[1], -a[0]) if a else None
         return None
+
+    def card_types(self, e) -> set[str] | None:
+        """The card types a card expression can hold, or None when any."""
+        if isinstance(e, ir.Local):
+            return self.roles.get(e.name)
+        if isinstance(e, ir.Call) and e.func in ("of", "one") and isinstance(e.args[1], ir.Kind):
+            return self.members.get(e.args[1].name)
+        return None
+
+    def prop_kinds(self, e) -> set[str] | None:
+        """The card types `prop(cards, "name")` can name, from the values the deck
+        declares for the card types the cards can be (no value: none); None when any."""
+        if not (isinstance(e, ir.Call) and e.func == "prop" and e.type == "kind"):
+            return None
+        types = self.card_types(e.args[0])
+        if types is None:
+            return None
+        props = {c.name: dict(c.props) for c in self.spec.cards}
+        return {m for t in types for m in self.members.get(props[t].get(e.args[1].value, ""), ())}
+
+    def _never_matches(self, cards, kind) -> bool:
+        """Can no card of `cards` be of the kind `prop(...)` gives?"""
+        named = self.prop_kinds(kind)
+        types = self.card_types(cards)
+        return named is not None and (not named or types is not None and not named & types)
 
     def truth(self, e) -> bool | None:
         """True or False when a condition's value is fixed by the bounds, else None."""
@@ -265,16 +294,22 @@ def check_conditions(an: Analysis):
     per_count = [Analysis(spec, n, an.g) for n in counts]
     for nid, part in graphs.rules_of(spec):
         kind, name = nid.kind, nid.name
-        conds = []
+        conds = []   # (condition, the counters its rule may have set before it runs)
         if kind in ("trigger", "end"):
-            conds.append(part.when)
+            conds.append((part.when, set()))
         elif kind in ("action", "reaction") and part.condition is not None:
-            conds.append(part.condition)
+            conds.append((part.condition, set()))
+        set_here = set(an.touches[nid][1].changes)
         for s in ir.walk_statements(part.effect if part is not None else spec.setup):
             if isinstance(s, (ir.If, ir.While)):
-                conds.append(s.cond)
-        for cond in conds:
-            yield from _while_initial(an, kind, name, cond)
+                conds.append((s.cond, set_here))
+            elif isinstance(s, ir.ChooseBranch):
+                conds += [(b.cond, set_here) for b in s.branches if b.cond is not None]
+        roles = _roles(an, kind, part)
+        for sub in (an, *per_count):
+            sub.roles = roles
+        for cond, set_before in conds:
+            yield from _while_initial(an, kind, name, cond, set_before)
             verdicts: dict = {}   # node -> [verdict per player count]
             for sub in per_count:
                 for node, verdict in _verdicts(sub, cond):
@@ -283,37 +318,60 @@ def check_conditions(an: Analysis):
                 never = [n for n, v in found if v is False]
                 always = [n for n, v in found if v is True]
                 if never:
-                    where = "" if len(never) == len(counts) else \
-                        f" with {' or '.join(map(str, never))} players"
+                    # an error is a fact about every player count; one count is a warning
+                    every = len(never) == len(counts)
+                    where = "" if every else f" with {' or '.join(map(str, never))} players"
                     sub = per_count[counts.index(never[0])]
-                    yield Finding("RL105", "error", f"{kind} '{name}': this condition can never "
-                                  f"hold{where} ({_explain(sub, node)})", node.span,
-                                  hint="check the deck, the limits and the thresholds", rules=(name,))
+                    yield Finding("RL105", "error" if every else "warning", f"{kind} '{name}': "
+                                  f"this condition can never hold{where} ({_explain(sub, node)})",
+                                  node.span, rules=(name,),
+                                  hint="check the deck, the limits and the thresholds")
                 elif len(always) == len(counts):
                     yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
                                   f"holds ({_explain(an, node)})", node.span, rules=(name,))
 
 
-def _while_initial(an: Analysis, kind, name, cond):
+def _roles(an: Analysis, kind, part) -> dict[str, set[str]]:
+    """The card types a rule's played card (`card`) and answering card (`answer`) can be."""
+    def types(card):
+        return an.members.get(card) if card else None
+    if kind == "action":
+        return {"card": types(part.card)} if part.card else {}
+    if kind == "reaction":
+        answered = [types(a.card) for a in an.spec.actions if a.name in part.answers]
+        roles = {"answer": types(part.card)}
+        if answered and None not in answered:
+            roles["card"] = set().union(*answered)
+        return roles
+    return {}
+
+
+def _while_initial(an: Analysis, kind, name, cond, set_before):
     """A condition that can hold only once some counter that rules set has left its
     initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
-    a tie-break lowers the target."""
+    a tie-break lowers the target. A counter its own rule sets (a flag raised before
+    it is tested) is not judged at its initial value."""
     if an.truth(cond) is not None:
         return
     set_by_rules = {c for _, eff in an.touches.values() for c, ops in eff.changes.items()
                     if ops == {"="}}
     for what, counter in sorted(graphs.touches_of(cond).reads):
         initial = an.counter_initial.get(counter) if what == "counter" else None
-        if initial is None or counter not in set_by_rules or initial == an.counter_bounds[counter]:
+        if initial is None or counter not in set_by_rules - set_before or \
+                initial == an.counter_bounds[counter]:
             continue
         an.pinned = {counter: initial}
         try:
+            if an.truth(cond) is not False:
+                continue  # a dead side of a live condition says nothing about the counter
             for node, verdict in _verdicts(an, cond):
-                if verdict is False:
-                    yield Finding("RL105", "error", f"{kind} '{name}': this condition can "
+                if verdict is False:  # a warning: a rule may set it first, as a flag is
+                    yield Finding("RL105", "warning", f"{kind} '{name}': this condition can "
                                   f"never hold while counter '{counter}' has its initial "
-                                  f"value ({_explain(an, node)})", node.span,
-                                  hint="check the deck, the limits and the thresholds")
+                                  f"value ({_explain(an, node)}); it may hold only after a "
+                                  f"rule sets '{counter}'", node.span,
+                                  hint="check the deck, the limits and the thresholds, or the "
+                                       "counter's initial value")
         finally:
             an.pinned = {}
 
@@ -340,9 +398,12 @@ def _verdicts(an: Analysis, cond):
 
 
 def _explain(an: Analysis, node) -> str:
+    """Why a comparison is fixed, naming its operator: "`> 0`: left side in [0, 0]"."""
     if isinstance(node, ir.Binary) and node.left.type == "int":
         a, b = an.interval(node.left), an.interval(node.right)
-        return f"left side in {_fmt(a)}, right side in {_fmt(b)}"
+        if b[0] == b[1]:
+            return f"`{node.op} {int(b[0])}`: left side in {_fmt(a)}"
+        return f"`{node.op}`: left side in {_fmt(a)}, right side in {_fmt(b)}"
     return "fixed by the deck and limits"
 
 
@@ -429,8 +490,11 @@ def _call_on_left(test: ir.Binary) -> ir.Binary:
 
 
 def _conjuncts(e):
+    """The tests that must all hold: `all(...)`'s body holds for each player."""
     if isinstance(e, ir.Binary) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
+    if isinstance(e, ir.Aggregate) and e.func == "all":
+        return _conjuncts(e.body)
     return [e]
 
 
