@@ -15,6 +15,12 @@ Optional keys: `explore: true` (layer 2, at `depth`, default 4), `simulate: N`
 lint does not report `expect` yet; the case is then a strict xfail, so it turns red
 as soon as lint is fixed and the key must be removed).
 
+The mutation corpus is the fixtures with a `class:` key: a broken edit of a seed game
+of one of issue 13's classes (1 to 7), or `legitimate`, an edit a designer may make
+that lint must accept in silence. A broken edit that lint misses today says so in
+`missed:` (why), and expects what lint reports, nothing or a note; the corpus test
+counts the rates.
+
 The expectation is what a correct lint reports, written by hand from the spec; it is
 never copied from lint's output.
 """
@@ -43,7 +49,7 @@ TTG = ROOT / "games" / "take_the_gold.yaml"
 PW = ROOT / "games" / "pirates_wild.yaml"
 FIXTURES = sorted((TESTS / "lint").glob("*.yaml"))
 KEYS = {"description", "base", "replace", "expect", "explore", "depth", "simulate",
-        "select", "ignore", "known_bug", "class"}
+        "select", "ignore", "known_bug", "class", "missed"}
 FAST_DEPTH = "4"   # layer 2 at the default depth takes ~15 s on Pirates Wild
 
 
@@ -131,6 +137,50 @@ def test_fixture_findings(path, data, tmp_path):
             assert severities[e["code"], e["line"]] == e["severity"], text
     assert all(f["file"] == str(spec) for f in findings)
     assert code == (1 if any(f["severity"] == "error" for f in findings) else 0), text
+
+
+# --- the mutation corpus ---------------------------------------------------------------
+
+CLASSES = {1: "player-count-specific defects", 2: "conditions that never hold in play",
+           3: "whose zone", 4: "kinds drawn from card properties", 5: "loops and no-progress rules",
+           6: "values other than the initial one", 7: "zones and counters"}
+# The rates recorded when the corpus was written; a change of lint that lowers the
+# first or raises the others fails here (raise the floor when lint gets better).
+DETECTION_FLOOR = 36 / 40
+WARNINGS_ON_LEGITIMATE_CEILING = 0.0
+
+
+def _corpus():
+    return [load_fixture(p) | {"name": p.stem} for p in FIXTURES if "class" in load_fixture(p)]
+
+
+def test_mutation_corpus_rates(capsys):
+    """Detection and false-positive rates over the corpus, from the expectations, which
+    test_fixture_findings holds to what lint reports."""
+    corpus = _corpus()
+    broken = [d for d in corpus if d["class"] != "legitimate"]
+    legitimate = [d for d in corpus if d["class"] == "legitimate"]
+    assert {d["class"] for d in broken} == set(CLASSES)
+    assert len(broken) >= 40 and len(legitimate) >= 15
+
+    def flagged(d):
+        return any(e.get("severity", "warning") != "info" for e in d["expect"])
+
+    for d in broken:
+        assert flagged(d) != bool(d.get("missed")), f"{d['name']}: `missed` says why lint misses it"
+    caught = [d for d in broken if flagged(d)]
+    errors = [d["name"] for d in legitimate if any(e.get("severity") == "error" for e in d["expect"])]
+    warned = [d["name"] for d in legitimate if flagged(d)]
+    with capsys.disabled():
+        print(f"\nmutation corpus: {len(caught)} of {len(broken)} broken edits caught "
+              f"({len(caught) / len(broken):.0%}); {len(warned)} of {len(legitimate)} "
+              f"legitimate edits flagged, {len(errors)} with an error")
+        for c, what in CLASSES.items():
+            cls = [d for d in broken if d["class"] == c]
+            print(f"  class {c} ({what}): {sum(map(flagged, cls))} of {len(cls)}")
+    assert not errors, errors
+    assert len(caught) / len(broken) >= DETECTION_FLOOR
+    assert len(warned) / len(legitimate) <= WARNINGS_ON_LEGITIMATE_CEILING, warned
 
 
 # --- layer 2 ------------------------------------------------------------------------------

@@ -61,6 +61,7 @@ class Analysis:
         self.counter_bounds: dict[str, tuple[float, float]] | None = None
         self.counter_bounds = {c.name: self._counter_bound(c) for c in spec.counters}
         self.counter_initial = {c.name: self.interval(c.initial) for c in spec.counters}
+        self.assigned = _assigned_values(self)
 
     def _sinks(self) -> set[str]:
         """Zones no card ever leaves."""
@@ -142,7 +143,8 @@ class Analysis:
                 return self.pinned[e.name]
             return None if self.counter_bounds is None else self.counter_bounds.get(e.name, (-INF, INF))
         if isinstance(e, ir.Local) and e.name == "player_count":
-            return (self.spec.min_players, self.spec.max_players)
+            return (self.players, self.players) if self.players else \
+                (self.spec.min_players, self.spec.max_players)
         if isinstance(e, ir.Call):
             if e.func == "count" and isinstance(e.args[1], ir.Kind):
                 return (0, self.supply.get(e.args[1].name, self.deck_size))
@@ -310,6 +312,7 @@ def check_conditions(an: Analysis):
             sub.roles = roles
         for cond, set_before in conds:
             yield from _while_initial(an, kind, name, cond, set_before)
+            yield from _once_assigned(an, kind, name, cond)
             verdicts: dict = {}   # node -> [verdict per player count]
             for sub in per_count:
                 for node, verdict in _verdicts(sub, cond):
@@ -329,6 +332,64 @@ def check_conditions(an: Analysis):
                 elif len(always) == len(counts):
                     yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
                                   f"holds ({_explain(an, node)})", node.span, rules=(name,))
+
+
+def _assigned_values(an: Analysis) -> dict[str, set[int]]:
+    """counter -> the fixed values rules assign it with `=`."""
+    out: dict[str, set[int]] = {}
+    for nid, part in graphs.rules_of(an.spec):
+        for s in ir.walk_statements(part.effect if part is not None else an.spec.setup):
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.op == "=":
+                v = an.interval(s.value)
+                if v and v[0] == v[1]:
+                    out.setdefault(s.target.name, set()).add(v[0])
+    return out
+
+
+def _once_assigned(an: Analysis, kind, name, cond):
+    """RL112: a test of the cards that always holds once a rule has set a counter to
+    some value (a tie-break target of 0: every hand has enough), though it can fail
+    over the counter's other values."""
+    for what, counter in sorted(graphs.touches_of(cond).reads):
+        for value in sorted(an.assigned.get(counter, ())) if what == "counter" else ():
+            an.pinned = {counter: (value, value)}
+            try:
+                dead = [node for node, v in _verdicts(an, cond) if v is True and
+                        any(k == "zone" for k, _ in graphs.touches_of(node).reads)]
+            finally:
+                an.pinned = {}
+            for node in dead:
+                if an.truth(node) is None:
+                    yield Finding("RL112", "warning", f"{kind} '{name}': once counter "
+                                  f"'{counter}' is set to {int(value)}, this test of the cards "
+                                  f"always holds ({_explain_pinned(an, node, counter, value)})",
+                                  node.span, rules=(name,),
+                                  hint="check the value the rule assigns, and the comparison")
+
+
+def _explain_pinned(an: Analysis, node, counter, value) -> str:
+    an.pinned = {counter: (value, value)}
+    try:
+        return _explain(an, node)
+    finally:
+        an.pinned = {}
+
+
+def check_start(an: Analysis):
+    """RL112: an end condition that holds right after the setup, with every counter the
+    setup leaves alone at its initial value: the game ends before the first turn."""
+    set_up = graphs.touches_of(an.spec.setup).changes
+    an.pinned = {c: v for c, v in an.counter_initial.items() if v and c not in set_up}
+    try:
+        ends = [e for e in an.spec.end_conditions if an.truth(e.when) is True]
+    finally:
+        an.pinned = {}
+    for e in ends:
+        if an.truth(e.when) is None:
+            yield Finding("RL112", "warning", f"end '{e.name}': this condition holds right "
+                          "after the setup, with the counters at their initial values: "
+                          "the game ends before the first turn", e.when.span, rules=(e.name,),
+                          hint="check `and` against `or`, and the initial values")
 
 
 def _roles(an: Analysis, kind, part) -> dict[str, set[str]]:
@@ -498,14 +559,147 @@ def _conjuncts(e):
     return [e]
 
 
+def check_no_ops(an: Analysis):
+    """RL109: statements that do nothing: a counter or local assigned itself (or changed
+    by 0), a move into an unordered zone its cards are already in, an `if` whose two
+    branches are the same. RL110: a reaction window opened to the actor itself."""
+    unordered = {z.name for z in an.spec.zones if not z.ordered}
+    for nid, part in graphs.rules_of(an.spec):
+        effect = part.effect if part is not None else an.spec.setup
+        where = f"{nid.kind} '{nid.name}'"
+        bound = _card_locals(effect)
+        for s in ir.walk_statements(effect):
+            if isinstance(s, ir.Assign) and (
+                    s.op == "=" and _shape(s.value) == _shape(s.target)
+                    or s.op in ("+=", "-=") and isinstance(s.value, ir.Const) and s.value.value == 0):
+                yield Finding("RL109", "warning", f"{where}: this assignment leaves "
+                              f"'{s.target.name}' as it was", s.span, rules=(nid.name,),
+                              hint="assign the value meant, or remove the line")
+            elif isinstance(s, ir.If) and s.then and _shape(s.then) == _shape(s.orelse):
+                yield Finding("RL109", "warning", f"{where}: both branches of this `if` do the "
+                              "same", s.span, rules=(nid.name,),
+                              hint="correct the branch that is wrong, or drop the test")
+            elif isinstance(s, ir.Do) and s.proc == "move" and isinstance(s.args[1], ir.ZoneRef) \
+                    and s.args[1].name in unordered and _zones_of(s.args[0], bound) == {_shape(s.args[1])}:
+                yield Finding("RL109", "warning", f"{where}: this move takes cards from the zone "
+                              f"it puts them in ('{s.args[1].name}' of the same owner): it does "
+                              "nothing", s.span, rules=(nid.name,),
+                              hint="check whose zone each side names (current, target, p)")
+            elif isinstance(s, ir.Do) and s.proc == "move" and isinstance(s.args[0], ir.Call) \
+                    and s.args[0].func in ("top", "random") and an.interval(s.args[0].args[1]) == (0, 0):
+                yield Finding("RL109", "warning", f"{where}: this move takes 0 cards: it does "
+                              "nothing", s.span, rules=(nid.name,),
+                              hint="check the number of cards it takes")
+            elif isinstance(s, ir.Do) and s.proc == "react" and \
+                    isinstance(s.args[0], ir.Local) and s.args[0].name == "current":
+                yield Finding("RL110", "warning", f"{where}: react(current) asks the player "
+                              "who plays the action to answer it", s.span, rules=(nid.name,),
+                              hint="open the window to the player the action is against: react(target)")
+
+
+def check_empty_zones(an: Analysis):
+    """RL111: a zone that rules read but that no card ever enters: always empty."""
+    filled, read = set(), set()
+    for cond, eff in an.touches.values():
+        filled |= eff.moves_to
+        read |= {n for k, n in cond.reads | eff.reads if k == "zone"}
+    for z in an.spec.zones:
+        if z.name in read and z.name not in filled and not z.start:
+            yield Finding("RL111", "warning", f"zone '{z.name}' is read, but no rule moves "
+                          "cards into it: it is always empty", z.span,
+                          hint="move cards into it, or read the zone meant")
+
+
+def check_deal(an: Analysis):
+    """RL113: a setup that deals more cards than the deck holds at some player count
+    (a deal of n to each player, times the players)."""
+    spec = an.spec
+    start = next(z.name for z in spec.zones if z.start)
+    short = []
+    for n in range(spec.min_players, spec.max_players + 1):
+        need = _dealt(an, spec.setup, start, n)
+        held = sum(c for _, c in spec.deck_for(n))
+        if need is not None and need > held:
+            short.append((n, need, held))
+    if short:
+        n, need, held = short[-1]
+        every = len(short) == spec.max_players - spec.min_players + 1
+        deal = next(s for s in ir.walk_statements(spec.setup) if _deals(s, start))
+        yield Finding("RL113", "error" if every else "warning", f"the setup deals {int(need)} "
+                      f"cards with {n} players, and the deck holds {held}", deal.span,
+                      hint="deal fewer cards, or narrow players.max")
+
+
+def _deals(s, start) -> bool:
+    """Is s a move of the top cards of the start zone?"""
+    return isinstance(s, ir.Do) and s.proc == "move" and isinstance(s.args[0], ir.Call) \
+        and s.args[0].func == "top" and graphs.zones_in(s.args[0].args[0]) == {start}
+
+
+def _dealt(an: Analysis, stmts, start, players, times=1):
+    """The most cards the statements move off the top of the start zone, a loop over
+    the players counted once per player; None when a count is not known."""
+    total = 0
+    for s in stmts:
+        if isinstance(s, ir.For):
+            each = players if isinstance(s.items, ir.Local) and s.items.name == "players" else None
+            if each is None:
+                return None
+            inner = _dealt(an, s.body, start, players, times * each)
+            if inner is None:
+                return None
+            total += inner
+        elif _deals(s, start):
+            k = an.interval(s.args[0].args[1])
+            if k is None:
+                return None
+            total += k[1] * times
+    return total
+
+
+def _shape(node):
+    """What a piece of IR says, without where it was written: for comparing two."""
+    if isinstance(node, tuple):
+        return tuple(_shape(x) for x in node)
+    if not isinstance(node, (ir.Expr, ir.Stmt, ir.Branch)):
+        return node
+    return (type(node).__name__, *(_shape(v) for _, v in ir.iter_fields(node)))
+
+
+def _card_locals(effect) -> dict[str, set]:
+    """Locals bound to cards (by `let` or `choose ... from`) -> the zones they come from."""
+    bound: dict[str, set] = {}
+    for s in ir.walk_statements(effect):
+        if isinstance(s, ir.ChooseCard):
+            bound[s.var] = _zones_of(s.source, bound)
+        elif isinstance(s, ir.Let) and s.value.type == "cards":
+            bound[s.name] = _zones_of(s.value, bound)
+    return bound
+
+
+def _zones_of(cards, bound) -> set:
+    """The zones (with their owners) the cards of an expression come from; a played
+    or picked card, from anywhere, adds a marker no zone equals."""
+    if isinstance(cards, ir.ZoneRef):
+        return {_shape(cards)}
+    if isinstance(cards, ir.Local) and cards.type == "cards":
+        return bound.get(cards.name, {"anywhere"})
+    if isinstance(cards, ir.Call) and cards.func == "without":
+        return _zones_of(cards.args[0], bound)  # what it leaves out is no source
+    return set().union(*(_zones_of(c, bound) for c in ir.iter_children(cards)))
+
+
 CHECKS = (check_unused, check_unreachable, check_start_zone, check_conditions, check_ends,
-          check_trigger_cycles)
+          check_trigger_cycles, check_no_ops, check_empty_zones, check_start, check_deal)
 
 CODES = {
     "RL101": "unused name", "RL102": "action never offered", "RL103": "card never played, or "
     "stuck where it starts", "RL104": "reaction that can never answer", "RL105": "condition "
     "that can never hold", "RL106": "no end but the turn limit", "RL107": "trigger cycle "
     "without progress", "RL108": "condition that always holds",
+    "RL109": "a statement that does nothing", "RL110": "a reaction window opened to the actor",
+    "RL111": "a zone read but never filled", "RL112": "a condition that holds from the "
+    "start, or once a counter is set", "RL113": "a deal larger than the deck",
     "RL201": "a reachable state where the game stops without an end", "RL202": "a layer-1 "
     "finding confirmed by exploration", "RL203": "not found within the exploration bounds, or "
     "the search stopped at them", "RL301": "a rule that never fired in simulation", "RL302": "simulated games "
