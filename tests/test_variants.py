@@ -291,3 +291,19 @@ def test_an_extends_no_file_can_be_named_is_rs601(tmp_path):
     code, out, err = cli("validate", variant)
     assert code in (1, 2) and "Traceback" not in err + out
     assert "error RS601: extends '\\ud800': not a name a file can have (UnicodeEncodeError)" in out + err
+
+
+def test_a_variant_may_change_a_card_count_of_a_base_with_totals(tmp_path):
+    """The base's deck.totals check its own list; a variant cannot edit them, so a
+    variant that changes a count is not held to them (it was RS405 in the base)."""
+    (tmp_path / "base.yaml").write_text(PW.read_text())
+    variant = tmp_path / "fewer_krakens.yaml"
+    variant.write_text("rulespec: 1\nextends: base.yaml\ncards:\n  kraken: {count: 3}\n")
+    spec = load_spec(variant)
+    assert sum(k for _, k in spec.deck_for(4)) == 112
+    assert dict(spec.deck_for(2))["kraken"] == 3
+    # the base alone still checks its totals
+    (tmp_path / "base.yaml").write_text(PW.read_text().replace('"3": 88', '"3": 89'))
+    with pytest.raises(SpecError) as err:
+        load_spec(tmp_path / "base.yaml")
+    assert [d.code for d in err.value.diagnostics] == ["RS405"]

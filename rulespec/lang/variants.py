@@ -143,6 +143,7 @@ def apply(base: Document, variant: Document) -> Document:
             continue
         cards[name]["count"] = change["count"]
         m.graft(variant, ("cards", name, "count"), ("deck", "cards", name, "count"))
+        data["deck"].pop("totals", None)  # the base's check of its own counts, which a variant cannot edit
     for section, names in (v.get("remove") or {}).items():
         for i, name in enumerate(names):
             _remove(m, data, section, name, ("remove", section, i))
