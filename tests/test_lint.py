@@ -256,6 +256,16 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
     assert ("RL202", 155) not in codes and ("RL203", 155) in codes
 
 
+def test_simulation_names_the_looping_rule(tmp_path):
+    """Layer 3's RL201 says which rule looped, as layer 2's does."""
+    spec = _derived(tmp_path, "pw_voyage_forgets_the_discard_simulated")
+    code, out, _ = cli("lint", spec, "--simulate", "2", "--select", "RL201", "--format", "json")
+    [f] = json.loads(out)
+    assert (code, f["layer"]) == (1, 3)
+    assert f["message"] == ("2 of 2 random 4-player games stopped without an end (trigger_loop in "
+                            "trigger 'new_voyage'); first seed 0")
+
+
 # --- docs/lint.md shows real output ---------------------------------------------------------
 
 _EXAMPLE = re.compile(r"<!-- lint-example: (\w+) -->\n```text\n\$ (.*?)\n(.*?)```", re.S)
