@@ -256,6 +256,16 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
     assert ("RL202", 155) not in codes and ("RL203", 155) in codes
 
 
+def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
+    """Random agents finish none of 5 games of the reverse variant of Pirates Wild, so
+    the completion never fires in them; greedy agents finish, and it is not reported."""
+    variant = ROOT / "games" / "variants" / "pirates_wild" / "reverse.yaml"
+    code, out, _ = cli("lint", variant, "--simulate", "5", "--format", "json")
+    assert code == 0
+    assert [(f["code"], f["message"]) for f in json.loads(out)] == [
+        ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)")]
+
+
 def test_simulation_names_the_looping_rule(tmp_path):
     """Layer 3's RL201 says which rule looped, as layer 2's does."""
     spec = _derived(tmp_path, "pw_voyage_forgets_the_discard_simulated")
