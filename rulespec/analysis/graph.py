@@ -52,31 +52,53 @@ def touches_of(node, t: Touches | None = None) -> Touches:
     to t when given."""
     t = t if t is not None else Touches()
     if node is not None:
-        _Touching(t).visit(node)
+        _Touching(t, card_locals(node) if isinstance(node, tuple) else {}).visit(node)
     return t
+
+
+ANYWHERE = "anywhere"   # where a played or picked card comes from: no zone equals it
+
+
+def shape(node):
+    """What a piece of IR says, without where it was written: for comparing two."""
+    if isinstance(node, tuple):
+        return tuple(shape(x) for x in node)
+    if not isinstance(node, (ir.Expr, ir.Stmt, ir.Branch)):
+        return node
+    return (type(node).__name__, *(shape(v) for _, v in ir.iter_fields(node)))
+
+
+def card_locals(block) -> dict[str, set]:
+    """Locals a block binds to cards (by `let` or `choose ... from`) -> the zones
+    their cards come from (see card_sources)."""
+    bound: dict[str, set] = {}
+    for s in ir.walk_statements(block):
+        if isinstance(s, ir.ChooseCard):
+            bound[s.var] = card_sources(s.source, bound)
+        elif isinstance(s, ir.Let) and s.value.type == "cards":
+            bound[s.name] = card_sources(s.value, bound)
+    return bound
+
+
+def card_sources(cards, bound) -> set:
+    """The zones the cards of an expression come from, each as (name, the shape of its
+    owner), following the locals in bound; ANYWHERE for a card that could come from
+    anywhere."""
+    if isinstance(cards, ir.ZoneRef):
+        return {(cards.name, shape(cards.owner))}
+    if isinstance(cards, ir.Local) and cards.type == "cards":
+        return bound.get(cards.name, {ANYWHERE})
+    if isinstance(cards, ir.Call) and cards.func == "without":
+        return card_sources(cards.args[0], bound)  # what it leaves out is no source
+    return set().union(*(card_sources(c, bound) for c in ir.iter_children(cards)))
 
 
 class _Touching(ir.Visitor):
     """Gathers into one Touches what the nodes it visits read and write. Only the node
     kinds that name or change something are overridden; the others pass the visit on."""
 
-    def __init__(self, t: Touches):
-        self.t = t
-        self.bound: dict[str, set[str]] = {}  # a card local -> the zones its cards come from
-
-    def _sources(self, e) -> set[str]:
-        """The zones the cards of e come from, through the locals that hold cards."""
-        return zones_in(e) | {z for n in ir.walk(e) if isinstance(n, ir.Local)
-                              for z in self.bound.get(n.name, ())}
-
-    def visit_Let(self, s: ir.Let):
-        if s.value.type == "cards":
-            self.bound[s.name] = self._sources(s.value)
-        self.generic_visit(s)
-
-    def visit_ChooseCard(self, s: ir.ChooseCard):
-        self.bound[s.var] = self._sources(s.source)
-        self.generic_visit(s)
+    def __init__(self, t: Touches, bound: dict[str, set]):
+        self.t, self.bound = t, bound   # bound: see card_locals
 
     def visit_ZoneRef(self, e: ir.ZoneRef):
         self.t.reads.add(("zone", e.name))
@@ -106,7 +128,10 @@ class _Touching(ir.Visitor):
         self.t.procs.add(s.proc)
         if s.proc == "move":
             source, dest = s.args
-            self.t.moves_from |= self._sources(source) or {"*"}  # a played card: anywhere
+            sources = card_sources(source, self.bound)
+            self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}}
+            if ANYWHERE in sources or not sources:
+                self.t.moves_from.add("*")
             self.t.moves_to |= zones_in(dest)
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
         elif s.proc == "shuffle":

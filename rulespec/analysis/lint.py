@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import networkx as nx
@@ -122,6 +123,15 @@ class Analysis:
                 total = max(total, n)
         return total
 
+    @contextmanager
+    def pinning(self, values: dict[str, tuple]):
+        """Judge with these counters held at these bounds."""
+        self.pinned = values
+        try:
+            yield self
+        finally:
+            self.pinned = {}
+
     def goals(self, e) -> list[ir.GoalDef]:
         """The goals a goal expression can name: one for a literal name, any of them
         for a local holding one."""
@@ -185,7 +195,8 @@ class Analysis:
     def prop_kinds(self, e) -> set[str] | None:
         """The card types `prop(cards, "name")` can name, from the values the deck
         declares for the card types the cards can be (no value: none); None when any."""
-        if not (isinstance(e, ir.Call) and e.func == "prop" and e.type == "kind"):
+        if not (isinstance(e, ir.Call) and e.func == "prop" and e.type == "kind"
+                and isinstance(e.args[1], ir.Const)):
             return None
         types = self.card_types(e.args[0])
         if types is None:
@@ -332,6 +343,7 @@ def check_conditions(an: Analysis):
                 elif len(always) == len(counts):
                     yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
                                   f"holds ({_explain(an, node)})", node.span, rules=(name,))
+    an.roles = {}  # the checks that follow judge conditions outside any rule's roles
 
 
 def _assigned_values(an: Analysis) -> dict[str, set[int]]:
@@ -352,40 +364,25 @@ def _once_assigned(an: Analysis, kind, name, cond):
     over the counter's other values."""
     for what, counter in sorted(graphs.touches_of(cond).reads):
         for value in sorted(an.assigned.get(counter, ())) if what == "counter" else ():
-            an.pinned = {counter: (value, value)}
-            try:
-                dead = [node for node, v in _verdicts(an, cond) if v is True and
-                        any(k == "zone" for k, _ in graphs.touches_of(node).reads)]
-            finally:
-                an.pinned = {}
-            for node in dead:
-                if an.truth(node) is None:
+            with an.pinning({counter: (value, value)}):
+                dead = [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is True
+                        and any(k == "zone" for k, _ in graphs.touches_of(node).reads)]
+            for node, why in dead:
+                if an.truth(node) is None:  # else RL108 says it, for every value
                     yield Finding("RL112", "warning", f"{kind} '{name}': once counter "
                                   f"'{counter}' is set to {int(value)}, this test of the cards "
-                                  f"always holds ({_explain_pinned(an, node, counter, value)})",
-                                  node.span, rules=(name,),
+                                  f"always holds ({why})", node.span, rules=(name,),
                                   hint="check the value the rule assigns, and the comparison")
-
-
-def _explain_pinned(an: Analysis, node, counter, value) -> str:
-    an.pinned = {counter: (value, value)}
-    try:
-        return _explain(an, node)
-    finally:
-        an.pinned = {}
 
 
 def check_start(an: Analysis):
     """RL112: an end condition that holds right after the setup, with every counter the
     setup leaves alone at its initial value: the game ends before the first turn."""
     set_up = graphs.touches_of(an.spec.setup).changes
-    an.pinned = {c: v for c, v in an.counter_initial.items() if v and c not in set_up}
-    try:
+    with an.pinning({c: v for c, v in an.counter_initial.items() if v and c not in set_up}):
         ends = [e for e in an.spec.end_conditions if an.truth(e.when) is True]
-    finally:
-        an.pinned = {}
     for e in ends:
-        if an.truth(e.when) is None:
+        if an.truth(e.when) is None:  # else RL108 says it
             yield Finding("RL112", "warning", f"end '{e.name}': this condition holds right "
                           "after the setup, with the counters at their initial values: "
                           "the game ends before the first turn", e.when.span, rules=(e.name,),
@@ -421,20 +418,16 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
         if initial is None or counter not in set_by_rules - set_before or \
                 initial == an.counter_bounds[counter]:
             continue
-        an.pinned = {counter: initial}
-        try:
-            if an.truth(cond) is not False:
-                continue  # a dead side of a live condition says nothing about the counter
-            for node, verdict in _verdicts(an, cond):
-                if verdict is False:  # a warning: a rule may set it first, as a flag is
-                    yield Finding("RL105", "warning", f"{kind} '{name}': this condition can "
-                                  f"never hold while counter '{counter}' has its initial "
-                                  f"value ({_explain(an, node)}); it may hold only after a "
-                                  f"rule sets '{counter}'", node.span,
-                                  hint="check the deck, the limits and the thresholds, or the "
-                                       "counter's initial value")
-        finally:
-            an.pinned = {}
+        with an.pinning({counter: initial}):
+            # a dead side of a live condition says nothing about the counter
+            never = [] if an.truth(cond) is not False else \
+                [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is False]
+        for node, why in never:  # a warning: a rule may set it first, as a flag is
+            yield Finding("RL105", "warning", f"{kind} '{name}': this condition can never "
+                          f"hold while counter '{counter}' has its initial value ({why}); it "
+                          f"may hold only after a rule sets '{counter}'", node.span,
+                          hint="check the deck, the limits and the thresholds, or the "
+                               "counter's initial value")
 
 
 def _verdicts(an: Analysis, cond):
@@ -560,41 +553,51 @@ def _conjuncts(e):
 
 
 def check_no_ops(an: Analysis):
-    """RL109: statements that do nothing: a counter or local assigned itself (or changed
-    by 0), a move into an unordered zone its cards are already in, an `if` whose two
-    branches are the same. RL110: a reaction window opened to the actor itself."""
+    """RL109: statements that do nothing; RL110: a reaction window opened to the actor."""
     unordered = {z.name for z in an.spec.zones if not z.ordered}
     for nid, part in graphs.rules_of(an.spec):
         effect = part.effect if part is not None else an.spec.setup
-        where = f"{nid.kind} '{nid.name}'"
-        bound = _card_locals(effect)
+        bound = graphs.card_locals(effect)
         for s in ir.walk_statements(effect):
-            if isinstance(s, ir.Assign) and (
-                    s.op == "=" and _shape(s.value) == _shape(s.target)
-                    or s.op in ("+=", "-=") and isinstance(s.value, ir.Const) and s.value.value == 0):
-                yield Finding("RL109", "warning", f"{where}: this assignment leaves "
-                              f"'{s.target.name}' as it was", s.span, rules=(nid.name,),
-                              hint="assign the value meant, or remove the line")
-            elif isinstance(s, ir.If) and s.then and _shape(s.then) == _shape(s.orelse):
-                yield Finding("RL109", "warning", f"{where}: both branches of this `if` do the "
-                              "same", s.span, rules=(nid.name,),
-                              hint="correct the branch that is wrong, or drop the test")
-            elif isinstance(s, ir.Do) and s.proc == "move" and isinstance(s.args[1], ir.ZoneRef) \
-                    and s.args[1].name in unordered and _zones_of(s.args[0], bound) == {_shape(s.args[1])}:
-                yield Finding("RL109", "warning", f"{where}: this move takes cards from the zone "
-                              f"it puts them in ('{s.args[1].name}' of the same owner): it does "
-                              "nothing", s.span, rules=(nid.name,),
-                              hint="check whose zone each side names (current, target, p)")
-            elif isinstance(s, ir.Do) and s.proc == "move" and isinstance(s.args[0], ir.Call) \
-                    and s.args[0].func in ("top", "random") and an.interval(s.args[0].args[1]) == (0, 0):
-                yield Finding("RL109", "warning", f"{where}: this move takes 0 cards: it does "
-                              "nothing", s.span, rules=(nid.name,),
-                              hint="check the number of cards it takes")
-            elif isinstance(s, ir.Do) and s.proc == "react" and \
+            if isinstance(s, ir.Do) and s.proc == "react" and \
                     isinstance(s.args[0], ir.Local) and s.args[0].name == "current":
-                yield Finding("RL110", "warning", f"{where}: react(current) asks the player "
-                              "who plays the action to answer it", s.span, rules=(nid.name,),
-                              hint="open the window to the player the action is against: react(target)")
+                yield Finding("RL110", "warning", f"{nid.kind} '{nid.name}': react(current) asks "
+                              "the player who plays the action to answer it", s.span,
+                              rules=(nid.name,), hint="open the window to the player the action "
+                                                      "is against: react(target)")
+            elif found := _no_op(an, s, bound, unordered):
+                what, hint = found
+                yield Finding("RL109", "warning", f"{nid.kind} '{nid.name}': {what}", s.span,
+                              rules=(nid.name,), hint=hint)
+
+
+def _no_op(an: Analysis, s, bound, unordered) -> tuple[str, str] | None:
+    """(what, hint) when the statement does nothing: a counter or local assigned itself
+    (or changed by 0), an `if` whose branches are the same, a move of 0 cards, or one
+    into the unordered zone (of the same owner) its cards come from."""
+    shape = graphs.shape
+    if isinstance(s, ir.Assign) and (s.op == "=" and shape(s.value) == shape(s.target) or
+                                     s.op != "=" and shape(s.value) == shape(_ZERO)):
+        return (f"this assignment leaves '{s.target.name}' as it was",
+                "assign the value meant, or remove the line")
+    if isinstance(s, ir.If) and s.then and shape(s.then) == shape(s.orelse):
+        return ("both branches of this `if` do the same",
+                "correct the branch that is wrong, or drop the test")
+    if not (isinstance(s, ir.Do) and s.proc == "move"):
+        return None
+    source, dest = s.args
+    if isinstance(source, ir.Call) and source.func in ("top", "random") and \
+            an.interval(source.args[1]) == (0, 0):
+        return "this move takes 0 cards: it does nothing", "check the number of cards it takes"
+    if isinstance(dest, ir.ZoneRef) and dest.name in unordered and \
+            graphs.card_sources(source, bound) == {(dest.name, shape(dest.owner))}:
+        return (f"this move takes cards from the zone it puts them in ('{dest.name}' of the "
+                "same owner): it does nothing",
+                "check whose zone each side names (current, target, p)")
+    return None
+
+
+_ZERO = ir.Const(None, "int", 0)
 
 
 def check_empty_zones(an: Analysis):
@@ -655,38 +658,6 @@ def _dealt(an: Analysis, stmts, start, players, times=1):
                 return None
             total += k[1] * times
     return total
-
-
-def _shape(node):
-    """What a piece of IR says, without where it was written: for comparing two."""
-    if isinstance(node, tuple):
-        return tuple(_shape(x) for x in node)
-    if not isinstance(node, (ir.Expr, ir.Stmt, ir.Branch)):
-        return node
-    return (type(node).__name__, *(_shape(v) for _, v in ir.iter_fields(node)))
-
-
-def _card_locals(effect) -> dict[str, set]:
-    """Locals bound to cards (by `let` or `choose ... from`) -> the zones they come from."""
-    bound: dict[str, set] = {}
-    for s in ir.walk_statements(effect):
-        if isinstance(s, ir.ChooseCard):
-            bound[s.var] = _zones_of(s.source, bound)
-        elif isinstance(s, ir.Let) and s.value.type == "cards":
-            bound[s.name] = _zones_of(s.value, bound)
-    return bound
-
-
-def _zones_of(cards, bound) -> set:
-    """The zones (with their owners) the cards of an expression come from; a played
-    or picked card, from anywhere, adds a marker no zone equals."""
-    if isinstance(cards, ir.ZoneRef):
-        return {_shape(cards)}
-    if isinstance(cards, ir.Local) and cards.type == "cards":
-        return bound.get(cards.name, {"anywhere"})
-    if isinstance(cards, ir.Call) and cards.func == "without":
-        return _zones_of(cards.args[0], bound)  # what it leaves out is no source
-    return set().union(*(_zones_of(c, bound) for c in ir.iter_children(cards)))
 
 
 CHECKS = (check_unused, check_unreachable, check_start_zone, check_conditions, check_ends,
