@@ -146,7 +146,7 @@ CLASSES = {1: "player-count-specific defects", 2: "conditions that never hold in
            6: "values other than the initial one", 7: "zones and counters"}
 # The rates recorded when the corpus was written; a change of lint that lowers the
 # first or raises the others fails here (raise the floor when lint gets better).
-DETECTION_FLOOR = 36 / 40
+DETECTION_FLOOR = 41 / 46
 WARNINGS_ON_LEGITIMATE_CEILING = 0.0
 
 

@@ -158,7 +158,7 @@ class Analysis:
         if isinstance(e, ir.Call):
             if e.func == "count" and isinstance(e.args[1], ir.Kind):
                 return (0, self.supply.get(e.args[1].name, self.deck_size))
-            if e.func == "count" and self._never_matches(e.args[0], e.args[1]):
+            if e.func == "count" and self.never_matches(e.args[0], e.args[1]):
                 return (0, 0)
             if e.func == "count":
                 return (0, self.deck_size)
@@ -204,7 +204,7 @@ class Analysis:
         props = {c.name: dict(c.props) for c in self.spec.cards}
         return {m for t in types for m in self.members.get(props[t].get(e.args[1].value, ""), ())}
 
-    def _never_matches(self, cards, kind) -> bool:
+    def never_matches(self, cards, kind) -> bool:
         """Can no card of `cards` be of the kind `prop(...)` gives?"""
         named = self.prop_kinds(kind)
         types = self.card_types(cards)
@@ -455,9 +455,13 @@ def _explain(an: Analysis, node) -> str:
     """Why a comparison is fixed, naming its operator: "`> 0`: left side in [0, 0]"."""
     if isinstance(node, ir.Binary) and node.left.type == "int":
         a, b = an.interval(node.left), an.interval(node.right)
+        left = node.left
+        why = "; no card counted can be of the kind the property names, by the values the " \
+              "deck declares" if isinstance(left, ir.Call) and left.func == "count" and \
+              an.never_matches(*left.args) else ""
         if b[0] == b[1]:
-            return f"`{node.op} {int(b[0])}`: left side in {_fmt(a)}"
-        return f"`{node.op}`: left side in {_fmt(a)}, right side in {_fmt(b)}"
+            return f"`{node.op} {int(b[0])}`: left side in {_fmt(a)}{why}"
+        return f"`{node.op}`: left side in {_fmt(a)}, right side in {_fmt(b)}{why}"
     return "fixed by the deck and limits"
 
 
