@@ -266,6 +266,17 @@ def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
         ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)")]
 
 
+def test_without_an_evaluation_only_random_games_are_played():
+    """The greedy agent plays by the spec's evaluation: a spec without one is judged on
+    random games alone, and the message says so."""
+    spec = TESTS / "valid" / "coin_grab.yaml"
+    code, out, err = cli("lint", spec, "--simulate", "3", "--select", "RL301", "--format", "json")
+    assert (code, err) == (0, "")
+    assert [f["message"] for f in json.loads(out)] == [
+        "reaction 'block' never fired in 3 random 3-player games",
+        "end condition 'dry' never fired in 3 random 3-player games"]
+
+
 def test_simulation_names_the_looping_rule(tmp_path):
     """Layer 3's RL201 says which rule looped, as layer 2's does."""
     spec = _derived(tmp_path, "pw_voyage_forgets_the_discard_simulated")

@@ -3,7 +3,8 @@
 Rules, reactions, triggers and end conditions that never fired, and games that hit
 the turn limit. The N games are played by random agents, which rarely finish a long
 game; a rule they never fired is tried again in a few games of greedy agents (which
-play to win, so their games end), and reported only if it does not fire there either.
+play to win, so their games end) when the spec has an evaluation for them to play by,
+and reported only if it does not fire there either.
 """
 from __future__ import annotations
 
@@ -33,13 +34,14 @@ def coverage(spec: ir.Spec, games: int) -> list[Finding]:
                         f"first seed {seeds[0]}", spec.span, layer=3)
                 for reason, seeds in sorted(loops.items())]
     missed = [(kind, part) for kind, part in spec.rules() if kind != "step" and part.name not in fired]
-    greedy = _greedy_fired(definition, n, min(games, GREEDY_GAMES), {p.name for _, p in missed})
+    greedy_games = min(games, GREEDY_GAMES) if spec.evaluation is not None else 0
+    greedy = _greedy_fired(definition, n, greedy_games, {p.name for _, p in missed})
+    nor = f", nor in {greedy_games} greedy ones" if greedy_games else ""
     for kind, part in missed:
         if part.name not in greedy:
             what = "end condition" if kind == "end" else kind
             findings.append(Finding("RL301", "warning", f"{what} '{part.name}' never fired in "
-                                    f"{games} random {n}-player games, nor in "
-                                    f"{min(games, GREEDY_GAMES)} greedy ones", part.span, layer=3))
+                                    f"{games} random {n}-player games{nor}", part.span, layer=3))
     if limited:
         findings.append(Finding("RL302", "info", f"{limited} of {games} random {n}-player games "
                                 f"hit the turn limit ({spec.turn_limit})",
