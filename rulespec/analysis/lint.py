@@ -11,6 +11,7 @@ import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 
 import networkx as nx
 
@@ -122,6 +123,12 @@ class Analysis:
                     return None
                 total = max(total, n)
         return total
+
+    @cached_property
+    def per_count(self) -> list[Analysis]:
+        """One analysis per player count in the range, each with that count's deck."""
+        return [Analysis(self.spec, n, self.g)
+                for n in range(self.spec.min_players, self.spec.max_players + 1)]
 
     @contextmanager
     def pinning(self, values: dict[str, tuple]):
@@ -304,7 +311,7 @@ def check_conditions(an: Analysis):
     that always hold. Judged for each player count's deck."""
     spec = an.spec
     counts = list(range(spec.min_players, spec.max_players + 1))
-    per_count = [Analysis(spec, n, an.g) for n in counts]
+    per_count = an.per_count
     for nid, part in graphs.rules_of(spec):
         kind, name = nid.kind, nid.name
         conds = []   # (condition, the counters its rule may have set before it runs)
@@ -623,11 +630,10 @@ def check_deal(an: Analysis):
     spec = an.spec
     start = next(z.name for z in spec.zones if z.start)
     short = []
-    for n in range(spec.min_players, spec.max_players + 1):
-        need = _dealt(an, spec.setup, start, n)
-        held = sum(c for _, c in spec.deck_for(n))
-        if need is not None and need > held:
-            short.append((n, need, held))
+    for sub in an.per_count:  # the deal's sizes and the deck, for each player count
+        need = _dealt(sub, spec.setup, start, sub.players)
+        if need is not None and need > sub.deck_size:
+            short.append((sub.players, need, sub.deck_size))
     if short:
         n, need, held = short[-1]
         every = len(short) == spec.max_players - spec.min_players + 1
