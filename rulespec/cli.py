@@ -96,6 +96,8 @@ def _whole(low: int, high: int | None = None):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+    p.add_argument("--version", action="version", version=f"rulespec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     run = sub.add_parser("run", help="play one game and narrate it",

@@ -163,3 +163,15 @@ def test_a_nul_character_in_an_argument_is_one_line(argv, name):
     """It made every path raise ValueError deep inside (found by the fuzz guard)."""
     code, out, err = cli(*argv)
     assert (code, out) == (2, "") and err == f"rulespec {argv[0]}: {name}: a NUL character cannot be in an argument\n"
+
+
+def test_version_is_the_installed_metadata_version():
+    from importlib.metadata import version
+    code, out, err = cli("--version")
+    assert (code, out, err) == (0, f"rulespec {version('rulespec')}\n", "")
+
+
+def test_python_dash_m_rulespec_is_the_command():
+    done = subprocess.run([sys.executable, "-m", "rulespec", "validate", str(TTG)], capture_output=True,
+                          text=True, env=os.environ | {"PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    assert (done.returncode, done.stdout) == (0, "1 spec(s) checked, 0 problem(s)\n")
