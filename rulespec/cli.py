@@ -25,27 +25,29 @@ from .lang import schema
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from .lang.limits import MAX_TURN_LIMIT
-from .table import scenarios
+from .table import bundled, scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
 from .table.narrate import narrate, visible
 from .table.replay import write_log
 
-EXAMPLES = """examples:
-  rulespec run games/GAME.yaml                                a narrated game
-  rulespec run games/GAME.yaml --players 3 --seed 7 --agents random,first,random
-  rulespec run games/GAME.yaml --json --log game.jsonl        machine-readable
-  rulespec run games/GAME.yaml --games 3                      a match of three games
-  rulespec simulate games/GAME.yaml --games 1000 --workers 2  statistics over many games
-  rulespec run games/GAME.yaml --variant NAME --variant OTHER  variants compose in order
-  rulespec validate games/*.yaml                              check specs, list every problem
-  rulespec lint games/*.yaml --explore                        find dead rules, unwinnable ends
-  rulespec graph games/GAME.yaml --format dot                 the spec as a graph
-  rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml  what a rule change changes
-  rulespec test tests/scenarios                               run rules scenarios
-  rulespec play games/GAME.yaml --as P1                       play a game yourself
-  rulespec replay game.jsonl                                  re-run a logged game and check it
-  rulespec compile games/GAME.yaml --show RULE                the Python a rule compiles to
-  rulespec schema                                             print the spec JSON Schema
+EXAMPLES = """examples (GAME: a bundled game's name, as 'rulespec games' lists, or a spec file):
+  rulespec games                                      the bundled games and their variants
+  rulespec new my_game                                write my_game.yaml, a starter spec that plays
+  rulespec run GAME                                   a narrated game
+  rulespec run GAME --players 3 --seed 7 --agents random,first,random
+  rulespec run GAME --json --log game.jsonl           machine-readable
+  rulespec run GAME --games 3                         a match of three games
+  rulespec run GAME --variant NAME --variant OTHER    variants compose in order
+  rulespec simulate GAME --games 1000 --workers 2     statistics over many games
+  rulespec validate GAME my_game.yaml                 check specs, list every problem
+  rulespec lint GAME --explore                        find dead rules, unwinnable ends
+  rulespec graph GAME --format dot                    the spec as a graph
+  rulespec diff GAME my_variant.yaml                  what a rule change changes
+  rulespec test tests/scenarios                       run rules scenarios
+  rulespec play GAME --as P1                          play a game yourself
+  rulespec replay game.jsonl                          re-run a logged game and check it
+  rulespec compile GAME --show RULE                   the Python a rule compiles to
+  rulespec schema                                     print the spec JSON Schema
 """
 
 
@@ -102,8 +104,8 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="play one game and narrate it",
                          description="Play one game with seeded agents and narrate it.",
-                         epilog="example: rulespec run games/GAME.yaml --players 3 --seed 7")
-    run.add_argument("spec")
+                         epilog="example: rulespec run GAME --players 3 --seed 7")
+    run.add_argument("spec", type=bundled.spec_argument)
     run.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
@@ -121,9 +123,9 @@ def _parser() -> argparse.ArgumentParser:
                           "match: true carry over")
 
     sim = sub.add_parser("simulate", help="play many seeded games and report statistics",
-                         epilog="example: rulespec simulate games/GAME.yaml --games 1000 "
+                         epilog="example: rulespec simulate GAME --games 1000 "
                                 "--players 3 --agents greedy --workers 2")
-    sim.add_argument("spec")
+    sim.add_argument("spec", type=bundled.spec_argument)
     sim.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     sim.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="how many games (default 1000)")
@@ -141,7 +143,7 @@ def _parser() -> argparse.ArgumentParser:
 
     val = sub.add_parser("validate", help="check specs and report every problem",
                          epilog="example: rulespec validate games/*.yaml")
-    val.add_argument("specs", nargs="+")
+    val.add_argument("specs", nargs="+", type=bundled.spec_argument)
     val.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     val.add_argument("--json", action="store_true", help="print problems as JSON")
@@ -154,7 +156,7 @@ def _parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="check specs for unreachable states, dead rules, "
                           "unwinnable ends and trigger loops",
                           epilog="example: rulespec lint games/*.yaml --explore --format sarif")
-    lint.add_argument("specs", nargs="+")
+    lint.add_argument("specs", nargs="+", type=bundled.spec_argument)
     lint.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     lint.add_argument("--explore", action="store_true",
@@ -174,9 +176,9 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
 
     df = sub.add_parser("diff", help="what a rule change changes: parts, findings, outcomes",
-                        epilog="example: rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml")
-    df.add_argument("old")
-    df.add_argument("new")
+                        epilog="example: rulespec diff GAME my_variant.yaml")
+    df.add_argument("old", type=bundled.spec_argument)
+    df.add_argument("new", type=bundled.spec_argument)
     df.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
                     help="exit 1 when NEW adds a finding of at least this severity")
     df.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
@@ -185,8 +187,8 @@ def _parser() -> argparse.ArgumentParser:
     df.add_argument("--json", action="store_true")
 
     gr = sub.add_parser("graph", help="export the spec as a graph",
-                        epilog="example: rulespec graph games/GAME.yaml --format dot --render g.svg")
-    gr.add_argument("spec")
+                        epilog="example: rulespec graph GAME --format dot --render g.svg")
+    gr.add_argument("spec", type=bundled.spec_argument)
     gr.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot")
     gr.add_argument("--output", "-o", help="write here instead of standard output")
     gr.add_argument("--render", metavar="FILE.svg",
@@ -194,9 +196,21 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("schema", help="print the JSON Schema of spec files")
 
+    gm = sub.add_parser("games", help="list the games that ship with rulespec",
+                        description="List the bundled games: a name any command takes in place "
+                                    "of a spec file, the title, the player counts and the variants "
+                                    "(--variant NAME).",
+                        epilog="example: rulespec games; rulespec run GAME --variant NAME")
+    gm.add_argument("--json", action="store_true")
+
+    nw = sub.add_parser("new", help="write a small commented starter spec that validates and plays",
+                        epilog="example: rulespec new my_game && rulespec run my_game.yaml")
+    nw.add_argument("name", help="the game's name: lower case letters, digits and _ (my_game)")
+    nw.add_argument("--output", metavar="FILE", help="where to write it (default: NAME.yaml here)")
+
     pl = sub.add_parser("play", help="play a game yourself at one seat, agents at the others",
-                        epilog="example: rulespec play games/GAME.yaml --as P1 --players 3")
-    pl.add_argument("spec")
+                        epilog="example: rulespec play GAME --as P1 --players 3")
+    pl.add_argument("spec", type=bundled.spec_argument)
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
     pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -218,8 +232,8 @@ def _parser() -> argparse.ArgumentParser:
                                     "conditions and its effect's ops), each line marked with "
                                     "the spec line:col it came from. Without a RULE, list the "
                                     "rules that have generated code.",
-                        epilog="example: rulespec compile games/GAME.yaml --show RULE --players 3")
-    cp.add_argument("spec")
+                        epilog="example: rulespec compile GAME --show RULE --players 3")
+    cp.add_argument("spec", type=bundled.spec_argument)
     cp.add_argument("--show", metavar="RULE", nargs="?", const="",
                     help="the rule to show: a step, action, reaction, end condition or trigger, "
                          "setup, evaluation, or counters.NAME; without RULE, list them")
@@ -737,6 +751,39 @@ def _schema(args, out, err) -> int:
     return 0
 
 
+def _games(args, out, err) -> int:
+    rows = bundled.listing()
+    if args.json:
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return 0
+    if not rows:
+        print("no bundled games found (is rulespec installed with its package data?)", file=out)
+        return 0
+    for row in rows:
+        players = "{}-{} players, default {}".format(*row["players"]) if row["players"] else ""
+        print(f"{row['name']:<24} {row['title']}  ({players})".replace("  ()", ""), file=out)
+        if row["variants"]:
+            print(f"{'':<24} variants: {', '.join(row['variants'])}", file=out)
+    return 0
+
+
+def _new(args, out, err) -> int:
+    if not bundled.NAME.fullmatch(args.name):
+        raise UsageError(f"'{args.name}' is not a game name: use lower case letters, digits "
+                         "and _, starting with a letter (my_game)")
+    path = args.output or f"{args.name}.yaml"
+    if os.path.lexists(path):
+        raise UsageError(f"{path} exists already: choose another name, or --output FILE")
+    try:
+        with replacing(path) as target:
+            target.write_text(bundled.starter(args.name), encoding="utf-8")
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {path}: try 'rulespec run {path}' and 'rulespec lint {path}'", file=out)
+    return 0
+
+
 def _play(args, out, err) -> int:
     from .table.seat import InputEnded, Person
 
@@ -815,7 +862,7 @@ def _compile(args, out, err) -> int:
 
 COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
             "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
-            "play": _play, "replay": _replay, "compile": _compile}
+            "play": _play, "replay": _replay, "compile": _compile, "games": _games, "new": _new}
 
 
 def entry() -> None:

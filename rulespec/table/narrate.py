@@ -90,5 +90,5 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
         elif kind == "end":
             winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
             verb = "win" if len(e["winners"]) > 1 else "wins"
-            lines.append(f"Game over after {e['turn']} turns: {winners} {verb} ({e['reason']})")
+            lines.append(f"Game over after {e['turn']} turn{'' if e['turn'] == 1 else 's'}: {winners} {verb} ({e['reason']})")
     return [visible(line) for line in lines]
