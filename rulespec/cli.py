@@ -24,7 +24,8 @@ from .analysis import simulation
 from .lang import schema
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
-from .lang.limits import MAX_TURN_LIMIT
+from .lang import loading
+from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
 from .table import bundled, scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
 from .table.narrate import narrate, visible
@@ -323,6 +324,7 @@ def _main(argv, stdout, stderr, stdin) -> int:
                   "in an argument", file=stderr)
             return 2
     try:
+        _take_standard_input(args)
         return COMMANDS[args.command](args, stdout, stderr)
     except SpecError as exc:
         print(exc.render(), file=stderr)
@@ -349,6 +351,29 @@ def _main(argv, stdout, stderr, stdin) -> int:
               "in rulespec: please report it with the command and its files"
               + ("" if args.debug else " (--debug shows the traceback)"), file=stderr)
         return 3
+
+
+def _take_standard_input(args) -> None:
+    """`-` as a spec: read standard input once, and serve it as the file <stdin>."""
+    fields = [k for k in ("spec", "specs", "old", "new") if hasattr(args, k)]
+    dashes = sum((v if isinstance(v, list) else [v]).count("-") for v in (getattr(args, k) for k in fields))
+    if not dashes:
+        return
+    if dashes > 1:
+        raise UsageError("'-' (standard input) can stand for one spec only")
+    if args.command == "play":
+        raise UsageError("'-' cannot be the spec of play: standard input carries your choices")
+    try:
+        text = args.stdin.read(MAX_BYTES + 1)
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"standard input is not UTF-8 ({exc.reason})") from None
+    if len(text) > MAX_BYTES:
+        raise UsageError(f"standard input is over {MAX_BYTES} bytes, the most a spec may be")
+    loading.give(loading.STDIN, text)
+    for k in fields:
+        value = getattr(args, k)
+        setattr(args, k, [loading.STDIN if v == "-" else v for v in value] if isinstance(value, list)
+                else loading.STDIN if value == "-" else value)
 
 
 def _load(path, variants):
@@ -471,7 +496,8 @@ def _simulate(args, out, err) -> int:
         print(f"rulespec simulate: --workers {args.workers}: this machine has {cores} cores; "
               f"using {cores}", file=err)
         args.workers = cores
-    job = simulation.Job(str(Path(args.spec).resolve()), n, tuple(args.agents.split(",")),
+    path = args.spec if args.spec == loading.STDIN else str(Path(args.spec).resolve())
+    job = simulation.Job(path, n, tuple(args.agents.split(",")),
                          args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
                                                for v in args.variant))
     inputs = _inputs(args, "--plot")
