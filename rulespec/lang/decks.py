@@ -188,8 +188,7 @@ class _Family:
         if bad is not None:
             self.problems.append(Diagnostic(
                 "RS411", f"a formula may use numbers, text, true and false, the properties of "
-                f"`each`, operators, min and max; not {type(bad).__name__.lower()} "
-                f"'{getattr(bad, 'name', getattr(bad, 'func', ''))}'", bad.span))
+                f"`each`, operators, min and max; not '{_shown(bad)}'", bad.span))
             return None
 
         def derived(props):
@@ -226,6 +225,10 @@ def _nodes(e):
     yield e
     for child in ir.iter_children(e):
         yield from _nodes(child)
+
+
+def _shown(e) -> str:
+    return getattr(e, "name", None) or getattr(e, "func", None) or getattr(e, "op", "?")
 
 
 def _foldable(e, scope) -> bool:
