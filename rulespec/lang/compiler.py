@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import decks, ir, schema
-from .decks import value_class
+from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
 from .limits import MAX_CARDS, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
@@ -86,7 +86,7 @@ class _Compiler:
                     for section, what in (("parameters", "parameter"), ("zones", "zone"),
                                           ("counters", "counter"), ("goals", "goal"))}
         return Names(
-            params={k: ("bool" if isinstance(_default(v), bool) else "int")
+            params={k: ("bool" if isinstance(default_of(v), bool) else "int")
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
@@ -390,8 +390,3 @@ class _Compiler:
                                (section, name), "actions, reactions, end conditions and "
                                "triggers share one namespace", key=True)
                 rules[name] = section
-
-
-def _default(param):
-    """A parameter's value for a player count without one of its own."""
-    return param["default"] if isinstance(param, dict) else param

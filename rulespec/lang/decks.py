@@ -46,6 +46,11 @@ def value_class(v) -> str:
     return "true/false" if isinstance(v, bool) else "a number" if isinstance(v, int) else "text"
 
 
+def default_of(param):
+    """A parameter's value for a player count without one of its own."""
+    return param["default"] if isinstance(param, dict) else param
+
+
 def same_value(a, b) -> bool:
     return type(a) is type(b) and a == b  # `true` is not the number 1
 
@@ -117,7 +122,7 @@ class _Family:
                                f"{values.stop - 1}: no values", self.span("each", axis))
         types = prod(len(v) for v in self.axes.values())
         if types > MAX_CARDS or types * self.count > MAX_CARDS:
-            raise _Problem("RS407", f"this family makes {types} card types of {self.count} "
+            raise _Problem("RS407", f"this family makes {types} card types × {self.count} "
                            f"copies; a deck may hold at most {MAX_CARDS} cards",
                            self.span("each"))
         for axis, values in self.axes.items():
@@ -154,8 +159,8 @@ class _Family:
     def _deriver(self, key, rule):
         """A function from the `each` values to a derived property, or None."""
         if key in self.axes:
-            self.problems.append(Diagnostic("RS202", f"'{key}' is already a property of "
-                                            "this family's `each`", self.doc.key_span(
+            self.problems.append(Diagnostic("RS202", f"'{key}' is already a property "
+                                            "in each", self.doc.key_span(
                                                 self.path + ("props", key))))
             return None
         if isinstance(rule, dict):
@@ -168,27 +173,27 @@ class _Family:
         at = self.path + ("props", key, axis)
         if axis not in self.axes:
             self.problems.append(Diagnostic("RS201", f"unknown card property '{axis}'",
-                                            self.doc.key_span(at), did_you_mean(axis, self.axes)))
+                                            self.doc.key_span(at), hint=did_you_mean(axis, self.axes)))
             return None
         missing = [v for v in self.axes[axis] if _text(v) not in table]
         if missing:
             self.problems.append(Diagnostic("RS411", f"'{key}' gives no value for {axis} "
                                             f"{_text(missing[0])}", self.doc.span(at),
-                                            "give a value for every one"))
+                                            hint="give a value for every one"))
             return None
         return lambda props: table[_text(props[axis])]
 
     def _formula(self, key, text):
         path = self.path + ("props", key)
         scope = {k: _type(v[0]) for k, v in self.axes.items()}
-        expr = Builder(Names({}, {}, {}, set()), self.problems).expr(self.doc, path, text, scope)
+        expr = Builder(_spec_names(self.doc.data), self.problems).expr(self.doc, path, text, scope)
         if expr is None:
             return None
         bad = next((n for n in _nodes(expr) if not _foldable(n, scope)), None)
         if bad is not None:
             self.problems.append(Diagnostic(
-                "RS411", f"a formula may use numbers, text, true and false, the properties of "
-                f"`each`, operators, min and max; not '{_shown(bad)}'", bad.span))
+                "RS411", f"a formula may use numbers, text, true and false, the properties in "
+                f"each, operators, min and max; not '{_shown(bad)}'", bad.span))
             return None
 
         def derived(props):
@@ -201,6 +206,16 @@ class _Family:
                                self.doc.span(path))
             return value
         return derived
+
+
+def _spec_names(data) -> Names:
+    """The parameters, zones and counters, known to formulas only so that one reading
+    them is told it may not (RS411) rather than that they do not exist."""
+    def per_player(section):
+        return {n: bool(v.get("per_player")) for n, v in (data.get(section) or {}).items()}
+    params = {n: "bool" if isinstance(default_of(v), bool) else "int"
+              for n, v in (data.get("parameters") or {}).items()}
+    return Names(params, per_player("counters"), per_player("zones"), set())
 
 
 def _values(axis):
@@ -300,7 +315,7 @@ def _by_property(doc, path, entry, decls, problems):
         unknown = [k for k in where if k not in known]
         for k in unknown:
             problems.append(Diagnostic("RS201", f"unknown card property '{k}'",
-                                       doc.key_span(path + (i, "where", k)), did_you_mean(k, known)))
+                                       doc.key_span(path + (i, "where", k)), hint=did_you_mean(k, known)))
         matched = [d for d in decls if all(k in d.props and same_value(d.props[k], v)
                                            for k, v in where.items())]
         if not matched and not unknown:
