@@ -37,7 +37,7 @@ class CardDecl:
 
 
 def title_of(name: str) -> str:
-    """The default title: `gold_coin` -> `Gold Coin`."""
+    """The default title: `queen_of_hearts` -> `Queen Of Hearts`."""
     return name.replace("_", " ").title()
 
 
