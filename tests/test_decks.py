@@ -8,7 +8,7 @@ from gamekit import ROOT, cli, settled, zone
 from interpreter import Game
 from interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
-from rulespec.analysis.diff import canon
+from rulespec.analysis.diff import canon, changes
 
 HIGH_CARD = ROOT / "tests" / "valid" / "high_card.yaml"
 
@@ -199,3 +199,23 @@ def test_a_huge_family_is_refused_without_being_made():
     _diagnostics("rank: {from: 1, to: 3}", "rank: {from: 1, to: 999999999999999999}\n"
                  "        other: {from: 1, to: 999999999999999999}")
     assert time.process_time() - start < 5
+
+
+def test_a_variant_may_give_a_parameter_values_per_player_count(tmp_path):
+    base = tmp_path / "pairs.yaml"
+    base.write_text(BUILT)
+    variant = tmp_path / "short.yaml"
+    variant.write_text("rulespec: 1\nextends: pairs.yaml\n"
+                       "parameters:\n  deal_size: {default: 1, players: {\"2\": 2}}\n")
+    s = load_spec(base, variants=[str(variant)])
+    assert [Game(s, n).params["deal_size"] for n in (2, 3)] == [2, 1]
+    variant.write_text("rulespec: 1\nextends: pairs.yaml\nparameters:\n  deal_size: {default: 1}\n")
+    with pytest.raises(SpecError) as exc:
+        load_spec(base, variants=[str(variant)])
+    assert [d.code for d in exc.value.diagnostics] == ["RS103"]
+
+
+def test_diff_shows_a_value_per_player_count():
+    old, new = spec(), spec(BUILT.replace('{"3": 2}', '{"3": 1}'))
+    [change] = [c for c in changes(old, new) if c.kind == "parameter"]
+    assert change.detail == "3 (2 with 3 players) -> 3 (1 with 3 players)"
