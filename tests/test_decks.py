@@ -164,9 +164,11 @@ def _diagnostics(old, new, text=BUILT):
 @pytest.mark.parametrize("old, new, code, line, message", [
     ('"{suit}_{rank}"', '"{suit}_{rnk}"', "RS201", 8, "unknown card property 'rnk' in the card template"),
     ('"{suit}_{rank}"', '"{suit}"', "RS202", 8, "the card template gives 'cups' twice"),
-    ('"{suit}_{rank}"', '"{suit} {rank}"', "RS104", 8, "the card template gives 'cups 1', which is not a valid name"),
+    ('"{suit}_{rank}"', '"{suit} {rank}"', "RS104", 8,
+     "the card template gives 'cups 1', which is not a valid name"),
     ("rank: {from: 1, to: 3}", "rank: {from: 3, to: 1}", "RS104", 14, "'rank' goes from 3 to 1: no values"),
-    ("rank: {from: 1, to: 3}", "rank: {from: 1, to: 100000000000000000}", "RS407", 13, "this family makes 200000000000000000 card types"),
+    ("rank: {from: 1, to: 3}", "rank: {from: 1, to: 100000000000000000}", "RS407", 13,
+     "this family makes 200000000000000000 card types"),
     ("rank: {from: 1, to: 3}", "rank: [1, two]", "RS406", 14, "property 'rank' mixes"),
     ('"rank * 2 + 1"', '"rank * player_count"', "RS411", 16, "a formula may use numbers"),
     ('"rank * 2 + 1"', '"rank * 2 + size(players)"', "RS411", 16, "a formula may use numbers"),
@@ -179,7 +181,8 @@ def _diagnostics(old, new, text=BUILT):
     ('[{where: {rank: 1}}]', '[{where: {rank: true}}]', "RS201", 20, "no card has rank: true"),
     ('[{where: {rank: 1}}]', '[{where: {rank: 1}}, {where: {suit: cups}, count: 1}]',
      "RS404", 20, "removing 3 'cups_1' for 3 players leaves -1"),
-    ('{"3": 2}', '{"3": true}', "RS204", 23, "parameter 'deal_size' is a number, but its value for 3 players is true/false"),
+    ('{"3": 2}', '{"3": true}', "RS204", 23,
+     "parameter 'deal_size' is a number, but its value for 3 players is true/false"),
     ("tags: [plain]", "tags: [pile]", "RS202", 25, "'pile': already a tag (at pairs.yaml:11:14)"),
     ("{cups: warm,", "{cups: pile,", "RS202", 25, "'pile': already a tag (at pairs.yaml:18:17)"),
 ])

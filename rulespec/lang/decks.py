@@ -56,6 +56,8 @@ def same_value(a, b) -> bool:
 
 
 class _Problem(Exception):
+    """A problem that stops a family: none of its card types is made."""
+
     def __init__(self, code, message, span, hint=""):
         super().__init__(message)
         self.diagnostic = Diagnostic(code, message, span, hint=hint)
@@ -102,16 +104,17 @@ class _Family:
         if None in derive.values():
             return []  # a formula with a problem, already reported
         self._check_templates(derive)
-        out, seen = [], {}
+        out, seen = [], set()
         for combo in itertools.product(*(enumerate(v) for v in self.axes.values())):
             props = {k: v for k, (_, v) in zip(self.axes, combo)}
             props.update((k, fn(props)) for k, fn in derive.items())
-            out.append(self._card(props, dict(zip(self.axes, (j for j, _ in combo)))))
-            if out[-1].name in seen:
-                raise _Problem("RS202", f"the card template gives '{out[-1].name}' twice",
+            card = self._card(props, dict(zip(self.axes, (j for j, _ in combo))))
+            if card.name in seen:
+                raise _Problem("RS202", f"the card template gives '{card.name}' twice",
                                self.span("card"), "name every property whose values differ "
                                "in the template")
-            seen[out[-1].name] = True
+            seen.add(card.name)
+            out.append(card)
         return out
 
     def _check_size(self) -> None:
@@ -159,9 +162,8 @@ class _Family:
     def _deriver(self, key, rule):
         """A function from the `each` values to a derived property, or None."""
         if key in self.axes:
-            self.problems.append(Diagnostic("RS202", f"'{key}' is already a property "
-                                            "in each", self.doc.key_span(
-                                                self.path + ("props", key))))
+            span = self.doc.key_span(self.path + ("props", key))
+            self.problems.append(Diagnostic("RS202", f"'{key}' is already a property in each", span))
             return None
         if isinstance(rule, dict):
             return self._lookup(key, *next(iter(rule.items())))
