@@ -32,7 +32,7 @@ class Game:
             raise ValueError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
                              f"players, not {n_players}")
         self.spec, self.n = spec, n_players
-        self.params = {p.name: p.value for p in spec.params}
+        self.params = {p.name: p.value_for(n_players) for p in spec.params}
         self.type_names = [c.name for c in spec.cards]
         self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
         for tag in spec.tags:

@@ -51,10 +51,16 @@ def _named(spec: ir.Spec) -> dict:
 
 def _detail(kind, a, b) -> str:
     if kind == "parameter":
-        return f"{a.value} -> {b.value}"
+        return f"{_param_text(a)} -> {_param_text(b)}"
     if kind == "card" and a.count != b.count:
         return f"count {a.count} -> {b.count}"
     return ""
+
+
+def _param_text(p: ir.ParamDef) -> str:
+    """`7`, or `7 (5 with 5 players)` for a value that depends on the player count."""
+    by = ", ".join(f"{v} with {n} players" for n, v in p.by_players)
+    return f"{p.value} ({by})" if by else str(p.value)
 
 
 def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:

@@ -287,8 +287,12 @@ class GoalDef:
 @dataclass(frozen=True)
 class ParamDef:
     name: str
-    value: object
+    value: object             # the value for a player count without one of its own
     span: Span
+    by_players: tuple[tuple[int, object], ...] = ()  # (player count, value), sorted
+
+    def value_for(self, players: int):
+        return dict(self.by_players).get(players, self.value)
 
 
 @dataclass(frozen=True)
