@@ -190,7 +190,7 @@ class Compiler:
         return f"g.next_player({self.source(p)})"
 
     def _src_f_prev(self, e, p):
-        return f"g.next_player({self.source(p)}, -g._direction)"
+        return f"g.prev_player({self.source(p)})"
 
     def _src_f_seat(self, e, n):
         return f"({self.source(n)} % g._n)"

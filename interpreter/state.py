@@ -564,7 +564,7 @@ class State(Table):
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return
-        self.ask(me, "play", options, _resume_play)
+        self.ask(me, "play", options, _resume_repeat if step.ir.repeat else _resume_play)
 
     def _offer(self, a, t, c, me, options) -> None:
         """The options of action a played with card c (of type t), one per target."""
@@ -608,9 +608,6 @@ def _resume_play(s: State, point, option) -> None:
         s._log("pass", player=s._current)
         return
     a = s.game.actions[option.action]
-    if s.game.steps[s._step_index - 1].ir.repeat:  # offered again once this play resolves
-        s._step_index -= 1
-        s._again = True
     card = None
     if option.card_type is not None:  # the first card of its type in the hand, as offered
         card = first_of_type(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
@@ -628,6 +625,14 @@ def _resume_play(s: State, point, option) -> None:
     if card is not None:
         s.move_card(card, a.to(s, env))
     s.enter(a.effect, env)
+
+
+def _resume_repeat(s: State, point, option) -> None:
+    """A play at a repeat step: the step is offered again once the play resolves."""
+    if option is not PASS:
+        s._step_index -= 1
+        s._again = True
+    _resume_play(s, point, option)
 
 
 def _resume_reaction(s: State, point, option) -> None:

@@ -54,9 +54,14 @@ class Table:
         self._order = (key, tuple(out))
         return self._order[1]
 
-    def next_player(self, p: int, step: int | None = None) -> int:
-        """The next active player after p in the direction of play (`step` -1 against it)."""
-        step = step or self._direction
+    def next_player(self, p: int) -> int:
+        return self._active_after(p, self._direction)
+
+    def prev_player(self, p: int) -> int:
+        return self._active_after(p, -self._direction)
+
+    def _active_after(self, p: int, step: int) -> int:
+        """The first active player after p, going round the table by step (±1)."""
         for _ in range(self._n):
             p = (p + step) % self._n
             if self._active[p]:
