@@ -138,6 +138,7 @@ def test_play_counts_the_new_procedures_as_rules_fired():
 @pytest.mark.parametrize("text, code", [
     ("turn_order: random_player(players)", "RS206"),
     ("turn_order: prev()", "RS203"),
+    ("turn_order: 3", "RS102"),  # a bare number would escape the type check
 ])
 def test_turn_order_errors(text, code):
     with pytest.raises(SpecError) as err:
