@@ -247,6 +247,21 @@ class StatementCompiler:
     def _do_reverse(self):
         return ["g.reverse()"]
 
+    def _do_skip_turn(self, player):
+        return [f"g.skip_turns({self.x.source(player)}, 1)"]
+
+    def _do_skip_turns(self, player, n):
+        return [f"g.skip_turns({self.x.source(player)}, {self.x.source(n)})"]
+
+    def _do_extra_turn(self, player):
+        return [f"g.extra_turns({self.x.source(player)}, 1)"]
+
+    def _do_extra_turns(self, player, n):
+        return [f"g.extra_turns({self.x.source(player)}, {self.x.source(n)})"]
+
+    def _do_set_next(self, player):
+        return [f"g.set_next({self.x.source(player)})"]
+
     # --- statements that can pause: closures that push frames or ask ---------------
 
     def _pausing(self, s: ir.Stmt):

@@ -189,6 +189,9 @@ class Compiler:
     def _src_f_next(self, e, p):
         return f"g.next_player({self.source(p)})"
 
+    def _src_f_prev(self, e, p):
+        return f"g.prev_player({self.source(p)})"
+
     def _src_f_seat(self, e, n):
         return f"({self.source(n)} % g._n)"
 

@@ -67,6 +67,8 @@ class Game:
         self.exprs = Compiler(self)
         with self.exprs.within("evaluation"):
             self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
+        with self.exprs.within("turn_order"):
+            self.turn_order = self.exprs.expr(spec.turn_order) if spec.turn_order else None
         stmts = StatementCompiler(self)
         self.counter_initial = []
         for c in spec.counters:
@@ -167,7 +169,7 @@ class Game:
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
                     table = True
                 if isinstance(node, ir.Aggregate) or \
-                        isinstance(node, ir.Call) and node.func in ("next", "others"):
+                        isinstance(node, ir.Call) and node.func in ("next", "prev", "others"):
                     table = True  # they read who is in and the direction of play
                 if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
                         and isinstance(node.args[1], ir.Kind):

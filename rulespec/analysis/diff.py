@@ -80,9 +80,9 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
     for field, label in (("min_players", "players min"), ("max_players", "players max"),
                          ("default_players", "players default"), ("turn_limit", "turn limit"),
                          ("hand", "hand"), ("setup", "setup"), ("removals", "deck removals"),
-                         ("evaluation", "evaluation")):
+                         ("evaluation", "evaluation"), ("turn_order", "turn order")):
         if canon(getattr(old, field)) != canon(getattr(new, field)):
-            detail = "" if field in ("evaluation", "setup", "removals") else \
+            detail = "" if field in ("evaluation", "turn_order", "setup", "removals") else \
                 f"{getattr(old, field)} -> {getattr(new, field)}"
             out.append(Change("game", label, "changed", old.span, new.span, detail))
     order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "step", "action",

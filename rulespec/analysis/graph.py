@@ -165,6 +165,15 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     steps = [NodeId("step", s.name) for s in spec.turn]
     for a, b in zip([SETUP] + steps, steps + steps[:1]):
         g.add_edge(a, b, key="next")
+    for s in spec.turn:
+        if s.repeat:
+            g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
+    if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
+        order = NodeId("turn_order")
+        node(order, spec.turn_order.span)
+        for what, name in touches_of(spec.turn_order).reads:
+            if what in ("zone", "counter", "param", "goal"):
+                g.add_edge(order, NodeId(what, name), key="reads")
     kinds = kind_members(spec)
     for s in spec.turn:
         for a in s.actions:
@@ -218,7 +227,8 @@ def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
 
 _SHAPES = {"setup": "doublecircle", "step": "box", "action": "ellipse", "reaction": "octagon",
            "end": "doubleoctagon", "trigger": "hexagon", "card": "note", "zone": "folder",
-           "counter": "cylinder", "param": "plaintext", "goal": "star"}
+           "counter": "cylinder", "param": "plaintext", "goal": "star",
+           "turn_order": "diamond"}
 
 
 def dot_string(text) -> str:

@@ -211,7 +211,8 @@ def check_unused(an: Analysis):
             if not used:
                 yield Finding("RL101", "warning", f"{kind} '{item.name}' is never used", item.span,
                               hint="remove it, or refer to it in a rule")
-    read_kinds = {n for k, n in graphs.touches_of(spec.evaluation).reads if k == "kind"}
+    top_reads = graphs.touches_of(spec.evaluation).reads | graphs.touches_of(spec.turn_order).reads
+    read_kinds = {n for k, n in top_reads if k == "kind"}
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
     read_kinds |= {v for c in spec.cards for _, v in c.props if isinstance(v, str)}  # kind props

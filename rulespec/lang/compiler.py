@@ -148,6 +148,8 @@ class _Compiler:
                       for n, g in (d.get("goals") or {}).items())
         evaluation = (b.expr(doc, ("evaluation",), d["evaluation"], {"me": "player"}, "int")
                       if "evaluation" in d else None)
+        turn_order = (b.expr(doc, ("turn_order",), d["turn_order"], {}, "player")
+                      if "turn_order" in d else None)
         removals = decks.removals(doc, self.decls, self.problems)
 
         setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
@@ -172,7 +174,7 @@ class _Compiler:
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers, span=doc.span(()),
-            removals=removals, goals=goals, evaluation=evaluation)
+            removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order)
         self._cross_checks(spec)
         return spec
 
@@ -268,8 +270,11 @@ class _Compiler:
         effect = ()
         if "effect" in s:
             effect = self.b.block(doc, path + ("effect",), s["effect"], {})
+        if s.get("repeat") and "actions" not in s:
+            self.error("RS104", "'repeat' is for a play step (one with actions)", path + ("repeat",),
+                       key=True)
         return ir.Step(s["step"], effect, tuple(s.get("actions", ())), bool(s.get("optional")),
-                       _rulings(s), doc.span(path))
+                       _rulings(s), doc.span(path), bool(s.get("repeat")))
 
     def _trigger(self, section, name, t) -> ir.Trigger:
         doc, b, path = self.doc, self.b, (section, name)

@@ -303,6 +303,7 @@ class Step:
     optional: bool            # a play step may be passed
     rulings: tuple[str, ...]
     span: Span
+    repeat: bool = False      # a play step offered again after each play, until a pass
 
 
 @dataclass(frozen=True)
@@ -364,6 +365,7 @@ class Spec:
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
+    turn_order: Expr | None = None  # who plays after `current`; None: next(current)
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""

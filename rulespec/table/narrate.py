@@ -34,6 +34,10 @@ def _cards(event: dict, titles: dict[str, str]) -> str:
     return ", ".join(titles.get(c, c) for c in event["cards"])
 
 
+def _turns(n: int, one: str, kind: str = "") -> str:
+    return one if n == 1 else f"{n} {kind}turns"
+
+
 def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
     """One line per happening, control characters made visible; consecutive moves
     between the same zones are merged."""
@@ -83,6 +87,14 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             lines.append(f"  {who} is out")
         elif kind == "reverse":
             lines.append("  play changes direction")
+        elif kind == "skip_turn":
+            lines.append(f"  {who} will miss {_turns(e['turns'], 'a turn')}")
+        elif kind == "extra_turn":
+            lines.append(f"  {who} gets {_turns(e['turns'], 'an extra turn', 'extra ')}")
+        elif kind == "set_next":
+            lines.append(f"  {who} plays next")
+        elif kind == "skipped":
+            lines.append(f"Turn {e['turn']}: {who} misses the turn")
         elif kind == "no_play":
             lines.append(f"  {who} has no legal play")
         elif kind == "error":
