@@ -205,3 +205,14 @@ def test_run_replay_simulate_and_lint_simulate_take_matches_of_rounds(tmp_path):
     assert code == 0 and "RL301" not in out
     code, out, _ = cli("run", HCR_PATH, "--games", 2)
     assert code == 0 and "Match:" in out
+
+
+def test_a_logged_round_must_have_its_number(tmp_path):
+    log = tmp_path / "match.jsonl"
+    cli("run", HCR_PATH, "--seed", 4, "--log", log)
+    lines = log.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if '"event": "round"' in line)
+    lines[first] = lines[first].replace('"round": 1', '"round": 0')
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = cli("replay", log)
+    assert code == 2 and f"{log}:{first + 1}: error RS802: round: 0 is less than the minimum of 1" in out + err
