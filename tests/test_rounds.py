@@ -216,3 +216,17 @@ def test_a_logged_round_must_have_its_number(tmp_path):
     log.write_text("\n".join(lines) + "\n")
     code, out, err = cli("replay", log)
     assert code == 2 and f"{log}:{first + 1}: error RS802: round: 0 is less than the minimum of 1" in out + err
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_matches_keep_the_invariants(players):
+    """The conformance test of tests/test_properties.py, on matches of rounds: every state
+    keeps the table's invariants and the automatic rules' dirty index, a clone keys alike,
+    and every match ends by its match end."""
+    for seed in range(8):
+        def on_step(g):
+            g.check_invariants()
+            assert g.clone(log=False).key() == g.key()
+        state = play(game(n=players).new_initial_state(seed=seed), make_agents(["random"], players, seed), on_step)
+        assert state.reason == "enough_points" and state.winners
+        assert len([e for e in state.log_for(None) if e["event"] == "round"]) == state.result["rounds"]
