@@ -41,7 +41,7 @@ MAX_DEPTH = 50
 
 # locals that read the table, not the bindings
 _TABLE = {"current": "g._current", "players": "g.active_players()", "player_count": "g._n",
-          "game_index": "g._game_index"}
+          "game_index": "g._game_index", "round_index": "g._round"}
 
 
 class Compiler:

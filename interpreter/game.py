@@ -17,6 +17,7 @@ from rulespec.lang import ir
 from .choices import Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
+from .rounds import compile_rounds
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,9 @@ class Game:
         self.play_options = self._play_options()
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
-        self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)
+        self.rounds = compile_rounds(self, stmts) if spec.rounds else None
+        # checked in this order (C-4): a round ends only if the game does not
+        self.automatic = self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
         self._index_watchers()
         # C-4's order of checks while every player is in, for each current player
         # (a state makes its own when players are out or play is reversed)

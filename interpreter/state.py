@@ -55,6 +55,8 @@ class State(Table):
         self._game_index = game_index
         self._phase = "setup"
         self._again = False  # a repeat step is offered again after a play: pass is an option
+        self._round, self._starter = 0, 0  # the round (from 0), and who took its first turn
+        self._round_starts = (0,)          # the turn count as each round began
         try:
             for i, f in enumerate(game.counter_initial):
                 self._counters[i] = f(self, {})
@@ -63,6 +65,8 @@ class State(Table):
         for i, value in (carried or {}).items():
             self._counters[i] = value
         if _setup:
+            if game.rounds:  # round 1 begins once the game's setup is done
+                self._stack.append(Frame(game.rounds.opening, {}))
             self._stack.append(Frame(game.setup, {}))
             self._run()
 
@@ -246,8 +250,8 @@ class State(Table):
         fired_now = frozenset(k for k, v in self._quiet.items() if v == self._version)
         return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
                 self._step_index, self._phase, left, self._over, self._winners, self._reason,
-                pending, frames, fired_now, self._seed, self._draws,
-                self._skips, self._extras, self._leader, self._again)
+                pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
+                self._sitting, self._skips, self._extras, self._leader, self._again)
 
     def _env_key(self, env: dict | None):
         if env is None:
@@ -294,8 +298,16 @@ class State(Table):
 
     @property
     def result(self) -> dict:
-        return {"over": self._over, "winners": [seat_name(p) for p in self._winners],
-                "reason": self._reason, "turns": self._turn}
+        result = {"over": self._over, "winners": [seat_name(p) for p in self._winners],
+                  "reason": self._reason, "turns": self._turn}
+        if self.game.rounds:
+            result["rounds"] = self._round + 1
+        return result
+
+    @property
+    def round_lengths(self) -> list[int]:
+        """Turns played in each round begun so far (one round for a game without rounds)."""
+        return [b - a for a, b in zip(self._round_starts, self._round_starts[1:] + (self._turn,))]
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -366,6 +378,38 @@ class State(Table):
             code[0](self, env)
         elif code:
             self._stack.append(Frame(code, env))
+
+    def push(self, frame: Frame) -> None:
+        """Run a frame after whatever is entered next: a block's continuation."""
+        self._stack.append(frame)
+
+    def fire(self, t, env: dict, p: int | None) -> None:
+        """Run an automatic rule's effect (its condition holds), counted and logged."""
+        _count(self._fired, t.ir.name)
+        if self._events is not None:
+            self._log("trigger", rule=t.ir.name, player=p)
+        self.enter(t.effect, env)
+
+    def end_round(self, rule: str) -> None:
+        """A round end condition holds: the turn ends with the round (see rounds.py)."""
+        self._step_index = len(self.game.steps)
+        self._log("round_end", round=self._round + 1, rule=rule)
+
+    def next_round(self, starter) -> None:
+        """The next round begins, for the seat `starter` (a compiled expression) gives,
+        or without one for the seat after the last round's starter; the next seat in
+        when that one is out."""
+        self._round += 1
+        self._round_starts += (self._turn,)
+        p = starter(self, {}) if starter is not None else self.next_player(self._starter)
+        self._current = p if self._active[p] else self.next_player(p)
+        self._phase, self._step_index = "setup", len(self.game.steps)  # the round's setup, then its first turn
+        self._dirty.update(self.game.all_keys)  # round_index and current: anything may read them
+        self._version += 1
+        self.log_round()
+
+    def log_round(self) -> None:
+        self._log("round", round=self._round + 1)
 
     def end_turn(self) -> None:
         self._stack.clear()
@@ -456,15 +500,13 @@ class State(Table):
             if quiet.get(key) == version:
                 continue
             quiet[key] = version
-            _count(self._fired, t.ir.name)
             self._firings += 1
             if self._firings > MAX_FIRINGS:
+                _count(self._fired, t.ir.name)
                 self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
                 self.finish((), "trigger_loop")
                 return True
-            if self._events is not None:
-                self._log("trigger", rule=t.ir.name, player=p)
-            self.enter(t.effect, dict(env))
+            self.fire(t, dict(env), p)
             return True
         self._checked = version
         return False
@@ -483,7 +525,7 @@ class State(Table):
         elif self._steered:
             self._pass_turn()
         elif self._phase == "setup":
-            self._phase = "turns"
+            self._phase, self._starter = "turns", self._current
             self._begin_turn(self._current)
         else:
             self._begin_turn(self.next_player(self._current))
@@ -496,7 +538,7 @@ class State(Table):
         they had taken it; one with a turn to skip misses it, which counts as a turn.
         Either way the turn passes on from them."""
         p, first = self._current, self._phase == "setup"
-        self._phase, outs = "turns", 0
+        opening, self._phase, outs = first, "turns", 0
         while True:
             if self._extras[p] and self._active[p] and not first:
                 self._extras = add_at(self._extras, p, -1)
@@ -524,6 +566,8 @@ class State(Table):
             p, first = q, False
         self._steered = self.game.turn_order is not None or self._leader is not None \
             or any(self._skips) or any(self._extras)
+        if opening:  # the round's (or game's) first turn: who started it, for `starter`
+            self._starter = q
         self._begin_turn(q)
 
     def _order_from(self, p: int) -> int:

@@ -34,6 +34,7 @@ class Table:
         self._skips = self._extras = (0,) * self._n  # per seat: turns to miss, turns to take again
         self._leader: int | None = None              # who takes the next turn (set_next)
         self._steered = game.turn_order is not None  # anything but "next player" decides it
+        self._sitting: tuple[int, ...] = ()  # players out until the round ends
         self._order = (None, ())   # cached turn order: ((current, direction, outs), order)
         self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
         self._version = 0
@@ -124,12 +125,34 @@ class Table:
                 self._log("counter", counter=self.game.counter_names[slot], value=value)
 
     def eliminate(self, p: int) -> None:
-        if self._active[p]:
-            self._active[p] = False
-            self._outs += 1
-            self._dirty.update(self.game.all_keys)
-            self._version += 1
+        if p in self._sitting:  # out for the round already: now out for good
+            self._sitting = tuple(q for q in self._sitting if q != p)
             self._log("eliminate", player=p)
+        elif self._active[p]:
+            self._set_active(p, False)
+            self._log("eliminate", player=p)
+
+    def sit_out(self, p: int) -> None:
+        """Out until the round ends, as if eliminated meanwhile."""
+        if self._active[p]:
+            self._sitting += (p,)
+            self._set_active(p, False)
+            self._log("sit_out", player=p)
+
+    def end_sitting_out(self) -> None:
+        """The round is over: who sat it out is back."""
+        if self._sitting:
+            back, self._sitting = self._sitting, ()
+            for p in back:
+                self._set_active(p, True)
+            self._log("back", players=sorted(back))
+
+    def _set_active(self, p: int, active: bool) -> None:
+        self._active[p] = active
+        self._outs += -1 if active else 1
+        self._order = (None, ())  # keyed by how many are out, which no longer tells who
+        self._dirty.update(self.game.all_keys)
+        self._version += 1
 
     def set_current(self, p: int) -> None:
         self._current = p

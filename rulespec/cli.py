@@ -533,6 +533,11 @@ def _simulate(args, out, err) -> int:
     ln = report["length"]
     print(f"  length (turns)   mean {ln['mean']}, median {ln['median']}, p95 {ln['p95']}, "
           f"max {ln['max']}", file=out)
+    for label, key in (("rounds per match", "per_match"), ("round (turns)", "round_length")) \
+            if "rounds" in report else ():
+        r = report["rounds"][key]
+        print(f"  {label:<16} mean {r['mean']}, median {r['median']}, p95 {r['p95']}, max {r['max']}",
+              file=out)
     print("  seat wins        " + ", ".join(f"{p} {100 * w['share']:.1f}%"
                                             for p, w in report["seat_wins"].items()), file=out)
     print("  rules fired      (times; share of games)", file=out)

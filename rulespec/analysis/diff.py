@@ -44,8 +44,7 @@ def _named(spec: ir.Spec) -> dict:
     for kind, parts in (("parameter", spec.params), ("card", spec.cards), ("zone", spec.zones),
                         ("counter", spec.counters), ("goal", spec.goals)):
         named |= {(kind, p.name): p for p in parts}
-    named |= {("end condition" if kind == "end" else kind, rule.name): rule
-              for kind, rule in spec.rules()}
+    named |= {(ir.RULE_KINDS[kind], rule.name): rule for kind, rule in spec.rules()}
     return named
 
 
@@ -85,8 +84,9 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
             detail = "" if field in ("evaluation", "turn_order", "setup", "removals") else \
                 f"{getattr(old, field)} -> {getattr(new, field)}"
             out.append(Change("game", label, "changed", old.span, new.span, detail))
-    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "step", "action",
-             "reaction", "end condition", "trigger"]
+    if canon(old.rounds and old.rounds.starter) != canon(new.rounds and new.rounds.starter):
+        out.append(Change("game", "round starter", "changed", old.span, new.span))
+    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", *ir.RULE_KINDS.values()]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))
 
 

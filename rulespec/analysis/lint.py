@@ -262,7 +262,7 @@ def check_conditions(an: Analysis):
     for nid, part in graphs.rules_of(spec):
         kind, name = nid.kind, nid.name
         conds = []
-        if kind in ("trigger", "end"):
+        if kind in graphs.CONDITIONAL:
             conds.append(part.when)
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append(part.condition)
@@ -354,7 +354,7 @@ def check_ends(an: Analysis):
     for nid, part in graphs.rules_of(spec):
         cond, eff = an.touches[nid]
         if {"win", "end_game"} & eff.procs:
-            if nid.kind in ("trigger", "end") and an.truth(part.when) is False:
+            if nid.kind in graphs.CONDITIONAL and an.truth(part.when) is False:
                 continue
             live.append(nid)
     if not live:

@@ -39,6 +39,7 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "players": ("players", "the active players, in turn order from the current player"),
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
+    "round_index": ("int", "which round of the game this is, counted from 0"),
 }
 
 # Aggregates: func(body for var in players).
@@ -60,6 +61,7 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "win": (("players",), "end the game; these players win"),
     "end_game": ((), "end the game with no winner"),
     "eliminate": (("player",), "take a player out of the game"),
+    "sit_out": (("player",), "take a player out until the round ends"),
     "end_turn": ((), "end the current turn at once; the next player's turn begins"),
     "set_current": (("player",), "make this player the one whose turn it is"),
     "reverse": ((), "flip the direction of play"),

@@ -38,6 +38,10 @@ def compile_document(doc: Document) -> ir.Spec:
     return spec
 
 
+# the scope of a round's effects: end_turn() there would cut the change of rounds short
+_ROUND = {"__round__": "str"}
+
+
 def _rulings(entry: dict) -> tuple[str, ...]:
     return tuple(entry.get("rulings", ()))
 
@@ -165,6 +169,7 @@ class _Compiler:
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
         ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
         triggers = tuple(self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items())
+        rounds = self._rounds(d["rounds"]) if "rounds" in d else None
 
         players = d["players"]
         spec = ir.Spec(
@@ -174,7 +179,8 @@ class _Compiler:
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers, span=doc.span(()),
-            removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order)
+            removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order,
+            rounds=rounds)
         self._cross_checks(spec)
         return spec
 
@@ -276,14 +282,27 @@ class _Compiler:
         return ir.Step(s["step"], effect, tuple(s.get("actions", ())), bool(s.get("optional")),
                        _rulings(s), doc.span(path), bool(s.get("repeat")))
 
-    def _trigger(self, section, name, t) -> ir.Trigger:
-        doc, b, path = self.doc, self.b, (section, name)
-        scope = {t["each"]: "player"} if "each" in t else {}
+    def _rounds(self, r) -> ir.Rounds:
+        doc, path = self.doc, ("rounds",)
+        part = {key: ir.RoundPart(key, self.b.block(doc, path + (key, "effect"), r[key]["effect"], _ROUND),
+                                  _rulings(r[key]), doc.key_span(path + (key,)))
+                for key in ("setup", "scoring") if key in r}
+        ends, match_end = (tuple(self._trigger(path + (section,), n, t, _ROUND) for n, t in r[section].items())
+                           for section in ("end_conditions", "match_end"))
+        starter = self.b.expr(doc, path + ("starter",), r["starter"], {}, "player") if "starter" in r else None
+        return ir.Rounds(part["setup"], part.get("scoring"), ends, match_end, starter,
+                         _rulings(r), doc.key_span(path))
+
+    def _trigger(self, section, name, t, scope=None) -> ir.Trigger:
+        """An end condition or trigger; section is a key, or a path for one inside rounds."""
+        doc, b = self.doc, self.b
+        path = (section if isinstance(section, tuple) else (section,)) + (name,)
+        scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
         if "each" in t and (t["each"] in RESERVED or t["each"] in self.names.all_names):
             self.error("RS202", f"'{t['each']}' is already a name of the spec or the language; "
                        "'each' needs a name of its own", path + ("each",))
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
-        effect = b.block(doc, path + ("effect",), t["effect"], scope)
+        effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
 
     # --- cross-references ----------------------------------------------------------
@@ -388,10 +407,13 @@ class _Compiler:
                     self.error("RS201", f"unknown action '{a}'", ("turn", i, "actions", j),
                                did_you_mean(a, actions))
         rules = {}
-        for section in ("actions", "reactions", "end_conditions", "triggers"):
-            for name in d.get(section) or {}:
+        for section in ("actions", "reactions", "end_conditions", "triggers",
+                        ("rounds", "end_conditions"), ("rounds", "match_end")):
+            path = section if isinstance(section, tuple) else (section,)
+            entries = d.get(path[0]) or {}
+            for name in (entries.get(path[1]) or {}) if len(path) > 1 else entries:
                 if name in rules:
                     self.error("RS202", f"duplicate rule name '{name}' (also in {rules[name]})",
-                               (section, name), "actions, reactions, end conditions and "
-                               "triggers share one namespace", key=True)
-                rules[name] = section
+                               path + (name,), "actions, reactions, end conditions, triggers "
+                               "and match ends share one namespace", key=True)
+                rules[name] = ".".join(path)

@@ -85,6 +85,14 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             lines.append(f"{who} is to play" if e["turn"] else f"{who} goes first")
         elif kind == "eliminate":
             lines.append(f"  {who} is out")
+        elif kind == "sit_out":
+            lines.append(f"  {who} is out for the round")
+        elif kind == "back":
+            lines.append(f"  {', '.join(map(seat_name, e['players']))} are back in")
+        elif kind == "round":
+            lines.append(f"Round {e['round']} begins")
+        elif kind == "round_end":
+            lines.append(f"Round {e['round']} ends ({e['rule']})")
         elif kind == "reverse":
             lines.append("  play changes direction")
         elif kind == "skip_turn":
