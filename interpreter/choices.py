@@ -76,6 +76,13 @@ class PickCard(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class PickNumber(Option):
+    """A number chosen by a player (`choose n from lo..hi`)."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Outcome(Option):
     """A chance outcome: a card of a type drawn at random from a zone (the first card
     of the type stands for all, C-3), or a seat drawn at random."""
@@ -93,6 +100,7 @@ class Order(Option):
 
 
 PASS = Pass("pass")
+SECRET_KINDS = frozenset({"card", "number"})  # decisions whose option only the chooser sees in the log
 NO_REACTION = NoReaction("no reaction")
 
 
@@ -135,7 +143,7 @@ def first_of_type(cards, ctype, t: int) -> int:
 @dataclass(slots=True)
 class ChoicePoint:
     player: int                          # a seat, or CHANCE
-    kind: str                            # play | react | choose | card | chance | shuffle
+    kind: str                            # play | react | choose | card | number | chance | shuffle
     options: list[Option]                # empty for a sampled chance point (a shuffle)
     resume: Callable                     # resume(state, point, option); closes over no state
     env: dict | None = None              # the paused effect's locals, kept as data

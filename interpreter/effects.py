@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import CHANCE, Branch, Order, Outcome, PickCard, React, first_of_each_type, first_of_type, seat_name
+from .choices import CHANCE, Branch, Order, Outcome, PickCard, PickNumber, React, first_of_each_type, first_of_type, seat_name
 from .codegen import CodeWriter
 
 
@@ -65,6 +65,7 @@ def _true(g, env):
 
 MAX_PASSES = 100_000  # passes of `while` loops in one turn
 MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
+MAX_NUMBERS = 1000    # options of one `choose … from lo..hi`
 
 
 class StatementCompiler:
@@ -228,6 +229,17 @@ class StatementCompiler:
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
         return [f"g.move_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
+    def _do_insert(self, cards: ir.Expr, dest: ir.Expr, depth: ir.Expr):
+        return [f"g.insert_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)}, "
+                f"{self.x.source(depth)})"]
+
+    def _do_reveal(self, what: ir.Expr, players: ir.Expr):
+        if what.type == "int":  # a secret number, told
+            name = what.name if isinstance(what, ir.Local) else None
+            return [f"g.reveal_value({self.x.constant(name)}, {self.x.source(what)}, "
+                    f"{self.x.players_source(players)})"]
+        return [f"g.reveal(list({self.x.cards_source(what)}), {self.x.players_source(players)})"]
+
     def _do_win(self, players):
         return [f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.x.constant(self.x.rule)})",
                 "return"]
@@ -333,6 +345,24 @@ class StatementCompiler:
             point.env[var] = [option.card]
             g.enter(body, point.env)
         return choose_card
+
+    def _pause_ChooseNumber(self, s: ir.ChooseNumber):
+        player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
+        body, var = self.block(s.body), s.var
+
+        def choose_number(g, env):
+            lo, hi = low(g, env), high(g, env)
+            if hi - lo >= MAX_NUMBERS:
+                raise ValueError(f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
+                                 f"at most {MAX_NUMBERS}")
+            if lo <= hi:
+                g.ask(player(g, env), "number", [PickNumber(str(v), v) for v in range(lo, hi + 1)],
+                      resume, env)
+
+        def resume(g, point, option):
+            point.env[var] = option.value
+            g.enter(body, point.env)
+        return choose_number
 
     def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
         to = self.x.expr(dest)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from types import MappingProxyType
 
-from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
+from .choices import (CHANCE, NO_REACTION, PASS, SECRET_KINDS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
                       Rejection, first_of_each_type, first_of_type, seat_name)
 from .codegen import raise_at_spec
 from .effects import MAX_PASSES, Frame
@@ -98,7 +98,7 @@ class State(Table):
         return not self._over and self._pending.player == CHANCE
 
     def decision_kind(self) -> str | None:
-        """What the pending decision is: play, react, choose, card, chance or shuffle."""
+        """What the pending decision is: play, react, choose, card, number, chance or shuffle."""
         return None if self._over else self._pending.kind
 
     def legal_actions(self) -> list[Option]:
@@ -128,7 +128,7 @@ class State(Table):
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
             self._log("choice", player=point.player, kind=point.kind, option=choice.label,
-                      _vis=frozenset([point.player]) if point.kind == "card" else None)
+                      _vis=frozenset([point.player]) if point.kind in SECRET_KINDS else None)
         self._turn_decisions += 1
         if self._turn_decisions > MAX_TURN_DECISIONS:  # a loop that asks and asks: no choice resets it
             self._log("error", message=f"a turn went on for {MAX_TURN_DECISIONS} decisions")
@@ -206,6 +206,7 @@ class State(Table):
         s._dirty = set(self._dirty)
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = dict(self._quiet)
+        s._shown = dict(self._shown)
         s._events = None if self._events is None or not log else list(self._events)
         s._fired, s._played = dict(self._fired), dict(self._played)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
@@ -251,7 +252,13 @@ class State(Table):
         return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
                 self._step_index, self._phase, left, self._over, self._winners, self._reason,
                 pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
-                self._sitting, self._skips, self._extras, self._leader, self._again)
+                self._sitting, self._skips, self._extras, self._leader, self._again, self._shown_key())
+
+    def _shown_key(self) -> tuple:
+        """The reveals: by card type, zone and place (a revealed card is not like the
+        others of its type), and to whom."""
+        return tuple(sorted((self._ctype[c], self._loc[c], self._zones[self._loc[c]].index(c), tuple(sorted(seats)))
+                            for c, seats in self._shown.items()))
 
     def _env_key(self, env: dict | None):
         if env is None:

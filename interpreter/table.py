@@ -39,6 +39,8 @@ class Table:
         self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
         self._version = 0
         self._events: list[dict] | None = [] if log else None
+        # card -> the seats it is revealed to beyond its zone's visibility, while it stays put
+        self._shown: dict[int, frozenset[int]] = {}
 
     # --- reads --------------------------------------------------------------------
 
@@ -80,6 +82,8 @@ class Table:
             zone.remove(c)
         self._zones[dst].append(c)
         self._loc[c] = dst
+        if self._shown:
+            self._shown.pop(c, None)  # a reveal lasts while the card stays where it is
         tcount, watch = self._tcount, self.game.watch_cards
         tcount[src][t] -= 1
         tcount[dst][t] += 1
@@ -106,9 +110,50 @@ class Table:
         for src, moved in by_src.items():
             self._log_move(src, dst, moved)
 
+    def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
+        """Move cards one by one to `depth` cards below the top of dst (0: the top;
+        past the bottom: the bottom). A card put below the top pushes down the cards
+        under it, which ends their reveals: who saw them cannot tell where they are now."""
+        if depth < 0:
+            raise ValueError(f"insert() at depth {depth}: depths count from 0, the top")
+        for c in cards:
+            self.move_card(c, dst)
+            zone = self._zones[dst]
+            zone.pop()
+            at = max(len(zone) - depth, 0)
+            zone.insert(at, c)
+            if depth and self._shown:
+                self._forget(zone[:at])
+
+    def reveal(self, cards: list[int], players) -> None:
+        """Show cards to players until each leaves its zone (or the zone is shuffled);
+        logged once per zone, for those players (and whoever sees the zone) only."""
+        seats, shown = frozenset(players), self._shown
+        by_slot: dict[int, list[int]] = {}
+        for c in cards:
+            shown[c] = shown.get(c, frozenset()) | seats
+            by_slot.setdefault(self._loc[c], []).append(c)
+        for slot, here in by_slot.items():
+            seers = self._seers(slot)
+            self._log("reveal", zone=self.game.slots[slot].label, players=sorted(seats), n=len(here),
+                      cards=[self.game.type_names[self._ctype[c]] for c in here],
+                      _vis=None if seers is None else seers | seats)
+
+    def reveal_value(self, name: str, value: int, players) -> None:
+        """Tell players a secret number (`choose … from lo..hi`): in their log only."""
+        seats = frozenset(players)
+        self._log("reveal", value=value, name=name, players=sorted(seats), _vis=seats)
+
+    def _forget(self, cards) -> None:
+        for c in cards:
+            self._shown.pop(c, None)
+
     def reorder(self, slot: int, cards: tuple[int, ...]) -> None:
-        """Put a zone's cards in a new order (a shuffle's outcome: the same cards)."""
+        """Put a zone's cards in a new order (a shuffle's outcome: the same cards); the
+        reveals of its cards end, as they no longer say where a card is."""
         self._zones[slot][:] = cards
+        if self._shown:
+            self._forget(cards)
         self._dirty.update(self.game.watch_slots[slot])
         self._version += 1
         self._log("shuffle", zone=self.game.slots[slot].label)
@@ -235,13 +280,20 @@ class Table:
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
-        size: a table that `seat`'s observation cannot tell from this one."""
+        size: a table that `seat`'s observation cannot tell from this one.
+        A card revealed to `seat` keeps its place; the others dealt again lose their
+        reveals to other seats, as they are other cards now."""
+        shown = self._shown
+
+        def unseen(c):
+            return seat not in shown.get(c, ())
         hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
-        unseen = [c for i in hidden for c in self._zones[i]]
-        rng.shuffle(unseen)
+        pool = [c for i in hidden for c in self._zones[i] if unseen(c)]
+        self._forget(pool)
+        rng.shuffle(pool)
+        dealt = iter(pool)
         for i in hidden:
-            k = len(self._zones[i])
-            self._zones[i], unseen = unseen[:k], unseen[k:]
+            self._zones[i] = [next(dealt) if unseen(c) else c for c in self._zones[i]]
             for c in self._zones[i]:
                 self._loc[c] = i
         self._changed_everything()
@@ -265,17 +317,18 @@ class Table:
             fields["event"], fields["turn"] = event, self._turn
             self._events.append(fields)
 
+    def _seers(self, slot: int) -> frozenset[int] | None:
+        """The seats that see a zone's cards; None: everyone."""
+        s = self.game.slots[slot]
+        if s.zone.visibility == "public":
+            return None
+        return frozenset((s.owner,)) if s.zone.visibility == "owner" else frozenset()
+
     def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
+        """A move shows its cards to whoever sees its source or its destination."""
         slots = self.game.slots
-        vis = None
-        for s in (slots[src], slots[dst]):
-            if s.zone.visibility == "public":
-                vis = None
-                break
-            if s.zone.visibility == "owner":
-                vis = (vis or frozenset()) | {s.owner}
-        else:
-            vis = vis or frozenset()
+        a, b = self._seers(src), self._seers(dst)
+        vis = None if a is None or b is None else a | b
         self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
                   cards=[self.game.type_names[self._ctype[c]] for c in cards], _vis=vis)
 

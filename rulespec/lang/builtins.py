@@ -56,6 +56,9 @@ AGGREGATES: dict[str, tuple[str, str, str]] = {
 # Procedures are statements: name: (parameter types, doc).
 PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "move": (("cards", "zone"), "move cards to a zone (onto the top of an ordered one)"),
+    "insert": (("cards", "zone", "int"), "move cards to a depth of a zone (0: the top)"),
+    "reveal": (("cards|int", "players"), "show cards to players while they stay where they "
+               "are, or tell them a secret number"),
     "shuffle": (("zone",), "shuffle a zone with the game's seeded RNG"),
     "react": (("player",), "open a reaction window for the player against this action"),
     "win": (("players",), "end the game; these players win"),

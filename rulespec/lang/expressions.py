@@ -25,9 +25,10 @@ _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
                 "COMPARE_OP": "a comparison", "NOT": "'not'", "TRUE": "'true'",
                 "FALSE": "'false'", "SEMICOLON": "';'", "COLON": "':'",
                 "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "IN": "'in'",
-                "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'"}
+                "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'",
+                "_DOTS": "'..'"}
 _STATEMENTS = {"block", "let", "assign", "if_", "else_if", "for_", "while_", "choose_branch",
-               "branch", "choose_card", "call_stmt"}
+               "branch", "choose_card", "choose_number", "call_stmt"}
 _NESTING = {"block", "else_if"}  # an `else if` nests its `if` in the else block
 
 
@@ -429,6 +430,15 @@ class Builder:
             if self._bad_binding(var, span, scope) or not ok:
                 return None
             return ir.ChooseCard(span, player, var, source, body)
+        if kind == "choose_number":
+            player, var = self._expr(t.children[0], scope), str(t.children[1])
+            low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
+            body = self._block(t.children[4], dict(scope, **{var: "int"}))
+            ok = self._check(player, "player", "the chooser") & self._check(low, "int", "the lowest number") \
+                & self._check(high, "int", "the highest number")
+            if self._bad_binding(var, span, scope) or not ok:
+                return None
+            return ir.ChooseNumber(span, player, var, low, high, body)
         if kind == "call_stmt":
             return self._do(t, span, scope)
         raise AssertionError(kind)

@@ -150,6 +150,16 @@ class ChooseCard(Stmt):
 
 
 @dataclass(frozen=True)
+class ChooseNumber(Stmt):
+    """`choose(p) VAR from low..high { … }`: a number only the chooser sees in the log."""
+    player: Expr
+    var: str
+    low: Expr
+    high: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class Do(Stmt):
     """A call of a built-in procedure: move, shuffle, win, react, ..."""
     proc: str

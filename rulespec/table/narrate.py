@@ -38,6 +38,15 @@ def _turns(n: int, one: str, kind: str = "") -> str:
     return one if n == 1 else f"{n} {kind}turns"
 
 
+def _shown(e: dict, titles: dict[str, str]) -> str:
+    """What a reveal shows: cards from a zone, or a secret number."""
+    if "zone" in e:
+        return f"{_cards(e, titles)} in {_zone(e['zone'])}"
+    if e["value"] is None:
+        return "a secret"
+    return f"{e['name']} = {e['value']}" if e["name"] else str(e["value"])
+
+
 def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
     """One line per happening, control characters made visible; consecutive moves
     between the same zones are merged."""
@@ -67,8 +76,11 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             lines.append(f"  {who} plays{card} ({e['action']}){target}")
         elif kind == "react":
             lines.append(f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})")
-        elif kind == "choice" and e["kind"] in ("choose", "card"):
-            lines.append(f"  {who} chooses {e['option'] if e['option'] is not None else 'a card'}")
+        elif kind == "choice" and e["kind"] in ("choose", "card", "number"):
+            secret = "a card" if e["kind"] == "card" else "secretly"
+            lines.append(f"  {who} chooses {e['option'] if e['option'] is not None else secret}")
+        elif kind == "reveal":
+            lines.append(f"  {_shown(e, titles)} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}")
         elif kind == "choice" and e["kind"] == "react" and e["option"] == "no reaction":
             lines.append(f"  {who} does not react")
         elif kind == "pass":
