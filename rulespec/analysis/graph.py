@@ -91,8 +91,8 @@ class _Touching(ir.Visitor):
 
     def visit_Do(self, s: ir.Do):
         self.t.procs.add(s.proc)
-        if s.proc == "move":
-            source, dest = s.args
+        if s.proc in ("move", "insert"):  # an insert is a move to a depth
+            source, dest = s.args[:2]
             self.t.moves_from |= zones_in(source) or {"*"}  # a played card: anywhere
             self.t.moves_to |= zones_in(dest)
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
