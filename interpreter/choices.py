@@ -77,7 +77,9 @@ class PickCard(Option):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class PickNumber(Option):
-    """A number chosen by a player (`choose n from lo..hi`)."""
+    """A number chosen by a player (`choose n from lo..hi`), labelled `n = 3`: a
+    label that is not a bare number, which a person at the table could take for the
+    option's place in the list."""
 
     value: int
 

@@ -356,7 +356,7 @@ class StatementCompiler:
                 raise ValueError(f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
                                  f"at most {MAX_NUMBERS}")
             if lo <= hi:
-                g.ask(player(g, env), "number", [PickNumber(str(v), v) for v in range(lo, hi + 1)],
+                g.ask(player(g, env), "number", [PickNumber(f"{var} = {v}", v) for v in range(lo, hi + 1)],
                       resume, env)
 
         def resume(g, point, option):

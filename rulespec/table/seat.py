@@ -1,7 +1,7 @@
 """A person at the table: `rulespec play` seats one, and agents play the other seats.
 
 The person sees what their seat sees (RULINGS C-6): the narration of the game as that
-seat sees it, their own zones, and, at each of their decisions with more than one
+seat sees it, their own zones, the cards revealed to them elsewhere, and, at each of their decisions with more than one
 option, the numbered options. They answer with a number or an option's label.
 """
 from __future__ import annotations
@@ -35,6 +35,11 @@ class Person:
         labels and titles, an answer echoed)."""
         print(visible(text), end=end, file=self.out, flush=True)
 
+    def _shown(self, revealed: dict) -> str:
+        """A card revealed to the seat, with its depth in an ordered zone."""
+        title, depth = self.titles.get(revealed["card"], revealed["card"]), revealed.get("depth")
+        return title if depth is None else f"{title} ({'on top' if depth == 0 else f'{depth} down'})"
+
     def choose(self, observation, options):
         self.show()
         mine = f"[{seat_name(self.seat)}]"
@@ -42,6 +47,10 @@ class Person:
             if label.endswith(mine):
                 names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
                 self.say(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}")
+        for label, seen in observation["zones"].items():
+            if isinstance(seen, dict) and seen.get("revealed"):
+                names = ", ".join(self._shown(r) for r in seen["revealed"])
+                self.say(f"  shown to you in {label}: {names}")
         for i, option in enumerate(options, 1):
             self.say(f"  {i}) {option.label}")
         while True:
