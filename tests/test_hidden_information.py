@@ -31,7 +31,11 @@ class Watcher:
         self.game = game
         self.zones = {slot.label: (slot.zone.visibility, slot.owner, slot.zone.ordered) for slot in game.slots}
         self.names = set(game.type_names)
-        self.known: list[dict[str, str]] = [{} for _ in range(game.n)]  # seat -> card -> zone it was shown in
+        # seat -> (card, zone) for each card shown to the seat in a zone. When the deck
+        # has one card of each type, a name is a card, and a card that moves is forgotten;
+        # otherwise the model only knows that a card of that name was shown there.
+        self.known: list[set[tuple[str, str]]] = [set() for _ in range(game.n)]
+        self.unique = all(count == 1 for count in game.deck_counts)
         self.read = 0  # omniscient events read so far
 
     def sees(self, label: str, seat: int) -> bool:
@@ -49,19 +53,13 @@ class Watcher:
                 self._check_zone(seat, label, shown, everything[label])
 
     def _learn(self, e: dict) -> None:
-        """Cards shown to a seat stay known while they lie where they were shown (the
-        spec's cards are one of a kind, so a name is a card)."""
+        """Cards shown to a seat stay known while they lie where they were shown."""
         if e["event"] == "reveal" and "zone" in e:
             for seat in e["players"]:
                 self.known[seat].update((c, e["zone"]) for c in e["cards"])
-        elif e["event"] == "move":
+        elif e["event"] == "move" and self.unique or e["event"] == "shuffle":
             for known in self.known:
-                for c in e["cards"]:
-                    known.pop(c, None)
-        elif e["event"] == "shuffle":
-            for known in self.known:
-                for c in [c for c, z in known.items() if z == e["zone"]]:
-                    del known[c]
+                known -= {(c, z) for c, z in known if z == e.get("zone") or c in e.get("cards", ())}
 
     def _check_zone(self, seat, label, shown, truth) -> None:
         if self.sees(label, seat):
@@ -70,7 +68,7 @@ class Watcher:
         assert isinstance(shown, dict) and shown["count"] == len(truth), (seat, label, shown)
         top_first = truth[::-1]
         for r in shown.get("revealed", ()):
-            assert self.known[seat].get(r["card"]) == label, f"P{seat + 1} is shown {r} in {label}"
+            assert (r["card"], label) in self.known[seat], f"P{seat + 1} is shown {r} in {label}"
             if self.zones[label][2]:
                 assert top_first[r["depth"]] == r["card"], (seat, label, r)
 

@@ -35,11 +35,6 @@ class Person:
         labels and titles, an answer echoed)."""
         print(visible(text), end=end, file=self.out, flush=True)
 
-    def _shown(self, revealed: dict) -> str:
-        """A card revealed to the seat, with its depth in an ordered zone."""
-        title, depth = self.titles.get(revealed["card"], revealed["card"]), revealed.get("depth")
-        return title if depth is None else f"{title} ({'on top' if depth == 0 else f'{depth} down'})"
-
     def choose(self, observation, options):
         self.show()
         mine = f"[{seat_name(self.seat)}]"
@@ -49,7 +44,7 @@ class Person:
                 self.say(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}")
         for label, seen in observation["zones"].items():
             if isinstance(seen, dict) and seen.get("revealed"):
-                names = ", ".join(self._shown(r) for r in seen["revealed"])
+                names = ", ".join(_revealed(r, self.titles) for r in seen["revealed"])
                 self.say(f"  shown to you in {label}: {names}")
         for i, option in enumerate(options, 1):
             self.say(f"  {i}) {option.label}")
@@ -73,3 +68,9 @@ class Person:
             shown = answer if len(answer) <= 40 else answer[:40] + "…"
             self.say(f"  '{shown}' is not an option: type its number (1-{len(options)}) "
                      "or its label")
+
+
+def _revealed(card: dict, titles: dict[str, str]) -> str:
+    """A card revealed to the seat, with its depth in an ordered zone."""
+    title, depth = titles.get(card["card"], card["card"]), card.get("depth")
+    return title if depth is None else f"{title} ({'on top' if depth == 0 else f'{depth} down'})"
