@@ -233,7 +233,8 @@ class State(Table):
         two states with equal keys play on alike for any choices and chance outcomes,
         and sample_chance() draws alike for them (the RNG's seed and draws are in it).
         Cards of one type in one zone are alike (C-3), so zones are keyed by types
-        (in order where the zone is ordered) and a bound card by its type and zone.
+        (in order where the zone is ordered), a bound card by its type and zone, and a
+        revealed card by its type, place and the seats it is shown to.
         The turn count matters only through the turn limit: with `horizon`, turns left
         beyond it are not told apart (a search of that depth cannot reach the limit)."""
         game, ctype = self.game, self._ctype
