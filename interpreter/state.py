@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from types import MappingProxyType
 
-from .choices import (CHANCE, NO_REACTION, PASS, SECRET_KINDS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
-                      Rejection, first_of_each_type, first_of_type, seat_name)
+from .choices import (CHANCE, NO_REACTION, PASS, SECRET_KINDS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order,
+                      Play, Rejection, first_of_each_type, first_of_type, seat_name)
 from .codegen import raise_at_spec
 from .effects import MAX_PASSES, Frame
 from .observe import log_for, observation
@@ -256,10 +256,16 @@ class State(Table):
                 self._sitting, self._skips, self._extras, self._leader, self._again, self._shown_key())
 
     def _shown_key(self) -> tuple:
-        """The reveals: by card type, zone and place (a revealed card is not like the
-        others of its type), and to whom."""
-        return tuple(sorted((self._ctype[c], self._loc[c], self._zones[self._loc[c]].index(c), tuple(sorted(seats)))
+        """The reveals: by card type, zone and place in an ordered zone (a revealed card
+        is not like the others of its type there), and to whom."""
+        return tuple(sorted((self._ctype[c], self._loc[c], self._place(c), tuple(sorted(seats)))
                             for c, seats in self._shown.items()))
+
+    def _place(self, c: int) -> int:
+        """Where a card lies in an ordered zone (from the bottom); -1 elsewhere."""
+        slot = self._loc[c]
+        ordered = slot < len(self.game.slots) and self.game.slots[slot].zone.ordered
+        return self._zones[slot].index(c) if ordered else -1
 
     def _env_key(self, env: dict | None):
         if env is None:

@@ -43,6 +43,7 @@ class Watcher:
         return visibility == "public" or visibility == "owner" and owner == seat
 
     def step(self, state) -> None:
+        state.check_invariants()  # an insert keeps every card in one place, and counted
         events = state.log_for(None)
         for e in events[self.read:]:
             self._learn(e)
