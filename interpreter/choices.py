@@ -102,8 +102,8 @@ class Order(Option):
 
 
 PASS = Pass("pass")
-SECRET_KINDS = frozenset({"card", "number"})  # decisions whose option only the chooser sees in the log
 NO_REACTION = NoReaction("no reaction")
+SECRET_KINDS = frozenset({"card", "number"})  # decisions whose option only the chooser sees in the log
 
 
 class Rejection(str, Enum):
