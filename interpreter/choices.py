@@ -50,10 +50,11 @@ class Pass(Option):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class React(Option):
-    """Answer the action being played with a reaction and a card of a type."""
+    """Answer the action (or answer) being played with a reaction, and a card of a type
+    unless the reaction needs none."""
 
     reaction: str
-    card_type: int
+    card_type: int | None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -36,11 +36,12 @@ class CompiledAction:
 @dataclass(frozen=True)
 class CompiledReaction:
     ir: ir.Reaction
-    card: frozenset
+    card: frozenset   # empty for an answer without a card
     condition: object  # None when the reaction has no `if`
-    to: object
+    to: object         # None for an answer without a card
     effect: tuple
-    options: dict  # card type -> the option to react with it
+    options: dict  # card type (None without a card) -> the option to react with it
+    chained: bool  # it answers an answer: binds `actor`, and gives `reactor` back when done
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,16 @@ class CompiledTrigger:
 
 def _true(g, env):
     return True
+
+
+ANSWERING = "__answering__"  # env: the (reactor, answer, actor) of the answers a chain interrupted
+
+
+def _give_back(g, env):
+    """The end of an answer to an answer: the answered reaction's names come back."""
+    *outer, last = env[ANSWERING]
+    env[ANSWERING] = tuple(outer)
+    env["reactor"], env["answer"], env["actor"] = last
 
 
 MAX_PASSES = 100_000  # passes of `while` loops in one turn
@@ -98,14 +109,18 @@ class StatementCompiler:
                                   self.x.cards(a.among) if a.among else None,
                                   a.card is not None and a.card not in self.rules.type_names)
 
-    def reaction(self, r: ir.Reaction) -> CompiledReaction:
-        self.played = ""
-        kind, names = self.rules.kinds[r.card], self.rules.type_names
+    def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
+        self.played = r.name
+        kind, names = self.rules.kinds[r.card] if r.card else frozenset(), self.rules.type_names
+        options = {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t) for t in kind}
+        if r.card is None:
+            options[None] = React(r.name, r.name, None)
         with self.x.within(r.name):
+            effect = self.block(r.effect)
+            if chained:  # the answered reaction's rest reads its own reactor again
+                effect = self.register(effect + (_give_back,))
             return CompiledReaction(r, kind, self.x.expr(r.condition) if r.condition else None,
-                                    self.x.expr(r.to), self.block(r.effect),
-                                    {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t)
-                                     for t in kind})
+                                    self.x.expr(r.to) if r.to else None, effect, options, chained)
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
         self.played = ""
@@ -383,8 +398,8 @@ class StatementCompiler:
             g.reorder(point.data[0], option.cards)
         return shuffle
 
-    def _pause_react(self, player):
-        who, action = self.x.expr(player), self.played
+    def _pause_react(self, players):
+        who, action = self.x.players(players), self.played
         return lambda g, env: g.open_window(who(g, env), action, env)
 
     def _pause_set_current(self, player):  # set_current(random_player(...))

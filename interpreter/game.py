@@ -77,13 +77,15 @@ class Game:
                 self.counter_initial += [self.exprs.expr(c.initial)] * (n_players if c.per_player else 1)
         self.setup = stmts.setup(spec.setup)
         self.actions = {a.name: stmts.action(a) for a in spec.actions}
-        self.reactions = [stmts.reaction(r) for r in spec.reactions]
+        names = {r.name for r in spec.reactions}
+        self.reactions = [stmts.reaction(r, any(a in names for a in r.answers)) for r in spec.reactions]
         self.reactions_by_name = {r.ir.name: r for r in self.reactions}
-        # action -> card type -> the reactions that answer it with that type, in order
-        self.answers = {a.name: {} for a in spec.actions}
+        # action or reaction -> card type (None: no card) -> the reactions that answer
+        # it with that type, in order
+        self.answers = {name: {} for name in [*self.actions, *names]}
         for r in self.reactions:
             for name in r.ir.answers:
-                for t in sorted(r.card):
+                for t in sorted(r.card) if r.ir.card else (None,):
                     self.answers[name].setdefault(t, []).append(r)
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
                       Rejection, first_of_each_type, first_of_type, seat_name)
 from .codegen import raise_at_spec
-from .effects import MAX_PASSES, Frame
+from .effects import ANSWERING, MAX_PASSES, Frame
 from .observe import log_for, observation
 from .table import Table, add_at
 
@@ -439,21 +439,35 @@ class State(Table):
             return False
         return True
 
-    def open_window(self, reactor: int, action: str, env: dict) -> None:
-        """A reaction window: the reactor answers the action being played or lets it be."""
-        by_type = self.game.answers[action]
-        if not by_type:
+    def open_window(self, players: tuple, action: str, env: dict) -> None:
+        """A reaction window against an action or an answer: the players, in turn order
+        from the one answered (its actor), each answer it or let it be, until one
+        answers or all pass."""
+        if not self.game.answers[action] or not players:
             return
+        actor = env["reactor"] if action in self.game.reactions_by_name else self._current
+        if len(players) > 1:
+            n, d = len(self._active), self._direction
+            players = sorted(players, key=lambda p: (p - actor) * d % n)
+        self._ask_answer(tuple(players), action, actor, env)
+
+    def _ask_answer(self, players: tuple, action: str, actor: int, env: dict) -> None:
+        """Ask the first of the players to answer; the others are asked if they pass."""
+        by_type, reactor = self.game.answers[action], players[0]
         options, forced = [], False
         hand = self._zones[self.game.hand + reactor]
         for t, c in first_of_each_type(hand, self._ctype, by_type).items():
             for r in by_type[t]:
-                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
+                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c], actor=actor)):
                     options.append(r.options[t])
                     forced = forced or r.ir.forced
+        for r in by_type.get(None, ()):  # answers without a card
+            if r.condition is None or r.condition(self, dict(env, reactor=reactor, actor=actor)):
+                options.append(r.options[None])
+                forced = forced or r.ir.forced
         if not forced:
             options.append(NO_REACTION)
-        self.ask(reactor, "react", options, _resume_reaction, env)
+        self.ask(reactor, "react", options, _resume_reaction, env, data=(players[1:], action, actor))
 
     # --- the loop -----------------------------------------------------------------
 
@@ -680,14 +694,25 @@ def _resume_repeat(s: State, point, option) -> None:
 
 
 def _resume_reaction(s: State, point, option) -> None:
+    rest, action, actor = point.data
     if option is NO_REACTION:
+        if rest:
+            s._ask_answer(rest, action, actor, point.env)
         return
     r = s.game.reactions_by_name[option.reaction]
-    reactor = point.player
-    c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
-    env = point.env
-    env["reactor"], env["answer"] = reactor, [c]
+    reactor, env = point.player, point.env
+    if r.chained:  # kept until the answer is done (_give_back)
+        env[ANSWERING] = env.get(ANSWERING, ()) + ((env.get("reactor"), env.get("answer"), env.get("actor")),)
+        env["actor"] = actor
+    env["reactor"] = reactor
     _count(s._fired, r.ir.name)
+    if option.card_type is None:  # an answer without a card: a claim, a challenge
+        if s._events is not None:
+            s._log("react", player=reactor, reaction=r.ir.name, card=None)
+        s.enter(r.effect, env)
+        return
+    c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
+    env["answer"] = [c]
     _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
         s._log("react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type])

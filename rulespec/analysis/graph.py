@@ -141,8 +141,9 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
         return cond, eff
     if kind == "reaction":
         eff = touches_of(node.effect)
-        eff.moves_to |= zones_in(node.to)
-        eff.moves_from.add(spec.hand)
+        if node.to is not None:  # an answer without a card moves none
+            eff.moves_to |= zones_in(node.to)
+            eff.moves_from.add(spec.hand)
         return touches_of(node.condition), eff
     return touches_of(node.when), touches_of(node.effect)
 
@@ -186,13 +187,15 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     for a in spec.actions:
         for card in kinds.get(a.card, ()) if a.card else ():
             g.add_edge(NodeId("card", card), NodeId("action", a.name), key="enables")
-    opens = {a.name for a in spec.actions if ir.calls(a.effect, "react")}
+    # what opens a window: an action, or an answer that may itself be answered (a chain)
+    opens = {p.name: NodeId(kind, p.name) for kind, parts in (("action", spec.actions), ("reaction", spec.reactions))
+             for p in parts if ir.calls(p.effect, "react")}
     for r in spec.reactions:
-        for card in kinds.get(r.card, ()):
+        for card in kinds.get(r.card, ()) if r.card else ():
             g.add_edge(NodeId("card", card), NodeId("reaction", r.name), key="enables")
         for a in r.answers:
             if a in opens:
-                g.add_edge(NodeId("action", a), NodeId("reaction", r.name), key="opens")
+                g.add_edge(opens[a], NodeId("reaction", r.name), key="opens")
 
     touches = {}
     for nid, part in rules_of(spec):

@@ -216,7 +216,7 @@ def check_unused(an: Analysis):
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
     read_kinds |= {v for c in spec.cards for _, v in c.props if isinstance(v, str)}  # kind props
-    played = {a.card for a in spec.actions} | {r.card for r in spec.reactions}
+    played = {a.card for a in spec.actions} | {r.card for r in spec.reactions if r.card}
     goal_kinds = {k for goal in spec.goals for k, _ in goal.order}
     for tag in spec.tags:
         if tag not in read_kinds | played | goal_kinds:
@@ -238,11 +238,25 @@ def check_unreachable(an: Analysis):
         if g.in_degree(nid) == 0 or not any(k == "offers" for _, _, k in g.in_edges(nid, keys=True)):
             yield Finding("RL102", "warning", f"action '{a.name}' is never offered: no turn step "
                           "lists it", a.span, hint="add it to a step's actions, or remove it")
+    answered = _answerable(g, spec)
     for r in spec.reactions:
-        if not any(k == "opens" for _, _, k in g.in_edges(graphs.NodeId("reaction", r.name), keys=True)):
+        if graphs.NodeId("reaction", r.name) not in answered:
             yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: none of "
                           f"{', '.join(r.answers)} calls react()", r.span,
                           hint="call react(target) in the action's effect")
+
+
+def _answerable(g, spec) -> set:
+    """The reactions a window can reach: those an action opens one for, and the answers
+    to those (a chain), however long."""
+    todo = [graphs.NodeId("action", a.name) for a in spec.actions]
+    seen = set()
+    while todo:
+        for _, r, k in g.out_edges(todo.pop(), keys=True):
+            if k == "opens" and r not in seen:
+                seen.add(r)
+                todo.append(r)
+    return seen
 
 
 def check_start_zone(an: Analysis):

@@ -57,7 +57,7 @@ AGGREGATES: dict[str, tuple[str, str, str]] = {
 PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "move": (("cards", "zone"), "move cards to a zone (onto the top of an ordered one)"),
     "shuffle": (("zone",), "shuffle a zone with the game's seeded RNG"),
-    "react": (("player",), "open a reaction window for the player against this action"),
+    "react": (("players",), "open a reaction window against this action or answer, the players asked in turn order"),
     "win": (("players",), "end the game; these players win"),
     "end_game": ((), "end the game with no winner"),
     "eliminate": (("player",), "take a player out of the game"),

@@ -46,6 +46,22 @@ def _rulings(entry: dict) -> tuple[str, ...]:
     return tuple(entry.get("rulings", ()))
 
 
+def _chain_roots(answers, actions, reactions) -> list[str]:
+    """The actions at the root of the chains an answer can join, in the order found:
+    what it answers, and what those answers answer, back to the actions."""
+    roots, seen, todo = [], set(), list(answers)
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in actions:
+            roots.append(name)
+        elif isinstance(reactions.get(name), dict):
+            todo += [a for a in reactions[name].get("answers", ()) if isinstance(a, str)]
+    return roots
+
+
 class _Compiler:
     def __init__(self, doc: Document):
         self.doc = doc
@@ -165,7 +181,8 @@ class _Compiler:
             # an action with problems may lack locals its reactions use: None marks it
             action_lets[n] = self._top_lets(actions[-1].effect) if len(self.problems) == before else None
         actions = tuple(actions)
-        reactions = tuple(self._reaction(n, r, action_lets) for n, r in (d.get("reactions") or {}).items())
+        raw_reactions = d.get("reactions") or {}
+        reactions = tuple(self._reaction(n, r, action_lets, raw_reactions) for n, r in raw_reactions.items())
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
         ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
         triggers = tuple(self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items())
@@ -245,15 +262,20 @@ class _Compiler:
         return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a),
                          doc.key_span(path), among)
 
-    def _reaction(self, name, r, action_lets) -> ir.Reaction:
+    def _reaction(self, name, r, action_lets, raw) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)
-        shared, complete = None, True
-        for i, answered in enumerate(r["answers"]):
-            if answered not in action_lets:
-                self.error("RS201", f"reaction '{name}' answers unknown action '{answered}'",
-                           path + ("answers", i), did_you_mean(answered, action_lets))
-                complete = False
-                continue
+        card, answers = r.get("card"), tuple(r["answers"])
+        for i, answered in enumerate(answers):
+            if answered not in action_lets and answered not in raw:
+                self.error("RS201", f"reaction '{name}' answers unknown action or reaction '{answered}'",
+                           path + ("answers", i), did_you_mean(answered, [*action_lets, *raw]))
+        if card is not None and "to" not in r:
+            self.error("RS103", f"reaction '{name}' plays a card but says not where it goes",
+                       path, "add  to: <zone>", key=True)
+        elif card is None and "to" in r:
+            self.error("RS104", "'to' is for a reaction with a card", path + ("to",), key=True)
+        shared, complete = None, all(a in action_lets or a in raw for a in answers)
+        for answered in _chain_roots(answers, action_lets, raw):
             lets = action_lets[answered]
             if lets is None:
                 complete = False
@@ -261,14 +283,17 @@ class _Compiler:
             lets = dict(lets, **self.action_roles[answered])
             shared = dict(lets) if shared is None else {k: v for k, v in shared.items() if lets.get(k) == v}
         if not complete:  # its scope is unknown: checking its effect would only mislead
-            return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), None,
+            return ir.Reaction(name, card, answers, bool(r.get("forced")), None,
                                None, (), _rulings(r), doc.key_span(path))
-        scope = dict(shared or {})
-        scope.update({"reactor": "player", "answer": "cards"})
+        scope = dict(shared or {}, reactor="player", __action__="str")
+        if card is not None:
+            scope["answer"] = "cards"
+        if any(a in raw for a in answers):  # an answer to an answer knows whom it answers
+            scope["actor"] = "player"
         cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
-        to = b.expr(doc, path + ("to",), r["to"], scope, "zone")
+        to = b.expr(doc, path + ("to",), r["to"], scope, "zone") if card is not None and "to" in r else None
         effect = b.block(doc, path + ("effect",), r["effect"], scope)
-        return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), cond, to,
+        return ir.Reaction(name, card, answers, bool(r.get("forced")), cond, to,
                            effect, _rulings(r), doc.key_span(path))
 
     def _step(self, i, s) -> ir.Step:
@@ -385,7 +410,7 @@ class _Compiler:
                 self.error("RS201", f"unknown card type or tag '{a.card}'", ("actions", a.name, "card"),
                            did_you_mean(a.card, kinds))
         for r in spec.reactions:
-            if r.card not in kinds:
+            if r.card is not None and r.card not in kinds:
                 self.error("RS201", f"unknown card type or tag '{r.card}'", ("reactions", r.name, "card"),
                            did_you_mean(r.card, kinds))
         self._deck_checks(spec)

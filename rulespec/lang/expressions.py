@@ -492,8 +492,8 @@ class Builder:
                             did_you_mean(name, PROCEDURES) or "see docs/language.md")
             return None
         if name == "react" and "__action__" not in scope:
-            self._error("RS208", "react() opens a window against an action, so it may only "
-                        "stand in an action's effect", span)
+            self._error("RS208", "react() opens a window against an action or an answer, so it "
+                        "may only stand in an action's or a reaction's effect", span)
             return None
         if name == "end_turn" and "__round__" in scope:
             self._error("RS209", "end_turn() would cut the change of rounds short, so it may "

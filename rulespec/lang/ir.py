@@ -322,11 +322,11 @@ class Action:
 @dataclass(frozen=True)
 class Reaction:
     name: str
-    card: str
-    answers: tuple[str, ...]  # action names
+    card: str | None          # None: an answer without a card (a claim, a challenge)
+    answers: tuple[str, ...]  # action and reaction names
     forced: bool
     condition: Expr | None
-    to: Expr
+    to: Expr | None           # where the answering card goes; None without a card
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span

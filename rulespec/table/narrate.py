@@ -65,6 +65,8 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             card = f" {titles.get(e['card'], e['card'])}" if e.get("card") else ""
             target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
             lines.append(f"  {who} plays{card} ({e['action']}){target}")
+        elif kind == "react" and e["card"] is None:  # an answer without a card: a claim, a challenge
+            lines.append(f"  {who} answers ({e['reaction']})")
         elif kind == "react":
             lines.append(f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})")
         elif kind == "choice" and e["kind"] in ("choose", "card"):

@@ -42,6 +42,8 @@ class Person:
             if label.endswith(mine):
                 names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
                 self.say(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}")
+        if self.game.decision_kind() == "react":  # a window: say what is being answered
+            self.say(f"{seat_name(self.seat)} may answer: {' / '.join(o.label for o in options)}")
         for i, option in enumerate(options, 1):
             self.say(f"  {i}) {option.label}")
         while True:
