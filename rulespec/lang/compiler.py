@@ -267,11 +267,11 @@ class _Compiler:
         card, answers = r.get("card"), tuple(r["answers"])
         for i, answered in enumerate(answers):
             if answered not in action_lets and answered not in raw:
-                self.error("RS201", f"reaction '{name}' answers unknown action or reaction '{answered}'",
+                self.error("RS201", f"reaction '{name}' answers unknown action '{answered}'",
                            path + ("answers", i), did_you_mean(answered, [*action_lets, *raw]))
         if card is not None and "to" not in r:
-            self.error("RS103", f"reaction '{name}' plays a card but says not where it goes",
-                       path, "add  to: <zone>", key=True)
+            self.error("RS103", f"missing required key 'to': reaction '{name}' plays a card but "
+                       "says not where it goes", path, "add  to: <zone>", key=True)
         elif card is None and "to" in r:
             self.error("RS104", "'to' is for a reaction with a card", path + ("to",), key=True)
         shared, complete = None, all(a in action_lets or a in raw for a in answers)
