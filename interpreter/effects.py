@@ -71,7 +71,8 @@ def _give_back(g, env):
     """The end of an answer to an answer: the answered reaction's names come back."""
     *outer, last = env[ANSWERING]
     env[ANSWERING] = tuple(outer)
-    env["reactor"], env["answer"], env["actor"] = last
+    env["reactor"], answer, env["actor"] = last
+    env["answer"] = None if answer is None else list(answer)
 
 
 MAX_PASSES = 100_000  # passes of `while` loops in one turn

@@ -701,8 +701,10 @@ def _resume_reaction(s: State, point, option) -> None:
         return
     r = s.game.reactions_by_name[option.reaction]
     reactor, env = point.player, point.env
-    if r.chained:  # kept until the answer is done (_give_back)
-        env[ANSWERING] = env.get(ANSWERING, ()) + ((env.get("reactor"), env.get("answer"), env.get("actor")),)
+    if r.chained:  # kept, hashable for State.key(), until the answer is done (_give_back)
+        answer = env.get("answer")
+        env[ANSWERING] = env.get(ANSWERING, ()) + (
+            (env.get("reactor"), None if answer is None else tuple(answer), env.get("actor")),)
         env["actor"] = actor
     env["reactor"] = reactor
     _count(s._fired, r.ir.name)

@@ -240,7 +240,14 @@ def check_unreachable(an: Analysis):
                           "lists it", a.span, hint="add it to a step's actions, or remove it")
     answered = _answerable(g, spec)
     for r in spec.reactions:
-        if graphs.NodeId("reaction", r.name) not in answered:
+        nid = graphs.NodeId("reaction", r.name)
+        if nid in answered:
+            continue
+        if any(k == "opens" for _, _, k in g.in_edges(nid, keys=True)):  # a chain no action starts
+            yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: no action's "
+                          f"window leads to {', '.join(r.answers)}", r.span,
+                          hint="call react(...) in an action it answers, or in an answer an action's window offers")
+        else:
             yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: none of "
                           f"{', '.join(r.answers)} calls react()", r.span,
                           hint="call react(target) in the action's effect")
