@@ -9,6 +9,7 @@ import pytest
 
 from interpreter import Game, State
 from interpreter.agents import make_agents, play
+from interpreter.observe import can_see
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.analysis.coverage import coverage
@@ -128,14 +129,30 @@ def test_a_clone_in_the_middle_of_a_chain_plays_on_alike():
     assert s.observation(None)["counters"]["coins[P1]"] == 0  # three cancels: the steal is off
 
 
-def test_random_games_end_and_are_deterministic():
-    def result(seed):
-        state = play(game(n=3).new_initial_state(seed=seed), make_agents(["random"], 3, seed))
+def test_random_games_keep_the_invariants_end_and_are_deterministic():
+    def result(seed, n):
+        state = play(game(n=n).new_initial_state(seed=seed), make_agents(["random"], n, seed),
+                     lambda g: g.check_invariants())
         return state.result, state.log_for(None)
-    for seed in range(20):
-        first = result(seed)
+    for seed in range(30):
+        n = 2 + seed % 3
+        first = result(seed, n)
         assert first[0]["reason"] in ("rich", "last_standing")
-        assert result(seed) == first
+        assert result(seed, n) == first
+
+
+def test_no_seat_sees_a_hand_it_does_not_own_in_its_log():
+    g = game(n=3)
+    labels = {slot.label: slot for slot in g.slots}
+    for seed in range(10):
+        s = play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed))
+        for p in range(3):
+            for event in s.log_for(p):
+                if event["event"] == "move" and not (can_see(labels[event["src"]], p)
+                                                     or can_see(labels[event["dst"]], p)):
+                    assert event["cards"] is None, event
+                if event["event"] == "choice" and event["kind"] == "card" and event["player"] != p:
+                    assert event["option"] is None, event  # which card a loser gave up, until it shows
 
 
 def test_answers_to_answers_are_opened_by_the_answer_in_the_graph():
