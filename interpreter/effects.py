@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import CHANCE, Branch, Order, Outcome, PickCard, React, first_of_each_type, first_of_type, seat_name
+from .choices import CHANCE, Branch, Order, Outcome, PickCard, PickValue, React, first_of_each_type, first_of_type, seat_name
 from .codegen import CodeWriter
 
 
@@ -284,6 +284,8 @@ class StatementCompiler:
         return if_
 
     def _pause_For(self, s: ir.For):
+        if s.items.type in VALUES:
+            return self._for_values(s)
         items, body, var = self.x.players(s.items), self.block(s.body), s.var
         # each pass is a frame that binds the variable first: one block per seat, made here
         passes = [self.register((_binder(var, p),) + body) for p in range(self.rules.n)]
@@ -291,6 +293,21 @@ class StatementCompiler:
         def for_(g, env):
             for p in reversed(tuple(items(g, env))):
                 g._stack.append(Frame(passes[p], env))
+        return for_
+
+    def _for_values(self, s: ir.For):
+        """A loop over numbers or card types: each pass is a frame of one block that
+        binds the next value, taken from the values left (kept in the env, so a paused
+        loop copies with its state)."""
+        items, var, left = self.x.expr(s.items), s.var, f"__left_{s.var}"  # locals never start with __
+
+        def next_value(g, env):
+            env[var], env[left] = env[left][0], env[left][1:]
+        loop = self.register((next_value,) + self.block(s.body))
+
+        def for_(g, env):
+            env[left] = values = tuple(items(g, env))
+            g._stack.extend(Frame(loop, env) for _ in values)
         return for_
 
     def _pause_While(self, s: ir.While):
@@ -319,6 +336,8 @@ class StatementCompiler:
         return choose_branch
 
     def _pause_ChooseCard(self, s: ir.ChooseCard):
+        if s.source.type in VALUES:
+            return self._choose_value(s)
         player, source, body, var = self.x.expr(s.player), self.x.cards(s.source), self.block(s.body), s.var
         names = self.rules.type_names
 
@@ -333,6 +352,23 @@ class StatementCompiler:
             point.env[var] = [option.card]
             g.enter(body, point.env)
         return choose_card
+
+    def _choose_value(self, s: ir.ChooseCard):
+        """`choose(p) i from range(n)` or `choose(p) k from card_types`: a number, or a
+        card type named whether or not any card of it is at hand."""
+        player, items, body, var = self.x.expr(s.player), self.x.expr(s.source), self.block(s.body), s.var
+        names = self.rules.type_names
+        label = str if s.source.type == "ints" else (lambda kind: names[min(kind)])
+
+        def choose_value(g, env):
+            options = [PickValue(label(v), v) for v in dict.fromkeys(items(g, env))]
+            if options:
+                g.ask(player(g, env), "choose", options, resume, env)
+
+        def resume(g, point, option):
+            point.env[var] = option.value
+            g.enter(body, point.env)
+        return choose_value
 
     def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
         to = self.x.expr(dest)
@@ -401,6 +437,9 @@ class StatementCompiler:
         return random_player
 
 
+VALUES = ("ints", "kinds")  # items of a loop or choice that are values, not seats or cards
+
+
 def _nesting(s) -> int:
     """How many `if` and `for` blocks s nests, itself included."""
     if not isinstance(s, (ir.If, ir.For)):
@@ -425,8 +464,9 @@ def _binder(var, value):
 def _refill(g, env, src, dst, left):
     """src ran out with `left` cards still to draw: refill it from its refill zone,
     shuffle it (a chance point), and draw on."""
-    source = g.game.refill[src]
-    g.move_cards(list(g._zones[source]), src)
+    source, keep = g.game.refill[src], g.game.refill_keep[src]
+    cards = g._zones[source]
+    g.move_cards(cards[:max(0, len(cards) - keep)], src)  # all but the top `keep` (the top is last)
     _ask_shuffle(g, env, src, (src, dst, left, source), _refilled)
 
 

@@ -35,13 +35,31 @@ def _count_types(row, types):
     return sum(row[t] for t in types)
 
 
+MAX_RANGE = 64  # range(n) gives at most this many numbers: as many as a family's zones
+
+
+def _in_family(base: int, count: int, i: int, name: str) -> int:
+    """The slot of zone i of a family of count zones starting at slot base."""
+    if 0 <= i < count:
+        return base + i
+    raise IndexError(f"{name}({i}) is out of range: the family holds {count} zones, "
+                     f"{name}(0) to {name}({count - 1})")
+
+
+def _range(n: int) -> range:
+    if n > MAX_RANGE:
+        raise ValueError(f"range({n}) would give more than {MAX_RANGE} numbers")
+    return range(n)
+
+
 # Generated source nests at most this deep (a long chain of `+` nests one level a term);
 # deeper parts become functions of their own: Python refuses 200 nested parentheses.
 MAX_DEPTH = 50
 
 # locals that read the table, not the bindings
 _TABLE = {"current": "g._current", "players": "g.active_players()", "player_count": "g._n",
-          "game_index": "g._game_index", "round_index": "g._round"}
+          "game_index": "g._game_index", "round_index": "g._round",
+          "card_types": "g.game.card_types"}
 
 
 class Compiler:
@@ -55,7 +73,8 @@ class Compiler:
 
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
-        self.ns: dict = {"_div": _div, "_mod": _mod, "_mul": _mul, "_count_types": _count_types}
+        self.ns: dict = {"_div": _div, "_mod": _mod, "_mul": _mul, "_count_types": _count_types,
+                         "_in_family": _in_family, "_range": _range}
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
@@ -139,7 +158,10 @@ class Compiler:
         return f"g._counters[{self.slot(idx, e.owner)}]"
 
     def _src_ZoneRef(self, e):
-        return f"({self.slot(self.defs.zone_index[e.name], e.owner)})"
+        base, count = self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count
+        if count is None:
+            return f"({self.slot(base, e.owner)})"
+        return f"(_in_family({base}, {count}, {self.source(e.owner)}, {self.constant(e.name)}))"
 
     def slot(self, base: int, owner) -> str:
         """Source for the slot of a zone or counter, per player when it has an owner."""
@@ -185,6 +207,9 @@ class Compiler:
 
     def _src_f_max(self, e, a, b):
         return f"max({self.source(a)}, {self.source(b)})"
+
+    def _src_f_range(self, e, n):
+        return f"_range({self.source(n)})"
 
     def _src_f_next(self, e, p):
         return f"g.next_player({self.source(p)})"

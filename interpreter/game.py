@@ -39,6 +39,7 @@ class Game:
         for tag in spec.tags:
             self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
         self.kinds["any"] = frozenset(range(len(spec.cards)))
+        self.card_types = tuple(self.kinds[name] for name in self.type_names)  # a kind each
         self.props = [dict(c.props) for c in spec.cards]
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
         self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
@@ -46,12 +47,13 @@ class Game:
         self.zone_index, self.slots = {}, []
         for z in spec.zones:
             self.zone_index[z.name] = len(self.slots)
-            owners = range(n_players) if z.per_player else [None]
-            self.slots.extend(Slot(z, o, z.name if o is None else f"{z.name}[P{o + 1}]") for o in owners)
+            self.slots.extend(_slots(z, n_players))
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         self.refill = {self.zone_index[z.name]: self.zone_index[z.refill_from]
                        for z in spec.zones if z.refill_from}
+        # cards that stay on top of a refill zone when it refills (src -> how many)
+        self.refill_keep = {self.zone_index[z.name]: z.refill_keep for z in spec.zones if z.refill_from}
 
         self.counter_index, self.counter_names, self.match_counters = {}, [], []
         for c in spec.counters:
@@ -161,7 +163,8 @@ class Game:
                     return [(base, k) for k in keys]
                 if each and isinstance(node.owner, ir.Local) and node.owner.name == each:
                     return [(base + p, self.keys[i, p]) for p in range(self.n)]
-                return [(base + p, k) for p in range(self.n) for k in keys]
+                width = zone and self.spec.zone(node.name).count or self.n  # a family's, or a seat each
+                return [(base + p, k) for p in range(width) for k in keys]
 
             def visit(node):
                 nonlocal table
@@ -196,3 +199,13 @@ class Game:
         self.watch_cards = [[sorted(set(self.watch_slots[s] + typed[s][t])) for t in range(ntypes)]
                             for s in range(nslots)]
         self.watch_slots = [sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)]
+
+
+def _slots(z: ir.ZoneDef, n_players: int) -> list[Slot]:
+    """The slots of a zone: one, one per seat (`hand[P1]`, ...), or one per index of a
+    family (`row[0]`, ...; a family's slots have no owner)."""
+    if z.per_player:
+        return [Slot(z, p, f"{z.name}[P{p + 1}]") for p in range(n_players)]
+    if z.count is not None:
+        return [Slot(z, None, f"{z.name}[{i}]") for i in range(z.count)]
+    return [Slot(z, None, z.name)]

@@ -367,7 +367,8 @@ class State(Table):
         for i in range(n):
             if not pile:
                 refill = self.game.refill
-                return n - i if src in refill and self._zones[refill[src]] else 0
+                return n - i if src in refill and \
+                    len(self._zones[refill[src]]) > self.game.refill_keep[src] else 0
             self.move_card(pile[-1], dst)
         return 0
 

@@ -31,6 +31,8 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
                    "counted up to its limit"),
     "min": (("int", "int"), "int", "the smaller of two numbers"),
     "max": (("int", "int"), "int", "the larger of two numbers"),
+    "range": (("int",), "ints", "the numbers 0 to n - 1, for a for loop or a choice "
+              "(at most 64)"),
 }
 
 # Names that stand for a value of the game's state.
@@ -40,6 +42,8 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
     "round_index": ("int", "which round of the game this is, counted from 0"),
+    "card_types": ("kinds", "every card type of the deck, in deck order, "
+                   "for a for loop or a choice"),
 }
 
 # Aggregates: func(body for var in players).

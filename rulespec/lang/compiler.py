@@ -94,8 +94,19 @@ class _Compiler:
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
+            families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
             kinds=kinds, all_names=set(seen), props=self._prop_types(kinds),
             goals=set(accepted["goals"]))
+
+    def _zone(self, name: str, z: dict) -> ir.ZoneDef:
+        refill = z.get("refill_from")
+        if isinstance(refill, dict):  # {zone, keep_top}: the long form
+            refill, keep = refill["zone"], refill.get("keep_top", 0)
+        else:
+            keep = 0
+        return ir.ZoneDef(name, bool(z.get("per_player")), z.get("visibility", "public"),
+                          bool(z.get("ordered")), bool(z.get("start")), refill,
+                          self.doc.key_span(("zones", name)), z.get("count"), keep)
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
@@ -138,10 +149,7 @@ class _Compiler:
                                   c.span) for c in self.decls)
         tags = tuple(sorted({t for c in cards for t in c.tags}))
         params = tuple(self._param(n, v) for n, v in (d.get("parameters") or {}).items())
-        zones = tuple(ir.ZoneDef(n, bool(z.get("per_player")), z.get("visibility", "public"),
-                                 bool(z.get("ordered")), bool(z.get("start")), z.get("refill_from"),
-                                 doc.key_span(("zones", n)))
-                      for n, z in d["zones"].items())
+        zones = tuple(self._zone(n, z) for n, z in d["zones"].items())
         counters = tuple(
             ir.CounterDef(n, bool(c.get("per_player")),
                           b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
@@ -375,9 +383,13 @@ class _Compiler:
             if z.refill_from and z.refill_from not in zones:
                 self.error("RS201", f"unknown zone '{z.refill_from}' in refill_from",
                            ("zones", z.name, "refill_from"), did_you_mean(z.refill_from, zones))
-            elif z.refill_from and (zones[z.refill_from].per_player or z.per_player):
-                self.error("RS402", "refill_from must link two shared zones",
-                           ("zones", z.name, "refill_from"))
+            elif z.refill_from and not (_single(zones[z.refill_from]) and _single(z)):
+                self.error("RS402", "refill_from must link two shared zones, not a per-player "
+                           "zone or a family", ("zones", z.name, "refill_from"))
+            if z.count is not None and (z.per_player or z.start):
+                self.error("RS402", f"zone '{z.name}' is a family of {z.count} zones, so it "
+                           f"cannot be {'per_player' if z.per_player else 'the start zone'}",
+                           ("zones", z.name, "count"), "a family is shared: one zone per index")
         kinds = self.names.kinds
         actions = {a.name for a in spec.actions}
         for a in spec.actions:
@@ -417,3 +429,8 @@ class _Compiler:
                                path + (name,), "actions, reactions, end conditions, triggers "
                                "and match ends share one namespace", key=True)
                 rules[name] = ".".join(path)
+
+
+def _single(z: ir.ZoneDef) -> bool:
+    """One zone for the whole table: neither per player nor a family."""
+    return not z.per_player and z.count is None

@@ -80,6 +80,7 @@ class Names:
     all_names: set[str] = field(default_factory=set)
     props: dict[str, str] = field(default_factory=dict)   # card property -> type
     goals: set[str] = field(default_factory=set)
+    families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
 
 
 class SpecText:
@@ -272,6 +273,10 @@ class Builder:
                 self._error("RS204", f"counter '{name}' is per player: write {name}(p)", span)
                 return None
             return ir.Counter(span, "int", name, None)
+        if name in n.families:
+            self._error("RS204", f"zone '{name}' is a family of {n.families[name]} zones: "
+                        f"write {name}(i), i from 0 to {n.families[name] - 1}", span)
+            return None
         if name in n.zones:
             if n.zones[name]:
                 self._error("RS204", f"zone '{name}' is per player: write {name}(p)", span)
@@ -291,6 +296,8 @@ class Builder:
         name = str(t.children[0])
         args = self._args(t, scope)
         n = self.names
+        if name in n.families:
+            return self._family(name, args, span)
         if name in n.zones or name in n.counters:
             per = n.zones[name] if name in n.zones else n.counters[name]
             what = "zone" if name in n.zones else "counter"
@@ -332,6 +339,22 @@ class Builder:
                 return None
             result = n.props[key.value]
         return ir.Call(span, result, name, tuple(args)) if ok else None
+
+    def _family(self, name, args, span) -> ir.ZoneRef | None:
+        """`row(i)`: the zone of a family at an index, checked when the index is a constant
+        (else at run time, RS701)."""
+        count = self.names.families[name]
+        if len(args) != 1:
+            self._error("RS203", f"{name}(i) takes one index, got {len(args)} arguments", span)
+            return None
+        index = args[0]
+        if not self._check(index, "int", f"index of zone family '{name}'"):
+            return None
+        if isinstance(index, ir.Const) and not 0 <= index.value < count:
+            self._error("RS210", f"{name}({index.value}) is out of range: the family holds "
+                        f"{count} zones, {name}(0) to {name}({count - 1})", index.span)
+            return None
+        return ir.ZoneRef(span, "zone", name, index)
 
     def _aggregate(self, t, span, scope) -> ir.Expr | None:
         func, body, var, items = t.children
@@ -393,9 +416,10 @@ class Builder:
         if kind == "for_":
             var, items = str(t.children[0]), self._expr(t.children[1], scope)
             inner = dict(scope)
-            inner[var] = "player"
+            inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
             body = self._block(t.children[2], inner)
-            if self._bad_binding(var, span, scope) or not self._check(items, "players", "a for loop's items"):
+            if self._bad_binding(var, span, scope) or \
+                    not self._check(items, "players|ints|kinds", "a for loop's items"):
                 return None
             return ir.For(span, var, items, body)
         if kind == "while_":
@@ -423,9 +447,10 @@ class Builder:
             var = str(t.children[1])
             source = self._expr(t.children[2], scope)
             inner = dict(scope)
-            inner[var] = "cards"
+            inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
             body = self._block(t.children[3], inner)
-            ok = self._check(player, "player", "the chooser") & self._check(source, "cards", "the cards to choose from")
+            ok = self._check(player, "player", "the chooser") & \
+                self._check(source, "cards|ints|kinds", "what to choose from")
             if self._bad_binding(var, span, scope) or not ok:
                 return None
             return ir.ChooseCard(span, player, var, source, body)
@@ -520,6 +545,10 @@ class Builder:
         for i, (want, a) in enumerate(zip(params, args)):
             ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
         return ok
+
+
+# What one item of a for loop's or a choice's items is, by the items' type.
+ITEM_TYPES = {"players": "player", "player": "player", "ints": "int", "kinds": "kind"}
 
 
 def _comparable(a: str, b: str) -> bool:

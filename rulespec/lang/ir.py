@@ -262,6 +262,8 @@ class ZoneDef:
     start: bool      # the whole deck starts here
     refill_from: str | None
     span: Span
+    count: int | None = None  # a family of this many zones, name(0) ... name(count - 1)
+    refill_keep: int = 0      # cards left on top of refill_from when it refills this zone
 
 
 @dataclass(frozen=True)
