@@ -350,8 +350,9 @@ class Builder:
         index = args[0]
         if not self._check(index, "int", f"index of zone family '{name}'"):
             return None
-        if isinstance(index, ir.Const) and not 0 <= index.value < count:
-            self._error("RS210", f"{name}({index.value}) is out of range: the family holds "
+        value = _constant(index)
+        if value is not None and not 0 <= value < count:
+            self._error("RS210", f"{name}({value}) is out of range: the family holds "
                         f"{count} zones, {name}(0) to {name}({count - 1})", index.span)
             return None
         return ir.ZoneRef(span, "zone", name, index)
@@ -545,6 +546,14 @@ class Builder:
         for i, (want, a) in enumerate(zip(params, args)):
             ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
         return ok
+
+
+def _constant(e: ir.Expr) -> int | None:
+    """The value of a number written out (`3`, `-1`), else None."""
+    if isinstance(e, ir.Unary) and e.op == "-":
+        inner = _constant(e.operand)
+        return None if inner is None else -inner
+    return e.value if isinstance(e, ir.Const) else None
 
 
 # What one item of a for loop's or a choice's items is, by the items' type.
