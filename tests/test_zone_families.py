@@ -167,9 +167,13 @@ def test_the_narration_names_a_row_by_its_number():
     assert "  high: the discard pile -> row 1" in narrate(s.log_for(None), {})
 
 
-def test_random_games_keep_the_invariants_and_end():
+def test_random_games_keep_the_invariants_and_clones_key_alike():
     g = game(n=3)
+
+    def on_step(state):
+        state.check_invariants()
+        assert state.clone().key() == state.key()
+
     for seed in range(20):
-        s = play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed))
-        assert s.is_terminal()
-        s._table_invariants()
+        s = play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed), on_step)
+        assert s.is_terminal() and s.reason in ("enough", "turn_limit")
