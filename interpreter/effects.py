@@ -190,6 +190,9 @@ class StatementCompiler:
         x = self.x
         if isinstance(s, ir.Let):
             w.line(f"{x.local(s.name)} = {x.source(s.value)}", s.span)
+        elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Memory):
+            slot = x.slot(self.rules.memory_index[s.target.name], s.target.owner)
+            w.line(f"g.remember({slot}, {x.cards_source(s.value)})", s.span)
         elif isinstance(s, ir.Assign):
             local = isinstance(s.target, ir.Local)
             ref = x.local(s.target.name) if local else "g._counters[_slot]"

@@ -157,6 +157,9 @@ class Compiler:
         idx = self.defs.counter_index[e.name]
         return f"g._counters[{self.slot(idx, e.owner)}]"
 
+    def _src_Memory(self, e):
+        return f"list(g._memory[{self.slot(self.defs.memory_index[e.name], e.owner)}])"
+
     def _src_ZoneRef(self, e):
         base, count = self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count
         if count is None:

@@ -251,7 +251,8 @@ class State(Table):
         return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
                 self._step_index, self._phase, left, self._over, self._winners, self._reason,
                 pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
-                self._sitting, self._skips, self._extras, self._leader, self._again)
+                self._sitting, self._skips, self._extras, self._leader, self._again,
+                tuple(self._value_key(list(m)) for m in self._memory))
 
     def _env_key(self, env: dict | None):
         if env is None:
@@ -585,6 +586,8 @@ class State(Table):
             return
         self._turn += 1
         self._current, self._step_index, self._again = p, 0, False
+        if self.game.turn_memories:
+            self.forget_turn_memories()
         self._dirty.update(self.game.watch_table)
         self._version += 1  # a new current player is a change: conditions may read it
         self._firings = self._passes = self._turn_decisions = 0  # the loop guards count per turn

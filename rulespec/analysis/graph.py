@@ -47,6 +47,7 @@ class Touches:
     procs: set[str] = field(default_factory=set)
     kinds_moved: set[str] = field(default_factory=set)             # kinds named in a move
     shuffles: set[str] = field(default_factory=set)                # reordered, not moved
+    remembers: set[str] = field(default_factory=set)               # `remember:` slots set
 
 
 def touches_of(node, t: Touches | None = None) -> Touches:
@@ -73,6 +74,10 @@ class _Touching(ir.Visitor):
         self.t.reads.add(("counter", e.name))
         self.generic_visit(e)
 
+    def visit_Memory(self, e: ir.Memory):
+        self.t.reads.add(("memory", e.name))
+        self.generic_visit(e)
+
     def visit_Param(self, e: ir.Param):
         self.t.reads.add(("param", e.name))
 
@@ -86,6 +91,8 @@ class _Touching(ir.Visitor):
     def visit_Assign(self, s: ir.Assign):
         if isinstance(s.target, ir.Counter):
             self.t.changes.setdefault(s.target.name, set()).add(s.op)
+        elif isinstance(s.target, ir.Memory):
+            self.t.remembers.add(s.target.name)
         self.generic_visit(s.target)  # a counter assigned is written, its owner read
         self.visit(s.value)
 
@@ -156,7 +163,8 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     node(SETUP, spec.span)
     for c in spec.cards:
         node(NodeId("card", c.name), c.span, count=c.count)
-    for kind, defs in (("zone", spec.zones), ("counter", spec.counters), ("param", spec.params)):
+    for kind, defs in (("zone", spec.zones), ("counter", spec.counters), ("param", spec.params),
+                       ("memory", spec.memories)):
         for d in defs:
             node(NodeId(kind, d.name), d.span)
     for goal in spec.goals:
@@ -177,7 +185,7 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
         order = NodeId("turn_order")
         node(order, spec.turn_order.span)
         for what, name in touches_of(spec.turn_order).reads:
-            if what in ("zone", "counter", "param", "goal"):
+            if what in ("zone", "counter", "param", "goal", "memory"):
                 g.add_edge(order, NodeId(what, name), key="reads")
     kinds = kind_members(spec)
     for s in spec.turn:
@@ -204,13 +212,16 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
             g.add_edge(nid, NodeId("zone", dst), key="moves_to")
         for counter in eff.changes:
             g.add_edge(nid, NodeId("counter", counter), key="changes")
+        for memory in eff.remembers:
+            g.add_edge(nid, NodeId("memory", memory), key="remembers")
         for what, name in cond.reads | eff.reads:
-            if what in ("zone", "counter", "param", "goal"):
+            if what in ("zone", "counter", "param", "goal", "memory"):
                 g.add_edge(nid, NodeId(what, name), key="reads")
     autos = [nid for nid, _ in rules_of(spec) if nid.kind in ("trigger", "end")]
     for a in autos:
         written = {("zone", z) for z in touches[a][1].moves_to | touches[a][1].moves_from} | \
-                  {("counter", c) for c in touches[a][1].changes}
+                  {("counter", c) for c in touches[a][1].changes} | \
+                  {("memory", m) for m in touches[a][1].remembers}
         for b in autos:
             read = touches[b][0].reads
             goal_zones = {("zone", gd.zone) for gd in spec.goals if ("goal", gd.name) in read}
@@ -252,7 +263,8 @@ def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
 _SHAPES = {"setup": "doublecircle", "step": "box", "action": "ellipse", "reaction": "octagon",
            "end": "doubleoctagon", "trigger": "hexagon", "card": "note", "zone": "folder",
            "counter": "cylinder", "param": "plaintext", "goal": "star", "round": "box3d",
-           "round_end": "invhouse", "match_end": "tripleoctagon", "turn_order": "diamond"}
+           "round_end": "invhouse", "match_end": "tripleoctagon", "turn_order": "diamond",
+           "memory": "tab"}
 
 
 def dot_string(text) -> str:

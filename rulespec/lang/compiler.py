@@ -88,13 +88,15 @@ class _Compiler:
         accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
                               if claim(n, self.doc.key_span((section, n)), what)}
                     for section, what in (("parameters", "parameter"), ("zones", "zone"),
-                                          ("counters", "counter"), ("goals", "goal"))}
+                                          ("counters", "counter"), ("goals", "goal"),
+                                          ("remember", "remembered card"))}
         return Names(
             params={k: ("bool" if isinstance(default_of(v), bool) else "int")
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
             families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
+            memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
             kinds=kinds, all_names=set(seen), props=self._prop_types(kinds),
             goals=set(accepted["goals"]))
 
@@ -188,7 +190,9 @@ class _Compiler:
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers, span=doc.span(()),
             removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order,
-            rounds=rounds)
+            rounds=rounds, memories=tuple(
+                ir.MemoryDef(n, bool(m.get("per_player")), m.get("until", "turn"),
+                             doc.key_span(("remember", n))) for n, m in (d.get("remember") or {}).items()))
         self._cross_checks(spec)
         return spec
 

@@ -81,6 +81,7 @@ class Names:
     props: dict[str, str] = field(default_factory=dict)   # card property -> type
     goals: set[str] = field(default_factory=set)
     families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
+    memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
 
 
 class SpecText:
@@ -282,6 +283,11 @@ class Builder:
                 self._error("RS204", f"zone '{name}' is per player: write {name}(p)", span)
                 return None
             return ir.ZoneRef(span, "zone", name, None)
+        if name in n.memories:
+            if n.memories[name]:
+                self._error("RS204", f"remembered cards '{name}' are per player: write {name}(p)", span)
+                return None
+            return ir.Memory(span, "cards", name, None)
         if name in n.kinds:
             return ir.Kind(span, "kind", name)
         if name in n.goals:
@@ -298,9 +304,9 @@ class Builder:
         n = self.names
         if name in n.families:
             return self._family(name, args, span)
-        if name in n.zones or name in n.counters:
-            per = n.zones[name] if name in n.zones else n.counters[name]
-            what = "zone" if name in n.zones else "counter"
+        owned = (("zone", n.zones), ("counter", n.counters), ("remembered card", n.memories))
+        what, per = next(((w, names[name]) for w, names in owned if name in names), (None, None))
+        if what is not None:
             if not per:
                 self._error("RS204", f"{what} '{name}' is shared: write {name} without an owner", span)
                 return None
@@ -311,7 +317,9 @@ class Builder:
                 return None
             if what == "zone":
                 return ir.ZoneRef(span, "zone", name, args[0])
-            return ir.Counter(span, "int", name, args[0])
+            if what == "counter":
+                return ir.Counter(span, "int", name, args[0])
+            return ir.Memory(span, "cards", name, args[0])
         if name not in FUNCTIONS:
             if name in PROCEDURES:
                 self._error("RS205", f"'{name}' is a statement, not a value", span)
@@ -483,13 +491,13 @@ class Builder:
         node = self._expr(value, scope)
         if owner is not None:
             target = self._call(lark.Tree("call", [t.children[0], owner], meta=t.meta), span, scope)
-            if target is not None and not isinstance(target, ir.Counter):
-                self._error("RS207", f"cannot assign to {name}(...): only counters and locals "
-                            "can be assigned", span)
+            if target is not None and not isinstance(target, (ir.Counter, ir.Memory)):
+                self._error("RS207", f"cannot assign to {name}(...): only counters, remembered "
+                            "cards and locals can be assigned", span)
                 return None
         elif name in scope:
             target = ir.Local(span, scope[name], name)
-        elif name in self.names.counters:
+        elif name in self.names.counters or name in self.names.memories:
             target = self._name(name, span, scope)
         elif name in self.names.params:
             self._error("RS207", f"parameter '{name}' is a constant; use a counter for a "

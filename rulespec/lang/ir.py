@@ -47,6 +47,13 @@ class Counter(Expr):
 
 
 @dataclass(frozen=True)
+class Memory(Expr):
+    """Cards the rules remember (`remember:`), by name; its owner for a per-player one."""
+    name: str
+    owner: Expr | None
+
+
+@dataclass(frozen=True)
 class ZoneRef(Expr):
     name: str
     owner: Expr | None
@@ -102,7 +109,7 @@ class Let(Stmt):
 @dataclass(frozen=True)
 class Assign(Stmt):
     """`name = v`, `name += v`, `name -= v` on a local or a counter."""
-    target: Local | Counter
+    target: Local | Counter | Memory
     op: str
     value: Expr
 
@@ -276,6 +283,16 @@ class CounterDef:
 
 
 @dataclass(frozen=True)
+class MemoryDef:
+    """A remembered set of cards, empty at first; `until: turn` forgets it as each turn
+    begins."""
+    name: str
+    per_player: bool
+    until: str  # turn | game
+    span: Span
+
+
+@dataclass(frozen=True)
 class GoalDef:
     """Ordered goals: kinds to collect in a per-player zone, each up to a limit; the
     next goal is the first whose limit is not yet reached."""
@@ -392,6 +409,7 @@ class Spec:
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
     turn_order: Expr | None = None  # who plays after `current`; None: next(current)
     rounds: Rounds | None = None    # None: the game is one round
+    memories: tuple[MemoryDef, ...] = ()
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""
@@ -428,7 +446,7 @@ RULE_KINDS = {"step": "step", "action": "action", "reaction": "reaction", "end":
 # of nodes), which are all iter_children looks at; those holding a block of statements.
 _NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef, RoundPart, Rounds)
 _FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name != "span")
-           for base in (*_NODES, CardType, ZoneDef, ParamDef)
+           for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef)
            for cls in [base, *_subclasses(base)]}
 
 
