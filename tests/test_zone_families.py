@@ -84,6 +84,8 @@ def test_every_card_type_may_be_named_even_one_nobody_holds():
     assert s.legal_labels() == ["high", "low", "mid"]
     s.apply_action("mid")
     assert zone(s, "hand[P1]") == ["low", "low", "mid"]  # and the card drawn
+    named = [e["option"] for e in s.log_for(1) if e["event"] == "choice" and e["kind"] == "choose"]
+    assert named == ["mid"]  # said aloud: every seat's log shows the type named
 
 
 def test_a_loop_over_card_types_binds_a_kind_each_pass():
