@@ -136,7 +136,10 @@ class Table:
         memory = list(self._memory)
         for slot in self.game.turn_memories:
             memory[slot] = ()
-        self._memory = tuple(memory)
+        if tuple(memory) != self._memory:  # a condition may read what is forgotten
+            self._memory = tuple(memory)
+            self._dirty.update(self.game.all_keys)
+            self._version += 1
 
     def eliminate(self, p: int) -> None:
         if p in self._sitting:  # out for the round already: now out for good

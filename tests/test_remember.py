@@ -100,3 +100,26 @@ def test_random_games_keep_the_invariants_and_clones_key_alike():
 
     for seed in range(15):
         assert play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed), on_step).is_terminal()
+
+
+def test_a_trigger_that_reads_a_memory_sees_it_forgotten():
+    """P1 plays a star, remembered until the turn ends; a trigger waits for it to be
+    forgotten. Forgetting must mark the trigger for a new look, as a change does."""
+    text = TEXT.replace("      drawn = top(pile, 1)\n      move(drawn, hand(current))",
+                        "      move(top(pile, 1), hand(current))") \
+        .replace("    if: kind_of(card) == kind_of(drawn)  # cards of a type are alike (C-3)\n", "") \
+        .replace("last_played: {per_player: true, until: game}", "last_played: {per_player: true, until: turn}") \
+        .replace("counters:", "counters:\n  stars: {initial: 0}") \
+        .replace("end_conditions:", """triggers:
+  remembered:
+    when: size(last_played(seat(0))) > 0 and stars == 0
+    effect: stars = 1
+  forgotten:
+    when: size(last_played(seat(0))) == 0 and stars == 1
+    effect: stars = 2
+
+end_conditions:""")
+    s = laid_out(game(text), ["plain"], ["star", "plain", "plain", "plain"])
+    s.apply_action("play_drawn star")
+    assert s.current_player() == 1
+    assert s.observation(None)["counters"]["stars"] == 2
