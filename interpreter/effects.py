@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import CHANCE, Branch, Order, Outcome, PickCard, PickValue, React, first_of_each_type, first_of_type, seat_name
+from .choices import (CHANCE, Branch, Order, Outcome, PickCard, PickValue, React, first_of_each_type,
+                      first_of_type, seat_name)
 from .codegen import CodeWriter
 
 

@@ -65,13 +65,13 @@ class Game:
             self.counter_names.extend(c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners)
 
         # remembered cards: one slot each, or one a seat; those forgotten as each turn begins
-        self.memory_index, self.memory_names = {}, []
+        self.memory_index, self.memory_names, turn_memories = {}, [], []
         for m in spec.memories:
-            self.memory_index[m.name] = len(self.memory_names)
-            self.memory_names += [m.name] if not m.per_player else [f"{m.name}[P{p + 1}]" for p in range(n_players)]
-        self.turn_memories = tuple(i for m in spec.memories if m.until == "turn"
-                                   for i in range(self.memory_index[m.name], self.memory_index[m.name]
-                                                  + (n_players if m.per_player else 1)))
+            self.memory_index[m.name] = first = len(self.memory_names)
+            self.memory_names += [f"{m.name}[P{p + 1}]" for p in range(n_players)] if m.per_player else [m.name]
+            if m.until == "turn":
+                turn_memories += range(first, len(self.memory_names))
+        self.turn_memories = tuple(turn_memories)
         # goals: name -> (zone slot base, ((kind, limit), ...)) in order
         self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
                       for g in spec.goals}
