@@ -64,6 +64,7 @@ def _true(g, env):
 
 
 MAX_PASSES = 100_000  # passes of `while` loops in one turn
+MAX_CALLS = 10_000    # procedure calls in one turn: a recursion's frames stay few
 MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
 
 
@@ -79,10 +80,19 @@ class StatementCompiler:
         self.x = rules.exprs
         self.played = ""   # the action being compiled: `react` opens a window on it
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
+        self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
         # chance outcomes of `random_player`, one per seat
         self.seat_outcomes = [Outcome(seat_name(p), seat=p) for p in range(rules.n)]
 
     # --- definitions ------------------------------------------------------------
+
+    def procedure(self, p: ir.Procedure) -> tuple:
+        """A procedure's body, compiled once; its calls look it up as they run, so
+        procedures may call each other (and themselves) in any order."""
+        self.played = ""
+        with self.x.within(p.name):
+            self.procedures[p.name] = self.block(p.effect)
+        return self.procedures[p.name]
 
     def setup(self, stmts) -> tuple:
         self.played = ""
@@ -162,7 +172,7 @@ class StatementCompiler:
         if isinstance(s, ir.Do):
             return not (s.proc in ("react", "shuffle") or s.proc == "move" and self._chance_move(s.args[0])
                         or s.proc == "set_current" and _random_player_call(s.args[0]))
-        return False  # while, choose
+        return False  # while, choose, a procedure's call (a frame of its own)
 
     def _chance_move(self, cards: ir.Expr) -> bool:
         """A move that may need chance: a random pick, or a draw from a pile that
@@ -284,6 +294,15 @@ class StatementCompiler:
                 g._stack.append(Frame(loop, env))
         loop = self._register(body + (while_,))
         return while_
+
+    def _pause_ProcedureCall(self, s: ir.ProcedureCall):
+        name, bodies = s.proc, self.procedures
+        args = [(p, self.x.function(self.x.argument_source(t, a), a.span))
+                for (p, t), a in zip(self.rules.spec.procedure(name).params, s.args)]
+
+        def perform(g, env):
+            g.call(name, bodies[name], {p: f(g, env) for p, f in args})
+        return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
         player = self.x.expr(s.player)

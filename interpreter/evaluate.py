@@ -59,6 +59,7 @@ class Compiler:
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
+        self.tests: dict = {}  # a named condition -> its function, made at its first call
 
     @contextmanager
     def within(self, rule: str):
@@ -119,6 +120,14 @@ class Compiler:
         finally:
             self.depth -= 1
 
+    def argument_source(self, want: str, e: ir.Expr) -> str:
+        """Source for an argument of a procedure or condition, as a local of that type
+        holds it: cards as a list of their own (the zone they lie in may change before
+        the body reads them), players as a tuple."""
+        if want == "cards":
+            return f"list({self.cards_source(e)})"
+        return self.players_source(e) if want == "players" else self.source(e)
+
     def cards_source(self, e: ir.Expr) -> str:
         return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
 
@@ -163,6 +172,17 @@ class Compiler:
         if op in ("//", "%", "*"):
             return f"{ {'//': '_div', '%': '_mod', '*': '_mul'}[op]}({a}, {b})"
         return f"({a} {op} {b})"
+
+    def _src_ConditionCall(self, e):
+        """A named condition is one function of its own, called with its parameters as
+        the only bindings (conditions cannot recurse: RS209)."""
+        cond = self.defs.spec.condition(e.name)
+        if e.name not in self.tests:
+            with self.within(e.name):
+                self.tests[e.name] = self.expr(cond.when)
+        args = ", ".join(f"{self.constant(p)}: {self.argument_source(t, a)}"
+                         for (p, t), a in zip(cond.params, e.args))
+        return f"{self.constant(self.tests[e.name])}(g, {{{args}}})"
 
     def _src_Call(self, e):
         method = getattr(self, "_src_f_" + e.func, None)

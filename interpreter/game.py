@@ -72,6 +72,8 @@ class Game:
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
                 self.counter_initial += [self.exprs.expr(c.initial)] * (n_players if c.per_player else 1)
+        for p in spec.procedures:
+            stmts.procedure(p)
         self.setup = stmts.setup(spec.setup)
         self.actions = {a.name: stmts.action(a) for a in spec.actions}
         self.reactions = [stmts.reaction(r) for r in spec.reactions]
@@ -148,20 +150,24 @@ class Game:
             keys = [self.keys[i, p] for p in range(self.n)] if each else [self.keys[i, None]]
             table = False
 
-            def readers(node):
-                """(slot or counter, key) for each reader of what node names."""
+            def readers(node, own):
+                """(slot or counter, key) for each reader of what node names; `own`
+                when a local named like `each` is the rule's player (not a parameter
+                of a named condition)."""
                 zone = isinstance(node, ir.ZoneRef)
                 base = self.zone_index[node.name] if zone else self.counter_index[node.name]
                 if node.owner is None:
                     return [(base, k) for k in keys]
-                if each and isinstance(node.owner, ir.Local) and node.owner.name == each:
+                if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
                     return [(base + p, self.keys[i, p]) for p in range(self.n)]
                 return [(base + p, k) for p in range(self.n) for k in keys]
 
-            def visit(node):
+            def visit(node, own=True):
                 nonlocal table
                 if node is None:  # a zone or counter with no owner
                     return
+                if isinstance(node, ir.ConditionCall):  # it reads what its body reads
+                    visit(self.spec.condition(node.name).when, own=False)
                 if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
                     node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
@@ -172,17 +178,17 @@ class Game:
                 if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
                         and isinstance(node.args[1], ir.Kind):
                     # a count of a kind changes only when a card of that kind moves
-                    for slot, k in readers(node.args[0]):
+                    for slot, k in readers(node.args[0], own):
                         for type_ in self.kinds[node.args[1].name]:
                             typed[slot][type_].append(k)
-                    visit(node.args[0].owner)
+                    visit(node.args[0].owner, own)
                     return
                 if isinstance(node, (ir.ZoneRef, ir.Counter)):
                     watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
-                    for slot, k in readers(node):
+                    for slot, k in readers(node, own):
                         watch[slot].append(k)
                 for child in ir.iter_children(node):
-                    visit(child)
+                    visit(child, own)
             visit(t.ir.when)
             if table:
                 self.watch_table += keys

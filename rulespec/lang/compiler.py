@@ -74,6 +74,7 @@ class _Compiler:
             seen.setdefault(name, (path, what))
             return True
 
+        self._claimed = seen  # filled before any parameter is judged against it
         kinds = {n for n in cards if claim(n, ("deck", "cards", n), "card")}
         for name, c in cards.items():
             for i, t in enumerate(c.get("tags", ())):
@@ -82,14 +83,29 @@ class _Compiler:
         accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
                               if claim(n, (section, n), what)}
                     for section, what in (("parameters", "parameter"), ("zones", "zone"),
-                                          ("counters", "counter"), ("goals", "goal"))}
+                                          ("counters", "counter"), ("goals", "goal"),
+                                          ("procedures", "procedure"), ("conditions", "condition"))}
         return Names(
             params={k: ("bool" if isinstance(v, bool) else "int")
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
             kinds=kinds, all_names=set(seen), props=self._prop_types(cards, kinds),
-            goals=set(accepted["goals"]))
+            goals=set(accepted["goals"]),
+            procedures={k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()},
+            conditions={k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()})
+
+    def _params(self, path, entry) -> tuple[tuple[str, str], ...]:
+        """A procedure's or condition's parameters, (name, type) in call order. A
+        parameter is a local of its body, so it may not take a name of the spec or
+        the language (RS202); it keeps its type, so that calls are still checked."""
+        params = tuple((entry.get("params") or {}).items())
+        for name, _ in params:
+            if name in RESERVED or name in self._claimed:
+                self.error("RS202", f"parameter '{name}' is already a name of the spec or the "
+                           "language; a parameter needs a name of its own",
+                           path + ("params", name), key=True)
+        return params
 
     def _prop_types(self, cards: dict, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
@@ -151,6 +167,9 @@ class _Compiler:
                       if "evaluation" in d else None)
         removals = tuple(sorted((int(k), tuple(v.items())) for k, v in (d["deck"].get("remove") or {}).items()))
 
+        conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
+        procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
+        self._circular_conditions(conditions)
         setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
         actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
@@ -173,7 +192,8 @@ class _Compiler:
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers, span=doc.span(()),
-            removals=removals, goals=goals, evaluation=evaluation)
+            removals=removals, goals=goals, evaluation=evaluation, procedures=procedures,
+            conditions=conditions)
         self._cross_checks(spec)
         return spec
 
@@ -269,6 +289,33 @@ class _Compiler:
         effect = b.block(doc, path + ("effect",), t["effect"], scope)
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
 
+    def _procedure(self, name, p) -> ir.Procedure:
+        """A procedure's effect sees its parameters only, besides the spec's names and
+        constants: not its caller's locals, and so not an action's (no react())."""
+        path, params = ("procedures", name), self.names.procedures[name]
+        effect = self.b.block(self.doc, path + ("effect",), p["effect"], dict(params))
+        return ir.Procedure(name, p.get("title", _title(name)), params, effect, _rulings(p),
+                            self.doc.key_span(path))
+
+    def _condition(self, name, c) -> ir.Condition:
+        path, params = ("conditions", name), self.names.conditions[name]
+        when = self.b.expr(self.doc, path + ("when",), c["when"], dict(params), "bool")
+        return ir.Condition(name, c.get("title", _title(name)), params, when, _rulings(c),
+                            self.doc.key_span(path))
+
+    def _circular_conditions(self, conditions) -> None:
+        """RS209: an expression cannot recurse, so no condition may call itself, directly
+        or through others. Each condition on a circle is reported, with its way round."""
+        calls = {c.name: [n.name for n in ir.walk(c.when) if isinstance(n, ir.ConditionCall)]
+                 for c in conditions if c.when is not None}
+        for c in conditions:
+            way = _way_back(c.name, calls)
+            if way:
+                self.problems.append(Diagnostic(
+                    "RS209", f"condition '{c.name}' calls itself: {' -> '.join(way)}", c.span,
+                    hint="a condition cannot recurse; write the repeated part out, or use a "
+                         "procedure with a while loop"))
+
     # --- cross-references ----------------------------------------------------------
 
     def _deck_checks(self, spec: ir.Spec) -> None:
@@ -310,7 +357,8 @@ class _Compiler:
             inner = max((depth(block) for block in ir.iter_blocks(s)), default=0)
             return inner + (isinstance(s, ir.For) and s.items.type == "players")  # one player: one pass
 
-        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()]
+        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()] + \
+            [p.effect for p in spec.procedures]
         for s in (s for block in blocks for s in block):
             d = _for_depth(s)
             if spec.max_players ** d > MAX_FOR_PASSES:
@@ -387,6 +435,24 @@ class _Compiler:
                                (section, name), "actions, reactions, end conditions and "
                                "triggers share one namespace", key=True)
                 rules[name] = section
+
+
+def _title(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _way_back(start: str, calls: dict[str, list[str]]) -> list[str] | None:
+    """The shortest chain of calls from start back to itself, or None."""
+    paths, seen = [[start]], set()
+    while paths:
+        path = paths.pop(0)
+        for callee in calls.get(path[-1], ()):
+            if callee == start:
+                return path + [start]
+            if callee not in seen:
+                seen.add(callee)
+                paths.append(path + [callee])
+    return None
 
 
 def _value_class(v) -> str:

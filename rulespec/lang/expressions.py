@@ -80,6 +80,9 @@ class Names:
     all_names: set[str] = field(default_factory=set)
     props: dict[str, str] = field(default_factory=dict)   # card property -> type
     goals: set[str] = field(default_factory=set)
+    # the spec's procedures and conditions: name -> ((parameter, type), ...)
+    procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    conditions: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 class SpecText:
@@ -281,6 +284,13 @@ class Builder:
             return ir.Kind(span, "kind", name)
         if name in n.goals:
             return ir.Const(span, "goal", name)
+        if name in n.conditions:
+            self._error("RS203", f"condition '{name}' is called with its arguments: write "
+                        f"{name}({', '.join(p for p, _ in n.conditions[name])})", span)
+            return None
+        if name in n.procedures:
+            self._error("RS205", f"'{name}' is a statement, not a value", span)
+            return None
         self._unknown(name, span, scope)
         return None
 
@@ -305,8 +315,11 @@ class Builder:
             if what == "zone":
                 return ir.ZoneRef(span, "zone", name, args[0])
             return ir.Counter(span, "int", name, args[0])
+        if name in n.conditions:
+            ok = self._arguments(name, tuple(t for _, t in n.conditions[name]), args, span)
+            return ir.ConditionCall(span, "bool", name, tuple(args)) if ok else None
         if name not in FUNCTIONS:
-            if name in PROCEDURES:
+            if name in PROCEDURES or name in n.procedures:
                 self._error("RS205", f"'{name}' is a statement, not a value", span)
             else:
                 self._unknown(name, span, scope, "function")
@@ -484,12 +497,15 @@ class Builder:
 
     def _do(self, t, span, scope):
         name = str(t.children[0])
+        if name in self.names.procedures:
+            return self._perform(t, span, scope)
         if name not in PROCEDURES:
-            if name in FUNCTIONS:
+            if name in FUNCTIONS or name in self.names.conditions:
                 self._error("RS205", f"'{name}' is a value, not a statement", span)
             else:
                 self._error("RS201", f"unknown statement '{name}'", span,
-                            did_you_mean(name, PROCEDURES) or "see docs/language.md")
+                            did_you_mean(name, set(PROCEDURES) | set(self.names.procedures))
+                            or "see docs/language.md")
             return None
         if name == "react" and "__action__" not in scope:
             self._error("RS208", "react() opens a window against an action, so it may only "
@@ -505,6 +521,14 @@ class Builder:
             args.append(self._call(a, self._span(a), scope, chance_ok=True) if chance
                         else self._expr(a, scope))
         return ir.Do(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
+
+    def _perform(self, t, span, scope):
+        """A call of one of the spec's procedures: its arguments are checked like a
+        built-in's; chance may not stand in them (RS206)."""
+        name = str(t.children[0])
+        args = self._args(t, scope)
+        params = tuple(want for _, want in self.names.procedures[name])
+        return ir.ProcedureCall(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
 
     def _arguments(self, name, params, args, span) -> bool | None:
         """Whether a call's arguments fit its parameters: None for the wrong number

@@ -65,6 +65,13 @@ class Call(Expr):
 
 
 @dataclass(frozen=True)
+class ConditionCall(Expr):
+    """A call of a named condition of the spec (`conditions:`): always bool."""
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Aggregate(Expr):
     """`func(body for var in items)`: see rulespec.lang.builtins.AGGREGATES."""
     func: str
@@ -152,6 +159,13 @@ class ChooseCard(Stmt):
 @dataclass(frozen=True)
 class Do(Stmt):
     """A call of a built-in procedure: move, shuffle, win, react, ..."""
+    proc: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class ProcedureCall(Stmt):
+    """A call of a named procedure of the spec (`procedures:`)."""
     proc: str
     args: tuple[Expr, ...]
 
@@ -338,6 +352,28 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class Procedure:
+    """A named effect: its parameters (name, type) in call order bind its only locals."""
+    name: str
+    title: str
+    params: tuple[tuple[str, str], ...]
+    effect: tuple[Stmt, ...]
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A named condition: a bool expression over its parameters (name, type)."""
+    name: str
+    title: str
+    params: tuple[tuple[str, str], ...]
+    when: Expr
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class Spec:
     name: str
     min_players: int
@@ -360,6 +396,8 @@ class Spec:
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
+    procedures: tuple[Procedure, ...] = ()
+    conditions: tuple[Condition, ...] = ()
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""
@@ -378,11 +416,18 @@ class Spec:
             for rule in section:
                 yield kind, rule
 
+    def procedure(self, name: str) -> Procedure:
+        return next(p for p in self.procedures if p.name == name)
+
+    def condition(self, name: str) -> Condition:
+        return next(c for c in self.conditions if c.name == name)
+
 
 # Read off the declarations once: the node classes iter_children descends into; every
 # IR class's fields but the span; those declared to hold nodes (a node, None, or a tuple
 # of nodes), which are all iter_children looks at; those holding a block of statements.
-_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef)
+_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef, Procedure,
+          Condition)
 _FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name != "span")
            for base in (*_NODES, CardType, ZoneDef, ParamDef)
            for cls in [base, *_subclasses(base)]}
