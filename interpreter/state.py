@@ -49,6 +49,7 @@ class State(Table):
         self._choices = 0  # choices applied, chance included: the game's length in steps
         self._fired: dict[str, int] = {}   # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
+        self._called: dict[str, int] = {}  # how often each procedure was called
         self._quiet: dict = {}    # key -> the version at which it last fired
         self._checked = -1        # the version at the last trigger check that found nothing
         self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
@@ -202,7 +203,7 @@ class State(Table):
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = dict(self._quiet)
         s._events = None if self._events is None or not log else list(self._events)
-        s._fired, s._played = dict(self._fired), dict(self._played)
+        s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
         def env_copy(env):
@@ -319,6 +320,11 @@ class State(Table):
         return MappingProxyType(self._fired)
 
     @property
+    def called(self):
+        """Procedure name -> how often it was called (a read-only view)."""
+        return MappingProxyType(self._called)
+
+    @property
     def played(self):
         """Card type -> how often one was played or reacted with (a read-only view)."""
         return MappingProxyType(self._played)
@@ -399,6 +405,7 @@ class State(Table):
         locals. Past MAX_CALLS calls in one turn (a recursion that does not stop) the
         game ends as effect_loop."""
         self._calls += 1
+        _count(self._called, name)
         if self._calls > MAX_CALLS:
             self._log("error", message=f"procedure '{name}' was called more than {MAX_CALLS:,} "
                       "times in one turn", rule=name)

@@ -42,7 +42,8 @@ def _named(spec: ir.Spec) -> dict:
     """(kind, name) -> part, for every named part of a spec."""
     named = {}
     for kind, parts in (("parameter", spec.params), ("card", spec.cards), ("zone", spec.zones),
-                        ("counter", spec.counters), ("goal", spec.goals)):
+                        ("counter", spec.counters), ("goal", spec.goals),
+                        ("procedure", spec.procedures), ("condition", spec.conditions)):
         named |= {(kind, p.name): p for p in parts}
     named |= {("end condition" if kind == "end" else kind, rule.name): rule
               for kind, rule in spec.rules()}
@@ -79,8 +80,8 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
             detail = "" if field in ("evaluation", "setup", "removals") else \
                 f"{getattr(old, field)} -> {getattr(new, field)}"
             out.append(Change("game", label, "changed", old.span, new.span, detail))
-    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "step", "action",
-             "reaction", "end condition", "trigger"]
+    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "procedure",
+             "condition", "step", "action", "reaction", "end condition", "trigger"]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))
 
 

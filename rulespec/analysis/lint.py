@@ -70,7 +70,7 @@ class Analysis:
               {n for r in spec.reactions for n in graphs.zones_in(r.to)}
         for a in spec.actions:
             sources |= graphs.zones_in(a.among)
-        for s in ir.walk_statements((spec.setup, *(rule.effect for _, rule in spec.rules()))):
+        for s in ir.walk_statements(_effects(spec)):
             if isinstance(s, ir.ChooseCard):
                 sources |= graphs.zones_in(s.source)
         sources |= {z.refill_from for z in spec.zones if z.refill_from}
@@ -90,7 +90,8 @@ class Analysis:
                 return (-INF, INF)
             if counted_here and a.card:
                 counted += self.supply.get(a.card, INF)
-        others = (r.effect for kind, r in self.spec.rules() if kind != "action")
+        others = [r.effect for kind, r in self.spec.rules() if kind != "action"]
+        others += [p.effect for p in self.spec.procedures]  # called from anywhere, actions too
         for s in ir.walk_statements((self.spec.setup, *others)):
             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.target.name == c.name:
                 v = self.interval(s.value)
@@ -192,14 +193,25 @@ class Analysis:
         return None
 
 
+def _effects(spec: ir.Spec) -> tuple:
+    """Every block of statements the spec runs: the setup's, the rules', the procedures'."""
+    return (spec.setup, *(rule.effect for _, rule in spec.rules()), *(p.effect for p in spec.procedures))
+
+
+def _outside_rules(spec: ir.Spec) -> graphs.Touches:
+    """What the evaluation and the counters' initial values read and call."""
+    t = graphs.touches_of(spec.evaluation)
+    for c in spec.counters:
+        graphs.touches_of(c.initial, t)
+    return graphs.with_calls(spec, t)
+
+
 # --- the checks ---------------------------------------------------------------------
 
 def check_unused(an: Analysis):
     """RL101: parameters, zones, counters and goals that nothing refers to."""
     g, spec = an.g, an.spec
-    initial_reads = set(graphs.touches_of(spec.evaluation).reads)  # the evaluation's too
-    for c in spec.counters:
-        initial_reads |= graphs.touches_of(c.initial).reads
+    initial_reads = set(_outside_rules(spec).reads)  # the evaluation's too
     initial_reads |= {("zone", g.zone) for g in spec.goals if ("goal", g.name) in initial_reads}
     for kind, items in (("param", spec.params), ("zone", spec.zones),
                         ("counter", spec.counters), ("goal", spec.goals)):
@@ -210,7 +222,7 @@ def check_unused(an: Analysis):
             if not used:
                 yield Finding("RL101", "warning", f"{kind} '{item.name}' is never used", item.span,
                               hint="remove it, or refer to it in a rule")
-    read_kinds = {n for k, n in graphs.touches_of(spec.evaluation).reads if k == "kind"}
+    read_kinds = {n for k, n in _outside_rules(spec).reads if k == "kind"}
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
     read_kinds |= {v for c in spec.cards for _, v in c.props if isinstance(v, str)}  # kind props
@@ -226,6 +238,23 @@ def check_unused(an: Analysis):
         if not covering & (read_kinds | played | goal_kinds):
             yield Finding("RL103", "warning", f"card '{c.name}' is never played and no rule "
                           "refers to it", c.span, hint="a card that does nothing only dilutes the deck")
+
+
+def check_uncalled(an: Analysis):
+    """RL109: procedures and conditions that nothing calls, not even through others
+    (one that only calls itself is not called)."""
+    spec = an.spec
+    calls = nx.DiGraph((a, b) for a, b, k in an.g.edges(keys=True) if k == "calls")
+    roots = [nid for nid, _ in graphs.rules_of(spec)] + \
+        [graphs.NodeId(*c) for c in _outside_rules(spec).calls]
+    called = {nid for nid in roots if nid.kind in ("procedure", "condition")}
+    for root in roots:
+        if root in calls:
+            called |= nx.descendants(calls, root)
+    for nid, part in graphs.definitions(spec):
+        if nid not in called:
+            yield Finding("RL109", "warning", f"{nid.kind} '{nid.name}' is never called",
+                          part.span, hint="call it from a rule, or remove it")
 
 
 def check_unreachable(an: Analysis):
@@ -264,28 +293,39 @@ def check_conditions(an: Analysis):
             conds.append(part.when)
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append(part.condition)
-        for s in ir.walk_statements(part.effect if part is not None else spec.setup):
-            if isinstance(s, (ir.If, ir.While)):
-                conds.append(s.cond)
-        for cond in conds:
-            yield from _while_initial(an, kind, name, cond)
-            verdicts: dict = {}   # node -> [verdict per player count]
-            for sub in per_count:
-                for node, verdict in _verdicts(sub, cond):
-                    verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
-            for node, found in verdicts.values():
-                never = [n for n, v in found if v is False]
-                always = [n for n, v in found if v is True]
-                if never:
-                    where = "" if len(never) == len(counts) else \
-                        f" with {' or '.join(map(str, never))} players"
-                    sub = per_count[counts.index(never[0])]
-                    yield Finding("RL105", "error", f"{kind} '{name}': this condition can never "
-                                  f"hold{where} ({_explain(sub, node)})", node.span,
-                                  hint="check the deck, the limits and the thresholds", rules=(name,))
-                elif len(always) == len(counts):
-                    yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
-                                  f"holds ({_explain(an, node)})", node.span, rules=(name,))
+        conds += _tests(part.effect if part is not None else spec.setup)
+        yield from _judged(an, per_count, counts, kind, name, conds)
+    for nid, part in graphs.definitions(spec):
+        conds = _tests(part.effect) if nid.kind == "procedure" else [part.when]
+        yield from _judged(an, per_count, counts, nid.kind, nid.name, conds)
+
+
+def _tests(stmts) -> list:
+    """The conditions of a block's `if`s and `while`s."""
+    return [s.cond for s in ir.walk_statements(stmts) if isinstance(s, (ir.If, ir.While))]
+
+
+def _judged(an: Analysis, per_count, counts, kind, name, conds):
+    """RL105 and RL108 for one part's conditions, for each player count's deck."""
+    for cond in conds:
+        yield from _while_initial(an, kind, name, cond)
+        verdicts: dict = {}   # node -> [verdict per player count]
+        for sub in per_count:
+            for node, verdict in _verdicts(sub, cond):
+                verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
+        for node, found in verdicts.values():
+            never = [n for n, v in found if v is False]
+            always = [n for n, v in found if v is True]
+            if never:
+                where = "" if len(never) == len(counts) else \
+                    f" with {' or '.join(map(str, never))} players"
+                sub = per_count[counts.index(never[0])]
+                yield Finding("RL105", "error", f"{kind} '{name}': this condition can never "
+                              f"hold{where} ({_explain(sub, node)})", node.span,
+                              hint="check the deck, the limits and the thresholds", rules=(name,))
+            elif len(always) == len(counts):
+                yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
+                              f"holds ({_explain(an, node)})", node.span, rules=(name,))
 
 
 def _while_initial(an: Analysis, kind, name, cond):
@@ -428,14 +468,15 @@ def _conjuncts(e):
     return [e]
 
 
-CHECKS = (check_unused, check_unreachable, check_start_zone, check_conditions, check_ends,
+CHECKS = (check_unused, check_uncalled, check_unreachable, check_start_zone, check_conditions, check_ends,
           check_trigger_cycles)
 
 CODES = {
     "RL101": "unused name", "RL102": "action never offered", "RL103": "card never played, or "
     "stuck where it starts", "RL104": "reaction that can never answer", "RL105": "condition "
     "that can never hold", "RL106": "no end but the turn limit", "RL107": "trigger cycle "
-    "without progress", "RL108": "condition that always holds",
+    "without progress", "RL108": "condition that always holds", "RL109": "procedure or "
+    "condition never called",
     "RL201": "a reachable state where the game stops without an end", "RL202": "a layer-1 "
     "finding confirmed by exploration", "RL203": "not found within the exploration bounds, or "
     "the search stopped at them", "RL301": "a rule that never fired in simulation", "RL302": "simulated games "
