@@ -241,3 +241,26 @@ def test_diff_sees_a_changed_procedure():
     old, new = load_spec("a.yaml", ROUTINES), load_spec("b.yaml", ROUTINES.replace(
         "effect: move(top(pile, n), hand(p))", "effect: move(top(pile, n + 1), hand(p))"))
     assert [(c.kind, c.name, c.what) for c in changes(old, new)] == [("procedure", "deal", "changed")]
+
+
+def test_a_variant_replaces_adds_and_removes_procedures_and_conditions(tmp_path):
+    (tmp_path / "routines.yaml").write_text(ROUTINES)
+    (tmp_path / "v.yaml").write_text(
+        "rulespec: 1\nextends: routines.yaml\n"
+        "replace:\n  procedures:\n    deal:\n      params: {p: player, n: int}\n"
+        "      effect: move(top(pile, n + 1), hand(p))\n"
+        "add:\n  conditions:\n    broke:\n      params: {p: player}\n      when: count(hand(p), coin) == 0\n"
+        "remove:\n  procedures: [discard_down]\n  conditions: [rich]\n")
+    with pytest.raises(SpecError) as exc:   # the tidy step and rich_wins still call them
+        load_spec(tmp_path / "v.yaml")
+    assert sorted(d.code for d in exc.value.diagnostics) == ["RS201", "RS201"]
+    assert "unknown statement 'discard_down'" in exc.value.render()
+    (tmp_path / "v.yaml").write_text(
+        "rulespec: 1\nextends: routines.yaml\n"
+        "replace:\n  procedures:\n    deal:\n      params: {p: player, n: int}\n"
+        "      effect: move(top(pile, n + 1), hand(p))\n")
+    spec = load_spec(tmp_path / "v.yaml")
+    log = settled(Game(spec, 3).new_initial_state(seed=2)).log_for(None)
+    dealt = [sum(e["n"] for e in log if e["event"] == "move" and e["turn"] == 0 and e["dst"] == f"hand[P{p}]")
+             for p in (1, 2, 3)]
+    assert dealt == [3, 3, 3]   # the setup's deal(p, 2) now deals one more
