@@ -195,6 +195,7 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
             node(nid, part.span)
     for nid, part in definitions(spec):
         node(nid, part.span)
+    for nid, part in definitions(spec):
         body = part.effect if nid.kind == "procedure" else part.when
         for what, name in touches_of(body).calls:
             g.add_edge(nid, NodeId(what, name), key="calls")

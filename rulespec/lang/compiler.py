@@ -68,7 +68,8 @@ class _Compiler:
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
                 self.error("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
                            f"(at {self.doc.key_span(seen[name][0])})", path,
-                           "cards, tags, parameters, zones and counters share one namespace",
+                           "cards, tags, parameters, zones, counters, goals, procedures and "
+                           "conditions share one namespace",
                            key=True)
                 return False
             seen.setdefault(name, (path, what))
