@@ -59,7 +59,7 @@ class Compiler:
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
-        self.tests: dict = {}  # a named condition -> its function, made at its first call
+        self.tests: dict = {}  # a named condition -> its function (see conditions)
 
     @contextmanager
     def within(self, rule: str):
@@ -173,13 +173,18 @@ class Compiler:
             return f"{ {'//': '_div', '%': '_mod', '*': '_mul'}[op]}({a}, {b})"
         return f"({a} {op} {b})"
 
+    def conditions(self, conditions) -> None:
+        """Compile each named condition to a function of its own, those it calls first,
+        so that compiling a call never compiles another condition: a chain of them
+        costs no Python recursion."""
+        for cond in ir.callees_first(conditions):
+            with self.within(cond.name):
+                self.tests[cond.name] = self.expr(cond.when)
+
     def _src_ConditionCall(self, e):
-        """A named condition is one function of its own, called with its parameters as
-        the only bindings (conditions cannot recurse: RS209)."""
+        """A call of a named condition: its function, with its parameters as the only
+        bindings (conditions cannot recurse: RS209)."""
         cond = self.defs.spec.condition(e.name)
-        if e.name not in self.tests:
-            with self.within(e.name):
-                self.tests[e.name] = self.expr(cond.when)
         args = ", ".join(f"{self.constant(p)}: {self.argument_source(t, a)}"
                          for (p, t), a in zip(cond.params, e.args))
         return f"{self.constant(self.tests[e.name])}(g, {{{args}}})"

@@ -65,6 +65,7 @@ class Game:
         self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
                       for g in spec.goals}
         self.exprs = Compiler(self)
+        self.exprs.conditions(spec.conditions)
         with self.exprs.within("evaluation"):
             self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
         stmts = StatementCompiler(self)
@@ -162,12 +163,14 @@ class Game:
                     return [(base + p, self.keys[i, p]) for p in range(self.n)]
                 return [(base + p, k) for p in range(self.n) for k in keys]
 
+            called = {}  # the named conditions it calls, through others too: their bodies
+
             def visit(node, own=True):
                 nonlocal table
                 if node is None:  # a zone or counter with no owner
                     return
                 if isinstance(node, ir.ConditionCall):  # it reads what its body reads
-                    visit(self.spec.condition(node.name).when, own=False)
+                    called.setdefault(node.name, self.spec.condition(node.name).when)
                 if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
                     node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
@@ -190,6 +193,11 @@ class Game:
                 for child in ir.iter_children(node):
                     visit(child, own)
             visit(t.ir.when)
+            done = set()
+            while called.keys() - done:  # a loop, not a recursion: conditions may nest deep
+                name = min(called.keys() - done)
+                done.add(name)
+                visit(called[name], own=False)
             if table:
                 self.watch_table += keys
         # readers of a card of type t moving in or out of a slot: the slot's readers and

@@ -264,3 +264,20 @@ def test_a_variant_replaces_adds_and_removes_procedures_and_conditions(tmp_path)
     dealt = [sum(e["n"] for e in log if e["event"] == "move" and e["turn"] == 0 and e["dst"] == f"hand[P{p}]")
              for p in (1, 2, 3)]
     assert dealt == [3, 3, 3]   # the setup's deal(p, 2) now deals one more
+
+
+@pytest.mark.parametrize("length, found", [
+    (32, []),
+    (33, [("RS209", "condition 'c0' starts a chain of 33 conditions calling one another; at most 32")]),
+    (400, [("RS209", "condition 'c367' starts a chain of 33 conditions calling one another; at most 32")]),
+])
+def test_conditions_calling_one_another_are_bounded_in_depth(length, found):
+    chain = "".join(f"  c{i}:\n    params: {{p: player}}\n    when: c{i + 1}(p)\n" for i in range(length - 1))
+    chain += f"  c{length - 1}:\n    params: {{p: player}}\n    when: size(hand(p)) > 0\n"
+    text = changed(("\nconditions:\n", "\nconditions:\n" + chain),
+                   ("    when: rich(p)\n", "    when: c0(p) and rich(p)\n"))
+    if found:
+        assert errors(text) == found
+    else:  # the longest chain allowed compiles and runs
+        game = settled(Game(load_spec("x.yaml", text), 3).new_initial_state(seed=1))
+        assert not game.is_terminal()

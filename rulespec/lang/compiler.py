@@ -10,7 +10,7 @@ from pathlib import Path
 from . import ir, schema
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
-from .limits import MAX_CARDS, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
+from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -170,7 +170,7 @@ class _Compiler:
 
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
         procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
-        self._circular_conditions(conditions)
+        self._condition_calls(conditions)
         setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
         actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
@@ -304,18 +304,36 @@ class _Compiler:
         return ir.Condition(name, c.get("title", _title(name)), params, when, _rulings(c),
                             self.doc.key_span(path))
 
-    def _circular_conditions(self, conditions) -> None:
+    def _condition_calls(self, conditions) -> None:
         """RS209: an expression cannot recurse, so no condition may call itself, directly
-        or through others. Each condition on a circle is reported, with its way round."""
-        calls = {c.name: [n.name for n in ir.walk(c.when) if isinstance(n, ir.ConditionCall)]
-                 for c in conditions if c.when is not None}
+        or through others (each condition on a circle is reported, with its way round);
+        nor may conditions call one another more than MAX_CONDITION_DEPTH deep."""
+        if any(c.when is None for c in conditions):
+            return  # a body with problems may lack calls: judging the rest would mislead
+        calls = {c.name: ir.condition_calls(c) for c in conditions}
+        circles = False
         for c in conditions:
             way = _way_back(c.name, calls)
             if way:
+                circles = True
                 self.problems.append(Diagnostic(
                     "RS209", f"condition '{c.name}' calls itself: {' -> '.join(way)}", c.span,
                     hint="a condition cannot recurse; write the repeated part out, or use a "
                          "procedure with a while loop"))
+        if not circles:
+            self._condition_depth(conditions, calls)
+
+    def _condition_depth(self, conditions, calls) -> None:
+        """Each chain of calls too deep is reported once, at the condition where it
+        passes the bound."""
+        depth: dict[str, int] = {}
+        for c in ir.callees_first(conditions):
+            depth[c.name] = 1 + max((depth[n] for n in calls[c.name]), default=0)
+            if depth[c.name] == MAX_CONDITION_DEPTH + 1:
+                self.problems.append(Diagnostic(
+                    "RS209", f"condition '{c.name}' starts a chain of {MAX_CONDITION_DEPTH + 1} "
+                    f"conditions calling one another; at most {MAX_CONDITION_DEPTH}", c.span,
+                    hint="write a part of the chain out"))
 
     # --- cross-references ----------------------------------------------------------
 

@@ -222,6 +222,31 @@ def calls(stmts, proc: str) -> bool:
     return any(isinstance(s, Do) and s.proc == proc for s in walk_statements(stmts))
 
 
+def condition_calls(cond) -> list[str]:
+    """The names of the named conditions a condition's body calls, in order."""
+    return [n.name for n in walk(cond.when) if isinstance(n, ConditionCall)]
+
+
+def callees_first(conditions) -> list:
+    """The named conditions, each after those it calls, for conditions that call one
+    another in no circle (RS209); found with a stack of its own, as chains may be long."""
+    by_name = {c.name: c for c in conditions}
+    order, done = [], set()
+    for first in conditions:
+        stack = [(first.name, False)]
+        while stack:
+            name, ready = stack.pop()
+            if name in done:
+                continue
+            if ready:
+                done.add(name)
+                order.append(by_name[name])
+                continue
+            stack.append((name, True))
+            stack.extend((callee, False) for callee in condition_calls(by_name[name]))
+    return order
+
+
 def iter_blocks(node):
     """The statement blocks directly inside a statement or rule, for an analysis whose
     verdict on a statement depends on its block: an if's two arms, a loop's or choice's
