@@ -297,11 +297,11 @@ class StatementCompiler:
 
     def _pause_ProcedureCall(self, s: ir.ProcedureCall):
         name, bodies = s.proc, self.procedures
-        args = [(p, self.x.function(self.x.argument_source(t, a), a.span))
-                for (p, t), a in zip(self.rules.spec.procedure(name).params, s.args)]
+        params = self.rules.spec.procedure(name).params
+        bindings = self.x.function(self.x.bindings_source(params, s.args), s.span)
 
         def perform(g, env):
-            g.call(name, bodies[name], {p: f(g, env) for p, f in args})
+            g.call(name, bodies[name], bindings(g, env))
         return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):

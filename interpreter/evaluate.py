@@ -120,13 +120,16 @@ class Compiler:
         finally:
             self.depth -= 1
 
-    def argument_source(self, want: str, e: ir.Expr) -> str:
-        """Source for an argument of a procedure or condition, as a local of that type
-        holds it: cards as a list of their own (the zone they lie in may change before
-        the body reads them), players as a tuple."""
-        if want == "cards":
-            return f"list({self.cards_source(e)})"
-        return self.players_source(e) if want == "players" else self.source(e)
+    def bindings_source(self, params, args) -> str:
+        """Source for the locals of a procedure's or condition's body: a dict of each
+        parameter to its argument, held as a local of its type holds it: cards as a list
+        of their own (the zone they lie in may change before the body reads them),
+        players as a tuple."""
+        def value(want, e):
+            if want == "cards":
+                return f"list({self.cards_source(e)})"
+            return self.players_source(e) if want == "players" else self.source(e)
+        return "{" + ", ".join(f"{self.constant(p)}: {value(t, a)}" for (p, t), a in zip(params, args)) + "}"
 
     def cards_source(self, e: ir.Expr) -> str:
         return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
@@ -184,10 +187,8 @@ class Compiler:
     def _src_ConditionCall(self, e):
         """A call of a named condition: its function, with its parameters as the only
         bindings (conditions cannot recurse: RS209)."""
-        cond = self.defs.spec.condition(e.name)
-        args = ", ".join(f"{self.constant(p)}: {self.argument_source(t, a)}"
-                         for (p, t), a in zip(cond.params, e.args))
-        return f"{self.constant(self.tests[e.name])}(g, {{{args}}})"
+        params = self.defs.spec.condition(e.name).params
+        return f"{self.constant(self.tests[e.name])}(g, {self.bindings_source(params, e.args)})"
 
     def _src_Call(self, e):
         method = getattr(self, "_src_f_" + e.func, None)
