@@ -281,3 +281,23 @@ def test_conditions_calling_one_another_are_bounded_in_depth(length, found):
     else:  # the longest chain allowed compiles and runs
         game = settled(Game(load_spec("x.yaml", text), 3).new_initial_state(seed=1))
         assert not game.is_terminal()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_games_keep_the_invariants_and_a_copy_plays_alike(seed):
+    """Paused anywhere, inside procedures included, a copy of the game goes on exactly
+    as the game does."""
+    import random
+    game = Game(load_spec("x.yaml", ROUTINES), 3).new_initial_state(seed=seed)
+    pick = random.Random(seed)
+    while not game.is_terminal():
+        game.check_invariants()
+        copy = game.clone()
+        if game.chance_is_sampled():
+            assert copy.sample_chance().cards == game.sample_chance().cards   # the RNG is copied too
+        else:
+            option = pick.choice(game.legal_actions())
+            game.apply_action(option)
+            copy.apply_action(option)
+        assert copy.key() == game.key()
+    assert game.reason in ("rich_wins", "dry", "turn_limit")
