@@ -197,7 +197,7 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
         node(nid, part.span)
     for nid, part in definitions(spec):
         body = part.effect if nid.kind == "procedure" else part.when
-        for what, name in touches_of(body).calls:
+        for what, name in sorted(touches_of(body).calls):
             g.add_edge(nid, NodeId(what, name), key="calls")
 
     steps = [NodeId("step", s.name) for s in spec.turn]
@@ -228,7 +228,7 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
             g.add_edge(nid, NodeId("zone", dst), key="moves_to")
         for counter in eff.changes:
             g.add_edge(nid, NodeId("counter", counter), key="changes")
-        for what, name in _direct_calls(spec, nid, part):
+        for what, name in _direct_calls(spec, part):
             g.add_edge(nid, NodeId(what, name), key="calls")
         for what, name in cond.reads | eff.reads:
             if what in ("zone", "counter", "param", "goal"):
@@ -246,11 +246,11 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     return g
 
 
-def _direct_calls(spec: ir.Spec, nid: NodeId, part) -> set[tuple[str, str]]:
-    """The procedures and conditions a rule calls itself (not through others)."""
-    if part is None:
-        return touches_of(spec.setup).calls
-    return touches_of(tuple(n for n in ir.iter_children(part) if n is not None)).calls
+def _direct_calls(spec: ir.Spec, part) -> list[tuple[str, str]]:
+    """The procedures and conditions a rule (None: the setup) calls itself, not through
+    others, in order."""
+    inside = spec.setup if part is None else tuple(ir.iter_children(part))
+    return sorted(touches_of(inside).calls)
 
 
 def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
