@@ -301,3 +301,12 @@ def test_random_games_keep_the_invariants_and_a_copy_plays_alike(seed):
             copy.apply_action(option)
         assert copy.key() == game.key()
     assert game.reason in ("rich_wins", "dry", "turn_limit")
+
+
+def test_conditions_inside_procedures_and_named_conditions_are_judged():
+    text = with_procedures("  hoard:\n    params: {p: player}\n    effect: if count(hand(p), coin) > 12 { end_turn() }\n",
+                           "    hoard(current)\n")
+    text = text.replace("    when: size(hand(p)) > 0\n", "    when: size(hand(p)) >= 0\n")
+    found = sorted((f.code, f.message.split(" (")[0]) for f in static(load_spec("x.yaml", text)))
+    assert found == [("RL105", "procedure 'hoard': this condition can never hold"),
+                     ("RL108", "condition 'can_be_robbed': this condition always holds")]

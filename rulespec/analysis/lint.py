@@ -286,46 +286,42 @@ def check_conditions(an: Analysis):
     spec = an.spec
     counts = list(range(spec.min_players, spec.max_players + 1))
     per_count = [Analysis(spec, n, an.g) for n in counts]
-    for nid, part in graphs.rules_of(spec):
+    for nid, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
         kind, name = nid.kind, nid.name
         conds = []
-        if kind in ("trigger", "end"):
+        if kind in ("trigger", "end", "condition"):
             conds.append(part.when)
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append(part.condition)
-        conds += _tests(part.effect if part is not None else spec.setup)
-        yield from _judged(an, per_count, counts, kind, name, conds)
-    for nid, part in graphs.definitions(spec):
-        conds = _tests(part.effect) if nid.kind == "procedure" else [part.when]
-        yield from _judged(an, per_count, counts, nid.kind, nid.name, conds)
+        for s in ir.walk_statements(_body(spec, part)):
+            if isinstance(s, (ir.If, ir.While)):
+                conds.append(s.cond)
+        for cond in conds:
+            yield from _while_initial(an, kind, name, cond)
+            verdicts: dict = {}   # node -> [verdict per player count]
+            for sub in per_count:
+                for node, verdict in _verdicts(sub, cond):
+                    verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
+            for node, found in verdicts.values():
+                never = [n for n, v in found if v is False]
+                always = [n for n, v in found if v is True]
+                if never:
+                    where = "" if len(never) == len(counts) else \
+                        f" with {' or '.join(map(str, never))} players"
+                    sub = per_count[counts.index(never[0])]
+                    yield Finding("RL105", "error", f"{kind} '{name}': this condition can never "
+                                  f"hold{where} ({_explain(sub, node)})", node.span,
+                                  hint="check the deck, the limits and the thresholds", rules=(name,))
+                elif len(always) == len(counts):
+                    yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
+                                  f"holds ({_explain(an, node)})", node.span, rules=(name,))
 
 
-def _tests(stmts) -> list:
-    """The conditions of a block's `if`s and `while`s."""
-    return [s.cond for s in ir.walk_statements(stmts) if isinstance(s, (ir.If, ir.While))]
-
-
-def _judged(an: Analysis, per_count, counts, kind, name, conds):
-    """RL105 and RL108 for one part's conditions, for each player count's deck."""
-    for cond in conds:
-        yield from _while_initial(an, kind, name, cond)
-        verdicts: dict = {}   # node -> [verdict per player count]
-        for sub in per_count:
-            for node, verdict in _verdicts(sub, cond):
-                verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
-        for node, found in verdicts.values():
-            never = [n for n, v in found if v is False]
-            always = [n for n, v in found if v is True]
-            if never:
-                where = "" if len(never) == len(counts) else \
-                    f" with {' or '.join(map(str, never))} players"
-                sub = per_count[counts.index(never[0])]
-                yield Finding("RL105", "error", f"{kind} '{name}': this condition can never "
-                              f"hold{where} ({_explain(sub, node)})", node.span,
-                              hint="check the deck, the limits and the thresholds", rules=(name,))
-            elif len(always) == len(counts):
-                yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
-                              f"holds ({_explain(an, node)})", node.span, rules=(name,))
+def _body(spec: ir.Spec, part) -> tuple:
+    """The statements of a rule, procedure or condition (None: the setup)."""
+    if part is None:
+        return spec.setup
+    return () if isinstance(part, ir.Condition) else part.effect
 
 
 def _while_initial(an: Analysis, kind, name, cond):
