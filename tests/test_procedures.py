@@ -310,3 +310,13 @@ def test_conditions_inside_procedures_and_named_conditions_are_judged():
     found = sorted((f.code, f.message.split(" (")[0]) for f in static(load_spec("x.yaml", text)))
     assert found == [("RL105", "procedure 'hoard': this condition can never hold"),
                      ("RL108", "condition 'can_be_robbed': this condition always holds")]
+
+
+def test_a_win_inside_a_procedure_ends_the_game_under_the_procedures_name():
+    text = changed(("    effect: win(p)\n", "    effect: crown(p)\n"),
+                   ("procedures:\n", "procedures:\n  crown:\n    params: {p: player}\n    effect: |\n"
+                    "      win(p)\n      steals += 1\n"))
+    game = laid_out(text, [["guard"], ["coin", "coin", "thief"], ["thief"]], ["thief", "coin", "guard"])
+    game.apply_action("mug -> P2")
+    game.apply_action("thief")
+    assert (game.reason, game.winners, counter(game, "steals")) == ("crown", (1,), 0)
