@@ -149,6 +149,15 @@ class Analysis:
                 if a and b:
                     f = min if e.func == "min" else max
                     return (f(a[0], b[0]), f(a[1], b[1]))
+            if e.func == "prop" and e.type == "int":  # a card without it, or none, gives 0
+                return _hull((0, 0), *((v, v) for c in self.spec.cards for k, v in c.props
+                                       if k == e.args[1].value))
+        if isinstance(e, ir.Aggregate) and e.func == "count":
+            return (0, self.deck_size if e.over_cards else self.spec.max_players)
+        if isinstance(e, ir.Aggregate) and e.func in ("max", "min"):  # no items give 0
+            return _hull((0, 0), self.interval(e.body))
+        if isinstance(e, ir.IfExpr):
+            return _hull(self.interval(e.then), self.interval(e.orelse))
         if isinstance(e, ir.Binary) and e.type == "int":
             a, b = self.interval(e.left), self.interval(e.right)
             if a and b and e.op == "+":
@@ -173,6 +182,9 @@ class Analysis:
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)
             return None if t is None else not t
+        if isinstance(e, ir.IfExpr):
+            t, a, b = self.truth(e.cond), self.truth(e.then), self.truth(e.orelse)
+            return a if t is True or a is b else b if t is False else None
         if isinstance(e, ir.Binary) and e.op in ("and", "or"):
             a, b = self.truth(e.left), self.truth(e.right)
             if e.op == "and":
@@ -331,6 +343,13 @@ def _verdicts(an: Analysis, cond):
             yield from _verdicts(an, side)
     elif isinstance(cond, ir.Unary) and cond.op == "not" and t is not None:
         yield cond, t
+
+
+def _hull(*intervals):
+    """The smallest interval holding every one given, or None if one is unknown."""
+    if None in intervals:
+        return None
+    return (min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
 
 
 def _explain(an: Analysis, node) -> str:

@@ -66,11 +66,26 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class Aggregate(Expr):
-    """`func(body for var in items)`: see rulespec.lang.builtins.AGGREGATES."""
+    """`func(body for var in items if where)`: see rulespec.lang.builtins.AGGREGATES.
+    The items are players or cards; a card is bound to var as a set of one card."""
     func: str
     body: Expr
     var: str
     items: Expr
+    where: Expr | None  # only the items for which it holds count
+
+    @property
+    def over_cards(self) -> bool:
+        """Whether the items are cards (each bound as a set of one) rather than players."""
+        return self.items.type in ("cards", "zone")
+
+
+@dataclass(frozen=True)
+class IfExpr(Expr):
+    """`if cond then then else orelse`: the value of one arm."""
+    cond: Expr
+    then: Expr
+    orelse: Expr
 
 
 @dataclass(frozen=True)
