@@ -57,15 +57,18 @@ class _Compiler:
         d = self.data
         cards = d["deck"]["cards"]
         seen: dict[str, tuple] = {}
+        refused: set[str] = set()
         reserved = RESERVED
 
         def claim(name, path, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in reserved:
+                refused.add(name)
                 self.error("RS202", f"{what} '{name}' uses a name the language reserves", path,
                            "pick another name", key=True)
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
+                refused.add(name)
                 self.error("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
                            f"(at {self.doc.key_span(seen[name][0])})", path,
                            "cards, tags, parameters, zones and counters share one namespace",
@@ -89,7 +92,7 @@ class _Compiler:
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
             kinds=kinds, all_names=set(seen), props=self._prop_types(cards, kinds),
-            goals=set(accepted["goals"]))
+            goals=set(accepted["goals"]), refused=refused)
 
     def _prop_types(self, cards: dict, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
@@ -351,7 +354,7 @@ class _Compiler:
             elif z.refill_from and (zones[z.refill_from].per_player or z.per_player):
                 self.error("RS402", "refill_from must link two shared zones",
                            ("zones", z.name, "refill_from"))
-        kinds = self.names.kinds
+        kinds = self.names.kinds | self.names.refused  # a refused name was reported once
         actions = {a.name for a in spec.actions}
         for a in spec.actions:
             if a.card is not None and a.card != "any" and a.card not in kinds:

@@ -16,9 +16,10 @@ from . import ir
 from .builtins import AGGREGATES, CHANCE, CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES, accepts
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
-FAILED = "?"  # the type of a local whose let was refused (and reported)
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
+
+FAILED = "?"  # the type of a local whose let was refused or failed (and was reported)
 
 _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
                 "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'",
@@ -28,8 +29,8 @@ _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
                 "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "IN": "'in'",
                 "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'",
                 "THEN": "'then'", "DOT": "'.'"}
-# Tokens that continue a value (listed after those that close or go on with a construct)
-# and the keywords that begin a statement, for the syntax error's message.
+# For a syntax error's message: the tokens that go on with a value (listed after the
+# others, which close a construct or go on with it), and the keywords of statements.
 _OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE_OP", "AND", "OR", "IN", "NOT", "DOT"}
 _STATEMENT_KEYWORDS = {"LET", "FOR", "WHILE", "CHOOSE"}
 _STATEMENTS = {"block", "let", "assign", "if_", "else_if", "for_", "while_", "choose_branch",
@@ -117,6 +118,7 @@ class Names:
     all_names: set[str] = field(default_factory=set)
     props: dict[str, str] = field(default_factory=dict)   # card property -> type
     goals: set[str] = field(default_factory=set)
+    refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
 
 
 class SpecText:
@@ -217,6 +219,8 @@ class Builder:
         return node is not None
 
     def _unknown(self, name: str, span: Span, scope, what="name"):
+        if name in self.names.refused:
+            return  # its declaration was refused, and said so: its uses say no more
         known = set(scope) | set(CONSTANTS) | self.names.all_names | set(FUNCTIONS)
         self._error("RS201", f"unknown {what} '{name}'", span, did_you_mean(name, known))
 
