@@ -253,3 +253,20 @@ def test_lint_bounds_of_the_new_forms_are_sound(when, holds):
     findings = [f for f in lint.static(load_spec("ranks.yaml", text)) if "hands_empty" in f.message]
     never = [f for f in findings if f.code == "RL105" and f.severity == "error"]
     assert bool(never) == (holds is False), findings
+
+
+def _nest(depth: int, items: str) -> str:
+    return "sum(" * depth + "1" + "".join(f" for x{i} in {items})" for i in range(depth))
+
+
+def test_nested_card_aggregates_are_bounded_and_player_ones_stay_as_they_were():
+    ranks(_nest(5, "pile"))                    # 12^5 passes
+    assert _problems(_nest(6, "pile")) == [("RS410", "aggregates nested here make up to "
+                                            "2,985,984 passes at 3 players and 12 cards; at most 1,000,000")]
+    ranks(f"sum({_nest(5, 'pile')} for q in players)")   # 3 * 12^5
+    assert _problems(f"sum(sum({_nest(5, 'pile')} for q in players) for r in players)")[0][0] == "RS410"
+    items = "pile"
+    for i in range(6):                         # items are worked out once, not per item
+        items = f"filter(true for y{i} in {items})"
+    ranks(f"sum(1 for x in {items})")
+    ranks(_nest(20, "players"))                # 3^20: never bounded, and still valid

@@ -323,6 +323,39 @@ class _Compiler:
                     f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}", outer.span,
                     hint="nest fewer loops, or loop over fewer players"))
 
+    def _nested_aggregates(self, spec: ir.Spec) -> None:
+        """RS410 for aggregates over cards: each makes a pass per card (up to 10,000 in
+        the largest deck), and nesting in one another, or in aggregates over players,
+        multiplies. (Aggregates over players alone were never bounded: a spec that
+        validated stays valid.)"""
+        deck = max(sum(k for _, k in spec.deck_for(n))
+                   for n in range(spec.min_players, spec.max_players + 1))
+
+        def passes(node) -> int:
+            if not isinstance(node, ir.Aggregate):
+                return max(map(passes, ir.iter_children(node)), default=1)
+            size = {"player": 1, "players": spec.max_players}.get(node.items.type, deck)
+            per_item = max(passes(c) for c in (node.body, node.where) if c is not None)
+            return max(passes(node.items), size * per_item)  # its items are worked out once
+
+        def over_cards(node) -> bool:
+            return any(isinstance(n, ir.Aggregate) and n.over_cards for n in ir.walk(node))
+
+        def check(node) -> None:
+            n = passes(node) if isinstance(node, ir.Aggregate) and over_cards(node) else 0
+            if n > MAX_FOR_PASSES:
+                self.problems.append(Diagnostic(
+                    "RS410", f"aggregates nested here make up to {n:,} passes at "
+                    f"{spec.max_players} players and {deck} cards; at most {MAX_FOR_PASSES:,}",
+                    node.span, hint="nest fewer aggregates, or work out a part first with let"))
+                return
+            for child in ir.iter_children(node):
+                check(child)
+
+        for part in (spec.setup, *(rule for _, rule in spec.rules()), spec.counters, spec.evaluation):
+            if part is not None:
+                check(part)
+
     def _cross_checks(self, spec: ir.Spec) -> None:
         d = self.data
         lo, hi, default = spec.min_players, spec.max_players, spec.default_players
@@ -338,6 +371,7 @@ class _Compiler:
                        f"{MAX_TURN_LIMIT}", ("turn_limit",),
                        "it only stops a game that would not end")
         self._nested_loops(spec)
+        self._nested_aggregates(spec)
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
             self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))
