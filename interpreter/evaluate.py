@@ -72,7 +72,7 @@ MAX_DEPTH = 50
 
 # locals that read the table, not the bindings
 _TABLE = {"current": "g._current", "players": "g.active_players()", "player_count": "g._n",
-          "game_index": "g._game_index"}
+          "game_index": "g._game_index", "round_index": "g._round"}
 
 
 class Compiler:
@@ -257,6 +257,9 @@ class Compiler:
 
     def _src_f_next(self, e, p):
         return f"g.next_player({self.source(p)})"
+
+    def _src_f_prev(self, e, p):
+        return f"g.prev_player({self.source(p)})"
 
     def _src_f_seat(self, e, n):
         return f"({self.source(n)} % g._n)"

@@ -47,13 +47,14 @@ class Analysis:
         self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
-        counts = [dict(spec.deck_for(n)) for n in
-                  ([players] if players else range(spec.min_players, spec.max_players + 1))]
+        each = [players] if players else range(spec.min_players, spec.max_players + 1)
+        counts = [dict(spec.deck_for(n)) for n in each]
         members = graphs.kind_members(spec)
         # the most cards of a kind any player count's deck holds
         self.supply = {k: max(sum(c[m] for m in ms) for c in counts) for k, ms in members.items()}
         self.deck_size = max(sum(c.values()) for c in counts)
-        self.params = {p.name: p.value for p in spec.params}
+        # the values a parameter takes over the player counts judged
+        self.params = {p.name: [p.value_for(n) for n in each] for p in spec.params}
         self.sinks = self._sinks()
         # None while they are worked out: a counter's bound is not derived from another's
         self.counter_bounds: dict[str, tuple[float, float]] | None = None
@@ -126,8 +127,8 @@ class Analysis:
         if isinstance(e, ir.Const) and e.type == "int":
             return (e.value, e.value)
         if isinstance(e, ir.Param) and e.type == "int":
-            v = self.params[e.name]
-            return (v, v)
+            vs = self.params[e.name]
+            return (min(vs), max(vs))
         if isinstance(e, ir.Counter):
             if e.name in self.pinned:
                 return self.pinned[e.name]
@@ -222,7 +223,8 @@ def check_unused(an: Analysis):
             if not used:
                 yield Finding("RL101", "warning", f"{kind} '{item.name}' is never used", item.span,
                               hint="remove it, or refer to it in a rule")
-    read_kinds = {n for k, n in graphs.touches_of(spec.evaluation).reads if k == "kind"}
+    top_reads = graphs.touches_of(spec.evaluation).reads | graphs.touches_of(spec.turn_order).reads
+    read_kinds = {n for k, n in top_reads if k == "kind"}
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
     read_kinds |= {v for c in spec.cards for _, v in c.props if isinstance(v, str)}  # kind props
@@ -272,7 +274,7 @@ def check_conditions(an: Analysis):
     for nid, part in graphs.rules_of(spec):
         kind, name = nid.kind, nid.name
         conds = []
-        if kind in ("trigger", "end"):
+        if kind in graphs.CONDITIONAL:
             conds.append(part.when)
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append(part.condition)
@@ -371,7 +373,7 @@ def check_ends(an: Analysis):
     for nid, part in graphs.rules_of(spec):
         cond, eff = an.touches[nid]
         if {"win", "end_game"} & eff.procs:
-            if nid.kind in ("trigger", "end") and an.truth(part.when) is False:
+            if nid.kind in graphs.CONDITIONAL and an.truth(part.when) is False:
                 continue
             live.append(nid)
     if not live:

@@ -16,6 +16,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "of": (("cards", "kind"), "cards", "every card of a type or tag"),
     "others": (("player",), "players", "the active players other than this one"),
     "next": (("player",), "player", "the next active player in turn order"),
+    "prev": (("player",), "player", "the previous active player in turn order"),
     "random_player": (("players",), "player", "a player picked by chance "
                       "(only as a let's value or set_current's argument)"),
     "without": (("cards", "cards"), "cards", "the first cards less the second"),
@@ -38,6 +39,7 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "players": ("players", "the active players, in turn order from the current player"),
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
+    "round_index": ("int", "which round of the game this is, counted from 0"),
 }
 
 # Aggregates: func(body for var in items [if cond]), over players or cards: name: (body
@@ -63,9 +65,15 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "win": (("players",), "end the game; these players win"),
     "end_game": ((), "end the game with no winner"),
     "eliminate": (("player",), "take a player out of the game"),
+    "sit_out": (("player",), "take a player out until the round ends"),
     "end_turn": ((), "end the current turn at once; the next player's turn begins"),
     "set_current": (("player",), "make this player the one whose turn it is"),
     "reverse": ((), "flip the direction of play"),
+    "skip_turn": (("player",), "the player's next turn is skipped (skips stack)"),
+    "skip_turns": (("player", "int"), "the player's next n turns are skipped"),
+    "extra_turn": (("player",), "the player takes one more turn after their next one"),
+    "extra_turns": (("player", "int"), "the player takes n more turns after their next one"),
+    "set_next": (("player",), "this player takes the next turn, once this one ends"),
 }
 
 # Functions whose value is decided by chance, and where each may stand.

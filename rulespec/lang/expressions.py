@@ -564,6 +564,10 @@ class Builder:
             self._error("RS208", "react() opens a window against an action, so it may only "
                         "stand in an action's effect", span)
             return None
+        if name == "end_turn" and "__round__" in scope:
+            self._error("RS209", "end_turn() would cut the change of rounds short, so it may "
+                        "not stand in a round's setup, scoring, end conditions or match ends", span)
+            return None
         params, _ = PROCEDURES[name]
         raw = [a for a in t.children[1:] if a is not None]
         args = []

@@ -302,8 +302,12 @@ class GoalDef:
 @dataclass(frozen=True)
 class ParamDef:
     name: str
-    value: object
+    value: object             # the value for a player count without one of its own
     span: Span
+    by_players: tuple[tuple[int, object], ...] = ()  # (player count, value), sorted
+
+    def value_for(self, players: int):
+        return dict(self.by_players).get(players, self.value)
 
 
 @dataclass(frozen=True)
@@ -314,6 +318,7 @@ class Step:
     optional: bool            # a play step may be passed
     rulings: tuple[str, ...]
     span: Span
+    repeat: bool = False      # a play step offered again after each play, until a pass
 
 
 @dataclass(frozen=True)
@@ -353,6 +358,29 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class RoundPart:
+    """A round's `setup` or `scoring`: an effect run as each round begins or ends."""
+    name: str                 # setup | scoring
+    effect: tuple[Stmt, ...]
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """A match played as rounds: each round is set up, played until one of its end
+    conditions holds, and scored; then the match ends if a match end holds, else the
+    next round begins with `starter` (None: the seat after the last round's starter)."""
+    setup: RoundPart
+    scoring: RoundPart | None
+    end_conditions: tuple[Trigger, ...]
+    match_end: tuple[Trigger, ...]
+    starter: Expr | None
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class Spec:
     name: str
     min_players: int
@@ -375,6 +403,8 @@ class Spec:
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
+    turn_order: Expr | None = None  # who plays after `current`; None: next(current)
+    rounds: Rounds | None = None    # None: the game is one round
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""
@@ -386,18 +416,30 @@ class Spec:
 
     def rules(self):
         """(kind, rule) for every rule that runs in play, in spec order: the steps,
-        actions, reactions, end conditions and triggers (the setup is `spec.setup`)."""
+        actions, reactions, end conditions and triggers, then a round's parts, end
+        conditions and match ends (the setup is `spec.setup`)."""
+        r = self.rounds
         for kind, section in (("step", self.turn), ("action", self.actions),
                               ("reaction", self.reactions), ("end", self.end_conditions),
-                              ("trigger", self.triggers)):
+                              ("trigger", self.triggers),
+                              ("round", (r.setup, r.scoring) if r else ()),
+                              ("round_end", r.end_conditions if r else ()),
+                              ("match_end", r.match_end if r else ())):
             for rule in section:
-                yield kind, rule
+                if rule is not None:
+                    yield kind, rule
+
+
+# Each kind of rule that Spec.rules() yields, as a report names it, in that order.
+RULE_KINDS = {"step": "step", "action": "action", "reaction": "reaction", "end": "end condition",
+              "trigger": "trigger", "round": "round", "round_end": "round end condition",
+              "match_end": "match end"}
 
 
 # Read off the declarations once: the node classes iter_children descends into; every
 # IR class's fields but the span; those declared to hold nodes (a node, None, or a tuple
 # of nodes), which are all iter_children looks at; those holding a block of statements.
-_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef)
+_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef, RoundPart, Rounds)
 _FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name != "span")
            for base in (*_NODES, CardType, ZoneDef, ParamDef)
            for cls in [base, *_subclasses(base)]}
