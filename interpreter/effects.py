@@ -150,9 +150,9 @@ class StatementCompiler:
                 break  # the effect ends here: nothing after it runs
         if w is not None:
             ops.append(self.x.compile(w))
-        return self._register(tuple(ops))
+        return self.register(tuple(ops))
 
-    def _register(self, code: tuple) -> tuple:
+    def register(self, code: tuple) -> tuple:
         """Number a block of ops, so a state's key can name its frames."""
         self.block_ids.setdefault(id(code), len(self.block_ids))
         return code
@@ -248,6 +248,9 @@ class StatementCompiler:
     def _do_eliminate(self, player):
         return [f"g.eliminate({self.x.source(player)})"]
 
+    def _do_sit_out(self, player):
+        return [f"g.sit_out({self.x.source(player)})"]
+
     def _do_end_turn(self):
         return ["g.end_turn()", "return"]
 
@@ -256,6 +259,21 @@ class StatementCompiler:
 
     def _do_reverse(self):
         return ["g.reverse()"]
+
+    def _do_skip_turn(self, player):
+        return [f"g.skip_turns({self.x.source(player)}, 1)"]
+
+    def _do_skip_turns(self, player, n):
+        return [f"g.skip_turns({self.x.source(player)}, {self.x.source(n)})"]
+
+    def _do_extra_turn(self, player):
+        return [f"g.extra_turns({self.x.source(player)}, 1)"]
+
+    def _do_extra_turns(self, player, n):
+        return [f"g.extra_turns({self.x.source(player)}, {self.x.source(n)})"]
+
+    def _do_set_next(self, player):
+        return [f"g.set_next({self.x.source(player)})"]
 
     # --- statements that can pause: closures that push frames or ask ---------------
 
@@ -278,7 +296,7 @@ class StatementCompiler:
     def _pause_For(self, s: ir.For):
         items, body, var = self.x.players(s.items), self.block(s.body), s.var
         # each pass is a frame that binds the variable first: one block per seat, made here
-        passes = [self._register((_binder(var, p),) + body) for p in range(self.rules.n)]
+        passes = [self.register((_binder(var, p),) + body) for p in range(self.rules.n)]
 
         def for_(g, env):
             for p in reversed(tuple(items(g, env))):
@@ -292,7 +310,7 @@ class StatementCompiler:
         def while_(g, env):
             if g.count_loop_pass() and cond(g, env):
                 g._stack.append(Frame(loop, env))
-        loop = self._register(body + (while_,))
+        loop = self.register(body + (while_,))
         return while_
 
     def _pause_ProcedureCall(self, s: ir.ProcedureCall):

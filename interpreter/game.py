@@ -17,6 +17,7 @@ from rulespec.lang import ir
 from .choices import Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
+from .rounds import compile_rounds
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Game:
             raise ValueError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
                              f"players, not {n_players}")
         self.spec, self.n = spec, n_players
-        self.params = {p.name: p.value for p in spec.params}
+        self.params = {p.name: p.value_for(n_players) for p in spec.params}
         self.type_names = [c.name for c in spec.cards]
         self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
         for tag in spec.tags:
@@ -68,6 +69,8 @@ class Game:
         self.exprs.conditions(spec.conditions)
         with self.exprs.within("evaluation"):
             self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
+        with self.exprs.within("turn_order"):
+            self.turn_order = self.exprs.expr(spec.turn_order) if spec.turn_order else None
         stmts = StatementCompiler(self)
         self.counter_initial = []
         for c in spec.counters:
@@ -91,7 +94,9 @@ class Game:
         self.play_options = self._play_options()
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
-        self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)
+        self.rounds = compile_rounds(self, stmts) if spec.rounds else None
+        # checked in this order (C-4): a round ends only if the game does not
+        self.automatic = self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
         self._index_watchers()
         # C-4's order of checks while every player is in, for each current player
         # (a state makes its own when players are out or play is reversed)
@@ -176,7 +181,7 @@ class Game:
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
                     table = True
                 if isinstance(node, ir.Aggregate) or \
-                        isinstance(node, ir.Call) and node.func in ("next", "others"):
+                        isinstance(node, ir.Call) and node.func in ("next", "prev", "others"):
                     table = True  # they read who is in and the direction of play
                 if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
                         and isinstance(node.args[1], ir.Kind):

@@ -26,7 +26,7 @@ from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalC
 from .codegen import raise_at_spec
 from .effects import MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation
-from .table import Table
+from .table import Table, add_at
 
 MAX_FIRINGS = 1000          # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
@@ -55,6 +55,9 @@ class State(Table):
         self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
         self._game_index = game_index
         self._phase = "setup"
+        self._again = False  # a repeat step is offered again after a play: pass is an option
+        self._round, self._starter = 0, 0  # the round (from 0), and who took its first turn
+        self._round_starts = (0,)          # the turn count as each round began
         try:
             for i, f in enumerate(game.counter_initial):
                 self._counters[i] = f(self, {})
@@ -63,6 +66,8 @@ class State(Table):
         for i, value in (carried or {}).items():
             self._counters[i] = value
         if _setup:
+            if game.rounds:  # round 1 begins once the game's setup is done
+                self._stack.append(Frame(game.rounds.opening, {}))
             self._stack.append(Frame(game.setup, {}))
             self._run()
 
@@ -246,7 +251,8 @@ class State(Table):
         fired_now = frozenset(k for k, v in self._quiet.items() if v == self._version)
         return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
                 self._step_index, self._phase, left, self._over, self._winners, self._reason,
-                pending, frames, fired_now, self._seed, self._draws)
+                pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
+                self._sitting, self._skips, self._extras, self._leader, self._again)
 
     def _env_key(self, env: dict | None):
         if env is None:
@@ -293,8 +299,16 @@ class State(Table):
 
     @property
     def result(self) -> dict:
-        return {"over": self._over, "winners": [seat_name(p) for p in self._winners],
-                "reason": self._reason, "turns": self._turn}
+        result = {"over": self._over, "winners": [seat_name(p) for p in self._winners],
+                  "reason": self._reason, "turns": self._turn}
+        if self.game.rounds:
+            result["rounds"] = self._round + 1
+        return result
+
+    @property
+    def round_lengths(self) -> list[int]:
+        """Turns played in each round begun so far (one round for a game without rounds)."""
+        return [b - a for a, b in zip(self._round_starts, self._round_starts[1:] + (self._turn,))]
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -370,6 +384,38 @@ class State(Table):
             code[0](self, env)
         elif code:
             self._stack.append(Frame(code, env))
+
+    def push(self, frame: Frame) -> None:
+        """Run a frame after whatever is entered next: a block's continuation."""
+        self._stack.append(frame)
+
+    def fire(self, t, env: dict, p: int | None) -> None:
+        """Run an automatic rule's effect (its condition holds), counted and logged."""
+        _count(self._fired, t.ir.name)
+        if self._events is not None:
+            self._log("trigger", rule=t.ir.name, player=p)
+        self.enter(t.effect, env)
+
+    def end_round(self, rule: str) -> None:
+        """A round end condition holds: the turn ends with the round (see rounds.py)."""
+        self._step_index = len(self.game.steps)
+        self._log("round_end", round=self._round + 1, rule=rule)
+
+    def next_round(self, starter) -> None:
+        """The next round begins, for the seat `starter` (a compiled expression) gives,
+        or without one for the seat after the last round's starter; the next seat in
+        when that one is out."""
+        self._round += 1
+        self._round_starts += (self._turn,)
+        p = starter(self, {}) if starter is not None else self.next_player(self._starter)
+        self._current = p if self._active[p] else self.next_player(p)
+        self._phase, self._step_index = "setup", len(self.game.steps)  # the round's setup, then its first turn
+        self._dirty.update(self.game.all_keys)  # round_index and current: anything may read them
+        self._version += 1
+        self.log_round()
+
+    def log_round(self) -> None:
+        self._log("round", round=self._round + 1)
 
     def end_turn(self) -> None:
         self._stack.clear()
@@ -474,15 +520,13 @@ class State(Table):
             if quiet.get(key) == version:
                 continue
             quiet[key] = version
-            _count(self._fired, t.ir.name)
             self._firings += 1
             if self._firings > MAX_FIRINGS:
+                _count(self._fired, t.ir.name)
                 self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
                 self.finish((), "trigger_loop")
                 return True
-            if self._events is not None:
-                self._log("trigger", rule=t.ir.name, player=p)
-            self.enter(t.effect, dict(env))
+            self.fire(t, dict(env), p)
             return True
         self._checked = version
         return False
@@ -498,18 +542,68 @@ class State(Table):
                 self.enter(step.effect, {})
         elif self._outs >= self._n:
             self.finish((), "no_players")  # everyone is out: nobody can take a turn
+        elif self._steered:
+            self._pass_turn()
         elif self._phase == "setup":
-            self._phase = "turns"
+            self._phase, self._starter = "turns", self._current
             self._begin_turn(self._current)
         else:
             self._begin_turn(self.next_player(self._current))
+
+    def _pass_turn(self) -> None:
+        """Begin the next turn when a turn order, a skip, an extra turn or set_next has a
+        say (docs/language.md, "Whose turn is next"). The player whose turn it is takes
+        one of their extra turns; else set_next's player has it, else the turn order's
+        pick (after the setup: `current`). A player who is out is passed over as if
+        they had taken it; one with a turn to skip misses it, which counts as a turn.
+        Either way the turn passes on from them."""
+        p, first = self._current, self._phase == "setup"
+        opening, self._phase, outs = first, "turns", 0
+        while True:
+            if self._extras[p] and self._active[p] and not first:
+                self._extras = add_at(self._extras, p, -1)
+                q = p
+            elif self._leader is not None:
+                q, self._leader = self._leader, None
+            elif first:
+                q = p
+            else:
+                q = self._order_from(p)
+            if not self._active[q]:
+                outs += 1
+                if outs <= self._n:
+                    p, first = q, False
+                    continue
+                q = self.next_player(q)  # an order that picks only players who are out
+            if not self._skips[q]:
+                break
+            if self._turn >= self._turn_limit:
+                self.finish((), "turn_limit")
+                return
+            self._skips = add_at(self._skips, q, -1)
+            self._turn += 1
+            self._log("skipped", player=q)
+            p, first = q, False
+        self._steered = self.game.turn_order is not None or self._leader is not None \
+            or any(self._skips) or any(self._extras)
+        if opening:  # the round's (or game's) first turn: who started it, for `starter`
+            self._starter = q
+        self._begin_turn(q)
+
+    def _order_from(self, p: int) -> int:
+        """The turn order's pick with p as the player whose turn ended."""
+        order = self.game.turn_order
+        if order is None:
+            return self.next_player(p)
+        self._current = p  # what `current` reads in the order; the next turn sets it anyway
+        return order(self, {})
 
     def _begin_turn(self, p: int) -> None:
         if self._turn >= self._turn_limit:
             self.finish((), "turn_limit")  # C-5
             return
         self._turn += 1
-        self._current, self._step_index = p, 0
+        self._current, self._step_index, self._again = p, 0, False
         self._dirty.update(self.game.watch_table)
         self._version += 1  # a new current player is a change: conditions may read it
         self._firings = self._passes = self._turn_decisions = self._calls = 0  # the loop guards count per turn
@@ -524,12 +618,17 @@ class State(Table):
                 self._offer(a, t, c, me, options)
         for a in step.cardless:
             self._offer(a, None, None, me, options)
-        if step.ir.optional:
+        if self._again:  # a repeat step: pass, or play again; it ends when nothing is left
+            self._again = False
+            if not options:
+                return
+            options.append(PASS)
+        elif step.ir.optional:
             options.append(PASS)
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return
-        self.ask(me, "play", options, _resume_play)
+        self.ask(me, "play", options, _resume_repeat if step.ir.repeat else _resume_play)
 
     def _offer(self, a, t, c, me, options) -> None:
         """The options of action a played with card c (of type t), one per target."""
@@ -590,6 +689,14 @@ def _resume_play(s: State, point, option) -> None:
     if card is not None:
         s.move_card(card, a.to(s, env))
     s.enter(a.effect, env)
+
+
+def _resume_repeat(s: State, point, option) -> None:
+    """A play at a repeat step: the step is offered again once the play resolves."""
+    if option is not PASS:
+        s._step_index -= 1
+        s._again = True
+    _resume_play(s, point, option)
 
 
 def _resume_reaction(s: State, point, option) -> None:

@@ -31,6 +31,10 @@ class Table:
         self._current, self._direction, self._turn = 0, 1, 0
         self._active = [True] * self._n
         self._outs = 0             # eliminations so far: the turn order's only other input
+        self._skips = self._extras = (0,) * self._n  # per seat: turns to miss, turns to take again
+        self._leader: int | None = None              # who takes the next turn (set_next)
+        self._steered = game.turn_order is not None  # anything but "next player" decides it
+        self._sitting: tuple[int, ...] = ()  # players out until the round ends
         self._order = (None, ())   # cached turn order: ((current, direction, outs), order)
         self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
         self._version = 0
@@ -52,8 +56,15 @@ class Table:
         return self._order[1]
 
     def next_player(self, p: int) -> int:
+        return self._active_after(p, self._direction)
+
+    def prev_player(self, p: int) -> int:
+        return self._active_after(p, -self._direction)
+
+    def _active_after(self, p: int, step: int) -> int:
+        """The first active player after p, going round the table by step (±1)."""
         for _ in range(self._n):
-            p = (p + self._direction) % self._n
+            p = (p + step) % self._n
             if self._active[p]:
                 return p
         return p
@@ -114,12 +125,34 @@ class Table:
                 self._log("counter", counter=self.game.counter_names[slot], value=value)
 
     def eliminate(self, p: int) -> None:
-        if self._active[p]:
-            self._active[p] = False
-            self._outs += 1
-            self._dirty.update(self.game.all_keys)
-            self._version += 1
+        if p in self._sitting:  # out for the round already: now out for good
+            self._sitting = tuple(q for q in self._sitting if q != p)
             self._log("eliminate", player=p)
+        elif self._active[p]:
+            self._set_active(p, False)
+            self._log("eliminate", player=p)
+
+    def sit_out(self, p: int) -> None:
+        """Out until the round ends, as if eliminated meanwhile."""
+        if self._active[p]:
+            self._sitting += (p,)
+            self._set_active(p, False)
+            self._log("sit_out", player=p)
+
+    def end_sitting_out(self) -> None:
+        """The round is over: who sat it out is back."""
+        if self._sitting:
+            back, self._sitting = self._sitting, ()
+            for p in back:
+                self._set_active(p, True)
+            self._log("back", players=sorted(back))
+
+    def _set_active(self, p: int, active: bool) -> None:
+        self._active[p] = active
+        self._outs += -1 if active else 1
+        self._order = (None, ())  # keyed by how many are out, which no longer tells who
+        self._dirty.update(self.game.all_keys)
+        self._version += 1
 
     def set_current(self, p: int) -> None:
         self._current = p
@@ -132,6 +165,21 @@ class Table:
         self._dirty.update(self.game.watch_table)
         self._version += 1
         self._log("reverse", direction=self._direction)
+
+    # Who plays next changes nothing a condition reads: no rule is marked dirty.
+    def skip_turns(self, p: int, n: int) -> None:
+        if n > 0:
+            self._skips, self._steered = add_at(self._skips, p, n), True
+            self._log("skip_turn", player=p, turns=n)
+
+    def extra_turns(self, p: int, n: int) -> None:
+        if n > 0:
+            self._extras, self._steered = add_at(self._extras, p, n), True
+            self._log("extra_turn", player=p, turns=n)
+
+    def set_next(self, p: int) -> None:
+        self._leader, self._steered = p, True
+        self._log("set_next", player=p)
 
     def _changed_everything(self) -> None:
         """After a change made outside the mutators (a layout, a re-deal): recount, and
@@ -230,6 +278,12 @@ class Table:
             vis = vis or frozenset()
         self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
                   cards=[self.game.type_names[self._ctype[c]] for c in cards], _vis=vis)
+
+
+def add_at(counts: tuple, p: int, n: int) -> tuple:
+    """A per-seat count with n added to seat p's (the counts stay immutable, so a
+    clone shares them)."""
+    return counts[:p] + (counts[p] + n,) + counts[p + 1:]
 
 
 def _magnitude(value: int) -> str:

@@ -109,9 +109,9 @@ def test_conditions_that_call_each_other_in_a_circle_are_rs209():
     text = changed(("\nconditions:\n", "\nconditions:\n  loop:\n    when: loop()\n"
                     "  a:\n    params: {p: player}\n    when: b(p)\n"
                     "  b:\n    params: {p: player}\n    when: a(next(p)) and rich(p)\n"))
-    assert errors(text) == [("RS209", "condition 'loop' calls itself: loop -> loop"),
-                            ("RS209", "condition 'a' calls itself: a -> b -> a"),
-                            ("RS209", "condition 'b' calls itself: b -> a -> b")]
+    assert errors(text) == [("RS210", "condition 'loop' calls itself: loop -> loop"),
+                            ("RS210", "condition 'a' calls itself: a -> b -> a"),
+                            ("RS210", "condition 'b' calls itself: b -> a -> b")]
 
 
 # --- play ------------------------------------------------------------------------------------
@@ -268,8 +268,8 @@ def test_a_variant_replaces_adds_and_removes_procedures_and_conditions(tmp_path)
 
 @pytest.mark.parametrize("length, found", [
     (32, []),
-    (33, [("RS209", "condition 'c0' starts a chain of 33 conditions calling one another; at most 32")]),
-    (400, [("RS209", "condition 'c367' starts a chain of 33 conditions calling one another; at most 32")]),
+    (33, [("RS210", "condition 'c0' starts a chain of 33 conditions calling one another; at most 32")]),
+    (400, [("RS210", "condition 'c367' starts a chain of 33 conditions calling one another; at most 32")]),
 ])
 def test_conditions_calling_one_another_are_bounded_in_depth(length, found):
     chain = "".join(f"  c{i}:\n    params: {{p: player}}\n    when: c{i + 1}(p)\n" for i in range(length - 1))

@@ -28,9 +28,8 @@ def coverage(spec: ir.Spec, games: int) -> list[Finding]:
                         f"stopped without an end ({reason}); first seed {seeds[0]}", spec.span,
                         layer=3) for reason, seeds in sorted(loops.items())]
     for kind, part in spec.rules():
-        if kind != "step" and part.name not in fired:
-            what = "end condition" if kind == "end" else kind
-            findings.append(Finding("RL301", "warning", f"{what} '{part.name}' never fired in "
+        if kind not in ("step", "round") and part.name not in fired:  # steps and rounds run in turn
+            findings.append(Finding("RL301", "warning", f"{ir.RULE_KINDS[kind]} '{part.name}' never fired in "
                                     f"{games} random {n}-player games", part.span, layer=3))
     for p in spec.procedures:
         if p.name not in called:

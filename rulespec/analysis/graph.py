@@ -1,9 +1,10 @@
 """A validated spec as a typed networkx multigraph.
 
 Nodes are the spec's parts (setup, steps, actions, reactions, end conditions,
-triggers, cards, zones, counters, parameters, goals, procedures, conditions), each with
-its kind and source span; edges say how they touch: control flow (`next`, `offers`),
-`calls` (a rule, procedure or condition calls a procedure or condition), `enables` (a card
+triggers, a round's setup and scoring, round end conditions, match ends, cards, zones,
+counters, parameters, goals, procedures, conditions), each with its kind and source
+span; edges say how they touch: control flow (`next`, `offers`), `calls` (a rule,
+procedure or condition calls a procedure or condition), `enables` (a card
 plays an action), `moves_from` / `moves_to` (an effect moves cards between zones),
 `changes` (an effect changes a counter), `opens` (an action opens a reaction's
 window), `reads` (a condition or effect reads a zone, counter, parameter or goal) and
@@ -34,6 +35,8 @@ class NodeId(str):
 
 
 SETUP = NodeId("setup")
+# the kinds of rule with a `when`, checked on their own: the automatic rules
+CONDITIONAL = ("end", "trigger", "round_end", "match_end")
 
 
 @dataclass
@@ -160,6 +163,8 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
         return Touches(), touches_of(spec.setup)
     if kind == "step":
         return Touches(), touches_of(node.effect)
+    if kind == "round":  # who starts the next round is worked out as it is set up
+        return touches_of(spec.rounds.starter if node.name == "setup" else None), touches_of(node.effect)
     if kind == "action":
         cond = touches_of(node.among, touches_of(node.condition))
         eff = touches_of(node.effect)
@@ -201,8 +206,18 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
             g.add_edge(nid, NodeId(what, name), key="calls")
 
     steps = [NodeId("step", s.name) for s in spec.turn]
-    for a, b in zip([SETUP] + steps, steps + steps[:1]):
+    first = [SETUP] + _round_flow(g, spec)
+    for a, b in zip(first + steps, first[1:] + steps + steps[:1]):
         g.add_edge(a, b, key="next")
+    for s in spec.turn:
+        if s.repeat:
+            g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
+    if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
+        order = NodeId("turn_order")
+        node(order, spec.turn_order.span)
+        for what, name in touches_of(spec.turn_order).reads:
+            if what in ("zone", "counter", "param", "goal"):
+                g.add_edge(order, NodeId(what, name), key="reads")
     kinds = kind_members(spec)
     for s in spec.turn:
         for a in s.actions:
@@ -251,6 +266,23 @@ def _direct_calls(spec: ir.Spec, part) -> list[tuple[str, str]]:
     others, in order."""
     inside = spec.setup if part is None else tuple(ir.iter_children(part))
     return sorted(touches_of(inside).calls)
+def _round_flow(g, spec: ir.Spec) -> list[NodeId]:
+    """The `next` edges from a round's end to the next round's setup, through its
+    scoring and the match ends; [the round's setup], which follows the game's setup
+    and leads to the first step, or [] without rounds."""
+    r = spec.rounds
+    if r is None:
+        return []
+    setup = NodeId("round", "setup")
+    after_end = [NodeId("round", "scoring")] if r.scoring else \
+        [NodeId("match_end", t.name) for t in r.match_end] + [setup]
+    for t in r.end_conditions:
+        for b in after_end:
+            g.add_edge(NodeId("round_end", t.name), b, key="next")
+    if r.scoring:
+        for b in [NodeId("match_end", t.name) for t in r.match_end] + [setup]:
+            g.add_edge(NodeId("round", "scoring"), b, key="next")
+    return [setup]
 
 
 def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
@@ -266,7 +298,8 @@ def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
 _SHAPES = {"setup": "doublecircle", "step": "box", "action": "ellipse", "reaction": "octagon",
            "end": "doubleoctagon", "trigger": "hexagon", "card": "note", "zone": "folder",
            "counter": "cylinder", "param": "plaintext", "goal": "star", "procedure": "component",
-           "condition": "diamond"}
+           "condition": "diamond", "round": "box3d", "round_end": "invhouse",
+           "match_end": "tripleoctagon", "turn_order": "Mdiamond"}
 
 
 def dot_string(text) -> str:

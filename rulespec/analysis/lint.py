@@ -47,13 +47,14 @@ class Analysis:
         self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
-        counts = [dict(spec.deck_for(n)) for n in
-                  ([players] if players else range(spec.min_players, spec.max_players + 1))]
+        each = [players] if players else range(spec.min_players, spec.max_players + 1)
+        counts = [dict(spec.deck_for(n)) for n in each]
         members = graphs.kind_members(spec)
         # the most cards of a kind any player count's deck holds
         self.supply = {k: max(sum(c[m] for m in ms) for c in counts) for k, ms in members.items()}
         self.deck_size = max(sum(c.values()) for c in counts)
-        self.params = {p.name: p.value for p in spec.params}
+        # the values a parameter takes over the player counts judged
+        self.params = {p.name: [p.value_for(n) for n in each] for p in spec.params}
         self.sinks = self._sinks()
         # None while they are worked out: a counter's bound is not derived from another's
         self.counter_bounds: dict[str, tuple[float, float]] | None = None
@@ -127,8 +128,8 @@ class Analysis:
         if isinstance(e, ir.Const) and e.type == "int":
             return (e.value, e.value)
         if isinstance(e, ir.Param) and e.type == "int":
-            v = self.params[e.name]
-            return (v, v)
+            vs = self.params[e.name]
+            return (min(vs), max(vs))
         if isinstance(e, ir.Counter):
             if e.name in self.pinned:
                 return self.pinned[e.name]
@@ -150,6 +151,15 @@ class Analysis:
                 if a and b:
                     f = min if e.func == "min" else max
                     return (f(a[0], b[0]), f(a[1], b[1]))
+            if e.func == "prop" and e.type == "int":  # a card without it, or none, gives 0
+                return _hull((0, 0), *((v, v) for c in self.spec.cards for k, v in c.props
+                                       if k == e.args[1].value))
+        if isinstance(e, ir.Aggregate) and e.func == "count":
+            return (0, self.deck_size if e.over_cards else self.spec.max_players)
+        if isinstance(e, ir.Aggregate) and e.func in ("max", "min"):  # no items give 0
+            return _hull((0, 0), self.interval(e.body))
+        if isinstance(e, ir.IfExpr):
+            return _hull(self.interval(e.then), self.interval(e.orelse))
         if isinstance(e, ir.Binary) and e.type == "int":
             a, b = self.interval(e.left), self.interval(e.right)
             if a and b and e.op == "+":
@@ -174,6 +184,9 @@ class Analysis:
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)
             return None if t is None else not t
+        if isinstance(e, ir.IfExpr):
+            t, a, b = self.truth(e.cond), self.truth(e.then), self.truth(e.orelse)
+            return a if t is True or a is b else b if t is False else None
         if isinstance(e, ir.Binary) and e.op in ("and", "or"):
             a, b = self.truth(e.left), self.truth(e.right)
             if e.op == "and":
@@ -199,8 +212,9 @@ def _effects(spec: ir.Spec) -> tuple:
 
 
 def _outside_rules(spec: ir.Spec) -> graphs.Touches:
-    """What the evaluation and the counters' initial values read and call."""
+    """What the evaluation, the turn order and the counters' initial values read and call."""
     t = graphs.touches_of(spec.evaluation)
+    graphs.touches_of(spec.turn_order, t)
     for c in spec.counters:
         graphs.touches_of(c.initial, t)
     return graphs.with_calls(spec, t)
@@ -289,7 +303,7 @@ def check_conditions(an: Analysis):
     for nid, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
         kind, name = nid.kind, nid.name
         conds = []
-        if kind in ("trigger", "end", "condition"):
+        if kind in graphs.CONDITIONAL or kind == "condition":
             conds.append(part.when)
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append(part.condition)
@@ -369,6 +383,13 @@ def _verdicts(an: Analysis, cond):
         yield cond, t
 
 
+def _hull(*intervals):
+    """The smallest interval holding every one given, or None if one is unknown."""
+    if None in intervals:
+        return None
+    return (min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
+
+
 def _explain(an: Analysis, node) -> str:
     if isinstance(node, ir.Binary) and node.left.type == "int":
         a, b = an.interval(node.left), an.interval(node.right)
@@ -388,7 +409,7 @@ def check_ends(an: Analysis):
     for nid, part in graphs.rules_of(spec):
         cond, eff = an.touches[nid]
         if {"win", "end_game"} & eff.procs:
-            if nid.kind in ("trigger", "end") and an.truth(part.when) is False:
+            if nid.kind in graphs.CONDITIONAL and an.truth(part.when) is False:
                 continue
             live.append(nid)
     if not live:

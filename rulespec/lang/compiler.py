@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import ir, schema
+from . import decks, ir, schema
+from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
 from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
@@ -37,6 +38,10 @@ def compile_document(doc: Document) -> ir.Spec:
     return spec
 
 
+# the scope of a round's effects: end_turn() there would cut the change of rounds short
+_ROUND = {"__round__": "str"}
+
+
 def _rulings(entry: dict) -> tuple[str, ...]:
     return tuple(entry.get("rulings", ()))
 
@@ -49,50 +54,54 @@ class _Compiler:
 
     def error(self, code, message, path, hint="", key=False):
         span = self.doc.key_span(path) if key else self.doc.span(path)
+        self.error_at(code, message, span, hint)
+
+    def error_at(self, code, message, span, hint=""):
         self.problems.append(Diagnostic(code, message, span, hint=hint))
 
     # --- names ---------------------------------------------------------------------
 
     def _names(self) -> Names:
         d = self.data
-        cards = d["deck"]["cards"]
         seen: dict[str, tuple] = {}
+        refused: set[str] = set()
         reserved = RESERVED
 
-        def claim(name, path, what) -> bool:
+        def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in reserved:
-                self.error("RS202", f"{what} '{name}' uses a name the language reserves", path,
-                           "pick another name", key=True)
+                refused.add(name)
+                self.error_at("RS202", f"{what} '{name}' uses a name the language reserves", span,
+                              "pick another name")
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
-                self.error("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
-                           f"(at {self.doc.key_span(seen[name][0])})", path,
-                           "cards, tags, parameters, zones, counters, goals, procedures and "
-                           "conditions share one namespace",
-                           key=True)
+                refused.add(name)
+                self.error_at("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
+                              f"(at {seen[name][0]})", span,
+                              "cards, tags, parameters, zones, counters, goals, procedures and "
+                              "conditions share one namespace")
                 return False
-            seen.setdefault(name, (path, what))
+            seen.setdefault(name, (span, what))
             return True
 
         self._claimed = seen  # filled before any parameter is judged against it
-        kinds = {n for n in cards if claim(n, ("deck", "cards", n), "card")}
-        for name, c in cards.items():
-            for i, t in enumerate(c.get("tags", ())):
-                if claim(t, ("deck", "cards", name, "tags", i), "tag"):
+        kinds = {c.name for c in self.decls if claim(c.name, c.span, "card")}
+        for c in self.decls:
+            for t, span in zip(c.tags, c.tag_spans):
+                if claim(t, span, "tag"):
                     kinds.add(t)
         accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
-                              if claim(n, (section, n), what)}
+                              if claim(n, self.doc.key_span((section, n)), what)}
                     for section, what in (("parameters", "parameter"), ("zones", "zone"),
                                           ("counters", "counter"), ("goals", "goal"),
                                           ("procedures", "procedure"), ("conditions", "condition"))}
         return Names(
-            params={k: ("bool" if isinstance(v, bool) else "int")
+            params={k: ("bool" if isinstance(default_of(v), bool) else "int")
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
-            kinds=kinds, all_names=set(seen), props=self._prop_types(cards, kinds),
-            goals=set(accepted["goals"]),
+            kinds=kinds, all_names=set(seen), props=self._prop_types(kinds),
+            goals=set(accepted["goals"]), refused=refused,
             procedures={k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()},
             conditions={k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()})
 
@@ -108,23 +117,22 @@ class _Compiler:
                            path + ("params", name), key=True)
         return params
 
-    def _prop_types(self, cards: dict, kinds: set) -> dict[str, str]:
+    def _prop_types(self, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
         or false, names of card kinds, or else text. Numbers, true/false and text mixed
         in one property are RS406: `prop` could not have one type."""
         values: dict[str, list] = {}
-        for name, c in cards.items():
-            for k, v in (c.get("props") or {}).items():
-                values.setdefault(k, []).append((name, v))
+        for c in self.decls:
+            for k, v in c.props.items():
+                values.setdefault(k, []).append((c, v))
         types = {}
         for k, named in values.items():
             first = named[0]
-            for name, v in named[1:]:
-                if _value_class(v) != _value_class(first[1]):
-                    self.error("RS406", f"property '{k}' is {_value_class(first[1])} on "
-                               f"'{first[0]}' but {_value_class(v)} on '{name}'",
-                               ("deck", "cards", name, "props", k),
-                               "give every card the same type of value for it")
+            for c, v in named[1:]:
+                if value_class(v) != value_class(first[1]):
+                    self.error_at("RS406", f"property '{k}' is {value_class(first[1])} on "
+                                  f"'{first[0].name}' but {value_class(v)} on '{c.name}'",
+                                  c.prop_spans[k], "give every card the same type of value for it")
                     break
             vs = [v for _, v in named]
             if all(isinstance(v, bool) for v in vs):
@@ -141,17 +149,15 @@ class _Compiler:
 
     def build(self) -> ir.Spec:
         d, doc = self.data, self.doc
+        self.decls = decks.declare(doc, self.problems)
         names = self._names()
         self.names = names
         b = self.b = Builder(names, self.problems)
 
-        cards = tuple(ir.CardType(n, c.get("title", n.replace("_", " ").title()), c["count"],
-                                  tuple(c.get("tags", ())), tuple(sorted((c.get("props") or {}).items())),
-                                  doc.key_span(("deck", "cards", n)))
-                      for n, c in d["deck"]["cards"].items())
+        cards = tuple(ir.CardType(c.name, c.title, c.count, c.tags, tuple(sorted(c.props.items())),
+                                  c.span) for c in self.decls)
         tags = tuple(sorted({t for c in cards for t in c.tags}))
-        params = tuple(ir.ParamDef(n, v, doc.key_span(("parameters", n)))
-                       for n, v in (d.get("parameters") or {}).items())
+        params = tuple(self._param(n, v) for n, v in (d.get("parameters") or {}).items())
         zones = tuple(ir.ZoneDef(n, bool(z.get("per_player")), z.get("visibility", "public"),
                                  bool(z.get("ordered")), bool(z.get("start")), z.get("refill_from"),
                                  doc.key_span(("zones", n)))
@@ -166,7 +172,9 @@ class _Compiler:
                       for n, g in (d.get("goals") or {}).items())
         evaluation = (b.expr(doc, ("evaluation",), d["evaluation"], {"me": "player"}, "int")
                       if "evaluation" in d else None)
-        removals = tuple(sorted((int(k), tuple(v.items())) for k, v in (d["deck"].get("remove") or {}).items()))
+        turn_order = (b.expr(doc, ("turn_order",), d["turn_order"], {}, "player")
+                      if "turn_order" in d else None)
+        removals = decks.removals(doc, self.decls, self.problems)
 
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
         procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
@@ -184,6 +192,7 @@ class _Compiler:
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
         ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
         triggers = tuple(self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items())
+        rounds = self._rounds(d["rounds"]) if "rounds" in d else None
 
         players = d["players"]
         spec = ir.Spec(
@@ -193,10 +202,23 @@ class _Compiler:
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers, span=doc.span(()),
-            removals=removals, goals=goals, evaluation=evaluation, procedures=procedures,
-            conditions=conditions)
+            removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order,
+            rounds=rounds, procedures=procedures, conditions=conditions)
         self._cross_checks(spec)
         return spec
+
+    def _param(self, name, v) -> ir.ParamDef:
+        """A parameter, with its values for some player counts, each typed like its default."""
+        span = self.doc.key_span(("parameters", name))
+        if not isinstance(v, dict):
+            return ir.ParamDef(name, v, span)
+        for players, x in v["players"].items():
+            if value_class(x) != value_class(v["default"]):
+                self.error("RS204", f"parameter '{name}' is {value_class(v['default'])}, but its "
+                           f"value for {players} players is {value_class(x)}",
+                           ("parameters", name, "players", players))
+        return ir.ParamDef(name, v["default"], span,
+                           tuple(sorted((int(k), x) for k, x in v["players"].items())))
 
     @staticmethod
     def _roles(a: ir.Action) -> dict[str, str]:
@@ -277,17 +299,33 @@ class _Compiler:
         effect = ()
         if "effect" in s:
             effect = self.b.block(doc, path + ("effect",), s["effect"], {})
+        if s.get("repeat") and "actions" not in s:
+            self.error("RS104", "'repeat' is for a play step (one with actions)", path + ("repeat",),
+                       key=True)
         return ir.Step(s["step"], effect, tuple(s.get("actions", ())), bool(s.get("optional")),
-                       _rulings(s), doc.span(path))
+                       _rulings(s), doc.span(path), bool(s.get("repeat")))
 
-    def _trigger(self, section, name, t) -> ir.Trigger:
-        doc, b, path = self.doc, self.b, (section, name)
-        scope = {t["each"]: "player"} if "each" in t else {}
+    def _rounds(self, r) -> ir.Rounds:
+        doc, path = self.doc, ("rounds",)
+        part = {key: ir.RoundPart(key, self.b.block(doc, path + (key, "effect"), r[key]["effect"], _ROUND),
+                                  _rulings(r[key]), doc.key_span(path + (key,)))
+                for key in ("setup", "scoring") if key in r}
+        ends, match_end = (tuple(self._trigger(path + (section,), n, t, _ROUND) for n, t in r[section].items())
+                           for section in ("end_conditions", "match_end"))
+        starter = self.b.expr(doc, path + ("starter",), r["starter"], {}, "player") if "starter" in r else None
+        return ir.Rounds(part["setup"], part.get("scoring"), ends, match_end, starter,
+                         _rulings(r), doc.key_span(path))
+
+    def _trigger(self, section, name, t, scope=None) -> ir.Trigger:
+        """An end condition or trigger; section is a key, or a path for one inside rounds."""
+        doc, b = self.doc, self.b
+        path = (section if isinstance(section, tuple) else (section,)) + (name,)
+        scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
         if "each" in t and (t["each"] in RESERVED or t["each"] in self.names.all_names):
             self.error("RS202", f"'{t['each']}' is already a name of the spec or the language; "
                        "'each' needs a name of its own", path + ("each",))
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
-        effect = b.block(doc, path + ("effect",), t["effect"], scope)
+        effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
 
     def _procedure(self, name, p) -> ir.Procedure:
@@ -305,7 +343,7 @@ class _Compiler:
                             self.doc.key_span(path))
 
     def _condition_calls(self, conditions) -> None:
-        """RS209: an expression cannot recurse, so no condition may call itself, directly
+        """RS210: an expression cannot recurse, so no condition may call itself, directly
         or through others (each condition on a circle is reported, with its way round);
         nor may conditions call one another more than MAX_CONDITION_DEPTH deep."""
         if any(c.when is None for c in conditions):
@@ -317,7 +355,7 @@ class _Compiler:
             if way:
                 circles = True
                 self.problems.append(Diagnostic(
-                    "RS209", f"condition '{c.name}' calls itself: {' -> '.join(way)}", c.span,
+                    "RS210", f"condition '{c.name}' calls itself: {' -> '.join(way)}", c.span,
                     hint="a condition cannot recurse; write the repeated part out, or use a "
                          "procedure with a while loop"))
         if not circles:
@@ -331,34 +369,25 @@ class _Compiler:
             depth[c.name] = 1 + max((depth[n] for n in calls[c.name]), default=0)
             if depth[c.name] == MAX_CONDITION_DEPTH + 1:
                 self.problems.append(Diagnostic(
-                    "RS209", f"condition '{c.name}' starts a chain of {MAX_CONDITION_DEPTH + 1} "
+                    "RS210", f"condition '{c.name}' starts a chain of {MAX_CONDITION_DEPTH + 1} "
                     f"conditions calling one another; at most {MAX_CONDITION_DEPTH}", c.span,
                     hint="write a part of the chain out"))
 
     # --- cross-references ----------------------------------------------------------
 
     def _deck_checks(self, spec: ir.Spec) -> None:
-        """Removals name real cards for real player counts, leave no count below zero,
-        and give the declared totals."""
+        """The deck fits the limits and gives the declared totals (its removals, which
+        may name player counts outside players' range since a variant may narrow it,
+        are checked as they are read)."""
         deck = self.data["deck"]
-        counts = {c.name: c.count for c in spec.cards}
-        for name, n in counts.items():
-            if n > MAX_CARDS:
-                self.error("RS407", f"{n} copies of '{name}'; a card type may have at most "
-                           f"{MAX_CARDS}", ("deck", "cards", name, "count"))
-        if max(counts.values()) <= MAX_CARDS < sum(counts.values()):
-            self.error("RS407", f"the deck holds {sum(counts.values())} cards; a deck may hold "
+        counts = [c.count for c in self.decls]
+        for c in self.decls:
+            if c.count > MAX_CARDS:
+                self.error_at("RS407", f"{c.count} copies of '{c.name}'; a card type may have at "
+                              f"most {MAX_CARDS}", c.count_span)
+        if max(counts, default=0) <= MAX_CARDS < sum(counts):
+            self.error("RS407", f"the deck holds {sum(counts)} cards; a deck may hold "
                        f"at most {MAX_CARDS}", ("deck", "cards"), key=True)
-        for players, removed in spec.removals:
-            path = ("deck", "remove", str(players))
-            # a count outside players' range is allowed: a variant may narrow the range
-            for card, k in removed:
-                if card not in counts:
-                    self.error("RS201", f"unknown card '{card}'", path + (card,),
-                               did_you_mean(card, counts), key=True)
-                elif k > counts[card]:
-                    self.error("RS404", f"removing {k} '{card}' for {players} players leaves "
-                               f"{counts[card] - k}", path + (card,), f"the deck holds {counts[card]}")
         for players, total in (deck.get("totals") or {}).items():
             got = sum(max(k, 0) for _, k in spec.deck_for(int(players)))
             if got != total:
@@ -387,6 +416,39 @@ class _Compiler:
                     f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}", outer.span,
                     hint="nest fewer loops, or loop over fewer players"))
 
+    def _nested_aggregates(self, spec: ir.Spec) -> None:
+        """RS410 for aggregates over cards: each makes a pass per card (up to 10,000 in
+        the largest deck), and nesting in one another, or in aggregates over players,
+        multiplies. (Aggregates over players alone were never bounded: a spec that
+        validated stays valid.)"""
+        deck = max(sum(k for _, k in spec.deck_for(n))
+                   for n in range(spec.min_players, spec.max_players + 1))
+
+        def passes(node) -> int:
+            if not isinstance(node, ir.Aggregate):
+                return max(map(passes, ir.iter_children(node)), default=1)
+            size = {"player": 1, "players": spec.max_players}.get(node.items.type, deck)
+            per_item = max(passes(c) for c in (node.body, node.where) if c is not None)
+            return max(passes(node.items), size * per_item)  # its items are worked out once
+
+        def over_cards(node) -> bool:
+            return any(isinstance(n, ir.Aggregate) and n.over_cards for n in ir.walk(node))
+
+        def check(node) -> None:
+            n = passes(node) if isinstance(node, ir.Aggregate) and over_cards(node) else 0
+            if n > MAX_FOR_PASSES:
+                self.problems.append(Diagnostic(
+                    "RS410", f"aggregates nested here make up to {n:,} passes at "
+                    f"{spec.max_players} players and {deck} cards; at most {MAX_FOR_PASSES:,}",
+                    node.span, hint="nest fewer aggregates, or work out a part first with let"))
+                return
+            for child in ir.iter_children(node):
+                check(child)
+
+        for part in (spec.setup, *(rule for _, rule in spec.rules()), spec.counters, spec.evaluation):
+            if part is not None:
+                check(part)
+
     def _cross_checks(self, spec: ir.Spec) -> None:
         d = self.data
         lo, hi, default = spec.min_players, spec.max_players, spec.default_players
@@ -402,6 +464,7 @@ class _Compiler:
                        f"{MAX_TURN_LIMIT}", ("turn_limit",),
                        "it only stops a game that would not end")
         self._nested_loops(spec)
+        self._nested_aggregates(spec)
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
             self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))
@@ -418,7 +481,7 @@ class _Compiler:
             elif z.refill_from and (zones[z.refill_from].per_player or z.per_player):
                 self.error("RS402", "refill_from must link two shared zones",
                            ("zones", z.name, "refill_from"))
-        kinds = self.names.kinds
+        kinds = self.names.kinds | self.names.refused  # a refused name was reported once
         actions = {a.name for a in spec.actions}
         for a in spec.actions:
             if a.card is not None and a.card != "any" and a.card not in kinds:
@@ -447,13 +510,16 @@ class _Compiler:
                     self.error("RS201", f"unknown action '{a}'", ("turn", i, "actions", j),
                                did_you_mean(a, actions))
         rules = {}
-        for section in ("actions", "reactions", "end_conditions", "triggers"):
-            for name in d.get(section) or {}:
+        for section in ("actions", "reactions", "end_conditions", "triggers",
+                        ("rounds", "end_conditions"), ("rounds", "match_end")):
+            path = section if isinstance(section, tuple) else (section,)
+            entries = d.get(path[0]) or {}
+            for name in (entries.get(path[1]) or {}) if len(path) > 1 else entries:
                 if name in rules:
                     self.error("RS202", f"duplicate rule name '{name}' (also in {rules[name]})",
-                               (section, name), "actions, reactions, end conditions and "
-                               "triggers share one namespace", key=True)
-                rules[name] = section
+                               path + (name,), "actions, reactions, end conditions, triggers "
+                               "and match ends share one namespace", key=True)
+                rules[name] = ".".join(path)
 
 
 def _title(name: str) -> str:
@@ -472,8 +538,3 @@ def _way_back(start: str, calls: dict[str, list[str]]) -> list[str] | None:
                 seen.add(callee)
                 paths.append(path + [callee])
     return None
-
-
-def _value_class(v) -> str:
-    """How a property value reads: a number, true or false, or text."""
-    return "true/false" if isinstance(v, bool) else "a number" if isinstance(v, int) else "text"

@@ -73,11 +73,26 @@ class ConditionCall(Expr):
 
 @dataclass(frozen=True)
 class Aggregate(Expr):
-    """`func(body for var in items)`: see rulespec.lang.builtins.AGGREGATES."""
+    """`func(body for var in items if where)`: see rulespec.lang.builtins.AGGREGATES.
+    The items are players or cards; a card is bound to var as a set of one card."""
     func: str
     body: Expr
     var: str
     items: Expr
+    where: Expr | None  # only the items for which it holds count
+
+    @property
+    def over_cards(self) -> bool:
+        """Whether the items are cards (each bound as a set of one) rather than players."""
+        return self.items.type in ("cards", "zone")
+
+
+@dataclass(frozen=True)
+class IfExpr(Expr):
+    """`if cond then then else orelse`: the value of one arm."""
+    cond: Expr
+    then: Expr
+    orelse: Expr
 
 
 @dataclass(frozen=True)
@@ -229,7 +244,7 @@ def condition_calls(cond) -> list[str]:
 
 def callees_first(conditions) -> list:
     """The named conditions, each after those it calls, for conditions that call one
-    another in no circle (RS209); found with a stack of its own, as chains may be long."""
+    another in no circle (RS210); found with a stack of its own, as chains may be long."""
     by_name = {c.name: c for c in conditions}
     order, done = [], set()
     for first in conditions:
@@ -326,8 +341,12 @@ class GoalDef:
 @dataclass(frozen=True)
 class ParamDef:
     name: str
-    value: object
+    value: object             # the value for a player count without one of its own
     span: Span
+    by_players: tuple[tuple[int, object], ...] = ()  # (player count, value), sorted
+
+    def value_for(self, players: int):
+        return dict(self.by_players).get(players, self.value)
 
 
 @dataclass(frozen=True)
@@ -338,6 +357,7 @@ class Step:
     optional: bool            # a play step may be passed
     rulings: tuple[str, ...]
     span: Span
+    repeat: bool = False      # a play step offered again after each play, until a pass
 
 
 @dataclass(frozen=True)
@@ -388,12 +408,35 @@ class Procedure:
 
 
 @dataclass(frozen=True)
+class RoundPart:
+    """A round's `setup` or `scoring`: an effect run as each round begins or ends."""
+    name: str                 # setup | scoring
+    effect: tuple[Stmt, ...]
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
 class Condition:
     """A named condition: a bool expression over its parameters (name, type)."""
     name: str
     title: str
     params: tuple[tuple[str, str], ...]
     when: Expr
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """A match played as rounds: each round is set up, played until one of its end
+    conditions holds, and scored; then the match ends if a match end holds, else the
+    next round begins with `starter` (None: the seat after the last round's starter)."""
+    setup: RoundPart
+    scoring: RoundPart | None
+    end_conditions: tuple[Trigger, ...]
+    match_end: tuple[Trigger, ...]
+    starter: Expr | None
     rulings: tuple[str, ...]
     span: Span
 
@@ -421,6 +464,8 @@ class Spec:
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
+    turn_order: Expr | None = None  # who plays after `current`; None: next(current)
+    rounds: Rounds | None = None    # None: the game is one round
     procedures: tuple[Procedure, ...] = ()
     conditions: tuple[Condition, ...] = ()
 
@@ -434,12 +479,18 @@ class Spec:
 
     def rules(self):
         """(kind, rule) for every rule that runs in play, in spec order: the steps,
-        actions, reactions, end conditions and triggers (the setup is `spec.setup`)."""
+        actions, reactions, end conditions and triggers, then a round's parts, end
+        conditions and match ends (the setup is `spec.setup`)."""
+        r = self.rounds
         for kind, section in (("step", self.turn), ("action", self.actions),
                               ("reaction", self.reactions), ("end", self.end_conditions),
-                              ("trigger", self.triggers)):
+                              ("trigger", self.triggers),
+                              ("round", (r.setup, r.scoring) if r else ()),
+                              ("round_end", r.end_conditions if r else ()),
+                              ("match_end", r.match_end if r else ())):
             for rule in section:
-                yield kind, rule
+                if rule is not None:
+                    yield kind, rule
 
     def procedure(self, name: str) -> Procedure:
         return next(p for p in self.procedures if p.name == name)
@@ -448,11 +499,17 @@ class Spec:
         return next(c for c in self.conditions if c.name == name)
 
 
+# Each kind of rule that Spec.rules() yields, as a report names it, in that order.
+RULE_KINDS = {"step": "step", "action": "action", "reaction": "reaction", "end": "end condition",
+              "trigger": "trigger", "round": "round", "round_end": "round end condition",
+              "match_end": "match end"}
+
+
 # Read off the declarations once: the node classes iter_children descends into; every
 # IR class's fields but the span; those declared to hold nodes (a node, None, or a tuple
 # of nodes), which are all iter_children looks at; those holding a block of statements.
 _NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef, Procedure,
-          Condition)
+          Condition, RoundPart, Rounds)
 _FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name != "span")
            for base in (*_NODES, CardType, ZoneDef, ParamDef)
            for cls in [base, *_subclasses(base)]}

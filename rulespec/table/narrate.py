@@ -34,6 +34,10 @@ def _cards(event: dict, titles: dict[str, str]) -> str:
     return ", ".join(titles.get(c, c) for c in event["cards"])
 
 
+def _turns(n: int, one: str, kind: str = "") -> str:
+    return one if n == 1 else f"{n} {kind}turns"
+
+
 def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
     """One line per happening, control characters made visible; consecutive moves
     between the same zones are merged."""
@@ -81,8 +85,24 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             lines.append(f"{who} is to play" if e["turn"] else f"{who} goes first")
         elif kind == "eliminate":
             lines.append(f"  {who} is out")
+        elif kind == "sit_out":
+            lines.append(f"  {who} is out for the round")
+        elif kind == "back":
+            lines.append(f"  {', '.join(map(seat_name, e['players']))} are back in")
+        elif kind == "round":
+            lines.append(f"Round {e['round']} begins")
+        elif kind == "round_end":
+            lines.append(f"Round {e['round']} ends ({e['rule']})")
         elif kind == "reverse":
             lines.append("  play changes direction")
+        elif kind == "skip_turn":
+            lines.append(f"  {who} will miss {_turns(e['turns'], 'a turn')}")
+        elif kind == "extra_turn":
+            lines.append(f"  {who} gets {_turns(e['turns'], 'an extra turn', 'extra ')}")
+        elif kind == "set_next":
+            lines.append(f"  {who} plays next")
+        elif kind == "skipped":
+            lines.append(f"Turn {e['turn']}: {who} misses the turn")
         elif kind == "no_play":
             lines.append(f"  {who} has no legal play")
         elif kind == "error":
@@ -90,5 +110,5 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
         elif kind == "end":
             winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
             verb = "win" if len(e["winners"]) > 1 else "wins"
-            lines.append(f"Game over after {e['turn']} turns: {winners} {verb} ({e['reason']})")
+            lines.append(f"Game over after {e['turn']} turn{'' if e['turn'] == 1 else 's'}: {winners} {verb} ({e['reason']})")
     return [visible(line) for line in lines]
