@@ -65,6 +65,7 @@ def _true(g, env):
 
 
 MAX_PASSES = 100_000  # passes of `while` loops in one turn
+MAX_CALLS = 10_000    # procedure calls in one turn: a recursion's frames stay few
 MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
 
 
@@ -80,10 +81,19 @@ class StatementCompiler:
         self.x = rules.exprs
         self.played = ""   # the action being compiled: `react` opens a window on it
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
+        self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
         # chance outcomes of `random_player`, one per seat
         self.seat_outcomes = [Outcome(seat_name(p), seat=p) for p in range(rules.n)]
 
     # --- definitions ------------------------------------------------------------
+
+    def procedure(self, p: ir.Procedure) -> tuple:
+        """A procedure's body, compiled once; its calls look it up as they run, so
+        procedures may call each other (and themselves) in any order."""
+        self.played = ""
+        with self.x.within(p.name):
+            self.procedures[p.name] = self.block(p.effect)
+        return self.procedures[p.name]
 
     def setup(self, stmts) -> tuple:
         self.played = ""
@@ -163,7 +173,7 @@ class StatementCompiler:
         if isinstance(s, ir.Do):
             return not (s.proc in ("react", "shuffle") or s.proc == "move" and self._chance_move(s.args[0])
                         or s.proc == "set_current" and _random_player_call(s.args[0]))
-        return False  # while, choose
+        return False  # while, choose, a procedure's call (a frame of its own)
 
     def _chance_move(self, cards: ir.Expr) -> bool:
         """A move that may need chance: a random pick, or a draw from a pile that
@@ -323,6 +333,15 @@ class StatementCompiler:
                 g._stack.append(Frame(loop, env))
         loop = self.register(body + (while_,))
         return while_
+
+    def _pause_ProcedureCall(self, s: ir.ProcedureCall):
+        name, bodies = s.proc, self.procedures
+        params = self.rules.spec.procedure(name).params
+        bindings = self.x.function(self.x.bindings_source(params, s.args), s.span)
+
+        def perform(g, env):
+            g.call(name, bodies[name], bindings(g, env))
+        return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
         player = self.x.expr(s.player)

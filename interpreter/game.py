@@ -76,6 +76,7 @@ class Game:
         self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
                       for g in spec.goals}
         self.exprs = Compiler(self)
+        self.exprs.conditions(spec.conditions)
         with self.exprs.within("evaluation"):
             self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
         with self.exprs.within("turn_order"):
@@ -85,6 +86,8 @@ class Game:
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
                 self.counter_initial += [self.exprs.expr(c.initial)] * (n_players if c.per_player else 1)
+        for p in spec.procedures:
+            stmts.procedure(p)
         self.setup = stmts.setup(spec.setup)
         self.actions = {a.name: stmts.action(a) for a in spec.actions}
         self.reactions = [stmts.reaction(r) for r in spec.reactions]
@@ -163,21 +166,27 @@ class Game:
             keys = [self.keys[i, p] for p in range(self.n)] if each else [self.keys[i, None]]
             table = False
 
-            def readers(node):
-                """(slot or counter, key) for each reader of what node names."""
+            def readers(node, own):
+                """(slot or counter, key) for each reader of what node names; `own`
+                when a local named like `each` is the rule's player (not a parameter
+                of a named condition)."""
                 zone = isinstance(node, ir.ZoneRef)
                 base = self.zone_index[node.name] if zone else self.counter_index[node.name]
                 if node.owner is None:
                     return [(base, k) for k in keys]
-                if each and isinstance(node.owner, ir.Local) and node.owner.name == each:
+                if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
                     return [(base + p, self.keys[i, p]) for p in range(self.n)]
                 width = zone and self.spec.zone(node.name).count or self.n  # a family's, or a seat each
                 return [(base + p, k) for p in range(width) for k in keys]
 
-            def visit(node):
+            called = {}  # the named conditions it calls, through others too: their bodies
+
+            def visit(node, own=True):
                 nonlocal table
                 if node is None:  # a zone or counter with no owner
                     return
+                if isinstance(node, ir.ConditionCall):  # it reads what its body reads
+                    called.setdefault(node.name, self.spec.condition(node.name).when)
                 if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
                     node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
@@ -188,18 +197,23 @@ class Game:
                 if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
                         and isinstance(node.args[1], ir.Kind):
                     # a count of a kind changes only when a card of that kind moves
-                    for slot, k in readers(node.args[0]):
+                    for slot, k in readers(node.args[0], own):
                         for type_ in self.kinds[node.args[1].name]:
                             typed[slot][type_].append(k)
-                    visit(node.args[0].owner)
+                    visit(node.args[0].owner, own)
                     return
                 if isinstance(node, (ir.ZoneRef, ir.Counter)):
                     watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
-                    for slot, k in readers(node):
+                    for slot, k in readers(node, own):
                         watch[slot].append(k)
                 for child in ir.iter_children(node):
-                    visit(child)
+                    visit(child, own)
             visit(t.ir.when)
+            done = set()
+            while called.keys() - done:  # a loop, not a recursion: conditions may nest deep
+                name = min(called.keys() - done)
+                done.add(name)
+                visit(called[name], own=False)
             if table:
                 self.watch_table += keys
         # readers of a card of type t moving in or out of a slot: the slot's readers and

@@ -130,7 +130,7 @@ def test_the_short_refill_form_still_moves_every_card():
 
 
 @pytest.mark.parametrize("old, new, code", [
-    ("move(card, row(i))", "move(card, row(-1))", "RS210"),
+    ("move(card, row(i))", "move(card, row(-1))", "RS211"),
     ("move(card, row(i))", "move(card, row(current))", "RS204"),
     ("move(card, row(i))", "move(card, row(i, 1))", "RS203"),
     ("choose(current) i from range(3)", "choose(current) i from 3", "RS204"),
