@@ -77,6 +77,14 @@ class PickCard(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class PickValue(Option):
+    """A number or a card type chosen by a player (`choose i from range(n)`,
+    `choose k from card_types`)."""
+
+    value: object
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Outcome(Option):
     """A chance outcome: a card of a type drawn at random from a zone (the first card
     of the type stands for all, C-3), or a seat drawn at random."""

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
                       Rejection, first_of_each_type, first_of_type, seat_name)
 from .codegen import raise_at_spec
-from .effects import ANSWERING, MAX_PASSES, Frame
+from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation
 from .table import Table, add_at
 
@@ -45,10 +45,11 @@ class State(Table):
         self._stack: list[Frame] = []
         self._pending: ChoicePoint | None = None
         self._over, self._winners, self._reason = False, (), ""
-        self._firings, self._passes, self._turn_decisions = 0, 0, 0  # the loop guards, per turn
+        self._firings, self._passes, self._turn_decisions, self._calls = 0, 0, 0, 0  # the loop guards, per turn
         self._choices = 0  # choices applied, chance included: the game's length in steps
         self._fired: dict[str, int] = {}   # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
+        self._called: dict[str, int] = {}  # how often each procedure was called
         self._quiet: dict = {}    # key -> the version at which it last fired
         self._checked = -1        # the version at the last trigger check that found nothing
         self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
@@ -207,7 +208,7 @@ class State(Table):
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = dict(self._quiet)
         s._events = None if self._events is None or not log else list(self._events)
-        s._fired, s._played = dict(self._fired), dict(self._played)
+        s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
         def env_copy(env):
@@ -251,7 +252,8 @@ class State(Table):
         return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
                 self._step_index, self._phase, left, self._over, self._winners, self._reason,
                 pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
-                self._sitting, self._skips, self._extras, self._leader, self._again)
+                self._sitting, self._skips, self._extras, self._leader, self._again,
+                tuple(self._value_key(list(m)) for m in self._memory))
 
     def _env_key(self, env: dict | None):
         if env is None:
@@ -333,6 +335,11 @@ class State(Table):
         return MappingProxyType(self._fired)
 
     @property
+    def called(self):
+        """Procedure name -> how often it was called (a read-only view)."""
+        return MappingProxyType(self._called)
+
+    @property
     def played(self):
         """Card type -> how often one was played or reacted with (a read-only view)."""
         return MappingProxyType(self._played)
@@ -367,7 +374,8 @@ class State(Table):
         for i in range(n):
             if not pile:
                 refill = self.game.refill
-                return n - i if src in refill and self._zones[refill[src]] else 0
+                return n - i if src in refill and \
+                    len(self._zones[refill[src]]) > self.game.refill_keep[src] else 0
             self.move_card(pile[-1], dst)
         return 0
 
@@ -438,6 +446,20 @@ class State(Table):
             self.finish((), "effect_loop")
             return False
         return True
+
+    def call(self, name: str, code: tuple, env: dict) -> None:
+        """Run a procedure's body in a frame of its own (never at once, as enter may: a
+        procedure that calls itself would recurse in Python), its parameters its only
+        locals. Past MAX_CALLS calls in one turn (a recursion that does not stop) the
+        game ends as effect_loop."""
+        self._calls += 1
+        _count(self._called, name)
+        if self._calls > MAX_CALLS:
+            self._log("error", message=f"procedure '{name}' was called more than {MAX_CALLS:,} "
+                      "times in one turn", rule=name)
+            self.finish((), "effect_loop")
+        elif code:
+            self._stack.append(Frame(code, env))
 
     def open_window(self, players: tuple, action: str, env: dict) -> None:
         """A reaction window against an action or an answer: the players, in turn order
@@ -598,9 +620,11 @@ class State(Table):
             return
         self._turn += 1
         self._current, self._step_index, self._again = p, 0, False
+        if self.game.turn_memories:
+            self.forget_turn_memories()
         self._dirty.update(self.game.watch_table)
         self._version += 1  # a new current player is a change: conditions may read it
-        self._firings = self._passes = self._turn_decisions = 0  # the loop guards count per turn
+        self._firings = self._passes = self._turn_decisions = self._calls = 0  # the loop guards count per turn
         if self._events is not None:
             self._log("turn", player=p)
 

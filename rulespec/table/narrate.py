@@ -22,10 +22,12 @@ def visible(text: str, keep: str = "") -> str:
 
 
 def _zone(label: str) -> str:
-    m = re.fullmatch(r"(\w+)\[(P\d+)\]", label)
-    name, owner = (m.group(1), m.group(2)) if m else (label, None)
-    name = name.replace("_", " ")
-    return f"{owner}'s {name}" if owner else f"the {name}"
+    """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile"."""
+    m = re.fullmatch(r"(\w+)\[(P?)(\d+)\]", label)
+    name = (m.group(1) if m else label).replace("_", " ")
+    if m and m.group(2):
+        return f"{m.group(2)}{m.group(3)}'s {name}"
+    return f"{name} {m.group(3)}" if m else f"the {name}"
 
 
 def _cards(event: dict, titles: dict[str, str]) -> str:
