@@ -50,10 +50,11 @@ class Pass(Option):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class React(Option):
-    """Answer the action being played with a reaction and a card of a type."""
+    """Answer the action (or answer) being played with a reaction, and a card of a type
+    unless the reaction needs none."""
 
     reaction: str
-    card_type: int
+    card_type: int | None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -76,12 +77,13 @@ class PickCard(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PickNumber(Option):
-    """A number chosen by a player (`choose n from lo..hi`), labelled `n = 3`: a
-    label that is not a bare number, which a person at the table could take for the
-    option's place in the list."""
+class PickValue(Option):
+    """A value chosen by a player: a number (`choose n from 0..3`, a secret choice,
+    labelled `n = 3` so that a person at the table cannot take it for the option's
+    place in the list; or `choose i from range(n)`, labelled `3`) or a card type named
+    whether or not any card of it is at hand (`choose k from card_types`)."""
 
-    value: int
+    value: object
 
 
 @dataclass(frozen=True, slots=True, eq=False)

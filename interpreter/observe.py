@@ -40,6 +40,9 @@ def observation(state, player: int | None) -> dict:
         "counters": dict(zip(game.counter_names, state._counters)),
         "over": state._over,
     }
+    if player is None and game.memory_names:  # the rules' memory: its cards may be hidden
+        obs["remembered"] = {name: [game.type_names[state._ctype[c]] for c in cards]
+                             for name, cards in zip(game.memory_names, state._memory)}
     if state._over:
         obs["result"] = state.result
     elif state._pending is not None and state._pending.player == player:

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from .choices import (CHANCE, NO_REACTION, PASS, SECRET_KINDS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order,
                       Play, Rejection, first_of_each_type, first_of_type, seat_name)
 from .codegen import raise_at_spec
-from .effects import MAX_PASSES, Frame
+from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation
 from .table import Table, add_at
 
@@ -45,10 +45,11 @@ class State(Table):
         self._stack: list[Frame] = []
         self._pending: ChoicePoint | None = None
         self._over, self._winners, self._reason = False, (), ""
-        self._firings, self._passes, self._turn_decisions = 0, 0, 0  # the loop guards, per turn
+        self._firings, self._passes, self._turn_decisions, self._calls = 0, 0, 0, 0  # the loop guards, per turn
         self._choices = 0  # choices applied, chance included: the game's length in steps
         self._fired: dict[str, int] = {}   # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
+        self._called: dict[str, int] = {}  # how often each procedure was called
         self._quiet: dict = {}    # key -> the version at which it last fired
         self._checked = -1        # the version at the last trigger check that found nothing
         self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
@@ -208,7 +209,7 @@ class State(Table):
         s._quiet = dict(self._quiet)
         s._shown = dict(self._shown)
         s._events = None if self._events is None or not log else list(self._events)
-        s._fired, s._played = dict(self._fired), dict(self._played)
+        s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
         def env_copy(env):
@@ -253,7 +254,8 @@ class State(Table):
         return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
                 self._step_index, self._phase, left, self._over, self._winners, self._reason,
                 pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
-                self._sitting, self._skips, self._extras, self._leader, self._again, self._shown_key())
+                self._sitting, self._skips, self._extras, self._leader, self._again,
+                tuple(self._value_key(list(m)) for m in self._memory), self._shown_key())
 
     def _shown_key(self) -> tuple:
         """The reveals: by card type, zone and place in an ordered zone (a revealed card
@@ -347,6 +349,11 @@ class State(Table):
         return MappingProxyType(self._fired)
 
     @property
+    def called(self):
+        """Procedure name -> how often it was called (a read-only view)."""
+        return MappingProxyType(self._called)
+
+    @property
     def played(self):
         """Card type -> how often one was played or reacted with (a read-only view)."""
         return MappingProxyType(self._played)
@@ -381,7 +388,8 @@ class State(Table):
         for i in range(n):
             if not pile:
                 refill = self.game.refill
-                return n - i if src in refill and self._zones[refill[src]] else 0
+                return n - i if src in refill and \
+                    len(self._zones[refill[src]]) > self.game.refill_keep[src] else 0
             self.move_card(pile[-1], dst)
         return 0
 
@@ -453,21 +461,49 @@ class State(Table):
             return False
         return True
 
-    def open_window(self, reactor: int, action: str, env: dict) -> None:
-        """A reaction window: the reactor answers the action being played or lets it be."""
-        by_type = self.game.answers[action]
-        if not by_type:
+    def call(self, name: str, code: tuple, env: dict) -> None:
+        """Run a procedure's body in a frame of its own (never at once, as enter may: a
+        procedure that calls itself would recurse in Python), its parameters its only
+        locals. Past MAX_CALLS calls in one turn (a recursion that does not stop) the
+        game ends as effect_loop."""
+        self._calls += 1
+        _count(self._called, name)
+        if self._calls > MAX_CALLS:
+            self._log("error", message=f"procedure '{name}' was called more than {MAX_CALLS:,} "
+                      "times in one turn", rule=name)
+            self.finish((), "effect_loop")
+        elif code:
+            self._stack.append(Frame(code, env))
+
+    def open_window(self, players: tuple, action: str, env: dict) -> None:
+        """A reaction window against an action or an answer: the players, in turn order
+        from the one answered (its actor), each answer it or let it be, until one
+        answers or all pass."""
+        if not self.game.answers[action] or not players:
             return
+        actor = env["reactor"] if action in self.game.reactions_by_name else self._current
+        if len(players) > 1:
+            n, d = len(self._active), self._direction
+            players = sorted(players, key=lambda p: (p - actor) * d % n)
+        self._ask_answer(tuple(players), action, actor, env)
+
+    def _ask_answer(self, players: tuple, action: str, actor: int, env: dict) -> None:
+        """Ask the first of the players to answer; the others are asked if they pass."""
+        by_type, reactor = self.game.answers[action], players[0]
         options, forced = [], False
         hand = self._zones[self.game.hand + reactor]
         for t, c in first_of_each_type(hand, self._ctype, by_type).items():
             for r in by_type[t]:
-                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
+                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c], actor=actor)):
                     options.append(r.options[t])
                     forced = forced or r.ir.forced
+        for r in by_type.get(None, ()):  # answers without a card
+            if r.condition is None or r.condition(self, dict(env, reactor=reactor, actor=actor)):
+                options.append(r.options[None])
+                forced = forced or r.ir.forced
         if not forced:
             options.append(NO_REACTION)
-        self.ask(reactor, "react", options, _resume_reaction, env)
+        self.ask(reactor, "react", options, _resume_reaction, env, data=(players[1:], action, actor))
 
     # --- the loop -----------------------------------------------------------------
 
@@ -598,9 +634,11 @@ class State(Table):
             return
         self._turn += 1
         self._current, self._step_index, self._again = p, 0, False
+        if self.game.turn_memories:
+            self.forget_turn_memories()
         self._dirty.update(self.game.watch_table)
         self._version += 1  # a new current player is a change: conditions may read it
-        self._firings = self._passes = self._turn_decisions = 0  # the loop guards count per turn
+        self._firings = self._passes = self._turn_decisions = self._calls = 0  # the loop guards count per turn
         if self._events is not None:
             self._log("turn", player=p)
 
@@ -694,14 +732,27 @@ def _resume_repeat(s: State, point, option) -> None:
 
 
 def _resume_reaction(s: State, point, option) -> None:
+    rest, action, actor = point.data
     if option is NO_REACTION:
+        if rest:
+            s._ask_answer(rest, action, actor, point.env)
         return
     r = s.game.reactions_by_name[option.reaction]
-    reactor = point.player
-    c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
-    env = point.env
-    env["reactor"], env["answer"] = reactor, [c]
+    reactor, env = point.player, point.env
+    if r.chained:  # kept, hashable for State.key(), until the answer is done (_give_back)
+        answer = env.get("answer")
+        env[ANSWERING] = env.get(ANSWERING, ()) + (
+            (env.get("reactor"), None if answer is None else tuple(answer), env.get("actor")),)
+        env["actor"] = actor
+    env["reactor"] = reactor
     _count(s._fired, r.ir.name)
+    if option.card_type is None:  # an answer without a card: a claim, a challenge
+        if s._events is not None:
+            s._log("react", player=reactor, reaction=r.ir.name, card=None)
+        s.enter(r.effect, env)
+        return
+    c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
+    env["answer"] = [c]
     _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
         s._log("react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type])

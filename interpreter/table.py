@@ -28,6 +28,7 @@ class Table:
         self._tcount = [[0] * len(game.type_names) for _ in self._zones]
         self._tcount[game.start_slot] = list(game.deck_counts)
         self._counters = [0] * len(game.counter_names)
+        self._memory: tuple[tuple[int, ...], ...] = ((),) * len(game.memory_names)  # card ids
         self._current, self._direction, self._turn = 0, 1, 0
         self._active = [True] * self._n
         self._outs = 0             # eliminations so far: the turn order's only other input
@@ -168,6 +169,22 @@ class Table:
             self._version += 1
             if self._events is not None:
                 self._log("counter", counter=self.game.counter_names[slot], value=value)
+
+    def remember(self, slot: int, cards) -> None:
+        """Remember these cards (ids) in a `remember:` slot. Not logged: the cards may be
+        hidden from some seats, and the rules only remember what they already showed."""
+        self._memory = self._memory[:slot] + (tuple(cards),) + self._memory[slot + 1:]
+        self._dirty.update(self.game.all_keys)  # rare: every automatic rule looks again
+        self._version += 1
+
+    def forget_turn_memories(self) -> None:
+        memory = list(self._memory)
+        for slot in self.game.turn_memories:
+            memory[slot] = ()
+        if tuple(memory) != self._memory:  # a condition may read what is forgotten
+            self._memory = tuple(memory)
+            self._dirty.update(self.game.all_keys)
+            self._version += 1
 
     def eliminate(self, p: int) -> None:
         if p in self._sitting:  # out for the round already: now out for good

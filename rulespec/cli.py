@@ -31,7 +31,7 @@ from .table.files import OutputError, check_output, replacing, spec_files
 from .table.narrate import narrate, visible
 from .table.replay import write_log
 
-EXAMPLES = """examples (GAME: a bundled game's name, as 'rulespec games' lists, or a spec file):
+EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' lists, or a spec file)
   rulespec games                                      the bundled games and their variants
   rulespec new my_game                                write my_game.yaml, a starter spec that plays
   rulespec run GAME                                   a narrated game

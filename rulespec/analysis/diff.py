@@ -42,7 +42,9 @@ def _named(spec: ir.Spec) -> dict:
     """(kind, name) -> part, for every named part of a spec."""
     named = {}
     for kind, parts in (("parameter", spec.params), ("card", spec.cards), ("zone", spec.zones),
-                        ("counter", spec.counters), ("goal", spec.goals)):
+                        ("counter", spec.counters), ("goal", spec.goals),
+                        ("remembered card", spec.memories),
+                        ("procedure", spec.procedures), ("condition", spec.conditions)):
         named |= {(kind, p.name): p for p in parts}
     named |= {(ir.RULE_KINDS[kind], rule.name): rule for kind, rule in spec.rules()}
     return named
@@ -86,7 +88,8 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
             out.append(Change("game", label, "changed", old.span, new.span, detail))
     if canon(old.rounds and old.rounds.starter) != canon(new.rounds and new.rounds.starter):
         out.append(Change("game", "round starter", "changed", old.span, new.span))
-    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", *ir.RULE_KINDS.values()]
+    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "remembered card",
+             "procedure", "condition", *ir.RULE_KINDS.values()]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))
 
 

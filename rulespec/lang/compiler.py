@@ -11,7 +11,7 @@ from . import decks, ir, schema
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
-from .limits import MAX_CARDS, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
+from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -46,6 +46,22 @@ def _rulings(entry: dict) -> tuple[str, ...]:
     return tuple(entry.get("rulings", ()))
 
 
+def _chain_roots(answers, actions, reactions) -> list[str]:
+    """The actions at the root of the chains an answer can join, in the order found:
+    what it answers, and what those answers answer, back to the actions."""
+    roots, seen, todo = [], set(), list(answers)
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in actions:
+            roots.append(name)
+        elif isinstance(reactions.get(name), dict):
+            todo += [a for a in reactions[name].get("answers", ()) if isinstance(a, str)]
+    return roots
+
+
 class _Compiler:
     def __init__(self, doc: Document):
         self.doc = doc
@@ -64,22 +80,27 @@ class _Compiler:
     def _names(self) -> Names:
         d = self.data
         seen: dict[str, tuple] = {}
+        refused: set[str] = set()
         reserved = RESERVED
 
         def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in reserved:
+                refused.add(name)
                 self.error_at("RS202", f"{what} '{name}' uses a name the language reserves", span,
                               "pick another name")
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
+                refused.add(name)
                 self.error_at("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
                               f"(at {seen[name][0]})", span,
-                              "cards, tags, parameters, zones and counters share one namespace")
+                              "cards, tags, parameters, zones, counters, goals, procedures and "
+                              "conditions share one namespace")
                 return False
             seen.setdefault(name, (span, what))
             return True
 
+        self._claimed = seen  # filled before any parameter is judged against it
         kinds = {c.name for c in self.decls if claim(c.name, c.span, "card")}
         for c in self.decls:
             for t, span in zip(c.tags, c.tag_spans):
@@ -88,14 +109,42 @@ class _Compiler:
         accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
                               if claim(n, self.doc.key_span((section, n)), what)}
                     for section, what in (("parameters", "parameter"), ("zones", "zone"),
-                                          ("counters", "counter"), ("goals", "goal"))}
+                                          ("counters", "counter"), ("goals", "goal"),
+                                          ("remember", "remembered card"),
+                                          ("procedures", "procedure"), ("conditions", "condition"))}
         return Names(
             params={k: ("bool" if isinstance(default_of(v), bool) else "int")
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
+            families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
+            memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
             kinds=kinds, all_names=set(seen), props=self._prop_types(kinds),
-            goals=set(accepted["goals"]))
+            goals=set(accepted["goals"]), refused=refused,
+            procedures={k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()},
+            conditions={k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()})
+
+    def _params(self, path, entry) -> tuple[tuple[str, str], ...]:
+        """A procedure's or condition's parameters, (name, type) in call order. A
+        parameter is a local of its body, so it may not take a name of the spec or
+        the language (RS202); it keeps its type, so that calls are still checked."""
+        params = tuple((entry.get("params") or {}).items())
+        for name, _ in params:
+            if name in RESERVED or name in self._claimed:
+                self.error("RS202", f"parameter '{name}' is already a name of the spec or the "
+                           "language; a parameter needs a name of its own",
+                           path + ("params", name), key=True)
+        return params
+
+    def _zone(self, name: str, z: dict) -> ir.ZoneDef:
+        refill = z.get("refill_from")
+        if isinstance(refill, dict):  # {zone, keep_top}: the long form
+            refill, keep = refill["zone"], refill.get("keep_top", 0)
+        else:
+            keep = 0
+        return ir.ZoneDef(name, bool(z.get("per_player")), z.get("visibility", "public"),
+                          bool(z.get("ordered")), bool(z.get("start")), refill,
+                          self.doc.key_span(("zones", name)), z.get("count"), keep)
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
@@ -138,10 +187,7 @@ class _Compiler:
                                   c.span) for c in self.decls)
         tags = tuple(sorted({t for c in cards for t in c.tags}))
         params = tuple(self._param(n, v) for n, v in (d.get("parameters") or {}).items())
-        zones = tuple(ir.ZoneDef(n, bool(z.get("per_player")), z.get("visibility", "public"),
-                                 bool(z.get("ordered")), bool(z.get("start")), z.get("refill_from"),
-                                 doc.key_span(("zones", n)))
-                      for n, z in d["zones"].items())
+        zones = tuple(self._zone(n, z) for n, z in d["zones"].items())
         counters = tuple(
             ir.CounterDef(n, bool(c.get("per_player")),
                           b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
@@ -156,6 +202,9 @@ class _Compiler:
                       if "turn_order" in d else None)
         removals = decks.removals(doc, self.decls, self.problems)
 
+        conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
+        procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
+        self._condition_calls(conditions)
         setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
         actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
@@ -165,7 +214,8 @@ class _Compiler:
             # an action with problems may lack locals its reactions use: None marks it
             action_lets[n] = self._top_lets(actions[-1].effect) if len(self.problems) == before else None
         actions = tuple(actions)
-        reactions = tuple(self._reaction(n, r, action_lets) for n, r in (d.get("reactions") or {}).items())
+        raw_reactions = d.get("reactions") or {}
+        reactions = tuple(self._reaction(n, r, action_lets, raw_reactions) for n, r in raw_reactions.items())
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
         ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
         triggers = tuple(self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items())
@@ -180,7 +230,9 @@ class _Compiler:
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers, span=doc.span(()),
             removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order,
-            rounds=rounds)
+            rounds=rounds, procedures=procedures, conditions=conditions, memories=tuple(
+                ir.MemoryDef(n, bool(m.get("per_player")), m.get("until", "turn"),
+                             doc.key_span(("remember", n))) for n, m in (d.get("remember") or {}).items()))
         self._cross_checks(spec)
         return spec
 
@@ -245,15 +297,20 @@ class _Compiler:
         return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a),
                          doc.key_span(path), among)
 
-    def _reaction(self, name, r, action_lets) -> ir.Reaction:
+    def _reaction(self, name, r, action_lets, raw) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)
-        shared, complete = None, True
-        for i, answered in enumerate(r["answers"]):
-            if answered not in action_lets:
+        card, answers = r.get("card"), tuple(r["answers"])
+        for i, answered in enumerate(answers):
+            if answered not in action_lets and answered not in raw:
                 self.error("RS201", f"reaction '{name}' answers unknown action '{answered}'",
-                           path + ("answers", i), did_you_mean(answered, action_lets))
-                complete = False
-                continue
+                           path + ("answers", i), did_you_mean(answered, [*action_lets, *raw]))
+        if card is not None and "to" not in r:
+            self.error("RS103", f"missing required key 'to': reaction '{name}' plays a card but "
+                       "says not where it goes", path, "add  to: <zone>", key=True)
+        elif card is None and "to" in r:
+            self.error("RS104", "'to' is for a reaction with a card", path + ("to",), key=True)
+        shared, complete = None, all(a in action_lets or a in raw for a in answers)
+        for answered in _chain_roots(answers, action_lets, raw):
             lets = action_lets[answered]
             if lets is None:
                 complete = False
@@ -261,14 +318,17 @@ class _Compiler:
             lets = dict(lets, **self.action_roles[answered])
             shared = dict(lets) if shared is None else {k: v for k, v in shared.items() if lets.get(k) == v}
         if not complete:  # its scope is unknown: checking its effect would only mislead
-            return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), None,
+            return ir.Reaction(name, card, answers, bool(r.get("forced")), None,
                                None, (), _rulings(r), doc.key_span(path))
-        scope = dict(shared or {})
-        scope.update({"reactor": "player", "answer": "cards"})
+        scope = dict(shared or {}, reactor="player", __action__="str")
+        if card is not None:
+            scope["answer"] = "cards"
+        if any(a in raw for a in answers):  # an answer to an answer knows whom it answers
+            scope["actor"] = "player"
         cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
-        to = b.expr(doc, path + ("to",), r["to"], scope, "zone")
+        to = b.expr(doc, path + ("to",), r["to"], scope, "zone") if card is not None and "to" in r else None
         effect = b.block(doc, path + ("effect",), r["effect"], scope)
-        return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), cond, to,
+        return ir.Reaction(name, card, answers, bool(r.get("forced")), cond, to,
                            effect, _rulings(r), doc.key_span(path))
 
     def _step(self, i, s) -> ir.Step:
@@ -305,6 +365,51 @@ class _Compiler:
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
 
+    def _procedure(self, name, p) -> ir.Procedure:
+        """A procedure's effect sees its parameters only, besides the spec's names and
+        constants: not its caller's locals, and so not an action's (no react())."""
+        path, params = ("procedures", name), self.names.procedures[name]
+        effect = self.b.block(self.doc, path + ("effect",), p["effect"], dict(params))
+        return ir.Procedure(name, p.get("title", _title(name)), params, effect, _rulings(p),
+                            self.doc.key_span(path))
+
+    def _condition(self, name, c) -> ir.Condition:
+        path, params = ("conditions", name), self.names.conditions[name]
+        when = self.b.expr(self.doc, path + ("when",), c["when"], dict(params), "bool")
+        return ir.Condition(name, c.get("title", _title(name)), params, when, _rulings(c),
+                            self.doc.key_span(path))
+
+    def _condition_calls(self, conditions) -> None:
+        """RS210: an expression cannot recurse, so no condition may call itself, directly
+        or through others (each condition on a circle is reported, with its way round);
+        nor may conditions call one another more than MAX_CONDITION_DEPTH deep."""
+        if any(c.when is None for c in conditions):
+            return  # a body with problems may lack calls: judging the rest would mislead
+        calls = {c.name: ir.condition_calls(c) for c in conditions}
+        circles = False
+        for c in conditions:
+            way = _way_back(c.name, calls)
+            if way:
+                circles = True
+                self.problems.append(Diagnostic(
+                    "RS210", f"condition '{c.name}' calls itself: {' -> '.join(way)}", c.span,
+                    hint="a condition cannot recurse; write the repeated part out, or use a "
+                         "procedure with a while loop"))
+        if not circles:
+            self._condition_depth(conditions, calls)
+
+    def _condition_depth(self, conditions, calls) -> None:
+        """Each chain of calls too deep is reported once, at the condition where it
+        passes the bound."""
+        depth: dict[str, int] = {}
+        for c in ir.callees_first(conditions):
+            depth[c.name] = 1 + max((depth[n] for n in calls[c.name]), default=0)
+            if depth[c.name] == MAX_CONDITION_DEPTH + 1:
+                self.problems.append(Diagnostic(
+                    "RS210", f"condition '{c.name}' starts a chain of {MAX_CONDITION_DEPTH + 1} "
+                    f"conditions calling one another; at most {MAX_CONDITION_DEPTH}", c.span,
+                    hint="write a part of the chain out"))
+
     # --- cross-references ----------------------------------------------------------
 
     def _deck_checks(self, spec: ir.Spec) -> None:
@@ -337,7 +442,8 @@ class _Compiler:
             inner = max((depth(block) for block in ir.iter_blocks(s)), default=0)
             return inner + (isinstance(s, ir.For) and s.items.type == "players")  # one player: one pass
 
-        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()]
+        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()] + \
+            [p.effect for p in spec.procedures]
         for s in (s for block in blocks for s in block):
             d = _for_depth(s)
             if spec.max_players ** d > MAX_FOR_PASSES:
@@ -346,6 +452,39 @@ class _Compiler:
                     "RS410", f"{d} nested for loops make up to {spec.max_players}^{d} passes at "
                     f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}", outer.span,
                     hint="nest fewer loops, or loop over fewer players"))
+
+    def _nested_aggregates(self, spec: ir.Spec) -> None:
+        """RS410 for aggregates over cards: each makes a pass per card (up to 10,000 in
+        the largest deck), and nesting in one another, or in aggregates over players,
+        multiplies. (Aggregates over players alone were never bounded: a spec that
+        validated stays valid.)"""
+        deck = max(sum(k for _, k in spec.deck_for(n))
+                   for n in range(spec.min_players, spec.max_players + 1))
+
+        def passes(node) -> int:
+            if not isinstance(node, ir.Aggregate):
+                return max(map(passes, ir.iter_children(node)), default=1)
+            size = {"player": 1, "players": spec.max_players}.get(node.items.type, deck)
+            per_item = max(passes(c) for c in (node.body, node.where) if c is not None)
+            return max(passes(node.items), size * per_item)  # its items are worked out once
+
+        def over_cards(node) -> bool:
+            return any(isinstance(n, ir.Aggregate) and n.over_cards for n in ir.walk(node))
+
+        def check(node) -> None:
+            n = passes(node) if isinstance(node, ir.Aggregate) and over_cards(node) else 0
+            if n > MAX_FOR_PASSES:
+                self.problems.append(Diagnostic(
+                    "RS410", f"aggregates nested here make up to {n:,} passes at "
+                    f"{spec.max_players} players and {deck} cards; at most {MAX_FOR_PASSES:,}",
+                    node.span, hint="nest fewer aggregates, or work out a part first with let"))
+                return
+            for child in ir.iter_children(node):
+                check(child)
+
+        for part in (spec.setup, *(rule for _, rule in spec.rules()), spec.counters, spec.evaluation):
+            if part is not None:
+                check(part)
 
     def _cross_checks(self, spec: ir.Spec) -> None:
         d = self.data
@@ -362,6 +501,7 @@ class _Compiler:
                        f"{MAX_TURN_LIMIT}", ("turn_limit",),
                        "it only stops a game that would not end")
         self._nested_loops(spec)
+        self._nested_aggregates(spec)
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
             self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))
@@ -375,17 +515,21 @@ class _Compiler:
             if z.refill_from and z.refill_from not in zones:
                 self.error("RS201", f"unknown zone '{z.refill_from}' in refill_from",
                            ("zones", z.name, "refill_from"), did_you_mean(z.refill_from, zones))
-            elif z.refill_from and (zones[z.refill_from].per_player or z.per_player):
-                self.error("RS402", "refill_from must link two shared zones",
-                           ("zones", z.name, "refill_from"))
-        kinds = self.names.kinds
+            elif z.refill_from and not (_single(zones[z.refill_from]) and _single(z)):
+                self.error("RS402", "refill_from must link two shared zones, not a per-player "
+                           "zone or a family", ("zones", z.name, "refill_from"))
+            if z.count is not None and (z.per_player or z.start):
+                self.error("RS402", f"zone '{z.name}' is a family of {z.count} zones, so it "
+                           f"cannot be {'per_player' if z.per_player else 'the start zone'}",
+                           ("zones", z.name, "count"), "a family is shared: one zone per index")
+        kinds = self.names.kinds | self.names.refused  # a refused name was reported once
         actions = {a.name for a in spec.actions}
         for a in spec.actions:
             if a.card is not None and a.card != "any" and a.card not in kinds:
                 self.error("RS201", f"unknown card type or tag '{a.card}'", ("actions", a.name, "card"),
                            did_you_mean(a.card, kinds))
         for r in spec.reactions:
-            if r.card not in kinds:
+            if r.card is not None and r.card not in kinds:
                 self.error("RS201", f"unknown card type or tag '{r.card}'", ("reactions", r.name, "card"),
                            did_you_mean(r.card, kinds))
         self._deck_checks(spec)
@@ -417,3 +561,26 @@ class _Compiler:
                                path + (name,), "actions, reactions, end conditions, triggers "
                                "and match ends share one namespace", key=True)
                 rules[name] = ".".join(path)
+
+
+def _single(z: ir.ZoneDef) -> bool:
+    """One zone for the whole table: neither per player nor a family."""
+    return not z.per_player and z.count is None
+
+
+def _title(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _way_back(start: str, calls: dict[str, list[str]]) -> list[str] | None:
+    """The shortest chain of calls from start back to itself, or None."""
+    paths, seen = [[start]], set()
+    while paths:
+        path = paths.pop(0)
+        for callee in calls.get(path[-1], ()):
+            if callee == start:
+                return path + [start]
+            if callee not in seen:
+                seen.add(callee)
+                paths.append(path + [callee])
+    return None

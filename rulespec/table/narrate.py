@@ -22,10 +22,12 @@ def visible(text: str, keep: str = "") -> str:
 
 
 def _zone(label: str) -> str:
-    m = re.fullmatch(r"(\w+)\[(P\d+)\]", label)
-    name, owner = (m.group(1), m.group(2)) if m else (label, None)
-    name = name.replace("_", " ")
-    return f"{owner}'s {name}" if owner else f"the {name}"
+    """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile"."""
+    m = re.fullmatch(r"(\w+)\[(P?)(\d+)\]", label)
+    name = (m.group(1) if m else label).replace("_", " ")
+    if m and m.group(2):
+        return f"{m.group(2)}{m.group(3)}'s {name}"
+    return f"{name} {m.group(3)}" if m else f"the {name}"
 
 
 def _cards(event: dict, titles: dict[str, str]) -> str:
@@ -74,6 +76,8 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             card = f" {titles.get(e['card'], e['card'])}" if e.get("card") else ""
             target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
             lines.append(f"  {who} plays{card} ({e['action']}){target}")
+        elif kind == "react" and e["card"] is None:  # an answer without a card: a claim, a challenge
+            lines.append(f"  {who} answers ({e['reaction']})")
         elif kind == "react":
             lines.append(f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})")
         elif kind == "choice" and e["kind"] in ("choose", "card", "number"):

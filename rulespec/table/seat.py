@@ -46,6 +46,8 @@ class Person:
             if isinstance(seen, dict) and seen.get("revealed"):
                 names = ", ".join(_revealed(r, self.titles) for r in seen["revealed"])
                 self.say(f"  shown to you in {label}: {names}")
+        if self.game.decision_kind() == "react":  # a window: say what is being answered
+            self.say(f"{seat_name(self.seat)} may answer: {' / '.join(o.label for o in options)}")
         for i, option in enumerate(options, 1):
             self.say(f"  {i}) {option.label}")
         while True:
