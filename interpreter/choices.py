@@ -50,10 +50,11 @@ class Pass(Option):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class React(Option):
-    """Answer the action being played with a reaction and a card of a type."""
+    """Answer the action (or answer) being played with a reaction, and a card of a type
+    unless the reaction needs none."""
 
     reaction: str
-    card_type: int
+    card_type: int | None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -76,6 +77,16 @@ class PickCard(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class PickValue(Option):
+    """A value chosen by a player: a number (`choose n from 0..3`, a secret choice,
+    labelled `n = 3` so that a person at the table cannot take it for the option's
+    place in the list; or `choose i from range(n)`, labelled `3`) or a card type named
+    whether or not any card of it is at hand (`choose k from card_types`)."""
+
+    value: object
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Outcome(Option):
     """A chance outcome: a card of a type drawn at random from a zone (the first card
     of the type stands for all, C-3), or a seat drawn at random."""
@@ -94,6 +105,7 @@ class Order(Option):
 
 PASS = Pass("pass")
 NO_REACTION = NoReaction("no reaction")
+SECRET_KINDS = frozenset({"card", "number"})  # decisions whose option only the chooser sees in the log
 
 
 class Rejection(str, Enum):
@@ -135,7 +147,7 @@ def first_of_type(cards, ctype, t: int) -> int:
 @dataclass(slots=True)
 class ChoicePoint:
     player: int                          # a seat, or CHANCE
-    kind: str                            # play | react | choose | card | chance | shuffle
+    kind: str                            # play | react | choose | card | number | chance | shuffle
     options: list[Option]                # empty for a sampled chance point (a shuffle)
     resume: Callable                     # resume(state, point, option); closes over no state
     env: dict | None = None              # the paused effect's locals, kept as data

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import CHANCE, Branch, Order, Outcome, PickCard, React, first_of_each_type, first_of_type, seat_name
+from .choices import (CHANCE, Branch, Order, Outcome, PickCard, PickValue, React, first_of_each_type,
+                      first_of_type, seat_name)
 from .codegen import CodeWriter
 
 
@@ -36,11 +37,12 @@ class CompiledAction:
 @dataclass(frozen=True)
 class CompiledReaction:
     ir: ir.Reaction
-    card: frozenset
+    card: frozenset   # empty for an answer without a card
     condition: object  # None when the reaction has no `if`
-    to: object
+    to: object         # None for an answer without a card
     effect: tuple
-    options: dict  # card type -> the option to react with it
+    options: dict  # card type (None without a card) -> the option to react with it
+    chained: bool  # it answers an answer: binds `actor`, and gives `reactor` back when done
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,29 @@ def _true(g, env):
     return True
 
 
+ANSWERING = "__answering__"  # env: the (reactor, answer, actor) of the answers a chain interrupted
+
+
+def _give_back(g, env):
+    """The end of an answer to an answer: the answered reaction's names come back."""
+    *outer, last = env[ANSWERING]
+    env[ANSWERING] = tuple(outer)
+    env["reactor"], answer, env["actor"] = last
+    env["answer"] = None if answer is None else list(answer)
+
+
 MAX_PASSES = 100_000  # passes of `while` loops in one turn
+MAX_CALLS = 10_000    # procedure calls in one turn: a recursion's frames stay few
 MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
+MAX_NUMBERS = 1000    # options of one `choose … from lo..hi`
+
+
+def _bind_value(var: str, body):
+    """The resume of a choice of a value: the value bound to var, then the body."""
+    def resume(g, point, option):
+        point.env[var] = option.value
+        g.enter(body, point.env)
+    return resume
 
 
 class StatementCompiler:
@@ -79,10 +102,19 @@ class StatementCompiler:
         self.x = rules.exprs
         self.played = ""   # the action being compiled: `react` opens a window on it
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
+        self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
         # chance outcomes of `random_player`, one per seat
         self.seat_outcomes = [Outcome(seat_name(p), seat=p) for p in range(rules.n)]
 
     # --- definitions ------------------------------------------------------------
+
+    def procedure(self, p: ir.Procedure) -> tuple:
+        """A procedure's body, compiled once; its calls look it up as they run, so
+        procedures may call each other (and themselves) in any order."""
+        self.played = ""
+        with self.x.within(p.name):
+            self.procedures[p.name] = self.block(p.effect)
+        return self.procedures[p.name]
 
     def setup(self, stmts) -> tuple:
         self.played = ""
@@ -98,14 +130,18 @@ class StatementCompiler:
                                   self.x.cards(a.among) if a.among else None,
                                   a.card is not None and a.card not in self.rules.type_names)
 
-    def reaction(self, r: ir.Reaction) -> CompiledReaction:
-        self.played = ""
-        kind, names = self.rules.kinds[r.card], self.rules.type_names
+    def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
+        self.played = r.name
+        kind, names = self.rules.kinds[r.card] if r.card else frozenset(), self.rules.type_names
+        options = {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t) for t in kind}
+        if r.card is None:
+            options[None] = React(r.name, r.name, None)
         with self.x.within(r.name):
+            effect = self.block(r.effect)
+            if chained:  # the answered reaction's rest reads its own reactor again
+                effect = self.register(effect + (_give_back,))
             return CompiledReaction(r, kind, self.x.expr(r.condition) if r.condition else None,
-                                    self.x.expr(r.to), self.block(r.effect),
-                                    {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t)
-                                     for t in kind})
+                                    self.x.expr(r.to) if r.to else None, effect, options, chained)
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
         self.played = ""
@@ -140,9 +176,9 @@ class StatementCompiler:
                 break  # the effect ends here: nothing after it runs
         if w is not None:
             ops.append(self.x.compile(w))
-        return self._register(tuple(ops))
+        return self.register(tuple(ops))
 
-    def _register(self, code: tuple) -> tuple:
+    def register(self, code: tuple) -> tuple:
         """Number a block of ops, so a state's key can name its frames."""
         self.block_ids.setdefault(id(code), len(self.block_ids))
         return code
@@ -162,7 +198,7 @@ class StatementCompiler:
         if isinstance(s, ir.Do):
             return not (s.proc in ("react", "shuffle") or s.proc == "move" and self._chance_move(s.args[0])
                         or s.proc == "set_current" and _random_player_call(s.args[0]))
-        return False  # while, choose
+        return False  # while, choose, a procedure's call (a frame of its own)
 
     def _chance_move(self, cards: ir.Expr) -> bool:
         """A move that may need chance: a random pick, or a draw from a pile that
@@ -190,6 +226,9 @@ class StatementCompiler:
         x = self.x
         if isinstance(s, ir.Let):
             w.line(f"{x.local(s.name)} = {x.source(s.value)}", s.span)
+        elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Memory):
+            slot = x.slot(self.rules.memory_index[s.target.name], s.target.owner)
+            w.line(f"g.remember({slot}, {x.cards_source(s.value)})", s.span)
         elif isinstance(s, ir.Assign):
             local = isinstance(s.target, ir.Local)
             ref = x.local(s.target.name) if local else "g._counters[_slot]"
@@ -228,6 +267,17 @@ class StatementCompiler:
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
         return [f"g.move_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
+    def _do_insert(self, cards: ir.Expr, dest: ir.Expr, depth: ir.Expr):
+        return [f"g.insert_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)}, "
+                f"{self.x.source(depth)})"]
+
+    def _do_reveal(self, what: ir.Expr, players: ir.Expr):
+        if what.type == "int":  # a secret number, told
+            name = what.name if isinstance(what, ir.Local) else None
+            return [f"g.reveal_value({self.x.constant(name)}, {self.x.source(what)}, "
+                    f"{self.x.players_source(players)})"]
+        return [f"g.reveal(list({self.x.cards_source(what)}), {self.x.players_source(players)})"]
+
     def _do_win(self, players):
         return [f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.x.constant(self.x.rule)})",
                 "return"]
@@ -238,6 +288,9 @@ class StatementCompiler:
     def _do_eliminate(self, player):
         return [f"g.eliminate({self.x.source(player)})"]
 
+    def _do_sit_out(self, player):
+        return [f"g.sit_out({self.x.source(player)})"]
+
     def _do_end_turn(self):
         return ["g.end_turn()", "return"]
 
@@ -246,6 +299,21 @@ class StatementCompiler:
 
     def _do_reverse(self):
         return ["g.reverse()"]
+
+    def _do_skip_turn(self, player):
+        return [f"g.skip_turns({self.x.source(player)}, 1)"]
+
+    def _do_skip_turns(self, player, n):
+        return [f"g.skip_turns({self.x.source(player)}, {self.x.source(n)})"]
+
+    def _do_extra_turn(self, player):
+        return [f"g.extra_turns({self.x.source(player)}, 1)"]
+
+    def _do_extra_turns(self, player, n):
+        return [f"g.extra_turns({self.x.source(player)}, {self.x.source(n)})"]
+
+    def _do_set_next(self, player):
+        return [f"g.set_next({self.x.source(player)})"]
 
     # --- statements that can pause: closures that push frames or ask ---------------
 
@@ -266,13 +334,30 @@ class StatementCompiler:
         return if_
 
     def _pause_For(self, s: ir.For):
+        if s.items.type in VALUES:
+            return self._for_values(s)
         items, body, var = self.x.players(s.items), self.block(s.body), s.var
         # each pass is a frame that binds the variable first: one block per seat, made here
-        passes = [self._register((_binder(var, p),) + body) for p in range(self.rules.n)]
+        passes = [self.register((_binder(var, p),) + body) for p in range(self.rules.n)]
 
         def for_(g, env):
             for p in reversed(tuple(items(g, env))):
                 g._stack.append(Frame(passes[p], env))
+        return for_
+
+    def _for_values(self, s: ir.For):
+        """A loop over numbers or card types: each pass is a frame of one block that
+        binds the next value, taken from the values left (kept in the env, so a paused
+        loop copies with its state)."""
+        items, var, left = self.x.expr(s.items), s.var, f"__left_{s.var}"  # locals never start with __
+
+        def next_value(g, env):
+            env[var], env[left] = env[left][0], env[left][1:]
+        loop = self.register((next_value,) + self.block(s.body))
+
+        def for_(g, env):
+            env[left] = values = tuple(items(g, env))
+            g._stack.extend(Frame(loop, env) for _ in values)
         return for_
 
     def _pause_While(self, s: ir.While):
@@ -282,8 +367,17 @@ class StatementCompiler:
         def while_(g, env):
             if g.count_loop_pass() and cond(g, env):
                 g._stack.append(Frame(loop, env))
-        loop = self._register(body + (while_,))
+        loop = self.register(body + (while_,))
         return while_
+
+    def _pause_ProcedureCall(self, s: ir.ProcedureCall):
+        name, bodies = s.proc, self.procedures
+        params = self.rules.spec.procedure(name).params
+        bindings = self.x.function(self.x.bindings_source(params, s.args), s.span)
+
+        def perform(g, env):
+            g.call(name, bodies[name], bindings(g, env))
+        return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
         player = self.x.expr(s.player)
@@ -301,6 +395,8 @@ class StatementCompiler:
         return choose_branch
 
     def _pause_ChooseCard(self, s: ir.ChooseCard):
+        if s.source.type in VALUES:
+            return self._choose_value(s)
         player, source, body, var = self.x.expr(s.player), self.x.cards(s.source), self.block(s.body), s.var
         names = self.rules.type_names
 
@@ -315,6 +411,37 @@ class StatementCompiler:
             point.env[var] = [option.card]
             g.enter(body, point.env)
         return choose_card
+
+    def _pause_ChooseNumber(self, s: ir.ChooseNumber):
+        player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
+        body, var = self.block(s.body), s.var
+
+        def choose_number(g, env):
+            lo, hi = low(g, env), high(g, env)
+            if hi - lo >= MAX_NUMBERS:
+                raise ValueError(f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
+                                 f"at most {MAX_NUMBERS}")
+            if lo <= hi:
+                g.ask(player(g, env), "number", [PickValue(f"{var} = {v}", v) for v in range(lo, hi + 1)],
+                      resume, env)
+
+        resume = _bind_value(var, body)
+        return choose_number
+
+    def _choose_value(self, s: ir.ChooseCard):
+        """`choose(p) i from range(n)` or `choose(p) k from card_types`: a number, or a
+        card type named whether or not any card of it is at hand."""
+        player, items, body, var = self.x.expr(s.player), self.x.expr(s.source), self.block(s.body), s.var
+        names = self.rules.type_names
+        label = str if s.source.type == "ints" else (lambda kind: names[min(kind)])
+
+        def choose_value(g, env):
+            options = [PickValue(label(v), v) for v in dict.fromkeys(items(g, env))]
+            if options:
+                g.ask(player(g, env), "choose", options, resume, env)
+
+        resume = _bind_value(var, body)
+        return choose_value
 
     def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
         to = self.x.expr(dest)
@@ -365,8 +492,8 @@ class StatementCompiler:
             g.reorder(point.data[0], option.cards)
         return shuffle
 
-    def _pause_react(self, player):
-        who, action = self.x.expr(player), self.played
+    def _pause_react(self, players):
+        who, action = self.x.players(players), self.played
         return lambda g, env: g.open_window(who(g, env), action, env)
 
     def _pause_set_current(self, player):  # set_current(random_player(...))
@@ -381,6 +508,9 @@ class StatementCompiler:
                 raise LookupError("random_player() has no player to pick from")
             g.ask(CHANCE, "chance", options, then, env)
         return random_player
+
+
+VALUES = ("ints", "kinds")  # items of a loop or choice that are values, not seats or cards
 
 
 def _nesting(s) -> int:
@@ -407,8 +537,9 @@ def _binder(var, value):
 def _refill(g, env, src, dst, left):
     """src ran out with `left` cards still to draw: refill it from its refill zone,
     shuffle it (a chance point), and draw on."""
-    source = g.game.refill[src]
-    g.move_cards(list(g._zones[source]), src)
+    source, keep = g.game.refill[src], g.game.refill_keep[src]
+    cards = g._zones[source]
+    g.move_cards(cards[:max(0, len(cards) - keep)], src)  # all but the top `keep` (the top is last)
     _ask_shuffle(g, env, src, (src, dst, left, source), _refilled)
 
 

@@ -35,13 +35,62 @@ def _count_types(row, types):
     return sum(row[t] for t in types)
 
 
+MAX_RANGE = 64  # range(n) gives at most this many numbers: as many as a family's zones
+
+
+def _in_family(base: int, count: int, i: int, name: str) -> int:
+    """The slot of zone i of a family of count zones starting at slot base."""
+    if 0 <= i < count:
+        return base + i
+    raise IndexError(f"{name}({i}) is out of range: the family holds {count} zones, "
+                     f"{name}(0) to {name}({count - 1})")
+
+
+def _range(n: int) -> range:
+    if n > MAX_RANGE:
+        raise ValueError(f"range({n}) would give more than {MAX_RANGE} numbers")
+    return range(n)
+
+
+def _prop(values, ctype, cards, default):
+    """A property of the first card, from its value per card type."""
+    return values[ctype[cards[0]]] if cards else default
+
+
+def _each_player(env, var, players):
+    """The bindings with var bound to each player in turn: one dict, rebound, since an
+    aggregate uses each binding before it asks for the next."""
+    inner = dict(env)
+    for p in players:
+        inner[var] = p
+        yield inner
+
+
+def _each_card(env, var, cards):
+    """The same for cards: var is bound to a set of one card, as a chosen card is."""
+    inner = dict(env)
+    for c in cards:
+        inner[var] = [c]
+        yield inner
+
+
+def _best(pick, pairs, kind):
+    """The items of (item, value) pairs whose value is the highest (pick=max) or the
+    lowest (min), in their order, as a kind (list for cards, tuple for players)."""
+    if not pairs:
+        return kind()
+    top = pick(v for _, v in pairs)
+    return kind(x for x, v in pairs if v == top)
+
+
 # Generated source nests at most this deep (a long chain of `+` nests one level a term);
 # deeper parts become functions of their own: Python refuses 200 nested parentheses.
 MAX_DEPTH = 50
 
 # locals that read the table, not the bindings
 _TABLE = {"current": "g._current", "players": "g.active_players()", "player_count": "g._n",
-          "game_index": "g._game_index"}
+          "game_index": "g._game_index", "round_index": "g._round",
+          "card_types": "g.game.card_types"}
 
 
 class Compiler:
@@ -50,15 +99,20 @@ class Compiler:
     The common nodes become Python source, so a whole condition such as
     `count(hand(p), coin) >= target` is one generated function
     (`g._tcount[7 + env['p']][0] >= g._counters[1]`), not a tree of closures: conditions
-    run on every trigger check and option, and each call saved counts. Rarer nodes
-    (aggregates, goals, card filters) stay closures, called from the generated code."""
+    run on every trigger check and option, and each call saved counts. An aggregate is
+    a comprehension whose loop variable is the bindings (see _src_Aggregate). Rarer
+    nodes (goals, card filters) stay closures, called from the generated code."""
 
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
-        self.ns: dict = {"_div": _div, "_mod": _mod, "_mul": _mul, "_count_types": _count_types}
+        self.ns: dict = {"_div": _div, "_mod": _mod, "_mul": _mul, "_count_types": _count_types,
+                         "_in_family": _in_family, "_range": _range,
+                         "_prop": _prop, "_each_player": _each_player, "_each_card": _each_card,
+                         "_best": _best}
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
+        self.tests: dict = {}  # a named condition -> its function (see conditions)
 
     @contextmanager
     def within(self, rule: str):
@@ -119,6 +173,17 @@ class Compiler:
         finally:
             self.depth -= 1
 
+    def bindings_source(self, params, args) -> str:
+        """Source for the locals of a procedure's or condition's body: a dict of each
+        parameter to its argument, held as a local of its type holds it: cards as a list
+        of their own (the zone they lie in may change before the body reads them),
+        players as a tuple."""
+        def value(want, e):
+            if want == "cards":
+                return f"list({self.cards_source(e)})"
+            return self.players_source(e) if want == "players" else self.source(e)
+        return "{" + ", ".join(f"{self.constant(p)}: {value(t, a)}" for (p, t), a in zip(params, args)) + "}"
+
     def cards_source(self, e: ir.Expr) -> str:
         return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
 
@@ -138,8 +203,14 @@ class Compiler:
         idx = self.defs.counter_index[e.name]
         return f"g._counters[{self.slot(idx, e.owner)}]"
 
+    def _src_Memory(self, e):
+        return f"list(g._memory[{self.slot(self.defs.memory_index[e.name], e.owner)}])"
+
     def _src_ZoneRef(self, e):
-        return f"({self.slot(self.defs.zone_index[e.name], e.owner)})"
+        base, count = self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count
+        if count is None:
+            return f"({self.slot(base, e.owner)})"
+        return f"(_in_family({base}, {count}, {self.source(e.owner)}, {self.constant(e.name)}))"
 
     def slot(self, base: int, owner) -> str:
         """Source for the slot of a zone or counter, per player when it has an owner."""
@@ -164,6 +235,46 @@ class Compiler:
             return f"{ {'//': '_div', '%': '_mod', '*': '_mul'}[op]}({a}, {b})"
         return f"({a} {op} {b})"
 
+    def conditions(self, conditions) -> None:
+        """Compile each named condition to a function of its own, those it calls first,
+        so that compiling a call never compiles another condition: a chain of them
+        costs no Python recursion."""
+        for cond in ir.callees_first(conditions):
+            with self.within(cond.name):
+                self.tests[cond.name] = self.expr(cond.when)
+
+    def _src_ConditionCall(self, e):
+        """A call of a named condition: its function, with its parameters as the only
+        bindings (conditions cannot recurse: RS210)."""
+        params = self.defs.spec.condition(e.name).params
+        return f"{self.constant(self.tests[e.name])}(g, {self.bindings_source(params, e.args)})"
+    def _src_IfExpr(self, e):
+        arm = {"cards": self.cards_source, "players": self.players_source}.get(e.type, self.source)
+        return f"({arm(e.then)} if {self.source(e.cond)} else {arm(e.orelse)})"
+
+    def _src_Aggregate(self, e):
+        """`sum(BODY for env in _each_player(env, VAR, ITEMS) if WHERE)` and the like: the
+        comprehension's `env` is the bindings with the variable bound, and its items are
+        worked out in the enclosing scope, with the outer bindings."""
+        cards = e.over_cards
+        each = f"_each_card(env, {self.constant(e.var)}, {self.cards_source(e.items)})" if cards \
+            else f"_each_player(env, {self.constant(e.var)}, {self.players_source(e.items)})"
+        loop = f"for env in {each}" + ("" if e.where is None else f" if {self.source(e.where)}")
+        item = self.local(e.var) + ("[0]" if cards else "")
+        func, kind = e.func, "list" if cards else "tuple"
+        if func == "union":
+            return f"[_card {loop} for _card in {self.cards_source(e.body)}]"
+        body = self.source(e.body)
+        if func in ("any", "all", "sum"):
+            return f"{func}({body} {loop})"
+        if func in ("max", "min"):
+            return f"{func}(({body} {loop}), default=0)"
+        if func == "count":
+            return f"sum(1 {loop} if {body})"
+        if func == "filter":
+            return f"{kind}({item} {loop} if {body})"
+        return f"_best({func[3:]}, [({item}, {body}) {loop}], {kind})"  # argmax, argmin
+
     def _src_Call(self, e):
         method = getattr(self, "_src_f_" + e.func, None)
         if method is None:
@@ -186,8 +297,22 @@ class Compiler:
     def _src_f_max(self, e, a, b):
         return f"max({self.source(a)}, {self.source(b)})"
 
+    def _src_f_range(self, e, n):
+        return f"_range({self.source(n)})"
+
+    def _src_f_prop(self, e, cards, key):
+        default = {"int": 0, "bool": False, "kind": "", "str": ""}[e.type]
+        values = [props.get(key.value, default) for props in self.defs.props]
+        if e.type == "kind":
+            values, default = [self.defs.kinds.get(v, frozenset()) for v in values], frozenset()
+        return f"_prop({self.constant(tuple(values))}, g._ctype, {self.cards_source(cards)}, " \
+               f"{self.constant(default)})"
+
     def _src_f_next(self, e, p):
         return f"g.next_player({self.source(p)})"
+
+    def _src_f_prev(self, e, p):
+        return f"g.prev_player({self.source(p)})"
 
     def _src_f_seat(self, e, n):
         return f"({self.source(n)} % g._n)"
@@ -250,16 +375,6 @@ class Compiler:
             return [c for c in f(g, env) if c not in drop]
         return without
 
-    def _f_prop(self, e, cards, key):
-        f, name, props = self.cards(cards), key.value, self.defs.props
-        default = {"int": 0, "bool": False, "kind": "", "str": ""}[e.type]
-        kinds = self.defs.kinds
-        def prop(g, env):
-            cs = f(g, env)
-            value = props[g._ctype[cs[0]]].get(name, default) if cs else default
-            return kinds.get(value, frozenset()) if e.type == "kind" else value
-        return prop
-
     def _f_kind_of(self, e, cards):
         f, kinds, names = self.cards(cards), self.defs.kinds, self.defs.type_names
         def kind_of(g, env):
@@ -287,36 +402,3 @@ class Compiler:
             zone, ctype = g._zones[base + who(g, env)], g._ctype
             return sum(min(limit, sum(1 for c in zone if ctype[c] in kinds)) for kinds, limit in order)
         return goal_score
-
-    # --- aggregates ---------------------------------------------------------------
-
-    def _Aggregate(self, e):
-        func = e.func
-        body = self.cards(e.body) if func == "union" else self.expr(e.body)
-        items, var = self.players(e.items), e.var
-
-        def values(g, env):
-            inner = dict(env)
-            for p in items(g, env):
-                inner[var] = p
-                yield p, body(g, inner)
-
-        if func == "any":
-            return lambda g, env: any(v for _, v in values(g, env))
-        if func == "all":
-            return lambda g, env: all(v for _, v in values(g, env))
-        if func == "sum":
-            return lambda g, env: sum(v for _, v in values(g, env))
-        if func == "filter":
-            return lambda g, env: tuple(p for p, v in values(g, env) if v)
-        if func == "union":
-            return lambda g, env: [c for _, cs in values(g, env) for c in cs]
-        pick = max if func == "argmax" else min
-
-        def best(g, env):
-            pairs = list(values(g, env))
-            if not pairs:
-                return ()
-            top = pick(v for _, v in pairs)
-            return tuple(p for p, v in pairs if v == top)
-        return best

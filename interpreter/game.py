@@ -17,6 +17,7 @@ from rulespec.lang import ir
 from .choices import Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
+from .rounds import compile_rounds
 
 
 @dataclass(frozen=True)
@@ -32,12 +33,13 @@ class Game:
             raise ValueError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
                              f"players, not {n_players}")
         self.spec, self.n = spec, n_players
-        self.params = {p.name: p.value for p in spec.params}
+        self.params = {p.name: p.value_for(n_players) for p in spec.params}
         self.type_names = [c.name for c in spec.cards]
         self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
         for tag in spec.tags:
             self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
         self.kinds["any"] = frozenset(range(len(spec.cards)))
+        self.card_types = tuple(self.kinds[name] for name in self.type_names)  # a kind each
         self.props = [dict(c.props) for c in spec.cards]
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
         self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
@@ -45,12 +47,13 @@ class Game:
         self.zone_index, self.slots = {}, []
         for z in spec.zones:
             self.zone_index[z.name] = len(self.slots)
-            owners = range(n_players) if z.per_player else [None]
-            self.slots.extend(Slot(z, o, z.name if o is None else f"{z.name}[P{o + 1}]") for o in owners)
+            self.slots.extend(_slots(z, n_players))
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         self.refill = {self.zone_index[z.name]: self.zone_index[z.refill_from]
                        for z in spec.zones if z.refill_from}
+        # cards that stay on top of a refill zone when it refills (src -> how many)
+        self.refill_keep = {self.zone_index[z.name]: z.refill_keep for z in spec.zones if z.refill_from}
 
         self.counter_index, self.counter_names, self.match_counters = {}, [], []
         for c in spec.counters:
@@ -61,26 +64,41 @@ class Game:
             owners = range(n_players) if c.per_player else [None]
             self.counter_names.extend(c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners)
 
+        # remembered cards: one slot each, or one a seat; those forgotten as each turn begins
+        self.memory_index, self.memory_names, turn_memories = {}, [], []
+        for m in spec.memories:
+            self.memory_index[m.name] = first = len(self.memory_names)
+            self.memory_names += [f"{m.name}[P{p + 1}]" for p in range(n_players)] if m.per_player else [m.name]
+            if m.until == "turn":
+                turn_memories += range(first, len(self.memory_names))
+        self.turn_memories = tuple(turn_memories)
         # goals: name -> (zone slot base, ((kind, limit), ...)) in order
         self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
                       for g in spec.goals}
         self.exprs = Compiler(self)
+        self.exprs.conditions(spec.conditions)
         with self.exprs.within("evaluation"):
             self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
+        with self.exprs.within("turn_order"):
+            self.turn_order = self.exprs.expr(spec.turn_order) if spec.turn_order else None
         stmts = StatementCompiler(self)
         self.counter_initial = []
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
                 self.counter_initial += [self.exprs.expr(c.initial)] * (n_players if c.per_player else 1)
+        for p in spec.procedures:
+            stmts.procedure(p)
         self.setup = stmts.setup(spec.setup)
         self.actions = {a.name: stmts.action(a) for a in spec.actions}
-        self.reactions = [stmts.reaction(r) for r in spec.reactions]
+        names = {r.name for r in spec.reactions}
+        self.reactions = [stmts.reaction(r, any(a in names for a in r.answers)) for r in spec.reactions]
         self.reactions_by_name = {r.ir.name: r for r in self.reactions}
-        # action -> card type -> the reactions that answer it with that type, in order
-        self.answers = {a.name: {} for a in spec.actions}
+        # action or reaction -> card type (None: no card) -> the reactions that answer
+        # it with that type, in order
+        self.answers = {name: {} for name in [*self.actions, *names]}
         for r in self.reactions:
             for name in r.ir.answers:
-                for t in sorted(r.card):
+                for t in sorted(r.card) if r.ir.card else (None,):
                     self.answers[name].setdefault(t, []).append(r)
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
@@ -88,7 +106,9 @@ class Game:
         self.play_options = self._play_options()
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
-        self.automatic = self.end_conditions + self.triggers  # checked in this order (C-4)
+        self.rounds = compile_rounds(self, stmts) if spec.rounds else None
+        # checked in this order (C-4): a round ends only if the game does not
+        self.automatic = self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
         self._index_watchers()
         # C-4's order of checks while every player is in, for each current player
         # (a state makes its own when players are out or play is reversed)
@@ -148,42 +168,54 @@ class Game:
             keys = [self.keys[i, p] for p in range(self.n)] if each else [self.keys[i, None]]
             table = False
 
-            def readers(node):
-                """(slot or counter, key) for each reader of what node names."""
+            def readers(node, own):
+                """(slot or counter, key) for each reader of what node names; `own`
+                when a local named like `each` is the rule's player (not a parameter
+                of a named condition)."""
                 zone = isinstance(node, ir.ZoneRef)
                 base = self.zone_index[node.name] if zone else self.counter_index[node.name]
                 if node.owner is None:
                     return [(base, k) for k in keys]
-                if each and isinstance(node.owner, ir.Local) and node.owner.name == each:
+                if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
                     return [(base + p, self.keys[i, p]) for p in range(self.n)]
-                return [(base + p, k) for p in range(self.n) for k in keys]
+                width = zone and self.spec.zone(node.name).count or self.n  # a family's, or a seat each
+                return [(base + p, k) for p in range(width) for k in keys]
 
-            def visit(node):
+            called = {}  # the named conditions it calls, through others too: their bodies
+
+            def visit(node, own=True):
                 nonlocal table
                 if node is None:  # a zone or counter with no owner
                     return
+                if isinstance(node, ir.ConditionCall):  # it reads what its body reads
+                    called.setdefault(node.name, self.spec.condition(node.name).when)
                 if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
                     node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
                     table = True
                 if isinstance(node, ir.Aggregate) or \
-                        isinstance(node, ir.Call) and node.func in ("next", "others"):
+                        isinstance(node, ir.Call) and node.func in ("next", "prev", "others"):
                     table = True  # they read who is in and the direction of play
                 if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
                         and isinstance(node.args[1], ir.Kind):
                     # a count of a kind changes only when a card of that kind moves
-                    for slot, k in readers(node.args[0]):
+                    for slot, k in readers(node.args[0], own):
                         for type_ in self.kinds[node.args[1].name]:
                             typed[slot][type_].append(k)
-                    visit(node.args[0].owner)
+                    visit(node.args[0].owner, own)
                     return
                 if isinstance(node, (ir.ZoneRef, ir.Counter)):
                     watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
-                    for slot, k in readers(node):
+                    for slot, k in readers(node, own):
                         watch[slot].append(k)
                 for child in ir.iter_children(node):
-                    visit(child)
+                    visit(child, own)
             visit(t.ir.when)
+            done = set()
+            while called.keys() - done:  # a loop, not a recursion: conditions may nest deep
+                name = min(called.keys() - done)
+                done.add(name)
+                visit(called[name], own=False)
             if table:
                 self.watch_table += keys
         # readers of a card of type t moving in or out of a slot: the slot's readers and
@@ -191,3 +223,13 @@ class Game:
         self.watch_cards = [[sorted(set(self.watch_slots[s] + typed[s][t])) for t in range(ntypes)]
                             for s in range(nslots)]
         self.watch_slots = [sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)]
+
+
+def _slots(z: ir.ZoneDef, n_players: int) -> list[Slot]:
+    """The slots of a zone: one, one per seat (`hand[P1]`, ...), or one per index of a
+    family (`row[0]`, ...; a family's slots have no owner)."""
+    if z.per_player:
+        return [Slot(z, p, f"{z.name}[P{p + 1}]") for p in range(n_players)]
+    if z.count is not None:
+        return [Slot(z, None, f"{z.name}[{i}]") for i in range(z.count)]
+    return [Slot(z, None, z.name)]

@@ -1,7 +1,8 @@
 """What one player may see (RULINGS C-6): observations and the log as seen by a seat.
 
 Hidden information is a view: nothing here hands out the state itself. A zone's cards
-are shown to a player when the zone is public or theirs; otherwise only its size. A
+are shown to a player when the zone is public or theirs; otherwise only its size, and
+the cards revealed to them there (with their depth from the top in an ordered zone). A
 logged move shows its cards to whoever can see its source or its destination zone.
 """
 from __future__ import annotations
@@ -25,6 +26,10 @@ def observation(state, player: int | None) -> dict:
             zones[slot.label] = names if slot.zone.ordered else sorted(names)
         else:
             zones[slot.label] = {"count": len(cards)}
+            if state._shown and player is not None:
+                revealed = _revealed(state, cards, player, slot.zone.ordered)
+                if revealed:
+                    zones[slot.label]["revealed"] = revealed
     obs = {
         "seat": seat_name(player) if player is not None else None,
         "turn": state._turn,
@@ -35,11 +40,25 @@ def observation(state, player: int | None) -> dict:
         "counters": dict(zip(game.counter_names, state._counters)),
         "over": state._over,
     }
+    if player is None and game.memory_names:  # the rules' memory: its cards may be hidden
+        obs["remembered"] = {name: [game.type_names[state._ctype[c]] for c in cards]
+                             for name, cards in zip(game.memory_names, state._memory)}
     if state._over:
         obs["result"] = state.result
     elif state._pending is not None and state._pending.player == player:
         obs["options"] = [o.label for o in state._pending.options]
     return obs
+
+
+def _revealed(state, cards: list[int], player: int, ordered: bool) -> list[dict]:
+    """The cards of a zone hidden from `player` that were revealed to them, top first."""
+    names, shown, out = state.game.type_names, state._shown, []
+    for i in range(len(cards) - 1, -1, -1):
+        c = cards[i]
+        if player in shown.get(c, ()):
+            out.append({"card": names[state._ctype[c]], "depth": len(cards) - 1 - i} if ordered
+                       else {"card": names[state._ctype[c]]})
+    return out if ordered else sorted(out, key=lambda r: r["card"])
 
 
 def visible_event(event: dict, player: int | None) -> dict:
@@ -51,6 +70,8 @@ def visible_event(event: dict, player: int | None) -> dict:
             out["cards"] = None  # the count stays: hand sizes are public
         if "option" in out:
             out["option"] = None
+        if "value" in out:
+            out["value"] = None
     return out
 
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 import random
 from types import MappingProxyType
 
-from .choices import (CHANCE, NO_REACTION, PASS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order, Play,
-                      Rejection, first_of_each_type, first_of_type, seat_name)
+from .choices import (CHANCE, NO_REACTION, PASS, SECRET_KINDS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order,
+                      Play, Rejection, first_of_each_type, first_of_type, seat_name)
 from .codegen import raise_at_spec
-from .effects import MAX_PASSES, Frame
+from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation
-from .table import Table
+from .table import Table, add_at
 
 MAX_FIRINGS = 1000          # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
@@ -45,15 +45,19 @@ class State(Table):
         self._stack: list[Frame] = []
         self._pending: ChoicePoint | None = None
         self._over, self._winners, self._reason = False, (), ""
-        self._firings, self._passes, self._turn_decisions = 0, 0, 0  # the loop guards, per turn
+        self._firings, self._passes, self._turn_decisions, self._calls = 0, 0, 0, 0  # the loop guards, per turn
         self._choices = 0  # choices applied, chance included: the game's length in steps
         self._fired: dict[str, int] = {}   # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
+        self._called: dict[str, int] = {}  # how often each procedure was called
         self._quiet: dict = {}    # key -> the version at which it last fired
         self._checked = -1        # the version at the last trigger check that found nothing
         self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
         self._game_index = game_index
         self._phase = "setup"
+        self._again = False  # a repeat step is offered again after a play: pass is an option
+        self._round, self._starter = 0, 0  # the round (from 0), and who took its first turn
+        self._round_starts = (0,)          # the turn count as each round began
         try:
             for i, f in enumerate(game.counter_initial):
                 self._counters[i] = f(self, {})
@@ -62,6 +66,8 @@ class State(Table):
         for i, value in (carried or {}).items():
             self._counters[i] = value
         if _setup:
+            if game.rounds:  # round 1 begins once the game's setup is done
+                self._stack.append(Frame(game.rounds.opening, {}))
             self._stack.append(Frame(game.setup, {}))
             self._run()
 
@@ -93,7 +99,7 @@ class State(Table):
         return not self._over and self._pending.player == CHANCE
 
     def decision_kind(self) -> str | None:
-        """What the pending decision is: play, react, choose, card, chance or shuffle."""
+        """What the pending decision is: play, react, choose, card, number, chance or shuffle."""
         return None if self._over else self._pending.kind
 
     def legal_actions(self) -> list[Option]:
@@ -123,7 +129,7 @@ class State(Table):
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
             self._log("choice", player=point.player, kind=point.kind, option=choice.label,
-                      _vis=frozenset([point.player]) if point.kind == "card" else None)
+                      _vis=frozenset([point.player]) if point.kind in SECRET_KINDS else None)
         self._turn_decisions += 1
         if self._turn_decisions > MAX_TURN_DECISIONS:  # a loop that asks and asks: no choice resets it
             self._log("error", message=f"a turn went on for {MAX_TURN_DECISIONS} decisions")
@@ -201,8 +207,9 @@ class State(Table):
         s._dirty = set(self._dirty)
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = dict(self._quiet)
+        s._shown = dict(self._shown)
         s._events = None if self._events is None or not log else list(self._events)
-        s._fired, s._played = dict(self._fired), dict(self._played)
+        s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
         def env_copy(env):
@@ -227,7 +234,8 @@ class State(Table):
         two states with equal keys play on alike for any choices and chance outcomes,
         and sample_chance() draws alike for them (the RNG's seed and draws are in it).
         Cards of one type in one zone are alike (C-3), so zones are keyed by types
-        (in order where the zone is ordered) and a bound card by its type and zone.
+        (in order where the zone is ordered), a bound card by its type and zone, and a
+        revealed card by its type, place and the seats it is shown to.
         The turn count matters only through the turn limit: with `horizon`, turns left
         beyond it are not told apart (a search of that depth cannot reach the limit)."""
         game, ctype = self.game, self._ctype
@@ -245,7 +253,21 @@ class State(Table):
         fired_now = frozenset(k for k, v in self._quiet.items() if v == self._version)
         return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
                 self._step_index, self._phase, left, self._over, self._winners, self._reason,
-                pending, frames, fired_now, self._seed, self._draws)
+                pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
+                self._sitting, self._skips, self._extras, self._leader, self._again,
+                tuple(self._value_key(list(m)) for m in self._memory), self._shown_key())
+
+    def _shown_key(self) -> tuple:
+        """The reveals: by card type, zone and place in an ordered zone (a revealed card
+        is not like the others of its type there), and to whom."""
+        return tuple(sorted((self._ctype[c], self._loc[c], self._place(c), tuple(sorted(seats)))
+                            for c, seats in self._shown.items()))
+
+    def _place(self, c: int) -> int:
+        """Where a card lies in an ordered zone (from the bottom); -1 elsewhere."""
+        slot = self._loc[c]
+        ordered = slot < len(self.game.slots) and self.game.slots[slot].zone.ordered
+        return self._zones[slot].index(c) if ordered else -1
 
     def _env_key(self, env: dict | None):
         if env is None:
@@ -292,8 +314,16 @@ class State(Table):
 
     @property
     def result(self) -> dict:
-        return {"over": self._over, "winners": [seat_name(p) for p in self._winners],
-                "reason": self._reason, "turns": self._turn}
+        result = {"over": self._over, "winners": [seat_name(p) for p in self._winners],
+                  "reason": self._reason, "turns": self._turn}
+        if self.game.rounds:
+            result["rounds"] = self._round + 1
+        return result
+
+    @property
+    def round_lengths(self) -> list[int]:
+        """Turns played in each round begun so far (one round for a game without rounds)."""
+        return [b - a for a, b in zip(self._round_starts, self._round_starts[1:] + (self._turn,))]
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -317,6 +347,11 @@ class State(Table):
     def fired(self):
         """Rule name -> how often it fired (a read-only view)."""
         return MappingProxyType(self._fired)
+
+    @property
+    def called(self):
+        """Procedure name -> how often it was called (a read-only view)."""
+        return MappingProxyType(self._called)
 
     @property
     def played(self):
@@ -353,7 +388,8 @@ class State(Table):
         for i in range(n):
             if not pile:
                 refill = self.game.refill
-                return n - i if src in refill and self._zones[refill[src]] else 0
+                return n - i if src in refill and \
+                    len(self._zones[refill[src]]) > self.game.refill_keep[src] else 0
             self.move_card(pile[-1], dst)
         return 0
 
@@ -364,6 +400,38 @@ class State(Table):
             code[0](self, env)
         elif code:
             self._stack.append(Frame(code, env))
+
+    def push(self, frame: Frame) -> None:
+        """Run a frame after whatever is entered next: a block's continuation."""
+        self._stack.append(frame)
+
+    def fire(self, t, env: dict, p: int | None) -> None:
+        """Run an automatic rule's effect (its condition holds), counted and logged."""
+        _count(self._fired, t.ir.name)
+        if self._events is not None:
+            self._log("trigger", rule=t.ir.name, player=p)
+        self.enter(t.effect, env)
+
+    def end_round(self, rule: str) -> None:
+        """A round end condition holds: the turn ends with the round (see rounds.py)."""
+        self._step_index = len(self.game.steps)
+        self._log("round_end", round=self._round + 1, rule=rule)
+
+    def next_round(self, starter) -> None:
+        """The next round begins, for the seat `starter` (a compiled expression) gives,
+        or without one for the seat after the last round's starter; the next seat in
+        when that one is out."""
+        self._round += 1
+        self._round_starts += (self._turn,)
+        p = starter(self, {}) if starter is not None else self.next_player(self._starter)
+        self._current = p if self._active[p] else self.next_player(p)
+        self._phase, self._step_index = "setup", len(self.game.steps)  # the round's setup, then its first turn
+        self._dirty.update(self.game.all_keys)  # round_index and current: anything may read them
+        self._version += 1
+        self.log_round()
+
+    def log_round(self) -> None:
+        self._log("round", round=self._round + 1)
 
     def end_turn(self) -> None:
         self._stack.clear()
@@ -393,21 +461,49 @@ class State(Table):
             return False
         return True
 
-    def open_window(self, reactor: int, action: str, env: dict) -> None:
-        """A reaction window: the reactor answers the action being played or lets it be."""
-        by_type = self.game.answers[action]
-        if not by_type:
+    def call(self, name: str, code: tuple, env: dict) -> None:
+        """Run a procedure's body in a frame of its own (never at once, as enter may: a
+        procedure that calls itself would recurse in Python), its parameters its only
+        locals. Past MAX_CALLS calls in one turn (a recursion that does not stop) the
+        game ends as effect_loop."""
+        self._calls += 1
+        _count(self._called, name)
+        if self._calls > MAX_CALLS:
+            self._log("error", message=f"procedure '{name}' was called more than {MAX_CALLS:,} "
+                      "times in one turn", rule=name)
+            self.finish((), "effect_loop")
+        elif code:
+            self._stack.append(Frame(code, env))
+
+    def open_window(self, players: tuple, action: str, env: dict) -> None:
+        """A reaction window against an action or an answer: the players, in turn order
+        from the one answered (its actor), each answer it or let it be, until one
+        answers or all pass."""
+        if not self.game.answers[action] or not players:
             return
+        actor = env["reactor"] if action in self.game.reactions_by_name else self._current
+        if len(players) > 1:
+            n, d = len(self._active), self._direction
+            players = sorted(players, key=lambda p: (p - actor) * d % n)
+        self._ask_answer(tuple(players), action, actor, env)
+
+    def _ask_answer(self, players: tuple, action: str, actor: int, env: dict) -> None:
+        """Ask the first of the players to answer; the others are asked if they pass."""
+        by_type, reactor = self.game.answers[action], players[0]
         options, forced = [], False
         hand = self._zones[self.game.hand + reactor]
         for t, c in first_of_each_type(hand, self._ctype, by_type).items():
             for r in by_type[t]:
-                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c])):
+                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c], actor=actor)):
                     options.append(r.options[t])
                     forced = forced or r.ir.forced
+        for r in by_type.get(None, ()):  # answers without a card
+            if r.condition is None or r.condition(self, dict(env, reactor=reactor, actor=actor)):
+                options.append(r.options[None])
+                forced = forced or r.ir.forced
         if not forced:
             options.append(NO_REACTION)
-        self.ask(reactor, "react", options, _resume_reaction, env)
+        self.ask(reactor, "react", options, _resume_reaction, env, data=(players[1:], action, actor))
 
     # --- the loop -----------------------------------------------------------------
 
@@ -454,15 +550,13 @@ class State(Table):
             if quiet.get(key) == version:
                 continue
             quiet[key] = version
-            _count(self._fired, t.ir.name)
             self._firings += 1
             if self._firings > MAX_FIRINGS:
+                _count(self._fired, t.ir.name)
                 self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
                 self.finish((), "trigger_loop")
                 return True
-            if self._events is not None:
-                self._log("trigger", rule=t.ir.name, player=p)
-            self.enter(t.effect, dict(env))
+            self.fire(t, dict(env), p)
             return True
         self._checked = version
         return False
@@ -478,21 +572,73 @@ class State(Table):
                 self.enter(step.effect, {})
         elif self._outs >= self._n:
             self.finish((), "no_players")  # everyone is out: nobody can take a turn
+        elif self._steered:
+            self._pass_turn()
         elif self._phase == "setup":
-            self._phase = "turns"
+            self._phase, self._starter = "turns", self._current
             self._begin_turn(self._current)
         else:
             self._begin_turn(self.next_player(self._current))
+
+    def _pass_turn(self) -> None:
+        """Begin the next turn when a turn order, a skip, an extra turn or set_next has a
+        say (docs/language.md, "Whose turn is next"). The player whose turn it is takes
+        one of their extra turns; else set_next's player has it, else the turn order's
+        pick (after the setup: `current`). A player who is out is passed over as if
+        they had taken it; one with a turn to skip misses it, which counts as a turn.
+        Either way the turn passes on from them."""
+        p, first = self._current, self._phase == "setup"
+        opening, self._phase, outs = first, "turns", 0
+        while True:
+            if self._extras[p] and self._active[p] and not first:
+                self._extras = add_at(self._extras, p, -1)
+                q = p
+            elif self._leader is not None:
+                q, self._leader = self._leader, None
+            elif first:
+                q = p
+            else:
+                q = self._order_from(p)
+            if not self._active[q]:
+                outs += 1
+                if outs <= self._n:
+                    p, first = q, False
+                    continue
+                q = self.next_player(q)  # an order that picks only players who are out
+            if not self._skips[q]:
+                break
+            if self._turn >= self._turn_limit:
+                self.finish((), "turn_limit")
+                return
+            self._skips = add_at(self._skips, q, -1)
+            self._turn += 1
+            self._log("skipped", player=q)
+            p, first = q, False
+        self._steered = self.game.turn_order is not None or self._leader is not None \
+            or any(self._skips) or any(self._extras)
+        if opening:  # the round's (or game's) first turn: who started it, for `starter`
+            self._starter = q
+        self._begin_turn(q)
+
+    def _order_from(self, p: int) -> int:
+        """The turn order's pick with p as the player whose turn ended."""
+        order = self.game.turn_order
+        if order is None:
+            return self.next_player(p)
+        self._current = p  # what `current` reads in the order; the next turn sets it anyway
+        return order(self, {})
 
     def _begin_turn(self, p: int) -> None:
         if self._turn >= self._turn_limit:
             self.finish((), "turn_limit")  # C-5
             return
         self._turn += 1
-        self._current, self._step_index = p, 0
+        self._current, self._step_index, self._again = p, 0, False
+        if self.game.turn_memories:
+            self.forget_turn_memories()
         self._dirty.update(self.game.watch_table)
         self._version += 1  # a new current player is a change: conditions may read it
-        self._firings = self._passes = self._turn_decisions = 0  # the loop guards count per turn
+        self._firings = self._passes = self._turn_decisions = self._calls = 0  # the loop guards count per turn
         if self._events is not None:
             self._log("turn", player=p)
 
@@ -504,12 +650,17 @@ class State(Table):
                 self._offer(a, t, c, me, options)
         for a in step.cardless:
             self._offer(a, None, None, me, options)
-        if step.ir.optional:
+        if self._again:  # a repeat step: pass, or play again; it ends when nothing is left
+            self._again = False
+            if not options:
+                return
+            options.append(PASS)
+        elif step.ir.optional:
             options.append(PASS)
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return
-        self.ask(me, "play", options, _resume_play)
+        self.ask(me, "play", options, _resume_repeat if step.ir.repeat else _resume_play)
 
     def _offer(self, a, t, c, me, options) -> None:
         """The options of action a played with card c (of type t), one per target."""
@@ -572,15 +723,36 @@ def _resume_play(s: State, point, option) -> None:
     s.enter(a.effect, env)
 
 
+def _resume_repeat(s: State, point, option) -> None:
+    """A play at a repeat step: the step is offered again once the play resolves."""
+    if option is not PASS:
+        s._step_index -= 1
+        s._again = True
+    _resume_play(s, point, option)
+
+
 def _resume_reaction(s: State, point, option) -> None:
+    rest, action, actor = point.data
     if option is NO_REACTION:
+        if rest:
+            s._ask_answer(rest, action, actor, point.env)
         return
     r = s.game.reactions_by_name[option.reaction]
-    reactor = point.player
-    c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
-    env = point.env
-    env["reactor"], env["answer"] = reactor, [c]
+    reactor, env = point.player, point.env
+    if r.chained:  # kept, hashable for State.key(), until the answer is done (_give_back)
+        answer = env.get("answer")
+        env[ANSWERING] = env.get(ANSWERING, ()) + (
+            (env.get("reactor"), None if answer is None else tuple(answer), env.get("actor")),)
+        env["actor"] = actor
+    env["reactor"] = reactor
     _count(s._fired, r.ir.name)
+    if option.card_type is None:  # an answer without a card: a claim, a challenge
+        if s._events is not None:
+            s._log("react", player=reactor, reaction=r.ir.name, card=None)
+        s.enter(r.effect, env)
+        return
+    c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
+    env["answer"] = [c]
     _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
         s._log("react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type])

@@ -28,13 +28,20 @@ class Table:
         self._tcount = [[0] * len(game.type_names) for _ in self._zones]
         self._tcount[game.start_slot] = list(game.deck_counts)
         self._counters = [0] * len(game.counter_names)
+        self._memory: tuple[tuple[int, ...], ...] = ((),) * len(game.memory_names)  # card ids
         self._current, self._direction, self._turn = 0, 1, 0
         self._active = [True] * self._n
         self._outs = 0             # eliminations so far: the turn order's only other input
+        self._skips = self._extras = (0,) * self._n  # per seat: turns to miss, turns to take again
+        self._leader: int | None = None              # who takes the next turn (set_next)
+        self._steered = game.turn_order is not None  # anything but "next player" decides it
+        self._sitting: tuple[int, ...] = ()  # players out until the round ends
         self._order = (None, ())   # cached turn order: ((current, direction, outs), order)
         self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
         self._version = 0
         self._events: list[dict] | None = [] if log else None
+        # card -> the seats it is revealed to beyond its zone's visibility, while it stays put
+        self._shown: dict[int, frozenset[int]] = {}
 
     # --- reads --------------------------------------------------------------------
 
@@ -52,8 +59,15 @@ class Table:
         return self._order[1]
 
     def next_player(self, p: int) -> int:
+        return self._active_after(p, self._direction)
+
+    def prev_player(self, p: int) -> int:
+        return self._active_after(p, -self._direction)
+
+    def _active_after(self, p: int, step: int) -> int:
+        """The first active player after p, going round the table by step (±1)."""
         for _ in range(self._n):
-            p = (p + self._direction) % self._n
+            p = (p + step) % self._n
             if self._active[p]:
                 return p
         return p
@@ -69,6 +83,8 @@ class Table:
             zone.remove(c)
         self._zones[dst].append(c)
         self._loc[c] = dst
+        if self._shown:
+            self._shown.pop(c, None)  # a reveal lasts while the card stays where it is
         tcount, watch = self._tcount, self.game.watch_cards
         tcount[src][t] -= 1
         tcount[dst][t] += 1
@@ -95,9 +111,50 @@ class Table:
         for src, moved in by_src.items():
             self._log_move(src, dst, moved)
 
+    def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
+        """Move cards one by one to `depth` cards below the top of dst (0: the top;
+        past the bottom: the bottom). A card put below the top pushes down the cards
+        under it, which ends their reveals: who saw them cannot tell where they are now."""
+        if depth < 0:
+            raise ValueError(f"insert() at depth {depth}: depths count from 0, the top")
+        for c in cards:
+            self.move_card(c, dst)
+            zone = self._zones[dst]
+            zone.pop()
+            at = max(len(zone) - depth, 0)
+            zone.insert(at, c)
+            if depth and self._shown:
+                self._forget(zone[:at])
+
+    def reveal(self, cards: list[int], players) -> None:
+        """Show cards to players until each leaves its zone (or the zone is shuffled);
+        logged once per zone, for those players (and whoever sees the zone) only."""
+        seats, shown = frozenset(players), self._shown
+        by_slot: dict[int, list[int]] = {}
+        for c in cards:
+            shown[c] = shown.get(c, frozenset()) | seats
+            by_slot.setdefault(self._loc[c], []).append(c)
+        for slot, here in by_slot.items():
+            seers = self._seers(slot)
+            self._log("reveal", zone=self.game.slots[slot].label, players=sorted(seats), n=len(here),
+                      cards=[self.game.type_names[self._ctype[c]] for c in here],
+                      _vis=None if seers is None else seers | seats)
+
+    def reveal_value(self, name: str, value: int, players) -> None:
+        """Tell players a secret number (`choose … from lo..hi`): in their log only."""
+        seats = frozenset(players)
+        self._log("reveal", value=value, name=name, players=sorted(seats), _vis=seats)
+
+    def _forget(self, cards) -> None:
+        for c in cards:
+            self._shown.pop(c, None)
+
     def reorder(self, slot: int, cards: tuple[int, ...]) -> None:
-        """Put a zone's cards in a new order (a shuffle's outcome: the same cards)."""
+        """Put a zone's cards in a new order (a shuffle's outcome: the same cards); the
+        reveals of its cards end, as they no longer say where a card is."""
         self._zones[slot][:] = cards
+        if self._shown:
+            self._forget(cards)
         self._dirty.update(self.game.watch_slots[slot])
         self._version += 1
         self._log("shuffle", zone=self.game.slots[slot].label)
@@ -113,13 +170,51 @@ class Table:
             if self._events is not None:
                 self._log("counter", counter=self.game.counter_names[slot], value=value)
 
-    def eliminate(self, p: int) -> None:
-        if self._active[p]:
-            self._active[p] = False
-            self._outs += 1
+    def remember(self, slot: int, cards) -> None:
+        """Remember these cards (ids) in a `remember:` slot. Not logged: the cards may be
+        hidden from some seats, and the rules only remember what they already showed."""
+        self._memory = self._memory[:slot] + (tuple(cards),) + self._memory[slot + 1:]
+        self._dirty.update(self.game.all_keys)  # rare: every automatic rule looks again
+        self._version += 1
+
+    def forget_turn_memories(self) -> None:
+        memory = list(self._memory)
+        for slot in self.game.turn_memories:
+            memory[slot] = ()
+        if tuple(memory) != self._memory:  # a condition may read what is forgotten
+            self._memory = tuple(memory)
             self._dirty.update(self.game.all_keys)
             self._version += 1
+
+    def eliminate(self, p: int) -> None:
+        if p in self._sitting:  # out for the round already: now out for good
+            self._sitting = tuple(q for q in self._sitting if q != p)
             self._log("eliminate", player=p)
+        elif self._active[p]:
+            self._set_active(p, False)
+            self._log("eliminate", player=p)
+
+    def sit_out(self, p: int) -> None:
+        """Out until the round ends, as if eliminated meanwhile."""
+        if self._active[p]:
+            self._sitting += (p,)
+            self._set_active(p, False)
+            self._log("sit_out", player=p)
+
+    def end_sitting_out(self) -> None:
+        """The round is over: who sat it out is back."""
+        if self._sitting:
+            back, self._sitting = self._sitting, ()
+            for p in back:
+                self._set_active(p, True)
+            self._log("back", players=sorted(back))
+
+    def _set_active(self, p: int, active: bool) -> None:
+        self._active[p] = active
+        self._outs += -1 if active else 1
+        self._order = (None, ())  # keyed by how many are out, which no longer tells who
+        self._dirty.update(self.game.all_keys)
+        self._version += 1
 
     def set_current(self, p: int) -> None:
         self._current = p
@@ -132,6 +227,21 @@ class Table:
         self._dirty.update(self.game.watch_table)
         self._version += 1
         self._log("reverse", direction=self._direction)
+
+    # Who plays next changes nothing a condition reads: no rule is marked dirty.
+    def skip_turns(self, p: int, n: int) -> None:
+        if n > 0:
+            self._skips, self._steered = add_at(self._skips, p, n), True
+            self._log("skip_turn", player=p, turns=n)
+
+    def extra_turns(self, p: int, n: int) -> None:
+        if n > 0:
+            self._extras, self._steered = add_at(self._extras, p, n), True
+            self._log("extra_turn", player=p, turns=n)
+
+    def set_next(self, p: int) -> None:
+        self._leader, self._steered = p, True
+        self._log("set_next", player=p)
 
     def _changed_everything(self) -> None:
         """After a change made outside the mutators (a layout, a re-deal): recount, and
@@ -187,13 +297,20 @@ class Table:
 
     def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
-        size: a table that `seat`'s observation cannot tell from this one."""
+        size: a table that `seat`'s observation cannot tell from this one.
+        A card revealed to `seat` keeps its place; the others dealt again lose their
+        reveals to other seats, as they are other cards now."""
+        shown = self._shown
+
+        def unseen(c):
+            return seat not in shown.get(c, ())
         hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
-        unseen = [c for i in hidden for c in self._zones[i]]
-        rng.shuffle(unseen)
+        pool = [c for i in hidden for c in self._zones[i] if unseen(c)]
+        self._forget(pool)
+        rng.shuffle(pool)
+        dealt = iter(pool)
         for i in hidden:
-            k = len(self._zones[i])
-            self._zones[i], unseen = unseen[:k], unseen[k:]
+            self._zones[i] = [next(dealt) if unseen(c) else c for c in self._zones[i]]
             for c in self._zones[i]:
                 self._loc[c] = i
         self._changed_everything()
@@ -217,19 +334,26 @@ class Table:
             fields["event"], fields["turn"] = event, self._turn
             self._events.append(fields)
 
+    def _seers(self, slot: int) -> frozenset[int] | None:
+        """The seats that see a zone's cards; None: everyone."""
+        s = self.game.slots[slot]
+        if s.zone.visibility == "public":
+            return None
+        return frozenset((s.owner,)) if s.zone.visibility == "owner" else frozenset()
+
     def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
+        """A move shows its cards to whoever sees its source or its destination."""
         slots = self.game.slots
-        vis = None
-        for s in (slots[src], slots[dst]):
-            if s.zone.visibility == "public":
-                vis = None
-                break
-            if s.zone.visibility == "owner":
-                vis = (vis or frozenset()) | {s.owner}
-        else:
-            vis = vis or frozenset()
+        a, b = self._seers(src), self._seers(dst)
+        vis = None if a is None or b is None else a | b
         self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
                   cards=[self.game.type_names[self._ctype[c]] for c in cards], _vis=vis)
+
+
+def add_at(counts: tuple, p: int, n: int) -> tuple:
+    """A per-seat count with n added to seat p's (the counts stay immutable, so a
+    clone shares them)."""
+    return counts[:p] + (counts[p] + n,) + counts[p + 1:]
 
 
 def _magnitude(value: int) -> str:

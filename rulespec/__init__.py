@@ -4,7 +4,11 @@ The names below load on first use, so that the runtime, which needs only
 `rulespec.lang.ir`, does not pull in the front end (YAML, schema, grammar) with it.
 """
 __all__ = ["load_spec", "Diagnostic", "Span", "SpecError"]
-__version__ = "0.1.0"
+try:  # the one version string is pyproject.toml's, read from the installed metadata
+    from importlib.metadata import PackageNotFoundError, version as _version
+    __version__ = _version("rulespec")
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 
 def __getattr__(name):

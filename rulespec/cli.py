@@ -24,28 +24,31 @@ from .analysis import simulation
 from .lang import schema
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
-from .lang.limits import MAX_TURN_LIMIT
-from .table import scenarios
+from .lang import loading
+from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
+from .table import bundled, scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
 from .table.narrate import narrate, visible
 from .table.replay import write_log
 
-EXAMPLES = """examples:
-  rulespec run games/GAME.yaml                                a narrated game
-  rulespec run games/GAME.yaml --players 3 --seed 7 --agents random,first,random
-  rulespec run games/GAME.yaml --json --log game.jsonl        machine-readable
-  rulespec run games/GAME.yaml --games 3                      a match of three games
-  rulespec simulate games/GAME.yaml --games 1000 --workers 2  statistics over many games
-  rulespec run games/GAME.yaml --variant NAME --variant OTHER  variants compose in order
-  rulespec validate games/*.yaml                              check specs, list every problem
-  rulespec lint games/*.yaml --explore                        find dead rules, unwinnable ends
-  rulespec graph games/GAME.yaml --format dot                 the spec as a graph
-  rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml  what a rule change changes
-  rulespec test tests/scenarios                               run rules scenarios
-  rulespec play games/GAME.yaml --as P1                       play a game yourself
-  rulespec replay game.jsonl                                  re-run a logged game and check it
-  rulespec compile games/GAME.yaml --show RULE                the Python a rule compiles to
-  rulespec schema                                             print the spec JSON Schema
+EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' lists, or a spec file)
+  rulespec games                                      the bundled games and their variants
+  rulespec new my_game                                write my_game.yaml, a starter spec that plays
+  rulespec run GAME                                   a narrated game
+  rulespec run GAME --players 3 --seed 7 --agents random,first,random
+  rulespec run GAME --json --log game.jsonl           machine-readable
+  rulespec run GAME --games 3                         a match of three games
+  rulespec run GAME --variant NAME --variant OTHER    variants compose in order
+  rulespec simulate GAME --games 1000 --workers 2     statistics over many games
+  rulespec validate GAME my_game.yaml                 check specs, list every problem
+  rulespec lint GAME --explore                        find dead rules, unwinnable ends
+  rulespec graph GAME --format dot                    the spec as a graph
+  rulespec diff GAME my_variant.yaml                  what a rule change changes
+  rulespec test tests/scenarios                       run rules scenarios
+  rulespec play GAME --as P1                          play a game yourself
+  rulespec replay game.jsonl                          re-run a logged game and check it
+  rulespec compile GAME --show RULE                   the Python a rule compiles to
+  rulespec schema                                     print the spec JSON Schema
 """
 
 
@@ -96,12 +99,14 @@ def _whole(low: int, high: int | None = None):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+    p.add_argument("--version", action="version", version=f"rulespec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     run = sub.add_parser("run", help="play one game and narrate it",
                          description="Play one game with seeded agents and narrate it.",
-                         epilog="example: rulespec run games/GAME.yaml --players 3 --seed 7")
-    run.add_argument("spec")
+                         epilog="example: rulespec run GAME --players 3 --seed 7")
+    run.add_argument("spec", type=bundled.spec_argument)
     run.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
@@ -119,9 +124,9 @@ def _parser() -> argparse.ArgumentParser:
                           "match: true carry over")
 
     sim = sub.add_parser("simulate", help="play many seeded games and report statistics",
-                         epilog="example: rulespec simulate games/GAME.yaml --games 1000 "
+                         epilog="example: rulespec simulate GAME --games 1000 "
                                 "--players 3 --agents greedy --workers 2")
-    sim.add_argument("spec")
+    sim.add_argument("spec", type=bundled.spec_argument)
     sim.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     sim.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="how many games (default 1000)")
@@ -139,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
 
     val = sub.add_parser("validate", help="check specs and report every problem",
                          epilog="example: rulespec validate games/*.yaml")
-    val.add_argument("specs", nargs="+")
+    val.add_argument("specs", nargs="+", type=bundled.spec_argument)
     val.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     val.add_argument("--json", action="store_true", help="print problems as JSON")
@@ -152,7 +157,7 @@ def _parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="check specs for unreachable states, dead rules, "
                           "unwinnable ends and trigger loops",
                           epilog="example: rulespec lint games/*.yaml --explore --format sarif")
-    lint.add_argument("specs", nargs="+")
+    lint.add_argument("specs", nargs="+", type=bundled.spec_argument)
     lint.add_argument("--variant", action="append", default=[], metavar="NAME",
                      help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
     lint.add_argument("--explore", action="store_true",
@@ -172,9 +177,9 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
 
     df = sub.add_parser("diff", help="what a rule change changes: parts, findings, outcomes",
-                        epilog="example: rulespec diff games/GAME.yaml games/variants/GAME/NAME.yaml")
-    df.add_argument("old")
-    df.add_argument("new")
+                        epilog="example: rulespec diff GAME my_variant.yaml")
+    df.add_argument("old", type=bundled.spec_argument)
+    df.add_argument("new", type=bundled.spec_argument)
     df.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
                     help="exit 1 when NEW adds a finding of at least this severity")
     df.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
@@ -183,8 +188,8 @@ def _parser() -> argparse.ArgumentParser:
     df.add_argument("--json", action="store_true")
 
     gr = sub.add_parser("graph", help="export the spec as a graph",
-                        epilog="example: rulespec graph games/GAME.yaml --format dot --render g.svg")
-    gr.add_argument("spec")
+                        epilog="example: rulespec graph GAME --format dot --render g.svg")
+    gr.add_argument("spec", type=bundled.spec_argument)
     gr.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot")
     gr.add_argument("--output", "-o", help="write here instead of standard output")
     gr.add_argument("--render", metavar="FILE.svg",
@@ -192,9 +197,21 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("schema", help="print the JSON Schema of spec files")
 
+    gm = sub.add_parser("games", help="list the games that ship with rulespec",
+                        description="List the bundled games: a name any command takes in place "
+                                    "of a spec file, the title, the player counts and the variants "
+                                    "(--variant NAME).",
+                        epilog="example: rulespec games; rulespec run GAME --variant NAME")
+    gm.add_argument("--json", action="store_true")
+
+    nw = sub.add_parser("new", help="write a small commented starter spec that validates and plays",
+                        epilog="example: rulespec new my_game && rulespec run my_game.yaml")
+    nw.add_argument("name", help="the game's name: lower case letters, digits and _ (my_game)")
+    nw.add_argument("--output", metavar="FILE", help="where to write it (default: NAME.yaml here)")
+
     pl = sub.add_parser("play", help="play a game yourself at one seat, agents at the others",
-                        epilog="example: rulespec play games/GAME.yaml --as P1 --players 3")
-    pl.add_argument("spec")
+                        epilog="example: rulespec play GAME --as P1 --players 3")
+    pl.add_argument("spec", type=bundled.spec_argument)
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
     pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -216,8 +233,8 @@ def _parser() -> argparse.ArgumentParser:
                                     "conditions and its effect's ops), each line marked with "
                                     "the spec line:col it came from. Without a RULE, list the "
                                     "rules that have generated code.",
-                        epilog="example: rulespec compile games/GAME.yaml --show RULE --players 3")
-    cp.add_argument("spec")
+                        epilog="example: rulespec compile GAME --show RULE --players 3")
+    cp.add_argument("spec", type=bundled.spec_argument)
     cp.add_argument("--show", metavar="RULE", nargs="?", const="",
                     help="the rule to show: a step, action, reaction, end condition or trigger, "
                          "setup, evaluation, or counters.NAME; without RULE, list them")
@@ -307,6 +324,7 @@ def _main(argv, stdout, stderr, stdin) -> int:
                   "in an argument", file=stderr)
             return 2
     try:
+        _take_standard_input(args)
         return COMMANDS[args.command](args, stdout, stderr)
     except SpecError as exc:
         print(exc.render(), file=stderr)
@@ -333,6 +351,29 @@ def _main(argv, stdout, stderr, stdin) -> int:
               "in rulespec: please report it with the command and its files"
               + ("" if args.debug else " (--debug shows the traceback)"), file=stderr)
         return 3
+
+
+def _take_standard_input(args) -> None:
+    """`-` as a spec: read standard input once, and serve it as the file <stdin>."""
+    fields = [k for k in ("spec", "specs", "old", "new") if hasattr(args, k)]
+    dashes = sum((v if isinstance(v, list) else [v]).count("-") for v in (getattr(args, k) for k in fields))
+    if not dashes:
+        return
+    if dashes > 1:
+        raise UsageError("'-' (standard input) can stand for one spec only")
+    if args.command == "play":
+        raise UsageError("'-' cannot be the spec of play: standard input carries your choices")
+    try:
+        text = args.stdin.read(MAX_BYTES + 1)
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"standard input is not UTF-8 ({exc.reason})") from None
+    if len(text) > MAX_BYTES:
+        raise UsageError(f"standard input is over {MAX_BYTES} bytes, the most a spec may be")
+    loading.give(loading.STDIN, text)
+    for k in fields:
+        value = getattr(args, k)
+        setattr(args, k, [loading.STDIN if v == "-" else v for v in value] if isinstance(value, list)
+                else loading.STDIN if value == "-" else value)
 
 
 def _load(path, variants):
@@ -455,7 +496,8 @@ def _simulate(args, out, err) -> int:
         print(f"rulespec simulate: --workers {args.workers}: this machine has {cores} cores; "
               f"using {cores}", file=err)
         args.workers = cores
-    job = simulation.Job(str(Path(args.spec).resolve()), n, tuple(args.agents.split(",")),
+    path = args.spec if args.spec == loading.STDIN else str(Path(args.spec).resolve())
+    job = simulation.Job(path, n, tuple(args.agents.split(",")),
                          args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
                                                for v in args.variant))
     inputs = _inputs(args, "--plot")
@@ -491,6 +533,11 @@ def _simulate(args, out, err) -> int:
     ln = report["length"]
     print(f"  length (turns)   mean {ln['mean']}, median {ln['median']}, p95 {ln['p95']}, "
           f"max {ln['max']}", file=out)
+    for label, key in (("rounds per match", "per_match"), ("round (turns)", "round_length")) \
+            if "rounds" in report else ():
+        r = report["rounds"][key]
+        print(f"  {label:<16} mean {r['mean']}, median {r['median']}, p95 {r['p95']}, max {r['max']}",
+              file=out)
     print("  seat wins        " + ", ".join(f"{p} {100 * w['share']:.1f}%"
                                             for p, w in report["seat_wins"].items()), file=out)
     print("  rules fired      (times; share of games)", file=out)
@@ -735,6 +782,39 @@ def _schema(args, out, err) -> int:
     return 0
 
 
+def _games(args, out, err) -> int:
+    rows = bundled.listing()
+    if args.json:
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return 0
+    if not rows:
+        print("no bundled games found (is rulespec installed with its package data?)", file=out)
+        return 0
+    for row in rows:
+        players = "{}-{} players, default {}".format(*row["players"]) if row["players"] else ""
+        print(f"{row['name']:<24} {row['title']}  ({players})".replace("  ()", ""), file=out)
+        if row["variants"]:
+            print(f"{'':<24} variants: {', '.join(row['variants'])}", file=out)
+    return 0
+
+
+def _new(args, out, err) -> int:
+    if not bundled.NAME.fullmatch(args.name):
+        raise UsageError(f"'{args.name}' is not a game name: use lower case letters, digits "
+                         "and _, starting with a letter (my_game)")
+    path = args.output or f"{args.name}.yaml"
+    if os.path.lexists(path):
+        raise UsageError(f"{path} exists already: choose another name, or --output FILE")
+    try:
+        with replacing(path) as target:
+            target.write_text(bundled.starter(args.name), encoding="utf-8")
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {path}: try 'rulespec run {path}' and 'rulespec lint {path}'", file=out)
+    return 0
+
+
 def _play(args, out, err) -> int:
     from .table.seat import InputEnded, Person
 
@@ -813,7 +893,7 @@ def _compile(args, out, err) -> int:
 
 COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
             "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
-            "play": _play, "replay": _replay, "compile": _compile}
+            "play": _play, "replay": _replay, "compile": _compile, "games": _games, "new": _new}
 
 
 def entry() -> None:

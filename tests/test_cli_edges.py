@@ -163,3 +163,38 @@ def test_a_nul_character_in_an_argument_is_one_line(argv, name):
     """It made every path raise ValueError deep inside (found by the fuzz guard)."""
     code, out, err = cli(*argv)
     assert (code, out) == (2, "") and err == f"rulespec {argv[0]}: {name}: a NUL character cannot be in an argument\n"
+
+
+def test_version_is_the_installed_metadata_version():
+    from importlib.metadata import version
+    code, out, err = cli("--version")
+    assert (code, out, err) == (0, f"rulespec {version('rulespec')}\n", "")
+
+
+def test_python_dash_m_rulespec_is_the_command():
+    done = subprocess.run([sys.executable, "-m", "rulespec", "validate", str(TTG)], capture_output=True,
+                          text=True, env=os.environ | {"PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    assert (done.returncode, done.stdout) == (0, "1 spec(s) checked, 0 problem(s)\n")
+
+
+def _with_stdin(text, *argv):
+    out, err = StringIO(), StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err, stdin=StringIO(text))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_dash_reads_the_spec_from_standard_input_and_names_it_there():
+    text = TTG.read_text()
+    assert _with_stdin(text, "run", "-", "--seed", 4, "--json") == cli("run", TTG, "--seed", 4, "--json")
+    code, out, _ = _with_stdin(text.replace("count: 16", "count: x"), "validate", "-")
+    assert code == 1 and out.startswith("<stdin>:12:47: error RS102: ")
+    code, out, _ = _with_stdin(text, "lint", "-", "--format", "json")
+    assert code == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["diff", "-", "-"], "'-' (standard input) can stand for one spec only"),
+    (["play", "-", "--as", "P1"], "'-' cannot be the spec of play: standard input carries your choices"),
+])
+def test_standard_input_is_one_spec_and_never_plays_choices(argv, message):
+    assert _with_stdin(TTG.read_text(), *argv) == (2, "", f"rulespec {argv[0]}: {message}\n")

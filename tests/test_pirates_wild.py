@@ -22,7 +22,7 @@ from rulespec.table.scenarios import collect
 
 SPEC = GAMES / "pirates_wild.yaml"
 
-# PW-2, written out from RULINGS.md (not read from the spec)
+# PW-2, written out from docs/rulings.md (not read from the spec)
 FULL_DECK = {
     "coins": 18, "map": 14, "jewels": 10, "skeleton_key": 6, "treasure_chest": 6,
     "daylight": 10, "fair_winds": 4, "compass": 4, "sloop": 6, "galleon": 6, "crew": 6,

@@ -1,11 +1,12 @@
 """Every rules scenario under tests/scenarios/ is one named pytest case (id = file stem)."""
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
-from gamekit import GAMES
+from gamekit import GAMES, ROOT
 
 from rulespec.lang.diagnostics import SpecError
 from rulespec.lang.loading import load
@@ -14,9 +15,8 @@ from rulespec.table.scenarios import collect, run
 SCENARIOS = collect([Path(__file__).parent / "scenarios"])
 SPEC = GAMES / "take_the_gold.yaml"
 
-# Rulings the scenarios must cite. C-5 (turn limit) cannot be set from a scenario file:
-# test_properties.py::test_turn_limit_is_reported and test_cli.py cover it.
-REQUIRED = [f"TTG-{i}" for i in range(1, 16)] + ["C-1", "C-2", "C-3", "C-4", "C-6"]
+# Every ruling of the project's rulings document must be cited by some scenario.
+REQUIRED = re.findall(r"^- ((?:C|TTG|PW)-\d+) ", (ROOT / "docs" / "rulings.md").read_text(), re.M)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
@@ -32,7 +32,9 @@ def test_scenario(path):
 def test_every_ruling_has_a_scenario():
     assert SCENARIOS, "no scenario files found under tests/scenarios"
     cited = {r for p in SCENARIOS for r in load(p).data.get("rulings") or ()}
+    assert len(REQUIRED) > 30, "docs/rulings.md lists fewer rulings than the specs cite"
     assert [r for r in REQUIRED if r not in cited] == []
+    assert sorted(cited - set(REQUIRED)) == [], "scenarios cite rulings that docs/rulings.md lacks"
 
 
 def _three_players(tmp_path, name, draw_pile, rest):
@@ -92,3 +94,8 @@ def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
     assert outcome.passed is False
     assert outcome.failures == [
         "step 2: expected P3 to act, but P2 is to act (options: no reaction, officer_block)"]
+
+
+def test_every_ruling_a_game_cites_is_in_the_rulings_document():
+    cited = {r for p in GAMES.rglob("*.yaml") for r in re.findall(r"\b(?:C|TTG|PW)-\d+\b", p.read_text())}
+    assert cited and sorted(cited - set(REQUIRED)) == []

@@ -42,19 +42,26 @@ def _named(spec: ir.Spec) -> dict:
     """(kind, name) -> part, for every named part of a spec."""
     named = {}
     for kind, parts in (("parameter", spec.params), ("card", spec.cards), ("zone", spec.zones),
-                        ("counter", spec.counters), ("goal", spec.goals)):
+                        ("counter", spec.counters), ("goal", spec.goals),
+                        ("remembered card", spec.memories),
+                        ("procedure", spec.procedures), ("condition", spec.conditions)):
         named |= {(kind, p.name): p for p in parts}
-    named |= {("end condition" if kind == "end" else kind, rule.name): rule
-              for kind, rule in spec.rules()}
+    named |= {(ir.RULE_KINDS[kind], rule.name): rule for kind, rule in spec.rules()}
     return named
 
 
 def _detail(kind, a, b) -> str:
     if kind == "parameter":
-        return f"{a.value} -> {b.value}"
+        return f"{_param_text(a)} -> {_param_text(b)}"
     if kind == "card" and a.count != b.count:
         return f"count {a.count} -> {b.count}"
     return ""
+
+
+def _param_text(p: ir.ParamDef) -> str:
+    """`7`, or `7 (5 with 5 players)` for a value that depends on the player count."""
+    by = ", ".join(f"{v} with {n} players" for n, v in p.by_players)
+    return f"{p.value} ({by})" if by else str(p.value)
 
 
 def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
@@ -74,13 +81,15 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
     for field, label in (("min_players", "players min"), ("max_players", "players max"),
                          ("default_players", "players default"), ("turn_limit", "turn limit"),
                          ("hand", "hand"), ("setup", "setup"), ("removals", "deck removals"),
-                         ("evaluation", "evaluation")):
+                         ("evaluation", "evaluation"), ("turn_order", "turn order")):
         if canon(getattr(old, field)) != canon(getattr(new, field)):
-            detail = "" if field in ("evaluation", "setup", "removals") else \
+            detail = "" if field in ("evaluation", "turn_order", "setup", "removals") else \
                 f"{getattr(old, field)} -> {getattr(new, field)}"
             out.append(Change("game", label, "changed", old.span, new.span, detail))
-    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "step", "action",
-             "reaction", "end condition", "trigger"]
+    if canon(old.rounds and old.rounds.starter) != canon(new.rounds and new.rounds.starter):
+        out.append(Change("game", "round starter", "changed", old.span, new.span))
+    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "remembered card",
+             "procedure", "condition", *ir.RULE_KINDS.values()]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))
 
 

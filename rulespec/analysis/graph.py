@@ -1,12 +1,15 @@
 """A validated spec as a typed networkx multigraph.
 
 Nodes are the spec's parts (setup, steps, actions, reactions, end conditions,
-triggers, cards, zones, counters, parameters, goals), each with its kind and source
-span; edges say how they touch: control flow (`next`, `offers`), `enables` (a card
+triggers, a round's setup and scoring, round end conditions, match ends, cards, zones,
+counters, parameters, goals, procedures, conditions), each with its kind and source
+span; edges say how they touch: control flow (`next`, `offers`), `calls` (a rule,
+procedure or condition calls a procedure or condition), `enables` (a card
 plays an action), `moves_from` / `moves_to` (an effect moves cards between zones),
 `changes` (an effect changes a counter), `opens` (an action opens a reaction's
 window), `reads` (a condition or effect reads a zone, counter, parameter or goal) and
-`feeds` (one trigger's effect changes what another's condition reads).
+`feeds` (one trigger's effect changes what another's condition reads). What a procedure
+or condition touches counts where it is called: the calling rule gets those edges.
 """
 from __future__ import annotations
 
@@ -32,6 +35,8 @@ class NodeId(str):
 
 
 SETUP = NodeId("setup")
+# the kinds of rule with a `when`, checked on their own: the automatic rules
+CONDITIONAL = ("end", "trigger", "round_end", "match_end")
 
 
 @dataclass
@@ -45,6 +50,8 @@ class Touches:
     procs: set[str] = field(default_factory=set)
     kinds_moved: set[str] = field(default_factory=set)             # kinds named in a move
     shuffles: set[str] = field(default_factory=set)                # reordered, not moved
+    remembers: set[str] = field(default_factory=set)               # `remember:` slots set
+    calls: set[tuple[str, str]] = field(default_factory=set)       # ("procedure"|"condition", name)
 
 
 def touches_of(node, t: Touches | None = None) -> Touches:
@@ -108,6 +115,10 @@ class _Touching(ir.Visitor):
         self.t.reads.add(("counter", e.name))
         self.generic_visit(e)
 
+    def visit_Memory(self, e: ir.Memory):
+        self.t.reads.add(("memory", e.name))
+        self.generic_visit(e)
+
     def visit_Param(self, e: ir.Param):
         self.t.reads.add(("param", e.name))
 
@@ -121,13 +132,23 @@ class _Touching(ir.Visitor):
     def visit_Assign(self, s: ir.Assign):
         if isinstance(s.target, ir.Counter):
             self.t.changes.setdefault(s.target.name, set()).add(s.op)
+        elif isinstance(s.target, ir.Memory):
+            self.t.remembers.add(s.target.name)
         self.generic_visit(s.target)  # a counter assigned is written, its owner read
         self.visit(s.value)
 
+    def visit_ProcedureCall(self, s: ir.ProcedureCall):
+        self.t.calls.add(("procedure", s.proc))
+        self.generic_visit(s)
+
+    def visit_ConditionCall(self, e: ir.ConditionCall):
+        self.t.calls.add(("condition", e.name))
+        self.generic_visit(e)
+
     def visit_Do(self, s: ir.Do):
         self.t.procs.add(s.proc)
-        if s.proc == "move":
-            source, dest = s.args
+        if s.proc in ("move", "insert"):  # an insert is a move to a depth
+            source, dest = s.args[:2]
             sources = card_sources(source, self.bound)
             self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}}
             if ANYWHERE in sources or not sources:
@@ -137,6 +158,27 @@ class _Touching(ir.Visitor):
         elif s.proc == "shuffle":
             self.t.shuffles |= zones_in(s.args[0])
         self.generic_visit(s)
+
+
+def with_calls(spec: ir.Spec, t: Touches) -> Touches:
+    """t, plus what every procedure and condition it calls touches, and what those
+    call, once each (procedures may call each other in circles): a procedure's
+    effects count where it is called."""
+    done: set = set()
+    while t.calls - done:
+        for what, name in sorted(t.calls - done):
+            done.add((what, name))
+            body = spec.procedure(name).effect if what == "procedure" else spec.condition(name).when
+            touches_of(body, t)
+    return t
+
+
+def definitions(spec: ir.Spec):
+    """(node id, IR) for each procedure and condition."""
+    for p in spec.procedures:
+        yield NodeId("procedure", p.name), p
+    for c in spec.conditions:
+        yield NodeId("condition", c.name), c
 
 
 def zones_in(e: ir.Expr | None) -> set[str]:
@@ -154,7 +196,7 @@ def rules_of(spec: ir.Spec):
 def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     """(condition touches, effect touches) of one rule. A draw from a zone with
     refill_from may also move the refill zone's cards into it (TTG-15)."""
-    cond, eff = _rule_touches(spec, kind, node)
+    cond, eff = (with_calls(spec, t) for t in _rule_touches(spec, kind, node))
     refills = {z.name: z.refill_from for z in spec.zones if z.refill_from}
     for zone in list(eff.moves_from):
         if zone in refills:
@@ -168,6 +210,8 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
         return Touches(), touches_of(spec.setup)
     if kind == "step":
         return Touches(), touches_of(node.effect)
+    if kind == "round":  # who starts the next round is worked out as it is set up
+        return touches_of(spec.rounds.starter if node.name == "setup" else None), touches_of(node.effect)
     if kind == "action":
         cond = touches_of(node.among, touches_of(node.condition))
         eff = touches_of(node.effect)
@@ -177,8 +221,9 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
         return cond, eff
     if kind == "reaction":
         eff = touches_of(node.effect)
-        eff.moves_to |= zones_in(node.to)
-        eff.moves_from.add(spec.hand)
+        if node.to is not None:  # an answer without a card moves none
+            eff.moves_to |= zones_in(node.to)
+            eff.moves_from.add(spec.hand)
         return touches_of(node.condition), eff
     return touches_of(node.when), touches_of(node.effect)
 
@@ -192,7 +237,8 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     node(SETUP, spec.span)
     for c in spec.cards:
         node(NodeId("card", c.name), c.span, count=c.count)
-    for kind, defs in (("zone", spec.zones), ("counter", spec.counters), ("param", spec.params)):
+    for kind, defs in (("zone", spec.zones), ("counter", spec.counters), ("param", spec.params),
+                       ("memory", spec.memories)):
         for d in defs:
             node(NodeId(kind, d.name), d.span)
     for goal in spec.goals:
@@ -201,10 +247,26 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     for nid, part in rules_of(spec):
         if part is not None:
             node(nid, part.span)
+    for nid, part in definitions(spec):
+        node(nid, part.span)
+    for nid, part in definitions(spec):
+        body = part.effect if nid.kind == "procedure" else part.when
+        for what, name in sorted(touches_of(body).calls):
+            g.add_edge(nid, NodeId(what, name), key="calls")
 
     steps = [NodeId("step", s.name) for s in spec.turn]
-    for a, b in zip([SETUP] + steps, steps + steps[:1]):
+    first = [SETUP] + _round_flow(g, spec)
+    for a, b in zip(first + steps, first[1:] + steps + steps[:1]):
         g.add_edge(a, b, key="next")
+    for s in spec.turn:
+        if s.repeat:
+            g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
+    if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
+        order = NodeId("turn_order")
+        node(order, spec.turn_order.span)
+        for what, name in touches_of(spec.turn_order).reads:
+            if what in ("zone", "counter", "param", "goal", "memory"):
+                g.add_edge(order, NodeId(what, name), key="reads")
     kinds = kind_members(spec)
     for s in spec.turn:
         for a in s.actions:
@@ -212,13 +274,15 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     for a in spec.actions:
         for card in kinds.get(a.card, ()) if a.card else ():
             g.add_edge(NodeId("card", card), NodeId("action", a.name), key="enables")
-    opens = {a.name for a in spec.actions if ir.calls(a.effect, "react")}
+    # what opens a window: an action, or an answer that may itself be answered (a chain)
+    opens = {p.name: NodeId(kind, p.name) for kind, parts in (("action", spec.actions), ("reaction", spec.reactions))
+             for p in parts if ir.calls(p.effect, "react")}
     for r in spec.reactions:
-        for card in kinds.get(r.card, ()):
+        for card in kinds.get(r.card, ()) if r.card else ():
             g.add_edge(NodeId("card", card), NodeId("reaction", r.name), key="enables")
         for a in r.answers:
             if a in opens:
-                g.add_edge(NodeId("action", a), NodeId("reaction", r.name), key="opens")
+                g.add_edge(opens[a], NodeId("reaction", r.name), key="opens")
 
     touches = {}
     for nid, part in rules_of(spec):
@@ -230,13 +294,18 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
             g.add_edge(nid, NodeId("zone", dst), key="moves_to")
         for counter in eff.changes:
             g.add_edge(nid, NodeId("counter", counter), key="changes")
+        for memory in eff.remembers:
+            g.add_edge(nid, NodeId("memory", memory), key="remembers")
+        for what, name in _direct_calls(spec, part):
+            g.add_edge(nid, NodeId(what, name), key="calls")
         for what, name in cond.reads | eff.reads:
-            if what in ("zone", "counter", "param", "goal"):
+            if what in ("zone", "counter", "param", "goal", "memory"):
                 g.add_edge(nid, NodeId(what, name), key="reads")
     autos = [nid for nid, _ in rules_of(spec) if nid.kind in ("trigger", "end")]
     for a in autos:
         written = {("zone", z) for z in touches[a][1].moves_to | touches[a][1].moves_from} | \
-                  {("counter", c) for c in touches[a][1].changes}
+                  {("counter", c) for c in touches[a][1].changes} | \
+                  {("memory", m) for m in touches[a][1].remembers}
         for b in autos:
             read = touches[b][0].reads
             goal_zones = {("zone", gd.zone) for gd in spec.goals if ("goal", gd.name) in read}
@@ -244,6 +313,30 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
                 g.add_edge(a, b, key="feeds")
     g.graph["touches"] = touches
     return g
+
+
+def _direct_calls(spec: ir.Spec, part) -> list[tuple[str, str]]:
+    """The procedures and conditions a rule (None: the setup) calls itself, not through
+    others, in order."""
+    inside = spec.setup if part is None else tuple(ir.iter_children(part))
+    return sorted(touches_of(inside).calls)
+def _round_flow(g, spec: ir.Spec) -> list[NodeId]:
+    """The `next` edges from a round's end to the next round's setup, through its
+    scoring and the match ends; [the round's setup], which follows the game's setup
+    and leads to the first step, or [] without rounds."""
+    r = spec.rounds
+    if r is None:
+        return []
+    setup = NodeId("round", "setup")
+    after_end = [NodeId("round", "scoring")] if r.scoring else \
+        [NodeId("match_end", t.name) for t in r.match_end] + [setup]
+    for t in r.end_conditions:
+        for b in after_end:
+            g.add_edge(NodeId("round_end", t.name), b, key="next")
+    if r.scoring:
+        for b in [NodeId("match_end", t.name) for t in r.match_end] + [setup]:
+            g.add_edge(NodeId("round", "scoring"), b, key="next")
+    return [setup]
 
 
 def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
@@ -258,7 +351,9 @@ def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
 
 _SHAPES = {"setup": "doublecircle", "step": "box", "action": "ellipse", "reaction": "octagon",
            "end": "doubleoctagon", "trigger": "hexagon", "card": "note", "zone": "folder",
-           "counter": "cylinder", "param": "plaintext", "goal": "star"}
+           "counter": "cylinder", "param": "plaintext", "goal": "star", "procedure": "component",
+           "condition": "diamond", "round": "box3d", "round_end": "invhouse",
+           "match_end": "tripleoctagon", "turn_order": "Mdiamond", "memory": "tab"}
 
 
 def dot_string(text) -> str:

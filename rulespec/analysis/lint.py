@@ -50,14 +50,15 @@ class Analysis:
         self.roles: dict[str, set[str]] = {}  # card locals -> the card types they can be
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
-        counts = [dict(spec.deck_for(n)) for n in
-                  ([players] if players else range(spec.min_players, spec.max_players + 1))]
+        each = [players] if players else range(spec.min_players, spec.max_players + 1)
+        counts = [dict(spec.deck_for(n)) for n in each]
         members = graphs.kind_members(spec)
         # the most cards of a kind any player count's deck holds
         self.supply = {k: max(sum(c[m] for m in ms) for c in counts) for k, ms in members.items()}
         self.deck_size = max(sum(c.values()) for c in counts)
         self.members = {k: set(ms) for k, ms in members.items()}
-        self.params = {p.name: p.value for p in spec.params}
+        # the values a parameter takes over the player counts judged
+        self.params = {p.name: [p.value_for(n) for n in each] for p in spec.params}
         self.sinks = self._sinks()
         # None while they are worked out: a counter's bound is not derived from another's
         self.counter_bounds: dict[str, tuple[float, float]] | None = None
@@ -75,7 +76,7 @@ class Analysis:
               {n for r in spec.reactions for n in graphs.zones_in(r.to)}
         for a in spec.actions:
             sources |= graphs.zones_in(a.among)
-        for s in ir.walk_statements((spec.setup, *(rule.effect for _, rule in spec.rules()))):
+        for s in ir.walk_statements(_effects(spec)):
             if isinstance(s, ir.ChooseCard):
                 sources |= graphs.zones_in(s.source)
         sources |= {z.refill_from for z in spec.zones if z.refill_from}
@@ -95,7 +96,8 @@ class Analysis:
                 return (-INF, INF)
             if counted_here and a.card:
                 counted += self.supply.get(a.card, INF)
-        others = (r.effect for kind, r in self.spec.rules() if kind != "action")
+        others = [r.effect for kind, r in self.spec.rules() if kind != "action"]
+        others += [p.effect for p in self.spec.procedures]  # called from anywhere, actions too
         for s in ir.walk_statements((self.spec.setup, *others)):
             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.target.name == c.name:
                 v = self.interval(s.value)
@@ -153,8 +155,8 @@ class Analysis:
         if isinstance(e, ir.Const) and e.type == "int":
             return (e.value, e.value)
         if isinstance(e, ir.Param) and e.type == "int":
-            v = self.params[e.name]
-            return (v, v)
+            vs = self.params[e.name]
+            return (min(vs), max(vs))
         if isinstance(e, ir.Counter):
             if e.name in self.pinned:
                 return self.pinned[e.name]
@@ -178,6 +180,15 @@ class Analysis:
                 if a and b:
                     f = min if e.func == "min" else max
                     return (f(a[0], b[0]), f(a[1], b[1]))
+            if e.func == "prop" and e.type == "int":  # a card without it, or none, gives 0
+                return _hull((0, 0), *((v, v) for c in self.spec.cards for k, v in c.props
+                                       if k == e.args[1].value))
+        if isinstance(e, ir.Aggregate) and e.func == "count":
+            return (0, self.deck_size if e.over_cards else self.spec.max_players)
+        if isinstance(e, ir.Aggregate) and e.func in ("max", "min"):  # no items give 0
+            return _hull((0, 0), self.interval(e.body))
+        if isinstance(e, ir.IfExpr):
+            return _hull(self.interval(e.then), self.interval(e.orelse))
         if isinstance(e, ir.Binary) and e.type == "int":
             a, b = self.interval(e.left), self.interval(e.right)
             if a and b and e.op == "+":
@@ -228,6 +239,9 @@ class Analysis:
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)
             return None if t is None else not t
+        if isinstance(e, ir.IfExpr):
+            t, a, b = self.truth(e.cond), self.truth(e.then), self.truth(e.orelse)
+            return a if t is True or a is b else b if t is False else None
         if isinstance(e, ir.Binary) and e.op in ("and", "or"):
             a, b = self.truth(e.left), self.truth(e.right)
             if e.op == "and":
@@ -247,14 +261,26 @@ class Analysis:
         return None
 
 
+def _effects(spec: ir.Spec) -> tuple:
+    """Every block of statements the spec runs: the setup's, the rules', the procedures'."""
+    return (spec.setup, *(rule.effect for _, rule in spec.rules()), *(p.effect for p in spec.procedures))
+
+
+def _outside_rules(spec: ir.Spec) -> graphs.Touches:
+    """What the evaluation, the turn order and the counters' initial values read and call."""
+    t = graphs.touches_of(spec.evaluation)
+    graphs.touches_of(spec.turn_order, t)
+    for c in spec.counters:
+        graphs.touches_of(c.initial, t)
+    return graphs.with_calls(spec, t)
+
+
 # --- the checks ---------------------------------------------------------------------
 
 def check_unused(an: Analysis):
     """RL101: parameters, zones, counters and goals that nothing refers to."""
     g, spec = an.g, an.spec
-    initial_reads = set(graphs.touches_of(spec.evaluation).reads)  # the evaluation's too
-    for c in spec.counters:
-        initial_reads |= graphs.touches_of(c.initial).reads
+    initial_reads = set(_outside_rules(spec).reads)  # the evaluation's too
     initial_reads |= {("zone", g.zone) for g in spec.goals if ("goal", g.name) in initial_reads}
     for kind, items in (("param", spec.params), ("zone", spec.zones),
                         ("counter", spec.counters), ("goal", spec.goals)):
@@ -265,11 +291,11 @@ def check_unused(an: Analysis):
             if not used:
                 yield Finding("RL101", "warning", f"{kind} '{item.name}' is never used", item.span,
                               hint="remove it, or refer to it in a rule")
-    read_kinds = {n for k, n in graphs.touches_of(spec.evaluation).reads if k == "kind"}
+    read_kinds = {n for k, n in _outside_rules(spec).reads if k == "kind"}
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
     read_kinds |= {v for c in spec.cards for _, v in c.props if isinstance(v, str)}  # kind props
-    played = {a.card for a in spec.actions} | {r.card for r in spec.reactions}
+    played = {a.card for a in spec.actions} | {r.card for r in spec.reactions if r.card}
     goal_kinds = {k for goal in spec.goals for k, _ in goal.order}
     for tag in spec.tags:
         if tag not in read_kinds | played | goal_kinds:
@@ -283,6 +309,23 @@ def check_unused(an: Analysis):
                           "refers to it", c.span, hint="a card that does nothing only dilutes the deck")
 
 
+def check_uncalled(an: Analysis):
+    """RL114: procedures and conditions that nothing calls, not even through others
+    (one that only calls itself is not called)."""
+    spec = an.spec
+    calls = nx.DiGraph((a, b) for a, b, k in an.g.edges(keys=True) if k == "calls")
+    roots = [nid for nid, _ in graphs.rules_of(spec)] + \
+        [graphs.NodeId(*c) for c in _outside_rules(spec).calls]
+    called = {nid for nid in roots if nid.kind in ("procedure", "condition")}
+    for root in roots:
+        if root in calls:
+            called |= nx.descendants(calls, root)
+    for nid, part in graphs.definitions(spec):
+        if nid not in called:
+            yield Finding("RL114", "warning", f"{nid.kind} '{nid.name}' is never called",
+                          part.span, hint="call it from a rule, or remove it")
+
+
 def check_unreachable(an: Analysis):
     """RL102: actions no step offers; RL104: reactions no action opens a window for."""
     g, spec = an.g, an.spec
@@ -291,11 +334,32 @@ def check_unreachable(an: Analysis):
         if g.in_degree(nid) == 0 or not any(k == "offers" for _, _, k in g.in_edges(nid, keys=True)):
             yield Finding("RL102", "warning", f"action '{a.name}' is never offered: no turn step "
                           "lists it", a.span, hint="add it to a step's actions, or remove it")
+    answered = _answerable(g, spec)
     for r in spec.reactions:
-        if not any(k == "opens" for _, _, k in g.in_edges(graphs.NodeId("reaction", r.name), keys=True)):
+        nid = graphs.NodeId("reaction", r.name)
+        if nid in answered:
+            continue
+        if any(k == "opens" for _, _, k in g.in_edges(nid, keys=True)):  # a chain no action starts
+            yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: no action's "
+                          f"window leads to {', '.join(r.answers)}", r.span,
+                          hint="call react(...) in an action it answers, or in an answer an action's window offers")
+        else:
             yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: none of "
                           f"{', '.join(r.answers)} calls react()", r.span,
                           hint="call react(target) in the action's effect")
+
+
+def _answerable(g, spec) -> set:
+    """The reactions a window can reach: those an action opens one for, and the answers
+    to those (a chain), however long."""
+    todo = [graphs.NodeId("action", a.name) for a in spec.actions]
+    seen = set()
+    while todo:
+        for _, r, k in g.out_edges(todo.pop(), keys=True):
+            if k == "opens" and r not in seen:
+                seen.add(r)
+                todo.append(r)
+    return seen
 
 
 def check_start_zone(an: Analysis):
@@ -312,15 +376,16 @@ def check_conditions(an: Analysis):
     spec = an.spec
     counts = list(range(spec.min_players, spec.max_players + 1))
     per_count = an.per_count
-    for nid, part in graphs.rules_of(spec):
+    for nid, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
         kind, name = nid.kind, nid.name
         conds = []   # (condition, the counters its rule may have set before it runs)
-        if kind in ("trigger", "end"):
+        if kind in graphs.CONDITIONAL or kind == "condition":
             conds.append((part.when, set()))
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append((part.condition, set()))
-        set_here = set(an.touches[nid][1].changes)
-        for s in ir.walk_statements(part.effect if part is not None else spec.setup):
+        body = _body(spec, part)
+        set_here = set((an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes)
+        for s in ir.walk_statements(body):
             if isinstance(s, (ir.If, ir.While)):
                 conds.append((s.cond, set_here))
             elif isinstance(s, ir.ChooseBranch):
@@ -356,8 +421,8 @@ def check_conditions(an: Analysis):
 def _assigned_values(an: Analysis) -> dict[str, set[int]]:
     """counter -> the fixed values rules assign it with `=`."""
     out: dict[str, set[int]] = {}
-    for nid, part in graphs.rules_of(an.spec):
-        for s in ir.walk_statements(part.effect if part is not None else an.spec.setup):
+    for nid, part in (*graphs.rules_of(an.spec), *graphs.definitions(an.spec)):
+        for s in ir.walk_statements(_body(an.spec, part)):
             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.op == "=":
                 v = an.interval(s.value)
                 if v and v[0] == v[1]:
@@ -411,6 +476,13 @@ def _roles(an: Analysis, kind, part) -> dict[str, set[str]]:
     return {}
 
 
+def _body(spec: ir.Spec, part) -> tuple:
+    """The statements of a rule, procedure or condition (None: the setup)."""
+    if part is None:
+        return spec.setup
+    return () if isinstance(part, ir.Condition) else part.effect
+
+
 def _while_initial(an: Analysis, kind, name, cond, set_before):
     """A condition that can hold only once some counter that rules set has left its
     initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
@@ -458,6 +530,13 @@ def _verdicts(an: Analysis, cond):
         yield cond, t
 
 
+def _hull(*intervals):
+    """The smallest interval holding every one given, or None if one is unknown."""
+    if None in intervals:
+        return None
+    return (min(lo for lo, _ in intervals), max(hi for _, hi in intervals))
+
+
 def _explain(an: Analysis, node) -> str:
     """Why a comparison is fixed, naming its operator: "`> 0`: left side in [0, 0]"."""
     if isinstance(node, ir.Binary) and node.left.type == "int":
@@ -484,7 +563,7 @@ def check_ends(an: Analysis):
     for nid, part in graphs.rules_of(spec):
         cond, eff = an.touches[nid]
         if {"win", "end_game"} & eff.procs:
-            if nid.kind in ("trigger", "end") and an.truth(part.when) is False:
+            if nid.kind in graphs.CONDITIONAL and an.truth(part.when) is False:
                 continue
             live.append(nid)
     if not live:
@@ -670,8 +749,8 @@ def _dealt(an: Analysis, stmts, start, players, times=1):
     return total
 
 
-CHECKS = (check_unused, check_unreachable, check_start_zone, check_conditions, check_ends,
-          check_trigger_cycles, check_no_ops, check_empty_zones, check_start, check_deal)
+CHECKS = (check_unused, check_uncalled, check_unreachable, check_start_zone, check_conditions,
+          check_ends, check_trigger_cycles, check_no_ops, check_empty_zones, check_start, check_deal)
 
 CODES = {
     "RL101": "unused name", "RL102": "action never offered", "RL103": "card never played, or "
@@ -681,6 +760,7 @@ CODES = {
     "RL109": "a statement that does nothing", "RL110": "a reaction window opened to the actor",
     "RL111": "a zone read but never filled", "RL112": "a condition that holds from the "
     "start, or once a counter is set", "RL113": "a deal larger than the deck",
+    "RL114": "procedure or condition never called",
     "RL201": "a reachable state where the game stops without an end", "RL202": "a layer-1 "
     "finding confirmed by exploration", "RL203": "not found within the exploration bounds, or "
     "the search stopped at them", "RL301": "a rule that never fired in simulation", "RL302": "simulated games "

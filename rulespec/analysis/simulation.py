@@ -43,6 +43,7 @@ class GameResult(NamedTuple):
     turns: int
     fired: dict   # rule -> times it fired
     played: dict  # card type -> times it was played
+    rounds: tuple[int, ...] = ()  # turns of each round, for a spec with rounds
 
 
 def play_one(job: Job, seed: int) -> GameResult:
@@ -50,7 +51,8 @@ def play_one(job: Job, seed: int) -> GameResult:
     state = _game(job.spec_path, job.players, job.variants).new_initial_state(
         seed=seed, log=False, turn_limit=job.turn_limit)
     play(state, make_agents(list(job.agents), job.players, seed))
-    return GameResult(state.reason, state.winners, state.turn, dict(state.fired), dict(state.played))
+    return GameResult(state.reason, state.winners, state.turn, dict(state.fired), dict(state.played),
+                      tuple(state.round_lengths) if state.game.spec.rounds else ())
 
 
 def play_chunk(args) -> list[GameResult]:
@@ -134,9 +136,19 @@ def mean_interval(xs: list[float]) -> dict:
     return {"mean": round(m, 2), "low": round(m - half, 2), "high": round(m + half, 2)}
 
 
+def spread(xs: list[int]) -> dict:
+    """Mean, median, 95th percentile and maximum of some counts."""
+    xs, n = sorted(xs), len(xs)
+    return {"mean": round(statistics.fmean(xs), 1) if n else 0,
+            "median": statistics.median(xs) if n else 0,
+            "p95": xs[min(n - 1, int(0.95 * n))] if n else 0,
+            "max": xs[-1] if n else 0}
+
+
 def summarize(results: list[GameResult], players: int) -> dict:
+    """The report of a run; a spec with rounds adds `rounds`: rounds per match and
+    turns per round."""
     n = len(results)
-    lengths = sorted(r.turns for r in results)
     reasons = Counter(r.reason for r in results)
     wins = Counter(p for r in results for p in r.winners)
     fired: Counter = Counter()
@@ -149,17 +161,18 @@ def summarize(results: list[GameResult], players: int) -> dict:
 
     def share(k):
         return wilson(k, n)
-    return {
+    report = {
         "games": n,
         "end_reasons": {r: share(k) | {"count": k} for r, k in sorted(reasons.items())},
         "seat_wins": {f"P{p + 1}": share(wins[p]) for p in range(players)},
-        "length": {"mean": round(statistics.fmean(lengths), 1) if n else 0,
-                   "median": statistics.median(lengths) if n else 0,
-                   "p95": lengths[min(n - 1, int(0.95 * n))] if n else 0,
-                   "max": lengths[-1] if n else 0},
+        "length": spread([r.turns for r in results]),
         "cards_played": dict(sorted(played.items())),
         "rules_fired": {k: {"times": v, "games": games_fired[k]} for k, v in sorted(fired.items())},
     }
+    if any(r.rounds for r in results):
+        report["rounds"] = {"per_match": spread([len(r.rounds) for r in results]),
+                            "round_length": spread([t for r in results for t in r.rounds])}
+    return report
 
 
 def plot(results: list[GameResult], players: int, title: str, path: str) -> None:

@@ -16,6 +16,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "of": (("cards", "kind"), "cards", "every card of a type or tag"),
     "others": (("player",), "players", "the active players other than this one"),
     "next": (("player",), "player", "the next active player in turn order"),
+    "prev": (("player",), "player", "the previous active player in turn order"),
     "random_player": (("players",), "player", "a player picked by chance "
                       "(only as a let's value or set_current's argument)"),
     "without": (("cards", "cards"), "cards", "the first cards less the second"),
@@ -30,6 +31,8 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
                    "counted up to its limit"),
     "min": (("int", "int"), "int", "the smaller of two numbers"),
     "max": (("int", "int"), "int", "the larger of two numbers"),
+    "range": (("int",), "ints", "the numbers 0 to n - 1, for a for loop or a choice "
+              "(at most 64)"),
 }
 
 # Names that stand for a value of the game's state.
@@ -38,37 +41,53 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "players": ("players", "the active players, in turn order from the current player"),
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
+    "round_index": ("int", "which round of the game this is, counted from 0"),
+    "card_types": ("kinds", "every card type of the deck, in deck order, "
+                   "for a for loop or a choice"),
 }
 
-# Aggregates: func(body for var in players).
+# Aggregates: func(body for var in items [if cond]), over players or cards: name: (body
+# type, result type, doc). A result of "items" is a set of the kind the items are.
 AGGREGATES: dict[str, tuple[str, str, str]] = {
-    "any": ("bool", "bool", "true when the body holds for some player"),
-    "all": ("bool", "bool", "true when the body holds for every player"),
-    "sum": ("int", "int", "the sum of the body over the players"),
-    "argmax": ("int", "players", "the players for whom the body is highest"),
-    "argmin": ("int", "players", "the players for whom the body is lowest"),
-    "filter": ("bool", "players", "the players for whom the body holds"),
-    "union": ("cards", "cards", "all the cards the body gives, over the players"),
+    "any": ("bool", "bool", "true when the body holds for some item"),
+    "all": ("bool", "bool", "true when the body holds for every item"),
+    "sum": ("int", "int", "the sum of the body over the items"),
+    "max": ("int", "int", "the highest value of the body; 0 for no items"),
+    "min": ("int", "int", "the lowest value of the body; 0 for no items"),
+    "count": ("bool", "int", "the number of items for which the body holds"),
+    "argmax": ("int", "items", "the items for which the body is highest"),
+    "argmin": ("int", "items", "the items for which the body is lowest"),
+    "filter": ("bool", "items", "the items for which the body holds"),
+    "union": ("cards", "cards", "all the cards the body gives, over the items"),
 }
 
 # Procedures are statements: name: (parameter types, doc).
 PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "move": (("cards", "zone"), "move cards to a zone (onto the top of an ordered one)"),
+    "insert": (("cards", "zone", "int"), "move cards to a depth of a zone (0: the top)"),
+    "reveal": (("cards|int", "players"), "show cards to players while they stay where they "
+               "are, or tell them a secret number"),
     "shuffle": (("zone",), "shuffle a zone with the game's seeded RNG"),
-    "react": (("player",), "open a reaction window for the player against this action"),
+    "react": (("players",), "open a reaction window against this action or answer, the players asked in turn order"),
     "win": (("players",), "end the game; these players win"),
     "end_game": ((), "end the game with no winner"),
     "eliminate": (("player",), "take a player out of the game"),
+    "sit_out": (("player",), "take a player out until the round ends"),
     "end_turn": ((), "end the current turn at once; the next player's turn begins"),
     "set_current": (("player",), "make this player the one whose turn it is"),
     "reverse": ((), "flip the direction of play"),
+    "skip_turn": (("player",), "the player's next turn is skipped (skips stack)"),
+    "skip_turns": (("player", "int"), "the player's next n turns are skipped"),
+    "extra_turn": (("player",), "the player takes one more turn after their next one"),
+    "extra_turns": (("player", "int"), "the player takes n more turns after their next one"),
+    "set_next": (("player",), "this player takes the next turn, once this one ends"),
 }
 
 # Functions whose value is decided by chance, and where each may stand.
 CHANCE = {"random": "the first argument of move", "random_player":
           "the value of a let or the argument of set_current"}
 
-KEYWORDS = {"any", "me", "chosen", "reactor", "answer", "target", "card", "let", "if", "else", "for", "in", "while", "choose", "from", "and", "or",
+KEYWORDS = {"any", "me", "chosen", "reactor", "answer", "target", "card", "let", "if", "then", "else", "for", "in", "while", "choose", "from", "and", "or",
             "not", "true", "false"}
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import ir, schema
+from . import decks, ir, schema
+from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names
-from .limits import MAX_CARDS, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
+from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -37,8 +38,28 @@ def compile_document(doc: Document) -> ir.Spec:
     return spec
 
 
+# the scope of a round's effects: end_turn() there would cut the change of rounds short
+_ROUND = {"__round__": "str"}
+
+
 def _rulings(entry: dict) -> tuple[str, ...]:
     return tuple(entry.get("rulings", ()))
+
+
+def _chain_roots(answers, actions, reactions) -> list[str]:
+    """The actions at the root of the chains an answer can join, in the order found:
+    what it answers, and what those answers answer, back to the actions."""
+    roots, seen, todo = [], set(), list(answers)
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in actions:
+            roots.append(name)
+        elif isinstance(reactions.get(name), dict):
+            todo += [a for a in reactions[name].get("answers", ()) if isinstance(a, str)]
+    return roots
 
 
 class _Compiler:
@@ -49,65 +70,98 @@ class _Compiler:
 
     def error(self, code, message, path, hint="", key=False):
         span = self.doc.key_span(path) if key else self.doc.span(path)
+        self.error_at(code, message, span, hint)
+
+    def error_at(self, code, message, span, hint=""):
         self.problems.append(Diagnostic(code, message, span, hint=hint))
 
     # --- names ---------------------------------------------------------------------
 
     def _names(self) -> Names:
         d = self.data
-        cards = d["deck"]["cards"]
         seen: dict[str, tuple] = {}
+        refused: set[str] = set()
         reserved = RESERVED
 
-        def claim(name, path, what) -> bool:
+        def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in reserved:
-                self.error("RS202", f"{what} '{name}' uses a name the language reserves", path,
-                           "pick another name", key=True)
+                refused.add(name)
+                self.error_at("RS202", f"{what} '{name}' uses a name the language reserves", span,
+                              "pick another name")
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
-                self.error("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
-                           f"(at {self.doc.key_span(seen[name][0])})", path,
-                           "cards, tags, parameters, zones and counters share one namespace",
-                           key=True)
+                refused.add(name)
+                self.error_at("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
+                              f"(at {seen[name][0]})", span,
+                              "cards, tags, parameters, zones, counters, goals, procedures and "
+                              "conditions share one namespace")
                 return False
-            seen.setdefault(name, (path, what))
+            seen.setdefault(name, (span, what))
             return True
 
-        kinds = {n for n in cards if claim(n, ("deck", "cards", n), "card")}
-        for name, c in cards.items():
-            for i, t in enumerate(c.get("tags", ())):
-                if claim(t, ("deck", "cards", name, "tags", i), "tag"):
+        self._claimed = seen  # filled before any parameter is judged against it
+        kinds = {c.name for c in self.decls if claim(c.name, c.span, "card")}
+        for c in self.decls:
+            for t, span in zip(c.tags, c.tag_spans):
+                if claim(t, span, "tag"):
                     kinds.add(t)
         accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
-                              if claim(n, (section, n), what)}
+                              if claim(n, self.doc.key_span((section, n)), what)}
                     for section, what in (("parameters", "parameter"), ("zones", "zone"),
-                                          ("counters", "counter"), ("goals", "goal"))}
+                                          ("counters", "counter"), ("goals", "goal"),
+                                          ("remember", "remembered card"),
+                                          ("procedures", "procedure"), ("conditions", "condition"))}
         return Names(
-            params={k: ("bool" if isinstance(v, bool) else "int")
+            params={k: ("bool" if isinstance(default_of(v), bool) else "int")
                     for k, v in accepted["parameters"].items()},
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
-            kinds=kinds, all_names=set(seen), props=self._prop_types(cards, kinds),
-            goals=set(accepted["goals"]))
+            families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
+            memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
+            kinds=kinds, all_names=set(seen), props=self._prop_types(kinds),
+            goals=set(accepted["goals"]), refused=refused,
+            procedures={k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()},
+            conditions={k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()})
 
-    def _prop_types(self, cards: dict, kinds: set) -> dict[str, str]:
+    def _params(self, path, entry) -> tuple[tuple[str, str], ...]:
+        """A procedure's or condition's parameters, (name, type) in call order. A
+        parameter is a local of its body, so it may not take a name of the spec or
+        the language (RS202); it keeps its type, so that calls are still checked."""
+        params = tuple((entry.get("params") or {}).items())
+        for name, _ in params:
+            if name in RESERVED or name in self._claimed:
+                self.error("RS202", f"parameter '{name}' is already a name of the spec or the "
+                           "language; a parameter needs a name of its own",
+                           path + ("params", name), key=True)
+        return params
+
+    def _zone(self, name: str, z: dict) -> ir.ZoneDef:
+        refill = z.get("refill_from")
+        if isinstance(refill, dict):  # {zone, keep_top}: the long form
+            refill, keep = refill["zone"], refill.get("keep_top", 0)
+        else:
+            keep = 0
+        return ir.ZoneDef(name, bool(z.get("per_player")), z.get("visibility", "public"),
+                          bool(z.get("ordered")), bool(z.get("start")), refill,
+                          self.doc.key_span(("zones", name)), z.get("count"), keep)
+
+    def _prop_types(self, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
         or false, names of card kinds, or else text. Numbers, true/false and text mixed
         in one property are RS406: `prop` could not have one type."""
         values: dict[str, list] = {}
-        for name, c in cards.items():
-            for k, v in (c.get("props") or {}).items():
-                values.setdefault(k, []).append((name, v))
+        for c in self.decls:
+            for k, v in c.props.items():
+                values.setdefault(k, []).append((c, v))
         types = {}
         for k, named in values.items():
             first = named[0]
-            for name, v in named[1:]:
-                if _value_class(v) != _value_class(first[1]):
-                    self.error("RS406", f"property '{k}' is {_value_class(first[1])} on "
-                               f"'{first[0]}' but {_value_class(v)} on '{name}'",
-                               ("deck", "cards", name, "props", k),
-                               "give every card the same type of value for it")
+            for c, v in named[1:]:
+                if value_class(v) != value_class(first[1]):
+                    self.error_at("RS406", f"property '{k}' is {value_class(first[1])} on "
+                                  f"'{first[0].name}' but {value_class(v)} on '{c.name}'",
+                                  c.prop_spans[k], "give every card the same type of value for it")
                     break
             vs = [v for _, v in named]
             if all(isinstance(v, bool) for v in vs):
@@ -124,21 +178,16 @@ class _Compiler:
 
     def build(self) -> ir.Spec:
         d, doc = self.data, self.doc
+        self.decls = decks.declare(doc, self.problems)
         names = self._names()
         self.names = names
         b = self.b = Builder(names, self.problems)
 
-        cards = tuple(ir.CardType(n, c.get("title", n.replace("_", " ").title()), c["count"],
-                                  tuple(c.get("tags", ())), tuple(sorted((c.get("props") or {}).items())),
-                                  doc.key_span(("deck", "cards", n)))
-                      for n, c in d["deck"]["cards"].items())
+        cards = tuple(ir.CardType(c.name, c.title, c.count, c.tags, tuple(sorted(c.props.items())),
+                                  c.span) for c in self.decls)
         tags = tuple(sorted({t for c in cards for t in c.tags}))
-        params = tuple(ir.ParamDef(n, v, doc.key_span(("parameters", n)))
-                       for n, v in (d.get("parameters") or {}).items())
-        zones = tuple(ir.ZoneDef(n, bool(z.get("per_player")), z.get("visibility", "public"),
-                                 bool(z.get("ordered")), bool(z.get("start")), z.get("refill_from"),
-                                 doc.key_span(("zones", n)))
-                      for n, z in d["zones"].items())
+        params = tuple(self._param(n, v) for n, v in (d.get("parameters") or {}).items())
+        zones = tuple(self._zone(n, z) for n, z in d["zones"].items())
         counters = tuple(
             ir.CounterDef(n, bool(c.get("per_player")),
                           b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
@@ -149,8 +198,13 @@ class _Compiler:
                       for n, g in (d.get("goals") or {}).items())
         evaluation = (b.expr(doc, ("evaluation",), d["evaluation"], {"me": "player"}, "int")
                       if "evaluation" in d else None)
-        removals = tuple(sorted((int(k), tuple(v.items())) for k, v in (d["deck"].get("remove") or {}).items()))
+        turn_order = (b.expr(doc, ("turn_order",), d["turn_order"], {}, "player")
+                      if "turn_order" in d else None)
+        removals = decks.removals(doc, self.decls, self.problems)
 
+        conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
+        procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
+        self._condition_calls(conditions)
         setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
         actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
@@ -160,10 +214,12 @@ class _Compiler:
             # an action with problems may lack locals its reactions use: None marks it
             action_lets[n] = self._top_lets(actions[-1].effect) if len(self.problems) == before else None
         actions = tuple(actions)
-        reactions = tuple(self._reaction(n, r, action_lets) for n, r in (d.get("reactions") or {}).items())
+        raw_reactions = d.get("reactions") or {}
+        reactions = tuple(self._reaction(n, r, action_lets, raw_reactions) for n, r in raw_reactions.items())
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
         ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
         triggers = tuple(self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items())
+        rounds = self._rounds(d["rounds"]) if "rounds" in d else None
 
         players = d["players"]
         spec = ir.Spec(
@@ -173,9 +229,25 @@ class _Compiler:
             cards=cards, tags=tags, params=params, zones=zones, counters=counters,
             setup=setup, turn=turn, actions=actions, reactions=reactions,
             end_conditions=ends, triggers=triggers, span=doc.span(()),
-            removals=removals, goals=goals, evaluation=evaluation)
+            removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order,
+            rounds=rounds, procedures=procedures, conditions=conditions, memories=tuple(
+                ir.MemoryDef(n, bool(m.get("per_player")), m.get("until", "turn"),
+                             doc.key_span(("remember", n))) for n, m in (d.get("remember") or {}).items()))
         self._cross_checks(spec)
         return spec
+
+    def _param(self, name, v) -> ir.ParamDef:
+        """A parameter, with its values for some player counts, each typed like its default."""
+        span = self.doc.key_span(("parameters", name))
+        if not isinstance(v, dict):
+            return ir.ParamDef(name, v, span)
+        for players, x in v["players"].items():
+            if value_class(x) != value_class(v["default"]):
+                self.error("RS204", f"parameter '{name}' is {value_class(v['default'])}, but its "
+                           f"value for {players} players is {value_class(x)}",
+                           ("parameters", name, "players", players))
+        return ir.ParamDef(name, v["default"], span,
+                           tuple(sorted((int(k), x) for k, x in v["players"].items())))
 
     @staticmethod
     def _roles(a: ir.Action) -> dict[str, str]:
@@ -225,15 +297,20 @@ class _Compiler:
         return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a),
                          doc.key_span(path), among)
 
-    def _reaction(self, name, r, action_lets) -> ir.Reaction:
+    def _reaction(self, name, r, action_lets, raw) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)
-        shared, complete = None, True
-        for i, answered in enumerate(r["answers"]):
-            if answered not in action_lets:
+        card, answers = r.get("card"), tuple(r["answers"])
+        for i, answered in enumerate(answers):
+            if answered not in action_lets and answered not in raw:
                 self.error("RS201", f"reaction '{name}' answers unknown action '{answered}'",
-                           path + ("answers", i), did_you_mean(answered, action_lets))
-                complete = False
-                continue
+                           path + ("answers", i), did_you_mean(answered, [*action_lets, *raw]))
+        if card is not None and "to" not in r:
+            self.error("RS103", f"missing required key 'to': reaction '{name}' plays a card but "
+                       "says not where it goes", path, "add  to: <zone>", key=True)
+        elif card is None and "to" in r:
+            self.error("RS104", "'to' is for a reaction with a card", path + ("to",), key=True)
+        shared, complete = None, all(a in action_lets or a in raw for a in answers)
+        for answered in _chain_roots(answers, action_lets, raw):
             lets = action_lets[answered]
             if lets is None:
                 complete = False
@@ -241,14 +318,17 @@ class _Compiler:
             lets = dict(lets, **self.action_roles[answered])
             shared = dict(lets) if shared is None else {k: v for k, v in shared.items() if lets.get(k) == v}
         if not complete:  # its scope is unknown: checking its effect would only mislead
-            return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), None,
+            return ir.Reaction(name, card, answers, bool(r.get("forced")), None,
                                None, (), _rulings(r), doc.key_span(path))
-        scope = dict(shared or {})
-        scope.update({"reactor": "player", "answer": "cards"})
+        scope = dict(shared or {}, reactor="player", __action__="str")
+        if card is not None:
+            scope["answer"] = "cards"
+        if any(a in raw for a in answers):  # an answer to an answer knows whom it answers
+            scope["actor"] = "player"
         cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
-        to = b.expr(doc, path + ("to",), r["to"], scope, "zone")
+        to = b.expr(doc, path + ("to",), r["to"], scope, "zone") if card is not None and "to" in r else None
         effect = b.block(doc, path + ("effect",), r["effect"], scope)
-        return ir.Reaction(name, r["card"], tuple(r["answers"]), bool(r.get("forced")), cond, to,
+        return ir.Reaction(name, card, answers, bool(r.get("forced")), cond, to,
                            effect, _rulings(r), doc.key_span(path))
 
     def _step(self, i, s) -> ir.Step:
@@ -256,43 +336,95 @@ class _Compiler:
         effect = ()
         if "effect" in s:
             effect = self.b.block(doc, path + ("effect",), s["effect"], {})
+        if s.get("repeat") and "actions" not in s:
+            self.error("RS104", "'repeat' is for a play step (one with actions)", path + ("repeat",),
+                       key=True)
         return ir.Step(s["step"], effect, tuple(s.get("actions", ())), bool(s.get("optional")),
-                       _rulings(s), doc.span(path))
+                       _rulings(s), doc.span(path), bool(s.get("repeat")))
 
-    def _trigger(self, section, name, t) -> ir.Trigger:
-        doc, b, path = self.doc, self.b, (section, name)
-        scope = {t["each"]: "player"} if "each" in t else {}
+    def _rounds(self, r) -> ir.Rounds:
+        doc, path = self.doc, ("rounds",)
+        part = {key: ir.RoundPart(key, self.b.block(doc, path + (key, "effect"), r[key]["effect"], _ROUND),
+                                  _rulings(r[key]), doc.key_span(path + (key,)))
+                for key in ("setup", "scoring") if key in r}
+        ends, match_end = (tuple(self._trigger(path + (section,), n, t, _ROUND) for n, t in r[section].items())
+                           for section in ("end_conditions", "match_end"))
+        starter = self.b.expr(doc, path + ("starter",), r["starter"], {}, "player") if "starter" in r else None
+        return ir.Rounds(part["setup"], part.get("scoring"), ends, match_end, starter,
+                         _rulings(r), doc.key_span(path))
+
+    def _trigger(self, section, name, t, scope=None) -> ir.Trigger:
+        """An end condition or trigger; section is a key, or a path for one inside rounds."""
+        doc, b = self.doc, self.b
+        path = (section if isinstance(section, tuple) else (section,)) + (name,)
+        scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
         if "each" in t and (t["each"] in RESERVED or t["each"] in self.names.all_names):
             self.error("RS202", f"'{t['each']}' is already a name of the spec or the language; "
                        "'each' needs a name of its own", path + ("each",))
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
-        effect = b.block(doc, path + ("effect",), t["effect"], scope)
+        effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
+
+    def _procedure(self, name, p) -> ir.Procedure:
+        """A procedure's effect sees its parameters only, besides the spec's names and
+        constants: not its caller's locals, and so not an action's (no react())."""
+        path, params = ("procedures", name), self.names.procedures[name]
+        effect = self.b.block(self.doc, path + ("effect",), p["effect"], dict(params))
+        return ir.Procedure(name, p.get("title", _title(name)), params, effect, _rulings(p),
+                            self.doc.key_span(path))
+
+    def _condition(self, name, c) -> ir.Condition:
+        path, params = ("conditions", name), self.names.conditions[name]
+        when = self.b.expr(self.doc, path + ("when",), c["when"], dict(params), "bool")
+        return ir.Condition(name, c.get("title", _title(name)), params, when, _rulings(c),
+                            self.doc.key_span(path))
+
+    def _condition_calls(self, conditions) -> None:
+        """RS210: an expression cannot recurse, so no condition may call itself, directly
+        or through others (each condition on a circle is reported, with its way round);
+        nor may conditions call one another more than MAX_CONDITION_DEPTH deep."""
+        if any(c.when is None for c in conditions):
+            return  # a body with problems may lack calls: judging the rest would mislead
+        calls = {c.name: ir.condition_calls(c) for c in conditions}
+        circles = False
+        for c in conditions:
+            way = _way_back(c.name, calls)
+            if way:
+                circles = True
+                self.problems.append(Diagnostic(
+                    "RS210", f"condition '{c.name}' calls itself: {' -> '.join(way)}", c.span,
+                    hint="a condition cannot recurse; write the repeated part out, or use a "
+                         "procedure with a while loop"))
+        if not circles:
+            self._condition_depth(conditions, calls)
+
+    def _condition_depth(self, conditions, calls) -> None:
+        """Each chain of calls too deep is reported once, at the condition where it
+        passes the bound."""
+        depth: dict[str, int] = {}
+        for c in ir.callees_first(conditions):
+            depth[c.name] = 1 + max((depth[n] for n in calls[c.name]), default=0)
+            if depth[c.name] == MAX_CONDITION_DEPTH + 1:
+                self.problems.append(Diagnostic(
+                    "RS210", f"condition '{c.name}' starts a chain of {MAX_CONDITION_DEPTH + 1} "
+                    f"conditions calling one another; at most {MAX_CONDITION_DEPTH}", c.span,
+                    hint="write a part of the chain out"))
 
     # --- cross-references ----------------------------------------------------------
 
     def _deck_checks(self, spec: ir.Spec) -> None:
-        """Removals name real cards for real player counts, leave no count below zero,
-        and give the declared totals."""
+        """The deck fits the limits and gives the declared totals (its removals, which
+        may name player counts outside players' range since a variant may narrow it,
+        are checked as they are read)."""
         deck = self.data["deck"]
-        counts = {c.name: c.count for c in spec.cards}
-        for name, n in counts.items():
-            if n > MAX_CARDS:
-                self.error("RS407", f"{n} copies of '{name}'; a card type may have at most "
-                           f"{MAX_CARDS}", ("deck", "cards", name, "count"))
-        if max(counts.values()) <= MAX_CARDS < sum(counts.values()):
-            self.error("RS407", f"the deck holds {sum(counts.values())} cards; a deck may hold "
+        counts = [c.count for c in self.decls]
+        for c in self.decls:
+            if c.count > MAX_CARDS:
+                self.error_at("RS407", f"{c.count} copies of '{c.name}'; a card type may have at "
+                              f"most {MAX_CARDS}", c.count_span)
+        if max(counts, default=0) <= MAX_CARDS < sum(counts):
+            self.error("RS407", f"the deck holds {sum(counts)} cards; a deck may hold "
                        f"at most {MAX_CARDS}", ("deck", "cards"), key=True)
-        for players, removed in spec.removals:
-            path = ("deck", "remove", str(players))
-            # a count outside players' range is allowed: a variant may narrow the range
-            for card, k in removed:
-                if card not in counts:
-                    self.error("RS201", f"unknown card '{card}'", path + (card,),
-                               did_you_mean(card, counts), key=True)
-                elif k > counts[card]:
-                    self.error("RS404", f"removing {k} '{card}' for {players} players leaves "
-                               f"{counts[card] - k}", path + (card,), f"the deck holds {counts[card]}")
         for players, total in (deck.get("totals") or {}).items():
             got = sum(max(k, 0) for _, k in spec.deck_for(int(players)))
             if got != total:
@@ -310,7 +442,8 @@ class _Compiler:
             inner = max((depth(block) for block in ir.iter_blocks(s)), default=0)
             return inner + (isinstance(s, ir.For) and s.items.type == "players")  # one player: one pass
 
-        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()]
+        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()] + \
+            [p.effect for p in spec.procedures]
         for s in (s for block in blocks for s in block):
             d = _for_depth(s)
             if spec.max_players ** d > MAX_FOR_PASSES:
@@ -319,6 +452,39 @@ class _Compiler:
                     "RS410", f"{d} nested for loops make up to {spec.max_players}^{d} passes at "
                     f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}", outer.span,
                     hint="nest fewer loops, or loop over fewer players"))
+
+    def _nested_aggregates(self, spec: ir.Spec) -> None:
+        """RS410 for aggregates over cards: each makes a pass per card (up to 10,000 in
+        the largest deck), and nesting in one another, or in aggregates over players,
+        multiplies. (Aggregates over players alone were never bounded: a spec that
+        validated stays valid.)"""
+        deck = max(sum(k for _, k in spec.deck_for(n))
+                   for n in range(spec.min_players, spec.max_players + 1))
+
+        def passes(node) -> int:
+            if not isinstance(node, ir.Aggregate):
+                return max(map(passes, ir.iter_children(node)), default=1)
+            size = {"player": 1, "players": spec.max_players}.get(node.items.type, deck)
+            per_item = max(passes(c) for c in (node.body, node.where) if c is not None)
+            return max(passes(node.items), size * per_item)  # its items are worked out once
+
+        def over_cards(node) -> bool:
+            return any(isinstance(n, ir.Aggregate) and n.over_cards for n in ir.walk(node))
+
+        def check(node) -> None:
+            n = passes(node) if isinstance(node, ir.Aggregate) and over_cards(node) else 0
+            if n > MAX_FOR_PASSES:
+                self.problems.append(Diagnostic(
+                    "RS410", f"aggregates nested here make up to {n:,} passes at "
+                    f"{spec.max_players} players and {deck} cards; at most {MAX_FOR_PASSES:,}",
+                    node.span, hint="nest fewer aggregates, or work out a part first with let"))
+                return
+            for child in ir.iter_children(node):
+                check(child)
+
+        for part in (spec.setup, *(rule for _, rule in spec.rules()), spec.counters, spec.evaluation):
+            if part is not None:
+                check(part)
 
     def _cross_checks(self, spec: ir.Spec) -> None:
         d = self.data
@@ -335,6 +501,7 @@ class _Compiler:
                        f"{MAX_TURN_LIMIT}", ("turn_limit",),
                        "it only stops a game that would not end")
         self._nested_loops(spec)
+        self._nested_aggregates(spec)
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
             self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))
@@ -348,17 +515,21 @@ class _Compiler:
             if z.refill_from and z.refill_from not in zones:
                 self.error("RS201", f"unknown zone '{z.refill_from}' in refill_from",
                            ("zones", z.name, "refill_from"), did_you_mean(z.refill_from, zones))
-            elif z.refill_from and (zones[z.refill_from].per_player or z.per_player):
-                self.error("RS402", "refill_from must link two shared zones",
-                           ("zones", z.name, "refill_from"))
-        kinds = self.names.kinds
+            elif z.refill_from and not (_single(zones[z.refill_from]) and _single(z)):
+                self.error("RS402", "refill_from must link two shared zones, not a per-player "
+                           "zone or a family", ("zones", z.name, "refill_from"))
+            if z.count is not None and (z.per_player or z.start):
+                self.error("RS402", f"zone '{z.name}' is a family of {z.count} zones, so it "
+                           f"cannot be {'per_player' if z.per_player else 'the start zone'}",
+                           ("zones", z.name, "count"), "a family is shared: one zone per index")
+        kinds = self.names.kinds | self.names.refused  # a refused name was reported once
         actions = {a.name for a in spec.actions}
         for a in spec.actions:
             if a.card is not None and a.card != "any" and a.card not in kinds:
                 self.error("RS201", f"unknown card type or tag '{a.card}'", ("actions", a.name, "card"),
                            did_you_mean(a.card, kinds))
         for r in spec.reactions:
-            if r.card not in kinds:
+            if r.card is not None and r.card not in kinds:
                 self.error("RS201", f"unknown card type or tag '{r.card}'", ("reactions", r.name, "card"),
                            did_you_mean(r.card, kinds))
         self._deck_checks(spec)
@@ -380,15 +551,36 @@ class _Compiler:
                     self.error("RS201", f"unknown action '{a}'", ("turn", i, "actions", j),
                                did_you_mean(a, actions))
         rules = {}
-        for section in ("actions", "reactions", "end_conditions", "triggers"):
-            for name in d.get(section) or {}:
+        for section in ("actions", "reactions", "end_conditions", "triggers",
+                        ("rounds", "end_conditions"), ("rounds", "match_end")):
+            path = section if isinstance(section, tuple) else (section,)
+            entries = d.get(path[0]) or {}
+            for name in (entries.get(path[1]) or {}) if len(path) > 1 else entries:
                 if name in rules:
                     self.error("RS202", f"duplicate rule name '{name}' (also in {rules[name]})",
-                               (section, name), "actions, reactions, end conditions and "
-                               "triggers share one namespace", key=True)
-                rules[name] = section
+                               path + (name,), "actions, reactions, end conditions, triggers "
+                               "and match ends share one namespace", key=True)
+                rules[name] = ".".join(path)
 
 
-def _value_class(v) -> str:
-    """How a property value reads: a number, true or false, or text."""
-    return "true/false" if isinstance(v, bool) else "a number" if isinstance(v, int) else "text"
+def _single(z: ir.ZoneDef) -> bool:
+    """One zone for the whole table: neither per player nor a family."""
+    return not z.per_player and z.count is None
+
+
+def _title(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _way_back(start: str, calls: dict[str, list[str]]) -> list[str] | None:
+    """The shortest chain of calls from start back to itself, or None."""
+    paths, seen = [[start]], set()
+    while paths:
+        path = paths.pop(0)
+        for callee in calls.get(path[-1], ()):
+            if callee == start:
+                return path + [start]
+            if callee not in seen:
+                seen.add(callee)
+                paths.append(path + [callee])
+    return None

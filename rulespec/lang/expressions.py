@@ -19,15 +19,22 @@ RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AG
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
 
+FAILED = "?"  # the type of a local whose let was refused or failed (and was reported)
+
 _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
                 "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'",
                 "COMMA": "','", "$END": "the end", "ASSIGN_OP": "'='", "MINUS": "'-'",
                 "COMPARE_OP": "a comparison", "NOT": "'not'", "TRUE": "'true'",
                 "FALSE": "'false'", "SEMICOLON": "';'", "COLON": "':'",
                 "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "IN": "'in'",
-                "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'"}
+                "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'",
+                "_DOTS": "'..'", "THEN": "'then'", "DOT": "'.'"}
+# For a syntax error's message: the tokens that go on with a value (listed after the
+# others, which close a construct or go on with it), and the keywords of statements.
+_OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE_OP", "AND", "OR", "IN", "NOT", "DOT"}
+_STATEMENT_KEYWORDS = {"LET", "FOR", "WHILE", "CHOOSE"}
 _STATEMENTS = {"block", "let", "assign", "if_", "else_if", "for_", "while_", "choose_branch",
-               "branch", "choose_card", "call_stmt"}
+               "branch", "choose_card", "choose_number", "call_stmt"}
 _NESTING = {"block", "else_if"}  # an `else if` nests its `if` in the else block
 
 
@@ -63,10 +70,41 @@ def _too_deep(tree: lark.Tree) -> tuple[str, lark.Tree] | None:
     return None
 
 
+class _Keywords:
+    """A keyword is lexed as one everywhere: Lark's contextual lexer would otherwise read
+    `if` as a name where no keyword fits (`let z = if ...`) and report a later token."""
+
+    always_accept = ("LET", "IF", "THEN", "ELSE", "FOR", "IN", "WHILE", "CHOOSE", "FROM",
+                     "AND", "OR", "NOT", "TRUE", "FALSE")
+
+    def process(self, stream):
+        return stream
+
+
 @lru_cache(maxsize=1)
 def parser() -> lark.Lark:
     text = resources.files("rulespec.lang").joinpath("grammar.lark").read_text()
-    return lark.Lark(text, start=["block", "expr"], parser="lalr", propagate_positions=True)
+    return lark.Lark(text, start=["block", "expr"], parser="lalr", propagate_positions=True,
+                     postlex=_Keywords())
+
+
+def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str, str]:
+    """The message and hint of a syntax error at pos: what was found, what would fit."""
+    token = getattr(exc, "token", None)
+    allowed = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+    expected = [_TOKEN_NAMES.get(t, repr(t.lower())) for t in
+                sorted(allowed, key=lambda t: (t in _OPERATORS, _TOKEN_NAMES.get(t, t)))]
+    hint = f"expected {', '.join(dict.fromkeys(expected[:6]))}" if expected else ""
+    if isinstance(exc, lark.UnexpectedCharacters):
+        return f"unexpected character {text[pos]!r} in expression", hint
+    if token is None or token.type == "$END":
+        return "expression ends too early", hint
+    msg = f"unexpected {token.value!r} in expression"
+    if token.type in _STATEMENT_KEYWORDS and "NAME" in allowed:
+        msg = f"'{token.value}' begins a statement, and a value is expected here"
+    elif "THEN" in allowed:
+        msg += ": a value's 'if' reads if COND then A else B"
+    return msg, hint
 
 
 @dataclass
@@ -80,6 +118,12 @@ class Names:
     all_names: set[str] = field(default_factory=set)
     props: dict[str, str] = field(default_factory=dict)   # card property -> type
     goals: set[str] = field(default_factory=set)
+    families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
+    memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
+    # the spec's procedures and conditions: name -> ((parameter, type), ...)
+    procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    conditions: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
 
 
 class SpecText:
@@ -143,15 +187,7 @@ class Builder:
                 pos = token.start_pos
             if pos is None:
                 pos = len(text.rstrip())
-            if isinstance(exc, lark.UnexpectedCharacters):
-                msg = f"unexpected character {text[pos]!r} in expression"
-            elif token is None or token.type == "$END":
-                msg = "expression ends too early"
-            else:
-                msg = f"unexpected {token.value!r} in expression"
-            expected = sorted({_TOKEN_NAMES.get(t, repr(t.lower())) for t in
-                               (getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])})
-            hint = f"expected {', '.join(expected[:6])}" if expected else ""
+            msg, hint = _syntax_message(text, pos, exc)
             self._error("RS301", msg, self.text.span(pos), hint)
             return None
         deep = _too_deep(tree)
@@ -188,6 +224,8 @@ class Builder:
         return node is not None
 
     def _unknown(self, name: str, span: Span, scope, what="name"):
+        if name in self.names.refused:
+            return  # its declaration was refused, and said so: its uses say no more
         known = set(scope) | set(CONSTANTS) | self.names.all_names | set(FUNCTIONS)
         self._error("RS201", f"unknown {what} '{name}'", span, did_you_mean(name, known))
 
@@ -212,6 +250,10 @@ class Builder:
             return self._call(t, span, scope)
         if kind == "aggregate":
             return self._aggregate(t, span, scope)
+        if kind == "attr":
+            return self._attr(t, span, scope)
+        if kind == "if_expr":
+            return self._if_expr(t, span, scope)
         if kind == "neg":
             x = self._expr(t.children[0], scope)
             return ir.Unary(span, "int", "-", x) if self._check(x, "int", "'-' operand") else None
@@ -262,7 +304,7 @@ class Builder:
     def _name(self, name, span, scope) -> ir.Expr | None:
         n = self.names
         if name in scope:
-            return ir.Local(span, scope[name], name)
+            return None if scope[name] == FAILED else ir.Local(span, scope[name], name)
         if name in CONSTANTS:
             return ir.Local(span, CONSTANTS[name][0], name)
         if name in n.params:
@@ -272,15 +314,31 @@ class Builder:
                 self._error("RS204", f"counter '{name}' is per player: write {name}(p)", span)
                 return None
             return ir.Counter(span, "int", name, None)
+        if name in n.families:
+            self._error("RS204", f"zone '{name}' is a family of {n.families[name]} zones: "
+                        f"write {name}(i), i from 0 to {n.families[name] - 1}", span)
+            return None
         if name in n.zones:
             if n.zones[name]:
                 self._error("RS204", f"zone '{name}' is per player: write {name}(p)", span)
                 return None
             return ir.ZoneRef(span, "zone", name, None)
+        if name in n.memories:
+            if n.memories[name]:
+                self._error("RS204", f"remembered cards '{name}' are per player: write {name}(p)", span)
+                return None
+            return ir.Memory(span, "cards", name, None)
         if name in n.kinds:
             return ir.Kind(span, "kind", name)
         if name in n.goals:
             return ir.Const(span, "goal", name)
+        if name in n.conditions:
+            self._error("RS203", f"condition '{name}' is called with its arguments: write "
+                        f"{name}({', '.join(p for p, _ in n.conditions[name])})", span)
+            return None
+        if name in n.procedures:
+            self._error("RS205", f"'{name}' is a statement, not a value", span)
+            return None
         self._unknown(name, span, scope)
         return None
 
@@ -291,9 +349,11 @@ class Builder:
         name = str(t.children[0])
         args = self._args(t, scope)
         n = self.names
-        if name in n.zones or name in n.counters:
-            per = n.zones[name] if name in n.zones else n.counters[name]
-            what = "zone" if name in n.zones else "counter"
+        if name in n.families:
+            return self._family(name, args, span)
+        owned = (("zone", n.zones), ("counter", n.counters), ("remembered card", n.memories))
+        what, per = next(((w, names[name]) for w, names in owned if name in names), (None, None))
+        if what is not None:
             if not per:
                 self._error("RS204", f"{what} '{name}' is shared: write {name} without an owner", span)
                 return None
@@ -304,9 +364,14 @@ class Builder:
                 return None
             if what == "zone":
                 return ir.ZoneRef(span, "zone", name, args[0])
-            return ir.Counter(span, "int", name, args[0])
+            if what == "counter":
+                return ir.Counter(span, "int", name, args[0])
+            return ir.Memory(span, "cards", name, args[0])
+        if name in n.conditions:
+            ok = self._arguments(name, tuple(t for _, t in n.conditions[name]), args, span)
+            return ir.ConditionCall(span, "bool", name, tuple(args)) if ok else None
         if name not in FUNCTIONS:
-            if name in PROCEDURES:
+            if name in PROCEDURES or name in n.procedures:
                 self._error("RS205", f"'{name}' is a statement, not a value", span)
             else:
                 self._unknown(name, span, scope, "function")
@@ -320,38 +385,86 @@ class Builder:
         if ok is None:
             return None
         if ok and name == "prop":
-            key = args[1]
-            if not isinstance(key, ir.Const):
-                self._error("RS204", "prop() takes a property name in quotes, not a value "
-                            "computed in play", key.span)
-                return None
-            if key.value not in n.props:
-                self._error("RS201", f"unknown card property {key.value!r}", key.span,
-                            did_you_mean(key.value, n.props) or
-                            "prop() takes a property name the deck declares, in quotes")
-                return None
-            result = n.props[key.value]
+            return self._prop(span, *args)
         return ir.Call(span, result, name, tuple(args)) if ok else None
 
+    def _family(self, name, args, span) -> ir.ZoneRef | None:
+        """`row(i)`: the zone of a family at an index, checked when the index is a constant
+        (else at run time, RS701)."""
+        count = self.names.families[name]
+        if len(args) != 1:
+            self._error("RS203", f"{name}(i) takes one index, got {len(args)} arguments", span)
+            return None
+        index = args[0]
+        if not self._check(index, "int", f"index of zone family '{name}'"):
+            return None
+        value = _constant(index)
+        if value is not None and not 0 <= value < count:
+            self._error("RS211", f"{name}({value}) is out of range: the family holds "
+                        f"{count} zones, {name}(0) to {name}({count - 1})", index.span)
+            return None
+        return ir.ZoneRef(span, "zone", name, index)
+
+    def _prop(self, span, cards: ir.Expr, key: ir.Expr) -> ir.Expr | None:
+        """prop(cards, "name"), typed as the deck's cards declare the property."""
+        props = self.names.props
+        if not isinstance(key, ir.Const):
+            self._error("RS204", "prop() takes a property name in quotes, not a value "
+                        "computed in play", key.span)
+            return None
+        if key.value not in props:
+            self._error("RS201", f"unknown card property {key.value!r}", key.span,
+                        did_you_mean(key.value, props) or
+                        (f"the deck's card properties: {', '.join(sorted(props))}" if props
+                         else "the deck's cards declare no properties"))
+            return None
+        return ir.Call(span, props[key.value], "prop", (cards, key))
+
+    def _attr(self, t, span, scope) -> ir.Expr | None:
+        """`cards.name`, the readable form of prop(cards, "name")."""
+        target, name = t.children
+        cards = self._expr(target, scope)
+        if not self._check(cards, "cards", f"the left of '.{name}'"):
+            return None
+        return self._prop(span, cards, ir.Const(self._span(name), "str", str(name)))
+
+    def _if_expr(self, t, span, scope) -> ir.Expr | None:
+        cond, then, orelse = (self._expr(c, scope) for c in t.children)
+        ok = self._check(cond, "bool", "an if expression's condition")
+        if then is None or orelse is None or not ok:
+            return None
+        common = _common(then.type, orelse.type)
+        if common is None:
+            self._error("RS204", f"the two values of an if expression must have one type, got "
+                        f"{then.type} and {orelse.type}", orelse.span)
+            return None
+        return ir.IfExpr(span, common, cond, then, orelse)
+
     def _aggregate(self, t, span, scope) -> ir.Expr | None:
-        func, body, var, items = t.children
-        func = str(func)
+        func, body, var, items, *where = t.children
+        func, var = str(func), str(var)
         if func not in AGGREGATES:
             self._error("RS201", f"unknown aggregate '{func}'", span,
                         did_you_mean(func, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
             return None
         item_node = self._expr(items, scope)
-        if not self._check(item_node, "players", f"the items of {func}()"):
+        if not self._check(item_node, "players|cards", f"the items of {func}()"):
             return None
-        if self._bad_binding(str(var), span, scope):
+        if self._bad_binding(var, span, scope):
             return None
         inner = dict(scope)
-        inner[str(var)] = "player"
+        inner[var] = "cards" if accepts("cards", item_node.type) else "player"  # one card
+        where_node = self._expr(where[0], inner) if where else None
         body_node = self._expr(body, inner)
         want, result, _ = AGGREGATES[func]
-        if not self._check(body_node, want, f"the body of {func}()"):
+        ok = self._check(body_node, want, f"the body of {func}()")
+        if where and not self._check(where_node, "bool", f"the condition of {func}()"):
             return None
-        return ir.Aggregate(span, result, func, body_node, str(var), item_node)
+        if not ok:
+            return None
+        if result == "items":
+            result = "cards" if inner[var] == "cards" else "players"
+        return ir.Aggregate(span, result, func, body_node, var, item_node, where_node)
 
     # --- statements ---------------------------------------------------------------
 
@@ -373,6 +486,7 @@ class Builder:
             name, value = str(t.children[0]), t.children[1]
             node = self._value(value, scope)
             if self._bad_binding(name, span, scope) or node is None:
+                scope.setdefault(name, FAILED)  # reported once: its uses say no more
                 return None
             scope[name] = node.type
             if node.type == "goal":  # goal functions are compiled for one named goal
@@ -395,9 +509,10 @@ class Builder:
         if kind == "for_":
             var, items = str(t.children[0]), self._expr(t.children[1], scope)
             inner = dict(scope)
-            inner[var] = "player"
+            inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
             body = self._block(t.children[2], inner)
-            if self._bad_binding(var, span, scope) or not self._check(items, "players", "a for loop's items"):
+            if self._bad_binding(var, span, scope) or \
+                    not self._check(items, "players|ints|kinds", "a for loop's items"):
                 return None
             return ir.For(span, var, items, body)
         if kind == "while_":
@@ -425,12 +540,22 @@ class Builder:
             var = str(t.children[1])
             source = self._expr(t.children[2], scope)
             inner = dict(scope)
-            inner[var] = "cards"
+            inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
             body = self._block(t.children[3], inner)
-            ok = self._check(player, "player", "the chooser") & self._check(source, "cards", "the cards to choose from")
+            ok = self._check(player, "player", "the chooser") & \
+                self._check(source, "cards|ints|kinds", "what to choose from")
             if self._bad_binding(var, span, scope) or not ok:
                 return None
             return ir.ChooseCard(span, player, var, source, body)
+        if kind == "choose_number":
+            player, var = self._expr(t.children[0], scope), str(t.children[1])
+            low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
+            body = self._block(t.children[4], dict(scope, **{var: "int"}))
+            ok = self._check(player, "player", "the chooser") & self._check(low, "int", "the lowest number") \
+                & self._check(high, "int", "the highest number")
+            if self._bad_binding(var, span, scope) or not ok:
+                return None
+            return ir.ChooseNumber(span, player, var, low, high, body)
         if kind == "call_stmt":
             return self._do(t, span, scope)
         raise AssertionError(kind)
@@ -444,7 +569,7 @@ class Builder:
     def _bad_binding(self, name, span, scope) -> bool:
         """A new local may not hide another name: one name, one meaning in a block."""
         n = self.names
-        if name in scope:
+        if scope.get(name, FAILED) != FAILED:
             self._error("RS202", f"'{name}' is already a local here; pick a new name", span)
             return True
         if name in RESERVED or name in n.all_names:
@@ -459,13 +584,13 @@ class Builder:
         node = self._expr(value, scope)
         if owner is not None:
             target = self._call(lark.Tree("call", [t.children[0], owner], meta=t.meta), span, scope)
-            if target is not None and not isinstance(target, ir.Counter):
-                self._error("RS207", f"cannot assign to {name}(...): only counters and locals "
-                            "can be assigned", span)
+            if target is not None and not isinstance(target, (ir.Counter, ir.Memory)):
+                self._error("RS207", f"cannot assign to {name}(...): only counters, remembered "
+                            "cards and locals can be assigned", span)
                 return None
         elif name in scope:
-            target = ir.Local(span, scope[name], name)
-        elif name in self.names.counters:
+            target = self._name(name, span, scope)
+        elif name in self.names.counters or name in self.names.memories:
             target = self._name(name, span, scope)
         elif name in self.names.params:
             self._error("RS207", f"parameter '{name}' is a constant; use a counter for a "
@@ -486,16 +611,23 @@ class Builder:
 
     def _do(self, t, span, scope):
         name = str(t.children[0])
+        if name in self.names.procedures:
+            return self._perform(t, span, scope)
         if name not in PROCEDURES:
-            if name in FUNCTIONS:
+            if name in FUNCTIONS or name in self.names.conditions:
                 self._error("RS205", f"'{name}' is a value, not a statement", span)
             else:
                 self._error("RS201", f"unknown statement '{name}'", span,
-                            did_you_mean(name, PROCEDURES) or "see docs/language.md")
+                            did_you_mean(name, set(PROCEDURES) | set(self.names.procedures))
+                            or "see docs/language.md")
             return None
         if name == "react" and "__action__" not in scope:
-            self._error("RS208", "react() opens a window against an action, so it may only "
-                        "stand in an action's effect", span)
+            self._error("RS208", "react() opens a window against an action or an answer, so it "
+                        "may only stand in an action's or a reaction's effect", span)
+            return None
+        if name == "end_turn" and "__round__" in scope:
+            self._error("RS209", "end_turn() would cut the change of rounds short, so it may "
+                        "not stand in a round's setup, scoring, end conditions or match ends", span)
             return None
         params, _ = PROCEDURES[name]
         raw = [a for a in t.children[1:] if a is not None]
@@ -508,6 +640,14 @@ class Builder:
                         else self._expr(a, scope))
         return ir.Do(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
 
+    def _perform(self, t, span, scope):
+        """A call of one of the spec's procedures: its arguments are checked like a
+        built-in's; chance may not stand in them (RS206)."""
+        name = str(t.children[0])
+        args = self._args(t, scope)
+        params = tuple(want for _, want in self.names.procedures[name])
+        return ir.ProcedureCall(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
+
     def _arguments(self, name, params, args, span) -> bool | None:
         """Whether a call's arguments fit its parameters: None for the wrong number
         (RS203), else True or False after checking each one's type."""
@@ -518,6 +658,26 @@ class Builder:
         for i, (want, a) in enumerate(zip(params, args)):
             ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
         return ok
+
+
+def _constant(e: ir.Expr) -> int | None:
+    """The value of a number written out (`3`, `-1`), else None."""
+    if isinstance(e, ir.Unary) and e.op == "-":
+        inner = _constant(e.operand)
+        return None if inner is None else -inner
+    return e.value if isinstance(e, ir.Const) else None
+
+
+# What one item of a for loop's or a choice's items is, by the items' type.
+ITEM_TYPES = {"players": "player", "player": "player", "ints": "int", "kinds": "kind"}
+
+
+def _common(a: str, b: str) -> str | None:
+    """The type of a value that is either an a or a b, if they have one."""
+    for wide in (a, b, "cards", "players"):
+        if accepts(wide, a) and accepts(wide, b):
+            return wide
+    return None
 
 
 def _comparable(a: str, b: str) -> bool:

@@ -47,6 +47,13 @@ class Counter(Expr):
 
 
 @dataclass(frozen=True)
+class Memory(Expr):
+    """Cards the rules remember (`remember:`), by name; its owner for a per-player one."""
+    name: str
+    owner: Expr | None
+
+
+@dataclass(frozen=True)
 class ZoneRef(Expr):
     name: str
     owner: Expr | None
@@ -65,12 +72,34 @@ class Call(Expr):
 
 
 @dataclass(frozen=True)
+class ConditionCall(Expr):
+    """A call of a named condition of the spec (`conditions:`): always bool."""
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Aggregate(Expr):
-    """`func(body for var in items)`: see rulespec.lang.builtins.AGGREGATES."""
+    """`func(body for var in items if where)`: see rulespec.lang.builtins.AGGREGATES.
+    The items are players or cards; a card is bound to var as a set of one card."""
     func: str
     body: Expr
     var: str
     items: Expr
+    where: Expr | None  # only the items for which it holds count
+
+    @property
+    def over_cards(self) -> bool:
+        """Whether the items are cards (each bound as a set of one) rather than players."""
+        return self.items.type in ("cards", "zone")
+
+
+@dataclass(frozen=True)
+class IfExpr(Expr):
+    """`if cond then then else orelse`: the value of one arm."""
+    cond: Expr
+    then: Expr
+    orelse: Expr
 
 
 @dataclass(frozen=True)
@@ -102,7 +131,7 @@ class Let(Stmt):
 @dataclass(frozen=True)
 class Assign(Stmt):
     """`name = v`, `name += v`, `name -= v` on a local or a counter."""
-    target: Local | Counter
+    target: Local | Counter | Memory
     op: str
     value: Expr
 
@@ -150,8 +179,25 @@ class ChooseCard(Stmt):
 
 
 @dataclass(frozen=True)
+class ChooseNumber(Stmt):
+    """`choose(p) VAR from low..high { … }`: a number only the chooser sees in the log."""
+    player: Expr
+    var: str
+    low: Expr
+    high: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class Do(Stmt):
     """A call of a built-in procedure: move, shuffle, win, react, ..."""
+    proc: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class ProcedureCall(Stmt):
+    """A call of a named procedure of the spec (`procedures:`)."""
     proc: str
     args: tuple[Expr, ...]
 
@@ -208,6 +254,31 @@ def calls(stmts, proc: str) -> bool:
     return any(isinstance(s, Do) and s.proc == proc for s in walk_statements(stmts))
 
 
+def condition_calls(cond) -> list[str]:
+    """The names of the named conditions a condition's body calls, in order."""
+    return [n.name for n in walk(cond.when) if isinstance(n, ConditionCall)]
+
+
+def callees_first(conditions) -> list:
+    """The named conditions, each after those it calls, for conditions that call one
+    another in no circle (RS210); found with a stack of its own, as chains may be long."""
+    by_name = {c.name: c for c in conditions}
+    order, done = [], set()
+    for first in conditions:
+        stack = [(first.name, False)]
+        while stack:
+            name, ready = stack.pop()
+            if name in done:
+                continue
+            if ready:
+                done.add(name)
+                order.append(by_name[name])
+                continue
+            stack.append((name, True))
+            stack.extend((callee, False) for callee in condition_calls(by_name[name]))
+    return order
+
+
 def iter_blocks(node):
     """The statement blocks directly inside a statement or rule, for an analysis whose
     verdict on a statement depends on its block: an if's two arms, a loop's or choice's
@@ -262,6 +333,8 @@ class ZoneDef:
     start: bool      # the whole deck starts here
     refill_from: str | None
     span: Span
+    count: int | None = None  # a family of this many zones, name(0) ... name(count - 1)
+    refill_keep: int = 0      # cards left on top of refill_from when it refills this zone
 
 
 @dataclass(frozen=True)
@@ -271,6 +344,16 @@ class CounterDef:
     initial: Expr
     span: Span
     match: bool = False       # kept from one game of a match to the next
+
+
+@dataclass(frozen=True)
+class MemoryDef:
+    """A remembered set of cards, empty at first; `until: turn` forgets it as each turn
+    begins."""
+    name: str
+    per_player: bool
+    until: str  # turn | game
+    span: Span
 
 
 @dataclass(frozen=True)
@@ -287,8 +370,12 @@ class GoalDef:
 @dataclass(frozen=True)
 class ParamDef:
     name: str
-    value: object
+    value: object             # the value for a player count without one of its own
     span: Span
+    by_players: tuple[tuple[int, object], ...] = ()  # (player count, value), sorted
+
+    def value_for(self, players: int):
+        return dict(self.by_players).get(players, self.value)
 
 
 @dataclass(frozen=True)
@@ -299,6 +386,7 @@ class Step:
     optional: bool            # a play step may be passed
     rulings: tuple[str, ...]
     span: Span
+    repeat: bool = False      # a play step offered again after each play, until a pass
 
 
 @dataclass(frozen=True)
@@ -317,11 +405,11 @@ class Action:
 @dataclass(frozen=True)
 class Reaction:
     name: str
-    card: str
-    answers: tuple[str, ...]  # action names
+    card: str | None          # None: an answer without a card (a claim, a challenge)
+    answers: tuple[str, ...]  # action and reaction names
     forced: bool
     condition: Expr | None
-    to: Expr
+    to: Expr | None           # where the answering card goes; None without a card
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
@@ -333,6 +421,51 @@ class Trigger:
     each: str | None          # variable bound to each active player, or None
     when: Expr
     effect: tuple[Stmt, ...]
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """A named effect: its parameters (name, type) in call order bind its only locals."""
+    name: str
+    title: str
+    params: tuple[tuple[str, str], ...]
+    effect: tuple[Stmt, ...]
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class RoundPart:
+    """A round's `setup` or `scoring`: an effect run as each round begins or ends."""
+    name: str                 # setup | scoring
+    effect: tuple[Stmt, ...]
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A named condition: a bool expression over its parameters (name, type)."""
+    name: str
+    title: str
+    params: tuple[tuple[str, str], ...]
+    when: Expr
+    rulings: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """A match played as rounds: each round is set up, played until one of its end
+    conditions holds, and scored; then the match ends if a match end holds, else the
+    next round begins with `starter` (None: the seat after the last round's starter)."""
+    setup: RoundPart
+    scoring: RoundPart | None
+    end_conditions: tuple[Trigger, ...]
+    match_end: tuple[Trigger, ...]
+    starter: Expr | None
     rulings: tuple[str, ...]
     span: Span
 
@@ -360,6 +493,11 @@ class Spec:
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
+    turn_order: Expr | None = None  # who plays after `current`; None: next(current)
+    rounds: Rounds | None = None    # None: the game is one round
+    memories: tuple[MemoryDef, ...] = ()
+    procedures: tuple[Procedure, ...] = ()
+    conditions: tuple[Condition, ...] = ()
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""
@@ -371,20 +509,39 @@ class Spec:
 
     def rules(self):
         """(kind, rule) for every rule that runs in play, in spec order: the steps,
-        actions, reactions, end conditions and triggers (the setup is `spec.setup`)."""
+        actions, reactions, end conditions and triggers, then a round's parts, end
+        conditions and match ends (the setup is `spec.setup`)."""
+        r = self.rounds
         for kind, section in (("step", self.turn), ("action", self.actions),
                               ("reaction", self.reactions), ("end", self.end_conditions),
-                              ("trigger", self.triggers)):
+                              ("trigger", self.triggers),
+                              ("round", (r.setup, r.scoring) if r else ()),
+                              ("round_end", r.end_conditions if r else ()),
+                              ("match_end", r.match_end if r else ())):
             for rule in section:
-                yield kind, rule
+                if rule is not None:
+                    yield kind, rule
+
+    def procedure(self, name: str) -> Procedure:
+        return next(p for p in self.procedures if p.name == name)
+
+    def condition(self, name: str) -> Condition:
+        return next(c for c in self.conditions if c.name == name)
+
+
+# Each kind of rule that Spec.rules() yields, as a report names it, in that order.
+RULE_KINDS = {"step": "step", "action": "action", "reaction": "reaction", "end": "end condition",
+              "trigger": "trigger", "round": "round", "round_end": "round end condition",
+              "match_end": "match end"}
 
 
 # Read off the declarations once: the node classes iter_children descends into; every
 # IR class's fields but the span; those declared to hold nodes (a node, None, or a tuple
 # of nodes), which are all iter_children looks at; those holding a block of statements.
-_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef)
+_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef, Procedure,
+          Condition, RoundPart, Rounds)
 _FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name != "span")
-           for base in (*_NODES, CardType, ZoneDef, ParamDef)
+           for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef)
            for cls in [base, *_subclasses(base)]}
 
 

@@ -17,6 +17,9 @@ MAX_EXPR_DEPTH = 64           # operators and calls nested in one expression
 MAX_BLOCK_DEPTH = 32          # `{ }` blocks (and `else if`) nested in one effect
 MAX_DIGITS = 18               # digits of a number, in YAML or in an expression
 
+# named conditions (RS210)
+MAX_CONDITION_DEPTH = 32      # named conditions calling one another, the first included
+
 # the game (RS407, RS408, RS409, RS410)
 MAX_CARDS = 10_000            # copies of one card type, and cards in the whole deck
 MAX_PLAYERS = 64              # players.min, players.max and players.default

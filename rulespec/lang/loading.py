@@ -20,6 +20,16 @@ from .diagnostics import Diagnostic, Span, SpecError
 from .limits import MAX_BYTES, MAX_DIGITS, MAX_EXPANDED, MAX_YAML_DEPTH, too_many_digits
 
 
+STDIN = "<stdin>"  # the file name of a spec read from standard input (`-` to the CLI)
+_given: dict[str, str] = {}
+
+
+def give(name: str, text: str) -> None:
+    """Serve `text` as the contents of the file `name` to every later load: a spec that
+    came on standard input, which can be read only once."""
+    _given[name] = text
+
+
 class _Refused(yaml.MarkedYAMLError):
     """A document we will not build: a recursive alias, or one past MAX_YAML_DEPTH or
     MAX_EXPANDED once its aliases are expanded."""
@@ -225,6 +235,8 @@ def _read(path: str | Path, file: str) -> bytes:
 def load(path: str | Path, text: str | None = None) -> Document:
     """Load one YAML spec file; raises SpecError with every problem found."""
     file = str(path)
+    if text is None:
+        text = _given.get(file)
     if text is None:
         raw = _read(path, file)
         try:

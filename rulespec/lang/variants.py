@@ -135,7 +135,7 @@ def apply(base: Document, variant: Document) -> Document:
             continue
         params[name] = value
         m.graft(variant, ("parameters", name), ("parameters", name))
-    cards = data["deck"]["cards"]
+    cards = data["deck"].get("cards") or {}  # a built card type is changed in its family
     for name, change in (v.get("cards") or {}).items():
         if name not in cards:
             m.error("RS601", f"the base has no card '{name}' to change", ("cards", name),

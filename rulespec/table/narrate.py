@@ -22,16 +22,31 @@ def visible(text: str, keep: str = "") -> str:
 
 
 def _zone(label: str) -> str:
-    m = re.fullmatch(r"(\w+)\[(P\d+)\]", label)
-    name, owner = (m.group(1), m.group(2)) if m else (label, None)
-    name = name.replace("_", " ")
-    return f"{owner}'s {name}" if owner else f"the {name}"
+    """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile"."""
+    m = re.fullmatch(r"(\w+)\[(P?)(\d+)\]", label)
+    name = (m.group(1) if m else label).replace("_", " ")
+    if m and m.group(2):
+        return f"{m.group(2)}{m.group(3)}'s {name}"
+    return f"{name} {m.group(3)}" if m else f"the {name}"
 
 
 def _cards(event: dict, titles: dict[str, str]) -> str:
     if event.get("cards") is None:
         return f"{event['n']} card" + ("s" if event["n"] != 1 else "")
     return ", ".join(titles.get(c, c) for c in event["cards"])
+
+
+def _turns(n: int, one: str, kind: str = "") -> str:
+    return one if n == 1 else f"{n} {kind}turns"
+
+
+def _shown(e: dict, titles: dict[str, str]) -> str:
+    """What a reveal shows: cards from a zone, or a secret number."""
+    if "zone" in e:
+        return f"{_cards(e, titles)} in {_zone(e['zone'])}"
+    if e["value"] is None:
+        return "a secret"
+    return f"{e['name']} = {e['value']}" if e["name"] else str(e["value"])
 
 
 def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
@@ -61,10 +76,15 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             card = f" {titles.get(e['card'], e['card'])}" if e.get("card") else ""
             target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
             lines.append(f"  {who} plays{card} ({e['action']}){target}")
+        elif kind == "react" and e["card"] is None:  # an answer without a card: a claim, a challenge
+            lines.append(f"  {who} answers ({e['reaction']})")
         elif kind == "react":
             lines.append(f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})")
-        elif kind == "choice" and e["kind"] in ("choose", "card"):
-            lines.append(f"  {who} chooses {e['option'] if e['option'] is not None else 'a card'}")
+        elif kind == "choice" and e["kind"] in ("choose", "card", "number"):
+            secret = "a card" if e["kind"] == "card" else "secretly"
+            lines.append(f"  {who} chooses {e['option'] if e['option'] is not None else secret}")
+        elif kind == "reveal":
+            lines.append(f"  {_shown(e, titles)} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}")
         elif kind == "choice" and e["kind"] == "react" and e["option"] == "no reaction":
             lines.append(f"  {who} does not react")
         elif kind == "pass":
@@ -81,8 +101,24 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             lines.append(f"{who} is to play" if e["turn"] else f"{who} goes first")
         elif kind == "eliminate":
             lines.append(f"  {who} is out")
+        elif kind == "sit_out":
+            lines.append(f"  {who} is out for the round")
+        elif kind == "back":
+            lines.append(f"  {', '.join(map(seat_name, e['players']))} are back in")
+        elif kind == "round":
+            lines.append(f"Round {e['round']} begins")
+        elif kind == "round_end":
+            lines.append(f"Round {e['round']} ends ({e['rule']})")
         elif kind == "reverse":
             lines.append("  play changes direction")
+        elif kind == "skip_turn":
+            lines.append(f"  {who} will miss {_turns(e['turns'], 'a turn')}")
+        elif kind == "extra_turn":
+            lines.append(f"  {who} gets {_turns(e['turns'], 'an extra turn', 'extra ')}")
+        elif kind == "set_next":
+            lines.append(f"  {who} plays next")
+        elif kind == "skipped":
+            lines.append(f"Turn {e['turn']}: {who} misses the turn")
         elif kind == "no_play":
             lines.append(f"  {who} has no legal play")
         elif kind == "error":
@@ -90,5 +126,5 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
         elif kind == "end":
             winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
             verb = "win" if len(e["winners"]) > 1 else "wins"
-            lines.append(f"Game over after {e['turn']} turns: {winners} {verb} ({e['reason']})")
+            lines.append(f"Game over after {e['turn']} turn{'' if e['turn'] == 1 else 's'}: {winners} {verb} ({e['reason']})")
     return [visible(line) for line in lines]

@@ -114,7 +114,8 @@ def _record(path: str, number: int, raw: bytes) -> dict:
         fail("RS801", "a log line is a JSON object")
     errors = sorted(_validator().iter_errors(record), key=lambda e: list(map(str, e.path)))
     missing = [e.message.split("'")[1] for e in errors if e.validator == "required"]
-    what = "a choice event" if "event" in record else "a game header"
+    what = "a game header" if "event" not in record else \
+        f"a {record['event']} event" if record["event"] in ("round", "round_end") else "a choice event"
     if missing:
         fail("RS802", f"{what} needs {', '.join(missing)}")
     if errors:

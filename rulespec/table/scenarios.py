@@ -3,7 +3,8 @@
 A scenario file names a spec, lays out the table (which cards are where, whose turn,
 counters), lists the choices made and the outcomes of chance, and states what must
 hold afterwards (zones, counters, events, the winner and the end reason, who is to act
-and with which options). `rulespec test` and pytest both run them through `run`.
+and with which options, and what one seat's observation and log show: `seen_by`).
+`rulespec test` and pytest both run them through `run`.
 
     name: a guard stops a thief
     rulings: [X-7]
@@ -143,15 +144,9 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     for name, want in (expect.get("counters") or {}).items():
         if counters.get(name) != want:
             failures.append(f"counter {name}: expected {want}, got {counters.get(name)}")
-    events = state.log_for(None)
-    for want in expect.get("events") or ():
-        want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
-        if not any(_matches(want, e) for e in events):
-            failures.append(f"no event matching {want}")
-    for want in expect.get("no_events") or ():
-        want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
-        if any(_matches(want, e) for e in events):
-            failures.append(f"an event matches {want}, expected none")
+    failures += _event_failures(state.log_for(None), expect, n)
+    for seat, view in (expect.get("seen_by") or {}).items():
+        failures += _view_failures(state, _seat(seat, n), view, n)
     if "winners" in expect and state.result["winners"] != list(expect["winners"]):
         failures.append(f"winners: expected {expect['winners']}, got {state.result['winners']}")
     if "reason" in expect and state.reason != expect["reason"]:
@@ -170,6 +165,28 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     if "options" in expect and state.legal_labels() != list(expect["options"]):
         failures.append(f"options: expected {expect['options']}, got {state.legal_labels()}")
     return failures
+
+
+def _event_failures(events: list[dict], expect: dict, n: int, who: str = "") -> list[str]:
+    failures = []
+    for want in expect.get("events") or ():
+        want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
+        if not any(_matches(want, e) for e in events):
+            failures.append(f"{who}no event matching {want}")
+    for want in expect.get("no_events") or ():
+        want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
+        if any(_matches(want, e) for e in events):
+            failures.append(f"{who}an event matches {want}, expected none")
+    return failures
+
+
+def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
+    """What one seat's observation and log must show (`expect.seen_by`): zones as the
+    observation gives them, events of the seat's log."""
+    who, zones = f"as {seat_name(seat)} sees it: ", state.observation(seat)["zones"]
+    failures = [f"{who}zone {label}: expected {want}, got {zones.get(label)}"
+                for label, want in (view.get("zones") or {}).items() if zones.get(label) != want]
+    return failures + _event_failures(state.log_for(seat), view, n, who)
 
 
 def collect(paths) -> list[Path]:

@@ -1,7 +1,7 @@
 """A person at the table: `rulespec play` seats one, and agents play the other seats.
 
 The person sees what their seat sees (RULINGS C-6): the narration of the game as that
-seat sees it, their own zones, and, at each of their decisions with more than one
+seat sees it, their own zones, the cards revealed to them elsewhere, and, at each of their decisions with more than one
 option, the numbered options. They answer with a number or an option's label.
 """
 from __future__ import annotations
@@ -42,6 +42,12 @@ class Person:
             if label.endswith(mine):
                 names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
                 self.say(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}")
+        for label, seen in observation["zones"].items():
+            if isinstance(seen, dict) and seen.get("revealed"):
+                names = ", ".join(_revealed(r, self.titles) for r in seen["revealed"])
+                self.say(f"  shown to you in {label}: {names}")
+        if self.game.decision_kind() == "react":  # a window: say what is being answered
+            self.say(f"{seat_name(self.seat)} may answer: {' / '.join(o.label for o in options)}")
         for i, option in enumerate(options, 1):
             self.say(f"  {i}) {option.label}")
         while True:
@@ -64,3 +70,9 @@ class Person:
             shown = answer if len(answer) <= 40 else answer[:40] + "…"
             self.say(f"  '{shown}' is not an option: type its number (1-{len(options)}) "
                      "or its label")
+
+
+def _revealed(card: dict, titles: dict[str, str]) -> str:
+    """A card revealed to the seat, with its depth in an ordered zone."""
+    title, depth = titles.get(card["card"], card["card"]), card.get("depth")
+    return title if depth is None else f"{title} ({'on top' if depth == 0 else f'{depth} down'})"

@@ -1,0 +1,4 @@
+"""`python -m rulespec`: the same command as `rulespec`."""
+from .cli import entry
+
+entry()

@@ -1,0 +1,327 @@
+"""The deck section -> one declaration per card type, and the removals per player count.
+
+Hand-written `deck.cards` entries and `deck.build` families (the product of property
+values, with more properties derived by formula or by lookup) become the same
+CardDecl, each carrying the places that declared its parts: everything after this stage
+treats a generated card type exactly like a written one, and points at the YAML node
+that made it.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from math import prod
+
+from . import ir
+from .diagnostics import Diagnostic, Span, did_you_mean
+from .expressions import Builder, Names
+from .limits import MAX_CARDS
+
+NAME = re.compile(r"[a-z][a-z0-9_]*|_[a-z0-9][a-z0-9_]*")
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+INT_LIMIT = 10 ** 18  # as a counter or product at play (docs/limits.md)
+
+
+@dataclass
+class CardDecl:
+    name: str
+    title: str
+    count: int
+    tags: tuple[str, ...]
+    props: dict[str, object]
+    span: Span                    # the written name, or the family's card template
+    count_span: Span
+    tag_spans: tuple[Span, ...]
+    prop_spans: dict[str, Span]
+
+
+def title_of(name: str) -> str:
+    """The default title: `queen_of_hearts` -> `Queen Of Hearts`."""
+    return name.replace("_", " ").title()
+
+
+def value_class(v) -> str:
+    """How a value reads: a number, true or false, or text."""
+    return "true/false" if isinstance(v, bool) else "a number" if isinstance(v, int) else "text"
+
+
+def default_of(param):
+    """A parameter's value for a player count without one of its own."""
+    return param["default"] if isinstance(param, dict) else param
+
+
+def same_value(a, b) -> bool:
+    return type(a) is type(b) and a == b  # `true` is not the number 1
+
+
+class _Problem(Exception):
+    """A problem that stops a family: none of its card types is made."""
+
+    def __init__(self, code, message, span, hint=""):
+        super().__init__(message)
+        self.diagnostic = Diagnostic(code, message, span, hint=hint)
+
+
+def declare(doc, problems: list[Diagnostic]) -> list[CardDecl]:
+    """Every card type of the deck: the written ones, then each family's, in order."""
+    deck = doc.data["deck"]
+    out = [_written(doc, n, c) for n, c in (deck.get("cards") or {}).items()]
+    for i, family in enumerate(deck.get("build") or ()):
+        try:
+            out += _Family(doc, ("deck", "build", i), family, problems).cards()
+        except _Problem as exc:
+            problems.append(exc.diagnostic)
+    if not deck.get("cards") and not deck.get("build"):
+        problems.append(Diagnostic("RS103", "the deck needs 'cards' or 'build'",
+                                   doc.key_span(("deck",)), hint="list card types, or build them"))
+    return out
+
+
+def _written(doc, name, c) -> CardDecl:
+    path = ("deck", "cards", name)
+    tags, props = tuple(c.get("tags", ())), dict(c.get("props") or {})
+    return CardDecl(name, c.get("title", title_of(name)), c["count"], tags, props,
+                    doc.key_span(path), doc.span(path + ("count",)),
+                    tuple(doc.span(path + ("tags", i)) for i in range(len(tags))),
+                    {k: doc.span(path + ("props", k)) for k in props})
+
+
+class _Family:
+    """One `deck.build` entry: a card type for each combination of its `each` values."""
+
+    def __init__(self, doc, path, family, problems):
+        self.doc, self.path, self.f, self.problems = doc, path, family, problems
+        self.axes = {k: _values(v) for k, v in family["each"].items()}
+        self.count = family.get("count", 1)
+
+    def span(self, *rest) -> Span:
+        return self.doc.span(self.path + rest)
+
+    def cards(self) -> list[CardDecl]:
+        self._check_size()
+        derive = {k: self._deriver(k, v) for k, v in (self.f.get("props") or {}).items()}
+        if None in derive.values():
+            return []  # a formula with a problem, already reported
+        self._check_templates(derive)
+        out, seen = [], set()
+        for combo in itertools.product(*(enumerate(v) for v in self.axes.values())):
+            props = {k: v for k, (_, v) in zip(self.axes, combo)}
+            props.update((k, fn(props)) for k, fn in derive.items())
+            card = self._card(props, dict(zip(self.axes, (j for j, _ in combo))))
+            if card.name in seen:
+                raise _Problem("RS202", f"the card template gives '{card.name}' twice",
+                               self.span("card"), "name every property whose values differ "
+                               "in the template")
+            seen.add(card.name)
+            out.append(card)
+        return out
+
+    def _check_size(self) -> None:
+        """The limits on a deck hold before a single card type is made."""
+        for axis, values in self.axes.items():
+            if not len(values):
+                raise _Problem("RS104", f"'{axis}' goes from {values.start} to "
+                               f"{values.stop - 1}: no values", self.span("each", axis))
+        types = prod(len(v) for v in self.axes.values())
+        if types > MAX_CARDS or types * self.count > MAX_CARDS:
+            raise _Problem("RS407", f"this family makes {types} card types × {self.count} "
+                           f"copies; a deck may hold at most {MAX_CARDS} cards",
+                           self.span("each"))
+        for axis, values in self.axes.items():
+            if len({value_class(v) for v in values}) > 1:
+                raise _Problem("RS406", f"property '{axis}' mixes numbers, true/false and text",
+                               self.span("each", axis), "give every value the same type")
+
+    def _check_templates(self, derive) -> None:
+        known = [*self.axes, *derive]
+        for key in ("card", "title"):
+            for name in PLACEHOLDER.findall(self.f.get(key, "")):
+                if name not in known:
+                    raise _Problem("RS201", f"unknown card property '{name}' in the {key} "
+                                   "template", self.span(key), did_you_mean(name, known))
+
+    def _card(self, props, index) -> CardDecl:
+        """The card type for one combination; `index` gives each axis value's position."""
+        name = _fill(self.f["card"], props)
+        if not NAME.fullmatch(name):
+            raise _Problem("RS104", f"the card template gives '{name}', which is not a valid "
+                           "name", self.span("card"), "names are lower_snake_case: a-z, 0-9 and _")
+        spans = {k: self.span("each", k, index[k]) if k in index else self.span("props", k)
+                 for k in props}
+        tags = list(self.f.get("tags", ()))
+        tag_spans = [self.span("tags", i) for i in range(len(tags))]
+        for k, v in props.items():  # a text value is also a tag: of(hand(p), hearts)
+            if isinstance(v, str) and v not in tags:
+                tags.append(v)
+                tag_spans.append(spans[k])
+        title = _fill(self.f["title"], props) if "title" in self.f else title_of(name)
+        return CardDecl(name, title, self.count, tuple(tags), props, self.span("card"),
+                        self.span("count"), tuple(tag_spans), spans)
+
+    def _deriver(self, key, rule):
+        """A function from the `each` values to a derived property, or None."""
+        if key in self.axes:
+            span = self.doc.key_span(self.path + ("props", key))
+            self.problems.append(Diagnostic("RS202", f"'{key}' is already a property in each", span))
+            return None
+        if isinstance(rule, dict):
+            return self._lookup(key, *next(iter(rule.items())))
+        if not isinstance(rule, str):
+            return lambda props: rule
+        return self._formula(key, rule)
+
+    def _lookup(self, key, axis, table):
+        at = self.path + ("props", key, axis)
+        if axis not in self.axes:
+            self.problems.append(Diagnostic("RS201", f"unknown card property '{axis}'",
+                                            self.doc.key_span(at), hint=did_you_mean(axis, self.axes)))
+            return None
+        missing = [v for v in self.axes[axis] if _text(v) not in table]
+        if missing:
+            self.problems.append(Diagnostic("RS411", f"'{key}' gives no value for {axis} "
+                                            f"{_text(missing[0])}", self.doc.span(at),
+                                            hint="give a value for every one"))
+            return None
+        return lambda props: table[_text(props[axis])]
+
+    def _formula(self, key, text):
+        path = self.path + ("props", key)
+        scope = {k: _type(v[0]) for k, v in self.axes.items()}
+        expr = Builder(_spec_names(self.doc.data), self.problems).expr(self.doc, path, text, scope)
+        if expr is None:
+            return None
+        bad = next((n for n in _nodes(expr) if not _foldable(n, scope)), None)
+        if bad is not None:
+            self.problems.append(Diagnostic(
+                "RS411", f"a formula may use numbers, text, true and false, the properties in "
+                f"each, operators, min and max; not '{_shown(bad)}'", bad.span))
+            return None
+
+        def derived(props):
+            value = _fold(expr, props)
+            if isinstance(value, str) and not NAME.fullmatch(value):
+                raise _Problem("RS104", f"'{key}' gives '{value}', which is not a valid name "
+                               "(text values of built cards are tags)", self.doc.span(path))
+            if isinstance(value, int) and not -INT_LIMIT <= value <= INT_LIMIT:
+                raise _Problem("RS411", f"'{key}' gives a number past ±10^18",
+                               self.doc.span(path))
+            return value
+        return derived
+
+
+def _spec_names(data) -> Names:
+    """The parameters, zones and counters, known to formulas only so that one reading
+    them is told it may not (RS411) rather than that they do not exist."""
+    def per_player(section):
+        return {n: bool(v.get("per_player")) for n, v in (data.get(section) or {}).items()}
+    params = {n: "bool" if isinstance(default_of(v), bool) else "int"
+              for n, v in (data.get("parameters") or {}).items()}
+    return Names(params, per_player("counters"), per_player("zones"), set())
+
+
+def _values(axis):
+    """An axis's values: its list, or the numbers of its `from`-`to` range (lazily)."""
+    return axis if isinstance(axis, list) else range(axis["from"], axis["to"] + 1)
+
+
+def _text(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _fill(template: str, props) -> str:
+    return PLACEHOLDER.sub(lambda m: _text(props[m.group(1)]) if m.group(1) in props
+                           else m.group(0), template)
+
+
+def _type(v) -> str:
+    return "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str"
+
+
+def _nodes(e):
+    yield e
+    for child in ir.iter_children(e):
+        yield from _nodes(child)
+
+
+def _shown(e) -> str:
+    return getattr(e, "name", None) or getattr(e, "func", None) or getattr(e, "op", "?")
+
+
+def _foldable(e, scope) -> bool:
+    return isinstance(e, (ir.Const, ir.Unary)) or \
+        isinstance(e, ir.Local) and e.name in scope or \
+        isinstance(e, ir.Binary) and e.op != "in" or \
+        isinstance(e, ir.Call) and e.func in ("min", "max")
+
+
+_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0,  # as at play
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "and": lambda a, b: a and b, "or": lambda a, b: a or b,
+}
+
+
+def _fold(e, props):
+    """The value of a checked formula for one card's properties."""
+    if isinstance(e, ir.Const):
+        return e.value
+    if isinstance(e, ir.Local):
+        return props[e.name]
+    if isinstance(e, ir.Unary):
+        v = _fold(e.operand, props)
+        return not v if e.op == "not" else -v
+    if isinstance(e, ir.Call):
+        return (min if e.func == "min" else max)(_fold(a, props) for a in e.args)
+    return _OPS[e.op](_fold(e.left, props), _fold(e.right, props))
+
+
+def removals(doc, decls: list[CardDecl], problems: list[Diagnostic]):
+    """{players: (card, copies) ...} from `deck.remove`, by name or by property, checked:
+    a card or property that does not exist is RS201, more copies than the deck holds
+    RS404."""
+    counts = {d.name: d.count for d in decls}
+    out = []
+    for players, entry in (doc.data["deck"].get("remove") or {}).items():
+        path = ("deck", "remove", players)
+        removed: dict[str, int] = {}
+        picks = _by_name(doc, path, entry, counts, problems) if isinstance(entry, dict) \
+            else _by_property(doc, path, entry, decls, problems)
+        for card, k, span in picks:
+            removed[card] = removed.get(card, 0) + k
+            if removed[card] > counts[card]:
+                problems.append(Diagnostic(
+                    "RS404", f"removing {removed[card]} '{card}' for {players} players leaves "
+                    f"{counts[card] - removed[card]}", span, hint=f"the deck holds {counts[card]}"))
+        out.append((int(players), tuple(removed.items())))
+    return tuple(sorted(out))
+
+
+def _by_name(doc, path, entry, counts, problems):
+    for card, k in entry.items():
+        if card in counts:
+            yield card, k, doc.span(path + (card,))
+        else:
+            problems.append(Diagnostic("RS201", f"unknown card '{card}'", doc.key_span(path + (card,)),
+                                       hint=did_you_mean(card, counts)))
+
+
+def _by_property(doc, path, entry, decls, problems):
+    """`- where: {prop: value, ...}` with `count` copies of each card type that has
+    all those values (default: every copy)."""
+    known = {k for d in decls for k in d.props}
+    for i, pick in enumerate(entry):
+        where = pick["where"]
+        unknown = [k for k in where if k not in known]
+        for k in unknown:
+            problems.append(Diagnostic("RS201", f"unknown card property '{k}'",
+                                       doc.key_span(path + (i, "where", k)), hint=did_you_mean(k, known)))
+        matched = [d for d in decls if all(k in d.props and same_value(d.props[k], v)
+                                           for k, v in where.items())]
+        if not matched and not unknown:
+            problems.append(Diagnostic("RS201", "no card has " + ", ".join(
+                f"{k}: {_text(v)}" for k, v in where.items()), doc.span(path + (i, "where"))))
+        for d in matched:
+            yield d.name, pick.get("count", d.count), doc.span(path + (i,))

@@ -1,0 +1,68 @@
+"""The games that ship with rulespec, found by name, and the starter spec of `rulespec new`.
+
+In a source tree they are the repository's games/ folder; an installed wheel carries the
+same files as rulespec/games (pyproject.toml maps one onto the other).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from ..lang.compiler import load_spec
+from ..lang.diagnostics import SpecError
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+STARTER = Path(__file__).resolve().parent / "starter.yaml"
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def folder() -> Path | None:
+    """Where the bundled games are: the wheel's copy, else the source tree's."""
+    if (_PACKAGE / "games").is_dir():
+        return _PACKAGE / "games"
+    tree = _PACKAGE.parent
+    return tree / "games" if (tree / "pyproject.toml").is_file() and (tree / "games").is_dir() else None
+
+
+def names() -> list[str]:
+    games = folder()
+    return sorted(p.stem for p in games.glob("*.yaml")) if games else []
+
+
+def spec_argument(text: str) -> str:
+    """An argparse type for a spec: a file as given, or the name of a bundled game
+    (`my_game` for games/my_game.yaml, its variants found beside it)."""
+    if not NAME.fullmatch(text) or Path(text).exists():
+        return text
+    games = folder()
+    if games and (games / f"{text}.yaml").is_file():
+        return str(games / f"{text}.yaml")
+    raise argparse.ArgumentTypeError(
+        f"no file '{text}' and no bundled game of that name (bundled: "
+        f"{', '.join(names()) or 'none'}; 'rulespec games' lists them)")
+
+
+def listing() -> list[dict]:
+    """Each bundled game: its name, title, player counts, variants and file."""
+    games = folder()
+    rows = []
+    for name in names():
+        path = games / f"{name}.yaml"
+        try:
+            spec = load_spec(path)
+        except SpecError:  # a broken bundled game is listed, not hidden
+            rows.append({"name": name, "title": "(does not validate: rulespec validate "
+                         f"{name})", "players": None, "variants": [], "path": str(path)})
+            continue
+        variants = sorted(p.stem for p in (games / "variants" / name).glob("*.yaml"))
+        rows.append({"name": name, "title": spec.name,
+                     "players": [spec.min_players, spec.max_players, spec.default_players],
+                     "variants": variants, "path": str(path)})
+    return rows
+
+
+def starter(name: str) -> str:
+    """The text of a small commented spec named `name` that validates and plays."""
+    title = name.replace("_", " ").title()
+    return STARTER.read_text(encoding="utf-8").replace("{title}", title)

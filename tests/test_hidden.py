@@ -1,0 +1,192 @@
+"""Finer hidden information: reveal(cards, players), a look at the top of a pile,
+insert(cards, zone, depth) and the secret `choose … from lo..hi`. Rules interactions
+are scenarios under tests/scenarios/hidden/; the property that no seat is shown a
+hidden card is tests/test_hidden_information.py; these tests cover the rest."""
+import random
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from gamekit import cli, zone
+
+from interpreter import Game, RuleError, State
+from rulespec import SpecError, load_spec
+from rulespec.analysis import graph
+from rulespec.cli import main
+
+SPEC = Path(__file__).parent / "valid" / "peek_and_bury.yaml"
+TEXT = SPEC.read_text()
+
+
+def game(text=TEXT, n=3):
+    return Game(load_spec("peek.yaml", text), n)
+
+
+def with_turn(effect: str, n=3) -> Game:
+    """Peek and Bury with one step of its own in place of the turn."""
+    start, end = TEXT.index("turn:\n"), TEXT.index("end_conditions")
+    return game(TEXT[:start] + "turn:\n  - step: only\n    effect: |\n      "
+                + effect.replace("\n", "\n      ") + "\n\n" + TEXT[end:], n)
+
+
+def laid_out(g, pile, hands=None, **options):
+    """The pile (top first), and each hand by seat, with the turn of P1 begun."""
+    zones = {"pile": pile, **{f"hand[P{p + 1}]": h for p, h in enumerate(hands or ())}}
+    return State.from_layout(g, 1, zones=zones, **options)
+
+
+def pile_as(state, seat):
+    return state.observation(seat)["zones"]["pile"]
+
+
+# --- reveal -------------------------------------------------------------------------
+
+def test_a_look_at_the_top_shows_the_cards_and_their_depth_to_that_seat_only():
+    s = laid_out(game(), ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
+    assert pile_as(s, 0) == {"count": 3, "revealed": [{"card": "crown", "depth": 0},
+                                                       {"card": "stone", "depth": 1}]}
+    assert pile_as(s, 1) == {"count": 3}  # no `revealed` key: the shape of old observations
+    assert s.observation(None)["zones"]["pile"] == ["stone", "stone", "crown"]
+
+
+def test_a_reveal_to_all_shows_a_hand_to_every_seat_until_a_card_leaves_it():
+    g = with_turn("reveal(hand(current), players)\nchoose(current) c from hand(current) { move(c, pile) }")
+    s = laid_out(g, ["stone"], [["crown", "stone"], [], []])
+    for seat in (1, 2):
+        assert s.observation(seat)["zones"]["hand[P1]"] == {
+            "count": 2, "revealed": [{"card": "crown"}, {"card": "stone"}]}  # unordered: by name
+    s.apply_action("crown")
+    assert s.observation(1)["zones"]["hand[P1]"] == {"count": 1, "revealed": [{"card": "stone"}]}
+
+
+def test_a_shuffle_ends_the_reveals_of_a_zone():
+    g = with_turn("reveal(top(pile, 2), current)\nchoose(current) { \"mix\" { shuffle(pile) } \"keep\" { } }")
+    s = laid_out(g, ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
+    kept = s.clone()
+    kept.apply_action("keep")
+    s.apply_action("mix")
+    while s.chance_is_sampled():
+        s.sample_chance()
+    assert "revealed" in pile_as(kept, 0) and pile_as(s, 0) == {"count": 3}
+
+
+def test_an_insert_below_the_top_ends_the_reveals_of_the_cards_it_pushes_down():
+    g = with_turn("reveal(pile, current)\nchoose(current) c from hand(current) { insert(c, pile, 1) }")
+    s = laid_out(g, ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
+    s.apply_action("stone")
+    assert zone(s, "pile") == ["stone", "stone", "stone", "crown"]
+    assert pile_as(s, 0) == {"count": 4, "revealed": [{"card": "crown", "depth": 0}]}
+
+
+def test_reveals_are_in_the_key_and_the_clone():
+    s = laid_out(game(), ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
+    unseen = laid_out(with_turn("move(top(pile, 0), pile)"), ["crown", "stone", "stone"],
+                      [["stone"], ["stone"], ["stone"]])
+    c = s.clone()
+    assert c.key() == s.key() and pile_as(c, 0) == pile_as(s, 0)
+    assert s.key()[-1] != unseen.key()[-1]  # the same table, but P1 knows the top two
+
+
+def test_a_redeal_keeps_the_cards_revealed_to_the_seat_in_place():
+    for seed in range(20):
+        s = laid_out(game(), ["crown", "stone", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
+        s.redeal(0, random.Random(seed))
+        assert zone(s, "pile")[-2:] == ["stone", "crown"]
+        assert pile_as(s, 0)["revealed"] == [{"card": "crown", "depth": 0}, {"card": "stone", "depth": 1}]
+
+
+def test_a_secret_number_is_told_only_to_the_players_named():
+    s = laid_out(game(), ["stone", "stone"], [["crown"], ["stone"], ["stone"]])
+    s.apply_action("draw")
+    s.apply_action("guess = 2")
+    told = [e for e in s.log_for(1) if e["event"] == "reveal" and "value" in e]
+    hidden = [e for e in s.log_for(2) if e["event"] == "reveal" and "value" in e]
+    assert [(e["name"], e["value"]) for e in told] == [("guess", 2)]
+    assert [(e["name"], e["value"]) for e in hidden] == [("guess", None)]
+
+
+# --- insert -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("depth, pile", [(0, ["crown", "stone", "stone"]), (1, ["stone", "crown", "stone"]),
+                                         (2, ["stone", "stone", "crown"]), (9, ["stone", "stone", "crown"])])
+def test_insert_puts_the_card_at_its_depth_from_the_top(depth, pile):
+    g = with_turn(f"insert(of(hand(current), crown), pile, {depth})\nend_game()")
+    s = laid_out(g, ["stone", "stone"], [["crown"], [], []])
+    assert zone(s, "pile")[::-1] == pile
+
+
+def test_a_negative_depth_is_a_rule_error_at_the_spec_place():
+    g = with_turn("insert(hand(current), pile, 0 - 1)")
+    with pytest.raises(RuleError, match="depth -1: depths count from 0, the top") as e:
+        laid_out(g, ["stone"], [["crown"], [], []])
+    assert "RS701" in str(e.value)
+
+
+# --- the secret choice of a number -----------------------------------------------------
+
+def test_a_number_choice_offers_each_number_of_its_range():
+    s = laid_out(with_turn("choose(current) n from 2..4 { }"), ["stone"], [["crown"], [], []])
+    assert s.decision_kind() == "number"
+    assert s.legal_labels() == ["n = 2", "n = 3", "n = 4"]
+    assert s.observation(0)["options"] == s.legal_labels() and "options" not in s.observation(1)
+
+
+def test_an_empty_range_asks_nothing():
+    s = laid_out(with_turn("choose(current) n from 3..2 { end_game() }\nwin(current)"), ["stone"], [[], [], []])
+    assert s.is_terminal() and s.winners == (0,)
+
+
+def test_a_range_too_wide_is_a_rule_error():
+    with pytest.raises(RuleError, match="would offer 5000 numbers; at most 1000"):
+        laid_out(with_turn("choose(current) n from 1..5000 { }"), ["stone"], [[], [], []])
+
+
+# --- the front end --------------------------------------------------------------------
+
+@pytest.mark.parametrize("effect, where, message", [
+    ("reveal(current, players)", "RS204", "argument 1 of reveal() must be cards or int, got player"),
+    ("reveal(pile, pile)", "RS204", "argument 2 of reveal() must be players, got zone"),
+    ("insert(pile, pile)", "RS203", "insert() takes 3 argument(s), got 2"),
+    ("insert(hand(current), pile, true)", "RS204", "argument 3 of insert() must be int, got bool"),
+    ("choose(current) n from 0..pile { }", "RS204", "the highest number must be int, got zone"),
+    ("choose(current) buried from 0..2 { }", "RS202", "'buried' is already a name of the spec"),
+    ("choose(current) n from 0.. { }", "RS301", "unexpected '{'"),
+])
+def test_misuse_is_reported_at_its_place(effect, where, message):
+    with pytest.raises(SpecError) as e:
+        with_turn(effect)
+    text = str(e.value)
+    assert f"error {where}: {message}" in text and "peek.yaml:" in text
+
+
+def test_the_graph_counts_an_insert_as_a_move_and_a_reveal_as_a_read():
+    g = graph.build(load_spec(str(SPEC)))
+    edges = set(g.edges(keys=True))
+    assert ("step:draw_or_bury", "zone:pile", "moves_to") in edges
+    assert ("step:peek", "zone:pile", "reads") in edges
+
+
+# --- the narration, the CLI and the seat ----------------------------------------------
+
+def test_the_narration_of_another_seat_says_only_that_a_choice_was_made():
+    code, out, _ = cli("run", SPEC, "--seed", 2, "--as", "P3")
+    mine, theirs = [line for line in out.splitlines() if "P3 chooses" in line], \
+        [line for line in out.splitlines() if "P2 chooses" in line]
+    assert code == 0 and any("depth = " in line for line in mine)
+    assert not any("depth = " in line or "guess = " in line for line in theirs)
+    assert "  P2 chooses secretly" in theirs
+
+
+def test_a_logged_game_with_secret_choices_replays_the_same(tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert cli("run", SPEC, "--seed", 4, "--log", log)[0] == 0
+    code, out, _ = cli("replay", log)
+    assert code == 0 and out.splitlines()[-1] == "1 of 1 game(s) replayed the same"
+
+
+def test_the_seat_shows_the_cards_revealed_to_the_person():
+    out = StringIO()
+    code = main(["play", str(SPEC), "--as", "P1", "--seed", "1"], stdout=out, stderr=StringIO(),
+                stdin=StringIO("1\n" * 200))
+    assert code == 0
+    assert "  shown to you in pile: " in out.getvalue() and " (on top)" in out.getvalue()

@@ -1,0 +1,181 @@
+"""Families of zones (`count: n`, `row(i)`), loops and choices over numbers and card
+types (`range(n)`, `card_types`) and refills that keep the top of their source
+(`refill_from: {zone, keep_top}`), on the small game tests/valid/rows.yaml. Their rules
+interactions are scenarios under tests/scenarios/zones/; these tests cover the rest."""
+from pathlib import Path
+
+import pytest
+from gamekit import cli, settled, zone
+
+from interpreter import Game, RuleError, State
+from interpreter.agents import make_agents, play
+from rulespec import SpecError, load_spec
+from rulespec.analysis import graph
+from rulespec.table.narrate import narrate
+
+SPEC = Path(__file__).parent / "valid" / "rows.yaml"
+TEXT = SPEC.read_text()
+
+
+def game(text=TEXT, n=2):
+    return Game(load_spec("rows.yaml", text), n)
+
+
+def laid_out(g, **zones):
+    """P1 is to play; hand_P1=[...] lays out hand[P1]."""
+    zones = {k.replace("_P", "[P") + "]" if "_P" in k else k: v for k, v in zones.items()}
+    return State.from_layout(g, 1, zones={"draw_pile": ["low"] * 4, **zones}, current=0)
+
+
+def codes(text):
+    with pytest.raises(SpecError) as exc:
+        load_spec("rows.yaml", text)
+    return [d.code for d in exc.value.diagnostics]
+
+
+def test_a_family_is_one_zone_per_index_each_with_its_label():
+    s = settled(game().new_initial_state(seed=3))
+    rows = [zone(s, f"row[{i}]") for i in range(3)]
+    assert [len(r) for r in rows] == [1, 1, 1]  # the setup's loop dealt one card to each
+    assert "row" not in s.observation(None)["zones"]
+
+
+def test_a_family_is_public_to_every_seat():
+    s = settled(game().new_initial_state(seed=3))
+    assert s.observation(1)["zones"]["row[2]"] == zone(s, "row[2]")
+
+
+def test_choosing_a_row_offers_each_index_in_order():
+    s = laid_out(game(), hand_P1=["high"])
+    s.apply_action("place high")
+    assert s.legal_labels() == ["0", "1", "2"]
+    s.apply_action("2")
+    assert zone(s, "row[2]") == ["high"]
+
+
+def test_an_index_worked_out_in_play_out_of_range_is_rs701():
+    g = game(TEXT.replace("choose(current) i from range(3)", "choose(current) i from range(4)"))
+    s = laid_out(g, hand_P1=["high"])
+    s.apply_action("place high")
+    with pytest.raises(RuleError) as exc:
+        s.apply_action("3")
+    assert exc.value.code == "RS701"
+    assert "row(3) is out of range: the family holds 3 zones" in str(exc.value.__cause__)
+
+
+def test_a_range_past_64_numbers_is_rs701():
+    g = game(TEXT.replace("range(3) {\n", "range(65) {\n"))
+    s = laid_out(g, hand_P1=["high"])
+    with pytest.raises(RuleError) as exc:
+        s.apply_action("place high")
+    assert "range(65)" in str(exc.value.__cause__)
+
+
+def test_range_of_zero_asks_nothing_and_the_effect_goes_on():
+    g = game(TEXT.replace("choose(current) i from range(3)", "choose(current) i from range(0)"))
+    s = laid_out(g, hand_P1=["high"])
+    s.apply_action("place high")
+    assert s.current_player() == 1 and zone(s, "discard_pile") == ["high"]
+
+
+def test_every_card_type_may_be_named_even_one_nobody_holds():
+    s = laid_out(game(), hand_P1=["low"], hand_P2=["mid", "high"])
+    s.apply_action("name_a_card")
+    assert s.legal_labels() == ["high", "low", "mid"]
+    s.apply_action("mid")
+    assert zone(s, "hand[P1]") == ["low", "low", "mid"]  # and the card drawn
+    named = [e["option"] for e in s.log_for(1) if e["event"] == "choice" and e["kind"] == "choose"]
+    assert named == ["mid"]  # said aloud: every seat's log shows the type named
+
+
+def test_a_loop_over_card_types_binds_a_kind_each_pass():
+    text = TEXT.replace("""      choose(current) k from card_types {
+        move(of(hand(next(current)), k), hand(current))
+      }""", """      for k in card_types { if count(hand(current), k) > 0 { score(current) += 1 } }""")
+    s = laid_out(game(text), hand_P1=["low", "high", "high"])
+    s.apply_action("name_a_card")
+    assert s.observation(None)["counters"]["score[P1]"] == 2  # low and high, once each
+
+
+PAUSING = TEXT.replace("""      choose(current) k from card_types {
+        move(of(hand(next(current)), k), hand(current))
+      }""", """      for i in range(2) {
+        choose(current) k from card_types { move(of(hand(next(current)), k), row(i)) }
+      }""")
+
+
+def test_a_loop_over_numbers_that_pauses_resumes_with_the_next_number():
+    s = laid_out(game(PAUSING), hand_P1=["low"], hand_P2=["mid", "high"])
+    s.apply_action("name_a_card")
+    s.apply_action("mid")
+    copy = s.clone()
+    s.apply_action("high")
+    assert zone(s, "row[0]") == ["mid"] and zone(s, "row[1]") == ["high"]
+    copy.apply_action("high")
+    assert copy.key() == s.key()
+
+
+def test_a_refill_moves_all_but_the_kept_cards():
+    s = laid_out(game(), hand_P1=["low"], discard_pile=["high", "mid", "low"], draw_pile=[])
+    s = settled(s)
+    assert zone(s, "discard_pile") == ["high"]
+    assert sorted(zone(s, "hand[P1]") + zone(s, "draw_pile")) == ["low", "low", "mid"]
+
+
+def test_the_short_refill_form_still_moves_every_card():
+    text = TEXT.replace("refill_from: {zone: discard_pile, keep_top: 1}", "refill_from: discard_pile")
+    s = settled(laid_out(game(text), hand_P1=["low"], discard_pile=["high", "mid"], draw_pile=[]))
+    assert zone(s, "discard_pile") == []
+    assert load_spec("rows.yaml", text).zone("draw_pile").refill_keep == 0
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("move(card, row(i))", "move(card, row(-1))", "RS211"),
+    ("move(card, row(i))", "move(card, row(current))", "RS204"),
+    ("move(card, row(i))", "move(card, row(i, 1))", "RS203"),
+    ("choose(current) i from range(3)", "choose(current) i from 3", "RS204"),
+    ("for i in range(3) { move(top(draw_pile, 1), row(i)) }",
+     "for i in range(3) { move(top(draw_pile, 1), hand(i)) }", "RS204"),
+    ("for i in range(3)", "for i in card_types", "RS204"),
+    ("refill_from: {zone: discard_pile, keep_top: 1}", "refill_from: {zone: row, keep_top: 1}", "RS402"),
+    ("refill_from: {zone: discard_pile, keep_top: 1}", "refill_from: {zone: discard_pile, keep_top: -1}",
+     "RS104"),
+    ("row: {count: 3,", "row: {count: 0,", "RS104"),
+    ("draw_pile: {visibility: hidden, ordered: true, start: true,",
+     "draw_pile: {visibility: hidden, ordered: true, count: 2, start: true,", "RS402"),
+])
+def test_misuse_is_a_positioned_error(old, new, code):
+    assert TEXT.count(old) >= 1
+    assert code in codes(TEXT.replace(old, new, 1))
+
+
+def test_the_graph_counts_a_familys_reads_and_moves_under_its_name():
+    g = graph.build(load_spec(SPEC))
+    edges = set(g.edges(keys=True))
+    assert ("action:place", "zone:row", "moves_to") in edges
+    assert ("zone:row", "action:place", "moves_from") in edges
+    assert ("setup", "zone:row", "moves_to") in edges
+
+
+def test_lint_finds_nothing_wrong_with_the_game():
+    code, out, _ = cli("lint", SPEC)
+    assert code == 0, out
+
+
+def test_the_narration_names_a_row_by_its_number():
+    s = laid_out(game(), hand_P1=["high"])
+    s.apply_action("place high")
+    s.apply_action("1")
+    assert "  high: the discard pile -> row 1" in narrate(s.log_for(None), {})
+
+
+def test_random_games_keep_the_invariants_and_clones_key_alike():
+    g = game(n=3)
+
+    def on_step(state):
+        state.check_invariants()
+        assert state.clone().key() == state.key()
+
+    for seed in range(20):
+        s = play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed), on_step)
+        assert s.is_terminal() and s.reason in ("enough", "turn_limit")
