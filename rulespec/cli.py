@@ -6,6 +6,7 @@ Exit codes: 0 ok; 1 findings (validate, lint, diff) or failed checks (test, repl
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import importlib.util
 import json
@@ -20,6 +21,7 @@ from interpreter.agents import make_agents, play
 from interpreter.observe import log_for
 from interpreter.choices import seat_name
 
+from . import completion, config, formats
 from .analysis import simulation
 from .lang import schema
 from .lang.compiler import compile_document, load_spec
@@ -76,7 +78,8 @@ class _Exit(Exception):
 
 
 MAX_MATCH = 10_000      # run --games: every game's log is kept until the end
-MAX_GAMES = 100_000     # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
+MAX_GAMES = config.MAX_GAMES  # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
+SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256       # simulate --workers: processes
 
 
@@ -96,6 +99,25 @@ def _whole(low: int, high: int | None = None):
     return whole
 
 
+def _formats(parser, *formats: str) -> None:
+    """--format, one spelling on every command; --json stays as its alias, so the
+    scripts written before --format keep working."""
+    parser.add_argument("--format", choices=("text",) + formats, default="text",
+                        help="output: text for people (default), " + ", ".join(formats))
+    parser.add_argument("--json", dest="format", action="store_const", const="json",
+                        help="the same as --format json (kept for older scripts)")
+
+
+def _spec(parser, name="spec", help="a spec file, a bundled game's name (rulespec games), or - "
+                                     "for standard input", **kw) -> None:
+    parser.add_argument(name, type=bundled.spec_argument, help=help, **kw).complete = completion.SPEC
+
+
+def _variants(parser) -> None:
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME",
+                        help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -103,115 +125,136 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"rulespec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    run = sub.add_parser("run", help="play one game and narrate it",
-                         description="Play one game with seeded agents and narrate it.",
-                         epilog="example: rulespec run GAME --players 3 --seed 7")
-    run.add_argument("spec", type=bundled.spec_argument)
-    run.add_argument("--variant", action="append", default=[], metavar="NAME",
-                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+    def command(name, help, description, example):
+        return sub.add_parser(name, help=help, description=description, epilog=f"example:\n  {example}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    run = command("run", "play one game and narrate it",
+                  "Play one game (or a match with --games) with seeded agents and narrate it.",
+                  "rulespec run GAME --players 3 --seed 7")
+    _spec(run)
+    _variants(run)
     run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for all seats, or one per seat, comma-separated: "
                           "random, first, greedy")
     run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
-    run.add_argument("--json", action="store_true", help="print the result and log as JSON")
+    _formats(run, "json")
     run.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's, or 2000)")
     run.add_argument("--as", dest="seat", metavar="SEAT",
                      help="narrate as this seat sees the game (e.g. P2); default: everything")
     run.add_argument("--games", type=_whole(1, MAX_MATCH), default=1,
-                     help="play a match of N games (seeds S, S+1, ...); counters marked "
-                          "match: true carry over")
+                     help="play a match of N games (seeds S, S+1, ...), each shown as it ends; "
+                          "counters marked match: true carry over")
 
-    sim = sub.add_parser("simulate", help="play many seeded games and report statistics",
-                         epilog="example: rulespec simulate GAME --games 1000 "
-                                "--players 3 --agents greedy --workers 2")
-    sim.add_argument("spec", type=bundled.spec_argument)
-    sim.add_argument("--variant", action="append", default=[], metavar="NAME",
-                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
-    sim.add_argument("--games", type=_whole(1, MAX_GAMES), default=1000, help="how many games (default 1000)")
+    sim = command("simulate", "play many seeded games and report statistics",
+                  "Play many seeded games, locally or on a Dask cluster, and report end reasons, "
+                  "lengths, seat wins, rules fired and cards played.",
+                  "rulespec simulate GAME --games 1000 --players 3 --agents greedy --workers 2")
+    _spec(sim)
+    _variants(sim)
+    sim.add_argument("--games", type=_whole(1, MAX_GAMES),
+                     help="how many games (default: simulate.games in the config, else 1000)")
     sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
     sim.add_argument("--agents", default="random", help="as for run")
     sim.add_argument("--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)")
     sim.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's)")
-    sim.add_argument("--json", action="store_true", help="print the report as JSON")
+    _formats(sim, "json")
     sim.add_argument("--plot", metavar="FILE.png",
                      help="draw game lengths and seat win rates (needs rulespec[plot])")
     sim.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
                      help="run the games on a Dask cluster (needs rulespec[dask]); "
                           "results are the same as a local run")
 
-    val = sub.add_parser("validate", help="check specs and report every problem",
-                         epilog="example: rulespec validate games/*.yaml")
-    val.add_argument("specs", nargs="+", type=bundled.spec_argument)
-    val.add_argument("--variant", action="append", default=[], metavar="NAME",
-                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
-    val.add_argument("--json", action="store_true", help="print problems as JSON")
+    val = command("validate", "check specs and report every problem",
+                  "Load and check specs (YAML, schema, expressions, references) and report "
+                  "every problem, each with its file, line and column.",
+                  "rulespec validate games/*.yaml --format github")
+    _spec(val, "specs", nargs="+", help="spec files or bundled games' names")
+    _variants(val)
+    _formats(val, "json", "sarif", "github")
 
-    test = sub.add_parser("test", help="run rules scenario files",
-                          epilog="example: rulespec test tests/scenarios")
-    test.add_argument("paths", nargs="+", help="scenario files or folders")
-    test.add_argument("--json", action="store_true")
+    test = command("test", "run rules scenario files",
+                   "Run rules scenarios (YAML files of a setup, choices and what must follow) "
+                   "and report each as passed or failed.",
+                   "rulespec test tests/scenarios --format junit > scenarios.xml")
+    test.add_argument("paths", nargs="+", help="scenario files or folders of them").complete = completion.FILE
+    _formats(test, "json", "junit")
 
-    lint = sub.add_parser("lint", help="check specs for unreachable states, dead rules, "
-                          "unwinnable ends and trigger loops",
-                          epilog="example: rulespec lint games/*.yaml --explore --format sarif")
-    lint.add_argument("specs", nargs="+", type=bundled.spec_argument)
-    lint.add_argument("--variant", action="append", default=[], metavar="NAME",
-                     help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+    lint = command("lint", "check specs for unreachable states, dead rules, unwinnable ends and "
+                   "trigger loops",
+                   "Check specs: layer 1 reads the rules, layer 2 (--explore) plays every choice "
+                   "of small games, layer 3 (--simulate) covers random games. Settings in "
+                   "[tool.rulespec] of pyproject.toml (or rulespec.toml) apply; flags win.",
+                   "rulespec lint games/*.yaml --explore --format sarif")
+    _spec(lint, "specs", nargs="+", help="spec files or bundled games' names")
+    _variants(lint)
     lint.add_argument("--explore", action="store_true",
                       help="layer 2: bounded exploration of a 2-player game (seconds)")
-    lint.add_argument("--depth", type=_whole(1), default=8, help="exploration depth in choices (default 8)")
-    lint.add_argument("--max-states", type=_whole(1), default=40_000, metavar="N",
-                      help="exploration stops after N states and says so (default 40000)")
+    lint.add_argument("--depth", type=_whole(1),
+                      help="exploration depth in choices (default: explore.depth in the config, else 8)")
+    lint.add_argument("--max-states", type=_whole(1), metavar="N",
+                      help="exploration stops after N states and says so (default: "
+                           "explore.max-states in the config, else 40000)")
     lint.add_argument("--timeout", type=float, metavar="SECONDS",
                       help="give up exploring after this long: no result, exit 2 (default: none; "
                            "the result never depends on machine speed)")
     lint.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
                       help="layer 3: coverage over N seeded random games")
-    lint.add_argument("--format", choices=["text", "json", "sarif"], default="text")
-    lint.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
-                      help="exit 1 when a finding has at least this severity (default error)")
+    _formats(lint, "json", "sarif", "github")
+    lint.add_argument("--fail-on", choices=SEVERITIES,
+                      help="exit 1 when a finding has at least this severity (default: lint.fail-on "
+                           "in the config, else error)")
     lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
 
-    df = sub.add_parser("diff", help="what a rule change changes: parts, findings, outcomes",
-                        epilog="example: rulespec diff GAME my_variant.yaml")
-    df.add_argument("old", type=bundled.spec_argument)
-    df.add_argument("new", type=bundled.spec_argument)
-    df.add_argument("--fail-on", choices=["info", "warning", "error"], default="error",
-                    help="exit 1 when NEW adds a finding of at least this severity")
+    df = command("diff", "what a rule change changes: parts, findings, outcomes",
+                 "Compare two specs: the parts that differ, the lint findings NEW adds or fixes, "
+                 "and with --simulate the outcomes of seeded random games of each.",
+                 "rulespec diff GAME my_variant.yaml --simulate 500")
+    _spec(df, "old", help="the spec before the change (a file, a bundled game, or -)")
+    _spec(df, "new", help="the spec after the change (a file, a bundled game, or -)")
+    df.add_argument("--fail-on", choices=SEVERITIES,
+                    help="exit 1 when NEW adds a finding of at least this severity (default: "
+                         "lint.fail-on in the config, else error)")
     df.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
                     help="also compare outcomes over N seeded random games of each")
     df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
-    df.add_argument("--json", action="store_true")
+    _formats(df, "json")
 
-    gr = sub.add_parser("graph", help="export the spec as a graph",
-                        epilog="example: rulespec graph GAME --format dot --render g.svg")
-    gr.add_argument("spec", type=bundled.spec_argument)
-    gr.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot")
+    gr = command("graph", "export the spec as a graph",
+                 "Export the rules graph (zones, phases, rules, counters and what links them) "
+                 "as Graphviz dot, Mermaid or JSON.",
+                 "rulespec graph GAME --format dot --render g.svg")
+    _spec(gr)
+    gr.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot",
+                    help="the graph's notation (default dot)")
     gr.add_argument("--output", "-o", help="write here instead of standard output")
     gr.add_argument("--render", metavar="FILE.svg",
                     help="also render with Graphviz 'dot' (when it is installed)")
 
-    sub.add_parser("schema", help="print the JSON Schema of spec files")
+    command("schema", "print the JSON Schema of spec files",
+            "Print the JSON Schema that spec files are checked against, for editors that "
+            "complete and check YAML.", "rulespec schema > spec.schema.json")
 
-    gm = sub.add_parser("games", help="list the games that ship with rulespec",
-                        description="List the bundled games: a name any command takes in place "
-                                    "of a spec file, the title, the player counts and the variants "
-                                    "(--variant NAME).",
-                        epilog="example: rulespec games; rulespec run GAME --variant NAME")
-    gm.add_argument("--json", action="store_true")
+    gm = command("games", "list the games that ship with rulespec",
+                 "List the bundled games: a name any command takes in place of a spec file, the "
+                 "title, the player counts and the variants (--variant NAME).",
+                 "rulespec games; rulespec run GAME --variant NAME")
+    _formats(gm, "json")
 
-    nw = sub.add_parser("new", help="write a small commented starter spec that validates and plays",
-                        epilog="example: rulespec new my_game && rulespec run my_game.yaml")
+    nw = command("new", "write a small commented starter spec that validates and plays",
+                 "Write NAME.yaml, a small commented spec to start a game from: it validates, "
+                 "lints clean and plays.", "rulespec new my_game && rulespec run my_game.yaml")
     nw.add_argument("name", help="the game's name: lower case letters, digits and _ (my_game)")
     nw.add_argument("--output", metavar="FILE", help="where to write it (default: NAME.yaml here)")
 
-    pl = sub.add_parser("play", help="play a game yourself at one seat, agents at the others",
-                        epilog="example: rulespec play GAME --as P1 --players 3")
-    pl.add_argument("spec", type=bundled.spec_argument)
+    pl = command("play", "play a game yourself at one seat, agents at the others",
+                 "Play at one seat, typing the number of your choice; agents play the others.",
+                 "rulespec play GAME --as P1 --players 3")
+    _spec(pl)
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
     pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -219,28 +262,31 @@ def _parser() -> argparse.ArgumentParser:
                     help="the agent at the other seats, or one per seat, comma-separated "
                          "(yours is ignored): random, first, greedy")
     pl.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="end the game as turn_limit after N turns")
-    pl.add_argument("--variant", action="append", default=[], metavar="NAME",
-                    help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+    _variants(pl)
 
-    rp = sub.add_parser("replay", help="re-run a game log and check it plays out the same",
-                        epilog="example: rulespec replay game.jsonl")
-    rp.add_argument("log", metavar="LOG.jsonl", help="a log written by rulespec run --log")
-    rp.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    rp = command("replay", "re-run a game log and check it plays out the same",
+                 "Re-run each game of a log written by 'rulespec run --log' with its recorded "
+                 "choices and check every event comes out the same.", "rulespec replay game.jsonl")
+    rp.add_argument("log", metavar="LOG.jsonl", help="a log written by rulespec run --log").complete = completion.FILE
+    _formats(rp, "json")
 
-    cp = sub.add_parser("compile", help="show the Python a rule compiles to, line by line "
-                        "against the spec",
-                        description="Print the Python source generated for a rule (its "
-                                    "conditions and its effect's ops), each line marked with "
-                                    "the spec line:col it came from. Without a RULE, list the "
-                                    "rules that have generated code.",
-                        epilog="example: rulespec compile GAME --show RULE --players 3")
-    cp.add_argument("spec", type=bundled.spec_argument)
+    cp = command("compile", "show the Python a rule compiles to, line by line against the spec",
+                 "Print the Python source generated for a rule (its conditions and its effect's "
+                 "ops), each line marked with the spec line:col it came from. Without a RULE, "
+                 "list the rules that have generated code.",
+                 "rulespec compile GAME --show RULE --players 3")
+    _spec(cp)
     cp.add_argument("--show", metavar="RULE", nargs="?", const="",
                     help="the rule to show: a step, action, reaction, end condition or trigger, "
                          "setup, evaluation, or counters.NAME; without RULE, list them")
     cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
-    cp.add_argument("--variant", action="append", default=[], metavar="NAME",
-                    help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+    _variants(cp)
+
+    cm = command("completion", "print a shell completion script",
+                 "Print the completion script of a shell: it completes commands, options, spec "
+                 "files (*.yaml) and bundled games' names.",
+                 'source <(rulespec completion bash)    # in ~/.bashrc')
+    cm.add_argument("shell", choices=completion.SHELLS, help="the shell: bash, zsh or fish")
     debug = "on an internal error (a bug, exit 3), print its traceback"
     p.add_argument("--debug", action="store_true", help=debug)
     for command in sub.choices.values():  # `rulespec run SPEC --debug` as well as `rulespec --debug run`
@@ -325,7 +371,11 @@ def _main(argv, stdout, stderr, stdin) -> int:
             return 2
     try:
         _take_standard_input(args)
+        _settle(args)
         return COMMANDS[args.command](args, stdout, stderr)
+    except config.ConfigError as exc:
+        print(f"rulespec {args.command}: {exc}", file=stderr)
+        return 2
     except SpecError as exc:
         print(exc.render(), file=stderr)
         return 2
@@ -351,6 +401,22 @@ def _main(argv, stdout, stderr, stdin) -> int:
               "in rulespec: please report it with the command and its files"
               + ("" if args.debug else " (--debug shows the traceback)"), file=stderr)
         return 3
+
+
+# what the config file may set: argument -> (Config field, the default without a file)
+_SETTINGS = {"games": ("games", 1000), "depth": ("depth", 8), "max_states": ("max_states", 40_000),
+             "fail_on": ("fail_on", "error")}
+
+
+def _settle(args) -> None:
+    """Give the arguments no flag set their value from the project's config file,
+    else the built-in default: flags win over the file. Only the commands it speaks
+    of read it, so a broken config never stops `rulespec games`."""
+    args.config = config.load() if args.command in ("lint", "diff", "simulate") else config.Config()
+    for name, (setting, default) in _SETTINGS.items():
+        if getattr(args, name, default) is None:
+            from_file = getattr(args.config, setting)
+            setattr(args, name, default if from_file is None else from_file)
 
 
 def _take_standard_input(args) -> None:
@@ -455,7 +521,7 @@ def _run(args, out, err) -> int:
     if args.games > 1:
         return _report_match(spec, n, args, games, viewer, out)
     game = games[0]
-    if args.json:
+    if args.format == "json":
         json.dump({"spec": spec.name, "players": n, "seed": args.seed, "result": game.result,
                    "events": log_for(game, viewer)}, out, default=list, indent=1)
         out.write("\n")
@@ -475,7 +541,7 @@ def _report_match(spec, n, args, games, viewer, out) -> int:
         for p in game.winners:
             tally[seat_name(p)] += 1
         results.append(game.result | {"game": k + 1, "seed": args.seed + k})
-    if args.json:
+    if args.format == "json":
         json.dump({"spec": spec.name, "players": n, "games": results, "tally": tally}, out, indent=1)
         out.write("\n")
         return 0
@@ -521,7 +587,7 @@ def _simulate(args, out, err) -> int:
                                 str(temporary))
         except OutputError as exc:
             raise UsageError(f"--plot: {exc}") from None
-    if args.json:
+    if args.format == "json":
         json.dump(report, out, indent=1)
         out.write("\n")
         return 0
@@ -573,9 +639,9 @@ def _validate(args, out, err) -> int:
             _load(path, args.variant)
         except SpecError as exc:
             problems.append(exc)
-    if args.json:
-        json.dump([d.as_dict() for e in problems for d in e.diagnostics], out, indent=1)
-        out.write("\n")
+    diagnostics = [d for e in problems for d in e.diagnostics]
+    if args.format != "text":
+        out.write(_machine(args.format, diagnostics))
     else:
         for exc in problems:
             print(exc.render(), file=out)
@@ -598,9 +664,11 @@ def _test(args, out, err) -> int:
         except ValueError as exc:
             results.append(scenarios.Outcome(str(f), str(f), False, [f"{f}: {exc}"]))
     failed = [r for r in results if not r.passed]
-    if args.json:
+    if args.format == "json":
         json.dump([r.__dict__ for r in results], out, indent=1)
         out.write("\n")
+    elif args.format == "junit":
+        out.write(formats.junit(results))
     else:
         for r in results:
             print(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.name}", file=out)
@@ -648,19 +716,18 @@ def _lint(args, out, err) -> int:
             found += coverage.coverage(spec, args.simulate)
         findings += [f for f in found
                      if not static.silenced(f, sources.get(f.span.file, []))]
-    select, ignore = _codes(args.select), _codes(args.ignore)
+    select = _codes(args.select) if args.select is not None else args.config.select or ()
+    ignore = _codes(args.ignore) if args.ignore is not None else args.config.ignore or ()
+    findings = [dataclasses.replace(f, severity=args.config.severity.get(f.code, f.severity))
+                for f in findings]
     findings = [f for f in findings
                 if (not select or any(f.code.startswith(c) for c in select))
                 and not any(f.code.startswith(c) for c in ignore)]
     # a finding in a file that several of the specs share (a base and its variant) once
     unique = {(f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)}
     findings = sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
-    if args.format == "json":
-        json.dump([f.as_dict() for f in findings], out, indent=1)
-        out.write("\n")
-    elif args.format == "sarif":
-        json.dump(_sarif(findings), out, indent=1)
-        out.write("\n")
+    if args.format != "text":
+        out.write(_machine(args.format, findings))
     else:
         for f in findings:
             d = Diagnostic(f.code, f.message + (f" [layer {f.layer}]" if f.layer else ""),
@@ -671,33 +738,18 @@ def _lint(args, out, err) -> int:
         counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
         print(f"{len(args.specs)} spec(s) linted: {counts['error']} error(s), "
               f"{counts['warning']} warning(s), {counts['info']} note(s)", file=out)
-    threshold = ("info", "warning", "error").index(args.fail_on)
-    failing = [f for f in findings if ("info", "warning", "error").index(f.severity) >= threshold]
+    threshold = SEVERITIES.index(args.fail_on)
+    failing = [f for f in findings if SEVERITIES.index(f.severity) >= threshold]
     return 1 if failing else 0
 
 
-def _sarif(findings) -> dict:
-    from .analysis import lint as static
-    from . import __version__
-    level = {"error": "error", "warning": "warning", "info": "note"}
-    codes = sorted({f.code for f in findings})
-    return {
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "rulespec", "version": __version__,
-                "informationUri": "https://rulespec.dev/docs/lint",
-                "rules": [{"id": c, "shortDescription": {"text": static.CODES.get(c, c)}}
-                          for c in codes]}},
-            "results": [{
-                "ruleId": f.code, "level": level[f.severity],
-                "message": {"text": f.message + (f" ({f.hint})" if f.hint else "")},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": f.span.file},
-                    "region": {"startLine": f.span.line, "startColumn": f.span.col}}}],
-                "properties": {"layer": f.layer, "trace": list(f.trace)}}
-                for f in findings]}]}
+def _machine(form: str, findings) -> str:
+    """Findings or diagnostics in a format for tools: json, sarif or github."""
+    from .analysis.lint import CODES
+
+    if form == "json":
+        return json.dumps([f.as_dict() for f in findings], indent=1) + "\n"
+    return formats.sarif(findings, CODES) if form == "sarif" else formats.github(findings)
 
 
 def _diff(args, out, err) -> int:
@@ -715,7 +767,7 @@ def _diff(args, out, err) -> int:
         results = [simulation.simulate(simulation.Job(path, n, ("random",), None), args.simulate)
                    for path in (args.old, args.new)]
         rows = diff.compare_outcomes(results[0], results[1], n)
-    if args.json:
+    if args.format == "json":
         json.dump({"changes": [c.as_dict() for c in changed],
                    "new_findings": [f.as_dict() for f in added],
                    "fixed_findings": [f.as_dict() for f in fixed], "outcomes": rows}, out, indent=1)
@@ -739,8 +791,8 @@ def _diff(args, out, err) -> int:
                   file=out)
         if not (changed or added or fixed or rows):
             print("no semantic differences", file=out)
-    threshold = ("info", "warning", "error").index(args.fail_on)
-    return 1 if any(("info", "warning", "error").index(f.severity) >= threshold for f in added) else 0
+    threshold = SEVERITIES.index(args.fail_on)
+    return 1 if any(SEVERITIES.index(f.severity) >= threshold for f in added) else 0
 
 
 def _interval(ci, digits) -> str:
@@ -784,7 +836,7 @@ def _schema(args, out, err) -> int:
 
 def _games(args, out, err) -> int:
     rows = bundled.listing()
-    if args.json:
+    if args.format == "json":
         json.dump(rows, out, indent=2)
         out.write("\n")
         return 0
@@ -845,7 +897,7 @@ def _replay(args, out, err) -> int:
     except LogError as exc:
         print(exc, file=err)
         return 2
-    if args.json:
+    if args.format == "json":
         json.dump([{"game": o.game, "seed": o.seed, "same": o.same, "events": o.events,
                     "difference": o.difference, "result": o.result} for o in outcomes], out, indent=1)
         out.write("\n")
@@ -891,7 +943,12 @@ def _compile(args, out, err) -> int:
     return 0
 
 
-COMMANDS = {"run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
+def _completion(args, out, err) -> int:
+    out.write(completion.script(_parser(), args.shell))
+    return 0
+
+
+COMMANDS = {"completion": _completion, "run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
             "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
             "play": _play, "replay": _replay, "compile": _compile, "games": _games, "new": _new}
 
