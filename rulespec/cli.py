@@ -6,6 +6,7 @@ Exit codes: 0 ok; 1 findings (validate, lint, diff) or failed checks (test, repl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import errno
 import importlib.util
@@ -31,7 +32,7 @@ from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
 from .table import bundled, scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
 from .table.narrate import narrate, visible
-from .table.replay import write_log
+from .table.replay import log_writer
 
 EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' lists, or a spec file)
   rulespec games                                      the bundled games and their variants
@@ -285,7 +286,7 @@ def _parser() -> argparse.ArgumentParser:
     cm = command("completion", "print a shell completion script",
                  "Print the completion script of a shell: it completes commands, options, spec "
                  "files (*.yaml) and bundled games' names.",
-                 'source <(rulespec completion bash)    # in ~/.bashrc')
+                 'rulespec completion bash > ~/.local/share/bash-completion/completions/rulespec')
     cm.add_argument("shell", choices=completion.SHELLS, help="the shell: bash, zsh or fish")
     debug = "on an internal error (a bug, exit 3), print its traceback"
     p.add_argument("--debug", action="store_true", help=debug)
@@ -506,53 +507,79 @@ def _run(args, out, err) -> int:
             viewer = scenarios._seat(args.seat, n)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    definition, games, carried = Game(spec, n), [], None
+    log = contextlib.nullcontext() if args.log is None else log_writer(
+        args.log, args.spec, args.variant, n, inputs, agents=args.agents, max_turns=args.max_turns)
+    try:
+        with log as record:
+            if args.games == 1:
+                return _one_game(spec, n, args, viewer, record, out)
+            return _match(spec, n, args, viewer, record, out, err)
+    except OutputError as exc:
+        raise UsageError(f"--log: {exc}") from None
+
+
+def _games_played(spec, n, args, viewer, record):
+    """(number, seed, result, events as the viewer sees them) of each game as it ends,
+    written to the log (record) at once: nothing of a game is kept past its turn."""
+    definition, carried = Game(spec, n), None
     for k in range(args.games):
         seed = args.seed + k
         game = definition.new_initial_state(seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
-        games.append(play(game, make_agents(args.agents.split(","), n, seed)))
+        play(game, make_agents(args.agents.split(","), n, seed))
         carried = game.carry()
-    if args.log is not None:
-        try:
-            write_log(args.log, games, args.spec, args.variant, n, args.seed, inputs,
-                      agents=args.agents, max_turns=args.max_turns)
-        except OutputError as exc:
-            raise UsageError(f"--log: {exc}") from None
-    if args.games > 1:
-        return _report_match(spec, n, args, games, viewer, out)
-    game = games[0]
+        events = log_for(game, viewer)
+        if record is not None:
+            record(k + 1, seed, events if viewer is None else log_for(game, None), game.result)
+        yield k + 1, seed, game.result, events
+
+
+def _one_game(spec, n, args, viewer, record, out) -> int:
+    ((_, _, result, events),) = _games_played(spec, n, args, viewer, record)
     if args.format == "json":
-        json.dump({"spec": spec.name, "players": n, "seed": args.seed, "result": game.result,
-                   "events": log_for(game, viewer)}, out, default=list, indent=1)
+        json.dump({"spec": spec.name, "players": n, "seed": args.seed, "result": result,
+                   "events": events}, out, default=list, indent=1)
         out.write("\n")
         return 0
     titles = {c.name: c.title for c in spec.cards}
     print(f"{spec.name}: {n} players, seed {args.seed}, agents {args.agents}", file=out)
-    for line in narrate(log_for(game, viewer), titles):
+    for line in narrate(events, titles):
         print(line, file=out)
     return 0
 
 
-def _report_match(spec, n, args, games, viewer, out) -> int:
+def _match(spec, n, args, viewer, record, out, err) -> int:
+    """A match, each game narrated as it ends; with --format json, one document of the
+    results at the end (a result is a few fields, not the game's events)."""
     titles = {c.name: c.title for c in spec.cards}
     tally = {seat_name(p): 0 for p in range(n)}
     results = []
-    for k, game in enumerate(games):
-        for p in game.winners:
-            tally[seat_name(p)] += 1
-        results.append(game.result | {"game": k + 1, "seed": args.seed + k})
-    if args.format == "json":
+    # the narration on a terminal is its own progress; a line on standard error when it goes elsewhere
+    progress = _progress(err, args.games) if _terminal(err) and not _terminal(out) else None
+    text = args.format == "text"
+    if text:
+        print(f"{spec.name}: a match of {args.games} games, {n} players, agents {args.agents}", file=out)
+    for number, seed, result, events in _games_played(spec, n, args, viewer, record):
+        for winner in result["winners"]:
+            tally[winner] += 1
+        results.append(result | {"game": number, "seed": seed})
+        if text:
+            print(f"\n== Game {number} (seed {seed})", file=out)
+            for line in narrate(events, titles):
+                print(line, file=out)
+            out.flush()
+        if progress is not None:
+            progress(number)
+    if not text:
         json.dump({"spec": spec.name, "players": n, "games": results, "tally": tally}, out, indent=1)
         out.write("\n")
         return 0
-    print(f"{spec.name}: a match of {args.games} games, {n} players, agents {args.agents}", file=out)
-    for k, game in enumerate(games):
-        print(f"\n== Game {k + 1} (seed {args.seed + k})", file=out)
-        for line in narrate(log_for(game, viewer), titles):
-            print(line, file=out)
     print("\nMatch: " + ", ".join(f"{p} {w}" for p, w in tally.items()) +
-          f" ({sum(1 for g in games if not g.winners)} without a winner)", file=out)
+          f" ({sum(1 for r in results if not r['winners'])} without a winner)", file=out)
     return 0
+
+
+def _terminal(stream) -> bool:
+    return getattr(stream, "isatty", lambda: False)()
 
 
 def _simulate(args, out, err) -> int:
@@ -571,7 +598,7 @@ def _simulate(args, out, err) -> int:
         raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
     if args.dask and importlib.util.find_spec("distributed") is None:
         raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'")
-    progress = _progress(err, args.games) if getattr(err, "isatty", lambda: False)() else None
+    progress = _progress(err, args.games) if _terminal(err) else None
     try:
         results = simulation.simulate(job, args.games, args.seed, args.workers, progress, args.dask)
     except (OSError, ValueError) as exc:  # ValueError: an address dask cannot read
@@ -614,19 +641,23 @@ def _simulate(args, out, err) -> int:
     return 0
 
 
-def _progress(stream, total):
-    """A progress line on a terminal, for runs of more than a few seconds."""
+def _progress(stream, total, unit="games"):
+    """A progress line on a terminal for work of more than a couple of seconds, redrawn
+    at most ten times a second however often it is called."""
     import time
-    start = time.monotonic()
+    start = last = time.monotonic()
 
-    def show(done):
-        elapsed = time.monotonic() - start
-        if elapsed < 2 and done < total:
+    def show(done, final=False):  # final: the work ended short of total (a search's bound)
+        nonlocal last
+        now = time.monotonic()
+        ended = final or done >= total
+        if not ended and (now - start < 2 or now - last < 0.1) or ended and now - start < 2:
             return
-        rate = done / elapsed if elapsed else 0
-        eta = (total - done) / rate if rate else 0
-        stream.write(f"\r  {done}/{total} games, {rate:,.0f}/s, {eta:4.0f} s left ")
-        if done >= total:
+        last = now
+        rate = done / (now - start) if now > start else 0
+        eta = f", {(total - done) / rate:4.0f} s left" if rate and not ended else ""
+        stream.write(f"\r  {done:,}/{total:,} {unit}, {rate:,.0f}/s{eta} ")
+        if ended:
             stream.write("\n")
         stream.flush()
     return show
@@ -707,13 +738,17 @@ def _lint(args, out, err) -> int:
         found = list(layer1)
         if args.explore:
             bounds = explore.Bounds(depth=args.depth, max_states=args.max_states, timeout=args.timeout)
+            progress = _progress(err, args.max_states, "states") if _terminal(err) else None
             try:
-                report = explore.explore(spec, bounds)
+                report = explore.explore(spec, bounds, progress)
+                if progress is not None:
+                    progress(report.states, final=True)
             except explore.Timeout as exc:
                 raise UsageError(f"{path}: {exc}; raise --timeout, or lower --depth or --max-states") from None
             found += explore.confirm(spec, layer1, report)
         if args.simulate:
-            found += coverage.coverage(spec, args.simulate)
+            progress = _progress(err, args.simulate) if _terminal(err) else None
+            found += coverage.coverage(spec, args.simulate, progress)
         findings += [f for f in found
                      if not static.silenced(f, sources.get(f.span.file, []))]
     select = _codes(args.select) if args.select is not None else args.config.select or ()
@@ -764,7 +799,8 @@ def _diff(args, out, err) -> int:
         for spec in (old, new):
             if not spec.min_players <= n <= spec.max_players:
                 raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
-        results = [simulation.simulate(simulation.Job(path, n, ("random",), None), args.simulate)
+        results = [simulation.simulate(simulation.Job(path, n, ("random",), None), args.simulate,
+                                       progress=_progress(err, args.simulate) if _terminal(err) else None)
                    for path in (args.old, args.new)]
         rows = diff.compare_outcomes(results[0], results[1], n)
     if args.format == "json":

@@ -18,6 +18,7 @@ _rulespec_specs() {{
   compgen -W "{names}" -- "$1"
   compgen -d -S / -- "$1"
   compgen -f -X '!*.yaml' -- "$1"
+  return 0
 }}
 """,
     "zsh": """

@@ -46,7 +46,7 @@ def find(start: Path) -> Path | None:
         if own.is_file():
             return own
         project = folder / "pyproject.toml"
-        if project.is_file() and re.search(r"^\s*\[\s*tool\.rulespec[\].]", _text(project), re.M):
+        if project.is_file() and re.search(r"^\s*\[\s*tool\.rulespec\b", _text(project), re.M):
             return project
     return None
 
@@ -78,7 +78,7 @@ class _Place:
     lines: list[str]
 
     def fail(self, key: str, message: str):
-        pattern = re.compile(rf'^\s*(\[\s*[\w.-]*\b)?"?{re.escape(key)}"?\s*[=\].]')
+        pattern = re.compile(rf'(^|[\s{{,.\[])"?{re.escape(key)}"?\s*[=\].]')
         line = next((i + 1 for i, text in enumerate(self.lines) if pattern.search(text)), None)
         raise ConfigError(self.file, line, message)
 

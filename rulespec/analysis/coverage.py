@@ -8,6 +8,8 @@ evaluation for them to play by, and reported only if it does not fire there eith
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from interpreter import Game
 from interpreter.agents import make_agents, play
 
@@ -18,8 +20,9 @@ from .lint import Finding
 GREEDY_GAMES = 10   # a greedy game costs about ten random ones
 
 
-def coverage(spec: ir.Spec, games: int) -> list[Finding]:
-    """Seeds 0..games-1, the spec's default player count and turn limit."""
+def coverage(spec: ir.Spec, games: int, progress: Callable[[int], None] | None = None) -> list[Finding]:
+    """Seeds 0..games-1, the spec's default player count and turn limit; progress(games
+    played) after each."""
     n = spec.default_players
     definition = Game(spec, n)
     fired, called, limited, loops = set(), set(), 0, {}
@@ -30,6 +33,8 @@ def coverage(spec: ir.Spec, games: int) -> list[Finding]:
         limited += game.reason == "turn_limit"
         if game.reason in ("trigger_loop", "effect_loop"):
             loops.setdefault(game.reason, []).append(s)
+        if progress is not None:
+            progress(s + 1)
     findings = [Finding("RL201", "error", f"{len(seeds)} of {games} random {n}-player games "
                         f"stopped without an end ({reason} in {_culprit(definition, n, seeds[0])}); "
                         f"first seed {seeds[0]}", spec.span, layer=3)

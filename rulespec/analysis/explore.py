@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from interpreter import CHANCE, Game
@@ -89,13 +90,18 @@ def looping_rule(state) -> str:
     return culprit
 
 
-def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
+PROGRESS_EVERY = 500  # states between two calls of explore's progress
+
+
+def explore(spec: ir.Spec, bounds: Bounds = Bounds(),
+            progress: Callable[[int], None] | None = None) -> Report:
+    """Breadth first from each seed's start; progress(states seen) is called now and then."""
     n = max(spec.min_players, min(bounds.players, spec.max_players))
     game = Game(spec, n)
     report, looped = Report(seeds=bounds.seeds), set()
     started = time.monotonic()
     queue: deque = deque()  # (state, the steps that reach it)
-    seen = set()
+    seen, reported = set(), 0
     for seed in bounds.seeds:
         first = game.new_initial_state(seed=seed)
         if first.key(bounds.depth) not in seen:
@@ -107,6 +113,9 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds()) -> Report:
             break
         if bounds.timeout is not None and time.monotonic() - started > bounds.timeout:
             raise Timeout(len(seen), bounds.timeout)
+        if progress is not None and len(seen) >= reported + PROGRESS_EVERY:
+            reported = len(seen)
+            progress(reported)
         state, path = queue.popleft()
         report.fired |= state.fired.keys()
         if state.is_terminal():

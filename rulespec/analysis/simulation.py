@@ -72,7 +72,8 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
              progress: Callable[[int], None] | None = None,
              dask_address: str | None = None) -> list[GameResult]:
     """Play games seed..seed+games-1; results in seed order whatever runs them."""
-    work = chunks(job, games, seed, max(8, workers * 8))
+    # more, smaller chunks when someone watches: a finer progress for a little overhead
+    work = chunks(job, games, seed, max(8, workers * 8) if progress is None else max(100, workers * 25))
     workers = min(workers, len(work))  # no process without a chunk to play
     done, out = 0, []
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -60,11 +61,13 @@ class Outcome:
         return not self.difference
 
 
-def write_log(path: str, games: list[State], spec: str, variants: list[str], players: int,
-              first_seed: int, inputs=(), **fields) -> None:
-    """Write a log of a match that replay() reads: for each game a header (the spec and
-    variant files relative to the log's folder, the players, seed, game number,
-    `fields`, the result), then the game's events. The log is written whole or not at
+@contextmanager
+def log_writer(path: str, spec: str, variants: list[str], players: int, inputs=(), **fields):
+    """A log that replay() reads, written game by game as a match is played (nothing
+    of a game is kept once it is written): the block gets add(game_number, seed,
+    events, result), which writes the game's header (the spec and variant files
+    relative to the log's folder, the players, seed, game number, `fields`, the
+    result), then its events. The log appears whole when the block ends, or not at
     all, never over one of `inputs` (OutputError)."""
     folder = Path(os.path.realpath(path)).parent
 
@@ -73,11 +76,11 @@ def write_log(path: str, games: list[State], spec: str, variants: list[str], pla
 
     files = {"spec": relative(spec), "variants": [relative(find_variant(spec, v)) for v in variants]}
     with replacing(path, inputs) as temporary, open(temporary, "w", encoding="utf-8") as fh:
-        for k, game in enumerate(games):
-            header = files | {"players": players, "seed": first_seed + k,
-                              "game": k + 1} | fields | {"result": game.result}
-            for record in [header] + log_for(game, None):
+        def add(number: int, seed: int, events: list[dict], result: dict) -> None:
+            header = files | {"players": players, "seed": seed, "game": number} | fields | {"result": result}
+            for record in [header] + events:
                 fh.write(json.dumps(record, default=list) + "\n")
+        yield add
 
 
 @lru_cache(maxsize=None)
