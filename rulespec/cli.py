@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import sys
+import textwrap
 import traceback
 from pathlib import Path
 
@@ -39,19 +40,23 @@ EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' list
   rulespec new my_game                                write my_game.yaml, a starter spec that plays
   rulespec run GAME                                   a narrated game
   rulespec run GAME --players 3 --seed 7 --agents random,first,random
-  rulespec run GAME --json --log game.jsonl           machine-readable
+  rulespec run GAME --format json --log game.jsonl    machine-readable
   rulespec run GAME --games 3                         a match of three games
   rulespec run GAME --variant NAME --variant OTHER    variants compose in order
   rulespec simulate GAME --games 1000 --workers 2     statistics over many games
   rulespec validate GAME my_game.yaml                 check specs, list every problem
   rulespec lint GAME --explore                        find dead rules, unwinnable ends
+  rulespec lint GAME --format github                  findings as GitHub Actions annotations
   rulespec graph GAME --format dot                    the spec as a graph
   rulespec diff GAME my_variant.yaml                  what a rule change changes
-  rulespec test tests/scenarios                       run rules scenarios
+  rulespec test tests/scenarios --format junit        run rules scenarios, JUnit XML for CI
   rulespec play GAME --as P1                          play a game yourself
   rulespec replay game.jsonl                          re-run a logged game and check it
   rulespec compile GAME --show RULE                   the Python a rule compiles to
   rulespec schema                                     print the spec JSON Schema
+  rulespec completion bash                            shell completion (bash, zsh, fish)
+
+settings: [tool.rulespec] in pyproject.toml, or rulespec.toml (see docs/cli.md)
 """
 
 
@@ -78,7 +83,7 @@ class _Exit(Exception):
         self.status, self.message = status, message
 
 
-MAX_MATCH = 10_000      # run --games: every game's log is kept until the end
+MAX_MATCH = 10_000      # run --games: a result per game is kept, for the tally and --format json
 MAX_GAMES = config.MAX_GAMES  # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
 SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256       # simulate --workers: processes
@@ -100,11 +105,11 @@ def _whole(low: int, high: int | None = None):
     return whole
 
 
-def _formats(parser, *formats: str) -> None:
+def _formats(parser, *kinds: str) -> None:
     """--format, one spelling on every command; --json stays as its alias, so the
     scripts written before --format keep working."""
-    parser.add_argument("--format", choices=("text",) + formats, default="text",
-                        help="output: text for people (default), " + ", ".join(formats))
+    parser.add_argument("--format", choices=("text",) + kinds, default="text",
+                        help="output: text for people (default), " + ", ".join(kinds))
     parser.add_argument("--json", dest="format", action="store_const", const="json",
                         help="the same as --format json (kept for older scripts)")
 
@@ -127,7 +132,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name, help, description, example):
-        return sub.add_parser(name, help=help, description=description, epilog=f"example:\n  {example}",
+        # raw, so the example keeps its line; the description is wrapped here instead
+        return sub.add_parser(name, help=help, description=textwrap.fill(description, 79),
+                              epilog=f"example:\n  {example}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
 
     run = command("run", "play one game and narrate it",

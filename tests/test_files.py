@@ -1,6 +1,7 @@
 """Files named by documents, and files the commands write (issue 12): a scenario or a
 log shows no other file's lines; an output never replaces an input, is never left
 half-written, and needs a name."""
+import json
 import os
 import shutil
 
@@ -87,14 +88,14 @@ def test_a_failed_log_leaves_the_old_one(tmp_path, monkeypatch):
 
     log = tmp_path / "game.jsonl"
     log.write_text("the old log\n")
-    calls = []
 
-    def failing(game, viewer):
-        calls.append(game)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        return []
-    monkeypatch.setattr(replay, "log_for", failing)
+    class Failing:  # the disk fills up as the second game of the match is written
+        @staticmethod
+        def dumps(record, **options):
+            if record.get("game") == 2:
+                raise OSError(28, "No space left on device")
+            return json.dumps(record, **options)
+    monkeypatch.setattr(replay, "json", Failing)
     code, out, err = cli("run", TTG, "--games", 2, "--log", log)
     assert (code, err) == (2, f"rulespec run: --log: cannot write {log}: No space left on device\n")
     assert log.read_text() == "the old log\n"
