@@ -2,8 +2,10 @@
 XML, the [tool.rulespec] config, shell completion, help on every command, a streamed
 match and progress lines on terminals only."""
 import json
+import os
 import shutil
 import subprocess
+import sys
 import time
 from io import StringIO
 from pathlib import Path
@@ -183,6 +185,16 @@ def test_bash_completion_registers_and_completes_specs(tmp_path):
     assert complete("rulespec lint --fo") == {"--format"}
     assert complete("rulespec run take") == {"take_the_gold"}
     assert "mine.yaml" in complete("rulespec validate ") and "notes.txt" not in complete("rulespec validate ")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_bash_registers_the_script_the_command_prints():
+    root = Path(__file__).parent.parent
+    done = subprocess.run(["bash", "-c", f"source <('{sys.executable}' -m rulespec completion bash) "
+                           "&& complete -p rulespec"], capture_output=True, text=True,
+                          env=os.environ | {"PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "complete -o bashdefault -F _shtab_rulespec rulespec\n"
 
 
 @pytest.mark.parametrize("shell, marker", [("zsh", "#compdef rulespec"), ("fish", "complete -c rulespec")])
