@@ -122,6 +122,14 @@ def test_config_severity_select_and_fail_on_from_pyproject(never_offered, tmp_pa
     assert json.loads(cli("lint", never_offered, "--json", "--ignore", "RL2")[1])[0]["code"] == "RL102"
 
 
+def test_config_fail_on_applies_to_diff_and_the_flag_wins(never_offered, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("diff", PW, never_offered)[0] == 0  # a new warning passes by default
+    (tmp_path / "rulespec.toml").write_text('[lint]\nfail-on = "warning"\n')
+    assert cli("diff", PW, never_offered)[0] == 1
+    assert cli("diff", PW, never_offered, "--fail-on", "error")[0] == 0
+
+
 def test_config_bounds_and_flags_win(tmp_path, monkeypatch):
     (tmp_path / "rulespec.toml").write_text("[simulate]\ngames = 7\n\n[explore]\ndepth = 2\n")
     monkeypatch.chdir(tmp_path)
