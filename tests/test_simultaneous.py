@@ -151,3 +151,8 @@ def test_a_logged_game_replays(tmp_path):
 def test_the_graph_sees_the_picks_move_from_the_hands():
     g = graph.build(load_spec(str(SPEC)))
     assert g.has_edge(graph.NodeId("zone", "hand"), graph.NodeId("step", "trick"))
+
+
+def test_lint_counts_a_card_judged_by_its_properties_as_used():
+    code, out, _ = cli("lint", SPEC, "--explore", "--depth", "4")
+    assert code == 0 and out.strip().endswith("0 error(s), 0 warning(s), 0 note(s)")
