@@ -7,6 +7,7 @@ import pytest
 from gamekit import cli
 
 from interpreter import Game, State
+from interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 
@@ -156,3 +157,30 @@ def test_the_graph_sees_the_picks_move_from_the_hands():
 def test_lint_counts_a_card_judged_by_its_properties_as_used():
     code, out, _ = cli("lint", SPEC, "--explore", "--depth", "4")
     assert code == 0 and out.strip().endswith("0 error(s), 0 warning(s), 0 note(s)")
+
+
+ROUNDS = """
+rounds:
+  setup:
+    effect: |
+      move(done, pile)
+      for q in players { move(hand(q), pile) }
+      shuffle(pile)
+      for q in players { move(top(pile, 3), hand(q)) }
+  end_conditions:
+    hands_empty:
+      when: all(size(hand(q)) == 0 for q in players)
+  match_end:
+    enough_tricks:
+      when: any(tricks(q) >= 5 for q in players)
+      effect: win(argmax(tricks(q) for q in players))
+"""
+
+
+def test_it_plays_in_every_round_of_a_match():
+    text = TEXT.split("end_conditions:")[0].replace("    for p in players { move(top(pile, 3), hand(p)) }\n", "")
+    g = game(text + "turn_limit: 200\n" + ROUNDS + "end_conditions: {}\n")
+    state = play(g.new_initial_state(seed=3), make_agents(["random"], 3, 3))
+    assert state.result["reason"] == "enough_tricks" and state.result["rounds"] >= 2
+    asked = [e for e in state.log_for(None) if e["event"] == "choice"]
+    assert len(asked) == 3 * state.result["turns"]  # every player picked on every turn
