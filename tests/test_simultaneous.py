@@ -1,6 +1,7 @@
 """Simultaneous secret choices (`simultaneously(players) p chooses c from cards by key
 { … }`), on the small game tests/valid/all_at_once.yaml: every player picks a card in
 secret, asked in turn; the picks are resolved in the declared order once all are in."""
+import random
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,21 @@ def test_a_paused_pick_copies_and_keys_with_its_cards():
         state.apply_action("card_5")
         state.apply_action("card_7")
     assert copy.key() == s.key() and copy.log_for(None) == s.log_for(None)
+
+
+def test_a_redeal_between_picks_holds_whatever_card_now_lies_where_the_pick_lay():
+    laid = set()
+    for seed in range(12):
+        s = laid_out()
+        s.apply_action("card_9")
+        s.redeal(1, random.Random(seed))  # as P2's search would: P1's pick is not P2's to know
+        s.apply_action("card_5")
+        s.apply_action(s.legal_labels()[0])
+        s.check_invariants()
+        p1 = [e for e in s.log_for(None) if e["event"] == "move" and e["src"] == "hand[P1]"]
+        assert len(p1) == 1 and len(s.observation(None)["zones"]["hand[P1]"]) == 1
+        laid |= set(p1[0]["cards"])
+    assert len(laid) > 1  # the redeal did not keep P1's true pick
 
 
 @pytest.mark.parametrize("wrap", [
