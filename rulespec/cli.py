@@ -706,7 +706,7 @@ def _diff(args, out, err) -> int:
     old, new = _load(args.old, []), _load(args.new, [])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
-    rows = []
+    rows, tests = [], None
     if args.simulate:
         n = args.players or old.default_players
         for spec in (old, new):
