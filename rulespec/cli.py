@@ -750,11 +750,12 @@ def _outcome_lines(rows, tests):
                f"holm={row['p_holm']:.3g}{mark}")
     yield (f"tests    shares: {tests['tests']['shares']}; mean length: {tests['tests']['mean length']}; "
            f"Holm's correction over {tests['tested']} rows, SIGNIFICANT when holm < {tests['alpha']}")
-    mean = tests["detectable_mean"]
-    yield (f"power    {tests['games'][0]} and {tests['games'][1]} games can detect a change of "
-           f"{100 * tests['detectable_at_half']:.1f} points in a 50% share"
-           + (f", {mean} turns in the mean length" if mean is not None else "")
-           + f" ({100 * tests['power']:.0f}% power, alpha {tests['alpha']}/{tests['tested']})")
+    half, mean = tests["detectable_at_half"], tests["detectable_mean"]
+    found = [f"a change of {100 * half:.1f} points in a 50% share" if half is not None
+             else "no change in a 50% share"]
+    found += [f"a change of {mean} turns in the mean length"] if mean is not None else []
+    yield (f"power    {tests['games'][0]} and {tests['games'][1]} games can detect {', '.join(found)} "
+           f"({100 * tests['power']:.0f}% power, alpha {tests['alpha']}/{tests['tested']})")
 
 
 def _interval(ci, digits) -> str:

@@ -228,7 +228,8 @@ def test_simulate_names_its_tests_and_corrects_for_the_rows():
         "tests    shares: Fisher's exact test; mean length: Welch's t-test; "
         "Holm's correction over 7 rows, SIGNIFICANT when holm < 0.01",
         f"power    200 and 200 games can detect a change of {100 * facts['detectable_at_half']:.1f} points "
-        f"in a 50% share, {facts['detectable_mean']} turns in the mean length (80% power, alpha 0.01/7)"]
+        f"in a 50% share, a change of {facts['detectable_mean']} turns in the mean length "
+        "(80% power, alpha 0.01/7)"]
 
 
 def test_simulate_needs_a_player_count_both_specs_allow():

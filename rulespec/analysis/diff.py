@@ -128,7 +128,7 @@ def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[
         rows.append({"what": what, "old": a["share"], "new": b["share"],
                      "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
                      "test": "fisher", "p": stats.fisher_exact(k1, n1, k2, n2),
-                     "detectable": round(stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4)})
+                     "detectable": _rounded(stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4)})
     for reason in reasons:
         share_row(f"end reason {reason}", sum(r.reason == reason for r in old_results),
                   sum(r.reason == reason for r in new_results))
@@ -137,8 +137,7 @@ def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[
                   sum(p in r.winners for r in new_results))
     xs, ys = [r.turns for r in old_results], [r.turns for r in new_results]
     a, b = (stats.mean_interval(v, min(1, *v), limit) for v, limit in zip((xs, ys), turn_limits))
-    mean_change = stats.detectable_mean_change(xs, n2, tested_alpha)
-    mean_change = round(mean_change, 2) if math.isfinite(mean_change) else None
+    mean_change = _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2)
     rows.append({"what": "mean length (turns)", "old": a["mean"], "new": b["mean"],
                  "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
                  "test": "welch_t", "p": stats.welch(xs, ys),
@@ -152,8 +151,12 @@ def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[
     return rows, {"alpha": ALPHA, "correction": "holm", "tested": len(rows) - 2,
                   "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
                   "power": stats.POWER, "games": [n1, n2],
-                  "detectable_at_half": round(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),
+                  "detectable_at_half": _rounded(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),
                   "detectable_mean": mean_change}
+
+
+def _rounded(x, digits):
+    return None if x is None else round(x, digits)
 
 
 def _quantile(xs, q):

@@ -146,11 +146,12 @@ def _z(q: float) -> float:
     return NormalDist().inv_cdf(q)
 
 
-def detectable_share_change(p: float, n1: int, n2: int, alpha: float, power: float = POWER) -> float:
+def detectable_share_change(p: float, n1: int, n2: int, alpha: float, power: float = POWER) -> float | None:
     """The smallest change d of a share p, towards 1/2 (the harder direction), that a
     two-sided test at alpha finds with the given power, with n1 and n2 games: the least d
     with d >= z(1-alpha/2) sqrt(pbar qbar (1/n1 + 1/n2)) + z(power) sqrt(p q/n1 + p2 q2/n2),
-    p2 = p + d and pbar their weighted mean (Fleiss's normal approximation)."""
+    p2 = p + d and pbar their weighted mean (Fleiss's normal approximation). None when
+    not even the largest possible change is found that often."""
     sign = 1 if p <= 0.5 else -1
     room = 1 - p if sign > 0 else p
     za, zb = _z(1 - alpha / 2), _z(power)
@@ -161,7 +162,7 @@ def detectable_share_change(p: float, n1: int, n2: int, alpha: float, power: flo
         return d >= za * math.sqrt(pbar * (1 - pbar) * (1 / n1 + 1 / n2)) + \
             zb * math.sqrt(p * (1 - p) / n1 + p2 * (1 - p2) / n2)
     if not enough(room):
-        return room
+        return None
     lo, hi = 0.0, room
     for _ in range(60):
         mid = (lo + hi) / 2
@@ -169,9 +170,10 @@ def detectable_share_change(p: float, n1: int, n2: int, alpha: float, power: flo
     return hi
 
 
-def detectable_mean_change(xs: list[float], n2: int, alpha: float, power: float = POWER) -> float:
+def detectable_mean_change(xs: list[float], n2: int, alpha: float, power: float = POWER) -> float | None:
     """The smallest change of a mean that a two-sided test at alpha finds with the given
-    power, if the spread stays that of xs: (z(1-alpha/2) + z(power)) s sqrt(1/n1 + 1/n2)."""
+    power, if the spread stays that of xs: (z(1-alpha/2) + z(power)) s sqrt(1/n1 + 1/n2).
+    None when xs has no spread to go by (fewer than 2 values)."""
     if len(xs) < 2 or n2 == 0:
-        return math.inf
+        return None
     return (_z(1 - alpha / 2) + _z(power)) * statistics.stdev(xs) * math.sqrt(1 / len(xs) + 1 / n2)
