@@ -7,7 +7,6 @@ of simulated games, outcome differences are tested for significance.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, is_dataclass
 
 from ..lang import ir
