@@ -15,10 +15,10 @@ import sys
 import traceback
 from pathlib import Path
 
-from interpreter import Game, RuleError
-from interpreter.agents import make_agents, play
-from interpreter.observe import log_for
-from interpreter.choices import seat_name
+from rulespec.interpreter import Game, RuleError
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.observe import log_for
+from rulespec.interpreter.choices import seat_name
 
 from .analysis import simulation
 from .lang import schema

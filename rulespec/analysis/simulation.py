@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, NamedTuple
 
-from interpreter import Game
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 
 from ..lang.compiler import load_spec
 from .stats import wilson

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter import CHANCE, Game, IllegalChoice, State, seat_name
+from rulespec.interpreter import CHANCE, Game, IllegalChoice, State, seat_name
 
 from ..lang.diagnostics import Diagnostic, SpecError
 from ..lang.loading import load
