@@ -1,6 +1,6 @@
 """Any spec as a PettingZoo AEC environment (the `rl` extra: pettingzoo, gymnasium, numpy).
 
-    env = RulespecEnv("games/take_the_gold.yaml", players=3)
+    env = RulespecEnv("my_game.yaml", players=3)
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -12,10 +12,12 @@ action space (`env.action_labels`, see rulespec.table.encoding), an observation 
 {"observation": the seat's vector, "action_mask": 1 for each legal action}, and the
 structured observation (`State.observation(seat)`) is `info["observation"]`. Chance
 is resolved inside the environment from the seed given to `reset`. Rewards come
-from the result (`State.returns()`), given when the game ends.
+from the result (`State.returns()`), given when the game ends: all agents are then
+terminated, or truncated when the game reached its turn limit.
 """
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -31,10 +33,10 @@ from rulespec.table.encoding import ActionSpace, ObservationEncoder
 class RulespecEnv(AECEnv):
     metadata = {"name": "rulespec", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, spec: str | ir.Spec, players: int | None = None, *, turn_limit: int | None = None,
-                 render_mode: str | None = None):
+    def __init__(self, spec: str | os.PathLike | ir.Spec, players: int | None = None, *,
+                 turn_limit: int | None = None, render_mode: str | None = None):
         super().__init__()
-        spec = load_spec(spec) if isinstance(spec, str) else spec
+        spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
         self.game = Game(spec, players or spec.default_players)
         self.turn_limit, self.render_mode = turn_limit, render_mode
         self.actions, self.encoder = ActionSpace(self.game), ObservationEncoder(self.game)
@@ -57,8 +59,8 @@ class RulespecEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._rng = random.Random(seed)  # the one source of chance, as the state's own seed
-        self.state = self.game.new_initial_state(self._rng.randrange(2 ** 32), turn_limit=self.turn_limit)
+        self._chance = random.Random(seed)  # the one source of chance, as the state's own seed
+        self.state = self.game.new_initial_state(self._chance.randrange(2 ** 32), turn_limit=self.turn_limit)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -82,12 +84,14 @@ class RulespecEnv(AECEnv):
         and, at the end, hand out the result."""
         state = self.state
         while state.is_chance_node():
-            state.sample_chance(self._rng)
+            state.sample_chance(self._chance)
         for agent in self.agents:
             self.infos[agent] = {"observation": state.observation(self.seat[agent])}
         if state.is_terminal():
             self.rewards = dict(zip(self.possible_agents, state.returns()))
-            self.terminations = {a: True for a in self.agents}
+            # a game stopped by the turn limit was cut short, not played out
+            ended = self.truncations if state.reason == "turn_limit" else self.terminations
+            ended.update((a, True) for a in self.agents)
             self.agent_selection = self.agents[0]
         else:
             self.rewards = {a: 0.0 for a in self.agents}

@@ -1,6 +1,6 @@
 """Any spec as an OpenSpiel game (the `openspiel` extra: open_spiel).
 
-    short_name = register("games/take_the_gold.yaml")
+    short_name = register("my_game.yaml")
     game = pyspiel.load_game(short_name, {"players": 3})
 
 A registered spec is a sequential, explicitly stochastic game of imperfect
@@ -15,7 +15,9 @@ has seen happen), observation strings its observation only: never another seat's
 from __future__ import annotations
 
 import json
+import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -29,12 +31,12 @@ SHUFFLE_SEEDS = 64
 MAX_GAME_LENGTH = 1_000_000  # decisions, a bound OpenSpiel asks for: the turn limit ends games first
 
 
-def register(spec: str | ir.Spec, short_name: str | None = None) -> str:
+def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -> str:
     """Register the spec with OpenSpiel as `short_name` (default `rulespec_` and the
-    file's stem); load it with `pyspiel.load_game(short_name, {"players": n})`."""
-    path = spec if isinstance(spec, str) else spec.span.file
-    spec = load_spec(spec) if isinstance(spec, str) else spec
-    short_name = short_name or "rulespec_" + path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    spec file's stem); load it with `pyspiel.load_game(short_name, {"players": n})`."""
+    path = Path(spec.span.file if isinstance(spec, ir.Spec) else spec)
+    spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
+    short_name = short_name or f"rulespec_{path.stem}"
     game_type = pyspiel.GameType(
         short_name=short_name, long_name=spec.name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,

@@ -73,11 +73,10 @@ def _statements(spec: ir.Spec):
 
 def _numbers(low: ir.Expr, high: ir.Expr) -> range:
     """The numbers a `choose VAR from low..high` may offer: its bounds when they are
-    constants, else any range the interpreter accepts (it offers fewer than MAX_NUMBERS)."""
-    if isinstance(low, ir.Const) and isinstance(high, ir.Const):
-        return range(low.value, high.value + 1)
+    constants, else the MAX_NUMBERS the interpreter allows from the low bound (0 when
+    that is not a constant either: a number outside is refused by `action_of`)."""
     lo = low.value if isinstance(low, ir.Const) else 0
-    return range(min(lo, 0), max(lo, 0) + MAX_NUMBERS)
+    return range(lo, high.value + 1 if isinstance(high, ir.Const) else lo + MAX_NUMBERS)
 
 
 class ObservationEncoder:
