@@ -59,8 +59,8 @@ class RulespecEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._chance = random.Random(seed)  # the one source of chance, as the state's own seed
-        self.state = self.game.new_initial_state(self._chance.randrange(2 ** 32), turn_limit=self.turn_limit)
+        seed = random.randrange(2 ** 32) if seed is None else seed  # None: a fresh game, as gymnasium's
+        self.state = self.game.new_initial_state(seed, turn_limit=self.turn_limit)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -84,7 +84,7 @@ class RulespecEnv(AECEnv):
         and, at the end, hand out the result."""
         state = self.state
         while state.is_chance_node():
-            state.sample_chance(self._chance)
+            state.sample_chance()  # from the state's own RNG, seeded by reset
         for agent in self.agents:
             self.infos[agent] = {"observation": state.observation(self.seat[agent])}
         if state.is_terminal():

@@ -22,8 +22,21 @@ def _env(path, players=None, **kw):
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
 def test_pettingzoo_api(path):
-    from pettingzoo.test import api_test
-    api_test(_env(path), num_cycles=200)
+    pytest.importorskip("pettingzoo.test").api_test(_env(path), num_cycles=200)
+
+
+@pytest.mark.parametrize("name, players", [("take_the_gold", 2), ("take_the_gold", 6), ("pirates_wild", 4)])
+def test_pettingzoo_api_at_other_player_counts(name, players):
+    env = _env(GAMES / f"{name}.yaml", players)
+    pytest.importorskip("pettingzoo.test").api_test(env, num_cycles=200)
+    assert env.possible_agents == [f"P{p}" for p in range(1, players + 1)]
+
+
+def test_pettingzoo_seed_and_render():
+    test = pytest.importorskip("pettingzoo.test")
+    path = GAMES / "take_the_gold.yaml"
+    test.seed_test(lambda: _env(path, 3))
+    test.render_test(lambda render_mode=None: _env(path, 3, render_mode=render_mode))
 
 
 def _play(env, seed, pick):
@@ -104,7 +117,7 @@ def test_openspiel_random_simulation(spiel_game):
 
 def test_openspiel_mcts_plays_a_full_game(spiel_game):
     import numpy as np
-    from open_spiel.python.algorithms import mcts
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
     rng = np.random.RandomState(0)
     bot = mcts.MCTSBot(spiel_game, uct_c=2, max_simulations=10,
                        evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
