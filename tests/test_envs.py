@@ -89,6 +89,30 @@ def test_action_space_is_fixed_for_a_spec_and_player_count():
     assert "kraken -> P4" not in labels and "kraken -> P4" in ActionSpace(Game(spec, 4)).labels
 
 
+ALL_SPECS = sorted(GAMES.glob("*.yaml")) + sorted(GAMES.glob("variants/*/*.yaml")) + \
+    sorted((ROOT / "tests/valid").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", ALL_SPECS, ids=lambda p: p.stem)
+def test_action_space_holds_every_option_offered(path):
+    """Random games at the fewest and most players: each option offered is in the space."""
+    from rulespec.table.encoding import ActionSpace
+    from interpreter import Game
+    spec = load_spec(path)
+    for n in sorted({spec.min_players, spec.max_players}):
+        game = Game(spec, n)
+        space, pick = ActionSpace(game), random.Random(n)
+        for seed in range(4):
+            state = game.new_initial_state(seed, log=False, turn_limit=150)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.sample_chance()
+                    continue
+                labels = state.legal_labels()
+                assert all(label in space.index for label in labels), (n, labels)
+                state.apply_action(pick.choice(labels))
+
+
 def test_observation_vector_layout():
     env = _env(GAMES / "take_the_gold.yaml", 3)
     env.reset(seed=2)

@@ -47,7 +47,7 @@ def _player_labels(game):
         yield option.label
         if targets[name] == "card":  # the picked card: its type and where it lies
             yield from (f"{option.label} {t} from {s.label}" for t in names for s in game.slots)
-    if any(s.optional for s in spec.turn):
+    if any(s.optional or s.repeat for s in spec.turn):  # a repeat step is passed to end it
         yield PASS.label
     for r in game.reactions:
         yield from (o.label for o in r.options.values())
@@ -57,9 +57,11 @@ def _player_labels(game):
         if isinstance(stmt, ir.ChooseBranch):
             yield from (b.label for b in stmt.branches)
         elif isinstance(stmt, ir.ChooseNumber):
-            yield from (f"{stmt.var} = {v}" for v in _numbers(stmt.low, stmt.high))
-        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "ints":
-            yield from (str(v) for v in range(MAX_NUMBERS))
+            yield from (f"{stmt.var} = {v}" for v in _numbers(game, stmt.low, stmt.high))
+        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "ints":  # range(n)
+            ranged = isinstance(stmt.source, ir.Call) and stmt.source.func == "range"
+            n = _constant(game, stmt.source.args[0]) if ranged else None
+            yield from map(str, range(MAX_NUMBERS if n is None else n))
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names
 
@@ -71,12 +73,20 @@ def _statements(spec: ir.Spec):
         yield from ir.walk_statements(tuple(block))
 
 
-def _numbers(low: ir.Expr, high: ir.Expr) -> range:
+def _constant(game, expr: ir.Expr):
+    """The value of a constant or a parameter (fixed for the player count), else None."""
+    if isinstance(expr, ir.Const):
+        return expr.value
+    return game.params[expr.name] if isinstance(expr, ir.Param) else None
+
+
+def _numbers(game, low: ir.Expr, high: ir.Expr) -> range:
     """The numbers a `choose VAR from low..high` may offer: its bounds when they are
     constants, else the MAX_NUMBERS the interpreter allows from the low bound (0 when
     that is not a constant either: a number outside is refused by `action_of`)."""
-    lo = low.value if isinstance(low, ir.Const) else 0
-    return range(lo, high.value + 1 if isinstance(high, ir.Const) else lo + MAX_NUMBERS)
+    lo, hi = _constant(game, low), _constant(game, high)
+    lo = 0 if lo is None else lo
+    return range(lo, lo + MAX_NUMBERS if hi is None else hi + 1)
 
 
 class ObservationEncoder:
