@@ -24,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from interpreter import Game, seat_name
+from rulespec.interpreter import Game, seat_name
 from rulespec import load_spec
 from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from interpreter import CHANCE, TERMINAL, Game, seat_name
+from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec import load_spec
 from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder

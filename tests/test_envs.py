@@ -81,7 +81,7 @@ def test_mask_is_the_legal_options_and_rewards_are_the_result(name, players, tur
 
 def test_action_space_is_fixed_for_a_spec_and_player_count():
     from rulespec.table.encoding import ActionSpace
-    from interpreter import Game
+    from rulespec.interpreter import Game
     spec = load_spec(GAMES / "take_the_gold.yaml")
     labels = ActionSpace(Game(spec, 3)).labels
     assert labels == ActionSpace(Game(spec, 3)).labels and labels == tuple(sorted(labels))
@@ -97,7 +97,7 @@ ALL_SPECS = sorted(GAMES.glob("*.yaml")) + sorted(GAMES.glob("variants/*/*.yaml"
 def test_action_space_holds_every_option_offered(path):
     """Random games at the fewest and most players: each option offered is in the space."""
     from rulespec.table.encoding import ActionSpace
-    from interpreter import Game
+    from rulespec.interpreter import Game
     spec = load_spec(path)
     for n in sorted({spec.min_players, spec.max_players}):
         game = Game(spec, n)

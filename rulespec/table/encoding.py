@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from rulespec.lang import ir
 
-from interpreter.choices import NO_REACTION, PASS, seat_name
-from interpreter.effects import MAX_NUMBERS
+from rulespec.interpreter.choices import NO_REACTION, PASS, seat_name
+from rulespec.interpreter.effects import MAX_NUMBERS
 
 
 class ActionSpace:
