@@ -194,25 +194,27 @@ def _steps(state: State, data: dict, n: int):
             failures += [f"at step {i + 1}: {f}" for f in _checkpoint(state, data, step["expect"], n)]
             continue
         (who, choice), = step.items()  # the schema allows exactly one
-        problem = _wrong_actor(state, data, who, str(choice), n)
+        refusable = i == last and "expect_error" in data
+        problem = _wrong_actor(state, data, who, str(choice), n, refusable)
         if problem:
             return failures + [f"step {i + 1}{problem}"], True, None
         try:
             state.apply_action(str(choice))
         except IllegalChoice as exc:
-            if i == last and "expect_error" in data:
+            if refusable:
                 return failures, False, (exc.code.value, str(exc))
             return failures + [f"step {i + 1}: {exc}"], True, None
     return failures, False, None
 
 
-def _wrong_actor(state: State, data: dict, who: str, choice: str, n: int) -> str:
-    """Why `who` cannot make this step now ('' when it can)."""
+def _wrong_actor(state: State, data: dict, who: str, choice: str, n: int, refusable: bool) -> str:
+    """Why `who` cannot make this step now ('' when it can). A step after the end is
+    left to the state to refuse (`game/over`) when it is the refusal expected."""
     if data.get("auto") == "forced":
         _forced(state, (who, choice))
     _settle(state)
     if state.is_terminal():
-        return f" ({who}: {choice}): the game is already over ({state.reason})"
+        return "" if refusable else f" ({who}: {choice}): the game is already over ({state.reason})"
     if who != "chance":
         _seat(who, n)
     actor = _actor(state)
