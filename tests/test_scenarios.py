@@ -188,3 +188,24 @@ def test_a_scenario_that_cannot_load_keeps_its_name(tmp_path):
     assert run(seats).failures == [f"{seats}: 'P7' is not a seat of a 3-player game (P1..P3)"]
     cli_code, out, _ = cli("test", str(scenario))
     assert cli_code == 1 and out.startswith(f"FAIL {scenario}: a named but broken scenario\n")
+
+
+@pytest.mark.parametrize("code, failures", [
+    ("RS201", []),
+    ("RS501", ["refusal code: expected 'RS501', got 'RS201'"]),
+])
+def test_a_spec_that_does_not_load_can_be_the_expected_refusal(tmp_path, code, failures):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(f"spec: {ROOT / 'tests' / 'broken' / '11_unknown_zone_in_to.yaml'}\n"
+                        f"expect_error: {{code: {code}}}\n")
+    assert run(scenario).failures == failures
+    scenario.write_text(scenario.read_text().split("expect_error")[0])
+    assert "error RS201: unknown name 'discrad'" in run(scenario).failures[0]
+
+
+def test_a_misspelt_any_order_is_an_unknown_key_at_its_place(tmp_path):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(f"spec: {SPEC}\nsteps:\n  - expect: {{zones: {{draw_pile: {{any_ordr: []}}}}}}\n")
+    failure, = run(scenario).failures
+    assert (f"{scenario}:3:34: error RS501: unknown key 'any_ordr' in steps.0.expect.zones.draw_pile "
+            "(did you mean 'any_order'?)") in failure

@@ -4,7 +4,10 @@ A scenario file names a spec, lays out the table (which cards are where, whose t
 counters), lists the choices made and the outcomes of chance, and states what must
 hold afterwards (zones, counters, events, the winner and the end reason, who is to act
 and with which options, and what one seat's observation and log show: `seen_by`).
-`rulespec test` and pytest both run them through `run`.
+The same checks may sit between steps (`- expect: {...}`); a list the rules leave
+unordered is written `{any_order: [...]}`; `expect_error` states a refusal the scenario
+ends with; `auto: forced` takes single-option choice points without steps. Seats are
+`P1`, `P2`... everywhere. `rulespec test` and pytest both run them through `run`.
 
     name: a guard stops a thief
     rulings: [X-7]
@@ -46,7 +49,7 @@ ANY_ORDER = "any_order"
 
 
 def _seat(label, n):
-    if isinstance(label, str) and label.startswith("P") and label[1:].isdigit():
+    if isinstance(label, str) and SEAT.fullmatch(label):
         p = int(label[1:]) - 1
         if 0 <= p < n:
             return p
@@ -72,14 +75,8 @@ def _same(want, got) -> bool:
     return want == got
 
 
-def load_scenario(path: str | Path) -> tuple[dict, object]:
-    """A scenario file, checked against schema/scenario.schema.json (RS501)."""
-    doc = load(path)
-    _check_shape(doc)
-    return doc.data, doc
-
-
 def _check_shape(doc) -> None:
+    """A scenario file checked against schema/scenario.schema.json (RS501)."""
     problems = []
     if not isinstance(doc.data, dict):
         problems.append(Diagnostic("RS501", "a scenario is a mapping", doc.span(())))
