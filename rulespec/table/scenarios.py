@@ -63,7 +63,7 @@ def _seats(value, n):
         return _seat(value, n)
     if isinstance(value, list):
         return [_seats(v, n) for v in value]
-    if isinstance(value, dict) and ANY_ORDER in value:
+    if isinstance(value, dict) and set(value) == {ANY_ORDER}:
         return {ANY_ORDER: _seats(value[ANY_ORDER], n)}
     return value
 
