@@ -8,8 +8,8 @@ evaluation for them to play by, and reported only if it does not fire there eith
 """
 from __future__ import annotations
 
-from interpreter import Game
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 
 from ..lang import ir
 from .explore import looping_rule

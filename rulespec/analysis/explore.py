@@ -20,7 +20,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from interpreter import CHANCE, Game
+from rulespec.interpreter import CHANCE, Game
 
 from ..lang import ir
 from .lint import Finding
