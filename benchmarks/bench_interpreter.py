@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handwritten_ttg import TakeTheGold  # noqa: E402
 
-from interpreter import Game  # noqa: E402
-from interpreter.agents import make_agents, play  # noqa: E402
+from rulespec.interpreter import Game  # noqa: E402
+from rulespec.interpreter.agents import make_agents, play  # noqa: E402
 from rulespec import load_spec  # noqa: E402
 
 TTG = ROOT / "games" / "take_the_gold.yaml"

@@ -412,6 +412,49 @@ class StatementCompiler:
             g.enter(body, point.env)
         return choose_card
 
+    def _pause_ChooseAll(self, s: ir.ChooseAll):
+        """Each player of the set picks a card, asked in turn as a secret `card` choice;
+        the picks wait in the env (the cards stay where they are) until the last one,
+        then the body runs once per pick, sorted by the key (ties: in the order asked).
+        The env holds seats and a list of cards, so key() names the cards by where they lie."""
+        players, source, body = self.x.players(s.players), self.x.cards(s.source), self.block(s.body)
+        key = self.x.expr(s.order) if s.order is not None else None
+        who, var, names = s.player.name, s.var, self.rules.type_names
+        left, seats, cards = f"__left_{var}", f"__seats_{var}", f"__cards_{var}"  # locals never start with __
+
+        def simultaneously(g, env):
+            env[left], env[seats], env[cards] = tuple(players(g, env)), (), []
+            ask_next(g, env)
+
+        def ask_next(g, env):
+            while env[left]:
+                env[who], env[left] = env[left][0], env[left][1:]
+                taken = set(env[cards])  # a card someone picked is not picked twice
+                by_type = first_of_each_type([c for c in source(g, env) if c not in taken], g._ctype)
+                if by_type:
+                    g.ask(env[who], "card", [PickCard(names[t], c) for t, c in by_type.items()], resume, env)
+                    return
+            resolve(g, env)
+
+        def resume(g, point, option):
+            env = point.env
+            env[seats], env[cards] = env[seats] + (env[who],), env[cards] + [option.card]
+            ask_next(g, env)
+
+        def resolve(g, env):
+            picks = list(zip(env.pop(seats), env.pop(cards)))
+            del env[left]
+            if key is not None:
+                picks.sort(key=lambda pick: key(g, dict(env, **{who: pick[0], var: [pick[1]]})))
+            env[seats], env[cards] = tuple(p for p, _ in picks), [c for _, c in picks]
+            g._stack.extend(Frame(loop, env) for _ in picks)
+
+        def next_pick(g, env):  # each pass binds the next pick, and drops it
+            env[who], env[var] = env[seats][0], env[cards][:1]
+            env[seats], env[cards] = env[seats][1:], env[cards][1:]
+        loop = self.register((next_pick,) + body)
+        return simultaneously
+
     def _pause_ChooseNumber(self, s: ir.ChooseNumber):
         player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
         body, var = self.block(s.body), s.var

@@ -293,8 +293,17 @@ class State(Table):
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
-        check, so a trigger the new cards make true fires."""
-        self._redeal_hidden(seat, rng)  # bumps the version: the next check runs them all
+        check, so a trigger the new cards make true fires. A card a paused effect holds
+        (a pick of a simultaneous choice, a chosen card) becomes the card now lying where
+        it lay, so the effect goes on with a card `seat` could not tell from it."""
+        now = self._redeal_hidden(seat, rng)  # bumps the version: the next check runs them all
+        envs = {id(f.env): f.env for f in self._stack if f.env is not None}
+        if self._pending is not None and self._pending.env is not None:
+            envs[id(self._pending.env)] = self._pending.env
+        for env in envs.values():  # each once: frames of one effect share an env
+            for k, v in env.items():
+                if isinstance(v, list):
+                    env[k] = [now.get(c, c) for c in v]
 
     def check_invariants(self) -> None:
         """AssertionError unless the table holds its invariants (cards conserved and

@@ -295,11 +295,12 @@ class Table:
         self._current = current
         self._changed_everything()
 
-    def _redeal_hidden(self, seat: int, rng: random.Random) -> None:
+    def _redeal_hidden(self, seat: int, rng: random.Random) -> dict[int, int]:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
         size: a table that `seat`'s observation cannot tell from this one.
         A card revealed to `seat` keeps its place; the others dealt again lose their
-        reveals to other seats, as they are other cards now."""
+        reveals to other seats, as they are other cards now. Returns each card dealt
+        again -> the card now lying where it lay."""
         shown = self._shown
 
         def unseen(c):
@@ -308,12 +309,14 @@ class Table:
         pool = [c for i in hidden for c in self._zones[i] if unseen(c)]
         self._forget(pool)
         rng.shuffle(pool)
-        dealt = iter(pool)
+        dealt, now = iter(pool), {}
         for i in hidden:
-            self._zones[i] = [next(dealt) if unseen(c) else c for c in self._zones[i]]
+            now.update((c, next(dealt)) for c in self._zones[i] if unseen(c))
+            self._zones[i] = [now.get(c, c) for c in self._zones[i]]
             for c in self._zones[i]:
                 self._loc[c] = i
         self._changed_everything()
+        return now
 
     def _table_invariants(self) -> None:
         """AssertionError unless every card is in exactly one zone, where `_loc` says,

@@ -18,10 +18,10 @@ import textwrap
 import traceback
 from pathlib import Path
 
-from interpreter import Game, RuleError
-from interpreter.agents import make_agents, play
-from interpreter.observe import log_for
-from interpreter.choices import seat_name
+from rulespec.interpreter import Game, RuleError
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.observe import log_for
+from rulespec.interpreter.choices import seat_name
 
 from . import completion, config, formats
 from .analysis import simulation
@@ -800,7 +800,7 @@ def _diff(args, out, err) -> int:
     old, new = _load(args.old, []), _load(args.new, [])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
-    rows = []
+    rows, tests = [], None
     if args.simulate:
         n = args.players or old.default_players
         for spec in (old, new):
@@ -809,11 +809,12 @@ def _diff(args, out, err) -> int:
         results = [simulation.simulate(simulation.Job(path, n, ("random",), None), args.simulate,
                                        progress=_progress(err, args.simulate) if _terminal(err) else None)
                    for path in (args.old, args.new)]
-        rows = diff.compare_outcomes(results[0], results[1], n)
+        rows, tests = diff.compare_outcomes(*results, n, (old.turn_limit, new.turn_limit))
     if args.format == "json":
         json.dump({"changes": [c.as_dict() for c in changed],
                    "new_findings": [f.as_dict() for f in added],
-                   "fixed_findings": [f.as_dict() for f in fixed], "outcomes": rows}, out, indent=1)
+                   "fixed_findings": [f.as_dict() for f in fixed], "outcomes": rows,
+                   "statistics": tests}, out, indent=1)
         out.write("\n")
     else:
         for c in changed:
@@ -823,19 +824,33 @@ def _diff(args, out, err) -> int:
         for label, group in (("new", added), ("fixed", fixed)):
             for f in group:
                 print(f"{label} finding {f.span}: {f.severity} {f.code}: {f.message}", file=out)
-        for row in rows:
-            if row["p"] is None:  # a distribution point, shown without a test
-                print(f"outcome  {row['what']:<24} {row['old']:>8} -> {row['new']:>8}", file=out)
-                continue
-            digits = 1 if row["what"].startswith("mean") else 3
-            mark = "  SIGNIFICANT" if row["significant"] else ""
-            print(f"outcome  {row['what']:<24} {row['old']:8.3f} {_interval(row['old_ci'], digits)} -> "
-                  f"{row['new']:8.3f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g}{mark}",
-                  file=out)
+        for line in _outcome_lines(rows, tests) if rows else ():
+            print(line, file=out)
         if not (changed or added or fixed or rows):
             print("no semantic differences", file=out)
     threshold = SEVERITIES.index(args.fail_on)
     return 1 if any(SEVERITIES.index(f.severity) >= threshold for f in added) else 0
+
+
+def _outcome_lines(rows, tests):
+    """The outcome rows of `diff --simulate`, then the tests and the sample's power."""
+    for row in rows:
+        if row["p"] is None:  # a distribution point, shown without a test
+            yield f"outcome  {row['what']:<24} {row['old']:>8} -> {row['new']:>8}"
+            continue
+        digits = 1 if row["what"].startswith("mean") else 3
+        mark = "  SIGNIFICANT" if row["significant"] else ""
+        yield (f"outcome  {row['what']:<24} {row['old']:8.3f} {_interval(row['old_ci'], digits)} -> "
+               f"{row['new']:8.3f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g} "
+               f"holm={row['p_holm']:.3g}{mark}")
+    yield (f"tests    shares: {tests['tests']['shares']}; mean length: {tests['tests']['mean length']}; "
+           f"Holm's correction over {tests['tested']} rows, SIGNIFICANT when holm < {tests['alpha']}")
+    half, mean = tests["detectable_at_half"], tests["detectable_mean"]
+    found = [f"a change of {100 * half:.1f} points in a 50% share" if half is not None
+             else "no change in a 50% share"]
+    found += [f"a change of {mean} turns in the mean length"] if mean is not None else []
+    yield (f"power    {tests['games'][0]} and {tests['games'][1]} games can detect {', '.join(found)} "
+           f"({100 * tests['power']:.0f}% power, alpha {tests['alpha']}/{tests['tested']})")
 
 
 def _interval(ci, digits) -> str:

@@ -3,7 +3,7 @@ from functools import lru_cache
 from io import StringIO
 from pathlib import Path
 
-from interpreter import Game
+from rulespec.interpreter import Game
 from rulespec import load_spec
 from rulespec.cli import main
 

@@ -4,8 +4,8 @@ import pytest
 
 from gamekit import settled, zone
 
-from interpreter import Game, State
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint

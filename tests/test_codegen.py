@@ -11,9 +11,9 @@ import pytest
 import yaml
 from gamekit import ROOT, cli, counter, settled
 
-from interpreter import Game, RuleError, State
-from interpreter.agents import make_agents, play
-from interpreter.codegen import quote
+from rulespec.interpreter import Game, RuleError, State
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.codegen import quote
 from rulespec import load_spec
 
 COIN_GRAB = ROOT / "tests" / "valid" / "coin_grab.yaml"

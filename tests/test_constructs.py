@@ -5,8 +5,8 @@ import pytest
 
 from gamekit import counter, settled, zone
 
-from interpreter import Game, State
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 
 SHELF = """

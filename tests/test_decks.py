@@ -5,8 +5,8 @@ import time
 import pytest
 from gamekit import ROOT, cli, settled, zone
 
-from interpreter import Game
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis.diff import canon, changes
 

@@ -158,9 +158,13 @@ def test_changes_of_identical_specs_loaded_twice_are_empty():
 # --- outcomes: --simulate ----------------------------------------------------------
 
 def _outcomes(old, new, *extra):
+    return {row["what"]: row for row in _report(old, new, *extra)["outcomes"]}
+
+
+def _report(old, new, *extra):
     code, out, err = cli("diff", old, new, "--json", "--simulate", "200", *extra)
     assert code == 0, err
-    return {row["what"]: row for row in json.loads(out)["outcomes"]}
+    return json.loads(out)
 
 
 def test_simulate_flags_a_clearly_longer_game(tmp_path):
@@ -198,6 +202,34 @@ def test_simulate_flags_nothing_for_identical_specs():
     rows = _outcomes(TTG, TTG)
     assert rows and not any(r["significant"] for r in rows.values())
     assert all(r["old"] == r["new"] and r["p"] in (1.0, None) for r in rows.values())
+
+
+def test_simulate_names_its_tests_and_corrects_for_the_rows():
+    long_5 = ROOT / "games/variants/take_the_gold/long_5.yaml"
+    report = _report(TTG, long_5)
+    tested = [r for r in report["outcomes"] if r["p"] is not None]
+    facts = report["statistics"]
+    assert len(tested) == facts["tested"] == 7
+    assert {k: facts[k] for k in ("alpha", "correction", "tests", "power", "games")} == {
+        "alpha": 0.01, "correction": "holm", "power": 0.8, "games": [200, 200],
+        "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"}}
+    # 200 games a side at 0.01/7 detect about (3.19 + 0.84) * sqrt(0.25 * 2 / 200) = 20 points
+    assert facts["detectable_at_half"] == pytest.approx(0.20, abs=0.005)
+    assert {r["test"] for r in tested} == {"fisher", "welch_t"}
+    smallest = min(tested, key=lambda r: r["p"])
+    assert smallest["p_holm"] == pytest.approx(7 * smallest["p"])  # Holm's first step
+    assert all(r["p_holm"] >= r["p"] and r["significant"] == (r["p_holm"] < 0.01) for r in tested)
+    limit = load_spec(TTG).turn_limit
+    for r in tested:  # every interval inside what the quantity can take
+        low, high = (0, 1) if r["test"] == "fisher" else (1, limit)
+        assert all(low <= x <= high for x in r["old_ci"] + r["new_ci"])
+    code, out, err = cli("diff", TTG, long_5, "--simulate", "200")
+    assert out.splitlines()[-2:] == [
+        "tests    shares: Fisher's exact test; mean length: Welch's t-test; "
+        "Holm's correction over 7 rows, SIGNIFICANT when holm < 0.01",
+        f"power    200 and 200 games can detect a change of {100 * facts['detectable_at_half']:.1f} points "
+        f"in a 50% share, a change of {facts['detectable_mean']} turns in the mean length "
+        "(80% power, alpha 0.01/7)"]
 
 
 def test_simulate_needs_a_player_count_both_specs_allow():

@@ -7,7 +7,8 @@ KIND says what the block is:
   effect | action | expr            statements / an action's effect / an expression,
   pw-effect | pw-action | pw-expr   placed in Take the Gold or Pirates Wild
   python               run from the project root; its output must equal the "Output:"
-                       text block that follows, if there is one
+                       text block that follows, if there is one; `python needs MODULE`
+                       skips unless MODULE (an optional extra's) is installed
   scenario             a scenario file, run against tests/scenarios/take_the_gold/
 """
 import re
@@ -70,6 +71,8 @@ def test_doc_example(mark, body, output, tmp_path):
     kind = mark[0]
     want = mark[2] if len(mark) > 2 and mark[1] == "error" else None
     if kind == "python":
+        if mark[1:2] == ["needs"]:
+            pytest.importorskip(mark[2])
         done = subprocess.run([sys.executable, "-c", body], cwd=ROOT, capture_output=True,
                               text=True, timeout=600)
         assert done.returncode == 0, done.stderr

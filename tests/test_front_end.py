@@ -264,7 +264,7 @@ def test_game_limits(old, new, code):
 def test_a_game_at_the_size_limits_runs():
     text = BASE.replace("max: 4, default: 3", f"max: {limits.MAX_PLAYERS}, default: {limits.MAX_PLAYERS}")
     text = text.replace("coin: {count: 12", f"coin: {{count: {limits.MAX_CARDS - 12}")
-    from interpreter import Game
+    from rulespec.interpreter import Game
     game = Game(load_spec("x.yaml", text), limits.MAX_PLAYERS).new_initial_state(seed=1, turn_limit=5)
     while not game.is_terminal():
         if game.is_chance_node():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from gamekit import cli, zone
 
-from interpreter import Game, RuleError, State
+from rulespec.interpreter import Game, RuleError, State
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.cli import main

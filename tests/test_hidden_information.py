@@ -1,7 +1,7 @@
 """The hidden-information property (issue 11's acceptance): no observation or per-seat
 log of seat A ever holds a card that is hidden from A at that moment, nor another
 seat's secret choice. Checked over generated small specs (reveals, secret choices,
-inserts, moves between zones of every visibility) and over seeded games of the seed
+simultaneous choices, inserts, moves between zones of every visibility) and over seeded games of the seed
 games and the specs in tests/valid/.
 
 The checker keeps its own model of what each seat may know, from the spec's zones and
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import Game
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import load_spec
 
 ROOT = Path(__file__).parent.parent
@@ -152,6 +152,8 @@ def statements(draw, table: str) -> str:
         f"reveal(hand(current), {seen})",
         f"reveal({table}, {seen})",
         f"choose(current) c from hand(current) {{ {put} }}",
+        f"simultaneously({draw(st.sampled_from(['players', 'others(current)']))}) p chooses c from hand(p)"
+        f"{draw(st.sampled_from(['', ' by size(hand(p))', ' by 0 - size(pile)']))} {{ {put} }}",
         f"choose(current) d from 0..2 {{ {draw(st.sampled_from(['', f'reveal(d, {seen})']))} }}",
         "shuffle(pile)",
         f"move({table}, pile)",

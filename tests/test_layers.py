@@ -37,12 +37,14 @@ def _ours(modules, prefixes=("rulespec", "interpreter")):
     return {m for m in modules if m.split(".")[0] in prefixes}
 
 
-# layer -> what of ours it may import ("rulespec" alone: the package's own __init__)
+# layer -> what of ours it may import ("rulespec" alone: the package's own __init__).
+# The runtime installs as rulespec.interpreter; its own relative imports read as
+# `interpreter.*` here, since the reader names modules by their folder.
 ALLOWED = {
     "rulespec/lang": ("rulespec", "rulespec.lang"),
     "interpreter": ("interpreter", "rulespec.lang.ir"),
-    "rulespec/analysis": ("rulespec", "rulespec.analysis", "rulespec.lang", "interpreter"),
-    "rulespec/table": ("rulespec", "rulespec.table", "rulespec.lang", "interpreter"),
+    "rulespec/analysis": ("rulespec", "rulespec.analysis", "rulespec.lang", "rulespec.interpreter"),
+    "rulespec/table": ("rulespec", "rulespec.table", "rulespec.lang", "rulespec.interpreter"),
 }
 
 
@@ -68,8 +70,8 @@ def test_nothing_below_the_cli_imports_it():
 
 def test_importing_the_runtime_loads_no_front_end():
     """The runtime needs the IR's declarations, never the loader, schema or grammar."""
-    code = ("import sys, interpreter; print(sorted(m for m in sys.modules if m.startswith("
-            "('rulespec', 'lark', 'yaml', 'jsonschema'))))")
+    code = ("import sys, rulespec.interpreter; print(sorted(m for m in sys.modules if m.startswith("
+            "('rulespec', 'lark', 'yaml', 'jsonschema')) and not m.startswith('rulespec.interpreter')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "['rulespec', 'rulespec.lang', 'rulespec.lang.diagnostics', 'rulespec.lang.ir']"
 
@@ -83,7 +85,7 @@ def test_the_reader_resolves_relative_imports():
 
 def _private_names_of_a_state() -> set[str]:
     """Every private field and method of a State (and its Table)."""
-    from interpreter import Game, State
+    from rulespec.interpreter import Game, State
     from rulespec import load_spec
     state = Game(load_spec(ROOT / "games" / "take_the_gold.yaml"), 2).new_initial_state()
     return {name for name in set(vars(state)) | set(dir(State))
@@ -97,7 +99,8 @@ def test_nothing_outside_the_runtime_touches_a_state_s_private_fields():
     wrong = []
     for path in sorted(ROOT.glob("**/*.py")):
         rel = path.relative_to(ROOT)
-        if rel.parts[0] in ("interpreter", ".git", "build") or "site-packages" in rel.parts:
+        if rel.parts[0] in ("interpreter", ".git", "build") or rel.parts[:2] == ("rulespec", "interpreter") \
+                or "site-packages" in rel.parts:
             continue
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Attribute) and node.attr in private:
@@ -110,3 +113,13 @@ def test_the_private_field_check_sees_one():
     private = _private_names_of_a_state()
     tree = ast.parse("state._zones[0].append(1)\nstate._run()")
     assert {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} & private == {"_zones", "_run"}
+
+
+def test_no_module_imports_the_runtime_by_its_folder_name():
+    """The runtime installs as rulespec.interpreter: a top-level `interpreter` is not
+    there after pip install (issue 18), so nothing may import it by that name."""
+    wrong = [f"{p.relative_to(ROOT)} imports {m}"
+             for top in ("rulespec", "tests", "benchmarks") for p in sorted((ROOT / top).rglob("*.py"))
+             if "interpreter" not in p.relative_to(ROOT).parts[1:2]
+             for m in imports_of(p) if m.split(".")[0] == "interpreter"]
+    assert not wrong, "\n".join(wrong)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from gamekit import GAMES, counter, game_for, settled, zone
 
-from interpreter import CHANCE, Game, seat_name
+from rulespec.interpreter import CHANCE, Game, seat_name
 from rulespec import load_spec
 from rulespec.cli import main
 from rulespec.lang.loading import load

@@ -6,9 +6,9 @@ import pytest
 
 from gamekit import counter, settled, zone
 
-from interpreter import Game, State
-from interpreter.agents import make_agents, play
-from interpreter.effects import MAX_CALLS
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.effects import MAX_CALLS
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
 from rulespec.analysis.coverage import coverage

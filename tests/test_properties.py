@@ -3,9 +3,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import CHANCE, IllegalChoice
-from interpreter.agents import make_agents, play
-from interpreter.observe import can_see
+from rulespec.interpreter import CHANCE, IllegalChoice
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.observe import can_see
 
 from gamekit import game_for
 

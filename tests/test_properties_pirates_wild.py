@@ -7,8 +7,8 @@ from gamekit import game_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import CHANCE, seat_name
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import CHANCE, seat_name
+from rulespec.interpreter.agents import make_agents, play
 
 ORDER = [("coins", 4), ("map", 3), ("jewels", 2), ("skeleton_key", 1), ("treasure_chest", 1)]
 SHORE = {"coins", "map"}

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from gamekit import cli
 
-from interpreter import Game, State
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 

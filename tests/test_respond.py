@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import Game, State
-from interpreter.agents import make_agents, play
-from interpreter.observe import can_see
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.observe import can_see
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.analysis.coverage import coverage

@@ -7,8 +7,8 @@ import networkx as nx
 import pytest
 from gamekit import cli, counter, settled
 
-from interpreter import Game, State
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph, lint
 from rulespec.table.narrate import narrate

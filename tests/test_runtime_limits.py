@@ -6,8 +6,8 @@ from pathlib import Path
 
 from gamekit import cli
 
-from interpreter import Game, RuleError
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game, RuleError
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import load_spec
 
 COIN_GRAB = (Path(__file__).resolve().parent / "valid" / "coin_grab.yaml").read_text()

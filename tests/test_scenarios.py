@@ -6,7 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from gamekit import GAMES, ROOT
+from gamekit import GAMES, ROOT, cli
 
 from rulespec.lang.diagnostics import SpecError
 from rulespec.lang.loading import load
@@ -99,3 +99,113 @@ def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
 def test_every_ruling_a_game_cites_is_in_the_rulings_document():
     cited = {r for p in GAMES.rglob("*.yaml") for r in re.findall(r"\b(?:C|TTG|PW)-\d+\b", p.read_text())}
     assert cited and sorted(cited - set(REQUIRED)) == []
+
+
+def test_runner_reports_check_points_order_free_zones_and_seats_as_written(tmp_path):
+    scenario = _three_players(tmp_path, "wrong check points", "[kraken, kraken]", """\
+        steps:
+          - expect: {to_act: P2}
+          - P1: pirate -> P2
+          - expect:
+              options: [no reaction]
+              events: [{event: play, target: P3}]
+          - P2: officer_block
+        expect:
+          zones:
+            hand[P2]: {any_order: [gold_coin, officer]}
+            discard_pile: {any_order: [pirate]}
+        """)
+    outcome = run(scenario)
+    assert outcome.failures == [
+        "at step 1: to act: expected P2, got P1",
+        "at step 3: no event matching {'event': 'play', 'target': 'P3'}",
+        "at step 3: options: expected ['no reaction'], got ['no reaction', 'officer_block']",
+        "zone hand[P2]: expected {'any_order': ['gold_coin', 'officer']}, got ['gold_coin', 'kraken']",
+        "zone discard_pile: expected {'any_order': ['pirate']}, got ['officer', 'pirate']",
+    ]
+
+
+def test_an_order_free_zone_passes_in_either_order(tmp_path):
+    scenario = _three_players(tmp_path, "any order", "[kraken, kraken]", """\
+        steps:
+          - P1: pirate -> P2
+          - P2: officer_block
+        expect:
+          zones:
+            discard_pile: {any_order: [pirate, officer]}
+          events: [{event: play, player: P1, target: P2}]
+        """)
+    assert run(scenario).failures == []
+
+
+@pytest.mark.parametrize("rest, failures", [
+    ("steps: [{P1: pass}]\nexpect_error: {code: action/invalid_choice}\n",
+     ["expected a refusal (code 'action/invalid_choice'), but nothing was refused"]),
+    ("steps: [{P1: pirate -> P1}]\nexpect_error: {code: game/over, message: 'no'}\n",
+     ["refusal code: expected 'game/over', got 'action/invalid_choice'",
+      "refusal message: expected 'no', got \"'pirate -> P1' is not a legal choice for P1; "
+      "legal: kraken -> P2, kraken -> P3, pass, pirate -> P2, pirate -> P3\""]),
+    ("players: 9\nexpect_error: {code: RS401, message: 'Take the Gold is for 2 to 6 players, not 9'}\n", []),
+    ("players: 9\nexpect_error: {code: RS402}\n", ["refusal code: expected 'RS402', got 'RS401'"]),
+], ids=["not-refused", "other-refusal", "player-count", "player-count-code"])
+def test_runner_compares_the_refusal_it_expects(tmp_path, rest, failures):
+    scenario = _three_players(tmp_path, "refusal", "[kraken]", rest.replace("players: 9\n", ""))
+    if "players: 9" in rest:
+        scenario.write_text(scenario.read_text().replace("players: 3", "players: 9"))
+    assert run(scenario).failures == failures
+
+
+def test_auto_forced_takes_single_option_choices_but_not_a_named_one(tmp_path):
+    # P3 holds only coins: "no reaction" is forced and the random take of one card type too.
+    scenario = _three_players(tmp_path, "forced", "[kraken]", """\
+        auto: forced
+        steps:
+          - P1: pirate -> P3
+        expect:
+          zones: {"hand[P1]": [gold_coin, kraken], "hand[P3]": [pirate], discard_pile: []}
+          events: [{event: choice, player: P3, kind: react, option: no reaction}]
+        """)
+    assert run(scenario).failures == []
+    named = _three_players(tmp_path, "forced, named", "[kraken]", """\
+        auto: forced
+        steps:
+          - P1: pirate -> P3
+          - P3: no reaction
+        expect: {zones: {"hand[P3]": [pirate]}}
+        """)
+    assert run(named).failures == []
+
+
+def test_a_scenario_that_cannot_load_keeps_its_name(tmp_path):
+    scenario = tmp_path / "broken.yaml"
+    scenario.write_text(f"name: a named but broken scenario\nspec: {SPEC}\nexpect: {{zonez: {{}}}}\n")
+    outcome = run(scenario)
+    assert (outcome.name, outcome.passed) == ("a named but broken scenario", False)
+    assert f"{scenario}:3:10: error RS501: unknown key 'zonez' in expect" in outcome.failures[0]
+    seats = _three_players(tmp_path, "a seat past the table", "[kraken]", """\
+        expect: {events: [{event: turn, player: P7}]}
+        """)
+    assert run(seats).failures == [f"{seats}: 'P7' is not a seat of a 3-player game (P1..P3)"]
+    cli_code, out, _ = cli("test", str(scenario))
+    assert cli_code == 1 and out.startswith(f"FAIL {scenario}: a named but broken scenario\n")
+
+
+@pytest.mark.parametrize("code, failures", [
+    ("RS201", []),
+    ("RS501", ["refusal code: expected 'RS501', got 'RS201'"]),
+])
+def test_a_spec_that_does_not_load_can_be_the_expected_refusal(tmp_path, code, failures):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(f"spec: {ROOT / 'tests' / 'broken' / '11_unknown_zone_in_to.yaml'}\n"
+                        f"expect_error: {{code: {code}}}\n")
+    assert run(scenario).failures == failures
+    scenario.write_text(scenario.read_text().split("expect_error")[0])
+    assert "error RS201: unknown name 'discrad'" in run(scenario).failures[0]
+
+
+def test_a_misspelt_any_order_is_an_unknown_key_at_its_place(tmp_path):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(f"spec: {SPEC}\nsteps:\n  - expect: {{zones: {{draw_pile: {{any_ordr: []}}}}}}\n")
+    failure, = run(scenario).failures
+    assert (f"{scenario}:3:34: error RS501: unknown key 'any_ordr' in steps.0.expect.zones.draw_pile "
+            "(did you mean 'any_order'?)") in failure

@@ -4,7 +4,7 @@ import random
 import pytest
 from gamekit import zone
 
-from interpreter import CHANCE, Game, IllegalChoice, Order, Rejection, State
+from rulespec.interpreter import CHANCE, Game, IllegalChoice, Order, Rejection, State
 from rulespec import load_spec
 
 GEMS = """

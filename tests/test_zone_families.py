@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from gamekit import cli, settled, zone
 
-from interpreter import Game, RuleError, State
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game, RuleError, State
+from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.table.narrate import narrate

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from interpreter import Game
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 
 from ..lang import ir
 from .explore import looping_rule

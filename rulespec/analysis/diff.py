@@ -7,11 +7,11 @@ of simulated games, outcome differences are tested for significance.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, is_dataclass
 
 from ..lang import ir
 from ..lang.diagnostics import Span
+from . import stats
 from .lint import Finding, static
 
 
@@ -108,47 +108,26 @@ def findings_delta(old: ir.Spec, new: ir.Spec) -> tuple[list[Finding], list[Find
 
 # --- outcomes ----------------------------------------------------------------------
 
-def two_proportions(k1, n1, k2, n2) -> float:
-    """Two-sided p-value of a difference of two shares (pooled z-test)."""
-    if n1 == 0 or n2 == 0:
-        return 1.0
-    p = (k1 + k2) / (n1 + n2)
-    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    z = (k1 / n1 - k2 / n2) / se
-    return math.erfc(abs(z) / math.sqrt(2))
+ALPHA = 0.01  # family-wise: over all the tested rows of one report, after Holm's correction
 
 
-def welch(xs, ys) -> float:
-    """Two-sided p-value of a difference of means (Welch's t, normal approximation)."""
-    n1, n2 = len(xs), len(ys)
-    if n1 < 2 or n2 < 2:
-        return 1.0
-    m1, m2 = sum(xs) / n1, sum(ys) / n2
-    v1 = sum((x - m1) ** 2 for x in xs) / (n1 - 1)
-    v2 = sum((y - m2) ** 2 for y in ys) / (n2 - 1)
-    se = math.sqrt(v1 / n1 + v2 / n2)
-    return 1.0 if se == 0 else math.erfc(abs(m1 - m2) / se / math.sqrt(2))
-
-
-ALPHA = 0.01
-
-
-def compare_outcomes(old_results, new_results, players: int) -> list[dict]:
-    """One row per compared quantity: its value in OLD and NEW, each with a 95%
-    interval, the p-value of the difference, and whether it is significant at ALPHA."""
-    from .simulation import mean_interval, wilson
-
+def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[int, int]):
+    """(rows, statistics). One row per compared quantity: its value in OLD and NEW, each
+    with a 95% interval inside the values it can take, the test used, its two-sided
+    p-value, the Holm-adjusted p-value over the report's tested rows, whether that is
+    below ALPHA, and the smallest change the sample detects with 80% power. `statistics`
+    names the tests and the correction and gives the sample's power."""
     rows = []
     n1, n2 = len(old_results), len(new_results)
+    reasons = sorted({r.reason for r in old_results} | {r.reason for r in new_results})
+    tested_alpha = ALPHA / (len(reasons) + players + 1)  # Holm's bar for a lone change
 
     def share_row(what, k1, k2):
-        a, b = wilson(k1, n1), wilson(k2, n2)
+        a, b = stats.wilson(k1, n1), stats.wilson(k2, n2)
         rows.append({"what": what, "old": a["share"], "new": b["share"],
                      "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
-                     "p": two_proportions(k1, n1, k2, n2)})
-    reasons = sorted({r.reason for r in old_results} | {r.reason for r in new_results})
+                     "test": "fisher", "p": stats.fisher_exact(k1, n1, k2, n2),
+                     "detectable": _rounded(stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4)})
     for reason in reasons:
         share_row(f"end reason {reason}", sum(r.reason == reason for r in old_results),
                   sum(r.reason == reason for r in new_results))
@@ -156,15 +135,27 @@ def compare_outcomes(old_results, new_results, players: int) -> list[dict]:
         share_row(f"P{p + 1} wins", sum(p in r.winners for r in old_results),
                   sum(p in r.winners for r in new_results))
     xs, ys = [r.turns for r in old_results], [r.turns for r in new_results]
-    a, b = mean_interval(xs), mean_interval(ys)
+    a, b = (stats.mean_interval(v, min(1, *v), limit) for v, limit in zip((xs, ys), turn_limits))
+    mean_change = _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2)
     rows.append({"what": "mean length (turns)", "old": a["mean"], "new": b["mean"],
                  "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
-                 "p": welch(xs, ys)})
+                 "test": "welch_t", "p": stats.welch(xs, ys),
+                 "detectable": mean_change})
+    for row, adjusted in zip(rows, stats.holm([row["p"] for row in rows])):
+        row["p_holm"] = adjusted
+        row["significant"] = adjusted < ALPHA
     for label, q in (("median length", 0.5), ("p95 length", 0.95)):
-        rows.append({"what": label, "old": _quantile(xs, q), "new": _quantile(ys, q), "p": None})
-    for row in rows:
-        row["significant"] = row["p"] is not None and row["p"] < ALPHA
-    return rows
+        rows.append({"what": label, "old": _quantile(xs, q), "new": _quantile(ys, q), "p": None,
+                     "p_holm": None, "significant": False})
+    return rows, {"alpha": ALPHA, "correction": "holm", "tested": len(rows) - 2,
+                  "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
+                  "power": stats.POWER, "games": [n1, n2],
+                  "detectable_at_half": _rounded(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),
+                  "detectable_mean": mean_change}
+
+
+def _rounded(x, digits):
+    return None if x is None else round(x, digits)
 
 
 def _quantile(xs, q):

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from interpreter import CHANCE, Game
+from rulespec.interpreter import CHANCE, Game
 
 from ..lang import ir
 from .lint import Finding

@@ -302,11 +302,20 @@ def check_unused(an: Analysis):
             card = next(c for c in spec.cards if tag in c.tags)
             yield Finding("RL101", "warning", f"tag '{tag}' is never used", card.span,
                           hint="remove the tag, or use it in a rule")
+    read_props = _read_props(spec)
     for c in spec.cards:
         covering = {c.name} | set(c.tags) | {"any"}
-        if not covering & (read_kinds | played | goal_kinds):
+        if not covering & (read_kinds | played | goal_kinds) and not read_props & {k for k, _ in c.props}:
             yield Finding("RL103", "warning", f"card '{c.name}' is never played and no rule "
                           "refers to it", c.span, hint="a card that does nothing only dilutes the deck")
+
+
+def _read_props(spec) -> set[str]:
+    """The card properties some rule reads (`c.rank`): a card that has one is referred to,
+    as a card picked by a choice and judged by its properties is."""
+    parts = (part for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)) if part is not None)
+    return {n.args[1].value for part in parts for n in ir.walk(part)
+            if isinstance(n, ir.Call) and n.func == "prop" and isinstance(n.args[1], ir.Const)}
 
 
 def check_uncalled(an: Analysis):

@@ -5,7 +5,6 @@ same arguments give the same report for any number of worker processes.
 """
 from __future__ import annotations
 
-import math
 import multiprocessing
 import os
 import signal
@@ -17,10 +16,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, NamedTuple
 
-from interpreter import Game
-from interpreter.agents import make_agents, play
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 
 from ..lang.compiler import load_spec
+from .stats import wilson
 
 
 @dataclass(frozen=True)
@@ -114,27 +114,6 @@ def _exit_with(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(1)
-
-
-def wilson(k: int, n: int) -> dict:
-    """A share k/n with its 95% Wilson score interval."""
-    if n == 0:
-        return {"share": 0.0, "low": 0.0, "high": 0.0}
-    p, z = k / n, 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return {"share": round(p, 4), "low": round(max(0.0, centre - half), 4),
-            "high": round(min(1.0, centre + half), 4)}
-
-
-def mean_interval(xs: list[float]) -> dict:
-    """A mean with its 95% interval (normal approximation)."""
-    n = len(xs)
-    if n == 0:
-        return {"mean": 0.0, "low": 0.0, "high": 0.0}
-    m = statistics.fmean(xs)
-    half = 1.96 * statistics.stdev(xs) / math.sqrt(n) if n > 1 else 0.0
-    return {"mean": round(m, 2), "low": round(m - half, 2), "high": round(m + half, 2)}
 
 
 def spread(xs: list[int]) -> dict:

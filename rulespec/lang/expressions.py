@@ -34,7 +34,8 @@ _TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
 _OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE_OP", "AND", "OR", "IN", "NOT", "DOT"}
 _STATEMENT_KEYWORDS = {"LET", "FOR", "WHILE", "CHOOSE"}
 _STATEMENTS = {"block", "let", "assign", "if_", "else_if", "for_", "while_", "choose_branch",
-               "branch", "choose_card", "choose_number", "call_stmt"}
+               "branch", "choose_card", "choose_number", "choose_all",
+               "call_stmt"}
 _NESTING = {"block", "else_if"}  # an `else if` nests its `if` in the else block
 
 
@@ -556,9 +557,28 @@ class Builder:
             if self._bad_binding(var, span, scope) or not ok:
                 return None
             return ir.ChooseNumber(span, player, var, low, high, body)
+        if kind == "choose_all":
+            return self._choose_all(t, span, scope)
         if kind == "call_stmt":
             return self._do(t, span, scope)
         raise AssertionError(kind)
+
+    def _choose_all(self, t, span, scope):
+        """`simultaneously(players) p chooses c from cards [by key] { … }`: p is bound
+        in the cards, the key and the body; c in the key and the body."""
+        players, who, var = self._expr(t.children[0], scope), str(t.children[1]), str(t.children[2])
+        inner = dict(scope, **{who: "player"})
+        source = self._expr(t.children[3], inner)
+        inner[var] = "cards"
+        order = self._expr(t.children[4], inner) if t.children[4] is not None else None
+        body = self._block(t.children[5], inner)
+        ok = self._check(players, "players", "who chooses") & self._check(source, "cards", "what to choose from")
+        if order is not None:
+            ok &= self._check(order, "int", "the order of the picks")
+        if self._bad_binding(who, span, scope) or self._bad_binding(var, span, dict(scope, **{who: "player"})) \
+                or not ok:
+            return None
+        return ir.ChooseAll(span, ir.Local(span, "player", who), var, source, body, players, order)
 
     def _value(self, t, scope):
         """A let's value: the one place besides move/set_current where chance may stand."""

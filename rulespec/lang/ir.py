@@ -179,6 +179,16 @@ class ChooseCard(Stmt):
 
 
 @dataclass(frozen=True)
+class ChooseAll(ChooseCard):
+    """`simultaneously(players) p chooses VAR from cards by key { … }`: each player of
+    the set (`player` is the Local p) picks a card of `source` in secret, asked in the
+    set's order; once all have, the body runs once per pick, lowest `order` first (None:
+    in the order asked). A ChooseCard, so analyses see where its cards come from."""
+    players: Expr | None = None
+    order: Expr | None = None
+
+
+@dataclass(frozen=True)
 class ChooseNumber(Stmt):
     """`choose(p) VAR from low..high { … }`: a number only the chooser sees in the log."""
     player: Expr

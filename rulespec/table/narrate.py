@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from interpreter.choices import seat_name
+from rulespec.interpreter.choices import seat_name
 
 # C0 and C1 controls, the marks that reorder text (bidirectional overrides), and lone
 # surrogates (no terminal can print one)

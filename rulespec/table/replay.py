@@ -18,8 +18,8 @@ from pathlib import Path
 
 import jsonschema
 
-from interpreter import Game, IllegalChoice, State
-from interpreter.observe import log_for
+from rulespec.interpreter import Game, IllegalChoice, State
+from rulespec.interpreter.observe import log_for
 
 from ..lang.schema import load_schema
 from ..lang.variants import find_variant

@@ -4,7 +4,10 @@ A scenario file names a spec, lays out the table (which cards are where, whose t
 counters), lists the choices made and the outcomes of chance, and states what must
 hold afterwards (zones, counters, events, the winner and the end reason, who is to act
 and with which options, and what one seat's observation and log show: `seen_by`).
-`rulespec test` and pytest both run them through `run`.
+The same checks may sit between steps (`- expect: {...}`); a list the rules leave
+unordered is written `{any_order: [...]}`; `expect_error` states a refusal the scenario
+ends with; `auto: forced` takes single-option choice points without steps. Seats are
+`P1`, `P2`... everywhere. `rulespec test` and pytest both run them through `run`.
 
     name: a guard stops a thief
     rulings: [X-7]
@@ -21,10 +24,11 @@ and with which options, and what one seat's observation and log show: `seen_by`)
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter import CHANCE, Game, IllegalChoice, State, seat_name
+from rulespec.interpreter import CHANCE, Game, IllegalChoice, State, seat_name
 
 from ..lang.diagnostics import Diagnostic, SpecError
 from ..lang.loading import load
@@ -40,17 +44,39 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
 
 
+SEAT = re.compile(r"P[0-9]+")
+ANY_ORDER = "any_order"
+
+
 def _seat(label, n):
-    if isinstance(label, str) and label.startswith("P") and label[1:].isdigit():
+    if isinstance(label, str) and SEAT.fullmatch(label):
         p = int(label[1:]) - 1
         if 0 <= p < n:
             return p
     raise ValueError(f"'{label}' is not a seat of a {n}-player game (P1..P{n})")
 
 
-def load_scenario(path: str | Path) -> tuple[dict, object]:
-    """A scenario file, checked against schema/scenario.schema.json (RS501)."""
-    doc = load(path)
+def _seats(value, n):
+    """An event field as the log holds it: seats written `P2` become numbers from 0.
+    Card, zone and option names are lower case, so only a seat reads `P<number>`."""
+    if isinstance(value, str) and SEAT.fullmatch(value):
+        return _seat(value, n)
+    if isinstance(value, list):
+        return [_seats(v, n) for v in value]
+    if isinstance(value, dict) and set(value) == {ANY_ORDER}:
+        return {ANY_ORDER: _seats(value[ANY_ORDER], n)}
+    return value
+
+
+def _same(want, got) -> bool:
+    """Equal, where `{any_order: [...]}` compares a list as a multiset."""
+    if isinstance(want, dict) and set(want) == {ANY_ORDER}:
+        return isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, want[ANY_ORDER]))
+    return want == got
+
+
+def _check_shape(doc) -> None:
+    """A scenario file checked against schema/scenario.schema.json (RS501)."""
     problems = []
     if not isinstance(doc.data, dict):
         problems.append(Diagnostic("RS501", "a scenario is a mapping", doc.span(())))
@@ -59,7 +85,6 @@ def load_scenario(path: str | Path) -> tuple[dict, object]:
                                   name="the scenario")
     if problems:
         raise SpecError(problems, {doc.file: doc.lines})
-    return doc.data, doc
 
 
 def _new_state(game: Game, data: dict, n: int) -> State:
@@ -87,45 +112,134 @@ def _settle(state: State) -> None:
         state.sample_chance()
 
 
+def _forced(state: State, step: tuple[str, str] | None = None) -> None:
+    """`auto: forced`: take every choice point with a single option (a forced answer,
+    "no reaction" when nothing can answer), but not the one `step` names itself."""
+    while not state.is_terminal():
+        _settle(state)
+        labels = state.legal_labels()
+        if len(labels) != 1 or step is not None and labels == [step[1]] and _actor(state) == step[0]:
+            return
+        state.apply_action(labels[0])
+
+
+def _actor(state: State) -> str:
+    who = state.current_player()
+    return "chance" if who == CHANCE else "none" if state.is_terminal() else seat_name(who)
+
+
 def _matches(expected: dict, event: dict) -> bool:
-    return all(event.get(k) == v for k, v in expected.items())
+    return all(_same(v, event.get(k)) for k, v in expected.items())
 
 
 def run(path: str | Path) -> Outcome:
-    """Run one scenario file. Problems with the file itself raise SpecError or ValueError."""
-    data, doc = load_scenario(path)
-    name = data.get("name", Path(path).stem)
+    """Run one scenario file. A file that cannot be read or parsed raises SpecError;
+    any later problem is a failing Outcome under the scenario's name."""
+    doc = load(path)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    name = data.get("name") if isinstance(data.get("name"), str) else Path(path).stem
+    try:
+        _check_shape(doc)
+        return Outcome(name, str(path), *_play(path, doc))
+    except SpecError as exc:
+        return Outcome(name, str(path), False, [exc.render()])
+    except ValueError as exc:
+        return Outcome(name, str(path), False, [f"{path}: {exc}"])
+
+
+def _play(path, doc) -> tuple[bool, list[str]]:
+    """Set up the scenario's game, make its steps and check its check points."""
+    data, refusal = doc.data, doc.data.get("expect_error")
     try:
         spec = named_spec(data["spec"], path)
+    except SpecError as exc:
+        if refusal is None:
+            raise
+        first = exc.diagnostics[0]
+        return _verdict(_refusal_failures(refusal, (first.code, first.message)))
     except ValueError as exc:
         raise SpecError([Diagnostic("RS501", f"spec: {exc}", doc.span(("spec",)))],
                         doc.all_sources()) from None
     n = data.get("players", spec.default_players)
-    state = _new_state(Game(spec, n), data, n)
-    failures = []
-    for i, step in enumerate(data.get("steps") or ()):
+    try:
+        game = Game(spec, n)
+    except ValueError as exc:
+        if refusal is None:
+            raise
+        return _verdict(_refusal_failures(refusal, ("RS401", str(exc))))
+    state = _new_state(game, data, n)
+    failures, stopped, refused = _steps(state, data, n)
+    if stopped:
+        return _verdict(failures)
+    if refusal is not None:
+        failures += _refusal_failures(refusal, refused)
+    return _verdict(failures + _checkpoint(state, data, data.get("expect") or {}, n))
+
+
+def _verdict(failures: list[str]) -> tuple[bool, list[str]]:
+    return not failures, failures
+
+
+def _steps(state: State, data: dict, n: int):
+    """Make the steps, checking each `expect` step on the way. Returns the failures,
+    whether a step failed (so nothing more is checked), and the refusal of the last
+    step as (code, message) when the scenario expects one."""
+    failures, steps = [], data.get("steps") or ()
+    last = max((i for i, step in enumerate(steps) if "expect" not in step), default=-1)
+    for i, step in enumerate(steps):
+        if "expect" in step:
+            failures += [f"at step {i + 1}: {f}" for f in _checkpoint(state, data, step["expect"], n)]
+            continue
         (who, choice), = step.items()  # the schema allows exactly one
-        _settle(state)
-        if state.is_terminal():
-            failures.append(f"step {i + 1} ({who}: {choice}): the game is already over "
-                            f"({state.reason})")
-            break
-        actor = state.current_player()
-        expected = CHANCE if who == "chance" else _seat(who, n)
-        if actor != expected:
-            failures.append(f"step {i + 1}: expected {who} to act, but "
-                            f"{'chance' if actor == CHANCE else seat_name(actor)} is to act "
-                            f"(options: {', '.join(state.legal_labels())})")
-            break
+        refusable = i == last and "expect_error" in data
+        problem = _wrong_actor(state, data, who, str(choice), n, refusable)
+        if problem:
+            return failures + [f"step {i + 1}{problem}"], True, None
         try:
             state.apply_action(str(choice))
         except IllegalChoice as exc:
-            failures.append(f"step {i + 1}: {exc}")
-            break
+            if refusable:
+                return failures, False, (exc.code.value, str(exc))
+            return failures + [f"step {i + 1}: {exc}"], True, None
+    return failures, False, None
+
+
+def _wrong_actor(state: State, data: dict, who: str, choice: str, n: int, refusable: bool) -> str:
+    """Why `who` cannot make this step now ('' when it can). A step after the end is
+    left to the state to refuse (`game/over`) when it is the refusal expected."""
+    if data.get("auto") == "forced":
+        _forced(state, (who, choice))
     _settle(state)
-    if not failures:
-        failures = _check(state, data.get("expect") or {}, n)
-    return Outcome(name, str(path), not failures, failures)
+    if state.is_terminal():
+        return "" if refusable else f" ({who}: {choice}): the game is already over ({state.reason})"
+    if who != "chance":
+        _seat(who, n)
+    actor = _actor(state)
+    if actor != who:
+        return (f": expected {who} to act, but {actor} is to act "
+                f"(options: {', '.join(state.legal_labels())})")
+    return ""
+
+
+def _refusal_failures(want: dict, got: tuple[str, str] | None) -> list[str]:
+    if got is None:
+        return [f"expected a refusal ({_shown(want)}), but nothing was refused"]
+    code, message = got
+    return [f"refusal {key}: expected {want[key]!r}, got {value!r}"
+            for key, value in (("code", code), ("message", message))
+            if key in want and want[key] != value]
+
+
+def _shown(refusal: dict) -> str:
+    return ", ".join(f"{k} {v!r}" for k, v in refusal.items())
+
+
+def _checkpoint(state: State, data: dict, expect: dict, n: int) -> list[str]:
+    """What must hold now: forced choice points are taken first under `auto: forced`."""
+    if data.get("auto") == "forced":
+        _forced(state)
+    _settle(state)
+    return _check(state, expect, n)
 
 
 def _check(state: State, expect: dict, n: int) -> list[str]:
@@ -137,8 +251,8 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
             failures.append(f"unknown zone '{label}' in expect")
             continue
         got = _contents(state, label, ordered[label])
-        want = want if ordered[label] else sorted(want)
-        if got != want:
+        want = want if ordered[label] or isinstance(want, dict) else sorted(want)
+        if not _same(want, got):
             failures.append(f"zone {label}: expected {want}, got {got}")
     counters = seen["counters"]
     for name, want in (expect.get("counters") or {}).items():
@@ -157,27 +271,21 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
         failures.append(f"current: expected {expect['current']}, got {seen['current']}")
     if "active" in expect and seen["active"] != list(expect["active"]):
         failures.append(f"active: expected {expect['active']}, got {seen['active']}")
-    if "to_act" in expect:
-        who = state.current_player()
-        got = "chance" if who == CHANCE else "none" if state.is_terminal() else seat_name(who)
-        if got != expect["to_act"]:
-            failures.append(f"to act: expected {expect['to_act']}, got {got}")
+    if "to_act" in expect and _actor(state) != expect["to_act"]:
+        failures.append(f"to act: expected {expect['to_act']}, got {_actor(state)}")
     if "options" in expect and state.legal_labels() != list(expect["options"]):
         failures.append(f"options: expected {expect['options']}, got {state.legal_labels()}")
     return failures
 
 
 def _event_failures(events: list[dict], expect: dict, n: int, who: str = "") -> list[str]:
-    failures = []
-    for want in expect.get("events") or ():
-        want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
-        if not any(_matches(want, e) for e in events):
-            failures.append(f"{who}no event matching {want}")
-    for want in expect.get("no_events") or ():
-        want = {k: (_seat(v, n) if k == "player" and isinstance(v, str) else v) for k, v in want.items()}
-        if any(_matches(want, e) for e in events):
-            failures.append(f"{who}an event matches {want}, expected none")
-    return failures
+    """Events are matched with their seats as numbers and reported as written (`P2`)."""
+    def found(want):
+        want = {k: _seats(v, n) for k, v in want.items()}
+        return any(_matches(want, e) for e in events)
+    return ([f"{who}no event matching {want}" for want in expect.get("events") or () if not found(want)]
+            + [f"{who}an event matches {want}, expected none"
+               for want in expect.get("no_events") or () if found(want)])
 
 
 def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:

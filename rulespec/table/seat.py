@@ -6,8 +6,8 @@ option, the numbered options. They answer with a number or an option's label.
 """
 from __future__ import annotations
 
-from interpreter.choices import seat_name
-from interpreter.observe import log_for
+from rulespec.interpreter.choices import seat_name
+from rulespec.interpreter.observe import log_for
 
 from .narrate import narrate, visible
 

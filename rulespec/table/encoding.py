@@ -1,0 +1,132 @@
+"""Fixed encodings of a game for learning environments: every option a spec can offer
+as one numbered action, and a seat's observation as a vector of numbers.
+
+Both are derived from the spec and the player count alone, so they are the same in
+every game of that (spec, n): action 17 means the same option in every state, and
+position 40 of the vector the same quantity. Options are known by label, so the
+action space is the sorted set of every label a decision can offer (labels of
+different decisions may coincide: at one decision a label names one option).
+"""
+from __future__ import annotations
+
+from rulespec.lang import ir
+
+from rulespec.interpreter.choices import NO_REACTION, PASS, seat_name
+from rulespec.interpreter.effects import MAX_NUMBERS
+
+
+class ActionSpace:
+    """Every label a player's decision may offer in a game of `game`, numbered."""
+
+    def __init__(self, game):
+        self.labels: tuple[str, ...] = tuple(sorted(set(_player_labels(game))))
+        self.index = {label: i for i, label in enumerate(self.labels)}
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def action_of(self, label: str) -> int:
+        try:
+            return self.index[label]
+        except KeyError:
+            raise ValueError(f"option {label!r} is outside the spec's action space") from None
+
+    def mask(self, labels) -> list[int]:
+        """1 for each action whose label is in `labels`, else 0."""
+        out = [0] * len(self.labels)
+        for label in labels:
+            out[self.action_of(label)] = 1
+        return out
+
+
+def _player_labels(game):
+    """Labels of plays, passes, reactions and every kind of `choose`."""
+    names, spec = game.type_names, game.spec
+    targets = {a.name: a.target for a in spec.actions}
+    for (name, _, _), option in game.play_options.items():
+        yield option.label
+        if targets[name] == "card":  # the picked card: its type and where it lies
+            yield from (f"{option.label} {t} from {s.label}" for t in names for s in game.slots)
+    if any(s.optional or s.repeat for s in spec.turn):  # a repeat step is passed to end it
+        yield PASS.label
+    for r in game.reactions:
+        yield from (o.label for o in r.options.values())
+    if game.reactions:
+        yield NO_REACTION.label
+    for stmt in _statements(spec):
+        if isinstance(stmt, ir.ChooseBranch):
+            yield from (b.label for b in stmt.branches)
+        elif isinstance(stmt, ir.ChooseNumber):
+            yield from (f"{stmt.var} = {v}" for v in _numbers(game, stmt.low, stmt.high))
+        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "ints":  # range(n)
+            ranged = isinstance(stmt.source, ir.Call) and stmt.source.func == "range"
+            n = _constant(game, stmt.source.args[0]) if ranged else None
+            yield from map(str, range(MAX_NUMBERS if n is None else n))
+        elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
+            yield from names
+
+
+def _statements(spec: ir.Spec):
+    """Every statement of every rule and procedure."""
+    rules = [rule for _, rule in spec.rules()] + list(spec.procedures)
+    for block in [spec.setup] + [rule.effect for rule in rules]:
+        yield from ir.walk_statements(tuple(block))
+
+
+def _constant(game, expr: ir.Expr):
+    """The value of a constant or a parameter (fixed for the player count), else None."""
+    if isinstance(expr, ir.Const):
+        return expr.value
+    return game.params[expr.name] if isinstance(expr, ir.Param) else None
+
+
+def _numbers(game, low: ir.Expr, high: ir.Expr) -> range:
+    """The numbers a `choose VAR from low..high` may offer: its bounds when they are
+    constants, else the MAX_NUMBERS the interpreter allows from the low bound (0 when
+    that is not a constant either: a number outside is refused by `action_of`)."""
+    lo, hi = _constant(game, low), _constant(game, high)
+    lo = 0 if lo is None else lo
+    return range(lo, lo + MAX_NUMBERS if hi is None else hi + 1)
+
+
+class ObservationEncoder:
+    """A seat's observation (`State.observation(seat)`) as a fixed-length vector:
+
+    own seat one-hot (n) | current seat one-hot (n) | active seats (n) | direction |
+    turn | per zone slot, in `game.slots` order: its size, then how many cards of each
+    type the seat sees there (types in spec order) | counters in `game.counter_names`
+    order | game over."""
+
+    def __init__(self, game):
+        self.n, self.types = game.n, {name: i for i, name in enumerate(game.type_names)}
+        self.slots = [s.label for s in game.slots]
+        self.counters = list(game.counter_names)
+        self.size = 3 * self.n + 2 + len(self.slots) * (1 + len(self.types)) + len(self.counters) + 1
+
+    def names(self) -> list[str]:
+        """What each position of the vector holds, for docs and debugging."""
+        seats = [seat_name(p) for p in range(self.n)]
+        out = [f"seat={s}" for s in seats] + [f"current={s}" for s in seats] + \
+            [f"active[{s}]" for s in seats] + ["direction", "turn"]
+        for slot in self.slots:
+            out += [f"size[{slot}]"] + [f"{slot}.{t}" for t in self.types]
+        return out + [f"counter[{c}]" for c in self.counters] + ["over"]
+
+    def encode(self, obs: dict) -> list[float]:
+        seats = [seat_name(p) for p in range(self.n)]
+        vec = [float(obs["seat"] == s) for s in seats] + [float(obs["current"] == s) for s in seats] + \
+            [float(s in obs["active"]) for s in seats] + [float(obs["direction"]), float(obs["turn"])]
+        for slot in self.slots:
+            vec += self._zone(obs["zones"][slot])
+        vec += [float(obs["counters"][c]) for c in self.counters]
+        return vec + [float(obs["over"])]
+
+    def _zone(self, seen) -> list[float]:
+        counts = [0.0] * len(self.types)
+        if isinstance(seen, list):  # cards the seat can see
+            cards, size = seen, len(seen)
+        else:                       # a hidden zone: its size, and the cards revealed to the seat
+            cards, size = [r["card"] for r in seen.get("revealed", ())], seen["count"]
+        for name in cards:
+            counts[self.types[name]] += 1
+        return [float(size)] + counts

@@ -1,0 +1,175 @@
+"""The engine inside PettingZoo (rulespec.env) and OpenSpiel (rulespec.spiel): each
+test skips unless its extra (`rl`, `openspiel`) is installed."""
+import random
+
+import pytest
+from gamekit import GAMES, ROOT
+
+from rulespec import load_spec
+
+SPECS = sorted(GAMES.glob("*.yaml")) + sorted(GAMES.glob("variants/*/*.yaml")) + [
+    # a sample of the small valid specs (routines can end in its setup, before anyone
+    # acts, which api_test forbids)
+    ROOT / "tests/valid" / name for name in
+    ("claim_challenge.yaml", "high_card_rounds.yaml", "peek_and_bury.yaml", "rows.yaml", "turn_taking.yaml")]
+
+
+def _env(path, players=None, **kw):
+    pytest.importorskip("pettingzoo")
+    from rulespec.env import RulespecEnv
+    return RulespecEnv(str(path), players, **kw)
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_pettingzoo_api(path):
+    pytest.importorskip("pettingzoo.test").api_test(_env(path), num_cycles=200)
+
+
+@pytest.mark.parametrize("name, players", [("take_the_gold", 2), ("take_the_gold", 6), ("pirates_wild", 4)])
+def test_pettingzoo_api_at_other_player_counts(name, players):
+    env = _env(GAMES / f"{name}.yaml", players)
+    pytest.importorskip("pettingzoo.test").api_test(env, num_cycles=200)
+    assert env.possible_agents == [f"P{p}" for p in range(1, players + 1)]
+
+
+def test_pettingzoo_seed_and_render():
+    test = pytest.importorskip("pettingzoo.test")
+    path = GAMES / "take_the_gold.yaml"
+    test.seed_test(lambda: _env(path, 3))
+    test.render_test(lambda render_mode=None: _env(path, 3, render_mode=render_mode))
+
+
+def _play(env, seed, pick):
+    """Play one game, choosing among the masked actions with `pick`; the trace of
+    (agent, observation vector, reward) at each step."""
+    env.reset(seed=seed)
+    trace = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        trace.append((agent, obs["observation"].tolist(), reward))
+        env.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+    return trace
+
+
+def test_same_seed_and_choices_same_game():
+    env = _env(GAMES / "take_the_gold.yaml", 3)
+    assert _play(env, 5, random.Random(1)) == _play(env, 5, random.Random(1))
+    assert _play(env, 5, random.Random(1)) != _play(env, 6, random.Random(1))
+
+
+@pytest.mark.parametrize("name, players, turn_limit", [("take_the_gold", 3, None), ("pirates_wild", 2, 20)])
+def test_mask_is_the_legal_options_and_rewards_are_the_result(name, players, turn_limit):
+    env = _env(GAMES / f"{name}.yaml", players, turn_limit=turn_limit)
+    env.reset(seed=3)
+    pick, final = random.Random(0), {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            final[agent] = reward, truncated
+            env.step(None)
+            continue
+        legal = [env.action_labels[a] for a in obs["action_mask"].nonzero()[0]]
+        assert legal == env.legal_labels() and info["observation"]["seat"] == agent
+        env.step(pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+    state = env.state
+    assert [final[a][0] for a in env.possible_agents] == state.returns()
+    cut_short = state.reason == "turn_limit"
+    assert cut_short == (turn_limit is not None)  # a winner, or (pirates) the limit reached
+    assert [truncated for _, truncated in final.values()] == [cut_short] * players
+    assert any(state.returns()) != cut_short
+
+
+def test_action_space_is_fixed_for_a_spec_and_player_count():
+    from rulespec.table.encoding import ActionSpace
+    from rulespec.interpreter import Game
+    spec = load_spec(GAMES / "take_the_gold.yaml")
+    labels = ActionSpace(Game(spec, 3)).labels
+    assert labels == ActionSpace(Game(spec, 3)).labels and labels == tuple(sorted(labels))
+    assert {"pass", "no reaction", "kraken -> P3", "two_officers_block"} <= set(labels)
+    assert "kraken -> P4" not in labels and "kraken -> P4" in ActionSpace(Game(spec, 4)).labels
+
+
+ALL_SPECS = sorted(GAMES.glob("*.yaml")) + sorted(GAMES.glob("variants/*/*.yaml")) + \
+    sorted((ROOT / "tests/valid").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", ALL_SPECS, ids=lambda p: p.stem)
+def test_action_space_holds_every_option_offered(path):
+    """Random games at the fewest and most players: each option offered is in the space."""
+    from rulespec.table.encoding import ActionSpace
+    from rulespec.interpreter import Game
+    spec = load_spec(path)
+    for n in sorted({spec.min_players, spec.max_players}):
+        game = Game(spec, n)
+        space, pick = ActionSpace(game), random.Random(n)
+        for seed in range(4):
+            state = game.new_initial_state(seed, log=False, turn_limit=150)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.sample_chance()
+                    continue
+                labels = state.legal_labels()
+                assert all(label in space.index for label in labels), (n, labels)
+                state.apply_action(pick.choice(labels))
+
+
+def test_observation_vector_layout():
+    env = _env(GAMES / "take_the_gold.yaml", 3)
+    env.reset(seed=2)
+    names = env.encoder.names()
+    vec = env.observe("P2")["observation"]
+    assert len(names) == len(vec) == env.encoder.size
+    table = env.state.observation(1)
+    at = {name: value for name, value in zip(names, vec)}
+    assert at["seat=P2"] == 1 and at["seat=P1"] == 0
+    assert at["size[hand[P1]]"] == table["zones"]["hand[P1]"]["count"]
+    assert sum(at[f"hand[P1].{t}"] for t in env.game.type_names) == 0  # P2 cannot see P1's hand
+    assert sum(at[f"hand[P2].{t}"] for t in env.game.type_names) == len(table["zones"]["hand[P2]"])
+
+
+@pytest.fixture(scope="module")
+def spiel_game():
+    pyspiel = pytest.importorskip("pyspiel")
+    from rulespec.spiel import register
+    return pyspiel.load_game(register(GAMES / "take_the_gold.yaml"), {"players": 3})
+
+
+def test_openspiel_random_simulation(spiel_game):
+    import pyspiel
+    pyspiel.random_sim_test(spiel_game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_openspiel_mcts_plays_a_full_game(spiel_game):
+    import numpy as np
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(spiel_game, uct_c=2, max_simulations=10,
+                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = spiel_game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    assert sorted(state.returns()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+    assert state.returns() == state.table.returns()
+
+
+def test_openspiel_information_state_is_the_seats_view(spiel_game):
+    state = spiel_game.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(12):  # the shuffle, the deal, a few moves
+        if state.is_chance_node():
+            actions, _ = zip(*state.chance_outcomes())
+            state.apply_action(rng.choice(actions))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    mine, theirs = state.information_state_string(0), state.information_state_string(1)
+    redealt = state.clone()
+    redealt.table.redeal(0, random.Random(9))  # other hands change, P1's view does not
+    assert redealt.information_state_string(0) == mine
+    assert redealt.observation_string(0) == state.observation_string(0)
+    assert redealt.table.observation(None) != state.table.observation(None)
+    assert redealt.information_state_string(1) != theirs or redealt.observation_string(1) != \
+        state.observation_string(1)

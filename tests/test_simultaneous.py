@@ -1,0 +1,202 @@
+"""Simultaneous secret choices (`simultaneously(players) p chooses c from cards by key
+{ … }`), on the small game tests/valid/all_at_once.yaml: every player picks a card in
+secret, asked in turn; the picks are resolved in the declared order once all are in."""
+import random
+from pathlib import Path
+
+import pytest
+from gamekit import cli
+
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
+from rulespec import SpecError, load_spec
+from rulespec.analysis import graph
+
+SPEC = Path(__file__).parent / "valid" / "all_at_once.yaml"
+TEXT = SPEC.read_text()
+STATEMENT = "simultaneously(players) p chooses c from hand(p) by 0 - c.rank {"
+BODY = TEXT.split(STATEMENT)[1].split("\n      move(table, done)")[0]  # down to the closing brace
+WHOLE = STATEMENT + BODY
+HANDS = {"hand[P1]": ["card_9", "card_2"], "hand[P2]": ["card_5", "card_11"], "hand[P3]": ["card_7", "card_1"]}
+
+
+def game(text=TEXT, n=3):
+    return Game(load_spec("all_at_once.yaml", text), n)
+
+
+def tricks(s):
+    return [s.observation(None)["counters"][f"tricks[P{i}]"] for i in (1, 2, 3)]
+
+
+def laid_out(g=None, zones=HANDS, current=0):
+    return State.from_layout(g or game(), 1, zones=dict(zones), current=current)
+
+
+def test_each_player_is_asked_in_turn_from_the_current_one():
+    s = laid_out(current=1)
+    asked = []
+    for label in ("card_5", "card_7", "card_9"):
+        asked.append((s.current_player(), s.decision_kind()))
+        s.apply_action(label)
+    assert asked == [(1, "card"), (2, "card"), (0, "card")]
+
+
+def test_nothing_moves_until_the_last_pick_then_the_picks_resolve_in_order():
+    s = laid_out()
+    s.apply_action("card_2")
+    s.apply_action("card_11")
+    assert s.observation(None)["zones"]["done"] == [] and len(s.observation(None)["zones"]["hand[P1]"]) == 2
+    s.apply_action("card_1")
+    moves = [e["cards"] for e in s.log_for(None) if e["event"] == "move" and e["dst"] == "table"]
+    assert moves == [["card_11"], ["card_2"], ["card_1"]]  # highest first, not the asking order
+    assert tricks(s) == [0, 1, 0]
+
+
+def test_without_an_order_the_picks_resolve_in_the_order_asked():
+    s = laid_out(game(TEXT.replace(STATEMENT, STATEMENT.replace(" by 0 - c.rank", ""))))
+    for label in ("card_2", "card_11", "card_1"):
+        s.apply_action(label)
+    moves = [e["cards"] for e in s.log_for(None) if e["event"] == "move" and e["dst"] == "table"]
+    assert moves == [["card_2"], ["card_11"], ["card_1"]]
+
+
+def test_a_player_with_nothing_to_pick_is_not_asked():
+    s = laid_out(zones=dict(HANDS, **{"hand[P2]": []}))
+    s.apply_action("card_9")
+    assert s.current_player() == 2
+
+
+def test_other_seats_see_only_that_a_pick_was_made_until_it_is_laid():
+    s = laid_out()
+    s.apply_action("card_9")
+    for seat in (1, 2):
+        last = s.log_for(seat)[-1]
+        assert last == {**last, "event": "choice", "player": 0, "option": None}
+        assert "card_9" not in str(s.observation(seat)) and "card_9" not in str(s.log_for(seat))
+    assert s.log_for(0)[-1]["option"] == "card_9"
+
+
+def test_a_card_picked_from_a_shared_zone_is_not_offered_again():
+    text = TEXT.replace(STATEMENT, STATEMENT.replace("hand(p)", "pile"))
+    s = laid_out(game(text), zones=dict(HANDS, pile=["card_3", "card_4"]))
+    s.apply_action("card_3")
+    assert s.legal_labels() == ["card_4"]
+    s.apply_action("card_4")
+    laid = [e["cards"] for e in s.log_for(None) if e["event"] == "move" and e["dst"] == "table"]
+    assert laid == [["card_4"], ["card_3"]]  # P3 was not asked: nothing was left
+
+
+def test_a_paused_pick_copies_and_keys_with_its_cards():
+    s = laid_out()
+    s.apply_action("card_9")
+    other = laid_out()
+    other.apply_action("card_2")
+    copy = s.clone()
+    assert copy.key() == s.key() and other.key() != s.key()
+    for state in (s, copy):
+        state.apply_action("card_5")
+        state.apply_action("card_7")
+    assert copy.key() == s.key() and copy.log_for(None) == s.log_for(None)
+
+
+def test_a_redeal_between_picks_holds_whatever_card_now_lies_where_the_pick_lay():
+    laid = set()
+    for seed in range(12):
+        s = laid_out()
+        s.apply_action("card_9")
+        s.redeal(1, random.Random(seed))  # as P2's search would: P1's pick is not P2's to know
+        s.apply_action("card_5")
+        s.apply_action(s.legal_labels()[0])
+        s.check_invariants()
+        p1 = [e for e in s.log_for(None) if e["event"] == "move" and e["src"] == "hand[P1]"]
+        assert len(p1) == 1 and len(s.observation(None)["zones"]["hand[P1]"]) == 1
+        laid |= set(p1[0]["cards"])
+    assert len(laid) > 1  # the redeal did not keep P1's true pick
+
+
+@pytest.mark.parametrize("wrap", [
+    "for q in range(2) {{ {0} }}",
+    "if size(pile) >= 0 {{ {0} }}",
+])
+def test_it_composes_with_loops_and_ifs(wrap):
+    text = TEXT.replace(WHOLE, wrap.format(WHOLE))
+    s = laid_out(game(text))
+    for label in ("card_9", "card_5", "card_7"):
+        s.apply_action(label)
+    assert [e["cards"] for e in s.log_for(None) if e["event"] == "move" and e["dst"] == "table"][:3] == \
+        [["card_9"], ["card_7"], ["card_5"]]
+
+
+def test_it_runs_inside_a_procedure_with_its_players_as_a_parameter():
+    proc = "procedures:\n  lay:\n    params: {who: players}\n    effect: |\n      " + \
+        WHOLE.replace("(players)", "(who)") + "\n"
+    text = TEXT.replace(WHOLE, "lay(others(current))").replace("turn:\n", proc + "\nturn:\n")
+    s = laid_out(game(text))
+    assert s.current_player() == 1  # P1 (current) is not in the set
+    s.apply_action("card_5")
+    s.apply_action("card_7")
+    assert tricks(s) == [0, 0, 1]
+
+
+@pytest.mark.parametrize("statement, code, where", [
+    ("simultaneously(3) p chooses c from hand(p) { move(c, table) }", "RS204", "who chooses must be players"),
+    ("simultaneously(players) p chooses c from range(3) { }", "RS204", "what to choose from must be cards"),
+    ("simultaneously(players) p chooses p from hand(p) { }", "RS202", "'p' is already a local"),
+    ("simultaneously(players) p chooses c from hand(p) by c { }", "RS204", "the order of the picks must be int"),
+    ("simultaneously(players) p chooses c from hand(p) { } tricks(p) += 1", "RS201", "unknown name 'p'"),
+])
+def test_misuse_is_a_positioned_error(statement, code, where):
+    with pytest.raises(SpecError) as info:
+        game(TEXT.replace(WHOLE, statement))
+    d = info.value.diagnostics[0]
+    assert (d.code, d.span.line) == (code, 34) and where in d.message
+
+
+def test_run_as_a_seat_replay_and_graph():
+    code, out, _ = cli("run", SPEC, "--seed", "1", "--as", "P2")
+    assert code == 0 and "P1 chooses a card" in out and "P1 chooses card_" not in out
+    code, out, _ = cli("run", SPEC, "--seed", "1")
+    assert code == 0 and "P1 chooses card_" in out and "Game over" in out
+
+
+def test_a_logged_game_replays(tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert cli("run", SPEC, "--seed", "4", "--log", log)[0] == 0
+    assert cli("replay", log)[0] == 0
+
+
+def test_the_graph_sees_the_picks_move_from_the_hands():
+    g = graph.build(load_spec(str(SPEC)))
+    assert g.has_edge(graph.NodeId("zone", "hand"), graph.NodeId("step", "trick"))
+
+
+def test_lint_counts_a_card_judged_by_its_properties_as_used():
+    code, out, _ = cli("lint", SPEC, "--explore", "--depth", "4")
+    assert code == 0 and out.strip().endswith("0 error(s), 0 warning(s), 0 note(s)")
+
+
+ROUNDS = """
+rounds:
+  setup:
+    effect: |
+      move(done, pile)
+      for q in players { move(hand(q), pile) }
+      shuffle(pile)
+      for q in players { move(top(pile, 3), hand(q)) }
+  end_conditions:
+    hands_empty:
+      when: all(size(hand(q)) == 0 for q in players)
+  match_end:
+    enough_tricks:
+      when: any(tricks(q) >= 5 for q in players)
+      effect: win(argmax(tricks(q) for q in players))
+"""
+
+
+def test_it_plays_in_every_round_of_a_match():
+    text = TEXT.split("end_conditions:")[0].replace("    for p in players { move(top(pile, 3), hand(p)) }\n", "")
+    g = game(text + "turn_limit: 200\n" + ROUNDS + "end_conditions: {}\n")
+    state = play(g.new_initial_state(seed=3), make_agents(["random"], 3, 3))
+    assert state.result["reason"] == "enough_tricks" and state.result["rounds"] >= 2
+    asked = [e for e in state.log_for(None) if e["event"] == "choice"]
+    assert len(asked) == 3 * state.result["turns"]  # every player picked on every turn
