@@ -5,7 +5,7 @@ import sys
 
 from gamekit import ROOT
 
-from rulespec.analysis.diff import two_proportions, welch
+from rulespec.analysis.stats import fisher_exact, welch
 from rulespec.analysis.simulation import Job, simulate
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -22,10 +22,10 @@ def test_outcomes_agree_with_the_hand_written_implementation():
     for reason in ("coin_win", "ship_destroyed", "turn_limit"):
         k1 = sum(r.reason == reason for r in ours)
         k2 = sum(r == reason for r, _, _ in theirs)
-        assert two_proportions(k1, GAMES, k2, GAMES) > ALPHA, (reason, k1, k2)
+        assert fisher_exact(k1, GAMES, k2, GAMES) > ALPHA, (reason, k1, k2)
     p = welch([r.turns for r in ours], [t for _, _, t in theirs])
     assert p > ALPHA, p
     for seat in range(4):  # first player is random, so seats win alike on both sides
         k1 = sum(seat in r.winners for r in ours)
         k2 = sum(seat in w for _, w, _ in theirs)
-        assert two_proportions(k1, GAMES, k2, GAMES) > ALPHA, (seat, k1, k2)
+        assert fisher_exact(k1, GAMES, k2, GAMES) > ALPHA, (seat, k1, k2)
