@@ -289,12 +289,15 @@ class State(Table):
         """The event log as `seat` sees it; None: everything."""
         return log_for(self, seat)
 
-    def redeal(self, seat: int, rng: random.Random) -> None:
+    def redeal(self, seat: int, rng: random.Random, *, canonical: bool = False) -> None:
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
-        check, so a trigger the new cards make true fires."""
-        self._redeal_hidden(seat, rng)  # bumps the version: the next check runs them all
+        check, so a trigger the new cards make true fires.
+        With `canonical`, the hidden cards are put in order of type before the shuffle,
+        so the deal depends only on the seat's view and `rng`, not on where the hidden
+        cards truly lie (the default keeps the older deal, which seeded games rely on)."""
+        self._redeal_hidden(seat, rng, canonical)  # bumps the version: the next check runs them all
 
     def check_invariants(self) -> None:
         """AssertionError unless the table holds its invariants (cards conserved and
