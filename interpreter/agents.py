@@ -86,6 +86,7 @@ class GreedyAgent:
     name = "greedy"
     needs_observation = False
     needs_model = True
+    needs_evaluation = "the greedy agent"  # what to name when a spec has no evaluation
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
@@ -131,6 +132,8 @@ class ISMCTSAgent:
             iterations = self.ITERATIONS
         self.budget = {"iterations": iterations, "seconds": seconds, "c": c, "depth": depth,
                        "rollout": greedy_move if rollout == "greedy" else random_move}
+        # without an evaluation its leaves are valued by the result alone; greedy rollouts need one
+        self.needs_evaluation = "the ismcts agent's greedy rollouts" if rollout == "greedy" else None
 
     def choose(self, observation, options, model):
         return Search(model.state, model.seat, self.rng, **self.budget).best(options)

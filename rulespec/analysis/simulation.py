@@ -44,6 +44,7 @@ class GameResult(NamedTuple):
     fired: dict   # rule -> times it fired
     played: dict  # card type -> times it was played
     rounds: tuple[int, ...] = ()  # turns of each round, for a spec with rounds
+    called: frozenset = frozenset()  # procedures called (lint --simulate)
 
 
 def play_one(job: Job, seed: int) -> GameResult:
@@ -52,7 +53,8 @@ def play_one(job: Job, seed: int) -> GameResult:
         seed=seed, log=False, turn_limit=job.turn_limit)
     play(state, make_agents(list(job.agents), job.players, seed))
     return GameResult(state.reason, state.winners, state.turn, dict(state.fired), dict(state.played),
-                      tuple(state.round_lengths) if state.game.spec.rounds else ())
+                      tuple(state.round_lengths) if state.game.spec.rounds else (),
+                      frozenset(state.called))
 
 
 def play_chunk(args) -> list[GameResult]:
