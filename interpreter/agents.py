@@ -133,7 +133,7 @@ class ISMCTSAgent:
         self.budget = {"iterations": iterations, "seconds": seconds, "c": c, "depth": depth,
                        "rollout": greedy_move if rollout == "greedy" else random_move}
         # without an evaluation its leaves are valued by the result alone; greedy rollouts need one
-        self.needs_evaluation = "the ismcts agent's greedy rollouts" if rollout == "greedy" else None
+        self.needs_evaluation = "the ismcts agent with greedy rollouts" if rollout == "greedy" else None
 
     def choose(self, observation, options, model):
         return Search(model.state, model.seat, self.rng, **self.budget).best(options)
