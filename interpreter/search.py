@@ -8,8 +8,9 @@ label; an edge is only offered where the deal makes it legal, and UCT counts how
 it was available instead of the parent's visits. Chance (shuffles, random steals) is
 sampled from the search's own RNG, never the game's, and not branched on; forced
 choices are played without a node. A rollout plays on at random (or greedily) for a
-few turns; its value for each seat is the result when the game is over, else the
-seats' order by the spec's `evaluation`.
+few turns; its value for each seat is the result when the game is over, else how far
+the spec's `evaluation` puts the seat ahead of the others, on the scale of the widest
+gap the search has seen.
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ class Search:
         self.iterations, self.seconds, self.c = iterations, seconds, c
         self.depth, self.rollout = depth, rollout
         self.root = Node(None)
+        self.spread = [0.0]  # the widest evaluation gap seen: the scale of values
 
     def best(self, options):
         """The legal option whose edge was visited most (ties: the first listed)."""
@@ -102,21 +104,24 @@ class Search:
                 s.sample_chance(rng)
             else:
                 s.apply_action(self.rollout(s, rng))
-        return value(s)
+        return value(s, self.spread)
 
 
-def value(s) -> list[float]:
-    """Per seat: the result (1 a win, -1 a loss) when the game is over; else half a
-    win for the best evaluation down to half a loss for the worst, by rank, so that
-    the evaluation's scale does not matter. Without an evaluation: 0 until the end."""
+def value(s, spread: list[float]) -> list[float]:
+    """Per seat: the result (1 a win, -1 a loss) when the game is over; else its
+    evaluation less the mean of the others', over the widest such gap seen so far in
+    this search (`spread`, updated), halved: within [-0.5, 0.5] whatever the
+    evaluation's scale. Without an evaluation: 0 until the end."""
     if s.is_terminal():
         return s.returns()
     n = len(s.returns())
     if s.game.evaluation is None or n < 2:
         return [0.0] * n
     scores = [s.evaluate(p) for p in range(n)]
-    return [0.5 * (sum(q < v for q in scores) - sum(q > v for q in scores)) / (n - 1)
-            for v in scores]
+    total = sum(scores)
+    gaps = [v - (total - v) / (n - 1) for v in scores]
+    spread[0] = max(spread[0], *(abs(g) for g in gaps))
+    return [0.5 * g / spread[0] if spread[0] else 0.0 for g in gaps]
 
 
 def random_move(s, rng):
