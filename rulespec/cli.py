@@ -679,8 +679,10 @@ def _lint(args, out, err) -> int:
             found += explore.confirm(spec, layer1, report)
         if args.simulate:
             agents = _check_agents(args, spec, spec.default_players, path)
+            # worker processes load the spec from its file; one process plays the spec at hand
             job = simulation.Job(_job_path(path), spec.default_players, agents, None, _variant_paths(args))
-            found += coverage.coverage(spec, job, args.simulate, args.seed, args.workers)
+            found += coverage.coverage(spec, args.simulate, agents, args.seed, args.workers,
+                                       job if args.workers > 1 else None)
         findings += [f for f in found
                      if not static.silenced(f, sources.get(f.span.file, []))]
     select, ignore = _codes(args.select), _codes(args.ignore)

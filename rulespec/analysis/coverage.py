@@ -15,19 +15,26 @@ from interpreter.agents import make_agents, play
 from ..lang import ir
 from .explore import looping_rule
 from .lint import Finding
-from .simulation import Job, simulate
+from .simulation import Job, outcome, simulate
 
 GREEDY_GAMES = 10   # a greedy game costs about ten random ones
 
 
-def coverage(spec: ir.Spec, job: Job, games: int, seed: int = 0, workers: int = 1) -> list[Finding]:
-    """Seeds seed..seed+games-1 of `job` (the spec's default player count and turn
-    limit), played by `workers` processes; the findings do not depend on them."""
-    n, agents = job.players, list(job.agents)
+def coverage(spec: ir.Spec, games: int, agents: tuple[str, ...] = ("random",), seed: int = 0,
+             workers: int = 1, job: Job | None = None) -> list[Finding]:
+    """Seeds seed..seed+games-1, the spec's default player count and turn limit. With
+    `job` (the same spec, by its file) the games are played by `workers` processes;
+    the findings do not depend on them."""
+    n, agents = spec.default_players, list(agents)
     who = f"{','.join(agents)} {n}-player games"
     definition = Game(spec, n)
+    if job is not None:
+        results = simulate(job, games, seed, workers)
+    else:
+        results = [outcome(play(definition.new_initial_state(seed=s, log=False), make_agents(agents, n, s)))
+                   for s in range(seed, seed + games)]
     fired, called, limited, loops = set(), set(), 0, {}
-    for s, game in enumerate(simulate(job, games, seed, workers), seed):
+    for s, game in enumerate(results, seed):
         fired |= game.fired.keys() | {game.reason}
         called |= game.called
         limited += game.reason == "turn_limit"

@@ -51,7 +51,11 @@ def play_one(job: Job, seed: int) -> GameResult:
     """The outcome of one seeded game."""
     state = _game(job.spec_path, job.players, job.variants).new_initial_state(
         seed=seed, log=False, turn_limit=job.turn_limit)
-    play(state, make_agents(list(job.agents), job.players, seed))
+    return outcome(play(state, make_agents(list(job.agents), job.players, seed)))
+
+
+def outcome(state) -> GameResult:
+    """What a finished game leaves for a report."""
     return GameResult(state.reason, state.winners, state.turn, dict(state.fired), dict(state.played),
                       tuple(state.round_lengths) if state.game.spec.rounds else (),
                       frozenset(state.called))
