@@ -1,13 +1,47 @@
 """Agents choose among legal options; they see only their player's observation.
 
 Every agent has the same shape, so random, scripted, human and search agents are
-interchangeable: choose(observation, options) -> Option.
+interchangeable: choose(observation, options) -> Option. An agent is named with its
+options as `name[:key=value...]` (`ismcts:iterations=400:c=1`); OPTIONS declares, per
+agent class, the options it takes and how each is read.
 """
 from __future__ import annotations
 
 import random
 
 from .choices import CHANCE
+from .search import Search, random_move
+
+
+def _whole(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise ValueError
+    return n
+
+
+def _positive(text: str) -> float:
+    x = float(text)
+    if not 0 < x < float("inf"):
+        raise ValueError
+    return x
+
+
+def _at_least_zero(text: str) -> float:
+    x = float(text)
+    if not 0 <= x < float("inf"):
+        raise ValueError
+    return x
+
+
+def _rollout(text: str) -> str:
+    if text not in ("random", "greedy"):
+        raise ValueError
+    return text
+
+
+READERS = {_whole: "a whole number of at least 1", _positive: "a number above 0",
+           _at_least_zero: "a number of at least 0", _rollout: "random or greedy"}
 
 
 class RandomAgent:
@@ -52,19 +86,57 @@ class GreedyAgent:
     name = "greedy"
     needs_observation = False
     needs_model = True
+    needs_evaluation = "the greedy agent"  # what to name when a spec has no evaluation
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
 
     def choose(self, observation, options, model):
-        best, best_score = [], None
-        for option in options:
-            score = model.score(option, self.rng)
-            if best_score is None or score > best_score:
-                best, best_score = [option], score
-            elif score == best_score:
-                best.append(option)
-        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+        return best_scored(options, model, self.rng)
+
+
+def best_scored(options, model, rng):
+    """The option the model scores best; ties broken by `rng`."""
+    best, best_score = [], None
+    for option in options:
+        score = model.score(option, rng)
+        if best_score is None or score > best_score:
+            best, best_score = [option], score
+        elif score == best_score:
+            best.append(option)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def greedy_move(s, rng):
+    """A greedy rollout's move for whoever acts in `s` (a determinized copy)."""
+    options = s.legal_actions()
+    return best_scored(options, Lookahead(s, s.current_player()), rng) if len(options) > 1 else options[0]
+
+
+class ISMCTSAgent:
+    """Information-set Monte Carlo tree search (interpreter/search.py): a fresh tree
+    per decision over re-deals of what its seat cannot see. Deterministic for a seed
+    and an `iterations` budget; `seconds` bounds the time as well (then the number of
+    iterations, and so the choice, depends on the machine)."""
+
+    name = "ismcts"
+    needs_observation = False
+    needs_model = True  # the model gives it the state and its seat; it re-deals before looking
+    OPTIONS = {"iterations": _whole, "seconds": _positive, "c": _at_least_zero,
+               "depth": _whole, "rollout": _rollout}
+    ITERATIONS, C, DEPTH = 200, 0.7, 4
+
+    def __init__(self, seed, *, iterations=None, seconds=None, c=C, depth=DEPTH, rollout="random"):
+        self.rng = random.Random(seed)
+        if iterations is None and seconds is None:
+            iterations = self.ITERATIONS
+        self.budget = {"iterations": iterations, "seconds": seconds, "c": c, "depth": depth,
+                       "rollout": greedy_move if rollout == "greedy" else random_move}
+        # without an evaluation its leaves are valued by the result alone; greedy rollouts need one
+        self.needs_evaluation = "the ismcts agent with greedy rollouts" if rollout == "greedy" else None
+
+    def choose(self, observation, options, model):
+        return Search(model.state, model.seat, self.rng, **self.budget).best(options)
 
 
 class Lookahead:
@@ -73,12 +145,12 @@ class Lookahead:
     WIN, LOSS = 10**9, -10**9
 
     def __init__(self, state, seat):
-        if state.game.evaluation is None:
-            raise ValueError(f"the greedy agent needs the spec to declare an evaluation "
-                             f"(see docs/language.md); {state.game.spec.name} has none")
-        self.state, self.seat = state, seat
+        self.state, self.seat = state, seat  # the evaluation is asked for when scoring
 
     def score(self, option, rng) -> int:
+        if self.state.game.evaluation is None:
+            raise ValueError(f"the greedy agent needs the spec to declare an evaluation "
+                             f"(see docs/language.md); {self.state.game.spec.name} has none")
         s = self.state.clone(log=False)
         chance = random.Random(rng.random())  # the copy's chance is its own
         s.redeal(self.seat, chance)
@@ -95,7 +167,30 @@ class Lookahead:
         return s.evaluate(self.seat)
 
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
+
+
+def parse_agent(text: str) -> tuple[type, dict]:
+    """`name[:key=value...]` -> (agent class, options read); ValueError naming the
+    agent and the option when it is wrong."""
+    name, *parts = text.strip().split(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent '{name}'; known: {', '.join(AGENTS)}")
+    cls, options = AGENTS[name], {}
+    known = getattr(cls, "OPTIONS", {})
+    for part in parts:
+        key, eq, raw = part.partition("=")
+        if key not in known:
+            takes = f"takes {', '.join(known)}" if known else "takes no options"
+            raise ValueError(f"agent '{name}': unknown option '{key}' ({name} {takes})")
+        if not eq or key in options:
+            raise ValueError(f"agent '{name}': option '{key}' needs one value, as {key}=VALUE")
+        read = known[key]
+        try:
+            options[key] = read(raw)
+        except ValueError:
+            raise ValueError(f"agent '{name}': option '{key}' must be {READERS[read]}, not '{raw}'") from None
+    return cls, options
 
 
 def make_agents(names: list[str], n_players: int, seed) -> list:
@@ -105,10 +200,8 @@ def make_agents(names: list[str], n_players: int, seed) -> list:
         names = names * n_players
     if len(names) != n_players:
         raise ValueError(f"{len(names)} agents named for {n_players} players")
-    unknown = [n for n in names if n not in AGENTS]
-    if unknown:
-        raise ValueError(f"unknown agent '{unknown[0]}'; known: {', '.join(AGENTS)}")
-    return [AGENTS[name](f"{seed}/{seat}") for seat, name in enumerate(names)]
+    made = [parse_agent(name) for name in names]
+    return [cls(f"{seed}/{seat}", **options) for seat, (cls, options) in enumerate(made)]
 
 
 def play(state, agents, on_step=None):

@@ -289,14 +289,17 @@ class State(Table):
         """The event log as `seat` sees it; None: everything."""
         return log_for(self, seat)
 
-    def redeal(self, seat: int, rng: random.Random) -> None:
+    def redeal(self, seat: int, rng: random.Random, *, canonical: bool = False) -> None:
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
         check, so a trigger the new cards make true fires. A card a paused effect holds
         (a pick of a simultaneous choice, a chosen card) becomes the card now lying where
-        it lay, so the effect goes on with a card `seat` could not tell from it."""
-        now = self._redeal_hidden(seat, rng)  # bumps the version: the next check runs them all
+        it lay, so the effect goes on with a card `seat` could not tell from it.
+        With `canonical`, the hidden cards are put in order of type before the shuffle,
+        so the deal depends only on the seat's view and `rng`, not on where the hidden
+        cards truly lie (the default keeps the older deal, which seeded games rely on)."""
+        now = self._redeal_hidden(seat, rng, canonical)  # bumps the version: the next check runs them all
         envs = {id(f.env): f.env for f in self._stack if f.env is not None}
         if self._pending is not None and self._pending.env is not None:
             envs[id(self._pending.env)] = self._pending.env

@@ -295,7 +295,7 @@ class Table:
         self._current = current
         self._changed_everything()
 
-    def _redeal_hidden(self, seat: int, rng: random.Random) -> dict[int, int]:
+    def _redeal_hidden(self, seat: int, rng: random.Random, canonical: bool = False) -> dict[int, int]:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
         size: a table that `seat`'s observation cannot tell from this one.
         A card revealed to `seat` keeps its place; the others dealt again lose their
@@ -308,6 +308,8 @@ class Table:
         hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
         pool = [c for i in hidden for c in self._zones[i] if unseen(c)]
         self._forget(pool)
+        if canonical:  # cards of a type are alike (C-3): their order tells nothing
+            pool.sort(key=self._ctype.__getitem__)
         rng.shuffle(pool)
         dealt, now = iter(pool), {}
         for i in hidden:

@@ -124,6 +124,17 @@ def _variants(parser) -> None:
                         help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
 
 
+AGENTS_HELP = ("one agent for all seats, or one per seat, comma-separated: random, first, "
+               "greedy, ismcts; options as NAME:KEY=VALUE[:KEY=VALUE] (ismcts:iterations=400)")
+
+
+def _simulation_options(parser) -> None:
+    """--seed, --agents and --workers: alike on every command that plays many games."""
+    parser.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k (default 0)")
+    parser.add_argument("--agents", default="random", help=AGENTS_HELP)
+    parser.add_argument("--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -144,9 +155,7 @@ def _parser() -> argparse.ArgumentParser:
     _variants(run)
     run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
-    run.add_argument("--agents", default="random",
-                     help="one agent for all seats, or one per seat, comma-separated: "
-                          "random, first, greedy")
+    run.add_argument("--agents", default="random", help=AGENTS_HELP)
     run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
     _formats(run, "json")
     run.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's, or 2000)")
@@ -165,9 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=_whole(1, MAX_GAMES),
                      help="how many games (default: simulate.games in the config, else 1000)")
     sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
-    sim.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k")
-    sim.add_argument("--agents", default="random", help="as for run")
-    sim.add_argument("--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)")
+    _simulation_options(sim)
     sim.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's)")
     _formats(sim, "json")
     sim.add_argument("--plot", metavar="FILE.png",
@@ -210,7 +217,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="give up exploring after this long: no result, exit 2 (default: none; "
                            "the result never depends on machine speed)")
     lint.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
-                      help="layer 3: coverage over N seeded random games")
+                      help="layer 3: coverage over N seeded games (random agents by default)")
+    _simulation_options(lint)
     _formats(lint, "json", "sarif", "github")
     lint.add_argument("--fail-on", choices=SEVERITIES,
                       help="exit 1 when a finding has at least this severity (default: lint.fail-on "
@@ -228,8 +236,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="exit 1 when NEW adds a finding of at least this severity (default: "
                          "lint.fail-on in the config, else error)")
     df.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
-                    help="also compare outcomes over N seeded random games of each")
+                    help="also compare outcomes over N seeded games of each (random agents by default)")
     df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
+    _simulation_options(df)
     _formats(df, "json")
 
     gr = command("graph", "export the spec as a graph",
@@ -268,7 +277,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pl.add_argument("--agents", default="random",
                     help="the agent at the other seats, or one per seat, comma-separated "
-                         "(yours is ignored): random, first, greedy")
+                         "(yours is ignored): random, first, greedy, ismcts, with options "
+                         "as for run")
     pl.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="end the game as turn_limit after N turns")
     _variants(pl)
 
@@ -478,16 +488,43 @@ def _inputs(args, *flags) -> list[str]:
     return inputs
 
 
+def _fit_workers(args, err) -> None:
+    """More processes than cores only add overhead: --workers is cut down, saying so."""
+    cores = os.cpu_count() or 1
+    if args.workers > cores:
+        print(f"rulespec {args.command}: --workers {args.workers}: this machine has {cores} cores; "
+              f"using {cores}", file=err)
+        args.workers = cores
+
+
+def _job_path(path: str) -> str:
+    """A spec as a worker process finds it (and games are cached by): its absolute path."""
+    return path if path == loading.STDIN else str(Path(path).resolve())
+
+
+def _variant_paths(args) -> tuple[str, ...]:
+    """--variant as worker processes can find them: files by absolute path, names as given."""
+    return tuple(str(Path(v).resolve()) if Path(v).exists() else v for v in args.variant)
+
+
 def _setup(args):
     """The spec and player count of run and simulate, with their arguments checked."""
     spec, n = _spec_for_players(args)
+    _check_agents(args, spec, n, args.spec)
+    return spec, n
+
+
+def _check_agents(args, spec, n: int, path: str) -> tuple[str, ...]:
+    """--agents, made once for `spec` at `n` players: a wrong name, option or count,
+    or an agent that needs an evaluation the spec lacks, is a usage error."""
     try:
         agents = make_agents(args.agents.split(","), n, args.seed)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if any(getattr(a, "needs_model", False) for a in agents) and spec.evaluation is None:
-        raise UsageError(f"the greedy agent needs an evaluation in the spec; {args.spec} has none")
-    return spec, n
+    needs = [a.needs_evaluation for a in agents if getattr(a, "needs_evaluation", None)]
+    if needs and spec.evaluation is None:
+        raise UsageError(f"{needs[0]} needs an evaluation in the spec; {path} has none")
+    return tuple(args.agents.split(","))
 
 
 def _spec_for_players(args):
@@ -591,15 +628,9 @@ def _terminal(stream) -> bool:
 
 def _simulate(args, out, err) -> int:
     spec, n = _setup(args)
-    cores = os.cpu_count() or 1
-    if args.workers > cores and not args.dask:  # more processes than cores only add overhead
-        print(f"rulespec simulate: --workers {args.workers}: this machine has {cores} cores; "
-              f"using {cores}", file=err)
-        args.workers = cores
-    path = args.spec if args.spec == loading.STDIN else str(Path(args.spec).resolve())
-    job = simulation.Job(path, n, tuple(args.agents.split(",")),
-                         args.max_turns, tuple(str(Path(v).resolve()) if Path(v).exists() else v
-                                               for v in args.variant))
+    if not args.dask:
+        _fit_workers(args, err)
+    job = simulation.Job(_job_path(args.spec), n, tuple(args.agents.split(",")), args.max_turns, _variant_paths(args))
     inputs = _inputs(args, "--plot")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
@@ -727,6 +758,8 @@ def _lint(args, out, err) -> int:
     from .lang.variants import load_composed, resolve
 
     findings, sources = [], {}
+    if args.simulate:
+        _fit_workers(args, err)
     for path in args.specs:
         if not Path(path).is_file():
             load(path)  # raises RS001: an unreadable file is a tool error (exit 2)
@@ -754,8 +787,12 @@ def _lint(args, out, err) -> int:
                 raise UsageError(f"{path}: {exc}; raise --timeout, or lower --depth or --max-states") from None
             found += explore.confirm(spec, layer1, report)
         if args.simulate:
+            agents = _check_agents(args, spec, spec.default_players, path)
+            # worker processes load the spec from its file; one process plays the spec at hand
+            job = simulation.Job(_job_path(path), spec.default_players, agents, None, _variant_paths(args))
             progress = _progress(err, args.simulate) if _terminal(err) else None
-            found += coverage.coverage(spec, args.simulate, progress)
+            found += coverage.coverage(spec, args.simulate, agents, args.seed, args.workers,
+                                       job if args.workers > 1 else None, progress)
         findings += [f for f in found
                      if not static.silenced(f, sources.get(f.span.file, []))]
     select = _codes(args.select) if args.select is not None else args.config.select or ()
@@ -806,7 +843,10 @@ def _diff(args, out, err) -> int:
         for spec in (old, new):
             if not spec.min_players <= n <= spec.max_players:
                 raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
-        results = [simulation.simulate(simulation.Job(path, n, ("random",), None), args.simulate,
+        agents = _check_agents(args, old, n, args.old)
+        _fit_workers(args, err)
+        results = [simulation.simulate(simulation.Job(_job_path(path), n, agents, None), args.simulate,
+                                       args.seed, args.workers,
                                        progress=_progress(err, args.simulate) if _terminal(err) else None)
                    for path in (args.old, args.new)]
         rows, tests = diff.compare_outcomes(*results, n, (old.turn_limit, new.turn_limit))

@@ -44,15 +44,21 @@ class GameResult(NamedTuple):
     fired: dict   # rule -> times it fired
     played: dict  # card type -> times it was played
     rounds: tuple[int, ...] = ()  # turns of each round, for a spec with rounds
+    called: frozenset = frozenset()  # procedures called (lint --simulate)
 
 
 def play_one(job: Job, seed: int) -> GameResult:
     """The outcome of one seeded game."""
     state = _game(job.spec_path, job.players, job.variants).new_initial_state(
         seed=seed, log=False, turn_limit=job.turn_limit)
-    play(state, make_agents(list(job.agents), job.players, seed))
+    return outcome(play(state, make_agents(list(job.agents), job.players, seed)))
+
+
+def outcome(state) -> GameResult:
+    """What a finished game leaves for a report."""
     return GameResult(state.reason, state.winners, state.turn, dict(state.fired), dict(state.played),
-                      tuple(state.round_lengths) if state.game.spec.rounds else ())
+                      tuple(state.round_lengths) if state.game.spec.rounds else (),
+                      frozenset(state.called))
 
 
 def play_chunk(args) -> list[GameResult]:

@@ -1,0 +1,129 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+Whitehouse 2012): a search agent that knows no game and never peeks.
+
+Each iteration deals the cards its seat cannot see again at random (a determinization
+its observation cannot tell from the true table: `State.redeal`), then walks one tree
+of the seat's information sets on that deal. An edge is one seat's choice, by its
+label; an edge is only offered where the deal makes it legal, and UCT counts how often
+it was available instead of the parent's visits. Chance (shuffles, random steals) is
+sampled from the search's own RNG, never the game's, and not branched on; forced
+choices are played without a node. A rollout plays on at random (or greedily) for a
+few turns; its value for each seat is the result when the game is over, else how far
+the spec's `evaluation` puts the seat ahead of the others, on the scale of the widest
+gap the search has seen.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+
+class Node:
+    __slots__ = ("seat", "children", "visits", "available", "total")
+
+    def __init__(self, seat: int | None):
+        self.seat = seat          # who chose the edge into this node: the value is theirs
+        self.children: dict = {}  # (seat, kind, label) -> Node
+        self.visits = self.available = 0
+        self.total = 0.0
+
+
+class Search:
+    """One decision's search from `state` for `seat`; `rng` is the agent's own."""
+
+    def __init__(self, state, seat: int, rng: random.Random, *, iterations: int | None,
+                 seconds: float | None, c: float, depth: int, rollout):
+        self.state, self.seat, self.rng = state, seat, rng
+        self.iterations, self.seconds, self.c = iterations, seconds, c
+        self.depth, self.rollout = depth, rollout
+        self.root = Node(None)
+        self.spread = [0.0]  # the widest evaluation gap seen: the scale of values
+
+    def best(self, options):
+        """The legal option whose edge was visited most (ties: the first listed)."""
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while (self.iterations is None or done < self.iterations) and \
+                (deadline is None or time.perf_counter() < deadline):
+            self.iterate()
+            done += 1
+        kind = self.state.decision_kind()
+        visits = [self.root.children.get((self.seat, kind, o.label)) for o in options]
+        counts = [n.visits if n is not None else -1 for n in visits]
+        return options[counts.index(max(counts))]
+
+    def iterate(self) -> None:
+        s = self.state.clone(log=False)
+        s.redeal(self.seat, self.rng, canonical=True)
+        path = self.descend(s)
+        values = self.play_out(s)
+        for node in path:
+            node.visits += 1
+            node.total += values[node.seat]
+
+    def descend(self, s) -> list[Node]:
+        """Selection and expansion: down the tree until a new edge is added."""
+        node, path, rng = self.root, [], self.rng
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.sample_chance(rng)
+                continue
+            options = s.legal_actions()
+            if len(options) == 1:
+                s.apply_action(options[0])
+                continue
+            who, kind = s.current_player(), s.decision_kind()
+            edges = [(who, kind, o.label) for o in options]
+            untried = [i for i, e in enumerate(edges) if e not in node.children]
+            for e in edges:
+                child = node.children.get(e)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                i = untried[rng.randrange(len(untried))]
+                child = node.children[edges[i]] = Node(who)
+                child.available = 1
+                s.apply_action(options[i])
+                path.append(child)
+                return path
+            i = max(range(len(edges)), key=lambda j: self.uct(node.children[edges[j]]))
+            node = node.children[edges[i]]
+            s.apply_action(options[i])
+            path.append(node)
+        return path
+
+    def uct(self, child: Node) -> float:
+        return child.total / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
+
+    def play_out(self, s) -> list[float]:
+        """A rollout of `depth` turns at most, then every seat's value in [-1, 1]."""
+        end, rng = s.turn + self.depth, self.rng
+        while not s.is_terminal() and s.turn < end:
+            if s.is_chance_node():
+                s.sample_chance(rng)
+            else:
+                s.apply_action(self.rollout(s, rng))
+        return value(s, self.spread)
+
+
+def value(s, spread: list[float]) -> list[float]:
+    """Per seat: the result (1 a win, -1 a loss) when the game is over; else its
+    evaluation less the mean of the others', over the widest such gap seen so far in
+    this search (`spread`, updated), halved: within [-0.5, 0.5] whatever the
+    evaluation's scale. Without an evaluation: 0 until the end."""
+    if s.is_terminal():
+        return s.returns()
+    n = len(s.returns())
+    if s.game.evaluation is None or n < 2:
+        return [0.0] * n
+    scores = [s.evaluate(p) for p in range(n)]
+    total = sum(scores)
+    gaps = [v - (total - v) / (n - 1) for v in scores]
+    spread[0] = max(spread[0], *(abs(g) for g in gaps))
+    return [0.5 * g / spread[0] if spread[0] else 0.0 for g in gaps]
+
+
+def random_move(s, rng):
+    options = s.legal_actions()
+    return options[rng.randrange(len(options))] if len(options) > 1 else options[0]
