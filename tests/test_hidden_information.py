@@ -1,8 +1,11 @@
 """The hidden-information property (issue 11's acceptance): no observation or per-seat
 log of seat A ever holds a card that is hidden from A at that moment, nor another
 seat's secret choice. Checked over generated small specs (reveals, secret choices,
-simultaneous choices, inserts, moves between zones of every visibility) and over seeded games of the seed
-games and the specs in tests/valid/.
+simultaneous choices, inserts, moves between zones of every visibility), over generated
+specs using the Language v2 constructs (procedures, rounds and `sit_out`, turn-order
+control, reaction windows and chains, zone families, `remember`, `repeat`, built decks
+read with `c.prop` and aggregates, `refill_from` with `keep_top`), and over seeded games
+of the seed games and the specs in tests/valid/.
 
 The checker keeps its own model of what each seat may know, from the spec's zones and
 the omniscient log; it does not use interpreter/observe.py.
@@ -50,8 +53,10 @@ class Watcher:
         self.read = len(events)
         everything = state.observation(None)["zones"]
         for seat in range(self.game.n):
-            for label, shown in state.observation(seat)["zones"].items():
+            seen = state.observation(seat)
+            for label, shown in seen["zones"].items():
                 self._check_zone(seat, label, shown, everything[label])
+            self._check_rest(seat, seen)
 
     def _learn(self, e: dict) -> None:
         """Cards shown to a seat stay known while they lie where they were shown."""
@@ -61,6 +66,12 @@ class Watcher:
         elif e["event"] == "move" and self.unique or e["event"] == "shuffle":
             for known in self.known:
                 known -= {(c, z) for c, z in known if z == e.get("zone") or c in e.get("cards", ())}
+
+    def _check_rest(self, seat, seen) -> None:
+        """Outside its zones, a seat's observation names no card (a remembered one, say).
+        Its options may: they are its own choice, and a choice of a card type lists them all."""
+        rest = {k: v for k, v in seen.items() if k not in ("zones", "options")}
+        assert not self.names & set(_strings(rest)), f"P{seat + 1} is shown cards outside zones: {rest}"
 
     def _check_zone(self, seat, label, shown, truth) -> None:
         if self.sees(label, seat):
@@ -96,6 +107,19 @@ class Watcher:
         for k in CARD_FIELDS & set(e) - {PUBLIC_CARD_FIELDS.get(kind)}:
             v = e[k]
             assert not (self.names & set(v if isinstance(v, list) else [v])), (seat, e)
+
+
+def _strings(value):
+    """Every text inside an observation (what a remembered card would leak as)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
 
 
 def watched_play(game: Game, seed: int, follow: bool = True):
@@ -177,6 +201,169 @@ def specs(draw) -> str:
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(text=specs(), seed=st.integers(0, 2**31), players=st.integers(2, 3))
 def test_no_seat_is_shown_a_card_hidden_from_it_in_generated_games(text, seed, players):
+    state = watched_play(Game(load_spec("generated.yaml", text), players), seed)
+    assert state.is_terminal()
+
+
+# --- generated specs with the Language v2 constructs ------------------------------
+# Procedures, rounds, turn-order control, reaction windows and chains, zone families,
+# `remember`, `repeat`, built decks with `c.prop` and aggregates, `refill_from` with
+# `keep_top`: each where it moves a card or shows one.
+
+V2_TEMPLATE = """\
+rulespec: 1
+name: Generated Two
+players: {{min: 2, max: 3, default: 2}}
+hand: hand
+turn_limit: {turns}
+deck:
+  build:
+    - card: "{{wood}}_{{n}}"
+      each:
+        wood: [{woods}]
+        n: [1, 2]
+      props:
+        big: "n >= 2"
+zones:
+  pile: {{visibility: hidden, ordered: true, start: true, refill_from: {{zone: discard, keep_top: {keep}}}}}
+  discard: {{visibility: {discard}, ordered: true}}
+  hand: {{per_player: true, visibility: owner}}
+  row: {{count: 3, visibility: {row}, ordered: {row_ordered}}}
+remember:
+  drawn: {{per_player: {per_player}, until: {until}}}
+procedures:
+  handle:
+    params: {{p: player, z: zone}}
+    effect: |
+      {procedure}
+turn_order: {turn_order}
+{rounds}setup:
+  effect: |
+    shuffle(pile)
+    for p in players {{ move(top(pile, 1), hand(p)) }}
+turn:
+{steps}
+  - step: play
+    actions: [place]
+    optional: {optional}
+    repeat: {repeat}
+actions:
+  place:
+    card: any
+    to: {place_to}
+    if: {place_if}
+    effect: |
+      react({window})
+reactions:
+  claim:
+    answers: [place, counter]
+    if: {claim_if}
+    effect: |
+      {claim_effect}
+      react(others(reactor))
+  counter:
+    card: {counter_tag}
+    answers: [place, claim]
+    to: {counter_to}
+    effect: |
+      {counter_effect}
+end_conditions: {{}}
+"""
+
+ROUNDS = """\
+rounds:
+  setup:
+    effect: |
+      for p in players {{ move(hand(p), pile) }}
+      for i in range(3) {{ move(row(i), pile) }}
+      move(discard, pile)
+      shuffle(pile)
+      for p in players {{ move(top(pile, {deal}), hand(p)) }}
+  end_conditions:
+    dry: {{when: size(pile) <= {dry}}}
+  scoring:
+    effect: |
+      {scoring}
+  match_end:
+    enough: {{when: round_index >= 1, effect: end_game()}}
+"""
+
+WOODS = ["ash", "elm", "fir", "oak", "yew"]
+ROW = "row({})".format
+
+
+@st.composite
+def v2_statements(draw, memo: str) -> str:
+    seen = draw(whom)
+    i = draw(st.sampled_from(["0", "1", "2", "size(hand(current)) % 3"]))
+    put = draw(st.sampled_from([
+        f"move(c, {ROW(i)})", "move(c, discard)", f"handle(current, {ROW(i)})",
+        f"{memo} = c", f"insert(c, pile, {draw(st.sampled_from(['0', 'size(pile)']))})",
+    ]))
+    return draw(st.sampled_from([
+        f"{memo} = top(pile, 1)\n      move({memo}, hand(current))",
+        "move(top(pile, 1), hand(current))",
+        "move(top(pile, 2), hand(current))\n      move(hand(current), discard)",
+        "move(pile, discard)\n      move(top(pile, 1), hand(current))",  # a refill
+        f"{memo} = {ROW(i)}",
+        f"reveal({memo}, {seen})",
+        f"reveal({ROW(i)}, {seen})",
+        f"handle(current, {ROW(i)})",
+        f"handle(next(current), discard)",
+        f"choose(current) c from hand(current) {{ {put} }}",
+        f"choose(current) i from range(3) {{ move(top(pile, 1), row(i)) }}",
+        f"for i in range(3) {{ if size(row(i)) > 1 {{ move(row(i), discard) }} }}",
+        f"if sum(c.n for c in hand(current)) >= 3 then skip_turn(next(current)) else extra_turn(current)"
+        .replace(" then ", " { ").replace(" else ", " } else { ") + " }",
+        f"if any(c.big for c in hand(current)) {{ set_next({draw(whom).replace('players', 'current').replace('others(current)', 'current')}) }}",
+        f"if count(c.big for c in hand(current)) == 0 {{ sit_out(current) }}",
+        f"move(filter(c.big for c in hand(current)), {ROW(i)})",
+        "shuffle(pile)",
+    ]))
+
+
+@st.composite
+def v2_specs(draw) -> str:
+    per_player = draw(st.booleans())
+    memo = "drawn(current)" if per_player else "drawn"
+    steps = draw(st.lists(v2_statements(memo), min_size=1, max_size=3))
+    seen = draw(whom)
+    i = draw(st.sampled_from(["0", "1", "2"]))
+    woods = draw(st.lists(st.sampled_from(WOODS), min_size=2, max_size=4, unique=True))
+    rounds = ROUNDS.format(
+        deal=draw(st.integers(1, 2)), dry=draw(st.integers(0, 3)),
+        scoring=draw(st.sampled_from([f"reveal(hand(p), {seen})".replace("current", "p"),
+                                      "handle(p, discard)"])).join(["for p in players { ", " }"]))
+    return V2_TEMPLATE.format(
+        turns=draw(st.integers(4, 10)), woods=", ".join(woods), keep=draw(st.integers(0, 2)),
+        discard=draw(st.sampled_from(["hidden", "public"])),
+        row=draw(st.sampled_from(["hidden", "public"])), row_ordered=draw(st.booleans()),
+        per_player=str(per_player).lower(), until=draw(st.sampled_from(["turn", "game"])),
+        procedure=draw(st.sampled_from([
+            "move(top(pile, 1), z)\n      reveal(z, p)", "reveal(hand(p), others(p))",
+            "choose(p) c from hand(p) { move(c, z) }", "move(z, hand(p))",
+            "choose(p) d from 0..size(pile) { insert(top(z, 1), pile, d) }"])),
+        turn_order=draw(st.sampled_from(["next(current)", "prev(current)", "next(next(current))"])),
+        rounds=rounds if draw(st.booleans()) else "",
+        steps="\n".join(f"  - step: s{k}\n    effect: |\n      {s}" for k, s in enumerate(steps)),
+        optional=str(draw(st.booleans())).lower(), repeat=str(draw(st.booleans())).lower(),
+        place_to=draw(st.sampled_from([ROW(i), "discard", "row(seat_number(current) % 3)"])),
+        place_if=draw(st.sampled_from(["true", "card.big", "not card.big", "size(hand(current)) > 1"])),
+        window=draw(st.sampled_from(["others(current)", "next(current)", "players"])),
+        claim_if=draw(st.sampled_from(["true", "reactor != actor", "any(c.big for c in hand(reactor))"])),
+        claim_effect=draw(st.sampled_from([
+            "move(top(pile, 1), hand(reactor))", f"reveal(hand(reactor), actor)",
+            f"handle(reactor, {ROW(i)})", "move(hand(reactor), discard)"])),
+        counter_tag=draw(st.sampled_from(woods)),
+        counter_to=draw(st.sampled_from([ROW(i), "discard", "hand(actor)"])),
+        counter_effect=draw(st.sampled_from([
+            "move(top(pile, 1), hand(reactor))", "react(others(reactor))",
+            f"move(hand(reactor), {ROW(i)})", "handle(actor, discard)"])))
+
+
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(text=v2_specs(), seed=st.integers(0, 2**31), players=st.integers(2, 3))
+def test_no_seat_is_shown_a_card_hidden_from_it_in_generated_v2_games(text, seed, players):
     state = watched_play(Game(load_spec("generated.yaml", text), players), seed)
     assert state.is_terminal()
 
