@@ -3,9 +3,7 @@
 hand against commit ff87898, the last before Language v2)."""
 from __future__ import annotations
 
-import os
 import subprocess
-from pathlib import Path
 
 import pytest
 from gamekit import ROOT, cli

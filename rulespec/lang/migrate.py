@@ -39,7 +39,7 @@ class Migration:
     def diff(self) -> str:
         return "".join(difflib.unified_diff(self.old.splitlines(keepends=True),
                                             self.new.splitlines(keepends=True),
-                                            f"{self.file}", f"{self.file} (migrated)"))
+                                            self.file, f"{self.file} (migrated)"))
 
 
 def migrate(path: str) -> Migration:
