@@ -262,6 +262,16 @@ def _parser() -> argparse.ArgumentParser:
                  "rulespec games; rulespec run GAME --variant NAME")
     _formats(gm, "json")
 
+    mg = command("migrate", "rename a spec's names that Language v2 reserved",
+                 "Rename each name a spec gives that the language reserved after "
+                 "`rulespec: 1` was released (such as range or reveal), at its declaration "
+                 "and every use, to a free name (range_). Prints a unified diff, or with "
+                 "--write changes the file. Exit 0: nothing to do; 1: changed, or would "
+                 "change; 2: the spec has other problems.",
+                 "rulespec migrate old_game.yaml --write")
+    mg.add_argument("specs", nargs="+", metavar="SPEC", help="spec files").complete = completion.FILE
+    mg.add_argument("--write", action="store_true", help="change the files in place (atomically)")
+
     nw = command("new", "write a small commented starter spec that validates and plays",
                  "Write NAME.yaml, a small commented spec to start a game from: it validates, "
                  "lints clean and plays.", "rulespec new my_game && rulespec run my_game.yaml")
@@ -949,6 +959,40 @@ def _games(args, out, err) -> int:
     return 0
 
 
+def _migrate(args, out, err) -> int:
+    from .lang.migrate import migrate
+
+    code = 0
+    for path in args.specs:
+        try:
+            m = migrate(path)
+        except SpecError as exc:
+            print(exc.render(), file=err)
+            code = 2
+            continue
+        except OSError as exc:
+            print(f"{path}: cannot read it: {exc.strerror or exc}", file=err)
+            code = 2
+            continue
+        if not m.renames:
+            print(f"{path}: nothing to migrate", file=out)
+            continue
+        code = max(code, 1)
+        renamed = ", ".join(f"{a} -> {b}" for a, b in m.renames.items())
+        if args.write:
+            try:
+                with replacing(path) as target:
+                    target.write_text(m.new, encoding="utf-8")
+            except OutputError as exc:
+                print(f"{path}: {exc}", file=err)
+                code = 2
+                continue
+            print(f"{path}: renamed {renamed}", file=out)
+        else:
+            out.write(m.diff())
+    return code
+
+
 def _new(args, out, err) -> int:
     if not bundled.NAME.fullmatch(args.name):
         raise UsageError(f"'{args.name}' is not a game name: use lower case letters, digits "
@@ -1048,7 +1092,8 @@ def _completion(args, out, err) -> int:
 
 COMMANDS = {"completion": _completion, "run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
             "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
-            "play": _play, "replay": _replay, "compile": _compile, "games": _games, "new": _new}
+            "play": _play, "replay": _replay, "compile": _compile, "games": _games, "new": _new,
+            "migrate": _migrate}
 
 
 def entry() -> None:

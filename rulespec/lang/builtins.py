@@ -90,6 +90,13 @@ CHANCE = {"random": "the first argument of move", "random_player":
 KEYWORDS = {"any", "me", "chosen", "reactor", "answer", "target", "card", "let", "if", "then", "else", "for", "in", "while", "choose", "from", "and", "or",
             "not", "true", "false"}
 
+# Names a `rulespec: 1` spec could take before Language v2 reserved them: the names above
+# less those the first release had. A spec's own name among them is an RS202 whose hint
+# is `rulespec migrate`, which renames it.
+RESERVED_IN_V2 = frozenset({"prev", "range", "skip_turn", "skip_turns", "extra_turn",
+                            "extra_turns", "set_next", "sit_out", "reveal", "insert",
+                            "round_index", "card_types", "then"})
+
 
 def accepts(want: str, got: str) -> bool:
     for w in want.split("|"):

@@ -10,7 +10,7 @@ from pathlib import Path
 from . import decks, ir, schema
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import RESERVED, Builder, Names
+from .expressions import RESERVED, Builder, Names, reserved_clash
 from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
@@ -87,8 +87,9 @@ class _Compiler:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in reserved:
                 refused.add(name)
-                self.error_at("RS202", f"{what} '{name}' uses a name the language reserves", span,
-                              "pick another name")
+                self.problems.append(reserved_clash(
+                    name, span, f"{what} '{name}' uses a name the language reserves",
+                    "pick another name"))
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
                 refused.add(name)
@@ -131,9 +132,10 @@ class _Compiler:
         params = tuple((entry.get("params") or {}).items())
         for name, _ in params:
             if name in RESERVED or name in self._claimed:
-                self.error("RS202", f"parameter '{name}' is already a name of the spec or the "
-                           "language; a parameter needs a name of its own",
-                           path + ("params", name), key=True)
+                self.problems.append(reserved_clash(
+                    name, self.doc.key_span(path + ("params", name)),
+                    f"parameter '{name}' is already a name of the spec or the language; "
+                    "a parameter needs a name of its own"))
         return params
 
     def _zone(self, name: str, z: dict) -> ir.ZoneDef:
@@ -359,8 +361,10 @@ class _Compiler:
         path = (section if isinstance(section, tuple) else (section,)) + (name,)
         scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
         if "each" in t and (t["each"] in RESERVED or t["each"] in self.names.all_names):
-            self.error("RS202", f"'{t['each']}' is already a name of the spec or the language; "
-                       "'each' needs a name of its own", path + ("each",))
+            self.problems.append(reserved_clash(
+                t["each"], doc.span(path + ("each",)),
+                f"'{t['each']}' is already a name of the spec or the language; "
+                "'each' needs a name of its own"))
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))

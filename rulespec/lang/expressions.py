@@ -6,6 +6,7 @@ the line and column inside the file, not inside the YAML string.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -13,11 +14,32 @@ from importlib import resources
 import lark
 
 from . import ir
-from .builtins import AGGREGATES, CHANCE, CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES, accepts
+from .builtins import (AGGREGATES, CHANCE, CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES,
+                       RESERVED_IN_V2, accepts)
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
+
+
+_SINCE_V2 = "'{}' is reserved since Language v2; `rulespec migrate {}` renames it"
+_SINCE_V2_NAME = re.compile(r"'(\w+)' is reserved since Language v2; ")
+
+
+def reserved_clash(name: str, span: Span, message: str, hint: str = "") -> Diagnostic:
+    """RS202 for a name of the spec the language reserves: a name the first release left
+    free tells how to rename it, since the spec may have validated before Language v2."""
+    if name in RESERVED_IN_V2:
+        message = _SINCE_V2.format(name, span.file)
+        hint = "it renames the name and every use of it; add --write to change the file"
+    return Diagnostic("RS202", message, span, hint=hint)
+
+
+def clash_name(d: Diagnostic) -> str | None:
+    """The name a diagnostic of reserved_clash says Language v2 reserved, if it is one."""
+    m = _SINCE_V2_NAME.match(d.message) if d.code == "RS202" else None
+    return m.group(1) if m else None
+
 
 FAILED = "?"  # the type of a local whose let was refused or failed (and was reported)
 
@@ -593,8 +615,9 @@ class Builder:
             self._error("RS202", f"'{name}' is already a local here; pick a new name", span)
             return True
         if name in RESERVED or name in n.all_names:
-            self._error("RS202", f"'{name}' is already a name of the spec or the language; "
-                        "a local needs a name of its own", span)
+            self.problems.append(reserved_clash(
+                name, span, f"'{name}' is already a name of the spec or the language; "
+                "a local needs a name of its own"))
             return True
         return False
 

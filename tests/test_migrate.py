@@ -1,0 +1,137 @@
+"""`rulespec migrate` and the RS202 hint for names Language v2 reserved after
+`rulespec: 1` was released. tests/valid-v1/ holds specs that validated then (checked by
+hand against commit ff87898, the last before Language v2)."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from gamekit import ROOT, cli
+
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.lang import builtins
+from rulespec.lang.compiler import load_spec
+from rulespec.lang.diagnostics import SpecError
+from rulespec.lang.expressions import RESERVED, clash_name
+from rulespec.lang.migrate import migrate
+from rulespec.table import files
+
+V1 = ROOT / "tests" / "valid-v1" / "reserved_names.yaml"
+CLASHES = {"range": "range_", "insert": "insert_", "prev": "prev_", "reveal": "reveal_",
+           "round_index": "round_index_", "sit_out": "sit_out_", "set_next": "set_next_",
+           "card_types": "card_types_"}
+
+
+def _reserved(module_text: str) -> set[str]:
+    space: dict = {}
+    exec(compile(module_text, "old_builtins", "exec"), space)
+    return (space["KEYWORDS"] | set(space["CONSTANTS"]) | set(space["FUNCTIONS"])
+            | set(space["PROCEDURES"]) | set(space["AGGREGATES"]))
+
+
+def test_the_reserved_since_v2_set_is_the_new_reserved_less_the_old():
+    old = subprocess.run(["git", "show", "ff87898:rulespec/lang/builtins.py"], cwd=ROOT,
+                         capture_output=True, text=True)
+    if old.returncode != 0:
+        pytest.skip("no git history of the first release here")
+    assert builtins.RESERVED_IN_V2 == RESERVED - _reserved(old.stdout)
+
+
+def test_a_v1_spec_gets_the_hint_at_each_clash():
+    with pytest.raises(SpecError) as exc:
+        load_spec(V1)
+    named = {clash_name(d) for d in exc.value.diagnostics} - {None}
+    assert named == set(CLASHES)
+    first = exc.value.diagnostics[0]
+    assert first.message == ("'insert' is reserved since Language v2; "
+                             f"`rulespec migrate {V1}` renames it")
+
+
+def test_migrate_renames_every_clash_and_leaves_prose():
+    m = migrate(str(V1))
+    assert m.renames == CLASHES
+    assert "title: Insert a range" in m.new                   # prose keeps its words
+    assert '"insert and reveal are card names here, range a counter"' in m.new
+    assert "count(hand(sit_out_), prev_) >= range_" in m.new  # uses, in expressions
+    assert "tags: [prev_]" in m.new and "card: reveal_" in m.new  # plain name values
+
+
+def _outcome(spec, seed):
+    state = Game(spec, 3).new_initial_state(seed=seed)
+    play(state, make_agents(["random"] * 3, 3, seed))
+    sizes = {z: len(cards) for z, cards in state.observation(None)["zones"].items()}
+    return state.returns(), state.turn, state.length, state.reason, sizes
+
+
+def test_migrated_spec_plays_the_game_of_a_hand_renamed_copy(tmp_path):
+    text = V1.read_text(encoding="utf-8")
+    by_hand = text
+    for word in ("round_index", "card_types", "set_next", "sit_out", "insert", "reveal",
+                 "range", "prev"):
+        by_hand = by_hand.replace(f"{word}", f"my_{word}")  # the test's own copy, by hand
+    by_hand = by_hand.replace("title: Insert a my_range", "title: Insert a range")
+    hand_path = tmp_path / "by_hand.yaml"
+    hand_path.write_text(by_hand, encoding="utf-8")
+    migrated = load_spec(V1, text=migrate(str(V1)).new)
+    renamed = load_spec(hand_path)
+    for seed in (1, 2, 3):
+        assert _outcome(migrated, seed) == _outcome(renamed, seed)
+
+
+def test_migrate_prints_a_diff_and_exits_1_without_changing_the_file():
+    before = V1.read_bytes()
+    code, out, err = cli("migrate", V1)
+    assert (code, err) == (1, "")
+    assert "\n-    each: sit_out\n" in out and "\n+    each: sit_out_\n" in out
+    assert V1.read_bytes() == before
+
+
+def test_migrate_write_changes_the_file_and_the_result_validates(tmp_path):
+    path = tmp_path / "old.yaml"
+    path.write_text(V1.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = cli("migrate", path, "--write")
+    assert code == 1 and out.startswith(f"{path}: renamed card_types -> card_types_")
+    load_spec(path)
+    assert cli("migrate", path) == (0, f"{path}: nothing to migrate\n", "")
+    assert [p.name for p in tmp_path.iterdir()] == ["old.yaml"]  # no temporary left
+
+
+def test_migrate_write_leaves_the_file_whole_when_writing_fails(tmp_path, monkeypatch):
+    path = tmp_path / "old.yaml"
+    path.write_text(V1.read_text(encoding="utf-8"), encoding="utf-8")
+    before = path.read_bytes()
+
+    def failing_replace(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(files.os, "replace", failing_replace)
+    code, _, err = cli("migrate", path, "--write")
+    assert code == 2 and "No space left on device" in err
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["old.yaml"]
+
+
+def test_migrate_has_nothing_to_do_for_the_seed_games():
+    games = sorted((ROOT / "games").glob("*.yaml"))
+    code, out, err = cli("migrate", *games)
+    assert (code, err) == (0, "")
+    assert out == "".join(f"{g}: nothing to migrate\n" for g in games)
+
+
+def test_migrate_exits_2_for_a_spec_with_other_problems():
+    broken = ROOT / "tests" / "broken" / "06_unknown_key_zone.yaml"
+    code, out, err = cli("migrate", broken)
+    assert code == 2 and out == "" and "error RS" in err
+
+
+def test_migrate_exits_2_for_a_missing_file(tmp_path):
+    code, _, err = cli("migrate", tmp_path / "none.yaml")
+    assert code == 2 and "none.yaml" in err
+
+
+def test_a_new_name_skips_names_the_spec_uses(tmp_path):
+    path = tmp_path / "taken.yaml"
+    path.write_text(V1.read_text(encoding="utf-8").replace("hand: hand\n", "hand: range_\n")
+                    .replace("  hand: {per_player", "  range_: {per_player")
+                    .replace("hand(", "range_("), encoding="utf-8")
+    assert migrate(str(path)).renames["range"] == "range_2"
