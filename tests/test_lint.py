@@ -210,7 +210,7 @@ def test_explore_confirms_a_trigger_cycle(tmp_path):
     assert code == 1
     assert {f["code"] for f in findings} == {"RL107", "RL201", "RL202"}
     [confirmed] = [f for f in findings if f["code"] == "RL202"]
-    assert confirmed["line"] == 206 and confirmed["trace"]
+    assert confirmed["line"] == 215 and confirmed["trace"]
     assert confirmed["message"] == "confirmed: triggers may fire each other forever: new_voyage"
 
 
