@@ -25,7 +25,7 @@ BROKEN = Path(__file__).parent / "broken" / "01_wrong_type_card_count.yaml"
 
 @pytest.fixture
 def never_offered(tmp_path):
-    """Pirates Wild with one action no step lists: lint's RL102, a warning, at 97:3."""
+    """Pirates Wild with one action no step lists: lint's RL102, a warning, at the action."""
     text = PW.read_text(encoding="utf-8")
     text = text.replace("    actions: [play_daylight, play_crew,", "    actions: [play_crew,")
     spec = tmp_path / "pirates_wild.yaml"
@@ -60,7 +60,9 @@ def test_a_format_a_command_does_not_have_is_a_usage_error_naming_it():
 def test_lint_github_annotations(never_offered):
     code, out, err = cli("lint", never_offered, "--format", "github")
     assert (code, err) == (0, "")
-    assert out == (f"::warning file={never_offered},line=97,col=3,title=RL102::action 'play_daylight' "
+    line = next(i for i, text in enumerate(never_offered.read_text().splitlines(), 1)
+                if text == "  play_daylight:")
+    assert out == (f"::warning file={never_offered},line={line},col=3,title=RL102::action 'play_daylight' "
                    "is never offered: no turn step lists it (add it to a step's actions, or remove it)\n")
 
 
