@@ -10,18 +10,19 @@ decisions with a real choice: a forced one is not asked). The last rows seat the
 agent everywhere, for the share of Pirates Wild games that reach the turn limit.
 `--scale` multiplies every row's game count; results do not depend on `--workers`.
 """
+
 from __future__ import annotations
 
 import argparse
 import multiprocessing
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-from rulespec.interpreter import Game
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import load_spec
 from rulespec.analysis.simulation import wilson
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 TTG, PW = "take_the_gold", "pirates_wild"
@@ -45,7 +46,7 @@ ROWS = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game(name: str, players: int) -> Game:
     return Game(load_spec(GAMES / f"{name}.yaml"), players)
 
@@ -78,16 +79,21 @@ def play_one(task) -> tuple[bool, bool, float, int]:
 
 def measure(row, pool) -> str:
     games = row[4]
-    outcomes = pool.map(play_one, [(row, k) for k in range(games)]) if pool else \
-        [play_one((row, k)) for k in range(games)]
+    outcomes = (
+        pool.map(play_one, [(row, k) for k in range(games)])
+        if pool
+        else [play_one((row, k)) for k in range(games)]
+    )
     wins = wilson(sum(o[0] for o in outcomes), games)
     limit = sum(o[1] for o in outcomes)
     decisions = sum(o[3] for o in outcomes)
     per = 1000 * sum(o[2] for o in outcomes) / max(1, decisions)
     name, n, me, other, _ = row
-    return (f"| {name} | {n} | {me} | {other} | {games} | {100 * wins['share']:.0f} % "
-            f"[{100 * wins['low']:.0f}, {100 * wins['high']:.0f}] | {100 / n:.0f} % | "
-            f"{100 * limit / games:.0f} % | {per:.2f} ms |")
+    return (
+        f"| {name} | {n} | {me} | {other} | {games} | {100 * wins['share']:.0f} % "
+        f"[{100 * wins['low']:.0f}, {100 * wins['high']:.0f}] | {100 / n:.0f} % | "
+        f"{100 * limit / games:.0f} % | {per:.2f} ms |"
+    )
 
 
 def main(argv=None) -> int:
@@ -95,8 +101,10 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every row's game count")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     args = ap.parse_args(argv)
-    print("| game | players | agent | others | games | agent wins [95 % interval] | fair share "
-          "| turn limit reached | time per decision |")
+    print(
+        "| game | players | agent | others | games | agent wins [95 % interval] | fair share "
+        "| turn limit reached | time per decision |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     pool = multiprocessing.Pool(args.workers) if args.workers > 1 else None
     try:

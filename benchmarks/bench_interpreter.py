@@ -8,6 +8,7 @@ same for the hand-written Take the Gold (benchmarks/handwritten_ttg.py), the
 interpreter / hand-written ratio, the live size of a game state, peak memory while
 playing one game, and how time per game scales with the player count (2-6).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,11 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from handwritten_ttg import TakeTheGold  # noqa: E402
+from handwritten_ttg import TakeTheGold
 
-from rulespec.interpreter import Game  # noqa: E402
-from rulespec.interpreter.agents import make_agents, play  # noqa: E402
-from rulespec import load_spec  # noqa: E402
+from rulespec import load_spec
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 
 TTG = ROOT / "games" / "take_the_gold.yaml"
 PW = ROOT / "games" / "pirates_wild.yaml"
@@ -66,7 +67,10 @@ def definition(spec_path, players):
     options) made, and one game played on it, so that what is measured next is a
     state's own memory."""
     game = Game(load_spec(spec_path), players)
-    play(game.new_initial_state(seed=1000, log=False, turn_limit=200), make_agents(["random"], players, 0))
+    play(
+        game.new_initial_state(seed=1000, log=False, turn_limit=200),
+        make_agents(["random"], players, 0),
+    )
     return game
 
 
@@ -107,24 +111,31 @@ def main(argv=None):
     pw_games = max(5, n // 100)
 
     (ttg_g, ttg_s), (hw_g, hw_s) = best_of_interleaved(
-        [lambda: interpreter_rate(TTG, 4, n), lambda: handwritten_rate(4, n)])
+        [lambda: interpreter_rate(TTG, 4, n), lambda: handwritten_rate(4, n)]
+    )
     pw_g, pw_s = interpreter_rate(PW, 4, pw_games)
     print(f"Take the Gold, 4 players, random agents ({n} games, best of 3)")
     print(f"  interpreter   {ttg_g:9.0f} games/s  {ttg_s:10.0f} steps/s")
     print(f"  hand-written  {hw_g:9.0f} games/s  {hw_s:10.0f} steps/s")
-    print(f"  ratio interpreter / hand-written: {ttg_g / hw_g:.2f} (games/s), "
-          f"{ttg_s / hw_s:.2f} (steps/s); target >= 0.50")
+    print(
+        f"  ratio interpreter / hand-written: {ttg_g / hw_g:.2f} (games/s), "
+        f"{ttg_s / hw_s:.2f} (steps/s); target >= 0.50"
+    )
     print(f"Pirates Wild, 4 players, random agents ({pw_games} games)")
     print(f"  interpreter   {pw_g:9.1f} games/s  {pw_s:10.0f} steps/s")
     for path, name in ((TTG, "Take the Gold"), (PW, "Pirates Wild")):
         size, _ = live_state_bytes(path)
-        print(f"{name}: live game state {size / 1024:.1f} KB (target < 64 KB); "
-              f"peak while playing one game {peak_per_game(path) / 1024:.1f} KB")
+        print(
+            f"{name}: live game state {size / 1024:.1f} KB (target < 64 KB); "
+            f"peak while playing one game {peak_per_game(path) / 1024:.1f} KB"
+        )
     print("Take the Gold, time per game by player count (interpreter | hand-written)")
     for players in range(2, 7):
         g1, _ = interpreter_rate(TTG, players, n // 3)
         g2, _ = handwritten_rate(players, n // 3)
-        print(f"  {players} players: {1000 / g1:6.3f} ms | {1000 / g2:6.3f} ms  (ratio {g1 / g2:.2f})")
+        print(
+            f"  {players} players: {1000 / g1:6.3f} ms | {1000 / g2:6.3f} ms  (ratio {g1 / g2:.2f})"
+        )
 
 
 if __name__ == "__main__":

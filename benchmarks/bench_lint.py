@@ -3,6 +3,7 @@
 
     python benchmarks/bench_lint.py
 """
+
 from __future__ import annotations
 
 import statistics
@@ -24,14 +25,18 @@ def main():
             start = time.perf_counter()
             findings = static(spec)
             runs.append(time.perf_counter() - start)
-        print(f"{name}: layer 1 median {1000 * statistics.median(runs):.1f} ms, "
-              f"max {1000 * max(runs):.1f} ms over 20 runs ({len(findings)} findings; target < 100 ms)")
+        print(
+            f"{name}: layer 1 median {1000 * statistics.median(runs):.1f} ms, "
+            f"max {1000 * max(runs):.1f} ms over 20 runs ({len(findings)} findings; target < 100 ms)"
+        )
         start = time.perf_counter()
         report = explore(spec, Bounds())
         took = time.perf_counter() - start
         bound = "complete" if report.complete else "stopped at its bounds"
-        print(f"{name}: layer 2 {took:.1f} s, {report.states} states, {bound} "
-              f"(depth {Bounds().depth}; target < 30 s)")
+        print(
+            f"{name}: layer 2 {took:.1f} s, {report.states} states, {bound} "
+            f"(depth {Bounds().depth}; target < 30 s)"
+        )
 
 
 if __name__ == "__main__":

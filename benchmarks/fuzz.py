@@ -10,6 +10,7 @@ Prints the cases tried, tracebacks, hangs, memory blow-ups and the exit-code
 distribution; writes each failure class's smallest case (files, argv, traceback) under
 --out. Exit status 1 when anything failed.
 """
+
 import argparse
 import collections
 import json
@@ -25,9 +26,9 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import fuzzing  # noqa: E402
+import fuzzing
 
-GIB = 2 ** 30
+GIB = 2**30
 
 
 def _worker(conn, scratch: str, hang: float) -> None:
@@ -40,8 +41,15 @@ def _worker(conn, scratch: str, hang: float) -> None:
         case = fuzzing.make_case(kind, seed)
         where = fuzzing.fresh_dir(base, "case")
         outcome = fuzzing.run_guarded(case, where, hang, GIB)
-        conn.send((outcome.code, outcome.failure, outcome.error, outcome.seconds,
-                   resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
+        conn.send(
+            (
+                outcome.code,
+                outcome.failure,
+                outcome.error,
+                outcome.seconds,
+                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+            )
+        )
 
 
 class Worker:
@@ -87,7 +95,7 @@ def save(out: Path, name: str, case, error: str) -> Path:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     case.write(folder / "files")
-    (folder / "case.txt").write_text(case.describe(limit=10 ** 9) + "\n", encoding="utf-8")
+    (folder / "case.txt").write_text(case.describe(limit=10**9) + "\n", encoding="utf-8")
     (folder / "argv.json").write_text(json.dumps(case.argv) + "\n")
     (folder / "traceback.txt").write_text(error + "\n", encoding="utf-8")
     return folder
@@ -106,7 +114,11 @@ def campaign(minutes: float, seed: int, out: Path, workers: int, hang: float) ->
 
     def record(kind_seed, what, error):
         failures[what] += 1
-        sig = f"{what}: {signature(error)}" if what != "hang" else f"hang: {signature(error) if error else 'in C code'}"
+        sig = (
+            f"{what}: {signature(error)}"
+            if what != "hang"
+            else f"hang: {signature(error) if error else 'in C code'}"
+        )
         case = fuzzing.make_case(*kind_seed)
         size = sum(len(d) for d in case.files.values()) + len(" ".join(case.argv))
         entry = classes.setdefault(sig, [0, None, None, None])
@@ -118,7 +130,7 @@ def campaign(minutes: float, seed: int, out: Path, workers: int, hang: float) ->
         for i, w in enumerate(pool):
             if w.job is None and time.monotonic() < deadline:
                 kind = fuzzing.KINDS[counter % len(fuzzing.KINDS)]
-                w.give((kind, seed * 10 ** 9 + counter // len(fuzzing.KINDS)))
+                w.give((kind, seed * 10**9 + counter // len(fuzzing.KINDS)))
                 counter += 1
         busy = [w for w in pool if w.job]
         if not busy:
@@ -170,13 +182,18 @@ def campaign(minutes: float, seed: int, out: Path, workers: int, hang: float) ->
     print(f"tracebacks: {failures['traceback']}")
     print(f"hangs (> {hang:g} s): {failures['hang']}")
     print(f"memory blow-ups (> 1 GB): {failures['memory']}")
-    print("exit codes: " + ", ".join(f"{c}: {n}" for c, n in sorted(codes.items(), key=lambda x: str(x[0]))))
+    print(
+        "exit codes: "
+        + ", ".join(f"{c}: {n}" for c, n in sorted(codes.items(), key=lambda x: str(x[0])))
+    )
     if slowest[1]:
         print(f"slowest case: {slowest[0]:.1f} s ({slowest[1][0]} seed {slowest[1][1]})")
     if classes:
         out.mkdir(parents=True, exist_ok=True)
         print(f"\n{len(classes)} failure classes (smallest case of each under {out}):")
-        for k, (sig, (count, case, error, _)) in enumerate(sorted(classes.items(), key=lambda x: -x[1][0])):
+        for k, (sig, (count, case, error, _)) in enumerate(
+            sorted(classes.items(), key=lambda x: -x[1][0])
+        ):
             folder = save(out, f"{k:02d}", case, error or "hang")
             print(f"  {count:5d}  {sig}\n         {case.kind} seed {case.seed}: {folder}")
     return 1 if classes else 0
@@ -188,7 +205,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "rulespec-fuzz-out")
     ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    ap.add_argument("--hang", type=float, default=30.0, help="seconds before a case counts as a hang")
+    ap.add_argument(
+        "--hang", type=float, default=30.0, help="seconds before a case counts as a hang"
+    )
     args = ap.parse_args(argv)
     if args.minutes <= 0 or args.workers < 1 or args.hang <= 0:
         ap.error("--minutes, --workers and --hang must be positive")

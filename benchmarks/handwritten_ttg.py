@@ -6,13 +6,21 @@ RNG) as `rulespec run games/take_the_gold.yaml --agents random`, so the two must
 on outcome statistics within sampling error. It shares no code with the engine. Card
 names live here because this is game code, outside rulespec/ and interpreter/.
 """
+
 from __future__ import annotations
 
 import random
 
 COIN, PIRATE, TWO_PIRATES, OFFICER, TWO_OFFICERS, KRAKEN, CAPTAIN = range(7)
-DECK = [COIN] * 16 + [PIRATE] * 10 + [TWO_PIRATES] * 5 + [OFFICER] * 8 + \
-    [TWO_OFFICERS] * 4 + [KRAKEN] * 5 + [CAPTAIN] * 4
+DECK = (
+    [COIN] * 16
+    + [PIRATE] * 10
+    + [TWO_PIRATES] * 5
+    + [OFFICER] * 8
+    + [TWO_OFFICERS] * 4
+    + [KRAKEN] * 5
+    + [CAPTAIN] * 4
+)
 ATTACKS = (PIRATE, TWO_PIRATES, KRAKEN, CAPTAIN)
 HAND_LIMIT, REFILL, COINS_TO_WIN, KRAKEN_LIMIT, TIEBREAK_COINS = 5, 2, 4, 3, 2
 TURN_LIMIT = 2000
@@ -25,7 +33,7 @@ class Ended(Exception):
 class TakeTheGold:
     def __init__(self, players: int, seed: int):
         self.n = players
-        self.rng = random.Random(seed)               # chance (C-2)
+        self.rng = random.Random(seed)  # chance (C-2)
         self.agents = [random.Random(f"{seed}/{p}") for p in range(players)]
         self.draw = list(DECK)
         self.discard: list[int] = []
@@ -56,7 +64,7 @@ class TakeTheGold:
         return [q % self.n for q in range(p, p + self.n) if self.active[q % self.n]]
 
     def draw_one(self, p: int) -> None:
-        if not self.draw and self.discard:            # TTG-15
+        if not self.draw and self.discard:  # TTG-15
             self.draw, self.discard = self.discard, []
             self.rng.shuffle(self.draw)
         if self.draw:
@@ -70,10 +78,10 @@ class TakeTheGold:
         """State-based checks (C-4) until none fires; True when the turn must end."""
         end_turn = False
         while True:
-            for p in self.order_from(current):         # TTG-12, TTG-14
+            for p in self.order_from(current):  # TTG-12, TTG-14
                 if self.hands[p].count(COIN) >= self.win_target:
                     self.win([p], "coin_win")
-            if self.krakens >= KRAKEN_LIMIT and not self.tiebreak:   # TTG-13, TTG-14
+            if self.krakens >= KRAKEN_LIMIT and not self.tiebreak:  # TTG-13, TTG-14
                 coins = {p: self.hands[p].count(COIN) for p in self.order_from(current)}
                 top = max(coins.values())
                 leaders = [p for p, c in coins.items() if c == top]
@@ -87,7 +95,7 @@ class TakeTheGold:
                         self.active[p] = False
                 self.win_target, self.tiebreak, end_turn = TIEBREAK_COINS, True, True
                 continue
-            for p in self.order_from(current):         # TTG-6
+            for p in self.order_from(current):  # TTG-6
                 if not self.hands[p] and (self.draw or self.discard):
                     for _ in range(REFILL):
                         self.draw_one(p)
@@ -108,7 +116,7 @@ class TakeTheGold:
             self.hands[to].append(self.chance_card(self.hands[frm]))
 
     def play_turn(self, p: int) -> None:
-        self.draw_one(p)                                # TTG-4
+        self.draw_one(p)  # TTG-4
         if self.checks(p):
             return
         hand = self.hands[p]
@@ -119,13 +127,13 @@ class TakeTheGold:
             card, t = choice
             hand.remove(card)
             self.discard.append(card)
-            if card == PIRATE:                          # TTG-7
+            if card == PIRATE:  # TTG-7
                 block = self.react(t, (OFFICER, TWO_OFFICERS))
                 self.take_random(t, p, 0 if block is not None else 1)
-            elif card == TWO_PIRATES:                   # TTG-8
+            elif card == TWO_PIRATES:  # TTG-8
                 block = self.react(t, (OFFICER, TWO_OFFICERS))
                 self.take_random(t, p, {None: 2, OFFICER: 1, TWO_OFFICERS: 0}[block])
-            elif card == KRAKEN:                        # TTG-10
+            elif card == KRAKEN:  # TTG-10
                 if self.react(t, (CAPTAIN,)) is None:
                     self.discard += self.hands[t]
                     self.hands[t] = []
@@ -133,7 +141,7 @@ class TakeTheGold:
                     self.set_aside.append(KRAKEN)
                     if not self.tiebreak:
                         self.krakens += 1
-            else:                                       # TTG-11
+            else:  # TTG-11
                 pay = self.pick(t, ["pay", "refuse"] if COIN in self.hands[t] else ["refuse"])
                 if pay == "pay":
                     self.hands[t].remove(COIN)
@@ -142,14 +150,14 @@ class TakeTheGold:
                     self.take_random(t, p, 2)
         if self.checks(p):
             return
-        while len(hand) > HAND_LIMIT:                   # TTG-5
+        while len(hand) > HAND_LIMIT:  # TTG-5
             card = self.pick(p, sorted(set(hand)))
             hand.remove(card)
             self.discard.append(card)
         self.checks(p)
 
-    def play(self) -> "TakeTheGold":
-        self.rng.shuffle(self.draw)                     # TTG-3
+    def play(self) -> TakeTheGold:
+        self.rng.shuffle(self.draw)  # TTG-3
         for p in range(self.n):
             for _ in range(2):
                 self.hands[p].append(self.draw.pop())
@@ -159,12 +167,15 @@ class TakeTheGold:
             self.checks(current)
             while True:
                 if self.turn >= TURN_LIMIT:
-                    self.reason = "turn_limit"          # C-5
+                    self.reason = "turn_limit"  # C-5
                     return self
                 self.turn += 1
                 self.play_turn(current)
-                current = next(q % self.n for q in range(current + 1, current + self.n + 1)
-                               if self.active[q % self.n])
+                current = next(
+                    q % self.n
+                    for q in range(current + 1, current + self.n + 1)
+                    if self.active[q % self.n]
+                )
         except Ended:
             return self
 

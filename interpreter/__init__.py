@@ -3,11 +3,37 @@
 `Game` is the definition (a spec compiled for a player count, OpenSpiel's Game) and
 `State` a game in play (OpenSpiel's State); see docs/python.md.
 """
-from .choices import (CHANCE, TERMINAL, IllegalChoice, Option, Order, Outcome, PickCard, Play, React,
-                      Rejection, seat_name)
+
+from .choices import (
+    CHANCE,
+    TERMINAL,
+    IllegalChoice,
+    Option,
+    Order,
+    Outcome,
+    PickCard,
+    Play,
+    React,
+    Rejection,
+    seat_name,
+)
 from .codegen import RuleError
 from .game import Game
 from .state import State
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "IllegalChoice", "Option", "Order", "Outcome", "PickCard",
-           "Play", "React", "Rejection", "RuleError", "State", "seat_name"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "IllegalChoice",
+    "Option",
+    "Order",
+    "Outcome",
+    "PickCard",
+    "Play",
+    "React",
+    "Rejection",
+    "RuleError",
+    "State",
+    "seat_name",
+]

@@ -5,6 +5,7 @@ interchangeable: choose(observation, options) -> Option. An agent is named with 
 options as `name[:key=value...]` (`ismcts:iterations=400:c=1`); OPTIONS declares, per
 agent class, the options it takes and how each is read.
 """
+
 from __future__ import annotations
 
 import random
@@ -40,8 +41,12 @@ def _rollout(text: str) -> str:
     return text
 
 
-READERS = {_whole: "a whole number of at least 1", _positive: "a number above 0",
-           _at_least_zero: "a number of at least 0", _rollout: "random or greedy"}
+READERS = {
+    _whole: "a whole number of at least 1",
+    _positive: "a number above 0",
+    _at_least_zero: "a number of at least 0",
+    _rollout: "random or greedy",
+}
 
 
 class RandomAgent:
@@ -110,7 +115,11 @@ def best_scored(options, model, rng):
 def greedy_move(s, rng):
     """A greedy rollout's move for whoever acts in `s` (a determinized copy)."""
     options = s.legal_actions()
-    return best_scored(options, Lookahead(s, s.current_player()), rng) if len(options) > 1 else options[0]
+    return (
+        best_scored(options, Lookahead(s, s.current_player()), rng)
+        if len(options) > 1
+        else options[0]
+    )
 
 
 class ISMCTSAgent:
@@ -122,18 +131,30 @@ class ISMCTSAgent:
     name = "ismcts"
     needs_observation = False
     needs_model = True  # the model gives it the state and its seat; it re-deals before looking
-    OPTIONS = {"iterations": _whole, "seconds": _positive, "c": _at_least_zero,
-               "depth": _whole, "rollout": _rollout}
+    OPTIONS = {
+        "iterations": _whole,
+        "seconds": _positive,
+        "c": _at_least_zero,
+        "depth": _whole,
+        "rollout": _rollout,
+    }
     ITERATIONS, C, DEPTH = 200, 0.7, 4
 
     def __init__(self, seed, *, iterations=None, seconds=None, c=C, depth=DEPTH, rollout="random"):
         self.rng = random.Random(seed)
         if iterations is None and seconds is None:
             iterations = self.ITERATIONS
-        self.budget = {"iterations": iterations, "seconds": seconds, "c": c, "depth": depth,
-                       "rollout": greedy_move if rollout == "greedy" else random_move}
+        self.budget = {
+            "iterations": iterations,
+            "seconds": seconds,
+            "c": c,
+            "depth": depth,
+            "rollout": greedy_move if rollout == "greedy" else random_move,
+        }
         # without an evaluation its leaves are valued by the result alone; greedy rollouts need one
-        self.needs_evaluation = "the ismcts agent with greedy rollouts" if rollout == "greedy" else None
+        self.needs_evaluation = (
+            "the ismcts agent with greedy rollouts" if rollout == "greedy" else None
+        )
 
     def choose(self, observation, options, model):
         return Search(model.state, model.seat, self.rng, **self.budget).best(options)
@@ -142,15 +163,17 @@ class ISMCTSAgent:
 class Lookahead:
     """One seat's one-step forward model of a game, through the state's public API."""
 
-    WIN, LOSS = 10**9, -10**9
+    WIN, LOSS = 10**9, -(10**9)
 
     def __init__(self, state, seat):
         self.state, self.seat = state, seat  # the evaluation is asked for when scoring
 
     def score(self, option, rng) -> int:
         if self.state.game.evaluation is None:
-            raise ValueError(f"the greedy agent needs the spec to declare an evaluation "
-                             f"(see docs/language.md); {self.state.game.spec.name} has none")
+            raise ValueError(
+                f"the greedy agent needs the spec to declare an evaluation "
+                f"(see docs/language.md); {self.state.game.spec.name} has none"
+            )
         s = self.state.clone(log=False)
         chance = random.Random(rng.random())  # the copy's chance is its own
         s.redeal(self.seat, chance)
@@ -189,7 +212,9 @@ def parse_agent(text: str) -> tuple[type, dict]:
         try:
             options[key] = read(raw)
         except ValueError:
-            raise ValueError(f"agent '{name}': option '{key}' must be {READERS[read]}, not '{raw}'") from None
+            raise ValueError(
+                f"agent '{name}': option '{key}' must be {READERS[read]}, not '{raw}'"
+            ) from None
     return cls, options
 
 

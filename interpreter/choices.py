@@ -8,11 +8,12 @@ An option is a small frozen record whose fields say what it does. Most are made 
 per game definition and shared by every state, so they compare by identity; an option
 is also found by its label, so one taken from a clone applies to the original.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
 
 CHANCE = -1
 TERMINAL = -2
@@ -105,7 +106,9 @@ class Order(Option):
 
 PASS = Pass("pass")
 NO_REACTION = NoReaction("no reaction")
-SECRET_KINDS = frozenset({"card", "number"})  # decisions whose option only the chooser sees in the log
+SECRET_KINDS = frozenset(
+    {"card", "number"}
+)  # decisions whose option only the chooser sees in the log
 
 
 class Rejection(str, Enum):
@@ -146,11 +149,11 @@ def first_of_type(cards, ctype, t: int) -> int:
 
 @dataclass(slots=True)
 class ChoicePoint:
-    player: int                          # a seat, or CHANCE
-    kind: str                            # play | react | choose | card | number | chance | shuffle
-    options: list[Option]                # empty for a sampled chance point (a shuffle)
-    resume: Callable                     # resume(state, point, option); closes over no state
-    env: dict | None = None              # the paused effect's locals, kept as data
-    weights: tuple[int, ...] | None = None   # chance: each outcome's weight
-    sample: Callable | None = None       # sampled chance: sample(state, point, rng) -> Option
-    data: tuple | None = None            # plain data the resume needs (a draw's zones, ...)
+    player: int  # a seat, or CHANCE
+    kind: str  # play | react | choose | card | number | chance | shuffle
+    options: list[Option]  # empty for a sampled chance point (a shuffle)
+    resume: Callable  # resume(state, point, option); closes over no state
+    env: dict | None = None  # the paused effect's locals, kept as data
+    weights: tuple[int, ...] | None = None  # chance: each outcome's weight
+    sample: Callable | None = None  # sampled chance: sample(state, point, rng) -> Option
+    data: tuple | None = None  # plain data the resume needs (a draw's zones, ...)

@@ -7,6 +7,7 @@ it came from, and is compiled under a filename of its own naming the spec file a
 the generated lines, and an exception raised inside generated code is reported as a
 RuleError at the spec's line and column (`raise_at_spec`).
 """
+
 from __future__ import annotations
 
 import linecache
@@ -35,6 +36,7 @@ class RuleError(Exception):
 @dataclass(frozen=True)
 class Listing:
     """A generated function's source, and the spec span of each of its lines."""
+
     rule: str
     filename: str
     lines: tuple[str, ...]
@@ -43,7 +45,9 @@ class Listing:
     def annotated(self) -> list[str]:
         """The source, each line followed by the spec line:col it came from."""
         width = max(map(len, self.lines)) + 2
-        return [f"{line:<{width}}# {span.line}:{span.col}" for line, span in zip(self.lines, self.spans)]
+        return [
+            f"{line:<{width}}# {span.line}:{span.col}" for line, span in zip(self.lines, self.spans)
+        ]
 
 
 def quote(value, globals_: dict) -> str:
@@ -83,7 +87,7 @@ class CodeWriter:
         filename = _filename(self.spans[0].file, rule)
         source = "".join(line + "\n" for line in self.lines)
         scope: dict = {}
-        exec(compile(source, filename, "exec"), globals_, scope)  # noqa: S102 - our own source
+        exec(compile(source, filename, "exec"), globals_, scope)
         function = scope[self.name]
         listing = Listing(rule, filename, tuple(self.lines), tuple(self.spans))
         _live[filename] = listing
@@ -94,7 +98,7 @@ class CodeWriter:
 
 
 _live: dict[str, Listing] = {}  # filename -> listing, for every generated function alive
-_serial: dict[str, int] = {}    # how many functions were named after each rule
+_serial: dict[str, int] = {}  # how many functions were named after each rule
 
 
 def _filename(file: str, rule: str) -> str:
@@ -122,5 +126,9 @@ def raise_at_spec(exc: Exception) -> NoReturn:
         raise exc
     listing, line = place
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    raise RuleError(RUNTIME_CODE, f"rule '{listing.rule}' failed here ({detail})",
-                    listing.spans[line - 1], listing.rule) from exc
+    raise RuleError(
+        RUNTIME_CODE,
+        f"rule '{listing.rule}' failed here ({detail})",
+        listing.spans[line - 1],
+        listing.rule,
+    ) from exc

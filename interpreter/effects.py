@@ -5,19 +5,30 @@ An effect runs as a list of frames (code, pc, env); code is a tuple of ops. An o
 (game.ask) and return: the game loop stops there and resumes when the choice is applied.
 The stack is plain data, so a game paused inside an effect can be copied.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import (CHANCE, Branch, Order, Outcome, PickCard, PickValue, React, first_of_each_type,
-                      first_of_type, seat_name)
+from .choices import (
+    CHANCE,
+    Branch,
+    Order,
+    Outcome,
+    PickCard,
+    PickValue,
+    React,
+    first_of_each_type,
+    first_of_type,
+    seat_name,
+)
 from .codegen import CodeWriter
 
 
 class Frame:
-    __slots__ = ("code", "pc", "env")
+    __slots__ = ("code", "env", "pc")
 
     def __init__(self, code, env):
         self.code, self.pc, self.env = code, 0, env
@@ -37,9 +48,9 @@ class CompiledAction:
 @dataclass(frozen=True)
 class CompiledReaction:
     ir: ir.Reaction
-    card: frozenset   # empty for an answer without a card
+    card: frozenset  # empty for an answer without a card
     condition: object  # None when the reaction has no `if`
-    to: object         # None for an answer without a card
+    to: object  # None for an answer without a card
     effect: tuple
     options: dict  # card type (None without a card) -> the option to react with it
     chained: bool  # it answers an answer: binds `actor`, and gives `reactor` back when done
@@ -77,16 +88,18 @@ def _give_back(g, env):
 
 
 MAX_PASSES = 100_000  # passes of `while` loops in one turn
-MAX_CALLS = 10_000    # procedure calls in one turn: a recursion's frames stay few
-MAX_NESTING = 8       # nested `if` and `for` blocks in one generated op
-MAX_NUMBERS = 1000    # options of one `choose … from lo..hi`
+MAX_CALLS = 10_000  # procedure calls in one turn: a recursion's frames stay few
+MAX_NESTING = 8  # nested `if` and `for` blocks in one generated op
+MAX_NUMBERS = 1000  # options of one `choose … from lo..hi`
 
 
 def _bind_value(var: str, body):
     """The resume of a choice of a value: the value bound to var, then the body."""
+
     def resume(g, point, option):
         point.env[var] = option.value
         g.enter(body, point.env)
+
     return resume
 
 
@@ -100,7 +113,7 @@ class StatementCompiler:
     def __init__(self, rules):
         self.rules = rules
         self.x = rules.exprs
-        self.played = ""   # the action being compiled: `react` opens a window on it
+        self.played = ""  # the action being compiled: `react` opens a window on it
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
         self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
         # chance outcomes of `random_player`, one per seat
@@ -124,24 +137,38 @@ class StatementCompiler:
     def action(self, a: ir.Action) -> CompiledAction:
         self.played = a.name
         with self.x.within(a.name):
-            return CompiledAction(a, self.rules.kinds[a.card] if a.card else None,
-                                  self.x.expr(a.condition) if a.condition else None,
-                                  self.x.expr(a.to) if a.to else None, self.block(a.effect),
-                                  self.x.cards(a.among) if a.among else None,
-                                  a.card is not None and a.card not in self.rules.type_names)
+            return CompiledAction(
+                a,
+                self.rules.kinds[a.card] if a.card else None,
+                self.x.expr(a.condition) if a.condition else None,
+                self.x.expr(a.to) if a.to else None,
+                self.block(a.effect),
+                self.x.cards(a.among) if a.among else None,
+                a.card is not None and a.card not in self.rules.type_names,
+            )
 
     def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
         self.played = r.name
         kind, names = self.rules.kinds[r.card] if r.card else frozenset(), self.rules.type_names
-        options = {t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t) for t in kind}
+        options = {
+            t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t)
+            for t in kind
+        }
         if r.card is None:
             options[None] = React(r.name, r.name, None)
         with self.x.within(r.name):
             effect = self.block(r.effect)
             if chained:  # the answered reaction's rest reads its own reactor again
                 effect = self.register(effect + (_give_back,))
-            return CompiledReaction(r, kind, self.x.expr(r.condition) if r.condition else None,
-                                    self.x.expr(r.to) if r.to else None, effect, options, chained)
+            return CompiledReaction(
+                r,
+                kind,
+                self.x.expr(r.condition) if r.condition else None,
+                self.x.expr(r.to) if r.to else None,
+                effect,
+                options,
+                chained,
+            )
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
         self.played = ""
@@ -152,8 +179,13 @@ class StatementCompiler:
                 by_type.setdefault(t, []).append(a)
         with self.x.within(s.name):
             effect = self.block(s.effect)
-        return CompiledStep(s, effect, plays, {t: tuple(a) for t, a in by_type.items()},
-                            tuple(a for a in plays if a.card is None))
+        return CompiledStep(
+            s,
+            effect,
+            plays,
+            {t: tuple(a) for t, a in by_type.items()},
+            tuple(a for a in plays if a.card is None),
+        )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
         self.played = ""
@@ -196,8 +228,11 @@ class StatementCompiler:
         if isinstance(s, ir.For):
             return all(map(self._straight, s.body))
         if isinstance(s, ir.Do):
-            return not (s.proc in ("react", "shuffle") or s.proc == "move" and self._chance_move(s.args[0])
-                        or s.proc == "set_current" and _random_player_call(s.args[0]))
+            return not (
+                s.proc in ("react", "shuffle")
+                or (s.proc == "move" and self._chance_move(s.args[0]))
+                or (s.proc == "set_current" and _random_player_call(s.args[0]))
+            )
         return False  # while, choose, a procedure's call (a frame of its own)
 
     def _chance_move(self, cards: ir.Expr) -> bool:
@@ -207,7 +242,10 @@ class StatementCompiler:
             return True
         if isinstance(cards, ir.Call) and cards.func == "top":
             zone = cards.args[0]
-            return isinstance(zone, ir.ZoneRef) and self.rules.spec.zone(zone.name).refill_from is not None
+            return (
+                isinstance(zone, ir.ZoneRef)
+                and self.rules.spec.zone(zone.name).refill_from is not None
+            )
         return False
 
     def _body(self, w: CodeWriter, stmts, depth: int, span: ir.Span) -> None:
@@ -238,7 +276,10 @@ class StatementCompiler:
             if local:
                 w.line(f"{ref} = {new}", s.span)
             else:
-                w.line(f"_slot = {x.slot(self.rules.counter_index[s.target.name], s.target.owner)}", s.span)
+                w.line(
+                    f"_slot = {x.slot(self.rules.counter_index[s.target.name], s.target.owner)}",
+                    s.span,
+                )
                 w.line(f"g.set_counter(_slot, {new})", s.span)
         elif isinstance(s, ir.If):
             w.line(f"if {x.source(s.cond)}:", s.cond.span)
@@ -262,25 +303,33 @@ class StatementCompiler:
     # --- procedures that cannot pause: source lines -------------------------------
 
     def _do_move(self, cards: ir.Expr, dest: ir.Expr):
-        if isinstance(cards, ir.Call) and cards.func == "top":  # a draw from a pile that does not refill
+        if (
+            isinstance(cards, ir.Call) and cards.func == "top"
+        ):  # a draw from a pile that does not refill
             zone, n = cards.args
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
         return [f"g.move_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
     def _do_insert(self, cards: ir.Expr, dest: ir.Expr, depth: ir.Expr):
-        return [f"g.insert_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)}, "
-                f"{self.x.source(depth)})"]
+        return [
+            f"g.insert_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)}, "
+            f"{self.x.source(depth)})"
+        ]
 
     def _do_reveal(self, what: ir.Expr, players: ir.Expr):
         if what.type == "int":  # a secret number, told
             name = what.name if isinstance(what, ir.Local) else None
-            return [f"g.reveal_value({self.x.constant(name)}, {self.x.source(what)}, "
-                    f"{self.x.players_source(players)})"]
+            return [
+                f"g.reveal_value({self.x.constant(name)}, {self.x.source(what)}, "
+                f"{self.x.players_source(players)})"
+            ]
         return [f"g.reveal(list({self.x.cards_source(what)}), {self.x.players_source(players)})"]
 
     def _do_win(self, players):
-        return [f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.x.constant(self.x.rule)})",
-                "return"]
+        return [
+            f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.x.constant(self.x.rule)})",
+            "return",
+        ]
 
     def _do_end_game(self):
         return [f"g.finish((), {self.x.constant(self.x.rule)})", "return"]
@@ -324,13 +373,16 @@ class StatementCompiler:
 
     def _pause_Let(self, s: ir.Let):  # let x = random_player(...)
         name = s.name
-        return self._random_player(s.value.args[0], lambda g, point, o: point.env.__setitem__(name, o.seat))
+        return self._random_player(
+            s.value.args[0], lambda g, point, o: point.env.__setitem__(name, o.seat)
+        )
 
     def _pause_If(self, s: ir.If):
         cond, then, orelse = self.x.expr(s.cond), self.block(s.then), self.block(s.orelse)
 
         def if_(g, env):
             g.enter(then if cond(g, env) else orelse, env)
+
         return if_
 
     def _pause_For(self, s: ir.For):
@@ -343,21 +395,28 @@ class StatementCompiler:
         def for_(g, env):
             for p in reversed(tuple(items(g, env))):
                 g._stack.append(Frame(passes[p], env))
+
         return for_
 
     def _for_values(self, s: ir.For):
         """A loop over numbers or card types: each pass is a frame of one block that
         binds the next value, taken from the values left (kept in the env, so a paused
         loop copies with its state)."""
-        items, var, left = self.x.expr(s.items), s.var, f"__left_{s.var}"  # locals never start with __
+        items, var, left = (
+            self.x.expr(s.items),
+            s.var,
+            f"__left_{s.var}",
+        )  # locals never start with __
 
         def next_value(g, env):
             env[var], env[left] = env[left][0], env[left][1:]
+
         loop = self.register((next_value,) + self.block(s.body))
 
         def for_(g, env):
             env[left] = values = tuple(items(g, env))
             g._stack.extend(Frame(loop, env) for _ in values)
+
         return for_
 
     def _pause_While(self, s: ir.While):
@@ -367,6 +426,7 @@ class StatementCompiler:
         def while_(g, env):
             if g.count_loop_pass() and cond(g, env):
                 g._stack.append(Frame(loop, env))
+
         loop = self.register(body + (while_,))
         return while_
 
@@ -377,12 +437,15 @@ class StatementCompiler:
 
         def perform(g, env):
             g.call(name, bodies[name], bindings(g, env))
+
         return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
         player = self.x.expr(s.player)
-        branches = [(Branch(b.label, i), self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
-                    for i, b in enumerate(s.branches)]
+        branches = [
+            (Branch(b.label, i), self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
+            for i, b in enumerate(s.branches)
+        ]
         codes = [code for _, _, code in branches]
 
         def choose_branch(g, env):
@@ -392,12 +455,18 @@ class StatementCompiler:
 
         def resume(g, point, option):
             g.enter(codes[option.index], point.env)
+
         return choose_branch
 
     def _pause_ChooseCard(self, s: ir.ChooseCard):
         if s.source.type in VALUES:
             return self._choose_value(s)
-        player, source, body, var = self.x.expr(s.player), self.x.cards(s.source), self.block(s.body), s.var
+        player, source, body, var = (
+            self.x.expr(s.player),
+            self.x.cards(s.source),
+            self.block(s.body),
+            s.var,
+        )
         names = self.rules.type_names
 
         def choose_card(g, env):
@@ -410,6 +479,7 @@ class StatementCompiler:
         def resume(g, point, option):
             point.env[var] = [option.card]
             g.enter(body, point.env)
+
         return choose_card
 
     def _pause_ChooseAll(self, s: ir.ChooseAll):
@@ -417,10 +487,18 @@ class StatementCompiler:
         the picks wait in the env (the cards stay where they are) until the last one,
         then the body runs once per pick, sorted by the key (ties: in the order asked).
         The env holds seats and a list of cards, so key() names the cards by where they lie."""
-        players, source, body = self.x.players(s.players), self.x.cards(s.source), self.block(s.body)
+        players, source, body = (
+            self.x.players(s.players),
+            self.x.cards(s.source),
+            self.block(s.body),
+        )
         key = self.x.expr(s.order) if s.order is not None else None
         who, var, names = s.player.name, s.var, self.rules.type_names
-        left, seats, cards = f"__left_{var}", f"__seats_{var}", f"__cards_{var}"  # locals never start with __
+        left, seats, cards = (
+            f"__left_{var}",
+            f"__seats_{var}",
+            f"__cards_{var}",
+        )  # locals never start with __
 
         def simultaneously(g, env):
             env[left], env[seats], env[cards] = tuple(players(g, env)), (), []
@@ -430,9 +508,17 @@ class StatementCompiler:
             while env[left]:
                 env[who], env[left] = env[left][0], env[left][1:]
                 taken = set(env[cards])  # a card someone picked is not picked twice
-                by_type = first_of_each_type([c for c in source(g, env) if c not in taken], g._ctype)
+                by_type = first_of_each_type(
+                    [c for c in source(g, env) if c not in taken], g._ctype
+                )
                 if by_type:
-                    g.ask(env[who], "card", [PickCard(names[t], c) for t, c in by_type.items()], resume, env)
+                    g.ask(
+                        env[who],
+                        "card",
+                        [PickCard(names[t], c) for t, c in by_type.items()],
+                        resume,
+                        env,
+                    )
                     return
             resolve(g, env)
 
@@ -452,6 +538,7 @@ class StatementCompiler:
         def next_pick(g, env):  # each pass binds the next pick, and drops it
             env[who], env[var] = env[seats][0], env[cards][:1]
             env[seats], env[cards] = env[seats][1:], env[cards][1:]
+
         loop = self.register((next_pick,) + body)
         return simultaneously
 
@@ -462,11 +549,18 @@ class StatementCompiler:
         def choose_number(g, env):
             lo, hi = low(g, env), high(g, env)
             if hi - lo >= MAX_NUMBERS:
-                raise ValueError(f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
-                                 f"at most {MAX_NUMBERS}")
+                raise ValueError(
+                    f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
+                    f"at most {MAX_NUMBERS}"
+                )
             if lo <= hi:
-                g.ask(player(g, env), "number", [PickValue(f"{var} = {v}", v) for v in range(lo, hi + 1)],
-                      resume, env)
+                g.ask(
+                    player(g, env),
+                    "number",
+                    [PickValue(f"{var} = {v}", v) for v in range(lo, hi + 1)],
+                    resume,
+                    env,
+                )
 
         resume = _bind_value(var, body)
         return choose_number
@@ -474,7 +568,12 @@ class StatementCompiler:
     def _choose_value(self, s: ir.ChooseCard):
         """`choose(p) i from range(n)` or `choose(p) k from card_types`: a number, or a
         card type named whether or not any card of it is at hand."""
-        player, items, body, var = self.x.expr(s.player), self.x.expr(s.source), self.block(s.body), s.var
+        player, items, body, var = (
+            self.x.expr(s.player),
+            self.x.expr(s.source),
+            self.block(s.body),
+            s.var,
+        )
         names = self.rules.type_names
         label = str if s.source.type == "ints" else (lambda kind: names[min(kind)])
 
@@ -502,15 +601,25 @@ class StatementCompiler:
             it holds; `count` cards are still to draw."""
             if count <= 0 or not g._zones[src]:
                 return
-            types = sorted(first_of_each_type(g._zones[src], g._ctype), key=rank.__getitem__)  # by label
+            types = sorted(
+                first_of_each_type(g._zones[src], g._ctype), key=rank.__getitem__
+            )  # by label
             counts = g._tcount[src]
-            g.ask(CHANCE, "chance", [outcomes[t] for t in types], take, env,
-                  weights=tuple([counts[t] for t in types]), data=(src, dst, count))
+            g.ask(
+                CHANCE,
+                "chance",
+                [outcomes[t] for t in types],
+                take,
+                env,
+                weights=tuple([counts[t] for t in types]),
+                data=(src, dst, count),
+            )
 
         def take(g, point, option):
             src, dst, count = point.data
             g.move_card(first_of_type(g._zones[src], g._ctype, option.card_type), dst)
             draw_one(g, point.env, src, dst, count - 1)
+
         return move_random
 
     def _pausing_lines(self, s: ir.Stmt) -> list[str]:
@@ -519,9 +628,11 @@ class StatementCompiler:
             # a draw from a pile that refills when it runs out (TTG-15): drawn inline, and
             # only a refill, with its shuffle, pauses
             zone, n = s.args[0].args
-            return [f"_src, _dst = {self.x.source(zone)}, {self.x.source(s.args[1])}",
-                    f"_left = g.draw(_src, _dst, {self.x.source(n)})",
-                    f"if _left: {self.x.constant(_refill)}(g, env, _src, _dst, _left)"]
+            return [
+                f"_src, _dst = {self.x.source(zone)}, {self.x.source(s.args[1])}",
+                f"_left = g.draw(_src, _dst, {self.x.source(n)})",
+                f"if _left: {self.x.constant(_refill)}(g, env, _src, _dst, _left)",
+            ]
         return [f"{self.x.constant(self._pausing(s))}(g, env)"]
 
     def _pause_shuffle(self, zone):
@@ -533,6 +644,7 @@ class StatementCompiler:
 
         def resume(g, point, option):
             g.reorder(point.data[0], option.cards)
+
         return shuffle
 
     def _pause_react(self, players):
@@ -550,6 +662,7 @@ class StatementCompiler:
             if not options:
                 raise LookupError("random_player() has no player to pick from")
             g.ask(CHANCE, "chance", options, then, env)
+
         return random_player
 
 
@@ -574,6 +687,7 @@ def _random_player_call(e: ir.Expr) -> bool:
 def _binder(var, value):
     def bind(g, env):
         env[var] = value
+
     return bind
 
 
@@ -582,7 +696,9 @@ def _refill(g, env, src, dst, left):
     shuffle it (a chance point), and draw on."""
     source, keep = g.game.refill[src], g.game.refill_keep[src]
     cards = g._zones[source]
-    g.move_cards(cards[:max(0, len(cards) - keep)], src)  # all but the top `keep` (the top is last)
+    g.move_cards(
+        cards[: max(0, len(cards) - keep)], src
+    )  # all but the top `keep` (the top is last)
     _ask_shuffle(g, env, src, (src, dst, left, source), _refilled)
 
 
@@ -605,7 +721,8 @@ def _ask_shuffle(g, env, slot, data, resume):
 
 class _Fixed:
     """A point that needs no asking: a shuffle of fewer than two cards."""
-    __slots__ = ("env", "data")
+
+    __slots__ = ("data", "env")
 
     def __init__(self, env, data):
         self.env, self.data = env, data

@@ -5,6 +5,7 @@ Runtime values: int, bool and str as themselves; a player is a seat number; a se
 players a tuple of seats; a zone the index of its slot in game.zones; a set of cards a
 list of card ids; a kind the frozenset of card-type indexes it covers.
 """
+
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -42,8 +43,10 @@ def _in_family(base: int, count: int, i: int, name: str) -> int:
     """The slot of zone i of a family of count zones starting at slot base."""
     if 0 <= i < count:
         return base + i
-    raise IndexError(f"{name}({i}) is out of range: the family holds {count} zones, "
-                     f"{name}(0) to {name}({count - 1})")
+    raise IndexError(
+        f"{name}({i}) is out of range: the family holds {count} zones, "
+        f"{name}(0) to {name}({count - 1})"
+    )
 
 
 def _range(n: int) -> range:
@@ -88,9 +91,14 @@ def _best(pick, pairs, kind):
 MAX_DEPTH = 50
 
 # locals that read the table, not the bindings
-_TABLE = {"current": "g._current", "players": "g.active_players()", "player_count": "g._n",
-          "game_index": "g._game_index", "round_index": "g._round",
-          "card_types": "g.game.card_types"}
+_TABLE = {
+    "current": "g._current",
+    "players": "g.active_players()",
+    "player_count": "g._n",
+    "game_index": "g._game_index",
+    "round_index": "g._round",
+    "card_types": "g.game.card_types",
+}
 
 
 class Compiler:
@@ -105,10 +113,18 @@ class Compiler:
 
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
-        self.ns: dict = {"_div": _div, "_mod": _mod, "_mul": _mul, "_count_types": _count_types,
-                         "_in_family": _in_family, "_range": _range,
-                         "_prop": _prop, "_each_player": _each_player, "_each_card": _each_card,
-                         "_best": _best}
+        self.ns: dict = {
+            "_div": _div,
+            "_mod": _mod,
+            "_mul": _mul,
+            "_count_types": _count_types,
+            "_in_family": _in_family,
+            "_range": _range,
+            "_prop": _prop,
+            "_each_player": _each_player,
+            "_each_card": _each_card,
+            "_best": _best,
+        }
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
@@ -178,11 +194,17 @@ class Compiler:
         parameter to its argument, held as a local of its type holds it: cards as a list
         of their own (the zone they lie in may change before the body reads them),
         players as a tuple."""
+
         def value(want, e):
             if want == "cards":
                 return f"list({self.cards_source(e)})"
             return self.players_source(e) if want == "players" else self.source(e)
-        return "{" + ", ".join(f"{self.constant(p)}: {value(t, a)}" for (p, t), a in zip(params, args)) + "}"
+
+        return (
+            "{"
+            + ", ".join(f"{self.constant(p)}: {value(t, a)}" for (p, t), a in zip(params, args))
+            + "}"
+        )
 
     def cards_source(self, e: ir.Expr) -> str:
         return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
@@ -220,7 +242,9 @@ class Compiler:
         return self.constant(self.defs.kinds[e.name])
 
     def _src_Unary(self, e):
-        return f"(not {self.source(e.operand)})" if e.op == "not" else f"(-{self.source(e.operand)})"
+        return (
+            f"(not {self.source(e.operand)})" if e.op == "not" else f"(-{self.source(e.operand)})"
+        )
 
     def _src_Binary(self, e):
         op = e.op
@@ -232,7 +256,7 @@ class Compiler:
             return f"(set({self.players_source(e.left)}) {op} set({self.players_source(e.right)}))"
         a, b = self.source(e.left), self.source(e.right)
         if op in ("//", "%", "*"):
-            return f"{ {'//': '_div', '%': '_mod', '*': '_mul'}[op]}({a}, {b})"
+            return f"{ {'//': '_div', '%': '_mod', '*': '_mul'}[op] }({a}, {b})"
         return f"({a} {op} {b})"
 
     def conditions(self, conditions) -> None:
@@ -248,6 +272,7 @@ class Compiler:
         bindings (conditions cannot recurse: RS210)."""
         params = self.defs.spec.condition(e.name).params
         return f"{self.constant(self.tests[e.name])}(g, {self.bindings_source(params, e.args)})"
+
     def _src_IfExpr(self, e):
         arm = {"cards": self.cards_source, "players": self.players_source}.get(e.type, self.source)
         return f"({arm(e.then)} if {self.source(e.cond)} else {arm(e.orelse)})"
@@ -257,8 +282,11 @@ class Compiler:
         comprehension's `env` is the bindings with the variable bound, and its items are
         worked out in the enclosing scope, with the outer bindings."""
         cards = e.over_cards
-        each = f"_each_card(env, {self.constant(e.var)}, {self.cards_source(e.items)})" if cards \
+        each = (
+            f"_each_card(env, {self.constant(e.var)}, {self.cards_source(e.items)})"
+            if cards
             else f"_each_player(env, {self.constant(e.var)}, {self.players_source(e.items)})"
+        )
         loop = f"for env in {each}" + ("" if e.where is None else f" if {self.source(e.where)}")
         item = self.local(e.var) + ("[0]" if cards else "")
         func, kind = e.func, "list" if cards else "tuple"
@@ -287,7 +315,10 @@ class Compiler:
 
     def _src_f_count(self, e, cards, kind):
         if cards.type == "zone" and isinstance(kind, ir.Kind):  # from the indexed counts
-            row, types = f"g._tcount[{self.source(cards)}]", tuple(sorted(self.defs.kinds[kind.name]))
+            row, types = (
+                f"g._tcount[{self.source(cards)}]",
+                tuple(sorted(self.defs.kinds[kind.name])),
+            )
             return f"{row}[{types[0]}]" if len(types) == 1 else f"_count_types({row}, {types!r})"
         return f"{self.constant(self._f_count(e, cards, kind))}(g, env)"
 
@@ -305,8 +336,10 @@ class Compiler:
         values = [props.get(key.value, default) for props in self.defs.props]
         if e.type == "kind":
             values, default = [self.defs.kinds.get(v, frozenset()) for v in values], frozenset()
-        return f"_prop({self.constant(tuple(values))}, g._ctype, {self.cards_source(cards)}, " \
-               f"{self.constant(default)})"
+        return (
+            f"_prop({self.constant(tuple(values))}, g._ctype, {self.cards_source(cards)}, "
+            f"{self.constant(default)})"
+        )
 
     def _src_f_next(self, e, p):
         return f"g.next_player({self.source(p)})"
@@ -334,30 +367,37 @@ class Compiler:
         def count(g, env):
             kinds, ctype = k(g, env), g._ctype
             return sum(1 for c in f(g, env) if ctype[c] in kinds)
+
         return count
 
     def _f_of(self, e, cards, kind):
         f, k = self.cards(cards), self.expr(kind)
+
         def of(g, env):
             kinds, ctype = k(g, env), g._ctype
             return [c for c in f(g, env) if ctype[c] in kinds]
+
         return of
 
     def _f_one(self, e, cards, kind):
         f, k = self.cards(cards), self.expr(kind)
+
         def one(g, env):
             kinds, ctype = k(g, env), g._ctype
             for c in f(g, env):
                 if ctype[c] in kinds:
                     return [c]
             return []
+
         return one
 
     def _f_top(self, e, zone, n):
         z, k = self.expr(zone), self.expr(n)
+
         def top(g, env):
             cards, n = g._zones[z(g, env)], k(g, env)
-            return cards[len(cards) - n:][::-1] if n > 0 else []
+            return cards[len(cards) - n :][::-1] if n > 0 else []
+
         return top
 
     def _f_others(self, e, p):
@@ -366,20 +406,25 @@ class Compiler:
         def others(g, env):
             me = f(g, env)
             return tuple(q for q in g.active_players() if q != me)
+
         return others
 
     def _f_without(self, e, cards, less):
         f, w = self.cards(cards), self.cards(less)
+
         def without(g, env):
             drop = set(w(g, env))
             return [c for c in f(g, env) if c not in drop]
+
         return without
 
     def _f_kind_of(self, e, cards):
         f, kinds, names = self.cards(cards), self.defs.kinds, self.defs.type_names
+
         def kind_of(g, env):
             cs = f(g, env)
             return kinds[names[g._ctype[cs[0]]]] if cs else frozenset()
+
         return kind_of
 
     def _goal(self, goal, player):
@@ -388,17 +433,23 @@ class Compiler:
 
     def _f_next_goal(self, e, goal, player):
         base, order, who = self._goal(goal, player)
+
         def next_goal(g, env):
             zone, ctype = g._zones[base + who(g, env)], g._ctype
             for kinds, limit in order:
                 if sum(1 for c in zone if ctype[c] in kinds) < limit:
                     return kinds
             return frozenset()
+
         return next_goal
 
     def _f_goal_score(self, e, goal, player):
         base, order, who = self._goal(goal, player)
+
         def goal_score(g, env):
             zone, ctype = g._zones[base + who(g, env)], g._ctype
-            return sum(min(limit, sum(1 for c in zone if ctype[c] in kinds)) for kinds, limit in order)
+            return sum(
+                min(limit, sum(1 for c in zone if ctype[c] in kinds)) for kinds, limit in order
+            )
+
         return goal_score

@@ -8,6 +8,7 @@ against the same player is the same option in every state).
     game = Game(spec, 4)
     state = game.new_initial_state(seed=7)
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,8 +31,10 @@ class Slot:
 class Game:
     def __init__(self, spec: ir.Spec, n_players: int):
         if not spec.min_players <= n_players <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {spec.min_players} to {spec.max_players} "
-                             f"players, not {n_players}")
+            raise ValueError(
+                f"{spec.name} is for {spec.min_players} to {spec.max_players} "
+                f"players, not {n_players}"
+            )
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value_for(n_players) for p in spec.params}
         self.type_names = [c.name for c in spec.cards]
@@ -50,31 +53,46 @@ class Game:
             self.slots.extend(_slots(z, n_players))
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
-        self.refill = {self.zone_index[z.name]: self.zone_index[z.refill_from]
-                       for z in spec.zones if z.refill_from}
+        self.refill = {
+            self.zone_index[z.name]: self.zone_index[z.refill_from]
+            for z in spec.zones
+            if z.refill_from
+        }
         # cards that stay on top of a refill zone when it refills (src -> how many)
-        self.refill_keep = {self.zone_index[z.name]: z.refill_keep for z in spec.zones if z.refill_from}
+        self.refill_keep = {
+            self.zone_index[z.name]: z.refill_keep for z in spec.zones if z.refill_from
+        }
 
         self.counter_index, self.counter_names, self.match_counters = {}, [], []
         for c in spec.counters:
             if c.match:
-                self.match_counters.extend(range(len(self.counter_names), len(self.counter_names)
-                                                 + (n_players if c.per_player else 1)))
+                self.match_counters.extend(
+                    range(
+                        len(self.counter_names),
+                        len(self.counter_names) + (n_players if c.per_player else 1),
+                    )
+                )
             self.counter_index[c.name] = len(self.counter_names)
             owners = range(n_players) if c.per_player else [None]
-            self.counter_names.extend(c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners)
+            self.counter_names.extend(
+                c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners
+            )
 
         # remembered cards: one slot each, or one a seat; those forgotten as each turn begins
         self.memory_index, self.memory_names, turn_memories = {}, [], []
         for m in spec.memories:
             self.memory_index[m.name] = first = len(self.memory_names)
-            self.memory_names += [f"{m.name}[P{p + 1}]" for p in range(n_players)] if m.per_player else [m.name]
+            self.memory_names += (
+                [f"{m.name}[P{p + 1}]" for p in range(n_players)] if m.per_player else [m.name]
+            )
             if m.until == "turn":
                 turn_memories += range(first, len(self.memory_names))
         self.turn_memories = tuple(turn_memories)
         # goals: name -> (zone slot base, ((kind, limit), ...)) in order
-        self.goals = {g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
-                      for g in spec.goals}
+        self.goals = {
+            g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
+            for g in spec.goals
+        }
         self.exprs = Compiler(self)
         self.exprs.conditions(spec.conditions)
         with self.exprs.within("evaluation"):
@@ -85,13 +103,17 @@ class Game:
         self.counter_initial = []
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
-                self.counter_initial += [self.exprs.expr(c.initial)] * (n_players if c.per_player else 1)
+                self.counter_initial += [self.exprs.expr(c.initial)] * (
+                    n_players if c.per_player else 1
+                )
         for p in spec.procedures:
             stmts.procedure(p)
         self.setup = stmts.setup(spec.setup)
         self.actions = {a.name: stmts.action(a) for a in spec.actions}
         names = {r.name for r in spec.reactions}
-        self.reactions = [stmts.reaction(r, any(a in names for a in r.answers)) for r in spec.reactions]
+        self.reactions = [
+            stmts.reaction(r, any(a in names for a in r.answers)) for r in spec.reactions
+        ]
         self.reactions_by_name = {r.ir.name: r for r in self.reactions}
         # action or reaction -> card type (None: no card) -> the reactions that answer
         # it with that type, in order
@@ -108,24 +130,32 @@ class Game:
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
         self.rounds = compile_rounds(self, stmts) if spec.rounds else None
         # checked in this order (C-4): a round ends only if the game does not
-        self.automatic = self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
+        self.automatic = (
+            self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
+        )
         self._index_watchers()
         # C-4's order of checks while every player is in, for each current player
         # (a state makes its own when players are out or play is reversed)
-        self.check_order = [self.checks_in_order(tuple((current + k) % n_players for k in range(n_players)))
-                            for current in range(n_players)]
+        self.check_order = [
+            self.checks_in_order(tuple((current + k) % n_players for k in range(n_players)))
+            for current in range(n_players)
+        ]
         self.block_ids = stmts.block_ids  # id(code) -> a stable number, for State.key()
 
     def new_initial_state(self, seed: int = 0, **options):
         """A new game from the spec's setup: see State."""
         from .state import State
+
         return State(self, seed, **options)
 
     def checks_in_order(self, players: tuple) -> tuple:
         """(key, rule, bindings, player) for each automatic rule, and for each of
         `players` in order for a per-player one: the order C-4 checks them in."""
-        return tuple((self.keys[i, p], t, self.check_envs[i, p], p) for i, t in enumerate(self.automatic)
-                     for p in (players if t.ir.each else (None,)))
+        return tuple(
+            (self.keys[i, p], t, self.check_envs[i, p], p)
+            for i, t in enumerate(self.automatic)
+            for p in (players if t.ir.each else (None,))
+        )
 
     def _play_options(self) -> dict:
         """(action, card type or None, target seat or None) -> its option, for every
@@ -136,8 +166,11 @@ class Game:
             targets = range(self.n) if a.ir.target in ("other", "any") else [None]
             for t in types:
                 for p in targets:
-                    label = a.ir.name + (f" {self.type_names[t]}" if a.shows_type else "") + \
-                        (self.target_suffix[p] if p is not None else "")
+                    label = (
+                        a.ir.name
+                        + (f" {self.type_names[t]}" if a.shows_type else "")
+                        + (self.target_suffix[p] if p is not None else "")
+                    )
                     options[a.ir.name, t, p] = Play(label, a.ir.name, t, p)
         return options
 
@@ -152,11 +185,11 @@ class Game:
         nslots, ncounters = len(self.slots) + 1, len(self.counter_names)
         self.watch_slots = [[] for _ in range(nslots)]
         self.watch_counters = [[] for _ in range(ncounters)]
-        self.watch_table: list = []   # readers of current, players or the turn order
-        self.keys: dict = {}          # (rule index, player or None) -> key
-        self.check_envs: dict = {}    # (rule index, player or None) -> what its condition reads
+        self.watch_table: list = []  # readers of current, players or the turn order
+        self.keys: dict = {}  # (rule index, player or None) -> key
+        self.check_envs: dict = {}  # (rule index, player or None) -> what its condition reads
         for i, t in enumerate(self.automatic):
-            for p in (range(self.n) if t.ir.each else (None,)):
+            for p in range(self.n) if t.ir.each else (None,):
                 self.keys[i, p] = len(self.keys)
                 self.check_envs[i, p] = {t.ir.each: p} if t.ir.each else {}
         self.all_keys = list(self.keys.values())
@@ -178,7 +211,9 @@ class Game:
                     return [(base, k) for k in keys]
                 if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
                     return [(base + p, self.keys[i, p]) for p in range(self.n)]
-                width = zone and self.spec.zone(node.name).count or self.n  # a family's, or a seat each
+                width = (
+                    zone and self.spec.zone(node.name).count
+                ) or self.n  # a family's, or a seat each
                 return [(base + p, k) for p in range(width) for k in keys]
 
             called = {}  # the named conditions it calls, through others too: their bodies
@@ -190,14 +225,21 @@ class Game:
                 if isinstance(node, ir.ConditionCall):  # it reads what its body reads
                     called.setdefault(node.name, self.spec.condition(node.name).when)
                 if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
-                    node = ir.ZoneRef(node.span, "zone", goal_zones[node.args[0].value], node.args[1])
+                    node = ir.ZoneRef(
+                        node.span, "zone", goal_zones[node.args[0].value], node.args[1]
+                    )
                 if isinstance(node, ir.Local) and node.name in ("current", "players"):
                     table = True
-                if isinstance(node, ir.Aggregate) or \
-                        isinstance(node, ir.Call) and node.func in ("next", "prev", "others"):
+                if isinstance(node, ir.Aggregate) or (
+                    isinstance(node, ir.Call) and node.func in ("next", "prev", "others")
+                ):
                     table = True  # they read who is in and the direction of play
-                if isinstance(node, ir.Call) and node.func == "count" and node.args[0].type == "zone" \
-                        and isinstance(node.args[1], ir.Kind):
+                if (
+                    isinstance(node, ir.Call)
+                    and node.func == "count"
+                    and node.args[0].type == "zone"
+                    and isinstance(node.args[1], ir.Kind)
+                ):
                     # a count of a kind changes only when a card of that kind moves
                     for slot, k in readers(node.args[0], own):
                         for type_ in self.kinds[node.args[1].name]:
@@ -205,11 +247,14 @@ class Game:
                     visit(node.args[0].owner, own)
                     return
                 if isinstance(node, (ir.ZoneRef, ir.Counter)):
-                    watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
+                    watch = (
+                        self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
+                    )
                     for slot, k in readers(node, own):
                         watch[slot].append(k)
                 for child in ir.iter_children(node):
                     visit(child, own)
+
             visit(t.ir.when)
             done = set()
             while called.keys() - done:  # a loop, not a recursion: conditions may nest deep
@@ -220,9 +265,13 @@ class Game:
                 self.watch_table += keys
         # readers of a card of type t moving in or out of a slot: the slot's readers and
         # the readers of counts that include t; every reader, when the whole slot changes
-        self.watch_cards = [[sorted(set(self.watch_slots[s] + typed[s][t])) for t in range(ntypes)]
-                            for s in range(nslots)]
-        self.watch_slots = [sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)]
+        self.watch_cards = [
+            [sorted(set(self.watch_slots[s] + typed[s][t])) for t in range(ntypes)]
+            for s in range(nslots)
+        ]
+        self.watch_slots = [
+            sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)
+        ]
 
 
 def _slots(z: ir.ZoneDef, n_players: int) -> list[Slot]:

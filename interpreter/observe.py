@@ -5,6 +5,7 @@ are shown to a player when the zone is public or theirs; otherwise only its size
 the cards revealed to them there (with their depth from the top in an ordered zone). A
 logged move shows its cards to whoever can see its source or its destination zone.
 """
+
 from __future__ import annotations
 
 from .choices import seat_name
@@ -41,8 +42,10 @@ def observation(state, player: int | None) -> dict:
         "over": state._over,
     }
     if player is None and game.memory_names:  # the rules' memory: its cards may be hidden
-        obs["remembered"] = {name: [game.type_names[state._ctype[c]] for c in cards]
-                             for name, cards in zip(game.memory_names, state._memory)}
+        obs["remembered"] = {
+            name: [game.type_names[state._ctype[c]] for c in cards]
+            for name, cards in zip(game.memory_names, state._memory)
+        }
     if state._over:
         obs["result"] = state.result
     elif state._pending is not None and state._pending.player == player:
@@ -56,8 +59,11 @@ def _revealed(state, cards: list[int], player: int, ordered: bool) -> list[dict]
     for i in range(len(cards) - 1, -1, -1):
         c = cards[i]
         if player in shown.get(c, ()):
-            out.append({"card": names[state._ctype[c]], "depth": len(cards) - 1 - i} if ordered
-                       else {"card": names[state._ctype[c]]})
+            out.append(
+                {"card": names[state._ctype[c]], "depth": len(cards) - 1 - i}
+                if ordered
+                else {"card": names[state._ctype[c]]}
+            )
     return out if ordered else sorted(out, key=lambda r: r["card"])
 
 

@@ -6,6 +6,7 @@ next round is one effect, so no other rule is checked in between: the end condit
 effect, the round's scoring, the match-end check (the first match end that holds fires)
 and, unless the game is over, the next round's start and setup.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,10 +19,10 @@ from .effects import CompiledTrigger, Frame
 @dataclass(frozen=True)
 class CompiledRounds:
     ir: ir.Rounds
-    opening: tuple     # ops: round 1 begins, after the game's setup
-    ends: list         # CompiledTrigger per round end condition, its effect closing the round
-    match_end: list    # CompiledTrigger per match end
-    starter: object    # (game, env) -> the seat to start the next round, or None
+    opening: tuple  # ops: round 1 begins, after the game's setup
+    ends: list  # CompiledTrigger per round end condition, its effect closing the round
+    match_end: list  # CompiledTrigger per match end
+    starter: object  # (game, env) -> the seat to start the next round, or None
 
 
 def compile_rounds(game, stmts) -> CompiledRounds:
@@ -44,7 +45,7 @@ def compile_rounds(game, stmts) -> CompiledRounds:
     def check_match_end(g, env):
         g.end_sitting_out()
         for t in match_end:
-            for p in (g.active_players() if t.ir.each else (None,)):
+            for p in g.active_players() if t.ir.each else (None,):
                 bound = {t.ir.each: p} if t.ir.each else {}
                 if t.when(g, bound):
                     g.fire(t, bound, p)
@@ -54,9 +55,16 @@ def compile_rounds(game, stmts) -> CompiledRounds:
         g.next_round(starter)
         g.enter(setup, {})
 
-    closing = stmts.register((score, check_match_end, next_round) if scoring else (check_match_end, next_round))
-    return CompiledRounds(r, stmts.register((first,)),
-                          [_round_end(stmts, t, closing) for t in r.end_conditions], match_end, starter)
+    closing = stmts.register(
+        (score, check_match_end, next_round) if scoring else (check_match_end, next_round)
+    )
+    return CompiledRounds(
+        r,
+        stmts.register((first,)),
+        [_round_end(stmts, t, closing) for t in r.end_conditions],
+        match_end,
+        starter,
+    )
 
 
 def _round_end(stmts, t: ir.Trigger, closing: tuple) -> CompiledTrigger:
@@ -68,4 +76,5 @@ def _round_end(stmts, t: ir.Trigger, closing: tuple) -> CompiledTrigger:
         g.end_round(name)
         g.push(Frame(closing, {}))
         g.enter(compiled.effect, env)
+
     return CompiledTrigger(t, compiled.when, stmts.register((end_round,)))

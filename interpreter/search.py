@@ -12,6 +12,7 @@ few turns; its value for each seat is the result when the game is over, else how
 the spec's `evaluation` puts the seat ahead of the others, on the scale of the widest
 gap the search has seen.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,10 +21,10 @@ import time
 
 
 class Node:
-    __slots__ = ("seat", "children", "visits", "available", "total")
+    __slots__ = ("available", "children", "seat", "total", "visits")
 
     def __init__(self, seat: int | None):
-        self.seat = seat          # who chose the edge into this node: the value is theirs
+        self.seat = seat  # who chose the edge into this node: the value is theirs
         self.children: dict = {}  # (seat, kind, label) -> Node
         self.visits = self.available = 0
         self.total = 0.0
@@ -32,8 +33,18 @@ class Node:
 class Search:
     """One decision's search from `state` for `seat`; `rng` is the agent's own."""
 
-    def __init__(self, state, seat: int, rng: random.Random, *, iterations: int | None,
-                 seconds: float | None, c: float, depth: int, rollout):
+    def __init__(
+        self,
+        state,
+        seat: int,
+        rng: random.Random,
+        *,
+        iterations: int | None,
+        seconds: float | None,
+        c: float,
+        depth: int,
+        rollout,
+    ):
         self.state, self.seat, self.rng = state, seat, rng
         self.iterations, self.seconds, self.c = iterations, seconds, c
         self.depth, self.rollout = depth, rollout
@@ -44,8 +55,9 @@ class Search:
         """The legal option whose edge was visited most (ties: the first listed)."""
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        while (self.iterations is None or done < self.iterations) and \
-                (deadline is None or time.perf_counter() < deadline):
+        while (self.iterations is None or done < self.iterations) and (
+            deadline is None or time.perf_counter() < deadline
+        ):
             self.iterate()
             done += 1
         kind = self.state.decision_kind()
@@ -94,7 +106,9 @@ class Search:
         return path
 
     def uct(self, child: Node) -> float:
-        return child.total / child.visits + self.c * math.sqrt(math.log(child.available) / child.visits)
+        return child.total / child.visits + self.c * math.sqrt(
+            math.log(child.available) / child.visits
+        )
 
     def play_out(self, s) -> list[float]:
         """A rollout of `depth` turns at most, then every seat's value in [-1, 1]."""

@@ -16,48 +16,77 @@ changes, and a chain of more than MAX_FIRINGS firings ends the game as `trigger_
 Every field is private: code outside interpreter/ reads a state through the methods
 below (tests/test_layers.py checks it).
 """
+
 from __future__ import annotations
 
 import random
 from types import MappingProxyType
 
-from .choices import (CHANCE, NO_REACTION, PASS, SECRET_KINDS, TERMINAL, ChoicePoint, IllegalChoice, Option, Order,
-                      Play, Rejection, first_of_each_type, first_of_type, seat_name)
+from .choices import (
+    CHANCE,
+    NO_REACTION,
+    PASS,
+    SECRET_KINDS,
+    TERMINAL,
+    ChoicePoint,
+    IllegalChoice,
+    Option,
+    Order,
+    Play,
+    Rejection,
+    first_of_each_type,
+    first_of_type,
+    seat_name,
+)
 from .codegen import raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation
 from .table import Table, add_at
 
-MAX_FIRINGS = 1000          # trigger firings in one turn (the setup counts as one)
+MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
 
 
 class State(Table):
-    def __init__(self, game, seed: int = 0, *, log: bool = True, turn_limit: int | None = None,
-                 game_index: int = 0, carried: dict[int, int] | None = None, _setup: bool = True):
+    def __init__(
+        self,
+        game,
+        seed: int = 0,
+        *,
+        log: bool = True,
+        turn_limit: int | None = None,
+        game_index: int = 0,
+        carried: dict[int, int] | None = None,
+        _setup: bool = True,
+    ):
         """`game_index` and `carried` (from the previous game's `carry()`) make this game
         the next of a match: counters declared `match: true` keep their values."""
         super().__init__(game, log)
-        self._rng = random.Random(seed)           # C-2: the one source of chance
-        self._seed, self._draws = seed, 0         # the RNG's state, as key() tells it
+        self._rng = random.Random(seed)  # C-2: the one source of chance
+        self._seed, self._draws = seed, 0  # the RNG's state, as key() tells it
         self._step_index = len(game.steps)  # no turn has begun: the first step begins one
         self._turn_limit = turn_limit or game.spec.turn_limit
         self._stack: list[Frame] = []
         self._pending: ChoicePoint | None = None
         self._over, self._winners, self._reason = False, (), ""
-        self._firings, self._passes, self._turn_decisions, self._calls = 0, 0, 0, 0  # the loop guards, per turn
+        self._firings, self._passes, self._turn_decisions, self._calls = (
+            0,
+            0,
+            0,
+            0,
+        )  # the loop guards, per turn
         self._choices = 0  # choices applied, chance included: the game's length in steps
-        self._fired: dict[str, int] = {}   # how often each rule fired
+        self._fired: dict[str, int] = {}  # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
         self._called: dict[str, int] = {}  # how often each procedure was called
-        self._quiet: dict = {}    # key -> the version at which it last fired
-        self._checked = -1        # the version at the last trigger check that found nothing
+        self._quiet: dict = {}  # key -> the version at which it last fired
+        self._checked = -1  # the version at the last trigger check that found nothing
         self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
         self._game_index = game_index
         self._phase = "setup"
         self._again = False  # a repeat step is offered again after a play: pass is an option
         self._round, self._starter = 0, 0  # the round (from 0), and who took its first turn
-        self._round_starts = (0,)          # the turn count as each round began
+        self._round_starts = (0,)  # the turn count as each round began
         try:
             for i, f in enumerate(game.counter_initial):
                 self._counters[i] = f(self, {})
@@ -72,8 +101,17 @@ class State(Table):
             self._run()
 
     @classmethod
-    def from_layout(cls, game, seed: int = 0, *, zones: dict | None = None, counters: dict | None = None,
-                    out=(), current: int = 0, **options) -> "State":
+    def from_layout(
+        cls,
+        game,
+        seed: int = 0,
+        *,
+        zones: dict | None = None,
+        counters: dict | None = None,
+        out=(),
+        current: int = 0,
+        **options,
+    ) -> State:
         """A game laid out instead of set up: cards by type name in zones by label
         (ordered zones listed top first; cards not placed go out of play), counters by
         name, the seats that are out, and whose turn begins. Rules scenarios start here.
@@ -117,9 +155,13 @@ class State(Table):
             raise IllegalChoice("the game is over", Rejection.GAME_OVER)
         point = self._pending
         if point.sample is not None:
-            if not isinstance(choice, Order) or sorted(choice.cards) != sorted(self._zones[point.data[0]]):
-                raise IllegalChoice(f"a {point.kind} takes an Order of its zone's cards "
-                                    "(sample_chance draws one)", Rejection.CHANCE_SAMPLED)
+            if not isinstance(choice, Order) or sorted(choice.cards) != sorted(
+                self._zones[point.data[0]]
+            ):
+                raise IllegalChoice(
+                    f"a {point.kind} takes an Order of its zone's cards (sample_chance draws one)",
+                    Rejection.CHANCE_SAMPLED,
+                )
         elif choice not in point.options:
             choice = self._by_label(choice)  # a label, or an option from another list
         self._apply(point, choice)
@@ -128,10 +170,17 @@ class State(Table):
         self._pending = None
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
-            self._log("choice", player=point.player, kind=point.kind, option=choice.label,
-                      _vis=frozenset([point.player]) if point.kind in SECRET_KINDS else None)
+            self._log(
+                "choice",
+                player=point.player,
+                kind=point.kind,
+                option=choice.label,
+                _vis=frozenset([point.player]) if point.kind in SECRET_KINDS else None,
+            )
         self._turn_decisions += 1
-        if self._turn_decisions > MAX_TURN_DECISIONS:  # a loop that asks and asks: no choice resets it
+        if (
+            self._turn_decisions > MAX_TURN_DECISIONS
+        ):  # a loop that asks and asks: no choice resets it
             self._log("error", message=f"a turn went on for {MAX_TURN_DECISIONS} decisions")
             self.finish((), "effect_loop")
             return
@@ -147,8 +196,10 @@ class State(Table):
         option = next((o for o in options if o.label == label), None)
         if option is None:
             who = "chance" if self._pending.player == CHANCE else seat_name(self._pending.player)
-            raise IllegalChoice(f"'{label}' is not a legal choice for {who}; legal: "
-                                f"{', '.join(o.label for o in options)}")
+            raise IllegalChoice(
+                f"'{label}' is not a legal choice for {who}; legal: "
+                f"{', '.join(o.label for o in options)}"
+            )
         return option
 
     def chance_outcomes(self) -> list[tuple[Option, float]]:
@@ -157,8 +208,10 @@ class State(Table):
             raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
         point = self._pending
         if point.sample is not None:
-            raise IllegalChoice(f"a {point.kind} is sampled, not enumerated: use sample_chance",
-                                Rejection.CHANCE_SAMPLED)
+            raise IllegalChoice(
+                f"a {point.kind} is sampled, not enumerated: use sample_chance",
+                Rejection.CHANCE_SAMPLED,
+            )
         weights = point.weights or (1,) * len(point.options)
         total = sum(weights)
         return [(o, w / total) for o, w in zip(point.options, weights)]
@@ -194,7 +247,7 @@ class State(Table):
 
     # --- copies, keys and views ---------------------------------------------------
 
-    def clone(self, log: bool = True) -> "State":
+    def clone(self, log: bool = True) -> State:
         """An independent copy, for search: the game definition and compiled code are
         shared, the state (a paused effect's frames and locals included) is copied;
         with log=False the copy keeps no event log (and copies none)."""
@@ -218,6 +271,7 @@ class State(Table):
             if id(env) not in envs:
                 envs[id(env)] = dict(env)
             return envs[id(env)]
+
         s._stack = []
         for f in self._stack:
             frame = Frame(f.code, env_copy(f.env))
@@ -225,8 +279,9 @@ class State(Table):
             s._stack.append(frame)
         if self._pending is not None:
             p = self._pending
-            s._pending = ChoicePoint(p.player, p.kind, p.options, p.resume, env_copy(p.env),
-                                     p.weights, p.sample, p.data)
+            s._pending = ChoicePoint(
+                p.player, p.kind, p.options, p.resume, env_copy(p.env), p.weights, p.sample, p.data
+            )
         return s
 
     def key(self, horizon: int | None = None) -> tuple:
@@ -239,29 +294,67 @@ class State(Table):
         The turn count matters only through the turn limit: with `horizon`, turns left
         beyond it are not told apart (a search of that depth cannot reach the limit)."""
         game, ctype = self.game, self._ctype
-        zones = tuple(tuple(ctype[c] for c in z) if i < len(game.slots) and game.slots[i].zone.ordered
-                      else tuple(sorted(ctype[c] for c in z)) for i, z in enumerate(self._zones))
+        zones = tuple(
+            tuple(ctype[c] for c in z)
+            if i < len(game.slots) and game.slots[i].zone.ordered
+            else tuple(sorted(ctype[c] for c in z))
+            for i, z in enumerate(self._zones)
+        )
         left = self._turn_limit - self._turn
         if horizon is not None:
             left = min(left, horizon)
         pending = None
         if self._pending is not None:
             p = self._pending
-            pending = (p.player, p.kind, tuple(o.label for o in p.options), p.weights,
-                       self._value_key(p.data), self._env_key(p.env))
-        frames = tuple((game.block_ids[id(f.code)], f.pc, self._env_key(f.env)) for f in self._stack)
+            pending = (
+                p.player,
+                p.kind,
+                tuple(o.label for o in p.options),
+                p.weights,
+                self._value_key(p.data),
+                self._env_key(p.env),
+            )
+        frames = tuple(
+            (game.block_ids[id(f.code)], f.pc, self._env_key(f.env)) for f in self._stack
+        )
         fired_now = frozenset(k for k, v in self._quiet.items() if v == self._version)
-        return (zones, tuple(self._counters), self._current, tuple(self._active), self._direction,
-                self._step_index, self._phase, left, self._over, self._winners, self._reason,
-                pending, frames, fired_now, self._seed, self._draws, self._round, self._starter,
-                self._sitting, self._skips, self._extras, self._leader, self._again,
-                tuple(self._value_key(list(m)) for m in self._memory), self._shown_key())
+        return (
+            zones,
+            tuple(self._counters),
+            self._current,
+            tuple(self._active),
+            self._direction,
+            self._step_index,
+            self._phase,
+            left,
+            self._over,
+            self._winners,
+            self._reason,
+            pending,
+            frames,
+            fired_now,
+            self._seed,
+            self._draws,
+            self._round,
+            self._starter,
+            self._sitting,
+            self._skips,
+            self._extras,
+            self._leader,
+            self._again,
+            tuple(self._value_key(list(m)) for m in self._memory),
+            self._shown_key(),
+        )
 
     def _shown_key(self) -> tuple:
         """The reveals: by card type, zone and place in an ordered zone (a revealed card
         is not like the others of its type there), and to whom."""
-        return tuple(sorted((self._ctype[c], self._loc[c], self._place(c), tuple(sorted(seats)))
-                            for c, seats in self._shown.items()))
+        return tuple(
+            sorted(
+                (self._ctype[c], self._loc[c], self._place(c), tuple(sorted(seats)))
+                for c, seats in self._shown.items()
+            )
+        )
 
     def _place(self, c: int) -> int:
         """Where a card lies in an ordered zone (from the bottom); -1 elsewhere."""
@@ -299,7 +392,9 @@ class State(Table):
         With `canonical`, the hidden cards are put in order of type before the shuffle,
         so the deal depends only on the seat's view and `rng`, not on where the hidden
         cards truly lie (the default keeps the older deal, which seeded games rely on)."""
-        now = self._redeal_hidden(seat, rng, canonical)  # bumps the version: the next check runs them all
+        now = self._redeal_hidden(
+            seat, rng, canonical
+        )  # bumps the version: the next check runs them all
         envs = {id(f.env): f.env for f in self._stack if f.env is not None}
         if self._pending is not None and self._pending.env is not None:
             envs[id(self._pending.env)] = self._pending.env
@@ -326,8 +421,12 @@ class State(Table):
 
     @property
     def result(self) -> dict:
-        result = {"over": self._over, "winners": [seat_name(p) for p in self._winners],
-                  "reason": self._reason, "turns": self._turn}
+        result = {
+            "over": self._over,
+            "winners": [seat_name(p) for p in self._winners],
+            "reason": self._reason,
+            "turns": self._turn,
+        }
         if self.game.rounds:
             result["rounds"] = self._round + 1
         return result
@@ -400,8 +499,11 @@ class State(Table):
         for i in range(n):
             if not pile:
                 refill = self.game.refill
-                return n - i if src in refill and \
-                    len(self._zones[refill[src]]) > self.game.refill_keep[src] else 0
+                return (
+                    n - i
+                    if src in refill and len(self._zones[refill[src]]) > self.game.refill_keep[src]
+                    else 0
+                )
             self.move_card(pile[-1], dst)
         return 0
 
@@ -437,7 +539,10 @@ class State(Table):
         self._round_starts += (self._turn,)
         p = starter(self, {}) if starter is not None else self.next_player(self._starter)
         self._current = p if self._active[p] else self.next_player(p)
-        self._phase, self._step_index = "setup", len(self.game.steps)  # the round's setup, then its first turn
+        self._phase, self._step_index = (
+            "setup",
+            len(self.game.steps),
+        )  # the round's setup, then its first turn
         self._dirty.update(self.game.all_keys)  # round_index and current: anything may read them
         self._version += 1
         self.log_round()
@@ -456,8 +561,18 @@ class State(Table):
             self._pending = None
             self._log("end", winners=list(winners), reason=reason)
 
-    def ask(self, player: int, kind: str, options: list[Option], resume, env=None, *,
-            weights=None, sample=None, data=None) -> None:
+    def ask(
+        self,
+        player: int,
+        kind: str,
+        options: list[Option],
+        resume,
+        env=None,
+        *,
+        weights=None,
+        sample=None,
+        data=None,
+    ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
         outcomes, which their maker lists sorted (with their weights)."""
         if weights is None and len(options) > 1:
@@ -481,8 +596,11 @@ class State(Table):
         self._calls += 1
         _count(self._called, name)
         if self._calls > MAX_CALLS:
-            self._log("error", message=f"procedure '{name}' was called more than {MAX_CALLS:,} "
-                      "times in one turn", rule=name)
+            self._log(
+                "error",
+                message=f"procedure '{name}' was called more than {MAX_CALLS:,} times in one turn",
+                rule=name,
+            )
             self.finish((), "effect_loop")
         elif code:
             self._stack.append(Frame(code, env))
@@ -506,7 +624,9 @@ class State(Table):
         hand = self._zones[self.game.hand + reactor]
         for t, c in first_of_each_type(hand, self._ctype, by_type).items():
             for r in by_type[t]:
-                if r.condition is None or r.condition(self, dict(env, reactor=reactor, answer=[c], actor=actor)):
+                if r.condition is None or r.condition(
+                    self, dict(env, reactor=reactor, answer=[c], actor=actor)
+                ):
                     options.append(r.options[t])
                     forced = forced or r.ir.forced
         for r in by_type.get(None, ()):  # answers without a card
@@ -515,7 +635,9 @@ class State(Table):
                 forced = forced or r.ir.forced
         if not forced:
             options.append(NO_REACTION)
-        self.ask(reactor, "react", options, _resume_reaction, env, data=(players[1:], action, actor))
+        self.ask(
+            reactor, "react", options, _resume_reaction, env, data=(players[1:], action, actor)
+        )
 
     # --- the loop -----------------------------------------------------------------
 
@@ -556,7 +678,7 @@ class State(Table):
         for key, t, env, p in order:  # C-4: rules in spec order, players from the current one
             if key not in dirty:
                 continue  # nothing it reads has changed since it was found false
-            if not t.when(self, env):   # conditions only read env: it is shared
+            if not t.when(self, env):  # conditions only read env: it is shared
                 dirty.discard(key)
                 continue
             if quiet.get(key) == version:
@@ -626,8 +748,12 @@ class State(Table):
             self._turn += 1
             self._log("skipped", player=q)
             p, first = q, False
-        self._steered = self.game.turn_order is not None or self._leader is not None \
-            or any(self._skips) or any(self._extras)
+        self._steered = (
+            self.game.turn_order is not None
+            or self._leader is not None
+            or any(self._skips)
+            or any(self._extras)
+        )
         if opening:  # the round's (or game's) first turn: who started it, for `starter`
             self._starter = q
         self._begin_turn(q)
@@ -650,14 +776,18 @@ class State(Table):
             self.forget_turn_memories()
         self._dirty.update(self.game.watch_table)
         self._version += 1  # a new current player is a change: conditions may read it
-        self._firings = self._passes = self._turn_decisions = self._calls = 0  # the loop guards count per turn
+        self._firings = self._passes = self._turn_decisions = self._calls = (
+            0  # the loop guards count per turn
+        )
         if self._events is not None:
             self._log("turn", player=p)
 
     def _offer_play(self, step) -> None:
         me, by_type = self._current, step.by_type
         options: list[Option] = []
-        for t, c in first_of_each_type(self._zones[self.game.hand + me], self._ctype, by_type).items():
+        for t, c in first_of_each_type(
+            self._zones[self.game.hand + me], self._ctype, by_type
+        ).items():
             for a in by_type[t]:
                 self._offer(a, t, c, me, options)
         for a in step.cardless:
@@ -687,14 +817,25 @@ class State(Table):
             for (ct, z), chosen in seen.items():
                 env["chosen"] = [chosen]
                 if cond is None or cond(self, env):
-                    options.append(Play(f"{made[name, t, None].label} {self.game.type_names[ct]} from "
-                                        f"{self.game.slots[z].label}", name, t, None, chosen))
+                    options.append(
+                        Play(
+                            f"{made[name, t, None].label} {self.game.type_names[ct]} from "
+                            f"{self.game.slots[z].label}",
+                            name,
+                            t,
+                            None,
+                            chosen,
+                        )
+                    )
             return
         if kind == "none":
             targets = (None,)
         elif kind == "other":
-            targets = self.game.others[me] if not self._outs else \
-                [p for p in self.active_players() if p != me]
+            targets = (
+                self.game.others[me]
+                if not self._outs
+                else [p for p in self.active_players() if p != me]
+            )
         else:
             targets = self.active_players()
         for p in targets:
@@ -728,8 +869,13 @@ def _resume_play(s: State, point, option) -> None:
     if card is not None:
         _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
-        s._log("play", player=s._current, action=a.ir.name, target=option.target,
-               card=s.game.type_names[option.card_type] if card is not None else None)
+        s._log(
+            "play",
+            player=s._current,
+            action=a.ir.name,
+            target=option.target,
+            card=s.game.type_names[option.card_type] if card is not None else None,
+        )
     if card is not None:
         s.move_card(card, a.to(s, env))
     s.enter(a.effect, env)
@@ -754,7 +900,8 @@ def _resume_reaction(s: State, point, option) -> None:
     if r.chained:  # kept, hashable for State.key(), until the answer is done (_give_back)
         answer = env.get("answer")
         env[ANSWERING] = env.get(ANSWERING, ()) + (
-            (env.get("reactor"), None if answer is None else tuple(answer), env.get("actor")),)
+            (env.get("reactor"), None if answer is None else tuple(answer), env.get("actor")),
+        )
         env["actor"] = actor
     env["reactor"] = reactor
     _count(s._fired, r.ir.name)
@@ -767,6 +914,8 @@ def _resume_reaction(s: State, point, option) -> None:
     env["answer"] = [c]
     _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
-        s._log("react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type])
+        s._log(
+            "react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type]
+        )
     s.move_card(c, r.to(s, env))
     s.enter(r.effect, env)

@@ -7,6 +7,7 @@ every change marks the automatic rules that read what changed as dirty (the inde
 the game definition's `watch_*`) and bumps `_version`, so the trigger checks
 (State._check_triggers) see it. Every change is logged with what each seat may see.
 """
+
 from __future__ import annotations
 
 import random
@@ -18,9 +19,9 @@ INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md
 
 class Table:
     def __init__(self, game, log: bool):
-        self.game = game             # the definition: shared, never written
+        self.game = game  # the definition: shared, never written
         self._n = game.n
-        self._ctype = game.ctype     # card id -> card type
+        self._ctype = game.ctype  # card id -> card type
         # one list per zone slot, bottom to top, plus a last one, the box, for cards out of play
         self._zones: list[list[int]] = [[] for _ in range(len(game.slots) + 1)]
         self._loc = [game.start_slot] * len(game.ctype)
@@ -31,12 +32,12 @@ class Table:
         self._memory: tuple[tuple[int, ...], ...] = ((),) * len(game.memory_names)  # card ids
         self._current, self._direction, self._turn = 0, 1, 0
         self._active = [True] * self._n
-        self._outs = 0             # eliminations so far: the turn order's only other input
+        self._outs = 0  # eliminations so far: the turn order's only other input
         self._skips = self._extras = (0,) * self._n  # per seat: turns to miss, turns to take again
-        self._leader: int | None = None              # who takes the next turn (set_next)
+        self._leader: int | None = None  # who takes the next turn (set_next)
         self._steered = game.turn_order is not None  # anything but "next player" decides it
         self._sitting: tuple[int, ...] = ()  # players out until the round ends
-        self._order = (None, ())   # cached turn order: ((current, direction, outs), order)
+        self._order = (None, ())  # cached turn order: ((current, direction, outs), order)
         self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
         self._version = 0
         self._events: list[dict] | None = [] if log else None
@@ -78,7 +79,7 @@ class Table:
         src, t = self._loc[c], self._ctype[c]
         zone = self._zones[src]
         if zone[-1] == c:
-            zone.pop()       # a draw from the top: no search through the pile
+            zone.pop()  # a draw from the top: no search through the pile
         else:
             zone.remove(c)
         self._zones[dst].append(c)
@@ -136,9 +137,14 @@ class Table:
             by_slot.setdefault(self._loc[c], []).append(c)
         for slot, here in by_slot.items():
             seers = self._seers(slot)
-            self._log("reveal", zone=self.game.slots[slot].label, players=sorted(seats), n=len(here),
-                      cards=[self.game.type_names[self._ctype[c]] for c in here],
-                      _vis=None if seers is None else seers | seats)
+            self._log(
+                "reveal",
+                zone=self.game.slots[slot].label,
+                players=sorted(seats),
+                n=len(here),
+                cards=[self.game.type_names[self._ctype[c]] for c in here],
+                _vis=None if seers is None else seers | seats,
+            )
 
     def reveal_value(self, name: str, value: int, players) -> None:
         """Tell players a secret number (`choose … from lo..hi`): in their log only."""
@@ -161,8 +167,10 @@ class Table:
 
     def set_counter(self, slot: int, value: int) -> None:
         if not -INT_LIMIT <= value <= INT_LIMIT:
-            raise OverflowError(f"counter {self.game.counter_names[slot]} would be {_magnitude(value)}, "
-                                f"past the limit of ±10^18 (docs/limits.md)")
+            raise OverflowError(
+                f"counter {self.game.counter_names[slot]} would be {_magnitude(value)}, "
+                f"past the limit of ±10^18 (docs/limits.md)"
+            )
         if self._counters[slot] != value:
             self._counters[slot] = value
             self._dirty.update(self.game.watch_counters[slot])
@@ -173,7 +181,7 @@ class Table:
     def remember(self, slot: int, cards) -> None:
         """Remember these cards (ids) in a `remember:` slot. Not logged: the cards may be
         hidden from some seats, and the rules only remember what they already showed."""
-        self._memory = self._memory[:slot] + (tuple(cards),) + self._memory[slot + 1:]
+        self._memory = self._memory[:slot] + (tuple(cards),) + self._memory[slot + 1 :]
         self._dirty.update(self.game.all_keys)  # rare: every automatic rule looks again
         self._version += 1
 
@@ -278,7 +286,7 @@ class Table:
         self._zones = [[] for _ in self._zones]
         for label, names in zones.items():
             slot = labels[label]
-            for name in (reversed(names) if game.slots[slot].zone.ordered else names):
+            for name in reversed(names) if game.slots[slot].zone.ordered else names:
                 if name not in game.type_names:
                     raise ValueError(f"unknown card '{name}' in {label}")
                 if not free[game.type_names.index(name)]:
@@ -295,7 +303,9 @@ class Table:
         self._current = current
         self._changed_everything()
 
-    def _redeal_hidden(self, seat: int, rng: random.Random, canonical: bool = False) -> dict[int, int]:
+    def _redeal_hidden(
+        self, seat: int, rng: random.Random, canonical: bool = False
+    ) -> dict[int, int]:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
         size: a table that `seat`'s observation cannot tell from this one.
         A card revealed to `seat` keeps its place; the others dealt again lose their
@@ -305,6 +315,7 @@ class Table:
 
         def unseen(c):
             return seat not in shown.get(c, ())
+
         hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
         pool = [c for i in hidden for c in self._zones[i] if unseen(c)]
         self._forget(pool)
@@ -326,7 +337,9 @@ class Table:
         seen = sorted(c for zone in self._zones for c in zone)
         assert seen == list(range(len(self._ctype))), "cards are not conserved"
         for slot, zone in enumerate(self._zones):
-            assert all(self._loc[c] == slot for c in zone), f"a card in slot {slot} is located elsewhere"
+            assert all(self._loc[c] == slot for c in zone), (
+                f"a card in slot {slot} is located elsewhere"
+            )
             counts = [0] * len(self.game.type_names)
             for c in zone:
                 counts[self._ctype[c]] += 1
@@ -351,14 +364,20 @@ class Table:
         slots = self.game.slots
         a, b = self._seers(src), self._seers(dst)
         vis = None if a is None or b is None else a | b
-        self._log("move", src=slots[src].label, dst=slots[dst].label, n=len(cards),
-                  cards=[self.game.type_names[self._ctype[c]] for c in cards], _vis=vis)
+        self._log(
+            "move",
+            src=slots[src].label,
+            dst=slots[dst].label,
+            n=len(cards),
+            cards=[self.game.type_names[self._ctype[c]] for c in cards],
+            _vis=vis,
+        )
 
 
 def add_at(counts: tuple, p: int, n: int) -> tuple:
     """A per-seat count with n added to seat p's (the counts stay immutable, so a
     clone shares them)."""
-    return counts[:p] + (counts[p] + n,) + counts[p + 1:]
+    return counts[:p] + (counts[p] + n,) + counts[p + 1 :]
 
 
 def _magnitude(value: int) -> str:

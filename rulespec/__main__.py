@@ -1,4 +1,5 @@
 """`python -m rulespec`: the same command as `rulespec`."""
+
 from .cli import entry
 
 entry()

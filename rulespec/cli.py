@@ -3,6 +3,7 @@
 Exit codes: 0 ok; 1 findings (validate, lint, diff) or failed checks (test, replay);
 2 usage or tool errors.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,15 +21,14 @@ from pathlib import Path
 
 from rulespec.interpreter import Game, RuleError
 from rulespec.interpreter.agents import make_agents, play
-from rulespec.interpreter.observe import log_for
 from rulespec.interpreter.choices import seat_name
+from rulespec.interpreter.observe import log_for
 
 from . import completion, config, formats
 from .analysis import simulation
-from .lang import schema
+from .lang import loading, schema
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
-from .lang import loading
 from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
 from .table import bundled, scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
@@ -83,15 +83,18 @@ class _Exit(Exception):
         self.status, self.message = status, message
 
 
-MAX_MATCH = 10_000      # run --games: a result per game is kept, for the tally and --format json
-MAX_GAMES = config.MAX_GAMES  # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
+MAX_MATCH = 10_000  # run --games: a result per game is kept, for the tally and --format json
+MAX_GAMES = (
+    config.MAX_GAMES
+)  # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
 SEVERITIES = formats.SEVERITIES
-MAX_WORKERS = 256       # simulate --workers: processes
+MAX_WORKERS = 256  # simulate --workers: processes
 
 
 def _whole(low: int, high: int | None = None):
     """An argparse type: a whole number from low up to high, else a usage error that
     names the option."""
+
     def whole(text: str) -> int:
         try:
             value = int(text)
@@ -102,55 +105,92 @@ def _whole(low: int, high: int | None = None):
         if high is not None and value > high:
             raise argparse.ArgumentTypeError(f"must be at most {high:,}")
         return value
+
     return whole
 
 
 def _formats(parser, *kinds: str) -> None:
     """--format, one spelling on every command; --json stays as its alias, so the
     scripts written before --format keep working."""
-    parser.add_argument("--format", choices=("text",) + kinds, default="text",
-                        help="output: text for people (default), " + ", ".join(kinds))
-    parser.add_argument("--json", dest="format", action="store_const", const="json",
-                        help="the same as --format json (kept for older scripts)")
+    parser.add_argument(
+        "--format",
+        choices=("text",) + kinds,
+        default="text",
+        help="output: text for people (default), " + ", ".join(kinds),
+    )
+    parser.add_argument(
+        "--json",
+        dest="format",
+        action="store_const",
+        const="json",
+        help="the same as --format json (kept for older scripts)",
+    )
 
 
-def _spec(parser, name="spec", help="a spec file, a bundled game's name (rulespec games), or - "
-                                     "for standard input", **kw) -> None:
-    parser.add_argument(name, type=bundled.spec_argument, help=help, **kw).complete = completion.SPEC
+def _spec(
+    parser,
+    name="spec",
+    help="a spec file, a bundled game's name (rulespec games), or - for standard input",
+    **kw,
+) -> None:
+    parser.add_argument(
+        name, type=bundled.spec_argument, help=help, **kw
+    ).complete = completion.SPEC
 
 
 def _variants(parser) -> None:
-    parser.add_argument("--variant", action="append", default=[], metavar="NAME",
-                        help="apply a variant (a file, or NAME from variants/<spec>/); repeatable")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="apply a variant (a file, or NAME from variants/<spec>/); repeatable",
+    )
 
 
-AGENTS_HELP = ("one agent for all seats, or one per seat, comma-separated: random, first, "
-               "greedy, ismcts; options as NAME:KEY=VALUE[:KEY=VALUE] (ismcts:iterations=400)")
+AGENTS_HELP = (
+    "one agent for all seats, or one per seat, comma-separated: random, first, "
+    "greedy, ismcts; options as NAME:KEY=VALUE[:KEY=VALUE] (ismcts:iterations=400)"
+)
 
 
 def _simulation_options(parser) -> None:
     """--seed, --agents and --workers: alike on every command that plays many games."""
     parser.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k (default 0)")
     parser.add_argument("--agents", default="random", help=AGENTS_HELP)
-    parser.add_argument("--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="rulespec", description="A rules language and interpreter for card games.",
-                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = _Parser(
+        prog="rulespec",
+        description="A rules language and interpreter for card games.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     from . import __version__
+
     p.add_argument("--version", action="version", version=f"rulespec {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name, help, description, example):
         # raw, so the example keeps its line; the description is wrapped here instead
-        return sub.add_parser(name, help=help, description=textwrap.fill(description, 79),
-                              epilog=f"example:\n  {example}",
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+        return sub.add_parser(
+            name,
+            help=help,
+            description=textwrap.fill(description, 79),
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
 
-    run = command("run", "play one game and narrate it",
-                  "Play one game (or a match with --games) with seeded agents and narrate it.",
-                  "rulespec run GAME --players 3 --seed 7")
+    run = command(
+        "run",
+        "play one game and narrate it",
+        "Play one game (or a match with --games) with seeded agents and narrate it.",
+        "rulespec run GAME --players 3 --seed 7",
+    )
     _spec(run)
     _variants(run)
     run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
@@ -158,166 +198,290 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--agents", default="random", help=AGENTS_HELP)
     run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
     _formats(run, "json")
-    run.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's, or 2000)")
-    run.add_argument("--as", dest="seat", metavar="SEAT",
-                     help="narrate as this seat sees the game (e.g. P2); default: everything")
-    run.add_argument("--games", type=_whole(1, MAX_MATCH), default=1,
-                     help="play a match of N games (seeds S, S+1, ...), each shown as it ends; "
-                          "counters marked match: true carry over")
+    run.add_argument(
+        "--max-turns",
+        type=_whole(1, MAX_TURN_LIMIT),
+        help="turn limit (default: the spec's, or 2000)",
+    )
+    run.add_argument(
+        "--as",
+        dest="seat",
+        metavar="SEAT",
+        help="narrate as this seat sees the game (e.g. P2); default: everything",
+    )
+    run.add_argument(
+        "--games",
+        type=_whole(1, MAX_MATCH),
+        default=1,
+        help="play a match of N games (seeds S, S+1, ...), each shown as it ends; "
+        "counters marked match: true carry over",
+    )
 
-    sim = command("simulate", "play many seeded games and report statistics",
-                  "Play many seeded games, locally or on a Dask cluster, and report end reasons, "
-                  "lengths, seat wins, rules fired and cards played.",
-                  "rulespec simulate GAME --games 1000 --players 3 --agents greedy --workers 2")
+    sim = command(
+        "simulate",
+        "play many seeded games and report statistics",
+        "Play many seeded games, locally or on a Dask cluster, and report end reasons, "
+        "lengths, seat wins, rules fired and cards played.",
+        "rulespec simulate GAME --games 1000 --players 3 --agents greedy --workers 2",
+    )
     _spec(sim)
     _variants(sim)
-    sim.add_argument("--games", type=_whole(1, MAX_GAMES),
-                     help="how many games (default: simulate.games in the config, else 1000)")
+    sim.add_argument(
+        "--games",
+        type=_whole(1, MAX_GAMES),
+        help="how many games (default: simulate.games in the config, else 1000)",
+    )
     sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     _simulation_options(sim)
-    sim.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's)")
+    sim.add_argument(
+        "--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's)"
+    )
     _formats(sim, "json")
-    sim.add_argument("--plot", metavar="FILE.png",
-                     help="draw game lengths and seat win rates (needs rulespec[plot])")
-    sim.add_argument("--dask", metavar="SCHEDULER_ADDRESS",
-                     help="run the games on a Dask cluster (needs rulespec[dask]); "
-                          "results are the same as a local run")
+    sim.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="draw game lengths and seat win rates (needs rulespec[plot])",
+    )
+    sim.add_argument(
+        "--dask",
+        metavar="SCHEDULER_ADDRESS",
+        help="run the games on a Dask cluster (needs rulespec[dask]); "
+        "results are the same as a local run",
+    )
 
-    val = command("validate", "check specs and report every problem",
-                  "Load and check specs (YAML, schema, expressions, references) and report "
-                  "every problem, each with its file, line and column.",
-                  "rulespec validate games/*.yaml --format github")
+    val = command(
+        "validate",
+        "check specs and report every problem",
+        "Load and check specs (YAML, schema, expressions, references) and report "
+        "every problem, each with its file, line and column.",
+        "rulespec validate games/*.yaml --format github",
+    )
     _spec(val, "specs", nargs="+", help="spec files or bundled games' names")
     _variants(val)
     _formats(val, "json", "sarif", "github")
 
-    test = command("test", "run rules scenario files",
-                   "Run rules scenarios (YAML files of a setup, choices and what must follow) "
-                   "and report each as passed or failed.",
-                   "rulespec test tests/scenarios --format junit > scenarios.xml")
-    test.add_argument("paths", nargs="+", help="scenario files or folders of them").complete = completion.FILE
+    test = command(
+        "test",
+        "run rules scenario files",
+        "Run rules scenarios (YAML files of a setup, choices and what must follow) "
+        "and report each as passed or failed.",
+        "rulespec test tests/scenarios --format junit > scenarios.xml",
+    )
+    test.add_argument(
+        "paths", nargs="+", help="scenario files or folders of them"
+    ).complete = completion.FILE
     _formats(test, "json", "junit")
 
-    lint = command("lint", "check specs for unreachable states, dead rules, unwinnable ends and "
-                   "trigger loops",
-                   "Check specs: layer 1 reads the rules, layer 2 (--explore) plays every choice "
-                   "of small games, layer 3 (--simulate) covers random games. Settings in "
-                   "[tool.rulespec] of pyproject.toml (or rulespec.toml) apply; flags win.",
-                   "rulespec lint games/*.yaml --explore --format sarif")
+    lint = command(
+        "lint",
+        "check specs for unreachable states, dead rules, unwinnable ends and trigger loops",
+        "Check specs: layer 1 reads the rules, layer 2 (--explore) plays every choice "
+        "of small games, layer 3 (--simulate) covers random games. Settings in "
+        "[tool.rulespec] of pyproject.toml (or rulespec.toml) apply; flags win.",
+        "rulespec lint games/*.yaml --explore --format sarif",
+    )
     _spec(lint, "specs", nargs="+", help="spec files or bundled games' names")
     _variants(lint)
-    lint.add_argument("--explore", action="store_true",
-                      help="layer 2: bounded exploration of a 2-player game (seconds)")
-    lint.add_argument("--depth", type=_whole(1),
-                      help="exploration depth in choices (default: explore.depth in the config, else 8)")
-    lint.add_argument("--max-states", type=_whole(1), metavar="N",
-                      help="exploration stops after N states and says so (default: "
-                           "explore.max-states in the config, else 40000)")
-    lint.add_argument("--timeout", type=float, metavar="SECONDS",
-                      help="give up exploring after this long: no result, exit 2 (default: none; "
-                           "the result never depends on machine speed)")
-    lint.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
-                      help="layer 3: coverage over N seeded games (random agents by default)")
+    lint.add_argument(
+        "--explore",
+        action="store_true",
+        help="layer 2: bounded exploration of a 2-player game (seconds)",
+    )
+    lint.add_argument(
+        "--depth",
+        type=_whole(1),
+        help="exploration depth in choices (default: explore.depth in the config, else 8)",
+    )
+    lint.add_argument(
+        "--max-states",
+        type=_whole(1),
+        metavar="N",
+        help="exploration stops after N states and says so (default: "
+        "explore.max-states in the config, else 40000)",
+    )
+    lint.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="give up exploring after this long: no result, exit 2 (default: none; "
+        "the result never depends on machine speed)",
+    )
+    lint.add_argument(
+        "--simulate",
+        type=_whole(0, MAX_GAMES),
+        metavar="N",
+        default=0,
+        help="layer 3: coverage over N seeded games (random agents by default)",
+    )
     _simulation_options(lint)
     _formats(lint, "json", "sarif", "github")
-    lint.add_argument("--fail-on", choices=SEVERITIES,
-                      help="exit 1 when a finding has at least this severity (default: lint.fail-on "
-                           "in the config, else error)")
+    lint.add_argument(
+        "--fail-on",
+        choices=SEVERITIES,
+        help="exit 1 when a finding has at least this severity (default: lint.fail-on "
+        "in the config, else error)",
+    )
     lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
 
-    df = command("diff", "what a rule change changes: parts, findings, outcomes",
-                 "Compare two specs: the parts that differ, the lint findings NEW adds or fixes, "
-                 "and with --simulate the outcomes of seeded random games of each.",
-                 "rulespec diff GAME my_variant.yaml --simulate 500")
+    df = command(
+        "diff",
+        "what a rule change changes: parts, findings, outcomes",
+        "Compare two specs: the parts that differ, the lint findings NEW adds or fixes, "
+        "and with --simulate the outcomes of seeded random games of each.",
+        "rulespec diff GAME my_variant.yaml --simulate 500",
+    )
     _spec(df, "old", help="the spec before the change (a file, a bundled game, or -)")
     _spec(df, "new", help="the spec after the change (a file, a bundled game, or -)")
-    df.add_argument("--fail-on", choices=SEVERITIES,
-                    help="exit 1 when NEW adds a finding of at least this severity (default: "
-                         "lint.fail-on in the config, else error)")
-    df.add_argument("--simulate", type=_whole(0, MAX_GAMES), metavar="N", default=0,
-                    help="also compare outcomes over N seeded games of each (random agents by default)")
+    df.add_argument(
+        "--fail-on",
+        choices=SEVERITIES,
+        help="exit 1 when NEW adds a finding of at least this severity (default: "
+        "lint.fail-on in the config, else error)",
+    )
+    df.add_argument(
+        "--simulate",
+        type=_whole(0, MAX_GAMES),
+        metavar="N",
+        default=0,
+        help="also compare outcomes over N seeded games of each (random agents by default)",
+    )
     df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
     _simulation_options(df)
     _formats(df, "json")
 
-    gr = command("graph", "export the spec as a graph",
-                 "Export the rules graph (zones, phases, rules, counters and what links them) "
-                 "as Graphviz dot, Mermaid or JSON.",
-                 "rulespec graph GAME --format dot --render g.svg")
+    gr = command(
+        "graph",
+        "export the spec as a graph",
+        "Export the rules graph (zones, phases, rules, counters and what links them) "
+        "as Graphviz dot, Mermaid or JSON.",
+        "rulespec graph GAME --format dot --render g.svg",
+    )
     _spec(gr)
-    gr.add_argument("--format", choices=["dot", "mermaid", "json"], default="dot",
-                    help="the graph's notation (default dot)")
+    gr.add_argument(
+        "--format",
+        choices=["dot", "mermaid", "json"],
+        default="dot",
+        help="the graph's notation (default dot)",
+    )
     gr.add_argument("--output", "-o", help="write here instead of standard output")
-    gr.add_argument("--render", metavar="FILE.svg",
-                    help="also render with Graphviz 'dot' (when it is installed)")
+    gr.add_argument(
+        "--render",
+        metavar="FILE.svg",
+        help="also render with Graphviz 'dot' (when it is installed)",
+    )
 
-    command("schema", "print the JSON Schema of spec files",
-            "Print the JSON Schema that spec files are checked against, for editors that "
-            "complete and check YAML.", "rulespec schema > spec.schema.json")
+    command(
+        "schema",
+        "print the JSON Schema of spec files",
+        "Print the JSON Schema that spec files are checked against, for editors that "
+        "complete and check YAML.",
+        "rulespec schema > spec.schema.json",
+    )
 
-    gm = command("games", "list the games that ship with rulespec",
-                 "List the bundled games: a name any command takes in place of a spec file, the "
-                 "title, the player counts and the variants (--variant NAME).",
-                 "rulespec games; rulespec run GAME --variant NAME")
+    gm = command(
+        "games",
+        "list the games that ship with rulespec",
+        "List the bundled games: a name any command takes in place of a spec file, the "
+        "title, the player counts and the variants (--variant NAME).",
+        "rulespec games; rulespec run GAME --variant NAME",
+    )
     _formats(gm, "json")
 
-    mg = command("migrate", "rename a spec's names that Language v2 reserved",
-                 "Rename each name a spec gives that the language reserved after "
-                 "`rulespec: 1` was released (such as range or reveal), at its declaration "
-                 "and every use, to a free name (range_). Prints a unified diff, or with "
-                 "--write changes the file. Exit 0: nothing to do; 1: changed, or would "
-                 "change; 2: the spec has other problems.",
-                 "rulespec migrate old_game.yaml --write")
-    mg.add_argument("specs", nargs="+", metavar="SPEC", help="spec files").complete = completion.FILE
+    mg = command(
+        "migrate",
+        "rename a spec's names that Language v2 reserved",
+        "Rename each name a spec gives that the language reserved after "
+        "`rulespec: 1` was released (such as range or reveal), at its declaration "
+        "and every use, to a free name (range_). Prints a unified diff, or with "
+        "--write changes the file. Exit 0: nothing to do; 1: changed, or would "
+        "change; 2: the spec has other problems.",
+        "rulespec migrate old_game.yaml --write",
+    )
+    mg.add_argument(
+        "specs", nargs="+", metavar="SPEC", help="spec files"
+    ).complete = completion.FILE
     mg.add_argument("--write", action="store_true", help="change the files in place (atomically)")
 
-    nw = command("new", "write a small commented starter spec that validates and plays",
-                 "Write NAME.yaml, a small commented spec to start a game from: it validates, "
-                 "lints clean and plays.", "rulespec new my_game && rulespec run my_game.yaml")
+    nw = command(
+        "new",
+        "write a small commented starter spec that validates and plays",
+        "Write NAME.yaml, a small commented spec to start a game from: it validates, "
+        "lints clean and plays.",
+        "rulespec new my_game && rulespec run my_game.yaml",
+    )
     nw.add_argument("name", help="the game's name: lower case letters, digits and _ (my_game)")
     nw.add_argument("--output", metavar="FILE", help="where to write it (default: NAME.yaml here)")
 
-    pl = command("play", "play a game yourself at one seat, agents at the others",
-                 "Play at one seat, typing the number of your choice; agents play the others.",
-                 "rulespec play GAME --as P1 --players 3")
+    pl = command(
+        "play",
+        "play a game yourself at one seat, agents at the others",
+        "Play at one seat, typing the number of your choice; agents play the others.",
+        "rulespec play GAME --as P1 --players 3",
+    )
     _spec(pl)
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
     pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    pl.add_argument("--agents", default="random",
-                    help="the agent at the other seats, or one per seat, comma-separated "
-                         "(yours is ignored): random, first, greedy, ismcts, with options "
-                         "as for run")
-    pl.add_argument("--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="end the game as turn_limit after N turns")
+    pl.add_argument(
+        "--agents",
+        default="random",
+        help="the agent at the other seats, or one per seat, comma-separated "
+        "(yours is ignored): random, first, greedy, ismcts, with options "
+        "as for run",
+    )
+    pl.add_argument(
+        "--max-turns",
+        type=_whole(1, MAX_TURN_LIMIT),
+        help="end the game as turn_limit after N turns",
+    )
     _variants(pl)
 
-    rp = command("replay", "re-run a game log and check it plays out the same",
-                 "Re-run each game of a log written by 'rulespec run --log' with its recorded "
-                 "choices and check every event comes out the same.", "rulespec replay game.jsonl")
-    rp.add_argument("log", metavar="LOG.jsonl", help="a log written by rulespec run --log").complete = completion.FILE
+    rp = command(
+        "replay",
+        "re-run a game log and check it plays out the same",
+        "Re-run each game of a log written by 'rulespec run --log' with its recorded "
+        "choices and check every event comes out the same.",
+        "rulespec replay game.jsonl",
+    )
+    rp.add_argument(
+        "log", metavar="LOG.jsonl", help="a log written by rulespec run --log"
+    ).complete = completion.FILE
     _formats(rp, "json")
 
-    cp = command("compile", "show the Python a rule compiles to, line by line against the spec",
-                 "Print the Python source generated for a rule (its conditions and its effect's "
-                 "ops), each line marked with the spec line:col it came from. Without a RULE, "
-                 "list the rules that have generated code.",
-                 "rulespec compile GAME --show RULE --players 3")
+    cp = command(
+        "compile",
+        "show the Python a rule compiles to, line by line against the spec",
+        "Print the Python source generated for a rule (its conditions and its effect's "
+        "ops), each line marked with the spec line:col it came from. Without a RULE, "
+        "list the rules that have generated code.",
+        "rulespec compile GAME --show RULE --players 3",
+    )
     _spec(cp)
-    cp.add_argument("--show", metavar="RULE", nargs="?", const="",
-                    help="the rule to show: a step, action, reaction, end condition or trigger, "
-                         "setup, evaluation, or counters.NAME; without RULE, list them")
+    cp.add_argument(
+        "--show",
+        metavar="RULE",
+        nargs="?",
+        const="",
+        help="the rule to show: a step, action, reaction, end condition or trigger, "
+        "setup, evaluation, or counters.NAME; without RULE, list them",
+    )
     cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
     _variants(cp)
 
-    cm = command("completion", "print a shell completion script",
-                 "Print the completion script of a shell: it completes commands, options, spec "
-                 "files (*.yaml) and bundled games' names.",
-                 'rulespec completion bash > ~/.local/share/bash-completion/completions/rulespec')
+    cm = command(
+        "completion",
+        "print a shell completion script",
+        "Print the completion script of a shell: it completes commands, options, spec "
+        "files (*.yaml) and bundled games' names.",
+        "rulespec completion bash > ~/.local/share/bash-completion/completions/rulespec",
+    )
     cm.add_argument("shell", choices=completion.SHELLS, help="the shell: bash, zsh or fish")
     debug = "on an internal error (a bug, exit 3), print its traceback"
     p.add_argument("--debug", action="store_true", help=debug)
-    for command in sub.choices.values():  # `rulespec run SPEC --debug` as well as `rulespec --debug run`
+    for (
+        command
+    ) in sub.choices.values():  # `rulespec run SPEC --debug` as well as `rulespec --debug run`
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=debug)
     return p
 
@@ -338,8 +502,11 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
             return 0
         if exc.stream is out:
             try:
-                print(f"rulespec: cannot write {out.name}: "
-                      f"{getattr(exc.error, 'strerror', None) or exc.error}", file=err)
+                print(
+                    f"rulespec: cannot write {out.name}: "
+                    f"{getattr(exc.error, 'strerror', None) or exc.error}",
+                    file=err,
+                )
             except _StreamFailed:
                 pass
         return 2
@@ -393,9 +560,14 @@ def _main(argv, stdout, stderr, stdin) -> int:
         return 2
     args.stdin = stdin or sys.stdin  # where `play` reads the person's choices
     for name, value in vars(args).items():  # no file name, nor any other argument, holds NUL
-        if any("\0" in v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)):
-            print(f"rulespec {args.command}: {name.replace('_', '-')}: a NUL character cannot be "
-                  "in an argument", file=stderr)
+        if any(
+            "\0" in v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)
+        ):
+            print(
+                f"rulespec {args.command}: {name.replace('_', '-')}: a NUL character cannot be "
+                "in an argument",
+                file=stderr,
+            )
             return 2
     try:
         _take_standard_input(args)
@@ -408,14 +580,19 @@ def _main(argv, stdout, stderr, stdin) -> int:
         print(exc.render(), file=stderr)
         return 2
     except RuleError as exc:  # a rule failed as a game ran: the spec's place, as for SpecError
-        print(Diagnostic(exc.code, exc.message, exc.span).render(_source_lines(exc.span.file)),
-              file=stderr)
+        print(
+            Diagnostic(exc.code, exc.message, exc.span).render(_source_lines(exc.span.file)),
+            file=stderr,
+        )
         return 2
     except UsageError as exc:
         print(f"rulespec {args.command}: {exc}", file=stderr)
         return 2
     except OSError as exc:  # a file or folder the system refuses: no permission, a name too long
-        print(f"rulespec {args.command}: {exc.filename or 'error'}: {exc.strerror or exc}", file=stderr)
+        print(
+            f"rulespec {args.command}: {exc.filename or 'error'}: {exc.strerror or exc}",
+            file=stderr,
+        )
         return 2
     except KeyboardInterrupt:  # Ctrl-C: the workers are stopped on the way out (simulation.py)
         print(f"rulespec {args.command}: interrupted", file=stderr)
@@ -425,15 +602,22 @@ def _main(argv, stdout, stderr, stdin) -> int:
     except Exception as exc:  # a bug: one line, and the traceback only when asked for
         if args.debug:
             traceback.print_exception(exc, file=stderr)
-        print(f"rulespec {args.command}: internal error ({type(exc).__name__}: {exc}); this is a bug "
-              "in rulespec: please report it with the command and its files"
-              + ("" if args.debug else " (--debug shows the traceback)"), file=stderr)
+        print(
+            f"rulespec {args.command}: internal error ({type(exc).__name__}: {exc}); this is a bug "
+            "in rulespec: please report it with the command and its files"
+            + ("" if args.debug else " (--debug shows the traceback)"),
+            file=stderr,
+        )
         return 3
 
 
 # what the config file may set: argument -> (Config field, the default without a file)
-_SETTINGS = {"games": ("games", 1000), "depth": ("depth", 8), "max_states": ("max_states", 40_000),
-             "fail_on": ("fail_on", "error")}
+_SETTINGS = {
+    "games": ("games", 1000),
+    "depth": ("depth", 8),
+    "max_states": ("max_states", 40_000),
+    "fail_on": ("fail_on", "error"),
+}
 
 
 def _settle(args) -> None:
@@ -450,7 +634,9 @@ def _settle(args) -> None:
 def _take_standard_input(args) -> None:
     """`-` as a spec: read standard input once, and serve it as the file <stdin>."""
     fields = [k for k in ("spec", "specs", "old", "new") if hasattr(args, k)]
-    dashes = sum((v if isinstance(v, list) else [v]).count("-") for v in (getattr(args, k) for k in fields))
+    dashes = sum(
+        (v if isinstance(v, list) else [v]).count("-") for v in (getattr(args, k) for k in fields)
+    )
     if not dashes:
         return
     if dashes > 1:
@@ -466,8 +652,15 @@ def _take_standard_input(args) -> None:
     loading.give(loading.STDIN, text)
     for k in fields:
         value = getattr(args, k)
-        setattr(args, k, [loading.STDIN if v == "-" else v for v in value] if isinstance(value, list)
-                else loading.STDIN if value == "-" else value)
+        setattr(
+            args,
+            k,
+            [loading.STDIN if v == "-" else v for v in value]
+            if isinstance(value, list)
+            else loading.STDIN
+            if value == "-"
+            else value,
+        )
 
 
 def _load(path, variants):
@@ -502,8 +695,11 @@ def _fit_workers(args, err) -> None:
     """More processes than cores only add overhead: --workers is cut down, saying so."""
     cores = os.cpu_count() or 1
     if args.workers > cores:
-        print(f"rulespec {args.command}: --workers {args.workers}: this machine has {cores} cores; "
-              f"using {cores}", file=err)
+        print(
+            f"rulespec {args.command}: --workers {args.workers}: this machine has {cores} cores; "
+            f"using {cores}",
+            file=err,
+        )
         args.workers = cores
 
 
@@ -561,8 +757,19 @@ def _run(args, out, err) -> int:
             viewer = scenarios._seat(args.seat, n)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    log = contextlib.nullcontext() if args.log is None else log_writer(
-        args.log, args.spec, args.variant, n, inputs, agents=args.agents, max_turns=args.max_turns)
+    log = (
+        contextlib.nullcontext()
+        if args.log is None
+        else log_writer(
+            args.log,
+            args.spec,
+            args.variant,
+            n,
+            inputs,
+            agents=args.agents,
+            max_turns=args.max_turns,
+        )
+    )
     try:
         with log as record:
             if args.games == 1:
@@ -578,7 +785,9 @@ def _games_played(spec, n, args, viewer, record):
     definition, carried = Game(spec, n), None
     for k in range(args.games):
         seed = args.seed + k
-        game = definition.new_initial_state(seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried)
+        game = definition.new_initial_state(
+            seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried
+        )
         play(game, make_agents(args.agents.split(","), n, seed))
         carried = game.carry()
         events = log_for(game, viewer)
@@ -590,8 +799,18 @@ def _games_played(spec, n, args, viewer, record):
 def _one_game(spec, n, args, viewer, record, out) -> int:
     ((_, _, result, events),) = _games_played(spec, n, args, viewer, record)
     if args.format == "json":
-        json.dump({"spec": spec.name, "players": n, "seed": args.seed, "result": result,
-                   "events": events}, out, default=list, indent=1)
+        json.dump(
+            {
+                "spec": spec.name,
+                "players": n,
+                "seed": args.seed,
+                "result": result,
+                "events": events,
+            },
+            out,
+            default=list,
+            indent=1,
+        )
         out.write("\n")
         return 0
     titles = {c.name: c.title for c in spec.cards}
@@ -611,7 +830,10 @@ def _match(spec, n, args, viewer, record, out, err) -> int:
     progress = _progress(err, args.games) if _terminal(err) and not _terminal(out) else None
     text = args.format == "text"
     if text:
-        print(f"{spec.name}: a match of {args.games} games, {n} players, agents {args.agents}", file=out)
+        print(
+            f"{spec.name}: a match of {args.games} games, {n} players, agents {args.agents}",
+            file=out,
+        )
     for number, seed, result, events in _games_played(spec, n, args, viewer, record):
         for winner in result["winners"]:
             tally[winner] += 1
@@ -624,11 +846,17 @@ def _match(spec, n, args, viewer, record, out, err) -> int:
         if progress is not None:
             progress(number)
     if not text:
-        json.dump({"spec": spec.name, "players": n, "games": results, "tally": tally}, out, indent=1)
+        json.dump(
+            {"spec": spec.name, "players": n, "games": results, "tally": tally}, out, indent=1
+        )
         out.write("\n")
         return 0
-    print("\nMatch: " + ", ".join(f"{p} {w}" for p, w in tally.items()) +
-          f" ({sum(1 for r in results if not r['winners'])} without a winner)", file=out)
+    print(
+        "\nMatch: "
+        + ", ".join(f"{p} {w}" for p, w in tally.items())
+        + f" ({sum(1 for r in results if not r['winners'])} without a winner)",
+        file=out,
+    )
     return 0
 
 
@@ -640,7 +868,9 @@ def _simulate(args, out, err) -> int:
     spec, n = _setup(args)
     if not args.dask:
         _fit_workers(args, err)
-    job = simulation.Job(_job_path(args.spec), n, tuple(args.agents.split(",")), args.max_turns, _variant_paths(args))
+    job = simulation.Job(
+        _job_path(args.spec), n, tuple(args.agents.split(",")), args.max_turns, _variant_paths(args)
+    )
     inputs = _inputs(args, "--plot")
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
@@ -658,34 +888,56 @@ def _simulate(args, out, err) -> int:
     if args.plot:
         try:
             with replacing(args.plot, inputs) as temporary:
-                simulation.plot(results, n, f"{spec.name}: {args.games} games, {n} players",
-                                str(temporary))
+                simulation.plot(
+                    results, n, f"{spec.name}: {args.games} games, {n} players", str(temporary)
+                )
         except OutputError as exc:
             raise UsageError(f"--plot: {exc}") from None
     if args.format == "json":
         json.dump(report, out, indent=1)
         out.write("\n")
         return 0
-    print(f"{spec.name}: {report['games']} games, {n} players, agents {args.agents}, "
-          f"seeds {args.seed}..{args.seed + args.games - 1}", file=out)
+    print(
+        f"{spec.name}: {report['games']} games, {n} players, agents {args.agents}, "
+        f"seeds {args.seed}..{args.seed + args.games - 1}",
+        file=out,
+    )
     for reason, r in report["end_reasons"].items():
-        print(f"  {reason:<16} {r['count']:>7}  {100 * r['share']:5.1f}%  "
-              f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]", file=out)
+        print(
+            f"  {reason:<16} {r['count']:>7}  {100 * r['share']:5.1f}%  "
+            f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]",
+            file=out,
+        )
     ln = report["length"]
-    print(f"  length (turns)   mean {ln['mean']}, median {ln['median']}, p95 {ln['p95']}, "
-          f"max {ln['max']}", file=out)
-    for label, key in (("rounds per match", "per_match"), ("round (turns)", "round_length")) \
-            if "rounds" in report else ():
+    print(
+        f"  length (turns)   mean {ln['mean']}, median {ln['median']}, p95 {ln['p95']}, "
+        f"max {ln['max']}",
+        file=out,
+    )
+    for label, key in (
+        (("rounds per match", "per_match"), ("round (turns)", "round_length"))
+        if "rounds" in report
+        else ()
+    ):
         r = report["rounds"][key]
-        print(f"  {label:<16} mean {r['mean']}, median {r['median']}, p95 {r['p95']}, max {r['max']}",
-              file=out)
-    print("  seat wins        " + ", ".join(f"{p} {100 * w['share']:.1f}%"
-                                            for p, w in report["seat_wins"].items()), file=out)
+        print(
+            f"  {label:<16} mean {r['mean']}, median {r['median']}, p95 {r['p95']}, max {r['max']}",
+            file=out,
+        )
+    print(
+        "  seat wins        "
+        + ", ".join(f"{p} {100 * w['share']:.1f}%" for p, w in report["seat_wins"].items()),
+        file=out,
+    )
     print("  rules fired      (times; share of games)", file=out)
     for rule, f in report["rules_fired"].items():
-        print(f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / report['games']:5.1f}%", file=out)
-    print("  cards played     " + ", ".join(f"{c} {k}" for c, k in report["cards_played"].items()),
-          file=out)
+        print(
+            f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / report['games']:5.1f}%", file=out
+        )
+    print(
+        "  cards played     " + ", ".join(f"{c} {k}" for c, k in report["cards_played"].items()),
+        file=out,
+    )
     return 0
 
 
@@ -693,13 +945,14 @@ def _progress(stream, total, unit="games"):
     """A progress line on a terminal for work of more than a couple of seconds, redrawn
     at most ten times a second however often it is called."""
     import time
+
     start = last = time.monotonic()
 
     def show(done, final=False):  # final: the work ended short of total (a search's bound)
         nonlocal last
         now = time.monotonic()
         ended = final or done >= total
-        if not ended and (now - start < 2 or now - last < 0.1) or ended and now - start < 2:
+        if (not ended and (now - start < 2 or now - last < 0.1)) or (ended and now - start < 2):
             return
         last = now
         rate = done / (now - start) if now > start else 0
@@ -708,6 +961,7 @@ def _progress(stream, total, unit="games"):
         if ended:
             stream.write("\n")
         stream.flush()
+
     return show
 
 
@@ -780,53 +1034,82 @@ def _lint(args, out, err) -> int:
             raise UsageError(str(exc)) from None
         except SpecError as exc:
             sources.update(exc.sources)
-            findings += [static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint)
-                         for d in exc.diagnostics]
+            findings += [
+                static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint)
+                for d in exc.diagnostics
+            ]
             continue
         sources.update(doc.all_sources())
         layer1 = static.static(spec)
         found = list(layer1)
         if args.explore:
-            bounds = explore.Bounds(depth=args.depth, max_states=args.max_states, timeout=args.timeout)
+            bounds = explore.Bounds(
+                depth=args.depth, max_states=args.max_states, timeout=args.timeout
+            )
             progress = _progress(err, args.max_states, "states") if _terminal(err) else None
             try:
                 report = explore.explore(spec, bounds, progress)
                 if progress is not None:
                     progress(report.states, final=True)
             except explore.Timeout as exc:
-                raise UsageError(f"{path}: {exc}; raise --timeout, or lower --depth or --max-states") from None
+                raise UsageError(
+                    f"{path}: {exc}; raise --timeout, or lower --depth or --max-states"
+                ) from None
             found += explore.confirm(spec, layer1, report)
         if args.simulate:
             agents = _check_agents(args, spec, spec.default_players, path)
             # worker processes load the spec from its file; one process plays the spec at hand
-            job = simulation.Job(_job_path(path), spec.default_players, agents, None, _variant_paths(args))
+            job = simulation.Job(
+                _job_path(path), spec.default_players, agents, None, _variant_paths(args)
+            )
             progress = _progress(err, args.simulate) if _terminal(err) else None
-            found += coverage.coverage(spec, args.simulate, agents, args.seed, args.workers,
-                                       job if args.workers > 1 else None, progress)
-        findings += [f for f in found
-                     if not static.silenced(f, sources.get(f.span.file, []))]
+            found += coverage.coverage(
+                spec,
+                args.simulate,
+                agents,
+                args.seed,
+                args.workers,
+                job if args.workers > 1 else None,
+                progress,
+            )
+        findings += [f for f in found if not static.silenced(f, sources.get(f.span.file, []))]
     select = _codes(args.select) if args.select is not None else args.config.select or ()
     ignore = _codes(args.ignore) if args.ignore is not None else args.config.ignore or ()
-    findings = [dataclasses.replace(f, severity=args.config.severity.get(f.code, f.severity))
-                for f in findings]
-    findings = [f for f in findings
-                if (not select or any(f.code.startswith(c) for c in select))
-                and not any(f.code.startswith(c) for c in ignore)]
+    findings = [
+        dataclasses.replace(f, severity=args.config.severity.get(f.code, f.severity))
+        for f in findings
+    ]
+    findings = [
+        f
+        for f in findings
+        if (not select or any(f.code.startswith(c) for c in select))
+        and not any(f.code.startswith(c) for c in ignore)
+    ]
     # a finding in a file that several of the specs share (a base and its variant) once
-    unique = {(f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)}
+    unique = {
+        (f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)
+    }
     findings = sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
     if args.format != "text":
         out.write(_machine(args.format, findings))
     else:
         for f in findings:
-            d = Diagnostic(f.code, f.message + (f" [layer {f.layer}]" if f.layer else ""),
-                           f.span, f.severity, f.hint)
+            d = Diagnostic(
+                f.code,
+                f.message + (f" [layer {f.layer}]" if f.layer else ""),
+                f.span,
+                f.severity,
+                f.hint,
+            )
             print(d.render(sources.get(f.span.file)), file=out)
             if f.trace:
                 print("    reached by: " + "; ".join(f.trace), file=out)
         counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
-        print(f"{len(args.specs)} spec(s) linted: {counts['error']} error(s), "
-              f"{counts['warning']} warning(s), {counts['info']} note(s)", file=out)
+        print(
+            f"{len(args.specs)} spec(s) linted: {counts['error']} error(s), "
+            f"{counts['warning']} warning(s), {counts['info']} note(s)",
+            file=out,
+        )
     threshold = SEVERITIES.index(args.fail_on)
     failing = [f for f in findings if SEVERITIES.index(f.severity) >= threshold]
     return 1 if failing else 0
@@ -855,20 +1138,35 @@ def _diff(args, out, err) -> int:
                 raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
         agents = _check_agents(args, old, n, args.old)
         _fit_workers(args, err)
-        results = [simulation.simulate(simulation.Job(_job_path(path), n, agents, None), args.simulate,
-                                       args.seed, args.workers,
-                                       progress=_progress(err, args.simulate) if _terminal(err) else None)
-                   for path in (args.old, args.new)]
+        results = [
+            simulation.simulate(
+                simulation.Job(_job_path(path), n, agents, None),
+                args.simulate,
+                args.seed,
+                args.workers,
+                progress=_progress(err, args.simulate) if _terminal(err) else None,
+            )
+            for path in (args.old, args.new)
+        ]
         rows, tests = diff.compare_outcomes(*results, n, (old.turn_limit, new.turn_limit))
     if args.format == "json":
-        json.dump({"changes": [c.as_dict() for c in changed],
-                   "new_findings": [f.as_dict() for f in added],
-                   "fixed_findings": [f.as_dict() for f in fixed], "outcomes": rows,
-                   "statistics": tests}, out, indent=1)
+        json.dump(
+            {
+                "changes": [c.as_dict() for c in changed],
+                "new_findings": [f.as_dict() for f in added],
+                "fixed_findings": [f.as_dict() for f in fixed],
+                "outcomes": rows,
+                "statistics": tests,
+            },
+            out,
+            indent=1,
+        )
         out.write("\n")
     else:
         for c in changed:
-            where = " | ".join(f"{label} {span}" for label, span in (("old", c.old), ("new", c.new)) if span)
+            where = " | ".join(
+                f"{label} {span}" for label, span in (("old", c.old), ("new", c.new)) if span
+            )
             detail = f": {c.detail}" if c.detail else ""
             print(f"{c.what:<8} {c.kind} '{c.name}'{detail}  ({where})", file=out)
         for label, group in (("new", added), ("fixed", fixed)):
@@ -890,17 +1188,26 @@ def _outcome_lines(rows, tests):
             continue
         digits = 1 if row["what"].startswith("mean") else 3
         mark = "  SIGNIFICANT" if row["significant"] else ""
-        yield (f"outcome  {row['what']:<24} {row['old']:8.3f} {_interval(row['old_ci'], digits)} -> "
-               f"{row['new']:8.3f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g} "
-               f"holm={row['p_holm']:.3g}{mark}")
-    yield (f"tests    shares: {tests['tests']['shares']}; mean length: {tests['tests']['mean length']}; "
-           f"Holm's correction over {tests['tested']} rows, SIGNIFICANT when holm < {tests['alpha']}")
+        yield (
+            f"outcome  {row['what']:<24} {row['old']:8.3f} {_interval(row['old_ci'], digits)} -> "
+            f"{row['new']:8.3f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g} "
+            f"holm={row['p_holm']:.3g}{mark}"
+        )
+    yield (
+        f"tests    shares: {tests['tests']['shares']}; mean length: {tests['tests']['mean length']}; "
+        f"Holm's correction over {tests['tested']} rows, SIGNIFICANT when holm < {tests['alpha']}"
+    )
     half, mean = tests["detectable_at_half"], tests["detectable_mean"]
-    found = [f"a change of {100 * half:.1f} points in a 50% share" if half is not None
-             else "no change in a 50% share"]
+    found = [
+        f"a change of {100 * half:.1f} points in a 50% share"
+        if half is not None
+        else "no change in a 50% share"
+    ]
     found += [f"a change of {mean} turns in the mean length"] if mean is not None else []
-    yield (f"power    {tests['games'][0]} and {tests['games'][1]} games can detect {', '.join(found)} "
-           f"({100 * tests['power']:.0f}% power, alpha {tests['alpha']}/{tests['tested']})")
+    yield (
+        f"power    {tests['games'][0]} and {tests['games'][1]} games can detect {', '.join(found)} "
+        f"({100 * tests['power']:.0f}% power, alpha {tests['alpha']}/{tests['tested']})"
+    )
 
 
 def _interval(ci, digits) -> str:
@@ -917,8 +1224,10 @@ def _graph(args, out, err) -> int:
     inputs = _inputs(args, "--output", "--render")
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
     if args.render and shutil.which("dot") is None:
-        raise UsageError("--render needs Graphviz's 'dot'; install graphviz, or use the "
-                         "dot text with another renderer")
+        raise UsageError(
+            "--render needs Graphviz's 'dot'; install graphviz, or use the "
+            "dot text with another renderer"
+        )
     try:
         if args.output is not None:
             with replacing(args.output, inputs) as temporary:
@@ -927,8 +1236,12 @@ def _graph(args, out, err) -> int:
             out.write(text)
         if args.render is not None:
             with replacing(args.render, inputs) as temporary:
-                done = subprocess.run(["dot", "-Tsvg", "-o", str(temporary)], input=graph.to_dot(g),
-                                      text=True, capture_output=True)
+                done = subprocess.run(
+                    ["dot", "-Tsvg", "-o", str(temporary)],
+                    input=graph.to_dot(g),
+                    text=True,
+                    capture_output=True,
+                )
                 if done.returncode:
                     raise UsageError(f"dot failed: {done.stderr.strip()}")
     except OutputError as exc:
@@ -995,8 +1308,10 @@ def _migrate(args, out, err) -> int:
 
 def _new(args, out, err) -> int:
     if not bundled.NAME.fullmatch(args.name):
-        raise UsageError(f"'{args.name}' is not a game name: use lower case letters, digits "
-                         "and _, starting with a letter (my_game)")
+        raise UsageError(
+            f"'{args.name}' is not a game name: use lower case letters, digits "
+            "and _, starting with a letter (my_game)"
+        )
     path = args.output or f"{args.name}.yaml"
     if os.path.lexists(path):
         raise UsageError(f"{path} exists already: choose another name, or --output FILE")
@@ -1040,16 +1355,32 @@ def _replay(args, out, err) -> int:
         print(exc, file=err)
         return 2
     if args.format == "json":
-        json.dump([{"game": o.game, "seed": o.seed, "same": o.same, "events": o.events,
-                    "difference": o.difference, "result": o.result} for o in outcomes], out, indent=1)
+        json.dump(
+            [
+                {
+                    "game": o.game,
+                    "seed": o.seed,
+                    "same": o.same,
+                    "events": o.events,
+                    "difference": o.difference,
+                    "result": o.result,
+                }
+                for o in outcomes
+            ],
+            out,
+            indent=1,
+        )
         out.write("\n")
     else:
         for o in outcomes:
             if o.same:
                 r = o.result
                 who = ", ".join(r["winners"]) or "no winner"
-                print(f"game {o.game} (seed {o.seed}): the same as the log, {o.events} events "
-                      f"({who}, {r['reason']}, {r['turns']} turns)", file=out)
+                print(
+                    f"game {o.game} (seed {o.seed}): the same as the log, {o.events} events "
+                    f"({who}, {r['reason']}, {r['turns']} turns)",
+                    file=out,
+                )
             else:
                 print(f"game {o.game} (seed {o.seed}): differs at {o.difference}", file=out)
         same = sum(o.same for o in outcomes)
@@ -1068,12 +1399,18 @@ def _compile(args, out, err) -> int:
         return 0
     if args.show not in listings:
         hint = did_you_mean(args.show, listings)
-        raise UsageError(f"no rule '{args.show}' with generated code in {args.spec}"
-                         f"{f' ({hint})' if hint else ''}; rules: {', '.join(listings)}")
-    shown = sorted(listings[args.show],
-                   key=lambda f: (f.spans[0].file, f.spans[0].line, f.spans[0].col))
-    print(f"# {args.show} in {args.spec}, {n} players: {len(shown)} generated "
-          f"function{'s' if len(shown) > 1 else ''}, each line marked with its spec line:col", file=out)
+        raise UsageError(
+            f"no rule '{args.show}' with generated code in {args.spec}"
+            f"{f' ({hint})' if hint else ''}; rules: {', '.join(listings)}"
+        )
+    shown = sorted(
+        listings[args.show], key=lambda f: (f.spans[0].file, f.spans[0].line, f.spans[0].col)
+    )
+    print(
+        f"# {args.show} in {args.spec}, {n} players: {len(shown)} generated "
+        f"function{'s' if len(shown) > 1 else ''}, each line marked with its spec line:col",
+        file=out,
+    )
     sources: dict[str, list[str]] = {}
     for listing in shown:
         span = listing.spans[0]
@@ -1090,10 +1427,23 @@ def _completion(args, out, err) -> int:
     return 0
 
 
-COMMANDS = {"completion": _completion, "run": _run, "simulate": _simulate, "validate": _validate, "lint": _lint,
-            "diff": _diff, "graph": _graph, "test": _test, "schema": _schema,
-            "play": _play, "replay": _replay, "compile": _compile, "games": _games, "new": _new,
-            "migrate": _migrate}
+COMMANDS = {
+    "completion": _completion,
+    "run": _run,
+    "simulate": _simulate,
+    "validate": _validate,
+    "lint": _lint,
+    "diff": _diff,
+    "graph": _graph,
+    "test": _test,
+    "schema": _schema,
+    "play": _play,
+    "replay": _replay,
+    "compile": _compile,
+    "games": _games,
+    "new": _new,
+    "migrate": _migrate,
+}
 
 
 def entry() -> None:

@@ -1,6 +1,7 @@
 """Shell completion scripts, written by shtab from the argument parser itself, so they
 never fall behind the commands: subcommands, options, and where a command takes a
 SPEC, spec files (*.yaml) and the bundled games' names."""
+
 from __future__ import annotations
 
 from .table import bundled
@@ -9,8 +10,11 @@ SHELLS = ("bash", "zsh", "fish")
 
 # what an argument completes to, per shell: the name of a preamble function below
 SPEC = {"bash": "_rulespec_specs", "zsh": "_rulespec_specs", "fish": "(__rulespec_specs)"}
-FILE = {"bash": "_shtab_compgen_files", "zsh": "_files",
-        "fish": "(__fish_complete_path (commandline -ct))"}
+FILE = {
+    "bash": "_shtab_compgen_files",
+    "zsh": "_files",
+    "fish": "(__fish_complete_path (commandline -ct))",
+}
 
 _PREAMBLE = {
     "bash": """

@@ -1,6 +1,7 @@
 """Project settings: `[tool.rulespec]` in pyproject.toml, or a rulespec.toml, found by
 walking up from the current folder as ruff finds its own. Flags on the command line
 win over the file; a bad key or value is a ConfigError with the file and line."""
+
 from __future__ import annotations
 
 import re
@@ -28,6 +29,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     """What the file sets; None (or empty) where it is silent."""
+
     file: str | None = None
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
@@ -60,20 +62,26 @@ def load(start: Path | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
-        raise ConfigError(str(path), int(line.group(1)) if line else None, f"not TOML: {exc}") from None
+        raise ConfigError(
+            str(path), int(line.group(1)) if line else None, f"not TOML: {exc}"
+        ) from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("rulespec", {})
     return _read(data, _Place(str(path), text.splitlines()))
 
 
 # key: (table, its keys) — every key the file may hold
-_KEYS = {"lint": {"select", "ignore", "severity", "fail-on"},
-         "explore": {"depth", "max-states"}, "simulate": {"games"}}
+_KEYS = {
+    "lint": {"select", "ignore", "severity", "fail-on"},
+    "explore": {"depth", "max-states"},
+    "simulate": {"games"},
+}
 
 
 @dataclass
 class _Place:
     """Where a key is written, for the message: the first line that sets it."""
+
     file: str
     lines: list[str]
 
@@ -91,29 +99,42 @@ def _read(data: dict, place: _Place) -> Config:
             place.fail(table, f"'{table}' must be a table ([{table}])")
         for key in value:
             if key not in _KEYS[table]:
-                place.fail(key, f"unknown setting '{table}.{key}' "
-                                f"(settings: {', '.join(sorted(_KEYS[table]))})")
+                place.fail(
+                    key,
+                    f"unknown setting '{table}.{key}' "
+                    f"(settings: {', '.join(sorted(_KEYS[table]))})",
+                )
     lint, explore, sim = (data.get(t, {}) for t in ("lint", "explore", "simulate"))
-    return Config(file=place.file,
-                  select=_codes(lint, "select", place), ignore=_codes(lint, "ignore", place),
-                  severity=_severities(lint.get("severity", {}), place),
-                  fail_on=_severity(lint.get("fail-on"), "fail-on", place),
-                  depth=_whole(explore, "depth", place), max_states=_whole(explore, "max-states", place),
-                  games=_whole(sim, "games", place, MAX_GAMES))
+    return Config(
+        file=place.file,
+        select=_codes(lint, "select", place),
+        ignore=_codes(lint, "ignore", place),
+        severity=_severities(lint.get("severity", {}), place),
+        fail_on=_severity(lint.get("fail-on"), "fail-on", place),
+        depth=_whole(explore, "depth", place),
+        max_states=_whole(explore, "max-states", place),
+        games=_whole(sim, "games", place, MAX_GAMES),
+    )
 
 
 def _codes(table, key, place) -> tuple[str, ...] | None:
     value = table.get(key)
     if value is None:
         return None
-    if not isinstance(value, list) or not all(isinstance(c, str) and _PREFIX.fullmatch(c) for c in value):
-        place.fail(key, f"'lint.{key}' must be a list of codes or prefixes, such as [\"RL1\", \"RS205\"]")
+    if not isinstance(value, list) or not all(
+        isinstance(c, str) and _PREFIX.fullmatch(c) for c in value
+    ):
+        place.fail(
+            key, f'\'lint.{key}\' must be a list of codes or prefixes, such as ["RL1", "RS205"]'
+        )
     return tuple(value)
 
 
 def _severities(value, place) -> dict[str, str]:
     if not isinstance(value, dict):
-        place.fail("severity", "'lint.severity' must be a table of codes, such as {RL109 = \"error\"}")
+        place.fail(
+            "severity", "'lint.severity' must be a table of codes, such as {RL109 = \"error\"}"
+        )
     for code, severity in value.items():
         if not _CODE.fullmatch(code):
             place.fail(code, f"'lint.severity': '{code}' is not a code such as RL109")
@@ -130,8 +151,11 @@ def _severity(value, key, place) -> str | None:
 def _whole(table, key, place, high=None) -> int | None:
     value = table.get(key)
     if value is not None and (type(value) is not int or value < 1 or (high and value > high)):
-        place.fail(key, f"'{key}' must be a whole number from 1{f' to {high:,}' if high else ''}, "
-                        f"not {value!r}")
+        place.fail(
+            key,
+            f"'{key}' must be a whole number from 1{f' to {high:,}' if high else ''}, "
+            f"not {value!r}",
+        )
     return value
 
 

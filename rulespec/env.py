@@ -15,6 +15,7 @@ is resolved inside the environment from the seed given to `reset`. Rewards come
 from the result (`State.returns()`), given when the game ends: all agents are then
 terminated, or truncated when the game reached its turn limit.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rulespec.interpreter import Game, seat_name
 from rulespec import load_spec
+from rulespec.interpreter import Game, seat_name
 from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder
 
@@ -33,8 +34,14 @@ from rulespec.table.encoding import ActionSpace, ObservationEncoder
 class RulespecEnv(AECEnv):
     metadata = {"name": "rulespec", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, spec: str | os.PathLike | ir.Spec, players: int | None = None, *,
-                 turn_limit: int | None = None, render_mode: str | None = None):
+    def __init__(
+        self,
+        spec: str | os.PathLike | ir.Spec,
+        players: int | None = None,
+        *,
+        turn_limit: int | None = None,
+        render_mode: str | None = None,
+    ):
         super().__init__()
         spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
         self.game = Game(spec, players or spec.default_players)
@@ -44,10 +51,12 @@ class RulespecEnv(AECEnv):
         self.possible_agents = [seat_name(p) for p in range(self.game.n)]
         self.seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.metadata = {**self.metadata, "name": f"rulespec:{spec.name}"}
-        observation = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),
-        })
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),
+            }
+        )
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(len(self.actions)) for a in self.possible_agents}
         self.state = None
@@ -59,7 +68,9 @@ class RulespecEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        seed = random.randrange(2 ** 32) if seed is None else seed  # None: a fresh game, as gymnasium's
+        seed = (
+            random.randrange(2**32) if seed is None else seed
+        )  # None: a fresh game, as gymnasium's
         self.state = self.game.new_initial_state(seed, turn_limit=self.turn_limit)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -101,8 +112,10 @@ class RulespecEnv(AECEnv):
         seat, state = self.seat[agent], self.state
         to_act = not state.is_terminal() and state.current_player() == seat
         mask = self.actions.mask(state.legal_labels()) if to_act else [0] * len(self.actions)
-        return {"observation": np.asarray(self.encoder.encode(state.observation(seat)), np.float32),
-                "action_mask": np.asarray(mask, np.int8)}
+        return {
+            "observation": np.asarray(self.encoder.encode(state.observation(seat)), np.float32),
+            "action_mask": np.asarray(mask, np.int8),
+        }
 
     def legal_labels(self) -> list[str]:
         """The labels of the acting seat's legal actions."""

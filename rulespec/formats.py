@@ -3,6 +3,7 @@
 Each function takes findings (anything with code, severity, message, span and hint:
 a lint Finding or a front-end Diagnostic) or scenario outcomes, and returns text.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,26 +15,48 @@ SEVERITIES = ("info", "warning", "error")
 def sarif(findings, descriptions: dict[str, str]) -> str:
     """SARIF 2.1.0, as GitHub code scanning reads it."""
     from . import __version__
+
     level = {"error": "error", "warning": "warning", "info": "note"}
     codes = sorted({f.code for f in findings})
     report = {
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "rulespec", "version": __version__,
-                "informationUri": "https://rulespec.dev/docs/lint",
-                "rules": [{"id": c, "shortDescription": {"text": descriptions.get(c, c)}}
-                          for c in codes]}},
-            "results": [{
-                "ruleId": f.code, "level": level[f.severity],
-                "message": {"text": f.message + (f" ({f.hint})" if f.hint else "")},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": f.span.file},
-                    "region": {"startLine": f.span.line, "startColumn": f.span.col}}}],
-                "properties": {"layer": getattr(f, "layer", 0),
-                               "trace": list(getattr(f, "trace", ()))}}
-                for f in findings]}]}
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "rulespec",
+                        "version": __version__,
+                        "informationUri": "https://rulespec.dev/docs/lint",
+                        "rules": [
+                            {"id": c, "shortDescription": {"text": descriptions.get(c, c)}}
+                            for c in codes
+                        ],
+                    }
+                },
+                "results": [
+                    {
+                        "ruleId": f.code,
+                        "level": level[f.severity],
+                        "message": {"text": f.message + (f" ({f.hint})" if f.hint else "")},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": f.span.file},
+                                    "region": {"startLine": f.span.line, "startColumn": f.span.col},
+                                }
+                            }
+                        ],
+                        "properties": {
+                            "layer": getattr(f, "layer", 0),
+                            "trace": list(getattr(f, "trace", ())),
+                        },
+                    }
+                    for f in findings
+                ],
+            }
+        ],
+    }
     return json.dumps(report, indent=1) + "\n"
 
 
@@ -45,7 +68,8 @@ def github(findings) -> str:
         f"::{command[f.severity]} file={_property(f.span.file)},line={f.span.line},"
         f"col={f.span.col},title={_property(f.code)}::"
         f"{_data(f.message + (f' ({f.hint})' if f.hint else ''))}\n"
-        for f in findings)
+        for f in findings
+    )
 
 
 def _data(text: str) -> str:
@@ -60,14 +84,28 @@ def _property(text: str) -> str:
 def junit(outcomes, suite: str = "rulespec") -> str:
     """JUnit XML: one testcase per scenario, a failure carrying its messages."""
     failed = sum(not o.passed for o in outcomes)
-    root = ElementTree.Element("testsuites", name=suite, tests=str(len(outcomes)),
-                               failures=str(failed), errors="0")
-    cases = ElementTree.SubElement(root, "testsuite", name=suite, tests=str(len(outcomes)),
-                                   failures=str(failed), errors="0", skipped="0")
+    root = ElementTree.Element(
+        "testsuites", name=suite, tests=str(len(outcomes)), failures=str(failed), errors="0"
+    )
+    cases = ElementTree.SubElement(
+        root,
+        "testsuite",
+        name=suite,
+        tests=str(len(outcomes)),
+        failures=str(failed),
+        errors="0",
+        skipped="0",
+    )
     for o in outcomes:
         case = ElementTree.SubElement(cases, "testcase", classname=o.file, name=o.name, file=o.file)
         if not o.passed:
-            failure = ElementTree.SubElement(case, "failure", message=o.failures[0] if o.failures else "failed")
+            failure = ElementTree.SubElement(
+                case, "failure", message=o.failures[0] if o.failures else "failed"
+            )
             failure.text = "\n".join(o.failures)
     ElementTree.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        + ElementTree.tostring(root, encoding="unicode")
+        + "\n"
+    )

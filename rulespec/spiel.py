@@ -12,6 +12,7 @@ it is SHUFFLE_SEEDS equally likely orders, each drawn from a RNG seeded with the
 outcome. Information-state strings hold the seat's observation and its log (what it
 has seen happen), observation strings its observation only: never another seat's view.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,13 +23,15 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec import load_spec
+from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder
 
 SHUFFLE_SEEDS = 64
-MAX_GAME_LENGTH = 1_000_000  # decisions, a bound OpenSpiel asks for: the turn limit ends games first
+MAX_GAME_LENGTH = (
+    1_000_000  # decisions, a bound OpenSpiel asks for: the turn limit ends games first
+)
 
 
 def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -> str:
@@ -38,35 +41,53 @@ def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -
     spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
     short_name = short_name or f"rulespec_{path.stem}"
     game_type = pyspiel.GameType(
-        short_name=short_name, long_name=spec.name,
+        short_name=short_name,
+        long_name=spec.name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=spec.max_players, min_num_players=spec.min_players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": spec.default_players})
+        max_num_players=spec.max_players,
+        min_num_players=spec.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": spec.default_players},
+    )
     # a class of its own, as OpenSpiel's Python games register theirs
-    pyspiel.register_game(game_type, type(f"SpecGame_{short_name}", (SpecGame,),
-                                          {"game_type": game_type, "spec": spec}))
+    pyspiel.register_game(
+        game_type,
+        type(f"SpecGame_{short_name}", (SpecGame,), {"game_type": game_type, "spec": spec}),
+    )
     return short_name
 
 
 class SpecGame(pyspiel.Game):
     """A spec as an OpenSpiel game; `register` makes a subclass for each spec."""
+
     game_type: pyspiel.GameType
     spec: ir.Spec
 
     def __init__(self, params: dict | None = None):
         params = params or {}
         rules = Game(self.spec, int(params.get("players", self.spec.default_players)))
-        actions, chance_labels = ActionSpace(rules), sorted(set(rules.type_names) | set(map(seat_name, range(rules.n))))
+        actions, chance_labels = (
+            ActionSpace(rules),
+            sorted(set(rules.type_names) | set(map(seat_name, range(rules.n)))),
+        )
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(actions), max_chance_outcomes=len(chance_labels) + SHUFFLE_SEEDS,
-            num_players=rules.n, min_utility=-1.0, max_utility=1.0, max_game_length=MAX_GAME_LENGTH)
-        super().__init__(self.game_type, info, params)  # first: pybind11 sets up the instance's attributes
+            num_distinct_actions=len(actions),
+            max_chance_outcomes=len(chance_labels) + SHUFFLE_SEEDS,
+            num_players=rules.n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(
+            self.game_type, info, params
+        )  # first: pybind11 sets up the instance's attributes
         self.rules, self.actions, self.chance_labels = rules, actions, chance_labels
         self.encoder = ObservationEncoder(rules)
         self.chance_index = {label: i for i, label in enumerate(chance_labels)}
@@ -106,7 +127,9 @@ class SpecState(pyspiel.State):
         return {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}.get(p, p)
 
     def _legal_actions(self, player):
-        return sorted(self._held.game.actions.action_of(label) for label in self.table.legal_labels())
+        return sorted(
+            self._held.game.actions.action_of(label) for label in self.table.legal_labels()
+        )
 
     def chance_outcomes(self):
         g = self._held.game

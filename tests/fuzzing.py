@@ -5,6 +5,7 @@ Shared by tests/test_fuzz.py (a short, deterministic run in the suite) and
 benchmarks/fuzz.py (a campaign of N minutes). A case is built from one integer seed, so
 the seed and the kind are the whole reproducer; `Case.describe()` prints the files too.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,11 @@ from rulespec.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 SCENARIOS = ROOT / "tests" / "scenarios"
-SPEC_SOURCES = sorted(GAMES.glob("*.yaml")) + sorted((ROOT / "tests" / "valid").glob("*.yaml")) \
+SPEC_SOURCES = (
+    sorted(GAMES.glob("*.yaml"))
+    + sorted((ROOT / "tests" / "valid").glob("*.yaml"))
     + sorted((ROOT / "tests" / "broken").glob("*.yaml"))
+)
 VARIANT_SOURCES = sorted((GAMES / "variants").rglob("*.yaml"))
 SCENARIO_SOURCES = sorted(SCENARIOS.rglob("*.yaml"))
 SMALL_GAME = ROOT / "tests" / "valid" / "coin_grab.yaml"  # the log cases replay this game
@@ -29,26 +33,80 @@ KINDS = ("spec", "variant", "scenario", "log", "argv")
 
 # Values a scalar is swapped for: other types, extremes, YAML's own tricks.
 SCALARS = [
-    "1.5", "-1", "0", "-0", "99999999999999999999999999", "1e308", "-1e400", ".nan", ".inf",
-    "-.inf", "0x7fffffffffffffff", "0o777", "1_000_000", "null", "~", "true", "no", "''", '""',
-    "[]", "{}", "[[[]]]", "x" * 5000, '"\\x00\\x07\\x1b[2J"', '"\\u202e\\ud800"', "!!binary aGVsbG8=",
-    "!!timestamp 2001-12-14", "!!set {a, b}", "!!float 3", "!!str 3", "!!python/object:os.system x",
-    "&a [1, 2]", "*a", "*undefined_alias", "!custom tag", "? complex key", "|\n  block\n  text",
-    "'10**10**10'", "9" * 4400, "-" + "9" * 30, "1/0", "count(", "((((((1))))))", "$x", "é∂ƒ©",
+    "1.5",
+    "-1",
+    "0",
+    "-0",
+    "99999999999999999999999999",
+    "1e308",
+    "-1e400",
+    ".nan",
+    ".inf",
+    "-.inf",
+    "0x7fffffffffffffff",
+    "0o777",
+    "1_000_000",
+    "null",
+    "~",
+    "true",
+    "no",
+    "''",
+    '""',
+    "[]",
+    "{}",
+    "[[[]]]",
+    "x" * 5000,
+    '"\\x00\\x07\\x1b[2J"',
+    '"\\u202e\\ud800"',
+    "!!binary aGVsbG8=",
+    "!!timestamp 2001-12-14",
+    "!!set {a, b}",
+    "!!float 3",
+    "!!str 3",
+    "!!python/object:os.system x",
+    "&a [1, 2]",
+    "*a",
+    "*undefined_alias",
+    "!custom tag",
+    "? complex key",
+    "|\n  block\n  text",
+    "'10**10**10'",
+    "9" * 4400,
+    "-" + "9" * 30,
+    "1/0",
+    "count(",
+    "((((((1))))))",
+    "$x",
+    "é∂ƒ©",
 ]
 EXPRESSION_NOISE = [
-    "10 ** 10 ** 10", "9" * 5000, "-(" * 200 + "1" + ")" * 200, "(" * 2000 + "1" + ")" * 2000,
-    "1 / 0", "1 % 0", "not not not " * 300 + "true", "a." * 500 + "b", "\x00", "1.5e309",
-    "count(hand(current), nothing)", "random_player(players - players)", "999999999999 * 999999999999",
+    "10 ** 10 ** 10",
+    "9" * 5000,
+    "-(" * 200 + "1" + ")" * 200,
+    "(" * 2000 + "1" + ")" * 2000,
+    "1 / 0",
+    "1 % 0",
+    "not not not " * 300 + "true",
+    "a." * 500 + "b",
+    "\x00",
+    "1.5e309",
+    "count(hand(current), nothing)",
+    "random_player(players - players)",
+    "999999999999 * 999999999999",
 ]
-ALIAS_BOMB = "\n".join(["bomb0: &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
-                       + [f"bomb{i}: &b{i} [{', '.join(f'*b{i - 1}' for _ in range(9))}]"
-                          for i in range(1, 10)]) + "\n"
+ALIAS_BOMB = (
+    "\n".join(
+        ["bomb0: &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+        + [f"bomb{i}: &b{i} [{', '.join(f'*b{i - 1}' for _ in range(9))}]" for i in range(1, 10)]
+    )
+    + "\n"
+)
 
 
 @dataclass
 class Case:
     """One fuzz case: files to write (relative to the scratch folder) and the argv."""
+
     kind: str
     seed: int
     argv: list[str]
@@ -76,6 +134,7 @@ class Case:
 
 # ---------------------------------------------------------------- text mutations
 
+
 def _lines(text: str) -> list[str]:
     return text.split("\n")
 
@@ -102,8 +161,10 @@ def _numbers(rng: random.Random, lines: list[str]) -> None:
     spots = [(i, m) for i, ln in enumerate(lines) for m in re.finditer(r"\b\d+\b", ln)]
     if spots:
         i, m = rng.choice(spots)
-        new = rng.choice(["-1", "0", "-99999", "1.5", "10000000000000000000000", "9" * 400, "1e9", "65536"])
-        lines[i] = lines[i][:m.start()] + new + lines[i][m.end():]
+        new = rng.choice(
+            ["-1", "0", "-99999", "1.5", "10000000000000000000000", "9" * 400, "1e9", "65536"]
+        )
+        lines[i] = lines[i][: m.start()] + new + lines[i][m.end() :]
 
 
 def _splice(rng: random.Random, lines: list[str]) -> None:
@@ -176,8 +237,33 @@ def _bytes_noise(rng: random.Random, lines: list[str]) -> None:
     """Control characters, a BOM, a NUL, a lone surrogate escape, a truncation."""
     i = rng.randrange(len(lines))
     j = rng.randrange(len(lines[i]) + 1)
-    junk = rng.choice(["\x00", "\x1b[31m", "\ufeff", "\r", "\x85", "\u2028", "\x7f", "\t", "%YAML 9.9\n---\n",
-                       "\n---\n", "\n...\n", "'", '"', "{", "[", "#", "&", "*", "!", "|", ">", "@", "`"])
+    junk = rng.choice(
+        [
+            "\x00",
+            "\x1b[31m",
+            "\ufeff",
+            "\r",
+            "\x85",
+            "\u2028",
+            "\x7f",
+            "\t",
+            "%YAML 9.9\n---\n",
+            "\n---\n",
+            "\n...\n",
+            "'",
+            '"',
+            "{",
+            "[",
+            "#",
+            "&",
+            "*",
+            "!",
+            "|",
+            ">",
+            "@",
+            "`",
+        ]
+    )
     lines[i] = lines[i][:j] + junk + lines[i][j:]
 
 
@@ -186,9 +272,9 @@ def _structure(rng: random.Random, lines: list[str]) -> None:
     op = rng.randrange(5)
     i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
     if op == 0 and len(lines) > 1:
-        del lines[i:i + rng.randint(1, 4)]
+        del lines[i : i + rng.randint(1, 4)]
     elif op == 1:
-        lines[i:i] = lines[i:i + rng.randint(1, 8)]
+        lines[i:i] = lines[i : i + rng.randint(1, 8)]
     elif op == 2:
         lines[i], lines[j] = lines[j], lines[i]
     elif op == 3:
@@ -197,7 +283,17 @@ def _structure(rng: random.Random, lines: list[str]) -> None:
         del lines[i:]
 
 
-MUTATORS = [_retype, _numbers, _splice, _noise, _deepen, _indent_block, _anchors, _bytes_noise, _structure]
+MUTATORS = [
+    _retype,
+    _numbers,
+    _splice,
+    _noise,
+    _deepen,
+    _indent_block,
+    _anchors,
+    _bytes_noise,
+    _structure,
+]
 
 
 def mutate_text(rng: random.Random, text: str, rounds: int | None = None) -> bytes:
@@ -215,11 +311,29 @@ def mutate_text(rng: random.Random, text: str, rounds: int | None = None) -> byt
 
 # ---------------------------------------------------------------- numbers and flags
 
+
 def small_or_wild(rng: random.Random, small: tuple[int, int], wild: float = 0.25) -> str:
     """A count for a flag: usually small enough to run fast, sometimes one validation must refuse."""
     if rng.random() < wild:
-        return rng.choice(["-1", "0", "", "1.5", "1e3", "nan", "99999999999999999999", "-99999999999",
-                           "0x10", " 2", "２", "1_0", "+3", "--", "-"])
+        return rng.choice(
+            [
+                "-1",
+                "0",
+                "",
+                "1.5",
+                "1e3",
+                "nan",
+                "99999999999999999999",
+                "-99999999999",
+                "0x10",
+                " 2",
+                "２",
+                "1_0",
+                "+3",
+                "--",
+                "-",
+            ]
+        )
     return str(rng.randint(*small))
 
 
@@ -228,18 +342,50 @@ def _game_flags(rng: random.Random, players=True) -> list[str]:
     if players and rng.random() < 0.5:
         flags += ["--players", small_or_wild(rng, (1, 7))]
     if rng.random() < 0.6:
-        flags += ["--seed", rng.choice([str(rng.randint(0, 99)), "-5", "99999999999999999999999", "x"])]
+        flags += [
+            "--seed",
+            rng.choice([str(rng.randint(0, 99)), "-5", "99999999999999999999999", "x"]),
+        ]
     if rng.random() < 0.3:
-        flags += ["--agents", rng.choice(["random", "greedy", "random,greedy", "", ",", "nobody", "random," * 9,
-                                          "greedy,greedy,greedy,greedy,greedy,greedy,greedy,greedy"])]
+        flags += [
+            "--agents",
+            rng.choice(
+                [
+                    "random",
+                    "greedy",
+                    "random,greedy",
+                    "",
+                    ",",
+                    "nobody",
+                    "random," * 9,
+                    "greedy,greedy,greedy,greedy,greedy,greedy,greedy,greedy",
+                ]
+            ),
+        ]
     return flags
 
 
 def _variant_flags(rng: random.Random) -> list[str]:
     if rng.random() < 0.7:
         return []
-    return ["--variant", rng.choice(["two_player", "long_5", "advanced", "long_4", "reverse", "nope", "",
-                                     "../take_the_gold", "/etc/passwd", "advanced.yaml", "x" * 300])]
+    return [
+        "--variant",
+        rng.choice(
+            [
+                "two_player",
+                "long_5",
+                "advanced",
+                "long_4",
+                "reverse",
+                "nope",
+                "",
+                "../take_the_gold",
+                "/etc/passwd",
+                "advanced.yaml",
+                "x" * 300,
+            ]
+        ),
+    ]
 
 
 def _mangle_argv(rng: random.Random, argv: list[str], files: list[str]) -> list[str]:
@@ -248,8 +394,22 @@ def _mangle_argv(rng: random.Random, argv: list[str], files: list[str]) -> list[
     for _ in range(rng.choice([0, 0, 1, 1, 2])):
         op = rng.randrange(7)
         if op == 0:
-            argv.insert(rng.randrange(len(argv) + 1), rng.choice(["--bogus", "-x", "--", "-", "--json=1",
-                                                                 "--seed", "--players=", "---", "--help"]))
+            argv.insert(
+                rng.randrange(len(argv) + 1),
+                rng.choice(
+                    [
+                        "--bogus",
+                        "-x",
+                        "--",
+                        "-",
+                        "--json=1",
+                        "--seed",
+                        "--players=",
+                        "---",
+                        "--help",
+                    ]
+                ),
+            )
         elif op == 1 and len(argv) > 1:  # a flag loses its value
             flags = [i for i, a in enumerate(argv) if a.startswith("--") and i + 1 < len(argv)]
             if flags:
@@ -257,8 +417,16 @@ def _mangle_argv(rng: random.Random, argv: list[str], files: list[str]) -> list[
         elif op == 2:
             paths = [i for i, a in enumerate(argv) if a in files]
             if paths:
-                argv[rng.choice(paths)] = rng.choice(["{tmp}/missing.yaml", "{tmp}", "{tmp}/", "",
-                                                      "{tmp}/sub/../missing", "{tmp}/\x00bad"])
+                argv[rng.choice(paths)] = rng.choice(
+                    [
+                        "{tmp}/missing.yaml",
+                        "{tmp}",
+                        "{tmp}/",
+                        "",
+                        "{tmp}/sub/../missing",
+                        "{tmp}/\x00bad",
+                    ]
+                )
         elif op == 3 and len(argv) > 1:
             del argv[rng.randrange(1, len(argv))]
         elif op == 4:
@@ -273,6 +441,7 @@ def _mangle_argv(rng: random.Random, argv: list[str], files: list[str]) -> list[
 
 # ---------------------------------------------------------------- the five kinds
 
+
 def _copy_tree(files: dict[str, bytes], src: Path, rel: str) -> None:
     for p in sorted(src.rglob("*.yaml")):
         files[f"{rel}/{p.relative_to(src)}"] = p.read_bytes()
@@ -284,14 +453,26 @@ def _spec_case(rng: random.Random, seed: int) -> Case:
     spec = "{tmp}/spec.yaml"
     other = "{tmp}/other.yaml"
     files = {"spec.yaml": data, "other.yaml": src.read_bytes()}
-    cmd = rng.choice(["validate", "validate", "lint", "lint", "run", "diff", "graph", "compile", "simulate"])
+    cmd = rng.choice(
+        ["validate", "validate", "lint", "lint", "run", "diff", "graph", "compile", "simulate"]
+    )
     if cmd == "validate":
         argv = ["validate", spec] + (["--json"] if rng.random() < 0.3 else [])
     elif cmd == "lint":
-        argv = ["lint", spec] + rng.choice([[], [], ["--explore", "--depth", "2", "--max-states", "300"],
-                                            ["--simulate", "2"], ["--format", "sarif"], ["--format", "json"]])
+        argv = ["lint", spec] + rng.choice(
+            [
+                [],
+                [],
+                ["--explore", "--depth", "2", "--max-states", "300"],
+                ["--simulate", "2"],
+                ["--format", "sarif"],
+                ["--format", "json"],
+            ]
+        )
     elif cmd == "run":
-        argv = ["run", spec, "--max-turns", "30"] + rng.choice([[], ["--json"], ["--log", "{tmp}/out.jsonl"]])
+        argv = ["run", spec, "--max-turns", "30"] + rng.choice(
+            [[], ["--json"], ["--log", "{tmp}/out.jsonl"]]
+        )
     elif cmd == "diff":
         argv = ["diff", other, spec] if rng.random() < 0.5 else ["diff", spec, other]
         argv += rng.choice([[], ["--json"], ["--simulate", "2"]])
@@ -312,9 +493,14 @@ def _variant_case(rng: random.Random, seed: int) -> Case:
     files[f"games/variants/{game}/{src.name}"] = mutate_text(rng, src.read_text(encoding="utf-8"))
     if rng.random() < 0.2:  # a second variant, mutated too, composed with the first
         other = rng.choice(sorted((GAMES / "variants" / game).glob("*.yaml")))
-        files[f"games/variants/{game}/{other.name}"] = mutate_text(rng, other.read_text(encoding="utf-8"))
-    names = [src.stem] + ([rng.choice(sorted(p.stem for p in (GAMES / "variants" / game).glob("*.yaml")))]
-                          if rng.random() < 0.3 else [])
+        files[f"games/variants/{game}/{other.name}"] = mutate_text(
+            rng, other.read_text(encoding="utf-8")
+        )
+    names = [src.stem] + (
+        [rng.choice(sorted(p.stem for p in (GAMES / "variants" / game).glob("*.yaml")))]
+        if rng.random() < 0.3
+        else []
+    )
     spec = f"{{tmp}}/games/{game}.yaml"
     vflags = [x for n in names for x in ("--variant", n)]
     cmd = rng.choice(["validate", "lint", "run", "diff", "compile", "run"])
@@ -353,19 +539,54 @@ def pristine_log(games: int = 1) -> list[str]:
     if key not in _LOG_CACHE:
         import io
         import tempfile
+
         with tempfile.TemporaryDirectory() as d:
             log = Path(d) / "game.jsonl"
-            code = main(["run", str(SMALL_GAME), "--max-turns", "12", "--games", str(games), "--log", str(log)],
-                        stdout=io.StringIO(), stderr=io.StringIO())
+            code = main(
+                [
+                    "run",
+                    str(SMALL_GAME),
+                    "--max-turns",
+                    "12",
+                    "--games",
+                    str(games),
+                    "--log",
+                    str(log),
+                ],
+                stdout=io.StringIO(),
+                stderr=io.StringIO(),
+            )
             assert code == 0, "the small game must run to make the log cases"
             _LOG_CACHE[key] = log.read_text(encoding="utf-8").splitlines()
     return _LOG_CACHE[key]
 
 
 def _wild_json(rng: random.Random):
-    return rng.choice([None, True, -1, 0, 1.5, float("inf"), 10 ** 30, -(10 ** 30), "", "x" * 100000,
-                       "\x00\x1b", [], {}, [1, 2], {"a": 1}, "P99", "P0", "hand[P9]", "nowhere", 2 ** 63,
-                       json.loads("[" * 200 + "]" * 200)])
+    return rng.choice(
+        [
+            None,
+            True,
+            -1,
+            0,
+            1.5,
+            float("inf"),
+            10**30,
+            -(10**30),
+            "",
+            "x" * 100000,
+            "\x00\x1b",
+            [],
+            {},
+            [1, 2],
+            {"a": 1},
+            "P99",
+            "P0",
+            "hand[P9]",
+            "nowhere",
+            2**63,
+            json.loads("[" * 200 + "]" * 200),
+        ]
+    )
 
 
 def _mutate_log(rng: random.Random, lines: list[str]) -> list[str]:
@@ -384,16 +605,29 @@ def _mutate_log(rng: random.Random, lines: list[str]) -> list[str]:
                 key = rng.choice(sorted(record))
                 if rng.random() < 0.2:
                     del record[key]
-                elif key == "result" and isinstance(record[key], dict) and record[key] and rng.random() < 0.5:
+                elif (
+                    key == "result"
+                    and isinstance(record[key], dict)
+                    and record[key]
+                    and rng.random() < 0.5
+                ):
                     sub = rng.choice(sorted(record[key]))
                     record[key][sub] = _wild_json(rng)
                 elif key == "spec" and rng.random() < 0.5:
-                    record[key] = rng.choice(["{tmp}", "{tmp}/missing.yaml", "{tmp}/game.jsonl", "", str(ROOT / "games" / "pirates_wild.yaml")])
+                    record[key] = rng.choice(
+                        [
+                            "{tmp}",
+                            "{tmp}/missing.yaml",
+                            "{tmp}/game.jsonl",
+                            "",
+                            str(ROOT / "games" / "pirates_wild.yaml"),
+                        ]
+                    )
                 else:
                     record[key] = _wild_json(rng)
                 lines[i] = json.dumps(record)
         elif op == 3:
-            del lines[i:i + rng.randint(1, 3)]
+            del lines[i : i + rng.randint(1, 3)]
         elif op == 4:
             lines.insert(i, lines[rng.randrange(len(lines))])
         elif op == 5:
@@ -401,13 +635,26 @@ def _mutate_log(rng: random.Random, lines: list[str]) -> list[str]:
             lines[i], lines[j] = lines[j], lines[i]
         elif op == 6:  # deep or long JSON
             depth = rng.choice([100, 1000, 100000])
-            lines.insert(i, rng.choice(["[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth,
-                                        json.dumps({"event": "move", "cards": ["x"] * 200000}),
-                                        json.dumps("y" * 2_000_000)]))
+            lines.insert(
+                i,
+                rng.choice(
+                    [
+                        "[" * depth + "]" * depth,
+                        '{"a":' * depth + "1" + "}" * depth,
+                        json.dumps({"event": "move", "cards": ["x"] * 200000}),
+                        json.dumps("y" * 2_000_000),
+                    ]
+                ),
+            )
         elif op == 7:
-            lines.insert(i, rng.choice(["", "not json", "{", "null", "[]", "1e999", "NaN", '"\\ud800"', "\x00"]))
+            lines.insert(
+                i,
+                rng.choice(
+                    ["", "not json", "{", "null", "[]", "1e999", "NaN", '"\\ud800"', "\x00"]
+                ),
+            )
         else:
-            lines[i] = lines[i][:rng.randrange(len(lines[i]) + 1)]
+            lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
     return lines
 
 
@@ -427,28 +674,67 @@ def _argv_case(rng: random.Random, seed: int) -> Case:
     files: dict[str, bytes] = {}
     _copy_tree(files, GAMES, "games")
     files["coin_grab.yaml"] = SMALL_GAME.read_bytes()
-    files["game.jsonl"] = ("\n".join(pristine_log()) + "\n").replace(
-        "tests/valid/coin_grab.yaml", str(SMALL_GAME)).encode()
-    spec = rng.choice([f"{{tmp}}/games/{game}.yaml", "{tmp}/coin_grab.yaml", "{tmp}/coin_grab.yaml"])
+    files["game.jsonl"] = (
+        ("\n".join(pristine_log()) + "\n")
+        .replace("tests/valid/coin_grab.yaml", str(SMALL_GAME))
+        .encode()
+    )
+    spec = rng.choice(
+        [f"{{tmp}}/games/{game}.yaml", "{tmp}/coin_grab.yaml", "{tmp}/coin_grab.yaml"]
+    )
     paths = [spec, "{tmp}/game.jsonl", "{tmp}/out.jsonl", "{tmp}/out.svg"]
-    cmd = rng.choice(["run", "run", "simulate", "validate", "lint", "diff", "graph", "test", "replay", "play",
-                      "compile", "schema", ""])
+    cmd = rng.choice(
+        [
+            "run",
+            "run",
+            "simulate",
+            "validate",
+            "lint",
+            "diff",
+            "graph",
+            "test",
+            "replay",
+            "play",
+            "compile",
+            "schema",
+            "",
+        ]
+    )
     stdin = ""
-    out_file = rng.choice(["{tmp}/out.jsonl", spec, "{tmp}", "{tmp}/missing/dir/x", "{tmp}/game.jsonl"])
+    out_file = rng.choice(
+        ["{tmp}/out.jsonl", spec, "{tmp}", "{tmp}/missing/dir/x", "{tmp}/game.jsonl"]
+    )
     if cmd == "run":
-        argv = ["run", spec, *_game_flags(rng), *_variant_flags(rng),
-                "--max-turns", small_or_wild(rng, (1, 40))]
+        argv = [
+            "run",
+            spec,
+            *_game_flags(rng),
+            *_variant_flags(rng),
+            "--max-turns",
+            small_or_wild(rng, (1, 40)),
+        ]
         if rng.random() < 0.3:
             argv += ["--games", small_or_wild(rng, (1, 3))]
         if rng.random() < 0.3:
             argv += ["--log", out_file]
         if rng.random() < 0.3:
-            argv += ["--as", rng.choice(["P1", "P2", "P0", "P9", "p1", "", "1", "P-1", "P99999999999999"])]
+            argv += [
+                "--as",
+                rng.choice(["P1", "P2", "P0", "P9", "p1", "", "1", "P-1", "P99999999999999"]),
+            ]
         if rng.random() < 0.3:
             argv.append("--json")
     elif cmd == "simulate":
-        argv = ["simulate", spec, *_game_flags(rng), *_variant_flags(rng),
-                "--games", small_or_wild(rng, (1, 4)), "--max-turns", small_or_wild(rng, (1, 30))]
+        argv = [
+            "simulate",
+            spec,
+            *_game_flags(rng),
+            *_variant_flags(rng),
+            "--games",
+            small_or_wild(rng, (1, 4)),
+            "--max-turns",
+            small_or_wild(rng, (1, 30)),
+        ]
         if rng.random() < 0.2:  # process pools stay small: a huge count would fork that many
             argv += ["--workers", rng.choice(["1", "2", "0", "-1", "", "1.5"])]
         if rng.random() < 0.3:
@@ -456,14 +742,27 @@ def _argv_case(rng: random.Random, seed: int) -> Case:
         if rng.random() < 0.15:
             argv += ["--plot", rng.choice(["{tmp}/plot.png", "{tmp}", spec])]
     elif cmd == "validate":
-        argv = ["validate", spec, *rng.choice([[], [spec], ["{tmp}/games"], ["{tmp}/game.jsonl"]]),
-                *_variant_flags(rng)]
+        argv = [
+            "validate",
+            spec,
+            *rng.choice([[], [spec], ["{tmp}/games"], ["{tmp}/game.jsonl"]]),
+            *_variant_flags(rng),
+        ]
     elif cmd == "lint":
         argv = ["lint", spec, *_variant_flags(rng)]
         if rng.random() < 0.4:
-            argv += ["--explore", "--depth", small_or_wild(rng, (0, 3)), "--max-states", small_or_wild(rng, (1, 400))]
+            argv += [
+                "--explore",
+                "--depth",
+                small_or_wild(rng, (0, 3)),
+                "--max-states",
+                small_or_wild(rng, (1, 400)),
+            ]
         if rng.random() < 0.3:
-            argv += ["--timeout", rng.choice(["0.5", "1", "0", "-1", "nan", "inf", "1e-9", "", "x"])]
+            argv += [
+                "--timeout",
+                rng.choice(["0.5", "1", "0", "-1", "nan", "inf", "1e-9", "", "x"]),
+            ]
         if rng.random() < 0.3:
             argv += ["--simulate", small_or_wild(rng, (0, 3))]
         if rng.random() < 0.3:
@@ -471,10 +770,19 @@ def _argv_case(rng: random.Random, seed: int) -> Case:
         if rng.random() < 0.3:
             argv += ["--fail-on", rng.choice(["info", "warning", "error", "fatal"])]
         if rng.random() < 0.3:
-            argv += [rng.choice(["--select", "--ignore"]), rng.choice(["RS", "RS7", "", ",", "RS1,,RS2", "*", "x" * 99])]
+            argv += [
+                rng.choice(["--select", "--ignore"]),
+                rng.choice(["RS", "RS7", "", ",", "RS1,,RS2", "*", "x" * 99]),
+            ]
     elif cmd == "diff":
-        other = rng.choice([f"{{tmp}}/games/{game}.yaml", "{tmp}/coin_grab.yaml",
-                            f"{{tmp}}/games/variants/{game}/" + ("advanced.yaml" if game == "take_the_gold" else "reverse.yaml")])
+        other = rng.choice(
+            [
+                f"{{tmp}}/games/{game}.yaml",
+                "{tmp}/coin_grab.yaml",
+                f"{{tmp}}/games/variants/{game}/"
+                + ("advanced.yaml" if game == "take_the_gold" else "reverse.yaml"),
+            ]
+        )
         argv = ["diff", spec, other]
         if rng.random() < 0.3:
             argv += ["--simulate", small_or_wild(rng, (0, 3))]
@@ -489,19 +797,39 @@ def _argv_case(rng: random.Random, seed: int) -> Case:
         if rng.random() < 0.4:
             argv += ["--output", out_file]
         if rng.random() < 0.2:
-            argv += ["--render", rng.choice(["{tmp}/out.svg", "{tmp}", spec, "{tmp}/missing/x.svg"])]
+            argv += [
+                "--render",
+                rng.choice(["{tmp}/out.svg", "{tmp}", spec, "{tmp}/missing/x.svg"]),
+            ]
     elif cmd == "test":
-        argv = ["test", rng.choice(["{tmp}/games", spec, "{tmp}/game.jsonl", "{tmp}", "{tmp}/missing"])]
+        argv = [
+            "test",
+            rng.choice(["{tmp}/games", spec, "{tmp}/game.jsonl", "{tmp}", "{tmp}/missing"]),
+        ]
     elif cmd == "replay":
         argv = ["replay", rng.choice(["{tmp}/game.jsonl", spec, "{tmp}", "{tmp}/missing.jsonl"])]
     elif cmd == "play":
-        argv = ["play", spec, "--as", rng.choice(["P1", "P2", "P0", "P9", "", "x"]),
-                *_game_flags(rng), "--max-turns", small_or_wild(rng, (1, 10))]
-        stdin = "\n".join(rng.choice(["1", "0", "-1", "99", "", "x", "1.5", "9" * 50, "\x00", "?", "quit"])
-                          for _ in range(rng.randint(0, 40)))
+        argv = [
+            "play",
+            spec,
+            "--as",
+            rng.choice(["P1", "P2", "P0", "P9", "", "x"]),
+            *_game_flags(rng),
+            "--max-turns",
+            small_or_wild(rng, (1, 10)),
+        ]
+        stdin = "\n".join(
+            rng.choice(["1", "0", "-1", "99", "", "x", "1.5", "9" * 50, "\x00", "?", "quit"])
+            for _ in range(rng.randint(0, 40))
+        )
     elif cmd == "compile":
-        argv = ["compile", spec, *rng.choice([[], ["--show"], ["--show", "setup"], ["--show", ""]]),
-                *rng.choice([[], ["--players", small_or_wild(rng, (1, 7))]]), *_variant_flags(rng)]
+        argv = [
+            "compile",
+            spec,
+            *rng.choice([[], ["--show"], ["--show", "setup"], ["--show", ""]]),
+            *rng.choice([[], ["--players", small_or_wild(rng, (1, 7))]]),
+            *_variant_flags(rng),
+        ]
     elif cmd == "schema":
         argv = ["schema"]
     else:
@@ -510,8 +838,13 @@ def _argv_case(rng: random.Random, seed: int) -> Case:
     return Case("argv", seed, argv, files, stdin)
 
 
-BUILDERS = {"spec": _spec_case, "variant": _variant_case, "scenario": _scenario_case, "log": _log_case,
-            "argv": _argv_case}
+BUILDERS = {
+    "spec": _spec_case,
+    "variant": _variant_case,
+    "scenario": _scenario_case,
+    "log": _log_case,
+    "argv": _argv_case,
+}
 
 
 def make_case(kind: str, seed: int) -> Case:
@@ -540,9 +873,12 @@ def repo_snapshot() -> str:
     """A digest of (path, size, mtime) of every file in the checkout outside .git and
     caches: a case that writes outside its scratch folder changes it."""
     import hashlib
+
     snap = {}
     for dirpath, dirnames, filenames in os.walk(ROOT):
-        dirnames[:] = [d for d in dirnames if d not in (".git", "__pycache__", ".hypothesis", ".pytest_cache")]
+        dirnames[:] = [
+            d for d in dirnames if d not in (".git", "__pycache__", ".hypothesis", ".pytest_cache")
+        ]
         for name in filenames:
             p = os.path.join(dirpath, name)
             try:
@@ -554,6 +890,7 @@ def repo_snapshot() -> str:
 
 
 # ---------------------------------------------------------------- running one case under guards
+
 
 class Timeout(BaseException):
     """Raised in the main thread by SIGALRM; a BaseException so no `except Exception` eats it."""
@@ -585,7 +922,9 @@ def _address_space() -> int:
         return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def run_guarded(case: Case, where: Path, seconds: float = 10.0, memory: int = 300 * 2 ** 20) -> Outcome:
+def run_guarded(
+    case: Case, where: Path, seconds: float = 10.0, memory: int = 300 * 2**20
+) -> Outcome:
     """Run one case through main() in this process, in `where` as the working folder,
     stopped after `seconds` of CPU time (SIGPROF: what a busy machine cannot stretch)
     or six times that of wall time (SIGALRM: a case blocked on a read uses no CPU),
@@ -611,7 +950,10 @@ def run_guarded(case: Case, where: Path, seconds: float = 10.0, memory: int = 30
     start = time.monotonic()
     try:
         os.chdir(where)
-        resource.setrlimit(resource.RLIMIT_AS, (cap if limits[1] == resource.RLIM_INFINITY else min(cap, limits[1]), limits[1]))
+        resource.setrlimit(
+            resource.RLIMIT_AS,
+            (cap if limits[1] == resource.RLIM_INFINITY else min(cap, limits[1]), limits[1]),
+        )
         signal.setitimer(signal.ITIMER_PROF, seconds)
         signal.setitimer(signal.ITIMER_REAL, 6 * seconds)
         try:
@@ -622,7 +964,7 @@ def run_guarded(case: Case, where: Path, seconds: float = 10.0, memory: int = 30
             resource.setrlimit(resource.RLIMIT_AS, limits)
     except Timeout:
         error = "timeout\n" + traceback.format_exc()
-    except BaseException:  # noqa: BLE001 - anything escaping main is what the fuzzer looks for
+    except BaseException:
         error = traceback.format_exc()
     finally:
         elapsed = time.monotonic() - start

@@ -1,17 +1,18 @@
 """Shared helpers for tests: compiled game definitions are cached per (game, player count)."""
-from functools import lru_cache
+
+from functools import cache
 from io import StringIO
 from pathlib import Path
 
-from rulespec.interpreter import Game
 from rulespec import load_spec
 from rulespec.cli import main
+from rulespec.interpreter import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_for(name: str, players: int) -> Game:
     return Game(load_spec(GAMES / f"{name}.yaml"), players)
 

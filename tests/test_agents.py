@@ -1,5 +1,6 @@
 """The agents: option syntax, and the ismcts search agent's determinism, blindness to
 hidden cards and strength."""
+
 import pytest
 
 from rulespec.interpreter import State
@@ -11,6 +12,7 @@ TTG = "games/take_the_gold.yaml"
 
 # --- options: name:key=value[:key=value] ------------------------------------------------------
 
+
 def test_options_are_read_and_typed():
     cls, options = parse_agent("ismcts:iterations=40:c=1.5:depth=2:rollout=greedy:seconds=0.5")
     assert cls is ISMCTSAgent
@@ -19,37 +21,74 @@ def test_options_are_read_and_typed():
     assert seats[0].budget["iterations"] == 7 and seats[1].name == "random"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("ismcts:iterations=0", "agent 'ismcts': option 'iterations' must be a whole number of at least 1, not '0'"),
-    ("ismcts:iterations=many", "agent 'ismcts': option 'iterations' must be a whole number of at least 1, not 'many'"),
-    ("ismcts:seconds=-1", "agent 'ismcts': option 'seconds' must be a number above 0, not '-1'"),
-    ("ismcts:seconds=nan", "agent 'ismcts': option 'seconds' must be a number above 0, not 'nan'"),
-    ("ismcts:rollout=smart", "agent 'ismcts': option 'rollout' must be random or greedy, not 'smart'"),
-    ("ismcts:budget=3", "agent 'ismcts': unknown option 'budget' (ismcts takes iterations, seconds, c, depth, rollout)"),
-    ("ismcts:iterations", "agent 'ismcts': option 'iterations' needs one value, as iterations=VALUE"),
-    ("ismcts:c=1:c=2", "agent 'ismcts': option 'c' needs one value, as c=VALUE"),
-    ("random:seed=3", "agent 'random': unknown option 'seed' (random takes no options)"),
-    ("clever:depth=2", "unknown agent 'clever'; known: random, first, greedy, ismcts"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "ismcts:iterations=0",
+            "agent 'ismcts': option 'iterations' must be a whole number of at least 1, not '0'",
+        ),
+        (
+            "ismcts:iterations=many",
+            "agent 'ismcts': option 'iterations' must be a whole number of at least 1, not 'many'",
+        ),
+        (
+            "ismcts:seconds=-1",
+            "agent 'ismcts': option 'seconds' must be a number above 0, not '-1'",
+        ),
+        (
+            "ismcts:seconds=nan",
+            "agent 'ismcts': option 'seconds' must be a number above 0, not 'nan'",
+        ),
+        (
+            "ismcts:rollout=smart",
+            "agent 'ismcts': option 'rollout' must be random or greedy, not 'smart'",
+        ),
+        (
+            "ismcts:budget=3",
+            "agent 'ismcts': unknown option 'budget' (ismcts takes iterations, seconds, c, depth, rollout)",
+        ),
+        (
+            "ismcts:iterations",
+            "agent 'ismcts': option 'iterations' needs one value, as iterations=VALUE",
+        ),
+        ("ismcts:c=1:c=2", "agent 'ismcts': option 'c' needs one value, as c=VALUE"),
+        ("random:seed=3", "agent 'random': unknown option 'seed' (random takes no options)"),
+        ("clever:depth=2", "unknown agent 'clever'; known: random, first, greedy, ismcts"),
+    ],
+)
 def test_a_bad_option_names_the_agent_and_the_option(text, message):
     with pytest.raises(ValueError) as caught:
         parse_agent(text)
     assert str(caught.value) == message
 
 
-@pytest.mark.parametrize("command", [["run", TTG], ["simulate", TTG, "--games", 2],
-                                     ["lint", TTG, "--simulate", 2], ["diff", TTG, TTG, "--simulate", 2]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", TTG],
+        ["simulate", TTG, "--games", 2],
+        ["lint", TTG, "--simulate", 2],
+        ["diff", TTG, TTG, "--simulate", 2],
+    ],
+)
 def test_a_bad_option_is_a_usage_error_on_every_command_that_plays(command):
     code, out, err = cli(*command, "--agents", "random,ismcts:depth=0,random,random")
     assert (code, out) == (2, "")
-    assert err == (f"rulespec {command[0]}: agent 'ismcts': option 'depth' must be a whole number "
-                   f"of at least 1, not '0'\n")
+    assert err == (
+        f"rulespec {command[0]}: agent 'ismcts': option 'depth' must be a whole number "
+        f"of at least 1, not '0'\n"
+    )
 
 
 # --- ismcts -----------------------------------------------------------------------------------
 
+
 def _game(agents, seed, players=2):
-    return play(game_for("take_the_gold", players).new_initial_state(seed=seed), make_agents(agents, players, seed))
+    return play(
+        game_for("take_the_gold", players).new_initial_state(seed=seed),
+        make_agents(agents, players, seed),
+    )
 
 
 def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget():
@@ -61,10 +100,19 @@ def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget():
 
 # P1 sees its hand and the public zones; what P2 holds and the draw pile's order differ.
 # The draw pile's top card is the same, so P1's first draw is too.
-SEEN = {"hand[P1]": ["pirate", "gold_coin", "kraken", "two_pirates"], "discard_pile": ["pirate_captain"]}
+SEEN = {
+    "hand[P1]": ["pirate", "gold_coin", "kraken", "two_pirates"],
+    "discard_pile": ["pirate_captain"],
+}
 TRUE_HIDDEN = [
-    {"hand[P2]": ["officer", "two_officers"], "draw_pile": ["gold_coin", "kraken", "pirate", "gold_coin"]},
-    {"hand[P2]": ["gold_coin", "kraken"], "draw_pile": ["gold_coin", "two_officers", "officer", "pirate"]},
+    {
+        "hand[P2]": ["officer", "two_officers"],
+        "draw_pile": ["gold_coin", "kraken", "pirate", "gold_coin"],
+    },
+    {
+        "hand[P2]": ["gold_coin", "kraken"],
+        "draw_pile": ["gold_coin", "two_officers", "officer", "pirate"],
+    },
 ]
 
 
@@ -107,23 +155,44 @@ def test_ismcts_beats_random_at_take_the_gold():
 def test_ismcts_plays_a_spec_without_an_evaluation_by_its_result_alone(tmp_path):
     spec = tmp_path / "plain.yaml"
     text = open(TTG).read()
-    spec.write_text(text[:text.index("\nevaluation:")] + "\n")
+    spec.write_text(text[: text.index("\nevaluation:")] + "\n")
     assert cli("run", spec, "--players", 2, "--agents", "ismcts:iterations=5")[0] == 0
-    code, _, err = cli("run", spec, "--players", 2, "--agents", "ismcts:iterations=5:rollout=greedy")
-    assert (code, err) == (2, f"rulespec run: the ismcts agent with greedy rollouts needs an evaluation "
-                              f"in the spec; {spec} has none\n")
+    code, _, err = cli(
+        "run", spec, "--players", 2, "--agents", "ismcts:iterations=5:rollout=greedy"
+    )
+    assert (code, err) == (
+        2,
+        f"rulespec run: the ismcts agent with greedy rollouts needs an evaluation "
+        f"in the spec; {spec} has none\n",
+    )
 
 
 # --- every command that plays takes --agents, --seed and --workers ---------------------------------
 
+
 def test_diff_simulate_plays_the_agents_asked_for_and_workers_do_not_change_it():
-    argv = ["diff", TTG, TTG, "--simulate", 6, "--players", 2, "--agents", "greedy", "--seed", 3, "--json"]
+    argv = [
+        "diff",
+        TTG,
+        TTG,
+        "--simulate",
+        6,
+        "--players",
+        2,
+        "--agents",
+        "greedy",
+        "--seed",
+        3,
+        "--json",
+    ]
     code, out, _ = cli(*argv)
     assert code == 0 and cli(*argv, "--workers", 2)[1] == out
     assert cli(*argv[:-1], "--agents", "random", "--json")[1] != out
 
 
 def test_lint_simulate_names_the_agents_that_played():
-    code, out, _ = cli("lint", TTG, "--simulate", 3, "--agents", "first", "--seed", 5, "--workers", 2)
+    code, out, _ = cli(
+        "lint", TTG, "--simulate", 3, "--agents", "first", "--seed", 5, "--workers", 2
+    )
     assert code == 0
     assert "never fired in 3 first 4-player games, nor in 3 greedy ones" in out

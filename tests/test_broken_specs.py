@@ -8,6 +8,7 @@ first lines, which diagnostics the front end must report and where:
 The expected place is the offending token or key, as a person would point at it;
 the test checks the front end against it, never the other way round.
 """
+
 from __future__ import annotations
 
 import re
@@ -88,6 +89,7 @@ def test_cli_validate_reports_expected_diagnostics(path):
 def test_cli_validate_json(path):
     expected, _ = expectations(path)
     import json
+
     out, err = StringIO(), StringIO()
     assert cli.main(["validate", "--json", str(path)], stdout=out, stderr=err) == 1
     got = [(d["code"], d["line"], d["col"]) for d in json.loads(out.getvalue())]
@@ -95,6 +97,7 @@ def test_cli_validate_json(path):
 
 
 # --- valid specs ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", VALID, ids=_id)
 def test_validate_valid_spec(path):
@@ -111,7 +114,6 @@ def test_validate_many_specs_at_once():
 
 
 # --- the run command and its arguments ----------------------------------------------------
-
 
 
 VALID_SPEC = str(TESTS / "valid" / "coin_grab.yaml")
@@ -142,21 +144,38 @@ def test_run_broken_spec():
     assert f"{path}:{line}:{col}: error {c}:" in err
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["run", VALID_SPEC, "--players", "x"], "invalid int value: 'x'"),
-    (["run", VALID_SPEC, "--agents", "clever"], "unknown agent 'clever'"),
-    (["run", VALID_SPEC, "--agents", "random,first"], "2 agents named for 3 players"),
-    (["run", VALID_SPEC, "--players", "9"], "for 2 to 4 players, not 9"),
-    (["run", VALID_SPEC, "--players", "1"], "for 2 to 4 players, not 1"),
-    (["run", VALID_SPEC, "--max-turns", "0"], "argument --max-turns: must be at least 1, not 0"),
-    (["run", VALID_SPEC, "--as", "P9"], ""),
-    (["frobnicate", VALID_SPEC], "invalid choice: 'frobnicate'"),
-    (["run"], "the following arguments are required: spec"),
-    (["validate"], "the following arguments are required: specs"),
-    (["run", VALID_SPEC, "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
-], ids=["players-not-int", "unknown-agent", "agents-miscount", "too-many-players",
-        "too-few-players", "max-turns-0", "bad-seat", "unknown-command", "run-no-spec",
-        "validate-no-spec", "unknown-flag"])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["run", VALID_SPEC, "--players", "x"], "invalid int value: 'x'"),
+        (["run", VALID_SPEC, "--agents", "clever"], "unknown agent 'clever'"),
+        (["run", VALID_SPEC, "--agents", "random,first"], "2 agents named for 3 players"),
+        (["run", VALID_SPEC, "--players", "9"], "for 2 to 4 players, not 9"),
+        (["run", VALID_SPEC, "--players", "1"], "for 2 to 4 players, not 1"),
+        (
+            ["run", VALID_SPEC, "--max-turns", "0"],
+            "argument --max-turns: must be at least 1, not 0",
+        ),
+        (["run", VALID_SPEC, "--as", "P9"], ""),
+        (["frobnicate", VALID_SPEC], "invalid choice: 'frobnicate'"),
+        (["run"], "the following arguments are required: spec"),
+        (["validate"], "the following arguments are required: specs"),
+        (["run", VALID_SPEC, "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+    ],
+    ids=[
+        "players-not-int",
+        "unknown-agent",
+        "agents-miscount",
+        "too-many-players",
+        "too-few-players",
+        "max-turns-0",
+        "bad-seat",
+        "unknown-command",
+        "run-no-spec",
+        "validate-no-spec",
+        "unknown-flag",
+    ],
+)
 def test_bad_cli_arguments(argv, needle):
     code, out, err = run_cli(*argv)
     assert code == 2, out + err

@@ -1,5 +1,6 @@
 """The bundled games by name (`rulespec run take_the_gold`), `rulespec games`, and the
 starter spec of `rulespec new`."""
+
 from __future__ import annotations
 
 import json
@@ -57,7 +58,10 @@ def test_new_writes_a_starter_that_validates_plays_and_lints_clean(tmp_path, mon
     code, out, _ = cli("run", "card_race.yaml", "--seed", 1)
     assert code == 0 and "Game over after" in out
     code, out, _ = cli("lint", "card_race.yaml", "--explore")
-    assert (code, out.splitlines()[-1]) == (0, "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)")
+    assert (code, out.splitlines()[-1]) == (
+        0,
+        "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)",
+    )
 
 
 def test_new_never_overwrites_and_refuses_a_bad_name(tmp_path, monkeypatch):
@@ -72,5 +76,5 @@ def test_new_never_overwrites_and_refuses_a_bad_name(tmp_path, monkeypatch):
 
 
 def test_new_writes_where_output_says(tmp_path):
-    code, out, _ = cli("new", "duel", "--output", tmp_path / "x.yaml")
+    code, _out, _ = cli("new", "duel", "--output", tmp_path / "x.yaml")
     assert code == 0 and load_spec(tmp_path / "x.yaml").name == "Duel"

@@ -1,14 +1,14 @@
 """Aggregates over cards, `card.prop`, and `if … then … else …`, on a small game of their
 own: each case is an expression, a table laid out by hand, and the value it must give."""
+
 import pytest
+from gamekit import zone
 
-from gamekit import settled, zone
-
-from rulespec.interpreter import Game, State
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 
 RANKS = """
 rulespec: 1
@@ -71,54 +71,85 @@ def laid_out(spec, hand=(), trick=(), other=(), current=0):
 HAND = ["red_low", "red_high", "blue_mid"]
 
 
-@pytest.mark.parametrize("expr, hand, trick, value", [
-    # sum, max, min, count over a zone's cards, a card's property read as c.name
-    ("sum(c.rank for c in hand(me))", HAND, [], 2 + 9 + 5),
-    ("max(c.rank for c in hand(me))", HAND, [], 9),
-    ("min(c.rank for c in hand(me))", HAND, [], 2),
-    ("count(c.face for c in hand(me))", HAND, [], 1),       # blue cards have no face: false
-    # the filter clause
-    ("max(c.rank for c in trick if c.suit == blue)", [], ["red_high", "blue_low", "blue_mid"], 5),
-    ("count(c.rank > 2 for c in hand(me) if c.suit == red)", HAND, [], 1),
-    ("sum(c.rank for c in hand(me) if not c.face)", HAND, [], 7),
-    # empty sets, and filters that match nothing
-    ("sum(c.rank for c in trick)", HAND, [], 0),
-    ("max(c.rank for c in trick) + min(c.rank for c in trick)", HAND, [], 0),
-    ("max(c.rank for c in trick if c.suit == blue)", [], ["red_high", "red_low"], 0),
-    ("count(true for c in hand(me) if c.rank > 100)", HAND, [], 0),
-    ("size(argmax(c.rank for c in trick))", HAND, [], 0),
-    ("size(filter(c.face for c in trick))", HAND, [], 0),
-    ("if any(c.face for c in trick) then 1 else 0", HAND, [], 0),
-    ("if all(c.face for c in trick) then 1 else 0", HAND, [], 1),   # all of nothing holds
-    # argmax, argmin and filter over cards are cards
-    ("size(argmax(c.rank for c in hand(me)))", ["red_high", "blue_low", "red_high"], [], 2),
-    ("argmin(c.rank for c in hand(me)).rank", HAND, [], 2),
-    ("count(hand(me), kind_of(argmax(c.rank for c in hand(me))))", HAND + ["red_high"], [], 2),
-    ("size(filter(c.suit == red for c in hand(me) if c.rank > 2))", HAND, [], 1),
-    ("filter(true for c in trick).rank", [], ["blue_low", "red_high"], 9),   # bottom up
-    ("size(union(of(hand(me), kind_of(c)) for c in trick))", HAND, ["blue_mid", "blue_mid"], 2),
-    # nested aggregates: cards in cards, cards in players, players in cards
-    ("sum(count(d.rank > c.rank for d in hand(me)) for c in trick)", HAND, ["blue_low", "red_high"], 2),
-    ("sum(max(c.rank for c in hand(q)) for q in players)", HAND, ["red_low"], 9),
-    ("count(count(c.rank >= 5 for c in hand(q)) > 0 for q in players)", HAND, [], 1),
-    ("max(sum(c.rank for c in hand(me) if c.rank > t.rank) for t in trick)", HAND, ["blue_low", "red_low"], 14),
-    # aggregates over players take the new forms too
-    ("max(size(hand(q)) for q in players) * 10 + min(size(hand(q)) for q in players)", HAND, [], 30),
-    ("sum(size(hand(q)) for q in players if q != me)", HAND, [], 0),
-    ("count(size(hand(q)) == 0 for q in players)", HAND, [], 1),
-    # prop() and c.name agree; a property of no card is 0; the two-argument max stays
-    ('prop(argmax(c.rank for c in hand(me)), "rank") + top(trick, 1).rank', HAND, [], 9),
-    ("max(top(trick, 1).rank, 4) + min(3, 7)", HAND, ["blue_mid"], 5 + 3),
-    # the if expression: the arm the condition picks, of any type both arms have
-    ("if size(trick) == 0 then 100 else top(trick, 1).rank", HAND, [], 100),
-    ("if size(trick) == 0 then 100 else top(trick, 1).rank", HAND, ["blue_low"], 3),
-    ("size(if me == current then hand(me) + trick else trick)", HAND, ["blue_low"], 4),
-    ("size(if me == current then argmax(size(hand(q)) for q in players) else me)", HAND, [], 1),
-    ("if top(trick, 1).suit == blue then 1 else if top(trick, 1).suit == red then 2 else 3",
-     HAND, ["red_low"], 2),
-    ("if count(hand(me), kind_of(if size(trick) > 0 then trick else hand(me))) > 1 then 1 else 0",
-     HAND, [], 0),
-])
+@pytest.mark.parametrize(
+    "expr, hand, trick, value",
+    [
+        # sum, max, min, count over a zone's cards, a card's property read as c.name
+        ("sum(c.rank for c in hand(me))", HAND, [], 2 + 9 + 5),
+        ("max(c.rank for c in hand(me))", HAND, [], 9),
+        ("min(c.rank for c in hand(me))", HAND, [], 2),
+        ("count(c.face for c in hand(me))", HAND, [], 1),  # blue cards have no face: false
+        # the filter clause
+        (
+            "max(c.rank for c in trick if c.suit == blue)",
+            [],
+            ["red_high", "blue_low", "blue_mid"],
+            5,
+        ),
+        ("count(c.rank > 2 for c in hand(me) if c.suit == red)", HAND, [], 1),
+        ("sum(c.rank for c in hand(me) if not c.face)", HAND, [], 7),
+        # empty sets, and filters that match nothing
+        ("sum(c.rank for c in trick)", HAND, [], 0),
+        ("max(c.rank for c in trick) + min(c.rank for c in trick)", HAND, [], 0),
+        ("max(c.rank for c in trick if c.suit == blue)", [], ["red_high", "red_low"], 0),
+        ("count(true for c in hand(me) if c.rank > 100)", HAND, [], 0),
+        ("size(argmax(c.rank for c in trick))", HAND, [], 0),
+        ("size(filter(c.face for c in trick))", HAND, [], 0),
+        ("if any(c.face for c in trick) then 1 else 0", HAND, [], 0),
+        ("if all(c.face for c in trick) then 1 else 0", HAND, [], 1),  # all of nothing holds
+        # argmax, argmin and filter over cards are cards
+        ("size(argmax(c.rank for c in hand(me)))", ["red_high", "blue_low", "red_high"], [], 2),
+        ("argmin(c.rank for c in hand(me)).rank", HAND, [], 2),
+        ("count(hand(me), kind_of(argmax(c.rank for c in hand(me))))", HAND + ["red_high"], [], 2),
+        ("size(filter(c.suit == red for c in hand(me) if c.rank > 2))", HAND, [], 1),
+        ("filter(true for c in trick).rank", [], ["blue_low", "red_high"], 9),  # bottom up
+        ("size(union(of(hand(me), kind_of(c)) for c in trick))", HAND, ["blue_mid", "blue_mid"], 2),
+        # nested aggregates: cards in cards, cards in players, players in cards
+        (
+            "sum(count(d.rank > c.rank for d in hand(me)) for c in trick)",
+            HAND,
+            ["blue_low", "red_high"],
+            2,
+        ),
+        ("sum(max(c.rank for c in hand(q)) for q in players)", HAND, ["red_low"], 9),
+        ("count(count(c.rank >= 5 for c in hand(q)) > 0 for q in players)", HAND, [], 1),
+        (
+            "max(sum(c.rank for c in hand(me) if c.rank > t.rank) for t in trick)",
+            HAND,
+            ["blue_low", "red_low"],
+            14,
+        ),
+        # aggregates over players take the new forms too
+        (
+            "max(size(hand(q)) for q in players) * 10 + min(size(hand(q)) for q in players)",
+            HAND,
+            [],
+            30,
+        ),
+        ("sum(size(hand(q)) for q in players if q != me)", HAND, [], 0),
+        ("count(size(hand(q)) == 0 for q in players)", HAND, [], 1),
+        # prop() and c.name agree; a property of no card is 0; the two-argument max stays
+        ('prop(argmax(c.rank for c in hand(me)), "rank") + top(trick, 1).rank', HAND, [], 9),
+        ("max(top(trick, 1).rank, 4) + min(3, 7)", HAND, ["blue_mid"], 5 + 3),
+        # the if expression: the arm the condition picks, of any type both arms have
+        ("if size(trick) == 0 then 100 else top(trick, 1).rank", HAND, [], 100),
+        ("if size(trick) == 0 then 100 else top(trick, 1).rank", HAND, ["blue_low"], 3),
+        ("size(if me == current then hand(me) + trick else trick)", HAND, ["blue_low"], 4),
+        ("size(if me == current then argmax(size(hand(q)) for q in players) else me)", HAND, [], 1),
+        (
+            "if top(trick, 1).suit == blue then 1 else if top(trick, 1).suit == red then 2 else 3",
+            HAND,
+            ["red_low"],
+            2,
+        ),
+        (
+            "if count(hand(me), kind_of(if size(trick) > 0 then trick else hand(me))) > 1 then 1 else 0",
+            HAND,
+            [],
+            0,
+        ),
+    ],
+)
 def test_card_expressions(expr, hand, trick, value):
     assert laid_out(ranks(expr), hand, trick).evaluate(0) == value
 
@@ -130,12 +161,14 @@ def test_a_played_and_a_chosen_card_have_their_properties_readable():
     follows = [o for o in game.legal_labels() if o.startswith("follow")]
     assert follows == ["follow red_high"]
     game.apply_action("follow red_high")
-    assert zone(game, "trick") == ["blue_mid", "red_high"]   # bottom first
+    assert zone(game, "trick") == ["blue_mid", "red_high"]  # bottom first
     assert game.observation(None)["counters"]["best"] == 9
     # holding nothing that high, any card follows
     game = laid_out(spec, ["red_low", "blue_low"], ["red_high"])
-    assert sorted(o for o in game.legal_labels() if o.startswith("follow")) == \
-        ["follow blue_low", "follow red_low"]
+    assert sorted(o for o in game.legal_labels() if o.startswith("follow")) == [
+        "follow blue_low",
+        "follow red_low",
+    ]
     # a chosen card: a face card goes to the trick, another back to the pile
     game = laid_out(spec, ["red_high", "blue_low"], [])
     game.apply_action("pass")
@@ -144,18 +177,26 @@ def test_a_played_and_a_chosen_card_have_their_properties_readable():
 
 
 def test_a_condition_over_a_zones_cards_is_checked_when_cards_move():
-    game = laid_out(ranks(), ["red_high"], ["red_high", "blue_low", "blue_low"],
-                    other=["red_low", "red_high"])
-    assert not game.is_terminal()          # 9 + 3 + 3 = 15
-    game.apply_action("follow red_high")   # 24: P2 holds the most red cards
+    game = laid_out(
+        ranks(), ["red_high"], ["red_high", "blue_low", "blue_low"], other=["red_low", "red_high"]
+    )
+    assert not game.is_terminal()  # 9 + 3 + 3 = 15
+    game.apply_action("follow red_high")  # 24: P2 holds the most red cards
     assert game.is_terminal() and game.reason == "trick_full" and game.winners == (1,)
 
 
 def test_random_games_end_and_repeat():
     rules = Game(ranks(), 3)
-    runs = [[(g.reason, g.winners, g.turn) for g in
-             (play(rules.new_initial_state(seed=s), make_agents(["random"], 3, s)) for s in range(20))]
-            for _ in range(2)]
+    runs = [
+        [
+            (g.reason, g.winners, g.turn)
+            for g in (
+                play(rules.new_initial_state(seed=s), make_agents(["random"], 3, s))
+                for s in range(20)
+            )
+        ]
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1]
     assert {reason for reason, _, _ in runs[0]} <= {"trick_full", "hands_empty", "turn_limit"}
     assert any(reason == "trick_full" for reason, _, _ in runs[0])
@@ -167,21 +208,39 @@ def _problems(evaluation: str = "0", text: str = RANKS) -> list[tuple[str, str]]
     return [(d.code, d.message) for d in exc.value.diagnostics]
 
 
-@pytest.mark.parametrize("expr, code, message", [
-    ("sum(c.rnak for c in hand(me))", "RS201", "unknown card property 'rnak'"),
-    ("max(q.rank for q in players)", "RS204", "the left of '.rank' must be cards, got player"),
-    ("max(c for c in hand(me))", "RS204", "the body of max() must be int, got cards"),
-    ("count(c.rank for c in hand(me))", "RS204", "the body of count() must be bool, got int"),
-    ("sum(c.rank for c in hand(me) if c.rank)", "RS204", "the condition of sum() must be bool, got int"),
-    ("sum(c.rank for c in 3)", "RS204", "the items of sum() must be players or cards, got int"),
-    ("me.rank", "RS204", "the left of '.rank' must be cards, got player"),
-    ("if true then 1 else hand(me)", "RS204", "the two values of an if expression must have one type, got int and zone"),
-    ("if 1 then 2 else 3", "RS204", "an if expression's condition must be bool, got int"),
-    ("if size(trick) > 0 then trick.suit else 0", "RS204", "the two values of an if expression must have one type, got kind and int"),
-    ("sum(c.rank for c in hand(me)) + sum(c.rank for red in trick)", "RS202",
-     "'red' is already a name of the spec or the language; a local needs a name of its own"),
-    ("prop(top(trick, 1), \"rnak\")", "RS201", "unknown card property 'rnak'"),
-])
+@pytest.mark.parametrize(
+    "expr, code, message",
+    [
+        ("sum(c.rnak for c in hand(me))", "RS201", "unknown card property 'rnak'"),
+        ("max(q.rank for q in players)", "RS204", "the left of '.rank' must be cards, got player"),
+        ("max(c for c in hand(me))", "RS204", "the body of max() must be int, got cards"),
+        ("count(c.rank for c in hand(me))", "RS204", "the body of count() must be bool, got int"),
+        (
+            "sum(c.rank for c in hand(me) if c.rank)",
+            "RS204",
+            "the condition of sum() must be bool, got int",
+        ),
+        ("sum(c.rank for c in 3)", "RS204", "the items of sum() must be players or cards, got int"),
+        ("me.rank", "RS204", "the left of '.rank' must be cards, got player"),
+        (
+            "if true then 1 else hand(me)",
+            "RS204",
+            "the two values of an if expression must have one type, got int and zone",
+        ),
+        ("if 1 then 2 else 3", "RS204", "an if expression's condition must be bool, got int"),
+        (
+            "if size(trick) > 0 then trick.suit else 0",
+            "RS204",
+            "the two values of an if expression must have one type, got kind and int",
+        ),
+        (
+            "sum(c.rank for c in hand(me)) + sum(c.rank for red in trick)",
+            "RS202",
+            "'red' is already a name of the spec or the language; a local needs a name of its own",
+        ),
+        ('prop(top(trick, 1), "rnak")', "RS201", "unknown card property 'rnak'"),
+    ],
+)
 def test_misuse_is_a_type_error_in_place(expr, code, message):
     assert _problems(expr) == [(code, message)]
 
@@ -189,45 +248,76 @@ def test_misuse_is_a_type_error_in_place(expr, code, message):
 def test_an_unknown_property_suggests_the_declared_ones():
     with pytest.raises(SpecError) as exc:
         ranks("top(trick, 1).colour")
-    assert "unknown card property 'colour' (the deck's card properties: face, rank, suit)" \
+    assert (
+        "unknown card property 'colour' (the deck's card properties: face, rank, suit)"
         in exc.value.render()
+    )
     with pytest.raises(SpecError) as exc:
         ranks("top(trick, 1).rnak")
-    assert exc.value.diagnostics[0].span.col == len("  top(trick, 1).") + 1   # at the name
+    assert exc.value.diagnostics[0].span.col == len("  top(trick, 1).") + 1  # at the name
     assert "did you mean 'rank'?" in exc.value.render()
 
 
-@pytest.mark.parametrize("effect, message, col, expected", [
-    # an if statement as a value: the caret is at the '{' where 'then' was due
-    ("let z = if best == 1 { end_game() }", "unexpected '{' in expression: a value's 'if' reads "
-     "if COND then A else B", 21, "'then'"),
-    ("let z = for q in players { end_game() }", "'for' begins a statement, and a value is "
-     "expected here", 8, "a name"),
-    ("best = while best > 0 { best -= 1 }", "'while' begins a statement, and a value is "
-     "expected here", 7, "'if'"),
-    ("let z = if best == 1 then 2", "expression ends too early", 26, "'else'"),  # at its end
-])
+@pytest.mark.parametrize(
+    "effect, message, col, expected",
+    [
+        # an if statement as a value: the caret is at the '{' where 'then' was due
+        (
+            "let z = if best == 1 { end_game() }",
+            "unexpected '{' in expression: a value's 'if' reads if COND then A else B",
+            21,
+            "'then'",
+        ),
+        (
+            "let z = for q in players { end_game() }",
+            "'for' begins a statement, and a value is expected here",
+            8,
+            "a name",
+        ),
+        (
+            "best = while best > 0 { best -= 1 }",
+            "'while' begins a statement, and a value is expected here",
+            7,
+            "'if'",
+        ),
+        ("let z = if best == 1 then 2", "expression ends too early", 26, "'else'"),  # at its end
+    ],
+)
 def test_a_statement_keyword_in_a_value_is_reported_at_itself(effect, message, col, expected):
-    text = RANKS.replace("effect: best = if card.rank > best then card.rank else best",
-                         f"effect: {effect}")
+    text = RANKS.replace(
+        "effect: best = if card.rank > best then card.rank else best", f"effect: {effect}"
+    )
     with pytest.raises(SpecError) as exc:
         load_spec("ranks.yaml", text)
     (d,) = exc.value.diagnostics
     line = next(i for i, l in enumerate(text.splitlines(), 1) if effect in l)
-    assert (d.code, d.message, d.span.line, d.span.col) == \
-        ("RS301", message, line, len("    effect: ") + col + 1)
+    assert (d.code, d.message, d.span.line, d.span.col) == (
+        "RS301",
+        message,
+        line,
+        len("    effect: ") + col + 1,
+    )
     assert expected in d.hint
 
 
 def test_a_refused_let_is_reported_once_not_at_every_use():
-    text = RANKS.replace("effect: best = if card.rank > best then card.rank else best",
-                         "effect: |\n      let max = card.rank\n      let trick = 2\n"
-                         "      let worth = nothing\n"
-                         "      best = max + trick + worth\n      best += max")
+    text = RANKS.replace(
+        "effect: best = if card.rank > best then card.rank else best",
+        "effect: |\n      let max = card.rank\n      let trick = 2\n"
+        "      let worth = nothing\n"
+        "      best = max + trick + worth\n      best += max",
+    )
     assert _problems(text=text) == [
-        ("RS202", "'max' is already a name of the spec or the language; a local needs a name of its own"),
-        ("RS202", "'trick' is already a name of the spec or the language; a local needs a name of its own"),
-        ("RS201", "unknown name 'nothing'")]
+        (
+            "RS202",
+            "'max' is already a name of the spec or the language; a local needs a name of its own",
+        ),
+        (
+            "RS202",
+            "'trick' is already a name of the spec or the language; a local needs a name of its own",
+        ),
+        ("RS201", "unknown name 'nothing'"),
+    ]
 
 
 def test_graph_and_lint_see_inside_card_aggregates():
@@ -238,18 +328,22 @@ def test_graph_and_lint_see_inside_card_aggregates():
     assert not [f for f in lint.static(spec) if f.severity == "error"]
 
 
-@pytest.mark.parametrize("when, holds", [
-    ("max(c.rank for c in trick) > 9", False),            # no card ranks above 9
-    ("min(c.rank for c in hand(q)) < 0", False),
-    ("count(c.face for c in trick) > 12", False),         # the deck holds 12 cards
-    ("(if size(trick) > 0 then 5 else 30) > 40", False),
-    ("(if size(trick) > 0 then 5 else 30) > 10", None),   # the else arm can
-    ("max(c.rank for c in trick if c.face) >= 9", None),
-    ("sum(c.rank for c in trick) > 1000", None),          # no bound is claimed for a sum
-])
+@pytest.mark.parametrize(
+    "when, holds",
+    [
+        ("max(c.rank for c in trick) > 9", False),  # no card ranks above 9
+        ("min(c.rank for c in hand(q)) < 0", False),
+        ("count(c.face for c in trick) > 12", False),  # the deck holds 12 cards
+        ("(if size(trick) > 0 then 5 else 30) > 40", False),
+        ("(if size(trick) > 0 then 5 else 30) > 10", None),  # the else arm can
+        ("max(c.rank for c in trick if c.face) >= 9", None),
+        ("sum(c.rank for c in trick) > 1000", None),  # no bound is claimed for a sum
+    ],
+)
 def test_lint_bounds_of_the_new_forms_are_sound(when, holds):
-    text = RANKS.replace("when: all(size(hand(q)) == 0 for q in players)", f"when: {when}") \
-        .replace("hands_empty:\n", "hands_empty:\n    each: q\n")
+    text = RANKS.replace("when: all(size(hand(q)) == 0 for q in players)", f"when: {when}").replace(
+        "hands_empty:\n", "hands_empty:\n    each: q\n"
+    )
     findings = [f for f in lint.static(load_spec("ranks.yaml", text)) if "hands_empty" in f.message]
     never = [f for f in findings if f.code == "RL105" and f.severity == "error"]
     assert bool(never) == (holds is False), findings
@@ -260,13 +354,21 @@ def _nest(depth: int, items: str) -> str:
 
 
 def test_nested_card_aggregates_are_bounded_and_player_ones_stay_as_they_were():
-    ranks(_nest(5, "pile"))                    # 12^5 passes
-    assert _problems(_nest(6, "pile")) == [("RS410", "aggregates nested here make up to "
-                                            "2,985,984 passes at 3 players and 12 cards; at most 1,000,000")]
-    ranks(f"sum({_nest(5, 'pile')} for q in players)")   # 3 * 12^5
-    assert _problems(f"sum(sum({_nest(5, 'pile')} for q in players) for r in players)")[0][0] == "RS410"
+    ranks(_nest(5, "pile"))  # 12^5 passes
+    assert _problems(_nest(6, "pile")) == [
+        (
+            "RS410",
+            "aggregates nested here make up to "
+            "2,985,984 passes at 3 players and 12 cards; at most 1,000,000",
+        )
+    ]
+    ranks(f"sum({_nest(5, 'pile')} for q in players)")  # 3 * 12^5
+    assert (
+        _problems(f"sum(sum({_nest(5, 'pile')} for q in players) for r in players)")[0][0]
+        == "RS410"
+    )
     items = "pile"
-    for i in range(6):                         # items are worked out once, not per item
+    for i in range(6):  # items are worked out once, not per item
         items = f"filter(true for y{i} in {items})"
     ranks(f"sum(1 for x in {items})")
-    ranks(_nest(20, "players"))                # 3^20: never bounded, and still valid
+    ranks(_nest(20, "players"))  # 3^20: never bounded, and still valid

@@ -1,12 +1,10 @@
 """The CLI is a function: main(argv, stdout, stderr) -> exit code."""
+
 import json
 
 from gamekit import GAMES, cli
 
-
 TTG = str(GAMES / "take_the_gold.yaml")
-
-
 
 
 def test_run_narrates_a_whole_game():
@@ -16,8 +14,11 @@ def test_run_narrates_a_whole_game():
     assert lines[0] == "Take the Gold: 4 players, seed 3, agents random"
     assert "Turn 1: " in out
     assert lines[-1].startswith("Game over after ")
-    assert ("wins (coin_win)" in lines[-1] or "wins (ship_destroyed)" in lines[-1]
-            or "(turn_limit)" in lines[-1])
+    assert (
+        "wins (coin_win)" in lines[-1]
+        or "wins (ship_destroyed)" in lines[-1]
+        or "(turn_limit)" in lines[-1]
+    )
 
 
 def test_run_is_deterministic_and_seed_sensitive():
@@ -27,8 +28,19 @@ def test_run_is_deterministic_and_seed_sensitive():
 
 def test_run_json_and_log(tmp_path):
     log = tmp_path / "game.jsonl"
-    code, out, _ = cli("run", TTG, "--players", "3", "--agents", "random,first,random",
-                       "--json", "--log", str(log), "--seed", "2")
+    code, out, _ = cli(
+        "run",
+        TTG,
+        "--players",
+        "3",
+        "--agents",
+        "random,first,random",
+        "--json",
+        "--log",
+        str(log),
+        "--seed",
+        "2",
+    )
     assert code == 0
     data = json.loads(out)
     assert data["players"] == 3 and data["result"]["over"] is True
@@ -39,27 +51,44 @@ def test_run_json_and_log(tmp_path):
 
 
 def test_run_as_a_seat_hides_other_hands():
-    code, out, _ = cli("run", TTG, "--as", "P2", "--seed", "1", "--json")
+    _code, out, _ = cli("run", TTG, "--as", "P2", "--seed", "1", "--json")
     events = json.loads(out)["events"]
-    hidden = [e for e in events if e["event"] == "move" and e["dst"] == "hand[P1]"
-              and e["src"] == "draw_pile"]
+    hidden = [
+        e
+        for e in events
+        if e["event"] == "move" and e["dst"] == "hand[P1]" and e["src"] == "draw_pile"
+    ]
     assert hidden and all(e["cards"] is None for e in hidden)
-    mine = [e for e in events if e["event"] == "move" and e["dst"] == "hand[P2]"
-            and e["src"] == "draw_pile"]
+    mine = [
+        e
+        for e in events
+        if e["event"] == "move" and e["dst"] == "hand[P2]" and e["src"] == "draw_pile"
+    ]
     assert mine and all(e["cards"] for e in mine)
 
 
 def test_max_turns_reports_turn_limit():
-    code, out, _ = cli("run", TTG, "--max-turns", "1", "--agents", "first", "--json")
-    assert json.loads(out)["result"] == {"over": True, "winners": [], "reason": "turn_limit",
-                                         "turns": 1}
+    _code, out, _ = cli("run", TTG, "--max-turns", "1", "--agents", "first", "--json")
+    assert json.loads(out)["result"] == {
+        "over": True,
+        "winners": [],
+        "reason": "turn_limit",
+        "turns": 1,
+    }
 
 
 def test_usage_errors_exit_2_without_traceback():
-    for argv in (["run", TTG, "--players", "9"], ["run", TTG, "--players", "x"],
-                 ["run", TTG, "--agents", "clever"], ["run", TTG, "--agents", "random,first"],
-                 ["run", TTG, "--as", "P7"], ["run", "nope.yaml"], ["bogus"], [],
-                 ["diff", TTG, TTG, "--simulate", "-3"]):
+    for argv in (
+        ["run", TTG, "--players", "9"],
+        ["run", TTG, "--players", "x"],
+        ["run", TTG, "--agents", "clever"],
+        ["run", TTG, "--agents", "random,first"],
+        ["run", TTG, "--as", "P7"],
+        ["run", "nope.yaml"],
+        ["bogus"],
+        [],
+        ["diff", TTG, TTG, "--simulate", "-3"],
+    ):
         code, out, err = cli(*argv)
         assert code == 2, argv
         assert "Traceback" not in out + err

@@ -1,6 +1,7 @@
 """CLI conventions: one --format spelling (--json its alias), GitHub annotations, JUnit
 XML, the [tool.rulespec] config, shell completion, help on every command, a streamed
 match and progress lines on terminals only."""
+
 import json
 import os
 import shutil
@@ -35,10 +36,20 @@ def never_offered(tmp_path):
 
 # --- one spelling for formats ----------------------------------------------------------
 
-@pytest.mark.parametrize("argv", [
-    ["validate", TTG], ["lint", TTG], ["test", str(SCENARIOS)], ["games"],
-    ["run", TTG, "--seed", "4"], ["run", TTG, "--games", "2"],
-    ["simulate", TTG, "--games", "5"], ["diff", TTG, TTG]])
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", TTG],
+        ["lint", TTG],
+        ["test", str(SCENARIOS)],
+        ["games"],
+        ["run", TTG, "--seed", "4"],
+        ["run", TTG, "--games", "2"],
+        ["simulate", TTG, "--games", "5"],
+        ["diff", TTG, TTG],
+    ],
+)
 def test_json_is_an_alias_of_format_json(argv):
     old, new = cli(*argv, "--json"), cli(*argv, "--format", "json")
     assert old == new and old[0] == 0, old[2]
@@ -53,29 +64,37 @@ def test_replay_takes_format_json(tmp_path):
 
 
 def test_a_format_a_command_does_not_have_is_a_usage_error_naming_it():
-    code, out, err = cli("run", TTG, "--format", "junit")
+    code, _out, err = cli("run", TTG, "--format", "junit")
     assert code == 2 and err.startswith("rulespec run: argument --format: invalid choice: 'junit'")
 
 
 def test_lint_github_annotations(never_offered):
     code, out, err = cli("lint", never_offered, "--format", "github")
     assert (code, err) == (0, "")
-    line = next(i for i, text in enumerate(never_offered.read_text().splitlines(), 1)
-                if text == "  play_daylight:")
-    assert out == (f"::warning file={never_offered},line={line},col=3,title=RL102::action 'play_daylight' "
-                   "is never offered: no turn step lists it (add it to a step's actions, or remove it)\n")
+    line = next(
+        i
+        for i, text in enumerate(never_offered.read_text().splitlines(), 1)
+        if text == "  play_daylight:"
+    )
+    assert out == (
+        f"::warning file={never_offered},line={line},col=3,title=RL102::action 'play_daylight' "
+        "is never offered: no turn step lists it (add it to a step's actions, or remove it)\n"
+    )
 
 
 def test_validate_github_annotations_are_errors():
-    code, out, err = cli("validate", BROKEN, "--format", "github")
+    code, out, _err = cli("validate", BROKEN, "--format", "github")
     assert code == 1
-    assert out == (f"::error file={BROKEN},line=12,col=19,title=RS102::"
-                   "deck.cards.coin.count must be an integer, got a string\n")
+    assert out == (
+        f"::error file={BROKEN},line=12,col=19,title=RS102::"
+        "deck.cards.coin.count must be an integer, got a string\n"
+    )
 
 
 def test_annotations_escape_what_would_end_them():
     from rulespec.formats import github
     from rulespec.lang.diagnostics import Diagnostic, Span
+
     line = github([Diagnostic("RS102", "50% off\nnext", Span("a,b:c.yaml", 1, 2))])
     assert line == "::error file=a%2Cb%3Ac.yaml,line=1,col=2,title=RS102::50%25 off%0Anext\n"
 
@@ -84,7 +103,10 @@ def test_validate_sarif():
     code, out, _ = cli("validate", BROKEN, "--format", "sarif")
     result = json.loads(out)["runs"][0]["results"][0]
     assert code == 1 and result["ruleId"] == "RS102" and result["level"] == "error"
-    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 12, "startColumn": 19}
+    assert result["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 12,
+        "startColumn": 19,
+    }
 
 
 def test_test_junit_has_one_testcase_per_scenario_and_failures_with_messages(tmp_path):
@@ -93,7 +115,9 @@ def test_test_junit_has_one_testcase_per_scenario_and_failures_with_messages(tmp
     (tmp_path / "a_right.yaml").write_text(scenario)
     assert "  over: false\n" in scenario
     wrong = tmp_path / "b_wrong.yaml"
-    wrong.write_text(scenario.replace("name: ", "name: wrong, ", 1).replace("  over: false\n", "  over: true\n"))
+    wrong.write_text(
+        scenario.replace("name: ", "name: wrong, ", 1).replace("  over: false\n", "  over: true\n")
+    )
     code, out, err = cli("test", tmp_path, "--format", "junit")
     assert code == 1, err
     assert out.startswith('<?xml version="1.0" encoding="utf-8"?>\n<testsuites ')
@@ -103,15 +127,19 @@ def test_test_junit_has_one_testcase_per_scenario_and_failures_with_messages(tmp
     assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
     assert cases[0].find("failure") is None
     failure = cases[1].find("failure")
-    assert cases[1].get("name").startswith("wrong, ") and failure.text.startswith(failure.get("message"))
+    assert cases[1].get("name").startswith("wrong, ") and failure.text.startswith(
+        failure.get("message")
+    )
     assert "over" in failure.get("message")
 
 
 # --- the config file -------------------------------------------------------------------
 
+
 def test_config_severity_select_and_fail_on_from_pyproject(never_offered, tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text(
-        '[project]\nname = "x"\n\n[tool.rulespec.lint]\nseverity = {RL102 = "error"}\n')
+        '[project]\nname = "x"\n\n[tool.rulespec.lint]\nseverity = {RL102 = "error"}\n'
+    )
     sub = tmp_path / "deep" / "er"
     sub.mkdir(parents=True)
     monkeypatch.chdir(sub)  # found by walking up
@@ -119,9 +147,12 @@ def test_config_severity_select_and_fail_on_from_pyproject(never_offered, tmp_pa
     assert code == 1 and [f["severity"] for f in json.loads(out)] == ["error"]
     assert cli("lint", never_offered, "--fail-on", "warning")[0] == 1
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.rulespec.lint]\nignore = ["RL1"]\nfail-on = "info"\n')
+        '[tool.rulespec.lint]\nignore = ["RL1"]\nfail-on = "info"\n'
+    )
     assert cli("lint", never_offered, "--format", "json")[1] == "[]\n"
-    assert json.loads(cli("lint", never_offered, "--json", "--ignore", "RL2")[1])[0]["code"] == "RL102"
+    assert (
+        json.loads(cli("lint", never_offered, "--json", "--ignore", "RL2")[1])[0]["code"] == "RL102"
+    )
 
 
 def test_config_fail_on_applies_to_diff_and_the_flag_wins(never_offered, tmp_path, monkeypatch):
@@ -139,8 +170,14 @@ def test_config_bounds_and_flags_win(tmp_path, monkeypatch):
     assert json.loads(cli("simulate", TTG, "--json", "--games", "3")[1])["games"] == 3
     seen = {}
     from rulespec.analysis import explore
-    monkeypatch.setattr(explore, "explore", lambda spec, bounds, progress=None:
-                        seen.setdefault("bounds", bounds) and explore.Report(states=1))
+
+    monkeypatch.setattr(
+        explore,
+        "explore",
+        lambda spec, bounds, progress=None: (
+            seen.setdefault("bounds", bounds) and explore.Report(states=1)
+        ),
+    )
     cli("lint", TTG, "--explore")
     assert (seen["bounds"].depth, seen["bounds"].max_states) == (2, 40_000)
     del seen["bounds"]
@@ -148,24 +185,38 @@ def test_config_bounds_and_flags_win(tmp_path, monkeypatch):
     assert seen["bounds"].depth == 5
 
 
-@pytest.mark.parametrize("text, where, message", [
-    ("[tool.rulespec.lint]\nsellect = [\"RL1\"]\n", ":2:", "unknown setting 'lint.sellect'"),
-    ("[tool.rulespec.lint]\nseverity = {RL102 = \"fatal\"}\n", ":2:", "must be one of info, warning, error"),
-    ("[tool.rulespec]\n\n[tool.rulespec.explore]\ndepth = 0\n", ":4:", "'depth' must be a whole number"),
-    ("[tool.rulespec.simulate]\ngames = 10000000\n", ":2:", "from 1 to 100,000"),
-    ("[tool.rulespec.lints]\n", ":1:", "unknown setting 'lints'"),
-    ("[tool.rulespec\n", ":1:", "not TOML"),
-])
+@pytest.mark.parametrize(
+    "text, where, message",
+    [
+        ('[tool.rulespec.lint]\nsellect = ["RL1"]\n', ":2:", "unknown setting 'lint.sellect'"),
+        (
+            '[tool.rulespec.lint]\nseverity = {RL102 = "fatal"}\n',
+            ":2:",
+            "must be one of info, warning, error",
+        ),
+        (
+            "[tool.rulespec]\n\n[tool.rulespec.explore]\ndepth = 0\n",
+            ":4:",
+            "'depth' must be a whole number",
+        ),
+        ("[tool.rulespec.simulate]\ngames = 10000000\n", ":2:", "from 1 to 100,000"),
+        ("[tool.rulespec.lints]\n", ":1:", "unknown setting 'lints'"),
+        ("[tool.rulespec\n", ":1:", "not TOML"),
+    ],
+)
 def test_a_bad_config_is_a_positioned_usage_error(tmp_path, monkeypatch, text, where, message):
     (tmp_path / "pyproject.toml").write_text(text)
     monkeypatch.chdir(tmp_path)
     code, out, err = cli("lint", TTG)
     assert code == 2 and out == ""
-    assert err.startswith(f"rulespec lint: {tmp_path / 'pyproject.toml'}{where}") and message in err, err
+    assert (
+        err.startswith(f"rulespec lint: {tmp_path / 'pyproject.toml'}{where}") and message in err
+    ), err
     assert cli("games")[0] == 0  # commands that read no setting are not stopped by it
 
 
 # --- completion ------------------------------------------------------------------------
+
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_bash_completion_registers_and_completes_specs(tmp_path):
@@ -174,9 +225,17 @@ def test_bash_completion_registers_and_completes_specs(tmp_path):
     (tmp_path / "completion.bash").write_text(script)
     (tmp_path / "mine.yaml").write_text("")
     (tmp_path / "notes.txt").write_text("")
-    done = subprocess.run(["bash", "-c", "source completion.bash && complete -p rulespec && "
-                           "_rulespec_specs '' && _rulespec_specs take"],
-                          cwd=tmp_path, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            "source completion.bash && complete -p rulespec && "
+            "_rulespec_specs '' && _rulespec_specs take",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("complete ") and lines[0].endswith(" rulespec")
@@ -184,39 +243,62 @@ def test_bash_completion_registers_and_completes_specs(tmp_path):
     assert "take_the_gold" in lines and lines.count("take_the_gold") == 2
 
     def complete(line):  # what bash offers at the end of the command line
-        done = subprocess.run(["bash", "-c", f"source completion.bash; COMP_LINE='{line}'; "
-                               "COMP_WORDS=($COMP_LINE); [[ $COMP_LINE == *' ' ]] && COMP_WORDS+=(''); "
-                               "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; "
-                               "_shtab_rulespec; printf '%s\\n' \"${COMPREPLY[@]}\""],
-                              cwd=tmp_path, capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                "bash",
+                "-c",
+                f"source completion.bash; COMP_LINE='{line}'; "
+                "COMP_WORDS=($COMP_LINE); [[ $COMP_LINE == *' ' ]] && COMP_WORDS+=(''); "
+                "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; "
+                "_shtab_rulespec; printf '%s\\n' \"${COMPREPLY[@]}\"",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
         return set(done.stdout.split())
 
     assert {"lint", "games"} <= complete("rulespec ") and complete("rulespec li") == {"lint"}
     assert complete("rulespec lint --fo") == {"--format"}
     assert complete("rulespec run take") == {"take_the_gold"}
-    assert "mine.yaml" in complete("rulespec validate ") and "notes.txt" not in complete("rulespec validate ")
+    assert "mine.yaml" in complete("rulespec validate ") and "notes.txt" not in complete(
+        "rulespec validate "
+    )
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_bash_registers_the_script_the_command_prints():
     root = Path(__file__).parent.parent
-    done = subprocess.run(["bash", "-c", f"source <('{sys.executable}' -m rulespec completion bash) "
-                           "&& complete -p rulespec"], capture_output=True, text=True,
-                          env=os.environ | {"PYTHONPATH": str(root)})
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"source <('{sys.executable}' -m rulespec completion bash) && complete -p rulespec",
+        ],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"PYTHONPATH": str(root)},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "complete -o bashdefault -F _shtab_rulespec rulespec\n"
 
 
-@pytest.mark.parametrize("shell, marker", [("zsh", "#compdef rulespec"), ("fish", "complete -c rulespec")])
+@pytest.mark.parametrize(
+    "shell, marker", [("zsh", "#compdef rulespec"), ("fish", "complete -c rulespec")]
+)
 def test_zsh_and_fish_completion(shell, marker):
     code, script, _ = cli("completion", shell)
-    assert code == 0 and marker in script and "rulespec_specs" in script and "take_the_gold" in script
+    assert (
+        code == 0 and marker in script and "rulespec_specs" in script and "take_the_gold" in script
+    )
 
 
 # --- help ------------------------------------------------------------------------------
 
+
 def _subparsers():
     import argparse
+
     parser = cli_module._parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     return sub.choices
@@ -242,6 +324,7 @@ def test_usage_errors_name_the_command(name):
 
 # --- a streamed match, progress --------------------------------------------------------
 
+
 def test_a_match_is_shown_game_by_game_as_each_ends(monkeypatch, tmp_path):
     played, when_shown = [], {}
     real_play = cli_module.play
@@ -254,8 +337,14 @@ def test_a_match_is_shown_game_by_game_as_each_ends(monkeypatch, tmp_path):
             return super().write(text)
 
     out, log = Watching(), tmp_path / "match.jsonl"
-    assert main(["run", TTG, "--games", "3", "--log", str(log), "--as", "P2"], stdout=out,
-                stderr=StringIO()) == 0
+    assert (
+        main(
+            ["run", TTG, "--games", "3", "--log", str(log), "--as", "P2"],
+            stdout=out,
+            stderr=StringIO(),
+        )
+        == 0
+    )
     assert when_shown == {"1": 1, "2": 2, "3": 3}
     assert cli("replay", log)[1].endswith("3 of 3 game(s) replayed the same\n")
 
@@ -271,6 +360,7 @@ def _clock(monkeypatch, step=0.5):
     def tick():
         now[0] += step
         return now[0]
+
     monkeypatch.setattr(time, "monotonic", tick)
 
 
@@ -279,7 +369,11 @@ def test_simulate_progress_on_a_terminal_is_finer_than_eight_steps(monkeypatch):
     err = Terminal()
     assert main(["simulate", TTG, "--games", "200", "--json"], stdout=StringIO(), stderr=err) == 0
     updates = err.getvalue().split("\r")[1:]
-    assert len(updates) > 8 and updates[-1].startswith("  200/200 games, ") and err.getvalue().endswith("\n")
+    assert (
+        len(updates) > 8
+        and updates[-1].startswith("  200/200 games, ")
+        and err.getvalue().endswith("\n")
+    )
     assert all(u.startswith("  ") and " games, " in u for u in updates)
 
 
@@ -295,6 +389,7 @@ def test_match_and_explore_progress_on_a_terminal(monkeypatch):
     assert main(["run", TTG, "--games", "4", "--json"], stdout=StringIO(), stderr=err) == 0
     assert err.getvalue().split("\r")[-1].startswith("  4/4 games")
     from rulespec.analysis import explore
+
     monkeypatch.setattr(explore, "PROGRESS_EVERY", 20)
     err = Terminal()
     assert main(["lint", TTG, "--explore", "--depth", "4"], stdout=StringIO(), stderr=err) in (0, 1)

@@ -1,6 +1,7 @@
 """The CLI's edges (issue 12): what a spec holds reaches the terminal only as text,
 standard streams that fail end in one line, refused files in one line, and numbers
 out of bounds are usage errors that name their option."""
+
 import json
 import os
 import re
@@ -36,8 +37,16 @@ def test_visible_writes_control_characters_out():
     assert visible("Gold Coin, naïve") == "Gold Coin, naïve"
 
 
-@pytest.mark.parametrize("argv", [["run"], ["run", "--json"], ["run", "--games", "2"],
-                                  ["simulate", "--games", "3"], ["graph", "--format", "json"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run"],
+        ["run", "--json"],
+        ["run", "--games", "2"],
+        ["simulate", "--games", "3"],
+        ["graph", "--format", "json"],
+    ],
+)
 def test_a_spec_cannot_reach_the_terminal_raw(loud, argv):
     code, out, err = cli(argv[0], loud, *argv[1:])
     assert code == 0, err
@@ -49,8 +58,12 @@ def test_a_spec_cannot_reach_the_terminal_raw(loud, argv):
 
 def test_a_person_at_the_table_sees_titles_as_text(loud):
     out = StringIO()
-    code = main(["play", str(loud), "--as", "P1", "--players", "2"], stdout=out, stderr=StringIO(),
-                stdin=StringIO("1\n" * 200))
+    code = main(
+        ["play", str(loud), "--as", "P1", "--players", "2"],
+        stdout=out,
+        stderr=StringIO(),
+        stdin=StringIO("1\n" * 200),
+    )
     assert code == 0
     assert "Gold\\x1b[31m\\x0aCoin\\u202e" in out.getvalue()
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", out.getvalue())
@@ -65,18 +78,38 @@ def test_a_diagnostic_shows_a_key_with_escapes_as_text(tmp_path):
 
 def entry(*argv, shell=""):
     """The installed command's entry point in a new process, with shell redirections."""
-    command = [sys.executable, "-c", "import sys; from rulespec.cli import entry; "
-               "sys.argv[0] = 'rulespec'; entry()", *map(str, argv)]
-    done = subprocess.run(["sh", "-c", '"$@" ' + shell, "sh", *command], capture_output=True,
-                          text=True, env=os.environ | {"PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from rulespec.cli import entry; sys.argv[0] = 'rulespec'; entry()",
+        *map(str, argv),
+    ]
+    done = subprocess.run(
+        ["sh", "-c", '"$@" ' + shell, "sh", *command],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
     return done.returncode, done.stdout, done.stderr
 
 
-@pytest.mark.parametrize("argv, shell, message", [
-    (["run", TTG], ">&-", "rulespec: cannot write standard output: it is closed\n"),
-    (["run", TTG], "> /dev/full", "rulespec: cannot write standard output: No space left on device\n"),
-    (["schema"], "> /dev/full", "rulespec: cannot write standard output: No space left on device\n"),
-])
+@pytest.mark.parametrize(
+    "argv, shell, message",
+    [
+        (["run", TTG], ">&-", "rulespec: cannot write standard output: it is closed\n"),
+        (
+            ["run", TTG],
+            "> /dev/full",
+            "rulespec: cannot write standard output: No space left on device\n",
+        ),
+        (
+            ["schema"],
+            "> /dev/full",
+            "rulespec: cannot write standard output: No space left on device\n",
+        ),
+    ],
+)
 def test_standard_output_that_fails_ends_in_one_line(argv, shell, message):
     assert entry(*argv, shell=shell) == (2, "", message)
 
@@ -95,6 +128,7 @@ def test_a_reader_that_leaves_is_no_error():
 def test_a_folder_without_permission_is_one_line(tmp_path, monkeypatch):
     def refused(self, pattern):
         raise PermissionError(13, "Permission denied", str(self))
+
     monkeypatch.setattr(Path, "rglob", refused)
     assert cli("test", tmp_path) == (2, "", f"rulespec test: {tmp_path}: Permission denied\n")
 
@@ -113,27 +147,37 @@ def test_a_spec_without_permission_is_one_line(monkeypatch):
         if str(path) == str(TTG):
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, flags, *args)
+
     monkeypatch.setattr(loading.os, "open", refused)
-    code, out, err = cli("run", TTG)
+    code, _out, err = cli("run", TTG)
     assert (code, err) == (2, f"{TTG}:1:1: error RS001: cannot read file: Permission denied\n")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["run", TTG, "--players", 0], "argument --players: must be at least 1, not 0"),
-    (["run", TTG, "--players", -3], "argument --players: must be at least 1, not -3"),
-    (["play", TTG, "--as", "P1", "--players", 0], "argument --players: must be at least 1, not 0"),
-    (["run", TTG, "--games", 0], "argument --games: must be at least 1, not 0"),
-    (["run", TTG, "--games", 10_001], "argument --games: must be at most 10,000"),
-    (["run", TTG, "--max-turns", -1], "argument --max-turns: must be at least 1, not -1"),
-    (["simulate", TTG, "--games", 10**9], "argument --games: must be at most 100,000"),
-    (["simulate", TTG, "--games", 10**31], "argument --games: must be at most 100,000"),
-    (["simulate", TTG, "--games", "1e9"], "argument --games: invalid int value: '1e9'"),
-    (["simulate", TTG, "--workers", 10**6], "argument --workers: must be at most 256"),
-    (["diff", TTG, TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
-    (["diff", TTG, TTG, "--simulate", 5, "--players", 0], "argument --players: must be at least 1, not 0"),
-    (["lint", TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
-    (["lint", TTG, "--depth", 0], "argument --depth: must be at least 1, not 0"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["run", TTG, "--players", 0], "argument --players: must be at least 1, not 0"),
+        (["run", TTG, "--players", -3], "argument --players: must be at least 1, not -3"),
+        (
+            ["play", TTG, "--as", "P1", "--players", 0],
+            "argument --players: must be at least 1, not 0",
+        ),
+        (["run", TTG, "--games", 0], "argument --games: must be at least 1, not 0"),
+        (["run", TTG, "--games", 10_001], "argument --games: must be at most 10,000"),
+        (["run", TTG, "--max-turns", -1], "argument --max-turns: must be at least 1, not -1"),
+        (["simulate", TTG, "--games", 10**9], "argument --games: must be at most 100,000"),
+        (["simulate", TTG, "--games", 10**31], "argument --games: must be at most 100,000"),
+        (["simulate", TTG, "--games", "1e9"], "argument --games: invalid int value: '1e9'"),
+        (["simulate", TTG, "--workers", 10**6], "argument --workers: must be at most 256"),
+        (["diff", TTG, TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+        (
+            ["diff", TTG, TTG, "--simulate", 5, "--players", 0],
+            "argument --players: must be at least 1, not 0",
+        ),
+        (["lint", TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+        (["lint", TTG, "--depth", 0], "argument --depth: must be at least 1, not 0"),
+    ],
+)
 def test_a_number_out_of_bounds_is_a_usage_error(argv, message):
     code, out, err = cli(*argv)
     assert (code, out) == (2, "")
@@ -147,9 +191,12 @@ def test_a_negative_seed_is_a_seed():
 
 def test_a_dask_address_dask_cannot_read_is_a_usage_error():
     pytest.importorskip("distributed")
-    code, out, err = cli("simulate", TTG, "--games", 2, "--dask", "nonsense")
-    assert (code, err) == (2, "rulespec simulate: cannot reach the Dask scheduler nonsense: "
-                              "missing port number in address 'nonsense'\n")
+    code, _out, err = cli("simulate", TTG, "--games", 2, "--dask", "nonsense")
+    assert (code, err) == (
+        2,
+        "rulespec simulate: cannot reach the Dask scheduler nonsense: "
+        "missing port number in address 'nonsense'\n",
+    )
 
 
 def test_an_output_to_standard_output_as_a_pipe_is_written_there():
@@ -157,23 +204,34 @@ def test_an_output_to_standard_output_as_a_pipe_is_written_there():
     assert (code, err) == (0, "") and out.startswith('digraph "Take the Gold" {\n')
 
 
-@pytest.mark.parametrize("argv, name", [(["run", "schema\0"], "spec"),
-                                        (["graph", str(TTG), "--output", "x\0"], "output")])
+@pytest.mark.parametrize(
+    "argv, name",
+    [(["run", "schema\0"], "spec"), (["graph", str(TTG), "--output", "x\0"], "output")],
+)
 def test_a_nul_character_in_an_argument_is_one_line(argv, name):
     """It made every path raise ValueError deep inside (found by the fuzz guard)."""
     code, out, err = cli(*argv)
-    assert (code, out) == (2, "") and err == f"rulespec {argv[0]}: {name}: a NUL character cannot be in an argument\n"
+    assert (code, out) == (
+        2,
+        "",
+    ) and err == f"rulespec {argv[0]}: {name}: a NUL character cannot be in an argument\n"
 
 
 def test_version_is_the_installed_metadata_version():
     from importlib.metadata import version
+
     code, out, err = cli("--version")
     assert (code, out, err) == (0, f"rulespec {version('rulespec')}\n", "")
 
 
 def test_python_dash_m_rulespec_is_the_command():
-    done = subprocess.run([sys.executable, "-m", "rulespec", "validate", str(TTG)], capture_output=True,
-                          text=True, env=os.environ | {"PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "rulespec", "validate", str(TTG)],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
     assert (done.returncode, done.stdout) == (0, "1 spec(s) checked, 0 problem(s)\n")
 
 
@@ -185,16 +243,24 @@ def _with_stdin(text, *argv):
 
 def test_a_dash_reads_the_spec_from_standard_input_and_names_it_there():
     text = TTG.read_text()
-    assert _with_stdin(text, "run", "-", "--seed", 4, "--json") == cli("run", TTG, "--seed", 4, "--json")
+    assert _with_stdin(text, "run", "-", "--seed", 4, "--json") == cli(
+        "run", TTG, "--seed", 4, "--json"
+    )
     code, out, _ = _with_stdin(text.replace("count: 16", "count: x"), "validate", "-")
     assert code == 1 and out.startswith("<stdin>:12:47: error RS102: ")
     code, out, _ = _with_stdin(text, "lint", "-", "--format", "json")
     assert code == 0
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["diff", "-", "-"], "'-' (standard input) can stand for one spec only"),
-    (["play", "-", "--as", "P1"], "'-' cannot be the spec of play: standard input carries your choices"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["diff", "-", "-"], "'-' (standard input) can stand for one spec only"),
+        (
+            ["play", "-", "--as", "P1"],
+            "'-' cannot be the spec of play: standard input carries your choices",
+        ),
+    ],
+)
 def test_standard_input_is_one_spec_and_never_plays_choices(argv, message):
     assert _with_stdin(TTG.read_text(), *argv) == (2, "", f"rulespec {argv[0]}: {message}\n")

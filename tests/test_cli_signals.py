@@ -1,5 +1,6 @@
 """Ctrl-C, termination and bugs at the command line: one line, the right exit code,
 no traceback, and no worker left behind (issue 12)."""
+
 import signal
 import subprocess
 import sys
@@ -29,9 +30,13 @@ def _alive(pid: int) -> bool:
 
 def _simulate_with_workers():
     """A long `simulate --workers 2`, once its two workers are running."""
-    proc = subprocess.Popen([sys.executable, "-c", ENTRY, "simulate", PW, "--games", "100000",
-                             "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ENTRY, "simulate", PW, "--games", "100000", "--workers", "2"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 30
     while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -41,12 +46,14 @@ def _simulate_with_workers():
     return proc, workers
 
 
-@pytest.mark.parametrize("signum, code, line", [(signal.SIGINT, 130, "rulespec simulate: interrupted\n"),
-                                                (signal.SIGTERM, 143, "")])
+@pytest.mark.parametrize(
+    "signum, code, line",
+    [(signal.SIGINT, 130, "rulespec simulate: interrupted\n"), (signal.SIGTERM, 143, "")],
+)
 def test_simulate_stops_at_once_and_takes_its_workers_with_it(signum, code, line):
     proc, workers = _simulate_with_workers()
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=20)
+    _out, err = proc.communicate(timeout=20)
     assert proc.returncode == code and err == line
     deadline = time.monotonic() + 5
     while any(map(_alive, workers)) and time.monotonic() < deadline:
@@ -67,11 +74,14 @@ def test_workers_of_a_killed_simulate_exit_by_themselves():
 def test_a_bug_is_one_line_and_exit_3_with_the_traceback_on_debug(monkeypatch):
     def broken(args, out, err):
         raise TypeError("'NoneType' object is not subscriptable")
+
     monkeypatch.setitem(rulespec.cli.COMMANDS, "schema", broken)
     code, out, err = cli("schema")
     assert code == 3 and out == "" and "Traceback" not in err and err.count("\n") == 1
-    assert err.startswith("rulespec schema: internal error (TypeError: 'NoneType' object is not "
-                          "subscriptable); this is a bug in rulespec")
+    assert err.startswith(
+        "rulespec schema: internal error (TypeError: 'NoneType' object is not "
+        "subscriptable); this is a bug in rulespec"
+    )
     code, out, err = cli("schema", "--debug")
     assert code == 3 and err.startswith("Traceback (most recent call last):")
     assert cli("--debug", "schema")[0] == 3
@@ -80,11 +90,14 @@ def test_a_bug_is_one_line_and_exit_3_with_the_traceback_on_debug(monkeypatch):
 def test_ctrl_c_in_any_command_is_one_line_and_exit_130(monkeypatch):
     def interrupted(args, out, err):
         raise KeyboardInterrupt
+
     monkeypatch.setitem(rulespec.cli.COMMANDS, "validate", interrupted)
     assert cli("validate", PW) == (130, "", "rulespec validate: interrupted\n")
 
 
 def test_more_workers_than_cores_are_cut_to_the_cores(monkeypatch):
     monkeypatch.setattr(rulespec.cli.os, "cpu_count", lambda: 2)
-    code, out, err = cli("simulate", PW, "--games", "4", "--workers", "200", "--max-turns", "5")
-    assert code == 0 and err == "rulespec simulate: --workers 200: this machine has 2 cores; using 2\n"
+    code, _out, err = cli("simulate", PW, "--games", "4", "--workers", "200", "--max-turns", "5")
+    assert (
+        code == 0 and err == "rulespec simulate: --workers 200: this machine has 2 cores; using 2\n"
+    )

@@ -1,6 +1,7 @@
 """Generated code maps back to the spec: a failure inside it is reported at the spec's
 line and column, `rulespec compile --show` prints it line by line against the spec,
 and no spec string changes what it means."""
+
 import builtins
 import gc
 import linecache
@@ -11,10 +12,10 @@ import pytest
 import yaml
 from gamekit import ROOT, cli, counter, settled
 
+from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.codegen import quote
-from rulespec import load_spec
 
 COIN_GRAB = ROOT / "tests" / "valid" / "coin_grab.yaml"
 TEXT = COIN_GRAB.read_text()
@@ -34,18 +35,25 @@ def failing(text: str, monkeypatch) -> Game:
 
     def broken(a, b):
         raise IndexError("list index out of range")
+
     monkeypatch.setitem(rules.exprs.ns, "_div", broken)
     return rules
 
 
 def test_a_failure_in_a_statement_names_its_line_col_and_rule(monkeypatch):
-    text = TEXT.replace("    shuffle(pile)\n", "    shuffle(pile)\n    for p in players {\n"
-                        "      if seat_number(p) == 1 {\n        steals = steals // 2\n      }\n    }\n", 1)
+    text = TEXT.replace(
+        "    shuffle(pile)\n",
+        "    shuffle(pile)\n    for p in players {\n"
+        "      if seat_number(p) == 1 {\n        steals = steals // 2\n      }\n    }\n",
+        1,
+    )
     with pytest.raises(RuleError) as info:
         settled(failing(text, monkeypatch).new_initial_state(seed=1))
     e = info.value
-    assert (e.span.file, e.span.line, e.span.col) == ("tests/valid/edited.yaml",
-                                                      *place(text, "steals = steals // 2"))
+    assert (e.span.file, e.span.line, e.span.col) == (
+        "tests/valid/edited.yaml",
+        *place(text, "steals = steals // 2"),
+    )
     assert (e.code, e.rule) == ("RS701", "setup")
     assert e.message == "rule 'setup' failed here (IndexError: list index out of range)"
     assert isinstance(e.__cause__, IndexError)
@@ -88,8 +96,11 @@ def test_the_traceback_shows_the_generated_source(monkeypatch):
         settled(Game(load_spec(COIN_GRAB), 3).new_initial_state())
     shown = "".join(traceback.format_exception(info.value.__cause__))
     # named after the spec and rule (#2, #3, ... when compiled again)
-    assert re.search(r'File "<rulespec:[^"]*coin_grab.yaml:setup(#\d+)?>", line 3, in op\n'
-                     r"    _left = g.draw\(_src, _dst, 2\)\n", shown)
+    assert re.search(
+        r'File "<rulespec:[^"]*coin_grab.yaml:setup(#\d+)?>", line 3, in op\n'
+        r"    _left = g.draw\(_src, _dst, 2\)\n",
+        shown,
+    )
     line, col = place(TEXT, "move(top(pile, deal_size), hand(p))")
     assert str(info.value).startswith(f"{COIN_GRAB}:{line}:{col}: error RS701")
 
@@ -108,12 +119,15 @@ def test_the_cli_prints_a_failure_as_a_diagnostic(monkeypatch):
     code, out, err = cli("run", "tests/valid/coin_grab.yaml")
     line, col = place(TEXT, "move(top(pile, deal_size), hand(p))")
     assert code == 2 and out == ""
-    assert err == (f"tests/valid/coin_grab.yaml:{line}:{col}: error RS701: rule 'setup' failed here "
-                   f"(IndexError: boom)\n        for p in players {{ move(top(pile, deal_size), hand(p)) }}\n"
-                   f"{' ' * (col + 3)}^\n")
+    assert err == (
+        f"tests/valid/coin_grab.yaml:{line}:{col}: error RS701: rule 'setup' failed here "
+        f"(IndexError: boom)\n        for p in players {{ move(top(pile, deal_size), hand(p)) }}\n"
+        f"{' ' * (col + 3)}^\n"
+    )
 
 
 # --- rulespec compile ----------------------------------------------------------------
+
 
 def test_compile_shows_a_rule_line_by_line_against_the_spec():
     code, out, err = cli("compile", COIN_GRAB, "--show", "rich", "--players", "2")
@@ -122,43 +136,66 @@ def test_compile_shows_a_rule_line_by_line_against_the_spec():
     assert out.split("\n")[2:5] == [
         f"# {line}:{col}: when: count(hand(p), coin) >= coins_to_win",
         f"def expr(g, env):                               # {line}:{col}",
-        f"    return (g._tcount[(2 + env['p'])][0] >= 3)  # {line}:{col}"]
+        f"    return (g._tcount[(2 + env['p'])][0] >= 3)  # {line}:{col}",
+    ]
     assert f"\n    g.finish(tuple(sorted((env['p'],))), 'rich')  # {line + 1}:13\n" in out
 
 
 def test_compile_lists_the_rules_without_one():
     code, out, _ = cli("compile", COIN_GRAB, "--show")
-    assert code == 0 and out.split() == ["counters.steals", "setup", "steal", "block", "draw",
-                                         "rich", "dry"]
+    assert code == 0 and out.split() == [
+        "counters.steals",
+        "setup",
+        "steal",
+        "block",
+        "draw",
+        "rich",
+        "dry",
+    ]
     assert cli("compile", COIN_GRAB)[1] == out
 
 
 def test_compile_names_an_unknown_rule_and_lists_the_known_ones():
     code, out, err = cli("compile", COIN_GRAB, "--show", "stael")
     assert (code, out) == (2, "")
-    assert err == (f"rulespec compile: no rule 'stael' with generated code in {COIN_GRAB} (did you "
-                   "mean 'steal'?); rules: counters.steals, setup, steal, block, draw, rich, dry\n")
-    assert cli("compile", COIN_GRAB, "--show", "steal", "--players", "9")[2] == \
-        "rulespec compile: Coin Grab is for 2 to 4 players, not 9\n"
+    assert err == (
+        f"rulespec compile: no rule 'stael' with generated code in {COIN_GRAB} (did you "
+        "mean 'steal'?); rules: counters.steals, setup, steal, block, draw, rich, dry\n"
+    )
+    assert (
+        cli("compile", COIN_GRAB, "--show", "steal", "--players", "9")[2]
+        == "rulespec compile: Coin Grab is for 2 to 4 players, not 9\n"
+    )
     assert cli("compile", "nothing.yaml")[0] == 2
 
 
 # --- quoting -------------------------------------------------------------------------
 
-PAYLOADS = ["it's", "back\\slash\\", "nul\0byte", "x\\", "\\' or 1 or '", "class", "\\n",
-            "' + __import__('builtins').__setattr__('INJECTED', 1) + '"]
+PAYLOADS = [
+    "it's",
+    "back\\slash\\",
+    "nul\0byte",
+    "x\\",
+    "\\' or 1 or '",
+    "class",
+    "\\n",
+    "' + __import__('builtins').__setattr__('INJECTED', 1) + '",
+]
 
 
-@pytest.mark.parametrize("value", PAYLOADS + ['"""', "'''", "a\nb\r\u2028c", "\ud800", "lambda", "",
-                                              0, -7, True, None])
+@pytest.mark.parametrize(
+    "value", PAYLOADS + ['"""', "'''", "a\nb\r\u2028c", "\ud800", "lambda", "", 0, -7, True, None]
+)
 def test_quote_writes_plain_values_as_literals_that_read_back(value):
     ns: dict = {}
     source = quote(value, ns)
     assert not ns
-    assert eval(source, ns) == value and type(eval(source, ns)) is type(value)  # noqa: S307
+    assert eval(source, ns) == value and type(eval(source, ns)) is type(value)
 
 
-@pytest.mark.parametrize("value", [frozenset({1}), (1, 2), 1.5, type("Sly", (str,), {"__repr__": lambda s: "1/0"})("x")])
+@pytest.mark.parametrize(
+    "value", [frozenset({1}), (1, 2), 1.5, type("Sly", (str,), {"__repr__": lambda s: "1/0"})("x")]
+)
 def test_quote_binds_anything_else_to_a_name(value):
     ns: dict = {}
     source = quote(value, ns)
@@ -169,21 +206,46 @@ def test_spec_strings_and_names_never_change_the_generated_code():
     """Labels, titles, props and string literals carrying quotes, backslashes, NULs and
     code, and locals named like Python keywords or the generated code's own names:
     each literal still equals the value the spec gave, and nothing injected runs."""
-    literals = [f'if prop(top(pile, 1), "motto{i}") == "{p}" {{ hits += 1 }}' for i, p in enumerate(PAYLOADS)]
+    literals = [
+        f'if prop(top(pile, 1), "motto{i}") == "{p}" {{ hits += 1 }}'
+        for i, p in enumerate(PAYLOADS)
+    ]
     names = ["class", "lambda", "env", "g", "_slot", "_p0", "_div", "_c1"]
-    effect = "\n".join(literals + [f"let {n} = {k}" for k, n in enumerate(names, 1)]
-                       + [f"for return in players {{ hits += {' + '.join(names)} }}"])
-    data = {"rulespec": 1, "name": "Quoting \"q\" 'x'\n\0", "hand": "hand",
-            "players": {"min": 2, "max": 2, "default": 2},
-            "deck": {"cards": {"coin": {"count": 4, "title": "it's \"odd\"\n\\ \0 import os",
-                                        "props": {f"motto{i}": p for i, p in enumerate(PAYLOADS)}}}},
-            "zones": {"pile": {"visibility": "hidden", "ordered": True, "start": True},
-                      "hand": {"per_player": True, "visibility": "owner"}},
-            "counters": {"hits": {"initial": 0}},
-            "setup": {"effect": effect},
-            "turn": [{"step": "pick",
-                      "effect": 'choose(current) { "a\'b\\\\c\0" { hits += 100 } "import os" { end_game() } }'}]}
-    game = settled(Game(load_spec("quoting.yaml", text=yaml.safe_dump(data)), 2).new_initial_state())
+    effect = "\n".join(
+        literals
+        + [f"let {n} = {k}" for k, n in enumerate(names, 1)]
+        + [f"for return in players {{ hits += {' + '.join(names)} }}"]
+    )
+    data = {
+        "rulespec": 1,
+        "name": "Quoting \"q\" 'x'\n\0",
+        "hand": "hand",
+        "players": {"min": 2, "max": 2, "default": 2},
+        "deck": {
+            "cards": {
+                "coin": {
+                    "count": 4,
+                    "title": 'it\'s "odd"\n\\ \0 import os',
+                    "props": {f"motto{i}": p for i, p in enumerate(PAYLOADS)},
+                }
+            }
+        },
+        "zones": {
+            "pile": {"visibility": "hidden", "ordered": True, "start": True},
+            "hand": {"per_player": True, "visibility": "owner"},
+        },
+        "counters": {"hits": {"initial": 0}},
+        "setup": {"effect": effect},
+        "turn": [
+            {
+                "step": "pick",
+                "effect": 'choose(current) { "a\'b\\\\c\0" { hits += 100 } "import os" { end_game() } }',
+            }
+        ],
+    }
+    game = settled(
+        Game(load_spec("quoting.yaml", text=yaml.safe_dump(data)), 2).new_initial_state()
+    )
     assert counter(game, "hits") == len(PAYLOADS) + 2 * sum(range(1, len(names) + 1))
     assert game.legal_labels() == ["a'b\\\\c\0", "import os"]
     game.apply_action("a'b\\\\c\0")

@@ -1,13 +1,13 @@
 """Each general construct on a small game of its own, not through a seed game."""
+
 from pathlib import Path
 
 import pytest
-
 from gamekit import counter, settled, zone
 
+from rulespec import SpecError, load_spec
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
-from rulespec import SpecError, load_spec
 
 SHELF = """
 rulespec: 1
@@ -83,11 +83,14 @@ def test_deck_removals_per_player_count():
     assert len(shelf(2).ctype) == 12 and len(shelf(3).ctype) == 16
 
 
-@pytest.mark.parametrize("old, new, code", [
-    ('"2": {red: 2, blue: 2}', '"2": {red: 7, blue: 2}', "RS404"),
-    ('totals: {"2": 12,', 'totals: {"2": 11,', "RS405"),
-    ('"2": {red: 2, blue: 2}', '"2": {rad: 2}', "RS201"),
-])
+@pytest.mark.parametrize(
+    "old, new, code",
+    [
+        ('"2": {red: 2, blue: 2}', '"2": {red: 7, blue: 2}', "RS404"),
+        ('totals: {"2": 12,', 'totals: {"2": 11,', "RS405"),
+        ('"2": {red: 2, blue: 2}', '"2": {rad: 2}', "RS201"),
+    ],
+)
 def test_deck_checks(old, new, code):
     with pytest.raises(SpecError) as exc:
         load_spec("shelf.yaml", SHELF.replace(old, new))
@@ -103,8 +106,9 @@ def test_goals_order_and_limits():
 
 def test_goal_done_wins_and_goal_score_counts_up_to_limits():
     rules = shelf()
-    game = laid_out(rules, [["blue", "hook"], ["red"]], shelves=[["red", "red", "red"], []],
-                    bin_=["hook"])
+    game = laid_out(
+        rules, [["blue", "hook"], ["red"]], shelves=[["red", "red", "red"], []], bin_=["hook"]
+    )
     # 3 reds count as 2 toward the display: score 2, blue is next
     assert game.evaluate(0) == 2
     assert "place blue" in game.legal_labels() and "place red" not in game.legal_labels()
@@ -114,11 +118,15 @@ def test_goal_done_wins_and_goal_score_counts_up_to_limits():
 
 def test_card_targets_are_one_option_per_type_and_zone():
     rules = shelf()
-    game = laid_out(rules, [["hook", "hook"], []], shelves=[[], ["red", "blue", "blue"]],
-                    bin_=["blue"])
+    game = laid_out(
+        rules, [["hook", "hook"], []], shelves=[[], ["red", "blue", "blue"]], bin_=["blue"]
+    )
     hooks = [o for o in game.legal_labels() if o.startswith("hook_gem")]
-    assert hooks == ["hook_gem blue from bin", "hook_gem blue from shelf[P2]",
-                     "hook_gem red from shelf[P2]"]
+    assert hooks == [
+        "hook_gem blue from bin",
+        "hook_gem blue from shelf[P2]",
+        "hook_gem red from shelf[P2]",
+    ]
     game.apply_action("hook_gem red from shelf[P2]")
     assert zone(game, "shelf[P1]") == ["red"]
     assert zone(game, "shelf[P2]") == ["blue", "blue"]
@@ -127,19 +135,31 @@ def test_card_targets_are_one_option_per_type_and_zone():
 
 def test_card_any_offers_every_type_in_hand():
     game = laid_out(shelf(), [["red", "hook", "blue"], []])
-    assert [o for o in game.legal_labels() if o.startswith("toss")] == \
-        ["toss blue", "toss hook", "toss red"]
+    assert [o for o in game.legal_labels() if o.startswith("toss")] == [
+        "toss blue",
+        "toss hook",
+        "toss red",
+    ]
 
 
 def test_props_are_typed_by_what_the_deck_declares():
-    spec = load_spec("shelf.yaml", SHELF.replace(
-        "evaluation: goal_score(display, me)",
-        'evaluation: prop(one(hand(me), red), "worth") + count(hand(me), prop(one(hand(me), red), "beats"))'))
+    spec = load_spec(
+        "shelf.yaml",
+        SHELF.replace(
+            "evaluation: goal_score(display, me)",
+            'evaluation: prop(one(hand(me), red), "worth") + count(hand(me), prop(one(hand(me), red), "beats"))',
+        ),
+    )
     game = laid_out(Game(spec, 2), [["red", "blue", "blue"], []])
-    assert game.evaluate(0) == 3 + 2      # worth 3; red beats blue, two blues in hand
+    assert game.evaluate(0) == 3 + 2  # worth 3; red beats blue, two blues in hand
     with pytest.raises(SpecError) as exc:
-        load_spec("x.yaml", SHELF.replace("evaluation: goal_score(display, me)",
-                                          'evaluation: prop(one(hand(me), red), "wroth")'))
+        load_spec(
+            "x.yaml",
+            SHELF.replace(
+                "evaluation: goal_score(display, me)",
+                'evaluation: prop(one(hand(me), red), "wroth")',
+            ),
+        )
     assert "did you mean 'worth'" in exc.value.render()
 
 
@@ -148,13 +168,18 @@ def test_match_counters_carry_and_game_index_counts():
     first = play(rules.new_initial_state(seed=3), make_agents(["random"], 2, 3))
     second = settled(rules.new_initial_state(seed=4, game_index=1, carried=first.carry()))
     seen = second.observation(None)
-    assert seen["counters"]["rounds"] == 2 and seen["current"] == "P2"   # set_current(seat(game_index))
+    assert (
+        seen["counters"]["rounds"] == 2 and seen["current"] == "P2"
+    )  # set_current(seat(game_index))
 
 
 def test_without_kind_of_and_seat_number():
-    text = SHELF.replace("evaluation: goal_score(display, me)", """evaluation: >-
+    text = SHELF.replace(
+        "evaluation: goal_score(display, me)",
+        """evaluation: >-
   size(without(hand(me), of(hand(me), red))) * 100
-  + count(hand(me), kind_of(of(hand(me), blue))) * 10 + seat_number(me)""")
+  + count(hand(me), kind_of(of(hand(me), blue))) * 10 + seat_number(me)""",
+    )
     game = laid_out(Game(load_spec("x.yaml", text), 2), [["red", "blue", "blue", "hook"], []])
     assert game.evaluate(0) == 300 + 20 + 0
 
@@ -163,21 +188,34 @@ COIN_GRAB = (Path(__file__).resolve().parent / "valid" / "coin_grab.yaml").read_
 
 
 def test_a_condition_on_whose_turn_it_is_is_checked_when_a_turn_begins():
-    text = COIN_GRAB.replace("end_conditions:\n", "end_conditions:\n  second_seat:\n"
-                             "    when: current == seat(1)\n    effect: win(current)\n", 1)
-    game = play(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["first"], 2, 1))
+    text = COIN_GRAB.replace(
+        "end_conditions:\n",
+        "end_conditions:\n  second_seat:\n    when: current == seat(1)\n    effect: win(current)\n",
+        1,
+    )
+    game = play(
+        Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["first"], 2, 1)
+    )
     assert (game.reason, game.winners) == ("second_seat", (1,))
 
 
 def test_a_game_with_everyone_out_ends():
-    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    for p in players { eliminate(p) }\n", 1)
-    game = play(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["first"], 2, 1))
+    text = COIN_GRAB.replace(
+        "    shuffle(pile)\n", "    shuffle(pile)\n    for p in players { eliminate(p) }\n", 1
+    )
+    game = play(
+        Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["first"], 2, 1)
+    )
     assert (game.reason, game.winners, game.turn) == ("no_players", (), 0)
 
 
 def test_many_seats_are_fine():  # 64 is the most a spec may declare (docs/limits.md)
-    text = COIN_GRAB.replace("players: {min: 2, max: 4, default: 3}", "players: {min: 2, max: 64, default: 3}")
-    text = text.replace("coin: {count: 12", "coin: {count: 200").replace("thief: {count: 8}", "thief: {count: 200}")
+    text = COIN_GRAB.replace(
+        "players: {min: 2, max: 4, default: 3}", "players: {min: 2, max: 64, default: 3}"
+    )
+    text = text.replace("coin: {count: 12", "coin: {count: 200").replace(
+        "thief: {count: 8}", "thief: {count: 200}"
+    )
     game = Game(load_spec("x.yaml", text), 64).new_initial_state(seed=1, turn_limit=40)
     offered = set()
     while not game.is_terminal():
@@ -190,17 +228,28 @@ def test_many_seats_are_fine():  # 64 is the most a spec may declare (docs/limit
 
 
 def test_a_loop_without_a_choice_ends_the_game_as_effect_loop():
-    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    while true { steals += 1 }\n", 1)
+    text = COIN_GRAB.replace(
+        "    shuffle(pile)\n", "    shuffle(pile)\n    while true { steals += 1 }\n", 1
+    )
     game = settled(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1))
-    assert (game.is_terminal(), game.reason, game.winners, game.turn) == (True, "effect_loop", (), 0)
-    assert counter(game, "steals") == 100_000   # every pass ran, up to the bound
+    assert (game.is_terminal(), game.reason, game.winners, game.turn) == (
+        True,
+        "effect_loop",
+        (),
+        0,
+    )
+    assert counter(game, "steals") == 100_000  # every pass ran, up to the bound
 
 
 def test_an_end_inside_a_loop_stops_the_rest_of_the_effect():
     """win and end_turn stop the whole effect, even from inside `for` and `if`."""
-    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n"
-                             "    for p in players { for q in players { if q == seat(1) { steals += 1 end_turn() } } }\n"
-                             "    steals += 10\n", 1)
+    text = COIN_GRAB.replace(
+        "    shuffle(pile)\n",
+        "    shuffle(pile)\n"
+        "    for p in players { for q in players { if q == seat(1) { steals += 1 end_turn() } } }\n"
+        "    steals += 10\n",
+        1,
+    )
     game = settled(Game(load_spec("x.yaml", text), 3).new_initial_state(seed=1))
     assert counter(game, "steals") == 1 and game.turn == 1
     assert [len(zone(game, f"hand[P{p}]")) for p in (1, 2, 3)] == [1, 0, 0]  # only the draw
@@ -208,40 +257,64 @@ def test_an_end_inside_a_loop_stops_the_rest_of_the_effect():
 
 def test_a_move_that_lists_a_card_twice_logs_where_each_copy_was():
     """`a + b` keeps a card in both twice: its second move is from where the first put it."""
-    text = COIN_GRAB.replace("    effect: move(top(pile, 1), hand(current))\n",
-                             "    effect: |\n      move(top(pile, 1), hand(current))\n"
-                             "      if size(hand(current)) > 3 { move(hand(current) + hand(current), discard) }\n", 1)
+    text = COIN_GRAB.replace(
+        "    effect: move(top(pile, 1), hand(current))\n",
+        "    effect: |\n      move(top(pile, 1), hand(current))\n"
+        "      if size(hand(current)) > 3 { move(hand(current) + hand(current), discard) }\n",
+        1,
+    )
     game = Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1)
     while not game.is_terminal() and game.turn < 6:
-        game.sample_chance() if game.is_chance_node() else game.apply_action(game.legal_actions()[0])
-    moves = [(e["src"], e["dst"], e["n"]) for e in game.log_for(None)
-             if e["event"] == "move" and e["dst"] == "discard"]
+        game.sample_chance() if game.is_chance_node() else game.apply_action(
+            game.legal_actions()[0]
+        )
+    moves = [
+        (e["src"], e["dst"], e["n"])
+        for e in game.log_for(None)
+        if e["event"] == "move" and e["dst"] == "discard"
+    ]
     assert moves[:2] == [("hand[P1]", "discard", 4), ("discard", "discard", 4)]
 
 
 def test_a_condition_on_the_next_player_sees_the_direction_change():
     """next(p) reads the direction of play: reverse() must wake the rules that use it."""
-    text = COIN_GRAB.replace("  steals: {initial: 0}\n", "  steals: {initial: 0}\n  flips: {initial: 0}\n"
-                             "  seen: {per_player: true, initial: 0}\n", 1)
-    text = text.replace("    effect: move(top(pile, 1), hand(current))\n",
-                        "    effect: |\n      move(top(pile, 1), hand(current))\n"
-                        "      if flips == 0 { reverse() flips = 1 }\n", 1)
-    text += ("triggers:\n  behind_me:\n    each: p\n    when: seat_number(next(p)) == 2 and seen(p) == 0\n"
-             "    effect: seen(p) = 1\n")
+    text = COIN_GRAB.replace(
+        "  steals: {initial: 0}\n",
+        "  steals: {initial: 0}\n  flips: {initial: 0}\n  seen: {per_player: true, initial: 0}\n",
+        1,
+    )
+    text = text.replace(
+        "    effect: move(top(pile, 1), hand(current))\n",
+        "    effect: |\n      move(top(pile, 1), hand(current))\n"
+        "      if flips == 0 { reverse() flips = 1 }\n",
+        1,
+    )
+    text += (
+        "triggers:\n  behind_me:\n    each: p\n    when: seat_number(next(p)) == 2 and seen(p) == 0\n"
+        "    effect: seen(p) = 1\n"
+    )
     game = Game(load_spec("x.yaml", text), 3).new_initial_state(seed=1)
     while not game.is_terminal() and game.turn < 4:
         game.sample_chance() if game.is_chance_node() else game.apply_action("pass")
     fired = [e["player"] for e in game.log_for(None) if e["event"] == "trigger"]
-    assert game.observation(None)["direction"] == -1 and fired == [1, 0]   # P2 before the reverse, P1 after
+    assert game.observation(None)["direction"] == -1 and fired == [
+        1,
+        0,
+    ]  # P2 before the reverse, P1 after
 
 
 def test_deep_nesting_and_long_chains_run():
     """Generated code stays within Python's limits (nested loops, parentheses)."""
     loops = "".join(f"for q{i} in current {{ " for i in range(25))
-    text = COIN_GRAB.replace("    shuffle(pile)\n", "    shuffle(pile)\n    " + loops
-                             + "if true { steals += 1 }" + " }" * 25 + "\n", 1)
+    text = COIN_GRAB.replace(
+        "    shuffle(pile)\n",
+        "    shuffle(pile)\n    " + loops + "if true { steals += 1 }" + " }" * 25 + "\n",
+        1,
+    )
     # the longest chain the language allows: 61 '+' and count(hand(me)) are 64 levels
     text += "evaluation: " + " + ".join(["count(hand(me), coin)"] * 62) + "\n"
     game = settled(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1))
     assert counter(game, "steals") == 1
-    assert zone(game, "hand[P1]").count("coin") == 2 and game.evaluate(0) == 124  # dealt 2 coins, seed 1
+    assert (
+        zone(game, "hand[P1]").count("coin") == 2 and game.evaluate(0) == 124
+    )  # dealt 2 coins, seed 1

@@ -1,14 +1,15 @@
 """Decks by construction (`deck.build`), removal by property and parameters that depend
 on the player count, on a small game of their own."""
+
 import time
 
 import pytest
 from gamekit import ROOT, cli, settled, zone
 
-from rulespec.interpreter import Game
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis.diff import canon, changes
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 
 HIGH_CARD = ROOT / "tests" / "valid" / "high_card.yaml"
 
@@ -67,15 +68,18 @@ def _written_cards() -> str:
     lines = []
     for suit, colour in (("cups", "warm"), ("swords", "cold")):
         for rank in (1, 2, 3):
-            lines.append(f"    {suit}_{rank}: {{title: {rank} of {suit}, count: 2, tags: [plain, "
-                         f"{suit}, {colour}], props: {{suit: {suit}, rank: {rank}, points: "
-                         f"{rank * 2 + 1}, high: {str(rank >= 3).lower()}, colour: {colour}}}}}")
+            lines.append(
+                f"    {suit}_{rank}: {{title: {rank} of {suit}, count: 2, tags: [plain, "
+                f"{suit}, {colour}], props: {{suit: {suit}, rank: {rank}, points: "
+                f"{rank * 2 + 1}, high: {str(rank >= 3).lower()}, colour: {colour}}}}}"
+            )
     return "\n".join(lines)
 
 
-WRITTEN = BUILT.replace(BUILT[BUILT.index("  build:"):BUILT.index("  remove:")],
-                        "  cards:\n" + _written_cards() + "\n").replace(
-    '[{where: {rank: 1}}]', "{cups_1: 2, swords_1: 2}")
+WRITTEN = BUILT.replace(
+    BUILT[BUILT.index("  build:") : BUILT.index("  remove:")],
+    "  cards:\n" + _written_cards() + "\n",
+).replace("[{where: {rank: 1}}]", "{cups_1: 2, swords_1: 2}")
 
 
 def spec(text=BUILT):
@@ -87,8 +91,7 @@ def test_a_family_is_the_product_of_its_values_with_derived_properties():
     assert list(cards) == ["cups_1", "cups_2", "cups_3", "swords_1", "swords_2", "swords_3"]
     c = cards["cups_3"]
     assert (c.title, c.count, c.tags) == ("3 of cups", 2, ("plain", "cups", "warm"))
-    assert dict(c.props) == {"suit": "cups", "rank": 3, "points": 7, "high": True,
-                             "colour": "warm"}
+    assert dict(c.props) == {"suit": "cups", "rank": 3, "points": 7, "high": True, "colour": "warm"}
 
 
 def test_built_card_types_are_the_written_ones():
@@ -114,12 +117,25 @@ def test_text_values_are_tags_and_kind_properties():
 
 
 def test_removal_by_property_takes_every_copy_or_a_count():
-    assert dict(spec().deck_for(3)) == {"cups_1": 0, "cups_2": 2, "cups_3": 2, "swords_1": 0,
-                                         "swords_2": 2, "swords_3": 2}
-    one_each = BUILT.replace('[{where: {rank: 1}}]', '[{where: {suit: cups}, count: 1}]') \
-        .replace('"3": 8}', '"3": 9}')
-    assert dict(spec(one_each).deck_for(3)) == {"cups_1": 1, "cups_2": 1, "cups_3": 1,
-                                                "swords_1": 2, "swords_2": 2, "swords_3": 2}
+    assert dict(spec().deck_for(3)) == {
+        "cups_1": 0,
+        "cups_2": 2,
+        "cups_3": 2,
+        "swords_1": 0,
+        "swords_2": 2,
+        "swords_3": 2,
+    }
+    one_each = BUILT.replace("[{where: {rank: 1}}]", "[{where: {suit: cups}, count: 1}]").replace(
+        '"3": 8}', '"3": 9}'
+    )
+    assert dict(spec(one_each).deck_for(3)) == {
+        "cups_1": 1,
+        "cups_2": 1,
+        "cups_3": 1,
+        "swords_1": 2,
+        "swords_2": 2,
+        "swords_3": 2,
+    }
 
 
 def test_a_parameter_takes_its_value_for_the_player_count():
@@ -131,16 +147,22 @@ def test_a_parameter_takes_its_value_for_the_player_count():
 
 
 def test_numbered_range_with_a_formula():
-    text = BUILT.replace('"{suit}_{rank}"', '"card_{number}"').replace(
-        "      each:\n        suit: [cups, swords]\n        rank: {from: 1, to: 3}\n",
-        "      each:\n        number: {from: 1, to: 104}\n").replace(
-        '        points: "rank * 2 + 1"\n        high: "rank >= 3"\n'
-        '        colour: {suit: {cups: warm, swords: cold}}\n',
-        '        points: "1 + min(number % 10, 1) * 0 + number // 50"\n').replace(
-        "      title: \"{rank} of {suit}\"\n", "").replace(
-        '[{where: {rank: 1}}]', '[{where: {number: 104}}]').replace(
-        'totals: {"2": 12, "3": 8}', 'totals: {"2": 208, "3": 206}').replace(
-        'count(card, warm) > 0 and prop(card, "high")', "false")
+    text = (
+        BUILT.replace('"{suit}_{rank}"', '"card_{number}"')
+        .replace(
+            "      each:\n        suit: [cups, swords]\n        rank: {from: 1, to: 3}\n",
+            "      each:\n        number: {from: 1, to: 104}\n",
+        )
+        .replace(
+            '        points: "rank * 2 + 1"\n        high: "rank >= 3"\n'
+            "        colour: {suit: {cups: warm, swords: cold}}\n",
+            '        points: "1 + min(number % 10, 1) * 0 + number // 50"\n',
+        )
+        .replace('      title: "{rank} of {suit}"\n', "")
+        .replace("[{where: {rank: 1}}]", "[{where: {number: 104}}]")
+        .replace('totals: {"2": 12, "3": 8}', 'totals: {"2": 208, "3": 206}')
+        .replace('count(card, warm) > 0 and prop(card, "high")', "false")
+    )
     cards = spec(text).cards
     assert len(cards) == 104 and cards[0].name == "card_1" and cards[0].title == "Card 1"
     assert [dict(c.props)["points"] for c in cards[48:51]] == [1, 2, 2]
@@ -161,46 +183,107 @@ def _diagnostics(old, new, text=BUILT):
     return exc.value.diagnostics
 
 
-@pytest.mark.parametrize("old, new, code, line, message", [
-    ('"{suit}_{rank}"', '"{suit}_{rnk}"', "RS201", 8, "unknown card property 'rnk' in the card template"),
-    ('"{suit}_{rank}"', '"{suit}"', "RS202", 8, "the card template gives 'cups' twice"),
-    ('"{suit}_{rank}"', '"{suit} {rank}"', "RS104", 8,
-     "the card template gives 'cups 1', which is not a valid name"),
-    ("rank: {from: 1, to: 3}", "rank: {from: 3, to: 1}", "RS104", 14, "'rank' goes from 3 to 1: no values"),
-    ("rank: {from: 1, to: 3}", "rank: {from: 1, to: 100000000000000000}", "RS407", 13,
-     "this family makes 200000000000000000 card types"),
-    ("rank: {from: 1, to: 3}", "rank: [1, two]", "RS406", 14, "property 'rank' mixes"),
-    ('"rank * 2 + 1"', '"rank * player_count"', "RS411", 16, "a formula may use numbers"),
-    ('"rank * 2 + 1"', '"rank * 2 + size(players)"', "RS411", 16, "a formula may use numbers"),
-    ("{cups: warm, swords: cold}", "{cups: warm}", "RS411", 18, "'colour' gives no value for suit swords"),
-    ("{suit: {cups", "{suite: {cups", "RS201", 18, "unknown card property 'suite'"),
-    ('high: "rank >= 3"', 'rank: "rank >= 3"', "RS202", 17, "'rank' is already a property"),
-    ('"rank * 2 + 1"', "'\"Big\"'", "RS104", 16, "'points' gives 'Big', which is not a valid name"),
-    ('[{where: {rank: 1}}]', '[{where: {rnk: 1}}]', "RS201", 20, "unknown card property 'rnk'"),
-    ('[{where: {rank: 1}}]', '[{where: {rank: 9}}]', "RS201", 20, "no card has rank: 9"),
-    ('[{where: {rank: 1}}]', '[{where: {rank: true}}]', "RS201", 20, "no card has rank: true"),
-    ('[{where: {rank: 1}}]', '[{where: {rank: 1}}, {where: {suit: cups}, count: 1}]',
-     "RS404", 20, "removing 3 'cups_1' for 3 players leaves -1"),
-    ('{"3": 2}', '{"3": true}', "RS204", 23,
-     "parameter 'deal_size' is a number, but its value for 3 players is true/false"),
-    ("tags: [plain]", "tags: [pile]", "RS202", 25, "'pile': already a tag (at pairs.yaml:11:14)"),
-    ("{cups: warm,", "{cups: pile,", "RS202", 25, "'pile': already a tag (at pairs.yaml:18:17)"),
-])
+@pytest.mark.parametrize(
+    "old, new, code, line, message",
+    [
+        (
+            '"{suit}_{rank}"',
+            '"{suit}_{rnk}"',
+            "RS201",
+            8,
+            "unknown card property 'rnk' in the card template",
+        ),
+        ('"{suit}_{rank}"', '"{suit}"', "RS202", 8, "the card template gives 'cups' twice"),
+        (
+            '"{suit}_{rank}"',
+            '"{suit} {rank}"',
+            "RS104",
+            8,
+            "the card template gives 'cups 1', which is not a valid name",
+        ),
+        (
+            "rank: {from: 1, to: 3}",
+            "rank: {from: 3, to: 1}",
+            "RS104",
+            14,
+            "'rank' goes from 3 to 1: no values",
+        ),
+        (
+            "rank: {from: 1, to: 3}",
+            "rank: {from: 1, to: 100000000000000000}",
+            "RS407",
+            13,
+            "this family makes 200000000000000000 card types",
+        ),
+        ("rank: {from: 1, to: 3}", "rank: [1, two]", "RS406", 14, "property 'rank' mixes"),
+        ('"rank * 2 + 1"', '"rank * player_count"', "RS411", 16, "a formula may use numbers"),
+        ('"rank * 2 + 1"', '"rank * 2 + size(players)"', "RS411", 16, "a formula may use numbers"),
+        (
+            "{cups: warm, swords: cold}",
+            "{cups: warm}",
+            "RS411",
+            18,
+            "'colour' gives no value for suit swords",
+        ),
+        ("{suit: {cups", "{suite: {cups", "RS201", 18, "unknown card property 'suite'"),
+        ('high: "rank >= 3"', 'rank: "rank >= 3"', "RS202", 17, "'rank' is already a property"),
+        (
+            '"rank * 2 + 1"',
+            "'\"Big\"'",
+            "RS104",
+            16,
+            "'points' gives 'Big', which is not a valid name",
+        ),
+        ("[{where: {rank: 1}}]", "[{where: {rnk: 1}}]", "RS201", 20, "unknown card property 'rnk'"),
+        ("[{where: {rank: 1}}]", "[{where: {rank: 9}}]", "RS201", 20, "no card has rank: 9"),
+        ("[{where: {rank: 1}}]", "[{where: {rank: true}}]", "RS201", 20, "no card has rank: true"),
+        (
+            "[{where: {rank: 1}}]",
+            "[{where: {rank: 1}}, {where: {suit: cups}, count: 1}]",
+            "RS404",
+            20,
+            "removing 3 'cups_1' for 3 players leaves -1",
+        ),
+        (
+            '{"3": 2}',
+            '{"3": true}',
+            "RS204",
+            23,
+            "parameter 'deal_size' is a number, but its value for 3 players is true/false",
+        ),
+        (
+            "tags: [plain]",
+            "tags: [pile]",
+            "RS202",
+            25,
+            "'pile': already a tag (at pairs.yaml:11:14)",
+        ),
+        (
+            "{cups: warm,",
+            "{cups: pile,",
+            "RS202",
+            25,
+            "'pile': already a tag (at pairs.yaml:18:17)",
+        ),
+    ],
+)
 def test_construction_errors_are_positioned(old, new, code, line, message):
     found = [(d.code, d.span.line, d.message) for d in _diagnostics(old, new)]
     assert any(c == code and ln == line and message in m for c, ln, m in found), found
 
 
 def test_a_deck_needs_cards_or_build():
-    text = BUILT[:BUILT.index("  build:")] + BUILT[BUILT.index("  remove:"):]
+    text = BUILT[: BUILT.index("  build:")] + BUILT[BUILT.index("  remove:") :]
     codes = [d.code for d in _diagnostics('"3": [{where: {rank: 1}}]', '"3": {}', text)]
     assert "RS103" in codes
 
 
 def test_a_huge_family_is_refused_without_being_made():
     start = time.process_time()
-    _diagnostics("rank: {from: 1, to: 3}", "rank: {from: 1, to: 999999999999999999}\n"
-                 "        other: {from: 1, to: 999999999999999999}")
+    _diagnostics(
+        "rank: {from: 1, to: 3}",
+        "rank: {from: 1, to: 999999999999999999}\n        other: {from: 1, to: 999999999999999999}",
+    )
     assert time.process_time() - start < 5
 
 
@@ -208,8 +291,10 @@ def test_a_variant_may_give_a_parameter_values_per_player_count(tmp_path):
     base = tmp_path / "pairs.yaml"
     base.write_text(BUILT)
     variant = tmp_path / "short.yaml"
-    variant.write_text("rulespec: 1\nextends: pairs.yaml\n"
-                       "parameters:\n  deal_size: {default: 1, players: {\"2\": 2}}\n")
+    variant.write_text(
+        "rulespec: 1\nextends: pairs.yaml\n"
+        'parameters:\n  deal_size: {default: 1, players: {"2": 2}}\n'
+    )
     s = load_spec(base, variants=[str(variant)])
     assert [Game(s, n).params["deal_size"] for n in (2, 3)] == [2, 1]
     variant.write_text("rulespec: 1\nextends: pairs.yaml\nparameters:\n  deal_size: {default: 1}\n")

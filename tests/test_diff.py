@@ -25,14 +25,15 @@ diff is fixed and the key must be removed.
 
 The expectations are written by hand from the specs, never copied from diff's output.
 """
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
-from gamekit import cli
 import yaml
+from gamekit import cli
 
 from rulespec.analysis import diff
 from rulespec.lang.compiler import load_spec
@@ -46,8 +47,6 @@ SIDE_KEYS = ({"file"}, {"base", "replace"}, {"base"}, {"text"})
 EXPECT_KEYS = {"changes", "new_findings", "fixed_findings", "exit", "stderr"}
 
 
-
-
 def load_case(path: Path) -> dict:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert isinstance(data, dict), f"{path.name}: a case is a mapping"
@@ -55,7 +54,9 @@ def load_case(path: Path) -> dict:
     for key in ("description", "old", "new", "expect"):
         assert key in data, f"{path.name}: missing '{key}'"
     for side in ("old", "new"):
-        assert set(data[side]) in SIDE_KEYS, f"{path.name}: {side} needs file, base (+ replace) or text"
+        assert set(data[side]) in SIDE_KEYS, (
+            f"{path.name}: {side} needs file, base (+ replace) or text"
+        )
     assert not set(data["expect"]) - EXPECT_KEYS, f"{path.name}: unknown expect keys"
     assert "exit" in data["expect"], f"{path.name}: expect needs 'exit'"
     return data
@@ -88,10 +89,16 @@ def _finding_matches(want, got: dict) -> bool:
 def check_findings(label, wants, gots) -> list[str]:
     codes = [g["code"] for g in gots]
     if len(wants) != len(gots):
-        return [f"{label}: expected {len(wants)} finding(s), got {codes}: "
-                + "; ".join(f"{g['code']} {g['message']}" for g in gots)]
-    return [f"{label}[{i}]: expected {w}, got {g['code']} {g['severity']} line {g['line']}: "
-            f"{g['message']}" for i, (w, g) in enumerate(zip(wants, gots)) if not _finding_matches(w, g)]
+        return [
+            f"{label}: expected {len(wants)} finding(s), got {codes}: "
+            + "; ".join(f"{g['code']} {g['message']}" for g in gots)
+        ]
+    return [
+        f"{label}[{i}]: expected {w}, got {g['code']} {g['severity']} line {g['line']}: "
+        f"{g['message']}"
+        for i, (w, g) in enumerate(zip(wants, gots))
+        if not _finding_matches(w, g)
+    ]
 
 
 def _case_params():
@@ -119,11 +126,15 @@ def test_diff_case(path, tmp_path):
         report = json.loads(out)
         got = [[c["kind"], c["name"], c["what"], c["detail"]] for c in report["changes"]]
         expected = want.get("changes") or []
-        cut = [g[:len(e)] for g, e in zip(got, expected)]
+        cut = [g[: len(e)] for g, e in zip(got, expected)]
         if len(got) != len(expected) or cut != [list(e) for e in expected]:
             problems.append(f"changes: expected {expected}, got {got}")
-        problems += check_findings("new_findings", want.get("new_findings") or [], report["new_findings"])
-        problems += check_findings("fixed_findings", want.get("fixed_findings") or [], report["fixed_findings"])
+        problems += check_findings(
+            "new_findings", want.get("new_findings") or [], report["new_findings"]
+        )
+        problems += check_findings(
+            "fixed_findings", want.get("fixed_findings") or [], report["fixed_findings"]
+        )
         assert report["outcomes"] == []
     assert not problems, f"{path.name}: {case['description']}\n" + "\n".join(problems)
 
@@ -131,17 +142,27 @@ def test_diff_case(path, tmp_path):
 def test_there_are_enough_cases():
     assert len(CASES) >= 8
     stems = {p.stem for p in CASES}
-    for needed in ("same_spec", "reformat_and_reorder", "parameter_change",
-                   "kraken_limit_above_supply", "card_count_change", "action_added",
-                   "action_removed", "action_changed", "end_condition_removed",
-                   "variant_fixes_a_finding", "variant_advanced"):
+    for needed in (
+        "same_spec",
+        "reformat_and_reorder",
+        "parameter_change",
+        "kraken_limit_above_supply",
+        "card_count_change",
+        "action_added",
+        "action_removed",
+        "action_changed",
+        "end_condition_removed",
+        "variant_fixes_a_finding",
+        "variant_advanced",
+    ):
         assert needed in stems
 
 
 def test_text_output_of_a_variant_diff(monkeypatch):
     monkeypatch.chdir(ROOT)
-    code, out, err = cli("diff", "games/take_the_gold.yaml",
-                         "games/variants/take_the_gold/advanced.yaml")
+    code, out, err = cli(
+        "diff", "games/take_the_gold.yaml", "games/variants/take_the_gold/advanced.yaml"
+    )
     assert (code, err) == (0, "")
     assert out.splitlines() == [
         "added    step 'coin_win'  (new games/variants/take_the_gold/advanced.yaml:13:7)",
@@ -156,6 +177,7 @@ def test_changes_of_identical_specs_loaded_twice_are_empty():
 
 
 # --- outcomes: --simulate ----------------------------------------------------------
+
 
 def _outcomes(old, new, *extra):
     return {row["what"]: row for row in _report(old, new, *extra)["outcomes"]}
@@ -178,9 +200,17 @@ def test_simulate_flags_a_clearly_longer_game(tmp_path):
     assert length["new"] > length["old"] + 3
     assert rows["end reason coin_win"]["significant"] is True
     assert rows["end reason coin_win"]["new"] < rows["end reason coin_win"]["old"]
-    assert set(rows) == {"end reason coin_win", "end reason ship_destroyed", "P1 wins",
-                         "P2 wins", "P3 wins", "P4 wins", "mean length (turns)",
-                         "median length", "p95 length"}
+    assert set(rows) == {
+        "end reason coin_win",
+        "end reason ship_destroyed",
+        "P1 wins",
+        "P2 wins",
+        "P3 wins",
+        "P4 wins",
+        "mean length (turns)",
+        "median length",
+        "p95 length",
+    }
     for row in rows.values():  # every tested quantity comes with its 95% intervals
         if row["p"] is not None:
             assert row["old_ci"][0] <= row["old"] <= row["old_ci"][1]
@@ -211,8 +241,12 @@ def test_simulate_names_its_tests_and_corrects_for_the_rows():
     facts = report["statistics"]
     assert len(tested) == facts["tested"] == 7
     assert {k: facts[k] for k in ("alpha", "correction", "tests", "power", "games")} == {
-        "alpha": 0.01, "correction": "holm", "power": 0.8, "games": [200, 200],
-        "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"}}
+        "alpha": 0.01,
+        "correction": "holm",
+        "power": 0.8,
+        "games": [200, 200],
+        "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
+    }
     # 200 games a side at 0.01/7 detect about (3.19 + 0.84) * sqrt(0.25 * 2 / 200) = 20 points
     assert facts["detectable_at_half"] == pytest.approx(0.20, abs=0.005)
     assert {r["test"] for r in tested} == {"fisher", "welch_t"}
@@ -223,13 +257,14 @@ def test_simulate_names_its_tests_and_corrects_for_the_rows():
     for r in tested:  # every interval inside what the quantity can take
         low, high = (0, 1) if r["test"] == "fisher" else (1, limit)
         assert all(low <= x <= high for x in r["old_ci"] + r["new_ci"])
-    code, out, err = cli("diff", TTG, long_5, "--simulate", "200")
+    _code, out, _err = cli("diff", TTG, long_5, "--simulate", "200")
     assert out.splitlines()[-2:] == [
         "tests    shares: Fisher's exact test; mean length: Welch's t-test; "
         "Holm's correction over 7 rows, SIGNIFICANT when holm < 0.01",
         f"power    200 and 200 games can detect a change of {100 * facts['detectable_at_half']:.1f} points "
         f"in a 50% share, a change of {facts['detectable_mean']} turns in the mean length "
-        "(80% power, alpha 0.01/7)"]
+        "(80% power, alpha 0.01/7)",
+    ]
 
 
 def test_simulate_needs_a_player_count_both_specs_allow():

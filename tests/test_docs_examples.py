@@ -11,6 +11,7 @@ KIND says what the block is:
                        skips unless MODULE (an optional extra's) is installed
   scenario             a scenario file, run against tests/scenarios/take_the_gold/
 """
+
 import re
 import subprocess
 import sys
@@ -20,7 +21,6 @@ import yaml
 from gamekit import GAMES, ROOT
 
 from rulespec import SpecError, load_spec
-
 from rulespec.table import scenarios
 
 MARK = re.compile(r"<!-- check: ([^>]*?) -->\n```(\w+)\n(.*?)\n```", re.S)
@@ -32,10 +32,11 @@ def examples():
     for path in sorted((ROOT / "docs").glob("*.md")):
         doc = path.read_text(encoding="utf-8")
         for m in MARK.finditer(doc):
-            line = doc[:m.start()].count("\n") + 1
-            output = OUTPUT.match(doc[m.end():])
-            yield pytest.param(m.group(1).split(), m.group(3), output and output.group(2),
-                               id=f"{path.name}:{line}")
+            line = doc[: m.start()].count("\n") + 1
+            output = OUTPUT.match(doc[m.end() :])
+            yield pytest.param(
+                m.group(1).split(), m.group(3), output and output.group(2), id=f"{path.name}:{line}"
+            )
 
 
 def merged(base: str, snippet) -> str:
@@ -60,8 +61,11 @@ def placed(kind: str, text: str) -> str:
     snippet = {
         "effect": {"triggers": {"doc_check": {**quiet, "effect": text}}},
         "expr": {"triggers": {"doc_check": {**quiet, "effect": f"let doc_value = ({text})"}}},
-        "action": {"actions": {"doc_check": {"card": card, "to": "discard_pile",
-                                             "target": "other", "effect": text}}},
+        "action": {
+            "actions": {
+                "doc_check": {"card": card, "to": "discard_pile", "target": "other", "effect": text}
+            }
+        },
     }[kind]
     return merged(base, snippet)
 
@@ -73,15 +77,18 @@ def test_doc_example(mark, body, output, tmp_path):
     if kind == "python":
         if mark[1:2] == ["needs"]:
             pytest.importorskip(mark[2])
-        done = subprocess.run([sys.executable, "-c", body], cwd=ROOT, capture_output=True,
-                              text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=600
+        )
         assert done.returncode == 0, done.stderr
         if output is not None:
             assert done.stdout.strip() == output.strip()
         return
     if kind == "scenario":
         data = yaml.safe_load(body)
-        data["spec"] = str((ROOT / "tests" / "scenarios" / "take_the_gold" / data["spec"]).resolve())
+        data["spec"] = str(
+            (ROOT / "tests" / "scenarios" / "take_the_gold" / data["spec"]).resolve()
+        )
         path = tmp_path / "scenario.yaml"
         path.write_text(yaml.safe_dump(data, sort_keys=False))
         outcome = scenarios.run(path)

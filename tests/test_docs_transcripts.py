@@ -6,6 +6,7 @@ the docs create on the way (a variant written in a walkthrough, a log) or anothe
 program is skipped, and so is one marked `<!-- transcript: not run, WHY -->` (a spec
 edited in a walkthrough); test_enough_transcripts_run keeps the skips from growing
 unnoticed."""
+
 import glob
 import re
 import shlex
@@ -22,15 +23,20 @@ def parse(command: str):
     if not command.startswith("rulespec ") and command != "rulespec":
         return None
     tail = TAIL.search(command)
-    words = shlex.split(command[:tail.start()], comments=True)[1:]
+    words = shlex.split(command[: tail.start()], comments=True)[1:]
     argv = []
     for w in words:
         if any(ch in w for ch in "*?["):
             matches = sorted(glob.glob(str(ROOT / w)))
-            argv += [str(m)[len(str(ROOT)) + 1:] for m in matches]
+            argv += [str(m)[len(str(ROOT)) + 1 :] for m in matches]
         else:
             argv.append(w)
-    files = [w for w in argv if not w.startswith("-") and w.endswith((".yaml", ".yml", ".json", ".svg", ".dot", ".png", ".jsonl", ".sarif"))]
+    files = [
+        w
+        for w in argv
+        if not w.startswith("-")
+        and w.endswith((".yaml", ".yml", ".json", ".svg", ".dot", ".png", ".jsonl", ".sarif"))
+    ]
     if any(not (ROOT / f).exists() for f in files) or any("|" in w or ">" in w for w in argv):
         return None
     return argv, tail.group(2), int(tail.group(3) or 0), bool(tail.group(4)), bool(tail.group(5))
@@ -49,9 +55,14 @@ def transcripts():
                     steps.append([parsed, []])
                 elif steps:
                     steps[-1][1].append(line)
-            line_no = doc[:m.start()].count("\n") + 1
-            yield pytest.param(steps, id=f"{path.name}:{line_no}",
-                               marks=() if ok else pytest.mark.skip("marked, or needs files or programs the docs create"))
+            line_no = doc[: m.start()].count("\n") + 1
+            yield pytest.param(
+                steps,
+                id=f"{path.name}:{line_no}",
+                marks=()
+                if ok
+                else pytest.mark.skip("marked, or needs files or programs the docs create"),
+            )
 
 
 TRANSCRIPTS = list(transcripts())
@@ -86,8 +97,9 @@ def test_transcript_is_real_output(steps, monkeypatch, tmp_path):
             got = got[:n] if cut == "head" else got[-n:] if cut == "tail" else got
             if echo:
                 got.append(str(last))
-        assert matches([line.rstrip() for line in got], [line.rstrip() for line in expected]), \
+        assert matches([line.rstrip() for line in got], [line.rstrip() for line in expected]), (
             "\n".join(got)
+        )
 
 
 def matches(got: list[str], expected: list[str]) -> bool:
@@ -101,12 +113,15 @@ def matches(got: list[str], expected: list[str]) -> bool:
     if len(parts) == 1:
         return got == expected
     first, *middle, last = parts
-    if len(got) < len(first) + len(last) or got[:len(first)] != first \
-            or got[len(got) - len(last):] != last:
+    if (
+        len(got) < len(first) + len(last)
+        or got[: len(first)] != first
+        or got[len(got) - len(last) :] != last
+    ):
         return False
     i, end = len(first), len(got) - len(last)
     for seg in middle:  # each in order, leftmost first
-        while i + len(seg) <= end and got[i:i + len(seg)] != seg:
+        while i + len(seg) <= end and got[i : i + len(seg)] != seg:
             i += 1
         if i + len(seg) > end:
             return False

@@ -1,5 +1,6 @@
 """The engine inside PettingZoo (rulespec.env) and OpenSpiel (rulespec.spiel): each
 test skips unless its extra (`rl`, `openspiel`) is installed."""
+
 import random
 
 import pytest
@@ -7,16 +8,28 @@ from gamekit import GAMES, ROOT
 
 from rulespec import load_spec
 
-SPECS = sorted(GAMES.glob("*.yaml")) + sorted(GAMES.glob("variants/*/*.yaml")) + [
-    # a sample of the small valid specs (routines can end in its setup, before anyone
-    # acts, which api_test forbids)
-    ROOT / "tests/valid" / name for name in
-    ("claim_challenge.yaml", "high_card_rounds.yaml", "peek_and_bury.yaml", "rows.yaml", "turn_taking.yaml")]
+SPECS = (
+    sorted(GAMES.glob("*.yaml"))
+    + sorted(GAMES.glob("variants/*/*.yaml"))
+    + [
+        # a sample of the small valid specs (routines can end in its setup, before anyone
+        # acts, which api_test forbids)
+        ROOT / "tests/valid" / name
+        for name in (
+            "claim_challenge.yaml",
+            "high_card_rounds.yaml",
+            "peek_and_bury.yaml",
+            "rows.yaml",
+            "turn_taking.yaml",
+        )
+    ]
+)
 
 
 def _env(path, players=None, **kw):
     pytest.importorskip("pettingzoo")
     from rulespec.env import RulespecEnv
+
     return RulespecEnv(str(path), players, **kw)
 
 
@@ -25,7 +38,9 @@ def test_pettingzoo_api(path):
     pytest.importorskip("pettingzoo.test").api_test(_env(path), num_cycles=200)
 
 
-@pytest.mark.parametrize("name, players", [("take_the_gold", 2), ("take_the_gold", 6), ("pirates_wild", 4)])
+@pytest.mark.parametrize(
+    "name, players", [("take_the_gold", 2), ("take_the_gold", 6), ("pirates_wild", 4)]
+)
 def test_pettingzoo_api_at_other_player_counts(name, players):
     env = _env(GAMES / f"{name}.yaml", players)
     pytest.importorskip("pettingzoo.test").api_test(env, num_cycles=200)
@@ -47,7 +62,11 @@ def _play(env, seed, pick):
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         trace.append((agent, obs["observation"].tolist(), reward))
-        env.step(None if terminated or truncated else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+        env.step(
+            None
+            if terminated or truncated
+            else pick.choice(obs["action_mask"].nonzero()[0].tolist())
+        )
     return trace
 
 
@@ -57,7 +76,9 @@ def test_same_seed_and_choices_same_game():
     assert _play(env, 5, random.Random(1)) != _play(env, 6, random.Random(1))
 
 
-@pytest.mark.parametrize("name, players, turn_limit", [("take_the_gold", 3, None), ("pirates_wild", 2, 20)])
+@pytest.mark.parametrize(
+    "name, players, turn_limit", [("take_the_gold", 3, None), ("pirates_wild", 2, 20)]
+)
 def test_mask_is_the_legal_options_and_rewards_are_the_result(name, players, turn_limit):
     env = _env(GAMES / f"{name}.yaml", players, turn_limit=turn_limit)
     env.reset(seed=3)
@@ -80,8 +101,9 @@ def test_mask_is_the_legal_options_and_rewards_are_the_result(name, players, tur
 
 
 def test_action_space_is_fixed_for_a_spec_and_player_count():
-    from rulespec.table.encoding import ActionSpace
     from rulespec.interpreter import Game
+    from rulespec.table.encoding import ActionSpace
+
     spec = load_spec(GAMES / "take_the_gold.yaml")
     labels = ActionSpace(Game(spec, 3)).labels
     assert labels == ActionSpace(Game(spec, 3)).labels and labels == tuple(sorted(labels))
@@ -89,15 +111,19 @@ def test_action_space_is_fixed_for_a_spec_and_player_count():
     assert "kraken -> P4" not in labels and "kraken -> P4" in ActionSpace(Game(spec, 4)).labels
 
 
-ALL_SPECS = sorted(GAMES.glob("*.yaml")) + sorted(GAMES.glob("variants/*/*.yaml")) + \
-    sorted((ROOT / "tests/valid").glob("*.yaml"))
+ALL_SPECS = (
+    sorted(GAMES.glob("*.yaml"))
+    + sorted(GAMES.glob("variants/*/*.yaml"))
+    + sorted((ROOT / "tests/valid").glob("*.yaml"))
+)
 
 
 @pytest.mark.parametrize("path", ALL_SPECS, ids=lambda p: p.stem)
 def test_action_space_holds_every_option_offered(path):
     """Random games at the fewest and most players: each option offered is in the space."""
-    from rulespec.table.encoding import ActionSpace
     from rulespec.interpreter import Game
+    from rulespec.table.encoding import ActionSpace
+
     spec = load_spec(path)
     for n in sorted({spec.min_players, spec.max_players}):
         game = Game(spec, n)
@@ -131,20 +157,28 @@ def test_observation_vector_layout():
 def spiel_game():
     pyspiel = pytest.importorskip("pyspiel")
     from rulespec.spiel import register
+
     return pyspiel.load_game(register(GAMES / "take_the_gold.yaml"), {"players": 3})
 
 
 def test_openspiel_random_simulation(spiel_game):
     import pyspiel
+
     pyspiel.random_sim_test(spiel_game, num_sims=3, serialize=False, verbose=False)
 
 
 def test_openspiel_mcts_plays_a_full_game(spiel_game):
     import numpy as np
+
     mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
     rng = np.random.RandomState(0)
-    bot = mcts.MCTSBot(spiel_game, uct_c=2, max_simulations=10,
-                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    bot = mcts.MCTSBot(
+        spiel_game,
+        uct_c=2,
+        max_simulations=10,
+        evaluator=mcts.RandomRolloutEvaluator(1, rng),
+        random_state=rng,
+    )
     state = spiel_game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -171,5 +205,6 @@ def test_openspiel_information_state_is_the_seats_view(spiel_game):
     assert redealt.information_state_string(0) == mine
     assert redealt.observation_string(0) == state.observation_string(0)
     assert redealt.table.observation(None) != state.table.observation(None)
-    assert redealt.information_state_string(1) != theirs or redealt.observation_string(1) != \
-        state.observation_string(1)
+    assert redealt.information_state_string(1) != theirs or redealt.observation_string(
+        1
+    ) != state.observation_string(1)

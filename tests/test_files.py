@@ -1,6 +1,7 @@
 """Files named by documents, and files the commands write (issue 12): a scenario or a
 log shows no other file's lines; an output never replaces an input, is never left
 half-written, and needs a name."""
+
 import json
 import os
 import shutil
@@ -16,8 +17,10 @@ def games(tmp_path):
     """A copy of Take the Gold and its long_5 variant, in the same layout."""
     (tmp_path / "variants" / "take_the_gold").mkdir(parents=True)
     shutil.copy(TTG, tmp_path / "take_the_gold.yaml")
-    shutil.copy(GAMES / "variants" / "take_the_gold" / "long_5.yaml",
-                tmp_path / "variants" / "take_the_gold" / "long_5.yaml")
+    shutil.copy(
+        GAMES / "variants" / "take_the_gold" / "long_5.yaml",
+        tmp_path / "variants" / "take_the_gold" / "long_5.yaml",
+    )
     return tmp_path
 
 
@@ -27,16 +30,21 @@ def scenario(tmp_path, spec):
     return path
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("/etc/passwd", "'/etc/passwd' is not a YAML file (.yaml or .yml)"),
-    ("../nope.yaml", "'../nope.yaml' is not a file (looked for {folder}/../nope.yaml)"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("/etc/passwd", "'/etc/passwd' is not a YAML file (.yaml or .yml)"),
+        ("../nope.yaml", "'../nope.yaml' is not a file (looked for {folder}/../nope.yaml)"),
+    ],
+)
 def test_a_scenario_spec_that_is_no_yaml_file_is_refused_in_one_line(tmp_path, spec, message):
     path = scenario(tmp_path, spec)
     code, out, _ = cli("test", path)
     assert code == 1
     assert out.splitlines()[1:3] == [
-        f"    {path}:1:7: error RS501: spec: {message.format(folder=tmp_path)}", f"    spec: {spec}"]
+        f"    {path}:1:7: error RS501: spec: {message.format(folder=tmp_path)}",
+        f"    spec: {spec}",
+    ]
     assert "root:" not in out
 
 
@@ -45,8 +53,9 @@ def test_a_yaml_file_that_is_no_spec_shows_only_its_first_problem(tmp_path):
     code, out, _ = cli("test", scenario(tmp_path, "config.yaml"))
     assert code == 1
     assert out.count("secret_") == 2, out  # the message and the one line it is about
-    assert ("(this file does not look like a spec: it has no top-level 'rulespec:' or "
-            "'extends:')") in out
+    assert (
+        "(this file does not look like a spec: it has no top-level 'rulespec:' or 'extends:')"
+    ) in out
 
 
 def test_a_spec_keeps_every_problem(tmp_path):
@@ -55,23 +64,38 @@ def test_a_spec_keeps_every_problem(tmp_path):
     assert code == 1 and "unknown key 'foo'" in out and "unknown key 'bar'" in out
 
 
-@pytest.mark.parametrize("argv", [
-    ["run", "{spec}", "--log", "{spec}"],
-    ["run", "{spec}", "--log", "{hard}"],
-    ["run", "{spec}", "--log", "{base}", "--variant", "long_5"],
-    ["run", "{variant}", "--log", "{base}"],
-    ["run", "{spec}", "--log", "{variant}", "--variant", "long_5"],
-    ["simulate", "{spec}", "--games", "1", "--plot", "{spec}"],
-    ["graph", "{spec}", "--output", "{spec}"],
-    ["graph", "{spec}", "--render", "{spec}"],
-], ids=["log-spec", "log-hard-link", "log-base", "log-extended", "log-variant", "plot", "output",
-        "render"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "{spec}", "--log", "{spec}"],
+        ["run", "{spec}", "--log", "{hard}"],
+        ["run", "{spec}", "--log", "{base}", "--variant", "long_5"],
+        ["run", "{variant}", "--log", "{base}"],
+        ["run", "{spec}", "--log", "{variant}", "--variant", "long_5"],
+        ["simulate", "{spec}", "--games", "1", "--plot", "{spec}"],
+        ["graph", "{spec}", "--output", "{spec}"],
+        ["graph", "{spec}", "--render", "{spec}"],
+    ],
+    ids=[
+        "log-spec",
+        "log-hard-link",
+        "log-base",
+        "log-extended",
+        "log-variant",
+        "plot",
+        "output",
+        "render",
+    ],
+)
 def test_an_output_never_replaces_an_input(games, argv):
-    base, variant = games / "take_the_gold.yaml", games / "variants" / "take_the_gold" / "long_5.yaml"
+    base, variant = (
+        games / "take_the_gold.yaml",
+        games / "variants" / "take_the_gold" / "long_5.yaml",
+    )
     os.link(base, games / "hard.jsonl")
     names = {"spec": base, "base": base, "variant": variant, "hard": games / "hard.jsonl"}
     before = {p: p.read_bytes() for p in (base, variant)}
-    code, out, err = cli(*[a.format(**names) for a in argv])
+    code, _out, err = cli(*[a.format(**names) for a in argv])
     assert code == 2 and "refusing to overwrite" in err and err.count("\n") == 1, err
     assert {p: p.read_bytes() for p in before} == before
 
@@ -79,7 +103,7 @@ def test_an_output_never_replaces_an_input(games, argv):
 @pytest.mark.parametrize("flag", ["--log", "--output", "--plot"])
 def test_an_empty_output_name_is_refused(flag):
     command = {"--log": "run", "--output": "graph", "--plot": "simulate"}[flag]
-    code, out, err = cli(command, TTG, flag, "")
+    code, _out, err = cli(command, TTG, flag, "")
     assert (code, err) == (2, f"rulespec {command}: {flag}: an empty file name\n")
 
 
@@ -95,8 +119,9 @@ def test_a_failed_log_leaves_the_old_one(tmp_path, monkeypatch):
             if record.get("game") == 2:
                 raise OSError(28, "No space left on device")
             return json.dumps(record, **options)
+
     monkeypatch.setattr(replay, "json", Failing)
-    code, out, err = cli("run", TTG, "--games", 2, "--log", log)
+    code, _out, err = cli("run", TTG, "--games", 2, "--log", log)
     assert (code, err) == (2, f"rulespec run: --log: cannot write {log}: No space left on device\n")
     assert log.read_text() == "the old log\n"
     assert os.listdir(tmp_path) == ["game.jsonl"]  # no temporary file left

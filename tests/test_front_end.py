@@ -1,4 +1,5 @@
 """Front-end limits that no small fixture file shows well."""
+
 import os
 import subprocess
 import sys
@@ -40,18 +41,34 @@ def test_every_problem_of_a_file_is_reported_together():
 
 def test_turn_limit_defaults_to_2000():  # C-5
     assert load_spec(ROOT / "games" / "take_the_gold.yaml").turn_limit == 2000
-    assert load_spec("x.yaml", BASE.replace("rulespec: 1", "rulespec: 1\nturn_limit: 30", 1)).turn_limit == 30
+    assert (
+        load_spec(
+            "x.yaml", BASE.replace("rulespec: 1", "rulespec: 1\nturn_limit: 30", 1)
+        ).turn_limit
+        == 30
+    )
 
 
-@pytest.mark.parametrize("old, new, code", [
-    # a local may not hide another: the check and the run would disagree on its type
-    ("      let strength = 1\n", "      let strength = 1\n      if true { let strength = 2 }\n", "RS202"),
-    ("let strength = 1", "let move = 1", "RS202"),           # procedures are reserved
-    ("    each: p\n", "    each: current\n", "RS202"),       # so are the constants
-    ("for p in players", "for hand in players", "RS202"),
-    ("shuffle(pile)\n", "shuffle(pile)\n    react(current)\n", "RS208"),  # react outside an action
-    ("effect: strength = 0", "effect: strength = 0\n    if: size(hand(chosen)) > 0", "RS201"),
-])
+@pytest.mark.parametrize(
+    "old, new, code",
+    [
+        # a local may not hide another: the check and the run would disagree on its type
+        (
+            "      let strength = 1\n",
+            "      let strength = 1\n      if true { let strength = 2 }\n",
+            "RS202",
+        ),
+        ("let strength = 1", "let move = 1", "RS202"),  # procedures are reserved
+        ("    each: p\n", "    each: current\n", "RS202"),  # so are the constants
+        ("for p in players", "for hand in players", "RS202"),
+        (
+            "shuffle(pile)\n",
+            "shuffle(pile)\n    react(current)\n",
+            "RS208",
+        ),  # react outside an action
+        ("effect: strength = 0", "effect: strength = 0\n    if: size(hand(chosen)) > 0", "RS201"),
+    ],
+)
 def test_binding_mistakes_are_caught_at_load(old, new, code):
     assert old in BASE
     with pytest.raises(SpecError) as exc:
@@ -61,7 +78,8 @@ def test_binding_mistakes_are_caught_at_load(old, new, code):
 
 def test_diagnostics_come_in_file_order():
     text = BASE.replace("effect: strength = 0", "effect: strenth = 0").replace(
-        "move(top(pile, 1), hand(current))", "move(top(pil, 1), hand(current))")
+        "move(top(pile, 1), hand(current))", "move(top(pil, 1), hand(current))"
+    )
     with pytest.raises(SpecError) as exc:
         load_spec("x.yaml", text)
     lines = [d.span.line for d in exc.value.diagnostics]
@@ -69,6 +87,7 @@ def test_diagnostics_come_in_file_order():
 
 
 # --- files: never block on a special file, never read more than the cap (issue 12) ----
+
 
 def test_special_files_are_refused_without_reading(tmp_path):
     """A named pipe blocked forever and /dev/zero read until MemoryError; a variant
@@ -78,14 +97,28 @@ def test_special_files_are_refused_without_reading(tmp_path):
     variant = tmp_path / "variant.yaml"
     variant.write_text("rulespec: 1\nextends: pipe.yaml\n")
     paths = [fifo, "/dev/zero", "/dev/urandom", tmp_path, variant]
-    done = subprocess.run([sys.executable, "-c", "import sys; from rulespec.cli import main; "
-                           "sys.exit(main(sys.argv[1:]))", "validate", *map(str, paths)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from rulespec.cli import main; sys.exit(main(sys.argv[1:]))",
+            "validate",
+            *map(str, paths),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    for path, kind in [(fifo, "a named pipe"), ("/dev/zero", "a character device"),
-                       ("/dev/urandom", "a character device"), (tmp_path, "a directory")]:
-        assert (f"{path}:1:1: error RS001: cannot read file: it is {kind}; a spec is a regular "
-                "file") in done.stdout
+    for path, kind in [
+        (fifo, "a named pipe"),
+        ("/dev/zero", "a character device"),
+        ("/dev/urandom", "a character device"),
+        (tmp_path, "a directory"),
+    ]:
+        assert (
+            f"{path}:1:1: error RS001: cannot read file: it is {kind}; a spec is a regular file"
+        ) in done.stdout
     assert done.stdout.count(f"{fifo}:1:1: error RS001") == 2  # once more through extends
 
 
@@ -104,11 +137,17 @@ def test_no_more_than_the_cap_is_read(tmp_path):
 
 # --- alias bombs: refused while composing, before any data is built -----------------------
 
+
 def test_aliases_of_a_long_text_are_refused_fast_and_small(tmp_path):
     """100 KB of aliases to a 50,000-character text took 18 s and 2 GB to refuse."""
     bomb = tmp_path / "bomb.yaml"
-    bomb.write_text("rulespec: 1\nname: &s " + "x" * 50_000 + "\ndescription: [" +
-                    ", ".join(["*s"] * 16_000) + "]\n")
+    bomb.write_text(
+        "rulespec: 1\nname: &s "
+        + "x" * 50_000
+        + "\ndescription: ["
+        + ", ".join(["*s"] * 16_000)
+        + "]\n"
+    )
     assert 100_000 < bomb.stat().st_size < limits.MAX_BYTES
     start = time.process_time()  # of this process: other work on the machine does not count
     with pytest.raises(SpecError) as exc:
@@ -131,20 +170,34 @@ def test_aliases_within_the_limit_still_load():
 
 # --- numbers and names -------------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new, code, needle", [
-    # YAML's 2.0 is a float: JSON Schema's integer took it, and the game crashed
-    ("coin: {count: 12", "coin: {count: 12.0", "RS102", "got a number with a decimal point"),
-    ("max: 4,", "max: 4.0,", "RS102", "got a number with a decimal point"),
-    ("deal_size: 2", "deal_size: 2.0", "RS102", "got a number with a decimal point"),
-    ("steals: {initial: 0}", "steals: {initial: 0.0}", "RS102", "got a number with a decimal point"),
-    ("count(hand(p), coin) >= coins_to_win", "2.0", "RS102", "got a number with a decimal point"),
-    # Python's `$` matches before a final newline: the patterns are matched whole
-    ("    coin: {count: 12", '    "coin\\n": {count: 12', "RS104", "'coin\\n'"),
-    ("hand: hand\n", 'hand: "hand\\n"\n', "RS104", "'hand\\n'"),
-    ("    each: p\n", '    each: "p\\n"\n', "RS104", "'p\\n'"),
-    ("actions: [steal]", 'actions: ["steal\\n"]', "RS104", "'steal\\n'"),
-    ("deck:\n", 'rulings: ["C-1\\n"]\ndeck:\n', "RS104", "'C-1\\n'"),
-])
+
+@pytest.mark.parametrize(
+    "old, new, code, needle",
+    [
+        # YAML's 2.0 is a float: JSON Schema's integer took it, and the game crashed
+        ("coin: {count: 12", "coin: {count: 12.0", "RS102", "got a number with a decimal point"),
+        ("max: 4,", "max: 4.0,", "RS102", "got a number with a decimal point"),
+        ("deal_size: 2", "deal_size: 2.0", "RS102", "got a number with a decimal point"),
+        (
+            "steals: {initial: 0}",
+            "steals: {initial: 0.0}",
+            "RS102",
+            "got a number with a decimal point",
+        ),
+        (
+            "count(hand(p), coin) >= coins_to_win",
+            "2.0",
+            "RS102",
+            "got a number with a decimal point",
+        ),
+        # Python's `$` matches before a final newline: the patterns are matched whole
+        ("    coin: {count: 12", '    "coin\\n": {count: 12', "RS104", "'coin\\n'"),
+        ("hand: hand\n", 'hand: "hand\\n"\n', "RS104", "'hand\\n'"),
+        ("    each: p\n", '    each: "p\\n"\n', "RS104", "'p\\n'"),
+        ("actions: [steal]", 'actions: ["steal\\n"]', "RS104", "'steal\\n'"),
+        ("deck:\n", 'rulings: ["C-1\\n"]\ndeck:\n', "RS104", "'C-1\\n'"),
+    ],
+)
 def test_numbers_and_names_that_only_look_right(old, new, code, needle):
     assert old in BASE
     with pytest.raises(SpecError) as exc:
@@ -168,8 +221,10 @@ def _conditions(extra: int) -> dict[str, str]:
         "calls": "max(0, " * (n - 2) + "steals" + ")" * (n - 2) + " >= 0",
         "negs": "- " * (n - 2) + "1 < 5",
         "parens": "(" * (n - 2) + "steals" + " + 1)" * (n - 2) + " > 0",
-        "aggregates": "".join("sum(" for _ in range(n - 4)) + "size(hand(p0))" +
-                      "".join(f" for p{i} in players)" for i in range(n - 4)) + " >= 0",
+        "aggregates": "".join("sum(" for _ in range(n - 4))
+        + "size(hand(p0))"
+        + "".join(f" for p{i} in players)" for i in range(n - 4))
+        + " >= 0",
     }
 
 
@@ -180,27 +235,46 @@ def _blocks(extra: int) -> dict[str, str]:
         "ifs": "if true { " * n + "steals += 1" + " }" * n,
         "whiles": "while false { " * n + "steals += 1" + " }" * n,
         "else_ifs": "if false { steals += 1 }" + " else if false { steals += 1 }" * (n - 1),
-        "chooses": "".join(f'choose(current) {{ "a{i}" {{ ' for i in range(n)) + "steals += 1" +
-                   " } }" * n,
+        "chooses": "".join(f'choose(current) {{ "a{i}" {{ ' for i in range(n))
+        + "steals += 1"
+        + " } }" * n,
         # over one player each: nested loops over players are bounded by their passes (RS410)
         "fors": "".join(f"for q{i} in current {{ " for i in range(n)) + "end_turn()" + " }" * n,
-        "mixed": "".join([f"for m{i} in players {{ ", "if true { ", "while false { ",
-                          f'choose(current) {{ "x{i}" {{ '][i % 4] for i in range(n)) +
-                 "steals += " + " + ".join(["1"] * (E - 2)) +
-                 "".join([" }", " }", " }", " } }"][i % 4] for i in reversed(range(n))),
+        "mixed": "".join(
+            [
+                f"for m{i} in players {{ ",
+                "if true { ",
+                "while false { ",
+                f'choose(current) {{ "x{i}" {{ ',
+            ][i % 4]
+            for i in range(n)
+        )
+        + "steals += "
+        + " + ".join(["1"] * (E - 2))
+        + "".join([" }", " }", " }", " } }"][i % 4] for i in reversed(range(n))),
     }
 
 
 def _at_the_limits() -> str:
     blocks = _blocks(0)
     fors = blocks.pop("fors")  # one path of them runs: end_turn() leaves at the first
-    text = BASE.replace("    effect: move(top(pile, 1), hand(current))\n",
-                        "    effect: |\n      move(top(pile, 1), hand(current))\n      " + fors + "\n")
-    text = text.replace("    for p in players { move(top(pile, deal_size), hand(p)) }\n",
-                        "    for p in players { move(top(pile, deal_size), hand(p)) }\n" +
-                        "".join(f"    {b}\n" for b in blocks.values()))
-    return text + "\ntriggers:\n" + "".join(f"  t_{k}:\n    when: '{c}'\n    effect: steals += 1\n"
-                                           for k, c in _conditions(0).items())
+    text = BASE.replace(
+        "    effect: move(top(pile, 1), hand(current))\n",
+        "    effect: |\n      move(top(pile, 1), hand(current))\n      " + fors + "\n",
+    )
+    text = text.replace(
+        "    for p in players { move(top(pile, deal_size), hand(p)) }\n",
+        "    for p in players { move(top(pile, deal_size), hand(p)) }\n"
+        + "".join(f"    {b}\n" for b in blocks.values()),
+    )
+    return (
+        text
+        + "\ntriggers:\n"
+        + "".join(
+            f"  t_{k}:\n    when: '{c}'\n    effect: steals += 1\n"
+            for k, c in _conditions(0).items()
+        )
+    )
 
 
 def test_what_validates_at_the_nesting_limits_also_runs(tmp_path):
@@ -209,8 +283,12 @@ def test_what_validates_at_the_nesting_limits_also_runs(tmp_path):
     spec = tmp_path / "deep.yaml"
     spec.write_text(_at_the_limits())
     assert cli("validate", spec)[0] == 0
-    for argv in (["run", spec, "--seed", "1", "--players", "3"], ["lint", spec],
-                 ["graph", spec], ["diff", ROOT / "tests" / "valid" / "coin_grab.yaml", spec]):
+    for argv in (
+        ["run", spec, "--seed", "1", "--players", "3"],
+        ["lint", spec],
+        ["graph", spec],
+        ["diff", ROOT / "tests" / "valid" / "coin_grab.yaml", spec],
+    ):
         code, out, err = cli(*argv)
         assert code in (0, 1) and "Traceback" not in out + err, (argv, err)
 
@@ -224,8 +302,10 @@ def test_one_level_past_the_expression_limit_is_rs302(kind):
 
 @pytest.mark.parametrize("kind", list(_blocks(1)))
 def test_one_block_past_the_block_limit_is_rs303(kind):
-    text = BASE.replace("    for p in players { move(top(pile, deal_size), hand(p)) }\n",
-                        f"    {_blocks(1)[kind]}\n")
+    text = BASE.replace(
+        "    for p in players { move(top(pile, deal_size), hand(p)) }\n",
+        f"    {_blocks(1)[kind]}\n",
+    )
     with pytest.raises(SpecError) as exc:
         load_spec("deep.yaml", text)
     assert [d.code for d in exc.value.diagnostics] == ["RS303"], exc.value.render()
@@ -239,17 +319,21 @@ def test_a_long_flat_chain_is_refused_not_crashed():
 
 # --- the game's own limits -----------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new, code", [
-    ("hand: hand\n", f"hand: hand\nturn_limit: {limits.MAX_TURN_LIMIT}\n", None),
-    ("hand: hand\n", f"hand: hand\nturn_limit: {limits.MAX_TURN_LIMIT + 1}\n", "RS409"),
-    ("hand: hand\n", "hand: hand\nturn_limit: unbounded\n", "RS102"),
-    ("max: 4, default: 3", f"max: {limits.MAX_PLAYERS}, default: {limits.MAX_PLAYERS}", None),
-    ("max: 4, default: 3", f"max: {limits.MAX_PLAYERS + 1}, default: 3", "RS408"),
-    ("coin: {count: 12", f"coin: {{count: {limits.MAX_CARDS - 12}", None),
-    ("coin: {count: 12", f"coin: {{count: {limits.MAX_CARDS - 11}", "RS407"),
-    ("coin: {count: 12", f"coin: {{count: {'9' * limits.MAX_DIGITS}", "RS407"),
-    ("coin: {count: 12", f"coin: {{count: {'9' * (limits.MAX_DIGITS + 1)}", "RS304"),
-])
+
+@pytest.mark.parametrize(
+    "old, new, code",
+    [
+        ("hand: hand\n", f"hand: hand\nturn_limit: {limits.MAX_TURN_LIMIT}\n", None),
+        ("hand: hand\n", f"hand: hand\nturn_limit: {limits.MAX_TURN_LIMIT + 1}\n", "RS409"),
+        ("hand: hand\n", "hand: hand\nturn_limit: unbounded\n", "RS102"),
+        ("max: 4, default: 3", f"max: {limits.MAX_PLAYERS}, default: {limits.MAX_PLAYERS}", None),
+        ("max: 4, default: 3", f"max: {limits.MAX_PLAYERS + 1}, default: 3", "RS408"),
+        ("coin: {count: 12", f"coin: {{count: {limits.MAX_CARDS - 12}", None),
+        ("coin: {count: 12", f"coin: {{count: {limits.MAX_CARDS - 11}", "RS407"),
+        ("coin: {count: 12", f"coin: {{count: {'9' * limits.MAX_DIGITS}", "RS407"),
+        ("coin: {count: 12", f"coin: {{count: {'9' * (limits.MAX_DIGITS + 1)}", "RS304"),
+    ],
+)
 def test_game_limits(old, new, code):
     assert old in BASE
     text = BASE.replace(old, new, 1)
@@ -262,10 +346,15 @@ def test_game_limits(old, new, code):
 
 
 def test_a_game_at_the_size_limits_runs():
-    text = BASE.replace("max: 4, default: 3", f"max: {limits.MAX_PLAYERS}, default: {limits.MAX_PLAYERS}")
+    text = BASE.replace(
+        "max: 4, default: 3", f"max: {limits.MAX_PLAYERS}, default: {limits.MAX_PLAYERS}"
+    )
     text = text.replace("coin: {count: 12", f"coin: {{count: {limits.MAX_CARDS - 12}")
     from rulespec.interpreter import Game
-    game = Game(load_spec("x.yaml", text), limits.MAX_PLAYERS).new_initial_state(seed=1, turn_limit=5)
+
+    game = Game(load_spec("x.yaml", text), limits.MAX_PLAYERS).new_initial_state(
+        seed=1, turn_limit=5
+    )
     while not game.is_terminal():
         if game.is_chance_node():
             game.sample_chance()

@@ -3,15 +3,16 @@ lists run through main() in process. Each case must end with exit code 0, 1 or 2
 exception escape, finish within CASE_SECONDS of CPU time, grow the address space by less than
 CASE_BYTES and write nothing outside its scratch folder. Derandomized, so CI runs the same cases each
 time; benchmarks/fuzz.py runs the same generators for as long as asked."""
+
 import faulthandler
 
-import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
-
 import fuzzing
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 CASE_SECONDS = 10.0
-CASE_BYTES = 300 * 2 ** 20
+CASE_BYTES = 300 * 2**20
 # Sized so the whole file runs in well under 60 s on two cores.
 EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 300, "argv": 300}
 
@@ -30,7 +31,9 @@ def check(kind: str, seed: int, scratch, repo_before) -> None:
     case = fuzzing.make_case(kind, seed)
     where = fuzzing.fresh_dir(scratch, "case")
     # A case stuck in C code never sees SIGALRM: then the process ends with its stack.
-    faulthandler.dump_traceback_later(12 * CASE_SECONDS, exit=True)  # past the guard's own wall bound
+    faulthandler.dump_traceback_later(
+        12 * CASE_SECONDS, exit=True
+    )  # past the guard's own wall bound
     try:
         outcome = fuzzing.run_guarded(case, where, CASE_SECONDS, CASE_BYTES)
     finally:
@@ -40,15 +43,24 @@ def check(kind: str, seed: int, scratch, repo_before) -> None:
         problems.append(f"{outcome.failure}: {outcome.error or ''}")
     if fuzzing.repo_snapshot() != repo_before:
         problems.append("wrote into the checkout")
-    assert not problems, "\n".join(problems) + "\n" + case.describe() + f"\nstderr: {outcome.stderr[-2000:]}"
+    assert not problems, (
+        "\n".join(problems) + "\n" + case.describe() + f"\nstderr: {outcome.stderr[-2000:]}"
+    )
 
 
 def _fuzz_test(kind: str):
-    @settings(derandomize=True, max_examples=EXAMPLES[kind], deadline=None, database=None,
-              phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(seed=st.integers(0, 2 ** 32))
+    @settings(
+        derandomize=True,
+        max_examples=EXAMPLES[kind],
+        deadline=None,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(seed=st.integers(0, 2**32))
     def test(seed, scratch, repo_before):
         check(kind, seed, scratch, repo_before)
+
     test.__name__ = f"test_fuzz_{kind}"
     return test
 
@@ -62,8 +74,10 @@ test_fuzz_argv = _fuzz_test("argv")
 
 def test_guard_catches_an_escaping_exception(scratch, monkeypatch):
     """The guard itself: an exception out of main is reported, not swallowed."""
+
     def broken(argv, stdout=None, stderr=None, stdin=None):
         raise KeyError("boom")
+
     monkeypatch.setattr(fuzzing, "main", broken)
     outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "g"), 5)
     assert outcome.failure == "traceback" and "KeyError: 'boom'" in outcome.error
@@ -73,9 +87,14 @@ def test_guard_stops_a_hang(scratch, monkeypatch):
     def stuck(argv, stdout=None, stderr=None, stdin=None):
         while True:
             pass
+
     monkeypatch.setattr(fuzzing, "main", stuck)
-    outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "h"), 0.3)
-    assert outcome.failure == "hang" and outcome.seconds < 10  # 0.3 s of CPU, however busy the machine
+    outcome = fuzzing.run_guarded(
+        fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "h"), 0.3
+    )
+    assert (
+        outcome.failure == "hang" and outcome.seconds < 10
+    )  # 0.3 s of CPU, however busy the machine
 
 
 def test_guard_stops_a_case_blocked_without_using_the_cpu(scratch, monkeypatch):
@@ -84,15 +103,21 @@ def test_guard_stops_a_case_blocked_without_using_the_cpu(scratch, monkeypatch):
 
     def blocked(argv, stdout=None, stderr=None, stdin=None):
         time.sleep(60)
+
     monkeypatch.setattr(fuzzing, "main", blocked)
-    outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "b"), 0.2)
+    outcome = fuzzing.run_guarded(
+        fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "b"), 0.2
+    )
     assert outcome.failure == "hang" and outcome.seconds < 5
 
 
 def test_guard_stops_a_memory_blow_up(scratch, monkeypatch):
     def greedy(argv, stdout=None, stderr=None, stdin=None):
-        return len(bytearray(2 ** 30))
+        return len(bytearray(2**30))
+
     monkeypatch.setattr(fuzzing, "main", greedy)
-    outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "m"), 5, 2 ** 28)
+    outcome = fuzzing.run_guarded(
+        fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "m"), 5, 2**28
+    )
     assert outcome.failure == "memory"
-    assert len(bytearray(2 ** 29)) == 2 ** 29  # the cap is lifted afterwards
+    assert len(bytearray(2**29)) == 2**29  # the cap is lifted afterwards

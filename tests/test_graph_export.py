@@ -1,5 +1,6 @@
 """`rulespec graph`: a spec's text (its name, the paths in its spans) stays inside the
 DOT or Mermaid string it is written into, whatever it holds (issue 12)."""
+
 import html
 import json
 import re
@@ -12,9 +13,18 @@ from gamekit import GAMES, cli
 
 from rulespec.analysis.graph import dot_string, mermaid_string
 
-PAYLOADS = ['a "quoted" name', 'back\\slash', 'x\\" ; URL="javascript:alert(1)" ; "',
-            "two\nlines", "c]lose | pipe", "<b>bold</b> & <script>", "javascript:alert(1)",
-            'end\\', "\x1b]0;title\x07", "#quot; #35;"]
+PAYLOADS = [
+    'a "quoted" name',
+    "back\\slash",
+    'x\\" ; URL="javascript:alert(1)" ; "',
+    "two\nlines",
+    "c]lose | pipe",
+    "<b>bold</b> & <script>",
+    "javascript:alert(1)",
+    "end\\",
+    "\x1b]0;title\x07",
+    "#quot; #35;",
+]
 DOT_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|->|[\w.]+|[][{};,=]|\s+', re.S)
 
 
@@ -24,7 +34,7 @@ def dot_tokens(text: str) -> list[str]:
     tokens, at = [], 0
     while at < len(text):
         m = DOT_TOKEN.match(text, at)
-        assert m, f"not DOT at {text[at:at + 40]!r}"
+        assert m, f"not DOT at {text[at : at + 40]!r}"
         if not m.group().isspace():
             tokens.append(m.group())
         at = m.end()
@@ -59,8 +69,9 @@ def hostile(tmp_path):
     folder.mkdir()
     spec = folder / "spec.yaml"
     text = (GAMES / "take_the_gold.yaml").read_text()
-    spec.write_text(re.sub(r"(?m)^name: .*$", lambda _: "name: " + json.dumps("".join(PAYLOADS)),
-                           text, count=1))
+    spec.write_text(
+        re.sub(r"(?m)^name: .*$", lambda _: "name: " + json.dumps("".join(PAYLOADS)), text, count=1)
+    )
     return spec
 
 
@@ -71,9 +82,12 @@ def test_a_hostile_name_stays_inside_the_dot_strings(hostile):
     assert tokens[:3] == ["digraph", dot_string("".join(PAYLOADS)), "{"]
     attributes = {tokens[i - 1] for i, t in enumerate(tokens) if t == "="}
     assert attributes == {"rankdir", "label", "shape", "tooltip", "style"}
-    tooltips = [tokens[i + 1] for i, t in enumerate(tokens) if t == "=" and tokens[i - 1] == "tooltip"]
-    assert tooltips and all(re.fullmatch(rf"\w+ at {re.escape(str(hostile))}:\d+:\d+", dot_value(t))
-                            for t in tooltips)
+    tooltips = [
+        tokens[i + 1] for i, t in enumerate(tokens) if t == "=" and tokens[i - 1] == "tooltip"
+    ]
+    assert tooltips and all(
+        re.fullmatch(rf"\w+ at {re.escape(str(hostile))}:\d+:\d+", dot_value(t)) for t in tooltips
+    )
 
 
 def test_a_hostile_name_stays_inside_the_mermaid_strings(hostile):
@@ -93,6 +107,9 @@ def test_dot_renders_a_hostile_name_and_path_as_text(hostile, tmp_path):
     assert links and not [a for a in links if any("href" in k for k in a)]
     tooltips = [a["{http://www.w3.org/1999/xlink}title"] for a in links]
     assert all(re.fullmatch(rf"\w+ at {re.escape(str(hostile))}:\d+:\d+", t) for t in tooltips)
-    graph = json.loads(subprocess.run(["dot", "-Tjson", tmp_path / "g.dot"], capture_output=True,
-                                      text=True, check=True).stdout)
+    graph = json.loads(
+        subprocess.run(
+            ["dot", "-Tjson", tmp_path / "g.dot"], capture_output=True, text=True, check=True
+        ).stdout
+    )
     assert graph["name"] == dot_string("".join(PAYLOADS))[1:-1].replace('\\"', '"')

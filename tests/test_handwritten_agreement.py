@@ -1,15 +1,16 @@
 """The interpreter and the hand-written Take the Gold (benchmarks/) play the same game:
 over 20,000 seeded random games each, their end reasons and mean length agree within
 sampling error. A test of both: a rule misread on either side shows up here."""
+
 import sys
 
 from gamekit import ROOT
 
-from rulespec.analysis.stats import fisher_exact, welch
 from rulespec.analysis.simulation import Job, simulate
+from rulespec.analysis.stats import fisher_exact, welch
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from handwritten_ttg import play_one  # noqa: E402
+from handwritten_ttg import play_one
 
 GAMES = 20_000
 ALPHA = 0.001  # a real disagreement is far below this; chance alone rarely is

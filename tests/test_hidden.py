@@ -2,6 +2,7 @@
 insert(cards, zone, depth) and the secret `choose … from lo..hi`. Rules interactions
 are scenarios under tests/scenarios/hidden/; the property that no seat is shown a
 hidden card is tests/test_hidden_information.py; these tests cover the rest."""
+
 import random
 from io import StringIO
 from pathlib import Path
@@ -9,10 +10,10 @@ from pathlib import Path
 import pytest
 from gamekit import cli, zone
 
-from rulespec.interpreter import Game, RuleError, State
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.cli import main
+from rulespec.interpreter import Game, RuleError, State
 
 SPEC = Path(__file__).parent / "valid" / "peek_and_bury.yaml"
 TEXT = SPEC.read_text()
@@ -25,8 +26,14 @@ def game(text=TEXT, n=3):
 def with_turn(effect: str, n=3) -> Game:
     """Peek and Bury with one step of its own in place of the turn."""
     start, end = TEXT.index("turn:\n"), TEXT.index("end_conditions")
-    return game(TEXT[:start] + "turn:\n  - step: only\n    effect: |\n      "
-                + effect.replace("\n", "\n      ") + "\n\n" + TEXT[end:], n)
+    return game(
+        TEXT[:start]
+        + "turn:\n  - step: only\n    effect: |\n      "
+        + effect.replace("\n", "\n      ")
+        + "\n\n"
+        + TEXT[end:],
+        n,
+    )
 
 
 def laid_out(g, pile, hands=None, **options):
@@ -41,26 +48,35 @@ def pile_as(state, seat):
 
 # --- reveal -------------------------------------------------------------------------
 
+
 def test_a_look_at_the_top_shows_the_cards_and_their_depth_to_that_seat_only():
     s = laid_out(game(), ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
-    assert pile_as(s, 0) == {"count": 3, "revealed": [{"card": "crown", "depth": 0},
-                                                       {"card": "stone", "depth": 1}]}
+    assert pile_as(s, 0) == {
+        "count": 3,
+        "revealed": [{"card": "crown", "depth": 0}, {"card": "stone", "depth": 1}],
+    }
     assert pile_as(s, 1) == {"count": 3}  # no `revealed` key: the shape of old observations
     assert s.observation(None)["zones"]["pile"] == ["stone", "stone", "crown"]
 
 
 def test_a_reveal_to_all_shows_a_hand_to_every_seat_until_a_card_leaves_it():
-    g = with_turn("reveal(hand(current), players)\nchoose(current) c from hand(current) { move(c, pile) }")
+    g = with_turn(
+        "reveal(hand(current), players)\nchoose(current) c from hand(current) { move(c, pile) }"
+    )
     s = laid_out(g, ["stone"], [["crown", "stone"], [], []])
     for seat in (1, 2):
         assert s.observation(seat)["zones"]["hand[P1]"] == {
-            "count": 2, "revealed": [{"card": "crown"}, {"card": "stone"}]}  # unordered: by name
+            "count": 2,
+            "revealed": [{"card": "crown"}, {"card": "stone"}],
+        }  # unordered: by name
     s.apply_action("crown")
     assert s.observation(1)["zones"]["hand[P1]"] == {"count": 1, "revealed": [{"card": "stone"}]}
 
 
 def test_a_shuffle_ends_the_reveals_of_a_zone():
-    g = with_turn("reveal(top(pile, 2), current)\nchoose(current) { \"mix\" { shuffle(pile) } \"keep\" { } }")
+    g = with_turn(
+        'reveal(top(pile, 2), current)\nchoose(current) { "mix" { shuffle(pile) } "keep" { } }'
+    )
     s = laid_out(g, ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
     kept = s.clone()
     kept.apply_action("keep")
@@ -71,7 +87,9 @@ def test_a_shuffle_ends_the_reveals_of_a_zone():
 
 
 def test_an_insert_below_the_top_ends_the_reveals_of_the_cards_it_pushes_down():
-    g = with_turn("reveal(pile, current)\nchoose(current) c from hand(current) { insert(c, pile, 1) }")
+    g = with_turn(
+        "reveal(pile, current)\nchoose(current) c from hand(current) { insert(c, pile, 1) }"
+    )
     s = laid_out(g, ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
     s.apply_action("stone")
     assert zone(s, "pile") == ["stone", "stone", "stone", "crown"]
@@ -80,8 +98,11 @@ def test_an_insert_below_the_top_ends_the_reveals_of_the_cards_it_pushes_down():
 
 def test_reveals_are_in_the_key_and_the_clone():
     s = laid_out(game(), ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
-    unseen = laid_out(with_turn("move(top(pile, 0), pile)"), ["crown", "stone", "stone"],
-                      [["stone"], ["stone"], ["stone"]])
+    unseen = laid_out(
+        with_turn("move(top(pile, 0), pile)"),
+        ["crown", "stone", "stone"],
+        [["stone"], ["stone"], ["stone"]],
+    )
     c = s.clone()
     assert c.key() == s.key() and pile_as(c, 0) == pile_as(s, 0)
     assert s.key()[-1] != unseen.key()[-1]  # the same table, but P1 knows the top two
@@ -89,10 +110,15 @@ def test_reveals_are_in_the_key_and_the_clone():
 
 def test_a_redeal_keeps_the_cards_revealed_to_the_seat_in_place():
     for seed in range(20):
-        s = laid_out(game(), ["crown", "stone", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
+        s = laid_out(
+            game(), ["crown", "stone", "stone", "stone"], [["stone"], ["stone"], ["stone"]]
+        )
         s.redeal(0, random.Random(seed))
         assert zone(s, "pile")[-2:] == ["stone", "crown"]
-        assert pile_as(s, 0)["revealed"] == [{"card": "crown", "depth": 0}, {"card": "stone", "depth": 1}]
+        assert pile_as(s, 0)["revealed"] == [
+            {"card": "crown", "depth": 0},
+            {"card": "stone", "depth": 1},
+        ]
 
 
 def test_a_secret_number_is_told_only_to_the_players_named():
@@ -107,8 +133,16 @@ def test_a_secret_number_is_told_only_to_the_players_named():
 
 # --- insert -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("depth, pile", [(0, ["crown", "stone", "stone"]), (1, ["stone", "crown", "stone"]),
-                                         (2, ["stone", "stone", "crown"]), (9, ["stone", "stone", "crown"])])
+
+@pytest.mark.parametrize(
+    "depth, pile",
+    [
+        (0, ["crown", "stone", "stone"]),
+        (1, ["stone", "crown", "stone"]),
+        (2, ["stone", "stone", "crown"]),
+        (9, ["stone", "stone", "crown"]),
+    ],
+)
 def test_insert_puts_the_card_at_its_depth_from_the_top(depth, pile):
     g = with_turn(f"insert(of(hand(current), crown), pile, {depth})\nend_game()")
     s = laid_out(g, ["stone", "stone"], [["crown"], [], []])
@@ -124,6 +158,7 @@ def test_a_negative_depth_is_a_rule_error_at_the_spec_place():
 
 # --- the secret choice of a number -----------------------------------------------------
 
+
 def test_a_number_choice_offers_each_number_of_its_range():
     s = laid_out(with_turn("choose(current) n from 2..4 { }"), ["stone"], [["crown"], [], []])
     assert s.decision_kind() == "number"
@@ -132,7 +167,11 @@ def test_a_number_choice_offers_each_number_of_its_range():
 
 
 def test_an_empty_range_asks_nothing():
-    s = laid_out(with_turn("choose(current) n from 3..2 { end_game() }\nwin(current)"), ["stone"], [[], [], []])
+    s = laid_out(
+        with_turn("choose(current) n from 3..2 { end_game() }\nwin(current)"),
+        ["stone"],
+        [[], [], []],
+    )
     assert s.is_terminal() and s.winners == (0,)
 
 
@@ -143,15 +182,27 @@ def test_a_range_too_wide_is_a_rule_error():
 
 # --- the front end --------------------------------------------------------------------
 
-@pytest.mark.parametrize("effect, where, message", [
-    ("reveal(current, players)", "RS204", "argument 1 of reveal() must be cards or int, got player"),
-    ("reveal(pile, pile)", "RS204", "argument 2 of reveal() must be players, got zone"),
-    ("insert(pile, pile)", "RS203", "insert() takes 3 argument(s), got 2"),
-    ("insert(hand(current), pile, true)", "RS204", "argument 3 of insert() must be int, got bool"),
-    ("choose(current) n from 0..pile { }", "RS204", "the highest number must be int, got zone"),
-    ("choose(current) buried from 0..2 { }", "RS202", "'buried' is already a name of the spec"),
-    ("choose(current) n from 0.. { }", "RS301", "unexpected '{'"),
-])
+
+@pytest.mark.parametrize(
+    "effect, where, message",
+    [
+        (
+            "reveal(current, players)",
+            "RS204",
+            "argument 1 of reveal() must be cards or int, got player",
+        ),
+        ("reveal(pile, pile)", "RS204", "argument 2 of reveal() must be players, got zone"),
+        ("insert(pile, pile)", "RS203", "insert() takes 3 argument(s), got 2"),
+        (
+            "insert(hand(current), pile, true)",
+            "RS204",
+            "argument 3 of insert() must be int, got bool",
+        ),
+        ("choose(current) n from 0..pile { }", "RS204", "the highest number must be int, got zone"),
+        ("choose(current) buried from 0..2 { }", "RS202", "'buried' is already a name of the spec"),
+        ("choose(current) n from 0.. { }", "RS301", "unexpected '{'"),
+    ],
+)
 def test_misuse_is_reported_at_its_place(effect, where, message):
     with pytest.raises(SpecError) as e:
         with_turn(effect)
@@ -168,10 +219,13 @@ def test_the_graph_counts_an_insert_as_a_move_and_a_reveal_as_a_read():
 
 # --- the narration, the CLI and the seat ----------------------------------------------
 
+
 def test_the_narration_of_another_seat_says_only_that_a_choice_was_made():
     code, out, _ = cli("run", SPEC, "--seed", 2, "--as", "P3")
-    mine, theirs = [line for line in out.splitlines() if "P3 chooses" in line], \
-        [line for line in out.splitlines() if "P2 chooses" in line]
+    mine, theirs = (
+        [line for line in out.splitlines() if "P3 chooses" in line],
+        [line for line in out.splitlines() if "P2 chooses" in line],
+    )
     assert code == 0 and any("depth = " in line for line in mine)
     assert not any("depth = " in line or "guess = " in line for line in theirs)
     assert "  P2 chooses secretly" in theirs
@@ -186,7 +240,11 @@ def test_a_logged_game_with_secret_choices_replays_the_same(tmp_path):
 
 def test_the_seat_shows_the_cards_revealed_to_the_person():
     out = StringIO()
-    code = main(["play", str(SPEC), "--as", "P1", "--seed", "1"], stdout=out, stderr=StringIO(),
-                stdin=StringIO("1\n" * 200))
+    code = main(
+        ["play", str(SPEC), "--as", "P1", "--seed", "1"],
+        stdout=out,
+        stderr=StringIO(),
+        stdin=StringIO("1\n" * 200),
+    )
     assert code == 0
     assert "  shown to you in pile: " in out.getvalue() and " (on top)" in out.getvalue()

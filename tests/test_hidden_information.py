@@ -10,15 +10,16 @@ of the seed games and the specs in tests/valid/.
 The checker keeps its own model of what each seat may know, from the spec's zones and
 the omniscient log; it does not use interpreter/observe.py.
 """
+
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulespec import load_spec
 from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
-from rulespec import load_spec
 
 ROOT = Path(__file__).parent.parent
 SECRET_KINDS = {"card", "number"}
@@ -32,7 +33,9 @@ class Watcher:
 
     def __init__(self, game: Game):
         self.game = game
-        self.zones = {slot.label: (slot.zone.visibility, slot.owner, slot.zone.ordered) for slot in game.slots}
+        self.zones = {
+            slot.label: (slot.zone.visibility, slot.owner, slot.zone.ordered) for slot in game.slots
+        }
         self.names = set(game.type_names)
         # seat -> (card, zone) for each card shown to the seat in a zone. When the deck
         # has one card of each type, a name is a card, and a card that moves is forgotten;
@@ -43,12 +46,12 @@ class Watcher:
 
     def sees(self, label: str, seat: int) -> bool:
         visibility, owner, _ = self.zones[label]
-        return visibility == "public" or visibility == "owner" and owner == seat
+        return visibility == "public" or (visibility == "owner" and owner == seat)
 
     def step(self, state) -> None:
         state.check_invariants()  # an insert keeps every card in one place, and counted
         events = state.log_for(None)
-        for e in events[self.read:]:
+        for e in events[self.read :]:
             self._learn(e)
         self.read = len(events)
         everything = state.observation(None)["zones"]
@@ -63,7 +66,7 @@ class Watcher:
         if e["event"] == "reveal" and "zone" in e:
             for seat in e["players"]:
                 self.known[seat].update((c, e["zone"]) for c in e["cards"])
-        elif e["event"] == "move" and self.unique or e["event"] == "shuffle":
+        elif (e["event"] == "move" and self.unique) or e["event"] == "shuffle":
             for known in self.known:
                 known -= {(c, z) for c, z in known if z == e.get("zone") or c in e.get("cards", ())}
 
@@ -71,7 +74,9 @@ class Watcher:
         """Outside its zones, a seat's observation names no card (a remembered one, say).
         Its options may: they are its own choice, and a choice of a card type lists them all."""
         rest = {k: v for k, v in seen.items() if k not in ("zones", "options")}
-        assert not self.names & set(_strings(rest)), f"P{seat + 1} is shown cards outside zones: {rest}"
+        assert not self.names & set(_strings(rest)), (
+            f"P{seat + 1} is shown cards outside zones: {rest}"
+        )
 
     def _check_zone(self, seat, label, shown, truth) -> None:
         if self.sees(label, seat):
@@ -97,7 +102,10 @@ class Watcher:
         if kind == "move" and e["cards"] is not None:
             assert self.sees(e["src"], seat) or self.sees(e["dst"], seat), (seat, e)
         elif kind == "reveal" and "zone" in e:
-            assert e["cards"] is None or seat in e["players"] or self.sees(e["zone"], seat), (seat, e)
+            assert e["cards"] is None or seat in e["players"] or self.sees(e["zone"], seat), (
+                seat,
+                e,
+            )
         elif kind == "reveal":  # a secret number
             assert e["value"] is None or seat in e["players"], (seat, e)
         elif kind == "choice" and e["kind"] in SECRET_KINDS and e["player"] != seat:
@@ -164,25 +172,33 @@ whom = st.sampled_from(["current", "players", "next(current)", "others(current)"
 @st.composite
 def statements(draw, table: str) -> str:
     seen = draw(whom)
-    put = draw(st.sampled_from([
-        "insert(c, pile, {})".format(draw(st.sampled_from(["0", "1", "size(pile)"]))),
-        f"move(c, {table})",
-        f"reveal(c, {seen})",
-        "choose(current) d from 0..size(pile) { insert(c, pile, d) }",
-    ]))
-    return draw(st.sampled_from([
-        "move(top(pile, 1), hand(current))",
-        f"reveal(top(pile, {draw(st.integers(1, 3))}), {seen})",
-        f"reveal(hand(current), {seen})",
-        f"reveal({table}, {seen})",
-        f"choose(current) c from hand(current) {{ {put} }}",
-        f"simultaneously({draw(st.sampled_from(['players', 'others(current)']))}) p chooses c from hand(p)"
-        f"{draw(st.sampled_from(['', ' by size(hand(p))', ' by 0 - size(pile)']))} {{ {put} }}",
-        f"choose(current) d from 0..2 {{ {draw(st.sampled_from(['', f'reveal(d, {seen})']))} }}",
-        "shuffle(pile)",
-        f"move({table}, pile)",
-        f"insert(top(pile, 1), pile, {draw(st.integers(0, 3))})",
-    ]))
+    put = draw(
+        st.sampled_from(
+            [
+                "insert(c, pile, {})".format(draw(st.sampled_from(["0", "1", "size(pile)"]))),
+                f"move(c, {table})",
+                f"reveal(c, {seen})",
+                "choose(current) d from 0..size(pile) { insert(c, pile, d) }",
+            ]
+        )
+    )
+    return draw(
+        st.sampled_from(
+            [
+                "move(top(pile, 1), hand(current))",
+                f"reveal(top(pile, {draw(st.integers(1, 3))}), {seen})",
+                f"reveal(hand(current), {seen})",
+                f"reveal({table}, {seen})",
+                f"choose(current) c from hand(current) {{ {put} }}",
+                f"simultaneously({draw(st.sampled_from(['players', 'others(current)']))}) p chooses c from hand(p)"
+                f"{draw(st.sampled_from(['', ' by size(hand(p))', ' by 0 - size(pile)']))} {{ {put} }}",
+                f"choose(current) d from 0..2 {{ {draw(st.sampled_from(['', f'reveal(d, {seen})']))} }}",
+                "shuffle(pile)",
+                f"move({table}, pile)",
+                f"insert(top(pile, 1), pile, {draw(st.integers(0, 3))})",
+            ]
+        )
+    )
 
 
 @st.composite
@@ -192,13 +208,18 @@ def specs(draw) -> str:
     steps = draw(st.lists(statements(table), min_size=1, max_size=4))
     cards = draw(st.lists(st.sampled_from(CARDS), min_size=4, max_size=8, unique=True))
     return TEMPLATE.format(
-        turns=draw(st.integers(3, 8)), cards="\n".join(f"    {c}: {{count: 1}}" for c in cards),
-        table=draw(st.sampled_from(["hidden", "owner", "public"])), ordered=draw(st.booleans()),
+        turns=draw(st.integers(3, 8)),
+        cards="\n".join(f"    {c}: {{count: 1}}" for c in cards),
+        table=draw(st.sampled_from(["hidden", "owner", "public"])),
+        ordered=draw(st.booleans()),
         per_player=", per_player: true" if per_player else "",
-        steps="\n".join(f"  - step: s{i}\n    effect: {s}" for i, s in enumerate(steps)))
+        steps="\n".join(f"  - step: s{i}\n    effect: {s}" for i, s in enumerate(steps)),
+    )
 
 
-@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(text=specs(), seed=st.integers(0, 2**31), players=st.integers(2, 3))
 def test_no_seat_is_shown_a_card_hidden_from_it_in_generated_games(text, seed, players):
     state = watched_play(Game(load_spec("generated.yaml", text), players), seed)
@@ -296,30 +317,43 @@ ROW = "row({})".format
 def v2_statements(draw, memo: str) -> str:
     seen = draw(whom)
     i = draw(st.sampled_from(["0", "1", "2", "size(hand(current)) % 3"]))
-    put = draw(st.sampled_from([
-        f"move(c, {ROW(i)})", "move(c, discard)", f"handle(current, {ROW(i)})",
-        f"{memo} = c", f"insert(c, pile, {draw(st.sampled_from(['0', 'size(pile)']))})",
-    ]))
-    return draw(st.sampled_from([
-        f"{memo} = top(pile, 1)\n      move({memo}, hand(current))",
-        "move(top(pile, 1), hand(current))",
-        "move(top(pile, 2), hand(current))\n      move(hand(current), discard)",
-        "move(pile, discard)\n      move(top(pile, 1), hand(current))",  # a refill
-        f"{memo} = {ROW(i)}",
-        f"reveal({memo}, {seen})",
-        f"reveal({ROW(i)}, {seen})",
-        f"handle(current, {ROW(i)})",
-        f"handle(next(current), discard)",
-        f"choose(current) c from hand(current) {{ {put} }}",
-        f"choose(current) i from range(3) {{ move(top(pile, 1), row(i)) }}",
-        f"for i in range(3) {{ if size(row(i)) > 1 {{ move(row(i), discard) }} }}",
-        f"if sum(c.n for c in hand(current)) >= 3 then skip_turn(next(current)) else extra_turn(current)"
-        .replace(" then ", " { ").replace(" else ", " } else { ") + " }",
-        f"if any(c.big for c in hand(current)) {{ set_next({draw(whom).replace('players', 'current').replace('others(current)', 'current')}) }}",
-        f"if count(c.big for c in hand(current)) == 0 {{ sit_out(current) }}",
-        f"move(filter(c.big for c in hand(current)), {ROW(i)})",
-        "shuffle(pile)",
-    ]))
+    put = draw(
+        st.sampled_from(
+            [
+                f"move(c, {ROW(i)})",
+                "move(c, discard)",
+                f"handle(current, {ROW(i)})",
+                f"{memo} = c",
+                f"insert(c, pile, {draw(st.sampled_from(['0', 'size(pile)']))})",
+            ]
+        )
+    )
+    return draw(
+        st.sampled_from(
+            [
+                f"{memo} = top(pile, 1)\n      move({memo}, hand(current))",
+                "move(top(pile, 1), hand(current))",
+                "move(top(pile, 2), hand(current))\n      move(hand(current), discard)",
+                "move(pile, discard)\n      move(top(pile, 1), hand(current))",  # a refill
+                f"{memo} = {ROW(i)}",
+                f"reveal({memo}, {seen})",
+                f"reveal({ROW(i)}, {seen})",
+                f"handle(current, {ROW(i)})",
+                "handle(next(current), discard)",
+                f"choose(current) c from hand(current) {{ {put} }}",
+                "choose(current) i from range(3) { move(top(pile, 1), row(i)) }",
+                "for i in range(3) { if size(row(i)) > 1 { move(row(i), discard) } }",
+                "if sum(c.n for c in hand(current)) >= 3 then skip_turn(next(current)) else extra_turn(current)".replace(
+                    " then ", " { "
+                ).replace(" else ", " } else { ")
+                + " }",
+                f"if any(c.big for c in hand(current)) {{ set_next({draw(whom).replace('players', 'current').replace('others(current)', 'current')}) }}",
+                "if count(c.big for c in hand(current)) == 0 { sit_out(current) }",
+                f"move(filter(c.big for c in hand(current)), {ROW(i)})",
+                "shuffle(pile)",
+            ]
+        )
+    )
 
 
 @st.composite
@@ -331,45 +365,86 @@ def v2_specs(draw) -> str:
     i = draw(st.sampled_from(["0", "1", "2"]))
     woods = draw(st.lists(st.sampled_from(WOODS), min_size=2, max_size=4, unique=True))
     rounds = ROUNDS.format(
-        deal=draw(st.integers(1, 2)), dry=draw(st.integers(0, 3)),
-        scoring=draw(st.sampled_from([f"reveal(hand(p), {seen})".replace("current", "p"),
-                                      "handle(p, discard)"])).join(["for p in players { ", " }"]))
+        deal=draw(st.integers(1, 2)),
+        dry=draw(st.integers(0, 3)),
+        scoring=draw(
+            st.sampled_from(
+                [f"reveal(hand(p), {seen})".replace("current", "p"), "handle(p, discard)"]
+            )
+        ).join(["for p in players { ", " }"]),
+    )
     return V2_TEMPLATE.format(
-        turns=draw(st.integers(4, 10)), woods=", ".join(woods), keep=draw(st.integers(0, 2)),
+        turns=draw(st.integers(4, 10)),
+        woods=", ".join(woods),
+        keep=draw(st.integers(0, 2)),
         discard=draw(st.sampled_from(["hidden", "public"])),
-        row=draw(st.sampled_from(["hidden", "public"])), row_ordered=draw(st.booleans()),
-        per_player=str(per_player).lower(), until=draw(st.sampled_from(["turn", "game"])),
-        procedure=draw(st.sampled_from([
-            "move(top(pile, 1), z)\n      reveal(z, p)", "reveal(hand(p), others(p))",
-            "choose(p) c from hand(p) { move(c, z) }", "move(z, hand(p))",
-            "choose(p) d from 0..size(pile) { insert(top(z, 1), pile, d) }"])),
+        row=draw(st.sampled_from(["hidden", "public"])),
+        row_ordered=draw(st.booleans()),
+        per_player=str(per_player).lower(),
+        until=draw(st.sampled_from(["turn", "game"])),
+        procedure=draw(
+            st.sampled_from(
+                [
+                    "move(top(pile, 1), z)\n      reveal(z, p)",
+                    "reveal(hand(p), others(p))",
+                    "choose(p) c from hand(p) { move(c, z) }",
+                    "move(z, hand(p))",
+                    "choose(p) d from 0..size(pile) { insert(top(z, 1), pile, d) }",
+                ]
+            )
+        ),
         turn_order=draw(st.sampled_from(["next(current)", "prev(current)", "next(next(current))"])),
         rounds=rounds if draw(st.booleans()) else "",
         steps="\n".join(f"  - step: s{k}\n    effect: |\n      {s}" for k, s in enumerate(steps)),
-        optional=str(draw(st.booleans())).lower(), repeat=str(draw(st.booleans())).lower(),
+        optional=str(draw(st.booleans())).lower(),
+        repeat=str(draw(st.booleans())).lower(),
         place_to=draw(st.sampled_from([ROW(i), "discard", "row(seat_number(current) % 3)"])),
-        place_if=draw(st.sampled_from(["true", "card.big", "not card.big", "size(hand(current)) > 1"])),
+        place_if=draw(
+            st.sampled_from(["true", "card.big", "not card.big", "size(hand(current)) > 1"])
+        ),
         window=draw(st.sampled_from(["others(current)", "next(current)", "players"])),
-        claim_if=draw(st.sampled_from(["true", "reactor != actor", "any(c.big for c in hand(reactor))"])),
-        claim_effect=draw(st.sampled_from([
-            "move(top(pile, 1), hand(reactor))", f"reveal(hand(reactor), actor)",
-            f"handle(reactor, {ROW(i)})", "move(hand(reactor), discard)"])),
+        claim_if=draw(
+            st.sampled_from(["true", "reactor != actor", "any(c.big for c in hand(reactor))"])
+        ),
+        claim_effect=draw(
+            st.sampled_from(
+                [
+                    "move(top(pile, 1), hand(reactor))",
+                    "reveal(hand(reactor), actor)",
+                    f"handle(reactor, {ROW(i)})",
+                    "move(hand(reactor), discard)",
+                ]
+            )
+        ),
         counter_tag=draw(st.sampled_from(woods)),
         counter_to=draw(st.sampled_from([ROW(i), "discard", "hand(actor)"])),
-        counter_effect=draw(st.sampled_from([
-            "move(top(pile, 1), hand(reactor))", "react(others(reactor))",
-            f"move(hand(reactor), {ROW(i)})", "handle(actor, discard)"])))
+        counter_effect=draw(
+            st.sampled_from(
+                [
+                    "move(top(pile, 1), hand(reactor))",
+                    "react(others(reactor))",
+                    f"move(hand(reactor), {ROW(i)})",
+                    "handle(actor, discard)",
+                ]
+            )
+        ),
+    )
 
 
-@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(text=v2_specs(), seed=st.integers(0, 2**31), players=st.integers(2, 3))
 def test_no_seat_is_shown_a_card_hidden_from_it_in_generated_v2_games(text, seed, players):
     state = watched_play(Game(load_spec("generated.yaml", text), players), seed)
     assert state.is_terminal()
 
 
-SPECS = [ROOT / "games" / "take_the_gold.yaml", ROOT / "games" / "pirates_wild.yaml",
-         *sorted((ROOT / "tests" / "valid").glob("*.yaml"))]
+SPECS = [
+    ROOT / "games" / "take_the_gold.yaml",
+    ROOT / "games" / "pirates_wild.yaml",
+    *sorted((ROOT / "tests" / "valid").glob("*.yaml")),
+]
 
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)

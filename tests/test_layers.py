@@ -1,6 +1,7 @@
 """The layers of the design card, checked on the source: the front end imports no
 runtime, the runtime imports only the IR, analysis and table tools sit on both, and
 the CLI sits on top of everything."""
+
 import ast
 import subprocess
 import sys
@@ -26,7 +27,7 @@ def imports_of(path) -> set[str]:
             base = node.module or ""
             if node.level:
                 parts = package.split(".")
-                parts = parts[:len(parts) - node.level + 1]
+                parts = parts[: len(parts) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
             out.add(base)
             out |= {f"{base}.{a.name}" for a in node.names}
@@ -49,7 +50,7 @@ ALLOWED = {
 
 
 def _allowed(module: str, allowed) -> bool:
-    return any(module == a or a != "rulespec" and module.startswith(a + ".") for a in allowed)
+    return any(module == a or (a != "rulespec" and module.startswith(a + ".")) for a in allowed)
 
 
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
@@ -58,7 +59,9 @@ def test_layer_imports(layer):
     for path in sorted((ROOT / layer).rglob("*.py")):
         for m in sorted(_ours(imports_of(path))):
             # `from rulespec.lang import ir` names the package on its way to the module
-            if not _allowed(m, ALLOWED[layer]) and not (layer == "interpreter" and m == "rulespec.lang"):
+            if not _allowed(m, ALLOWED[layer]) and not (
+                layer == "interpreter" and m == "rulespec.lang"
+            ):
                 wrong.append(f"{path.relative_to(ROOT)} imports {m}")
     assert not wrong, "\n".join(wrong)
 
@@ -70,10 +73,17 @@ def test_nothing_below_the_cli_imports_it():
 
 def test_importing_the_runtime_loads_no_front_end():
     """The runtime needs the IR's declarations, never the loader, schema or grammar."""
-    code = ("import sys, rulespec.interpreter; print(sorted(m for m in sys.modules if m.startswith("
-            "('rulespec', 'lark', 'yaml', 'jsonschema')) and not m.startswith('rulespec.interpreter')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert out.stdout.strip() == "['rulespec', 'rulespec.lang', 'rulespec.lang.diagnostics', 'rulespec.lang.ir']"
+    code = (
+        "import sys, rulespec.interpreter; print(sorted(m for m in sys.modules if m.startswith("
+        "('rulespec', 'lark', 'yaml', 'jsonschema')) and not m.startswith('rulespec.interpreter')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert (
+        out.stdout.strip()
+        == "['rulespec', 'rulespec.lang', 'rulespec.lang.diagnostics', 'rulespec.lang.ir']"
+    )
 
 
 def test_the_reader_resolves_relative_imports():
@@ -85,11 +95,15 @@ def test_the_reader_resolves_relative_imports():
 
 def _private_names_of_a_state() -> set[str]:
     """Every private field and method of a State (and its Table)."""
-    from rulespec.interpreter import Game, State
     from rulespec import load_spec
+    from rulespec.interpreter import Game, State
+
     state = Game(load_spec(ROOT / "games" / "take_the_gold.yaml"), 2).new_initial_state()
-    return {name for name in set(vars(state)) | set(dir(State))
-            if name.startswith("_") and not name.startswith("__")}
+    return {
+        name
+        for name in set(vars(state)) | set(dir(State))
+        if name.startswith("_") and not name.startswith("__")
+    }
 
 
 def test_nothing_outside_the_runtime_touches_a_state_s_private_fields():
@@ -99,8 +113,11 @@ def test_nothing_outside_the_runtime_touches_a_state_s_private_fields():
     wrong = []
     for path in sorted(ROOT.glob("**/*.py")):
         rel = path.relative_to(ROOT)
-        if rel.parts[0] in ("interpreter", ".git", "build") or rel.parts[:2] == ("rulespec", "interpreter") \
-                or "site-packages" in rel.parts:
+        if (
+            rel.parts[0] in ("interpreter", ".git", "build")
+            or rel.parts[:2] == ("rulespec", "interpreter")
+            or "site-packages" in rel.parts
+        ):
             continue
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Attribute) and node.attr in private:
@@ -112,14 +129,21 @@ def test_the_private_field_check_sees_one():
     """The check reads attribute access as written (else it would prove nothing)."""
     private = _private_names_of_a_state()
     tree = ast.parse("state._zones[0].append(1)\nstate._run()")
-    assert {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} & private == {"_zones", "_run"}
+    assert {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} & private == {
+        "_zones",
+        "_run",
+    }
 
 
 def test_no_module_imports_the_runtime_by_its_folder_name():
     """The runtime installs as rulespec.interpreter: a top-level `interpreter` is not
     there after pip install (issue 18), so nothing may import it by that name."""
-    wrong = [f"{p.relative_to(ROOT)} imports {m}"
-             for top in ("rulespec", "tests", "benchmarks") for p in sorted((ROOT / top).rglob("*.py"))
-             if "interpreter" not in p.relative_to(ROOT).parts[1:2]
-             for m in imports_of(p) if m.split(".")[0] == "interpreter"]
+    wrong = [
+        f"{p.relative_to(ROOT)} imports {m}"
+        for top in ("rulespec", "tests", "benchmarks")
+        for p in sorted((ROOT / top).rglob("*.py"))
+        if "interpreter" not in p.relative_to(ROOT).parts[1:2]
+        for m in imports_of(p)
+        if m.split(".")[0] == "interpreter"
+    ]
     assert not wrong, "\n".join(wrong)

@@ -24,6 +24,7 @@ counts the rates.
 The expectation is what a correct lint reports, written by hand from the spec; it is
 never copied from lint's output.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from gamekit import cli
 import yaml
+from gamekit import cli
 
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint as static
@@ -48,11 +49,21 @@ ROOT = TESTS.parent
 TTG = ROOT / "games" / "take_the_gold.yaml"
 PW = ROOT / "games" / "pirates_wild.yaml"
 FIXTURES = sorted((TESTS / "lint").glob("*.yaml"))
-KEYS = {"description", "base", "replace", "expect", "explore", "depth", "simulate",
-        "select", "ignore", "known_bug", "class", "missed"}
-FAST_DEPTH = "4"   # layer 2 at the default depth takes ~15 s on Pirates Wild
-
-
+KEYS = {
+    "description",
+    "base",
+    "replace",
+    "expect",
+    "explore",
+    "depth",
+    "simulate",
+    "select",
+    "ignore",
+    "known_bug",
+    "class",
+    "missed",
+}
+FAST_DEPTH = "4"  # layer 2 at the default depth takes ~15 s on Pirates Wild
 
 
 def load_fixture(path: Path) -> dict:
@@ -73,8 +84,9 @@ def derive(path: Path, data: dict, into: Path) -> Path:
     text = base.read_text(encoding="utf-8")
     for i, r in enumerate(data["replace"]):
         old, new = r["old"], r["new"]
-        assert text.count(old) == 1, \
+        assert text.count(old) == 1, (
             f"{path.name}: replace[{i}].old occurs {text.count(old)} times in {base.name}:\n{old}"
+        )
         text = text.replace(old, new)
     into.mkdir(parents=True, exist_ok=True)
     spec = into / base.name
@@ -109,6 +121,7 @@ CASES = list(_cases())
 
 # --- the fixtures -----------------------------------------------------------------------
 
+
 def test_there_are_enough_fixtures():
     assert len(FIXTURES) >= 20
     bases = Counter(load_fixture(p)["base"] for p in FIXTURES)
@@ -141,9 +154,15 @@ def test_fixture_findings(path, data, tmp_path):
 
 # --- the mutation corpus ---------------------------------------------------------------
 
-CLASSES = {1: "player-count-specific defects", 2: "conditions that never hold in play",
-           3: "whose zone", 4: "kinds drawn from card properties", 5: "loops and no-progress rules",
-           6: "values other than the initial one", 7: "zones and counters"}
+CLASSES = {
+    1: "player-count-specific defects",
+    2: "conditions that never hold in play",
+    3: "whose zone",
+    4: "kinds drawn from card properties",
+    5: "loops and no-progress rules",
+    6: "values other than the initial one",
+    7: "zones and counters",
+}
 # The rates recorded when the corpus was written; a change of lint that lowers the
 # first or raises the others fails here (raise the floor when lint gets better).
 DETECTION_FLOOR = 41 / 46
@@ -169,12 +188,16 @@ def test_mutation_corpus_rates(capsys):
     for d in broken:
         assert flagged(d) != bool(d.get("missed")), f"{d['name']}: `missed` says why lint misses it"
     caught = [d for d in broken if flagged(d)]
-    errors = [d["name"] for d in legitimate if any(e.get("severity") == "error" for e in d["expect"])]
+    errors = [
+        d["name"] for d in legitimate if any(e.get("severity") == "error" for e in d["expect"])
+    ]
     warned = [d["name"] for d in legitimate if flagged(d)]
     with capsys.disabled():
-        print(f"\nmutation corpus: {len(caught)} of {len(broken)} broken edits caught "
-              f"({len(caught) / len(broken):.0%}); {len(warned)} of {len(legitimate)} "
-              f"legitimate edits flagged, {len(errors)} with an error")
+        print(
+            f"\nmutation corpus: {len(caught)} of {len(broken)} broken edits caught "
+            f"({len(caught) / len(broken):.0%}); {len(warned)} of {len(legitimate)} "
+            f"legitimate edits flagged, {len(errors)} with an error"
+        )
         for c, what in CLASSES.items():
             cls = [d for d in broken if d["class"] == c]
             print(f"  class {c} ({what}): {sum(map(flagged, cls))} of {len(cls)}")
@@ -185,6 +208,7 @@ def test_mutation_corpus_rates(capsys):
 
 # --- layer 2 ------------------------------------------------------------------------------
 
+
 def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
     """One RL201 per loop reason, with the shortest trace (breadth first)."""
     spec = _derived(tmp_path, "ttg_refill_into_the_discard_pile")
@@ -194,9 +218,11 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
     assert code == 1 and loops
     for f in loops:
         assert (f["layer"], f["severity"], f["line"]) == (2, "error", 3)
-        assert f["message"] == ("the game stops without an end (trigger_loop in trigger "
-                                f"'refill_empty_hand') after {len(f['trace'])} choices")
-        assert f["trace"][0] in ("chance: P1", "chance: P2")   # who goes first
+        assert f["message"] == (
+            "the game stops without an end (trigger_loop in trigger "
+            f"'refill_empty_hand') after {len(f['trace'])} choices"
+        )
+        assert f["trace"][0] in ("chance: P1", "chance: P2")  # who goes first
     assert len(loops) == 1 and len(loops[0]["trace"]) == 5
     # at depth 4 the loop is out of reach: layer 1's warning stands, layer 2 claims nothing
     code, out, _ = cli("lint", spec, "--explore", "--depth", "4", "--format", "json")
@@ -228,8 +254,10 @@ def test_exploration_gives_the_same_answer_on_a_busy_machine():
             b.wait()
     assert quiet == loaded
     notes = [f["message"] for f in json.loads(quiet[1]) if f["code"] == "RL203"]
-    assert notes == ["exploration stopped at its bounds (3001 states; shuffles sampled from seeds "
-                     "0, 1, 2): what it did not reach is unknown"]
+    assert notes == [
+        "exploration stopped at its bounds (3001 states; shuffles sampled from seeds "
+        "0, 1, 2): what it did not reach is unknown"
+    ]
 
 
 def test_exploration_past_its_timeout_gives_no_result(tmp_path):
@@ -243,14 +271,18 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
     loop: RL203 in ttg_refill_feeds_itself) and a new trigger, listed first, that
     shuffles the draw pile forever. Only the new trigger loops."""
     text = TTG.read_text()
-    for old, new in [("when: size(hand(p)) == 0", "when: size(hand(p)) != 0"),
-                     ("triggers:\n", "triggers:\n  spin:\n    when: tiebreak == 0\n"
-                                      "    effect: shuffle(draw_pile)\n")]:
+    for old, new in [
+        ("when: size(hand(p)) == 0", "when: size(hand(p)) != 0"),
+        (
+            "triggers:\n",
+            "triggers:\n  spin:\n    when: tiebreak == 0\n    effect: shuffle(draw_pile)\n",
+        ),
+    ]:
         assert text.count(old) == 1
         text = text.replace(old, new)
     spec = tmp_path / "take_the_gold.yaml"
     spec.write_text(text)
-    code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
+    _code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
     codes = {(f["code"], f["line"]) for f in json.loads(out)}
     assert ("RL201", 3) in codes and ("RL107", 155) in codes
     assert ("RL202", 155) not in codes and ("RL203", 155) in codes
@@ -263,7 +295,8 @@ def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
     code, out, _ = cli("lint", variant, "--simulate", "5", "--format", "json")
     assert code == 0
     assert [(f["code"], f["message"]) for f in json.loads(out)] == [
-        ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)")]
+        ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)")
+    ]
 
 
 def test_without_an_evaluation_only_random_games_are_played():
@@ -274,7 +307,8 @@ def test_without_an_evaluation_only_random_games_are_played():
     assert (code, err) == (0, "")
     assert [f["message"] for f in json.loads(out)] == [
         "reaction 'block' never fired in 3 random 3-player games",
-        "end condition 'dry' never fired in 3 random 3-player games"]
+        "end condition 'dry' never fired in 3 random 3-player games",
+    ]
 
 
 def test_simulation_names_the_looping_rule(tmp_path):
@@ -283,8 +317,10 @@ def test_simulation_names_the_looping_rule(tmp_path):
     code, out, _ = cli("lint", spec, "--simulate", "2", "--select", "RL201", "--format", "json")
     [f] = json.loads(out)
     assert (code, f["layer"]) == (1, 3)
-    assert f["message"] == ("2 of 2 random 4-player games stopped without an end (trigger_loop in "
-                            "trigger 'new_voyage'); first seed 0")
+    assert f["message"] == (
+        "2 of 2 random 4-player games stopped without an end (trigger_loop in "
+        "trigger 'new_voyage'); first seed 0"
+    )
 
 
 # --- docs/lint.md shows real output ---------------------------------------------------------
@@ -297,8 +333,11 @@ def test_the_docs_have_examples():
     assert len(DOC_EXAMPLES) >= 15
 
 
-@pytest.mark.parametrize("name, command, output", DOC_EXAMPLES,
-                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(DOC_EXAMPLES)])
+@pytest.mark.parametrize(
+    "name, command, output",
+    DOC_EXAMPLES,
+    ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(DOC_EXAMPLES)],
+)
 def test_docs_lint_example_is_real_output(name, command, output, tmp_path, monkeypatch):
     """docs/lint.md shows lint's output on fixtures; it must be what lint prints."""
     path = TESTS / "lint" / f"{name}.yaml"
@@ -307,11 +346,12 @@ def test_docs_lint_example_is_real_output(name, command, output, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(command)
     assert argv[0] == "rulespec"
-    code, out, err = cli(*argv[1:])
+    _code, out, err = cli(*argv[1:])
     assert out == output, err
 
 
 # --- the seeds are clean ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("spec", [TTG, PW], ids=["take_the_gold", "pirates_wild"])
 def test_seed_is_lint_clean(spec):
@@ -333,8 +373,10 @@ def test_seed_is_clean_when_explored_at_the_default_depth(spec):
     code, out, _ = cli("lint", spec, "--explore", "--format", "json")
     findings = json.loads(out)
     assert code == 0
-    assert all(f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds"
-               in f["message"] for f in findings)
+    assert all(
+        f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds" in f["message"]
+        for f in findings
+    )
 
 
 def test_both_seeds_at_once_text():
@@ -343,6 +385,7 @@ def test_both_seeds_at_once_text():
 
 
 # --- output, exit codes, selection -----------------------------------------------------
+
 
 def _derived(tmp_path, name):
     path = TESTS / "lint" / f"{name}.yaml"
@@ -354,8 +397,9 @@ def test_text_format_has_place_source_line_and_caret(tmp_path):
     code, out, _ = cli("lint", spec)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0].startswith(f"{spec}:139:11: error RL105: end 'ship_destroyed': this "
-                               "condition can never hold")
+    assert lines[0].startswith(
+        f"{spec}:139:11: error RL105: end 'ship_destroyed': this condition can never hold"
+    )
     assert "[layer 1]" in lines[0] and "(check the deck, the limits" in lines[0]
     assert lines[1] == "        when: successful_krakens >= kraken_limit and tiebreak == 0"
     assert lines[2] == "              ^"
@@ -365,11 +409,20 @@ def test_text_format_has_place_source_line_and_caret(tmp_path):
 def test_json_format_fields(tmp_path):
     spec = _derived(tmp_path, "ttg_unused_parameter")
     code, out, _ = cli("lint", spec, "--format", "json")
-    assert code == 0   # a warning is below the default --fail-on error
+    assert code == 0  # a warning is below the default --fail-on error
     [f] = json.loads(out)
-    assert f == {"code": "RL101", "severity": "warning", "message": "param 'bonus_draw' is "
-                 "never used", "file": str(spec), "line": 28, "col": 3, "layer": 1,
-                 "hint": "remove it, or refer to it in a rule", "trace": [], "rules": []}
+    assert f == {
+        "code": "RL101",
+        "severity": "warning",
+        "message": "param 'bonus_draw' is never used",
+        "file": str(spec),
+        "line": 28,
+        "col": 3,
+        "layer": 1,
+        "hint": "remove it, or refer to it in a rule",
+        "trace": [],
+        "rules": [],
+    }
 
 
 def test_exit_codes(tmp_path):
@@ -394,17 +447,29 @@ def test_notes_fail_only_with_fail_on_info(tmp_path):
     assert cli("lint", spec, "--simulate", "5", "--select", "RL302", "--fail-on", "info")[0] == 1
 
 
-@pytest.mark.parametrize("argv", [
-    ["lint"],                                      # no spec
-    ["lint", TTG, "--format", "xml"],
-    ["lint", TTG, "--fail-on", "fatal"],
-    ["lint", TTG, "--depth", "deep"],
-    ["lint", TTG, "--simulate", "many"],
-    ["lint", TTG, "--bogus"],
-    ["graph"],
-    ["graph", TTG, "--format", "png"],
-], ids=["no-spec", "format", "fail-on", "depth", "simulate", "unknown-option", "graph-no-spec",
-        "graph-format"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["lint"],  # no spec
+        ["lint", TTG, "--format", "xml"],
+        ["lint", TTG, "--fail-on", "fatal"],
+        ["lint", TTG, "--depth", "deep"],
+        ["lint", TTG, "--simulate", "many"],
+        ["lint", TTG, "--bogus"],
+        ["graph"],
+        ["graph", TTG, "--format", "png"],
+    ],
+    ids=[
+        "no-spec",
+        "format",
+        "fail-on",
+        "depth",
+        "simulate",
+        "unknown-option",
+        "graph-no-spec",
+        "graph-format",
+    ],
+)
 def test_bad_arguments_exit_2(argv):
     code, out, err = cli(*argv)
     assert code == 2
@@ -412,7 +477,7 @@ def test_bad_arguments_exit_2(argv):
 
 
 def test_graph_missing_file_exits_2(tmp_path):
-    code, out, err = cli("graph", tmp_path / "nope.yaml")
+    code, _out, err = cli("graph", tmp_path / "nope.yaml")
     assert code == 2 and "RS001" in err and "Traceback" not in err
 
 
@@ -431,15 +496,19 @@ def test_lint_missing_file_is_reported_not_raised(tmp_path):
 
 def test_a_finding_in_a_shared_base_is_reported_once(tmp_path):
     """Linting a base and its variant reports a finding in the base's text once."""
-    (tmp_path / "base.yaml").write_text(TTG.read_text().replace("kraken_limit: 3 ", "kraken_limit: 6 "))
-    (tmp_path / "v.yaml").write_text("rulespec: 1\nextends: base.yaml\nparameters:\n  deal_size: 3\n")
+    (tmp_path / "base.yaml").write_text(
+        TTG.read_text().replace("kraken_limit: 3 ", "kraken_limit: 6 ")
+    )
+    (tmp_path / "v.yaml").write_text(
+        "rulespec: 1\nextends: base.yaml\nparameters:\n  deal_size: 3\n"
+    )
     code, out, _ = cli("lint", tmp_path / "base.yaml", tmp_path / "v.yaml", "--format", "json")
     assert code == 1
     assert [(f["code"], Path(f["file"]).name) for f in json.loads(out)] == [("RL105", "base.yaml")]
 
 
 def test_negative_simulate_is_a_usage_error():
-    code, out, err = cli("lint", TTG, "--simulate", "-3")
+    code, _out, err = cli("lint", TTG, "--simulate", "-3")
     assert code == 2 and "Traceback" not in err
 
 
@@ -463,17 +532,20 @@ def test_sarif_shape(tmp_path):
     assert {r["id"] for r in driver["rules"]} == {"RL101", "RL106", "RL108"}
     assert all(r["shortDescription"]["text"] == static.CODES[r["id"]] for r in driver["rules"])
     results = run["results"]
-    assert sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
-                  for r in results) == [("RL101", 25), ("RL101", 26), ("RL101", 37),
-                                        ("RL106", 3), ("RL108", 95)]
+    assert sorted(
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results
+    ) == [("RL101", 25), ("RL101", 26), ("RL101", 37), ("RL106", 3), ("RL108", 95)]
     for r in results:
         assert r["level"] in ("error", "warning", "note")
         assert r["message"]["text"]
         loc = r["locations"][0]["physicalLocation"]
         assert loc["artifactLocation"]["uri"] == str(spec)
         assert loc["region"]["startColumn"] >= 1
-    assert {r["ruleId"]: r["level"] for r in results} == {"RL101": "warning", "RL106": "error",
-                                                          "RL108": "warning"}
+    assert {r["ruleId"]: r["level"] for r in results} == {
+        "RL101": "warning",
+        "RL106": "error",
+        "RL108": "warning",
+    }
 
 
 def test_sarif_of_a_clean_run():
@@ -485,7 +557,7 @@ def test_sarif_of_a_clean_run():
 
 def test_sarif_note_level_and_layer(tmp_path):
     spec = _derived(tmp_path, "ttg_turn_limit_hit_in_simulation")
-    code, out, _ = cli("lint", spec, "--simulate", "5", "--select", "RL302", "--format", "sarif")
+    _code, out, _ = cli("lint", spec, "--simulate", "5", "--select", "RL302", "--format", "sarif")
     [r] = json.loads(out)["runs"][0]["results"]
     assert (r["ruleId"], r["level"], r["properties"]["layer"]) == ("RL302", "note", 3)
 
@@ -494,13 +566,15 @@ def test_select_and_ignore_filter_by_code(tmp_path):
     spec = _derived(tmp_path, "ttg_no_end_conditions")
 
     def codes(*extra):
-        return sorted(f["code"] for f in json.loads(cli("lint", spec, "--format", "json", *extra)[1]))
+        return sorted(
+            f["code"] for f in json.loads(cli("lint", spec, "--format", "json", *extra)[1])
+        )
 
     everything = ["RL101", "RL101", "RL101", "RL106", "RL108"]
     assert codes() == everything
     assert codes("--select", "RL106") == ["RL106"]
     assert codes("--select", "RL101") == ["RL101"] * 3
-    assert codes("--select", "RL1") == everything                               # a prefix
+    assert codes("--select", "RL1") == everything  # a prefix
     assert codes("--select", "RL106,RL101") == ["RL101", "RL101", "RL101", "RL106"]
     assert codes("--select", "RL2") == []
     assert codes("--ignore", "RL101") == ["RL106", "RL108"]
@@ -514,15 +588,18 @@ def test_suppression_is_per_line_and_per_code(tmp_path):
     spec = _derived(tmp_path, "ttg_no_end_conditions")
     text = spec.read_text().splitlines(keepends=True)
     assert text[24].startswith("  kraken_limit: 3")
-    text[24] = text[24].rstrip("\n") + "  # rulespec: ignore[RL101]\n"      # line 25
-    text[25] = text[25].rstrip("\n") + "  # rulespec: ignore[RL106]\n"      # line 26: wrong code
-    text[2] = "rulespec: 1  # rulespec: ignore[RL102, RL106]\n"             # line 3
+    text[24] = text[24].rstrip("\n") + "  # rulespec: ignore[RL101]\n"  # line 25
+    text[25] = text[25].rstrip("\n") + "  # rulespec: ignore[RL106]\n"  # line 26: wrong code
+    text[2] = "rulespec: 1  # rulespec: ignore[RL102, RL106]\n"  # line 3
     spec.write_text("".join(text))
-    got = sorted((f["code"], f["line"]) for f in json.loads(cli("lint", spec, "--format", "json")[1]))
+    got = sorted(
+        (f["code"], f["line"]) for f in json.loads(cli("lint", spec, "--format", "json")[1])
+    )
     assert got == [("RL101", 26), ("RL101", 37), ("RL108", 95)]
 
 
 # --- the graph ------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def ttg_graph():
@@ -533,57 +610,63 @@ def _has(g, a, key, b):
     return g.has_edge(a, b, key=key)
 
 
-@pytest.mark.parametrize("a, key, b", [
-    ("setup", "next", "step:draw"),
-    ("step:draw", "next", "step:play"),
-    ("step:play", "next", "step:discard_down"),
-    ("step:discard_down", "next", "step:draw"),
-    ("step:play", "offers", "action:pirate"),
-    ("step:play", "offers", "action:two_pirates"),
-    ("step:play", "offers", "action:kraken"),
-    ("step:play", "offers", "action:captain_raid"),
-    ("card:pirate", "enables", "action:pirate"),
-    ("card:pirate_captain", "enables", "action:captain_raid"),
-    ("card:pirate_captain", "enables", "reaction:captain_block"),
-    ("card:officer", "enables", "reaction:officer_block"),
-    ("card:two_officers", "enables", "reaction:two_officers_block"),
-    ("action:pirate", "opens", "reaction:officer_block"),
-    ("action:two_pirates", "opens", "reaction:officer_block"),
-    ("action:pirate", "opens", "reaction:two_officers_block"),
-    ("action:kraken", "opens", "reaction:captain_block"),
-    ("action:kraken", "moves_to", "zone:set_aside"),
-    ("action:kraken", "moves_to", "zone:discard_pile"),
-    ("zone:hand", "moves_from", "action:kraken"),
-    ("action:kraken", "changes", "counter:successful_krakens"),
-    ("action:kraken", "reads", "counter:tiebreak"),
-    ("action:captain_raid", "reads", "param:raid_take"),
-    ("zone:draw_pile", "moves_from", "step:draw"),
-    ("step:draw", "moves_to", "zone:hand"),
-    ("step:discard_down", "reads", "param:hand_limit"),
-    ("setup", "reads", "param:deal_size"),
-    ("trigger:refill_empty_hand", "moves_to", "zone:hand"),
-    ("trigger:refill_empty_hand", "feeds", "end:coin_win"),
-    ("trigger:refill_empty_hand", "feeds", "trigger:refill_empty_hand"),
-    ("end:coin_win", "reads", "counter:win_target"),
-    ("end:coin_win", "reads", "zone:hand"),
-    ("end:ship_destroyed", "reads", "counter:successful_krakens"),
-    ("end:ship_destroyed", "reads", "param:kraken_limit"),
-    ("end:ship_destroyed", "changes", "counter:win_target"),
-    ("end:ship_destroyed", "changes", "counter:tiebreak"),
-    ("end:ship_destroyed", "feeds", "end:coin_win"),
-])
+@pytest.mark.parametrize(
+    "a, key, b",
+    [
+        ("setup", "next", "step:draw"),
+        ("step:draw", "next", "step:play"),
+        ("step:play", "next", "step:discard_down"),
+        ("step:discard_down", "next", "step:draw"),
+        ("step:play", "offers", "action:pirate"),
+        ("step:play", "offers", "action:two_pirates"),
+        ("step:play", "offers", "action:kraken"),
+        ("step:play", "offers", "action:captain_raid"),
+        ("card:pirate", "enables", "action:pirate"),
+        ("card:pirate_captain", "enables", "action:captain_raid"),
+        ("card:pirate_captain", "enables", "reaction:captain_block"),
+        ("card:officer", "enables", "reaction:officer_block"),
+        ("card:two_officers", "enables", "reaction:two_officers_block"),
+        ("action:pirate", "opens", "reaction:officer_block"),
+        ("action:two_pirates", "opens", "reaction:officer_block"),
+        ("action:pirate", "opens", "reaction:two_officers_block"),
+        ("action:kraken", "opens", "reaction:captain_block"),
+        ("action:kraken", "moves_to", "zone:set_aside"),
+        ("action:kraken", "moves_to", "zone:discard_pile"),
+        ("zone:hand", "moves_from", "action:kraken"),
+        ("action:kraken", "changes", "counter:successful_krakens"),
+        ("action:kraken", "reads", "counter:tiebreak"),
+        ("action:captain_raid", "reads", "param:raid_take"),
+        ("zone:draw_pile", "moves_from", "step:draw"),
+        ("step:draw", "moves_to", "zone:hand"),
+        ("step:discard_down", "reads", "param:hand_limit"),
+        ("setup", "reads", "param:deal_size"),
+        ("trigger:refill_empty_hand", "moves_to", "zone:hand"),
+        ("trigger:refill_empty_hand", "feeds", "end:coin_win"),
+        ("trigger:refill_empty_hand", "feeds", "trigger:refill_empty_hand"),
+        ("end:coin_win", "reads", "counter:win_target"),
+        ("end:coin_win", "reads", "zone:hand"),
+        ("end:ship_destroyed", "reads", "counter:successful_krakens"),
+        ("end:ship_destroyed", "reads", "param:kraken_limit"),
+        ("end:ship_destroyed", "changes", "counter:win_target"),
+        ("end:ship_destroyed", "changes", "counter:tiebreak"),
+        ("end:ship_destroyed", "feeds", "end:coin_win"),
+    ],
+)
 def test_graph_has_the_edges_the_spec_implies(ttg_graph, a, key, b):
     assert _has(ttg_graph, a, key, b)
 
 
-@pytest.mark.parametrize("a, key, b", [
-    ("action:kraken", "opens", "reaction:officer_block"),       # the Officers answer Pirates
-    ("action:captain_raid", "opens", "reaction:captain_block"),  # no react() in the raid
-    ("step:play", "offers", "action:pirate_captain"),
-    ("step:draw", "next", "step:discard_down"),
-    ("end:coin_win", "feeds", "trigger:refill_empty_hand"),      # a win writes nothing
-    ("card:gold_coin", "enables", "action:pirate"),
-])
+@pytest.mark.parametrize(
+    "a, key, b",
+    [
+        ("action:kraken", "opens", "reaction:officer_block"),  # the Officers answer Pirates
+        ("action:captain_raid", "opens", "reaction:captain_block"),  # no react() in the raid
+        ("step:play", "offers", "action:pirate_captain"),
+        ("step:draw", "next", "step:discard_down"),
+        ("end:coin_win", "feeds", "trigger:refill_empty_hand"),  # a win writes nothing
+        ("card:gold_coin", "enables", "action:pirate"),
+    ],
+)
 def test_graph_has_no_edges_the_spec_does_not_imply(ttg_graph, a, key, b):
     assert a not in ttg_graph or b not in ttg_graph or not _has(ttg_graph, a, key, b)
 
@@ -610,8 +693,17 @@ def test_graph_nodes(ttg_graph):
     assert ttg_graph.nodes["card:officer"]["span"] == f"{TTG}:15:5"
     assert ttg_graph.nodes["card:officer"]["count"] == 8
     edge_kinds = {k for _, _, k in ttg_graph.edges(keys=True)}
-    assert edge_kinds == {"next", "offers", "enables", "opens", "moves_from", "moves_to",
-                          "changes", "reads", "feeds"}
+    assert edge_kinds == {
+        "next",
+        "offers",
+        "enables",
+        "opens",
+        "moves_from",
+        "moves_to",
+        "changes",
+        "reads",
+        "feeds",
+    }
 
 
 def test_pirates_wild_graph_has_goals():
@@ -623,9 +715,11 @@ def test_pirates_wild_graph_has_goals():
     assert _has(g, "action:play_trouble", "opens", "reaction:arrr")
     assert _has(g, "trigger:new_voyage", "changes", "counter:voyages")
     assert _has(g, "trigger:new_voyage", "feeds", "trigger:new_voyage")
-    for card in ("sloop", "galleon"):                       # card: vessel is a tag
+    for card in ("sloop", "galleon"):  # card: vessel is a tag
         assert _has(g, f"card:{card}", "enables", "action:play_vessel")
-    assert sum(1 for _, b, k in g.in_edges("action:discard_card", keys=True) if k == "enables") == 20
+    assert (
+        sum(1 for _, b, k in g.in_edges("action:discard_card", keys=True) if k == "enables") == 20
+    )
 
 
 def test_graph_dot_renders(tmp_path):
@@ -643,7 +737,7 @@ def test_graph_dot_renders(tmp_path):
 
 def test_graph_render_and_output_options(tmp_path):
     dot_file, svg = tmp_path / "g.dot", tmp_path / "g.svg"
-    code, out, err = cli("graph", PW, "-o", dot_file)
+    code, out, _err = cli("graph", PW, "-o", dot_file)
     assert (code, out) == (0, "") and dot_file.read_text().startswith('digraph "Pirates Wild"')
     if shutil.which("dot") is None:
         pytest.skip("Graphviz 'dot' is not installed")
@@ -656,15 +750,18 @@ def test_graph_mermaid(ttg_graph):
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "flowchart LR"
-    nodes = {line.split("[", 1)[0].strip(): line.split('"')[1] for line in lines[1:]
-             if "[" in line and "-->" not in line and "-.->" not in line}
+    nodes = {
+        line.split("[", 1)[0].strip(): line.split('"')[1]
+        for line in lines[1:]
+        if "[" in line and "-->" not in line and "-.->" not in line
+    }
     edges = [line for line in lines[1:] if "-->" in line or "-.->" in line]
     assert len(nodes) == ttg_graph.number_of_nodes()
     assert len(edges) == ttg_graph.number_of_edges()
-    ids = {label: nid for nid, label in nodes.items()}     # "step: play" -> "n3"
-    assert f"  {ids['step: play']} -->|\"offers\"| {ids['action: pirate']}" in lines
-    assert f"  {ids['end: coin_win']} -.->|\"reads\"| {ids['counter: win_target']}" in lines
-    assert f"  {ids['action: kraken']} -->|\"moves_to\"| {ids['zone: set_aside']}" in lines
+    ids = {label: nid for nid, label in nodes.items()}  # "step: play" -> "n3"
+    assert f'  {ids["step: play"]} -->|"offers"| {ids["action: pirate"]}' in lines
+    assert f'  {ids["end: coin_win"]} -.->|"reads"| {ids["counter: win_target"]}' in lines
+    assert f'  {ids["action: kraken"]} -->|"moves_to"| {ids["zone: set_aside"]}' in lines
 
 
 def test_graph_json(ttg_graph):

@@ -1,6 +1,7 @@
 """`rulespec migrate` and the RS202 hint for names Language v2 reserved after
 `rulespec: 1` was released. tests/valid-v1/ holds specs that validated then (checked by
 hand against commit ff87898, the last before Language v2)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -18,24 +19,40 @@ from rulespec.lang.migrate import migrate
 from rulespec.table import files
 
 V1 = ROOT / "tests" / "valid-v1" / "reserved_names.yaml"
-CLASHES = {"range": "range_", "insert": "insert_", "prev": "prev_", "reveal": "reveal_",
-           "round_index": "round_index_", "sit_out": "sit_out_", "set_next": "set_next_",
-           "card_types": "card_types_"}
+CLASHES = {
+    "range": "range_",
+    "insert": "insert_",
+    "prev": "prev_",
+    "reveal": "reveal_",
+    "round_index": "round_index_",
+    "sit_out": "sit_out_",
+    "set_next": "set_next_",
+    "card_types": "card_types_",
+}
 
 
 def _reserved(module_text: str) -> set[str]:
     space: dict = {}
     exec(compile(module_text, "old_builtins", "exec"), space)
-    return (space["KEYWORDS"] | set(space["CONSTANTS"]) | set(space["FUNCTIONS"])
-            | set(space["PROCEDURES"]) | set(space["AGGREGATES"]))
+    return (
+        space["KEYWORDS"]
+        | set(space["CONSTANTS"])
+        | set(space["FUNCTIONS"])
+        | set(space["PROCEDURES"])
+        | set(space["AGGREGATES"])
+    )
 
 
 def test_the_reserved_since_v2_set_is_the_new_reserved_less_the_old():
-    old = subprocess.run(["git", "show", "ff87898:rulespec/lang/builtins.py"], cwd=ROOT,
-                         capture_output=True, text=True)
+    old = subprocess.run(
+        ["git", "show", "ff87898:rulespec/lang/builtins.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     if old.returncode != 0:
         pytest.skip("no git history of the first release here")
-    assert builtins.RESERVED_IN_V2 == RESERVED - _reserved(old.stdout)
+    assert RESERVED - _reserved(old.stdout) == builtins.RESERVED_IN_V2
 
 
 def test_a_v1_spec_gets_the_hint_at_each_clash():
@@ -44,14 +61,15 @@ def test_a_v1_spec_gets_the_hint_at_each_clash():
     named = {clash_name(d) for d in exc.value.diagnostics} - {None}
     assert named == set(CLASHES)
     first = exc.value.diagnostics[0]
-    assert first.message == ("'insert' is reserved since Language v2; "
-                             f"`rulespec migrate {V1}` renames it")
+    assert first.message == (
+        f"'insert' is reserved since Language v2; `rulespec migrate {V1}` renames it"
+    )
 
 
 def test_migrate_renames_every_clash_and_leaves_prose():
     m = migrate(str(V1))
     assert m.renames == CLASHES
-    assert "title: Insert a range" in m.new                   # prose keeps its words
+    assert "title: Insert a range" in m.new  # prose keeps its words
     assert '"insert and reveal are card names here, range a counter"' in m.new
     assert "count(hand(sit_out_), prev_) >= range_" in m.new  # uses, in expressions
     assert "tags: [prev_]" in m.new and "card: reveal_" in m.new  # plain name values
@@ -67,8 +85,16 @@ def _outcome(spec, seed):
 def test_migrated_spec_plays_the_game_of_a_hand_renamed_copy(tmp_path):
     text = V1.read_text(encoding="utf-8")
     by_hand = text
-    for word in ("round_index", "card_types", "set_next", "sit_out", "insert", "reveal",
-                 "range", "prev"):
+    for word in (
+        "round_index",
+        "card_types",
+        "set_next",
+        "sit_out",
+        "insert",
+        "reveal",
+        "range",
+        "prev",
+    ):
         by_hand = by_hand.replace(f"{word}", f"my_{word}")  # the test's own copy, by hand
     by_hand = by_hand.replace("title: Insert a my_range", "title: Insert a range")
     hand_path = tmp_path / "by_hand.yaml"
@@ -104,6 +130,7 @@ def test_migrate_write_leaves_the_file_whole_when_writing_fails(tmp_path, monkey
 
     def failing_replace(src, dst):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(files.os, "replace", failing_replace)
     code, _, err = cli("migrate", path, "--write")
     assert code == 2 and "No space left on device" in err
@@ -131,7 +158,11 @@ def test_migrate_exits_2_for_a_missing_file(tmp_path):
 
 def test_a_new_name_skips_names_the_spec_uses(tmp_path):
     path = tmp_path / "taken.yaml"
-    path.write_text(V1.read_text(encoding="utf-8").replace("hand: hand\n", "hand: range_\n")
-                    .replace("  hand: {per_player", "  range_: {per_player")
-                    .replace("hand(", "range_("), encoding="utf-8")
+    path.write_text(
+        V1.read_text(encoding="utf-8")
+        .replace("hand: hand\n", "hand: range_\n")
+        .replace("  hand: {per_player", "  range_: {per_player")
+        .replace("hand(", "range_("),
+        encoding="utf-8",
+    )
     assert migrate(str(path)).renames["range"] == "range_2"

@@ -4,6 +4,7 @@ Player-count bounds, the deck for each player count, and setup across a match (t
 first player, the dealer moving left each game). Everything about play is in
 tests/scenarios/pirates_wild/.
 """
+
 from __future__ import annotations
 
 import io
@@ -14,9 +15,9 @@ from pathlib import Path
 import pytest
 from gamekit import GAMES, counter, game_for, settled, zone
 
-from rulespec.interpreter import CHANCE, Game, seat_name
 from rulespec import load_spec
 from rulespec.cli import main
+from rulespec.interpreter import CHANCE, Game, seat_name
 from rulespec.lang.loading import load
 from rulespec.table.scenarios import collect
 
@@ -24,18 +25,52 @@ SPEC = GAMES / "pirates_wild.yaml"
 
 # PW-2, written out from docs/rulings.md (not read from the spec)
 FULL_DECK = {
-    "coins": 18, "map": 14, "jewels": 10, "skeleton_key": 6, "treasure_chest": 6,
-    "daylight": 10, "fair_winds": 4, "compass": 4, "sloop": 6, "galleon": 6, "crew": 6,
-    "nightfall": 4, "storm": 3, "lost_at_sea": 3, "shipwreck": 3, "mutiny": 3,
-    "harbor": 1, "captain": 1, "flagship": 1, "kraken": 5,
+    "coins": 18,
+    "map": 14,
+    "jewels": 10,
+    "skeleton_key": 6,
+    "treasure_chest": 6,
+    "daylight": 10,
+    "fair_winds": 4,
+    "compass": 4,
+    "sloop": 6,
+    "galleon": 6,
+    "crew": 6,
+    "nightfall": 4,
+    "storm": 3,
+    "lost_at_sea": 3,
+    "shipwreck": 3,
+    "mutiny": 3,
+    "harbor": 1,
+    "captain": 1,
+    "flagship": 1,
+    "kraken": 5,
 }
 # the rulebook's removal list for 3 players; 2 players remove it twice
 REMOVAL = {
-    "coins": 5, "map": 4, "jewels": 3, "skeleton_key": 2, "treasure_chest": 2,
-    "daylight": 2, "fair_winds": 1, "compass": 1, "sloop": 2, "galleon": 2, "crew": 2,
+    "coins": 5,
+    "map": 4,
+    "jewels": 3,
+    "skeleton_key": 2,
+    "treasure_chest": 2,
+    "daylight": 2,
+    "fair_winds": 1,
+    "compass": 1,
+    "sloop": 2,
+    "galleon": 2,
+    "crew": 2,
 }
-NEVER_REMOVED = ["nightfall", "storm", "lost_at_sea", "shipwreck", "mutiny",
-                 "harbor", "captain", "flagship", "kraken"]
+NEVER_REMOVED = [
+    "nightfall",
+    "storm",
+    "lost_at_sea",
+    "shipwreck",
+    "mutiny",
+    "harbor",
+    "captain",
+    "flagship",
+    "kraken",
+]
 TOTALS = {4: 114, 3: 88, 2: 62}
 
 
@@ -49,6 +84,7 @@ def current(state) -> str:
 
 
 # --- PW-1 -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_two_to_four_players_are_accepted(players):
@@ -84,6 +120,7 @@ def test_no_help_cards_are_modelled():
 
 # --- PW-2 -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players,total", sorted(TOTALS.items()))
 def test_deck_size_per_player_count(players, total):
     assert len(game_for("pirates_wild", players).ctype) == total
@@ -98,8 +135,9 @@ def test_full_deck_is_the_ruling_deck():
 def test_removals_are_the_rulebook_list_once_or_twice(players, times):
     removed = deck(4) - deck(players)
     assert removed == Counter({card: n * times for card, n in REMOVAL.items()})
-    assert deck(players) == Counter({card: n - times * REMOVAL.get(card, 0)
-                                     for card, n in FULL_DECK.items()})
+    assert deck(players) == Counter(
+        {card: n - times * REMOVAL.get(card, 0) for card, n in FULL_DECK.items()}
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -119,6 +157,7 @@ def test_each_player_count_holds_enough_treasure_for_a_win(players):
 
 
 # --- PW-3 -----------------------------------------------------------------------
+
 
 def start(players, dealer, seed=0, **kwargs):
     """Game 0 of a match, stopped after the setup's chance step picks `dealer`."""
@@ -148,7 +187,7 @@ def test_setup_deals_six_turns_one_up_and_left_of_dealer_starts(players, dealer)
         assert zone(game, f"ship[P{p + 1}]") == []
     assert len(zone(game, "discard_pile")) == 1
     assert len(zone(game, "draw_pile")) == TOTALS[players] - 6 * players - 1
-    assert counter(game, "voyages") == 1      # PW-12: the first voyage
+    assert counter(game, "voyages") == 1  # PW-12: the first voyage
     # PW-4 at the first turn: taking the face-up card is offered unless it is a Kraken
     top = zone(game, "discard_pile")[-1]
     expected = ["draw"] if top == "kraken" else ["draw", "take discard"]
@@ -167,8 +206,11 @@ def test_dealer_moves_one_seat_left_each_game_of_a_match(players):
     first_dealer = 1
     game = start(players, first_dealer, seed=0)
     for k in range(1, 2 * players + 1):  # wraps round the table twice
-        game = settled(game_for("pirates_wild", players).new_initial_state(
-            seed=k, game_index=k, carried=game.carry()))
+        game = settled(
+            game_for("pirates_wild", players).new_initial_state(
+                seed=k, game_index=k, carried=game.carry()
+            )
+        )
         dealer = (first_dealer + k) % players
         assert game.current_player() != CHANCE, "only the match's first dealer is random"
         assert counter(game, "dealer") == dealer, f"game {k}"
@@ -184,6 +226,7 @@ def test_match_carries_only_the_dealer():
 
 
 # --- every ruling has a scenario --------------------------------------------------
+
 
 def test_every_pw_ruling_has_a_scenario():
     folder = Path(__file__).parent / "scenarios" / "pirates_wild"

@@ -1,4 +1,5 @@
 """`rulespec play`: a person at one seat, agents at the others, through the CLI function."""
+
 import re
 from io import StringIO
 
@@ -26,8 +27,12 @@ def test_a_person_plays_a_whole_game():
 
 
 def test_the_person_sees_only_their_seat():
-    code, out, _ = play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
-    draws = [line for line in out.splitlines() if line.startswith("  ") and "the draw pile -> P1's hand" in line]
+    _code, out, _ = play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    draws = [
+        line
+        for line in out.splitlines()
+        if line.startswith("  ") and "the draw pile -> P1's hand" in line
+    ]
     assert draws and all(re.match(r"  \d+ cards?: ", line) for line in draws)
     assert "your hand: " in out
 
@@ -44,7 +49,7 @@ def test_an_option_may_be_given_by_its_label():
 
 
 def test_input_that_ends_early_is_a_usage_error():
-    code, out, err = play("1\n", "--as", "P2", "--players", "2", "--seed", "1")
+    code, _out, err = play("1\n", "--as", "P2", "--players", "2", "--seed", "1")
     assert code == 2 and err.strip() == "rulespec play: input ended before the game did"
 
 
@@ -55,14 +60,24 @@ def test_a_seat_not_at_the_table_is_a_usage_error():
 
 def test_odd_answers_are_asked_again_never_a_traceback():
     """'²' is a digit to str.isdigit but not to int(); a 5,000-digit number; nothing."""
-    code, out, err = play("²\n" + "9" * 5000 + "\n\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    code, out, err = play(
+        "²\n" + "9" * 5000 + "\n\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1"
+    )
     assert code == 0 and "Traceback" not in err
-    assert "'²' is not an option" in out and "'9999999999999999999999999999999999999999…' is not an option" in out
+    assert (
+        "'²' is not an option" in out
+        and "'9999999999999999999999999999999999999999…' is not an option" in out
+    )
 
 
 def test_a_closed_standard_input_ends_the_game_as_input_ending_does():
     closed = StringIO("")
     closed.close()
     out, err = StringIO(), StringIO()
-    code = main(["play", TTG, "--as", "P1", "--players", "2", "--seed", "1"], stdout=out, stderr=err, stdin=closed)
+    code = main(
+        ["play", TTG, "--as", "P1", "--players", "2", "--seed", "1"],
+        stdout=out,
+        stderr=err,
+        stdin=closed,
+    )
     assert code == 2 and "Traceback" not in err and err.getvalue().count("\n") == 1

@@ -1,5 +1,6 @@
 """The pre-commit hooks a game-design repository can use (.pre-commit-hooks.yaml,
 docs/ci.md): each runs a real rulespec command on the YAML files it is given."""
+
 from __future__ import annotations
 
 import re
@@ -48,7 +49,9 @@ def run_hook(hook_id, *files, args=()):
 
 
 def test_the_lint_hook_passes_clean_specs_and_variants():
-    specs = sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "games/variants").glob("*/*.yaml"))
+    specs = sorted((ROOT / "games").glob("*.yaml")) + sorted(
+        (ROOT / "games/variants").glob("*/*.yaml")
+    )
     code, out = run_hook("rulespec-lint", *specs)
     assert (code, out) == (0, f"{len(specs)} spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)\n")
     assert run_hook("rulespec-validate", *specs)[0] == 0

@@ -1,5 +1,7 @@
 """Invariants that hold in every state of many seeded random games (RULINGS C-1..C-6)."""
+
 import pytest
+from gamekit import game_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -7,13 +9,12 @@ from rulespec.interpreter import CHANCE, IllegalChoice
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.observe import can_see
 
-from gamekit import game_for
-
 HAND_LIMIT = 5  # TTG-5
 
 
-@settings(max_examples=500, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 6))
 def test_random_games_keep_the_invariants(seed, players):
     game = game_for("take_the_gold", players).new_initial_state(seed=seed, log=False)
@@ -53,8 +54,9 @@ def test_no_player_sees_hidden_cards(seed, players):
             else:
                 assert content == {"count": len(everything[label])}
         for event in game.log_for(p):
-            if event["event"] == "move" and not (can_see(labels[event["src"]], p)
-                                                 or can_see(labels[event["dst"]], p)):
+            if event["event"] == "move" and not (
+                can_see(labels[event["src"]], p) or can_see(labels[event["dst"]], p)
+            ):
                 assert event["cards"] is None, event
             if event["event"] == "choice" and event["kind"] == "card" and event["player"] != p:
                 assert event["option"] is None
@@ -62,23 +64,29 @@ def test_no_player_sees_hidden_cards(seed, players):
 
 def test_same_seed_same_game():
     game = game_for("take_the_gold", 4)
-    runs = [play(game.new_initial_state(seed=11), make_agents(["random"], 4, 11)).log_for(None)
-            for _ in range(2)]
+    runs = [
+        play(game.new_initial_state(seed=11), make_agents(["random"], 4, 11)).log_for(None)
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1]
     other = play(game.new_initial_state(seed=12), make_agents(["random"], 4, 12)).log_for(None)
     assert other != runs[0]
 
 
 def test_turn_limit_is_reported():
-    game = play(game_for("take_the_gold", 4).new_initial_state(seed=3, turn_limit=2),
-                make_agents(["first"], 4, 3))
+    game = play(
+        game_for("take_the_gold", 4).new_initial_state(seed=3, turn_limit=2),
+        make_agents(["first"], 4, 3),
+    )
     assert (game.reason, game.winners, game.turn) == ("turn_limit", (), 2)
 
 
 def test_clone_plays_on_independently():
     game = game_for("take_the_gold", 3).new_initial_state(seed=5)
     while game.turn < 3:
-        game.sample_chance() if game.is_chance_node() else game.apply_action(game.legal_actions()[0])
+        game.sample_chance() if game.is_chance_node() else game.apply_action(
+            game.legal_actions()[0]
+        )
     twin = game.clone()
     a = play(game, make_agents(["random"], 3, 9)).log_for(None)
     b = play(twin, make_agents(["random"], 3, 9)).log_for(None)
@@ -100,15 +108,19 @@ def test_clone_inside_an_effect_does_not_share_its_locals():
     definition = game_for("take_the_gold", 2)
     for seed in range(200):
         game = definition.new_initial_state(seed=seed)
-        while not game.is_terminal() and not (game.decision_kind() == "react" and len(game.legal_actions()) > 1):
-            game.sample_chance() if game.is_chance_node() else game.apply_action(game.legal_actions()[0])
+        while not game.is_terminal() and not (
+            game.decision_kind() == "react" and len(game.legal_actions()) > 1
+        ):
+            game.sample_chance() if game.is_chance_node() else game.apply_action(
+                game.legal_actions()[0]
+            )
         if not game.is_terminal():
             break
     key = game.key()
     twin = game.clone()
     block = next(o for o in twin.legal_actions() if o.label != "no reaction")
     twin.apply_action(block)
-    assert game.key() == key            # the original, its paused effect's locals included, is untouched
+    assert game.key() == key  # the original, its paused effect's locals included, is untouched
     game.apply_action("no reaction")
     assert game.log_for(None) != twin.log_for(None)
 

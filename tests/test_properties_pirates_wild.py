@@ -3,6 +3,7 @@
 The checks restate the rulings in plain Python, independently of the spec, so the
 spec and the engine are tested against a second reading of PW-5 … PW-10.
 """
+
 from gamekit import game_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,9 +28,13 @@ def hand_size(seen, p):
 
 def may_take(ship, treasure) -> bool:
     """PW-7, restated: requirements face up, no Trouble, and the next treasure."""
-    vessel = ("sloop" if treasure in SHORE else "galleon")
-    if not ("daylight" in ship and ("crew" in ship or "captain" in ship)
-            and (vessel in ship or "flagship" in ship) and not TROUBLES & set(ship)):
+    vessel = "sloop" if treasure in SHORE else "galleon"
+    if not (
+        "daylight" in ship
+        and ("crew" in ship or "captain" in ship)
+        and (vessel in ship or "flagship" in ship)
+        and not TROUBLES & set(ship)
+    ):
         return False
     for name, limit in ORDER:
         if ship.count(name) < limit:
@@ -41,8 +46,10 @@ def check_step(game, turn_start):
     game.check_invariants()
     seen = game.observation(None)
     for p in range(game.game.n):
-        assert len(TROUBLES & set(ship_of(seen, p))) <= 1 and \
-            sum(ship_of(seen, p).count(t) for t in TROUBLES) <= 1, "two Troubles on a ship"
+        assert (
+            len(TROUBLES & set(ship_of(seen, p))) <= 1
+            and sum(ship_of(seen, p).count(t) for t in TROUBLES) <= 1
+        ), "two Troubles on a ship"
     if game.is_terminal() or game.current_player() == CHANCE:
         return
     current = int(seen["current"][1:]) - 1
@@ -57,14 +64,22 @@ def check_step(game, turn_start):
             if h0 + drew > 0:
                 assert hand_size(seen, p) == h0 + drew - 1, "hand size not restored"
             assert hand_size(seen, p) <= 6
-        turn_start.update(turn=game.turn, player=current, hand=hand_size(seen, current),
-                          drew=int(game.decision_kind() == "choose"))
+        turn_start.update(
+            turn=game.turn,
+            player=current,
+            hand=hand_size(seen, current),
+            drew=int(game.decision_kind() == "choose"),
+        )
 
 
-@settings(max_examples=520, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31), players=st.integers(2, 4),
-       agent=st.sampled_from(["random", "greedy"]))
+@settings(
+    max_examples=520, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    seed=st.integers(0, 2**31),
+    players=st.integers(2, 4),
+    agent=st.sampled_from(["random", "greedy"]),
+)
 def test_games_keep_the_invariants(seed, players, agent):
     game = game_for("pirates_wild", players).new_initial_state(seed=seed, turn_limit=TURN_LIMIT)
     turn_start: dict = {}
@@ -82,6 +97,8 @@ def test_games_keep_the_invariants(seed, players, agent):
 def test_greedy_finishes_four_player_games():
     """The issue asks for 95 % of 4-player games within 2,000 turns; 20 here, all."""
     game = game_for("pirates_wild", 4)
-    reasons = [play(game.new_initial_state(seed=s, log=False), make_agents(["greedy"], 4, s)).reason
-               for s in range(20)]
+    reasons = [
+        play(game.new_initial_state(seed=s, log=False), make_agents(["greedy"], 4, s)).reason
+        for s in range(20)
+    ]
     assert reasons.count("completion") == 20

@@ -1,14 +1,15 @@
 """Remembered cards (`remember:`): the card just drawn, kept from one step to a later
 one, on the small game tests/valid/draw_and_play.yaml."""
+
 from pathlib import Path
 
 import pytest
 from gamekit import cli
 
-from rulespec.interpreter import Game, State
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 
 SPEC = Path(__file__).parent / "valid" / "draw_and_play.yaml"
 TEXT = SPEC.read_text()
@@ -38,8 +39,10 @@ def test_a_turn_memory_is_forgotten_as_the_next_turn_begins():
 
 
 def test_a_turn_memory_left_unset_is_empty_and_offers_nothing():
-    text = TEXT.replace("      drawn = top(pile, 1)\n      move(drawn, hand(current))",
-                        "      move(top(pile, 1), hand(current))")
+    text = TEXT.replace(
+        "      drawn = top(pile, 1)\n      move(drawn, hand(current))",
+        "      move(top(pile, 1), hand(current))",
+    )
     s = laid_out(game(text), ["plain"], ["star", "plain", "plain"])
     assert s.legal_labels() == ["pass"]
 
@@ -51,8 +54,9 @@ def test_only_the_spectator_sees_what_the_rules_remember():
 
 
 def test_games_without_memories_show_no_memory():
-    assert "remembered" not in Game(load_spec(Path(__file__).parent / "valid" / "rows.yaml"), 2) \
-        .new_initial_state(seed=1).observation(None)
+    assert "remembered" not in Game(
+        load_spec(Path(__file__).parent / "valid" / "rows.yaml"), 2
+    ).new_initial_state(seed=1).observation(None)
 
 
 def test_a_memory_is_part_of_the_state_key():
@@ -63,14 +67,17 @@ def test_a_memory_is_part_of_the_state_key():
     assert a.clone().key() == a.key()
 
 
-@pytest.mark.parametrize("old, new, code", [
-    ("last_played(current) = card", "last_played = card", "RS204"),
-    ("last_played(current) = card", "last_played(current) = 1", "RS204"),
-    ("      drawn = top(pile, 1)", "      drawn(current) = top(pile, 1)", "RS204"),
-    ("played(current) += 1", "played(current) += size(drawn) + drawn", "RS204"),
-    ("  drawn: {until: turn}", "  drawn: {until: round}", "RS104"),
-    ("  drawn: {until: turn}", "  pile: {until: turn}", "RS202"),
-])
+@pytest.mark.parametrize(
+    "old, new, code",
+    [
+        ("last_played(current) = card", "last_played = card", "RS204"),
+        ("last_played(current) = card", "last_played(current) = 1", "RS204"),
+        ("      drawn = top(pile, 1)", "      drawn(current) = top(pile, 1)", "RS204"),
+        ("played(current) += 1", "played(current) += size(drawn) + drawn", "RS204"),
+        ("  drawn: {until: turn}", "  drawn: {until: round}", "RS104"),
+        ("  drawn: {until: turn}", "  pile: {until: turn}", "RS202"),
+    ],
+)
 def test_misuse_is_a_positioned_error(old, new, code):
     assert old in TEXT
     with pytest.raises(SpecError) as exc:
@@ -99,18 +106,28 @@ def test_random_games_keep_the_invariants_and_clones_key_alike():
         assert state.clone().key() == state.key()
 
     for seed in range(15):
-        assert play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed), on_step).is_terminal()
+        assert play(
+            g.new_initial_state(seed=seed), make_agents(["random"], 3, seed), on_step
+        ).is_terminal()
 
 
 def test_a_trigger_that_reads_a_memory_sees_it_forgotten():
     """P1 plays a star, remembered until the turn ends; a trigger waits for it to be
     forgotten. Forgetting must mark the trigger for a new look, as a change does."""
-    text = TEXT.replace("      drawn = top(pile, 1)\n      move(drawn, hand(current))",
-                        "      move(top(pile, 1), hand(current))") \
-        .replace("    if: kind_of(card) == kind_of(drawn)  # cards of a type are alike (C-3)\n", "") \
-        .replace("last_played: {per_player: true, until: game}", "last_played: {per_player: true, until: turn}") \
-        .replace("counters:", "counters:\n  stars: {initial: 0}") \
-        .replace("end_conditions:", """triggers:
+    text = (
+        TEXT.replace(
+            "      drawn = top(pile, 1)\n      move(drawn, hand(current))",
+            "      move(top(pile, 1), hand(current))",
+        )
+        .replace("    if: kind_of(card) == kind_of(drawn)  # cards of a type are alike (C-3)\n", "")
+        .replace(
+            "last_played: {per_player: true, until: game}",
+            "last_played: {per_player: true, until: turn}",
+        )
+        .replace("counters:", "counters:\n  stars: {initial: 0}")
+        .replace(
+            "end_conditions:",
+            """triggers:
   remembered:
     when: size(last_played(seat(0))) > 0 and stars == 0
     effect: stars = 1
@@ -118,7 +135,9 @@ def test_a_trigger_that_reads_a_memory_sees_it_forgotten():
     when: size(last_played(seat(0))) == 0 and stars == 1
     effect: stars = 2
 
-end_conditions:""")
+end_conditions:""",
+        )
+    )
     s = laid_out(game(text), ["plain"], ["star", "plain", "plain", "plain"])
     s.apply_action("play_drawn star")
     assert s.current_player() == 1

@@ -1,4 +1,5 @@
 """`rulespec replay`: a log from `run --log` plays out the same; a changed log does not."""
+
 import json
 
 import pytest
@@ -10,8 +11,9 @@ TTG = GAMES / "take_the_gold.yaml"
 @pytest.fixture
 def log(tmp_path):
     path = tmp_path / "game.jsonl"
-    code, _, _ = cli("run", TTG, "--players", 3, "--seed", 7, "--games", 2, "--max-turns", 6,
-                     "--log", path)
+    code, _, _ = cli(
+        "run", TTG, "--players", 3, "--seed", 7, "--games", 2, "--max-turns", 6, "--log", path
+    )
     assert code == 0
     return path
 
@@ -40,6 +42,7 @@ def test_another_choice_is_found(log):
         if e["event"] == "choice" and e["kind"] == "play" and e["option"] != "pass":
             e["option"] = "pass"
             return True
+
     line = edit(log, change)
     code, out, _ = cli("replay", log, "--json")
     first, second = json.loads(out)
@@ -53,6 +56,7 @@ def test_another_card_is_found(log):
         if e["event"] == "move" and e["cards"] and e["turn"] > 0:
             e["cards"] = ["kraken"] * len(e["cards"])
             return True
+
     line = edit(log, change)
     code, out, _ = cli("replay", log)
     assert code == 1
@@ -68,63 +72,96 @@ def test_an_illegal_logged_choice_is_found(log):
 HEADER = {"spec": "take_the_gold.yaml", "variants": [], "players": 3, "seed": 7, "game": 1}
 
 
-@pytest.mark.parametrize("text, where", [
-    ("not json\n", ":1: error RS801: not JSON (Expecting value)"),
-    ("[1, 2]\n", ":1: error RS801: a log line is a JSON object"),
-    ("[" * 10_000 + "]" * 10_000 + "\n", ":1: error RS801: arrays and objects are nested more than 20 deep"),
-    ('{"seed": "' + "x" * 100_001 + '"}\n', ":1: error RS801: the line is longer than 100,000 bytes"),
-    (b"\xff\n".decode("latin-1"), ":1: error RS801: not UTF-8 (invalid start byte)"),
-    ('{"event": "move"}\n', ":1: error RS803: an event before the first game header (write logs "
-                             "with rulespec run --log)"),
-    ('{"spec": "x.yaml"}\n', ":1: error RS802: a game header needs variants, players, seed, game"),
-    ("", ": error RS803: no game in the log"),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("not json\n", ":1: error RS801: not JSON (Expecting value)"),
+        ("[1, 2]\n", ":1: error RS801: a log line is a JSON object"),
+        (
+            "[" * 10_000 + "]" * 10_000 + "\n",
+            ":1: error RS801: arrays and objects are nested more than 20 deep",
+        ),
+        (
+            '{"seed": "' + "x" * 100_001 + '"}\n',
+            ":1: error RS801: the line is longer than 100,000 bytes",
+        ),
+        (b"\xff\n".decode("latin-1"), ":1: error RS801: not UTF-8 (invalid start byte)"),
+        (
+            '{"event": "move"}\n',
+            ":1: error RS803: an event before the first game header (write logs "
+            "with rulespec run --log)",
+        ),
+        (
+            '{"spec": "x.yaml"}\n',
+            ":1: error RS802: a game header needs variants, players, seed, game",
+        ),
+        ("", ": error RS803: no game in the log"),
+    ],
+)
 def test_a_bad_log_is_reported_at_its_line(tmp_path, text, where):
     path = tmp_path / "game.jsonl"
     path.write_bytes(text.encode("latin-1" if "\xff" in text else "utf-8"))
-    code, out, err = cli("replay", path)
+    code, _out, err = cli("replay", path)
     assert (code, err) == (2, f"{path}{where}\n")
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"seed": [7]}, "seed: [7] is not of type 'integer'"),
-    ({"players": "3"}, "players: '3' is not of type 'integer'"),
-    ({"players": 3.0}, "players: 3.0 is not of type 'integer'"),
-    ({"spec": 5}, "spec: 5 is not of type 'string'"),
-    ({"spec": ["take_the_gold.yaml"]}, "spec: ['take_the_gold.yaml'] is not of type 'string'"),
-    ({"variants": 1}, "variants: 1 is not of type 'array'"),
-    ({"variants": "abc"}, "variants: 'abc' is not of type 'array'"),
-    ({"game": -1}, "game: -1 is less than the minimum of 1"),
-    ({"game": 1.5}, "game: 1.5 is not of type 'integer'"),
-    ({"max_turns": []}, "max_turns: [] is not of type 'integer', 'null'"),
-    ({"max_turns": 0}, "max_turns: 0 is less than the minimum of 1"),
-    ({"spec": "x" * 5000 + ".yaml"}, "spec: '" + "x" * 199 + "…"),
-    ({"colour": "red"}, "a game header: Additional properties are not allowed ('colour' was unexpected)"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"seed": [7]}, "seed: [7] is not of type 'integer'"),
+        ({"players": "3"}, "players: '3' is not of type 'integer'"),
+        ({"players": 3.0}, "players: 3.0 is not of type 'integer'"),
+        ({"spec": 5}, "spec: 5 is not of type 'string'"),
+        ({"spec": ["take_the_gold.yaml"]}, "spec: ['take_the_gold.yaml'] is not of type 'string'"),
+        ({"variants": 1}, "variants: 1 is not of type 'array'"),
+        ({"variants": "abc"}, "variants: 'abc' is not of type 'array'"),
+        ({"game": -1}, "game: -1 is less than the minimum of 1"),
+        ({"game": 1.5}, "game: 1.5 is not of type 'integer'"),
+        ({"max_turns": []}, "max_turns: [] is not of type 'integer', 'null'"),
+        ({"max_turns": 0}, "max_turns: 0 is less than the minimum of 1"),
+        ({"spec": "x" * 5000 + ".yaml"}, "spec: '" + "x" * 199 + "…"),
+        (
+            {"colour": "red"},
+            "a game header: Additional properties are not allowed ('colour' was unexpected)",
+        ),
+    ],
+)
 def test_a_header_is_checked_against_the_log_schema(log, change, message):
     lines = log.read_text().splitlines()
     lines[0] = json.dumps(json.loads(lines[0]) | change)
     log.write_text("\n".join(lines) + "\n")
-    code, out, err = cli("replay", log)
+    code, _out, err = cli("replay", log)
     assert (code, err) == (2, f"{log}:1: error RS802: {message}\n")
 
 
 def test_a_choice_is_checked_against_the_log_schema(log):
     line = edit(log, lambda e: e["event"] == "choice" and e.update(option=["pass"]) is None)
     code, _, err = cli("replay", log)
-    assert (code, err) == (2, f"{log}:{line}: error RS802: option: ['pass'] is not of type 'string'\n")
+    assert (code, err) == (
+        2,
+        f"{log}:{line}: error RS802: option: ['pass'] is not of type 'string'\n",
+    )
 
 
 def test_the_games_of_a_match_follow_each_other(log):
     lines = log.read_text().splitlines()
     second = next(i for i, line in enumerate(lines) if i and "event" not in json.loads(line))
-    for change, message in ((lambda h: h.update(game=3), "game 3 does not follow the game before; "
-                             "the games of a match are numbered 1, 2, 3, ..."),
-                            (lambda h: h.update(players=2), "game 2 has another players than the "
-                             "game before it in its match")):
+    for change, message in (
+        (
+            lambda h: h.update(game=3),
+            "game 3 does not follow the game before; "
+            "the games of a match are numbered 1, 2, 3, ...",
+        ),
+        (
+            lambda h: h.update(players=2),
+            "game 2 has another players than the game before it in its match",
+        ),
+    ):
         header = json.loads(lines[second])
         change(header)
-        log.write_text("\n".join(lines[:second] + [json.dumps(header)] + lines[second + 1:]) + "\n")
+        log.write_text(
+            "\n".join(lines[:second] + [json.dumps(header)] + lines[second + 1 :]) + "\n"
+        )
         code, _, err = cli("replay", log)
         assert (code, err) == (2, f"{log}:{second + 1}: error RS803: {message}\n")
 
@@ -136,15 +173,21 @@ def test_the_spec_is_found_next_to_the_log_wherever_replay_runs(log, tmp_path, m
     assert cli("replay", log)[0] == 0
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("/etc/passwd", "'/etc/passwd' is not a YAML file (.yaml or .yml)"),
-    ("nope.yaml", "'nope.yaml' is not a file (looked for {folder}/nope.yaml)"),
-    ("x" * 300 + ".yaml", "'" + "x" * 300 + ".yaml' is not a file (looked for {folder}/" + "x" * 300 + ".yaml)"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("/etc/passwd", "'/etc/passwd' is not a YAML file (.yaml or .yml)"),
+        ("nope.yaml", "'nope.yaml' is not a file (looked for {folder}/nope.yaml)"),
+        (
+            "x" * 300 + ".yaml",
+            "'" + "x" * 300 + ".yaml' is not a file (looked for {folder}/" + "x" * 300 + ".yaml)",
+        ),
+    ],
+)
 def test_a_spec_that_is_no_yaml_file_is_refused_in_one_line(tmp_path, spec, message):
     path = tmp_path / "game.jsonl"
     path.write_text(json.dumps(HEADER | {"spec": spec}) + "\n")
-    code, out, err = cli("replay", path)
+    code, _out, err = cli("replay", path)
     assert (code, err) == (2, f"{path}:1: error RS803: {message.format(folder=tmp_path)}\n")
 
 
@@ -152,12 +195,14 @@ def test_a_yaml_file_that_is_no_spec_shows_one_line(tmp_path):
     (tmp_path / "config.yaml").write_text("".join(f"secret_{i}: {i}\n" for i in range(20)))
     path = tmp_path / "game.jsonl"
     path.write_text(json.dumps(HEADER | {"spec": "config.yaml"}) + "\n")
-    code, out, err = cli("replay", path)
+    code, _out, err = cli("replay", path)
     assert code == 2 and err.count("secret_") == 2, err  # the message and its line
     assert "does not look like a spec" in err
 
 
 def test_a_missing_log_or_spec_is_a_usage_error(tmp_path):
     code, _, err = cli("replay", tmp_path / "nope.jsonl")
-    assert (code, err) == (2, f"{tmp_path / 'nope.jsonl'}: error RS801: cannot read file: "
-                              "No such file or directory\n")
+    assert (code, err) == (
+        2,
+        f"{tmp_path / 'nope.jsonl'}: error RS801: cannot read file: No such file or directory\n",
+    )

@@ -2,19 +2,20 @@
 react(players) asks several players in turn order, answers without a card, answers to
 answers (chains). Their rules interactions are scenarios under tests/scenarios/respond/;
 these tests cover what a scenario cannot say."""
+
 from io import StringIO
 from pathlib import Path
 
 import pytest
 
-from rulespec.interpreter import Game, State
-from rulespec.interpreter.agents import make_agents, play
-from rulespec.interpreter.observe import can_see
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.analysis.coverage import coverage
 from rulespec.analysis.lint import static
 from rulespec.cli import main
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.observe import can_see
 from rulespec.table.narrate import narrate
 
 SPEC = Path(__file__).parent / "valid" / "claim_challenge.yaml"
@@ -46,8 +47,9 @@ def test_players_are_asked_in_turn_order_from_the_actor():
 
 
 def test_an_answers_window_is_asked_from_the_one_who_answered():
-    s = laid_out(game(), {0: ["veto"], 1: ["veto"], 2: ["veto"], 3: ["duke"]},
-                 counters={"coins[P3]": 1})
+    s = laid_out(
+        game(), {0: ["veto"], 1: ["veto"], 2: ["veto"], 3: ["duke"]}, counters={"coins[P3]": 1}
+    )
     s.apply_action("steal -> P3")
     assert asked(s, ["no reaction", "cancel"]) == [1, 2]  # P3 cancels: P4, P1, P2 are asked
     assert asked(s, ["no reaction", "no reaction", "no reaction"]) == [3, 0, 1]
@@ -59,11 +61,15 @@ def test_the_first_answer_closes_the_window():
     s.apply_action("challenge_tax")  # P2 challenges a true claim and loses a card
     s.apply_action("duke")
     assert s.current_player() == 1 and s.decision_kind() == "play"  # P3, P4 were not asked
-    assert [e["player"] for e in s.log_for(None) if e["event"] == "choice" and e["kind"] == "react"] == [1]
+    assert [
+        e["player"] for e in s.log_for(None) if e["event"] == "choice" and e["kind"] == "react"
+    ] == [1]
 
 
 def test_an_answer_without_a_card_is_offered_by_its_condition_alone():
-    s = laid_out(game(), {0: ["duke"], 1: ["duke"], 2: ["duke"], 3: ["duke"]}, counters={"coins[P3]": 1})
+    s = laid_out(
+        game(), {0: ["duke"], 1: ["duke"], 2: ["duke"], 3: ["duke"]}, counters={"coins[P3]": 1}
+    )
     s.apply_action("steal -> P3")
     assert s.legal_labels() == ["challenge_steal", "no reaction"]  # P2: no card, not the target
     s.apply_action("no reaction")
@@ -77,31 +83,40 @@ def test_a_forced_answer_without_a_card_removes_the_pass():
     assert s.legal_labels() == ["challenge_tax"]
 
 
-RETURNS = TEXT.replace("""      taken = 0
+RETURNS = TEXT.replace(
+    """      taken = 0
       react(others(reactor))
-""", """      taken = 0
+""",
+    """      taken = 0
       react(others(reactor))
       coins(reactor) += 10
-""")
+""",
+)
 
 
 def test_an_answered_answer_gets_its_own_reactor_back_once_its_answer_is_done():
-    s = laid_out(game(RETURNS), {0: ["duke"], 1: ["duke"], 2: ["duke"], 3: ["duke"]},
-                 counters={"coins[P2]": 1})
+    s = laid_out(
+        game(RETURNS),
+        {0: ["duke"], 1: ["duke"], 2: ["duke"], 3: ["duke"]},
+        counters={"coins[P2]": 1},
+    )
     s.apply_action("steal -> P2")
-    s.apply_action("block")            # P2 blocks; its window asks P3, P4, P1
+    s.apply_action("block")  # P2 blocks; its window asks P3, P4, P1
     s.apply_action("no reaction")
     s.apply_action("challenge_block")  # P4 challenges the block: P2 holds a Duke
-    s.apply_action("duke")             # P4 loses a card
+    s.apply_action("duke")  # P4 loses a card
     counters = s.observation(None)["counters"]
     assert counters["coins[P2]"] == 11 and counters["coins[P4]"] == 0
 
 
-LOOP = TEXT.replace("""    card: veto
+LOOP = TEXT.replace(
+    """    card: veto
     answers: [steal, cancel]
     to: discard
-""", """    answers: [tax, cancel]
-""")
+""",
+    """    answers: [tax, cancel]
+""",
+)
 
 
 def test_an_endless_chain_of_answers_ends_as_an_effect_loop():
@@ -113,8 +128,11 @@ def test_an_endless_chain_of_answers_ends_as_an_effect_loop():
 
 
 def test_a_clone_in_the_middle_of_a_chain_plays_on_alike():
-    s = laid_out(game(), {0: ["veto", "veto"], 1: ["veto", "veto"], 2: ["duke"], 3: ["duke"]},
-                 counters={"coins[P2]": 2})
+    s = laid_out(
+        game(),
+        {0: ["veto", "veto"], 1: ["veto", "veto"], 2: ["duke"], 3: ["duke"]},
+        counters={"coins[P2]": 2},
+    )
     s.apply_action("steal -> P2")
     s.apply_action("cancel")
     s.apply_action("no reaction")
@@ -131,9 +149,13 @@ def test_a_clone_in_the_middle_of_a_chain_plays_on_alike():
 
 def test_random_games_keep_the_invariants_end_and_are_deterministic():
     def result(seed, n):
-        state = play(game(n=n).new_initial_state(seed=seed), make_agents(["random"], n, seed),
-                     lambda g: g.check_invariants())
+        state = play(
+            game(n=n).new_initial_state(seed=seed),
+            make_agents(["random"], n, seed),
+            lambda g: g.check_invariants(),
+        )
         return state.result, state.log_for(None)
+
     for seed in range(30):
         n = 2 + seed % 3
         first = result(seed, n)
@@ -148,11 +170,14 @@ def test_no_seat_sees_a_hand_it_does_not_own_in_its_log():
         s = play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed))
         for p in range(3):
             for event in s.log_for(p):
-                if event["event"] == "move" and not (can_see(labels[event["src"]], p)
-                                                     or can_see(labels[event["dst"]], p)):
+                if event["event"] == "move" and not (
+                    can_see(labels[event["src"]], p) or can_see(labels[event["dst"]], p)
+                ):
                     assert event["cards"] is None, event
                 if event["event"] == "choice" and event["kind"] == "card" and event["player"] != p:
-                    assert event["option"] is None, event  # which card a loser gave up, until it shows
+                    assert event["option"] is None, (
+                        event
+                    )  # which card a loser gave up, until it shows
 
 
 def test_answers_to_answers_are_opened_by_the_answer_in_the_graph():
@@ -160,17 +185,25 @@ def test_answers_to_answers_are_opened_by_the_answer_in_the_graph():
     opens = {(a.name, b.name) for a, b, k in g.edges(keys=True) if k == "opens"}
     assert ("block", "challenge_block") in opens and ("cancel", "cancel") in opens
     assert ("steal", "block") in opens and ("steal", "cancel") in opens
-    assert not any(b.kind == "card" for a, b, k in g.edges(keys=True)
-                   if a.name in ("block", "challenge_block") and k == "enables")
+    assert not any(
+        b.kind == "card"
+        for a, b, k in g.edges(keys=True)
+        if a.name in ("block", "challenge_block") and k == "enables"
+    )
 
 
 def test_lint_reaches_answers_to_answers_but_not_a_chain_no_action_opens():
     assert [f.code for f in static(load_spec("claim.yaml", TEXT))] == []
     # a Veto answers only a steal that opens no window: its answers to itself are out of reach too
-    orphan = TEXT.replace("let taken = 1\n      react(others(current))\n      if taken == 1 {\n",
-                          "let taken = 1\n      if taken == 1 {\n")
+    orphan = TEXT.replace(
+        "let taken = 1\n      react(others(current))\n      if taken == 1 {\n",
+        "let taken = 1\n      if taken == 1 {\n",
+    )
     found = [(f.code, f.message) for f in static(load_spec("claim.yaml", orphan))]
-    assert ("RL104", "reaction 'cancel' can never answer: no action's window leads to steal, cancel") in found
+    assert (
+        "RL104",
+        "reaction 'cancel' can never answer: no action's window leads to steal, cancel",
+    ) in found
 
 
 def test_coverage_counts_answers_without_a_card_and_answers_to_answers():
@@ -180,25 +213,52 @@ def test_coverage_counts_answers_without_a_card_and_answers_to_answers():
 def test_a_reaction_may_open_a_window_and_react_takes_several_players():
     load_spec("claim.yaml", TEXT)  # cancel calls react(others(reactor))
     with pytest.raises(SpecError) as exc:
-        load_spec("claim.yaml", TEXT.replace("react(others(current))\n      if taken == 1 { coins(current) += 2 }",
-                                             "react(coins(current))\n      if taken == 1 { coins(current) += 2 }"))
+        load_spec(
+            "claim.yaml",
+            TEXT.replace(
+                "react(others(current))\n      if taken == 1 { coins(current) += 2 }",
+                "react(coins(current))\n      if taken == 1 { coins(current) += 2 }",
+            ),
+        )
     assert [d.code for d in exc.value.diagnostics] == ["RS204"]
 
 
 def test_actor_is_bound_only_in_answers_to_answers():
     with pytest.raises(SpecError) as exc:
-        load_spec("claim.yaml", TEXT.replace("if count(hand(current), duke) > 0 {\n        choose(reactor)",
-                                             "if count(hand(actor), duke) > 0 {\n        choose(reactor)", 1))
-    assert [(d.code, d.message) for d in exc.value.diagnostics] == [("RS201", "unknown name 'actor'")]
+        load_spec(
+            "claim.yaml",
+            TEXT.replace(
+                "if count(hand(current), duke) > 0 {\n        choose(reactor)",
+                "if count(hand(actor), duke) > 0 {\n        choose(reactor)",
+                1,
+            ),
+        )
+    assert [(d.code, d.message) for d in exc.value.diagnostics] == [
+        ("RS201", "unknown name 'actor'")
+    ]
 
 
 def test_narration_and_the_seat_prompt_read_as_answers():
-    lines = narrate([{"event": "react", "player": 2, "reaction": "challenge_tax", "card": None},
-                     {"event": "react", "player": 0, "reaction": "cancel", "card": "veto"}], {"veto": "Veto"})
+    lines = narrate(
+        [
+            {"event": "react", "player": 2, "reaction": "challenge_tax", "card": None},
+            {"event": "react", "player": 0, "reaction": "cancel", "card": "veto"},
+        ],
+        {"veto": "Veto"},
+    )
     assert lines == ["  P3 answers (challenge_tax)", "  P1 answers with Veto (cancel)"]
     out = StringIO()
-    assert main(["play", str(SPEC), "--as", "P2", "--seed", "3"], stdout=out, stderr=StringIO(),
-                stdin=StringIO("1\n" * 40)) == 0
-    assert "  P1 plays (tax)\n  your hand: Duke, Veto\nP2 may answer: challenge_tax / no reaction\n" \
+    assert (
+        main(
+            ["play", str(SPEC), "--as", "P2", "--seed", "3"],
+            stdout=out,
+            stderr=StringIO(),
+            stdin=StringIO("1\n" * 40),
+        )
+        == 0
+    )
+    assert (
+        "  P1 plays (tax)\n  your hand: Duke, Veto\nP2 may answer: challenge_tax / no reaction\n"
         in out.getvalue()
+    )
     assert "  P2 answers (challenge_tax)\n" in out.getvalue()

@@ -1,5 +1,6 @@
 """Rounds and matches of rounds (docs/language.md "rounds"), on tests/valid/high_card_rounds.yaml
 and variations of it. The edge cases a rulebook states are scenarios in tests/scenarios/rounds/."""
+
 import json
 from pathlib import Path
 
@@ -7,10 +8,10 @@ import networkx as nx
 import pytest
 from gamekit import cli, counter, settled
 
-from rulespec.interpreter import Game, State
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph, lint
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 from rulespec.table.narrate import narrate
 
 HCR_PATH = Path(__file__).resolve().parent / "valid" / "high_card_rounds.yaml"
@@ -22,13 +23,17 @@ def game(text=HCR, n=3):
 
 
 def played(text=HCR, n=3, seed=1, **options):
-    return play(game(text, n).new_initial_state(seed=seed, **options), make_agents(["random"], n, seed))
+    return play(
+        game(text, n).new_initial_state(seed=seed, **options), make_agents(["random"], n, seed)
+    )
 
 
 def laid_out(text=HCR, current=0, **zones):
     """Every hand holds one low card but those given, the pile enough for a new deal."""
     g = game(text)
-    hands = {f"hand[P{p + 1}]": ["low"] for p in range(3)} | {k.replace("_", "[") + "]": v for k, v in zones.items()}
+    hands = {f"hand[P{p + 1}]": ["low"] for p in range(3)} | {
+        k.replace("_", "[") + "]": v for k, v in zones.items()
+    }
     return State.from_layout(g, 1, zones=hands | {"pile": ["low"] * 9}, current=current)
 
 
@@ -40,21 +45,28 @@ def test_a_match_is_played_as_rounds_to_its_end():
     state = played(seed=3)
     log = rounds_of(state)
     assert state.reason == "enough_points" and state.is_terminal()
-    assert [e["round"] for e in log if e["event"] == "round"] == list(range(1, state.result["rounds"] + 1))
+    assert [e["round"] for e in log if e["event"] == "round"] == list(
+        range(1, state.result["rounds"] + 1)
+    )
     assert [e["event"] for e in log] == ["round", "round_end"] * state.result["rounds"]
-    assert sum(state.round_lengths) == state.turn and len(state.round_lengths) == state.result["rounds"]
+    assert (
+        sum(state.round_lengths) == state.turn
+        and len(state.round_lengths) == state.result["rounds"]
+    )
     assert max(counter(state, f"points[P{p + 1}]") for p in range(3)) == 3
 
 
 def test_the_rounds_setup_runs_after_the_games_setup_and_round_index_counts_from_0():
-    text = HCR.replace("      shuffle(pile)\n      for p in players { move(top(pile, deal_size)",
-                       "      shuffle(pile)\n      last_winner = round_index * 10\n"
-                       "      for p in players { move(top(pile, deal_size)")
+    text = HCR.replace(
+        "      shuffle(pile)\n      for p in players { move(top(pile, deal_size)",
+        "      shuffle(pile)\n      last_winner = round_index * 10\n"
+        "      for p in players { move(top(pile, deal_size)",
+    )
     text = text.replace("starter: seat(last_winner)", "starter: seat(0)")
     text = text.replace("        last_winner = seat_number(p)\n", "")
     state = settled(game(text).new_initial_state(seed=2))
     events = [e["event"] for e in state.log_for(None)]
-    assert events.index("round") > events.index("shuffle")   # the game's own setup came first
+    assert events.index("round") > events.index("shuffle")  # the game's own setup came first
     assert counter(state, "last_winner") == 0
     state = played(text, seed=2)
     assert counter(state, "last_winner") == 10 * (state.result["rounds"] - 1)
@@ -62,17 +74,19 @@ def test_the_rounds_setup_runs_after_the_games_setup_and_round_index_counts_from
 
 def test_without_a_starter_the_seat_after_the_last_starter_begins():
     text = HCR.replace("  starter: seat(last_winner)\n", "")
-    state = laid_out(text, current=1)   # P2 starts round 1
+    state = laid_out(text, current=1)  # P2 starts round 1
     for _ in range(3):
         state.apply_action("play_card low")
     settled(state)
-    assert state.current_player() == 2 and counter(state, "points[P1]") == 1   # a three-way tie: all score
+    assert (
+        state.current_player() == 2 and counter(state, "points[P1]") == 1
+    )  # a three-way tie: all score
 
 
 def test_a_starter_who_is_out_passes_to_the_next_seat():
     text = HCR.replace("    effect: sit_out(current)", "    effect: eliminate(current)")
     state = laid_out(text.replace("starter: seat(last_winner)", "starter: seat(0)"))
-    state.apply_action("fold")            # P1 is out of the game
+    state.apply_action("fold")  # P1 is out of the game
     for _ in range(2):
         state.apply_action("play_card low")
     settled(state)
@@ -80,8 +94,10 @@ def test_a_starter_who_is_out_passes_to_the_next_seat():
 
 
 def test_a_player_out_for_the_round_then_eliminated_stays_out():
-    text = HCR.replace("    effect: sit_out(current)", "    effect: |\n      sit_out(current)\n"
-                       "      eliminate(current)")
+    text = HCR.replace(
+        "    effect: sit_out(current)",
+        "    effect: |\n      sit_out(current)\n      eliminate(current)",
+    )
     state = laid_out(text)
     state.apply_action("fold")
     for _ in range(2):
@@ -92,8 +108,9 @@ def test_a_player_out_for_the_round_then_eliminated_stays_out():
 
 
 def test_a_match_end_that_does_not_end_the_game_lets_the_next_round_begin():
-    text = HCR.replace("      effect: win(argmax(points(p) for p in players))",
-                       "      effect: last_winner = 0")
+    text = HCR.replace(
+        "      effect: win(argmax(points(p) for p in players))", "      effect: last_winner = 0"
+    )
     state = laid_out(text.replace("points_to_win: 3", "points_to_win: 0"))
     for _ in range(3):
         state.apply_action("play_card low")
@@ -103,8 +120,10 @@ def test_a_match_end_that_does_not_end_the_game_lets_the_next_round_begin():
 
 
 def test_a_win_in_the_scoring_ends_the_match_at_once():
-    text = HCR.replace("        last_winner = seat_number(p)\n",
-                       "        last_winner = seat_number(p)\n        win(p)\n")
+    text = HCR.replace(
+        "        last_winner = seat_number(p)\n",
+        "        last_winner = seat_number(p)\n        win(p)\n",
+    )
     state = laid_out(text, hand_P2=["high"])
     for label in ("play_card low", "play_card high", "play_card low"):
         state.apply_action(label)
@@ -113,9 +132,12 @@ def test_a_win_in_the_scoring_ends_the_match_at_once():
 
 
 def test_a_state_paused_in_the_scoring_clones_and_keys_alike():
-    text = HCR.replace("    effect: |\n      for p in argmax", "    effect: |\n"
-                       "      choose(seat(0)) { \"bonus\" { points(seat(0)) += 1 } \"none\" { } }\n"
-                       "      for p in argmax")
+    text = HCR.replace(
+        "    effect: |\n      for p in argmax",
+        "    effect: |\n"
+        '      choose(seat(0)) { "bonus" { points(seat(0)) += 1 } "none" { } }\n'
+        "      for p in argmax",
+    )
     state = laid_out(text)
     for _ in range(3):
         state.apply_action("play_card low")
@@ -135,8 +157,12 @@ def test_the_same_seed_plays_the_same_match():
 
 
 def test_a_game_without_rounds_reports_and_logs_as_before():
-    state = play(Game(load_spec(Path(__file__).resolve().parent / "valid" / "coin_grab.yaml"), 3)
-                 .new_initial_state(seed=1), make_agents(["random"], 3, 1))
+    state = play(
+        Game(
+            load_spec(Path(__file__).resolve().parent / "valid" / "coin_grab.yaml"), 3
+        ).new_initial_state(seed=1),
+        make_agents(["random"], 3, 1),
+    )
     assert "rounds" not in state.result and state.round_lengths == [state.turn]
     assert not [e for e in state.log_for(None) if e["event"] in ("round", "round_end", "back")]
 
@@ -152,17 +178,24 @@ def test_narration_says_how_rounds_begin_and_end():
     assert "  P1 is out for the round" in narrate(folded.log_for(None), {})
 
 
-@pytest.mark.parametrize("old, new, code", [
-    ("      for p in argmax", "      end_turn()\n      for p in argmax", "RS209"),
-    ("starter: seat(last_winner)", "starter: last_winner", "RS204"),
-    ("when: size(players) == 1", "when: size(players)", "RS204"),
-    ("  match_end:", "  match_ends:", "RS101"),
-])
+@pytest.mark.parametrize(
+    "old, new, code",
+    [
+        ("      for p in argmax", "      end_turn()\n      for p in argmax", "RS209"),
+        ("starter: seat(last_winner)", "starter: last_winner", "RS204"),
+        ("when: size(players) == 1", "when: size(players)", "RS204"),
+        ("  match_end:", "  match_ends:", "RS101"),
+    ],
+)
 def test_misused_rounds_are_positioned_errors(old, new, code):
     with pytest.raises(SpecError) as exc:
         load_spec("rounds.yaml", HCR.replace(old, new))
     assert code in [d.code for d in exc.value.diagnostics]
-    line = next(i for i, text in enumerate(HCR.replace(old, new).splitlines(), 1) if new.split("\n")[0] in text)
+    line = next(
+        i
+        for i, text in enumerate(HCR.replace(old, new).splitlines(), 1)
+        if new.split("\n")[0] in text
+    )
     assert next(d for d in exc.value.diagnostics if d.code == code).span.line == line
 
 
@@ -177,10 +210,12 @@ def test_lint_and_the_graph_see_the_round_flow():
     spec = load_spec(HCR_PATH)
     g = graph.build(spec)
     nexts = nx.DiGraph((a, b) for a, b, k in g.edges(keys=True) if k == "next")
-    assert nx.has_path(nexts, "setup", "round:setup") and nx.has_path(nexts, "round_end:one_left", "round:setup")
+    assert nx.has_path(nexts, "setup", "round:setup") and nx.has_path(
+        nexts, "round_end:one_left", "round:setup"
+    )
     assert nx.has_path(nexts, "round:scoring", "match_end:enough_points")
     assert g.has_edge("round:setup", "zone:pile") and g.has_edge("round:scoring", "counter:points")
-    assert g.has_edge("round:setup", "counter:last_winner")   # the starter reads it
+    assert g.has_edge("round:setup", "counter:last_winner")  # the starter reads it
     assert [f.code for f in lint.static(spec)] == []
 
 
@@ -198,7 +233,11 @@ def test_run_replay_simulate_and_lint_simulate_take_matches_of_rounds(tmp_path):
     assert code == 0 and "1 of 1 game(s) replayed the same" in out
     code, out, _ = cli("simulate", HCR_PATH, "--games", 40, "--json")
     report = json.loads(out)
-    assert code == 0 and report["rounds"]["per_match"]["mean"] >= 3 and report["rounds"]["round_length"]["max"] >= 1
+    assert (
+        code == 0
+        and report["rounds"]["per_match"]["mean"] >= 3
+        and report["rounds"]["round_length"]["max"] >= 1
+    )
     code, out, _ = cli("simulate", HCR_PATH, "--games", 40)
     assert "rounds per match" in out and "round (turns)" in out
     code, out, _ = cli("lint", "--simulate", 30, HCR_PATH)
@@ -215,7 +254,10 @@ def test_a_logged_round_must_have_its_number(tmp_path):
     lines[first] = lines[first].replace('"round": 1', '"round": 0')
     log.write_text("\n".join(lines) + "\n")
     code, out, err = cli("replay", log)
-    assert code == 2 and f"{log}:{first + 1}: error RS802: round: 0 is less than the minimum of 1" in out + err
+    assert (
+        code == 2
+        and f"{log}:{first + 1}: error RS802: round: 0 is less than the minimum of 1" in out + err
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -224,19 +266,29 @@ def test_random_matches_keep_the_invariants(players):
     keeps the table's invariants and the automatic rules' dirty index, a clone keys alike,
     and every match ends by its match end."""
     for seed in range(8):
+
         def on_step(g):
             g.check_invariants()
             assert g.clone(log=False).key() == g.key()
-        state = play(game(n=players).new_initial_state(seed=seed), make_agents(["random"], players, seed), on_step)
+
+        state = play(
+            game(n=players).new_initial_state(seed=seed),
+            make_agents(["random"], players, seed),
+            on_step,
+        )
         assert state.reason == "enough_points" and state.winners
-        assert len([e for e in state.log_for(None) if e["event"] == "round"]) == state.result["rounds"]
+        assert (
+            len([e for e in state.log_for(None) if e["event"] == "round"]) == state.result["rounds"]
+        )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_turn_order_that_says_next_plays_the_same_match_of_rounds(seed):
     """turn_order takes the steered path of turn passing; with the default order written
     out it must give the same match, round starters included."""
-    plain_text = HCR.replace("  starter: seat(last_winner)\n", "")  # the default starter: the seat after
+    plain_text = HCR.replace(
+        "  starter: seat(last_winner)\n", ""
+    )  # the default starter: the seat after
     steered = plain_text.replace("\nrounds:\n", '\nturn_order: "next(current)"\n\nrounds:\n', 1)
     assert HCR != plain_text != steered
     plain, written = played(plain_text, seed=seed), played(steered, seed=seed)

@@ -1,14 +1,15 @@
 """A spec that validates never hangs the runtime nor blows it up: loops end as
 effect_loop whatever choices they ask, numbers stay bounded, and a choice among
 nobody is a clean error at the spec (issue 12)."""
+
 import time
 from pathlib import Path
 
 from gamekit import cli
 
+from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError
 from rulespec.interpreter.agents import make_agents, play
-from rulespec import load_spec
 
 COIN_GRAB = (Path(__file__).resolve().parent / "valid" / "coin_grab.yaml").read_text()
 
@@ -21,21 +22,29 @@ def edited(old: str, new: str) -> str:
 def test_a_loop_that_asks_a_choice_each_pass_and_makes_no_progress_ends():
     """A discard-down that puts the card back into the hand: every pass asks the player,
     so no bound reset by choices could stop it; the turn's bound does."""
-    text = edited("    effect: move(top(pile, 1), hand(current))\n",
-                  "    effect: |\n      move(top(pile, 1), hand(current))\n"
-                  "      while size(hand(current)) > 0 {\n"
-                  "        choose(current) c from hand(current) { move(c, hand(current)) }\n      }\n")
+    text = edited(
+        "    effect: move(top(pile, 1), hand(current))\n",
+        "    effect: |\n      move(top(pile, 1), hand(current))\n"
+        "      while size(hand(current)) > 0 {\n"
+        "        choose(current) c from hand(current) { move(c, hand(current)) }\n      }\n",
+    )
     started = time.monotonic()
-    state = play(Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["random"], 2, 1))
+    state = play(
+        Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["random"], 2, 1)
+    )
     assert (state.reason, state.winners, state.turn) == ("effect_loop", (), 1)
     assert time.monotonic() - started < 20
-    assert any(e["event"] == "error" and "10000 decisions" in e["message"] for e in state.log_for(None))
+    assert any(
+        e["event"] == "error" and "10000 decisions" in e["message"] for e in state.log_for(None)
+    )
 
 
 def test_a_counter_that_grows_without_bound_stops_at_the_spec():
     text = edited("  steals: {initial: 0}", "  steals: {initial: 2}").replace(
         "    effect: move(top(pile, 1), hand(current))\n",
-        "    effect: |\n      move(top(pile, 1), hand(current))\n      steals = steals * steals\n", 1)
+        "    effect: |\n      move(top(pile, 1), hand(current))\n      steals = steals * steals\n",
+        1,
+    )
     started = time.monotonic()
     game = Game(load_spec("grow.yaml", text), 2)
     try:
@@ -43,31 +52,47 @@ def test_a_counter_that_grows_without_bound_stops_at_the_spec():
         raised = None
     except RuleError as exc:
         raised = exc
-    assert raised is not None and raised.code == "RS701" and "past the limit of ±10^18" in raised.message
-    assert (raised.span.line, raised.rule) == (text[:text.index("steals = steals * steals")].count("\n") + 1, "draw")
+    assert (
+        raised is not None
+        and raised.code == "RS701"
+        and "past the limit of ±10^18" in raised.message
+    )
+    assert (raised.span.line, raised.rule) == (
+        text[: text.index("steals = steals * steals")].count("\n") + 1,
+        "draw",
+    )
     assert time.monotonic() - started < 5
 
 
 def test_a_counter_past_the_limit_by_sums_stops_too(tmp_path):
     text = edited("  steals: {initial: 0}", "  steals: {initial: 999999999999999999}").replace(
         "    effect: move(top(pile, 1), hand(current))\n",
-        "    effect: |\n      move(top(pile, 1), hand(current))\n      steals += steals\n", 1)
+        "    effect: |\n      move(top(pile, 1), hand(current))\n      steals += steals\n",
+        1,
+    )
     spec = tmp_path / "grow.yaml"
     spec.write_text(text)
-    code, out, err = cli("run", spec, "--players", "2")
+    code, _out, err = cli("run", spec, "--players", "2")
     assert code == 2 and "Traceback" not in err
-    assert "error RS701: rule 'draw' failed here (OverflowError: counter steals would be about 10^18" in err
+    assert (
+        "error RS701: rule 'draw' failed here (OverflowError: counter steals would be about 10^18"
+        in err
+    )
 
 
 def test_a_random_player_among_nobody_is_an_error_at_the_spec(tmp_path):
-    text = edited("    effect: move(top(pile, 1), hand(current))\n",
-                  "    effect: |\n      move(top(pile, 1), hand(current))\n"
-                  "      for p in others(current) { eliminate(p) }\n"
-                  "      let who = random_player(others(current))\n")
+    text = edited(
+        "    effect: move(top(pile, 1), hand(current))\n",
+        "    effect: |\n      move(top(pile, 1), hand(current))\n"
+        "      for p in others(current) { eliminate(p) }\n"
+        "      let who = random_player(others(current))\n",
+    )
     spec = tmp_path / "nobody.yaml"
     spec.write_text(text)
-    code, out, err = cli("run", spec, "--players", "2")
-    line = text[:text.index("let who")].count("\n") + 1
+    code, _out, err = cli("run", spec, "--players", "2")
+    line = text[: text.index("let who")].count("\n") + 1
     assert code == 2 and "Traceback" not in err
-    assert f"nobody.yaml:{line}:7: error RS701: rule 'draw' failed here (LookupError: random_player() " \
-           "has no player to pick from)" in err
+    assert (
+        f"nobody.yaml:{line}:7: error RS701: rule 'draw' failed here (LookupError: random_player() "
+        "has no player to pick from)" in err
+    )

@@ -1,4 +1,5 @@
 """Every rules scenario under tests/scenarios/ is one named pytest case (id = file stem)."""
+
 from __future__ import annotations
 
 import re
@@ -26,7 +27,8 @@ def test_scenario(path):
     except SpecError as exc:
         pytest.fail(exc.render(), pytrace=False)
     assert outcome.passed, f"{path.name}: {outcome.name}\n" + "\n".join(
-        f"  {f}" for f in outcome.failures)
+        f"  {f}" for f in outcome.failures
+    )
 
 
 def test_every_ruling_has_a_scenario():
@@ -41,7 +43,8 @@ def _three_players(tmp_path, name, draw_pile, rest):
     """A 3-player Take the Gold scenario: P1 to play with a Pirate, P2 holding an
     Officer and a coin, P3 a coin; `rest` adds steps and expectations."""
     scenario = tmp_path / "scenario.yaml"
-    scenario.write_text(textwrap.dedent(f"""\
+    scenario.write_text(
+        textwrap.dedent(f"""\
         name: {name}
         spec: {SPEC}
         players: 3
@@ -52,13 +55,19 @@ def _three_players(tmp_path, name, draw_pile, rest):
             hand[P2]: [officer, gold_coin]
             hand[P3]: [gold_coin]
             draw_pile: {draw_pile}
-        """) + textwrap.dedent(rest))
+        """)
+        + textwrap.dedent(rest)
+    )
     return scenario
 
 
 def test_runner_reports_a_wrong_expectation(tmp_path):
     # An Officer blocks the Pirate, but the scenario wrongly expects the coin to be taken.
-    scenario = _three_players(tmp_path, "deliberately wrong", "[kraken, pirate]", """\
+    scenario = _three_players(
+        tmp_path,
+        "deliberately wrong",
+        "[kraken, pirate]",
+        """\
         rulings: [TTG-7]
         steps:
           - P1: pirate -> P2
@@ -71,7 +80,8 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
           events:
             - {event: move, src: "hand[P2]", dst: "hand[P1]"}
           winners: [P1]
-        """)
+        """,
+    )
     outcome = run(scenario)
     assert outcome.passed is False
     assert outcome.name == "deliberately wrong"
@@ -85,24 +95,36 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
 
 
 def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
-    scenario = _three_players(tmp_path, "wrong actor", "[kraken]", """\
+    scenario = _three_players(
+        tmp_path,
+        "wrong actor",
+        "[kraken]",
+        """\
         steps:
           - P1: pirate -> P2
           - P3: no reaction
-        """)
+        """,
+    )
     outcome = run(scenario)
     assert outcome.passed is False
     assert outcome.failures == [
-        "step 2: expected P3 to act, but P2 is to act (options: no reaction, officer_block)"]
+        "step 2: expected P3 to act, but P2 is to act (options: no reaction, officer_block)"
+    ]
 
 
 def test_every_ruling_a_game_cites_is_in_the_rulings_document():
-    cited = {r for p in GAMES.rglob("*.yaml") for r in re.findall(r"\b(?:C|TTG|PW)-\d+\b", p.read_text())}
+    cited = {
+        r for p in GAMES.rglob("*.yaml") for r in re.findall(r"\b(?:C|TTG|PW)-\d+\b", p.read_text())
+    }
     assert cited and sorted(cited - set(REQUIRED)) == []
 
 
 def test_runner_reports_check_points_order_free_zones_and_seats_as_written(tmp_path):
-    scenario = _three_players(tmp_path, "wrong check points", "[kraken, kraken]", """\
+    scenario = _three_players(
+        tmp_path,
+        "wrong check points",
+        "[kraken, kraken]",
+        """\
         steps:
           - expect: {to_act: P2}
           - P1: pirate -> P2
@@ -114,7 +136,8 @@ def test_runner_reports_check_points_order_free_zones_and_seats_as_written(tmp_p
           zones:
             hand[P2]: {any_order: [gold_coin, officer]}
             discard_pile: {any_order: [pirate]}
-        """)
+        """,
+    )
     outcome = run(scenario)
     assert outcome.failures == [
         "at step 1: to act: expected P2, got P1",
@@ -126,7 +149,11 @@ def test_runner_reports_check_points_order_free_zones_and_seats_as_written(tmp_p
 
 
 def test_an_order_free_zone_passes_in_either_order(tmp_path):
-    scenario = _three_players(tmp_path, "any order", "[kraken, kraken]", """\
+    scenario = _three_players(
+        tmp_path,
+        "any order",
+        "[kraken, kraken]",
+        """\
         steps:
           - P1: pirate -> P2
           - P2: officer_block
@@ -134,20 +161,37 @@ def test_an_order_free_zone_passes_in_either_order(tmp_path):
           zones:
             discard_pile: {any_order: [pirate, officer]}
           events: [{event: play, player: P1, target: P2}]
-        """)
+        """,
+    )
     assert run(scenario).failures == []
 
 
-@pytest.mark.parametrize("rest, failures", [
-    ("steps: [{P1: pass}]\nexpect_error: {code: action/invalid_choice}\n",
-     ["expected a refusal (code 'action/invalid_choice'), but nothing was refused"]),
-    ("steps: [{P1: pirate -> P1}]\nexpect_error: {code: game/over, message: 'no'}\n",
-     ["refusal code: expected 'game/over', got 'action/invalid_choice'",
-      "refusal message: expected 'no', got \"'pirate -> P1' is not a legal choice for P1; "
-      "legal: kraken -> P2, kraken -> P3, pass, pirate -> P2, pirate -> P3\""]),
-    ("players: 9\nexpect_error: {code: RS401, message: 'Take the Gold is for 2 to 6 players, not 9'}\n", []),
-    ("players: 9\nexpect_error: {code: RS402}\n", ["refusal code: expected 'RS402', got 'RS401'"]),
-], ids=["not-refused", "other-refusal", "player-count", "player-count-code"])
+@pytest.mark.parametrize(
+    "rest, failures",
+    [
+        (
+            "steps: [{P1: pass}]\nexpect_error: {code: action/invalid_choice}\n",
+            ["expected a refusal (code 'action/invalid_choice'), but nothing was refused"],
+        ),
+        (
+            "steps: [{P1: pirate -> P1}]\nexpect_error: {code: game/over, message: 'no'}\n",
+            [
+                "refusal code: expected 'game/over', got 'action/invalid_choice'",
+                "refusal message: expected 'no', got \"'pirate -> P1' is not a legal choice for P1; "
+                'legal: kraken -> P2, kraken -> P3, pass, pirate -> P2, pirate -> P3"',
+            ],
+        ),
+        (
+            "players: 9\nexpect_error: {code: RS401, message: 'Take the Gold is for 2 to 6 players, not 9'}\n",
+            [],
+        ),
+        (
+            "players: 9\nexpect_error: {code: RS402}\n",
+            ["refusal code: expected 'RS402', got 'RS401'"],
+        ),
+    ],
+    ids=["not-refused", "other-refusal", "player-count", "player-count-code"],
+)
 def test_runner_compares_the_refusal_it_expects(tmp_path, rest, failures):
     scenario = _three_players(tmp_path, "refusal", "[kraken]", rest.replace("players: 9\n", ""))
     if "players: 9" in rest:
@@ -157,47 +201,69 @@ def test_runner_compares_the_refusal_it_expects(tmp_path, rest, failures):
 
 def test_auto_forced_takes_single_option_choices_but_not_a_named_one(tmp_path):
     # P3 holds only coins: "no reaction" is forced and the random take of one card type too.
-    scenario = _three_players(tmp_path, "forced", "[kraken]", """\
+    scenario = _three_players(
+        tmp_path,
+        "forced",
+        "[kraken]",
+        """\
         auto: forced
         steps:
           - P1: pirate -> P3
         expect:
           zones: {"hand[P1]": [gold_coin, kraken], "hand[P3]": [pirate], discard_pile: []}
           events: [{event: choice, player: P3, kind: react, option: no reaction}]
-        """)
+        """,
+    )
     assert run(scenario).failures == []
-    named = _three_players(tmp_path, "forced, named", "[kraken]", """\
+    named = _three_players(
+        tmp_path,
+        "forced, named",
+        "[kraken]",
+        """\
         auto: forced
         steps:
           - P1: pirate -> P3
           - P3: no reaction
         expect: {zones: {"hand[P3]": [pirate]}}
-        """)
+        """,
+    )
     assert run(named).failures == []
 
 
 def test_a_scenario_that_cannot_load_keeps_its_name(tmp_path):
     scenario = tmp_path / "broken.yaml"
-    scenario.write_text(f"name: a named but broken scenario\nspec: {SPEC}\nexpect: {{zonez: {{}}}}\n")
+    scenario.write_text(
+        f"name: a named but broken scenario\nspec: {SPEC}\nexpect: {{zonez: {{}}}}\n"
+    )
     outcome = run(scenario)
     assert (outcome.name, outcome.passed) == ("a named but broken scenario", False)
     assert f"{scenario}:3:10: error RS501: unknown key 'zonez' in expect" in outcome.failures[0]
-    seats = _three_players(tmp_path, "a seat past the table", "[kraken]", """\
+    seats = _three_players(
+        tmp_path,
+        "a seat past the table",
+        "[kraken]",
+        """\
         expect: {events: [{event: turn, player: P7}]}
-        """)
+        """,
+    )
     assert run(seats).failures == [f"{seats}: 'P7' is not a seat of a 3-player game (P1..P3)"]
     cli_code, out, _ = cli("test", str(scenario))
     assert cli_code == 1 and out.startswith(f"FAIL {scenario}: a named but broken scenario\n")
 
 
-@pytest.mark.parametrize("code, failures", [
-    ("RS201", []),
-    ("RS501", ["refusal code: expected 'RS501', got 'RS201'"]),
-])
+@pytest.mark.parametrize(
+    "code, failures",
+    [
+        ("RS201", []),
+        ("RS501", ["refusal code: expected 'RS501', got 'RS201'"]),
+    ],
+)
 def test_a_spec_that_does_not_load_can_be_the_expected_refusal(tmp_path, code, failures):
     scenario = tmp_path / "scenario.yaml"
-    scenario.write_text(f"spec: {ROOT / 'tests' / 'broken' / '11_unknown_zone_in_to.yaml'}\n"
-                        f"expect_error: {{code: {code}}}\n")
+    scenario.write_text(
+        f"spec: {ROOT / 'tests' / 'broken' / '11_unknown_zone_in_to.yaml'}\n"
+        f"expect_error: {{code: {code}}}\n"
+    )
     assert run(scenario).failures == failures
     scenario.write_text(scenario.read_text().split("expect_error")[0])
     assert "error RS201: unknown name 'discrad'" in run(scenario).failures[0]
@@ -205,7 +271,11 @@ def test_a_spec_that_does_not_load_can_be_the_expected_refusal(tmp_path, code, f
 
 def test_a_misspelt_any_order_is_an_unknown_key_at_its_place(tmp_path):
     scenario = tmp_path / "scenario.yaml"
-    scenario.write_text(f"spec: {SPEC}\nsteps:\n  - expect: {{zones: {{draw_pile: {{any_ordr: []}}}}}}\n")
-    failure, = run(scenario).failures
-    assert (f"{scenario}:3:34: error RS501: unknown key 'any_ordr' in steps.0.expect.zones.draw_pile "
-            "(did you mean 'any_order'?)") in failure
+    scenario.write_text(
+        f"spec: {SPEC}\nsteps:\n  - expect: {{zones: {{draw_pile: {{any_ordr: []}}}}}}\n"
+    )
+    (failure,) = run(scenario).failures
+    assert (
+        f"{scenario}:3:34: error RS501: unknown key 'any_ordr' in steps.0.expect.zones.draw_pile "
+        "(did you mean 'any_order'?)"
+    ) in failure

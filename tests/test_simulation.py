@@ -1,5 +1,6 @@
 """Simulation gives the same results however it is run: one process, several, or a
 Dask cluster; and its report counts what it says it counts."""
+
 import io
 import json
 import multiprocessing
@@ -24,8 +25,9 @@ def test_results_do_not_depend_on_the_number_of_workers():
 
 def test_dask_gives_the_local_results():
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
         on_cluster = simulation.simulate(JOB, 200, seed=3, dask_address=cluster.scheduler_address)
     assert on_cluster == simulation.simulate(JOB, 200, seed=3)
 
@@ -35,10 +37,14 @@ def test_report_counts_rules_cards_and_outcomes():
     report = simulation.summarize(results, 4)
     assert report["games"] == 200
     assert sum(r["count"] for r in report["end_reasons"].values()) == 200
-    plays = sum(report["rules_fired"][a]["times"] for a in ("pirate", "two_pirates", "kraken",
-                                                               "captain_raid"))
-    blocks = sum(report["rules_fired"][r]["times"] for r in ("officer_block", "two_officers_block",
-                                                                "captain_block"))
+    plays = sum(
+        report["rules_fired"][a]["times"]
+        for a in ("pirate", "two_pirates", "kraken", "captain_raid")
+    )
+    blocks = sum(
+        report["rules_fired"][r]["times"]
+        for r in ("officer_block", "two_officers_block", "captain_block")
+    )
     assert sum(report["cards_played"].values()) == plays + blocks
     assert report["length"]["median"] <= report["length"]["p95"] <= report["length"]["max"]
 
@@ -58,6 +64,7 @@ def test_cli_simulate_json_and_plot(tmp_path):
 
 def _has_matplotlib():
     import importlib.util
+
     return importlib.util.find_spec("matplotlib") is not None
 
 
@@ -66,19 +73,24 @@ def test_a_huge_game_count_is_split_without_listing_its_seeds():
     memory and --games 10**20 raised OverflowError before a game was played."""
     tracemalloc.start()
     try:
-        work = simulation.chunks(JOB, 10 ** 20, 7, 8)
+        work = simulation.chunks(JOB, 10**20, 7, 8)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert peak < 100_000 and len(work) == 8
-    assert list(work[0][1][:3]) == [7, 8, 9] and work[-1][1][-1] == 7 + 10 ** 20 - 1
+    assert list(work[0][1][:3]) == [7, 8, 9] and work[-1][1][-1] == 7 + 10**20 - 1
     assert all(a[1][-1] + 1 == b[1][0] for a, b in zip(work, work[1:]))  # no seed lost or repeated
 
 
 def test_no_more_worker_processes_than_chunks_of_work():
     """Fuzz find (issue 12): --workers N started N processes whatever the games."""
     seen = []
-    results = simulation.simulate(JOB, 3, seed=1, workers=24,
-                                  progress=lambda done: seen.append(len(multiprocessing.active_children())))
+    results = simulation.simulate(
+        JOB,
+        3,
+        seed=1,
+        workers=24,
+        progress=lambda done: seen.append(len(multiprocessing.active_children())),
+    )
     assert results == simulation.simulate(JOB, 3, seed=1)
     assert seen and max(seen) <= 3

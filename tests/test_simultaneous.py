@@ -1,23 +1,28 @@
 """Simultaneous secret choices (`simultaneously(players) p chooses c from cards by key
 { … }`), on the small game tests/valid/all_at_once.yaml: every player picks a card in
 secret, asked in turn; the picks are resolved in the declared order once all are in."""
+
 import random
 from pathlib import Path
 
 import pytest
 from gamekit import cli
 
-from rulespec.interpreter import Game, State
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 
 SPEC = Path(__file__).parent / "valid" / "all_at_once.yaml"
 TEXT = SPEC.read_text()
 STATEMENT = "simultaneously(players) p chooses c from hand(p) by 0 - c.rank {"
 BODY = TEXT.split(STATEMENT)[1].split("\n      move(table, done)")[0]  # down to the closing brace
 WHOLE = STATEMENT + BODY
-HANDS = {"hand[P1]": ["card_9", "card_2"], "hand[P2]": ["card_5", "card_11"], "hand[P3]": ["card_7", "card_1"]}
+HANDS = {
+    "hand[P1]": ["card_9", "card_2"],
+    "hand[P2]": ["card_5", "card_11"],
+    "hand[P3]": ["card_7", "card_1"],
+}
 
 
 def game(text=TEXT, n=3):
@@ -45,7 +50,10 @@ def test_nothing_moves_until_the_last_pick_then_the_picks_resolve_in_order():
     s = laid_out()
     s.apply_action("card_2")
     s.apply_action("card_11")
-    assert s.observation(None)["zones"]["done"] == [] and len(s.observation(None)["zones"]["hand[P1]"]) == 2
+    assert (
+        s.observation(None)["zones"]["done"] == []
+        and len(s.observation(None)["zones"]["hand[P1]"]) == 2
+    )
     s.apply_action("card_1")
     moves = [e["cards"] for e in s.log_for(None) if e["event"] == "move" and e["dst"] == "table"]
     assert moves == [["card_11"], ["card_2"], ["card_1"]]  # highest first, not the asking order
@@ -114,22 +122,29 @@ def test_a_redeal_between_picks_holds_whatever_card_now_lies_where_the_pick_lay(
     assert len(laid) > 1  # the redeal did not keep P1's true pick
 
 
-@pytest.mark.parametrize("wrap", [
-    "for q in range(2) {{ {0} }}",
-    "if size(pile) >= 0 {{ {0} }}",
-])
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        "for q in range(2) {{ {0} }}",
+        "if size(pile) >= 0 {{ {0} }}",
+    ],
+)
 def test_it_composes_with_loops_and_ifs(wrap):
     text = TEXT.replace(WHOLE, wrap.format(WHOLE))
     s = laid_out(game(text))
     for label in ("card_9", "card_5", "card_7"):
         s.apply_action(label)
-    assert [e["cards"] for e in s.log_for(None) if e["event"] == "move" and e["dst"] == "table"][:3] == \
-        [["card_9"], ["card_7"], ["card_5"]]
+    assert [e["cards"] for e in s.log_for(None) if e["event"] == "move" and e["dst"] == "table"][
+        :3
+    ] == [["card_9"], ["card_7"], ["card_5"]]
 
 
 def test_it_runs_inside_a_procedure_with_its_players_as_a_parameter():
-    proc = "procedures:\n  lay:\n    params: {who: players}\n    effect: |\n      " + \
-        WHOLE.replace("(players)", "(who)") + "\n"
+    proc = (
+        "procedures:\n  lay:\n    params: {who: players}\n    effect: |\n      "
+        + WHOLE.replace("(players)", "(who)")
+        + "\n"
+    )
     text = TEXT.replace(WHOLE, "lay(others(current))").replace("turn:\n", proc + "\nturn:\n")
     s = laid_out(game(text))
     assert s.current_player() == 1  # P1 (current) is not in the set
@@ -138,13 +153,32 @@ def test_it_runs_inside_a_procedure_with_its_players_as_a_parameter():
     assert tricks(s) == [0, 0, 1]
 
 
-@pytest.mark.parametrize("statement, code, where", [
-    ("simultaneously(3) p chooses c from hand(p) { move(c, table) }", "RS204", "who chooses must be players"),
-    ("simultaneously(players) p chooses c from range(3) { }", "RS204", "what to choose from must be cards"),
-    ("simultaneously(players) p chooses p from hand(p) { }", "RS202", "'p' is already a local"),
-    ("simultaneously(players) p chooses c from hand(p) by c { }", "RS204", "the order of the picks must be int"),
-    ("simultaneously(players) p chooses c from hand(p) { } tricks(p) += 1", "RS201", "unknown name 'p'"),
-])
+@pytest.mark.parametrize(
+    "statement, code, where",
+    [
+        (
+            "simultaneously(3) p chooses c from hand(p) { move(c, table) }",
+            "RS204",
+            "who chooses must be players",
+        ),
+        (
+            "simultaneously(players) p chooses c from range(3) { }",
+            "RS204",
+            "what to choose from must be cards",
+        ),
+        ("simultaneously(players) p chooses p from hand(p) { }", "RS202", "'p' is already a local"),
+        (
+            "simultaneously(players) p chooses c from hand(p) by c { }",
+            "RS204",
+            "the order of the picks must be int",
+        ),
+        (
+            "simultaneously(players) p chooses c from hand(p) { } tricks(p) += 1",
+            "RS201",
+            "unknown name 'p'",
+        ),
+    ],
+)
 def test_misuse_is_a_positioned_error(statement, code, where):
     with pytest.raises(SpecError) as info:
         game(TEXT.replace(WHOLE, statement))
@@ -194,7 +228,9 @@ rounds:
 
 
 def test_it_plays_in_every_round_of_a_match():
-    text = TEXT.split("end_conditions:")[0].replace("    for p in players { move(top(pile, 3), hand(p)) }\n", "")
+    text = TEXT.split("end_conditions:")[0].replace(
+        "    for p in players { move(top(pile, 3), hand(p)) }\n", ""
+    )
     g = game(text + "turn_limit: 200\n" + ROUNDS + "end_conditions: {}\n")
     state = play(g.new_initial_state(seed=3), make_agents(["random"], 3, 3))
     assert state.result["reason"] == "enough_tricks" and state.result["rounds"] >= 2

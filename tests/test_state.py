@@ -1,11 +1,12 @@
 """The state's API as a forward model: re-deals, keys, shuffles as chance nodes."""
+
 import random
 
 import pytest
 from gamekit import zone
 
-from rulespec.interpreter import CHANCE, Game, IllegalChoice, Order, Rejection, State
 from rulespec import load_spec
+from rulespec.interpreter import CHANCE, Game, IllegalChoice, Order, Rejection, State
 
 GEMS = """
 rulespec: 1
@@ -48,13 +49,18 @@ def test_a_re_deal_that_makes_a_trigger_true_fires_it_at_the_next_check():
     for seed in range(100):
         state = State.from_layout(gems(), zones=layout)
         assert state.current_player() == 0 and state.legal_labels() == ["knock", "pass"]
-        state.redeal(0, random.Random(seed))   # as P1's search would: P1's own hand stays
+        state.redeal(0, random.Random(seed))  # as P1's search would: P1's own hand stays
         if zone(state, "hand[P2]") == ["gem"]:
             break
     assert zone(state, "hand[P1]") == ["rock"] and state.turn == 1
     state.apply_action("pass")
     # at the very next check, before P2's turn begins
-    assert (state.is_terminal(), state.winners, state.reason, state.turn) == (True, (1,), "gem_found", 1)
+    assert (state.is_terminal(), state.winners, state.reason, state.turn) == (
+        True,
+        (1,),
+        "gem_found",
+        1,
+    )
 
 
 def test_a_re_deal_keeps_what_the_seat_sees():
@@ -77,7 +83,7 @@ def test_a_shuffle_is_a_sampled_chance_node():
         state.chance_outcomes()
     assert exc.value.code is Rejection.CHANCE_SAMPLED
     with pytest.raises(IllegalChoice) as exc:
-        state.apply_action(Order("shuffle", (0, 1)))       # not the pile's cards
+        state.apply_action(Order("shuffle", (0, 1)))  # not the pile's cards
     assert exc.value.code is Rejection.CHANCE_SAMPLED and state.chance_is_sampled()
     state.apply_action(Order("shuffle", tuple(range(6))))  # an order we chose: gem at the bottom
     assert zone(state, "pile") == ["gem"] + ["rock"] * 5
@@ -88,7 +94,7 @@ def test_sampling_from_the_state_s_seed_or_from_a_search_s_own_rng():
     a.sample_chance()
     b.sample_chance()
     orders = {tuple(zone(a, "pile")), tuple(zone(b, "pile"))}
-    assert len(orders) == 1                               # the seed decides
+    assert len(orders) == 1  # the seed decides
     c.sample_chance(random.Random(99))
     assert a.key() != c.key() or tuple(zone(c, "pile")) in orders
 

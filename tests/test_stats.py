@@ -5,6 +5,7 @@ The references were computed once with scipy 1.17.1 (`scipy.stats.fisher_exact`,
 the suite needs no scipy; test_against_scipy repeats the comparison on random inputs
 when scipy is installed.
 """
+
 import math
 import random
 
@@ -18,16 +19,19 @@ SHORT = [8, 11, 12, 13, 18, 18, 22, 22, 22, 22]
 LONG = [11, 15, 20, 21, 21, 23, 27, 27, 34, 39]
 
 
-@pytest.mark.parametrize("k1, n1, k2, n2, p", [
-    (0, 100, 4, 100, 0.12124072137336428),     # the pooled z-test said 0.043
-    (3, 10, 9, 12, 0.0835573095635015),
-    (733, 1000, 962, 1000, 3.002463417592745e-50),
-    (1, 1, 0, 1, 1.0),                          # n = 1
-    (0, 50, 0, 50, 1.0),                        # all zero
-    (50, 50, 50, 50, 1.0),                      # all one
-    (30, 100, 30, 100, 1.0),                    # identical: exactly 1, not a rounded sum
-    (0, 0, 3, 10, 1.0),                         # an empty side tests nothing
-])
+@pytest.mark.parametrize(
+    "k1, n1, k2, n2, p",
+    [
+        (0, 100, 4, 100, 0.12124072137336428),  # the pooled z-test said 0.043
+        (3, 10, 9, 12, 0.0835573095635015),
+        (733, 1000, 962, 1000, 3.002463417592745e-50),
+        (1, 1, 0, 1, 1.0),  # n = 1
+        (0, 50, 0, 50, 1.0),  # all zero
+        (50, 50, 50, 50, 1.0),  # all one
+        (30, 100, 30, 100, 1.0),  # identical: exactly 1, not a rounded sum
+        (0, 0, 3, 10, 1.0),  # an empty side tests nothing
+    ],
+)
 def test_fisher_exact(k1, n1, k2, n2, p):
     assert stats.fisher_exact(k1, n1, k2, n2) == pytest.approx(p, rel=1e-9)
     assert stats.fisher_exact(k2, n2, k1, n1) == pytest.approx(p, rel=1e-9)  # symmetric
@@ -35,34 +39,42 @@ def test_fisher_exact(k1, n1, k2, n2, p):
 
 def test_welch_uses_student_t():
     assert stats.welch(SHORT, LONG) == pytest.approx(0.04110352645353057, rel=1e-9)
-    assert stats.welch([12, 15, 9, 14, 11, 13, 10, 16, 12, 14],
-                       [15, 13, 17, 14, 18, 12, 16, 15, 19, 14]) == pytest.approx(0.013958928238141325, rel=1e-9)
+    assert stats.welch(
+        [12, 15, 9, 14, 11, 13, 10, 16, 12, 14], [15, 13, 17, 14, 18, 12, 16, 15, 19, 14]
+    ) == pytest.approx(0.013958928238141325, rel=1e-9)
 
 
-@pytest.mark.parametrize("xs, ys, p", [
-    ([14, 14, 14], [14, 14, 14], 1.0),           # identical, without spread
-    (SHORT, SHORT, 1.0),                         # identical, with spread
-    ([0, 0, 0], [0, 0, 0], 1.0),                 # all zero
-    ([10, 10], [12, 12], 0.0),                   # no spread, different means: certain
-    ([14], LONG, 1.0),                           # n = 1 tests nothing
-    ([], [], 1.0),
-])
+@pytest.mark.parametrize(
+    "xs, ys, p",
+    [
+        ([14, 14, 14], [14, 14, 14], 1.0),  # identical, without spread
+        (SHORT, SHORT, 1.0),  # identical, with spread
+        ([0, 0, 0], [0, 0, 0], 1.0),  # all zero
+        ([10, 10], [12, 12], 0.0),  # no spread, different means: certain
+        ([14], LONG, 1.0),  # n = 1 tests nothing
+        ([], [], 1.0),
+    ],
+)
 def test_welch_edges(xs, ys, p):
     assert stats.welch(xs, ys) == p
 
 
-@pytest.mark.parametrize("t, df, p", [
-    (2.5, 4, 0.06676654481198814),
-    (1.0, 1, 0.5000000000000001),
-    (3.3, 17.8, 0.004028224204206455),
-    (0.0, 7, 1.0),
-])
+@pytest.mark.parametrize(
+    "t, df, p",
+    [
+        (2.5, 4, 0.06676654481198814),
+        (1.0, 1, 0.5000000000000001),
+        (3.3, 17.8, 0.004028224204206455),
+        (0.0, 7, 1.0),
+    ],
+)
 def test_t_two_sided(t, df, p):
     assert stats.t_two_sided(t, df) == pytest.approx(p, rel=1e-9)
 
 
-@pytest.mark.parametrize("df, q", [(1, 12.706204736174694), (9, 2.262157162798205),
-                                   (1000, 1.9623390808264083)])
+@pytest.mark.parametrize(
+    "df, q", [(1, 12.706204736174694), (9, 2.262157162798205), (1000, 1.9623390808264083)]
+)
 def test_t_quantile(df, q):
     assert stats.t_quantile(0.975, df) == pytest.approx(q, rel=1e-9)
 
@@ -72,13 +84,16 @@ def test_betainc():
     assert (stats.betainc(2, 3, 0.0), stats.betainc(2, 3, 1.0)) == (0.0, 1.0)
 
 
-@pytest.mark.parametrize("ps, adjusted", [
-    ([0.01, 0.04, 0.03, 0.005], [0.03, 0.06, 0.06, 0.02]),    # R: p.adjust(ps, "holm")
-    ([0.5, 0.2, 0.9], [1.0, 0.6, 1.0]),                      # capped at 1, then monotone
-    ([0.0, 0.0, 1.0], [0.0, 0.0, 1.0]),
-    ([0.3], [0.3]),
-    ([], []),
-])
+@pytest.mark.parametrize(
+    "ps, adjusted",
+    [
+        ([0.01, 0.04, 0.03, 0.005], [0.03, 0.06, 0.06, 0.02]),  # R: p.adjust(ps, "holm")
+        ([0.5, 0.2, 0.9], [1.0, 0.6, 1.0]),  # capped at 1, then monotone
+        ([0.0, 0.0, 1.0], [0.0, 0.0, 1.0]),
+        ([0.3], [0.3]),
+        ([], []),
+    ],
+)
 def test_holm(ps, adjusted):
     assert stats.holm(ps) == pytest.approx(adjusted, rel=1e-12)
 
@@ -92,22 +107,30 @@ def test_intervals_stay_inside_what_is_possible():
     # 16.8 +- t(0.975, 9) s / sqrt(10) = 2.262 * 5.371 / 3.162, wider than 1.96's 13.47..20.13
     wide = stats.mean_interval(SHORT, 1, 100)
     assert (wide["low"], wide["high"]) == (12.96, 20.64)
-    assert stats.mean_interval([7], 1, 30) == {"mean": 7, "low": 1, "high": 30}  # n = 1: no spread known
+    assert stats.mean_interval([7], 1, 30) == {
+        "mean": 7,
+        "low": 1,
+        "high": 30,
+    }  # n = 1: no spread known
 
 
 def test_detectable_changes():
     # n = 1000 a side, alpha 0.01/7: (3.19 + 0.84) * sqrt(0.25 * 2 / 1000) is about 9 points
-    assert stats.detectable_share_change(0.5, 1000, 1000, 0.01 / 7) == pytest.approx(0.0899, abs=5e-4)
+    assert stats.detectable_share_change(0.5, 1000, 1000, 0.01 / 7) == pytest.approx(
+        0.0899, abs=5e-4
+    )
     # a rare outcome's change is smaller, and goes up (it cannot go below 0)
     rare = stats.detectable_share_change(0.0, 1000, 1000, 0.01 / 7)
     assert 0 < rare < 0.03
     assert stats.detectable_share_change(1.0, 1000, 1000, 0.01 / 7) == pytest.approx(rare)
     # four times the games halve the change, roughly
     assert stats.detectable_share_change(0.5, 4000, 4000, 0.01) == pytest.approx(
-        stats.detectable_share_change(0.5, 1000, 1000, 0.01) / 2, rel=0.02)
+        stats.detectable_share_change(0.5, 1000, 1000, 0.01) / 2, rel=0.02
+    )
     assert stats.detectable_share_change(0.5, 2, 2, 0.01) is None  # two games: not even all of it
     assert stats.detectable_mean_change([3, 5], 10, 0.05) == pytest.approx(
-        (1.959964 + 0.841621) * math.sqrt(2) * math.sqrt(1 / 2 + 1 / 10), rel=1e-6)
+        (1.959964 + 0.841621) * math.sqrt(2) * math.sqrt(1 / 2 + 1 / 10), rel=1e-6
+    )
     assert stats.detectable_mean_change([3], 10, 0.05) is None
 
 

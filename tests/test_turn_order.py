@@ -1,15 +1,16 @@
 """Turn-order control on small games of its own: prev, turn_order, skip_turn(s),
 extra_turn(s), set_next and repeat play steps. Their rules interactions are scenarios
 under tests/scenarios/turns/; these tests cover what a scenario cannot say."""
+
 from pathlib import Path
 
 import pytest
 from gamekit import cli
 
-from rulespec.interpreter import Game, State
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
 
 SPEC = Path(__file__).parent / "valid" / "turn_taking.yaml"
 TEXT = SPEC.read_text()
@@ -38,8 +39,9 @@ def test_prev_passes_over_players_out_and_follows_reverse():
     assert seat_to_act(s) == 2
 
 
-STRIDE = TEXT.replace("turn_order: prev(current)", "turn_order: seat(seat_number(current) + stride)") \
-    .replace("setup:", "counters:\n  stride: {initial: 2}\n\nsetup:")
+STRIDE = TEXT.replace(
+    "turn_order: prev(current)", "turn_order: seat(seat_number(current) + stride)"
+).replace("setup:", "counters:\n  stride: {initial: 2}\n\nsetup:")
 
 
 def test_a_turn_order_may_read_counters():
@@ -58,7 +60,9 @@ def test_a_turn_order_that_picks_a_player_who_is_out_passes_on_from_them():
 
 
 def test_a_turn_order_of_only_players_out_falls_back_to_the_next_active_player():
-    s = laid_out(game(STRIDE.replace("seat(seat_number(current) + stride)", "seat(2)")), ["blank"], out=[2])
+    s = laid_out(
+        game(STRIDE.replace("seat(seat_number(current) + stride)", "seat(2)")), ["blank"], out=[2]
+    )
     s.apply_action("pass")
     assert seat_to_act(s) == 3  # seat(2) is out forever: the next active after it plays
 
@@ -103,8 +107,13 @@ def test_pending_turn_changes_are_part_of_the_key_and_survive_a_clone():
 
 
 def test_skips_past_the_turn_limit_end_the_game():
-    g = game(TEXT.replace("effect: skip_turn(target)", "effect: |\n      skip_turns(current, 1000000)\n"
-                          "      for p in others(current) { skip_turns(p, 1000000) }"))
+    g = game(
+        TEXT.replace(
+            "effect: skip_turn(target)",
+            "effect: |\n      skip_turns(current, 1000000)\n"
+            "      for p in others(current) { skip_turns(p, 1000000) }",
+        )
+    )
     s = State.from_layout(g, 1, zones={"hand[P1]": ["stop"], "pile": ["blank"] * 4}, turn_limit=50)
     s.apply_action("stop -> P2")
     assert s.is_terminal() and s.reason == "turn_limit" and s.turn == 50
@@ -123,8 +132,11 @@ def test_random_games_are_deterministic_and_keep_the_invariants(n):
                 if s.is_chance_node():
                     s.sample_chance()
                 else:
-                    s.apply_action(agents[s.current_player()].choose(
-                        s.observation(s.current_player()), s.legal_actions()))
+                    s.apply_action(
+                        agents[s.current_player()].choose(
+                            s.observation(s.current_player()), s.legal_actions()
+                        )
+                    )
             results.append((s.result, s.log_for(None)))
         assert results[0] == results[1]
         assert results[0][0]["reason"] in ("blanks", "last_one")
@@ -135,24 +147,30 @@ def test_play_counts_the_new_procedures_as_rules_fired():
     assert {"stop", "again", "lead"} <= s.fired.keys()
 
 
-@pytest.mark.parametrize("text, code", [
-    ("turn_order: random_player(players)", "RS206"),
-    ("turn_order: prev()", "RS203"),
-    ("turn_order: 3", "RS102"),  # a bare number would escape the type check
-])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("turn_order: random_player(players)", "RS206"),
+        ("turn_order: prev()", "RS203"),
+        ("turn_order: 3", "RS102"),  # a bare number would escape the type check
+    ],
+)
 def test_turn_order_errors(text, code):
     with pytest.raises(SpecError) as err:
         load_spec("turns.yaml", TEXT.replace("turn_order: prev(current)", text))
     assert [d.code for d in err.value.diagnostics] == [code]
 
 
-@pytest.mark.parametrize("effect, code", [
-    ("skip_turn(2)", "RS204"),
-    ("extra_turns(current)", "RS203"),
-    ("set_next(players)", "RS204"),
-    ("let x = skip_turn(current)", "RS205"),
-    ("skip(current)", "RS201"),
-])
+@pytest.mark.parametrize(
+    "effect, code",
+    [
+        ("skip_turn(2)", "RS204"),
+        ("extra_turns(current)", "RS203"),
+        ("set_next(players)", "RS204"),
+        ("let x = skip_turn(current)", "RS205"),
+        ("skip(current)", "RS201"),
+    ],
+)
 def test_procedure_errors(effect, code):
     with pytest.raises(SpecError) as err:
         load_spec("turns.yaml", TEXT.replace("effect: reverse()", f"effect: {effect}"))

@@ -1,6 +1,7 @@
 """Variants (TTG-16, PW-14) from the command line and from Python: player ranges,
 composition with --variant, and the variant errors RS601-RS603. Their rules are
 tested by the scenarios in tests/scenarios/variants/."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,6 @@ VARIANT_FILES = sorted(VARIANTS.glob("*/*.yaml"))
 COMPOSED = TESTS / "composed" / "two_player_long_5.yaml"
 
 
-
-
 def param(spec, name):
     return next(p.value for p in spec.params if p.name == name)
 
@@ -35,6 +34,7 @@ def action(spec, name):
 
 
 # --- every variant is tested ---------------------------------------------------------
+
 
 def test_every_variant_has_at_least_two_scenarios_citing_its_ruling():
     scenarios = collect([TESTS / "scenarios" / "variants"])
@@ -46,7 +46,9 @@ def test_every_variant_has_at_least_two_scenarios_citing_its_ruling():
     for variant in VARIANT_FILES + [COMPOSED]:
         ruling = "PW-14" if variant.parent.name == "pirates_wild" else "TTG-16"
         cited = [r for r in uses.get(variant.resolve(), []) if ruling in r]
-        assert len(cited) >= 2, f"{variant.relative_to(ROOT)}: {len(cited)} scenario(s) citing {ruling}"
+        assert len(cited) >= 2, (
+            f"{variant.relative_to(ROOT)}: {len(cited)} scenario(s) citing {ruling}"
+        )
 
 
 @pytest.mark.parametrize("path", VARIANT_FILES, ids=[p.stem for p in VARIANT_FILES])
@@ -57,6 +59,7 @@ def test_every_variant_validates_and_lints_clean(path):
 
 
 # --- player ranges -------------------------------------------------------------------
+
 
 def test_reverse_is_refused_for_two_players():
     code, out, err = cli("run", VARIANTS / "pirates_wild" / "reverse.yaml", "--players", "2")
@@ -78,13 +81,16 @@ def test_two_player_is_for_two_players_only():
     for n in ("3", "4"):
         code, out, err = cli("run", path, "--players", n)
         assert (code, out) == (2, "")
-        assert err == f"rulespec run: Take the Gold (two_player) is for exactly 2 players, not {n}\n"
+        assert (
+            err == f"rulespec run: Take the Gold (two_player) is for exactly 2 players, not {n}\n"
+        )
     code, out, err = cli("run", path, "--seed", "4")
     assert code == 0, err
     assert out.startswith("Take the Gold (two_player): 2 players, seed 4")
 
 
 # --- composition -------------------------------------------------------------------------
+
 
 def test_two_player_and_long_5_compose():
     spec = load_spec(TTG, variants=["two_player", "long_5"])
@@ -95,8 +101,11 @@ def test_two_player_and_long_5_compose():
     assert diff.canon(action(spec, "kraken")) == diff.canon(action(two, "kraken"))
     # nothing else differs from the base
     assert [(c.kind, c.name, c.what) for c in diff.changes(load_spec(TTG), spec)] == [
-        ("game", "players default", "changed"), ("game", "players max", "changed"),
-        ("parameter", "kraken_limit", "changed"), ("action", "kraken", "changed")]
+        ("game", "players default", "changed"),
+        ("game", "players max", "changed"),
+        ("parameter", "kraken_limit", "changed"),
+        ("action", "kraken", "changed"),
+    ]
 
 
 def test_composition_order_does_not_matter_for_independent_variants():
@@ -117,13 +126,22 @@ def test_a_variant_of_a_variant_equals_the_composition():
 
 
 def test_composed_variants_run_from_the_command_line():
-    code, out, err = cli("run", TTG, "--variant", "two_player", "--variant", "long_5",
-                         "--seed", "3")
+    code, out, err = cli(
+        "run", TTG, "--variant", "two_player", "--variant", "long_5", "--seed", "3"
+    )
     assert code == 0, err
     assert out.startswith("Take the Gold (two_player) (long_5): 2 players, seed 3")
     # a variant named by its file path works too
-    code, out2, err = cli("run", TTG, "--variant", VARIANTS / "take_the_gold" / "two_player.yaml",
-                          "--variant", "long_5", "--seed", "3")
+    code, out2, err = cli(
+        "run",
+        TTG,
+        "--variant",
+        VARIANTS / "take_the_gold" / "two_player.yaml",
+        "--variant",
+        "long_5",
+        "--seed",
+        "3",
+    )
     assert (code, out2) == (0, out), err
 
 
@@ -136,11 +154,13 @@ def test_advanced_and_two_player_compose():
 
 # --- errors ------------------------------------------------------------------------------
 
+
 def test_unknown_variant_name_is_a_usage_error():
     code, out, err = cli("run", TTG, "--variant", "long_6")
     assert (code, out) == (2, "")
-    assert err == ("rulespec run: no variant 'long_6' for " + str(TTG) +
-                   " (did you mean 'long_5'?)\n")
+    assert err == (
+        "rulespec run: no variant 'long_6' for " + str(TTG) + " (did you mean 'long_5'?)\n"
+    )
 
 
 def test_a_variant_of_another_game_is_rs603():
@@ -157,13 +177,20 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
     assert [d.code for d in exc.value.diagnostics] == ["RS602"]
 
     bad = tmp_path / "bad.yaml"
-    bad.write_text(f"rulespec: 1\nextends: {TTG}\nparameters:\n  kraken_limt: 4\n"
-                   "remove:\n  end_conditions: [coin_wim]\n")
+    bad.write_text(
+        f"rulespec: 1\nextends: {TTG}\nparameters:\n  kraken_limt: 4\n"
+        "remove:\n  end_conditions: [coin_wim]\n"
+    )
     with pytest.raises(SpecError) as exc:
         load_spec(bad)
     assert [(d.code, d.message, d.hint) for d in exc.value.diagnostics] == [
-        ("RS601", "the base has no parameter 'kraken_limt' to override", "did you mean 'kraken_limit'?"),
-        ("RS601", "the base has no end condition 'coin_wim' to remove", "did you mean 'coin_win'?")]
+        (
+            "RS601",
+            "the base has no parameter 'kraken_limt' to override",
+            "did you mean 'kraken_limit'?",
+        ),
+        ("RS601", "the base has no end condition 'coin_wim' to remove", "did you mean 'coin_win'?"),
+    ]
 
     missing = tmp_path / "missing.yaml"
     missing.write_text("rulespec: 1\nextends: nowhere.yaml\n")
@@ -173,6 +200,7 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
 
 
 # --- once known bugs, now fixed: kept as plain tests -----------------------------------
+
 
 def test_a_chained_variant_given_to_variant_means_the_same_as_the_file():
     # tests/composed/two_player_long_5.yaml extends two_player.yaml and sets kraken_limit 5
@@ -188,12 +216,16 @@ def test_findings_in_the_base_of_a_variant_have_normalized_paths(tmp_path):
     variant.write_text("rulespec: 1\nextends: ../base.yaml\nparameters:\n  kraken_limit: 6\n")
     code, out, _ = cli("lint", variant, "--format", "sarif")
     assert code == 1
-    uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
-            for r in json.loads(out)["runs"][0]["results"] for loc in r["locations"]]
+    uris = [
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(out)["runs"][0]["results"]
+        for loc in r["locations"]
+    ]
     assert uris == [str(tmp_path / "base.yaml")]
 
 
 # --- bad chains and bad bases: an error, never a hang or a traceback (issue 12) ---------
+
 
 def _variant(folder: Path, name: str, body: str) -> Path:
     path = folder / "variants" / "base" / f"{name}.yaml"
@@ -212,7 +244,11 @@ def base(tmp_path):
 def test_a_variant_extending_itself_is_rs602_everywhere(base):
     """`validate` reported a circle; `run --variant` looped forever."""
     me = _variant(base.parent, "me", "extends: me.yaml\n")
-    for argv in (["validate", me], ["run", base, "--variant", "me"], ["lint", base, "--variant", "me"]):
+    for argv in (
+        ["validate", me],
+        ["run", base, "--variant", "me"],
+        ["lint", base, "--variant", "me"],
+    ):
         code, out, err = cli(*argv)
         assert code in (1, 2) and "Traceback" not in out + err
         assert f"{me}:2:10: error RS602: this variant extends itself" in out + err
@@ -223,8 +259,10 @@ def test_a_circle_of_variants_is_rs602_naming_it(base):
     second = _variant(base.parent, "second", "extends: first.yaml\n")
     code, out, err = cli("run", base, "--variant", "first")
     assert code == 2 and "Traceback" not in out + err
-    assert (f"{second}:2:10: error RS602: variants extend each other in a circle: "
-            f"{first} -> {second} -> {first}") in err
+    assert (
+        f"{second}:2:10: error RS602: variants extend each other in a circle: "
+        f"{first} -> {second} -> {first}"
+    ) in err
 
 
 def test_a_long_chain_of_variants_is_rs602(base):
@@ -235,7 +273,8 @@ def test_a_long_chain_of_variants_is_rs602(base):
     with pytest.raises(SpecError) as exc:
         load_spec(base.parent / "variants" / "base" / "v19.yaml")
     assert [(d.code, d.message) for d in exc.value.diagnostics] == [
-        ("RS602", "more than 16 variants extend one another")]
+        ("RS602", "more than 16 variants extend one another")
+    ]
 
 
 @pytest.mark.parametrize("extends, got", [("3", "an integer"), ("", "nothing"), ("[a]", "a list")])
@@ -248,20 +287,35 @@ def test_extends_must_name_a_file(base, extends, got):
         assert f"error RS104: extends must be a string, got {got}" in out + err
 
 
-@pytest.mark.parametrize("old, new, where, message", [
-    ("deck:\n  cards:\n    coin: {count: 12, tags: [treasure]}\n    thief: {count: 8}\n"
-     "    guard: {count: 4}\n", "", "4:1", "RS103: missing required key 'deck'"),
-    ("turn:\n  - step: draw\n", "turn: draw\nsteps:\n  - step: draw\n", "32:7",
-     "RS102: turn must be a list, got a string"),
-])
+@pytest.mark.parametrize(
+    "old, new, where, message",
+    [
+        (
+            "deck:\n  cards:\n    coin: {count: 12, tags: [treasure]}\n    thief: {count: 8}\n"
+            "    guard: {count: 4}\n",
+            "",
+            "4:1",
+            "RS103: missing required key 'deck'",
+        ),
+        (
+            "turn:\n  - step: draw\n",
+            "turn: draw\nsteps:\n  - step: draw\n",
+            "32:7",
+            "RS102: turn must be a list, got a string",
+        ),
+    ],
+)
 def test_a_variant_of_a_broken_base_reports_the_base(base, old, new, where, message):
     """KeyError and AttributeError when merging, before: the base is now checked first,
     and its problems are reported in its own file."""
     text = (TESTS / "valid" / "coin_grab.yaml").read_text()
     assert old in text
     base.write_text(text.replace(old, new, 1))
-    bodies = {"cards": "cards: {coin: {count: 3}}\n", "steps": "remove: {turn: [draw]}\n",
-              "params": "parameters: {deal_size: 3}\n"}
+    bodies = {
+        "cards": "cards: {coin: {count: 3}}\n",
+        "steps": "remove: {turn: [draw]}\n",
+        "params": "parameters: {deal_size: 3}\n",
+    }
     for name, body in bodies.items():
         path = _variant(base.parent, name, "extends: ../../base.yaml\n" + body)
         for argv in (["validate", path], ["run", base, "--variant", name]):
@@ -270,10 +324,16 @@ def test_a_variant_of_a_broken_base_reports_the_base(base, old, new, where, mess
             assert f"{base}:{where}: error {message}" in out + err, (argv, out + err)
 
 
-@pytest.mark.parametrize("body, message", [
-    ("replace: {turn: {draw: 5}}", "replace.turn.draw must be a mapping, got an integer"),
-    ("add: {turn: [{step: x, before: [draw]}]}", "add.turn.0.before must be a string, got a list"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("replace: {turn: {draw: 5}}", "replace.turn.draw must be a mapping, got an integer"),
+        (
+            "add: {turn: [{step: x, before: [draw]}]}",
+            "add.turn.0.before must be a string, got a list",
+        ),
+    ],
+)
 def test_a_variant_of_the_wrong_shape_is_rs104(base, body, message):
     path = _variant(base.parent, "odd", f"extends: ../../base.yaml\n{body}\n")
     code, out, err = cli("validate", path)
@@ -290,7 +350,10 @@ def test_an_extends_no_file_can_be_named_is_rs601(tmp_path):
     variant.write_text('rulespec: 1\nextends: "\\ud800"\n')
     code, out, err = cli("validate", variant)
     assert code in (1, 2) and "Traceback" not in err + out
-    assert "error RS601: extends '\\ud800': not a name a file can have (UnicodeEncodeError)" in out + err
+    assert (
+        "error RS601: extends '\\ud800': not a name a file can have (UnicodeEncodeError)"
+        in out + err
+    )
 
 
 def test_a_variant_may_change_a_card_count_of_a_base_with_totals(tmp_path):

@@ -5,6 +5,7 @@ version, and the runtime under rulespec.interpreter (never a top-level `interpre
 It builds the wheel and installs its dependencies from the package index, which takes
 a minute or two, so it is marked `wheel`: the README's test command leaves it out and
 `.ci/run` runs it on its own."""
+
 import subprocess
 import sys
 
@@ -15,16 +16,22 @@ pytestmark = pytest.mark.wheel
 
 
 def _run(*argv, cwd, check=True):
-    done = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
     if check and done.returncode != 0:
-        pytest.fail(f"{' '.join(map(str, argv))} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+        pytest.fail(
+            f"{' '.join(map(str, argv))} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+        )
     return done
 
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory):
     here = tmp_path_factory.mktemp("wheel")
-    _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", here / "dist", ROOT, cwd=here)
+    _run(
+        sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", here / "dist", ROOT, cwd=here
+    )
     wheels = list((here / "dist").glob("rulespec-*.whl"))
     assert len(wheels) == 1
     _run(sys.executable, "-m", "venv", here / "venv", cwd=here)
@@ -37,7 +44,9 @@ def test_the_installed_command_lists_and_plays_the_bundled_games(venv):
     bin_, empty = venv
     listed = _run(bin_ / "rulespec", "games", cwd=empty).stdout
     assert "take_the_gold" in listed and "pirates_wild" in listed
-    played = _run(bin_ / "rulespec", "run", "take_the_gold", "--variant", "two_player", "--seed", 1, cwd=empty)
+    played = _run(
+        bin_ / "rulespec", "run", "take_the_gold", "--variant", "two_player", "--seed", 1, cwd=empty
+    )
     assert "Game over after" in played.stdout
 
 
@@ -46,7 +55,9 @@ def test_a_new_game_lints_clean_and_the_version_answers(venv):
     _run(bin_ / "rulespec", "new", "mygame", cwd=empty)
     linted = _run(bin_ / "rulespec", "lint", "mygame.yaml", cwd=empty)
     assert linted.stdout.splitlines()[-1] == "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)"
-    assert _run(bin_ / "python", "-m", "rulespec", "--version", cwd=empty).stdout.startswith("rulespec ")
+    assert _run(bin_ / "python", "-m", "rulespec", "--version", cwd=empty).stdout.startswith(
+        "rulespec "
+    )
 
 
 def test_the_runtime_is_rulespec_interpreter_and_nothing_else(venv):

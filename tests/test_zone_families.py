@@ -2,15 +2,16 @@
 types (`range(n)`, `card_types`) and refills that keep the top of their source
 (`refill_from: {zone, keep_top}`), on the small game tests/valid/rows.yaml. Their rules
 interactions are scenarios under tests/scenarios/zones/; these tests cover the rest."""
+
 from pathlib import Path
 
 import pytest
 from gamekit import cli, settled, zone
 
-from rulespec.interpreter import Game, RuleError, State
-from rulespec.interpreter.agents import make_agents, play
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
+from rulespec.interpreter import Game, RuleError, State
+from rulespec.interpreter.agents import make_agents, play
 from rulespec.table.narrate import narrate
 
 SPEC = Path(__file__).parent / "valid" / "rows.yaml"
@@ -89,19 +90,25 @@ def test_every_card_type_may_be_named_even_one_nobody_holds():
 
 
 def test_a_loop_over_card_types_binds_a_kind_each_pass():
-    text = TEXT.replace("""      choose(current) k from card_types {
+    text = TEXT.replace(
+        """      choose(current) k from card_types {
         move(of(hand(next(current)), k), hand(current))
-      }""", """      for k in card_types { if count(hand(current), k) > 0 { score(current) += 1 } }""")
+      }""",
+        """      for k in card_types { if count(hand(current), k) > 0 { score(current) += 1 } }""",
+    )
     s = laid_out(game(text), hand_P1=["low", "high", "high"])
     s.apply_action("name_a_card")
     assert s.observation(None)["counters"]["score[P1]"] == 2  # low and high, once each
 
 
-PAUSING = TEXT.replace("""      choose(current) k from card_types {
+PAUSING = TEXT.replace(
+    """      choose(current) k from card_types {
         move(of(hand(next(current)), k), hand(current))
-      }""", """      for i in range(2) {
+      }""",
+    """      for i in range(2) {
         choose(current) k from card_types { move(of(hand(next(current)), k), row(i)) }
-      }""")
+      }""",
+)
 
 
 def test_a_loop_over_numbers_that_pauses_resumes_with_the_next_number():
@@ -123,27 +130,45 @@ def test_a_refill_moves_all_but_the_kept_cards():
 
 
 def test_the_short_refill_form_still_moves_every_card():
-    text = TEXT.replace("refill_from: {zone: discard_pile, keep_top: 1}", "refill_from: discard_pile")
+    text = TEXT.replace(
+        "refill_from: {zone: discard_pile, keep_top: 1}", "refill_from: discard_pile"
+    )
     s = settled(laid_out(game(text), hand_P1=["low"], discard_pile=["high", "mid"], draw_pile=[]))
     assert zone(s, "discard_pile") == []
     assert load_spec("rows.yaml", text).zone("draw_pile").refill_keep == 0
 
 
-@pytest.mark.parametrize("old, new, code", [
-    ("move(card, row(i))", "move(card, row(-1))", "RS211"),
-    ("move(card, row(i))", "move(card, row(current))", "RS204"),
-    ("move(card, row(i))", "move(card, row(i, 1))", "RS203"),
-    ("choose(current) i from range(3)", "choose(current) i from 3", "RS204"),
-    ("for i in range(3) { move(top(draw_pile, 1), row(i)) }",
-     "for i in range(3) { move(top(draw_pile, 1), hand(i)) }", "RS204"),
-    ("for i in range(3)", "for i in card_types", "RS204"),
-    ("refill_from: {zone: discard_pile, keep_top: 1}", "refill_from: {zone: row, keep_top: 1}", "RS402"),
-    ("refill_from: {zone: discard_pile, keep_top: 1}", "refill_from: {zone: discard_pile, keep_top: -1}",
-     "RS104"),
-    ("row: {count: 3,", "row: {count: 0,", "RS104"),
-    ("draw_pile: {visibility: hidden, ordered: true, start: true,",
-     "draw_pile: {visibility: hidden, ordered: true, count: 2, start: true,", "RS402"),
-])
+@pytest.mark.parametrize(
+    "old, new, code",
+    [
+        ("move(card, row(i))", "move(card, row(-1))", "RS211"),
+        ("move(card, row(i))", "move(card, row(current))", "RS204"),
+        ("move(card, row(i))", "move(card, row(i, 1))", "RS203"),
+        ("choose(current) i from range(3)", "choose(current) i from 3", "RS204"),
+        (
+            "for i in range(3) { move(top(draw_pile, 1), row(i)) }",
+            "for i in range(3) { move(top(draw_pile, 1), hand(i)) }",
+            "RS204",
+        ),
+        ("for i in range(3)", "for i in card_types", "RS204"),
+        (
+            "refill_from: {zone: discard_pile, keep_top: 1}",
+            "refill_from: {zone: row, keep_top: 1}",
+            "RS402",
+        ),
+        (
+            "refill_from: {zone: discard_pile, keep_top: 1}",
+            "refill_from: {zone: discard_pile, keep_top: -1}",
+            "RS104",
+        ),
+        ("row: {count: 3,", "row: {count: 0,", "RS104"),
+        (
+            "draw_pile: {visibility: hidden, ordered: true, start: true,",
+            "draw_pile: {visibility: hidden, ordered: true, count: 2, start: true,",
+            "RS402",
+        ),
+    ],
+)
 def test_misuse_is_a_positioned_error(old, new, code):
     assert TEXT.count(old) >= 1
     assert code in codes(TEXT.replace(old, new, 1))

@@ -7,6 +7,7 @@ tried again in a few games of greedy agents (which play to win, so their games e
 when the spec has an evaluation for them to play by, and reported only if it does not
 fire there either.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -19,12 +20,18 @@ from .explore import looping_rule
 from .lint import Finding
 from .simulation import Job, outcome, simulate
 
-GREEDY_GAMES = 10   # a greedy game costs about ten random ones
+GREEDY_GAMES = 10  # a greedy game costs about ten random ones
 
 
-def coverage(spec: ir.Spec, games: int, agents: tuple[str, ...] = ("random",), seed: int = 0,
-             workers: int = 1, job: Job | None = None,
-             progress: Callable[[int], None] | None = None) -> list[Finding]:
+def coverage(
+    spec: ir.Spec,
+    games: int,
+    agents: tuple[str, ...] = ("random",),
+    seed: int = 0,
+    workers: int = 1,
+    job: Job | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Finding]:
     """Seeds seed..seed+games-1, the spec's default player count and turn limit. With
     `job` (the same spec, by its file) the games are played by `workers` processes;
     the findings do not depend on them. progress(games played) as they finish."""
@@ -36,8 +43,11 @@ def coverage(spec: ir.Spec, games: int, agents: tuple[str, ...] = ("random",), s
     else:
         results = []
         for s in range(seed, seed + games):
-            results.append(outcome(play(definition.new_initial_state(seed=s, log=False),
-                                        make_agents(agents, n, s))))
+            results.append(
+                outcome(
+                    play(definition.new_initial_state(seed=s, log=False), make_agents(agents, n, s))
+                )
+            )
             if progress is not None:
                 progress(len(results))
     fired, called, limited, loops = set(), set(), 0, {}
@@ -47,34 +57,65 @@ def coverage(spec: ir.Spec, games: int, agents: tuple[str, ...] = ("random",), s
         limited += game.reason == "turn_limit"
         if game.reason in ("trigger_loop", "effect_loop"):
             loops.setdefault(game.reason, []).append(s)
-    findings = [Finding("RL201", "error", f"{len(seeds)} of {games} {who} stopped without an end "
-                        f"({reason} in {_culprit(definition, agents, seeds[0])}); first seed {seeds[0]}",
-                        spec.span, layer=3)
-                for reason, seeds in sorted(loops.items())]
-    missed = [(kind, part) for kind, part in spec.rules()  # steps and rounds run in turn
-              if kind not in ("step", "round") and part.name not in fired]
+    findings = [
+        Finding(
+            "RL201",
+            "error",
+            f"{len(seeds)} of {games} {who} stopped without an end "
+            f"({reason} in {_culprit(definition, agents, seeds[0])}); first seed {seeds[0]}",
+            spec.span,
+            layer=3,
+        )
+        for reason, seeds in sorted(loops.items())
+    ]
+    missed = [
+        (kind, part)
+        for kind, part in spec.rules()  # steps and rounds run in turn
+        if kind not in ("step", "round") and part.name not in fired
+    ]
     greedy_games = min(games, GREEDY_GAMES) if spec.evaluation is not None else 0
     greedy = _greedy_fired(definition, n, greedy_games, seed, {p.name for _, p in missed})
     nor = f", nor in {greedy_games} greedy ones" if greedy_games else ""
     for kind, part in missed:
         if part.name not in greedy:
-            findings.append(Finding("RL301", "warning", f"{ir.RULE_KINDS[kind]} '{part.name}' never "
-                                    f"fired in {games} {who}{nor}", part.span, layer=3))
+            findings.append(
+                Finding(
+                    "RL301",
+                    "warning",
+                    f"{ir.RULE_KINDS[kind]} '{part.name}' never fired in {games} {who}{nor}",
+                    part.span,
+                    layer=3,
+                )
+            )
     for p in spec.procedures:
         if p.name not in called:
-            findings.append(Finding("RL301", "warning", f"procedure '{p.name}' was never called "
-                                    f"in {games} {who}", p.span, layer=3))
+            findings.append(
+                Finding(
+                    "RL301",
+                    "warning",
+                    f"procedure '{p.name}' was never called in {games} {who}",
+                    p.span,
+                    layer=3,
+                )
+            )
     if limited:
-        findings.append(Finding("RL302", "info", f"{limited} of {games} {who} "
-                                f"hit the turn limit ({spec.turn_limit})",
-                                spec.span, layer=3))
+        findings.append(
+            Finding(
+                "RL302",
+                "info",
+                f"{limited} of {games} {who} hit the turn limit ({spec.turn_limit})",
+                spec.span,
+                layer=3,
+            )
+        )
     return findings
 
 
 def _culprit(definition: Game, agents: list[str], seed: int) -> str:
     """The rule a looping game stopped in: the game played again, with its log."""
-    return looping_rule(play(definition.new_initial_state(seed=seed),
-                             make_agents(agents, definition.n, seed)))
+    return looping_rule(
+        play(definition.new_initial_state(seed=seed), make_agents(agents, definition.n, seed))
+    )
 
 
 def _greedy_fired(definition: Game, n: int, games: int, seed: int, wanted: set[str]) -> set[str]:

@@ -5,6 +5,7 @@ or reformatting it is no change. The lint findings of both are compared too: tho
 NEW adds (a newly unreachable end, a new loop) and those NEW fixes. With a sample
 of simulated games, outcome differences are tested for significance.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, is_dataclass
@@ -17,16 +18,22 @@ from .lint import Finding, static
 
 @dataclass(frozen=True)
 class Change:
-    kind: str          # parameter, card, action, reaction, end condition, trigger, step, ...
+    kind: str  # parameter, card, action, reaction, end condition, trigger, step, ...
     name: str
-    what: str          # added | removed | changed
+    what: str  # added | removed | changed
     old: Span | None
     new: Span | None
     detail: str = ""
 
     def as_dict(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "what": self.what, "detail": self.detail,
-                "old": str(self.old) if self.old else None, "new": str(self.new) if self.new else None}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "what": self.what,
+            "detail": self.detail,
+            "old": str(self.old) if self.old else None,
+            "new": str(self.new) if self.new else None,
+        }
 
 
 def canon(x):
@@ -41,10 +48,16 @@ def canon(x):
 def _named(spec: ir.Spec) -> dict:
     """(kind, name) -> part, for every named part of a spec."""
     named = {}
-    for kind, parts in (("parameter", spec.params), ("card", spec.cards), ("zone", spec.zones),
-                        ("counter", spec.counters), ("goal", spec.goals),
-                        ("remembered card", spec.memories),
-                        ("procedure", spec.procedures), ("condition", spec.conditions)):
+    for kind, parts in (
+        ("parameter", spec.params),
+        ("card", spec.cards),
+        ("zone", spec.zones),
+        ("counter", spec.counters),
+        ("goal", spec.goals),
+        ("remembered card", spec.memories),
+        ("procedure", spec.procedures),
+        ("condition", spec.conditions),
+    ):
         named |= {(kind, p.name): p for p in parts}
     named |= {(ir.RULE_KINDS[kind], rule.name): rule for kind, rule in spec.rules()}
     return named
@@ -73,23 +86,55 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         out.append(Change(*key, "added", None, b[key].span))
     for key in a.keys() & b.keys():
         if canon(a[key]) != canon(b[key]):
-            out.append(Change(*key, "changed", a[key].span, b[key].span, _detail(key[0], a[key], b[key])))
-    if [s.name for s in old.turn] != [s.name for s in new.turn] and \
-            sorted(s.name for s in old.turn) == sorted(s.name for s in new.turn):
-        out.append(Change("turn", "order", "changed", old.turn[0].span, new.turn[0].span,
-                          " -> ".join(s.name for s in new.turn)))
-    for field, label in (("min_players", "players min"), ("max_players", "players max"),
-                         ("default_players", "players default"), ("turn_limit", "turn limit"),
-                         ("hand", "hand"), ("setup", "setup"), ("removals", "deck removals"),
-                         ("evaluation", "evaluation"), ("turn_order", "turn order")):
+            out.append(
+                Change(*key, "changed", a[key].span, b[key].span, _detail(key[0], a[key], b[key]))
+            )
+    if [s.name for s in old.turn] != [s.name for s in new.turn] and sorted(
+        s.name for s in old.turn
+    ) == sorted(s.name for s in new.turn):
+        out.append(
+            Change(
+                "turn",
+                "order",
+                "changed",
+                old.turn[0].span,
+                new.turn[0].span,
+                " -> ".join(s.name for s in new.turn),
+            )
+        )
+    for field, label in (
+        ("min_players", "players min"),
+        ("max_players", "players max"),
+        ("default_players", "players default"),
+        ("turn_limit", "turn limit"),
+        ("hand", "hand"),
+        ("setup", "setup"),
+        ("removals", "deck removals"),
+        ("evaluation", "evaluation"),
+        ("turn_order", "turn order"),
+    ):
         if canon(getattr(old, field)) != canon(getattr(new, field)):
-            detail = "" if field in ("evaluation", "turn_order", "setup", "removals") else \
-                f"{getattr(old, field)} -> {getattr(new, field)}"
+            detail = (
+                ""
+                if field in ("evaluation", "turn_order", "setup", "removals")
+                else f"{getattr(old, field)} -> {getattr(new, field)}"
+            )
             out.append(Change("game", label, "changed", old.span, new.span, detail))
     if canon(old.rounds and old.rounds.starter) != canon(new.rounds and new.rounds.starter):
         out.append(Change("game", "round starter", "changed", old.span, new.span))
-    order = ["game", "turn", "parameter", "card", "zone", "counter", "goal", "remembered card",
-             "procedure", "condition", *ir.RULE_KINDS.values()]
+    order = [
+        "game",
+        "turn",
+        "parameter",
+        "card",
+        "zone",
+        "counter",
+        "goal",
+        "remembered card",
+        "procedure",
+        "condition",
+        *ir.RULE_KINDS.values(),
+    ]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))
 
 
@@ -124,34 +169,72 @@ def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[
 
     def share_row(what, k1, k2):
         a, b = stats.wilson(k1, n1), stats.wilson(k2, n2)
-        rows.append({"what": what, "old": a["share"], "new": b["share"],
-                     "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
-                     "test": "fisher", "p": stats.fisher_exact(k1, n1, k2, n2),
-                     "detectable": _rounded(stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4)})
+        rows.append(
+            {
+                "what": what,
+                "old": a["share"],
+                "new": b["share"],
+                "old_ci": [a["low"], a["high"]],
+                "new_ci": [b["low"], b["high"]],
+                "test": "fisher",
+                "p": stats.fisher_exact(k1, n1, k2, n2),
+                "detectable": _rounded(
+                    stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4
+                ),
+            }
+        )
+
     for reason in reasons:
-        share_row(f"end reason {reason}", sum(r.reason == reason for r in old_results),
-                  sum(r.reason == reason for r in new_results))
+        share_row(
+            f"end reason {reason}",
+            sum(r.reason == reason for r in old_results),
+            sum(r.reason == reason for r in new_results),
+        )
     for p in range(players):
-        share_row(f"P{p + 1} wins", sum(p in r.winners for r in old_results),
-                  sum(p in r.winners for r in new_results))
+        share_row(
+            f"P{p + 1} wins",
+            sum(p in r.winners for r in old_results),
+            sum(p in r.winners for r in new_results),
+        )
     xs, ys = [r.turns for r in old_results], [r.turns for r in new_results]
     a, b = (stats.mean_interval(v, min(1, *v), limit) for v, limit in zip((xs, ys), turn_limits))
     mean_change = _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2)
-    rows.append({"what": "mean length (turns)", "old": a["mean"], "new": b["mean"],
-                 "old_ci": [a["low"], a["high"]], "new_ci": [b["low"], b["high"]],
-                 "test": "welch_t", "p": stats.welch(xs, ys),
-                 "detectable": mean_change})
+    rows.append(
+        {
+            "what": "mean length (turns)",
+            "old": a["mean"],
+            "new": b["mean"],
+            "old_ci": [a["low"], a["high"]],
+            "new_ci": [b["low"], b["high"]],
+            "test": "welch_t",
+            "p": stats.welch(xs, ys),
+            "detectable": mean_change,
+        }
+    )
     for row, adjusted in zip(rows, stats.holm([row["p"] for row in rows])):
         row["p_holm"] = adjusted
         row["significant"] = adjusted < ALPHA
     for label, q in (("median length", 0.5), ("p95 length", 0.95)):
-        rows.append({"what": label, "old": _quantile(xs, q), "new": _quantile(ys, q), "p": None,
-                     "p_holm": None, "significant": False})
-    return rows, {"alpha": ALPHA, "correction": "holm", "tested": len(rows) - 2,
-                  "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
-                  "power": stats.POWER, "games": [n1, n2],
-                  "detectable_at_half": _rounded(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),
-                  "detectable_mean": mean_change}
+        rows.append(
+            {
+                "what": label,
+                "old": _quantile(xs, q),
+                "new": _quantile(ys, q),
+                "p": None,
+                "p_holm": None,
+                "significant": False,
+            }
+        )
+    return rows, {
+        "alpha": ALPHA,
+        "correction": "holm",
+        "tested": len(rows) - 2,
+        "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
+        "power": stats.POWER,
+        "games": [n1, n2],
+        "detectable_at_half": _rounded(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),
+        "detectable_mean": mean_change,
+    }
 
 
 def _rounded(x, digits):

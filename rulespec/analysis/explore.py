@@ -14,6 +14,7 @@ choice sequence reaching them, and it confirms or leaves open layer-1 "maybe"
 findings. What it does not find is reported as "not found within bounds", never as
 proof.
 """
+
 from __future__ import annotations
 
 import time
@@ -30,7 +31,7 @@ from .lint import Finding
 @dataclass
 class Bounds:
     players: int = 2
-    depth: int = 8             # choices (chance's included, shuffles not) from the start
+    depth: int = 8  # choices (chance's included, shuffles not) from the start
     seeds: tuple[int, ...] = (0, 1, 2)  # the games searched: shuffles are sampled from their seeds
     max_states: int = 40_000
     timeout: float | None = None  # seconds; stops the search with no verdict (Timeout)
@@ -40,8 +41,10 @@ class Timeout(Exception):
     """The search ran past Bounds.timeout: its result would depend on machine speed."""
 
     def __init__(self, states: int, seconds: float):
-        super().__init__(f"exploration stopped by its timeout after {seconds:g} s at {states} states: "
-                         "no result is given, since it would depend on the machine's speed")
+        super().__init__(
+            f"exploration stopped by its timeout after {seconds:g} s at {states} states: "
+            "no result is given, since it would depend on the machine's speed"
+        )
         self.states = states
 
 
@@ -50,8 +53,8 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     states: int = 0
     fired: set[str] = field(default_factory=set)
-    complete: bool = True     # False when the state bound cut the search short
-    sampled: int = 0          # shuffles met, sampled rather than enumerated
+    complete: bool = True  # False when the state bound cut the search short
+    sampled: int = 0  # shuffles met, sampled rather than enumerated
     seeds: tuple[int, ...] = ()
     loop_rules: set = field(default_factory=set)  # triggers seen firing forever
 
@@ -71,8 +74,11 @@ def _children(state):
         yield f"{'chance' if who == CHANCE else f'P{who + 1}'}: {option.label}", child
 
 
-_STARTS = {"trigger": ("trigger", "rule"), "play": ("action", "action"),
-           "react": ("reaction", "reaction")}
+_STARTS = {
+    "trigger": ("trigger", "rule"),
+    "play": ("action", "action"),
+    "react": ("reaction", "reaction"),
+}
 
 
 def looping_rule(state) -> str:
@@ -93,8 +99,9 @@ def looping_rule(state) -> str:
 PROGRESS_EVERY = 500  # states between two calls of explore's progress
 
 
-def explore(spec: ir.Spec, bounds: Bounds = Bounds(),
-            progress: Callable[[int], None] | None = None) -> Report:
+def explore(
+    spec: ir.Spec, bounds: Bounds = Bounds(), progress: Callable[[int], None] | None = None
+) -> Report:
     """Breadth first from each seed's start; progress(states seen) is called now and then."""
     n = max(spec.min_players, min(bounds.players, spec.max_players))
     game = Game(spec, n)
@@ -120,13 +127,24 @@ def explore(spec: ir.Spec, bounds: Bounds = Bounds(),
         report.fired |= state.fired.keys()
         if state.is_terminal():
             if state.reason in ("trigger_loop", "effect_loop") and state.reason not in looped:
-                looped.add(state.reason)  # one finding per reason: breadth first finds the shortest first
-                report.loop_rules |= {e.get("rule") for e in state.log_for(None) if e["event"] == "error"}
-                report.findings.append(Finding(
-                    "RL201", "error", f"the game stops without an end ({state.reason} in "
-                    f"{looping_rule(state)}) after {len(path)} choice{'s' if len(path) != 1 else ''}",
-                    spec.span, layer=2, trace=path,
-                    hint="replay the trace with a scenario to see the loop"))
+                looped.add(
+                    state.reason
+                )  # one finding per reason: breadth first finds the shortest first
+                report.loop_rules |= {
+                    e.get("rule") for e in state.log_for(None) if e["event"] == "error"
+                }
+                report.findings.append(
+                    Finding(
+                        "RL201",
+                        "error",
+                        f"the game stops without an end ({state.reason} in "
+                        f"{looping_rule(state)}) after {len(path)} choice{'s' if len(path) != 1 else ''}",
+                        spec.span,
+                        layer=2,
+                        trace=path,
+                        hint="replay the trace with a scenario to see the loop",
+                    )
+                )
             continue
         if len(path) >= bounds.depth:
             continue
@@ -151,15 +169,38 @@ def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Findin
     """Layer-2 verdicts on layer-1 'maybe' findings (trigger cycles)."""
     out = list(report.findings)
     if not report.complete:
-        out.append(Finding("RL203", "info", f"exploration stopped at its bounds ({_reach(report)}): "
-                           "what it did not reach is unknown", spec.span, layer=2))
+        out.append(
+            Finding(
+                "RL203",
+                "info",
+                f"exploration stopped at its bounds ({_reach(report)}): "
+                "what it did not reach is unknown",
+                spec.span,
+                layer=2,
+            )
+        )
     for f in layer1:
         if f.code != "RL107":
             continue
         if set(f.rules) & report.loop_rules:
-            out.append(Finding("RL202", "error", f"confirmed: {f.message}", f.span, layer=2,
-                               trace=next(x.trace for x in report.findings if x.code == "RL201")))
+            out.append(
+                Finding(
+                    "RL202",
+                    "error",
+                    f"confirmed: {f.message}",
+                    f.span,
+                    layer=2,
+                    trace=next(x.trace for x in report.findings if x.code == "RL201"),
+                )
+            )
         else:
-            out.append(Finding("RL203", "info", f"not found within bounds ({_reach(report)}): "
-                               f"{f.message}", f.span, layer=2))
+            out.append(
+                Finding(
+                    "RL203",
+                    "info",
+                    f"not found within bounds ({_reach(report)}): {f.message}",
+                    f.span,
+                    layer=2,
+                )
+            )
     return out

@@ -11,6 +11,7 @@ window), `reads` (a condition or effect reads a zone, counter, parameter or goal
 `feeds` (one trigger's effect changes what another's condition reads). What a procedure
 or condition touches counts where it is called: the calling rule gets those edges.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,6 +27,7 @@ class NodeId(str):
     """A node's id: its kind and name, held apart so that nothing parses them out of
     text, and its text ("action:steal"; "setup" alone), which is how the exports show
     a node and callers look one up -- it hashes, compares and prints as the text."""
+
     __slots__ = ("kind", "name")
 
     def __new__(cls, kind: str, name: str | None = None):
@@ -43,15 +45,15 @@ CONDITIONAL = ("end", "trigger", "round_end", "match_end")
 class Touches:
     """What a piece of IR reads and writes."""
 
-    reads: set[tuple[str, str]] = field(default_factory=set)      # (kind, name)
+    reads: set[tuple[str, str]] = field(default_factory=set)  # (kind, name)
     moves_from: set[str] = field(default_factory=set)
     moves_to: set[str] = field(default_factory=set)
-    changes: dict[str, set[str]] = field(default_factory=dict)     # counter -> ops (+= -= =)
+    changes: dict[str, set[str]] = field(default_factory=dict)  # counter -> ops (+= -= =)
     procs: set[str] = field(default_factory=set)
-    kinds_moved: set[str] = field(default_factory=set)             # kinds named in a move
-    shuffles: set[str] = field(default_factory=set)                # reordered, not moved
-    remembers: set[str] = field(default_factory=set)               # `remember:` slots set
-    calls: set[tuple[str, str]] = field(default_factory=set)       # ("procedure"|"condition", name)
+    kinds_moved: set[str] = field(default_factory=set)  # kinds named in a move
+    shuffles: set[str] = field(default_factory=set)  # reordered, not moved
+    remembers: set[str] = field(default_factory=set)  # `remember:` slots set
+    calls: set[tuple[str, str]] = field(default_factory=set)  # ("procedure"|"condition", name)
 
 
 def touches_of(node, t: Touches | None = None) -> Touches:
@@ -63,7 +65,7 @@ def touches_of(node, t: Touches | None = None) -> Touches:
     return t
 
 
-ANYWHERE = "anywhere"   # where a played or picked card comes from: no zone equals it
+ANYWHERE = "anywhere"  # where a played or picked card comes from: no zone equals it
 
 
 def shape(node):
@@ -105,7 +107,7 @@ class _Touching(ir.Visitor):
     kinds that name or change something are overridden; the others pass the visit on."""
 
     def __init__(self, t: Touches, bound: dict[str, set]):
-        self.t, self.bound = t, bound   # bound: see card_locals
+        self.t, self.bound = t, bound  # bound: see card_locals
 
     def visit_ZoneRef(self, e: ir.ZoneRef):
         self.t.reads.add(("zone", e.name))
@@ -211,7 +213,9 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "step":
         return Touches(), touches_of(node.effect)
     if kind == "round":  # who starts the next round is worked out as it is set up
-        return touches_of(spec.rounds.starter if node.name == "setup" else None), touches_of(node.effect)
+        return touches_of(spec.rounds.starter if node.name == "setup" else None), touches_of(
+            node.effect
+        )
     if kind == "action":
         cond = touches_of(node.among, touches_of(node.condition))
         eff = touches_of(node.effect)
@@ -237,8 +241,12 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
     node(SETUP, spec.span)
     for c in spec.cards:
         node(NodeId("card", c.name), c.span, count=c.count)
-    for kind, defs in (("zone", spec.zones), ("counter", spec.counters), ("param", spec.params),
-                       ("memory", spec.memories)):
+    for kind, defs in (
+        ("zone", spec.zones),
+        ("counter", spec.counters),
+        ("param", spec.params),
+        ("memory", spec.memories),
+    ):
         for d in defs:
             node(NodeId(kind, d.name), d.span)
     for goal in spec.goals:
@@ -275,8 +283,12 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
         for card in kinds.get(a.card, ()) if a.card else ():
             g.add_edge(NodeId("card", card), NodeId("action", a.name), key="enables")
     # what opens a window: an action, or an answer that may itself be answered (a chain)
-    opens = {p.name: NodeId(kind, p.name) for kind, parts in (("action", spec.actions), ("reaction", spec.reactions))
-             for p in parts if ir.calls(p.effect, "react")}
+    opens = {
+        p.name: NodeId(kind, p.name)
+        for kind, parts in (("action", spec.actions), ("reaction", spec.reactions))
+        for p in parts
+        if ir.calls(p.effect, "react")
+    }
     for r in spec.reactions:
         for card in kinds.get(r.card, ()) if r.card else ():
             g.add_edge(NodeId("card", card), NodeId("reaction", r.name), key="enables")
@@ -303,9 +315,11 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
                 g.add_edge(nid, NodeId(what, name), key="reads")
     autos = [nid for nid, _ in rules_of(spec) if nid.kind in ("trigger", "end")]
     for a in autos:
-        written = {("zone", z) for z in touches[a][1].moves_to | touches[a][1].moves_from} | \
-                  {("counter", c) for c in touches[a][1].changes} | \
-                  {("memory", m) for m in touches[a][1].remembers}
+        written = (
+            {("zone", z) for z in touches[a][1].moves_to | touches[a][1].moves_from}
+            | {("counter", c) for c in touches[a][1].changes}
+            | {("memory", m) for m in touches[a][1].remembers}
+        )
         for b in autos:
             read = touches[b][0].reads
             goal_zones = {("zone", gd.zone) for gd in spec.goals if ("goal", gd.name) in read}
@@ -320,6 +334,8 @@ def _direct_calls(spec: ir.Spec, part) -> list[tuple[str, str]]:
     others, in order."""
     inside = spec.setup if part is None else tuple(ir.iter_children(part))
     return sorted(touches_of(inside).calls)
+
+
 def _round_flow(g, spec: ir.Spec) -> list[NodeId]:
     """The `next` edges from a round's end to the next round's setup, through its
     scoring and the match ends; [the round's setup], which follows the game's setup
@@ -328,8 +344,11 @@ def _round_flow(g, spec: ir.Spec) -> list[NodeId]:
     if r is None:
         return []
     setup = NodeId("round", "setup")
-    after_end = [NodeId("round", "scoring")] if r.scoring else \
-        [NodeId("match_end", t.name) for t in r.match_end] + [setup]
+    after_end = (
+        [NodeId("round", "scoring")]
+        if r.scoring
+        else [NodeId("match_end", t.name) for t in r.match_end] + [setup]
+    )
     for t in r.end_conditions:
         for b in after_end:
             g.add_edge(NodeId("round_end", t.name), b, key="next")
@@ -349,11 +368,26 @@ def kind_members(spec: ir.Spec) -> dict[str, list[str]]:
 
 # --- export ------------------------------------------------------------------------
 
-_SHAPES = {"setup": "doublecircle", "step": "box", "action": "ellipse", "reaction": "octagon",
-           "end": "doubleoctagon", "trigger": "hexagon", "card": "note", "zone": "folder",
-           "counter": "cylinder", "param": "plaintext", "goal": "star", "procedure": "component",
-           "condition": "diamond", "round": "box3d", "round_end": "invhouse",
-           "match_end": "tripleoctagon", "turn_order": "Mdiamond", "memory": "tab"}
+_SHAPES = {
+    "setup": "doublecircle",
+    "step": "box",
+    "action": "ellipse",
+    "reaction": "octagon",
+    "end": "doubleoctagon",
+    "trigger": "hexagon",
+    "card": "note",
+    "zone": "folder",
+    "counter": "cylinder",
+    "param": "plaintext",
+    "goal": "star",
+    "procedure": "component",
+    "condition": "diamond",
+    "round": "box3d",
+    "round_end": "invhouse",
+    "match_end": "tripleoctagon",
+    "turn_order": "Mdiamond",
+    "memory": "tab",
+}
 
 
 def dot_string(text) -> str:
@@ -361,12 +395,14 @@ def dot_string(text) -> str:
     backslashes and quotes escaped, `&` as an entity (Graphviz reads entities), control
     characters (line breaks too) written out as \\x.., so nothing in a name or a path
     can end the string or change what it shows."""
+
     def one(ch):
         if ch in '\\"':
             return "\\" + ch
         if ch == "&":
             return "&amp;"
         return f"\\\\x{ord(ch):02x}" if ch < " " or ch == "\x7f" else ch
+
     return '"' + "".join(map(one, str(text))) + '"'
 
 
@@ -374,8 +410,10 @@ def to_dot(g: nx.MultiDiGraph) -> str:
     q = dot_string
     lines = [f"digraph {q(g.graph.get('name', 'spec'))} {{", "  rankdir=LR;"]
     for nid, data in g.nodes(data=True):
-        lines.append(f"  {q(nid)} [label={q(data['label'])}, shape={_SHAPES[data['kind']]}, "
-                     f"tooltip={q(data['kind'] + ' at ' + data['span'])}];")
+        lines.append(
+            f"  {q(nid)} [label={q(data['label'])}, shape={_SHAPES[data['kind']]}, "
+            f"tooltip={q(data['kind'] + ' at ' + data['span'])}];"
+        )
     for a, b, key in g.edges(keys=True):
         style = "bold" if key in ("next", "offers") else "dashed" if key == "reads" else "solid"
         lines.append(f"  {q(a)} -> {q(b)} [label={q(key)}, style={style}];")
@@ -390,15 +428,18 @@ def mermaid_string(text) -> str:
     """text as one Mermaid quoted string that shows it as it is, for every label:
     anything but letters, digits and plain punctuation becomes an entity (#34; for a
     quote), so nothing in a name can end the string or the node, or open markup."""
-    return '"' + "".join(ch if _MERMAID_PLAIN.fullmatch(ch) else f"#{ord(ch)};"
-                         for ch in str(text)) + '"'
+    return (
+        '"'
+        + "".join(ch if _MERMAID_PLAIN.fullmatch(ch) else f"#{ord(ch)};" for ch in str(text))
+        + '"'
+    )
 
 
 def to_mermaid(g: nx.MultiDiGraph) -> str:
     ids = {nid: f"n{i}" for i, nid in enumerate(g.nodes)}  # ours: never a spec's text
     lines = ["flowchart LR"]
     for nid, data in g.nodes(data=True):
-        lines.append(f'  {ids[nid]}[{mermaid_string(data["kind"] + ": " + data["label"])}]')
+        lines.append(f"  {ids[nid]}[{mermaid_string(data['kind'] + ': ' + data['label'])}]")
     for a, b, key in g.edges(keys=True):
         arrow = "-.->" if key == "reads" else "-->"
         lines.append(f"  {ids[a]} {arrow}|{mermaid_string(key)}| {ids[b]}")
@@ -406,7 +447,9 @@ def to_mermaid(g: nx.MultiDiGraph) -> str:
 
 
 def to_json(g: nx.MultiDiGraph) -> str:
-    data = {"name": g.graph.get("name"),
-            "nodes": [{"id": n, **d} for n, d in g.nodes(data=True)],
-            "edges": [{"source": a, "target": b, "kind": k} for a, b, k in g.edges(keys=True)]}
+    data = {
+        "name": g.graph.get("name"),
+        "nodes": [{"id": n, **d} for n, d in g.nodes(data=True)],
+        "edges": [{"source": a, "target": b, "kind": k} for a, b, k in g.edges(keys=True)],
+    }
     return json.dumps(data, indent=1) + "\n"

@@ -5,6 +5,7 @@ spec silences (`# rulespec: ignore[RL101]` on the finding's line) and sorts by p
 Layers 2 (bounded exploration) and 3 (simulation coverage) are in explore.py and
 coverage.py; every finding says which layer found it.
 """
+
 from __future__ import annotations
 
 import math
@@ -15,9 +16,10 @@ from functools import cached_property
 
 import networkx as nx
 
-from . import graph as graphs
 from ..lang import ir
 from ..lang.diagnostics import Span
+from . import graph as graphs
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -27,14 +29,22 @@ class Finding:
     span: Span
     layer: int = 1
     hint: str = ""
-    trace: tuple[str, ...] = ()   # a choice sequence that reaches it (layer 2)
-    rules: tuple[str, ...] = ()   # the rules it is about, for later layers to confirm
+    trace: tuple[str, ...] = ()  # a choice sequence that reaches it (layer 2)
+    rules: tuple[str, ...] = ()  # the rules it is about, for later layers to confirm
 
     def as_dict(self) -> dict:
-        return {"code": self.code, "severity": self.severity, "message": self.message,
-                "file": self.span.file, "line": self.span.line, "col": self.span.col,
-                "layer": self.layer, "hint": self.hint, "trace": list(self.trace),
-                "rules": list(self.rules)}
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.span.file,
+            "line": self.span.line,
+            "col": self.span.col,
+            "layer": self.layer,
+            "hint": self.hint,
+            "trace": list(self.trace),
+            "rules": list(self.rules),
+        }
 
 
 INF = math.inf
@@ -72,8 +82,9 @@ class Analysis:
         sources = set()
         for _, (cond, eff) in self.touches.items():
             sources |= eff.moves_from
-        tos = {n for a in spec.actions for n in graphs.zones_in(a.to)} | \
-              {n for r in spec.reactions for n in graphs.zones_in(r.to)}
+        tos = {n for a in spec.actions for n in graphs.zones_in(a.to)} | {
+            n for r in spec.reactions for n in graphs.zones_in(r.to)
+        }
         for a in spec.actions:
             sources |= graphs.zones_in(a.among)
         for s in ir.walk_statements(_effects(spec)):
@@ -99,7 +110,11 @@ class Analysis:
         others = [r.effect for kind, r in self.spec.rules() if kind != "action"]
         others += [p.effect for p in self.spec.procedures]  # called from anywhere, actions too
         for s in ir.walk_statements((self.spec.setup, *others)):
-            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.target.name == c.name:
+            if (
+                isinstance(s, ir.Assign)
+                and isinstance(s.target, ir.Counter)
+                and s.target.name == c.name
+            ):
                 v = self.interval(s.value)
                 if s.op != "=" or v is None:
                     return (-INF, INF)
@@ -110,13 +125,24 @@ class Analysis:
         """How many `counter += 1` an action makes, each beside a move of the played card
         into a zone it never leaves; None when some change of it is not of that form."""
         aside = moved_aside or any(
-            isinstance(s, ir.Do) and s.proc == "move" and isinstance(s.args[0], ir.Local)
-            and s.args[0].name == "card" and graphs.zones_in(s.args[1]) <= self.sinks
-            and graphs.zones_in(s.args[1]) for s in stmts)
+            isinstance(s, ir.Do)
+            and s.proc == "move"
+            and isinstance(s.args[0], ir.Local)
+            and s.args[0].name == "card"
+            and graphs.zones_in(s.args[1]) <= self.sinks
+            and graphs.zones_in(s.args[1])
+            for s in stmts
+        )
         total = 0
         for s in stmts:
-            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.target.name == counter:
-                if not (aside and s.op == "+=" and isinstance(s.value, ir.Const) and s.value.value == 1):
+            if (
+                isinstance(s, ir.Assign)
+                and isinstance(s.target, ir.Counter)
+                and s.target.name == counter
+            ):
+                if not (
+                    aside and s.op == "+=" and isinstance(s.value, ir.Const) and s.value.value == 1
+                ):
                     return None
                 total = 1
             for inner in ir.iter_blocks(s):
@@ -129,8 +155,10 @@ class Analysis:
     @cached_property
     def per_count(self) -> list[Analysis]:
         """One analysis per player count in the range, each with that count's deck."""
-        return [Analysis(self.spec, n, self.g)
-                for n in range(self.spec.min_players, self.spec.max_players + 1)]
+        return [
+            Analysis(self.spec, n, self.g)
+            for n in range(self.spec.min_players, self.spec.max_players + 1)
+        ]
 
     @contextmanager
     def pinning(self, values: dict[str, tuple]):
@@ -160,10 +188,17 @@ class Analysis:
         if isinstance(e, ir.Counter):
             if e.name in self.pinned:
                 return self.pinned[e.name]
-            return None if self.counter_bounds is None else self.counter_bounds.get(e.name, (-INF, INF))
+            return (
+                None
+                if self.counter_bounds is None
+                else self.counter_bounds.get(e.name, (-INF, INF))
+            )
         if isinstance(e, ir.Local) and e.name == "player_count":
-            return (self.players, self.players) if self.players else \
-                (self.spec.min_players, self.spec.max_players)
+            return (
+                (self.players, self.players)
+                if self.players
+                else (self.spec.min_players, self.spec.max_players)
+            )
         if isinstance(e, ir.Call):
             if e.func == "count" and isinstance(e.args[1], ir.Kind):
                 return (0, self.supply.get(e.args[1].name, self.deck_size))
@@ -172,7 +207,12 @@ class Analysis:
             if e.func == "count":
                 return (0, self.deck_size)
             if e.func == "size":
-                return (0, self.spec.max_players if e.args[0].type in ("players", "player") else self.deck_size)
+                return (
+                    0,
+                    self.spec.max_players
+                    if e.args[0].type in ("players", "player")
+                    else self.deck_size,
+                )
             if e.func == "goal_score":
                 return (0, max(sum(lim for _, lim in g.order) for g in self.goals(e.args[0])))
             if e.func in ("min", "max"):
@@ -181,8 +221,10 @@ class Analysis:
                     f = min if e.func == "min" else max
                     return (f(a[0], b[0]), f(a[1], b[1]))
             if e.func == "prop" and e.type == "int":  # a card without it, or none, gives 0
-                return _hull((0, 0), *((v, v) for c in self.spec.cards for k, v in c.props
-                                       if k == e.args[1].value))
+                return _hull(
+                    (0, 0),
+                    *((v, v) for c in self.spec.cards for k, v in c.props if k == e.args[1].value),
+                )
         if isinstance(e, ir.Aggregate) and e.func == "count":
             return (0, self.deck_size if e.over_cards else self.spec.max_players)
         if isinstance(e, ir.Aggregate) and e.func in ("max", "min"):  # no items give 0
@@ -213,8 +255,12 @@ class Analysis:
     def prop_kinds(self, e) -> set[str] | None:
         """The card types `prop(cards, "name")` can name, from the values the deck
         declares for the card types the cards can be (no value: none); None when any."""
-        if not (isinstance(e, ir.Call) and e.func == "prop" and e.type == "kind"
-                and isinstance(e.args[1], ir.Const)):
+        if not (
+            isinstance(e, ir.Call)
+            and e.func == "prop"
+            and e.type == "kind"
+            and isinstance(e.args[1], ir.Const)
+        ):
             return None
         types = self.card_types(e.args[0])
         if types is None:
@@ -226,15 +272,17 @@ class Analysis:
         """Can no card of `cards` be of the kind `prop(...)` gives?"""
         named = self.prop_kinds(kind)
         types = self.card_types(cards)
-        return named is not None and (not named or types is not None and not named & types)
+        return named is not None and (not named or (types is not None and not named & types))
 
     def truth(self, e) -> bool | None:
         """True or False when a condition's value is fixed by the bounds, else None."""
         if isinstance(e, ir.Const) and e.type == "bool":
             return e.value
         if isinstance(e, ir.Call) and e.func == "goal_done":
-            if all(any(limit > self.supply.get(kind, 0) for kind, limit in g.order)
-                   for g in self.goals(e.args[0])):
+            if all(
+                any(limit > self.supply.get(kind, 0) for kind, limit in g.order)
+                for g in self.goals(e.args[0])
+            ):
                 return False  # some limit is above what the deck holds
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)
@@ -247,23 +295,34 @@ class Analysis:
             if e.op == "and":
                 return False if False in (a, b) else True if a is b is True else None
             return True if True in (a, b) else False if a is b is False else None
-        if isinstance(e, ir.Binary) and e.op in ("<", "<=", ">", ">=", "==", "!=") and e.left.type == "int":
+        if (
+            isinstance(e, ir.Binary)
+            and e.op in ("<", "<=", ">", ">=", "==", "!=")
+            and e.left.type == "int"
+        ):
             a, b = self.interval(e.left), self.interval(e.right)
             if not a or not b:
                 return None
             (al, ah), (bl, bh) = a, b
             always, never = {
-                "<": (ah < bl, al >= bh), "<=": (ah <= bl, al > bh),
-                ">": (al > bh, ah <= bl), ">=": (al >= bh, ah < bl),
+                "<": (ah < bl, al >= bh),
+                "<=": (ah <= bl, al > bh),
+                ">": (al > bh, ah <= bl),
+                ">=": (al >= bh, ah < bl),
                 "==": (al == ah == bl == bh, ah < bl or al > bh),
-                "!=": (ah < bl or al > bh, al == ah == bl == bh)}[e.op]
+                "!=": (ah < bl or al > bh, al == ah == bl == bh),
+            }[e.op]
             return True if always else False if never else None
         return None
 
 
 def _effects(spec: ir.Spec) -> tuple:
     """Every block of statements the spec runs: the setup's, the rules', the procedures'."""
-    return (spec.setup, *(rule.effect for _, rule in spec.rules()), *(p.effect for p in spec.procedures))
+    return (
+        spec.setup,
+        *(rule.effect for _, rule in spec.rules()),
+        *(p.effect for p in spec.procedures),
+    )
 
 
 def _outside_rules(spec: ir.Spec) -> graphs.Touches:
@@ -277,20 +336,34 @@ def _outside_rules(spec: ir.Spec) -> graphs.Touches:
 
 # --- the checks ---------------------------------------------------------------------
 
+
 def check_unused(an: Analysis):
     """RL101: parameters, zones, counters and goals that nothing refers to."""
     g, spec = an.g, an.spec
     initial_reads = set(_outside_rules(spec).reads)  # the evaluation's too
     initial_reads |= {("zone", g.zone) for g in spec.goals if ("goal", g.name) in initial_reads}
-    for kind, items in (("param", spec.params), ("zone", spec.zones),
-                        ("counter", spec.counters), ("goal", spec.goals)):
+    for kind, items in (
+        ("param", spec.params),
+        ("zone", spec.zones),
+        ("counter", spec.counters),
+        ("goal", spec.goals),
+    ):
         for item in items:
             nid = graphs.NodeId(kind, item.name)
-            used = g.in_degree(nid) > 0 or g.out_degree(nid) > 0 and kind == "zone" or \
-                (kind, item.name) in initial_reads or (kind == "zone" and item.name == spec.hand)
+            used = (
+                g.in_degree(nid) > 0
+                or (g.out_degree(nid) > 0 and kind == "zone")
+                or (kind, item.name) in initial_reads
+                or (kind == "zone" and item.name == spec.hand)
+            )
             if not used:
-                yield Finding("RL101", "warning", f"{kind} '{item.name}' is never used", item.span,
-                              hint="remove it, or refer to it in a rule")
+                yield Finding(
+                    "RL101",
+                    "warning",
+                    f"{kind} '{item.name}' is never used",
+                    item.span,
+                    hint="remove it, or refer to it in a rule",
+                )
     read_kinds = {n for k, n in _outside_rules(spec).reads if k == "kind"}
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
@@ -300,22 +373,40 @@ def check_unused(an: Analysis):
     for tag in spec.tags:
         if tag not in read_kinds | played | goal_kinds:
             card = next(c for c in spec.cards if tag in c.tags)
-            yield Finding("RL101", "warning", f"tag '{tag}' is never used", card.span,
-                          hint="remove the tag, or use it in a rule")
+            yield Finding(
+                "RL101",
+                "warning",
+                f"tag '{tag}' is never used",
+                card.span,
+                hint="remove the tag, or use it in a rule",
+            )
     read_props = _read_props(spec)
     for c in spec.cards:
         covering = {c.name} | set(c.tags) | {"any"}
-        if not covering & (read_kinds | played | goal_kinds) and not read_props & {k for k, _ in c.props}:
-            yield Finding("RL103", "warning", f"card '{c.name}' is never played and no rule "
-                          "refers to it", c.span, hint="a card that does nothing only dilutes the deck")
+        if not covering & (read_kinds | played | goal_kinds) and not read_props & {
+            k for k, _ in c.props
+        }:
+            yield Finding(
+                "RL103",
+                "warning",
+                f"card '{c.name}' is never played and no rule refers to it",
+                c.span,
+                hint="a card that does nothing only dilutes the deck",
+            )
 
 
 def _read_props(spec) -> set[str]:
     """The card properties some rule reads (`c.rank`): a card that has one is referred to,
     as a card picked by a choice and judged by its properties is."""
-    parts = (part for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)) if part is not None)
-    return {n.args[1].value for part in parts for n in ir.walk(part)
-            if isinstance(n, ir.Call) and n.func == "prop" and isinstance(n.args[1], ir.Const)}
+    parts = (
+        part for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)) if part is not None
+    )
+    return {
+        n.args[1].value
+        for part in parts
+        for n in ir.walk(part)
+        if isinstance(n, ir.Call) and n.func == "prop" and isinstance(n.args[1], ir.Const)
+    }
 
 
 def check_uncalled(an: Analysis):
@@ -323,16 +414,22 @@ def check_uncalled(an: Analysis):
     (one that only calls itself is not called)."""
     spec = an.spec
     calls = nx.DiGraph((a, b) for a, b, k in an.g.edges(keys=True) if k == "calls")
-    roots = [nid for nid, _ in graphs.rules_of(spec)] + \
-        [graphs.NodeId(*c) for c in _outside_rules(spec).calls]
+    roots = [nid for nid, _ in graphs.rules_of(spec)] + [
+        graphs.NodeId(*c) for c in _outside_rules(spec).calls
+    ]
     called = {nid for nid in roots if nid.kind in ("procedure", "condition")}
     for root in roots:
         if root in calls:
             called |= nx.descendants(calls, root)
     for nid, part in graphs.definitions(spec):
         if nid not in called:
-            yield Finding("RL114", "warning", f"{nid.kind} '{nid.name}' is never called",
-                          part.span, hint="call it from a rule, or remove it")
+            yield Finding(
+                "RL114",
+                "warning",
+                f"{nid.kind} '{nid.name}' is never called",
+                part.span,
+                hint="call it from a rule, or remove it",
+            )
 
 
 def check_unreachable(an: Analysis):
@@ -340,22 +437,39 @@ def check_unreachable(an: Analysis):
     g, spec = an.g, an.spec
     for a in spec.actions:
         nid = graphs.NodeId("action", a.name)
-        if g.in_degree(nid) == 0 or not any(k == "offers" for _, _, k in g.in_edges(nid, keys=True)):
-            yield Finding("RL102", "warning", f"action '{a.name}' is never offered: no turn step "
-                          "lists it", a.span, hint="add it to a step's actions, or remove it")
+        if g.in_degree(nid) == 0 or not any(
+            k == "offers" for _, _, k in g.in_edges(nid, keys=True)
+        ):
+            yield Finding(
+                "RL102",
+                "warning",
+                f"action '{a.name}' is never offered: no turn step lists it",
+                a.span,
+                hint="add it to a step's actions, or remove it",
+            )
     answered = _answerable(g, spec)
     for r in spec.reactions:
         nid = graphs.NodeId("reaction", r.name)
         if nid in answered:
             continue
         if any(k == "opens" for _, _, k in g.in_edges(nid, keys=True)):  # a chain no action starts
-            yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: no action's "
-                          f"window leads to {', '.join(r.answers)}", r.span,
-                          hint="call react(...) in an action it answers, or in an answer an action's window offers")
+            yield Finding(
+                "RL104",
+                "warning",
+                f"reaction '{r.name}' can never answer: no action's "
+                f"window leads to {', '.join(r.answers)}",
+                r.span,
+                hint="call react(...) in an action it answers, or in an answer an action's window offers",
+            )
         else:
-            yield Finding("RL104", "warning", f"reaction '{r.name}' can never answer: none of "
-                          f"{', '.join(r.answers)} calls react()", r.span,
-                          hint="call react(target) in the action's effect")
+            yield Finding(
+                "RL104",
+                "warning",
+                f"reaction '{r.name}' can never answer: none of "
+                f"{', '.join(r.answers)} calls react()",
+                r.span,
+                hint="call react(target) in the action's effect",
+            )
 
 
 def _answerable(g, spec) -> set:
@@ -374,9 +488,16 @@ def _answerable(g, spec) -> set:
 def check_start_zone(an: Analysis):
     """RL103: cards that can never leave the zone they start in."""
     start = next(z for z in an.spec.zones if z.start)
-    if start.name in an.sinks or not any(start.name in eff.moves_from for _, eff in an.touches.values()):
-        yield Finding("RL103", "error", f"no rule moves cards out of '{start.name}', where "
-                      "the deck starts: no card can ever be drawn or played", start.span)
+    if start.name in an.sinks or not any(
+        start.name in eff.moves_from for _, eff in an.touches.values()
+    ):
+        yield Finding(
+            "RL103",
+            "error",
+            f"no rule moves cards out of '{start.name}', where "
+            "the deck starts: no card can ever be drawn or played",
+            start.span,
+        )
 
 
 def check_conditions(an: Analysis):
@@ -387,13 +508,15 @@ def check_conditions(an: Analysis):
     per_count = an.per_count
     for nid, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
         kind, name = nid.kind, nid.name
-        conds = []   # (condition, the counters its rule may have set before it runs)
+        conds = []  # (condition, the counters its rule may have set before it runs)
         if kind in graphs.CONDITIONAL or kind == "condition":
             conds.append((part.when, set()))
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append((part.condition, set()))
         body = _body(spec, part)
-        set_here = set((an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes)
+        set_here = set(
+            (an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes
+        )
         for s in ir.walk_statements(body):
             if isinstance(s, (ir.If, ir.While)):
                 conds.append((s.cond, set_here))
@@ -405,7 +528,7 @@ def check_conditions(an: Analysis):
         for cond, set_before in conds:
             yield from _while_initial(an, kind, name, cond, set_before)
             yield from _once_assigned(an, kind, name, cond)
-            verdicts: dict = {}   # node -> [verdict per player count]
+            verdicts: dict = {}  # node -> [verdict per player count]
             for sub in per_count:
                 for node, verdict in _verdicts(sub, cond):
                     verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
@@ -417,13 +540,23 @@ def check_conditions(an: Analysis):
                     every = len(never) == len(counts)
                     where = "" if every else f" with {' or '.join(map(str, never))} players"
                     sub = per_count[counts.index(never[0])]
-                    yield Finding("RL105", "error" if every else "warning", f"{kind} '{name}': "
-                                  f"this condition can never hold{where} ({_explain(sub, node)})",
-                                  node.span, rules=(name,),
-                                  hint="check the deck, the limits and the thresholds")
+                    yield Finding(
+                        "RL105",
+                        "error" if every else "warning",
+                        f"{kind} '{name}': "
+                        f"this condition can never hold{where} ({_explain(sub, node)})",
+                        node.span,
+                        rules=(name,),
+                        hint="check the deck, the limits and the thresholds",
+                    )
                 elif len(always) == len(counts):
-                    yield Finding("RL108", "warning", f"{kind} '{name}': this condition always "
-                                  f"holds ({_explain(an, node)})", node.span, rules=(name,))
+                    yield Finding(
+                        "RL108",
+                        "warning",
+                        f"{kind} '{name}': this condition always holds ({_explain(an, node)})",
+                        node.span,
+                        rules=(name,),
+                    )
     an.roles = {}  # the checks that follow judge conditions outside any rule's roles
 
 
@@ -446,14 +579,23 @@ def _once_assigned(an: Analysis, kind, name, cond):
     for what, counter in sorted(graphs.touches_of(cond).reads):
         for value in sorted(an.assigned.get(counter, ())) if what == "counter" else ():
             with an.pinning({counter: (value, value)}):
-                dead = [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is True
-                        and any(k == "zone" for k, _ in graphs.touches_of(node).reads)]
+                dead = [
+                    (node, _explain(an, node))
+                    for node, v in _verdicts(an, cond)
+                    if v is True and any(k == "zone" for k, _ in graphs.touches_of(node).reads)
+                ]
             for node, why in dead:
                 if an.truth(node) is None:  # else RL108 says it, for every value
-                    yield Finding("RL112", "warning", f"{kind} '{name}': once counter "
-                                  f"'{counter}' is set to {int(value)}, this test of the cards "
-                                  f"always holds ({why})", node.span, rules=(name,),
-                                  hint="check the value the rule assigns, and the comparison")
+                    yield Finding(
+                        "RL112",
+                        "warning",
+                        f"{kind} '{name}': once counter "
+                        f"'{counter}' is set to {int(value)}, this test of the cards "
+                        f"always holds ({why})",
+                        node.span,
+                        rules=(name,),
+                        hint="check the value the rule assigns, and the comparison",
+                    )
 
 
 def check_start(an: Analysis):
@@ -464,16 +606,24 @@ def check_start(an: Analysis):
         ends = [e for e in an.spec.end_conditions if an.truth(e.when) is True]
     for e in ends:
         if an.truth(e.when) is None:  # else RL108 says it
-            yield Finding("RL112", "warning", f"end '{e.name}': this condition holds right "
-                          "after the setup, with the counters at their initial values: "
-                          "the game ends before the first turn", e.when.span, rules=(e.name,),
-                          hint="check `and` against `or`, and the initial values")
+            yield Finding(
+                "RL112",
+                "warning",
+                f"end '{e.name}': this condition holds right "
+                "after the setup, with the counters at their initial values: "
+                "the game ends before the first turn",
+                e.when.span,
+                rules=(e.name,),
+                hint="check `and` against `or`, and the initial values",
+            )
 
 
 def _roles(an: Analysis, kind, part) -> dict[str, set[str]]:
     """The card types a rule's played card (`card`) and answering card (`answer`) can be."""
+
     def types(card):
         return an.members.get(card) if card else None
+
     if kind == "action":
         return {"card": types(part.card)} if part.card else {}
     if kind == "reaction":
@@ -499,23 +649,35 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
     it is tested) is not judged at its initial value."""
     if an.truth(cond) is not None:
         return
-    set_by_rules = {c for _, eff in an.touches.values() for c, ops in eff.changes.items()
-                    if ops == {"="}}
+    set_by_rules = {
+        c for _, eff in an.touches.values() for c, ops in eff.changes.items() if ops == {"="}
+    }
     for what, counter in sorted(graphs.touches_of(cond).reads):
         initial = an.counter_initial.get(counter) if what == "counter" else None
-        if initial is None or counter not in set_by_rules - set_before or \
-                initial == an.counter_bounds[counter]:
+        if (
+            initial is None
+            or counter not in set_by_rules - set_before
+            or initial == an.counter_bounds[counter]
+        ):
             continue
         with an.pinning({counter: initial}):
             # a dead side of a live condition says nothing about the counter
-            never = [] if an.truth(cond) is not False else \
-                [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is False]
+            never = (
+                []
+                if an.truth(cond) is not False
+                else [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is False]
+            )
         for node, why in never:  # a warning: a rule may set it first, as a flag is
-            yield Finding("RL105", "warning", f"{kind} '{name}': this condition can never "
-                          f"hold while counter '{counter}' has its initial value ({why}); it "
-                          f"may hold only after a rule sets '{counter}'", node.span,
-                          hint="check the deck, the limits and the thresholds, or the "
-                               "counter's initial value")
+            yield Finding(
+                "RL105",
+                "warning",
+                f"{kind} '{name}': this condition can never "
+                f"hold while counter '{counter}' has its initial value ({why}); it "
+                f"may hold only after a rule sets '{counter}'",
+                node.span,
+                hint="check the deck, the limits and the thresholds, or the "
+                "counter's initial value",
+            )
 
 
 def _verdicts(an: Analysis, cond):
@@ -551,9 +713,12 @@ def _explain(an: Analysis, node) -> str:
     if isinstance(node, ir.Binary) and node.left.type == "int":
         a, b = an.interval(node.left), an.interval(node.right)
         left = node.left
-        why = "; no card counted can be of the kind the property names, by the values the " \
-              "deck declares" if isinstance(left, ir.Call) and left.func == "count" and \
-              an.never_matches(*left.args) else ""
+        why = (
+            "; no card counted can be of the kind the property names, by the values the "
+            "deck declares"
+            if isinstance(left, ir.Call) and left.func == "count" and an.never_matches(*left.args)
+            else ""
+        )
         if b[0] == b[1]:
             return f"`{node.op} {int(b[0])}`: left side in {_fmt(a)}{why}"
         return f"`{node.op}`: left side in {_fmt(a)}, right side in {_fmt(b)}{why}"
@@ -570,15 +735,19 @@ def check_ends(an: Analysis):
     spec = an.spec
     live = []
     for nid, part in graphs.rules_of(spec):
-        cond, eff = an.touches[nid]
+        _cond, eff = an.touches[nid]
         if {"win", "end_game"} & eff.procs:
             if nid.kind in graphs.CONDITIONAL and an.truth(part.when) is False:
                 continue
             live.append(nid)
     if not live:
-        yield Finding("RL106", "error", "no rule can win or end the game: it ends only at the "
-                      f"turn limit ({spec.turn_limit})", spec.span,
-                      hint="add an end condition whose effect calls win(...) or end_game()")
+        yield Finding(
+            "RL106",
+            "error",
+            f"no rule can win or end the game: it ends only at the turn limit ({spec.turn_limit})",
+            spec.span,
+            hint="add an end condition whose effect calls win(...) or end_game()",
+        )
 
 
 def check_trigger_cycles(an: Analysis):
@@ -589,30 +758,44 @@ def check_trigger_cycles(an: Analysis):
         if nid.kind not in ("trigger", "end"):
             continue
         cond, eff = an.touches[nid]
-        written = {("zone", z) for z in eff.moves_to | eff.moves_from} | \
-                  {("counter", c) for c in eff.changes}
-        read = cond.reads | {("zone", g.zone) for g in an.spec.goals if ("goal", g.name) in cond.reads}
+        written = {("zone", z) for z in eff.moves_to | eff.moves_from} | {
+            ("counter", c) for c in eff.changes
+        }
+        read = cond.reads | {
+            ("zone", g.zone) for g in an.spec.goals if ("goal", g.name) in cond.reads
+        }
         if not ({"win", "end_game", "end_turn", "eliminate"} & eff.procs) and not (written & read):
-            yield Finding("RL107", "warning", f"trigger '{part.name}' may fire again and again: "
-                          "its effect never changes what its condition reads", part.span,
-                          hint="make the effect falsify the condition", rules=(part.name,))
+            yield Finding(
+                "RL107",
+                "warning",
+                f"trigger '{part.name}' may fire again and again: "
+                "its effect never changes what its condition reads",
+                part.span,
+                hint="make the effect falsify the condition",
+                rules=(part.name,),
+            )
     for scc in nx.strongly_connected_components(feeds):
         if len(scc) == 1 and not feeds.has_edge(next(iter(scc)), next(iter(scc))):
             continue
         if any(_settles(an, nid, rules[nid]) for nid in scc):
             continue
-        first = min(scc, key=lambda n: (an.g.nodes[n]["span"]))
+        first = min(scc, key=lambda n: an.g.nodes[n]["span"])
         part = rules[first]
         names = tuple(sorted(n.name for n in scc))
-        yield Finding("RL107", "warning", "triggers may fire each other forever: "
-                      + " -> ".join(names), part.span, rules=names,
-                      hint="make each effect falsify its own condition (fill what it finds "
-                           "empty, set a flag it tests), or end the game")
+        yield Finding(
+            "RL107",
+            "warning",
+            "triggers may fire each other forever: " + " -> ".join(names),
+            part.span,
+            rules=names,
+            hint="make each effect falsify its own condition (fill what it finds "
+            "empty, set a flag it tests), or end the game",
+        )
 
 
 def _settles(an: Analysis, nid, part) -> bool:
     """Does this trigger's effect obviously make its own condition false (or end)?"""
-    cond, eff = an.touches[nid]
+    _cond, eff = an.touches[nid]
     if {"win", "end_game"} & eff.procs:
         return True
     for test in _conjuncts(part.when):
@@ -620,14 +803,22 @@ def _settles(an: Analysis, nid, part) -> bool:
             continue
         test = _call_on_left(test)
         left = test.left
-        if isinstance(left, ir.Call) and left.func in ("size", "count") and test.op in ("==", "<", "<="):
+        if (
+            isinstance(left, ir.Call)
+            and left.func in ("size", "count")
+            and test.op in ("==", "<", "<=")
+        ):
             if graphs.zones_in(left.args[0]) & eff.moves_to:
                 return True  # it fills what it finds (nearly) empty
-        if isinstance(left, ir.Call) and left.func in ("size", "count") and test.op in (">", ">=", "!="):
+        if (
+            isinstance(left, ir.Call)
+            and left.func in ("size", "count")
+            and test.op in (">", ">=", "!=")
+        ):
             if graphs.zones_in(left.args[0]) & eff.moves_from:
                 return True  # it empties what it finds full
         if isinstance(left, ir.Counter) and left.name in eff.changes:
-            return True      # it sets the flag or count it tests
+            return True  # it sets the flag or count it tests
     return False
 
 
@@ -636,8 +827,11 @@ _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 def _call_on_left(test: ir.Binary) -> ir.Binary:
     """`0 == size(z)` read as `size(z) == 0`."""
-    if test.op in _MIRROR and not isinstance(test.left, (ir.Call, ir.Counter)) and \
-            isinstance(test.right, (ir.Call, ir.Counter)):
+    if (
+        test.op in _MIRROR
+        and not isinstance(test.left, (ir.Call, ir.Counter))
+        and isinstance(test.right, (ir.Call, ir.Counter))
+    ):
         return ir.Binary(test.span, test.type, _MIRROR[test.op], test.right, test.left)
     return test
 
@@ -658,16 +852,31 @@ def check_no_ops(an: Analysis):
         effect = part.effect if part is not None else an.spec.setup
         bound = graphs.card_locals(effect)
         for s in ir.walk_statements(effect):
-            if isinstance(s, ir.Do) and s.proc == "react" and \
-                    isinstance(s.args[0], ir.Local) and s.args[0].name == "current":
-                yield Finding("RL110", "warning", f"{nid.kind} '{nid.name}': react(current) asks "
-                              "the player who plays the action to answer it", s.span,
-                              rules=(nid.name,), hint="open the window to the player the action "
-                                                      "is against: react(target)")
+            if (
+                isinstance(s, ir.Do)
+                and s.proc == "react"
+                and isinstance(s.args[0], ir.Local)
+                and s.args[0].name == "current"
+            ):
+                yield Finding(
+                    "RL110",
+                    "warning",
+                    f"{nid.kind} '{nid.name}': react(current) asks "
+                    "the player who plays the action to answer it",
+                    s.span,
+                    rules=(nid.name,),
+                    hint="open the window to the player the action is against: react(target)",
+                )
             elif found := _no_op(an, s, bound, unordered):
                 what, hint = found
-                yield Finding("RL109", "warning", f"{nid.kind} '{nid.name}': {what}", s.span,
-                              rules=(nid.name,), hint=hint)
+                yield Finding(
+                    "RL109",
+                    "warning",
+                    f"{nid.kind} '{nid.name}': {what}",
+                    s.span,
+                    rules=(nid.name,),
+                    hint=hint,
+                )
 
 
 def _no_op(an: Analysis, s, bound, unordered) -> tuple[str, str] | None:
@@ -675,24 +884,38 @@ def _no_op(an: Analysis, s, bound, unordered) -> tuple[str, str] | None:
     (or changed by 0), an `if` whose branches are the same, a move of 0 cards, or one
     into the unordered zone (of the same owner) its cards come from."""
     shape = graphs.shape
-    if isinstance(s, ir.Assign) and (s.op == "=" and shape(s.value) == shape(s.target) or
-                                     s.op != "=" and shape(s.value) == shape(_ZERO)):
-        return (f"this assignment leaves '{s.target.name}' as it was",
-                "assign the value meant, or remove the line")
+    if isinstance(s, ir.Assign) and (
+        (s.op == "=" and shape(s.value) == shape(s.target))
+        or (s.op != "=" and shape(s.value) == shape(_ZERO))
+    ):
+        return (
+            f"this assignment leaves '{s.target.name}' as it was",
+            "assign the value meant, or remove the line",
+        )
     if isinstance(s, ir.If) and s.then and shape(s.then) == shape(s.orelse):
-        return ("both branches of this `if` do the same",
-                "correct the branch that is wrong, or drop the test")
+        return (
+            "both branches of this `if` do the same",
+            "correct the branch that is wrong, or drop the test",
+        )
     if not (isinstance(s, ir.Do) and s.proc == "move"):
         return None
     source, dest = s.args
-    if isinstance(source, ir.Call) and source.func in ("top", "random") and \
-            an.interval(source.args[1]) == (0, 0):
+    if (
+        isinstance(source, ir.Call)
+        and source.func in ("top", "random")
+        and an.interval(source.args[1]) == (0, 0)
+    ):
         return "this move takes 0 cards: it does nothing", "check the number of cards it takes"
-    if isinstance(dest, ir.ZoneRef) and dest.name in unordered and \
-            graphs.card_sources(source, bound) == {(dest.name, shape(dest.owner))}:
-        return (f"this move takes cards from the zone it puts them in ('{dest.name}' of the "
-                "same owner): it does nothing",
-                "check whose zone each side names (current, target, p)")
+    if (
+        isinstance(dest, ir.ZoneRef)
+        and dest.name in unordered
+        and graphs.card_sources(source, bound) == {(dest.name, shape(dest.owner))}
+    ):
+        return (
+            f"this move takes cards from the zone it puts them in ('{dest.name}' of the "
+            "same owner): it does nothing",
+            "check whose zone each side names (current, target, p)",
+        )
     return None
 
 
@@ -707,9 +930,13 @@ def check_empty_zones(an: Analysis):
         read |= {n for k, n in cond.reads | eff.reads if k == "zone"}
     for z in an.spec.zones:
         if z.name in read and z.name not in filled and not z.start:
-            yield Finding("RL111", "warning", f"zone '{z.name}' is read, but no rule moves "
-                          "cards into it: it is always empty", z.span,
-                          hint="move cards into it, or read the zone meant")
+            yield Finding(
+                "RL111",
+                "warning",
+                f"zone '{z.name}' is read, but no rule moves cards into it: it is always empty",
+                z.span,
+                hint="move cards into it, or read the zone meant",
+            )
 
 
 def check_deal(an: Analysis):
@@ -726,15 +953,24 @@ def check_deal(an: Analysis):
         n, need, held = short[-1]
         every = len(short) == spec.max_players - spec.min_players + 1
         deal = next(s for s in ir.walk_statements(spec.setup) if _deals(s, start))
-        yield Finding("RL113", "error" if every else "warning", f"the setup deals {int(need)} "
-                      f"cards with {n} players, and the deck holds {held}", deal.span,
-                      hint="deal fewer cards, or narrow players.max")
+        yield Finding(
+            "RL113",
+            "error" if every else "warning",
+            f"the setup deals {int(need)} cards with {n} players, and the deck holds {held}",
+            deal.span,
+            hint="deal fewer cards, or narrow players.max",
+        )
 
 
 def _deals(s, start) -> bool:
     """Is s a move of the top cards of the start zone?"""
-    return isinstance(s, ir.Do) and s.proc == "move" and isinstance(s.args[0], ir.Call) \
-        and s.args[0].func == "top" and graphs.zones_in(s.args[0].args[0]) == {start}
+    return (
+        isinstance(s, ir.Do)
+        and s.proc == "move"
+        and isinstance(s.args[0], ir.Call)
+        and s.args[0].func == "top"
+        and graphs.zones_in(s.args[0].args[0]) == {start}
+    )
 
 
 def _dealt(an: Analysis, stmts, start, players, times=1):
@@ -758,22 +994,40 @@ def _dealt(an: Analysis, stmts, start, players, times=1):
     return total
 
 
-CHECKS = (check_unused, check_uncalled, check_unreachable, check_start_zone, check_conditions,
-          check_ends, check_trigger_cycles, check_no_ops, check_empty_zones, check_start, check_deal)
+CHECKS = (
+    check_unused,
+    check_uncalled,
+    check_unreachable,
+    check_start_zone,
+    check_conditions,
+    check_ends,
+    check_trigger_cycles,
+    check_no_ops,
+    check_empty_zones,
+    check_start,
+    check_deal,
+)
 
 CODES = {
-    "RL101": "unused name", "RL102": "action never offered", "RL103": "card never played, or "
-    "stuck where it starts", "RL104": "reaction that can never answer", "RL105": "condition "
-    "that can never hold", "RL106": "no end but the turn limit", "RL107": "trigger cycle "
-    "without progress", "RL108": "condition that always holds",
-    "RL109": "a statement that does nothing", "RL110": "a reaction window opened to the actor",
-    "RL111": "a zone read but never filled", "RL112": "a condition that holds from the "
-    "start, or once a counter is set", "RL113": "a deal larger than the deck",
+    "RL101": "unused name",
+    "RL102": "action never offered",
+    "RL103": "card never played, or stuck where it starts",
+    "RL104": "reaction that can never answer",
+    "RL105": "condition that can never hold",
+    "RL106": "no end but the turn limit",
+    "RL107": "trigger cycle without progress",
+    "RL108": "condition that always holds",
+    "RL109": "a statement that does nothing",
+    "RL110": "a reaction window opened to the actor",
+    "RL111": "a zone read but never filled",
+    "RL112": "a condition that holds from the start, or once a counter is set",
+    "RL113": "a deal larger than the deck",
     "RL114": "procedure or condition never called",
-    "RL201": "a reachable state where the game stops without an end", "RL202": "a layer-1 "
-    "finding confirmed by exploration", "RL203": "not found within the exploration bounds, or "
-    "the search stopped at them", "RL301": "a rule that never fired in simulation", "RL302": "simulated games "
-    "that hit the turn limit",
+    "RL201": "a reachable state where the game stops without an end",
+    "RL202": "a layer-1 finding confirmed by exploration",
+    "RL203": "not found within the exploration bounds, or the search stopped at them",
+    "RL301": "a rule that never fired in simulation",
+    "RL302": "simulated games that hit the turn limit",
 }
 
 

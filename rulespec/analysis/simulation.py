@@ -3,6 +3,7 @@
 Game k of a run is seeded `seed + k`, and results are gathered in game order, so the
 same arguments give the same report for any number of worker processes.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -12,9 +13,10 @@ import statistics
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
@@ -41,7 +43,7 @@ class GameResult(NamedTuple):
     reason: str
     winners: tuple[int, ...]
     turns: int
-    fired: dict   # rule -> times it fired
+    fired: dict  # rule -> times it fired
     played: dict  # card type -> times it was played
     rounds: tuple[int, ...] = ()  # turns of each round, for a spec with rounds
     called: frozenset = frozenset()  # procedures called (lint --simulate)
@@ -50,15 +52,22 @@ class GameResult(NamedTuple):
 def play_one(job: Job, seed: int) -> GameResult:
     """The outcome of one seeded game."""
     state = _game(job.spec_path, job.players, job.variants).new_initial_state(
-        seed=seed, log=False, turn_limit=job.turn_limit)
+        seed=seed, log=False, turn_limit=job.turn_limit
+    )
     return outcome(play(state, make_agents(list(job.agents), job.players, seed)))
 
 
 def outcome(state) -> GameResult:
     """What a finished game leaves for a report."""
-    return GameResult(state.reason, state.winners, state.turn, dict(state.fired), dict(state.played),
-                      tuple(state.round_lengths) if state.game.spec.rounds else (),
-                      frozenset(state.called))
+    return GameResult(
+        state.reason,
+        state.winners,
+        state.turn,
+        dict(state.fired),
+        dict(state.played),
+        tuple(state.round_lengths) if state.game.spec.rounds else (),
+        frozenset(state.called),
+    )
 
 
 def play_chunk(args) -> list[GameResult]:
@@ -74,12 +83,19 @@ def chunks(job: Job, games: int, seed: int, parts: int) -> list[tuple[Job, range
     return [(job, range(seed + i, seed + min(i + size, games))) for i in range(0, games, size)]
 
 
-def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
-             progress: Callable[[int], None] | None = None,
-             dask_address: str | None = None) -> list[GameResult]:
+def simulate(
+    job: Job,
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    dask_address: str | None = None,
+) -> list[GameResult]:
     """Play games seed..seed+games-1; results in seed order whatever runs them."""
     # more, smaller chunks when someone watches: a finer progress for a little overhead
-    work = chunks(job, games, seed, max(8, workers * 8) if progress is None else max(100, workers * 25))
+    work = chunks(
+        job, games, seed, max(8, workers * 8) if progress is None else max(100, workers * 25)
+    )
     workers = min(workers, len(work))  # no process without a chunk to play
     done, out = 0, []
 
@@ -103,7 +119,9 @@ def simulate(job: Job, games: int, seed: int = 0, workers: int = 1,
     else:
         # leaving the block terminates the workers at once: on Ctrl-C too, not after
         # the chunks they are playing
-        with multiprocessing.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
+        with multiprocessing.Pool(
+            workers, initializer=_worker_start, initargs=(os.getpid(),)
+        ) as pool:
             for results in pool.imap(play_chunk, work):
                 collect(results)
     return out
@@ -125,10 +143,12 @@ def _exit_with(parent: int) -> None:
 def spread(xs: list[int]) -> dict:
     """Mean, median, 95th percentile and maximum of some counts."""
     xs, n = sorted(xs), len(xs)
-    return {"mean": round(statistics.fmean(xs), 1) if n else 0,
-            "median": statistics.median(xs) if n else 0,
-            "p95": xs[min(n - 1, int(0.95 * n))] if n else 0,
-            "max": xs[-1] if n else 0}
+    return {
+        "mean": round(statistics.fmean(xs), 1) if n else 0,
+        "median": statistics.median(xs) if n else 0,
+        "p95": xs[min(n - 1, int(0.95 * n))] if n else 0,
+        "max": xs[-1] if n else 0,
+    }
 
 
 def summarize(results: list[GameResult], players: int) -> dict:
@@ -147,6 +167,7 @@ def summarize(results: list[GameResult], players: int) -> dict:
 
     def share(k):
         return wilson(k, n)
+
     report = {
         "games": n,
         "end_reasons": {r: share(k) | {"count": k} for r, k in sorted(reasons.items())},
@@ -156,14 +177,17 @@ def summarize(results: list[GameResult], players: int) -> dict:
         "rules_fired": {k: {"times": v, "games": games_fired[k]} for k, v in sorted(fired.items())},
     }
     if any(r.rounds for r in results):
-        report["rounds"] = {"per_match": spread([len(r.rounds) for r in results]),
-                            "round_length": spread([t for r in results for t in r.rounds])}
+        report["rounds"] = {
+            "per_match": spread([len(r.rounds) for r in results]),
+            "round_length": spread([t for r in results for t in r.rounds]),
+        }
     return report
 
 
 def plot(results: list[GameResult], players: int, title: str, path: str) -> None:
     """Game lengths and seat win rates, as a PNG (matplotlib: rulespec[plot])."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -175,8 +199,10 @@ def plot(results: list[GameResult], players: int, title: str, path: str) -> None
     summary = summarize(results, players)["seat_wins"]
     seats = list(summary)
     shares = [100 * summary[s]["share"] for s in seats]
-    errors = [[100 * (summary[s]["share"] - summary[s]["low"]) for s in seats],
-              [100 * (summary[s]["high"] - summary[s]["share"]) for s in seats]]
+    errors = [
+        [100 * (summary[s]["share"] - summary[s]["low"]) for s in seats],
+        [100 * (summary[s]["high"] - summary[s]["share"]) for s in seats],
+    ]
     right.bar(seats, shares, yerr=errors, color="#ee6677", capsize=4)
     right.set(title="seat win rate (95% interval)", ylabel="% of games")
     fig.suptitle(title)

@@ -5,17 +5,19 @@ Fisher's exact test for counts, Student's t (through the regularized incomplete 
 function) for means, Holm's correction over the rows of one report. `simulate` and
 `diff --simulate` both take their figures from here.
 """
+
 from __future__ import annotations
 
 import math
 import statistics
 from statistics import NormalDist
 
-Z95 = 1.96       # two-sided 95% normal quantile, as the reports have always used
-POWER = 0.8      # the power at which detectable changes are reported
+Z95 = 1.96  # two-sided 95% normal quantile, as the reports have always used
+POWER = 0.8  # the power at which detectable changes are reported
 
 
 # --- intervals -----------------------------------------------------------------------
+
 
 def wilson(k: int, n: int) -> dict:
     """A share k/n with its 95% Wilson score interval (inside [0, 1] by construction)."""
@@ -24,8 +26,11 @@ def wilson(k: int, n: int) -> dict:
     p, z = k / n, Z95
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return {"share": round(p, 4), "low": round(max(0.0, centre - half), 4),
-            "high": round(min(1.0, centre + half), 4)}
+    return {
+        "share": round(p, 4),
+        "low": round(max(0.0, centre - half), 4),
+        "high": round(min(1.0, centre + half), 4),
+    }
 
 
 def mean_interval(xs: list[float], lo: float, hi: float) -> dict:
@@ -36,10 +41,15 @@ def mean_interval(xs: list[float], lo: float, hi: float) -> dict:
         return {"mean": 0.0, "low": 0.0, "high": 0.0}
     m = statistics.fmean(xs)
     half = t_quantile(0.975, n - 1) * statistics.stdev(xs) / math.sqrt(n) if n > 1 else math.inf
-    return {"mean": round(m, 2), "low": round(max(lo, m - half), 2), "high": round(min(hi, m + half), 2)}
+    return {
+        "mean": round(m, 2),
+        "low": round(max(lo, m - half), 2),
+        "high": round(min(hi, m + half), 2),
+    }
 
 
 # --- distributions -------------------------------------------------------------------
+
 
 def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
     """The regularized incomplete beta function I_x(a, b); `y` is 1 - x when the caller
@@ -49,7 +59,9 @@ def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
         return 0.0
     if y <= 0.0:
         return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(y))
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(y)
+    )
     if x < (a + 1) / (a + b + 2):  # the continued fraction converges fast on this side
         return front * _beta_fraction(a, b, x) / a
     return 1.0 - front * _beta_fraction(b, a, y) / b
@@ -62,8 +74,10 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     d = 1.0 / (d if abs(d) > tiny else tiny)
     h = d
     for m in range(1, 100_000):  # about sqrt(max(a, b)) terms are needed
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+        for num in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
             d = 1.0 + num * d
             d = 1.0 / (d if abs(d) > tiny else tiny)
             c = 1.0 + num / c
@@ -93,6 +107,7 @@ def t_quantile(q: float, df: float) -> float:
 
 # --- tests ---------------------------------------------------------------------------
 
+
 def _log_choose(n: int, k: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
@@ -108,6 +123,7 @@ def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
 
     def log_p(x):
         return _log_choose(n1, x) + _log_choose(n2, k - x) - whole
+
     seen = log_p(k1) + math.log1p(1e-7)
     ps = [log_p(x) for x in range(max(0, k - n2), min(k, n1) + 1)]
     if all(lp <= seen for lp in ps):  # the likeliest table: exactly 1, not a rounded sum
@@ -126,7 +142,7 @@ def welch(xs: list[float], ys: list[float]) -> float:
     s1, s2 = statistics.variance(xs) / n1, statistics.variance(ys) / n2
     if s1 + s2 == 0:
         return 1.0 if m1 == m2 else 0.0
-    df = (s1 + s2) ** 2 / (s1 ** 2 / (n1 - 1) + s2 ** 2 / (n2 - 1))
+    df = (s1 + s2) ** 2 / (s1**2 / (n1 - 1) + s2**2 / (n2 - 1))
     return t_two_sided((m1 - m2) / math.sqrt(s1 + s2), df)
 
 
@@ -142,11 +158,14 @@ def holm(ps: list[float]) -> list[float]:
 
 # --- power ---------------------------------------------------------------------------
 
+
 def _z(q: float) -> float:
     return NormalDist().inv_cdf(q)
 
 
-def detectable_share_change(p: float, n1: int, n2: int, alpha: float, power: float = POWER) -> float | None:
+def detectable_share_change(
+    p: float, n1: int, n2: int, alpha: float, power: float = POWER
+) -> float | None:
     """The smallest change d of a share p, towards 1/2 (the harder direction), that a
     two-sided test at alpha finds with the given power, with n1 and n2 games: the least d
     with d >= z(1-alpha/2) sqrt(pbar qbar (1/n1 + 1/n2)) + z(power) sqrt(p q/n1 + p2 q2/n2),
@@ -159,8 +178,10 @@ def detectable_share_change(p: float, n1: int, n2: int, alpha: float, power: flo
     def enough(d):
         p2 = p + sign * d
         pbar = (n1 * p + n2 * p2) / (n1 + n2)
-        return d >= za * math.sqrt(pbar * (1 - pbar) * (1 / n1 + 1 / n2)) + \
-            zb * math.sqrt(p * (1 - p) / n1 + p2 * (1 - p2) / n2)
+        return d >= za * math.sqrt(pbar * (1 - pbar) * (1 / n1 + 1 / n2)) + zb * math.sqrt(
+            p * (1 - p) / n1 + p2 * (1 - p2) / n2
+        )
+
     if not enough(room):
         return None
     lo, hi = 0.0, room
@@ -170,7 +191,9 @@ def detectable_share_change(p: float, n1: int, n2: int, alpha: float, power: flo
     return hi
 
 
-def detectable_mean_change(xs: list[float], n2: int, alpha: float, power: float = POWER) -> float | None:
+def detectable_mean_change(
+    xs: list[float], n2: int, alpha: float, power: float = POWER
+) -> float | None:
     """The smallest change of a mean that a two-sided test at alpha finds with the given
     power, if the spread stays that of xs: (z(1-alpha/2) + z(power)) s sqrt(1/n1 + 1/n2).
     None when xs has no spread to go by (fewer than 2 values)."""

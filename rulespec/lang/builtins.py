@@ -4,6 +4,7 @@ The front end checks calls against these signatures; the interpreter implements 
 A parameter type listed as "a|b" accepts either. `zone` is accepted where `cards` is
 asked for, and `player` where `players` is.
 """
+
 from __future__ import annotations
 
 # name: (parameter types, result type, one-line doc)
@@ -17,22 +18,31 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "others": (("player",), "players", "the active players other than this one"),
     "next": (("player",), "player", "the next active player in turn order"),
     "prev": (("player",), "player", "the previous active player in turn order"),
-    "random_player": (("players",), "player", "a player picked by chance "
-                      "(only as a let's value or set_current's argument)"),
+    "random_player": (
+        ("players",),
+        "player",
+        "a player picked by chance (only as a let's value or set_current's argument)",
+    ),
     "without": (("cards", "cards"), "cards", "the first cards less the second"),
     "kind_of": (("cards",), "kind", "the card type of the (first) card; none for no card"),
-    "prop": (("cards", "str"), "prop", "a property of the (first) card, typed by the values "
-             "the deck declares: a number, a card kind, or text"),
+    "prop": (
+        ("cards", "str"),
+        "prop",
+        "a property of the (first) card, typed by the values "
+        "the deck declares: a number, a card kind, or text",
+    ),
     "seat": (("int",), "player", "the player in seat n (counted from 0, modulo player_count)"),
     "seat_number": (("player",), "int", "a player's seat number, counted from 0"),
     "next_goal": (("goal", "player"), "kind", "the kind a player collects next (none when done)"),
     "goal_done": (("goal", "player"), "bool", "true when every limit of the goals is reached"),
-    "goal_score": (("goal", "player"), "int", "cards collected toward the goals, each kind "
-                   "counted up to its limit"),
+    "goal_score": (
+        ("goal", "player"),
+        "int",
+        "cards collected toward the goals, each kind counted up to its limit",
+    ),
     "min": (("int", "int"), "int", "the smaller of two numbers"),
     "max": (("int", "int"), "int", "the larger of two numbers"),
-    "range": (("int",), "ints", "the numbers 0 to n - 1, for a for loop or a choice "
-              "(at most 64)"),
+    "range": (("int",), "ints", "the numbers 0 to n - 1, for a for loop or a choice (at most 64)"),
 }
 
 # Names that stand for a value of the game's state.
@@ -42,8 +52,10 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
     "round_index": ("int", "which round of the game this is, counted from 0"),
-    "card_types": ("kinds", "every card type of the deck, in deck order, "
-                   "for a for loop or a choice"),
+    "card_types": (
+        "kinds",
+        "every card type of the deck, in deck order, for a for loop or a choice",
+    ),
 }
 
 # Aggregates: func(body for var in items [if cond]), over players or cards: name: (body
@@ -65,10 +77,15 @@ AGGREGATES: dict[str, tuple[str, str, str]] = {
 PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "move": (("cards", "zone"), "move cards to a zone (onto the top of an ordered one)"),
     "insert": (("cards", "zone", "int"), "move cards to a depth of a zone (0: the top)"),
-    "reveal": (("cards|int", "players"), "show cards to players while they stay where they "
-               "are, or tell them a secret number"),
+    "reveal": (
+        ("cards|int", "players"),
+        "show cards to players while they stay where they are, or tell them a secret number",
+    ),
     "shuffle": (("zone",), "shuffle a zone with the game's seeded RNG"),
-    "react": (("players",), "open a reaction window against this action or answer, the players asked in turn order"),
+    "react": (
+        ("players",),
+        "open a reaction window against this action or answer, the players asked in turn order",
+    ),
     "win": (("players",), "end the game; these players win"),
     "end_game": ((), "end the game with no winner"),
     "eliminate": (("player",), "take a player out of the game"),
@@ -84,18 +101,55 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 # Functions whose value is decided by chance, and where each may stand.
-CHANCE = {"random": "the first argument of move", "random_player":
-          "the value of a let or the argument of set_current"}
+CHANCE = {
+    "random": "the first argument of move",
+    "random_player": "the value of a let or the argument of set_current",
+}
 
-KEYWORDS = {"any", "me", "chosen", "reactor", "answer", "target", "card", "let", "if", "then", "else", "for", "in", "while", "choose", "from", "and", "or",
-            "not", "true", "false"}
+KEYWORDS = {
+    "any",
+    "me",
+    "chosen",
+    "reactor",
+    "answer",
+    "target",
+    "card",
+    "let",
+    "if",
+    "then",
+    "else",
+    "for",
+    "in",
+    "while",
+    "choose",
+    "from",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+}
 
 # Names a `rulespec: 1` spec could take before Language v2 reserved them: the names above
 # less those the first release had. A spec's own name among them is an RS202 whose hint
 # is `rulespec migrate`, which renames it.
-RESERVED_IN_V2 = frozenset({"prev", "range", "skip_turn", "skip_turns", "extra_turn",
-                            "extra_turns", "set_next", "sit_out", "reveal", "insert",
-                            "round_index", "card_types", "then"})
+RESERVED_IN_V2 = frozenset(
+    {
+        "prev",
+        "range",
+        "skip_turn",
+        "skip_turns",
+        "extra_turn",
+        "extra_turns",
+        "set_next",
+        "sit_out",
+        "reveal",
+        "insert",
+        "round_index",
+        "card_types",
+        "then",
+    }
+)
 
 
 def accepts(want: str, got: str) -> bool:

@@ -3,6 +3,7 @@
 All problems of a file are collected (schema, names, expressions, cross-references)
 and raised together as one SpecError.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -87,16 +88,24 @@ class _Compiler:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in reserved:
                 refused.add(name)
-                self.problems.append(reserved_clash(
-                    name, span, f"{what} '{name}' uses a name the language reserves",
-                    "pick another name"))
+                self.problems.append(
+                    reserved_clash(
+                        name,
+                        span,
+                        f"{what} '{name}' uses a name the language reserves",
+                        "pick another name",
+                    )
+                )
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
                 refused.add(name)
-                self.error_at("RS202", f"duplicate name '{name}': already a {seen[name][1]} "
-                              f"(at {seen[name][0]})", span,
-                              "cards, tags, parameters, zones, counters, goals, procedures and "
-                              "conditions share one namespace")
+                self.error_at(
+                    "RS202",
+                    f"duplicate name '{name}': already a {seen[name][1]} (at {seen[name][0]})",
+                    span,
+                    "cards, tags, parameters, zones, counters, goals, procedures and "
+                    "conditions share one namespace",
+                )
                 return False
             seen.setdefault(name, (span, what))
             return True
@@ -107,23 +116,43 @@ class _Compiler:
             for t, span in zip(c.tags, c.tag_spans):
                 if claim(t, span, "tag"):
                     kinds.add(t)
-        accepted = {section: {n: v for n, v in (d.get(section) or {}).items()
-                              if claim(n, self.doc.key_span((section, n)), what)}
-                    for section, what in (("parameters", "parameter"), ("zones", "zone"),
-                                          ("counters", "counter"), ("goals", "goal"),
-                                          ("remember", "remembered card"),
-                                          ("procedures", "procedure"), ("conditions", "condition"))}
+        accepted = {
+            section: {
+                n: v
+                for n, v in (d.get(section) or {}).items()
+                if claim(n, self.doc.key_span((section, n)), what)
+            }
+            for section, what in (
+                ("parameters", "parameter"),
+                ("zones", "zone"),
+                ("counters", "counter"),
+                ("goals", "goal"),
+                ("remember", "remembered card"),
+                ("procedures", "procedure"),
+                ("conditions", "condition"),
+            )
+        }
         return Names(
-            params={k: ("bool" if isinstance(default_of(v), bool) else "int")
-                    for k, v in accepted["parameters"].items()},
+            params={
+                k: ("bool" if isinstance(default_of(v), bool) else "int")
+                for k, v in accepted["parameters"].items()
+            },
             counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
             zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
             families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
             memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
-            kinds=kinds, all_names=set(seen), props=self._prop_types(kinds),
-            goals=set(accepted["goals"]), refused=refused,
-            procedures={k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()},
-            conditions={k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()})
+            kinds=kinds,
+            all_names=set(seen),
+            props=self._prop_types(kinds),
+            goals=set(accepted["goals"]),
+            refused=refused,
+            procedures={
+                k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()
+            },
+            conditions={
+                k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()
+            },
+        )
 
     def _params(self, path, entry) -> tuple[tuple[str, str], ...]:
         """A procedure's or condition's parameters, (name, type) in call order. A
@@ -132,10 +161,14 @@ class _Compiler:
         params = tuple((entry.get("params") or {}).items())
         for name, _ in params:
             if name in RESERVED or name in self._claimed:
-                self.problems.append(reserved_clash(
-                    name, self.doc.key_span(path + ("params", name)),
-                    f"parameter '{name}' is already a name of the spec or the language; "
-                    "a parameter needs a name of its own"))
+                self.problems.append(
+                    reserved_clash(
+                        name,
+                        self.doc.key_span(path + ("params", name)),
+                        f"parameter '{name}' is already a name of the spec or the language; "
+                        "a parameter needs a name of its own",
+                    )
+                )
         return params
 
     def _zone(self, name: str, z: dict) -> ir.ZoneDef:
@@ -144,9 +177,17 @@ class _Compiler:
             refill, keep = refill["zone"], refill.get("keep_top", 0)
         else:
             keep = 0
-        return ir.ZoneDef(name, bool(z.get("per_player")), z.get("visibility", "public"),
-                          bool(z.get("ordered")), bool(z.get("start")), refill,
-                          self.doc.key_span(("zones", name)), z.get("count"), keep)
+        return ir.ZoneDef(
+            name,
+            bool(z.get("per_player")),
+            z.get("visibility", "public"),
+            bool(z.get("ordered")),
+            bool(z.get("start")),
+            refill,
+            self.doc.key_span(("zones", name)),
+            z.get("count"),
+            keep,
+        )
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
@@ -161,9 +202,13 @@ class _Compiler:
             first = named[0]
             for c, v in named[1:]:
                 if value_class(v) != value_class(first[1]):
-                    self.error_at("RS406", f"property '{k}' is {value_class(first[1])} on "
-                                  f"'{first[0].name}' but {value_class(v)} on '{c.name}'",
-                                  c.prop_spans[k], "give every card the same type of value for it")
+                    self.error_at(
+                        "RS406",
+                        f"property '{k}' is {value_class(first[1])} on "
+                        f"'{first[0].name}' but {value_class(v)} on '{c.name}'",
+                        c.prop_spans[k],
+                        "give every card the same type of value for it",
+                    )
                     break
             vs = [v for _, v in named]
             if all(isinstance(v, bool) for v in vs):
@@ -185,23 +230,43 @@ class _Compiler:
         self.names = names
         b = self.b = Builder(names, self.problems)
 
-        cards = tuple(ir.CardType(c.name, c.title, c.count, c.tags, tuple(sorted(c.props.items())),
-                                  c.span) for c in self.decls)
+        cards = tuple(
+            ir.CardType(c.name, c.title, c.count, c.tags, tuple(sorted(c.props.items())), c.span)
+            for c in self.decls
+        )
         tags = tuple(sorted({t for c in cards for t in c.tags}))
         params = tuple(self._param(n, v) for n, v in (d.get("parameters") or {}).items())
         zones = tuple(self._zone(n, z) for n, z in d["zones"].items())
         counters = tuple(
-            ir.CounterDef(n, bool(c.get("per_player")),
-                          b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
-                          doc.key_span(("counters", n)), bool(c.get("match")))
-            for n, c in (d.get("counters") or {}).items())
-        goals = tuple(ir.GoalDef(n, g["zone"], tuple((o["card"], o["limit"]) for o in g["order"]),
-                                 _rulings(g), doc.key_span(("goals", n)))
-                      for n, g in (d.get("goals") or {}).items())
-        evaluation = (b.expr(doc, ("evaluation",), d["evaluation"], {"me": "player"}, "int")
-                      if "evaluation" in d else None)
-        turn_order = (b.expr(doc, ("turn_order",), d["turn_order"], {}, "player")
-                      if "turn_order" in d else None)
+            ir.CounterDef(
+                n,
+                bool(c.get("per_player")),
+                b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
+                doc.key_span(("counters", n)),
+                bool(c.get("match")),
+            )
+            for n, c in (d.get("counters") or {}).items()
+        )
+        goals = tuple(
+            ir.GoalDef(
+                n,
+                g["zone"],
+                tuple((o["card"], o["limit"]) for o in g["order"]),
+                _rulings(g),
+                doc.key_span(("goals", n)),
+            )
+            for n, g in (d.get("goals") or {}).items()
+        )
+        evaluation = (
+            b.expr(doc, ("evaluation",), d["evaluation"], {"me": "player"}, "int")
+            if "evaluation" in d
+            else None
+        )
+        turn_order = (
+            b.expr(doc, ("turn_order",), d["turn_order"], {}, "player")
+            if "turn_order" in d
+            else None
+        )
         removals = decks.removals(doc, self.decls, self.problems)
 
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
@@ -214,27 +279,61 @@ class _Compiler:
             actions.append(self._action(n, a))
             self.action_roles[n] = self._roles(actions[-1])
             # an action with problems may lack locals its reactions use: None marks it
-            action_lets[n] = self._top_lets(actions[-1].effect) if len(self.problems) == before else None
+            action_lets[n] = (
+                self._top_lets(actions[-1].effect) if len(self.problems) == before else None
+            )
         actions = tuple(actions)
         raw_reactions = d.get("reactions") or {}
-        reactions = tuple(self._reaction(n, r, action_lets, raw_reactions) for n, r in raw_reactions.items())
+        reactions = tuple(
+            self._reaction(n, r, action_lets, raw_reactions) for n, r in raw_reactions.items()
+        )
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
-        ends = tuple(self._trigger("end_conditions", n, t) for n, t in (d.get("end_conditions") or {}).items())
-        triggers = tuple(self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items())
+        ends = tuple(
+            self._trigger("end_conditions", n, t)
+            for n, t in (d.get("end_conditions") or {}).items()
+        )
+        triggers = tuple(
+            self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items()
+        )
         rounds = self._rounds(d["rounds"]) if "rounds" in d else None
 
         players = d["players"]
         spec = ir.Spec(
-            name=d["name"], min_players=players["min"], max_players=players["max"],
+            name=d["name"],
+            min_players=players["min"],
+            max_players=players["max"],
             default_players=players.get("default", players["min"]),
-            turn_limit=d.get("turn_limit", DEFAULT_TURN_LIMIT), hand=d["hand"],
-            cards=cards, tags=tags, params=params, zones=zones, counters=counters,
-            setup=setup, turn=turn, actions=actions, reactions=reactions,
-            end_conditions=ends, triggers=triggers, span=doc.span(()),
-            removals=removals, goals=goals, evaluation=evaluation, turn_order=turn_order,
-            rounds=rounds, procedures=procedures, conditions=conditions, memories=tuple(
-                ir.MemoryDef(n, bool(m.get("per_player")), m.get("until", "turn"),
-                             doc.key_span(("remember", n))) for n, m in (d.get("remember") or {}).items()))
+            turn_limit=d.get("turn_limit", DEFAULT_TURN_LIMIT),
+            hand=d["hand"],
+            cards=cards,
+            tags=tags,
+            params=params,
+            zones=zones,
+            counters=counters,
+            setup=setup,
+            turn=turn,
+            actions=actions,
+            reactions=reactions,
+            end_conditions=ends,
+            triggers=triggers,
+            span=doc.span(()),
+            removals=removals,
+            goals=goals,
+            evaluation=evaluation,
+            turn_order=turn_order,
+            rounds=rounds,
+            procedures=procedures,
+            conditions=conditions,
+            memories=tuple(
+                ir.MemoryDef(
+                    n,
+                    bool(m.get("per_player")),
+                    m.get("until", "turn"),
+                    doc.key_span(("remember", n)),
+                )
+                for n, m in (d.get("remember") or {}).items()
+            ),
+        )
         self._cross_checks(spec)
         return spec
 
@@ -245,11 +344,15 @@ class _Compiler:
             return ir.ParamDef(name, v, span)
         for players, x in v["players"].items():
             if value_class(x) != value_class(v["default"]):
-                self.error("RS204", f"parameter '{name}' is {value_class(v['default'])}, but its "
-                           f"value for {players} players is {value_class(x)}",
-                           ("parameters", name, "players", players))
-        return ir.ParamDef(name, v["default"], span,
-                           tuple(sorted((int(k), x) for k, x in v["players"].items())))
+                self.error(
+                    "RS204",
+                    f"parameter '{name}' is {value_class(v['default'])}, but its "
+                    f"value for {players} players is {value_class(x)}",
+                    ("parameters", name, "players", players),
+                )
+        return ir.ParamDef(
+            name, v["default"], span, tuple(sorted((int(k), x) for k, x in v["players"].items()))
+        )
 
     @staticmethod
     def _roles(a: ir.Action) -> dict[str, str]:
@@ -280,8 +383,13 @@ class _Compiler:
         among = None
         if target == "card":
             if "among" not in a:
-                self.error("RS103", f"action '{name}' targets a card but says not among which",
-                           path, "add  among: <cards>", key=True)
+                self.error(
+                    "RS103",
+                    f"action '{name}' targets a card but says not among which",
+                    path,
+                    "add  among: <cards>",
+                    key=True,
+                )
             else:
                 among = b.expr(doc, path + ("among",), a["among"], scope, "cards")
             scope["chosen"] = "cards"
@@ -292,23 +400,42 @@ class _Compiler:
         cond = b.expr(doc, path + ("if",), a["if"], scope, "bool") if "if" in a else None
         to = b.expr(doc, path + ("to",), a["to"], scope, "zone") if "to" in a else None
         if "card" in a and "to" not in a:
-            self.error("RS103", f"action '{name}' plays a card but says not where it goes",
-                       path, "add  to: <zone>", key=True)
-        effect = b.block(doc, path + ("effect",), a["effect"], dict(scope, __action__="str")) \
-            if "effect" in a else ()
-        return ir.Action(name, a.get("card"), target, cond, to, effect, _rulings(a),
-                         doc.key_span(path), among)
+            self.error(
+                "RS103",
+                f"action '{name}' plays a card but says not where it goes",
+                path,
+                "add  to: <zone>",
+                key=True,
+            )
+        effect = (
+            b.block(doc, path + ("effect",), a["effect"], dict(scope, __action__="str"))
+            if "effect" in a
+            else ()
+        )
+        return ir.Action(
+            name, a.get("card"), target, cond, to, effect, _rulings(a), doc.key_span(path), among
+        )
 
     def _reaction(self, name, r, action_lets, raw) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)
         card, answers = r.get("card"), tuple(r["answers"])
         for i, answered in enumerate(answers):
             if answered not in action_lets and answered not in raw:
-                self.error("RS201", f"reaction '{name}' answers unknown action '{answered}'",
-                           path + ("answers", i), did_you_mean(answered, [*action_lets, *raw]))
+                self.error(
+                    "RS201",
+                    f"reaction '{name}' answers unknown action '{answered}'",
+                    path + ("answers", i),
+                    did_you_mean(answered, [*action_lets, *raw]),
+                )
         if card is not None and "to" not in r:
-            self.error("RS103", f"missing required key 'to': reaction '{name}' plays a card but "
-                       "says not where it goes", path, "add  to: <zone>", key=True)
+            self.error(
+                "RS103",
+                f"missing required key 'to': reaction '{name}' plays a card but "
+                "says not where it goes",
+                path,
+                "add  to: <zone>",
+                key=True,
+            )
         elif card is None and "to" in r:
             self.error("RS104", "'to' is for a reaction with a card", path + ("to",), key=True)
         shared, complete = None, all(a in action_lets or a in raw for a in answers)
@@ -318,20 +445,46 @@ class _Compiler:
                 complete = False
                 continue
             lets = dict(lets, **self.action_roles[answered])
-            shared = dict(lets) if shared is None else {k: v for k, v in shared.items() if lets.get(k) == v}
+            shared = (
+                dict(lets)
+                if shared is None
+                else {k: v for k, v in shared.items() if lets.get(k) == v}
+            )
         if not complete:  # its scope is unknown: checking its effect would only mislead
-            return ir.Reaction(name, card, answers, bool(r.get("forced")), None,
-                               None, (), _rulings(r), doc.key_span(path))
+            return ir.Reaction(
+                name,
+                card,
+                answers,
+                bool(r.get("forced")),
+                None,
+                None,
+                (),
+                _rulings(r),
+                doc.key_span(path),
+            )
         scope = dict(shared or {}, reactor="player", __action__="str")
         if card is not None:
             scope["answer"] = "cards"
         if any(a in raw for a in answers):  # an answer to an answer knows whom it answers
             scope["actor"] = "player"
         cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
-        to = b.expr(doc, path + ("to",), r["to"], scope, "zone") if card is not None and "to" in r else None
+        to = (
+            b.expr(doc, path + ("to",), r["to"], scope, "zone")
+            if card is not None and "to" in r
+            else None
+        )
         effect = b.block(doc, path + ("effect",), r["effect"], scope)
-        return ir.Reaction(name, card, answers, bool(r.get("forced")), cond, to,
-                           effect, _rulings(r), doc.key_span(path))
+        return ir.Reaction(
+            name,
+            card,
+            answers,
+            bool(r.get("forced")),
+            cond,
+            to,
+            effect,
+            _rulings(r),
+            doc.key_span(path),
+        )
 
     def _step(self, i, s) -> ir.Step:
         doc, path = self.doc, ("turn", i)
@@ -339,21 +492,52 @@ class _Compiler:
         if "effect" in s:
             effect = self.b.block(doc, path + ("effect",), s["effect"], {})
         if s.get("repeat") and "actions" not in s:
-            self.error("RS104", "'repeat' is for a play step (one with actions)", path + ("repeat",),
-                       key=True)
-        return ir.Step(s["step"], effect, tuple(s.get("actions", ())), bool(s.get("optional")),
-                       _rulings(s), doc.span(path), bool(s.get("repeat")))
+            self.error(
+                "RS104",
+                "'repeat' is for a play step (one with actions)",
+                path + ("repeat",),
+                key=True,
+            )
+        return ir.Step(
+            s["step"],
+            effect,
+            tuple(s.get("actions", ())),
+            bool(s.get("optional")),
+            _rulings(s),
+            doc.span(path),
+            bool(s.get("repeat")),
+        )
 
     def _rounds(self, r) -> ir.Rounds:
         doc, path = self.doc, ("rounds",)
-        part = {key: ir.RoundPart(key, self.b.block(doc, path + (key, "effect"), r[key]["effect"], _ROUND),
-                                  _rulings(r[key]), doc.key_span(path + (key,)))
-                for key in ("setup", "scoring") if key in r}
-        ends, match_end = (tuple(self._trigger(path + (section,), n, t, _ROUND) for n, t in r[section].items())
-                           for section in ("end_conditions", "match_end"))
-        starter = self.b.expr(doc, path + ("starter",), r["starter"], {}, "player") if "starter" in r else None
-        return ir.Rounds(part["setup"], part.get("scoring"), ends, match_end, starter,
-                         _rulings(r), doc.key_span(path))
+        part = {
+            key: ir.RoundPart(
+                key,
+                self.b.block(doc, path + (key, "effect"), r[key]["effect"], _ROUND),
+                _rulings(r[key]),
+                doc.key_span(path + (key,)),
+            )
+            for key in ("setup", "scoring")
+            if key in r
+        }
+        ends, match_end = (
+            tuple(self._trigger(path + (section,), n, t, _ROUND) for n, t in r[section].items())
+            for section in ("end_conditions", "match_end")
+        )
+        starter = (
+            self.b.expr(doc, path + ("starter",), r["starter"], {}, "player")
+            if "starter" in r
+            else None
+        )
+        return ir.Rounds(
+            part["setup"],
+            part.get("scoring"),
+            ends,
+            match_end,
+            starter,
+            _rulings(r),
+            doc.key_span(path),
+        )
 
     def _trigger(self, section, name, t, scope=None) -> ir.Trigger:
         """An end condition or trigger; section is a key, or a path for one inside rounds."""
@@ -361,10 +545,14 @@ class _Compiler:
         path = (section if isinstance(section, tuple) else (section,)) + (name,)
         scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
         if "each" in t and (t["each"] in RESERVED or t["each"] in self.names.all_names):
-            self.problems.append(reserved_clash(
-                t["each"], doc.span(path + ("each",)),
-                f"'{t['each']}' is already a name of the spec or the language; "
-                "'each' needs a name of its own"))
+            self.problems.append(
+                reserved_clash(
+                    t["each"],
+                    doc.span(path + ("each",)),
+                    f"'{t['each']}' is already a name of the spec or the language; "
+                    "'each' needs a name of its own",
+                )
+            )
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
         return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
@@ -374,14 +562,16 @@ class _Compiler:
         constants: not its caller's locals, and so not an action's (no react())."""
         path, params = ("procedures", name), self.names.procedures[name]
         effect = self.b.block(self.doc, path + ("effect",), p["effect"], dict(params))
-        return ir.Procedure(name, p.get("title", _title(name)), params, effect, _rulings(p),
-                            self.doc.key_span(path))
+        return ir.Procedure(
+            name, p.get("title", _title(name)), params, effect, _rulings(p), self.doc.key_span(path)
+        )
 
     def _condition(self, name, c) -> ir.Condition:
         path, params = ("conditions", name), self.names.conditions[name]
         when = self.b.expr(self.doc, path + ("when",), c["when"], dict(params), "bool")
-        return ir.Condition(name, c.get("title", _title(name)), params, when, _rulings(c),
-                            self.doc.key_span(path))
+        return ir.Condition(
+            name, c.get("title", _title(name)), params, when, _rulings(c), self.doc.key_span(path)
+        )
 
     def _condition_calls(self, conditions) -> None:
         """RS210: an expression cannot recurse, so no condition may call itself, directly
@@ -395,10 +585,15 @@ class _Compiler:
             way = _way_back(c.name, calls)
             if way:
                 circles = True
-                self.problems.append(Diagnostic(
-                    "RS210", f"condition '{c.name}' calls itself: {' -> '.join(way)}", c.span,
-                    hint="a condition cannot recurse; write the repeated part out, or use a "
-                         "procedure with a while loop"))
+                self.problems.append(
+                    Diagnostic(
+                        "RS210",
+                        f"condition '{c.name}' calls itself: {' -> '.join(way)}",
+                        c.span,
+                        hint="a condition cannot recurse; write the repeated part out, or use a "
+                        "procedure with a while loop",
+                    )
+                )
         if not circles:
             self._condition_depth(conditions, calls)
 
@@ -409,10 +604,15 @@ class _Compiler:
         for c in ir.callees_first(conditions):
             depth[c.name] = 1 + max((depth[n] for n in calls[c.name]), default=0)
             if depth[c.name] == MAX_CONDITION_DEPTH + 1:
-                self.problems.append(Diagnostic(
-                    "RS210", f"condition '{c.name}' starts a chain of {MAX_CONDITION_DEPTH + 1} "
-                    f"conditions calling one another; at most {MAX_CONDITION_DEPTH}", c.span,
-                    hint="write a part of the chain out"))
+                self.problems.append(
+                    Diagnostic(
+                        "RS210",
+                        f"condition '{c.name}' starts a chain of {MAX_CONDITION_DEPTH + 1} "
+                        f"conditions calling one another; at most {MAX_CONDITION_DEPTH}",
+                        c.span,
+                        hint="write a part of the chain out",
+                    )
+                )
 
     # --- cross-references ----------------------------------------------------------
 
@@ -424,46 +624,71 @@ class _Compiler:
         counts = [c.count for c in self.decls]
         for c in self.decls:
             if c.count > MAX_CARDS:
-                self.error_at("RS407", f"{c.count} copies of '{c.name}'; a card type may have at "
-                              f"most {MAX_CARDS}", c.count_span)
+                self.error_at(
+                    "RS407",
+                    f"{c.count} copies of '{c.name}'; a card type may have at most {MAX_CARDS}",
+                    c.count_span,
+                )
         if max(counts, default=0) <= MAX_CARDS < sum(counts):
-            self.error("RS407", f"the deck holds {sum(counts)} cards; a deck may hold "
-                       f"at most {MAX_CARDS}", ("deck", "cards"), key=True)
+            self.error(
+                "RS407",
+                f"the deck holds {sum(counts)} cards; a deck may hold at most {MAX_CARDS}",
+                ("deck", "cards"),
+                key=True,
+            )
         for players, total in (deck.get("totals") or {}).items():
             got = sum(max(k, 0) for _, k in spec.deck_for(int(players)))
             if got != total:
-                self.error("RS405", f"the deck for {players} players holds {got} cards, not "
-                           f"the {total} declared", ("deck", "totals", players))
+                self.error(
+                    "RS405",
+                    f"the deck for {players} players holds {got} cards, not the {total} declared",
+                    ("deck", "totals", players),
+                )
 
     def _nested_loops(self, spec: ir.Spec) -> None:
         """RS410: `for` loops over players nested so deep that one run of them makes more
         than MAX_FOR_PASSES passes at the most players (64 players, 4 deep: 16 million).
         A `while` is bounded as the game runs; these are not, so they are bounded here."""
+
         def depth(stmts) -> int:
             return max((_for_depth(s) for s in stmts), default=0)
 
         def _for_depth(s) -> int:
             inner = max((depth(block) for block in ir.iter_blocks(s)), default=0)
-            return inner + (isinstance(s, ir.For) and s.items.type == "players")  # one player: one pass
+            return inner + (
+                isinstance(s, ir.For) and s.items.type == "players"
+            )  # one player: one pass
 
-        blocks = [spec.setup] + [rule.effect for _, rule in spec.rules()] + \
-            [p.effect for p in spec.procedures]
+        blocks = (
+            [spec.setup]
+            + [rule.effect for _, rule in spec.rules()]
+            + [p.effect for p in spec.procedures]
+        )
         for s in (s for block in blocks for s in block):
             d = _for_depth(s)
-            if spec.max_players ** d > MAX_FOR_PASSES:
-                outer = next(n for n in ir.walk(s) if isinstance(n, ir.For) and n.items.type == "players")
-                self.problems.append(Diagnostic(
-                    "RS410", f"{d} nested for loops make up to {spec.max_players}^{d} passes at "
-                    f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}", outer.span,
-                    hint="nest fewer loops, or loop over fewer players"))
+            if spec.max_players**d > MAX_FOR_PASSES:
+                outer = next(
+                    n for n in ir.walk(s) if isinstance(n, ir.For) and n.items.type == "players"
+                )
+                self.problems.append(
+                    Diagnostic(
+                        "RS410",
+                        f"{d} nested for loops make up to {spec.max_players}^{d} passes at "
+                        f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}",
+                        outer.span,
+                        hint="nest fewer loops, or loop over fewer players",
+                    )
+                )
 
     def _nested_aggregates(self, spec: ir.Spec) -> None:
         """RS410 for aggregates over cards: each makes a pass per card (up to 10,000 in
         the largest deck), and nesting in one another, or in aggregates over players,
         multiplies. (Aggregates over players alone were never bounded: a spec that
         validated stays valid.)"""
-        deck = max(sum(k for _, k in spec.deck_for(n))
-                   for n in range(spec.min_players, spec.max_players + 1))
+        deck = max(
+            sum(k for _, k in spec.deck_for(n))
+            for n in range(spec.min_players, spec.max_players + 1)
+        )
 
         def passes(node) -> int:
             if not isinstance(node, ir.Aggregate):
@@ -478,15 +703,25 @@ class _Compiler:
         def check(node) -> None:
             n = passes(node) if isinstance(node, ir.Aggregate) and over_cards(node) else 0
             if n > MAX_FOR_PASSES:
-                self.problems.append(Diagnostic(
-                    "RS410", f"aggregates nested here make up to {n:,} passes at "
-                    f"{spec.max_players} players and {deck} cards; at most {MAX_FOR_PASSES:,}",
-                    node.span, hint="nest fewer aggregates, or work out a part first with let"))
+                self.problems.append(
+                    Diagnostic(
+                        "RS410",
+                        f"aggregates nested here make up to {n:,} passes at "
+                        f"{spec.max_players} players and {deck} cards; at most {MAX_FOR_PASSES:,}",
+                        node.span,
+                        hint="nest fewer aggregates, or work out a part first with let",
+                    )
+                )
                 return
             for child in ir.iter_children(node):
                 check(child)
 
-        for part in (spec.setup, *(rule for _, rule in spec.rules()), spec.counters, spec.evaluation):
+        for part in (
+            spec.setup,
+            *(rule for _, rule in spec.rules()),
+            spec.counters,
+            spec.evaluation,
+        ):
             if part is not None:
                 check(part)
 
@@ -494,57 +729,103 @@ class _Compiler:
         d = self.data
         lo, hi, default = spec.min_players, spec.max_players, spec.default_players
         if not lo <= default <= hi:
-            self.error("RS401", f"players: need min <= default <= max, got {lo}, {default}, {hi}",
-                       ("players",))
+            self.error(
+                "RS401",
+                f"players: need min <= default <= max, got {lo}, {default}, {hi}",
+                ("players",),
+            )
         for key, n in d["players"].items():
             if n > MAX_PLAYERS:
-                self.error("RS408", f"players.{key} is {n}; a game may have at most "
-                           f"{MAX_PLAYERS} players", ("players", key))
+                self.error(
+                    "RS408",
+                    f"players.{key} is {n}; a game may have at most {MAX_PLAYERS} players",
+                    ("players", key),
+                )
         if spec.turn_limit > MAX_TURN_LIMIT:
-            self.error("RS409", f"turn_limit is {spec.turn_limit}; it may be at most "
-                       f"{MAX_TURN_LIMIT}", ("turn_limit",),
-                       "it only stops a game that would not end")
+            self.error(
+                "RS409",
+                f"turn_limit is {spec.turn_limit}; it may be at most {MAX_TURN_LIMIT}",
+                ("turn_limit",),
+                "it only stops a game that would not end",
+            )
         self._nested_loops(spec)
         self._nested_aggregates(spec)
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
-            self.error("RS201", f"unknown zone '{spec.hand}' for hand", ("hand",), did_you_mean(spec.hand, zones))
+            self.error(
+                "RS201",
+                f"unknown zone '{spec.hand}' for hand",
+                ("hand",),
+                did_you_mean(spec.hand, zones),
+            )
         elif not zones[spec.hand].per_player:
             self.error("RS402", f"hand zone '{spec.hand}' must be per_player", ("hand",))
         starts = [z.name for z in spec.zones if z.start]
         if len(starts) != 1:
-            self.error("RS403", f"exactly one zone must have start: true (the deck starts "
-                       f"there), found {len(starts)}", ("zones",), key=True)
+            self.error(
+                "RS403",
+                f"exactly one zone must have start: true (the deck starts "
+                f"there), found {len(starts)}",
+                ("zones",),
+                key=True,
+            )
         for z in spec.zones:
             if z.refill_from and z.refill_from not in zones:
-                self.error("RS201", f"unknown zone '{z.refill_from}' in refill_from",
-                           ("zones", z.name, "refill_from"), did_you_mean(z.refill_from, zones))
+                self.error(
+                    "RS201",
+                    f"unknown zone '{z.refill_from}' in refill_from",
+                    ("zones", z.name, "refill_from"),
+                    did_you_mean(z.refill_from, zones),
+                )
             elif z.refill_from and not (_single(zones[z.refill_from]) and _single(z)):
-                self.error("RS402", "refill_from must link two shared zones, not a per-player "
-                           "zone or a family", ("zones", z.name, "refill_from"))
+                self.error(
+                    "RS402",
+                    "refill_from must link two shared zones, not a per-player zone or a family",
+                    ("zones", z.name, "refill_from"),
+                )
             if z.count is not None and (z.per_player or z.start):
-                self.error("RS402", f"zone '{z.name}' is a family of {z.count} zones, so it "
-                           f"cannot be {'per_player' if z.per_player else 'the start zone'}",
-                           ("zones", z.name, "count"), "a family is shared: one zone per index")
+                self.error(
+                    "RS402",
+                    f"zone '{z.name}' is a family of {z.count} zones, so it "
+                    f"cannot be {'per_player' if z.per_player else 'the start zone'}",
+                    ("zones", z.name, "count"),
+                    "a family is shared: one zone per index",
+                )
         kinds = self.names.kinds | self.names.refused  # a refused name was reported once
         actions = {a.name for a in spec.actions}
         for a in spec.actions:
             if a.card is not None and a.card != "any" and a.card not in kinds:
-                self.error("RS201", f"unknown card type or tag '{a.card}'", ("actions", a.name, "card"),
-                           did_you_mean(a.card, kinds))
+                self.error(
+                    "RS201",
+                    f"unknown card type or tag '{a.card}'",
+                    ("actions", a.name, "card"),
+                    did_you_mean(a.card, kinds),
+                )
         for r in spec.reactions:
             if r.card is not None and r.card not in kinds:
-                self.error("RS201", f"unknown card type or tag '{r.card}'", ("reactions", r.name, "card"),
-                           did_you_mean(r.card, kinds))
+                self.error(
+                    "RS201",
+                    f"unknown card type or tag '{r.card}'",
+                    ("reactions", r.name, "card"),
+                    did_you_mean(r.card, kinds),
+                )
         self._deck_checks(spec)
         for g in spec.goals:
             if g.zone not in zones or not zones[g.zone].per_player:
-                self.error("RS402", f"goals '{g.name}' need a per-player zone, got '{g.zone}'",
-                           ("goals", g.name, "zone"), did_you_mean(g.zone, zones))
+                self.error(
+                    "RS402",
+                    f"goals '{g.name}' need a per-player zone, got '{g.zone}'",
+                    ("goals", g.name, "zone"),
+                    did_you_mean(g.zone, zones),
+                )
             for i, (kind, _) in enumerate(g.order):
                 if kind not in kinds:
-                    self.error("RS201", f"unknown card type or tag '{kind}'",
-                               ("goals", g.name, "order", i, "card"), did_you_mean(kind, kinds))
+                    self.error(
+                        "RS201",
+                        f"unknown card type or tag '{kind}'",
+                        ("goals", g.name, "order", i, "card"),
+                        did_you_mean(kind, kinds),
+                    )
         steps = set()
         for i, s in enumerate(spec.turn):
             if s.name in steps:
@@ -552,18 +833,33 @@ class _Compiler:
             steps.add(s.name)
             for j, a in enumerate(s.actions):
                 if a not in actions:
-                    self.error("RS201", f"unknown action '{a}'", ("turn", i, "actions", j),
-                               did_you_mean(a, actions))
+                    self.error(
+                        "RS201",
+                        f"unknown action '{a}'",
+                        ("turn", i, "actions", j),
+                        did_you_mean(a, actions),
+                    )
         rules = {}
-        for section in ("actions", "reactions", "end_conditions", "triggers",
-                        ("rounds", "end_conditions"), ("rounds", "match_end")):
+        for section in (
+            "actions",
+            "reactions",
+            "end_conditions",
+            "triggers",
+            ("rounds", "end_conditions"),
+            ("rounds", "match_end"),
+        ):
             path = section if isinstance(section, tuple) else (section,)
             entries = d.get(path[0]) or {}
             for name in (entries.get(path[1]) or {}) if len(path) > 1 else entries:
                 if name in rules:
-                    self.error("RS202", f"duplicate rule name '{name}' (also in {rules[name]})",
-                               path + (name,), "actions, reactions, end conditions, triggers "
-                               "and match ends share one namespace", key=True)
+                    self.error(
+                        "RS202",
+                        f"duplicate rule name '{name}' (also in {rules[name]})",
+                        path + (name,),
+                        "actions, reactions, end conditions, triggers "
+                        "and match ends share one namespace",
+                        key=True,
+                    )
                 rules[name] = ".".join(path)
 
 

@@ -6,6 +6,7 @@ CardDecl, each carrying the places that declared its parts: everything after thi
 treats a generated card type exactly like a written one, and points at the YAML node
 that made it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -20,7 +21,7 @@ from .limits import MAX_CARDS
 
 NAME = re.compile(r"[a-z][a-z0-9_]*|_[a-z0-9][a-z0-9_]*")
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
-INT_LIMIT = 10 ** 18  # as a counter or product at play (docs/limits.md)
+INT_LIMIT = 10**18  # as a counter or product at play (docs/limits.md)
 
 
 @dataclass
@@ -30,7 +31,7 @@ class CardDecl:
     count: int
     tags: tuple[str, ...]
     props: dict[str, object]
-    span: Span                    # the written name, or the family's card template
+    span: Span  # the written name, or the family's card template
     count_span: Span
     tag_spans: tuple[Span, ...]
     prop_spans: dict[str, Span]
@@ -73,18 +74,31 @@ def declare(doc, problems: list[Diagnostic]) -> list[CardDecl]:
         except _Problem as exc:
             problems.append(exc.diagnostic)
     if not deck.get("cards") and not deck.get("build"):
-        problems.append(Diagnostic("RS103", "the deck needs 'cards' or 'build'",
-                                   doc.key_span(("deck",)), hint="list card types, or build them"))
+        problems.append(
+            Diagnostic(
+                "RS103",
+                "the deck needs 'cards' or 'build'",
+                doc.key_span(("deck",)),
+                hint="list card types, or build them",
+            )
+        )
     return out
 
 
 def _written(doc, name, c) -> CardDecl:
     path = ("deck", "cards", name)
     tags, props = tuple(c.get("tags", ())), dict(c.get("props") or {})
-    return CardDecl(name, c.get("title", title_of(name)), c["count"], tags, props,
-                    doc.key_span(path), doc.span(path + ("count",)),
-                    tuple(doc.span(path + ("tags", i)) for i in range(len(tags))),
-                    {k: doc.span(path + ("props", k)) for k in props})
+    return CardDecl(
+        name,
+        c.get("title", title_of(name)),
+        c["count"],
+        tags,
+        props,
+        doc.key_span(path),
+        doc.span(path + ("count",)),
+        tuple(doc.span(path + ("tags", i)) for i in range(len(tags))),
+        {k: doc.span(path + ("props", k)) for k in props},
+    )
 
 
 class _Family:
@@ -110,9 +124,12 @@ class _Family:
             props.update((k, fn(props)) for k, fn in derive.items())
             card = self._card(props, dict(zip(self.axes, (j for j, _ in combo))))
             if card.name in seen:
-                raise _Problem("RS202", f"the card template gives '{card.name}' twice",
-                               self.span("card"), "name every property whose values differ "
-                               "in the template")
+                raise _Problem(
+                    "RS202",
+                    f"the card template gives '{card.name}' twice",
+                    self.span("card"),
+                    "name every property whose values differ in the template",
+                )
             seen.add(card.name)
             out.append(card)
         return out
@@ -121,34 +138,54 @@ class _Family:
         """The limits on a deck hold before a single card type is made."""
         for axis, values in self.axes.items():
             if not len(values):
-                raise _Problem("RS104", f"'{axis}' goes from {values.start} to "
-                               f"{values.stop - 1}: no values", self.span("each", axis))
+                raise _Problem(
+                    "RS104",
+                    f"'{axis}' goes from {values.start} to {values.stop - 1}: no values",
+                    self.span("each", axis),
+                )
         types = prod(len(v) for v in self.axes.values())
         if types > MAX_CARDS or types * self.count > MAX_CARDS:
-            raise _Problem("RS407", f"this family makes {types} card types × {self.count} "
-                           f"copies; a deck may hold at most {MAX_CARDS} cards",
-                           self.span("each"))
+            raise _Problem(
+                "RS407",
+                f"this family makes {types} card types × {self.count} "
+                f"copies; a deck may hold at most {MAX_CARDS} cards",
+                self.span("each"),
+            )
         for axis, values in self.axes.items():
             if len({value_class(v) for v in values}) > 1:
-                raise _Problem("RS406", f"property '{axis}' mixes numbers, true/false and text",
-                               self.span("each", axis), "give every value the same type")
+                raise _Problem(
+                    "RS406",
+                    f"property '{axis}' mixes numbers, true/false and text",
+                    self.span("each", axis),
+                    "give every value the same type",
+                )
 
     def _check_templates(self, derive) -> None:
         known = [*self.axes, *derive]
         for key in ("card", "title"):
             for name in PLACEHOLDER.findall(self.f.get(key, "")):
                 if name not in known:
-                    raise _Problem("RS201", f"unknown card property '{name}' in the {key} "
-                                   "template", self.span(key), did_you_mean(name, known))
+                    raise _Problem(
+                        "RS201",
+                        f"unknown card property '{name}' in the {key} template",
+                        self.span(key),
+                        did_you_mean(name, known),
+                    )
 
     def _card(self, props, index) -> CardDecl:
         """The card type for one combination; `index` gives each axis value's position."""
         name = _fill(self.f["card"], props)
         if not NAME.fullmatch(name):
-            raise _Problem("RS104", f"the card template gives '{name}', which is not a valid "
-                           "name", self.span("card"), "names are lower_snake_case: a-z, 0-9 and _")
-        spans = {k: self.span("each", k, index[k]) if k in index else self.span("props", k)
-                 for k in props}
+            raise _Problem(
+                "RS104",
+                f"the card template gives '{name}', which is not a valid name",
+                self.span("card"),
+                "names are lower_snake_case: a-z, 0-9 and _",
+            )
+        spans = {
+            k: self.span("each", k, index[k]) if k in index else self.span("props", k)
+            for k in props
+        }
         tags = list(self.f.get("tags", ()))
         tag_spans = [self.span("tags", i) for i in range(len(tags))]
         for k, v in props.items():  # a text value is also a tag: of(hand(p), hearts)
@@ -156,14 +193,25 @@ class _Family:
                 tags.append(v)
                 tag_spans.append(spans[k])
         title = _fill(self.f["title"], props) if "title" in self.f else title_of(name)
-        return CardDecl(name, title, self.count, tuple(tags), props, self.span("card"),
-                        self.span("count"), tuple(tag_spans), spans)
+        return CardDecl(
+            name,
+            title,
+            self.count,
+            tuple(tags),
+            props,
+            self.span("card"),
+            self.span("count"),
+            tuple(tag_spans),
+            spans,
+        )
 
     def _deriver(self, key, rule):
         """A function from the `each` values to a derived property, or None."""
         if key in self.axes:
             span = self.doc.key_span(self.path + ("props", key))
-            self.problems.append(Diagnostic("RS202", f"'{key}' is already a property in each", span))
+            self.problems.append(
+                Diagnostic("RS202", f"'{key}' is already a property in each", span)
+            )
             return None
         if isinstance(rule, dict):
             return self._lookup(key, *next(iter(rule.items())))
@@ -174,14 +222,25 @@ class _Family:
     def _lookup(self, key, axis, table):
         at = self.path + ("props", key, axis)
         if axis not in self.axes:
-            self.problems.append(Diagnostic("RS201", f"unknown card property '{axis}'",
-                                            self.doc.key_span(at), hint=did_you_mean(axis, self.axes)))
+            self.problems.append(
+                Diagnostic(
+                    "RS201",
+                    f"unknown card property '{axis}'",
+                    self.doc.key_span(at),
+                    hint=did_you_mean(axis, self.axes),
+                )
+            )
             return None
         missing = [v for v in self.axes[axis] if _text(v) not in table]
         if missing:
-            self.problems.append(Diagnostic("RS411", f"'{key}' gives no value for {axis} "
-                                            f"{_text(missing[0])}", self.doc.span(at),
-                                            hint="give a value for every one"))
+            self.problems.append(
+                Diagnostic(
+                    "RS411",
+                    f"'{key}' gives no value for {axis} {_text(missing[0])}",
+                    self.doc.span(at),
+                    hint="give a value for every one",
+                )
+            )
             return None
         return lambda props: table[_text(props[axis])]
 
@@ -193,30 +252,43 @@ class _Family:
             return None
         bad = next((n for n in _nodes(expr) if not _foldable(n, scope)), None)
         if bad is not None:
-            self.problems.append(Diagnostic(
-                "RS411", f"a formula may use numbers, text, true and false, the properties in "
-                f"each, operators, min and max; not '{_shown(bad)}'", bad.span))
+            self.problems.append(
+                Diagnostic(
+                    "RS411",
+                    f"a formula may use numbers, text, true and false, the properties in "
+                    f"each, operators, min and max; not '{_shown(bad)}'",
+                    bad.span,
+                )
+            )
             return None
 
         def derived(props):
             value = _fold(expr, props)
             if isinstance(value, str) and not NAME.fullmatch(value):
-                raise _Problem("RS104", f"'{key}' gives '{value}', which is not a valid name "
-                               "(text values of built cards are tags)", self.doc.span(path))
+                raise _Problem(
+                    "RS104",
+                    f"'{key}' gives '{value}', which is not a valid name "
+                    "(text values of built cards are tags)",
+                    self.doc.span(path),
+                )
             if isinstance(value, int) and not -INT_LIMIT <= value <= INT_LIMIT:
-                raise _Problem("RS411", f"'{key}' gives a number past ±10^18",
-                               self.doc.span(path))
+                raise _Problem("RS411", f"'{key}' gives a number past ±10^18", self.doc.span(path))
             return value
+
         return derived
 
 
 def _spec_names(data) -> Names:
     """The parameters, zones and counters, known to formulas only so that one reading
     them is told it may not (RS411) rather than that they do not exist."""
+
     def per_player(section):
         return {n: bool(v.get("per_player")) for n, v in (data.get(section) or {}).items()}
-    params = {n: "bool" if isinstance(default_of(v), bool) else "int"
-              for n, v in (data.get("parameters") or {}).items()}
+
+    params = {
+        n: "bool" if isinstance(default_of(v), bool) else "int"
+        for n, v in (data.get("parameters") or {}).items()
+    }
     return Names(params, per_player("counters"), per_player("zones"), set())
 
 
@@ -230,8 +302,9 @@ def _text(v) -> str:
 
 
 def _fill(template: str, props) -> str:
-    return PLACEHOLDER.sub(lambda m: _text(props[m.group(1)]) if m.group(1) in props
-                           else m.group(0), template)
+    return PLACEHOLDER.sub(
+        lambda m: _text(props[m.group(1)]) if m.group(1) in props else m.group(0), template
+    )
 
 
 def _type(v) -> str:
@@ -249,18 +322,28 @@ def _shown(e) -> str:
 
 
 def _foldable(e, scope) -> bool:
-    return isinstance(e, (ir.Const, ir.Unary)) or \
-        isinstance(e, ir.Local) and e.name in scope or \
-        isinstance(e, ir.Binary) and e.op != "in" or \
-        isinstance(e, ir.Call) and e.func in ("min", "max")
+    return (
+        isinstance(e, (ir.Const, ir.Unary))
+        or (isinstance(e, ir.Local) and e.name in scope)
+        or (isinstance(e, ir.Binary) and e.op != "in")
+        or (isinstance(e, ir.Call) and e.func in ("min", "max"))
+    )
 
 
 _OPS = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0,  # as at play
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
-    "and": lambda a, b: a and b, "or": lambda a, b: a or b,
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b if b else 0,
+    "%": lambda a, b: a % b if b else 0,  # as at play
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "and": lambda a, b: a and b,
+    "or": lambda a, b: a or b,
 }
 
 
@@ -287,14 +370,23 @@ def removals(doc, decls: list[CardDecl], problems: list[Diagnostic]):
     for players, entry in (doc.data["deck"].get("remove") or {}).items():
         path = ("deck", "remove", players)
         removed: dict[str, int] = {}
-        picks = _by_name(doc, path, entry, counts, problems) if isinstance(entry, dict) \
+        picks = (
+            _by_name(doc, path, entry, counts, problems)
+            if isinstance(entry, dict)
             else _by_property(doc, path, entry, decls, problems)
+        )
         for card, k, span in picks:
             removed[card] = removed.get(card, 0) + k
             if removed[card] > counts[card]:
-                problems.append(Diagnostic(
-                    "RS404", f"removing {removed[card]} '{card}' for {players} players leaves "
-                    f"{counts[card] - removed[card]}", span, hint=f"the deck holds {counts[card]}"))
+                problems.append(
+                    Diagnostic(
+                        "RS404",
+                        f"removing {removed[card]} '{card}' for {players} players leaves "
+                        f"{counts[card] - removed[card]}",
+                        span,
+                        hint=f"the deck holds {counts[card]}",
+                    )
+                )
         out.append((int(players), tuple(removed.items())))
     return tuple(sorted(out))
 
@@ -304,8 +396,14 @@ def _by_name(doc, path, entry, counts, problems):
         if card in counts:
             yield card, k, doc.span(path + (card,))
         else:
-            problems.append(Diagnostic("RS201", f"unknown card '{card}'", doc.key_span(path + (card,)),
-                                       hint=did_you_mean(card, counts)))
+            problems.append(
+                Diagnostic(
+                    "RS201",
+                    f"unknown card '{card}'",
+                    doc.key_span(path + (card,)),
+                    hint=did_you_mean(card, counts),
+                )
+            )
 
 
 def _by_property(doc, path, entry, decls, problems):
@@ -316,12 +414,26 @@ def _by_property(doc, path, entry, decls, problems):
         where = pick["where"]
         unknown = [k for k in where if k not in known]
         for k in unknown:
-            problems.append(Diagnostic("RS201", f"unknown card property '{k}'",
-                                       doc.key_span(path + (i, "where", k)), hint=did_you_mean(k, known)))
-        matched = [d for d in decls if all(k in d.props and same_value(d.props[k], v)
-                                           for k, v in where.items())]
+            problems.append(
+                Diagnostic(
+                    "RS201",
+                    f"unknown card property '{k}'",
+                    doc.key_span(path + (i, "where", k)),
+                    hint=did_you_mean(k, known),
+                )
+            )
+        matched = [
+            d
+            for d in decls
+            if all(k in d.props and same_value(d.props[k], v) for k, v in where.items())
+        ]
         if not matched and not unknown:
-            problems.append(Diagnostic("RS201", "no card has " + ", ".join(
-                f"{k}: {_text(v)}" for k, v in where.items()), doc.span(path + (i, "where"))))
+            problems.append(
+                Diagnostic(
+                    "RS201",
+                    "no card has " + ", ".join(f"{k}: {_text(v)}" for k, v in where.items()),
+                    doc.span(path + (i, "where")),
+                )
+            )
         for d in matched:
             yield d.name, pick.get("count", d.count), doc.span(path + (i,))

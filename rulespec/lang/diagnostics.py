@@ -3,11 +3,12 @@
 Printed gcc-style (``file:line:col: severity CODE: message``) with the source line
 and a caret, so editors and people read the same text.
 """
+
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,15 @@ class Diagnostic:
         return text
 
     def as_dict(self) -> dict:
-        return {"code": self.code, "severity": self.severity, "message": self.message,
-                "hint": self.hint, "file": self.span.file, "line": self.span.line,
-                "col": self.span.col}
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+            "file": self.span.file,
+            "line": self.span.line,
+            "col": self.span.col,
+        }
 
 
 @dataclass

@@ -4,6 +4,7 @@ Parsing is Lark's (LALR, grammar.lark); this module resolves each name against t
 scope it is used in, checks the types of calls and operators, and reports problems at
 the line and column inside the file, not inside the YAML string.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,13 +15,20 @@ from importlib import resources
 import lark
 
 from . import ir
-from .builtins import (AGGREGATES, CHANCE, CONSTANTS, FUNCTIONS, KEYWORDS, PROCEDURES,
-                       RESERVED_IN_V2, accepts)
+from .builtins import (
+    AGGREGATES,
+    CHANCE,
+    CONSTANTS,
+    FUNCTIONS,
+    KEYWORDS,
+    PROCEDURES,
+    RESERVED_IN_V2,
+    accepts,
+)
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
-
 
 _SINCE_V2 = "'{}' is reserved since Language v2; `rulespec migrate {}` renames it"
 _SINCE_V2_NAME = re.compile(r"'(\w+)' is reserved since Language v2; ")
@@ -43,21 +51,54 @@ def clash_name(d: Diagnostic) -> str | None:
 
 FAILED = "?"  # the type of a local whose let was refused or failed (and was reported)
 
-_TOKEN_NAMES = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label",
-                "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'",
-                "COMMA": "','", "$END": "the end", "ASSIGN_OP": "'='", "MINUS": "'-'",
-                "COMPARE_OP": "a comparison", "NOT": "'not'", "TRUE": "'true'",
-                "FALSE": "'false'", "SEMICOLON": "';'", "COLON": "':'",
-                "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "IN": "'in'",
-                "FOR": "'for'", "IF": "'if'", "ELSE": "'else'", "FROM": "'from'",
-                "_DOTS": "'..'", "THEN": "'then'", "DOT": "'.'"}
+_TOKEN_NAMES = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted label",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "COMMA": "','",
+    "$END": "the end",
+    "ASSIGN_OP": "'='",
+    "MINUS": "'-'",
+    "COMPARE_OP": "a comparison",
+    "NOT": "'not'",
+    "TRUE": "'true'",
+    "FALSE": "'false'",
+    "SEMICOLON": "';'",
+    "COLON": "':'",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'",
+    "IN": "'in'",
+    "FOR": "'for'",
+    "IF": "'if'",
+    "ELSE": "'else'",
+    "FROM": "'from'",
+    "_DOTS": "'..'",
+    "THEN": "'then'",
+    "DOT": "'.'",
+}
 # For a syntax error's message: the tokens that go on with a value (listed after the
 # others, which close a construct or go on with it), and the keywords of statements.
 _OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE_OP", "AND", "OR", "IN", "NOT", "DOT"}
 _STATEMENT_KEYWORDS = {"LET", "FOR", "WHILE", "CHOOSE"}
-_STATEMENTS = {"block", "let", "assign", "if_", "else_if", "for_", "while_", "choose_branch",
-               "branch", "choose_card", "choose_number", "choose_all",
-               "call_stmt"}
+_STATEMENTS = {
+    "block",
+    "let",
+    "assign",
+    "if_",
+    "else_if",
+    "for_",
+    "while_",
+    "choose_branch",
+    "branch",
+    "choose_card",
+    "choose_number",
+    "choose_all",
+    "call_stmt",
+}
 _NESTING = {"block", "else_if"}  # an `else if` nests its `if` in the else block
 
 
@@ -97,8 +138,22 @@ class _Keywords:
     """A keyword is lexed as one everywhere: Lark's contextual lexer would otherwise read
     `if` as a name where no keyword fits (`let z = if ...`) and report a later token."""
 
-    always_accept = ("LET", "IF", "THEN", "ELSE", "FOR", "IN", "WHILE", "CHOOSE", "FROM",
-                     "AND", "OR", "NOT", "TRUE", "FALSE")
+    always_accept = (
+        "LET",
+        "IF",
+        "THEN",
+        "ELSE",
+        "FOR",
+        "IN",
+        "WHILE",
+        "CHOOSE",
+        "FROM",
+        "AND",
+        "OR",
+        "NOT",
+        "TRUE",
+        "FALSE",
+    )
 
     def process(self, stream):
         return stream
@@ -107,16 +162,19 @@ class _Keywords:
 @lru_cache(maxsize=1)
 def parser() -> lark.Lark:
     text = resources.files("rulespec.lang").joinpath("grammar.lark").read_text()
-    return lark.Lark(text, start=["block", "expr"], parser="lalr", propagate_positions=True,
-                     postlex=_Keywords())
+    return lark.Lark(
+        text, start=["block", "expr"], parser="lalr", propagate_positions=True, postlex=_Keywords()
+    )
 
 
 def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str, str]:
     """The message and hint of a syntax error at pos: what was found, what would fit."""
     token = getattr(exc, "token", None)
     allowed = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
-    expected = [_TOKEN_NAMES.get(t, repr(t.lower())) for t in
-                sorted(allowed, key=lambda t: (t in _OPERATORS, _TOKEN_NAMES.get(t, t)))]
+    expected = [
+        _TOKEN_NAMES.get(t, repr(t.lower()))
+        for t in sorted(allowed, key=lambda t: (t in _OPERATORS, _TOKEN_NAMES.get(t, t)))
+    ]
     hint = f"expected {', '.join(dict.fromkeys(expected[:6]))}" if expected else ""
     if isinstance(exc, lark.UnexpectedCharacters):
         return f"unexpected character {text[pos]!r} in expression", hint
@@ -134,12 +192,12 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
 class Names:
     """What the names of one spec refer to (built by the compiler)."""
 
-    params: dict[str, str]                # name -> type
-    counters: dict[str, bool]             # name -> per player
-    zones: dict[str, bool]                # name -> per player
-    kinds: set[str]                       # card types and tags
+    params: dict[str, str]  # name -> type
+    counters: dict[str, bool]  # name -> per player
+    zones: dict[str, bool]  # name -> per player
+    kinds: set[str]  # card types and tags
     all_names: set[str] = field(default_factory=set)
-    props: dict[str, str] = field(default_factory=dict)   # card property -> type
+    props: dict[str, str] = field(default_factory=dict)  # card property -> type
     goals: set[str] = field(default_factory=set)
     families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
@@ -168,14 +226,19 @@ class Builder:
 
     # --- entry points -------------------------------------------------------------
 
-    def expr(self, doc, path, value, scope: dict[str, str], want: str | None = None) -> ir.Expr | None:
+    def expr(
+        self, doc, path, value, scope: dict[str, str], want: str | None = None
+    ) -> ir.Expr | None:
         self.text = SpecText(doc, path)
         if isinstance(value, bool) or isinstance(value, int):
             node = ir.Const(doc.span(path), "bool" if isinstance(value, bool) else "int", value)
             if want and not accepts(want, node.type):
-                self._error("RS204", f"{'.'.join(map(str, path))} must be "
-                            f"{'a condition (bool)' if want == 'bool' else want}, got {node.type}",
-                            node.span)
+                self._error(
+                    "RS204",
+                    f"{'.'.join(map(str, path))} must be "
+                    f"{'a condition (bool)' if want == 'bool' else want}, got {node.type}",
+                    node.span,
+                )
                 return None
             return node
         tree = self._parse(value, "expr")
@@ -184,8 +247,12 @@ class Builder:
         node = self._expr(tree, dict(scope))
         if node is not None and want and not accepts(want, node.type):
             what = ".".join(map(str, path))
-            self._error("RS204", f"{what} must be {'a condition (bool)' if want == 'bool' else want}, "
-                        f"got {node.type}", node.span)
+            self._error(
+                "RS204",
+                f"{what} must be {'a condition (bool)' if want == 'bool' else want}, "
+                f"got {node.type}",
+                node.span,
+            )
         return node
 
     def block(self, doc, path, text, scope: dict[str, str]) -> tuple[ir.Stmt, ...]:
@@ -218,12 +285,19 @@ class Builder:
             return tree
         code, node = deep
         if code == "RS302":
-            self._error(code, f"expression nested more than {MAX_EXPR_DEPTH} levels deep",
-                        self._span(node), "a chain like a + b + c is a level per operator; "
-                        "name parts with let")
+            self._error(
+                code,
+                f"expression nested more than {MAX_EXPR_DEPTH} levels deep",
+                self._span(node),
+                "a chain like a + b + c is a level per operator; name parts with let",
+            )
         else:
-            self._error(code, f"blocks nested more than {MAX_BLOCK_DEPTH} deep", self._span(node),
-                        "an else if is a level too; move a part into a trigger or a step")
+            self._error(
+                code,
+                f"blocks nested more than {MAX_BLOCK_DEPTH} deep",
+                self._span(node),
+                "an else if is a level too; move a part into a trigger or a step",
+            )
         return None
 
     # --- helpers ------------------------------------------------------------------
@@ -241,8 +315,9 @@ class Builder:
 
     def _check(self, node: ir.Expr | None, want: str, what: str) -> bool:
         if node is not None and not accepts(want, node.type):
-            self._error("RS204", f"{what} must be {want.replace('|', ' or ')}, got {node.type}",
-                        node.span)
+            self._error(
+                "RS204", f"{what} must be {want.replace('|', ' or ')}, got {node.type}", node.span
+            )
             return False
         return node is not None
 
@@ -282,7 +357,11 @@ class Builder:
             return ir.Unary(span, "int", "-", x) if self._check(x, "int", "'-' operand") else None
         if kind == "not_":
             x = self._expr(t.children[0], scope)
-            return ir.Unary(span, "bool", "not", x) if self._check(x, "bool", "'not' operand") else None
+            return (
+                ir.Unary(span, "bool", "not", x)
+                if self._check(x, "bool", "'not' operand")
+                else None
+            )
         if kind in ("and_", "or_"):
             op = kind[:-1]
             items = [self._expr(c, scope) for c in t.children]
@@ -318,7 +397,9 @@ class Builder:
             return None
         if kind in ("in_", "not_in"):
             a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
-            if self._check(a, "player", "left of 'in'") & self._check(b, "players", "right of 'in'"):
+            if self._check(a, "player", "left of 'in'") & self._check(
+                b, "players", "right of 'in'"
+            ):
                 node = ir.Binary(span, "bool", "in", a, b)
                 return ir.Unary(span, "bool", "not", node) if kind == "not_in" else node
             return None
@@ -338,8 +419,12 @@ class Builder:
                 return None
             return ir.Counter(span, "int", name, None)
         if name in n.families:
-            self._error("RS204", f"zone '{name}' is a family of {n.families[name]} zones: "
-                        f"write {name}(i), i from 0 to {n.families[name] - 1}", span)
+            self._error(
+                "RS204",
+                f"zone '{name}' is a family of {n.families[name]} zones: "
+                f"write {name}(i), i from 0 to {n.families[name] - 1}",
+                span,
+            )
             return None
         if name in n.zones:
             if n.zones[name]:
@@ -348,7 +433,9 @@ class Builder:
             return ir.ZoneRef(span, "zone", name, None)
         if name in n.memories:
             if n.memories[name]:
-                self._error("RS204", f"remembered cards '{name}' are per player: write {name}(p)", span)
+                self._error(
+                    "RS204", f"remembered cards '{name}' are per player: write {name}(p)", span
+                )
                 return None
             return ir.Memory(span, "cards", name, None)
         if name in n.kinds:
@@ -356,8 +443,12 @@ class Builder:
         if name in n.goals:
             return ir.Const(span, "goal", name)
         if name in n.conditions:
-            self._error("RS203", f"condition '{name}' is called with its arguments: write "
-                        f"{name}({', '.join(p for p, _ in n.conditions[name])})", span)
+            self._error(
+                "RS203",
+                f"condition '{name}' is called with its arguments: write "
+                f"{name}({', '.join(p for p, _ in n.conditions[name])})",
+                span,
+            )
             return None
         if name in n.procedures:
             self._error("RS205", f"'{name}' is a statement, not a value", span)
@@ -378,7 +469,9 @@ class Builder:
         what, per = next(((w, names[name]) for w, names in owned if name in names), (None, None))
         if what is not None:
             if not per:
-                self._error("RS204", f"{what} '{name}' is shared: write {name} without an owner", span)
+                self._error(
+                    "RS204", f"{what} '{name}' is shared: write {name} without an owner", span
+                )
                 return None
             if len(args) != 1:
                 self._error("RS203", f"{name}(p) takes one player, got {len(args)} arguments", span)
@@ -400,8 +493,9 @@ class Builder:
                 self._unknown(name, span, scope, "function")
             return None
         if name in CHANCE and not chance_ok:
-            self._error("RS206", f"'{name}' is decided by chance and may only be "
-                        f"{CHANCE[name]}", span)
+            self._error(
+                "RS206", f"'{name}' is decided by chance and may only be {CHANCE[name]}", span
+            )
             return None
         params, result, _ = FUNCTIONS[name]
         ok = self._arguments(name, params, args, span)
@@ -423,8 +517,12 @@ class Builder:
             return None
         value = _constant(index)
         if value is not None and not 0 <= value < count:
-            self._error("RS211", f"{name}({value}) is out of range: the family holds "
-                        f"{count} zones, {name}(0) to {name}({count - 1})", index.span)
+            self._error(
+                "RS211",
+                f"{name}({value}) is out of range: the family holds "
+                f"{count} zones, {name}(0) to {name}({count - 1})",
+                index.span,
+            )
             return None
         return ir.ZoneRef(span, "zone", name, index)
 
@@ -432,14 +530,24 @@ class Builder:
         """prop(cards, "name"), typed as the deck's cards declare the property."""
         props = self.names.props
         if not isinstance(key, ir.Const):
-            self._error("RS204", "prop() takes a property name in quotes, not a value "
-                        "computed in play", key.span)
+            self._error(
+                "RS204",
+                "prop() takes a property name in quotes, not a value computed in play",
+                key.span,
+            )
             return None
         if key.value not in props:
-            self._error("RS201", f"unknown card property {key.value!r}", key.span,
-                        did_you_mean(key.value, props) or
-                        (f"the deck's card properties: {', '.join(sorted(props))}" if props
-                         else "the deck's cards declare no properties"))
+            self._error(
+                "RS201",
+                f"unknown card property {key.value!r}",
+                key.span,
+                did_you_mean(key.value, props)
+                or (
+                    f"the deck's card properties: {', '.join(sorted(props))}"
+                    if props
+                    else "the deck's cards declare no properties"
+                ),
+            )
             return None
         return ir.Call(span, props[key.value], "prop", (cards, key))
 
@@ -458,8 +566,12 @@ class Builder:
             return None
         common = _common(then.type, orelse.type)
         if common is None:
-            self._error("RS204", f"the two values of an if expression must have one type, got "
-                        f"{then.type} and {orelse.type}", orelse.span)
+            self._error(
+                "RS204",
+                f"the two values of an if expression must have one type, got "
+                f"{then.type} and {orelse.type}",
+                orelse.span,
+            )
             return None
         return ir.IfExpr(span, common, cond, then, orelse)
 
@@ -467,8 +579,12 @@ class Builder:
         func, body, var, items, *where = t.children
         func, var = str(func), str(var)
         if func not in AGGREGATES:
-            self._error("RS201", f"unknown aggregate '{func}'", span,
-                        did_you_mean(func, AGGREGATES) or f"one of {', '.join(AGGREGATES)}")
+            self._error(
+                "RS201",
+                f"unknown aggregate '{func}'",
+                span,
+                did_you_mean(func, AGGREGATES) or f"one of {', '.join(AGGREGATES)}",
+            )
             return None
         item_node = self._expr(items, scope)
         if not self._check(item_node, "players|cards", f"the items of {func}()"):
@@ -513,7 +629,9 @@ class Builder:
                 return None
             scope[name] = node.type
             if node.type == "goal":  # goal functions are compiled for one named goal
-                self._error("RS204", "a goal cannot be held in a local: name it where it is used", node.span)
+                self._error(
+                    "RS204", "a goal cannot be held in a local: name it where it is used", node.span
+                )
             return ir.Let(span, name, node)
         if kind == "assign":
             return self._assign(t, span, scope)
@@ -528,20 +646,29 @@ class Builder:
                 orelse = tuple(s for s in orelse if s is not None)
             else:
                 orelse = self._inner(rest, scope)
-            return ir.If(span, cond, then, orelse) if self._check(cond, "bool", "an if's condition") else None
+            return (
+                ir.If(span, cond, then, orelse)
+                if self._check(cond, "bool", "an if's condition")
+                else None
+            )
         if kind == "for_":
             var, items = str(t.children[0]), self._expr(t.children[1], scope)
             inner = dict(scope)
             inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
             body = self._block(t.children[2], inner)
-            if self._bad_binding(var, span, scope) or \
-                    not self._check(items, "players|ints|kinds", "a for loop's items"):
+            if self._bad_binding(var, span, scope) or not self._check(
+                items, "players|ints|kinds", "a for loop's items"
+            ):
                 return None
             return ir.For(span, var, items, body)
         if kind == "while_":
             cond = self._expr(t.children[0], scope)
             body = self._inner(t.children[1], scope)
-            return ir.While(span, cond, body) if self._check(cond, "bool", "a while's condition") else None
+            return (
+                ir.While(span, cond, body)
+                if self._check(cond, "bool", "a while's condition")
+                else None
+            )
         if kind == "choose_branch":
             player = self._expr(t.children[0], scope)
             branches, labels = [], set()
@@ -565,8 +692,9 @@ class Builder:
             inner = dict(scope)
             inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
             body = self._block(t.children[3], inner)
-            ok = self._check(player, "player", "the chooser") & \
-                self._check(source, "cards|ints|kinds", "what to choose from")
+            ok = self._check(player, "player", "the chooser") & self._check(
+                source, "cards|ints|kinds", "what to choose from"
+            )
             if self._bad_binding(var, span, scope) or not ok:
                 return None
             return ir.ChooseCard(span, player, var, source, body)
@@ -574,8 +702,11 @@ class Builder:
             player, var = self._expr(t.children[0], scope), str(t.children[1])
             low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
             body = self._block(t.children[4], dict(scope, **{var: "int"}))
-            ok = self._check(player, "player", "the chooser") & self._check(low, "int", "the lowest number") \
+            ok = (
+                self._check(player, "player", "the chooser")
+                & self._check(low, "int", "the lowest number")
                 & self._check(high, "int", "the highest number")
+            )
             if self._bad_binding(var, span, scope) or not ok:
                 return None
             return ir.ChooseNumber(span, player, var, low, high, body)
@@ -594,11 +725,16 @@ class Builder:
         inner[var] = "cards"
         order = self._expr(t.children[4], inner) if t.children[4] is not None else None
         body = self._block(t.children[5], inner)
-        ok = self._check(players, "players", "who chooses") & self._check(source, "cards", "what to choose from")
+        ok = self._check(players, "players", "who chooses") & self._check(
+            source, "cards", "what to choose from"
+        )
         if order is not None:
             ok &= self._check(order, "int", "the order of the picks")
-        if self._bad_binding(who, span, scope) or self._bad_binding(var, span, dict(scope, **{who: "player"})) \
-                or not ok:
+        if (
+            self._bad_binding(who, span, scope)
+            or self._bad_binding(var, span, dict(scope, **{who: "player"}))
+            or not ok
+        ):
             return None
         return ir.ChooseAll(span, ir.Local(span, "player", who), var, source, body, players, order)
 
@@ -615,9 +751,14 @@ class Builder:
             self._error("RS202", f"'{name}' is already a local here; pick a new name", span)
             return True
         if name in RESERVED or name in n.all_names:
-            self.problems.append(reserved_clash(
-                name, span, f"'{name}' is already a name of the spec or the language; "
-                "a local needs a name of its own"))
+            self.problems.append(
+                reserved_clash(
+                    name,
+                    span,
+                    f"'{name}' is already a name of the spec or the language; "
+                    "a local needs a name of its own",
+                )
+            )
             return True
         return False
 
@@ -628,16 +769,21 @@ class Builder:
         if owner is not None:
             target = self._call(lark.Tree("call", [t.children[0], owner], meta=t.meta), span, scope)
             if target is not None and not isinstance(target, (ir.Counter, ir.Memory)):
-                self._error("RS207", f"cannot assign to {name}(...): only counters, remembered "
-                            "cards and locals can be assigned", span)
+                self._error(
+                    "RS207",
+                    f"cannot assign to {name}(...): only counters, remembered "
+                    "cards and locals can be assigned",
+                    span,
+                )
                 return None
-        elif name in scope:
-            target = self._name(name, span, scope)
-        elif name in self.names.counters or name in self.names.memories:
+        elif name in scope or name in self.names.counters or name in self.names.memories:
             target = self._name(name, span, scope)
         elif name in self.names.params:
-            self._error("RS207", f"parameter '{name}' is a constant; use a counter for a "
-                        "value that changes", span)
+            self._error(
+                "RS207",
+                f"parameter '{name}' is a constant; use a counter for a value that changes",
+                span,
+            )
             return None
         else:
             self._unknown(name, span, scope, "counter or local")
@@ -648,7 +794,9 @@ class Builder:
             self._error("RS204", f"'{op}' needs a number, '{name}' is {target.type}", span)
             return None
         if not accepts(target.type, node.type):
-            self._error("RS204", f"cannot assign {node.type} to '{name}' ({target.type})", node.span)
+            self._error(
+                "RS204", f"cannot assign {node.type} to '{name}' ({target.type})", node.span
+            )
             return None
         return ir.Assign(span, target, op, node)
 
@@ -660,27 +808,48 @@ class Builder:
             if name in FUNCTIONS or name in self.names.conditions:
                 self._error("RS205", f"'{name}' is a value, not a statement", span)
             else:
-                self._error("RS201", f"unknown statement '{name}'", span,
-                            did_you_mean(name, set(PROCEDURES) | set(self.names.procedures))
-                            or "see docs/language.md")
+                self._error(
+                    "RS201",
+                    f"unknown statement '{name}'",
+                    span,
+                    did_you_mean(name, set(PROCEDURES) | set(self.names.procedures))
+                    or "see docs/language.md",
+                )
             return None
         if name == "react" and "__action__" not in scope:
-            self._error("RS208", "react() opens a window against an action or an answer, so it "
-                        "may only stand in an action's or a reaction's effect", span)
+            self._error(
+                "RS208",
+                "react() opens a window against an action or an answer, so it "
+                "may only stand in an action's or a reaction's effect",
+                span,
+            )
             return None
         if name == "end_turn" and "__round__" in scope:
-            self._error("RS209", "end_turn() would cut the change of rounds short, so it may "
-                        "not stand in a round's setup, scoring, end conditions or match ends", span)
+            self._error(
+                "RS209",
+                "end_turn() would cut the change of rounds short, so it may "
+                "not stand in a round's setup, scoring, end conditions or match ends",
+                span,
+            )
             return None
         params, _ = PROCEDURES[name]
         raw = [a for a in t.children[1:] if a is not None]
         args = []
         for i, a in enumerate(raw):
-            chance = i == 0 and isinstance(a, lark.Tree) and a.data == "call" and (
-                (name == "move" and str(a.children[0]) == "random") or
-                (name == "set_current" and str(a.children[0]) == "random_player"))
-            args.append(self._call(a, self._span(a), scope, chance_ok=True) if chance
-                        else self._expr(a, scope))
+            chance = (
+                i == 0
+                and isinstance(a, lark.Tree)
+                and a.data == "call"
+                and (
+                    (name == "move" and str(a.children[0]) == "random")
+                    or (name == "set_current" and str(a.children[0]) == "random_player")
+                )
+            )
+            args.append(
+                self._call(a, self._span(a), scope, chance_ok=True)
+                if chance
+                else self._expr(a, scope)
+            )
         return ir.Do(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
 
     def _perform(self, t, span, scope):
@@ -689,7 +858,11 @@ class Builder:
         name = str(t.children[0])
         args = self._args(t, scope)
         params = tuple(want for _, want in self.names.procedures[name])
-        return ir.ProcedureCall(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
+        return (
+            ir.ProcedureCall(span, name, tuple(args))
+            if self._arguments(name, params, args, span)
+            else None
+        )
 
     def _arguments(self, name, params, args, span) -> bool | None:
         """Whether a call's arguments fit its parameters: None for the wrong number

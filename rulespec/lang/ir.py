@@ -7,6 +7,7 @@ Every expression carries its static type (int, bool, str, player, players, zone,
 kind or goal; a zone is also usable wherever cards are expected, and a player wherever
 players are) so that the runtime can pick an implementation without inspecting values.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
@@ -14,8 +15,8 @@ from typing import get_args, get_type_hints
 
 from .diagnostics import Span
 
-
 # --- expressions ----------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Expr:
@@ -32,6 +33,7 @@ class Const(Expr):
 class Local(Expr):
     """An effect-local name: a `let`, a loop or choice variable, or a bound role
     (current, target, card, reactor, answer)."""
+
     name: str
 
 
@@ -49,6 +51,7 @@ class Counter(Expr):
 @dataclass(frozen=True)
 class Memory(Expr):
     """Cards the rules remember (`remember:`), by name; its owner for a per-player one."""
+
     name: str
     owner: Expr | None
 
@@ -62,6 +65,7 @@ class ZoneRef(Expr):
 @dataclass(frozen=True)
 class Kind(Expr):
     """A card type or a tag, used to filter cards."""
+
     name: str
 
 
@@ -74,6 +78,7 @@ class Call(Expr):
 @dataclass(frozen=True)
 class ConditionCall(Expr):
     """A call of a named condition of the spec (`conditions:`): always bool."""
+
     name: str
     args: tuple[Expr, ...]
 
@@ -82,6 +87,7 @@ class ConditionCall(Expr):
 class Aggregate(Expr):
     """`func(body for var in items if where)`: see rulespec.lang.builtins.AGGREGATES.
     The items are players or cards; a card is bound to var as a set of one card."""
+
     func: str
     body: Expr
     var: str
@@ -97,6 +103,7 @@ class Aggregate(Expr):
 @dataclass(frozen=True)
 class IfExpr(Expr):
     """`if cond then then else orelse`: the value of one arm."""
+
     cond: Expr
     then: Expr
     orelse: Expr
@@ -117,6 +124,7 @@ class Binary(Expr):
 
 # --- statements -----------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Stmt:
     span: Span
@@ -131,6 +139,7 @@ class Let(Stmt):
 @dataclass(frozen=True)
 class Assign(Stmt):
     """`name = v`, `name += v`, `name -= v` on a local or a counter."""
+
     target: Local | Counter | Memory
     op: str
     value: Expr
@@ -184,6 +193,7 @@ class ChooseAll(ChooseCard):
     the set (`player` is the Local p) picks a card of `source` in secret, asked in the
     set's order; once all have, the body runs once per pick, lowest `order` first (None:
     in the order asked). A ChooseCard, so analyses see where its cards come from."""
+
     players: Expr | None = None
     order: Expr | None = None
 
@@ -191,6 +201,7 @@ class ChooseAll(ChooseCard):
 @dataclass(frozen=True)
 class ChooseNumber(Stmt):
     """`choose(p) VAR from low..high { … }`: a number only the chooser sees in the log."""
+
     player: Expr
     var: str
     low: Expr
@@ -201,6 +212,7 @@ class ChooseNumber(Stmt):
 @dataclass(frozen=True)
 class Do(Stmt):
     """A call of a built-in procedure: move, shuffle, win, react, ..."""
+
     proc: str
     args: tuple[Expr, ...]
 
@@ -208,6 +220,7 @@ class Do(Stmt):
 @dataclass(frozen=True)
 class ProcedureCall(Stmt):
     """A call of a named procedure of the spec (`procedures:`)."""
+
     proc: str
     args: tuple[Expr, ...]
 
@@ -216,6 +229,7 @@ class ProcedureCall(Stmt):
 # One way to walk the IR, as CPython's ast module has: every analysis iterates
 # children with iter_children (or walks with walk, or subclasses Visitor) instead of
 # knowing each node's fields.
+
 
 def iter_fields(node):
     """(name, value) for each field of an IR node but its span, in declared order: what
@@ -324,6 +338,7 @@ def _subclasses(cls):
 
 # --- the spec -------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class CardType:
     name: str
@@ -340,11 +355,11 @@ class ZoneDef:
     per_player: bool
     visibility: str  # hidden | owner | public
     ordered: bool
-    start: bool      # the whole deck starts here
+    start: bool  # the whole deck starts here
     refill_from: str | None
     span: Span
     count: int | None = None  # a family of this many zones, name(0) ... name(count - 1)
-    refill_keep: int = 0      # cards left on top of refill_from when it refills this zone
+    refill_keep: int = 0  # cards left on top of refill_from when it refills this zone
 
 
 @dataclass(frozen=True)
@@ -353,13 +368,14 @@ class CounterDef:
     per_player: bool
     initial: Expr
     span: Span
-    match: bool = False       # kept from one game of a match to the next
+    match: bool = False  # kept from one game of a match to the next
 
 
 @dataclass(frozen=True)
 class MemoryDef:
     """A remembered set of cards, empty at first; `until: turn` forgets it as each turn
     begins."""
+
     name: str
     per_player: bool
     until: str  # turn | game
@@ -370,6 +386,7 @@ class MemoryDef:
 class GoalDef:
     """Ordered goals: kinds to collect in a per-player zone, each up to a limit; the
     next goal is the first whose limit is not yet reached."""
+
     name: str
     zone: str
     order: tuple[tuple[str, int], ...]
@@ -380,7 +397,7 @@ class GoalDef:
 @dataclass(frozen=True)
 class ParamDef:
     name: str
-    value: object             # the value for a player count without one of its own
+    value: object  # the value for a player count without one of its own
     span: Span
     by_players: tuple[tuple[int, object], ...] = ()  # (player count, value), sorted
 
@@ -393,19 +410,19 @@ class Step:
     name: str
     effect: tuple[Stmt, ...]
     actions: tuple[str, ...]  # a play step offers these actions
-    optional: bool            # a play step may be passed
+    optional: bool  # a play step may be passed
     rulings: tuple[str, ...]
     span: Span
-    repeat: bool = False      # a play step offered again after each play, until a pass
+    repeat: bool = False  # a play step offered again after each play, until a pass
 
 
 @dataclass(frozen=True)
 class Action:
     name: str
-    card: str | None          # card type, tag or "any" played from the hand; None: no card
-    target: str               # none | other | any | card
+    card: str | None  # card type, tag or "any" played from the hand; None: no card
+    target: str  # none | other | any | card
     condition: Expr | None
-    to: Expr | None           # where the played card goes when played
+    to: Expr | None  # where the played card goes when played
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
@@ -415,11 +432,11 @@ class Action:
 @dataclass(frozen=True)
 class Reaction:
     name: str
-    card: str | None          # None: an answer without a card (a claim, a challenge)
+    card: str | None  # None: an answer without a card (a claim, a challenge)
     answers: tuple[str, ...]  # action and reaction names
     forced: bool
     condition: Expr | None
-    to: Expr | None           # where the answering card goes; None without a card
+    to: Expr | None  # where the answering card goes; None without a card
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
@@ -428,7 +445,7 @@ class Reaction:
 @dataclass(frozen=True)
 class Trigger:
     name: str
-    each: str | None          # variable bound to each active player, or None
+    each: str | None  # variable bound to each active player, or None
     when: Expr
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
@@ -438,6 +455,7 @@ class Trigger:
 @dataclass(frozen=True)
 class Procedure:
     """A named effect: its parameters (name, type) in call order bind its only locals."""
+
     name: str
     title: str
     params: tuple[tuple[str, str], ...]
@@ -449,7 +467,8 @@ class Procedure:
 @dataclass(frozen=True)
 class RoundPart:
     """A round's `setup` or `scoring`: an effect run as each round begins or ends."""
-    name: str                 # setup | scoring
+
+    name: str  # setup | scoring
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
@@ -458,6 +477,7 @@ class RoundPart:
 @dataclass(frozen=True)
 class Condition:
     """A named condition: a bool expression over its parameters (name, type)."""
+
     name: str
     title: str
     params: tuple[tuple[str, str], ...]
@@ -471,6 +491,7 @@ class Rounds:
     """A match played as rounds: each round is set up, played until one of its end
     conditions holds, and scored; then the match ends if a match end holds, else the
     next round begins with `starter` (None: the seat after the last round's starter)."""
+
     setup: RoundPart
     scoring: RoundPart | None
     end_conditions: tuple[Trigger, ...]
@@ -504,7 +525,7 @@ class Spec:
     goals: tuple[GoalDef, ...] = ()
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
     turn_order: Expr | None = None  # who plays after `current`; None: next(current)
-    rounds: Rounds | None = None    # None: the game is one round
+    rounds: Rounds | None = None  # None: the game is one round
     memories: tuple[MemoryDef, ...] = ()
     procedures: tuple[Procedure, ...] = ()
     conditions: tuple[Condition, ...] = ()
@@ -522,12 +543,16 @@ class Spec:
         actions, reactions, end conditions and triggers, then a round's parts, end
         conditions and match ends (the setup is `spec.setup`)."""
         r = self.rounds
-        for kind, section in (("step", self.turn), ("action", self.actions),
-                              ("reaction", self.reactions), ("end", self.end_conditions),
-                              ("trigger", self.triggers),
-                              ("round", (r.setup, r.scoring) if r else ()),
-                              ("round_end", r.end_conditions if r else ()),
-                              ("match_end", r.match_end if r else ())):
+        for kind, section in (
+            ("step", self.turn),
+            ("action", self.actions),
+            ("reaction", self.reactions),
+            ("end", self.end_conditions),
+            ("trigger", self.triggers),
+            ("round", (r.setup, r.scoring) if r else ()),
+            ("round_end", r.end_conditions if r else ()),
+            ("match_end", r.match_end if r else ()),
+        ):
             for rule in section:
                 if rule is not None:
                     yield kind, rule
@@ -540,29 +565,55 @@ class Spec:
 
 
 # Each kind of rule that Spec.rules() yields, as a report names it, in that order.
-RULE_KINDS = {"step": "step", "action": "action", "reaction": "reaction", "end": "end condition",
-              "trigger": "trigger", "round": "round", "round_end": "round end condition",
-              "match_end": "match end"}
+RULE_KINDS = {
+    "step": "step",
+    "action": "action",
+    "reaction": "reaction",
+    "end": "end condition",
+    "trigger": "trigger",
+    "round": "round",
+    "round_end": "round end condition",
+    "match_end": "match end",
+}
 
 
 # Read off the declarations once: the node classes iter_children descends into; every
 # IR class's fields but the span; those declared to hold nodes (a node, None, or a tuple
 # of nodes), which are all iter_children looks at; those holding a block of statements.
-_NODES = (Expr, Stmt, Branch, Step, Action, Reaction, Trigger, CounterDef, GoalDef, Procedure,
-          Condition, RoundPart, Rounds)
-_FIELDS = {cls: tuple(f.name for f in fields(cls) if f.name != "span")
-           for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef)
-           for cls in [base, *_subclasses(base)]}
+_NODES = (
+    Expr,
+    Stmt,
+    Branch,
+    Step,
+    Action,
+    Reaction,
+    Trigger,
+    CounterDef,
+    GoalDef,
+    Procedure,
+    Condition,
+    RoundPart,
+    Rounds,
+)
+_FIELDS = {
+    cls: tuple(f.name for f in fields(cls) if f.name != "span")
+    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef)
+    for cls in [base, *_subclasses(base)]
+}
 
 
 def _holds_nodes(hint) -> bool:
     """Can a field declared with this type hold an IR node?"""
-    return isinstance(hint, type) and issubclass(hint, _NODES) or \
-        any(map(_holds_nodes, get_args(hint)))
+    return (isinstance(hint, type) and issubclass(hint, _NODES)) or any(
+        map(_holds_nodes, get_args(hint))
+    )
 
 
 _HINTS = {cls: get_type_hints(cls) for cls in _FIELDS}
-_CHILD_FIELDS = {cls: tuple(n for n in names if _holds_nodes(_HINTS[cls][n]))
-                 for cls, names in _FIELDS.items()}
-_BLOCKS = {cls: tuple(n for n in names if _HINTS[cls][n] == tuple[Stmt, ...])
-           for cls, names in _FIELDS.items()}
+_CHILD_FIELDS = {
+    cls: tuple(n for n in names if _holds_nodes(_HINTS[cls][n])) for cls, names in _FIELDS.items()
+}
+_BLOCKS = {
+    cls: tuple(n for n in names if _HINTS[cls][n] == tuple[Stmt, ...])
+    for cls, names in _FIELDS.items()
+}

@@ -6,6 +6,7 @@ from each node's path to its place, and for string scalars a map from each chara
 of the value to its line and column in the file, so that an expression error inside a
 YAML string is reported where it stands in the file.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,7 +19,6 @@ import yaml
 
 from .diagnostics import Diagnostic, Span, SpecError
 from .limits import MAX_BYTES, MAX_DIGITS, MAX_EXPANDED, MAX_YAML_DEPTH, too_many_digits
-
 
 STDIN = "<stdin>"  # the file name of a spec read from standard input (`-` to the CLI)
 _given: dict[str, str] = {}
@@ -45,29 +45,39 @@ class _Composer(yaml.SafeLoader):
     def __init__(self, stream):
         super().__init__(stream)
         self._open_anchors: set[str] = set()
-        self._depth = 0      # of the node being composed
-        self._deepest = 0    # depth reached below it, aliases expanded
-        self._size = 0       # of the document so far, aliases expanded
+        self._depth = 0  # of the node being composed
+        self._deepest = 0  # depth reached below it, aliases expanded
+        self._size = 0  # of the document so far, aliases expanded
         self._anchored: dict[str, tuple[int, int]] = {}  # anchor -> (size, height)
 
     def _reach(self, depth: int, mark) -> None:
         if depth > MAX_YAML_DEPTH:
-            raise _Refused(None, None, f"lists and mappings are nested more than "
-                           f"{MAX_YAML_DEPTH} deep", mark)
+            raise _Refused(
+                None, None, f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep", mark
+            )
         self._deepest = max(self._deepest, depth)
 
     def _grow(self, size: int, mark) -> None:
         self._size += size
         if self._size > MAX_EXPANDED:
-            raise _Refused(None, None, f"with its aliases expanded the document is over "
-                           f"{MAX_EXPANDED} nodes and characters", mark)
+            raise _Refused(
+                None,
+                None,
+                f"with its aliases expanded the document is over "
+                f"{MAX_EXPANDED} nodes and characters",
+                mark,
+            )
 
     def compose_node(self, parent, index):
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent):
             if event.anchor in self._open_anchors:
-                raise _Refused(None, None, f"alias *{event.anchor} refers to a node that "
-                               "contains it", event.start_mark)
+                raise _Refused(
+                    None,
+                    None,
+                    f"alias *{event.anchor} refers to a node that contains it",
+                    event.start_mark,
+                )
             node = super().compose_node(parent, index)  # or an undefined alias error
             size, height = self._anchored[event.anchor]
             self._reach(self._depth + height, event.start_mark)
@@ -81,13 +91,15 @@ class _Composer(yaml.SafeLoader):
             self._open_anchors.add(anchor)
         node = super().compose_node(parent, index)
         self._open_anchors.discard(anchor)
-        self._grow(1 + len(node.value) if isinstance(node, yaml.ScalarNode) else 1,
-                   event.start_mark)
+        self._grow(
+            1 + len(node.value) if isinstance(node, yaml.ScalarNode) else 1, event.start_mark
+        )
         if anchor:
             self._anchored[anchor] = (self._size - size_before, self._deepest - self._depth + 1)
         self._depth -= 1
         self._deepest = max(self._deepest, deepest_outside)
         return node
+
 
 Path_ = tuple  # a path into the data: keys and list indexes
 
@@ -99,8 +111,8 @@ class Document:
     file: str
     text: str
     data: object
-    spans: dict[Path_, Span] = field(default_factory=dict)       # value of each node
-    key_spans: dict[Path_, Span] = field(default_factory=dict)   # key of mapping entries
+    spans: dict[Path_, Span] = field(default_factory=dict)  # value of each node
+    key_spans: dict[Path_, Span] = field(default_factory=dict)  # key of mapping entries
     scalar_maps: dict[Path_, list[tuple[int, int]]] = field(default_factory=dict)
 
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
@@ -160,9 +172,14 @@ def _scalar_value(node: yaml.ScalarNode):
     if tag == "tag:yaml.org,2002:float" and _FLOAT.fullmatch(value):
         return float(value.replace("_", ""))
     if tag == "tag:yaml.org,2002:timestamp" and not node.style:
-        raise _BadScalar("RS004", f"{value!r} reads as a date or time; quote it to make it a string")
-    raise _BadScalar("RS004", f"unsupported YAML tag {tag!r}; specs use plain strings, "
-                     "numbers, booleans, lists and mappings")
+        raise _BadScalar(
+            "RS004", f"{value!r} reads as a date or time; quote it to make it a string"
+        )
+    raise _BadScalar(
+        "RS004",
+        f"unsupported YAML tag {tag!r}; specs use plain strings, "
+        "numbers, booleans, lists and mappings",
+    )
 
 
 _ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}  # hex digits after \\x, \\u, \\U
@@ -183,7 +200,11 @@ def _char_map(text_lines: list[str], node: yaml.ScalarNode) -> list[tuple[int, i
     table: list[tuple[int, int]] = []
 
     def at(line, col):
-        return text_lines[line][col] if line < len(text_lines) and col < len(text_lines[line]) else "\n"
+        return (
+            text_lines[line][col]
+            if line < len(text_lines) and col < len(text_lines[line])
+            else "\n"
+        )
 
     for ch in value:
         while (line, col) < end:
@@ -201,15 +222,20 @@ def _char_map(text_lines: list[str], node: yaml.ScalarNode) -> list[tuple[int, i
     return table
 
 
-_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
-                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                (stat.S_ISSOCK, "a socket"))
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def _read(path: str | Path, file: str) -> bytes:
     """The bytes of a regular file of at most MAX_BYTES. Anything else is refused
     before reading: a named pipe would block and a device never end. Opening does not
     block (O_NONBLOCK), and at most MAX_BYTES + 1 bytes are read whatever the file."""
+
     def refuse(code, message):
         return SpecError([Diagnostic(code, message, Span(file, 1, 1))])
 
@@ -242,24 +268,33 @@ def load(path: str | Path, text: str | None = None) -> Document:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise SpecError([Diagnostic("RS001", f"file is not UTF-8 ({exc.reason})",
-                                        Span(file, 1, 1))]) from None
+            raise SpecError(
+                [Diagnostic("RS001", f"file is not UTF-8 ({exc.reason})", Span(file, 1, 1))]
+            ) from None
     lines = text.splitlines() or [""]
     sources = {file: lines}
     try:
         root = yaml.compose(text, Loader=_Composer)
     except _Refused as exc:
         mark = exc.problem_mark
-        raise SpecError([Diagnostic("RS002", f"refused: {exc.problem}",
-                                    Span(file, mark.line + 1, mark.column + 1))], sources) from None
+        raise SpecError(
+            [
+                Diagnostic(
+                    "RS002", f"refused: {exc.problem}", Span(file, mark.line + 1, mark.column + 1)
+                )
+            ],
+            sources,
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
-        raise SpecError([Diagnostic("RS003", f"YAML syntax: {exc.problem}", span)],
-                        sources) from None
+        raise SpecError(
+            [Diagnostic("RS003", f"YAML syntax: {exc.problem}", span)], sources
+        ) from None
     except yaml.YAMLError as exc:
-        raise SpecError([Diagnostic("RS003", f"YAML syntax: {exc}", Span(file, 1, 1))],
-                        sources) from None
+        raise SpecError(
+            [Diagnostic("RS003", f"YAML syntax: {exc}", Span(file, 1, 1))], sources
+        ) from None
     doc = Document(file, text, None)
     problems: list[Diagnostic] = []
     raw_lines = text.split("\n")  # with the empty last line a final newline leaves
@@ -267,8 +302,13 @@ def load(path: str | Path, text: str | None = None) -> Document:
     def walk(node, path):
         doc.spans[path] = Span(file, node.start_mark.line + 1, node.start_mark.column + 1)
         if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
-            problems.append(Diagnostic("RS004", f"unsupported YAML tag {node.tag!r}; specs use "
-                                       "plain lists and mappings", doc.spans[path]))
+            problems.append(
+                Diagnostic(
+                    "RS004",
+                    f"unsupported YAML tag {node.tag!r}; specs use plain lists and mappings",
+                    doc.spans[path],
+                )
+            )
             return None
         if isinstance(node, yaml.MappingNode):
             out = {}
@@ -279,8 +319,14 @@ def load(path: str | Path, text: str | None = None) -> Document:
                     continue
                 key = key_node.value  # keys stay text: `3:` under deck.remove names a player count
                 if key in out:
-                    problems.append(Diagnostic("RS005", f"duplicate key '{key}'", kspan,
-                                               hint="each key may appear once in a mapping"))
+                    problems.append(
+                        Diagnostic(
+                            "RS005",
+                            f"duplicate key '{key}'",
+                            kspan,
+                            hint="each key may appear once in a mapping",
+                        )
+                    )
                     continue
                 doc.key_spans[path + (key,)] = kspan
                 out[key] = walk(value_node, path + (key,))

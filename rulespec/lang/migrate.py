@@ -7,6 +7,7 @@ token of the expressions, effect blocks and plain name values that use it. Prose
 notes, rulings) and string literals are left alone. The edits go by the loader's
 positions, and the result is checked by the front end before it is offered.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -19,8 +20,16 @@ from .expressions import RESERVED, clash_name
 from .loading import Document, load
 
 # sections whose keys are names the spec declares (params: under a procedure or condition)
-_DECLARING = {("deck", "cards"), ("parameters",), ("zones",), ("counters",), ("goals",),
-              ("remember",), ("procedures",), ("conditions",)}
+_DECLARING = {
+    ("deck", "cards"),
+    ("parameters",),
+    ("zones",),
+    ("counters",),
+    ("goals",),
+    ("remember",),
+    ("procedures",),
+    ("conditions",),
+}
 _PROSE = {"title", "note", "description", "rulings"}
 _TOP_TEXT = {"name", "rulespec", "extends"}
 # the expression language's tokens that may hold a name-like word, as grammar.lark has them
@@ -37,9 +46,14 @@ class Migration:
     new: str
 
     def diff(self) -> str:
-        return "".join(difflib.unified_diff(self.old.splitlines(keepends=True),
-                                            self.new.splitlines(keepends=True),
-                                            self.file, f"{self.file} (migrated)"))
+        return "".join(
+            difflib.unified_diff(
+                self.old.splitlines(keepends=True),
+                self.new.splitlines(keepends=True),
+                self.file,
+                f"{self.file} (migrated)",
+            )
+        )
 
 
 def migrate(path: str) -> Migration:
@@ -71,8 +85,9 @@ def _places(doc: Document):
     """(line, col, word) of every name-like word migrate may rename."""
     for path, span in doc.key_spans.items():
         parent = path[:-1]
-        if parent in _DECLARING or (len(parent) == 3 and parent[0] in ("procedures", "conditions")
-                                    and parent[2] == "params"):
+        if parent in _DECLARING or (
+            len(parent) == 3 and parent[0] in ("procedures", "conditions") and parent[2] == "params"
+        ):
             yield span.line, span.col, path[-1]
     for path in doc.scalar_maps:
         if _is_prose(path):
@@ -85,8 +100,11 @@ def _places(doc: Document):
 
 
 def _is_prose(path) -> bool:
-    return (bool(_PROSE & set(path)) or (len(path) == 1 and path[0] in _TOP_TEXT)
-            or ("build" in path and path[-1] == "card"))  # a name template: property values
+    return (
+        bool(_PROSE & set(path))
+        or (len(path) == 1 and path[0] in _TOP_TEXT)
+        or ("build" in path and path[-1] == "card")
+    )  # a name template: property values
 
 
 def _value(data, path):
@@ -111,15 +129,24 @@ def _rewrite(doc: Document, renames: dict[str, str]) -> str:
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
-    edits = sorted({(starts[line - 1] + col - 1, word) for line, col, word in _places(doc)
-                    if word in renames}, reverse=True)
+    edits = sorted(
+        {(starts[line - 1] + col - 1, word) for line, col, word in _places(doc) if word in renames},
+        reverse=True,
+    )
     text = doc.text
     for offset, word in edits:
-        if text[offset:offset + len(word)] != word:  # a key in quotes or a flow with escapes
-            raise SpecError([Diagnostic("RS202", f"cannot rename '{word}' here; rename it by hand",
-                                        Span(doc.file, *_line_col(starts, offset)))],
-                            doc.all_sources())
-        text = text[:offset] + renames[word] + text[offset + len(word):]
+        if text[offset : offset + len(word)] != word:  # a key in quotes or a flow with escapes
+            raise SpecError(
+                [
+                    Diagnostic(
+                        "RS202",
+                        f"cannot rename '{word}' here; rename it by hand",
+                        Span(doc.file, *_line_col(starts, offset)),
+                    )
+                ],
+                doc.all_sources(),
+            )
+        text = text[:offset] + renames[word] + text[offset + len(word) :]
     return text
 
 

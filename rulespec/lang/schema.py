@@ -3,27 +3,36 @@
 jsonschema finds the errors; we give each a stable code and the place of the
 offending key or value, with a "did you mean" for unknown keys.
 """
+
 from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache
 from importlib import resources
-from typing import Iterator
 
 import jsonschema
 
 from .diagnostics import Diagnostic, did_you_mean
 from .loading import Document
 
-_JSON_TYPES = {"integer": "an integer", "string": "a string", "boolean": "true or false",
-               "object": "a mapping", "array": "a list", "number": "a number"}
+_JSON_TYPES = {
+    "integer": "an integer",
+    "string": "a string",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "number": "a number",
+}
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(kind: str) -> dict:
     """A schema shipped in rulespec/lang/schemas/: spec, variant or scenario."""
-    return json.loads(resources.files("rulespec.lang").joinpath(f"schemas/{kind}.schema.json").read_text())
+    return json.loads(
+        resources.files("rulespec.lang").joinpath(f"schemas/{kind}.schema.json").read_text()
+    )
 
 
 def schema() -> dict:
@@ -46,8 +55,10 @@ def _is_integer(checker, instance) -> bool:
 
 
 _Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator, validators={"pattern": _pattern},
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+    jsonschema.Draft202012Validator,
+    validators={"pattern": _pattern},
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
 
 
 def _validator():
@@ -83,15 +94,17 @@ def _where(path) -> str:
 def check(doc: Document) -> Iterator[Diagnostic]:
     """Yield one diagnostic per schema violation, placed in the file."""
     if not isinstance(doc.data, dict):
-        yield Diagnostic("RS102", f"a spec is a mapping of sections, got {_describe(doc.data)}",
-                         doc.span(()))
+        yield Diagnostic(
+            "RS102", f"a spec is a mapping of sections, got {_describe(doc.data)}", doc.span(())
+        )
         return
     for err in sorted(_validator().iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
         yield from _diagnose(doc, err)
 
 
-def shape_problems(doc: Document, schema_: dict, *, code: str, unknown_code: str,
-                   name: str) -> list[Diagnostic]:
+def shape_problems(
+    doc: Document, schema_: dict, *, code: str, unknown_code: str, name: str
+) -> list[Diagnostic]:
     """The problems of a small document kind (a variant, a scenario) checked against
     its own schema: an unknown key at the key, with "did you mean"; anything else at
     the value, a wrong type saying what was wanted, the rest with jsonschema's message.
@@ -103,10 +116,16 @@ def shape_problems(doc: Document, schema_: dict, *, code: str, unknown_code: str
         where = _where(path) if path else name
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             allowed = err.schema.get("properties", {})
-            problems += [Diagnostic(unknown_code, f"unknown key '{key}' in {where}",
-                                    doc.key_span(path + (key,)),
-                                    hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}")
-                         for key in err.instance if key not in allowed]
+            problems += [
+                Diagnostic(
+                    unknown_code,
+                    f"unknown key '{key}' in {where}",
+                    doc.key_span(path + (key,)),
+                    hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}",
+                )
+                for key in err.instance
+                if key not in allowed
+            ]
         elif err.validator == "type":
             problems.append(Diagnostic(code, _wrong_type(where, err), doc.span(path)))
         else:
@@ -121,38 +140,59 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
         allowed = err.schema.get("properties", {})
         for key in err.instance:
             if key not in allowed:
-                yield Diagnostic("RS101", f"unknown key '{key}' in {_where(path)}",
-                                 doc.key_span(path + (key,)),
-                                 hint=did_you_mean(key, allowed) or
-                                 f"allowed: {', '.join(allowed)}")
+                yield Diagnostic(
+                    "RS101",
+                    f"unknown key '{key}' in {_where(path)}",
+                    doc.key_span(path + (key,)),
+                    hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}",
+                )
     elif kw == "required":
         missing = err.message.split("'")[1]
-        yield Diagnostic("RS103", f"missing required key '{missing}' in {_where(path)}",
-                         doc.key_span(path) if path else doc.span(path))
+        yield Diagnostic(
+            "RS103",
+            f"missing required key '{missing}' in {_where(path)}",
+            doc.key_span(path) if path else doc.span(path),
+        )
     elif kw == "type":
         yield Diagnostic("RS102", _wrong_type(_where(path), err), doc.span(path))
     elif kw == "propertyNames":
-        yield Diagnostic("RS104", f"{err.instance!r} is not a valid name in {_where(path)}",
-                         doc.key_span(path + (err.instance,)),
-                         hint="names are lower_snake_case: a-z, 0-9 and _")
+        yield Diagnostic(
+            "RS104",
+            f"{err.instance!r} is not a valid name in {_where(path)}",
+            doc.key_span(path + (err.instance,)),
+            hint="names are lower_snake_case: a-z, 0-9 and _",
+        )
     elif kw == "pattern":
         ruling = "rulings" in path
-        yield Diagnostic("RS104", f"{err.instance!r} in {_where(path)} is not a valid "
-                         f"{'ruling id' if ruling else 'name'}", doc.span(path),
-                         hint="a ruling id is letters, '-', a number, as in C-4" if ruling
-                         else "names are lower_snake_case: a-z, 0-9 and _")
+        yield Diagnostic(
+            "RS104",
+            f"{err.instance!r} in {_where(path)} is not a valid "
+            f"{'ruling id' if ruling else 'name'}",
+            doc.span(path),
+            hint="a ruling id is letters, '-', a number, as in C-4"
+            if ruling
+            else "names are lower_snake_case: a-z, 0-9 and _",
+        )
     elif kw in ("enum", "const"):
         allowed = err.validator_value if kw == "enum" else [err.validator_value]
-        yield Diagnostic("RS104", f"{_where(path)} is {err.instance!r}; allowed: "
-                         f"{', '.join(map(str, allowed))}", doc.span(path),
-                         hint=did_you_mean(err.instance, map(str, allowed)))
+        yield Diagnostic(
+            "RS104",
+            f"{_where(path)} is {err.instance!r}; allowed: {', '.join(map(str, allowed))}",
+            doc.span(path),
+            hint=did_you_mean(err.instance, map(str, allowed)),
+        )
     elif kw == "uniqueItems":
         twice = next(v for i, v in enumerate(err.instance) if v in err.instance[:i])
         at = path + (err.instance.index(twice, err.instance.index(twice) + 1),)
-        yield Diagnostic("RS104", f"'{twice}' is listed twice in {_where(path)}", doc.span(at),
-                         hint="list each once")
+        yield Diagnostic(
+            "RS104",
+            f"'{twice}' is listed twice in {_where(path)}",
+            doc.span(at),
+            hint="list each once",
+        )
     elif kw == "oneOf" and path and path[0] == "turn":
-        yield Diagnostic("RS103", f"{_where(path)} needs exactly one of 'effect' or 'actions'",
-                         doc.span(path))
+        yield Diagnostic(
+            "RS103", f"{_where(path)} needs exactly one of 'effect' or 'actions'", doc.span(path)
+        )
     else:
         yield Diagnostic("RS104", f"{_where(path)}: {err.message}", doc.span(path))

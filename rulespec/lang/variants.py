@@ -9,6 +9,7 @@ it, base or variant. Naming something that does not exist is an error (RS601).
 
 Variants compose: each one applies to the result of the ones before.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,8 @@ import os
 from pathlib import Path
 
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .loading import Document, load
 from .limits import MAX_CHAIN
+from .loading import Document, load
 from .schema import check, load_schema, shape_problems
 
 
@@ -55,14 +56,24 @@ def _chain(doc: Document) -> tuple[list[Document], Document]:
         problem = None
         try:
             resolved = base_path.resolve()
-        except (OSError, ValueError) as exc:  # no file can have that name: too long, a lone surrogate
-            problem = ("RS601", f"extends '{doc.data['extends']}': not a name a file can have "
-                                f"({type(exc).__name__})")
+        except (
+            OSError,
+            ValueError,
+        ) as exc:  # no file can have that name: too long, a lone surrogate
+            problem = (
+                "RS601",
+                f"extends '{doc.data['extends']}': not a name a file can have "
+                f"({type(exc).__name__})",
+            )
         else:
             if resolved in met:
-                circle = list(met.values())[list(met).index(resolved):] + [str(base_path)]
-                problem = ("RS602", "this variant extends itself" if len(circle) == 2 else
-                           f"variants extend each other in a circle: {' -> '.join(circle)}")
+                circle = list(met.values())[list(met).index(resolved) :] + [str(base_path)]
+                problem = (
+                    "RS602",
+                    "this variant extends itself"
+                    if len(circle) == 2
+                    else f"variants extend each other in a circle: {' -> '.join(circle)}",
+                )
             elif len(variants) > MAX_CHAIN:
                 problem = ("RS602", f"more than {MAX_CHAIN} variants extend one another")
             elif not base_path.exists():
@@ -75,8 +86,9 @@ def _chain(doc: Document) -> tuple[list[Document], Document]:
 
 
 def _check_shape(doc: Document) -> None:
-    problems = shape_problems(doc, load_schema("variant"), code="RS104", unknown_code="RS101",
-                              name="a variant")
+    problems = shape_problems(
+        doc, load_schema("variant"), code="RS104", unknown_code="RS101", name="a variant"
+    )
     if problems:
         raise SpecError(problems, doc.all_sources())
 
@@ -105,7 +117,7 @@ class _Merge:
         n = len(src_path)
         for table in ("spans", "key_spans", "scalar_maps"):
             dst = getattr(self.out, table)
-            for key in [k for k in dst if k[:len(dst_path)] == dst_path]:
+            for key in [k for k in dst if k[: len(dst_path)] == dst_path]:
                 del dst[key]
             for key, value in getattr(src, table).items():
                 if key[:n] == src_path:
@@ -130,20 +142,30 @@ def apply(base: Document, variant: Document) -> Document:
     for name, value in (v.get("parameters") or {}).items():
         params = data.setdefault("parameters", {})
         if name not in params:
-            m.error("RS601", f"the base has no parameter '{name}' to override",
-                    ("parameters", name), did_you_mean(name, params) or "add it to the base, or check the name")
+            m.error(
+                "RS601",
+                f"the base has no parameter '{name}' to override",
+                ("parameters", name),
+                did_you_mean(name, params) or "add it to the base, or check the name",
+            )
             continue
         params[name] = value
         m.graft(variant, ("parameters", name), ("parameters", name))
     cards = data["deck"].get("cards") or {}  # a built card type is changed in its family
     for name, change in (v.get("cards") or {}).items():
         if name not in cards:
-            m.error("RS601", f"the base has no card '{name}' to change", ("cards", name),
-                    did_you_mean(name, cards))
+            m.error(
+                "RS601",
+                f"the base has no card '{name}' to change",
+                ("cards", name),
+                did_you_mean(name, cards),
+            )
             continue
         cards[name]["count"] = change["count"]
         m.graft(variant, ("cards", name, "count"), ("deck", "cards", name, "count"))
-        data["deck"].pop("totals", None)  # the base's check of its own counts, which a variant cannot edit
+        data["deck"].pop(
+            "totals", None
+        )  # the base's check of its own counts, which a variant cannot edit
     for section, names in (v.get("remove") or {}).items():
         for i, name in enumerate(names):
             _remove(m, data, section, name, ("remove", section, i))
@@ -191,8 +213,13 @@ def _remove(m, data, section, name, path):
         return
     entries = data.get(section) or {}
     if name not in entries:
-        m.error("RS601", f"the base has no {section[:-1].replace('_', ' ')} '{name}' to remove",
-                path, did_you_mean(name, entries), key=False)
+        m.error(
+            "RS601",
+            f"the base has no {section[:-1].replace('_', ' ')} '{name}' to remove",
+            path,
+            did_you_mean(name, entries),
+            key=False,
+        )
         return
     del entries[name]
 
@@ -202,16 +229,24 @@ def _replace(m, data, section, name, entry):
     if section == "turn":
         i = _step_index(data, name)
         if i is None:
-            m.error("RS601", f"the base has no turn step '{name}' to replace", path,
-                    did_you_mean(name, [s.get("step") for s in data.get("turn", [])]))
+            m.error(
+                "RS601",
+                f"the base has no turn step '{name}' to replace",
+                path,
+                did_you_mean(name, [s.get("step") for s in data.get("turn", [])]),
+            )
             return
         data["turn"][i] = dict(entry, step=name)
         m.graft(m.variant, path, ("turn", i))
         return
     entries = data.get(section) or {}
     if name not in entries:
-        m.error("RS601", f"the base has no {section[:-1].replace('_', ' ')} '{name}' to replace",
-                path, did_you_mean(name, entries) or "use add: for a new one")
+        m.error(
+            "RS601",
+            f"the base has no {section[:-1].replace('_', ' ')} '{name}' to replace",
+            path,
+            did_you_mean(name, entries) or "use add: for a new one",
+        )
         return
     entries[name] = copy.deepcopy(entry)
     m.graft(m.variant, path, (section, name))
@@ -224,24 +259,39 @@ def _add(m, data, section, entries):
             anchor = entry.get("before") or entry.get("after")
             i = _step_index(data, anchor)
             if i is None:
-                m.error("RS601", f"the base has no turn step '{anchor}' to place a step by",
-                        path + ("before" if "before" in entry else "after",), key=False)
+                m.error(
+                    "RS601",
+                    f"the base has no turn step '{anchor}' to place a step by",
+                    path + ("before" if "before" in entry else "after",),
+                    key=False,
+                )
                 continue
             if _step_index(data, entry["step"]) is not None:
-                m.error("RS601", f"the base already has a turn step '{entry['step']}'",
-                        path + ("step",), "use replace: to change it", key=False)
+                m.error(
+                    "RS601",
+                    f"the base already has a turn step '{entry['step']}'",
+                    path + ("step",),
+                    "use replace: to change it",
+                    key=False,
+                )
                 continue
             at = i if "before" in entry else i + 1
             order = [(None, ("turn", j)) for j in range(len(data["turn"]))]
             order.insert(at, (m.variant, path))
-            data["turn"].insert(at, {key: v for key, v in entry.items() if key not in ("before", "after")})
+            data["turn"].insert(
+                at, {key: v for key, v in entry.items() if key not in ("before", "after")}
+            )
             _renumber_turn(m, order)
         return
     target = data.setdefault(section, {})
     for name, entry in entries.items():
         if name in target:
-            m.error("RS601", f"the base already has {section[:-1].replace('_', ' ')} '{name}'",
-                    ("add", section, name), "use replace: to change it")
+            m.error(
+                "RS601",
+                f"the base already has {section[:-1].replace('_', ' ')} '{name}'",
+                ("add", section, name),
+                "use replace: to change it",
+            )
             continue
         target[name] = copy.deepcopy(entry)
         m.graft(m.variant, ("add", section, name), (section, name))
@@ -259,8 +309,9 @@ def find_variant(spec_path: str, name: str) -> Path:
         return candidate
     folder = candidate.parent
     known = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
-    hint = did_you_mean(name, known) or (f"known: {', '.join(known)}" if known else
-                                         f"no variants in {folder}")
+    hint = did_you_mean(name, known) or (
+        f"known: {', '.join(known)}" if known else f"no variants in {folder}"
+    )
     raise FileNotFoundError(f"no variant '{name}' for {spec_path} ({hint})")
 
 
@@ -272,13 +323,22 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
     for name in variant_names:
         vdoc = load(find_variant(spec_path, name))
         if not is_variant(vdoc):
-            raise SpecError([Diagnostic("RS601", "a variant file needs 'extends: BASE'",
-                                        vdoc.span(()))], vdoc.all_sources())
+            raise SpecError(
+                [Diagnostic("RS601", "a variant file needs 'extends: BASE'", vdoc.span(()))],
+                vdoc.all_sources(),
+            )
         chain, vbase = _chain(vdoc)  # a variant of a variant brings the whole chain
         if Path(vbase.file).resolve() != root:
-            raise SpecError([Diagnostic("RS603", f"variant '{name}' extends "
-                                        f"{vdoc.data['extends']}, not the spec being run",
-                                        vdoc.span(("extends",)))], vdoc.all_sources())
+            raise SpecError(
+                [
+                    Diagnostic(
+                        "RS603",
+                        f"variant '{name}' extends {vdoc.data['extends']}, not the spec being run",
+                        vdoc.span(("extends",)),
+                    )
+                ],
+                vdoc.all_sources(),
+            )
         variants += chain
     for variant in variants:
         base = apply(base, variant)

@@ -3,6 +3,7 @@
 In a source tree they are the repository's games/ folder; an installed wheel carries the
 same files as rulespec/games (pyproject.toml maps one onto the other).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,7 +23,11 @@ def folder() -> Path | None:
     if (_PACKAGE / "games").is_dir():
         return _PACKAGE / "games"
     tree = _PACKAGE.parent
-    return tree / "games" if (tree / "pyproject.toml").is_file() and (tree / "games").is_dir() else None
+    return (
+        tree / "games"
+        if (tree / "pyproject.toml").is_file() and (tree / "games").is_dir()
+        else None
+    )
 
 
 def names() -> list[str]:
@@ -40,7 +45,8 @@ def spec_argument(text: str) -> str:
         return str(games / f"{text}.yaml")
     raise argparse.ArgumentTypeError(
         f"no file '{text}' and no bundled game of that name (bundled: "
-        f"{', '.join(names()) or 'none'}; 'rulespec games' lists them)")
+        f"{', '.join(names()) or 'none'}; 'rulespec games' lists them)"
+    )
 
 
 def listing() -> list[dict]:
@@ -52,13 +58,26 @@ def listing() -> list[dict]:
         try:
             spec = load_spec(path)
         except SpecError:  # a broken bundled game is listed, not hidden
-            rows.append({"name": name, "title": "(does not validate: rulespec validate "
-                         f"{name})", "players": None, "variants": [], "path": str(path)})
+            rows.append(
+                {
+                    "name": name,
+                    "title": f"(does not validate: rulespec validate {name})",
+                    "players": None,
+                    "variants": [],
+                    "path": str(path),
+                }
+            )
             continue
         variants = sorted(p.stem for p in (games / "variants" / name).glob("*.yaml"))
-        rows.append({"name": name, "title": spec.name,
-                     "players": [spec.min_players, spec.max_players, spec.default_players],
-                     "variants": variants, "path": str(path)})
+        rows.append(
+            {
+                "name": name,
+                "title": spec.name,
+                "players": [spec.min_players, spec.max_players, spec.default_players],
+                "variants": variants,
+                "path": str(path),
+            }
+        )
     return rows
 
 

@@ -7,12 +7,12 @@ position 40 of the vector the same quantity. Options are known by label, so the
 action space is the sorted set of every label a decision can offer (labels of
 different decisions may coincide: at one decision a label names one option).
 """
-from __future__ import annotations
 
-from rulespec.lang import ir
+from __future__ import annotations
 
 from rulespec.interpreter.choices import NO_REACTION, PASS, seat_name
 from rulespec.interpreter.effects import MAX_NUMBERS
+from rulespec.lang import ir
 
 
 class ActionSpace:
@@ -101,21 +101,31 @@ class ObservationEncoder:
         self.n, self.types = game.n, {name: i for i, name in enumerate(game.type_names)}
         self.slots = [s.label for s in game.slots]
         self.counters = list(game.counter_names)
-        self.size = 3 * self.n + 2 + len(self.slots) * (1 + len(self.types)) + len(self.counters) + 1
+        self.size = (
+            3 * self.n + 2 + len(self.slots) * (1 + len(self.types)) + len(self.counters) + 1
+        )
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
         seats = [seat_name(p) for p in range(self.n)]
-        out = [f"seat={s}" for s in seats] + [f"current={s}" for s in seats] + \
-            [f"active[{s}]" for s in seats] + ["direction", "turn"]
+        out = (
+            [f"seat={s}" for s in seats]
+            + [f"current={s}" for s in seats]
+            + [f"active[{s}]" for s in seats]
+            + ["direction", "turn"]
+        )
         for slot in self.slots:
             out += [f"size[{slot}]"] + [f"{slot}.{t}" for t in self.types]
         return out + [f"counter[{c}]" for c in self.counters] + ["over"]
 
     def encode(self, obs: dict) -> list[float]:
         seats = [seat_name(p) for p in range(self.n)]
-        vec = [float(obs["seat"] == s) for s in seats] + [float(obs["current"] == s) for s in seats] + \
-            [float(s in obs["active"]) for s in seats] + [float(obs["direction"]), float(obs["turn"])]
+        vec = (
+            [float(obs["seat"] == s) for s in seats]
+            + [float(obs["current"] == s) for s in seats]
+            + [float(s in obs["active"]) for s in seats]
+            + [float(obs["direction"]), float(obs["turn"])]
+        )
         for slot in self.slots:
             vec += self._zone(obs["zones"][slot])
         vec += [float(obs["counters"][c]) for c in self.counters]
@@ -125,7 +135,7 @@ class ObservationEncoder:
         counts = [0.0] * len(self.types)
         if isinstance(seen, list):  # cards the seat can see
             cards, size = seen, len(seen)
-        else:                       # a hidden zone: its size, and the cards revealed to the seat
+        else:  # a hidden zone: its size, and the cards revealed to the seat
             cards, size = [r["card"] for r in seen.get("revealed", ())], seen["count"]
         for name in cards:
             counts[self.types[name]] += 1

@@ -9,15 +9,16 @@ An output file is written whole or not at all: to a temporary file in its folder
 renamed over the old one when the writing succeeded. A file the command reads (the
 spec, its base, its variants) is never an output.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import os
 import re
 import tempfile
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..lang import ir
 from ..lang.compiler import load_spec
@@ -69,8 +70,13 @@ def _discreet(exc: SpecError) -> SpecError:
             kept.append(d)
         elif d.span.file not in shown:
             shown.add(d.span.file)
-            kept.append(dataclasses.replace(d, hint="this file does not look like a spec: "
-                                            "it has no top-level 'rulespec:' or 'extends:'"))
+            kept.append(
+                dataclasses.replace(
+                    d,
+                    hint="this file does not look like a spec: "
+                    "it has no top-level 'rulespec:' or 'extends:'",
+                )
+            )
     return SpecError(kept, exc.sources)
 
 
@@ -112,8 +118,9 @@ def replacing(path: str, inputs: Iterable[str | Path] = ()) -> Iterator[Path]:
         if os.path.exists(path) and not os.path.isfile(path):  # /dev/stdout, even as a pipe
             yield Path(path)
             return
-        handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}-",
-                                        suffix=target.suffix)  # renderers go by the suffix
+        handle, name = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.stem}-", suffix=target.suffix
+        )  # renderers go by the suffix
         os.close(handle)
         temporary = Path(name)
         yield temporary

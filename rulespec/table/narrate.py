@@ -1,4 +1,5 @@
 """Events -> readable lines, as one seat (or an omniscient spectator) sees the game."""
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,11 @@ def visible(text: str, keep: str = "") -> str:
     \\u202e, so that a title or name in a spec cannot move the cursor, recolour the
     terminal, set its title or start a line of its own; a lone surrogate too, which
     could not even be written."""
+
     def shown(m):
         ch = m.group()
         return ch if ch in keep else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
     return _CONTROL.sub(shown, text)
 
 
@@ -55,9 +58,14 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
     lines: list[str] = []
     merged: list[dict] = []
     for e in events:  # merge runs of one-card moves (a deal, a draw of 2)
-        if (merged and e["event"] == "move" and merged[-1]["event"] == "move"
-                and merged[-1]["src"] == e["src"] and merged[-1]["dst"] == e["dst"]
-                and (merged[-1]["cards"] is None) == (e["cards"] is None)):
+        if (
+            merged
+            and e["event"] == "move"
+            and merged[-1]["event"] == "move"
+            and merged[-1]["src"] == e["src"]
+            and merged[-1]["dst"] == e["dst"]
+            and (merged[-1]["cards"] is None) == (e["cards"] is None)
+        ):
             last = dict(merged[-1])
             last["n"] += e["n"]
             if last["cards"] is not None:
@@ -76,15 +84,21 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
             card = f" {titles.get(e['card'], e['card'])}" if e.get("card") else ""
             target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
             lines.append(f"  {who} plays{card} ({e['action']}){target}")
-        elif kind == "react" and e["card"] is None:  # an answer without a card: a claim, a challenge
+        elif (
+            kind == "react" and e["card"] is None
+        ):  # an answer without a card: a claim, a challenge
             lines.append(f"  {who} answers ({e['reaction']})")
         elif kind == "react":
-            lines.append(f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})")
+            lines.append(
+                f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})"
+            )
         elif kind == "choice" and e["kind"] in ("choose", "card", "number"):
             secret = "a card" if e["kind"] == "card" else "secretly"
             lines.append(f"  {who} chooses {e['option'] if e['option'] is not None else secret}")
         elif kind == "reveal":
-            lines.append(f"  {_shown(e, titles)} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}")
+            lines.append(
+                f"  {_shown(e, titles)} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}"
+            )
         elif kind == "choice" and e["kind"] == "react" and e["option"] == "no reaction":
             lines.append(f"  {who} does not react")
         elif kind == "pass":
@@ -126,5 +140,7 @@ def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
         elif kind == "end":
             winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
             verb = "win" if len(e["winners"]) > 1 else "wins"
-            lines.append(f"Game over after {e['turn']} turn{'' if e['turn'] == 1 else 's'}: {winners} {verb} ({e['reason']})")
+            lines.append(
+                f"Game over after {e['turn']} turn{'' if e['turn'] == 1 else 's'}: {winners} {verb} ({e['reason']})"
+            )
     return [visible(line) for line in lines]

@@ -6,6 +6,7 @@ turn limit): chance comes from the seed (C-2) and every player's choice from the
 difference is reported with its line in the log. Later games of a match carry the
 counters of the game before, as `run --games N` does.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -26,7 +27,7 @@ from ..lang.variants import find_variant
 from .files import named_spec, replacing
 
 MAX_LINE = 100_000  # bytes; a header or an event is a few hundred
-MAX_DEPTH = 20      # nesting of JSON arrays and objects; events nest three deep
+MAX_DEPTH = 20  # nesting of JSON arrays and objects; events nest three deep
 MATCH_KEYS = ("spec", "variants", "players")  # the same for every game of a match
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -43,17 +44,17 @@ class LogError(ValueError):
 
 @dataclass
 class LoggedGame:
-    line: int                        # of its header
+    line: int  # of its header
     header: dict
-    events: list[tuple[int, dict]]   # (line number, event)
+    events: list[tuple[int, dict]]  # (line number, event)
 
 
 @dataclass
 class Outcome:
-    game: int                 # as numbered in the log, from 1
+    game: int  # as numbered in the log, from 1
     seed: int
-    events: int               # events compared
-    difference: str = ""      # empty when the replay matches the log
+    events: int  # events compared
+    difference: str = ""  # empty when the replay matches the log
     result: dict | None = None
 
     @property
@@ -74,19 +75,30 @@ def log_writer(path: str, spec: str, variants: list[str], players: int, inputs=(
     def relative(file) -> str:
         return os.path.relpath(os.path.realpath(file), folder)
 
-    files = {"spec": relative(spec), "variants": [relative(find_variant(spec, v)) for v in variants]}
+    files = {
+        "spec": relative(spec),
+        "variants": [relative(find_variant(spec, v)) for v in variants],
+    }
     with replacing(path, inputs) as temporary, open(temporary, "w", encoding="utf-8") as fh:
+
         def add(number: int, seed: int, events: list[dict], result: dict) -> None:
-            header = files | {"players": players, "seed": seed, "game": number} | fields | {"result": result}
+            header = (
+                files
+                | {"players": players, "seed": seed, "game": number}
+                | fields
+                | {"result": result}
+            )
             for record in [header] + events:
                 fh.write(json.dumps(record, default=list) + "\n")
+
         yield add
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator():
     integers = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _, value: type(value) is int)  # 1.0 and 1.5 are no seed, no player count
+        "integer", lambda _, value: type(value) is int
+    )  # 1.0 and 1.5 are no seed, no player count
     kind = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=integers)
     return kind(load_schema("log"))
 
@@ -94,6 +106,7 @@ def _validator():
 def _record(path: str, number: int, raw: bytes) -> dict:
     """One line of a log as a checked JSON object; its length and nesting are bounded
     before it is parsed."""
+
     def fail(code, message):
         raise LogError(path, number, code, message)
 
@@ -117,8 +130,13 @@ def _record(path: str, number: int, raw: bytes) -> dict:
         fail("RS801", "a log line is a JSON object")
     errors = sorted(_validator().iter_errors(record), key=lambda e: list(map(str, e.path)))
     missing = [e.message.split("'")[1] for e in errors if e.validator == "required"]
-    what = "a game header" if "event" not in record else \
-        f"a {record['event']} event" if record["event"] in ("round", "round_end") else "a choice event"
+    what = (
+        "a game header"
+        if "event" not in record
+        else f"a {record['event']} event"
+        if record["event"] in ("round", "round_end")
+        else "a choice event"
+    )
     if missing:
         fail("RS802", f"{what} needs {', '.join(missing)}")
     if errors:
@@ -139,8 +157,13 @@ def read_log(path: str) -> list[LoggedGame]:
                 record = _record(path, number, raw)
                 if "event" in record:
                     if not games:
-                        raise LogError(path, number, "RS803", "an event before the first game "
-                                       "header (write logs with rulespec run --log)")
+                        raise LogError(
+                            path,
+                            number,
+                            "RS803",
+                            "an event before the first game "
+                            "header (write logs with rulespec run --log)",
+                        )
                     games[-1].events.append((number, record))
                     continue
                 _follows(path, number, record, games[-1].header if games else None)
@@ -158,13 +181,22 @@ def _follows(path: str, number: int, header: dict, before: dict | None) -> None:
     if header["game"] == 1:
         return
     if before is None or header["game"] != before["game"] + 1:
-        raise LogError(path, number, "RS803", f"game {header['game']} does not follow "
-                       f"{'the game before' if before else 'a game 1'}; the games of a match "
-                       "are numbered 1, 2, 3, ...")
+        raise LogError(
+            path,
+            number,
+            "RS803",
+            f"game {header['game']} does not follow "
+            f"{'the game before' if before else 'a game 1'}; the games of a match "
+            "are numbered 1, 2, 3, ...",
+        )
     for key in MATCH_KEYS:
         if header[key] != before[key]:
-            raise LogError(path, number, "RS803", f"game {header['game']} has another "
-                           f"{key} than the game before it in its match")
+            raise LogError(
+                path,
+                number,
+                "RS803",
+                f"game {header['game']} has another {key} than the game before it in its match",
+            )
 
 
 def replay(path: str) -> list[Outcome]:
@@ -179,15 +211,19 @@ def replay(path: str) -> list[Outcome]:
                 definitions[key] = Game(named_spec(key[0], path, key[1]), key[2])
             except ValueError as exc:  # no such file, or a player count the spec does not allow
                 raise LogError(path, logged.line, "RS803", str(exc)) from None
-        game = definitions[key].new_initial_state(seed=header["seed"], turn_limit=header.get("max_turns"),
-                                                  game_index=header["game"] - 1,
-                                                  carried=carried if header["game"] > 1 else None)
+        game = definitions[key].new_initial_state(
+            seed=header["seed"],
+            turn_limit=header.get("max_turns"),
+            game_index=header["game"] - 1,
+            carried=carried if header["game"] > 1 else None,
+        )
         stuck = _play_choices(game, [(n, e) for n, e in logged.events if e["event"] == "choice"])
         replayed = json.loads(json.dumps(log_for(game, None), default=list))
         found = [d for d in (stuck, _first_difference(logged.events, replayed)) if d]
         difference = min(found)[1] if found else ""  # the one earlier in the log
-        outcomes.append(Outcome(header["game"], header["seed"], len(logged.events), difference,
-                                game.result))
+        outcomes.append(
+            Outcome(header["game"], header["seed"], len(logged.events), difference, game.result)
+        )
         carried = game.carry()
     return outcomes
 
@@ -200,8 +236,10 @@ def _play_choices(game: State, choices: list[tuple[int, dict]]) -> tuple[float, 
         if game.is_terminal():
             return number, f"line {number}: the replayed game is over, but the log has this choice"
         if game.current_player() != choice["player"]:
-            return number, (f"line {number}: the log has a choice by player {choice['player']}, "
-                            f"the replay asks player {game.current_player()}")
+            return number, (
+                f"line {number}: the log has a choice by player {choice['player']}, "
+                f"the replay asks player {game.current_player()}"
+            )
         try:
             game.apply_action(choice["option"])
         except IllegalChoice as exc:
@@ -211,14 +249,24 @@ def _play_choices(game: State, choices: list[tuple[int, dict]]) -> tuple[float, 
     return None
 
 
-def _first_difference(logged: list[tuple[int, dict]], replayed: list[dict]) -> tuple[float, str] | None:
+def _first_difference(
+    logged: list[tuple[int, dict]], replayed: list[dict]
+) -> tuple[float, str] | None:
     """(line, description) of the first event the replay does not reproduce."""
     for i, (number, event) in enumerate(logged):
         if i >= len(replayed):
-            return number, f"line {number}: the log goes on with {json.dumps(event)}; the replay stops"
+            return (
+                number,
+                f"line {number}: the log goes on with {json.dumps(event)}; the replay stops",
+            )
         if replayed[i] != event:
-            return number, f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed[i])}"
+            return (
+                number,
+                f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed[i])}",
+            )
     if len(replayed) > len(logged):
-        return float("inf"), ("after the log's last event the replay goes on with "
-                              f"{json.dumps(replayed[len(logged)])}")
+        return float("inf"), (
+            "after the log's last event the replay goes on with "
+            f"{json.dumps(replayed[len(logged)])}"
+        )
     return None

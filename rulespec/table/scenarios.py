@@ -22,6 +22,7 @@ ends with; `auto: forced` takes single-option choice points without steps. Seats
     expect:
       zones: {hand[P2]: [coin]}
 """
+
 from __future__ import annotations
 
 import re
@@ -81,8 +82,9 @@ def _check_shape(doc) -> None:
     if not isinstance(doc.data, dict):
         problems.append(Diagnostic("RS501", "a scenario is a mapping", doc.span(())))
     else:
-        problems = shape_problems(doc, load_schema("scenario"), code="RS501", unknown_code="RS501",
-                                  name="the scenario")
+        problems = shape_problems(
+            doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
+        )
     if problems:
         raise SpecError(problems, {doc.file: doc.lines})
 
@@ -93,10 +95,14 @@ def _new_state(game: Game, data: dict, n: int) -> State:
     if "table" not in data:
         return game.new_initial_state(seed=seed)
     table = data["table"]
-    return State.from_layout(game, seed, zones=table.get("zones") or {},
-                             counters=table.get("counters") or {},
-                             out=[_seat(p, n) for p in table.get("out") or ()],
-                             current=_seat(table.get("current", "P1"), n))
+    return State.from_layout(
+        game,
+        seed,
+        zones=table.get("zones") or {},
+        counters=table.get("counters") or {},
+        out=[_seat(p, n) for p in table.get("out") or ()],
+        current=_seat(table.get("current", "P1"), n),
+    )
 
 
 def _contents(state: State, label: str, ordered: bool) -> list[str]:
@@ -118,7 +124,9 @@ def _forced(state: State, step: tuple[str, str] | None = None) -> None:
     while not state.is_terminal():
         _settle(state)
         labels = state.legal_labels()
-        if len(labels) != 1 or step is not None and labels == [step[1]] and _actor(state) == step[0]:
+        if len(labels) != 1 or (
+            step is not None and labels == [step[1]] and _actor(state) == step[0]
+        ):
             return
         state.apply_action(labels[0])
 
@@ -158,8 +166,9 @@ def _play(path, doc) -> tuple[bool, list[str]]:
         first = exc.diagnostics[0]
         return _verdict(_refusal_failures(refusal, (first.code, first.message)))
     except ValueError as exc:
-        raise SpecError([Diagnostic("RS501", f"spec: {exc}", doc.span(("spec",)))],
-                        doc.all_sources()) from None
+        raise SpecError(
+            [Diagnostic("RS501", f"spec: {exc}", doc.span(("spec",)))], doc.all_sources()
+        ) from None
     n = data.get("players", spec.default_players)
     try:
         game = Game(spec, n)
@@ -188,9 +197,11 @@ def _steps(state: State, data: dict, n: int):
     last = max((i for i, step in enumerate(steps) if "expect" not in step), default=-1)
     for i, step in enumerate(steps):
         if "expect" in step:
-            failures += [f"at step {i + 1}: {f}" for f in _checkpoint(state, data, step["expect"], n)]
+            failures += [
+                f"at step {i + 1}: {f}" for f in _checkpoint(state, data, step["expect"], n)
+            ]
             continue
-        (who, choice), = step.items()  # the schema allows exactly one
+        ((who, choice),) = step.items()  # the schema allows exactly one
         refusable = i == last and "expect_error" in data
         problem = _wrong_actor(state, data, who, str(choice), n, refusable)
         if problem:
@@ -216,8 +227,10 @@ def _wrong_actor(state: State, data: dict, who: str, choice: str, n: int, refusa
         _seat(who, n)
     actor = _actor(state)
     if actor != who:
-        return (f": expected {who} to act, but {actor} is to act "
-                f"(options: {', '.join(state.legal_labels())})")
+        return (
+            f": expected {who} to act, but {actor} is to act "
+            f"(options: {', '.join(state.legal_labels())})"
+        )
     return ""
 
 
@@ -225,9 +238,11 @@ def _refusal_failures(want: dict, got: tuple[str, str] | None) -> list[str]:
     if got is None:
         return [f"expected a refusal ({_shown(want)}), but nothing was refused"]
     code, message = got
-    return [f"refusal {key}: expected {want[key]!r}, got {value!r}"
-            for key, value in (("code", code), ("message", message))
-            if key in want and want[key] != value]
+    return [
+        f"refusal {key}: expected {want[key]!r}, got {value!r}"
+        for key, value in (("code", code), ("message", message))
+        if key in want and want[key] != value
+    ]
 
 
 def _shown(refusal: dict) -> str:
@@ -280,20 +295,29 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
 
 def _event_failures(events: list[dict], expect: dict, n: int, who: str = "") -> list[str]:
     """Events are matched with their seats as numbers and reported as written (`P2`)."""
+
     def found(want):
         want = {k: _seats(v, n) for k, v in want.items()}
         return any(_matches(want, e) for e in events)
-    return ([f"{who}no event matching {want}" for want in expect.get("events") or () if not found(want)]
-            + [f"{who}an event matches {want}, expected none"
-               for want in expect.get("no_events") or () if found(want)])
+
+    return [
+        f"{who}no event matching {want}" for want in expect.get("events") or () if not found(want)
+    ] + [
+        f"{who}an event matches {want}, expected none"
+        for want in expect.get("no_events") or ()
+        if found(want)
+    ]
 
 
 def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
     """What one seat's observation and log must show (`expect.seen_by`): zones as the
     observation gives them, events of the seat's log."""
     who, zones = f"as {seat_name(seat)} sees it: ", state.observation(seat)["zones"]
-    failures = [f"{who}zone {label}: expected {want}, got {zones.get(label)}"
-                for label, want in (view.get("zones") or {}).items() if zones.get(label) != want]
+    failures = [
+        f"{who}zone {label}: expected {want}, got {zones.get(label)}"
+        for label, want in (view.get("zones") or {}).items()
+        if zones.get(label) != want
+    ]
     return failures + _event_failures(state.log_for(seat), view, n, who)
 
 

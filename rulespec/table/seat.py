@@ -4,6 +4,7 @@ The person sees what their seat sees (RULINGS C-6): the narration of the game as
 seat sees it, their own zones, the cards revealed to them elsewhere, and, at each of their decisions with more than one
 option, the numbered options. They answer with a number or an option's label.
 """
+
 from __future__ import annotations
 
 from rulespec.interpreter.choices import seat_name
@@ -26,7 +27,7 @@ class Person:
     def show(self) -> None:
         """Narrate what happened since the last call, as the seat sees it."""
         events = log_for(self.game, self.seat)
-        for line in narrate(events[self.shown:], self.titles):
+        for line in narrate(events[self.shown :], self.titles):
             self.say(line)
         self.shown = len(events)
 
@@ -41,7 +42,7 @@ class Person:
         for label, cards in observation["zones"].items():
             if label.endswith(mine):
                 names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
-                self.say(f"  your {label[:-len(mine)].replace('_', ' ')}: {names}")
+                self.say(f"  your {label[: -len(mine)].replace('_', ' ')}: {names}")
         for label, seen in observation["zones"].items():
             if isinstance(seen, dict) and seen.get("revealed"):
                 names = ", ".join(_revealed(r, self.titles) for r in seen["revealed"])
@@ -62,14 +63,20 @@ class Person:
             if not getattr(self.stdin, "isatty", lambda: False)():
                 self.say(answer)  # echo piped answers, as a terminal would
             # plain ASCII digits only: '²' is a digit to str.isdigit, and int() refuses it
-            if answer.isascii() and answer.isdigit() and len(answer) <= 6 and 1 <= int(answer) <= len(options):
+            if (
+                answer.isascii()
+                and answer.isdigit()
+                and len(answer) <= 6
+                and 1 <= int(answer) <= len(options)
+            ):
                 return options[int(answer) - 1]
             for option in options:
                 if option.label == answer:
                     return option
             shown = answer if len(answer) <= 40 else answer[:40] + "…"
-            self.say(f"  '{shown}' is not an option: type its number (1-{len(options)}) "
-                     "or its label")
+            self.say(
+                f"  '{shown}' is not an option: type its number (1-{len(options)}) or its label"
+            )
 
 
 def _revealed(card: dict, titles: dict[str, str]) -> str:
