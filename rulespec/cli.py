@@ -663,11 +663,15 @@ def _take_standard_input(args) -> None:
         )
 
 
-def _load(path, variants):
+def _load(path, variants, err):
+    """The spec; the warnings it loaded with (RS212) go to err."""
     try:
-        return load_spec(path, variants=variants)
+        spec = load_spec(path, variants=variants)
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
+    for d in spec.notices if err is not None else ():
+        print(d.render(_source_lines(d.span.file)), file=err)
+    return spec
 
 
 def _source_lines(path: str) -> list[str] | None:
@@ -713,9 +717,9 @@ def _variant_paths(args) -> tuple[str, ...]:
     return tuple(str(Path(v).resolve()) if Path(v).exists() else v for v in args.variant)
 
 
-def _setup(args):
+def _setup(args, err):
     """The spec and player count of run and simulate, with their arguments checked."""
-    spec, n = _spec_for_players(args)
+    spec, n = _spec_for_players(args, err)
     _check_agents(args, spec, n, args.spec)
     return spec, n
 
@@ -733,9 +737,9 @@ def _check_agents(args, spec, n: int, path: str) -> tuple[str, ...]:
     return tuple(args.agents.split(","))
 
 
-def _spec_for_players(args):
+def _spec_for_players(args, err):
     """The spec (with its variants) and the player count asked for, checked."""
-    spec = _load(args.spec, args.variant)
+    spec = _load(args.spec, args.variant, err)
     n = args.players or spec.default_players
     if not spec.min_players <= n <= spec.max_players:
         raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
@@ -749,7 +753,7 @@ def _player_range(spec) -> str:
 
 
 def _run(args, out, err) -> int:
-    spec, n = _setup(args)
+    spec, n = _setup(args, err)
     inputs = _inputs(args, "--log")
     viewer = None
     if args.seat is not None:
@@ -865,7 +869,7 @@ def _terminal(stream) -> bool:
 
 
 def _simulate(args, out, err) -> int:
-    spec, n = _setup(args)
+    spec, n = _setup(args, err)
     if not args.dask:
         _fit_workers(args, err)
     job = simulation.Job(
@@ -966,20 +970,29 @@ def _progress(stream, total, unit="games"):
 
 
 def _validate(args, out, err) -> int:
-    problems = []
+    problems, reports = [], []  # reports: each spec's diagnostics, errors or warnings
     for path in args.specs:
         try:
-            _load(path, args.variant)
+            notices = list(_load(path, args.variant, None).notices)
+            files = {d.span.file for d in notices}
+            reports.append(SpecError(notices, {f: _source_lines(f) for f in files}))
         except SpecError as exc:
             problems.append(exc)
-    diagnostics = [d for e in problems for d in e.diagnostics]
+            reports.append(exc)
+    diagnostics = [d for e in reports for d in e.diagnostics]
     if args.format != "text":
         out.write(_machine(args.format, diagnostics))
     else:
-        for exc in problems:
-            print(exc.render(), file=out)
-        count = sum(len(e.diagnostics) for e in problems)
-        print(f"{len(args.specs)} spec(s) checked, {count} problem(s)", file=out)
+        for exc in reports:
+            if exc.diagnostics:
+                print(exc.render(), file=out)
+        count = sum(d.severity == "error" for d in diagnostics)
+        warned = len(diagnostics) - count
+        print(
+            f"{len(args.specs)} spec(s) checked, {count} problem(s)"
+            + (f", {warned} warning(s)" if warned else ""),
+            file=out,
+        )
     return 1 if problems else 0
 
 
@@ -1041,7 +1054,10 @@ def _lint(args, out, err) -> int:
             continue
         sources.update(doc.all_sources())
         layer1 = static.static(spec)
-        found = list(layer1)
+        found = [
+            static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint) for d in spec.notices
+        ]
+        found += layer1
         if args.explore:
             bounds = explore.Bounds(
                 depth=args.depth, max_states=args.max_states, timeout=args.timeout
@@ -1127,7 +1143,7 @@ def _machine(form: str, findings) -> str:
 def _diff(args, out, err) -> int:
     from .analysis import diff
 
-    old, new = _load(args.old, []), _load(args.new, [])
+    old, new = _load(args.old, [], err), _load(args.new, [], err)
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
     rows, tests = [], None
@@ -1327,7 +1343,7 @@ def _new(args, out, err) -> int:
 def _play(args, out, err) -> int:
     from .table.seat import InputEnded, Person
 
-    spec, n = _setup(args)
+    spec, n = _setup(args, err)
     try:
         seat = scenarios._seat(args.seat, n)
     except ValueError as exc:
@@ -1389,7 +1405,7 @@ def _replay(args, out, err) -> int:
 
 
 def _compile(args, out, err) -> int:
-    spec, n = _spec_for_players(args)
+    spec, n = _spec_for_players(args, err)
     listings: dict[str, list] = {}  # rule -> its generated functions
     for listing in Game(spec, n).exprs.listings:
         listings.setdefault(listing.rule, []).append(listing)

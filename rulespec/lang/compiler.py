@@ -6,12 +6,14 @@ and raised together as one SpecError.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from . import decks, ir, schema
+from .builtins import RESERVED_IN_V2
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import RESERVED, Builder, Names, reserved_clash
+from .expressions import RESERVED, Builder, Names, deprecated_name
 from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
@@ -33,10 +35,16 @@ def compile_document(doc: Document) -> ir.Spec:
         raise SpecError(problems, doc.all_sources())
     compiler = _Compiler(doc)
     spec = compiler.build()
+    notices = compiler.notices + compiler.b.notices
     if compiler.problems:
-        problems = sorted(compiler.problems, key=lambda d: (d.span.line, d.span.col))
+        problems = sorted(compiler.problems + notices, key=lambda d: (d.span.line, d.span.col))
         raise SpecError(problems, doc.all_sources())
-    return spec
+    return replace(spec, notices=tuple(sorted(notices, key=lambda d: (d.span.line, d.span.col))))
+
+
+# the kinds of name a spec could declare before Language v2: one of them may have taken a
+# name Language v2 then reserved, and keeps it with a warning (RS212)
+_FIRST_RELEASE = {"card", "tag", "parameter", "zone", "counter", "goal"}
 
 
 # the scope of a round's effects: end_turn() there would cut the change of rounds short
@@ -68,6 +76,7 @@ class _Compiler:
         self.doc = doc
         self.data: dict = doc.data
         self.problems: list[Diagnostic] = []
+        self.notices: list[Diagnostic] = []  # warnings: the spec stands
 
     def error(self, code, message, path, hint="", key=False):
         span = self.doc.key_span(path) if key else self.doc.span(path)
@@ -86,15 +95,15 @@ class _Compiler:
 
         def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
-            if name in reserved:
+            if name in RESERVED_IN_V2 and what in _FIRST_RELEASE:
+                self.notices.append(deprecated_name(name, what, span))
+            elif name in reserved:
                 refused.add(name)
-                self.problems.append(
-                    reserved_clash(
-                        name,
-                        span,
-                        f"{what} '{name}' uses a name the language reserves",
-                        "pick another name",
-                    )
+                self.error_at(
+                    "RS202",
+                    f"{what} '{name}' uses a name the language reserves",
+                    span,
+                    "pick another name",
                 )
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):
@@ -161,13 +170,11 @@ class _Compiler:
         params = tuple((entry.get("params") or {}).items())
         for name, _ in params:
             if name in RESERVED or name in self._claimed:
-                self.problems.append(
-                    reserved_clash(
-                        name,
-                        self.doc.key_span(path + ("params", name)),
-                        f"parameter '{name}' is already a name of the spec or the language; "
-                        "a parameter needs a name of its own",
-                    )
+                self.error_at(
+                    "RS202",
+                    f"parameter '{name}' is already a name of the spec or the language; "
+                    "a parameter needs a name of its own",
+                    self.doc.key_span(path + ("params", name)),
                 )
         return params
 
@@ -544,14 +551,15 @@ class _Compiler:
         doc, b = self.doc, self.b
         path = (section if isinstance(section, tuple) else (section,)) + (name,)
         scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
-        if "each" in t and (t["each"] in RESERVED or t["each"] in self.names.all_names):
-            self.problems.append(
-                reserved_clash(
-                    t["each"],
-                    doc.span(path + ("each",)),
-                    f"'{t['each']}' is already a name of the spec or the language; "
-                    "'each' needs a name of its own",
-                )
+        each = t.get("each")
+        if each in RESERVED_IN_V2 and each not in self.names.all_names:
+            self.notices.append(deprecated_name(each, "'each' name", doc.span(path + ("each",))))
+        elif each is not None and (each in RESERVED or each in self.names.all_names):
+            self.error_at(
+                "RS202",
+                f"'{each}' is already a name of the spec or the language; "
+                "'each' needs a name of its own",
+                doc.span(path + ("each",)),
             )
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()

@@ -30,23 +30,30 @@ RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AG
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
 
-_SINCE_V2 = "'{}' is reserved since Language v2; `rulespec migrate {}` renames it"
-_SINCE_V2_NAME = re.compile(r"'(\w+)' is reserved since Language v2; ")
+_SINCE_V2 = (
+    "'{}' is a built-in name since Language v2; this spec's {} keeps the name, which hides "
+    "the built-in; `rulespec migrate {}` renames it"
+)
+_SINCE_V2_NAME = re.compile(r"'(\w+)' is a built-in name since Language v2; ")
 
 
-def reserved_clash(name: str, span: Span, message: str, hint: str = "") -> Diagnostic:
-    """RS202 for a name of the spec the language reserves: a name the first release left
-    free tells how to rename it, since the spec may have validated before Language v2."""
-    if name in RESERVED_IN_V2:
-        message = _SINCE_V2.format(name, span.file)
-        hint = "it renames the name and every use of it; add --write to change the file"
-    return Diagnostic("RS202", message, span, hint=hint)
+def deprecated_name(name: str, what: str, span: Span) -> Diagnostic:
+    """RS212, a warning: a spec written before Language v2 may use a name it reserved.
+    The spec keeps its meaning (its own name wins over the built-in) and says how to
+    move on."""
+    return Diagnostic(
+        "RS212",
+        _SINCE_V2.format(name, what, span.file),
+        span,
+        severity="warning",
+        hint="it renames the name and every use of it; add --write to change the file",
+    )
 
 
-def clash_name(d: Diagnostic) -> str | None:
-    """The name a diagnostic of reserved_clash says Language v2 reserved, if it is one."""
-    m = _SINCE_V2_NAME.match(d.message) if d.code == "RS202" else None
-    return m.group(1) if m else None
+def deprecated_names(notices) -> set[str]:
+    """The names RS212 warnings say Language v2 reserved."""
+    found = (_SINCE_V2_NAME.match(d.message) for d in notices if d.code == "RS212")
+    return {m.group(1) for m in found if m}
 
 
 FAILED = "?"  # the type of a local whose let was refused or failed (and was reported)
@@ -141,7 +148,6 @@ class _Keywords:
     always_accept = (
         "LET",
         "IF",
-        "THEN",
         "ELSE",
         "FOR",
         "IN",
@@ -222,6 +228,7 @@ class Builder:
 
     def __init__(self, names: Names, problems: list[Diagnostic]):
         self.names, self.problems = names, problems
+        self.notices: list[Diagnostic] = []  # warnings: the spec stands
         self.text: SpecText | None = None
 
     # --- entry points -------------------------------------------------------------
@@ -409,7 +416,7 @@ class Builder:
         n = self.names
         if name in scope:
             return None if scope[name] == FAILED else ir.Local(span, scope[name], name)
-        if name in CONSTANTS:
+        if name in CONSTANTS and name not in n.all_names:  # a spec's own name hides one (RS212)
             return ir.Local(span, CONSTANTS[name][0], name)
         if name in n.params:
             return ir.Param(span, n.params[name], name)
@@ -750,14 +757,15 @@ class Builder:
         if scope.get(name, FAILED) != FAILED:
             self._error("RS202", f"'{name}' is already a local here; pick a new name", span)
             return True
+        if name in RESERVED_IN_V2 and name not in n.all_names:
+            self.notices.append(deprecated_name(name, "local", span))
+            return False
         if name in RESERVED or name in n.all_names:
-            self.problems.append(
-                reserved_clash(
-                    name,
-                    span,
-                    f"'{name}' is already a name of the spec or the language; "
-                    "a local needs a name of its own",
-                )
+            self._error(
+                "RS202",
+                f"'{name}' is already a name of the spec or the language; "
+                "a local needs a name of its own",
+                span,
             )
             return True
         return False

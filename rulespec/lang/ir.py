@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import get_args, get_type_hints
 
-from .diagnostics import Span
+from .diagnostics import Diagnostic, Span
 
 # --- expressions ----------------------------------------------------------------
 
@@ -529,6 +529,7 @@ class Spec:
     memories: tuple[MemoryDef, ...] = ()
     procedures: tuple[Procedure, ...] = ()
     conditions: tuple[Condition, ...] = ()
+    notices: tuple[Diagnostic, ...] = ()  # warnings the spec loaded with (RS212)
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""

@@ -1,7 +1,8 @@
 """Upgrade a `rulespec: 1` spec whose own names Language v2 has since reserved.
 
 A spec could name a counter `range` before the language gave `range` a meaning. The
-front end reports such a name (RS202, with this module's command as the hint); here it
+front end warns of such a name (RS212, with this module's command as the hint) and lets the
+spec keep it, its own name hiding the built-in; here it
 is renamed at every place the loader saw it: the key that declares it, and each name
 token of the expressions, effect blocks and plain name values that use it. Prose (titles,
 notes, rulings) and string literals are left alone. The edits go by the loader's
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from .compiler import load_spec
 from .diagnostics import Diagnostic, Span, SpecError
-from .expressions import RESERVED, clash_name
+from .expressions import RESERVED, deprecated_names
 from .loading import Document, load
 
 # sections whose keys are names the spec declares (params: under a procedure or condition)
@@ -70,15 +71,9 @@ def migrate(path: str) -> Migration:
 
 
 def _clashes(path: str) -> set[str]:
-    """The spec's names Language v2 reserved; SpecError for any other problem."""
-    try:
-        load_spec(path)
-    except SpecError as exc:
-        names = {clash_name(d) for d in exc.diagnostics if d.span.file == path} - {None}
-        if not names:
-            raise
-        return names
-    return set()
+    """The spec's names Language v2 reserved (its RS212 warnings); SpecError for a spec
+    that does not load."""
+    return deprecated_names(d for d in load_spec(path).notices if d.span.file == path)
 
 
 def _places(doc: Document):
