@@ -51,6 +51,7 @@ EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' list
   rulespec diff GAME my_variant.yaml                  what a rule change changes
   rulespec test tests/scenarios --format junit        run rules scenarios, JUnit XML for CI
   rulespec play GAME --as P1                          play a game yourself
+  rulespec serve                                      play, watch and replay in the browser
   rulespec replay game.jsonl                          re-run a logged game and check it
   rulespec compile GAME --show RULE                   the Python a rule compiles to
   rulespec schema                                     print the spec JSON Schema
@@ -468,6 +469,37 @@ def _parser() -> argparse.ArgumentParser:
     )
     cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
     _variants(cp)
+
+    sv = command(
+        "serve",
+        "play, watch and replay games in the browser",
+        "Serve a local web app: a lobby to start a game of the bundled games (or the "
+        "SPEC files given) with people and agents at its seats, the table as each seat "
+        "sees it, watching agents play, replaying a log, and the rules graph. Needs "
+        "pip install 'rulespec[serve]'.",
+        "rulespec serve games/take_the_gold.yaml --port 8000",
+    )
+    _spec(
+        sv,
+        "specs",
+        nargs="*",
+        help="spec files or bundled games' names (default: every bundled game)",
+    )
+    sv.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    sv.add_argument(
+        "--port",
+        type=_whole(0, 65535),
+        default=8000,
+        help="the port (default 8000; 0: any free port)",
+    )
+    sv.add_argument(
+        "--saves",
+        metavar="FOLDER",
+        default=".",
+        help="where 'Save game' writes its logs (default .)",
+    )
 
     cm = command(
         "completion",
@@ -1422,6 +1454,18 @@ def _compile(args, out, err) -> int:
     return 0
 
 
+def _serve(args, out, err) -> int:
+    if not all(importlib.util.find_spec(m) for m in ("starlette", "uvicorn")):
+        raise UsageError("needs the web server packages: pip install 'rulespec[serve]'")
+    from .serve.app import serve
+
+    try:
+        serve(args.specs, args.host, args.port, args.saves, out)
+    except ValueError as exc:  # the address is taken, or not one
+        raise UsageError(str(exc)) from None
+    return 0
+
+
 def _completion(args, out, err) -> int:
     out.write(completion.script(_parser(), args.shell))
     return 0
@@ -1443,6 +1487,7 @@ COMMANDS = {
     "games": _games,
     "new": _new,
     "migrate": _migrate,
+    "serve": _serve,
 }
 
 
