@@ -477,7 +477,7 @@ def _parser() -> argparse.ArgumentParser:
         "SPEC files given) with people and agents at its seats, the table as each seat "
         "sees it, watching agents play, replaying a log, and the rules graph. Needs "
         "pip install 'rulespec[serve]'.",
-        "rulespec serve games/take_the_gold.yaml --port 8000",
+        "rulespec serve GAME my_game.yaml --port 8000",
     )
     _spec(
         sv,
