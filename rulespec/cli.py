@@ -79,6 +79,17 @@ class _Parser(argparse.ArgumentParser):
         raise _Exit(status, message)
 
 
+class _Strict(_Parser):
+    """A command whose positionals may be left out: argparse would hand an unknown
+    option on to the top parser, whose error cannot name the command."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 class _Exit(Exception):
     def __init__(self, status, message):
         self.status, self.message = status, message
@@ -479,6 +490,7 @@ def _parser() -> argparse.ArgumentParser:
         "pip install 'rulespec[serve]'.",
         "rulespec serve GAME my_game.yaml --port 8000",
     )
+    sv.__class__ = _Strict
     _spec(
         sv,
         "specs",

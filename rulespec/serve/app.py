@@ -45,7 +45,7 @@ class Api:
         return FileResponse(STATIC / "table.html")
 
     async def lobby(self, request: Request):
-        return {"games": await run_in_threadpool(self.tables.lobby), "agents": [PERSON, *AGENTS]}
+        return {"games": self.tables.lobby(), "agents": [PERSON, *AGENTS]}
 
     async def new_game(self, request: Request):
         body = await _body(request)
@@ -267,14 +267,16 @@ def served_specs(paths: list[str]) -> list[Spec]:
         paths = [str(folder / f"{name}.yaml") for name in bundled.names()] if folder else []
     specs, ids = [], set()
     for path in paths:
-        load_spec(path)
+        spec = load_spec(path)
         stem, k = Path(path).stem, 2
         name = stem
         while name in ids:  # two files of one name from two folders
             name, k = f"{stem}_{k}", k + 1
         ids.add(name)
         beside = Path(path).parent / "variants" / stem
-        specs.append(Spec(name, path, sorted(p.stem for p in beside.glob("*.yaml"))))
+        variants = sorted(p.stem for p in beside.glob("*.yaml"))
+        players = [spec.min_players, spec.max_players, spec.default_players]
+        specs.append(Spec(name, path, variants, spec.name, players))
     return specs
 
 

@@ -31,6 +31,7 @@ PERSON = "person"
 MAX_GAMES = 1000  # held at once; the oldest finished one makes room
 MAX_SEED = 2**63
 MAX_FRAMES = 20_000  # decisions a replay keeps
+MAX_DEFINITIONS = 64  # compiled games kept
 
 
 class Refused(Exception):
@@ -48,12 +49,20 @@ class Spec:
     id: str  # the bundled game's name, or the file's stem
     path: str
     variants: list[str]
+    title: str
+    players: list[int]  # least, most, default
+
+    loaded: dict = field(default_factory=dict, repr=False)  # variants -> the spec
 
     def load(self, variants: list[str]):
+        """The spec with `variants`, loaded once."""
         unknown = [v for v in variants if v not in self.variants]
         if unknown:
             raise Refused(400, f"{self.id} has no variant '{unknown[0]}'")
-        return load_spec(self.path, variants=variants)
+        key = tuple(variants)
+        if key not in self.loaded:
+            self.loaded[key] = load_spec(self.path, variants=variants)
+        return self.loaded[key]
 
 
 @dataclass
@@ -177,20 +186,24 @@ class Tables:
         self.games: dict[str, Live] = {}
         self.replays: dict[str, Replay] = {}
         self.lock = threading.Lock()
+        # compiled once per spec and player count: a game definition is never written
+        self.definitions: dict[tuple, tuple] = {}  # (id of the spec, n) -> (Game, Table, spec)
+
+    def definition(self, rules, n: int) -> tuple[Game, views.Table]:
+        """The game definition and view helper of `rules` at `n` players."""
+        key = (id(rules), n)
+        with self.lock:
+            if key not in self.definitions:
+                if len(self.definitions) >= MAX_DEFINITIONS:
+                    self.definitions.clear()
+                self.definitions[key] = (Game(rules, n), views.Table(rules, n), rules)
+            return self.definitions[key][:2]
 
     def lobby(self) -> list[dict]:
-        rows = []
-        for s in self.specs.values():
-            spec = load_spec(s.path)
-            rows.append(
-                {
-                    "id": s.id,
-                    "title": spec.name,
-                    "players": [spec.min_players, spec.max_players, spec.default_players],
-                    "variants": s.variants,
-                }
-            )
-        return rows
+        return [
+            {"id": s.id, "title": s.title, "players": s.players, "variants": s.variants}
+            for s in self.specs.values()
+        ]
 
     def new_game(self, request: dict) -> Live:
         """A game from the lobby's form: spec, variants, players, seed, seats."""
@@ -233,13 +246,13 @@ class Tables:
         """A new game, its agents seated, the logged `choices` applied, held by id."""
         n = len(seats)
         agents = _agents(seats, n, seed, rules)
-        state = Game(rules, n).new_initial_state(seed=seed, turn_limit=max_turns)
+        definition, table = self.definition(rules, n)
+        state = definition.new_initial_state(seed=seed, turn_limit=max_turns)
         for number, choice in choices:
             _apply_logged(state, number, choice)
         tokens = {p: secrets.token_urlsafe(16) for p in range(n) if seats[p] == PERSON}
         if not tokens:
             tokens[None] = secrets.token_urlsafe(16)
-        table = views.Table(rules, n)
         game = Live(
             secrets.token_hex(6),
             str(spec_path),
@@ -294,7 +307,7 @@ class Tables:
         header = logged[0].header
         rules = self._log_spec(header, path)[1]
         n = header["players"]
-        definition, carried, frames = Game(rules, n), None, []
+        (definition, table), carried, frames = self.definition(rules, n), None, []
         for one in logged[:game_number]:
             frames = _replayed(definition, one, carried)
             carried = frames[-1].carry()
@@ -302,7 +315,7 @@ class Tables:
             secrets.token_hex(6),
             logged[game_number - 1].header,
             frames,
-            views.Table(rules, n),
+            table,
             secrets.token_urlsafe(16),
         )
         with self.lock:
