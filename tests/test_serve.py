@@ -271,6 +271,14 @@ def test_a_taken_port_is_a_usage_error():
     assert err.startswith("rulespec serve: cannot listen on 127.0.0.1:")
 
 
+def test_a_broken_spec_stops_the_server_before_it_starts():
+    broken = ROOT / "tests" / "broken" / "04_bad_enum_visibility.yaml"
+    code, _, err = cli("serve", broken, "--port", "0")
+    assert code == 2
+    assert f"{broken.relative_to(ROOT)}" in err or str(broken) in err
+    assert " error RS" in err
+
+
 def test_without_the_extra_the_cli_says_what_to_install(monkeypatch):
     import importlib.util
 

@@ -77,6 +77,30 @@ def test_a_person_plays_a_whole_game_by_clicking(served, browser):
     page.close()
 
 
+def test_agents_are_watched_played_paused_and_stepped(served, browser):
+    base, _ = served
+    page = browser.new_page()
+    links = start(page, base, "take_the_gold", 2, ["first", "random"], seed=2)
+    assert list(links) == ["spectator"]  # nobody to seat: one link, which sees everything
+    page.click("a[data-seat=spectator]")
+    page.wait_for_selector("#step")
+    page.click("#step")
+    page.wait_for_function("document.querySelectorAll('#narration li').length > 5")
+    page.select_option("#speed", "300")  # a pause comes before the end
+    page.click("#play")
+    page.wait_for_function("document.querySelectorAll('#narration li').length > 8")
+    page.click("#pause")
+    page.wait_for_timeout(300)  # a step under way ends
+    paused = page.locator("#narration li").count()
+    page.wait_for_timeout(1000)  # three steps at this speed
+    assert page.locator("#narration li").count() == paused and not page.text_content("#result")
+    page.select_option("#speed", "50")
+    page.click("#play")
+    page.wait_for_function("document.getElementById('result').textContent", timeout=20_000)
+    assert page.locator(".player[data-seat=P2] .area[data-zone=hand] .back").count() == 0
+    page.close()
+
+
 def hand(page, seat):
     """The titles of a seat's hand as the page shows them (None: face down)."""
     area = page.locator(f".player[data-seat={seat}] .area[data-zone=hand]")
