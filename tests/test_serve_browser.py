@@ -168,6 +168,9 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
             f"document.getElementById('where').textContent !== {json.dumps(before)}"
         )
         at = matches_the_log()
+        if button == "#end":  # the last rule that fired, highlighted in the rules graph
+            assert page.text_content("#fired").startswith("last fired: ")
+            assert page.locator("#graph .fired").count() == 1
     assert at == 1
     page.select_option("#view-as", "P2")
     page.wait_for_selector(".player[data-seat=P2] .area[data-zone=hand] .card")
