@@ -53,3 +53,12 @@ def test_zones_are_areas_and_hidden_ones_carry_no_card():
     )
     assert {z["name"]: z["cards"] for z in view["shared"]}["draw_pile"] is None
     assert view["narration"][0] == "  the draw pile is shuffled"
+
+
+def test_the_rules_graph_without_graphviz_is_its_nodes_and_edges(monkeypatch):
+    game = game_for("take_the_gold", 2)
+    monkeypatch.setattr(views.shutil, "which", lambda name: None)
+    graph = views.Table(game.spec, 2).graph
+    assert graph["svg"] is None
+    ids = {n["id"] for n in graph["nodes"]}
+    assert "action:pirate" in ids and all(e["source"] in ids for e in graph["edges"])
