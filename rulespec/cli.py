@@ -51,6 +51,7 @@ EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' list
   rulespec diff GAME my_variant.yaml                  what a rule change changes
   rulespec test tests/scenarios --format junit        run rules scenarios, JUnit XML for CI
   rulespec play GAME --as P1                          play a game yourself
+  rulespec serve                                      play, watch and replay in the browser
   rulespec replay game.jsonl                          re-run a logged game and check it
   rulespec compile GAME --show RULE                   the Python a rule compiles to
   rulespec schema                                     print the spec JSON Schema
@@ -76,6 +77,17 @@ class _Parser(argparse.ArgumentParser):
 
     def exit(self, status=0, message=None):
         raise _Exit(status, message)
+
+
+class _Strict(_Parser):
+    """A command whose positionals may be left out: argparse would hand an unknown
+    option on to the top parser, whose error cannot name the command."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
 
 
 class _Exit(Exception):
@@ -468,6 +480,38 @@ def _parser() -> argparse.ArgumentParser:
     )
     cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
     _variants(cp)
+
+    sv = command(
+        "serve",
+        "play, watch and replay games in the browser",
+        "Serve a local web app: a lobby to start a game of the bundled games (or the "
+        "SPEC files given) with people and agents at its seats, the table as each seat "
+        "sees it, watching agents play, replaying a log, and the rules graph. Needs "
+        "pip install 'rulespec[serve]'.",
+        "rulespec serve GAME my_game.yaml --port 8000",
+    )
+    sv.__class__ = _Strict
+    _spec(
+        sv,
+        "specs",
+        nargs="*",
+        help="spec files or bundled games' names (default: every bundled game)",
+    )
+    sv.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    sv.add_argument(
+        "--port",
+        type=_whole(0, 65535),
+        default=8000,
+        help="the port (default 8000; 0: any free port)",
+    )
+    sv.add_argument(
+        "--saves",
+        metavar="FOLDER",
+        default=".",
+        help="where 'Save game' writes its logs (default .)",
+    )
 
     cm = command(
         "completion",
@@ -1438,6 +1482,18 @@ def _compile(args, out, err) -> int:
     return 0
 
 
+def _serve(args, out, err) -> int:
+    if not all(importlib.util.find_spec(m) for m in ("starlette", "uvicorn")):
+        raise UsageError("needs the web server packages: pip install 'rulespec[serve]'")
+    from .serve.app import serve
+
+    try:
+        serve(args.specs, args.host, args.port, args.saves, out)
+    except ValueError as exc:  # the address is taken, or not one
+        raise UsageError(str(exc)) from None
+    return 0
+
+
 def _completion(args, out, err) -> int:
     out.write(completion.script(_parser(), args.shell))
     return 0
@@ -1459,6 +1515,7 @@ COMMANDS = {
     "games": _games,
     "new": _new,
     "migrate": _migrate,
+    "serve": _serve,
 }
 
 

@@ -1,0 +1,308 @@
+"""The web app: the pages, and a JSON API whose every answer to a seat is that seat's view.
+
+Starlette, because an ASGI app of a dozen routes needs routing, JSON and static files
+and nothing more (no templates, forms or sessions); uvicorn serves it. A refused
+request gets a 4xx status and {"error": message}, and leaves every game as it was.
+Games are played in a worker thread (an agent's search can take seconds), one request
+at a time per game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import tempfile
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from rulespec.interpreter.agents import AGENTS
+
+from . import views
+from .tables import PERSON, Live, Refused, Spec, Tables, seat_number
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 2_000_000  # bytes: a log of a long game, uploaded for a replay
+
+
+class Api:
+    """The JSON API's handlers over one server's tables."""
+
+    def __init__(self, tables: Tables, saves: str):
+        self.tables, self.saves = tables, saves
+
+    async def index(self, request: Request):
+        return FileResponse(STATIC / "index.html")
+
+    async def table(self, request: Request):
+        return FileResponse(STATIC / "table.html")
+
+    async def lobby(self, request: Request):
+        return {"games": self.tables.lobby(), "agents": [PERSON, *AGENTS]}
+
+    async def new_game(self, request: Request):
+        body = await _body(request)
+        if "resume" in body:
+            game = await run_in_threadpool(
+                self.tables.resume, _path(body["resume"]), body.get("seats")
+            )
+        else:
+            game = await run_in_threadpool(self.tables.new_game, body)
+        return {"id": game.id, "links": _links(game)}
+
+    async def seat_view(self, request: Request):
+        game, seat = _game_and_seat(self.tables, request)
+        return await run_in_threadpool(_locked, game, lambda: _view(game, seat))
+
+    async def choose(self, request: Request):
+        game, seat = _game_and_seat(self.tables, request)
+        body = await _body(request)
+        if seat is None:
+            raise Refused(409, "a spectator makes no choices")
+
+        def act():
+            game.choose(seat, body.get("option"))
+            return _view(game, seat)
+
+        return await run_in_threadpool(_locked, game, act)
+
+    async def step(self, request: Request):
+        game, seat = _game_and_seat(self.tables, request)
+        if seat is not None:
+            raise Refused(409, "only a watched game is played step by step")
+
+        def one():
+            game.settle(one=True)
+            return _view(game, seat)
+
+        return await run_in_threadpool(_locked, game, one)
+
+    async def save(self, request: Request):
+        game, _ = _game_and_seat(self.tables, request)
+        target = Path(self.saves) / f"{game.table.spec.name[:40]}-{game.id}.jsonl".replace(" ", "_")
+        text = await run_in_threadpool(_locked, game, lambda: game.log_lines(target.parent))
+        await run_in_threadpool(_write, target, text)
+        return {"saved": str(target)}
+
+    async def graph(self, request: Request):
+        game, _ = _game_and_seat(self.tables, request)
+        return await run_in_threadpool(lambda: game.table.graph)
+
+    async def open_replay(self, request: Request):
+        body = await _body(request)
+        number = body.get("game", 1)
+        if "log" in body:  # uploaded: its spec is found by file name among the served ones
+            text = body["log"]
+            if not isinstance(text, str):
+                raise Refused(400, "'log' is the text of a log")
+            replay = await run_in_threadpool(_open_text, self.tables, text, number)
+        else:
+            replay = await run_in_threadpool(self.tables.open_log, _path(body.get("path")), number)
+        return {
+            "id": replay.id,
+            "link": f"/table?replay={replay.id}&token={replay.token}",
+        }
+
+    async def replay_view(self, request: Request):
+        replay = self.tables.replay(request.path_params["id"])
+        _check_token(replay.token, request)
+        at = _whole(request.query_params.get("at", "0"), "at")
+        view_as = request.query_params.get("as", "spectator")
+        seat = seat_number(view_as, replay.table.players)
+        frame = replay.frame(at)
+        shown = await run_in_threadpool(views.view, frame, seat, replay.table)
+        return shown | {
+            "at": at,
+            "frames": len(replay.frames),
+            "header": {
+                k: replay.header[k] for k in ("spec", "variants", "players", "seed", "game")
+            },
+            "title": replay.table.spec.name,
+            "seats": [f"P{p + 1}" for p in range(replay.table.players)],
+        }
+
+    async def replay_graph(self, request: Request):
+        replay = self.tables.replay(request.path_params["id"])
+        _check_token(replay.token, request)
+        return await run_in_threadpool(lambda: replay.table.graph)
+
+
+def create_app(specs: list[Spec], saves: str = ".") -> Starlette:
+    """The app serving `specs` in its lobby; games are saved as logs into `saves`."""
+    api = Api(Tables(specs), saves)
+    routes = [
+        Route("/", api.index),
+        Route("/table", api.table),
+        Route("/api/lobby", _json(api.lobby)),
+        Route("/api/games", _json(api.new_game), methods=["POST"]),
+        Route("/api/games/{id}/{seat}", _json(api.seat_view)),
+        Route("/api/games/{id}/{seat}/choose", _json(api.choose), methods=["POST"]),
+        Route("/api/games/{id}/{seat}/step", _json(api.step), methods=["POST"]),
+        Route("/api/games/{id}/{seat}/save", _json(api.save), methods=["POST"]),
+        Route("/api/games/{id}/{seat}/graph", _json(api.graph)),
+        Route("/api/replays", _json(api.open_replay), methods=["POST"]),
+        Route("/api/replays/{id}", _json(api.replay_view)),
+        Route("/api/replays/{id}/graph", _json(api.replay_graph)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+    app.state.tables = api.tables
+    return app
+
+
+def _json(handler):
+    """A route answering JSON: what the handler returns, or a refusal as {"error": ...}."""
+
+    async def route(request: Request):
+        try:
+            return JSONResponse(await handler(request))
+        except Refused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    return route
+
+
+async def _http_error(request: Request, exc: HTTPException):
+    """Starlette's own refusals (no such route, a wrong method) as JSON too."""
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+
+async def _body(request: Request) -> dict:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(413, f"a request is at most {MAX_BODY:,} bytes")
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise Refused(400, "the request is not JSON") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the request is a JSON object")
+    return body
+
+
+def _path(value) -> str:
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise Refused(400, "'path' is the path of a log file on the server")
+    return value
+
+
+def _whole(text: str, name: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) < 10):
+        raise Refused(400, f"'{name}' is a whole number")
+    return int(text)
+
+
+def _check_token(expected: str, request: Request) -> None:
+    token = request.query_params.get("token")
+    if token is None or not secrets.compare_digest(expected, token):
+        raise Refused(403, "this link's token is wrong: ask for the replay's link")
+
+
+def _game_and_seat(tables: Tables, request: Request) -> tuple[Live, int | None]:
+    game = tables.game(request.path_params["id"])
+    seat = game.seat_of(request.path_params["seat"], request.query_params.get("token"))
+    return game, seat
+
+
+def _locked(game: Live, work):
+    with game.lock:
+        return work()
+
+
+def _view(game: Live, seat: int | None) -> dict:
+    return views.view(game.state, seat, game.table) | {
+        "title": game.table.spec.name,
+        "seats": [
+            {"seat": f"P{p + 1}", "who": "person" if s == PERSON else s}
+            for p, s in enumerate(game.seats)
+        ],
+        "watched": game.watched,
+    }
+
+
+def _links(game: Live) -> dict[str, str]:
+    """Each person's seat link, or the spectator's of a watched game."""
+    return {
+        ("spectator" if seat is None else f"P{seat + 1}"): (
+            f"/table?game={game.id}&seat={'spectator' if seat is None else f'P{seat + 1}'}"
+            f"&token={token}"
+        )
+        for seat, token in game.tokens.items()
+    }
+
+
+def _write(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_suffix(".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, target)
+
+
+def _open_text(tables: Tables, text: str, number):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "uploaded.jsonl"
+        path.write_text(text, encoding="utf-8")
+        try:
+            return tables.open_log(str(path), number)
+        except Refused as exc:
+            raise Refused(exc.status, str(exc).replace(str(path), "the log")) from None
+
+
+def served_specs(paths: list[str]) -> list[Spec]:
+    """The lobby's games: the spec files given (each loaded, so a broken one stops the
+    server before it starts), else the bundled games; variants are the files in
+    variants/<name>/ beside each spec, as `rulespec games` finds them."""
+    from ..lang.compiler import load_spec
+    from ..table import bundled
+
+    if not paths:
+        folder = bundled.folder()
+        paths = [str(folder / f"{name}.yaml") for name in bundled.names()] if folder else []
+    specs, ids = [], set()
+    for path in paths:
+        spec = load_spec(path)
+        stem, k = Path(path).stem, 2
+        name = stem
+        while name in ids:  # two files of one name from two folders
+            name, k = f"{stem}_{k}", k + 1
+        ids.add(name)
+        beside = Path(path).parent / "variants" / stem
+        variants = sorted(p.stem for p in beside.glob("*.yaml"))
+        players = [spec.min_players, spec.max_players, spec.default_players]
+        specs.append(Spec(name, path, variants, spec.name, players))
+    return specs
+
+
+def serve(paths: list[str], host: str, port: int, saves: str, out) -> None:
+    """Serve until Ctrl-C (uvicorn stops, then the interrupt goes on to the caller)."""
+    import socket
+
+    import uvicorn
+
+    app = create_app(served_specs(paths), saves)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except (OSError, OverflowError) as exc:
+        sock.close()
+        raise ValueError(
+            f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    sock.listen(128)  # before the address is shown: a client may come at once
+    shown_host = f"[{host}]" if ":" in host else host
+    print(
+        f"serving {len(app.state.tables.specs)} game(s) at http://{shown_host}:{sock.getsockname()[1]}/"
+        " (Ctrl-C stops)",
+        file=out,
+        flush=True,
+    )
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server.run(sockets=[sock])

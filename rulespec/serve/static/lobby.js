@@ -1,0 +1,103 @@
+// The lobby: pick a game, its variants, players, seed and seats; open a replay; resume a save.
+"use strict";
+let games = [], agents = [];
+const $ = (id) => document.getElementById(id);
+
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error);
+  return data;
+}
+
+function shown(promise) {
+  $("error").textContent = "";
+  return promise.catch((e) => { $("error").textContent = e.message; });
+}
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.textContent = text;
+  return node;
+}
+
+function game() { return games.find((g) => g.id === $("spec").value); }
+
+function drawVariants() {
+  const box = $("variants");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const v of game().variants) {
+    const label = el("label", {}, " " + v);
+    label.prepend(el("input", {type: "checkbox", value: v, name: "variant"}));
+    box.append(label);
+  }
+  const [low, high, usual] = game().players;
+  Object.assign($("players"), {min: low, max: high, value: usual});
+  drawSeats();
+}
+
+function drawSeats() {
+  const box = $("seats");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (let p = 1; p <= Number($("players").value); p++) {
+    const label = el("label", {}, `P${p} `);
+    const input = el("input", {list: "agent-names", name: "seat", id: `seat-P${p}`});
+    input.value = p === 1 ? "person" : "random";
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function showLinks(links) {
+  const box = $("links");
+  box.replaceChildren(el("p", {}, "Seat links (each carries its seat's secret: give each person theirs):"));
+  for (const [seat, link] of Object.entries(links)) {
+    const row = el("p");
+    row.append(el("a", {href: link, class: "seat-link", "data-seat": seat}, `${seat}: ${location.origin}${link}`));
+    box.append(row);
+  }
+}
+
+async function start(event) {
+  event.preventDefault();
+  const request = {
+    spec: $("spec").value,
+    variants: [...document.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
+    players: Number($("players").value),
+    seed: Number($("seed").value),
+    seats: [...document.querySelectorAll("input[name=seat]")].map((i) => i.value.trim()),
+  };
+  showLinks((await api("/api/games", request)).links);
+}
+
+async function openReplay(event) {
+  event.preventDefault();
+  const file = $("log-file").files[0];
+  const request = file ? {log: await file.text()} : {path: $("log-path").value};
+  request.game = Number($("log-game").value);
+  location.href = (await api("/api/replays", request)).link;
+}
+
+async function resume(event) {
+  event.preventDefault();
+  const seats = $("resume-seats").value.split(",").map((s) => s.trim());
+  showLinks((await api("/api/games", {resume: $("resume-path").value, seats})).links);
+}
+
+async function main() {
+  ({games, agents} = await api("/api/lobby"));
+  const list = el("datalist", {id: "agent-names"});
+  for (const a of agents) list.append(el("option", {value: a}));
+  document.body.append(list);
+  for (const g of games) $("spec").append(el("option", {value: g.id}, g.title));
+  $("spec").addEventListener("change", drawVariants);
+  $("players").addEventListener("change", drawSeats);
+  $("new-game").addEventListener("submit", (e) => shown(start(e)));
+  $("replay").addEventListener("submit", (e) => shown(openReplay(e)));
+  $("resume").addEventListener("submit", (e) => shown(resume(e)));
+  drawVariants();
+}
+
+shown(main());

@@ -1,0 +1,201 @@
+// The table: one seat's view of a game (play), a watched game (watch), or a log (replay).
+// Everything drawn comes from the server's view of this seat; text is set as text, never as HTML.
+"use strict";
+const query = new URLSearchParams(location.search);
+const token = query.get("token");
+const replayId = query.get("replay");
+const seat = query.get("seat");
+const base = replayId ? `/api/replays/${replayId}` : `/api/games/${query.get("game")}/${seat}`;
+const $ = (id) => document.getElementById(id);
+let at = 0, frames = 1, viewAs = "spectator", timer = null, graphShown = false, lastFired = null;
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.textContent = text;
+  return node;
+}
+
+function url(path, params = {}) {
+  return `${base}${path}?` + new URLSearchParams({token, ...params});
+}
+
+async function api(path, params, body) {
+  const response = await fetch(url(path, params), body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error);
+  return data;
+}
+
+function shown(promise) {
+  return promise.then(() => { $("error").textContent = ""; })
+    .catch((e) => { $("error").textContent = e.message; });
+}
+
+function cardList(cards) {
+  const list = el("ul", {class: "cards"});
+  for (const c of cards) list.append(el("li", {class: "card", "data-card": c.name}, c.title));
+  return list;
+}
+
+function area(zone) {
+  const box = el("div", {class: "area", "data-zone": zone.name});
+  box.append(el("h3", {}, `${zone.title} (${zone.count})`));
+  if (zone.cards === null) {
+    box.classList.add("hidden");
+    box.append(el("p", {class: "back"}, `${zone.count} face down`));
+    const seen = zone.revealed.map((r) => ({...r, title: r.title + (r.depth === null || r.depth === undefined ? "" : r.depth === 0 ? " (on top)" : ` (${r.depth} down)`)}));
+    if (seen.length) box.append(el("p", {}, "shown to you:"), cardList(seen));
+  } else if (zone.cards.length > 8) {  // a pile: its size and its top card
+    box.append(el("p", {class: "top"}, "top: "), cardList([zone.cards[zone.cards.length - 1]]));
+  } else {
+    box.append(cardList(zone.cards));
+  }
+  return box;
+}
+
+function draw(v) {
+  document.title = `${v.title}: ${v.seat || "spectator"}`;
+  $("title").textContent = v.title;
+  $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
+  $("turn").textContent = v.over ? "" : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + " to play"}`;
+  $("result").textContent = v.over
+    ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"} (${v.result.reason})` : "";
+  const options = $("options");
+  options.replaceChildren();
+  if (v.options.length) options.append(el("p", {}, v.decision === "react" ? "You may answer:" : "Your choice:"));
+  for (const o of v.options) {
+    const b = el("button", {class: "option", "data-label": o.label}, o.text);
+    b.addEventListener("click", () => shown(choose(o.label)));
+    options.append(b);
+  }
+  $("shared").replaceChildren(...v.shared.map(area));
+  $("players").replaceChildren(...v.players.map((p) => {
+    const box = el("div", {class: "player" + (p.you ? " you" : "") + (p.seat === v.current ? " current" : ""), "data-seat": p.seat});
+    box.append(el("h3", {}, p.seat + (p.you ? " (you)" : "")), ...p.zones.map(area));
+    return box;
+  }));
+  $("counters").replaceChildren(...[...v.counters, ...v.params].map((c) => {
+    const row = el("tr", {"data-name": c.name});
+    row.append(el("th", {}, c.title), el("td", {}, String(c.value)));
+    return row;
+  }));
+  $("narration").replaceChildren(...v.narration.map((line) => el("li", {class: line.startsWith(" ") ? "" : "head"}, line.trim())));
+  $("narration").lastElementChild?.scrollIntoView({block: "nearest"});
+  lastFired = v.fired;
+  highlight();
+}
+
+async function refresh() {
+  const v = replayId ? await api("", {at, as: viewAs}) : await api("");
+  if (replayId) drawReplay(v);
+  draw(v);
+  await graph();
+  return v;
+}
+
+async function choose(label) {
+  draw(await api("/choose", {}, {option: label}));
+  poll();
+}
+
+// a person waits for the others: the page asks again until it is their turn
+function poll() {
+  clearTimeout(timer);
+  timer = setTimeout(() => shown(refresh().then((v) => { if (!v.over && !v.options.length) poll(); })), 700);
+}
+
+async function graph() {
+  if (graphShown) return;
+  graphShown = true;
+  const g = await api("/graph");
+  const box = $("graph");
+  if (g.svg) {
+    box.innerHTML = g.svg;  // Graphviz's own drawing of the spec: its text is escaped by dot
+  } else {
+    const list = el("ul", {class: "graph-list"});
+    for (const n of g.nodes) {
+      const item = el("li", {"data-node": n.id}, `${n.kind}: ${n.label}`);
+      const out = g.edges.filter((e) => e.source === n.id).map((e) => `${e.kind} ${e.target}`);
+      if (out.length) item.append(el("small", {}, " → " + out.join(", ")));
+      list.append(item);
+    }
+    box.append(list);
+  }
+  highlight();
+}
+
+function highlight() {
+  $("fired").textContent = lastFired ? `last fired: ${lastFired}` : "";
+  for (const n of document.querySelectorAll("#graph .fired")) n.classList.remove("fired");
+  if (!lastFired) return;
+  for (const n of document.querySelectorAll("#graph g.node, #graph li")) {
+    const id = n.dataset.node || n.querySelector("title")?.textContent;
+    if (id === lastFired) n.classList.add("fired");
+  }
+}
+
+function button(id, text, action) {
+  const b = el("button", {id}, text);
+  b.addEventListener("click", () => shown(action()));
+  return b;
+}
+
+function watchControls() {
+  const speed = el("select", {id: "speed"});
+  for (const [ms, name] of [[1000, "slow"], [300, "normal"], [50, "fast"]]) speed.append(el("option", {value: ms}, name));
+  speed.value = "300";
+  const go = async () => { const v = await api("/step", {}, {}); draw(v); return v; };
+  const run = async () => {
+    const v = await go();
+    if (!v.over && timer !== null) timer = setTimeout(() => shown(run()), Number(speed.value));
+  };
+  const pause = () => { clearTimeout(timer); timer = null; $("play").disabled = false; };
+  $("controls").append(
+    button("play", "Play", async () => { $("play").disabled = true; timer = 0; await run(); }),
+    button("pause", "Pause", async () => pause()),
+    button("step", "Step", async () => { pause(); await go(); }),
+    el("label", {}, " speed "), speed);
+}
+
+function drawReplay(v) {
+  frames = v.frames;
+  const slider = $("position");
+  slider.max = String(frames - 1);
+  slider.value = String(at);
+  $("where").textContent = `decision ${at} of ${frames - 1}, event ${v.events}`;
+  const select = $("view-as");
+  if (select.options.length === 0) {
+    for (const s of ["spectator", ...v.seats]) select.append(el("option", {value: s}, s));
+  }
+}
+
+function replayControls() {
+  const move = (to) => async () => { at = Math.max(0, Math.min(frames - 1, to)); await refresh(); };
+  const slider = el("input", {id: "position", type: "range", min: "0", value: "0"});
+  slider.addEventListener("input", () => shown(move(Number(slider.value))()));
+  const select = el("select", {id: "view-as"});
+  select.addEventListener("change", () => { viewAs = select.value; shown(refresh()); });
+  $("controls").append(
+    button("start", "⏮", () => move(0)()), button("back", "◀", () => move(at - 1)()), slider,
+    button("forward", "▶", () => move(at + 1)()), button("end", "⏭", () => move(frames - 1)()),
+    el("span", {id: "where"}), el("label", {}, " view as "), select);
+}
+
+function saveControl() {
+  $("controls").append(button("save", "Save game", async () => {
+    const {saved} = await api("/save", {}, {});
+    $("controls").append(el("span", {id: "saved"}, ` saved as ${saved}`));
+  }));
+}
+
+async function main() {
+  if (replayId) replayControls();
+  else if (seat === "spectator") watchControls();
+  if (!replayId) saveControl();
+  const v = await refresh();
+  if (!replayId && seat !== "spectator" && !v.over && !v.options.length) poll();
+}
+
+shown(main());

@@ -1,0 +1,398 @@
+"""The games and replays a server holds in memory, keyed by id.
+
+A live game seats people and agents. Each person's seat has a secret token, and so
+has the spectator's place of a game only agents play (watch mode): a spectator sees
+everything, so a game with a person at it has none. Agents play as soon as it is
+their turn (or one decision at a time, when watched); a person's choice goes through
+the engine's own legal-option check. A replay re-plays a log's choices and keeps the
+game after every decision, to be looked at from any point and any seat.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulespec.interpreter import Game, IllegalChoice
+from rulespec.interpreter.agents import Lookahead, make_agents, parse_agent
+from rulespec.interpreter.choices import seat_name
+
+from ..lang.compiler import load_spec
+from ..lang.limits import MAX_TURN_LIMIT
+from ..table.files import named_spec
+from ..table.replay import LogError, read_log
+from . import views
+
+PERSON = "person"
+MAX_GAMES = 1000  # held at once; the oldest finished one makes room
+MAX_SEED = 2**63
+MAX_FRAMES = 20_000  # decisions a replay keeps
+MAX_DEFINITIONS = 64  # compiled games kept
+
+
+class Refused(Exception):
+    """A request the server refuses: `status` (4xx) and a message for its JSON."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Spec:
+    """A spec the server offers in its lobby."""
+
+    id: str  # the bundled game's name, or the file's stem
+    path: str
+    variants: list[str]
+    title: str
+    players: list[int]  # least, most, default
+
+    loaded: dict = field(default_factory=dict, repr=False)  # variants -> the spec
+
+    def load(self, variants: list[str]):
+        """The spec with `variants`, loaded once."""
+        unknown = [v for v in variants if v not in self.variants]
+        if unknown:
+            raise Refused(400, f"{self.id} has no variant '{unknown[0]}'")
+        key = tuple(variants)
+        if key not in self.loaded:
+            self.loaded[key] = load_spec(self.path, variants=variants)
+        return self.loaded[key]
+
+
+@dataclass
+class Live:
+    """A game being played: its state, who sits where, the seats' tokens."""
+
+    id: str
+    spec_path: str
+    variants: list[str]
+    seed: int
+    seats: list[str]  # PERSON or an agent's name with its options
+    state: object
+    table: views.Table
+    agents: list
+    tokens: dict[int | None, str]  # seat (None: the spectator) -> its token
+    max_turns: int | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def watched(self) -> bool:
+        return PERSON not in self.seats
+
+    def seat_of(self, name: str, token: str | None) -> int | None:
+        """The seat `name` (P1, ...; `spectator`) if `token` is its token; 403 else."""
+        seat = seat_number(name, len(self.seats))
+        expected = self.tokens.get(seat)
+        if expected is None or token is None or not secrets.compare_digest(expected, token):
+            raise Refused(403, f"this link is not {name}'s: ask for the game's seat links")
+        return seat
+
+    def settle(self, one: bool = False) -> None:
+        """Let chance and the agents play until a person is to choose or the game is
+        over; with `one`, only up to the next agent's decision (a watched step)."""
+        s = self.state
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.sample_chance()
+                continue
+            who, options = s.current_player(), s.legal_actions()
+            if len(options) == 1:  # as `rulespec play`: nobody is asked to take the only way
+                s.apply_action(options[0])
+                continue
+            agent = self.agents[who]
+            if agent is None:
+                return
+            if getattr(agent, "needs_model", False):
+                choice = agent.choose(None, options, Lookahead(s, who))
+            else:
+                obs = s.observation(who) if agent.needs_observation else None
+                choice = agent.choose(obs, options)
+            s.apply_action(choice)
+            if one:
+                return
+
+    def choose(self, seat: int, label) -> None:
+        """A person's choice, by its option's label; 409 when it is not their turn,
+        422 when it is no legal option: the game is left as it was."""
+        s = self.state
+        if s.is_terminal():
+            raise Refused(409, "the game is over")
+        if s.current_player() != seat or self.agents[seat] is not None:
+            raise Refused(409, f"it is not {seat_name(seat)}'s decision")
+        if not isinstance(label, str):
+            raise Refused(400, "'option' is an option's label, a string")
+        if label not in s.legal_labels():
+            raise Refused(422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options")
+        try:
+            s.apply_action(label)
+        except IllegalChoice as exc:  # the label check above makes this a safeguard
+            raise Refused(422, str(exc)) from None
+        self.settle()
+
+    def log_lines(self, folder: Path) -> str:
+        """The game as a log in `folder` that `rulespec replay` reads (and the lobby
+        resumes): its header, and every event, hidden ones too."""
+        header = {
+            "spec": os.path.relpath(Path(self.spec_path).resolve(), folder.resolve()),
+            "variants": self.variants,
+            "players": len(self.seats),
+            "seed": self.seed,
+            "game": 1,
+            "agents": ",".join(self.seats),
+            "max_turns": self.max_turns,
+        }
+        if self.state.is_terminal():
+            header["result"] = self.state.result
+        records = [header] + self.state.log_for(None)
+        return "".join(json.dumps(r, default=list) + "\n" for r in records)
+
+
+@dataclass
+class Replay:
+    """A logged game replayed: the game after each decision (frames[0] is the start)."""
+
+    id: str
+    header: dict
+    frames: list
+    table: views.Table
+    token: str
+
+    def frame(self, index) -> object:
+        if not isinstance(index, int) or not 0 <= index < len(self.frames):
+            raise Refused(400, f"'at' is a position from 0 to {len(self.frames) - 1}")
+        return self.frames[index]
+
+
+def seat_number(name: str, n: int) -> int | None:
+    """P1, P2, ... as a seat number; `spectator` as None; 404 for another name."""
+    if name == "spectator":
+        return None
+    if name[:1] == "P" and name[1:].isdigit() and 1 <= int(name[1:]) <= n and len(name) < 6:
+        return int(name[1:]) - 1
+    raise Refused(404, f"no seat '{name[:20]}' in a game of {n} players")
+
+
+class Tables:
+    """Every game and replay of one server."""
+
+    def __init__(self, specs: list[Spec]):
+        self.specs = {s.id: s for s in specs}
+        self.games: dict[str, Live] = {}
+        self.replays: dict[str, Replay] = {}
+        self.lock = threading.Lock()
+        # compiled once per spec and player count: a game definition is never written
+        self.definitions: dict[tuple, tuple] = {}  # (id of the spec, n) -> (Game, Table, spec)
+
+    def definition(self, rules, n: int) -> tuple[Game, views.Table]:
+        """The game definition and view helper of `rules` at `n` players."""
+        key = (id(rules), n)
+        with self.lock:
+            if key not in self.definitions:
+                if len(self.definitions) >= MAX_DEFINITIONS:
+                    self.definitions.clear()
+                self.definitions[key] = (Game(rules, n), views.Table(rules, n), rules)
+            return self.definitions[key][:2]
+
+    def lobby(self) -> list[dict]:
+        return [
+            {"id": s.id, "title": s.title, "players": s.players, "variants": s.variants}
+            for s in self.specs.values()
+        ]
+
+    def new_game(self, request: dict) -> Live:
+        """A game from the lobby's form: spec, variants, players, seed, seats."""
+        spec = self._spec(request.get("spec"))
+        variants = _strings(request.get("variants", []), "variants")
+        rules = spec.load(variants)
+        n = request.get("players", rules.default_players)
+        if type(n) is not int or not rules.min_players <= n <= rules.max_players:
+            raise Refused(
+                400, f"{rules.name} is for {rules.min_players} to {rules.max_players} players"
+            )
+        seed = request.get("seed", 0)
+        if type(seed) is not int or not -MAX_SEED <= seed < MAX_SEED:
+            raise Refused(400, "'seed' is a whole number")
+        max_turns = request.get("max_turns")
+        if max_turns is not None and (
+            type(max_turns) is not int or not 1 <= max_turns <= MAX_TURN_LIMIT
+        ):
+            raise Refused(400, f"'max_turns' is a whole number from 1 to {MAX_TURN_LIMIT}")
+        seats = _strings(request.get("seats", [PERSON] + ["random"] * (n - 1)), "seats")
+        return self._seat(spec.path, rules, variants, seed, seats, max_turns)
+
+    def resume(self, path: str, seats) -> Live:
+        """The first game of the log at `path`, played on from its last choice."""
+        try:
+            logged = read_log(path)[0]
+        except LogError as exc:
+            raise Refused(422, str(exc)) from None
+        h = logged.header
+        spec_path, rules = self._log_spec(h, path)
+        seats = _strings(seats, "seats")
+        if len(seats) != h["players"]:
+            raise Refused(400, f"the logged game has {h['players']} seats")
+        choices = [(n, e) for n, e in logged.events if e["event"] == "choice"]
+        return self._seat(
+            spec_path, rules, h["variants"], h["seed"], seats, h.get("max_turns"), choices
+        )
+
+    def _seat(self, spec_path, rules, variants, seed, seats, max_turns, choices=()) -> Live:
+        """A new game, its agents seated, the logged `choices` applied, held by id."""
+        n = len(seats)
+        agents = _agents(seats, n, seed, rules)
+        definition, table = self.definition(rules, n)
+        state = definition.new_initial_state(seed=seed, turn_limit=max_turns)
+        for number, choice in choices:
+            _apply_logged(state, number, choice)
+        tokens = {p: secrets.token_urlsafe(16) for p in range(n) if seats[p] == PERSON}
+        if not tokens:
+            tokens[None] = secrets.token_urlsafe(16)
+        game = Live(
+            secrets.token_hex(6),
+            str(spec_path),
+            variants,
+            seed,
+            seats,
+            state,
+            table,
+            agents,
+            tokens,
+            max_turns,
+        )
+        if not game.watched:
+            game.settle()
+        with self.lock:
+            self._make_room(self.games)
+            self.games[game.id] = game
+        return game
+
+    def _spec(self, name) -> Spec:
+        if name not in self.specs:
+            raise Refused(400, f"no game '{str(name)[:40]}' here; games: {', '.join(self.specs)}")
+        return self.specs[name]
+
+    def game(self, game_id: str) -> Live:
+        if game_id not in self.games:
+            raise Refused(404, "no such game (the server may have been restarted)")
+        return self.games[game_id]
+
+    def replay(self, replay_id: str) -> Replay:
+        if replay_id not in self.replays:
+            raise Refused(404, "no such replay (the server may have been restarted)")
+        return self.replays[replay_id]
+
+    def _make_room(self, held: dict) -> None:
+        """Forget the oldest finished game (or replay) when the server holds too many."""
+        if len(held) >= MAX_GAMES:
+            done = [k for k, g in held.items() if not isinstance(g, Live) or g.state.is_terminal()]
+            if not done:
+                raise Refused(429, f"the server holds {MAX_GAMES} games already")
+            del held[done[0]]
+
+    def open_log(self, path: str, game_number: int = 1) -> Replay:
+        """A replay of game `game_number` of the log at `path` (a match's later game
+        carries the counters of the ones before, as `rulespec run --games` does)."""
+        try:
+            logged = read_log(path)
+        except LogError as exc:
+            raise Refused(422, str(exc)) from None
+        if not isinstance(game_number, int) or not 1 <= game_number <= len(logged):
+            raise Refused(400, f"the log has games 1 to {len(logged)}")
+        header = logged[0].header
+        rules = self._log_spec(header, path)[1]
+        n = header["players"]
+        (definition, table), carried, frames = self.definition(rules, n), None, []
+        for one in logged[:game_number]:
+            frames = _replayed(definition, one, carried)
+            carried = frames[-1].carry()
+        replay = Replay(
+            secrets.token_hex(6),
+            logged[game_number - 1].header,
+            frames,
+            table,
+            secrets.token_urlsafe(16),
+        )
+        with self.lock:
+            self._make_room(self.replays)
+            self.replays[replay.id] = replay
+        return replay
+
+    def _log_spec(self, header: dict, path: str):
+        """The spec a log names: the file beside the log, else a served spec of that
+        file name (an uploaded log has no folder of its own)."""
+        try:
+            beside = Path(path).parent / header["spec"]
+            return beside, named_spec(header["spec"], path, header["variants"])
+        except ValueError:
+            pass
+        stem = Path(header["spec"]).name
+        for s in self.specs.values():
+            if Path(s.path).name == stem:
+                return s.path, s.load([Path(v).stem for v in header["variants"]])
+        raise Refused(422, f"the log's spec '{header['spec'][:200]}' is not here")
+
+
+def _strings(value, name: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Refused(400, f"'{name}' is a list of strings")
+    return value
+
+
+def _agents(seats: list[str], n: int, seed: int, rules) -> list:
+    """The agent at each seat, None for a person; 400 for an unknown agent or option."""
+    if len(seats) != n:
+        raise Refused(400, f"{len(seats)} seats named for {n} players")
+    for name in seats:
+        if name == PERSON:
+            continue
+        try:
+            cls, options = parse_agent(name)
+        except ValueError as exc:
+            raise Refused(400, str(exc)) from None
+        needs = getattr(cls(0, **options), "needs_evaluation", None)
+        if needs and rules.evaluation is None:
+            raise Refused(400, f"{needs} needs an evaluation in the spec; {rules.name} has none")
+    made = make_agents([s if s != PERSON else "first" for s in seats], n, seed)
+    return [None if s == PERSON else a for s, a in zip(seats, made)]
+
+
+def _apply_logged(s, number: int, choice: dict) -> None:
+    """Apply one logged choice of a game being resumed or replayed (chance from the seed)."""
+    while s.is_chance_node():
+        s.sample_chance()
+    try:
+        if s.is_terminal() or s.current_player() != choice["player"]:
+            raise IllegalChoice("the game does not go that way")
+        s.apply_action(choice["option"])
+    except IllegalChoice as exc:
+        raise Refused(422, f"line {number} of the log: {exc}") from None
+
+
+def _replayed(definition, logged, carried) -> list:
+    """The game of a log after each of its decisions, from its seed and choices."""
+    header = logged.header
+    s = definition.new_initial_state(
+        seed=header["seed"],
+        turn_limit=header.get("max_turns"),
+        game_index=header["game"] - 1,
+        carried=carried,
+    )
+    frames = [s.clone()]
+    for number, choice in logged.events:
+        if choice["event"] != "choice":
+            continue
+        _apply_logged(s, number, choice)
+        frames.append(s.clone())
+        if len(frames) > MAX_FRAMES:
+            raise Refused(422, f"the game has more than {MAX_FRAMES} decisions")
+    while s.is_chance_node():
+        s.sample_chance()
+    if s.length != frames[-1].length:
+        frames.append(s.clone())
+    return frames

@@ -1,0 +1,293 @@
+"""`rulespec serve` against a real server on 127.0.0.1: seat tokens, refusals as JSON,
+hidden information at the wire, many games at once, save, resume and replay, Ctrl-C."""
+
+import json
+import random
+import signal
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from gamekit import GAMES, ROOT, cli
+from servekit import call, running, seat_api
+
+from rulespec import load_spec
+from rulespec.serve import views
+from rulespec.table.narrate import narrate
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running(tmp_path_factory.mktemp("saves")) as (base, tables):
+        yield base, tables
+
+
+def new_game(base, **request):
+    status, answer = call(f"{base}/api/games", request)
+    assert status == 200, answer
+    return answer
+
+
+def test_a_seat_link_is_needed_for_its_seat(server):
+    base, _ = server
+    links = new_game(base, spec="take_the_gold", players=3, seats=["person", "person", "random"])[
+        "links"
+    ]
+    p1, t1 = seat_api(base, links["P1"])
+    p2, t2 = seat_api(base, links["P2"])
+    assert call(f"{p1}?token={t1}")[0] == 200
+    assert call(p1) == (403, {"error": "this link is not P1's: ask for the game's seat links"})
+    assert call(f"{p2}?token={t1}")[0] == 403  # P1's token does not open P2's seat
+    assert call(f"{p1}/choose?token={t2}", {"option": "pass"})[0] == 403
+    # a game with a person at it has no spectator: a spectator sees every card
+    assert call(f"{p1.rsplit('/', 1)[0]}/spectator?token={t1}")[0] == 403
+
+
+@pytest.mark.parametrize(
+    "path, body, raw, status, error",
+    [
+        ("/api/games", None, b"{", 400, "the request is not JSON"),
+        ("/api/games", [1], None, 400, "the request is a JSON object"),
+        ("/api/games", {"spec": "nope"}, None, 400, "no game 'nope' here"),
+        ("/api/games", {"spec": "take_the_gold", "players": 9}, None, 400, "is for 2 to 6"),
+        ("/api/games", {"spec": "take_the_gold", "seed": "x"}, None, 400, "'seed' is a whole"),
+        (
+            "/api/games",
+            {"spec": "take_the_gold", "players": 2, "seats": ["dragon", "random"]},
+            None,
+            400,
+            "unknown agent 'dragon'",
+        ),
+        (
+            "/api/games",
+            {"spec": "take_the_gold", "players": 2, "seats": ["ismcts:c=-1", "random"]},
+            None,
+            400,
+            "option 'c' must be",
+        ),
+        ("/api/games/nope/P1", None, None, 404, "no such game"),
+        ("/api/replays", {"path": "/no/such.jsonl"}, None, 422, "error RS801"),
+        ("/api/replays", {"log": '{"a": 1}\n'}, None, 422, "RS802"),
+        ("/nowhere", None, None, 404, "Not Found"),
+    ],
+)
+def test_malformed_requests_get_a_4xx_json_error(server, path, body, raw, status, error):
+    base, _ = server
+    got, answer = call(base + path, body, raw)
+    assert got == status
+    assert error in answer["error"]
+
+
+def test_an_illegal_or_untimely_choice_leaves_the_game_as_it_was(server):
+    base, tables = server
+    answer = new_game(base, spec="pirates_wild", players=2, seed=3, seats=["person", "person"])
+    game = tables.game(answer["id"])
+    p1, t1 = seat_api(base, answer["links"]["P1"])
+    p2, t2 = seat_api(base, answer["links"]["P2"])
+    mover, token = (p1, t1) if game.state.current_player() == 0 else (p2, t2)
+    waiter, wtoken = (p2, t2) if mover == p1 else (p1, t1)
+    before = json.dumps(game.state.log_for(None))
+    legal = call(f"{mover}?token={token}")[1]["options"][0]["label"]
+    assert call(f"{mover}/choose?token={token}", {"option": "fly away"})[0] == 422
+    assert call(f"{mover}/choose?token={token}", {"option": 3})[0] == 400
+    assert call(f"{mover}/choose?token={token}", raw=b"\xff")[0] == 400
+    assert call(f"{waiter}/choose?token={wtoken}", {"option": legal})[0] == 409
+    assert json.dumps(game.state.log_for(None)) == before
+    assert call(f"{mover}/choose?token={token}", {"option": legal})[0] == 200
+    assert json.dumps(game.state.log_for(None)) != before
+
+
+def _hidden_from(state, seat):
+    """Labels of the zones whose cards `seat` does not see right now."""
+    return {k for k, v in state.observation(seat)["zones"].items() if isinstance(v, dict)}
+
+
+def _same_for_the_seat(message, state, table):
+    """The message is what P1 would be sent of any deal of the cards P1 cannot see."""
+    shown = {k: v for k, v in message.items() if k not in ("title", "seats", "watched")}
+    for k in range(3):
+        other = state.clone()
+        other.redeal(0, random.Random(k))
+        assert views.view(other, 0, table) == shown
+
+
+AGENT_SEATS = [
+    ("take_the_gold", ["person", "random", "first", "greedy", "ismcts:iterations=8"]),
+    ("pirates_wild", ["person", "random", "first", "greedy"]),
+    ("pirates_wild", ["person", "ismcts:iterations=8"]),
+]
+
+
+@pytest.mark.parametrize("spec, seats", AGENT_SEATS)
+def test_the_wire_carries_no_card_hidden_from_the_seat(server, spec, seats):
+    """Every message sent to P1 over a whole game, checked at the moment it is sent:
+    the zones P1 cannot see carry no card, the narration is P1's log, and a new deal
+    of every card hidden from P1 would have sent the very same message."""
+    base, tables = server
+    answer = new_game(base, spec=spec, players=len(seats), seed=5, seats=seats, max_turns=60)
+    game = tables.game(answer["id"])
+    url, token = seat_api(base, answer["links"]["P1"])
+    rng, hidden_moves, messages = random.Random(1), False, 0
+    message = call(f"{url}?token={token}")[1]
+    while True:
+        messages += 1
+        state = game.state
+        hidden = _hidden_from(state, 0)
+        areas = [(z["name"], z) for z in message["shared"]] + [
+            (f"{z['name']}[{p['seat']}]", z) for p in message["players"] for z in p["zones"]
+        ]
+        assert {label for label, _ in areas} >= hidden
+        for label, area in areas:
+            assert (area["cards"] is None) == (label in hidden), label
+        assert message["narration"] == narrate(state.log_for(0), game.table.titles)
+        hidden_moves |= message["narration"] != narrate(state.log_for(None), game.table.titles)
+        _same_for_the_seat(message, state, game.table)
+        if message["over"]:
+            break
+        option = rng.choice(message["options"])["label"]
+        status, message = call(f"{url}/choose?token={token}", {"option": option})
+        assert status == 200, message
+    assert hidden_moves and messages >= 2
+    graph = call(f"{url}/graph?token={token}")[1]
+    assert {n["kind"] for n in graph["nodes"]} >= {"action", "zone", "card"}
+
+
+def test_fifty_games_at_once(server):
+    base, tables = server
+
+    def one(seed):
+        seats = ["random", "random"]
+        answer = new_game(
+            base, spec="take_the_gold", players=2, seed=seed, seats=seats, max_turns=8
+        )
+        url, token = seat_api(base, answer["links"]["spectator"])
+        view = None
+        for _ in range(500):
+            status, view = call(f"{url}/step?token={token}", {})
+            assert status == 200, view
+            if view["over"]:
+                break
+        return answer["id"], view
+
+    with ThreadPoolExecutor(10) as pool:
+        done = list(pool.map(one, range(50)))
+    assert len({gid for gid, _ in done}) == 50
+    for gid, view in done:
+        assert view["over"]
+        assert view["result"] == tables.game(gid).state.result
+
+
+def test_a_saved_game_replays_and_resumes(server, tmp_path):
+    base, tables = server
+    answer = new_game(base, spec="pirates_wild", players=2, seed=2, seats=["person", "greedy"])
+    url, token = seat_api(base, answer["links"]["P1"])
+    for _ in range(4):
+        view = call(f"{url}?token={token}")[1]
+        call(f"{url}/choose?token={token}", {"option": view["options"][-1]["label"]})
+    status, saved = call(f"{url}/save?token={token}", {})
+    assert status == 200
+    # the saved log replays the same with `rulespec replay` ...
+    code, out, _ = cli("replay", saved["saved"])
+    assert code == 0 and "the same as the log" in out
+    # ... and resumes where it stopped, with new seats
+    before = tables.game(answer["id"]).state
+    status, resumed = call(
+        f"{base}/api/games", {"resume": saved["saved"], "seats": ["random", "person"]}
+    )
+    assert status == 200, resumed
+    again = tables.game(resumed["id"]).state
+    assert again.log_for(None)[: len(before.log_for(None))] == before.log_for(None)
+    # ... and opens as a replay, from the path or uploaded
+    text = Path(saved["saved"]).read_text(encoding="utf-8")
+    for request in ({"path": saved["saved"]}, {"log": text}):
+        status, replay = call(f"{base}/api/replays", request)
+        assert status == 200, replay
+        rurl, rtoken = seat_api(base, replay["link"])
+        last = call(f"{rurl}?token={rtoken}&at=0")[1]
+        end = call(f"{rurl}?token={rtoken}&at={last['frames'] - 1}")[1]
+        assert end["narration"] == narrate(
+            before.log_for(None), tables.game(answer["id"]).table.titles
+        )
+        assert call(f"{rurl}?token=x")[0] == 403
+        assert call(f"{rurl}?token={rtoken}&at={last['frames']}")[0] == 400
+
+
+def test_a_replay_shows_each_seat_its_own_view(server, tmp_path):
+    base, _ = server
+    log = tmp_path / "game.jsonl"
+    run = ("run", GAMES / "pirates_wild.yaml", "--players", "2", "--max-turns", "30", "--log", log)
+    assert cli(*run)[0] == 0
+    replay = call(f"{base}/api/replays", {"path": str(log)})[1]
+    url, token = seat_api(base, replay["link"])
+    logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    spectator = call(f"{url}?token={token}&at=5")[1]
+    p1 = call(f"{url}?token={token}&at=5&as=P1")[1]
+    titles = {c.name: c.title for c in load_spec(GAMES / "pirates_wild.yaml").cards}
+    assert spectator["narration"] == narrate(logged[: spectator["events"]], titles)
+    assert p1["narration"] != spectator["narration"]  # the deal to P2, as P1 sees it
+    hands = {p["seat"]: p["zones"] for p in p1["players"]}
+    assert all(z["cards"] is None for z in hands["P2"] if z["name"] == "hand")
+    assert all(z["cards"] is not None for z in hands["P1"])
+    assert call(f"{url}?token={token}&as=P9")[0] == 404
+
+
+def _entry(*argv):
+    code = "import sys; from rulespec.cli import entry; sys.argv[0] = 'rulespec'; entry()"
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *argv],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_ctrl_c_stops_the_server_with_one_line():
+    proc = _entry("serve", "take_the_gold", "--port", "0")
+    line = proc.stdout.readline()
+    assert line.startswith("serving 1 game(s) at http://127.0.0.1:")
+    url = line.split()[4]
+    assert call(url + "api/lobby")[1]["games"][0]["title"] == "Take the Gold"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130
+    assert err == "rulespec serve: interrupted\n"
+
+
+def test_a_taken_port_is_a_usage_error():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        code, _, err = cli("serve", "take_the_gold", "--port", taken.getsockname()[1])
+    assert code == 2
+    assert err.startswith("rulespec serve: cannot listen on 127.0.0.1:")
+
+
+def test_a_broken_spec_stops_the_server_before_it_starts():
+    broken = ROOT / "tests" / "broken" / "04_bad_enum_visibility.yaml"
+    code, _, err = cli("serve", broken, "--port", "0")
+    assert code == 2
+    assert f"{broken.relative_to(ROOT)}" in err or str(broken) in err
+    assert " error RS" in err
+
+
+def test_without_the_extra_the_cli_says_what_to_install(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda m, *a: None if m == "starlette" else real(m, *a)
+    )
+    assert cli("serve") == (
+        2,
+        "",
+        "rulespec serve: needs the web server packages: pip install 'rulespec[serve]'\n",
+    )

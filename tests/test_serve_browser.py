@@ -1,0 +1,178 @@
+"""`rulespec serve` in a real headless Chromium (Playwright, with the system's
+chromium: no browser is downloaded): a person plays a whole game by clicking, two
+people in two browser contexts each see only their own hand, a replay is scrubbed."""
+
+import json
+import re
+import shutil
+
+import pytest
+
+pytest.importorskip("starlette")
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)"),
+]
+
+from gamekit import GAMES, cli  # noqa: E402
+from servekit import running  # noqa: E402
+
+from rulespec import load_spec  # noqa: E402
+from rulespec.table.narrate import narrate  # noqa: E402
+
+SOME = "document.querySelector('#options button') || document.getElementById('result').textContent"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    with running(tmp_path_factory.mktemp("saves")) as (base, tables):
+        yield base, tables
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def start(page, base, spec, players, seats, seed=0):
+    """Fill the lobby's form and start the game: its seat links."""
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-P1")  # the lobby is ready: its forms answer
+    page.select_option("#spec", spec)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+    page.fill("#seed", str(seed))
+    for p, who in enumerate(seats, 1):
+        page.fill(f"#seat-P{p}", who)
+    page.click("#start")
+    page.wait_for_selector(".seat-link")
+    return {
+        a.get_attribute("data-seat"): a.get_attribute("href")
+        for a in page.query_selector_all(".seat-link")
+    }
+
+
+def test_a_person_plays_a_whole_game_by_clicking(served, browser):
+    base, tables = served
+    page = browser.new_page()
+    links = start(page, base, "take_the_gold", 2, ["person", "random"], seed=1)
+    page.click("a[data-seat=P1]")
+    clicks = 0
+    while True:
+        page.wait_for_function(SOME)
+        if page.text_content("#result"):
+            break
+        page.click("#options button")
+        clicks += 1
+    game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+    assert game.state.is_terminal() and clicks > 0
+    winners = ", ".join(game.state.result["winners"]) or "nobody"
+    assert page.text_content("#result").startswith(f"Game over: {winners} win")
+    assert page.locator("#narration li").last.text_content().startswith("Game over after")
+    page.close()
+
+
+def test_agents_are_watched_played_paused_and_stepped(served, browser):
+    base, _ = served
+    page = browser.new_page()
+    links = start(page, base, "take_the_gold", 2, ["first", "random"], seed=2)
+    assert list(links) == ["spectator"]  # nobody to seat: one link, which sees everything
+    page.click("a[data-seat=spectator]")
+    page.wait_for_selector("#step")
+    page.click("#step")
+    page.wait_for_function("document.querySelectorAll('#narration li').length > 5")
+    page.select_option("#speed", "300")  # a pause comes before the end
+    page.click("#play")
+    page.wait_for_function("document.querySelectorAll('#narration li').length > 8")
+    page.click("#pause")
+    page.wait_for_timeout(300)  # a step under way ends
+    paused = page.locator("#narration li").count()
+    page.wait_for_timeout(1000)  # three steps at this speed
+    assert page.locator("#narration li").count() == paused and not page.text_content("#result")
+    page.select_option("#speed", "50")
+    page.click("#play")
+    page.wait_for_function("document.getElementById('result').textContent", timeout=20_000)
+    assert page.locator(".player[data-seat=P2] .area[data-zone=hand] .back").count() == 0
+    page.close()
+
+
+def hand(page, seat):
+    """The titles of a seat's hand as the page shows them (None: face down)."""
+    area = page.locator(f".player[data-seat={seat}] .area[data-zone=hand]")
+    if area.locator(".back").count():
+        return None
+    return sorted(area.locator(".card").all_text_contents())
+
+
+def test_two_people_each_see_only_their_own_hand(served, browser):
+    base, tables = served
+    lobby = browser.new_page()
+    links = start(lobby, base, "pirates_wild", 2, ["person", "person"], seed=4)
+    game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+    titles = game.table.titles
+    pages = {}
+    for seat in ("P1", "P2"):
+        context = browser.new_context()  # a tab of its own: nothing shared
+        pages[seat] = context.new_page()
+        pages[seat].goto(base + links[seat])
+    for _ in range(3):
+        for seat, page in pages.items():
+            page.reload()
+            page.wait_for_selector(".player")
+            other = "P2" if seat == "P1" else "P1"
+            cards = game.state.observation(None)["zones"][f"hand[{seat}]"]
+            assert hand(page, seat) == sorted(titles[c] for c in cards)
+            assert hand(page, other) is None
+        mover = pages[f"P{game.state.current_player() + 1}"]
+        mover.reload()
+        mover.wait_for_selector("#options button")
+        mover.click("#options button")
+    for page in pages.values():
+        page.context.close()
+
+
+def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
+    base, _ = served
+    log = tmp_path / "game.jsonl"
+    assert (
+        cli("run", GAMES / "take_the_gold.yaml", "--players", "2", "--seed", "3", "--log", log)[0]
+        == 0
+    )
+    logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    titles = {c.name: c.title for c in load_spec(GAMES / "take_the_gold.yaml").cards}
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-P1")  # the lobby is ready: its forms answer
+    page.fill("#log-path", str(log))
+    page.click("#open-replay")
+    page.wait_for_selector("#position")
+
+    def matches_the_log():
+        page.wait_for_function("document.getElementById('where').textContent")
+        where = page.text_content("#where")
+        events = int(where.rsplit(" ", 1)[1])
+        shown = [li.strip() for li in page.locator("#narration li").all_text_contents()]
+        assert shown == [line.strip() for line in narrate(logged[:events], titles)]
+        return int(where.split()[1])
+
+    assert matches_the_log() == 0
+    for button in ["#forward"] * 4 + ["#back"] * 2 + ["#end", "#back", "#start", "#forward"]:
+        before = page.text_content("#where")
+        page.click(button)
+        page.wait_for_function(
+            f"document.getElementById('where').textContent !== {json.dumps(before)}"
+        )
+        at = matches_the_log()
+        if button == "#end":  # the last rule that fired, highlighted in the rules graph
+            assert page.text_content("#fired").startswith("last fired: ")
+            assert page.locator("#graph .fired").count() == 1
+    assert at == 1
+    page.select_option("#view-as", "P2")
+    page.wait_for_selector(".player[data-seat=P2] .area[data-zone=hand] .card")
+    assert hand(page, "P1") is None
+    page.close()
