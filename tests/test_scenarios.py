@@ -113,9 +113,7 @@ def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
 
 
 def test_every_ruling_a_game_cites_is_in_the_rulings_document():
-    cited = {
-        r for p in GAMES.rglob("*.yaml") for r in re.findall(r"\b[A-Z]+-\d+\b", p.read_text())
-    }
+    cited = {r for p in GAMES.rglob("*.yaml") for r in re.findall(r"\b[A-Z]+-\d+\b", p.read_text())}
     assert cited and sorted(cited - set(REQUIRED)) == []
 
 
