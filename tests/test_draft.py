@@ -72,3 +72,8 @@ def test_the_greedy_agent_beats_random_players():
     assert code == 0
     wins = re.search(r"^Match: P1 (\d+), P2 (\d+)", out, re.M)
     assert wins and int(wins[1]) >= 5, out[-300:]
+
+
+def test_lint_finds_nothing_even_when_it_explores():
+    code, out, _ = cli("lint", DRAFT, "--explore", "--depth", 4, "--format", "json")
+    assert (code, json.loads(out)) == (0, [])
