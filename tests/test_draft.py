@@ -35,6 +35,7 @@ def test_a_person_plays_a_whole_game_as_p1():
     assert code == 0
     assert out.startswith("Moon Garden: 3 players, seed 2, you are P1\n")
     assert out.count("P1> 1") == 21 and "your hand: " in out
+    assert "your passing: nothing" in out  # a zone hidden even from its owner: a count
     # the other seats' picks and hands are never named to P1
     assert "P2 chooses a card" in out and not re.search(r"P[23] chooses (?!a card$)", out, re.M)
     assert re.search(r"^  7 cards: P2's hand -> P3's passing$", out, re.M)
