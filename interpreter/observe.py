@@ -81,5 +81,5 @@ def visible_event(event: dict, player: int | None) -> dict:
     return out
 
 
-def log_for(state, player: int | None) -> list[dict]:
-    return [visible_event(e, player) for e in state._events or ()]
+def log_for(state, player: int | None, start: int = 0) -> list[dict]:
+    return [visible_event(e, player) for e in (state._events or ())[start:]]

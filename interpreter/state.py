@@ -378,9 +378,10 @@ class State(Table):
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
         return observation(self, seat)
 
-    def log_for(self, seat: int | None) -> list[dict]:
-        """The event log as `seat` sees it; None: everything."""
-        return log_for(self, seat)
+    def log_for(self, seat: int | None, start: int = 0) -> list[dict]:
+        """The event log as `seat` sees it; None: everything. `start` skips the events
+        before it, for a caller that follows a game as it goes."""
+        return log_for(self, seat, start)
 
     def redeal(self, seat: int, rng: random.Random, *, canonical: bool = False) -> None:
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps

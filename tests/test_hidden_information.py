@@ -50,10 +50,10 @@ class Watcher:
 
     def step(self, state) -> None:
         state.check_invariants()  # an insert keeps every card in one place, and counted
-        events = state.log_for(None)
-        for e in events[self.read :]:
+        events = state.log_for(None, start=self.read)  # only the new ones: a game is long
+        for e in events:
             self._learn(e)
-        self.read = len(events)
+        self.read += len(events)
         everything = state.observation(None)["zones"]
         for seat in range(self.game.n):
             seen = state.observation(seat)

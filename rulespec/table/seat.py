@@ -36,13 +36,20 @@ class Person:
         labels and titles, an answer echoed)."""
         print(visible(text), end=end, file=self.out, flush=True)
 
+    def _listed(self, cards) -> str:
+        """A zone of the seat's own: its cards, or how many lie face down in one that
+        is hidden even from its owner (its observation is then a count)."""
+        if isinstance(cards, dict):
+            n = cards["count"]
+            return f"{n} card{'s' if n != 1 else ''} face down" if n else "nothing"
+        return ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
+
     def choose(self, observation, options):
         self.show()
         mine = f"[{seat_name(self.seat)}]"
         for label, cards in observation["zones"].items():
             if label.endswith(mine):
-                names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
-                self.say(f"  your {label[: -len(mine)].replace('_', ' ')}: {names}")
+                self.say(f"  your {label[: -len(mine)].replace('_', ' ')}: {self._listed(cards)}")
         for label, seen in observation["zones"].items():
             if isinstance(seen, dict) and seen.get("revealed"):
                 names = ", ".join(_revealed(r, self.titles) for r in seen["revealed"])
