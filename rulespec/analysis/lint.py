@@ -509,7 +509,7 @@ def check_conditions(an: Analysis):
     for nid, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
         kind, name = nid.kind, nid.name
         conds = []  # (condition, the counters its rule may have set before it runs)
-        if kind in graphs.CONDITIONAL or kind == "condition":
+        if kind in graphs.CONDITIONAL or (kind == "condition" and part.when.type == "bool"):
             conds.append((part.when, set()))
         elif kind in ("action", "reaction") and part.condition is not None:
             conds.append((part.condition, set()))

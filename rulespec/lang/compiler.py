@@ -161,6 +161,9 @@ class _Compiler:
             conditions={
                 k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()
             },
+            results={
+                k: "int" if "value" in v else "bool" for k, v in accepted["conditions"].items()
+            },
         )
 
     def _params(self, path, entry) -> tuple[tuple[str, str], ...]:
@@ -575,8 +578,19 @@ class _Compiler:
         )
 
     def _condition(self, name, c) -> ir.Condition:
+        """A named condition (`when:`, a bool) or a named value (`value:`, an int)."""
         path, params = ("conditions", name), self.names.conditions[name]
-        when = self.b.expr(self.doc, path + ("when",), c["when"], dict(params), "bool")
+        key, want = ("value", "int") if "value" in c else ("when", "bool")
+        if ("when" in c) == ("value" in c):
+            self.error_at(
+                "RS103",
+                f"condition '{name}' needs exactly one of 'when' (a condition) or 'value' "
+                "(a number)",
+                self.doc.key_span(path),
+            )
+            when = None
+        else:
+            when = self.b.expr(self.doc, path + (key,), c[key], dict(params), want)
         return ir.Condition(
             name, c.get("title", _title(name)), params, when, _rulings(c), self.doc.key_span(path)
         )

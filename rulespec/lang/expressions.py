@@ -210,6 +210,7 @@ class Names:
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
     procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     conditions: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    results: dict[str, str] = field(default_factory=dict)  # condition -> "bool" or "int"
     refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
 
 
@@ -492,7 +493,8 @@ class Builder:
             return ir.Memory(span, "cards", name, args[0])
         if name in n.conditions:
             ok = self._arguments(name, tuple(t for _, t in n.conditions[name]), args, span)
-            return ir.ConditionCall(span, "bool", name, tuple(args)) if ok else None
+            result = n.results.get(name, "bool")
+            return ir.ConditionCall(span, result, name, tuple(args)) if ok else None
         if name not in FUNCTIONS:
             if name in PROCEDURES or name in n.procedures:
                 self._error("RS205", f"'{name}' is a statement, not a value", span)

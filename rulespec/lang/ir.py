@@ -77,7 +77,8 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class ConditionCall(Expr):
-    """A call of a named condition of the spec (`conditions:`): always bool."""
+    """A call of a named condition of the spec (`conditions:`): bool, or int for a
+    named value (`value:`)."""
 
     name: str
     args: tuple[Expr, ...]
@@ -476,7 +477,8 @@ class RoundPart:
 
 @dataclass(frozen=True)
 class Condition:
-    """A named condition: a bool expression over its parameters (name, type)."""
+    """A named condition: a bool expression over its parameters (name, type); or a
+    named value, whose `when` is an int expression (`value:` in the spec)."""
 
     name: str
     title: str

@@ -1,0 +1,116 @@
+"""Named values (docs/language.md, `conditions`: `value:`): an int expression with typed
+parameters, called like a named condition. On tests/valid/routines.yaml with a value
+added."""
+
+from pathlib import Path
+
+import pytest
+from gamekit import counter
+
+from rulespec import SpecError, load_spec
+from rulespec.analysis import graph as graphs
+from rulespec.analysis.lint import static
+from rulespec.interpreter import Game, State
+
+ROUTINES = (Path(__file__).resolve().parent / "valid" / "routines.yaml").read_text()
+
+# the value of a hand: a coin is worth 2, a thief 1, and a guard doubles a small total
+WORTH = """  worth:
+    params: {cards: cards}
+    value: >-
+      2 * count(cards, coin) + count(cards, thief)
+      + (if count(cards, guard) > 0 and 2 * count(cards, coin) <= 2 then count(cards, thief) else 0)
+"""
+
+
+def spec_text(*pairs) -> str:
+    text = ROUTINES.replace("\nconditions:\n", "\nconditions:\n" + WORTH)
+    for old, new in pairs:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def errors(text: str) -> list[tuple[str, str]]:
+    with pytest.raises(SpecError) as exc:
+        load_spec("x.yaml", text)
+    return [(d.code, d.message) for d in exc.value.diagnostics]
+
+
+def test_a_named_value_is_an_int_and_is_worked_out_at_each_call():
+    text = spec_text(
+        (
+            "  lost: {per_player: true, initial: 0}\n",
+            "  lost: {per_player: true, initial: 0}\n  score: {per_player: true, initial: 0}\n",
+        ),
+        (
+            "  - step: draw\n    effect: deal(current, 1)\n",
+            "  - step: draw\n    effect: |\n      deal(current, 1)\n"
+            "      score(current) = worth(hand(current)) * 10\n",
+        ),
+    )
+    game = Game(load_spec("x.yaml", text), 2)
+    state = State.from_layout(
+        game,
+        1,
+        zones={
+            "hand[P1]": ["coin", "thief"],
+            "hand[P2]": ["guard", "thief"],
+            "pile": ["thief", "coin"],
+        },
+    )
+    assert counter(state, "score[P1]") == 40  # coin, thief, thief: 2 + 1 + 1
+    state.apply_action("pass")
+    while state.current_player() == 0:
+        state.apply_action(state.legal_actions()[0])
+    assert counter(state, "score[P2]") == 40  # guard, thief, coin: 2 + 1, and the guard's 1
+
+
+@pytest.mark.parametrize(
+    "use, code, message",
+    [
+        (
+            "if worth(hand(p)) { end_game() }",
+            "RS204",
+            "an if's condition must be bool, got int",
+        ),
+        ("if worth(1) > 0 { end_game() }", "RS204", "argument 1 of worth() must be cards, got int"),
+        ("worth(hand(p))", "RS205", "'worth' is a value, not a statement"),
+        (
+            "if worth > 0 { end_game() }",
+            "RS203",
+            "condition 'worth' is called with its arguments: write worth(cards)",
+        ),
+    ],
+)
+def test_a_named_value_is_checked_where_it_is_used(use, code, message):
+    text = spec_text(
+        (
+            "    for p in players { deal(p, deal_size) }\n",
+            f"    for p in players {{ deal(p, deal_size)\n      {use} }}\n",
+        )
+    )
+    assert (code, message) in errors(text)
+
+
+def test_exactly_one_of_when_and_value():
+    both = spec_text(("    value: >-\n", "    when: true\n    value: >-\n"))
+    assert errors(both) == [
+        (
+            "RS103",
+            "condition 'worth' needs exactly one of 'when' (a condition) or 'value' (a number)",
+        )
+    ]
+    neither = ROUTINES.replace(
+        "\nconditions:\n", "\nconditions:\n  worth:\n    params: {p: player}\n"
+    )
+    assert [c for c, _ in errors(neither)] == ["RS103"]
+
+
+def test_lint_and_the_graph_see_a_value_where_it_is_called():
+    text = spec_text(("    when: rich(p)\n", "    when: rich(p) and worth(hand(p)) > 5\n"))
+    spec = load_spec("x.yaml", text)
+    g = graphs.build(spec)
+    assert g.has_edge("end:rich_wins", "condition:worth", "calls")
+    # an int body is no condition to judge: no finding about it holding or not
+    assert static(spec) == []
