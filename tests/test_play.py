@@ -106,10 +106,10 @@ def test_table_shows_the_table_again_with_the_parameters():
 
 
 def test_quit_abandons_the_game_and_says_so():
-    code, out, err = play("1\nquit\n", *SEAT)
+    code, out, err = play("1\nQuit\n", *SEAT)
     assert (code, err) == (0, "")
     assert out.endswith(
-        "P2> quit\nP2 left the game at turn 5.\nThe game was left unfinished: nobody wins.\n"
+        "P2> Quit\nP2 left the game at turn 5.\nThe game was left unfinished: nobody wins.\n"
     )
     assert "Game over" not in out
 

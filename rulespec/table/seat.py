@@ -21,7 +21,7 @@ HELP = """\
     help, ?   this help
     table     the table again, with the game's parameters, and your options
     quit      leave the game (it is abandoned: nobody wins)
-  A command wins over an option of the same words: type the option's number."""
+  A command (in any case) wins over an option of the same words: type its number."""
 
 
 class InputEnded(Exception):
@@ -70,12 +70,13 @@ class Person:
         self._present(observation, texts)
         while True:
             answer = self._read()
-            if answer in ("help", "?"):
+            command = answer.casefold()
+            if command in ("help", "?"):
                 for line in HELP.splitlines():
                     self.say(line)
-            elif answer == "quit":
+            elif command == "quit":
                 raise Quit
-            elif answer == "table":
+            elif command == "table":
                 self._present(observation, texts, params=True)
             elif (option := _picked(answer, options, texts)) is not None:
                 return option

@@ -29,15 +29,21 @@ _SEAT = re.compile(r"(\w+)\[(P\d+)\]")  # a seat's zone or counter: hand[P1]
 _CHOSEN = re.compile(r" (\w+) from (\S+)$")  # a card target: "... ace from row[2]"
 
 
+def _split(label: str) -> tuple[str, str | None]:
+    """A label's name, and the seat of a seat's zone or counter (hand[P1])."""
+    m = _SEAT.fullmatch(label)
+    return (m.group(1), m.group(2)) if m else (label, None)
+
+
 def _zone(label: str, seen, titles: Titles) -> dict:
     """One zone as the seat sees it: its size, and its cards by title when visible (a
     pile's top card last), or the cards revealed to the seat in it."""
-    m = _SEAT.fullmatch(label)
-    name = titles.zones.get(m.group(1), m.group(1)) if m else titles.zone(label)
+    name, seat = _split(label)
+    title = titles.zones.get(name, name.replace("_", " ")) if seat else titles.zone(label)
     zone = {
         "label": label,
-        "title": name.removeprefix("the "),
-        "pile": (m.group(1) if m else label.split("[")[0]) in titles.piles,
+        "title": title.removeprefix("the "),
+        "pile": label.split("[")[0] in titles.piles,
     }
     if isinstance(seen, dict):  # hidden from the seat
         revealed = [
@@ -63,14 +69,12 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
         s["zones"], s["counters"] = [], []
     shared: dict = {"zones": [], "counters": []}
     for label, seen in observation["zones"].items():
-        m = _SEAT.fullmatch(label)
-        owner = seats[m.group(2)] if m and m.group(2) in seats else shared
-        owner["zones"].append(_zone(label, seen, titles))
+        seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles))
     for label, value in observation["counters"].items():
-        m = _SEAT.fullmatch(label)
-        owner = seats[m.group(2)] if m and m.group(2) in seats else shared
-        name = titles.counters.get(m.group(1), m.group(1)) if m else titles.counter(label)
-        owner["counters"].append({"label": label, "title": name, "value": value})
+        name, seat = _split(label)
+        seats.get(seat, shared)["counters"].append(
+            {"label": label, "title": titles.counters.get(name, name), "value": value}
+        )
     return {
         "seat": observation["seat"],
         "turn": observation["turn"],
@@ -88,7 +92,7 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
 
 def _seats(observation: dict) -> list[str]:
     """The seats at the table, in order: those in, and those out who still own a zone."""
-    owners = {m.group(2) for m in map(_SEAT.fullmatch, observation["zones"]) if m}
+    owners = {seat for _, seat in map(_split, observation["zones"]) if seat}
     return sorted(owners | set(observation["active"]), key=lambda s: int(s[1:]))
 
 
