@@ -32,7 +32,7 @@ from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
 from .table import bundled, scenarios
 from .table.files import OutputError, check_output, replacing, spec_files
-from .table.narrate import narrate, visible
+from .table.narrate import Titles, narrate, visible
 from .table.replay import log_writer
 
 EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' lists, or a spec file)
@@ -446,6 +446,11 @@ def _parser() -> argparse.ArgumentParser:
         "--max-turns",
         type=_whole(1, MAX_TURN_LIMIT),
         help="end the game as turn_limit after N turns",
+    )
+    pl.add_argument(
+        "--log",
+        metavar="FILE.jsonl",
+        help="write the game's event log here, for rulespec replay",
     )
     _variants(pl)
 
@@ -861,7 +866,7 @@ def _one_game(spec, n, args, viewer, record, out) -> int:
         )
         out.write("\n")
         return 0
-    titles = {c.name: c.title for c in spec.cards}
+    titles = Titles.of(spec)
     print(f"{spec.name}: {n} players, seed {args.seed}, agents {args.agents}", file=out)
     for line in narrate(events, titles):
         print(line, file=out)
@@ -871,7 +876,7 @@ def _one_game(spec, n, args, viewer, record, out) -> int:
 def _match(spec, n, args, viewer, record, out, err) -> int:
     """A match, each game narrated as it ends; with --format json, one document of the
     results at the end (a result is a few fields, not the game's events)."""
-    titles = {c.name: c.title for c in spec.cards}
+    titles = Titles.of(spec)
     tally = {seat_name(p): 0 for p in range(n)}
     results = []
     # the narration on a terminal is its own progress; a line on standard error when it goes elsewhere
@@ -1385,25 +1390,54 @@ def _new(args, out, err) -> int:
 
 
 def _play(args, out, err) -> int:
-    from .table.seat import InputEnded, Person
+    from .table.seat import InputEnded, Person, Quit
 
     spec, n = _setup(args, err)
     try:
         seat = scenarios._seat(args.seat, n)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    inputs = _inputs(args, "--log")
     game = Game(spec, n).new_initial_state(seed=args.seed, turn_limit=args.max_turns)
-    titles = {c.name: c.title for c in spec.cards}
     agents = make_agents(args.agents.split(","), n, args.seed)
-    agents[seat] = person = Person(game, seat, titles, args.stdin, out)
+    agents[seat] = person = Person(game, seat, Titles.of(spec), args.stdin, out)
     print(f"{spec.name}: {n} players, seed {args.seed}, you are {seat_name(seat)}", file=out)
+    person.start()
     try:
-        play(game, agents)
+        with _play_log(args, n, seat, inputs) as record:
+            try:
+                play(game, agents)
+            except Quit:
+                person.show()
+                print(f"{seat_name(seat)} left the game at turn {game.turn}.", file=out)
+            if record is not None:
+                record(1, args.seed, log_for(game, None), game.result)
     except InputEnded:
         print("", file=out)
         raise UsageError("input ended before the game did") from None
-    person.show()
+    except OutputError as exc:
+        raise UsageError(f"--log: {exc}") from None
+    person.finish()
     return 0
+
+
+def _play_log(args, n: int, seat: int, inputs):
+    """The log `play --log` writes, as `run --log` does; the person's seat is named
+    `person` among the agents."""
+    if args.log is None:
+        return contextlib.nullcontext()
+    agents = args.agents.split(",")
+    agents = agents * n if len(agents) == 1 else agents
+    agents[seat] = "person"
+    return log_writer(
+        args.log,
+        args.spec,
+        args.variant,
+        n,
+        inputs,
+        agents=",".join(agents),
+        max_turns=args.max_turns,
+    )
 
 
 def _replay(args, out, err) -> int:
@@ -1438,7 +1472,7 @@ def _replay(args, out, err) -> int:
                 who = ", ".join(r["winners"]) or "no winner"
                 print(
                     f"game {o.game} (seed {o.seed}): the same as the log, {o.events} events "
-                    f"({who}, {r['reason']}, {r['turns']} turns)",
+                    f"({who}, {r['reason'] or 'unfinished'}, {r['turns']} turns)",
                     file=out,
                 )
             else:

@@ -318,3 +318,60 @@ def test_deep_nesting_and_long_chains_run():
     assert (
         zone(game, "hand[P1]").count("coin") == 2 and game.evaluate(0) == 124
     )  # dealt 2 coins, seed 1
+
+
+TITLED = (
+    SHELF.replace(
+        "  bin: {visibility: public, ordered: true}",
+        "  bin: {visibility: public, ordered: true, title: junk bin}",
+    )
+    .replace("  seen: {initial: 0}", "  seen: {initial: 0, title: Cards seen}")
+    .replace("  - step: draw\n", "  - step: draw\n    title: Draw a card\n")
+    .replace("  place:\n    card: gem", "  place:\n    title: Place a gem\n    card: gem")
+    .replace("  done:\n    each: p", "  done:\n    title: Display complete\n    each: p")
+    .replace("zones:\n", "parameters:\n  reach: {default: 2, title: Reach of a hook}\nzones:\n", 1)
+)
+
+
+def test_titles_are_read_into_the_ir_and_default_to_the_name_made_readable():
+    spec = load_spec("titled.yaml", TITLED)
+    assert [z.title for z in spec.zones] == ["pile", "junk bin", "hand", "shelf"]
+    assert [c.title for c in spec.counters] == ["Rounds", "Cards seen"]
+    assert [s.title for s in spec.turn] == ["Draw a card", "Play"]
+    assert [a.title for a in spec.actions] == ["Place a gem", "Hook gem", "Toss"]
+    assert [(t.title, t.span.line) for t in spec.end_conditions] == [
+        ("Display complete", TITLED.splitlines().index("  done:") + 1)
+    ]
+    assert [(p.name, p.value, p.title) for p in spec.params] == [("reach", 2, "Reach of a hook")]
+
+
+def test_titles_change_no_game():
+    def log(text):
+        game = Game(load_spec("x.yaml", text), 3).new_initial_state(seed=4)
+        play(game, make_agents(["random"], 3, 4))
+        return game.log_for(None)
+
+    assert log(TITLED) == log(SHELF)
+
+
+def test_a_variant_that_sets_a_parameter_keeps_its_title(tmp_path):
+    (tmp_path / "base.yaml").write_text(TITLED)
+    (tmp_path / "far.yaml").write_text("rulespec: 1\nextends: base.yaml\nparameters:\n  reach: 3\n")
+    (param,) = load_spec(tmp_path / "far.yaml").params
+    assert (param.value, param.title) == (3, "Reach of a hook")
+
+
+@pytest.mark.parametrize(
+    "title, code, message",
+    [
+        ('""', "RS104", "counters.seen.title: '' should be non-empty"),
+        ("7", "RS102", "counters.seen.title must be a string, got an integer"),
+    ],
+)
+def test_a_title_is_text_that_says_something(title, code, message):
+    text = TITLED.replace("title: Cards seen", f"title: {title}")
+    with pytest.raises(SpecError) as exc:
+        load_spec("x.yaml", text)
+    (d,) = exc.value.diagnostics
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("  seen:"))
+    assert (d.code, d.message, d.span.line) == (code, message, line)

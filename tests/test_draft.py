@@ -20,7 +20,7 @@ def test_a_game_runs_three_rounds_of_eight_picks_and_replays_the_same(tmp_path):
     code, out, err = cli("run", DRAFT, "--players", 3, "--seed", 7, "--log", log)
     assert (code, err) == (0, "")
     assert [int(n) for n in re.findall(r"^Round (\d) begins", out, re.M)] == [1, 2, 3]
-    assert re.search(r"^Game over after 24 turns: P\d(, P\d)* wins? \(last_round\)", out, re.M)
+    assert re.search(r"^Game over after 24 turns: P\d(, P\d)* wins?, by the match end \"Last round\"", out, re.M)
     code, out, _ = cli("replay", log)
     assert code == 0 and "1 of 1 game(s) replayed the same" in out
 
@@ -34,8 +34,8 @@ def test_a_person_plays_a_whole_game_as_p1():
     code, out = play("1\n" * 21)  # 8 picks a round; the last card of a hand is not asked
     assert code == 0
     assert out.startswith("Moon Garden: 3 players, seed 2, you are P1\n")
-    assert out.count("P1> 1") == 21 and "your hand: " in out
-    assert "your passing: nothing" in out  # a zone hidden even from its owner: a count
+    assert out.count("P1> 1") == 21 and "P1 (you): hand " in out
+    assert "; passing 0 cards;" in out  # a zone hidden even from its owner: a count
     # the other seats' picks and hands are never named to P1
     assert "P2 chooses a card" in out and not re.search(r"P[23] chooses (?!a card$)", out, re.M)
     assert re.search(r"^  7 cards: P2's hand -> P3's passing$", out, re.M)

@@ -1,4 +1,5 @@
-"""`rulespec play`: a person at one seat, agents at the others, through the CLI function."""
+"""`rulespec play`: a person at one seat, agents at the others, through the CLI function
+with scripted input."""
 
 import re
 from io import StringIO
@@ -8,6 +9,7 @@ from gamekit import GAMES
 from rulespec.cli import main
 
 TTG = str(GAMES / "take_the_gold.yaml")
+SEAT = ("--as", "P2", "--players", "2", "--seed", "1")  # P2 decides first at turn 4
 
 
 def play(answers: str, *argv):
@@ -17,39 +19,130 @@ def play(answers: str, *argv):
 
 
 def test_a_person_plays_a_whole_game():
-    code, out, err = play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    code, out, err = play("1\n" * 200, *SEAT)
     assert code == 0 and err == ""
     assert out.startswith("Take the Gold: 2 players, seed 1, you are P2\n")
-    assert re.search(r"^Game over after \d+ turns: P\d wins", out, re.M)
+    assert re.search(r"^Game over after \d+ turns: P\d wins, by the end condition ", out, re.M)
     assert "P2> 1" in out and "  1) " in out
     # the same answers give the same game
-    assert play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")[1] == out
+    assert play("1\n" * 200, *SEAT)[1] == out
+
+
+def test_the_parameters_are_shown_by_title_as_the_game_begins():
+    _code, out, _ = play("1\n" * 200, *SEAT)
+    assert out.splitlines()[1:3] == [
+        "  Rules: Deal size 2, Hand limit 5, Refill size 2, Coins to win 4, Kraken limit 3, "
+        "Tiebreak coins 2, Raid take 2",
+        "Type the number of your choice, or help.",
+    ]
+
+
+def test_a_decision_shows_the_table_and_the_options_by_title():
+    _code, out, _ = play("1\n" * 200, *SEAT)
+    first = out[out.index("== Turn 4") : out.index("P2> ")]
+    assert first.splitlines() == [
+        "== Turn 4: P2 to play (you are P2)",
+        "  Draw pile: 44 cards",
+        "  Discard pile: 1 card, top Pirate",
+        "  Set aside: empty",
+        "  P1: hand 4 cards",
+        "  P2 (you): hand Gold Coin x2, Two Pirates",
+        "  Successful krakens 0, Win target 4, Tiebreak 0",
+        "Your options:",
+        "  1) Pass",
+        "  2) Play Two Pirates at P1",
+    ]
 
 
 def test_the_person_sees_only_their_seat():
-    _code, out, _ = play("1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    _code, out, _ = play("1\n" * 200, *SEAT)
     draws = [
         line
         for line in out.splitlines()
         if line.startswith("  ") and "the draw pile -> P1's hand" in line
     ]
     assert draws and all(re.match(r"  \d+ cards?: ", line) for line in draws)
-    assert "your hand: " in out
+    assert re.search(r"^  P1: hand \d+ cards$", out, re.M)
+
+
+def test_the_end_says_who_won_why_and_shows_the_table():
+    _code, out, _ = play("1\n" * 200, *SEAT)
+    end = out[out.index("Game over") :].splitlines()
+    assert end[1] == 'The winner is P1: the game ended by the end condition "Coin win".'
+    assert end[2] == "== Turn 9: game over (you are P2)"
+    assert "  P2 (you): hand Gold Coin, Two Officers, Two Pirates" in end
 
 
 def test_an_answer_that_is_no_option_asks_again():
-    code, out, _ = play("dance\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
+    code, out, _ = play("dance\n" + "1\n" * 200, *SEAT)
     assert code == 0
-    assert re.search(r"'dance' is not an option: type its number \(1-\d\) or its label\nP2> 1", out)
+    assert re.search(r"'dance' is not an option: type its number \(1-2\), or help\nP2> 1", out)
 
 
-def test_an_option_may_be_given_by_its_label():
-    code, out, _ = play("pass\npay\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1")
-    assert code == 0 and "P2> pass\n  P2 passes" in out and "P2> pay\n  P2 chooses pay" in out
+def test_an_option_may_be_given_by_its_label_or_its_words():
+    code, out, _ = play("PASS\npay\n" + "1\n" * 200, *SEAT)
+    assert code == 0 and "P2> PASS\n  P2 passes" in out and "P2> pay\n  P2 chooses pay" in out
+    code, out, _ = play("play two pirates at p1\n" + "1\n" * 200, *SEAT)
+    assert code == 0 and "P2> play two pirates at p1\n  P2 plays Two Pirates at P1" in out
+
+
+def test_help_and_a_question_mark_explain_the_commands():
+    code, out, _ = play("help\n?\n" + "1\n" * 200, *SEAT)
+    assert code == 0
+    help_text = out[out.index("P2> help\n") + 9 : out.index("P2> ?\n")]
+    assert "Type the number of an option" in help_text and "quit " in help_text
+    assert out.count(help_text) == 2  # the same again for '?'
+    assert "P2> ?\n" + help_text + "P2> 1\n  P2 passes" in out
+
+
+def test_table_shows_the_table_again_with_the_parameters():
+    code, out, _ = play("table\n" + "1\n" * 200, *SEAT)
+    again = out[out.index("P2> table\n") + 10 : out.index("P2> 1")].splitlines()
+    assert code == 0
+    assert again[0] == "== Turn 4: P2 to play (you are P2)"
+    assert (
+        again[-4].startswith("  Rules: Deal size 2") and again[-1] == "  2) Play Two Pirates at P1"
+    )
+
+
+def test_quit_abandons_the_game_and_says_so():
+    code, out, err = play("1\nQuit\n", *SEAT)
+    assert (code, err) == (0, "")
+    assert out.endswith(
+        "P2> Quit\nP2 left the game at turn 5.\nThe game was left unfinished: nobody wins.\n"
+    )
+    assert "Game over" not in out
+
+
+def test_the_log_replays_a_finished_or_abandoned_game(tmp_path):
+    from rulespec.table.replay import replay
+
+    for answers in ("1\n" * 200, "1\nquit\n"):
+        log = tmp_path / "game.jsonl"
+        code, _out, _ = play(answers, *SEAT, "--log", str(log))
+        assert code == 0
+        (outcome,) = replay(str(log))
+        assert outcome.same and outcome.result["over"] == (answers != "1\nquit\n")
+
+
+def test_no_log_is_written_when_input_ends_early(tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, _out, _ = play("1\n", *SEAT, "--log", str(log))
+    assert code == 2 and not log.exists()
+
+
+def test_ctrl_c_exits_130_with_one_line():
+    class Interrupted(StringIO):
+        def readline(self, *_):
+            raise KeyboardInterrupt
+
+    out, err = StringIO(), StringIO()
+    code = main(["play", TTG, *SEAT], stdout=out, stderr=err, stdin=Interrupted())
+    assert (code, err.getvalue()) == (130, "rulespec play: interrupted\n")
 
 
 def test_input_that_ends_early_is_a_usage_error():
-    code, _out, err = play("1\n", "--as", "P2", "--players", "2", "--seed", "1")
+    code, _out, err = play("1\n", *SEAT)
     assert code == 2 and err.strip() == "rulespec play: input ended before the game did"
 
 
@@ -60,9 +153,7 @@ def test_a_seat_not_at_the_table_is_a_usage_error():
 
 def test_odd_answers_are_asked_again_never_a_traceback():
     """'²' is a digit to str.isdigit but not to int(); a 5,000-digit number; nothing."""
-    code, out, err = play(
-        "²\n" + "9" * 5000 + "\n\n" + "1\n" * 200, "--as", "P2", "--players", "2", "--seed", "1"
-    )
+    code, out, err = play("²\n" + "9" * 5000 + "\n\n" + "1\n" * 200, *SEAT)
     assert code == 0 and "Traceback" not in err
     assert (
         "'²' is not an option" in out
@@ -74,10 +165,5 @@ def test_a_closed_standard_input_ends_the_game_as_input_ending_does():
     closed = StringIO("")
     closed.close()
     out, err = StringIO(), StringIO()
-    code = main(
-        ["play", TTG, "--as", "P1", "--players", "2", "--seed", "1"],
-        stdout=out,
-        stderr=err,
-        stdin=closed,
-    )
+    code = main(["play", TTG, *SEAT], stdout=out, stderr=err, stdin=closed)
     assert code == 2 and "Traceback" not in err and err.getvalue().count("\n") == 1

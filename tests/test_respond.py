@@ -16,7 +16,7 @@ from rulespec.cli import main
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.observe import can_see
-from rulespec.table.narrate import narrate
+from rulespec.table.narrate import Titles, narrate
 
 SPEC = Path(__file__).parent / "valid" / "claim_challenge.yaml"
 TEXT = SPEC.read_text()
@@ -244,9 +244,9 @@ def test_narration_and_the_seat_prompt_read_as_answers():
             {"event": "react", "player": 2, "reaction": "challenge_tax", "card": None},
             {"event": "react", "player": 0, "reaction": "cancel", "card": "veto"},
         ],
-        {"veto": "Veto"},
+        Titles(cards={"veto": "Veto"}, rules={"challenge_tax": ("reaction", "Challenge tax")}),
     )
-    assert lines == ["  P3 answers (challenge_tax)", "  P1 answers with Veto (cancel)"]
+    assert lines == ["  P3 answers: Challenge tax", "  P1 answers with Veto (cancel)"]
     out = StringIO()
     assert (
         main(
@@ -257,8 +257,7 @@ def test_narration_and_the_seat_prompt_read_as_answers():
         )
         == 0
     )
+    assert "You may answer:\n  1) Answer: Challenge tax\n  2) Do not answer\n" in out.getvalue()
     assert (
-        "  P1 plays (tax)\n  your hand: Duke, Veto\nP2 may answer: challenge_tax / no reaction\n"
-        in out.getvalue()
+        "  P1 plays Tax\n" in out.getvalue() and "  P2 answers: Challenge tax\n" in out.getvalue()
     )
-    assert "  P2 answers (challenge_tax)\n" in out.getvalue()

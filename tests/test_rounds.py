@@ -12,7 +12,7 @@ from rulespec import SpecError, load_spec
 from rulespec.analysis import graph, lint
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
-from rulespec.table.narrate import narrate
+from rulespec.table.narrate import Titles, narrate
 
 HCR_PATH = Path(__file__).resolve().parent / "valid" / "high_card_rounds.yaml"
 HCR = HCR_PATH.read_text()
@@ -171,11 +171,11 @@ def test_narration_says_how_rounds_begin_and_end():
     state = laid_out(current=1, hand_P1=[])
     for _ in range(2):
         state.apply_action("play_card low")
-    lines = narrate(state.log_for(None), {})
-    assert "Round 1 ends (hands_empty)" in lines and "Round 2 begins" in lines
+    lines = narrate(state.log_for(None), Titles.of(state.game.spec))
+    assert 'Round 1 ends: "Hands empty"' in lines and "Round 2 begins" in lines
     folded = laid_out()
     folded.apply_action("fold")
-    assert "  P1 is out for the round" in narrate(folded.log_for(None), {})
+    assert "  P1 is out for the round" in narrate(folded.log_for(None), Titles())
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from servekit import call, running, seat_api
 
 from rulespec import load_spec
 from rulespec.serve import views
-from rulespec.table.narrate import narrate
+from rulespec.table.narrate import Titles, narrate
 
 
 @pytest.fixture(scope="module")
@@ -145,8 +145,8 @@ def test_the_wire_carries_no_card_hidden_from_the_seat(server, spec, seats):
         assert {label for label, _ in areas} >= hidden
         for label, area in areas:
             assert (area["cards"] is None) == (label in hidden), label
-        assert message["narration"] == narrate(state.log_for(0), game.table.titles)
-        hidden_moves |= message["narration"] != narrate(state.log_for(None), game.table.titles)
+        assert message["narration"] == narrate(state.log_for(0), game.table.narration)
+        hidden_moves |= message["narration"] != narrate(state.log_for(None), game.table.narration)
         _same_for_the_seat(message, state, game.table)
         if message["over"]:
             break
@@ -212,7 +212,7 @@ def test_a_saved_game_replays_and_resumes(server, tmp_path):
         last = call(f"{rurl}?token={rtoken}&at=0")[1]
         end = call(f"{rurl}?token={rtoken}&at={last['frames'] - 1}")[1]
         assert end["narration"] == narrate(
-            before.log_for(None), tables.game(answer["id"]).table.titles
+            before.log_for(None), tables.game(answer["id"]).table.narration
         )
         assert call(f"{rurl}?token=x")[0] == 403
         assert call(f"{rurl}?token={rtoken}&at={last['frames']}")[0] == 400
@@ -228,7 +228,7 @@ def test_a_replay_shows_each_seat_its_own_view(server, tmp_path):
     logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
     spectator = call(f"{url}?token={token}&at=5")[1]
     p1 = call(f"{url}?token={token}&at=5&as=P1")[1]
-    titles = {c.name: c.title for c in load_spec(GAMES / "pirates_wild.yaml").cards}
+    titles = Titles.of(load_spec(GAMES / "pirates_wild.yaml"))
     assert spectator["narration"] == narrate(logged[: spectator["events"]], titles)
     assert p1["narration"] != spectator["narration"]  # the deal to P2, as P1 sees it
     hands = {p["seat"]: p["zones"] for p in p1["players"]}

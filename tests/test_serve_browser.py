@@ -20,7 +20,7 @@ from gamekit import GAMES, cli  # noqa: E402
 from servekit import running  # noqa: E402
 
 from rulespec import load_spec  # noqa: E402
-from rulespec.table.narrate import narrate  # noqa: E402
+from rulespec.table.narrate import Titles, narrate  # noqa: E402
 
 SOME = "document.querySelector('#options button') || document.getElementById('result').textContent"
 
@@ -144,7 +144,7 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
         == 0
     )
     logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
-    titles = {c.name: c.title for c in load_spec(GAMES / "take_the_gold.yaml").cards}
+    titles = Titles.of(load_spec(GAMES / "take_the_gold.yaml"))
     page = browser.new_page()
     page.goto(base + "/")
     page.wait_for_selector("#seat-P1")  # the lobby is ready: its forms answer

@@ -188,9 +188,10 @@ def test_misuse_is_a_positioned_error(statement, code, where):
 
 def test_run_as_a_seat_replay_and_graph():
     code, out, _ = cli("run", SPEC, "--seed", "1", "--as", "P2")
-    assert code == 0 and "P1 chooses a card" in out and "P1 chooses card_" not in out
+    assert code == 0 and "P1 chooses a card" in out and "P1 chooses Card " not in out
     code, out, _ = cli("run", SPEC, "--seed", "1")
-    assert code == 0 and "P1 chooses card_" in out and "Game over" in out
+    assert code == 0 and "P1 chooses Card " in out and "Game over" in out
+    assert "chooses card_" not in out  # the card's title, not its name
 
 
 def test_a_logged_game_replays(tmp_path):

@@ -12,7 +12,7 @@ from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.interpreter import Game, RuleError, State
 from rulespec.interpreter.agents import make_agents, play
-from rulespec.table.narrate import narrate
+from rulespec.table.narrate import Titles, narrate
 
 SPEC = Path(__file__).parent / "valid" / "rows.yaml"
 TEXT = SPEC.read_text()
@@ -191,7 +191,7 @@ def test_the_narration_names_a_row_by_its_number():
     s = laid_out(game(), hand_P1=["high"])
     s.apply_action("place high")
     s.apply_action("1")
-    assert "  high: the discard pile -> row 1" in narrate(s.log_for(None), {})
+    assert "  high: the discard pile -> row 1" in narrate(s.log_for(None), Titles())
 
 
 def test_random_games_keep_the_invariants_and_clones_key_alike():

@@ -197,6 +197,7 @@ class _Compiler:
             self.doc.key_span(("zones", name)),
             z.get("count"),
             keep,
+            z.get("title", name.replace("_", " ")),
         )
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
@@ -254,6 +255,7 @@ class _Compiler:
                 b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
                 doc.key_span(("counters", n)),
                 bool(c.get("match")),
+                c.get("title", _title(n)),
             )
             for n, c in (d.get("counters") or {}).items()
         )
@@ -351,8 +353,9 @@ class _Compiler:
         """A parameter, with its values for some player counts, each typed like its default."""
         span = self.doc.key_span(("parameters", name))
         if not isinstance(v, dict):
-            return ir.ParamDef(name, v, span)
-        for players, x in v["players"].items():
+            return ir.ParamDef(name, v, span, title=_title(name))
+        by_players = v.get("players", {})
+        for players, x in by_players.items():
             if value_class(x) != value_class(v["default"]):
                 self.error(
                     "RS204",
@@ -361,7 +364,11 @@ class _Compiler:
                     ("parameters", name, "players", players),
                 )
         return ir.ParamDef(
-            name, v["default"], span, tuple(sorted((int(k), x) for k, x in v["players"].items()))
+            name,
+            v["default"],
+            span,
+            tuple(sorted((int(k), x) for k, x in by_players.items())),
+            v.get("title", _title(name)),
         )
 
     @staticmethod
@@ -423,7 +430,16 @@ class _Compiler:
             else ()
         )
         return ir.Action(
-            name, a.get("card"), target, cond, to, effect, _rulings(a), doc.key_span(path), among
+            name,
+            a.get("card"),
+            target,
+            cond,
+            to,
+            effect,
+            _rulings(a),
+            doc.key_span(path),
+            among,
+            a.get("title", _title(name)),
         )
 
     def _reaction(self, name, r, action_lets, raw) -> ir.Reaction:
@@ -471,6 +487,7 @@ class _Compiler:
                 (),
                 _rulings(r),
                 doc.key_span(path),
+                r.get("title", _title(name)),
             )
         scope = dict(shared or {}, reactor="player", __action__="str")
         if card is not None:
@@ -494,6 +511,7 @@ class _Compiler:
             effect,
             _rulings(r),
             doc.key_span(path),
+            r.get("title", _title(name)),
         )
 
     def _step(self, i, s) -> ir.Step:
@@ -516,6 +534,7 @@ class _Compiler:
             _rulings(s),
             doc.span(path),
             bool(s.get("repeat")),
+            s.get("title", _title(s["step"])),
         )
 
     def _rounds(self, r) -> ir.Rounds:
@@ -526,6 +545,7 @@ class _Compiler:
                 self.b.block(doc, path + (key, "effect"), r[key]["effect"], _ROUND),
                 _rulings(r[key]),
                 doc.key_span(path + (key,)),
+                r[key].get("title", _title(f"round {key}")),
             )
             for key in ("setup", "scoring")
             if key in r
@@ -566,7 +586,15 @@ class _Compiler:
             )
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
-        return ir.Trigger(name, t.get("each"), when, effect, _rulings(t), doc.key_span(path))
+        return ir.Trigger(
+            name,
+            t.get("each"),
+            when,
+            effect,
+            _rulings(t),
+            doc.key_span(path),
+            t.get("title", _title(name)),
+        )
 
     def _procedure(self, name, p) -> ir.Procedure:
         """A procedure's effect sees its parameters only, besides the spec's names and

@@ -361,6 +361,7 @@ class ZoneDef:
     span: Span
     count: int | None = None  # a family of this many zones, name(0) ... name(count - 1)
     refill_keep: int = 0  # cards left on top of refill_from when it refills this zone
+    title: str = ""  # a readable name: the compiler fills in the default
 
 
 @dataclass(frozen=True)
@@ -370,6 +371,7 @@ class CounterDef:
     initial: Expr
     span: Span
     match: bool = False  # kept from one game of a match to the next
+    title: str = ""  # a readable name: the compiler fills in the default
 
 
 @dataclass(frozen=True)
@@ -401,6 +403,7 @@ class ParamDef:
     value: object  # the value for a player count without one of its own
     span: Span
     by_players: tuple[tuple[int, object], ...] = ()  # (player count, value), sorted
+    title: str = ""  # a readable name: the compiler fills in the default
 
     def value_for(self, players: int):
         return dict(self.by_players).get(players, self.value)
@@ -415,6 +418,7 @@ class Step:
     rulings: tuple[str, ...]
     span: Span
     repeat: bool = False  # a play step offered again after each play, until a pass
+    title: str = ""  # a readable name: the compiler fills in the default
 
 
 @dataclass(frozen=True)
@@ -428,6 +432,7 @@ class Action:
     rulings: tuple[str, ...]
     span: Span
     among: Expr | None = None  # target: card picks one of these, bound as `chosen`
+    title: str = ""  # a readable name: the compiler fills in the default
 
 
 @dataclass(frozen=True)
@@ -441,6 +446,7 @@ class Reaction:
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
+    title: str = ""  # a readable name: the compiler fills in the default
 
 
 @dataclass(frozen=True)
@@ -451,6 +457,7 @@ class Trigger:
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
+    title: str = ""  # a readable name: the compiler fills in the default
 
 
 @dataclass(frozen=True)
@@ -473,6 +480,7 @@ class RoundPart:
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
+    title: str = ""  # a readable name: the compiler fills in the default
 
 
 @dataclass(frozen=True)

@@ -149,7 +149,7 @@ def apply(base: Document, variant: Document) -> Document:
                 did_you_mean(name, params) or "add it to the base, or check the name",
             )
             continue
-        params[name] = value
+        params[name] = _keep_title(params[name], value)
         m.graft(variant, ("parameters", name), ("parameters", name))
     cards = data["deck"].get("cards") or {}  # a built card type is changed in its family
     for name, change in (v.get("cards") or {}).items():
@@ -343,3 +343,11 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
     for variant in variants:
         base = apply(base, variant)
     return base
+
+
+def _keep_title(base, value):
+    """A parameter's new value, with the base's title kept: a variant changes the
+    value, not what the parameter is called."""
+    if isinstance(base, dict) and "title" in base and not isinstance(value, dict):
+        return {"default": value, "title": base["title"]}
+    return value

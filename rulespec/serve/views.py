@@ -18,7 +18,7 @@ from rulespec.interpreter.choices import NoReaction, Pass, Play, React, seat_nam
 
 from ..analysis import graph
 from ..lang import ir
-from ..table.narrate import narrate
+from ..table.narrate import Titles, narrate
 
 _OWNED = re.compile(r"(\w+)\[P(\d+)\]")  # a per-player zone or counter: hand[P2]
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -46,6 +46,10 @@ class Table:
     @cached_property
     def titles(self) -> dict[str, str]:
         return {c.name: c.title for c in self.spec.cards}
+
+    @cached_property
+    def narration(self) -> Titles:
+        return Titles.of(self.spec)
 
     @cached_property
     def params(self) -> list[dict]:
@@ -116,7 +120,7 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
         "players": players,
         "counters": _counters(obs["counters"], table),
         "params": table.params,
-        "narration": narrate(log, table.titles),
+        "narration": narrate(log, table.narration),
         "events": len(log),
         "fired": table.fired(log),
         "options": [],

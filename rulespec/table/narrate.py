@@ -1,14 +1,32 @@
-"""Events -> readable lines, as one seat (or an omniscient spectator) sees the game."""
+"""Events -> readable lines, as one seat (or an omniscient spectator) sees the game.
+
+The narration speaks the spec's titles (cards, rules, counters, zones), never its
+identifiers: `Titles.of(spec)` reads them once from the IR, and narrate() is a pure
+function of the events and the titles, for any front end (the terminal, a browser).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from rulespec.interpreter.choices import seat_name
+
+from ..lang import ir
 
 # C0 and C1 controls, the marks that reorder text (bidirectional overrides), and lone
 # surrogates (no terminal can print one)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SLOT = re.compile(r"(\w+)\[(P?)(\d+)\]")  # hand[P1] (a seat's), row[2] (a family's)
+
+# why a game ended when no rule ended it (State.finish), as a clause
+_ENGINE_REASONS = {
+    "turn_limit": "as the turn limit was reached",
+    "effect_loop": "as an effect ran too long without a choice",
+    "trigger_loop": "as a trigger kept firing",
+    "no_players": "as every player is out",
+}
 
 
 def visible(text: str, keep: str = "") -> str:
@@ -24,123 +42,193 @@ def visible(text: str, keep: str = "") -> str:
     return _CONTROL.sub(shown, text)
 
 
-def _zone(label: str) -> str:
-    """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile"."""
-    m = re.fullmatch(r"(\w+)\[(P?)(\d+)\]", label)
-    name = (m.group(1) if m else label).replace("_", " ")
-    if m and m.group(2):
-        return f"{m.group(2)}{m.group(3)}'s {name}"
-    return f"{name} {m.group(3)}" if m else f"the {name}"
+@dataclass(frozen=True)
+class Titles:
+    """The readable names of a spec's parts, by identifier: cards, rules (with their
+    kind: "action", "end condition", ...), counters, zones and parameters. A name
+    without a title reads as itself."""
+
+    cards: Mapping[str, str] = field(default_factory=dict)
+    rules: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (kind, title)
+    counters: Mapping[str, str] = field(default_factory=dict)
+    zones: Mapping[str, str] = field(default_factory=dict)
+    params: Mapping[str, str] = field(default_factory=dict)
+    piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
+
+    @classmethod
+    def of(cls, spec: ir.Spec) -> Titles:
+        rules = {p.name: ("procedure", p.title) for p in spec.procedures}
+        for kind, rule in spec.rules():
+            key = f"rounds.{rule.name}" if kind == "round" else rule.name
+            rules[key] = (ir.RULE_KINDS[kind], rule.title)
+        return cls(
+            cards={c.name: c.title for c in spec.cards},
+            rules=rules,
+            counters={c.name: c.title for c in spec.counters},
+            zones={z.name: z.title for z in spec.zones},
+            params={p.name: p.title for p in spec.params},
+            piles=frozenset(z.name for z in spec.zones if z.ordered),
+        )
+
+    def card(self, name: str) -> str:
+        return self.cards.get(name, name)
+
+    def rule(self, name: str) -> str:
+        return self.rules.get(name, ("", name))[1]
+
+    def zone(self, label: str) -> str:
+        """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile"."""
+        m = _SLOT.fullmatch(label)
+        name = m.group(1) if m else label
+        title = self.zones.get(name, name.replace("_", " "))
+        if m and m.group(2):
+            return f"{m.group(2)}{m.group(3)}'s {title}"
+        return f"{title} {m.group(3)}" if m else f"the {title}"
+
+    def counter(self, label: str) -> str:
+        """A counter's label by title: "Score", or "Score for P1" for a seat's."""
+        m = _SLOT.fullmatch(label)
+        name = m.group(1) if m else label
+        title = self.counters.get(name, name)
+        return f"{title} for {m.group(2)}{m.group(3)}" if m else title
+
+    def why(self, reason: str) -> str:
+        """Why a game ended, as a clause: the rule that ended it, or the engine's reason."""
+        if reason in _ENGINE_REASONS:
+            return _ENGINE_REASONS[reason]
+        if reason == "setup":
+            return "by the setup"
+        kind, title = self.rules.get(reason, ("rule", reason))
+        return f'by the {kind} "{title}"'
 
 
-def _cards(event: dict, titles: dict[str, str]) -> str:
-    if event.get("cards") is None:
-        return f"{event['n']} card" + ("s" if event["n"] != 1 else "")
-    return ", ".join(titles.get(c, c) for c in event["cards"])
+# --- one event, one line ----------------------------------------------------------
+
+
+def _who(e: dict) -> str | None:
+    return seat_name(e["player"]) if isinstance(e.get("player"), int) else None
+
+
+def _cards(e: dict, t: Titles) -> str:
+    if e.get("cards") is None:
+        return f"{e['n']} card" + ("s" if e["n"] != 1 else "")
+    return ", ".join(map(t.card, e["cards"]))
 
 
 def _turns(n: int, one: str, kind: str = "") -> str:
     return one if n == 1 else f"{n} {kind}turns"
 
 
-def _shown(e: dict, titles: dict[str, str]) -> str:
+def with_rule(card: str, rule: str) -> str:
+    """A card and the rule it is played for, the rule left out when the card's title
+    says it already: "The Joker" for "Joker", "Ace" for "Play ace"."""
+    said = rule.casefold().removeprefix("play ")
+    return card if said in card.casefold() else f"{card} ({rule})"
+
+
+def _play(e: dict, t: Titles) -> str:
+    action = t.rule(e["action"])
+    what = with_rule(t.card(e["card"]), action) if e.get("card") else action
+    target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
+    return f"  {_who(e)} plays {what}{target}"
+
+
+def _react(e: dict, t: Titles) -> str:
+    reaction = t.rule(e["reaction"])
+    if e["card"] is None:  # an answer without a card: a claim, a challenge
+        return f"  {_who(e)} answers: {reaction}"
+    return f"  {_who(e)} answers with {with_rule(t.card(e['card']), reaction)}"
+
+
+def _choice(e: dict, t: Titles) -> str | None:
+    if e["kind"] == "react" and e["option"] == "no reaction":
+        return f"  {_who(e)} does not react"
+    if e["kind"] not in ("choose", "card", "number"):
+        return None  # a play or an answer: its own event says it
+    if e["option"] is None:
+        return f"  {_who(e)} chooses {'a card' if e['kind'] == 'card' else 'secretly'}"
+    return f"  {_who(e)} chooses {t.card(e['option'])}"
+
+
+def _shown(e: dict, t: Titles) -> str:
     """What a reveal shows: cards from a zone, or a secret number."""
     if "zone" in e:
-        return f"{_cards(e, titles)} in {_zone(e['zone'])}"
-    if e["value"] is None:
-        return "a secret"
-    return f"{e['name']} = {e['value']}" if e["name"] else str(e["value"])
+        what = f"{_cards(e, t)} in {t.zone(e['zone'])}"
+    elif e["value"] is None:
+        what = "a secret"
+    else:
+        what = f"{e['name']} = {e['value']}" if e["name"] else str(e["value"])
+    return f"  {what} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}"
 
 
-def narrate(events: list[dict], titles: dict[str, str]) -> list[str]:
-    """One line per happening, control characters made visible; consecutive moves
-    between the same zones are merged."""
-    lines: list[str] = []
+def _trigger(e: dict, t: Titles) -> str:
+    """An automatic rule that fired: a trigger fires, an end condition holds."""
+    kind, title = t.rules.get(e["rule"], ("rule", e["rule"]))
+    verb = "holds" if kind.endswith(("condition", "match end")) else "fires"
+    who = _who(e)
+    return f'  The {kind} "{title}" {verb}' + (f" for {who}" if who else "")
+
+
+def _end(e: dict, t: Titles) -> str:
+    winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
+    verb = "win" if len(e["winners"]) > 1 else "wins"
+    turns = f"{e['turn']} turn{'' if e['turn'] == 1 else 's'}"
+    why = t.why(e["reason"])
+    return f"Game over after {turns}: {winners} {verb}, {why}"
+
+
+_SAY: dict[str, Callable[[dict, Titles], str | None]] = {
+    "turn": lambda e, t: f"Turn {e['turn']}: {_who(e)}",
+    "move": lambda e, t: f"  {_cards(e, t)}: {t.zone(e['src'])} -> {t.zone(e['dst'])}",
+    "play": _play,
+    "react": _react,
+    "choice": _choice,
+    "reveal": _shown,
+    "pass": lambda e, t: f"  {_who(e)} passes",
+    "trigger": _trigger,
+    "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
+    "refill": lambda e, t: f"  {t.zone(e['source'])} becomes {t.zone(e['zone'])}",
+    "counter": lambda e, t: f"  {t.counter(e['counter'])} is now {e['value']}",
+    "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
+    "eliminate": lambda e, t: f"  {_who(e)} is out",
+    "sit_out": lambda e, t: f"  {_who(e)} is out for the round",
+    "back": lambda e, t: f"  {', '.join(map(seat_name, e['players']))} are back in",
+    "round": lambda e, t: f"Round {e['round']} begins",
+    "round_end": lambda e, t: f'Round {e["round"]} ends: "{t.rule(e["rule"])}"',
+    "reverse": lambda e, t: "  play changes direction",
+    "skip_turn": lambda e, t: f"  {_who(e)} will miss {_turns(e['turns'], 'a turn')}",
+    "extra_turn": lambda e, t: f"  {_who(e)} gets {_turns(e['turns'], 'an extra turn', 'extra ')}",
+    "set_next": lambda e, t: f"  {_who(e)} plays next",
+    "skipped": lambda e, t: f"Turn {e['turn']}: {_who(e)} misses the turn",
+    "no_play": lambda e, t: f"  {_who(e)} has no legal play",
+    "error": lambda e, t: f"  engine: {e['message']}",
+    "end": _end,
+}
+
+
+def _merged(events: list[dict]) -> list[dict]:
+    """The events with runs of moves between the same two zones made one (a deal, a
+    draw of 2), the cards seen or unseen alike."""
     merged: list[dict] = []
-    for e in events:  # merge runs of one-card moves (a deal, a draw of 2)
+    for e in events:
+        last = merged[-1] if merged else None
         if (
-            merged
-            and e["event"] == "move"
-            and merged[-1]["event"] == "move"
-            and merged[-1]["src"] == e["src"]
-            and merged[-1]["dst"] == e["dst"]
-            and (merged[-1]["cards"] is None) == (e["cards"] is None)
+            last is not None
+            and e["event"] == last["event"] == "move"
+            and (last["src"], last["dst"]) == (e["src"], e["dst"])
+            and (last["cards"] is None) == (e["cards"] is None)
         ):
-            last = dict(merged[-1])
-            last["n"] += e["n"]
-            if last["cards"] is not None:
-                last["cards"] = last["cards"] + e["cards"]
-            merged[-1] = last
+            merged[-1] = last | {
+                "n": last["n"] + e["n"],
+                "cards": None if e["cards"] is None else last["cards"] + e["cards"],
+            }
         else:
             merged.append(e)
-    for e in merged:
-        kind = e["event"]
-        who = seat_name(e["player"]) if isinstance(e.get("player"), int) else None
-        if kind == "turn":
-            lines.append(f"Turn {e['turn']}: {who}")
-        elif kind == "move":
-            lines.append(f"  {_cards(e, titles)}: {_zone(e['src'])} -> {_zone(e['dst'])}")
-        elif kind == "play":
-            card = f" {titles.get(e['card'], e['card'])}" if e.get("card") else ""
-            target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
-            lines.append(f"  {who} plays{card} ({e['action']}){target}")
-        elif (
-            kind == "react" and e["card"] is None
-        ):  # an answer without a card: a claim, a challenge
-            lines.append(f"  {who} answers ({e['reaction']})")
-        elif kind == "react":
-            lines.append(
-                f"  {who} answers with {titles.get(e['card'], e['card'])} ({e['reaction']})"
-            )
-        elif kind == "choice" and e["kind"] in ("choose", "card", "number"):
-            secret = "a card" if e["kind"] == "card" else "secretly"
-            lines.append(f"  {who} chooses {e['option'] if e['option'] is not None else secret}")
-        elif kind == "reveal":
-            lines.append(
-                f"  {_shown(e, titles)} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}"
-            )
-        elif kind == "choice" and e["kind"] == "react" and e["option"] == "no reaction":
-            lines.append(f"  {who} does not react")
-        elif kind == "pass":
-            lines.append(f"  {who} passes")
-        elif kind == "trigger":
-            lines.append(f"  [{e['rule']}]" + (f" for {who}" if who else ""))
-        elif kind == "shuffle":
-            lines.append(f"  {_zone(e['zone'])} is shuffled")
-        elif kind == "refill":
-            lines.append(f"  {_zone(e['source'])} becomes {_zone(e['zone'])}")
-        elif kind == "counter":
-            lines.append(f"  {e['counter']} = {e['value']}")
-        elif kind == "set_current":
-            lines.append(f"{who} is to play" if e["turn"] else f"{who} goes first")
-        elif kind == "eliminate":
-            lines.append(f"  {who} is out")
-        elif kind == "sit_out":
-            lines.append(f"  {who} is out for the round")
-        elif kind == "back":
-            lines.append(f"  {', '.join(map(seat_name, e['players']))} are back in")
-        elif kind == "round":
-            lines.append(f"Round {e['round']} begins")
-        elif kind == "round_end":
-            lines.append(f"Round {e['round']} ends ({e['rule']})")
-        elif kind == "reverse":
-            lines.append("  play changes direction")
-        elif kind == "skip_turn":
-            lines.append(f"  {who} will miss {_turns(e['turns'], 'a turn')}")
-        elif kind == "extra_turn":
-            lines.append(f"  {who} gets {_turns(e['turns'], 'an extra turn', 'extra ')}")
-        elif kind == "set_next":
-            lines.append(f"  {who} plays next")
-        elif kind == "skipped":
-            lines.append(f"Turn {e['turn']}: {who} misses the turn")
-        elif kind == "no_play":
-            lines.append(f"  {who} has no legal play")
-        elif kind == "error":
-            lines.append(f"  engine: {e['message']}")
-        elif kind == "end":
-            winners = ", ".join(seat_name(p) for p in e["winners"]) or "nobody"
-            verb = "win" if len(e["winners"]) > 1 else "wins"
-            lines.append(
-                f"Game over after {e['turn']} turn{'' if e['turn'] == 1 else 's'}: {winners} {verb} ({e['reason']})"
-            )
-    return [visible(line) for line in lines]
+    return merged
+
+
+def narrate(events: list[dict], titles: Titles) -> list[str]:
+    """One line per happening, in the spec's titles, control characters made visible;
+    consecutive moves between the same zones are merged."""
+    lines = (_SAY[e["event"]](e, titles) for e in _merged(events) if e["event"] in _SAY)
+    return [visible(line) for line in lines if line is not None]

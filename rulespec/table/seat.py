@@ -1,8 +1,10 @@
 """A person at the table: `rulespec play` seats one, and agents play the other seats.
 
 The person sees what their seat sees (RULINGS C-6): the narration of the game as that
-seat sees it, their own zones, the cards revealed to them elsewhere, and, at each of their decisions with more than one
-option, the numbered options. They answer with a number or an option's label.
+seat sees it, and at each of their decisions with more than one option the table (the
+shared zones, each seat's visible cards or hand size, the counters) and the numbered
+options, in the spec's titles. They answer with a number, an option's words or its
+label, or a command: help (or ?), table, quit.
 """
 
 from __future__ import annotations
@@ -10,17 +12,30 @@ from __future__ import annotations
 from rulespec.interpreter.choices import seat_name
 from rulespec.interpreter.observe import log_for
 
-from .narrate import narrate, visible
+from .narrate import Titles, narrate, visible
+from .view import end_lines, option_text, rules_line, table, table_lines
+
+HELP = """\
+  Type the number of an option (or its words) and press Enter.
+  Commands:
+    help, ?   this help
+    table     the table again, with the game's parameters, and your options
+    quit      leave the game (it is abandoned: nobody wins)
+  A command (in any case) wins over an option of the same words: type its number."""
 
 
 class InputEnded(Exception):
     """The person's input ended before the game did."""
 
 
+class Quit(Exception):
+    """The person left the game."""
+
+
 class Person:
     needs_observation = True
 
-    def __init__(self, game, seat: int, titles: dict[str, str], stdin, out):
+    def __init__(self, game, seat: int, titles: Titles, stdin, out):
         self.game, self.seat, self.titles, self.stdin, self.out = game, seat, titles, stdin, out
         self.shown = 0  # events already narrated
 
@@ -36,57 +51,74 @@ class Person:
         labels and titles, an answer echoed)."""
         print(visible(text), end=end, file=self.out, flush=True)
 
-    def _listed(self, cards) -> str:
-        """A zone of the seat's own: its cards, or how many lie face down in one that
-        is hidden even from its owner (its observation is then a count)."""
-        if isinstance(cards, dict):
-            n = cards["count"]
-            return f"{n} card{'s' if n != 1 else ''} face down" if n else "nothing"
-        return ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
+    def start(self) -> None:
+        """The game's parameters, and how to answer."""
+        view = self._view(self.game.observation(self.seat))
+        if view["params"]:
+            self.say(rules_line(view))
+        self.say("Type the number of your choice, or help.")
+
+    def finish(self) -> None:
+        """The rest of the narration, then who won, why, and the table as it was left."""
+        self.show()
+        for line in end_lines(self.game.observation(self.seat), self.titles):
+            self.say(line)
 
     def choose(self, observation, options):
         self.show()
-        mine = f"[{seat_name(self.seat)}]"
-        for label, cards in observation["zones"].items():
-            if label.endswith(mine):
-                self.say(f"  your {label[: -len(mine)].replace('_', ' ')}: {self._listed(cards)}")
-        for label, seen in observation["zones"].items():
-            if isinstance(seen, dict) and seen.get("revealed"):
-                names = ", ".join(_revealed(r, self.titles) for r in seen["revealed"])
-                self.say(f"  shown to you in {label}: {names}")
-        if self.game.decision_kind() == "react":  # a window: say what is being answered
-            self.say(f"{seat_name(self.seat)} may answer: {' / '.join(o.label for o in options)}")
-        for i, option in enumerate(options, 1):
-            self.say(f"  {i}) {option.label}")
+        texts = [option_text(o, self.titles, self.game.game.type_names) for o in options]
+        self._present(observation, texts)
         while True:
-            self.say(f"{seat_name(self.seat)}> ", end="")
-            try:
-                line = self.stdin.readline(10_000)  # a line this long is no answer anyway
-            except (OSError, ValueError):  # standard input closed
-                raise InputEnded from None
-            if not line:
-                raise InputEnded
-            answer = line.strip()
-            if not getattr(self.stdin, "isatty", lambda: False)():
-                self.say(answer)  # echo piped answers, as a terminal would
-            # plain ASCII digits only: '²' is a digit to str.isdigit, and int() refuses it
-            if (
-                answer.isascii()
-                and answer.isdigit()
-                and len(answer) <= 6
-                and 1 <= int(answer) <= len(options)
-            ):
-                return options[int(answer) - 1]
-            for option in options:
-                if option.label == answer:
-                    return option
-            shown = answer if len(answer) <= 40 else answer[:40] + "…"
-            self.say(
-                f"  '{shown}' is not an option: type its number (1-{len(options)}) or its label"
-            )
+            answer = self._read()
+            command = answer.casefold()
+            if command in ("help", "?"):
+                for line in HELP.splitlines():
+                    self.say(line)
+            elif command == "quit":
+                raise Quit
+            elif command == "table":
+                self._present(observation, texts, params=True)
+            elif (option := _picked(answer, options, texts)) is not None:
+                return option
+            else:
+                shown = answer if len(answer) <= 40 else answer[:40] + "…"
+                self.say(
+                    f"  '{shown}' is not an option: type its number (1-{len(options)}), or help"
+                )
+
+    def _view(self, observation) -> dict:
+        return table(observation, self.titles, self.game.game.params)
+
+    def _present(self, observation, texts: list[str], params: bool = False) -> None:
+        """The table as the seat sees it, then the numbered options."""
+        for line in table_lines(self._view(observation), params):
+            self.say(line)
+        react = self.game.decision_kind() == "react"
+        self.say("You may answer:" if react else "Your options:")
+        for i, text in enumerate(texts, 1):
+            self.say(f"  {i}) {text}")
+
+    def _read(self) -> str:
+        """The person's next answer, echoed when it is piped, as a terminal would."""
+        self.say(f"{seat_name(self.seat)}> ", end="")
+        try:
+            line = self.stdin.readline(10_000)  # a line this long is no answer anyway
+        except (OSError, ValueError):  # standard input closed
+            raise InputEnded from None
+        if not line:
+            raise InputEnded
+        answer = line.strip()
+        if not getattr(self.stdin, "isatty", lambda: False)():
+            self.say(answer)
+        return answer
 
 
-def _revealed(card: dict, titles: dict[str, str]) -> str:
-    """A card revealed to the seat, with its depth in an ordered zone."""
-    title, depth = titles.get(card["card"], card["card"]), card.get("depth")
-    return title if depth is None else f"{title} ({'on top' if depth == 0 else f'{depth} down'})"
+def _picked(answer: str, options: list, texts: list[str]):
+    """The option an answer names: by its number (plain ASCII digits only: '²' is a
+    digit to str.isdigit, and int() refuses it), its label, or its words in any case."""
+    if answer.isascii() and answer.isdigit() and len(answer) <= 6:
+        return options[int(answer) - 1] if 1 <= int(answer) <= len(options) else None
+    for option, text in zip(options, texts):
+        if answer == option.label or answer.casefold() == text.casefold():
+            return option
+    return None

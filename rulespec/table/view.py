@@ -1,0 +1,202 @@
+"""The table as one seat sees it, and its options, in words: pure functions from an
+observation (rulespec.interpreter.observe) and the spec's Titles to plain data and
+text, for the terminal seat here and any other front end.
+
+`table()` gives the view as data (zones with sizes and visible cards by title, each
+seat's zones, counters and parameters by title, whose turn); `table_lines()` writes it
+as text; `option_text()` says what an option does; `end_lines()` sums a game up.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import groupby
+
+from rulespec.interpreter.choices import (
+    Branch,
+    NoReaction,
+    Option,
+    Pass,
+    PickCard,
+    PickValue,
+    Play,
+    React,
+)
+
+from .narrate import Titles, with_rule
+
+_SEAT = re.compile(r"(\w+)\[(P\d+)\]")  # a seat's zone or counter: hand[P1]
+_CHOSEN = re.compile(r" (\w+) from (\S+)$")  # a card target: "... ace from row[2]"
+
+
+def _split(label: str) -> tuple[str, str | None]:
+    """A label's name, and the seat of a seat's zone or counter (hand[P1])."""
+    m = _SEAT.fullmatch(label)
+    return (m.group(1), m.group(2)) if m else (label, None)
+
+
+def _zone(label: str, seen, titles: Titles) -> dict:
+    """One zone as the seat sees it: its size, and its cards by title when visible (a
+    pile's top card last), or the cards revealed to the seat in it."""
+    name, seat = _split(label)
+    title = titles.zones.get(name, name.replace("_", " ")) if seat else titles.zone(label)
+    zone = {
+        "label": label,
+        "title": title.removeprefix("the "),
+        "pile": label.split("[")[0] in titles.piles,
+    }
+    if isinstance(seen, dict):  # hidden from the seat
+        revealed = [
+            titles.card(r["card"]) + ("" if r.get("depth") is None else f" ({_depth(r['depth'])})")
+            for r in seen.get("revealed", ())
+        ]
+        return zone | {"size": seen["count"], "cards": None, "revealed": revealed}
+    return zone | {"size": len(seen), "cards": [titles.card(c) for c in seen], "revealed": []}
+
+
+def _depth(depth: int) -> str:
+    return "on top" if depth == 0 else f"{depth} down"
+
+
+def table(observation: dict, titles: Titles, params: dict | None = None) -> dict:
+    """The table as data: the shared zones and counters, each seat's zones and
+    counters (the viewer's marked `you`), the parameters, and whose turn it is."""
+    seats = {
+        s: {"seat": s, "you": s == observation["seat"], "out": s not in observation["active"]}
+        for s in _seats(observation)
+    }
+    for s in seats.values():
+        s["zones"], s["counters"] = [], []
+    shared: dict = {"zones": [], "counters": []}
+    for label, seen in observation["zones"].items():
+        seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles))
+    for label, value in observation["counters"].items():
+        name, seat = _split(label)
+        seats.get(seat, shared)["counters"].append(
+            {"label": label, "title": titles.counters.get(name, name), "value": value}
+        )
+    return {
+        "seat": observation["seat"],
+        "turn": observation["turn"],
+        "current": observation["current"],
+        "over": observation["over"],
+        "zones": shared["zones"],
+        "counters": shared["counters"],
+        "seats": list(seats.values()),
+        "params": [
+            {"name": n, "title": titles.params.get(n, n), "value": v}
+            for n, v in (params or {}).items()
+        ],
+    }
+
+
+def _seats(observation: dict) -> list[str]:
+    """The seats at the table, in order: those in, and those out who still own a zone."""
+    owners = {seat for _, seat in map(_split, observation["zones"]) if seat}
+    return sorted(owners | set(observation["active"]), key=lambda s: int(s[1:]))
+
+
+def _cards_text(zone: dict) -> str:
+    """A zone in a few words: its cards (a pile: its size and top card), or its size."""
+    size = f"{zone['size']} card{'' if zone['size'] == 1 else 's'}"
+    if zone["cards"] is None:
+        shown = f"; shown to you: {', '.join(zone['revealed'])}" if zone["revealed"] else ""
+        return size + shown
+    if not zone["cards"]:
+        return "empty"
+    if zone["pile"]:  # its size, and the card on top
+        return f"{size}, top {zone['cards'][-1]}"
+    return ", ".join(
+        name if (k := len(list(group))) == 1 else f"{name} x{k}"
+        for name, group in groupby(zone["cards"])
+    )
+
+
+def _counters_text(counters: list[dict]) -> str:
+    return ", ".join(f"{c['title']} {c['value']}" for c in counters)
+
+
+def table_lines(view: dict, params: bool = False) -> list[str]:
+    """The table as text: a heading, the shared zones, a line per seat, the counters
+    (and, when asked, the parameters)."""
+    you = f" (you are {view['seat']})" if view["seat"] else ""
+    state = "game over" if view["over"] else f"{view['current']} to play"
+    lines = [f"== Turn {view['turn']}: {state}{you}"]
+    lines += [f"  {z['title'].capitalize()}: {_cards_text(z)}" for z in view["zones"]]
+    for s in view["seats"]:
+        parts = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
+        if s["counters"]:
+            parts.append(_counters_text(s["counters"]))
+        mark = " (you)" if s["you"] else " (out)" if s["out"] else ""
+        lines.append(f"  {s['seat']}{mark}: " + ("; ".join(parts) or "nothing"))
+    if view["counters"]:
+        lines.append("  " + _counters_text(view["counters"]))
+    if params and view["params"]:
+        lines.append(rules_line(view))
+    return lines
+
+
+def rules_line(view: dict) -> str:
+    """The game's parameters by title, on one line."""
+    return "  Rules: " + _counters_text(view["params"])
+
+
+# --- options ----------------------------------------------------------------------
+
+
+def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
+    """What an option does, in the spec's titles: "Play Ace (Lead) at P2", "Answer
+    with Joker", "Pass". type_names maps an option's card type to its card."""
+    if isinstance(option, Play):
+        return _play_text(option, titles, type_names)
+    if isinstance(option, React):
+        rule = titles.rule(option.reaction)
+        if option.card_type is None:
+            return f"Answer: {rule}"
+        card = titles.card(type_names[option.card_type])
+        return f"Answer with {with_rule(card, rule)}"
+    if isinstance(option, Pass):
+        return "Pass"
+    if isinstance(option, NoReaction):
+        return "Do not answer"
+    if isinstance(option, (PickCard, PickValue)):
+        return titles.card(option.label)
+    if isinstance(option, Branch):
+        return option.label
+    return option.label
+
+
+def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
+    rule = titles.rule(option.action)
+    if option.card_type is None:
+        text = rule
+    else:
+        card = titles.card(type_names[option.card_type])
+        text = f"Play {with_rule(card, rule)}"
+    if option.target is not None:
+        text += f" at P{option.target + 1}"
+    chosen = _CHOSEN.search(option.label) if option.chosen is not None else None
+    if chosen:
+        text += f": {titles.card(chosen.group(1))} from {titles.zone(chosen.group(2))}"
+    return text
+
+
+# --- the end ----------------------------------------------------------------------
+
+
+def end_lines(observation: dict, titles: Titles) -> list[str]:
+    """The end of a game in words: who won and why, then the table as it was left
+    (the hands the viewer may see, the others' sizes)."""
+    result = observation.get("result")
+    if result is None or not result["over"]:
+        return ["The game was left unfinished: nobody wins."]
+    winners = result["winners"]
+    who = (
+        "Nobody wins"
+        if not winners
+        else f"The winner is {winners[0]}"
+        if len(winners) == 1
+        else f"The winners are {', '.join(winners)}"
+    )
+    why = titles.why(result["reason"])
+    return [f"{who}: the game ended {why}.", *table_lines(table(observation, titles))]

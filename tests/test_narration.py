@@ -1,0 +1,227 @@
+"""Narration, the table view and option texts: pure functions of events, observations
+and the spec's titles (rulespec.table.narrate and rulespec.table.view)."""
+
+import pytest
+from gamekit import GAMES
+
+from rulespec import load_spec
+from rulespec.interpreter.choices import (
+    NO_REACTION,
+    PASS,
+    Branch,
+    PickCard,
+    PickValue,
+    Play,
+    React,
+)
+from rulespec.table.narrate import Titles, narrate
+from rulespec.table.view import end_lines, option_text, table, table_lines
+
+TTG = load_spec(GAMES / "take_the_gold.yaml")
+TITLES = Titles.of(TTG)
+TYPES = [c.name for c in TTG.cards]
+ROWS = Titles(
+    cards={"crown": "Crown"},
+    rules={"hands_empty": ("round end condition", "Hands are empty")},
+    counters={"score": "Score"},
+    zones={"row": "row"},
+)
+
+
+def test_titles_of_a_spec_know_every_part():
+    assert TITLES.card("gold_coin") == "Gold Coin"
+    assert TITLES.rules["refill_empty_hand"] == ("trigger", "Refill empty hand")
+    assert TITLES.rules["coin_win"] == ("end condition", "Coin win")
+    assert TITLES.rules["captain_block"] == ("reaction", "Captain block")
+    assert TITLES.counters["successful_krakens"] == "Successful krakens"
+    assert TITLES.params["coins_to_win"] == "Coins to win"
+    assert TITLES.piles == {"draw_pile", "discard_pile"}
+
+
+@pytest.mark.parametrize(
+    "label, said",
+    [("hand[P2]", "P2's hand"), ("discard_pile", "the discard pile"), ("row[2]", "row 2")],
+)
+def test_a_zone_is_named_as_a_rulebook_does(label, said):
+    assert Titles(zones={**TITLES.zones, "row": "row"}).zone(label) == said
+
+
+# one event, and the line it reads as (TTG's titles; ROWS' for a spec with rounds)
+EVENTS = [
+    ({"event": "turn", "turn": 3, "player": 0}, "Turn 3: P1"),
+    (
+        {"event": "move", "src": "draw_pile", "dst": "hand[P2]", "n": 2, "cards": None},
+        "  2 cards: the draw pile -> P2's hand",
+    ),
+    (
+        {
+            "event": "play",
+            "player": 0,
+            "action": "captain_raid",
+            "card": "pirate_captain",
+            "target": 1,
+        },
+        "  P1 plays Pirate Captain (Captain raid) at P2",
+    ),
+    (
+        {"event": "play", "player": 0, "action": "kraken", "card": "kraken", "target": 2},
+        "  P1 plays The Kraken at P3",
+    ),
+    (
+        {"event": "react", "player": 1, "reaction": "officer_block", "card": "officer"},
+        "  P2 answers with Officer (Officer block)",
+    ),
+    (
+        {"event": "choice", "player": 1, "kind": "card", "option": "gold_coin"},
+        "  P2 chooses Gold Coin",
+    ),
+    ({"event": "choice", "player": 1, "kind": "card", "option": None}, "  P2 chooses a card"),
+    ({"event": "choice", "player": 0, "kind": "choose", "option": "pay"}, "  P1 chooses pay"),
+    (
+        {"event": "choice", "player": 2, "kind": "react", "option": "no reaction"},
+        "  P3 does not react",
+    ),
+    (
+        {"event": "counter", "counter": "successful_krakens", "value": 2},
+        "  Successful krakens is now 2",
+    ),
+    (
+        {"event": "trigger", "rule": "refill_empty_hand", "player": 2},
+        '  The trigger "Refill empty hand" fires for P3',
+    ),
+    (
+        {"event": "trigger", "rule": "ship_destroyed", "player": None},
+        '  The end condition "Ship destroyed" holds',
+    ),
+    (
+        {"event": "end", "winners": [0, 2], "reason": "coin_win", "turn": 12},
+        'Game over after 12 turns: P1, P3 win, by the end condition "Coin win"',
+    ),
+    (
+        {"event": "end", "winners": [], "reason": "turn_limit", "turn": 1},
+        "Game over after 1 turn: nobody wins, as the turn limit was reached",
+    ),
+]
+ROUND_EVENTS = [
+    ({"event": "counter", "counter": "score[P2]", "value": 5}, "  Score for P2 is now 5"),
+    ({"event": "round_end", "round": 1, "rule": "hands_empty"}, 'Round 1 ends: "Hands are empty"'),
+    (
+        {"event": "move", "src": "hand[P1]", "dst": "row[2]", "n": 1, "cards": ["crown"]},
+        "  Crown: P1's hand -> row 2",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "titles, event, line",
+    [(TITLES, e, s) for e, s in EVENTS] + [(ROWS, e, s) for e, s in ROUND_EVENTS],
+    ids=[s.strip() for _, s in EVENTS + ROUND_EVENTS],
+)
+def test_an_event_reads_as_a_sentence_in_the_titles(titles, event, line):
+    assert narrate([event | {"turn": event.get("turn", 1)}], titles) == [line]
+
+
+def test_moves_between_the_same_zones_are_one_line_and_titles_cannot_steer_the_terminal():
+    move = {"event": "move", "src": "draw_pile", "dst": "hand[P1]", "n": 1, "turn": 0}
+    titles = Titles(cards={"a": "Ace", "b": "Bad\x1b[2J"})
+    lines = narrate([move | {"cards": ["a"]}, move | {"cards": ["b"]}], titles)
+    assert lines == ["  Ace, Bad\\x1b[2J: the draw pile -> P1's hand"]
+
+
+@pytest.mark.parametrize(
+    "option, text",
+    [
+        (
+            Play("two_pirates -> P2", "two_pirates", TYPES.index("two_pirates"), 1),
+            "Play Two Pirates at P2",
+        ),
+        (
+            Play("captain_raid -> P3", "captain_raid", TYPES.index("pirate_captain"), 2),
+            "Play Pirate Captain (Captain raid) at P3",
+        ),
+        (
+            React("captain_block", "captain_block", TYPES.index("pirate_captain")),
+            "Answer with Pirate Captain (Captain block)",
+        ),
+        (React("challenge", "challenge", None), "Answer: challenge"),
+        (PASS, "Pass"),
+        (NO_REACTION, "Do not answer"),
+        (Branch("refuse", 1), "refuse"),
+        (PickCard("gold_coin", 7), "Gold Coin"),
+        (PickValue("n = 3", 3), "n = 3"),
+    ],
+)
+def test_an_option_says_what_it_does(option, text):
+    assert option_text(option, TITLES, TYPES) == text
+
+
+OBSERVATION = {
+    "seat": "P2",
+    "turn": 6,
+    "current": "P1",
+    "active": ["P1", "P2", "P3"],
+    "over": False,
+    "zones": {
+        "draw_pile": {"count": 30, "revealed": [{"card": "kraken", "depth": 0}]},
+        "discard_pile": ["pirate", "officer"],
+        "set_aside": [],
+        "hand[P1]": {"count": 1},
+        "hand[P2]": ["gold_coin", "gold_coin", "officer"],
+        "hand[P3]": {"count": 4},
+    },
+    "counters": {"successful_krakens": 1, "win_target": 4, "tiebreak": 0},
+}
+
+
+def test_the_table_as_data():
+    view = table(OBSERVATION, TITLES, {"coins_to_win": 4})
+    assert view["zones"][0] == {
+        "label": "draw_pile",
+        "title": "draw pile",
+        "pile": True,
+        "size": 30,
+        "cards": None,
+        "revealed": ["The Kraken (on top)"],
+    }
+    assert [(s["seat"], s["you"], s["zones"][0]["size"]) for s in view["seats"]] == [
+        ("P1", False, 1),
+        ("P2", True, 3),
+        ("P3", False, 4),
+    ]
+    assert view["params"] == [{"name": "coins_to_win", "title": "Coins to win", "value": 4}]
+
+
+def test_the_table_as_text():
+    assert table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4}), params=True) == [
+        "== Turn 6: P1 to play (you are P2)",
+        "  Draw pile: 30 cards; shown to you: The Kraken (on top)",
+        "  Discard pile: 2 cards, top Officer",
+        "  Set aside: empty",
+        "  P1: hand 1 card",
+        "  P2 (you): hand Gold Coin x2, Officer",
+        "  P3: hand 4 cards",
+        "  Successful krakens 1, Win target 4, Tiebreak 0",
+        "  Rules: Coins to win 4",
+    ]
+
+
+def test_a_seat_that_is_out_is_marked():
+    observation = OBSERVATION | {"active": ["P1", "P2"]}
+    assert "  P3 (out): hand 4 cards" in table_lines(table(observation, TITLES))
+
+
+def test_the_end_says_who_won_and_why():
+    over = OBSERVATION | {
+        "over": True,
+        "result": {"over": True, "winners": [], "reason": "turn_limit", "turns": 6},
+    }
+    lines = end_lines(over, TITLES)
+    assert lines[:2] == [
+        "Nobody wins: the game ended as the turn limit was reached.",
+        "== Turn 6: game over (you are P2)",
+    ]
+    won = over | {"result": over["result"] | {"winners": ["P3"], "reason": "ship_destroyed"}}
+    assert end_lines(won, TITLES)[0] == (
+        'The winner is P3: the game ended by the end condition "Ship destroyed".'
+    )
+    assert end_lines(OBSERVATION, TITLES) == ["The game was left unfinished: nobody wins."]
