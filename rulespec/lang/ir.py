@@ -360,6 +360,12 @@ class ZoneDef:
     span: Span
     count: int | None = None  # a family of this many zones, name(0) ... name(count - 1)
     refill_keep: int = 0  # cards left on top of refill_from when it refills this zone
+    per_team: bool = False  # one per team, written name(p) for p's team
+
+    @property
+    def owned(self) -> bool:
+        """Written with an owner, `name(p)`: one per seat or one per team."""
+        return self.per_player or self.per_team
 
 
 @dataclass(frozen=True)
@@ -369,6 +375,7 @@ class CounterDef:
     initial: Expr
     span: Span
     match: bool = False  # kept from one game of a match to the next
+    per_team: bool = False  # one per team, written name(p) for p's team
 
 
 @dataclass(frozen=True)
@@ -379,6 +386,16 @@ class MemoryDef:
     name: str
     per_player: bool
     until: str  # turn | game
+    span: Span
+
+
+@dataclass(frozen=True)
+class TeamDef:
+    """A fixed partnership: its seats, counted from 0. Its members share the per_team
+    zones and counters, see its owner-visible zones, and win together."""
+
+    name: str
+    seats: tuple[int, ...]
     span: Span
 
 
@@ -529,6 +546,11 @@ class Spec:
     memories: tuple[MemoryDef, ...] = ()
     procedures: tuple[Procedure, ...] = ()
     conditions: tuple[Condition, ...] = ()
+    teams: tuple[TeamDef, ...] = ()  # fixed partnerships; none: every seat plays alone
+
+    def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Each team's seats in a game of this many players (seats past it left out)."""
+        return tuple(tuple(s for s in t.seats if s < players) for t in self.teams)
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""

@@ -25,7 +25,11 @@ def visible(text: str, keep: str = "") -> str:
 
 
 def _zone(label: str) -> str:
-    """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile"."""
+    """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile",
+    "north south's tricks" (a team's)."""
+    team = re.fullmatch(r"(\w+)\[([a-z_]\w*)\]", label)
+    if team:
+        return f"{team.group(2).replace('_', ' ')}'s {team.group(1).replace('_', ' ')}"
     m = re.fullmatch(r"(\w+)\[(P?)(\d+)\]", label)
     name = (m.group(1) if m else label).replace("_", " ")
     if m and m.group(2):
