@@ -6,6 +6,7 @@ and raised together as one SpecError.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from . import decks, ir, schema
@@ -335,14 +336,23 @@ class _Compiler:
                 )
                 for n, m in (d.get("remember") or {}).items()
             ),
-            teams=tuple(
-                ir.TeamDef(n, tuple(int(s[1:]) - 1 for s in seats), doc.key_span(("teams", n)))
-                for n, seats in (d.get("teams") or {}).items()
-            ),
+            teams=tuple(self._team(n, seats) for n, seats in (d.get("teams") or {}).items()),
         )
         self._cross_checks(spec)
         self._team_checks(spec)
         return spec
+
+    def _team(self, name: str, seats: list[str]) -> ir.TeamDef:
+        """A team, its seats counted from 0; a label that is no seat is RS412."""
+        numbers = []
+        for i, label in enumerate(seats):
+            if re.fullmatch(r"P[1-9][0-9]*", label):
+                numbers.append(int(label[1:]) - 1)
+            else:
+                self.error(
+                    "RS412", f"'{label}' is not a seat: write P1, P2, ...", ("teams", name, i)
+                )
+        return ir.TeamDef(name, tuple(numbers), self.doc.key_span(("teams", name)))
 
     def _team_checks(self, spec: ir.Spec) -> None:
         """Teams split the seats: each seat at the table in exactly one team, and

@@ -1,7 +1,7 @@
 """A person at the table: `rulespec play` seats one, and agents play the other seats.
 
 The person sees what their seat sees (RULINGS C-6): the narration of the game as that
-seat sees it, their own zones, the cards revealed to them elsewhere, and, at each of their decisions with more than one
+seat sees it, their own zones (and their team's), the cards revealed to them elsewhere, and, at each of their decisions with more than one
 option, the numbered options. They answer with a number or an option's label.
 """
 
@@ -36,13 +36,25 @@ class Person:
         labels and titles, an answer echoed)."""
         print(visible(text), end=end, file=self.out, flush=True)
 
+    def _show_own_zones(self, observation) -> None:
+        """The cards of the seat's own zones, and its team's."""
+        for label, cards in observation["zones"].items():
+            for suffix, whose in self._owned_by_me():
+                if label.endswith(suffix):
+                    names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
+                    self.say(f"  {whose} {label[: -len(suffix)].replace('_', ' ')}: {names}")
+
+    def _owned_by_me(self) -> list[tuple[str, str]]:
+        """(label suffix, whose) of the zones that are the seat's own, or its team's."""
+        owned = [(f"[{seat_name(self.seat)}]", "your")]
+        game = self.game.game
+        if game.teams:
+            owned.append((f"[{game.spec.teams[game.team_of[self.seat]].name}]", "your side's"))
+        return owned
+
     def choose(self, observation, options):
         self.show()
-        mine = f"[{seat_name(self.seat)}]"
-        for label, cards in observation["zones"].items():
-            if label.endswith(mine):
-                names = ", ".join(self.titles.get(c, c) for c in cards) or "nothing"
-                self.say(f"  your {label[: -len(mine)].replace('_', ' ')}: {names}")
+        self._show_own_zones(observation)
         for label, seen in observation["zones"].items():
             if isinstance(seen, dict) and seen.get("revealed"):
                 names = ", ".join(_revealed(r, self.titles) for r in seen["revealed"])
