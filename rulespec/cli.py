@@ -1270,11 +1270,19 @@ def _games(args, out, err) -> int:
         print("no bundled games found (is rulespec installed with its package data?)", file=out)
         return 0
     for row in rows:
-        players = "{}-{} players, default {}".format(*row["players"]) if row["players"] else ""
+        players = _player_range(row["players"])
         print(f"{row['name']:<24} {row['title']}  ({players})".replace("  ()", ""), file=out)
         if row["variants"]:
             print(f"{'':<24} variants: {', '.join(row['variants'])}", file=out)
     return 0
+
+
+def _player_range(players) -> str:
+    """`2-6 players, default 4`, or `4 players` for a game of one player count."""
+    if not players:
+        return ""
+    low, high, default = players
+    return f"{low} players" if low == high else f"{low}-{high} players, default {default}"
 
 
 def _migrate(args, out, err) -> int:
