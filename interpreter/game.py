@@ -293,7 +293,7 @@ class Game:
 
 def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:
     """The slots of a zone: one, one per seat (`hand[P1]`, ...), one per team
-    (`tricks[north_south]`, owned by its seats), or one per index of a family
+    (`chest[odd]`, owned by its seats), or one per index of a family
     (`row[0]`, ...; a family's slots have no owner)."""
     if z.per_player:
         return [Slot(z, p, f"{z.name}[P{p + 1}]", frozenset([p])) for p in range(n_players)]

@@ -26,7 +26,7 @@ def visible(text: str, keep: str = "") -> str:
 
 def _zone(label: str) -> str:
     """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile",
-    "north south's tricks" (a team's)."""
+    "odd's chest" (a team's)."""
     team = re.fullmatch(r"(\w+)\[([a-z_]\w*)\]", label)
     if team:
         return f"{team.group(2).replace('_', ' ')}'s {team.group(1).replace('_', ' ')}"
