@@ -194,3 +194,16 @@ def test_a_team_zone_without_its_owner_is_rs204():
 def test_a_label_that_is_no_seat_is_rs412():
     found = errors(TEXT.replace("[P1, P3, P5]", "[P1, north, P5]"))
     assert ("RS412", "'north' is not a seat: write P1, P2, ...") in found
+
+
+def test_diff_reports_a_change_of_teams(tmp_path):
+    other = tmp_path / "other.yaml"
+    other.write_text(
+        TEXT.replace("odd: [P1, P3, P5]", "odd: [P1, P2, P5]").replace(
+            "even: [P2, P4, P6]", "even: [P3, P4, P6]"
+        )
+    )
+    code, out, _ = cli("diff", str(SPEC), str(other))
+    assert code == 0 and out.startswith("changed  game 'teams'")
+    code, out, _ = cli("diff", str(SPEC), str(SPEC))
+    assert code == 0 and out.strip() == "no semantic differences"

@@ -619,7 +619,7 @@ _NODES = (
 )
 _FIELDS = {
     cls: tuple(f.name for f in fields(cls) if f.name != "span")
-    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef)
+    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef, TeamDef)
     for cls in [base, *_subclasses(base)]
 }
 
