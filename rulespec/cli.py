@@ -1270,14 +1270,14 @@ def _games(args, out, err) -> int:
         print("no bundled games found (is rulespec installed with its package data?)", file=out)
         return 0
     for row in rows:
-        players = _player_range(row["players"])
+        players = _players_shown(row["players"])
         print(f"{row['name']:<24} {row['title']}  ({players})".replace("  ()", ""), file=out)
         if row["variants"]:
             print(f"{'':<24} variants: {', '.join(row['variants'])}", file=out)
     return 0
 
 
-def _player_range(players) -> str:
+def _players_shown(players) -> str:
     """`2-6 players, default 4`, or `4 players` for a game of one player count."""
     if not players:
         return ""
