@@ -224,13 +224,13 @@ class Game:
                 base = self.zone_index[node.name] if zone else self.counter_index[node.name]
                 if node.owner is None:
                     return [(base, k) for k in keys]
-                if node.name in self.per_team:  # a team's: read by every check of the rule
-                    return [(base + t, k) for t in range(len(self.teams)) for k in keys]
+                team = node.name in self.per_team  # one a team: p's is at base + team_of[p]
                 if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
-                    return [(base + p, self.keys[i, p]) for p in range(self.n)]
+                    at = self.team_of if team else range(self.n)
+                    return [(base + at[p], self.keys[i, p]) for p in range(self.n)]
                 width = (
-                    zone and self.spec.zone(node.name).count
-                ) or self.n  # a family's, or a seat each
+                    len(self.teams) if team else (zone and self.spec.zone(node.name).count)
+                ) or self.n  # a team's, a family's, or a seat each
                 return [(base + p, k) for p in range(width) for k in keys]
 
             called = {}  # the named conditions it calls, through others too: their bodies
