@@ -277,7 +277,7 @@ class StatementCompiler:
                 w.line(f"{ref} = {new}", s.span)
             else:
                 w.line(
-                    f"_slot = {x.slot(self.rules.counter_index[s.target.name], s.target.owner)}",
+                    f"_slot = {x.slot(self.rules.counter_index[s.target.name], s.target.owner, s.target.name)}",
                     s.span,
                 )
                 w.line(f"g.set_counter(_slot, {new})", s.span)

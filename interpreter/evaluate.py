@@ -118,6 +118,7 @@ class Compiler:
             "_mod": _mod,
             "_mul": _mul,
             "_count_types": _count_types,
+            "_team": defs.team_of,
             "_in_family": _in_family,
             "_range": _range,
             "_prop": _prop,
@@ -223,7 +224,7 @@ class Compiler:
 
     def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]
-        return f"g._counters[{self.slot(idx, e.owner)}]"
+        return f"g._counters[{self.slot(idx, e.owner, e.name)}]"
 
     def _src_Memory(self, e):
         return f"list(g._memory[{self.slot(self.defs.memory_index[e.name], e.owner)}])"
@@ -231,12 +232,17 @@ class Compiler:
     def _src_ZoneRef(self, e):
         base, count = self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count
         if count is None:
-            return f"({self.slot(base, e.owner)})"
+            return f"({self.slot(base, e.owner, e.name)})"
         return f"(_in_family({base}, {count}, {self.source(e.owner)}, {self.constant(e.name)}))"
 
-    def slot(self, base: int, owner) -> str:
-        """Source for the slot of a zone or counter, per player when it has an owner."""
-        return str(base) if owner is None else f"{base} + {self.source(owner)}"
+    def slot(self, base: int, owner, name: str = "") -> str:
+        """Source for the slot of a zone or counter, per player when it has an owner,
+        or per team (the owner's team) when `name` is a per_team one."""
+        if owner is None:
+            return str(base)
+        if name in self.defs.per_team:
+            return f"{base} + _team[{self.source(owner)}]"
+        return f"{base} + {self.source(owner)}"
 
     def _src_Kind(self, e):
         return self.constant(self.defs.kinds[e.name])

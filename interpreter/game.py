@@ -26,6 +26,7 @@ class Slot:
     zone: ir.ZoneDef
     owner: int | None
     label: str
+    seats: frozenset = frozenset()  # who owns it, for `owner` visibility: a seat or a team
 
 
 class Game:
@@ -47,10 +48,16 @@ class Game:
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
         self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
 
+        # teams: each one's seats, and each seat's team (none: every seat plays alone)
+        self.teams = spec.teams_for(n_players)
+        self.team_of = tuple(
+            t for p in range(n_players) for t, s in enumerate(self.teams) if p in s
+        )
+        self.per_team = {x.name for x in (*spec.zones, *spec.counters) if x.per_team}
         self.zone_index, self.slots = {}, []
         for z in spec.zones:
             self.zone_index[z.name] = len(self.slots)
-            self.slots.extend(_slots(z, n_players))
+            self.slots.extend(_slots(z, n_players, spec.teams))
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         self.refill = {
@@ -69,14 +76,11 @@ class Game:
                 self.match_counters.extend(
                     range(
                         len(self.counter_names),
-                        len(self.counter_names) + (n_players if c.per_player else 1),
+                        len(self.counter_names) + len(self._owners(c)),
                     )
                 )
             self.counter_index[c.name] = len(self.counter_names)
-            owners = range(n_players) if c.per_player else [None]
-            self.counter_names.extend(
-                c.name if o is None else f"{c.name}[P{o + 1}]" for o in owners
-            )
+            self.counter_names.extend(f"{c.name}{o}" for o in self._owners(c))
 
         # remembered cards: one slot each, or one a seat; those forgotten as each turn begins
         self.memory_index, self.memory_names, turn_memories = {}, [], []
@@ -103,9 +107,7 @@ class Game:
         self.counter_initial = []
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
-                self.counter_initial += [self.exprs.expr(c.initial)] * (
-                    n_players if c.per_player else 1
-                )
+                self.counter_initial += [self.exprs.expr(c.initial)] * len(self._owners(c))
         for p in spec.procedures:
             stmts.procedure(p)
         self.setup = stmts.setup(spec.setup)
@@ -147,6 +149,19 @@ class Game:
         from .state import State
 
         return State(self, seed, **options)
+
+    def _owners(self, c: ir.CounterDef) -> list[str]:
+        """The label suffix of each value of a counter: one a seat, one a team, or one."""
+        if c.per_player:
+            return [f"[P{p + 1}]" for p in range(self.n)]
+        return [f"[{t.name}]" for t in self.spec.teams] if c.per_team else [""]
+
+    def with_partners(self, seats) -> tuple[int, ...]:
+        """The seats and their teams' other seats, in seat order: a team wins together."""
+        if not self.teams:
+            return tuple(seats)
+        won = {self.team_of[p] for p in seats}
+        return tuple(p for p in range(self.n) if self.team_of[p] in won)
 
     def checks_in_order(self, players: tuple) -> tuple:
         """(key, rule, bindings, player) for each automatic rule, and for each of
@@ -209,11 +224,13 @@ class Game:
                 base = self.zone_index[node.name] if zone else self.counter_index[node.name]
                 if node.owner is None:
                     return [(base, k) for k in keys]
+                team = node.name in self.per_team  # one a team: p's is at base + team_of[p]
                 if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
-                    return [(base + p, self.keys[i, p]) for p in range(self.n)]
+                    at = self.team_of if team else range(self.n)
+                    return [(base + at[p], self.keys[i, p]) for p in range(self.n)]
                 width = (
-                    zone and self.spec.zone(node.name).count
-                ) or self.n  # a family's, or a seat each
+                    len(self.teams) if team else (zone and self.spec.zone(node.name).count)
+                ) or self.n  # a team's, a family's, or a seat each
                 return [(base + p, k) for p in range(width) for k in keys]
 
             called = {}  # the named conditions it calls, through others too: their bodies
@@ -274,11 +291,17 @@ class Game:
         ]
 
 
-def _slots(z: ir.ZoneDef, n_players: int) -> list[Slot]:
-    """The slots of a zone: one, one per seat (`hand[P1]`, ...), or one per index of a
-    family (`row[0]`, ...; a family's slots have no owner)."""
+def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:
+    """The slots of a zone: one, one per seat (`hand[P1]`, ...), one per team
+    (`chest[odd]`, owned by its seats), or one per index of a family
+    (`row[0]`, ...; a family's slots have no owner)."""
     if z.per_player:
-        return [Slot(z, p, f"{z.name}[P{p + 1}]") for p in range(n_players)]
+        return [Slot(z, p, f"{z.name}[P{p + 1}]", frozenset([p])) for p in range(n_players)]
+    if z.per_team:
+        return [
+            Slot(z, None, f"{z.name}[{t.name}]", frozenset(p for p in t.seats if p < n_players))
+            for t in teams
+        ]
     if z.count is not None:
         return [Slot(z, None, f"{z.name}[{i}]") for i in range(z.count)]
     return [Slot(z, None, z.name)]

@@ -1,7 +1,7 @@
 """What one player may see (RULINGS C-6): observations and the log as seen by a seat.
 
 Hidden information is a view: nothing here hands out the state itself. A zone's cards
-are shown to a player when the zone is public or theirs; otherwise only its size, and
+are shown to a player when the zone is public or theirs (or their team's); otherwise only its size, and
 the cards revealed to them there (with their depth from the top in an ordered zone). A
 logged move shows its cards to whoever can see its source or its destination zone.
 """
@@ -13,7 +13,7 @@ from .choices import seat_name
 
 def can_see(slot, player: int | None) -> bool:
     vis = slot.zone.visibility
-    return vis == "public" or player is None or (vis == "owner" and slot.owner == player)
+    return vis == "public" or player is None or (vis == "owner" and player in slot.seats)
 
 
 def observation(state, player: int | None) -> dict:

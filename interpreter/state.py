@@ -557,7 +557,8 @@ class State(Table):
 
     def finish(self, winners: tuple[int, ...], reason: str) -> None:
         if not self._over:
-            self._over, self._winners, self._reason = True, tuple(winners), reason
+            winners = self.game.with_partners(winners)  # a team wins together
+            self._over, self._winners, self._reason = True, winners, reason
             self._stack.clear()
             self._pending = None
             self._log("end", winners=list(winners), reason=reason)

@@ -357,7 +357,7 @@ class Table:
         s = self.game.slots[slot]
         if s.zone.visibility == "public":
             return None
-        return frozenset((s.owner,)) if s.zone.visibility == "owner" else frozenset()
+        return s.seats if s.zone.visibility == "owner" else frozenset()
 
     def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
         """A move shows its cards to whoever sees its source or its destination."""

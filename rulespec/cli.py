@@ -936,7 +936,8 @@ def _simulate(args, out, err) -> int:
         if args.dask is None:
             raise
         raise UsageError(f"cannot reach the Dask scheduler {args.dask}: {exc}") from None
-    report = simulation.summarize(results, n)
+    teams = tuple((t.name, seats) for t, seats in zip(spec.teams, spec.teams_for(n)))
+    report = simulation.summarize(results, n, teams)
     report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
     if args.plot:
         try:
@@ -977,11 +978,7 @@ def _simulate(args, out, err) -> int:
             f"  {label:<16} mean {r['mean']}, median {r['median']}, p95 {r['p95']}, max {r['max']}",
             file=out,
         )
-    print(
-        "  seat wins        "
-        + ", ".join(f"{p} {100 * w['share']:.1f}%" for p, w in report["seat_wins"].items()),
-        file=out,
-    )
+    _print_wins(report, out)
     print("  rules fired      (times; share of games)", file=out)
     for rule, f in report["rules_fired"].items():
         print(
@@ -992,6 +989,14 @@ def _simulate(args, out, err) -> int:
         file=out,
     )
     return 0
+
+
+def _print_wins(report: dict, out) -> None:
+    """The seat wins of a simulate report, and its team wins when the spec has teams."""
+    for label, key in (("seat wins", "seat_wins"), ("team wins", "team_wins")):
+        if key in report:
+            shares = (f"{x} {100 * w['share']:.1f}%" for x, w in report[key].items())
+            print(f"  {label:<16} " + ", ".join(shares), file=out)
 
 
 def _progress(stream, total, unit="games"):
@@ -1330,11 +1335,19 @@ def _games(args, out, err) -> int:
         print("no bundled games found (is rulespec installed with its package data?)", file=out)
         return 0
     for row in rows:
-        players = "{}-{} players, default {}".format(*row["players"]) if row["players"] else ""
+        players = _players_shown(row["players"])
         print(f"{row['name']:<24} {row['title']}  ({players})".replace("  ()", ""), file=out)
         if row["variants"]:
             print(f"{'':<24} variants: {', '.join(row['variants'])}", file=out)
     return 0
+
+
+def _players_shown(players) -> str:
+    """`2-6 players, default 4`, or `4 players` for a game of one player count."""
+    if not players:
+        return ""
+    low, high, default = players
+    return f"{low} players" if low == high else f"{low}-{high} players, default {default}"
 
 
 def _migrate(args, out, err) -> int:

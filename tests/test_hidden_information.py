@@ -33,8 +33,11 @@ class Watcher:
 
     def __init__(self, game: Game):
         self.game = game
+        spec = game.spec
+        self.teams = dict(zip((t.name for t in spec.teams), spec.teams_for(game.n)))
         self.zones = {
-            slot.label: (slot.zone.visibility, slot.owner, slot.zone.ordered) for slot in game.slots
+            slot.label: (slot.zone.visibility, self._owners(slot), slot.zone.ordered)
+            for slot in game.slots
         }
         self.names = set(game.type_names)
         # seat -> (card, zone) for each card shown to the seat in a zone. When the deck
@@ -44,9 +47,16 @@ class Watcher:
         self.unique = all(count == 1 for count in game.deck_counts)
         self.read = 0  # omniscient events read so far
 
+    def _owners(self, slot) -> tuple[int, ...]:
+        """The seats a zone belongs to: its seat, or for a team's zone (`tricks[ns]`)
+        the team's seats, read from the spec."""
+        if slot.zone.per_team:
+            return self.teams[slot.label[len(slot.zone.name) + 1 : -1]]
+        return (slot.owner,)
+
     def sees(self, label: str, seat: int) -> bool:
-        visibility, owner, _ = self.zones[label]
-        return visibility == "public" or (visibility == "owner" and owner == seat)
+        visibility, owners, _ = self.zones[label]
+        return visibility == "public" or (visibility == "owner" and seat in owners)
 
     def step(self, state) -> None:
         state.check_invariants()  # an insert keeps every card in one place, and counted

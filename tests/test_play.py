@@ -167,3 +167,26 @@ def test_a_closed_standard_input_ends_the_game_as_input_ending_does():
     out, err = StringIO(), StringIO()
     code = main(["play", TTG, *SEAT], stdout=out, stderr=err, stdin=closed)
     assert code == 2 and "Traceback" not in err and err.getvalue().count("\n") == 1
+
+
+def test_whist_as_p1_with_scripted_input_shows_the_seat_and_its_side():
+    out, err = StringIO(), StringIO()
+    whist = str(GAMES / "whist.yaml")
+    argv = ["play", whist, "--as", "P1", "--seed", "3"]
+    code = main(argv, stdout=out, stderr=err, stdin=StringIO("1\n" * 400))
+    text = out.getvalue()
+    assert code == 0 and err.getvalue() == ""
+    assert text.startswith("Whist: 4 players, seed 3, you are P1\n")
+    assert re.search(
+        r'^Game over after \d+ turns: (P1, P3|P2, P4) win, by the match end "Side wins"$',
+        text,
+        re.M,
+    )
+    assert "  P1 (you): hand " in text and "  North south's tricks: " in text
+    assert ", Tricks won for north south 0," in text  # a team's counter, by its title
+    # P1 sees its own deal and the turned-up card, never another hand's cards
+    assert re.search(r"^  13 cards: the stock -> P3's hand$", text, re.M)
+    assert re.search(r"^  \w+ of \w+ in P\d's hand shown to P1, P2, P3, P4$", text, re.M)
+    again = StringIO()
+    main(argv, stdout=again, stderr=StringIO(), stdin=StringIO("1\n" * 400))
+    assert again.getvalue() == text  # the same answers give the same game

@@ -112,11 +112,12 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         ("removals", "deck removals"),
         ("evaluation", "evaluation"),
         ("turn_order", "turn order"),
+        ("teams", "teams"),
     ):
         if canon(getattr(old, field)) != canon(getattr(new, field)):
             detail = (
                 ""
-                if field in ("evaluation", "turn_order", "setup", "removals")
+                if field in ("evaluation", "turn_order", "setup", "removals", "teams")
                 else f"{getattr(old, field)} -> {getattr(new, field)}"
             )
             out.append(Change("game", label, "changed", old.span, new.span, detail))

@@ -151,9 +151,10 @@ def spread(xs: list[int]) -> dict:
     }
 
 
-def summarize(results: list[GameResult], players: int) -> dict:
+def summarize(results: list[GameResult], players: int, teams=()) -> dict:
     """The report of a run; a spec with rounds adds `rounds`: rounds per match and
-    turns per round."""
+    turns per round; one with `teams`, (name, seats) pairs, adds `team_wins`: the
+    games each team won (its seats win together)."""
     n = len(results)
     reasons = Counter(r.reason for r in results)
     wins = Counter(p for r in results for p in r.winners)
@@ -176,6 +177,11 @@ def summarize(results: list[GameResult], players: int) -> dict:
         "cards_played": dict(sorted(played.items())),
         "rules_fired": {k: {"times": v, "games": games_fired[k]} for k, v in sorted(fired.items())},
     }
+    if teams:
+        report["team_wins"] = {
+            name: share(sum(1 for r in results if set(seats) & set(r.winners)))
+            for name, seats in teams
+        }
     if any(r.rounds for r in results):
         report["rounds"] = {
             "per_match": spread([len(r.rounds) for r in results]),

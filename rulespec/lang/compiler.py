@@ -7,6 +7,7 @@ and raised together as one SpecError.
 from __future__ import annotations
 
 from dataclasses import replace
+import re
 from pathlib import Path
 
 from . import decks, ir, schema
@@ -146,8 +147,8 @@ class _Compiler:
                 k: ("bool" if isinstance(default_of(v), bool) else "int")
                 for k, v in accepted["parameters"].items()
             },
-            counters={k: bool(v.get("per_player")) for k, v in accepted["counters"].items()},
-            zones={k: bool(v.get("per_player")) for k, v in accepted["zones"].items()},
+            counters={k: _owned(v) for k, v in accepted["counters"].items()},
+            zones={k: _owned(v) for k, v in accepted["zones"].items()},
             families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
             memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
             kinds=kinds,
@@ -198,6 +199,7 @@ class _Compiler:
             z.get("count"),
             keep,
             z.get("title", name.replace("_", " ")),
+            bool(z.get("per_team")),
         )
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
@@ -256,6 +258,7 @@ class _Compiler:
                 doc.key_span(("counters", n)),
                 bool(c.get("match")),
                 c.get("title", _title(n)),
+                bool(c.get("per_team")),
             )
             for n, c in (d.get("counters") or {}).items()
         )
@@ -345,9 +348,76 @@ class _Compiler:
                 )
                 for n, m in (d.get("remember") or {}).items()
             ),
+            teams=tuple(self._team(n, seats) for n, seats in (d.get("teams") or {}).items()),
         )
         self._cross_checks(spec)
+        self._team_checks(spec)
         return spec
+
+    def _team(self, name: str, seats: list[str]) -> ir.TeamDef:
+        """A team, its seats counted from 0; a label that is no seat is RS412."""
+        numbers = []
+        for i, label in enumerate(seats):
+            if re.fullmatch(r"P[1-9][0-9]*", label):
+                numbers.append(int(label[1:]) - 1)
+            else:
+                self.error(
+                    "RS412", f"'{label}' is not a seat: write P1, P2, ...", ("teams", name, i)
+                )
+        return ir.TeamDef(name, tuple(numbers), self.doc.key_span(("teams", name)))
+
+    def _team_checks(self, spec: ir.Spec) -> None:
+        """Teams split the seats: each seat at the table in exactly one team, and
+        every team seated at every player count; per_team needs teams (RS412)."""
+        home: dict[int, str] = {}
+        for t in spec.teams:
+            for i, seat in enumerate(t.seats):
+                where = ("teams", t.name, i)
+                if seat >= spec.max_players:
+                    self.error(
+                        "RS412",
+                        f"team '{t.name}' names seat P{seat + 1}, but the game has at "
+                        f"most {spec.max_players} players",
+                        where,
+                    )
+                elif seat in home:
+                    self.error(
+                        "RS412",
+                        f"seat P{seat + 1} is in two teams: '{home[seat]}' and '{t.name}'",
+                        where,
+                        "a seat plays for one team",
+                    )
+                home.setdefault(seat, t.name)
+            if t.seats and min(t.seats) >= spec.min_players:
+                self.error(
+                    "RS412",
+                    f"team '{t.name}' has no seat in a game of {spec.min_players} players",
+                    ("teams", t.name),
+                    key=True,
+                )
+        missing = [f"P{p + 1}" for p in range(spec.max_players) if p not in home]
+        if spec.teams and missing:
+            self.error(
+                "RS412",
+                f"{', '.join(missing)} in no team: every seat plays for a team",
+                ("teams",),
+                key=True,
+            )
+        for section, things in (("zones", spec.zones), ("counters", spec.counters)):
+            for x in things:
+                if not x.per_team:
+                    continue
+                if not spec.teams:
+                    why = "but the spec declares no teams"
+                elif x.per_player or getattr(x, "count", None) is not None:
+                    why = "so it cannot also be per_player or a family"
+                else:
+                    continue
+                self.error(
+                    "RS412",
+                    f"{section[:-1]} '{x.name}' is per_team, {why}",
+                    (section, x.name, "per_team"),
+                )
 
     def _param(self, name, v) -> ir.ParamDef:
         """A parameter, with its values for some player counts, each typed like its default."""
@@ -914,8 +984,13 @@ class _Compiler:
 
 
 def _single(z: ir.ZoneDef) -> bool:
-    """One zone for the whole table: neither per player nor a family."""
-    return not z.per_player and z.count is None
+    """One zone for the whole table: neither per player, per team nor a family."""
+    return not z.owned and z.count is None
+
+
+def _owned(entry: dict) -> bool:
+    """A zone or counter written with an owner, `name(p)`: per player or per team."""
+    return bool(entry.get("per_player") or entry.get("per_team"))
 
 
 def _title(name: str) -> str:

@@ -362,6 +362,12 @@ class ZoneDef:
     count: int | None = None  # a family of this many zones, name(0) ... name(count - 1)
     refill_keep: int = 0  # cards left on top of refill_from when it refills this zone
     title: str = ""  # a readable name: the compiler fills in the default
+    per_team: bool = False  # one per team, written name(p) for p's team
+
+    @property
+    def owned(self) -> bool:
+        """Written with an owner, `name(p)`: one per seat or one per team."""
+        return self.per_player or self.per_team
 
 
 @dataclass(frozen=True)
@@ -372,6 +378,7 @@ class CounterDef:
     span: Span
     match: bool = False  # kept from one game of a match to the next
     title: str = ""  # a readable name: the compiler fills in the default
+    per_team: bool = False  # one per team, written name(p) for p's team
 
 
 @dataclass(frozen=True)
@@ -382,6 +389,16 @@ class MemoryDef:
     name: str
     per_player: bool
     until: str  # turn | game
+    span: Span
+
+
+@dataclass(frozen=True)
+class TeamDef:
+    """A fixed partnership: its seats, counted from 0. Its members share the per_team
+    zones and counters, see its owner-visible zones, and win together."""
+
+    name: str
+    seats: tuple[int, ...]
     span: Span
 
 
@@ -540,6 +557,11 @@ class Spec:
     procedures: tuple[Procedure, ...] = ()
     conditions: tuple[Condition, ...] = ()
     notices: tuple[Diagnostic, ...] = ()  # warnings the spec loaded with (RS212)
+    teams: tuple[TeamDef, ...] = ()  # fixed partnerships; none: every seat plays alone
+
+    def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Each team's seats in a game of this many players (seats past it left out)."""
+        return tuple(tuple(s for s in t.seats if s < players) for t in self.teams)
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
         """(card, count) for a player count, after that count's removals."""
@@ -608,7 +630,7 @@ _NODES = (
 )
 _FIELDS = {
     cls: tuple(f.name for f in fields(cls) if f.name != "span")
-    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef)
+    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef, TeamDef)
     for cls in [base, *_subclasses(base)]
 }
 

@@ -19,6 +19,7 @@ from ..lang import ir
 # surrogates (no terminal can print one)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _SLOT = re.compile(r"(\w+)\[(P?)(\d+)\]")  # hand[P1] (a seat's), row[2] (a family's)
+_TEAM = re.compile(r"(\w+)\[([a-z_]\w*)\]")  # tricks[odd] (a team's)
 
 # why a game ended when no rule ended it (State.finish), as a clause
 _ENGINE_REASONS = {
@@ -77,7 +78,11 @@ class Titles:
         return self.rules.get(name, ("", name))[1]
 
     def zone(self, label: str) -> str:
-        """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile"."""
+        """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile",
+        "odd's chest" (a team's)."""
+        team = _TEAM.fullmatch(label)
+        if team:
+            return f"{team.group(2).replace('_', ' ')}'s {self.zones.get(team.group(1), team.group(1))}"
         m = _SLOT.fullmatch(label)
         name = m.group(1) if m else label
         title = self.zones.get(name, name.replace("_", " "))
@@ -87,6 +92,9 @@ class Titles:
 
     def counter(self, label: str) -> str:
         """A counter's label by title: "Score", or "Score for P1" for a seat's."""
+        team = _TEAM.fullmatch(label)
+        if team:
+            return f"{self.counters.get(team.group(1), team.group(1))} for {team.group(2).replace('_', ' ')}"
         m = _SLOT.fullmatch(label)
         name = m.group(1) if m else label
         title = self.counters.get(name, name)

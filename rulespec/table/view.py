@@ -73,7 +73,11 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
     for label, value in observation["counters"].items():
         name, seat = _split(label)
         seats.get(seat, shared)["counters"].append(
-            {"label": label, "title": titles.counters.get(name, name), "value": value}
+            {
+                "label": label,
+                "title": titles.counters.get(name, name) if seat else titles.counter(label),
+                "value": value,
+            }
         )
     return {
         "seat": observation["seat"],

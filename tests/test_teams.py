@@ -1,0 +1,209 @@
+"""Teams (`teams:`, `per_team` zones and counters, a team's win) on the small game
+tests/valid/partners.yaml, and Whist's partnerships through the forward model and the
+learning environments. Whist's rules are scenarios under tests/scenarios/whist/."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from gamekit import GAMES, cli
+
+from rulespec import SpecError, load_spec
+from rulespec.interpreter import Game, State
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.table.narrate import Titles, narrate
+
+SPEC = Path(__file__).parent / "valid" / "partners.yaml"
+TEXT = SPEC.read_text()
+
+
+def game(n=4, text=TEXT):
+    return Game(load_spec("partners.yaml", text), n)
+
+
+def stash(g, card="coin", score=0):
+    """P1 stashes a card into the odd side's chest."""
+    state = State.from_layout(
+        g,
+        1,
+        zones={"hand[P1]": [card], "pile": ["stone"] * 3},
+        counters={"score[odd]": score},
+        current=0,
+    )
+    state.apply_action(f"stash {card}")
+    return state
+
+
+def test_a_per_team_zone_and_counter_are_one_a_team_read_through_any_member():
+    g = game()
+    assert [s.label for s in g.slots if s.zone.name == "chest"] == ["chest[odd]", "chest[even]"]
+    assert [c for c in g.counter_names if c.startswith("score")] == ["score[odd]", "score[even]"]
+    state = stash(g)
+    assert state.observation(None)["counters"]["score[odd]"] == 1
+    assert state.observation(None)["zones"]["chest[odd]"] == ["coin"]
+    # score(current) and score(p) for P3 name the same counter: P3's side wins with P1's coin
+    assert g.exprs.expr(load_spec("partners.yaml", TEXT).end_conditions[0].when)(
+        stash(g, score=2), {"p": 2}
+    )
+
+
+def test_an_owner_zone_of_a_team_is_seen_by_every_member_and_no_one_else():
+    state = stash(game(6))
+    for seat in (0, 2, 4):
+        assert state.observation(seat)["zones"]["chest[odd]"] == ["coin"]
+    for seat in (1, 3, 5):
+        assert state.observation(seat)["zones"]["chest[odd]"] == {"count": 1}
+    move = next(e for e in state.log_for(1) if e["event"] == "move" and e["dst"] == "chest[odd]")
+    assert move["cards"] is None and move["n"] == 1
+    move = next(e for e in state.log_for(2) if e["event"] == "move" and e["dst"] == "chest[odd]")
+    assert move["cards"] == ["coin"]
+
+
+@pytest.mark.parametrize("n, winners", [(4, (0, 2)), (5, (0, 2, 4)), (6, (0, 2, 4))])
+def test_a_win_is_the_whole_teams(n, winners):
+    state = stash(game(n), score=2)
+    assert state.is_terminal() and state.winners == winners
+    assert state.result["winners"] == [f"P{p + 1}" for p in winners]
+    assert state.returns() == [1.0 if p in winners else -1.0 for p in range(n)]
+    end = state.log_for(None)[-1]
+    assert end["event"] == "end" and end["winners"] == list(winners)
+
+
+def test_narration_names_a_teams_zone_by_its_team():
+    state = stash(game())
+    lines = list(narrate(state.log_for(None), Titles.of(state.game.spec)))
+    assert "  Coin: P1's hand -> odd's chest" in lines and "  Score for odd is now 1" in lines
+
+
+def test_whist_partners_win_together_in_every_game():
+    g = Game(load_spec(GAMES / "whist.yaml"), 4)
+    for seed in range(20):
+        state = play(g.new_initial_state(seed=seed), make_agents(["random"], 4, seed))
+        assert state.winners in ((0, 2), (1, 3)), state.result
+        assert state.returns() in ([1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0])
+
+
+def test_whist_in_openspiel_returns_the_sides_result():
+    pytest.importorskip("pyspiel")
+    import pyspiel
+
+    from rulespec.spiel import register
+
+    game = pyspiel.load_game(register(str(GAMES / "whist.yaml"), "whist_teams_test"))
+    state, rng = game.new_initial_state(), random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    assert returns in ([1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0])
+
+
+def test_whist_in_pettingzoo_rewards_both_partners():
+    pytest.importorskip("pettingzoo")
+    from rulespec.env import RulespecEnv
+
+    env = RulespecEnv(str(GAMES / "whist.yaml"), 4)
+    env.reset(seed=2)
+    pick, final = random.Random(0), {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            final[agent] = reward
+            env.step(None)
+        else:
+            env.step(pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+    rewards = [final[a] for a in env.possible_agents]
+    assert rewards == env.state.returns() and rewards[0] == rewards[2] == -rewards[1]
+
+
+def test_simulate_reports_team_wins():
+    code, out, err = cli("simulate", str(SPEC), "--games", "40", "--seed", "1", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    teams, seats = report["team_wins"], report["seat_wins"]
+    assert set(teams) == {"odd", "even"}
+    assert teams["odd"]["share"] == seats["P1"]["share"] == seats["P3"]["share"]
+    assert teams["even"]["share"] == seats["P2"]["share"]
+    code, out, _ = cli("simulate", str(SPEC), "--games", "40", "--seed", "1")
+    assert code == 0 and "  team wins        odd " in out
+
+
+def test_a_spec_without_teams_reports_no_team_wins():
+    code, out, _ = cli(
+        "simulate", str(GAMES / "take_the_gold.yaml"), "--games", "5", "--format", "json"
+    )
+    assert code == 0 and "team_wins" not in json.loads(out)
+
+
+def errors(text):
+    with pytest.raises(SpecError) as exc:
+        load_spec("partners.yaml", text)
+    return [(d.code, d.message) for d in exc.value.diagnostics]
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            "  even: [P2, P4, P6]",
+            "  even: [P2, P4, P6, P3]",
+            "seat P3 is in two teams: 'odd' and 'even'",
+        ),
+        ("  even: [P2, P4, P6]", "  even: [P2, P4]", "P6 in no team: every seat plays for a team"),
+        (
+            "  even: [P2, P4, P6]",
+            "  even: [P2, P4, P6, P7]",
+            "team 'even' names seat P7, but the game has at most 6 players",
+        ),
+        (
+            "  even: [P2, P4, P6]",
+            "  even: [P2, P4]\n  late: [P6]",
+            "team 'late' has no seat in a game of 4 players",
+        ),
+        (
+            "teams:\n  odd: [P1, P3, P5]\n  even: [P2, P4, P6]\n",
+            "",
+            "zone 'chest' is per_team, but the spec declares no teams",
+        ),
+        (
+            "  chest: {per_team: true,",
+            "  chest: {per_team: true, per_player: true,",
+            "zone 'chest' is per_team, so it cannot also be per_player or a family",
+        ),
+        (
+            "  score: {per_team: true,",
+            "  score: {per_team: true, per_player: true,",
+            "counter 'score' is per_team, so it cannot also be per_player or a family",
+        ),
+    ],
+)
+def test_teams_that_do_not_split_the_seats_are_rs412(old, new, message):
+    assert old in TEXT
+    assert ("RS412", message) in errors(TEXT.replace(old, new))
+
+
+def test_a_team_zone_without_its_owner_is_rs204():
+    text = TEXT.replace("to: chest(current)", "to: chest")
+    assert [c for c, _ in errors(text)] == ["RS204"]
+
+
+def test_a_label_that_is_no_seat_is_rs412():
+    found = errors(TEXT.replace("[P1, P3, P5]", "[P1, north, P5]"))
+    assert ("RS412", "'north' is not a seat: write P1, P2, ...") in found
+
+
+def test_diff_reports_a_change_of_teams(tmp_path):
+    other = tmp_path / "other.yaml"
+    other.write_text(
+        TEXT.replace("odd: [P1, P3, P5]", "odd: [P1, P2, P5]").replace(
+            "even: [P2, P4, P6]", "even: [P3, P4, P6]"
+        )
+    )
+    code, out, _ = cli("diff", str(SPEC), str(other))
+    assert code == 0 and out.startswith("changed  game 'teams'")
+    code, out, _ = cli("diff", str(SPEC), str(SPEC))
+    assert code == 0 and out.strip() == "no semantic differences"
