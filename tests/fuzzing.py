@@ -327,7 +327,7 @@ def small_or_wild(rng: random.Random, small: tuple[int, int], wild: float = 0.25
                 "-99999999999",
                 "0x10",
                 " 2",
-                "２",
+                "\uff12",  # a fullwidth 2
                 "1_0",
                 "+3",
                 "--",
