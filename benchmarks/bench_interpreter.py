@@ -17,7 +17,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handwritten_ttg import TakeTheGold
@@ -26,6 +25,7 @@ from rulespec import load_spec
 from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
 
+ROOT = Path(__file__).resolve().parent.parent
 TTG = ROOT / "games" / "take_the_gold.yaml"
 PW = ROOT / "games" / "pirates_wild.yaml"
 

@@ -13,6 +13,7 @@ distribution; writes each failure class's smallest case (files, argv, traceback)
 
 import argparse
 import collections
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -68,10 +69,8 @@ class Worker:
         if kill:
             self.proc.kill()
         else:
-            try:
+            with contextlib.suppress(OSError):
                 self.conn.send(None)
-            except OSError:
-                pass
         self.proc.join(5)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
@@ -102,18 +101,87 @@ def save(out: Path, name: str, case, error: str) -> Path:
 
 
 def campaign(minutes: float, seed: int, out: Path, workers: int, hang: float) -> int:
-    ctx = mp.get_context("fork")
-    scratch = Path(tempfile.mkdtemp(prefix="rulespec-fuzz-"))
-    pool = [Worker(ctx, scratch, hang) for _ in range(workers)]
+    run = _Campaign(seed, workers, hang)
     deadline = time.monotonic() + minutes * 60
-    counter = 0
-    tried, codes = collections.Counter(), collections.Counter()
-    failures = collections.Counter()  # traceback / hang / memory
-    classes: dict[str, list] = {}  # signature -> [count, smallest case, error]
-    slowest = (0.0, None)
+    while time.monotonic() < deadline or any(w.job for w in run.pool):
+        run.hand_out(deadline)
+        busy = [w for w in run.pool if w.job]
+        if not busy:
+            break
+        ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=1.0)
+        for i, w in enumerate(run.pool):
+            if w.job is not None:
+                run.collect(i, w, ready)
+    run.close()
+    return run.report(minutes, out)
 
-    def record(kind_seed, what, error):
-        failures[what] += 1
+
+class _Campaign:
+    """The workers, the cases handed out and what came back."""
+
+    def __init__(self, seed: int, workers: int, hang: float):
+        self.ctx = mp.get_context("fork")
+        self.scratch = Path(tempfile.mkdtemp(prefix="rulespec-fuzz-"))
+        self.seed, self.workers, self.hang = seed, workers, hang
+        self.pool = [Worker(self.ctx, self.scratch, hang) for _ in range(workers)]
+        self.counter = 0
+        self.tried, self.codes = collections.Counter(), collections.Counter()
+        self.failures = collections.Counter()  # traceback / hang / memory
+        self.classes: dict[str, list] = {}  # signature -> [count, smallest case, error, size]
+        self.slowest = (0.0, None)
+
+    def hand_out(self, deadline: float) -> None:
+        """A new case to each idle worker, the kinds in turn, until the deadline."""
+        for w in self.pool:
+            if w.job is None and time.monotonic() < deadline:
+                kinds = fuzzing.KINDS
+                kind = kinds[self.counter % len(kinds)]
+                w.give((kind, self.seed * 10**9 + self.counter // len(kinds)))
+                self.counter += 1
+
+    def collect(self, i: int, w: Worker, ready) -> None:
+        """Worker i's outcome, if it has one: an answer, its death, or a hang."""
+        job = w.job
+        if w.conn in ready:
+            self._answer(i, w)
+        elif w.proc.sentinel in ready or not w.proc.is_alive():
+            self.tried[job[0]] += 1
+            self.record(job, "memory", "worker died (killed or out of memory)")
+            self.replace(i)
+        elif time.monotonic() - w.started > self.hang + 15:  # stuck where SIGALRM cannot reach
+            self.tried[job[0]] += 1
+            self.record(job, "hang", "")
+            self.replace(i)
+
+    def _answer(self, i: int, w: Worker) -> None:
+        job = w.job
+        try:
+            code, failure, error, seconds, rss = w.conn.recv()
+        except EOFError:
+            code, failure, error, seconds, rss = None, "died", None, 0.0, 0
+        self.tried[job[0]] += 1
+        w.job = None
+        if seconds > self.slowest[0]:
+            self.slowest = (seconds, job)
+        if failure == "died":
+            self.record(job, "memory", "worker died (killed or out of memory)")
+            self.replace(i)
+        elif failure in ("hang", "memory", "traceback"):
+            self.record(job, failure, error)
+        else:
+            self.codes[code] += 1
+            if failure:  # an exit code outside 0, 1, 2
+                self.record(job, "traceback", failure)
+        if rss > 2 * GIB:  # the cap was not enough to stop it: start afresh
+            self.replace(i)
+
+    def replace(self, i: int) -> None:
+        self.pool[i].stop(kill=True)
+        self.pool[i] = Worker(self.ctx, self.scratch, self.hang)
+
+    def record(self, kind_seed, what, error) -> None:
+        """A failure, under its class; the class keeps its smallest case."""
+        self.failures[what] += 1
         sig = (
             f"{what}: {signature(error)}"
             if what != "hang"
@@ -121,82 +189,41 @@ def campaign(minutes: float, seed: int, out: Path, workers: int, hang: float) ->
         )
         case = fuzzing.make_case(*kind_seed)
         size = sum(len(d) for d in case.files.values()) + len(" ".join(case.argv))
-        entry = classes.setdefault(sig, [0, None, None, None])
+        entry = self.classes.setdefault(sig, [0, None, None, None])
         entry[0] += 1
         if entry[1] is None or size < entry[3]:
             entry[1:] = [case, error, size]
 
-    while time.monotonic() < deadline or any(w.job for w in pool):
-        for i, w in enumerate(pool):
-            if w.job is None and time.monotonic() < deadline:
-                kind = fuzzing.KINDS[counter % len(fuzzing.KINDS)]
-                w.give((kind, seed * 10**9 + counter // len(fuzzing.KINDS)))
-                counter += 1
-        busy = [w for w in pool if w.job]
-        if not busy:
-            break
-        ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=1.0)
-        for i, w in enumerate(pool):
-            if w.job is None:
-                continue
-            job = w.job
-            if w.conn in ready:
-                try:
-                    code, failure, error, seconds, rss = w.conn.recv()
-                except EOFError:
-                    code, failure, error, seconds, rss = None, "died", None, 0.0, 0
-                tried[job[0]] += 1
-                w.job = None
-                if seconds > slowest[0]:
-                    slowest = (seconds, job)
-                if failure == "died":
-                    record(job, "memory", "worker died (killed or out of memory)")
-                    w.stop(kill=True)
-                    pool[i] = Worker(ctx, scratch, hang)
-                elif failure in ("hang", "memory", "traceback"):
-                    record(job, failure, error)
-                else:
-                    codes[code] += 1
-                    if failure:  # an exit code outside 0, 1, 2
-                        record(job, "traceback", failure)
-                if rss > 2 * GIB:  # the cap was not enough to stop it: start afresh
-                    w.stop(kill=True)
-                    pool[i] = Worker(ctx, scratch, hang)
-            elif w.proc.sentinel in ready or not w.proc.is_alive():
-                tried[job[0]] += 1
-                record(job, "memory", "worker died (killed or out of memory)")
-                w.stop(kill=True)
-                pool[i] = Worker(ctx, scratch, hang)
-            elif time.monotonic() - w.started > hang + 15:  # stuck where SIGALRM cannot reach
-                tried[job[0]] += 1
-                record(job, "hang", "")
-                w.stop(kill=True)
-                pool[i] = Worker(ctx, scratch, hang)
-    for w in pool:
-        w.stop()
-    shutil.rmtree(scratch, ignore_errors=True)
+    def close(self) -> None:
+        for w in self.pool:
+            w.stop()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
-    total = sum(tried.values())
-    print(f"fuzz campaign: {minutes:g} minutes, seed {seed}, {workers} workers")
-    print(f"cases tried: {total} ({', '.join(f'{k} {tried[k]}' for k in fuzzing.KINDS)})")
-    print(f"tracebacks: {failures['traceback']}")
-    print(f"hangs (> {hang:g} s): {failures['hang']}")
-    print(f"memory blow-ups (> 1 GB): {failures['memory']}")
-    print(
-        "exit codes: "
-        + ", ".join(f"{c}: {n}" for c, n in sorted(codes.items(), key=lambda x: str(x[0])))
-    )
-    if slowest[1]:
-        print(f"slowest case: {slowest[0]:.1f} s ({slowest[1][0]} seed {slowest[1][1]})")
-    if classes:
-        out.mkdir(parents=True, exist_ok=True)
-        print(f"\n{len(classes)} failure classes (smallest case of each under {out}):")
-        for k, (sig, (count, case, error, _)) in enumerate(
-            sorted(classes.items(), key=lambda x: -x[1][0])
-        ):
-            folder = save(out, f"{k:02d}", case, error or "hang")
-            print(f"  {count:5d}  {sig}\n         {case.kind} seed {case.seed}: {folder}")
-    return 1 if classes else 0
+    def report(self, minutes: float, out: Path) -> int:
+        """Prints the tallies and saves each failure class's smallest case; 1 if any."""
+        tried, failures, hang = self.tried, self.failures, self.hang
+        total = sum(tried.values())
+        print(f"fuzz campaign: {minutes:g} minutes, seed {self.seed}, {self.workers} workers")
+        print(f"cases tried: {total} ({', '.join(f'{k} {tried[k]}' for k in fuzzing.KINDS)})")
+        print(f"tracebacks: {failures['traceback']}")
+        print(f"hangs (> {hang:g} s): {failures['hang']}")
+        print(f"memory blow-ups (> 1 GB): {failures['memory']}")
+        print(
+            "exit codes: "
+            + ", ".join(f"{c}: {n}" for c, n in sorted(self.codes.items(), key=lambda x: str(x[0])))
+        )
+        seconds, job = self.slowest
+        if job:
+            print(f"slowest case: {seconds:.1f} s ({job[0]} seed {job[1]})")
+        if self.classes:
+            out.mkdir(parents=True, exist_ok=True)
+            print(f"\n{len(self.classes)} failure classes (smallest case of each under {out}):")
+            for k, (sig, (count, case, error, _)) in enumerate(
+                sorted(self.classes.items(), key=lambda x: -x[1][0])
+            ):
+                folder = save(out, f"{k:02d}", case, error or "hang")
+                print(f"  {count:5d}  {sig}\n         {case.kind} seed {case.seed}: {folder}")
+        return 1 if self.classes else 0
 
 
 def main(argv=None) -> int:

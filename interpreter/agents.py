@@ -9,6 +9,7 @@ agent class, the options it takes and how each is read.
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from .choices import CHANCE
 from .search import Search, random_move
@@ -131,7 +132,7 @@ class ISMCTSAgent:
     name = "ismcts"
     needs_observation = False
     needs_model = True  # the model gives it the state and its seat; it re-deals before looking
-    OPTIONS = {
+    OPTIONS: ClassVar[dict] = {
         "iterations": _whole,
         "seconds": _positive,
         "c": _at_least_zero,

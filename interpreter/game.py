@@ -70,28 +70,8 @@ class Game:
             self.zone_index[z.name]: z.refill_keep for z in spec.zones if z.refill_from
         }
 
-        self.counter_index, self.counter_names, self.match_counters = {}, [], []
-        for c in spec.counters:
-            if c.match:
-                self.match_counters.extend(
-                    range(
-                        len(self.counter_names),
-                        len(self.counter_names) + len(self._owners(c)),
-                    )
-                )
-            self.counter_index[c.name] = len(self.counter_names)
-            self.counter_names.extend(f"{c.name}{o}" for o in self._owners(c))
-
-        # remembered cards: one slot each, or one a seat; those forgotten as each turn begins
-        self.memory_index, self.memory_names, turn_memories = {}, [], []
-        for m in spec.memories:
-            self.memory_index[m.name] = first = len(self.memory_names)
-            self.memory_names += (
-                [f"{m.name}[P{p + 1}]" for p in range(n_players)] if m.per_player else [m.name]
-            )
-            if m.until == "turn":
-                turn_memories += range(first, len(self.memory_names))
-        self.turn_memories = tuple(turn_memories)
+        self._index_counters()
+        self._index_memories()
         # goals: name -> (zone slot base, ((kind, limit), ...)) in order
         self.goals = {
             g.name: (self.zone_index[g.zone], tuple((self.kinds[k], lim) for k, lim in g.order))
@@ -143,6 +123,32 @@ class Game:
             for current in range(n_players)
         ]
         self.block_ids = stmts.block_ids  # id(code) -> a stable number, for State.key()
+
+    def _index_counters(self) -> None:
+        """counter -> its first index (a per-player one has one a seat, a per-team one one a
+        team), their names, and the indexes of those that keep their values through a match."""
+        self.counter_index, self.counter_names, self.match_counters = {}, [], []
+        for c in self.spec.counters:
+            if c.match:
+                self.match_counters.extend(
+                    range(len(self.counter_names), len(self.counter_names) + len(self._owners(c)))
+                )
+            self.counter_index[c.name] = len(self.counter_names)
+            self.counter_names.extend(f"{c.name}{o}" for o in self._owners(c))
+
+    def _index_memories(self) -> None:
+        """Remembered cards: one slot each, or one a seat; those forgotten as each turn
+        begins."""
+        spec, n_players = self.spec, self.n
+        self.memory_index, self.memory_names, turn_memories = {}, [], []
+        for m in spec.memories:
+            self.memory_index[m.name] = first = len(self.memory_names)
+            self.memory_names += (
+                [f"{m.name}[P{p + 1}]" for p in range(n_players)] if m.per_player else [m.name]
+            )
+            if m.until == "turn":
+                turn_memories += range(first, len(self.memory_names))
+        self.turn_memories = tuple(turn_memories)
 
     def new_initial_state(self, seed: int = 0, **options):
         """A new game from the spec's setup: see State."""
@@ -208,78 +214,13 @@ class Game:
                 self.keys[i, p] = len(self.keys)
                 self.check_envs[i, p] = {t.ir.each: p} if t.ir.each else {}
         self.all_keys = list(self.keys.values())
-        goal_zones = {g.name: g.zone for g in self.spec.goals}
         ntypes = len(self.type_names)
         typed = [[[] for _ in range(ntypes)] for _ in range(nslots)]  # readers of one type's count
         for i, t in enumerate(self.automatic):
-            each = t.ir.each
-            keys = [self.keys[i, p] for p in range(self.n)] if each else [self.keys[i, None]]
-            table = False
-
-            def readers(node, own):
-                """(slot or counter, key) for each reader of what node names; `own`
-                when a local named like `each` is the rule's player (not a parameter
-                of a named condition)."""
-                zone = isinstance(node, ir.ZoneRef)
-                base = self.zone_index[node.name] if zone else self.counter_index[node.name]
-                if node.owner is None:
-                    return [(base, k) for k in keys]
-                team = node.name in self.per_team  # one a team: p's is at base + team_of[p]
-                if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
-                    at = self.team_of if team else range(self.n)
-                    return [(base + at[p], self.keys[i, p]) for p in range(self.n)]
-                width = (
-                    len(self.teams) if team else (zone and self.spec.zone(node.name).count)
-                ) or self.n  # a team's, a family's, or a seat each
-                return [(base + p, k) for p in range(width) for k in keys]
-
-            called = {}  # the named conditions it calls, through others too: their bodies
-
-            def visit(node, own=True):
-                nonlocal table
-                if node is None:  # a zone or counter with no owner
-                    return
-                if isinstance(node, ir.ConditionCall):  # it reads what its body reads
-                    called.setdefault(node.name, self.spec.condition(node.name).when)
-                if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
-                    node = ir.ZoneRef(
-                        node.span, "zone", goal_zones[node.args[0].value], node.args[1]
-                    )
-                if isinstance(node, ir.Local) and node.name in ("current", "players"):
-                    table = True
-                if isinstance(node, ir.Aggregate) or (
-                    isinstance(node, ir.Call) and node.func in ("next", "prev", "others")
-                ):
-                    table = True  # they read who is in and the direction of play
-                if (
-                    isinstance(node, ir.Call)
-                    and node.func == "count"
-                    and node.args[0].type == "zone"
-                    and isinstance(node.args[1], ir.Kind)
-                ):
-                    # a count of a kind changes only when a card of that kind moves
-                    for slot, k in readers(node.args[0], own):
-                        for type_ in self.kinds[node.args[1].name]:
-                            typed[slot][type_].append(k)
-                    visit(node.args[0].owner, own)
-                    return
-                if isinstance(node, (ir.ZoneRef, ir.Counter)):
-                    watch = (
-                        self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
-                    )
-                    for slot, k in readers(node, own):
-                        watch[slot].append(k)
-                for child in ir.iter_children(node):
-                    visit(child, own)
-
-            visit(t.ir.when)
-            done = set()
-            while called.keys() - done:  # a loop, not a recursion: conditions may nest deep
-                name = min(called.keys() - done)
-                done.add(name)
-                visit(called[name], own=False)
-            if table:
-                self.watch_table += keys
+            reads = _ConditionReads(self, i, t.ir.each, typed)
+            reads.visit_all(t.ir.when)
+            if reads.table:
+                self.watch_table += reads.keys
         # readers of a card of type t moving in or out of a slot: the slot's readers and
         # the readers of counts that include t; every reader, when the whole slot changes
         self.watch_cards = [
@@ -289,6 +230,95 @@ class Game:
         self.watch_slots = [
             sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)
         ]
+
+
+class _ConditionReads:
+    """Adds the keys of one automatic rule (index i, per player `each` or shared) to the
+    game's readers of each zone slot and counter its condition reads, and to `typed`
+    (slot -> card type -> keys) for each count of a kind in a slot."""
+
+    def __init__(self, game: Game, i: int, each: str | None, typed: list):
+        self.game, self.i, self.each, self.typed = game, i, each, typed
+        n = game.n
+        self.keys = [game.keys[i, p] for p in range(n)] if each else [game.keys[i, None]]
+        self.table = False  # does it read who is in, whose turn it is or the direction?
+        self.called = {}  # the named conditions it calls, through others too: their bodies
+        self.goal_zones = {g.name: g.zone for g in game.spec.goals}
+
+    def visit_all(self, when) -> None:
+        self.visit(when)
+        done = set()
+        while self.called.keys() - done:  # a loop, not a recursion: conditions may nest deep
+            name = min(self.called.keys() - done)
+            done.add(name)
+            self.visit(self.called[name], own=False)
+
+    def visit(self, node, own=True) -> None:
+        """`own` when a local named like `each` is the rule's player (not a parameter of
+        a named condition)."""
+        if node is None:  # a zone or counter with no owner
+            return
+        if isinstance(node, ir.ConditionCall):  # it reads what its body reads
+            self.called.setdefault(node.name, self.game.spec.condition(node.name).when)
+        node = self._goal_zone(node)
+        self.table = self.table or _reads_table(node)
+        if self._count_of_kind(node, own):
+            return
+        if isinstance(node, (ir.ZoneRef, ir.Counter)):
+            g = self.game
+            watch = g.watch_slots if isinstance(node, ir.ZoneRef) else g.watch_counters
+            for slot, k in self.readers(node, own):
+                watch[slot].append(k)
+        for child in ir.iter_children(node):
+            self.visit(child, own)
+
+    def _goal_zone(self, node):
+        """A goal function reads its goal's zone of the player it names."""
+        if isinstance(node, ir.Call) and node.args and node.args[0].type == "goal":
+            return ir.ZoneRef(node.span, "zone", self.goal_zones[node.args[0].value], node.args[1])
+        return node
+
+    def _count_of_kind(self, node, own) -> bool:
+        """Watches node if it is a count of a kind of cards in a zone; False if not."""
+        if not (
+            isinstance(node, ir.Call)
+            and node.func == "count"
+            and node.args[0].type == "zone"
+            and isinstance(node.args[1], ir.Kind)
+        ):
+            return False
+        # a count of a kind changes only when a card of that kind moves
+        for slot, k in self.readers(node.args[0], own):
+            for type_ in self.game.kinds[node.args[1].name]:
+                self.typed[slot][type_].append(k)
+        self.visit(node.args[0].owner, own)
+        return True
+
+    def readers(self, node, own) -> list:
+        """(slot or counter, key) for each reader of what node names."""
+        g, each = self.game, self.each
+        zone = isinstance(node, ir.ZoneRef)
+        base = g.zone_index[node.name] if zone else g.counter_index[node.name]
+        if node.owner is None:
+            return [(base, k) for k in self.keys]
+        team = node.name in g.per_team  # one a team: p's is at base + team_of[p]
+        if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
+            at = g.team_of if team else range(g.n)
+            return [(base + at[p], g.keys[self.i, p]) for p in range(g.n)]
+        width = (
+            len(g.teams) if team else (zone and g.spec.zone(node.name).count)
+        ) or g.n  # a team's, a family's, or a seat each
+        return [(base + p, k) for p in range(width) for k in self.keys]
+
+
+def _reads_table(node) -> bool:
+    """Does node read who is in, whose turn it is or the direction of play?"""
+    if isinstance(node, ir.Local):
+        return node.name in ("current", "players")
+    # aggregates and next, prev, others read who is in and the direction of play
+    return isinstance(node, ir.Aggregate) or (
+        isinstance(node, ir.Call) and node.func in ("next", "prev", "others")
+    )
 
 
 def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:

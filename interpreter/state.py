@@ -20,6 +20,8 @@ below (tests/test_layers.py checks it).
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from itertools import accumulate
 from types import MappingProxyType
 
 from .choices import (
@@ -237,11 +239,9 @@ class State(Table):
             if weights is None:
                 option = point.options[rng.randrange(len(point.options))]
             else:
+                # the first option whose running total of weights passes the pick
                 pick = rng.randrange(sum(weights))
-                for option, w in zip(point.options, weights):
-                    pick -= w
-                    if pick < 0:
-                        break
+                option = point.options[bisect_right(list(accumulate(weights)), pick)]
         self._apply(point, option)
         return option
 

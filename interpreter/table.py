@@ -273,13 +273,23 @@ class Table:
         game = self.game
         labels = {slot.label: i for i, slot in enumerate(game.slots)}
         counter_slots = {name: i for i, name in enumerate(game.counter_names)}
-        for label in zones:
-            if label not in labels:
-                raise ValueError(f"unknown zone '{label}'; zones: {', '.join(labels)}")
-        for name in counters:
-            if name not in counter_slots:
-                raise ValueError(f"unknown counter '{name}'; counters: {', '.join(counter_slots)}")
-        box = len(game.slots)
+        _known("zone", zones, labels)
+        _known("counter", counters, counter_slots)
+        self._place_cards(zones, labels)
+        for slot, zone in enumerate(self._zones):
+            for c in zone:
+                self._loc[c] = slot
+        for name, value in counters.items():
+            self._counters[counter_slots[name]] = value
+        for p in out:
+            self._active[p] = False
+        self._current = current
+        self._changed_everything()
+
+    def _place_cards(self, zones: dict, labels: dict) -> None:
+        """Cards by type name into the slots of zones by label, the deck's cards of each
+        type in order; the cards left to the box."""
+        game = self.game
         free: dict[int, list[int]] = {t: [] for t in range(len(game.type_names))}
         for c in range(len(self._ctype)):
             free[self._ctype[c]].append(c)
@@ -292,16 +302,7 @@ class Table:
                 if not free[game.type_names.index(name)]:
                     raise ValueError(f"more '{name}' cards placed than the deck holds")
                 self._zones[slot].append(free[game.type_names.index(name)].pop(0))
-        self._zones[box] = sorted(c for cards in free.values() for c in cards)
-        for slot, zone in enumerate(self._zones):
-            for c in zone:
-                self._loc[c] = slot
-        for name, value in counters.items():
-            self._counters[counter_slots[name]] = value
-        for p in out:
-            self._active[p] = False
-        self._current = current
-        self._changed_everything()
+        self._zones[len(game.slots)] = sorted(c for cards in free.values() for c in cards)
 
     def _redeal_hidden(
         self, seat: int, rng: random.Random, canonical: bool = False
@@ -384,3 +385,10 @@ def _magnitude(value: int) -> str:
     """A huge number in a few characters (str() refuses past 4,300 digits)."""
     digits = value.bit_length() * 0.30103
     return f"{'-' if value < 0 else ''}about 10^{digits:.0f}"
+
+
+def _known(what: str, names, known: dict) -> None:
+    """ValueError for the first of names that is not known, listing those that are."""
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown {what} '{name}'; {what}s: {', '.join(known)}")

@@ -550,14 +550,12 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
         if exc.stream is out and isinstance(exc.error, BrokenPipeError):
             return 0
         if exc.stream is out:
-            try:
+            with contextlib.suppress(_StreamFailed):
                 print(
                     f"rulespec: cannot write {out.name}: "
                     f"{getattr(exc.error, 'strerror', None) or exc.error}",
                     file=err,
                 )
-            except _StreamFailed:
-                pass
         return 2
 
 
@@ -608,16 +606,30 @@ def _main(argv, stdout, stderr, stdin) -> int:
         _parser().print_help(stdout)
         return 2
     args.stdin = stdin or sys.stdin  # where `play` reads the person's choices
-    for name, value in vars(args).items():  # no file name, nor any other argument, holds NUL
+    name = _nul_argument(args)
+    if name is not None:
+        print(
+            f"rulespec {args.command}: {name.replace('_', '-')}: a NUL character cannot be "
+            "in an argument",
+            file=stderr,
+        )
+        return 2
+    return _run_command(args, stdout, stderr)
+
+
+def _nul_argument(args) -> str | None:
+    """The first argument holding NUL, which no file name, nor any other argument, holds."""
+    for name, value in vars(args).items():
         if any(
             "\0" in v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)
         ):
-            print(
-                f"rulespec {args.command}: {name.replace('_', '-')}: a NUL character cannot be "
-                "in an argument",
-                file=stderr,
-            )
-            return 2
+            return name
+    return None
+
+
+def _run_command(args, stdout, stderr) -> int:
+    """The command's exit code; each kind of failure as one line (or a diagnostic) on
+    standard error and its exit code."""
     try:
         _take_standard_input(args)
         _settle(args)
@@ -1083,66 +1095,91 @@ def _codes(text):
 
 
 def _lint(args, out, err) -> int:
-    from .analysis import coverage, explore
-    from .analysis import lint as static
-    from .lang.loading import load
-    from .lang.variants import load_composed, resolve
-
     findings, sources = [], {}
     if args.simulate:
         _fit_workers(args, err)
     for path in args.specs:
-        if not Path(path).is_file():
-            load(path)  # raises RS001: an unreadable file is a tool error (exit 2)
-        try:
-            doc = load_composed(path, args.variant) if args.variant else resolve(load(path))
-            spec = compile_document(doc)
-        except FileNotFoundError as exc:
-            raise UsageError(str(exc)) from None
-        except SpecError as exc:
-            sources.update(exc.sources)
-            findings += [
-                static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint)
-                for d in exc.diagnostics
-            ]
-            continue
-        sources.update(doc.all_sources())
-        layer1 = static.static(spec)
-        found = [
-            static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint) for d in spec.notices
+        findings += _lint_spec(args, path, sources, err)
+    findings = _chosen_findings(args, findings)
+    if args.format != "text":
+        out.write(_machine(args.format, findings))
+    else:
+        _print_findings(args, findings, sources, out)
+    threshold = SEVERITIES.index(args.fail_on)
+    failing = [f for f in findings if SEVERITIES.index(f.severity) >= threshold]
+    return 1 if failing else 0
+
+
+def _lint_spec(args, path, sources, err) -> list:
+    """One spec's findings, those its comments silence left out (a spec that does not
+    load: its diagnostics); adds its files' lines to sources."""
+    from .analysis import lint as static
+    from .lang.loading import load
+    from .lang.variants import load_composed, resolve
+
+    if not Path(path).is_file():
+        load(path)  # raises RS001: an unreadable file is a tool error (exit 2)
+    try:
+        doc = load_composed(path, args.variant) if args.variant else resolve(load(path))
+        spec = compile_document(doc)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    except SpecError as exc:
+        sources.update(exc.sources)
+        return [
+            static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint)
+            for d in exc.diagnostics
         ]
-        found += layer1
-        if args.explore:
-            bounds = explore.Bounds(
-                depth=args.depth, max_states=args.max_states, timeout=args.timeout
-            )
-            progress = _progress(err, args.max_states, "states") if _terminal(err) else None
-            try:
-                report = explore.explore(spec, bounds, progress)
-                if progress is not None:
-                    progress(report.states, final=True)
-            except explore.Timeout as exc:
-                raise UsageError(
-                    f"{path}: {exc}; raise --timeout, or lower --depth or --max-states"
-                ) from None
-            found += explore.confirm(spec, layer1, report)
-        if args.simulate:
-            agents = _check_agents(args, spec, spec.default_players, path)
-            # worker processes load the spec from its file; one process plays the spec at hand
-            job = simulation.Job(
-                _job_path(path), spec.default_players, agents, None, _variant_paths(args)
-            )
-            progress = _progress(err, args.simulate) if _terminal(err) else None
-            found += coverage.coverage(
-                spec,
-                args.simulate,
-                agents,
-                args.seed,
-                args.workers,
-                job if args.workers > 1 else None,
-                progress,
-            )
-        findings += [f for f in found if not static.silenced(f, sources.get(f.span.file, []))]
+    sources.update(doc.all_sources())
+    layer1 = static.static(spec)
+    found = [static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint) for d in spec.notices]
+    found += layer1
+    if args.explore:
+        found += _explored(args, spec, path, layer1, err)
+    if args.simulate:
+        found += _covered(args, spec, path, err)
+    return [f for f in found if not static.silenced(f, sources.get(f.span.file, []))]
+
+
+def _explored(args, spec, path, layer1, err) -> list:
+    """Layer 2: the static findings exploring the game's states confirms, and its own."""
+    from .analysis import explore
+
+    bounds = explore.Bounds(depth=args.depth, max_states=args.max_states, timeout=args.timeout)
+    progress = _progress(err, args.max_states, "states") if _terminal(err) else None
+    try:
+        report = explore.explore(spec, bounds, progress)
+        if progress is not None:
+            progress(report.states, final=True)
+    except explore.Timeout as exc:
+        raise UsageError(
+            f"{path}: {exc}; raise --timeout, or lower --depth or --max-states"
+        ) from None
+    return explore.confirm(spec, layer1, report)
+
+
+def _covered(args, spec, path, err) -> list:
+    """Layer 3: what --simulate's games never reach."""
+    from .analysis import coverage
+
+    agents = _check_agents(args, spec, spec.default_players, path)
+    # worker processes load the spec from its file; one process plays the spec at hand
+    job = simulation.Job(_job_path(path), spec.default_players, agents, None, _variant_paths(args))
+    progress = _progress(err, args.simulate) if _terminal(err) else None
+    return coverage.coverage(
+        spec,
+        args.simulate,
+        agents,
+        args.seed,
+        args.workers,
+        job if args.workers > 1 else None,
+        progress,
+    )
+
+
+def _chosen_findings(args, findings) -> list:
+    """The findings --select and --ignore (else the settings) keep, at the severities
+    the settings give, each once, in file order."""
     select = _codes(args.select) if args.select is not None else args.config.select or ()
     ignore = _codes(args.ignore) if args.ignore is not None else args.config.ignore or ()
     findings = [
@@ -1159,30 +1196,27 @@ def _lint(args, out, err) -> int:
     unique = {
         (f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)
     }
-    findings = sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
-    if args.format != "text":
-        out.write(_machine(args.format, findings))
-    else:
-        for f in findings:
-            d = Diagnostic(
-                f.code,
-                f.message + (f" [layer {f.layer}]" if f.layer else ""),
-                f.span,
-                f.severity,
-                f.hint,
-            )
-            print(d.render(sources.get(f.span.file)), file=out)
-            if f.trace:
-                print("    reached by: " + "; ".join(f.trace), file=out)
-        counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
-        print(
-            f"{len(args.specs)} spec(s) linted: {counts['error']} error(s), "
-            f"{counts['warning']} warning(s), {counts['info']} note(s)",
-            file=out,
+    return sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
+
+
+def _print_findings(args, findings, sources, out) -> None:
+    for f in findings:
+        d = Diagnostic(
+            f.code,
+            f.message + (f" [layer {f.layer}]" if f.layer else ""),
+            f.span,
+            f.severity,
+            f.hint,
         )
-    threshold = SEVERITIES.index(args.fail_on)
-    failing = [f for f in findings if SEVERITIES.index(f.severity) >= threshold]
-    return 1 if failing else 0
+        print(d.render(sources.get(f.span.file)), file=out)
+        if f.trace:
+            print("    reached by: " + "; ".join(f.trace), file=out)
+    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+    print(
+        f"{len(args.specs)} spec(s) linted: {counts['error']} error(s), "
+        f"{counts['warning']} warning(s), {counts['info']} note(s)",
+        file=out,
+    )
 
 
 def _machine(form: str, findings) -> str:

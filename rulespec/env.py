@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -32,7 +33,11 @@ from rulespec.table.encoding import ActionSpace, ObservationEncoder
 
 
 class RulespecEnv(AECEnv):
-    metadata = {"name": "rulespec", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict] = {
+        "name": "rulespec",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

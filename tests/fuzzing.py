@@ -327,7 +327,7 @@ def small_or_wild(rng: random.Random, small: tuple[int, int], wild: float = 0.25
                 "-99999999999",
                 "0x10",
                 " 2",
-                "２",
+                "\uff12",  # a fullwidth 2
                 "1_0",
                 "+3",
                 "--",
@@ -596,66 +596,89 @@ def _mutate_log(rng: random.Random, lines: list[str]) -> list[str]:
         i = rng.randrange(len(lines)) if lines else 0
         if not lines:
             lines.append("{}")
-        elif op in (0, 1, 2):  # retype or drop a field
-            try:
-                record = json.loads(lines[i])
-            except (ValueError, RecursionError):  # a line an earlier round made bad or deep
-                continue
-            if isinstance(record, dict) and record:
-                key = rng.choice(sorted(record))
-                if rng.random() < 0.2:
-                    del record[key]
-                elif (
-                    key == "result"
-                    and isinstance(record[key], dict)
-                    and record[key]
-                    and rng.random() < 0.5
-                ):
-                    sub = rng.choice(sorted(record[key]))
-                    record[key][sub] = _wild_json(rng)
-                elif key == "spec" and rng.random() < 0.5:
-                    record[key] = rng.choice(
-                        [
-                            "{tmp}",
-                            "{tmp}/missing.yaml",
-                            "{tmp}/game.jsonl",
-                            "",
-                            str(ROOT / "games" / "pirates_wild.yaml"),
-                        ]
-                    )
-                else:
-                    record[key] = _wild_json(rng)
-                lines[i] = json.dumps(record)
-        elif op == 3:
-            del lines[i : i + rng.randint(1, 3)]
-        elif op == 4:
-            lines.insert(i, lines[rng.randrange(len(lines))])
-        elif op == 5:
-            j = rng.randrange(len(lines))
-            lines[i], lines[j] = lines[j], lines[i]
-        elif op == 6:  # deep or long JSON
-            depth = rng.choice([100, 1000, 100000])
-            lines.insert(
-                i,
-                rng.choice(
-                    [
-                        "[" * depth + "]" * depth,
-                        '{"a":' * depth + "1" + "}" * depth,
-                        json.dumps({"event": "move", "cards": ["x"] * 200000}),
-                        json.dumps("y" * 2_000_000),
-                    ]
-                ),
-            )
-        elif op == 7:
-            lines.insert(
-                i,
-                rng.choice(
-                    ["", "not json", "{", "null", "[]", "1e999", "NaN", '"\\ud800"', "\x00"]
-                ),
-            )
         else:
-            lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
+            _LOG_MUTATIONS[op](rng, lines, i)
     return lines
+
+
+def _retype_field(rng: random.Random, lines: list[str], i: int) -> None:
+    """Retype or drop a field of line i."""
+    try:
+        record = json.loads(lines[i])
+    except (ValueError, RecursionError):  # a line an earlier round made bad or deep
+        return
+    if not (isinstance(record, dict) and record):
+        return
+    key = rng.choice(sorted(record))
+    if rng.random() < 0.2:
+        del record[key]
+    elif key == "result" and isinstance(record[key], dict) and record[key] and rng.random() < 0.5:
+        sub = rng.choice(sorted(record[key]))
+        record[key][sub] = _wild_json(rng)
+    elif key == "spec" and rng.random() < 0.5:
+        record[key] = rng.choice(
+            [
+                "{tmp}",
+                "{tmp}/missing.yaml",
+                "{tmp}/game.jsonl",
+                "",
+                str(ROOT / "games" / "pirates_wild.yaml"),
+            ]
+        )
+    else:
+        record[key] = _wild_json(rng)
+    lines[i] = json.dumps(record)
+
+
+def _drop_lines(rng: random.Random, lines: list[str], i: int) -> None:
+    del lines[i : i + rng.randint(1, 3)]
+
+
+def _repeat_line(rng: random.Random, lines: list[str], i: int) -> None:
+    lines.insert(i, lines[rng.randrange(len(lines))])
+
+
+def _swap_lines(rng: random.Random, lines: list[str], i: int) -> None:
+    j = rng.randrange(len(lines))
+    lines[i], lines[j] = lines[j], lines[i]
+
+
+def _huge_line(rng: random.Random, lines: list[str], i: int) -> None:
+    """Insert deep or long JSON."""
+    depth = rng.choice([100, 1000, 100000])
+    lines.insert(
+        i,
+        rng.choice(
+            [
+                "[" * depth + "]" * depth,
+                '{"a":' * depth + "1" + "}" * depth,
+                json.dumps({"event": "move", "cards": ["x"] * 200000}),
+                json.dumps("y" * 2_000_000),
+            ]
+        ),
+    )
+
+
+def _junk_line(rng: random.Random, lines: list[str], i: int) -> None:
+    lines.insert(
+        i, rng.choice(["", "not json", "{", "null", "[]", "1e999", "NaN", '"\\ud800"', "\x00"])
+    )
+
+
+def _cut_line(rng: random.Random, lines: list[str], i: int) -> None:
+    lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
+
+
+# what _mutate_log does for each op it draws, 0 to 8
+_LOG_MUTATIONS = (
+    *[_retype_field] * 3,
+    _drop_lines,
+    _repeat_line,
+    _swap_lines,
+    _huge_line,
+    _junk_line,
+    _cut_line,
+)
 
 
 def _log_case(rng: random.Random, seed: int) -> Case:
@@ -700,142 +723,189 @@ def _argv_case(rng: random.Random, seed: int) -> Case:
             "",
         ]
     )
-    stdin = ""
     out_file = rng.choice(
         ["{tmp}/out.jsonl", spec, "{tmp}", "{tmp}/missing/dir/x", "{tmp}/game.jsonl"]
     )
-    if cmd == "run":
-        argv = [
-            "run",
-            spec,
-            *_game_flags(rng),
-            *_variant_flags(rng),
-            "--max-turns",
-            small_or_wild(rng, (1, 40)),
-        ]
-        if rng.random() < 0.3:
-            argv += ["--games", small_or_wild(rng, (1, 3))]
-        if rng.random() < 0.3:
-            argv += ["--log", out_file]
-        if rng.random() < 0.3:
-            argv += [
-                "--as",
-                rng.choice(["P1", "P2", "P0", "P9", "p1", "", "1", "P-1", "P99999999999999"]),
-            ]
-        if rng.random() < 0.3:
-            argv.append("--json")
-    elif cmd == "simulate":
-        argv = [
-            "simulate",
-            spec,
-            *_game_flags(rng),
-            *_variant_flags(rng),
-            "--games",
-            small_or_wild(rng, (1, 4)),
-            "--max-turns",
-            small_or_wild(rng, (1, 30)),
-        ]
-        if rng.random() < 0.2:  # process pools stay small: a huge count would fork that many
-            argv += ["--workers", rng.choice(["1", "2", "0", "-1", "", "1.5"])]
-        if rng.random() < 0.3:
-            argv.append("--json")
-        if rng.random() < 0.15:
-            argv += ["--plot", rng.choice(["{tmp}/plot.png", "{tmp}", spec])]
-    elif cmd == "validate":
-        argv = [
-            "validate",
-            spec,
-            *rng.choice([[], [spec], ["{tmp}/games"], ["{tmp}/game.jsonl"]]),
-            *_variant_flags(rng),
-        ]
-    elif cmd == "lint":
-        argv = ["lint", spec, *_variant_flags(rng)]
-        if rng.random() < 0.4:
-            argv += [
-                "--explore",
-                "--depth",
-                small_or_wild(rng, (0, 3)),
-                "--max-states",
-                small_or_wild(rng, (1, 400)),
-            ]
-        if rng.random() < 0.3:
-            argv += [
-                "--timeout",
-                rng.choice(["0.5", "1", "0", "-1", "nan", "inf", "1e-9", "", "x"]),
-            ]
-        if rng.random() < 0.3:
-            argv += ["--simulate", small_or_wild(rng, (0, 3))]
-        if rng.random() < 0.3:
-            argv += ["--format", rng.choice(["text", "json", "sarif", "xml", ""])]
-        if rng.random() < 0.3:
-            argv += ["--fail-on", rng.choice(["info", "warning", "error", "fatal"])]
-        if rng.random() < 0.3:
-            argv += [
-                rng.choice(["--select", "--ignore"]),
-                rng.choice(["RS", "RS7", "", ",", "RS1,,RS2", "*", "x" * 99]),
-            ]
-    elif cmd == "diff":
-        other = rng.choice(
-            [
-                f"{{tmp}}/games/{game}.yaml",
-                "{tmp}/coin_grab.yaml",
-                f"{{tmp}}/games/variants/{game}/"
-                + ("advanced.yaml" if game == "take_the_gold" else "reverse.yaml"),
-            ]
-        )
-        argv = ["diff", spec, other]
-        if rng.random() < 0.3:
-            argv += ["--simulate", small_or_wild(rng, (0, 3))]
-        if rng.random() < 0.3:
-            argv += ["--players", small_or_wild(rng, (1, 7))]
-        if rng.random() < 0.3:
-            argv += ["--fail-on", rng.choice(["info", "warning", "error", "x"])]
-        if rng.random() < 0.3:
-            argv.append("--json")
-    elif cmd == "graph":
-        argv = ["graph", spec, "--format", rng.choice(["dot", "mermaid", "json", "svg"])]
-        if rng.random() < 0.4:
-            argv += ["--output", out_file]
-        if rng.random() < 0.2:
-            argv += [
-                "--render",
-                rng.choice(["{tmp}/out.svg", "{tmp}", spec, "{tmp}/missing/x.svg"]),
-            ]
-    elif cmd == "test":
-        argv = [
-            "test",
-            rng.choice(["{tmp}/games", spec, "{tmp}/game.jsonl", "{tmp}", "{tmp}/missing"]),
-        ]
-    elif cmd == "replay":
-        argv = ["replay", rng.choice(["{tmp}/game.jsonl", spec, "{tmp}", "{tmp}/missing.jsonl"])]
-    elif cmd == "play":
-        argv = [
-            "play",
-            spec,
-            "--as",
-            rng.choice(["P1", "P2", "P0", "P9", "", "x"]),
-            *_game_flags(rng),
-            "--max-turns",
-            small_or_wild(rng, (1, 10)),
-        ]
-        stdin = "\n".join(
-            rng.choice(["1", "0", "-1", "99", "", "x", "1.5", "9" * 50, "\x00", "?", "quit"])
-            for _ in range(rng.randint(0, 40))
-        )
-    elif cmd == "compile":
-        argv = [
-            "compile",
-            spec,
-            *rng.choice([[], ["--show"], ["--show", "setup"], ["--show", ""]]),
-            *rng.choice([[], ["--players", small_or_wild(rng, (1, 7))]]),
-            *_variant_flags(rng),
-        ]
-    elif cmd == "schema":
-        argv = ["schema"]
-    else:
-        argv = []
+    build = _ARGV_BUILDERS.get(cmd)
+    argv = build(rng, spec, game, out_file) if build else []
+    stdin = _play_stdin(rng) if cmd == "play" else ""
     argv = _mangle_argv(rng, argv, paths)
     return Case("argv", seed, argv, files, stdin)
+
+
+def _run_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    argv = [
+        "run",
+        spec,
+        *_game_flags(rng),
+        *_variant_flags(rng),
+        "--max-turns",
+        small_or_wild(rng, (1, 40)),
+    ]
+    if rng.random() < 0.3:
+        argv += ["--games", small_or_wild(rng, (1, 3))]
+    if rng.random() < 0.3:
+        argv += ["--log", out_file]
+    if rng.random() < 0.3:
+        argv += [
+            "--as",
+            rng.choice(["P1", "P2", "P0", "P9", "p1", "", "1", "P-1", "P99999999999999"]),
+        ]
+    if rng.random() < 0.3:
+        argv.append("--json")
+    return argv
+
+
+def _simulate_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    argv = [
+        "simulate",
+        spec,
+        *_game_flags(rng),
+        *_variant_flags(rng),
+        "--games",
+        small_or_wild(rng, (1, 4)),
+        "--max-turns",
+        small_or_wild(rng, (1, 30)),
+    ]
+    if rng.random() < 0.2:  # process pools stay small: a huge count would fork that many
+        argv += ["--workers", rng.choice(["1", "2", "0", "-1", "", "1.5"])]
+    if rng.random() < 0.3:
+        argv.append("--json")
+    if rng.random() < 0.15:
+        argv += ["--plot", rng.choice(["{tmp}/plot.png", "{tmp}", spec])]
+    return argv
+
+
+def _validate_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    return [
+        "validate",
+        spec,
+        *rng.choice([[], [spec], ["{tmp}/games"], ["{tmp}/game.jsonl"]]),
+        *_variant_flags(rng),
+    ]
+
+
+def _lint_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    argv = ["lint", spec, *_variant_flags(rng)]
+    if rng.random() < 0.4:
+        argv += [
+            "--explore",
+            "--depth",
+            small_or_wild(rng, (0, 3)),
+            "--max-states",
+            small_or_wild(rng, (1, 400)),
+        ]
+    if rng.random() < 0.3:
+        argv += [
+            "--timeout",
+            rng.choice(["0.5", "1", "0", "-1", "nan", "inf", "1e-9", "", "x"]),
+        ]
+    if rng.random() < 0.3:
+        argv += ["--simulate", small_or_wild(rng, (0, 3))]
+    if rng.random() < 0.3:
+        argv += ["--format", rng.choice(["text", "json", "sarif", "xml", ""])]
+    if rng.random() < 0.3:
+        argv += ["--fail-on", rng.choice(["info", "warning", "error", "fatal"])]
+    if rng.random() < 0.3:
+        argv += [
+            rng.choice(["--select", "--ignore"]),
+            rng.choice(["RS", "RS7", "", ",", "RS1,,RS2", "*", "x" * 99]),
+        ]
+    return argv
+
+
+def _diff_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    other = rng.choice(
+        [
+            f"{{tmp}}/games/{game}.yaml",
+            "{tmp}/coin_grab.yaml",
+            f"{{tmp}}/games/variants/{game}/"
+            + ("advanced.yaml" if game == "take_the_gold" else "reverse.yaml"),
+        ]
+    )
+    argv = ["diff", spec, other]
+    if rng.random() < 0.3:
+        argv += ["--simulate", small_or_wild(rng, (0, 3))]
+    if rng.random() < 0.3:
+        argv += ["--players", small_or_wild(rng, (1, 7))]
+    if rng.random() < 0.3:
+        argv += ["--fail-on", rng.choice(["info", "warning", "error", "x"])]
+    if rng.random() < 0.3:
+        argv.append("--json")
+    return argv
+
+
+def _graph_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    argv = ["graph", spec, "--format", rng.choice(["dot", "mermaid", "json", "svg"])]
+    if rng.random() < 0.4:
+        argv += ["--output", out_file]
+    if rng.random() < 0.2:
+        argv += [
+            "--render",
+            rng.choice(["{tmp}/out.svg", "{tmp}", spec, "{tmp}/missing/x.svg"]),
+        ]
+    return argv
+
+
+def _test_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    return [
+        "test",
+        rng.choice(["{tmp}/games", spec, "{tmp}/game.jsonl", "{tmp}", "{tmp}/missing"]),
+    ]
+
+
+def _replay_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    return ["replay", rng.choice(["{tmp}/game.jsonl", spec, "{tmp}", "{tmp}/missing.jsonl"])]
+
+
+def _play_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    return [
+        "play",
+        spec,
+        "--as",
+        rng.choice(["P1", "P2", "P0", "P9", "", "x"]),
+        *_game_flags(rng),
+        "--max-turns",
+        small_or_wild(rng, (1, 10)),
+    ]
+
+
+def _compile_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    return [
+        "compile",
+        spec,
+        *rng.choice([[], ["--show"], ["--show", "setup"], ["--show", ""]]),
+        *rng.choice([[], ["--players", small_or_wild(rng, (1, 7))]]),
+        *_variant_flags(rng),
+    ]
+
+
+def _schema_argv(rng: random.Random, spec: str, game: str, out_file: str) -> list[str]:
+    return ["schema"]
+
+
+def _play_stdin(rng: random.Random) -> str:
+    """What a person might type at `play`'s prompts."""
+    return "\n".join(
+        rng.choice(["1", "0", "-1", "99", "", "x", "1.5", "9" * 50, "\x00", "?", "quit"])
+        for _ in range(rng.randint(0, 40))
+    )
+
+
+# the arguments of each command (the others: none)
+_ARGV_BUILDERS = {
+    "run": _run_argv,
+    "simulate": _simulate_argv,
+    "validate": _validate_argv,
+    "lint": _lint_argv,
+    "diff": _diff_argv,
+    "graph": _graph_argv,
+    "test": _test_argv,
+    "replay": _replay_argv,
+    "play": _play_argv,
+    "compile": _compile_argv,
+    "schema": _schema_argv,
+}
 
 
 BUILDERS = {

@@ -1,6 +1,8 @@
 """The agents: option syntax, and the ismcts search agent's determinism, blindness to
 hidden cards and strength."""
 
+from pathlib import Path
+
 import pytest
 
 from rulespec.interpreter import State
@@ -154,7 +156,7 @@ def test_ismcts_beats_random_at_take_the_gold():
 
 def test_ismcts_plays_a_spec_without_an_evaluation_by_its_result_alone(tmp_path):
     spec = tmp_path / "plain.yaml"
-    text = open(TTG).read()
+    text = Path(TTG).read_text(encoding="utf-8")
     spec.write_text(text[: text.index("\nevaluation:")] + "\n")
     assert cli("run", spec, "--players", 2, "--agents", "ismcts:iterations=5")[0] == 0
     code, _, err = cli(

@@ -172,7 +172,7 @@ def test_a_played_and_a_chosen_card_have_their_properties_readable():
     # a chosen card: a face card goes to the trick, another back to the pile
     game = laid_out(spec, ["red_high", "blue_low"], [])
     game.apply_action("pass")
-    game.apply_action([o for o in game.legal_labels() if "blue_low" in o][0])
+    game.apply_action(next(o for o in game.legal_labels() if "blue_low" in o))
     assert zone(game, "trick") == [] and zone(game, "hand[P1]") == ["red_high"]
 
 
@@ -290,7 +290,7 @@ def test_a_statement_keyword_in_a_value_is_reported_at_itself(effect, message, c
     with pytest.raises(SpecError) as exc:
         load_spec("ranks.yaml", text)
     (d,) = exc.value.diagnostics
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if effect in l)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if effect in ln)
     assert (d.code, d.message, d.span.line, d.span.col) == (
         "RS301",
         message,

@@ -20,7 +20,9 @@ def test_a_game_runs_three_rounds_of_eight_picks_and_replays_the_same(tmp_path):
     code, out, err = cli("run", DRAFT, "--players", 3, "--seed", 7, "--log", log)
     assert (code, err) == (0, "")
     assert [int(n) for n in re.findall(r"^Round (\d) begins", out, re.M)] == [1, 2, 3]
-    assert re.search(r"^Game over after 24 turns: P\d(, P\d)* wins?, by the match end \"Last round\"", out, re.M)
+    assert re.search(
+        r"^Game over after 24 turns: P\d(, P\d)* wins?, by the match end \"Last round\"", out, re.M
+    )
     code, out, _ = cli("replay", log)
     assert code == 0 and "1 of 1 game(s) replayed the same" in out
 

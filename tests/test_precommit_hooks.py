@@ -33,7 +33,7 @@ def test_the_hooks_match_yaml_files_but_not_pre_commit_configs():
     for h in HOOKS:
         files, exclude = re.compile(h["files"]), re.compile(h["exclude"])
 
-        def picked(path):
+        def picked(path, files=files, exclude=exclude):
             return bool(files.search(path)) and not exclude.search(path)
 
         assert picked("games/take_the_gold.yaml") and picked("games/variants/x/long.yml")

@@ -2,6 +2,7 @@
 Dask cluster; and its report counts what it says it counts."""
 
 import io
+import itertools
 import json
 import multiprocessing
 import tracemalloc
@@ -79,7 +80,9 @@ def test_a_huge_game_count_is_split_without_listing_its_seeds():
         tracemalloc.stop()
     assert peak < 100_000 and len(work) == 8
     assert list(work[0][1][:3]) == [7, 8, 9] and work[-1][1][-1] == 7 + 10**20 - 1
-    assert all(a[1][-1] + 1 == b[1][0] for a, b in zip(work, work[1:]))  # no seed lost or repeated
+    assert all(
+        a[1][-1] + 1 == b[1][0] for a, b in itertools.pairwise(work)
+    )  # no seed lost or repeated
 
 
 def test_no_more_worker_processes_than_chunks_of_work():

@@ -97,10 +97,11 @@ def looping_rule(state) -> str:
 
 
 PROGRESS_EVERY = 500  # states between two calls of explore's progress
+DEFAULT_BOUNDS = Bounds()  # explore reads its bounds and never changes them
 
 
 def explore(
-    spec: ir.Spec, bounds: Bounds = Bounds(), progress: Callable[[int], None] | None = None
+    spec: ir.Spec, bounds: Bounds = DEFAULT_BOUNDS, progress: Callable[[int], None] | None = None
 ) -> Report:
     """Breadth first from each seed's start; progress(states seen) is called now and then."""
     n = max(spec.min_players, min(bounds.players, spec.max_players))

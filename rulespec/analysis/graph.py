@@ -232,15 +232,33 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     return touches_of(node.when), touches_of(node.effect)
 
 
+_READ_KINDS = ("zone", "counter", "param", "goal", "memory")
+
+
 def build(spec: ir.Spec) -> nx.MultiDiGraph:
+    """The rules graph, built in a fixed order (its exports list nodes and edges in the
+    order they were added): the declarations, the turn flow, what offers and enables
+    the rules, what each rule touches, and which automatic rules feed which."""
     g = nx.MultiDiGraph(name=spec.name)
+    _add_declarations(g, spec)
+    _add_flow(g, spec)
+    _add_offers(g, spec)
+    touches = _add_touches(g, spec)
+    _add_feeds(g, spec, touches)
+    g.graph["touches"] = touches
+    return g
 
-    def node(nid: NodeId, span, **attrs):
-        g.add_node(nid, kind=nid.kind, span=str(span), label=nid.name, **attrs)
 
-    node(SETUP, spec.span)
+def _node(g, nid: NodeId, span, **attrs):
+    g.add_node(nid, kind=nid.kind, span=str(span), label=nid.name, **attrs)
+
+
+def _add_declarations(g, spec: ir.Spec):
+    """A node for the setup, each card, zone, counter, param, memory, goal, rule,
+    procedure and condition; the goals' reads and the definitions' calls."""
+    _node(g, SETUP, spec.span)
     for c in spec.cards:
-        node(NodeId("card", c.name), c.span, count=c.count)
+        _node(g, NodeId("card", c.name), c.span, count=c.count)
     for kind, defs in (
         ("zone", spec.zones),
         ("counter", spec.counters),
@@ -248,20 +266,24 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
         ("memory", spec.memories),
     ):
         for d in defs:
-            node(NodeId(kind, d.name), d.span)
+            _node(g, NodeId(kind, d.name), d.span)
     for goal in spec.goals:
-        node(NodeId("goal", goal.name), goal.span)
+        _node(g, NodeId("goal", goal.name), goal.span)
         g.add_edge(NodeId("goal", goal.name), NodeId("zone", goal.zone), key="reads")
     for nid, part in rules_of(spec):
         if part is not None:
-            node(nid, part.span)
+            _node(g, nid, part.span)
     for nid, part in definitions(spec):
-        node(nid, part.span)
+        _node(g, nid, part.span)
     for nid, part in definitions(spec):
         body = part.effect if nid.kind == "procedure" else part.when
         for what, name in sorted(touches_of(body).calls):
             g.add_edge(nid, NodeId(what, name), key="calls")
 
+
+def _add_flow(g, spec: ir.Spec):
+    """The `next` edges from the setup through the rounds and round after round of
+    steps, the repeats, and the turn order with what it reads."""
     steps = [NodeId("step", s.name) for s in spec.turn]
     first = [SETUP] + _round_flow(g, spec)
     for a, b in zip(first + steps, first[1:] + steps + steps[:1]):
@@ -271,10 +293,15 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
             g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
     if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
         order = NodeId("turn_order")
-        node(order, spec.turn_order.span)
+        _node(g, order, spec.turn_order.span)
         for what, name in touches_of(spec.turn_order).reads:
-            if what in ("zone", "counter", "param", "goal", "memory"):
+            if what in _READ_KINDS:
                 g.add_edge(order, NodeId(what, name), key="reads")
+
+
+def _add_offers(g, spec: ir.Spec):
+    """Which step offers which action, which cards enable which action or answer, and
+    which action or answer opens a window for which answer."""
     kinds = kind_members(spec)
     for s in spec.turn:
         for a in s.actions:
@@ -296,6 +323,10 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
             if a in opens:
                 g.add_edge(opens[a], NodeId("reaction", r.name), key="opens")
 
+
+def _add_touches(g, spec: ir.Spec) -> dict:
+    """Each rule's edges to the zones, counters and memories it moves, changes or
+    reads and to what it calls; returns each rule's (condition, effect) touches."""
     touches = {}
     for nid, part in rules_of(spec):
         cond, eff = rule_touches(spec, nid.kind, part)
@@ -311,22 +342,27 @@ def build(spec: ir.Spec) -> nx.MultiDiGraph:
         for what, name in _direct_calls(spec, part):
             g.add_edge(nid, NodeId(what, name), key="calls")
         for what, name in cond.reads | eff.reads:
-            if what in ("zone", "counter", "param", "goal", "memory"):
+            if what in _READ_KINDS:
                 g.add_edge(nid, NodeId(what, name), key="reads")
+    return touches
+
+
+def _add_feeds(g, spec: ir.Spec, touches: dict):
+    """A `feeds` edge from each trigger or end to each one whose condition reads what
+    it writes (a goal reads its zone)."""
     autos = [nid for nid, _ in rules_of(spec) if nid.kind in ("trigger", "end")]
     for a in autos:
+        _, eff = touches[a]
         written = (
-            {("zone", z) for z in touches[a][1].moves_to | touches[a][1].moves_from}
-            | {("counter", c) for c in touches[a][1].changes}
-            | {("memory", m) for m in touches[a][1].remembers}
+            {("zone", z) for z in eff.moves_to | eff.moves_from}
+            | {("counter", c) for c in eff.changes}
+            | {("memory", m) for m in eff.remembers}
         )
         for b in autos:
             read = touches[b][0].reads
             goal_zones = {("zone", gd.zone) for gd in spec.goals if ("goal", gd.name) in read}
             if written & (read | goal_zones):
                 g.add_edge(a, b, key="feeds")
-    g.graph["touches"] = touches
-    return g
 
 
 def _direct_calls(spec: ir.Spec, part) -> list[tuple[str, str]]:

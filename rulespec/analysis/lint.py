@@ -80,7 +80,7 @@ class Analysis:
         """Zones no card ever leaves."""
         spec, out = self.spec, set()
         sources = set()
-        for _, (cond, eff) in self.touches.items():
+        for _cond, eff in self.touches.values():
             sources |= eff.moves_from
         tos = {n for a in spec.actions for n in graphs.zones_in(a.to)} | {
             n for r in spec.reactions for n in graphs.zones_in(r.to)
@@ -180,69 +180,86 @@ class Analysis:
 
     def interval(self, e) -> tuple[float, float] | None:
         """Bounds of an int expression, or None when nothing useful is known."""
-        if isinstance(e, ir.Const) and e.type == "int":
-            return (e.value, e.value)
-        if isinstance(e, ir.Param) and e.type == "int":
-            vs = self.params[e.name]
-            return (min(vs), max(vs))
-        if isinstance(e, ir.Counter):
-            if e.name in self.pinned:
-                return self.pinned[e.name]
-            return (
-                None
-                if self.counter_bounds is None
-                else self.counter_bounds.get(e.name, (-INF, INF))
+        rule = _INTERVALS.get(type(e))
+        return rule(self, e) if rule else None
+
+    def _const_interval(self, e):
+        return (e.value, e.value) if e.type == "int" else None
+
+    def _param_interval(self, e):
+        if e.type != "int":
+            return None
+        vs = self.params[e.name]
+        return (min(vs), max(vs))
+
+    def _counter_interval(self, e):
+        if e.name in self.pinned:
+            return self.pinned[e.name]
+        return None if self.counter_bounds is None else self.counter_bounds.get(e.name, (-INF, INF))
+
+    def _local_interval(self, e):
+        if e.name != "player_count":
+            return None
+        if self.players:
+            return (self.players, self.players)
+        return (self.spec.min_players, self.spec.max_players)
+
+    def _call_interval(self, e):
+        if e.func == "count":
+            return self._count_interval(e)
+        if e.func == "size":
+            players = e.args[0].type in ("players", "player")
+            return (0, self.spec.max_players if players else self.deck_size)
+        if e.func == "goal_score":
+            return (0, max(sum(lim for _, lim in g.order) for g in self.goals(e.args[0])))
+        if e.func in ("min", "max"):
+            a, b = self.interval(e.args[0]), self.interval(e.args[1])
+            if a and b:
+                f = min if e.func == "min" else max
+                return (f(a[0], b[0]), f(a[1], b[1]))
+        if e.func == "prop" and e.type == "int":  # a card without it, or none, gives 0
+            return _hull(
+                (0, 0),
+                *((v, v) for c in self.spec.cards for k, v in c.props if k == e.args[1].value),
             )
-        if isinstance(e, ir.Local) and e.name == "player_count":
-            return (
-                (self.players, self.players)
-                if self.players
-                else (self.spec.min_players, self.spec.max_players)
-            )
-        if isinstance(e, ir.Call):
-            if e.func == "count" and isinstance(e.args[1], ir.Kind):
-                return (0, self.supply.get(e.args[1].name, self.deck_size))
-            if e.func == "count" and self.never_matches(e.args[0], e.args[1]):
-                return (0, 0)
-            if e.func == "count":
-                return (0, self.deck_size)
-            if e.func == "size":
-                return (
-                    0,
-                    self.spec.max_players
-                    if e.args[0].type in ("players", "player")
-                    else self.deck_size,
-                )
-            if e.func == "goal_score":
-                return (0, max(sum(lim for _, lim in g.order) for g in self.goals(e.args[0])))
-            if e.func in ("min", "max"):
-                a, b = self.interval(e.args[0]), self.interval(e.args[1])
-                if a and b:
-                    f = min if e.func == "min" else max
-                    return (f(a[0], b[0]), f(a[1], b[1]))
-            if e.func == "prop" and e.type == "int":  # a card without it, or none, gives 0
-                return _hull(
-                    (0, 0),
-                    *((v, v) for c in self.spec.cards for k, v in c.props if k == e.args[1].value),
-                )
-        if isinstance(e, ir.Aggregate) and e.func == "count":
-            return (0, self.deck_size if e.over_cards else self.spec.max_players)
-        if isinstance(e, ir.Aggregate) and e.func in ("max", "min"):  # no items give 0
-            return _hull((0, 0), self.interval(e.body))
-        if isinstance(e, ir.IfExpr):
-            return _hull(self.interval(e.then), self.interval(e.orelse))
-        if isinstance(e, ir.Binary) and e.type == "int":
-            a, b = self.interval(e.left), self.interval(e.right)
-            if a and b and e.op == "+":
-                return (a[0] + b[0], a[1] + b[1])
-            if a and b and e.op == "-":
-                return (a[0] - b[1], a[1] - b[0])
-            if a and b and e.op == "*" and min(a[0], b[0]) >= 0:
-                return (a[0] * b[0], a[1] * b[1])
-        if isinstance(e, ir.Unary) and e.op == "-":
-            a = self.interval(e.operand)
-            return (-a[1], -a[0]) if a else None
         return None
+
+    def _count_interval(self, e):
+        if isinstance(e.args[1], ir.Kind):
+            return (0, self.supply.get(e.args[1].name, self.deck_size))
+        if self.never_matches(e.args[0], e.args[1]):
+            return (0, 0)
+        return (0, self.deck_size)
+
+    def _aggregate_interval(self, e):
+        if e.func == "count":
+            return (0, self.deck_size if e.over_cards else self.spec.max_players)
+        if e.func in ("max", "min"):  # no items give 0
+            return _hull((0, 0), self.interval(e.body))
+        return None
+
+    def _if_interval(self, e):
+        return _hull(self.interval(e.then), self.interval(e.orelse))
+
+    def _binary_interval(self, e):
+        if e.type != "int":
+            return None
+        a, b = self.interval(e.left), self.interval(e.right)
+        if not (a and b):
+            return None
+        if e.op == "+":
+            return (a[0] + b[0], a[1] + b[1])
+        if e.op == "-":
+            return (a[0] - b[1], a[1] - b[0])
+        if e.op == "*" and min(a[0], b[0]) >= 0:
+            return (a[0] * b[0], a[1] * b[1])
+        return None
+
+    def _unary_interval(self, e):
+        if e.op != "-":
+            return None
+        a = self.interval(e.operand)
+        return (-a[1], -a[0]) if a else None
 
     def card_types(self, e) -> set[str] | None:
         """The card types a card expression can hold, or None when any."""
@@ -278,12 +295,15 @@ class Analysis:
         """True or False when a condition's value is fixed by the bounds, else None."""
         if isinstance(e, ir.Const) and e.type == "bool":
             return e.value
-        if isinstance(e, ir.Call) and e.func == "goal_done":
-            if all(
+        if (
+            isinstance(e, ir.Call)
+            and e.func == "goal_done"
+            and all(
                 any(limit > self.supply.get(kind, 0) for kind, limit in g.order)
                 for g in self.goals(e.args[0])
-            ):
-                return False  # some limit is above what the deck holds
+            )
+        ):
+            return False  # some limit is above what the deck holds
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)
             return None if t is None else not t
@@ -314,6 +334,20 @@ class Analysis:
             }[e.op]
             return True if always else False if never else None
         return None
+
+
+# Analysis.interval's rule for each kind of expression; any other has no known bounds.
+_INTERVALS = {
+    ir.Const: Analysis._const_interval,
+    ir.Param: Analysis._param_interval,
+    ir.Counter: Analysis._counter_interval,
+    ir.Local: Analysis._local_interval,
+    ir.Call: Analysis._call_interval,
+    ir.Aggregate: Analysis._aggregate_interval,
+    ir.IfExpr: Analysis._if_interval,
+    ir.Binary: Analysis._binary_interval,
+    ir.Unary: Analysis._unary_interval,
+}
 
 
 def _effects(spec: ir.Spec) -> tuple:
@@ -504,66 +538,74 @@ def check_conditions(an: Analysis):
     """RL105: conditions (or parts) the deck and limits make impossible; RL108: ones
     that always hold. Judged for each player count's deck."""
     spec = an.spec
-    counts = list(range(spec.min_players, spec.max_players + 1))
-    per_count = an.per_count
     for nid, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
         kind, name = nid.kind, nid.name
-        conds = []  # (condition, the counters its rule may have set before it runs)
-        if kind in graphs.CONDITIONAL or (kind == "condition" and part.when.type == "bool"):
-            conds.append((part.when, set()))
-        elif kind in ("action", "reaction") and part.condition is not None:
-            conds.append((part.condition, set()))
-        body = _body(spec, part)
-        set_here = set(
-            (an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes
-        )
-        for s in ir.walk_statements(body):
-            if isinstance(s, (ir.If, ir.While)):
-                conds.append((s.cond, set_here))
-            elif isinstance(s, ir.ChooseBranch):
-                conds += [(b.cond, set_here) for b in s.branches if b.cond is not None]
         roles = _roles(an, kind, part)
-        for sub in (an, *per_count):
+        for sub in (an, *an.per_count):
             sub.roles = roles
-        for cond, set_before in conds:
+        for cond, set_before in _conditions_in(an, nid, part):
             yield from _while_initial(an, kind, name, cond, set_before)
             yield from _once_assigned(an, kind, name, cond)
-            verdicts: dict = {}  # node -> [verdict per player count]
-            for sub in per_count:
-                for node, verdict in _verdicts(sub, cond):
-                    verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
-            for node, found in verdicts.values():
-                never = [n for n, v in found if v is False]
-                always = [n for n, v in found if v is True]
-                if never:
-                    # an error is a fact about every player count; one count is a warning
-                    every = len(never) == len(counts)
-                    where = "" if every else f" with {' or '.join(map(str, never))} players"
-                    sub = per_count[counts.index(never[0])]
-                    yield Finding(
-                        "RL105",
-                        "error" if every else "warning",
-                        f"{kind} '{name}': "
-                        f"this condition can never hold{where} ({_explain(sub, node)})",
-                        node.span,
-                        rules=(name,),
-                        hint="check the deck, the limits and the thresholds",
-                    )
-                elif len(always) == len(counts):
-                    yield Finding(
-                        "RL108",
-                        "warning",
-                        f"{kind} '{name}': this condition always holds ({_explain(an, node)})",
-                        node.span,
-                        rules=(name,),
-                    )
+            yield from _fixed_conditions(an, kind, name, cond)
     an.roles = {}  # the checks that follow judge conditions outside any rule's roles
+
+
+def _conditions_in(an: Analysis, nid, part) -> list:
+    """A rule's or definition's conditions, its own and those of the ifs, whiles and
+    branches in its body: (condition, the counters its rule may have set before it runs)."""
+    conds = []
+    if nid.kind in graphs.CONDITIONAL or (nid.kind == "condition" and part.when.type == "bool"):
+        conds.append((part.when, set()))  # a named value (a number) is no condition
+    elif nid.kind in ("action", "reaction") and part.condition is not None:
+        conds.append((part.condition, set()))
+    body = _body(an.spec, part)
+    set_here = set((an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes)
+    for s in ir.walk_statements(body):
+        if isinstance(s, (ir.If, ir.While)):
+            conds.append((s.cond, set_here))
+        elif isinstance(s, ir.ChooseBranch):
+            conds += [(b.cond, set_here) for b in s.branches if b.cond is not None]
+    return conds
+
+
+def _fixed_conditions(an: Analysis, kind, name, cond):
+    """RL105 and RL108 for one condition and each of its parts."""
+    spec, per_count = an.spec, an.per_count
+    counts = list(range(spec.min_players, spec.max_players + 1))
+    verdicts: dict = {}  # node -> [verdict per player count]
+    for sub in per_count:
+        for node, verdict in _verdicts(sub, cond):
+            verdicts.setdefault(id(node), (node, []))[1].append((sub.players, verdict))
+    for node, found in verdicts.values():
+        never = [n for n, v in found if v is False]
+        always = [n for n, v in found if v is True]
+        if never:
+            # an error is a fact about every player count; one count is a warning
+            every = len(never) == len(counts)
+            where = "" if every else f" with {' or '.join(map(str, never))} players"
+            sub = per_count[counts.index(never[0])]
+            yield Finding(
+                "RL105",
+                "error" if every else "warning",
+                f"{kind} '{name}': this condition can never hold{where} ({_explain(sub, node)})",
+                node.span,
+                rules=(name,),
+                hint="check the deck, the limits and the thresholds",
+            )
+        elif len(always) == len(counts):
+            yield Finding(
+                "RL108",
+                "warning",
+                f"{kind} '{name}': this condition always holds ({_explain(an, node)})",
+                node.span,
+                rules=(name,),
+            )
 
 
 def _assigned_values(an: Analysis) -> dict[str, set[int]]:
     """counter -> the fixed values rules assign it with `=`."""
     out: dict[str, set[int]] = {}
-    for nid, part in (*graphs.rules_of(an.spec), *graphs.definitions(an.spec)):
+    for _nid, part in (*graphs.rules_of(an.spec), *graphs.definitions(an.spec)):
         for s in ir.walk_statements(_body(an.spec, part)):
             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Counter) and s.op == "=":
                 v = an.interval(s.value)
@@ -695,7 +737,7 @@ def _verdicts(an: Analysis, cond):
                 if v is t:
                     yield from _verdicts(an, side)
                     return
-        for side, v in sides:
+        for side, _ in sides:
             yield from _verdicts(an, side)
     elif isinstance(cond, ir.Unary) and cond.op == "not" and t is not None:
         yield cond, t
@@ -803,19 +845,11 @@ def _settles(an: Analysis, nid, part) -> bool:
             continue
         test = _call_on_left(test)
         left = test.left
-        if (
-            isinstance(left, ir.Call)
-            and left.func in ("size", "count")
-            and test.op in ("==", "<", "<=")
-        ):
-            if graphs.zones_in(left.args[0]) & eff.moves_to:
+        if isinstance(left, ir.Call) and left.func in ("size", "count"):
+            zones = graphs.zones_in(left.args[0])
+            if test.op in ("==", "<", "<=") and zones & eff.moves_to:
                 return True  # it fills what it finds (nearly) empty
-        if (
-            isinstance(left, ir.Call)
-            and left.func in ("size", "count")
-            and test.op in (">", ">=", "!=")
-        ):
-            if graphs.zones_in(left.args[0]) & eff.moves_from:
+            if test.op in (">", ">=", "!=") and zones & eff.moves_from:
                 return True  # it empties what it finds full
         if isinstance(left, ir.Counter) and left.name in eff.changes:
             return True  # it sets the flag or count it tests

@@ -6,8 +6,8 @@ and raised together as one SpecError.
 
 from __future__ import annotations
 
-from dataclasses import replace
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from . import decks, ir, schema
@@ -846,6 +846,18 @@ class _Compiler:
                 check(part)
 
     def _cross_checks(self, spec: ir.Spec) -> None:
+        """The checks that need the whole spec, in the order their errors are listed."""
+        self._player_checks(spec)
+        self._nested_loops(spec)
+        self._nested_aggregates(spec)
+        self._zone_checks(spec)
+        self._card_checks(spec)
+        self._deck_checks(spec)
+        self._goal_checks(spec)
+        self._step_checks(spec)
+        self._rule_names()
+
+    def _player_checks(self, spec: ir.Spec) -> None:
         d = self.data
         lo, hi, default = spec.min_players, spec.max_players, spec.default_players
         if not lo <= default <= hi:
@@ -868,8 +880,8 @@ class _Compiler:
                 ("turn_limit",),
                 "it only stops a game that would not end",
             )
-        self._nested_loops(spec)
-        self._nested_aggregates(spec)
+
+    def _zone_checks(self, spec: ir.Spec) -> None:
         zones = {z.name: z for z in spec.zones}
         if spec.hand not in zones:
             self.error(
@@ -911,8 +923,10 @@ class _Compiler:
                     ("zones", z.name, "count"),
                     "a family is shared: one zone per index",
                 )
+
+    def _card_checks(self, spec: ir.Spec) -> None:
+        """The card types or tags actions and answers are played with."""
         kinds = self.names.kinds | self.names.refused  # a refused name was reported once
-        actions = {a.name for a in spec.actions}
         for a in spec.actions:
             if a.card is not None and a.card != "any" and a.card not in kinds:
                 self.error(
@@ -929,7 +943,10 @@ class _Compiler:
                     ("reactions", r.name, "card"),
                     did_you_mean(r.card, kinds),
                 )
-        self._deck_checks(spec)
+
+    def _goal_checks(self, spec: ir.Spec) -> None:
+        zones = {z.name: z for z in spec.zones}
+        kinds = self.names.kinds | self.names.refused
         for g in spec.goals:
             if g.zone not in zones or not zones[g.zone].per_player:
                 self.error(
@@ -946,6 +963,9 @@ class _Compiler:
                         ("goals", g.name, "order", i, "card"),
                         did_you_mean(kind, kinds),
                     )
+
+    def _step_checks(self, spec: ir.Spec) -> None:
+        actions = {a.name for a in spec.actions}
         steps = set()
         for i, s in enumerate(spec.turn):
             if s.name in steps:
@@ -959,7 +979,10 @@ class _Compiler:
                         ("turn", i, "actions", j),
                         did_you_mean(a, actions),
                     )
-        rules = {}
+
+    def _rule_names(self) -> None:
+        """One namespace for the rules' names, across their sections."""
+        d, rules = self.data, {}
         for section in (
             "actions",
             "reactions",

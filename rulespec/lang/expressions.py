@@ -25,10 +25,10 @@ from .builtins import (
     RESERVED_IN_V2,
     accepts,
 )
-
-RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
+
+RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 
 _SINCE_V2 = (
     "'{}' is a built-in name since Language v2; this spec's {} keeps the name, which hides "
@@ -238,7 +238,7 @@ class Builder:
         self, doc, path, value, scope: dict[str, str], want: str | None = None
     ) -> ir.Expr | None:
         self.text = SpecText(doc, path)
-        if isinstance(value, bool) or isinstance(value, int):
+        if isinstance(value, (bool, int)):
             node = ir.Const(doc.span(path), "bool" if isinstance(value, bool) else "int", value)
             if want and not accepts(want, node.type):
                 self._error(
@@ -338,80 +338,75 @@ class Builder:
     # --- expressions --------------------------------------------------------------
 
     def _expr(self, t, scope) -> ir.Expr | None:
-        kind = t.data
-        span = self._span(t)
-        if kind == "int_":
-            digits = str(t.children[0])
-            if len(digits) > MAX_DIGITS:
-                self._error("RS304", too_many_digits(digits), span)
-                return None
-            return ir.Const(span, "int", int(digits))
-        if kind in ("true", "false"):
-            return ir.Const(span, "bool", kind == "true")
-        if kind == "string":
-            return ir.Const(span, "str", str(t.children[0])[1:-1])
-        if kind == "name":
-            return self._name(str(t.children[0]), span, scope)
-        if kind == "call":
-            return self._call(t, span, scope)
-        if kind == "aggregate":
-            return self._aggregate(t, span, scope)
-        if kind == "attr":
-            return self._attr(t, span, scope)
-        if kind == "if_expr":
-            return self._if_expr(t, span, scope)
-        if kind == "neg":
-            x = self._expr(t.children[0], scope)
-            return ir.Unary(span, "int", "-", x) if self._check(x, "int", "'-' operand") else None
-        if kind == "not_":
-            x = self._expr(t.children[0], scope)
-            return (
-                ir.Unary(span, "bool", "not", x)
-                if self._check(x, "bool", "'not' operand")
-                else None
-            )
-        if kind in ("and_", "or_"):
-            op = kind[:-1]
-            items = [self._expr(c, scope) for c in t.children]
-            if not all([self._check(x, "bool", f"'{op}' operand") for x in items]):
-                return None
-            node = items[0]
-            for x in items[1:]:
-                node = ir.Binary(span, "bool", op, node, x)
-            return node
-        if kind == "arith":
-            operands = [self._expr(c, scope) for c in t.children[0::2]]
-            ops = [str(o) for o in t.children[1::2]]
-            if None in operands:
-                return None
-            if ops == ["+"] and all(accepts("cards", x.type) for x in operands):
-                return ir.Binary(span, "cards", "+", *operands)  # the cards of both
-            ok = all([self._check(x, "int", "arithmetic operand") for x in operands])
-            if not ok:
-                return None
-            node = operands[0]
-            for op, rhs in zip(ops, operands[1:]):
-                node = ir.Binary(span, "int", op, node, rhs)
-            return node
-        if kind == "compare":
-            left, op, right = t.children
-            a, b = self._expr(left, scope), self._expr(right, scope)
-            if a is None or b is None:
-                return None
-            if str(op) in ("==", "!=") and _comparable(a.type, b.type):
-                return ir.Binary(span, "bool", str(op), a, b)
-            if self._check(a, "int", f"'{op}' operand") & self._check(b, "int", f"'{op}' operand"):
-                return ir.Binary(span, "bool", str(op), a, b)
+        # one method per kind of expression the grammar has (_EXPRESSIONS, below the class)
+        return _EXPRESSIONS[t.data](self, t, self._span(t), scope)
+
+    def _int(self, t, span, scope) -> ir.Expr | None:
+        digits = str(t.children[0])
+        if len(digits) > MAX_DIGITS:
+            self._error("RS304", too_many_digits(digits), span)
             return None
-        if kind in ("in_", "not_in"):
-            a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
-            if self._check(a, "player", "left of 'in'") & self._check(
-                b, "players", "right of 'in'"
-            ):
-                node = ir.Binary(span, "bool", "in", a, b)
-                return ir.Unary(span, "bool", "not", node) if kind == "not_in" else node
+        return ir.Const(span, "int", int(digits))
+
+    def _bool(self, t, span, scope) -> ir.Expr:
+        return ir.Const(span, "bool", t.data == "true")
+
+    def _string(self, t, span, scope) -> ir.Expr:
+        return ir.Const(span, "str", str(t.children[0])[1:-1])
+
+    def _name_expr(self, t, span, scope) -> ir.Expr | None:
+        return self._name(str(t.children[0]), span, scope)
+
+    def _neg(self, t, span, scope) -> ir.Expr | None:
+        x = self._expr(t.children[0], scope)
+        return ir.Unary(span, "int", "-", x) if self._check(x, "int", "'-' operand") else None
+
+    def _not(self, t, span, scope) -> ir.Expr | None:
+        x = self._expr(t.children[0], scope)
+        return ir.Unary(span, "bool", "not", x) if self._check(x, "bool", "'not' operand") else None
+
+    def _and_or(self, t, span, scope) -> ir.Expr | None:
+        op = t.data[:-1]
+        items = [self._expr(c, scope) for c in t.children]
+        if not all([self._check(x, "bool", f"'{op}' operand") for x in items]):
             return None
-        raise AssertionError(kind)  # the grammar has no other expression
+        node = items[0]
+        for x in items[1:]:
+            node = ir.Binary(span, "bool", op, node, x)
+        return node
+
+    def _arith(self, t, span, scope) -> ir.Expr | None:
+        operands = [self._expr(c, scope) for c in t.children[0::2]]
+        ops = [str(o) for o in t.children[1::2]]
+        if None in operands:
+            return None
+        if ops == ["+"] and all(accepts("cards", x.type) for x in operands):
+            return ir.Binary(span, "cards", "+", *operands)  # the cards of both
+        ok = all([self._check(x, "int", "arithmetic operand") for x in operands])
+        if not ok:
+            return None
+        node = operands[0]
+        for op, rhs in zip(ops, operands[1:]):
+            node = ir.Binary(span, "int", op, node, rhs)
+        return node
+
+    def _compare(self, t, span, scope) -> ir.Expr | None:
+        left, op, right = t.children
+        a, b = self._expr(left, scope), self._expr(right, scope)
+        if a is None or b is None:
+            return None
+        if str(op) in ("==", "!=") and _comparable(a.type, b.type):
+            return ir.Binary(span, "bool", str(op), a, b)
+        if self._check(a, "int", f"'{op}' operand") & self._check(b, "int", f"'{op}' operand"):
+            return ir.Binary(span, "bool", str(op), a, b)
+        return None
+
+    def _in(self, t, span, scope) -> ir.Expr | None:
+        a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
+        if self._check(a, "player", "left of 'in'") & self._check(b, "players", "right of 'in'"):
+            node = ir.Binary(span, "bool", "in", a, b)
+            return ir.Unary(span, "bool", "not", node) if t.data == "not_in" else node
+        return None
 
     def _name(self, name, span, scope) -> ir.Expr | None:
         n = self.names
@@ -421,11 +416,16 @@ class Builder:
             return ir.Local(span, CONSTANTS[name][0], name)
         if name in n.params:
             return ir.Param(span, n.params[name], name)
+        return self._declared(name, span, scope)
+
+    def _declared(self, name, span, scope) -> ir.Expr | None:
+        """A name the spec declares, used as a value without arguments; in this order, as
+        a zone family's name is also a zone's."""
+        n = self.names
         if name in n.counters:
-            if n.counters[name]:
-                self._error("RS204", f"counter '{name}' is per player: write {name}(p)", span)
-                return None
-            return ir.Counter(span, "int", name, None)
+            return self._unowned(
+                n.counters[name], f"counter '{name}' is", span, ir.Counter(span, "int", name, None)
+            )
         if name in n.families:
             self._error(
                 "RS204",
@@ -435,17 +435,16 @@ class Builder:
             )
             return None
         if name in n.zones:
-            if n.zones[name]:
-                self._error("RS204", f"zone '{name}' is per player: write {name}(p)", span)
-                return None
-            return ir.ZoneRef(span, "zone", name, None)
+            return self._unowned(
+                n.zones[name], f"zone '{name}' is", span, ir.ZoneRef(span, "zone", name, None)
+            )
         if name in n.memories:
-            if n.memories[name]:
-                self._error(
-                    "RS204", f"remembered cards '{name}' are per player: write {name}(p)", span
-                )
-                return None
-            return ir.Memory(span, "cards", name, None)
+            return self._unowned(
+                n.memories[name],
+                f"remembered cards '{name}' are",
+                span,
+                ir.Memory(span, "cards", name, None),
+            )
         if name in n.kinds:
             return ir.Kind(span, "kind", name)
         if name in n.goals:
@@ -464,6 +463,15 @@ class Builder:
         self._unknown(name, span, scope)
         return None
 
+    def _unowned(self, per_player: bool, what: str, span, node: ir.Expr) -> ir.Expr | None:
+        """node, a zone, counter or remembered cards named without an owner; an error
+        when each player has their own."""
+        if per_player:
+            name = node.name
+            self._error("RS204", f"{what} per player: write {name}(p)", span)
+            return None
+        return node
+
     def _args(self, t, scope):
         return [self._expr(a, scope) for a in t.children[1:] if a is not None]
 
@@ -476,21 +484,7 @@ class Builder:
         owned = (("zone", n.zones), ("counter", n.counters), ("remembered card", n.memories))
         what, per = next(((w, names[name]) for w, names in owned if name in names), (None, None))
         if what is not None:
-            if not per:
-                self._error(
-                    "RS204", f"{what} '{name}' is shared: write {name} without an owner", span
-                )
-                return None
-            if len(args) != 1:
-                self._error("RS203", f"{name}(p) takes one player, got {len(args)} arguments", span)
-                return None
-            if not self._check(args[0], "player", f"owner of {what} '{name}'"):
-                return None
-            if what == "zone":
-                return ir.ZoneRef(span, "zone", name, args[0])
-            if what == "counter":
-                return ir.Counter(span, "int", name, args[0])
-            return ir.Memory(span, "cards", name, args[0])
+            return self._owned(name, what, per, args, span)
         if name in n.conditions:
             ok = self._arguments(name, tuple(t for _, t in n.conditions[name]), args, span)
             result = n.results.get(name, "bool")
@@ -513,6 +507,22 @@ class Builder:
         if ok and name == "prop":
             return self._prop(span, *args)
         return ir.Call(span, result, name, tuple(args)) if ok else None
+
+    def _owned(self, name, what, per, args, span) -> ir.Expr | None:
+        """`hand(p)`: a zone, counter or remembered cards of one player."""
+        if not per:
+            self._error("RS204", f"{what} '{name}' is shared: write {name} without an owner", span)
+            return None
+        if len(args) != 1:
+            self._error("RS203", f"{name}(p) takes one player, got {len(args)} arguments", span)
+            return None
+        if not self._check(args[0], "player", f"owner of {what} '{name}'"):
+            return None
+        if what == "zone":
+            return ir.ZoneRef(span, "zone", name, args[0])
+        if what == "counter":
+            return ir.Counter(span, "int", name, args[0])
+        return ir.Memory(span, "cards", name, args[0])
 
     def _family(self, name, args, span) -> ir.ZoneRef | None:
         """`row(i)`: the zone of a family at an index, checked when the index is a constant
@@ -629,101 +639,100 @@ class Builder:
         return self._block(t, dict(scope))
 
     def _stmt(self, t, scope) -> ir.Stmt | None:
-        kind, span = t.data, self._span(t)
-        if kind == "let":
-            name, value = str(t.children[0]), t.children[1]
-            node = self._value(value, scope)
-            if self._bad_binding(name, span, scope) or node is None:
-                scope.setdefault(name, FAILED)  # reported once: its uses say no more
-                return None
-            scope[name] = node.type
-            if node.type == "goal":  # goal functions are compiled for one named goal
-                self._error(
-                    "RS204", "a goal cannot be held in a local: name it where it is used", node.span
-                )
-            return ir.Let(span, name, node)
-        if kind == "assign":
-            return self._assign(t, span, scope)
-        if kind == "if_":
-            cond = self._expr(t.children[0], scope)
-            then = self._inner(t.children[1], scope)
-            rest = t.children[2] if len(t.children) > 2 else None
-            if rest is None:
-                orelse = ()
-            elif rest.data == "else_if":
-                orelse = (self._stmt(rest.children[0], dict(scope)),)
-                orelse = tuple(s for s in orelse if s is not None)
-            else:
-                orelse = self._inner(rest, scope)
-            return (
-                ir.If(span, cond, then, orelse)
-                if self._check(cond, "bool", "an if's condition")
-                else None
+        # one method per kind of statement the grammar has (_STATEMENTS, below the class)
+        return _STATEMENTS[t.data](self, t, self._span(t), scope)
+
+    def _let(self, t, span, scope) -> ir.Stmt | None:
+        name, value = str(t.children[0]), t.children[1]
+        node = self._value(value, scope)
+        if self._bad_binding(name, span, scope) or node is None:
+            scope.setdefault(name, FAILED)  # reported once: its uses say no more
+            return None
+        scope[name] = node.type
+        if node.type == "goal":  # goal functions are compiled for one named goal
+            self._error(
+                "RS204", "a goal cannot be held in a local: name it where it is used", node.span
             )
-        if kind == "for_":
-            var, items = str(t.children[0]), self._expr(t.children[1], scope)
-            inner = dict(scope)
-            inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
-            body = self._block(t.children[2], inner)
-            if self._bad_binding(var, span, scope) or not self._check(
-                items, "players|ints|kinds", "a for loop's items"
-            ):
-                return None
-            return ir.For(span, var, items, body)
-        if kind == "while_":
-            cond = self._expr(t.children[0], scope)
-            body = self._inner(t.children[1], scope)
-            return (
-                ir.While(span, cond, body)
-                if self._check(cond, "bool", "a while's condition")
-                else None
-            )
-        if kind == "choose_branch":
-            player = self._expr(t.children[0], scope)
-            branches, labels = [], set()
-            for b in t.children[1:]:
-                label = str(b.children[0])[1:-1]
-                bspan = self._span(b)
-                if label in labels:
-                    self._error("RS202", f"duplicate choice label '{label}'", bspan)
-                labels.add(label)
-                cond = self._expr(b.children[1], scope) if b.children[1] is not None else None
-                if b.children[1] is not None:
-                    self._check(cond, "bool", "a choice's condition")
-                branches.append(ir.Branch(bspan, label, cond, self._inner(b.children[2], scope)))
-            if not self._check(player, "player", "the chooser"):
-                return None
-            return ir.ChooseBranch(span, player, tuple(branches))
-        if kind == "choose_card":
-            player = self._expr(t.children[0], scope)
-            var = str(t.children[1])
-            source = self._expr(t.children[2], scope)
-            inner = dict(scope)
-            inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
-            body = self._block(t.children[3], inner)
-            ok = self._check(player, "player", "the chooser") & self._check(
-                source, "cards|ints|kinds", "what to choose from"
-            )
-            if self._bad_binding(var, span, scope) or not ok:
-                return None
-            return ir.ChooseCard(span, player, var, source, body)
-        if kind == "choose_number":
-            player, var = self._expr(t.children[0], scope), str(t.children[1])
-            low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
-            body = self._block(t.children[4], dict(scope, **{var: "int"}))
-            ok = (
-                self._check(player, "player", "the chooser")
-                & self._check(low, "int", "the lowest number")
-                & self._check(high, "int", "the highest number")
-            )
-            if self._bad_binding(var, span, scope) or not ok:
-                return None
-            return ir.ChooseNumber(span, player, var, low, high, body)
-        if kind == "choose_all":
-            return self._choose_all(t, span, scope)
-        if kind == "call_stmt":
-            return self._do(t, span, scope)
-        raise AssertionError(kind)
+        return ir.Let(span, name, node)
+
+    def _if(self, t, span, scope) -> ir.Stmt | None:
+        cond = self._expr(t.children[0], scope)
+        then = self._inner(t.children[1], scope)
+        rest = t.children[2] if len(t.children) > 2 else None
+        if rest is None:
+            orelse = ()
+        elif rest.data == "else_if":
+            orelse = (self._stmt(rest.children[0], dict(scope)),)
+            orelse = tuple(s for s in orelse if s is not None)
+        else:
+            orelse = self._inner(rest, scope)
+        return (
+            ir.If(span, cond, then, orelse)
+            if self._check(cond, "bool", "an if's condition")
+            else None
+        )
+
+    def _for(self, t, span, scope) -> ir.Stmt | None:
+        var, items = str(t.children[0]), self._expr(t.children[1], scope)
+        inner = dict(scope)
+        inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
+        body = self._block(t.children[2], inner)
+        if self._bad_binding(var, span, scope) or not self._check(
+            items, "players|ints|kinds", "a for loop's items"
+        ):
+            return None
+        return ir.For(span, var, items, body)
+
+    def _while(self, t, span, scope) -> ir.Stmt | None:
+        cond = self._expr(t.children[0], scope)
+        body = self._inner(t.children[1], scope)
+        return (
+            ir.While(span, cond, body) if self._check(cond, "bool", "a while's condition") else None
+        )
+
+    def _choose_branch(self, t, span, scope) -> ir.Stmt | None:
+        player = self._expr(t.children[0], scope)
+        branches, labels = [], set()
+        for b in t.children[1:]:
+            label = str(b.children[0])[1:-1]
+            bspan = self._span(b)
+            if label in labels:
+                self._error("RS202", f"duplicate choice label '{label}'", bspan)
+            labels.add(label)
+            cond = self._expr(b.children[1], scope) if b.children[1] is not None else None
+            if b.children[1] is not None:
+                self._check(cond, "bool", "a choice's condition")
+            branches.append(ir.Branch(bspan, label, cond, self._inner(b.children[2], scope)))
+        if not self._check(player, "player", "the chooser"):
+            return None
+        return ir.ChooseBranch(span, player, tuple(branches))
+
+    def _choose_card(self, t, span, scope) -> ir.Stmt | None:
+        player = self._expr(t.children[0], scope)
+        var = str(t.children[1])
+        source = self._expr(t.children[2], scope)
+        inner = dict(scope)
+        inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
+        body = self._block(t.children[3], inner)
+        ok = self._check(player, "player", "the chooser") & self._check(
+            source, "cards|ints|kinds", "what to choose from"
+        )
+        if self._bad_binding(var, span, scope) or not ok:
+            return None
+        return ir.ChooseCard(span, player, var, source, body)
+
+    def _choose_number(self, t, span, scope) -> ir.Stmt | None:
+        player, var = self._expr(t.children[0], scope), str(t.children[1])
+        low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
+        body = self._block(t.children[4], dict(scope, **{var: "int"}))
+        ok = (
+            self._check(player, "player", "the chooser")
+            & self._check(low, "int", "the lowest number")
+            & self._check(high, "int", "the highest number")
+        )
+        if self._bad_binding(var, span, scope) or not ok:
+            return None
+        return ir.ChooseNumber(span, player, var, low, high, body)
 
     def _choose_all(self, t, span, scope):
         """`simultaneously(players) p chooses c from cards [by key] { … }`: p is bound
@@ -884,6 +893,40 @@ class Builder:
         for i, (want, a) in enumerate(zip(params, args)):
             ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
         return ok
+
+
+# Builder's method for each kind of expression and statement the grammar has.
+_EXPRESSIONS = {
+    "int_": Builder._int,
+    "true": Builder._bool,
+    "false": Builder._bool,
+    "string": Builder._string,
+    "name": Builder._name_expr,
+    "call": Builder._call,
+    "aggregate": Builder._aggregate,
+    "attr": Builder._attr,
+    "if_expr": Builder._if_expr,
+    "neg": Builder._neg,
+    "not_": Builder._not,
+    "and_": Builder._and_or,
+    "or_": Builder._and_or,
+    "arith": Builder._arith,
+    "compare": Builder._compare,
+    "in_": Builder._in,
+    "not_in": Builder._in,
+}
+_STATEMENTS = {
+    "let": Builder._let,
+    "assign": Builder._assign,
+    "if_": Builder._if,
+    "for_": Builder._for,
+    "while_": Builder._while,
+    "choose_branch": Builder._choose_branch,
+    "choose_card": Builder._choose_card,
+    "choose_number": Builder._choose_number,
+    "choose_all": Builder._choose_all,
+    "call_stmt": Builder._do,
+}
 
 
 def _constant(e: ir.Expr) -> int | None:

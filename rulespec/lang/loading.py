@@ -264,17 +264,30 @@ def load(path: str | Path, text: str | None = None) -> Document:
     if text is None:
         text = _given.get(file)
     if text is None:
-        raw = _read(path, file)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise SpecError(
-                [Diagnostic("RS001", f"file is not UTF-8 ({exc.reason})", Span(file, 1, 1))]
-            ) from None
-    lines = text.splitlines() or [""]
-    sources = {file: lines}
+        text = _decode(_read(path, file), file)
+    sources = {file: text.splitlines() or [""]}
+    root = _compose(text, file, sources)
+    doc = Document(file, text, None)
+    tree = _Tree(doc)
+    doc.data = tree.walk(root, ()) if root is not None else None
+    if tree.problems:
+        raise SpecError(tree.problems, sources)
+    return doc
+
+
+def _decode(raw: bytes, file: str) -> str:
     try:
-        root = yaml.compose(text, Loader=_Composer)
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            [Diagnostic("RS001", f"file is not UTF-8 ({exc.reason})", Span(file, 1, 1))]
+        ) from None
+
+
+def _compose(text: str, file: str, sources) -> yaml.Node | None:
+    """The YAML node tree, or SpecError placed at the YAML parser's mark."""
+    try:
+        return yaml.compose(text, Loader=_Composer)
     except _Refused as exc:
         mark = exc.problem_mark
         raise SpecError(
@@ -295,14 +308,25 @@ def load(path: str | Path, text: str | None = None) -> Document:
         raise SpecError(
             [Diagnostic("RS003", f"YAML syntax: {exc}", Span(file, 1, 1))], sources
         ) from None
-    doc = Document(file, text, None)
-    problems: list[Diagnostic] = []
-    raw_lines = text.split("\n")  # with the empty last line a final newline leaves
 
-    def walk(node, path):
-        doc.spans[path] = Span(file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+class _Tree:
+    """Turns YAML nodes into plain data, recording in the document where each came from
+    and collecting the problems."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.problems: list[Diagnostic] = []
+        self.raw_lines = doc.text.split("\n")  # with the empty last line a final newline leaves
+
+    def _span(self, node) -> Span:
+        return Span(self.doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def walk(self, node, path):
+        doc = self.doc
+        doc.spans[path] = self._span(node)
         if not isinstance(node, yaml.ScalarNode) and node.tag not in _COLLECTION_TAGS:
-            problems.append(
+            self.problems.append(
                 Diagnostic(
                     "RS004",
                     f"unsupported YAML tag {node.tag!r}; specs use plain lists and mappings",
@@ -311,41 +335,39 @@ def load(path: str | Path, text: str | None = None) -> Document:
             )
             return None
         if isinstance(node, yaml.MappingNode):
-            out = {}
-            for key_node, value_node in node.value:
-                kspan = Span(file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                if not isinstance(key_node, yaml.ScalarNode):
-                    problems.append(Diagnostic("RS004", "mapping keys must be plain names", kspan))
-                    continue
-                key = key_node.value  # keys stay text: `3:` under deck.remove names a player count
-                if key in out:
-                    problems.append(
-                        Diagnostic(
-                            "RS005",
-                            f"duplicate key '{key}'",
-                            kspan,
-                            hint="each key may appear once in a mapping",
-                        )
-                    )
-                    continue
-                doc.key_spans[path + (key,)] = kspan
-                out[key] = walk(value_node, path + (key,))
-            return out
+            return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
-            return [walk(item, path + (i,)) for i, item in enumerate(node.value)]
-        value = _safe(node, doc.spans[path])
+            return [self.walk(item, path + (i,)) for i, item in enumerate(node.value)]
+        value = self._safe(node, doc.spans[path])
         if isinstance(value, str):
-            doc.scalar_maps[path] = _char_map(raw_lines, node)
+            doc.scalar_maps[path] = _char_map(self.raw_lines, node)
         return value
 
-    def _safe(node, span):
+    def _mapping(self, node, path) -> dict:
+        out = {}
+        for key_node, value_node in node.value:
+            kspan = self._span(key_node)
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.problems.append(Diagnostic("RS004", "mapping keys must be plain names", kspan))
+                continue
+            key = key_node.value  # keys stay text: `3:` under deck.remove names a player count
+            if key in out:
+                self.problems.append(
+                    Diagnostic(
+                        "RS005",
+                        f"duplicate key '{key}'",
+                        kspan,
+                        hint="each key may appear once in a mapping",
+                    )
+                )
+                continue
+            self.doc.key_spans[path + (key,)] = kspan
+            out[key] = self.walk(value_node, path + (key,))
+        return out
+
+    def _safe(self, node, span):
         try:
             return _scalar_value(node)
         except _BadScalar as exc:
-            problems.append(Diagnostic(exc.code, str(exc), span))
+            self.problems.append(Diagnostic(exc.code, str(exc), span))
             return None
-
-    doc.data = walk(root, ()) if root is not None else None
-    if problems:
-        raise SpecError(problems, sources)
-    return doc

@@ -129,6 +129,8 @@ class _Merge:
 
 
 def apply(base: Document, variant: Document) -> Document:
+    """The base with the variant's changes, each placed in the file it came from; raises
+    SpecError with every change that does not fit the base."""
     m = _Merge(base, variant)
     data, v = m.out.data, variant.data
     m.out.spans[()] = variant.span(())
@@ -139,33 +141,8 @@ def apply(base: Document, variant: Document) -> Document:
         m.graft(variant, (key,), (key,))
     if "name" not in v:
         data["name"] = f"{data.get('name', '')} ({Path(variant.file).stem})"
-    for name, value in (v.get("parameters") or {}).items():
-        params = data.setdefault("parameters", {})
-        if name not in params:
-            m.error(
-                "RS601",
-                f"the base has no parameter '{name}' to override",
-                ("parameters", name),
-                did_you_mean(name, params) or "add it to the base, or check the name",
-            )
-            continue
-        params[name] = _keep_title(params[name], value)
-        m.graft(variant, ("parameters", name), ("parameters", name))
-    cards = data["deck"].get("cards") or {}  # a built card type is changed in its family
-    for name, change in (v.get("cards") or {}).items():
-        if name not in cards:
-            m.error(
-                "RS601",
-                f"the base has no card '{name}' to change",
-                ("cards", name),
-                did_you_mean(name, cards),
-            )
-            continue
-        cards[name]["count"] = change["count"]
-        m.graft(variant, ("cards", name, "count"), ("deck", "cards", name, "count"))
-        data["deck"].pop(
-            "totals", None
-        )  # the base's check of its own counts, which a variant cannot edit
+    _override_parameters(m, data, v.get("parameters") or {})
+    _change_cards(m, data, v.get("cards") or {})
     for section, names in (v.get("remove") or {}).items():
         for i, name in enumerate(names):
             _remove(m, data, section, name, ("remove", section, i))
@@ -177,6 +154,39 @@ def apply(base: Document, variant: Document) -> Document:
     if m.problems:
         raise SpecError(m.problems, m.out.sources)
     return m.out
+
+
+def _override_parameters(m: _Merge, data, overrides: dict) -> None:
+    for name, value in overrides.items():
+        params = data.setdefault("parameters", {})
+        if name not in params:
+            m.error(
+                "RS601",
+                f"the base has no parameter '{name}' to override",
+                ("parameters", name),
+                did_you_mean(name, params) or "add it to the base, or check the name",
+            )
+            continue
+        params[name] = _keep_title(params[name], value)
+        m.graft(m.variant, ("parameters", name), ("parameters", name))
+
+
+def _change_cards(m: _Merge, data, changes: dict) -> None:
+    cards = data["deck"].get("cards") or {}  # a built card type is changed in its family
+    for name, change in changes.items():
+        if name not in cards:
+            m.error(
+                "RS601",
+                f"the base has no card '{name}' to change",
+                ("cards", name),
+                did_you_mean(name, cards),
+            )
+            continue
+        cards[name]["count"] = change["count"]
+        m.graft(m.variant, ("cards", name, "count"), ("deck", "cards", name, "count"))
+        data["deck"].pop(
+            "totals", None
+        )  # the base's check of its own counts, which a variant cannot edit
 
 
 def _step_index(data, name):

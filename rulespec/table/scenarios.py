@@ -258,8 +258,20 @@ def _checkpoint(state: State, data: dict, expect: dict, n: int) -> list[str]:
 
 
 def _check(state: State, expect: dict, n: int) -> list[str]:
-    failures = []
     seen = state.observation(None)
+    failures = _zone_failures(state, expect)
+    counters = seen["counters"]
+    for name, want in (expect.get("counters") or {}).items():
+        if counters.get(name) != want:
+            failures.append(f"counter {name}: expected {want}, got {counters.get(name)}")
+    failures += _event_failures(state.log_for(None), expect, n)
+    for seat, view in (expect.get("seen_by") or {}).items():
+        failures += _view_failures(state, _seat(seat, n), view, n)
+    return failures + _end_failures(state, expect) + _turn_failures(state, expect, seen)
+
+
+def _zone_failures(state: State, expect: dict) -> list[str]:
+    failures = []
     ordered = {slot.label: slot.zone.ordered for slot in state.game.slots}
     for label, want in (expect.get("zones") or {}).items():
         if label not in ordered:
@@ -269,19 +281,22 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
         want = want if ordered[label] or isinstance(want, dict) else sorted(want)
         if not _same(want, got):
             failures.append(f"zone {label}: expected {want}, got {got}")
-    counters = seen["counters"]
-    for name, want in (expect.get("counters") or {}).items():
-        if counters.get(name) != want:
-            failures.append(f"counter {name}: expected {want}, got {counters.get(name)}")
-    failures += _event_failures(state.log_for(None), expect, n)
-    for seat, view in (expect.get("seen_by") or {}).items():
-        failures += _view_failures(state, _seat(seat, n), view, n)
+    return failures
+
+
+def _end_failures(state: State, expect: dict) -> list[str]:
+    failures = []
     if "winners" in expect and state.result["winners"] != list(expect["winners"]):
         failures.append(f"winners: expected {expect['winners']}, got {state.result['winners']}")
     if "reason" in expect and state.reason != expect["reason"]:
         failures.append(f"end reason: expected {expect['reason']!r}, got {state.reason!r}")
     if "over" in expect and state.is_terminal() != expect["over"]:
         failures.append(f"over: expected {expect['over']}, got {state.is_terminal()}")
+    return failures
+
+
+def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
+    failures = []
     if "current" in expect and seen["current"] != expect["current"]:
         failures.append(f"current: expected {expect['current']}, got {seen['current']}")
     if "active" in expect and seen["active"] != list(expect["active"]):
