@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.interpreter import Game, IllegalChoice
-from rulespec.interpreter.agents import Lookahead, make_agents, parse_agent
+from rulespec.interpreter.agents import decide, make_agents, parse_agent
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.compiler import load_spec
@@ -108,12 +108,7 @@ class Live:
             agent = self.agents[who]
             if agent is None:
                 return
-            if getattr(agent, "needs_model", False):
-                choice = agent.choose(None, options, Lookahead(s, who))
-            else:
-                obs = s.observation(who) if agent.needs_observation else None
-                choice = agent.choose(obs, options)
-            s.apply_action(choice)
+            s.apply_action(decide(agent, s, who, options))
             if one:
                 return
 
