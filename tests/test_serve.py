@@ -216,6 +216,19 @@ def test_a_saved_game_replays_and_resumes(server, tmp_path):
         )
         assert call(f"{rurl}?token=x")[0] == 403
         assert call(f"{rurl}?token={rtoken}&at={last['frames']}")[0] == 400
+    # ... and, with a choice the game cannot take, is refused where `rulespec replay` says
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "choice")
+    lines[at] = json.dumps(json.loads(lines[at]) | {"option": "fly away"}) + "\n"
+    bad = Path(saved["saved"]).with_name("bad.jsonl")
+    bad.write_text("".join(lines), encoding="utf-8")
+    for path, request in (
+        ("/api/games", {"resume": str(bad), "seats": ["random", "person"]}),
+        ("/api/replays", {"path": str(bad)}),
+    ):
+        status, refused = call(base + path, request)
+        assert status == 422
+        assert refused["error"].startswith(f"the log does not replay: line {at + 1}: ")
 
 
 def test_a_replay_shows_each_seat_its_own_view(server, tmp_path):
