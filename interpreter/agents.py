@@ -241,16 +241,19 @@ def play(state, agents, on_step=None):
             state.sample_chance()
         else:
             options = point.options
-            agent = agents[who]
             if len(options) == 1:
-                choice = options[0]
+                state.apply_action(options[0])
             else:
-                obs = state.observation(who) if agent.needs_observation else None
-                if getattr(agent, "needs_model", False):
-                    choice = agent.choose(obs, options, Lookahead(state, who))
-                else:
-                    choice = agent.choose(obs, options)
-            state.apply_action(choice)
+                state.apply_action(decide(agents[who], state, who, options))
         if on_step is not None:
             on_step(state)
     return state
+
+
+def decide(agent, state, who: int, options: list):
+    """`agent`'s choice for seat `who` among `options` at `state`: it is given the
+    seat's observation if it reads one, and a Lookahead if it searches."""
+    obs = state.observation(who) if agent.needs_observation else None
+    if getattr(agent, "needs_model", False):
+        return agent.choose(obs, options, Lookahead(state, who))
+    return agent.choose(obs, options)

@@ -177,12 +177,14 @@ def test_the_table_as_data():
     view = table(OBSERVATION, TITLES, {"coins_to_win": 4})
     assert view["zones"][0] == {
         "label": "draw_pile",
+        "name": "draw_pile",
         "title": "draw pile",
         "pile": True,
         "size": 30,
         "cards": None,
-        "revealed": ["The Kraken (on top)"],
+        "revealed": [{"name": "kraken", "title": "The Kraken", "where": "on top"}],
     }
+    assert view["seats"][1]["zones"][0]["cards"][2] == {"name": "officer", "title": "Officer"}
     assert [(s["seat"], s["you"], s["zones"][0]["size"]) for s in view["seats"]] == [
         ("P1", False, 1),
         ("P2", True, 3),
@@ -224,4 +226,6 @@ def test_the_end_says_who_won_and_why():
     assert end_lines(won, TITLES)[0] == (
         'The winner is P3: the game ended by the end condition "Ship destroyed".'
     )
+    assert table(won, TITLES)["why"] == 'by the end condition "Ship destroyed"'
     assert end_lines(OBSERVATION, TITLES) == ["The game was left unfinished: nobody wins."]
+    assert table(OBSERVATION, TITLES)["why"] is None

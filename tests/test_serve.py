@@ -110,7 +110,7 @@ def _hidden_from(state, seat):
 
 def _same_for_the_seat(message, state, table):
     """The message is what P1 would be sent of any deal of the cards P1 cannot see."""
-    shown = {k: v for k, v in message.items() if k not in ("title", "seats", "watched")}
+    shown = {k: v for k, v in message.items() if k not in ("title", "players", "watched")}
     for k in range(3):
         other = state.clone()
         other.redeal(0, random.Random(k))
@@ -139,14 +139,14 @@ def test_the_wire_carries_no_card_hidden_from_the_seat(server, spec, seats):
         messages += 1
         state = game.state
         hidden = _hidden_from(state, 0)
-        areas = [(z["name"], z) for z in message["shared"]] + [
-            (f"{z['name']}[{p['seat']}]", z) for p in message["players"] for z in p["zones"]
+        areas = [(z["label"], z) for z in message["zones"]] + [
+            (z["label"], z) for p in message["seats"] for z in p["zones"]
         ]
         assert {label for label, _ in areas} >= hidden
         for label, area in areas:
             assert (area["cards"] is None) == (label in hidden), label
-        assert message["narration"] == narrate(state.log_for(0), game.table.narration)
-        hidden_moves |= message["narration"] != narrate(state.log_for(None), game.table.narration)
+        assert message["narration"] == narrate(state.log_for(0), game.table.titles)
+        hidden_moves |= message["narration"] != narrate(state.log_for(None), game.table.titles)
         _same_for_the_seat(message, state, game.table)
         if message["over"]:
             break
@@ -212,10 +212,23 @@ def test_a_saved_game_replays_and_resumes(server, tmp_path):
         last = call(f"{rurl}?token={rtoken}&at=0")[1]
         end = call(f"{rurl}?token={rtoken}&at={last['frames'] - 1}")[1]
         assert end["narration"] == narrate(
-            before.log_for(None), tables.game(answer["id"]).table.narration
+            before.log_for(None), tables.game(answer["id"]).table.titles
         )
         assert call(f"{rurl}?token=x")[0] == 403
         assert call(f"{rurl}?token={rtoken}&at={last['frames']}")[0] == 400
+    # ... and, with a choice the game cannot take, is refused where `rulespec replay` says
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "choice")
+    lines[at] = json.dumps(json.loads(lines[at]) | {"option": "fly away"}) + "\n"
+    bad = Path(saved["saved"]).with_name("bad.jsonl")
+    bad.write_text("".join(lines), encoding="utf-8")
+    for path, request in (
+        ("/api/games", {"resume": str(bad), "seats": ["random", "person"]}),
+        ("/api/replays", {"path": str(bad)}),
+    ):
+        status, refused = call(base + path, request)
+        assert status == 422
+        assert refused["error"].startswith(f"the log does not replay: line {at + 1}: ")
 
 
 def test_a_replay_shows_each_seat_its_own_view(server, tmp_path):
@@ -231,7 +244,7 @@ def test_a_replay_shows_each_seat_its_own_view(server, tmp_path):
     titles = Titles.of(load_spec(GAMES / "pirates_wild.yaml"))
     assert spectator["narration"] == narrate(logged[: spectator["events"]], titles)
     assert p1["narration"] != spectator["narration"]  # the deal to P2, as P1 sees it
-    hands = {p["seat"]: p["zones"] for p in p1["players"]}
+    hands = {p["seat"]: p["zones"] for p in p1["seats"]}
     assert all(z["cards"] is None for z in hands["P2"] if z["name"] == "hand")
     assert all(z["cards"] is not None for z in hands["P1"])
     assert call(f"{url}?token={token}&as=P9")[0] == 404

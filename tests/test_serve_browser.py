@@ -126,7 +126,7 @@ def test_two_people_each_see_only_their_own_hand(served, browser):
             page.wait_for_selector(".player")
             other = "P2" if seat == "P1" else "P1"
             cards = game.state.observation(None)["zones"][f"hand[{seat}]"]
-            assert hand(page, seat) == sorted(titles[c] for c in cards)
+            assert hand(page, seat) == sorted(titles.card(c) for c in cards)
             assert hand(page, other) is None
         mover = pages[f"P{game.state.current_player() + 1}"]
         mover.reload()

@@ -1,9 +1,10 @@
-"""What a seat's browser draws (rulespec/serve/views.py), without a server: options in
-words with card titles and seat names, the rule that fired, zones as areas."""
+"""What a seat's browser draws (rulespec/serve/views.py), without a server: the
+terminal's own table, options and narration, and the rule that fired."""
 
 from gamekit import game_for
 
 from rulespec.serve import views
+from rulespec.table import view as tableview
 
 
 def _played(seed=1, decisions=40):
@@ -17,19 +18,20 @@ def _played(seed=1, decisions=40):
         if state.is_terminal():
             break
         options = state.legal_actions()
-        seen |= {(o.label, views.option_text(o, game.type_names, table)) for o in options}
+        view = views.view(state, state.current_player(), table)
+        seen |= {(o["label"], o["text"]) for o in view["options"]}
         state.apply_action(options[-1])
     return state, table, seen
 
 
-def test_options_read_with_card_titles_and_seat_names():
+def test_options_read_as_at_the_terminal_table():
     _, _, seen = _played()
     assert {
         ("pass", "Pass"),
-        ("no reaction", "Do not react"),
-        ("pirate -> P2", "Play Pirate (pirate) at P2"),
-        ("captain_raid -> P2", "Play Pirate Captain (captain raid) at P2"),
-        ("officer_block", "Answer with Officer (officer block)"),
+        ("no reaction", "Do not answer"),
+        ("pirate -> P2", "Play Pirate at P2"),
+        ("captain_raid -> P2", "Play Pirate Captain (Captain raid) at P2"),
+        ("officer_block", "Answer with Officer (Officer block)"),
     } <= seen
 
 
@@ -42,17 +44,29 @@ def test_the_rule_that_fired_is_a_node_of_the_rules_graph():
     assert table.fired([]) is None
 
 
-def test_zones_are_areas_and_hidden_ones_carry_no_card():
+def test_the_table_is_the_terminal_one_and_hidden_zones_carry_no_card():
     state, table, _ = _played(decisions=3)
-    view = views.view(state, 0, table)
-    assert [p["seat"] for p in view["players"]] == ["P1", "P2"]  # the seat's own first
-    mine, theirs = (p["zones"][0] for p in view["players"])
-    assert mine["cards"] is not None and len(mine["cards"]) == mine["count"]
-    assert theirs["cards"] is None and theirs["count"] == len(
-        state.observation(None)["zones"]["hand[P2]"]
+    view = views.view(state, 1, table)
+    terminal = tableview.table(state.observation(1), table.titles, state.game.params)
+    assert {k: view[k] for k in terminal} == terminal
+    theirs, mine = (p["zones"][0] for p in view["seats"])
+    assert mine["cards"] == [
+        {"name": c, "title": table.titles.card(c)}
+        for c in state.observation(None)["zones"]["hand[P2]"]
+    ]
+    assert theirs["cards"] is None and theirs["size"] == len(
+        state.observation(None)["zones"]["hand[P1]"]
     )
-    assert {z["name"]: z["cards"] for z in view["shared"]}["draw_pile"] is None
+    assert {z["name"]: z["cards"] for z in view["zones"]}["draw_pile"] is None
     assert view["narration"][0] == "  the draw pile is shuffled"
+
+
+def test_a_finished_game_says_why_it_ended_in_words():
+    state, table, _ = _played()
+    view = views.view(state, 0, table)
+    assert view["result"] == state.result
+    assert view["why"] == table.titles.why(state.reason)
+    assert "_" not in view["why"]  # the rule's title, not its name
 
 
 def test_the_rules_graph_without_graphviz_is_its_nodes_and_edges(monkeypatch):

@@ -125,7 +125,7 @@ class Api:
                 k: replay.header[k] for k in ("spec", "variants", "players", "seed", "game")
             },
             "title": replay.table.spec.name,
-            "seats": [f"P{p + 1}" for p in range(replay.table.players)],
+            "players": [f"P{p + 1}" for p in range(replay.table.players)],
         }
 
     async def replay_graph(self, request: Request):
@@ -219,7 +219,7 @@ def _locked(game: Live, work):
 def _view(game: Live, seat: int | None) -> dict:
     return views.view(game.state, seat, game.table) | {
         "title": game.table.spec.name,
-        "seats": [
+        "players": [  # who sits where: the view's own "seats" are what each seat holds
             {"seat": f"P{p + 1}", "who": "person" if s == PERSON else s}
             for p, s in enumerate(game.seats)
         ],

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.interpreter import Game, IllegalChoice
-from rulespec.interpreter.agents import Lookahead, make_agents, parse_agent
+from rulespec.interpreter.agents import decide, make_agents, parse_agent
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.compiler import load_spec
 from ..lang.limits import MAX_TURN_LIMIT
 from ..table.files import named_spec
-from ..table.replay import LogError, read_log
+from ..table.replay import LogError, apply_logged, read_log
 from . import views
 
 PERSON = "person"
@@ -108,12 +108,7 @@ class Live:
             agent = self.agents[who]
             if agent is None:
                 return
-            if getattr(agent, "needs_model", False):
-                choice = agent.choose(None, options, Lookahead(s, who))
-            else:
-                obs = s.observation(who) if agent.needs_observation else None
-                choice = agent.choose(obs, options)
-            s.apply_action(choice)
+            s.apply_action(decide(agent, s, who, options))
             if one:
                 return
 
@@ -363,15 +358,10 @@ def _agents(seats: list[str], n: int, seed: int, rules) -> list:
 
 
 def _apply_logged(s, number: int, choice: dict) -> None:
-    """Apply one logged choice of a game being resumed or replayed (chance from the seed)."""
-    while s.is_chance_node():
-        s.sample_chance()
-    try:
-        if s.is_terminal() or s.current_player() != choice["player"]:
-            raise IllegalChoice("the game does not go that way")
-        s.apply_action(choice["option"])
-    except IllegalChoice as exc:
-        raise Refused(422, f"line {number} of the log: {exc}") from None
+    """Apply one logged choice of a game being resumed or replayed; 422 if it cannot be."""
+    stuck = apply_logged(s, number, choice)
+    if stuck is not None:
+        raise Refused(422, f"the log does not replay: {stuck}")
 
 
 def _replayed(definition, logged, carried) -> list:

@@ -231,21 +231,30 @@ def replay(path: str) -> list[Outcome]:
 def _play_choices(game: State, choices: list[tuple[int, dict]]) -> tuple[float, str] | None:
     """Apply the logged choices; (line, description) of the first that cannot be."""
     for number, choice in choices:
-        while game.is_chance_node():
-            game.sample_chance()
-        if game.is_terminal():
-            return number, f"line {number}: the replayed game is over, but the log has this choice"
-        if game.current_player() != choice["player"]:
-            return number, (
-                f"line {number}: the log has a choice by player {choice['player']}, "
-                f"the replay asks player {game.current_player()}"
-            )
-        try:
-            game.apply_action(choice["option"])
-        except IllegalChoice as exc:
-            return number, f"line {number}: {exc}"
+        stuck = apply_logged(game, number, choice)
+        if stuck is not None:
+            return number, stuck
     while game.is_chance_node():
         game.sample_chance()
+    return None
+
+
+def apply_logged(game: State, number: int, choice: dict) -> str | None:
+    """Apply the choice logged at line `number`, after the chance before it (from the
+    game's seed): None, or why the game cannot take it, naming the line."""
+    while game.is_chance_node():
+        game.sample_chance()
+    if game.is_terminal():
+        return f"line {number}: the replayed game is over, but the log has this choice"
+    if game.current_player() != choice["player"]:
+        return (
+            f"line {number}: the log has a choice by player {choice['player']}, "
+            f"the replay asks player {game.current_player()}"
+        )
+    try:
+        game.apply_action(choice["option"])
+    except IllegalChoice as exc:
+        return f"line {number}: {exc}"
     return None
 
 

@@ -2,9 +2,11 @@
 observation (rulespec.interpreter.observe) and the spec's Titles to plain data and
 text, for the terminal seat here and any other front end.
 
-`table()` gives the view as data (zones with sizes and visible cards by title, each
-seat's zones, counters and parameters by title, whose turn); `table_lines()` writes it
-as text; `option_text()` says what an option does; `end_lines()` sums a game up.
+`table()` gives the view as data (zones with sizes and visible cards with their
+titles, each seat's zones, counters and parameters by title, whose turn, the result),
+which the terminal seat and the browser (rulespec/serve/views.py) both draw;
+`table_lines()` writes it as text; `option_text()` says what an option does;
+`end_lines()` sums a game up.
 """
 
 from __future__ import annotations
@@ -36,31 +38,39 @@ def _split(label: str) -> tuple[str, str | None]:
 
 
 def _zone(label: str, seen, titles: Titles) -> dict:
-    """One zone as the seat sees it: its size, and its cards by title when visible (a
-    pile's top card last), or the cards revealed to the seat in it."""
+    """One zone as the seat sees it: its size, and its cards (a pile's top card last)
+    when visible, else the cards revealed to the seat in it, with how deep each lies."""
     name, seat = _split(label)
     title = titles.zones.get(name, name.replace("_", " ")) if seat else titles.zone(label)
     zone = {
         "label": label,
+        "name": name,
         "title": title.removeprefix("the "),
-        "pile": label.split("[")[0] in titles.piles,
+        "pile": name in titles.piles,
     }
     if isinstance(seen, dict):  # hidden from the seat
         revealed = [
-            titles.card(r["card"]) + ("" if r.get("depth") is None else f" ({_depth(r['depth'])})")
+            _card(r["card"], titles) | {"where": _depth(r.get("depth"))}
             for r in seen.get("revealed", ())
         ]
         return zone | {"size": seen["count"], "cards": None, "revealed": revealed}
-    return zone | {"size": len(seen), "cards": [titles.card(c) for c in seen], "revealed": []}
+    return zone | {"size": len(seen), "cards": [_card(c, titles) for c in seen], "revealed": []}
 
 
-def _depth(depth: int) -> str:
-    return "on top" if depth == 0 else f"{depth} down"
+def _card(name: str, titles: Titles) -> dict:
+    return {"name": name, "title": titles.card(name)}
+
+
+def _depth(depth: int | None) -> str | None:
+    """Where a revealed card lies in its zone, when the zone is ordered."""
+    return None if depth is None else "on top" if depth == 0 else f"{depth} down"
 
 
 def table(observation: dict, titles: Titles, params: dict | None = None) -> dict:
     """The table as data: the shared zones and counters, each seat's zones and
-    counters (the viewer's marked `you`), the parameters, and whose turn it is."""
+    counters (the viewer's marked `you`), the parameters, whose turn it is, and at
+    the end the result and why the game ended, in words. A card is its name and its
+    title; a zone hidden from the seat has no cards, only its size."""
     seats = {
         s: {"seat": s, "you": s == observation["seat"], "out": s not in observation["active"]}
         for s in _seats(observation)
@@ -84,6 +94,8 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
         "turn": observation["turn"],
         "current": observation["current"],
         "over": observation["over"],
+        "result": observation.get("result"),
+        "why": _why(observation, titles),
         "zones": shared["zones"],
         "counters": shared["counters"],
         "seats": list(seats.values()),
@@ -92,6 +104,12 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
             for n, v in (params or {}).items()
         ],
     }
+
+
+def _why(observation: dict, titles: Titles) -> str | None:
+    """Why a finished game ended, in words; None while it goes on."""
+    result = observation.get("result")
+    return titles.why(result["reason"]) if result and result["over"] else None
 
 
 def _seats(observation: dict) -> list[str]:
@@ -104,16 +122,21 @@ def _cards_text(zone: dict) -> str:
     """A zone in a few words: its cards (a pile: its size and top card), or its size."""
     size = f"{zone['size']} card{'' if zone['size'] == 1 else 's'}"
     if zone["cards"] is None:
-        shown = f"; shown to you: {', '.join(zone['revealed'])}" if zone["revealed"] else ""
-        return size + shown
+        shown = ", ".join(card_text(c) for c in zone["revealed"])
+        return size + (f"; shown to you: {shown}" if shown else "")
     if not zone["cards"]:
         return "empty"
     if zone["pile"]:  # its size, and the card on top
-        return f"{size}, top {zone['cards'][-1]}"
+        return f"{size}, top {zone['cards'][-1]['title']}"
     return ", ".join(
-        name if (k := len(list(group))) == 1 else f"{name} x{k}"
-        for name, group in groupby(zone["cards"])
+        title if (k := len(list(group))) == 1 else f"{title} x{k}"
+        for title, group in groupby(c["title"] for c in zone["cards"])
     )
+
+
+def card_text(card: dict) -> str:
+    """A card by title, and where it lies when that was revealed: "Ace (on top)"."""
+    return card["title"] + (f" ({card['where']})" if card.get("where") else "")
 
 
 def _counters_text(counters: list[dict]) -> str:
@@ -191,10 +214,10 @@ def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
 def end_lines(observation: dict, titles: Titles) -> list[str]:
     """The end of a game in words: who won and why, then the table as it was left
     (the hands the viewer may see, the others' sizes)."""
-    result = observation.get("result")
-    if result is None or not result["over"]:
+    view = table(observation, titles)
+    if view["why"] is None:
         return ["The game was left unfinished: nobody wins."]
-    winners = result["winners"]
+    winners = view["result"]["winners"]
     who = (
         "Nobody wins"
         if not winners
@@ -202,5 +225,4 @@ def end_lines(observation: dict, titles: Titles) -> list[str]:
         if len(winners) == 1
         else f"The winners are {', '.join(winners)}"
     )
-    why = titles.why(result["reason"])
-    return [f"{who}: the game ended {why}.", *table_lines(table(observation, titles))]
+    return [f"{who}: the game ended {view['why']}.", *table_lines(view)]

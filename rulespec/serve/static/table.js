@@ -39,15 +39,18 @@ function cardList(cards) {
   return list;
 }
 
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// a zone of the table (rulespec/table/view.py's data): its cards, or its size and what was shown
 function area(zone) {
   const box = el("div", {class: "area", "data-zone": zone.name});
-  box.append(el("h3", {}, `${zone.title} (${zone.count})`));
+  box.append(el("h3", {}, `${capital(zone.title)} (${zone.size})`));
   if (zone.cards === null) {
     box.classList.add("hidden");
-    box.append(el("p", {class: "back"}, `${zone.count} face down`));
-    const seen = zone.revealed.map((r) => ({...r, title: r.title + (r.depth === null || r.depth === undefined ? "" : r.depth === 0 ? " (on top)" : ` (${r.depth} down)`)}));
+    box.append(el("p", {class: "back"}, `${zone.size} face down`));
+    const seen = zone.revealed.map((r) => ({...r, title: r.where ? `${r.title} (${r.where})` : r.title}));
     if (seen.length) box.append(el("p", {}, "shown to you:"), cardList(seen));
-  } else if (zone.cards.length > 8) {  // a pile: its size and its top card
+  } else if (zone.pile && zone.cards.length) {  // a pile: its size and its top card
     box.append(el("p", {class: "top"}, "top: "), cardList([zone.cards[zone.cards.length - 1]]));
   } else {
     box.append(cardList(zone.cards));
@@ -60,8 +63,8 @@ function draw(v) {
   $("title").textContent = v.title;
   $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
   $("turn").textContent = v.over ? "" : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + " to play"}`;
-  $("result").textContent = v.over
-    ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"} (${v.result.reason})` : "";
+  $("result").textContent = v.result
+    ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"}, ${v.why}` : "";
   const options = $("options");
   options.replaceChildren();
   if (v.options.length) options.append(el("p", {}, v.decision === "react" ? "You may answer:" : "Your choice:"));
@@ -70,21 +73,33 @@ function draw(v) {
     b.addEventListener("click", () => shown(choose(o.label)));
     options.append(b);
   }
-  $("shared").replaceChildren(...v.shared.map(area));
-  $("players").replaceChildren(...v.players.map((p) => {
-    const box = el("div", {class: "player" + (p.you ? " you" : "") + (p.seat === v.current ? " current" : ""), "data-seat": p.seat});
-    box.append(el("h3", {}, p.seat + (p.you ? " (you)" : "")), ...p.zones.map(area));
+  $("shared").replaceChildren(...v.zones.map(area));
+  const seats = [...v.seats.filter((s) => s.you), ...v.seats.filter((s) => !s.you)];  // yours first
+  $("players").replaceChildren(...seats.map((s) => {
+    const box = el("div", {class: "player" + (s.you ? " you" : "") + (s.seat === v.current && !v.over ? " current" : ""), "data-seat": s.seat});
+    box.append(el("h3", {}, s.seat + (s.you ? " (you)" : s.out ? " (out)" : "")), ...s.zones.map(area));
+    if (s.counters.length) box.append(counterTable(s.counters));
     return box;
   }));
-  $("counters").replaceChildren(...[...v.counters, ...v.params].map((c) => {
-    const row = el("tr", {"data-name": c.name});
-    row.append(el("th", {}, c.title), el("td", {}, String(c.value)));
-    return row;
-  }));
+  $("counters").replaceChildren(...counterRows([...v.counters, ...v.params]));
   $("narration").replaceChildren(...v.narration.map((line) => el("li", {class: line.startsWith(" ") ? "" : "head"}, line.trim())));
   $("narration").lastElementChild?.scrollIntoView({block: "nearest"});
   lastFired = v.fired;
   highlight();
+}
+
+function counterRows(counters) {
+  return counters.map((c) => {
+    const row = el("tr", {"data-name": c.label || c.name});
+    row.append(el("th", {}, c.title), el("td", {}, String(c.value)));
+    return row;
+  });
+}
+
+function counterTable(counters) {
+  const box = el("table", {class: "counters"});
+  box.append(...counterRows(counters));
+  return box;
 }
 
 async function refresh() {
@@ -167,7 +182,7 @@ function drawReplay(v) {
   $("where").textContent = `decision ${at} of ${frames - 1}, event ${v.events}`;
   const select = $("view-as");
   if (select.options.length === 0) {
-    for (const s of ["spectator", ...v.seats]) select.append(el("option", {value: s}, s));
+    for (const s of ["spectator", ...v.players]) select.append(el("option", {value: s}, s));
   }
 }
 
