@@ -294,7 +294,7 @@ def _add_flow(g, spec: ir.Spec):
     if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
         order = NodeId("turn_order")
         _node(g, order, spec.turn_order.span)
-        for what, name in touches_of(spec.turn_order).reads:
+        for what, name in sorted(touches_of(spec.turn_order).reads):
             if what in _READ_KINDS:
                 g.add_edge(order, NodeId(what, name), key="reads")
 
@@ -326,22 +326,23 @@ def _add_offers(g, spec: ir.Spec):
 
 def _add_touches(g, spec: ir.Spec) -> dict:
     """Each rule's edges to the zones, counters and memories it moves, changes or
-    reads and to what it calls; returns each rule's (condition, effect) touches."""
+    reads and to what it calls; returns each rule's (condition, effect) touches. Sets
+    are walked sorted: the export is the same whatever the hash seed."""
     touches = {}
     for nid, part in rules_of(spec):
         cond, eff = rule_touches(spec, nid.kind, part)
         touches[nid] = (cond, eff)
-        for src in eff.moves_from - {"*"}:
+        for src in sorted(eff.moves_from - {"*"}):
             g.add_edge(NodeId("zone", src), nid, key="moves_from")
-        for dst in eff.moves_to:
+        for dst in sorted(eff.moves_to):
             g.add_edge(nid, NodeId("zone", dst), key="moves_to")
-        for counter in eff.changes:
+        for counter in sorted(eff.changes):
             g.add_edge(nid, NodeId("counter", counter), key="changes")
-        for memory in eff.remembers:
+        for memory in sorted(eff.remembers):
             g.add_edge(nid, NodeId("memory", memory), key="remembers")
         for what, name in _direct_calls(spec, part):
             g.add_edge(nid, NodeId(what, name), key="calls")
-        for what, name in cond.reads | eff.reads:
+        for what, name in sorted(cond.reads | eff.reads):
             if what in _READ_KINDS:
                 g.add_edge(nid, NodeId(what, name), key="reads")
     return touches
