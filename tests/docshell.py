@@ -8,14 +8,19 @@ output and error (the descriptors themselves, so pipes and redirections are the
 shell's), and exits with the command's exit code. The server forks for each command;
 the child takes on the client's descriptors, folder and environment and runs the
 console script's own entry point, `rulespec.cli.entry`. Every command starts from the
-same state, freshly imported: nothing has run in the server before it forks.
+same state: the server imports rulespec's modules and validates the games, no more.
 """
 
+import contextlib
+import importlib
+import io
 import json
 import os
+import pkgutil
 import socket
 import sys
 import traceback
+from pathlib import Path
 
 
 def client_script(address: str) -> str:
@@ -34,8 +39,19 @@ sys.exit(status[0] if status else 255)  # 255: the command died without a status
 
 
 def serve(address: str) -> None:
-    from rulespec.cli import entry  # imported once: each command is a fork from here
+    import rulespec
+    from rulespec.cli import entry, main
 
+    # imported once, each command a fork from here: the commands import their modules
+    # when they run (lint networkx, simulate its workers' code...), so import them all
+    for module in pkgutil.walk_packages(rulespec.__path__, "rulespec."):
+        if not module.name.endswith(".__main__"):  # that one would run a command
+            with contextlib.suppress(ImportError):  # an optional extra: the command says so
+                importlib.import_module(module.name)
+    # and fill the caches that do not depend on what a command reads (the expression
+    # parser, the schemas' validators): validate the games, their output thrown away
+    games = sorted(str(spec) for spec in (Path(__file__).parent.parent / "games").glob("*.yaml"))
+    main(["validate", *games], stdout=io.StringIO(), stderr=io.StringIO())
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address)
     listener.listen(16)
