@@ -1,105 +1,191 @@
-"""The docs' shell transcripts are real output: every ```text block of docs/*.md made of
-`$ rulespec ...` commands (optionally `| head -N`, `| tail -N`, `> /dev/null`,
-`; echo $?`) and `$ echo $?` is run from the project root, and what each prints must
-equal the lines under it; a line `…` stands for any lines. A block that needs a file
-the docs create on the way (a variant written in a walkthrough, a log) or another
-program is skipped, and so is one marked `<!-- transcript: not run, WHY -->` (a spec
-edited in a walkthrough); test_enough_transcripts_run keeps the skips from growing
-unnoticed."""
+"""The docs' shell transcripts are real output. Every ```text block of docs/*.md whose
+first line starts with `$ ` is a transcript: its `$ ` lines run, in order, in one
+bash, and what each prints (standard output and error together, in the order they
+were written) must equal the lines under it, where a line `…` stands for any lines.
 
-import glob
+Each transcript runs in a workspace of its own, a temporary folder holding a copy of
+games/ and links to the rest of the project, so that the files it writes (game.jsonl,
+a variant saved in a walkthrough) are its own: a user's own game.jsonl, or another
+transcript, cannot change its output. When its preparations (below) write under tests/,
+tests/ is made of folders of its own too, holding links to the project's files. The `rulespec` on its PATH is this checkout's
+(docshell.py), with a clean environment.
+
+HTML comments, which the rendered page does not show, prepare the workspace:
+
+- `<!-- transcript: file PATH -->` right before a code block: every later transcript
+  of the page starts with that block saved as PATH (a walkthrough's "save this as").
+- `<!-- transcript: setup: COMMANDS -->`: every later transcript of the page runs
+  these shell commands first (a walkthrough's edit).
+- `<!-- transcript: before: COMMANDS -->` right before a transcript: it alone runs them
+  first (an edit that the page undoes in words).
+- `<!-- lint-example: NAME -->` right before a transcript: its workspace holds the lint
+  fixture tests/lint/NAME.yaml, derived from its base, under the base's file name.
+- `<!-- transcript: slow, WHY -->` right before a transcript: it is marked `slow`, so it
+  runs in CI's step for slow tests, not in the everyday suite (pytest -m slow).
+- `<!-- transcript: not run, WHY -->` right before a transcript: it is skipped, and
+  pytest prints WHY. test_enough_transcripts_run keeps the skips from growing.
+"""
+
+import os
 import re
-import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
+import docshell
 import pytest
-from gamekit import ROOT, cli
+import yaml
+from gamekit import ROOT
 
-BLOCK = re.compile(r"(<!-- transcript: not run[^>]*-->\n)?```text\n(\$ .*?)\n```", re.S)
-TAIL = re.compile(r"\s*(\|\s*(head|tail)\s+-(\d+))?\s*(>\s*/dev/null)?\s*(;\s*echo \$\?)?\s*$")
-
-
-def parse(command: str):
-    """(argv, head/tail, n, quiet, echo) for a rulespec command, or None."""
-    if not command.startswith("rulespec ") and command != "rulespec":
-        return None
-    tail = TAIL.search(command)
-    words = shlex.split(command[: tail.start()], comments=True)[1:]
-    argv = []
-    for w in words:
-        if any(ch in w for ch in "*?["):
-            matches = sorted(glob.glob(str(ROOT / w)))
-            argv += [str(m)[len(str(ROOT)) + 1 :] for m in matches]
-        else:
-            argv.append(w)
-    files = [
-        w
-        for w in argv
-        if not w.startswith("-")
-        and w.endswith((".yaml", ".yml", ".json", ".svg", ".dot", ".png", ".jsonl", ".sarif"))
-    ]
-    if any(not (ROOT / f).exists() for f in files) or any("|" in w or ">" in w for w in argv):
-        return None
-    return argv, tail.group(2), int(tail.group(3) or 0), bool(tail.group(4)), bool(tail.group(5))
+TOKEN = re.compile(
+    r"<!-- (?:transcript: (?P<kind>file|setup:|before:|slow,|not run,)|lint-example:)\s*"
+    r"(?P<body>.*?)\s*-->\n|^```(?P<lang>\S*)\n(?P<code>.*?)^```$",
+    re.S | re.M,
+)
+MARK = "\x1e"  # printed after each command, to cut the output into each command's
 
 
 def transcripts():
     for path in sorted((ROOT / "docs").glob("*.md")):
-        doc = path.read_text(encoding="utf-8")
-        for m in BLOCK.finditer(doc):
-            steps, ok = [], not m.group(1)
-            for line in m.group(2).split("\n"):
-                if line.startswith("$ "):
-                    cmd = line[2:].strip()
-                    parsed = "echo" if cmd == "echo $?" else parse(cmd)
-                    ok = ok and parsed is not None
-                    steps.append([parsed, []])
-                elif steps:
-                    steps[-1][1].append(line)
-            line_no = doc[: m.start()].count("\n") + 1
-            yield pytest.param(
-                steps,
-                id=f"{path.name}:{line_no}",
-                marks=()
-                if ok
-                else pytest.mark.skip("marked, or needs files or programs the docs create"),
-            )
+        yield from _page(path)
+
+
+def _page(path: Path):
+    """The transcripts of one page, each with the preparations it needs."""
+    doc = path.read_text(encoding="utf-8")
+    files, setup, pending, end = {}, [], [], -1
+    for m in TOKEN.finditer(doc):
+        place = f"{path.name}:{doc[: m.start()].count(chr(10)) + 1}"
+        if pending and m.start() != end:
+            raise AssertionError(f"{place}: a transcript comment must be right before its block")
+        end = m.end()
+        if m["code"] is None:
+            kind = m["kind"] or "lint-example"
+            if kind == "setup:":
+                setup.append(m["body"])
+            else:
+                pending.append((kind, m["body"]))
+            continue
+        if m["lang"] == "text" and m["code"].startswith("$ "):
+            yield _transcript(place, m["code"], dict(files), [*setup], pending)
+        for kind, body in pending:
+            if kind == "file":
+                files[body] = m["code"]
+        pending = []
+
+
+def _transcript(place, code, files, setup, directives):
+    steps = []
+    for line in code.rstrip("\n").split("\n"):
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    skip = [body for kind, body in directives if kind == "not run,"]
+    setup += [body for kind, body in directives if kind == "before:"]
+    fixtures = [body for kind, body in directives if kind == "lint-example"]
+    work = (steps, files, setup, fixtures)
+    marks = [pytest.mark.skip(reason=skip[0])] if skip else []
+    marks += [pytest.mark.slow for kind, _ in directives if kind == "slow,"]
+    return pytest.param(work, id=place, marks=marks)
 
 
 TRANSCRIPTS = list(transcripts())
 
 
 def test_enough_transcripts_run():
-    runnable = [t for t in TRANSCRIPTS if not t.marks]
-    assert len(runnable) >= 25, f"only {len(runnable)} of {len(TRANSCRIPTS)} transcripts run"
+    runnable = [t for t in TRANSCRIPTS if not any(m.name == "skip" for m in t.marks)]
+    assert len(runnable) >= 95, f"only {len(runnable)} of {len(TRANSCRIPTS)} transcripts run"
 
 
-def _workspace(tmp_path):
-    """A folder that looks like the project (its folders and top files, linked) but
-    where the files a transcript writes (game.jsonl, ttg.dot) are its own: a user's own
-    game.jsonl, or another transcript run at the same time, cannot change its output."""
+@pytest.fixture(scope="session")
+def shell_env(tmp_path_factory):
+    """The environment of a transcript's bash: `rulespec` first on its PATH."""
+    bin_dir = tmp_path_factory.mktemp("bin")
+    address = str(bin_dir / "server")
+    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    server = subprocess.Popen(
+        [sys.executable, "-u", docshell.__file__, "serve", address],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        env={**env, "PYTHONUTF8": "1"},
+    )
+    assert server.stdout.readline() == b"ready\n"
+    script = bin_dir / "rulespec"
+    script.write_text(docshell.client_script(address), encoding="utf-8")
+    script.chmod(0o755)
+    yield env
+    server.terminate()
+    server.wait()
+
+
+def _workspace(tmp_path, files, setup, fixtures):
+    writes_tests = any("tests/" in text for text in [*files, *setup])
     for entry in ROOT.iterdir():
-        if not entry.name.startswith(".") and (entry.is_dir() or entry.suffix in (".md", ".toml")):
+        if entry.name == "games":
+            shutil.copytree(entry, tmp_path / entry.name)
+        elif entry.name == "tests" and writes_tests:
+            _link_files(entry, tmp_path / entry.name)
+        elif not entry.name.startswith(".") and (
+            entry.is_dir() or entry.suffix in (".md", ".toml")
+        ):
             (tmp_path / entry.name).symlink_to(entry)
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    for name in fixtures:
+        _derive(ROOT / "tests" / "lint" / f"{name}.yaml", tmp_path)
     return tmp_path
 
 
-@pytest.mark.parametrize("steps", TRANSCRIPTS)
-def test_transcript_is_real_output(steps, monkeypatch, tmp_path):
-    monkeypatch.chdir(_workspace(tmp_path))
-    last = 0
-    for parsed, expected in steps:
-        if parsed == "echo":
-            got = [str(last)]
-        else:
-            argv, cut, n, quiet, echo = parsed
-            last, out, err = cli(*argv)
-            got = [] if quiet else (out + err).rstrip("\n").split("\n")
-            got = got[:n] if cut == "head" else got[-n:] if cut == "tail" else got
-            if echo:
-                got.append(str(last))
-        assert matches([line.rstrip() for line in got], [line.rstrip() for line in expected]), (
-            "\n".join(got)
-        )
+def _link_files(src: Path, dst: Path) -> None:
+    """dst: the folders of src, holding links to its files (a file written there stays
+    there; linking every file takes longer than linking the folder, so only if needed)."""
+    for folder, subfolders, names in os.walk(src):
+        subfolders[:] = [s for s in subfolders if s != "__pycache__"]
+        here = dst / Path(folder).relative_to(src)
+        here.mkdir()
+        for name in names:
+            (here / name).symlink_to(Path(folder) / name)
+
+
+def _derive(fixture: Path, into: Path) -> None:
+    """A lint fixture's spec: its base with its replacements (see test_lint.py)."""
+    data = yaml.safe_load(fixture.read_text(encoding="utf-8"))
+    base = (fixture.parent / data["base"]).resolve()
+    text = base.read_text(encoding="utf-8")
+    for r in data["replace"]:
+        text = text.replace(r["old"], r["new"])
+    (into / base.name).write_text(text, encoding="utf-8")
+
+
+def _bash(script: str, cwd: Path, env: dict) -> str:
+    done = subprocess.run(
+        ["bash", "-c", "exec 2>&1\n" + script],
+        cwd=cwd,
+        env={**env, "HOME": str(cwd)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize("work", TRANSCRIPTS)
+def test_transcript_is_real_output(work, shell_env, tmp_path):
+    steps, files, setup, fixtures = work
+    cwd = _workspace(tmp_path, files, setup, fixtures)
+    for commands in setup:
+        out = _bash(f"set -e\n{commands}", cwd, shell_env)
+        assert out == "", f"the setup printed, or failed:\n{commands}\n{out}"
+    script = "".join(f"{cmd}\n_s=$?; printf '{MARK}'; (exit $_s)\n" for cmd, _ in steps)
+    outputs = _bash(script, cwd, shell_env).split(MARK)
+    for (cmd, expected), out in zip(steps, outputs, strict=False):
+        got = [line.rstrip() for line in out.rstrip("\n").split("\n")] if out else []
+        assert matches(got, [line.rstrip() for line in expected]), f"$ {cmd}\n{out}"
+    assert len(outputs) == len(steps) + 1, f"the shell stopped after: {outputs}"
 
 
 def matches(got: list[str], expected: list[str]) -> bool:

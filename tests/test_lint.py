@@ -28,8 +28,6 @@ never copied from lint's output.
 from __future__ import annotations
 
 import json
-import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -321,33 +319,6 @@ def test_simulation_names_the_looping_rule(tmp_path):
         "2 of 2 random 4-player games stopped without an end (trigger_loop in "
         "trigger 'new_voyage'); first seed 0"
     )
-
-
-# --- docs/lint.md shows real output ---------------------------------------------------------
-
-_EXAMPLE = re.compile(r"<!-- lint-example: (\w+) -->\n```text\n\$ (.*?)\n(.*?)```", re.S)
-DOC_EXAMPLES = _EXAMPLE.findall((ROOT / "docs" / "lint.md").read_text(encoding="utf-8"))
-
-
-def test_the_docs_have_examples():
-    assert len(DOC_EXAMPLES) >= 15
-
-
-@pytest.mark.parametrize(
-    "name, command, output",
-    DOC_EXAMPLES,
-    ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(DOC_EXAMPLES)],
-)
-def test_docs_lint_example_is_real_output(name, command, output, tmp_path, monkeypatch):
-    """docs/lint.md shows lint's output on fixtures; it must be what lint prints."""
-    path = TESTS / "lint" / f"{name}.yaml"
-    data = load_fixture(path)
-    derive(path, data, tmp_path)
-    monkeypatch.chdir(tmp_path)
-    argv = shlex.split(command)
-    assert argv[0] == "rulespec"
-    _code, out, err = cli(*argv[1:])
-    assert out == output, err
 
 
 # --- the seeds are clean ------------------------------------------------------------------
