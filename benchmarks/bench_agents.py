@@ -12,8 +12,10 @@ agent everywhere, for the share of Pirates Wild games that reach the turn limit.
 `--row` picks rows by number (`--list` shows them); `--games` sets every row's game
 count. With `--out`, each game's outcome is appended to FILE as a JSON line as soon as
 it is played, and games already there are not played again: a run that dies resumes
-where it stopped, and the table is printed from the file. Results do not depend on
-`--workers`.
+where it stopped, and the table is printed from the file. `--report` plays nothing and
+prints each row from FILE over its games 0 to k-1 for the largest k all present (a run
+stopped at a deadline still gives an unbiased prefix of seeds and rotated seats).
+Results do not depend on `--workers`.
 """
 
 from __future__ import annotations
@@ -95,6 +97,17 @@ def done_games(path: Path | None) -> dict:
     return {(tuple(r["row"]), r["game"]): r for r in records}
 
 
+def report(out: Path) -> None:
+    """Every row of `out` over its longest run of games 0, 1, ... played."""
+    done = done_games(out)
+    for row in ROWS:
+        outcomes = []
+        while (row, len(outcomes)) in done:
+            outcomes.append(done[(row, len(outcomes))])
+        if outcomes:
+            print(table_row(row, outcomes))
+
+
 def measure(row, games, pool, out: Path | None) -> str:
     done = done_games(out)
     todo = [(row, k) for k in range(games) if (row, k) not in done]
@@ -127,6 +140,9 @@ def main(argv=None) -> int:
     ap.add_argument("--row", type=int, action="append", help="a row number (repeatable)")
     ap.add_argument("--list", action="store_true", help="list the rows and exit")
     ap.add_argument("--out", type=Path, help="JSON-lines file of outcomes: resumable")
+    ap.add_argument(
+        "--report", action="store_true", help="print the table from --out, play nothing"
+    )
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     args = ap.parse_args(argv)
     if args.list:
@@ -138,6 +154,11 @@ def main(argv=None) -> int:
         "| turn limit reached | time per decision |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
+    if args.report:
+        if args.out is None:
+            ap.error("--report needs --out FILE")
+        report(args.out)
+        return 0
     pool = multiprocessing.Pool(args.workers) if args.workers > 1 else None
     try:
         for i in args.row if args.row is not None else range(len(ROWS)):
