@@ -7,10 +7,11 @@ of the seat's information sets on that deal. An edge is one seat's choice, by it
 label; an edge is only offered where the deal makes it legal, and UCT counts how often
 it was available instead of the parent's visits. Chance (shuffles, random steals) is
 sampled from the search's own RNG, never the game's, and not branched on; forced
-choices are played without a node. A rollout plays on at random (or greedily) for a
-few turns; its value for each seat is the result when the game is over, else how far
-the spec's `evaluation` puts the seat ahead of the others, on the scale of the widest
-gap the search has seen.
+choices are played without a node. A rollout plays the other seats on at random (or
+greedily) until the searching seat's next choice, for a few turns at most; its value
+for each seat is the result when the game is over, else the spec's `evaluation` of the
+seat weighed against the best other seat's, on the scale of the widest value the
+search has seen. The option played is the one of best mean value.
 """
 
 from __future__ import annotations
