@@ -7,10 +7,11 @@ of the seat's information sets on that deal. An edge is one seat's choice, by it
 label; an edge is only offered where the deal makes it legal, and UCT counts how often
 it was available instead of the parent's visits. Chance (shuffles, random steals) is
 sampled from the search's own RNG, never the game's, and not branched on; forced
-choices are played without a node. A rollout plays on at random (or greedily) for a
-few turns; its value for each seat is the result when the game is over, else how far
-the spec's `evaluation` puts the seat ahead of the others, on the scale of the widest
-gap the search has seen.
+choices are played without a node. A rollout plays the other seats on at random (or
+greedily) until the searching seat's next choice, for a few turns at most; its value
+for each seat is the result when the game is over, else the spec's `evaluation` of the
+seat weighed against the best other seat's, on the scale of the widest value the
+search has seen. The option played is the one of best mean value.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ class Search:
         self.spread = [0.0]  # the widest evaluation gap seen: the scale of values
 
     def best(self, options):
-        """The legal option whose edge was visited most (ties: the first listed)."""
+        """The legal option whose edge has the best mean value (ties: the most visited,
+        then the first listed). Not the most visited: at a budget of a few visits per
+        option, UCT's visits hardly differ and would pick almost at random."""
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while (self.iterations is None or done < self.iterations) and (
@@ -61,9 +64,9 @@ class Search:
             self.iterate()
             done += 1
         kind = self.state.decision_kind()
-        visits = [self.root.children.get((self.seat, kind, o.label)) for o in options]
-        counts = [n.visits if n is not None else -1 for n in visits]
-        return options[counts.index(max(counts))]
+        nodes = [self.root.children.get((self.seat, kind, o.label)) for o in options]
+        ranks = [(n.total / n.visits, n.visits) if n else (-math.inf, 0) for n in nodes]
+        return options[ranks.index(max(ranks))]
 
     def iterate(self) -> None:
         s = self.state.clone(log=False)
@@ -111,11 +114,16 @@ class Search:
         )
 
     def play_out(self, s) -> list[float]:
-        """A rollout of `depth` turns at most, then every seat's value in [-1, 1]."""
-        end, rng = s.turn + self.depth, self.rng
+        """A rollout of `depth` turns at most, stopping at the searching seat's own next
+        choice (its moves are the tree's to choose: played at random they would make any
+        move that keeps its turn going look worse than ending it), then every seat's
+        value in [-1, 1]."""
+        end, rng, seat = s.turn + self.depth, self.rng, self.seat
         while not s.is_terminal() and s.turn < end:
             if s.is_chance_node():
                 s.sample_chance(rng)
+            elif s.current_player() == seat:
+                break
             else:
                 s.apply_action(self.rollout(s, rng))
         return value(s, self.spread)
@@ -123,17 +131,18 @@ class Search:
 
 def value(s, spread: list[float]) -> list[float]:
     """Per seat: the result (1 a win, -1 a loss) when the game is over; else its
-    evaluation less the mean of the others', over the widest such gap seen so far in
-    this search (`spread`, updated), halved: within [-0.5, 0.5] whatever the
-    evaluation's scale. Without an evaluation: 0 until the end."""
+    evaluation less the best other seat's divided by the number of other seats (its
+    own progress first; of two equal moves, the one that holds back the leader), over
+    the widest such value seen so far in this search (`spread`, updated), halved:
+    within [-0.5, 0.5] whatever the evaluation's scale. Without an evaluation: 0 until
+    the end."""
     if s.is_terminal():
         return s.returns()
     n = len(s.returns())
     if s.game.evaluation is None or n < 2:
         return [0.0] * n
     scores = [s.evaluate(p) for p in range(n)]
-    total = sum(scores)
-    gaps = [v - (total - v) / (n - 1) for v in scores]
+    gaps = [v - max(scores[:p] + scores[p + 1 :]) / (n - 1) for p, v in enumerate(scores)]
     spread[0] = max(spread[0], *(abs(g) for g in gaps))
     return [0.5 * g / spread[0] if spread[0] else 0.0 for g in gaps]
 

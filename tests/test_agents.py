@@ -1,12 +1,14 @@
 """The agents: option syntax, and the ismcts search agent's determinism, blindness to
 hidden cards and strength."""
 
+import random
 from pathlib import Path
 
 import pytest
 
 from rulespec.interpreter import State
 from rulespec.interpreter.agents import ISMCTSAgent, Lookahead, make_agents, parse_agent, play
+from rulespec.interpreter.search import Node, Search, random_move
 from tests.gamekit import cli, game_for, zone
 
 TTG = "games/take_the_gold.yaml"
@@ -198,3 +200,35 @@ def test_lint_simulate_names_the_agents_that_played():
     )
     assert code == 0
     assert "never fired in 3 first 4-player games, nor in 3 greedy ones" in out
+
+
+def _search_at_p1s_choice(iterations: int) -> tuple[Search, State]:
+    state = State.from_layout(game_for("take_the_gold", 2), seed=1, zones=SEEN | TRUE_HIDDEN[0])
+    assert state.current_player() == 0 and len(state.legal_actions()) > 2
+    search = Search(
+        state,
+        0,
+        random.Random(3),
+        iterations=iterations,
+        seconds=None,
+        c=0.7,
+        depth=4,
+        rollout=random_move,
+    )
+    return search, state
+
+
+def test_ismcts_plays_the_option_of_best_mean_value_not_the_most_visited():
+    search, state = _search_at_p1s_choice(iterations=0)  # the tree is set by hand
+    options, kind = state.legal_actions(), state.decision_kind()
+    for option, visits, total in [(options[0], 9, 0.9), (options[1], 2, 0.6), (options[2], 9, 1.8)]:
+        node = search.root.children[(0, kind, option.label)] = Node(0)
+        node.visits, node.total = visits, total
+    assert search.best(options) is options[1]
+
+
+def test_ismcts_rollouts_stop_at_the_searching_seats_own_choice():
+    search, state = _search_at_p1s_choice(iterations=1)
+    copy = state.clone(log=False)
+    search.play_out(copy)  # P1 is to choose: the tree's move, not the rollout's
+    assert copy.observation(0) == state.observation(0) and copy.current_player() == 0

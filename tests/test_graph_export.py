@@ -119,6 +119,7 @@ def test_dot_renders_a_hostile_name_and_path_as_text(hostile, tmp_path):
 
 def test_the_export_is_the_same_whatever_the_hash_seed():
     """Sets are walked sorted, so two processes with other string hashes agree."""
+
     def export(seed: str) -> str:
         env = dict(os.environ, PYTHONHASHSEED=seed)
         argv = [sys.executable, "-m", "rulespec", "graph", str(GAMES / "pirates_wild.yaml")]
