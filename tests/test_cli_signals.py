@@ -53,7 +53,7 @@ def _simulate_with_workers():
 def test_simulate_stops_at_once_and_takes_its_workers_with_it(signum, code, line):
     proc, workers = _simulate_with_workers()
     proc.send_signal(signum)
-    _out, err = proc.communicate(timeout=20)
+    _out, err = proc.communicate(timeout=60)  # 100,000 games would take hours; a loaded CI, seconds
     assert proc.returncode == code and err == line
     deadline = time.monotonic() + 5
     while any(map(_alive, workers)) and time.monotonic() < deadline:

@@ -306,3 +306,7 @@ def serve(paths: list[str], host: str, port: int, saves: str, out) -> None:
     )
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     server.run(sockets=[sock])
+    # The server only stops when a signal tells it to. uvicorn re-raises the signal once
+    # it has shut down, but a Ctrl-C that lands while asyncio is still starting can be
+    # swallowed with the cancelled start-up: either way, this was an interrupt.
+    raise KeyboardInterrupt
