@@ -10,6 +10,9 @@ KIND says what the block is:
                        text block that follows, if there is one; `python needs MODULE`
                        skips unless MODULE (an optional extra's) is installed
   scenario             a scenario file, run against tests/scenarios/take_the_gold/
+
+A trailing `slow: WHY` (`<!-- check: python slow: WHY -->`) marks the example `slow`: it
+runs in CI's step for slow tests (pytest -m slow), not in the everyday suite.
 """
 
 import re
@@ -23,7 +26,10 @@ from gamekit import GAMES, ROOT
 from rulespec import SpecError, load_spec
 from rulespec.table import scenarios
 
-MARK = re.compile(r"<!-- check: ([^>]*?) -->\n```(\w+)\n(.*?)\n```", re.S)
+MARK = re.compile(
+    r"<!-- check: (?P<mark>[^>]*?)(?: slow: (?P<slow>[^>]*?))? -->\n```(\w+)\n(?P<body>.*?)\n```",
+    re.S,
+)
 OUTPUT = re.compile(r"\s*\n(Output:\s*\n\s*\n)```text\n(.*?)\n```", re.S)
 BASES = {"ttg": GAMES / "take_the_gold.yaml", "pw": GAMES / "pirates_wild.yaml"}
 
@@ -35,7 +41,11 @@ def examples():
             line = doc[: m.start()].count("\n") + 1
             output = OUTPUT.match(doc[m.end() :])
             yield pytest.param(
-                m.group(1).split(), m.group(3), output and output.group(2), id=f"{path.name}:{line}"
+                m["mark"].split(),
+                m["body"],
+                output and output.group(2),
+                id=f"{path.name}:{line}",
+                marks=[pytest.mark.slow] if m["slow"] else [],
             )
 
 

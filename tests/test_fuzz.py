@@ -13,8 +13,11 @@ from hypothesis import strategies as st
 
 CASE_SECONDS = 10.0
 CASE_BYTES = 300 * 2**20
-# Sized so the whole file runs in well under 60 s on two cores.
-EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 300, "argv": 300}
+# Sized so the whole file runs in about 30 s on two cores; the slow step runs MORE cases
+# of the two costliest kinds, from other seeds.
+EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 100, "argv": 100}
+MORE = {"log": 200, "argv": 200}
+SEEDS, MORE_SEEDS = st.integers(0, 2**32), st.integers(2**32 + 1, 2**33)
 
 
 @pytest.fixture(scope="module")
@@ -48,56 +51,67 @@ def check(kind: str, seed: int, scratch, repo_before) -> None:
     )
 
 
-def _fuzz_test(kind: str):
+def _fuzz_test(kind: str, examples: int, seeds=SEEDS, name: str = ""):
     @settings(
         derandomize=True,
-        max_examples=EXAMPLES[kind],
+        max_examples=examples,
         deadline=None,
         database=None,
         phases=[Phase.explicit, Phase.generate],
         suppress_health_check=list(HealthCheck),
     )
-    @given(seed=st.integers(0, 2**32))
+    @given(seed=seeds)
     def test(seed, scratch, repo_before):
         check(kind, seed, scratch, repo_before)
 
-    test.__name__ = f"test_fuzz_{kind}"
+    test.__name__ = name or f"test_fuzz_{kind}"
     return test
 
 
-test_fuzz_spec = _fuzz_test("spec")
-test_fuzz_variant = _fuzz_test("variant")
-test_fuzz_scenario = _fuzz_test("scenario")
-test_fuzz_log = _fuzz_test("log")
-test_fuzz_argv = _fuzz_test("argv")
+test_fuzz_spec = _fuzz_test("spec", EXAMPLES["spec"])
+test_fuzz_variant = _fuzz_test("variant", EXAMPLES["variant"])
+test_fuzz_scenario = _fuzz_test("scenario", EXAMPLES["scenario"])
+test_fuzz_log = _fuzz_test("log", EXAMPLES["log"])
+test_fuzz_argv = _fuzz_test("argv", EXAMPLES["argv"])
+test_fuzz_more_logs = pytest.mark.slow(
+    _fuzz_test("log", MORE["log"], MORE_SEEDS, "test_fuzz_more_logs")
+)
+test_fuzz_more_argv = pytest.mark.slow(
+    _fuzz_test("argv", MORE["argv"], MORE_SEEDS, "test_fuzz_more_argv")
+)
 
 
-def test_guard_catches_an_escaping_exception(scratch, monkeypatch):
+@pytest.fixture(scope="module")
+def any_case():
+    """Made before a test replaces main: an argv case's log is made by running main once
+    per process, so a guard test that ran first under xdist waited a minute, then failed."""
+    return fuzzing.make_case("argv", 0)
+
+
+def test_guard_catches_an_escaping_exception(scratch, any_case, monkeypatch):
     """The guard itself: an exception out of main is reported, not swallowed."""
 
     def broken(argv, stdout=None, stderr=None, stdin=None):
         raise KeyError("boom")
 
     monkeypatch.setattr(fuzzing, "main", broken)
-    outcome = fuzzing.run_guarded(fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "g"), 5)
+    outcome = fuzzing.run_guarded(any_case, fuzzing.fresh_dir(scratch, "g"), 5)
     assert outcome.failure == "traceback" and "KeyError: 'boom'" in outcome.error
 
 
-def test_guard_stops_a_hang(scratch, monkeypatch):
+def test_guard_stops_a_hang(scratch, any_case, monkeypatch):
     def stuck(argv, stdout=None, stderr=None, stdin=None):
         while True:
             pass
 
     monkeypatch.setattr(fuzzing, "main", stuck)
-    outcome = fuzzing.run_guarded(
-        fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "h"), 0.3
-    )
+    outcome = fuzzing.run_guarded(any_case, fuzzing.fresh_dir(scratch, "h"), 0.3)
     assert (
         outcome.failure == "hang" and outcome.seconds < 10
     )  # 0.3 s of CPU, however busy the machine
 
 
-def test_guard_stops_a_case_blocked_without_using_the_cpu(scratch, monkeypatch):
+def test_guard_stops_a_case_blocked_without_using_the_cpu(scratch, any_case, monkeypatch):
     """A read that blocks (a named pipe) uses no CPU: the wall-time bound stops it."""
     import time
 
@@ -105,19 +119,15 @@ def test_guard_stops_a_case_blocked_without_using_the_cpu(scratch, monkeypatch):
         time.sleep(60)
 
     monkeypatch.setattr(fuzzing, "main", blocked)
-    outcome = fuzzing.run_guarded(
-        fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "b"), 0.2
-    )
+    outcome = fuzzing.run_guarded(any_case, fuzzing.fresh_dir(scratch, "b"), 0.2)
     assert outcome.failure == "hang" and outcome.seconds < 5
 
 
-def test_guard_stops_a_memory_blow_up(scratch, monkeypatch):
+def test_guard_stops_a_memory_blow_up(scratch, any_case, monkeypatch):
     def greedy(argv, stdout=None, stderr=None, stdin=None):
         return len(bytearray(2**30))
 
     monkeypatch.setattr(fuzzing, "main", greedy)
-    outcome = fuzzing.run_guarded(
-        fuzzing.make_case("argv", 0), fuzzing.fresh_dir(scratch, "m"), 5, 2**28
-    )
+    outcome = fuzzing.run_guarded(any_case, fuzzing.fresh_dir(scratch, "m"), 5, 2**28)
     assert outcome.failure == "memory"
     assert len(bytearray(2**29)) == 2**29  # the cap is lifted afterwards

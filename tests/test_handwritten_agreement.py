@@ -1,9 +1,11 @@
 """The interpreter and the hand-written Take the Gold (benchmarks/) play the same game:
 over 20,000 seeded random games each, their end reasons and mean length agree within
-sampling error. A test of both: a rule misread on either side shows up here."""
+sampling error. A test of both: a rule misread on either side shows up here. Half a
+minute of two cores, and fewer games would blunt it: it runs with the slow tests."""
 
 import sys
 
+import pytest
 from gamekit import ROOT
 
 from rulespec.analysis.simulation import Job, simulate
@@ -16,6 +18,7 @@ GAMES = 20_000
 ALPHA = 0.001  # a real disagreement is far below this; chance alone rarely is
 
 
+@pytest.mark.slow
 def test_outcomes_agree_with_the_hand_written_implementation():
     spec = str(ROOT / "games" / "take_the_gold.yaml")
     ours = simulate(Job(spec, 4, ("random",), None), GAMES, seed=0, workers=2)

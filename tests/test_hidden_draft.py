@@ -3,6 +3,7 @@ per-seat log of a seat holds another seat's hand, a hand passed face down, or a
 simultaneous pick before all the picks are laid face up. The checker is the one of
 tests/test_hidden_information.py, which keeps its own model of what each seat may know."""
 
+import pytest
 from gamekit import GAMES
 from test_hidden_information import Watcher
 
@@ -11,7 +12,6 @@ from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
 
 SPEC = load_spec(GAMES / "draft.yaml")
-SEEDS = range(200)
 
 
 class PickWatcher(Watcher):
@@ -32,9 +32,12 @@ class PickWatcher(Watcher):
         assert not (state.decision_kind() == "card" and self.laid), state.log_for(None)[-3:]
 
 
-def test_no_seat_sees_a_hidden_card_or_an_early_pick_in_200_games():
+# 40 games an item, so xdist spreads the 200 over its workers
+@pytest.mark.parametrize("first", range(0, 200, 40))
+def test_no_seat_sees_a_hidden_card_or_an_early_pick_in_200_games(first):
+    seeds = range(first, first + 40)
     picks_checked = 0
-    for seed in SEEDS:
+    for seed in seeds:
         game = Game(SPEC, 2 + seed % 4)  # 2 to 5 players
         watcher = PickWatcher(game)
         state = game.new_initial_state(seed=seed)
@@ -44,4 +47,4 @@ def test_no_seat_sees_a_hidden_card_or_an_early_pick_in_200_games():
         watcher.check_logs(state)
         assert state.is_terminal() and state.reason == "last_round"
         picks_checked += sum(e["event"] == "choice" for e in state.log_for(None))
-    assert picks_checked == sum(3 * 8 * (2 + s % 4) for s in SEEDS)
+    assert picks_checked == sum(3 * 8 * (2 + s % 4) for s in seeds)
