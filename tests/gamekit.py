@@ -1,5 +1,6 @@
 """Shared helpers for tests: compiled game definitions are cached per (game, player count)."""
 
+import signal
 from functools import cache
 from io import StringIO
 from pathlib import Path
@@ -38,3 +39,10 @@ def cli(*argv) -> tuple[int, str, str]:
     out, err = StringIO(), StringIO()
     code = main([str(a) for a in argv], stdout=out, stderr=err)
     return code, out.getvalue(), err.getvalue()
+
+
+def foreground() -> None:
+    """A subprocess's preexec_fn: the child takes Ctrl-C as a terminal's foreground job
+    does, even when the test run itself was started in the background (a shell without
+    job control starts background jobs with SIGINT ignored, and children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -7,7 +7,7 @@ import sys
 import time
 
 import pytest
-from gamekit import ROOT, cli
+from gamekit import ROOT, cli, foreground
 
 import rulespec.cli
 
@@ -33,6 +33,7 @@ def _simulate_with_workers():
     proc = subprocess.Popen(
         [sys.executable, "-c", ENTRY, "simulate", PW, "--games", "100000", "--workers", "2"],
         cwd=ROOT,
+        preexec_fn=foreground,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -53,7 +54,7 @@ def _simulate_with_workers():
 def test_simulate_stops_at_once_and_takes_its_workers_with_it(signum, code, line):
     proc, workers = _simulate_with_workers()
     proc.send_signal(signum)
-    _out, err = proc.communicate(timeout=60)  # 100,000 games would take hours; a loaded CI, seconds
+    _out, err = proc.communicate(timeout=20)
     assert proc.returncode == code and err == line
     deadline = time.monotonic() + 5
     while any(map(_alive, workers)) and time.monotonic() < deadline:

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from gamekit import GAMES, ROOT, cli
+from gamekit import GAMES, ROOT, cli, foreground
 from servekit import call, running, seat_api
 
 from rulespec import load_spec
@@ -255,6 +255,7 @@ def _entry(*argv):
     return subprocess.Popen(
         [sys.executable, "-c", code, *argv],
         cwd=ROOT,
+        preexec_fn=foreground,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
