@@ -22,16 +22,16 @@ def _whole(text: str) -> int:
     return n
 
 
-def _positive(text: str) -> float:
+def _at_least_zero(text: str) -> float:
     x = float(text)
-    if not 0 < x < float("inf"):
+    if not 0 <= x < float("inf"):
         raise ValueError
     return x
 
 
-def _at_least_zero(text: str) -> float:
-    x = float(text)
-    if not 0 <= x < float("inf"):
+def _positive(text: str) -> float:
+    x = _at_least_zero(text)
+    if x == 0:
         raise ValueError
     return x
 

@@ -121,13 +121,12 @@ class StatementCompiler:
 
     # --- definitions ------------------------------------------------------------
 
-    def procedure(self, p: ir.Procedure) -> tuple:
+    def procedure(self, p: ir.Procedure) -> None:
         """A procedure's body, compiled once; its calls look it up as they run, so
         procedures may call each other (and themselves) in any order."""
         self.played = ""
         with self.x.within(p.name):
             self.procedures[p.name] = self.block(p.effect)
-        return self.procedures[p.name]
 
     def setup(self, stmts) -> tuple:
         self.played = ""

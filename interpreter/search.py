@@ -138,7 +138,7 @@ def value(s, spread: list[float]) -> list[float]:
     the end."""
     if s.is_terminal():
         return s.returns()
-    n = len(s.returns())
+    n = s.game.n
     if s.game.evaluation is None or n < 2:
         return [0.0] * n
     scores = [s.evaluate(p) for p in range(n)]

@@ -819,7 +819,7 @@ def _run(args, out, err) -> int:
     viewer = None
     if args.seat is not None:
         try:
-            viewer = scenarios._seat(args.seat, n)
+            viewer = scenarios.parse_seat(args.seat, n)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     log = (
@@ -1441,7 +1441,7 @@ def _play(args, out, err) -> int:
 
     spec, n = _setup(args, err)
     try:
-        seat = scenarios._seat(args.seat, n)
+        seat = scenarios.parse_seat(args.seat, n)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     inputs = _inputs(args, "--log")

@@ -76,6 +76,12 @@ class Analysis:
         self.counter_initial = {c.name: self.interval(c.initial) for c in spec.counters}
         self.assigned = _assigned_values(self)
 
+    @cached_property
+    def outside(self) -> graphs.Touches:
+        """What the evaluation, the turn order and the counters' initial values read and
+        call."""
+        return _outside_rules(self.spec)
+
     def _sinks(self) -> set[str]:
         """Zones no card ever leaves."""
         spec, out = self.spec, set()
@@ -360,7 +366,6 @@ def _effects(spec: ir.Spec) -> tuple:
 
 
 def _outside_rules(spec: ir.Spec) -> graphs.Touches:
-    """What the evaluation, the turn order and the counters' initial values read and call."""
     t = graphs.touches_of(spec.evaluation)
     graphs.touches_of(spec.turn_order, t)
     for c in spec.counters:
@@ -374,7 +379,7 @@ def _outside_rules(spec: ir.Spec) -> graphs.Touches:
 def check_unused(an: Analysis):
     """RL101: parameters, zones, counters and goals that nothing refers to."""
     g, spec = an.g, an.spec
-    initial_reads = set(_outside_rules(spec).reads)  # the evaluation's too
+    initial_reads = set(an.outside.reads)  # the evaluation's too
     initial_reads |= {("zone", g.zone) for g in spec.goals if ("goal", g.name) in initial_reads}
     for kind, items in (
         ("param", spec.params),
@@ -398,7 +403,7 @@ def check_unused(an: Analysis):
                     item.span,
                     hint="remove it, or refer to it in a rule",
                 )
-    read_kinds = {n for k, n in _outside_rules(spec).reads if k == "kind"}
+    read_kinds = {n for k, n in an.outside.reads if k == "kind"}
     for cond, eff in an.touches.values():
         read_kinds |= {n for k, n in cond.reads | eff.reads if k == "kind"}
     read_kinds |= {v for c in spec.cards for _, v in c.props if isinstance(v, str)}  # kind props
@@ -449,7 +454,7 @@ def check_uncalled(an: Analysis):
     spec = an.spec
     calls = nx.DiGraph((a, b) for a, b, k in an.g.edges(keys=True) if k == "calls")
     roots = [nid for nid, _ in graphs.rules_of(spec)] + [
-        graphs.NodeId(*c) for c in _outside_rules(spec).calls
+        graphs.NodeId(*c) for c in an.outside.calls
     ]
     called = {nid for nid in roots if nid.kind in ("procedure", "condition")}
     for root in roots:

@@ -131,8 +131,8 @@ KEYWORDS = {
 }
 
 # Names a `rulespec: 1` spec could take before Language v2 reserved them: the names above
-# less those the first release had. A spec's own name among them is an RS202 whose hint
-# is `rulespec migrate`, which renames it.
+# less those the first release had. A spec's own name among them keeps its meaning with
+# an RS212 warning whose hint is `rulespec migrate`, which renames it.
 RESERVED_IN_V2 = frozenset(
     {
         "prev",

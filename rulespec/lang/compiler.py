@@ -92,13 +92,12 @@ class _Compiler:
         d = self.data
         seen: dict[str, tuple] = {}
         refused: set[str] = set()
-        reserved = RESERVED
 
         def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
             if name in RESERVED_IN_V2 and what in _FIRST_RELEASE:
                 self.notices.append(deprecated_name(name, what, span))
-            elif name in reserved:
+            elif name in RESERVED:
                 refused.add(name)
                 self.error_at(
                     "RS202",

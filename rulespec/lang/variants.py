@@ -307,6 +307,12 @@ def _add(m, data, section, entries):
         m.graft(m.variant, ("add", section, name), (section, name))
 
 
+def variant_names(spec_path) -> list[str]:
+    """The variants found beside a spec, in variants/<spec stem>/, by name."""
+    spec = Path(spec_path)
+    return sorted(p.stem for p in (spec.parent / "variants" / spec.stem).glob("*.yaml"))
+
+
 def find_variant(spec_path: str, name: str) -> Path:
     """A variant named on the command line: a file path, or NAME next to the spec in
     variants/<spec stem>/NAME.yaml."""
@@ -318,7 +324,7 @@ def find_variant(spec_path: str, name: str) -> Path:
     if candidate.exists():
         return candidate
     folder = candidate.parent
-    known = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    known = variant_names(spec)
     hint = did_you_mean(name, known) or (
         f"known: {', '.join(known)}" if known else f"no variants in {folder}"
     )

@@ -24,7 +24,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rulespec.interpreter.agents import AGENTS
+from rulespec.interpreter.choices import seat_name
 
+from ..lang.variants import variant_names
 from . import views
 from .tables import PERSON, Live, Refused, Spec, Tables, seat_number
 
@@ -125,7 +127,7 @@ class Api:
                 k: replay.header[k] for k in ("spec", "variants", "players", "seed", "game")
             },
             "title": replay.table.spec.name,
-            "players": [f"P{p + 1}" for p in range(replay.table.players)],
+            "players": [seat_name(p) for p in range(replay.table.players)],
         }
 
     async def replay_graph(self, request: Request):
@@ -220,7 +222,7 @@ def _view(game: Live, seat: int | None) -> dict:
     return views.view(game.state, seat, game.table) | {
         "title": game.table.spec.name,
         "players": [  # who sits where: the view's own "seats" are what each seat holds
-            {"seat": f"P{p + 1}", "who": "person" if s == PERSON else s}
+            {"seat": seat_name(p), "who": "person" if s == PERSON else s}
             for p, s in enumerate(game.seats)
         ],
         "watched": game.watched,
@@ -229,11 +231,9 @@ def _view(game: Live, seat: int | None) -> dict:
 
 def _links(game: Live) -> dict[str, str]:
     """Each person's seat link, or the spectator's of a watched game."""
+    names = {seat: "spectator" if seat is None else seat_name(seat) for seat in game.tokens}
     return {
-        ("spectator" if seat is None else f"P{seat + 1}"): (
-            f"/table?game={game.id}&seat={'spectator' if seat is None else f'P{seat + 1}'}"
-            f"&token={token}"
-        )
+        names[seat]: f"/table?game={game.id}&seat={names[seat]}&token={token}"
         for seat, token in game.tokens.items()
     }
 
@@ -273,8 +273,7 @@ def served_specs(paths: list[str]) -> list[Spec]:
         while name in ids:  # two files of one name from two folders
             name, k = f"{stem}_{k}", k + 1
         ids.add(name)
-        beside = Path(path).parent / "variants" / stem
-        variants = sorted(p.stem for p in beside.glob("*.yaml"))
+        variants = variant_names(path)
         players = [spec.min_players, spec.max_players, spec.default_players]
         specs.append(Spec(name, path, variants, spec.name, players))
     return specs

@@ -25,6 +25,7 @@ from ..lang.compiler import load_spec
 from ..lang.limits import MAX_TURN_LIMIT
 from ..table.files import named_spec
 from ..table.replay import LogError, apply_logged, read_log
+from ..table.scenarios import parse_seat
 from . import views
 
 PERSON = "person"
@@ -168,9 +169,10 @@ def seat_number(name: str, n: int) -> int | None:
     """P1, P2, ... as a seat number; `spectator` as None; 404 for another name."""
     if name == "spectator":
         return None
-    if name[:1] == "P" and name[1:].isdigit() and 1 <= int(name[1:]) <= n and len(name) < 6:
-        return int(name[1:]) - 1
-    raise Refused(404, f"no seat '{name[:20]}' in a game of {n} players")
+    try:
+        return parse_seat(name, n)
+    except ValueError:
+        raise Refused(404, f"no seat '{name[:20]}' in a game of {n} players") from None
 
 
 class Tables:

@@ -40,16 +40,24 @@ class Table:
         return Titles.of(self.spec)
 
     @cached_property
+    def _rules_graph(self):
+        return graph.build(self.spec)
+
+    @cached_property
+    def nodes(self) -> list[dict]:
+        return [
+            {"id": str(n), "kind": d["kind"], "label": d["label"], "span": d["span"]}
+            for n, d in self._rules_graph.nodes(data=True)
+        ]
+
+    @cached_property
     def graph(self) -> dict:
         """The rules graph (`rulespec graph`): an SVG drawn by Graphviz when `dot` is
-        installed, and always its nodes and edges for a readable fallback."""
-        g = graph.build(self.spec)
-        nodes = [
-            {"id": str(n), "kind": d["kind"], "label": d["label"], "span": d["span"]}
-            for n, d in g.nodes(data=True)
-        ]
+        installed, and always its nodes and edges for a readable fallback. Built when
+        first asked for: a view needs only the nodes (`fired`)."""
+        g = self._rules_graph
         edges = [{"source": str(a), "target": str(b), "kind": k} for a, b, k in g.edges(keys=True)]
-        return {"svg": _svg(graph.to_dot(g)), "nodes": nodes, "edges": edges}
+        return {"svg": _svg(graph.to_dot(g)), "nodes": self.nodes, "edges": edges}
 
     def fired(self, log: list[dict]) -> str | None:
         """The rules-graph node of the last rule that fired in `log`: an action
@@ -57,7 +65,7 @@ class Table:
         for e in reversed(log):
             if e["event"] in _FIRED:
                 field, kinds = _FIRED[e["event"]]
-                for node in self.graph["nodes"]:
+                for node in self.nodes:
                     if node["label"] == e[field] and node["kind"] in kinds:
                         return node["id"]
         return None

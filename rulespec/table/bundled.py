@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..lang.compiler import load_spec
 from ..lang.diagnostics import SpecError
+from ..lang.variants import variant_names
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 STARTER = Path(__file__).resolve().parent / "starter.yaml"
@@ -68,7 +69,7 @@ def listing() -> list[dict]:
                 }
             )
             continue
-        variants = sorted(p.stem for p in (games / "variants" / name).glob("*.yaml"))
+        variants = variant_names(path)
         rows.append(
             {
                 "name": name,

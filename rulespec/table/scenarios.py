@@ -49,7 +49,8 @@ SEAT = re.compile(r"P[0-9]+")
 ANY_ORDER = "any_order"
 
 
-def _seat(label, n):
+def parse_seat(label, n) -> int:
+    """A seat written P1, P2, ... as its number from 0; ValueError for anything else."""
     if isinstance(label, str) and SEAT.fullmatch(label):
         p = int(label[1:]) - 1
         if 0 <= p < n:
@@ -61,7 +62,7 @@ def _seats(value, n):
     """An event field as the log holds it: seats written `P2` become numbers from 0.
     Card, zone and option names are lower case, so only a seat reads `P<number>`."""
     if isinstance(value, str) and SEAT.fullmatch(value):
-        return _seat(value, n)
+        return parse_seat(value, n)
     if isinstance(value, list):
         return [_seats(v, n) for v in value]
     if isinstance(value, dict) and set(value) == {ANY_ORDER}:
@@ -100,8 +101,8 @@ def _new_state(game: Game, data: dict, n: int) -> State:
         seed,
         zones=table.get("zones") or {},
         counters=table.get("counters") or {},
-        out=[_seat(p, n) for p in table.get("out") or ()],
-        current=_seat(table.get("current", "P1"), n),
+        out=[parse_seat(p, n) for p in table.get("out") or ()],
+        current=parse_seat(table.get("current", "P1"), n),
     )
 
 
@@ -224,7 +225,7 @@ def _wrong_actor(state: State, data: dict, who: str, choice: str, n: int, refusa
     if state.is_terminal():
         return "" if refusable else f" ({who}: {choice}): the game is already over ({state.reason})"
     if who != "chance":
-        _seat(who, n)
+        parse_seat(who, n)
     actor = _actor(state)
     if actor != who:
         return (
@@ -266,7 +267,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
             failures.append(f"counter {name}: expected {want}, got {counters.get(name)}")
     failures += _event_failures(state.log_for(None), expect, n)
     for seat, view in (expect.get("seen_by") or {}).items():
-        failures += _view_failures(state, _seat(seat, n), view, n)
+        failures += _view_failures(state, parse_seat(seat, n), view, n)
     return failures + _end_failures(state, expect) + _turn_failures(state, expect, seen)
 
 

@@ -15,7 +15,6 @@ import re
 from itertools import groupby
 
 from rulespec.interpreter.choices import (
-    Branch,
     NoReaction,
     Option,
     Pass,
@@ -23,6 +22,7 @@ from rulespec.interpreter.choices import (
     PickValue,
     Play,
     React,
+    seat_name,
 )
 
 from .narrate import Titles, with_rule
@@ -188,8 +188,6 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
         return "Do not answer"
     if isinstance(option, (PickCard, PickValue)):
         return titles.card(option.label)
-    if isinstance(option, Branch):
-        return option.label
     return option.label
 
 
@@ -201,7 +199,7 @@ def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
         card = titles.card(type_names[option.card_type])
         text = f"Play {with_rule(card, rule)}"
     if option.target is not None:
-        text += f" at P{option.target + 1}"
+        text += f" at {seat_name(option.target)}"
     chosen = _CHOSEN.search(option.label) if option.chosen is not None else None
     if chosen:
         text += f": {titles.card(chosen.group(1))} from {titles.zone(chosen.group(2))}"
