@@ -693,7 +693,7 @@ def _binder(var, value):
 def _refill(g, env, src, dst, left):
     """src ran out with `left` cards still to draw: refill it from its refill zone,
     shuffle it (a chance point), and draw on."""
-    source, keep = g.game.refill[src], g.game.refill_keep[src]
+    source, keep = g.game.refill[src]
     cards = g._zones[source]
     g.move_cards(
         cards[: max(0, len(cards) - keep)], src

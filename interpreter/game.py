@@ -60,14 +60,11 @@ class Game:
             self.slots.extend(_slots(z, n_players, spec.teams))
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
+        # src -> (the zone that refills it, the cards left on top of that zone)
         self.refill = {
-            self.zone_index[z.name]: self.zone_index[z.refill_from]
+            self.zone_index[z.name]: (self.zone_index[z.refill_from], z.refill_keep)
             for z in spec.zones
             if z.refill_from
-        }
-        # cards that stay on top of a refill zone when it refills (src -> how many)
-        self.refill_keep = {
-            self.zone_index[z.name]: z.refill_keep for z in spec.zones if z.refill_from
         }
 
         self._index_counters()

@@ -499,12 +499,8 @@ class State(Table):
         pile = self._zones[src]
         for i in range(n):
             if not pile:
-                refill = self.game.refill
-                return (
-                    n - i
-                    if src in refill and len(self._zones[refill[src]]) > self.game.refill_keep[src]
-                    else 0
-                )
+                source, keep = self.game.refill.get(src, (None, 0))
+                return n - i if source is not None and len(self._zones[source]) > keep else 0
             self.move_card(pile[-1], dst)
         return 0
 

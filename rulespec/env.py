@@ -117,8 +117,10 @@ class RulespecEnv(AECEnv):
         seat, state = self.seat[agent], self.state
         to_act = not state.is_terminal() and state.current_player() == seat
         mask = self.actions.mask(state.legal_labels()) if to_act else [0] * len(self.actions)
+        # _settle left each seat's observation in infos after the last step
+        seen = self.infos[agent]["observation"] if agent in self.infos else state.observation(seat)
         return {
-            "observation": np.asarray(self.encoder.encode(state.observation(seat)), np.float32),
+            "observation": np.asarray(self.encoder.encode(seen), np.float32),
             "action_mask": np.asarray(mask, np.int8),
         }
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.interpreter import Game, IllegalChoice
-from rulespec.interpreter.agents import decide, make_agents, parse_agent
+from rulespec.interpreter.agents import decide, make_agents
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.compiler import load_spec
@@ -345,18 +345,15 @@ def _agents(seats: list[str], n: int, seed: int, rules) -> list:
     """The agent at each seat, None for a person; 400 for an unknown agent or option."""
     if len(seats) != n:
         raise Refused(400, f"{len(seats)} seats named for {n} players")
-    for name in seats:
-        if name == PERSON:
-            continue
-        try:
-            cls, options = parse_agent(name)
-        except ValueError as exc:
-            raise Refused(400, str(exc)) from None
-        needs = getattr(cls(0, **options), "needs_evaluation", None)
-        if needs and rules.evaluation is None:
-            raise Refused(400, f"{needs} needs an evaluation in the spec; {rules.name} has none")
-    made = make_agents([s if s != PERSON else "first" for s in seats], n, seed)
-    return [None if s == PERSON else a for s, a in zip(seats, made)]
+    try:
+        made = make_agents([s if s != PERSON else "first" for s in seats], n, seed)
+    except ValueError as exc:
+        raise Refused(400, str(exc)) from None
+    agents = [None if s == PERSON else a for s, a in zip(seats, made)]
+    needs = [a.needs_evaluation for a in agents if getattr(a, "needs_evaluation", None)]
+    if needs and rules.evaluation is None:
+        raise Refused(400, f"{needs[0]} needs an evaluation in the spec; {rules.name} has none")
+    return agents
 
 
 def _apply_logged(s, number: int, choice: dict) -> None:
