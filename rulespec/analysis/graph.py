@@ -170,9 +170,14 @@ def with_calls(spec: ir.Spec, t: Touches) -> Touches:
     while t.calls - done:
         for what, name in sorted(t.calls - done):
             done.add((what, name))
-            body = spec.procedure(name).effect if what == "procedure" else spec.condition(name).when
-            touches_of(body, t)
+            part = spec.procedure(name) if what == "procedure" else spec.condition(name)
+            touches_of(_definition_body(part), t)
     return t
+
+
+def _definition_body(part):
+    """What a procedure does, or what a named condition tests."""
+    return part.effect if isinstance(part, ir.Procedure) else part.when
 
 
 def definitions(spec: ir.Spec):
@@ -276,7 +281,7 @@ def _add_declarations(g, spec: ir.Spec):
     for nid, part in definitions(spec):
         _node(g, nid, part.span)
     for nid, part in definitions(spec):
-        body = part.effect if nid.kind == "procedure" else part.when
+        body = _definition_body(part)
         for what, name in sorted(touches_of(body).calls):
             g.add_edge(nid, NodeId(what, name), key="calls")
 

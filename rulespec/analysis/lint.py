@@ -888,7 +888,7 @@ def check_no_ops(an: Analysis):
     """RL109: statements that do nothing; RL110: a reaction window opened to the actor."""
     unordered = {z.name for z in an.spec.zones if not z.ordered}
     for nid, part in graphs.rules_of(an.spec):
-        effect = part.effect if part is not None else an.spec.setup
+        effect = _body(an.spec, part)
         bound = graphs.card_locals(effect)
         for s in ir.walk_statements(effect):
             if (
@@ -985,7 +985,7 @@ def check_deal(an: Analysis):
     start = next(z.name for z in spec.zones if z.start)
     short = []
     for sub in an.per_count:  # the deal's sizes and the deck, for each player count
-        need = _dealt(sub, spec.setup, start, sub.players)
+        need = _dealt(sub, spec.setup, start)
         if need is not None and need > sub.deck_size:
             short.append((sub.players, need, sub.deck_size))
     if short:
@@ -1012,16 +1012,17 @@ def _deals(s, start) -> bool:
     )
 
 
-def _dealt(an: Analysis, stmts, start, players, times=1):
+def _dealt(an: Analysis, stmts, start, times=1):
     """The most cards the statements move off the top of the start zone, a loop over
     the players counted once per player; None when a count is not known."""
     total = 0
     for s in stmts:
         if isinstance(s, ir.For):
-            each = players if isinstance(s.items, ir.Local) and s.items.name == "players" else None
+            loops = isinstance(s.items, ir.Local) and s.items.name == "players"
+            each = an.players if loops else None
             if each is None:
                 return None
-            inner = _dealt(an, s.body, start, players, times * each)
+            inner = _dealt(an, s.body, start, times * each)
             if inner is None:
                 return None
             total += inner
