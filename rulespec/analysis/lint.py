@@ -93,7 +93,7 @@ class Analysis:
         }
         for a in spec.actions:
             sources |= graphs.zones_in(a.among)
-        for s in ir.walk_statements(_effects(spec)):
+        for s in ir.walk_statements(spec.effect_blocks()):
             if isinstance(s, ir.ChooseCard):
                 sources |= graphs.zones_in(s.source)
         sources |= {z.refill_from for z in spec.zones if z.refill_from}
@@ -354,15 +354,6 @@ _INTERVALS = {
     ir.Binary: Analysis._binary_interval,
     ir.Unary: Analysis._unary_interval,
 }
-
-
-def _effects(spec: ir.Spec) -> tuple:
-    """Every block of statements the spec runs: the setup's, the rules', the procedures'."""
-    return (
-        spec.setup,
-        *(rule.effect for _, rule in spec.rules()),
-        *(p.effect for p in spec.procedures),
-    )
 
 
 def _outside_rules(spec: ir.Spec) -> graphs.Touches:

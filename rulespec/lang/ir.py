@@ -590,6 +590,15 @@ class Spec:
                 if rule is not None:
                     yield kind, rule
 
+    def effect_blocks(self) -> tuple:
+        """Every block of statements the spec runs: the setup's, the rules', the
+        procedures'."""
+        return (
+            self.setup,
+            *(rule.effect for _, rule in self.rules()),
+            *(p.effect for p in self.procedures),
+        )
+
     def procedure(self, name: str) -> Procedure:
         return next(p for p in self.procedures if p.name == name)
 

@@ -53,7 +53,7 @@ def _player_labels(game):
         yield from (o.label for o in r.options.values())
     if game.reactions:
         yield NO_REACTION.label
-    for stmt in _statements(spec):
+    for stmt in ir.walk_statements(spec.effect_blocks()):
         if isinstance(stmt, ir.ChooseBranch):
             yield from (b.label for b in stmt.branches)
         elif isinstance(stmt, ir.ChooseNumber):
@@ -64,13 +64,6 @@ def _player_labels(game):
             yield from map(str, range(MAX_NUMBERS if n is None else n))
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names
-
-
-def _statements(spec: ir.Spec):
-    """Every statement of every rule and procedure."""
-    rules = [rule for _, rule in spec.rules()] + list(spec.procedures)
-    for block in [spec.setup] + [rule.effect for rule in rules]:
-        yield from ir.walk_statements(tuple(block))
 
 
 def _constant(game, expr: ir.Expr):
