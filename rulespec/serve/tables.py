@@ -24,7 +24,7 @@ from rulespec.interpreter.choices import seat_name
 from ..lang.compiler import load_spec
 from ..lang.limits import MAX_TURN_LIMIT
 from ..table.files import named_spec
-from ..table.replay import LogError, apply_logged, read_log
+from ..table.replay import LogError, apply_logged, play_choices, read_log, start
 from ..table.scenarios import parse_seat
 from . import views
 
@@ -304,10 +304,14 @@ class Tables:
         header = logged[0].header
         rules = self._log_spec(header, path)[1]
         n = header["players"]
-        (definition, table), carried, frames = self.definition(rules, n), None, []
-        for one in logged[:game_number]:
-            frames = _replayed(definition, one, carried)
-            carried = frames[-1].carry()
+        (definition, table), carried = self.definition(rules, n), None
+        for one in logged[: game_number - 1]:  # the games before: only what they carry
+            s = start(definition, one.header, carried)
+            stuck = play_choices(s, one)
+            if stuck is not None:
+                raise Refused(422, f"the log does not replay: {stuck[1]}")
+            carried = s.carry()
+        frames = _replayed(definition, logged[game_number - 1], carried)
         replay = Replay(
             secrets.token_hex(6),
             logged[game_number - 1].header,
@@ -365,13 +369,7 @@ def _apply_logged(s, number: int, choice: dict) -> None:
 
 def _replayed(definition, logged, carried) -> list:
     """The game of a log after each of its decisions, from its seed and choices."""
-    header = logged.header
-    s = definition.new_initial_state(
-        seed=header["seed"],
-        turn_limit=header.get("max_turns"),
-        game_index=header["game"] - 1,
-        carried=carried,
-    )
+    s = start(definition, logged.header, carried)
     frames = [s.clone()]
     for number, choice in logged.events:
         if choice["event"] != "choice":

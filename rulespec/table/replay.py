@@ -211,13 +211,8 @@ def replay(path: str) -> list[Outcome]:
                 definitions[key] = Game(named_spec(key[0], path, key[1]), key[2])
             except ValueError as exc:  # no such file, or a player count the spec does not allow
                 raise LogError(path, logged.line, "RS803", str(exc)) from None
-        game = definitions[key].new_initial_state(
-            seed=header["seed"],
-            turn_limit=header.get("max_turns"),
-            game_index=header["game"] - 1,
-            carried=carried if header["game"] > 1 else None,
-        )
-        stuck = _play_choices(game, [(n, e) for n, e in logged.events if e["event"] == "choice"])
+        game = start(definitions[key], header, carried)
+        stuck = play_choices(game, logged)
         replayed = json.loads(json.dumps(log_for(game, None), default=list))
         found = [d for d in (stuck, _first_difference(logged.events, replayed)) if d]
         difference = min(found)[1] if found else ""  # the one earlier in the log
@@ -228,9 +223,22 @@ def replay(path: str) -> list[Outcome]:
     return outcomes
 
 
-def _play_choices(game: State, choices: list[tuple[int, dict]]) -> tuple[float, str] | None:
-    """Apply the logged choices; (line, description) of the first that cannot be."""
-    for number, choice in choices:
+def start(definition: Game, header: dict, carried) -> State:
+    """A logged game's first state: its seed, its turn limit, its place in its match and
+    what the games before it carried."""
+    return definition.new_initial_state(
+        seed=header["seed"],
+        turn_limit=header.get("max_turns"),
+        game_index=header["game"] - 1,
+        carried=carried if header["game"] > 1 else None,
+    )
+
+
+def play_choices(game: State, logged) -> tuple[float, str] | None:
+    """Apply a logged game's choices; (line, description) of the first that cannot be."""
+    for number, choice in logged.events:
+        if choice["event"] != "choice":
+            continue
         stuck = apply_logged(game, number, choice)
         if stuck is not None:
             return number, stuck
