@@ -58,6 +58,7 @@ class Game:
         for z in spec.zones:
             self.zone_index[z.name] = len(self.slots)
             self.slots.extend(_slots(z, n_players, spec.teams))
+        self.told = _told(self.slots, n_players)
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)
@@ -332,3 +333,16 @@ def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:
     if z.count is not None:
         return [Slot(z, None, f"{z.name}[{i}]") for i in range(z.count)]
     return [Slot(z, None, z.name)]
+
+
+def _told(slots: list[Slot], n: int) -> list[list[frozenset]]:
+    """[src][dst] -> the seats a move from src to dst shows where its card went, beyond
+    those who see dst: a seat that saw the card (in src, or as it left a public zone)
+    knows where it lies until it moves again or its zone is shuffled."""
+    everyone = frozenset(range(n))
+
+    def seers(slot: Slot) -> frozenset:
+        vis = slot.zone.visibility
+        return everyone if vis == "public" else slot.seats if vis == "owner" else frozenset()
+
+    return [[seers(a) - seers(b) for b in slots] for a in slots]

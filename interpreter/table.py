@@ -84,7 +84,10 @@ class Table:
             zone.remove(c)
         self._zones[dst].append(c)
         self._loc[c] = dst
-        if self._shown:
+        told = self.game.told[src][dst]
+        if told:  # who saw the card leave knows where it went
+            self._shown[c] = told
+        elif self._shown:
             self._shown.pop(c, None)  # a reveal lasts while the card stays where it is
         tcount, watch = self._tcount, self.game.watch_cards
         tcount[src][t] -= 1
@@ -115,7 +118,8 @@ class Table:
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;
         past the bottom: the bottom). A card put below the top pushes down the cards
-        under it, which ends their reveals: who saw them cannot tell where they are now."""
+        under it, which ends their reveals: who saw them cannot tell where they are now;
+        nor where the card put there lies, beyond those who see dst."""
         if depth < 0:
             raise ValueError(f"insert() at depth {depth}: depths count from 0, the top")
         for c in cards:
@@ -124,8 +128,8 @@ class Table:
             zone.pop()
             at = max(len(zone) - depth, 0)
             zone.insert(at, c)
-            if depth and self._shown:
-                self._forget(zone[:at])
+            if depth and self._shown:  # pushed down, and this one: its depth may be secret
+                self._forget(zone[: at + 1])
 
     def reveal(self, cards: list[int], players) -> None:
         """Show cards to players until each leaves its zone (or the zone is shuffled);

@@ -24,13 +24,17 @@ HIDDEN_FROM_ALL = {"shoe", "hole"}
 
 
 def only_counts(game: Game):
-    """A step check: what a seat cannot see is a count, never a card."""
+    """A step check: what a seat cannot see is a count, never a card (but for the
+    discards that went into the shoe face up, until they are shuffled)."""
     watcher = Watcher(game)
 
     def check(state) -> None:
         for seat in range(game.n):
             for label, shown in state.observation(seat)["zones"].items():
-                if label in HIDDEN_FROM_ALL or not watcher.sees(label, seat):
+                if label == "shoe" and state.is_chance_node():
+                    # the discards went in face up and are not yet shuffled: known to all
+                    assert set(shown) <= {"count", "revealed"}, (seat, label, shown)
+                elif label in HIDDEN_FROM_ALL or not watcher.sees(label, seat):
                     assert set(shown) == {"count"}, (seat, label, shown)
 
     return watcher, check

@@ -72,13 +72,18 @@ class Watcher:
             self._check_rest(seat, seen)
 
     def _learn(self, e: dict) -> None:
-        """Cards shown to a seat stay known while they lie where they were shown."""
+        """Cards shown to a seat stay known while they lie where they were shown, or
+        where the seat saw them go."""
         if e["event"] == "reveal" and "zone" in e:
             for seat in e["players"]:
                 self.known[seat].update((c, e["zone"]) for c in e["cards"])
         elif (e["event"] == "move" and self.unique) or e["event"] == "shuffle":
             for known in self.known:
                 known -= {(c, z) for c, z in known if z == e.get("zone") or c in e.get("cards", ())}
+        if e["event"] == "move":  # a seat that saw the cards go knows where they went
+            for seat, known in enumerate(self.known):
+                if self.sees(e["src"], seat) and not self.sees(e["dst"], seat):
+                    known.update((c, e["dst"]) for c in e["cards"])
 
     def _check_rest(self, seat, seen) -> None:
         """Outside its zones, a seat's observation names no card (a remembered one, say).

@@ -28,7 +28,8 @@ def test_no_seat_is_shown_a_card_hidden_from_it(first):
 
 def test_a_partner_sees_the_sides_tricks_and_the_other_side_does_not():
     """Mid-deal, after some tricks: P1 and P3 see north_south's tricks card by card,
-    P2 and P4 only their number; the watcher agrees at every step."""
+    P2 and P4 know them only as cards they saw played there; the watcher agrees at
+    every step."""
     watcher = Watcher(GAME)
     state = GAME.new_initial_state(seed=5)
     while state.turn < 30 or state.is_chance_node():
@@ -41,5 +42,9 @@ def test_a_partner_sees_the_sides_tricks_and_the_other_side_does_not():
     assert tricks, "north_south has taken no trick by turn 30 of seed 5"
     assert state.observation(0)["zones"]["tricks[north_south]"] == tricks
     assert state.observation(2)["zones"]["tricks[north_south]"] == tricks
-    assert state.observation(1)["zones"]["tricks[north_south]"] == {"count": len(tricks)}
+    # east_west do not see the pile; they know the cards, as they saw them played
+    assert state.observation(1)["zones"]["tricks[north_south]"] == {
+        "count": len(tricks),
+        "revealed": [{"card": c} for c in sorted(tricks)],
+    }
     watcher.check_logs(state)

@@ -45,7 +45,7 @@ def test_a_decision_shows_the_table_and_the_options_by_title():
         "  Draw pile: 44 cards",
         "  Discard pile: 1 card, top Pirate",
         "  Set aside: empty",
-        "  P1: hand 4 cards",
+        "  P1: hand 4 cards; shown to you: Pirate Captain",  # P1 took it from P2
         "  P2 (you): hand Gold Coin x2, Two Pirates",
         "  Successful krakens 0, Win target 4, Tiebreak 0",
         "Your options:",

@@ -1,5 +1,7 @@
 """Invariants that hold in every state of many seeded random games (RULINGS C-1..C-6)."""
 
+from collections import Counter
+
 import pytest
 from gamekit import game_for
 from hypothesis import HealthCheck, given, settings
@@ -51,8 +53,11 @@ def test_no_player_sees_hidden_cards(seed, players):
         for label, content in obs["zones"].items():
             if can_see(labels[label], p):
                 assert isinstance(content, list)
-            else:
-                assert content == {"count": len(everything[label])}
+            else:  # a count, and cards the seat saw go there, which truly lie there
+                assert content["count"] == len(everything[label])
+                assert set(content) <= {"count", "revealed"}
+                shown = Counter(r["card"] for r in content.get("revealed", ()))
+                assert shown <= Counter(everything[label]), (p, label, content)
         for event in game.log_for(p):
             if event["event"] == "move" and not (
                 can_see(labels[event["src"]], p) or can_see(labels[event["dst"]], p)

@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from gamekit import zone
+from gamekit import game_for, zone
 
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, Game, IllegalChoice, Order, Rejection, State
@@ -73,6 +73,30 @@ def test_a_re_deal_keeps_what_the_seat_sees():
         twin.redeal(0, random.Random(seed))
         twin.check_invariants()
         assert twin.observation(0) == seen
+
+
+@pytest.mark.parametrize("name", ["take_the_gold", "pirates_wild"])
+def test_a_re_deal_keeps_the_cards_a_seat_saw_move_where_they_went(name):
+    """Cards taken from a seat's hand are shown in its view of the taker's hand, and a
+    re-deal for the seat leaves them there."""
+    game, rng, known = game_for(name, 4), random.Random(1), 0
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed, log=False)
+        while not state.is_terminal() and state.turn < 60:
+            if state.is_chance_node():
+                state.sample_chance()
+                continue
+            seat = state.current_player()
+            seen = state.observation(seat)
+            known += sum(
+                len(z.get("revealed", ())) for z in seen["zones"].values() if isinstance(z, dict)
+            )
+            twin = state.clone(log=False)
+            twin.redeal(seat, rng)
+            assert twin.observation(seat) == seen
+            options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
+    assert known > 0  # the games did show some seat a card it saw go
 
 
 def test_a_shuffle_is_a_sampled_chance_node():
