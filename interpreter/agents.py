@@ -139,7 +139,7 @@ class ISMCTSAgent:
         "depth": _whole,
         "rollout": _rollout,
     }
-    ITERATIONS, C, DEPTH = 30, 0.7, 1
+    ITERATIONS, C, DEPTH = 100, 0.3, 1
 
     def __init__(self, seed, *, iterations=None, seconds=None, c=C, depth=DEPTH, rollout="random"):
         self.rng = random.Random(seed)

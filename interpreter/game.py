@@ -105,6 +105,11 @@ class Game:
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
         self.others = [tuple(q for q in range(n_players) if q != p) for p in range(n_players)]
+        # per seat: who plays against it (the other seats, or the other teams' seats)
+        self.rivals = [
+            tuple(q for q in self.others[p] if not self.teams or self.team_of[q] != self.team_of[p])
+            for p in range(n_players)
+        ]
         self.play_options = self._play_options()
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]

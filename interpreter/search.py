@@ -10,8 +10,7 @@ sampled from the search's own RNG, never the game's, and not branched on; forced
 choices are played without a node. A rollout plays the other seats on at random (or
 greedily) until the searching seat's next choice, for a few turns at most; its value
 for each seat is the result when the game is over, else the spec's `evaluation` of the
-seat weighed against the best other seat's, on the scale of the widest value the
-search has seen. The option played is the one of best mean value.
+seat less its best rival's, on the scale of the widest gap the search has seen. The option played is the one of best mean value.
 """
 
 from __future__ import annotations
@@ -131,18 +130,21 @@ class Search:
 
 def value(s, spread: list[float]) -> list[float]:
     """Per seat: the result (1 a win, -1 a loss) when the game is over; else its
-    evaluation less the best other seat's divided by the number of other seats (its
-    own progress first; of two equal moves, the one that holds back the leader), over
-    the widest such value seen so far in this search (`spread`, updated), halved:
-    within [-0.5, 0.5] whatever the evaluation's scale. Without an evaluation: 0 until
-    the end."""
+    evaluation less its best rival's (a seat of another team, or any other seat), over
+    the widest such gap seen so far in this search (`spread`, updated), halved: within
+    [-0.5, 0.5] whatever the evaluation's scale. Against the best rival, not the
+    average: in a race to a goal, holding back the leader is worth as much as one's own
+    progress. Without an evaluation or a rival: 0 until the end."""
     if s.is_terminal():
         return s.returns()
-    n = s.game.n
-    if s.game.evaluation is None or n < 2:
-        return [0.0] * n
-    scores = [s.evaluate(p) for p in range(n)]
-    gaps = [v - max(scores[:p] + scores[p + 1 :]) / (n - 1) for p, v in enumerate(scores)]
+    game = s.game
+    if game.evaluation is None:
+        return [0.0] * game.n
+    scores = [s.evaluate(p) for p in range(game.n)]
+    gaps = [
+        v - max(scores[q] for q in rivals) if rivals else 0
+        for v, rivals in zip(scores, game.rivals)
+    ]
     spread[0] = max(spread[0], *(abs(g) for g in gaps))
     return [0.5 * g / spread[0] if spread[0] else 0.0 for g in gaps]
 
