@@ -40,7 +40,7 @@ ROWS = [
     (TTG, 2, "ismcts", "greedy"),
     (TTG, 3, "ismcts", "greedy"),
     (TTG, 4, "ismcts", "greedy"),
-    (TTG, 4, "ismcts:iterations=200", "greedy"),
+    (TTG, 4, "ismcts:iterations=30", "greedy"),
     (TTG, 4, "greedy", "random"),
     (PW, 2, "ismcts", "greedy"),
     (PW, 3, "ismcts", "greedy"),
