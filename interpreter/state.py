@@ -388,8 +388,9 @@ class State(Table):
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
         check, so a trigger the new cards make true fires. A card a paused effect holds
-        (a pick of a simultaneous choice, a chosen card) becomes the card now lying where
-        it lay, so the effect goes on with a card `seat` could not tell from it.
+        (a pick of a simultaneous choice, a chosen card) or the rules remember becomes
+        the card now lying where it lay, so the rules go on with a card `seat` could not
+        tell from it.
         With `canonical`, the hidden cards are put in order of type before the shuffle,
         so the deal depends only on the seat's view and `rng`, not on where the hidden
         cards truly lie (the default keeps the older deal, which seeded games rely on)."""

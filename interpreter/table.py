@@ -184,7 +184,7 @@ class Table:
 
     def remember(self, slot: int, cards) -> None:
         """Remember these cards (ids) in a `remember:` slot. Not logged: the cards may be
-        hidden from some seats, and the rules only remember what they already showed."""
+        hidden from some seats (a re-deal remaps them as it remaps the cards it deals)."""
         self._memory = self._memory[:slot] + (tuple(cards),) + self._memory[slot + 1 :]
         self._dirty.update(self.game.all_keys)  # rare: every automatic rule looks again
         self._version += 1
@@ -333,6 +333,8 @@ class Table:
             self._zones[i] = [now.get(c, c) for c in self._zones[i]]
             for c in self._zones[i]:
                 self._loc[c] = i
+        if any(self._memory):  # the rules' memory names the card now lying there, too
+            self._memory = tuple(tuple(now.get(c, c) for c in m) for m in self._memory)
         self._changed_everything()
         return now
 

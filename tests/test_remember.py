@@ -1,6 +1,7 @@
 """Remembered cards (`remember:`): the card just drawn, kept from one step to a later
 one, on the small game tests/valid/draw_and_play.yaml."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,20 @@ end_conditions:""",
     s.apply_action("play_drawn star")
     assert s.current_player() == 1
     assert s.observation(None)["counters"]["stars"] == 2
+
+
+def test_a_redeal_keeps_a_remembered_card_where_the_rules_put_it():
+    """P1 has just drawn; P2 cannot see P1's hand, so its re-deal deals that card again.
+    The memory then names the card lying where the drawn one lay, in P1's hand, as a
+    paused effect's cards do, never a card that is now somewhere else."""
+    g, moved = game(), 0
+    for seed in range(30):
+        s = laid_out(g, ["plain", "star"], ["star", "plain", "plain", "star"])
+        twin = s.clone()
+        twin.redeal(1, random.Random(seed))
+        seen = twin.observation(None)
+        hand, drawn = seen["zones"]["hand[P1]"], seen["remembered"]["drawn"]
+        assert drawn[0] in hand, (seed, drawn, hand)
+        moved += drawn != ["star"]
+        twin.check_invariants()
+    assert moved  # some re-deals did put another card where the drawn one lay
