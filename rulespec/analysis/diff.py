@@ -64,11 +64,17 @@ def _named(spec: ir.Spec) -> dict:
 
 
 def _detail(kind, a, b) -> str:
+    """What changed, where a line can say it: a parameter's value, a card's count, a
+    title (a change of title alone is otherwise a bare "changed")."""
     if kind == "parameter":
-        return f"{_param_text(a)} -> {_param_text(b)}"
-    if kind == "card" and a.count != b.count:
-        return f"count {a.count} -> {b.count}"
-    return ""
+        parts = (
+            [f"{_param_text(a)} -> {_param_text(b)}"] if _param_text(a) != _param_text(b) else []
+        )
+    else:
+        parts = [f"count {a.count} -> {b.count}"] if kind == "card" and a.count != b.count else []
+    if getattr(a, "title", None) != getattr(b, "title", None):
+        parts.append(f"title {a.title!r} -> {b.title!r}")
+    return "; ".join(parts)
 
 
 def _param_text(p: ir.ParamDef) -> str:
