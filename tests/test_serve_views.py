@@ -39,8 +39,9 @@ def test_the_rule_that_fired_is_a_node_of_the_rules_graph():
     state, table, _ = _played()
     assert state.is_terminal()
     fired = table.fired(state.log_for(None))
-    assert fired == f"end:{state.reason}"
-    assert fired in {n["id"] for n in table.graph["nodes"]}
+    assert fired["id"] == f"end:{state.reason}"
+    assert fired["id"] in {n["id"] for n in table.graph["nodes"]}
+    assert fired["title"] == table.titles.rule(state.reason) != state.reason  # "Coin win"
     assert table.fired([]) is None
 
 

@@ -59,15 +59,16 @@ class Table:
         edges = [{"source": str(a), "target": str(b), "kind": k} for a, b, k in g.edges(keys=True)]
         return {"svg": _svg(graph.to_dot(g)), "nodes": self.nodes, "edges": edges}
 
-    def fired(self, log: list[dict]) -> str | None:
-        """The rules-graph node of the last rule that fired in `log`: an action
-        played, a reaction, a trigger, an end condition, a round's end."""
+    def fired(self, log: list[dict]) -> dict | None:
+        """The rules-graph node of the last rule that fired in `log` (an action
+        played, a reaction, a trigger, an end condition, a round's end), with the
+        rule's title."""
         for e in reversed(log):
             if e["event"] in _FIRED:
                 field, kinds = _FIRED[e["event"]]
                 for node in self.nodes:
                     if node["label"] == e[field] and node["kind"] in kinds:
-                        return node["id"]
+                        return node | {"title": self.titles.rule(node["label"])}
         return None
 
 
@@ -89,7 +90,7 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
     out = tableview.table(obs, titles, state.game.params) | {
         "narration": narrate(log, titles),
         "events": len(log),
-        "fired": table.fired(log),
+        "fired": table.fired(log),  # {id, title, ...} or None
         "options": [],
     }
     if seat is not None and "options" in obs:

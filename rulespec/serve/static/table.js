@@ -142,12 +142,12 @@ async function graph() {
 }
 
 function highlight() {
-  $("fired").textContent = lastFired ? `last fired: ${lastFired}` : "";
+  $("fired").textContent = lastFired ? `last fired: ${lastFired.title}` : "";
   for (const n of document.querySelectorAll("#graph .fired")) n.classList.remove("fired");
   if (!lastFired) return;
   for (const n of document.querySelectorAll("#graph g.node, #graph li")) {
     const id = n.dataset.node || n.querySelector("title")?.textContent;
-    if (id === lastFired) n.classList.add("fired");
+    if (id === lastFired.id) n.classList.add("fired");
   }
 }
 
