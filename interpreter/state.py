@@ -573,8 +573,9 @@ class State(Table):
         data=None,
     ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
-        outcomes, which their maker lists sorted (with their weights)."""
-        if weights is None and len(options) > 1:
+        outcomes, which their maker lists sorted (with their weights), and a number
+        choice's, made in increasing order (by label, `n = 10` came before `n = 2`)."""
+        if weights is None and kind != "number" and len(options) > 1:
             options.sort(key=_label)
         self._pending = ChoicePoint(player, kind, options, resume, env, weights, sample, data)
 
