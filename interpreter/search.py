@@ -10,7 +10,8 @@ sampled from the search's own RNG, never the game's, and not branched on; forced
 choices are played without a node. A rollout plays the other seats on at random (or
 greedily) until the searching seat's next choice, for a few turns at most; its value
 for each seat is the result when the game is over, else the spec's `evaluation` of the
-seat less its best rival's, on the scale of the widest gap the search has seen. The option played is the one of best mean value.
+seat less its best rival's, on the scale of the widest gap the search has seen. The
+option played is the one of best mean value.
 """
 
 from __future__ import annotations
