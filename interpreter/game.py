@@ -18,6 +18,7 @@ from rulespec.lang import ir
 from .choices import Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
+from .observe import seers
 from .rounds import compile_rounds
 
 
@@ -345,9 +346,5 @@ def _told(slots: list[Slot], n: int) -> list[list[frozenset]]:
     those who see dst: a seat that saw the card (in src, or as it left a public zone)
     knows where it lies until it moves again or its zone is shuffled."""
     everyone = frozenset(range(n))
-
-    def seers(slot: Slot) -> frozenset:
-        vis = slot.zone.visibility
-        return everyone if vis == "public" else slot.seats if vis == "owner" else frozenset()
-
-    return [[seers(a) - seers(b) for b in slots] for a in slots]
+    seen = [everyone if who is None else who for who in map(seers, slots)]
+    return [[a - b for b in seen] for a in seen]

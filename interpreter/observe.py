@@ -16,6 +16,14 @@ def can_see(slot, player: int | None) -> bool:
     return vis == "public" or player is None or (vis == "owner" and player in slot.seats)
 
 
+def seers(slot) -> frozenset[int] | None:
+    """The seats that see a slot's cards; None: everyone."""
+    vis = slot.zone.visibility
+    if vis == "public":
+        return None
+    return slot.seats if vis == "owner" else frozenset()
+
+
 def observation(state, player: int | None) -> dict:
     """The table as `player` sees it; `player=None` is an omniscient spectator."""
     game = state.game

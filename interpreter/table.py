@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from .observe import can_see
+from .observe import can_see, seers
 
 INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
 
@@ -361,10 +361,7 @@ class Table:
 
     def _seers(self, slot: int) -> frozenset[int] | None:
         """The seats that see a zone's cards; None: everyone."""
-        s = self.game.slots[slot]
-        if s.zone.visibility == "public":
-            return None
-        return s.seats if s.zone.visibility == "owner" else frozenset()
+        return seers(self.game.slots[slot])
 
     def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
         """A move shows its cards to whoever sees its source or its destination."""
