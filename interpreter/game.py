@@ -59,7 +59,7 @@ class Game:
         for z in spec.zones:
             self.zone_index[z.name] = len(self.slots)
             self.slots.extend(_slots(z, n_players, spec.teams))
-        self.told = _told(self.slots, n_players)
+        self.saw, self.told = _told(self.slots, n_players)
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)
@@ -341,10 +341,11 @@ def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:
     return [Slot(z, None, z.name)]
 
 
-def _told(slots: list[Slot], n: int) -> list[list[frozenset]]:
-    """[src][dst] -> the seats a move from src to dst shows where its card went, beyond
-    those who see dst: a seat that saw the card (in src, or as it left a public zone)
-    knows where it lies until it moves again or its zone is shuffled."""
+def _told(slots: list[Slot], n: int) -> tuple[list[list[frozenset]], list[list[frozenset]]]:
+    """[src][dst] -> the seats that see a card move from src to dst (those who see
+    either zone: the seats whose log names it), and those of them who cannot see dst,
+    who learn which card now lies there (knowledge.py)."""
     everyone = frozenset(range(n))
     seen = [everyone if who is None else who for who in map(seers, slots)]
-    return [[a - b for b in seen] for a in seen]
+    saw = [[a | b for b in seen] for a in seen]
+    return saw, [[saw[i][j] - seen[j] for j in range(len(seen))] for i in range(len(seen))]

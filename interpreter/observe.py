@@ -1,13 +1,15 @@
 """What one player may see (RULINGS C-6): observations and the log as seen by a seat.
 
 Hidden information is a view: nothing here hands out the state itself. A zone's cards
-are shown to a player when the zone is public or theirs (or their team's); otherwise only its size, and
-the cards revealed to them there (with their depth from the top in an ordered zone). A
-logged move shows its cards to whoever can see its source or its destination zone.
+are shown to a player when the zone is public or theirs (or their team's); otherwise only its
+size, and the cards they know lie there from what they saw (knowledge.py), with their depth
+from the top where they know it. A logged move shows its cards to whoever can see its source
+or its destination zone.
 """
 
 from __future__ import annotations
 
+from . import knowledge
 from .choices import seat_name
 
 
@@ -35,10 +37,9 @@ def observation(state, player: int | None) -> dict:
             zones[slot.label] = names if slot.zone.ordered else sorted(names)
         else:
             zones[slot.label] = {"count": len(cards)}
-            if state._shown and player is not None:
-                revealed = _revealed(state, cards, player, slot.zone.ordered)
-                if revealed:
-                    zones[slot.label]["revealed"] = revealed
+            known = state._known.get(i, {}).get(player) if player is not None else None
+            if known is not None:
+                zones[slot.label]["revealed"] = knowledge.view(known, len(cards), game.type_names)
     obs = {
         "seat": seat_name(player) if player is not None else None,
         "turn": state._turn,
@@ -61,20 +62,6 @@ def observation(state, player: int | None) -> dict:
     return obs
 
 
-def _revealed(state, cards: list[int], player: int, ordered: bool) -> list[dict]:
-    """The cards of a zone hidden from `player` that were revealed to them, top first."""
-    names, shown, out = state.game.type_names, state._shown, []
-    for i in range(len(cards) - 1, -1, -1):
-        c = cards[i]
-        if player in shown.get(c, ()):
-            out.append(
-                {"card": names[state._ctype[c]], "depth": len(cards) - 1 - i}
-                if ordered
-                else {"card": names[state._ctype[c]]}
-            )
-    return out if ordered else sorted(out, key=lambda r: r["card"])
-
-
 def visible_event(event: dict, player: int | None) -> dict:
     """The event as `player` may see it (without engine-internal fields)."""
     vis = event.get("_vis")
@@ -86,6 +73,8 @@ def visible_event(event: dict, player: int | None) -> dict:
             out["option"] = None
         if "value" in out:
             out["value"] = None
+        if "depths" in out:
+            out["depths"] = None
     return out
 
 

@@ -24,6 +24,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from types import MappingProxyType
 
+from . import knowledge
 from .choices import (
     CHANCE,
     NO_REACTION,
@@ -260,7 +261,7 @@ class State(Table):
         s._dirty = set(self._dirty)
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = dict(self._quiet)
-        s._shown = dict(self._shown)
+        s._known = {slot: dict(k) for slot, k in self._known.items()}
         s._events = None if self._events is None or not log else list(self._events)
         s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
@@ -289,8 +290,8 @@ class State(Table):
         two states with equal keys play on alike for any choices and chance outcomes,
         and sample_chance() draws alike for them (the RNG's seed and draws are in it).
         Cards of one type in one zone are alike (C-3), so zones are keyed by types
-        (in order where the zone is ordered), a bound card by its type and zone, and a
-        revealed card by its type, place and the seats it is shown to.
+        (in order where the zone is ordered), a bound card by its type and zone; what
+        each seat knows of the zones it cannot see is in it too.
         The turn count matters only through the turn limit: with `horizon`, turns left
         beyond it are not told apart (a search of that depth cannot reach the limit)."""
         game, ctype = self.game, self._ctype
@@ -343,24 +344,8 @@ class State(Table):
             self._leader,
             self._again,
             tuple(self._value_key(list(m)) for m in self._memory),
-            self._shown_key(),
+            knowledge.key(self._known),
         )
-
-    def _shown_key(self) -> tuple:
-        """The reveals: by card type, zone and place in an ordered zone (a revealed card
-        is not like the others of its type there), and to whom."""
-        return tuple(
-            sorted(
-                (self._ctype[c], self._loc[c], self._place(c), tuple(sorted(seats)))
-                for c, seats in self._shown.items()
-            )
-        )
-
-    def _place(self, c: int) -> int:
-        """Where a card lies in an ordered zone (from the bottom); -1 elsewhere."""
-        slot = self._loc[c]
-        ordered = slot < len(self.game.slots) and self.game.slots[slot].zone.ordered
-        return self._zones[slot].index(c) if ordered else -1
 
     def _env_key(self, env: dict | None):
         if env is None:
@@ -502,7 +487,7 @@ class State(Table):
             if not pile:
                 source, keep = self.game.refill.get(src, (None, 0))
                 return n - i if source is not None and len(self._zones[source]) > keep else 0
-            self.move_card(pile[-1], dst)
+            self.move_card(pile[-1], dst, top=True)
         return 0
 
     def enter(self, code: tuple, env: dict) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from . import knowledge
 from .observe import can_see, seers
 
 INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
@@ -41,8 +42,8 @@ class Table:
         self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
         self._version = 0
         self._events: list[dict] | None = [] if log else None
-        # card -> the seats it is revealed to beyond its zone's visibility, while it stays put
-        self._shown: dict[int, frozenset[int]] = {}
+        # slot -> seat -> what the seat knows of that zone it cannot see (knowledge.py)
+        self._known: dict[int, dict[int, knowledge.Known]] = {}
 
     # --- reads --------------------------------------------------------------------
 
@@ -75,7 +76,9 @@ class Table:
 
     # --- mutators -----------------------------------------------------------------
 
-    def move_card(self, c: int, dst: int) -> None:
+    def move_card(self, c: int, dst: int, top: bool = False) -> None:
+        """Move card c onto dst; `top` when the rules drew it from the top of its zone
+        (a draw: which place it left is public)."""
         src, t = self._loc[c], self._ctype[c]
         zone = self._zones[src]
         if zone[-1] == c:
@@ -84,11 +87,8 @@ class Table:
             zone.remove(c)
         self._zones[dst].append(c)
         self._loc[c] = dst
-        told = self.game.told[src][dst]
-        if told:  # who saw the card leave knows where it went
-            self._shown[c] = told
-        elif self._shown:
-            self._shown.pop(c, None)  # a reveal lasts while the card stays where it is
+        if self._known or self.game.told[src][dst]:  # someone knew of src, or learns of dst
+            self._learn_move(src, dst, t, len(zone) if top else None)
         tcount, watch = self._tcount, self.game.watch_cards
         tcount[src][t] -= 1
         tcount[dst][t] += 1
@@ -99,6 +99,30 @@ class Table:
         self._version += 1
         if self._events is not None:
             self._log_move(src, dst, [c])
+
+    def _learn_move(self, src: int, dst: int, t: int, place: int | None) -> None:
+        """What each seat learns from a card of type t moving from src (from `place`,
+        counted from the bottom, when drawn from the top) to dst: those who knew of src
+        lose a card of t if they saw it, else a card of any type; those who saw it and
+        cannot see dst know one more of t lies there."""
+        game, known = self.game, self._known
+        if src in known:
+            saw, ordered = game.saw[src][dst], game.slots[src].zone.ordered
+            now = {}
+            for q, k in known[src].items():
+                k = knowledge.left(k, t if q in saw else None, place, ordered)
+                if k is not None:
+                    now[q] = k
+            if now:
+                known[src] = now
+            else:
+                del known[src]
+        told = game.told[src][dst]
+        if told:
+            on = known.setdefault(dst, {})
+            at = len(self._zones[dst]) - 1 if game.slots[dst].zone.ordered else None
+            for q in told:
+                on[q] = knowledge.entered(on.get(q), t, at)
 
     def move_cards(self, cards: list[int], dst: int) -> None:
         """Move cards one by one; the log gets one move event per source zone."""
@@ -118,8 +142,8 @@ class Table:
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;
         past the bottom: the bottom). A card put below the top pushes down the cards
-        under it, which ends their reveals: who saw them cannot tell where they are now;
-        nor where the card put there lies, beyond those who see dst."""
+        under it: who cannot see dst no longer knows any place there (the depth may be
+        secret), only which cards it holds."""
         if depth < 0:
             raise ValueError(f"insert() at depth {depth}: depths count from 0, the top")
         for c in cards:
@@ -128,26 +152,39 @@ class Table:
             zone.pop()
             at = max(len(zone) - depth, 0)
             zone.insert(at, c)
-            if depth and self._shown:  # pushed down, and this one: its depth may be secret
-                self._forget(zone[: at + 1])
+            if depth:
+                self._unplace(dst)
 
     def reveal(self, cards: list[int], players) -> None:
-        """Show cards to players until each leaves its zone (or the zone is shuffled);
-        logged once per zone, for those players (and whoever sees the zone) only."""
-        seats, shown = frozenset(players), self._shown
+        """Show cards to players, who know them in their zone from then on (see
+        knowledge.py); logged once per zone, for those players (and whoever sees the
+        zone) only, with each card's depth in an ordered zone (shown with the card)."""
+        seats = frozenset(players)
         by_slot: dict[int, list[int]] = {}
-        for c in cards:
-            shown[c] = shown.get(c, frozenset()) | seats
+        for c in dict.fromkeys(cards):  # a card named twice is shown once
             by_slot.setdefault(self._loc[c], []).append(c)
         for slot, here in by_slot.items():
-            seers = self._seers(slot)
+            ordered, zone = self.game.slots[slot].zone.ordered, self._zones[slot]
+            at = [zone.index(c) for c in here] if ordered else []
+            places = {p: self._ctype[zone[p]] for p in at}
+            seen = self._seers(slot)
+            blind = seats if seen is None else seats - seen
+            if blind and seen is not None:
+                types: dict[int, int] = {}
+                for c in here:
+                    types[self._ctype[c]] = types.get(self._ctype[c], 0) + 1
+                on = self._known.setdefault(slot, {})
+                for q in blind:
+                    on[q] = knowledge.shown(on.get(q), types, places)
+            fields = {"depths": [len(zone) - 1 - p for p in at]} if ordered else {}
             self._log(
                 "reveal",
                 zone=self.game.slots[slot].label,
                 players=sorted(seats),
                 n=len(here),
                 cards=[self.game.type_names[self._ctype[c]] for c in here],
-                _vis=None if seers is None else seers | seats,
+                **fields,
+                _vis=None if seen is None else seen | seats,
             )
 
     def reveal_value(self, name: str, value: int, players) -> None:
@@ -155,16 +192,16 @@ class Table:
         seats = frozenset(players)
         self._log("reveal", value=value, name=name, players=sorted(seats), _vis=seats)
 
-    def _forget(self, cards) -> None:
-        for c in cards:
-            self._shown.pop(c, None)
+    def _unplace(self, slot: int) -> None:
+        """Who cannot see slot forgets every place there (its cards stay known)."""
+        if slot in self._known:
+            self._known[slot] = {q: knowledge.unplaced(k) for q, k in self._known[slot].items()}
 
     def reorder(self, slot: int, cards: tuple[int, ...]) -> None:
-        """Put a zone's cards in a new order (a shuffle's outcome: the same cards); the
-        reveals of its cards end, as they no longer say where a card is."""
+        """Put a zone's cards in a new order (a shuffle's outcome: the same cards); who
+        cannot see the zone forgets what it knew there, as a shuffle ends reveals."""
         self._zones[slot][:] = cards
-        if self._shown:
-            self._forget(cards)
+        self._known.pop(slot, None)
         self._dirty.update(self.game.watch_slots[slot])
         self._version += 1
         self._log("shuffle", zone=self.game.slots[slot].label)
@@ -288,6 +325,7 @@ class Table:
         for p in out:
             self._active[p] = False
         self._current = current
+        self._known = {}
         self._changed_everything()
 
     def _place_cards(self, zones: dict, labels: dict) -> None:
@@ -313,17 +351,21 @@ class Table:
     ) -> dict[int, int]:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
         size: a table that `seat`'s observation cannot tell from this one.
-        A card revealed to `seat` keeps its place; the others dealt again lose their
-        reveals to other seats, as they are other cards now. Returns each card dealt
-        again -> the card now lying where it lay."""
-        shown = self._shown
+        The cards `seat` knows of keep their places (knowledge.kept); what the other
+        seats knew is cut to what still holds. Returns each card dealt again -> the card
+        now lying where it lay."""
+        hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
+        keep = set().union(
+            *(
+                knowledge.kept(self._known.get(i, {}).get(seat), self._zones[i], self._ctype)
+                for i in hidden
+            )
+        )
 
         def unseen(c):
-            return seat not in shown.get(c, ())
+            return c not in keep
 
-        hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
         pool = [c for i in hidden for c in self._zones[i] if unseen(c)]
-        self._forget(pool)
         if canonical:  # cards of a type are alike (C-3): their order tells nothing
             pool.sort(key=self._ctype.__getitem__)
         rng.shuffle(pool)
@@ -335,8 +377,20 @@ class Table:
                 self._loc[c] = i
         if any(self._memory):  # the rules' memory names the card now lying there, too
             self._memory = tuple(tuple(now.get(c, c) for c in m) for m in self._memory)
+        for i in hidden:
+            self._clamp_known(i)
         self._changed_everything()
         return now
+
+    def _clamp_known(self, slot: int) -> None:
+        """Cut what each seat knows of slot to what its cards now bear out."""
+        now = {}
+        for q, k in self._known.pop(slot, {}).items():
+            k = knowledge.clamped(k, self._zones[slot], self._ctype)
+            if k is not None:
+                now[q] = k
+        if now:
+            self._known[slot] = now
 
     def _table_invariants(self) -> None:
         """AssertionError unless every card is in exactly one zone, where `_loc` says,

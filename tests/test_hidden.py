@@ -86,14 +86,49 @@ def test_a_shuffle_ends_the_reveals_of_a_zone():
     assert "revealed" in pile_as(kept, 0) and pile_as(s, 0) == {"count": 3}
 
 
-def test_an_insert_below_the_top_ends_the_reveals_of_the_cards_it_pushes_down():
+def test_an_insert_below_the_top_forgets_the_places_of_the_zone_not_its_cards():
     g = with_turn(
         "reveal(pile, current)\nchoose(current) c from hand(current) { insert(c, pile, 1) }"
     )
     s = laid_out(g, ["crown", "stone", "stone"], [["stone"], ["stone"], ["stone"]])
     s.apply_action("stone")
     assert zone(s, "pile") == ["stone", "stone", "stone", "crown"]
-    assert pile_as(s, 0) == {"count": 4, "revealed": [{"card": "crown", "depth": 0}]}
+    # P1 saw the three and put the fourth in, at a depth the log does not tell
+    assert pile_as(s, 0) == {
+        "count": 4,
+        "revealed": [{"card": "crown"}, {"card": "stone"}, {"card": "stone"}, {"card": "stone"}],
+    }
+    assert pile_as(s, 2) == {"count": 4}
+
+
+def test_what_a_seat_knows_of_a_hand_does_not_depend_on_which_unseen_card_left_it():
+    # P1 gives its crown to P2, then a card of P2's, at random, goes into the pile:
+    # whichever it was, P1 sees the same log, so it must see the same hand
+    g = with_turn(
+        "choose(current) c from hand(current) { move(c, hand(next(current))) }\n"
+        "move(random(hand(next(current)), 1), pile)"
+    )
+    s = laid_out(g, ["stone"], [["crown"], ["stone", "stone"], []])
+    s.apply_action("crown")
+    assert s.observation(0)["zones"]["hand[P2]"] == {"count": 3, "revealed": [{"card": "crown"}]}
+    outcomes = []
+    for label in ("crown", "stone"):
+        t = s.clone()
+        t.apply_action(label)
+        outcomes.append((t.log_for(0), t.observation(0)["zones"]["hand[P2]"]))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][1] == {"count": 2}  # the crown may be gone: P1 knows nothing now
+
+
+def test_a_card_seen_leaving_takes_one_of_its_type_an_unseen_one_one_of_each():
+    g = with_turn(
+        "reveal(hand(current), players)\nmove(one(hand(current), stone), hand(next(current)))\n"
+        'choose(current) { "done" { } }'
+    )
+    s = laid_out(g, ["stone"], [["stone", "stone", "crown"], [], []])
+    hand = [s.observation(seat)["zones"]["hand[P1]"] for seat in (1, 2)]
+    assert hand[0] == {"count": 2, "revealed": [{"card": "crown"}, {"card": "stone"}]}  # P2 got it
+    assert hand[1] == {"count": 2, "revealed": [{"card": "stone"}]}  # P3 saw a card go
 
 
 def test_reveals_are_in_the_key_and_the_clone():

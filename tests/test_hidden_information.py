@@ -98,11 +98,14 @@ class Watcher:
             assert shown == truth, (seat, label)
             return
         assert isinstance(shown, dict) and shown["count"] == len(truth), (seat, label, shown)
-        top_first = truth[::-1]
-        for r in shown.get("revealed", ()):
+        top_first, revealed = truth[::-1], shown.get("revealed", ())
+        for r in revealed:
             assert (r["card"], label) in self.known[seat], f"P{seat + 1} is shown {r} in {label}"
-            if self.zones[label][2]:
+            if "depth" in r:
                 assert top_first[r["depth"]] == r["card"], (seat, label, r)
+        # what a seat knows holds: no more of a card than lie there
+        for name in {r["card"] for r in revealed}:
+            assert sum(r["card"] == name for r in revealed) <= truth.count(name), (seat, label)
 
     def check_logs(self, state) -> None:
         everything = state.log_for(None)

@@ -1,0 +1,126 @@
+"""What a seat knows of a zone it cannot see (RULINGS C-6), from what it saw happen.
+
+A seat sees a hidden zone's size. Beyond that it knows only what it was shown: a card
+it saw go in (it saw the card in the zone it came from), a card revealed to it there.
+What it knows is a lower bound on how many cards of each type lie in the zone and, in
+an ordered zone, the type at some places. Every change below is worked out from what
+the seat itself saw, never from where a hidden card truly went, so two games that look
+the same to a seat leave it knowing the same (OpenSpiel's perfect recall):
+
+- a card it saw go in: one more of its type (in an ordered zone, on top: its place too);
+- a card it saw leave: one fewer of its type (it cannot tell which copy left);
+- a card it did not see leave: one fewer of *every* type, as it may have been any of
+  them; in an ordered zone a draw from the top takes a known place's card, and any
+  other removal (from a place the seat cannot tell) forgets every place;
+- a shuffle ends all it knew of the zone, as it ends reveals; an `insert` below the
+  top forgets the places, not the cards (its depth may be secret);
+- a reveal raises each type's bound to what was shown, and shows the places.
+
+A `Known` is immutable: a state's clone shares it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Known(NamedTuple):
+    types: dict  # card type -> at least this many lie in the zone
+    at: dict  # place from the bottom -> card type (ordered zones only)
+
+
+def entered(k: Known | None, t: int, place: int | None) -> Known:
+    """A card of type t the seat saw go in; `place` from the bottom when it is known."""
+    if k is None:
+        return Known({t: 1}, {} if place is None else {place: t})
+    types = dict(k.types)
+    types[t] = types.get(t, 0) + 1
+    return Known(types, k.at if place is None else {**k.at, place: t})
+
+
+def left(k: Known, t: int | None, place: int | None, ordered: bool) -> Known | None:
+    """A card left the zone: of type t if the seat saw it (None if not), from `place`
+    (from the bottom) when it was drawn from the top of an ordered zone."""
+    at = k.at
+    if ordered and at:
+        if place is None:
+            at = {}  # from a place the seat cannot tell: the places above it shift
+        elif place in at:
+            at = dict(at)
+            t = at.pop(place)  # the seat knew which card lay on top
+    types = {u: n - 1 if t is None or u == t else n for u, n in k.types.items()}
+    return _settled(types, at)
+
+
+def shown(k: Known | None, types: dict, places: dict) -> Known:
+    """Cards revealed to the seat: `types` counts them, `places` maps the places of
+    those in an ordered zone. Each type is known at least as many times as shown."""
+    if k is None:
+        return Known(dict(types), dict(places))
+    merged = dict(k.types)
+    for t, n in types.items():
+        merged[t] = max(merged.get(t, 0), n)
+    return Known(merged, {**k.at, **places})
+
+
+def unplaced(k: Known) -> Known:
+    """The places forgotten (an insert below the top); the cards are still there."""
+    return Known(k.types, {}) if k.at else k
+
+
+def clamped(k: Known, cards: list[int], ctype) -> Known | None:
+    """What still holds of k in a zone now holding `cards` (after a re-deal for another
+    seat, a search's copy of the game): no more of a type than lie there, and only
+    places that hold their type."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[ctype[c]] = counts.get(ctype[c], 0) + 1
+    at = {p: t for p, t in k.at.items() if p < len(cards) and ctype[cards[p]] == t}
+    return _settled({t: min(n, counts.get(t, 0)) for t, n in k.types.items()}, at)
+
+
+def _settled(types: dict, at: dict) -> Known | None:
+    """A type is known at least as often as its known places; None when nothing is known."""
+    for t in at.values():
+        types[t] = max(types.get(t, 0), sum(1 for u in at.values() if u == t))
+    types = {t: n for t, n in types.items() if n > 0}
+    return Known(types, at) if types else None
+
+
+def view(k: Known, size: int, names) -> list[dict]:
+    """The cards a seat knows lie in a zone it cannot see: those at known places first
+    (ordered zones), top first with their depth; then the others, by name."""
+    out, rest = [], dict(k.types)
+    for place in sorted(k.at, reverse=True):
+        t = k.at[place]
+        out.append({"card": names[t], "depth": size - 1 - place})
+        rest[t] -= 1
+    return out + [
+        {"card": name} for name in sorted(names[t] for t, n in rest.items() for _ in range(n))
+    ]
+
+
+def key(known: dict) -> tuple:
+    """A canonical, hashable form of a table's knowledge: slot -> seat -> Known."""
+    return tuple(
+        (slot, seat, tuple(sorted(k.types.items())), tuple(sorted(k.at.items())))
+        for slot in sorted(known)
+        for seat, k in sorted(known[slot].items())
+    )
+
+
+def kept(k: Known | None, cards: list[int], ctype) -> set[int]:
+    """The cards of a zone that a re-deal for the seat keeps in place: one at each known
+    place, and as many more of each type as the seat knows lie there (the first ones)."""
+    if k is None:
+        return set()
+    keep = {cards[p] for p in k.at}
+    want = dict(k.types)
+    for c in keep:
+        want[ctype[c]] -= 1
+    for c in cards:
+        t = ctype[c]
+        if c not in keep and want.get(t, 0) > 0:
+            keep.add(c)
+            want[t] -= 1
+    return keep
