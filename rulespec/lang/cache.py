@@ -40,8 +40,10 @@ def folder() -> Path | None:
         home = None
     if sys.platform == "darwin":
         return Path(home, "Library", "Caches", "rulespec") if home else None
-    base = os.environ.get("XDG_CACHE_HOME") or (home and os.path.join(home, ".cache"))
-    return Path(base, "rulespec") if base and os.path.isabs(base) else None
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):  # a relative one is ignored, as the XDG specification says
+        return Path(xdg, "rulespec")
+    return Path(home, ".cache", "rulespec") if home else None
 
 
 def path(kind: str, *made_from: str) -> Path | None:
