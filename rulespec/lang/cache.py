@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -69,17 +70,21 @@ def read(file: Path | None, load: Callable[[BinaryIO], object]):
 
 def write(file: Path | None, save: Callable[[BinaryIO], None]) -> None:
     """Keep a file that save() writes, whole or not at all: it is written under a name
-    of its own and renamed into place, so that another process reading it at the
-    same time (a test run, simulate's workers) never sees part of it. A folder that
-    cannot be written only costs the next run the time to make it again."""
+    of its own (tempfile's) and renamed into place, so that another process or thread
+    reading or writing it at the same time (a test run, simulate's workers, serve)
+    never sees part of one. A folder that cannot be written only costs the next run
+    the time to make it again."""
     if file is None:
         return
-    temporary = file.with_name(f"{file.name}.{os.getpid()}.tmp")
     try:
         file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with open(temporary, "wb") as f:
+        fd, temporary = tempfile.mkstemp(prefix=f"{file.name}.", suffix=".tmp", dir=file.parent)
+    except OSError:  # read-only, full, not a folder: no cache
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
             save(f)
         os.replace(temporary, file)
-    except Exception:  # read-only, full, not a folder, a failed save: no cache
+    except Exception:  # the disk filled, or save() failed: no cache, and no leftover
         with contextlib.suppress(OSError):
-            temporary.unlink()
+            os.unlink(temporary)
