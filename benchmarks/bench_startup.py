@@ -7,9 +7,10 @@ something else weighs on all of them alike. Target: validate at most 0.15 s.
     python benchmarks/bench_startup.py [--pairs 20]
 
 Each process is timed by os.wait4, so the figure is its own CPU, whatever the wall
-clock did. The first runs warm the parser cache (docs/cli.md#start-up-time) and the
-operating system's file cache, and are not counted. Run it from the virtual
-environment rulespec is installed in: `rulespec` is the one on its PATH.
+clock did. The first runs warm the cache folder (docs/cli.md#start-up-time) and the
+operating system's file cache, and are not counted; one more row times validate with
+an empty cache folder each time, as a first run does. Run it from the virtual
+environment rulespec is installed in: `rulespec` is the one beside its Python.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,10 +39,12 @@ def _rulespec() -> list[str]:
     return [found] if found else [sys.executable, "-m", "rulespec"]
 
 
-def cpu(argv: list[str]) -> float:
-    """The user + system CPU seconds of one whole process running argv."""
-    with open(os.devnull, "wb") as null:
-        child = subprocess.Popen(argv, cwd=ROOT, stdout=null, stderr=subprocess.PIPE)
+def cpu(argv: list[str], cold: bool = False) -> float:
+    """The user + system CPU seconds of one whole process running argv; cold: with an
+    empty cache folder of its own."""
+    with tempfile.TemporaryDirectory() as empty, open(os.devnull, "wb") as null:
+        env = os.environ | {"RULESPEC_CACHE_DIR": empty} if cold else None
+        child = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=null, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         errors = child.stderr.read().decode(errors="replace")
@@ -64,18 +68,20 @@ def main(argv=None) -> None:
     parser.add_argument("--pairs", type=int, default=20, help="rounds measured (default 20)")
     args = parser.parse_args(argv)
     rulespec = _rulespec()
-    commands = {
-        "python3 -c pass": [sys.executable, "-c", "pass"],
-        f"rulespec validate {SPEC}": rulespec + ["validate", SPEC],
-        f"rulespec run {SPEC}": rulespec + ["run", SPEC],
+    validate = rulespec + ["validate", SPEC]
+    commands = {  # name -> (argv, with an empty cache folder)
+        "python3 -c pass": ([sys.executable, "-c", "pass"], False),
+        f"rulespec validate {SPEC}": (validate, False),
+        f"rulespec run {SPEC}": (rulespec + ["run", SPEC], False),
+        "  validate, empty cache folder": (validate, True),
     }
-    for command in commands.values():  # warm-up, not counted
-        cpu(command)
-        cpu(command)
+    for command, cold in commands.values():  # warm-up, not counted
+        cpu(command, cold)
+        cpu(command, cold)
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(args.pairs):
-        for name, command in commands.items():
-            times[name].append(cpu(command))
+        for name, (command, cold) in commands.items():
+            times[name].append(cpu(command, cold))
     bare = statistics.median(times["python3 -c pass"])
     print(
         f"median CPU (user + sys) of whole processes over {args.pairs} alternating rounds; "
