@@ -1,17 +1,12 @@
 """rulespec: a declarative rules language for card games.
 
 The names below load on first use, so that the runtime, which needs only
-`rulespec.lang.ir`, does not pull in the front end (YAML, schema, grammar) with it.
+`rulespec.lang.ir`, does not pull in the front end (YAML, schema, grammar) with it;
+`__version__` too, as reading the installed metadata takes longer than a command's
+start-up can spare.
 """
 
 __all__ = ["Diagnostic", "Span", "SpecError", "load_spec"]
-try:  # the one version string is pyproject.toml's, read from the installed metadata
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as _version
-
-    __version__ = _version("rulespec")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
 
 
 def __getattr__(name):
@@ -23,4 +18,18 @@ def __getattr__(name):
         from .lang import diagnostics
 
         return getattr(diagnostics, name)
+    if name == "__version__":
+        global __version__
+        __version__ = _version()
+        return __version__
     raise AttributeError(f"module 'rulespec' has no attribute {name!r}")
+
+
+def _version() -> str:
+    """The one version string, pyproject.toml's, read from the installed metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulespec")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"

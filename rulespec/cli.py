@@ -19,21 +19,16 @@ import textwrap
 import traceback
 from pathlib import Path
 
-from rulespec.interpreter import Game, RuleError
-from rulespec.interpreter.agents import make_agents, play
-from rulespec.interpreter.choices import seat_name
-from rulespec.interpreter.observe import log_for
-
+# Only what every command needs is imported here: each command imports the rest (the
+# runtime, the analyses, multiprocessing) itself, so that `rulespec validate` starts
+# fast (docs/cli.md#start-up-time; benchmarks/bench_startup.py).
 from . import completion, config, formats
-from .analysis import simulation
-from .lang import loading, schema
+from .lang import loading
 from .lang.compiler import compile_document, load_spec
-from .lang.diagnostics import Diagnostic, SpecError, did_you_mean
+from .lang.diagnostics import Diagnostic, SpecError, did_you_mean, visible
 from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
-from .table import bundled, scenarios
+from .table import bundled
 from .table.files import OutputError, check_output, replacing, spec_files
-from .table.narrate import Titles, narrate, visible
-from .table.replay import log_writer
 
 EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' lists, or a spec file)
   rulespec games                                      the bundled games and their variants
@@ -88,6 +83,22 @@ class _Strict(_Parser):
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return namespace, extras
+
+
+class _Version(argparse.Action):
+    """--version, whose number is read (from the installed metadata, which takes a
+    while) only when it is asked for."""
+
+    def __init__(self, option_strings, dest, help=None):
+        super().__init__(
+            option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0, help=help
+        )
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        parser._print_message(f"rulespec {__version__}\n")
+        parser.exit()
 
 
 class _Exit(Exception):
@@ -182,9 +193,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from . import __version__
-
-    p.add_argument("--version", action="version", version=f"rulespec {__version__}")
+    p.add_argument("--version", action=_Version, help="show program's version number and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name, help, description, example):
@@ -640,7 +649,7 @@ def _run_command(args, stdout, stderr) -> int:
     except SpecError as exc:
         print(exc.render(), file=stderr)
         return 2
-    except RuleError as exc:  # a rule failed as a game ran: the spec's place, as for SpecError
+    except _rule_error() as exc:  # a rule failed as a game ran: the spec's place, as for SpecError
         print(
             Diagnostic(exc.code, exc.message, exc.span).render(_source_lines(exc.span.file)),
             file=stderr,
@@ -670,6 +679,18 @@ def _run_command(args, stdout, stderr) -> int:
             file=stderr,
         )
         return 3
+
+
+class _NoRuleError(Exception):
+    """Stands for RuleError when the runtime was never loaded, so none was raised."""
+
+
+def _rule_error() -> type[Exception]:
+    """The runtime's RuleError, looked up only as an exception is matched (an except
+    clause's expression is evaluated then): a command that never loaded the runtime
+    does not load it to find out."""
+    runtime = sys.modules.get("rulespec.interpreter")
+    return getattr(runtime, "RuleError", _NoRuleError)
 
 
 # what the config file may set: argument -> (Config field, the default without a file)
@@ -788,6 +809,8 @@ def _setup(args, err):
 def _check_agents(args, spec, n: int, path: str) -> tuple[str, ...]:
     """--agents, made once for `spec` at `n` players: a wrong name, option or count,
     or an agent that needs an evaluation the spec lacks, is a usage error."""
+    from rulespec.interpreter.agents import make_agents
+
     try:
         agents = make_agents(args.agents.split(","), n, args.seed)
     except ValueError as exc:
@@ -814,6 +837,9 @@ def _player_range(spec) -> str:
 
 
 def _run(args, out, err) -> int:
+    from .table import scenarios
+    from .table.replay import log_writer
+
     spec, n = _setup(args, err)
     inputs = _inputs(args, "--log")
     viewer = None
@@ -847,6 +873,10 @@ def _run(args, out, err) -> int:
 def _games_played(spec, n, args, viewer, record):
     """(number, seed, result, events as the viewer sees them) of each game as it ends,
     written to the log (record) at once: nothing of a game is kept past its turn."""
+    from rulespec.interpreter import Game
+    from rulespec.interpreter.agents import make_agents, play
+    from rulespec.interpreter.observe import log_for
+
     definition, carried = Game(spec, n), None
     for k in range(args.games):
         seed = args.seed + k
@@ -862,6 +892,8 @@ def _games_played(spec, n, args, viewer, record):
 
 
 def _one_game(spec, n, args, viewer, record, out) -> int:
+    from .table.narrate import Titles, narrate
+
     ((_, _, result, events),) = _games_played(spec, n, args, viewer, record)
     if args.format == "json":
         json.dump(
@@ -888,6 +920,10 @@ def _one_game(spec, n, args, viewer, record, out) -> int:
 def _match(spec, n, args, viewer, record, out, err) -> int:
     """A match, each game narrated as it ends; with --format json, one document of the
     results at the end (a result is a few fields, not the game's events)."""
+    from rulespec.interpreter.choices import seat_name
+
+    from .table.narrate import Titles, narrate
+
     titles = Titles.of(spec)
     tally = {seat_name(p): 0 for p in range(n)}
     results = []
@@ -930,6 +966,8 @@ def _terminal(stream) -> bool:
 
 
 def _simulate(args, out, err) -> int:
+    from .analysis import simulation
+
     spec, n = _setup(args, err)
     if not args.dask:
         _fit_workers(args, err)
@@ -1063,6 +1101,8 @@ def _validate(args, out, err) -> int:
 
 
 def _test(args, out, err) -> int:
+    from .table import scenarios
+
     files = scenarios.collect(args.paths)
     missing = [str(f) for f in files if not Path(f).exists()]
     if missing:
@@ -1160,7 +1200,7 @@ def _explored(args, spec, path, layer1, err) -> list:
 
 def _covered(args, spec, path, err) -> list:
     """Layer 3: what --simulate's games never reach."""
-    from .analysis import coverage
+    from .analysis import coverage, simulation
 
     agents = _check_agents(args, spec, spec.default_players, path)
     # worker processes load the spec from its file; one process plays the spec at hand
@@ -1221,15 +1261,17 @@ def _print_findings(args, findings, sources, out) -> None:
 
 def _machine(form: str, findings) -> str:
     """Findings or diagnostics in a format for tools: json, sarif or github."""
-    from .analysis.lint import CODES
-
     if form == "json":
         return json.dumps([f.as_dict() for f in findings], indent=1) + "\n"
-    return formats.sarif(findings, CODES) if form == "sarif" else formats.github(findings)
+    if form == "sarif":
+        from .analysis.lint import CODES
+
+        return formats.sarif(findings, CODES)
+    return formats.github(findings)
 
 
 def _diff(args, out, err) -> int:
-    from .analysis import diff
+    from .analysis import diff, simulation
 
     old, new = _load(args.old, [], err), _load(args.new, [], err)
     changed = diff.changes(old, new)
@@ -1354,6 +1396,8 @@ def _graph(args, out, err) -> int:
 
 
 def _schema(args, out, err) -> int:
+    from .lang import schema
+
     json.dump(schema.schema(), out, indent=2)
     out.write("\n")
     return 0
@@ -1437,6 +1481,13 @@ def _new(args, out, err) -> int:
 
 
 def _play(args, out, err) -> int:
+    from rulespec.interpreter import Game
+    from rulespec.interpreter.agents import make_agents, play
+    from rulespec.interpreter.choices import seat_name
+    from rulespec.interpreter.observe import log_for
+
+    from .table import scenarios
+    from .table.narrate import Titles
     from .table.seat import InputEnded, Person, Quit
 
     spec, n = _setup(args, err)
@@ -1471,6 +1522,8 @@ def _play(args, out, err) -> int:
 def _play_log(args, n: int, seat: int, inputs):
     """The log `play --log` writes, as `run --log` does; the person's seat is named
     `person` among the agents."""
+    from .table.replay import log_writer
+
     if args.log is None:
         return contextlib.nullcontext()
     agents = args.agents.split(",")
@@ -1530,6 +1583,8 @@ def _replay(args, out, err) -> int:
 
 
 def _compile(args, out, err) -> int:
+    from rulespec.interpreter import Game
+
     spec, n = _spec_for_players(args, err)
     listings: dict[str, list] = {}  # rule -> its generated functions
     for listing in Game(spec, n).exprs.listings:

@@ -9,11 +9,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - the tomli backport, a dependency on 3.10 only
-    import tomli as tomllib
-
 SEVERITIES = ("info", "warning", "error")
 _CODE = re.compile(r"R[LS]\d{3}")
 MAX_GAMES = 100_000  # simulate.games: as the --games flags allow
@@ -57,6 +52,11 @@ def load(start: Path | None = None) -> Config:
     path = find(start or Path.cwd())
     if path is None:
         return Config()
+    if sys.version_info >= (3, 11):  # imported here: most commands read no settings
+        import tomllib
+    else:  # pragma: no cover - the tomli backport, a dependency on 3.10 only
+        import tomli as tomllib
+
     text = _text(path)
     try:
         data = tomllib.loads(text)

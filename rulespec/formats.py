@@ -7,7 +7,6 @@ a lint Finding or a front-end Diagnostic) or scenario outcomes, and returns text
 from __future__ import annotations
 
 import json
-from xml.etree import ElementTree
 
 SEVERITIES = ("info", "warning", "error")
 
@@ -83,6 +82,8 @@ def _property(text: str) -> str:
 
 def junit(outcomes, suite: str = "rulespec") -> str:
     """JUnit XML: one testcase per scenario, a failure carrying its messages."""
+    from xml.etree import ElementTree  # here: only `rulespec test --format junit` needs it
+
     failed = sum(not o.passed for o in outcomes)
     root = ElementTree.Element(
         "testsuites", name=suite, tests=str(len(outcomes)), failures=str(failed), errors="0"

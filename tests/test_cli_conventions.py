@@ -15,6 +15,7 @@ from xml.etree import ElementTree
 import pytest
 from gamekit import GAMES, cli
 
+import rulespec.interpreter.agents as agents_module
 from rulespec import cli as cli_module
 from rulespec.cli import main
 
@@ -327,8 +328,8 @@ def test_usage_errors_name_the_command(name):
 
 def test_a_match_is_shown_game_by_game_as_each_ends(monkeypatch, tmp_path):
     played, when_shown = [], {}
-    real_play = cli_module.play
-    monkeypatch.setattr(cli_module, "play", lambda g, a: played.append(1) or real_play(g, a))
+    real_play = agents_module.play  # the CLI imports it as a game starts
+    monkeypatch.setattr(agents_module, "play", lambda g, a: played.append(1) or real_play(g, a))
 
     class Watching(StringIO):
         def write(self, text):

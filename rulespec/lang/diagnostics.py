@@ -1,12 +1,14 @@
 """Diagnostics: every problem carries a code, a severity and a place.
 
 Printed gcc-style (``file:line:col: severity CODE: message``) with the source line
-and a caret, so editors and people read the same text.
+and a caret, so editors and people read the same text. `visible` makes any text a spec
+or a log holds safe to print on a terminal.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -70,3 +72,21 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """A hint naming the closest known name, or '' when nothing is close."""
     close = difflib.get_close_matches(str(name), sorted(set(known)), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+# C0 and C1 controls, the marks that reorder text (bidirectional overrides), and lone
+# surrogates (no terminal can print one)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def visible(text: str, keep: str = "") -> str:
+    """text with its control characters (but those in keep) written out as \\x1b or
+    \\u202e, so that a title or name in a spec cannot move the cursor, recolour the
+    terminal, set its title or start a line of its own; a lone surrogate too, which
+    could not even be written."""
+
+    def shown(m):
+        ch = m.group()
+        return ch if ch in keep else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+    return _CONTROL.sub(shown, text)

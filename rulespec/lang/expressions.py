@@ -8,13 +8,14 @@ the line and column inside the file, not inside the YAML string.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 import lark
 
-from . import ir
+from . import cache, ir
 from .builtins import (
     AGGREGATES,
     CHANCE,
@@ -165,12 +166,24 @@ class _Keywords:
         return stream
 
 
+_OPTIONS = {"start": ["block", "expr"], "parser": "lalr", "propagate_positions": True}
+
+
 @lru_cache(maxsize=1)
 def parser() -> lark.Lark:
-    text = resources.files("rulespec.lang").joinpath("grammar.lark").read_text()
-    return lark.Lark(
-        text, start=["block", "expr"], parser="lalr", propagate_positions=True, postlex=_Keywords()
-    )
+    """The expression parser. Building its LALR tables takes longer than all the rest
+    of `rulespec validate`, so they are kept in the user's cache folder (cache.py) and
+    loaded from there while the grammar, its options, the keywords, Lark and Python are
+    those they were made with."""
+    text = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
+    made_from = (text, repr(_OPTIONS), repr(_Keywords.always_accept), lark.__version__)
+    file = cache.path("grammar", *made_from, sys.version)
+    kept = cache.read(file, lark.Lark.load)
+    if isinstance(kept, lark.Lark):
+        return kept
+    built = lark.Lark(text, postlex=_Keywords(), **_OPTIONS)
+    cache.write(file, built.save)
+    return built
 
 
 def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str, str]:

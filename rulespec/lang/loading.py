@@ -5,6 +5,10 @@ PyYAML's constructor, so no object can be created from a tag) and keep a side ta
 from each node's path to its place, and for string scalars a map from each character
 of the value to its line and column in the file, so that an expression error inside a
 YAML string is reported where it stands in the file.
+
+PyYAML's C parser (libyaml) would compose faster, but it is not the same parser: it
+accepts text the Python one refuses (a tab after `key:`) and places some nodes
+elsewhere, and specs must keep every diagnostic and position they have.
 """
 
 from __future__ import annotations
@@ -106,7 +110,9 @@ Path_ = tuple  # a path into the data: keys and list indexes
 
 @dataclass
 class Document:
-    """A loaded YAML file: its data and where each piece of it came from."""
+    """A loaded YAML file: its data and where each piece of it came from. A loaded
+    document may be shared (load() gives the same one for the same file and text), so
+    nothing changes it."""
 
     file: str
     text: str
@@ -258,6 +264,14 @@ def _read(path: str | Path, file: str) -> bytes:
     return raw
 
 
+# The documents loaded last, by file and text: a command that reads a spec more than once
+# (`run` loads it, then lists the files it reads, so that no output overwrites one)
+# parses it once. Nothing changes a document once loaded (variants make new ones), so
+# one can be shared; the file is read again each time, so a changed file is a new one.
+_loaded: dict[tuple[str, str], Document] = {}
+_KEPT = 8
+
+
 def load(path: str | Path, text: str | None = None) -> Document:
     """Load one YAML spec file; raises SpecError with every problem found."""
     file = str(path)
@@ -265,6 +279,14 @@ def load(path: str | Path, text: str | None = None) -> Document:
         text = _given.get(file)
     if text is None:
         text = _decode(_read(path, file), file)
+    doc = _loaded.pop((file, text), None) or _parse(file, text)
+    _loaded[file, text] = doc  # the latest last
+    while len(_loaded) > _KEPT:
+        del _loaded[next(iter(_loaded))]
+    return doc
+
+
+def _parse(file: str, text: str) -> Document:
     sources = {file: text.splitlines() or [""]}
     root = _compose(text, file, sources)
     doc = Document(file, text, None)

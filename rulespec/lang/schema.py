@@ -2,20 +2,31 @@
 
 jsonschema finds the errors; we give each a stable code and the place of the
 offending key or value, with a "did you mean" for unknown keys.
+
+A document found clean is remembered in the user's cache folder (cache.py) by a hash
+of its data, and of all that checked it: the schema, this module, Python, and the
+installed jsonschema and referencing. The same document again, in this or a later
+run, is known clean without checking it, or even importing jsonschema, which takes
+much of a command's start-up (issue 25). Problems are never remembered: a document
+that has any is checked every time, and its diagnostics are jsonschema's, as ever.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import sys
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
-import jsonschema
-
+from . import cache as kept
 from .diagnostics import Diagnostic, did_you_mean
 from .loading import Document
+
+_SCHEMAS = Path(__file__).with_name("schemas")  # read as files, as the bundled games are
 
 _JSON_TYPES = {
     "integer": "an integer",
@@ -30,9 +41,7 @@ _JSON_TYPES = {
 @cache
 def load_schema(kind: str) -> dict:
     """A schema shipped in rulespec/lang/schemas/: spec, variant or scenario."""
-    return json.loads(
-        resources.files("rulespec.lang").joinpath(f"schemas/{kind}.schema.json").read_text()
-    )
+    return json.loads((_SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 
 def schema() -> dict:
@@ -45,7 +54,9 @@ def _pattern(validator, pattern, instance, schema_):
     a name. The schemas' patterns are all anchored, so for other readers of the
     schema files (ECMA-262 regexes, where `$` is the end) they mean the same."""
     if validator.is_type(instance, "string") and not re.fullmatch(pattern, instance):
-        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+        from jsonschema import ValidationError
+
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def _is_integer(checker, instance) -> bool:
@@ -54,15 +65,85 @@ def _is_integer(checker, instance) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    validators={"pattern": _pattern},
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
+@cache
+def _validator_class():
+    """Draft 2020-12 with the two changes above; jsonschema is imported here, when a
+    document is checked, not when the front end is."""
+    import jsonschema
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        validators={"pattern": _pattern},
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
 
 
-def _validator():
-    return _Validator(schema())
+def _errors(schema_: dict, data) -> list:
+    """jsonschema's errors in data, in path order; none, without checking, for data
+    found clean before (see the module's docstring)."""
+    digest = _digest(schema_, data)
+    if digest is not None and digest in _clean():
+        return []
+    errors = _validator_class()(schema_).iter_errors(data)
+    errors = sorted(errors, key=lambda e: list(map(str, e.path)))
+    if not errors and digest is not None:
+        _remember(digest)
+    return errors
+
+
+_KEPT = 500  # clean documents remembered, the latest
+
+
+def _digest(schema_: dict, data) -> str | None:
+    """A hash of a document's data and the schema it is checked against. repr tells
+    apart all that JSON Schema does (True from 1, 1 from 1.0, "1" from 1); data that
+    YAML could not have given (anything but dicts, lists, str, int, float, bool and
+    None) is not remembered."""
+    if not _plain(data):
+        return None
+    return hashlib.sha256(f"{schema_!r}\0{data!r}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _plain(data) -> bool:
+    if isinstance(data, dict):
+        return all(type(k) is str and _plain(v) for k, v in data.items())
+    if isinstance(data, list):
+        return all(_plain(v) for v in data)
+    return data is None or type(data) in (str, int, float, bool)
+
+
+@cache
+def _verdicts() -> Path | None:
+    """The file of clean documents' hashes, named for all that checks them; None when
+    that cannot be told (no jsonschema installed, or none in files): nothing is kept."""
+    import importlib.util
+
+    made_from = [sys.version, Path(__file__).read_text(encoding="utf-8")]
+    try:
+        for name in ("jsonschema", "referencing"):
+            found = importlib.util.find_spec(name)
+            if found is None or not found.origin:
+                return None
+            with os.scandir(Path(found.origin).parent) as entries:
+                files = sorted((e.name, e.stat()) for e in entries if e.name.endswith(".py"))
+            made_from += [f"{name}/{n} {st.st_size} {st.st_mtime_ns}" for n, st in files]
+    except (OSError, ImportError, ValueError):
+        return None
+    return kept.path("schema-clean", *made_from)
+
+
+@cache
+def _clean() -> list[str]:
+    """The hashes of clean documents, as read from their file once per process."""
+    text = kept.read(_verdicts(), lambda f: f.read().decode("ascii"))
+    return text.split() if isinstance(text, str) else []
+
+
+def _remember(digest: str) -> None:
+    clean = _clean()
+    clean.append(digest)
+    del clean[:-_KEPT]
+    kept.write(_verdicts(), lambda f: f.write("\n".join(clean).encode("ascii") + b"\n"))
 
 
 def _describe(value) -> str:
@@ -98,7 +179,7 @@ def check(doc: Document) -> Iterator[Diagnostic]:
             "RS102", f"a spec is a mapping of sections, got {_describe(doc.data)}", doc.span(())
         )
         return
-    for err in sorted(_validator().iter_errors(doc.data), key=lambda e: list(map(str, e.path))):
+    for err in _errors(schema(), doc.data):
         yield from _diagnose(doc, err)
 
 
@@ -110,8 +191,7 @@ def shape_problems(
     the value, a wrong type saying what was wanted, the rest with jsonschema's message.
     `name` stands for the document's top."""
     problems = []
-    errors = _Validator(schema_).iter_errors(doc.data)
-    for err in sorted(errors, key=lambda e: list(map(str, e.path))):
+    for err in _errors(schema_, doc.data):
         path = tuple(err.path)
         where = _where(path) if path else name
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):

@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from rulespec.interpreter.choices import seat_name
 
 from ..lang import ir
+from ..lang.diagnostics import visible
 
-# C0 and C1 controls, the marks that reorder text (bidirectional overrides), and lone
-# surrogates (no terminal can print one)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _SLOT = re.compile(r"(\w+)\[(P?)(\d+)\]")  # hand[P1] (a seat's), row[2] (a family's)
 _TEAM = re.compile(r"(\w+)\[([a-z_]\w*)\]")  # tricks[odd] (a team's)
 
@@ -28,19 +26,6 @@ _ENGINE_REASONS = {
     "trigger_loop": "as a trigger kept firing",
     "no_players": "as every player is out",
 }
-
-
-def visible(text: str, keep: str = "") -> str:
-    """text with its control characters (but those in keep) written out as \\x1b or
-    \\u202e, so that a title or name in a spec cannot move the cursor, recolour the
-    terminal, set its title or start a line of its own; a lone surrogate too, which
-    could not even be written."""
-
-    def shown(m):
-        ch = m.group()
-        return ch if ch in keep else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
-
-    return _CONTROL.sub(shown, text)
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import jsonschema
-
 from rulespec.interpreter import Game, IllegalChoice, State
 from rulespec.interpreter.observe import log_for
 
@@ -96,6 +94,8 @@ def log_writer(path: str, spec: str, variants: list[str], players: int, inputs=(
 
 @cache
 def _validator():
+    import jsonschema  # here: writing a log (run --log) needs none of it
+
     integers = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda _, value: type(value) is int
     )  # 1.0 and 1.5 are no seed, no player count

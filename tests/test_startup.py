@@ -1,0 +1,210 @@
+"""Start-up (issue 25): what `rulespec validate` loads, and the files kept in the user's
+cache folder to spare it work (rulespec/lang/cache.py): the expression parser's tables,
+and the hashes of documents the schema found clean. A cache may only save time: with
+it, without it, damaged or unwritable, every result is the same."""
+
+import os
+import subprocess
+import sys
+
+import lark
+import pytest
+from gamekit import GAMES, ROOT
+
+from rulespec import SpecError, load_spec
+from rulespec.lang import cache, expressions, schema
+from rulespec.lang.loading import load
+
+TTG = GAMES / "take_the_gold.yaml"
+BROKEN = sorted((ROOT / "tests" / "broken").glob("*.yaml"))
+VALID = sorted(GAMES.glob("*.yaml")) + sorted((ROOT / "tests" / "valid").glob("*.yaml"))
+
+
+def _forget() -> None:
+    """Drop what this process read from the cache folder, as a new process starts."""
+    expressions.parser.cache_clear()
+    schema._verdicts.cache_clear()
+    schema._clean.cache_clear()
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """An empty cache folder of this test's own."""
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    _forget()
+    yield tmp_path / "cache"
+    _forget()
+
+
+def _python(code: str, cache_folder) -> subprocess.CompletedProcess:
+    env = os.environ | {cache.ENV: str(cache_folder)}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+
+
+def _validate(spec, cache_folder) -> subprocess.CompletedProcess:
+    return _python(
+        f"from rulespec.cli import entry; import sys; sys.argv[1:] = ['validate', {str(spec)!r}]; entry()",
+        cache_folder,
+    )
+
+
+# --- what validate loads --------------------------------------------------------------
+
+NOT_FOR_VALIDATE = (
+    "rulespec.interpreter",
+    "rulespec.analysis",
+    "rulespec.table.narrate",
+    "rulespec.table.scenarios",
+    "networkx",
+    "multiprocessing",
+    "matplotlib",
+    "importlib.metadata",
+)
+
+
+def _modules_of_validate(cache_folder) -> set[str]:
+    done = _python(
+        "import sys\nfrom io import StringIO\nfrom rulespec.cli import main\n"
+        f"assert main(['validate', {str(TTG)!r}], stdout=StringIO()) == 0\n"
+        "print(' '.join(sys.modules))",
+        cache_folder,
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def test_validate_loads_neither_the_runtime_nor_the_analyses(tmp_path):
+    """The first run checks the schema with jsonschema; the next knows the spec clean."""
+    first, again = _modules_of_validate(tmp_path), _modules_of_validate(tmp_path)
+    for modules in (first, again):
+        assert not sorted(m for m in modules if m.startswith(NOT_FOR_VALIDATE))
+    assert "jsonschema" in first and "jsonschema" not in again
+    assert {p.name.split("-")[0] for p in tmp_path.iterdir()} == {"grammar", "schema"}
+
+
+# --- the parser's tables --------------------------------------------------------------
+
+
+def _outcome(path):
+    """What the front end makes of a spec: its IR (notices included), or its diagnostics."""
+    try:
+        return load_spec(path)
+    except SpecError as exc:
+        return exc.diagnostics
+
+
+def test_the_kept_parser_reads_every_spec_as_a_built_one(cache_dir, monkeypatch):
+    built = expressions.parser()
+    assert [p.name.split("-")[0] for p in cache_dir.iterdir()] == ["grammar"]
+    before = [_outcome(p) for p in VALID + BROKEN]
+    expressions.parser.cache_clear()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the parser was built again, not loaded")
+
+    monkeypatch.setattr(lark.Lark, "__init__", refuse)
+    assert expressions.parser() is not built
+    assert [_outcome(p) for p in VALID + BROKEN] == before
+
+
+def test_a_damaged_parser_file_is_made_again(cache_dir):
+    tree = expressions.parser().parse("a + 1", start="expr")
+    (kept,) = cache_dir.glob("grammar-*")
+    whole = kept.read_bytes()
+    kept.write_bytes(whole[: len(whole) // 2])
+    expressions.parser.cache_clear()
+    assert expressions.parser().parse("a + 1", start="expr") == tree
+    with kept.open("rb") as f:
+        assert isinstance(lark.Lark.load(f), lark.Lark)
+
+
+def test_the_parser_file_is_named_for_all_it_was_made_from(cache_dir):
+    """A different grammar, Lark or Python reads (and writes) another file."""
+    same = cache.path("grammar", "text", "1.0")
+    assert same == cache.path("grammar", "text", "1.0") and same.parent == cache_dir
+    assert same != cache.path("grammar", "text", "1.1") != cache.path("grammar", "text2", "1.0")
+
+
+def test_an_unwritable_cache_folder_costs_only_time(tmp_path):
+    """A cache folder that cannot be made (under a file): the same output, exit code
+    and standard error, nothing said about the cache."""
+    (tmp_path / "a file").write_text("")
+    blocked, usable = tmp_path / "a file" / "cache", tmp_path / "cache"
+    for spec in (TTG, BROKEN[0], BROKEN[-1]):
+        runs = [_validate(spec, folder) for folder in (blocked, usable, usable)]
+        assert len({(r.returncode, r.stdout, r.stderr) for r in runs}) == 1, runs
+    assert not (tmp_path / "a file").is_dir()
+
+
+# --- clean schema verdicts ------------------------------------------------------------
+
+
+def test_a_clean_document_is_remembered_and_problems_never(cache_dir, monkeypatch):
+    checked = []
+    real = schema._validator_class
+    monkeypatch.setattr(schema, "_validator_class", lambda: checked.append(1) or real())
+    clean, broken = load(TTG), load(BROKEN[0])
+    assert list(schema.check(clean)) == [] and len(checked) == 1
+    schema._clean.cache_clear()  # read back from the file, as the next process does
+    assert list(schema.check(clean)) == [] and len(checked) == 1
+    first = list(schema.check(broken))
+    assert first and list(schema.check(broken)) == first and len(checked) == 3
+
+
+def test_a_document_that_differs_only_in_a_type_is_checked_again(cache_dir):
+    """1 and 1.0, 1 and true, 1 and "1" are not the same document to the schema."""
+    text = TTG.read_text(encoding="utf-8")
+    assert list(schema.check(load(TTG))) == []
+    for wrong in ("2.0", "true", '"2"'):
+        changed = load(TTG, text.replace("{min: 2,", f"{{min: {wrong},", 1))
+        (problem,) = schema.check(changed)
+        assert (problem.code, problem.span.line) == ("RS102", 5), problem
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ({"k": 1}, {"k": True}),
+        ({"k": 1}, {"k": 1.0}),
+        ({"k": 1}, {"k": "1"}),
+        ({"k": None}, {"k": "null"}),
+        ({"k": [1, 2]}, {"k": [[1], 2]}),
+        ({"k": {}}, {"k": []}),
+    ],
+)
+def test_the_hash_tells_apart_what_json_schema_tells_apart(a, b):
+    assert schema._digest({}, a) != schema._digest({}, b)
+    assert schema._digest({}, a) == schema._digest({}, dict(a))
+    assert schema._digest({"type": "object"}, a) != schema._digest({}, a)
+
+
+def test_data_yaml_cannot_give_is_never_remembered():
+    assert schema._digest({}, {"k": (1, 2)}) is None
+    assert schema._digest({}, {1: "a"}) is None
+
+
+# --- the spec loaded once -------------------------------------------------------------
+
+
+def test_a_spec_is_parsed_once_per_process_while_its_text_is_the_same():
+    text = TTG.read_text(encoding="utf-8")
+    assert load(TTG) is load(TTG) is load(TTG, text)
+    assert load(TTG, text + "\n# changed\n") is not load(TTG)
+
+
+# --- where the cache is ---------------------------------------------------------------
+
+
+def test_the_cache_folder_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "mine"))
+    assert cache.folder() == tmp_path / "mine"
+    monkeypatch.delenv(cache.ENV)
+    if sys.platform in ("win32", "darwin"):
+        return
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.folder() == tmp_path / "xdg" / "rulespec"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # not absolute: ignored, as XDG says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.folder() == tmp_path / "home" / ".cache" / "rulespec"
