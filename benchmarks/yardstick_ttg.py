@@ -134,8 +134,14 @@ def refill_hand(hand, draw, discard, gb) -> None:
             hand.append(draw.pop())
 
 
-def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # noqa: C901
+def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:
     """One game with random agents: (end reason, winners, turns played)."""
+    return game(players, seed)[:3]
+
+
+def game(players: int, seed: int, turn_limit: int = TURN_LIMIT):  # noqa: C901
+    """One game with random agents: (end reason, winners, turns played, the table as it
+    ends: its lists, for `zones`)."""
     gb = Random(seed).getrandbits
     seats: list = [None] * players  # each seat's getrandbits, made at its first choice
     draw = DECK[:]
@@ -147,6 +153,7 @@ def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # no
     hands = [[draw.pop(), draw.pop()] for _ in range(players)]
     pop = draw.pop
     discard: list[int] = []
+    table = (hands, draw, discard)
     k = BITS[players]
     cur = gb(k)
     while cur >= players:
@@ -158,8 +165,8 @@ def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # no
     plays = PLAYS[nt]
     turn = 0
     while True:
-        if turn >= TURN_LIMIT:
-            return "turn_limit", (), turn  # C-5
+        if turn >= turn_limit:
+            return "turn_limit", (), turn, table  # C-5
         turn += 1
         hand = hands[cur]
         # draw (TTG-4, TTG-15)
@@ -168,7 +175,7 @@ def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # no
         c = pop()
         hand.append(c)
         if c == GOLD and hand.count(GOLD) >= target:
-            return "coin_win", (cur,), turn
+            return "coin_win", (cur,), turn, table
         # play (TTG-4): options sorted by label: captain_raid, kraken, pass, pirate,
         # two_pirates, each at every other player (every hand holds a card)
         targets = others[cur]
@@ -234,7 +241,7 @@ def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # no
                         if krakens >= KRAKEN_LIMIT:  # TTG-13, TTG-14
                             won = tiebreak(hands, active, cur, discard)
                             if won is not None:
-                                return "ship_destroyed", tuple(won), turn
+                                return "ship_destroyed", tuple(won), turn, table
                             target, tied = TIEBREAK_COINS, True
                             others = [
                                 [q for q in range(players) if q != p and active[q]]
@@ -244,7 +251,7 @@ def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # no
                             plays = PLAYS[nt]
                             p = settle(hands, active, cur, draw, discard, target, gb)
                             if p >= 0:
-                                return "coin_win", (p,), turn
+                                return "coin_win", (p,), turn, table
                             cur = next_active(active, cur)
                             continue
             else:  # TTG-7, TTG-8: Pirate, Two Pirates
@@ -281,11 +288,11 @@ def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # no
             # C-4: only the attacker can have gained coins (the Kraken changes none);
             # then the target refills (TTG-6), and may then hold the coins to win
             if hand.count(GOLD) >= target:
-                return "coin_win", (cur,), turn
+                return "coin_win", (cur,), turn, table
             if not th:
                 refill_hand(th, draw, discard, gb)
                 if th.count(GOLD) >= target:
-                    return "coin_win", (t,), turn
+                    return "coin_win", (t,), turn, table
         # discard down to the hand limit (TTG-5): one choice per card, types by name
         while len(hand) > HAND_LIMIT:
             kinds = sorted(set(hand))
@@ -304,6 +311,28 @@ def play_one(players: int, seed: int) -> tuple[str, tuple[int, ...], int]:  # no
             hand.remove(c)
             discard.append(c)
         cur = next_active(active, cur) if tied else (cur + 1) % players
+
+
+NAMES = (
+    "gold_coin",
+    "kraken",
+    "officer",
+    "pirate",
+    "pirate_captain",
+    "two_officers",
+    "two_pirates",
+)
+
+
+def zones(table) -> dict[str, list[str]]:
+    """The table `game` returned, as the interpreter's `observation(None)["zones"]`
+    shows it: piles bottom to top, other zones sorted by name."""
+    hands, draw, discard = table
+    zones = {"draw_pile": [NAMES[t] for t in draw], "discard_pile": [NAMES[t] for t in discard]}
+    zones["set_aside"] = ["kraken"] * (len(DECK) - len(draw) - len(discard) - sum(map(len, hands)))
+    for p, hand in enumerate(hands):
+        zones[f"hand[P{p + 1}]"] = sorted(NAMES[t] for t in hand)
+    return zones
 
 
 def next_active(active: list[bool], p: int) -> int:
