@@ -185,51 +185,52 @@ def game(players: int, seed: int, turn_limit: int = TURN_LIMIT):  # noqa: C901
         if not hand:
             cur = (cur + 1) % players
             continue  # nothing to play
-        # play (PW-4): the options, in label order
-        kinds = sorted(set(hand))
+        # play (PW-4): the options, in label order (discard_card's: the types held)
+        held = set(hand)
         rest = []
         t_cur = trouble[cur]
-        if KRAKEN in hand:  # PW-11
+        rivals = others[cur]
+        if KRAKEN in held:  # PW-11
             top = discard[-1] if discard else -1
             for x in TREASURES:
                 if top == x:
                     rest.append((KRAKEN_RAID, x, -1))
-                for q in others[cur]:
+                for q in rivals:
                     if ships[q][x]:
                         rest.append((KRAKEN_RAID, x, q))
-        if CREW in hand and (
+        if CREW in held and (
             (ship[CREW] == 0 and ship[CAPTAIN] == 0) or t_cur == MUTINY
         ):  # PW-5, PW-6
             rest.append((PLAY_CREW, CREW, -1))
-        if DAYLIGHT in hand and (ship[DAYLIGHT] == 0 or t_cur == NIGHTFALL):
+        if DAYLIGHT in held and (ship[DAYLIGHT] == 0 or t_cur == NIGHTFALL):
             rest.append((PLAY_DAYLIGHT, DAYLIGHT, -1))
-        if t_cur == LOST_AT_SEA and COMPASS in hand:
+        if t_cur == LOST_AT_SEA and COMPASS in held:
             rest.append((PLAY_REMEDY, COMPASS, -1))
-        if t_cur == STORM and FAIR_WINDS in hand:
+        if t_cur == STORM and FAIR_WINDS in held:
             rest.append((PLAY_REMEDY, FAIR_WINDS, -1))
         for s in (CAPTAIN, FLAGSHIP, HARBOR):  # PW-9: any time
-            if s in hand:
+            if s in held:
                 rest.append((PLAY_SAFE, s, -1))
         for x in TROUBLES:  # PW-8
-            if x in hand:
+            if x in held:
                 safe = SAFE[x]
-                for q in others[cur]:
+                for q in rivals:
                     if trouble[q] < 0 and (safe < 0 or ships[q][safe] == 0):
                         rest.append((PLAY_TROUBLE, x, q))
         if ship[FLAGSHIP] == 0:  # PW-6
             for v in (GALLEON, SLOOP):
-                if v in hand and (ship[v] == 0 or t_cur == SHIPWRECK):
+                if v in held and (ship[v] == 0 or t_cur == SHIPWRECK):
                     rest.append((PLAY_VESSEL, v, -1))
         x = goal[cur]
         if (
-            x in hand
+            x in held
             and t_cur < 0
             and ship[DAYLIGHT]
             and (ship[CREW] or ship[CAPTAIN])
             and (ship[FLAGSHIP] or ship[SLOOP if x in SHORE else GALLEON])
         ):  # PW-7
             rest.append((TAKE_TREASURE, x, -1))
-        d = len(kinds)
+        d = len(held)
         n = d + len(rest)
         if n == 1:
             i = 0
@@ -242,7 +243,7 @@ def game(players: int, seed: int, turn_limit: int = TURN_LIMIT):  # noqa: C901
             while i >= n:
                 i = g(k)
         if i < d:  # discard_card
-            c = kinds[i]
+            c = sorted(held)[i]
             hand.remove(c)
             discard.append(c)
         else:
