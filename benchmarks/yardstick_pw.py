@@ -355,13 +355,7 @@ def zones(table) -> dict[str, list[str]]:
     return zones
 
 
-if __name__ == "__main__":
-    import sys
-    import time
+if __name__ == "__main__":  # a whole process, the counterpart of rulespec simulate
+    from yardstick_run import main
 
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    start = time.process_time()
-    for s in range(games):
-        play_one(4, s)
-    dt = time.process_time() - start
-    print(f"{games} games in {dt:.2f} s: {dt / games * 1e3:.2f} ms a game")
+    main(play_one, "Pirates Wild")

@@ -344,13 +344,7 @@ def next_active(active: list[bool], p: int) -> int:
     return p
 
 
-if __name__ == "__main__":
-    import sys
-    import time
+if __name__ == "__main__":  # a whole process, the counterpart of rulespec simulate
+    from yardstick_run import main
 
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
-    start = time.process_time()
-    for s in range(games):
-        play_one(4, s)
-    dt = time.process_time() - start
-    print(f"{games} games in {dt:.2f} s: {dt / games * 1e6:.1f} µs a game")
+    main(play_one, "Take the Gold")
