@@ -18,6 +18,8 @@
    in process and as a whole `rulespec simulate` process. --save-baseline FILE writes
    this run's figures (and the game counts); --baseline FILE measures with the file's
    counts (of every section) and shows each figure against the file's.
+   benchmarks/speed_baseline.json is the engine before issue 25's rewrite, on the
+   project's two-core machine (Python 3.11).
 
 Rates are per second of CPU time (time.process_time, or the child's rusage): other
 work on the machine disturbs them least. A run takes about two minutes; --quick is a
