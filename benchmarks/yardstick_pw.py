@@ -103,10 +103,9 @@ TREASURES = (COINS, JEWELS, MAP, SKELETON_KEY, TREASURE_CHEST)  # in name order
 # what a treasure's ship is: Sloop (or Flagship) for the shore, Galleon (or Flagship)
 # for the open sea
 SHORE = {COINS, MAP}
-# Trouble -> its Safe (PW-9; Nightfall has none), and the remedies that clear it (PW-8)
+# Trouble -> its Safe (PW-9; Nightfall has none)
 SAFE = {LOST_AT_SEA: CAPTAIN, MUTINY: CAPTAIN, NIGHTFALL: -1, SHIPWRECK: FLAGSHIP, STORM: HARBOR}
 TROUBLES = (LOST_AT_SEA, MUTINY, NIGHTFALL, SHIPWRECK, STORM)  # in name order
-CLEARS = {COMPASS: LOST_AT_SEA, FAIR_WINDS: STORM}  # the remedies played to the discard
 BITS = [n.bit_length() for n in range(128)]  # getrandbits' width for a draw below n
 # the play step's actions, in label order
 DISCARD, KRAKEN_RAID, PLAY_CREW, PLAY_DAYLIGHT, PLAY_REMEDY = range(5)
