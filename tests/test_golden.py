@@ -1,0 +1,27 @@
+"""The engine plays every reference game as it did when tests/golden.json was made (at
+the commit it names): the same seed, spec, variant, players and agents give the same
+game, event by event (see tests/golden.py)."""
+
+import json
+
+import pytest
+from golden import FILE, cases, digest, key
+
+GOLDEN = json.loads(FILE.read_text())["games"]
+CASES = [
+    pytest.param(
+        spec, variant, players, agents, list(seeds), id=key(spec, variant, players, agents, "*")
+    )
+    for spec, variant, players, agents, seeds in cases()
+]
+
+
+def test_every_reference_game_is_kept():
+    assert {key(*c.values[:4], s) for c in CASES for s in c.values[4]} == set(GOLDEN)
+
+
+@pytest.mark.parametrize("spec, variant, players, agents, seeds", CASES)
+def test_a_reference_game_plays_as_it_did(spec, variant, players, agents, seeds):
+    for seed in seeds:
+        name = key(spec, variant, players, agents, seed)
+        assert digest(spec, variant, players, agents, seed) == GOLDEN[name], name
