@@ -12,6 +12,7 @@ import random
 from typing import ClassVar
 
 from .choices import CHANCE
+from .rng import randbelow
 from .search import Search, random_move
 
 
@@ -50,17 +51,30 @@ READERS = {
 }
 
 
-class RandomAgent:
+class Seeded:
+    """An agent's own RNG, seeded from the game seed and its seat, made when first drawn
+    from: seeding costs more than a short game's turns, and a seat that never has a
+    choice to make never needs one."""
+
+    def __init__(self, seed):
+        self.seed, self._rng = seed, None
+
+    @property
+    def rng(self) -> random.Random:
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return self._rng
+
+
+class RandomAgent(Seeded):
     """Uniform over distinct legal options (RULINGS C-3), with its own seeded RNG."""
 
     name = "random"
     needs_observation = False
 
-    def __init__(self, seed):
-        self.rng = random.Random(seed)
-
     def choose(self, observation, options):
-        return options[self.rng.randrange(len(options))] if len(options) > 1 else options[0]
+        n = len(options)
+        return options[randbelow(self.rng.getrandbits, n)] if n > 1 else options[0]
 
 
 class FirstAgent:
@@ -76,7 +90,7 @@ class FirstAgent:
         return options[0]
 
 
-class GreedyAgent:
+class GreedyAgent(Seeded):
     """Picks the option whose immediate result the spec's `evaluation` scores best for
     its player; ties are broken by its own seeded RNG. It knows no game: the spec says
     what progress means.
@@ -93,9 +107,6 @@ class GreedyAgent:
     needs_observation = False
     needs_model = True
     needs_evaluation = "the greedy agent"  # what to name when a spec has no evaluation
-
-    def __init__(self, seed):
-        self.rng = random.Random(seed)
 
     def choose(self, observation, options, model):
         return best_scored(options, model, self.rng)
@@ -123,7 +134,7 @@ def greedy_move(s, rng):
     )
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(Seeded):
     """Information-set Monte Carlo tree search (interpreter/search.py): a fresh tree
     per decision over re-deals of what its seat cannot see. Deterministic for a seed
     and an `iterations` budget; `seconds` bounds the time as well (then the number of
@@ -142,7 +153,7 @@ class ISMCTSAgent:
     ITERATIONS, C, DEPTH = 100, 0.3, 1
 
     def __init__(self, seed, *, iterations=None, seconds=None, c=C, depth=DEPTH, rollout="random"):
-        self.rng = random.Random(seed)
+        super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = self.ITERATIONS
         self.budget = {

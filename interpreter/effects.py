@@ -25,6 +25,7 @@ from .choices import (
     seat_name,
 )
 from .codegen import CodeWriter
+from .rng import shuffle
 
 
 class Frame:
@@ -729,5 +730,5 @@ class _Fixed:
 
 def _sample_order(g, point, rng) -> Order:
     order = list(g._zones[point.data[0]])
-    rng.shuffle(order)  # as the game's RNG shuffled before shuffles were chance points
+    shuffle(rng.getrandbits, order)  # as the game's RNG shuffled before shuffles were chance points
     return Order("shuffle", tuple(order))

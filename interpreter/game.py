@@ -20,6 +20,7 @@ from .effects import StatementCompiler
 from .evaluate import Compiler
 from .observe import seers
 from .rounds import compile_rounds
+from .turnflow import TurnFlow
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,7 @@ class Game:
             self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
         )
         self._index_watchers()
-        # C-4's order of checks while every player is in, for each current player
-        # (a state makes its own when players are out or play is reversed)
-        self.check_order = [
-            self.checks_in_order(tuple((current + k) % n_players for k in range(n_players)))
-            for current in range(n_players)
-        ]
+        self.flow = TurnFlow(self)
         self.block_ids = stmts.block_ids  # id(code) -> a stable number, for State.key()
 
     def _index_counters(self) -> None:
@@ -173,15 +169,6 @@ class Game:
         won = {self.team_of[p] for p in seats}
         return tuple(p for p in range(self.n) if self.team_of[p] in won)
 
-    def checks_in_order(self, players: tuple) -> tuple:
-        """(key, rule, bindings, player) for each automatic rule, and for each of
-        `players` in order for a per-player one: the order C-4 checks them in."""
-        return tuple(
-            (self.keys[i, p], t, self.check_envs[i, p], p)
-            for i, t in enumerate(self.automatic)
-            for p in (players if t.ir.each else (None,))
-        )
-
     def _play_options(self) -> dict:
         """(action, card type or None, target seat or None) -> its option, for every
         action a step offers: made once, shared by every state."""
@@ -206,34 +193,40 @@ class Game:
         marks the readers of whatever it changes as dirty and evaluates only those.
         Reads through the rule's own player (`hand(p)` with `each: p`) are that
         player's; any other read of a per-player zone or counter is everyone's.
-        A pair is known by a small int, its key."""
+        A pair is known by a small int, its key, numbered in spec order and seat order
+        within a rule (C-4's order from seat 0); a set of keys is an int, a bit a key."""
         nslots, ncounters = len(self.slots) + 1, len(self.counter_names)
-        self.watch_slots = [[] for _ in range(nslots)]
-        self.watch_counters = [[] for _ in range(ncounters)]
-        self.watch_table: list = []  # readers of current, players or the turn order
+        watch_slots = [[] for _ in range(nslots)]
+        watch_counters = [[] for _ in range(ncounters)]
+        watch_table: list = []  # readers of current, players or the turn order
         self.keys: dict = {}  # (rule index, player or None) -> key
-        self.check_envs: dict = {}  # (rule index, player or None) -> what its condition reads
+        # key -> (rule, what its condition reads, its player or None, its rule's index)
+        self.checks: list = []
         for i, t in enumerate(self.automatic):
             for p in range(self.n) if t.ir.each else (None,):
                 self.keys[i, p] = len(self.keys)
-                self.check_envs[i, p] = {t.ir.each: p} if t.ir.each else {}
-        self.all_keys = list(self.keys.values())
+                self.checks.append((t, {t.ir.each: p} if t.ir.each else {}, p, i))
+        self.all_keys = (1 << len(self.keys)) - 1
         ntypes = len(self.type_names)
         typed = [[[] for _ in range(ntypes)] for _ in range(nslots)]  # readers of one type's count
         for i, t in enumerate(self.automatic):
-            reads = _ConditionReads(self, i, t.ir.each, typed)
+            reads = _ConditionReads(self, i, t.ir.each, typed, watch_slots, watch_counters)
             reads.visit_all(t.ir.when)
             if reads.table:
-                self.watch_table += reads.keys
+                watch_table += reads.keys
         # readers of a card of type t moving in or out of a slot: the slot's readers and
         # the readers of counts that include t; every reader, when the whole slot changes
         self.watch_cards = [
-            [sorted(set(self.watch_slots[s] + typed[s][t])) for t in range(ntypes)]
-            for s in range(nslots)
+            [_mask(watch_slots[s] + typed[s][t]) for t in range(ntypes)] for s in range(nslots)
         ]
-        self.watch_slots = [
-            sorted(set(self.watch_slots[s]).union(*typed[s])) for s in range(nslots)
-        ]
+        self.watch_slots = [_mask(set(watch_slots[s]).union(*typed[s])) for s in range(nslots)]
+        self.watch_counters = [_mask(keys) for keys in watch_counters]
+        self.watch_table = _mask(watch_table)
+
+
+def _mask(keys) -> int:
+    """A set of keys as an int, a bit a key."""
+    return sum(1 << k for k in set(keys))
 
 
 class _ConditionReads:
@@ -241,8 +234,9 @@ class _ConditionReads:
     game's readers of each zone slot and counter its condition reads, and to `typed`
     (slot -> card type -> keys) for each count of a kind in a slot."""
 
-    def __init__(self, game: Game, i: int, each: str | None, typed: list):
+    def __init__(self, game: Game, i: int, each: str | None, typed: list, slots, counters):
         self.game, self.i, self.each, self.typed = game, i, each, typed
+        self.watch_slots, self.watch_counters = slots, counters
         n = game.n
         self.keys = [game.keys[i, p] for p in range(n)] if each else [game.keys[i, None]]
         self.table = False  # does it read who is in, whose turn it is or the direction?
@@ -269,8 +263,7 @@ class _ConditionReads:
         if self._count_of_kind(node, own):
             return
         if isinstance(node, (ir.ZoneRef, ir.Counter)):
-            g = self.game
-            watch = g.watch_slots if isinstance(node, ir.ZoneRef) else g.watch_counters
+            watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
             for slot, k in self.readers(node, own):
                 watch[slot].append(k)
         for child in ir.iter_children(node):

@@ -36,7 +36,7 @@ def compile_rounds(game, stmts) -> CompiledRounds:
     match_end = [stmts.trigger(t) for t in r.match_end]
 
     def first(g, env):
-        g.log_round()
+        g._log("round", round=1)
         g.enter(setup, {})
 
     def score(g, env):
@@ -52,7 +52,7 @@ def compile_rounds(game, stmts) -> CompiledRounds:
                     return
 
     def next_round(g, env):
-        g.next_round(starter)
+        g.game.flow.next_round(g, starter)
         g.enter(setup, {})
 
     closing = stmts.register(
@@ -73,7 +73,7 @@ def _round_end(stmts, t: ir.Trigger, closing: tuple) -> CompiledTrigger:
     compiled, name = stmts.trigger(t), t.name
 
     def end_round(g, env):
-        g.end_round(name)
+        g.game.flow.end_round(g, name)
         g.push(Frame(closing, {}))
         g.enter(compiled.effect, env)
 

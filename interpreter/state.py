@@ -44,7 +44,8 @@ from .choices import (
 from .codegen import raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation
-from .table import Table, add_at
+from .rng import randbelow
+from .table import Table
 
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
@@ -82,9 +83,8 @@ class State(Table):
         self._fired: dict[str, int] = {}  # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
         self._called: dict[str, int] = {}  # how often each procedure was called
-        self._quiet: dict = {}  # key -> the version at which it last fired
+        self._quiet = [-1] * len(game.keys)  # key -> the version at which it last fired
         self._checked = -1  # the version at the last trigger check that found nothing
-        self._checks = (None, ())  # C-4's check order for a turn order with players out or reversed
         self._game_index = game_index
         self._phase = "setup"
         self._again = False  # a repeat step is offered again after a play: pass is an option
@@ -238,10 +238,10 @@ class State(Table):
         else:
             weights = point.weights
             if weights is None:
-                option = point.options[rng.randrange(len(point.options))]
+                option = point.options[randbelow(rng.getrandbits, len(point.options))]
             else:
                 # the first option whose running total of weights passes the pick
-                pick = rng.randrange(sum(weights))
+                pick = randbelow(rng.getrandbits, sum(weights))
                 option = point.options[bisect_right(list(accumulate(weights)), pick)]
         self._apply(point, option)
         return option
@@ -258,9 +258,8 @@ class State(Table):
         s._rng.setstate(self._rng.getstate())
         s._zones = [list(z) for z in self._zones]
         s._tcount = [list(row) for row in self._tcount]
-        s._dirty = set(self._dirty)
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
-        s._quiet = dict(self._quiet)
+        s._quiet = list(self._quiet)
         s._known = {slot: dict(k) for slot, k in self._known.items()}
         s._events = None if self._events is None or not log else list(self._events)
         s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
@@ -318,7 +317,7 @@ class State(Table):
         frames = tuple(
             (game.block_ids[id(f.code)], f.pc, self._env_key(f.env)) for f in self._stack
         )
-        fired_now = frozenset(k for k, v in self._quiet.items() if v == self._version)
+        fired_now = frozenset(k for k, v in enumerate(self._quiet) if v == self._version)
         return (
             zones,
             tuple(self._counters),
@@ -398,10 +397,8 @@ class State(Table):
         self._table_invariants()
         if self._over or self._checked != self._version:
             return  # at a choice point inside an effect the checks are still to come
-        game = self.game
-        for (i, p), key in game.keys.items():
-            t, env = game.automatic[i], game.check_envs[i, p]
-            if (p is None or self._active[p]) and self._quiet.get(key) != self._version:
+        for key, (t, env, p, _) in enumerate(self.game.checks):
+            if (p is None or self._active[p]) and self._quiet[key] != self._version:
                 assert not t.when(self, env), f"'{t.ir.name}' holds for {p} but was not fired"
 
     # --- what happened ------------------------------------------------------------
@@ -509,33 +506,9 @@ class State(Table):
             self._log("trigger", rule=t.ir.name, player=p)
         self.enter(t.effect, env)
 
-    def end_round(self, rule: str) -> None:
-        """A round end condition holds: the turn ends with the round (see rounds.py)."""
-        self._step_index = len(self.game.steps)
-        self._log("round_end", round=self._round + 1, rule=rule)
-
-    def next_round(self, starter) -> None:
-        """The next round begins, for the seat `starter` (a compiled expression) gives,
-        or without one for the seat after the last round's starter; the next seat in
-        when that one is out."""
-        self._round += 1
-        self._round_starts += (self._turn,)
-        p = starter(self, {}) if starter is not None else self.next_player(self._starter)
-        self._current = p if self._active[p] else self.next_player(p)
-        self._phase, self._step_index = (
-            "setup",
-            len(self.game.steps),
-        )  # the round's setup, then its first turn
-        self._dirty.update(self.game.all_keys)  # round_index and current: anything may read them
-        self._version += 1
-        self.log_round()
-
-    def log_round(self) -> None:
-        self._log("round", round=self._round + 1)
-
     def end_turn(self) -> None:
-        self._stack.clear()
-        self._step_index = len(self.game.steps)
+        """`end_turn()`: see TurnFlow.end_now."""
+        self.game.flow.end_now(self)
 
     def finish(self, winners: tuple[int, ...], reason: str) -> None:
         if not self._over:
@@ -652,33 +625,44 @@ class State(Table):
                 self._next_step()  # nothing changed since the last check, or nothing fired
 
     def _check_triggers(self) -> bool:
-        quiet, version, dirty = self._quiet, self._version, self._dirty
-        if self._outs or self._direction != 1:  # some players are out, or play runs the other way
-            players = self.active_players()
-            if self._checks[0] != players:
-                self._checks = (players, self.game.checks_in_order(players))
-            order = self._checks[1]
-        else:
-            order = self.game.check_order[self._current]
-        for key, t, env, p in order:  # C-4: rules in spec order, players from the current one
-            if key not in dirty:
-                continue  # nothing it reads has changed since it was found false
+        """Fire the first automatic rule that holds, in C-4's order (rules in spec order,
+        a per-player one for each player from the current one round the table), unless
+        it fired since the state last changed; False when none does. Only the dirty
+        keys are evaluated: those found false are clean until what they read changes."""
+        dirty, version, quiet, active = self._dirty, self._version, self._quiet, self._active
+        checks, holds, rest = self.game.checks, [], dirty
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            key = bit.bit_length() - 1
+            t, env, p, _ = checks[key]
+            if p is not None and not active[p]:
+                continue  # out: not checked, and still to be once back in
             if not t.when(self, env):  # conditions only read env: it is shared
-                dirty.discard(key)
-                continue
-            if quiet.get(key) == version:
-                continue
-            quiet[key] = version
-            self._firings += 1
-            if self._firings > MAX_FIRINGS:
-                _count(self._fired, t.ir.name)
-                self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
-                self.finish((), "trigger_loop")
-                return True
-            self.fire(t, dict(env), p)
+                dirty ^= bit
+            elif quiet[key] != version:
+                holds.append(key)
+        self._dirty = dirty
+        if not holds:
+            self._checked = version
+            return False
+        key = holds[0] if len(holds) == 1 else min(holds, key=self._check_rank)
+        t, env, p, _ = checks[key]
+        quiet[key] = version
+        self._firings += 1
+        if self._firings > MAX_FIRINGS:
+            _count(self._fired, t.ir.name)
+            self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
+            self.finish((), "trigger_loop")
             return True
-        self._checked = version
-        return False
+        self.fire(t, dict(env), p)
+        return True
+
+    def _check_rank(self, key: int) -> tuple:
+        """Where a key comes in C-4's order: its rule's place in the spec, then its
+        player's distance from the current one in the direction of play."""
+        _, _, p, i = self.game.checks[key]
+        return i, 0 if p is None else (p - self._current) * self._direction % self._n
 
     def _next_step(self) -> None:
         steps, i = self.game.steps, self._step_index
@@ -689,83 +673,8 @@ class State(Table):
                 self._offer_play(step)
             else:
                 self.enter(step.effect, {})
-        elif self._outs >= self._n:
-            self.finish((), "no_players")  # everyone is out: nobody can take a turn
-        elif self._steered:
-            self._pass_turn()
-        elif self._phase == "setup":
-            self._phase, self._starter = "turns", self._current
-            self._begin_turn(self._current)
         else:
-            self._begin_turn(self.next_player(self._current))
-
-    def _pass_turn(self) -> None:
-        """Begin the next turn when a turn order, a skip, an extra turn or set_next has a
-        say (docs/language.md, "Whose turn is next"). The player whose turn it is takes
-        one of their extra turns; else set_next's player has it, else the turn order's
-        pick (after the setup: `current`). A player who is out is passed over as if
-        they had taken it; one with a turn to skip misses it, which counts as a turn.
-        Either way the turn passes on from them."""
-        p, first = self._current, self._phase == "setup"
-        opening, self._phase, outs = first, "turns", 0
-        while True:
-            if self._extras[p] and self._active[p] and not first:
-                self._extras = add_at(self._extras, p, -1)
-                q = p
-            elif self._leader is not None:
-                q, self._leader = self._leader, None
-            elif first:
-                q = p
-            else:
-                q = self._order_from(p)
-            if not self._active[q]:
-                outs += 1
-                if outs <= self._n:
-                    p, first = q, False
-                    continue
-                q = self.next_player(q)  # an order that picks only players who are out
-            if not self._skips[q]:
-                break
-            if self._turn >= self._turn_limit:
-                self.finish((), "turn_limit")
-                return
-            self._skips = add_at(self._skips, q, -1)
-            self._turn += 1
-            self._log("skipped", player=q)
-            p, first = q, False
-        self._steered = (
-            self.game.turn_order is not None
-            or self._leader is not None
-            or any(self._skips)
-            or any(self._extras)
-        )
-        if opening:  # the round's (or game's) first turn: who started it, for `starter`
-            self._starter = q
-        self._begin_turn(q)
-
-    def _order_from(self, p: int) -> int:
-        """The turn order's pick with p as the player whose turn ended."""
-        order = self.game.turn_order
-        if order is None:
-            return self.next_player(p)
-        self._current = p  # what `current` reads in the order; the next turn sets it anyway
-        return order(self, {})
-
-    def _begin_turn(self, p: int) -> None:
-        if self._turn >= self._turn_limit:
-            self.finish((), "turn_limit")  # C-5
-            return
-        self._turn += 1
-        self._current, self._step_index, self._again = p, 0, False
-        if self.game.turn_memories:
-            self.forget_turn_memories()
-        self._dirty.update(self.game.watch_table)
-        self._version += 1  # a new current player is a change: conditions may read it
-        self._firings = self._passes = self._turn_decisions = self._calls = (
-            0  # the loop guards count per turn
-        )
-        if self._events is not None:
-            self._log("turn", player=p)
+            self.game.flow.end_turn(self)
 
     def _offer_play(self, step) -> None:
         me, by_type = self._current, step.by_type

@@ -39,7 +39,7 @@ class Table:
         self._steered = game.turn_order is not None  # anything but "next player" decides it
         self._sitting: tuple[int, ...] = ()  # players out until the round ends
         self._order = (None, ())  # cached turn order: ((current, direction, outs), order)
-        self._dirty = set(game.all_keys)  # keys of (automatic rule, player) pairs to evaluate
+        self._dirty = game.all_keys  # keys of (automatic rule, player) pairs to evaluate, as bits
         self._version = 0
         self._events: list[dict] | None = [] if log else None
         # slot -> seat -> what the seat knows of that zone it cannot see (knowledge.py)
@@ -92,10 +92,7 @@ class Table:
         tcount, watch = self._tcount, self.game.watch_cards
         tcount[src][t] -= 1
         tcount[dst][t] += 1
-        if watch[src][t]:
-            self._dirty.update(watch[src][t])
-        if watch[dst][t]:
-            self._dirty.update(watch[dst][t])
+        self._dirty |= watch[src][t] | watch[dst][t]
         self._version += 1
         if self._events is not None:
             self._log_move(src, dst, [c])
@@ -202,7 +199,7 @@ class Table:
         cannot see the zone forgets what it knew there, as a shuffle ends reveals."""
         self._zones[slot][:] = cards
         self._known.pop(slot, None)
-        self._dirty.update(self.game.watch_slots[slot])
+        self._dirty |= self.game.watch_slots[slot]
         self._version += 1
         self._log("shuffle", zone=self.game.slots[slot].label)
 
@@ -214,7 +211,7 @@ class Table:
             )
         if self._counters[slot] != value:
             self._counters[slot] = value
-            self._dirty.update(self.game.watch_counters[slot])
+            self._dirty |= self.game.watch_counters[slot]
             self._version += 1
             if self._events is not None:
                 self._log("counter", counter=self.game.counter_names[slot], value=value)
@@ -223,7 +220,7 @@ class Table:
         """Remember these cards (ids) in a `remember:` slot. Not logged: the cards may be
         hidden from some seats (a re-deal remaps them as it remaps the cards it deals)."""
         self._memory = self._memory[:slot] + (tuple(cards),) + self._memory[slot + 1 :]
-        self._dirty.update(self.game.all_keys)  # rare: every automatic rule looks again
+        self._dirty = self.game.all_keys  # rare: every automatic rule looks again
         self._version += 1
 
     def forget_turn_memories(self) -> None:
@@ -232,7 +229,7 @@ class Table:
             memory[slot] = ()
         if tuple(memory) != self._memory:  # a condition may read what is forgotten
             self._memory = tuple(memory)
-            self._dirty.update(self.game.all_keys)
+            self._dirty = self.game.all_keys
             self._version += 1
 
     def eliminate(self, p: int) -> None:
@@ -262,18 +259,18 @@ class Table:
         self._active[p] = active
         self._outs += -1 if active else 1
         self._order = (None, ())  # keyed by how many are out, which no longer tells who
-        self._dirty.update(self.game.all_keys)
+        self._dirty = self.game.all_keys
         self._version += 1
 
     def set_current(self, p: int) -> None:
         self._current = p
-        self._dirty.update(self.game.watch_table)
+        self._dirty |= self.game.watch_table
         self._version += 1
         self._log("set_current", player=p)
 
     def reverse(self) -> None:
         self._direction = -self._direction
-        self._dirty.update(self.game.watch_table)
+        self._dirty |= self.game.watch_table
         self._version += 1
         self._log("reverse", direction=self._direction)
 
@@ -302,7 +299,7 @@ class Table:
             for c in zone:
                 row[self._ctype[c]] += 1
         self._outs = self._active.count(False)
-        self._dirty = set(self.game.all_keys)
+        self._dirty = self.game.all_keys
         self._version += 1
 
     # --- whole-table changes ------------------------------------------------------

@@ -1,0 +1,123 @@
+"""Who takes the next turn: turn passing as one object per game definition.
+
+The table holds the data (whose turn it is, the direction, who is out, each seat's
+skips and extra turns, the `set_next` leader, the turn count); this decides, from it,
+who plays when a turn ends, as boardgame.io's turn orders do with `first` and `next`:
+`first` for the game's (or a round's) first turn, `next` for every other. What they
+pick is set out in docs/language.md, "Whose turn is next". The plain case (no turn
+order, skip, extra turn or `set_next`: the next active player) takes a short path.
+"""
+
+from __future__ import annotations
+
+from .table import add_at
+
+
+class TurnFlow:
+    def __init__(self, game):
+        self.n, self.order = game.n, game.turn_order  # the spec's turn order, compiled, or None
+        self.steps = len(game.steps)
+
+    def end_turn(self, s) -> None:
+        """The turn (or the setup) is over: the next turn begins, or the game ends."""
+        if s._outs >= self.n:
+            s.finish((), "no_players")  # everyone is out: nobody can take a turn
+        elif s._steered:
+            self._steered(s)
+        elif s._phase == "setup":
+            s._phase, s._starter = "turns", s._current
+            self.begin(s, s._current)
+        else:
+            self.begin(s, s.next_player(s._current))
+
+    def _steered(self, s) -> None:
+        """The next turn when a turn order, a skip, an extra turn or set_next has a say.
+        A player who is out is passed over as if they had taken the turn; one with a
+        turn to skip misses it, which counts as a turn. Either way the search goes on
+        from them."""
+        p, first = s._current, s._phase == "setup"
+        opening, s._phase, outs = first, "turns", 0
+        while True:
+            q = self.first(s, p) if first else self.next(s, p)
+            if not s._active[q]:
+                outs += 1
+                if outs <= self.n:
+                    p, first = q, False
+                    continue
+                q = s.next_player(q)  # an order that picks only players who are out
+            if not s._skips[q]:
+                break
+            if s._turn >= s._turn_limit:
+                s.finish((), "turn_limit")
+                return
+            s._skips = add_at(s._skips, q, -1)
+            s._turn += 1
+            s._log("skipped", player=q)
+            p, first = q, False
+        s._steered = (
+            self.order is not None or s._leader is not None or any(s._skips) or any(s._extras)
+        )
+        if opening:  # the round's (or game's) first turn: who started it, for `starter`
+            s._starter = q
+        self.begin(s, q)
+
+    def first(self, s, p: int) -> int:
+        """The first turn after a setup: set_next's player if the setup called it, else
+        `current` (p)."""
+        if s._leader is not None:
+            q, s._leader = s._leader, None
+            return q
+        return p
+
+    def next(self, s, p: int) -> int:
+        """The turn after p's: p's extra turn, else set_next's player, else the order's pick."""
+        if s._extras[p] and s._active[p]:
+            s._extras = add_at(s._extras, p, -1)
+            return p
+        if s._leader is not None:
+            q, s._leader = s._leader, None
+            return q
+        if self.order is None:
+            return s.next_player(p)
+        s._current = p  # what `current` reads in the order; the next turn sets it anyway
+        return self.order(s, {})
+
+    def begin(self, s, p: int) -> None:
+        if s._turn >= s._turn_limit:
+            s.finish((), "turn_limit")  # C-5
+            return
+        s._turn += 1
+        s._current, s._step_index, s._again = p, 0, False
+        if s.game.turn_memories:
+            s.forget_turn_memories()
+        s._dirty |= s.game.watch_table
+        s._version += 1  # a new current player is a change: conditions may read it
+        s._firings = s._passes = s._turn_decisions = s._calls = 0  # the loop guards, per turn
+        if s._events is not None:
+            s._log("turn", player=p)
+
+    def end_now(self, s) -> None:
+        """`end_turn()`: nothing more of this turn runs."""
+        s._stack.clear()
+        s._step_index = self.steps
+
+    def end_round(self, s, rule: str) -> None:
+        """A round end condition holds: the turn ends with the round (see rounds.py)."""
+        s._step_index = self.steps
+        s._log("round_end", round=s._round + 1, rule=rule)
+
+    def next_round(self, s, starter) -> None:
+        """The next round begins, for the seat `starter` (a compiled expression) gives,
+        or without one for the seat after the last round's starter; the next seat in
+        when that one is out. A set_next of the last round's last turn is dropped: the
+        round's first turn is its starter's (or the player its setup names)."""
+        s._round += 1
+        s._round_starts += (s._turn,)
+        p = starter(s, {}) if starter is not None else s.next_player(s._starter)
+        s._current = p if s._active[p] else s.next_player(p)
+        s._leader = None
+        s._steered = self.order is not None or any(s._skips) or any(s._extras)
+        s._phase, s._step_index = "setup", self.steps  # the round's setup, then its first turn
+        s._dirty = s.game.all_keys  # round_index and current: anything may read them
+        s._version += 1
+        s._log("round", round=s._round + 1)
