@@ -203,6 +203,7 @@ class Lookahead:
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
+BLIND = (RandomAgent, FirstAgent)  # agents that choose from the options alone, and always one
 
 
 def parse_agent(text: str) -> tuple[type, dict]:
@@ -243,8 +244,13 @@ def make_agents(names: list[str], n_players: int, seed) -> list:
 
 def play(state, agents, on_step=None):
     """Drive a game to its end; chance uses the game's own RNG (C-2). The hot loop of
-    every simulation: it reads the pending point directly, where agents outside the
-    runtime use current_player() and legal_actions()."""
+    every simulation: with agents that choose from the options alone (random, first)
+    and nothing to call between steps, the state plays itself out (State.play_out);
+    else this loop reads the pending point directly, where agents outside the runtime
+    use current_player() and legal_actions()."""
+    if on_step is None and all(type(a) in BLIND for a in agents):
+        state.play_out(lambda seat, options: agents[seat].choose(None, options))
+        return state
     while not state._over:
         point = state._pending
         who = point.player

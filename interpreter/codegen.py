@@ -41,6 +41,12 @@ class Listing:
     filename: str
     lines: tuple[str, ...]
     spans: tuple[ir.Span, ...]
+    rules: tuple[str | None, ...] = ()  # a line's own rule, where it is not `rule`
+
+    def rule_at(self, line: int) -> str:
+        """The rule the line (from 1) came from: a function that checks several rules,
+        or offers several actions, names each line's."""
+        return (self.rules[line - 1] if self.rules else None) or self.rule
 
     def annotated(self) -> list[str]:
         """The source, each line followed by the spec line:col it came from."""
@@ -69,10 +75,13 @@ class CodeWriter:
         """A function name(g, env), its def line placed at span."""
         self.name = name
         self.lines, self.spans, self.level = [f"def {name}(g, env):"], [span], 1
+        self.rules: list[str | None] = [None]
 
-    def line(self, text: str, span: ir.Span) -> None:
+    def line(self, text: str, span: ir.Span, rule: str | None = None) -> None:
+        """A line of source from the spec's span; `rule` when it is not the function's."""
         self.lines.append("    " * self.level + text)
         self.spans.append(span)
+        self.rules.append(rule)
 
     @contextmanager
     def indented(self):
@@ -89,7 +98,8 @@ class CodeWriter:
         scope: dict = {}
         exec(compile(source, filename, "exec"), globals_, scope)
         function = scope[self.name]
-        listing = Listing(rule, filename, tuple(self.lines), tuple(self.spans))
+        rules = tuple(self.rules) if any(self.rules) else ()
+        listing = Listing(rule, filename, tuple(self.lines), tuple(self.spans), rules)
         _live[filename] = listing
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         # forgotten with its code, so a long run that compiles many specs keeps no garbage
@@ -126,9 +136,7 @@ def raise_at_spec(exc: Exception) -> NoReturn:
         raise exc
     listing, line = place
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    rule = listing.rule_at(line)
     raise RuleError(
-        RUNTIME_CODE,
-        f"rule '{listing.rule}' failed here ({detail})",
-        listing.spans[line - 1],
-        listing.rule,
+        RUNTIME_CODE, f"rule '{rule}' failed here ({detail})", listing.spans[line - 1], rule
     ) from exc

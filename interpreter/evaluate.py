@@ -9,6 +9,7 @@ list of card ids; a kind the frozenset of card-type indexes it covers.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from itertools import compress
 
 from rulespec.lang import ir
 
@@ -32,8 +33,44 @@ def _mul(a, b):
     raise OverflowError("a product past the limit of ±10^18 (docs/limits.md)")
 
 
+# Helpers that go through cards in C (map, compress) rather than in Python loops:
+# conditions run on every option and trigger check.
+
+
 def _count_types(row, types):
-    return sum(row[t] for t in types)
+    """How many cards of the types a zone holds, from its per-type counts."""
+    return sum(map(row.__getitem__, types))
+
+
+def _count_of(cards, ctype, kinds) -> int:
+    """How many of the cards are of a type in kinds."""
+    return sum(map(kinds.__contains__, map(ctype.__getitem__, cards)))
+
+
+def _of(cards, ctype, kinds) -> list:
+    """The cards of a type in kinds, in order."""
+    return list(compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))))
+
+
+def _one(cards, ctype, kinds) -> list:
+    """The first card of a type in kinds, as a set of one (none: empty)."""
+    for c in compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))):
+        return [c]
+    return []
+
+
+def _top(cards, n) -> list:
+    """The top n cards of a zone, top first."""
+    return cards[len(cards) - n :][::-1] if n > 0 else []
+
+
+def _others(players, me) -> tuple:
+    return tuple(q for q in players if q != me)
+
+
+def _without(cards, less) -> list:
+    drop = set(less)
+    return [c for c in cards if c not in drop]
 
 
 MAX_RANGE = 64  # range(n) gives at most this many numbers: as many as a family's zones
@@ -118,6 +155,12 @@ class Compiler:
             "_mod": _mod,
             "_mul": _mul,
             "_count_types": _count_types,
+            "_count_of": _count_of,
+            "_of": _of,
+            "_one": _one,
+            "_top": _top,
+            "_others": _others,
+            "_without": _without,
             "_team": defs.team_of,
             "_in_family": _in_family,
             "_range": _range,
@@ -130,6 +173,23 @@ class Compiler:
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
         self.tests: dict = {}  # a named condition -> its function (see conditions)
+        self.bound: dict[str, int] = {}  # locals known while compiling: written as constants
+        self.card_type: dict[str, int] = {}  # locals known to hold one card of this type
+        self.reads: set[str] = set()  # the locals read by the code compiled so far
+
+    @contextmanager
+    def binding(self, card_type: dict | None = None, **values: int):
+        """Compile with these locals fixed (a candidate's target, a rule's player): each
+        is written as its value, which any function generated meanwhile may read. With
+        `card_type`, locals known to hold one card of a type (the card an option plays):
+        what they read of it by type alone (its properties, its kind) is a constant."""
+        saved = self.bound, self.card_type
+        self.bound = {**self.bound, **values}
+        self.card_type = {**self.card_type, **(card_type or {})}
+        try:
+            yield
+        finally:
+            self.bound, self.card_type = saved
 
     @contextmanager
     def within(self, rule: str):
@@ -169,7 +229,12 @@ class Compiler:
 
     def local(self, name: str) -> str:
         """Source for the binding `name` of the effect's locals."""
+        self.reads.add(name)
         return f"env[{self.constant(name)}]"
+
+    def _typed_card(self, e: ir.Expr) -> int | None:
+        """The type of the one card e holds, when known as the code is compiled."""
+        return self.card_type.get(e.name) if isinstance(e, ir.Local) else None
 
     # --- source -------------------------------------------------------------------
 
@@ -220,6 +285,8 @@ class Compiler:
         return self.constant(self.defs.params[e.name])
 
     def _src_Local(self, e):
+        if e.name in self.bound:
+            return repr(self.bound[e.name])
         return _TABLE.get(e.name) or self.local(e.name)
 
     def _src_Counter(self, e):
@@ -293,6 +360,14 @@ class Compiler:
             if cards
             else f"_each_player(env, {self.constant(e.var)}, {self.players_source(e.items)})"
         )
+        saved = self.bound  # the variable is the aggregate's own in its body
+        self.bound = {k: v for k, v in saved.items() if k != e.var}
+        try:
+            return self._aggregate(e, each, cards)
+        finally:
+            self.bound = saved
+
+    def _aggregate(self, e, each: str, cards: bool) -> str:
         loop = f"for env in {each}" + ("" if e.where is None else f" if {self.source(e.where)}")
         item = self.local(e.var) + ("[0]" if cards else "")
         func, kind = e.func, "list" if cards else "tuple"
@@ -320,13 +395,33 @@ class Compiler:
         return f"len({inner})"
 
     def _src_f_count(self, e, cards, kind):
-        if cards.type == "zone" and isinstance(kind, ir.Kind):  # from the indexed counts
-            row, types = (
-                f"g._tcount[{self.source(cards)}]",
-                tuple(sorted(self.defs.kinds[kind.name])),
-            )
-            return f"{row}[{types[0]}]" if len(types) == 1 else f"_count_types({row}, {types!r})"
-        return f"{self.constant(self._f_count(e, cards, kind))}(g, env)"
+        t = self._typed_card(cards)
+        if t is not None:  # one card of a known type
+            if isinstance(kind, ir.Kind):
+                return "1" if t in self.defs.kinds[kind.name] else "0"
+            return f"int({t} in {self.source(kind)})"
+        if cards.type != "zone":
+            return f"_count_of({self.cards_source(cards)}, g._ctype, {self.source(kind)})"
+        row = f"g._tcount[{self.source(cards)}]"  # a zone: from its per-type counts
+        if not isinstance(kind, ir.Kind):
+            return f"_count_types({row}, {self.source(kind)})"
+        types = tuple(sorted(self.defs.kinds[kind.name]))
+        return f"{row}[{types[0]}]" if len(types) == 1 else f"_count_types({row}, {types!r})"
+
+    def _src_f_of(self, e, cards, kind):
+        return f"_of({self.cards_source(cards)}, g._ctype, {self.source(kind)})"
+
+    def _src_f_one(self, e, cards, kind):
+        return f"_one({self.cards_source(cards)}, g._ctype, {self.source(kind)})"
+
+    def _src_f_top(self, e, zone, n):
+        return f"_top(g._zones[{self.source(zone)}], {self.source(n)})"
+
+    def _src_f_others(self, e, p):
+        return f"_others(g.active_players(), {self.source(p)})"
+
+    def _src_f_without(self, e, cards, less):
+        return f"_without({self.cards_source(cards)}, {self.cards_source(less)})"
 
     def _src_f_min(self, e, a, b):
         return f"min({self.source(a)}, {self.source(b)})"
@@ -342,6 +437,9 @@ class Compiler:
         values = [props.get(key.value, default) for props in self.defs.props]
         if e.type == "kind":
             values, default = [self.defs.kinds.get(v, frozenset()) for v in values], frozenset()
+        t = self._typed_card(cards)
+        if t is not None:
+            return self.constant(values[t])
         return (
             f"_prop({self.constant(tuple(values))}, g._ctype, {self.cards_source(cards)}, "
             f"{self.constant(default)})"
@@ -367,62 +465,11 @@ class Compiler:
     def _Call(self, e):
         return getattr(self, "_f_" + e.func)(e, *e.args)
 
-    def _f_count(self, e, cards, kind):
-        f, k = self.cards(cards), self.expr(kind)
-
-        def count(g, env):
-            kinds, ctype = k(g, env), g._ctype
-            return sum(1 for c in f(g, env) if ctype[c] in kinds)
-
-        return count
-
-    def _f_of(self, e, cards, kind):
-        f, k = self.cards(cards), self.expr(kind)
-
-        def of(g, env):
-            kinds, ctype = k(g, env), g._ctype
-            return [c for c in f(g, env) if ctype[c] in kinds]
-
-        return of
-
-    def _f_one(self, e, cards, kind):
-        f, k = self.cards(cards), self.expr(kind)
-
-        def one(g, env):
-            kinds, ctype = k(g, env), g._ctype
-            for c in f(g, env):
-                if ctype[c] in kinds:
-                    return [c]
-            return []
-
-        return one
-
-    def _f_top(self, e, zone, n):
-        z, k = self.expr(zone), self.expr(n)
-
-        def top(g, env):
-            cards, n = g._zones[z(g, env)], k(g, env)
-            return cards[len(cards) - n :][::-1] if n > 0 else []
-
-        return top
-
-    def _f_others(self, e, p):
-        f = self.expr(p)
-
-        def others(g, env):
-            me = f(g, env)
-            return tuple(q for q in g.active_players() if q != me)
-
-        return others
-
-    def _f_without(self, e, cards, less):
-        f, w = self.cards(cards), self.cards(less)
-
-        def without(g, env):
-            drop = set(w(g, env))
-            return [c for c in f(g, env) if c not in drop]
-
-        return without
+    def _src_f_kind_of(self, e, cards):
+        t = self._typed_card(cards)
+        if t is not None:
+            return self.constant(self.defs.card_types[t])
+        return f"{self.constant(self._f_kind_of(e, cards))}(g, env)"
 
     def _f_kind_of(self, e, cards):
         f, kinds, names = self.cards(cards), self.defs.kinds, self.defs.type_names
@@ -434,16 +481,18 @@ class Compiler:
         return kind_of
 
     def _goal(self, goal, player):
+        """A goal's zone slot base, its (kinds, their types, limit) in order, and the
+        player's function. A goal counts cards in a zone: from its per-type counts."""
         base, order = self.defs.goals[goal.value]
-        return base, order, self.expr(player)
+        return base, [(k, tuple(sorted(k)), limit) for k, limit in order], self.expr(player)
 
     def _f_next_goal(self, e, goal, player):
         base, order, who = self._goal(goal, player)
 
         def next_goal(g, env):
-            zone, ctype = g._zones[base + who(g, env)], g._ctype
-            for kinds, limit in order:
-                if sum(1 for c in zone if ctype[c] in kinds) < limit:
+            row = g._tcount[base + who(g, env)]
+            for kinds, types, limit in order:
+                if sum(map(row.__getitem__, types)) < limit:
                     return kinds
             return frozenset()
 
@@ -453,9 +502,7 @@ class Compiler:
         base, order, who = self._goal(goal, player)
 
         def goal_score(g, env):
-            zone, ctype = g._zones[base + who(g, env)], g._ctype
-            return sum(
-                min(limit, sum(1 for c in zone if ctype[c] in kinds)) for kinds, limit in order
-            )
+            row = g._tcount[base + who(g, env)]
+            return sum(min(limit, sum(map(row.__getitem__, types))) for _, types, limit in order)
 
         return goal_score

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from rulespec.lang import ir
 
-from .choices import Play, seat_name
+from .choices import PASS, Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
 from .observe import seers
+from .offers import compile_check, compile_offer
 from .rounds import compile_rounds
 from .turnflow import TurnFlow
 
@@ -113,6 +114,9 @@ class Game:
             for p in range(n_players)
         ]
         self.play_options = self._play_options()
+        self.offers = [  # a play step's options (offers.py)
+            compile_offer(self, s, self._offer_order(s)) if s.plays else None for s in self.steps
+        ]
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
         self.rounds = compile_rounds(self, stmts) if spec.rounds else None
@@ -121,6 +125,7 @@ class Game:
             self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
         )
         self._index_watchers()
+        self.check = compile_check(self)  # which dirty automatic rules hold (offers.py)
         self.flow = TurnFlow(self)
         self.block_ids = stmts.block_ids  # id(code) -> a stable number, for State.key()
 
@@ -185,6 +190,27 @@ class Game:
                     )
                     options[a.ir.name, t, p] = Play(label, a.ir.name, t, p)
         return options
+
+    def _offer_order(self, step) -> tuple:
+        """What a play step may offer, in the order of its options' labels (options are
+        sorted by label): (option, action, card type, target seat) for each option an
+        action may make, (PASS, None, None, None) where `pass` falls, and for an action
+        that targets a card (its labels name the card: worked out as it is offered)
+        (None, action, card type, None) where all its labels fall, as they share its
+        name and type as a prefix."""
+        entries = [("pass", (PASS, None, None, None))]
+        for a in step.plays:
+            for t in sorted(a.card) if a.card is not None else [None]:
+                if a.ir.target == "card":
+                    prefix = self.play_options[a.ir.name, t, None].label + " "
+                    entries.append((prefix, (None, a, t, None)))
+                    continue
+                targets = range(self.n) if a.ir.target in ("other", "any") else [None]
+                for p in targets:
+                    option = self.play_options[a.ir.name, t, p]
+                    entries.append((option.label, (option, a, t, p)))
+        entries.sort(key=lambda e: e[0])
+        return tuple(entry for _, entry in entries)
 
     def _index_watchers(self) -> None:
         """Which (automatic rule, player) pairs read each zone slot and counter.

@@ -20,8 +20,6 @@ below (tests/test_layers.py checks it).
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
-from itertools import accumulate
 from types import MappingProxyType
 
 from . import knowledge
@@ -49,6 +47,7 @@ from .table import Table
 
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
+_READ_ONLY: dict = {}  # the bindings of code that reads none (conditions never write theirs)
 
 
 class State(Table):
@@ -170,6 +169,14 @@ class State(Table):
         self._apply(point, choice)
 
     def _apply(self, point: ChoicePoint, choice: Option) -> None:
+        try:  # what generated code raises leaves as a RuleError at the spec's place
+            self._take(point, choice)
+            self._advance()
+        except Exception as exc:
+            raise_at_spec(exc)
+
+    def _take(self, point: ChoicePoint, choice: Option) -> None:
+        """The choice made at point: counted, logged, and resumed (run on by _advance)."""
         self._pending = None
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
@@ -187,11 +194,7 @@ class State(Table):
             self._log("error", message=f"a turn went on for {MAX_TURN_DECISIONS} decisions")
             self.finish((), "effect_loop")
             return
-        try:  # what generated code raises leaves as a RuleError at the spec's place
-            point.resume(self, point, choice)
-            self._advance()
-        except Exception as exc:
-            raise_at_spec(exc)
+        point.resume(self, point, choice)
 
     def _by_label(self, choice: Option | str) -> Option:
         options = self._pending.options
@@ -231,20 +234,46 @@ class State(Table):
         if rng is None:
             rng, self._draws = self._rng, self._draws + 1
         point = self._pending
-        if point.sample is not None:
-            option = point.sample(self, point, rng)
-        elif len(point.options) == 1:
-            option = point.options[0]
-        else:
-            weights = point.weights
-            if weights is None:
-                option = point.options[randbelow(rng.getrandbits, len(point.options))]
-            else:
-                # the first option whose running total of weights passes the pick
-                pick = randbelow(rng.getrandbits, sum(weights))
-                option = point.options[bisect_right(list(accumulate(weights)), pick)]
+        option = self._chance(point, rng)
         self._apply(point, option)
         return option
+
+    def _chance(self, point: ChoicePoint, rng: random.Random) -> Option:
+        """A chance point's outcome, drawn from rng."""
+        if point.sample is not None:
+            return point.sample(self, point, rng)
+        options = point.options
+        if len(options) == 1:
+            return options[0]
+        weights = point.weights
+        if weights is None:
+            return options[randbelow(rng.getrandbits, len(options))]
+        pick, i = randbelow(rng.getrandbits, sum(weights)), 0
+        while pick >= weights[i]:  # the first outcome whose running total passes the pick
+            pick -= weights[i]
+            i += 1
+        return options[i]
+
+    def play_out(self, choose) -> None:
+        """Play the game to its end in one loop: chance from the game's own RNG (C-2),
+        every other decision with more than one option by `choose(seat, options)`, which
+        must return one of them. The same game as applying each decision in turn
+        (apply_action, sample_chance), without the way back to a caller in between: the
+        hot path of a simulation with agents that need no view of the game."""
+        try:
+            while not self._over:
+                point = self._pending
+                if point.player == CHANCE:
+                    self._draws += 1
+                    option = self._chance(point, self._rng)
+                elif len(point.options) == 1:
+                    option = point.options[0]
+                else:
+                    option = choose(point.player, point.options)
+                self._take(point, option)
+                self._advance()
+        except Exception as exc:
+            raise_at_spec(exc)
 
     # --- copies, keys and views ---------------------------------------------------
 
@@ -609,7 +638,10 @@ class State(Table):
             raise_at_spec(exc)
 
     def _advance(self) -> None:
-        stack = self._stack
+        """Run ops until a decision is pending or the game is over. Once an effect has
+        resolved (the stack is empty), the automatic rules are checked if anything
+        changed; when none fires, the turn's next step runs, or the turn ends."""
+        stack, steps, flow = self._stack, self.game.steps, self.game.flow
         while self._pending is None and not self._over:
             if stack:
                 frame = stack[-1]
@@ -621,34 +653,36 @@ class State(Table):
                     if pc >= len(code):
                         continue
                 code[pc](self, frame.env)
-            elif self._checked == self._version or not self._dirty or not self._check_triggers():
-                self._next_step()  # nothing changed since the last check, or nothing fired
+            elif self._checked != self._version and self._dirty and self._check_triggers():
+                continue
+            elif self._step_index < len(steps) and self._active[self._current]:
+                step = steps[self._step_index]
+                self._step_index += 1
+                if step.plays:  # a step has either actions to offer or an effect (RS103)
+                    self._offer_play(step)
+                else:
+                    self.enter(step.effect, {})
+            else:
+                flow.end_turn(self)
 
     def _check_triggers(self) -> bool:
         """Fire the first automatic rule that holds, in C-4's order (rules in spec order,
         a per-player one for each player from the current one round the table), unless
         it fired since the state last changed; False when none does. Only the dirty
-        keys are evaluated: those found false are clean until what they read changes."""
-        dirty, version, quiet, active = self._dirty, self._version, self._quiet, self._active
-        checks, holds, rest = self.game.checks, [], dirty
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            key = bit.bit_length() - 1
-            t, env, p, _ = checks[key]
-            if p is not None and not active[p]:
-                continue  # out: not checked, and still to be once back in
-            if not t.when(self, env):  # conditions only read env: it is shared
-                dirty ^= bit
-            elif quiet[key] != version:
-                holds.append(key)
-        self._dirty = dirty
+        keys are evaluated (game.check): those found false are clean until what they
+        read changes."""
+        holds = self.game.check(self, _READ_ONLY)
         if not holds:
-            self._checked = version
+            self._checked = self._version
             return False
-        key = holds[0] if len(holds) == 1 else min(holds, key=self._check_rank)
-        t, env, p, _ = checks[key]
-        quiet[key] = version
+        if holds & (holds - 1):  # several: the first in C-4's order
+            key = min(
+                (k for k in range(holds.bit_length()) if holds >> k & 1), key=self._check_rank
+            )
+        else:
+            key = holds.bit_length() - 1
+        t, env, p, _ = self.game.checks[key]
+        self._quiet[key] = self._version
         self._firings += 1
         if self._firings > MAX_FIRINGS:
             _count(self._fired, t.ir.name)
@@ -664,78 +698,48 @@ class State(Table):
         _, _, p, i = self.game.checks[key]
         return i, 0 if p is None else (p - self._current) * self._direction % self._n
 
-    def _next_step(self) -> None:
-        steps, i = self.game.steps, self._step_index
-        if i < len(steps) and self._active[self._current]:  # the common case first
-            self._step_index = i + 1
-            step = steps[i]
-            if step.plays:  # a step has either actions to offer or an effect (RS103)
-                self._offer_play(step)
-            else:
-                self.enter(step.effect, {})
-        else:
-            self.game.flow.end_turn(self)
-
     def _offer_play(self, step) -> None:
-        me, by_type = self._current, step.by_type
-        options: list[Option] = []
-        for t, c in first_of_each_type(
-            self._zones[self.game.hand + me], self._ctype, by_type
-        ).items():
-            for a in by_type[t]:
-                self._offer(a, t, c, me, options)
-        for a in step.cardless:
-            self._offer(a, None, None, me, options)
-        if self._again:  # a repeat step: pass, or play again; it ends when nothing is left
-            self._again = False
-            if not options:
-                return
-            options.append(PASS)
-        elif step.ir.optional:
-            options.append(PASS)
+        """Ask the current player to play at a play step: each action with each card
+        type of the hand it plays, at each target, where its condition holds; `pass`
+        too at an optional step, or at a repeat step played again (which ends, with
+        nothing to ask, when nothing else is left). The options come in label order,
+        as game.offers lists them."""
+        me = self._current
+        options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
+        again, self._again = self._again, False
+        if (again and options) or (not again and step.ir.optional):
+            options.insert(pass_at, PASS)
         if not options:
-            self._log("no_play", player=me, step=step.ir.name)
+            if not again:
+                self._log("no_play", player=me, step=step.ir.name)
             return
-        self.ask(me, "play", options, _resume_repeat if step.ir.repeat else _resume_play)
+        self._pending = ChoicePoint(
+            me, "play", options, _resume_repeat if step.ir.repeat else _resume_play
+        )
 
-    def _offer(self, a, t, c, me, options) -> None:
-        """The options of action a played with card c (of type t), one per target."""
-        name, cond, made = a.ir.name, a.condition, self.game.play_options
-        # one scratch binding for the conditions, which only read it
-        env = {"card": [c] if c is not None else []}
-        kind = a.ir.target
-        if kind == "card":  # one option per card type and zone it lies in (C-3)
-            seen: dict = {}
-            for chosen in a.among(self, env):
-                seen.setdefault((self._ctype[chosen], self._loc[chosen]), chosen)
-            for (ct, z), chosen in seen.items():
-                env["chosen"] = [chosen]
-                if cond is None or cond(self, env):
-                    options.append(
-                        Play(
-                            f"{made[name, t, None].label} {self.game.type_names[ct]} from "
-                            f"{self.game.slots[z].label}",
-                            name,
-                            t,
-                            None,
-                            chosen,
-                        )
-                    )
-            return
-        if kind == "none":
-            targets = (None,)
-        elif kind == "other":
-            targets = (
-                self.game.others[me]
-                if not self._outs
-                else [p for p in self.active_players() if p != me]
-            )
-        else:
-            targets = self.active_players()
-        for p in targets:
-            env["target"] = p
+    def _offer_cards(self, a, t, c, options) -> None:
+        """The options of an action that targets a card, played with card c (of type t):
+        one per card type and zone it lies in (C-3), in label order."""
+        env, cond, made = _play_env(c, None), a.condition, self.game.play_options
+        seen: dict = {}
+        for chosen in a.among(self, env):
+            seen.setdefault((self._ctype[chosen], self._loc[chosen]), chosen)
+        offered = []
+        for (ct, z), chosen in seen.items():
+            env["chosen"] = [chosen]
             if cond is None or cond(self, env):
-                options.append(made[name, t, p])
+                label = (
+                    f"{made[a.ir.name, t, None].label} {self.game.type_names[ct]} from "
+                    f"{self.game.slots[z].label}"
+                )
+                offered.append(Play(label, a.ir.name, t, None, chosen))
+        options += sorted(offered, key=_label)
+
+
+def _play_env(card, target) -> dict:
+    """What an action's condition reads as it is offered: the card played (none for an
+    action without one) and the target seat."""
+    return {"card": [] if card is None else [card], "target": target}
 
 
 def _count(counts: dict, key: str) -> None:

@@ -87,9 +87,10 @@ class Table:
             zone.remove(c)
         self._zones[dst].append(c)
         self._loc[c] = dst
-        if self._known or self.game.told[src][dst]:  # someone knew of src, or learns of dst
+        game = self.game
+        if src in self._known or game.told[src][dst]:  # someone knew of src, or learns of dst
             self._learn_move(src, dst, t, len(zone) if top else None)
-        tcount, watch = self._tcount, self.game.watch_cards
+        tcount, watch = self._tcount, game.watch_cards
         tcount[src][t] -= 1
         tcount[dst][t] += 1
         self._dirty |= watch[src][t] | watch[dst][t]
@@ -103,16 +104,18 @@ class Table:
         lose a card of t if they saw it, else a card of any type; those who saw it and
         cannot see dst know one more of t lies there."""
         game, known = self.game, self._known
-        if src in known:
+        on = known.get(src)
+        if on is not None:
             saw, ordered = game.saw[src][dst], game.slots[src].zone.ordered
-            now = {}
-            for q, k in known[src].items():
+            for q, k in list(on.items()):
+                if q in saw and t not in k.types and not k.at:
+                    continue  # it saw a card it knew nothing of leave: it knows as much
                 k = knowledge.left(k, t if q in saw else None, place, ordered)
-                if k is not None:
-                    now[q] = k
-            if now:
-                known[src] = now
-            else:
+                if k is None:
+                    del on[q]
+                else:
+                    on[q] = k
+            if not on:
                 del known[src]
         told = game.told[src][dst]
         if told:

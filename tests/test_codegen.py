@@ -149,8 +149,10 @@ def test_compile_lists_the_rules_without_one():
         "steal",
         "block",
         "draw",
+        "play",
         "rich",
         "dry",
+        "checks",
     ]
     assert cli("compile", COIN_GRAB)[1] == out
 
@@ -160,7 +162,7 @@ def test_compile_names_an_unknown_rule_and_lists_the_known_ones():
     assert (code, out) == (2, "")
     assert err == (
         f"rulespec compile: no rule 'stael' with generated code in {COIN_GRAB} (did you "
-        "mean 'steal'?); rules: counters.steals, setup, steal, block, draw, rich, dry\n"
+        "mean 'steal'?); rules: counters.steals, setup, steal, block, draw, play, rich, dry, checks\n"
     )
     assert (
         cli("compile", COIN_GRAB, "--show", "steal", "--players", "9")[2]
