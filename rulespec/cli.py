@@ -101,6 +101,7 @@ MAX_GAMES = (
 )  # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
 SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256  # simulate --workers: processes
+MAX_EXPLORE_MEMORY = 2 * 2**30  # lint --explore, bytes: 80,000 states of Blackjack take 1.6 GB
 
 
 def _whole(low: int, high: int | None = None):
@@ -306,7 +307,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     lint.add_argument(
         "--max-states",
-        type=_whole(1),
+        type=_whole(1, config.MAX_STATES),
         metavar="N",
         help="exploration stops after N states and says so (default: "
         "explore.max-states in the config, else 40000)",
@@ -1145,7 +1146,12 @@ def _explored(args, spec, path, layer1, err) -> list:
     """Layer 2: the static findings exploring the game's states confirms, and its own."""
     from .analysis import explore
 
-    bounds = explore.Bounds(depth=args.depth, max_states=args.max_states, timeout=args.timeout)
+    bounds = explore.Bounds(
+        depth=args.depth,
+        max_states=args.max_states,
+        timeout=args.timeout,
+        memory=MAX_EXPLORE_MEMORY,
+    )
     progress = _progress(err, args.max_states, "states") if _terminal(err) else None
     try:
         report = explore.explore(spec, bounds, progress)
@@ -1154,6 +1160,11 @@ def _explored(args, spec, path, layer1, err) -> list:
     except explore.Timeout as exc:
         raise UsageError(
             f"{path}: {exc}; raise --timeout, or lower --depth or --max-states"
+        ) from None
+    except (explore.OutOfMemory, MemoryError) as exc:  # MemoryError: a machine with less
+        raise UsageError(
+            f"{path}: {str(exc) or 'exploration ran out of memory: no result is given'}; "
+            "lower --max-states or --depth"
         ) from None
     return explore.confirm(spec, layer1, report)
 

@@ -17,6 +17,7 @@ else:  # pragma: no cover - the tomli backport, a dependency on 3.10 only
 SEVERITIES = ("info", "warning", "error")
 _CODE = re.compile(r"R[LS]\d{3}")
 MAX_GAMES = 100_000  # simulate.games: as the --games flags allow
+MAX_STATES = 80_000  # explore.max-states, as lint --max-states: 10 to 100 kB a state
 _PREFIX = re.compile(r"R([LS]\d{0,3})?")
 
 
@@ -112,7 +113,7 @@ def _read(data: dict, place: _Place) -> Config:
         severity=_severities(lint.get("severity", {}), place),
         fail_on=_severity(lint.get("fail-on"), "fail-on", place),
         depth=_whole(explore, "depth", place),
-        max_states=_whole(explore, "max-states", place),
+        max_states=_whole(explore, "max-states", place, MAX_STATES),
         games=_whole(sim, "games", place, MAX_GAMES),
     )
 

@@ -4,6 +4,7 @@ match and progress lines on terminals only."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -185,6 +186,35 @@ def test_config_bounds_and_flags_win(tmp_path, monkeypatch):
     assert seen["bounds"].depth == 5
 
 
+def test_exploration_has_a_ceiling_of_states_and_of_memory(monkeypatch):
+    """Issue 24: `lint --explore --max-states N` took any N, and memory without end (a
+    state of a large deck holds 100 kB): past the ceiling, or past its memory, it is a
+    usage error, and so is a MemoryError of a machine with less."""
+    from rulespec import cli as command
+    from rulespec.analysis import explore
+
+    code, _, err = cli("lint", PW, "--explore", "--max-states", "80001")
+    assert code == 2 and "argument --max-states: must be at most 80,000" in err
+    monkeypatch.setattr(command, "MAX_EXPLORE_MEMORY", 0)
+    monkeypatch.setattr(explore, "resident", iter(range(0, 10**9, 4096)).__next__)
+    code, out, err = cli("lint", PW, "--explore", "--max-states", "3000")
+    assert (code, out) == (2, "")
+    assert re.fullmatch(
+        f"rulespec lint: {re.escape(str(PW))}: exploration stopped at 50[0-9] states, which "
+        "took more than 0 GB of memory: no result is given; lower --max-states or --depth\n",
+        err,
+    ), err
+
+    def short(spec, bounds, progress=None):
+        raise MemoryError
+
+    monkeypatch.setattr(explore, "explore", short)
+    code, _, err = cli("lint", PW, "--explore")
+    assert code == 2 and err.endswith(
+        "exploration ran out of memory: no result is given; lower --max-states or --depth\n"
+    )
+
+
 @pytest.mark.parametrize(
     "text, where, message",
     [
@@ -200,6 +230,8 @@ def test_config_bounds_and_flags_win(tmp_path, monkeypatch):
             "'depth' must be a whole number",
         ),
         ("[tool.rulespec.simulate]\ngames = 10000000\n", ":2:", "from 1 to 100,000"),
+        # issue 24: no ceiling, and 2 GB in two minutes, then an internal MemoryError
+        ("[tool.rulespec.explore]\nmax-states = 80001\n", ":2:", "from 1 to 80,000"),
         ("[tool.rulespec.lints]\n", ":1:", "unknown setting 'lints'"),
         ("[tool.rulespec\n", ":1:", "not TOML"),
     ],
