@@ -66,6 +66,10 @@ def load(start: Path | None = None) -> Config:
         raise ConfigError(
             str(path), int(line.group(1)) if line else None, f"not TOML: {exc}"
         ) from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise ConfigError(
+            str(path), None, "arrays or tables are nested too deep to read (a setting nests none)"
+        ) from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("rulespec", {})
     return _read(data, _Place(str(path), text.splitlines()))

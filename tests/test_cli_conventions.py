@@ -234,6 +234,12 @@ def test_exploration_has_a_ceiling_of_states_and_of_memory(monkeypatch):
         ("[tool.rulespec.explore]\nmax-states = 80001\n", ":2:", "from 1 to 80,000"),
         ("[tool.rulespec.lints]\n", ":1:", "unknown setting 'lints'"),
         ("[tool.rulespec\n", ":1:", "not TOML"),
+        # issue 24: an internal error (RecursionError) before
+        (
+            "[tool.rulespec.explore]\ndepth = " + "[" * 600 + "]" * 600 + "\n",
+            ": ",
+            "arrays or tables are nested too deep to read",
+        ),
     ],
 )
 def test_a_bad_config_is_a_positioned_usage_error(tmp_path, monkeypatch, text, where, message):
