@@ -134,6 +134,28 @@ def test_test_junit_has_one_testcase_per_scenario_and_failures_with_messages(tmp
     assert "over" in failure.get("message")
 
 
+def test_test_junit_is_valid_xml_whatever_the_names(tmp_path):
+    """Issue 24: a scenario named with U+FFFE gave XML that does not parse; what XML
+    cannot hold is written out, as the text output writes out control characters."""
+    from rulespec import formats
+    from rulespec.table.scenarios import Outcome
+
+    scenario = (SCENARIOS / "players_out_at_the_start_cannot_win.yaml").read_text()
+    scenario = scenario.replace("spec: ../../", f"spec: {SCENARIOS.parent.parent}/")
+    (tmp_path / "odd.yaml").write_text(
+        re.sub(r"(?m)^name: .*$", r'name: "odd \\uFFFE\\uFFFF name"', scenario)
+    )
+    code, out, err = cli("test", tmp_path, "--format", "junit")
+    assert code == 0, err
+    assert ElementTree.fromstring(out).find("testsuite/testcase").get("name") == (
+        "odd \\ufffe\\uffff name"
+    )
+    odd = "\x00\x1b\ud800\ufffe"  # the library function, without the stream's escapes
+    report = formats.junit([Outcome(odd, f"f{odd}.yaml", False, [odd])])
+    failure = ElementTree.fromstring(report).find("testsuite/testcase/failure")
+    assert failure.get("message") == failure.text == "\\x00\\x1b\\ud800\\ufffe"
+
+
 # --- the config file -------------------------------------------------------------------
 
 
