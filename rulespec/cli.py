@@ -705,10 +705,15 @@ def _take_standard_input(args) -> None:
         raise UsageError("'-' (standard input) can stand for one spec only")
     if args.command == "play":
         raise UsageError("'-' cannot be the spec of play: standard input carries your choices")
+    closed = UsageError("'-' stands for standard input, which is closed")
+    if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
+        raise closed
     try:
         text = args.stdin.read(MAX_BYTES + 1)
     except UnicodeDecodeError as exc:
         raise UsageError(f"standard input is not UTF-8 ({exc.reason})") from None
+    except ValueError:  # a stream closed since
+        raise closed from None
     if len(text) > MAX_BYTES:
         raise UsageError(f"standard input is over {MAX_BYTES} bytes, the most a spec may be")
     loading.give(loading.STDIN, text)
@@ -1450,6 +1455,8 @@ def _new(args, out, err) -> int:
 def _play(args, out, err) -> int:
     from .table.seat import InputEnded, Person, Quit
 
+    if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
+        raise UsageError("standard input is closed: play reads your choices from it")
     spec, n = _setup(args, err)
     try:
         seat = scenarios.parse_seat(args.seat, n)
