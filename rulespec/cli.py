@@ -752,6 +752,8 @@ def _inputs(args, *flags) -> list[str]:
     """The files the command reads (the spec, what it extends, the variants), once the
     output files named by the flags are checked: none of them, no folder, a name."""
     inputs = spec_files(args.spec, getattr(args, "variant", []))
+    if args.spec == loading.STDIN:  # `run - --log F < F` must not write over F either
+        inputs += _standard_input_file(args.stdin)
     for flag in flags:
         path = getattr(args, flag.lstrip("-"))
         if path is not None:
@@ -760,6 +762,17 @@ def _inputs(args, *flags) -> list[str]:
             except OutputError as exc:
                 raise UsageError(f"{flag}: {exc}") from None
     return inputs
+
+
+def _standard_input_file(stream) -> list[str]:
+    """Standard input by a name that stands for the file it reads, if it reads one
+    (/dev/stdin, or /dev/fd/N when main() was given another stream), for the check that
+    no output is written over an input."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # no file descriptor: a StringIO, closed
+        return []
+    return ["/dev/stdin" if fd == 0 else f"/dev/fd/{fd}"]
 
 
 def _fit_workers(args, err) -> None:
