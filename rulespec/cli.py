@@ -956,8 +956,7 @@ def _simulate(args, out, err) -> int:
         _job_path(args.spec), n, tuple(args.agents.split(",")), args.max_turns, _variant_paths(args)
     )
     inputs = _inputs(args, "--plot")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
+    image = _plot_format(args.plot) if args.plot else None
     if args.dask and importlib.util.find_spec("distributed") is None:
         raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'")
     progress = _progress(err, args.games) if _terminal(err) else None
@@ -974,7 +973,11 @@ def _simulate(args, out, err) -> int:
         try:
             with replacing(args.plot, inputs) as temporary:
                 simulation.plot(
-                    results, n, f"{spec.name}: {args.games} games, {n} players", str(temporary)
+                    results,
+                    n,
+                    f"{spec.name}: {args.games} games, {n} players",
+                    str(temporary),
+                    image,
                 )
         except OutputError as exc:
             raise UsageError(f"--plot: {exc}") from None
@@ -1020,6 +1023,23 @@ def _simulate(args, out, err) -> int:
         file=out,
     )
     return 0
+
+
+def _plot_format(path: str) -> str:
+    """The image format --plot's suffix names, checked before any game is played: with
+    none, matplotlib wrote `chart.png` beside the file `chart`, which was left empty."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lower()[1:]
+    if suffix not in formats:
+        raise UsageError(
+            f"--plot: {path}: its suffix names the image's format, one of "
+            + ", ".join(f".{f}" for f in sorted(formats))
+        )
+    return suffix
 
 
 def _print_wins(report: dict, out) -> None:
