@@ -1576,7 +1576,8 @@ def _replay(args, out, err) -> int:
             else:
                 print(f"game {o.game} (seed {o.seed}): differs at {o.difference}", file=out)
         same = sum(o.same for o in outcomes)
-        print(f"{same} of {len(outcomes)} game(s) replayed the same", file=out)
+        stopped = "" if outcomes[-1].same else " (the replay stops at the first difference)"
+        print(f"{same} of {len(outcomes)} game(s) replayed the same{stopped}", file=out)
     return 0 if all(o.same for o in outcomes) else 1
 
 
