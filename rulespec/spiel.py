@@ -140,9 +140,9 @@ class SpecState(pyspiel.State):
     def apply_action(self, action):
         # checked before pybind11 makes an int of it (True is 1) or refuses it with the
         # whole state in its message; OpenSpiel's own calls go to _apply_action
-        super().apply_action(self._checked(action))
+        super().apply_action(self._legal_number(action))
 
-    def _checked(self, action) -> int:
+    def _legal_number(self, action) -> int:
         """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
         as a chance outcome counted from the end, and stored in the history."""
         player = self.current_player()
@@ -155,7 +155,7 @@ class SpecState(pyspiel.State):
         return action_number(action, count, legal, lambda a: self._action_to_string(player, a))
 
     def _apply_action(self, action):
-        self._checked(action)
+        self._legal_number(action)
         g, state = self._held.game, self.table
         if state.is_chance_node() and state.chance_is_sampled():
             state.sample_chance(random.Random(action - len(g.chance_labels)))

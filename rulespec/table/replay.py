@@ -260,7 +260,7 @@ class _Replaying:
         """The difference at the logged event at line `number`, or ''."""
         self.events += 1
         while not self.ahead:
-            stuck = self._advance(number, event)
+            stuck = self._play_on(number, event)
             if stuck:
                 return stuck
         replayed = self.ahead.popleft()
@@ -268,7 +268,7 @@ class _Replaying:
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
 
-    def _advance(self, number: int, event: dict) -> str:
+    def _play_on(self, number: int, event: dict) -> str:
         """Play the game on by one decision, chance's or the logged choice's: '' once
         done, else why it cannot be."""
         game = self.game
