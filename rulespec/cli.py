@@ -309,7 +309,7 @@ def _parser() -> argparse.ArgumentParser:
         "--max-states",
         type=_whole(1, config.MAX_STATES),
         metavar="N",
-        help="exploration stops after N states and says so (default: "
+        help="exploration stops after N states and says so, at most 80,000 (default: "
         "explore.max-states in the config, else 40000)",
     )
     lint.add_argument(
