@@ -389,6 +389,8 @@ class State(Table):
 
     def observation(self, seat: int | None) -> dict:
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
+            raise ValueError(f"no seat {seat!r}: the seats are 0 to {self._n - 1}, or None")
         return observation(self, seat)
 
     def log_for(self, seat: int | None, start: int = 0) -> list[dict]:

@@ -112,6 +112,7 @@ MAX_GAMES = (
 )  # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
 SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256  # simulate --workers: processes
+MAX_EXPLORE_MEMORY = 2 * 2**30  # lint --explore, bytes: 80,000 states of Blackjack take 1.6 GB
 
 
 def _whole(low: int, high: int | None = None):
@@ -315,9 +316,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     lint.add_argument(
         "--max-states",
-        type=_whole(1),
+        type=_whole(1, config.MAX_STATES),
         metavar="N",
-        help="exploration stops after N states and says so (default: "
+        help="exploration stops after N states and says so, at most 80,000 (default: "
         "explore.max-states in the config, else 40000)",
     )
     lint.add_argument(
@@ -725,10 +726,15 @@ def _take_standard_input(args) -> None:
         raise UsageError("'-' (standard input) can stand for one spec only")
     if args.command == "play":
         raise UsageError("'-' cannot be the spec of play: standard input carries your choices")
+    closed = UsageError("'-' stands for standard input, which is closed")
+    if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
+        raise closed
     try:
         text = args.stdin.read(MAX_BYTES + 1)
     except UnicodeDecodeError as exc:
         raise UsageError(f"standard input is not UTF-8 ({exc.reason})") from None
+    except ValueError:  # a stream closed since
+        raise closed from None
     if len(text) > MAX_BYTES:
         raise UsageError(f"standard input is over {MAX_BYTES} bytes, the most a spec may be")
     loading.give(loading.STDIN, text)
@@ -767,6 +773,8 @@ def _inputs(args, *flags) -> list[str]:
     """The files the command reads (the spec, what it extends, the variants), once the
     output files named by the flags are checked: none of them, no folder, a name."""
     inputs = spec_files(args.spec, getattr(args, "variant", []))
+    if args.spec == loading.STDIN:  # `run - --log F < F` must not write over F either
+        inputs += _standard_input_file(args.stdin)
     for flag in flags:
         path = getattr(args, flag.lstrip("-"))
         if path is not None:
@@ -775,6 +783,17 @@ def _inputs(args, *flags) -> list[str]:
             except OutputError as exc:
                 raise UsageError(f"{flag}: {exc}") from None
     return inputs
+
+
+def _standard_input_file(stream) -> list[str]:
+    """Standard input by a name that stands for the file it reads, if it reads one
+    (/dev/stdin, or /dev/fd/N when main() was given another stream), for the check that
+    no output is written over an input."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # no file descriptor: a StringIO, closed
+        return []
+    return ["/dev/stdin" if fd == 0 else f"/dev/fd/{fd}"]
 
 
 def _fit_workers(args, err) -> None:
@@ -975,8 +994,7 @@ def _simulate(args, out, err) -> int:
         _job_path(args.spec), n, tuple(args.agents.split(",")), args.max_turns, _variant_paths(args)
     )
     inputs = _inputs(args, "--plot")
-    if args.plot and importlib.util.find_spec("matplotlib") is None:
-        raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
+    image = _plot_format(args.plot) if args.plot else None
     if args.dask and importlib.util.find_spec("distributed") is None:
         raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'")
     progress = _progress(err, args.games) if _terminal(err) else None
@@ -993,7 +1011,11 @@ def _simulate(args, out, err) -> int:
         try:
             with replacing(args.plot, inputs) as temporary:
                 simulation.plot(
-                    results, n, f"{spec.name}: {args.games} games, {n} players", str(temporary)
+                    results,
+                    n,
+                    f"{spec.name}: {args.games} games, {n} players",
+                    str(temporary),
+                    image,
                 )
         except OutputError as exc:
             raise UsageError(f"--plot: {exc}") from None
@@ -1039,6 +1061,23 @@ def _simulate(args, out, err) -> int:
         file=out,
     )
     return 0
+
+
+def _plot_format(path: str) -> str:
+    """The image format --plot's suffix names, checked before any game is played: with
+    none, matplotlib wrote `chart.png` beside the file `chart`, which was left empty."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'rulespec[plot]'")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lower()[1:]
+    if suffix not in formats:
+        raise UsageError(
+            f"--plot: {path}: its suffix names the image's format, one of "
+            + ", ".join(f".{f}" for f in sorted(formats))
+        )
+    return suffix
 
 
 def _print_wins(report: dict, out) -> None:
@@ -1185,7 +1224,12 @@ def _explored(args, spec, path, layer1, err) -> list:
     """Layer 2: the static findings exploring the game's states confirms, and its own."""
     from .analysis import explore
 
-    bounds = explore.Bounds(depth=args.depth, max_states=args.max_states, timeout=args.timeout)
+    bounds = explore.Bounds(
+        depth=args.depth,
+        max_states=args.max_states,
+        timeout=args.timeout,
+        memory=MAX_EXPLORE_MEMORY,
+    )
     progress = _progress(err, args.max_states, "states") if _terminal(err) else None
     try:
         report = explore.explore(spec, bounds, progress)
@@ -1194,6 +1238,11 @@ def _explored(args, spec, path, layer1, err) -> list:
     except explore.Timeout as exc:
         raise UsageError(
             f"{path}: {exc}; raise --timeout, or lower --depth or --max-states"
+        ) from None
+    except (explore.OutOfMemory, MemoryError) as exc:  # MemoryError: a machine with less
+        raise UsageError(
+            f"{path}: {str(exc) or 'exploration ran out of memory: no result is given'}; "
+            "lower --max-states or --depth"
         ) from None
     return explore.confirm(spec, layer1, report)
 
@@ -1490,6 +1539,8 @@ def _play(args, out, err) -> int:
     from .table.narrate import Titles
     from .table.seat import InputEnded, Person, Quit
 
+    if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
+        raise UsageError("standard input is closed: play reads your choices from it")
     spec, n = _setup(args, err)
     try:
         seat = scenarios.parse_seat(args.seat, n)
@@ -1578,7 +1629,8 @@ def _replay(args, out, err) -> int:
             else:
                 print(f"game {o.game} (seed {o.seed}): differs at {o.difference}", file=out)
         same = sum(o.same for o in outcomes)
-        print(f"{same} of {len(outcomes)} game(s) replayed the same", file=out)
+        stopped = "" if outcomes[-1].same else " (the replay stops at the first difference)"
+        print(f"{same} of {len(outcomes)} game(s) replayed the same{stopped}", file=out)
     return 0 if all(o.same for o in outcomes) else 1
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 SEVERITIES = ("info", "warning", "error")
 _CODE = re.compile(r"R[LS]\d{3}")
 MAX_GAMES = 100_000  # simulate.games: as the --games flags allow
+MAX_STATES = 80_000  # explore.max-states, as lint --max-states: 10 to 100 kB a state
 _PREFIX = re.compile(r"R([LS]\d{0,3})?")
 
 
@@ -65,6 +66,10 @@ def load(start: Path | None = None) -> Config:
         raise ConfigError(
             str(path), int(line.group(1)) if line else None, f"not TOML: {exc}"
         ) from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        raise ConfigError(
+            str(path), None, "arrays or tables are nested too deep to read (a setting nests none)"
+        ) from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("rulespec", {})
     return _read(data, _Place(str(path), text.splitlines()))
@@ -112,7 +117,7 @@ def _read(data: dict, place: _Place) -> Config:
         severity=_severities(lint.get("severity", {}), place),
         fail_on=_severity(lint.get("fail-on"), "fail-on", place),
         depth=_whole(explore, "depth", place),
-        max_states=_whole(explore, "max-states", place),
+        max_states=_whole(explore, "max-states", place, MAX_STATES),
         games=_whole(sim, "games", place, MAX_GAMES),
     )
 

@@ -8,7 +8,8 @@
         env.step(action)
 
 Agents are the seats (`P1`, `P2`, ...). An action is a number of the spec's fixed
-action space (`env.action_labels`, see rulespec.table.encoding), an observation is
+action space (`env.action_labels`, see rulespec.table.encoding; any other value, or
+one not legal now, is a ValueError), an observation is
 {"observation": the seat's vector, "action_mask": 1 for each legal action}, and the
 structured observation (`State.observation(seat)`) is `info["observation"]`. Chance
 is resolved inside the environment from the seed given to `reset`. Rewards come
@@ -29,7 +30,7 @@ from pettingzoo import AECEnv
 from rulespec import load_spec
 from rulespec.interpreter import Game, seat_name
 from rulespec.lang import ir
-from rulespec.table.encoding import ActionSpace, ObservationEncoder
+from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 
 class RulespecEnv(AECEnv):
@@ -90,8 +91,10 @@ class RulespecEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        legal = [self.actions.action_of(label) for label in self.state.legal_labels()]
+        number = action_number(action, len(self.actions), legal, self.action_labels.__getitem__)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(self.action_labels[int(action)])
+        self.state.apply_action(self.action_labels[number])
         self._settle()
         self._accumulate_rewards()
 

@@ -7,6 +7,7 @@ a lint Finding or a front-end Diagnostic) or scenario outcomes, and returns text
 from __future__ import annotations
 
 import json
+import re
 
 SEVERITIES = ("info", "warning", "error")
 
@@ -98,15 +99,34 @@ def junit(outcomes, suite: str = "rulespec") -> str:
         skipped="0",
     )
     for o in outcomes:
-        case = ElementTree.SubElement(cases, "testcase", classname=o.file, name=o.name, file=o.file)
+        file = _xml(o.file)
+        case = ElementTree.SubElement(
+            cases, "testcase", classname=file, name=_xml(o.name), file=file
+        )
         if not o.passed:
             failure = ElementTree.SubElement(
-                case, "failure", message=o.failures[0] if o.failures else "failed"
+                case, "failure", message=_xml(o.failures[0]) if o.failures else "failed"
             )
-            failure.text = "\n".join(o.failures)
+            failure.text = _xml("\n".join(o.failures))
     ElementTree.indent(root)
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
         + ElementTree.tostring(root, encoding="unicode")
         + "\n"
+    )
+
+
+# what XML 1.0 cannot hold, not even as a character reference: the C0 controls but
+# tab, line feed and carriage return, lone surrogates, U+FFFE and U+FFFF
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """text with what XML cannot hold written out, as \\x07 or \\ufffe: a scenario's
+    name may hold anything, and the report must still parse."""
+    return _NOT_XML.sub(
+        lambda m: (
+            f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"
+        ),
+        text,
     )

@@ -26,7 +26,7 @@ import pyspiel
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec.lang import ir
-from rulespec.table.encoding import ActionSpace, ObservationEncoder
+from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 SHUFFLE_SEEDS = 64
 MAX_GAME_LENGTH = (
@@ -137,7 +137,25 @@ class SpecState(pyspiel.State):
             return [(len(g.chance_labels) + k, 1.0 / SHUFFLE_SEEDS) for k in range(SHUFFLE_SEEDS)]
         return sorted((g.chance_index[o.label], p) for o, p in self.table.chance_outcomes())
 
+    def apply_action(self, action):
+        # checked before pybind11 makes an int of it (True is 1) or refuses it with the
+        # whole state in its message; OpenSpiel's own calls go to _apply_action
+        super().apply_action(self._legal_number(action))
+
+    def _legal_number(self, action) -> int:
+        """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
+        as a chance outcome counted from the end, and stored in the history."""
+        player = self.current_player()
+        if player == pyspiel.PlayerId.TERMINAL:
+            raise ValueError("the game is over: no action applies")
+        g = self._held.game
+        chance = player == pyspiel.PlayerId.CHANCE
+        count = len(g.chance_labels) + SHUFFLE_SEEDS if chance else len(g.actions)
+        legal = [a for a, _ in self.chance_outcomes()] if chance else self._legal_actions(player)
+        return action_number(action, count, legal, lambda a: self._action_to_string(player, a))
+
     def _apply_action(self, action):
+        self._legal_number(action)
         g, state = self._held.game, self.table
         if state.is_chance_node() and state.chance_is_sampled():
             state.sample_chance(random.Random(action - len(g.chance_labels)))
@@ -148,6 +166,8 @@ class SpecState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         g = self._held.game
+        chance = player == pyspiel.PlayerId.CHANCE
+        action_number(action, len(g.chance_labels) + SHUFFLE_SEEDS if chance else len(g.actions))
         if player != pyspiel.PlayerId.CHANCE:
             return g.actions.labels[action]
         if action < len(g.chance_labels):

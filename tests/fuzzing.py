@@ -1,5 +1,7 @@
 """Fuzz cases for the CLI (issue 12): mutated specs, variants, scenarios, replay logs and
-argument lists, each written into a scratch folder and run through `main()` in process.
+argument lists, each written into a scratch folder and run through `main()` in process;
+and for the library (issue 24): scripts of random calls on Game, State and the
+PettingZoo and OpenSpiel wrappers, run by `run_api`.
 
 Shared by tests/test_fuzz.py (a short, deterministic run in the suite) and
 benchmarks/fuzz.py (a campaign of N minutes). A case is built from one integer seed, so
@@ -8,6 +10,7 @@ the seed and the kind are the whole reproducer; `Case.describe()` prints the fil
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -29,7 +32,7 @@ SPEC_SOURCES = (
 VARIANT_SOURCES = sorted((GAMES / "variants").rglob("*.yaml"))
 SCENARIO_SOURCES = sorted(SCENARIOS.rglob("*.yaml"))
 SMALL_GAME = ROOT / "tests" / "valid" / "coin_grab.yaml"  # the log cases replay this game
-KINDS = ("spec", "variant", "scenario", "log", "argv")
+KINDS = ("spec", "variant", "scenario", "log", "argv", "api")
 
 # Values a scalar is swapped for: other types, extremes, YAML's own tricks.
 SCALARS = [
@@ -908,12 +911,167 @@ _ARGV_BUILDERS = {
 }
 
 
+# ---------------------------------------------------------------- the library API (issue 24)
+# Random calls on Game and State, and on the PettingZoo and OpenSpiel wrappers, from a
+# script of calls written as data: a choice among the options is a fraction of their
+# number, so the script does not depend on the game it meets. A call may end normally,
+# or with IllegalChoice or ValueError saying why (the documented refusals); any other
+# exception, or a refusal without a message, escapes run_api and fails the case.
+
+API_SPECS = sorted(GAMES.glob("*.yaml")) + sorted((ROOT / "tests" / "valid").glob("*.yaml"))
+ODD_SEATS = [-1, -(2**70), 2**70, True, False, "P1", "", 1.5]
+ODD_ACTIONS = [-1, -12, 10**6, 2**70, True, "10", "", "pass", 1.5, None, [0]]
+API_OPS = ("play", "play", "play", "illegal", "chance", "observe", "log", "clone", "key", "redeal")
+
+
+def _api_case(rng: random.Random, seed: int) -> Case:
+    spec = rng.choice(API_SPECS)
+    script = {
+        "spec": str(spec.relative_to(ROOT)),
+        "players": rng.choice([None] * 6 + [2, 3, 4] + [0, -1, 1, 5, 7, 65]),  # None: the default
+        "seed": rng.choice([0, 1, rng.randrange(1000), -5, 2**64]),
+        "wrapper": rng.choice(["state", "state", "pettingzoo", "openspiel"]),
+        "calls": [
+            {"op": rng.choice(API_OPS), "pick": rng.random(), "odd": rng.random() < 0.3}
+            for _ in range(rng.randint(1, 80))
+        ],
+    }
+    data = json.dumps(script, indent=1).encode()
+    return Case("api", seed, ["{tmp}/calls.json"], {"calls.json": data})
+
+
+def run_api(argv, stdout=None, stderr=None, stdin=None) -> int:
+    """Run an API case's script (argv: its file); 0 when every call ended as documented.
+    A wrapper that is not installed is left for the State itself."""
+    from rulespec import load_spec
+    from rulespec.interpreter import Game
+
+    script = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    spec = load_spec(ROOT / script["spec"])
+    players = script["players"] or spec.default_players
+    if not spec.min_players <= players <= spec.max_players:
+        _refused(Game, spec, players, always=True)
+        return 0
+    game, wrapper = Game(spec, players), script["wrapper"]
+    if importlib.util.find_spec(_WRAPPERS[wrapper][0]) is None:
+        wrapper = "state"
+    _WRAPPERS[wrapper][1](game, script["seed"], script["calls"])
+    return 0
+
+
+def _refused(function, *args, always=False) -> None:
+    """Call function(*args), which may end normally (not when `always`), or be refused
+    with IllegalChoice or ValueError and a message."""
+    from rulespec.interpreter import IllegalChoice
+
+    try:
+        function(*args)
+    except (IllegalChoice, ValueError) as exc:
+        if not str(exc).strip():
+            raise AssertionError(f"a refusal without a message: {exc!r}") from exc
+        return
+    if always:
+        raise AssertionError(f"{function.__name__}{args!r:.200} was not refused")
+
+
+def _pick(options, fraction: float):
+    options = list(options)
+    return options[int(fraction * len(options))] if options else None
+
+
+def _api_state(game, seed, calls) -> None:
+    from rulespec.table.encoding import ActionSpace
+
+    state, labels = game.new_initial_state(seed), list(ActionSpace(game).labels)
+    for call in calls:
+        op, pick, odd = call["op"], call["pick"], call["odd"]
+        if op == "play" and not state.is_terminal():
+            if state.chance_is_sampled() or (state.is_chance_node() and odd):
+                state.sample_chance(random.Random(pick) if odd else None)
+            else:
+                option = _pick(state.legal_actions(), pick)
+                state.apply_action(option.label if odd else option)
+        elif op == "illegal":
+            _refused(state.apply_action, _pick(ODD_ACTIONS + labels, pick))
+        elif op == "chance":
+            _refused(state.chance_outcomes if odd else state.sample_chance)
+        elif op == "observe":
+            seat = _pick(ODD_SEATS + [game.n] if odd else [*range(game.n), None], pick)
+            _refused(state.observation, seat, always=odd)
+        elif op == "log":
+            state.log_for(_pick([*range(game.n), None], pick), _pick([0, 1, -1, 10**9], pick))
+        elif op == "clone":
+            state = state.clone(log=not odd)
+        elif op == "key":
+            state.key(_pick([None, 0, 1, 8, -1], pick))
+        elif op == "redeal" and state.current_player() >= 0:
+            # the seat to act, as a search agent re-deals: re-dealing another seat's cards
+            # leaves the options already offered stale (for the interpreter to settle)
+            state.redeal(state.current_player(), random.Random(pick), canonical=odd)
+
+
+def _api_pettingzoo(game, seed, calls) -> None:
+    import numpy as np
+
+    from rulespec.env import RulespecEnv
+
+    env = RulespecEnv(game.spec, game.n)
+    env.reset(seed=seed % 2**32)
+    for call in calls:
+        if not env.agents:  # a game played out: every agent has stepped off
+            env.reset(seed=seed % 2**32)
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+        elif call["odd"]:
+            wrong = _pick(ODD_ACTIONS + [len(env.action_labels)], call["pick"])
+            _refused(env.step, wrong, always=True)
+        else:
+            env.step(np.int64(_pick(env.last()[0]["action_mask"].nonzero()[0], call["pick"])))
+
+
+_REGISTERED: dict[str, str] = {}  # spec file -> its OpenSpiel name, once per process
+
+
+def _api_openspiel(game, seed, calls) -> None:
+    import pyspiel
+
+    from rulespec.spiel import register
+
+    path = game.spec.span.file
+    if path not in _REGISTERED:
+        _REGISTERED[path] = register(game.spec, f"rulespec_fuzz_{len(_REGISTERED)}")
+    state = pyspiel.load_game(_REGISTERED[path], {"players": game.n}).new_initial_state()
+    for call in calls:
+        if state.is_terminal():
+            _refused(state.apply_action, 0, always=True)
+            return
+        chance = state.is_chance_node()
+        legal = [a for a, _ in state.chance_outcomes()] if chance else state.legal_actions()
+        if call["odd"]:
+            wrong = _pick(ODD_ACTIONS + [max(legal) + 1], call["pick"])
+            _refused(state.apply_action, wrong, always=True)
+            if type(wrong) is int and abs(wrong) < 2**63:  # pybind11 takes no larger int
+                _refused(state.action_to_string, state.current_player(), wrong)
+        else:
+            state.apply_action(_pick(legal, call["pick"]))
+
+
+_WRAPPERS = {  # wrapper: (the module it needs, what plays the script through it)
+    "state": ("rulespec", _api_state),
+    "pettingzoo": ("pettingzoo", _api_pettingzoo),
+    "openspiel": ("pyspiel", _api_openspiel),
+}
+RUNNERS = {"api": run_api}  # the kinds that run something else than main()
+
+
 BUILDERS = {
     "spec": _spec_case,
     "variant": _variant_case,
     "scenario": _scenario_case,
     "log": _log_case,
     "argv": _argv_case,
+    "api": _api_case,
 }
 
 
@@ -1027,7 +1185,8 @@ def run_guarded(
         signal.setitimer(signal.ITIMER_PROF, seconds)
         signal.setitimer(signal.ITIMER_REAL, 6 * seconds)
         try:
-            code = main(argv, stdout=out, stderr=err, stdin=io.StringIO(case.stdin))
+            run = RUNNERS.get(case.kind, main)
+            code = run(argv, stdout=out, stderr=err, stdin=io.StringIO(case.stdin))
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -44,6 +44,13 @@ def test_an_unknown_name_is_a_usage_error_that_lists_the_bundled_games(command):
     assert "take_the_gold" in err
 
 
+def test_a_name_too_long_for_a_file_is_a_usage_error():
+    """Fuzz find (issue 24): a name of 300 letters made Path.exists raise (the name is too
+    long for the system) out of main(), a traceback."""
+    code, out, err = cli("validate", "x" * 300)
+    assert code == 2 and out == "" and "no bundled game" in err
+
+
 def test_a_file_in_the_working_folder_wins_over_a_bundled_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "take_the_gold").write_text("rulespec: 1\nname: mine\n")

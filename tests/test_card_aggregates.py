@@ -353,22 +353,32 @@ def _nest(depth: int, items: str) -> str:
     return "sum(" * depth + "1" + "".join(f" for x{i} in {items})" for i in range(depth))
 
 
-def test_nested_card_aggregates_are_bounded_and_player_ones_stay_as_they_were():
-    ranks(_nest(5, "pile"))  # 12^5 passes
+def test_nested_aggregates_are_bounded_by_their_cost():
+    """RS413: an aggregate is a step and its body for each item, one per card, or per
+    player at players.max; its items are worked out once. Aggregates over players alone
+    were never bounded, so 30 of them nested validated, then hung (issue 24)."""
+    ranks(_nest(5, "pile"))  # 12^5 passes, 520,285 steps
     assert _problems(_nest(6, "pile")) == [
         (
-            "RS410",
-            "aggregates nested here make up to "
-            "2,985,984 passes at 3 players and 12 cards; at most 1,000,000",
+            "RS413",
+            "this aggregate may take 6,514,873 steps to evaluate at 3 players and 12 cards; "
+            "at most 2,000,000",
         )
     ]
-    ranks(f"sum({_nest(5, 'pile')} for q in players)")  # 3 * 12^5
+    ranks(f"sum({_nest(5, 'pile')} for q in players)")  # 3 * 12^5 passes
     assert (
         _problems(f"sum(sum({_nest(5, 'pile')} for q in players) for r in players)")[0][0]
-        == "RS410"
+        == "RS413"
     )
     items = "pile"
     for i in range(6):  # items are worked out once, not per item
         items = f"filter(true for y{i} in {items})"
     ranks(f"sum(1 for x in {items})")
-    ranks(_nest(20, "players"))  # 3^20: never bounded, and still valid
+    ranks(_nest(12, "players"))  # 3^12 passes
+    assert _problems(_nest(20, "players")) == [
+        (
+            "RS413",
+            "this aggregate may take 10,460,353,201 steps to evaluate at 3 players and 12 "
+            "cards; at most 2,000,000",
+        )
+    ]

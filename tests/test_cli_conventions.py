@@ -4,6 +4,7 @@ match and progress lines on terminals only."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,6 +135,28 @@ def test_test_junit_has_one_testcase_per_scenario_and_failures_with_messages(tmp
     assert "over" in failure.get("message")
 
 
+def test_test_junit_is_valid_xml_whatever_the_names(tmp_path):
+    """Issue 24: a scenario named with U+FFFE gave XML that does not parse; what XML
+    cannot hold is written out, as the text output writes out control characters."""
+    from rulespec import formats
+    from rulespec.table.scenarios import Outcome
+
+    scenario = (SCENARIOS / "players_out_at_the_start_cannot_win.yaml").read_text()
+    scenario = scenario.replace("spec: ../../", f"spec: {SCENARIOS.parent.parent}/")
+    (tmp_path / "odd.yaml").write_text(
+        re.sub(r"(?m)^name: .*$", r'name: "odd \\uFFFE\\uFFFF name"', scenario)
+    )
+    code, out, err = cli("test", tmp_path, "--format", "junit")
+    assert code == 0, err
+    assert ElementTree.fromstring(out).find("testsuite/testcase").get("name") == (
+        "odd \\ufffe\\uffff name"
+    )
+    odd = "\x00\x1b\ud800\ufffe"  # the library function, without the stream's escapes
+    report = formats.junit([Outcome(odd, f"f{odd}.yaml", False, [odd])])
+    failure = ElementTree.fromstring(report).find("testsuite/testcase/failure")
+    assert failure.get("message") == failure.text == "\\x00\\x1b\\ud800\\ufffe"
+
+
 # --- the config file -------------------------------------------------------------------
 
 
@@ -186,6 +209,35 @@ def test_config_bounds_and_flags_win(tmp_path, monkeypatch):
     assert seen["bounds"].depth == 5
 
 
+def test_exploration_has_a_ceiling_of_states_and_of_memory(monkeypatch):
+    """Issue 24: `lint --explore --max-states N` took any N, and memory without end (a
+    state of a large deck holds 100 kB): past the ceiling, or past its memory, it is a
+    usage error, and so is a MemoryError of a machine with less."""
+    from rulespec import cli as command
+    from rulespec.analysis import explore
+
+    code, _, err = cli("lint", PW, "--explore", "--max-states", "80001")
+    assert code == 2 and "argument --max-states: must be at most 80,000" in err
+    monkeypatch.setattr(command, "MAX_EXPLORE_MEMORY", 0)
+    monkeypatch.setattr(explore, "resident", iter(range(0, 10**9, 4096)).__next__)
+    code, out, err = cli("lint", PW, "--explore", "--max-states", "3000")
+    assert (code, out) == (2, "")
+    assert re.fullmatch(
+        f"rulespec lint: {re.escape(str(PW))}: exploration stopped at 50[0-9] states, which "
+        "took more than 0 GB of memory: no result is given; lower --max-states or --depth\n",
+        err,
+    ), err
+
+    def short(spec, bounds, progress=None):
+        raise MemoryError
+
+    monkeypatch.setattr(explore, "explore", short)
+    code, _, err = cli("lint", PW, "--explore")
+    assert code == 2 and err.endswith(
+        "exploration ran out of memory: no result is given; lower --max-states or --depth\n"
+    )
+
+
 @pytest.mark.parametrize(
     "text, where, message",
     [
@@ -201,8 +253,16 @@ def test_config_bounds_and_flags_win(tmp_path, monkeypatch):
             "'depth' must be a whole number",
         ),
         ("[tool.rulespec.simulate]\ngames = 10000000\n", ":2:", "from 1 to 100,000"),
+        # issue 24: no ceiling, and 2 GB in two minutes, then an internal MemoryError
+        ("[tool.rulespec.explore]\nmax-states = 80001\n", ":2:", "from 1 to 80,000"),
         ("[tool.rulespec.lints]\n", ":1:", "unknown setting 'lints'"),
         ("[tool.rulespec\n", ":1:", "not TOML"),
+        # issue 24: an internal error (RecursionError) before
+        (
+            "[tool.rulespec.explore]\ndepth = " + "[" * 600 + "]" * 600 + "\n",
+            ": ",
+            "arrays or tables are nested too deep to read",
+        ),
     ],
 )
 def test_a_bad_config_is_a_positioned_usage_error(tmp_path, monkeypatch, text, where, message):

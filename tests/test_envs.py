@@ -208,3 +208,57 @@ def test_openspiel_information_state_is_the_seats_view(spiel_game):
     assert redealt.information_state_string(1) != theirs or redealt.observation_string(
         1
     ) != state.observation_string(1)
+
+
+def test_pettingzoo_step_refuses_what_is_not_a_legal_action_number():
+    """Issue 24: step(-12) played action 10, step("10") was accepted, step(22) raised a
+    bare IndexError; numpy's integers, as masks and spaces give them, are numbers."""
+    np = pytest.importorskip("numpy")
+    env = _env(GAMES / "take_the_gold.yaml", 3)
+    env.reset(seed=1)
+    size, legal = len(env.action_labels), env.last()[0]["action_mask"].nonzero()[0].tolist()
+    illegal = next(a for a in range(size) if a not in legal)
+    before = env.state.length
+    for action, message in (
+        (-12, f"action -12 is outside the action space, 0 to {size - 1}"),
+        (size, f"action {size} is outside the action space, 0 to {size - 1}"),
+        ("10", f"an action is a whole number from 0 to {size - 1}, not '10'"),
+        (True, f"an action is a whole number from 0 to {size - 1}, not True"),
+        (1.0, f"an action is a whole number from 0 to {size - 1}, not 1.0"),
+        (illegal, f"action {illegal} ({env.action_labels[illegal]}) is not legal now; legal: "),
+    ):
+        with pytest.raises(ValueError) as refused:
+            env.step(action)
+        assert str(refused.value).startswith(message)
+    assert env.state.length == before  # nothing was played
+    env.step(np.int64(legal[0]))
+    assert env.state.length > before
+
+
+def test_openspiel_refuses_what_is_not_a_legal_action_number(spiel_game):
+    """Issue 24: apply_action(-8) was played (a chance outcome counted from the end) and
+    stored in history()."""
+    state = spiel_game.new_initial_state()
+    size = spiel_game.max_chance_outcomes()
+    for action, message in (
+        (-8, f"action -8 is outside the action space, 0 to {size - 1}"),
+        (size, f"action {size} is outside the action space, 0 to {size - 1}"),
+        (True, f"an action is a whole number from 0 to {size - 1}, not True"),
+        ("10", f"an action is a whole number from 0 to {size - 1}, not '10'"),
+        (0, "action 0 (P1) is not legal now; legal: "),  # a shuffle's outcomes are seeds
+    ):
+        with pytest.raises(ValueError) as refused:
+            state.apply_action(action)
+        assert str(refused.value).startswith(message)
+        if type(action) is int:  # OpenSpiel's own calls reach the same check
+            with pytest.raises(ValueError):
+                state.child(action)
+    assert state.history() == []
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    illegal = next(a for a in range(spiel_game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(ValueError, match=rf"^action {illegal} \(.*\) is not legal now"):
+        state.apply_action(illegal)
+    state.apply_action(legal[0])
+    assert state.history()[-1] == legal[0]

@@ -5,9 +5,12 @@ half-written, and needs a name."""
 import json
 import os
 import shutil
+from io import StringIO
 
 import pytest
 from gamekit import GAMES, cli
+
+from rulespec.cli import main
 
 TTG = GAMES / "take_the_gold.yaml"
 
@@ -98,6 +101,31 @@ def test_an_output_never_replaces_an_input(games, argv):
     code, _out, err = cli(*[a.format(**names) for a in argv])
     assert code == 2 and "refusing to overwrite" in err and err.count("\n") == 1, err
     assert {p: p.read_bytes() for p in before} == before
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "-", "--log", "{spec}"],
+        ["graph", "-", "--output", "{spec}"],
+        ["simulate", "-", "--games", "1", "--plot", "{spec}.png"],
+    ],
+    ids=["log", "output", "plot"],
+)
+def test_an_output_never_replaces_the_file_standard_input_reads(games, argv):
+    """Issue 24: `rulespec run - --log F < F` replaced the spec F with the log."""
+    spec = games / "take_the_gold.yaml"
+    if argv[-1].endswith(".png"):  # a suffix the plot takes, on a link to the spec
+        os.symlink(spec, games / "take_the_gold.yaml.png")
+    before = spec.read_bytes()
+    out, err = StringIO(), StringIO()
+    with open(spec, encoding="utf-8") as stdin:
+        code = main([a.format(spec=spec) for a in argv], stdout=out, stderr=err, stdin=stdin)
+        fd = stdin.fileno()
+    assert code == 2 and spec.read_bytes() == before
+    assert err.getvalue().endswith(
+        f": refusing to overwrite {argv[-1].format(spec=spec)}: the command reads it (as /dev/fd/{fd})\n"
+    ), err.getvalue()
 
 
 @pytest.mark.parametrize("flag", ["--log", "--output", "--plot"])

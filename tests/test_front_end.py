@@ -221,9 +221,10 @@ def _conditions(extra: int) -> dict[str, str]:
         "calls": "max(0, " * (n - 2) + "steals" + ")" * (n - 2) + " >= 0",
         "negs": "- " * (n - 2) + "1 < 5",
         "parens": "(" * (n - 2) + "steals" + " + 1)" * (n - 2) + " > 0",
+        # over one player each: nested aggregates over players are bounded by their cost (RS413)
         "aggregates": "".join("sum(" for _ in range(n - 4))
         + "size(hand(p0))"
-        + "".join(f" for p{i} in players)" for i in range(n - 4))
+        + "".join(f" for p{i} in current)" for i in range(n - 4))
         + " >= 0",
     }
 

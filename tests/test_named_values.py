@@ -114,3 +114,26 @@ def test_lint_and_the_graph_see_a_value_where_it_is_called():
     assert g.has_edge("end:rich_wins", "condition:worth", "calls")
     # an int body is no condition to judge: no finding about it holding or not
     assert static(spec) == []
+
+
+def test_named_values_calling_one_another_are_bounded_by_their_cost():
+    """Issue 24: each value of a chain calling the next twice doubles the work, so 25
+    links validated and then took 2^25 calls; RS413 reports the first link over the
+    bound, once (not the links above it, nor their callers)."""
+    chain = "".join(
+        f"  link{k}:\n    params: {{p: player}}\n    value: link{k - 1}(p) + link{k - 1}(p)\n"
+        for k in range(1, 26)
+    )
+    text = spec_text(
+        (
+            "\nconditions:\n",
+            "\nconditions:\n  link0:\n    params: {p: player}\n    value: 1\n" + chain,
+        )
+    )
+    assert errors(text) == [
+        (
+            "RS413",
+            "this expression may take 3,145,723 steps to evaluate at 4 players and 24 cards; "
+            "at most 2,000,000",
+        )
+    ]

@@ -190,3 +190,25 @@ def test_whist_as_p1_with_scripted_input_shows_the_seat_and_its_side():
     again = StringIO()
     main(argv, stdout=again, stderr=StringIO(), stdin=StringIO("1\n" * 400))
     assert again.getvalue() == text  # the same answers give the same game
+
+
+def test_standard_input_closed_at_the_start_is_a_usage_error(monkeypatch):
+    """Issue 24: `rulespec play ... <&-` (Python's sys.stdin is then None) and `-` as the
+    spec ended as internal errors, exit 3."""
+    monkeypatch.setattr("sys.stdin", None)
+    out, err = StringIO(), StringIO()
+    code = main(["play", TTG, *SEAT], stdout=out, stderr=err)
+    assert (code, out.getvalue(), err.getvalue()) == (
+        2,
+        "",
+        "rulespec play: standard input is closed: play reads your choices from it\n",
+    )
+    closed = StringIO("")
+    closed.close()
+    for stdin in (None, closed):
+        err = StringIO()
+        code = main(["validate", "-"], stdout=StringIO(), stderr=err, stdin=stdin)
+        assert (code, err.getvalue()) == (
+            2,
+            "rulespec validate: '-' stands for standard input, which is closed\n",
+        )

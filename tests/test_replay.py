@@ -45,8 +45,8 @@ def test_another_choice_is_found(log):
 
     line = edit(log, change)
     code, out, _ = cli("replay", log, "--json")
-    first, second = json.loads(out)
-    assert code == 1 and not first["same"] and second["same"]
+    (first,) = json.loads(out)  # the replay stops at the first difference
+    assert code == 1 and not first["same"]
     # the log says pass; the replay passes too, so the next event is the first to differ
     assert first["difference"].startswith(f"line {line + 1}: logged")
 
@@ -61,6 +61,40 @@ def test_another_card_is_found(log):
     code, out, _ = cli("replay", log)
     assert code == 1
     assert f"game 1 (seed 7): differs at line {line}: logged" in out
+
+
+def test_the_replay_stops_at_the_first_difference_and_reads_no_further(log):
+    """Issue 24: the whole log was read and checked before any game was replayed, so a
+    large log kept replay busy for minutes even when it differed at line 2; now the
+    lines after the difference are never read (a line that is no JSON is not found)."""
+    lines = log.read_text().splitlines()
+    event = json.loads(lines[1])
+    event["turn"] = 99
+    log.write_text("\n".join([lines[0], json.dumps(event), "not json", *lines[2:]]) + "\n")
+    code, out, err = cli("replay", log)
+    assert (code, err) == (1, "")
+    assert out == (
+        f"game 1 (seed 7): differs at line 2: logged {json.dumps(event)}, replayed "
+        f"{lines[1]}\n0 of 1 game(s) replayed the same (the replay stops at the first "
+        "difference)\n"
+    )
+
+
+def test_a_logged_event_where_the_replay_waits_for_a_choice_is_a_difference(log):
+    lines = log.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "choice")
+    moved = json.loads(lines[first - 1])  # the event before the first choice, logged again
+    log.write_text("\n".join(lines[:first] + [json.dumps(moved)] + lines[first:]) + "\n")
+    code, out, _ = cli("replay", log)
+    player = json.loads(lines[first])["player"]
+    assert (
+        code == 1
+        and (
+            f"differs at line {first + 1}: logged {json.dumps(moved)}; the replay waits for a "
+            f"choice by player {player}\n"
+        )
+        in out
+    )
 
 
 def test_an_illegal_logged_choice_is_found(log):

@@ -5,6 +5,7 @@ import io
 import itertools
 import json
 import multiprocessing
+import os
 import tracemalloc
 
 import pytest
@@ -61,6 +62,44 @@ def test_cli_simulate_json_and_plot(tmp_path):
     assert report["games"] == 100 and set(report["seat_wins"]) == {"P1", "P2", "P3", "P4"}
     if _has_matplotlib():
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("name", ["chart", "chart.xyz"])
+def test_a_plot_without_a_format_is_refused_before_any_game(tmp_path, monkeypatch, name):
+    """Issue 24: `--plot chart` exited 0 with chart left empty (matplotlib wrote
+    chart-like.png beside it), and `--plot c.xyz` failed only once every game was played."""
+    pytest.importorskip("matplotlib")
+    (tmp_path / name).write_text("old")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(simulation, "simulate", pytest.fail)  # no game may be played
+    err = io.StringIO()
+    assert main(["simulate", TTG, "--plot", name], stdout=io.StringIO(), stderr=err) == 2
+    assert (
+        err.getvalue().startswith(
+            f"rulespec simulate: --plot: {name}: its suffix names the image's format, one of "
+        )
+        and ".png" in err.getvalue()
+    )
+    assert [p.name for p in tmp_path.iterdir()] == [name] and (tmp_path / name).read_text() == "old"
+
+
+def test_a_plot_that_cannot_be_written_is_a_usage_error(tmp_path):
+    """Issue 24: `--plot /dev/full` exited 0 having written nothing (matplotlib wrote
+    /dev/full.png); a device with a suffix is written directly, and a full one fails."""
+    pytest.importorskip("matplotlib")
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full")
+    (tmp_path / "full.png").symlink_to("/dev/full")
+    err = io.StringIO()
+    argv = ["simulate", TTG, "--games", "3", "--plot", str(tmp_path / "full.png")]
+    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue() == (
+        f"rulespec simulate: --plot: cannot write {tmp_path / 'full.png'}: "
+        "No space left on device\n"
+    )
+    err = io.StringIO()
+    assert main(["simulate", TTG, "--plot", "/dev/full"], stdout=io.StringIO(), stderr=err) == 2
+    assert "--plot: /dev/full: its suffix names the image's format" in err.getvalue()
 
 
 def _has_matplotlib():

@@ -139,3 +139,12 @@ def test_a_layout_that_does_not_fit_is_refused_with_a_reason():
         State.from_layout(gems(), zones={"hnd[P1]": ["rock"]})
     with pytest.raises(ValueError, match="more 'gem' cards placed than the deck holds"):
         State.from_layout(gems(), zones={"hand[P1]": ["gem", "gem"]})
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 99, True, "P1", 1.0])
+def test_an_observation_for_a_seat_the_game_lacks_is_refused(seat):
+    """Issue 24: observation(-1) was a view for a seat 'P0', observation(True) P2's view."""
+    state = gems().new_initial_state(0)
+    with pytest.raises(ValueError, match=r"^no seat .*: the seats are 0 to 1, or None$"):
+        state.observation(seat)
+    assert state.observation(1)["seat"] == "P2" and state.observation(None)["seat"] is None

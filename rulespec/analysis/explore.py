@@ -17,6 +17,9 @@ proof.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -35,6 +38,7 @@ class Bounds:
     seeds: tuple[int, ...] = (0, 1, 2)  # the games searched: shuffles are sampled from their seeds
     max_states: int = 40_000
     timeout: float | None = None  # seconds; stops the search with no verdict (Timeout)
+    memory: int | None = None  # bytes the search may add to the process; else OutOfMemory
 
 
 class Timeout(Exception):
@@ -46,6 +50,30 @@ class Timeout(Exception):
             "no result is given, since it would depend on the machine's speed"
         )
         self.states = states
+
+
+class OutOfMemory(Exception):
+    """The search grew past Bounds.memory: a state takes from a few kB to a hundred
+    (a large deck), so states alone cannot bound it; no result, as for a Timeout."""
+
+    def __init__(self, states: int, memory: int):
+        super().__init__(
+            f"exploration stopped at {states} states, which took more than "
+            f"{memory / 2**30:g} GB of memory: no result is given"
+        )
+        self.states = states
+
+
+def resident() -> int:
+    """This process's resident memory in bytes (its peak, where /proc is missing)."""
+    with contextlib.suppress(OSError), open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    try:
+        import resource
+    except ImportError:  # Windows: the memory goes unchecked
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # bytes there, kB elsewhere
 
 
 @dataclass
@@ -96,7 +124,7 @@ def looping_rule(state) -> str:
     return culprit
 
 
-PROGRESS_EVERY = 500  # states between two calls of explore's progress
+PROGRESS_EVERY = 500  # states between two calls of explore's progress, and memory checks
 DEFAULT_BOUNDS = Bounds()  # explore reads its bounds and never changes them
 
 
@@ -107,9 +135,9 @@ def explore(
     n = max(spec.min_players, min(bounds.players, spec.max_players))
     game = Game(spec, n)
     report, looped = Report(seeds=bounds.seeds), set()
-    started = time.monotonic()
+    watch = _watch(bounds, progress)
     queue: deque = deque()  # (state, the steps that reach it)
-    seen, reported = set(), 0
+    seen = set()
     for seed in bounds.seeds:
         first = game.new_initial_state(seed=seed)
         if first.key(bounds.depth) not in seen:
@@ -119,11 +147,7 @@ def explore(
         if len(seen) > bounds.max_states:
             report.complete = False
             break
-        if bounds.timeout is not None and time.monotonic() - started > bounds.timeout:
-            raise Timeout(len(seen), bounds.timeout)
-        if progress is not None and len(seen) >= reported + PROGRESS_EVERY:
-            reported = len(seen)
-            progress(reported)
+        watch(len(seen))
         state, path = queue.popleft()
         report.fired |= state.fired.keys()
         if state.is_terminal():
@@ -157,6 +181,25 @@ def explore(
                 queue.append((child, path + (step,) if step else path))
     report.states = len(seen)
     return report
+
+
+def _watch(bounds: Bounds, progress) -> Callable[[int], None]:
+    """What the search calls with the states it has seen, before it expands the next:
+    it raises Timeout or OutOfMemory past their bounds, and now and then reports."""
+    started, memory, checked = time.monotonic(), resident(), 0
+
+    def watch(states: int) -> None:
+        nonlocal checked
+        if bounds.timeout is not None and time.monotonic() - started > bounds.timeout:
+            raise Timeout(states, bounds.timeout)
+        if states >= checked + PROGRESS_EVERY:
+            checked = states
+            if bounds.memory is not None and resident() - memory > bounds.memory:
+                raise OutOfMemory(states, bounds.memory)
+            if progress is not None:
+                progress(states)
+
+    return watch
 
 
 def _reach(report: Report) -> str:

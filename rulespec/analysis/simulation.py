@@ -190,8 +190,9 @@ def summarize(results: list[GameResult], players: int, teams=()) -> dict:
     return report
 
 
-def plot(results: list[GameResult], players: int, title: str, path: str) -> None:
-    """Game lengths and seat win rates, as a PNG (matplotlib: rulespec[plot])."""
+def plot(results: list[GameResult], players: int, title: str, path: str, form: str) -> None:
+    """Game lengths and seat win rates, as an image of the format `form` (matplotlib:
+    rulespec[plot])."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -213,5 +214,5 @@ def plot(results: list[GameResult], players: int, title: str, path: str) -> None
     right.set(title="seat win rate (95% interval)", ylabel="% of games")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, format=form)  # named: matplotlib adds no suffix of its own
     plt.close(fig)

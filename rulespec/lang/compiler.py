@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from . import decks, ir, schema
+from . import costs, decks, ir, schema
 from .builtins import RESERVED_IN_V2
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
@@ -696,6 +696,7 @@ class _Compiler:
         """RS210: an expression cannot recurse, so no condition may call itself, directly
         or through others (each condition on a circle is reported, with its way round);
         nor may conditions call one another more than MAX_CONDITION_DEPTH deep."""
+        self.callees_first = None  # known once the calls are known to go round no circle
         if any(c.when is None for c in conditions):
             return  # a body with problems may lack calls: judging the rest would mislead
         calls = {c.name: ir.condition_calls(c) for c in conditions}
@@ -714,13 +715,14 @@ class _Compiler:
                     )
                 )
         if not circles:
+            self.callees_first = ir.callees_first(conditions)
             self._condition_depth(conditions, calls)
 
     def _condition_depth(self, conditions, calls) -> None:
         """Each chain of calls too deep is reported once, at the condition where it
         passes the bound."""
         depth: dict[str, int] = {}
-        for c in ir.callees_first(conditions):
+        for c in self.callees_first:
             depth[c.name] = 1 + max((depth[n] for n in calls[c.name]), default=0)
             if depth[c.name] == MAX_CONDITION_DEPTH + 1:
                 self.problems.append(
@@ -799,56 +801,11 @@ class _Compiler:
                     )
                 )
 
-    def _nested_aggregates(self, spec: ir.Spec) -> None:
-        """RS410 for aggregates over cards: each makes a pass per card (up to 10,000 in
-        the largest deck), and nesting in one another, or in aggregates over players,
-        multiplies. (Aggregates over players alone were never bounded: a spec that
-        validated stays valid.)"""
-        deck = max(
-            sum(k for _, k in spec.deck_for(n))
-            for n in range(spec.min_players, spec.max_players + 1)
-        )
-
-        def passes(node) -> int:
-            if not isinstance(node, ir.Aggregate):
-                return max(map(passes, ir.iter_children(node)), default=1)
-            size = {"player": 1, "players": spec.max_players}.get(node.items.type, deck)
-            per_item = max(passes(c) for c in (node.body, node.where) if c is not None)
-            return max(passes(node.items), size * per_item)  # its items are worked out once
-
-        def over_cards(node) -> bool:
-            return any(isinstance(n, ir.Aggregate) and n.over_cards for n in ir.walk(node))
-
-        def check(node) -> None:
-            n = passes(node) if isinstance(node, ir.Aggregate) and over_cards(node) else 0
-            if n > MAX_FOR_PASSES:
-                self.problems.append(
-                    Diagnostic(
-                        "RS410",
-                        f"aggregates nested here make up to {n:,} passes at "
-                        f"{spec.max_players} players and {deck} cards; at most {MAX_FOR_PASSES:,}",
-                        node.span,
-                        hint="nest fewer aggregates, or work out a part first with let",
-                    )
-                )
-                return
-            for child in ir.iter_children(node):
-                check(child)
-
-        for part in (
-            spec.setup,
-            *(rule for _, rule in spec.rules()),
-            spec.counters,
-            spec.evaluation,
-        ):
-            if part is not None:
-                check(part)
-
     def _cross_checks(self, spec: ir.Spec) -> None:
         """The checks that need the whole spec, in the order their errors are listed."""
         self._player_checks(spec)
         self._nested_loops(spec)
-        self._nested_aggregates(spec)
+        self.problems += costs.check(spec, self.callees_first)
         self._zone_checks(spec)
         self._card_checks(spec)
         self._deck_checks(spec)

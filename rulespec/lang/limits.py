@@ -26,6 +26,9 @@ MAX_PLAYERS = 64  # players.min, players.max and players.default
 MAX_TURN_LIMIT = 1_000_000  # turn_limit
 MAX_FOR_PASSES = 1_000_000  # passes of nested `for` loops over players, at players.max
 
+# an expression (RS413)
+MAX_EVALUATION = 2_000_000  # steps of one evaluation, at players.max and the largest deck
+
 
 def too_many_digits(digits: str) -> str:
     """The message for a number longer than MAX_DIGITS."""

@@ -7,6 +7,7 @@ same files as rulespec/games (pyproject.toml maps one onto the other).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from pathlib import Path
 
@@ -39,10 +40,11 @@ def names() -> list[str]:
 def spec_argument(text: str) -> str:
     """An argparse type for a spec: a file as given, or the name of a bundled game
     (`my_game` for games/my_game.yaml, its variants found beside it)."""
-    if not NAME.fullmatch(text) or Path(text).exists():
+    # os.path's checks, as Path's raise for a name too long for the system (fuzz, issue 24)
+    if not NAME.fullmatch(text) or os.path.exists(text):
         return text
     games = folder()
-    if games and (games / f"{text}.yaml").is_file():
+    if games and os.path.isfile(games / f"{text}.yaml"):
         return str(games / f"{text}.yaml")
     raise argparse.ArgumentTypeError(
         f"no file '{text}' and no bundled game of that name (bundled: "

@@ -10,6 +10,8 @@ different decisions may coincide: at one decision a label names one option).
 
 from __future__ import annotations
 
+import operator
+
 from rulespec.interpreter.choices import NO_REACTION, PASS, seat_name
 from rulespec.interpreter.effects import MAX_NUMBERS
 from rulespec.lang import ir
@@ -37,6 +39,26 @@ class ActionSpace:
         for label in labels:
             out[self.action_of(label)] = 1
         return out
+
+
+def action_number(action, count: int, legal=None, name=str) -> int:
+    """`action` as a number of a space of `count` actions, once it is a whole number
+    (numpy's integers are; a bool, a string or a float is not) from 0 to count - 1 and,
+    when `legal` lists the numbers allowed now, one of them; else a ValueError saying
+    which it is not. `name(n)` shows an action in the message. A learning library's
+    mistake must not become another action: -12 was action 10, "10" action 10."""
+    try:
+        number = None if isinstance(action, bool) else operator.index(action)
+    except TypeError:  # a string, a float, an array of several
+        number = None
+    if number is None:
+        raise ValueError(f"an action is a whole number from 0 to {count - 1}, not {action!r:.60}")
+    if not 0 <= number < count:
+        raise ValueError(f"action {number} is outside the action space, 0 to {count - 1}")
+    if legal is not None and number not in legal:
+        allowed = ", ".join(f"{n} ({name(n)})" for n in legal) or "none"
+        raise ValueError(f"action {number} ({name(number)}) is not legal now; legal: {allowed}")
+    return number
 
 
 def _player_labels(game):

@@ -2,9 +2,10 @@
 
 Each game of the log is played again from its header (spec, variants, players, seed,
 turn limit): chance comes from the seed (C-2) and every player's choice from the log's
-`choice` events. The events the replay produces must equal the logged ones; the first
-difference is reported with its line in the log. Later games of a match carry the
-counters of the game before, as `run --games N` does.
+`choice` events. The events the replay produces must equal the logged ones, compared
+as the log is read: the first difference is reported with its line in the log, and
+the replay stops there, reading no further. Later games of a match carry the counters
+of the game before, as `run --games N` does.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import deque
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from rulespec.interpreter import Game, IllegalChoice, State
-from rulespec.interpreter.observe import log_for
 
 from ..lang.schema import load_schema
 from ..lang.variants import find_variant
@@ -149,30 +151,41 @@ def _record(path: str, number: int, raw: bytes) -> dict:
 def read_log(path: str) -> list[LoggedGame]:
     """The games of a log file, each header and choice checked against the log schema."""
     games: list[LoggedGame] = []
+    for number, record in records(path):
+        if "event" in record:
+            games[-1].events.append((number, record))
+        else:
+            games.append(LoggedGame(number, record, []))
+    return games
+
+
+def records(path: str) -> Iterator[tuple[int, dict]]:
+    """(line number, record) for each line of a log file as it is read, each checked
+    (RS801, RS802) and each header after the game before it (RS803); a log without a
+    game is an RS803 once it ends."""
+    header = None
     try:
         with open(path, "rb") as fh:
             for number, raw in enumerate(iter(lambda: fh.readline(MAX_LINE + 1), b""), 1):
                 if not raw.strip():
                     continue
                 record = _record(path, number, raw)
-                if "event" in record:
-                    if not games:
-                        raise LogError(
-                            path,
-                            number,
-                            "RS803",
-                            "an event before the first game "
-                            "header (write logs with rulespec run --log)",
-                        )
-                    games[-1].events.append((number, record))
-                    continue
-                _follows(path, number, record, games[-1].header if games else None)
-                games.append(LoggedGame(number, record, []))
+                if "event" not in record:
+                    _follows(path, number, record, header)
+                    header = record
+                elif header is None:
+                    raise LogError(
+                        path,
+                        number,
+                        "RS803",
+                        "an event before the first game "
+                        "header (write logs with rulespec run --log)",
+                    )
+                yield number, record
     except OSError as exc:
         raise LogError(path, None, "RS801", f"cannot read file: {exc.strerror or exc}") from None
-    if not games:
+    if header is None:
         raise LogError(path, None, "RS803", "no game in the log")
-    return games
 
 
 def _follows(path: str, number: int, header: dict, before: dict | None) -> None:
@@ -200,27 +213,98 @@ def _follows(path: str, number: int, header: dict, before: dict | None) -> None:
 
 
 def replay(path: str) -> list[Outcome]:
-    """Replay every game of the log at path; raises LogError for what cannot be
-    replayed at all, and SpecError for the problems of the spec it names."""
-    outcomes, carried, definitions = [], None, {}
-    for logged in read_log(path):
-        header = logged.header
-        key = (header["spec"], tuple(header["variants"]), header["players"])
-        if key not in definitions:
-            try:
-                definitions[key] = Game(named_spec(key[0], path, key[1]), key[2])
-            except ValueError as exc:  # no such file, or a player count the spec does not allow
-                raise LogError(path, logged.line, "RS803", str(exc)) from None
-        game = start(definitions[key], header, carried)
-        stuck = play_choices(game, logged)
-        replayed = json.loads(json.dumps(log_for(game, None), default=list))
-        found = [d for d in (stuck, _first_difference(logged.events, replayed)) if d]
-        difference = min(found)[1] if found else ""  # the one earlier in the log
-        outcomes.append(
-            Outcome(header["game"], header["seed"], len(logged.events), difference, game.result)
-        )
-        carried = game.carry()
+    """Replay the games of the log at path, each as it is read, up to the first that
+    differs: the rest of the log is not read (a large log that differs at line 2 took
+    minutes). Raises LogError for what cannot be replayed at all, and SpecError for the
+    problems of the spec it names."""
+    outcomes, definitions, playing = [], {}, None
+    for number, record in records(path):
+        if "event" not in record:  # a header: the game before it ends, the next begins
+            if playing is not None:
+                outcomes.append(playing.outcome(playing.finish()))
+                if not outcomes[-1].same:
+                    return outcomes
+            carried = playing.game.carry() if playing is not None else None
+            playing = _Replaying(_definition(definitions, path, number, record), record, carried)
+            continue
+        difference = playing.compare(number, record)
+        if difference:
+            outcomes.append(playing.outcome(difference))
+            return outcomes
+    outcomes.append(playing.outcome(playing.finish()))
     return outcomes
+
+
+def _definition(definitions: dict, path: str, number: int, header: dict) -> Game:
+    """The game a header names, made once for the log's games alike."""
+    key = (header["spec"], tuple(header["variants"]), header["players"])
+    if key not in definitions:
+        try:
+            definitions[key] = Game(named_spec(key[0], path, key[1]), key[2])
+        except ValueError as exc:  # no such file, or a player count the spec does not allow
+            raise LogError(path, number, "RS803", str(exc)) from None
+    return definitions[key]
+
+
+class _Replaying:
+    """A logged game played again as its log is read: each logged event is compared
+    with the replay's next one as soon as it is read, a logged choice applied when the
+    replay has no event left before it, and chance played from the seed (C-2)."""
+
+    def __init__(self, definition: Game, header: dict, carried: dict | None):
+        self.header, self.game = header, start(definition, header, carried)
+        self.events, self.taken = 0, 0  # logged events compared; replayed events taken
+        self.ahead: deque = deque()  # replayed events not compared yet
+
+    def compare(self, number: int, event: dict) -> str:
+        """The difference at the logged event at line `number`, or ''."""
+        self.events += 1
+        while not self.ahead:
+            stuck = self._play_on(number, event)
+            if stuck:
+                return stuck
+        replayed = self.ahead.popleft()
+        if replayed == event:
+            return ""
+        return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
+
+    def _play_on(self, number: int, event: dict) -> str:
+        """Play the game on by one decision, chance's or the logged choice's: '' once
+        done, else why it cannot be."""
+        game = self.game
+        if game.is_terminal():
+            return f"line {number}: the log goes on with {json.dumps(event)}; the replay stops"
+        if game.is_chance_node():
+            game.sample_chance()
+        elif event["event"] != "choice":
+            return (
+                f"line {number}: logged {json.dumps(event)}; the replay waits for a choice "
+                f"by player {game.current_player()}"
+            )
+        else:
+            stuck = apply_logged(game, number, event)
+            if stuck is not None:
+                return stuck
+        self._read_on()
+        return ""
+
+    def _read_on(self) -> None:
+        new = self.game.log_for(None, self.taken)
+        self.taken += len(new)
+        self.ahead.extend(json.loads(json.dumps(new, default=list)))
+
+    def finish(self) -> str:
+        """The difference after the log's last event of the game, or ''."""
+        while self.game.is_chance_node():
+            self.game.sample_chance()
+        self._read_on()
+        if not self.ahead:
+            return ""
+        return f"after the log's last event the replay goes on with {json.dumps(self.ahead[0])}"
+
+    def outcome(self, difference: str) -> Outcome:
+        h = self.header
+        return Outcome(h["game"], h["seed"], self.events, difference, self.game.result)
 
 
 def start(definition: Game, header: dict, carried) -> State:
@@ -263,27 +347,4 @@ def apply_logged(game: State, number: int, choice: dict) -> str | None:
         game.apply_action(choice["option"])
     except IllegalChoice as exc:
         return f"line {number}: {exc}"
-    return None
-
-
-def _first_difference(
-    logged: list[tuple[int, dict]], replayed: list[dict]
-) -> tuple[float, str] | None:
-    """(line, description) of the first event the replay does not reproduce."""
-    for i, (number, event) in enumerate(logged):
-        if i >= len(replayed):
-            return (
-                number,
-                f"line {number}: the log goes on with {json.dumps(event)}; the replay stops",
-            )
-        if replayed[i] != event:
-            return (
-                number,
-                f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed[i])}",
-            )
-    if len(replayed) > len(logged):
-        return float("inf"), (
-            "after the log's last event the replay goes on with "
-            f"{json.dumps(replayed[len(logged)])}"
-        )
     return None

@@ -1,0 +1,121 @@
+"""The cost of evaluating an expression, bounded when a spec loads (RS413).
+
+A `while` is bounded as the game runs, but nothing stops one evaluation of a condition
+or value once it has begun: 30 aggregates over players nested in an end condition
+validated, then ran for 2^30 passes. So each expression's cost is worked out from the
+IR alone, in steps, at the most players and the largest deck:
+
+- an operator, a name, a constant or a call is a step, and a call that gives cards is as
+  many steps as the deck has cards (it may build a set of every one);
+- an aggregate works out its items once, then takes a step and its body (and filter)
+  for each item: one for a player, `players.max` for players, the deck for cards;
+- a call of a named condition costs its arguments and its body.
+
+So the cost of nested aggregates is the product of their items' sizes, and a chain of
+conditions each calling the next twice doubles at each link. An expression over
+MAX_EVALUATION steps is refused at its outermost aggregate or call over the bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import ir
+from .diagnostics import Diagnostic
+from .limits import MAX_CARDS, MAX_EVALUATION
+
+
+def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diagnostic]:
+    """RS413 for each expression of the spec over MAX_EVALUATION steps. `conditions`
+    are the named conditions callees first, or None when their calls go round in a
+    circle (RS210): calls then cost their arguments alone."""
+    counts = range(spec.min_players, spec.max_players + 1)  # none when min > max (RS401)
+    deck = min(  # a larger deck is refused already (RS407)
+        MAX_CARDS, max((sum(k for _, k in spec.deck_for(n)) for n in counts), default=0)
+    )
+    costs = _Costs(spec.max_players, deck)
+    for c in conditions or ():
+        costs.called[c.name] = costs.of(c.when)
+    parts = (
+        spec.setup,
+        spec.turn,
+        spec.actions,
+        spec.reactions,
+        spec.end_conditions,
+        spec.triggers,
+        spec.rounds,
+        spec.counters,
+        spec.goals,
+        spec.evaluation,
+        spec.turn_order,
+        spec.procedures,
+        spec.conditions,
+    )
+    for root in _expressions(parts):
+        if costs.of(root) > MAX_EVALUATION:
+            blamed = costs.blame(root)
+            if blamed is not None:
+                yield _too_costly(blamed, costs.of(blamed), spec.max_players, deck)
+
+
+def _expressions(node) -> Iterator[ir.Expr]:
+    """The outermost expressions in node: conditions, values, statements' arguments."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ir.Expr):
+            yield n
+        elif n is not None:
+            stack.extend(reversed(list(ir.iter_children(n))))
+
+
+class _Costs:
+    def __init__(self, players: int, deck: int):
+        self.sizes = {"player": 1, "players": players}  # cards and zones: the deck
+        self.deck = deck
+        self.called: dict[str, int] = {}  # a named condition -> its body's cost
+        self.known: dict[int, int] = {}  # id of a node -> its cost
+
+    def of(self, node: ir.Expr) -> int:
+        if id(node) not in self.known:
+            self.known[id(node)] = self._work_out(node)
+        return self.known[id(node)]
+
+    def _work_out(self, node: ir.Expr) -> int:
+        if isinstance(node, ir.Aggregate):
+            size = self.sizes.get(node.items.type, self.deck)
+            each = 1 + self.of(node.body) + (self.of(node.where) if node.where else 0)
+            return self.of(node.items) + size * each
+        inside = sum(self.of(c) for c in ir.iter_children(node))
+        if isinstance(node, ir.ConditionCall):
+            return 1 + inside + self.called.get(node.name, 0)
+        return inside + (self.deck if isinstance(node, ir.Call) and node.type == "cards" else 1)
+
+    def blame(self, node: ir.Expr) -> ir.Expr | None:
+        """Where an expression over the bound is reported: its outermost aggregate or
+        call over it, or itself when its parts are each within it; None when the cost
+        is a condition's, reported at its own body."""
+        if isinstance(node, ir.ConditionCall) and self.called.get(node.name, 0) > MAX_EVALUATION:
+            return None
+        if isinstance(node, (ir.Aggregate, ir.ConditionCall)):
+            return node
+        over = [c for c in ir.iter_children(node) if self.of(c) > MAX_EVALUATION]
+        return self.blame(over[0]) if over else node
+
+
+def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic:
+    what = (
+        f"calling '{node.name}' here"
+        if isinstance(node, ir.ConditionCall)
+        else "this aggregate"
+        if isinstance(node, ir.Aggregate)
+        else "this expression"
+    )
+    shown = f"{cost:,}" if cost < 10**12 else f"about 10^{len(str(cost)) - 1}"
+    return Diagnostic(
+        "RS413",
+        f"{what} may take {shown} steps to evaluate at {players} players and {deck} cards; "
+        f"at most {MAX_EVALUATION:,}",
+        node.span,
+        hint="nest fewer aggregates or condition calls, or work out a part first with let",
+    )
