@@ -67,7 +67,13 @@ def test_a_person_plays_a_whole_game_by_clicking(served, browser):
         page.wait_for_function(SOME)
         if page.text_content("#result"):
             break
-        page.click("#options button")
+        button = page.query_selector("#options button")
+        try:
+            button.click(timeout=5000)
+        except (AttributeError, playwright.Error):  # redrawn meanwhile (None, detached)
+            continue
+        # until the choice's answer is drawn: never a second click on a stale option
+        button.wait_for_element_state("hidden")
         clicks += 1
     game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
     assert game.state.is_terminal() and clicks > 0
