@@ -118,11 +118,10 @@ class Api:
         at = _whole(request.query_params.get("at", "0"), "at")
         view_as = request.query_params.get("as", "spectator")
         seat = seat_number(view_as, replay.table.players)
-        frame = replay.frame(at)
-        shown = await run_in_threadpool(views.view, frame, seat, replay.table)
+        shown = await run_in_threadpool(lambda: views.view(replay.at(at), seat, replay.table))
         return shown | {
             "at": at,
-            "frames": len(replay.frames),
+            "frames": replay.positions,
             "header": {
                 k: replay.header[k] for k in ("spec", "variants", "players", "seed", "game")
             },
@@ -177,9 +176,16 @@ async def _http_error(request: Request, exc: HTTPException):
 
 
 async def _body(request: Request) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, f"a request is at most {MAX_BODY:,} bytes")
+    """The request's JSON object, read no further than MAX_BODY bytes."""
+    too_big = Refused(413, f"a request is at most {MAX_BODY:,} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise too_big
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise too_big
     try:
         body = json.loads(raw or b"{}")
     except (ValueError, RecursionError):

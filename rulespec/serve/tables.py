@@ -5,12 +5,14 @@ has the spectator's place of a game only agents play (watch mode): a spectator s
 everything, so a game with a person at it has none. Agents play as soon as it is
 their turn (or one decision at a time, when watched); a person's choice goes through
 the engine's own legal-option check. A replay re-plays a log's choices and keeps the
-game after every decision, to be looked at from any point and any seat.
+game at a few of them, rebuilding any other point when it is asked for, to be looked
+at from any point and any seat.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 import threading
@@ -31,7 +33,9 @@ from . import views
 PERSON = "person"
 MAX_GAMES = 1000  # held at once; the oldest finished one makes room
 MAX_SEED = 2**63
-MAX_FRAMES = 20_000  # decisions a replay keeps
+MAX_FRAMES = 20_000  # decisions of a replayed game
+MAX_REPLAYED = 200_000  # decisions of all replays held at once (about 1 KB each)
+CHECKPOINTS = 16  # games a replay keeps, evenly spaced: any other point is rebuilt
 MAX_DEFINITIONS = 64  # compiled games kept
 
 
@@ -151,18 +155,30 @@ class Live:
 
 @dataclass
 class Replay:
-    """A logged game replayed: the game after each decision (frames[0] is the start)."""
+    """A logged game replayed: its choices, and the game at a few of them. Position 0
+    is the start, position k the game after its k-th choice, and a last position the
+    chance after the last choice, if any."""
 
     id: str
     header: dict
-    frames: list
     table: views.Table
     token: str
+    choices: list[tuple[int, dict]]  # (line, choice) of each decision, in order
+    positions: int
+    checkpoints: dict[int, object]  # position -> the game there
 
-    def frame(self, index) -> object:
-        if not isinstance(index, int) or not 0 <= index < len(self.frames):
-            raise Refused(400, f"'at' is a position from 0 to {len(self.frames) - 1}")
-        return self.frames[index]
+    def at(self, position) -> object:
+        """The game at `position`, rebuilt from the checkpoint before it (the
+        checkpoints are never written)."""
+        if not isinstance(position, int) or not 0 <= position < self.positions:
+            raise Refused(400, f"'at' is a position from 0 to {self.positions - 1}")
+        begin = max(k for k in self.checkpoints if k <= position)
+        s = self.checkpoints[begin].clone()
+        for number, choice in self.choices[begin:position]:
+            _apply_logged(s, number, choice)
+        if position > len(self.choices):  # the chance after the last choice
+            _settle_chance(s)
+        return s
 
 
 def seat_number(name: str, n: int) -> int | None:
@@ -265,7 +281,7 @@ class Tables:
         if not game.watched:
             game.settle()
         with self.lock:
-            self._make_room(self.games)
+            self._make_room()
             self.games[game.id] = game
         return game
 
@@ -284,13 +300,25 @@ class Tables:
             raise Refused(404, "no such replay (the server may have been restarted)")
         return self.replays[replay_id]
 
-    def _make_room(self, held: dict) -> None:
-        """Forget the oldest finished game (or replay) when the server holds too many."""
-        if len(held) >= MAX_GAMES:
-            done = [k for k, g in held.items() if not isinstance(g, Live) or g.state.is_terminal()]
+    def _make_room(self) -> None:
+        """Forget the oldest finished game when the server holds too many."""
+        if len(self.games) >= MAX_GAMES:
+            done = [k for k, g in self.games.items() if g.state.is_terminal()]
             if not done:
                 raise Refused(429, f"the server holds {MAX_GAMES} games already")
-            del held[done[0]]
+            del self.games[done[0]]
+
+    def _hold(self, replay: Replay) -> None:
+        """Hold `replay`, forgetting the oldest replays while those held would pass
+        MAX_GAMES replays or MAX_REPLAYED decisions between them."""
+        with self.lock:
+            held = self.replays
+            while held and (
+                len(held) >= MAX_GAMES
+                or sum(r.positions for r in held.values()) + replay.positions > MAX_REPLAYED
+            ):
+                del held[next(iter(held))]
+            held[replay.id] = replay
 
     def open_log(self, path: str, game_number: int = 1) -> Replay:
         """A replay of game `game_number` of the log at `path` (a match's later game
@@ -311,17 +339,14 @@ class Tables:
             if stuck is not None:
                 raise Refused(422, f"the log does not replay: {stuck[1]}")
             carried = s.carry()
-        frames = _replayed(definition, logged[game_number - 1], carried)
         replay = Replay(
             secrets.token_hex(6),
             logged[game_number - 1].header,
-            frames,
             table,
             secrets.token_urlsafe(16),
+            *_replayed(definition, logged[game_number - 1], carried),
         )
-        with self.lock:
-            self._make_room(self.replays)
-            self.replays[replay.id] = replay
+        self._hold(replay)
         return replay
 
     def _log_spec(self, header: dict, path: str):
@@ -367,19 +392,26 @@ def _apply_logged(s, number: int, choice: dict) -> None:
         raise Refused(422, f"the log does not replay: {stuck}")
 
 
-def _replayed(definition, logged, carried) -> list:
-    """The game of a log after each of its decisions, from its seed and choices."""
-    s = start(definition, logged.header, carried)
-    frames = [s.clone()]
-    for number, choice in logged.events:
-        if choice["event"] != "choice":
-            continue
-        _apply_logged(s, number, choice)
-        frames.append(s.clone())
-        if len(frames) > MAX_FRAMES:
-            raise Refused(422, f"the game has more than {MAX_FRAMES} decisions")
+def _settle_chance(s) -> None:
     while s.is_chance_node():
         s.sample_chance()
-    if s.length != frames[-1].length:
-        frames.append(s.clone())
-    return frames
+
+
+def _replayed(definition, logged, carried) -> tuple:
+    """A logged game's choices, its number of positions, and the game at a few of them
+    (at most CHECKPOINTS, evenly spaced, and the last), from its seed and choices."""
+    choices = [(n, e) for n, e in logged.events if e["event"] == "choice"]
+    if len(choices) > MAX_FRAMES:
+        raise Refused(422, f"the game has more than {MAX_FRAMES} decisions")
+    every = max(1, math.ceil(len(choices) / CHECKPOINTS))
+    s = start(definition, logged.header, carried)
+    checkpoints = {0: s.clone()}
+    for k, (number, choice) in enumerate(choices, 1):
+        _apply_logged(s, number, choice)
+        if k % every == 0:
+            checkpoints[k] = s.clone()
+    length = s.length
+    _settle_chance(s)
+    positions = len(choices) + (2 if s.length != length else 1)
+    checkpoints[positions - 1] = s
+    return choices, positions, checkpoints
