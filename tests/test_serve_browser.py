@@ -179,7 +179,8 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
             assert fired.startswith("last fired: ") and ":" not in fired[len("last fired: ") :]
             assert page.locator("#graph .fired").count() == 1
     assert at == 1
+    assert hand(page, "P1") is not None  # the spectator sees P1's hand
     page.select_option("#view-as", "P2")
-    page.wait_for_selector(".player[data-seat=P2] .area[data-zone=hand] .card")
-    assert hand(page, "P1") is None
+    page.wait_for_selector("#status:has-text('you are P2')")  # P2's view is drawn
+    assert hand(page, "P1") is None and hand(page, "P2")
     page.close()
