@@ -1,8 +1,12 @@
-"""`rulespec serve`'s bounds (issue 24), against a real server on 127.0.0.1: a request
-body is refused while it streams in; replays hold a bounded number of games."""
+"""`rulespec serve`'s refusals and bounds (issue 24), against a real server on
+127.0.0.1: a malformed request is a 4xx JSON error, never a traceback; a save is named
+by the server inside --saves; a request body is refused while it streams in; replays
+hold a bounded number of games; a --saves that is no folder stops the server at start."""
 
 import json
 import socket
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 from urllib.parse import urlparse
@@ -12,18 +16,87 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from gamekit import GAMES, cli
+from gamekit import GAMES, ROOT, cli
 from servekit import call, running, seat_api
 
 from rulespec import load_spec
 from rulespec.serve import app, tables
 from rulespec.table.narrate import Titles, narrate
 
+SMALL = ROOT / "tests" / "valid" / "coin_grab.yaml"
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     with running(tmp_path_factory.mktemp("saves")) as (base, held):
         yield base, held
+
+
+def _person_game(base, spec="take_the_gold", **request):
+    status, answer = call(
+        f"{base}/api/games", {"spec": spec, "seats": ["person", "random"]} | request
+    )
+    assert status == 200, answer
+    return answer, *seat_api(base, answer["links"]["P1"])
+
+
+@pytest.mark.parametrize(
+    "path, raw, error",
+    [
+        ("/api/games", b'{"spec": ["take_the_gold"]}', "no game '['take_the_gold']' here"),
+        ("/api/games", b'{"spec": {"a": 1}}', "no game '{'a': 1}' here"),
+        ("/api/replays", b'{"log": "\\ud800"}', "the request is not JSON text"),
+        ("/api/replays", b'{"path": "/dev/zero"}', "/dev/zero: error RS801: not a file"),
+    ],
+    ids=["spec-list", "spec-object", "log-surrogate", "device"],
+)
+def test_odd_json_values_are_refused_as_json(server, path, raw, error):
+    base, _ = server
+    status, answer = call(base + path, raw=raw)
+    assert 400 <= status < 500
+    assert error in answer["error"]
+
+
+def test_a_token_of_any_characters_is_only_refused(server):
+    base, _ = server
+    _, url, _ = _person_game(base)
+    log = _small_log(base)
+    assert call(f"{base}/api/replays", {"log": log, "game": True})[0] == 400
+    replay = call(f"{base}/api/replays", {"log": log})[1]
+    rurl, _ = seat_api(base, replay["link"])
+    for token in ("%C3%A9", "%E2%82%AC" * 30, "%00", "%FF"):
+        assert call(f"{url}?token={token}") == (
+            403,
+            {"error": "this link is not P1's: ask for the game's seat links"},
+        )
+        assert call(f"{rurl}?token={token}")[0] == 403
+
+
+def _small_log(base) -> str:
+    """The text of a finished game's save: a replay anyone may open."""
+    _, url, token = _person_game(base, max_turns=1)
+    while not (view := call(f"{url}?token={token}")[1])["over"]:
+        call(f"{url}/choose?token={token}", {"option": view["options"][0]["label"]})
+    path = call(f"{url}/save?token={token}", {})[1]["saved"]
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def test_a_log_whose_spec_no_longer_loads_is_refused_as_json(tmp_path):
+    spec = tmp_path / "coin_grab.yaml"
+    spec.write_text(SMALL.read_text())
+    with running(tmp_path, [spec]) as (base, _):
+        _, url, token = _person_game(base, spec="coin_grab")
+        saved = call(f"{url}/save?token={token}", {})[1]["saved"]
+        spec.write_text(SMALL.read_text().replace("hand: hand", "hand: nowhere"))
+        for path, request in (
+            ("/api/replays", {"path": saved}),
+            ("/api/games", {"resume": saved, "seats": ["person", "random"]}),
+        ):
+            status, answer = call(base + path, request)
+            assert status == 422
+            assert answer["error"].startswith("the spec does not load:\n")
+            assert "error RS" in answer["error"]
 
 
 def _send(base: str, head: str, chunks) -> tuple[int, dict]:
@@ -121,3 +194,24 @@ def test_replays_beyond_their_budget_forget_the_oldest(server, tmp_path, monkeyp
     assert opened[0]["id"] not in held.replays and third["id"] in held.replays
     url, token = seat_api(base, opened[0]["link"])
     assert call(f"{url}?token={token}")[0] == 404
+
+
+@pytest.mark.parametrize("saves", ["a_file", "missing"])
+def test_saves_that_is_no_folder_stops_the_server_at_start(tmp_path, saves):
+    (tmp_path / "a_file").write_text("x")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulespec", "serve", "coin_grab.yaml", "--port", "0"]
+        + ["--saves", str(tmp_path / saves)],
+        cwd=SMALL.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 2 and out == ""
+    assert err == (
+        f"rulespec serve: --saves '{tmp_path / saves}' is not a folder the server can write in\n"
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import tempfile
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from rulespec.interpreter.choices import seat_name
 
 from ..lang.variants import variant_names
 from . import views
-from .tables import PERSON, Live, Refused, Spec, Tables, seat_number
+from .tables import PERSON, Live, Refused, Spec, Tables, same_token, seat_number
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2_000_000  # bytes: a log of a long game, uploaded for a replay
@@ -188,8 +187,9 @@ async def _body(request: Request) -> dict:
             raise too_big
     try:
         body = json.loads(raw or b"{}")
+        json.dumps(body, ensure_ascii=False).encode()  # a lone surrogate (\ud800) is no text
     except (ValueError, RecursionError):
-        raise Refused(400, "the request is not JSON") from None
+        raise Refused(400, "the request is not JSON text") from None
     if not isinstance(body, dict):
         raise Refused(400, "the request is a JSON object")
     return body
@@ -208,8 +208,7 @@ def _whole(text: str, name: str) -> int:
 
 
 def _check_token(expected: str, request: Request) -> None:
-    token = request.query_params.get("token")
-    if token is None or not secrets.compare_digest(expected, token):
+    if not same_token(expected, request.query_params.get("token")):
         raise Refused(403, "this link's token is wrong: ask for the replay's link")
 
 
@@ -245,16 +244,20 @@ def _links(game: Live) -> dict[str, str]:
 
 
 def _write(target: Path, text: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write a save whole or not at all; 507 when the system refuses (a full disk)."""
     temporary = target.with_suffix(".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, target)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise Refused(507, f"cannot save the game: {exc.strerror or exc}") from None
 
 
 def _open_text(tables: Tables, text: str, number):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "uploaded.jsonl"
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")  # _body let no lone surrogate through
         try:
             return tables.open_log(str(path), number)
         except Refused as exc:
@@ -286,11 +289,14 @@ def served_specs(paths: list[str]) -> list[Spec]:
 
 
 def serve(paths: list[str], host: str, port: int, saves: str, out) -> None:
-    """Serve until Ctrl-C (uvicorn stops, then the interrupt goes on to the caller)."""
+    """Serve until Ctrl-C (uvicorn stops, then the interrupt goes on to the caller).
+    ValueError for a `saves` that is no folder to write in, or an address taken."""
     import socket
 
     import uvicorn
 
+    if not (os.path.isdir(saves) and os.access(saves, os.W_OK | os.X_OK)):
+        raise ValueError(f"--saves {saves!r} is not a folder the server can write in")
     app = create_app(served_specs(paths), saves)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -24,6 +24,7 @@ from rulespec.interpreter.agents import decide, make_agents
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.compiler import load_spec
+from ..lang.diagnostics import SpecError
 from ..lang.limits import MAX_TURN_LIMIT
 from ..table.files import named_spec
 from ..table.replay import LogError, apply_logged, play_choices, read_log, start
@@ -66,7 +67,7 @@ class Spec:
             raise Refused(400, f"{self.id} has no variant '{unknown[0]}'")
         key = tuple(variants)
         if key not in self.loaded:
-            self.loaded[key] = load_spec(self.path, variants=variants)
+            self.loaded[key] = _loaded(lambda: load_spec(self.path, variants=variants))
         return self.loaded[key]
 
 
@@ -93,8 +94,7 @@ class Live:
     def seat_of(self, name: str, token: str | None) -> int | None:
         """The seat `name` (P1, ...; `spectator`) if `token` is its token; 403 else."""
         seat = seat_number(name, len(self.seats))
-        expected = self.tokens.get(seat)
-        if expected is None or token is None or not secrets.compare_digest(expected, token):
+        if not same_token(self.tokens.get(seat), token):
             raise Refused(403, f"this link is not {name}'s: ask for the game's seat links")
         return seat
 
@@ -202,14 +202,18 @@ class Tables:
         # compiled once per spec and player count: a game definition is never written
         self.definitions: dict[tuple, tuple] = {}  # (id of the spec, n) -> (Game, Table, spec)
 
-    def definition(self, rules, n: int) -> tuple[Game, views.Table]:
-        """The game definition and view helper of `rules` at `n` players."""
+    def _definition(self, rules, n: int) -> tuple[Game, views.Table]:
+        """The game definition and view helper of `rules` at `n` players; 422 for a
+        player count the rules do not allow (a log's)."""
         key = (id(rules), n)
         with self.lock:
             if key not in self.definitions:
                 if len(self.definitions) >= MAX_DEFINITIONS:
                     self.definitions.clear()
-                self.definitions[key] = (Game(rules, n), views.Table(rules, n), rules)
+                try:
+                    self.definitions[key] = (Game(rules, n), views.Table(rules, n), rules)
+                except ValueError as exc:
+                    raise Refused(422, str(exc)) from None
             return self.definitions[key][:2]
 
     def lobby(self) -> list[dict]:
@@ -241,10 +245,7 @@ class Tables:
 
     def resume(self, path: str, seats) -> Live:
         """The first game of the log at `path`, played on from its last choice."""
-        try:
-            logged = read_log(path)[0]
-        except LogError as exc:
-            raise Refused(422, str(exc)) from None
+        logged = _read(path)[0]
         h = logged.header
         spec_path, rules = self._log_spec(h, path)
         seats = _strings(seats, "seats")
@@ -259,7 +260,7 @@ class Tables:
         """A new game, its agents seated, the logged `choices` applied, held by id."""
         n = len(seats)
         agents = _agents(seats, n, seed, rules)
-        definition, table = self.definition(rules, n)
+        definition, table = self._definition(rules, n)
         state = definition.new_initial_state(seed=seed, turn_limit=max_turns)
         for number, choice in choices:
             _apply_logged(state, number, choice)
@@ -286,7 +287,7 @@ class Tables:
         return game
 
     def _spec(self, name) -> Spec:
-        if name not in self.specs:
+        if not isinstance(name, str) or name not in self.specs:
             raise Refused(400, f"no game '{str(name)[:40]}' here; games: {', '.join(self.specs)}")
         return self.specs[name]
 
@@ -323,16 +324,13 @@ class Tables:
     def open_log(self, path: str, game_number: int = 1) -> Replay:
         """A replay of game `game_number` of the log at `path` (a match's later game
         carries the counters of the ones before, as `rulespec run --games` does)."""
-        try:
-            logged = read_log(path)
-        except LogError as exc:
-            raise Refused(422, str(exc)) from None
-        if not isinstance(game_number, int) or not 1 <= game_number <= len(logged):
+        logged = _read(path)
+        if type(game_number) is not int or not 1 <= game_number <= len(logged):
             raise Refused(400, f"the log has games 1 to {len(logged)}")
         header = logged[0].header
         rules = self._log_spec(header, path)[1]
         n = header["players"]
-        (definition, table), carried = self.definition(rules, n), None
+        (definition, table), carried = self._definition(rules, n), None
         for one in logged[: game_number - 1]:  # the games before: only what they carry
             s = start(definition, one.header, carried)
             stuck = play_choices(s, one)
@@ -354,7 +352,7 @@ class Tables:
         file name (an uploaded log has no folder of its own)."""
         try:
             beside = Path(path).parent / header["spec"]
-            return beside, named_spec(header["spec"], path, header["variants"])
+            return beside, _loaded(lambda: named_spec(header["spec"], path, header["variants"]))
         except ValueError:
             pass
         stem = Path(header["spec"]).name
@@ -362,6 +360,35 @@ class Tables:
             if Path(s.path).name == stem:
                 return s.path, s.load([Path(v).stem for v in header["variants"]])
         raise Refused(422, f"the log's spec '{header['spec'][:200]}' is not here")
+
+
+def same_token(expected: str | None, given: str | None) -> bool:
+    """Whether `given` is the secret `expected`, compared in constant time (as bytes:
+    a token may hold any character)."""
+    return (
+        expected is not None
+        and given is not None
+        and secrets.compare_digest(expected.encode(), given.encode("utf-8", "replace"))
+    )
+
+
+def _loaded(load):
+    """A spec loaded by `load()`; 422 with its problems when it no longer loads."""
+    try:
+        return load()
+    except SpecError as exc:
+        raise Refused(422, f"the spec does not load:\n{exc}") from None
+
+
+def _read(path: str) -> list:
+    """The games of the log file at `path`; 422 for anything else (a pipe or a device
+    would never end)."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise Refused(422, f"{path}: error RS801: not a file")
+    try:
+        return read_log(path)
+    except LogError as exc:
+        raise Refused(422, str(exc)) from None
 
 
 def _strings(value, name: str) -> list[str]:
