@@ -82,6 +82,21 @@ def _small_log(base) -> str:
         return fh.read()
 
 
+@pytest.mark.parametrize("name", ['"../../escape"', '"/tmp/rulespec-absolute"', '"nul\\0name"'])
+def test_a_save_is_named_by_the_server_inside_saves(tmp_path, name):
+    spec = tmp_path / "spec" / "odd name?.yaml"
+    spec.parent.mkdir()
+    spec.write_text(SMALL.read_text().replace("name: Coin Grab", f"name: {name}"))
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    with running(saves, [spec]) as (base, _):
+        _, url, token = _person_game(base, spec="odd name?")
+        status, saved = call(f"{url}/save?token={token}", {})
+    assert status == 200, saved
+    assert [p.name for p in saves.iterdir()] == [saved["saved"].rsplit("/", 1)[1]]
+    assert saved["saved"].startswith(f"{saves}/odd_name-")
+
+
 def test_a_log_whose_spec_no_longer_loads_is_refused_as_json(tmp_path):
     spec = tmp_path / "coin_grab.yaml"
     spec.write_text(SMALL.read_text())

@@ -27,7 +27,7 @@ from rulespec.interpreter.choices import seat_name
 
 from ..lang.variants import variant_names
 from . import views
-from .tables import PERSON, Live, Refused, Spec, Tables, same_token, seat_number
+from .tables import PERSON, Live, Refused, Spec, Tables, same_token, save_name, seat_number
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2_000_000  # bytes: a log of a long game, uploaded for a replay
@@ -87,7 +87,7 @@ class Api:
 
     async def save(self, request: Request):
         game, _ = _game_and_seat(self.tables, request)
-        target = Path(self.saves) / f"{game.table.spec.name[:40]}-{game.id}.jsonl".replace(" ", "_")
+        target = Path(self.saves) / save_name(game.spec_path)
         text = await run_in_threadpool(_locked, game, lambda: game.log_lines(target.parent))
         await run_in_threadpool(_write, target, text)
         return {"saved": str(target)}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -370,6 +371,13 @@ def same_token(expected: str | None, given: str | None) -> bool:
         and given is not None
         and secrets.compare_digest(expected.encode(), given.encode("utf-8", "replace"))
     )
+
+
+def save_name(spec_path: str) -> str:
+    """A saved game's file name: the spec file's stem made safe (letters, digits, _
+    and -), and a random part nobody else at the table can guess."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(spec_path).stem).strip("_")[:40] or "game"
+    return f"{stem}-{secrets.token_hex(8)}.jsonl"
 
 
 def _loaded(load):
