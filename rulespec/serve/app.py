@@ -27,7 +27,7 @@ from rulespec.interpreter.choices import seat_name
 
 from ..lang.variants import variant_names
 from . import views
-from .tables import PERSON, Live, Refused, Spec, Tables, same_token, save_name, seat_number
+from .tables import PERSON, Live, Refused, Spec, Tables, same_token, save_name
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2_000_000  # bytes: a log of a long game, uploaded for a replay
@@ -86,9 +86,9 @@ class Api:
         return await run_in_threadpool(_locked, game, one)
 
     async def save(self, request: Request):
-        game, _ = _game_and_seat(self.tables, request)
+        game, seat = _game_and_seat(self.tables, request)
         target = Path(self.saves) / save_name(game.spec_path)
-        text = await run_in_threadpool(_locked, game, lambda: game.log_lines(target.parent))
+        text = await run_in_threadpool(_locked, game, lambda: game.log_lines(target.parent, seat))
         await run_in_threadpool(_write, target, text)
         return {"saved": str(target)}
 
@@ -115,17 +115,18 @@ class Api:
         replay = self.tables.replay(request.path_params["id"])
         _check_token(replay.token, request)
         at = _whole(request.query_params.get("at", "0"), "at")
-        view_as = request.query_params.get("as", "spectator")
-        seat = seat_number(view_as, replay.table.players)
+        names = [_seat_name(s) for s in replay.seats]
+        seat = replay.seat(request.query_params.get("as", names[0]))
         shown = await run_in_threadpool(lambda: views.view(replay.at(at), seat, replay.table))
+        # the seed deals every card: a replay shown to one seat keeps it back
+        told = ("spec", "variants", "players", "game") + (("seed",) if None in replay.seats else ())
         return shown | {
             "at": at,
             "frames": replay.positions,
-            "header": {
-                k: replay.header[k] for k in ("spec", "variants", "players", "seed", "game")
-            },
+            "header": {k: replay.header[k] for k in told},
             "title": replay.table.spec.name,
             "players": [seat_name(p) for p in range(replay.table.players)],
+            "views": names,
         }
 
     async def replay_graph(self, request: Request):
@@ -201,6 +202,10 @@ def _path(value) -> str:
     return value
 
 
+def _seat_name(seat: int | None) -> str:
+    return "spectator" if seat is None else seat_name(seat)
+
+
 def _whole(text: str, name: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) < 10):
         raise Refused(400, f"'{name}' is a whole number")
@@ -236,7 +241,7 @@ def _view(game: Live, seat: int | None) -> dict:
 
 def _links(game: Live) -> dict[str, str]:
     """Each person's seat link, or the spectator's of a watched game."""
-    names = {seat: "spectator" if seat is None else seat_name(seat) for seat in game.tokens}
+    names = {seat: _seat_name(seat) for seat in game.tokens}
     return {
         names[seat]: f"/table?game={game.id}&seat={names[seat]}&token={token}"
         for seat, token in game.tokens.items()

@@ -6,7 +6,8 @@ everything, so a game with a person at it has none. Agents play as soon as it is
 their turn (or one decision at a time, when watched); a person's choice goes through
 the engine's own legal-option check. A replay re-plays a log's choices and keeps the
 game at a few of them, rebuilding any other point when it is asked for, to be looked
-at from any point and any seat.
+at from any point and any seat the log allows: a game a person saved before its end
+shows only that person's seat, whether it is replayed or resumed.
 """
 
 from __future__ import annotations
@@ -136,9 +137,11 @@ class Live:
             raise Refused(422, str(exc)) from None
         self.settle()
 
-    def log_lines(self, folder: Path) -> str:
+    def log_lines(self, folder: Path, seat: int | None) -> str:
         """The game as a log in `folder` that `rulespec replay` reads (and the lobby
-        resumes): its header, and every event, hidden ones too."""
+        resumes): its header, and every event, hidden ones too. Saved by a person
+        before the end, the header names their seat (`saved_by`): the server shows
+        such a log only as that seat sees it."""
         header = {
             "spec": os.path.relpath(Path(self.spec_path).resolve(), folder.resolve()),
             "variants": self.variants,
@@ -150,6 +153,8 @@ class Live:
         }
         if self.state.is_terminal():
             header["result"] = self.state.result
+        elif seat is not None:
+            header["saved_by"] = seat_name(seat)
         records = [header] + self.state.log_for(None)
         return "".join(json.dumps(r, default=list) + "\n" for r in records)
 
@@ -158,7 +163,8 @@ class Live:
 class Replay:
     """A logged game replayed: its choices, and the game at a few of them. Position 0
     is the start, position k the game after its k-th choice, and a last position the
-    chance after the last choice, if any."""
+    chance after the last choice, if any. `seats` are the views it may be looked at
+    from (None: the spectator's)."""
 
     id: str
     header: dict
@@ -167,6 +173,7 @@ class Replay:
     choices: list[tuple[int, dict]]  # (line, choice) of each decision, in order
     positions: int
     checkpoints: dict[int, object]  # position -> the game there
+    seats: list[int | None]
 
     def at(self, position) -> object:
         """The game at `position`, rebuilt from the checkpoint before it (the
@@ -180,6 +187,17 @@ class Replay:
         if position > len(self.choices):  # the chance after the last choice
             _settle_chance(s)
         return s
+
+    def seat(self, name: str) -> int | None:
+        """The view `name` (P1, ...; `spectator`) if this replay may show it; 403 else."""
+        seat = seat_number(name, self.table.players)
+        if seat not in self.seats:
+            saver = seat_name(self.seats[0])
+            raise Refused(
+                403,
+                f"{saver} saved this game before its end: its replay shows only {saver}'s view",
+            )
+        return seat
 
 
 def seat_number(name: str, n: int) -> int | None:
@@ -233,7 +251,9 @@ class Tables:
             raise Refused(
                 400, f"{rules.name} is for {rules.min_players} to {rules.max_players} players"
             )
-        seed = request.get("seed", 0)
+        seed = request.get("seed")
+        if seed is None:  # a fresh deal: nobody at the table can know it in advance
+            seed = secrets.randbelow(MAX_SEED)
         if type(seed) is not int or not -MAX_SEED <= seed < MAX_SEED:
             raise Refused(400, "'seed' is a whole number")
         max_turns = request.get("max_turns")
@@ -245,13 +265,26 @@ class Tables:
         return self._seat(spec.path, rules, variants, seed, seats, max_turns)
 
     def resume(self, path: str, seats) -> Live:
-        """The first game of the log at `path`, played on from its last choice."""
+        """The first game of the log at `path`, played on from its last choice. A game
+        a person saved before its end resumes only with that person at their seat and
+        agents at the others: any other seating would show someone what the saver's
+        seat never saw (a spectator everything, a person's link that seat's cards)."""
         logged = _read(path)[0]
         h = logged.header
-        spec_path, rules = self._log_spec(h, path)
         seats = _strings(seats, "seats")
         if len(seats) != h["players"]:
             raise Refused(400, f"the logged game has {h['players']} seats")
+        saver = _saved_by(h)
+        if saver is not None and [s == PERSON for s in seats] != [
+            p == saver for p in range(len(seats))
+        ]:
+            name = seat_name(saver)
+            raise Refused(
+                403,
+                f"{name} saved this game before its end: it resumes with a person at "
+                f"{name} and agents at every other seat",
+            )
+        spec_path, rules = self._log_spec(h, path)
         choices = [(n, e) for n, e in logged.events if e["event"] == "choice"]
         return self._seat(
             spec_path, rules, h["variants"], h["seed"], seats, h.get("max_turns"), choices
@@ -328,8 +361,8 @@ class Tables:
         logged = _read(path)
         if type(game_number) is not int or not 1 <= game_number <= len(logged):
             raise Refused(400, f"the log has games 1 to {len(logged)}")
-        header = logged[0].header
-        rules = self._log_spec(header, path)[1]
+        header = logged[game_number - 1].header
+        rules = self._log_spec(logged[0].header, path)[1]
         n = header["players"]
         (definition, table), carried = self._definition(rules, n), None
         for one in logged[: game_number - 1]:  # the games before: only what they carry
@@ -338,12 +371,14 @@ class Tables:
             if stuck is not None:
                 raise Refused(422, f"the log does not replay: {stuck[1]}")
             carried = s.carry()
+        saver = _saved_by(header)
         replay = Replay(
             secrets.token_hex(6),
-            logged[game_number - 1].header,
+            header,
             table,
             secrets.token_urlsafe(16),
             *_replayed(definition, logged[game_number - 1], carried),
+            seats=[None, *range(n)] if saver is None else [saver],
         )
         self._hold(replay)
         return replay
@@ -397,6 +432,17 @@ def _read(path: str) -> list:
         return read_log(path)
     except LogError as exc:
         raise Refused(422, str(exc)) from None
+
+
+def _saved_by(header: dict) -> int | None:
+    """The seat that saved the logged game before its end, if one did."""
+    name = header.get("saved_by")
+    if name is None:
+        return None
+    try:
+        return parse_seat(name, header["players"])
+    except ValueError as exc:
+        raise Refused(422, f"saved_by: {exc}") from None
 
 
 def _strings(value, name: str) -> list[str]:
