@@ -37,7 +37,7 @@ PERSON = "person"
 MAX_GAMES = 1000  # held at once; the oldest finished one makes room
 MAX_SEED = 2**63
 MAX_FRAMES = 20_000  # decisions of a replayed game
-MAX_REPLAYED = 200_000  # decisions of all replays held at once (about 1 KB each)
+MAX_REPLAYED = 100_000  # decisions of all replays held at once (about 2 KB each)
 CHECKPOINTS = 16  # games a replay keeps, evenly spaced: any other point is rebuilt
 MAX_DEFINITIONS = 64  # compiled games kept
 
