@@ -1,5 +1,6 @@
 """Fuzz cases for the CLI (issue 12): mutated specs, variants, scenarios, replay logs and
-argument lists, each written into a scratch folder and run through `main()` in process.
+argument lists, each written into a scratch folder and run through `main()` in process;
+and sessions of HTTP requests to `rulespec serve` (issue 24, tests/fuzzing_serve.py).
 
 Shared by tests/test_fuzz.py (a short, deterministic run in the suite) and
 benchmarks/fuzz.py (a campaign of N minutes). A case is built from one integer seed, so
@@ -29,7 +30,7 @@ SPEC_SOURCES = (
 VARIANT_SOURCES = sorted((GAMES / "variants").rglob("*.yaml"))
 SCENARIO_SOURCES = sorted(SCENARIOS.rglob("*.yaml"))
 SMALL_GAME = ROOT / "tests" / "valid" / "coin_grab.yaml"  # the log cases replay this game
-KINDS = ("spec", "variant", "scenario", "log", "argv")
+KINDS = ("spec", "variant", "scenario", "log", "argv", "serve")
 
 # Values a scalar is swapped for: other types, extremes, YAML's own tricks.
 SCALARS = [
@@ -908,12 +909,19 @@ _ARGV_BUILDERS = {
 }
 
 
+def _serve_case(rng: random.Random, seed: int) -> Case:
+    import fuzzing_serve
+
+    return fuzzing_serve.build(rng, seed)
+
+
 BUILDERS = {
     "spec": _spec_case,
     "variant": _variant_case,
     "scenario": _scenario_case,
     "log": _log_case,
     "argv": _argv_case,
+    "serve": _serve_case,
 }
 
 
@@ -1027,7 +1035,12 @@ def run_guarded(
         signal.setitimer(signal.ITIMER_PROF, seconds)
         signal.setitimer(signal.ITIMER_REAL, 6 * seconds)
         try:
-            code = main(argv, stdout=out, stderr=err, stdin=io.StringIO(case.stdin))
+            if case.kind == "serve":  # a session of requests, not a command line
+                import fuzzing_serve
+
+                code = fuzzing_serve.run(case, where, out)
+            else:
+                code = main(argv, stdout=out, stderr=err, stdin=io.StringIO(case.stdin))
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)

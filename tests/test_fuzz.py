@@ -1,10 +1,12 @@
 """The fuzz guard (issue 12): mutated specs, variants, scenarios, replay logs and argument
-lists run through main() in process. Each case must end with exit code 0, 1 or 2, let no
+lists run through main() in process, and sessions of requests to a real `rulespec serve`
+on 127.0.0.1 (issue 24: tests/fuzzing_serve.py). Each case must end with exit code 0, 1 or 2, let no
 exception escape, finish within CASE_SECONDS of CPU time, grow the address space by less than
 CASE_BYTES and write nothing outside its scratch folder. Derandomized, so CI runs the same cases each
 time; benchmarks/fuzz.py runs the same generators for as long as asked."""
 
 import faulthandler
+import importlib.util
 
 import fuzzing
 import pytest
@@ -15,7 +17,7 @@ CASE_SECONDS = 10.0
 CASE_BYTES = 300 * 2**20
 # Sized so the whole file runs in about 30 s on two cores; the slow step runs MORE cases
 # of the two costliest kinds, from other seeds.
-EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 100, "argv": 100}
+EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 100, "argv": 100, "serve": 6}
 MORE = {"log": 200, "argv": 200}
 SEEDS, MORE_SEEDS = st.integers(0, 2**32), st.integers(2**32 + 1, 2**33)
 
@@ -73,6 +75,9 @@ test_fuzz_variant = _fuzz_test("variant", EXAMPLES["variant"])
 test_fuzz_scenario = _fuzz_test("scenario", EXAMPLES["scenario"])
 test_fuzz_log = _fuzz_test("log", EXAMPLES["log"])
 test_fuzz_argv = _fuzz_test("argv", EXAMPLES["argv"])
+test_fuzz_serve = pytest.mark.skipif(
+    importlib.util.find_spec("starlette") is None, reason="needs the serve extra"
+)(_fuzz_test("serve", EXAMPLES["serve"]))
 test_fuzz_more_logs = pytest.mark.slow(
     _fuzz_test("log", MORE["log"], MORE_SEEDS, "test_fuzz_more_logs")
 )
