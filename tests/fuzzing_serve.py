@@ -310,7 +310,9 @@ def new_game(s: Session) -> None:
     if s.rng.random() < 0.1:
         body["seats"][s.rng.randrange(n)] = s.rng.choice(ODD_SEATS)
     if s.rng.random() < 0.1:
-        body["variants"] = s.rng.choice([["two_player"], ["advanced"], ["nope"], ["x"] * 40])
+        body["variants"] = s.rng.choice(
+            [["two_player"], ["advanced", "long_5"], ["reverse"], ["nope"], ["two_player"] * 300]
+        )
     if s.rng.random() < 0.05:
         del body["seed"]  # a fresh deal: this game is not the same each time
     status, answer = s.post("/api/games", s.mangled(body))

@@ -63,12 +63,18 @@ class Spec:
     loaded: dict = field(default_factory=dict, repr=False)  # variants -> the spec
 
     def load(self, variants: list[str]):
-        """The spec with `variants`, loaded once."""
+        """The spec with `variants`, each named once (a list of a thousand took the
+        loader 40 s), loaded once."""
         unknown = [v for v in variants if v not in self.variants]
         if unknown:
             raise Refused(400, f"{self.id} has no variant '{unknown[0]}'")
+        twice = [v for k, v in enumerate(variants) if v in variants[:k]]
+        if twice:
+            raise Refused(400, f"the variant '{twice[0]}' is named twice")
         key = tuple(variants)
         if key not in self.loaded:
+            if len(self.loaded) >= MAX_DEFINITIONS:  # orders of many variants are many
+                self.loaded.clear()
             self.loaded[key] = _loaded(lambda: load_spec(self.path, variants=variants))
         return self.loaded[key]
 
