@@ -3,6 +3,7 @@ hidden information at the wire, many games at once, save, resume and replay, Ctr
 
 import json
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -231,6 +232,25 @@ def test_a_saved_game_replays_and_resumes(server, tmp_path):
         status, refused = call(base + path, request)
         assert status == 422
         assert refused["error"].startswith(f"the log does not replay: line {at + 1}: ")
+
+
+def test_a_resumed_game_with_variant_files_saves_a_log_that_replays(server, tmp_path):
+    """`rulespec run --log` names its variants by file, relative to the log's folder;
+    played on and saved elsewhere, the game names them relative to the save."""
+    base, _ = server
+    shutil.copytree(GAMES, tmp_path / "games")
+    log = tmp_path / "logs" / "game.jsonl"
+    log.parent.mkdir()
+    spec = tmp_path / "games" / "take_the_gold.yaml"
+    run = ("run", spec, "--variant", "two_player", "--max-turns", "4", "--log", log)
+    assert cli(*run)[0] == 0
+    status, resumed = call(f"{base}/api/games", {"resume": str(log), "seats": ["person", "random"]})
+    assert status == 200, resumed
+    url, token = seat_api(base, resumed["links"]["P1"])
+    saved = call(f"{url}/save?token={token}", {})[1]["saved"]
+    assert Path(saved).parent != log.parent
+    code, out, _ = cli("replay", saved)
+    assert code == 0 and "the same as the log" in out
 
 
 def test_a_replay_shows_each_seat_its_own_view(server, tmp_path):

@@ -28,7 +28,7 @@ from rulespec.interpreter.choices import seat_name
 from ..lang.compiler import load_spec
 from ..lang.diagnostics import SpecError
 from ..lang.limits import MAX_TURN_LIMIT
-from ..table.files import named_spec
+from ..table.files import SPEC_SUFFIXES, named_spec
 from ..table.replay import LogError, apply_logged, play_choices, read_log, start
 from ..table.scenarios import parse_seat
 from . import views
@@ -149,8 +149,8 @@ class Live:
         before the end, the header names their seat (`saved_by`): the server shows
         such a log only as that seat sees it."""
         header = {
-            "spec": os.path.relpath(Path(self.spec_path).resolve(), folder.resolve()),
-            "variants": self.variants,
+            "spec": _relative(self.spec_path, folder),
+            "variants": [_relative(v, folder) if os.path.isabs(v) else v for v in self.variants],
             "players": len(self.seats),
             "seed": self.seed,
             "game": 1,
@@ -290,11 +290,9 @@ class Tables:
                 f"{name} saved this game before its end: it resumes with a person at "
                 f"{name} and agents at every other seat",
             )
-        spec_path, rules = self._log_spec(h, path)
+        spec_path, variants, rules = self._log_spec(h, path)
         choices = [(n, e) for n, e in logged.events if e["event"] == "choice"]
-        return self._seat(
-            spec_path, rules, h["variants"], h["seed"], seats, h.get("max_turns"), choices
-        )
+        return self._seat(spec_path, rules, variants, h["seed"], seats, h.get("max_turns"), choices)
 
     def _seat(self, spec_path, rules, variants, seed, seats, max_turns, choices=()) -> Live:
         """A new game, its agents seated, the logged `choices` applied, held by id."""
@@ -368,7 +366,7 @@ class Tables:
         if type(game_number) is not int or not 1 <= game_number <= len(logged):
             raise Refused(400, f"the log has games 1 to {len(logged)}")
         header = logged[game_number - 1].header
-        rules = self._log_spec(logged[0].header, path)[1]
+        rules = self._log_spec(logged[0].header, path)[2]
         n = header["players"]
         (definition, table), carried = self._definition(rules, n), None
         for one in logged[: game_number - 1]:  # the games before: only what they carry
@@ -389,18 +387,25 @@ class Tables:
         self._hold(replay)
         return replay
 
-    def _log_spec(self, header: dict, path: str):
-        """The spec a log names: the file beside the log, else a served spec of that
-        file name (an uploaded log has no folder of its own)."""
+    def _log_spec(self, header: dict, path: str) -> tuple[str, list[str], object]:
+        """The spec a log names, its variants as a game played on names them (a file by
+        its full path, wherever it is saved next), and the rules: the files beside the
+        log, else a served spec of that file name (an uploaded log has no folder)."""
+        folder = Path(path).parent
         try:
-            beside = Path(path).parent / header["spec"]
-            return beside, _loaded(lambda: named_spec(header["spec"], path, header["variants"]))
+            rules = _loaded(lambda: named_spec(header["spec"], path, header["variants"]))
+            variants = [
+                os.path.abspath(folder / v) if v.endswith(SPEC_SUFFIXES) else v
+                for v in header["variants"]
+            ]
+            return str(folder / header["spec"]), variants, rules
         except ValueError:
             pass
         stem = Path(header["spec"]).name
         for s in self.specs.values():
             if Path(s.path).name == stem:
-                return s.path, s.load([Path(v).stem for v in header["variants"]])
+                names = [Path(v).stem for v in header["variants"]]
+                return s.path, names, s.load(names)
         raise Refused(422, f"the log's spec '{header['spec'][:200]}' is not here")
 
 
@@ -419,6 +424,11 @@ def save_name(spec_path: str) -> str:
     and -), and a random part nobody else at the table can guess."""
     stem = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(spec_path).stem).strip("_")[:40] or "game"
     return f"{stem}-{secrets.token_hex(8)}.jsonl"
+
+
+def _relative(file: str, folder: Path) -> str:
+    """`file` as a log in `folder` names it."""
+    return os.path.relpath(Path(file).resolve(), folder.resolve())
 
 
 def _loaded(load):
