@@ -805,8 +805,11 @@ class _Compiler:
         multiplies. (Aggregates over players alone were never bounded: a spec that
         validated stays valid.)"""
         deck = max(
-            sum(k for _, k in spec.deck_for(n))
-            for n in range(spec.min_players, spec.max_players + 1)
+            (
+                sum(k for _, k in spec.deck_for(n))
+                for n in range(spec.min_players, spec.max_players + 1)
+            ),
+            default=0,  # no player count at all: RS401 says so
         )
 
         def passes(node) -> int:
