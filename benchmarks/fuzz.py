@@ -1,8 +1,9 @@
-"""A fuzz campaign over the CLI (issue 12) and the library API (issue 24): the generators
-of tests/fuzzing.py for N minutes, each case run through main() (an API case through
-fuzzing.run_api) in a worker process with its address space capped
-(RLIMIT_AS: its size when the case starts plus 1 GB), so a blow-up is a MemoryError or a
-dead worker, never a dead machine. A case still running after --hang seconds is a hang: the
+"""A fuzz campaign over the CLI (issue 12), the library API and `rulespec serve` over HTTP
+(issue 24): the generators of tests/fuzzing.py for N minutes, each case run through main()
+(an API case through fuzzing.run_api, a serve case as a session of requests to a server on
+127.0.0.1) in a worker process with its address space capped (RLIMIT_AS: its size when the
+case starts plus 1 GB), so a blow-up is a MemoryError or a dead worker, never a dead
+machine. A case still running after --hang seconds is a hang: the
 worker is killed and replaced.
 
     python benchmarks/fuzz.py --minutes 30 --seed 1 --out /tmp/fuzz-out

@@ -1677,7 +1677,7 @@ def _serve(args, out, err) -> int:
 
     try:
         serve(args.specs, args.host, args.port, args.saves, out)
-    except ValueError as exc:  # the address is taken, or not one
+    except ValueError as exc:  # no folder to save in; the address is taken, or not one
         raise UsageError(str(exc)) from None
     return 0
 

@@ -1,7 +1,8 @@
 """Fuzz cases for the CLI (issue 12): mutated specs, variants, scenarios, replay logs and
 argument lists, each written into a scratch folder and run through `main()` in process;
 and for the library (issue 24): scripts of random calls on Game, State and the
-PettingZoo and OpenSpiel wrappers, run by `run_api`.
+PettingZoo and OpenSpiel wrappers, run by `run_api`; and sessions of HTTP requests to
+`rulespec serve` (issue 24, tests/fuzzing_serve.py).
 
 Shared by tests/test_fuzz.py (a short, deterministic run in the suite) and
 benchmarks/fuzz.py (a campaign of N minutes). A case is built from one integer seed, so
@@ -32,7 +33,7 @@ SPEC_SOURCES = (
 VARIANT_SOURCES = sorted((GAMES / "variants").rglob("*.yaml"))
 SCENARIO_SOURCES = sorted(SCENARIOS.rglob("*.yaml"))
 SMALL_GAME = ROOT / "tests" / "valid" / "coin_grab.yaml"  # the log cases replay this game
-KINDS = ("spec", "variant", "scenario", "log", "argv", "api")
+KINDS = ("spec", "variant", "scenario", "log", "argv", "api", "serve")
 
 # Values a scalar is swapped for: other types, extremes, YAML's own tricks.
 SCALARS = [
@@ -1065,6 +1066,12 @@ _WRAPPERS = {  # wrapper: (the module it needs, what plays the script through it
 RUNNERS = {"api": run_api}  # the kinds that run something else than main()
 
 
+def _serve_case(rng: random.Random, seed: int) -> Case:
+    import fuzzing_serve
+
+    return fuzzing_serve.build(rng, seed)
+
+
 BUILDERS = {
     "spec": _spec_case,
     "variant": _variant_case,
@@ -1072,6 +1079,7 @@ BUILDERS = {
     "log": _log_case,
     "argv": _argv_case,
     "api": _api_case,
+    "serve": _serve_case,
 }
 
 
@@ -1185,8 +1193,13 @@ def run_guarded(
         signal.setitimer(signal.ITIMER_PROF, seconds)
         signal.setitimer(signal.ITIMER_REAL, 6 * seconds)
         try:
-            run = RUNNERS.get(case.kind, main)
-            code = run(argv, stdout=out, stderr=err, stdin=io.StringIO(case.stdin))
+            if case.kind == "serve":  # a session of requests, not a command line
+                import fuzzing_serve
+
+                code = fuzzing_serve.run(case, where, out)
+            else:
+                run = RUNNERS.get(case.kind, main)
+                code = run(argv, stdout=out, stderr=err, stdin=io.StringIO(case.stdin))
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -1,12 +1,14 @@
 """The fuzz guard (issue 12): mutated specs, variants, scenarios, replay logs and argument
-lists run through main() in process, and scripts of random calls of the library's API
-(issue 24). Each case must end with exit code 0, 1 or 2, let no exception escape (an API
-call may be refused only with IllegalChoice or ValueError and a message), finish within
-CASE_SECONDS of CPU time, grow the address space by less than CASE_BYTES and write
-nothing outside its scratch folder. Derandomized, so CI runs the same cases each
+lists run through main() in process, scripts of random calls of the library's API
+(issue 24), and sessions of requests to a real `rulespec serve` on 127.0.0.1 (issue 24:
+tests/fuzzing_serve.py). Each case must end with exit code 0, 1 or 2, let no exception
+escape (an API call may be refused only with IllegalChoice or ValueError and a message),
+finish within CASE_SECONDS of CPU time, grow the address space by less than CASE_BYTES
+and write nothing outside its scratch folder. Derandomized, so CI runs the same cases each
 time; benchmarks/fuzz.py runs the same generators for as long as asked."""
 
 import faulthandler
+import importlib.util
 
 import fuzzing
 import pytest
@@ -17,7 +19,7 @@ CASE_SECONDS = 10.0
 CASE_BYTES = 300 * 2**20
 # Sized so the whole file runs in about 30 s on two cores; the slow step runs MORE cases
 # of the two costliest kinds, from other seeds.
-EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 100, "argv": 100, "api": 60}
+EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 100, "argv": 100, "api": 60, "serve": 6}
 MORE = {"log": 200, "argv": 200}
 SEEDS, MORE_SEEDS = st.integers(0, 2**32), st.integers(2**32 + 1, 2**33)
 
@@ -76,6 +78,9 @@ test_fuzz_scenario = _fuzz_test("scenario", EXAMPLES["scenario"])
 test_fuzz_log = _fuzz_test("log", EXAMPLES["log"])
 test_fuzz_argv = _fuzz_test("argv", EXAMPLES["argv"])
 test_fuzz_api = _fuzz_test("api", EXAMPLES["api"])
+test_fuzz_serve = pytest.mark.skipif(
+    importlib.util.find_spec("starlette") is None, reason="needs the serve extra"
+)(_fuzz_test("serve", EXAMPLES["serve"]))
 test_fuzz_more_logs = pytest.mark.slow(
     _fuzz_test("log", MORE["log"], MORE_SEEDS, "test_fuzz_more_logs")
 )

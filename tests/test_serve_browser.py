@@ -67,7 +67,13 @@ def test_a_person_plays_a_whole_game_by_clicking(served, browser):
         page.wait_for_function(SOME)
         if page.text_content("#result"):
             break
-        page.click("#options button")
+        button = page.query_selector("#options button")
+        try:
+            button.click(timeout=5000)
+        except (AttributeError, playwright.Error):  # redrawn meanwhile (None, detached)
+            continue
+        # until the choice's answer is drawn: never a second click on a stale option
+        button.wait_for_element_state("hidden")
         clicks += 1
     game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
     assert game.state.is_terminal() and clicks > 0
@@ -173,7 +179,8 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
             assert fired.startswith("last fired: ") and ":" not in fired[len("last fired: ") :]
             assert page.locator("#graph .fired").count() == 1
     assert at == 1
+    assert hand(page, "P1") is not None  # the spectator sees P1's hand
     page.select_option("#view-as", "P2")
-    page.wait_for_selector(".player[data-seat=P2] .area[data-zone=hand] .card")
-    assert hand(page, "P1") is None
+    page.wait_for_selector("#status:has-text('you are P2')")  # P2's view is drawn
+    assert hand(page, "P1") is None and hand(page, "P2")
     page.close()

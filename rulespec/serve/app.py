@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import tempfile
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from rulespec.interpreter.choices import seat_name
 
 from ..lang.variants import variant_names
 from . import views
-from .tables import PERSON, Live, Refused, Spec, Tables, seat_number
+from .tables import PERSON, Live, Refused, Spec, Tables, same_token, save_name
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2_000_000  # bytes: a log of a long game, uploaded for a replay
@@ -87,9 +86,9 @@ class Api:
         return await run_in_threadpool(_locked, game, one)
 
     async def save(self, request: Request):
-        game, _ = _game_and_seat(self.tables, request)
-        target = Path(self.saves) / f"{game.table.spec.name[:40]}-{game.id}.jsonl".replace(" ", "_")
-        text = await run_in_threadpool(_locked, game, lambda: game.log_lines(target.parent))
+        game, seat = _game_and_seat(self.tables, request)
+        target = Path(self.saves) / save_name(game.spec_path)
+        text = await run_in_threadpool(_locked, game, lambda: game.log_lines(target.parent, seat))
         await run_in_threadpool(_write, target, text)
         return {"saved": str(target)}
 
@@ -116,18 +115,18 @@ class Api:
         replay = self.tables.replay(request.path_params["id"])
         _check_token(replay.token, request)
         at = _whole(request.query_params.get("at", "0"), "at")
-        view_as = request.query_params.get("as", "spectator")
-        seat = seat_number(view_as, replay.table.players)
-        frame = replay.frame(at)
-        shown = await run_in_threadpool(views.view, frame, seat, replay.table)
+        names = [_seat_name(s) for s in replay.seats]
+        seat = replay.seat(request.query_params.get("as", names[0]))
+        shown = await run_in_threadpool(lambda: views.view(replay.at(at), seat, replay.table))
+        # the seed deals every card: a replay shown to one seat keeps it back
+        told = ("spec", "variants", "players", "game") + (("seed",) if None in replay.seats else ())
         return shown | {
             "at": at,
-            "frames": len(replay.frames),
-            "header": {
-                k: replay.header[k] for k in ("spec", "variants", "players", "seed", "game")
-            },
+            "frames": replay.positions,
+            "header": {k: replay.header[k] for k in told},
             "title": replay.table.spec.name,
             "players": [seat_name(p) for p in range(replay.table.players)],
+            "views": names,
         }
 
     async def replay_graph(self, request: Request):
@@ -177,13 +176,21 @@ async def _http_error(request: Request, exc: HTTPException):
 
 
 async def _body(request: Request) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, f"a request is at most {MAX_BODY:,} bytes")
+    """The request's JSON object, read no further than MAX_BODY bytes."""
+    too_big = Refused(413, f"a request is at most {MAX_BODY:,} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise too_big
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise too_big
     try:
         body = json.loads(raw or b"{}")
+        json.dumps(body, ensure_ascii=False).encode()  # a lone surrogate (\ud800) is no text
     except (ValueError, RecursionError):
-        raise Refused(400, "the request is not JSON") from None
+        raise Refused(400, "the request is not JSON text") from None
     if not isinstance(body, dict):
         raise Refused(400, "the request is a JSON object")
     return body
@@ -195,6 +202,10 @@ def _path(value) -> str:
     return value
 
 
+def _seat_name(seat: int | None) -> str:
+    return "spectator" if seat is None else seat_name(seat)
+
+
 def _whole(text: str, name: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) < 10):
         raise Refused(400, f"'{name}' is a whole number")
@@ -202,8 +213,7 @@ def _whole(text: str, name: str) -> int:
 
 
 def _check_token(expected: str, request: Request) -> None:
-    token = request.query_params.get("token")
-    if token is None or not secrets.compare_digest(expected, token):
+    if not same_token(expected, request.query_params.get("token")):
         raise Refused(403, "this link's token is wrong: ask for the replay's link")
 
 
@@ -231,7 +241,7 @@ def _view(game: Live, seat: int | None) -> dict:
 
 def _links(game: Live) -> dict[str, str]:
     """Each person's seat link, or the spectator's of a watched game."""
-    names = {seat: "spectator" if seat is None else seat_name(seat) for seat in game.tokens}
+    names = {seat: _seat_name(seat) for seat in game.tokens}
     return {
         names[seat]: f"/table?game={game.id}&seat={names[seat]}&token={token}"
         for seat, token in game.tokens.items()
@@ -239,16 +249,20 @@ def _links(game: Live) -> dict[str, str]:
 
 
 def _write(target: Path, text: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write a save whole or not at all; 507 when the system refuses (a full disk)."""
     temporary = target.with_suffix(".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, target)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise Refused(507, f"cannot save the game: {exc.strerror or exc}") from None
 
 
 def _open_text(tables: Tables, text: str, number):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "uploaded.jsonl"
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")  # _body let no lone surrogate through
         try:
             return tables.open_log(str(path), number)
         except Refused as exc:
@@ -280,11 +294,14 @@ def served_specs(paths: list[str]) -> list[Spec]:
 
 
 def serve(paths: list[str], host: str, port: int, saves: str, out) -> None:
-    """Serve until Ctrl-C (uvicorn stops, then the interrupt goes on to the caller)."""
+    """Serve until Ctrl-C (uvicorn stops, then the interrupt goes on to the caller).
+    ValueError for a `saves` that is no folder to write in, or an address taken."""
     import socket
 
     import uvicorn
 
+    if not (os.path.isdir(saves) and os.access(saves, os.W_OK | os.X_OK)):
+        raise ValueError(f"--saves {saves!r} is not a folder the server can write in")
     app = create_app(served_specs(paths), saves)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -5,13 +5,17 @@ has the spectator's place of a game only agents play (watch mode): a spectator s
 everything, so a game with a person at it has none. Agents play as soon as it is
 their turn (or one decision at a time, when watched); a person's choice goes through
 the engine's own legal-option check. A replay re-plays a log's choices and keeps the
-game after every decision, to be looked at from any point and any seat.
+game at a few of them, rebuilding any other point when it is asked for, to be looked
+at from any point and any seat the log allows: a game a person saved before its end
+shows only that person's seat, whether it is replayed or resumed.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -22,8 +26,9 @@ from rulespec.interpreter.agents import decide, make_agents
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.compiler import load_spec
+from ..lang.diagnostics import SpecError
 from ..lang.limits import MAX_TURN_LIMIT
-from ..table.files import named_spec
+from ..table.files import SPEC_SUFFIXES, named_spec
 from ..table.replay import LogError, apply_logged, play_choices, read_log, start
 from ..table.scenarios import parse_seat
 from . import views
@@ -31,7 +36,9 @@ from . import views
 PERSON = "person"
 MAX_GAMES = 1000  # held at once; the oldest finished one makes room
 MAX_SEED = 2**63
-MAX_FRAMES = 20_000  # decisions a replay keeps
+MAX_FRAMES = 20_000  # decisions of a replayed game
+MAX_REPLAYED = 100_000  # decisions of all replays held at once (about 2 KB each)
+CHECKPOINTS = 16  # games a replay keeps, evenly spaced: any other point is rebuilt
 MAX_DEFINITIONS = 64  # compiled games kept
 
 
@@ -56,13 +63,19 @@ class Spec:
     loaded: dict = field(default_factory=dict, repr=False)  # variants -> the spec
 
     def load(self, variants: list[str]):
-        """The spec with `variants`, loaded once."""
+        """The spec with `variants`, each named once (a list of a thousand took the
+        loader 40 s), loaded once."""
         unknown = [v for v in variants if v not in self.variants]
         if unknown:
             raise Refused(400, f"{self.id} has no variant '{unknown[0]}'")
+        twice = [v for k, v in enumerate(variants) if v in variants[:k]]
+        if twice:
+            raise Refused(400, f"the variant '{twice[0]}' is named twice")
         key = tuple(variants)
         if key not in self.loaded:
-            self.loaded[key] = load_spec(self.path, variants=variants)
+            if len(self.loaded) >= MAX_DEFINITIONS:  # orders of many variants are many
+                self.loaded.clear()
+            self.loaded[key] = _loaded(lambda: load_spec(self.path, variants=variants))
         return self.loaded[key]
 
 
@@ -89,8 +102,7 @@ class Live:
     def seat_of(self, name: str, token: str | None) -> int | None:
         """The seat `name` (P1, ...; `spectator`) if `token` is its token; 403 else."""
         seat = seat_number(name, len(self.seats))
-        expected = self.tokens.get(seat)
-        if expected is None or token is None or not secrets.compare_digest(expected, token):
+        if not same_token(self.tokens.get(seat), token):
             raise Refused(403, f"this link is not {name}'s: ask for the game's seat links")
         return seat
 
@@ -131,12 +143,14 @@ class Live:
             raise Refused(422, str(exc)) from None
         self.settle()
 
-    def log_lines(self, folder: Path) -> str:
+    def log_lines(self, folder: Path, seat: int | None) -> str:
         """The game as a log in `folder` that `rulespec replay` reads (and the lobby
-        resumes): its header, and every event, hidden ones too."""
+        resumes): its header, and every event, hidden ones too. Saved by a person
+        before the end, the header names their seat (`saved_by`): the server shows
+        such a log only as that seat sees it."""
         header = {
-            "spec": os.path.relpath(Path(self.spec_path).resolve(), folder.resolve()),
-            "variants": self.variants,
+            "spec": _relative(self.spec_path, folder),
+            "variants": [_relative(v, folder) if os.path.isabs(v) else v for v in self.variants],
             "players": len(self.seats),
             "seed": self.seed,
             "game": 1,
@@ -145,24 +159,51 @@ class Live:
         }
         if self.state.is_terminal():
             header["result"] = self.state.result
+        elif seat is not None:
+            header["saved_by"] = seat_name(seat)
         records = [header] + self.state.log_for(None)
         return "".join(json.dumps(r, default=list) + "\n" for r in records)
 
 
 @dataclass
 class Replay:
-    """A logged game replayed: the game after each decision (frames[0] is the start)."""
+    """A logged game replayed: its choices, and the game at a few of them. Position 0
+    is the start, position k the game after its k-th choice, and a last position the
+    chance after the last choice, if any. `seats` are the views it may be looked at
+    from (None: the spectator's)."""
 
     id: str
     header: dict
-    frames: list
     table: views.Table
     token: str
+    choices: list[tuple[int, dict]]  # (line, choice) of each decision, in order
+    positions: int
+    checkpoints: dict[int, object]  # position -> the game there
+    seats: list[int | None]
 
-    def frame(self, index) -> object:
-        if not isinstance(index, int) or not 0 <= index < len(self.frames):
-            raise Refused(400, f"'at' is a position from 0 to {len(self.frames) - 1}")
-        return self.frames[index]
+    def at(self, position) -> object:
+        """The game at `position`, rebuilt from the checkpoint before it (the
+        checkpoints are never written)."""
+        if not isinstance(position, int) or not 0 <= position < self.positions:
+            raise Refused(400, f"'at' is a position from 0 to {self.positions - 1}")
+        begin = max(k for k in self.checkpoints if k <= position)
+        s = self.checkpoints[begin].clone()
+        for number, choice in self.choices[begin:position]:
+            _apply_logged(s, number, choice)
+        if position > len(self.choices):  # the chance after the last choice
+            _settle_chance(s)
+        return s
+
+    def seat(self, name: str) -> int | None:
+        """The view `name` (P1, ...; `spectator`) if this replay may show it; 403 else."""
+        seat = seat_number(name, self.table.players)
+        if seat not in self.seats:
+            saver = seat_name(self.seats[0])
+            raise Refused(
+                403,
+                f"{saver} saved this game before its end: its replay shows only {saver}'s view",
+            )
+        return seat
 
 
 def seat_number(name: str, n: int) -> int | None:
@@ -186,14 +227,18 @@ class Tables:
         # compiled once per spec and player count: a game definition is never written
         self.definitions: dict[tuple, tuple] = {}  # (id of the spec, n) -> (Game, Table, spec)
 
-    def definition(self, rules, n: int) -> tuple[Game, views.Table]:
-        """The game definition and view helper of `rules` at `n` players."""
+    def _definition(self, rules, n: int) -> tuple[Game, views.Table]:
+        """The game definition and view helper of `rules` at `n` players; 422 for a
+        player count the rules do not allow (a log's)."""
         key = (id(rules), n)
         with self.lock:
             if key not in self.definitions:
                 if len(self.definitions) >= MAX_DEFINITIONS:
                     self.definitions.clear()
-                self.definitions[key] = (Game(rules, n), views.Table(rules, n), rules)
+                try:
+                    self.definitions[key] = (Game(rules, n), views.Table(rules, n), rules)
+                except ValueError as exc:
+                    raise Refused(422, str(exc)) from None
             return self.definitions[key][:2]
 
     def lobby(self) -> list[dict]:
@@ -212,7 +257,9 @@ class Tables:
             raise Refused(
                 400, f"{rules.name} is for {rules.min_players} to {rules.max_players} players"
             )
-        seed = request.get("seed", 0)
+        seed = request.get("seed")
+        if seed is None:  # a fresh deal: nobody at the table can know it in advance
+            seed = secrets.randbelow(MAX_SEED)
         if type(seed) is not int or not -MAX_SEED <= seed < MAX_SEED:
             raise Refused(400, "'seed' is a whole number")
         max_turns = request.get("max_turns")
@@ -224,26 +271,34 @@ class Tables:
         return self._seat(spec.path, rules, variants, seed, seats, max_turns)
 
     def resume(self, path: str, seats) -> Live:
-        """The first game of the log at `path`, played on from its last choice."""
-        try:
-            logged = read_log(path)[0]
-        except LogError as exc:
-            raise Refused(422, str(exc)) from None
+        """The first game of the log at `path`, played on from its last choice. A game
+        a person saved before its end resumes only with that person at their seat and
+        agents at the others: any other seating would show someone what the saver's
+        seat never saw (a spectator everything, a person's link that seat's cards)."""
+        logged = _read(path)[0]
         h = logged.header
-        spec_path, rules = self._log_spec(h, path)
         seats = _strings(seats, "seats")
         if len(seats) != h["players"]:
             raise Refused(400, f"the logged game has {h['players']} seats")
+        saver = _saved_by(h)
+        if saver is not None and [s == PERSON for s in seats] != [
+            p == saver for p in range(len(seats))
+        ]:
+            name = seat_name(saver)
+            raise Refused(
+                403,
+                f"{name} saved this game before its end: it resumes with a person at "
+                f"{name} and agents at every other seat",
+            )
+        spec_path, variants, rules = self._log_spec(h, path)
         choices = [(n, e) for n, e in logged.events if e["event"] == "choice"]
-        return self._seat(
-            spec_path, rules, h["variants"], h["seed"], seats, h.get("max_turns"), choices
-        )
+        return self._seat(spec_path, rules, variants, h["seed"], seats, h.get("max_turns"), choices)
 
     def _seat(self, spec_path, rules, variants, seed, seats, max_turns, choices=()) -> Live:
         """A new game, its agents seated, the logged `choices` applied, held by id."""
         n = len(seats)
         agents = _agents(seats, n, seed, rules)
-        definition, table = self.definition(rules, n)
+        definition, table = self._definition(rules, n)
         state = definition.new_initial_state(seed=seed, turn_limit=max_turns)
         for number, choice in choices:
             _apply_logged(state, number, choice)
@@ -265,12 +320,12 @@ class Tables:
         if not game.watched:
             game.settle()
         with self.lock:
-            self._make_room(self.games)
+            self._make_room()
             self.games[game.id] = game
         return game
 
     def _spec(self, name) -> Spec:
-        if name not in self.specs:
+        if not isinstance(name, str) or name not in self.specs:
             raise Refused(400, f"no game '{str(name)[:40]}' here; games: {', '.join(self.specs)}")
         return self.specs[name]
 
@@ -284,59 +339,126 @@ class Tables:
             raise Refused(404, "no such replay (the server may have been restarted)")
         return self.replays[replay_id]
 
-    def _make_room(self, held: dict) -> None:
-        """Forget the oldest finished game (or replay) when the server holds too many."""
-        if len(held) >= MAX_GAMES:
-            done = [k for k, g in held.items() if not isinstance(g, Live) or g.state.is_terminal()]
+    def _make_room(self) -> None:
+        """Forget the oldest finished game when the server holds too many."""
+        if len(self.games) >= MAX_GAMES:
+            done = [k for k, g in self.games.items() if g.state.is_terminal()]
             if not done:
                 raise Refused(429, f"the server holds {MAX_GAMES} games already")
-            del held[done[0]]
+            del self.games[done[0]]
+
+    def _hold(self, replay: Replay) -> None:
+        """Hold `replay`, forgetting the oldest replays while those held would pass
+        MAX_GAMES replays or MAX_REPLAYED decisions between them."""
+        with self.lock:
+            held = self.replays
+            while held and (
+                len(held) >= MAX_GAMES
+                or sum(r.positions for r in held.values()) + replay.positions > MAX_REPLAYED
+            ):
+                del held[next(iter(held))]
+            held[replay.id] = replay
 
     def open_log(self, path: str, game_number: int = 1) -> Replay:
         """A replay of game `game_number` of the log at `path` (a match's later game
         carries the counters of the ones before, as `rulespec run --games` does)."""
-        try:
-            logged = read_log(path)
-        except LogError as exc:
-            raise Refused(422, str(exc)) from None
-        if not isinstance(game_number, int) or not 1 <= game_number <= len(logged):
+        logged = _read(path)
+        if type(game_number) is not int or not 1 <= game_number <= len(logged):
             raise Refused(400, f"the log has games 1 to {len(logged)}")
-        header = logged[0].header
-        rules = self._log_spec(header, path)[1]
+        header = logged[game_number - 1].header
+        rules = self._log_spec(logged[0].header, path)[2]
         n = header["players"]
-        (definition, table), carried = self.definition(rules, n), None
+        (definition, table), carried = self._definition(rules, n), None
         for one in logged[: game_number - 1]:  # the games before: only what they carry
             s = start(definition, one.header, carried)
             stuck = play_choices(s, one)
             if stuck is not None:
                 raise Refused(422, f"the log does not replay: {stuck[1]}")
             carried = s.carry()
-        frames = _replayed(definition, logged[game_number - 1], carried)
+        saver = _saved_by(header)
         replay = Replay(
             secrets.token_hex(6),
-            logged[game_number - 1].header,
-            frames,
+            header,
             table,
             secrets.token_urlsafe(16),
+            *_replayed(definition, logged[game_number - 1], carried),
+            seats=[None, *range(n)] if saver is None else [saver],
         )
-        with self.lock:
-            self._make_room(self.replays)
-            self.replays[replay.id] = replay
+        self._hold(replay)
         return replay
 
-    def _log_spec(self, header: dict, path: str):
-        """The spec a log names: the file beside the log, else a served spec of that
-        file name (an uploaded log has no folder of its own)."""
+    def _log_spec(self, header: dict, path: str) -> tuple[str, list[str], object]:
+        """The spec a log names, its variants as a game played on names them (a file by
+        its full path, wherever it is saved next), and the rules: the files beside the
+        log, else a served spec of that file name (an uploaded log has no folder)."""
+        folder = Path(path).parent
         try:
-            beside = Path(path).parent / header["spec"]
-            return beside, named_spec(header["spec"], path, header["variants"])
+            rules = _loaded(lambda: named_spec(header["spec"], path, header["variants"]))
+            variants = [
+                os.path.abspath(folder / v) if v.endswith(SPEC_SUFFIXES) else v
+                for v in header["variants"]
+            ]
+            return str(folder / header["spec"]), variants, rules
         except ValueError:
             pass
         stem = Path(header["spec"]).name
         for s in self.specs.values():
             if Path(s.path).name == stem:
-                return s.path, s.load([Path(v).stem for v in header["variants"]])
+                names = [Path(v).stem for v in header["variants"]]
+                return s.path, names, s.load(names)
         raise Refused(422, f"the log's spec '{header['spec'][:200]}' is not here")
+
+
+def same_token(expected: str | None, given: str | None) -> bool:
+    """Whether `given` is the secret `expected`, compared in constant time (as bytes:
+    a token may hold any character)."""
+    return (
+        expected is not None
+        and given is not None
+        and secrets.compare_digest(expected.encode(), given.encode("utf-8", "replace"))
+    )
+
+
+def save_name(spec_path: str) -> str:
+    """A saved game's file name: the spec file's stem made safe (letters, digits, _
+    and -), and a random part nobody else at the table can guess."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(spec_path).stem).strip("_")[:40] or "game"
+    return f"{stem}-{secrets.token_hex(8)}.jsonl"
+
+
+def _relative(file: str, folder: Path) -> str:
+    """`file` as a log in `folder` names it."""
+    return os.path.relpath(Path(file).resolve(), folder.resolve())
+
+
+def _loaded(load):
+    """A spec loaded by `load()`; 422 with its problems when it no longer loads."""
+    try:
+        return load()
+    except SpecError as exc:
+        raise Refused(422, f"the spec does not load:\n{exc}") from None
+
+
+def _read(path: str) -> list:
+    """The games of the log file at `path`; 422 for anything else (a pipe or a device
+    would never end)."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise Refused(422, f"{path}: error RS801: not a file")
+    try:
+        return read_log(path)
+    except LogError as exc:
+        raise Refused(422, str(exc)) from None
+
+
+def _saved_by(header: dict) -> int | None:
+    """The seat that saved the logged game before its end, if one did."""
+    name = header.get("saved_by")
+    if name is None:
+        return None
+    try:
+        return parse_seat(name, header["players"])
+    except ValueError as exc:
+        raise Refused(422, f"saved_by: {exc}") from None
 
 
 def _strings(value, name: str) -> list[str]:
@@ -367,19 +489,26 @@ def _apply_logged(s, number: int, choice: dict) -> None:
         raise Refused(422, f"the log does not replay: {stuck}")
 
 
-def _replayed(definition, logged, carried) -> list:
-    """The game of a log after each of its decisions, from its seed and choices."""
-    s = start(definition, logged.header, carried)
-    frames = [s.clone()]
-    for number, choice in logged.events:
-        if choice["event"] != "choice":
-            continue
-        _apply_logged(s, number, choice)
-        frames.append(s.clone())
-        if len(frames) > MAX_FRAMES:
-            raise Refused(422, f"the game has more than {MAX_FRAMES} decisions")
+def _settle_chance(s) -> None:
     while s.is_chance_node():
         s.sample_chance()
-    if s.length != frames[-1].length:
-        frames.append(s.clone())
-    return frames
+
+
+def _replayed(definition, logged, carried) -> tuple:
+    """A logged game's choices, its number of positions, and the game at a few of them
+    (at most CHECKPOINTS, evenly spaced, and the last), from its seed and choices."""
+    choices = [(n, e) for n, e in logged.events if e["event"] == "choice"]
+    if len(choices) > MAX_FRAMES:
+        raise Refused(422, f"the game has more than {MAX_FRAMES} decisions")
+    every = max(1, math.ceil(len(choices) / CHECKPOINTS))
+    s = start(definition, logged.header, carried)
+    checkpoints = {0: s.clone()}
+    for k, (number, choice) in enumerate(choices, 1):
+        _apply_logged(s, number, choice)
+        if k % every == 0:
+            checkpoints[k] = s.clone()
+    length = s.length
+    _settle_chance(s)
+    positions = len(choices) + (2 if s.length != length else 1)
+    checkpoints[positions - 1] = s
+    return choices, positions, checkpoints

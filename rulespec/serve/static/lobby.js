@@ -66,9 +66,9 @@ async function start(event) {
     spec: $("spec").value,
     variants: [...document.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
     players: Number($("players").value),
-    seed: Number($("seed").value),
     seats: [...document.querySelectorAll("input[name=seat]")].map((i) => i.value.trim()),
   };
+  if ($("seed").value !== "") request.seed = Number($("seed").value);  // else a fresh deal
   showLinks((await api("/api/games", request)).links);
 }
 

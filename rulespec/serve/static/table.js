@@ -7,7 +7,7 @@ const replayId = query.get("replay");
 const seat = query.get("seat");
 const base = replayId ? `/api/replays/${replayId}` : `/api/games/${query.get("game")}/${seat}`;
 const $ = (id) => document.getElementById(id);
-let at = 0, frames = 1, viewAs = "spectator", timer = null, graphShown = false, lastFired = null;
+let at = 0, frames = 1, viewAs = null, timer = null, graphShown = false, lastFired = null;
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -103,7 +103,7 @@ function counterTable(counters) {
 }
 
 async function refresh() {
-  const v = replayId ? await api("", {at, as: viewAs}) : await api("");
+  const v = replayId ? await api("", viewAs ? {at, as: viewAs} : {at}) : await api("");
   if (replayId) drawReplay(v);
   draw(v);
   await graph();
@@ -181,8 +181,8 @@ function drawReplay(v) {
   slider.value = String(at);
   $("where").textContent = `decision ${at} of ${frames - 1}, event ${v.events}`;
   const select = $("view-as");
-  if (select.options.length === 0) {
-    for (const s of ["spectator", ...v.players]) select.append(el("option", {value: s}, s));
+  if (select.options.length === 0) {  // the views this replay may show
+    for (const s of v.views) select.append(el("option", {value: s}, s));
   }
 }
 
