@@ -389,14 +389,20 @@ class State(Table):
 
     def observation(self, seat: int | None) -> dict:
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
-            raise ValueError(f"no seat {seat!r}: the seats are 0 to {self._n - 1}, or None")
-        return observation(self, seat)
+        return observation(self, self._seat(seat, spectator=True))
+
+    def _seat(self, seat, spectator: bool = False):
+        """seat, if the game has it (or None, for a spectator where one is asked for);
+        ValueError naming the seats otherwise."""
+        if (seat is None and spectator) or (type(seat) is int and 0 <= seat < self._n):
+            return seat
+        also = ", or None" if spectator else ""
+        raise ValueError(f"no seat {seat!r}: the seats are 0 to {self._n - 1}{also}")
 
     def log_for(self, seat: int | None, start: int = 0) -> list[dict]:
         """The event log as `seat` sees it; None: everything. `start` skips the events
         before it, for a caller that follows a game as it goes."""
-        return log_for(self, seat, start)
+        return log_for(self, self._seat(seat, spectator=True), start)
 
     def redeal(self, seat: int, rng: random.Random, *, canonical: bool = False) -> None:
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
@@ -409,6 +415,7 @@ class State(Table):
         With `canonical`, the hidden cards are put in order of type before the shuffle,
         so the deal depends only on the seat's view and `rng`, not on where the hidden
         cards truly lie (the default keeps the older deal, which seeded games rely on)."""
+        self._seat(seat)
         now = self._redeal_hidden(
             seat, rng, canonical
         )  # bumps the version: the next check runs them all
@@ -496,6 +503,7 @@ class State(Table):
 
     def evaluate(self, player: int) -> int:
         """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
+        self._seat(player)
         if self.game.evaluation is None:
             raise ValueError(f"{self.game.spec.name} declares no evaluation")
         try:

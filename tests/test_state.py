@@ -148,3 +148,15 @@ def test_an_observation_for_a_seat_the_game_lacks_is_refused(seat):
     with pytest.raises(ValueError, match=r"^no seat .*: the seats are 0 to 1, or None$"):
         state.observation(seat)
     assert state.observation(1)["seat"] == "P2" and state.observation(None)["seat"] is None
+
+
+@pytest.mark.parametrize("seat", [-1, 2, True, "P1"])
+def test_a_log_a_re_deal_or_an_evaluation_for_a_seat_the_game_lacks_is_refused(seat):
+    """log_for(-1) gave the omniscient log's cards to no seat; redeal('x') passed."""
+    state = gems().new_initial_state(0)
+    with pytest.raises(ValueError, match=r"^no seat .*: the seats are 0 to 1, or None$"):
+        state.log_for(seat)
+    with pytest.raises(ValueError, match=r"^no seat .*: the seats are 0 to 1$"):
+        state.redeal(seat, random.Random(0))
+    with pytest.raises(ValueError, match=r"^no seat .*: the seats are 0 to 1$"):
+        state.evaluate(seat)
