@@ -617,7 +617,7 @@ class StatementCompiler:
 
         def take(g, point, option):
             src, dst, count = point.data
-            g.move_card(first_of_type(g._zones[src], g._ctype, option.card_type), dst)
+            g.move_cards((first_of_type(g._zones[src], g._ctype, option.card_type),), dst)
             draw_one(g, point.env, src, dst, count - 1)
 
         return move_random

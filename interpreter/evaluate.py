@@ -59,6 +59,11 @@ def _one(cards, ctype, kinds) -> list:
     return []
 
 
+def _of_types(cards, ctype, keep) -> list:
+    """The cards whose type `keep` (a table by card type) says to keep, in order."""
+    return list(compress(cards, map(keep.__getitem__, map(ctype.__getitem__, cards))))
+
+
 def _top(cards, n) -> list:
     """The top n cards of a zone, top first."""
     return cards[len(cards) - n :][::-1] if n > 0 else []
@@ -159,6 +164,7 @@ class Compiler:
             "_of": _of,
             "_one": _one,
             "_top": _top,
+            "_of_types": _of_types,
             "_others": _others,
             "_without": _without,
             "_team": defs.team_of,
@@ -174,7 +180,9 @@ class Compiler:
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
         self.tests: dict = {}  # a named condition -> its function (see conditions)
         self.bound: dict[str, int] = {}  # locals known while compiling: written as constants
-        self.card_type: dict[str, int] = {}  # locals known to hold one card of this type
+        self.hoisted: dict[int, str] = {}  # id of a node -> the source of its cached value
+        # locals known to hold one card of a type: the type, or a Python name holding it
+        self.card_type: dict[str, int | str] = {}
         self.reads: set[str] = set()  # the locals read by the code compiled so far
 
     @contextmanager
@@ -202,15 +210,24 @@ class Compiler:
 
     def expr(self, e: ir.Expr):
         """A function (game, env) -> the value of e."""
-        return self.function(self.source(e), e.span)
+        return self._apart(self.source, e)
 
     def cards(self, e: ir.Expr):
         """A function giving a list of card ids, whether e is a zone or a card set."""
-        return self.function(self.cards_source(e), e.span)
+        return self._apart(self.cards_source, e)
 
     def players(self, e: ir.Expr):
         """A function giving a tuple of seats, whether e is one player or a set."""
-        return self.function(self.players_source(e), e.span)
+        return self._apart(self.players_source, e)
+
+    def _apart(self, source, e: ir.Expr):
+        """A function of its own for e: it sees none of the values the code being written
+        holds in its locals (hoisted parts), only (game, env) and constants."""
+        saved, self.hoisted = self.hoisted, {}
+        try:
+            return self.function(source(e), e.span)
+        finally:
+            self.hoisted = saved
 
     def function(self, source: str, span: ir.Span):
         w = CodeWriter("expr", span)
@@ -232,14 +249,18 @@ class Compiler:
         self.reads.add(name)
         return f"env[{self.constant(name)}]"
 
-    def _typed_card(self, e: ir.Expr) -> int | None:
-        """The type of the one card e holds, when known as the code is compiled."""
+    def _typed_card(self, e: ir.Expr) -> int | str | None:
+        """The type of the one card e holds, when known as the code is compiled: a card
+        type, or the Python name that holds it (the item of an aggregate gone through by
+        type)."""
         return self.card_type.get(e.name) if isinstance(e, ir.Local) else None
 
     # --- source -------------------------------------------------------------------
 
     def source(self, e: ir.Expr) -> str:
         """Python source for e over `g` (the game) and `env` (the bindings)."""
+        if id(e) in self.hoisted:
+            return self.hoisted[id(e)]
         method = getattr(self, "_src_" + type(e).__name__, None)
         if method is None:  # a rarer node: a closure of its own
             return f"{self.constant(getattr(self, '_' + type(e).__name__)(e))}(g, env)"
@@ -363,9 +384,85 @@ class Compiler:
         saved = self.bound  # the variable is the aggregate's own in its body
         self.bound = {k: v for k, v in saved.items() if k != e.var}
         try:
+            if cards and e.func != "union":
+                by_type = self._by_type(e)
+                if by_type is not None:
+                    return by_type
             return self._aggregate(e, each, cards)
         finally:
             self.bound = saved
+
+    def _by_type(self, e) -> str | None:
+        """An aggregate over cards whose body and filter read only each card's type (its
+        properties, its kind, a count of it): their values are tables by card type,
+        made now, and the cards are gone through in C. None when they read more."""
+        body, where = self._per_type(e, e.body), self._per_type(e, e.where)
+        if body is None or (e.where is not None and where is None):
+            return self._by_item_type(e)
+        keep = where or (True,) * len(body)
+        types = f"map(g._ctype.__getitem__, {self.cards_source(e.items)})"
+        func = e.func
+        if func == "filter":
+            table = self.constant(tuple(bool(k and b) for k, b in zip(keep, body)))
+            cards = self.cards_source(e.items)
+            return f"_of_types({cards}, g._ctype, {table})"
+        if func in ("sum", "count", "any"):  # an item left out adds nothing
+            value = {"sum": lambda k, b: b if k else 0, "count": lambda k, b: int(bool(k and b))}
+            table = tuple(
+                value.get(func, lambda k, b: bool(k and b))(k, b) for k, b in zip(keep, body)
+            )
+            return f"{'sum' if func != 'any' else 'any'}(map({self.constant(table)}.__getitem__, {types}))"
+        if func == "all":
+            table = tuple(bool(b or not k) for k, b in zip(keep, body))
+            return f"all(map({self.constant(table)}.__getitem__, {types}))"
+        if func in ("max", "min"):
+            b, k = self.constant(body), self.constant(keep)
+            return f"{func}(({b}[t] for t in {types} if {k}[t]), default=0)"
+        return None  # argmax, argmin: they give cards, not values
+
+    def _by_item_type(self, e) -> str | None:
+        """An aggregate over cards whose body and filter read each card only by its type,
+        with other values: a comprehension over the cards' types, each read as a table
+        lookup by type. None when they read the card itself, or need code compiled apart
+        (which would not see the comprehension's name)."""
+        name = f"_t{self.depth}"
+        listings, reads = len(self.listings), set(self.reads)
+        self.reads = set()
+        try:
+            with self.binding(card_type={e.var: name}):
+                body = self.source(e.body)
+                where = None if e.where is None else self.source(e.where)
+            if e.var in self.reads or len(self.listings) != listings:
+                return None
+        finally:
+            del self.listings[listings:]
+            self.reads |= reads
+        loop = f"for {name} in map(g._ctype.__getitem__, {self.cards_source(e.items)})"
+        loop += "" if where is None else f" if {where}"
+        if e.func in ("any", "all", "sum"):
+            return f"{e.func}({body} {loop})"
+        if e.func in ("max", "min"):
+            return f"{e.func}(({body} {loop}), default=0)"
+        if e.func == "count":
+            return f"sum(1 {loop} if {body})"
+        return None  # filter, argmax, argmin: they give the cards themselves
+
+    def _per_type(self, e, node) -> tuple | None:
+        """node's value for an item of each card type, if its type alone decides it."""
+        if node is None:
+            return None
+        listings, reads, values = len(self.listings), set(self.reads), []
+        try:
+            for t in range(len(self.defs.type_names)):
+                with self.binding(card_type={e.var: t}):
+                    source = self.source(node)
+                values.append(eval(source, {**self.ns, "__builtins__": {}}))
+        except Exception:  # it reads the game, the bindings or the card itself
+            return None
+        finally:
+            del self.listings[listings:]
+            self.reads = reads
+        return tuple(values)
 
     def _aggregate(self, e, each: str, cards: bool) -> str:
         loop = f"for env in {each}" + ("" if e.where is None else f" if {self.source(e.where)}")
@@ -396,9 +493,11 @@ class Compiler:
 
     def _src_f_count(self, e, cards, kind):
         t = self._typed_card(cards)
-        if t is not None:  # one card of a known type
+        if isinstance(t, int):  # one card of a known type
             if isinstance(kind, ir.Kind):
                 return "1" if t in self.defs.kinds[kind.name] else "0"
+            return f"int({t} in {self.source(kind)})"
+        if t is not None:  # one card, its type in a Python name
             return f"int({t} in {self.source(kind)})"
         if cards.type != "zone":
             return f"_count_of({self.cards_source(cards)}, g._ctype, {self.source(kind)})"
@@ -438,8 +537,10 @@ class Compiler:
         if e.type == "kind":
             values, default = [self.defs.kinds.get(v, frozenset()) for v in values], frozenset()
         t = self._typed_card(cards)
-        if t is not None:
+        if isinstance(t, int):
             return self.constant(values[t])
+        if t is not None:
+            return f"{self.constant(tuple(values))}[{t}]"
         return (
             f"_prop({self.constant(tuple(values))}, g._ctype, {self.cards_source(cards)}, "
             f"{self.constant(default)})"
@@ -467,8 +568,10 @@ class Compiler:
 
     def _src_f_kind_of(self, e, cards):
         t = self._typed_card(cards)
-        if t is not None:
+        if isinstance(t, int):
             return self.constant(self.defs.card_types[t])
+        if t is not None:
+            return f"{self.constant(self.defs.card_types)}[{t}]"
         return f"{self.constant(self._f_kind_of(e, cards))}(g, env)"
 
     def _f_kind_of(self, e, cards):

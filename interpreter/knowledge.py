@@ -21,70 +21,71 @@ A `Known` is immutable: a state's clone shares it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
+class Known:
+    """What one seat knows of one zone it cannot see. Changed in place as the seat sees
+    things happen; a state's clone copies it."""
 
-class Known(NamedTuple):
-    types: dict  # card type -> at least this many lie in the zone
-    at: dict  # place from the bottom -> card type (ordered zones only)
+    __slots__ = ("at", "types")
 
+    def __init__(self, types: dict | None = None, at: dict | None = None):
+        self.types = {} if types is None else types  # card type -> at least this many lie there
+        self.at = {} if at is None else at  # place from the bottom -> card type (ordered zones)
 
-def entered(k: Known | None, t: int, place: int | None) -> Known:
-    """A card of type t the seat saw go in; `place` from the bottom when it is known."""
-    if k is None:
-        return Known({t: 1}, {} if place is None else {place: t})
-    types = dict(k.types)
-    types[t] = types.get(t, 0) + 1
-    return Known(types, k.at if place is None else {**k.at, place: t})
+    def copy(self) -> Known:
+        return Known(dict(self.types), dict(self.at))
 
+    def entered(self, t: int, place: int | None) -> None:
+        """A card of type t the seat saw go in; `place` from the bottom when it is known."""
+        self.types[t] = self.types.get(t, 0) + 1
+        if place is not None:
+            self.at[place] = t
 
-def left(k: Known, t: int | None, place: int | None, ordered: bool) -> Known | None:
-    """A card left the zone: of type t if the seat saw it (None if not), from `place`
-    (from the bottom) when it was drawn from the top of an ordered zone."""
-    at = k.at
-    if ordered and at:
-        if place is None:
-            at = {}  # from a place the seat cannot tell: the places above it shift
-        elif place in at:
-            at = dict(at)
-            t = at.pop(place)  # the seat knew which card lay on top
-    types = {u: n - 1 if t is None or u == t else n for u, n in k.types.items()}
-    return _settled(types, at)
+    def left(self, t: int | None, place: int | None, ordered: bool) -> bool:
+        """A card left the zone: of type t if the seat saw it (None if not), from `place`
+        (from the bottom) when it was drawn from the top of an ordered zone. False when
+        the seat knows nothing of the zone any more."""
+        at, types = self.at, self.types
+        if ordered and at:
+            if place is None:
+                at.clear()  # from a place the seat cannot tell: the places above it shift
+            elif place in at:
+                t = at.pop(place)  # the seat knew which card lay on top
+        for u in list(types) if t is None else (t,) if t in types else ():
+            types[u] -= 1
+        return self._settle()
 
+    def shown(self, types: dict, places: dict) -> None:
+        """Cards revealed to the seat: `types` counts them, `places` maps the places of
+        those in an ordered zone. Each type is known at least as many times as shown."""
+        for t, n in types.items():
+            self.types[t] = max(self.types.get(t, 0), n)
+        self.at.update(places)
 
-def shown(k: Known | None, types: dict, places: dict) -> Known:
-    """Cards revealed to the seat: `types` counts them, `places` maps the places of
-    those in an ordered zone. Each type is known at least as many times as shown."""
-    if k is None:
-        return Known(dict(types), dict(places))
-    merged = dict(k.types)
-    for t, n in types.items():
-        merged[t] = max(merged.get(t, 0), n)
-    return Known(merged, {**k.at, **places})
+    def unplace(self) -> None:
+        """The places forgotten (an insert below the top); the cards are still there."""
+        self.at.clear()
 
+    def clamp(self, cards: list[int], ctype) -> bool:
+        """Cut to what still holds in a zone now holding `cards` (after a re-deal for
+        another seat, a search's copy of the game): no more of a type than lie there,
+        and only places that hold their type. False when nothing is left."""
+        counts: dict[int, int] = {}
+        for c in cards:
+            counts[ctype[c]] = counts.get(ctype[c], 0) + 1
+        self.at = {p: t for p, t in self.at.items() if p < len(cards) and ctype[cards[p]] == t}
+        self.types = {t: min(n, counts.get(t, 0)) for t, n in self.types.items()}
+        return self._settle()
 
-def unplaced(k: Known) -> Known:
-    """The places forgotten (an insert below the top); the cards are still there."""
-    return Known(k.types, {}) if k.at else k
-
-
-def clamped(k: Known, cards: list[int], ctype) -> Known | None:
-    """What still holds of k in a zone now holding `cards` (after a re-deal for another
-    seat, a search's copy of the game): no more of a type than lie there, and only
-    places that hold their type."""
-    counts: dict[int, int] = {}
-    for c in cards:
-        counts[ctype[c]] = counts.get(ctype[c], 0) + 1
-    at = {p: t for p, t in k.at.items() if p < len(cards) and ctype[cards[p]] == t}
-    return _settled({t: min(n, counts.get(t, 0)) for t, n in k.types.items()}, at)
-
-
-def _settled(types: dict, at: dict) -> Known | None:
-    """A type is known at least as often as its known places; None when nothing is known."""
-    for t in at.values():
-        types[t] = max(types.get(t, 0), sum(1 for u in at.values() if u == t))
-    types = {t: n for t, n in types.items() if n > 0}
-    return Known(types, at) if types else None
+    def _settle(self) -> bool:
+        """A type is known at least as often as its known places; drop what is known
+        zero times; False when nothing is known."""
+        types = self.types
+        for t in self.at.values():
+            types[t] = max(types.get(t, 0), sum(1 for u in self.at.values() if u == t))
+        for t in [t for t, n in types.items() if n <= 0]:
+            del types[t]
+        return bool(types)
 
 
 def view(k: Known, size: int, names) -> list[dict]:

@@ -20,6 +20,8 @@ from __future__ import annotations
 from contextlib import nullcontext
 from itertools import compress, groupby
 
+from rulespec.lang import ir
+
 from .choices import first_of_type
 from .codegen import CodeWriter
 
@@ -37,6 +39,8 @@ def compile_offer(game, step, order: tuple):
     w.line("pass_at = 0", step.ir.span)
     first, span = x.constant(first_of_type), step.ir.span
     x.ns.setdefault("compress", compress)
+    x.ns.setdefault("_UNSET", _UNSET)
+    _hoist(w, x, [a for _, a, _, _ in order if a is not None], span)
     runs = groupby(order, key=lambda e: "plain" if _plain(e) else (e[1], e[2]))
     for kind, group in runs:
         group = list(group)
@@ -54,8 +58,45 @@ def compile_offer(game, step, order: tuple):
         with w.indented() if t is not None else nullcontext():
             _group(w, x, a, t, group, f"[{first}(g._zones[{hand} + me], g._ctype, {t})]")
     w.line("return options, pass_at", step.ir.span)
+    x.hoisted = {}
     with x.within(step.ir.name):
         return x.compile(w)
+
+
+_UNSET = object()  # a value worked out once an offer, not yet worked out
+
+
+def _hoist(w: CodeWriter, x, actions, span) -> None:
+    """The parts of the actions' conditions that read neither the card played nor the
+    target (the led suit in the hand, say), each worked out at most once an offer, the
+    first time a candidate needs it: x.hoisted names each part's cached value, which
+    the conditions' source reads instead."""
+    x.hoisted = {}
+    for a in dict.fromkeys(actions):
+        if a.ir.condition is None:
+            continue
+        for node in _invariant_parts(a.ir.condition):
+            name = f"_h{len(x.hoisted)}"
+            with x.within(a.ir.name):
+                value = x.source(node)
+            x.hoisted[id(node)] = f"({name} if {name} is not _UNSET else ({name} := {value}))"
+            w.line(f"{name} = _UNSET", node.span, a.ir.name)
+
+
+def _invariant_parts(e):
+    """The largest calls and aggregates of a condition that read neither `card` nor
+    `target`, outside any aggregate (whose body reads bindings of its own)."""
+    if isinstance(e, (ir.Call, ir.Aggregate, ir.ConditionCall)) and not _reads(
+        e, ("card", "target")
+    ):
+        yield e
+    elif not isinstance(e, ir.Aggregate):
+        for child in ir.iter_children(e):
+            yield from _invariant_parts(child)
+
+
+def _reads(e, names) -> bool:
+    return any(isinstance(n, ir.Local) and n.name in names for n in ir.walk(e))
 
 
 def _plain(entry) -> bool:

@@ -289,7 +289,7 @@ class State(Table):
         s._tcount = [list(row) for row in self._tcount]
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = list(self._quiet)
-        s._known = {slot: dict(k) for slot, k in self._known.items()}
+        s._known = {slot: {q: k.copy() for q, k in d.items()} for slot, d in self._known.items()}
         s._events = None if self._events is None or not log else list(self._events)
         s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
@@ -518,13 +518,19 @@ class State(Table):
         runs out. Returns how many are still to draw when src ran out and declares
         refill_from with cards to refill from (the caller refills, a chance point, and
         draws on), else 0."""
+        if n <= 0:
+            return 0
         pile = self._zones[src]
-        for i in range(n):
-            if not pile:
-                source, keep = self.game.refill.get(src, (None, 0))
-                return n - i if source is not None and len(self._zones[source]) > keep else 0
-            self.move_card(pile[-1], dst, top=True)
-        return 0
+        drawn = pile[: -n - 1 : -1] if n <= len(pile) else pile[::-1]  # the top n, top first
+        if self._events is None and src != dst:
+            self.move_cards(drawn, dst, top=True)
+        else:  # logged card by card, as drawn (onto its own pile: the top card, n times)
+            for c in drawn:
+                self.move_cards((pile[-1] if src == dst else c,), dst, top=True)
+        if len(drawn) == n:
+            return 0
+        source, keep = self.game.refill.get(src, (None, 0))
+        return n - len(drawn) if source is not None and len(self._zones[source]) > keep else 0
 
     def enter(self, code: tuple, env: dict) -> None:
         """Start running a block of ops. One op runs at once: the loop would run it next
@@ -785,7 +791,7 @@ def _resume_play(s: State, point, option) -> None:
             card=s.game.type_names[option.card_type] if card is not None else None,
         )
     if card is not None:
-        s.move_card(card, a.to(s, env))
+        s.move_cards((card,), a.to(s, env))
     s.enter(a.effect, env)
 
 
@@ -825,5 +831,5 @@ def _resume_reaction(s: State, point, option) -> None:
         s._log(
             "react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type]
         )
-    s.move_card(c, r.to(s, env))
+    s.move_cards((c,), r.to(s, env))
     s.enter(r.effect, env)

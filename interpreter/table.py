@@ -76,27 +76,52 @@ class Table:
 
     # --- mutators -----------------------------------------------------------------
 
-    def move_card(self, c: int, dst: int, top: bool = False) -> None:
-        """Move card c onto dst; `top` when the rules drew it from the top of its zone
-        (a draw: which place it left is public)."""
-        src, t = self._loc[c], self._ctype[c]
-        zone = self._zones[src]
-        if zone[-1] == c:
-            zone.pop()  # a draw from the top: no search through the pile
-        else:
-            zone.remove(c)
-        self._zones[dst].append(c)
-        self._loc[c] = dst
-        game = self.game
-        if src in self._known or game.told[src][dst]:  # someone knew of src, or learns of dst
-            self._learn_move(src, dst, t, len(zone) if top else None)
-        tcount, watch = self._tcount, game.watch_cards
-        tcount[src][t] -= 1
-        tcount[dst][t] += 1
-        self._dirty |= watch[src][t] | watch[dst][t]
-        self._version += 1
+    def move_cards(self, cards, dst: int, top: bool = False) -> None:
+        """Move cards one by one onto dst; `top` when the rules drew them from the top of
+        their zone (a draw: which place each left is public). The log gets one move
+        event per source zone. The hot path of every game: one loop, nothing called
+        per card unless some seat knows of, or learns of, the zones."""
         if self._events is not None:
-            self._log_move(src, dst, [c])
+            self._move_logged(cards, dst, top)
+            return
+        loc, zones, ctype, tcount, known = (
+            self._loc,
+            self._zones,
+            self._ctype,
+            self._tcount,
+            self._known,
+        )
+        told, watch = self.game.told, self.game.watch_cards
+        into, counts, dirty = zones[dst], tcount[dst], self._dirty
+        for c in cards:
+            src = loc[c]
+            zone = zones[src]
+            if zone[-1] == c:
+                zone.pop()  # a draw from the top: no search through the pile
+            else:
+                zone.remove(c)
+            into.append(c)
+            loc[c] = dst
+            t = ctype[c]
+            tcount[src][t] -= 1
+            counts[t] += 1
+            if (known and src in known) or told[src][dst]:  # a seat knew of src, or learns of dst
+                self._learn_move(src, dst, t, len(zone) if top else None)
+            dirty |= watch[src][t] | watch[dst][t]
+        self._dirty = dirty
+        self._version += len(cards)
+
+    def _move_logged(self, cards, dst: int, top: bool) -> None:
+        by_src: dict[int, list[int]] = {}  # where each card was as it moved
+        events, self._events = self._events, None
+        try:
+            for c in cards:
+                by_src.setdefault(self._loc[c], []).append(c)
+            self.move_cards(cards, dst, top)
+        finally:
+            self._events = events
+        for src, moved in by_src.items():
+            self._log_move(src, dst, moved)
 
     def _learn_move(self, src: int, dst: int, t: int, place: int | None) -> None:
         """What each seat learns from a card of type t moving from src (from `place`,
@@ -110,11 +135,8 @@ class Table:
             for q, k in list(on.items()):
                 if q in saw and t not in k.types and not k.at:
                     continue  # it saw a card it knew nothing of leave: it knows as much
-                k = knowledge.left(k, t if q in saw else None, place, ordered)
-                if k is None:
+                if not k.left(t if q in saw else None, place, ordered):
                     del on[q]
-                else:
-                    on[q] = k
             if not on:
                 del known[src]
         told = game.told[src][dst]
@@ -122,22 +144,10 @@ class Table:
             on = known.setdefault(dst, {})
             at = len(self._zones[dst]) - 1 if game.slots[dst].zone.ordered else None
             for q in told:
-                on[q] = knowledge.entered(on.get(q), t, at)
-
-    def move_cards(self, cards: list[int], dst: int) -> None:
-        """Move cards one by one; the log gets one move event per source zone."""
-        if self._events is None:
-            for c in cards:
-                self.move_card(c, dst)
-            return
-        by_src: dict[int, list[int]] = {}  # where each card was as it moved
-        events, self._events = self._events, None
-        for c in cards:
-            by_src.setdefault(self._loc[c], []).append(c)
-            self.move_card(c, dst)
-        self._events = events
-        for src, moved in by_src.items():
-            self._log_move(src, dst, moved)
+                k = on.get(q)
+                if k is None:
+                    k = on[q] = knowledge.Known()
+                k.entered(t, at)
 
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;
@@ -147,7 +157,7 @@ class Table:
         if depth < 0:
             raise ValueError(f"insert() at depth {depth}: depths count from 0, the top")
         for c in cards:
-            self.move_card(c, dst)
+            self.move_cards((c,), dst)
             zone = self._zones[dst]
             zone.pop()
             at = max(len(zone) - depth, 0)
@@ -175,7 +185,7 @@ class Table:
                     types[self._ctype[c]] = types.get(self._ctype[c], 0) + 1
                 on = self._known.setdefault(slot, {})
                 for q in blind:
-                    on[q] = knowledge.shown(on.get(q), types, places)
+                    on.setdefault(q, knowledge.Known()).shown(types, places)
             fields = {"depths": [len(zone) - 1 - p for p in at]} if ordered else {}
             self._log(
                 "reveal",
@@ -194,8 +204,8 @@ class Table:
 
     def _unplace(self, slot: int) -> None:
         """Who cannot see slot forgets every place there (its cards stay known)."""
-        if slot in self._known:
-            self._known[slot] = {q: knowledge.unplaced(k) for q, k in self._known[slot].items()}
+        for k in self._known.get(slot, {}).values():
+            k.unplace()
 
     def reorder(self, slot: int, cards: tuple[int, ...]) -> None:
         """Put a zone's cards in a new order (a shuffle's outcome: the same cards); who
@@ -384,11 +394,11 @@ class Table:
 
     def _clamp_known(self, slot: int) -> None:
         """Cut what each seat knows of slot to what its cards now bear out."""
-        now = {}
-        for q, k in self._known.pop(slot, {}).items():
-            k = knowledge.clamped(k, self._zones[slot], self._ctype)
-            if k is not None:
-                now[q] = k
+        now = {
+            q: k
+            for q, k in self._known.pop(slot, {}).items()
+            if k.clamp(self._zones[slot], self._ctype)
+        }
         if now:
             self._known[slot] = now
 
