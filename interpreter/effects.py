@@ -229,7 +229,7 @@ class StatementCompiler:
             return all(map(self._straight, s.body))
         if isinstance(s, ir.Do):
             return not (
-                s.proc in ("react", "shuffle")
+                s.proc in ir.PAUSES
                 or (s.proc == "move" and self._chance_move(s.args[0]))
                 or (s.proc == "set_current" and _random_player_call(s.args[0]))
             )

@@ -9,124 +9,11 @@ list of card ids; a kind the frozenset of card-type indexes it covers.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from itertools import compress
 
 from rulespec.lang import ir
 
 from .codegen import CodeWriter, quote
-from .table import INT_LIMIT
-
-
-def _div(a, b):
-    return a // b if b else 0  # x // 0 is 0: a rule never crashes the game
-
-
-def _mod(a, b):
-    return a % b if b else 0
-
-
-def _mul(a, b):
-    """a * b, refused past ±INT_LIMIT: repeated products would grow without bound."""
-    product = a * b
-    if -INT_LIMIT <= product <= INT_LIMIT:
-        return product
-    raise OverflowError("a product past the limit of ±10^18 (docs/limits.md)")
-
-
-# Helpers that go through cards in C (map, compress) rather than in Python loops:
-# conditions run on every option and trigger check.
-
-
-def _count_types(row, types):
-    """How many cards of the types a zone holds, from its per-type counts."""
-    return sum(map(row.__getitem__, types))
-
-
-def _count_of(cards, ctype, kinds) -> int:
-    """How many of the cards are of a type in kinds."""
-    return sum(map(kinds.__contains__, map(ctype.__getitem__, cards)))
-
-
-def _of(cards, ctype, kinds) -> list:
-    """The cards of a type in kinds, in order."""
-    return list(compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))))
-
-
-def _one(cards, ctype, kinds) -> list:
-    """The first card of a type in kinds, as a set of one (none: empty)."""
-    for c in compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))):
-        return [c]
-    return []
-
-
-def _of_types(cards, ctype, keep) -> list:
-    """The cards whose type `keep` (a table by card type) says to keep, in order."""
-    return list(compress(cards, map(keep.__getitem__, map(ctype.__getitem__, cards))))
-
-
-def _top(cards, n) -> list:
-    """The top n cards of a zone, top first."""
-    return cards[len(cards) - n :][::-1] if n > 0 else []
-
-
-def _others(players, me) -> tuple:
-    return tuple(q for q in players if q != me)
-
-
-def _without(cards, less) -> list:
-    drop = set(less)
-    return [c for c in cards if c not in drop]
-
-
-MAX_RANGE = 64  # range(n) gives at most this many numbers: as many as a family's zones
-
-
-def _in_family(base: int, count: int, i: int, name: str) -> int:
-    """The slot of zone i of a family of count zones starting at slot base."""
-    if 0 <= i < count:
-        return base + i
-    raise IndexError(
-        f"{name}({i}) is out of range: the family holds {count} zones, "
-        f"{name}(0) to {name}({count - 1})"
-    )
-
-
-def _range(n: int) -> range:
-    if n > MAX_RANGE:
-        raise ValueError(f"range({n}) would give more than {MAX_RANGE} numbers")
-    return range(n)
-
-
-def _prop(values, ctype, cards, default):
-    """A property of the first card, from its value per card type."""
-    return values[ctype[cards[0]]] if cards else default
-
-
-def _each_player(env, var, players):
-    """The bindings with var bound to each player in turn: one dict, rebound, since an
-    aggregate uses each binding before it asks for the next."""
-    inner = dict(env)
-    for p in players:
-        inner[var] = p
-        yield inner
-
-
-def _each_card(env, var, cards):
-    """The same for cards: var is bound to a set of one card, as a chosen card is."""
-    inner = dict(env)
-    for c in cards:
-        inner[var] = [c]
-        yield inner
-
-
-def _best(pick, pairs, kind):
-    """The items of (item, value) pairs whose value is the highest (pick=max) or the
-    lowest (min), in their order, as a kind (list for cards, tuple for players)."""
-    if not pairs:
-        return kind()
-    top = pick(v for _, v in pairs)
-    return kind(x for x, v in pairs if v == top)
-
+from .runtime import HELPERS
 
 # Generated source nests at most this deep (a long chain of `+` nests one level a term);
 # deeper parts become functions of their own: Python refuses 200 nested parentheses.
@@ -155,26 +42,7 @@ class Compiler:
 
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
-        self.ns: dict = {
-            "_div": _div,
-            "_mod": _mod,
-            "_mul": _mul,
-            "_count_types": _count_types,
-            "_count_of": _count_of,
-            "_of": _of,
-            "_one": _one,
-            "_top": _top,
-            "_of_types": _of_types,
-            "_others": _others,
-            "_without": _without,
-            "_team": defs.team_of,
-            "_in_family": _in_family,
-            "_range": _range,
-            "_prop": _prop,
-            "_each_player": _each_player,
-            "_each_card": _each_card,
-            "_best": _best,
-        }
+        self.ns: dict = {**HELPERS, "_team": defs.team_of}  # the runtime it may call (runtime.py)
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`

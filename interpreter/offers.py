@@ -18,7 +18,7 @@ the hand is looked at unless a condition reads the card played.
 from __future__ import annotations
 
 from contextlib import nullcontext
-from itertools import compress, groupby
+from itertools import groupby
 
 from rulespec.lang import ir
 
@@ -38,8 +38,6 @@ def compile_offer(game, step, order: tuple):
     w.line("options = []", step.ir.span)
     w.line("pass_at = 0", step.ir.span)
     first, span = x.constant(first_of_type), step.ir.span
-    x.ns.setdefault("compress", compress)
-    x.ns.setdefault("_UNSET", _UNSET)
     _hoist(w, x, [a for _, a, _, _ in order if a is not None], span)
     runs = groupby(order, key=lambda e: "plain" if _plain(e) else (e[1], e[2]))
     for kind, group in runs:
@@ -61,9 +59,6 @@ def compile_offer(game, step, order: tuple):
     x.hoisted = {}
     with x.within(step.ir.name):
         return x.compile(w)
-
-
-_UNSET = object()  # a value worked out once an offer, not yet worked out
 
 
 def _hoist(w: CodeWriter, x, actions, span) -> None:

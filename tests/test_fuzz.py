@@ -19,7 +19,15 @@ CASE_SECONDS = 10.0
 CASE_BYTES = 300 * 2**20
 # Sized so the whole file runs in about 30 s on two cores; the slow step runs MORE cases
 # of the two costliest kinds, from other seeds.
-EXAMPLES = {"spec": 80, "variant": 30, "scenario": 30, "log": 100, "argv": 100, "api": 60, "serve": 6}
+EXAMPLES = {
+    "spec": 80,
+    "variant": 30,
+    "scenario": 30,
+    "log": 100,
+    "argv": 100,
+    "api": 60,
+    "serve": 6,
+}
 MORE = {"log": 200, "argv": 200}
 SEEDS, MORE_SEEDS = st.integers(0, 2**32), st.integers(2**32 + 1, 2**33)
 

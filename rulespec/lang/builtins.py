@@ -100,6 +100,9 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "set_next": (("player",), "this player takes the next turn, once this one ends"),
 }
 
+# The procedures that pause the game are declared with the IR (ir.PAUSES): the runtime
+# reads them there, as it may import nothing else of the front end.
+
 # Functions whose value is decided by chance, and where each may stand.
 CHANCE = {
     "random": "the first argument of move",

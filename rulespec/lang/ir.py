@@ -239,6 +239,15 @@ def iter_fields(node):
         yield name, getattr(node, name)
 
 
+# Procedure statements that pause the game for a decision (the game loop stops there until
+# it is made), beyond `choose` and the chance functions (builtins.CHANCE): name -> who
+# decides. The runtime compiles them as ops that ask; every other procedure runs at once.
+PAUSES = {
+    "react": "the players asked, each in turn (a reaction window)",
+    "shuffle": "chance (the zone's new order)",
+}
+
+
 def iter_children(node):
     """The IR nodes directly inside node (an expression, statement, branch or rule
     definition, or a tuple of them), in field order."""

@@ -268,7 +268,7 @@ class Tables:
         ):
             raise Refused(400, f"'max_turns' is a whole number from 1 to {MAX_TURN_LIMIT}")
         seats = _strings(request.get("seats", [PERSON] + ["random"] * (n - 1)), "seats")
-        return self._seat(spec.path, rules, variants, seed, seats, max_turns)
+        return self._seat_game(spec.path, rules, variants, seed, seats, max_turns)
 
     def resume(self, path: str, seats) -> Live:
         """The first game of the log at `path`, played on from its last choice. A game
@@ -292,9 +292,11 @@ class Tables:
             )
         spec_path, variants, rules = self._log_spec(h, path)
         choices = [(n, e) for n, e in logged.events if e["event"] == "choice"]
-        return self._seat(spec_path, rules, variants, h["seed"], seats, h.get("max_turns"), choices)
+        return self._seat_game(
+            spec_path, rules, variants, h["seed"], seats, h.get("max_turns"), choices
+        )
 
-    def _seat(self, spec_path, rules, variants, seed, seats, max_turns, choices=()) -> Live:
+    def _seat_game(self, spec_path, rules, variants, seed, seats, max_turns, choices=()) -> Live:
         """A new game, its agents seated, the logged `choices` applied, held by id."""
         n = len(seats)
         agents = _agents(seats, n, seed, rules)

@@ -1,0 +1,196 @@
+"""What generated code may use: the one declared runtime (Jinja2's `runtime.py`).
+
+Generated code (expressions, conditions, straight-line effects, a play step's offers,
+the checks) reads and calls the running game `g` only through the names in READS and
+CALLS, and calls the helpers in HELPERS by name (the namespace it is compiled in, with
+`_team`, the game's team of each seat, and the `_cN` values quote() binds). Nothing
+else: tests/test_runtime.py parses every generated function of every bundled and
+test spec and checks it, so a renamed State method or field fails there, not in a game.
+Which statements pause the game (a choice, a chance point) is declared once, with the
+language's built-ins (rulespec/lang/builtins.py: PAUSES, CHANCE).
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+
+from .table import INT_LIMIT
+
+# what generated code reads of the game `g`
+READS = {
+    "_zones": "each zone slot's cards, bottom to top (card ids)",
+    "_tcount": "each zone slot's count of cards of each type",
+    "_ctype": "card id -> its card type",
+    "_counters": "the counters' values, by slot",
+    "_memory": "the remembered cards, by slot",
+    "_current": "whose turn it is",
+    "_n": "the player count",
+    "_game_index": "which game of a match this is",
+    "_round": "which round this is",
+    "_active": "per seat: still in",
+    "_dirty": "the automatic rules to check, as bits (the checks)",
+    "_quiet": "per automatic rule: the version at which it last fired (the checks)",
+    "_version": "the table's version: one more for each change (the checks)",
+    "game": "the game definition: its card_types",
+}
+
+# what generated code calls on the game `g` (State and Table methods)
+CALLS = {
+    "draw": "move the top n cards of a zone onto another; how many are left to draw",
+    "move_cards": "move cards onto a zone",
+    "insert_cards": "move cards to a depth of a zone",
+    "reveal": "show cards to players",
+    "reveal_value": "tell players a secret number",
+    "set_counter": "set a counter, within its limit",
+    "remember": "remember cards in a remember: slot",
+    "finish": "end the game with these winners and this reason",
+    "eliminate": "take a player out",
+    "sit_out": "take a player out until the round ends",
+    "end_turn": "end the turn now",
+    "set_current": "make a player the current one",
+    "reverse": "flip the direction of play",
+    "skip_turns": "a player misses their next n turns",
+    "extra_turns": "a player takes n more turns",
+    "set_next": "a player takes the next turn",
+    "next_player": "the next active player in the direction of play",
+    "prev_player": "the previous active player",
+    "active_players": "the active players from the current one",
+    "_offer_cards": "the options of an action that targets a card (a play step's offer)",
+}
+
+
+def _div(a, b):
+    return a // b if b else 0  # x // 0 is 0: a rule never crashes the game
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+def _mul(a, b):
+    """a * b, refused past ±INT_LIMIT: repeated products would grow without bound."""
+    product = a * b
+    if -INT_LIMIT <= product <= INT_LIMIT:
+        return product
+    raise OverflowError("a product past the limit of ±10^18 (docs/limits.md)")
+
+
+# Helpers that go through cards in C (map, compress) rather than in Python loops:
+# conditions run on every option and trigger check.
+
+
+def _count_types(row, types):
+    """How many cards of the types a zone holds, from its per-type counts."""
+    return sum(map(row.__getitem__, types))
+
+
+def _count_of(cards, ctype, kinds) -> int:
+    """How many of the cards are of a type in kinds."""
+    return sum(map(kinds.__contains__, map(ctype.__getitem__, cards)))
+
+
+def _of(cards, ctype, kinds) -> list:
+    """The cards of a type in kinds, in order."""
+    return list(compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))))
+
+
+def _one(cards, ctype, kinds) -> list:
+    """The first card of a type in kinds, as a set of one (none: empty)."""
+    for c in compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))):
+        return [c]
+    return []
+
+
+def _of_types(cards, ctype, keep) -> list:
+    """The cards whose type `keep` (a table by card type) says to keep, in order."""
+    return list(compress(cards, map(keep.__getitem__, map(ctype.__getitem__, cards))))
+
+
+def _top(cards, n) -> list:
+    """The top n cards of a zone, top first."""
+    return cards[len(cards) - n :][::-1] if n > 0 else []
+
+
+def _others(players, me) -> tuple:
+    return tuple(q for q in players if q != me)
+
+
+def _without(cards, less) -> list:
+    drop = set(less)
+    return [c for c in cards if c not in drop]
+
+
+MAX_RANGE = 64  # range(n) gives at most this many numbers: as many as a family's zones
+
+
+def _in_family(base: int, count: int, i: int, name: str) -> int:
+    """The slot of zone i of a family of count zones starting at slot base."""
+    if 0 <= i < count:
+        return base + i
+    raise IndexError(
+        f"{name}({i}) is out of range: the family holds {count} zones, "
+        f"{name}(0) to {name}({count - 1})"
+    )
+
+
+def _range(n: int) -> range:
+    if n > MAX_RANGE:
+        raise ValueError(f"range({n}) would give more than {MAX_RANGE} numbers")
+    return range(n)
+
+
+def _prop(values, ctype, cards, default):
+    """A property of the first card, from its value per card type."""
+    return values[ctype[cards[0]]] if cards else default
+
+
+def _each_player(env, var, players):
+    """The bindings with var bound to each player in turn: one dict, rebound, since an
+    aggregate uses each binding before it asks for the next."""
+    inner = dict(env)
+    for p in players:
+        inner[var] = p
+        yield inner
+
+
+def _each_card(env, var, cards):
+    """The same for cards: var is bound to a set of one card, as a chosen card is."""
+    inner = dict(env)
+    for c in cards:
+        inner[var] = [c]
+        yield inner
+
+
+def _best(pick, pairs, kind):
+    """The items of (item, value) pairs whose value is the highest (pick=max) or the
+    lowest (min), in their order, as a kind (list for cards, tuple for players)."""
+    if not pairs:
+        return kind()
+    top = pick(v for _, v in pairs)
+    return kind(x for x, v in pairs if v == top)
+
+
+_UNSET = object()  # a value an offer works out once, not yet worked out
+
+# the helpers generated code calls by name
+HELPERS = {
+    "_div": _div,
+    "_mod": _mod,
+    "_mul": _mul,
+    "_count_types": _count_types,
+    "_count_of": _count_of,
+    "_of": _of,
+    "_one": _one,
+    "_of_types": _of_types,
+    "_top": _top,
+    "_others": _others,
+    "_without": _without,
+    "_in_family": _in_family,
+    "_range": _range,
+    "_prop": _prop,
+    "_each_player": _each_player,
+    "_each_card": _each_card,
+    "_best": _best,
+    "_UNSET": _UNSET,
+    "compress": compress,
+}
