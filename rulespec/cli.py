@@ -107,11 +107,10 @@ class _Exit(Exception):
 
 
 MAX_MATCH = 10_000  # run --games: a result per game is kept, for the tally and --format json
-MAX_GAMES = (
-    config.MAX_GAMES
-)  # simulate --games, lint and diff --simulate: a result (some kB) per game is kept
+MAX_GAMES = config.MAX_GAMES  # simulate --games, lint and diff --simulate
 SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256  # simulate --workers: processes
+BAR = 20  # characters of a progress bar
 MAX_EXPLORE_MEMORY = 2 * 2**30  # lint --explore, bytes: 80,000 states of Blackjack take 1.6 GB
 
 
@@ -179,11 +178,18 @@ AGENTS_HELP = (
 
 
 def _simulation_options(parser) -> None:
-    """--seed, --agents and --workers: alike on every command that plays many games."""
+    """--seed, --agents, --workers and --dask: alike on every command that plays many
+    games."""
     parser.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k (default 0)")
     parser.add_argument("--agents", default="random", help=AGENTS_HELP)
     parser.add_argument(
         "--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)"
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="SCHEDULER_ADDRESS",
+        help="play the games on a Dask cluster (needs rulespec[dask] here and on its "
+        "workers); results are the same as a local run",
     )
 
 
@@ -251,7 +257,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--games",
         type=_whole(1, MAX_GAMES),
-        help="how many games (default: simulate.games in the config, else 1000)",
+        help=f"how many games, 1 to {MAX_GAMES:,} (default: simulate.games in the config, "
+        "else 1000)",
     )
     sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
     _simulation_options(sim)
@@ -263,12 +270,6 @@ def _parser() -> argparse.ArgumentParser:
         "--plot",
         metavar="FILE.png",
         help="draw game lengths and seat win rates (needs rulespec[plot])",
-    )
-    sim.add_argument(
-        "--dask",
-        metavar="SCHEDULER_ADDRESS",
-        help="run the games on a Dask cluster (needs rulespec[dask]); "
-        "results are the same as a local run",
     )
 
     val = command(
@@ -808,16 +809,6 @@ def _fit_workers(args, err) -> None:
         args.workers = cores
 
 
-def _job_path(path: str) -> str:
-    """A spec as a worker process finds it (and games are cached by): its absolute path."""
-    return path if path == loading.STDIN else str(Path(path).resolve())
-
-
-def _variant_paths(args) -> tuple[str, ...]:
-    """--variant as worker processes can find them: files by absolute path, names as given."""
-    return tuple(str(Path(v).resolve()) if Path(v).exists() else v for v in args.variant)
-
-
 def _setup(args, err):
     """The spec and player count of run and simulate, with their arguments checked."""
     spec, n = _spec_for_players(args, err)
@@ -988,30 +979,23 @@ def _simulate(args, out, err) -> int:
     from .analysis import simulation
 
     spec, n = _setup(args, err)
-    if not args.dask:
-        _fit_workers(args, err)
-    job = simulation.Job(
-        _job_path(args.spec), n, tuple(args.agents.split(",")), args.max_turns, _variant_paths(args)
-    )
+    agents = tuple(args.agents.split(","))
+    job = simulation.job(args.spec, n, agents, args.max_turns, tuple(args.variant))
     inputs = _inputs(args, "--plot")
     image = _plot_format(args.plot) if args.plot else None
-    if args.dask and importlib.util.find_spec("distributed") is None:
-        raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'")
-    progress = _progress(err, args.games) if _terminal(err) else None
+    tally = simulation.Tally()
     try:
-        results = simulation.simulate(job, args.games, args.seed, args.workers, progress, args.dask)
-    except (OSError, ValueError) as exc:  # ValueError: an address dask cannot read
-        if args.dask is None:
-            raise
-        raise UsageError(f"cannot reach the Dask scheduler {args.dask}: {exc}") from None
-    teams = tuple((t.name, seats) for t, seats in zip(spec.teams, spec.teams_for(n)))
-    report = simulation.summarize(results, n, teams)
-    report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed} | report
+        _played(args, job, args.games, err, tally)
+    except KeyboardInterrupt:  # the report of the games played so far, then exit 130
+        if tally.games:
+            with contextlib.suppress(_StreamFailed):  # a pipe whose reader Ctrl-C ended too
+                _print_simulation(args, _simulation_report(args, spec, n, tally), out)
+        raise
     if args.plot:
         try:
             with replacing(args.plot, inputs) as temporary:
                 simulation.plot(
-                    results,
+                    tally,
                     n,
                     f"{spec.name}: {args.games} games, {n} players",
                     str(temporary),
@@ -1019,13 +1003,61 @@ def _simulate(args, out, err) -> int:
                 )
         except OutputError as exc:
             raise UsageError(f"--plot: {exc}") from None
+    _print_simulation(args, _simulation_report(args, spec, n, tally), out)
+    return 0
+
+
+def _played(args, job, games: int, err, into=None):
+    """The tally of `games` seeded games of the job (added to `into`, when given, as
+    they end), played as --workers and --dask say, with a progress line on a terminal.
+    A cluster that cannot play them is a usage error."""
+    from .analysis import simulation
+
+    if args.dask is None:
+        _fit_workers(args, err)
+    elif importlib.util.find_spec("distributed") is None:
+        raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'")
+    else:  # its client logs the loss of a scheduler as tracebacks: the error says it in one line
+        import logging
+
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    into = simulation.Tally() if into is None else into
+    progress = _progress(err, games) if _terminal(err) else None
+    try:
+        return simulation.simulate(job, games, args.seed, args.workers, progress, args.dask, into)
+    except simulation.ClusterError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress(into.games, final=True)  # the line ends before what follows
+        raise
+
+
+def _simulation_report(args, spec, n: int, tally) -> dict:
+    """simulate's report; `partial` when the run was cut short, its games a prefix of the seeds."""
+    from .analysis import simulation
+
+    teams = tuple((t.name, seats) for t, seats in zip(spec.teams, spec.teams_for(n)))
+    report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed}
+    if tally.games < args.games:
+        report["partial"] = True
+    return report | simulation.summarize(tally, n, teams)
+
+
+def _print_simulation(args, report: dict, out) -> None:
     if args.format == "json":
         json.dump(report, out, indent=1)
         out.write("\n")
-        return 0
+        return
+    games = report["games"]
+    played = (
+        f"{games} of {args.games} games (partial: interrupted)"
+        if "partial" in report
+        else f"{games} games"
+    )
     print(
-        f"{spec.name}: {report['games']} games, {n} players, agents {args.agents}, "
-        f"seeds {args.seed}..{args.seed + args.games - 1}",
+        f"{report['spec']}: {played}, {report['players']} players, "
+        f"agents {args.agents}, seeds {args.seed}..{args.seed + games - 1}",
         file=out,
     )
     for reason, r in report["end_reasons"].items():
@@ -1034,33 +1066,30 @@ def _simulate(args, out, err) -> int:
             f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]",
             file=out,
         )
-    ln = report["length"]
-    print(
-        f"  length (turns)   mean {ln['mean']}, median {ln['median']}, p95 {ln['p95']}, "
-        f"max {ln['max']}",
-        file=out,
-    )
-    for label, key in (
-        (("rounds per match", "per_match"), ("round (turns)", "round_length"))
-        if "rounds" in report
-        else ()
-    ):
-        r = report["rounds"][key]
-        print(
-            f"  {label:<16} mean {r['mean']}, median {r['median']}, p95 {r['p95']}, max {r['max']}",
-            file=out,
-        )
+    _print_lengths(report, out)
     _print_wins(report, out)
     print("  rules fired      (times; share of games)", file=out)
     for rule, f in report["rules_fired"].items():
-        print(
-            f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / report['games']:5.1f}%", file=out
-        )
+        print(f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / games:5.1f}%", file=out)
     print(
         "  cards played     " + ", ".join(f"{c} {k}" for c, k in report["cards_played"].items()),
         file=out,
     )
-    return 0
+
+
+def _print_lengths(report: dict, out) -> None:
+    """Game lengths, and for a spec with rounds the rounds per match and their lengths."""
+    rows = [("length (turns)", report["length"])]
+    if "rounds" in report:
+        rows += [
+            ("rounds per match", report["rounds"]["per_match"]),
+            ("round (turns)", report["rounds"]["round_length"]),
+        ]
+    for label, r in rows:
+        print(
+            f"  {label:<16} mean {r['mean']}, median {r['median']}, p95 {r['p95']}, max {r['max']}",
+            file=out,
+        )
 
 
 def _plot_format(path: str) -> str:
@@ -1089,13 +1118,13 @@ def _print_wins(report: dict, out) -> None:
 
 
 def _progress(stream, total, unit="games"):
-    """A progress line on a terminal for work of more than a couple of seconds, redrawn
+    """A progress bar on a terminal for work of more than a couple of seconds, redrawn
     at most ten times a second however often it is called."""
     import time
 
     start = last = time.monotonic()
 
-    def show(done, final=False):  # final: the work ended short of total (a search's bound)
+    def show(done, final=False):  # final: the work ended short of total (a bound, Ctrl-C)
         nonlocal last
         now = time.monotonic()
         ended = final or done >= total
@@ -1104,7 +1133,8 @@ def _progress(stream, total, unit="games"):
         last = now
         rate = done / (now - start) if now > start else 0
         eta = f", {(total - done) / rate:4.0f} s left" if rate and not ended else ""
-        stream.write(f"\r  {done:,}/{total:,} {unit}, {rate:,.0f}/s{eta} ")
+        bar = "#" * (BAR * done // total)
+        stream.write(f"\r  [{bar:.<{BAR}}] {done:,}/{total:,} {unit}, {rate:,.0f}/s{eta} ")
         if ended:
             stream.write("\n")
         stream.flush()
@@ -1175,8 +1205,6 @@ def _codes(text):
 
 def _lint(args, out, err) -> int:
     findings, sources = [], {}
-    if args.simulate:
-        _fit_workers(args, err)
     for path in args.specs:
         findings += _lint_spec(args, path, sources, err)
     findings = _chosen_findings(args, findings)
@@ -1252,18 +1280,9 @@ def _covered(args, spec, path, err) -> list:
     from .analysis import coverage, simulation
 
     agents = _check_agents(args, spec, spec.default_players, path)
-    # worker processes load the spec from its file; one process plays the spec at hand
-    job = simulation.Job(_job_path(path), spec.default_players, agents, None, _variant_paths(args))
-    progress = _progress(err, args.simulate) if _terminal(err) else None
-    return coverage.coverage(
-        spec,
-        args.simulate,
-        agents,
-        args.seed,
-        args.workers,
-        job if args.workers > 1 else None,
-        progress,
-    )
+    job = simulation.job(path, spec.default_players, agents, None, tuple(args.variant))
+    played = _played(args, job, args.simulate, err)
+    return coverage.coverage(spec, args.simulate, agents, args.seed, played)
 
 
 def _chosen_findings(args, findings) -> list:
@@ -1332,18 +1351,11 @@ def _diff(args, out, err) -> int:
             if not spec.min_players <= n <= spec.max_players:
                 raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
         agents = _check_agents(args, old, n, args.old)
-        _fit_workers(args, err)
-        results = [
-            simulation.simulate(
-                simulation.Job(_job_path(path), n, agents, None),
-                args.simulate,
-                args.seed,
-                args.workers,
-                progress=_progress(err, args.simulate) if _terminal(err) else None,
-            )
+        played = [
+            _played(args, simulation.job(path, n, agents), args.simulate, err)
             for path in (args.old, args.new)
         ]
-        rows, tests = diff.compare_outcomes(*results, n, (old.turn_limit, new.turn_limit))
+        rows, tests = diff.compare_outcomes(*played, n, (old.turn_limit, new.turn_limit))
     if args.format == "json":
         json.dump(
             {

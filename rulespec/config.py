@@ -11,7 +11,9 @@ from pathlib import Path
 
 SEVERITIES = ("info", "warning", "error")
 _CODE = re.compile(r"R[LS]\d{3}")
-MAX_GAMES = 100_000  # simulate.games: as the --games flags allow
+# simulate.games, as the --games flags allow: games are tallied as they end, so memory
+# sets no bound; this one only keeps the count sane (ten years of a core's games)
+MAX_GAMES = 10**12
 MAX_STATES = 80_000  # explore.max-states, as lint --max-states: 10 to 100 kB a state
 _PREFIX = re.compile(r"R([LS]\d{0,3})?")
 

@@ -252,7 +252,11 @@ def test_exploration_has_a_ceiling_of_states_and_of_memory(monkeypatch):
             ":4:",
             "'depth' must be a whole number",
         ),
-        ("[tool.rulespec.simulate]\ngames = 10000000\n", ":2:", "from 1 to 100,000"),
+        (
+            "[tool.rulespec.simulate]\ngames = 1000000000001\n",
+            ":2:",
+            "from 1 to 1,000,000,000,000",
+        ),
         # issue 24: no ceiling, and 2 GB in two minutes, then an internal MemoryError
         ("[tool.rulespec.explore]\nmax-states = 80001\n", ":2:", "from 1 to 80,000"),
         ("[tool.rulespec.lints]\n", ":1:", "unknown setting 'lints'"),
@@ -432,10 +436,12 @@ def test_simulate_progress_on_a_terminal_is_finer_than_eight_steps(monkeypatch):
     updates = err.getvalue().split("\r")[1:]
     assert (
         len(updates) > 8
-        and updates[-1].startswith("  200/200 games, ")
+        and updates[-1].startswith("  [####################] 200/200 games, ")
         and err.getvalue().endswith("\n")
     )
-    assert all(u.startswith("  ") and " games, " in u for u in updates)
+    for update in updates:  # a bar of 20, filled as far as the games played
+        bar, count = re.match(r"  \[([#.]{20})\] (\d+)/200 games, ", update).groups()
+        assert bar == "#" * (20 * int(count) // 200) + "." * (20 - 20 * int(count) // 200)
 
 
 def test_no_progress_when_standard_error_is_no_terminal(monkeypatch):
@@ -448,7 +454,7 @@ def test_match_and_explore_progress_on_a_terminal(monkeypatch):
     _clock(monkeypatch)
     err = Terminal()
     assert main(["run", TTG, "--games", "4", "--json"], stdout=StringIO(), stderr=err) == 0
-    assert err.getvalue().split("\r")[-1].startswith("  4/4 games")
+    assert err.getvalue().split("\r")[-1].startswith("  [####################] 4/4 games")
     from rulespec.analysis import explore
 
     monkeypatch.setattr(explore, "PROGRESS_EVERY", 20)

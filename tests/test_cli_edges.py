@@ -165,16 +165,28 @@ def test_a_spec_without_permission_is_one_line(monkeypatch):
         (["run", TTG, "--games", 0], "argument --games: must be at least 1, not 0"),
         (["run", TTG, "--games", 10_001], "argument --games: must be at most 10,000"),
         (["run", TTG, "--max-turns", -1], "argument --max-turns: must be at least 1, not -1"),
-        (["simulate", TTG, "--games", 10**9], "argument --games: must be at most 100,000"),
-        (["simulate", TTG, "--games", 10**31], "argument --games: must be at most 100,000"),
+        (
+            ["simulate", TTG, "--games", 10**12 + 1],
+            "argument --games: must be at most 1,000,000,000,000",
+        ),
+        (
+            ["simulate", TTG, "--games", 10**31],
+            "argument --games: must be at most 1,000,000,000,000",
+        ),
         (["simulate", TTG, "--games", "1e9"], "argument --games: invalid int value: '1e9'"),
         (["simulate", TTG, "--workers", 10**6], "argument --workers: must be at most 256"),
-        (["diff", TTG, TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+        (
+            ["diff", TTG, TTG, "--simulate", 10**13],
+            "argument --simulate: must be at most 1,000,000,000,000",
+        ),
         (
             ["diff", TTG, TTG, "--simulate", 5, "--players", 0],
             "argument --players: must be at least 1, not 0",
         ),
-        (["lint", TTG, "--simulate", 10**9], "argument --simulate: must be at most 100,000"),
+        (
+            ["lint", TTG, "--simulate", 10**13],
+            "argument --simulate: must be at most 1,000,000,000,000",
+        ),
         (["lint", TTG, "--depth", 0], "argument --depth: must be at least 1, not 0"),
     ],
 )
@@ -195,7 +207,8 @@ def test_a_dask_address_dask_cannot_read_is_a_usage_error():
     assert (code, err) == (
         2,
         "rulespec simulate: cannot reach the Dask scheduler nonsense: "
-        "missing port number in address 'nonsense'\n",
+        "missing port number in address 'nonsense'; start one with `dask scheduler` and give "
+        "the address it prints, tcp://HOST:PORT\n",
     )
 
 

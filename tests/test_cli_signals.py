@@ -1,6 +1,7 @@
 """Ctrl-C, termination and bugs at the command line: one line, the right exit code,
 no traceback, and no worker left behind (issue 12)."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -10,8 +11,10 @@ import pytest
 from gamekit import ROOT, cli, foreground
 
 import rulespec.cli
+from rulespec.analysis import simulation
 
 PW = str(ROOT / "games" / "pirates_wild.yaml")
+TTG = str(ROOT / "games" / "take_the_gold.yaml")
 ENTRY = "import sys; from rulespec.cli import entry; sys.argv[0] = 'rulespec'; entry()"
 
 
@@ -28,10 +31,11 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _simulate_with_workers():
+def _simulate_with_workers(spec=PW, *extra):
     """A long `simulate --workers 2`, once its two workers are running."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", ENTRY, "simulate", PW, "--games", "100000", "--workers", "2"],
+        [sys.executable, "-c", ENTRY, "simulate", spec, "--games", "100000", "--workers", "2"]
+        + list(extra),
         cwd=ROOT,
         preexec_fn=foreground,
         stdout=subprocess.PIPE,
@@ -60,6 +64,42 @@ def test_simulate_stops_at_once_and_takes_its_workers_with_it(signum, code, line
     while any(map(_alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(map(_alive, workers))
+
+
+def test_ctrl_c_prints_the_report_of_the_games_played_so_far():
+    """Issue 30: Ctrl-C threw away the games played; now their report comes first, marked
+    partial, and it is the report of a run of that many games."""
+    proc, _workers = _simulate_with_workers(TTG, "--games", "1000000", "--json")
+    time.sleep(1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert (proc.returncode, err) == (130, "rulespec simulate: interrupted\n")
+    report = json.loads(out)
+    assert report.pop("partial") is True and 0 < report["games"] < 1_000_000
+    code, whole, _ = cli("simulate", TTG, "--games", report["games"], "--json", "--workers", 2)
+    assert code == 0 and json.loads(whole) == report
+
+
+def test_an_interrupted_report_says_it_is_partial(monkeypatch):
+    played, chunks, play_chunk = [], [], simulation.play_chunk
+
+    def interrupted(job, seeds):  # Ctrl-C during the third chunk
+        if len(chunks) == 2:
+            raise KeyboardInterrupt
+        chunks.append(seeds)
+        played.extend(seeds)
+        return play_chunk(job, seeds)
+
+    monkeypatch.setattr(simulation, "play_chunk", interrupted)
+    code, out, err = cli("simulate", TTG, "--games", 1000)
+    assert (code, err) == (130, "rulespec simulate: interrupted\n")
+    n = len(played)
+    assert out.splitlines()[0] == (
+        f"Take the Gold: {n} of 1000 games (partial: interrupted), 4 players, agents random, "
+        f"seeds 0..{n - 1}"
+    )
+    monkeypatch.undo()
+    assert out.splitlines()[1:] == cli("simulate", TTG, "--games", n)[1].splitlines()[1:]
 
 
 def test_workers_of_a_killed_simulate_exit_by_themselves():

@@ -1,42 +1,113 @@
-"""Simulation gives the same results however it is run: one process, several, or a
-Dask cluster; and its report counts what it says it counts."""
+"""Simulation gives the same results however it is run: one process or several (a Dask
+cluster: test_cluster.py); its report counts what it says it counts; and what it keeps
+does not grow with the number of games (issue 30)."""
 
 import io
 import itertools
 import json
 import multiprocessing
 import os
+import shutil
 import tracemalloc
+from collections import Counter
 
 import pytest
-from gamekit import GAMES
+from gamekit import GAMES, cli, game_for
 
 from rulespec.analysis import simulation
 from rulespec.cli import main
 
 TTG = str(GAMES / "take_the_gold.yaml")
-JOB = simulation.Job(TTG, 4, ("random",), None)
+JOB = simulation.job(TTG, 4)
 
 
 def test_results_do_not_depend_on_the_number_of_workers():
     one = simulation.simulate(JOB, 300, seed=5, workers=1)
     two = simulation.simulate(JOB, 300, seed=5, workers=2)
-    assert one == two and len(one) == 300
-    assert one == [simulation.play_one(JOB, s) for s in range(5, 305)]
+    assert one == two and one.games == 300
+    assert one == simulation.play_games(game_for("take_the_gold", 4), range(5, 305), ["random"])
 
 
-def test_dask_gives_the_local_results():
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        on_cluster = simulation.simulate(JOB, 200, seed=3, dask_address=cluster.scheduler_address)
-    assert on_cluster == simulation.simulate(JOB, 200, seed=3)
+def test_a_run_is_the_sum_of_the_runs_of_its_seeds():
+    """Counts are additive: the tally of seeds 0..299 is that of 0..119 and 120..299
+    merged, and so are the counts of the --json reports."""
+    whole = simulation.simulate(JOB, 300, seed=0, workers=2)
+    parts = simulation.simulate(JOB, 120, seed=0)
+    parts.merge(simulation.simulate(JOB, 180, seed=120))
+    assert parts == whole and simulation.summarize(parts, 4) == simulation.summarize(whole, 4)
+    reports = [
+        json.loads(cli("simulate", TTG, "--json", "--games", games, "--seed", seed)[1])
+        for games, seed in ((300, 0), (120, 0), (180, 120))
+    ]
+    assert _counts(reports[0]) == _counts(reports[1]) + _counts(reports[2])
+
+
+def _counts(report) -> Counter:
+    counts = Counter({"games": report["games"]})
+    counts.update({f"end {r}": v["count"] for r, v in report["end_reasons"].items()})
+    counts.update({f"card {c}": k for c, k in report["cards_played"].items()})
+    for rule, f in report["rules_fired"].items():
+        counts.update({f"times {rule}": f["times"], f"games {rule}": f["games"]})
+    return counts
+
+
+def test_what_a_run_keeps_does_not_grow_with_its_games():
+    """Issue 30: every game's result was kept until the end, and --games was capped at
+    100,000 to bound that. The parent now holds the tally (a few kB) and a few chunks."""
+
+    def peak(games):
+        tracemalloc.start()
+        try:
+            simulation.simulate(JOB, games, workers=2)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    small, large = peak(400), peak(4000)
+    assert large < 1.5 * small + 100_000, (small, large)
+
+
+def test_a_game_is_compiled_once_per_process_not_per_chunk(monkeypatch):
+    built, compile_game = [], simulation.Game
+
+    def counted(*args):
+        built.append(args)
+        return compile_game(*args)
+
+    monkeypatch.setattr(simulation, "Game", counted)
+    simulation._definition.cache_clear()
+    job = simulation.job(TTG, 3)
+    tally = simulation.simulate(job, 200, seed=0)
+    assert tally.games == 200 and len(built) == 1
+    simulation.simulate(job, 100, seed=500)
+    assert len(built) == 1
+    simulation._definition.cache_clear()
+
+
+def test_the_job_carries_its_spec_and_variants(tmp_path, monkeypatch):
+    """A job reads its files once: a worker process finds none of them, and a file
+    changed since makes another job (the key is a hash of the content)."""
+    desk = tmp_path / "desk"
+    (desk / "variants" / "game").mkdir(parents=True)
+    shutil.copy(TTG, desk / "game.yaml")
+    shutil.copy(GAMES / "variants" / "take_the_gold" / "long_5.yaml", desk / "variants" / "game")
+    (desk / "variants" / "game" / "long_5.yaml").write_text(
+        (desk / "variants" / "game" / "long_5.yaml")
+        .read_text()
+        .replace("../../take_the_gold.yaml", "../../game.yaml")
+    )
+    monkeypatch.chdir(desk)
+    job = simulation.job("game.yaml", 4, variants=("long_5",))
+    here = simulation.simulate(job, 60, seed=0)
+    monkeypatch.chdir(tmp_path)
+    shutil.rmtree(desk)
+    assert simulation.simulate(job, 60, seed=0, workers=2) == here
+    assert here != simulation.simulate(JOB, 60, seed=0)  # the variant applied: another game
+    assert job.key != simulation.job(TTG, 4).key
 
 
 def test_report_counts_rules_cards_and_outcomes():
-    results = simulation.simulate(JOB, 200, seed=0)
-    report = simulation.summarize(results, 4)
+    report = simulation.summarize(simulation.simulate(JOB, 200, seed=0), 4)
     assert report["games"] == 200
     assert sum(r["count"] for r in report["end_reasons"].values()) == 200
     plays = sum(
@@ -60,6 +131,7 @@ def test_cli_simulate_json_and_plot(tmp_path):
     assert main(args, stdout=out, stderr=io.StringIO()) == 0
     report = json.loads(out.getvalue())
     assert report["games"] == 100 and set(report["seat_wins"]) == {"P1", "P2", "P3", "P4"}
+    assert "partial" not in report
     if _has_matplotlib():
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -113,15 +185,20 @@ def test_a_huge_game_count_is_split_without_listing_its_seeds():
     memory and --games 10**20 raised OverflowError before a game was played."""
     tracemalloc.start()
     try:
-        work = simulation.chunks(JOB, 10**20, 7, 8)
+        work = simulation.chunks(10**20, 7, 8)
+        first = list(itertools.islice(work, 3))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 100_000 and len(work) == 8
-    assert list(work[0][1][:3]) == [7, 8, 9] and work[-1][1][-1] == 7 + 10**20 - 1
-    assert all(
-        a[1][-1] + 1 == b[1][0] for a, b in itertools.pairwise(work)
-    )  # no seed lost or repeated
+    assert peak < 100_000 and [(r[0], len(r)) for r in first] == [
+        (7, 1000),
+        (1007, 1000),
+        (2007, 1000),
+    ]
+    small = list(simulation.chunks(2501, 7, 2))
+    assert [len(r) for r in small] == [1000, 1000, 501]  # no chunk over CHUNK games
+    assert small[0][0] == 7 and small[-1][-1] == 7 + 2500
+    assert all(a[-1] + 1 == b[0] for a, b in itertools.pairwise(small))  # none lost or repeated
 
 
 def test_no_more_worker_processes_than_chunks_of_work():

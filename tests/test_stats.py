@@ -8,6 +8,8 @@ when scipy is installed.
 
 import math
 import random
+import statistics
+from collections import Counter
 
 import pytest
 
@@ -15,8 +17,8 @@ from rulespec.analysis import stats
 
 # two samples of 10 game lengths: the normal approximation said p = 0.026, Student's t
 # at the Welch-Satterthwaite df (15.36) says 0.041
-SHORT = [8, 11, 12, 13, 18, 18, 22, 22, 22, 22]
-LONG = [11, 15, 20, 21, 21, 23, 27, 27, 34, 39]
+SHORT = Counter([8, 11, 12, 13, 18, 18, 22, 22, 22, 22])
+LONG = Counter([11, 15, 20, 21, 21, 23, 27, 27, 34, 39])
 
 
 @pytest.mark.parametrize(
@@ -40,7 +42,8 @@ def test_fisher_exact(k1, n1, k2, n2, p):
 def test_welch_uses_student_t():
     assert stats.welch(SHORT, LONG) == pytest.approx(0.04110352645353057, rel=1e-9)
     assert stats.welch(
-        [12, 15, 9, 14, 11, 13, 10, 16, 12, 14], [15, 13, 17, 14, 18, 12, 16, 15, 19, 14]
+        Counter([12, 15, 9, 14, 11, 13, 10, 16, 12, 14]),
+        Counter([15, 13, 17, 14, 18, 12, 16, 15, 19, 14]),
     ) == pytest.approx(0.013958928238141325, rel=1e-9)
 
 
@@ -56,7 +59,7 @@ def test_welch_uses_student_t():
     ],
 )
 def test_welch_edges(xs, ys, p):
-    assert stats.welch(xs, ys) == p
+    assert stats.welch(Counter(xs), Counter(ys)) == p
 
 
 @pytest.mark.parametrize(
@@ -102,12 +105,12 @@ def test_intervals_stay_inside_what_is_possible():
     assert stats.wilson(0, 10)["low"] == 0.0 and stats.wilson(10, 10)["high"] == 1.0
     assert stats.wilson(0, 0) == {"share": 0.0, "low": 0.0, "high": 0.0}
     # ten games at the turn limit but one: the t interval would run past 30
-    near = stats.mean_interval([29, 30, 30, 30, 30, 30, 30, 30, 30, 30], 1, 30)
+    near = stats.mean_interval(Counter({29: 1, 30: 9}), 1, 30)
     assert near == {"mean": 29.9, "low": 29.67, "high": 30}
     # 16.8 +- t(0.975, 9) s / sqrt(10) = 2.262 * 5.371 / 3.162, wider than 1.96's 13.47..20.13
     wide = stats.mean_interval(SHORT, 1, 100)
     assert (wide["low"], wide["high"]) == (12.96, 20.64)
-    assert stats.mean_interval([7], 1, 30) == {
+    assert stats.mean_interval(Counter([7]), 1, 30) == {
         "mean": 7,
         "low": 1,
         "high": 30,
@@ -128,10 +131,10 @@ def test_detectable_changes():
         stats.detectable_share_change(0.5, 1000, 1000, 0.01) / 2, rel=0.02
     )
     assert stats.detectable_share_change(0.5, 2, 2, 0.01) is None  # two games: not even all of it
-    assert stats.detectable_mean_change([3, 5], 10, 0.05) == pytest.approx(
+    assert stats.detectable_mean_change(Counter([3, 5]), 10, 0.05) == pytest.approx(
         (1.959964 + 0.841621) * math.sqrt(2) * math.sqrt(1 / 2 + 1 / 10), rel=1e-6
     )
-    assert stats.detectable_mean_change([3], 10, 0.05) is None
+    assert stats.detectable_mean_change(Counter([3]), 10, 0.05) is None
 
 
 def test_against_scipy():
@@ -145,6 +148,23 @@ def test_against_scipy():
         xs = [rng.randint(1, 60) for _ in range(rng.randint(2, 40))]
         ys = [rng.randint(1, 90) for _ in range(rng.randint(2, 40))]
         want = sp.ttest_ind(xs, ys, equal_var=False).pvalue
-        assert stats.welch(xs, ys) == pytest.approx(want, rel=1e-8)
+        assert stats.welch(Counter(xs), Counter(ys)) == pytest.approx(want, rel=1e-8)
         df = rng.uniform(1, 500)
         assert stats.t_quantile(0.975, df) == pytest.approx(sp.t.ppf(0.975, df), rel=1e-9)
+
+
+def test_a_histogram_gives_what_the_list_of_its_values_gives():
+    """Game lengths are kept as counts (issue 30): their mean, variance, median and
+    ranks are the statistics module's of the list, to the last bit."""
+    rng = random.Random(30)
+    for n in (1, 2, 3, 10, 501, 20_000):
+        xs = [rng.choice((rng.randint(1, 60), rng.randint(1, 2000))) for _ in range(n)]
+        counts = Counter(xs)
+        assert stats.mean(counts) == statistics.fmean(xs)
+        assert stats.median(counts) == statistics.median(xs)
+        assert [stats.quantile(counts, q) for q in (0.0, 0.5, 0.95, 1.0)] == [
+            sorted(xs)[min(n - 1, int(q * n))] for q in (0.0, 0.5, 0.95, 1.0)
+        ]
+        if n > 1:
+            assert stats.variance(counts) == statistics.variance(xs)
+            assert stats.stdev(counts) == pytest.approx(statistics.stdev(xs), rel=1e-15)

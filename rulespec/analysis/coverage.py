@@ -10,15 +10,13 @@ fire there either.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
 
 from ..lang import ir
 from .explore import looping_rule
 from .lint import Finding
-from .simulation import Job, outcome, simulate
+from .simulation import Tally, play_games
 
 GREEDY_GAMES = 10  # a greedy game costs about ten random ones
 
@@ -28,45 +26,29 @@ def coverage(
     games: int,
     agents: tuple[str, ...] = ("random",),
     seed: int = 0,
-    workers: int = 1,
-    job: Job | None = None,
-    progress: Callable[[int], None] | None = None,
+    played: Tally | None = None,
 ) -> list[Finding]:
-    """Seeds seed..seed+games-1, the spec's default player count and turn limit. With
-    `job` (the same spec, by its file) the games are played by `workers` processes;
-    the findings do not depend on them. progress(games played) as they finish."""
+    """Seeds seed..seed+games-1, the spec's default player count and turn limit:
+    `played`, their tally when they were played already (by `simulate`, in processes
+    or on a cluster: the findings do not depend on it), else they are played here."""
     n, agents = spec.default_players, list(agents)
     who = f"{','.join(agents)} {n}-player games"
     definition = Game(spec, n)
-    if job is not None:
-        results = simulate(job, games, seed, workers, progress)
-    else:
-        results = []
-        for s in range(seed, seed + games):
-            results.append(
-                outcome(
-                    play(definition.new_initial_state(seed=s, log=False), make_agents(agents, n, s))
-                )
-            )
-            if progress is not None:
-                progress(len(results))
-    fired, called, limited, loops = set(), set(), 0, {}
-    for s, game in enumerate(results, seed):
-        fired |= game.fired.keys() | {game.reason}
-        called |= game.called
-        limited += game.reason == "turn_limit"
-        if game.reason in ("trigger_loop", "effect_loop"):
-            loops.setdefault(game.reason, []).append(s)
+    if played is None:
+        played = play_games(definition, range(seed, seed + games), agents)
+    fired = played.fired.keys() | played.reasons.keys()
+    limited = played.reasons["turn_limit"]
     findings = [
         Finding(
             "RL201",
             "error",
-            f"{len(seeds)} of {games} {who} stopped without an end "
-            f"({reason} in {_culprit(definition, agents, seeds[0])}); first seed {seeds[0]}",
+            f"{played.reasons[reason]} of {games} {who} stopped without an end "
+            f"({reason} in {_culprit(definition, agents, first)}); first seed {first}",
             spec.span,
             layer=3,
         )
-        for reason, seeds in sorted(loops.items())
+        for reason, first in sorted(played.first_seeds.items())
+        if reason in ("trigger_loop", "effect_loop")
     ]
     missed = [
         (kind, part)
@@ -88,7 +70,7 @@ def coverage(
                 )
             )
     for p in spec.procedures:
-        if p.name not in called:
+        if p.name not in played.called:
             findings.append(
                 Finding(
                     "RL301",

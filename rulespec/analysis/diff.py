@@ -163,15 +163,16 @@ def findings_delta(old: ir.Spec, new: ir.Spec) -> tuple[list[Finding], list[Find
 ALPHA = 0.01  # family-wise: over all the tested rows of one report, after Holm's correction
 
 
-def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[int, int]):
-    """(rows, statistics). One row per compared quantity: its value in OLD and NEW, each
-    with a 95% interval inside the values it can take, the test used, its two-sided
-    p-value, the Holm-adjusted p-value over the report's tested rows, whether that is
-    below ALPHA, and the smallest change the sample detects with 80% power. `statistics`
-    names the tests and the correction and gives the sample's power."""
+def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
+    """(rows, statistics) of two simulations' tallies. One row per compared quantity:
+    its value in OLD and NEW, each with a 95% interval inside the values it can take,
+    the test used, its two-sided p-value, the Holm-adjusted p-value over the report's
+    tested rows, whether that is below ALPHA, and the smallest change the sample
+    detects with 80% power. `statistics` names the tests and the correction and gives
+    the sample's power."""
     rows = []
-    n1, n2 = len(old_results), len(new_results)
-    reasons = sorted({r.reason for r in old_results} | {r.reason for r in new_results})
+    n1, n2 = old.games, new.games
+    reasons = sorted(old.reasons.keys() | new.reasons.keys())
     tested_alpha = ALPHA / (len(reasons) + players + 1)  # Holm's bar for a lone change
 
     def share_row(what, k1, k2):
@@ -192,18 +193,10 @@ def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[
         )
 
     for reason in reasons:
-        share_row(
-            f"end reason {reason}",
-            sum(r.reason == reason for r in old_results),
-            sum(r.reason == reason for r in new_results),
-        )
+        share_row(f"end reason {reason}", old.reasons[reason], new.reasons[reason])
     for p in range(players):
-        share_row(
-            f"P{p + 1} wins",
-            sum(p in r.winners for r in old_results),
-            sum(p in r.winners for r in new_results),
-        )
-    xs, ys = [r.turns for r in old_results], [r.turns for r in new_results]
+        share_row(f"P{p + 1} wins", old.won({p}), new.won({p}))
+    xs, ys = old.lengths, new.lengths
     a, b = (stats.mean_interval(v, min(1, *v), limit) for v, limit in zip((xs, ys), turn_limits))
     mean_change = _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2)
     rows.append(
@@ -225,8 +218,8 @@ def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[
         rows.append(
             {
                 "what": label,
-                "old": _quantile(xs, q),
-                "new": _quantile(ys, q),
+                "old": stats.quantile(xs, q),
+                "new": stats.quantile(ys, q),
                 "p": None,
                 "p_holm": None,
                 "significant": False,
@@ -246,8 +239,3 @@ def compare_outcomes(old_results, new_results, players: int, turn_limits: tuple[
 
 def _rounded(x, digits):
     return None if x is None else round(x, digits)
-
-
-def _quantile(xs, q):
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(q * len(s)))] if s else 0

@@ -1,86 +1,170 @@
 """Many seeded games, in parallel, with results that do not depend on the workers.
 
-Game k of a run is seeded `seed + k`, and results are gathered in game order, so the
-same arguments give the same report for any number of worker processes.
+Game k of a run is seeded `seed + k`. The games are played in chunks of consecutive
+seeds, each chunk returns a tally (counts and histograms, whose size does not grow with
+the number of games), and the tallies are added up in seed order as they arrive: the
+same arguments give the same report for any number of worker processes or cluster
+nodes, and memory stays flat however many games are played.
+
+A job carries its spec (the file merged with what it extends and its variants), so a
+worker, a process here or a node of a Dask cluster, reads no file: it needs the package
+and nothing else. Each worker compiles a job's game once, whatever the chunks it plays.
 """
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
+import pickle
 import signal
-import statistics
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import NamedTuple
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
 
-from rulespec.interpreter import Game
+from rulespec.interpreter import Game, RuleError
 from rulespec.interpreter.agents import make_agents, play
 
-from ..lang.compiler import load_spec
+from ..lang.compiler import compile_document
+from ..lang.loading import Document
+from ..lang.variants import load_composed
+from . import stats
 from .stats import wilson
+
+CHUNK = 1000  # games at most in a unit of work: a third of a second of Take the Gold
+PARTS = 25  # chunks per worker, at least: a fine progress, and a fair share at the end
+CONNECT_TIMEOUT = 10  # seconds to reach a Dask scheduler
+HINT_SCHEDULER = "start one with `dask scheduler` and give the address it prints, tcp://HOST:PORT"
 
 
 @dataclass(frozen=True)
 class Job:
-    spec_path: str
+    """What a worker needs to play a spec's games: the spec as one document (its file
+    merged with the files it extends and its variants, every position kept), the
+    players, agents and turn limit. `key`, a hash of the document, names the game a
+    worker compiles once and keeps."""
+
+    spec: Document = field(compare=False, repr=False)
+    key: str
     players: int
-    agents: tuple[str, ...]
-    turn_limit: int | None
-    variants: tuple[str, ...] = ()
+    agents: tuple[str, ...] = ("random",)
+    turn_limit: int | None = None
+
+
+def job(
+    spec_path: str,
+    players: int,
+    agents: tuple[str, ...] = ("random",),
+    turn_limit: int | None = None,
+    variants: tuple[str, ...] = (),
+) -> Job:
+    """The job of a spec file (or loading.STDIN) with these variants, read now: the
+    games need none of its files once it is made."""
+    doc = load_composed(str(spec_path), list(variants))
+    key = hashlib.sha256(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+    return Job(doc, key, players, tuple(agents), turn_limit)
 
 
 @lru_cache(maxsize=8)
-def _game(spec_path: str, players: int, variants: tuple[str, ...]) -> Game:
-    return Game(load_spec(spec_path, variants=variants), players)
+def _definition(job: Job) -> Game:
+    """The job's game, compiled once per process (jobs are equal by key, not by document)."""
+    return Game(compile_document(job.spec), job.players)
 
 
-class GameResult(NamedTuple):
-    reason: str
-    winners: tuple[int, ...]
-    turns: int
-    fired: dict  # rule -> times it fired
-    played: dict  # card type -> times it was played
-    rounds: tuple[int, ...] = ()  # turns of each round, for a spec with rounds
-    called: frozenset = frozenset()  # procedures called (lint --simulate)
+@dataclass
+class Tally:
+    """What a report needs of some games, in a size that does not grow with their
+    number. The tallies of runs of seeds add up (+=) to the tally of the whole run."""
+
+    games: int = 0
+    reasons: Counter = field(default_factory=Counter)  # end reason -> games
+    first_seeds: dict = field(default_factory=dict)  # end reason -> first seed ending so
+    winners: Counter = field(default_factory=Counter)  # the winning seats, a tuple -> games
+    lengths: Counter = field(default_factory=Counter)  # turns -> games
+    fired: Counter = field(default_factory=Counter)  # rule -> times it fired
+    fired_games: Counter = field(default_factory=Counter)  # rule -> games it fired in
+    played: Counter = field(default_factory=Counter)  # card type -> times played
+    called: set = field(default_factory=set)  # procedures called (lint --simulate)
+    rounds: Counter = field(default_factory=Counter)  # rounds of a match -> games
+    round_lengths: Counter = field(default_factory=Counter)  # turns of a round -> rounds
+
+    def add(self, state, seed: int) -> None:
+        """One finished game, seeded `seed`."""
+        self.games += 1
+        self.reasons[state.reason] += 1
+        self.first_seeds[state.reason] = min(seed, self.first_seeds.get(state.reason, seed))
+        self.winners[tuple(state.winners)] += 1
+        self.lengths[state.turn] += 1
+        self.fired.update(state.fired)
+        self.fired_games.update(state.fired.keys())
+        self.played.update(state.played)
+        self.called.update(state.called)
+        rounds = state.round_lengths if state.game.spec.rounds else ()
+        self.rounds[len(rounds)] += 1
+        self.round_lengths.update(rounds)
+
+    def merge(self, other: Tally) -> None:
+        """Add the games of `other` to these."""
+        self.games += other.games
+        for name in _COUNTERS:
+            getattr(self, name).update(getattr(other, name))
+        for reason, seed in other.first_seeds.items():
+            self.first_seeds[reason] = min(seed, self.first_seeds.get(reason, seed))
+        self.called |= other.called
+
+    def won(self, seats) -> int:
+        """The games won by any of these seats."""
+        return sum(k for winners, k in self.winners.items() if set(seats) & set(winners))
 
 
-def play_one(job: Job, seed: int) -> GameResult:
-    """The outcome of one seeded game."""
-    state = _game(job.spec_path, job.players, job.variants).new_initial_state(
-        seed=seed, log=False, turn_limit=job.turn_limit
-    )
-    return outcome(play(state, make_agents(list(job.agents), job.players, seed)))
+_COUNTERS = (
+    "reasons",
+    "winners",
+    "lengths",
+    "fired",
+    "fired_games",
+    "played",
+    "rounds",
+    "round_lengths",
+)
 
 
-def outcome(state) -> GameResult:
-    """What a finished game leaves for a report."""
-    return GameResult(
-        state.reason,
-        state.winners,
-        state.turn,
-        dict(state.fired),
-        dict(state.played),
-        tuple(state.round_lengths) if state.game.spec.rounds else (),
-        frozenset(state.called),
-    )
+def play_games(definition: Game, seeds: range, agents, turn_limit: int | None = None) -> Tally:
+    """The games of these seeds, played in order by the agents named."""
+    out = Tally()
+    for seed in seeds:
+        state = definition.new_initial_state(seed=seed, log=False, turn_limit=turn_limit)
+        out.add(play(state, make_agents(list(agents), definition.n, seed)), seed)
+    return out
 
 
-def play_chunk(args) -> list[GameResult]:
-    """A chunk of seeds, played in order: the unit of work for processes and clusters."""
-    job, seeds = args
-    return [play_one(job, s) for s in seeds]
+def play_chunk(job: Job, seeds: range) -> Tally:
+    """A chunk of seeds: the unit of work for processes and clusters."""
+    return play_games(_definition(job), seeds, job.agents, job.turn_limit)
 
 
-def chunks(job: Job, games: int, seed: int, parts: int) -> list[tuple[Job, range]]:
-    """At most `parts` runs of consecutive seeds, as ranges: a count of games past
-    memory (or past a C size) costs nothing until the games are played."""
-    size = max(1, -(-games // parts))
-    return [(job, range(seed + i, seed + min(i + size, games))) for i in range(0, games, size)]
+def chunks(games: int, seed: int, parts: int) -> Iterator[range]:
+    """Runs of consecutive seeds, about `parts` of them but none of more than CHUNK
+    games, made as they are needed: a count of games past memory costs nothing."""
+    size = _chunk_size(games, parts)
+    return (range(seed + i, seed + min(i + size, games)) for i in range(0, games, size))
+
+
+def _chunk_size(games: int, parts: int) -> int:
+    return max(1, min(CHUNK, -(-games // parts)))
+
+
+class ClusterError(Exception):
+    """The Dask cluster cannot play the games: its scheduler cannot be reached (or was
+    lost), or a worker cannot import rulespec. A usage error: the message names the fix."""
+
+
+class TaskFailed(Exception):
+    """A chunk failed on a Dask worker, other than by a rule of the spec: a bug."""
 
 
 def simulate(
@@ -90,41 +174,54 @@ def simulate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     dask_address: str | None = None,
-) -> list[GameResult]:
-    """Play games seed..seed+games-1; results in seed order whatever runs them."""
-    # more, smaller chunks when someone watches: a finer progress for a little overhead
-    work = chunks(
-        job, games, seed, max(8, workers * 8) if progress is None else max(100, workers * 25)
-    )
-    workers = min(workers, len(work))  # no process without a chunk to play
-    done, out = 0, []
-
-    def collect(results):
-        nonlocal done
-        out.extend(results)
-        done += len(results)
-        if progress is not None:
-            progress(done)
-
+    into: Tally | None = None,
+) -> Tally:
+    """Play games seed..seed+games-1 and tally them; progress(games tallied) after each
+    chunk. The tally `into` (a new one by default) is added to chunk by chunk, in seed
+    order: when the run is interrupted, it holds seeds seed..seed+into.games-1."""
+    into = Tally() if into is None else into
     if dask_address is not None:
-        from dask.distributed import Client  # optional extra: rulespec[dask]
-
-        with Client(dask_address) as client:
-            futures = client.map(play_chunk, work, pure=False)
-            for future in futures:  # in submission order: seed order
-                collect(future.result())
-    elif workers <= 1:
-        for part in work:
-            collect(play_chunk(part))
+        with _client(dask_address) as client:
+            slots = sum(client.nthreads().values()) or 1
+            start = partial(_on_cluster, client, dask_address, job)
+            _gather(start, chunks(games, seed, slots * PARTS), 2 * slots, into, progress)
     else:
-        # leaving the block terminates the workers at once: on Ctrl-C too, not after
-        # the chunks they are playing
-        with multiprocessing.Pool(
-            workers, initializer=_worker_start, initargs=(os.getpid(),)
-        ) as pool:
-            for results in pool.imap(play_chunk, work):
-                collect(results)
-    return out
+        work = chunks(games, seed, workers * PARTS)
+        # no process without a chunk to play
+        workers = min(workers, -(-games // _chunk_size(games, workers * PARTS)))
+        if workers <= 1:
+            _gather(lambda seeds: partial(play_chunk, job, seeds), work, 1, into, progress)
+        else:
+            # leaving the block terminates the workers at once: on Ctrl-C too, not after
+            # the chunks they are playing
+            with multiprocessing.Pool(
+                workers, initializer=_worker_start, initargs=(os.getpid(),)
+            ) as pool:
+                start = partial(_in_pool, pool, job)
+                _gather(start, work, 2 * workers, into, progress)
+    return into
+
+
+def _gather(start, work, window: int, into: Tally, progress) -> None:
+    """Start the chunks of `work` (start(seeds) gives a call that waits for its tally),
+    keeping `window` of them going, and add their tallies up in seed order."""
+    pending: deque = deque()
+
+    def take():
+        into.merge(pending.popleft()())
+        if progress is not None:
+            progress(into.games)
+
+    for seeds in work:
+        pending.append(start(seeds))
+        if len(pending) >= window:
+            take()
+    while pending:
+        take()
+
+
+def _in_pool(pool, job: Job, seeds: range):
+    return pool.apply_async(play_chunk, (job, seeds)).get
 
 
 def _worker_start(parent: int) -> None:
@@ -140,57 +237,111 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
-def spread(xs: list[int]) -> dict:
-    """Mean, median, 95th percentile and maximum of some counts."""
-    xs, n = sorted(xs), len(xs)
+# --- on a Dask cluster ---------------------------------------------------------------
+
+
+def _client(address: str):
+    """A client of the scheduler at `address`, whose workers can play the games."""
+    from dask.distributed import Client  # optional extra: rulespec[dask]
+
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError) as exc:  # ValueError: an address dask cannot read
+        raise ClusterError(
+            f"cannot reach the Dask scheduler {address}: {exc}; {HINT_SCHEDULER}"
+        ) from None
+    try:
+        _check_workers(client)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def _check_workers(client) -> None:
+    """Each worker imports what the games need. A worker without rulespec would fail
+    only as it read a task, and the run would wait for it for ever."""
+    import pkgutil
+
+    found = client.run(pkgutil.resolve_name, f"{__name__}:CHUNK", on_error="return")
+    lacking = sorted(w for w, r in found.items() if isinstance(r, Exception))
+    if lacking:
+        first = found[lacking[0]]
+        raise ClusterError(
+            f"Dask worker {lacking[0]}"
+            + (f" (and {len(lacking) - 1} more)" if len(lacking) > 1 else "")
+            + f" cannot import rulespec ({type(first).__name__}: {first}): install it in "
+            "the Python that runs `dask worker` on every node: pip install 'rulespec[dask]'"
+        )
+
+
+def _on_cluster(client, address: str, job: Job, seeds: range):
+    future = client.submit(play_chunk, job, seeds, pure=False)
+    return partial(_cluster_result, future, seeds, address)
+
+
+def _cluster_result(future, seeds: range, address: str) -> Tally:
+    try:
+        return future.result()
+    except RuleError:  # a rule of the spec failed, as it would have here
+        raise
+    except (CancelledError, OSError):  # the client lost its scheduler: dask cancels all
+        raise ClusterError(
+            f"lost the Dask scheduler {address} while seeds {seeds[0]}..{seeds[-1]} were "
+            "played; run again once it is back"
+        ) from None
+    except Exception as exc:
+        raise TaskFailed(
+            f"seeds {seeds[0]}..{seeds[-1]} failed on a Dask worker "
+            f"({type(exc).__name__}: {exc}); the worker's log has its traceback"
+        ) from exc
+
+
+# --- the report ----------------------------------------------------------------------
+
+
+def spread(counts: Counter) -> dict:
+    """Mean, median, 95th percentile and maximum of some counts, as a histogram."""
+    if not counts:
+        return {"mean": 0, "median": 0, "p95": 0, "max": 0}
     return {
-        "mean": round(statistics.fmean(xs), 1) if n else 0,
-        "median": statistics.median(xs) if n else 0,
-        "p95": xs[min(n - 1, int(0.95 * n))] if n else 0,
-        "max": xs[-1] if n else 0,
+        "mean": round(stats.mean(counts), 1),
+        "median": stats.median(counts),
+        "p95": stats.quantile(counts, 0.95),
+        "max": max(counts),
     }
 
 
-def summarize(results: list[GameResult], players: int, teams=()) -> dict:
+def summarize(tally: Tally, players: int, teams=()) -> dict:
     """The report of a run; a spec with rounds adds `rounds`: rounds per match and
     turns per round; one with `teams`, (name, seats) pairs, adds `team_wins`: the
     games each team won (its seats win together)."""
-    n = len(results)
-    reasons = Counter(r.reason for r in results)
-    wins = Counter(p for r in results for p in r.winners)
-    fired: Counter = Counter()
-    games_fired: Counter = Counter()
-    played: Counter = Counter()
-    for r in results:
-        fired.update(r.fired)
-        games_fired.update(r.fired.keys())
-        played.update(r.played)
+    n = tally.games
 
     def share(k):
         return wilson(k, n)
 
     report = {
         "games": n,
-        "end_reasons": {r: share(k) | {"count": k} for r, k in sorted(reasons.items())},
-        "seat_wins": {f"P{p + 1}": share(wins[p]) for p in range(players)},
-        "length": spread([r.turns for r in results]),
-        "cards_played": dict(sorted(played.items())),
-        "rules_fired": {k: {"times": v, "games": games_fired[k]} for k, v in sorted(fired.items())},
+        "end_reasons": {r: share(k) | {"count": k} for r, k in sorted(tally.reasons.items())},
+        "seat_wins": {f"P{p + 1}": share(tally.won({p})) for p in range(players)},
+        "length": spread(tally.lengths),
+        "cards_played": dict(sorted(tally.played.items())),
+        "rules_fired": {
+            k: {"times": v, "games": tally.fired_games[k]} for k, v in sorted(tally.fired.items())
+        },
     }
     if teams:
-        report["team_wins"] = {
-            name: share(sum(1 for r in results if set(seats) & set(r.winners)))
-            for name, seats in teams
-        }
-    if any(r.rounds for r in results):
+        report["team_wins"] = {name: share(tally.won(seats)) for name, seats in teams}
+    if max(tally.rounds, default=0) > 0:
         report["rounds"] = {
-            "per_match": spread([len(r.rounds) for r in results]),
-            "round_length": spread([t for r in results for t in r.rounds]),
+            "per_match": spread(tally.rounds),
+            "round_length": spread(tally.round_lengths),
         }
     return report
 
 
-def plot(results: list[GameResult], players: int, title: str, path: str, form: str) -> None:
+def plot(tally: Tally, players: int, title: str, path: str, form: str) -> None:
     """Game lengths and seat win rates, as an image of the format `form` (matplotlib:
     rulespec[plot])."""
     import matplotlib
@@ -199,11 +350,16 @@ def plot(results: list[GameResult], players: int, title: str, path: str, form: s
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    lengths = [r.turns for r in results]
+    lengths = tally.lengths
     lo, hi = min(lengths), max(lengths)
-    left.hist(lengths, bins=range(lo, hi + 2) if hi - lo <= 80 else 40, color="#4477aa")
+    left.hist(
+        list(lengths),
+        bins=range(lo, hi + 2) if hi - lo <= 80 else 40,
+        weights=list(lengths.values()),
+        color="#4477aa",
+    )
     left.set(title="game length", xlabel="turns", ylabel="games")
-    summary = summarize(results, players)["seat_wins"]
+    summary = summarize(tally, players)["seat_wins"]
     seats = list(summary)
     shares = [100 * summary[s]["share"] for s in seats]
     errors = [

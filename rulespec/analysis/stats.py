@@ -4,16 +4,68 @@ Written out by hand (no runtime dependency) and exact where samples are small:
 Fisher's exact test for counts, Student's t (through the regularized incomplete beta
 function) for means, Holm's correction over the rows of one report. `simulate` and
 `diff --simulate` both take their figures from here.
+
+Samples of whole numbers (game lengths) come as histograms, value -> how many times it
+was seen, whose size does not grow with the number of games; their mean, variance and
+ranks are exactly what the statistics module gives from the list of values.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
+from collections.abc import Mapping
+from fractions import Fraction
 from statistics import NormalDist
 
 Z95 = 1.96  # two-sided 95% normal quantile, as the reports have always used
 POWER = 0.8  # the power at which detectable changes are reported
+
+
+# --- samples, as histograms ----------------------------------------------------------
+
+
+def size(counts: Mapping[int, int]) -> int:
+    return sum(counts.values())
+
+
+def mean(counts: Mapping[int, int]) -> float:
+    """As statistics.fmean: the exact sum, rounded once, over the number of values."""
+    return float(sum(x * k for x, k in counts.items())) / size(counts)
+
+
+def variance(counts: Mapping[int, int]) -> float:
+    """The sample variance, as statistics.variance: exact until it is rounded once."""
+    n = size(counts)
+    sx = sum(x * k for x, k in counts.items())
+    sxx = sum(x * x * k for x, k in counts.items())
+    return float(Fraction(n * sxx - sx * sx, n * (n - 1)))
+
+
+def stdev(counts: Mapping[int, int]) -> float:
+    return math.sqrt(variance(counts))
+
+
+def at_rank(counts: Mapping[int, int], rank: int) -> int:
+    """The value at `rank` (from 0) of the values sorted."""
+    for x in sorted(counts):
+        rank -= counts[x]
+        if rank < 0:
+            return x
+    raise IndexError(rank)
+
+
+def median(counts: Mapping[int, int]) -> float:
+    """As statistics.median: the middle value, or the mean of the two middle ones."""
+    n = size(counts)
+    if n % 2:
+        return at_rank(counts, n // 2)
+    return (at_rank(counts, n // 2 - 1) + at_rank(counts, n // 2)) / 2
+
+
+def quantile(counts: Mapping[int, int], q: float) -> int:
+    """The value at rank floor(q n) (counted from 0) of the n values sorted."""
+    n = size(counts)
+    return at_rank(counts, min(n - 1, int(q * n)))
 
 
 # --- intervals -----------------------------------------------------------------------
@@ -33,14 +85,14 @@ def wilson(k: int, n: int) -> dict:
     }
 
 
-def mean_interval(xs: list[float], lo: float, hi: float) -> dict:
+def mean_interval(xs: Mapping[int, int], lo: float, hi: float) -> dict:
     """A mean with its 95% Student t interval, clipped to [lo, hi], the values the
     quantity can take. With one value nothing is known of the spread: [lo, hi]."""
-    n = len(xs)
+    n = size(xs)
     if n == 0:
         return {"mean": 0.0, "low": 0.0, "high": 0.0}
-    m = statistics.fmean(xs)
-    half = t_quantile(0.975, n - 1) * statistics.stdev(xs) / math.sqrt(n) if n > 1 else math.inf
+    m = mean(xs)
+    half = t_quantile(0.975, n - 1) * stdev(xs) / math.sqrt(n) if n > 1 else math.inf
     return {
         "mean": round(m, 2),
         "low": round(max(lo, m - half), 2),
@@ -131,15 +183,15 @@ def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
     return min(1.0, sum(math.exp(lp) for lp in ps if lp <= seen))
 
 
-def welch(xs: list[float], ys: list[float]) -> float:
+def welch(xs: Mapping[int, int], ys: Mapping[int, int]) -> float:
     """Two-sided p-value of Welch's t-test on two means, with Student's t at the
     Welch-Satterthwaite degrees of freedom. Fewer than two values on a side test
     nothing (p = 1); two samples without spread differ for sure unless their means agree."""
-    n1, n2 = len(xs), len(ys)
+    n1, n2 = size(xs), size(ys)
     if n1 < 2 or n2 < 2:
         return 1.0
-    m1, m2 = statistics.fmean(xs), statistics.fmean(ys)
-    s1, s2 = statistics.variance(xs) / n1, statistics.variance(ys) / n2
+    m1, m2 = mean(xs), mean(ys)
+    s1, s2 = variance(xs) / n1, variance(ys) / n2
     if s1 + s2 == 0:
         return 1.0 if m1 == m2 else 0.0
     df = (s1 + s2) ** 2 / (s1**2 / (n1 - 1) + s2**2 / (n2 - 1))
@@ -192,11 +244,12 @@ def detectable_share_change(
 
 
 def detectable_mean_change(
-    xs: list[float], n2: int, alpha: float, power: float = POWER
+    xs: Mapping[int, int], n2: int, alpha: float, power: float = POWER
 ) -> float | None:
     """The smallest change of a mean that a two-sided test at alpha finds with the given
     power, if the spread stays that of xs: (z(1-alpha/2) + z(power)) s sqrt(1/n1 + 1/n2).
     None when xs has no spread to go by (fewer than 2 values)."""
-    if len(xs) < 2 or n2 == 0:
+    n1 = size(xs)
+    if n1 < 2 or n2 == 0:
         return None
-    return (_z(1 - alpha / 2) + _z(power)) * statistics.stdev(xs) * math.sqrt(1 / len(xs) + 1 / n2)
+    return (_z(1 - alpha / 2) + _z(power)) * stdev(xs) * math.sqrt(1 / n1 + 1 / n2)
