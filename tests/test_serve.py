@@ -72,6 +72,17 @@ def test_a_seat_link_is_needed_for_its_seat(server):
             400,
             "option 'c' must be",
         ),
+        (  # a search that would hold a server thread for hours
+            "/api/games",
+            {
+                "spec": "take_the_gold",
+                "players": 2,
+                "seats": ["ismcts:iterations=100000000", "random"],
+            },
+            None,
+            400,
+            "at most iterations=10,000 and seconds=10 a decision at a server's table",
+        ),
         ("/api/games/nope/P1", None, None, 404, "no such game"),
         ("/api/replays", {"path": "/no/such.jsonl"}, None, 422, "error RS801"),
         ("/api/replays", {"log": '{"a": 1}\n'}, None, 422, "RS802"),
