@@ -16,17 +16,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from gamekit import GAMES, ROOT, cli, foreground
-from servekit import call, running, seat_api
+from servekit import call, seat_api
 
 from rulespec import load_spec
 from rulespec.serve import views
 from rulespec.table.narrate import Titles, narrate
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running(tmp_path_factory.mktemp("saves")) as (base, tables):
-        yield base, tables
 
 
 def new_game(base, **request):
