@@ -48,7 +48,8 @@ def _worker(conn, scratch: str, hang: float) -> None:
             (
                 outcome.code,
                 outcome.failure,
-                outcome.error,
+                # an exit code outside 0, 1, 2 comes with what the command printed
+                outcome.error or outcome.stderr[-2000:],
                 outcome.seconds,
                 resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
             )
@@ -172,8 +173,8 @@ class _Campaign:
             self.record(job, failure, error)
         else:
             self.codes[code] += 1
-            if failure:  # an exit code outside 0, 1, 2
-                self.record(job, "traceback", failure)
+            if failure:  # an exit code outside 0, 1, 2: with what the command printed
+                self.record(job, "traceback", f"{failure}\n{error}")
         if rss > 2 * GIB:  # the cap was not enough to stop it: start afresh
             self.replace(i)
 

@@ -46,6 +46,13 @@ class Known:
         (from the bottom) when it was drawn from the top of an ordered zone. False when
         the seat knows nothing of the zone any more."""
         at, types = self.at, self.types
+        if not at and t is not None:  # the common case: a card seen leaving, no places known
+            n = types.get(t)
+            if n == 1:
+                del types[t]
+            elif n is not None:
+                types[t] = n - 1
+            return bool(types)
         if ordered and at:
             if place is None:
                 at.clear()  # from a place the seat cannot tell: the places above it shift

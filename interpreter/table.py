@@ -113,10 +113,12 @@ class Table:
 
     def _move_logged(self, cards, dst: int, top: bool) -> None:
         by_src: dict[int, list[int]] = {}  # where each card was as it moved
+        seen: set[int] = set()  # a card listed twice moves the second time from dst
         events, self._events = self._events, None
         try:
             for c in cards:
-                by_src.setdefault(self._loc[c], []).append(c)
+                by_src.setdefault(dst if c in seen else self._loc[c], []).append(c)
+                seen.add(c)
             self.move_cards(cards, dst, top)
         finally:
             self._events = events

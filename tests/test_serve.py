@@ -16,17 +16,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from gamekit import GAMES, ROOT, cli, foreground
-from servekit import call, running, seat_api
+from servekit import call, seat_api
 
 from rulespec import load_spec
 from rulespec.serve import views
 from rulespec.table.narrate import Titles, narrate
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running(tmp_path_factory.mktemp("saves")) as (base, tables):
-        yield base, tables
 
 
 def new_game(base, **request):
@@ -71,6 +65,17 @@ def test_a_seat_link_is_needed_for_its_seat(server):
             None,
             400,
             "option 'c' must be",
+        ),
+        (  # a search that would hold a server thread for hours
+            "/api/games",
+            {
+                "spec": "take_the_gold",
+                "players": 2,
+                "seats": ["ismcts:iterations=100000000", "random"],
+            },
+            None,
+            400,
+            "at most iterations=10,000 and seconds=10 a decision at a server's table",
         ),
         ("/api/games/nope/P1", None, None, 404, "no such game"),
         ("/api/replays", {"path": "/no/such.jsonl"}, None, 422, "error RS801"),

@@ -26,12 +26,6 @@ from rulespec.table.narrate import Titles, narrate
 SMALL = ROOT / "tests" / "valid" / "coin_grab.yaml"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running(tmp_path_factory.mktemp("saves")) as (base, held):
-        yield base, held
-
-
 def _person_game(base, spec="take_the_gold", **request):
     status, answer = call(
         f"{base}/api/games", {"spec": spec, "seats": ["person", "random"]} | request

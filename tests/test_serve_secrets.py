@@ -13,15 +13,9 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from servekit import call, running, seat_api
+from servekit import call, seat_api
 
 from rulespec.serve import views
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with running(tmp_path_factory.mktemp("saves")) as (base, tables):
-        yield base, tables
 
 
 def secrets_of(state, seat: int) -> set[str]:

@@ -478,10 +478,31 @@ def _agents(seats: list[str], n: int, seed: int, rules) -> list:
     except ValueError as exc:
         raise Refused(400, str(exc)) from None
     agents = [None if s == PERSON else a for s, a in zip(seats, made)]
+    for a in agents:
+        _within_budget(a)
     needs = [a.needs_evaluation for a in agents if getattr(a, "needs_evaluation", None)]
     if needs and rules.evaluation is None:
         raise Refused(400, f"{needs[0]} needs an evaluation in the spec; {rules.name} has none")
     return agents
+
+
+# A searching agent's budget at a server's table: a decision holds its game's lock and a
+# server thread, so an agent asked for a longer search would stall both.
+MAX_ITERATIONS, MAX_SECONDS = 10_000, 10.0
+
+
+def _within_budget(agent) -> None:
+    """400 for an agent whose search may run past the server's budget for a decision."""
+    budget = getattr(agent, "budget", None)
+    if budget is None:
+        return
+    iterations, seconds = budget.get("iterations"), budget.get("seconds")
+    if (iterations or 0) > MAX_ITERATIONS or (seconds or 0) > MAX_SECONDS:
+        raise Refused(
+            400,
+            f"agent '{agent.name}': at most iterations={MAX_ITERATIONS:,} and "
+            f"seconds={MAX_SECONDS:g} a decision at a server's table",
+        )
 
 
 def _apply_logged(s, number: int, choice: dict) -> None:
