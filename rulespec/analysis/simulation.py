@@ -35,7 +35,7 @@ from ..lang.variants import load_composed
 from . import stats
 from .stats import wilson
 
-CHUNK = 1000  # games at most in a unit of work: a third of a second of Take the Gold
+CHUNK = 1000  # games at most in a unit of work: a third of a second of a short game
 PARTS = 25  # chunks per worker, at least: a fine progress, and a fair share at the end
 CONNECT_TIMEOUT = 10  # seconds to reach a Dask scheduler
 HINT_SCHEDULER = "start one with `dask scheduler` and give the address it prints, tcp://HOST:PORT"
