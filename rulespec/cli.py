@@ -51,6 +51,7 @@ EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' list
   rulespec compile GAME --show RULE                   the Python a rule compiles to
   rulespec schema                                     print the spec JSON Schema
   rulespec completion bash                            shell completion (bash, zsh, fish)
+  rulespec lsp                                        a language server for editors
 
 settings: [tool.rulespec] in pyproject.toml, or rulespec.toml (see docs/cli.md)
 """
@@ -537,6 +538,17 @@ def _parser() -> argparse.ArgumentParser:
         "rulespec completion bash > ~/.local/share/bash-completion/completions/rulespec",
     )
     cm.add_argument("shell", choices=completion.SHELLS, help="the shell: bash, zsh or fish")
+
+    ls = command(
+        "lsp",
+        "a language server for editors, over stdio",
+        "Serve an editor (VS Code, Neovim, ...) over standard input and output: "
+        "diagnostics as you type, completion, hover, go to definition, references, "
+        "rename and quick fixes in spec, variant and scenario files (install "
+        "rulespec[lsp]; see docs/editor.md).",
+        "rulespec lsp   (started by the editor, not by hand)",
+    )
+    ls.add_argument("--stdio", action="store_true", help="the transport (the only one)")
     debug = "on an internal error (a bug, exit 3), print its traceback"
     p.add_argument("--debug", action="store_true", help=debug)
     for (
@@ -1694,6 +1706,15 @@ def _serve(args, out, err) -> int:
     return 0
 
 
+def _lsp(args, out, err) -> int:
+    if not all(importlib.util.find_spec(m) for m in ("pygls", "lsprotocol")):
+        raise UsageError("needs the language server packages: pip install 'rulespec[lsp]'")
+    from . import lsp
+
+    lsp.serve()
+    return 0
+
+
 def _completion(args, out, err) -> int:
     out.write(completion.script(_parser(), args.shell))
     return 0
@@ -1701,6 +1722,7 @@ def _completion(args, out, err) -> int:
 
 COMMANDS = {
     "completion": _completion,
+    "lsp": _lsp,
     "run": _run,
     "simulate": _simulate,
     "validate": _validate,

@@ -33,6 +33,11 @@ class Diagnostic:
     severity: str = "error"
     hint: str = ""
 
+    @property
+    def suggestion(self) -> str:
+        """The name a "did you mean" hint offers, as data: an editor's quick fix."""
+        return getattr(self.hint, "suggestion", "")
+
     def render(self, source_lines: list[str] | None = None) -> str:
         text = f"{self.span}: {self.severity} {self.code}: {self.message}"
         if self.hint:
@@ -68,10 +73,20 @@ class SpecError(Exception):
         return "\n".join(d.render(self.sources.get(d.span.file)) for d in self.diagnostics)
 
 
+class Hint(str):
+    """A hint's text that also holds, as data, the name it suggests."""
+
+    suggestion: str = ""
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """A hint naming the closest known name, or '' when nothing is close."""
     close = difflib.get_close_matches(str(name), sorted(set(known)), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else ""
+    if not close:
+        return ""
+    hint = Hint(f"did you mean '{close[0]}'?")
+    hint.suggestion = close[0]
+    return hint
 
 
 # C0 and C1 controls, the marks that reorder text (bidirectional overrides), and lone

@@ -1,0 +1,206 @@
+"""The names a spec or variant file defines, and where each is used.
+
+The index behind the language server's go-to-definition, references, rename, hover
+and completion. It reads the positioned document the loader makes (no second parser)
+and needs no valid spec: a file being typed still has its names indexed.
+
+Definitions are the keys of the named sections (and a card's tags). Uses are found in
+string values: a value listed under `actions:` or `answers:` names a rule, any other
+value is read as an expression, whose identifiers that equal a defined name are uses
+of it. Text in quotes, after `#`, after a `.` (a property) and the free-text keys
+(`title`, `description`, ...) are skipped. So a local named like a spec's own name
+would count as a use of it: the compiler refuses such a local (RS202), so a valid
+spec has none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .loading import Document, Path_
+
+# section -> the kind of name its keys define; the first group share one namespace
+NAMED = {
+    "parameters": "parameter",
+    "zones": "zone",
+    "counters": "counter",
+    "goals": "goal",
+    "remember": "remembered card",
+    "procedures": "procedure",
+    "conditions": "condition",
+}
+RULES = {
+    "actions": "action",
+    "reactions": "reaction",
+    "triggers": "trigger",
+    "end_conditions": "end condition",
+}
+RULE_LISTS = {"actions", "answers", "reactions", "triggers", "end_conditions"}
+FREE_TEXT = {"name", "title", "description", "note", "text", "rulings", "extends", "step"}
+_WORD = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|\.?[A-Za-z_][A-Za-z0-9_]*')
+
+
+@dataclass(frozen=True)
+class Place:
+    """A name's place: its file, line and column (1-based) and length."""
+
+    file: str
+    line: int
+    col: int
+    length: int
+
+    def holds(self, line: int, col: int) -> bool:
+        return self.line == line and self.col <= col <= self.col + self.length
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    kind: str
+    place: Place
+    path: Path_  # the entry's path in the document's data
+
+    @property
+    def space(self) -> str:
+        return "rule" if self.kind in RULES.values() else "name"
+
+
+@dataclass(frozen=True)
+class Use:
+    name: str
+    space: str  # "name": the shared namespace; "rule": actions, reactions, ends, triggers
+    place: Place
+    path: Path_  # the string value it stands in
+
+
+@dataclass
+class Index:
+    """The definitions and uses of one file."""
+
+    file: str
+    definitions: list[Definition]
+    uses: list[Use]
+
+    def defined(self, name: str, space: str) -> Definition | None:
+        return next((d for d in self.definitions if d.name == name and d.space == space), None)
+
+    def at(self, line: int, col: int) -> Definition | Use | None:
+        """The definition or use at a place (1-based line and column)."""
+        for item in (*self.definitions, *self.uses):
+            if item.place.holds(line, col):
+                return item
+        return None
+
+
+def index(doc: Document, known: dict[str, set[str]] | None = None) -> Index:
+    """The names `doc` defines and uses; `known` (space -> names) adds names defined
+    elsewhere, as a variant's base defines most of what the variant names."""
+    defs = list(definitions(doc))
+    names = {"name": set(), "rule": set()}
+    for d in defs:
+        names[d.space].add(d.name)
+    for space, more in (known or {}).items():
+        names[space] |= more
+    return Index(doc.file, defs, list(_uses(doc, names)))
+
+
+def definitions(doc: Document):
+    data = doc.data if isinstance(doc.data, dict) else {}
+    # a variant's own sections override its base's entries; it defines what it adds
+    roots = (("add",), ("replace",)) if "extends" in data else ((),)
+    for root in roots:
+        section_of = _at(data, root)
+        if not isinstance(section_of, dict):
+            continue
+        cards = _at(section_of, ("deck", "cards"))
+        if isinstance(cards, dict):
+            seen_tags = set()
+            for card, entry in cards.items():
+                yield _definition(doc, card, "card", (*root, "deck", "cards", card))
+                for i, tag in enumerate(
+                    (entry or {}).get("tags") or () if isinstance(entry, dict) else ()
+                ):
+                    if isinstance(tag, str) and tag not in seen_tags:
+                        seen_tags.add(tag)
+                        path = (*root, "deck", "cards", card, "tags", i)
+                        yield Definition(tag, "tag", _value_place(doc, path, tag), path)
+        for section, kind in {**NAMED, **RULES}.items():
+            entries = section_of.get(section)
+            if isinstance(entries, dict):
+                for name in entries:
+                    yield _definition(doc, name, kind, (*root, section, name))
+        for i, step in enumerate(section_of.get("turn") or ()):
+            if isinstance(step, dict) and isinstance(step.get("step"), str):
+                path = (*root, "turn", i, "step")
+                yield Definition(step["step"], "step", _value_place(doc, path, step["step"]), path)
+
+
+def _definition(doc: Document, name: str, kind: str, path: Path_) -> Definition:
+    span = doc.key_span(path)
+    return Definition(name, kind, Place(span.file, span.line, span.col, len(name)), path)
+
+
+def _value_place(doc: Document, path: Path_, text: str) -> Place:
+    span = doc.offset_span(path, 0)
+    return Place(span.file, span.line, span.col, len(text))
+
+
+def _at(data, path: Path_):
+    for key in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _uses(doc: Document, names: dict[str, set[str]]):
+    for path in doc.scalar_maps:
+        keys = [k for k in path if isinstance(k, str)]
+        if not keys or keys[-1] in FREE_TEXT or _is_definition_value(path):
+            continue
+        value = _at_path(doc.data, path)
+        if not isinstance(value, str):
+            continue
+        space = "rule" if keys[-1] in RULE_LISTS and isinstance(path[-1], int) else "name"
+        for m in _WORD.finditer(value):
+            word = m.group()
+            if word[0] in '".#' or word not in names[space]:
+                continue
+            span = doc.offset_span(path, m.start())
+            yield Use(word, space, Place(span.file, span.line, span.col, len(word)), path)
+    yield from _key_uses(doc, names)
+
+
+def _is_definition_value(path: Path_) -> bool:
+    return len(path) >= 2 and path[-2] == "tags"  # a tag is defined where it is listed
+
+
+def _key_uses(doc: Document, names: dict[str, set[str]]):
+    """Keys that name what the base defines: a variant's parameter overrides and card
+    changes, and the entries it replaces or removes."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if "extends" not in data:
+        return
+    for path in doc.key_spans:
+        if len(path) == 2 and path[0] in ("parameters", "cards"):
+            space = "name"
+        elif len(path) == 3 and path[0] == "replace" and path[1] in RULES:
+            space = "rule"
+        elif len(path) == 3 and path[0] == "replace" and path[1] in NAMED:
+            space = "name"
+        else:
+            continue
+        name = path[-1]
+        if name in names[space]:
+            span = doc.key_span(path)
+            yield Use(name, space, Place(span.file, span.line, span.col, len(name)), path)
+
+
+def _at_path(data, path: Path_):
+    for key in path:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data

@@ -1,0 +1,235 @@
+"""`rulespec lsp` driven as an editor drives it: a real server process, a real LSP
+session over stdio (pygls' client), the bundled Take the Gold and its variants."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+
+from lsprotocol import types as T
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "games" / "take_the_gold.yaml"
+TEXT = SPEC.read_text(encoding="utf-8")
+URI = from_fs_path(str(SPEC))
+ADVANCED = ROOT / "games" / "variants" / "take_the_gold" / "advanced.yaml"
+LONG_4 = ROOT / "games" / "variants" / "take_the_gold" / "long_4.yaml"
+
+
+def where(text: str, needle: str, after: str = "", shift: int = 0) -> T.Position:
+    """The position of `needle` (its first character, plus shift), found after `after`."""
+    offset = text.index(needle, text.index(after) if after else 0) + shift
+    line = text.count("\n", 0, offset)
+    return T.Position(line, offset - (text.rfind("\n", 0, offset) + 1))
+
+
+def session(script):
+    """Run `script(client, published)` against a fresh server; published maps a uri to
+    the list of diagnostic lists the server sent for it, in order."""
+
+    async def run():
+        client = LanguageClient("rulespec-tests", "1")
+        published: dict[str, list] = {}
+
+        @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(ls, params: T.PublishDiagnosticsParams):
+            published.setdefault(params.uri, []).append(params.diagnostics)
+
+        await client.start_io(sys.executable, "-m", "rulespec", "lsp")
+        try:
+            await client.initialize_async(
+                T.InitializeParams(
+                    capabilities=T.ClientCapabilities(), root_uri=from_fs_path(str(ROOT))
+                )
+            )
+            client.initialized(T.InitializedParams())
+            return await script(client, published)
+        finally:
+            await client.shutdown_async(None)
+            client.exit(None)
+            await client.stop()
+
+    return asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def open_doc(client, path: Path, text: str | None = None, uri: str | None = None):
+    client.text_document_did_open(
+        T.DidOpenTextDocumentParams(
+            T.TextDocumentItem(
+                uri=uri or from_fs_path(str(path)),
+                language_id="yaml",
+                version=1,
+                text=path.read_text(encoding="utf-8") if text is None else text,
+            )
+        )
+    )
+
+
+async def wait_for(published, uri, count, timeout=10.0):
+    """The `count`-th diagnostics the server published for uri."""
+    deadline = time.monotonic() + timeout
+    while len(published.get(uri, [])) < count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no diagnostics #{count} for {uri}")
+        await asyncio.sleep(0.01)
+    return published[uri][count - 1]
+
+
+BROKEN = TEXT.replace("when: count(hand(p), gold_coin) >=", "when: count(hand(p), gold_con) >=")
+
+
+def test_a_broken_name_is_an_error_at_its_range_within_a_second_with_its_fix():
+    async def script(client, published):
+        open_doc(client, SPEC)
+        clean = await wait_for(published, URI, 1)
+        start = time.monotonic()
+        client.text_document_did_change(
+            T.DidChangeTextDocumentParams(
+                T.VersionedTextDocumentIdentifier(uri=URI, version=2),
+                [T.TextDocumentContentChangeWholeDocument(text=BROKEN)],
+            )
+        )
+        broken = await wait_for(published, URI, 2)
+        elapsed = time.monotonic() - start
+        fixes = await client.text_document_code_action_async(
+            T.CodeActionParams(
+                T.TextDocumentIdentifier(uri=URI),
+                broken[0].range,
+                T.CodeActionContext(diagnostics=broken),
+            )
+        )
+        return clean, broken, elapsed, fixes
+
+    clean, broken, elapsed, fixes = session(script)
+    assert [d for d in clean if d.severity == T.DiagnosticSeverity.Error] == []
+    errors = [d for d in broken if d.severity == T.DiagnosticSeverity.Error]
+    assert [d.code for d in errors] == ["RS201"]
+    start = where(BROKEN, "gold_con", "coin_win:")
+    assert errors[0].range == T.Range(start, T.Position(start.line, start.character + 8))
+    assert elapsed < 1.0
+    (fix,) = fixes
+    assert list(fix.edit.changes[URI]) == [T.TextEdit(range=errors[0].range, new_text="gold_coin")]
+
+
+def test_completion_after_a_card_count_offers_the_cards_first():
+    text = TEXT.replace("when: count(hand(p), gold_coin) >=", "when: count(hand(p), ) >=")
+    at = where(text, "count(hand(p), )", "coin_win:", len("count(hand(p), "))
+
+    async def script(client, published):
+        open_doc(client, SPEC, text)
+        return await client.text_document_completion_async(
+            T.CompletionParams(T.TextDocumentIdentifier(uri=URI), at)
+        )
+
+    items = session(script).items
+    cards = {"gold_coin", "pirate", "two_pirates", "officer", "two_officers", "kraken"}
+    assert cards <= {i.label for i in items}
+    first = sorted(items, key=lambda i: i.sort_text or i.label)[: len(cards) + 2]
+    assert cards <= {i.label for i in first}  # the card types, and the tag, lead
+
+
+def test_completion_of_keys_comes_from_the_schema():
+    text = TEXT.replace(
+        "  hand: {per_player: true, visibility: owner}",
+        "  hand: {per_player: true, visibility: owner}\n  pile:\n    \n",
+        1,
+    )
+    at = where(text, "  pile:\n    ", shift=len("  pile:\n    "))
+
+    async def script(client, published):
+        open_doc(client, SPEC, text)
+        return await client.text_document_completion_async(
+            T.CompletionParams(T.TextDocumentIdentifier(uri=URI), at)
+        )
+
+    labels = {i.label for i in session(script).items}
+    assert {"visibility", "ordered", "per_player"} <= labels and "effect" not in labels
+
+
+def test_hover_shows_a_parameter_and_a_variants_override():
+    variant = LONG_4.read_text(encoding="utf-8")
+
+    async def script(client, published):
+        open_doc(client, SPEC)
+        open_doc(client, LONG_4)
+        in_spec = await client.text_document_hover_async(
+            T.HoverParams(
+                T.TextDocumentIdentifier(uri=URI), where(TEXT, "kraken_limit", "ship_destroyed:")
+            )
+        )
+        in_variant = await client.text_document_hover_async(
+            T.HoverParams(
+                T.TextDocumentIdentifier(uri=from_fs_path(str(LONG_4))),
+                where(variant, "kraken_limit"),
+            )
+        )
+        return in_spec.contents.value, in_variant.contents.value
+
+    in_spec, in_variant = session(script)
+    assert "parameter" in in_spec and "value: `3`" in in_spec and "long_4: `4`" in in_spec
+    assert "value: `3`" in in_variant and "in this variant: `4`" in in_variant
+
+
+def test_go_to_definition_from_an_actions_card_lands_on_the_card():
+    async def script(client, published):
+        open_doc(client, SPEC)
+        return await client.text_document_definition_async(
+            T.DefinitionParams(
+                T.TextDocumentIdentifier(uri=URI),
+                where(TEXT, "card: two_pirates", shift=len("card: ")),
+            )
+        )
+
+    found = session(script)
+    assert found.uri == URI
+    assert found.range.start == where(TEXT, "two_pirates:", "cards:")
+
+
+def test_rename_of_a_counter_edits_every_use_in_the_spec_and_its_variants():
+    async def script(client, published):
+        open_doc(client, SPEC)
+        return await client.text_document_rename_async(
+            T.RenameParams(
+                T.TextDocumentIdentifier(uri=URI),
+                where(TEXT, "win_target", "counters:"),
+                "coin_target",
+            )
+        )
+
+    def uses(text):  # comments are prose: a rename leaves them be
+        return sum(line.split("#")[0].count("win_target") for line in text.split("\n"))
+
+    edit = session(script)
+    spec_edits = edit.changes[URI]
+    assert len(spec_edits) == uses(TEXT) == 3 and all(
+        e.new_text == "coin_target" for e in spec_edits
+    )
+    lines = TEXT.split("\n")
+    assert all(
+        lines[e.range.start.line][e.range.start.character : e.range.end.character] == "win_target"
+        for e in spec_edits
+    )
+    advanced = ADVANCED.read_text(encoding="utf-8")
+    assert len(edit.changes[from_fs_path(str(ADVANCED))]) == uses(advanced) == 1
+
+
+def test_a_variant_is_checked_against_its_base():
+    bad = LONG_4.read_text(encoding="utf-8").replace("kraken_limit: 4", "kraken_limt: 4")
+    uri = from_fs_path(str(LONG_4))
+
+    async def script(client, published):
+        open_doc(client, LONG_4, bad)
+        return await wait_for(published, uri, 1)
+
+    (error,) = session(script)
+    assert error.code == "RS601" or error.code.startswith("RS6")
+    assert error.data == {"suggestion": "kraken_limit"}
+    assert error.range.start == where(bad, "kraken_limt")
