@@ -279,7 +279,7 @@ def _completion(ls: Server, params: T.CompletionParams):
 
 
 def _code_action(ls: Server, params: T.CodeActionParams):
-    actions = []
+    actions = _migrations(ls, params)
     for d in params.context.diagnostics:
         suggestion = (d.data or {}).get("suggestion") if isinstance(d.data, dict) else None
         if suggestion:
@@ -294,6 +294,34 @@ def _code_action(ls: Server, params: T.CodeActionParams):
                 )
             )
     return actions
+
+
+def _migrations(ls: Server, params: T.CodeActionParams) -> list[T.CodeAction]:
+    """`rulespec migrate` as a code action, where a name Language v2 reserved is used."""
+    reserved = [d for d in params.context.diagnostics if d.code == "RS212"]
+    if not reserved:
+        return []
+    from .lang.migrate import migrate
+
+    uri = params.text_document.uri
+    text = ls.text(uri)
+    try:
+        done = migrate(to_fs_path(uri) or uri, text)
+    except SpecError:
+        return []  # other problems first: migrate offers only a spec that then validates
+    if not done.renames:
+        return []
+    lines = text.split("\n")
+    whole = T.Range(T.Position(0, 0), T.Position(len(lines) - 1, len(lines[-1])))
+    renames = ", ".join(f"{old} to {new}" for old, new in done.renames.items())
+    return [
+        T.CodeAction(
+            title=f"Rename {renames} (rulespec migrate)",
+            kind=T.CodeActionKind.QuickFix,
+            diagnostics=reserved,
+            edit=T.WorkspaceEdit(changes={uri: [T.TextEdit(range=whole, new_text=done.new)]}),
+        )
+    ]
 
 
 def _document_symbol(ls: Server, params: T.DocumentSymbolParams):

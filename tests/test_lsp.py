@@ -233,3 +233,25 @@ def test_a_variant_is_checked_against_its_base():
     assert error.code == "RS601" or error.code.startswith("RS6")
     assert error.data == {"suggestion": "kraken_limit"}
     assert error.range.start == where(bad, "kraken_limt")
+
+
+def test_a_name_language_v2_reserved_is_renamed_by_a_code_action():
+    spec = ROOT / "tests" / "valid-v1" / "range_counter.yaml"
+    uri = from_fs_path(str(spec))
+
+    async def script(client, published):
+        open_doc(client, spec)
+        warnings = [d for d in await wait_for(published, uri, 1) if d.code == "RS212"]
+        actions = await client.text_document_code_action_async(
+            T.CodeActionParams(
+                T.TextDocumentIdentifier(uri=uri), warnings[0].range, T.CodeActionContext(warnings)
+            )
+        )
+        return warnings, actions
+
+    warnings, actions = session(script)
+    (action,) = [a for a in actions if "rulespec migrate" in a.title]
+    (edit,) = action.edit.changes[uri]
+    from rulespec.lang.migrate import migrate
+
+    assert warnings and edit.new_text == migrate(str(spec)).new != spec.read_text(encoding="utf-8")

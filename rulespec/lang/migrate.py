@@ -12,13 +12,13 @@ positions, and the result is checked by the front end before it is offered.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 
 from .compiler import load_spec
 from .diagnostics import Diagnostic, Span, SpecError
 from .expressions import RESERVED, deprecated_names
 from .loading import Document, load
+from .symbols import words
 
 # sections whose keys are names the spec declares (params: under a procedure or condition)
 _DECLARING = {
@@ -31,10 +31,6 @@ _DECLARING = {
     ("procedures",),
     ("conditions",),
 }
-_PROSE = {"title", "note", "description", "rulings"}
-_TOP_TEXT = {"name", "rulespec", "extends"}
-# the expression language's tokens that may hold a name-like word, as grammar.lark has them
-_TOKENS = re.compile(r'"[^"\n]*"|#[^\n]*|(?<![.\w])[a-z_][a-z0-9_]*')
 
 
 @dataclass(frozen=True)
@@ -57,11 +53,12 @@ class Migration:
         )
 
 
-def migrate(path: str) -> Migration:
-    """The migration of the spec at path; raises SpecError for a spec that has other
-    problems than reserved names, or that would still have some once renamed."""
-    doc = load(path)
-    clashes = _clashes(path)
+def migrate(path: str, text: str | None = None) -> Migration:
+    """The migration of the spec at path (whose text, when given, is `text`: an
+    editor's); raises SpecError for a spec that has other problems than reserved
+    names, or that would still have some once renamed."""
+    doc = load(path, text)
+    clashes = _clashes(path, doc.text)
     words = _words(doc)
     renames = {name: _free(name, words) for name in sorted(clashes)}
     new = _rewrite(doc, renames)
@@ -70,10 +67,10 @@ def migrate(path: str) -> Migration:
     return Migration(path, renames, doc.text, new)
 
 
-def _clashes(path: str) -> set[str]:
+def _clashes(path: str, text: str) -> set[str]:
     """The spec's names Language v2 reserved (its RS212 warnings); SpecError for a spec
     that does not load."""
-    return deprecated_names(d for d in load_spec(path).notices if d.span.file == path)
+    return deprecated_names(d for d in load_spec(path, text).notices if d.span.file == path)
 
 
 def _places(doc: Document):
@@ -84,28 +81,9 @@ def _places(doc: Document):
             len(parent) == 3 and parent[0] in ("procedures", "conditions") and parent[2] == "params"
         ):
             yield span.line, span.col, path[-1]
-    for path in doc.scalar_maps:
-        if _is_prose(path):
-            continue
-        value = _value(doc.data, path)
-        for m in _TOKENS.finditer(value):
-            if m.group()[0] not in '"#':
-                span = doc.offset_span(path, m.start())
-                yield span.line, span.col, m.group()
-
-
-def _is_prose(path) -> bool:
-    return (
-        bool(_PROSE & set(path))
-        or (len(path) == 1 and path[0] in _TOP_TEXT)
-        or ("build" in path and path[-1] == "card")
-    )  # a name template: property values
-
-
-def _value(data, path):
-    for key in path:
-        data = data[key]
-    return data
+    for path, offset, word in words(doc):
+        span = doc.offset_span(path, offset)
+        yield span.line, span.col, word
 
 
 def _words(doc: Document) -> set[str]:

@@ -7,8 +7,8 @@ and needs no valid spec: a file being typed still has its names indexed.
 Definitions are the keys of the named sections (and a card's tags). Uses are found in
 string values: a value listed under `actions:` or `answers:` names a rule, any other
 value is read as an expression, whose identifiers that equal a defined name are uses
-of it. Text in quotes, after `#`, after a `.` (a property) and the free-text keys
-(`title`, `description`, ...) are skipped. So a local named like a spec's own name
+of it. Text in quotes, after `#`, after a `.` (a property) and prose (`title`,
+`description`, ...) are skipped; `rulespec migrate` renames by the same words. So a local named like a spec's own name
 would count as a use of it: the compiler refuses such a local (RS202), so a valid
 spec has none.
 """
@@ -16,6 +16,7 @@ spec has none.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .loading import Document, Path_
@@ -37,8 +38,10 @@ RULES = {
     "end_conditions": "end condition",
 }
 RULE_LISTS = {"actions", "answers", "reactions", "triggers", "end_conditions"}
-FREE_TEXT = {"name", "title", "description", "note", "text", "rulings", "extends", "step"}
-_WORD = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|\.?[A-Za-z_][A-Za-z0-9_]*')
+_PROSE = {"title", "note", "description", "rulings", "text"}
+_TOP_TEXT = {"name", "rulespec", "extends"}
+# the expression language's tokens that may hold a name-like word, as grammar.lark has them
+_TOKENS = re.compile(r'"[^"\n]*"|#[^\n]*|(?<![.\w])[a-z_][a-z0-9_]*')
 
 
 @dataclass(frozen=True)
@@ -154,26 +157,43 @@ def _at(data, path: Path_):
     return data
 
 
-def _uses(doc: Document, names: dict[str, set[str]]):
+def words(doc: Document) -> Iterator[tuple[Path_, int, str]]:
+    """Every name-like word of the document's string values that are not prose:
+    (the value's path, the word's offset in it, the word). Not the words in quotes, in
+    comments, or after a `.` (a property)."""
     for path in doc.scalar_maps:
-        keys = [k for k in path if isinstance(k, str)]
-        if not keys or keys[-1] in FREE_TEXT or _is_definition_value(path):
+        if is_prose(path):
             continue
         value = _at_path(doc.data, path)
-        if not isinstance(value, str):
+        for m in _TOKENS.finditer(value if isinstance(value, str) else ""):
+            if m.group()[0] not in '"#':
+                yield path, m.start(), m.group()
+
+
+def is_prose(path: Path_) -> bool:
+    """A value that is text for people, not names: a title, a note, a ruling list."""
+    return (
+        bool(_PROSE & set(path))
+        or (len(path) == 1 and path[0] in _TOP_TEXT)
+        or ("build" in path and path[-1] == "card")  # a name template: property values
+    )
+
+
+def _uses(doc: Document, names: dict[str, set[str]]):
+    for path, offset, word in words(doc):
+        keys = [k for k in path if isinstance(k, str)]
+        if _is_definition_value(path):
             continue
         space = "rule" if keys[-1] in RULE_LISTS and isinstance(path[-1], int) else "name"
-        for m in _WORD.finditer(value):
-            word = m.group()
-            if word[0] in '".#' or word not in names[space]:
-                continue
-            span = doc.offset_span(path, m.start())
+        if word in names[space]:
+            span = doc.offset_span(path, offset)
             yield Use(word, space, Place(span.file, span.line, span.col, len(word)), path)
     yield from _key_uses(doc, names)
 
 
 def _is_definition_value(path: Path_) -> bool:
-    return len(path) >= 2 and path[-2] == "tags"  # a tag is defined where it is listed
+    """A tag is defined where a card lists it, a step where it is named."""
+    return (len(path) >= 2 and path[-2] == "tags") or path[-1] == "step"
 
 
 def _key_uses(doc: Document, names: dict[str, set[str]]):
