@@ -341,6 +341,68 @@ def _document_symbol(ls: Server, params: T.DocumentSymbolParams):
     ]
 
 
+# semantic tokens: the kind of each name, as the standard token types editors colour
+_TOKEN_TYPES = [
+    "class",
+    "interface",
+    "enumMember",
+    "property",
+    "variable",
+    "function",
+    "event",
+    "keyword",
+]
+_TOKEN_OF = {
+    "card": 0,
+    "tag": 1,
+    "parameter": 2,
+    "goal": 2,
+    "zone": 3,
+    "remembered card": 3,
+    "counter": 4,
+    "procedure": 5,
+    "condition": 5,
+    "built-in": 5,
+    "keyword": 7,
+}  # the rest (rules, steps): event
+_LEGEND = T.SemanticTokensLegend(token_types=_TOKEN_TYPES, token_modifiers=["defaultLibrary"])
+
+
+def _semantic_tokens(ls: Server, params: T.SemanticTokensParams):
+    """Each name of the file coloured by its kind; the built-ins and keywords too."""
+    checked = ls.checked(params.text_document.uri)
+    if checked.index is None:
+        return T.SemanticTokens(data=[])
+    found = {}  # (line, col) -> (length, type, modifiers)
+    for item in (*checked.index.definitions, *checked.index.uses):
+        target = item if isinstance(item, Definition) else checked.definition(item.name, item.space)
+        kind = target.kind if target else ""
+        if _same_file(item.place.file, checked.path):
+            found[item.place.line, item.place.col] = (item.place.length, _TOKEN_OF.get(kind, 6), 0)
+    built_in = {
+        *builtins.FUNCTIONS,
+        *builtins.PROCEDURES,
+        *builtins.AGGREGATES,
+        *builtins.CONSTANTS,
+    }
+    for path, offset, word in symbols.words(checked.doc):
+        kind = "built-in" if word in built_in else "keyword" if word in builtins.KEYWORDS else None
+        span = checked.doc.offset_span(path, offset)
+        if kind and (span.line, span.col) not in found and _same_file(span.file, checked.path):
+            found[span.line, span.col] = (len(word), _TOKEN_OF[kind], int(kind == "built-in"))
+    data, last_line, last_col = [], 1, 1
+    for (line, col), (length, kind, modifiers) in sorted(found.items()):
+        data += [
+            line - last_line,
+            col - (last_col if line == last_line else 1),
+            length,
+            kind,
+            modifiers,
+        ]
+        last_line, last_col = line, col
+    return T.SemanticTokens(data=data)
+
+
 FEATURES = (  # method, handler, options
     (T.TEXT_DOCUMENT_DID_OPEN, _did_open, None),
     (T.TEXT_DOCUMENT_DID_CHANGE, _did_change, None),
@@ -358,6 +420,7 @@ FEATURES = (  # method, handler, options
     ),
     (T.TEXT_DOCUMENT_CODE_ACTION, _code_action, None),
     (T.TEXT_DOCUMENT_DOCUMENT_SYMBOL, _document_symbol, None),
+    (T.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, _semantic_tokens, _LEGEND),
 )
 
 

@@ -255,3 +255,22 @@ def test_a_name_language_v2_reserved_is_renamed_by_a_code_action():
     from rulespec.lang.migrate import migrate
 
     assert warnings and edit.new_text == migrate(str(spec)).new != spec.read_text(encoding="utf-8")
+
+
+def test_semantic_tokens_colour_each_name_by_its_kind():
+    async def script(client, published):
+        open_doc(client, SPEC)
+        return await client.text_document_semantic_tokens_full_async(
+            T.SemanticTokensParams(T.TextDocumentIdentifier(uri=URI))
+        )
+
+    data, tokens, line, col = session(script).data, {}, 0, 0
+    for i in range(0, len(data), 5):  # decode the relative positions
+        line, col = line + data[i], (col if data[i] == 0 else 0) + data[i + 1]
+        tokens[line, col] = (data[i + 2], data[i + 3])
+    lines = TEXT.split("\n")
+    named = {(lines[ln][c : c + length], kind) for (ln, c), (length, kind) in tokens.items()}
+    # class: a card; enumMember: a parameter; property: a zone; variable: a counter;
+    # function: a built-in; event: a rule; keyword
+    assert {("gold_coin", 0), ("hand_limit", 2), ("discard_pile", 3), ("win_target", 4)} <= named
+    assert {("count", 5), ("pirate", 6), ("while", 7)} <= named
