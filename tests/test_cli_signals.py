@@ -2,6 +2,7 @@
 no traceback, and no worker left behind (issue 12)."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -29,6 +30,16 @@ def _alive(pid: int) -> bool:
             return fh.read().split()[2] != "Z"
     except FileNotFoundError:
         return False
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
 def _simulate_with_workers(spec=PW, *extra):
@@ -69,8 +80,11 @@ def test_simulate_stops_at_once_and_takes_its_workers_with_it(signum, code, line
 def test_ctrl_c_prints_the_report_of_the_games_played_so_far():
     """Issue 30: Ctrl-C threw away the games played; now their report comes first, marked
     partial, and it is the report of a run of that many games."""
-    proc, _workers = _simulate_with_workers(TTG, "--games", "1000000", "--json")
-    time.sleep(1)
+    proc, workers = _simulate_with_workers(TTG, "--games", "1000000", "--json")
+    # some chunks done, however loaded the machine: a chunk takes a third of a CPU second
+    deadline = time.monotonic() + 60
+    while min(map(_cpu_seconds, workers)) < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
     assert (proc.returncode, err) == (130, "rulespec simulate: interrupted\n")
