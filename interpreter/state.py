@@ -30,6 +30,7 @@ from .choices import (
     SECRET_KINDS,
     TERMINAL,
     ChoicePoint,
+    GroupPlay,
     IllegalChoice,
     Option,
     Order,
@@ -37,6 +38,8 @@ from .choices import (
     Rejection,
     first_of_each_type,
     first_of_type,
+    group_of_types,
+    groups,
     seat_name,
 )
 from .codegen import raise_at_spec
@@ -47,6 +50,7 @@ from .table import Table
 
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
+MAX_GROUPS = 10_000  # groups of cards one action's offer may look at (`count`)
 _READ_ONLY: dict = {}  # the bindings of code that reads none (conditions never write theirs)
 
 
@@ -185,7 +189,9 @@ class State(Table):
                 player=point.player,
                 kind=point.kind,
                 option=choice.label,
-                _vis=frozenset([point.player]) if point.kind in SECRET_KINDS else None,
+                _vis=frozenset([point.player])
+                if point.kind in SECRET_KINDS or type(choice) is GroupPlay
+                else None,
             )
         self._turn_decisions += 1
         if (
@@ -751,6 +757,42 @@ class State(Table):
                 offered.append(Play(label, a.ir.name, t, None, chosen))
         options += sorted(offered, key=_label)
 
+    def _offer_groups(self, a, options) -> None:
+        """The options of an action that plays a group of cards of its kind from the
+        hand (`count`): one per distinct group (a multiset of card types, C-3) of a size
+        its count allows, at each target, where its condition holds, in label order.
+        `card` is the group as it would be played: the first cards of its types."""
+        game, me, ctype = self.game, self._current, self._ctype
+        hand = self._zones[game.hand + me]
+        held: dict[int, int] = {}
+        for c in hand:
+            t = ctype[c]
+            if t in a.card:
+                held[t] = held.get(t, 0) + 1
+        low, high = a.ir.count
+        size = sum(held.values())
+        high = size if high is None else min(high, size)
+        if a.ir.target == "other":
+            targets = [p for p in range(self._n) if p != me and self._active[p]]
+        else:
+            targets = [p for p in range(self._n) if self._active[p]]
+        if a.ir.target == "none":
+            targets = [None]
+        cond, names, offered = a.condition, game.type_names, []
+        for tried, group in enumerate(groups(sorted(held.items()), low, high), 1):
+            if tried > MAX_GROUPS:
+                raise ValueError(
+                    f"action '{a.ir.name}' would offer more than {MAX_GROUPS:,} groups of "
+                    "cards (docs/limits.md); give its count a lower max"
+                )
+            cards = group_of_types(hand, ctype, group)
+            label = f"{a.ir.name} {'+'.join(names[t] for t in group)}"
+            for p in targets:
+                if cond is None or cond(self, {"card": cards, "target": p}):
+                    suffix = game.target_suffix[p] if p is not None else ""
+                    offered.append(GroupPlay(label + suffix, a.ir.name, None, p, None, group))
+        options += sorted(offered, key=_label)
+
 
 def _play_env(card, target) -> dict:
     """What an action's condition reads as it is offered: the card played (none for an
@@ -771,6 +813,9 @@ def _resume_play(s: State, point, option) -> None:
         s._log("pass", player=s._current)
         return
     a = s.game.actions[option.action]
+    if a.ir.count is not None:
+        _play_group(s, a, option)
+        return
     card = None
     if option.card_type is not None:  # the first card of its type in the hand, as offered
         card = first_of_type(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
@@ -792,6 +837,30 @@ def _resume_play(s: State, point, option) -> None:
         )
     if card is not None:
         s.move_cards((card,), a.to(s, env))
+    s.enter(a.effect, env)
+
+
+def _play_group(s: State, a, option) -> None:
+    """A group of cards played as one move: the cards go to `to` together, then the
+    effect runs with the group bound as `card`. The play says how many cards; their
+    move names them to the seats that see the hand or where they go."""
+    slot, names = s.game.hand + s._current, s.game.type_names
+    cards = group_of_types(s._zones[slot], s._ctype, option.group)
+    env = {"card": cards, "target": option.target}
+    _count(s._fired, a.ir.name)
+    for t in option.group:
+        _count(s._played, names[t])
+    dst = a.to(s, env)
+    if s._events is not None:
+        s._log(
+            "play",
+            player=s._current,
+            action=a.ir.name,
+            target=option.target,
+            card=None,
+            n=len(cards),
+        )
+    s.move_cards(cards, dst)
     s.enter(a.effect, env)
 
 

@@ -72,9 +72,19 @@ def _detail(kind, a, b) -> str:
         )
     else:
         parts = [f"count {a.count} -> {b.count}"] if kind == "card" and a.count != b.count else []
+    if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
+        parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
     return "; ".join(parts)
+
+
+def _group_text(count) -> str:
+    """An action's group size: `1` for one card (or none), `2`, `2..4`, `3..`."""
+    if count is None:
+        return "1"
+    low, high = count
+    return str(low) if low == high else f"{low}..{'' if high is None else high}"
 
 
 def _param_text(p: ir.ParamDef) -> str:

@@ -15,7 +15,14 @@ from .builtins import RESERVED_IN_V2
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names, deprecated_name
-from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
+from .limits import (
+    MAX_CARDS,
+    MAX_CONDITION_DEPTH,
+    MAX_FOR_PASSES,
+    MAX_GROUP,
+    MAX_PLAYERS,
+    MAX_TURN_LIMIT,
+)
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -498,6 +505,7 @@ class _Compiler:
             if "effect" in a
             else ()
         )
+        count = self._group(name, a, path) if "count" in a else None
         return ir.Action(
             name,
             a.get("card"),
@@ -509,7 +517,45 @@ class _Compiler:
             doc.key_span(path),
             among,
             a.get("title", _title(name)),
+            count,
         )
+
+    def _group(self, name, a, path) -> tuple[int, int | None] | None:
+        """An action's `count`: the fewest and most cards of its group (None: as many
+        as the hand holds)."""
+        c = a["count"]
+        low, high = (c, c) if isinstance(c, int) else (c["min"], c.get("max"))
+        if "card" not in a:
+            self.error(
+                "RS103",
+                f"action '{name}' plays a group of cards but says not of which kind",
+                path,
+                "add  card: <card type, tag or any>",
+                key=True,
+            )
+        elif a.get("target") == "card":
+            self.error(
+                "RS104",
+                "'count' is for an action that targets no card (a group is one move)",
+                path + ("count",),
+                key=True,
+            )
+        elif high is not None and high < low:
+            self.error(
+                "RS104",
+                f"actions.{name}.count: max {high} is below min {low}",
+                path + ("count", "max"),
+            )
+        elif high is not None and high > MAX_GROUP:
+            self.error(
+                "RS104",
+                f"actions.{name}.count: max {high} is over {MAX_GROUP}, the most a group may hold",
+                path + ("count", "max"),
+                "leave max out for as many as the hand holds",
+            )
+        else:
+            return low, high
+        return None
 
     def _reaction(self, name, r, action_lets, raw) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)

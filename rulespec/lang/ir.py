@@ -459,6 +459,9 @@ class Action:
     span: Span
     among: Expr | None = None  # target: card picks one of these, bound as `chosen`
     title: str = ""  # a readable name: the compiler fills in the default
+    # a group of cards played as one move: (fewest, most; None: as many as the hand
+    # holds), bound as `card`; None: one card (or none)
+    count: tuple[int, int | None] | None = None
 
 
 @dataclass(frozen=True)
