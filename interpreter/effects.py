@@ -64,6 +64,7 @@ class CompiledStep:
     plays: tuple  # the compiled actions a play step offers
     by_type: dict  # card type -> the actions of `plays` that play it, in order
     cardless: tuple  # the actions of `plays` that play no card
+    around: str | None = None  # offered round the table until the players pass (ir.Step)
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ class StatementCompiler:
             plays,
             {t: tuple(a) for t, a in by_type.items()},
             tuple(a for a in plays if a.card is None),
+            s.around,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:

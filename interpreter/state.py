@@ -91,6 +91,9 @@ class State(Table):
         self._game_index = game_index
         self._phase = "setup"
         self._again = False  # a repeat step is offered again after a play: pass is an option
+        # a step offered round the table: (the turn's player, the player asked, passes in
+        # a row, whether anyone has played), or None
+        self._ring: tuple | None = None
         self._round, self._starter = 0, 0  # the round (from 0), and who took its first turn
         self._round_starts = (0,)  # the turn count as each round began
         try:
@@ -377,6 +380,7 @@ class State(Table):
             self._extras,
             self._leader,
             self._again,
+            self._ring,
             tuple(self._value_key(list(m)) for m in self._memory),
             knowledge.key(self._known),
         )
@@ -677,10 +681,12 @@ class State(Table):
                 code[pc](self, frame.env)
             elif self._checked != self._version and self._dirty and self._check_triggers():
                 continue
-            elif self._step_index < len(steps) and self._active[self._current]:
+            elif self._step_index < len(steps) and (self._active[self._current] or self._ring):
                 step = steps[self._step_index]
                 self._step_index += 1
-                if step.plays:  # a step has either actions to offer or an effect (RS103)
+                if step.around:  # offered round the table: TurnFlow asks the next player
+                    flow.ring(self, step)
+                elif step.plays:  # a step has either actions to offer or an effect (RS103)
                     self._offer_play(step)
                 else:
                     self.enter(step.effect, {})
@@ -719,6 +725,18 @@ class State(Table):
         player's distance from the current one in the direction of play."""
         _, _, p, i = self.game.checks[key]
         return i, 0 if p is None else (p - self._current) * self._direction % self._n
+
+    def offer_around(self, step) -> bool:
+        """Ask the current player, at a step offered round the table, to play or pass;
+        False, with a `no_play` event, when they have nothing to play (a pass)."""
+        me = self._current
+        options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
+        if not options:
+            self._log("no_play", player=me, step=step.ir.name)
+            return False
+        options.insert(pass_at, PASS)
+        self._pending = ChoicePoint(me, "play", options, _resume_around)
+        return True
 
     def _offer_play(self, step) -> None:
         """Ask the current player to play at a play step: each action with each card
@@ -869,6 +887,12 @@ def _resume_repeat(s: State, point, option) -> None:
     if option is not PASS:
         s._step_index -= 1
         s._again = True
+    _resume_play(s, point, option)
+
+
+def _resume_around(s: State, point, option) -> None:
+    """A play or a pass at a step offered round the table: counted by TurnFlow."""
+    s.game.flow.answered(s, option is not PASS)
     _resume_play(s, point, option)
 
 

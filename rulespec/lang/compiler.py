@@ -641,6 +641,8 @@ class _Compiler:
                 path + ("repeat",),
                 key=True,
             )
+        if "around" in s:
+            self._around(s, path)
         return ir.Step(
             s["step"],
             effect,
@@ -650,7 +652,29 @@ class _Compiler:
             doc.span(path),
             bool(s.get("repeat")),
             s.get("title", _title(s["step"])),
+            s.get("around"),
         )
+
+    def _around(self, s, path) -> None:
+        """A step offered around the table is a play step, and already offers `pass`
+        to each player and again after each play."""
+        if "actions" not in s:
+            self.error(
+                "RS104",
+                "'around' is for a play step (one with actions)",
+                path + ("around",),
+                key=True,
+            )
+        for key in ("optional", "repeat"):
+            if key in s:
+                self.error(
+                    "RS104",
+                    f"'{key}' is implied by 'around': each player asked may pass, and the "
+                    "step goes round until the players pass",
+                    path + (key,),
+                    "leave it out",
+                    key=True,
+                )
 
     def _rounds(self, r) -> ir.Rounds:
         doc, path = self.doc, ("rounds",)

@@ -445,6 +445,9 @@ class Step:
     span: Span
     repeat: bool = False  # a play step offered again after each play, until a pass
     title: str = ""  # a readable name: the compiler fills in the default
+    # offered to each player in turn, play or pass, until all pass in a row
+    # ("all_pass") or all but the last to play ("all_but_one"); None: the current player's
+    around: str | None = None
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ def _player_labels(game):
     """Labels of plays, passes, reactions and every kind of `choose`."""
     names, spec = game.type_names, game.spec
     yield from _play_labels(game)
-    if any(s.optional or s.repeat for s in spec.turn):  # a repeat step is passed to end it
+    if any(s.optional or s.repeat or s.around for s in spec.turn):  # passed to end it
         yield PASS.label
     for r in game.reactions:
         yield from (o.label for o in r.options.values())
