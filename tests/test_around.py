@@ -111,3 +111,11 @@ def test_misplaced_around_is_refused(tmp_path, old, new, message):
         _game(tmp_path, old, new)
     found = [(d.code, d.message) for d in err.value.diagnostics]
     assert any(c == "RS104" and message in m for c, m in found), found
+
+
+def test_the_graph_shows_the_step_offered_again():
+    from rulespec.analysis.graph import build
+
+    g = build(load_spec(CLIMB))
+    loops = [(a, b) for a, b, k in g.edges(keys=True) if k == "repeats"]
+    assert [(a.name, b.name) for a, b in loops] == [("climb", "climb")]
