@@ -726,26 +726,37 @@ class Builder:
         source = self._expr(t.children[2], scope)
         inner = dict(scope)
         inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
-        body = self._block(t.children[3], inner)
+        *_, filtered, block = t.children  # the filter `if cond` is there or not: 4 or 5
+        where = self._where(filtered if len(t.children) == 5 else None, inner)
+        body = self._block(block, inner)
         ok = self._check(player, "player", "the chooser") & self._check(
             source, "cards|ints|kinds", "what to choose from"
         )
-        if self._bad_binding(var, span, scope) or not ok:
+        if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
-        return ir.ChooseCard(span, player, var, source, body)
+        return ir.ChooseCard(span, player, var, source, body, where)
+
+    def _where(self, tree, scope):
+        """A choice's filter, `if cond` (None: none; False: refused)."""
+        if tree is None:
+            return None
+        where = self._expr(tree, scope)
+        return where if self._check(where, "bool", "a choice's filter") else False
 
     def _choose_number(self, t, span, scope) -> ir.Stmt | None:
         player, var = self._expr(t.children[0], scope), str(t.children[1])
         low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
-        body = self._block(t.children[4], dict(scope, **{var: "int"}))
+        *_, filtered, block = t.children  # the filter `if cond` is there or not: 5 or 6
+        where = self._where(filtered if len(t.children) == 6 else None, dict(scope, **{var: "int"}))
+        body = self._block(block, dict(scope, **{var: "int"}))
         ok = (
             self._check(player, "player", "the chooser")
             & self._check(low, "int", "the lowest number")
             & self._check(high, "int", "the highest number")
         )
-        if self._bad_binding(var, span, scope) or not ok:
+        if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
-        return ir.ChooseNumber(span, player, var, low, high, body)
+        return ir.ChooseNumber(span, player, var, low, high, body, where)
 
     def _choose_all(self, t, span, scope):
         """`simultaneously(players) p chooses c from cards [by key] { … }`: p is bound
@@ -767,7 +778,9 @@ class Builder:
             or not ok
         ):
             return None
-        return ir.ChooseAll(span, ir.Local(span, "player", who), var, source, body, players, order)
+        return ir.ChooseAll(
+            span, ir.Local(span, "player", who), var, source, body, players=players, order=order
+        )
 
     def _value(self, t, scope):
         """A let's value: the one place besides move/set_current where chance may stand."""

@@ -186,6 +186,7 @@ class ChooseCard(Stmt):
     var: str
     source: Expr
     body: tuple[Stmt, ...]
+    where: Expr | None = None  # `if cond`: only the items for which it holds (VAR bound)
 
 
 @dataclass(frozen=True)
@@ -208,6 +209,7 @@ class ChooseNumber(Stmt):
     low: Expr
     high: Expr
     body: tuple[Stmt, ...]
+    where: Expr | None = None  # `if cond`: only the numbers for which it holds (VAR bound)
 
 
 @dataclass(frozen=True)
