@@ -672,9 +672,12 @@ class StatementCompiler:
 
         return shuffle
 
-    def _pause_react(self, players):
+    def _pause_react(self, players, window=None):
+        """`react(players)`, or `react(players, window)`: only the window's reactions."""
         who, action = self.x.players(players), self.played
-        return lambda g, env: g.open_window(who(g, env), action, env)
+        if window is None:
+            return lambda g, env: g.open_window(who(g, env), action, env)
+        return lambda g, env: g.open_window(who(g, env), action, env, window.value)
 
     def _pause_set_current(self, player):  # set_current(random_player(...))
         return self._random_player(player.args[0], lambda g, point, o: g.set_current(o.seat))

@@ -105,6 +105,18 @@ class Game:
             for name in r.ir.answers:
                 for t in sorted(r.card) if r.ir.card else (None,):
                     self.answers[name].setdefault(t, []).append(r)
+        # a named window -> the same, with only the reactions it offers
+        self.window_answers = {
+            w.name: {
+                name: {
+                    t: [r for r in rs if r.ir.name in w.offers]
+                    for t, rs in by_type.items()
+                    if any(r.ir.name in w.offers for r in rs)
+                }
+                for name, by_type in self.answers.items()
+            }
+            for w in spec.windows
+        }
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
         self.others = [tuple(q for q in range(n_players) if q != p) for p in range(n_players)]

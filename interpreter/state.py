@@ -618,21 +618,23 @@ class State(Table):
         elif code:
             self._stack.append(Frame(code, env))
 
-    def open_window(self, players: tuple, action: str, env: dict) -> None:
+    def open_window(self, players: tuple, action: str, env: dict, window=None) -> None:
         """A reaction window against an action or an answer: the players, in turn order
         from the one answered (its actor), each answer it or let it be, until one
-        answers or all pass."""
-        if not self.game.answers[action] or not players:
+        answers or all pass. A named window offers only its own reactions."""
+        answers = self.game.answers if window is None else self.game.window_answers[window]
+        if not answers[action] or not players:
             return
         actor = env["reactor"] if action in self.game.reactions_by_name else self._current
         if len(players) > 1:
             n, d = len(self._active), self._direction
             players = sorted(players, key=lambda p: (p - actor) * d % n)
-        self._ask_answer(tuple(players), action, actor, env)
+        self._ask_answer(tuple(players), action, actor, env, window)
 
-    def _ask_answer(self, players: tuple, action: str, actor: int, env: dict) -> None:
+    def _ask_answer(self, players: tuple, action: str, actor: int, env: dict, window=None) -> None:
         """Ask the first of the players to answer; the others are asked if they pass."""
-        by_type, reactor = self.game.answers[action], players[0]
+        answers = self.game.answers if window is None else self.game.window_answers[window]
+        by_type, reactor = answers[action], players[0]
         options, forced = [], False
         hand = self._zones[self.game.hand + reactor]
         for t, c in first_of_each_type(hand, self._ctype, by_type).items():
@@ -649,7 +651,12 @@ class State(Table):
         if not forced:
             options.append(NO_REACTION)
         self.ask(
-            reactor, "react", options, _resume_reaction, env, data=(players[1:], action, actor)
+            reactor,
+            "react",
+            options,
+            _resume_reaction,
+            env,
+            data=(players[1:], action, actor, window),
         )
 
     # --- the loop -----------------------------------------------------------------
@@ -897,10 +904,10 @@ def _resume_around(s: State, point, option) -> None:
 
 
 def _resume_reaction(s: State, point, option) -> None:
-    rest, action, actor = point.data
+    rest, action, actor, window = point.data
     if option is NO_REACTION:
         if rest:
-            s._ask_answer(rest, action, actor, point.env)
+            s._ask_answer(rest, action, actor, point.env, window)
         return
     r = s.game.reactions_by_name[option.reaction]
     reactor, env = point.player, point.env

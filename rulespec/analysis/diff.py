@@ -57,6 +57,7 @@ def _named(spec: ir.Spec) -> dict:
         ("remembered card", spec.memories),
         ("procedure", spec.procedures),
         ("condition", spec.conditions),
+        ("window", spec.windows),
     ):
         named |= {(kind, p.name): p for p in parts}
     named |= {(ir.RULE_KINDS[kind], rule.name): rule for kind, rule in spec.rules()}
@@ -150,6 +151,7 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         "remembered card",
         "procedure",
         "condition",
+        "window",
         *ir.RULE_KINDS.values(),
     ]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))

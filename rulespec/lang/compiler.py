@@ -119,8 +119,8 @@ class _Compiler:
                     "RS202",
                     f"duplicate name '{name}': already a {seen[name][1]} (at {seen[name][0]})",
                     span,
-                    "cards, tags, parameters, zones, counters, goals, procedures and "
-                    "conditions share one namespace",
+                    "cards, tags, parameters, zones, counters, goals, procedures, "
+                    "conditions and windows share one namespace",
                 )
                 return False
             seen.setdefault(name, (span, what))
@@ -146,6 +146,7 @@ class _Compiler:
                 ("remember", "remembered card"),
                 ("procedures", "procedure"),
                 ("conditions", "condition"),
+                ("windows", "window"),
             )
         }
         return Names(
@@ -161,6 +162,8 @@ class _Compiler:
             all_names=set(seen),
             props=self._prop_types(kinds),
             goals=set(accepted["goals"]),
+            windows=set(accepted["windows"]),
+            windows_in_order=tuple(accepted["windows"]),
             refused=refused,
             procedures={
                 k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()
@@ -317,6 +320,9 @@ class _Compiler:
             self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items()
         )
         rounds = self._rounds(d["rounds"]) if "rounds" in d else None
+        windows = tuple(
+            self._window(n, d["windows"][n], raw_reactions) for n in names.windows_in_order
+        )
 
         players = d["players"]
         spec = ir.Spec(
@@ -355,6 +361,7 @@ class _Compiler:
                 for n, m in (d.get("remember") or {}).items()
             ),
             teams=tuple(self._team(n, seats) for n, seats in (d.get("teams") or {}).items()),
+            windows=windows,
         )
         self._cross_checks(spec)
         self._team_checks(spec)
@@ -627,6 +634,23 @@ class _Compiler:
             _rulings(r),
             doc.key_span(path),
             r.get("title", _title(name)),
+        )
+
+    def _window(self, name, w, reactions) -> ir.WindowDef:
+        """A named reaction window: the reactions it offers must be the spec's."""
+        for i, offered in enumerate(w["offers"]):
+            if offered not in reactions:
+                self.error(
+                    "RS201",
+                    f"window '{name}' offers unknown reaction '{offered}'",
+                    ("windows", name, "offers", i),
+                    did_you_mean(offered, reactions),
+                )
+        return ir.WindowDef(
+            name,
+            tuple(w["offers"]),
+            self.doc.key_span(("windows", name)),
+            w.get("title", _title(name)),
         )
 
     def _step(self, i, s) -> ir.Step:

@@ -218,6 +218,8 @@ class Names:
     all_names: set[str] = field(default_factory=set)
     props: dict[str, str] = field(default_factory=dict)  # card property -> type
     goals: set[str] = field(default_factory=set)
+    windows: set[str] = field(default_factory=set)  # named reaction windows
+    windows_in_order: tuple[str, ...] = ()  # the same, in spec order
     families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
@@ -462,6 +464,8 @@ class Builder:
             return ir.Kind(span, "kind", name)
         if name in n.goals:
             return ir.Const(span, "goal", name)
+        if name in n.windows:
+            return ir.Const(span, "window", name)
         if name in n.conditions:
             self._error(
                 "RS203",
@@ -662,9 +666,11 @@ class Builder:
             scope.setdefault(name, FAILED)  # reported once: its uses say no more
             return None
         scope[name] = node.type
-        if node.type == "goal":  # goal functions are compiled for one named goal
+        if node.type in ("goal", "window"):  # compiled for one named goal or window
             self._error(
-                "RS204", "a goal cannot be held in a local: name it where it is used", node.span
+                "RS204",
+                f"a {node.type} cannot be held in a local: name it where it is used",
+                node.span,
             )
         return ir.Let(span, name, node)
 
@@ -879,6 +885,8 @@ class Builder:
             return None
         params, _ = PROCEDURES[name]
         raw = [a for a in t.children[1:] if a is not None]
+        if name == "react" and len(raw) == 2:  # react(players, window): some reactions
+            params = (*params, "window")
         args = []
         for i, a in enumerate(raw):
             chance = (

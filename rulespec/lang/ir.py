@@ -426,6 +426,17 @@ class GoalDef:
 
 
 @dataclass(frozen=True)
+class WindowDef:
+    """A named reaction window: `react(players, name)` offers only these reactions
+    (of those that answer what is being answered)."""
+
+    name: str
+    offers: tuple[str, ...]
+    span: Span
+    title: str = ""  # a readable name: the compiler fills in the default
+
+
+@dataclass(frozen=True)
 class ParamDef:
     name: str
     value: object  # the value for a player count without one of its own
@@ -575,6 +586,7 @@ class Spec:
     conditions: tuple[Condition, ...] = ()
     notices: tuple[Diagnostic, ...] = ()  # warnings the spec loaded with (RS212)
     teams: tuple[TeamDef, ...] = ()  # fixed partnerships; none: every seat plays alone
+    windows: tuple[WindowDef, ...] = ()  # named reaction windows, each offering some reactions
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Each team's seats in a game of this many players (seats past it left out)."""
@@ -656,7 +668,7 @@ _NODES = (
 )
 _FIELDS = {
     cls: tuple(f.name for f in fields(cls) if f.name != "span")
-    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef, TeamDef)
+    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef, TeamDef, WindowDef)
     for cls in [base, *_subclasses(base)]
 }
 
