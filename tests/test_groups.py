@@ -116,3 +116,15 @@ def test_steps_without_groups_generate_the_same_offers(game):
     for path in sorted(GAMES.glob("*.yaml")):
         spec = load_spec(path)
         assert "_offer_groups" not in _source(Game(spec, spec.default_players)), path.name
+
+
+def test_a_person_reads_a_group_option_as_its_cards(game):
+    from rulespec.table.narrate import Titles
+    from rulespec.table.view import option_text
+
+    state = State.from_layout(
+        game, zones={"hand[P1]": ["red_3", "blue_3"], "pile": ["red_1", "red_6", "red_5"]}
+    )
+    titles = Titles.of(game.spec)
+    texts = [option_text(o, titles, game.type_names) for o in state.legal_actions()]
+    assert texts == ["Play Red 3, Blue 3 (Lay set)", "Pass"]

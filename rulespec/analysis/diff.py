@@ -75,6 +75,8 @@ def _detail(kind, a, b) -> str:
         parts = [f"count {a.count} -> {b.count}"] if kind == "card" and a.count != b.count else []
     if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
         parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
+    if kind == "step" and a.around != b.around:  # who is offered it, and until when
+        parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
     return "; ".join(parts)
