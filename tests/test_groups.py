@@ -128,3 +128,21 @@ def test_a_person_reads_a_group_option_as_its_cards(game):
     titles = Titles.of(game.spec)
     texts = [option_text(o, titles, game.type_names) for o in state.legal_actions()]
     assert texts == ["Play Red 3, Blue 3 (Lay set)", "Pass"]
+
+
+def test_a_group_may_have_a_target(tmp_path):
+    text = MELDS.read_text().replace(
+        "count: 2\n    to: buried", "count: 2\n    target: other\n    to: table(target)"
+    )
+    game = Game(load_spec(tmp_path / "gift.yaml", text=text), 3)
+    state = State.from_layout(
+        game, zones={"hand[P1]": ["red_3"], "pile": ["red_1", "red_6", "red_5"]}, out=[2]
+    )
+    state.apply_action("pass")
+    assert state.legal_labels() == [
+        "bury_two red_1+red_3 -> P2",
+        "bury_two red_1+red_6 -> P2",
+        "bury_two red_3+red_6 -> P2",
+    ]
+    state.apply_action("bury_two red_1+red_6 -> P2")
+    assert sorted(state.observation(None)["zones"]["table[P2]"]) == ["red_1", "red_6"]
