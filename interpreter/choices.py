@@ -45,6 +45,16 @@ class Play(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class GroupPlay(Play):
+    """Play an action with a group of cards from the hand as one move (`count:`): the
+    group's card types, one a card, in type order (cards of one type are alike, C-3).
+    Which cards a player plays is theirs to know: the choice is logged as a secret one,
+    and the play shows its cards to those who see the hand or where the cards go."""
+
+    group: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Pass(Option):
     """Pass an optional step."""
 
@@ -137,6 +147,45 @@ def first_of_each_type(cards, ctype, types=None) -> dict[int, int]:
         if t not in first and (types is None or t in types):
             first[t] = c
     return first
+
+
+def group_of_types(cards, ctype, group: tuple[int, ...]) -> list[int]:
+    """The first of `cards` of each type of a group, as many of a type as the group
+    names, in the order of `cards`: the cards that stood for the group when offered."""
+    need: dict[int, int] = {}
+    for t in group:
+        need[t] = need.get(t, 0) + 1
+    out = []
+    for c in cards:
+        t = ctype[c]
+        if need.get(t):
+            need[t] -= 1
+            out.append(c)
+    if len(out) != len(group):
+        raise IllegalChoice("the group's cards are no longer where they were offered")
+    return out
+
+
+def groups(held: list, low: int, high: int):
+    """Every multiset of low to high of the (type, copies held) pairs, as a tuple of
+    types in type order, smaller groups first, each size in lexicographic order."""
+    left = [0] * (len(held) + 1)  # the copies held of the types from i on
+    for i in range(len(held) - 1, -1, -1):
+        left[i] = left[i + 1] + held[i][1]
+    for size in range(max(low, 1), high + 1):
+        yield from _groups_of_size(held, left, 0, size)
+
+
+def _groups_of_size(held: list, left: list, i: int, size: int):
+    if size == 0:
+        yield ()
+        return
+    if left[i] < size:  # the types left cannot fill the group
+        return
+    t, copies = held[i]
+    for k in range(min(copies, size), -1, -1):
+        for rest in _groups_of_size(held, left, i + 1, size - k):
+            yield (t,) * k + rest
 
 
 def first_of_type(cards, ctype, t: int) -> int:

@@ -64,6 +64,7 @@ class CompiledStep:
     plays: tuple  # the compiled actions a play step offers
     by_type: dict  # card type -> the actions of `plays` that play it, in order
     cardless: tuple  # the actions of `plays` that play no card
+    around: str | None = None  # offered round the table until the players pass (ir.Step)
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ class StatementCompiler:
             plays,
             {t: tuple(a) for t, a in by_type.items()},
             tuple(a for a in plays if a.card is None),
+            s.around,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
@@ -468,9 +470,12 @@ class StatementCompiler:
             s.var,
         )
         names = self.rules.type_names
+        where = self._filter(s)
 
         def choose_card(g, env):
             by_type = first_of_each_type(source(g, env), g._ctype)
+            if where is not None:  # the filter reads a card: one of its type stands for all
+                by_type = {t: c for t, c in by_type.items() if where(g, env, [c])}
             if not by_type:
                 return
             options = [PickCard(names[t], c) for t, c in by_type.items()]
@@ -542,9 +547,23 @@ class StatementCompiler:
         loop = self.register((next_pick,) + body)
         return simultaneously
 
+    def _filter(self, s):
+        """A choice's filter, `if cond`, as a function (g, env, value) -> whether the
+        value may be chosen, read with the choice's variable bound to it; None without."""
+        if s.where is None:
+            return None
+        test, var = self.x.expr(s.where), s.var
+
+        def where(g, env, value):
+            inner = dict(env)
+            inner[var] = value
+            return test(g, inner)
+
+        return where
+
     def _pause_ChooseNumber(self, s: ir.ChooseNumber):
         player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
-        body, var = self.block(s.body), s.var
+        body, var, where = self.block(s.body), s.var, self._filter(s)
 
         def choose_number(g, env):
             lo, hi = low(g, env), high(g, env)
@@ -553,11 +572,14 @@ class StatementCompiler:
                     f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
                     f"at most {MAX_NUMBERS}"
                 )
-            if lo <= hi:
+            numbers = range(lo, hi + 1)
+            if where is not None:
+                numbers = [v for v in numbers if where(g, env, v)]
+            if numbers:
                 g.ask(
                     player(g, env),
                     "number",
-                    [PickValue(f"{var} = {v}", v) for v in range(lo, hi + 1)],
+                    [PickValue(f"{var} = {v}", v) for v in numbers],
                     resume,
                     env,
                 )
@@ -574,11 +596,14 @@ class StatementCompiler:
             self.block(s.body),
             s.var,
         )
-        names = self.rules.type_names
+        names, where = self.rules.type_names, self._filter(s)
         label = str if s.source.type == "ints" else (lambda kind: names[min(kind)])
 
         def choose_value(g, env):
-            options = [PickValue(label(v), v) for v in dict.fromkeys(items(g, env))]
+            values = dict.fromkeys(items(g, env))
+            if where is not None:
+                values = [v for v in values if where(g, env, v)]
+            options = [PickValue(label(v), v) for v in values]
             if options:
                 g.ask(player(g, env), "choose", options, resume, env)
 
@@ -647,9 +672,12 @@ class StatementCompiler:
 
         return shuffle
 
-    def _pause_react(self, players):
+    def _pause_react(self, players, window=None):
+        """`react(players)`, or `react(players, window)`: only the window's reactions."""
         who, action = self.x.players(players), self.played
-        return lambda g, env: g.open_window(who(g, env), action, env)
+        if window is None:
+            return lambda g, env: g.open_window(who(g, env), action, env)
+        return lambda g, env: g.open_window(who(g, env), action, env, window.value)
 
     def _pause_set_current(self, player):  # set_current(random_player(...))
         return self._random_player(player.args[0], lambda g, point, o: g.set_current(o.seat))

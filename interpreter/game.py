@@ -105,6 +105,18 @@ class Game:
             for name in r.ir.answers:
                 for t in sorted(r.card) if r.ir.card else (None,):
                     self.answers[name].setdefault(t, []).append(r)
+        # a named window -> the same, with only the reactions it offers
+        self.window_answers = {
+            w.name: {
+                name: {
+                    t: [r for r in rs if r.ir.name in w.offers]
+                    for t, rs in by_type.items()
+                    if any(r.ir.name in w.offers for r in rs)
+                }
+                for name, by_type in self.answers.items()
+            }
+            for w in spec.windows
+        }
         self.steps = [stmts.step(s, self.actions) for s in spec.turn]
         self.target_suffix = [f" -> {seat_name(p)}" for p in range(n_players)]
         self.others = [tuple(q for q in range(n_players) if q != p) for p in range(n_players)]
@@ -179,6 +191,8 @@ class Game:
         action a step offers: made once, shared by every state."""
         options = {}
         for a in self.actions.values():
+            if a.ir.count is not None:
+                continue  # a group's options name its cards: made as offered
             types = sorted(a.card) if a.card is not None else [None]
             targets = range(self.n) if a.ir.target in ("other", "any") else [None]
             for t in types:
@@ -197,9 +211,13 @@ class Game:
         action may make, (PASS, None, None, None) where `pass` falls, and for an action
         that targets a card (its labels name the card: worked out as it is offered)
         (None, action, card type, None) where all its labels fall, as they share its
-        name and type as a prefix."""
+        name and type as a prefix; likewise for an action that plays a group of cards
+        (its labels name the cards), its name a prefix."""
         entries = [("pass", (PASS, None, None, None))]
         for a in step.plays:
+            if a.ir.count is not None:  # a group: its labels share its name as a prefix
+                entries.append((a.ir.name + " ", (None, a, None, None)))
+                continue
             for t in sorted(a.card) if a.card is not None else [None]:
                 if a.ir.target == "card":
                     prefix = self.play_options[a.ir.name, t, None].label + " "

@@ -51,6 +51,9 @@ def compile_offer(game, step, order: tuple):
         if a is None:
             w.line("pass_at = len(options)", span)
             continue
+        if a.ir.count is not None:  # a group of cards: its options, made as offered
+            w.line(f"g._offer_groups({x.constant(a)}, options)", a.ir.span, a.ir.name)
+            continue
         if t is not None:
             w.line(f"if tc[{t}]:", a.ir.span)
         with w.indented() if t is not None else nullcontext():

@@ -56,6 +56,7 @@ CALLS = {
     "prev_player": "the previous active player",
     "active_players": "the active players from the current one",
     "_offer_cards": "the options of an action that targets a card (a play step's offer)",
+    "_offer_groups": "the options of an action that plays a group of cards (a play step's offer)",
 }
 
 

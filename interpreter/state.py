@@ -30,6 +30,7 @@ from .choices import (
     SECRET_KINDS,
     TERMINAL,
     ChoicePoint,
+    GroupPlay,
     IllegalChoice,
     Option,
     Order,
@@ -37,6 +38,8 @@ from .choices import (
     Rejection,
     first_of_each_type,
     first_of_type,
+    group_of_types,
+    groups,
     seat_name,
 )
 from .codegen import raise_at_spec
@@ -47,6 +50,7 @@ from .table import Table
 
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
+MAX_GROUPS = 10_000  # groups of cards one action's offer may look at (`count`)
 _READ_ONLY: dict = {}  # the bindings of code that reads none (conditions never write theirs)
 
 
@@ -87,6 +91,9 @@ class State(Table):
         self._game_index = game_index
         self._phase = "setup"
         self._again = False  # a repeat step is offered again after a play: pass is an option
+        # a step offered round the table: (the turn's player, the player asked, passes in
+        # a row, whether anyone has played), or None
+        self._ring: tuple | None = None
         self._round, self._starter = 0, 0  # the round (from 0), and who took its first turn
         self._round_starts = (0,)  # the turn count as each round began
         try:
@@ -185,7 +192,9 @@ class State(Table):
                 player=point.player,
                 kind=point.kind,
                 option=choice.label,
-                _vis=frozenset([point.player]) if point.kind in SECRET_KINDS else None,
+                _vis=frozenset([point.player])
+                if point.kind in SECRET_KINDS or type(choice) is GroupPlay
+                else None,
             )
         self._turn_decisions += 1
         if (
@@ -371,6 +380,7 @@ class State(Table):
             self._extras,
             self._leader,
             self._again,
+            self._ring,
             tuple(self._value_key(list(m)) for m in self._memory),
             knowledge.key(self._known),
         )
@@ -608,21 +618,23 @@ class State(Table):
         elif code:
             self._stack.append(Frame(code, env))
 
-    def open_window(self, players: tuple, action: str, env: dict) -> None:
+    def open_window(self, players: tuple, action: str, env: dict, window=None) -> None:
         """A reaction window against an action or an answer: the players, in turn order
         from the one answered (its actor), each answer it or let it be, until one
-        answers or all pass."""
-        if not self.game.answers[action] or not players:
+        answers or all pass. A named window offers only its own reactions."""
+        answers = self.game.answers if window is None else self.game.window_answers[window]
+        if not answers[action] or not players:
             return
         actor = env["reactor"] if action in self.game.reactions_by_name else self._current
         if len(players) > 1:
             n, d = len(self._active), self._direction
             players = sorted(players, key=lambda p: (p - actor) * d % n)
-        self._ask_answer(tuple(players), action, actor, env)
+        self._ask_answer(tuple(players), action, actor, env, window)
 
-    def _ask_answer(self, players: tuple, action: str, actor: int, env: dict) -> None:
+    def _ask_answer(self, players: tuple, action: str, actor: int, env: dict, window=None) -> None:
         """Ask the first of the players to answer; the others are asked if they pass."""
-        by_type, reactor = self.game.answers[action], players[0]
+        answers = self.game.answers if window is None else self.game.window_answers[window]
+        by_type, reactor = answers[action], players[0]
         options, forced = [], False
         hand = self._zones[self.game.hand + reactor]
         for t, c in first_of_each_type(hand, self._ctype, by_type).items():
@@ -639,7 +651,12 @@ class State(Table):
         if not forced:
             options.append(NO_REACTION)
         self.ask(
-            reactor, "react", options, _resume_reaction, env, data=(players[1:], action, actor)
+            reactor,
+            "react",
+            options,
+            _resume_reaction,
+            env,
+            data=(players[1:], action, actor, window),
         )
 
     # --- the loop -----------------------------------------------------------------
@@ -671,10 +688,12 @@ class State(Table):
                 code[pc](self, frame.env)
             elif self._checked != self._version and self._dirty and self._check_triggers():
                 continue
-            elif self._step_index < len(steps) and self._active[self._current]:
+            elif self._step_index < len(steps) and (self._active[self._current] or self._ring):
                 step = steps[self._step_index]
                 self._step_index += 1
-                if step.plays:  # a step has either actions to offer or an effect (RS103)
+                if step.around:  # offered round the table: TurnFlow asks the next player
+                    flow.ring(self, step)
+                elif step.plays:  # a step has either actions to offer or an effect (RS103)
                     self._offer_play(step)
                 else:
                     self.enter(step.effect, {})
@@ -714,6 +733,18 @@ class State(Table):
         _, _, p, i = self.game.checks[key]
         return i, 0 if p is None else (p - self._current) * self._direction % self._n
 
+    def offer_around(self, step) -> bool:
+        """Ask the current player, at a step offered round the table, to play or pass;
+        False, with a `no_play` event, when they have nothing to play (a pass)."""
+        me = self._current
+        options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
+        if not options:
+            self._log("no_play", player=me, step=step.ir.name)
+            return False
+        options.insert(pass_at, PASS)
+        self._pending = ChoicePoint(me, "play", options, _resume_around)
+        return True
+
     def _offer_play(self, step) -> None:
         """Ask the current player to play at a play step: each action with each card
         type of the hand it plays, at each target, where its condition holds; `pass`
@@ -751,6 +782,42 @@ class State(Table):
                 offered.append(Play(label, a.ir.name, t, None, chosen))
         options += sorted(offered, key=_label)
 
+    def _offer_groups(self, a, options) -> None:
+        """The options of an action that plays a group of cards of its kind from the
+        hand (`count`): one per distinct group (a multiset of card types, C-3) of a size
+        its count allows, at each target, where its condition holds, in label order.
+        `card` is the group as it would be played: the first cards of its types."""
+        game, me, ctype = self.game, self._current, self._ctype
+        hand = self._zones[game.hand + me]
+        held: dict[int, int] = {}
+        for c in hand:
+            t = ctype[c]
+            if t in a.card:
+                held[t] = held.get(t, 0) + 1
+        low, high = a.ir.count
+        size = sum(held.values())
+        high = size if high is None else min(high, size)
+        if a.ir.target == "other":
+            targets = [p for p in range(self._n) if p != me and self._active[p]]
+        else:
+            targets = [p for p in range(self._n) if self._active[p]]
+        if a.ir.target == "none":
+            targets = [None]
+        cond, names, offered = a.condition, game.type_names, []
+        for tried, group in enumerate(groups(sorted(held.items()), low, high), 1):
+            if tried > MAX_GROUPS:
+                raise ValueError(
+                    f"action '{a.ir.name}' would offer more than {MAX_GROUPS:,} groups of "
+                    "cards (docs/limits.md); give its count a lower max"
+                )
+            cards = group_of_types(hand, ctype, group)
+            label = f"{a.ir.name} {'+'.join(names[t] for t in group)}"
+            for p in targets:
+                if cond is None or cond(self, {"card": cards, "target": p}):
+                    suffix = game.target_suffix[p] if p is not None else ""
+                    offered.append(GroupPlay(label + suffix, a.ir.name, None, p, None, group))
+        options += sorted(offered, key=_label)
+
 
 def _play_env(card, target) -> dict:
     """What an action's condition reads as it is offered: the card played (none for an
@@ -771,6 +838,9 @@ def _resume_play(s: State, point, option) -> None:
         s._log("pass", player=s._current)
         return
     a = s.game.actions[option.action]
+    if a.ir.count is not None:
+        _play_group(s, a, option)
+        return
     card = None
     if option.card_type is not None:  # the first card of its type in the hand, as offered
         card = first_of_type(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
@@ -795,6 +865,30 @@ def _resume_play(s: State, point, option) -> None:
     s.enter(a.effect, env)
 
 
+def _play_group(s: State, a, option) -> None:
+    """A group of cards played as one move: the cards go to `to` together, then the
+    effect runs with the group bound as `card`. The play says how many cards; their
+    move names them to the seats that see the hand or where they go."""
+    slot, names = s.game.hand + s._current, s.game.type_names
+    cards = group_of_types(s._zones[slot], s._ctype, option.group)
+    env = {"card": cards, "target": option.target}
+    _count(s._fired, a.ir.name)
+    for t in option.group:
+        _count(s._played, names[t])
+    dst = a.to(s, env)
+    if s._events is not None:
+        s._log(
+            "play",
+            player=s._current,
+            action=a.ir.name,
+            target=option.target,
+            card=None,
+            n=len(cards),
+        )
+    s.move_cards(cards, dst)
+    s.enter(a.effect, env)
+
+
 def _resume_repeat(s: State, point, option) -> None:
     """A play at a repeat step: the step is offered again once the play resolves."""
     if option is not PASS:
@@ -803,11 +897,17 @@ def _resume_repeat(s: State, point, option) -> None:
     _resume_play(s, point, option)
 
 
+def _resume_around(s: State, point, option) -> None:
+    """A play or a pass at a step offered round the table: counted by TurnFlow."""
+    s.game.flow.answered(s, option is not PASS)
+    _resume_play(s, point, option)
+
+
 def _resume_reaction(s: State, point, option) -> None:
-    rest, action, actor = point.data
+    rest, action, actor, window = point.data
     if option is NO_REACTION:
         if rest:
-            s._ask_answer(rest, action, actor, point.env)
+            s._ask_answer(rest, action, actor, point.env, window)
         return
     r = s.game.reactions_by_name[option.reaction]
     reactor, env = point.player, point.env

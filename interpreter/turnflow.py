@@ -20,6 +20,8 @@ class TurnFlow:
 
     def end_turn(self, s) -> None:
         """The turn (or the setup) is over: the next turn begins, or the game ends."""
+        if s._ring is not None:  # cut short (end_turn()): the turn was its player's
+            self._close_ring(s)
         if s._outs >= self.n:
             s.finish((), "no_players")  # everyone is out: nobody can take a turn
         elif s._steered:
@@ -96,6 +98,55 @@ class TurnFlow:
         if s._events is not None:
             s._log("turn", player=p)
 
+    # --- a step offered round the table (`around`) ---------------------------------
+
+    def ring(self, s, step) -> None:
+        """The next offer of a step offered round the table: to the turn's player as the
+        step begins, then to each active player after the one last asked, in the
+        direction of play, until all have passed in a row (`all_pass`), or, once someone
+        has played, all but the last to play (`all_but_one`). The player asked is
+        `current` while asked and while their play resolves; the turn's player is
+        `current` again when the step is over. A player with nothing to play passes."""
+        if s._ring is None:
+            owner = s._current
+            s._ring = (owner, owner, 0, False)
+            asking = owner if s._active[owner] else s.next_player(owner)
+        else:
+            owner, last, passes, played = s._ring
+            left = self.n - s._outs
+            if passes >= left or (step.around == "all_but_one" and played and passes >= left - 1):
+                self._close_ring(s)
+                return
+            asking = s.next_player(last)
+        self._ask(s, asking)
+        if not s.offer_around(step):
+            self.answered(s, False)
+        s._step_index -= 1  # offered again, until the players pass
+
+    def _ask(self, s, p: int) -> None:
+        """p is asked: `current` while they are."""
+        owner, _, passes, played = s._ring
+        s._ring = (owner, p, passes, played)
+        if s._current != p:
+            self._make_current(s, p)
+
+    def answered(self, s, played: bool) -> None:
+        """The player asked played (the passes in a row start again) or passed."""
+        owner, last, passes, anyone = s._ring
+        s._ring = (owner, last, 0, True) if played else (owner, last, passes + 1, anyone)
+
+    def _close_ring(self, s) -> None:
+        owner = s._ring[0]
+        s._ring = None
+        if s._current != owner:
+            self._make_current(s, owner)
+
+    @staticmethod
+    def _make_current(s, p: int) -> None:
+        s._current = p
+        s._dirty |= s.game.watch_table
+        s._version += 1  # conditions may read `current`
+
     def end_now(self, s) -> None:
         """`end_turn()`: nothing more of this turn runs."""
         s._stack.clear()
@@ -104,6 +155,8 @@ class TurnFlow:
     def end_round(self, s, rule: str) -> None:
         """A round end condition holds: the turn ends with the round (see rounds.py)."""
         s._step_index = self.steps
+        if s._ring is not None:  # the round is scored with the turn's player current
+            self._close_ring(s)
         s._log("round_end", round=s._round + 1, rule=rule)
 
     def next_round(self, s, starter) -> None:
@@ -113,6 +166,7 @@ class TurnFlow:
         round's first turn is its starter's (or the player its setup names)."""
         s._round += 1
         s._round_starts += (s._turn,)
+        s._ring = None
         p = starter(s, {}) if starter is not None else s.next_player(s._starter)
         s._current = p if s._active[p] else s.next_player(p)
         s._leader = None

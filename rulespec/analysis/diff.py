@@ -57,6 +57,7 @@ def _named(spec: ir.Spec) -> dict:
         ("remembered card", spec.memories),
         ("procedure", spec.procedures),
         ("condition", spec.conditions),
+        ("window", spec.windows),
     ):
         named |= {(kind, p.name): p for p in parts}
     named |= {(ir.RULE_KINDS[kind], rule.name): rule for kind, rule in spec.rules()}
@@ -72,9 +73,21 @@ def _detail(kind, a, b) -> str:
         )
     else:
         parts = [f"count {a.count} -> {b.count}"] if kind == "card" and a.count != b.count else []
+    if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
+        parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
+    if kind == "step" and a.around != b.around:  # who is offered it, and until when
+        parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
     return "; ".join(parts)
+
+
+def _group_text(count) -> str:
+    """An action's group size: `1` for one card (or none), `2`, `2..4`, `3..`."""
+    if count is None:
+        return "1"
+    low, high = count
+    return str(low) if low == high else f"{low}..{'' if high is None else high}"
 
 
 def _param_text(p: ir.ParamDef) -> str:
@@ -140,6 +153,7 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         "remembered card",
         "procedure",
         "condition",
+        "window",
         *ir.RULE_KINDS.values(),
     ]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))

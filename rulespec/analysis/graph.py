@@ -294,7 +294,7 @@ def _add_flow(g, spec: ir.Spec):
     for a, b in zip(first + steps, first[1:] + steps + steps[:1]):
         g.add_edge(a, b, key="next")
     for s in spec.turn:
-        if s.repeat:
+        if s.repeat or s.around:  # offered again: after a play, or to the next player
             g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
     if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
         order = NodeId("turn_order")
@@ -314,9 +314,10 @@ def _add_offers(g, spec: ir.Spec):
     for a in spec.actions:
         for card in kinds.get(a.card, ()) if a.card else ():
             g.add_edge(NodeId("card", card), NodeId("action", a.name), key="enables")
-    # what opens a window: an action, or an answer that may itself be answered (a chain)
+    # what opens a window: an action, or an answer that may itself be answered (a chain),
+    # and the reactions its windows offer (None: all that answer it)
     opens = {
-        p.name: NodeId(kind, p.name)
+        p.name: (NodeId(kind, p.name), window_offers(spec, p.effect))
         for kind, parts in (("action", spec.actions), ("reaction", spec.reactions))
         for p in parts
         if ir.calls(p.effect, "react")
@@ -325,8 +326,21 @@ def _add_offers(g, spec: ir.Spec):
         for card in kinds.get(r.card, ()) if r.card else ():
             g.add_edge(NodeId("card", card), NodeId("reaction", r.name), key="enables")
         for a in r.answers:
-            if a in opens:
-                g.add_edge(opens[a], NodeId("reaction", r.name), key="opens")
+            if a in opens and (opens[a][1] is None or r.name in opens[a][1]):
+                g.add_edge(opens[a][0], NodeId("reaction", r.name), key="opens")
+
+
+def window_offers(spec: ir.Spec, effect) -> set[str] | None:
+    """The reactions the windows an effect opens may offer: None when one of its
+    `react(...)` names no window (it offers every reaction that answers)."""
+    windows = {w.name: w.offers for w in spec.windows}
+    offered: set[str] = set()
+    for s in ir.walk_statements(effect):
+        if isinstance(s, ir.Do) and s.proc == "react":
+            if len(s.args) < 2:
+                return None
+            offered |= set(windows.get(s.args[1].value, ()))
+    return offered
 
 
 def _add_touches(g, spec: ir.Spec) -> dict:

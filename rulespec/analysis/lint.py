@@ -478,6 +478,7 @@ def check_unreachable(an: Analysis):
                 hint="add it to a step's actions, or remove it",
             )
     answered = _answerable(g, spec)
+    reacting = {p.name for p in (*spec.actions, *spec.reactions) if ir.calls(p.effect, "react")}
     for r in spec.reactions:
         nid = graphs.NodeId("reaction", r.name)
         if nid in answered:
@@ -490,6 +491,15 @@ def check_unreachable(an: Analysis):
                 f"window leads to {', '.join(r.answers)}",
                 r.span,
                 hint="call react(...) in an action it answers, or in an answer an action's window offers",
+            )
+        elif reacting & set(r.answers):  # they open only named windows, none offering it
+            yield Finding(
+                "RL104",
+                "warning",
+                f"reaction '{r.name}' can never answer: no window that "
+                f"{', '.join(a for a in r.answers if a in reacting)} opens offers it",
+                r.span,
+                hint="list it in the offers of a window they open, or call react(...) without one",
             )
         else:
             yield Finding(

@@ -84,7 +84,8 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "shuffle": (("zone",), "shuffle a zone with the game's seeded RNG"),
     "react": (
         ("players",),
-        "open a reaction window against this action or answer, the players asked in turn order",
+        "open a reaction window against this action or answer, the players asked in turn order "
+        "(react(players, window): a named window, offering only its reactions)",
     ),
     "win": (("players",), "end the game; these players win"),
     "end_game": ((), "end the game with no winner"),

@@ -15,7 +15,14 @@ from .builtins import RESERVED_IN_V2
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import RESERVED, Builder, Names, deprecated_name
-from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
+from .limits import (
+    MAX_CARDS,
+    MAX_CONDITION_DEPTH,
+    MAX_FOR_PASSES,
+    MAX_GROUP,
+    MAX_PLAYERS,
+    MAX_TURN_LIMIT,
+)
 from .loading import Document, load
 from .variants import load_composed, resolve
 
@@ -112,8 +119,8 @@ class _Compiler:
                     "RS202",
                     f"duplicate name '{name}': already a {seen[name][1]} (at {seen[name][0]})",
                     span,
-                    "cards, tags, parameters, zones, counters, goals, procedures and "
-                    "conditions share one namespace",
+                    "cards, tags, parameters, zones, counters, goals, procedures, "
+                    "conditions and windows share one namespace",
                 )
                 return False
             seen.setdefault(name, (span, what))
@@ -139,6 +146,7 @@ class _Compiler:
                 ("remember", "remembered card"),
                 ("procedures", "procedure"),
                 ("conditions", "condition"),
+                ("windows", "window"),
             )
         }
         return Names(
@@ -154,6 +162,8 @@ class _Compiler:
             all_names=set(seen),
             props=self._prop_types(kinds),
             goals=set(accepted["goals"]),
+            windows=set(accepted["windows"]),
+            windows_in_order=tuple(accepted["windows"]),
             refused=refused,
             procedures={
                 k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()
@@ -310,6 +320,9 @@ class _Compiler:
             self._trigger("triggers", n, t) for n, t in (d.get("triggers") or {}).items()
         )
         rounds = self._rounds(d["rounds"]) if "rounds" in d else None
+        windows = tuple(
+            self._window(n, d["windows"][n], raw_reactions) for n in names.windows_in_order
+        )
 
         players = d["players"]
         spec = ir.Spec(
@@ -348,6 +361,7 @@ class _Compiler:
                 for n, m in (d.get("remember") or {}).items()
             ),
             teams=tuple(self._team(n, seats) for n, seats in (d.get("teams") or {}).items()),
+            windows=windows,
         )
         self._cross_checks(spec)
         self._team_checks(spec)
@@ -498,6 +512,7 @@ class _Compiler:
             if "effect" in a
             else ()
         )
+        count = self._group(name, a, path) if "count" in a else None
         return ir.Action(
             name,
             a.get("card"),
@@ -509,7 +524,45 @@ class _Compiler:
             doc.key_span(path),
             among,
             a.get("title", _title(name)),
+            count,
         )
+
+    def _group(self, name, a, path) -> tuple[int, int | None] | None:
+        """An action's `count`: the fewest and most cards of its group (None: as many
+        as the hand holds)."""
+        c = a["count"]
+        low, high = (c, c) if isinstance(c, int) else (c["min"], c.get("max"))
+        if "card" not in a:
+            self.error(
+                "RS103",
+                f"action '{name}' plays a group of cards but says not of which kind",
+                path,
+                "add  card: <card type, tag or any>",
+                key=True,
+            )
+        elif a.get("target") == "card":
+            self.error(
+                "RS104",
+                "'count' is for an action that targets no card (a group is one move)",
+                path + ("count",),
+                key=True,
+            )
+        elif high is not None and high < low:
+            self.error(
+                "RS104",
+                f"actions.{name}.count: max {high} is below min {low}",
+                path + ("count", "max"),
+            )
+        elif high is not None and high > MAX_GROUP:
+            self.error(
+                "RS104",
+                f"actions.{name}.count: max {high} is over {MAX_GROUP}, the most a group may hold",
+                path + ("count", "max"),
+                "leave max out for as many as the hand holds",
+            )
+        else:
+            return low, high
+        return None
 
     def _reaction(self, name, r, action_lets, raw) -> ir.Reaction:
         doc, b, path = self.doc, self.b, ("reactions", name)
@@ -583,6 +636,23 @@ class _Compiler:
             r.get("title", _title(name)),
         )
 
+    def _window(self, name, w, reactions) -> ir.WindowDef:
+        """A named reaction window: the reactions it offers must be the spec's."""
+        for i, offered in enumerate(w["offers"]):
+            if offered not in reactions:
+                self.error(
+                    "RS201",
+                    f"window '{name}' offers unknown reaction '{offered}'",
+                    ("windows", name, "offers", i),
+                    did_you_mean(offered, reactions),
+                )
+        return ir.WindowDef(
+            name,
+            tuple(w["offers"]),
+            self.doc.key_span(("windows", name)),
+            w.get("title", _title(name)),
+        )
+
     def _step(self, i, s) -> ir.Step:
         doc, path = self.doc, ("turn", i)
         effect = ()
@@ -595,6 +665,8 @@ class _Compiler:
                 path + ("repeat",),
                 key=True,
             )
+        if "around" in s:
+            self._around(s, path)
         return ir.Step(
             s["step"],
             effect,
@@ -604,7 +676,29 @@ class _Compiler:
             doc.span(path),
             bool(s.get("repeat")),
             s.get("title", _title(s["step"])),
+            s.get("around"),
         )
+
+    def _around(self, s, path) -> None:
+        """A step offered around the table is a play step, and already offers `pass`
+        to each player and again after each play."""
+        if "actions" not in s:
+            self.error(
+                "RS104",
+                "'around' is for a play step (one with actions)",
+                path + ("around",),
+                key=True,
+            )
+        for key in ("optional", "repeat"):
+            if key in s:
+                self.error(
+                    "RS104",
+                    f"'{key}' is implied by 'around': each player asked may pass, and the "
+                    "step goes round until the players pass",
+                    path + (key,),
+                    "leave it out",
+                    key=True,
+                )
 
     def _rounds(self, r) -> ir.Rounds:
         doc, path = self.doc, ("rounds",)

@@ -218,6 +218,8 @@ class Names:
     all_names: set[str] = field(default_factory=set)
     props: dict[str, str] = field(default_factory=dict)  # card property -> type
     goals: set[str] = field(default_factory=set)
+    windows: set[str] = field(default_factory=set)  # named reaction windows
+    windows_in_order: tuple[str, ...] = ()  # the same, in spec order
     families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
@@ -462,6 +464,8 @@ class Builder:
             return ir.Kind(span, "kind", name)
         if name in n.goals:
             return ir.Const(span, "goal", name)
+        if name in n.windows:
+            return ir.Const(span, "window", name)
         if name in n.conditions:
             self._error(
                 "RS203",
@@ -662,9 +666,11 @@ class Builder:
             scope.setdefault(name, FAILED)  # reported once: its uses say no more
             return None
         scope[name] = node.type
-        if node.type == "goal":  # goal functions are compiled for one named goal
+        if node.type in ("goal", "window"):  # compiled for one named goal or window
             self._error(
-                "RS204", "a goal cannot be held in a local: name it where it is used", node.span
+                "RS204",
+                f"a {node.type} cannot be held in a local: name it where it is used",
+                node.span,
             )
         return ir.Let(span, name, node)
 
@@ -726,26 +732,37 @@ class Builder:
         source = self._expr(t.children[2], scope)
         inner = dict(scope)
         inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
-        body = self._block(t.children[3], inner)
+        *_, filtered, block = t.children  # the filter `if cond` is there or not: 4 or 5
+        where = self._where(filtered if len(t.children) == 5 else None, inner)
+        body = self._block(block, inner)
         ok = self._check(player, "player", "the chooser") & self._check(
             source, "cards|ints|kinds", "what to choose from"
         )
-        if self._bad_binding(var, span, scope) or not ok:
+        if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
-        return ir.ChooseCard(span, player, var, source, body)
+        return ir.ChooseCard(span, player, var, source, body, where)
+
+    def _where(self, tree, scope):
+        """A choice's filter, `if cond` (None: none; False: refused)."""
+        if tree is None:
+            return None
+        where = self._expr(tree, scope)
+        return where if self._check(where, "bool", "a choice's filter") else False
 
     def _choose_number(self, t, span, scope) -> ir.Stmt | None:
         player, var = self._expr(t.children[0], scope), str(t.children[1])
         low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
-        body = self._block(t.children[4], dict(scope, **{var: "int"}))
+        *_, filtered, block = t.children  # the filter `if cond` is there or not: 5 or 6
+        where = self._where(filtered if len(t.children) == 6 else None, dict(scope, **{var: "int"}))
+        body = self._block(block, dict(scope, **{var: "int"}))
         ok = (
             self._check(player, "player", "the chooser")
             & self._check(low, "int", "the lowest number")
             & self._check(high, "int", "the highest number")
         )
-        if self._bad_binding(var, span, scope) or not ok:
+        if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
-        return ir.ChooseNumber(span, player, var, low, high, body)
+        return ir.ChooseNumber(span, player, var, low, high, body, where)
 
     def _choose_all(self, t, span, scope):
         """`simultaneously(players) p chooses c from cards [by key] { … }`: p is bound
@@ -767,7 +784,9 @@ class Builder:
             or not ok
         ):
             return None
-        return ir.ChooseAll(span, ir.Local(span, "player", who), var, source, body, players, order)
+        return ir.ChooseAll(
+            span, ir.Local(span, "player", who), var, source, body, players=players, order=order
+        )
 
     def _value(self, t, scope):
         """A let's value: the one place besides move/set_current where chance may stand."""
@@ -866,6 +885,8 @@ class Builder:
             return None
         params, _ = PROCEDURES[name]
         raw = [a for a in t.children[1:] if a is not None]
+        if name == "react" and len(raw) == 2:  # react(players, window): some reactions
+            params = (*params, "window")
         args = []
         for i, a in enumerate(raw):
             chance = (

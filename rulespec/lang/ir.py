@@ -186,6 +186,7 @@ class ChooseCard(Stmt):
     var: str
     source: Expr
     body: tuple[Stmt, ...]
+    where: Expr | None = None  # `if cond`: only the items for which it holds (VAR bound)
 
 
 @dataclass(frozen=True)
@@ -208,6 +209,7 @@ class ChooseNumber(Stmt):
     low: Expr
     high: Expr
     body: tuple[Stmt, ...]
+    where: Expr | None = None  # `if cond`: only the numbers for which it holds (VAR bound)
 
 
 @dataclass(frozen=True)
@@ -424,6 +426,17 @@ class GoalDef:
 
 
 @dataclass(frozen=True)
+class WindowDef:
+    """A named reaction window: `react(players, name)` offers only these reactions
+    (of those that answer what is being answered)."""
+
+    name: str
+    offers: tuple[str, ...]
+    span: Span
+    title: str = ""  # a readable name: the compiler fills in the default
+
+
+@dataclass(frozen=True)
 class ParamDef:
     name: str
     value: object  # the value for a player count without one of its own
@@ -445,6 +458,9 @@ class Step:
     span: Span
     repeat: bool = False  # a play step offered again after each play, until a pass
     title: str = ""  # a readable name: the compiler fills in the default
+    # offered to each player in turn, play or pass, until all pass in a row
+    # ("all_pass") or all but the last to play ("all_but_one"); None: the current player's
+    around: str | None = None
 
 
 @dataclass(frozen=True)
@@ -459,6 +475,9 @@ class Action:
     span: Span
     among: Expr | None = None  # target: card picks one of these, bound as `chosen`
     title: str = ""  # a readable name: the compiler fills in the default
+    # a group of cards played as one move: (fewest, most; None: as many as the hand
+    # holds), bound as `card`; None: one card (or none)
+    count: tuple[int, int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -567,6 +586,7 @@ class Spec:
     conditions: tuple[Condition, ...] = ()
     notices: tuple[Diagnostic, ...] = ()  # warnings the spec loaded with (RS212)
     teams: tuple[TeamDef, ...] = ()  # fixed partnerships; none: every seat plays alone
+    windows: tuple[WindowDef, ...] = ()  # named reaction windows, each offering some reactions
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Each team's seats in a game of this many players (seats past it left out)."""
@@ -648,7 +668,7 @@ _NODES = (
 )
 _FIELDS = {
     cls: tuple(f.name for f in fields(cls) if f.name != "span")
-    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef, TeamDef)
+    for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef, TeamDef, WindowDef)
     for cls in [base, *_subclasses(base)]
 }
 

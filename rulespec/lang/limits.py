@@ -25,6 +25,7 @@ MAX_CARDS = 10_000  # copies of one card type, and cards in the whole deck
 MAX_PLAYERS = 64  # players.min, players.max and players.default
 MAX_TURN_LIMIT = 1_000_000  # turn_limit
 MAX_FOR_PASSES = 1_000_000  # passes of nested `for` loops over players, at players.max
+MAX_GROUP = 64  # an action's `count: {max}`: the most cards one move may play (RS104)
 
 # an expression (RS413)
 MAX_EVALUATION = 2_000_000  # steps of one evaluation, at players.max and the largest deck

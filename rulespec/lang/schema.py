@@ -274,5 +274,13 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
         yield Diagnostic(
             "RS103", f"{_where(path)} needs exactly one of 'effect' or 'actions'", doc.span(path)
         )
+    elif kw == "oneOf" and path[:1] == ("actions",) and path[-1:] == ("count",):
+        yield Diagnostic(
+            "RS104",
+            f"{_where(path)} is {err.instance!r}; a group's size is a whole number of at "
+            "least 1, or {min: N, max: M}",
+            doc.span(path),
+            hint="count: 2, or count: {min: 2, max: 4}",
+        )
     else:
         yield Diagnostic("RS104", f"{_where(path)}: {err.message}", doc.span(path))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 
-from rulespec.interpreter.choices import NO_REACTION, PASS, seat_name
+from rulespec.interpreter.choices import NO_REACTION, PASS, groups, seat_name
 from rulespec.interpreter.effects import MAX_NUMBERS
 from rulespec.lang import ir
 
@@ -64,12 +64,8 @@ def action_number(action, count: int, legal=None, name=str) -> int:
 def _player_labels(game):
     """Labels of plays, passes, reactions and every kind of `choose`."""
     names, spec = game.type_names, game.spec
-    targets = {a.name: a.target for a in spec.actions}
-    for (name, _, _), option in game.play_options.items():
-        yield option.label
-        if targets[name] == "card":  # the picked card: its type and where it lies
-            yield from (f"{option.label} {t} from {s.label}" for t in names for s in game.slots)
-    if any(s.optional or s.repeat for s in spec.turn):  # a repeat step is passed to end it
+    yield from _play_labels(game)
+    if any(s.optional or s.repeat or s.around for s in spec.turn):  # passed to end it
         yield PASS.label
     for r in game.reactions:
         yield from (o.label for o in r.options.values())
@@ -86,6 +82,45 @@ def _player_labels(game):
             yield from map(str, range(MAX_NUMBERS if n is None else n))
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names
+
+
+def _play_labels(game):
+    """Labels of plays: an action's with each card type and target, a picked card's
+    type and zone, a group's cards."""
+    targets = {a.name: a.target for a in game.spec.actions}
+    for (name, _, _), option in game.play_options.items():
+        yield option.label
+        if targets[name] == "card":  # the picked card: its type and where it lies
+            yield from (
+                f"{option.label} {t} from {s.label}" for t in game.type_names for s in game.slots
+            )
+    for a in game.actions.values():
+        if a.ir.count is not None:
+            yield from _group_labels(game, a)
+
+
+MAX_GROUP_LABELS = 500_000  # the labels one action that plays a group of cards may make
+
+
+def _group_labels(game, a):
+    """Every label an action that plays a group of cards (`count`) can offer: each
+    multiset of its kind's card types the deck can hold, of a size its count allows, at
+    each target. Past MAX_GROUP_LABELS the space is too large to number: ValueError."""
+    held = sorted((t, game.deck_counts[t]) for t in a.card if game.deck_counts[t])
+    low, high = a.ir.count
+    total = sum(k for _, k in held)
+    high = total if high is None else min(high, total)
+    suffixes = [""] if a.ir.target == "none" else [f" -> {seat_name(p)}" for p in range(game.n)]
+    made = 0
+    for group in groups(held, low, high):
+        made += len(suffixes)
+        if made > MAX_GROUP_LABELS:
+            raise ValueError(
+                f"action '{a.ir.name}' can play more than {MAX_GROUP_LABELS:,} groups of "
+                "cards, too many to number as actions; give its count a lower max"
+            )
+        label = f"{a.ir.name} {'+'.join(game.type_names[t] for t in group)}"
+        yield from (label + s for s in suffixes)
 
 
 def _constant(game, expr: ir.Expr):

@@ -122,6 +122,8 @@ def with_rule(card: str, rule: str) -> str:
 def _play(e: dict, t: Titles) -> str:
     action = t.rule(e["action"])
     what = with_rule(t.card(e["card"]), action) if e.get("card") else action
+    if "n" in e:  # a group of cards as one move: named to those who see them
+        what = f"{_cards(e, t)} ({action})"
     target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
     return f"  {_who(e)} plays {what}{target}"
 

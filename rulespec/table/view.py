@@ -15,6 +15,7 @@ import re
 from itertools import groupby
 
 from rulespec.interpreter.choices import (
+    GroupPlay,
     NoReaction,
     Option,
     Pass,
@@ -193,7 +194,10 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
 
 def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
     rule = titles.rule(option.action)
-    if option.card_type is None:
+    if isinstance(option, GroupPlay):  # a group of cards as one move
+        cards = ", ".join(titles.card(type_names[t]) for t in option.group)
+        text = f"Play {cards} ({rule})"
+    elif option.card_type is None:
         text = rule
     else:
         card = titles.card(type_names[option.card_type])

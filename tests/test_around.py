@@ -1,0 +1,121 @@
+"""A play step offered round the table (`around`): each player in turn plays or passes,
+`current` while asked, until all pass in a row or all but the last to play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from gamekit import ROOT
+
+from rulespec import load_spec
+from rulespec.interpreter import Game, State
+from rulespec.lang.diagnostics import SpecError
+from rulespec.table.encoding import ActionSpace
+
+CLIMB = ROOT / "tests" / "valid" / "climb.yaml"
+HANDS = {
+    "hand[P1]": ["card_2", "card_8"],
+    "hand[P2]": ["card_5", "card_3"],
+    "hand[P3]": ["card_1", "card_1"],
+}
+
+
+def _game(tmp_path, old="", new="", n=3) -> Game:
+    text = CLIMB.read_text().replace(old, new) if old else CLIMB.read_text()
+    return Game(load_spec(tmp_path / "climb.yaml", text=text), n)
+
+
+def _asked(state) -> str:
+    return f"P{state.current_player() + 1}"
+
+
+def test_all_pass_goes_round_until_every_player_has_passed(tmp_path):
+    game = _game(tmp_path, "around: all_but_one", "around: all_pass")
+    state = State.from_layout(game, zones=HANDS)
+    state.apply_action("climb card_2")
+    state.apply_action("climb card_5")  # P3 passes at once: nothing beats a 5
+    assert _asked(state) == "P1"
+    state.apply_action("pass")
+    # all but one is not enough: P2, the last to play, is asked too (and cannot climb)
+    asked = [(e["event"], e["player"]) for e in state.log_for(None) if e.get("step") == "climb"]
+    assert asked == [("no_play", 2), ("no_play", 1)]
+    assert state.turn == 2 and _asked(state) == "P2"  # P2 took the trick and leads
+
+
+def test_the_turn_is_its_players_again_after_the_round(tmp_path):
+    game = _game(tmp_path)
+    state = State.from_layout(game, zones=HANDS, current=2)
+    assert _asked(state) == "P3"
+    state.apply_action("climb card_1")
+    state.apply_action("climb card_2")  # P1
+    state.apply_action("climb card_5")  # P2; P3 cannot beat it
+    state.apply_action("pass")  # P1
+    events = [e for e in state.log_for(None) if e["event"] in ("turn", "set_next")]
+    assert events[-2:] == [
+        {"player": 1, "event": "set_next", "turn": 1},
+        {"player": 1, "event": "turn", "turn": 2},
+    ]
+
+
+def test_end_turn_in_a_play_ends_the_turn_of_the_turns_player(tmp_path):
+    game = _game(
+        tmp_path, "effect: last = seat_number(current)\n\nend", "effect: end_turn()\n\nend"
+    )
+    state = State.from_layout(game, zones=HANDS)
+    state.apply_action("pass")  # P1
+    state.apply_action("climb card_5")  # P2 ends the turn: it was P1's, so P2 plays next
+    turns = [e["player"] for e in state.log_for(None) if e["event"] == "turn"]
+    assert turns == [0, 1]
+
+
+def test_a_paused_round_copies_and_keys_alike(tmp_path):
+    game = _game(tmp_path)
+    state = State.from_layout(game, zones=HANDS)
+    state.apply_action("climb card_2")
+    copy = state.clone()
+    assert copy.key() == state.key() and copy.legal_labels() == state.legal_labels()
+    copy.apply_action("pass")
+    assert copy.key() != state.key() and _asked(state) == "P2"
+
+
+def test_random_games_keep_the_invariants_and_every_label_is_numbered():
+    game = Game(load_spec(CLIMB), 4)
+    space = ActionSpace(game)
+    for seed in range(20):
+        state, rng = game.new_initial_state(seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            state.check_invariants()
+            if state.is_chance_node():
+                state.sample_chance()
+                continue
+            for label in state.legal_labels():
+                space.action_of(label)
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("around: all_but_one", "around: all_but_one\n    optional: true", "implied by 'around'"),
+        ("around: all_but_one", "around: all_but_one\n    repeat: true", "implied by 'around'"),
+        (
+            "effect: last = seat_number(current)\n  - step: climb",
+            "effect: last = seat_number(current)\n    around: all_pass\n  - step: climb",
+            "'around' is for a play step",
+        ),
+    ],
+)
+def test_misplaced_around_is_refused(tmp_path, old, new, message):
+    with pytest.raises(SpecError) as err:
+        _game(tmp_path, old, new)
+    found = [(d.code, d.message) for d in err.value.diagnostics]
+    assert any(c == "RS104" and message in m for c, m in found), found
+
+
+def test_the_graph_shows_the_step_offered_again():
+    from rulespec.analysis.graph import build
+
+    g = build(load_spec(CLIMB))
+    loops = [(a, b) for a, b, k in g.edges(keys=True) if k == "repeats"]
+    assert [(a.name, b.name) for a, b in loops] == [("climb", "climb")]

@@ -1,0 +1,148 @@
+"""Several cards as one move (an action's `count`): one option per distinct group, its
+condition read on the whole group, the group played together; seen by those who see
+it; numbered in a fixed action space; bounded."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from gamekit import GAMES, ROOT
+
+from rulespec import load_spec
+from rulespec.interpreter import Game, RuleError, State
+from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.choices import GroupPlay, groups
+from rulespec.lang.diagnostics import SpecError
+from rulespec.table.encoding import ActionSpace
+
+MELDS = ROOT / "tests" / "valid" / "melds.yaml"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Game(load_spec(MELDS), 2)
+
+
+def test_groups_are_multisets_of_the_types_held_smallest_first():
+    assert list(groups([(0, 2), (1, 1)], 1, 3)) == [
+        (0,),
+        (1,),
+        (0, 0),
+        (0, 1),
+        (0, 0, 1),
+    ]
+    assert list(groups([(0, 1)], 2, 4)) == []  # one card cannot make a pair
+
+
+def test_options_are_distinct_sorted_and_the_same_in_a_clone(game):
+    hand = ["red_3", "blue_3", "blue_3", "red_4", "blue_4"]
+    state = State.from_layout(game, zones={"hand[P1]": hand, "pile": ["red_6", "red_5", "red_6"]})
+    labels = state.legal_labels()
+    assert labels == sorted(labels) and len(set(labels)) == len(labels)
+    assert "lay_set blue_3+blue_3" in labels and labels.count("lay_set red_3+blue_3") == 1
+    assert all(isinstance(o, GroupPlay) for o in state.legal_actions() if o.label != "pass")
+    assert state.clone().legal_labels() == labels
+
+
+def test_the_played_group_is_bound_as_card_and_moves_together(game):
+    state = State.from_layout(
+        game,
+        zones={"hand[P1]": ["red_2", "red_2", "blue_2"], "pile": ["red_6", "blue_5", "red_6"]},
+    )
+    state.apply_action("lay_set red_2+red_2+blue_2")
+    obs = state.observation(0)
+    assert sorted(obs["zones"]["table[P1]"]) == ["blue_2", "red_2", "red_2"]
+    assert obs["counters"]["score[P1]"] == 6
+    moves = [e for e in state.log_for(None) if e["event"] == "move" and e["dst"] == "table[P1]"]
+    assert len(moves) == 1 and moves[0]["n"] == 3
+
+
+def test_random_play_keeps_the_invariants_and_every_label_is_numbered(game):
+    space = ActionSpace(game)
+    for seed in range(20):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.check_invariants()
+            if state.is_chance_node():
+                state.sample_chance()
+                continue
+            for label in state.legal_labels():
+                space.action_of(label)
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.result["over"]
+
+
+def test_the_random_agent_plays_whole_games(game):
+    state = play(game.new_initial_state(seed=4), make_agents(["random"], 2, 4))
+    assert state.is_terminal() and state.result["reason"] in ("thirty", "pile_out")
+
+
+def test_an_offer_of_too_many_groups_fails_at_the_spec(tmp_path):
+    text = MELDS.read_text().replace("count: {min: 3, max: 6}", "count: {min: 1}")
+    text = text.replace("count: 2\n    to: buried", "count: {min: 1}\n    to: buried")
+    spec = load_spec(tmp_path / "many.yaml", text=text)
+    game = Game(spec, 2)
+    with pytest.raises(ValueError, match="too many to number"):
+        ActionSpace(game)
+    pile = [f"{s}_{r}" for s in ("red", "blue") for r in range(1, 7)] * 2
+    with pytest.raises(RuleError, match="more than 10,000 groups"):
+        State.from_layout(game, zones={"hand[P1]": pile[:20], "pile": pile[20:]})
+
+
+@pytest.mark.parametrize(
+    "change, code, message",
+    [
+        ("count: 2\n    target: card\n    among: hand(current)", "RS104", "'count' is for an"),
+        ("count: {min: 2, max: 65}", "RS104", "over 64"),
+    ],
+)
+def test_bad_groups_are_refused(tmp_path, change, code, message):
+    text = MELDS.read_text().replace("count: 2\n    to: buried", change + "\n    to: buried")
+    with pytest.raises(SpecError) as err:
+        load_spec(tmp_path / "bad.yaml", text=text)
+    found = [(d.code, d.message) for d in err.value.diagnostics]
+    assert any(c == code and message in m for c, m in found), found
+
+
+def _source(game) -> str:
+    return "\n".join(line for listing in game.exprs.listings for line in listing.lines)
+
+
+def test_steps_without_groups_generate_the_same_offers(game):
+    """The hot path: a play step of a bundled game calls no group helper."""
+    assert "g._offer_groups(" in _source(game)
+    for path in sorted(GAMES.glob("*.yaml")):
+        spec = load_spec(path)
+        assert "_offer_groups" not in _source(Game(spec, spec.default_players)), path.name
+
+
+def test_a_person_reads_a_group_option_as_its_cards(game):
+    from rulespec.table.narrate import Titles
+    from rulespec.table.view import option_text
+
+    state = State.from_layout(
+        game, zones={"hand[P1]": ["red_3", "blue_3"], "pile": ["red_1", "red_6", "red_5"]}
+    )
+    titles = Titles.of(game.spec)
+    texts = [option_text(o, titles, game.type_names) for o in state.legal_actions()]
+    assert texts == ["Play Red 3, Blue 3 (Lay set)", "Pass"]
+
+
+def test_a_group_may_have_a_target(tmp_path):
+    text = MELDS.read_text().replace(
+        "count: 2\n    to: buried", "count: 2\n    target: other\n    to: table(target)"
+    )
+    game = Game(load_spec(tmp_path / "gift.yaml", text=text), 3)
+    state = State.from_layout(
+        game, zones={"hand[P1]": ["red_3"], "pile": ["red_1", "red_6", "red_5"]}, out=[2]
+    )
+    state.apply_action("pass")
+    assert state.legal_labels() == [
+        "bury_two red_1+red_3 -> P2",
+        "bury_two red_1+red_6 -> P2",
+        "bury_two red_3+red_6 -> P2",
+    ]
+    state.apply_action("bury_two red_1+red_6 -> P2")
+    assert sorted(state.observation(None)["zones"]["table[P2]"]) == ["red_1", "red_6"]
