@@ -42,16 +42,23 @@ def _reserved(module_text: str) -> set[str]:
     )
 
 
-def test_the_reserved_since_v2_set_is_the_new_reserved_less_the_old():
+def _reserved_at(commit: str) -> set[str]:
     old = subprocess.run(
-        ["git", "show", "ff87898:rulespec/lang/builtins.py"],
+        ["git", "show", f"{commit}:rulespec/lang/builtins.py"],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     if old.returncode != 0:
-        pytest.skip("no git history of the first release here")
-    assert RESERVED - _reserved(old.stdout) == builtins.RESERVED_IN_V2
+        pytest.skip(f"no git history of {commit} here")
+    return _reserved(old.stdout)
+
+
+def test_the_reserved_since_sets_are_the_new_reserved_less_the_old():
+    """ff87898 is the first release; 8996f71 the last commit of Language v2, whose
+    keyword list lacked the grammar's `simultaneously`, `chooses` and `by`."""
+    assert RESERVED - _reserved_at("ff87898") == set(builtins.RESERVED_SINCE)
+    assert RESERVED - _reserved_at("8996f71") == builtins.RESERVED_IN_V3
 
 
 def test_a_v1_spec_still_validates_with_a_warning_at_each_clash():

@@ -109,50 +109,63 @@ CHANCE = {
     "random_player": "the value of a let or the argument of set_current",
 }
 
-KEYWORDS = {
-    "any",
-    "me",
-    "chosen",
-    "reactor",
-    "answer",
-    "target",
-    "card",
-    "let",
-    "if",
-    "then",
-    "else",
-    "for",
-    "in",
-    "while",
-    "choose",
-    "from",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
+# The words of the grammar (grammar.lark), the one list of them: tests/test_keywords.py
+# checks that the grammar has these and no others. A word marked True is lexed as a
+# keyword wherever it stands, so it can never be a name; one marked False only where the
+# grammar expects it (after `if … `, in `simultaneously(…) p chooses c from … by …`),
+# so that a spec written before the word was reserved keeps reading it as its own name.
+GRAMMAR_KEYWORDS: dict[str, bool] = {
+    "let": True,
+    "if": True,
+    "then": False,
+    "else": True,
+    "for": True,
+    "in": True,
+    "while": True,
+    "choose": True,
+    "from": True,
+    "simultaneously": False,
+    "chooses": False,
+    "by": False,
+    "and": True,
+    "or": True,
+    "not": True,
+    "true": True,
+    "false": True,
 }
 
-# Names a `rulespec: 1` spec could take before Language v2 reserved them: the names above
-# less those the first release had. A spec's own name among them keeps its meaning with
-# an RS212 warning whose hint is `rulespec migrate`, which renames it.
-RESERVED_IN_V2 = frozenset(
-    {
-        "prev",
-        "range",
-        "skip_turn",
-        "skip_turns",
-        "extra_turn",
-        "extra_turns",
-        "set_next",
-        "sit_out",
-        "reveal",
-        "insert",
-        "round_index",
-        "card_types",
-        "then",
-    }
-)
+# Names the sections bind (and `any`, every card type): reserved with the keywords.
+ROLES = {"any", "me", "chosen", "reactor", "answer", "target", "card"}
+
+KEYWORDS = set(GRAMMAR_KEYWORDS) | ROLES
+
+# Names a spec could take before a later version of the language reserved them, with the
+# version that reserved each. A spec's own name among them keeps its meaning with an
+# RS212 warning whose hint is `rulespec migrate`, which renames it. Language v2 reserved
+# the names below less those the first release had; Language v3 the rest.
+RESERVED_SINCE: dict[str, int] = {
+    **dict.fromkeys(
+        (
+            "prev",
+            "range",
+            "skip_turn",
+            "skip_turns",
+            "extra_turn",
+            "extra_turns",
+            "set_next",
+            "sit_out",
+            "reveal",
+            "insert",
+            "round_index",
+            "card_types",
+            "then",
+        ),
+        2,
+    ),
+    **dict.fromkeys(("simultaneously", "chooses", "by"), 3),
+}
+RESERVED_IN_V2 = frozenset(n for n, v in RESERVED_SINCE.items() if v == 2)
+RESERVED_IN_V3 = frozenset(n for n, v in RESERVED_SINCE.items() if v == 3)
 
 
 def accepts(want: str, got: str) -> bool:

@@ -11,10 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import costs, decks, ir, schema
-from .builtins import RESERVED_IN_V2
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import RESERVED, Builder, Names, deprecated_name
+from .expressions import RESERVED, Builder, Names, deprecated_name, kept
 from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
@@ -41,11 +40,6 @@ def compile_document(doc: Document) -> ir.Spec:
         problems = sorted(compiler.problems + notices, key=lambda d: (d.span.line, d.span.col))
         raise SpecError(problems, doc.all_sources())
     return replace(spec, notices=tuple(sorted(notices, key=lambda d: (d.span.line, d.span.col))))
-
-
-# the kinds of name a spec could declare before Language v2: one of them may have taken a
-# name Language v2 then reserved, and keeps it with a warning (RS212)
-_FIRST_RELEASE = {"card", "tag", "parameter", "zone", "counter", "goal"}
 
 
 # the scope of a round's effects: end_turn() there would cut the change of rounds short
@@ -95,7 +89,7 @@ class _Compiler:
 
         def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
-            if name in RESERVED_IN_V2 and what in _FIRST_RELEASE:
+            if kept(name, what):
                 self.notices.append(deprecated_name(name, what, span))
             elif name in RESERVED:
                 refused.add(name)
@@ -172,7 +166,10 @@ class _Compiler:
         the language (RS202); it keeps its type, so that calls are still checked."""
         params = tuple((entry.get("params") or {}).items())
         for name, _ in params:
-            if name in RESERVED or name in self._claimed:
+            if kept(name, "procedure's parameter") and name not in self._claimed:
+                span = self.doc.key_span(path + ("params", name))
+                self.notices.append(deprecated_name(name, "parameter", span))
+            elif name in RESERVED or name in self._claimed:
                 self.error_at(
                     "RS202",
                     f"parameter '{name}' is already a name of the spec or the language; "
@@ -644,7 +641,7 @@ class _Compiler:
         path = (section if isinstance(section, tuple) else (section,)) + (name,)
         scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
         each = t.get("each")
-        if each in RESERVED_IN_V2 and each not in self.names.all_names:
+        if kept(each, "'each' name") and each not in self.names.all_names:
             self.notices.append(deprecated_name(each, "'each' name", doc.span(path + ("each",))))
         elif each is not None and (each in RESERVED or each in self.names.all_names):
             self.error_at(

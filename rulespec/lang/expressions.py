@@ -21,9 +21,10 @@ from .builtins import (
     CHANCE,
     CONSTANTS,
     FUNCTIONS,
+    GRAMMAR_KEYWORDS,
     KEYWORDS,
     PROCEDURES,
-    RESERVED_IN_V2,
+    RESERVED_SINCE,
     accepts,
 )
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -31,20 +32,47 @@ from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 
-_SINCE_V2 = (
-    "'{}' is a built-in name since Language v2; this spec's {} keeps the name, which hides "
+_SINCE = (
+    "'{}' is a built-in name since Language v{}; this spec's {} keeps the name, which hides "
     "the built-in; `rulespec migrate {}` renames it"
 )
-_SINCE_V2_NAME = re.compile(r"'(\w+)' is a built-in name since Language v2; ")
+_SINCE_NAME = re.compile(r"'(\w+)' is a built-in name since Language v\d+; ")
+
+# The kinds of name a spec of each version could declare: a name reserved since version
+# v stays the spec's own where a spec of version v - 1 could have declared it.
+_DECLARABLE = {
+    2: {"card", "tag", "parameter", "zone", "counter", "goal", "local", "'each' name"},
+    3: {
+        "card",
+        "tag",
+        "parameter",
+        "zone",
+        "counter",
+        "goal",
+        "local",
+        "'each' name",
+        "remembered card",
+        "procedure",
+        "condition",
+        "procedure's parameter",
+    },
+}
+
+
+def kept(name: str, what: str) -> bool:
+    """Whether a spec's `what` (a card, a local, ...) may keep a name the language
+    reserved after the spec could take it (RS212, a warning), rather than be refused."""
+    since = RESERVED_SINCE.get(name)
+    return since is not None and what in _DECLARABLE[since]
 
 
 def deprecated_name(name: str, what: str, span: Span) -> Diagnostic:
-    """RS212, a warning: a spec written before Language v2 may use a name it reserved.
-    The spec keeps its meaning (its own name wins over the built-in) and says how to
-    move on."""
+    """RS212, a warning: a spec written before a version of the language may use a name
+    it reserved. The spec keeps its meaning (its own name wins over the built-in) and
+    says how to move on."""
     return Diagnostic(
         "RS212",
-        _SINCE_V2.format(name, what, span.file),
+        _SINCE.format(name, RESERVED_SINCE[name], what, span.file),
         span,
         severity="warning",
         hint="it renames the name and every use of it; add --write to change the file",
@@ -52,8 +80,8 @@ def deprecated_name(name: str, what: str, span: Span) -> Diagnostic:
 
 
 def deprecated_names(notices) -> set[str]:
-    """The names RS212 warnings say Language v2 reserved."""
-    found = (_SINCE_V2_NAME.match(d.message) for d in notices if d.code == "RS212")
+    """The names RS212 warnings say a later version of the language reserved."""
+    found = (_SINCE_NAME.match(d.message) for d in notices if d.code == "RS212")
     return {m.group(1) for m in found if m}
 
 
@@ -144,23 +172,11 @@ def _too_deep(tree: lark.Tree) -> tuple[str, lark.Tree] | None:
 
 class _Keywords:
     """A keyword is lexed as one everywhere: Lark's contextual lexer would otherwise read
-    `if` as a name where no keyword fits (`let z = if ...`) and report a later token."""
+    `if` as a name where no keyword fits (`let z = if ...`) and report a later token.
+    The words a spec may still use as names are left to the context (builtins:
+    GRAMMAR_KEYWORDS)."""
 
-    always_accept = (
-        "LET",
-        "IF",
-        "ELSE",
-        "FOR",
-        "IN",
-        "WHILE",
-        "CHOOSE",
-        "FROM",
-        "AND",
-        "OR",
-        "NOT",
-        "TRUE",
-        "FALSE",
-    )
+    always_accept = tuple(w.upper() for w, always in GRAMMAR_KEYWORDS.items() if always)
 
     def process(self, stream):
         return stream
@@ -781,7 +797,7 @@ class Builder:
         if scope.get(name, FAILED) != FAILED:
             self._error("RS202", f"'{name}' is already a local here; pick a new name", span)
             return True
-        if name in RESERVED_IN_V2 and name not in n.all_names:
+        if kept(name, "local") and name not in n.all_names:
             self.notices.append(deprecated_name(name, "local", span))
             return False
         if name in RESERVED or name in n.all_names:
