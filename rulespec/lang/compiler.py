@@ -13,7 +13,7 @@ from pathlib import Path
 from . import costs, decks, ir, schema
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import RESERVED, Builder, Names, deprecated_name, kept
+from .expressions import FAILED, RESERVED, Builder, Names, deprecated_name, kept
 from .limits import MAX_CARDS, MAX_CONDITION_DEPTH, MAX_FOR_PASSES, MAX_PLAYERS, MAX_TURN_LIMIT
 from .loading import Document, load
 from .variants import load_composed, resolve
@@ -85,7 +85,7 @@ class _Compiler:
     def _names(self) -> Names:
         d = self.data
         seen: dict[str, tuple] = {}
-        refused: set[str] = set()
+        refused = {k for k, what in self.failed.items() if what == "tag"}
 
         def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
@@ -228,13 +228,16 @@ class _Compiler:
                 types[k] = "kind"
             else:
                 types[k] = "str"
+        for k in {k for k, what in self.failed.items() if what == "property"} - set(types):
+            types[k] = FAILED  # reported where it is derived: its uses say no more
         return types
 
     # --- sections ------------------------------------------------------------------
 
     def build(self) -> ir.Spec:
         d, doc = self.data, self.doc
-        self.decls = decks.declare(doc, self.problems)
+        self.failed: dict[str, str] = {}  # derived properties and tags refused (reported)
+        self.decls = decks.declare(doc, self.problems, self.failed)
         names = self._names()
         self.names = names
         b = self.b = Builder(names, self.problems)

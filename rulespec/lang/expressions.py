@@ -584,6 +584,8 @@ class Builder:
                 key.span,
             )
             return None
+        if props.get(key.value) == FAILED:
+            return None  # its derivation was refused, and said so
         if key.value not in props:
             self._error(
                 "RS201",
