@@ -535,6 +535,8 @@ class Builder:
             return None
         if ok and name == "prop":
             return self._prop(span, *args)
+        if result == "items":  # first(): a set of what it is given
+            result = "cards" if ok and accepts("cards", args[0].type) else "players"
         return ir.Call(span, result, name, tuple(args)) if ok else None
 
     def _owned(self, name, what, per, args, span) -> ir.Expr | None:
@@ -637,12 +639,15 @@ class Builder:
             )
             return None
         item_node = self._expr(items, scope)
-        if not self._check(item_node, "players|cards", f"the items of {func}()"):
+        if not self._check(
+            item_node, "players|cards|ints|kinds|cardsets", f"the items of {func}()"
+        ):
             return None
         if self._bad_binding(var, span, scope):
             return None
         inner = dict(scope)
-        inner[var] = "cards" if accepts("cards", item_node.type) else "player"  # one card
+        # one card (a set of one), one player, number or kind, or one set of cards
+        inner[var] = "cards" if accepts("cards", item_node.type) else ITEM_TYPES[item_node.type]
         where_node = self._expr(where[0], inner) if where else None
         body_node = self._expr(body, inner)
         want, result, _ = AGGREGATES[func]
@@ -652,7 +657,7 @@ class Builder:
         if not ok:
             return None
         if result == "items":
-            result = "cards" if inner[var] == "cards" else "players"
+            result = _SETS[item_node.type]
         return ir.Aggregate(span, result, func, body_node, var, item_node, where_node)
 
     # --- statements ---------------------------------------------------------------
@@ -709,7 +714,7 @@ class Builder:
         inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
         body = self._block(t.children[2], inner)
         if self._bad_binding(var, span, scope) or not self._check(
-            items, "players|ints|kinds", "a for loop's items"
+            items, "players|ints|kinds|cardsets", "a for loop's items"
         ):
             return None
         return ir.For(span, var, items, body)
@@ -969,7 +974,23 @@ def _constant(e: ir.Expr) -> int | None:
 
 
 # What one item of a for loop's or a choice's items is, by the items' type.
-ITEM_TYPES = {"players": "player", "player": "player", "ints": "int", "kinds": "kind"}
+ITEM_TYPES = {
+    "players": "player",
+    "player": "player",
+    "ints": "int",
+    "kinds": "kind",
+    "cardsets": "cards",
+}
+# What a set of items is, by the items' type: what filter, argmax, argmin and sort give.
+_SETS = {
+    "cards": "cards",
+    "zone": "cards",
+    "players": "players",
+    "player": "players",
+    "ints": "ints",
+    "kinds": "kinds",
+    "cardsets": "cardsets",
+}
 
 
 def _common(a: str, b: str) -> str | None:
