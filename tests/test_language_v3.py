@@ -250,3 +250,30 @@ def test_the_fifteens_game_plays_to_an_end_by_its_rule():
         code, out, err = cli("run", FIFTEENS, "--seed", seed, "--players", 4)
         assert code == 0, err
         assert 'by the end condition "One left"' in out
+
+
+def test_a_player_chooses_a_zone_of_a_family_among_those_a_filter_keeps():
+    """Choosing a zone of a family is choosing its index: from a filter over the range,
+    only the rows that hold cards are offered."""
+    text = FIFTEENS.read_text(encoding="utf-8").replace(
+        "effect: laid += 1",
+        "effect: |\n"
+        "      choose(current) i from filter(size(row(i)) > 0 for i in range(3)) {\n"
+        "        move(top(row(i), 1), table(current))\n"
+        "      }",
+    )
+    game = Game(load_spec("f.yaml", text), 2)
+    state = State.from_layout(
+        game,
+        1,
+        zones={
+            "hand[P1]": ["hearts_1", "hearts_4"],
+            "hand[P2]": ["spades_1"],
+            "row[0]": ["hearts_9"],
+            "row[2]": ["hearts_7", "hearts_8"],
+        },
+    )
+    state.apply_action("lay hearts_1")
+    assert state.legal_labels() == ["0", "2"]
+    state.apply_action("2")
+    assert state.observation(None)["zones"]["table[P1]"] == ["hearts_1", "hearts_7"]
