@@ -123,6 +123,7 @@ def test_seats_includes_those_out_in_turn_order_from_the_current_player():
             "argument 1 of zone_of() must be cards, got player",
         ),
         ("sum(i for i in combinations(hand(me), 2))", "the body of sum() must be int, got cards"),
+        ("if range(2) == 2 then 1 else 0", "'==' operand must be int, got ints"),
     ],
 )
 def test_v3_type_errors_are_one_error_each_in_the_file(expr, message):

@@ -1002,4 +1002,9 @@ def _common(a: str, b: str) -> str | None:
 
 
 def _comparable(a: str, b: str) -> bool:
+    """Whether == and != compare an a with a b. Numbers, card types and sets of cards to
+    go through are not compared (a range and a filter's numbers would differ in kind,
+    not in value): count or test their items instead."""
+    if a in ("ints", "kinds", "cardsets"):
+        return False
     return a == b or {a, b} <= {"player", "players"} or {a, b} <= {"int"}
