@@ -322,10 +322,14 @@ def test_a_formula_may_choose_its_value_with_if_then_else():
         ('"rank * 2 + 1"', '"rank * 2 + size(players)"', "not 'size'"),
         ('"rank * 2 + 1"', '"if rank then 1 else 2"', "condition must be bool, got int"),
         ("{cups: warm, swords: cold}", "{cups: warm}", "'colour' gives no value for suit swords"),
+        ('"{suit}_{rank}"', '"{suit}_{rnk}"', "unknown card property 'rnk' in the card template"),
+        ('"{suit}_{rank}"', '"{suit}"', "the card template gives 'cups' twice"),
     ],
 )
 def test_a_refused_property_is_one_error_not_a_cascade(old, new, message):
     """The family's cards are still made without the property, and the rules that read
-    it (or the tags its lookup gives) say nothing more: one mistake, one error."""
+    it (or the tags its lookup gives) say nothing more: one mistake, one error. A family
+    none of whose cards can be named leaves its properties, tags, removals by property
+    and the deck's totals unchecked."""
     found = _diagnostics(old, new)
     assert len(found) == 1 and message in found[0].message, [str(d) for d in found]

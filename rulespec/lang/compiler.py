@@ -281,7 +281,7 @@ class _Compiler:
             if "turn_order" in d
             else None
         )
-        removals = decks.removals(doc, self.decls, self.problems)
+        removals = decks.removals(doc, self.decls, self.problems, self.failed)
 
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
         procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
@@ -757,6 +757,8 @@ class _Compiler:
                 ("deck", "cards"),
                 key=True,
             )
+        if "family" in self.failed.values():
+            return  # a family's cards could not be made (reported): the totals would differ
         for players, total in (deck.get("totals") or {}).items():
             got = sum(max(k, 0) for _, k in spec.deck_for(int(players)))
             if got != total:

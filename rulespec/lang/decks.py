@@ -76,6 +76,9 @@ def declare(doc, problems: list[Diagnostic], failed: dict | None = None) -> list
             out += _Family(doc, ("deck", "build", i), family, problems, failed).cards()
         except _Problem as exc:
             problems.append(exc.diagnostic)
+            if failed is not None:
+                _refused_family(family, failed)
+                failed[f"deck.build[{i}]"] = "family"  # the deck lacks its cards
     if not deck.get("cards") and not deck.get("build"):
         problems.append(
             Diagnostic(
@@ -86,6 +89,27 @@ def declare(doc, problems: list[Diagnostic], failed: dict | None = None) -> list
             )
         )
     return out
+
+
+def _refused_family(family: dict, failed: dict) -> None:
+    """A family none of whose cards could be made (reported): its properties and the tags
+    its text values would have given, so that the rules using them say no more."""
+    props = family.get("props") or {}
+    for key in [*family.get("each", {}), *props]:
+        failed.setdefault(key, "property")
+    texts = [v for axis in family.get("each", {}).values() if isinstance(axis, list) for v in axis]
+    texts += [
+        v
+        for rule in props.values()
+        if isinstance(rule, dict)
+        for t in rule.values()
+        if isinstance(t, dict)
+        for v in t.values()
+    ]
+    texts += family.get("tags", [])
+    for v in texts:
+        if isinstance(v, str) and NAME.fullmatch(v):
+            failed.setdefault(v, "tag")
 
 
 def _written(doc, name, c) -> CardDecl:
@@ -382,7 +406,7 @@ def _fold(e, props):
     return _OPS[e.op](_fold(e.left, props), _fold(e.right, props))
 
 
-def removals(doc, decls: list[CardDecl], problems: list[Diagnostic]):
+def removals(doc, decls: list[CardDecl], problems: list[Diagnostic], failed=None):
     """{players: (card, copies) ...} from `deck.remove`, by name or by property, checked:
     a card or property that does not exist is RS201, more copies than the deck holds
     RS404."""
@@ -394,7 +418,7 @@ def removals(doc, decls: list[CardDecl], problems: list[Diagnostic]):
         picks = (
             _by_name(doc, path, entry, counts, problems)
             if isinstance(entry, dict)
-            else _by_property(doc, path, entry, decls, problems)
+            else _by_property(doc, path, entry, decls, problems, failed or {})
         )
         for card, k, span in picks:
             removed[card] = removed.get(card, 0) + k
@@ -427,12 +451,15 @@ def _by_name(doc, path, entry, counts, problems):
             )
 
 
-def _by_property(doc, path, entry, decls, problems):
+def _by_property(doc, path, entry, decls, problems, failed):
     """`- where: {prop: value, ...}` with `count` copies of each card type that has
-    all those values (default: every copy)."""
+    all those values (default: every copy). A property refused where it is made (in
+    `failed`) says no more here."""
     known = {k for d in decls for k in d.props}
     for i, pick in enumerate(entry):
         where = pick["where"]
+        if any(failed.get(k) == "property" for k in where):
+            continue
         unknown = [k for k in where if k not in known]
         for k in unknown:
             problems.append(
