@@ -5,7 +5,7 @@ errors, costs, run-time bounds, and what the analyses and the game's watchers se
 
 import pytest
 from gamekit import ROOT, cli
-from test_card_aggregates import HAND, laid_out, ranks
+from test_card_aggregates import HAND, RANKS, laid_out, ranks
 
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
@@ -278,3 +278,22 @@ def test_a_player_chooses_a_zone_of_a_family_among_those_a_filter_keeps():
     assert state.legal_labels() == ["0", "2"]
     state.apply_action("2")
     assert state.observation(None)["zones"]["table[P1]"] == ["hearts_1", "hearts_7"]
+
+
+def test_a_card_type_is_named_among_those_a_filter_keeps():
+    """ "Name any card but a low one": a choice over the card types a filter keeps."""
+    spec = ranks(
+        text=RANKS.replace(
+            """      choose(current) mine from hand(current) {
+        if mine.face { move(mine, trick) } else { move(mine, pile) }
+      }""",
+            """      choose(current) k from filter(k != red_low and k != blue_low for k in card_types) {
+        move(of(hand(current), k), trick)
+      }""",
+        )
+    )
+    state = laid_out(spec, HAND)
+    state.apply_action("pass")
+    assert state.legal_labels() == ["blue_mid", "red_high"]
+    state.apply_action("red_high")
+    assert state.observation(None)["zones"]["trick"] == ["red_high"]
