@@ -352,9 +352,7 @@ class Builder:
 
     def _check(self, node: ir.Expr | None, want: str, what: str) -> bool:
         if node is not None and not accepts(want, node.type):
-            self._error(
-                "RS204", f"{what} must be {want.replace('|', ' or ')}, got {node.type}", node.span
-            )
+            self._error("RS204", f"{what} must be {_either(want)}, got {node.type}", node.span)
             return False
         return node is not None
 
@@ -963,6 +961,12 @@ _STATEMENTS = {
     "choose_all": Builder._choose_all,
     "call_stmt": Builder._do,
 }
+
+
+def _either(want: str) -> str:
+    """A parameter type "a|b|c" as a message says it: "a, b or c"."""
+    *rest, last = want.split("|")
+    return f"{', '.join(rest)} or {last}" if rest else last
 
 
 def _constant(e: ir.Expr) -> int | None:
