@@ -382,9 +382,13 @@ class State(Table):
 
     def _value_key(self, v):
         if isinstance(v, list):  # cards: by type and where they lie
+            if v and type(v[0]) is list:  # sets of cards (combinations): each so
+                return tuple(map(self._value_key, v))
             return tuple((self._ctype[c], self._loc[c]) for c in v)
         if isinstance(v, frozenset):
             return tuple(sorted(v))
+        if type(v) is tuple and v and type(v[0]) is list:  # a loop's sets of cards left
+            return tuple(map(self._value_key, v))
         return v
 
     def observation(self, seat: int | None) -> dict:

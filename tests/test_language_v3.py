@@ -297,3 +297,37 @@ def test_a_card_type_is_named_among_those_a_filter_keeps():
     assert state.legal_labels() == ["blue_mid", "red_high"]
     state.apply_action("red_high")
     assert state.observation(None)["zones"]["trick"] == ["red_high"]
+
+
+def test_a_game_paused_in_a_loop_over_sets_of_cards_has_a_key_and_clones():
+    """A loop over combinations that asks a player keeps the sets left, and a local may
+    hold sets of cards: the state's key and clone take both (search and exploration)."""
+    text = FIFTEENS.read_text(encoding="utf-8").replace(
+        "effect: laid += 1",
+        "effect: |\n"
+        "      let pairs = combinations(table(current), 2)\n"
+        "      for s in pairs {\n"
+        '        choose(current) { "count" { laid += size(s) } "skip" { } }\n'
+        "      }",
+    )
+    game = Game(load_spec("f.yaml", text), 2)
+    state = State.from_layout(
+        game,
+        1,
+        zones={
+            "hand[P1]": ["hearts_1", "hearts_4"],
+            "hand[P2]": ["spades_1"],
+            "table[P1]": ["hearts_2", "hearts_3"],
+        },
+    )
+    state.apply_action("lay hearts_1")  # 3 pairs: asked three times
+    assert state.legal_labels() == ["count", "skip"]
+    key = state.key()
+    assert hash(key) == hash(state.clone().key())
+    state.apply_action("count")
+    assert state.key() != key
+    copy = state.clone()
+    copy.apply_action("count")
+    copy.apply_action("skip")
+    assert copy.observation(None)["counters"]["laid"] == 4
+    assert state.legal_labels() == ["count", "skip"]  # the original goes on by itself
