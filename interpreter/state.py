@@ -428,8 +428,10 @@ class State(Table):
             envs[id(self._pending.env)] = self._pending.env
         for env in envs.values():  # each once: frames of one effect share an env
             for k, v in env.items():
-                if isinstance(v, list):
+                if isinstance(v, list) and not (v and type(v[0]) is list):
                     env[k] = [now.get(c, c) for c in v]
+                elif isinstance(v, (list, tuple)) and v and type(v[0]) is list:
+                    env[k] = type(v)([now.get(c, c) for c in cards] for cards in v)  # sets
 
     def check_invariants(self) -> None:
         """AssertionError unless the table holds its invariants (cards conserved and

@@ -331,3 +331,35 @@ def test_a_game_paused_in_a_loop_over_sets_of_cards_has_a_key_and_clones():
     copy.apply_action("skip")
     assert copy.observation(None)["counters"]["laid"] == 4
     assert state.legal_labels() == ["count", "skip"]  # the original goes on by itself
+
+
+def test_a_redeal_for_a_searching_seat_takes_the_sets_of_cards_a_paused_effect_holds():
+    """An agent that searches deals the cards it cannot see anew; the sets of cards a
+    paused loop over combinations holds follow their cards, as a card local does."""
+    import random
+
+    text = FIFTEENS.read_text(encoding="utf-8").replace(
+        "effect: laid += 1",
+        "effect: |\n"
+        "      let pairs = combinations(hand(next(current)) + table(current), 2)\n"
+        "      for s in pairs {\n"
+        '        choose(current) { "count" { laid += size(s) } "skip" { } }\n'
+        "      }",
+    )
+    game = Game(load_spec("f.yaml", text), 2)
+    state = State.from_layout(
+        game,
+        1,
+        zones={
+            "hand[P1]": ["hearts_1", "hearts_4"],
+            "hand[P2]": ["spades_1", "spades_2"],
+            "table[P1]": ["hearts_2"],
+        },
+    )
+    state.apply_action("lay hearts_1")
+    copy = state.clone()
+    copy.redeal(0, random.Random(1))
+    copy.check_invariants()
+    for _ in range(6):
+        copy.apply_action("count")
+    assert copy.observation(None)["counters"]["laid"] == 12  # 6 pairs of 2 cards
