@@ -363,3 +363,59 @@ def test_a_redeal_for_a_searching_seat_takes_the_sets_of_cards_a_paused_effect_h
     for _ in range(6):
         copy.apply_action("count")
     assert copy.observation(None)["counters"]["laid"] == 12  # 6 pairs of 2 cards
+
+
+SHOW = ROOT / "tests" / "valid" / "the_show.yaml"
+SUITS = ("hearts", "diamonds", "clubs", "spades")
+
+
+def _show_by_hand(hand: list[tuple[str, int]], starter: tuple[str, int]) -> int:
+    """The show's score, worked out independently of the language: the same rules
+    (tests/valid/the_show.yaml), in plain Python."""
+    from itertools import combinations
+
+    cards = hand + [starter]
+    points = {c: min(c[1], 10) for c in cards}
+    score = 2 * sum(
+        sum(points[c] for c in s) == 15 for k in range(2, 6) for s in combinations(cards, k)
+    )
+    score += 2 * sum(a[1] == b[1] for a, b in combinations(cards, 2))
+    for k in (5, 4, 3):
+        runs = [
+            s
+            for s in combinations(cards, k)
+            if len({c[1] for c in s}) == k and max(c[1] for c in s) - min(c[1] for c in s) == k - 1
+        ]
+        if runs:
+            score += k * len(runs)
+            break
+    if len({c[0] for c in hand}) == 1:
+        score += 5 if starter[0] == hand[0][0] else 4
+    score += sum(c[1] == 11 and c[0] == starter[0] for c in hand)
+    return score
+
+
+def test_the_show_written_with_combinations_scores_as_a_python_scorer():
+    import random
+
+    game = Game(load_spec(SHOW), 2)
+    deck = [(s, r) for s in SUITS for r in range(1, 14)]
+    rng = random.Random(26)
+    hands = [rng.sample(deck, 5) for _ in range(2000)]
+    hands += [  # the rare hands: a double run, a five-card flush, nobs, 29
+        [("hearts", 3), ("spades", 3), ("hearts", 4), ("hearts", 5), ("clubs", 9)],
+        [("clubs", 2), ("clubs", 6), ("clubs", 9), ("clubs", 12), ("clubs", 1)],
+        [("hearts", 11), ("clubs", 2), ("spades", 7), ("clubs", 9), ("hearts", 4)],
+        [("hearts", 5), ("spades", 5), ("clubs", 5), ("diamonds", 11), ("diamonds", 5)],
+    ]
+    for cards in hands:
+        hand, starter = cards[:4], cards[4]
+        state = State.from_layout(
+            game,
+            zones={
+                "hand[P1]": [f"{s}_{r}" for s, r in hand],
+                "starter": [f"{starter[0]}_{starter[1]}"],
+            },
+        )
+        assert state.evaluate(0) == _show_by_hand(hand, starter), cards
+    assert _show_by_hand(hands[-1][:4], hands[-1][4]) == 29

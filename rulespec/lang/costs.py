@@ -11,7 +11,8 @@ IR alone, in steps, at the most players and the largest deck:
   for each item: one for a player, `players.max` for players, the deck for cards, the
   deck's card types for kinds, n for `range(n)` with n written out (else MAX_RANGE),
   MAX_COMBINATIONS for sets of cards, and k for the cards of one set of
-  `combinations(cards, k)` with k written out (else the deck);
+  `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
+  aggregate over `range(n)` (else the deck);
 - a call of a named condition costs its arguments and its body.
 
 So the cost of nested aggregates is the product of their items' sizes, and a chain of
@@ -84,6 +85,7 @@ class _Costs:
         }
         self.deck = deck
         self.one_set: dict[str, int] = {}  # an aggregate's variable bound to a set of k cards
+        self.below: dict[str, int] = {}  # an aggregate's variable bound to a number below n
         self.called: dict[str, int] = {}  # a named condition -> its body's cost
         self.known: dict[int, int] = {}  # id of a node -> its cost
 
@@ -94,13 +96,15 @@ class _Costs:
 
     def _work_out(self, node: ir.Expr) -> int:
         if isinstance(node, ir.Aggregate):
-            items, saved = self.of(node.items), dict(self.one_set)
+            items, saved = self.of(node.items), (dict(self.one_set), dict(self.below))
             if node.items.type == "cardsets":
                 self.one_set[node.var] = self._set_size(node.items)
+            elif node.items.type == "ints":
+                self.below[node.var] = self._size(node.items)
             try:
                 each = 1 + self.of(node.body) + (self.of(node.where) if node.where else 0)
             finally:
-                self.one_set = saved
+                self.one_set, self.below = saved
             return items + self._size(node.items) * each
         inside = sum(self.of(c) for c in ir.iter_children(node))
         if isinstance(node, ir.ConditionCall):
@@ -121,8 +125,10 @@ class _Costs:
     def _set_size(self, items: ir.Expr) -> int:
         """How many cards one of the sets of cards holds, at most."""
         if isinstance(items, ir.Call) and items.func == "combinations":
-            k = _written(items.args[1])
-            return self.deck if k is None else max(0, min(k, self.deck))
+            k, size = items.args[1], _written(items.args[1])
+            if size is None and isinstance(k, ir.Local) and k.name in self.below:
+                size = self.below[k.name] - 1  # k of range(n): at most n - 1
+            return self.deck if size is None else max(0, min(size, self.deck))
         return self.deck
 
     def blame(self, node: ir.Expr) -> ir.Expr | None:
