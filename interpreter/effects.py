@@ -694,7 +694,7 @@ class StatementCompiler:
         return random_player
 
 
-VALUES = ("ints", "kinds")  # items of a loop or choice that are values, not seats or cards
+VALUES = ("ints", "kinds", "cardsets")  # items of a loop or choice: values, not seats or cards
 
 
 def _nesting(s) -> int:

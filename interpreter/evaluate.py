@@ -23,6 +23,7 @@ MAX_DEPTH = 50
 _TABLE = {
     "current": "g._current",
     "players": "g.active_players()",
+    "seats": "g.seats()",
     "player_count": "g._n",
     "game_index": "g._game_index",
     "round_index": "g._round",
@@ -347,6 +348,8 @@ class Compiler:
             return f"sum(1 {loop} if {body})"
         if func == "filter":
             return f"{kind}({item} {loop} if {body})"
+        if func == "sort":
+            return f"_sorted([({item}, {body}) {loop}], {kind})"
         return f"_best({func[3:]}, [({item}, {body}) {loop}], {kind})"  # argmax, argmin
 
     def _src_Call(self, e):
@@ -398,6 +401,20 @@ class Compiler:
 
     def _src_f_range(self, e, n):
         return f"_range({self.source(n)})"
+
+    def _src_f_zone_of(self, e, cards):
+        box = len(self.defs.slots)  # the slot past the zones': no zone of the spec
+        return f"_zone_of(g._loc, {self.cards_source(cards)}, {box})"
+
+    def _src_f_first(self, e, items, n):
+        inner = self.cards_source(items) if e.type == "cards" else self.players_source(items)
+        return f"_first({inner}, {self.source(n)})"
+
+    def _src_f_nth(self, e, cards, n):
+        return f"_nth({self.cards_source(cards)}, {self.source(n)})"
+
+    def _src_f_combinations(self, e, cards, k):
+        return f"_combinations({self.cards_source(cards)}, {self.source(k)})"
 
     def _src_f_prop(self, e, cards, key):
         default = {"int": 0, "bool": False, "kind": "", "str": ""}[e.type]

@@ -306,6 +306,9 @@ class _ConditionReads:
         self.table = self.table or _reads_table(node)
         if self._count_of_kind(node, own):
             return
+        if isinstance(node, ir.Call) and node.func == "zone_of":  # where a card lies: any move
+            for watch in self.watch_slots:
+                watch.extend(self.keys)
         if isinstance(node, (ir.ZoneRef, ir.Counter)):
             watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
             for slot, k in self.readers(node, own):
@@ -355,7 +358,7 @@ class _ConditionReads:
 def _reads_table(node) -> bool:
     """Does node read who is in, whose turn it is or the direction of play?"""
     if isinstance(node, ir.Local):
-        return node.name in ("current", "players")
+        return node.name in ("current", "players", "seats")
     # aggregates and next, prev, others read who is in and the direction of play
     return isinstance(node, ir.Aggregate) or (
         isinstance(node, ir.Call) and node.func in ("next", "prev", "others")

@@ -12,7 +12,11 @@ language's built-ins (rulespec/lang/builtins.py: PAUSES, CHANCE).
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import combinations, compress
+from math import comb
+from operator import itemgetter
+
+from rulespec.lang.ir import MAX_COMBINATIONS, MAX_RANGE
 
 from .table import INT_LIMIT
 
@@ -28,6 +32,7 @@ READS = {
     "_game_index": "which game of a match this is",
     "_round": "which round this is",
     "_active": "per seat: still in",
+    "_loc": "card id -> the zone slot it lies in (zone_of)",
     "_dirty": "the automatic rules to check, as bits (the checks)",
     "_quiet": "per automatic rule: the version at which it last fired (the checks)",
     "_version": "the table's version: one more for each change (the checks)",
@@ -55,6 +60,7 @@ CALLS = {
     "next_player": "the next active player in the direction of play",
     "prev_player": "the previous active player",
     "active_players": "the active players from the current one",
+    "seats": "every seat, those out included, from the current one",
     "_offer_cards": "the options of an action that targets a card (a play step's offer)",
     "_offer_groups": "the options of an action that plays a group of cards (a play step's offer)",
 }
@@ -121,9 +127,6 @@ def _without(cards, less) -> list:
     return [c for c in cards if c not in drop]
 
 
-MAX_RANGE = 64  # range(n) gives at most this many numbers: as many as a family's zones
-
-
 def _in_family(base: int, count: int, i: int, name: str) -> int:
     """The slot of zone i of a family of count zones starting at slot base."""
     if 0 <= i < count:
@@ -146,8 +149,9 @@ def _prop(values, ctype, cards, default):
 
 
 def _each_player(env, var, players):
-    """The bindings with var bound to each player in turn: one dict, rebound, since an
-    aggregate uses each binding before it asks for the next."""
+    """The bindings with var bound to each player in turn (or each number, card type or
+    set of cards): one dict, rebound, since an aggregate uses each binding before it
+    asks for the next."""
     inner = dict(env)
     for p in players:
         inner[var] = p
@@ -171,6 +175,43 @@ def _best(pick, pairs, kind):
     return kind(x for x, v in pairs if v == top)
 
 
+_second = itemgetter(1)
+
+
+def _sorted(pairs, kind):
+    """The items of (item, value) pairs in order of their values, lowest first; items
+    of equal value keep their order."""
+    return kind(x for x, _ in sorted(pairs, key=_second))
+
+
+def _zone_of(loc, cards, box: int) -> int:
+    """The slot the first card lies in; the box (no zone of the spec) for no card."""
+    return loc[cards[0]] if cards else box
+
+
+def _first(items, n: int):
+    """The first n items of a set of cards (a list) or players (a tuple)."""
+    return items[: max(n, 0)]
+
+
+def _nth(cards, n: int) -> list:
+    """The card at place n of a set (from 0), as a set of one; none past the end."""
+    return list(cards[n : n + 1]) if n >= 0 else []
+
+
+def _combinations(cards, k: int) -> list:
+    """Every set of k of the cards, each in the cards' order, in the order
+    itertools.combinations gives them (by place: the first cards' sets first)."""
+    if k < 0 or k > len(cards):
+        return []
+    if comb(len(cards), k) > MAX_COMBINATIONS:
+        raise ValueError(
+            f"combinations of {k} of {len(cards)} cards would give "
+            f"{comb(len(cards), k):,} sets, more than {MAX_COMBINATIONS}"
+        )
+    return [list(c) for c in combinations(cards, k)]
+
+
 _UNSET = object()  # a value an offer works out once, not yet worked out
 
 # the helpers generated code calls by name
@@ -192,6 +233,11 @@ HELPERS = {
     "_each_player": _each_player,
     "_each_card": _each_card,
     "_best": _best,
+    "_sorted": _sorted,
+    "_zone_of": _zone_of,
+    "_first": _first,
+    "_nth": _nth,
+    "_combinations": _combinations,
     "_UNSET": _UNSET,
     "compress": compress,
 }

@@ -392,9 +392,13 @@ class State(Table):
 
     def _value_key(self, v):
         if isinstance(v, list):  # cards: by type and where they lie
+            if v and type(v[0]) is list:  # sets of cards (combinations): each so
+                return tuple(map(self._value_key, v))
             return tuple((self._ctype[c], self._loc[c]) for c in v)
         if isinstance(v, frozenset):
             return tuple(sorted(v))
+        if type(v) is tuple and v and type(v[0]) is list:  # a loop's sets of cards left
+            return tuple(map(self._value_key, v))
         return v
 
     def observation(self, seat: int | None) -> dict:
@@ -434,8 +438,10 @@ class State(Table):
             envs[id(self._pending.env)] = self._pending.env
         for env in envs.values():  # each once: frames of one effect share an env
             for k, v in env.items():
-                if isinstance(v, list):
+                if isinstance(v, list) and not (v and type(v[0]) is list):
                     env[k] = [now.get(c, c) for c in v]
+                elif isinstance(v, (list, tuple)) and v and type(v[0]) is list:
+                    env[k] = type(v)([now.get(c, c) for c in cards] for cards in v)  # sets
 
     def check_invariants(self) -> None:
         """AssertionError unless the table holds its invariants (cards conserved and

@@ -60,6 +60,11 @@ class Table:
         self._order = (key, tuple(out))
         return self._order[1]
 
+    def seats(self) -> tuple[int, ...]:
+        """Every seat, those out included, in turn order starting with the current one."""
+        n, d, p = self._n, self._direction, self._current
+        return tuple((p + d * i) % n for i in range(n))
+
     def next_player(self, p: int) -> int:
         return self._active_after(p, self._direction)
 

@@ -414,7 +414,7 @@ def _parser() -> argparse.ArgumentParser:
 
     mg = command(
         "migrate",
-        "rename a spec's names that Language v2 reserved",
+        "rename a spec's names that Language v2 or v3 reserved",
         "Rename each name a spec gives that the language reserved after "
         "`rulespec: 1` was released (such as range or reveal), at its declaration "
         "and every use, to a free name (range_). Prints a unified diff, or with "

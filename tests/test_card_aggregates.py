@@ -220,7 +220,11 @@ def _problems(evaluation: str = "0", text: str = RANKS) -> list[tuple[str, str]]
             "RS204",
             "the condition of sum() must be bool, got int",
         ),
-        ("sum(c.rank for c in 3)", "RS204", "the items of sum() must be players or cards, got int"),
+        (
+            "sum(c.rank for c in 3)",
+            "RS204",
+            "the items of sum() must be players, cards, ints, kinds or cardsets, got int",
+        ),
         ("me.rank", "RS204", "the left of '.rank' must be cards, got player"),
         (
             "if true then 1 else hand(me)",

@@ -307,3 +307,29 @@ def test_diff_shows_a_value_per_player_count():
     old, new = spec(), spec(BUILT.replace('{"3": 2}', '{"3": 1}'))
     [change] = [c for c in changes(old, new) if c.kind == "parameter"]
     assert change.detail == "3 (2 with 3 players) -> 3 (1 with 3 players)"
+
+
+def test_a_formula_may_choose_its_value_with_if_then_else():
+    text = BUILT.replace('"rank * 2 + 1"', '"if rank >= 3 then 10 else if rank == 2 then 5 else 1"')
+    cards = {c.name: dict(c.props) for c in spec(text).cards}
+    assert [cards[f"cups_{r}"]["points"] for r in (1, 2, 3)] == [1, 5, 10]
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ('"rank * 2 + 1"', '"rank * player_count"', "not 'player_count'"),
+        ('"rank * 2 + 1"', '"rank * 2 + size(players)"', "not 'size'"),
+        ('"rank * 2 + 1"', '"if rank then 1 else 2"', "condition must be bool, got int"),
+        ("{cups: warm, swords: cold}", "{cups: warm}", "'colour' gives no value for suit swords"),
+        ('"{suit}_{rank}"', '"{suit}_{rnk}"', "unknown card property 'rnk' in the card template"),
+        ('"{suit}_{rank}"', '"{suit}"', "the card template gives 'cups' twice"),
+    ],
+)
+def test_a_refused_property_is_one_error_not_a_cascade(old, new, message):
+    """The family's cards are still made without the property, and the rules that read
+    it (or the tags its lookup gives) say nothing more: one mistake, one error. A family
+    none of whose cards can be named leaves its properties, tags, removals by property
+    and the deck's totals unchecked."""
+    found = _diagnostics(old, new)
+    assert len(found) == 1 and message in found[0].message, [str(d) for d in found]

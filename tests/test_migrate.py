@@ -42,16 +42,23 @@ def _reserved(module_text: str) -> set[str]:
     )
 
 
-def test_the_reserved_since_v2_set_is_the_new_reserved_less_the_old():
+def _reserved_at(commit: str) -> set[str]:
     old = subprocess.run(
-        ["git", "show", "ff87898:rulespec/lang/builtins.py"],
+        ["git", "show", f"{commit}:rulespec/lang/builtins.py"],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     if old.returncode != 0:
-        pytest.skip("no git history of the first release here")
-    assert RESERVED - _reserved(old.stdout) == builtins.RESERVED_IN_V2
+        pytest.skip(f"no git history of {commit} here")
+    return _reserved(old.stdout)
+
+
+def test_the_reserved_since_sets_are_the_new_reserved_less_the_old():
+    """ff87898 is the first release; 8996f71 the last commit of Language v2, whose
+    keyword list lacked the grammar's `simultaneously`, `chooses` and `by`."""
+    assert RESERVED - _reserved_at("ff87898") == set(builtins.RESERVED_SINCE)
+    assert RESERVED - _reserved_at("8996f71") == builtins.RESERVED_IN_V3
 
 
 def test_a_v1_spec_still_validates_with_a_warning_at_each_clash():
@@ -199,3 +206,25 @@ def test_a_counter_named_then_still_reads_as_the_counter(tmp_path):
     ttg = load_spec(ROOT / "games" / "take_the_gold.yaml")
     for seed in (1, 2):
         assert _outcome(spec, seed) == _outcome(ttg, seed)
+
+
+V2 = ROOT / "tests" / "valid-v2" / "reserved_names.yaml"
+V3_CLASHES = {"by", "seats", "combinations", "sort", "nth", "first", "zone_of"}
+
+
+def test_a_v2_spec_keeps_names_language_v3_reserved_with_a_warning_at_each():
+    """tests/valid-v2/reserved_names.yaml validated without a warning at 8996f71, the
+    last commit of Language v2; its procedure, parameter, condition and remembered cards
+    (kinds v2 had) keep their names too."""
+    spec = load_spec(V2)
+    assert deprecated_names(spec.notices) == V3_CLASHES
+    assert all("since Language v3" in d.message for d in spec.notices)
+
+
+def test_migrate_renames_the_v3_clashes_and_the_game_is_the_same():
+    m = migrate(str(V2))
+    assert m.renames == {name: f"{name}_" for name in V3_CLASHES}
+    old, migrated = load_spec(V2), load_spec(V2, text=m.new)
+    assert migrated.notices == ()
+    for seed in (1, 2, 3):
+        assert _outcome(old, seed) == _outcome(migrated, seed)

@@ -76,3 +76,10 @@ def test_every_built_in_has_an_implementation():
         assert runs or pauses, name
         assert name not in ir.PAUSES or pauses, name
     assert set(ir.PAUSES) <= set(language.PROCEDURES)
+
+
+def test_every_constant_reads_the_table():
+    """A constant (`seats`, `players`, ...) is source reading the game (evaluate._TABLE)."""
+    from rulespec.interpreter.evaluate import _TABLE
+
+    assert set(language.CONSTANTS) <= set(_TABLE)

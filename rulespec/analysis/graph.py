@@ -66,6 +66,16 @@ def touches_of(node, t: Touches | None = None) -> Touches:
 
 
 ANYWHERE = "anywhere"  # where a played or picked card comes from: no zone equals it
+ANY_ZONE = "(any zone)"  # what zone_of reads: whichever zone a card lies in (no name)
+
+
+def overlaps(written: set, read: set) -> bool:
+    """Does what one part writes, (kind, name) pairs, change what another reads? A read
+    of ANY_ZONE is changed by a move to or from any zone."""
+    return bool(written & read) or any(
+        ("zone", ANY_ZONE) in one and any(kind == "zone" for kind, _ in other)
+        for one, other in ((read, written), (written, read))
+    )
 
 
 def shape(node):
@@ -121,6 +131,11 @@ class _Touching(ir.Visitor):
         self.t.reads.add(("memory", e.name))
         self.generic_visit(e)
 
+    def visit_Call(self, e: ir.Call):
+        if e.func == "zone_of":  # where a card lies: a move to or from any zone changes it
+            self.t.reads.add(("zone", ANY_ZONE))
+        self.generic_visit(e)
+
     def visit_Param(self, e: ir.Param):
         self.t.reads.add(("param", e.name))
 
@@ -156,6 +171,8 @@ class _Touching(ir.Visitor):
             if ANYWHERE in sources or not sources:
                 self.t.moves_from.add("*")
             self.t.moves_to |= zones_in(dest)
+            if ("zone", ANY_ZONE) in touches_of(dest).reads:
+                self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
         elif s.proc == "shuffle":
             self.t.shuffles |= zones_in(s.args[0])
@@ -189,7 +206,8 @@ def definitions(spec: ir.Spec):
 
 
 def zones_in(e: ir.Expr | None) -> set[str]:
-    return {name for kind, name in touches_of(e).reads if kind == "zone"}
+    """The zones an expression names (not those zone_of may find)."""
+    return {name for kind, name in touches_of(e).reads if kind == "zone" and name != ANY_ZONE}
 
 
 def rules_of(spec: ir.Spec):
@@ -300,7 +318,7 @@ def _add_flow(g, spec: ir.Spec):
         order = NodeId("turn_order")
         _node(g, order, spec.turn_order.span)
         for what, name in sorted(touches_of(spec.turn_order).reads):
-            if what in _READ_KINDS:
+            if what in _READ_KINDS and name != ANY_ZONE:
                 g.add_edge(order, NodeId(what, name), key="reads")
 
 
@@ -353,7 +371,7 @@ def _add_touches(g, spec: ir.Spec) -> dict:
         touches[nid] = (cond, eff)
         for src in sorted(eff.moves_from - {"*"}):
             g.add_edge(NodeId("zone", src), nid, key="moves_from")
-        for dst in sorted(eff.moves_to):
+        for dst in sorted(eff.moves_to - {ANY_ZONE}):
             g.add_edge(nid, NodeId("zone", dst), key="moves_to")
         for counter in sorted(eff.changes):
             g.add_edge(nid, NodeId("counter", counter), key="changes")
@@ -362,7 +380,7 @@ def _add_touches(g, spec: ir.Spec) -> dict:
         for what, name in _direct_calls(spec, part):
             g.add_edge(nid, NodeId(what, name), key="calls")
         for what, name in sorted(cond.reads | eff.reads):
-            if what in _READ_KINDS:
+            if what in _READ_KINDS and name != ANY_ZONE:
                 g.add_edge(nid, NodeId(what, name), key="reads")
     return touches
 
@@ -381,7 +399,7 @@ def _add_feeds(g, spec: ir.Spec, touches: dict):
         for b in autos:
             read = touches[b][0].reads
             goal_zones = {("zone", gd.zone) for gd in spec.goals if ("goal", gd.name) in read}
-            if written & (read | goal_zones):
+            if overlaps(written, read | goal_zones):
                 g.add_edge(a, b, key="feeds")
 
 

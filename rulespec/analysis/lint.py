@@ -239,7 +239,12 @@ class Analysis:
 
     def _aggregate_interval(self, e):
         if e.func == "count":
-            return (0, self.deck_size if e.over_cards else self.spec.max_players)
+            most = {
+                "ints": ir.MAX_RANGE,
+                "kinds": len(self.spec.cards),
+                "cardsets": ir.MAX_COMBINATIONS,
+            }.get(e.items.type, self.deck_size if e.over_cards else self.spec.max_players)
+            return (0, most)
         if e.func in ("max", "min"):  # no items give 0
             return _hull((0, 0), self.interval(e.body))
         return None
@@ -812,7 +817,9 @@ def check_trigger_cycles(an: Analysis):
         read = cond.reads | {
             ("zone", g.zone) for g in an.spec.goals if ("goal", g.name) in cond.reads
         }
-        if not ({"win", "end_game", "end_turn", "eliminate"} & eff.procs) and not (written & read):
+        if not ({"win", "end_game", "end_turn", "eliminate"} & eff.procs) and not graphs.overlaps(
+            written, read
+        ):
             yield Finding(
                 "RL107",
                 "warning",

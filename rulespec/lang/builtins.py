@@ -43,12 +43,29 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "min": (("int", "int"), "int", "the smaller of two numbers"),
     "max": (("int", "int"), "int", "the larger of two numbers"),
     "range": (("int",), "ints", "the numbers 0 to n - 1, for a for loop or a choice (at most 64)"),
+    "zone_of": (("cards",), "zone", "the zone the (first) card lies in; no zone for no card"),
+    "first": (
+        ("cards|players", "int"),
+        "items",
+        "the first n cards or players of a set, in its order (with sort: the best n)",
+    ),
+    "nth": (("cards", "int"), "cards", "the card at place n of a set (from 0), or no card"),
+    "combinations": (
+        ("cards", "int"),
+        "cardsets",
+        "every set of n of the cards, for an aggregate or a for loop (at most 1024)",
+    ),
 }
 
 # Names that stand for a value of the game's state.
 CONSTANTS: dict[str, tuple[str, str]] = {
     "current": ("player", "the player whose turn it is"),
     "players": ("players", "the active players, in turn order from the current player"),
+    "seats": (
+        "players",
+        "every seat, those out of the game or the round included, in turn order from the "
+        "current player",
+    ),
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
     "round_index": ("int", "which round of the game this is, counted from 0"),
@@ -58,8 +75,9 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     ),
 }
 
-# Aggregates: func(body for var in items [if cond]), over players or cards: name: (body
-# type, result type, doc). A result of "items" is a set of the kind the items are.
+# Aggregates: func(body for var in items [if cond]), over players, cards, numbers (ints),
+# card types (kinds) or sets of cards (cardsets): name: (body type, result type, doc). A
+# result of "items" is a set of the kind the items are.
 AGGREGATES: dict[str, tuple[str, str, str]] = {
     "any": ("bool", "bool", "true when the body holds for some item"),
     "all": ("bool", "bool", "true when the body holds for every item"),
@@ -71,6 +89,7 @@ AGGREGATES: dict[str, tuple[str, str, str]] = {
     "argmin": ("int", "items", "the items for which the body is lowest"),
     "filter": ("bool", "items", "the items for which the body holds"),
     "union": ("cards", "cards", "all the cards the body gives, over the items"),
+    "sort": ("int", "items", "the items in order of the body, lowest first (ties as they were)"),
 }
 
 # Procedures are statements: name: (parameter types, doc).
@@ -110,50 +129,76 @@ CHANCE = {
     "random_player": "the value of a let or the argument of set_current",
 }
 
-KEYWORDS = {
-    "any",
-    "me",
-    "chosen",
-    "reactor",
-    "answer",
-    "target",
-    "card",
-    "let",
-    "if",
-    "then",
-    "else",
-    "for",
-    "in",
-    "while",
-    "choose",
-    "from",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
+# The words of the grammar (grammar.lark), the one list of them: tests/test_keywords.py
+# checks that the grammar has these and no others. A word marked True is lexed as a
+# keyword wherever it stands, so it can never be a name; one marked False only where the
+# grammar expects it (after `if … `, in `simultaneously(…) p chooses c from … by …`),
+# so that a spec written before the word was reserved keeps reading it as its own name.
+GRAMMAR_KEYWORDS: dict[str, bool] = {
+    "let": True,
+    "if": True,
+    "then": False,
+    "else": True,
+    "for": True,
+    "in": True,
+    "while": True,
+    "choose": True,
+    "from": True,
+    "simultaneously": False,
+    "chooses": False,
+    "by": False,
+    "and": True,
+    "or": True,
+    "not": True,
+    "true": True,
+    "false": True,
 }
 
-# Names a `rulespec: 1` spec could take before Language v2 reserved them: the names above
-# less those the first release had. A spec's own name among them keeps its meaning with
-# an RS212 warning whose hint is `rulespec migrate`, which renames it.
-RESERVED_IN_V2 = frozenset(
-    {
-        "prev",
-        "range",
-        "skip_turn",
-        "skip_turns",
-        "extra_turn",
-        "extra_turns",
-        "set_next",
-        "sit_out",
-        "reveal",
-        "insert",
-        "round_index",
-        "card_types",
-        "then",
-    }
-)
+# Names the sections bind (and `any`, every card type): reserved with the keywords.
+ROLES = {"any", "me", "chosen", "reactor", "answer", "target", "card"}
+
+KEYWORDS = set(GRAMMAR_KEYWORDS) | ROLES
+
+# Names a spec could take before a later version of the language reserved them, with the
+# version that reserved each. A spec's own name among them keeps its meaning with an
+# RS212 warning whose hint is `rulespec migrate`, which renames it. Language v2 reserved
+# the names below less those the first release had; Language v3 the rest.
+RESERVED_SINCE: dict[str, int] = {
+    **dict.fromkeys(
+        (
+            "prev",
+            "range",
+            "skip_turn",
+            "skip_turns",
+            "extra_turn",
+            "extra_turns",
+            "set_next",
+            "sit_out",
+            "reveal",
+            "insert",
+            "round_index",
+            "card_types",
+            "then",
+        ),
+        2,
+    ),
+    **dict.fromkeys(
+        (
+            "simultaneously",
+            "chooses",
+            "by",
+            "seats",
+            "zone_of",
+            "first",
+            "nth",
+            "combinations",
+            "sort",
+        ),
+        3,
+    ),
+}
+RESERVED_IN_V2 = frozenset(n for n, v in RESERVED_SINCE.items() if v == 2)
+RESERVED_IN_V3 = frozenset(n for n, v in RESERVED_SINCE.items() if v == 3)
 
 
 def accepts(want: str, got: str) -> bool:

@@ -11,10 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import costs, decks, ir, schema
-from .builtins import RESERVED_IN_V2
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import RESERVED, Builder, Names, deprecated_name
+from .expressions import FAILED, RESERVED, Builder, Names, deprecated_name, kept
 from .limits import (
     MAX_CARDS,
     MAX_CONDITION_DEPTH,
@@ -48,11 +47,6 @@ def compile_document(doc: Document) -> ir.Spec:
         problems = sorted(compiler.problems + notices, key=lambda d: (d.span.line, d.span.col))
         raise SpecError(problems, doc.all_sources())
     return replace(spec, notices=tuple(sorted(notices, key=lambda d: (d.span.line, d.span.col))))
-
-
-# the kinds of name a spec could declare before Language v2: one of them may have taken a
-# name Language v2 then reserved, and keeps it with a warning (RS212)
-_FIRST_RELEASE = {"card", "tag", "parameter", "zone", "counter", "goal"}
 
 
 # the scope of a round's effects: end_turn() there would cut the change of rounds short
@@ -98,11 +92,11 @@ class _Compiler:
     def _names(self) -> Names:
         d = self.data
         seen: dict[str, tuple] = {}
-        refused: set[str] = set()
+        refused = {k for k, what in self.failed.items() if what == "tag"}
 
         def claim(name, span, what) -> bool:
             """Accept a name, or report why not; a rejected name keeps its first meaning."""
-            if name in RESERVED_IN_V2 and what in _FIRST_RELEASE:
+            if kept(name, what):
                 self.notices.append(deprecated_name(name, what, span))
             elif name in RESERVED:
                 refused.add(name)
@@ -182,7 +176,10 @@ class _Compiler:
         the language (RS202); it keeps its type, so that calls are still checked."""
         params = tuple((entry.get("params") or {}).items())
         for name, _ in params:
-            if name in RESERVED or name in self._claimed:
+            if kept(name, "procedure's parameter") and name not in self._claimed:
+                span = self.doc.key_span(path + ("params", name))
+                self.notices.append(deprecated_name(name, "parameter", span))
+            elif name in RESERVED or name in self._claimed:
                 self.error_at(
                     "RS202",
                     f"parameter '{name}' is already a name of the spec or the language; "
@@ -241,13 +238,16 @@ class _Compiler:
                 types[k] = "kind"
             else:
                 types[k] = "str"
+        for k in {k for k, what in self.failed.items() if what == "property"} - set(types):
+            types[k] = FAILED  # reported where it is derived: its uses say no more
         return types
 
     # --- sections ------------------------------------------------------------------
 
     def build(self) -> ir.Spec:
         d, doc = self.data, self.doc
-        self.decls = decks.declare(doc, self.problems)
+        self.failed: dict[str, str] = {}  # derived properties and tags refused (reported)
+        self.decls = decks.declare(doc, self.problems, self.failed)
         names = self._names()
         self.names = names
         b = self.b = Builder(names, self.problems)
@@ -291,7 +291,7 @@ class _Compiler:
             if "turn_order" in d
             else None
         )
-        removals = decks.removals(doc, self.decls, self.problems)
+        removals = decks.removals(doc, self.decls, self.problems, self.failed)
 
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
         procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
@@ -738,7 +738,7 @@ class _Compiler:
         path = (section if isinstance(section, tuple) else (section,)) + (name,)
         scope = dict(scope or {}, **({t["each"]: "player"} if "each" in t else {}))
         each = t.get("each")
-        if each in RESERVED_IN_V2 and each not in self.names.all_names:
+        if kept(each, "'each' name") and each not in self.names.all_names:
             self.notices.append(deprecated_name(each, "'each' name", doc.span(path + ("each",))))
         elif each is not None and (each in RESERVED or each in self.names.all_names):
             self.error_at(
@@ -851,6 +851,8 @@ class _Compiler:
                 ("deck", "cards"),
                 key=True,
             )
+        if "family" in self.failed.values():
+            return  # a family's cards could not be made (reported): the totals would differ
         for players, total in (deck.get("totals") or {}).items():
             got = sum(max(k, 0) for _, k in spec.deck_for(int(players)))
             if got != total:

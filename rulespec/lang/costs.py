@@ -8,7 +8,11 @@ IR alone, in steps, at the most players and the largest deck:
 - an operator, a name, a constant or a call is a step, and a call that gives cards is as
   many steps as the deck has cards (it may build a set of every one);
 - an aggregate works out its items once, then takes a step and its body (and filter)
-  for each item: one for a player, `players.max` for players, the deck for cards;
+  for each item: one for a player, `players.max` for players, the deck for cards, the
+  deck's card types for kinds, n for `range(n)` with n written out (else MAX_RANGE),
+  MAX_COMBINATIONS for sets of cards, and k for the cards of one set of
+  `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
+  aggregate over `range(n)` (else the deck);
 - a call of a named condition costs its arguments and its body.
 
 So the cost of nested aggregates is the product of their items' sizes, and a chain of
@@ -33,7 +37,7 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
     deck = min(  # a larger deck is refused already (RS407)
         MAX_CARDS, max((sum(k for _, k in spec.deck_for(n)) for n in counts), default=0)
     )
-    costs = _Costs(spec.max_players, deck)
+    costs = _Costs(spec.max_players, deck, len(spec.cards))
     for c in conditions or ():
         costs.called[c.name] = costs.of(c.when)
     parts = (
@@ -70,9 +74,18 @@ def _expressions(node) -> Iterator[ir.Expr]:
 
 
 class _Costs:
-    def __init__(self, players: int, deck: int):
-        self.sizes = {"player": 1, "players": players}  # cards and zones: the deck
+    def __init__(self, players: int, deck: int, types: int = 0):
+        # cards and zones: the deck
+        self.sizes = {
+            "player": 1,
+            "players": players,
+            "kinds": types,
+            "ints": ir.MAX_RANGE,
+            "cardsets": ir.MAX_COMBINATIONS,
+        }
         self.deck = deck
+        self.one_set: dict[str, int] = {}  # an aggregate's variable bound to a set of k cards
+        self.below: dict[str, int] = {}  # an aggregate's variable bound to a number below n
         self.called: dict[str, int] = {}  # a named condition -> its body's cost
         self.known: dict[int, int] = {}  # id of a node -> its cost
 
@@ -83,13 +96,40 @@ class _Costs:
 
     def _work_out(self, node: ir.Expr) -> int:
         if isinstance(node, ir.Aggregate):
-            size = self.sizes.get(node.items.type, self.deck)
-            each = 1 + self.of(node.body) + (self.of(node.where) if node.where else 0)
-            return self.of(node.items) + size * each
+            items, saved = self.of(node.items), (dict(self.one_set), dict(self.below))
+            if node.items.type == "cardsets":
+                self.one_set[node.var] = self._set_size(node.items)
+            elif node.items.type == "ints":
+                self.below[node.var] = self._size(node.items)
+            try:
+                each = 1 + self.of(node.body) + (self.of(node.where) if node.where else 0)
+            finally:
+                self.one_set, self.below = saved
+            return items + self._size(node.items) * each
         inside = sum(self.of(c) for c in ir.iter_children(node))
         if isinstance(node, ir.ConditionCall):
             return 1 + inside + self.called.get(node.name, 0)
-        return inside + (self.deck if isinstance(node, ir.Call) and node.type == "cards" else 1)
+        if isinstance(node, ir.Call) and node.type in ("cards", "cardsets"):
+            return inside + self.sizes.get(node.type, self.deck)
+        return inside + 1
+
+    def _size(self, items: ir.Expr) -> int:
+        """How many items an aggregate goes through, at most."""
+        if isinstance(items, ir.Call) and items.func == "range":
+            n = _written(items.args[0])
+            return ir.MAX_RANGE if n is None else max(0, min(n, ir.MAX_RANGE))
+        if isinstance(items, ir.Local) and items.name in self.one_set:
+            return self.one_set[items.name]
+        return self.sizes.get(items.type, self.deck)
+
+    def _set_size(self, items: ir.Expr) -> int:
+        """How many cards one of the sets of cards holds, at most."""
+        if isinstance(items, ir.Call) and items.func == "combinations":
+            k, size = items.args[1], _written(items.args[1])
+            if size is None and isinstance(k, ir.Local) and k.name in self.below:
+                size = self.below[k.name] - 1  # k of range(n): at most n - 1
+            return self.deck if size is None else max(0, min(size, self.deck))
+        return self.deck
 
     def blame(self, node: ir.Expr) -> ir.Expr | None:
         """Where an expression over the bound is reported: its outermost aggregate or
@@ -119,3 +159,8 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic
         node.span,
         hint="nest fewer aggregates or condition calls, or work out a part first with let",
     )
+
+
+def _written(e: ir.Expr) -> int | None:
+    """The value of a number written out in the spec, else None."""
+    return e.value if isinstance(e, ir.Const) and e.type == "int" else None

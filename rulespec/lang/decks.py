@@ -64,15 +64,21 @@ class _Problem(Exception):
         self.diagnostic = Diagnostic(code, message, span, hint=hint)
 
 
-def declare(doc, problems: list[Diagnostic]) -> list[CardDecl]:
-    """Every card type of the deck: the written ones, then each family's, in order."""
+def declare(doc, problems: list[Diagnostic], failed: dict | None = None) -> list[CardDecl]:
+    """Every card type of the deck: the written ones, then each family's, in order.
+    A derived property whose formula or lookup has a problem (reported) is left out of
+    the cards and added to `failed` (name -> "property"), with the tags its lookup
+    would have given (-> "tag"): their uses say no more."""
     deck = doc.data["deck"]
     out = [_written(doc, n, c) for n, c in (deck.get("cards") or {}).items()]
     for i, family in enumerate(deck.get("build") or ()):
         try:
-            out += _Family(doc, ("deck", "build", i), family, problems).cards()
+            out += _Family(doc, ("deck", "build", i), family, problems, failed).cards()
         except _Problem as exc:
             problems.append(exc.diagnostic)
+            if failed is not None:
+                _refused_family(family, failed)
+                failed[f"deck.build[{i}]"] = "family"  # the deck lacks its cards
     if not deck.get("cards") and not deck.get("build"):
         problems.append(
             Diagnostic(
@@ -83,6 +89,27 @@ def declare(doc, problems: list[Diagnostic]) -> list[CardDecl]:
             )
         )
     return out
+
+
+def _refused_family(family: dict, failed: dict) -> None:
+    """A family none of whose cards could be made (reported): its properties and the tags
+    its text values would have given, so that the rules using them say no more."""
+    props = family.get("props") or {}
+    for key in [*family.get("each", {}), *props]:
+        failed.setdefault(key, "property")
+    texts = [v for axis in family.get("each", {}).values() if isinstance(axis, list) for v in axis]
+    texts += [
+        v
+        for rule in props.values()
+        if isinstance(rule, dict)
+        for t in rule.values()
+        if isinstance(t, dict)
+        for v in t.values()
+    ]
+    texts += family.get("tags", [])
+    for v in texts:
+        if isinstance(v, str) and NAME.fullmatch(v):
+            failed.setdefault(v, "tag")
 
 
 def _written(doc, name, c) -> CardDecl:
@@ -104,8 +131,9 @@ def _written(doc, name, c) -> CardDecl:
 class _Family:
     """One `deck.build` entry: a card type for each combination of its `each` values."""
 
-    def __init__(self, doc, path, family, problems):
+    def __init__(self, doc, path, family, problems, failed=None):
         self.doc, self.path, self.f, self.problems = doc, path, family, problems
+        self.failed = failed if failed is not None else {}
         self.axes = {k: _values(v) for k, v in family["each"].items()}
         self.count = family.get("count", 1)
 
@@ -115,8 +143,11 @@ class _Family:
     def cards(self) -> list[CardDecl]:
         self._check_size()
         derive = {k: self._deriver(k, v) for k, v in (self.f.get("props") or {}).items()}
-        if None in derive.values():
-            return []  # a formula with a problem, already reported
+        failed = {k for k, fn in derive.items() if fn is None}  # a problem, reported
+        self.failed.update(dict.fromkeys(failed, "property"))
+        derive = {k: fn for k, fn in derive.items() if fn is not None}
+        if any(name in failed for key in ("card", "title") for name in self._placeholders(key)):
+            return []  # the cards cannot be named without it
         self._check_templates(derive)
         out, seen = [], set()
         for combo in itertools.product(*(enumerate(v) for v in self.axes.values())):
@@ -160,10 +191,13 @@ class _Family:
                     "give every value the same type",
                 )
 
+    def _placeholders(self, key) -> list[str]:
+        return PLACEHOLDER.findall(self.f.get(key, ""))
+
     def _check_templates(self, derive) -> None:
         known = [*self.axes, *derive]
         for key in ("card", "title"):
-            for name in PLACEHOLDER.findall(self.f.get(key, "")):
+            for name in self._placeholders(key):
                 if name not in known:
                     raise _Problem(
                         "RS201",
@@ -233,6 +267,9 @@ class _Family:
             return None
         missing = [v for v in self.axes[axis] if _text(v) not in table]
         if missing:
+            for v in table.values():
+                if isinstance(v, str):
+                    self.failed.setdefault(v, "tag")
             self.problems.append(
                 Diagnostic(
                     "RS411",
@@ -256,7 +293,7 @@ class _Family:
                 Diagnostic(
                     "RS411",
                     f"a formula may use numbers, text, true and false, the properties in "
-                    f"each, operators, min and max; not '{_shown(bad)}'",
+                    f"each, operators, if … then … else, min and max; not '{_shown(bad)}'",
                     bad.span,
                 )
             )
@@ -318,12 +355,18 @@ def _nodes(e):
 
 
 def _shown(e) -> str:
-    return getattr(e, "name", None) or getattr(e, "func", None) or getattr(e, "op", "?")
+    """How a node that a formula may not use reads in the message."""
+    return (
+        getattr(e, "name", None)
+        or getattr(e, "func", None)
+        or getattr(e, "op", None)
+        or type(e).__name__.lower()
+    )
 
 
 def _foldable(e, scope) -> bool:
     return (
-        isinstance(e, (ir.Const, ir.Unary))
+        isinstance(e, (ir.Const, ir.Unary, ir.IfExpr))
         or (isinstance(e, ir.Local) and e.name in scope)
         or (isinstance(e, ir.Binary) and e.op != "in")
         or (isinstance(e, ir.Call) and e.func in ("min", "max"))
@@ -358,10 +401,12 @@ def _fold(e, props):
         return not v if e.op == "not" else -v
     if isinstance(e, ir.Call):
         return (min if e.func == "min" else max)(_fold(a, props) for a in e.args)
+    if isinstance(e, ir.IfExpr):
+        return _fold(e.then if _fold(e.cond, props) else e.orelse, props)
     return _OPS[e.op](_fold(e.left, props), _fold(e.right, props))
 
 
-def removals(doc, decls: list[CardDecl], problems: list[Diagnostic]):
+def removals(doc, decls: list[CardDecl], problems: list[Diagnostic], failed=None):
     """{players: (card, copies) ...} from `deck.remove`, by name or by property, checked:
     a card or property that does not exist is RS201, more copies than the deck holds
     RS404."""
@@ -373,7 +418,7 @@ def removals(doc, decls: list[CardDecl], problems: list[Diagnostic]):
         picks = (
             _by_name(doc, path, entry, counts, problems)
             if isinstance(entry, dict)
-            else _by_property(doc, path, entry, decls, problems)
+            else _by_property(doc, path, entry, decls, problems, failed or {})
         )
         for card, k, span in picks:
             removed[card] = removed.get(card, 0) + k
@@ -406,12 +451,15 @@ def _by_name(doc, path, entry, counts, problems):
             )
 
 
-def _by_property(doc, path, entry, decls, problems):
+def _by_property(doc, path, entry, decls, problems, failed):
     """`- where: {prop: value, ...}` with `count` copies of each card type that has
-    all those values (default: every copy)."""
+    all those values (default: every copy). A property refused where it is made (in
+    `failed`) says no more here."""
     known = {k for d in decls for k in d.props}
     for i, pick in enumerate(entry):
         where = pick["where"]
+        if any(failed.get(k) == "property" for k in where):
+            continue
         unknown = [k for k in where if k not in known]
         for k in unknown:
             problems.append(

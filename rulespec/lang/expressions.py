@@ -21,9 +21,10 @@ from .builtins import (
     CHANCE,
     CONSTANTS,
     FUNCTIONS,
+    GRAMMAR_KEYWORDS,
     KEYWORDS,
     PROCEDURES,
-    RESERVED_IN_V2,
+    RESERVED_SINCE,
     accepts,
 )
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -31,20 +32,47 @@ from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 
-_SINCE_V2 = (
-    "'{}' is a built-in name since Language v2; this spec's {} keeps the name, which hides "
+_SINCE = (
+    "'{}' is a built-in name since Language v{}; this spec's {} keeps the name, which hides "
     "the built-in; `rulespec migrate {}` renames it"
 )
-_SINCE_V2_NAME = re.compile(r"'(\w+)' is a built-in name since Language v2; ")
+_SINCE_NAME = re.compile(r"'(\w+)' is a built-in name since Language v\d+; ")
+
+# The kinds of name a spec of each version could declare: a name reserved since version
+# v stays the spec's own where a spec of version v - 1 could have declared it.
+_DECLARABLE = {
+    2: {"card", "tag", "parameter", "zone", "counter", "goal", "local", "'each' name"},
+    3: {
+        "card",
+        "tag",
+        "parameter",
+        "zone",
+        "counter",
+        "goal",
+        "local",
+        "'each' name",
+        "remembered card",
+        "procedure",
+        "condition",
+        "procedure's parameter",
+    },
+}
+
+
+def kept(name: str, what: str) -> bool:
+    """Whether a spec's `what` (a card, a local, ...) may keep a name the language
+    reserved after the spec could take it (RS212, a warning), rather than be refused."""
+    since = RESERVED_SINCE.get(name)
+    return since is not None and what in _DECLARABLE[since]
 
 
 def deprecated_name(name: str, what: str, span: Span) -> Diagnostic:
-    """RS212, a warning: a spec written before Language v2 may use a name it reserved.
-    The spec keeps its meaning (its own name wins over the built-in) and says how to
-    move on."""
+    """RS212, a warning: a spec written before a version of the language may use a name
+    it reserved. The spec keeps its meaning (its own name wins over the built-in) and
+    says how to move on."""
     return Diagnostic(
         "RS212",
-        _SINCE_V2.format(name, what, span.file),
+        _SINCE.format(name, RESERVED_SINCE[name], what, span.file),
         span,
         severity="warning",
         hint="it renames the name and every use of it; add --write to change the file",
@@ -52,8 +80,8 @@ def deprecated_name(name: str, what: str, span: Span) -> Diagnostic:
 
 
 def deprecated_names(notices) -> set[str]:
-    """The names RS212 warnings say Language v2 reserved."""
-    found = (_SINCE_V2_NAME.match(d.message) for d in notices if d.code == "RS212")
+    """The names RS212 warnings say a later version of the language reserved."""
+    found = (_SINCE_NAME.match(d.message) for d in notices if d.code == "RS212")
     return {m.group(1) for m in found if m}
 
 
@@ -144,23 +172,11 @@ def _too_deep(tree: lark.Tree) -> tuple[str, lark.Tree] | None:
 
 class _Keywords:
     """A keyword is lexed as one everywhere: Lark's contextual lexer would otherwise read
-    `if` as a name where no keyword fits (`let z = if ...`) and report a later token."""
+    `if` as a name where no keyword fits (`let z = if ...`) and report a later token.
+    The words a spec may still use as names are left to the context (builtins:
+    GRAMMAR_KEYWORDS)."""
 
-    always_accept = (
-        "LET",
-        "IF",
-        "ELSE",
-        "FOR",
-        "IN",
-        "WHILE",
-        "CHOOSE",
-        "FROM",
-        "AND",
-        "OR",
-        "NOT",
-        "TRUE",
-        "FALSE",
-    )
+    always_accept = tuple(w.upper() for w, always in GRAMMAR_KEYWORDS.items() if always)
 
     def process(self, stream):
         return stream
@@ -338,9 +354,7 @@ class Builder:
 
     def _check(self, node: ir.Expr | None, want: str, what: str) -> bool:
         if node is not None and not accepts(want, node.type):
-            self._error(
-                "RS204", f"{what} must be {want.replace('|', ' or ')}, got {node.type}", node.span
-            )
+            self._error("RS204", f"{what} must be {_either(want)}, got {node.type}", node.span)
             return False
         return node is not None
 
@@ -523,6 +537,8 @@ class Builder:
             return None
         if ok and name == "prop":
             return self._prop(span, *args)
+        if result == "items":  # first(): a set of what it is given
+            result = "cards" if ok and accepts("cards", args[0].type) else "players"
         return ir.Call(span, result, name, tuple(args)) if ok else None
 
     def _owned(self, name, what, per, args, span) -> ir.Expr | None:
@@ -572,6 +588,8 @@ class Builder:
                 key.span,
             )
             return None
+        if props.get(key.value) == FAILED:
+            return None  # its derivation was refused, and said so
         if key.value not in props:
             self._error(
                 "RS201",
@@ -623,12 +641,15 @@ class Builder:
             )
             return None
         item_node = self._expr(items, scope)
-        if not self._check(item_node, "players|cards", f"the items of {func}()"):
+        if not self._check(
+            item_node, "players|cards|ints|kinds|cardsets", f"the items of {func}()"
+        ):
             return None
         if self._bad_binding(var, span, scope):
             return None
         inner = dict(scope)
-        inner[var] = "cards" if accepts("cards", item_node.type) else "player"  # one card
+        # one card (a set of one), one player, number or kind, or one set of cards
+        inner[var] = "cards" if accepts("cards", item_node.type) else ITEM_TYPES[item_node.type]
         where_node = self._expr(where[0], inner) if where else None
         body_node = self._expr(body, inner)
         want, result, _ = AGGREGATES[func]
@@ -638,7 +659,7 @@ class Builder:
         if not ok:
             return None
         if result == "items":
-            result = "cards" if inner[var] == "cards" else "players"
+            result = _SETS[item_node.type]
         return ir.Aggregate(span, result, func, body_node, var, item_node, where_node)
 
     # --- statements ---------------------------------------------------------------
@@ -697,7 +718,7 @@ class Builder:
         inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
         body = self._block(t.children[2], inner)
         if self._bad_binding(var, span, scope) or not self._check(
-            items, "players|ints|kinds", "a for loop's items"
+            items, "players|ints|kinds|cardsets", "a for loop's items"
         ):
             return None
         return ir.For(span, var, items, body)
@@ -800,7 +821,7 @@ class Builder:
         if scope.get(name, FAILED) != FAILED:
             self._error("RS202", f"'{name}' is already a local here; pick a new name", span)
             return True
-        if name in RESERVED_IN_V2 and name not in n.all_names:
+        if kept(name, "local") and name not in n.all_names:
             self.notices.append(deprecated_name(name, "local", span))
             return False
         if name in RESERVED or name in n.all_names:
@@ -963,6 +984,12 @@ _STATEMENTS = {
 }
 
 
+def _either(want: str) -> str:
+    """A parameter type "a|b|c" as a message says it: "a, b or c"."""
+    *rest, last = want.split("|")
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
 def _constant(e: ir.Expr) -> int | None:
     """The value of a number written out (`3`, `-1`), else None."""
     if isinstance(e, ir.Unary) and e.op == "-":
@@ -972,7 +999,23 @@ def _constant(e: ir.Expr) -> int | None:
 
 
 # What one item of a for loop's or a choice's items is, by the items' type.
-ITEM_TYPES = {"players": "player", "player": "player", "ints": "int", "kinds": "kind"}
+ITEM_TYPES = {
+    "players": "player",
+    "player": "player",
+    "ints": "int",
+    "kinds": "kind",
+    "cardsets": "cards",
+}
+# What a set of items is, by the items' type: what filter, argmax, argmin and sort give.
+_SETS = {
+    "cards": "cards",
+    "zone": "cards",
+    "players": "players",
+    "player": "players",
+    "ints": "ints",
+    "kinds": "kinds",
+    "cardsets": "cardsets",
+}
 
 
 def _common(a: str, b: str) -> str | None:
@@ -984,4 +1027,9 @@ def _common(a: str, b: str) -> str | None:
 
 
 def _comparable(a: str, b: str) -> bool:
+    """Whether == and != compare an a with a b. Numbers, card types and sets of cards to
+    go through are not compared (a range and a filter's numbers would differ in kind,
+    not in value): count or test their items instead."""
+    if a in ("ints", "kinds", "cardsets"):
+        return False
     return a == b or {a, b} <= {"player", "players"} or {a, b} <= {"int"}

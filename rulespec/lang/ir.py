@@ -228,6 +228,12 @@ class ProcedureCall(Stmt):
     args: tuple[Expr, ...]
 
 
+# Bounds the runtime holds a value to (past them the rule fails, RS701), declared with the
+# IR so that the front end counts with them what an expression may cost (costs.py).
+MAX_RANGE = 64  # the numbers range(n) gives: as many as a family of zones may hold
+MAX_COMBINATIONS = 1024  # the sets combinations(cards, k) gives: every subset of 10 cards
+
+
 # --- traversal -------------------------------------------------------------------
 # One way to walk the IR, as CPython's ast module has: every analysis iterates
 # children with iter_children (or walks with walk, or subclasses Visitor) instead of

@@ -1,4 +1,4 @@
-"""Upgrade a `rulespec: 1` spec whose own names Language v2 has since reserved.
+"""Upgrade a `rulespec: 1` spec whose own names Language v2 or v3 has since reserved.
 
 A spec could name a counter `range` before the language gave `range` a meaning. The
 front end warns of such a name (RS212, with this module's command as the hint) and lets the
