@@ -274,3 +274,31 @@ def test_semantic_tokens_colour_each_name_by_its_kind():
     # function: a built-in; event: a rule; keyword
     assert {("gold_coin", 0), ("hand_limit", 2), ("discard_pile", 3), ("win_target", 4)} <= named
     assert {("count", 5), ("pirate", 6), ("while", 7)} <= named
+
+
+def test_reaction_windows_are_named_things_and_their_offers_name_reactions():
+    spec = ROOT / "tests" / "valid" / "challenge_then_block.yaml"
+    text, uri = spec.read_text(encoding="utf-8"), from_fs_path(str(spec))
+
+    async def script(client, published):
+        open_doc(client, spec)
+        window = await client.text_document_definition_async(
+            T.DefinitionParams(
+                T.TextDocumentIdentifier(uri=uri), where(text, "challenges)", "tax:")
+            )
+        )
+        uses = await client.text_document_references_async(
+            T.ReferenceParams(
+                text_document=T.TextDocumentIdentifier(uri=uri),
+                position=where(text, "challenge_tax", "offers:"),
+                context=T.ReferenceContext(include_declaration=True),
+            )
+        )
+        return window, uses
+
+    window, uses = session(script)
+    assert window.range.start == where(text, "challenges:", "windows:")
+    lines = text.split("\n")
+    found = {lines[u.range.start.line].strip() for u in uses}
+    assert any(line.startswith("offers:") for line in found)  # the window lists it
+    assert any(line.startswith("challenge_tax:") for line in found)  # its entry

@@ -5,7 +5,7 @@ and completion. It reads the positioned document the loader makes (no second par
 and needs no valid spec: a file being typed still has its names indexed.
 
 Definitions are the keys of the named sections (and a card's tags). Uses are found in
-string values: a value listed under `actions:` or `answers:` names a rule, any other
+string values: a value listed under `actions:`, `answers:` or `offers:` names a rule, any other
 value is read as an expression, whose identifiers that equal a defined name are uses
 of it. Text in quotes, after `#`, after a `.` (a property) and prose (`title`,
 `description`, ...) are skipped; `rulespec migrate` renames by the same words. So a local named like a spec's own name
@@ -30,6 +30,7 @@ NAMED = {
     "remember": "remembered card",
     "procedures": "procedure",
     "conditions": "condition",
+    "windows": "reaction window",
 }
 RULES = {
     "actions": "action",
@@ -37,7 +38,7 @@ RULES = {
     "triggers": "trigger",
     "end_conditions": "end condition",
 }
-RULE_LISTS = {"actions", "answers", "reactions", "triggers", "end_conditions"}
+RULE_LISTS = {"actions", "answers", "offers", "reactions", "triggers", "end_conditions"}
 _PROSE = {"title", "note", "description", "rulings", "text"}
 _TOP_TEXT = {"name", "rulespec", "extends"}
 # the expression language's tokens that may hold a name-like word, as grammar.lark has them
