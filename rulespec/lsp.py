@@ -572,10 +572,13 @@ def _short(value) -> str:
 
 
 def _code_text(code: str) -> str | None:
-    from .analysis.lint import CODES
+    from .analysis.lint import CODES as LINT
+    from .lang.codes import CODES
 
+    if code in LINT:
+        return f"**{code}**: {LINT[code]} (docs/lint.md#{code.lower()})"
     if code in CODES:
-        return f"**{code}**: {CODES[code]} (docs/lint.md#{code.lower()})"
+        return f"**{code}**: {CODES[code]} (docs/language.md, the table of RS codes)"
     return None
 
 

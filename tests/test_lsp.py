@@ -302,3 +302,24 @@ def test_reaction_windows_are_named_things_and_their_offers_name_reactions():
     found = {lines[u.range.start.line].strip() for u in uses}
     assert any(line.startswith("offers:") for line in found)  # the window lists it
     assert any(line.startswith("challenge_tax:") for line in found)  # its entry
+
+
+def test_hover_explains_a_code_a_comment_silences_and_a_ruling():
+    text = TEXT.replace(
+        "  refill_empty_hand:\n", "  refill_empty_hand:   # rulespec: ignore[RL107, RS212]\n", 1
+    )
+
+    async def script(client, published):
+        open_doc(client, SPEC, text)
+        return [
+            (
+                await client.text_document_hover_async(
+                    T.HoverParams(T.TextDocumentIdentifier(uri=URI), where(text, word, after))
+                )
+            ).contents.value
+            for word, after in (("RL107", ""), ("RS212", ""), ("TTG-6", "refill_empty_hand:"))
+        ]
+
+    lint, rs, ruling = session(script)
+    assert lint.startswith("**RL107**: trigger cycle") and rs.startswith("**RS212**: a name")
+    assert ruling.startswith("**TTG-6** ") and len(ruling) > 30
