@@ -506,7 +506,7 @@ def _describe(ls: Server, checked: Checked, d: Definition) -> str:
     properties, a parameter's value), with a variant's override of a parameter."""
     head = f"**{d.name}**: {d.kind}"
     entry_doc = _doc_of(ls, d.place.file, checked)
-    entry = _data_at(entry_doc, d.path) if entry_doc else None
+    entry = symbols.value_at(entry_doc.data, d.path) if entry_doc else None
     body = ""
     if d.kind == "parameter":
         body = f"value: `{_short(entry)}`"
@@ -554,16 +554,6 @@ def _doc_of(ls: Server, path: str, checked: Checked) -> Document | None:
         return load(path, text) if text is not None else None
     except SpecError:
         return None
-
-
-def _data_at(doc: Document, path) -> object:
-    data = doc.data
-    for key in path:
-        try:
-            data = data[key]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
 
 
 def _short(value) -> str:

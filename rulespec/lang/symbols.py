@@ -114,10 +114,10 @@ def definitions(doc: Document):
     # a variant's own sections override its base's entries; it defines what it adds
     roots = (("add",), ("replace",)) if "extends" in data else ((),)
     for root in roots:
-        section_of = _at(data, root)
+        section_of = value_at(data, root)
         if not isinstance(section_of, dict):
             continue
-        cards = _at(section_of, ("deck", "cards"))
+        cards = value_at(section_of, ("deck", "cards"))
         if isinstance(cards, dict):
             seen_tags = set()
             for card, entry in cards.items():
@@ -150,14 +150,6 @@ def _value_place(doc: Document, path: Path_, text: str) -> Place:
     return Place(span.file, span.line, span.col, len(text))
 
 
-def _at(data, path: Path_):
-    for key in path:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
-
-
 def words(doc: Document) -> Iterator[tuple[Path_, int, str]]:
     """Every name-like word of the document's string values that are not prose:
     (the value's path, the word's offset in it, the word). Not the words in quotes, in
@@ -165,7 +157,7 @@ def words(doc: Document) -> Iterator[tuple[Path_, int, str]]:
     for path in doc.scalar_maps:
         if is_prose(path):
             continue
-        value = _at_path(doc.data, path)
+        value = value_at(doc.data, path)
         for m in _TOKENS.finditer(value if isinstance(value, str) else ""):
             if m.group()[0] not in '"#':
                 yield path, m.start(), m.group()
@@ -218,7 +210,8 @@ def _key_uses(doc: Document, names: dict[str, set[str]]):
             yield Use(name, space, Place(span.file, span.line, span.col, len(name)), path)
 
 
-def _at_path(data, path: Path_):
+def value_at(data, path: Path_):
+    """The value at path in the data, or None where the path leads nowhere."""
     for key in path:
         try:
             data = data[key]
