@@ -1016,7 +1016,21 @@ def _simulate(args, out, err) -> int:
         except OutputError as exc:
             raise UsageError(f"--plot: {exc}") from None
     _print_simulation(args, _simulation_report(args, spec, n, tally), out)
+    _warn_turn_limit(tally, args.agents, err)
     return 0
+
+
+def _warn_turn_limit(tally, agents: str, err, side: str = "") -> None:
+    """A warning when most games ended at the turn limit: then the report says more
+    about the agents than about the rules."""
+    limited = tally.reasons.get("turn_limit", 0)
+    if tally.games and 2 * limited > tally.games:
+        print(
+            f"warning: {side}{limited} of {tally.games} games "
+            f"({100 * limited / tally.games:.0f}%) ended at the turn limit, not by a rule: "
+            f"agents {agents} rarely finish this game; try --agents greedy",
+            file=err,
+        )
 
 
 def _played(args, job, games: int, err, into=None):
@@ -1367,6 +1381,8 @@ def _diff(args, out, err) -> int:
             _played(args, simulation.job(path, n, agents), args.simulate, err)
             for path in (args.old, args.new)
         ]
+        for side, tally in zip(("OLD: ", "NEW: "), played):
+            _warn_turn_limit(tally, ",".join(agents), err, side)
         rows, tests = diff.compare_outcomes(*played, n, (old.turn_limit, new.turn_limit))
     if args.format == "json":
         json.dump(
@@ -1376,6 +1392,7 @@ def _diff(args, out, err) -> int:
                 "fixed_findings": [f.as_dict() for f in fixed],
                 "outcomes": rows,
                 "statistics": tests,
+                "verdict": _verdict(rows, tests) if rows else None,
             },
             out,
             indent=1,
@@ -1427,6 +1444,16 @@ def _outcome_lines(rows, tests):
         f"power    {tests['games'][0]} and {tests['games'][1]} games can detect {', '.join(found)} "
         f"({100 * tests['power']:.0f}% power, alpha {tests['alpha']}/{tests['tested']})"
     )
+    yield f"verdict  {_verdict(rows, tests)}"
+
+
+def _verdict(rows, tests) -> str:
+    """One line that sums up the tested rows of `diff --simulate`."""
+    tested = [r for r in rows if r["p"] is not None]
+    moved = [r["what"] for r in tested if r["significant"]]
+    if not moved:
+        return f"no significant difference in {len(tested)} measures"
+    return f"{len(moved)} of {len(tested)} measures differ significantly: {', '.join(moved)}"
 
 
 def _interval(ci, digits) -> str:

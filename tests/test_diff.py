@@ -229,7 +229,9 @@ def test_simulate_long_5_against_the_base():
 
 
 def test_simulate_flags_nothing_for_identical_specs():
-    rows = _outcomes(TTG, TTG)
+    report = _report(TTG, TTG)
+    assert report["verdict"] == "no significant difference in 7 measures"
+    rows = {row["what"]: row for row in report["outcomes"]}
     assert rows and not any(r["significant"] for r in rows.values())
     assert all(r["old"] == r["new"] and r["p"] in (1.0, None) for r in rows.values())
 
@@ -258,7 +260,12 @@ def test_simulate_names_its_tests_and_corrects_for_the_rows():
         low, high = (0, 1) if r["test"] == "fisher" else (1, limit)
         assert all(low <= x <= high for x in r["old_ci"] + r["new_ci"])
     _code, out, _err = cli("diff", TTG, long_5, "--simulate", "200")
-    assert out.splitlines()[-2:] == [
+    moved = [r["what"] for r in tested if r["significant"]]  # the verdict sums them up
+    assert moved and report["verdict"] == (
+        f"{len(moved)} of 7 measures differ significantly: {', '.join(moved)}"
+    )
+    assert out.splitlines()[-1] == f"verdict  {report['verdict']}"
+    assert out.splitlines()[-3:-1] == [
         "tests    shares: Fisher's exact test; mean length: Welch's t-test; "
         "Holm's correction over 7 rows, SIGNIFICANT when holm < 0.01",
         f"power    200 and 200 games can detect a change of {100 * facts['detectable_at_half']:.1f} points "

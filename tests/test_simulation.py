@@ -213,3 +213,17 @@ def test_no_more_worker_processes_than_chunks_of_work():
     )
     assert results == simulation.simulate(JOB, 3, seed=1)
     assert seen and max(seen) <= 3
+
+
+def test_most_games_at_the_turn_limit_draw_a_warning_and_a_finished_game_none():
+    """Issue 28: random agents end most Pirates Wild games at the turn limit, and the
+    report then says little of the rules; simulate says so, and names agents that finish."""
+    pw = str(GAMES / "pirates_wild.yaml")
+    code, out, err = cli("simulate", pw, "--games", 12, "--json")
+    limited = json.loads(out)["end_reasons"]["turn_limit"]["count"]
+    assert code == 0 and limited > 6
+    assert err == (
+        f"warning: {limited} of 12 games ({100 * limited / 12:.0f}%) ended at the turn limit, "
+        "not by a rule: agents random rarely finish this game; try --agents greedy\n"
+    )
+    assert cli("simulate", TTG, "--games", 50)[2] == ""
