@@ -206,3 +206,4 @@ class ChoicePoint:
     weights: tuple[int, ...] | None = None  # chance: each outcome's weight
     sample: Callable | None = None  # sampled chance: sample(state, point, rng) -> Option
     data: tuple | None = None  # plain data the resume needs (a draw's zones, ...)
+    asking: str | None = None  # the rule, step or procedure that asks: a view names it

@@ -443,6 +443,7 @@ class StatementCompiler:
         return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
+        rule = self.x.rule  # what asks, for a view to name
         player = self.x.expr(s.player)
         branches = [
             (Branch(b.label, i), self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
@@ -453,7 +454,7 @@ class StatementCompiler:
         def choose_branch(g, env):
             options = [option for option, cond, _ in branches if cond(g, env)]
             if options:
-                g.ask(player(g, env), "choose", options, resume, env)
+                g.ask(player(g, env), "choose", options, resume, env, asking=rule)
 
         def resume(g, point, option):
             g.enter(codes[option.index], point.env)
@@ -463,6 +464,7 @@ class StatementCompiler:
     def _pause_ChooseCard(self, s: ir.ChooseCard):
         if s.source.type in VALUES:
             return self._choose_value(s)
+        rule = self.x.rule  # what asks, for a view to name
         player, source, body, var = (
             self.x.expr(s.player),
             self.x.cards(s.source),
@@ -479,7 +481,7 @@ class StatementCompiler:
             if not by_type:
                 return
             options = [PickCard(names[t], c) for t, c in by_type.items()]
-            g.ask(player(g, env), "card", options, resume, env)
+            g.ask(player(g, env), "card", options, resume, env, asking=rule)
 
         def resume(g, point, option):
             point.env[var] = [option.card]
@@ -492,6 +494,7 @@ class StatementCompiler:
         the picks wait in the env (the cards stay where they are) until the last one,
         then the body runs once per pick, sorted by the key (ties: in the order asked).
         The env holds seats and a list of cards, so key() names the cards by where they lie."""
+        rule = self.x.rule  # what asks, for a view to name
         players, source, body = (
             self.x.players(s.players),
             self.x.cards(s.source),
@@ -523,6 +526,7 @@ class StatementCompiler:
                         [PickCard(names[t], c) for t, c in by_type.items()],
                         resume,
                         env,
+                        asking=rule,
                     )
                     return
             resolve(g, env)
@@ -562,6 +566,7 @@ class StatementCompiler:
         return where
 
     def _pause_ChooseNumber(self, s: ir.ChooseNumber):
+        rule = self.x.rule  # what asks, for a view to name
         player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
         body, var, where = self.block(s.body), s.var, self._filter(s)
 
@@ -582,6 +587,7 @@ class StatementCompiler:
                     [PickValue(f"{var} = {v}", v) for v in numbers],
                     resume,
                     env,
+                    asking=rule,
                 )
 
         resume = _bind_value(var, body)
@@ -590,6 +596,7 @@ class StatementCompiler:
     def _choose_value(self, s: ir.ChooseCard):
         """`choose(p) i from range(n)` or `choose(p) k from card_types`: a number, or a
         card type named whether or not any card of it is at hand."""
+        rule = self.x.rule  # what asks, for a view to name
         player, items, body, var = (
             self.x.expr(s.player),
             self.x.expr(s.source),
@@ -605,7 +612,7 @@ class StatementCompiler:
                 values = [v for v in values if where(g, env, v)]
             options = [PickValue(label(v), v) for v in values]
             if options:
-                g.ask(player(g, env), "choose", options, resume, env)
+                g.ask(player(g, env), "choose", options, resume, env, asking=rule)
 
         resume = _bind_value(var, body)
         return choose_value

@@ -149,6 +149,12 @@ class State(Table):
         """What the pending decision is: play, react, choose, card, number, chance or shuffle."""
         return None if self._over else self._pending.kind
 
+    def decision_asker(self) -> str | None:
+        """The name of what asks the pending decision: the step that offers a play, the
+        action a reaction would answer, the rule (or procedure, or `setup`) whose effect
+        chooses; None for chance, or when the game is over."""
+        return None if self._over else self._pending.asking
+
     def legal_actions(self) -> list[Option]:
         """The options of the one to act, sorted by label; [] when the game is over or
         at a sampled chance point (a shuffle)."""
@@ -318,7 +324,15 @@ class State(Table):
         if self._pending is not None:
             p = self._pending
             s._pending = ChoicePoint(
-                p.player, p.kind, p.options, p.resume, env_copy(p.env), p.weights, p.sample, p.data
+                p.player,
+                p.kind,
+                p.options,
+                p.resume,
+                env_copy(p.env),
+                p.weights,
+                p.sample,
+                p.data,
+                p.asking,
             )
         return s
 
@@ -590,13 +604,16 @@ class State(Table):
         weights=None,
         sample=None,
         data=None,
+        asking=None,
     ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
         outcomes, which their maker lists sorted (with their weights), and a number
         choice's, made in increasing order (by label, `n = 10` came before `n = 2`)."""
         if weights is None and kind != "number" and len(options) > 1:
             options.sort(key=_label)
-        self._pending = ChoicePoint(player, kind, options, resume, env, weights, sample, data)
+        self._pending = ChoicePoint(
+            player, kind, options, resume, env, weights, sample, data, asking
+        )
 
     def count_loop_pass(self) -> bool:
         """A `while` loop's pass; False (and the game ends as effect_loop) past the bound."""
@@ -663,6 +680,7 @@ class State(Table):
             _resume_reaction,
             env,
             data=(players[1:], action, actor, window),
+            asking=action,
         )
 
     # --- the loop -----------------------------------------------------------------
@@ -748,7 +766,7 @@ class State(Table):
             self._log("no_play", player=me, step=step.ir.name)
             return False
         options.insert(pass_at, PASS)
-        self._pending = ChoicePoint(me, "play", options, _resume_around)
+        self._pending = ChoicePoint(me, "play", options, _resume_around, asking=step.ir.name)
         return True
 
     def _offer_play(self, step) -> None:
@@ -767,7 +785,11 @@ class State(Table):
                 self._log("no_play", player=me, step=step.ir.name)
             return
         self._pending = ChoicePoint(
-            me, "play", options, _resume_repeat if step.ir.repeat else _resume_play
+            me,
+            "play",
+            options,
+            _resume_repeat if step.ir.repeat else _resume_play,
+            asking=step.ir.name,
         )
 
     def _offer_cards(self, a, t, c, options) -> None:

@@ -7,11 +7,12 @@ from rulespec.serve import views
 from rulespec.table import view as tableview
 
 
-def _played(seed=1, decisions=40):
-    """A two-player Take the Gold played by always taking the last option, and the
-    (label, text) of every option offered on the way."""
-    game = game_for("take_the_gold", 2)
-    state, table, seen = game.new_initial_state(seed=seed), views.Table(game.spec, 2), set()
+def _played(seed=1, decisions=40, players=2, asked=None):
+    """A Take the Gold played by always taking the last option, and the (label, text)
+    of every option offered on the way; `asked` collects (decision, asker, heading)."""
+    game = game_for("take_the_gold", players)
+    state, table = game.new_initial_state(seed=seed), views.Table(game.spec, players)
+    seen = set()
     for _ in range(decisions):
         while state.is_chance_node():
             state.sample_chance()
@@ -20,8 +21,22 @@ def _played(seed=1, decisions=40):
         options = state.legal_actions()
         view = views.view(state, state.current_player(), table)
         seen |= {(o["label"], o["text"]) for o in view["options"]}
+        if asked is not None:
+            asked.add((view["decision"], state.decision_asker(), view["asking"]))
         state.apply_action(options[-1])
     return state, table, seen
+
+
+def test_a_decision_names_the_rule_or_step_that_asks_by_its_title():
+    """Issue 28: "Your choice: Gold Coin | Officer | ..." never said it was the discard
+    down to the hand limit; the step, the action answered, or the rule choosing says."""
+    asked = set()
+    _played(seed=2, decisions=400, players=3, asked=asked)
+    assert {
+        ("play", "play", "Play — your options:"),
+        ("card", "discard_down", "Discard down — your options:"),
+        ("react", "pirate", "You may answer Pirate:"),
+    } <= asked
 
 
 def test_options_read_as_at_the_terminal_table():

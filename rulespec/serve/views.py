@@ -96,6 +96,7 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
     if seat is not None and "options" in obs:
         type_names = state.game.type_names
         out["decision"] = state.decision_kind()
+        out["asking"] = tableview.decision_heading(out["decision"], state.decision_asker(), titles)
         out["options"] = [
             {"label": o.label, "text": tableview.option_text(o, titles, type_names)}
             for o in state.legal_actions()

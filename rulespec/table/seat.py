@@ -13,7 +13,7 @@ from rulespec.interpreter.choices import seat_name
 from rulespec.interpreter.observe import log_for
 
 from .narrate import Titles, narrate, visible
-from .view import end_lines, option_text, rules_line, table, table_lines
+from .view import decision_heading, end_lines, option_text, rules_line, table, table_lines
 
 HELP = """\
   Type the number of an option (or its words) and press Enter.
@@ -93,8 +93,8 @@ class Person:
         """The table as the seat sees it, then the numbered options."""
         for line in table_lines(self._view(observation), params):
             self.say(line)
-        react = self.game.decision_kind() == "react"
-        self.say("You may answer:" if react else "Your options:")
+        game = self.game
+        self.say(decision_heading(game.decision_kind(), game.decision_asker(), self.titles))
         for i, text in enumerate(texts, 1):
             self.say(f"  {i}) {text}")
 

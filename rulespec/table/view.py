@@ -172,6 +172,13 @@ def rules_line(view: dict) -> str:
 # --- options ----------------------------------------------------------------------
 
 
+def decision_heading(kind: str | None, asker: str | None, titles: Titles) -> str:
+    """What a decision asks, in words: the rule or step asking, by its title."""
+    if kind == "react":
+        return f"You may answer {titles.rule(asker)}:" if asker else "You may answer:"
+    return f"{titles.rule(asker)} — your options:" if asker else "Your options:"
+
+
 def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
     """What an option does, in the spec's titles: "Play Ace (Lead) at P2", "Answer
     with Joker", "Pass". type_names maps an option's card type to its card."""

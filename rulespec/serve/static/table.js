@@ -67,7 +67,7 @@ function draw(v) {
     ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"}, ${v.why}` : "";
   const options = $("options");
   options.replaceChildren();
-  if (v.options.length) options.append(el("p", {}, v.decision === "react" ? "You may answer:" : "Your choice:"));
+  if (v.options.length) options.append(el("p", {class: "asking"}, v.asking));
   for (const o of v.options) {
     const b = el("button", {class: "option", "data-label": o.label}, o.text);
     b.addEventListener("click", () => shown(choose(o.label)));
