@@ -167,6 +167,9 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
         return int(where.split()[1])
 
     assert matches_the_log() == 0
+    for name in ("First", "Back", "Forward", "Last"):  # named, for people and screen readers
+        assert page.get_by_role("button", name=name, exact=True).count() == 1
+    assert page.locator("link[rel=icon]").count() == 1
     for button in ["#forward"] * 4 + ["#back"] * 2 + ["#end", "#back", "#start", "#forward"]:
         before = page.text_content("#where")
         page.click(button)

@@ -193,8 +193,10 @@ function replayControls() {
   const select = el("select", {id: "view-as"});
   select.addEventListener("change", () => { viewAs = select.value; shown(refresh()); });
   $("controls").append(
-    button("start", "⏮", () => move(0)()), button("back", "◀", () => move(at - 1)()), slider,
-    button("forward", "▶", () => move(at + 1)()), button("end", "⏭", () => move(frames - 1)()),
+    // words, not ⏮ ◀ ▶ ⏭: fonts without those glyphs drew empty boxes, and a screen
+    // reader had no name to read
+    button("start", "First", () => move(0)()), button("back", "Back", () => move(at - 1)()), slider,
+    button("forward", "Forward", () => move(at + 1)()), button("end", "Last", () => move(frames - 1)()),
     el("span", {id: "where"}), el("label", {}, " view as "), select);
 }
 
