@@ -9,7 +9,9 @@ scenario and log files. Checked here as an editor checks them, with plain jsonsc
 - each broken spec whose defect is structural (the front end's schema layer reports
   it: a wrong type, an unknown key, a missing required key, a value not allowed) is
   rejected;
-- every key has a description, for an editor's hover.
+- every key has a description, for an editor's hover;
+- the bundled games and variants, and the starter spec, name their schema in a
+  yaml-language-server modeline.
 """
 
 from __future__ import annotations
@@ -278,3 +280,23 @@ def test_bash_completes_the_kinds_and_a_folder_for_output(tmp_path):
     assert complete("rulespec schema va") == {"variant"}
     assert "schemas" in " ".join(complete("rulespec schema --output "))
     assert "spec.yaml" not in complete("rulespec schema --output ")
+
+
+MODELINE = re.compile(r"# yaml-language-server: \$schema=(\S+)\n")
+
+
+@pytest.mark.parametrize(
+    "path", [*GAMES.glob("*.yaml"), *GAMES.glob("variants/*/*.yaml")], ids=lambda p: p.stem
+)
+def test_the_bundled_files_name_their_schema_on_their_first_line(path):
+    m = MODELINE.match(path.read_text(encoding="utf-8"))
+    assert m, "no yaml-language-server modeline on the first line"
+    kind = "variant" if path.parent.parent.name == "variants" else "spec"
+    assert (path.parent / m[1]).resolve() == SCHEMAS / f"{kind}.schema.json"
+
+
+def test_the_starter_spec_names_the_installed_schema(tmp_path):
+    code, _, err = cli("new", "my_game", "--output", str(tmp_path / "my_game.yaml"))
+    assert code == 0, err
+    m = MODELINE.match((tmp_path / "my_game.yaml").read_text(encoding="utf-8"))
+    assert m and m[1] == (SCHEMAS / "spec.schema.json").resolve().as_uri()

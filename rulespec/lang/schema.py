@@ -39,10 +39,15 @@ _JSON_TYPES = {
 }
 
 
+def schema_file(kind: str) -> Path:
+    """The file of a schema shipped in rulespec/lang/schemas/: one of KINDS."""
+    return (_SCHEMAS / f"{kind}.schema.json").resolve()
+
+
 @cache
 def load_schema(kind: str) -> dict:
     """A schema shipped in rulespec/lang/schemas/: one of KINDS."""
-    return json.loads((_SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    return json.loads(schema_file(kind).read_text(encoding="utf-8"))
 
 
 def schema() -> dict:
