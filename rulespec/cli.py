@@ -27,6 +27,7 @@ from .lang import loading
 from .lang.compiler import compile_document, load_spec
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean, visible
 from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
+from .lang.schema import KINDS as SCHEMA_KINDS
 from .table import bundled
 from .table.files import OutputError, check_output, replacing, spec_files
 
@@ -49,7 +50,7 @@ EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' list
   rulespec serve                                      play, watch and replay in the browser
   rulespec replay game.jsonl                          re-run a logged game and check it
   rulespec compile GAME --show RULE                   the Python a rule compiles to
-  rulespec schema                                     print the spec JSON Schema
+  rulespec schema variant                             the JSON Schema of variant files
   rulespec completion bash                            shell completion (bash, zsh, fish)
   rulespec lsp                                        a language server for editors
 
@@ -395,13 +396,30 @@ def _parser() -> argparse.ArgumentParser:
         help="also render with Graphviz 'dot' (when it is installed)",
     )
 
-    command(
+    sc = command(
         "schema",
-        "print the JSON Schema of spec files",
-        "Print the JSON Schema that spec files are checked against, for editors that "
-        "complete and check YAML.",
-        "rulespec schema > spec.schema.json",
+        "print the JSON Schema of spec, variant, scenario or log files",
+        "Print the JSON Schema (draft 2020-12) that a kind of file is checked against, "
+        "for editors that complete and check YAML (docs/editor.md): spec files, variant "
+        "files, rules scenarios, or the lines of a game log. With --output DIR, write "
+        "every schema (or KIND's) to DIR/KIND.schema.json instead.",
+        "rulespec schema variant > variant.schema.json; rulespec schema --output schemas",
     )
+    sc.__class__ = _Strict  # KIND may be left out: an unknown option names this command
+    sc.add_argument(
+        "kind",
+        nargs="?",
+        choices=SCHEMA_KINDS,
+        metavar="KIND",
+        help=f"the kind of file: {', '.join(SCHEMA_KINDS)} (default spec)",
+    )
+    sc.add_argument(
+        "--output",
+        "-o",
+        metavar="DIR",
+        help="write KIND.schema.json files into this folder (made if missing) instead of "
+        "printing one schema: every kind, or KIND when given",
+    ).complete = completion.DIR
 
     gm = command(
         "games",
@@ -1498,8 +1516,28 @@ def _graph(args, out, err) -> int:
 def _schema(args, out, err) -> int:
     from .lang import schema
 
-    json.dump(schema.schema(), out, indent=2)
-    out.write("\n")
+    if args.output is None:
+        json.dump(schema.load_schema(args.kind or "spec"), out, indent=2)
+        out.write("\n")
+        return 0
+    folder = Path(args.output)
+    try:
+        if not args.output:
+            raise OutputError("an empty folder name")
+        if folder.exists() and not folder.is_dir():
+            raise OutputError(f"{args.output} is not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot make {args.output}: {exc.strerror or exc}") from None
+        for kind in [args.kind] if args.kind else SCHEMA_KINDS:
+            path = folder / f"{kind}.schema.json"
+            with replacing(str(path)) as temporary:
+                text = json.dumps(schema.load_schema(kind), indent=2) + "\n"
+                temporary.write_text(text, encoding="utf-8")
+            print(f"wrote {path}", file=out)
+    except OutputError as exc:
+        raise UsageError(f"--output: {exc}") from None
     return 0
 
 

@@ -15,6 +15,7 @@ FILE = {
     "zsh": "_files",
     "fish": "(__fish_complete_path (commandline -ct))",
 }
+DIR = {"bash": "_shtab_compgen_dirs", "zsh": "_files -/", "fish": "(__fish_complete_directories)"}
 
 _PREAMBLE = {
     "bash": """

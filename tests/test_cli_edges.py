@@ -260,7 +260,7 @@ def test_a_dash_reads_the_spec_from_standard_input_and_names_it_there():
         "run", TTG, "--seed", 4, "--json"
     )
     code, out, _ = _with_stdin(text.replace("count: 16", "count: x"), "validate", "-")
-    assert code == 1 and out.startswith("<stdin>:12:47: error RS102: ")
+    assert code == 1 and out.startswith("<stdin>:13:47: error RS102: ")
     code, out, _ = _with_stdin(text, "lint", "-", "--format", "json")
     assert code == 0
 

@@ -221,7 +221,7 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
     loops = [f for f in findings if f["code"] == "RL201"]
     assert code == 1 and loops
     for f in loops:
-        assert (f["layer"], f["severity"], f["line"]) == (2, "error", 3)
+        assert (f["layer"], f["severity"], f["line"]) == (2, "error", 4)
         assert f["message"] == (
             "the game stops without an end (trigger_loop in trigger "
             f"'refill_empty_hand') after {len(f['trace'])} choices"
@@ -240,7 +240,7 @@ def test_explore_confirms_a_trigger_cycle(tmp_path):
     assert code == 1
     assert {f["code"] for f in findings} == {"RL107", "RL201", "RL202"}
     [confirmed] = [f for f in findings if f["code"] == "RL202"]
-    assert confirmed["line"] == 215 and confirmed["trace"]
+    assert confirmed["line"] == 216 and confirmed["trace"]
     assert confirmed["message"] == "confirmed: triggers may fire each other forever: new_voyage"
 
 
@@ -288,8 +288,8 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
     spec.write_text(text)
     _code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
     codes = {(f["code"], f["line"]) for f in json.loads(out)}
-    assert ("RL201", 3) in codes and ("RL107", 155) in codes
-    assert ("RL202", 155) not in codes and ("RL203", 155) in codes
+    assert ("RL201", 4) in codes and ("RL107", 156) in codes
+    assert ("RL202", 156) not in codes and ("RL203", 156) in codes
 
 
 def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
@@ -375,7 +375,7 @@ def test_text_format_has_place_source_line_and_caret(tmp_path):
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(
-        f"{spec}:139:11: error RL105: end 'ship_destroyed': this condition can never hold"
+        f"{spec}:140:11: error RL105: end 'ship_destroyed': this condition can never hold"
     )
     assert "[layer 1]" in lines[0] and "(check the deck, the limits" in lines[0]
     assert lines[1] == "        when: successful_krakens >= kraken_limit and tiebreak == 0"
@@ -393,7 +393,7 @@ def test_json_format_fields(tmp_path):
         "severity": "warning",
         "message": "param 'bonus_draw' is never used",
         "file": str(spec),
-        "line": 28,
+        "line": 29,
         "col": 3,
         "layer": 1,
         "hint": "remove it, or refer to it in a rule",
@@ -511,7 +511,7 @@ def test_sarif_shape(tmp_path):
     results = run["results"]
     assert sorted(
         (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results
-    ) == [("RL101", 25), ("RL101", 26), ("RL101", 37), ("RL106", 3), ("RL108", 95)]
+    ) == [("RL101", 26), ("RL101", 27), ("RL101", 38), ("RL106", 4), ("RL108", 96)]
     for r in results:
         assert r["level"] in ("error", "warning", "note")
         assert r["message"]["text"]
@@ -564,15 +564,15 @@ def test_suppression_is_per_line_and_per_code(tmp_path):
     """`# rulespec: ignore[...]` silences only its own codes on its own line."""
     spec = _derived(tmp_path, "ttg_no_end_conditions")
     text = spec.read_text().splitlines(keepends=True)
-    assert text[24].startswith("  kraken_limit: 3")
-    text[24] = text[24].rstrip("\n") + "  # rulespec: ignore[RL101]\n"  # line 25
-    text[25] = text[25].rstrip("\n") + "  # rulespec: ignore[RL106]\n"  # line 26: wrong code
-    text[2] = "rulespec: 1  # rulespec: ignore[RL102, RL106]\n"  # line 3
+    assert text[25].startswith("  kraken_limit: 3")
+    text[25] = text[25].rstrip("\n") + "  # rulespec: ignore[RL101]\n"  # line 26
+    text[26] = text[26].rstrip("\n") + "  # rulespec: ignore[RL106]\n"  # line 27: wrong code
+    text[3] = "rulespec: 1  # rulespec: ignore[RL102, RL106]\n"  # line 4
     spec.write_text("".join(text))
     got = sorted(
         (f["code"], f["line"]) for f in json.loads(cli("lint", spec, "--format", "json")[1])
     )
-    assert got == [("RL101", 26), ("RL101", 37), ("RL108", 95)]
+    assert got == [("RL101", 27), ("RL101", 38), ("RL108", 96)]
 
 
 # --- the graph ------------------------------------------------------------------------------
@@ -665,9 +665,9 @@ def test_graph_nodes(ttg_graph):
     for nid, data in ttg_graph.nodes(data=True):
         assert data["span"].startswith(f"{TTG}:"), nid
         line = int(data["span"].split(":")[-2])
-        assert 1 <= line <= 164, nid
-    assert ttg_graph.nodes["action:kraken"]["span"] == f"{TTG}:83:3"
-    assert ttg_graph.nodes["card:officer"]["span"] == f"{TTG}:15:5"
+        assert 1 <= line <= 165, nid
+    assert ttg_graph.nodes["action:kraken"]["span"] == f"{TTG}:84:3"
+    assert ttg_graph.nodes["card:officer"]["span"] == f"{TTG}:16:5"
     assert ttg_graph.nodes["card:officer"]["count"] == 8
     edge_kinds = {k for _, _, k in ttg_graph.edges(keys=True)}
     assert edge_kinds == {

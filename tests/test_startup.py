@@ -160,7 +160,7 @@ def test_a_document_that_differs_only_in_a_type_is_checked_again(cache_dir):
     for wrong in ("2.0", "true", '"2"'):
         changed = load(TTG, text.replace("{min: 2,", f"{{min: {wrong},", 1))
         (problem,) = schema.check(changed)
-        assert (problem.code, problem.span.line) == ("RS102", 5), problem
+        assert (problem.code, problem.span.line) == ("RS102", 6), problem
 
 
 @pytest.mark.parametrize(

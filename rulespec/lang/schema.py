@@ -27,6 +27,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .loading import Document
 
 _SCHEMAS = Path(__file__).with_name("schemas")  # read as files, as the bundled games are
+KINDS = ("spec", "variant", "scenario", "log")  # a schema each: schemas/KIND.schema.json
 
 _JSON_TYPES = {
     "integer": "an integer",
@@ -38,10 +39,15 @@ _JSON_TYPES = {
 }
 
 
+def schema_file(kind: str) -> Path:
+    """The file of a schema shipped in rulespec/lang/schemas/: one of KINDS."""
+    return (_SCHEMAS / f"{kind}.schema.json").resolve()
+
+
 @cache
 def load_schema(kind: str) -> dict:
-    """A schema shipped in rulespec/lang/schemas/: spec, variant or scenario."""
-    return json.loads((_SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    """A schema shipped in rulespec/lang/schemas/: one of KINDS."""
+    return json.loads(schema_file(kind).read_text(encoding="utf-8"))
 
 
 def schema() -> dict:

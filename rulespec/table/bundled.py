@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..lang.compiler import load_spec
 from ..lang.diagnostics import SpecError
+from ..lang.schema import schema_file
 from ..lang.variants import variant_names
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -85,6 +86,9 @@ def listing() -> list[dict]:
 
 
 def starter(name: str) -> str:
-    """The text of a small commented spec named `name` that validates and plays."""
+    """The text of a small commented spec named `name` that validates and plays. Its
+    first line names the spec schema for an editor (docs/editor.md): the installed
+    package's file, as a file:// URI, since the spec may be written anywhere."""
     title = name.replace("_", " ").title()
-    return STARTER.read_text(encoding="utf-8").replace("{title}", title)
+    text = STARTER.read_text(encoding="utf-8").replace("{title}", title)
+    return text.replace("{schema}", schema_file("spec").as_uri())
