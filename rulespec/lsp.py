@@ -63,6 +63,9 @@ class Server(LanguageServer):
     def __init__(self):
         super().__init__("rulespec", __version__)
         self.files: dict[str, Checked] = {}  # uri -> what is known of it
+        # the editor's initializationOptions {"explore": {...}}: lint's exploration (layer
+        # 2) on save, with these bounds (explore.Bounds' fields); off unless asked for
+        self.explore: dict | None = None
 
     def text(self, uri: str) -> str:
         return self.workspace.get_text_document(uri).source
@@ -207,8 +210,49 @@ async def _did_change(ls: Server, params: T.DidChangeTextDocumentParams):
         ls.check(uri)
 
 
-def _did_save(ls: Server, params: T.DidSaveTextDocumentParams):
-    ls.check(params.text_document.uri)
+def _initialize(ls: Server, params: T.InitializeParams):
+    options = params.initialization_options
+    explore = options.get("explore") if isinstance(options, dict) else None
+    ls.explore = explore if isinstance(explore, dict) else {} if explore is True else None
+
+
+async def _did_save(ls: Server, params: T.DidSaveTextDocumentParams):
+    uri = params.text_document.uri
+    checked = ls.check(uri)
+    if ls.explore is None or any(d.severity == "error" for d in checked.diagnostics):
+        return  # exploration is for a spec that loads
+    found = await asyncio.to_thread(_explored, checked, ls.explore)
+    if ls.files.get(uri) is checked:  # no newer text meanwhile
+        checked.diagnostics = checked.diagnostics + found
+        lines = checked.text.splitlines()
+        own = [d for d in checked.diagnostics if _same_file(d.span.file, checked.path)]
+        ls.text_document_publish_diagnostics(
+            T.PublishDiagnosticsParams(uri=uri, diagnostics=[lsp_diagnostic(d, lines) for d in own])
+        )
+
+
+def _explored(checked: Checked, options: dict) -> list[Diagnostic]:
+    """Lint's layer 2 on the file's spec, within the bounds the editor gave: the
+    findings it adds to the static ones (a bound it stops at is a note)."""
+    from .analysis import explore
+    from .analysis.lint import silenced, static
+    from .lang.compiler import compile_document
+    from .lang.variants import resolve
+
+    fields = {k: v for k, v in options.items() if k in explore.Bounds.__dataclass_fields__}
+    try:
+        spec = compile_document(resolve(checked.doc))
+        bounds = explore.Bounds(**{"timeout": 30.0, "max_states": 20_000, **fields})
+        found = explore.confirm(spec, static(spec), explore.explore(spec, bounds))
+    except (SpecError, explore.Timeout, explore.OutOfMemory, TypeError, ValueError) as exc:
+        span = checked.doc.span(())
+        return [Diagnostic("RL203", f"exploration gave no result: {exc}", span, "info")]
+    lines = checked.doc.lines
+    return [
+        Diagnostic(f.code, f.message, f.span, f.severity, f.hint)
+        for f in found
+        if f.layer == 2 and not silenced(f, lines)
+    ]
 
 
 def _did_close(ls: Server, params: T.DidCloseTextDocumentParams):
@@ -404,6 +448,7 @@ def _semantic_tokens(ls: Server, params: T.SemanticTokensParams):
 
 
 FEATURES = (  # method, handler, options
+    (T.INITIALIZE, _initialize, None),
     (T.TEXT_DOCUMENT_DID_OPEN, _did_open, None),
     (T.TEXT_DOCUMENT_DID_CHANGE, _did_change, None),
     (T.TEXT_DOCUMENT_DID_SAVE, _did_save, None),

@@ -31,9 +31,10 @@ def where(text: str, needle: str, after: str = "", shift: int = 0) -> T.Position
     return T.Position(line, offset - (text.rfind("\n", 0, offset) + 1))
 
 
-def session(script):
-    """Run `script(client, published)` against a fresh server; published maps a uri to
-    the list of diagnostic lists the server sent for it, in order."""
+def session(script, options=None):
+    """Run `script(client, published)` against a fresh server (initialized with these
+    initializationOptions); published maps a uri to the list of diagnostic lists the
+    server sent for it, in order."""
 
     async def run():
         client = LanguageClient("rulespec-tests", "1")
@@ -47,7 +48,9 @@ def session(script):
         try:
             await client.initialize_async(
                 T.InitializeParams(
-                    capabilities=T.ClientCapabilities(), root_uri=from_fs_path(str(ROOT))
+                    capabilities=T.ClientCapabilities(),
+                    root_uri=from_fs_path(str(ROOT)),
+                    initialization_options=options,
                 )
             )
             client.initialized(T.InitializedParams())
@@ -323,3 +326,27 @@ def test_hover_explains_a_code_a_comment_silences_and_a_ruling():
     lint, rs, ruling = session(script)
     assert lint.startswith("**RL107**: trigger cycle") and rs.startswith("**RS212**: a name")
     assert ruling.startswith("**TTG-6** ") and len(ruling) > 30
+
+
+LOOPING = TEXT.replace(  # the refill draws into the discard pile: the hand stays empty
+    "effect: move(top(draw_pile, refill_size), hand(p))",
+    "effect: move(top(draw_pile, refill_size), discard_pile)",
+)
+
+
+@pytest.mark.parametrize("explore", [None, {"depth": 6, "max_states": 5000}])
+def test_exploration_runs_on_save_when_the_editor_asks_for_it(explore):
+    async def script(client, published):
+        open_doc(client, SPEC, LOOPING)
+        typed = await wait_for(published, URI, 1)
+        client.text_document_did_save(T.DidSaveTextDocumentParams(T.TextDocumentIdentifier(URI)))
+        saved = await wait_for(published, URI, 2)
+        if explore:
+            saved = await wait_for(published, URI, 3, timeout=30)
+        return typed, saved
+
+    typed, saved = session(script, {"explore": explore} if explore else None)
+    static = {d.code for d in typed}
+    assert "RL107" in static and not static & {"RL201", "RL202"}  # layer 1 only as you type
+    found = {d.code for d in saved}
+    assert found >= {"RL201", "RL202"} if explore else found == static
