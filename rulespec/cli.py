@@ -1291,20 +1291,31 @@ def _chosen_findings(args, findings) -> list:
     select = _codes(args.select) if args.select is not None else args.config.select or ()
     ignore = _codes(args.ignore) if args.ignore is not None else args.config.ignore or ()
     findings = [
-        dataclasses.replace(f, severity=args.config.severity.get(f.code, f.severity))
+        f
+        if _unloadable(f)
+        else dataclasses.replace(f, severity=args.config.severity.get(f.code, f.severity))
         for f in findings
     ]
     findings = [
         f
         for f in findings
-        if (not select or any(f.code.startswith(c) for c in select))
-        and not any(f.code.startswith(c) for c in ignore)
+        if _unloadable(f)
+        or (
+            (not select or any(f.code.startswith(c) for c in select))
+            and not any(f.code.startswith(c) for c in ignore)
+        )
     ]
     # a finding in a file that several of the specs share (a base and its variant) once
     unique = {
         (f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)
     }
     return sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
+
+
+def _unloadable(finding) -> bool:
+    """An RS error: the spec does not load. No selection, ignore list or severity setting
+    hides it or lowers it, so a spec that does not load always fails the run."""
+    return finding.code.startswith("RS") and finding.severity == "error"
 
 
 def _print_findings(args, findings, sources, out) -> None:

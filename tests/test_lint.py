@@ -560,6 +560,32 @@ def test_select_and_ignore_filter_by_code(tmp_path):
     assert codes("--select", "RL1", "--ignore", "RL106,RL108") == ["RL101"] * 3
 
 
+def test_a_spec_that_does_not_load_fails_whatever_the_selection(tmp_path, monkeypatch):
+    """Its RS errors are printed and fail the run (exit 1) whatever --select, --ignore,
+    --fail-on and the settings say: CI must never pass a broken spec."""
+    broken = TESTS / "broken" / "06_unknown_key_zone.yaml"
+    for extra in (
+        (),
+        ("--select", "RL1,RL2"),
+        ("--ignore", "RS"),
+        ("--select", "RL105", "--ignore", "RS101"),
+    ):
+        code, out, _ = cli("lint", broken, "--format", "json", *extra)
+        assert code == 1, extra
+        assert [(f["code"], f["severity"], f["line"]) for f in json.loads(out)] == [
+            ("RS101", "error", 22)
+        ], extra
+    code, out, _ = cli("lint", broken, "--select", "RL1")
+    assert code == 1 and "error RS101: unknown key 'orderd'" in out
+    assert out.splitlines()[-1] == "1 spec(s) linted: 1 error(s), 0 warning(s), 0 note(s)"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rulespec.toml").write_text(
+        '[lint]\nselect = ["RL1", "RL2"]\nseverity = {RS101 = "info"}\n'
+    )
+    code, out, _ = cli("lint", broken, "--format", "json")
+    assert code == 1 and [f["severity"] for f in json.loads(out)] == ["error"]
+
+
 def test_suppression_is_per_line_and_per_code(tmp_path):
     """`# rulespec: ignore[...]` silences only its own codes on its own line."""
     spec = _derived(tmp_path, "ttg_no_end_conditions")
