@@ -108,6 +108,7 @@ class _Exit(Exception):
 
 MAX_MATCH = 10_000  # run --games: a result per game is kept, for the tally and --format json
 MAX_GAMES = config.MAX_GAMES  # simulate --games, lint and diff --simulate
+LINT_GAMES = 100  # lint --simulate without a number
 SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256  # simulate --workers: processes
 BAR = 20  # characters of a progress bar
@@ -333,8 +334,11 @@ def _parser() -> argparse.ArgumentParser:
         "--simulate",
         type=_whole(0, MAX_GAMES),
         metavar="N",
+        nargs="?",
+        const=LINT_GAMES,
         default=0,
-        help="layer 3: coverage over N seeded games (random agents by default)",
+        help=f"layer 3: coverage over N seeded games (random agents by default; "
+        f"{LINT_GAMES} when N is left out)",
     )
     _simulation_options(lint)
     _formats(lint, "json", "sarif", "github")
@@ -1007,7 +1011,7 @@ def _simulate(args, out, err) -> int:
     return 0
 
 
-def _played(args, job, games: int, err, into=None):
+def _played(args, job, games: int, err, into=None, seed=None):
     """The tally of `games` seeded games of the job (added to `into`, when given, as
     they end), played as --workers and --dask say, with a progress line on a terminal.
     A cluster that cannot play them is a usage error."""
@@ -1024,7 +1028,8 @@ def _played(args, job, games: int, err, into=None):
     into = simulation.Tally() if into is None else into
     progress = _progress(err, games) if _terminal(err) else None
     try:
-        return simulation.simulate(job, games, args.seed, args.workers, progress, args.dask, into)
+        seed = args.seed if seed is None else seed
+        return simulation.simulate(job, games, seed, args.workers, progress, args.dask, into)
     except simulation.ClusterError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -1276,13 +1281,35 @@ def _explored(args, spec, path, layer1, err) -> list:
 
 
 def _covered(args, spec, path, err) -> list:
-    """Layer 3: what --simulate's games never reach."""
+    """Layer 3: what --simulate's games never reach. The first games (PROBE_GAMES)
+    come first: when they loop, lint reports it and plays no more; when most of
+    random agents' games hit the turn limit, the play checks run on greedy games."""
     from .analysis import coverage, simulation
 
-    agents = _check_agents(args, spec, spec.default_players, path)
-    job = simulation.job(path, spec.default_players, agents, None, tuple(args.variant))
-    played = _played(args, job, args.simulate, err)
-    return coverage.coverage(spec, args.simulate, agents, args.seed, played)
+    n, games = spec.default_players, args.simulate
+    agents = _check_agents(args, spec, n, path)
+    job = simulation.job(path, n, agents, None, tuple(args.variant))
+    first = min(games, coverage.PROBE_GAMES)
+    played = _played(args, job, first, err)
+    if coverage.looped(played):
+        return coverage.coverage(spec, first, agents, args.seed, played, stopped=first < games)
+    # the default agents only: `--agents random,random,...` asks for random games, no rerun
+    default = args.agents == "random"
+    if default and spec.evaluation is not None and coverage.mostly_limited(played):
+        greedy = min(games, coverage.GREEDY_RERUN)
+        again = _played(
+            args, simulation.job(path, n, ("greedy",), None, tuple(args.variant)), greedy, err
+        )
+        note = coverage.rerun_note(spec, first, agents, played, greedy, again)
+        limited = coverage.limit_note(spec, first, agents, played)
+        before = frozenset(played.fired.keys() | played.called)  # reachable all the same
+        checks = coverage.coverage(
+            spec, greedy, ("greedy",), args.seed, again, limits=False, fired_before=before
+        )
+        return [note, limited, *checks]
+    if first < games:
+        _played(args, job, games - first, err, into=played, seed=args.seed + first)
+    return coverage.coverage(spec, games, agents, args.seed, played)
 
 
 def _chosen_findings(args, findings) -> list:

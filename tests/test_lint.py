@@ -294,13 +294,32 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
 
 def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
     """Random agents finish none of 5 games of the reverse variant of Pirates Wild, so
-    the completion never fires in them; greedy agents finish, and it is not reported."""
+    the completion never fires in them: lint says so, and plays its checks on greedy
+    games, which finish, and the completion is not reported."""
     variant = ROOT / "games" / "variants" / "pirates_wild" / "reverse.yaml"
     code, out, _ = cli("lint", variant, "--simulate", "5", "--format", "json")
     assert code == 0
     assert [(f["code"], f["message"]) for f in json.loads(out)] == [
-        ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)")
+        ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)"),
+        (
+            "RL303",
+            "5 of 5 random 4-player games hit the turn limit (2000): their agents rarely "
+            "finish this game, so the play checks ran on 5 greedy games instead, which all "
+            "ended by a rule",
+        ),
     ]
+    # agents asked for by name are used as given, and judged with the greedy retry
+    code, out, _ = cli(
+        "lint",
+        variant,
+        "--simulate",
+        "5",
+        "--agents",
+        "random,random,random,random",
+        "--format",
+        "json",
+    )
+    assert [f["code"] for f in json.loads(out)] == ["RL302"]
 
 
 def test_without_an_evaluation_only_random_games_are_played():
@@ -323,7 +342,7 @@ def test_simulation_names_the_looping_rule(tmp_path):
     assert (code, f["layer"]) == (1, 3)
     assert f["message"] == (
         "2 of 2 random 4-player games stopped without an end (trigger_loop in "
-        "trigger 'new_voyage'); first seed 0"
+        "trigger 'new_voyage'); seeds 0, 1 reproduce it"
     )
 
 
@@ -778,3 +797,21 @@ def test_graph_json(ttg_graph):
     assert ("action:kraken", "moves_to", "zone:set_aside") in edges
     assert ("trigger:refill_empty_hand", "feeds", "end:coin_win") in edges
     assert len(data["edges"]) == ttg_graph.number_of_edges()
+
+
+def test_a_loop_shown_by_play_stops_the_simulation_fast(tmp_path):
+    """A never-ending dealer loop: lint --simulate 100 reports it, with the seeds that
+    reproduce it, after the first 20 games, and plays no more (the issue asks under
+    30 s; on an idle machine it takes about 2)."""
+    import time
+
+    spec = _derived(tmp_path, "bj_dealer_hits_any_ace")
+    started = time.monotonic()
+    code, out, _ = cli("lint", spec, "--simulate", "100", "--format", "json")
+    assert time.monotonic() - started < 30
+    [f] = json.loads(out)
+    assert code == 1 and (f["code"], f["layer"]) == ("RL201", 3)
+    assert f["message"].startswith("20 of 20 random 3-player games stopped without an end")
+    assert f["message"].endswith(
+        "seeds 0, 1, 2, 3, 4 reproduce it; lint played no more than these 20 games"
+    )

@@ -1108,6 +1108,7 @@ CODES = {
     "RL203": "not found within the exploration bounds, or the search stopped at them",
     "RL301": "a rule that never fired in simulation",
     "RL302": "simulated games that hit the turn limit",
+    "RL303": "random games that never finish: play checks rerun with greedy agents",
 }
 
 
