@@ -1103,6 +1103,7 @@ CODES = {
     "RL112": "a condition that holds from the start, or once a counter is set",
     "RL113": "a deal larger than the deck",
     "RL114": "procedure or condition never called",
+    "RL115": "a loop whose body cannot make its condition false",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
@@ -1113,8 +1114,10 @@ CODES = {
 
 
 def static(spec: ir.Spec) -> list[Finding]:
+    from . import progress  # its checks build on this module's
+
     an = Analysis(spec)
-    return [f for check in CHECKS for f in check(an)]
+    return [f for check in (*CHECKS, *progress.CHECKS) for f in check(an)]
 
 
 _IGNORE = re.compile(r"rulespec:\s*ignore\[([A-Z0-9, ]+)\]")
