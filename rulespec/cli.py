@@ -348,6 +348,11 @@ def _parser() -> argparse.ArgumentParser:
         help="exit 1 when a finding has at least this severity (default: lint.fail-on "
         "in the config, else error)",
     )
+    lint.add_argument(
+        "--players",
+        type=_whole(1),
+        help="--simulate's games at this player count only (default: spread over every count)",
+    )
     lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
 
@@ -1281,35 +1286,64 @@ def _explored(args, spec, path, layer1, err) -> list:
 
 
 def _covered(args, spec, path, err) -> list:
-    """Layer 3: what --simulate's games never reach. The first games (PROBE_GAMES)
-    come first: when they loop, lint reports it and plays no more; when most of
-    random agents' games hit the turn limit, the play checks run on greedy games."""
+    """Layer 3: what --simulate's games never reach, spread over the player counts the
+    spec allows (--players: one). The first games (PROBE_GAMES) come first: when they
+    loop, lint reports it and plays no more; when most of the default random agents'
+    games hit the turn limit, the play checks run on greedy games instead."""
+    from .analysis import coverage
+
+    counts = _lint_counts(args, spec, path)
+    agents = _check_agents(args, spec, counts[0], path)
+    games = args.simulate
+    first = min(games, coverage.PROBE_GAMES)
+    runs = _spread(args, spec, path, counts, agents, first, err)
+    if coverage.looped(runs):
+        return coverage.coverage_of(spec, runs, agents, stopped=first < games)
+    default = args.agents == "random"  # `--agents random,...` asks for random games, rerun or not
+    if default and spec.evaluation is not None and coverage.mostly_limited(runs):
+        again = _spread(
+            args, spec, path, counts, ("greedy",), min(games, coverage.GREEDY_RERUN), err
+        )
+        before = frozenset().union(*(r.tally.fired.keys() | r.tally.called for r in runs))
+        return [
+            coverage.rerun_note(spec, runs, agents, again),
+            coverage.limit_note(spec, runs, agents),
+            *coverage.coverage_of(spec, again, ("greedy",), limits=False, fired_before=before),
+        ]
+    if first < games:
+        _spread(args, spec, path, counts, agents, games - first, err, runs)
+    return coverage.coverage_of(spec, runs, agents)
+
+
+def _lint_counts(args, spec, path) -> list[int]:
+    """The player counts lint --simulate plays: --players, the count a per-seat list of
+    --agents names, or every count the spec allows."""
+    if args.players is not None:
+        if not spec.min_players <= args.players <= spec.max_players:
+            raise UsageError(
+                f"{path}: {spec.name} is for {_player_range(spec)}, not {args.players}"
+            )
+        return [args.players]
+    if "," in args.agents:
+        return [spec.default_players]
+    return list(range(spec.min_players, spec.max_players + 1))
+
+
+def _spread(args, spec, path, counts, agents, games, err, runs=None) -> list:
+    """`games` seeded games spread over the player counts (the first counts get one
+    more when they do not divide evenly), each count's seeds from --seed on; with
+    `runs`, added to them, each count's seeds going on from where its run stopped."""
     from .analysis import coverage, simulation
 
-    n, games = spec.default_players, args.simulate
-    agents = _check_agents(args, spec, n, path)
-    job = simulation.job(path, n, agents, None, tuple(args.variant))
-    first = min(games, coverage.PROBE_GAMES)
-    played = _played(args, job, first, err)
-    if coverage.looped(played):
-        return coverage.coverage(spec, first, agents, args.seed, played, stopped=first < games)
-    # the default agents only: `--agents random,random,...` asks for random games, no rerun
-    default = args.agents == "random"
-    if default and spec.evaluation is not None and coverage.mostly_limited(played):
-        greedy = min(games, coverage.GREEDY_RERUN)
-        again = _played(
-            args, simulation.job(path, n, ("greedy",), None, tuple(args.variant)), greedy, err
-        )
-        note = coverage.rerun_note(spec, first, agents, played, greedy, again)
-        limited = coverage.limit_note(spec, first, agents, played)
-        before = frozenset(played.fired.keys() | played.called)  # reachable all the same
-        checks = coverage.coverage(
-            spec, greedy, ("greedy",), args.seed, again, limits=False, fired_before=before
-        )
-        return [note, limited, *checks]
-    if first < games:
-        _played(args, job, games - first, err, into=played, seed=args.seed + first)
-    return coverage.coverage(spec, games, agents, args.seed, played)
+    runs = runs or [coverage.Run(n, 0, simulation.Tally(), args.seed) for n in counts]
+    share, extra = divmod(games, len(counts))
+    for i, run in enumerate(runs):
+        more = share + (i < extra)
+        if more:
+            job = simulation.job(path, run.players, tuple(agents), None, tuple(args.variant))
+            _played(args, job, more, err, into=run.tally, seed=args.seed + run.games)
+            run.games += more
+    return runs
 
 
 def _chosen_findings(args, findings) -> list:

@@ -300,12 +300,12 @@ def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
     code, out, _ = cli("lint", variant, "--simulate", "5", "--format", "json")
     assert code == 0
     assert [(f["code"], f["message"]) for f in json.loads(out)] == [
-        ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)"),
+        ("RL302", "4 of 5 random games of 3 to 4 players hit the turn limit (2000)"),
         (
             "RL303",
-            "5 of 5 random 4-player games hit the turn limit (2000): their agents rarely "
-            "finish this game, so the play checks ran on 5 greedy games instead, which all "
-            "ended by a rule",
+            "4 of 5 random games of 3 to 4 players hit the turn limit (2000): their agents "
+            "rarely finish this game, so the play checks ran on 5 greedy games instead, which "
+            "all ended by a rule",
         ),
     ]
     # agents asked for by name are used as given, and judged with the greedy retry
@@ -329,20 +329,29 @@ def test_without_an_evaluation_only_random_games_are_played():
     code, out, err = cli("lint", spec, "--simulate", "3", "--select", "RL301", "--format", "json")
     assert (code, err) == (0, "")
     assert [f["message"] for f in json.loads(out)] == [
-        "reaction 'block' never fired in 3 random 3-player games",
-        "end condition 'dry' never fired in 3 random 3-player games",
+        "reaction 'block' never fired in 3 random games of 2 to 4 players",
+        "end condition 'dry' never fired in 3 random games of 2 to 4 players",
     ]
 
 
 def test_simulation_names_the_looping_rule(tmp_path):
     """Layer 3's RL201 says which rule looped, as layer 2's does."""
     spec = _derived(tmp_path, "pw_voyage_forgets_the_discard_simulated")
-    code, out, _ = cli("lint", spec, "--simulate", "2", "--select", "RL201", "--format", "json")
+    code, out, _ = cli(
+        "lint", spec, "--simulate", "2", "--players", "4", "--select", "RL201", "--format", "json"
+    )
     [f] = json.loads(out)
     assert (code, f["layer"]) == (1, 3)
     assert f["message"] == (
         "2 of 2 random 4-player games stopped without an end (trigger_loop in "
         "trigger 'new_voyage'); seeds 0, 1 reproduce it"
+    )
+    # spread over the player counts (no --players), it says at which counts
+    code, out, _ = cli("lint", spec, "--simulate", "4", "--select", "RL201", "--format", "json")
+    [f] = json.loads(out)
+    assert f["message"] == (
+        "4 of 4 random games of 2 to 4 players stopped without an end (trigger_loop in "
+        "trigger 'new_voyage'), at every player count; seeds 0, 1 with 2 players reproduce it"
     )
 
 
@@ -811,7 +820,21 @@ def test_a_loop_shown_by_play_stops_the_simulation_fast(tmp_path):
     assert time.monotonic() - started < 30
     [f] = json.loads(out)
     assert code == 1 and (f["code"], f["layer"]) == ("RL201", 3)
-    assert f["message"].startswith("20 of 20 random 3-player games stopped without an end")
-    assert f["message"].endswith(
-        "seeds 0, 1, 2, 3, 4 reproduce it; lint played no more than these 20 games"
+    assert f["message"] == (
+        "20 of 20 random games of 1 to 6 players stopped without an end (effect_loop in "
+        "trigger 'all_played'), at every player count; seeds 0, 1, 2, 3 with 1 player "
+        "reproduce it; lint played no more games of this spec"
     )
+
+
+def test_simulation_spreads_over_the_player_counts_unless_players_says_one():
+    spec = TESTS / "valid" / "coin_grab.yaml"  # 2 to 4 players
+
+    def messages(*extra):
+        out = cli("lint", spec, "--simulate", "3", "--select", "RL301", "--format", "json", *extra)
+        return [f["message"] for f in json.loads(out[1])]
+
+    assert messages()[0].endswith("in 3 random games of 2 to 4 players")
+    assert messages("--players", "2")[0].endswith("in 3 random 2-player games")
+    code, _, err = cli("lint", spec, "--simulate", "3", "--players", "9")
+    assert code == 2 and "is for 2 to 4 players, not 9" in err
