@@ -527,7 +527,7 @@ def test_front_end_errors_are_findings_of_layer_0(tmp_path):
 
 def test_sarif_shape(tmp_path):
     spec = _derived(tmp_path, "ttg_no_end_conditions")
-    code, out, _ = cli("lint", spec, "--format", "sarif")
+    code, out, _ = cli("lint", spec, "--format", "sarif", "--ignore", "RL116")
     assert code == 1
     sarif = json.loads(out)
     assert sarif["version"] == "2.1.0" and "sarif" in sarif["$schema"]
@@ -575,17 +575,17 @@ def test_select_and_ignore_filter_by_code(tmp_path):
             f["code"] for f in json.loads(cli("lint", spec, "--format", "json", *extra)[1])
         )
 
-    everything = ["RL101", "RL101", "RL101", "RL106", "RL108"]
+    everything = ["RL101", "RL101", "RL101", "RL106", "RL108", "RL116"]
     assert codes() == everything
     assert codes("--select", "RL106") == ["RL106"]
     assert codes("--select", "RL101") == ["RL101"] * 3
     assert codes("--select", "RL1") == everything  # a prefix
     assert codes("--select", "RL106,RL101") == ["RL101", "RL101", "RL101", "RL106"]
     assert codes("--select", "RL2") == []
-    assert codes("--ignore", "RL101") == ["RL106", "RL108"]
-    assert codes("--ignore", "RL10") == []
-    assert codes("--ignore", " RL106 , RL101 ") == ["RL108"]
-    assert codes("--select", "RL1", "--ignore", "RL106,RL108") == ["RL101"] * 3
+    assert codes("--ignore", "RL101") == ["RL106", "RL108", "RL116"]
+    assert codes("--ignore", "RL10") == ["RL116"]
+    assert codes("--ignore", " RL106 , RL101 ") == ["RL108", "RL116"]
+    assert codes("--select", "RL1", "--ignore", "RL106,RL108") == ["RL101"] * 3 + ["RL116"]
 
 
 def test_a_spec_that_does_not_load_fails_whatever_the_selection(tmp_path, monkeypatch):
@@ -626,7 +626,7 @@ def test_suppression_is_per_line_and_per_code(tmp_path):
     got = sorted(
         (f["code"], f["line"]) for f in json.loads(cli("lint", spec, "--format", "json")[1])
     )
-    assert got == [("RL101", 26), ("RL101", 37), ("RL108", 95)]
+    assert got == [("RL101", 26), ("RL101", 37), ("RL108", 95), ("RL116", 36)]
 
 
 # --- the graph ------------------------------------------------------------------------------

@@ -1104,6 +1104,7 @@ CODES = {
     "RL113": "a deal larger than the deck",
     "RL114": "procedure or condition never called",
     "RL115": "a loop whose body cannot make its condition false",
+    "RL116": "a counter changed but never read",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

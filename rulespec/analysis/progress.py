@@ -9,6 +9,7 @@ findings, as lint's own checks do; lint.static runs them after its own.
   condition reads: a count that the body only raises cannot fall below a threshold,
   a zone it never touches cannot change. Such a loop, once entered, runs until the
   runtime stops it (effect_loop).
+- RL116: a counter that rules change and nothing reads: its changes are silent.
 """
 
 from __future__ import annotations
@@ -124,4 +125,28 @@ def _counted(e):
     return None
 
 
-CHECKS = (check_loops,)
+def check_write_only(an: Analysis):
+    """RL116: a counter that rules change and nothing reads: no condition, effect,
+    evaluation, turn order or other counter's initial value uses its value."""
+    read = set(an.outside.reads)
+    changed = set()
+    for cond, eff in an.touches.values():
+        read |= cond.reads | eff.reads
+        changed |= set(eff.changes)
+    for _nid, part in graphs.definitions(an.spec):
+        t = graphs.touches_of(part.when if isinstance(part, ir.Condition) else part.effect)
+        read |= t.reads
+    for c in an.spec.counters:
+        if c.name in changed and ("counter", c.name) not in read:
+            yield Finding(
+                "RL116",
+                "warning",
+                f"counter '{c.name}' is changed, but nothing reads it: no condition, "
+                "effect or evaluation uses its value",
+                c.span,
+                hint="compare it where the rules say so (an end condition, a threshold), "
+                "or remove it and the statements that change it",
+            )
+
+
+CHECKS = (check_loops, check_write_only)
