@@ -169,7 +169,7 @@ CLASSES = {
 }
 # The rates recorded when the corpus was written; a change of lint that lowers the
 # first or raises the others fails here (raise the floor when lint gets better).
-DETECTION_FLOOR = 41 / 46
+DETECTION_FLOOR = 0.9  # issue 31: at least 90 %
 WARNINGS_ON_LEGITIMATE_CEILING = 0.0
 
 
