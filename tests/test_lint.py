@@ -838,3 +838,17 @@ def test_simulation_spreads_over_the_player_counts_unless_players_says_one():
     assert messages("--players", "2")[0].endswith("in 3 random 2-player games")
     code, _, err = cli("lint", spec, "--simulate", "3", "--players", "9")
     assert code == 2 and "is for 2 to 4 players, not 9" in err
+
+
+# --- the clean corpus ---------------------------------------------------------------------
+
+CLEAN = sorted((TESTS / "lint" / "clean").glob("*.yaml")) + sorted((ROOT / "games").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("spec", CLEAN, ids=[p.stem for p in CLEAN])
+def test_a_correct_spec_draws_no_warning(spec):
+    """Correct specs of card games (tests/lint/clean/, and the bundled games): lint
+    says nothing worse than a note, statically and with a shallow exploration."""
+    code, out, err = cli("lint", spec, "--explore", "--depth", "3", "--format", "json")
+    assert (code, err) == (0, "")
+    assert [f for f in json.loads(out) if f["severity"] != "info"] == []
