@@ -351,7 +351,8 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--players",
         type=_whole(1),
-        help="--simulate's games at this player count only (default: spread over every count)",
+        help="--simulate's games at this player count only (default: spread over every "
+        "count), and --explore's games (default: 2, or the spec's least)",
     )
     lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
@@ -1262,7 +1263,9 @@ def _explored(args, spec, path, layer1, err) -> list:
     """Layer 2: the static findings exploring the game's states confirms, and its own."""
     from .analysis import explore
 
+    players = _lint_counts(args, spec, path)[0] if args.players is not None else 2
     bounds = explore.Bounds(
+        players=players,
         depth=args.depth,
         max_states=args.max_states,
         timeout=args.timeout,

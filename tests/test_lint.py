@@ -852,3 +852,13 @@ def test_a_correct_spec_draws_no_warning(spec):
     code, out, err = cli("lint", spec, "--explore", "--depth", "3", "--format", "json")
     assert (code, err) == (0, "")
     assert [f for f in json.loads(out) if f["severity"] != "info"] == []
+
+
+def test_explore_plays_the_player_count_asked_for():
+    spec = TESTS / "valid" / "coin_grab.yaml"  # 2 to 4 players
+    code, out, _ = cli(
+        "lint", spec, "--explore", "--depth", "2", "--players", "4", "--format", "json"
+    )
+    assert code == 0 and "RL2" not in out
+    code, _, err = cli("lint", spec, "--explore", "--depth", "2", "--players", "5")
+    assert code == 2 and "is for 2 to 4 players, not 5" in err
