@@ -31,14 +31,15 @@ def check_loops(an: Analysis):
             if not isinstance(s, ir.While):
                 continue
             writes = _Writes(spec, s.body)
-            if writes.ends or not _stuck(spec, writes, s.cond, negated=False, depth=0):
+            stuck = None if writes.ends else _stuck(spec, writes, s.cond, negated=False, depth=0)
+            if stuck is None:
                 continue
             yield Finding(
                 "RL115",
                 "warning",
                 f"{nid.kind} '{nid.name}': once this loop's condition holds, its body "
                 "cannot make it false: the loop never ends (the game stops, effect_loop)",
-                s.cond.span,
+                stuck.span,
                 rules=(nid.name,),
                 hint="make the body change what the condition tests (move cards out of "
                 "the zone it counts, change the counter), or test what the body changes",
@@ -81,38 +82,41 @@ class _Writes:
         return any(isinstance(x, ir.Local) and x.name in self.locals for x in ir.walk(e))
 
 
-def _stuck(spec, w: _Writes, e, negated: bool, depth: int) -> bool:
-    """Once `e` (`not e` when negated) holds, can the block never make it false?
-    True only when that is certain; False when it may, or when it is not known."""
+def _stuck(spec, w: _Writes, e, negated: bool, depth: int):
+    """Once `e` (`not e` when negated) holds, can the block never make it false? The
+    part that holds it (a side of an `or`) when that is certain; None when the block
+    may make it false, or when that is not known."""
     if depth > 8:
-        return False
+        return None
     if not w.touch(e):
-        return True  # nothing it reads changes
+        return e  # nothing it reads changes
     if isinstance(e, ir.Unary) and e.op == "not":
-        return _stuck(spec, w, e.operand, not negated, depth + 1)
+        return e if _stuck(spec, w, e.operand, not negated, depth + 1) is not None else None
     if isinstance(e, ir.Binary) and e.op in ("and", "or"):
         # `a or b` holds on while either side is stuck holding; `a and b` while both are
         either = (e.op == "or") != negated
         sides = [_stuck(spec, w, x, negated, depth + 1) for x in (e.left, e.right)]
-        return any(sides) if either else all(sides)
+        if either:
+            return next((x for x in sides if x is not None), None)
+        return e if None not in sides else None
     if not isinstance(e, ir.Binary) or e.op not in _NEGATED:
-        return False
+        return None
     test = e
-    if isinstance(e.right, (ir.Call, ir.Aggregate)) and not isinstance(
-        e.left, (ir.Call, ir.Aggregate)
-    ):
+    calls = (ir.Call, ir.Aggregate)
+    if isinstance(e.right, calls) and not isinstance(e.left, calls):
         test = ir.Binary(e.span, e.type, _MIRROR[e.op], e.right, e.left)
     op = _NEGATED[test.op] if negated else test.op
     counted = _counted(test.left)
     if counted is None or w.touch(test.right) or w.anywhere:
-        return False
+        return None
     zones = graphs.zones_in(counted)
     if w.touch(counted) and zones & w.moves_from and zones & w.moves_to:
-        return False  # it may move either way
+        return None  # it may move either way
     grows = not zones & w.moves_from  # the count can only rise (or stay)
     shrinks = not zones & w.moves_to
     # once `count > k` holds, a count that only rises keeps it; `count < k`, one that only falls
-    return (op in (">", ">=") and grows) or (op in ("<", "<=") and shrinks)
+    held = (op in (">", ">=") and grows) or (op in ("<", "<=") and shrinks)
+    return e if held else None
 
 
 def _counted(e):
