@@ -426,10 +426,11 @@ class StatementCompiler:
         loop: tuple = ()
 
         def while_(g, env):
-            if g.count_loop_pass() and cond(g, env):
+            if g.count_loop_pass(loop_id, env) and cond(g, env):
                 g._stack.append(Frame(loop, env))
 
         loop = self.register(body + (while_,))
+        loop_id = id(loop)
         return while_
 
     def _pause_ProcedureCall(self, s: ir.ProcedureCall):

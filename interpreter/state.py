@@ -51,6 +51,7 @@ from .table import Table
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
 MAX_GROUPS = 10_000  # groups of cards one action's offer may look at (`count`)
+LOOP_PROBE = 512  # `while` passes between two checks that a pass changed something
 _READ_ONLY: dict = {}  # the bindings of code that reads none (conditions never write theirs)
 
 
@@ -83,6 +84,7 @@ class State(Table):
             0,
         )  # the loop guards, per turn
         self._choices = 0  # choices applied, chance included: the game's length in steps
+        self._probe: tuple | None = None  # a loop's pass, to compare with its next
         self._fired: dict[str, int] = {}  # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
         self._called: dict[str, int] = {}  # how often each procedure was called
@@ -615,13 +617,29 @@ class State(Table):
             player, kind, options, resume, env, weights, sample, data, asking
         )
 
-    def count_loop_pass(self) -> bool:
-        """A `while` loop's pass; False (and the game ends as effect_loop) past the bound."""
+    def count_loop_pass(self, loop: int = 0, env: dict | None = None) -> bool:
+        """A `while` loop's pass (`loop` names the loop, `env` its locals); False (and
+        the game ends as effect_loop) past MAX_PASSES, or at once when a pass changed
+        nothing: every LOOP_PROBE passes, one pass is compared with the loop's next, and
+        a pass that moved no card, changed no counter, local or memory and met no choice
+        (chance's included) leaves the loop where it was, so it would run forever. A
+        loop that makes no progress stops after about LOOP_PROBE passes, not MAX_PASSES."""
         self._passes += 1
         if self._passes > MAX_PASSES:
             self._log("error", message="a loop ran too long without a choice")
             self.finish((), "effect_loop")
             return False
+        probe = self._passes % LOOP_PROBE
+        if probe <= 1 and self._passes > 1 and env is not None:
+            mark = (loop, self._version, self._choices, self._env_key(env))
+            if probe == 0:
+                self._probe = mark
+            elif mark == self._probe:
+                self._log(
+                    "error", message="a loop ran too long without a choice: a pass changed nothing"
+                )
+                self.finish((), "effect_loop")
+                return False
         return True
 
     def call(self, name: str, code: tuple, env: dict) -> None:

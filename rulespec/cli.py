@@ -110,6 +110,7 @@ class _Exit(Exception):
 
 MAX_MATCH = 10_000  # run --games: a result per game is kept, for the tally and --format json
 MAX_GAMES = config.MAX_GAMES  # simulate --games, lint and diff --simulate
+LINT_GAMES = 100  # lint --simulate without a number
 SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256  # simulate --workers: processes
 BAR = 20  # characters of a progress bar
@@ -335,8 +336,11 @@ def _parser() -> argparse.ArgumentParser:
         "--simulate",
         type=_whole(0, MAX_GAMES),
         metavar="N",
+        nargs="?",
+        const=LINT_GAMES,
         default=0,
-        help="layer 3: coverage over N seeded games (random agents by default)",
+        help=f"layer 3: coverage over N seeded games (random agents by default; "
+        f"{LINT_GAMES} when N is left out)",
     )
     _simulation_options(lint)
     _formats(lint, "json", "sarif", "github")
@@ -345,6 +349,12 @@ def _parser() -> argparse.ArgumentParser:
         choices=SEVERITIES,
         help="exit 1 when a finding has at least this severity (default: lint.fail-on "
         "in the config, else error)",
+    )
+    lint.add_argument(
+        "--players",
+        type=_whole(1),
+        help="--simulate's games at this player count only (default: spread over every "
+        "count), and --explore's games (default: 2, or the spec's least)",
     )
     lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
     lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
@@ -1051,7 +1061,7 @@ def _warn_turn_limit(tally, agents: str, err, side: str = "") -> None:
         )
 
 
-def _played(args, job, games: int, err, into=None):
+def _played(args, job, games: int, err, into=None, seed=None):
     """The tally of `games` seeded games of the job (added to `into`, when given, as
     they end), played as --workers and --dask say, with a progress line on a terminal.
     A cluster that cannot play them is a usage error."""
@@ -1068,7 +1078,8 @@ def _played(args, job, games: int, err, into=None):
     into = simulation.Tally() if into is None else into
     progress = _progress(err, games) if _terminal(err) else None
     try:
-        return simulation.simulate(job, games, args.seed, args.workers, progress, args.dask, into)
+        seed = args.seed if seed is None else seed
+        return simulation.simulate(job, games, seed, args.workers, progress, args.dask, into)
     except simulation.ClusterError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -1296,7 +1307,9 @@ def _explored(args, spec, path, layer1, err) -> list:
     """Layer 2: the static findings exploring the game's states confirms, and its own."""
     from .analysis import explore
 
+    players = _lint_counts(args, spec, path)[0] if args.players is not None else 2
     bounds = explore.Bounds(
+        players=players,
         depth=args.depth,
         max_states=args.max_states,
         timeout=args.timeout,
@@ -1320,13 +1333,64 @@ def _explored(args, spec, path, layer1, err) -> list:
 
 
 def _covered(args, spec, path, err) -> list:
-    """Layer 3: what --simulate's games never reach."""
+    """Layer 3: what --simulate's games never reach, spread over the player counts the
+    spec allows (--players: one). The first games (PROBE_GAMES) come first: when they
+    loop, lint reports it and plays no more; when most of the default random agents'
+    games hit the turn limit, the play checks run on greedy games instead."""
+    from .analysis import coverage
+
+    counts = _lint_counts(args, spec, path)
+    agents = _check_agents(args, spec, counts[0], path)
+    games = args.simulate
+    first = min(games, coverage.PROBE_GAMES)
+    runs = _spread(args, spec, path, counts, agents, first, err)
+    if coverage.looped(runs):
+        return coverage.coverage_of(spec, runs, agents, stopped=first < games)
+    default = args.agents == "random"  # `--agents random,...` asks for random games, rerun or not
+    if default and spec.evaluation is not None and coverage.mostly_limited(runs):
+        again = _spread(
+            args, spec, path, counts, ("greedy",), min(games, coverage.GREEDY_RERUN), err
+        )
+        before = frozenset().union(*(r.tally.fired.keys() | r.tally.called for r in runs))
+        return [
+            coverage.rerun_note(spec, runs, agents, again),
+            coverage.limit_note(spec, runs, agents),
+            *coverage.coverage_of(spec, again, ("greedy",), limits=False, fired_before=before),
+        ]
+    if first < games:
+        _spread(args, spec, path, counts, agents, games - first, err, runs)
+    return coverage.coverage_of(spec, runs, agents)
+
+
+def _lint_counts(args, spec, path) -> list[int]:
+    """The player counts lint --simulate plays: --players, the count a per-seat list of
+    --agents names, or every count the spec allows."""
+    if args.players is not None:
+        if not spec.min_players <= args.players <= spec.max_players:
+            raise UsageError(
+                f"{path}: {spec.name} is for {_player_range(spec)}, not {args.players}"
+            )
+        return [args.players]
+    if "," in args.agents:
+        return [spec.default_players]
+    return list(range(spec.min_players, spec.max_players + 1))
+
+
+def _spread(args, spec, path, counts, agents, games, err, runs=None) -> list:
+    """`games` seeded games spread over the player counts (the first counts get one
+    more when they do not divide evenly), each count's seeds from --seed on; with
+    `runs`, added to them, each count's seeds going on from where its run stopped."""
     from .analysis import coverage, simulation
 
-    agents = _check_agents(args, spec, spec.default_players, path)
-    job = simulation.job(path, spec.default_players, agents, None, tuple(args.variant))
-    played = _played(args, job, args.simulate, err)
-    return coverage.coverage(spec, args.simulate, agents, args.seed, played)
+    runs = runs or [coverage.Run(n, 0, simulation.Tally(), args.seed) for n in counts]
+    share, extra = divmod(games, len(counts))
+    for i, run in enumerate(runs):
+        more = share + (i < extra)
+        if more:
+            job = simulation.job(path, run.players, tuple(agents), None, tuple(args.variant))
+            _played(args, job, more, err, into=run.tally, seed=args.seed + run.games)
+            run.games += more
+    return runs
 
 
 def _chosen_findings(args, findings) -> list:
@@ -1335,20 +1399,31 @@ def _chosen_findings(args, findings) -> list:
     select = _codes(args.select) if args.select is not None else args.config.select or ()
     ignore = _codes(args.ignore) if args.ignore is not None else args.config.ignore or ()
     findings = [
-        dataclasses.replace(f, severity=args.config.severity.get(f.code, f.severity))
+        f
+        if _unloadable(f)
+        else dataclasses.replace(f, severity=args.config.severity.get(f.code, f.severity))
         for f in findings
     ]
     findings = [
         f
         for f in findings
-        if (not select or any(f.code.startswith(c) for c in select))
-        and not any(f.code.startswith(c) for c in ignore)
+        if _unloadable(f)
+        or (
+            (not select or any(f.code.startswith(c) for c in select))
+            and not any(f.code.startswith(c) for c in ignore)
+        )
     ]
     # a finding in a file that several of the specs share (a base and its variant) once
     unique = {
         (f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)
     }
     return sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
+
+
+def _unloadable(finding) -> bool:
+    """An RS error: the spec does not load. No selection, ignore list or severity setting
+    hides it or lowers it, so a spec that does not load always fails the run."""
+    return finding.code.startswith("RS") and finding.severity == "error"
 
 
 def _print_findings(args, findings, sources, out) -> None:

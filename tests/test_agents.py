@@ -199,7 +199,7 @@ def test_lint_simulate_names_the_agents_that_played():
         "lint", TTG, "--simulate", 3, "--agents", "first", "--seed", 5, "--workers", 2
     )
     assert code == 0
-    assert "never fired in 3 first 4-player games, nor in 3 greedy ones" in out
+    assert "never fired in 3 first games of 2 to 6 players, nor in 3 greedy ones" in out
 
 
 def _search_at_p1s_choice(iterations: int) -> tuple[Search, State]:

@@ -169,7 +169,7 @@ CLASSES = {
 }
 # The rates recorded when the corpus was written; a change of lint that lowers the
 # first or raises the others fails here (raise the floor when lint gets better).
-DETECTION_FLOOR = 41 / 46
+DETECTION_FLOOR = 0.9  # issue 31: at least 90 %
 WARNINGS_ON_LEGITIMATE_CEILING = 0.0
 
 
@@ -294,13 +294,32 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
 
 def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
     """Random agents finish none of 5 games of the reverse variant of Pirates Wild, so
-    the completion never fires in them; greedy agents finish, and it is not reported."""
+    the completion never fires in them: lint says so, and plays its checks on greedy
+    games, which finish, and the completion is not reported."""
     variant = ROOT / "games" / "variants" / "pirates_wild" / "reverse.yaml"
     code, out, _ = cli("lint", variant, "--simulate", "5", "--format", "json")
     assert code == 0
     assert [(f["code"], f["message"]) for f in json.loads(out)] == [
-        ("RL302", "5 of 5 random 4-player games hit the turn limit (2000)")
+        ("RL302", "4 of 5 random games of 3 to 4 players hit the turn limit (2000)"),
+        (
+            "RL303",
+            "4 of 5 random games of 3 to 4 players hit the turn limit (2000): their agents "
+            "rarely finish this game, so the play checks ran on 5 greedy games instead, which "
+            "all ended by a rule",
+        ),
     ]
+    # agents asked for by name are used as given, and judged with the greedy retry
+    code, out, _ = cli(
+        "lint",
+        variant,
+        "--simulate",
+        "5",
+        "--agents",
+        "random,random,random,random",
+        "--format",
+        "json",
+    )
+    assert [f["code"] for f in json.loads(out)] == ["RL302"]
 
 
 def test_without_an_evaluation_only_random_games_are_played():
@@ -310,20 +329,29 @@ def test_without_an_evaluation_only_random_games_are_played():
     code, out, err = cli("lint", spec, "--simulate", "3", "--select", "RL301", "--format", "json")
     assert (code, err) == (0, "")
     assert [f["message"] for f in json.loads(out)] == [
-        "reaction 'block' never fired in 3 random 3-player games",
-        "end condition 'dry' never fired in 3 random 3-player games",
+        "reaction 'block' never fired in 3 random games of 2 to 4 players",
+        "end condition 'dry' never fired in 3 random games of 2 to 4 players",
     ]
 
 
 def test_simulation_names_the_looping_rule(tmp_path):
     """Layer 3's RL201 says which rule looped, as layer 2's does."""
     spec = _derived(tmp_path, "pw_voyage_forgets_the_discard_simulated")
-    code, out, _ = cli("lint", spec, "--simulate", "2", "--select", "RL201", "--format", "json")
+    code, out, _ = cli(
+        "lint", spec, "--simulate", "2", "--players", "4", "--select", "RL201", "--format", "json"
+    )
     [f] = json.loads(out)
     assert (code, f["layer"]) == (1, 3)
     assert f["message"] == (
         "2 of 2 random 4-player games stopped without an end (trigger_loop in "
-        "trigger 'new_voyage'); first seed 0"
+        "trigger 'new_voyage'); seeds 0, 1 reproduce it"
+    )
+    # spread over the player counts (no --players), it says at which counts
+    code, out, _ = cli("lint", spec, "--simulate", "4", "--select", "RL201", "--format", "json")
+    [f] = json.loads(out)
+    assert f["message"] == (
+        "4 of 4 random games of 2 to 4 players stopped without an end (trigger_loop in "
+        "trigger 'new_voyage'), at every player count; seeds 0, 1 with 2 players reproduce it"
     )
 
 
@@ -499,7 +527,7 @@ def test_front_end_errors_are_findings_of_layer_0(tmp_path):
 
 def test_sarif_shape(tmp_path):
     spec = _derived(tmp_path, "ttg_no_end_conditions")
-    code, out, _ = cli("lint", spec, "--format", "sarif")
+    code, out, _ = cli("lint", spec, "--format", "sarif", "--ignore", "RL116")
     assert code == 1
     sarif = json.loads(out)
     assert sarif["version"] == "2.1.0" and "sarif" in sarif["$schema"]
@@ -547,17 +575,43 @@ def test_select_and_ignore_filter_by_code(tmp_path):
             f["code"] for f in json.loads(cli("lint", spec, "--format", "json", *extra)[1])
         )
 
-    everything = ["RL101", "RL101", "RL101", "RL106", "RL108"]
+    everything = ["RL101", "RL101", "RL101", "RL106", "RL108", "RL116"]
     assert codes() == everything
     assert codes("--select", "RL106") == ["RL106"]
     assert codes("--select", "RL101") == ["RL101"] * 3
     assert codes("--select", "RL1") == everything  # a prefix
     assert codes("--select", "RL106,RL101") == ["RL101", "RL101", "RL101", "RL106"]
     assert codes("--select", "RL2") == []
-    assert codes("--ignore", "RL101") == ["RL106", "RL108"]
-    assert codes("--ignore", "RL10") == []
-    assert codes("--ignore", " RL106 , RL101 ") == ["RL108"]
-    assert codes("--select", "RL1", "--ignore", "RL106,RL108") == ["RL101"] * 3
+    assert codes("--ignore", "RL101") == ["RL106", "RL108", "RL116"]
+    assert codes("--ignore", "RL10") == ["RL116"]
+    assert codes("--ignore", " RL106 , RL101 ") == ["RL108", "RL116"]
+    assert codes("--select", "RL1", "--ignore", "RL106,RL108") == ["RL101"] * 3 + ["RL116"]
+
+
+def test_a_spec_that_does_not_load_fails_whatever_the_selection(tmp_path, monkeypatch):
+    """Its RS errors are printed and fail the run (exit 1) whatever --select, --ignore,
+    --fail-on and the settings say: CI must never pass a broken spec."""
+    broken = TESTS / "broken" / "06_unknown_key_zone.yaml"
+    for extra in (
+        (),
+        ("--select", "RL1,RL2"),
+        ("--ignore", "RS"),
+        ("--select", "RL105", "--ignore", "RS101"),
+    ):
+        code, out, _ = cli("lint", broken, "--format", "json", *extra)
+        assert code == 1, extra
+        assert [(f["code"], f["severity"], f["line"]) for f in json.loads(out)] == [
+            ("RS101", "error", 22)
+        ], extra
+    code, out, _ = cli("lint", broken, "--select", "RL1")
+    assert code == 1 and "error RS101: unknown key 'orderd'" in out
+    assert out.splitlines()[-1] == "1 spec(s) linted: 1 error(s), 0 warning(s), 0 note(s)"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rulespec.toml").write_text(
+        '[lint]\nselect = ["RL1", "RL2"]\nseverity = {RS101 = "info"}\n'
+    )
+    code, out, _ = cli("lint", broken, "--format", "json")
+    assert code == 1 and [f["severity"] for f in json.loads(out)] == ["error"]
 
 
 def test_suppression_is_per_line_and_per_code(tmp_path):
@@ -572,7 +626,7 @@ def test_suppression_is_per_line_and_per_code(tmp_path):
     got = sorted(
         (f["code"], f["line"]) for f in json.loads(cli("lint", spec, "--format", "json")[1])
     )
-    assert got == [("RL101", 27), ("RL101", 38), ("RL108", 96)]
+    assert got == [("RL101", 27), ("RL101", 38), ("RL108", 96), ("RL116", 37)]
 
 
 # --- the graph ------------------------------------------------------------------------------
@@ -752,3 +806,59 @@ def test_graph_json(ttg_graph):
     assert ("action:kraken", "moves_to", "zone:set_aside") in edges
     assert ("trigger:refill_empty_hand", "feeds", "end:coin_win") in edges
     assert len(data["edges"]) == ttg_graph.number_of_edges()
+
+
+def test_a_loop_shown_by_play_stops_the_simulation_fast(tmp_path):
+    """A never-ending dealer loop: lint --simulate 100 reports it, with the seeds that
+    reproduce it, after the first 20 games, and plays no more (the issue asks under
+    30 s; on an idle machine it takes about 2)."""
+    import time
+
+    spec = _derived(tmp_path, "bj_dealer_hits_any_ace")
+    started = time.monotonic()
+    code, out, _ = cli("lint", spec, "--simulate", "100", "--format", "json", "--select", "RL2")
+    assert time.monotonic() - started < 30
+    [f] = json.loads(out)
+    assert code == 1 and (f["code"], f["layer"]) == ("RL201", 3)
+    assert f["message"] == (
+        "20 of 20 random games of 1 to 6 players stopped without an end (effect_loop in "
+        "trigger 'all_played'), at every player count; seeds 0, 1, 2, 3 with 1 player "
+        "reproduce it; lint played no more games of this spec"
+    )
+
+
+def test_simulation_spreads_over_the_player_counts_unless_players_says_one():
+    spec = TESTS / "valid" / "coin_grab.yaml"  # 2 to 4 players
+
+    def messages(*extra):
+        out = cli("lint", spec, "--simulate", "3", "--select", "RL301", "--format", "json", *extra)
+        return [f["message"] for f in json.loads(out[1])]
+
+    assert messages()[0].endswith("in 3 random games of 2 to 4 players")
+    assert messages("--players", "2")[0].endswith("in 3 random 2-player games")
+    code, _, err = cli("lint", spec, "--simulate", "3", "--players", "9")
+    assert code == 2 and "is for 2 to 4 players, not 9" in err
+
+
+# --- the clean corpus ---------------------------------------------------------------------
+
+CLEAN = sorted((TESTS / "lint" / "clean").glob("*.yaml")) + sorted((ROOT / "games").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("spec", CLEAN, ids=[p.stem for p in CLEAN])
+def test_a_correct_spec_draws_no_warning(spec):
+    """Correct specs of card games (tests/lint/clean/, and the bundled games): lint
+    says nothing worse than a note, statically and with a shallow exploration."""
+    code, out, err = cli("lint", spec, "--explore", "--depth", "3", "--format", "json")
+    assert (code, err) == (0, "")
+    assert [f for f in json.loads(out) if f["severity"] != "info"] == []
+
+
+def test_explore_plays_the_player_count_asked_for():
+    spec = TESTS / "valid" / "coin_grab.yaml"  # 2 to 4 players
+    code, out, _ = cli(
+        "lint", spec, "--explore", "--depth", "2", "--players", "4", "--format", "json"
+    )
+    assert code == 0 and "RL2" not in out
+    code, _, err = cli("lint", spec, "--explore", "--depth", "2", "--players", "5")
+    assert code == 2 and "is for 2 to 4 players, not 5" in err

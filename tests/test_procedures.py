@@ -10,12 +10,19 @@ from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
 from rulespec.analysis.coverage import coverage
 from rulespec.analysis.diff import changes
-from rulespec.analysis.lint import Analysis, static
+from rulespec.analysis.lint import Analysis
+from rulespec.analysis.lint import static as lint_static
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.effects import MAX_CALLS
 
 ROUTINES = (Path(__file__).resolve().parent / "valid" / "routines.yaml").read_text()
+
+
+def static(spec):
+    """Layer 1's findings, but RL116: these specs keep counters only for show
+    (`steals`, `lost`), which nothing reads."""
+    return [f for f in lint_static(spec) if f.code != "RL116"]
 
 
 def changed(*pairs) -> str:

@@ -96,3 +96,41 @@ def test_a_random_player_among_nobody_is_an_error_at_the_spec(tmp_path):
         f"nobody.yaml:{line}:7: error RS701: rule 'draw' failed here (LookupError: random_player() "
         "has no player to pick from)" in err
     )
+
+
+BLACKJACK = Path(__file__).resolve().parent.parent / "games" / "blackjack.yaml"
+
+
+def dealer_hits_any_ace() -> str:
+    """Blackjack with a house rule written wrong: the dealer hits any hand holding an
+    ace, so once the shoe and the discard are drawn out it draws nothing, forever."""
+    text = BLACKJACK.read_text()
+    old = "while dealer_hits(dealer_hand) {"
+    assert text.count(old) == 1
+    return text.replace(old, "while dealer_hits(dealer_hand) or count(dealer_hand, ace) > 0 {")
+
+
+def test_a_loop_whose_pass_changes_nothing_stops_in_well_under_a_second():
+    """Passes are counted, not seconds: a pass that changes nothing stops the loop
+    within a few hundred passes of its last change, not at MAX_PASSES (100,000 passes
+    of a condition over a 300-card hand took 9 s)."""
+    game = Game(load_spec("blackjack.yaml", dealer_hits_any_ace()), 1)
+    started = time.process_time()
+    state = play(game.new_initial_state(seed=0), make_agents(["random"], 1, 0))
+    assert time.process_time() - started < 1.5
+    assert state.reason == "effect_loop"
+    assert any("a pass changed nothing" in e.get("message", "") for e in state.log_for(None))
+
+
+def test_a_loop_that_changes_only_a_local_runs_to_its_end():
+    """A pass that changes a local is progress: a long count of a local is no loop."""
+    text = edited(
+        "    effect: move(top(pile, 1), hand(current))\n",
+        "    effect: |\n      move(top(pile, 1), hand(current))\n"
+        "      let i = 0\n      while i < 3000 { i += 1 }\n"
+        "      if i == 3000 { move(top(pile, 1), hand(current)) }\n",
+    )
+    state = play(
+        Game(load_spec("x.yaml", text), 2).new_initial_state(seed=1), make_agents(["random"], 2, 1)
+    )
+    assert state.reason != "effect_loop"

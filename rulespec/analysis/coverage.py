@@ -10,15 +10,29 @@ fire there either.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
 
 from ..lang import ir
 from .explore import looping_rule
 from .lint import Finding
-from .simulation import Tally, play_games
+from .simulation import LOOPS, Tally, play_games
 
 GREEDY_GAMES = 10  # a greedy game costs about ten random ones
+PROBE_GAMES = 20  # games played first: a loop or a game random agents never finish shows here
+GREEDY_RERUN = 20  # greedy games that replace random ones random agents never finish
+
+
+@dataclass
+class Run:
+    """Games of one player count: seeds seed..seed+games-1, and their tally."""
+
+    players: int
+    games: int
+    tally: Tally
+    seed: int = 0
 
 
 def coverage(
@@ -27,36 +41,51 @@ def coverage(
     agents: tuple[str, ...] = ("random",),
     seed: int = 0,
     played: Tally | None = None,
+    **options,
 ) -> list[Finding]:
-    """Seeds seed..seed+games-1, the spec's default player count and turn limit:
-    `played`, their tally when they were played already (by `simulate`, in processes
-    or on a cluster: the findings do not depend on it), else they are played here."""
-    n, agents = spec.default_players, list(agents)
-    who = f"{','.join(agents)} {n}-player games"
-    definition = Game(spec, n)
+    """Seeds seed..seed+games-1 at the spec's default player count and turn limit:
+    `played`, their tally when they were played already, else they are played here."""
+    n = spec.default_players
     if played is None:
-        played = play_games(definition, range(seed, seed + games), agents)
-    fired = played.fired.keys() | played.reasons.keys()
-    limited = played.reasons["turn_limit"]
-    findings = [
-        Finding(
-            "RL201",
-            "error",
-            f"{played.reasons[reason]} of {games} {who} stopped without an end "
-            f"({reason} in {_culprit(definition, agents, first)}); first seed {first}",
-            spec.span,
-            layer=3,
-        )
-        for reason, first in sorted(played.first_seeds.items())
-        if reason in ("trigger_loop", "effect_loop")
-    ]
+        played = play_games(Game(spec, n), range(seed, seed + games), list(agents))
+    return coverage_of(spec, [Run(n, games, played, seed)], agents, **options)
+
+
+def coverage_of(
+    spec: ir.Spec,
+    runs: list[Run],
+    agents: tuple[str, ...] = ("random",),
+    *,
+    stopped: bool = False,
+    limits: bool = True,
+    fired_before: frozenset = frozenset(),
+) -> list[Finding]:
+    """The findings of these games, of one player count or several (played already, by
+    `simulate`, in processes or on a cluster: the findings do not depend on it).
+    `stopped`: these were the first games only, played no further once they showed a
+    loop. When some games looped, only the loops (and the turn limit) are reported. `limits`: report the games that hit the
+    turn limit (RL302). `fired_before`: rules that fired in other games (they are
+    reachable, whoever played)."""
+    agents = list(agents)
+    games, who = sum(r.games for r in runs), _who(agents, runs)
+    findings = loops(spec, runs, agents, stopped)
+    if findings:  # what else the games did not reach says little: they looped
+        return findings + ([limit_note(spec, runs, agents)] if limited(runs) and limits else [])
+    fired = set(fired_before)
+    for r in runs:
+        fired |= r.tally.fired.keys() | r.tally.reasons.keys() | r.tally.called
     missed = [
         (kind, part)
         for kind, part in spec.rules()  # steps and rounds run in turn
         if kind not in ("step", "round") and part.name not in fired
     ]
-    greedy_games = min(games, GREEDY_GAMES) if spec.evaluation is not None else 0
-    greedy = _greedy_fired(definition, n, greedy_games, seed, {p.name for _, p in missed})
+    retry = spec.evaluation is not None and set(agents) != {"greedy"}
+    greedy, greedy_games = set(), 0
+    wanted = {p.name for _, p in missed}
+    for r in runs if retry else ():
+        tries = min(r.games, -(-GREEDY_GAMES // len(runs)))
+        greedy_games += tries
+        greedy |= _greedy_fired(Game(spec, r.players), r.players, tries, r.seed, wanted - greedy)
     nor = f", nor in {greedy_games} greedy ones" if greedy_games else ""
     for kind, part in missed:
         if part.name not in greedy:
@@ -70,7 +99,7 @@ def coverage(
                 )
             )
     for p in spec.procedures:
-        if p.name not in played.called:
+        if p.name not in fired:
             findings.append(
                 Finding(
                     "RL301",
@@ -80,17 +109,100 @@ def coverage(
                     layer=3,
                 )
             )
-    if limited:
-        findings.append(
+    if limited(runs) and limits:
+        findings.append(limit_note(spec, runs, agents))
+    return findings
+
+
+def _who(agents, runs: list[Run]) -> str:
+    """`random 4-player games`, or `random games of 2 to 6 players`."""
+    counts = sorted({r.players for r in runs})
+    if len(counts) == 1:
+        return f"{','.join(agents)} {counts[0]}-player games"
+    return f"{','.join(agents)} games of {counts[0]} to {counts[-1]} players"
+
+
+def limited(runs: list[Run]) -> int:
+    """How many of the games hit the turn limit."""
+    return sum(r.tally.reasons["turn_limit"] for r in runs)
+
+
+def limit_note(spec: ir.Spec, runs: list[Run], agents) -> Finding:
+    """RL302: how many of the games hit the turn limit."""
+    games = sum(r.games for r in runs)
+    return Finding(
+        "RL302",
+        "info",
+        f"{limited(runs)} of {games} {_who(agents, runs)} hit the turn limit ({spec.turn_limit})",
+        spec.span,
+        layer=3,
+    )
+
+
+def looped(runs: list[Run]) -> bool:
+    """Did some of these games stop without an end?"""
+    return any(r.tally.reasons[reason] for r in runs for reason in LOOPS)
+
+
+def loops(spec, runs: list[Run], agents, stopped: bool) -> list:
+    """RL201 for each way the games stopped without an end: how many, at which player
+    counts, the rule that looped, and the seeds that reproduce it (at the smallest
+    count that looped)."""
+    out, games = [], sum(r.games for r in runs)
+    for reason in LOOPS:
+        hit = [r for r in runs if r.tally.reasons[reason]]
+        if not hit:
+            continue
+        run, n = hit[0], hit[0].players
+        seeds = run.tally.loop_seeds[reason]
+        many = len(seeds) > 1
+        counts = ", with " + " or ".join(str(r.players) for r in hit) + " players"
+        if len(runs) == 1:
+            counts = ""
+        elif len(hit) == len(runs):
+            counts = ", at every player count"
+        at = "" if len(runs) == 1 else f" with {n} player{'s' if n > 1 else ''}"
+        stop = "; lint played no more games of this spec" if stopped else ""
+        out.append(
             Finding(
-                "RL302",
-                "info",
-                f"{limited} of {games} {who} hit the turn limit ({spec.turn_limit})",
+                "RL201",
+                "error",
+                f"{sum(r.tally.reasons[reason] for r in hit)} of {games} {_who(agents, runs)} "
+                f"stopped without an end ({reason} in "
+                f"{_culprit(Game(spec, n), agents, seeds[0])}){counts}; "
+                f"seed{'s' if many else ''} {', '.join(map(str, seeds))}{at} "
+                f"reproduce{'' if many else 's'} it{stop}",
                 spec.span,
                 layer=3,
+                hint=f"rulespec run SPEC --seed {seeds[0]} --players {n} "
+                f"--agents {','.join(agents)} shows the game to its loop",
             )
         )
-    return findings
+    return out
+
+
+def mostly_limited(runs: list[Run]) -> bool:
+    """Did most of these games hit the turn limit?"""
+    return limited(runs) * 2 > sum(r.games for r in runs)
+
+
+def rerun_note(spec: ir.Spec, runs: list[Run], agents, again: list[Run]):
+    """RL303: most random games hit the turn limit, so the play checks ran on greedy
+    games instead."""
+    too, greedy = limited(again), sum(r.games for r in again)
+    games = sum(r.games for r in runs)
+    return Finding(
+        "RL303",
+        "info",
+        f"{limited(runs)} of {games} {_who(agents, runs)} hit the "
+        f"turn limit ({spec.turn_limit}): their agents rarely finish this game, so the play "
+        f"checks ran on {greedy} greedy games instead"
+        + (f", {too} of which hit it too" if too else ", which all ended by a rule"),
+        spec.span,
+        layer=3,
+        hint="to judge the rules on the agents' own games, pass --agents; "
+        "to let random games end, raise the turn limit",
+    )
 
 
 def _culprit(definition: Game, agents: list[str], seed: int) -> str:

@@ -591,18 +591,7 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
         never = [n for n, v in found if v is False]
         always = [n for n, v in found if v is True]
         if never:
-            # an error is a fact about every player count; one count is a warning
-            every = len(never) == len(counts)
-            where = "" if every else f" with {' or '.join(map(str, never))} players"
-            sub = per_count[counts.index(never[0])]
-            yield Finding(
-                "RL105",
-                "error" if every else "warning",
-                f"{kind} '{name}': this condition can never hold{where} ({_explain(sub, node)})",
-                node.span,
-                rules=(name,),
-                hint="check the deck, the limits and the thresholds",
-            )
+            yield _never_holds(an, kind, name, node, never, counts)
         elif len(always) == len(counts):
             yield Finding(
                 "RL108",
@@ -611,6 +600,46 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
                 node.span,
                 rules=(name,),
             )
+
+
+def _never_holds(an: Analysis, kind, name, node, never, counts) -> Finding:
+    """RL105 for a part that can never hold at the player counts `never`: an error at
+    every count; a warning at some, when the deck makes it so; a note when the part
+    tests `player_count` itself (a rule meant for the other counts)."""
+    every = len(never) == len(counts)
+    sub = an.per_count[counts.index(never[0])]
+    why = _explain(sub, node)
+    if every:
+        severity, message = "error", f"this condition can never hold ({why})"
+    elif _tests_player_count(node):
+        held = [n for n in counts if n not in never]
+        severity = "info"
+        message = f"this condition holds only with {' or '.join(map(str, held))} players"
+    else:
+        severity = "warning"
+        message = (
+            f"this condition can never hold with {' or '.join(map(str, never))} players ({why})"
+        )
+    return Finding(
+        "RL105",
+        severity,
+        f"{kind} '{name}': {message}",
+        node.span,
+        rules=(name,),
+        hint="check the deck, the limits and the thresholds",
+    )
+
+
+def _tests_player_count(node) -> bool:
+    """Is this a comparison of the bare player count (`player_count == 2`), a rule's way
+    of saying which counts it is meant for?"""
+    return (
+        isinstance(node, ir.Binary)
+        and node.op in _MIRROR
+        and any(
+            isinstance(s, ir.Local) and s.name == "player_count" for s in (node.left, node.right)
+        )
+    )
 
 
 def _assigned_values(an: Analysis) -> dict[str, set[int]]:
@@ -720,10 +749,10 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
                 if an.truth(cond) is not False
                 else [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is False]
             )
-        for node, why in never:  # a warning: a rule may set it first, as a flag is
+        for node, why in never:  # a note: a rule sets it first, as a flag is
             yield Finding(
                 "RL105",
-                "warning",
+                "info",
                 f"{kind} '{name}': this condition can never "
                 f"hold while counter '{counter}' has its initial value ({why}); it "
                 f"may hold only after a rule sets '{counter}'",
@@ -853,20 +882,49 @@ def _settles(an: Analysis, nid, part) -> bool:
     _cond, eff = an.touches[nid]
     if {"win", "end_game"} & eff.procs:
         return True
-    for test in _conjuncts(part.when):
-        if not isinstance(test, ir.Binary):
-            continue
-        test = _call_on_left(test)
-        left = test.left
-        if isinstance(left, ir.Call) and left.func in ("size", "count"):
-            zones = graphs.zones_in(left.args[0])
-            if test.op in ("==", "<", "<=") and zones & eff.moves_to:
-                return True  # it fills what it finds (nearly) empty
-            if test.op in (">", ">=", "!=") and zones & eff.moves_from:
-                return True  # it empties what it finds full
-        if isinstance(left, ir.Counter) and left.name in eff.changes:
-            return True  # it sets the flag or count it tests
-    return False
+    return _falsifies(an, eff, part.when, negated=False, depth=0)
+
+
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def _falsifies(an: Analysis, eff, e, negated: bool, depth: int) -> bool:
+    """Does an effect that writes `eff` make the condition `e` (`not e` when negated)
+    false: some test of an `and` (every side of an `or`) is a size or count the
+    effect fills when found empty or empties when found full, or a counter it sets?
+    Named conditions, `not`, and the bodies of `all(...)` and `any(...)` are read
+    through."""
+    if depth > 8:
+        return False
+    if isinstance(e, ir.Unary) and e.op == "not":
+        return _falsifies(an, eff, e.operand, not negated, depth + 1)
+    if isinstance(e, ir.ConditionCall):
+        named = next((c for c in an.spec.conditions if c.name == e.name), None)
+        return named is not None and _falsifies(an, eff, named.when, negated, depth + 1)
+    if isinstance(e, ir.Aggregate) and e.func in ("all", "any"):
+        return _falsifies(an, eff, e.body, negated, depth + 1)
+    if isinstance(e, ir.Binary) and e.op in ("and", "or"):
+        # `a and b` is false when either side is; `a or b` only when both are
+        either = (e.op == "and") != negated
+        sides = [_falsifies(an, eff, x, negated, depth + 1) for x in (e.left, e.right)]
+        return any(sides) if either else all(sides)
+    if not isinstance(e, ir.Binary) or e.op not in _NEGATED:
+        return False
+    test = _call_on_left(e)
+    op = _NEGATED[test.op] if negated else test.op
+    left = test.left
+    counted = None
+    if isinstance(left, ir.Call) and left.func in ("size", "count"):
+        counted = left.args[0]
+    elif isinstance(left, ir.Aggregate) and left.func in ("count", "sum") and left.over_cards:
+        counted = left.items
+    if counted is not None:
+        zones = graphs.zones_in(counted)
+        if op in ("==", "<", "<=") and zones & eff.moves_to:
+            return True  # it fills what it finds (nearly) empty
+        if op in (">", ">=", "!=") and zones & eff.moves_from:
+            return True  # it empties what it finds full
+    return isinstance(left, ir.Counter) and left.name in eff.changes  # a flag it sets
 
 
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -881,15 +939,6 @@ def _call_on_left(test: ir.Binary) -> ir.Binary:
     ):
         return ir.Binary(test.span, test.type, _MIRROR[test.op], test.right, test.left)
     return test
-
-
-def _conjuncts(e):
-    """The tests that must all hold: `all(...)`'s body holds for each player."""
-    if isinstance(e, ir.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    if isinstance(e, ir.Aggregate) and e.func == "all":
-        return _conjuncts(e.body)
-    return [e]
 
 
 def check_no_ops(an: Analysis):
@@ -1071,17 +1120,22 @@ CODES = {
     "RL112": "a condition that holds from the start, or once a counter is set",
     "RL113": "a deal larger than the deck",
     "RL114": "procedure or condition never called",
+    "RL115": "a loop whose body cannot make its condition false",
+    "RL116": "a counter changed but never read",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
     "RL301": "a rule that never fired in simulation",
     "RL302": "simulated games that hit the turn limit",
+    "RL303": "random games that never finish: play checks rerun with greedy agents",
 }
 
 
 def static(spec: ir.Spec) -> list[Finding]:
+    from . import progress  # its checks build on this module's
+
     an = Analysis(spec)
-    return [f for check in CHECKS for f in check(an)]
+    return [f for check in (*CHECKS, *progress.CHECKS) for f in check(an)]
 
 
 _IGNORE = re.compile(r"rulespec:\s*ignore\[([A-Z0-9, ]+)\]")

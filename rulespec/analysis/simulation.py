@@ -75,6 +75,10 @@ def _definition(job: Job) -> Game:
     return Game(compile_document(job.spec), job.players)
 
 
+LOOPS = ("trigger_loop", "effect_loop")  # the end reasons of a game that stopped without an end
+LOOP_SEEDS = 5  # seeds a tally keeps of the games that ended so, the smallest
+
+
 @dataclass
 class Tally:
     """What a report needs of some games, in a size that does not grow with their
@@ -91,12 +95,15 @@ class Tally:
     called: set = field(default_factory=set)  # procedures called (lint --simulate)
     rounds: Counter = field(default_factory=Counter)  # rounds of a match -> games
     round_lengths: Counter = field(default_factory=Counter)  # turns of a round -> rounds
+    loop_seeds: dict = field(default_factory=dict)  # loop reason -> its first LOOP_SEEDS seeds
 
     def add(self, state, seed: int) -> None:
         """One finished game, seeded `seed`."""
         self.games += 1
         self.reasons[state.reason] += 1
         self.first_seeds[state.reason] = min(seed, self.first_seeds.get(state.reason, seed))
+        if state.reason in LOOPS:
+            self._loop_seeds(state.reason, (seed,))
         self.winners[tuple(state.winners)] += 1
         self.lengths[state.turn] += 1
         self.fired.update(state.fired)
@@ -115,6 +122,13 @@ class Tally:
         for reason, seed in other.first_seeds.items():
             self.first_seeds[reason] = min(seed, self.first_seeds.get(reason, seed))
         self.called |= other.called
+        for reason, seeds in other.loop_seeds.items():
+            self._loop_seeds(reason, seeds)
+
+    def _loop_seeds(self, reason: str, seeds) -> None:
+        self.loop_seeds[reason] = tuple(sorted({*self.loop_seeds.get(reason, ()), *seeds}))[
+            :LOOP_SEEDS
+        ]
 
     def won(self, seats) -> int:
         """The games won by any of these seats."""
