@@ -152,7 +152,7 @@ def test_ctrl_c_in_any_command_is_one_line_and_exit_130(monkeypatch):
 
 def test_more_workers_than_cores_are_cut_to_the_cores(monkeypatch):
     monkeypatch.setattr(rulespec.cli.os, "cpu_count", lambda: 2)
-    code, _out, err = cli("simulate", PW, "--games", "4", "--workers", "200", "--max-turns", "5")
+    code, _out, err = cli("simulate", TTG, "--games", "4", "--workers", "200")
     assert (
         code == 0 and err == "rulespec simulate: --workers 200: this machine has 2 cores; using 2\n"
     )
