@@ -111,10 +111,13 @@ def _source(game) -> str:
 
 
 def test_steps_without_groups_generate_the_same_offers(game):
-    """The hot path: a play step of a bundled game calls no group helper."""
+    """The hot path: a play step of a bundled game without a group action (`count`)
+    calls no group helper."""
     assert "g._offer_groups(" in _source(game)
     for path in sorted(GAMES.glob("*.yaml")):
         spec = load_spec(path)
+        if any(action.count for action in spec.actions):
+            continue  # Cribbage lays away two cards as one move
         assert "_offer_groups" not in _source(Game(spec, spec.default_players)), path.name
 
 
