@@ -243,7 +243,8 @@ def test_zone_of_is_read_of_any_zone_for_the_graph_and_lint():
     assert graphs.NodeId("zone", graphs.ANY_ZONE) not in g  # no zone of that name
     assert graphs.overlaps({("zone", "row")}, {("zone", graphs.ANY_ZONE)})
     assert not graphs.overlaps({("counter", "laid")}, {("zone", graphs.ANY_ZONE)})
-    assert [f.code for f in lint.static(spec)] == []
+    # laid is a counter the spec keeps for the tests that rewrite its action: RL116
+    assert [f.code for f in lint.static(spec) if f.code != "RL116"] == []
 
 
 def test_the_fifteens_game_plays_to_an_end_by_its_rule():
