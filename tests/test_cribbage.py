@@ -5,10 +5,10 @@ random games all end by a rule, and lint --explore finds nothing to fix."""
 
 import json
 import random
-from itertools import combinations
 
 import pytest
 from gamekit import ROOT, cli
+from show_score import show
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, State
@@ -36,32 +36,6 @@ DECK = [(s, r) for s in SUITS for r in range(1, 14)]
 
 def name(card: tuple[str, int]) -> str:
     return f"{FACES[card[1] - 1]}_of_{card[0]}"
-
-
-def show(hand: list[tuple[str, int]], starter: tuple[str, int], crib: bool) -> int:
-    """CR-9, CR-10, CR-13, CR-14 in plain Python, independent of the language."""
-    cards = hand + [starter]
-    value = {c: min(c[1], 10) for c in cards}
-    score = 2 * sum(
-        sum(value[c] for c in s) == 15 for k in range(2, 6) for s in combinations(cards, k)
-    )
-    score += 2 * sum(a[1] == b[1] for a, b in combinations(cards, 2))
-    for k in (5, 4, 3):
-        runs = [
-            s
-            for s in combinations(cards, k)
-            if len({c[1] for c in s}) == k and max(c[1] for c in s) - min(c[1] for c in s) == k - 1
-        ]
-        if runs:
-            score += k * len(runs)
-            break
-    if len({c[0] for c in hand}) == 1:
-        if starter[0] == hand[0][0]:
-            score += 5
-        elif not crib:
-            score += 4
-    score += sum(c[1] == 11 and c[0] == starter[0] for c in hand)
-    return score
 
 
 RARE = [  # hand (pone), hand (dealer), crib, starter: 29, double runs, flushes, nobs

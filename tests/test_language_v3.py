@@ -5,6 +5,7 @@ errors, costs, run-time bounds, and what the analyses and the game's watchers se
 
 import pytest
 from gamekit import ROOT, cli
+from show_score import show
 from test_card_aggregates import HAND, RANKS, laid_out, ranks
 
 from rulespec import SpecError, load_spec
@@ -370,32 +371,6 @@ SHOW = ROOT / "tests" / "valid" / "the_show.yaml"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 
 
-def _show_by_hand(hand: list[tuple[str, int]], starter: tuple[str, int]) -> int:
-    """The show's score, worked out independently of the language: the same rules
-    (tests/valid/the_show.yaml), in plain Python."""
-    from itertools import combinations
-
-    cards = hand + [starter]
-    points = {c: min(c[1], 10) for c in cards}
-    score = 2 * sum(
-        sum(points[c] for c in s) == 15 for k in range(2, 6) for s in combinations(cards, k)
-    )
-    score += 2 * sum(a[1] == b[1] for a, b in combinations(cards, 2))
-    for k in (5, 4, 3):
-        runs = [
-            s
-            for s in combinations(cards, k)
-            if len({c[1] for c in s}) == k and max(c[1] for c in s) - min(c[1] for c in s) == k - 1
-        ]
-        if runs:
-            score += k * len(runs)
-            break
-    if len({c[0] for c in hand}) == 1:
-        score += 5 if starter[0] == hand[0][0] else 4
-    score += sum(c[1] == 11 and c[0] == starter[0] for c in hand)
-    return score
-
-
 def test_the_show_written_with_combinations_scores_as_a_python_scorer():
     import random
 
@@ -418,5 +393,5 @@ def test_the_show_written_with_combinations_scores_as_a_python_scorer():
                 "starter": [f"{starter[0]}_{starter[1]}"],
             },
         )
-        assert state.evaluate(0) == _show_by_hand(hand, starter), cards
-    assert _show_by_hand(hands[-1][:4], hands[-1][4]) == 29
+        assert state.evaluate(0) == show(hand, starter), cards
+    assert show(hands[-1][:4], hands[-1][4]) == 29
