@@ -4,11 +4,12 @@ sampling error. A test of both: a rule misread on either side shows up here. Hal
 minute of two cores, and fewer games would blunt it: it runs with the slow tests."""
 
 import sys
+from collections import Counter
 
 import pytest
 from gamekit import ROOT
 
-from rulespec.analysis.simulation import Job, simulate
+from rulespec.analysis.simulation import job, simulate
 from rulespec.analysis.stats import fisher_exact, welch
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -21,15 +22,15 @@ ALPHA = 0.001  # a real disagreement is far below this; chance alone rarely is
 @pytest.mark.slow
 def test_outcomes_agree_with_the_hand_written_implementation():
     spec = str(ROOT / "games" / "take_the_gold.yaml")
-    ours = simulate(Job(spec, 4, ("random",), None), GAMES, seed=0, workers=2)
+    ours = simulate(job(spec, 4), GAMES, seed=0, workers=2)  # a tally of the games
     theirs = [play_one(4, seed) for seed in range(100_000, 100_000 + GAMES)]
     for reason in ("coin_win", "ship_destroyed", "turn_limit"):
-        k1 = sum(r.reason == reason for r in ours)
+        k1 = ours.reasons[reason]
         k2 = sum(r == reason for r, _, _ in theirs)
         assert fisher_exact(k1, GAMES, k2, GAMES) > ALPHA, (reason, k1, k2)
-    p = welch([r.turns for r in ours], [t for _, _, t in theirs])
+    p = welch(ours.lengths, Counter(t for _, _, t in theirs))
     assert p > ALPHA, p
     for seat in range(4):  # first player is random, so seats win alike on both sides
-        k1 = sum(seat in r.winners for r in ours)
+        k1 = ours.won({seat})
         k2 = sum(seat in w for _, w, _ in theirs)
         assert fisher_exact(k1, GAMES, k2, GAMES) > ALPHA, (seat, k1, k2)
