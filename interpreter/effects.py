@@ -605,15 +605,18 @@ class StatementCompiler:
             s.var,
         )
         names, where = self.rules.type_names, self._filter(s)
-        label = str if s.source.type == "ints" else (lambda kind: names[min(kind)])
+        numbers = s.source.type == "ints"  # offered in increasing order, not as text
+        label = str if numbers else (lambda kind: names[min(kind)])
 
         def choose_value(g, env):
             values = dict.fromkeys(items(g, env))
             if where is not None:
                 values = [v for v in values if where(g, env, v)]
+            if numbers:
+                values = sorted(values)
             options = [PickValue(label(v), v) for v in values]
             if options:
-                g.ask(player(g, env), "choose", options, resume, env, asking=rule)
+                g.ask(player(g, env), "choose", options, resume, env, asking=rule, ordered=numbers)
 
         resume = _bind_value(var, body)
         return choose_value

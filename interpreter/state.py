@@ -607,11 +607,13 @@ class State(Table):
         sample=None,
         data=None,
         asking=None,
+        ordered=False,
     ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
-        outcomes, which their maker lists sorted (with their weights), and a number
-        choice's, made in increasing order (by label, `n = 10` came before `n = 2`)."""
-        if weights is None and kind != "number" and len(options) > 1:
+        outcomes, which their maker lists sorted (with their weights), and a choice of
+        numbers, made in increasing order (`ordered`, or a number choice: by label,
+        `n = 10` came before `n = 2`)."""
+        if weights is None and kind != "number" and not ordered and len(options) > 1:
             options.sort(key=_label)
         self._pending = ChoicePoint(
             player, kind, options, resume, env, weights, sample, data, asking
