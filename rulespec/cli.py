@@ -1051,11 +1051,10 @@ def _simulate(args, out, err) -> int:
 def _warn_turn_limit(tally, agents: str, err, side: str = "") -> None:
     """A warning when most games ended at the turn limit: then the report says more
     about the agents than about the rules."""
-    limited = tally.reasons.get("turn_limit", 0)
-    if tally.games and 2 * limited > tally.games:
+    if tally.mostly_limited():
         print(
-            f"warning: {side}{limited} of {tally.games} games "
-            f"({100 * limited / tally.games:.0f}%) ended at the turn limit, not by a rule: "
+            f"warning: {side}{tally.limited} of {tally.games} games "
+            f"({100 * tally.limited / tally.games:.0f}%) ended at the turn limit, not by a rule: "
             f"agents {agents} rarely finish this game; try --agents greedy",
             file=err,
         )

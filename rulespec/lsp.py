@@ -24,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
-from .lang import builtins, symbols
+from .lang import builtins, ir, symbols
 from .lang.diagnostics import Diagnostic, SpecError
 from .lang.loading import Document, load
 from .lang.schema import load_schema, shape_problems
@@ -51,6 +51,8 @@ class Checked:
     index: Index | None = None
     bases: list[Index] = field(default_factory=list)  # a variant's chain, nearest first
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    spec: ir.Spec | None = None  # the compiled spec, when the file compiles
+    static: list = field(default_factory=list)  # its static lint findings
 
     def definition(self, name: str, space: str) -> Definition | None:
         for idx in (self.index, *self.bases):
@@ -72,14 +74,17 @@ class Server(LanguageServer):
 
     def check(self, uri: str) -> Checked:
         """Load, index and compile the file's current text; publish its problems."""
-        path, text = to_fs_path(uri) or uri, self.text(uri)
-        checked = self.files[uri] = analyse(path, text)
-        own = [d for d in checked.diagnostics if _same_file(d.span.file, path)]
-        lines = text.splitlines()
+        checked = self.files[uri] = analyse(to_fs_path(uri) or uri, self.text(uri))
+        self.publish(uri, checked)
+        return checked
+
+    def publish(self, uri: str, checked: Checked) -> None:
+        """The file's diagnostics that stand in it (a variant's base has its own)."""
+        own = [d for d in checked.diagnostics if _same_file(d.span.file, checked.path)]
+        lines = checked.text.splitlines()
         self.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uri, diagnostics=[lsp_diagnostic(d, lines) for d in own])
         )
-        return checked
 
     def checked(self, uri: str) -> Checked:
         known = self.files.get(uri)
@@ -110,41 +115,62 @@ def _same_file(a: str, b: str) -> bool:
 
 def analyse(path: str, text: str) -> Checked:
     """The file's index and every diagnostic the front end and static lint give."""
+    checked = indexed(path, text)
+    doc = checked.doc
+    if doc is None:
+        return checked
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if "spec" in data and "rulespec" not in data:  # a rules scenario
+        checked.diagnostics = shape_problems(
+            doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
+        )
+    else:
+        checked.diagnostics = _spec_problems(checked)
+    return checked
+
+
+def indexed(path: str, text: str) -> Checked:
+    """The file loaded and its names indexed, a variant's with its bases' (nothing
+    compiled); a file that does not load has only its diagnostics."""
     checked = Checked(path, text)
     try:
         checked.doc = doc = load(path, text)
     except SpecError as exc:
         checked.diagnostics = exc.diagnostics
         return checked
-    data = doc.data if isinstance(doc.data, dict) else {}
     checked.bases = _bases(doc)
     known = {"name": set(), "rule": set()}
     for base in checked.bases:
         for d in base.definitions:
             known[d.space].add(d.name)
     checked.index = symbols.index(doc, known)
-    if "spec" in data and "rulespec" not in data:  # a rules scenario
-        checked.diagnostics = shape_problems(
-            doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
-        )
-    else:
-        checked.diagnostics = _spec_problems(doc)
     return checked
 
 
-def _spec_problems(doc: Document) -> list[Diagnostic]:
-    from .analysis.lint import silenced, static
+def _spec_problems(checked: Checked) -> list[Diagnostic]:
+    """The file's spec compiled (kept in `checked`, with its static findings) and its
+    problems: the compiler's, or its notices and the static lint layer's findings."""
+    from .analysis.lint import static
     from .lang.compiler import compile_document
     from .lang.variants import resolve
 
     try:
-        spec = compile_document(resolve(doc))
+        checked.spec = compile_document(resolve(checked.doc))
     except SpecError as exc:
         return exc.diagnostics
-    lines = doc.lines
-    found = [f for f in static(spec) if not silenced(f, lines)]
-    return list(spec.notices) + [
-        Diagnostic(f.code, f.message, f.span, f.severity, f.hint) for f in found
+    checked.static = static(checked.spec)
+    return list(checked.spec.notices) + _diagnostics(checked, checked.static)
+
+
+def _diagnostics(checked: Checked, findings) -> list[Diagnostic]:
+    """Lint findings as diagnostics, but those the file silences."""
+    from .analysis.lint import silenced
+
+    lines = checked.doc.lines
+    return [
+        Diagnostic(f.code, f.message, f.span, f.severity, f.hint)
+        for f in findings
+        if not silenced(f, lines)
     ]
 
 
@@ -219,40 +245,28 @@ def _initialize(ls: Server, params: T.InitializeParams):
 async def _did_save(ls: Server, params: T.DidSaveTextDocumentParams):
     uri = params.text_document.uri
     checked = ls.check(uri)
-    if ls.explore is None or any(d.severity == "error" for d in checked.diagnostics):
-        return  # exploration is for a spec that loads
+    if ls.explore is None or checked.spec is None:
+        return  # exploration is for a spec that compiles
     found = await asyncio.to_thread(_explored, checked, ls.explore)
     if ls.files.get(uri) is checked:  # no newer text meanwhile
         checked.diagnostics = checked.diagnostics + found
-        lines = checked.text.splitlines()
-        own = [d for d in checked.diagnostics if _same_file(d.span.file, checked.path)]
-        ls.text_document_publish_diagnostics(
-            T.PublishDiagnosticsParams(uri=uri, diagnostics=[lsp_diagnostic(d, lines) for d in own])
-        )
+        ls.publish(uri, checked)
 
 
 def _explored(checked: Checked, options: dict) -> list[Diagnostic]:
     """Lint's layer 2 on the file's spec, within the bounds the editor gave: the
     findings it adds to the static ones (a bound it stops at is a note)."""
     from .analysis import explore
-    from .analysis.lint import silenced, static
-    from .lang.compiler import compile_document
-    from .lang.variants import resolve
 
     fields = {k: v for k, v in options.items() if k in explore.Bounds.__dataclass_fields__}
+    spec = checked.spec
     try:
-        spec = compile_document(resolve(checked.doc))
         bounds = explore.Bounds(**{"timeout": 30.0, "max_states": 20_000, **fields})
-        found = explore.confirm(spec, static(spec), explore.explore(spec, bounds))
-    except (SpecError, explore.Timeout, explore.OutOfMemory, TypeError, ValueError) as exc:
+        found = explore.confirm(spec, checked.static, explore.explore(spec, bounds))
+    except (explore.Timeout, explore.OutOfMemory, TypeError, ValueError) as exc:
         span = checked.doc.span(())
         return [Diagnostic("RL203", f"exploration gave no result: {exc}", span, "info")]
-    lines = checked.doc.lines
-    return [
-        Diagnostic(f.code, f.message, f.span, f.severity, f.hint)
-        for f in found
-        if f.layer == 2 and not silenced(f, lines)
-    ]
+    return _diagnostics(checked, [f for f in found if f.layer == 2])
 
 
 def _did_close(ls: Server, params: T.DidCloseTextDocumentParams):
@@ -376,7 +390,7 @@ def _document_symbol(ls: Server, params: T.DocumentSymbolParams):
         T.DocumentSymbol(
             name=d.name,
             detail=d.kind,
-            kind=_SYMBOL_KIND.get(d.kind, T.SymbolKind.Variable),
+            kind=_kind(d.kind)[0],
             range=_range(d.place),
             selection_range=_range(d.place),
         )
@@ -385,7 +399,22 @@ def _document_symbol(ls: Server, params: T.DocumentSymbolParams):
     ]
 
 
-# semantic tokens: the kind of each name, as the standard token types editors colour
+# each kind of name in the LSP's vocabularies: its outline symbol, its completion item
+# and its semantic token type (the standard ones editors colour); a rule or step: event
+S, C = T.SymbolKind, T.CompletionItemKind
+_KINDS = {
+    "card": (S.Class, C.Class, "class"),
+    "tag": (S.Interface, C.Interface, "interface"),
+    "parameter": (S.Constant, C.Constant, "enumMember"),
+    "goal": (S.Variable, C.Text, "enumMember"),
+    "zone": (S.Array, C.Field, "property"),
+    "remembered card": (S.Variable, C.Text, "property"),
+    "counter": (S.Variable, C.Variable, "variable"),
+    "procedure": (S.Function, C.Function, "function"),
+    "condition": (S.Function, C.Function, "function"),
+    "step": (S.Event, C.Text, "event"),
+}
+_OTHER = (S.Variable, C.Text, "event")
 _TOKEN_TYPES = [
     "class",
     "interface",
@@ -396,19 +425,12 @@ _TOKEN_TYPES = [
     "event",
     "keyword",
 ]
-_TOKEN_OF = {
-    "card": 0,
-    "tag": 1,
-    "parameter": 2,
-    "goal": 2,
-    "zone": 3,
-    "remembered card": 3,
-    "counter": 4,
-    "procedure": 5,
-    "condition": 5,
-    "built-in": 5,
-    "keyword": 7,
-}  # the rest (rules, steps): event
+
+
+def _kind(kind: str) -> tuple:
+    return _KINDS.get(kind, _OTHER)
+
+
 _LEGEND = T.SemanticTokensLegend(token_types=_TOKEN_TYPES, token_modifiers=["defaultLibrary"])
 
 
@@ -422,7 +444,8 @@ def _semantic_tokens(ls: Server, params: T.SemanticTokensParams):
         target = item if isinstance(item, Definition) else checked.definition(item.name, item.space)
         kind = target.kind if target else ""
         if _same_file(item.place.file, checked.path):
-            found[item.place.line, item.place.col] = (item.place.length, _TOKEN_OF.get(kind, 6), 0)
+            token = _TOKEN_TYPES.index(_kind(kind)[2])
+            found[item.place.line, item.place.col] = (item.place.length, token, 0)
     built_in = {
         *builtins.FUNCTIONS,
         *builtins.PROCEDURES,
@@ -433,7 +456,8 @@ def _semantic_tokens(ls: Server, params: T.SemanticTokensParams):
         kind = "built-in" if word in built_in else "keyword" if word in builtins.KEYWORDS else None
         span = checked.doc.offset_span(path, offset)
         if kind and (span.line, span.col) not in found and _same_file(span.file, checked.path):
-            found[span.line, span.col] = (len(word), _TOKEN_OF[kind], int(kind == "built-in"))
+            token = _TOKEN_TYPES.index("function" if kind == "built-in" else "keyword")
+            found[span.line, span.col] = (len(word), token, int(kind == "built-in"))
     data, last_line, last_col = [], 1, 1
     for (line, col), (length, kind, modifiers) in sorted(found.items()):
         data += [
@@ -476,18 +500,6 @@ def make_server() -> Server:
     return server
 
 
-_SYMBOL_KIND = {
-    "card": T.SymbolKind.Class,
-    "tag": T.SymbolKind.Interface,
-    "parameter": T.SymbolKind.Constant,
-    "zone": T.SymbolKind.Array,
-    "counter": T.SymbolKind.Variable,
-    "procedure": T.SymbolKind.Function,
-    "condition": T.SymbolKind.Function,
-    "step": T.SymbolKind.Event,
-}
-
-
 def _item_at(ls: Server, params) -> tuple[Checked, Definition | Use | None]:
     checked = ls.checked(params.text_document.uri)
     if checked.index is None:
@@ -510,7 +522,7 @@ def _occurrences(ls: Server, checked: Checked, name: str, space: str) -> list[sy
         text = ls.file_text(path)
         if text is None:
             continue
-        idx = (checked if _same_file(path, checked.path) else analyse(path, text)).index
+        idx = (checked if _same_file(path, checked.path) else indexed(path, text)).index
         if idx is None:
             continue
         places += [d.place for d in idx.definitions if d.name == name and d.space == space]
@@ -657,16 +669,6 @@ def _builtin_text(word: str) -> str | None:
 
 # --- completion ----------------------------------------------------------------------
 
-_ITEM_KIND = {
-    "card": T.CompletionItemKind.Class,
-    "tag": T.CompletionItemKind.Interface,
-    "parameter": T.CompletionItemKind.Constant,
-    "zone": T.CompletionItemKind.Field,
-    "counter": T.CompletionItemKind.Variable,
-    "procedure": T.CompletionItemKind.Function,
-    "condition": T.CompletionItemKind.Function,
-}
-
 
 def _name_items(checked: Checked, before: str) -> list[T.CompletionItem]:
     """The names of the spec (its own and its base's) and the built-ins; after the
@@ -687,7 +689,7 @@ def _name_items(checked: Checked, before: str) -> list[T.CompletionItem]:
             items.append(
                 T.CompletionItem(
                     label=d.name,
-                    kind=_ITEM_KIND.get(d.kind, T.CompletionItemKind.Text),
+                    kind=_kind(d.kind)[1],
                     detail=d.kind,
                     sort_text=("0" if first else "1") + d.name,
                 )

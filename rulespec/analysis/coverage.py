@@ -124,7 +124,7 @@ def _who(agents, runs: list[Run]) -> str:
 
 def limited(runs: list[Run]) -> int:
     """How many of the games hit the turn limit."""
-    return sum(r.tally.reasons["turn_limit"] for r in runs)
+    return sum(r.tally.limited for r in runs)
 
 
 def limit_note(spec: ir.Spec, runs: list[Run], agents) -> Finding:
@@ -183,7 +183,10 @@ def loops(spec, runs: list[Run], agents, stopped: bool) -> list:
 
 def mostly_limited(runs: list[Run]) -> bool:
     """Did most of these games hit the turn limit?"""
-    return limited(runs) * 2 > sum(r.games for r in runs)
+    whole = Tally()
+    for r in runs:
+        whole.merge(r.tally)
+    return whole.mostly_limited()
 
 
 def rerun_note(spec: ir.Spec, runs: list[Run], agents, again: list[Run]):

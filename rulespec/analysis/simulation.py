@@ -134,6 +134,16 @@ class Tally:
         """The games won by any of these seats."""
         return sum(k for winners, k in self.winners.items() if set(seats) & set(winners))
 
+    @property
+    def limited(self) -> int:
+        """The games that hit the turn limit."""
+        return self.reasons["turn_limit"]
+
+    def mostly_limited(self) -> bool:
+        """Did most of the games hit the turn limit? Their report then says more about
+        the agents than about the rules (simulate warns; lint plays greedy games)."""
+        return 2 * self.limited > self.games
+
 
 _COUNTERS = (
     "reasons",
