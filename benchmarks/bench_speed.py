@@ -4,8 +4,8 @@
                                      [--save-baseline FILE] [--baseline FILE]
 
 1. In process, 4 players, random agents, the same seeds on both sides: games/s of the
-   engine (`Game(load_spec(path), 4)`, then `play(game.new_initial_state(seed=s,
-   log=False), make_agents(["random"], 4, s))`) and of the hand-written yardstick, for
+   engine (`Game(load_spec(path), 4)`, then `play_games(game, seeds, ["random"])`,
+   what `rulespec simulate` runs in each process) and of the hand-written yardstick, for
    Take the Gold (target: engine >= 0.9 x yardstick_ttg.py) and Pirates Wild (>= 0.6 x
    yardstick_pw.py); and the yardstick's check, at least 1.3 x the games/s of
    benchmarks/handwritten_ttg.py. Medians of --repeats runs, taken in turn.
@@ -47,8 +47,8 @@ import yardstick_pw
 import yardstick_ttg
 
 from rulespec import load_spec
+from rulespec.analysis.simulation import play_games
 from rulespec.interpreter import Game
-from rulespec.interpreter.agents import make_agents, play
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -92,8 +92,7 @@ def engine_runner(path: Path, players: int):
     game = engine_game(path, players)
 
     def run(seeds):
-        for s in seeds:
-            play(game.new_initial_state(seed=s, log=False), make_agents(["random"], players, s))
+        play_games(game, seeds, ["random"])
 
     return run
 

@@ -206,6 +206,12 @@ AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "is
 BLIND = (RandomAgent, FirstAgent)  # agents that choose from the options alone, and always one
 
 
+def blind(agents) -> bool:
+    """Do these agents all choose from the options alone? Their games need no seat's
+    view (State's views=False) and play themselves out (State.play_out)."""
+    return all(type(a) in BLIND for a in agents)
+
+
 def parse_agent(text: str) -> tuple[type, dict]:
     """`name[:key=value...]` -> (agent class, options read); ValueError naming the
     agent and the option when it is wrong."""
@@ -248,7 +254,7 @@ def play(state, agents, on_step=None):
     and nothing to call between steps, the state plays itself out (State.play_out);
     else this loop reads the pending point directly, where agents outside the runtime
     use current_player() and legal_actions()."""
-    if on_step is None and all(type(a) in BLIND for a in agents):
+    if on_step is None and blind(agents):
         state.play_out(lambda seat, options: agents[seat].choose(None, options))
         return state
     while not state._over:

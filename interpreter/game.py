@@ -62,6 +62,7 @@ class Game:
             self.zone_index[z.name] = len(self.slots)
             self.slots.extend(_slots(z, n_players, spec.teams))
         self.saw, self.told = _told(self.slots, n_players)
+        self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)

@@ -62,14 +62,18 @@ class State(Table):
         seed: int = 0,
         *,
         log: bool = True,
+        views: bool = True,
         turn_limit: int | None = None,
         game_index: int = 0,
         carried: dict[int, int] | None = None,
         _setup: bool = True,
     ):
-        """`game_index` and `carried` (from the previous game's `carry()`) make this game
-        the next of a match: counters declared `match: true` keep their values."""
-        super().__init__(game, log)
+        """`log=False` keeps no event log and `views=False` no seat's view (what each
+        seat knows of the zones it cannot see): a game played out by agents that read
+        neither, as a simulation's, pays for neither. `game_index` and `carried` (from
+        the previous game's `carry()`) make this game the next of a match: counters
+        declared `match: true` keep their values."""
+        super().__init__(game, log, views)
         self._rng = random.Random(seed)  # C-2: the one source of chance
         self._seed, self._draws = seed, 0  # the RNG's state, as key() tells it
         self._step_index = len(game.steps)  # no turn has begun: the first step begins one
@@ -419,7 +423,7 @@ class State(Table):
 
     def observation(self, seat: int | None) -> dict:
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
-        return observation(self, self._seat(seat, spectator=True))
+        return observation(self, self._seeing(seat, spectator=True))
 
     def _seat(self, seat, spectator: bool = False):
         """seat, if the game has it (or None, for a spectator where one is asked for);
@@ -428,6 +432,13 @@ class State(Table):
             return seat
         also = ", or None" if spectator else ""
         raise ValueError(f"no seat {seat!r}: the seats are 0 to {self._n - 1}{also}")
+
+    def _seeing(self, seat, spectator: bool = False):
+        """_seat(seat), for what needs the seat's view: refused in a game that keeps none."""
+        seat = self._seat(seat, spectator)
+        if seat is not None and not self._views:
+            raise ValueError("this game keeps no seat's view: it was made with views=False")
+        return seat
 
     def log_for(self, seat: int | None, start: int = 0) -> list[dict]:
         """The event log as `seat` sees it; None: everything. `start` skips the events
@@ -445,7 +456,7 @@ class State(Table):
         With `canonical`, the hidden cards are put in order of type before the shuffle,
         so the deal depends only on the seat's view and `rng`, not on where the hidden
         cards truly lie (the default keeps the older deal, which seeded games rely on)."""
-        self._seat(seat)
+        self._seeing(seat)
         now = self._redeal_hidden(
             seat, rng, canonical
         )  # bumps the version: the next check runs them all

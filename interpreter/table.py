@@ -19,7 +19,7 @@ INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md
 
 
 class Table:
-    def __init__(self, game, log: bool):
+    def __init__(self, game, log: bool, views: bool = True):
         self.game = game  # the definition: shared, never written
         self._n = game.n
         self._ctype = game.ctype  # card id -> card type
@@ -42,8 +42,11 @@ class Table:
         self._dirty = game.all_keys  # keys of (automatic rule, player) pairs to evaluate, as bits
         self._version = 0
         self._events: list[dict] | None = [] if log else None
-        # slot -> seat -> what the seat knows of that zone it cannot see (knowledge.py)
+        # slot -> seat -> what the seat knows of that zone it cannot see (knowledge.py);
+        # kept only for a table with views: without, no seat learns anything (`_told`)
         self._known: dict[int, dict[int, knowledge.Known]] = {}
+        self._views = views
+        self._told = game.told if views else game.untold
 
     # --- reads --------------------------------------------------------------------
 
@@ -96,7 +99,7 @@ class Table:
             self._tcount,
             self._known,
         )
-        told, watch = self.game.told, self.game.watch_cards
+        told, watch = self._told, self.game.watch_cards
         into, counts, dirty = zones[dst], tcount[dst], self._dirty
         for c in cards:
             src = loc[c]
@@ -146,7 +149,7 @@ class Table:
                     del on[q]
             if not on:
                 del known[src]
-        told = game.told[src][dst]
+        told = self._told[src][dst]
         if told:
             on = known.setdefault(dst, {})
             at = len(self._zones[dst]) - 1 if game.slots[dst].zone.ordered else None
@@ -186,7 +189,7 @@ class Table:
             places = {p: self._ctype[zone[p]] for p in at}
             seen = self._seers(slot)
             blind = seats if seen is None else seats - seen
-            if blind and seen is not None:
+            if blind and seen is not None and self._views:
                 types: dict[int, int] = {}
                 for c in here:
                     types[self._ctype[c]] = types.get(self._ctype[c], 0) + 1

@@ -42,11 +42,16 @@ def cases():
             yield rel, str(variant.relative_to(ROOT)), vspec.default_players, "random", range(3)
 
 
-def digest(spec: str, variant: str | None, players: int, agents: str, seed: int) -> str:
-    """Everything one seeded game did, as a digest."""
+def digest(
+    spec: str, variant: str | None, players: int, agents: str, seed: int, views: bool = True
+) -> str:
+    """Everything one seeded game did, as a digest; `views=False` plays it keeping no
+    seat's view (State), as a simulation does: the game must be the same."""
     spec_ir = load_spec(ROOT / spec, variants=[ROOT / variant] if variant else ())
     game = Game(spec_ir, players)
-    state = play(game.new_initial_state(seed=seed), make_agents([agents], players, seed))
+    state = play(
+        game.new_initial_state(seed=seed, views=views), make_agents([agents], players, seed)
+    )
     record = {
         "log": state.log_for(None),
         "views": [state.log_for(p) for p in range(players)],

@@ -150,6 +150,17 @@ def test_an_observation_for_a_seat_the_game_lacks_is_refused(seat):
     assert state.observation(1)["seat"] == "P2" and state.observation(None)["seat"] is None
 
 
+def test_a_game_made_without_views_refuses_what_needs_a_seat_s_view():
+    """views=False (a simulation's games) keeps no seat's knowledge: a seat's observation
+    or a re-deal from its view would be wrong, so both are refused; the spectator's
+    view and the logs need no seat's knowledge and stay."""
+    state = gems().new_initial_state(0, views=False)
+    for ask in (lambda: state.observation(0), lambda: state.redeal(1, random.Random(0))):
+        with pytest.raises(ValueError, match="keeps no seat's view: it was made with views=False"):
+            ask()
+    assert state.observation(None)["seat"] is None and state.log_for(0) is not None
+
+
 @pytest.mark.parametrize("seat", [-1, 2, True, "P1"])
 def test_a_log_a_re_deal_or_an_evaluation_for_a_seat_the_game_lacks_is_refused(seat):
     """log_for(-1) gave the omniscient log's cards to no seat; redeal('x') passed."""

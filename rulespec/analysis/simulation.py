@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from rulespec.interpreter import Game, RuleError
-from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.agents import blind, make_agents, play
 
 from ..lang.compiler import compile_document
 from ..lang.loading import Document
@@ -161,8 +161,11 @@ def play_games(definition: Game, seeds: range, agents, turn_limit: int | None = 
     """The games of these seeds, played in order by the agents named."""
     out = Tally()
     for seed in seeds:
-        state = definition.new_initial_state(seed=seed, log=False, turn_limit=turn_limit)
-        out.add(play(state, make_agents(list(agents), definition.n, seed)), seed)
+        seats = make_agents(list(agents), definition.n, seed)
+        state = definition.new_initial_state(
+            seed=seed, log=False, views=not blind(seats), turn_limit=turn_limit
+        )
+        out.add(play(state, seats), seed)
     return out
 
 
