@@ -71,6 +71,8 @@ def visible_event(event: dict, player: int | None) -> dict:
             out["cards"] = None  # the count stays: hand sizes are public
         if "option" in out:
             out["option"] = None
+        if "card" in out:
+            out["card"] = None  # a card played into a zone the player cannot see
         if "value" in out:
             out["value"] = None
         if "depths" in out:

@@ -911,6 +911,7 @@ def _resume_play(s: State, point, option) -> None:
     _count(s._fired, a.ir.name)
     if card is not None:
         _count(s._played, s.game.type_names[option.card_type])
+    dst = a.to(s, env) if card is not None else None
     if s._events is not None:
         s._log(
             "play",
@@ -918,10 +919,25 @@ def _resume_play(s: State, point, option) -> None:
             action=a.ir.name,
             target=option.target,
             card=s.game.type_names[option.card_type] if card is not None else None,
+            _vis=None if card is None else _played_seen(s, s.game.hand + s._current, dst),
         )
     if card is not None:
-        s.move_cards((card,), a.to(s, env))
+        s.move_cards((card,), dst)
     s.enter(a.effect, env)
+
+
+def _played_seen(s: State, src: int, dst: int) -> frozenset | None:
+    """Who sees which card is played from src to dst: those who see either zone (None:
+    everyone). A card played face down, into a zone only some see, is named to them
+    only, in the play and in the choice just logged, whose option names it too."""
+    seen = s.game.saw[src][dst]
+    if len(seen) == s._n:
+        return None
+    for event in reversed(s._events):
+        if event["event"] == "choice":
+            event["_vis"] = seen if event["_vis"] is None else event["_vis"] & seen
+            break
+    return seen
 
 
 def _play_group(s: State, a, option) -> None:
@@ -986,9 +1002,14 @@ def _resume_reaction(s: State, point, option) -> None:
     c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
     env["answer"] = [c]
     _count(s._played, s.game.type_names[option.card_type])
+    dst = r.to(s, env)
     if s._events is not None:
         s._log(
-            "react", player=reactor, reaction=r.ir.name, card=s.game.type_names[option.card_type]
+            "react",
+            player=reactor,
+            reaction=r.ir.name,
+            card=s.game.type_names[option.card_type],
+            _vis=_played_seen(s, s.game.hand + reactor, dst),
         )
-    s.move_cards((c,), r.to(s, env))
+    s.move_cards((c,), dst)
     s.enter(r.effect, env)

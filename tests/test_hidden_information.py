@@ -25,7 +25,8 @@ ROOT = Path(__file__).parent.parent
 SECRET_KINDS = {"card", "number"}
 CARD_EVENTS = {"move", "reveal"}  # the events that may name a card hidden somewhere
 CARD_FIELDS = {"cards", "card"}  # where another event could name one (choices: above)
-PUBLIC_CARD_FIELDS = {"play": "card", "react": "card"}  # plays name their card to all (C-6)
+# plays name their card to those who see where it went (Watcher._check_play)
+PUBLIC_CARD_FIELDS = {"play": "card", "react": "card"}
 
 
 class Watcher:
@@ -112,8 +113,20 @@ class Watcher:
         for seat in range(self.game.n):
             mine = state.log_for(seat)
             assert len(mine) == len(everything)
-            for e in mine:
+            for i, e in enumerate(mine):
                 self._check_event(seat, e)
+                if e["event"] in PUBLIC_CARD_FIELDS and everything[i]["card"] is not None:
+                    self._check_play(seat, everything, mine, i)
+
+    def _check_play(self, seat: int, everything: list, mine: list, i: int) -> None:
+        """A card played (or answered with) is named to a seat, in the play and in the
+        choice that made it, only if the seat sees the hand it left or the zone it went
+        to (the move that follows): a card played face down stays hidden."""
+        move = next(e for e in everything[i + 1 :] if e["event"] == "move")
+        if self.sees(move["src"], seat) or self.sees(move["dst"], seat):
+            return
+        choice = max(k for k in range(i) if everything[k]["event"] == "choice")
+        assert mine[i]["card"] is None and mine[choice]["option"] is None, (seat, mine[i])
 
     def _check_event(self, seat: int, e: dict) -> None:
         kind = e["event"]
