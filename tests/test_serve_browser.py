@@ -187,3 +187,55 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
     page.wait_for_selector("#status:has-text('you are P2')")  # P2's view is drawn
     assert hand(page, "P1") is None and hand(page, "P2")
     page.close()
+
+
+NEAR = "[...document.querySelectorAll('#graph g.node.near')].map((n) => n.querySelector('title').textContent)"
+VIEW = "document.querySelector('#graph svg').getAttribute('viewBox').split(' ').map(Number)"
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="no Graphviz (apt-get install graphviz)")
+def test_the_rules_graph_pans_zooms_and_shows_a_rule_s_neighbourhood(served, browser):
+    """Issue 28: a graph of 134 edges was a thumbnail; now it zooms, pans, and a click on
+    a rule shows that rule and its neighbours, zoomed to, the rest faded."""
+    base, _ = served
+    page = browser.new_page()
+    start(page, base, "pirates_wild", 2, ["person", "random"])
+    page.click("a[data-seat=P1]")
+    page.wait_for_selector("#graph svg g.node")
+    g = page.evaluate("api('/graph')")
+    whole = page.evaluate(VIEW)
+    page.click("button[aria-label='zoom in']")
+    zoomed = page.evaluate(VIEW)
+    assert zoomed[2] == pytest.approx(whole[2] * 0.8)
+    box = page.query_selector("#graph svg").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, 300)  # zoom out about the pointer
+    assert page.evaluate(VIEW)[2] > zoomed[2]
+    before = page.evaluate(VIEW)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 60, box["y"] + box["height"] / 2)
+    page.mouse.up()
+    assert page.evaluate(VIEW)[0] < before[0]  # dragged right: the view moved left
+
+    busiest = max(
+        g["nodes"], key=lambda n: sum(n["id"] in (e["source"], e["target"]) for e in g["edges"])
+    )
+    rule = busiest["id"]
+    expected = {rule} | {
+        e["target"] if e["source"] == rule else e["source"]
+        for e in g["edges"]
+        if rule in (e["source"], e["target"])
+    }
+    page.evaluate(
+        "id => [...document.querySelectorAll('#graph g.node')]"
+        ".find((n) => n.querySelector('title').textContent === id).dispatchEvent("
+        "new MouseEvent('click', {bubbles: true}))",
+        rule,
+    )
+    assert set(page.evaluate(NEAR)) == expected and 1 < len(expected) < len(g["nodes"])
+    assert page.evaluate("document.getElementById('graph').classList.contains('focused')")
+    assert busiest["label"] in page.text_content(".graph-caption")
+    assert page.evaluate(VIEW) != whole
+    page.keyboard.press("Escape")
+    assert page.evaluate(NEAR) == [] and page.evaluate(VIEW) == whole
+    page.close()

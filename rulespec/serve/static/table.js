@@ -138,6 +138,7 @@ async function graph() {
     }
     box.append(list);
   }
+  exploreGraph(box, g);
   highlight();
 }
 
