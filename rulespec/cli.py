@@ -393,6 +393,33 @@ def _parser() -> argparse.ArgumentParser:
         "rulespec graph GAME --format dot --render g.svg",
     )
     _spec(gr)
+    _variants(gr)
+    gr.add_argument(
+        "--focus",
+        metavar="RULE",
+        help="only this rule (or any part: zone:deck) and its neighbourhood; a name "
+        "several parts share means the rule, KIND:NAME any one of them",
+    )
+    gr.add_argument(
+        "--depth",
+        dest="reach",  # not `depth`: lint's --depth takes its default from the config
+        type=_whole(0),
+        metavar="N",
+        help="--focus's neighbourhood: the parts at most N edges away (default 1)",
+    )
+    gr.add_argument(
+        "--kind",
+        metavar="KINDS",
+        help="only these kinds of node and the edges between them, comma-separated: "
+        "rules, definitions, cards, zones, counters, memories, params, goals",
+    )
+    gr.add_argument(
+        "--changes",
+        metavar="BASE",
+        type=bundled.spec_argument,
+        help="only what SPEC (with its variants) changed against the spec BASE, and "
+        "what that touches: added, changed and removed parts and edges coloured",
+    ).complete = completion.SPEC
     gr.add_argument(
         "--format",
         choices=["dot", "mermaid", "json"],
@@ -810,10 +837,12 @@ def _source_lines(path: str) -> list[str] | None:
         return None  # the message stands without the source line
 
 
-def _inputs(args, *flags) -> list[str]:
-    """The files the command reads (the spec, what it extends, the variants), once the
-    output files named by the flags are checked: none of them, no folder, a name."""
+def _inputs(args, *flags, also=()) -> list[str]:
+    """The files the command reads (the spec, what it extends, the variants, and the
+    specs `also` names), once the output files named by the flags are checked: none of
+    them, no folder, a name."""
     inputs = spec_files(args.spec, getattr(args, "variant", []))
+    inputs += [f for path in also for f in spec_files(path)]
     if args.spec == loading.STDIN:  # `run - --log F < F` must not write over F either
         inputs += _standard_input_file(args.stdin)
     for flag in flags:
@@ -1558,8 +1587,8 @@ def _graph(args, out, err) -> int:
 
     from .analysis import graph
 
-    g = graph.build(load_spec(args.spec))
-    inputs = _inputs(args, "--output", "--render")
+    g = _graph_view(args, err)
+    inputs = _inputs(args, "--output", "--render", also=[args.changes] if args.changes else [])
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
     if args.render and shutil.which("dot") is None:
         raise UsageError(
@@ -1585,6 +1614,32 @@ def _graph(args, out, err) -> int:
     except OutputError as exc:
         raise UsageError(str(exc)) from None
     return 0
+
+
+def _graph_view(args, err):
+    """The graph `graph` exports: the spec's, or what it changed against --changes,
+    cut down to --kind and then to --focus's neighbourhood."""
+    from .analysis import graph, graph_views
+
+    spec = _load(args.spec, args.variant, err)
+    if args.reach is not None and args.focus is None:
+        raise UsageError("--depth is the reach of --focus: give --focus RULE as well")
+    flag = "--changes"
+    try:
+        g = (
+            graph_views.changes(_load(args.changes, [], err), spec)
+            if args.changes
+            else graph.build(spec)
+        )
+        if args.kind is not None:
+            flag = "--kind"
+            g = graph_views.keep_kinds(g, graph_views.kind_groups(args.kind))
+        if args.focus is not None:
+            flag = "--focus"
+            g = graph_views.focus(g, args.focus, 1 if args.reach is None else args.reach)
+    except graph_views.ViewError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+    return g
 
 
 def _schema(args, out, err) -> int:
