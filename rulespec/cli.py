@@ -164,14 +164,10 @@ def _spec(
     ).complete = completion.SPEC
 
 
-def _variants(parser) -> None:
-    parser.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="apply a variant (a file, or NAME from variants/<spec>/); repeatable",
-    )
+def _variants(
+    parser, help="apply a variant (a file, or NAME from variants/<spec>/); repeatable"
+) -> None:
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME", help=help)
 
 
 AGENTS_HELP = (
@@ -382,6 +378,9 @@ def _parser() -> argparse.ArgumentParser:
         help="also compare outcomes over N seeded games of each (random agents by default)",
     )
     df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
+    _variants(
+        df, "apply a variant to both specs (a file, or NAME from variants/<OLD>/); repeatable"
+    )
     _simulation_options(df)
     _formats(df, "json")
 
@@ -1488,7 +1487,8 @@ def _machine(form: str, findings) -> str:
 def _diff(args, out, err) -> int:
     from .analysis import diff, simulation
 
-    old, new = _load(args.old, [], err), _load(args.new, [], err)
+    variants = _both_sides(args)
+    old, new = _load(args.old, variants, err), _load(args.new, variants, err)
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
     rows, tests = [], None
@@ -1499,7 +1499,7 @@ def _diff(args, out, err) -> int:
                 raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
         agents = _check_agents(args, old, n, args.old)
         played = [
-            _played(args, simulation.job(path, n, agents), args.simulate, err)
+            _played(args, simulation.job(path, n, agents, variants=variants), args.simulate, err)
             for path in (args.old, args.new)
         ]
         for side, tally in zip(("OLD: ", "NEW: "), played):
@@ -1535,6 +1535,23 @@ def _diff(args, out, err) -> int:
             print("no semantic differences", file=out)
     threshold = SEVERITIES.index(args.fail_on)
     return 1 if any(SEVERITIES.index(f.severity) >= threshold for f in added) else 0
+
+
+def _both_sides(args) -> tuple[str, ...]:
+    """diff's --variant NAMEs as files, found beside OLD (its base, most often) or else
+    beside NEW, so that one file applies to both sides."""
+    from .lang.variants import find_variant
+
+    files = []
+    for name in args.variant:
+        try:
+            files.append(str(find_variant(args.old, name)))
+        except FileNotFoundError:
+            try:
+                files.append(str(find_variant(args.new, name)))
+            except FileNotFoundError as exc:
+                raise UsageError(f"--variant: {exc}") from None
+    return tuple(files)
 
 
 def _outcome_lines(rows, tests):
