@@ -157,10 +157,11 @@ def _spec(
     parser,
     name="spec",
     help="a spec file, a bundled game's name (rulespec games), or - for standard input",
+    metavar="SPEC",
     **kw,
 ) -> None:
     parser.add_argument(
-        name, type=bundled.spec_argument, help=help, **kw
+        name, type=bundled.spec_argument, help=help, metavar=metavar, **kw
     ).complete = completion.SPEC
 
 
@@ -179,14 +180,20 @@ AGENTS_HELP = (
 def _simulation_options(parser) -> None:
     """--seed, --agents, --workers and --dask: alike on every command that plays many
     games."""
-    parser.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k (default 0)")
-    parser.add_argument("--agents", default="random", help=AGENTS_HELP)
     parser.add_argument(
-        "--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)"
+        "--seed", type=int, default=0, metavar="SEED", help="game k is seeded SEED + k (default 0)"
+    )
+    parser.add_argument("--agents", default="random", metavar="AGENTS", help=AGENTS_HELP)
+    parser.add_argument(
+        "--workers",
+        type=_whole(1, MAX_WORKERS),
+        default=1,
+        metavar="N",
+        help="worker processes (default 1)",
     )
     parser.add_argument(
         "--dask",
-        metavar="SCHEDULER_ADDRESS",
+        metavar="ADDRESS",
         help="play the games on a Dask cluster (needs rulespec[dask] here and on its "
         "workers); results are the same as a local run",
     )
@@ -220,14 +227,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     _spec(run)
     _variants(run)
-    run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
-    run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
-    run.add_argument("--agents", default="random", help=AGENTS_HELP)
-    run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
+    run.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
+    run.add_argument(
+        "--seed", type=int, default=0, metavar="SEED", help="seed of the game's RNG (default 0)"
+    )
+    run.add_argument("--agents", default="random", metavar="AGENTS", help=AGENTS_HELP)
+    run.add_argument(
+        "--log", metavar="LOG", help="write the full event log here (JSON lines, for replay)"
+    )
     _formats(run, "json")
     run.add_argument(
         "--max-turns",
         type=_whole(1, MAX_TURN_LIMIT),
+        metavar="N",
         help="turn limit (default: the spec's, or 2000)",
     )
     run.add_argument(
@@ -239,6 +253,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--games",
         type=_whole(1, MAX_MATCH),
+        metavar="N",
         default=1,
         help="play a match of N games (seeds S, S+1, ...), each shown as it ends; "
         "counters marked match: true carry over",
@@ -256,19 +271,26 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--games",
         type=_whole(1, MAX_GAMES),
+        metavar="N",
         help=f"how many games, 1 to {MAX_GAMES:,} (default: simulate.games in the config, "
         "else 1000)",
     )
-    sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
+    sim.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
     _simulation_options(sim)
     sim.add_argument(
-        "--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's)"
+        "--max-turns",
+        type=_whole(1, MAX_TURN_LIMIT),
+        metavar="N",
+        help="turn limit (default: the spec's)",
     )
     _formats(sim, "json")
     sim.add_argument(
         "--plot",
-        metavar="FILE.png",
-        help="draw game lengths and seat win rates (needs rulespec[plot])",
+        metavar="FILE",
+        help="draw end reasons, game lengths and seat win rates (needs rulespec[plot]); the "
+        "suffix names the format: .png, .svg, .pdf",
     )
 
     val = command(
@@ -290,7 +312,7 @@ def _parser() -> argparse.ArgumentParser:
         "rulespec test tests/scenarios --format junit > scenarios.xml",
     )
     test.add_argument(
-        "paths", nargs="+", help="scenario files or folders of them"
+        "paths", nargs="+", metavar="PATH", help="scenario files or folders of them"
     ).complete = completion.FILE
     _formats(test, "json", "junit")
 
@@ -312,6 +334,7 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--depth",
         type=_whole(1),
+        metavar="N",
         help="exploration depth in choices (default: explore.depth in the config, else 8)",
     )
     lint.add_argument(
@@ -349,11 +372,16 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--players",
         type=_whole(1),
+        metavar="N",
         help="--simulate's games at this player count only (default: spread over every "
         "count), and --explore's games (default: 2, or the spec's least)",
     )
-    lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
-    lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
+    lint.add_argument(
+        "--select", metavar="CODES", help="only these codes (comma-separated, prefixes allowed)"
+    )
+    lint.add_argument(
+        "--ignore", metavar="CODES", help="never these codes (comma-separated, prefixes allowed)"
+    )
 
     df = command(
         "diff",
@@ -362,8 +390,8 @@ def _parser() -> argparse.ArgumentParser:
         "and with --simulate the outcomes of seeded random games of each.",
         "rulespec diff GAME my_variant.yaml --simulate 500",
     )
-    _spec(df, "old", help="the spec before the change (a file, a bundled game, or -)")
-    _spec(df, "new", help="the spec after the change (a file, a bundled game, or -)")
+    _spec(df, "old", "the spec before the change (a file, a bundled game, or -)", "OLD")
+    _spec(df, "new", "the spec after the change (a file, a bundled game, or -)", "NEW")
     df.add_argument(
         "--fail-on",
         choices=SEVERITIES,
@@ -377,7 +405,9 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="also compare outcomes over N seeded games of each (random agents by default)",
     )
-    df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
+    df.add_argument(
+        "--players", type=_whole(1), metavar="N", help="players for --simulate (default: OLD's)"
+    )
     _variants(
         df, "apply a variant to both specs (a file, or NAME from variants/<OLD>/); repeatable"
     )
@@ -425,11 +455,11 @@ def _parser() -> argparse.ArgumentParser:
         default="dot",
         help="the graph's notation (default dot)",
     )
-    gr.add_argument("--output", "-o", help="write here instead of standard output")
+    gr.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
     gr.add_argument(
         "--render",
-        metavar="FILE.svg",
-        help="also render with Graphviz 'dot' (when it is installed)",
+        metavar="FILE",
+        help="also render the graph as SVG with Graphviz 'dot' (when it is installed)",
     )
 
     sc = command(
@@ -488,7 +518,9 @@ def _parser() -> argparse.ArgumentParser:
         "lints clean and plays.",
         "rulespec new my_game && rulespec run my_game.yaml",
     )
-    nw.add_argument("name", help="the game's name: lower case letters, digits and _ (my_game)")
+    nw.add_argument(
+        "name", metavar="NAME", help="the game's name: lower case letters, digits and _ (my_game)"
+    )
     nw.add_argument("--output", metavar="FILE", help="where to write it (default: NAME.yaml here)")
 
     pl = command(
@@ -499,11 +531,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     _spec(pl)
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
-    pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
-    pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    pl.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
+    pl.add_argument("--seed", type=int, default=0, metavar="SEED", help="random seed (default 0)")
     pl.add_argument(
         "--agents",
         default="random",
+        metavar="AGENTS",
         help="the agent at the other seats, or one per seat, comma-separated "
         "(yours is ignored): random, first, greedy, ismcts, with options "
         "as for run",
@@ -511,11 +546,12 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--max-turns",
         type=_whole(1, MAX_TURN_LIMIT),
+        metavar="N",
         help="end the game as turn_limit after N turns",
     )
     pl.add_argument(
         "--log",
-        metavar="FILE.jsonl",
+        metavar="LOG",
         help="write the game's event log here, for rulespec replay",
     )
     _variants(pl)
@@ -528,7 +564,7 @@ def _parser() -> argparse.ArgumentParser:
         "rulespec replay game.jsonl",
     )
     rp.add_argument(
-        "log", metavar="LOG.jsonl", help="a log written by rulespec run --log"
+        "log", metavar="LOG", help="a log written by rulespec run --log"
     ).complete = completion.FILE
     _formats(rp, "json")
 
@@ -549,7 +585,9 @@ def _parser() -> argparse.ArgumentParser:
         help="the rule to show: a step, action, reaction, end condition or trigger, "
         "setup, evaluation, or counters.NAME; without RULE, list them",
     )
-    cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    cp.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
     _variants(cp)
 
     sv = command(
@@ -569,17 +607,21 @@ def _parser() -> argparse.ArgumentParser:
         help="spec files or bundled games' names (default: every bundled game)",
     )
     sv.add_argument(
-        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+        "--host",
+        default="127.0.0.1",
+        metavar="HOST",
+        help="the address to listen on (default 127.0.0.1)",
     )
     sv.add_argument(
         "--port",
         type=_whole(0, 65535),
+        metavar="PORT",
         default=8000,
         help="the port (default 8000; 0: any free port)",
     )
     sv.add_argument(
         "--saves",
-        metavar="FOLDER",
+        metavar="DIR",
         default=".",
         help="where 'Save game' writes its logs (default .)",
     )
