@@ -408,6 +408,12 @@ def _parser() -> argparse.ArgumentParser:
     df.add_argument(
         "--players", type=_whole(1), metavar="N", help="players for --simulate (default: OLD's)"
     )
+    df.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw --simulate's end reasons, game lengths and seat win rates, OLD's and "
+        "NEW's side by side (needs rulespec[plot]); the suffix names the format",
+    )
     _variants(
         df, "apply a variant to both specs (a file, or NAME from variants/<OLD>/); repeatable"
     )
@@ -878,13 +884,13 @@ def _source_lines(path: str) -> list[str] | None:
         return None  # the message stands without the source line
 
 
-def _inputs(args, *flags, also=()) -> list[str]:
-    """The files the command reads (the spec, what it extends, the variants, and the
-    specs `also` names), once the output files named by the flags are checked: none of
-    them, no folder, a name."""
-    inputs = spec_files(args.spec, getattr(args, "variant", []))
-    inputs += [f for path in also for f in spec_files(path)]
-    if args.spec == loading.STDIN:  # `run - --log F < F` must not write over F either
+def _inputs(args, *flags, specs=None) -> list[str]:
+    """The files the command reads (its spec, what it extends, the variants; or those of
+    each (spec, variants) in `specs`), once the output files named by the flags are
+    checked: none of them, no folder, a name."""
+    specs = [(args.spec, getattr(args, "variant", []))] if specs is None else specs
+    inputs = [f for path, variants in specs for f in spec_files(path, variants)]
+    if loading.STDIN in (path for path, _ in specs):  # `run - --log F < F` must not write over F
         inputs += _standard_input_file(args.stdin)
     for flag in flags:
         path = getattr(args, flag.lstrip("-"))
@@ -1102,20 +1108,25 @@ def _simulate(args, out, err) -> int:
                 _print_simulation(args, _simulation_report(args, spec, n, tally), out)
         raise
     if args.plot:
-        try:
-            with replacing(args.plot, inputs) as temporary:
-                simulation.plot(
-                    tally,
-                    n,
-                    f"{spec.name}: {args.games} games, {n} players",
-                    str(temporary),
-                    image,
-                )
-        except OutputError as exc:
-            raise UsageError(f"--plot: {exc}") from None
+        from .analysis.plots import Side
+
+        side = Side("", tally, args.max_turns or spec.turn_limit)
+        title = f"{spec.name}: {tally.games} games, {n} players, agents {args.agents}"
+        _plot(args, [side], n, title, inputs, image)
     _print_simulation(args, _simulation_report(args, spec, n, tally), out)
     _warn_turn_limit(tally, args.agents, err)
     return 0
+
+
+def _plot(args, sides, n: int, title: str, inputs, image: str) -> None:
+    """--plot's charts of these sides, written in place of the file at once."""
+    from .analysis import plots
+
+    try:
+        with replacing(args.plot, inputs) as temporary:
+            plots.draw(sides, n, args.agents, title, str(temporary), image)
+    except OutputError as exc:
+        raise UsageError(f"--plot: {exc}") from None
 
 
 def _warn_turn_limit(tally, agents: str, err, side: str = "") -> None:
@@ -1527,26 +1538,18 @@ def _machine(form: str, findings) -> str:
 
 
 def _diff(args, out, err) -> int:
-    from .analysis import diff, simulation
+    from .analysis import diff
 
     variants = _both_sides(args)
     old, new = _load(args.old, variants, err), _load(args.new, variants, err)
+    if args.plot and not args.simulate:
+        raise UsageError("--plot draws the games of --simulate N: give it as well")
+    inputs = _inputs(args, "--plot", specs=[(args.old, variants), (args.new, variants)])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
-    rows, tests = [], None
-    if args.simulate:
-        n = args.players or old.default_players
-        for spec in (old, new):
-            if not spec.min_players <= n <= spec.max_players:
-                raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
-        agents = _check_agents(args, old, n, args.old)
-        played = [
-            _played(args, simulation.job(path, n, agents, variants=variants), args.simulate, err)
-            for path in (args.old, args.new)
-        ]
-        for side, tally in zip(("OLD: ", "NEW: "), played):
-            _warn_turn_limit(tally, ",".join(agents), err, side)
-        rows, tests = diff.compare_outcomes(*played, n, (old.turn_limit, new.turn_limit))
+    rows, tests = (
+        _diff_outcomes(args, old, new, variants, inputs, err) if args.simulate else ([], None)
+    )
     if args.format == "json":
         json.dump(
             {
@@ -1577,6 +1580,35 @@ def _diff(args, out, err) -> int:
             print("no semantic differences", file=out)
     threshold = SEVERITIES.index(args.fail_on)
     return 1 if any(SEVERITIES.index(f.severity) >= threshold for f in added) else 0
+
+
+def _diff_outcomes(args, old, new, variants, inputs, err):
+    """diff --simulate's outcome rows and tests; the --plot of both sides' games."""
+    from .analysis import diff, simulation
+
+    image = _plot_format(args.plot) if args.plot else None  # checked before any game
+    n = args.players or old.default_players
+    for spec in (old, new):
+        if not spec.min_players <= n <= spec.max_players:
+            raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
+    agents = _check_agents(args, old, n, args.old)
+    played = [
+        _played(args, simulation.job(path, n, agents, variants=variants), args.simulate, err)
+        for path in (args.old, args.new)
+    ]
+    for side, tally in zip(("OLD: ", "NEW: "), played):
+        _warn_turn_limit(tally, ",".join(agents), err, side)
+    rows, tests = diff.compare_outcomes(*played, n, (old.turn_limit, new.turn_limit))
+    if args.plot:
+        from .analysis.plots import Side
+
+        sides = [
+            Side(label, tally, spec.turn_limit)
+            for label, spec, tally in zip(("OLD", "NEW"), (old, new), played)
+        ]
+        title = f"OLD {old.name} -> NEW {new.name}: {args.simulate} games each, {n} players"
+        _plot(args, sides, n, title + f", agents {args.agents}", inputs, image)
+    return rows, tests
 
 
 def _both_sides(args) -> tuple[str, ...]:
@@ -1647,7 +1679,8 @@ def _graph(args, out, err) -> int:
     from .analysis import graph
 
     g = _graph_view(args, err)
-    inputs = _inputs(args, "--output", "--render", also=[args.changes] if args.changes else [])
+    specs = [(args.spec, args.variant)] + ([(args.changes, [])] if args.changes else [])
+    inputs = _inputs(args, "--output", "--render", specs=specs)
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
     if args.render and shutil.which("dot") is None:
         raise UsageError(
