@@ -54,8 +54,9 @@ EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' list
   rulespec completion bash                            shell completion (bash, zsh, fish)
   rulespec lsp                                        a language server for editors
 
-settings: [tool.rulespec] in pyproject.toml, or rulespec.toml (see docs/cli.md)
-"""
+settings: [tool.rulespec] in pyproject.toml, or rulespec.toml
+documentation: every command and option at {cli}, the rest at {docs}
+""".format(cli=formats.DOCS_URL + "cli", docs=formats.DOCS_URL)
 
 
 class UsageError(Exception):
@@ -472,7 +473,7 @@ def _parser() -> argparse.ArgumentParser:
         "schema",
         "print the JSON Schema of spec, variant, scenario or log files",
         "Print the JSON Schema (draft 2020-12) that a kind of file is checked against, "
-        "for editors that complete and check YAML (docs/editor.md): spec files, variant "
+        f"for editors that complete and check YAML ({formats.DOCS_URL}editor): spec files, variant "
         "files, rules scenarios, or the lines of a game log. With --output DIR, write "
         "every schema (or KIND's) to DIR/KIND.schema.json instead.",
         "rulespec schema variant > variant.schema.json; rulespec schema --output schemas",
@@ -647,7 +648,7 @@ def _parser() -> argparse.ArgumentParser:
         "Serve an editor (VS Code, Neovim, ...) over standard input and output: "
         "diagnostics as you type, completion, hover, go to definition, references, "
         "rename and quick fixes in spec, variant and scenario files (install "
-        "rulespec[lsp]; see docs/editor.md).",
+        f"rulespec[lsp]; see {formats.DOCS_URL}editor).",
         "rulespec lsp   (started by the editor, not by hand)",
     )
     ls.add_argument("--stdio", action="store_true", help="the transport (the only one)")
