@@ -832,7 +832,7 @@ def _settle(args) -> None:
 
 def _take_standard_input(args) -> None:
     """`-` as a spec: read standard input once, and serve it as the file <stdin>."""
-    fields = [k for k in ("spec", "specs", "old", "new") if hasattr(args, k)]
+    fields = [k for k in ("spec", "specs", "old", "new", "changes") if hasattr(args, k)]
     dashes = sum(
         (v if isinstance(v, list) else [v]).count("-") for v in (getattr(args, k) for k in fields)
     )
@@ -1717,19 +1717,15 @@ def _graph_view(args, err):
     spec = _load(args.spec, args.variant, err)
     if args.reach is not None and args.focus is None:
         raise UsageError("--depth is the reach of --focus: give --focus RULE as well")
-    flag = "--changes"
+    whole = graph_views.changes(_load(args.changes, [], err), spec) if args.changes else None
+    whole = graph.build(spec) if whole is None else whole
+    flag, g = "--kind", whole
     try:
-        g = (
-            graph_views.changes(_load(args.changes, [], err), spec)
-            if args.changes
-            else graph.build(spec)
-        )
         if args.kind is not None:
-            flag = "--kind"
-            g = graph_views.keep_kinds(g, graph_views.kind_groups(args.kind))
+            g = graph_views.keep_kinds(whole, graph_views.kind_groups(args.kind))
         if args.focus is not None:
             flag = "--focus"
-            g = graph_views.focus(g, args.focus, 1 if args.reach is None else args.reach)
+            g = graph_views.focus(g, args.focus, 1 if args.reach is None else args.reach, whole)
     except graph_views.ViewError as exc:
         raise UsageError(f"{flag}: {exc}") from None
     return g

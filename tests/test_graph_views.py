@@ -99,6 +99,16 @@ def test_changes_shows_a_removed_part_as_it_was():
     assert ("end:coin_win", "zone:hand") in removed
 
 
+def test_changes_reads_its_base_from_standard_input(monkeypatch):
+    import io
+
+    from gamekit import GAMES
+
+    monkeypatch.setattr("sys.stdin", io.StringIO((GAMES / "pirates_wild.yaml").read_text()))
+    g = graph("pirates_wild", "--variant", "reverse", "--changes", "-")
+    assert marks(g) == {"step:play": "changed", "action:kraken_reverse": "added"}
+
+
 def test_a_spec_against_itself_changes_nothing():
     assert counts(graph("take_the_gold", "--changes", "take_the_gold")) == (0, 0)
 
@@ -122,7 +132,8 @@ def test_a_spec_against_itself_changes_nothing():
         ),
         (
             ["--kind", "zones", "--focus", "play_crew"],
-            "rulespec graph: --focus: no part named 'play_crew' in the graph of Pirates Wild\n",
+            "rulespec graph: --focus: 'play_crew' is action:play_crew, of a kind this view "
+            "leaves out\n",
         ),
     ],
 )

@@ -98,10 +98,18 @@ def find(g: nx.MultiDiGraph, name: str) -> NodeId:
     )
 
 
-def focus(g: nx.MultiDiGraph, name: str, depth: int) -> nx.MultiDiGraph:
+def focus(g: nx.MultiDiGraph, name: str, depth: int, whole=None) -> nx.MultiDiGraph:
     """The part `name` and every node at most `depth` edges away, whichever their
-    direction (what a rule touches and what touches it)."""
-    centre = find(g, name)
+    direction (what a rule touches and what touches it). `whole`: the graph g was cut
+    from by kind, where a name g lacks may be found, to say so."""
+    try:
+        centre = find(g, name)
+    except ViewError:
+        if whole is None or whole is g:
+            raise
+        raise ViewError(
+            f"'{name}' is {find(whole, name)}, of a kind this view leaves out"
+        ) from None
     near = nx.single_source_shortest_path_length(g.to_undirected(as_view=True), centre, depth)
     view = induced(g, near)
     view.nodes[centre]["mark"] = "focus"
