@@ -423,6 +423,16 @@ def test_every_placeholder_follows_the_convention(name):
     assert code == 0 and shown <= PLACEHOLDERS, usage
 
 
+@pytest.mark.parametrize("name", sorted(set(_subparsers()) - {"serve"}))  # its lobby picks them
+def test_every_command_that_reads_a_spec_takes_variant(name):
+    from rulespec.table.bundled import spec_argument
+
+    command = _subparsers()[name]
+    reads = any(a.type is spec_argument and not a.option_strings for a in command._actions)
+    takes = any("--variant" in a.option_strings for a in command._actions)
+    assert takes == reads, name
+
+
 def test_the_synopsis_uses_the_placeholders_of_the_help():
     text = CLI_DOC.read_text(encoding="utf-8")
     synopsis = text[text.index("```text\nrulespec run SPEC") : text.index("rulespec --version")]
