@@ -54,8 +54,9 @@ EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' list
   rulespec completion bash                            shell completion (bash, zsh, fish)
   rulespec lsp                                        a language server for editors
 
-settings: [tool.rulespec] in pyproject.toml, or rulespec.toml (see docs/cli.md)
-"""
+settings: [tool.rulespec] in pyproject.toml, or rulespec.toml
+documentation: every command and option at {cli}, the rest at {docs}
+""".format(cli=formats.DOCS_URL + "cli", docs=formats.DOCS_URL)
 
 
 class UsageError(Exception):
@@ -157,21 +158,18 @@ def _spec(
     parser,
     name="spec",
     help="a spec file, a bundled game's name (rulespec games), or - for standard input",
+    metavar="SPEC",
     **kw,
 ) -> None:
     parser.add_argument(
-        name, type=bundled.spec_argument, help=help, **kw
+        name, type=bundled.spec_argument, help=help, metavar=metavar, **kw
     ).complete = completion.SPEC
 
 
-def _variants(parser) -> None:
-    parser.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="apply a variant (a file, or NAME from variants/<spec>/); repeatable",
-    )
+def _variants(
+    parser, help="apply a variant (a file, or NAME from variants/<spec>/); repeatable"
+) -> None:
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME", help=help)
 
 
 AGENTS_HELP = (
@@ -183,14 +181,20 @@ AGENTS_HELP = (
 def _simulation_options(parser) -> None:
     """--seed, --agents, --workers and --dask: alike on every command that plays many
     games."""
-    parser.add_argument("--seed", type=int, default=0, help="game k is seeded SEED + k (default 0)")
-    parser.add_argument("--agents", default="random", help=AGENTS_HELP)
     parser.add_argument(
-        "--workers", type=_whole(1, MAX_WORKERS), default=1, help="worker processes (default 1)"
+        "--seed", type=int, default=0, metavar="SEED", help="game k is seeded SEED + k (default 0)"
+    )
+    parser.add_argument("--agents", default="random", metavar="AGENTS", help=AGENTS_HELP)
+    parser.add_argument(
+        "--workers",
+        type=_whole(1, MAX_WORKERS),
+        default=1,
+        metavar="N",
+        help="worker processes (default 1)",
     )
     parser.add_argument(
         "--dask",
-        metavar="SCHEDULER_ADDRESS",
+        metavar="ADDRESS",
         help="play the games on a Dask cluster (needs rulespec[dask] here and on its "
         "workers); results are the same as a local run",
     )
@@ -224,14 +228,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     _spec(run)
     _variants(run)
-    run.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
-    run.add_argument("--seed", type=int, default=0, help="seed of the game's RNG (default 0)")
-    run.add_argument("--agents", default="random", help=AGENTS_HELP)
-    run.add_argument("--log", metavar="FILE.jsonl", help="write the full event log here")
+    run.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
+    run.add_argument(
+        "--seed", type=int, default=0, metavar="SEED", help="seed of the game's RNG (default 0)"
+    )
+    run.add_argument("--agents", default="random", metavar="AGENTS", help=AGENTS_HELP)
+    run.add_argument(
+        "--log", metavar="LOG", help="write the full event log here (JSON lines, for replay)"
+    )
     _formats(run, "json")
     run.add_argument(
         "--max-turns",
         type=_whole(1, MAX_TURN_LIMIT),
+        metavar="N",
         help="turn limit (default: the spec's, or 2000)",
     )
     run.add_argument(
@@ -243,6 +254,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--games",
         type=_whole(1, MAX_MATCH),
+        metavar="N",
         default=1,
         help="play a match of N games (seeds S, S+1, ...), each shown as it ends; "
         "counters marked match: true carry over",
@@ -260,19 +272,26 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--games",
         type=_whole(1, MAX_GAMES),
+        metavar="N",
         help=f"how many games, 1 to {MAX_GAMES:,} (default: simulate.games in the config, "
         "else 1000)",
     )
-    sim.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
+    sim.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
     _simulation_options(sim)
     sim.add_argument(
-        "--max-turns", type=_whole(1, MAX_TURN_LIMIT), help="turn limit (default: the spec's)"
+        "--max-turns",
+        type=_whole(1, MAX_TURN_LIMIT),
+        metavar="N",
+        help="turn limit (default: the spec's)",
     )
     _formats(sim, "json")
     sim.add_argument(
         "--plot",
-        metavar="FILE.png",
-        help="draw game lengths and seat win rates (needs rulespec[plot])",
+        metavar="FILE",
+        help="draw end reasons, game lengths and seat win rates (needs rulespec[plot]); the "
+        "suffix names the format: .png, .svg, .pdf",
     )
 
     val = command(
@@ -294,7 +313,7 @@ def _parser() -> argparse.ArgumentParser:
         "rulespec test tests/scenarios --format junit > scenarios.xml",
     )
     test.add_argument(
-        "paths", nargs="+", help="scenario files or folders of them"
+        "paths", nargs="+", metavar="PATH", help="scenario files or folders of them"
     ).complete = completion.FILE
     _formats(test, "json", "junit")
 
@@ -316,6 +335,7 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--depth",
         type=_whole(1),
+        metavar="N",
         help="exploration depth in choices (default: explore.depth in the config, else 8)",
     )
     lint.add_argument(
@@ -353,11 +373,16 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--players",
         type=_whole(1),
+        metavar="N",
         help="--simulate's games at this player count only (default: spread over every "
         "count), and --explore's games (default: 2, or the spec's least)",
     )
-    lint.add_argument("--select", help="only these codes (comma-separated, prefixes allowed)")
-    lint.add_argument("--ignore", help="never these codes (comma-separated, prefixes allowed)")
+    lint.add_argument(
+        "--select", metavar="CODES", help="only these codes (comma-separated, prefixes allowed)"
+    )
+    lint.add_argument(
+        "--ignore", metavar="CODES", help="never these codes (comma-separated, prefixes allowed)"
+    )
 
     df = command(
         "diff",
@@ -366,8 +391,8 @@ def _parser() -> argparse.ArgumentParser:
         "and with --simulate the outcomes of seeded random games of each.",
         "rulespec diff GAME my_variant.yaml --simulate 500",
     )
-    _spec(df, "old", help="the spec before the change (a file, a bundled game, or -)")
-    _spec(df, "new", help="the spec after the change (a file, a bundled game, or -)")
+    _spec(df, "old", "the spec before the change (a file, a bundled game, or -)", "OLD")
+    _spec(df, "new", "the spec after the change (a file, a bundled game, or -)", "NEW")
     df.add_argument(
         "--fail-on",
         choices=SEVERITIES,
@@ -381,7 +406,18 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="also compare outcomes over N seeded games of each (random agents by default)",
     )
-    df.add_argument("--players", type=_whole(1), help="players for --simulate (default: OLD's)")
+    df.add_argument(
+        "--players", type=_whole(1), metavar="N", help="players for --simulate (default: OLD's)"
+    )
+    df.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw --simulate's end reasons, game lengths and seat win rates, OLD's and "
+        "NEW's side by side (needs rulespec[plot]); the suffix names the format",
+    )
+    _variants(
+        df, "apply a variant to both specs (a file, or NAME from variants/<OLD>/); repeatable"
+    )
     _simulation_options(df)
     _formats(df, "json")
 
@@ -393,24 +429,51 @@ def _parser() -> argparse.ArgumentParser:
         "rulespec graph GAME --format dot --render g.svg",
     )
     _spec(gr)
+    _variants(gr)
+    gr.add_argument(
+        "--focus",
+        metavar="RULE",
+        help="only this rule (or any part: zone:deck) and its neighbourhood; a name "
+        "several parts share means the rule, KIND:NAME any one of them",
+    )
+    gr.add_argument(
+        "--depth",
+        dest="reach",  # not `depth`: lint's --depth takes its default from the config
+        type=_whole(0),
+        metavar="N",
+        help="--focus's neighbourhood: the parts at most N edges away (default 1)",
+    )
+    gr.add_argument(
+        "--kind",
+        metavar="KINDS",
+        help="only these kinds of node and the edges between them, comma-separated: "
+        "rules, definitions, cards, zones, counters, memories, params, goals",
+    )
+    gr.add_argument(
+        "--changes",
+        metavar="BASE",
+        type=bundled.spec_argument,
+        help="only what SPEC (with its variants) changed against the spec BASE, and "
+        "what that touches: added, changed and removed parts and edges coloured",
+    ).complete = completion.SPEC
     gr.add_argument(
         "--format",
         choices=["dot", "mermaid", "json"],
         default="dot",
         help="the graph's notation (default dot)",
     )
-    gr.add_argument("--output", "-o", help="write here instead of standard output")
+    gr.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
     gr.add_argument(
         "--render",
-        metavar="FILE.svg",
-        help="also render with Graphviz 'dot' (when it is installed)",
+        metavar="FILE",
+        help="also render the graph as SVG with Graphviz 'dot' (when it is installed)",
     )
 
     sc = command(
         "schema",
         "print the JSON Schema of spec, variant, scenario or log files",
         "Print the JSON Schema (draft 2020-12) that a kind of file is checked against, "
-        "for editors that complete and check YAML (docs/editor.md): spec files, variant "
+        f"for editors that complete and check YAML ({formats.DOCS_URL}editor): spec files, variant "
         "files, rules scenarios, or the lines of a game log. With --output DIR, write "
         "every schema (or KIND's) to DIR/KIND.schema.json instead.",
         "rulespec schema variant > variant.schema.json; rulespec schema --output schemas",
@@ -462,7 +525,9 @@ def _parser() -> argparse.ArgumentParser:
         "lints clean and plays.",
         "rulespec new my_game && rulespec run my_game.yaml",
     )
-    nw.add_argument("name", help="the game's name: lower case letters, digits and _ (my_game)")
+    nw.add_argument(
+        "name", metavar="NAME", help="the game's name: lower case letters, digits and _ (my_game)"
+    )
     nw.add_argument("--output", metavar="FILE", help="where to write it (default: NAME.yaml here)")
 
     pl = command(
@@ -473,11 +538,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     _spec(pl)
     pl.add_argument("--as", dest="seat", metavar="SEAT", required=True, help="your seat, e.g. P1")
-    pl.add_argument("--players", type=_whole(1), help="number of players (default: the spec's)")
-    pl.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    pl.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
+    pl.add_argument("--seed", type=int, default=0, metavar="SEED", help="random seed (default 0)")
     pl.add_argument(
         "--agents",
         default="random",
+        metavar="AGENTS",
         help="the agent at the other seats, or one per seat, comma-separated "
         "(yours is ignored): random, first, greedy, ismcts, with options "
         "as for run",
@@ -485,11 +553,12 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--max-turns",
         type=_whole(1, MAX_TURN_LIMIT),
+        metavar="N",
         help="end the game as turn_limit after N turns",
     )
     pl.add_argument(
         "--log",
-        metavar="FILE.jsonl",
+        metavar="LOG",
         help="write the game's event log here, for rulespec replay",
     )
     _variants(pl)
@@ -502,7 +571,7 @@ def _parser() -> argparse.ArgumentParser:
         "rulespec replay game.jsonl",
     )
     rp.add_argument(
-        "log", metavar="LOG.jsonl", help="a log written by rulespec run --log"
+        "log", metavar="LOG", help="a log written by rulespec run --log"
     ).complete = completion.FILE
     _formats(rp, "json")
 
@@ -523,7 +592,9 @@ def _parser() -> argparse.ArgumentParser:
         help="the rule to show: a step, action, reaction, end condition or trigger, "
         "setup, evaluation, or counters.NAME; without RULE, list them",
     )
-    cp.add_argument("--players", type=int, help="number of players (default: the spec's)")
+    cp.add_argument(
+        "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"
+    )
     _variants(cp)
 
     sv = command(
@@ -543,17 +614,21 @@ def _parser() -> argparse.ArgumentParser:
         help="spec files or bundled games' names (default: every bundled game)",
     )
     sv.add_argument(
-        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+        "--host",
+        default="127.0.0.1",
+        metavar="HOST",
+        help="the address to listen on (default 127.0.0.1)",
     )
     sv.add_argument(
         "--port",
         type=_whole(0, 65535),
+        metavar="PORT",
         default=8000,
         help="the port (default 8000; 0: any free port)",
     )
     sv.add_argument(
         "--saves",
-        metavar="FOLDER",
+        metavar="DIR",
         default=".",
         help="where 'Save game' writes its logs (default .)",
     )
@@ -573,7 +648,7 @@ def _parser() -> argparse.ArgumentParser:
         "Serve an editor (VS Code, Neovim, ...) over standard input and output: "
         "diagnostics as you type, completion, hover, go to definition, references, "
         "rename and quick fixes in spec, variant and scenario files (install "
-        "rulespec[lsp]; see docs/editor.md).",
+        f"rulespec[lsp]; see {formats.DOCS_URL}editor).",
         "rulespec lsp   (started by the editor, not by hand)",
     )
     ls.add_argument("--stdio", action="store_true", help="the transport (the only one)")
@@ -757,7 +832,7 @@ def _settle(args) -> None:
 
 def _take_standard_input(args) -> None:
     """`-` as a spec: read standard input once, and serve it as the file <stdin>."""
-    fields = [k for k in ("spec", "specs", "old", "new") if hasattr(args, k)]
+    fields = [k for k in ("spec", "specs", "old", "new", "changes") if hasattr(args, k)]
     dashes = sum(
         (v if isinstance(v, list) else [v]).count("-") for v in (getattr(args, k) for k in fields)
     )
@@ -810,11 +885,13 @@ def _source_lines(path: str) -> list[str] | None:
         return None  # the message stands without the source line
 
 
-def _inputs(args, *flags) -> list[str]:
-    """The files the command reads (the spec, what it extends, the variants), once the
-    output files named by the flags are checked: none of them, no folder, a name."""
-    inputs = spec_files(args.spec, getattr(args, "variant", []))
-    if args.spec == loading.STDIN:  # `run - --log F < F` must not write over F either
+def _inputs(args, *flags, specs=None) -> list[str]:
+    """The files the command reads (its spec, what it extends, the variants; or those of
+    each (spec, variants) in `specs`), once the output files named by the flags are
+    checked: none of them, no folder, a name."""
+    specs = [(args.spec, getattr(args, "variant", []))] if specs is None else specs
+    inputs = [f for path, variants in specs for f in spec_files(path, variants)]
+    if loading.STDIN in (path for path, _ in specs):  # `run - --log F < F` must not write over F
         inputs += _standard_input_file(args.stdin)
     for flag in flags:
         path = getattr(args, flag.lstrip("-"))
@@ -1032,20 +1109,25 @@ def _simulate(args, out, err) -> int:
                 _print_simulation(args, _simulation_report(args, spec, n, tally), out)
         raise
     if args.plot:
-        try:
-            with replacing(args.plot, inputs) as temporary:
-                simulation.plot(
-                    tally,
-                    n,
-                    f"{spec.name}: {args.games} games, {n} players",
-                    str(temporary),
-                    image,
-                )
-        except OutputError as exc:
-            raise UsageError(f"--plot: {exc}") from None
+        from .analysis.plots import Side
+
+        side = Side("", tally, args.max_turns or spec.turn_limit)
+        title = f"{spec.name}: {tally.games} games, {n} players, agents {args.agents}"
+        _plot(args, [side], n, title, inputs, image)
     _print_simulation(args, _simulation_report(args, spec, n, tally), out)
     _warn_turn_limit(tally, args.agents, err)
     return 0
+
+
+def _plot(args, sides, n: int, title: str, inputs, image: str) -> None:
+    """--plot's charts of these sides, written in place of the file at once."""
+    from .analysis import plots
+
+    try:
+        with replacing(args.plot, inputs) as temporary:
+            plots.draw(sides, n, args.agents, title, str(temporary), image)
+    except OutputError as exc:
+        raise UsageError(f"--plot: {exc}") from None
 
 
 def _warn_turn_limit(tally, agents: str, err, side: str = "") -> None:
@@ -1457,25 +1539,18 @@ def _machine(form: str, findings) -> str:
 
 
 def _diff(args, out, err) -> int:
-    from .analysis import diff, simulation
+    from .analysis import diff
 
-    old, new = _load(args.old, [], err), _load(args.new, [], err)
+    variants = _both_sides(args)
+    old, new = _load(args.old, variants, err), _load(args.new, variants, err)
+    if args.plot and not args.simulate:
+        raise UsageError("--plot draws the games of --simulate N: give it as well")
+    inputs = _inputs(args, "--plot", specs=[(args.old, variants), (args.new, variants)])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
-    rows, tests = [], None
-    if args.simulate:
-        n = args.players or old.default_players
-        for spec in (old, new):
-            if not spec.min_players <= n <= spec.max_players:
-                raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
-        agents = _check_agents(args, old, n, args.old)
-        played = [
-            _played(args, simulation.job(path, n, agents), args.simulate, err)
-            for path in (args.old, args.new)
-        ]
-        for side, tally in zip(("OLD: ", "NEW: "), played):
-            _warn_turn_limit(tally, ",".join(agents), err, side)
-        rows, tests = diff.compare_outcomes(*played, n, (old.turn_limit, new.turn_limit))
+    rows, tests = (
+        _diff_outcomes(args, old, new, variants, inputs, err) if args.simulate else ([], None)
+    )
     if args.format == "json":
         json.dump(
             {
@@ -1506,6 +1581,52 @@ def _diff(args, out, err) -> int:
             print("no semantic differences", file=out)
     threshold = SEVERITIES.index(args.fail_on)
     return 1 if any(SEVERITIES.index(f.severity) >= threshold for f in added) else 0
+
+
+def _diff_outcomes(args, old, new, variants, inputs, err):
+    """diff --simulate's outcome rows and tests; the --plot of both sides' games."""
+    from .analysis import diff, simulation
+
+    image = _plot_format(args.plot) if args.plot else None  # checked before any game
+    n = args.players or old.default_players
+    for spec in (old, new):
+        if not spec.min_players <= n <= spec.max_players:
+            raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
+    agents = _check_agents(args, old, n, args.old)
+    played = [
+        _played(args, simulation.job(path, n, agents, variants=variants), args.simulate, err)
+        for path in (args.old, args.new)
+    ]
+    for side, tally in zip(("OLD: ", "NEW: "), played):
+        _warn_turn_limit(tally, ",".join(agents), err, side)
+    rows, tests = diff.compare_outcomes(*played, n, (old.turn_limit, new.turn_limit))
+    if args.plot:
+        from .analysis.plots import Side
+
+        sides = [
+            Side(label, tally, spec.turn_limit)
+            for label, spec, tally in zip(("OLD", "NEW"), (old, new), played)
+        ]
+        title = f"OLD {old.name} -> NEW {new.name}: {args.simulate} games each, {n} players"
+        _plot(args, sides, n, title + f", agents {args.agents}", inputs, image)
+    return rows, tests
+
+
+def _both_sides(args) -> tuple[str, ...]:
+    """diff's --variant NAMEs as files, found beside OLD (its base, most often) or else
+    beside NEW, so that one file applies to both sides."""
+    from .lang.variants import find_variant
+
+    files = []
+    for name in args.variant:
+        try:
+            files.append(str(find_variant(args.old, name)))
+        except FileNotFoundError:
+            try:
+                files.append(str(find_variant(args.new, name)))
+            except FileNotFoundError as exc:
+                raise UsageError(f"--variant: {exc}") from None
+    return tuple(files)
 
 
 def _outcome_lines(rows, tests):
@@ -1558,8 +1679,9 @@ def _graph(args, out, err) -> int:
 
     from .analysis import graph
 
-    g = graph.build(load_spec(args.spec))
-    inputs = _inputs(args, "--output", "--render")
+    g = _graph_view(args, err)
+    specs = [(args.spec, args.variant)] + ([(args.changes, [])] if args.changes else [])
+    inputs = _inputs(args, "--output", "--render", specs=specs)
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
     if args.render and shutil.which("dot") is None:
         raise UsageError(
@@ -1585,6 +1707,28 @@ def _graph(args, out, err) -> int:
     except OutputError as exc:
         raise UsageError(str(exc)) from None
     return 0
+
+
+def _graph_view(args, err):
+    """The graph `graph` exports: the spec's, or what it changed against --changes,
+    cut down to --kind and then to --focus's neighbourhood."""
+    from .analysis import graph, graph_views
+
+    spec = _load(args.spec, args.variant, err)
+    if args.reach is not None and args.focus is None:
+        raise UsageError("--depth is the reach of --focus: give --focus RULE as well")
+    whole = graph_views.changes(_load(args.changes, [], err), spec) if args.changes else None
+    whole = graph.build(spec) if whole is None else whole
+    flag, g = "--kind", whole
+    try:
+        if args.kind is not None:
+            g = graph_views.keep_kinds(whole, graph_views.kind_groups(args.kind))
+        if args.focus is not None:
+            flag = "--focus"
+            g = graph_views.focus(g, args.focus, 1 if args.reach is None else args.reach, whole)
+    except graph_views.ViewError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+    return g
 
 
 def _schema(args, out, err) -> int:

@@ -10,6 +10,9 @@ import json
 import re
 
 SEVERITIES = ("info", "warning", "error")
+# the documentation online, docs/PAGE.md of the source at DOCS_URL + PAGE: a wheel holds
+# no docs/ (pyproject.toml's Project-URLs name the same place)
+DOCS_URL = "https://rulespec.dev/docs/"
 
 
 def sarif(findings, descriptions: dict[str, str]) -> str:
@@ -27,7 +30,7 @@ def sarif(findings, descriptions: dict[str, str]) -> str:
                     "driver": {
                         "name": "rulespec",
                         "version": __version__,
-                        "informationUri": "https://rulespec.dev/docs/lint",
+                        "informationUri": DOCS_URL + "lint",
                         "rules": [
                             {"id": c, "shortDescription": {"text": descriptions.get(c, c)}}
                             for c in codes

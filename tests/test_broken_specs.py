@@ -158,8 +158,8 @@ def test_run_broken_spec():
         ),
         (["run", VALID_SPEC, "--as", "P9"], ""),
         (["frobnicate", VALID_SPEC], "invalid choice: 'frobnicate'"),
-        (["run"], "the following arguments are required: spec"),
-        (["validate"], "the following arguments are required: specs"),
+        (["run"], "the following arguments are required: SPEC"),
+        (["validate"], "the following arguments are required: SPEC"),
         (["run", VALID_SPEC, "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
     ],
     ids=[

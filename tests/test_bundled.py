@@ -40,7 +40,7 @@ def test_a_bundled_game_by_name_is_the_same_game_as_its_file():
 def test_an_unknown_name_is_a_usage_error_that_lists_the_bundled_games(command):
     code, out, err = cli(*command, "no_such_game")
     assert code == 2 and out == ""
-    assert f"rulespec {command[0]}: argument spec" in err and "no bundled game" in err
+    assert f"rulespec {command[0]}: argument SPEC" in err and "no bundled game" in err
     assert "take_the_gold" in err
 
 

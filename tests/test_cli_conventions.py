@@ -380,6 +380,76 @@ def test_every_command_help_has_a_description_argument_help_and_an_example(name)
     assert code == 0 and out.startswith(f"usage: rulespec {name}") and "example:" in out
 
 
+# one placeholder per kind of argument (docs/cli.md, the table under the synopsis)
+PLACEHOLDERS = {
+    "SPEC", "OLD", "NEW", "BASE", "N", "SEED", "AGENTS", "NAME", "SEAT", "RULE", "KIND",
+    "KINDS", "CODES", "FILE", "DIR", "LOG", "PATH", "SECONDS", "ADDRESS", "HOST", "PORT",
+}  # fmt: skip
+CLI_DOC = Path(__file__).parent.parent / "docs" / "cli.md"
+
+
+def _placeholders(command):
+    """(action, the placeholder its --help shows) of each argument that takes a value
+    and is not a choice among words."""
+    for action in command._actions:
+        if action.nargs == 0 or (action.choices is not None and action.metavar is None):
+            continue
+        default = action.dest.upper() if action.option_strings else action.dest
+        yield action, command._get_formatter()._metavar_formatter(action, default)(1)[0]
+
+
+@pytest.mark.parametrize("name", sorted(_subparsers()))
+def test_every_placeholder_follows_the_convention(name):
+    from rulespec.table.bundled import spec_argument
+
+    command = _subparsers()[name]
+    for action, shown in _placeholders(command):
+        where = f"rulespec {name} {'/'.join(action.option_strings) or action.dest}"
+        assert shown in PLACEHOLDERS, f"{where}: {shown} is no placeholder of docs/cli.md"
+        kind = getattr(action.type, "__name__", None)
+        if action.type is spec_argument:
+            assert shown in ("SPEC", "OLD", "NEW", "BASE"), where
+        elif kind == "whole" and action.dest != "port":
+            assert shown == "N", f"{where}: a count is N, not {shown}"
+        if action.dest == "seed":
+            assert shown == "SEED", where
+        if action.dest in ("log",):
+            assert shown == "LOG", where
+        if action.dest in ("output", "plot", "render", "saves"):
+            assert shown in ("FILE", "DIR"), where
+    code, out, _ = cli(name, "--help")
+    usage = out.split("\n\n")[0]
+    shown = set(re.findall(r"\b[A-Z][A-Z_]+\b", usage)) - {"COMMAND"}
+    assert code == 0 and shown <= PLACEHOLDERS, usage
+
+
+@pytest.mark.parametrize("name", sorted(set(_subparsers()) - {"serve"}))  # its lobby picks them
+def test_every_command_that_reads_a_spec_takes_variant(name):
+    from rulespec.table.bundled import spec_argument
+
+    command = _subparsers()[name]
+    reads = any(a.type is spec_argument and not a.option_strings for a in command._actions)
+    takes = any("--variant" in a.option_strings for a in command._actions)
+    assert takes == reads, name
+
+
+def test_the_synopsis_uses_the_placeholders_of_the_help():
+    text = CLI_DOC.read_text(encoding="utf-8")
+    synopsis = text[text.index("```text\nrulespec run SPEC") : text.index("rulespec --version")]
+    commands = _subparsers()
+    checked = 0
+    for line in re.split(r"\n(?=rulespec )", synopsis.split("\n", 1)[1]):
+        command = commands[line.split()[1]]
+        options = {o: shown for a, shown in _placeholders(command) for o in a.option_strings}
+        for option, word in re.findall(r"(--?[a-z][\w-]*) \[?([A-Z]+)\b", line):
+            assert options.get(option) == word, f"{line.split()[1]} {option}: docs {word}"
+            checked += 1
+    assert checked > 40
+    table = text[text.index("| placeholder |") :]
+    table = table[: table.index("\n\n")]
+    assert set(re.findall(r"`([A-Z]+)`", table)) == PLACEHOLDERS
+
+
 @pytest.mark.parametrize("name", sorted(set(_subparsers()) - {"games", "lsp"}))
 def test_usage_errors_name_the_command(name):
     code, _, err = cli(name, "--no-such-option")

@@ -228,6 +228,17 @@ def test_simulate_long_5_against_the_base():
     assert rows["mean length (turns)"]["new"] > rows["mean length (turns)"]["old"]
 
 
+def test_simulate_plays_both_sides_with_the_variant():
+    # two_player on both sides: the games are two-player ones (the spec's default),
+    # seat wins of P1 and P2 only, and the same games as two_player's own file plays
+    long_5 = ROOT / "games/variants/take_the_gold/long_5.yaml"
+    rows = _outcomes(TTG, long_5, "--variant", "two_player")
+    assert [w for w in rows if w.endswith("wins")] == ["P1 wins", "P2 wins"]
+    two = ROOT / "games/variants/take_the_gold/two_player.yaml"
+    alone = _outcomes(two, two)
+    assert {w: r["old"] for w, r in rows.items()} == {w: r["old"] for w, r in alone.items()}
+
+
 def test_simulate_flags_nothing_for_identical_specs():
     report = _report(TTG, TTG)
     assert report["verdict"] == "no significant difference in 7 measures"

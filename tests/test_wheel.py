@@ -6,6 +6,7 @@ It builds the wheel and installs its dependencies from the package index, which 
 a minute or two, so it is marked `wheel`: the README's test command leaves it out and
 `.ci/run` runs it on its own."""
 
+import json
 import subprocess
 import sys
 
@@ -65,3 +66,14 @@ def test_the_runtime_is_rulespec_interpreter_and_nothing_else(venv):
     _run(bin_ / "python", "-c", "import rulespec.interpreter", cwd=empty)
     top = _run(bin_ / "python", "-c", "import interpreter", cwd=empty, check=False)
     assert top.returncode == 1 and "No module named 'interpreter'" in top.stderr
+
+
+def test_the_metadata_shows_an_index_page_without_repository_links(venv):
+    bin_, empty = venv
+    read = (
+        "import importlib.metadata as m, json; d = m.metadata('rulespec'); "
+        "print(json.dumps([d.get_all('Project-URL'), d.get_payload() or d['Description']]))"
+    )
+    urls, description = json.loads(_run(bin_ / "python", "-c", read, cwd=empty).stdout)
+    assert "Documentation, https://rulespec.dev/docs/" in urls
+    assert "](docs/" not in description and "https://rulespec.dev/docs/cli" in description

@@ -480,17 +480,26 @@ def dot_string(text) -> str:
     return '"' + "".join(map(one, str(text))) + '"'
 
 
+# the colours of what a view marks (graph_views.py): the focused part, and a change
+_MARKS = {"focus": "#ffd966", "added": "#b6d7a8", "changed": "#9fc5e8", "removed": "#ea9999"}
+
+
 def to_dot(g: nx.MultiDiGraph) -> str:
     q = dot_string
     lines = [f"digraph {q(g.graph.get('name', 'spec'))} {{", "  rankdir=LR;"]
     for nid, data in g.nodes(data=True):
+        mark = data.get("mark")
+        fill = f", style=filled, fillcolor={q(_MARKS[mark])}" if mark else ""
+        tip = data["kind"] + " at " + data["span"] + (f" ({mark})" if mark else "")
         lines.append(
-            f"  {q(nid)} [label={q(data['label'])}, shape={_SHAPES[data['kind']]}, "
-            f"tooltip={q(data['kind'] + ' at ' + data['span'])}];"
+            f"  {q(nid)} [label={q(data['label'])}, shape={_SHAPES[data['kind']]}{fill}, "
+            f"tooltip={q(tip)}];"
         )
-    for a, b, key in g.edges(keys=True):
+    for a, b, key, data in g.edges(keys=True, data=True):
         style = "bold" if key in ("next", "offers") else "dashed" if key == "reads" else "solid"
-        lines.append(f"  {q(a)} -> {q(b)} [label={q(key)}, style={style}];")
+        mark = data.get("mark")
+        colour = f", color={q(_MARKS[mark])}, penwidth=2" if mark else ""
+        lines.append(f"  {q(a)} -> {q(b)} [label={q(key)}, style={style}{colour}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -517,6 +526,12 @@ def to_mermaid(g: nx.MultiDiGraph) -> str:
     for a, b, key in g.edges(keys=True):
         arrow = "-.->" if key == "reads" else "-->"
         lines.append(f"  {ids[a]} {arrow}|{mermaid_string(key)}| {ids[b]}")
+    for nid, mark in g.nodes(data="mark"):
+        if mark:
+            lines.append(f"  style {ids[nid]} fill:{_MARKS[mark]}")
+    for i, (_, _, mark) in enumerate(g.edges(data="mark")):
+        if mark:
+            lines.append(f"  linkStyle {i} stroke:{_MARKS[mark]},stroke-width:2px")
     return "\n".join(lines) + "\n"
 
 
@@ -524,6 +539,9 @@ def to_json(g: nx.MultiDiGraph) -> str:
     data = {
         "name": g.graph.get("name"),
         "nodes": [{"id": n, **d} for n, d in g.nodes(data=True)],
-        "edges": [{"source": a, "target": b, "kind": k} for a, b, k in g.edges(keys=True)],
+        "edges": [
+            {"source": a, "target": b, "kind": k, **d}
+            for a, b, k, d in g.edges(keys=True, data=True)
+        ],
     }
     return json.dumps(data, indent=1) + "\n"

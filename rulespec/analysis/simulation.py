@@ -366,36 +366,3 @@ def summarize(tally: Tally, players: int, teams=()) -> dict:
             "round_length": spread(tally.round_lengths),
         }
     return report
-
-
-def plot(tally: Tally, players: int, title: str, path: str, form: str) -> None:
-    """Game lengths and seat win rates, as an image of the format `form` (matplotlib:
-    rulespec[plot])."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    lengths = tally.lengths
-    lo, hi = min(lengths), max(lengths)
-    left.hist(
-        list(lengths),
-        bins=range(lo, hi + 2) if hi - lo <= 80 else 40,
-        weights=list(lengths.values()),
-        color="#4477aa",
-    )
-    left.set(title="game length", xlabel="turns", ylabel="games")
-    summary = summarize(tally, players)["seat_wins"]
-    seats = list(summary)
-    shares = [100 * summary[s]["share"] for s in seats]
-    errors = [
-        [100 * (summary[s]["share"] - summary[s]["low"]) for s in seats],
-        [100 * (summary[s]["high"] - summary[s]["share"]) for s in seats],
-    ]
-    right.bar(seats, shares, yerr=errors, color="#ee6677", capsize=4)
-    right.set(title="seat win rate (95% interval)", ylabel="% of games")
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100, format=form)  # named: matplotlib adds no suffix of its own
-    plt.close(fig)

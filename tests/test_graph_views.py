@@ -1,0 +1,165 @@
+"""`rulespec graph --focus/--depth/--kind/--changes/--variant`: graphs cut down to what a
+reader asks about (issue 28), counted on variants of the seed games, and rendered."""
+
+import json
+import shutil
+from collections import Counter
+from xml.etree import ElementTree
+
+import pytest
+from gamekit import cli
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def graph(*argv) -> dict:
+    code, out, err = cli("graph", *argv, "--format", "json")
+    assert (code, err) == (0, ""), err
+    return json.loads(out)
+
+
+def counts(g: dict) -> tuple[int, int]:
+    return len(g["nodes"]), len(g["edges"])
+
+
+def marks(g: dict) -> dict:
+    return {n["id"]: n["mark"] for n in g["nodes"] if "mark" in n}
+
+
+def test_variant_applies_as_in_run():
+    assert counts(graph("pirates_wild")) == (45, 134)
+    g = graph("pirates_wild", "--variant", "reverse")
+    assert counts(g) == (46, 138)
+    assert "action:kraken_reverse" in {n["id"] for n in g["nodes"]}
+
+
+def test_focus_keeps_the_rule_and_its_neighbours():
+    g = graph("pirates_wild", "--variant", "reverse", "--focus", "kraken_reverse")
+    assert marks(g) == {"action:kraken_reverse": "focus"}
+    assert sorted(n["id"] for n in g["nodes"]) == [
+        "action:kraken_reverse",
+        "card:kraken",
+        "step:play",
+        "zone:discard_pile",
+        "zone:hand",
+    ]
+    assert counts(g) == (5, 4)
+
+
+def test_depth_widens_the_neighbourhood():
+    one = graph("take_the_gold", "--focus", "draw")
+    two = graph("take_the_gold", "--focus", "draw", "--depth", "2")
+    zero = graph("take_the_gold", "--focus", "draw", "--depth", "0")
+    assert counts(zero) == (1, 0)
+    assert counts(one) == (7, 20)
+    assert counts(two)[0] > counts(one)[0]
+
+
+def test_a_name_several_parts_share_means_the_rule(tmp_path):
+    # in the advanced variant, coin_win is a step; ids name any part exactly
+    g = graph("take_the_gold", "--variant", "advanced", "--focus", "coin_win", "--depth", "0")
+    assert [n["id"] for n in g["nodes"]] == ["step:coin_win"]
+    assert [
+        n["id"] for n in graph("take_the_gold", "--focus", "zone:hand", "--depth", "0")["nodes"]
+    ] == ["zone:hand"]
+
+
+def test_kind_keeps_those_nodes_and_the_edges_between_them():
+    g = graph("pirates_wild", "--kind", "rules")
+    kinds = Counter(n["kind"] for n in g["nodes"])
+    assert set(kinds) <= {"setup", "step", "action", "reaction", "end", "trigger", "turn_order"}
+    ids = {n["id"] for n in g["nodes"]}
+    assert all(e["source"] in ids and e["target"] in ids for e in g["edges"])
+    # no path through a zone is collapsed: only flow, offers, opens and feeds are left
+    assert {e["kind"] for e in g["edges"]} <= {"next", "repeats", "offers", "opens", "feeds"}
+    assert counts(g) == (len(ids), len(g["edges"])) and counts(g)[1] < 134
+    both = graph("pirates_wild", "--kind", "rules,zones")
+    assert counts(both)[0] == len(ids) + Counter(n["kind"] for n in both["nodes"])["zone"]
+
+
+def test_changes_shows_what_a_variant_changed_and_what_it_touches():
+    g = graph("pirates_wild", "--variant", "reverse", "--changes", "pirates_wild")
+    assert marks(g) == {"step:play": "changed", "action:kraken_reverse": "added"}
+    assert counts(g) == (15, 44)
+    added = {(e["source"], e["target"], e["kind"]) for e in g["edges"] if e.get("mark")}
+    assert added == {
+        ("card:kraken", "action:kraken_reverse", "enables"),
+        ("zone:hand", "action:kraken_reverse", "moves_from"),
+        ("step:play", "action:kraken_reverse", "offers"),
+        ("action:kraken_reverse", "zone:discard_pile", "moves_to"),
+    }
+
+
+def test_changes_shows_a_removed_part_as_it_was():
+    g = graph("take_the_gold", "--variant", "advanced", "--changes", "take_the_gold")
+    assert marks(g) == {"step:coin_win": "added", "end:coin_win": "removed"}
+    assert counts(g) == (9, 25)
+    removed = {(e["source"], e["target"]) for e in g["edges"] if e.get("mark") == "removed"}
+    assert ("setup", "step:draw") in removed  # the turn now starts at coin_win
+    assert ("end:coin_win", "zone:hand") in removed
+
+
+def test_changes_reads_its_base_from_standard_input(monkeypatch):
+    import io
+
+    from gamekit import GAMES
+
+    monkeypatch.setattr("sys.stdin", io.StringIO((GAMES / "pirates_wild.yaml").read_text()))
+    g = graph("pirates_wild", "--variant", "reverse", "--changes", "-")
+    assert marks(g) == {"step:play": "changed", "action:kraken_reverse": "added"}
+
+
+def test_a_spec_against_itself_changes_nothing():
+    assert counts(graph("take_the_gold", "--changes", "take_the_gold")) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--focus", "play_crow"],
+            "rulespec graph: --focus: no part named 'play_crow' in the graph of Pirates Wild "
+            "(did you mean 'play_crew'?)\n",
+        ),
+        (
+            ["--kind", "rule"],
+            "rulespec graph: --kind: unknown kind 'rule' (one of rules, definitions, cards, "
+            "zones, counters, memories, params, goals) (did you mean 'rules'?)\n",
+        ),
+        (
+            ["--depth", "2"],
+            "rulespec graph: --depth is the reach of --focus: give --focus RULE as well\n",
+        ),
+        (
+            ["--kind", "zones", "--focus", "play_crew"],
+            "rulespec graph: --focus: 'play_crew' is action:play_crew, of a kind this view "
+            "leaves out\n",
+        ),
+    ],
+)
+def test_a_view_asked_of_nothing_is_a_usage_error_with_a_hint(argv, message):
+    assert cli("graph", "pirates_wild", *argv) == (2, "", message)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
+def test_a_focused_view_renders_as_svg_with_its_rule(tmp_path):
+    svg = tmp_path / "kraken.svg"
+    code, _out, err = cli(
+        "graph", "pirates_wild", "--variant", "reverse", "--focus", "kraken_reverse",
+        "--render", svg, "-o", tmp_path / "kraken.dot",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    root = ElementTree.parse(svg).getroot()
+    assert root.tag == f"{SVG}svg"
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "kraken_reverse" in texts and "play" in texts
+    nodes = [n for n in root.iter(f"{SVG}g") if n.get("class") == "node"]
+    assert len(nodes) == 5
+    # the focused rule is filled with the focus colour
+    fills = {
+        p.get("fill")
+        for n in nodes
+        for p in n.iter()
+        if p.tag in (f"{SVG}ellipse", f"{SVG}polygon")
+    }
+    assert "#ffd966" in fills
