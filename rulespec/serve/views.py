@@ -96,9 +96,16 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
     if seat is not None and "options" in obs:
         type_names = state.game.type_names
         out["decision"] = state.decision_kind()
-        out["asking"] = tableview.decision_heading(out["decision"], state.decision_asker(), titles)
+        asking = state.decision_asker()
+        out["asking"] = tableview.decision_heading(out["decision"], asking, titles)
+        out["asker"] = tableview.asker(asking, titles)
         out["options"] = [
-            {"label": o.label, "text": tableview.option_text(o, titles, type_names)}
-            for o in state.legal_actions()
+            {
+                "label": s["option"].label,
+                "text": s["text"],
+                "group": s["group"],
+                "short": s["short"],
+            }
+            for s in tableview.arranged(state.legal_actions(), titles, type_names)
         ]
     return out
