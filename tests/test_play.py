@@ -100,9 +100,7 @@ def test_table_shows_the_table_again_with_the_parameters():
     again = out[out.index("P2> table\n") + 10 : out.index("P2> 1")].splitlines()
     assert code == 0
     assert again[0] == "== Turn 4: P2 to play (you are P2)"
-    assert (
-        again[-4].startswith("  Rules: Deal size 2") and again[-1] == "  2) Pass"
-    )
+    assert again[-4].startswith("  Rules: Deal size 2") and again[-1] == "  2) Pass"
 
 
 def test_quit_abandons_the_game_and_says_so():
