@@ -116,7 +116,9 @@ def _hidden_from(state, seat):
 
 def _same_for_the_seat(message, state, table):
     """The message is what P1 would be sent of any deal of the cards P1 cannot see."""
-    shown = {k: v for k, v in message.items() if k not in ("title", "players", "watched")}
+    shown = {
+        k: v for k, v in message.items() if k not in ("title", "players", "watched", "rematch")
+    }
     for k in range(3):
         other = state.clone()
         other.redeal(0, random.Random(k))
