@@ -210,3 +210,28 @@ def test_standard_input_closed_at_the_start_is_a_usage_error(monkeypatch):
             2,
             "rulespec validate: '-' stands for standard input, which is closed\n",
         )
+
+
+def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
+    """Issue 28: nothing said what "Captain raid" or "Tiebreak coins" meant. `help NAME`
+    says, by the spec's `text:`, found by name or title in any case."""
+    answers = (
+        "help pirate captain\nhelp captain_raid\nhelp Discard pile\nhelp deal_size\nhelp nope\n"
+    )
+    code, out, _ = play(answers + "1\n" * 200, *SEAT)
+    assert code == 0
+    said = out[out.index("P2> help pirate captain\n") :].splitlines()
+    assert said[1] == (
+        "  Pirate Captain: Stop the Kraken! Or take a Coin from another player (if they "
+        "won't pay, take two random cards instead). Officers can't block him."
+    )
+    assert said[3] == (
+        "  Captain raid: Take a Coin from another player! If they won't pay, take two random "
+        "cards instead. Officers can't block the Pirate Captain."
+    )
+    assert said[5] == (
+        "  discard pile: Every card played or discarded goes here, except successful Kraken."
+    )
+    assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
+    assert said[9] == "  'nope' is no card, rule, zone, counter or parameter of this game"
+    assert said[10] == "P2> 1"  # and the game goes on: a command is no answer
