@@ -4,7 +4,8 @@ P1 sees it, in headless Chromium (Playwright with the system's chromium).
     PYTHONPATH=. python docs/serve_screenshots.py
 
 P1 takes its first option at each decision until the game reaches the turn below
-with a decision of the kind below to show; the other seats are random agents.
+with a decision of the kind below to show; the other seats are random agents. Where a
+shot asks for it, the pointer rests on P1's first card, so that its text shows.
 """
 
 import shutil
@@ -18,10 +19,10 @@ sys.path.insert(0, str(DOCS.parent / "tests"))
 from playwright.sync_api import sync_playwright  # noqa: E402
 from servekit import call, running, seat_api  # noqa: E402
 
-# game, players, seed, the turn to reach, the decision to show there
+# game, players, seed, the turn to reach, the decision to show there, a card hovered
 SHOTS = [
-    ("take_the_gold", 3, 2, 9, "react"),
-    ("pirates_wild", 2, 3, 4, "play"),
+    ("take_the_gold", 3, 2, 9, "react", False),
+    ("pirates_wild", 2, 3, 4, "play", True),
 ]
 
 
@@ -41,6 +42,18 @@ def _reach(base: str, spec: str, players: int, seed: int, turn: int, kind: str) 
     return link
 
 
+def _small(png: Path) -> None:
+    """The screenshot in 64 colours, a third of its size, when Pillow is there (a page
+    of flat colours loses nothing to see)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(png) as image:
+        small = image.convert("RGB").quantize(colors=64)
+    small.save(png, optimize=True)
+
+
 def main() -> None:
     with (
         tempfile.TemporaryDirectory() as saves,
@@ -49,11 +62,16 @@ def main() -> None:
     ):
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1400, "height": 900})
-        for spec, players, seed, turn, kind in SHOTS:
+        for spec, players, seed, turn, kind, hover in SHOTS:
             page.goto(base + _reach(base, spec, players, seed, turn, kind))
             page.wait_for_selector("#options button")
             page.wait_for_selector("#graph svg, #graph li")
-            page.screenshot(path=str(DOCS / f"serve-{spec}.png"))
+            if hover:
+                page.hover(".player.you .card")
+                page.wait_for_selector("#tooltip:not([hidden])")
+            shot = DOCS / f"serve-{spec}.png"
+            page.screenshot(path=str(shot))
+            _small(shot)
             print(f"docs/serve-{spec}.png")
         browser.close()
 

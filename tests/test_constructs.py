@@ -1,9 +1,10 @@
 """Each general construct on a small game of its own, not through a seed game."""
 
+import re
 from pathlib import Path
 
 import pytest
-from gamekit import counter, settled, zone
+from gamekit import ROOT, counter, settled, zone
 
 from rulespec import SpecError, load_spec
 from rulespec.interpreter import Game, State
@@ -375,3 +376,39 @@ def test_a_title_is_text_that_says_something(title, code, message):
     (d,) = exc.value.diagnostics
     line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("  seen:"))
     assert (d.code, d.message, d.span.line) == (code, message, line)
+
+
+def test_text_and_prompt_reach_the_ir_and_change_no_rule(tmp_path):
+    """`text:` on cards (a family's filled in like its title), zones, counters,
+    parameters and rules, `prompt:` on rules: kept as written, and the game is the same
+    with or without them."""
+    spec = load_spec(str(ROOT / "games" / "take_the_gold.yaml"))
+    assert spec.cards[0].text == "Collect 4 to win!"
+    assert spec.zone("set_aside").text.startswith("Successful Kraken")
+    step = next(s for s in spec.turn if s.name == "discard_down")
+    assert step.prompt == "which card do you discard?" and step.text.startswith("You can")
+    assert spec.params[0].text == ""  # none given
+    written = (ROOT / "games" / "take_the_gold.yaml").read_text(encoding="utf-8")
+    bare = re.sub(r'(?m)^ +(text|prompt): ".*"\n|, text: "[^"]*"', "", written)
+    assert bare.count("text:") == 0 and bare != written
+    (tmp_path / "take_the_gold.yaml").write_text(bare, encoding="utf-8")
+    plain = load_spec(str(tmp_path / "take_the_gold.yaml"))
+    assert plain.cards[0].text == "" and all(not s.prompt for s in plain.turn)
+    logs = []
+    for rules in (spec, plain):
+        state = Game(rules, 3).new_initial_state(seed=4)
+        while not state.is_terminal() and state.length < 300:
+            if state.is_chance_node():
+                state.sample_chance()
+            else:
+                state.apply_action(state.legal_actions()[0])
+        logs.append(state.log_for(None))
+    assert logs[0] == logs[1]
+    family = (ROOT / "games" / "draft.yaml").read_text(encoding="utf-8")
+    family = family.replace(
+        '      title: "Stepping Stone {step}"\n',
+        '      title: "Stepping Stone {step}"\n      text: "A stone of {step} steps."\n',
+    )
+    (tmp_path / "draft.yaml").write_text(family, encoding="utf-8")
+    cards = {c.name: c.text for c in load_spec(str(tmp_path / "draft.yaml")).cards}
+    assert cards["stone_1"] == "A stone of 1 steps." and cards["stone_5"].endswith("5 steps.")

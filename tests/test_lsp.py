@@ -140,11 +140,7 @@ def test_completion_after_a_card_count_offers_the_cards_first():
 
 
 def test_completion_of_keys_comes_from_the_schema():
-    text = TEXT.replace(
-        "  hand: {per_player: true, visibility: owner}",
-        "  hand: {per_player: true, visibility: owner}\n  pile:\n    \n",
-        1,
-    )
+    text = TEXT.replace("  hand: {per_player: true", "  pile:\n    \n  hand: {per_player: true", 1)
     at = where(text, "  pile:\n    ", shift=len("  pile:\n    "))
 
     async def script(client, published):

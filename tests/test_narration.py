@@ -180,11 +180,23 @@ def test_the_table_as_data():
         "name": "draw_pile",
         "title": "draw pile",
         "pile": True,
+        "text": "Draw a card from here; when it runs out, the discard pile is shuffled into a new one.",
         "size": 30,
         "cards": None,
-        "revealed": [{"name": "kraken", "title": "The Kraken", "where": "on top"}],
+        "revealed": [
+            {
+                "name": "kraken",
+                "title": "The Kraken",
+                "text": "Make a player discard all of their cards, unless they have the Pirate Captain!",
+                "where": "on top",
+            }
+        ],
     }
-    assert view["seats"][1]["zones"][0]["cards"][2] == {"name": "officer", "title": "Officer"}
+    assert view["seats"][1]["zones"][0]["cards"][2] == {
+        "name": "officer",
+        "title": "Officer",
+        "text": "Stop one Pirate from taking your card!",  # the spec's text: public
+    }
     assert [(s["seat"], s["you"], s["zones"][0]["size"]) for s in view["seats"]] == [
         ("P1", False, 1),
         ("P2", True, 3),

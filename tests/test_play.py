@@ -48,9 +48,9 @@ def test_a_decision_shows_the_table_and_the_options_by_title():
         "  P1: hand 4 cards; shown to you: Pirate Captain",  # P1 took it from P2
         "  P2 (you): hand Gold Coin x2, Two Pirates",
         "  Successful krakens 0, Win target 4, Tiebreak 0",
-        "Play — your options:",  # the step that asks, by its title
-        "  1) Pass",
-        "  2) Play Two Pirates at P1",
+        "Play — play a card, or pass?",  # the step that asks, by its title, and its prompt
+        "  1) Play Two Pirates at P1",
+        "  2) Pass",  # always last
     ]
 
 
@@ -68,9 +68,9 @@ def test_the_person_sees_only_their_seat():
 def test_the_end_says_who_won_why_and_shows_the_table():
     _code, out, _ = play("1\n" * 200, *SEAT)
     end = out[out.index("Game over") :].splitlines()
-    assert end[1] == 'The winner is P1: the game ended by the end condition "Coin win".'
-    assert end[2] == "== Turn 9: game over (you are P2)"
-    assert "  P2 (you): hand Gold Coin, Two Officers, Two Pirates" in end
+    assert end[1] == 'The winner is P2: the game ended by the end condition "Coin win".'
+    assert end[2] == "== Turn 14: game over (you are P2)"
+    assert "  P2 (you): hand Gold Coin x4, Two Officers" in end
 
 
 def test_an_answer_that_is_no_option_asks_again():
@@ -92,7 +92,7 @@ def test_help_and_a_question_mark_explain_the_commands():
     help_text = out[out.index("P2> help\n") + 9 : out.index("P2> ?\n")]
     assert "Type the number of an option" in help_text and "quit " in help_text
     assert out.count(help_text) == 2  # the same again for '?'
-    assert "P2> ?\n" + help_text + "P2> 1\n  P2 passes" in out
+    assert "P2> ?\n" + help_text + "P2> 1\n  P2 plays Two Pirates at P1" in out
 
 
 def test_table_shows_the_table_again_with_the_parameters():
@@ -100,16 +100,14 @@ def test_table_shows_the_table_again_with_the_parameters():
     again = out[out.index("P2> table\n") + 10 : out.index("P2> 1")].splitlines()
     assert code == 0
     assert again[0] == "== Turn 4: P2 to play (you are P2)"
-    assert (
-        again[-4].startswith("  Rules: Deal size 2") and again[-1] == "  2) Play Two Pirates at P1"
-    )
+    assert again[-4].startswith("  Rules: Deal size 2") and again[-1] == "  2) Pass"
 
 
 def test_quit_abandons_the_game_and_says_so():
     code, out, err = play("1\nQuit\n", *SEAT)
     assert (code, err) == (0, "")
     assert out.endswith(
-        "P2> Quit\nP2 left the game at turn 5.\nThe game was left unfinished: nobody wins.\n"
+        "P2> Quit\nP2 left the game at turn 9.\nThe game was left unfinished: nobody wins.\n"
     )
     assert "Game over" not in out
 
@@ -212,3 +210,28 @@ def test_standard_input_closed_at_the_start_is_a_usage_error(monkeypatch):
             2,
             "rulespec validate: '-' stands for standard input, which is closed\n",
         )
+
+
+def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
+    """Issue 28: nothing said what "Captain raid" or "Tiebreak coins" meant. `help NAME`
+    says, by the spec's `text:`, found by name or title in any case."""
+    answers = (
+        "help pirate captain\nhelp captain_raid\nhelp Discard pile\nhelp deal_size\nhelp nope\n"
+    )
+    code, out, _ = play(answers + "1\n" * 200, *SEAT)
+    assert code == 0
+    said = out[out.index("P2> help pirate captain\n") :].splitlines()
+    assert said[1] == (
+        "  Pirate Captain: Stop the Kraken! Or take a Coin from another player (if they "
+        "won't pay, take two random cards instead). Officers can't block him."
+    )
+    assert said[3] == (
+        "  Captain raid: Take a Coin from another player! If they won't pay, take two random "
+        "cards instead. Officers can't block the Pirate Captain."
+    )
+    assert said[5] == (
+        "  discard pile: Every card played or discarded goes here, except successful Kraken."
+    )
+    assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
+    assert said[9] == "  'nope' is no card, rule, zone, counter or parameter of this game"
+    assert said[10] == "P2> 1"  # and the game goes on: a command is no answer

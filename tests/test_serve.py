@@ -116,7 +116,9 @@ def _hidden_from(state, seat):
 
 def _same_for_the_seat(message, state, table):
     """The message is what P1 would be sent of any deal of the cards P1 cannot see."""
-    shown = {k: v for k, v in message.items() if k not in ("title", "players", "watched")}
+    shown = {
+        k: v for k, v in message.items() if k not in ("title", "players", "watched", "rematch")
+    }
     for k in range(3):
         other = state.clone()
         other.redeal(0, random.Random(k))
@@ -332,3 +334,29 @@ def test_without_the_extra_the_cli_says_what_to_install(monkeypatch):
         "",
         "rulespec serve: needs the web server packages: pip install 'rulespec[serve]'\n",
     )
+
+
+def test_a_finished_game_starts_the_next_at_the_same_table(server):
+    """Issue 28: a rematch at the end. The next game keeps the spec, the seats and the
+    turn limit, with a fresh deal; each person is shown their own link to it."""
+    base, tables = server
+    seats = ["person", "person"]
+    answer = new_game(base, spec="take_the_gold", players=2, seed=3, seats=seats, max_turns=2)
+    (p1, t1), (p2, t2) = (seat_api(base, answer["links"][s]) for s in ("P1", "P2"))
+    assert call(f"{p1}/rematch?token={t1}", {}) == (409, {"error": "the game is not over"})
+    for _ in range(50):
+        seen = [call(f"{url}?token={token}")[1] for url, token in ((p1, t1), (p2, t2))]
+        if seen[0]["over"]:
+            break
+        mover, token = (p1, t1) if seen[0]["options"] else (p2, t2)
+        options = (seen[0] if mover == p1 else seen[1])["options"]
+        call(f"{mover}/choose?token={token}", {"option": options[-1]["label"]})
+    assert seen[0]["over"] and seen[0]["rematch"] is None
+    status, again = call(f"{p2}/rematch?token={t2}", {})
+    assert status == 200 and again["link"].startswith(f"/table?game={again['id']}&seat=P2&")
+    assert call(f"{p1}/rematch?token={t1}", {})[1]["id"] == again["id"]  # one next game
+    old, new = tables.game(answer["id"]), tables.game(again["id"])
+    assert (new.seats, new.max_turns, new.spec_path) == (old.seats, old.max_turns, old.spec_path)
+    assert new.seed != old.seed and not new.state.is_terminal()
+    shown = call(f"{p1}?token={t1}")[1]["rematch"]
+    assert shown.startswith(f"/table?game={again['id']}&seat=P1&") and t2 not in shown

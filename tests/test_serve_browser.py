@@ -20,6 +20,7 @@ from gamekit import GAMES, cli  # noqa: E402
 from servekit import running  # noqa: E402
 
 from rulespec import load_spec  # noqa: E402
+from rulespec.serve.views import last_move  # noqa: E402
 from rulespec.table.narrate import Titles, narrate  # noqa: E402
 
 SOME = "document.querySelector('#options button') || document.getElementById('result').textContent"
@@ -167,8 +168,10 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
         return int(where.split()[1])
 
     assert matches_the_log() == 0
-    for name in ("First", "Back", "Forward", "Last"):  # named, for people and screen readers
+    for name in ("First decision", "Back one decision", "Forward one decision", "Last decision"):
+        # named (aria-label), for people and screen readers
         assert page.get_by_role("button", name=name, exact=True).count() == 1
+    assert page.get_by_role("slider", name="Position in the game").count() == 1
     assert page.locator("link[rel=icon]").count() == 1
     for button in ["#forward"] * 4 + ["#back"] * 2 + ["#end", "#back", "#start", "#forward"]:
         before = page.text_content("#where")
@@ -238,4 +241,123 @@ def test_the_rules_graph_pans_zooms_and_shows_a_rule_s_neighbourhood(served, bro
     assert page.evaluate(VIEW) != whole
     page.keyboard.press("Escape")
     assert page.evaluate(NEAR) == [] and page.evaluate(VIEW) == whole
+    page.close()
+
+
+def _person_game(page, base, seed=6):
+    """Take the Gold for a person at P1 and an agent at P2: the person's page."""
+    links = start(page, base, "take_the_gold", 2, ["person", "first"], seed=seed)
+    page.click("a[data-seat=P1]")
+    page.wait_for_selector("#options button, #result:not(:empty)")
+    return links
+
+
+def test_the_discard_down_choice_shows_its_rules_title_and_prompt(served, browser):
+    """Issue 28: "Your choice: Gold Coin | Officer | ..." never said what it asked. A
+    person who keeps passing soon holds more than the hand limit."""
+    base, _ = served
+    page = browser.new_page()
+    _person_game(page, base)
+    titles = Titles.of(load_spec(GAMES / "take_the_gold.yaml"))
+    for _ in range(60):
+        page.wait_for_selector("#options .asking")
+        asking = page.text_content("#options .asking > :first-child, #options .asking")
+        if asking.startswith("Discard down"):
+            break
+        button = page.query_selector(
+            "#options button.pass, #options button[data-label='no reaction']"
+        ) or page.query_selector("#options button")
+        try:
+            button.click(timeout=5000)
+        except (AttributeError, playwright.Error):  # redrawn meanwhile (None, detached)
+            continue
+        button.wait_for_element_state("hidden")  # until the choice's answer is drawn
+    heading = page.evaluate("document.querySelector('#options .asking').firstChild.textContent")
+    assert heading == "Discard down — which card do you discard?"
+    assert page.text_content("#options .asking small") == titles.text("rules", "discard_down")
+    # every option a card of the hand, by its title; no Pass here
+    hand_titles = set(page.locator(".player.you .card").all_text_contents())
+    assert set(page.locator("#options button").all_text_contents()) <= hand_titles
+    page.close()
+
+
+def test_hovering_a_card_shows_its_text(served, browser):
+    base, _ = served
+    page = browser.new_page()
+    _person_game(page, base)
+    titles = Titles.of(load_spec(GAMES / "take_the_gold.yaml"))
+    card = page.locator(".player.you .card").first
+    name = card.get_attribute("data-card")
+    assert page.locator("#tooltip").is_hidden()
+    card.hover()
+    page.wait_for_selector("#tooltip:not([hidden])")
+    assert page.text_content("#tooltip") == titles.text("cards", name) != ""
+    page.locator("#title").hover()  # away from it, the text goes
+    page.wait_for_selector("#tooltip[hidden]", state="attached")
+    # another seat's hand is face down: no card there to hover, and so no text
+    assert page.locator(".player:not(.you) .area[data-zone=hand] .card").count() == 0
+    page.close()
+
+
+def test_the_rules_panel_lists_every_rule_and_parameters_stand_apart(served, browser):
+    base, _ = served
+    page = browser.new_page()
+    _person_game(page, base)
+    spec = load_spec(GAMES / "take_the_gold.yaml")
+    titles = Titles.of(spec)
+    page.wait_for_selector("#rules dt")
+    shown = [dt.split(" ")[0] for dt in page.locator("#rules dt").all_inner_texts()]
+    assert len(shown) == len(titles.rules) > 10
+    texts = page.locator("#rules dd").all_text_contents()
+    assert texts == [titles.text("rules", name) for name in titles.rules]
+    assert "If at any point you have 0 cards in hand, immediately draw 2." in texts
+    params = page.locator("#params th").all_text_contents()
+    assert params == [p.title for p in spec.params]
+    counters = page.locator("#counters th").all_text_contents()
+    assert counters == [c.title for c in spec.counters] and not set(params) & set(counters)
+    page.close()
+
+
+def test_the_last_move_is_highlighted(served, browser):
+    base, tables = served
+    page = browser.new_page()
+    links = _person_game(page, base)
+    game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+    button = page.query_selector("#options button.pass") or page.query_selector("#options button")
+    button.click()  # a move of P1's, then the agent's
+    button.wait_for_element_state("hidden")
+    page.wait_for_selector("#narration li.last-move")
+    marked = page.locator("#narration li.last-move").all_text_contents()
+    last = last_move(game.state.log_for(0), game.table.titles)  # as P1's log has it
+    assert re.match(r"P\d (plays|passes|chooses)", marked[0])  # the move's first line
+    assert marked[0].startswith(last["player"])
+    assert len(marked) == len(page.locator("#narration li").all_text_contents()) - last["line"]
+    # the zones its cards went to: only zones, whatever P1 may see of the cards
+    moved = page.locator(".area.moved")
+    assert [moved.nth(k).get_attribute("data-label") for k in range(moved.count())] == [
+        z for z in last["zones"] if page.locator(f".area[data-label='{z}']").count()
+    ]
+    page.close()
+
+
+def test_a_finished_game_offers_a_new_game_at_the_same_table(served, browser):
+    base, tables = served
+    page = browser.new_page()
+    links = start(page, base, "take_the_gold", 2, ["first", "random"], seed=8)
+    page.click("a[data-seat=spectator]")
+    page.wait_for_selector("#narration li")
+    # watched from after the deal: the pile is shuffled and someone is to play
+    assert not page.text_content("#turn").startswith("Turn 0")
+    assert "the draw pile is shuffled" in page.locator("#narration li").all_text_contents()
+    page.select_option("#speed", "50")
+    page.click("#play")
+    page.wait_for_selector("#rematch", timeout=30_000)
+    old = re.search(r"game=(\w+)", links["spectator"]).group(1)
+    page.click("#rematch")
+    page.wait_for_url(re.compile(r"game=(?!" + old + r")\w+"))
+    page.wait_for_selector("#play")
+    new = re.search(r"game=(\w+)", page.url).group(1)
+    assert new != old and not tables.game(new).state.is_terminal()
+    assert tables.game(old).rematch is tables.game(new)
+    assert not page.text_content("#result")
     page.close()

@@ -44,11 +44,16 @@ def leaks(answer, secret: set[str], titles) -> list[str]:
     a secret's title (once the titles of the cards it may name are taken out)."""
     secret_titles = {titles.card(t) for t in secret}
     others = sorted(set(titles.cards.values()) - secret_titles, key=len, reverse=True)
+    # the spec's own words (its texts, prompts and rules' titles, as the rules panel
+    # lists them) are public, whatever cards they name
+    public = [t for words in titles.texts.values() for t in words.values()]
+    public += [title for _, title in titles.rules.values()]
+    public = sorted({*public, *titles.prompts.values()}, key=len, reverse=True)
     found = []
     for text in _strings(answer):
         if text in secret:
             found.append(text)
-        for other in others:  # "Pirate" inside a seen "Pirate Captain" is no leak
+        for other in public + others:  # "Pirate" inside a seen "Pirate Captain" is no leak
             text = text.replace(other, "")
         found += [t for t in secret_titles if re.search(rf"\b{re.escape(t)}\b", text)]
     return found

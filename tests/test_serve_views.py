@@ -33,10 +33,46 @@ def test_a_decision_names_the_rule_or_step_that_asks_by_its_title():
     asked = set()
     _played(seed=2, decisions=400, players=3, asked=asked)
     assert {
-        ("play", "play", "Play — your options:"),
-        ("card", "discard_down", "Discard down — your options:"),
-        ("react", "pirate", "You may answer Pirate:"),
+        ("play", "play", "Play — play a card, or pass?"),  # the step's title, its prompt
+        ("card", "discard_down", "Discard down — which card do you discard?"),
+        ("react", "pirate", "You may answer Pirate — block it with an Officer?"),
     } <= asked
+
+
+def test_options_are_grouped_by_card_with_pass_last_and_the_asker_is_data():
+    """Issue 28: seven long buttons with Pass moving from turn to turn. The options come
+    grouped by card (a group's options together, groups in the order of their titles),
+    Pass last; the rule asking comes as data, its title, text and prompt."""
+    game = game_for("take_the_gold", 3)
+    state, table = game.new_initial_state(seed=5), views.Table(game.spec, 3)
+    decisions = 0
+    for k in range(300):
+        while state.is_chance_node():
+            state.sample_chance()
+        if state.is_terminal():
+            break
+        view = views.view(state, state.current_player(), table)
+        options = view["options"]
+        last = [o for o in options if o["label"] in ("pass", "no reaction")]
+        assert options[len(options) - len(last) :] == last
+        groups = [o["group"] for o in options if o["group"] is not None]
+        assert groups == sorted(groups)  # each group's options together, in title order
+        if len(options) > 1:
+            asker = view["asker"]
+            assert asker["title"] == table.titles.rule(asker["name"])
+            assert asker["prompt"] == table.titles.prompts.get(asker["name"], "")
+            decisions += 1
+        legal = state.legal_actions()
+        state.apply_action(legal[k % len(legal)])
+    assert decisions >= 10
+    discard = tableview.asker("discard_down", table.titles)
+    assert discard == {
+        "name": "discard_down",
+        "title": "Discard down",
+        "text": "You can have a maximum of 5 cards in hand and must discard down to 5 "
+        "before ending your turn.",
+        "prompt": "which card do you discard?",
+    }
 
 
 def test_options_read_as_at_the_terminal_table():
@@ -67,7 +103,7 @@ def test_the_table_is_the_terminal_one_and_hidden_zones_carry_no_card():
     assert {k: view[k] for k in terminal} == terminal
     theirs, mine = (p["zones"][0] for p in view["seats"])
     assert mine["cards"] == [
-        {"name": c, "title": table.titles.card(c)}
+        {"name": c, "title": table.titles.card(c), "text": table.titles.text("cards", c)}
         for c in state.observation(None)["zones"]["hand[P2]"]
     ]
     assert theirs["cards"] is None and theirs["size"] == len(

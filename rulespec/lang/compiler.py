@@ -206,6 +206,7 @@ class _Compiler:
             keep,
             z.get("title", name.replace("_", " ")),
             bool(z.get("per_team")),
+            z.get("text", ""),
         )
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
@@ -253,7 +254,9 @@ class _Compiler:
         b = self.b = Builder(names, self.problems)
 
         cards = tuple(
-            ir.CardType(c.name, c.title, c.count, c.tags, tuple(sorted(c.props.items())), c.span)
+            ir.CardType(
+                c.name, c.title, c.count, c.tags, tuple(sorted(c.props.items())), c.span, c.text
+            )
             for c in self.decls
         )
         tags = tuple(sorted({t for c in cards for t in c.tags}))
@@ -268,6 +271,7 @@ class _Compiler:
                 bool(c.get("match")),
                 c.get("title", _title(n)),
                 bool(c.get("per_team")),
+                c.get("text", ""),
             )
             for n, c in (d.get("counters") or {}).items()
         )
@@ -452,6 +456,7 @@ class _Compiler:
             span,
             tuple(sorted((int(k), x) for k, x in by_players.items())),
             v.get("title", _title(name)),
+            v.get("text", ""),
         )
 
     @staticmethod
@@ -525,6 +530,7 @@ class _Compiler:
             among,
             a.get("title", _title(name)),
             count,
+            **_words(a),
         )
 
     def _group(self, name, a, path) -> tuple[int, int | None] | None:
@@ -610,6 +616,7 @@ class _Compiler:
                 _rulings(r),
                 doc.key_span(path),
                 r.get("title", _title(name)),
+                **_words(r),
             )
         scope = dict(shared or {}, reactor="player", __action__="str")
         if card is not None:
@@ -634,6 +641,7 @@ class _Compiler:
             _rulings(r),
             doc.key_span(path),
             r.get("title", _title(name)),
+            **_words(r),
         )
 
     def _window(self, name, w, reactions) -> ir.WindowDef:
@@ -651,6 +659,7 @@ class _Compiler:
             tuple(w["offers"]),
             self.doc.key_span(("windows", name)),
             w.get("title", _title(name)),
+            w.get("text", ""),
         )
 
     def _step(self, i, s) -> ir.Step:
@@ -677,6 +686,7 @@ class _Compiler:
             bool(s.get("repeat")),
             s.get("title", _title(s["step"])),
             s.get("around"),
+            **_words(s),
         )
 
     def _around(self, s, path) -> None:
@@ -709,6 +719,7 @@ class _Compiler:
                 _rulings(r[key]),
                 doc.key_span(path + (key,)),
                 r[key].get("title", _title(f"round {key}")),
+                **_words(r[key]),
             )
             for key in ("setup", "scoring")
             if key in r
@@ -757,6 +768,7 @@ class _Compiler:
             _rulings(t),
             doc.key_span(path),
             t.get("title", _title(name)),
+            **_words(t),
         )
 
     def _procedure(self, name, p) -> ir.Procedure:
@@ -764,9 +776,9 @@ class _Compiler:
         constants: not its caller's locals, and so not an action's (no react())."""
         path, params = ("procedures", name), self.names.procedures[name]
         effect = self.b.block(self.doc, path + ("effect",), p["effect"], dict(params))
-        return ir.Procedure(
-            name, p.get("title", _title(name)), params, effect, _rulings(p), self.doc.key_span(path)
-        )
+        title = p.get("title", _title(name))
+        span = self.doc.key_span(path)
+        return ir.Procedure(name, title, params, effect, _rulings(p), span, **_words(p))
 
     def _condition(self, name, c) -> ir.Condition:
         """A named condition (`when:`, a bool) or a named value (`value:`, an int)."""
@@ -1066,6 +1078,11 @@ def _single(z: ir.ZoneDef) -> bool:
 def _owned(entry: dict) -> bool:
     """A zone or counter written with an owner, `name(p)`: per player or per team."""
     return bool(entry.get("per_player") or entry.get("per_team"))
+
+
+def _words(rule: dict) -> dict[str, str]:
+    """A rule's words for people, as written: its `text` and its `prompt`."""
+    return {key: rule[key] for key in ("text", "prompt") if key in rule}
 
 
 def _title(name: str) -> str:

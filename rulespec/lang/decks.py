@@ -35,6 +35,7 @@ class CardDecl:
     count_span: Span
     tag_spans: tuple[Span, ...]
     prop_spans: dict[str, Span]
+    text: str = ""  # what the card does, in words (public)
 
 
 def title_of(name: str) -> str:
@@ -125,6 +126,7 @@ def _written(doc, name, c) -> CardDecl:
         doc.span(path + ("count",)),
         tuple(doc.span(path + ("tags", i)) for i in range(len(tags))),
         {k: doc.span(path + ("props", k)) for k in props},
+        c.get("text", ""),
     )
 
 
@@ -196,7 +198,7 @@ class _Family:
 
     def _check_templates(self, derive) -> None:
         known = [*self.axes, *derive]
-        for key in ("card", "title"):
+        for key in ("card", "title", "text"):
             for name in self._placeholders(key):
                 if name not in known:
                     raise _Problem(
@@ -237,6 +239,7 @@ class _Family:
             self.span("count"),
             tuple(tag_spans),
             spans,
+            _fill(self.f["text"], props) if "text" in self.f else "",
         )
 
     def _deriver(self, key, rule):

@@ -365,6 +365,7 @@ class CardType:
     tags: tuple[str, ...]
     props: tuple[tuple[str, object], ...]
     span: Span
+    text: str = ""  # what the card does, in words: public, for tooltips and `help`
 
 
 @dataclass(frozen=True)
@@ -380,6 +381,7 @@ class ZoneDef:
     refill_keep: int = 0  # cards left on top of refill_from when it refills this zone
     title: str = ""  # a readable name: the compiler fills in the default
     per_team: bool = False  # one per team, written name(p) for p's team
+    text: str = ""  # what it is for, in words: public, for the table and `help`
 
     @property
     def owned(self) -> bool:
@@ -396,6 +398,7 @@ class CounterDef:
     match: bool = False  # kept from one game of a match to the next
     title: str = ""  # a readable name: the compiler fills in the default
     per_team: bool = False  # one per team, written name(p) for p's team
+    text: str = ""  # what it is for, in words: public, for the table and `help`
 
 
 @dataclass(frozen=True)
@@ -440,6 +443,7 @@ class WindowDef:
     offers: tuple[str, ...]
     span: Span
     title: str = ""  # a readable name: the compiler fills in the default
+    text: str = ""  # what it is for, in words: public, for the table and `help`
 
 
 @dataclass(frozen=True)
@@ -449,6 +453,7 @@ class ParamDef:
     span: Span
     by_players: tuple[tuple[int, object], ...] = ()  # (player count, value), sorted
     title: str = ""  # a readable name: the compiler fills in the default
+    text: str = ""  # what it is for, in words: public, for the table and `help`
 
     def value_for(self, players: int):
         return dict(self.by_players).get(players, self.value)
@@ -467,6 +472,8 @@ class Step:
     # offered to each player in turn, play or pass, until all pass in a row
     # ("all_pass") or all but the last to play ("all_but_one"); None: the current player's
     around: str | None = None
+    text: str = ""  # what it is for, in words: public, for the table and `help`
+    prompt: str = ""  # the question it asks at a decision, shown above the options
 
 
 @dataclass(frozen=True)
@@ -484,6 +491,8 @@ class Action:
     # a group of cards played as one move: (fewest, most; None: as many as the hand
     # holds), bound as `card`; None: one card (or none)
     count: tuple[int, int | None] | None = None
+    text: str = ""  # what it is for, in words: public, for the table and `help`
+    prompt: str = ""  # the question it asks at a decision, shown above the options
 
 
 @dataclass(frozen=True)
@@ -498,6 +507,8 @@ class Reaction:
     rulings: tuple[str, ...]
     span: Span
     title: str = ""  # a readable name: the compiler fills in the default
+    text: str = ""  # what it is for, in words: public, for the table and `help`
+    prompt: str = ""  # the question it asks at a decision, shown above the options
 
 
 @dataclass(frozen=True)
@@ -509,6 +520,8 @@ class Trigger:
     rulings: tuple[str, ...]
     span: Span
     title: str = ""  # a readable name: the compiler fills in the default
+    text: str = ""  # what it is for, in words: public, for the table and `help`
+    prompt: str = ""  # the question it asks at a decision, shown above the options
 
 
 @dataclass(frozen=True)
@@ -521,6 +534,8 @@ class Procedure:
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
+    text: str = ""  # what it is for, in words: public, for the table and `help`
+    prompt: str = ""  # the question it asks at a decision, shown above the options
 
 
 @dataclass(frozen=True)
@@ -532,6 +547,8 @@ class RoundPart:
     rulings: tuple[str, ...]
     span: Span
     title: str = ""  # a readable name: the compiler fills in the default
+    text: str = ""  # what it is for, in words: public, for the table and `help`
+    prompt: str = ""  # the question it asks at a decision, shown above the options
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ RULES = {
     "end_conditions": "end condition",
 }
 RULE_LISTS = {"actions", "answers", "offers", "reactions", "triggers", "end_conditions"}
-_PROSE = {"title", "note", "description", "rulings", "text"}
+_PROSE = {"title", "note", "description", "rulings", "text", "prompt"}
 _TOP_TEXT = {"name", "rulespec", "extends"}
 # the expression language's tokens that may hold a name-like word, as grammar.lark has them
 _TOKENS = re.compile(r'"[^"\n]*"|#[^\n]*|(?<![.\w])[a-z_][a-z0-9_]*')

@@ -362,8 +362,9 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
 
 
 def _keep_title(base, value):
-    """A parameter's new value, with the base's title kept: a variant changes the
-    value, not what the parameter is called."""
-    if isinstance(base, dict) and "title" in base and not isinstance(value, dict):
-        return {"default": value, "title": base["title"]}
+    """A parameter's new value, with the base's title and text kept: a variant changes
+    the value, not what the parameter is called or what it is for."""
+    words = {k: base[k] for k in ("title", "text") if isinstance(base, dict) and k in base}
+    if words and not isinstance(value, dict):
+        return {"default": value, **words}
     return value

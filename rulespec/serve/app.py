@@ -85,6 +85,12 @@ class Api:
 
         return await run_in_threadpool(_locked, game, one)
 
+    async def rematch(self, request: Request):
+        """A new game at a finished game's table: this seat's link to it."""
+        game, seat = _game_and_seat(self.tables, request)
+        again = await run_in_threadpool(_locked, game, lambda: self.tables.rematch(game))
+        return {"id": again.id, "link": _links(again)[_seat_name(seat)]}
+
     async def save(self, request: Request):
         game, seat = _game_and_seat(self.tables, request)
         target = Path(self.saves) / save_name(game.spec_path)
@@ -147,6 +153,7 @@ def create_app(specs: list[Spec], saves: str = ".") -> Starlette:
         Route("/api/games/{id}/{seat}/choose", _json(api.choose), methods=["POST"]),
         Route("/api/games/{id}/{seat}/step", _json(api.step), methods=["POST"]),
         Route("/api/games/{id}/{seat}/save", _json(api.save), methods=["POST"]),
+        Route("/api/games/{id}/{seat}/rematch", _json(api.rematch), methods=["POST"]),
         Route("/api/games/{id}/{seat}/graph", _json(api.graph)),
         Route("/api/replays", _json(api.open_replay), methods=["POST"]),
         Route("/api/replays/{id}", _json(api.replay_view)),
@@ -236,6 +243,8 @@ def _view(game: Live, seat: int | None) -> dict:
             for p, s in enumerate(game.seats)
         ],
         "watched": game.watched,
+        # the next game at this table, once someone asked for it: this seat's own link
+        "rematch": _links(game.rematch)[_seat_name(seat)] if game.rematch else None,
     }
 
 

@@ -94,6 +94,7 @@ class Live:
     tokens: dict[int | None, str]  # seat (None: the spectator) -> its token
     max_turns: int | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    rematch: Live | None = None  # the next game at this table, once asked for
 
     @property
     def watched(self) -> bool:
@@ -319,12 +320,31 @@ class Tables:
             tokens,
             max_turns,
         )
-        if not game.watched:
+        if game.watched:  # watched from after the deal: the shuffles are no agent's step
+            _settle_chance(state)
+        else:
             game.settle()
         with self.lock:
             self._make_room()
             self.games[game.id] = game
         return game
+
+    def rematch(self, game: Live) -> Live:
+        """The next game at a finished game's table: the same spec, variants, seats and
+        turn limit, a fresh deal; asked for again, the same next game."""
+        if not game.state.is_terminal():
+            raise Refused(409, "the game is not over")
+        if game.rematch is None:
+            seed = secrets.randbelow(MAX_SEED)
+            game.rematch = self._seat_game(
+                game.spec_path,
+                game.table.spec,
+                game.variants,
+                seed,
+                game.seats,
+                game.max_turns,
+            )
+        return game.rematch
 
     def _spec(self, name) -> Spec:
         if not isinstance(name, str) or name not in self.specs:

@@ -14,10 +14,16 @@ import subprocess
 from dataclasses import dataclass
 from functools import cached_property
 
+from rulespec.interpreter.choices import seat_name
+
 from ..analysis import graph
 from ..lang import ir
 from ..table import view as tableview
 from ..table.narrate import Titles, narrate
+
+# a player's move begins with one of these events (what answers it is part of the move)
+_MOVES = ("play", "pass")
+_CHOSEN = ("choose", "card", "number")  # a choice event that is a move of its own
 
 # events that name the rule they come from: the field naming it, its graph node kinds
 _FIRED = {
@@ -59,6 +65,16 @@ class Table:
         edges = [{"source": str(a), "target": str(b), "kind": k} for a, b, k in g.edges(keys=True)]
         return {"svg": _svg(graph.to_dot(g)), "nodes": self.nodes, "edges": edges}
 
+    @cached_property
+    def rules(self) -> list[dict]:
+        """Every rule of the spec, for the rules panel: its name, kind, title and text
+        (public, as the spec is)."""
+        titles = self.titles
+        return [
+            {"name": name, "kind": kind, "title": title, "text": titles.text("rules", name)}
+            for name, (kind, title) in titles.rules.items()
+        ]
+
     def fired(self, log: list[dict]) -> dict | None:
         """The rules-graph node of the last rule that fired in `log` (an action
         played, a reaction, a trigger, an end condition, a round's end), with the
@@ -79,6 +95,41 @@ def _svg(dot: str) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def last_move(log: list[dict], titles: Titles) -> dict | None:
+    """The last move a player made, as the seat's log has it: who made it, the
+    narration line it begins at, and the zones its cards went to. Built from the log
+    the seat saw, it shows no card the seat did not see (a move into a hidden zone is
+    only its zone)."""
+    at = next(
+        (
+            k
+            for k in range(len(log) - 1, -1, -1)
+            if log[k]["event"] in _MOVES
+            or (log[k]["event"] == "choice" and log[k]["kind"] in _CHOSEN)
+        ),
+        None,
+    )
+    if at is None:
+        return None
+    zones = sorted({e["dst"] for e in log[at:] if e["event"] == "move"})
+    return {
+        "player": seat_name(log[at]["player"]),
+        "line": len(narrate(log[:at], titles)),
+        "zones": zones,
+    }
+
+
+def waiting_for(state, seat: int | None) -> str | None:
+    """Whom the game waits for, when it is not the viewer: a seat, or "an answer" in a
+    reaction window (naming who is asked there would tell that they hold an answer)."""
+    if state.is_terminal() or state.is_chance_node():
+        return None
+    who = state.current_player()
+    if who == seat:
+        return None
+    return "an answer" if state.decision_kind() == "react" else seat_name(who)
+
+
 def view(state, seat: int | None, table: Table, events: int | None = None) -> dict:
     """What `seat` (None: a spectator who sees everything) is shown of `state`: the
     table as `rulespec play` has it (rulespec.table.view.table), the narration, the
@@ -91,14 +142,24 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
         "narration": narrate(log, titles),
         "events": len(log),
         "fired": table.fired(log),  # {id, title, ...} or None
+        "last_move": last_move(log, titles),
+        "waiting_for": waiting_for(state, seat) if events is None else None,
+        "rules": table.rules,
         "options": [],
     }
     if seat is not None and "options" in obs:
         type_names = state.game.type_names
         out["decision"] = state.decision_kind()
-        out["asking"] = tableview.decision_heading(out["decision"], state.decision_asker(), titles)
+        asking = state.decision_asker()
+        out["asking"] = tableview.decision_heading(out["decision"], asking, titles)
+        out["asker"] = tableview.asker(asking, titles)
         out["options"] = [
-            {"label": o.label, "text": tableview.option_text(o, titles, type_names)}
-            for o in state.legal_actions()
+            {
+                "label": s["option"].label,
+                "text": s["text"],
+                "group": s["group"],
+                "short": s["short"],
+            }
+            for s in tableview.arranged(state.legal_actions(), titles, type_names)
         ]
     return out

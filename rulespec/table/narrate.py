@@ -40,21 +40,39 @@ class Titles:
     zones: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, str] = field(default_factory=dict)
     piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
+    # the spec's `text:` by section (cards, rules, zones, counters, params) and name, and
+    # each rule's `prompt:`; public, like the titles
+    texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    prompts: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, spec: ir.Spec) -> Titles:
-        rules = {p.name: ("procedure", p.title) for p in spec.procedures}
+        named = [(p.name, "procedure", p) for p in spec.procedures]
         for kind, rule in spec.rules():
             key = f"rounds.{rule.name}" if kind == "round" else rule.name
-            rules[key] = (ir.RULE_KINDS[kind], rule.title)
+            named.append((key, ir.RULE_KINDS[kind], rule))
+        sections = {
+            "cards": spec.cards,
+            "zones": spec.zones,
+            "counters": spec.counters,
+            "params": spec.params,
+        }
+        texts = {k: {x.name: x.text for x in xs if x.text} for k, xs in sections.items()}
+        texts["rules"] = {key: rule.text for key, _, rule in named if rule.text}
         return cls(
             cards={c.name: c.title for c in spec.cards},
-            rules=rules,
+            rules={key: (kind, rule.title) for key, kind, rule in named},
             counters={c.name: c.title for c in spec.counters},
             zones={z.name: z.title for z in spec.zones},
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
+            texts=texts,
+            prompts={key: rule.prompt for key, _, rule in named if rule.prompt},
         )
+
+    def text(self, section: str, name: str) -> str:
+        """The spec's `text:` of a card, rule, zone, counter or parameter ("" if none)."""
+        return self.texts.get(section, {}).get(name, "")
 
     def card(self, name: str) -> str:
         return self.cards.get(name, name)

@@ -9,18 +9,22 @@ label, or a command: help (or ?), table, quit.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rulespec.interpreter.choices import seat_name
 from rulespec.interpreter.observe import log_for
 
 from .narrate import Titles, narrate, visible
-from .view import decision_heading, end_lines, option_text, rules_line, table, table_lines
+from .view import arranged, decision_heading, end_lines, rules_line, table, table_lines
 
 HELP = """\
   Type the number of an option (or its words) and press Enter.
   Commands:
-    help, ?   this help
-    table     the table again, with the game's parameters, and your options
-    quit      leave the game (it is abandoned: nobody wins)
+    help, ?     this help
+    help NAME   what a card, rule, zone, counter or parameter is for (NAME: its name
+                or its title, as the table shows it)
+    table       the table again, with the game's parameters, and your options
+    quit        leave the game (it is abandoned: nobody wins)
   A command (in any case) wins over an option of the same words: type its number."""
 
 
@@ -66,18 +70,21 @@ class Person:
 
     def choose(self, observation, options):
         self.show()
-        texts = [option_text(o, self.titles, self.game.game.type_names) for o in options]
-        self._present(observation, texts)
+        shown = arranged(options, self.titles, self.game.game.type_names)
+        options, texts = [s["option"] for s in shown], [s["text"] for s in shown]
+        self._present(observation, shown)
         while True:
             answer = self._read()
             command = answer.casefold()
             if command in ("help", "?"):
                 for line in HELP.splitlines():
                     self.say(line)
+            elif command.startswith("help "):
+                self.say("  " + help_text(answer[5:].strip(), self.titles))
             elif command == "quit":
                 raise Quit
             elif command == "table":
-                self._present(observation, texts, params=True)
+                self._present(observation, shown, params=True)
             elif (option := _picked(answer, options, texts)) is not None:
                 return option
             else:
@@ -89,14 +96,21 @@ class Person:
     def _view(self, observation) -> dict:
         return table(observation, self.titles, self.game.game.params)
 
-    def _present(self, observation, texts: list[str], params: bool = False) -> None:
-        """The table as the seat sees it, then the numbered options."""
+    def _present(self, observation, shown: list[dict], params: bool = False) -> None:
+        """The table as the seat sees it, then the numbered options: a card's several
+        options under its title."""
         for line in table_lines(self._view(observation), params):
             self.say(line)
         game = self.game
         self.say(decision_heading(game.decision_kind(), game.decision_asker(), self.titles))
-        for i, text in enumerate(texts, 1):
-            self.say(f"  {i}) {text}")
+        sizes = Counter(s["group"] for s in shown)
+        for i, s in enumerate(shown, 1):
+            if sizes[s["group"]] < 2 or s["group"] is None:
+                self.say(f"  {i}) {s['text']}")
+                continue
+            if i == 1 or shown[i - 2]["group"] != s["group"]:
+                self.say(f"  {s['group']}:")
+            self.say(f"    {i}) {s['short']}")
 
     def _read(self) -> str:
         """The person's next answer, echoed when it is piped, as a terminal would."""
@@ -111,6 +125,23 @@ class Person:
         if not getattr(self.stdin, "isatty", lambda: False)():
             self.say(answer)
         return answer
+
+
+def help_text(name: str, titles: Titles) -> str:
+    """What a card, rule, zone, counter or parameter is for, found by its name or its
+    title in any case: its title and its `text:`."""
+    wanted = name.casefold()
+    for section, names in (
+        ("cards", titles.cards),
+        ("rules", {n: t for n, (_, t) in titles.rules.items()}),
+        ("zones", titles.zones),
+        ("counters", titles.counters),
+        ("params", titles.params),
+    ):
+        for n, title in names.items():
+            if wanted in (n.casefold(), title.casefold()):
+                return f"{title}: {titles.text(section, n) or 'no text in the rules'}"
+    return f"'{name[:40]}' is no card, rule, zone, counter or parameter of this game"
 
 
 def _picked(answer: str, options: list, texts: list[str]):

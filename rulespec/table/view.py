@@ -48,7 +48,7 @@ def _zone(label: str, seen, titles: Titles) -> dict:
         "name": name,
         "title": title.removeprefix("the "),
         "pile": name in titles.piles,
-    }
+    } | _text(titles, "zones", name)
     if isinstance(seen, dict):  # hidden from the seat
         revealed = [
             _card(r["card"], titles) | {"where": _depth(r.get("depth"))}
@@ -59,7 +59,13 @@ def _zone(label: str, seen, titles: Titles) -> dict:
 
 
 def _card(name: str, titles: Titles) -> dict:
-    return {"name": name, "title": titles.card(name)}
+    return {"name": name, "title": titles.card(name)} | _text(titles, "cards", name)
+
+
+def _text(titles: Titles, section: str, name: str) -> dict:
+    """{"text": the spec's text:} of a card, zone, counter or parameter; {} without one."""
+    text = titles.text(section, name)
+    return {"text": text} if text else {}
 
 
 def _depth(depth: int | None) -> str | None:
@@ -89,6 +95,7 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
                 "title": titles.counters.get(name, name) if seat else titles.counter(label),
                 "value": value,
             }
+            | _text(titles, "counters", name)
         )
     return {
         "seat": observation["seat"],
@@ -101,7 +108,7 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
         "counters": shared["counters"],
         "seats": list(seats.values()),
         "params": [
-            {"name": n, "title": titles.params.get(n, n), "value": v}
+            {"name": n, "title": titles.params.get(n, n), "value": v} | _text(titles, "params", n)
             for n, v in (params or {}).items()
         ],
     }
@@ -173,10 +180,55 @@ def rules_line(view: dict) -> str:
 
 
 def decision_heading(kind: str | None, asker: str | None, titles: Titles) -> str:
-    """What a decision asks, in words: the rule or step asking, by its title."""
+    """What a decision asks, in words: the rule or step asking, by its title, and its
+    `prompt:` when the spec gives one."""
+    prompt = titles.prompts.get(asker, "") if asker else ""
     if kind == "react":
-        return f"You may answer {titles.rule(asker)}:" if asker else "You may answer:"
-    return f"{titles.rule(asker)} — your options:" if asker else "Your options:"
+        heading = f"You may answer {titles.rule(asker)}" if asker else "You may answer"
+        return f"{heading} — {prompt}" if prompt else heading + ":"
+    if not asker:
+        return prompt or "Your options:"
+    return f"{titles.rule(asker)} — {prompt or 'your options:'}"
+
+
+def asker(asking: str | None, titles: Titles) -> dict | None:
+    """The rule or step asking a decision, as data: its name, title, text and prompt."""
+    if asking is None:
+        return None
+    return {
+        "name": asking,
+        "title": titles.rule(asking),
+        "text": titles.text("rules", asking),
+        "prompt": titles.prompts.get(asking, ""),
+    }
+
+
+def arranged(options: list[Option], titles: Titles, type_names: list[str]) -> list[dict]:
+    """The options as a person is shown them, the same on every front end: grouped by
+    card (a play without a card by its rule), then by target, in the order of their
+    words, so that an option keeps its place from turn to turn; Pass (or not
+    answering) always last. Each: the option, its words, its group and its words
+    within the group (`short`)."""
+    shown = []
+    for o in options:
+        text = option_text(o, titles, type_names)
+        group, short = _group(o, text, titles, type_names)
+        shown.append({"option": o, "text": text, "group": group, "short": short})
+    last = (Pass, NoReaction)
+    return sorted(shown, key=lambda s: (isinstance(s["option"], last), s["group"] or "", s["text"]))
+
+
+def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> tuple:
+    """An option's group (the card it plays, or its rule; None: no group) and its
+    words within it."""
+    if not isinstance(option, Play) or isinstance(option, GroupPlay):
+        return None, text
+    rule = titles.rule(option.action)
+    if option.card_type is None:
+        return rule, text.removeprefix(rule).lstrip(": ") or rule
+    card = titles.card(type_names[option.card_type])
+    short = rule + text.removeprefix(f"Play {with_rule(card, rule)}")
+    return card, short
 
 
 def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:

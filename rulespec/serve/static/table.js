@@ -33,18 +33,36 @@ function shown(promise) {
     .catch((e) => { $("error").textContent = e.message; });
 }
 
+// the spec's text of a card, zone, counter or rule (public), shown when hovered
+function withText(attrs, text) {
+  return text ? {...attrs, "data-text": text} : attrs;
+}
+
 function cardList(cards) {
   const list = el("ul", {class: "cards"});
-  for (const c of cards) list.append(el("li", {class: "card", "data-card": c.name}, c.title));
+  for (const c of cards) list.append(el("li", withText({class: "card", "data-card": c.name}, c.text), c.title));
   return list;
+}
+
+function tooltips() {
+  const tip = $("tooltip");
+  document.addEventListener("mouseover", (e) => {
+    const target = e.target.closest?.("[data-text]");
+    if (!target) { tip.hidden = true; return; }
+    tip.textContent = target.dataset.text;
+    const box = target.getBoundingClientRect();
+    tip.style.left = `${window.scrollX + box.left}px`;
+    tip.style.top = `${window.scrollY + box.bottom + 4}px`;
+    tip.hidden = false;
+  });
 }
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // a zone of the table (rulespec/table/view.py's data): its cards, or its size and what was shown
 function area(zone) {
-  const box = el("div", {class: "area", "data-zone": zone.name});
-  box.append(el("h3", {}, `${capital(zone.title)} (${zone.size})`));
+  const box = el("div", {class: "area", "data-zone": zone.name, "data-label": zone.label});
+  box.append(el("h3", withText({}, zone.text), `${capital(zone.title)} (${zone.size})`));
   if (zone.cards === null) {
     box.classList.add("hidden");
     box.append(el("p", {class: "back"}, `${zone.size} face down`));
@@ -63,16 +81,11 @@ function draw(v) {
   $("title").textContent = v.title;
   $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
   $("turn").textContent = v.over ? "" : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + " to play"}`;
+  $("waiting").textContent = waiting(v);
   $("result").textContent = v.result
     ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"}, ${v.why}` : "";
-  const options = $("options");
-  options.replaceChildren();
-  if (v.options.length) options.append(el("p", {class: "asking"}, v.asking));
-  for (const o of v.options) {
-    const b = el("button", {class: "option", "data-label": o.label}, o.text);
-    b.addEventListener("click", () => shown(choose(o.label)));
-    options.append(b);
-  }
+  drawAgain(v);
+  drawOptions(v);
   $("shared").replaceChildren(...v.zones.map(area));
   const seats = [...v.seats.filter((s) => s.you), ...v.seats.filter((s) => !s.you)];  // yours first
   $("players").replaceChildren(...seats.map((s) => {
@@ -81,17 +94,81 @@ function draw(v) {
     if (s.counters.length) box.append(counterTable(s.counters));
     return box;
   }));
-  $("counters").replaceChildren(...counterRows([...v.counters, ...v.params]));
-  $("narration").replaceChildren(...v.narration.map((line) => el("li", {class: line.startsWith(" ") ? "" : "head"}, line.trim())));
+  $("counters").replaceChildren(...counterRows(v.counters));
+  $("params").replaceChildren(...counterRows(v.params));
+  const from = v.last_move ? v.last_move.line : v.narration.length;  // the last move's lines
+  $("narration").replaceChildren(...v.narration.map((line, i) => el("li",
+    {class: (line.startsWith(" ") ? "" : "head") + (i >= from ? " last-move" : "")}, line.trim())));
   $("narration").lastElementChild?.scrollIntoView({block: "nearest"});
+  for (const zone of document.querySelectorAll(".area")) {
+    zone.classList.toggle("moved", Boolean(v.last_move?.zones.includes(zone.dataset.label)));
+  }
+  drawRules(v.rules);
   lastFired = v.fired;
   highlight();
+}
+
+// whom the game waits for: a seat (and who sits there), or an answer in a reaction window
+function waiting(v) {
+  if (v.over || replayId || !v.waiting_for) return "";
+  const who = (v.players || []).find((p) => p.seat === v.waiting_for);
+  return `Waiting for ${v.waiting_for}${who ? ` (${who.who})` : ""}`;
+}
+
+// the decision: the rule asking, its prompt and text; options grouped by card, Pass last
+function drawOptions(v) {
+  const options = $("options");
+  options.replaceChildren();
+  if (!v.options.length) return;
+  const asking = el("p", {class: "asking"}, v.asking);
+  if (v.asker?.text) asking.append(el("small", {}, v.asker.text));
+  options.append(asking);
+  const sizes = {};
+  for (const o of v.options) if (o.group !== null) sizes[o.group] = (sizes[o.group] || 0) + 1;
+  let box = null;
+  for (const o of v.options) {
+    const grouped = o.group !== null && sizes[o.group] > 1;
+    const b = el("button", {class: "option" + (o.group === null && o.text === "Pass" ? " pass" : ""), "data-label": o.label,
+      "aria-label": o.text}, grouped ? o.short : o.text);
+    b.addEventListener("click", () => shown(choose(o.label)));
+    if (!grouped) { options.append(b); box = null; continue; }
+    if (box?.dataset.group !== o.group) {
+      box = el("div", {class: "group", role: "group", "data-group": o.group, "aria-label": o.group});
+      box.append(el("span", {}, o.group));
+      options.append(box);
+    }
+    box.append(b);
+  }
+}
+
+function drawRules(rules) {
+  if ($("rules").childElementCount) return;  // the rules do not change during a game
+  $("rules").replaceChildren(...rules.flatMap((r) => {
+    const title = el("dt", {"data-rule": r.name}, r.title);
+    title.append(el("small", {}, ` ${r.kind}`));
+    return [title, el("dd", {"data-rule": r.name}, r.text || "")];
+  }));
+}
+
+// at the end, a new game at the same table; someone else's new game, joined
+function drawAgain(v) {
+  const again = $("again");
+  again.replaceChildren();
+  if (!v.over || replayId) return;
+  if (v.rematch) {
+    again.append(el("a", {id: "rematch-link", href: v.rematch}, "The next game has begun: join it"));
+    return;
+  }
+  again.append(button("rematch", "New game", async () => {
+    const {link} = await api("/rematch", {}, {});
+    location.href = link;
+  }));
 }
 
 function counterRows(counters) {
   return counters.map((c) => {
     const row = el("tr", {"data-name": c.label || c.name});
-    row.append(el("th", {}, c.title), el("td", {}, String(c.value)));
+    row.append(el("th", withText({}, c.text), c.title), el("td", {}, String(c.value)));
     return row;
   });
 }
@@ -115,10 +192,11 @@ async function choose(label) {
   poll();
 }
 
-// a person waits for the others: the page asks again until it is their turn
+// a person waits for the others: the page asks again until it is their turn, and after
+// the end until someone starts the next game
 function poll() {
   clearTimeout(timer);
-  timer = setTimeout(() => shown(refresh().then((v) => { if (!v.over && !v.options.length) poll(); })), 700);
+  timer = setTimeout(() => shown(refresh().then((v) => { if (!v.options.length && !v.rematch) poll(); })), 700);
 }
 
 async function graph() {
@@ -144,7 +222,10 @@ async function graph() {
 
 function highlight() {
   $("fired").textContent = lastFired ? `last fired: ${lastFired.title}` : "";
-  for (const n of document.querySelectorAll("#graph .fired")) n.classList.remove("fired");
+  for (const n of document.querySelectorAll("#graph .fired, #rules .fired")) n.classList.remove("fired");
+  for (const n of document.querySelectorAll("#rules [data-rule]")) {
+    if (lastFired && n.dataset.rule === lastFired.label) n.classList.add("fired");
+  }
   if (!lastFired) return;
   for (const n of document.querySelectorAll("#graph g.node, #graph li")) {
     const id = n.dataset.node || n.querySelector("title")?.textContent;
@@ -196,9 +277,17 @@ function replayControls() {
   $("controls").append(
     // words, not ⏮ ◀ ▶ ⏭: fonts without those glyphs drew empty boxes, and a screen
     // reader had no name to read
-    button("start", "First", () => move(0)()), button("back", "Back", () => move(at - 1)()), slider,
-    button("forward", "Forward", () => move(at + 1)()), button("end", "Last", () => move(frames - 1)()),
-    el("span", {id: "where"}), el("label", {}, " view as "), select);
+    named(button("start", "First", () => move(0)()), "First decision"),
+    named(button("back", "Back", () => move(at - 1)()), "Back one decision"), named(slider, "Position in the game"),
+    named(button("forward", "Forward", () => move(at + 1)()), "Forward one decision"),
+    named(button("end", "Last", () => move(frames - 1)()), "Last decision"),
+    el("span", {id: "where", "aria-live": "polite"}), el("label", {for: "view-as"}, " view as "), select);
+}
+
+// a control's accessible name, read by screen readers and found by tests
+function named(node, label) {
+  node.setAttribute("aria-label", label);
+  return node;
 }
 
 function saveControl() {
@@ -209,6 +298,7 @@ function saveControl() {
 }
 
 async function main() {
+  tooltips();
   if (replayId) replayControls();
   else if (seat === "spectator") watchControls();
   if (!replayId) saveControl();
