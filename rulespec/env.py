@@ -11,7 +11,9 @@ Agents are the seats (`P1`, `P2`, ...). An action is a number of the spec's fixe
 action space (`env.action_labels`, see rulespec.table.encoding; any other value, or
 one not legal now, is a ValueError), an observation is
 {"observation": the seat's vector, "action_mask": 1 for each legal action}, and the
-structured observation (`State.observation(seat)`) is `info["observation"]`. Chance
+structured observation (`State.observation(seat)`) is `info["observation"]`. Both are
+worked out for the seat asked, when asked, once per step: a step builds no seat's
+view (the game is played without an event log, which no view needs). Chance
 is resolved inside the environment from the seed given to `reset`. Rewards come
 from the result (`State.returns()`), given when the game ends: all agents are then
 terminated, or truncated when the game reached its turn limit.
@@ -77,13 +79,12 @@ class RulespecEnv(AECEnv):
         seed = (
             random.randrange(2**32) if seed is None else seed
         )  # None: a fresh game, as gymnasium's
-        self.state = self.game.new_initial_state(seed, turn_limit=self.turn_limit)
+        self.state = self.game.new_initial_state(seed, log=False, turn_limit=self.turn_limit)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
         self._settle()
 
     def step(self, action) -> None:
@@ -91,21 +92,25 @@ class RulespecEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = [self.actions.action_of(label) for label in self.state.legal_labels()]
-        number = action_number(action, len(self.actions), legal, self.action_labels.__getitem__)
+        legal = self._legal()
+        if type(action) is not int or action not in legal:  # numpy's, or refused saying why
+            action = action_number(
+                action, len(self.actions), sorted(legal), self.action_labels.__getitem__
+            )
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(self.action_labels[number])
+        self.state.apply_action(legal[action])
         self._settle()
         self._accumulate_rewards()
 
     def _settle(self) -> None:
         """Play chance until a seat is to act or the game ends; then say who acts,
-        and, at the end, hand out the result."""
+        and, at the end, hand out the result. Views are worked out when asked for."""
         state = self.state
         while state.is_chance_node():
             state.sample_chance()  # from the state's own RNG, seeded by reset
-        for agent in self.agents:
-            self.infos[agent] = {"observation": state.observation(self.seat[agent])}
+        self._options = self._vectors = None
+        self._views = {}  # seat -> its observation in this state
+        self.infos = {a: _Info(self._view, self.seat[a]) for a in self.agents}
         if state.is_terminal():
             self.rewards = dict(zip(self.possible_agents, state.returns()))
             # a game stopped by the turn limit was cut short, not played out
@@ -116,15 +121,28 @@ class RulespecEnv(AECEnv):
             self.rewards = {a: 0.0 for a in self.agents}
             self.agent_selection = self.possible_agents[state.current_player()]
 
+    def _legal(self) -> dict:
+        """Action number -> option, for the seat to act in this state."""
+        if self._options is None:
+            number = self.actions.action_of
+            self._options = {number(o.label): o for o in self.state.legal_actions()}
+        return self._options
+
+    def _view(self, seat: int) -> dict:
+        """The seat's observation in this state, worked out once."""
+        seen = self._views.get(seat)
+        if seen is None:
+            seen = self._views[seat] = self.state.observation(seat)
+        return seen
+
     def observe(self, agent):
         seat, state = self.seat[agent], self.state
-        to_act = not state.is_terminal() and state.current_player() == seat
-        mask = self.actions.mask(state.legal_labels()) if to_act else [0] * len(self.actions)
-        # _settle left each seat's observation in infos after the last step
-        seen = self.infos[agent]["observation"] if agent in self.infos else state.observation(seat)
+        mask = np.zeros(len(self.actions), np.int8)
+        if not state.is_terminal() and state.current_player() == seat:
+            mask[list(self._legal())] = 1
         return {
-            "observation": np.asarray(self.encoder.encode(seen), np.float32),
-            "action_mask": np.asarray(mask, np.int8),
+            "observation": np.asarray(self.encoder.encode(self._view(seat)), np.float32),
+            "action_mask": mask,
         }
 
     def legal_labels(self) -> list[str]:
@@ -139,3 +157,39 @@ class RulespecEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class _Info(dict):
+    """An agent's info, {"observation": its structured observation}, the observation
+    worked out when first read (through [], get, items or values): most steps read
+    only the acting seat's, many none."""
+
+    def __init__(self, view=None, seat: int | None = None):
+        super().__init__(observation=None)
+        self._pending = None if view is None else (view, seat)
+
+    def _fill(self) -> None:
+        if self._pending is not None:
+            view, seat = self._pending
+            self._pending = None
+            super().__setitem__("observation", view(seat))
+
+    def __getitem__(self, key):
+        self._fill()
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self._fill()
+        return super().get(key, default)
+
+    def items(self):
+        self._fill()
+        return super().items()
+
+    def values(self):
+        self._fill()
+        return super().values()
+
+    def __repr__(self) -> str:
+        self._fill()
+        return super().__repr__()
