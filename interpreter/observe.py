@@ -62,6 +62,38 @@ def observation(state, player: int | None) -> dict:
     return obs
 
 
+def tallies(state, player: int) -> tuple:
+    """observation()'s numbers without its names, for a learning environment's vector:
+    (the current seat, who is active, the direction, the turn, `seen`, the counters,
+    whether the game is over), where `seen` holds, slot after slot in `game.slots`
+    order, the slot's size and then how many cards of each type (spec order) `player`
+    sees there: all of a zone it can see, the cards it knows lie in one it cannot."""
+    game, zones, tcount = state.game, state._zones, state._tcount
+    types = len(game.type_names)
+    seen: list[int] = []
+    for i, slot in enumerate(game.slots):
+        seen.append(len(zones[i]))
+        if can_see(slot, player):
+            seen += tcount[i]
+            continue
+        row = [0] * types
+        known = state._known.get(i)
+        k = known.get(player) if known else None
+        if k is not None:  # as knowledge.view lists them: each type as often as known
+            for t, n in k.types.items():
+                row[t] = n
+        seen += row
+    return (
+        state._current,
+        tuple(state._active),
+        state._direction,
+        state._turn,
+        seen,
+        tuple(state._counters),
+        state._over,
+    )
+
+
 def visible_event(event: dict, player: int | None) -> dict:
     """The event as `player` may see it (without engine-internal fields)."""
     vis = event.get("_vis")

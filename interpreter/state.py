@@ -44,7 +44,7 @@ from .choices import (
 )
 from .codegen import raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
-from .observe import log_for, observation
+from .observe import log_for, observation, tallies
 from .rng import randbelow
 from .table import Table
 
@@ -420,6 +420,11 @@ class State(Table):
     def observation(self, seat: int | None) -> dict:
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
         return observation(self, self._seat(seat, spectator=True))
+
+    def tallies(self, seat: int) -> tuple:
+        """The numbers of `seat`'s observation, without names (observe.tallies): what a
+        learning environment's observation vector encodes, built faster than the dict."""
+        return tallies(self, self._seat(seat))
 
     def _seat(self, seat, spectator: bool = False):
         """seat, if the game has it (or None, for a spectator where one is asked for);

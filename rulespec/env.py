@@ -141,7 +141,7 @@ class RulespecEnv(AECEnv):
         if not state.is_terminal() and state.current_player() == seat:
             mask[list(self._legal())] = 1
         return {
-            "observation": np.asarray(self.encoder.encode(self._view(seat)), np.float32),
+            "observation": np.asarray(self.encoder.encode_state(state, seat), np.float32),
             "action_mask": mask,
         }
 
@@ -166,12 +166,12 @@ class _Info(dict):
 
     def __init__(self, view=None, seat: int | None = None):
         super().__init__(observation=None)
-        self._pending = None if view is None else (view, seat)
+        self._later = None if view is None else (view, seat)
 
     def _fill(self) -> None:
-        if self._pending is not None:
-            view, seat = self._pending
-            self._pending = None
+        if self._later is not None:
+            view, seat = self._later
+            self._later = None
             super().__setitem__("observation", view(seat))
 
     def __getitem__(self, key):

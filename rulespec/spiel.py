@@ -294,7 +294,7 @@ class SeatObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpecState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(state.table.observation(player))
+        self.tensor[:] = self.encoder.encode_state(state.table, player)
 
     def string_from(self, state: SpecState, player: int) -> str:
         if self.perfect_recall:
