@@ -228,7 +228,8 @@ class SpecState(pyspiel.State):
     def information_state_string(self, player=None):
         """The seat's information state (the current player's by default), as OpenSpiel's
         own call through the observer gives it: see `information_state`."""
-        return information_state(self, self.current_player() if player is None else player)
+        player = self.current_player() if player is None else player
+        return information_state(self._held.state, player, self._held.seen)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one (the same information-state
@@ -246,14 +247,14 @@ class SpecState(pyspiel.State):
         return json.dumps(self.table.observation(None), sort_keys=True)
 
 
-def information_state(state: SpecState, player: int) -> str:
+def information_state(table, player: int, seen: dict) -> str:
     """What `player` has seen, in a compact, deterministic form: its observation now, then
     its log (`State.log_for`) an event a line, a `turn N` line where a turn begins.
     Nothing in it shows a card hidden from the seat, so two states that differ only
     there give the same string. The log's lines are kept with the state and extended
-    as it grows, so asking again after a step costs the new events, not the whole log."""
-    held, table = state._held, state.table
-    count, turn, text = held.seen.get(player, (0, 0, ""))
+    as it grows (in `seen`, kept with the state), so asking again after a step costs
+    the new events, not the whole log."""
+    count, turn, text = seen.get(player, (0, 0, ""))
     lines = [text] if text else []
     for event in table.log_for(player, count):
         count += 1
@@ -267,7 +268,7 @@ def information_state(state: SpecState, player: int) -> str:
             )
         )
     text = "\n".join(lines)
-    held.seen[player] = count, turn, text
+    seen[player] = count, turn, text
     return f"{_compact(table.observation(player))}\n{text}"
 
 
@@ -298,5 +299,5 @@ class SeatObserver:
 
     def string_from(self, state: SpecState, player: int) -> str:
         if self.perfect_recall:
-            return information_state(state, player)
+            return state.information_state_string(player)
         return _compact(state.table.observation(player))
