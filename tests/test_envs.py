@@ -288,3 +288,65 @@ def test_observation_vector_from_tallies_is_the_observations(path):
                 state.apply_action(pick.choice(state.legal_labels()))
     if path.stem in ("take_the_gold", "pirates_wild"):
         assert known  # the known cards of hidden zones were compared, not only sizes
+
+
+def test_openspiel_ismcts_plays_through_resample_from_infostate(spiel_game):
+    """OpenSpiel's own ISMCTSBot samples its worlds with the state's
+    resample_from_infostate (no rulespec API): each sample shows the searching seat
+    what the true state shows it, and deals the cards it cannot see again."""
+    import numpy as np
+
+    ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    from rulespec.spiel import SpecState
+
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(
+        spiel_game,
+        mcts.RandomRolloutEvaluator(1, rng),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=rng,
+        allow_inconsistent_action_sets=True,  # another deal, other options for the others
+    )
+    samples, resample = [], SpecState.resample_from_infostate
+
+    def spy(state, player, sampler):
+        world = resample(state, player, sampler)
+        mine, theirs = (s.information_state_string(player) for s in (state, world))
+        hidden = [s.table.observation(None) for s in (state, world)]
+        samples.append((mine == theirs, hidden[0] != hidden[1]))
+        return world
+
+    SpecState.resample_from_infostate = spy
+    try:
+        state = spiel_game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            else:
+                state.apply_action(bot.step(state))
+    finally:
+        SpecState.resample_from_infostate = resample
+    assert sorted(state.returns()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+    assert len(samples) >= 8  # a world per simulation, at every decision with a choice
+    assert all(alike for alike, _ in samples)  # the seat cannot tell a sample from the truth
+    assert any(redealt for _, redealt in samples)  # the hidden cards dealt again, not copied
+
+
+def test_openspiel_information_state_differs_when_the_seat_saw_something_else(spiel_game):
+    """Two states a seat can tell apart (its own hand differs after the same deal steps)
+    give it different strings; the string is compact lines, not JSON."""
+    states = []
+    for shuffle in (0, 1):
+        state = spiel_game.new_initial_state()
+        state.apply_action(state.chance_outcomes()[shuffle][0])  # the first shuffle differs
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        states.append(state)
+    a, b = (s.information_state_string(0) for s in states)
+    assert states[0].table.observation(0) != states[1].table.observation(0)
+    assert a != b and not a.startswith('{"') and "\nturn 1\n" in a + "\n"
+    assert a == states[0].information_state_string()  # the current player's, P1's here
+    assert states[0].current_player() == 0
