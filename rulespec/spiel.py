@@ -93,6 +93,20 @@ class SpecGame(pyspiel.Game):
         self.rules, self.actions, self.chance_labels = rules, actions, chance_labels
         self.encoder = ObservationEncoder(rules)
         self.chance_index = {label: i for i, label in enumerate(chance_labels)}
+        # shuffle k is drawn from random.Random(k): its state made once, set when drawn
+        self.shuffles = [random.Random(k).getstate() for k in range(SHUFFLE_SEEDS)]
+        self.rng = random.Random(0)
+
+    def play(self, state, action: int, option=None) -> None:
+        """Apply action number `action` to the rulespec state `state`; at a player's
+        decision `option`, when known, is the option it numbers."""
+        if not state.is_chance_node():
+            state.apply_action(self.actions.labels[action] if option is None else option)
+        elif state.chance_is_sampled():
+            self.rng.setstate(self.shuffles[action - len(self.chance_labels)])
+            state.sample_chance(self.rng)
+        else:
+            state.apply_action(self.chance_labels[action])
 
     def new_initial_state(self):
         return SpecState(self)
@@ -108,10 +122,14 @@ _PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
 class _Held:
     """What an OpenSpiel state holds: its game, the rulespec state, and what was worked
     out for it. OpenSpiel clones a Python state with deepcopy; the game is shared, a
-    rulespec state copies itself (sharing its compiled rules), and the rest is kept."""
+    rulespec state copies itself (sharing its compiled rules), and the rest is kept.
+    The rulespec state keeps no event log until something asks what a seat saw (an
+    information state, the table): a log costs a third of the engine's time, and
+    playing the history again makes it when it is wanted."""
 
     def __init__(self, game: SpecGame, state, seen: dict | None = None):
         self.game, self.state = game, state
+        self.logged = False  # whether `state` keeps its event log
         self.at = -1  # the state's length when `legal` and `options` were worked out
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option (chance: probability) it is
@@ -122,6 +140,7 @@ class _Held:
     def __deepcopy__(self, memo):
         held = _Held(self.game, self.state.clone(), dict(self.seen))
         held.at, held.legal, held.options = self.at, self.legal, self.options
+        held.logged = self.logged
         return held
 
     def refresh(self) -> None:
@@ -145,12 +164,21 @@ class _Held:
 class SpecState(pyspiel.State):
     def __init__(self, game: SpecGame):
         super().__init__(game)
-        self._held = _Held(game, game.rules.new_initial_state(0))
+        self._held = _Held(game, game.rules.new_initial_state(0, log=False))
 
     @property
     def table(self):
-        """The rulespec State being played."""
-        return self._held.state
+        """The rulespec State being played, with its event log."""
+        return self._logged()
+
+    def _logged(self):
+        held = self._held
+        if not held.logged:  # the same game, logged: the history played again
+            table = held.game.rules.new_initial_state(0)
+            for action in self.history():
+                held.game.play(table, action)
+            held.state, held.logged, held.at = table, True, -1
+        return held.state
 
     def _worked_out(self) -> _Held:
         held = self._held
@@ -201,13 +229,7 @@ class SpecState(pyspiel.State):
     def _apply_action(self, action):
         self._legal_number(action)
         held = self._held
-        g, state = held.game, held.state
-        if state.is_chance_node() and state.chance_is_sampled():
-            state.sample_chance(random.Random(action - len(g.chance_labels)))
-        elif state.is_chance_node():
-            state.apply_action(g.chance_labels[action])
-        else:
-            state.apply_action(held.options[action])
+        held.game.play(held.state, action, held.options[action])
 
     def _action_to_string(self, player, action):
         g = self._held.game
@@ -229,7 +251,7 @@ class SpecState(pyspiel.State):
         """The seat's information state (the current player's by default), as OpenSpiel's
         own call through the observer gives it: see `information_state`."""
         player = self.current_player() if player is None else player
-        return information_state(self._held.state, player, self._held.seen)
+        return information_state(self.table, player, self._held.seen)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one (the same information-state
@@ -237,6 +259,7 @@ class SpecState(pyspiel.State):
         (`State.redeal`, canonical), shuffled by a RNG seeded from one draw of
         `probability_sampler` (a callable giving a number in [0, 1), as OpenSpiel's
         UniformProbabilitySampler, which ISMCTSBot passes)."""
+        self._logged()  # before the worlds part: a redealt world cannot be played again
         clone = self.clone()
         seed = int(probability_sampler() * 2**53)
         clone.table.redeal(player_id, random.Random(seed), canonical=True)
@@ -244,7 +267,7 @@ class SpecState(pyspiel.State):
         return clone
 
     def __str__(self):
-        return json.dumps(self.table.observation(None), sort_keys=True)
+        return json.dumps(self._held.state.observation(None), sort_keys=True)
 
 
 def information_state(table, player: int, seen: dict) -> str:

@@ -350,3 +350,25 @@ def test_openspiel_information_state_differs_when_the_seat_saw_something_else(sp
     assert a != b and not a.startswith('{"') and "\nturn 1\n" in a + "\n"
     assert a == states[0].information_state_string()  # the current player's, P1's here
     assert states[0].current_player() == 0
+
+
+def test_openspiel_keeps_no_log_until_asked_then_plays_the_history_again(spiel_game):
+    """A log costs a third of the engine's time (issue 29): a state keeps none until
+    something asks what a seat saw; the history played again is then the same game."""
+    state, rng = spiel_game.new_initial_state(), random.Random(2)
+    while len(state.history()) < 20:
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else None
+        state.apply_action(rng.choice(actions or state.legal_actions()))
+    unlogged = state._held.state
+    assert unlogged.log_for(None) == []
+    clone = state.clone()
+    logged = state.table
+    assert logged is not unlogged and logged.key() == unlogged.key()
+    assert logged.log_for(None) and state.table is logged  # played again once
+    while not state.is_terminal():
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else None
+        action = rng.choice(actions or state.legal_actions())
+        state.apply_action(action)
+        clone.apply_action(action)
+    assert clone._held.state.key() == state.table.key()  # logged or not, one game
+    assert state.table.log_for(None)[-1]["event"] == "end"
