@@ -98,10 +98,12 @@ class SpecGame(pyspiel.Game):
         self.rng = random.Random(0)
 
     def play(self, state, action: int, option=None) -> None:
-        """Apply action number `action` to the rulespec state `state`; at a player's
-        decision `option`, when known, is the option it numbers."""
-        if not state.is_chance_node():
-            state.apply_action(self.actions.labels[action] if option is None else option)
+        """Apply action number `action` to the rulespec state `state`; `option`, when
+        known, is the option it numbers (None for a shuffle's)."""
+        if option is not None:
+            state.apply_action(option)
+        elif not state.is_chance_node():
+            state.apply_action(self.actions.labels[action])
         elif state.chance_is_sampled():
             self.rng.setstate(self.shuffles[action - len(self.chance_labels)])
             state.sample_chance(self.rng)
@@ -132,7 +134,9 @@ class _Held:
         self.logged = False  # whether `state` keeps its event log
         self.at = -1  # the state's length when `legal` and `options` were worked out
         self.legal: list[int] = []  # the action numbers legal there, sorted
-        self.options: dict = {}  # action number -> the option (chance: probability) it is
+        self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
+        self.outcomes: list = []  # at a chance point, (action number, probability)
+        self.checked = None  # the action apply_action checked, for _apply_action to play
         # seat -> (events, turn, text): its log so far in compact form; a log only grows,
         # and a clone's begins as its original's, so clones share what is done
         self.seen = {} if seen is None else seen
@@ -140,7 +144,7 @@ class _Held:
     def __deepcopy__(self, memo):
         held = _Held(self.game, self.state.clone(), dict(self.seen))
         held.at, held.legal, held.options = self.at, self.legal, self.options
-        held.logged = self.logged
+        held.outcomes, held.logged = self.outcomes, self.logged
         return held
 
     def refresh(self) -> None:
@@ -149,13 +153,16 @@ class _Held:
         g, state = self.game, self.state
         self.at = state.length
         if state.is_terminal():
-            self.options = {}
+            self.options, self.outcomes = {}, []
         elif state.chance_is_sampled():
             first = len(g.chance_labels)
-            self.options = {first + k: 1.0 / SHUFFLE_SEEDS for k in range(SHUFFLE_SEEDS)}
+            self.options = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
+            self.outcomes = [(a, 1.0 / SHUFFLE_SEEDS) for a in self.options]
         elif state.is_chance_node():
-            self.options = {g.chance_index[o.label]: p for o, p in state.chance_outcomes()}
-        else:
+            index = g.chance_index
+            self.outcomes = sorted((index[o.label], p) for o, p in state.chance_outcomes())
+            self.options = {index[o.label]: o for o, _ in state.chance_outcomes()}
+        else:  # options come sorted by label, so their numbers in order
             number = g.actions.action_of
             self.options = {number(o.label): o for o in state.legal_actions()}
         self.legal = sorted(self.options)
@@ -204,13 +211,14 @@ class SpecState(pyspiel.State):
         return self._held.state.is_chance_node()
 
     def chance_outcomes(self):
-        held = self._worked_out()
-        return [(a, held.options[a]) for a in held.legal]
+        return list(self._worked_out().outcomes)
 
     def apply_action(self, action):
         # checked before pybind11 makes an int of it (True is 1) or refuses it with the
         # whole state in its message; OpenSpiel's own calls go to _apply_action
-        super().apply_action(self._legal_number(action))
+        held = self._held
+        held.checked = self._legal_number(action)
+        super().apply_action(held.checked)
 
     def _legal_number(self, action) -> int:
         """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
@@ -227,8 +235,10 @@ class SpecState(pyspiel.State):
         return action_number(action, count, held.legal, lambda a: self._action_to_string(player, a))
 
     def _apply_action(self, action):
-        self._legal_number(action)
         held = self._held
+        if held.checked != action:  # not through apply_action: OpenSpiel's own call
+            self._legal_number(action)
+        held.checked = None
         held.game.play(held.state, action, held.options[action])
 
     def _action_to_string(self, player, action):
