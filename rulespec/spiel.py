@@ -159,12 +159,16 @@ class _Held:
             self.options = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
             self.outcomes = [(a, 1.0 / SHUFFLE_SEEDS) for a in self.options]
         elif state.is_chance_node():
-            index = g.chance_index
-            self.outcomes = sorted((index[o.label], p) for o, p in state.chance_outcomes())
-            self.options = {index[o.label]: o for o, _ in state.chance_outcomes()}
-        else:  # options come sorted by label, so their numbers in order
-            number = g.actions.action_of
-            self.options = {number(o.label): o for o in state.legal_actions()}
+            index, outcomes = g.chance_index, state.chance_outcomes()
+            self.outcomes = sorted((index[o.label], p) for o, p in outcomes)
+            self.options = {index[o.label]: o for o, _ in outcomes}
+        else:
+            options, index = state.legal_actions(), g.actions.index
+            try:
+                numbers = [index[o.label] for o in options]
+            except KeyError:  # an option outside the space: ValueError naming it
+                numbers = [g.actions.action_of(o.label) for o in options]
+            self.options = dict(zip(numbers, options))
         self.legal = sorted(self.options)
 
 
