@@ -36,6 +36,7 @@ from .choices import (
     Order,
     Play,
     Rejection,
+    Together,
     first_of_each_type,
     first_of_type,
     group_of_types,
@@ -156,6 +157,17 @@ class State(Table):
         action a reaction would answer, the rule (or procedure, or `setup`) whose effect
         chooses; None for chance, or when the game is over."""
         return None if self._over else self._pending.asking
+
+    def deciding_together(self) -> tuple[int, ...]:
+        """The seats that make the pending decision at once: at a simultaneous choice
+        (`simultaneously(players) p chooses …`), the seat asked now and those still to
+        be asked after it, in order (a seat with nothing left to pick when its turn to
+        be asked comes is passed over); at any other decision, the seat to act alone;
+        () when chance acts or the game is over."""
+        if self._over or self._pending.player == CHANCE:
+            return ()
+        point = self._pending
+        return (point.player, *point.data) if type(point.data) is Together else (point.player,)
 
     def legal_actions(self) -> list[Option]:
         """The options of the one to act, sorted by label; [] when the game is over or

@@ -27,7 +27,7 @@ from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, seat_name
@@ -35,22 +35,11 @@ from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 
-class RulespecEnv(AECEnv):
-    metadata: ClassVar[dict] = {
-        "name": "rulespec",
-        "render_modes": ["ansi"],
-        "is_parallelizable": False,
-    }
+class SeatSpaces:
+    """What the AEC and the parallel environment share: the game, its action space and
+    observation vector, the agents (seats) and their spaces, and a seat's vector."""
 
-    def __init__(
-        self,
-        spec: str | os.PathLike | ir.Spec,
-        players: int | None = None,
-        *,
-        turn_limit: int | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__()
+    def _set_up(self, spec, players, turn_limit, render_mode) -> None:
         spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
         self.game = Game(spec, players or spec.default_players)
         self.turn_limit, self.render_mode = turn_limit, render_mode
@@ -75,11 +64,73 @@ class RulespecEnv(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
+    def _new_state(self, seed: int | None):
+        seed = random.randrange(2**32) if seed is None else seed  # None: a fresh game
+        return self.game.new_initial_state(seed, log=False, turn_limit=self.turn_limit)
+
+    def _vector(self, seat: int, legal) -> dict:
+        """The seat's observation in this state: its vector, and a mask with a 1 for
+        each action number in `legal`."""
+        mask = np.zeros(len(self.actions), np.int8)
+        mask[list(legal)] = 1
+        return {
+            "observation": np.asarray(self.encoder.encode_state(self.state, seat), np.float32),
+            "action_mask": mask,
+        }
+
+    def _infos(self) -> dict:
+        """Each agent's info for a new state: its observation, worked out when read."""
+        self._views = {}  # seat -> its observation in this state
+        return {a: _Info(self._view, self.seat[a]) for a in self.agents}
+
+    def _view(self, seat: int) -> dict:
+        """The seat's observation in this state, worked out once."""
+        seen = self._views.get(seat)
+        if seen is None:
+            seen = self._views[seat] = self.state.observation(seat)
+        return seen
+
+    def _numbered(self, options) -> dict:
+        """Action number -> option, for options offered now."""
+        number = self.actions.action_of
+        return {number(o.label): o for o in options}
+
+    def _refused(self, action, legal) -> int:
+        """`action` as a legal number, or the ValueError that says why it is not."""
+        return action_number(
+            action, len(self.actions), sorted(legal), self.action_labels.__getitem__
+        )
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            obs = self.state.observation(None)
+            return "\n".join(f"{k}: {v}" for k, v in obs.items())
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+class RulespecEnv(SeatSpaces, AECEnv):
+    metadata: ClassVar[dict] = {
+        "name": "rulespec",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        spec: str | os.PathLike | ir.Spec,
+        players: int | None = None,
+        *,
+        turn_limit: int | None = None,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        self._set_up(spec, players, turn_limit, render_mode)
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        seed = (
-            random.randrange(2**32) if seed is None else seed
-        )  # None: a fresh game, as gymnasium's
-        self.state = self.game.new_initial_state(seed, log=False, turn_limit=self.turn_limit)
+        self.state = self._new_state(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -94,9 +145,7 @@ class RulespecEnv(AECEnv):
             return
         legal = self._legal()
         if type(action) is not int or action not in legal:  # numpy's, or refused saying why
-            action = action_number(
-                action, len(self.actions), sorted(legal), self.action_labels.__getitem__
-            )
+            action = self._refused(action, legal)
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_action(legal[action])
         self._settle()
@@ -108,9 +157,8 @@ class RulespecEnv(AECEnv):
         state = self.state
         while state.is_chance_node():
             state.sample_chance()  # from the state's own RNG, seeded by reset
-        self._options = self._vectors = None
-        self._views = {}  # seat -> its observation in this state
-        self.infos = {a: _Info(self._view, self.seat[a]) for a in self.agents}
+        self._options = None
+        self.infos = self._infos()
         if state.is_terminal():
             self.rewards = dict(zip(self.possible_agents, state.returns()))
             # a game stopped by the turn limit was cut short, not played out
@@ -124,39 +172,112 @@ class RulespecEnv(AECEnv):
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
         if self._options is None:
-            number = self.actions.action_of
-            self._options = {number(o.label): o for o in self.state.legal_actions()}
+            self._options = self._numbered(self.state.legal_actions())
         return self._options
-
-    def _view(self, seat: int) -> dict:
-        """The seat's observation in this state, worked out once."""
-        seen = self._views.get(seat)
-        if seen is None:
-            seen = self._views[seat] = self.state.observation(seat)
-        return seen
 
     def observe(self, agent):
         seat, state = self.seat[agent], self.state
-        mask = np.zeros(len(self.actions), np.int8)
-        if not state.is_terminal() and state.current_player() == seat:
-            mask[list(self._legal())] = 1
-        return {
-            "observation": np.asarray(self.encoder.encode_state(state, seat), np.float32),
-            "action_mask": mask,
-        }
+        to_act = not state.is_terminal() and state.current_player() == seat
+        return self._vector(seat, self._legal() if to_act else ())
 
     def legal_labels(self) -> list[str]:
         """The labels of the acting seat's legal actions."""
         return self.state.legal_labels()
 
-    def render(self) -> str | None:
-        if self.render_mode == "ansi":
-            obs = self.state.observation(None)
-            return "\n".join(f"{k}: {v}" for k, v in obs.items())
-        return None
 
-    def close(self) -> None:
-        pass
+class RulespecParallelEnv(SeatSpaces, ParallelEnv):
+    """Any spec as a PettingZoo ParallelEnv: every seat that decides now acts in one
+    `step`. At a simultaneous choice (`simultaneously(players) p chooses …`) that is
+    every seat asked, each shown the table as it was before anyone picked and a mask of
+    its own options; at any other decision, the one seat to act (the others' masks are
+    all 0, and their actions are ignored). Observations, rewards and chance are as in
+    RulespecEnv; once the game ends every agent is terminated (or truncated) and leaves
+    `agents`."""
+
+    metadata: ClassVar[dict] = {"name": "rulespec", "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        spec: str | os.PathLike | ir.Spec,
+        players: int | None = None,
+        *,
+        turn_limit: int | None = None,
+        render_mode: str | None = None,
+    ):
+        self._set_up(spec, players, turn_limit, render_mode)
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.state = self._new_state(seed)
+        self.agents = list(self.possible_agents)
+        return self._settle(), self._infos()
+
+    def step(self, actions: dict):
+        """Apply the action of each seat deciding now, in the order the rules ask them.
+        A seat deciding now without an action, or with one its mask does not allow, is
+        a ValueError, and nothing is played; the others' actions are not read. (Where
+        the seats pick from one shared zone, a card a pick before took is refused when
+        its seat's turn comes, with the picks before it played.)"""
+        chosen = {}
+        for seat, legal in self._masks.items():
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} decides now: step needs its action")
+            action = actions[agent]
+            ok = type(action) is int and action in legal
+            chosen[seat] = action if ok else self._refused(action, legal)
+        state, group = self.state, tuple(self._masks)
+        while _asks_next(state, group):
+            seat = state.current_player()
+            legal = self._numbered(state.legal_actions())
+            action = chosen[seat]
+            state.apply_action(legal[action if action in legal else self._refused(action, legal)])
+            group = group[group.index(seat) + 1 :]
+        observations, agents = self._settle(), self.agents
+        ended = state.is_terminal()
+        scores = state.returns() if ended else [0.0] * self.game.n
+        rewards = {a: scores[self.seat[a]] for a in agents}
+        cut = ended and state.reason == "turn_limit"  # stopped by the limit, not played out
+        terminations = {a: ended and not cut for a in agents}
+        truncations = {a: cut for a in agents}
+        infos = self._infos()
+        if ended:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _settle(self) -> dict:
+        """Play chance until seats are to decide or the game ends; each live agent's
+        observation, with a mask for those deciding now."""
+        state = self.state
+        while state.is_chance_node():
+            state.sample_chance()  # from the state's own RNG, seeded by reset
+        self._masks = masks = self._deciding_now()
+        return {a: self._vector(self.seat[a], masks.get(self.seat[a], ())) for a in self.agents}
+
+    def _deciding_now(self) -> dict:
+        """Each seat deciding now, in the order asked -> its options by number. The options of
+        those asked after the first are read from a copy in which each before them took
+        its first option: exactly theirs when each picks from cards of its own, as a
+        simultaneous choice's picks do from a hand."""
+        state = self.state
+        group = state.deciding_together()
+        masks, probe = {}, state
+        while _asks_next(probe, group):
+            options = probe.legal_actions()
+            masks[probe.current_player()] = self._numbered(options)
+            group = group[group.index(probe.current_player()) + 1 :]
+            if group:
+                probe = probe.clone(log=False) if probe is state else probe
+                probe.apply_action(options[0])
+        return masks
+
+
+def _asks_next(state, group: tuple[int, ...]) -> bool:
+    """Whether the state's pending decision is the next of `group`, seats deciding at
+    once: its seats still to be asked are the end of the group (a seat the rules pass
+    over is skipped; a new simultaneous choice is not this one)."""
+    now = state.deciding_together()
+    return bool(now) and 0 < len(now) <= len(group) and group[len(group) - len(now) :] == now
 
 
 class _Info(dict):

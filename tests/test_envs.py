@@ -372,3 +372,72 @@ def test_openspiel_keeps_no_log_until_asked_then_plays_the_history_again(spiel_g
         clone.apply_action(action)
     assert clone._held.state.key() == state.table.key()  # logged or not, one game
     assert state.table.log_for(None)[-1]["event"] == "end"
+
+
+def _parallel(path, players=None, **kw):
+    pytest.importorskip("pettingzoo")
+    from rulespec.env import RulespecParallelEnv
+
+    return RulespecParallelEnv(str(path), players, **kw)
+
+
+ALL_AT_ONCE = ROOT / "tests/valid/all_at_once.yaml"  # a simultaneous choice each turn
+
+
+@pytest.mark.parametrize("path", [*SPECS, ALL_AT_ONCE], ids=lambda p: p.stem)
+def test_pettingzoo_parallel_api(path):
+    """The native ParallelEnv, and the AEC environment made parallel by PettingZoo's own
+    turn_based_aec_to_parallel, pass parallel_api_test."""
+    test = pytest.importorskip("pettingzoo.test")
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    test.parallel_api_test(_parallel(path), num_cycles=200)
+    test.parallel_api_test(turn_based_aec_to_parallel(_env(path)), num_cycles=200)
+
+
+@pytest.mark.parametrize("path, players", [(ALL_AT_ONCE, 3), (GAMES / "draft.yaml", 4)])
+def test_parallel_env_asks_every_simultaneous_chooser_in_one_step(path, players):
+    """At a simultaneous choice every chooser gets its own options as its mask in the
+    same step, and one step plays all the picks: the same game as the State API given
+    the same picks in the order the rules ask them."""
+    env = _parallel(path, players)
+    observations, _ = env.reset(seed=4)
+    state = env.game.new_initial_state(4, log=False)
+    while state.is_chance_node():  # the environment plays chance as it comes
+        state.sample_chance()
+    pick, together = random.Random(2), 0
+    while env.agents:
+        deciding = state.deciding_together()
+        masks = {a: set(o["action_mask"].nonzero()[0].tolist()) for a, o in observations.items()}
+        assert {a for a, m in masks.items() if m} <= {f"P{s + 1}" for s in deciding}
+        together += len(deciding) > 1
+        actions = {}
+        for seat in deciding:
+            agent = f"P{seat + 1}"
+            assert state.current_player() == seat
+            labels = {env.action_labels[a] for a in masks[agent]}
+            assert labels == set(state.legal_labels())  # its own options, nobody's pick shown
+            actions[agent] = pick.choice(sorted(masks[agent]))
+            state.apply_action(env.action_labels[actions[agent]])
+        observations, rewards, terminated, truncated, _ = env.step(
+            {a: actions.get(a, 0) for a in observations}
+        )
+        while state.is_chance_node():
+            state.sample_chance()
+        assert env.state.observation(None) == state.observation(None)
+    assert together > 1 and state.is_terminal()
+    assert [rewards[a] for a in env.possible_agents] == state.returns()
+    assert all(terminated.values()) and not any(truncated.values())
+
+
+def test_parallel_env_refuses_a_missing_or_illegal_action_and_plays_nothing():
+    env = _parallel(ALL_AT_ONCE, 3)
+    observations, _ = env.reset(seed=1)
+    legal = {a: o["action_mask"].nonzero()[0].tolist() for a, o in observations.items()}
+    assert all(legal.values())  # all three choose at once
+    before, length = env.state.observation(None), env.state.length
+    with pytest.raises(ValueError, match=r"^P3 decides now: step needs its action$"):
+        env.step({"P1": legal["P1"][0], "P2": legal["P2"][0]})
+    with pytest.raises(ValueError, match=r"^action \d+ \(card_\d+\) is not legal now"):
+        env.step({"P1": legal["P1"][0], "P2": legal["P2"][0], "P3": legal["P1"][0]})
+    assert env.state.observation(None) == before and env.state.length == length
