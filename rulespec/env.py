@@ -71,14 +71,15 @@ class SeatSpaces:
     def _vector(self, seat: int, legal) -> dict:
         """The seat's observation in this state: its vector, and a mask with a 1 for
         each action number in `legal`."""
-        mask = np.zeros(len(self.actions), np.int8)
-        mask[list(legal)] = 1
+        mask = bytearray(len(self.actions))
+        for action in legal:
+            mask[action] = 1
         return {
             "observation": np.asarray(self.encoder.encode_state(self.state, seat), np.float32),
-            "action_mask": mask,
+            "action_mask": np.frombuffer(mask, np.int8),
         }
 
-    def _infos(self) -> dict:
+    def _new_infos(self) -> dict:
         """Each agent's info for a new state: its observation, worked out when read."""
         self._views = {}  # seat -> its observation in this state
         return {a: _Info(self._view, self.seat[a]) for a in self.agents}
@@ -158,7 +159,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
         while state.is_chance_node():
             state.sample_chance()  # from the state's own RNG, seeded by reset
         self._options = None
-        self.infos = self._infos()
+        self._infos = None  # made when read: most steps read one agent's, or none
         if state.is_terminal():
             self.rewards = dict(zip(self.possible_agents, state.returns()))
             # a game stopped by the turn limit was cut short, not played out
@@ -168,6 +169,13 @@ class RulespecEnv(SeatSpaces, AECEnv):
         else:
             self.rewards = {a: 0.0 for a in self.agents}
             self.agent_selection = self.possible_agents[state.current_player()]
+
+    @property
+    def infos(self) -> dict:
+        """Each agent's info in this state (PettingZoo's `infos`)."""
+        if self._infos is None:
+            self._infos = self._new_infos()
+        return self._infos
 
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
@@ -210,7 +218,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         self.state = self._new_state(seed)
         self.agents = list(self.possible_agents)
-        return self._settle(), self._infos()
+        return self._settle(), self._new_infos()
 
     def step(self, actions: dict):
         """Apply the action of each seat deciding now, in the order the rules ask them.
@@ -240,7 +248,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
         cut = ended and state.reason == "turn_limit"  # stopped by the limit, not played out
         terminations = {a: ended and not cut for a in agents}
         truncations = {a: cut for a in agents}
-        infos = self._infos()
+        infos = self._new_infos()
         if ended:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
