@@ -68,21 +68,22 @@ def tallies(state, player: int) -> tuple:
     whether the game is over), where `seen` holds, slot after slot in `game.slots`
     order, the slot's size and then how many cards of each type (spec order) `player`
     sees there: all of a zone it can see, the cards it knows lie in one it cannot."""
-    game, zones, tcount = state.game, state._zones, state._tcount
-    types = len(game.type_names)
+    game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
+    unknown = (0,) * len(game.type_names)
     seen: list[int] = []
-    for i, slot in enumerate(game.slots):
+    for i, visible in enumerate(game.sees[player]):
         seen.append(len(zones[i]))
-        if can_see(slot, player):
+        if visible:
             seen += tcount[i]
             continue
-        row = [0] * types
-        known = state._known.get(i)
-        k = known.get(player) if known else None
-        if k is not None:  # as knowledge.view lists them: each type as often as known
+        k = known[i].get(player) if i in known else None
+        if k is None:
+            seen += unknown
+        else:  # as knowledge.view lists them: each type as often as known
+            row = list(unknown)
             for t, n in k.types.items():
                 row[t] = n
-        seen += row
+            seen += row
     return (
         state._current,
         tuple(state._active),
