@@ -75,7 +75,8 @@ class SeatSpaces:
         for action in legal:
             mask[action] = 1
         return {
-            "observation": np.asarray(self.encoder.encode_state(self.state, seat), np.float32),
+            # whole numbers: to int64 and then float32 is faster than to float32 at once
+            "observation": np.array(self.encoder.encode_state(self.state, seat)).astype(np.float32),
             "action_mask": np.frombuffer(mask, np.int8),
         }
 
