@@ -80,11 +80,6 @@ class SeatSpaces:
             "action_mask": np.frombuffer(mask, np.int8),
         }
 
-    def _new_infos(self) -> dict:
-        """Each agent's info for a new state: its observation, worked out when read."""
-        self._views = {}  # seat -> its observation in this state
-        return {a: _Info(self._view, self.seat[a]) for a in self.agents}
-
     def _view(self, seat: int) -> dict:
         """The seat's observation in this state, worked out once."""
         seen = self._views.get(seat)
@@ -134,7 +129,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.state = self._new_state(seed)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
+        self._zeros = {a: 0.0 for a in self.agents}  # the rewards of a step before the end
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -160,7 +155,8 @@ class RulespecEnv(SeatSpaces, AECEnv):
         while state.is_chance_node():
             state.sample_chance()  # from the state's own RNG, seeded by reset
         self._options = None
-        self._infos = None  # made when read: most steps read one agent's, or none
+        self._views = {}  # seat -> its observation in this state
+        self._infos, self._info_of = None, {}  # made when read: most steps read one, or none
         if state.is_terminal():
             self.rewards = dict(zip(self.possible_agents, state.returns()))
             # a game stopped by the turn limit was cut short, not played out
@@ -168,15 +164,32 @@ class RulespecEnv(SeatSpaces, AECEnv):
             ended.update((a, True) for a in self.agents)
             self.agent_selection = self.agents[0]
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
+            self.rewards = self._zeros
             self.agent_selection = self.possible_agents[state.current_player()]
 
     @property
     def infos(self) -> dict:
         """Each agent's info in this state (PettingZoo's `infos`)."""
         if self._infos is None:
-            self._infos = self._new_infos()
+            self._infos = {a: self._info(a) for a in self.agents}
         return self._infos
+
+    def _info(self, agent) -> _Info:
+        info = self._info_of.get(agent)
+        if info is None:
+            info = self._info_of[agent] = _Info(self._view, self.seat[agent])
+        return info
+
+    def last(self, observe: bool = True):
+        """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self._info(agent) if self._infos is None else self._infos[agent],
+        )
 
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
@@ -260,8 +273,13 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
         state = self.state
         while state.is_chance_node():
             state.sample_chance()  # from the state's own RNG, seeded by reset
+        self._views = {}  # seat -> its observation in this state
         self._masks = masks = self._deciding_now()
         return {a: self._vector(self.seat[a], masks.get(self.seat[a], ())) for a in self.agents}
+
+    def _new_infos(self) -> dict:
+        """Each agent's info in this state: its observation, worked out when read."""
+        return {a: _Info(self._view, self.seat[a]) for a in self.agents}
 
     def _deciding_now(self) -> dict:
         """Each seat deciding now, in the order asked -> its options by number. The options of
