@@ -137,6 +137,8 @@ class _Held:
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
         self.outcomes: list = []  # at a chance point, (action number, probability)
         self.checked = None  # the action apply_action checked, for _apply_action to play
+        self.strings: dict = {}  # seat -> its information-state string at length `told`
+        self.told = -1
         # seat -> (events, turn, text): its log so far in compact form; a log only grows,
         # and a clone's begins as its original's, so clones share what is done
         self.seen = {} if seen is None else seen
@@ -145,6 +147,7 @@ class _Held:
         held = _Held(self.game, self.state.clone(), dict(self.seen))
         held.at, held.legal, held.options = self.at, self.legal, self.options
         held.outcomes, held.logged = self.outcomes, self.logged
+        held.strings, held.told = dict(self.strings), self.told
         return held
 
     def refresh(self) -> None:
@@ -179,7 +182,10 @@ class SpecState(pyspiel.State):
 
     @property
     def table(self):
-        """The rulespec State being played, with its event log."""
+        """The rulespec State being played, with its event log. Whoever takes it may
+        change it (a redeal): what was worked out from it is worked out again."""
+        held = self._held
+        held.at, held.strings = -1, {}
         return self._logged()
 
     def _logged(self):
@@ -264,8 +270,14 @@ class SpecState(pyspiel.State):
     def information_state_string(self, player=None):
         """The seat's information state (the current player's by default), as OpenSpiel's
         own call through the observer gives it: see `information_state`."""
+        held = self._held
         player = self.current_player() if player is None else player
-        return information_state(self.table, player, self._held.seen)
+        if held.told != held.state.length:  # ISMCTSBot asks two or three times a visit
+            held.strings, held.told = {}, held.state.length
+        told = held.strings.get(player)
+        if told is None:
+            told = held.strings[player] = information_state(self._logged(), player, held.seen)
+        return told
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one (the same information-state
@@ -277,7 +289,6 @@ class SpecState(pyspiel.State):
         clone = self.clone()
         seed = int(probability_sampler() * 2**53)
         clone.table.redeal(player_id, random.Random(seed), canonical=True)
-        clone._held.at = -1  # a chance point's outcomes may lie among the cards dealt
         return clone
 
     def __str__(self):

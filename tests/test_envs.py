@@ -208,6 +208,9 @@ def test_openspiel_information_state_is_the_seats_view(spiel_game):
     assert redealt.information_state_string(1) != theirs or redealt.observation_string(
         1
     ) != state.observation_string(1)
+    for seat in range(3):  # each string told again for the redealt table, none kept stale
+        now = redealt.information_state_string(seat).split("\n")[0]
+        assert now == redealt.observation_string(seat)
 
 
 def test_pettingzoo_step_refuses_what_is_not_a_legal_action_number():
