@@ -174,6 +174,10 @@ class RulespecEnv(SeatSpaces, AECEnv):
             self._infos = {a: self._info(a) for a in self.agents}
         return self._infos
 
+    @infos.setter
+    def infos(self, infos: dict) -> None:  # a wrapper may set them, as AECEnv allows
+        self._infos = infos
+
     def _info(self, agent) -> _Info:
         info = self._info_of.get(agent)
         if info is None:
