@@ -47,6 +47,13 @@ def test_pettingzoo_api_at_other_player_counts(name, players):
     assert env.possible_agents == [f"P{p}" for p in range(1, players + 1)]
 
 
+@pytest.mark.parametrize("path", sorted(GAMES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_pettingzoo_seed_test_for_every_bundled_game(path):
+    """PettingZoo's seed_test: the same seed, the same observations (views are worked
+    out lazily, and must not depend on which were asked for before)."""
+    pytest.importorskip("pettingzoo.test").seed_test(lambda: _env(path))
+
+
 def test_pettingzoo_seed_and_render():
     test = pytest.importorskip("pettingzoo.test")
     path = GAMES / "take_the_gold.yaml"
