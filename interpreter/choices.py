@@ -196,6 +196,11 @@ def first_of_type(cards, ctype, t: int) -> int:
     raise IllegalChoice("no card of that type where it was offered")
 
 
+class Together(tuple):
+    """A simultaneous choice's pending data: the seats still to be asked after the one
+    asked now, in order (State.deciding_together)."""
+
+
 @dataclass(slots=True)
 class ChoicePoint:
     player: int  # a seat, or CHANCE

@@ -20,6 +20,7 @@ from .choices import (
     PickCard,
     PickValue,
     React,
+    Together,
     first_of_each_type,
     first_of_type,
     seat_name,
@@ -527,6 +528,7 @@ class StatementCompiler:
                         [PickCard(names[t], c) for t, c in by_type.items()],
                         resume,
                         env,
+                        data=Together(env[left]),
                         asking=rule,
                     )
                     return

@@ -18,7 +18,7 @@ from rulespec.lang import ir
 from .choices import PASS, Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
-from .observe import seers
+from .observe import can_see, seers
 from .offers import compile_check, compile_offer
 from .rounds import compile_rounds
 from .turnflow import TurnFlow
@@ -63,6 +63,8 @@ class Game:
             self.slots.extend(_slots(z, n_players, spec.teams))
         self.saw, self.told = _told(self.slots, n_players)
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
+        # seat -> for each slot, whether the seat sees its cards
+        self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)

@@ -62,6 +62,39 @@ def observation(state, player: int | None) -> dict:
     return obs
 
 
+def tallies(state, player: int) -> tuple:
+    """observation()'s numbers without its names, for a learning environment's vector:
+    (the current seat, who is active, the direction, the turn, `seen`, the counters,
+    whether the game is over), where `seen` holds, slot after slot in `game.slots`
+    order, the slot's size and then how many cards of each type (spec order) `player`
+    sees there: all of a zone it can see, the cards it knows lie in one it cannot."""
+    game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
+    unknown = (0,) * len(game.type_names)
+    seen: list[int] = []
+    for i, visible in enumerate(game.sees[player]):
+        seen.append(len(zones[i]))
+        if visible:
+            seen += tcount[i]
+            continue
+        k = known[i].get(player) if i in known else None
+        if k is None:
+            seen += unknown
+        else:  # as knowledge.view lists them: each type as often as known
+            row = list(unknown)
+            for t, n in k.types.items():
+                row[t] = n
+            seen += row
+    return (
+        state._current,
+        tuple(state._active),
+        state._direction,
+        state._turn,
+        seen,
+        tuple(state._counters),
+        state._over,
+    )
+
+
 def visible_event(event: dict, player: int | None) -> dict:
     """The event as `player` may see it (without engine-internal fields)."""
     vis = event.get("_vis")

@@ -36,6 +36,7 @@ from .choices import (
     Order,
     Play,
     Rejection,
+    Together,
     first_of_each_type,
     first_of_type,
     group_of_types,
@@ -44,7 +45,7 @@ from .choices import (
 )
 from .codegen import raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
-from .observe import log_for, observation
+from .observe import log_for, observation, tallies
 from .rng import randbelow
 from .table import Table
 
@@ -160,6 +161,17 @@ class State(Table):
         action a reaction would answer, the rule (or procedure, or `setup`) whose effect
         chooses; None for chance, or when the game is over."""
         return None if self._over else self._pending.asking
+
+    def deciding_together(self) -> tuple[int, ...]:
+        """The seats that make the pending decision at once: at a simultaneous choice
+        (`simultaneously(players) p chooses …`), the seat asked now and those still to
+        be asked after it, in order (a seat with nothing left to pick when its turn to
+        be asked comes is passed over); at any other decision, the seat to act alone;
+        () when chance acts or the game is over."""
+        if self._over or self._pending.player == CHANCE:
+            return ()
+        point = self._pending
+        return (point.player, *point.data) if type(point.data) is Together else (point.player,)
 
     def legal_actions(self) -> list[Option]:
         """The options of the one to act, sorted by label; [] when the game is over or
@@ -424,6 +436,11 @@ class State(Table):
     def observation(self, seat: int | None) -> dict:
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
         return observation(self, self._seeing(seat, spectator=True))
+
+    def tallies(self, seat: int) -> tuple:
+        """The numbers of `seat`'s observation, without names (observe.tallies): what a
+        learning environment's observation vector encodes, built faster than the dict."""
+        return tallies(self, self._seat(seat))
 
     def _seat(self, seat, spectator: bool = False):
         """seat, if the game has it (or None, for a spectator where one is asked for);

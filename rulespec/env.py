@@ -11,7 +11,9 @@ Agents are the seats (`P1`, `P2`, ...). An action is a number of the spec's fixe
 action space (`env.action_labels`, see rulespec.table.encoding; any other value, or
 one not legal now, is a ValueError), an observation is
 {"observation": the seat's vector, "action_mask": 1 for each legal action}, and the
-structured observation (`State.observation(seat)`) is `info["observation"]`. Chance
+structured observation (`State.observation(seat)`) is `info["observation"]`. Both are
+worked out for the seat asked, when asked, once per step: a step builds no seat's
+view (the game is played without an event log, which no view needs). Chance
 is resolved inside the environment from the seed given to `reset`. Rewards come
 from the result (`State.returns()`), given when the game ends: all agents are then
 terminated, or truncated when the game reached its turn limit.
@@ -25,7 +27,7 @@ from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, seat_name
@@ -33,22 +35,11 @@ from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 
-class RulespecEnv(AECEnv):
-    metadata: ClassVar[dict] = {
-        "name": "rulespec",
-        "render_modes": ["ansi"],
-        "is_parallelizable": False,
-    }
+class SeatSpaces:
+    """What the AEC and the parallel environment share: the game, its action space and
+    observation vector, the agents (seats) and their spaces, and a seat's vector."""
 
-    def __init__(
-        self,
-        spec: str | os.PathLike | ir.Spec,
-        players: int | None = None,
-        *,
-        turn_limit: int | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__()
+    def _set_up(self, spec, players, turn_limit, render_mode) -> None:
         spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
         self.game = Game(spec, players or spec.default_players)
         self.turn_limit, self.render_mode = turn_limit, render_mode
@@ -73,63 +64,39 @@ class RulespecEnv(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        seed = (
-            random.randrange(2**32) if seed is None else seed
-        )  # None: a fresh game, as gymnasium's
-        self.state = self.game.new_initial_state(seed, turn_limit=self.turn_limit)
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._settle()
+    def _new_state(self, seed: int | None):
+        seed = random.randrange(2**32) if seed is None else seed  # None: a fresh game
+        return self.game.new_initial_state(seed, log=False, turn_limit=self.turn_limit)
 
-    def step(self, action) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        legal = [self.actions.action_of(label) for label in self.state.legal_labels()]
-        number = action_number(action, len(self.actions), legal, self.action_labels.__getitem__)
-        self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(self.action_labels[number])
-        self._settle()
-        self._accumulate_rewards()
-
-    def _settle(self) -> None:
-        """Play chance until a seat is to act or the game ends; then say who acts,
-        and, at the end, hand out the result."""
-        state = self.state
-        while state.is_chance_node():
-            state.sample_chance()  # from the state's own RNG, seeded by reset
-        for agent in self.agents:
-            self.infos[agent] = {"observation": state.observation(self.seat[agent])}
-        if state.is_terminal():
-            self.rewards = dict(zip(self.possible_agents, state.returns()))
-            # a game stopped by the turn limit was cut short, not played out
-            ended = self.truncations if state.reason == "turn_limit" else self.terminations
-            ended.update((a, True) for a in self.agents)
-            self.agent_selection = self.agents[0]
-        else:
-            self.rewards = {a: 0.0 for a in self.agents}
-            self.agent_selection = self.possible_agents[state.current_player()]
-
-    def observe(self, agent):
-        seat, state = self.seat[agent], self.state
-        to_act = not state.is_terminal() and state.current_player() == seat
-        mask = self.actions.mask(state.legal_labels()) if to_act else [0] * len(self.actions)
-        # _settle left each seat's observation in infos after the last step
-        seen = self.infos[agent]["observation"] if agent in self.infos else state.observation(seat)
+    def _vector(self, seat: int, legal) -> dict:
+        """The seat's observation in this state: its vector, and a mask with a 1 for
+        each action number in `legal`."""
+        mask = bytearray(len(self.actions))
+        for action in legal:
+            mask[action] = 1
         return {
-            "observation": np.asarray(self.encoder.encode(seen), np.float32),
-            "action_mask": np.asarray(mask, np.int8),
+            # whole numbers: to int64 and then float32 is faster than to float32 at once
+            "observation": np.array(self.encoder.encode_state(self.state, seat)).astype(np.float32),
+            "action_mask": np.frombuffer(mask, np.int8),
         }
 
-    def legal_labels(self) -> list[str]:
-        """The labels of the acting seat's legal actions."""
-        return self.state.legal_labels()
+    def _view(self, seat: int) -> dict:
+        """The seat's observation in this state, worked out once."""
+        seen = self._views.get(seat)
+        if seen is None:
+            seen = self._views[seat] = self.state.observation(seat)
+        return seen
+
+    def _numbered(self, options) -> dict:
+        """Action number -> option, for options offered now."""
+        number = self.actions.action_of
+        return {number(o.label): o for o in options}
+
+    def _refused(self, action, legal) -> int:
+        """`action` as a legal number, or the ValueError that says why it is not."""
+        return action_number(
+            action, len(self.actions), sorted(legal), self.action_labels.__getitem__
+        )
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
@@ -139,3 +106,242 @@ class RulespecEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class RulespecEnv(SeatSpaces, AECEnv):
+    metadata: ClassVar[dict] = {
+        "name": "rulespec",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        spec: str | os.PathLike | ir.Spec,
+        players: int | None = None,
+        *,
+        turn_limit: int | None = None,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        self._set_up(spec, players, turn_limit, render_mode)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.state = self._new_state(seed)
+        self.agents = list(self.possible_agents)
+        self._zeros = {a: 0.0 for a in self.agents}  # the rewards of a step before the end
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._settle()
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self._legal()
+        if type(action) is not int or action not in legal:  # numpy's, or refused saying why
+            action = self._refused(action, legal)
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply_action(legal[action])
+        self._settle()
+        self._accumulate_rewards()
+
+    def _settle(self) -> None:
+        """Play chance until a seat is to act or the game ends; then say who acts,
+        and, at the end, hand out the result. Views are worked out when asked for."""
+        state = self.state
+        while state.is_chance_node():
+            state.sample_chance()  # from the state's own RNG, seeded by reset
+        self._options = None
+        self._views = {}  # seat -> its observation in this state
+        self._infos, self._info_of = None, {}  # made when read: most steps read one, or none
+        if state.is_terminal():
+            self.rewards = dict(zip(self.possible_agents, state.returns()))
+            # a game stopped by the turn limit was cut short, not played out
+            ended = self.truncations if state.reason == "turn_limit" else self.terminations
+            ended.update((a, True) for a in self.agents)
+            self.agent_selection = self.agents[0]
+        else:
+            self.rewards = self._zeros
+            self.agent_selection = self.possible_agents[state.current_player()]
+
+    @property
+    def infos(self) -> dict:
+        """Each agent's info in this state (PettingZoo's `infos`)."""
+        if self._infos is None:
+            self._infos = {a: self._info(a) for a in self.agents}
+        return self._infos
+
+    @infos.setter
+    def infos(self, infos: dict) -> None:  # a wrapper may set them, as AECEnv allows
+        self._infos = infos
+
+    def _info(self, agent) -> _Info:
+        info = self._info_of.get(agent)
+        if info is None:
+            info = self._info_of[agent] = _Info(self._view, self.seat[agent])
+        return info
+
+    def last(self, observe: bool = True):
+        """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self._info(agent) if self._infos is None else self._infos[agent],
+        )
+
+    def _legal(self) -> dict:
+        """Action number -> option, for the seat to act in this state."""
+        if self._options is None:
+            self._options = self._numbered(self.state.legal_actions())
+        return self._options
+
+    def observe(self, agent):
+        seat, state = self.seat[agent], self.state
+        to_act = not state.is_terminal() and state.current_player() == seat
+        return self._vector(seat, self._legal() if to_act else ())
+
+    def legal_labels(self) -> list[str]:
+        """The labels of the acting seat's legal actions."""
+        return self.state.legal_labels()
+
+
+class RulespecParallelEnv(SeatSpaces, ParallelEnv):
+    """Any spec as a PettingZoo ParallelEnv: every seat that decides now acts in one
+    `step`. At a simultaneous choice (`simultaneously(players) p chooses …`) that is
+    every seat asked, each shown the table as it was before anyone picked and a mask of
+    its own options; at any other decision, the one seat to act (the others' masks are
+    all 0, and their actions are ignored). Observations, rewards and chance are as in
+    RulespecEnv; once the game ends every agent is terminated (or truncated) and leaves
+    `agents`."""
+
+    metadata: ClassVar[dict] = {"name": "rulespec", "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        spec: str | os.PathLike | ir.Spec,
+        players: int | None = None,
+        *,
+        turn_limit: int | None = None,
+        render_mode: str | None = None,
+    ):
+        self._set_up(spec, players, turn_limit, render_mode)
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.state = self._new_state(seed)
+        self.agents = list(self.possible_agents)
+        return self._settle(), self._new_infos()
+
+    def step(self, actions: dict):
+        """Apply the action of each seat deciding now, in the order the rules ask them.
+        A seat deciding now without an action, or with one its mask does not allow, is
+        a ValueError, and nothing is played; the others' actions are not read. (Where
+        the seats pick from one shared zone, a card a pick before took is refused when
+        its seat's turn comes, with the picks before it played.)"""
+        chosen = {}
+        for seat, legal in self._masks.items():
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} decides now: step needs its action")
+            action = actions[agent]
+            ok = type(action) is int and action in legal
+            chosen[seat] = action if ok else self._refused(action, legal)
+        state, group = self.state, tuple(self._masks)
+        while _asks_next(state, group):
+            seat = state.current_player()
+            legal = self._numbered(state.legal_actions())
+            action = chosen[seat]
+            state.apply_action(legal[action if action in legal else self._refused(action, legal)])
+            group = group[group.index(seat) + 1 :]
+        observations, agents = self._settle(), self.agents
+        ended = state.is_terminal()
+        scores = state.returns() if ended else [0.0] * self.game.n
+        rewards = {a: scores[self.seat[a]] for a in agents}
+        cut = ended and state.reason == "turn_limit"  # stopped by the limit, not played out
+        terminations = {a: ended and not cut for a in agents}
+        truncations = {a: cut for a in agents}
+        infos = self._new_infos()
+        if ended:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _settle(self) -> dict:
+        """Play chance until seats are to decide or the game ends; each live agent's
+        observation, with a mask for those deciding now."""
+        state = self.state
+        while state.is_chance_node():
+            state.sample_chance()  # from the state's own RNG, seeded by reset
+        self._views = {}  # seat -> its observation in this state
+        self._masks = masks = self._deciding_now()
+        return {a: self._vector(self.seat[a], masks.get(self.seat[a], ())) for a in self.agents}
+
+    def _new_infos(self) -> dict:
+        """Each agent's info in this state: its observation, worked out when read."""
+        return {a: _Info(self._view, self.seat[a]) for a in self.agents}
+
+    def _deciding_now(self) -> dict:
+        """Each seat deciding now, in the order asked -> its options by number. The options of
+        those asked after the first are read from a copy in which each before them took
+        its first option: exactly theirs when each picks from cards of its own, as a
+        simultaneous choice's picks do from a hand."""
+        state = self.state
+        group = state.deciding_together()
+        masks, probe = {}, state
+        while _asks_next(probe, group):
+            options = probe.legal_actions()
+            masks[probe.current_player()] = self._numbered(options)
+            group = group[group.index(probe.current_player()) + 1 :]
+            if group:
+                probe = probe.clone(log=False) if probe is state else probe
+                probe.apply_action(options[0])
+        return masks
+
+
+def _asks_next(state, group: tuple[int, ...]) -> bool:
+    """Whether the state's pending decision is the next of `group`, seats deciding at
+    once: its seats still to be asked are the end of the group (a seat the rules pass
+    over is skipped; a new simultaneous choice is not this one)."""
+    now = state.deciding_together()
+    return bool(now) and 0 < len(now) <= len(group) and group[len(group) - len(now) :] == now
+
+
+class _Info(dict):
+    """An agent's info, {"observation": its structured observation}, the observation
+    worked out when first read (through [], get, items or values): most steps read
+    only the acting seat's, many none."""
+
+    def __init__(self, view=None, seat: int | None = None):
+        super().__init__(observation=None)
+        self._later = None if view is None else (view, seat)
+
+    def _fill(self) -> None:
+        if self._later is not None:
+            view, seat = self._later
+            self._later = None
+            super().__setitem__("observation", view(seat))
+
+    def __getitem__(self, key):
+        self._fill()
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self._fill()
+        return super().get(key, default)
+
+    def items(self):
+        self._fill()
+        return super().items()
+
+    def values(self):
+        self._fill()
+        return super().values()
+
+    def __repr__(self) -> str:
+        self._fill()
+        return super().__repr__()

@@ -10,7 +10,9 @@ labelled chance outcomes (card types and seats, sorted), then SHUFFLE_SEEDS more
 shuffle: OpenSpiel needs chance outcomes listed, a shuffle has too many to list, so
 it is SHUFFLE_SEEDS equally likely orders, each drawn from a RNG seeded with the
 outcome. Information-state strings hold the seat's observation and its log (what it
-has seen happen), observation strings its observation only: never another seat's view.
+has seen happen) in a compact line form, observation strings its observation only:
+never another seat's view. `resample_from_infostate` deals again what the seat cannot
+see, for OpenSpiel's ISMCTSBot.
 """
 
 from __future__ import annotations
@@ -91,6 +93,22 @@ class SpecGame(pyspiel.Game):
         self.rules, self.actions, self.chance_labels = rules, actions, chance_labels
         self.encoder = ObservationEncoder(rules)
         self.chance_index = {label: i for i, label in enumerate(chance_labels)}
+        # shuffle k is drawn from random.Random(k): its state made once, set when drawn
+        self.shuffles = [random.Random(k).getstate() for k in range(SHUFFLE_SEEDS)]
+        self.rng = random.Random(0)
+
+    def play(self, state, action: int, option=None) -> None:
+        """Apply action number `action` to the rulespec state `state`; `option`, when
+        known, is the option it numbers (None for a shuffle's)."""
+        if option is not None:
+            state.apply_action(option)
+        elif not state.is_chance_node():
+            state.apply_action(self.actions.labels[action])
+        elif state.chance_is_sampled():
+            self.rng.setstate(self.shuffles[action - len(self.chance_labels)])
+            state.sample_chance(self.rng)
+        else:
+            state.apply_action(self.chance_labels[action])
 
     def new_initial_state(self):
         return SpecState(self)
@@ -100,69 +118,138 @@ class SpecGame(pyspiel.Game):
         return SeatObserver(self, perfect_recall)
 
 
-class _Held:
-    """What an OpenSpiel state holds: its game, and the rulespec state. OpenSpiel
-    clones a Python state with deepcopy; the game is shared, and a rulespec state
-    copies itself (sharing its compiled rules)."""
+_PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
 
-    def __init__(self, game: SpecGame, state):
+
+class _Held:
+    """What an OpenSpiel state holds: its game, the rulespec state, and what was worked
+    out for it. OpenSpiel clones a Python state with deepcopy; the game is shared, a
+    rulespec state copies itself (sharing its compiled rules), and the rest is kept.
+    The rulespec state keeps no event log until something asks what a seat saw (an
+    information state, the table): a log costs a third of the engine's time, and
+    playing the history again makes it when it is wanted."""
+
+    def __init__(self, game: SpecGame, state, seen: dict | None = None):
         self.game, self.state = game, state
+        self.logged = False  # whether `state` keeps its event log
+        self.at = -1  # the state's length when `legal` and `options` were worked out
+        self.legal: list[int] = []  # the action numbers legal there, sorted
+        self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
+        self.outcomes: list = []  # at a chance point, (action number, probability)
+        self.checked = None  # the action apply_action checked, for _apply_action to play
+        self.strings: dict = {}  # seat -> its information-state string at length `told`
+        self.told = -1
+        # seat -> (events, turn, text): its log so far in compact form; a log only grows,
+        # and a clone's begins as its original's, so clones share what is done
+        self.seen = {} if seen is None else seen
 
     def __deepcopy__(self, memo):
-        return _Held(self.game, self.state.clone())
+        held = _Held(self.game, self.state.clone(), dict(self.seen))
+        held.at, held.legal, held.options = self.at, self.legal, self.options
+        held.outcomes, held.logged = self.outcomes, self.logged
+        held.strings, held.told = dict(self.strings), self.told
+        return held
+
+    def refresh(self) -> None:
+        """Work out the legal numbers once per decision: OpenSpiel asks for them, and
+        checks each action against them, several times a step."""
+        g, state = self.game, self.state
+        self.at = state.length
+        if state.is_terminal():
+            self.options, self.outcomes = {}, []
+        elif state.chance_is_sampled():
+            first = len(g.chance_labels)
+            self.options = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
+            self.outcomes = [(a, 1.0 / SHUFFLE_SEEDS) for a in self.options]
+        elif state.is_chance_node():
+            index, outcomes = g.chance_index, state.chance_outcomes()
+            self.outcomes = sorted((index[o.label], p) for o, p in outcomes)
+            self.options = {index[o.label]: o for o, _ in outcomes}
+        else:
+            options, index = state.legal_actions(), g.actions.index
+            try:
+                numbers = [index[o.label] for o in options]
+            except KeyError:  # an option outside the space: ValueError naming it
+                numbers = [g.actions.action_of(o.label) for o in options]
+            self.options = dict(zip(numbers, options))
+        self.legal = sorted(self.options)
 
 
 class SpecState(pyspiel.State):
     def __init__(self, game: SpecGame):
         super().__init__(game)
-        self._held = _Held(game, game.rules.new_initial_state(0))
+        self._held = _Held(game, game.rules.new_initial_state(0, log=False))
 
     @property
     def table(self):
-        """The rulespec State being played."""
-        return self._held.state
+        """The rulespec State being played, with its event log. Whoever takes it may
+        change it (a redeal): what was worked out from it is worked out again."""
+        held = self._held
+        held.at, held.strings = -1, {}
+        return self._logged()
+
+    def _logged(self):
+        held = self._held
+        if not held.logged:  # the same game, logged: the history played again
+            table = held.game.rules.new_initial_state(0)
+            for action in self.history():
+                held.game.play(table, action)
+            held.state, held.logged, held.at = table, True, -1
+        return held.state
+
+    def _worked_out(self) -> _Held:
+        held = self._held
+        if held.at != held.state.length:
+            held.refresh()
+        return held
 
     def current_player(self):
-        p = self.table.current_player()
-        return {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}.get(p, p)
+        p = self._held.state.current_player()
+        return p if p >= 0 else _PLAYER[p]
 
     def _legal_actions(self, player):
-        return sorted(
-            self._held.game.actions.action_of(label) for label in self.table.legal_labels()
-        )
+        return list(self._worked_out().legal)
+
+    # OpenSpiel's C++ asks these of the methods above; a Python caller (a bot, a
+    # training loop) gets them here without the round trip through C++
+    def legal_actions(self, player=None):
+        if player is None or player == self.current_player() or self.is_chance_node():
+            return list(self._worked_out().legal)
+        return []
+
+    def is_chance_node(self):
+        return self._held.state.is_chance_node()
 
     def chance_outcomes(self):
-        g = self._held.game
-        if self.table.chance_is_sampled():
-            return [(len(g.chance_labels) + k, 1.0 / SHUFFLE_SEEDS) for k in range(SHUFFLE_SEEDS)]
-        return sorted((g.chance_index[o.label], p) for o, p in self.table.chance_outcomes())
+        return list(self._worked_out().outcomes)
 
     def apply_action(self, action):
         # checked before pybind11 makes an int of it (True is 1) or refuses it with the
         # whole state in its message; OpenSpiel's own calls go to _apply_action
-        super().apply_action(self._legal_number(action))
+        held = self._held
+        held.checked = self._legal_number(action)
+        super().apply_action(held.checked)
 
     def _legal_number(self, action) -> int:
         """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
         as a chance outcome counted from the end, and stored in the history."""
+        held = self._worked_out()
+        if type(action) is int and action in held.options:
+            return action
         player = self.current_player()
         if player == pyspiel.PlayerId.TERMINAL:
             raise ValueError("the game is over: no action applies")
-        g = self._held.game
+        g = held.game
         chance = player == pyspiel.PlayerId.CHANCE
         count = len(g.chance_labels) + SHUFFLE_SEEDS if chance else len(g.actions)
-        legal = [a for a, _ in self.chance_outcomes()] if chance else self._legal_actions(player)
-        return action_number(action, count, legal, lambda a: self._action_to_string(player, a))
+        return action_number(action, count, held.legal, lambda a: self._action_to_string(player, a))
 
     def _apply_action(self, action):
-        self._legal_number(action)
-        g, state = self._held.game, self.table
-        if state.is_chance_node() and state.chance_is_sampled():
-            state.sample_chance(random.Random(action - len(g.chance_labels)))
-        elif state.is_chance_node():
-            state.apply_action(g.chance_labels[action])
-        else:
-            state.apply_action(g.actions.labels[action])
+        held = self._held
+        if held.checked != action:  # not through apply_action: OpenSpiel's own call
+            self._legal_number(action)
+        held.checked = None
+        held.game.play(held.state, action, held.options[action])
 
     def _action_to_string(self, player, action):
         g = self._held.game
@@ -175,18 +262,80 @@ class SpecState(pyspiel.State):
         return f"shuffle #{action - len(g.chance_labels)}"
 
     def is_terminal(self):
-        return self.table.is_terminal()
+        return self._held.state.is_terminal()
 
     def returns(self):
-        return self.table.returns()
+        return self._held.state.returns()
+
+    def information_state_string(self, player=None):
+        """The seat's information state (the current player's by default), as OpenSpiel's
+        own call through the observer gives it: see `information_state`."""
+        held = self._held
+        player = self.current_player() if player is None else player
+        if held.told != held.state.length:  # ISMCTSBot asks two or three times a visit
+            held.strings, held.told = {}, held.state.length
+        told = held.strings.get(player)
+        if told is None:
+            told = held.strings[player] = information_state(self._logged(), player, held.seen)
+        return told
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one (the same information-state
+        string): a clone with every card hidden from the seat dealt again
+        (`State.redeal`, canonical), shuffled by a RNG seeded from one draw of
+        `probability_sampler` (a callable giving a number in [0, 1), as OpenSpiel's
+        UniformProbabilitySampler, which ISMCTSBot passes)."""
+        self._logged()  # before the worlds part: a redealt world cannot be played again
+        clone = self.clone()
+        seed = int(probability_sampler() * 2**53)
+        clone.table.redeal(player_id, random.Random(seed), canonical=True)
+        return clone
 
     def __str__(self):
-        return json.dumps(self.table.observation(None), sort_keys=True)
+        return json.dumps(self._held.state.observation(None), sort_keys=True)
+
+
+def information_state(table, player: int, seen: dict) -> str:
+    """What `player` has seen, in a compact, deterministic form: its observation now, then
+    its log (`State.log_for`) an event a line, a `turn N` line where a turn begins.
+    Nothing in it shows a card hidden from the seat, so two states that differ only
+    there give the same string. The log's lines are kept with the state and extended
+    as it grows (in `seen`, kept with the state), so asking again after a step costs
+    the new events, not the whole log."""
+    count, turn, text = seen.get(player, (0, 0, ""))
+    lines = [text] if text else []
+    for event in table.log_for(player, count):
+        count += 1
+        if event["turn"] != turn:
+            turn = event["turn"]
+            lines.append(f"turn {turn}")
+        lines.append(
+            " ".join(
+                [event["event"]]
+                + [f"{k}={_compact(v)}" for k, v in event.items() if k not in _NOT_SHOWN]
+            )
+        )
+    text = "\n".join(lines)
+    seen[player] = count, turn, text
+    return f"{_compact(table.observation(player))}\n{text}"
+
+
+_NOT_SHOWN = frozenset({"event", "turn"})
+
+
+def _compact(value) -> str:
+    """A value of an observation or an event, short and unambiguous: dicts in braces,
+    lists in brackets, None as `?`."""
+    if isinstance(value, dict):
+        return "{" + " ".join(f"{k}={_compact(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(map(_compact, value)) + "]"
+    return "?" if value is None else str(value)
 
 
 class SeatObserver:
     """A seat's view (OpenSpiel's PyObserver): the observation vector as the tensor;
-    as a string, the observation, and with perfect recall the seat's log too."""
+    as a string, the observation, and with perfect recall the information state."""
 
     def __init__(self, game: SpecGame, perfect_recall: bool):
         self.encoder, self.perfect_recall = game.encoder, perfect_recall
@@ -194,10 +343,9 @@ class SeatObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpecState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(state.table.observation(player))
+        self.tensor[:] = self.encoder.encode_state(state.table, player)
 
     def string_from(self, state: SpecState, player: int) -> str:
-        view = {"observation": state.table.observation(player)}
         if self.perfect_recall:
-            view["log"] = state.table.log_for(player)
-        return json.dumps(view, sort_keys=True)
+            return state.information_state_string(player)
+        return _compact(state.table.observation(player))

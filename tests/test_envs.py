@@ -47,6 +47,13 @@ def test_pettingzoo_api_at_other_player_counts(name, players):
     assert env.possible_agents == [f"P{p}" for p in range(1, players + 1)]
 
 
+@pytest.mark.parametrize("path", sorted(GAMES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_pettingzoo_seed_test_for_every_bundled_game(path):
+    """PettingZoo's seed_test: the same seed, the same observations (views are worked
+    out lazily, and must not depend on which were asked for before)."""
+    pytest.importorskip("pettingzoo.test").seed_test(lambda: _env(path))
+
+
 def test_pettingzoo_seed_and_render():
     test = pytest.importorskip("pettingzoo.test")
     path = GAMES / "take_the_gold.yaml"
@@ -208,6 +215,9 @@ def test_openspiel_information_state_is_the_seats_view(spiel_game):
     assert redealt.information_state_string(1) != theirs or redealt.observation_string(
         1
     ) != state.observation_string(1)
+    for seat in range(3):  # each string told again for the redealt table, none kept stale
+        now = redealt.information_state_string(seat).split("\n")[0]
+        assert now == redealt.observation_string(seat)
 
 
 def test_pettingzoo_step_refuses_what_is_not_a_legal_action_number():
@@ -262,3 +272,182 @@ def test_openspiel_refuses_what_is_not_a_legal_action_number(spiel_game):
         state.apply_action(illegal)
     state.apply_action(legal[0])
     assert state.history()[-1] == legal[0]
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_observation_vector_from_tallies_is_the_observations(path):
+    """The environments encode a seat's view from `State.tallies` (issue 29: building the
+    observation dict was most of a step); it must be the vector of the dict, for every
+    seat, in every state of random games, hidden zones' known cards included."""
+    from rulespec.interpreter import Game
+    from rulespec.table.encoding import ObservationEncoder
+
+    spec = load_spec(path)
+    game = Game(spec, spec.default_players)
+    encoder, pick, known = ObservationEncoder(game), random.Random(1), 0
+    for seed in range(3):
+        state = game.new_initial_state(seed, log=False, turn_limit=40)
+        while not state.is_terminal():
+            for seat in range(game.n):
+                seen = state.observation(seat)
+                assert encoder.encode_state(state, seat) == encoder.encode(seen), seat
+                known += any("revealed" in z for z in seen["zones"].values() if type(z) is dict)
+            if state.is_chance_node():
+                state.sample_chance()
+            else:
+                state.apply_action(pick.choice(state.legal_labels()))
+    if path.stem in ("take_the_gold", "pirates_wild"):
+        assert known  # the known cards of hidden zones were compared, not only sizes
+
+
+def test_openspiel_ismcts_plays_through_resample_from_infostate(spiel_game):
+    """OpenSpiel's own ISMCTSBot samples its worlds with the state's
+    resample_from_infostate (no rulespec API): each sample shows the searching seat
+    what the true state shows it, and deals the cards it cannot see again."""
+    import numpy as np
+
+    ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    from rulespec.spiel import SpecState
+
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(
+        spiel_game,
+        mcts.RandomRolloutEvaluator(1, rng),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=rng,
+        allow_inconsistent_action_sets=True,  # another deal, other options for the others
+    )
+    samples, resample = [], SpecState.resample_from_infostate
+
+    def spy(state, player, sampler):
+        world = resample(state, player, sampler)
+        mine, theirs = (s.information_state_string(player) for s in (state, world))
+        hidden = [s.table.observation(None) for s in (state, world)]
+        samples.append((mine == theirs, hidden[0] != hidden[1]))
+        return world
+
+    SpecState.resample_from_infostate = spy
+    try:
+        state = spiel_game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            else:
+                state.apply_action(bot.step(state))
+    finally:
+        SpecState.resample_from_infostate = resample
+    assert sorted(state.returns()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+    assert len(samples) >= 8  # a world per simulation, at every decision with a choice
+    assert all(alike for alike, _ in samples)  # the seat cannot tell a sample from the truth
+    assert any(redealt for _, redealt in samples)  # the hidden cards dealt again, not copied
+
+
+def test_openspiel_information_state_differs_when_the_seat_saw_something_else(spiel_game):
+    """Two states a seat can tell apart (its own hand differs after the same deal steps)
+    give it different strings; the string is compact lines, not JSON."""
+    states = []
+    for shuffle in (0, 1):
+        state = spiel_game.new_initial_state()
+        state.apply_action(state.chance_outcomes()[shuffle][0])  # the first shuffle differs
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        states.append(state)
+    a, b = (s.information_state_string(0) for s in states)
+    assert states[0].table.observation(0) != states[1].table.observation(0)
+    assert a != b and not a.startswith('{"') and "\nturn 1\n" in a + "\n"
+    assert a == states[0].information_state_string()  # the current player's, P1's here
+    assert states[0].current_player() == 0
+
+
+def test_openspiel_keeps_no_log_until_asked_then_plays_the_history_again(spiel_game):
+    """A log costs a third of the engine's time (issue 29): a state keeps none until
+    something asks what a seat saw; the history played again is then the same game."""
+    state, rng = spiel_game.new_initial_state(), random.Random(2)
+    while len(state.history()) < 20:
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else None
+        state.apply_action(rng.choice(actions or state.legal_actions()))
+    unlogged = state._held.state
+    assert unlogged.log_for(None) == []
+    clone = state.clone()
+    logged = state.table
+    assert logged is not unlogged and logged.key() == unlogged.key()
+    assert logged.log_for(None) and state.table is logged  # played again once
+    while not state.is_terminal():
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else None
+        action = rng.choice(actions or state.legal_actions())
+        state.apply_action(action)
+        clone.apply_action(action)
+    assert clone._held.state.key() == state.table.key()  # logged or not, one game
+    assert state.table.log_for(None)[-1]["event"] == "end"
+
+
+def _parallel(path, players=None, **kw):
+    pytest.importorskip("pettingzoo")
+    from rulespec.env import RulespecParallelEnv
+
+    return RulespecParallelEnv(str(path), players, **kw)
+
+
+ALL_AT_ONCE = ROOT / "tests/valid/all_at_once.yaml"  # a simultaneous choice each turn
+
+
+@pytest.mark.parametrize("path", [*SPECS, ALL_AT_ONCE], ids=lambda p: p.stem)
+def test_pettingzoo_parallel_api(path):
+    """The native ParallelEnv, and the AEC environment made parallel by PettingZoo's own
+    turn_based_aec_to_parallel, pass parallel_api_test."""
+    test = pytest.importorskip("pettingzoo.test")
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    test.parallel_api_test(_parallel(path), num_cycles=200)
+    test.parallel_api_test(turn_based_aec_to_parallel(_env(path)), num_cycles=200)
+
+
+@pytest.mark.parametrize("path, players", [(ALL_AT_ONCE, 3), (GAMES / "draft.yaml", 4)])
+def test_parallel_env_asks_every_simultaneous_chooser_in_one_step(path, players):
+    """At a simultaneous choice every chooser gets its own options as its mask in the
+    same step, and one step plays all the picks: the same game as the State API given
+    the same picks in the order the rules ask them."""
+    env = _parallel(path, players)
+    observations, _ = env.reset(seed=4)
+    state = env.game.new_initial_state(4, log=False)
+    while state.is_chance_node():  # the environment plays chance as it comes
+        state.sample_chance()
+    pick, together = random.Random(2), 0
+    while env.agents:
+        deciding = state.deciding_together()
+        masks = {a: set(o["action_mask"].nonzero()[0].tolist()) for a, o in observations.items()}
+        assert {a for a, m in masks.items() if m} <= {f"P{s + 1}" for s in deciding}
+        together += len(deciding) > 1
+        actions = {}
+        for seat in deciding:
+            agent = f"P{seat + 1}"
+            assert state.current_player() == seat
+            labels = {env.action_labels[a] for a in masks[agent]}
+            assert labels == set(state.legal_labels())  # its own options, nobody's pick shown
+            actions[agent] = pick.choice(sorted(masks[agent]))
+            state.apply_action(env.action_labels[actions[agent]])
+        observations, rewards, terminated, truncated, _ = env.step(
+            {a: actions.get(a, 0) for a in observations}
+        )
+        while state.is_chance_node():
+            state.sample_chance()
+        assert env.state.observation(None) == state.observation(None)
+    assert together > 1 and state.is_terminal()
+    assert [rewards[a] for a in env.possible_agents] == state.returns()
+    assert all(terminated.values()) and not any(truncated.values())
+
+
+def test_parallel_env_refuses_a_missing_or_illegal_action_and_plays_nothing():
+    env = _parallel(ALL_AT_ONCE, 3)
+    observations, _ = env.reset(seed=1)
+    legal = {a: o["action_mask"].nonzero()[0].tolist() for a, o in observations.items()}
+    assert all(legal.values())  # all three choose at once
+    before, length = env.state.observation(None), env.state.length
+    with pytest.raises(ValueError, match=r"^P3 decides now: step needs its action$"):
+        env.step({"P1": legal["P1"][0], "P2": legal["P2"][0]})
+    with pytest.raises(ValueError, match=r"^action \d+ \(card_\d+\) is not legal now"):
+        env.step({"P1": legal["P1"][0], "P2": legal["P2"][0], "P3": legal["P1"][0]})
+    assert env.state.observation(None) == before and env.state.length == length

@@ -20,16 +20,21 @@ GAMES = sorted((Path(__file__).parent.parent / "games").glob("*.yaml"))
 TURNS = 40  # the first turns of each game: where hidden cards were dealt and first move
 
 try:
-    from rulespec.spiel import SeatObserver
+    from rulespec.spiel import SeatObserver, information_state
 except ImportError:  # the openspiel extra is not installed: the other views are still checked
     SeatObserver = None
 
 
 class _Held:
-    """What SeatObserver reads of an OpenSpiel state: the rulespec state as `table`."""
+    """What SeatObserver reads of an OpenSpiel state: the rulespec state as `table`, and
+    its information-state string, made as a SpecState makes it (its log's lines kept in
+    `seen` from one step to the next)."""
 
-    def __init__(self, state):
-        self.table = state
+    def __init__(self, state, seen: dict):
+        self.table, self.seen = state, seen
+
+    def information_state_string(self, seat: int) -> str:
+        return information_state(self.table, seat, self.seen)
 
 
 class Twins:
@@ -43,6 +48,7 @@ class Twins:
         self.shuffles = 0
         self.read = [0] * game.n  # log events of each seat compared so far
         self.alike = set(range(game.n))  # seats shown the same log so far
+        self.seen: tuple[dict, dict] = ({}, {})  # each game's information-state lines so far
 
     def step(self) -> bool:
         """One decision in both games; False once they part (b cannot follow a)."""
@@ -92,7 +98,10 @@ class Twins:
             assert seen_a == seen_b, (seat, self.a.turn)
             assert encoder.encode(seen_a) == encoder.encode(seen_b)
             if observer is not None:
-                strings = [observer.string_from(_Held(s), seat) for s in (self.a, self.b)]
+                strings = [
+                    observer.string_from(_Held(s, seen), seat)
+                    for s, seen in zip((self.a, self.b), self.seen)
+                ]
                 assert strings[0] == strings[1], (seat, self.a.turn)
 
 
