@@ -453,7 +453,7 @@ class State(Table):
     def _seeing(self, seat, spectator: bool = False):
         """_seat(seat), for what needs the seat's view: refused in a game that keeps none."""
         seat = self._seat(seat, spectator)
-        if seat is not None and not self._views:
+        if seat is not None and not self._keeps_views:
             raise ValueError("this game keeps no seat's view: it was made with views=False")
         return seat
 

@@ -45,7 +45,7 @@ class Table:
         # slot -> seat -> what the seat knows of that zone it cannot see (knowledge.py);
         # kept only for a table with views: without, no seat learns anything (`_told`)
         self._known: dict[int, dict[int, knowledge.Known]] = {}
-        self._views = views
+        self._keeps_views = views
         self._told = game.told if views else game.untold
 
     # --- reads --------------------------------------------------------------------
@@ -189,7 +189,7 @@ class Table:
             places = {p: self._ctype[zone[p]] for p in at}
             seen = self._seers(slot)
             blind = seats if seen is None else seats - seen
-            if blind and seen is not None and self._views:
+            if blind and seen is not None and self._keeps_views:
                 types: dict[int, int] = {}
                 for c in here:
                     types[self._ctype[c]] = types.get(self._ctype[c], 0) + 1
