@@ -248,6 +248,34 @@ def test_explore_confirms_a_trigger_cycle(tmp_path):
     )
 
 
+def test_only_an_exhaustive_exploration_withdraws_a_trigger_cycle(tmp_path):
+    """RL107 is withdrawn when exploration reached every state of every game at every
+    player count without a loop (dp_box_when_exactly_four, at depth 16); a search cut
+    by its depth, or at one player count only, leaves it standing."""
+    spec = _derived(tmp_path, "dp_box_when_exactly_four")
+
+    def found(*extra):
+        out = cli("lint", spec, "--explore", "--format", "json", *extra)[1]
+        return [(f["code"], f["message"]) for f in json.loads(out)]
+
+    cycle = "triggers may fire each other forever: box_the_discard"
+    assert found("--depth", "16") == [
+        (
+            "RL203",
+            "withdrawn: exploration reached every state of the game (3225 states at 2 to 4 "
+            f"players) and none loops: {cycle}",
+        )
+    ]
+    assert found("--depth", "8") == [
+        ("RL107", cycle),
+        ("RL203", f"not found within bounds (1719 states at 2 to 4 players): {cycle}"),
+    ]
+    assert found("--depth", "16", "--players", "2") == [
+        ("RL107", cycle),
+        ("RL203", f"not found within bounds (990 states at 2 players): {cycle}"),
+    ]
+
+
 def test_exploration_gives_the_same_answer_on_a_busy_machine():
     """Bounded by states and depth only, never by time: the same findings and state
     counts with a process burning a core beside it (issue 10)."""
