@@ -230,8 +230,16 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
         )
         assert f["trace"][0] in ("chance: P1", "chance: P2")  # who goes first
     assert len(loops) == 1 and len(loops[0]["trace"]) == 5
-    # at depth 4 the loop is out of reach: layer 1's warning stands, layer 2 claims nothing
+    # at depth 4 the loop is out of reach with 2 players, not with 5 or 6, where the
+    # deal leaves a smaller draw pile: exploring every count finds it there
     code, out, _ = cli("lint", spec, "--explore", "--depth", "4", "--format", "json")
+    [loop] = [f for f in json.loads(out) if f["code"] == "RL201"]
+    assert code == 1 and len(loop["trace"]) == 3
+    assert loop["message"].endswith("after 3 choices of a 5-player game (met with 5 and 6 players)")
+    # 2 players only: layer 1's warning stands, layer 2 claims nothing
+    code, out, _ = cli(
+        "lint", spec, "--explore", "--depth", "4", "--players", "2", "--format", "json"
+    )
     assert code == 0 and [f["code"] for f in json.loads(out)] == ["RL107", "RL203"]
 
 

@@ -319,6 +319,9 @@ def _absorbing_values(an: Analysis):
     raised for good): when, with it at that value, every rule that can win or end the
     game has a condition that can never hold, the game can then end only at its limit."""
     spec = an.spec
+    # an ending rule that can never hold at all is RL105's: judged here, it would be
+    # reported twice
+    ending = [(nid, part) for nid, part in graphs.rules_of(spec) if _ends(an, nid)]
     ops: dict[str, set[str]] = {}
     for _cond, eff in an.touches.values():
         for c, o in eff.changes.items():
@@ -332,7 +335,7 @@ def _absorbing_values(an: Analysis):
             continue
         with an.pinning({c.name: (v, v)}):
             live = [nid for nid, part in graphs.rules_of(spec) if _can_end(an, nid, part)]
-        if not live and any(_can_end(an, nid, part) for nid, part in graphs.rules_of(spec)):
+        if not live and ending and all(_can_end(an, nid, part) for nid, part in ending):
             yield Finding(
                 "RL119",
                 "warning",
@@ -359,10 +362,15 @@ def _all_constant(an: Analysis, counter: str) -> bool:
     return True
 
 
+def _ends(an: Analysis, nid) -> bool:
+    """Does this rule's effect win or end the game?"""
+    _cond, eff = an.touches.get(nid, (None, None))
+    return eff is not None and bool({"win", "end_game"} & eff.procs)
+
+
 def _can_end(an: Analysis, nid, part) -> bool:
     """Can this rule win or end the game, as far as its condition's bounds say?"""
-    _cond, eff = an.touches.get(nid, (None, None))
-    if eff is None or not {"win", "end_game"} & eff.procs:
+    if not _ends(an, nid):
         return False
     if nid.kind in graphs.CONDITIONAL:
         return an.truth(part.when) is not False
