@@ -7,13 +7,15 @@ counts), to a depth bound, with states hashed by their canonical key
 too many to list, so the search starts from a few seeded games and samples each
 shuffle from the seed, as a played game would (its notes say so); every other chance
 outcome and every choice is enumerated. A trace (the steps that reach a state) lists
-the enumerated steps: a scenario with the same seed replays it. The search is bounded by states and depth only,
-never by time, so a spec gives the same findings and state counts on any machine.
+the enumerated steps: a scenario with the same seed and player count replays it. The
+search is bounded by states and depth only, never by time, so a spec gives the same findings and state counts on any machine.
 
 It finds games that stop without an end (trigger or effect loops) with the shortest
 choice sequence reaching them, and it confirms or leaves open layer-1 "maybe"
 findings. What it does not find is reported as "not found within bounds", never as
-proof.
+proof, unless the search was exhaustive (every count, no bound met, no shuffle
+sampled): then it has played every game there is, and it withdraws the trigger-cycle
+warnings (RL107) it found no loop for.
 """
 
 from __future__ import annotations
