@@ -93,12 +93,20 @@ class Report:
     counts: tuple[int, ...] = ()  # the player counts explored
     states_at: dict = field(default_factory=dict)  # player count -> the states it saw
     every_count: bool = False  # are they all the counts the spec allows?
+    one_game: bool = True  # False: a game of a match may differ from the first
 
     @property
     def exhaustive(self) -> bool:
         """Did the search reach every state of every game at every player count: no
-        state or depth bound met, no shuffle sampled (so the seeds chose nothing)?"""
-        return self.every_count and self.complete and not self.cut and not self.sampled
+        state or depth bound met, no shuffle sampled (so the seeds chose nothing), and
+        no later game of a match that could differ from the first it played?"""
+        return (
+            self.every_count
+            and self.one_game
+            and self.complete
+            and not self.cut
+            and not self.sampled
+        )
 
 
 def _children(state):
@@ -158,6 +166,7 @@ def explore(
     counts = counts_of(spec, bounds)
     report = Report(seeds=bounds.seeds, counts=tuple(counts))
     report.every_count = len(counts) == spec.max_players - spec.min_players + 1
+    report.one_game = not _match_dependent(spec)
     loops: dict[str, list] = {}  # loop reason -> [(players, state, path)], shortest first
     watch = _watch(bounds, progress)
     for i, n in enumerate(counts):
@@ -168,6 +177,15 @@ def explore(
     for reason, found in loops.items():
         report.findings.append(_loop_finding(spec, reason, found))
     return report
+
+
+def _match_dependent(spec: ir.Spec) -> bool:
+    """Can a later game of a match play differently from the first, which is the one
+    explored: a counter kept between games, or a rule that reads game_index?"""
+    if any(c.match for c in spec.counters):
+        return True
+    parts = (spec.setup, *(rule for _, rule in spec.rules()))
+    return any(isinstance(n, ir.Local) and n.name == "game_index" for n in ir.walk(parts))
 
 
 def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch) -> None:
