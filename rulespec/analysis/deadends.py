@@ -6,7 +6,7 @@ findings, as lint's own checks do; lint.static runs them after its own.
 - RL117: a rule whose effect changes nothing that anything reads: every statement of
   it sets a counter or memory that no condition, effect or evaluation reads (the read
   set of RL116), or, in a reaction, a local of the rule it answers that that rule
-  never reads (a block that lowers `strength` when the action no longer looks at it).
+  never reads (a block that lowers a value the action no longer looks at).
   An action that plays a card is not judged: the play changes the hand.
 - RL118: a card property that no rule, condition, evaluation or goal names.
 - RL119: an absorbing state the spec did not mean as an end: cards of some type that
@@ -210,7 +210,7 @@ class _Flows:
 
     def _flow(self, cards, dest):
         """Cards moved into `dest`, an expression or a zone's name. Cards a player puts
-        in a zone of their own (`ship(current)`) are their choice, not a state imposed
+        in a zone of their own (`tableau(current)`) are their choice, not a state imposed
         on them: only the others count as entering."""
         dests = {dest} if isinstance(dest, str) else graphs.zones_in(dest)
         if cards is None or not dests:
@@ -256,7 +256,7 @@ def _absorbing_zones(an: Analysis):
                 f"(or few) of them: once one is there, {gates[0]} can never run again",
                 z.span,
                 rules=tuple(gates),
-                hint="add the rule that moves them out (a remedy, a discard), or test another zone",
+                hint="add the rule that moves them out (one that clears them, a discard), or test another zone",
             )
 
 
@@ -306,7 +306,7 @@ def _waits_for_none(an: Analysis, cond, zone: str, stuck: set[str], depth: int =
 
 
 def _types_text(an: Analysis, types: set[str]) -> str:
-    """`type kraken`, `types a, b`, or `every type` for the whole deck."""
+    """`type fog`, `types a, b`, or `every type` for the whole deck."""
     if types == set(an.members["any"]):
         return "every type"
     names = sorted(types)
