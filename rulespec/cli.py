@@ -330,7 +330,7 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--explore",
         action="store_true",
-        help="layer 2: bounded exploration of a 2-player game (seconds)",
+        help="layer 2: bounded exploration of small games at each player count (seconds)",
     )
     lint.add_argument(
         "--depth",
@@ -375,7 +375,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_whole(1),
         metavar="N",
         help="--simulate's games at this player count only (default: spread over every "
-        "count), and --explore's games (default: 2, or the spec's least)",
+        "count), and --explore's games (default: every count, sharing --max-states)",
     )
     lint.add_argument(
         "--select", metavar="CODES", help="only these codes (comma-separated, prefixes allowed)"
@@ -1377,18 +1377,20 @@ def _lint_spec(args, path, sources, err) -> list:
     layer1 = static.static(spec)
     found = [static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint) for d in spec.notices]
     found += layer1
-    if args.explore:
-        found += _explored(args, spec, path, layer1, err)
+    if args.explore:  # its notes, and the layer-1 warnings it disproves
+        added, gone = _explored(args, spec, path, layer1, err)
+        found = [f for f in found if f not in gone] + added
     if args.simulate:
         found += _covered(args, spec, path, err)
     return [f for f in found if not static.silenced(f, sources.get(f.span.file, []))]
 
 
-def _explored(args, spec, path, layer1, err) -> list:
-    """Layer 2: the static findings exploring the game's states confirms, and its own."""
+def _explored(args, spec, path, layer1, err) -> tuple[list, list]:
+    """Layer 2: its own findings (with its verdicts on layer 1's), and the layer-1
+    findings it withdraws."""
     from .analysis import explore
 
-    players = _lint_counts(args, spec, path)[0] if args.players is not None else 2
+    players = _lint_counts(args, spec, path)[0] if args.players is not None else None
     bounds = explore.Bounds(
         players=players,
         depth=args.depth,
@@ -1410,7 +1412,7 @@ def _explored(args, spec, path, layer1, err) -> list:
             f"{path}: {str(exc) or 'exploration ran out of memory: no result is given'}; "
             "lower --max-states or --depth"
         ) from None
-    return explore.confirm(spec, layer1, report)
+    return explore.confirm(spec, layer1, report), explore.withdrawn(layer1, report)
 
 
 def _covered(args, spec, path, err) -> list:

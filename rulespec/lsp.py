@@ -247,26 +247,30 @@ async def _did_save(ls: Server, params: T.DidSaveTextDocumentParams):
     checked = ls.check(uri)
     if ls.explore is None or checked.spec is None:
         return  # exploration is for a spec that compiles
-    found = await asyncio.to_thread(_explored, checked, ls.explore)
+    found, gone = await asyncio.to_thread(_explored, checked, ls.explore)
     if ls.files.get(uri) is checked:  # no newer text meanwhile
-        checked.diagnostics = checked.diagnostics + found
+        kept = [d for d in checked.diagnostics if (d.code, d.message, d.span) not in gone]
+        checked.diagnostics = kept + found
         ls.publish(uri, checked)
 
 
-def _explored(checked: Checked, options: dict) -> list[Diagnostic]:
+def _explored(checked: Checked, options: dict) -> tuple[list[Diagnostic], set]:
     """Lint's layer 2 on the file's spec, within the bounds the editor gave: the
-    findings it adds to the static ones (a bound it stops at is a note)."""
+    findings it adds to the static ones (a bound it stops at is a note), and the
+    static ones it withdraws, as (code, message, span)."""
     from .analysis import explore
 
     fields = {k: v for k, v in options.items() if k in explore.Bounds.__dataclass_fields__}
     spec = checked.spec
     try:
         bounds = explore.Bounds(**{"timeout": 30.0, "max_states": 20_000, **fields})
-        found = explore.confirm(spec, checked.static, explore.explore(spec, bounds))
+        report = explore.explore(spec, bounds)
     except (explore.Timeout, explore.OutOfMemory, TypeError, ValueError) as exc:
         span = checked.doc.span(())
-        return [Diagnostic("RL203", f"exploration gave no result: {exc}", span, "info")]
-    return _diagnostics(checked, [f for f in found if f.layer == 2])
+        return [Diagnostic("RL203", f"exploration gave no result: {exc}", span, "info")], set()
+    found = explore.confirm(spec, checked.static, report)
+    gone = {(f.code, f.message, f.span) for f in explore.withdrawn(checked.static, report)}
+    return _diagnostics(checked, [f for f in found if f.layer == 2]), gone
 
 
 def _did_close(ls: Server, params: T.DidCloseTextDocumentParams):

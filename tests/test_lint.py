@@ -214,7 +214,8 @@ def test_mutation_corpus_rates(capsys):
 
 
 def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
-    """One RL201 per loop reason, with the shortest trace (breadth first)."""
+    """One RL201 per loop reason, with the shortest trace (breadth first) of the
+    smallest player count, and the counts at which the loop was met."""
     spec = _derived(tmp_path, "ttg_refill_into_the_discard_pile")
     code, out, _ = cli("lint", spec, "--explore", "--depth", "6", "--format", "json")
     findings = json.loads(out)
@@ -224,12 +225,21 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
         assert (f["layer"], f["severity"], f["line"]) == (2, "error", 4)
         assert f["message"] == (
             "the game stops without an end (trigger_loop in trigger "
-            f"'refill_empty_hand') after {len(f['trace'])} choices"
+            f"'refill_empty_hand') after {len(f['trace'])} choices of a 2-player game "
+            "(met with 2 to 6 players)"
         )
         assert f["trace"][0] in ("chance: P1", "chance: P2")  # who goes first
     assert len(loops) == 1 and len(loops[0]["trace"]) == 5
-    # at depth 4 the loop is out of reach: layer 1's warning stands, layer 2 claims nothing
+    # at depth 4 the loop is out of reach with 2 players, not with 5 or 6, where the
+    # deal leaves a smaller draw pile: exploring every count finds it there
     code, out, _ = cli("lint", spec, "--explore", "--depth", "4", "--format", "json")
+    [loop] = [f for f in json.loads(out) if f["code"] == "RL201"]
+    assert code == 1 and len(loop["trace"]) == 3
+    assert loop["message"].endswith("after 3 choices of a 5-player game (met with 5 and 6 players)")
+    # 2 players only: layer 1's warning stands, layer 2 claims nothing
+    code, out, _ = cli(
+        "lint", spec, "--explore", "--depth", "4", "--players", "2", "--format", "json"
+    )
     assert code == 0 and [f["code"] for f in json.loads(out)] == ["RL107", "RL203"]
 
 
@@ -241,7 +251,43 @@ def test_explore_confirms_a_trigger_cycle(tmp_path):
     assert {f["code"] for f in findings} == {"RL107", "RL201", "RL202"}
     [confirmed] = [f for f in findings if f["code"] == "RL202"]
     assert confirmed["line"] == 233 and confirmed["trace"]
-    assert confirmed["message"] == "confirmed: triggers may fire each other forever: new_voyage"
+    assert confirmed["message"] == (
+        "confirmed with 2 to 4 players: triggers may fire each other forever: new_voyage"
+    )
+
+
+def test_only_an_exhaustive_exploration_withdraws_a_trigger_cycle(tmp_path):
+    """RL107 is withdrawn when exploration reached every state of every game at every
+    player count without a loop (dp_box_when_exactly_four, at depth 16); a search cut
+    by its depth, or at one player count only, leaves it standing."""
+    spec = _derived(tmp_path, "dp_box_when_exactly_four")
+
+    def found(*extra):
+        out = cli("lint", spec, "--explore", "--format", "json", *extra)[1]
+        return [(f["code"], f["message"]) for f in json.loads(out)]
+
+    cycle = "triggers may fire each other forever: box_the_discard"
+    assert found("--depth", "16") == [
+        (
+            "RL203",
+            "withdrawn: exploration reached every state of the game (3225 states at 2 to 4 "
+            f"players) and none loops: {cycle}",
+        )
+    ]
+    assert found("--depth", "8") == [
+        ("RL107", cycle),
+        ("RL203", f"not found within bounds (1719 states at 2 to 4 players): {cycle}"),
+    ]
+    from rulespec.analysis import explore
+
+    # a match whose later games may differ from the first (Pirates Wild's dealer) is
+    # never exhaustively explored: exploration plays first games only
+    assert explore._match_dependent(load_spec(str(PW)))
+    assert not explore._match_dependent(load_spec(str(spec)))
+    assert found("--depth", "16", "--players", "2") == [
+        ("RL107", cycle),
+        ("RL203", f"not found within bounds (990 states at 2 players): {cycle}"),
+    ]
 
 
 def test_exploration_gives_the_same_answer_on_a_busy_machine():
@@ -259,8 +305,9 @@ def test_exploration_gives_the_same_answer_on_a_busy_machine():
     assert quiet == loaded
     notes = [f["message"] for f in json.loads(quiet[1]) if f["code"] == "RL203"]
     assert notes == [
-        "exploration stopped at its bounds (3001 states; shuffles sampled from seeds "
+        f"exploration stopped at its bounds ({reach}; shuffles sampled from seeds "
         "0, 1, 2): what it did not reach is unknown"
+        for reach in ("3011 states at 2 to 4 players", "3003 states at 2 to 6 players")
     ]
 
 
@@ -852,6 +899,42 @@ def test_a_correct_spec_draws_no_warning(spec):
     code, out, err = cli("lint", spec, "--explore", "--depth", "3", "--format", "json")
     assert (code, err) == (0, "")
     assert [f for f in json.loads(out) if f["severity"] != "info"] == []
+
+
+def test_explore_covers_every_player_count_sharing_its_states():
+    """Without --players, each count the spec allows is explored, the state bound shared
+    evenly (a count that needs fewer leaves the rest to those after it)."""
+    from rulespec.analysis import explore
+
+    spec = load_spec(str(TTG))  # 2 to 6 players
+    report = explore.explore(spec, explore.Bounds(depth=8, max_states=5000))
+    assert report.counts == (2, 3, 4, 5, 6) and not report.complete
+    assert sorted(report.states_at) == [2, 3, 4, 5, 6]
+    assert all(950 <= n <= 1050 for n in report.states_at.values()), report.states_at
+    assert report.states == sum(report.states_at.values())
+    shallow = explore.explore(spec, explore.Bounds(depth=1, max_states=5000))
+    assert shallow.complete and sum(shallow.states_at.values()) == shallow.states < 100
+    one = explore.explore(spec, explore.Bounds(players=3, depth=8, max_states=5000))
+    assert one.counts == (3,) and 5000 <= one.states <= 5100
+
+
+def test_a_loop_met_at_one_player_count_says_so(tmp_path):
+    """A trigger that loops only in 3-player games: exploration finds it there, with a
+    3-player trace, and says that it met it with 3 players only."""
+    text = TTG.read_text()
+    old = "triggers:\n"
+    assert text.count(old) == 1
+    spin = (
+        "  spin:\n    when: player_count == 3 and tiebreak == 0\n    effect: shuffle(draw_pile)\n"
+    )
+    spec = tmp_path / "take_the_gold.yaml"
+    spec.write_text(text.replace(old, old + spin))
+    code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
+    [loop] = [f for f in json.loads(out) if f["code"] == "RL201"]
+    assert code == 1 and loop["message"] == (
+        "the game stops without an end (trigger_loop in trigger 'spin') after 1 choice "
+        "of a 3-player game (met with 3 players)"
+    )
 
 
 def test_explore_plays_the_player_count_asked_for():

@@ -1,18 +1,21 @@
 """`rulespec lint --explore`, layer 2: bounded explicit-state search.
 
-Breadth-first over every choice and chance outcome of a small game (2 players, the
-spec's own deck), to a depth bound, with states hashed by their canonical key
+Breadth-first over every choice and chance outcome of small games (each player count
+the spec allows, with that count's deck, the state bound shared fairly between the
+counts), to a depth bound, with states hashed by their canonical key
 (State.key) so each is expanded once. A shuffle's outcomes (every order of a pile) are
 too many to list, so the search starts from a few seeded games and samples each
 shuffle from the seed, as a played game would (its notes say so); every other chance
 outcome and every choice is enumerated. A trace (the steps that reach a state) lists
-the enumerated steps: a scenario with the same seed replays it. The search is bounded by states and depth only,
-never by time, so a spec gives the same findings and state counts on any machine.
+the enumerated steps: a scenario with the same seed and player count replays it. The
+search is bounded by states and depth only, never by time, so a spec gives the same findings and state counts on any machine.
 
 It finds games that stop without an end (trigger or effect loops) with the shortest
 choice sequence reaching them, and it confirms or leaves open layer-1 "maybe"
 findings. What it does not find is reported as "not found within bounds", never as
-proof.
+proof, unless the search was exhaustive (every count, no bound met, no shuffle
+sampled): then it has played every game there is, and it withdraws the trigger-cycle
+warnings (RL107) it found no loop for.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from .lint import Finding
 
 @dataclass
 class Bounds:
-    players: int = 2
+    players: int | None = None  # one player count; None: every count the spec allows
     depth: int = 8  # choices (chance's included, shuffles not) from the start
     seeds: tuple[int, ...] = (0, 1, 2)  # the games searched: shuffles are sampled from their seeds
     max_states: int = 40_000
@@ -83,8 +86,27 @@ class Report:
     fired: set[str] = field(default_factory=set)
     complete: bool = True  # False when the state bound cut the search short
     sampled: int = 0  # shuffles met, sampled rather than enumerated
+    cut: int = 0  # states left unexpanded at the depth bound
     seeds: tuple[int, ...] = ()
     loop_rules: set = field(default_factory=set)  # triggers seen firing forever
+    loop_counts: set = field(default_factory=set)  # the player counts a loop was met at
+    counts: tuple[int, ...] = ()  # the player counts explored
+    states_at: dict = field(default_factory=dict)  # player count -> the states it saw
+    every_count: bool = False  # are they all the counts the spec allows?
+    one_game: bool = True  # False: a game of a match may differ from the first
+
+    @property
+    def exhaustive(self) -> bool:
+        """Did the search reach every state of every game at every player count: no
+        state or depth bound met, no shuffle sampled (so the seeds chose nothing), and
+        no later game of a match that could differ from the first it played?"""
+        return (
+            self.every_count
+            and self.one_game
+            and self.complete
+            and not self.cut
+            and not self.sampled
+        )
 
 
 def _children(state):
@@ -128,14 +150,47 @@ PROGRESS_EVERY = 500  # states between two calls of explore's progress, and memo
 DEFAULT_BOUNDS = Bounds()  # explore reads its bounds and never changes them
 
 
+def counts_of(spec: ir.Spec, bounds: Bounds) -> list[int]:
+    """The player counts explored: the one asked for, else every count the spec allows."""
+    if bounds.players is not None:
+        return [max(spec.min_players, min(bounds.players, spec.max_players))]
+    return list(range(spec.min_players, spec.max_players + 1))
+
+
 def explore(
     spec: ir.Spec, bounds: Bounds = DEFAULT_BOUNDS, progress: Callable[[int], None] | None = None
 ) -> Report:
-    """Breadth first from each seed's start; progress(states seen) is called now and then."""
-    n = max(spec.min_players, min(bounds.players, spec.max_players))
-    game = Game(spec, n)
-    report, looped = Report(seeds=bounds.seeds), set()
+    """Breadth first from each seed's start, at each player count in turn, each count
+    given an even share of the states the counts before it left; progress(states seen)
+    is called now and then."""
+    counts = counts_of(spec, bounds)
+    report = Report(seeds=bounds.seeds, counts=tuple(counts))
+    report.every_count = len(counts) == spec.max_players - spec.min_players + 1
+    report.one_game = not _match_dependent(spec)
+    loops: dict[str, list] = {}  # loop reason -> [(players, state, path)], shortest first
     watch = _watch(bounds, progress)
+    for i, n in enumerate(counts):
+        share = (bounds.max_states - report.states) // (len(counts) - i)
+        _search(
+            Game(spec, n), bounds, share, report, loops, lambda seen: watch(report.states + seen)
+        )
+    for reason, found in loops.items():
+        report.findings.append(_loop_finding(spec, reason, found))
+    return report
+
+
+def _match_dependent(spec: ir.Spec) -> bool:
+    """Can a later game of a match play differently from the first, which is the one
+    explored: a counter kept between games, or a rule that reads game_index?"""
+    if any(c.match for c in spec.counters):
+        return True
+    parts = (spec.setup, *(rule for _, rule in spec.rules()))
+    return any(isinstance(n, ir.Local) and n.name == "game_index" for n in ir.walk(parts))
+
+
+def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch) -> None:
+    """One player count's breadth-first search, of at most `share` states, into `report`;
+    the first (shortest) loop of each reason it meets is added to `loops`."""
     queue: deque = deque()  # (state, the steps that reach it)
     seen = set()
     for seed in bounds.seeds:
@@ -143,35 +198,25 @@ def explore(
         if first.key(bounds.depth) not in seen:
             seen.add(first.key(bounds.depth))
             queue.append((first, ()))
+    met = set()
     while queue:
-        if len(seen) > bounds.max_states:
+        if len(seen) > share:
             report.complete = False
             break
         watch(len(seen))
         state, path = queue.popleft()
         report.fired |= state.fired.keys()
         if state.is_terminal():
-            if state.reason in ("trigger_loop", "effect_loop") and state.reason not in looped:
-                looped.add(
-                    state.reason
-                )  # one finding per reason: breadth first finds the shortest first
+            if state.reason in ("trigger_loop", "effect_loop") and state.reason not in met:
+                met.add(state.reason)  # breadth first meets the shortest first
                 report.loop_rules |= {
                     e.get("rule") for e in state.log_for(None) if e["event"] == "error"
                 }
-                report.findings.append(
-                    Finding(
-                        "RL201",
-                        "error",
-                        f"the game stops without an end ({state.reason} in "
-                        f"{looping_rule(state)}) after {len(path)} choice{'s' if len(path) != 1 else ''}",
-                        spec.span,
-                        layer=2,
-                        trace=path,
-                        hint="replay the trace with a scenario to see the loop",
-                    )
-                )
+                loops.setdefault(state.reason, []).append((game.n, state, path))
+                report.loop_counts.add(game.n)
             continue
         if len(path) >= bounds.depth:
+            report.cut += 1
             continue
         report.sampled += state.chance_is_sampled()
         for step, child in _children(state):
@@ -179,8 +224,36 @@ def explore(
             if key not in seen:
                 seen.add(key)
                 queue.append((child, path + (step,) if step else path))
-    report.states = len(seen)
-    return report
+    report.states += len(seen)
+    report.states_at[game.n] = len(seen)
+
+
+def _loop_finding(spec: ir.Spec, reason: str, found: list) -> Finding:
+    """RL201 for one loop reason, with the trace of its smallest player count and the
+    counts where it was met."""
+    n, state, path = found[0]
+    where = f"with {players_text([c for c, _, _ in found])}"
+    return Finding(
+        "RL201",
+        "error",
+        f"the game stops without an end ({reason} in {looping_rule(state)}) after "
+        f"{len(path)} choice{'s' if len(path) != 1 else ''} of a {n}-player game "
+        f"(met {where})",
+        spec.span,
+        layer=2,
+        trace=path,
+        hint=f"replay the trace with a {n}-player scenario to see the loop",
+    )
+
+
+def players_text(counts) -> str:
+    """`2 players`, `2 and 3 players`, `2 to 4 players` (a run of three or more)."""
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]} players"
+    if len(counts) == 1:
+        return f"{counts[0]} player{'s' if counts[0] != 1 else ''}"
+    return f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players"
 
 
 def _watch(bounds: Bounds, progress) -> Callable[[int], None]:
@@ -203,14 +276,16 @@ def _watch(bounds: Bounds, progress) -> Callable[[int], None]:
 
 
 def _reach(report: Report) -> str:
-    """What the search covered, for its 'not found' notes."""
+    """What the search covered, for its notes."""
     seeds = ", ".join(map(str, report.seeds))
     sampled = f"; shuffles sampled from seeds {seeds}" if report.sampled else ""
-    return f"{report.states} states{sampled}"
+    return f"{report.states} states at {players_text(report.counts)}{sampled}"
 
 
 def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Finding]:
-    """Layer-2 verdicts on layer-1 'maybe' findings (trigger cycles)."""
+    """Layer-2 verdicts on layer-1 'maybe' findings (trigger cycles): RL202 for a cycle
+    seen looping; else a note, which withdraws the RL107 (see `withdrawn`) when the
+    search was exhaustive."""
     out = list(report.findings)
     if not report.complete:
         out.append(
@@ -227,14 +302,26 @@ def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Findin
         if f.code != "RL107":
             continue
         if set(f.rules) & report.loop_rules:
+            loop = next(x for x in report.findings if x.code == "RL201")
             out.append(
                 Finding(
                     "RL202",
                     "error",
-                    f"confirmed: {f.message}",
+                    f"confirmed with {players_text(report.loop_counts)}: {f.message}",
                     f.span,
                     layer=2,
-                    trace=next(x.trace for x in report.findings if x.code == "RL201"),
+                    trace=loop.trace,
+                )
+            )
+        elif report.exhaustive:
+            out.append(
+                Finding(
+                    "RL203",
+                    "info",
+                    f"withdrawn: exploration reached every state of the game ({_reach(report)}) "
+                    f"and none loops: {f.message}",
+                    f.span,
+                    layer=2,
                 )
             )
         else:
@@ -248,3 +335,12 @@ def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Findin
                 )
             )
     return out
+
+
+def withdrawn(layer1: list[Finding], report: Report) -> list[Finding]:
+    """The RL107 warnings an exhaustive search disproves: it played every choice and
+    chance outcome (no shuffle sampled) of every game at every player count to its end,
+    and none looped, so no trigger cycle can fire forever in any game of the spec."""
+    if not report.exhaustive:
+        return []
+    return [f for f in layer1 if f.code == "RL107" and not set(f.rules) & report.loop_rules]

@@ -1122,6 +1122,9 @@ CODES = {
     "RL114": "procedure or condition never called",
     "RL115": "a loop whose body cannot make its condition false",
     "RL116": "a counter changed but never read",
+    "RL117": "a rule whose effect changes nothing anything reads",
+    "RL118": "a card property nothing reads",
+    "RL119": "an absorbing state that is not an end",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
@@ -1132,10 +1135,10 @@ CODES = {
 
 
 def static(spec: ir.Spec) -> list[Finding]:
-    from . import progress  # its checks build on this module's
+    from . import deadends, progress  # their checks build on this module's
 
     an = Analysis(spec)
-    return [f for check in (*CHECKS, *progress.CHECKS) for f in check(an)]
+    return [f for check in (*CHECKS, *progress.CHECKS, *deadends.CHECKS) for f in check(an)]
 
 
 _IGNORE = re.compile(r"rulespec:\s*ignore\[([A-Z0-9, ]+)\]")

@@ -132,14 +132,8 @@ def _counted(e):
 def check_write_only(an: Analysis):
     """RL116: a counter that rules change and nothing reads: no condition, effect,
     evaluation, turn order or other counter's initial value uses its value."""
-    read = set(an.outside.reads)
-    changed = set()
-    for cond, eff in an.touches.values():
-        read |= cond.reads | eff.reads
-        changed |= set(eff.changes)
-    for _nid, part in graphs.definitions(an.spec):
-        t = graphs.touches_of(part.when if isinstance(part, ir.Condition) else part.effect)
-        read |= t.reads
+    read = read_anywhere(an)
+    changed = {c for _cond, eff in an.touches.values() for c in eff.changes}
     for c in an.spec.counters:
         if c.name in changed and ("counter", c.name) not in read:
             yield Finding(
@@ -151,6 +145,19 @@ def check_write_only(an: Analysis):
                 hint="compare it where the rules say so (an end condition, a threshold), "
                 "or remove it and the statements that change it",
             )
+
+
+def read_anywhere(an: Analysis) -> set[tuple[str, str]]:
+    """Everything some condition, effect, definition, evaluation, turn order or initial
+    value reads, as (kind, name): what RL116 (and RL117, in deadends.py) judge writes against."""
+    read = set(an.outside.reads)
+    for cond, eff in an.touches.values():
+        read |= cond.reads | eff.reads
+    for _nid, part in graphs.definitions(an.spec):
+        read |= graphs.touches_of(
+            part.when if isinstance(part, ir.Condition) else part.effect
+        ).reads
+    return read
 
 
 CHECKS = (check_loops, check_write_only)
