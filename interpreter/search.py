@@ -45,11 +45,13 @@ class Search:
         c: float,
         depth: int,
         rollout,
+        root: Node | None = None,
+        belief=None,
     ):
         self.state, self.seat, self.rng = state, seat, rng
         self.iterations, self.seconds, self.c = iterations, seconds, c
-        self.depth, self.rollout = depth, rollout
-        self.root = Node(None)
+        self.depth, self.rollout, self.belief = depth, rollout, belief
+        self.root = Node(None) if root is None else root  # a tree kept from the last decision
         self.spread = [0.0]  # the widest evaluation gap seen: the scale of values
 
     def best(self, options):
@@ -69,8 +71,9 @@ class Search:
         return options[ranks.index(max(ranks))]
 
     def iterate(self) -> None:
-        s = self.state.clone(log=False)
-        s.redeal(self.seat, self.rng, canonical=True)
+        s = self.state.clone(log=False, rng=self.rng)
+        like = None if self.belief is None else self.belief.draw(self.rng)
+        s.redeal(self.seat, self.rng, canonical=True, like=like)
         path = self.descend(s)
         values = self.play_out(s)
         for node in path:

@@ -200,9 +200,7 @@ class State(Table):
                 player=point.player,
                 kind=point.kind,
                 option=choice.label,
-                _vis=frozenset([point.player])
-                if point.kind in SECRET_KINDS or type(choice) is GroupPlay
-                else None,
+                _vis=frozenset([point.player]) if _secret(point, choice) else None,
             )
         self._turn_decisions += 1
         if (
@@ -212,6 +210,11 @@ class State(Table):
             self.finish((), "effect_loop")
             return
         point.resume(self, point, choice)
+
+    def secret_choice(self, choice: Option) -> bool:
+        """Whether the other seats are not shown which option the player to act takes
+        here (the log shows them none): a secret kind of decision, or a group played."""
+        return _secret(self._pending, choice)
 
     def _by_label(self, choice: Option | str) -> Option:
         options = self._pending.options
@@ -294,14 +297,19 @@ class State(Table):
 
     # --- copies, keys and views ---------------------------------------------------
 
-    def clone(self, log: bool = True) -> State:
+    def clone(self, log: bool = True, rng: random.Random | None = None) -> State:
         """An independent copy, for search: the game definition and compiled code are
         shared, the state (a paused effect's frames and locals included) is copied;
-        with log=False the copy keeps no event log (and copies none)."""
+        with log=False the copy keeps no event log (and copies none). With `rng`, the
+        copy's chance draws from `rng` instead of a copy of this state's RNG: a search,
+        whose chance is its own, saves copying it."""
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
-        s._rng = random.Random()
-        s._rng.setstate(self._rng.getstate())
+        if rng is None:
+            s._rng = random.Random()
+            s._rng.setstate(self._rng.getstate())
+        else:
+            s._rng = rng
         s._zones = [list(z) for z in self._zones]
         s._tcount = [list(row) for row in self._tcount]
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
@@ -434,7 +442,9 @@ class State(Table):
         before it, for a caller that follows a game as it goes."""
         return log_for(self, self._seat(seat, spectator=True), start)
 
-    def redeal(self, seat: int, rng: random.Random, *, canonical: bool = False) -> None:
+    def redeal(
+        self, seat: int, rng: random.Random, *, canonical: bool = False, like: dict | None = None
+    ) -> None:
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
@@ -444,10 +454,13 @@ class State(Table):
         tell from it.
         With `canonical`, the hidden cards are put in order of type before the shuffle,
         so the deal depends only on the seat's view and `rng`, not on where the hidden
-        cards truly lie (the default keeps the older deal, which seeded games rely on)."""
+        cards truly lie (the default keeps the older deal, which seeded games rely on).
+        With `like` (another state's `hidden_deal(seat)`, a belief about the hidden cards),
+        each hidden zone is given, as far as the unseen cards allow, the types `like` has
+        there; the rest are dealt at random."""
         self._seat(seat)
         now = self._redeal_hidden(
-            seat, rng, canonical
+            seat, rng, canonical, like
         )  # bumps the version: the next check runs them all
         envs = {id(f.env): f.env for f in self._stack if f.env is not None}
         if self._pending is not None and self._pending.env is not None:
@@ -458,6 +471,11 @@ class State(Table):
                     env[k] = [now.get(c, c) for c in v]
                 elif isinstance(v, (list, tuple)) and v and type(v[0]) is list:
                     env[k] = type(v)([now.get(c, c) for c in cards] for cards in v)  # sets
+
+    def hidden_deal(self, seat: int) -> dict[int, tuple[int, ...]]:
+        """The card types in each zone `seat` cannot see, by zone number: a re-deal's
+        `like`, so that a belief about the hidden cards outlives the state it was drawn in."""
+        return self._hidden_types(self._seat(seat))
 
     def check_invariants(self) -> None:
         """AssertionError unless the table holds its invariants (cards conserved and
@@ -875,6 +893,10 @@ def _play_env(card, target) -> dict:
 
 def _count(counts: dict, key: str) -> None:
     counts[key] = counts.get(key, 0) + 1
+
+
+def _secret(point, choice) -> bool:
+    return point.kind in SECRET_KINDS or type(choice) is GroupPlay
 
 
 def _label(o):

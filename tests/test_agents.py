@@ -50,7 +50,7 @@ def test_options_are_read_and_typed():
         ),
         (
             "ismcts:budget=3",
-            "agent 'ismcts': unknown option 'budget' (ismcts takes iterations, seconds, c, depth, rollout)",
+            "agent 'ismcts': unknown option 'budget' (ismcts takes iterations, seconds, c, depth, rollout, particles, model, reuse)",
         ),
         (
             "ismcts:iterations",

@@ -1,0 +1,93 @@
+"""What a searching seat believes of the cards it cannot see: a particle filter over
+hidden deals, re-weighted by how likely each other seat's observed decision was.
+
+A particle is a deal of the hidden cards (`State.hidden_deal`: the card types in each
+zone the seat cannot see) with a weight. When another seat decides, each particle is
+made a world: the true state re-dealt for the searching seat *like* the particle
+(`State.redeal(like=...)`: the particle's types where the seat's view still allows
+them, the rest at random), so every world is one the seat's observation cannot tell
+from the table. The game's own rules then list the deciding seat's options in that
+world, and a model of its policy says how likely the option it took was there: zero
+where the rules would not have allowed it, lower where a sensible player would not
+have taken it. The weight is multiplied by that likelihood and the particle becomes
+the world's deal after the decision. When the weights grow uneven (effective sample
+size under half), the particles are resampled. A search draws its determinizations
+from the particles, in proportion to their weights.
+
+What it assumes: the other seats play like the model (`random`: any legal option
+alike, so only the rules inform; `greedy`: mostly the option the spec's `evaluation`
+scores best one step ahead, as the greedy agent would, sometimes any other); and a
+deal is judged by the decisions seen since it was drawn: the cards dealt at random to
+fill a particle (after a draw, say) carry no evidence of earlier decisions.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .choices import IllegalChoice
+
+
+class Belief:
+    """`particles` deals for `seat`; `model(world, who, options, taken, rng)` is the
+    likelihood that seat `who` takes `taken` among `options` in `world`."""
+
+    def __init__(self, seat: int, rng: random.Random, particles: int, model):
+        self.seat, self.rng, self.model = seat, rng, model
+        self.deals: list[dict | None] = [None] * particles  # None: nothing believed yet
+        self.weights = [1.0] * particles
+
+    def observe(self, state, who: int, label: str) -> None:
+        """Seat `who`, at `state`, takes the option labelled `label`: re-weight."""
+        options = state.legal_actions()
+        taken = next(o for o in options if o.label == label)
+        for j, deal in enumerate(self.deals):
+            world = state.clone(log=False)
+            world.redeal(self.seat, self.rng, canonical=True, like=deal)
+            after = taken_in(world, taken)
+            if after is None:
+                self.weights[j] = 0.0
+                continue
+            self.weights[j] *= self.model(world, who, options, taken, self.rng)
+            self.deals[j] = after.hidden_deal(self.seat)
+        self._settle()
+
+    def draw(self, rng: random.Random) -> dict | None:
+        """A particle's deal, in proportion to the weights."""
+        return self.deals[_pick(self.weights, rng.random() * sum(self.weights))]
+
+    def _settle(self) -> None:
+        """Normalized weights; resampled (systematically) when the effective sample size
+        falls under half. All weights zero (the model ruled every particle out, as it
+        may when the fill at random was wrong): start over, believing nothing."""
+        total, n = sum(self.weights), len(self.weights)
+        if total == 0:
+            self.deals, self.weights = [None] * n, [1.0] * n
+            return
+        self.weights = [w * n / total for w in self.weights]
+        if n * n / sum(w * w for w in self.weights) >= n / 2:
+            return
+        start = self.rng.random()
+        self.deals = [self.deals[_pick(self.weights, (start + i))] for i in range(n)]
+        self.weights = [1.0] * n
+
+
+def taken_in(world, option):
+    """A copy of `world` after `option`, or None where the world's cards do not allow it.
+    The options at a decision are the ones offered on the true table (a re-deal does not
+    offer them again): one that needs a card the world's deal does not give fails."""
+    after = world.clone(log=False)
+    try:
+        after.apply_action(option)
+    except IllegalChoice:
+        return None
+    return after
+
+
+def _pick(weights: list[float], x: float) -> int:
+    """The index where the running sum of `weights` passes x."""
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return max(i for i, w in enumerate(weights) if w > 0)
