@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from .belief import Belief, taken_in
+from .belief import Belief
 from .choices import CHANCE
 from .rng import randbelow
 from .search import Search, random_move
@@ -157,23 +157,22 @@ def greedy_move(s, rng):
     )
 
 
-def uniform_likelihood(world, who, options, taken, rng) -> float:
-    """A seat that takes any legal option alike: only the rules inform."""
-    return 1.0 / len(options)
+def uniform_likelihood(world, who, taken, rng) -> float:
+    """A seat that takes any option the rules allow: only the rules inform (a world
+    whose cards would not have allowed the option is ruled out before this)."""
+    return 1.0
 
 
-GREEDY_SURE = 0.7  # how often the greedy model's seat takes its best-looking option
+GREEDY_SURE = 0.7  # how often the greedy model's seat makes progress when it can
 
 
-def greedy_likelihood(world, who, options, taken, rng) -> float:
-    """A seat that mostly (GREEDY_SURE) takes an option the greedy agent would, one of
-    those it scores best, else any option alike."""
-    look = Lookahead(world, who)
-    scores = [look.score(o, rng) if o is taken or taken_in(world, o) else None for o in options]
-    found = [x for x in scores if x is not None]  # the options the world's cards allow
-    top = max(found)
-    best = GREEDY_SURE / found.count(top) if scores[options.index(taken)] == top else 0.0
-    return best + (1 - GREEDY_SURE) / len(found)
+def greedy_likelihood(world, who, taken, rng) -> float:
+    """A seat that mostly (GREEDY_SURE) makes moves the spec's `evaluation` scores as
+    progress one step ahead: in a world where the option taken looks like progress for
+    its seat, it is likelier. Judged by the option taken alone: the other options the
+    seat had are not shown to the watching seat, and a world's are not offered again."""
+    progress = Lookahead(world, who).score(taken, rng) > world.evaluate(who)
+    return 1.0 if progress else 1.0 - GREEDY_SURE
 
 
 MODELS = {"random": uniform_likelihood, "greedy": greedy_likelihood}
@@ -260,7 +259,7 @@ class ISMCTSAgent(Seeded):
             if self.belief is None:
                 self.belief = Belief(seat, self.rng, self.particles, self.model)
             self.belief.observe(state, who, label)
-        if self.node is not None and len(state.legal_actions()) > 1:
+        if self.node is not None:  # an edge the tree lacks (a forced choice, say): no tree
             self.node = self.node.children.get((who, state.decision_kind(), label))
 
 

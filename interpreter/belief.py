@@ -6,19 +6,23 @@ zone the seat cannot see) with a weight. When another seat decides, each particl
 made a world: the true state re-dealt for the searching seat *like* the particle
 (`State.redeal(like=...)`: the particle's types where the seat's view still allows
 them, the rest at random), so every world is one the seat's observation cannot tell
-from the table. The game's own rules then list the deciding seat's options in that
-world, and a model of its policy says how likely the option it took was there: zero
-where the rules would not have allowed it, lower where a sensible player would not
-have taken it. The weight is multiplied by that likelihood and the particle becomes
-the world's deal after the decision. When the weights grow uneven (effective sample
-size under half), the particles are resampled. A search draws its determinizations
-from the particles, in proportion to their weights.
+from the table. The game's own rules then play the option it took in that world: a
+world whose cards would not have allowed it (a card of a type the deciding seat does
+not hold there) is ruled out. A model of the deciding seat's policy then says how
+likely the option was there, up to a factor alike in every world. The weight is
+multiplied by that likelihood and the particle becomes the world's deal after the
+decision. When the weights grow uneven (effective sample size under half), the
+particles are resampled. A search draws its determinizations from the particles, in
+proportion to their weights.
 
-What it assumes: the other seats play like the model (`random`: any legal option
-alike, so only the rules inform; `greedy`: mostly the option the spec's `evaluation`
-scores best one step ahead, as the greedy agent would, sometimes any other); and a
-deal is judged by the decisions seen since it was drawn: the cards dealt at random to
-fill a particle (after a draw, say) carry no evidence of earlier decisions.
+What it assumes: the other seats play like the model (`random`: any option the rules
+allow, alike, so only the rules inform; `greedy`: mostly moves that the spec's
+`evaluation` scores as progress one step ahead). The model judges the option taken
+alone, not against the others: the watching seat is not shown which options the
+deciding seat had, and a re-deal does not offer a decision's options again, so
+comparing with the true table's options would let the hidden cards in. And a deal is
+judged by the decisions seen since it was drawn: the cards dealt at random to fill a
+particle (after a draw, say) carry no evidence of earlier decisions.
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ from .choices import IllegalChoice
 
 
 class Belief:
-    """`particles` deals for `seat`; `model(world, who, options, taken, rng)` is the
-    likelihood that seat `who` takes `taken` among `options` in `world`."""
+    """`particles` deals for `seat`; `model(world, who, taken, rng)` is the likelihood,
+    up to a factor alike in every world, that seat `who` takes option `taken` in `world`."""
 
     def __init__(self, seat: int, rng: random.Random, particles: int, model):
         self.seat, self.rng, self.model = seat, rng, model
@@ -39,8 +43,7 @@ class Belief:
 
     def observe(self, state, who: int, label: str) -> None:
         """Seat `who`, at `state`, takes the option labelled `label`: re-weight."""
-        options = state.legal_actions()
-        taken = next(o for o in options if o.label == label)
+        taken = next(o for o in state.legal_actions() if o.label == label)
         for j, deal in enumerate(self.deals):
             world = state.clone(log=False)
             world.redeal(self.seat, self.rng, canonical=True, like=deal)
@@ -48,7 +51,7 @@ class Belief:
             if after is None:
                 self.weights[j] = 0.0
                 continue
-            self.weights[j] *= self.model(world, who, options, taken, self.rng)
+            self.weights[j] *= self.model(world, who, taken, self.rng)
             self.deals[j] = after.hidden_deal(self.seat)
         self._settle()
 
