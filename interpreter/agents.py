@@ -217,6 +217,7 @@ class ISMCTSAgent(Seeded):
         super().__init__(seed)
         self.particles, self.model, self.reuse = particles, MODELS[model], reuse
         self.belief = self.node = None  # what it believes; where it is in its last tree
+        self.told = False  # whether what the other seats do is told to it (play's `tell`)
         if iterations is None and seconds is None:
             iterations = self.ITERATIONS
         self.budget = {
@@ -239,9 +240,8 @@ class ISMCTSAgent(Seeded):
         seat = model.seat
         if self.particles and self.belief is None:
             self.belief = Belief(seat, self.rng, self.particles, self.model)
-        search = Search(
-            model.state, seat, self.rng, root=self.node, belief=self.belief, **self.budget
-        )
+        root = self.node if self.told else None  # untold, its last tree may be out of step
+        search = Search(model.state, seat, self.rng, root=root, belief=self.belief, **self.budget)
         choice = search.best(options)
         edge = (seat, model.state.decision_kind(), choice.label)
         self.node = search.root.children.get(edge) if self.reuse else None
@@ -250,6 +250,7 @@ class ISMCTSAgent(Seeded):
     def watch(self, state, seat: int, who: int, label: str | None) -> None:
         """Seat `who` takes the option labelled `label` at `state` (None: `seat` is not
         shown which); `seat` is this agent's. Read only through a re-deal for `seat`."""
+        self.told = True
         if who == seat:
             return
         if label is None:  # a secret choice: the tree's edges and the weights cannot follow
