@@ -157,22 +157,28 @@ def greedy_move(s, rng):
     )
 
 
-def uniform_likelihood(world, who, taken, rng) -> float:
-    """A seat that takes any option the rules allow: only the rules inform (a world
-    whose cards would not have allowed the option is ruled out before this)."""
-    return 1.0
+def uniform_likelihood(world, who, taken, options, rng) -> float:
+    """A seat that takes any option the rules allow, alike (a world whose cards would
+    not have allowed the option is ruled out before this)."""
+    return 1.0 if options is None else 1.0 / len(options)
 
 
-GREEDY_SURE = 0.7  # how often the greedy model's seat makes progress when it can
+GREEDY_SURE = 0.7  # how often the greedy model's seat plays as the greedy agent would
 
 
-def greedy_likelihood(world, who, taken, rng) -> float:
-    """A seat that mostly (GREEDY_SURE) makes moves the spec's `evaluation` scores as
-    progress one step ahead: in a world where the option taken looks like progress for
-    its seat, it is likelier. Judged by the option taken alone: the other options the
-    seat had are not shown to the watching seat, and a world's are not offered again."""
-    progress = Lookahead(world, who).score(taken, rng) > world.evaluate(who)
-    return 1.0 if progress else 1.0 - GREEDY_SURE
+def greedy_likelihood(world, who, taken, options, rng) -> float:
+    """A seat that mostly (GREEDY_SURE) takes an option the greedy agent scores best
+    among the world's `options`, else any alike. Where the world's options are not known
+    (a world dealt again from the table, whose decision's options were offered on the
+    true cards), by the option taken alone: likelier where it looks like progress for
+    its seat one step ahead."""
+    look = Lookahead(world, who)
+    if options is None:
+        return 1.0 if look.score(taken, rng) > world.evaluate(who) else 1.0 - GREEDY_SURE
+    scores = [look.score(o, rng) for o in options]
+    top = max(scores)
+    best = GREEDY_SURE / scores.count(top) if scores[options.index(taken)] == top else 0.0
+    return best + (1 - GREEDY_SURE) / len(options)
 
 
 MODELS = {"random": uniform_likelihood, "greedy": greedy_likelihood}
@@ -251,15 +257,17 @@ class ISMCTSAgent(Seeded):
         """Seat `who` takes the option labelled `label` at `state` (None: `seat` is not
         shown which); `seat` is this agent's. Read only through a re-deal for `seat`."""
         self.told = True
-        if who == seat:
-            return
-        if label is None:  # a secret choice: the tree's edges and the weights cannot follow
-            self.node = None
-            return
-        if self.particles:
+        if self.particles and label is not None:
             if self.belief is None:
                 self.belief = Belief(seat, self.rng, self.particles, self.model)
             self.belief.observe(state, who, label)
+        if who == seat:
+            return
+        if label is None:  # a secret choice: the tree's edges and the worlds cannot follow
+            self.node = None
+            if self.belief is not None:
+                self.belief.worlds = [None] * len(self.belief.worlds)
+            return
         if self.node is not None:  # an edge the tree lacks (a forced choice, say): no tree
             self.node = self.node.children.get((who, state.decision_kind(), label))
 

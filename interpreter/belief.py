@@ -33,27 +33,54 @@ from .choices import IllegalChoice
 
 
 class Belief:
-    """`particles` deals for `seat`; `model(world, who, taken, rng)` is the likelihood,
-    up to a factor alike in every world, that seat `who` takes option `taken` in `world`."""
+    """`particles` deals for `seat`; `model(world, who, taken, options, rng)` is the
+    likelihood, up to a factor alike in every world, that seat `who` takes option `taken`
+    in `world`, where `options` are the world's own options, or None when not known."""
 
     def __init__(self, seat: int, rng: random.Random, particles: int, model):
         self.seat, self.rng, self.model = seat, rng, model
         self.deals: list[dict | None] = [None] * particles  # None: nothing believed yet
+        self.worlds: list = [None] * particles  # each deal's world after the last decision
         self.weights = [1.0] * particles
 
     def observe(self, state, who: int, label: str) -> None:
-        """Seat `who`, at `state`, takes the option labelled `label`: re-weight."""
-        taken = next(o for o in state.legal_actions() if o.label == label)
-        for j, deal in enumerate(self.deals):
-            world = state.clone(log=False)
-            world.redeal(self.seat, self.rng, canonical=True, like=deal)
-            after = taken_in(world, taken)
+        """Seat `who`, at `state`, takes the option labelled `label`: re-weight (another
+        seat's decision), or only follow (the belief's own seat's)."""
+        worlds = [self._caught_up(w, state, who) for w in self.worlds]
+        known = who != self.seat and all(w is not None for w in worlds)
+        if not known:  # in step again, from the table as the seat sees it now
+            worlds = [self._world(state, deal) for deal in self.deals]
+        for j, world in enumerate(worlds):
+            options = world.legal_actions() if known else None
+            taken = next((o for o in options or state.legal_actions() if o.label == label), None)
+            after = None if taken is None else taken_in(world, taken)
             if after is None:
-                self.weights[j] = 0.0
+                self.weights[j], self.worlds[j] = 0.0, None
                 continue
-            self.weights[j] *= self.model(world, who, taken, self.rng)
-            self.deals[j] = after.hidden_deal(self.seat)
+            if who != self.seat:
+                self.weights[j] *= self.model(world, who, taken, options, self.rng)
+            self.worlds[j], self.deals[j] = after, after.hidden_deal(self.seat)
         self._settle()
+
+    def _world(self, state, deal):
+        world = state.clone(log=False)
+        world.redeal(self.seat, self.rng, canonical=True, like=deal)
+        return world
+
+    def _caught_up(self, world, state, who: int):
+        """A particle's world played on (its chance its own) to the decision the table
+        is at, if it gets there looking the same to the seat, with `who` to act; else
+        None. Its options are then the world's own, offered by the rules on its cards."""
+        if world is None:
+            return None
+        world = world.clone(log=False, rng=self.rng)
+        while world.is_chance_node():
+            world.sample_chance(self.rng)
+        if world.current_player() != who or world.observation(self.seat) != state.observation(
+            self.seat
+        ):
+            return None
+        return world
 
     def draw(self, rng: random.Random) -> dict | None:
         """A particle's deal, in proportion to the weights."""
@@ -65,13 +92,15 @@ class Belief:
         may when the fill at random was wrong): start over, believing nothing."""
         total, n = sum(self.weights), len(self.weights)
         if total == 0:
-            self.deals, self.weights = [None] * n, [1.0] * n
+            self.deals, self.worlds, self.weights = [None] * n, [None] * n, [1.0] * n
             return
         self.weights = [w * n / total for w in self.weights]
         if n * n / sum(w * w for w in self.weights) >= n / 2:
             return
         start = self.rng.random()
-        self.deals = [self.deals[_pick(self.weights, (start + i))] for i in range(n)]
+        kept = [_pick(self.weights, start + i) for i in range(n)]
+        self.deals = [self.deals[j] for j in kept]
+        self.worlds = [self.worlds[j] for j in kept]  # shared: a world is copied before use
         self.weights = [1.0] * n
 
 

@@ -274,7 +274,7 @@ def test_a_belief_rules_out_the_worlds_where_the_rules_forbid_what_was_seen():
     """P2 plays a kraken: no world in which P2 held none is weighed, and some are ruled out."""
     hands = []
 
-    def model(world, who, taken, rng):
+    def model(world, who, taken, options, rng):
         hands.append(zone(world, "hand[P2]"))
         return 1.0
 
