@@ -14,8 +14,10 @@ on the same loop). Chance is the game's: a seeded pick among OpenSpiel's chance 
 A row may cap the game at a number of turns: OpenSpiel's bots roll out at random to
 the end, and at random Pirates Wild runs to its 2,000-turn limit. The cap is the game's
 turn limit, so every search sees it (a rollout that reaches it ends without a winner);
-the benchmark then judges a capped game by the spec's `evaluation`: the one seat it
-scores highest wins (a tie: no winner). It prints ours' share of wins with its 95 % Wilson interval beside the
+the benchmark then judges a game ended at its turn limit by the spec's `evaluation`:
+the one seat it scores highest wins (a tie: no winner), and OpenSpiel's bots see its
+returns so judged (their rollouts to the cap would tell nothing otherwise). Ours values
+what it does not play out by the same evaluation. It prints ours' share of wins with its 95 % Wilson interval beside the
 fair share, the share of games with no winner, and each side's time per decision (real
 choices only). `--out FILE` appends each game as a JSON line and resumes; `--report`
 prints the table from FILE over the longest prefix of games 0, 1, ... played.
@@ -37,7 +39,7 @@ import pyspiel
 from bench_agents import done_games
 from open_spiel.python.algorithms import ismcts, mcts
 
-from rulespec import load_spec
+from rulespec import load_spec, spiel
 from rulespec.analysis.stats import wilson
 from rulespec.interpreter.agents import decide, make_agents, tell
 from rulespec.spiel import register
@@ -151,9 +153,7 @@ def play_one(task) -> dict:
         spent["ours"][0] += time.perf_counter() - start  # what ours does on seeing it
         state.apply_action(game.actions.action_of(choice.label))
     table = state.table
-    winners = table.winners
-    if table.reason == "turn_limit" and cap is not None:
-        winners = leaders(table)
+    winners = leaders(table) if table.reason == "turn_limit" else table.winners
     return {
         "row": list(row),
         "game": k,
@@ -171,6 +171,19 @@ def leaders(table) -> tuple[int, ...]:
     scores = [table.evaluate(p) for p in range(table.game.n)]
     top = max(scores)
     return (scores.index(top),) if scores.count(top) == 1 else ()
+
+
+def judged_returns(self) -> list[float]:
+    """OpenSpiel's returns with a game ended at its turn limit judged as the benchmark
+    judges it, so that OpenSpiel's rollouts that reach the cap tell a win from a loss."""
+    table = self.table
+    if table.reason != "turn_limit":
+        return table.returns()
+    won = leaders(table)
+    return [1.0 if p in won else -1.0 if won else 0.0 for p in range(table.game.n)]
+
+
+spiel.SpecState.returns = judged_returns  # this benchmark's rule, in its own process
 
 
 def table_row(row, outcomes: list[dict]) -> str:
