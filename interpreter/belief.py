@@ -2,27 +2,26 @@
 hidden deals, re-weighted by how likely each other seat's observed decision was.
 
 A particle is a deal of the hidden cards (`State.hidden_deal`: the card types in each
-zone the seat cannot see) with a weight. When another seat decides, each particle is
-made a world: the true state re-dealt for the searching seat *like* the particle
-(`State.redeal(like=...)`: the particle's types where the seat's view still allows
-them, the rest at random), so every world is one the seat's observation cannot tell
-from the table. The game's own rules then play the option it took in that world: a
-world whose cards would not have allowed it (a card of a type the deciding seat does
-not hold there) is ruled out. A model of the deciding seat's policy then says how
-likely the option was there, up to a factor alike in every world. The weight is
-multiplied by that likelihood and the particle becomes the world's deal after the
-decision. When the weights grow uneven (effective sample size under half), the
-particles are resampled. A search draws its determinizations from the particles, in
-proportion to their weights.
+zone the seat cannot see), its world (a game the seat cannot tell from the table, with
+that deal) and a weight. Every decision the agent is told of is played in the worlds,
+whose chance is the belief's own. When another seat decides, each world is played on
+to that decision; if every world gets there looking the same to the seat, the rules
+have offered the deciding seat the world's own options, and the policy model weighs
+the option taken against them. Otherwise each particle is made a world again from the
+table, re-dealt *like* its deal (`State.redeal(like=...)`: the deal's types where the
+seat's view still allows them, the rest at random); such a world's options are not
+known (a re-deal does not offer a decision again), so the model judges the option
+taken alone. Either way a world whose cards would not have allowed the option is ruled
+out. The particle becomes its world after the decision. When the weights grow uneven
+(effective sample size under half), the particles are resampled. A search draws its
+determinizations from the particles, in proportion to their weights.
 
 What it assumes: the other seats play like the model (`random`: any option the rules
-allow, alike, so only the rules inform; `greedy`: mostly moves that the spec's
-`evaluation` scores as progress one step ahead). The model judges the option taken
-alone, not against the others: the watching seat is not shown which options the
-deciding seat had, and a re-deal does not offer a decision's options again, so
-comparing with the true table's options would let the hidden cards in. And a deal is
-judged by the decisions seen since it was drawn: the cards dealt at random to fill a
-particle (after a draw, say) carry no evidence of earlier decisions.
+allow, alike; `greedy`: mostly as the greedy agent would). Comparing the option taken
+with the true table's options would let the hidden cards in (the watching seat is not
+shown them), so it is never done. And a deal is judged by the decisions seen since it
+was drawn: the cards dealt at random to fill a particle (after a draw, say) carry no
+evidence of earlier decisions.
 """
 
 from __future__ import annotations
