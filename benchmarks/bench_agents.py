@@ -63,6 +63,13 @@ class Timed:
         self.agent, self.seconds, self.decisions = agent, 0.0, 0
         self.needs_observation = agent.needs_observation
         self.needs_model = getattr(agent, "needs_model", False)
+        if hasattr(agent, "watch"):  # what it does between its decisions is timed too
+            self.watch = self._watch
+
+    def _watch(self, *args):
+        start = time.perf_counter()
+        self.agent.watch(*args)
+        self.seconds += time.perf_counter() - start
 
     def choose(self, *args):
         start = time.perf_counter()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from .belief import Belief
 from .choices import CHANCE
 from .rng import randbelow
 from .search import Search, random_move
@@ -19,6 +20,13 @@ from .search import Search, random_move
 def _whole(text: str) -> int:
     n = int(text)
     if n < 1:
+        raise ValueError
+    return n
+
+
+def _count(text: str) -> int:
+    n = int(text)
+    if n < 0:
         raise ValueError
     return n
 
@@ -43,8 +51,23 @@ def _rollout(text: str) -> str:
     return text
 
 
+def _model(text: str) -> str:
+    if text not in MODELS:
+        raise ValueError
+    return text
+
+
+def _yes_no(text: str) -> bool:
+    if text not in ("yes", "no"):
+        raise ValueError
+    return text == "yes"
+
+
 READERS = {
     _whole: "a whole number of at least 1",
+    _count: "a whole number of at least 0",
+    _model: "random or greedy",
+    _yes_no: "yes or no",
     _positive: "a number above 0",
     _at_least_zero: "a number of at least 0",
     _rollout: "random or greedy",
@@ -134,10 +157,39 @@ def greedy_move(s, rng):
     )
 
 
+def uniform_likelihood(world, who, taken, options, rng) -> float:
+    """A seat that takes any option the rules allow, alike (a world whose cards would
+    not have allowed the option is ruled out before this)."""
+    return 1.0 if options is None else 1.0 / len(options)
+
+
+GREEDY_SURE = 0.7  # how often the greedy model's seat plays as the greedy agent would
+
+
+def greedy_likelihood(world, who, taken, options, rng) -> float:
+    """A seat that mostly (GREEDY_SURE) takes an option the greedy agent scores best
+    among the world's `options`, else any alike. Where the world's options are not known
+    (a world dealt again from the table, whose decision's options were offered on the
+    true cards), by the option taken alone: likelier where it looks like progress for
+    its seat one step ahead."""
+    look = Lookahead(world, who)
+    if options is None:
+        return 1.0 if look.score(taken, rng) > world.evaluate(who) else 1.0 - GREEDY_SURE
+    scores = [look.score(o, rng) for o in options]
+    top = max(scores)
+    best = GREEDY_SURE / scores.count(top) if scores[options.index(taken)] == top else 0.0
+    return best + (1 - GREEDY_SURE) / len(options)
+
+
+MODELS = {"random": uniform_likelihood, "greedy": greedy_likelihood}
+
+
 class ISMCTSAgent(Seeded):
-    """Information-set Monte Carlo tree search (interpreter/search.py): a fresh tree
-    per decision over re-deals of what its seat cannot see. Deterministic for a seed
-    and an `iterations` budget; `seconds` bounds the time as well (then the number of
+    """Information-set Monte Carlo tree search (interpreter/search.py) over re-deals of
+    what its seat cannot see, drawn from its belief (interpreter/belief.py) when it
+    keeps `particles`; the tree below the option it took, and the decisions seen since,
+    is kept for its next decision (`reuse`). Deterministic for a seed and an
+    `iterations` budget; `seconds` bounds the time as well (then the number of
     iterations, and so the choice, depends on the machine)."""
 
     name = "ismcts"
@@ -149,11 +201,29 @@ class ISMCTSAgent(Seeded):
         "c": _at_least_zero,
         "depth": _whole,
         "rollout": _rollout,
+        "particles": _count,
+        "model": _model,
+        "reuse": _yes_no,
     }
-    ITERATIONS, C, DEPTH = 100, 0.3, 1
+    ITERATIONS, C, DEPTH, PARTICLES = 100, 0.3, 1, 0
 
-    def __init__(self, seed, *, iterations=None, seconds=None, c=C, depth=DEPTH, rollout="random"):
+    def __init__(
+        self,
+        seed,
+        *,
+        iterations=None,
+        seconds=None,
+        c=C,
+        depth=DEPTH,
+        rollout="random",
+        particles=PARTICLES,
+        model="random",
+        reuse=True,
+    ):
         super().__init__(seed)
+        self.particles, self.model, self.reuse = particles, MODELS[model], reuse
+        self.belief = self.node = None  # what it believes; where it is in its last tree
+        self.told = False  # whether what the other seats do is told to it (play's `tell`)
         if iterations is None and seconds is None:
             iterations = self.ITERATIONS
         self.budget = {
@@ -165,11 +235,41 @@ class ISMCTSAgent(Seeded):
         }
         # without an evaluation its leaves are valued by the result alone; greedy rollouts need one
         self.needs_evaluation = (
-            "the ismcts agent with greedy rollouts" if rollout == "greedy" else None
+            "the ismcts agent with greedy rollouts"
+            if rollout == "greedy"
+            else "the ismcts agent with the greedy model"
+            if model == "greedy" and particles
+            else None
         )
 
     def choose(self, observation, options, model):
-        return Search(model.state, model.seat, self.rng, **self.budget).best(options)
+        seat = model.seat
+        if self.particles and self.belief is None:
+            self.belief = Belief(seat, self.rng, self.particles, self.model)
+        root = self.node if self.told else None  # untold, its last tree may be out of step
+        search = Search(model.state, seat, self.rng, root=root, belief=self.belief, **self.budget)
+        choice = search.best(options)
+        edge = (seat, model.state.decision_kind(), choice.label)
+        self.node = search.root.children.get(edge) if self.reuse else None
+        return choice
+
+    def watch(self, state, seat: int, who: int, label: str | None) -> None:
+        """Seat `who` takes the option labelled `label` at `state` (None: `seat` is not
+        shown which); `seat` is this agent's. Read only through a re-deal for `seat`."""
+        self.told = True
+        if self.particles and label is not None:
+            if self.belief is None:
+                self.belief = Belief(seat, self.rng, self.particles, self.model)
+            self.belief.observe(state, who, label)
+        if who == seat:
+            return
+        if label is None:  # a secret choice: the tree's edges and the worlds cannot follow
+            self.node = None
+            if self.belief is not None:
+                self.belief.worlds = [None] * len(self.belief.worlds)
+            return
+        if self.node is not None:  # an edge the tree lacks (a forced choice, say): no tree
+            self.node = self.node.children.get((who, state.decision_kind(), label))
 
 
 class Lookahead:
@@ -186,8 +286,8 @@ class Lookahead:
                 f"the greedy agent needs the spec to declare an evaluation "
                 f"(see docs/language.md); {self.state.game.spec.name} has none"
             )
-        s = self.state.clone(log=False)
         chance = random.Random(rng.random())  # the copy's chance is its own
+        s = self.state.clone(log=False, rng=chance)
         s.redeal(self.seat, chance)
         s.apply_action(option)
         turn = s.turn
@@ -257,6 +357,7 @@ def play(state, agents, on_step=None):
     if on_step is None and blind(agents):
         state.play_out(lambda seat, options: agents[seat].choose(None, options))
         return state
+    watchers = {seat: a for seat, a in enumerate(agents) if hasattr(a, "watch")}
     while not state._over:
         point = state._pending
         who = point.player
@@ -264,13 +365,22 @@ def play(state, agents, on_step=None):
             state.sample_chance()
         else:
             options = point.options
-            if len(options) == 1:
-                state.apply_action(options[0])
-            else:
-                state.apply_action(decide(agents[who], state, who, options))
+            choice = options[0] if len(options) == 1 else decide(agents[who], state, who, options)
+            tell(watchers, state, who, choice)
+            state.apply_action(choice)
         if on_step is not None:
             on_step(state)
     return state
+
+
+def tell(watchers: dict, state, who: int, choice) -> None:
+    """Every watching agent (seat -> agent) is told that seat `who` takes `choice` at
+    `state`, as its seat sees it: a secret choice's option is not shown to the others."""
+    if not watchers:
+        return
+    seen = state.choice_seen(choice)
+    for seat, agent in watchers.items():
+        agent.watch(state, seat, who, choice.label if seen is None or seat in seen else None)
 
 
 def decide(agent, state, who: int, options: list):

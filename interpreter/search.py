@@ -2,7 +2,8 @@
 Whitehouse 2012): a search agent that knows no game and never peeks.
 
 Each iteration deals the cards its seat cannot see again at random (a determinization
-its observation cannot tell from the true table: `State.redeal`), then walks one tree
+its observation cannot tell from the true table: `State.redeal`), or like a deal drawn
+from the agent's belief (interpreter/belief.py) when it keeps one, then walks one tree
 of the seat's information sets on that deal. An edge is one seat's choice, by its
 label; an edge is only offered where the deal makes it legal, and UCT counts how often
 it was available instead of the parent's visits. Chance (shuffles, random steals) is
@@ -11,7 +12,8 @@ choices are played without a node. A rollout plays the other seats on at random 
 greedily) until the searching seat's next choice, for a few turns at most; its value
 for each seat is the result when the game is over, else the spec's `evaluation` of the
 seat less its best rival's, on the scale of the widest gap the search has seen. The
-option played is the one of best mean value.
+option played is the one of best mean value. The tree may start from a root kept from
+the agent's last decision (the node below its choice and the choices seen since).
 """
 
 from __future__ import annotations
@@ -45,11 +47,13 @@ class Search:
         c: float,
         depth: int,
         rollout,
+        root: Node | None = None,
+        belief=None,
     ):
         self.state, self.seat, self.rng = state, seat, rng
         self.iterations, self.seconds, self.c = iterations, seconds, c
-        self.depth, self.rollout = depth, rollout
-        self.root = Node(None)
+        self.depth, self.rollout, self.belief = depth, rollout, belief
+        self.root = Node(None) if root is None else root  # a tree kept from the last decision
         self.spread = [0.0]  # the widest evaluation gap seen: the scale of values
 
     def best(self, options):
@@ -69,8 +73,9 @@ class Search:
         return options[ranks.index(max(ranks))]
 
     def iterate(self) -> None:
-        s = self.state.clone(log=False)
-        s.redeal(self.seat, self.rng, canonical=True)
+        s = self.state.clone(log=False, rng=self.rng)
+        like = None if self.belief is None else self.belief.draw(self.rng)
+        s.redeal(self.seat, self.rng, canonical=True, like=like)
         path = self.descend(s)
         values = self.play_out(s)
         for node in path:

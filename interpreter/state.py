@@ -35,6 +35,7 @@ from .choices import (
     Option,
     Order,
     Play,
+    React,
     Rejection,
     Together,
     first_of_each_type,
@@ -216,9 +217,7 @@ class State(Table):
                 player=point.player,
                 kind=point.kind,
                 option=choice.label,
-                _vis=frozenset([point.player])
-                if point.kind in SECRET_KINDS or type(choice) is GroupPlay
-                else None,
+                _vis=_seen(self, point, choice),
             )
         self._turn_decisions += 1
         if (
@@ -228,6 +227,13 @@ class State(Table):
             self.finish((), "effect_loop")
             return
         point.resume(self, point, choice)
+
+    def choice_seen(self, choice: Option) -> frozenset[int] | None:
+        """The seats shown which option the player to act takes here (None: every
+        seat), as the log shows it: only the player, at a secret kind of decision or
+        a group played; those who see the hand or the zone the card goes to, for a
+        card played or answered with into a zone not everyone sees."""
+        return _seen(self, self._pending, choice)
 
     def _by_label(self, choice: Option | str) -> Option:
         options = self._pending.options
@@ -310,14 +316,19 @@ class State(Table):
 
     # --- copies, keys and views ---------------------------------------------------
 
-    def clone(self, log: bool = True) -> State:
+    def clone(self, log: bool = True, rng: random.Random | None = None) -> State:
         """An independent copy, for search: the game definition and compiled code are
         shared, the state (a paused effect's frames and locals included) is copied;
-        with log=False the copy keeps no event log (and copies none)."""
+        with log=False the copy keeps no event log (and copies none). With `rng`, the
+        copy's chance draws from `rng` instead of a copy of this state's RNG: a search,
+        whose chance is its own, saves copying it."""
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
-        s._rng = random.Random()
-        s._rng.setstate(self._rng.getstate())
+        if rng is None:
+            s._rng = random.Random()
+            s._rng.setstate(self._rng.getstate())
+        else:
+            s._rng = rng
         s._zones = [list(z) for z in self._zones]
         s._tcount = [list(row) for row in self._tcount]
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
@@ -462,7 +473,9 @@ class State(Table):
         before it, for a caller that follows a game as it goes."""
         return log_for(self, self._seat(seat, spectator=True), start)
 
-    def redeal(self, seat: int, rng: random.Random, *, canonical: bool = False) -> None:
+    def redeal(
+        self, seat: int, rng: random.Random, *, canonical: bool = False, like: dict | None = None
+    ) -> None:
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
@@ -472,10 +485,13 @@ class State(Table):
         tell from it.
         With `canonical`, the hidden cards are put in order of type before the shuffle,
         so the deal depends only on the seat's view and `rng`, not on where the hidden
-        cards truly lie (the default keeps the older deal, which seeded games rely on)."""
+        cards truly lie (the default keeps the older deal, which seeded games rely on).
+        With `like` (another state's `hidden_deal(seat)`, a belief about the hidden cards),
+        each hidden zone is given, as far as the unseen cards allow, the types `like` has
+        there; the rest are dealt at random."""
         self._seeing(seat)
         now = self._redeal_hidden(
-            seat, rng, canonical
+            seat, rng, canonical, like
         )  # bumps the version: the next check runs them all
         envs = {id(f.env): f.env for f in self._stack if f.env is not None}
         if self._pending is not None and self._pending.env is not None:
@@ -486,6 +502,11 @@ class State(Table):
                     env[k] = [now.get(c, c) for c in v]
                 elif isinstance(v, (list, tuple)) and v and type(v[0]) is list:
                     env[k] = type(v)([now.get(c, c) for c in cards] for cards in v)  # sets
+
+    def hidden_deal(self, seat: int) -> dict[int, tuple[int, ...]]:
+        """The card types in each zone `seat` cannot see, by zone number: a re-deal's
+        `like`, so that a belief about the hidden cards outlives the state it was drawn in."""
+        return self._hidden_types(self._seat(seat))
 
     def check_invariants(self) -> None:
         """AssertionError unless the table holds its invariants (cards conserved and
@@ -905,6 +926,32 @@ def _count(counts: dict, key: str) -> None:
     counts[key] = counts.get(key, 0) + 1
 
 
+def _seen(s: State, point, choice) -> frozenset[int] | None:
+    """See State.choice_seen."""
+    if point.kind in SECRET_KINDS or type(choice) is GroupPlay:
+        return frozenset([point.player])
+    if type(choice) is Play and choice.card_type is not None:
+        a = s.game.actions[choice.action]
+        src = s.game.hand + s._current
+        return _shown_to(s, src, a.to(s, _played(s, choice)[1]))
+    if type(choice) is React and choice.card_type is not None:
+        src = s.game.hand + point.player
+        c = first_of_type(s._zones[src], s._ctype, choice.card_type)
+        r = s.game.reactions_by_name[choice.reaction]
+        env = dict(point.env, reactor=point.player, answer=[c])
+        if r.chained:  # as _resume_reaction binds them
+            env["actor"] = point.data[2]
+        return _shown_to(s, src, r.to(s, env))
+    return None
+
+
+def _shown_to(s: State, src: int, dst: int) -> frozenset[int] | None:
+    """The seats that see a card go from src to dst, those who see either zone (None:
+    everyone): a card played face down is named to them only."""
+    seen = s.game.saw[src][dst]
+    return None if len(seen) == s._n else seen
+
+
 def _label(o):
     return o.label
 
@@ -917,14 +964,7 @@ def _resume_play(s: State, point, option) -> None:
     if a.ir.count is not None:
         _play_group(s, a, option)
         return
-    card = None
-    if option.card_type is not None:  # the first card of its type in the hand, as offered
-        card = first_of_type(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
-    env = {"card": [card] if card is not None else []}
-    if option.chosen is not None:
-        env["chosen"] = [option.chosen]
-    else:
-        env["target"] = option.target
+    card, env = _played(s, option)
     _count(s._fired, a.ir.name)
     if card is not None:
         _count(s._played, s.game.type_names[option.card_type])
@@ -936,25 +976,25 @@ def _resume_play(s: State, point, option) -> None:
             action=a.ir.name,
             target=option.target,
             card=s.game.type_names[option.card_type] if card is not None else None,
-            _vis=None if card is None else _played_seen(s, s.game.hand + s._current, dst),
+            _vis=None if card is None else _shown_to(s, s.game.hand + s._current, dst),
         )
     if card is not None:
         s.move_cards((card,), dst)
     s.enter(a.effect, env)
 
 
-def _played_seen(s: State, src: int, dst: int) -> frozenset | None:
-    """Who sees which card is played from src to dst: those who see either zone (None:
-    everyone). A card played face down, into a zone only some see, is named to them
-    only, in the play and in the choice just logged, whose option names it too."""
-    seen = s.game.saw[src][dst]
-    if len(seen) == s._n:
-        return None
-    for event in reversed(s._events):
-        if event["event"] == "choice":
-            event["_vis"] = seen if event["_vis"] is None else event["_vis"] & seen
-            break
-    return seen
+def _played(s: State, option: Play) -> tuple[int | None, dict]:
+    """The card a play takes (the first of its type in the hand, as offered; None for
+    an action without one) and the bindings its effect and `to` read."""
+    card = None
+    if option.card_type is not None:
+        card = first_of_type(s._zones[s.game.hand + s._current], s._ctype, option.card_type)
+    env = {"card": [card] if card is not None else []}
+    if option.chosen is not None:
+        env["chosen"] = [option.chosen]
+    else:
+        env["target"] = option.target
+    return card, env
 
 
 def _play_group(s: State, a, option) -> None:
@@ -1026,7 +1066,7 @@ def _resume_reaction(s: State, point, option) -> None:
             player=reactor,
             reaction=r.ir.name,
             card=s.game.type_names[option.card_type],
-            _vis=_played_seen(s, s.game.hand + reactor, dst),
+            _vis=_shown_to(s, s.game.hand + reactor, dst),
         )
     s.move_cards((c,), dst)
     s.enter(r.effect, env)

@@ -366,8 +366,16 @@ class Table:
                 self._zones[slot].append(free[game.type_names.index(name)].pop(0))
         self._zones[len(game.slots)] = sorted(c for cards in free.values() for c in cards)
 
+    def _hidden_types(self, seat: int) -> dict[int, tuple[int, ...]]:
+        ctype = self._ctype
+        return {
+            i: tuple(ctype[c] for c in self._zones[i])
+            for i, slot in enumerate(self.game.slots)
+            if not can_see(slot, seat)
+        }
+
     def _redeal_hidden(
-        self, seat: int, rng: random.Random, canonical: bool = False
+        self, seat: int, rng: random.Random, canonical: bool = False, like: dict | None = None
     ) -> dict[int, int]:
         """Deal every card `seat` cannot see again at random, each hidden zone keeping its
         size: a table that `seat`'s observation cannot tell from this one.
@@ -382,25 +390,55 @@ class Table:
             )
         )
 
-        def unseen(c):
-            return c not in keep
-
-        pool = [c for i in hidden for c in self._zones[i] if unseen(c)]
+        zones, loc = self._zones, self._loc
+        pool = [c for i in hidden for c in zones[i] if c not in keep]
         if canonical:  # cards of a type are alike (C-3): their order tells nothing
             pool.sort(key=self._ctype.__getitem__)
         rng.shuffle(pool)
+        if like is not None:
+            pool = self._ordered_like(hidden, keep, pool, like, rng)
         dealt, now = iter(pool), {}
-        for i in hidden:
-            now.update((c, next(dealt)) for c in self._zones[i] if unseen(c))
-            self._zones[i] = [now.get(c, c) for c in self._zones[i]]
-            for c in self._zones[i]:
-                self._loc[c] = i
+        for i in hidden:  # the search's hot path: one pass a zone
+            zone = zones[i] = list(zones[i])
+            for j, c in enumerate(zone):
+                if c not in keep:
+                    zone[j] = now[c] = d = next(dealt)
+                    loc[d] = i
         if any(self._memory):  # the rules' memory names the card now lying there, too
             self._memory = tuple(tuple(now.get(c, c) for c in m) for m in self._memory)
         for i in hidden:
             self._clamp_known(i)
         self._changed_everything()
         return now
+
+    def _ordered_like(self, hidden, keep, pool: list[int], like: dict, rng) -> list[int]:
+        """`pool` put in the order the deal hands it out (zone by zone in `hidden`, each
+        zone's unseen places in turn), giving each zone first the cards of the types
+        `like` has there that are not already known to lie in it, then the rest in pool
+        order; each zone's share shuffled, so its known types take no fixed places."""
+        ctype, free = self._ctype, {}
+        for c in pool:
+            free.setdefault(ctype[c], []).append(c)
+        shares = []
+        for i in hidden:
+            want = list(like.get(i, ()))
+            for c in self._zones[i]:
+                if c in keep and ctype[c] in want:
+                    want.remove(ctype[c])  # a kept card already stands for its type
+            need = sum(1 for c in self._zones[i] if c not in keep)
+            share = []
+            for t in want:
+                if len(share) < need and free.get(t):
+                    share.append(free[t].pop())
+            shares.append((share, need))
+        taken = {c for share, _ in shares for c in share}
+        rest = iter([c for c in pool if c not in taken])
+        out = []
+        for share, need in shares:
+            share += [next(rest) for _ in range(need - len(share))]
+            rng.shuffle(share)
+            out += share
+        return out
 
     def _clamp_known(self, slot: int) -> None:
         """Cut what each seat knows of slot to what its cards now bear out."""

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from rulespec.interpreter import State
-from rulespec.interpreter.agents import ISMCTSAgent, Lookahead, make_agents, parse_agent, play
+from rulespec.interpreter.agents import (
+    MODELS,
+    ISMCTSAgent,
+    Lookahead,
+    make_agents,
+    parse_agent,
+    play,
+)
+from rulespec.interpreter.belief import Belief
 from rulespec.interpreter.search import Node, Search, random_move
 from tests.gamekit import cli, game_for, zone
 
@@ -50,7 +58,7 @@ def test_options_are_read_and_typed():
         ),
         (
             "ismcts:budget=3",
-            "agent 'ismcts': unknown option 'budget' (ismcts takes iterations, seconds, c, depth, rollout)",
+            "agent 'ismcts': unknown option 'budget' (ismcts takes iterations, seconds, c, depth, rollout, particles, model, reuse)",
         ),
         (
             "ismcts:iterations",
@@ -232,3 +240,73 @@ def test_ismcts_rollouts_stop_at_the_searching_seats_own_choice():
     copy = state.clone(log=False)
     search.play_out(copy)  # P1 is to choose: the tree's move, not the rollout's
     assert copy.observation(0) == state.observation(0) and copy.current_player() == 0
+
+
+# --- belief: particles re-weighted by what the other seats were seen to do ---------------
+
+# Two tables P1 cannot tell apart, P2 to act; P2 may play its kraken in both.
+P2_HIDDEN = [
+    {
+        "hand[P2]": ["officer", "two_officers", "kraken"],
+        "draw_pile": ["gold_coin", "kraken", "pirate", "gold_coin"],
+    },
+    {
+        "hand[P2]": ["gold_coin", "kraken", "officer"],
+        "draw_pile": ["gold_coin", "two_officers", "kraken", "pirate"],
+    },
+]
+
+
+def _p2_to_act(hidden: dict) -> State:
+    return State.from_layout(game_for("take_the_gold", 2), seed=1, zones=SEEN | hidden, current=1)
+
+
+def test_a_redeal_like_a_belief_gives_each_hidden_zone_the_believed_types():
+    truth, believed = (_p2_to_act(h) for h in P2_HIDDEN)
+    world = truth.clone()
+    world.redeal(0, random.Random(3), canonical=True, like=believed.hidden_deal(0))
+    assert world.observation(0) == truth.observation(0)
+    assert sorted(zone(world, "hand[P2]")) == sorted(zone(believed, "hand[P2]"))
+    assert sorted(zone(world, "draw_pile")) == sorted(zone(believed, "draw_pile"))
+
+
+def test_a_belief_rules_out_the_worlds_where_the_rules_forbid_what_was_seen():
+    """P2 plays a kraken: no world in which P2 held none is weighed, and some are ruled out."""
+    hands = []
+
+    def model(world, who, taken, options, rng):
+        hands.append(zone(world, "hand[P2]"))
+        return 1.0
+
+    belief = Belief(0, random.Random(0), 40, model)
+    belief.observe(_p2_to_act(P2_HIDDEN[0]), 1, "kraken -> P1")
+    assert hands and all("kraken" in hand for hand in hands)
+    assert len(hands) < 40
+
+
+def test_a_belief_is_a_function_of_what_its_seat_saw():
+    """Two tables alike to P1, P2 seen to play the same card: the same particles."""
+    beliefs = []
+    for hidden in P2_HIDDEN:
+        belief = Belief(0, random.Random(0), 20, MODELS["greedy"])
+        belief.observe(_p2_to_act(hidden), 1, "kraken -> P1")
+        beliefs.append((belief.deals, belief.weights))
+    assert beliefs[0] == beliefs[1]
+    assert any(deal is not None for deal in beliefs[0][0])
+
+
+def test_ismcts_with_a_belief_and_a_kept_tree_is_deterministic_for_a_seed():
+    agent = "ismcts:iterations=30:particles=8:model=greedy"
+    first, again = (_game([agent, "random"], 4) for _ in range(2))
+    assert first.log_for(None) == again.log_for(None)
+
+
+def test_ismcts_keeps_the_tree_below_its_choice_and_follows_the_choices_it_sees():
+    state = _p2_to_act(P2_HIDDEN[0])
+    state.apply_action("pass")
+    agent = ISMCTSAgent("seed", iterations=60)
+    choice = agent.choose(None, state.legal_actions(), Lookahead(state, 0))
+    assert agent.node is not None and agent.node.visits > 0
+    kept = agent.node
+    agent.watch(state, 0, 1, "no such option")  # an edge the tree lacks: nothing kept
+    assert agent.node is None and kept.visits > 0 and choice.label in state.legal_labels()

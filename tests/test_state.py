@@ -1,6 +1,7 @@
 """The state's API as a forward model: re-deals, keys, shuffles as chance nodes."""
 
 import random
+from pathlib import Path
 
 import pytest
 from gamekit import game_for, zone
@@ -171,3 +172,24 @@ def test_a_log_a_re_deal_or_an_evaluation_for_a_seat_the_game_lacks_is_refused(s
         state.redeal(seat, random.Random(0))
     with pytest.raises(ValueError, match=r"^no seat .*: the seats are 0 to 1$"):
         state.evaluate(seat)
+
+
+def test_who_is_shown_a_choice_follows_where_its_card_goes():
+    """A card played to a public pile is shown to every seat; one played face down into
+    a hidden zone to its player alone: in the log, and to agents told of the choice
+    (agents.tell, what a belief learns from)."""
+    spec = load_spec(Path(__file__).parent / "valid" / "face_down.yaml")
+    state = Game(spec, 2).new_initial_state(1)
+    while state.is_chance_node():
+        state.sample_chance()
+    who, [play, *_] = state.current_player(), state.legal_actions()
+    assert state.choice_seen(play) == frozenset([who])
+    ttg = Game(load_spec(Path(__file__).parent.parent / "games" / "take_the_gold.yaml"), 2)
+    state = ttg.new_initial_state(3)
+    while state.decision_kind() != "play":
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(state.legal_actions()[0])
+    plays = [o for o in state.legal_actions() if o.label != "pass"]
+    assert plays and all(state.choice_seen(o) is None for o in plays)
