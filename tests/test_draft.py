@@ -7,6 +7,7 @@ import json
 import re
 from io import StringIO
 
+import pytest
 from gamekit import GAMES, cli
 
 from rulespec.cli import main
@@ -77,6 +78,7 @@ def test_the_greedy_agent_beats_random_players():
     assert wins and int(wins[1]) >= 5, out[-300:]
 
 
+@pytest.mark.slow  # exploration at every player count: seconds
 def test_lint_finds_nothing_even_when_it_explores():
     code, out, _ = cli("lint", DRAFT, "--explore", "--depth", 4, "--format", "json")
     assert (code, json.loads(out)) == (0, [])

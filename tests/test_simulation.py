@@ -51,6 +51,7 @@ def _counts(report) -> Counter:
     return counts
 
 
+@pytest.mark.slow  # two runs of 400 and 4,000 games, in worker processes: seconds
 def test_what_a_run_keeps_does_not_grow_with_its_games():
     """Issue 30: every game's result was kept until the end, and --games was capped at
     100,000 to bound that. The parent now holds the tally (a few kB) and a few chunks."""

@@ -50,6 +50,7 @@ def test_the_greedy_side_beats_random_partners():
     assert wins and int(wins[1]) >= 3, out[-300:]
 
 
+@pytest.mark.slow  # exploration at every player count: seconds
 def test_lint_finds_nothing_even_when_it_explores():
     code, out, _ = cli("lint", SPADES, "--explore", "--depth", 4, "--format", "json")
     assert (code, json.loads(out)) == (0, [])
