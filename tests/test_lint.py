@@ -40,6 +40,7 @@ from gamekit import cli
 
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint as static
+from rulespec.interpreter import Game
 from rulespec.lang.compiler import load_spec
 
 TESTS = Path(__file__).resolve().parent
@@ -226,21 +227,90 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
         assert f["message"] == (
             "the game stops without an end (trigger_loop in trigger "
             f"'refill_empty_hand') after {len(f['trace'])} choices of a 3-player game "
-            "(met with 3 to 6 players)"
+            "(met with 2 to 6 players)"  # with 2, by a steered dive: its trace is longer
         )
         assert f["trace"][0] in ("chance: P1", "chance: P2", "chance: P3")  # who goes first
     assert len(loops) == 1 and len(loops[0]["trace"]) == 4
-    # at depth 4 the loop is out of reach with 2 players, not with 5 or 6, where the
-    # deal leaves a smaller draw pile: exploring every count finds it there
+    # at depth 4 breadth first reaches the loop with 5 or 6 players only, where the deal
+    # leaves a smaller draw pile (its trace, the shortest, is theirs); with 2 to 4 the
+    # dive steered toward the trigger's condition reaches it deeper
     code, out, _ = cli("lint", spec, "--explore", "--depth", "4", "--format", "json")
     [loop] = [f for f in json.loads(out) if f["code"] == "RL201"]
     assert code == 1 and len(loop["trace"]) == 3
-    assert loop["message"].endswith("after 3 choices of a 5-player game (met with 5 and 6 players)")
-    # 2 players only: layer 1's warning stands, layer 2 claims nothing
+    assert loop["message"].endswith("after 3 choices of a 5-player game (met with 2 to 6 players)")
+    # 2 players only: the steered dive's trace, longer than breadth first's depth
     code, out, _ = cli(
         "lint", spec, "--explore", "--depth", "4", "--players", "2", "--format", "json"
     )
-    assert code == 0 and [f["code"] for f in json.loads(out)] == ["RL107", "RL203"]
+    findings = json.loads(out)
+    assert code == 1 and [f["code"] for f in findings] == ["RL201", "RL107", "RL202"]
+    assert findings[0]["message"].endswith(
+        "(met with 2 players, by a dive steered toward the condition of 'refill_empty_hand')"
+    )
+    assert len(findings[0]["trace"]) > 4
+
+
+PING_PONG = """\
+rulespec: 1
+name: Ping pong
+players: {min: 2, max: 2}
+hand: hand
+turn_limit: 60
+deck:
+  cards:
+    stone: {count: 12}
+zones:
+  draw_pile: {visibility: hidden, ordered: true, start: true}
+  discard_pile: {visibility: public, ordered: true}
+  hand: {per_player: true, visibility: owner}
+setup:
+  effect: set_current(random_player(players))
+turn:
+  - step: draw
+    effect: move(top(draw_pile, 1), hand(current))
+  - step: play
+    actions: [throw]
+    optional: true
+actions:
+  throw:
+    card: stone
+    to: discard_pile
+triggers:
+  last_card_out:
+    when: size(draw_pile) == 1 and size(discard_pile) == 0
+    effect: move(draw_pile, discard_pile)
+  lone_card_back:
+    when: size(draw_pile) == 0 and size(discard_pile) == 1
+    effect: move(discard_pile, draw_pile)
+end_conditions:
+  big_hand:
+    each: p
+    when: size(hand(p)) >= 7
+    effect: win(p)
+"""
+
+
+def test_a_dive_steered_toward_a_trigger_s_condition_finds_a_loop_out_of_breadth_first_reach(
+    tmp_path,
+):
+    """Issue 31, rare states: the two triggers feed each other only once the draw pile
+    is down to its last card with nothing thrown away (ten passes in a row): eleven
+    choices deep, past breadth first's depth of 8, and a 1-in-1,000 game at random. Layer
+    1 sees each effect falsify its own condition; the dive toward `last_card_out`'s
+    condition (draw pile 1, discard pile 0) finds the loop, and its trace replays it."""
+    spec = tmp_path / "ping_pong.yaml"
+    spec.write_text(PING_PONG)
+    assert cli("lint", spec, "--format", "json")[:2] == (0, "[]\n")
+    code, out, _ = cli("lint", spec, "--explore", "--format", "json")
+    [loop] = [f for f in json.loads(out) if f["code"] == "RL201"]
+    assert code == 1 and loop["message"].endswith(
+        "(met with 2 players, by a dive steered toward the condition of 'last_card_out')"
+    )
+    assert len(loop["trace"]) > 8
+    state = Game(load_spec(str(spec)), 2).new_initial_state(seed=0)
+    for step in loop["trace"]:
+        state.apply_action(step.split(": ", 1)[1])
+    assert state.reason == "trigger_loop"
 
 
 def test_explore_confirms_a_trigger_cycle(tmp_path):

@@ -11,8 +11,9 @@ the enumerated steps: a scenario with the same seed and player count replays it.
 search is bounded by states and depth only, never by time, so a spec gives the same findings and state counts on any machine.
 
 It finds games that stop without an end (trigger or effect loops) with the shortest
-choice sequence reaching them, and it confirms or leaves open layer-1 "maybe"
-findings. What it does not find is reported as "not found within bounds", never as
+choice sequence reaching them, and, where breadth first was cut short, with a dive
+steered toward the states the triggers and loops wait for (steer.py); it confirms or
+leaves open layer-1 "maybe" findings. What it does not find is reported as "not found within bounds", never as
 proof, unless the search was exhaustive (every count, no bound met, no shuffle
 sampled): then it has played every game there is, and it withdraws the trigger-cycle
 warnings (RL107) it found no loop for.
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from rulespec.interpreter import CHANCE, Game
 
 from ..lang import ir
+from . import steer
 from .lint import Finding
 
 
@@ -94,6 +96,7 @@ class Report:
     states_at: dict = field(default_factory=dict)  # player count -> the states it saw
     every_count: bool = False  # are they all the counts the spec allows?
     one_game: bool = True  # False: a game of a match may differ from the first
+    steered: dict = field(default_factory=dict)  # (loop reason, count) -> the rule steered to
 
     @property
     def exhaustive(self) -> bool:
@@ -148,6 +151,7 @@ def looping_rule(state) -> str:
 
 PROGRESS_EVERY = 500  # states between two calls of explore's progress, and memory checks
 DEFAULT_BOUNDS = Bounds()  # explore reads its bounds and never changes them
+STEERED = 2_000  # states of the steered dives (steer.py) at one player count
 
 
 def counts_of(spec: ir.Spec, bounds: Bounds) -> list[int]:
@@ -171,11 +175,14 @@ def explore(
     watch = _watch(bounds, progress)
     for i, n in enumerate(counts):
         share = (bounds.max_states - report.states) // (len(counts) - i)
-        _search(
-            Game(spec, n), bounds, share, report, loops, lambda seen: watch(report.states + seen)
-        )
+        game = Game(spec, n)
+        on = lambda seen: watch(report.states + seen)  # noqa: E731
+        if _search(game, bounds, share, report, loops, on) and n not in report.loop_counts:
+            _steer(game, bounds, report, loops, on)
     for reason, found in loops.items():
-        report.findings.append(_loop_finding(spec, reason, found))
+        report.findings.append(
+            _loop_finding(spec, reason, found, report.steered)
+        )
     return report
 
 
@@ -188,9 +195,10 @@ def _match_dependent(spec: ir.Spec) -> bool:
     return any(isinstance(n, ir.Local) and n.name == "game_index" for n in ir.walk(parts))
 
 
-def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch) -> None:
+def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch) -> bool:
     """One player count's breadth-first search, of at most `share` states, into `report`;
-    the first (shortest) loop of each reason it meets is added to `loops`."""
+    the first (shortest) loop of each reason it meets is added to `loops`. True when a
+    bound cut it short: states it did not reach."""
     queue: deque = deque()  # (state, the steps that reach it)
     seen = set()
     for seed in bounds.seeds:
@@ -198,10 +206,10 @@ def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch
         if first.key(bounds.depth) not in seen:
             seen.add(first.key(bounds.depth))
             queue.append((first, ()))
-    met = set()
+    met, cut, short = set(), report.cut, False
     while queue:
         if len(seen) > share:
-            report.complete = False
+            report.complete, short = False, True
             break
         watch(len(seen))
         state, path = queue.popleft()
@@ -226,13 +234,38 @@ def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch
                 queue.append((child, path + (step,) if step else path))
     report.states += len(seen)
     report.states_at[game.n] = len(seen)
+    return short or report.cut > cut
 
 
-def _loop_finding(spec: ir.Spec, reason: str, found: list) -> Finding:
-    """RL201 for one loop reason, with the trace of its smallest player count and the
-    counts where it was met."""
-    n, state, path = found[0]
+def _steer(game, bounds: Bounds, report: Report, loops: dict, watch) -> None:
+    """Where breadth first was cut short and met no loop at this count: a dive toward
+    each trigger's and loop's condition (steer.py), STEERED states in all, whose loops
+    join the others (after the shortest of breadth first, at their count)."""
+    aims = steer.targets(game.spec, game.n)
+    for rule, distance in aims:
+        firsts = [game.new_initial_state(seed=seed) for seed in bounds.seeds]
+        for state, path in steer.dive(firsts, distance, STEERED // len(aims), _children, watch):
+            if state.reason not in {r for r, found in loops.items() if game.n in _counts(found)}:
+                report.loop_rules |= {
+                    e.get("rule") for e in state.log_for(None) if e["event"] == "error"
+                }
+                loops.setdefault(state.reason, []).append((game.n, state, path))
+                report.loop_counts.add(game.n)
+                report.steered[state.reason, game.n] = rule
+
+
+def _counts(found: list) -> set[int]:
+    return {n for n, _, _ in found}
+
+
+def _loop_finding(spec: ir.Spec, reason: str, found: list, steered: dict) -> Finding:
+    """RL201 for one loop reason, with the trace of the smallest player count where
+    breadth first met it (the shortest there), else of a steered dive's, and the counts
+    where it was met."""
+    n, state, path = min(found, key=lambda f: ((reason, f[0]) in steered, f[0]))
     where = f"with {players_text([c for c, _, _ in found])}"
+    if (reason, n) in steered:
+        where += f", by a dive steered toward the condition of '{steered[reason, n]}'"
     return Finding(
         "RL201",
         "error",
