@@ -180,9 +180,7 @@ def explore(
         if _search(game, bounds, share, report, loops, on) and n not in report.loop_counts:
             _steer(game, bounds, report, loops, on)
     for reason, found in loops.items():
-        report.findings.append(
-            _loop_finding(spec, reason, found, report.steered)
-        )
+        report.findings.append(_loop_finding(spec, reason, found, report.steered))
     return report
 
 
