@@ -448,6 +448,15 @@ class State(Table):
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
         return observation(self, self._seeing(seat, spectator=True))
 
+    def measures(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Every zone's size and every counter's value, by label: public numbers (C-6),
+        cheaper than a spectator's observation for analysis that steers by them."""
+        labels = [slot.label for slot in self.game.slots]
+        return (
+            dict(zip(labels, map(len, self._zones))),
+            dict(zip(self.game.counter_names, self._counters)),
+        )
+
     def tallies(self, seat: int) -> tuple:
         """The numbers of `seat`'s observation, without names (observe.tallies): what a
         learning environment's observation vector encodes, built faster than the dict."""

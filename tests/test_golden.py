@@ -34,6 +34,6 @@ def test_a_reference_game_plays_as_it_did(spec, variant, players, agents, seeds)
 def test_a_game_that_keeps_no_seat_views_plays_as_it_did(spec, variant, players, agents, seeds):
     """What a simulation plays (views=False, no seat's knowledge kept) is the same game:
     the log, every seat's log, the result."""
-    for seed in seeds[:2]:
+    for seed in seeds[:1]:
         name = key(spec, variant, players, agents, seed)
         assert digest(spec, variant, players, agents, seed, views=False) == GOLDEN[name], name

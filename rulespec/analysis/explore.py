@@ -151,7 +151,7 @@ def looping_rule(state) -> str:
 
 PROGRESS_EVERY = 500  # states between two calls of explore's progress, and memory checks
 DEFAULT_BOUNDS = Bounds()  # explore reads its bounds and never changes them
-STEERED = 2_000  # states of the steered dives (steer.py) at one player count
+STEERED = 1_000  # states of the steered dives (steer.py), shared by the player counts
 
 
 def counts_of(spec: ir.Spec, bounds: Bounds) -> list[int]:
@@ -178,7 +178,7 @@ def explore(
         game = Game(spec, n)
         on = lambda seen: watch(report.states + seen)  # noqa: E731
         if _search(game, bounds, share, report, loops, on) and n not in report.loop_counts:
-            _steer(game, bounds, report, loops, on)
+            _steer(game, bounds, STEERED // len(counts), report, loops, on)
     for reason, found in loops.items():
         report.findings.append(_loop_finding(spec, reason, found, report.steered))
     return report
@@ -235,14 +235,14 @@ def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch
     return short or report.cut > cut
 
 
-def _steer(game, bounds: Bounds, report: Report, loops: dict, watch) -> None:
+def _steer(game, bounds: Bounds, states: int, report: Report, loops: dict, watch) -> None:
     """Where breadth first was cut short and met no loop at this count: a dive toward
-    each trigger's and loop's condition (steer.py), STEERED states in all, whose loops
+    each trigger's and loop's condition (steer.py), of `states` in all, whose loops
     join the others (after the shortest of breadth first, at their count)."""
     aims = steer.targets(game.spec, game.n)
     for rule, distance in aims:
         firsts = [game.new_initial_state(seed=seed) for seed in bounds.seeds]
-        for state, path in steer.dive(firsts, distance, STEERED // len(aims), _children, watch):
+        for state, path in steer.dive(firsts, distance, states // len(aims), _children, watch):
             if state.reason not in {r for r, found in loops.items() if game.n in _counts(found)}:
                 report.loop_rules |= {
                     e.get("rule") for e in state.log_for(None) if e["event"] == "error"

@@ -31,7 +31,7 @@ COMPARE = {
     ">=": lambda a, b: max(0, b - a),
 }
 
-Distance = Callable[[dict], int]  # a spectator's observation -> how far from holding
+Distance = Callable[[tuple], int]  # State.measures() -> how far from holding
 
 
 def targets(spec: ir.Spec, players: int) -> list[tuple[str, Distance]]:
@@ -46,7 +46,7 @@ def targets(spec: ir.Spec, players: int) -> list[tuple[str, Distance]]:
     out = []
     for name, cond in found:
         if _measured(cond):
-            out.append((name, lambda obs, cond=cond: _distance(cond, obs, params)))
+            out.append((name, lambda measures, cond=cond: _distance(cond, measures, params)))
     return out
 
 
@@ -64,36 +64,36 @@ def _size_of(e) -> bool:
     )
 
 
-def _distance(e, obs: dict, params: dict) -> int:
+def _distance(e, measures: tuple, params: dict) -> int:
     if isinstance(e, ir.Binary) and e.op == "and":
-        return _distance(e.left, obs, params) + _distance(e.right, obs, params)
+        return _distance(e.left, measures, params) + _distance(e.right, measures, params)
     if isinstance(e, ir.Binary) and e.op == "or":
-        return min(_distance(e.left, obs, params), _distance(e.right, obs, params))
+        return min(_distance(e.left, measures, params), _distance(e.right, measures, params))
     if isinstance(e, ir.Binary) and e.op in COMPARE:
-        left, right = _values(e.left, obs, params), _values(e.right, obs, params)
+        left, right = _values(e.left, measures, params), _values(e.right, measures, params)
         if left and right:
             return min(COMPARE[e.op](a, b) for a in left for b in right)
     return 0
 
 
-def _values(e, obs: dict, params: dict) -> list[int]:
+def _values(e, measures: tuple, params: dict) -> list[int]:
     """What an operand may be in this state: a number, a parameter, a zone's size or a
     counter's value (one per seat, for a per-player one); [] where it cannot tell."""
     if isinstance(e, ir.Const) and type(e.value) is int:
         return [e.value]
     if isinstance(e, ir.Param) and type(params.get(e.name)) is int:
         return [params[e.name]]
+    sizes, counters = measures
     if isinstance(e, ir.Counter):
-        return _slots(obs["counters"], e.name, lambda v: v if type(v) is int else None)
+        return _slots(counters, e.name)
     if _size_of(e):
-        return _slots(obs["zones"], e.args[0].name, len)
+        return _slots(sizes, e.args[0].name)
     return []
 
 
-def _slots(table: dict, name: str, measure) -> list[int]:
-    """The measures of a zone's or counter's slots: `name`, or `name[P1]` ... ."""
-    out = [measure(v) for label, v in table.items() if label.split("[")[0] == name]
-    return [v for v in out if v is not None]
+def _slots(table: dict, name: str) -> list[int]:
+    """The values of a zone's or counter's slots: `name`, or `name[P1]` ... ."""
+    return [v for label, v in table.items() if label.split("[")[0] == name and type(v) is int]
 
 
 def dive(first_states, distance: Distance, share: int, children, watch) -> list[tuple]:
@@ -104,7 +104,7 @@ def dive(first_states, distance: Distance, share: int, children, watch) -> list[
     heap, seen, stopped = [], set(), []
     for state in first_states:
         seen.add(state.key())
-        heapq.heappush(heap, (distance(state.observation(None)), 0, next(tick), state, ()))
+        heapq.heappush(heap, (distance(state.measures()), 0, next(tick), state, ()))
     while heap and len(seen) <= share:
         watch(len(seen))
         _, depth, _, state, path = heapq.heappop(heap)
@@ -118,7 +118,7 @@ def dive(first_states, distance: Distance, share: int, children, watch) -> list[
             key = child.key()
             if key not in seen:
                 seen.add(key)
-                near = distance(child.observation(None)) if not child.is_terminal() else -1
+                near = distance(child.measures()) if not child.is_terminal() else -1
                 entry = (near, depth - 1, next(tick), child, path + (step,) if step else path)
                 heapq.heappush(heap, entry)
     return stopped
