@@ -45,14 +45,9 @@ def _positive(text: str) -> float:
     return x
 
 
-def _rollout(text: str) -> str:
+def _random_or_greedy(text: str) -> str:
+    """A rollout policy or a belief's model of the other seats."""
     if text not in ("random", "greedy"):
-        raise ValueError
-    return text
-
-
-def _model(text: str) -> str:
-    if text not in MODELS:
         raise ValueError
     return text
 
@@ -66,11 +61,10 @@ def _yes_no(text: str) -> bool:
 READERS = {
     _whole: "a whole number of at least 1",
     _count: "a whole number of at least 0",
-    _model: "random or greedy",
     _yes_no: "yes or no",
     _positive: "a number above 0",
     _at_least_zero: "a number of at least 0",
-    _rollout: "random or greedy",
+    _random_or_greedy: "random or greedy",
 }
 
 
@@ -200,9 +194,9 @@ class ISMCTSAgent(Seeded):
         "seconds": _positive,
         "c": _at_least_zero,
         "depth": _whole,
-        "rollout": _rollout,
+        "rollout": _random_or_greedy,
         "particles": _count,
-        "model": _model,
+        "model": _random_or_greedy,
         "reuse": _yes_no,
     }
     ITERATIONS, C, DEPTH, PARTICLES = 100, 0.3, 1, 0
@@ -266,7 +260,7 @@ class ISMCTSAgent(Seeded):
         if label is None:  # a secret choice: the tree's edges and the worlds cannot follow
             self.node = None
             if self.belief is not None:
-                self.belief.worlds = [None] * len(self.belief.worlds)
+                self.belief.unseen()
             return
         if self.node is not None:  # an edge the tree lacks (a forced choice, say): no tree
             self.node = self.node.children.get((who, state.decision_kind(), label))

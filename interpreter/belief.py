@@ -61,6 +61,11 @@ class Belief:
             self.worlds[j], self.deals[j] = after, after.hidden_deal(self.seat)
         self._settle()
 
+    def unseen(self) -> None:
+        """A decision the seat is not shown (a secret choice): the worlds cannot follow
+        it, so the next decision makes them again from the table, like their deals."""
+        self.worlds = [None] * len(self.worlds)
+
     def _world(self, state, deal):
         world = state.clone(log=False)
         world.redeal(self.seat, self.rng, canonical=True, like=deal)

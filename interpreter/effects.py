@@ -45,6 +45,7 @@ class CompiledAction:
     effect: tuple
     among: object = None
     shows_type: bool = False  # labels name the card type: the action plays a tag or any
+    in_view: bool = False  # its card goes to a shared public zone: every seat sees it played
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class CompiledReaction:
     effect: tuple
     options: dict  # card type (None without a card) -> the option to react with it
     chained: bool  # it answers an answer: binds `actor`, and gives `reactor` back when done
+    in_view: bool = False  # its card goes to a shared public zone: every seat sees it played
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ class StatementCompiler:
                 self.block(a.effect),
                 self.x.cards(a.among) if a.among else None,
                 a.card is not None and a.card not in self.rules.type_names,
+                self._in_view(a.to),
             )
 
     def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
@@ -170,7 +173,15 @@ class StatementCompiler:
                 effect,
                 options,
                 chained,
+                self._in_view(r.to),
             )
+
+    def _in_view(self, to) -> bool:
+        """Does a played card always go where every seat sees it (a shared public zone)?
+        Then who sees the play needs no working out as it is made (State's _seen)."""
+        if not isinstance(to, ir.ZoneRef) or to.owner is not None:
+            return False
+        return self.rules.spec.zone(to.name).visibility == "public"
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
         self.played = ""

@@ -941,12 +941,16 @@ def _seen(s: State, point, choice) -> frozenset[int] | None:
         return frozenset([point.player])
     if type(choice) is Play and choice.card_type is not None:
         a = s.game.actions[choice.action]
+        if a.in_view:
+            return None
         src = s.game.hand + s._current
         return _shown_to(s, src, a.to(s, _played(s, choice)[1]))
     if type(choice) is React and choice.card_type is not None:
+        r = s.game.reactions_by_name[choice.reaction]
+        if r.in_view:
+            return None
         src = s.game.hand + point.player
         c = first_of_type(s._zones[src], s._ctype, choice.card_type)
-        r = s.game.reactions_by_name[choice.reaction]
         env = dict(point.env, reactor=point.player, answer=[c])
         if r.chained:  # as _resume_reaction binds them
             env["actor"] = point.data[2]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from . import knowledge
-from .observe import can_see, seers
+from .observe import seers
 
 INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
 
@@ -45,8 +45,12 @@ class Table:
         # slot -> seat -> what the seat knows of that zone it cannot see (knowledge.py);
         # kept only for a table with views: without, no seat learns anything (`_told`)
         self._known: dict[int, dict[int, knowledge.Known]] = {}
-        self._keeps_views = views
         self._told = game.told if views else game.untold
+
+    @property
+    def _keeps_views(self) -> bool:
+        """Does this table keep what each seat knows (made with views)?"""
+        return self._told is self.game.told
 
     # --- reads --------------------------------------------------------------------
 
@@ -366,13 +370,13 @@ class Table:
                 self._zones[slot].append(free[game.type_names.index(name)].pop(0))
         self._zones[len(game.slots)] = sorted(c for cards in free.values() for c in cards)
 
+    def _hidden_slots(self, seat: int) -> list[int]:
+        """The zone slots `seat` cannot see."""
+        return [i for i, sees in enumerate(self.game.sees[seat]) if not sees]
+
     def _hidden_types(self, seat: int) -> dict[int, tuple[int, ...]]:
         ctype = self._ctype
-        return {
-            i: tuple(ctype[c] for c in self._zones[i])
-            for i, slot in enumerate(self.game.slots)
-            if not can_see(slot, seat)
-        }
+        return {i: tuple(ctype[c] for c in self._zones[i]) for i in self._hidden_slots(seat)}
 
     def _redeal_hidden(
         self, seat: int, rng: random.Random, canonical: bool = False, like: dict | None = None
@@ -382,7 +386,7 @@ class Table:
         The cards `seat` knows of keep their places (knowledge.kept); what the other
         seats knew is cut to what still holds. Returns each card dealt again -> the card
         now lying where it lay."""
-        hidden = [i for i, slot in enumerate(self.game.slots) if not can_see(slot, seat)]
+        hidden = self._hidden_slots(seat)
         keep = set().union(
             *(
                 knowledge.kept(self._known.get(i, {}).get(seat), self._zones[i], self._ctype)

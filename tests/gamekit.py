@@ -1,6 +1,7 @@
 """Shared helpers for tests: compiled game definitions are cached per (game, player count)."""
 
 import signal
+import subprocess
 from functools import cache
 from io import StringIO
 from pathlib import Path
@@ -46,3 +47,22 @@ def foreground() -> None:
     does, even when the test run itself was started in the background (a shell without
     job control starts background jobs with SIGINT ignored, and children inherit that)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def bash_completes(cwd: Path, line: str) -> set[str]:
+    """What bash offers at the end of `line`, with cwd/completion.bash (`rulespec
+    completion bash`) sourced: the words of COMPREPLY."""
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"source completion.bash; COMP_LINE='{line}'; "
+            "COMP_WORDS=($COMP_LINE); [[ $COMP_LINE == *' ' ]] && COMP_WORDS+=(''); "
+            "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; "
+            "_shtab_rulespec; printf '%s\\n' \"${COMPREPLY[@]}\"",
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )
+    return set(done.stdout.split())

@@ -14,7 +14,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from gamekit import GAMES, cli
+from gamekit import GAMES, bash_completes, cli
 
 import rulespec.interpreter.agents as agents_module
 from rulespec import cli as cli_module
@@ -307,21 +307,8 @@ def test_bash_completion_registers_and_completes_specs(tmp_path):
     assert "mine.yaml" in lines and "notes.txt" not in lines
     assert "take_the_gold" in lines and lines.count("take_the_gold") == 2
 
-    def complete(line):  # what bash offers at the end of the command line
-        done = subprocess.run(
-            [
-                "bash",
-                "-c",
-                f"source completion.bash; COMP_LINE='{line}'; "
-                "COMP_WORDS=($COMP_LINE); [[ $COMP_LINE == *' ' ]] && COMP_WORDS+=(''); "
-                "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; "
-                "_shtab_rulespec; printf '%s\\n' \"${COMPREPLY[@]}\"",
-            ],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-        )
-        return set(done.stdout.split())
+    def complete(line):
+        return bash_completes(tmp_path, line)
 
     assert {"lint", "games"} <= complete("rulespec ") and complete("rulespec li") == {"lint"}
     assert complete("rulespec lint --fo") == {"--format"}

@@ -19,13 +19,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
-from gamekit import GAMES, ROOT, cli
+from gamekit import GAMES, ROOT, bash_completes, cli
 from test_broken_specs import BROKEN, expectations
 
 from rulespec.lang import loading, schema
@@ -260,21 +259,8 @@ def test_bash_completes_the_kinds_and_a_folder_for_output(tmp_path):
     (tmp_path / "schemas").mkdir()
     (tmp_path / "spec.yaml").write_text("")
 
-    def complete(line):  # what bash offers at the end of the command line
-        done = subprocess.run(
-            [
-                "bash",
-                "-c",
-                f"source completion.bash; COMP_LINE='{line}'; "
-                "COMP_WORDS=($COMP_LINE); [[ $COMP_LINE == *' ' ]] && COMP_WORDS+=(''); "
-                "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; "
-                "_shtab_rulespec; printf '%s\\n' \"${COMPREPLY[@]}\"",
-            ],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-        )
-        return set(done.stdout.split())
+    def complete(line):
+        return bash_completes(tmp_path, line)
 
     assert complete("rulespec schema ") >= set(schema.KINDS)
     assert complete("rulespec schema va") == {"variant"}
