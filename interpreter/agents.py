@@ -349,7 +349,10 @@ def play(state, agents, on_step=None):
     else this loop reads the pending point directly, where agents outside the runtime
     use current_player() and legal_actions()."""
     if on_step is None and blind(agents):
-        state.play_out(lambda seat, options: agents[seat].choose(None, options))
+        if all(type(a) is RandomAgent for a in agents):
+            state.play_out(_random_choices(agents))
+        else:
+            state.play_out(lambda seat, options: agents[seat].choose(None, options))
         return state
     watchers = {seat: a for seat, a in enumerate(agents) if hasattr(a, "watch")}
     while not state._over:
@@ -365,6 +368,26 @@ def play(state, agents, on_step=None):
         if on_step is not None:
             on_step(state)
     return state
+
+
+def _random_choices(agents):
+    """RandomAgent.choose for every seat in one call a decision (the hot path of a
+    simulation): the same draw from each seat's own RNG, made when the seat first draws.
+    play_out asks only when there are at least two options."""
+    bits = [None] * len(agents)
+
+    def choose(seat, options):
+        draw = bits[seat]
+        if draw is None:
+            draw = bits[seat] = agents[seat].rng.getrandbits
+        n = len(options)
+        k = n.bit_length()
+        r = draw(k)
+        while r >= n:  # as randbelow draws
+            r = draw(k)
+        return options[r]
+
+    return choose
 
 
 def tell(watchers: dict, state, who: int, choice) -> None:

@@ -134,7 +134,7 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
 def compile_check(game):
     """The function (g, env) -> the keys (as bits) of the first automatic rule, in spec
     order (C-4), that holds for a player (or at all) among the dirty keys, and did not
-    fire since the state last changed (State._check_triggers fires the first of them
+    fire since the state last changed (State._fire_first fires the first of them
     from the current player round the table). A dirty key found false is made clean; a
     player's key is not looked at while the player is out; the rules after the first
     that holds are not looked at. Each key's condition is written in, its player a

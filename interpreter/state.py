@@ -776,21 +776,28 @@ class State(Table):
         """Run ops until a decision is pending or the game is over. Once an effect has
         resolved (the stack is empty), the automatic rules are checked if anything
         changed; when none fires, the turn's next step runs, or the turn ends."""
-        stack, steps, flow = self._stack, self.game.steps, self.game.flow
+        stack, steps, flow, check = self._stack, self.game.steps, self.game.flow, self.game.check
+        n_steps = len(steps)
         while self._pending is None and not self._over:
             if stack:
                 frame = stack[-1]
                 code, pc = frame.code, frame.pc
-                if pc + 1 < len(code):
+                last = len(code) - 1
+                if pc < last:
                     frame.pc = pc + 1
                 else:  # its last op: the frame is done once that has run
                     stack.pop()
-                    if pc >= len(code):
+                    if pc > last:
                         continue
                 code[pc](self, frame.env)
-            elif self._checked != self._version and self._dirty and self._check_triggers():
                 continue
-            elif self._step_index < len(steps) and (self._active[self._current] or self._ring):
+            if self._checked != self._version and self._dirty:
+                holds = check(self, _READ_ONLY)  # only the dirty keys are evaluated
+                if holds:
+                    self._fire_first(holds)
+                    continue
+                self._checked = self._version
+            if self._step_index < n_steps and (self._active[self._current] or self._ring):
                 step = steps[self._step_index]
                 self._step_index += 1
                 if step.around:  # offered round the table: TurnFlow asks the next player
@@ -802,16 +809,11 @@ class State(Table):
             else:
                 flow.end_turn(self)
 
-    def _check_triggers(self) -> bool:
-        """Fire the first automatic rule that holds, in C-4's order (rules in spec order,
-        a per-player one for each player from the current one round the table), unless
-        it fired since the state last changed; False when none does. Only the dirty
-        keys are evaluated (game.check): those found false are clean until what they
-        read changes."""
-        holds = self.game.check(self, _READ_ONLY)
-        if not holds:
-            self._checked = self._version
-            return False
+    def _fire_first(self, holds: int) -> None:
+        """Fire the first automatic rule that holds (a bit of `holds` for each key
+        game.check found true: those found false are clean until what they read
+        changes), in C-4's order: rules in spec order, a per-player one for each player
+        from the current one round the table."""
         if holds & (holds - 1):  # several: the first in C-4's order
             key = min(
                 (k for k in range(holds.bit_length()) if holds >> k & 1), key=self._check_rank
@@ -825,9 +827,8 @@ class State(Table):
             _count(self._fired, t.ir.name)
             self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
             self.finish((), "trigger_loop")
-            return True
+            return
         self.fire(t, dict(env), p)
-        return True
 
     def _check_rank(self, key: int) -> tuple:
         """Where a key comes in C-4's order: its rule's place in the spec, then its

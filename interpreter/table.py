@@ -5,7 +5,7 @@ table's invariants: every card lies in exactly one zone and knows where
 (`_loc`), the per-zone counts of each card type (`_tcount`) match the zones, and
 every change marks the automatic rules that read what changed as dirty (the index is
 the game definition's `watch_*`) and bumps `_version`, so the trigger checks
-(State._check_triggers) see it. Every change is logged with what each seat may see.
+(State._advance) see it. Every change is logged with what each seat may see.
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ class TurnFlow:
         elif s._phase == "setup":
             s._phase, s._starter = "turns", s._current
             self.begin(s, s._current)
-        else:
-            self.begin(s, s.next_player(s._current))
+        else:  # the next active player: the seat after, unless that one is out
+            q = (s._current + s._direction) % self.n
+            self.begin(s, q if s._active[q] else s.next_player(q))
 
     def _steered(self, s) -> None:
         """The next turn when a turn order, a skip, an extra turn or set_next has a say.

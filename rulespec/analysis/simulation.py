@@ -79,6 +79,12 @@ LOOPS = ("trigger_loop", "effect_loop")  # the end reasons of a game that stoppe
 LOOP_SEEDS = 5  # seeds a tally keeps of the games that ended so, the smallest
 
 
+def _add(counts: Counter, more: dict) -> None:
+    """counts.update(more), without Counter.update's checks: run once per game."""
+    for key, n in more.items():
+        counts[key] += n
+
+
 @dataclass
 class Tally:
     """What a report needs of some games, in a size that does not grow with their
@@ -106,13 +112,16 @@ class Tally:
             self._loop_seeds(state.reason, (seed,))
         self.winners[tuple(state.winners)] += 1
         self.lengths[state.turn] += 1
-        self.fired.update(state.fired)
-        self.fired_games.update(state.fired.keys())
-        self.played.update(state.played)
+        fired, fired_games = state.fired, self.fired_games
+        _add(self.fired, fired)
+        for rule in fired:
+            fired_games[rule] += 1
+        _add(self.played, state.played)
         self.called.update(state.called)
         rounds = state.round_lengths if state.game.spec.rounds else ()
         self.rounds[len(rounds)] += 1
-        self.round_lengths.update(rounds)
+        if rounds:
+            self.round_lengths.update(rounds)
 
     def merge(self, other: Tally) -> None:
         """Add the games of `other` to these."""
