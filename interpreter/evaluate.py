@@ -52,6 +52,7 @@ class Compiler:
         self.hoisted: dict[int, str] = {}  # id of a node -> the source of its cached value
         # locals known to hold one card of a type: the type, or a Python name holding it
         self.card_type: dict[str, int | str] = {}
+        self.named: dict[str, str] = {}  # locals held in a Python name: an aggregate's item
         self.reads: set[str] = set()  # the locals read by the code compiled so far
 
     @contextmanager
@@ -177,7 +178,7 @@ class Compiler:
     def _src_Local(self, e):
         if e.name in self.bound:
             return repr(self.bound[e.name])
-        return _TABLE.get(e.name) or self.local(e.name)
+        return self.named.get(e.name) or _TABLE.get(e.name) or self.local(e.name)
 
     def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]
@@ -245,21 +246,41 @@ class Compiler:
         comprehension's `env` is the bindings with the variable bound, and its items are
         worked out in the enclosing scope, with the outer bindings."""
         cards = e.over_cards
-        each = (
-            f"_each_card(env, {self.constant(e.var)}, {self.cards_source(e.items)})"
-            if cards
-            else f"_each_player(env, {self.constant(e.var)}, {self.players_source(e.items)})"
-        )
-        saved = self.bound  # the variable is the aggregate's own in its body
-        self.bound = {k: v for k, v in saved.items() if k != e.var}
+        items = self.cards_source(e.items) if cards else self.players_source(e.items)
+        saved = self.bound, self.named  # the variable is the aggregate's own in its body
+        self.bound = {k: v for k, v in saved[0].items() if k != e.var}
+        self.named = {k: v for k, v in saved[1].items() if k != e.var}
         try:
             if cards and e.func != "union":
                 by_type = self._by_type(e)
                 if by_type is not None:
                     return by_type
-            return self._aggregate(e, each, cards)
+            if not cards:
+                named = self._by_name(e, items)
+                if named is not None:
+                    return named
+            each = "_each_card" if cards else "_each_player"
+            loop = f"for env in {each}(env, {self.constant(e.var)}, {items})"
+            return self._aggregate(e, loop, self.local(e.var) + ("[0]" if cards else ""), cards)
         finally:
-            self.bound = saved
+            self.bound, self.named = saved
+
+    def _by_name(self, e, items: str) -> str | None:
+        """An aggregate over players (or numbers, kinds, sets of cards) as a comprehension
+        whose item is a Python name, rather than the bindings rebound for each item (a
+        dict, and a generator to rebind it): None when its body or filter read the
+        variable through the bindings (code compiled apart, which would not see the name)."""
+        name = f"_v{self.depth}"
+        listings, reads = len(self.listings), set(self.reads)
+        self.reads, self.named = set(), {**self.named, e.var: name}
+        try:
+            source = self._aggregate(e, f"for {name} in {items}", name, False)
+            if e.var in self.reads or len(self.listings) != listings:
+                return None
+            return source
+        finally:
+            del self.listings[listings:]
+            self.reads |= reads
 
     def _by_type(self, e) -> str | None:
         """An aggregate over cards whose body and filter read only each card's type (its
@@ -333,9 +354,10 @@ class Compiler:
             self.reads = reads
         return tuple(values)
 
-    def _aggregate(self, e, each: str, cards: bool) -> str:
-        loop = f"for env in {each}" + ("" if e.where is None else f" if {self.source(e.where)}")
-        item = self.local(e.var) + ("[0]" if cards else "")
+    def _aggregate(self, e, loop: str, item: str, cards: bool) -> str:
+        """The comprehension of an aggregate, given its loop (`for ITEM in ...`) and the
+        source of its item."""
+        loop += "" if e.where is None else f" if {self.source(e.where)}"
         func, kind = e.func, "list" if cards else "tuple"
         if func == "union":
             return f"[_card {loop} for _card in {self.cards_source(e.body)}]"

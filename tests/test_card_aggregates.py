@@ -112,6 +112,13 @@ HAND = ["red_low", "red_high", "blue_mid"]
             2,
         ),
         ("sum(max(c.rank for c in hand(q)) for q in players)", HAND, ["red_low"], 9),
+        # over players (the item a name of the generated code): an inner one reading the
+        # outer one's; players as the items of filter, argmax and union
+        ("sum(count(q == p for q in players) for p in players)", HAND, [], 2),
+        ("size(argmax(size(hand(q)) for q in players))", HAND, [], 1),
+        ("count(q != me for q in filter(size(hand(q)) > 0 for q in players))", HAND, [], 0),
+        ("size(union(hand(q) for q in players if q != me))", HAND, [], 0),
+        ("size(union(hand(q) for q in players))", HAND, ["red_low"], 3),
         ("count(count(c.rank >= 5 for c in hand(q)) > 0 for q in players)", HAND, [], 1),
         (
             "max(sum(c.rank for c in hand(me) if c.rank > t.rank) for t in trick)",
