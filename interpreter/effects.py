@@ -96,6 +96,7 @@ MAX_PASSES = 100_000  # passes of `while` loops in one turn
 MAX_CALLS = 10_000  # procedure calls in one turn: a recursion's frames stay few
 MAX_NESTING = 8  # nested `if` and `for` blocks in one generated op
 MAX_NUMBERS = 1000  # options of one `choose … from lo..hi`
+MADE_RANGES = 64  # ranges of numbers whose options one `choose … from lo..hi` keeps made
 
 
 def _bind_value(var: str, body):
@@ -591,19 +592,22 @@ class StatementCompiler:
                     f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
                     f"at most {MAX_NUMBERS}"
                 )
-            numbers = range(lo, hi + 1)
-            if where is not None:
-                numbers = [v for v in numbers if where(g, env, v)]
-            if numbers:
-                g.ask(
-                    player(g, env),
-                    "number",
-                    [PickValue(f"{var} = {v}", v) for v in numbers],
-                    resume,
-                    env,
-                    asking=rule,
+            options = made.get((lo, hi))
+            if options is None:
+                if len(made) >= MADE_RANGES:
+                    made.clear()
+                options = made[lo, hi] = tuple(
+                    PickValue(f"{var} = {v}", v) for v in range(lo, hi + 1)
                 )
+            if where is None:
+                options = list(options)
+            else:
+                options = [o for o in options if where(g, env, o.value)]
+            if options:
+                g.ask(player(g, env), "number", options, resume, env, asking=rule)
 
+        # (lo, hi) -> the options of that range: made once, as a bet is asked for often
+        made: dict[tuple[int, int], tuple] = {}
         resume = _bind_value(var, body)
         return choose_number
 

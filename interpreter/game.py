@@ -62,6 +62,8 @@ class Game:
             self.zone_index[z.name] = len(self.slots)
             self.slots.extend(_slots(z, n_players, spec.teams))
         self.saw, self.told = _told(self.slots, n_players)
+        # slot -> whether the order of its cards matters (the box, the last, is a heap)
+        self.ordered = (*(s.zone.ordered for s in self.slots), False)
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
         # seat -> for each slot, whether the seat sees its cards
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]

@@ -261,6 +261,11 @@ class State(Table):
         total = sum(weights)
         return [(o, w / total) for o, w in zip(point.options, weights)]
 
+    @property
+    def seed(self) -> int:
+        """The seed the game was made with: its chance draws from it (C-2)."""
+        return self._seed
+
     def chance_is_sampled(self) -> bool:
         """True at a chance point whose outcomes are too many to list (a shuffle)."""
         return self.is_chance_node() and self._pending.sample is not None
@@ -324,8 +329,8 @@ class State(Table):
         whose chance is its own, saves copying it."""
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
-        if rng is None:
-            s._rng = random.Random()
+        if rng is None:  # made without seeding (from the OS, twice as dear as the copy)
+            s._rng = random.Random.__new__(random.Random)
             s._rng.setstate(self._rng.getstate())
         else:
             s._rng = rng
@@ -374,12 +379,10 @@ class State(Table):
         each seat knows of the zones it cannot see is in it too.
         The turn count matters only through the turn limit: with `horizon`, turns left
         beyond it are not told apart (a search of that depth cannot reach the limit)."""
-        game, ctype = self.game, self._ctype
+        game, types = self.game, self._ctype.__getitem__
         zones = tuple(
-            tuple(ctype[c] for c in z)
-            if i < len(game.slots) and game.slots[i].zone.ordered
-            else tuple(sorted(ctype[c] for c in z))
-            for i, z in enumerate(self._zones)
+            tuple(map(types, z)) if ordered else tuple(sorted(map(types, z)))
+            for ordered, z in zip(game.ordered, self._zones)
         )
         left = self._turn_limit - self._turn
         if horizon is not None:

@@ -200,7 +200,7 @@ def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch
     queue: deque = deque()  # (state, the steps that reach it)
     seen = set()
     for seed in bounds.seeds:
-        first = game.new_initial_state(seed=seed)
+        first = game.new_initial_state(seed=seed, log=False)  # a loop's log is made again
         if first.key(bounds.depth) not in seen:
             seen.add(first.key(bounds.depth))
             queue.append((first, ()))
@@ -215,11 +215,7 @@ def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch
         if state.is_terminal():
             if state.reason in ("trigger_loop", "effect_loop") and state.reason not in met:
                 met.add(state.reason)  # breadth first meets the shortest first
-                report.loop_rules |= {
-                    e.get("rule") for e in state.log_for(None) if e["event"] == "error"
-                }
-                loops.setdefault(state.reason, []).append((game.n, state, path))
-                report.loop_counts.add(game.n)
+                _add_loop(report, loops, _logged(state, path), path)
             continue
         if len(path) >= bounds.depth:
             report.cut += 1
@@ -241,15 +237,35 @@ def _steer(game, bounds: Bounds, states: int, report: Report, loops: dict, watch
     join the others (after the shortest of breadth first, at their count)."""
     aims = steer.targets(game.spec, game.n)
     for rule, distance in aims:
-        firsts = [game.new_initial_state(seed=seed) for seed in bounds.seeds]
+        firsts = [game.new_initial_state(seed=seed, log=False) for seed in bounds.seeds]
         for state, path in steer.dive(firsts, distance, states // len(aims), _children, watch):
             if state.reason not in {r for r, found in loops.items() if game.n in _counts(found)}:
-                report.loop_rules |= {
-                    e.get("rule") for e in state.log_for(None) if e["event"] == "error"
-                }
-                loops.setdefault(state.reason, []).append((game.n, state, path))
-                report.loop_counts.add(game.n)
+                _add_loop(report, loops, _logged(state, path), path)
                 report.steered[state.reason, game.n] = rule
+
+
+def _logged(state, path: tuple):
+    """The game of a state met by exploration, which keeps no event log (logging every
+    copy would cost a third of its time), played again with its log: a new game of its
+    seed, the steps of its path, and the shuffles sampled between them, which draw from
+    the game's own RNG as they did."""
+    again = state.game.new_initial_state(seed=state.seed)
+    for step in path:
+        while again.chance_is_sampled():
+            again.sample_chance()
+        again.apply_action(step.split(": ", 1)[1])
+    while again.chance_is_sampled():
+        again.sample_chance()
+    assert again.key() == state.key(), "a game explored plays again alike"
+    return again
+
+
+def _add_loop(report: Report, loops: dict, state, path: tuple) -> None:
+    """A game that stopped without an end, with the path that reaches it, among the
+    loops found at its player count."""
+    report.loop_rules |= {e.get("rule") for e in state.log_for(None) if e["event"] == "error"}
+    loops.setdefault(state.reason, []).append((state.game.n, state, path))
+    report.loop_counts.add(state.game.n)
 
 
 def _counts(found: list) -> set[int]:
