@@ -35,12 +35,6 @@ class Known:
     def copy(self) -> Known:
         return Known(dict(self.types), dict(self.at))
 
-    def entered(self, t: int, place: int | None) -> None:
-        """A card of type t the seat saw go in; `place` from the bottom when it is known."""
-        self.types[t] = self.types.get(t, 0) + 1
-        if place is not None:
-            self.at[place] = t
-
     def left(self, t: int | None, place: int | None, ordered: bool) -> bool:
         """A card left the zone: of type t if the seat saw it (None if not), from `place`
         (from the bottom) when it was drawn from the top of an ordered zone. False when
@@ -111,7 +105,7 @@ def view(k: Known, size: int, names) -> list[dict]:
 def key(known: dict) -> tuple:
     """A canonical, hashable form of a table's knowledge: slot -> seat -> Known."""
     return tuple(
-        (slot, seat, tuple(sorted(k.types.items())), tuple(sorted(k.at.items())))
+        (slot, seat, tuple(sorted(k.types.items())), tuple(sorted(k.at.items())) if k.at else ())
         for slot in sorted(known)
         for seat, k in sorted(known[slot].items())
     )

@@ -157,11 +157,14 @@ class Table:
         if told:
             on = known.setdefault(dst, {})
             at = len(self._zones[dst]) - 1 if game.slots[dst].zone.ordered else None
-            for q in told:
+            for q in told:  # one more of t, at its place if known (a refill tells every seat)
                 k = on.get(q)
                 if k is None:
                     k = on[q] = knowledge.Known()
-                k.entered(t, at)
+                types = k.types
+                types[t] = types.get(t, 0) + 1
+                if at is not None:
+                    k.at[at] = t
 
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;
