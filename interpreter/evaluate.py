@@ -18,6 +18,7 @@ from .runtime import HELPERS
 # Generated source nests at most this deep (a long chain of `+` nests one level a term);
 # deeper parts become functions of their own: Python refuses 200 nested parentheses.
 MAX_DEPTH = 50
+NAMED_INNER = 2  # aggregates inside one that _by_name tries (each may compile twice)
 
 # locals that read the table, not the bindings
 _TABLE = {
@@ -255,7 +256,7 @@ class Compiler:
                 by_type = self._by_type(e)
                 if by_type is not None:
                     return by_type
-            if not cards:
+            if not cards and _aggregates_in(e) <= NAMED_INNER:
                 named = self._by_name(e, items)
                 if named is not None:
                     return named
@@ -269,7 +270,9 @@ class Compiler:
         """An aggregate over players (or numbers, kinds, sets of cards) as a comprehension
         whose item is a Python name, rather than the bindings rebound for each item (a
         dict, and a generator to rebind it): None when its body or filter read the
-        variable through the bindings (code compiled apart, which would not see the name)."""
+        variable through the bindings (code compiled apart, which would not see the name).
+        Then it is compiled again: so only for an aggregate with few inside it, or each
+        level of a deep nest would compile those inside it twice over."""
         name = f"_v{self.depth}"
         listings, reads = len(self.listings), set(self.reads)
         self.reads, self.named = set(), {**self.named, e.var: name}
@@ -516,3 +519,9 @@ class Compiler:
             return sum(min(limit, sum(map(row.__getitem__, types))) for _, types, limit in order)
 
         return goal_score
+
+
+def _aggregates_in(e) -> int:
+    """How many aggregates an aggregate's body and filter hold."""
+    inner = (e.body,) if e.where is None else (e.body, e.where)
+    return sum(isinstance(n, ir.Aggregate) for n in ir.walk(inner))
