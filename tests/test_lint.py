@@ -360,6 +360,7 @@ def test_only_an_exhaustive_exploration_withdraws_a_trigger_cycle(tmp_path):
     ]
 
 
+@pytest.mark.slow  # it burns both cores of the machine: the everyday suite's other worker waits
 def test_exploration_gives_the_same_answer_on_a_busy_machine():
     """Bounded by states and depth only, never by time: the same findings and state
     counts with a process burning a core beside it (issue 10)."""
