@@ -19,6 +19,7 @@ from .runtime import HELPERS
 # deeper parts become functions of their own: Python refuses 200 nested parentheses.
 MAX_DEPTH = 50
 NAMED_INNER = 2  # aggregates inside one that _by_name tries (each may compile twice)
+INLINE_NODES = 40  # the nodes of a named condition's body written in where it is called
 
 # locals that read the table, not the bindings
 _TABLE = {
@@ -233,10 +234,66 @@ class Compiler:
                 self.tests[cond.name] = self.expr(cond.when)
 
     def _src_ConditionCall(self, e):
-        """A call of a named condition: its function, with its parameters as the only
-        bindings (conditions cannot recurse: RS210)."""
-        params = self.defs.spec.condition(e.name).params
-        return f"{self.constant(self.tests[e.name])}(g, {self.bindings_source(params, e.args)})"
+        """A call of a named condition: written in (_inline), else its function, with its
+        parameters as the only bindings (conditions cannot recurse: RS210)."""
+        cond = self.defs.spec.condition(e.name)
+        written = self._inline(cond, e.args)
+        if written is not None:
+            return written
+        return (
+            f"{self.constant(self.tests[e.name])}(g, {self.bindings_source(cond.params, e.args)})"
+        )
+
+    def _inline(self, cond, args) -> str | None:
+        """A named condition's body written in, each parameter read as its argument, so
+        that what the caller knows of an argument (a constant, a card's type) is known in
+        the body, and nothing is copied or called. Only for a small body that calls no
+        other condition and cannot fail as a game runs (a failure is placed at the line
+        of the code it failed in: the body's own), with arguments cheap to read more
+        than once (names, constants, zones) whose locals no aggregate of the body
+        rebinds; else None."""
+        nodes = list(ir.walk(cond.when))
+        if len(nodes) > INLINE_NODES or not all(isinstance(a, _PLAIN_ARGS) for a in args):
+            return None
+        if any(map(self._may_fail, nodes)):
+            return None
+        rebound = {n.var for n in nodes if isinstance(n, ir.Aggregate)}
+        if any(isinstance(n, ir.ConditionCall) for n in nodes) or any(
+            isinstance(n, ir.Local) and n.name in rebound for a in args for n in ir.walk(a)
+        ):
+            return None
+        aliases, types, alias_reads = {}, {}, {}
+        saved = self.bound, self.named, self.card_type, self.reads
+        for (param, want), a in zip(cond.params, args):
+            self.reads = set()
+            if want == "cards":
+                aliases[param] = f"({self.cards_source(a)})"
+            elif want == "players":
+                aliases[param] = f"({self.players_source(a)})"
+            else:
+                aliases[param] = f"({self.source(a)})"
+            alias_reads[param] = self.reads
+            t = self._typed_card(a)
+            if t is not None:
+                types[param] = t
+        self.bound, self.named, self.card_type, self.reads = {}, aliases, types, saved[3]
+        try:
+            body = self.source(cond.when)
+        finally:
+            self.bound, self.named, self.card_type = saved[:3]
+        for param, alias in aliases.items():  # the caller reads what the body read of it
+            if alias in body:
+                self.reads |= alias_reads[param]
+        return f"({body})"
+
+    def _may_fail(self, e) -> bool:
+        """Can this node (not those inside it) raise as a game runs: a division, a
+        product past the limits, a range too long, a zone of a family out of range?"""
+        if isinstance(e, ir.Binary):
+            return e.op in ("//", "%", "*")
+        if isinstance(e, ir.Call):
+            return e.func in ("range", "combinations")
+        return isinstance(e, ir.ZoneRef) and self.defs.spec.zone(e.name).count is not None
 
     def _src_IfExpr(self, e):
         arm = {"cards": self.cards_source, "players": self.players_source}.get(e.type, self.source)
@@ -525,3 +582,7 @@ def _aggregates_in(e) -> int:
     """How many aggregates an aggregate's body and filter hold."""
     inner = (e.body,) if e.where is None else (e.body, e.where)
     return sum(isinstance(n, ir.Aggregate) for n in ir.walk(inner))
+
+
+# arguments of a named condition written in: read once per use of their parameter
+_PLAIN_ARGS = (ir.Local, ir.Const, ir.Param, ir.ZoneRef, ir.Kind)

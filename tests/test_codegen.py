@@ -67,6 +67,19 @@ def test_a_failure_in_a_condition_names_the_condition(monkeypatch):
     assert info.value.rule == "halve"
 
 
+def test_a_failure_in_a_named_condition_is_placed_in_its_body(monkeypatch):
+    """A named condition may be written into the code that calls it, but not one that
+    can fail: the failure names the condition and its line, not the call."""
+    text = TEXT + (
+        "\nconditions:\n  many:\n    params: {n: int}\n    when: steals // n > 3\n"
+        "\ntriggers:\n  halve:\n    when: many(2)\n    effect: steals = 0\n"
+    )
+    with pytest.raises(RuleError) as info:
+        settled(failing(text, monkeypatch).new_initial_state(seed=1))
+    assert (info.value.span.line, info.value.span.col) == place(text, "steals // n > 3")
+    assert info.value.rule == "many"
+
+
 def test_a_failure_in_a_counter_s_initial_value_is_placed_too(monkeypatch):
     text = TEXT.replace("  steals: {initial: 0}", "  steals: {initial: 4 // 2}", 1)
     with pytest.raises(RuleError) as info:
