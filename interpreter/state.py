@@ -305,17 +305,7 @@ class State(Table):
         (apply_action, sample_chance), without the way back to a caller in between: the
         hot path of a simulation with agents that need no view of the game."""
         try:
-            while not self._over:
-                point = self._pending
-                if point.player == CHANCE:
-                    self._draws += 1
-                    option = self._chance(point, self._rng)
-                elif len(point.options) == 1:
-                    option = point.options[0]
-                else:
-                    option = choose(point.player, point.options)
-                self._take(point, option)
-                self._advance()
+            self._advance(choose)
         except Exception as exc:
             raise_at_spec(exc)
 
@@ -775,13 +765,21 @@ class State(Table):
         except Exception as exc:
             raise_at_spec(exc)
 
-    def _advance(self) -> None:
+    def _advance(self, choose=None) -> None:
         """Run ops until a decision is pending or the game is over. Once an effect has
         resolved (the stack is empty), the automatic rules are checked if anything
-        changed; when none fires, the turn's next step runs, or the turn ends."""
+        changed; when none fires, the turn's next step runs, or the turn ends. With
+        `choose` (play_out), a decision is made where it is met: chance from the game's
+        RNG, one option taken, any other by choose."""
         stack, steps, flow, check = self._stack, self.game.steps, self.game.flow, self.game.check
         n_steps = len(steps)
-        while self._pending is None and not self._over:
+        while not self._over:
+            point = self._pending
+            if point is not None:
+                if choose is None:
+                    return
+                self._take(point, self._decided(point, choose))
+                continue
             if stack:
                 frame = stack[-1]
                 code, pc = frame.code, frame.pc
@@ -811,6 +809,15 @@ class State(Table):
                     self.enter(step.effect, {})
             else:
                 flow.end_turn(self)
+
+    def _decided(self, point: ChoicePoint, choose) -> Option:
+        """The option play_out takes at a point: chance from the game's own RNG (C-2),
+        the one option, or choose's pick of several."""
+        if point.player == CHANCE:
+            self._draws += 1
+            return self._chance(point, self._rng)
+        options = point.options
+        return options[0] if len(options) == 1 else choose(point.player, options)
 
     def _fire_first(self, holds: int) -> None:
         """Fire the first automatic rule that holds (a bit of `holds` for each key
