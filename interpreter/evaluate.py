@@ -331,8 +331,8 @@ class Compiler:
         Then it is compiled again: so only for an aggregate with few inside it, or each
         level of a deep nest would compile those inside it twice over."""
         name = f"_v{self.depth}"
-        listings, reads = len(self.listings), set(self.reads)
-        self.reads, self.named = set(), {**self.named, e.var: name}
+        listings, reads, named = len(self.listings), set(self.reads), self.named
+        self.reads, self.named = set(), {**named, e.var: name}
         try:
             source = self._aggregate(e, f"for {name} in {items}", name, False)
             if e.var in self.reads or len(self.listings) != listings:
@@ -341,6 +341,7 @@ class Compiler:
         finally:
             del self.listings[listings:]
             self.reads |= reads
+            self.named = named
 
     def _by_type(self, e) -> str | None:
         """An aggregate over cards whose body and filter read only each card's type (its

@@ -119,6 +119,8 @@ HAND = ["red_low", "red_high", "blue_mid"]
         ("count(q != me for q in filter(size(hand(q)) > 0 for q in players))", HAND, [], 0),
         ("size(union(hand(q) for q in players if q != me))", HAND, [], 0),
         ("size(union(hand(q) for q in players))", HAND, ["red_low"], 3),
+        # one whose body needs code compiled apart that reads q: the bindings' way
+        ("sum(count(hand(q), kind_of(hand(q))) for q in players)", HAND, [], 1),
         ("count(count(c.rank >= 5 for c in hand(q)) > 0 for q in players)", HAND, [], 1),
         (
             "max(sum(c.rank for c in hand(me) if c.rank > t.rank) for t in trick)",
