@@ -67,10 +67,12 @@ def tallies(state, player: int) -> tuple:
     (the current seat, who is active, the direction, the turn, `seen`, the counters,
     whether the game is over), where `seen` holds, slot after slot in `game.slots`
     order, the slot's size and then how many cards of each type (spec order) `player`
-    sees there: all of a zone it can see, the cards it knows lie in one it cannot."""
+    sees there: all of a zone it can see, the cards it knows lie in one it cannot.
+    `seen` is a bytearray where every number fits a byte (Game.count_row), else a list."""
     game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
-    unknown = (0,) * len(game.type_names)
-    seen: list[int] = []
+    make = game.count_row
+    unknown = bytes(len(game.type_names))
+    seen = make()
     for i, visible in enumerate(game.sees[player]):
         seen.append(len(zones[i]))
         if visible:
@@ -80,7 +82,7 @@ def tallies(state, player: int) -> tuple:
         if k is None:
             seen += unknown
         else:  # as knowledge.view lists them: each type as often as known
-            row = list(unknown)
+            row = make(unknown)
             for t, n in k.types.items():
                 row[t] = n
             seen += row

@@ -330,7 +330,7 @@ class State(Table):
         else:
             s._rng = rng
         s._zones = [list(z) for z in self._zones]
-        s._tcount = [list(row) for row in self._tcount]
+        s._tcount = [row[:] for row in self._tcount]  # lists, or bytearrays (Game.count_row)
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = list(self._quiet)
         s._known = {slot: {q: k.copy() for q, k in d.items()} for slot, d in self._known.items()}

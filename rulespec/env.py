@@ -75,8 +75,7 @@ class SeatSpaces:
         for action in legal:
             mask[action] = 1
         return {
-            # whole numbers: to int64 and then float32 is faster than to float32 at once
-            "observation": np.array(self.encoder.encode_state(self.state, seat)).astype(np.float32),
+            "observation": self.encoder.encode_array(self.state, seat),
             "action_mask": np.frombuffer(mask, np.int8),
         }
 
@@ -89,8 +88,11 @@ class SeatSpaces:
 
     def _numbered(self, options) -> dict:
         """Action number -> option, for options offered now."""
-        number = self.actions.action_of
-        return {number(o.label): o for o in options}
+        index = self.actions.index
+        try:
+            return {index[o.label]: o for o in options}
+        except KeyError:  # an option outside the space: the ValueError that names it
+            return {self.actions.action_of(o.label): o for o in options}
 
     def _refused(self, action, legal) -> int:
         """`action` as a legal number, or the ValueError that says why it is not."""
@@ -146,7 +148,8 @@ class RulespecEnv(SeatSpaces, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_action(legal[action])
         self._settle()
-        self._accumulate_rewards()
+        if self.rewards is not self._zeros:  # the end: before it, nothing to add
+            self._accumulate_rewards()
 
     def _settle(self) -> None:
         """Play chance until a seat is to act or the game ends; then say who acts,
@@ -181,7 +184,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def _info(self, agent) -> _Info:
         info = self._info_of.get(agent)
         if info is None:
-            info = self._info_of[agent] = _Info(self._view, self.seat[agent])
+            info = self._info_of[agent] = _info(self._view, self.seat[agent])
         return info
 
     def last(self, observe: bool = True):
@@ -283,7 +286,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
 
     def _new_infos(self) -> dict:
         """Each agent's info in this state: its observation, worked out when read."""
-        return {a: _Info(self._view, self.seat[a]) for a in self.agents}
+        return {a: _info(self._view, self.seat[a]) for a in self.agents}
 
     def _deciding_now(self) -> dict:
         """Each seat deciding now, in the order asked -> its options by number. The options of
@@ -314,17 +317,14 @@ def _asks_next(state, group: tuple[int, ...]) -> bool:
 class _Info(dict):
     """An agent's info, {"observation": its structured observation}, the observation
     worked out when first read (through [], get, items or values): most steps read
-    only the acting seat's, many none."""
+    only the acting seat's, many none. Made by `_info`."""
 
-    def __init__(self, view=None, seat: int | None = None):
-        super().__init__(observation=None)
-        self._later = None if view is None else (view, seat)
+    __slots__ = ("_seat", "_view")
 
     def _fill(self) -> None:
-        if self._later is not None:
-            view, seat = self._later
-            self._later = None
-            super().__setitem__("observation", view(seat))
+        if self._view is not None:
+            view, self._view = self._view, None
+            super().__setitem__("observation", view(self._seat))
 
     def __getitem__(self, key):
         self._fill()
@@ -345,3 +345,10 @@ class _Info(dict):
     def __repr__(self) -> str:
         self._fill()
         return super().__repr__()
+
+
+def _info(view, seat: int) -> _Info:
+    """Seat's info, its observation to be worked out by `view(seat)` when first read."""
+    info = _Info(observation=None)  # dict's own __init__: a step makes one or more
+    info._view, info._seat = view, seat
+    return info

@@ -451,3 +451,32 @@ def test_parallel_env_refuses_a_missing_or_illegal_action_and_plays_nothing():
     with pytest.raises(ValueError, match=r"^action \d+ \(card_\d+\) is not legal now"):
         env.step({"P1": legal["P1"][0], "P2": legal["P2"][0], "P3": legal["P1"][0]})
     assert env.state.observation(None) == before and env.state.length == length
+
+
+@pytest.mark.parametrize("rows", ["bytes", "lists"])
+def test_observation_array_is_the_vector(rows):
+    """`encode_array`, the environments' observation, is `encode_state` as float32 in
+    every state: read from bytes where counts fit one (a game of fewer than 256 cards),
+    with the numbers that may not (the turn, past 255 in a long game; a direction of -1;
+    counters) set after; from the list otherwise."""
+    np = pytest.importorskip("numpy")
+    from rulespec.interpreter import Game
+    from rulespec.table.encoding import ObservationEncoder
+
+    game = Game(load_spec(GAMES / "pirates_wild.yaml"), 3)
+    if rows == "lists":  # as a game of 256 cards or more keeps its counts
+        game.count_row = list
+    encoder, pick = ObservationEncoder(game), random.Random(2)
+    state, wide = game.new_initial_state(1, log=False), set()
+    while not state.is_terminal() and state.turn < 300:
+        for seat in range(game.n):
+            vector = encoder.encode_state(state, seat)
+            array = encoder.encode_array(state, seat)
+            assert array.dtype == np.float32 and array.tolist() == vector, seat
+            wide.update(i for i, x in enumerate(vector) if not 0 <= x < 256)
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(pick.choice(state.legal_labels()))
+    assert type(state.tallies(0)[4]) is (bytearray if rows == "bytes" else list)
+    assert 3 * game.n + 1 in wide  # the turn passed 255, and was compared

@@ -16,6 +16,11 @@ from rulespec.interpreter.choices import NO_REACTION, PASS, groups, seat_name
 from rulespec.interpreter.effects import MAX_NUMBERS
 from rulespec.lang import ir
 
+try:  # for encode_array: the `rl` and `openspiel` extras bring numpy
+    import numpy as np
+except ImportError:  # pragma: no cover - the encodings themselves need no numpy
+    np = None
+
 
 class ActionSpace:
     """Every label a player's decision may offer in a game of `game`, numbered."""
@@ -154,6 +159,10 @@ class ObservationEncoder:
         self.size = (
             3 * self.n + 2 + len(self.slots) * (1 + len(self.types)) + len(self.counters) + 1
         )
+        # the numbers that may be negative or large, by position: direction, turn, counters
+        self._wide_at = (3 * self.n, 3 * self.n + 1)
+        self._counters_at = self.size - 1 - len(self.counters)
+        self._no_counters = bytes(len(self.counters))
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
@@ -185,7 +194,9 @@ class ObservationEncoder:
         """`encode(state.observation(seat))`, from the observation's numbers
         (`State.tallies`) without the names the dict spells out: a step's hot path.
         Its numbers are whole (ints, 1 for true): numpy makes an array of them faster."""
-        current, active, direction, turn, seen, counters, over = state.tallies(seat)
+        return self._vector(seat, *state.tallies(seat))
+
+    def _vector(self, seat, current, active, direction, turn, seen, counters, over) -> list[int]:
         n = self.n
         vec = [0] * (3 * n)
         vec[seat] = vec[n + current] = 1
@@ -195,6 +206,34 @@ class ObservationEncoder:
         vec += counters
         vec.append(over)
         return vec
+
+    def encode_array(self, state, seat: int):
+        """`encode_state` as a float32 numpy array (numpy comes with the `rl` and
+        `openspiel` extras). Where the tallies' counts are bytes (a game of fewer than
+        256 cards, Game.count_row), numpy reads the vector at once from bytes, and the
+        few numbers that may not fit one (direction, turn, counters) are set after."""
+        tallies = state.tallies(seat)
+        if type(tallies[4]) is not bytearray:  # a game of 256 cards or more
+            return np.array(self._vector(seat, *tallies), np.float32)
+        current, active, direction, turn, seen, counters, over = tallies
+        n = self.n
+        vec = bytearray(3 * n + 2)
+        vec[seat] = vec[n + current] = 1
+        vec[2 * n : 3 * n] = active
+        vec += seen
+        vec += self._no_counters
+        vec.append(over)
+        out = np.frombuffer(vec, np.uint8).astype(np.float32)
+        at, turn_at = self._wide_at
+        out[at] = direction
+        if turn:
+            out[turn_at] = turn
+        at = self._counters_at
+        for value in counters:
+            if value:
+                out[at] = value
+            at += 1
+        return out
 
     def _zone(self, seen) -> list[float]:
         counts = [0.0] * len(self.types)
