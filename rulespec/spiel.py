@@ -31,6 +31,7 @@ from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 SHUFFLE_SEEDS = 64
+MAX_NUMBERINGS = 8192  # sets of options whose numbering a game keeps
 MAX_GAME_LENGTH = (
     1_000_000  # decisions, a bound OpenSpiel asks for: the turn limit ends games first
 )
@@ -96,6 +97,43 @@ class SpecGame(pyspiel.Game):
         # shuffle k is drawn from random.Random(k): its state made once, set when drawn
         self.shuffles = [random.Random(k).getstate() for k in range(SHUFFLE_SEEDS)]
         self.rng = random.Random(0)
+        first = len(chance_labels)
+        shuffle = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
+        # (legal numbers, number -> option, chance outcomes) at a shuffle, at the end
+        self.shuffle = sorted(shuffle), shuffle, [(a, 1.0 / SHUFFLE_SEEDS) for a in shuffle]
+        self.over: tuple = ([], {}, [])
+        # the same for each set of options (or chance outcomes) met so far: a game offers
+        # the same few sets again and again (options are shared and known by identity)
+        self.numbering: dict[tuple, tuple] = {}
+
+    def numbered(self, options: tuple) -> tuple:
+        """(legal numbers, number -> option, []) for a player's options, worked out once."""
+        known = self.numbering.get(options)
+        if known is None:
+            index = self.actions.index
+            try:
+                numbers = [index[o.label] for o in options]
+            except KeyError:  # an option outside the space: ValueError naming it
+                numbers = [self.actions.action_of(o.label) for o in options]
+            numbered = dict(zip(numbers, options))
+            known = self._keep(options, (sorted(numbered), numbered, []))
+        return known
+
+    def chance_numbered(self, outcomes: tuple) -> tuple:
+        """(legal numbers, number -> outcome, [(number, probability)]) for the chance
+        outcomes [(outcome, probability)], worked out once."""
+        known = self.numbering.get(outcomes)
+        if known is None:
+            index = self.chance_index
+            listed = sorted((index[o.label], p) for o, p in outcomes)
+            numbered = {index[o.label]: o for o, _ in outcomes}
+            known = self._keep(outcomes, (sorted(numbered), numbered, listed))
+        return known
+
+    def _keep(self, key: tuple, numbering: tuple) -> tuple:
+        if len(self.numbering) < MAX_NUMBERINGS:  # past it, the sets met first are kept
+            self.numbering[key] = numbering
+        return numbering
 
     def play(self, state, action: int, option=None) -> None:
         """Apply action number `action` to the rulespec state `state`; `option`, when
@@ -119,6 +157,7 @@ class SpecGame(pyspiel.Game):
 
 
 _PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
+_apply_in_cpp = pyspiel.State.apply_action  # C++ keeps the history, then calls _apply_action
 
 
 class _Held:
@@ -133,6 +172,7 @@ class _Held:
         self.game, self.state = game, state
         self.logged = False  # whether `state` keeps its event log
         self.at = -1  # the state's length when `legal` and `options` were worked out
+        # shared with the game's numbering (SpecGame.numbered) and never written:
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
         self.outcomes: list = []  # at a chance point, (action number, probability)
@@ -155,24 +195,16 @@ class _Held:
         checks each action against them, several times a step."""
         g, state = self.game, self.state
         self.at = state.length
-        if state.is_terminal():
-            self.options, self.outcomes = {}, []
+        player = state.current_player()
+        if player >= 0:
+            numbering = g.numbered(tuple(state.legal_actions()))
+        elif player == TERMINAL:
+            numbering = g.over
         elif state.chance_is_sampled():
-            first = len(g.chance_labels)
-            self.options = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
-            self.outcomes = [(a, 1.0 / SHUFFLE_SEEDS) for a in self.options]
-        elif state.is_chance_node():
-            index, outcomes = g.chance_index, state.chance_outcomes()
-            self.outcomes = sorted((index[o.label], p) for o, p in outcomes)
-            self.options = {index[o.label]: o for o, _ in outcomes}
+            numbering = g.shuffle
         else:
-            options, index = state.legal_actions(), g.actions.index
-            try:
-                numbers = [index[o.label] for o in options]
-            except KeyError:  # an option outside the space: ValueError naming it
-                numbers = [g.actions.action_of(o.label) for o in options]
-            self.options = dict(zip(numbers, options))
-        self.legal = sorted(self.options)
+            numbering = g.chance_numbered(tuple(state.chance_outcomes()))
+        self.legal, self.options, self.outcomes = numbering
 
 
 class SpecState(pyspiel.State):
@@ -214,7 +246,10 @@ class SpecState(pyspiel.State):
     # training loop) gets them here without the round trip through C++
     def legal_actions(self, player=None):
         if player is None or player == self.current_player() or self.is_chance_node():
-            return list(self._worked_out().legal)
+            held = self._held
+            if held.at != held.state.length:
+                held.refresh()
+            return list(held.legal)
         return []
 
     def is_chance_node(self):
@@ -227,8 +262,12 @@ class SpecState(pyspiel.State):
         # checked before pybind11 makes an int of it (True is 1) or refuses it with the
         # whole state in its message; OpenSpiel's own calls go to _apply_action
         held = self._held
-        held.checked = self._legal_number(action)
-        super().apply_action(held.checked)
+        if held.at != held.state.length:
+            held.refresh()
+        if type(action) is not int or action not in held.options:
+            action = self._legal_number(action)
+        held.checked = action
+        _apply_in_cpp(self, action)
 
     def _legal_number(self, action) -> int:
         """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
@@ -249,7 +288,11 @@ class SpecState(pyspiel.State):
         if held.checked != action:  # not through apply_action: OpenSpiel's own call
             self._legal_number(action)
         held.checked = None
-        held.game.play(held.state, action, held.options[action])
+        option = held.options[action]
+        if option is None:  # a shuffle's
+            held.game.play(held.state, action)
+        else:
+            held.state.apply_action(option)
 
     def _action_to_string(self, player, action):
         g = self._held.game

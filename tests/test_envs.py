@@ -480,3 +480,38 @@ def test_observation_array_is_the_vector(rows):
             state.apply_action(pick.choice(state.legal_labels()))
     assert type(state.tallies(0)[4]) is (bytearray if rows == "bytes" else list)
     assert 3 * game.n + 1 in wide  # the turn passed 255, and was compared
+
+
+@pytest.mark.parametrize("path", sorted(GAMES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_openspiel_numbers_each_set_of_options_once(path, monkeypatch):
+    """A game keeps the numbering of each set of options (or chance outcomes) it met,
+    up to MAX_NUMBERINGS: a state's legal numbers are those of its options' labels
+    whether the numbering was kept or not, and what a caller does to the lists it is
+    given changes no other state's."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import rulespec.spiel as spiel
+
+    monkeypatch.setattr(spiel, "MAX_NUMBERINGS", 6)
+    game = pyspiel.load_game(spiel.register(path, f"numbering_{path.stem}"))
+    pick, kept = random.Random(3), 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history()) < 300:
+            player = state.current_player()
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                legal = [a for a, _ in outcomes]
+                assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+                outcomes.append((-1, 1.0))  # the caller's list, not the game's
+            else:
+                legal = state.legal_actions()
+                labels = [state.action_to_string(player, a) for a in legal]
+                assert labels == sorted(state.table.legal_labels())
+            assert legal == sorted(legal) and state.legal_actions() == legal
+            action = pick.choice(legal)
+            legal.append(-1)
+            state.apply_action(action)
+            kept = max(kept, len(game.numbering))
+    assert 0 < kept <= 6
+    if path.stem != "pirates_wild":  # its random games run to the turn limit: 2000 turns
+        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
