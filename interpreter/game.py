@@ -69,6 +69,16 @@ class Game:
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
         # seat -> for each slot, whether the seat sees its cards
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]
+        # seat -> (the slots it sees, those it does not), each with where its counts
+        # begin in a row of tallies (a size, then a count a type, slot after slot)
+        stride = 1 + len(self.type_names)
+        self.seen_slots = [
+            tuple(
+                tuple((i, stride * i + 1) for i, v in enumerate(row) if v is sees)
+                for sees in (True, False)
+            )
+            for row in self.sees
+        ]
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)

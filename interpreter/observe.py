@@ -97,6 +97,34 @@ def tallies(state, player: int) -> tuple:
     )
 
 
+def tallies_into(state, player: int, out: bytearray, at: int) -> tuple | None:
+    """tallies() with `seen` written into `out` from `at` (zeros there) and not returned,
+    where the counts are bytes (Game.count_row): sizes in one slice, a seen zone's
+    counts copied whole, a hidden zone's left 0 unless the seat knows cards in it.
+    None, writing nothing, where they are not."""
+    game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
+    if game.count_row is not bytearray:
+        return None
+    stride, n = 1 + len(game.type_names), len(game.slots)
+    out[at : at + stride * n : stride] = bytes(map(len, zones[:n]))
+    seen, hidden = game.seen_slots[player]  # (slot, where its counts begin)
+    for i, start in seen:
+        out[at + start : at + start + stride - 1] = tcount[i]
+    for i, start in hidden:
+        k = known[i].get(player) if i in known else None
+        if k is not None:  # as knowledge.view lists them: each type as often as known
+            for t, count in k.types.items():
+                out[at + start + t] = count
+    return (
+        state._current,
+        state._active,
+        state._direction,
+        state._turn,
+        state._counters,
+        state._over,
+    )
+
+
 def visible_event(event: dict, player: int | None) -> dict:
     """The event as `player` may see it (without engine-internal fields)."""
     vis = event.get("_vis")

@@ -46,7 +46,7 @@ from .choices import (
 )
 from .codegen import raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
-from .observe import log_for, observation, tallies
+from .observe import log_for, observation, tallies, tallies_into
 from .rng import randbelow
 from .table import Table
 
@@ -461,6 +461,13 @@ class State(Table):
         """The numbers of `seat`'s observation, without names (observe.tallies): what a
         learning environment's observation vector encodes, built faster than the dict."""
         return tallies(self, self._seat(seat))
+
+    def tallies_into(self, seat: int, out: bytearray, at: int) -> tuple | None:
+        """`tallies(seat)` for a vector of bytes: `seen` written into `out` from `at`
+        (which must hold zeros there), the rest returned, (current seat, active flags,
+        direction, turn, counters, over), read-only; None, writing nothing, in a game
+        whose counts do not all fit a byte (256 cards or more)."""
+        return tallies_into(self, self._seat(seat), out, at)
 
     def _seat(self, seat, spectator: bool = False):
         """seat, if the game has it (or None, for a spectator where one is asked for);

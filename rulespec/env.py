@@ -57,6 +57,7 @@ class SeatSpaces:
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(len(self.actions)) for a in self.possible_agents}
         self.state = None
+        self._no_mask = bytes(len(self.actions))  # the mask of a seat not to act
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -68,15 +69,12 @@ class SeatSpaces:
         seed = random.randrange(2**32) if seed is None else seed  # None: a fresh game
         return self.game.new_initial_state(seed, log=False, turn_limit=self.turn_limit)
 
-    def _vector(self, seat: int, legal) -> dict:
-        """The seat's observation in this state: its vector, and a mask with a 1 for
-        each action number in `legal`."""
-        mask = bytearray(len(self.actions))
-        for action in legal:
-            mask[action] = 1
+    def _vector(self, seat: int, mask: bytes) -> dict:
+        """The seat's observation in this state: its vector, and `mask` (a byte an
+        action), the caller's own copy."""
         return {
             "observation": self.encoder.encode_array(self.state, seat),
-            "action_mask": np.frombuffer(mask, np.int8),
+            "action_mask": np.frombuffer(bytearray(mask), np.int8),
         }
 
     def _view(self, seat: int) -> dict:
@@ -86,13 +84,11 @@ class SeatSpaces:
             seen = self._views[seat] = self.state.observation(seat)
         return seen
 
-    def _numbered(self, options) -> dict:
-        """Action number -> option, for options offered now."""
-        index = self.actions.index
-        try:
-            return {index[o.label]: o for o in options}
-        except KeyError:  # an option outside the space: the ValueError that names it
-            return {self.actions.action_of(o.label): o for o in options}
+    def _numbered(self, options) -> tuple[dict, bytes]:
+        """(action number -> option, the mask of those numbers), for options offered
+        now: ActionSpace.numbered, shared, not to be written."""
+        _, numbered, mask = self.actions.numbered(tuple(options))
+        return numbered, mask
 
     def _refused(self, action, legal) -> int:
         """`action` as a legal number, or the ValueError that says why it is not."""
@@ -201,13 +197,15 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
         if self._options is None:
-            self._options = self._numbered(self.state.legal_actions())
+            self._options, self._mask = self._numbered(self.state.legal_actions())
         return self._options
 
     def observe(self, agent):
         seat, state = self.seat[agent], self.state
-        to_act = not state.is_terminal() and state.current_player() == seat
-        return self._vector(seat, self._legal() if to_act else ())
+        if not state.is_terminal() and state.current_player() == seat:
+            self._legal()
+            return self._vector(seat, self._mask)
+        return self._vector(seat, self._no_mask)
 
     def legal_labels(self) -> list[str]:
         """The labels of the acting seat's legal actions."""
@@ -248,7 +246,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
         the seats pick from one shared zone, a card a pick before took is refused when
         its seat's turn comes, with the picks before it played.)"""
         chosen = {}
-        for seat, legal in self._masks.items():
+        for seat, (legal, _) in self._masks.items():
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise ValueError(f"{agent} decides now: step needs its action")
@@ -258,7 +256,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
         state, group = self.state, tuple(self._masks)
         while _asks_next(state, group):
             seat = state.current_player()
-            legal = self._numbered(state.legal_actions())
+            legal = self._numbered(state.legal_actions())[0]
             action = chosen[seat]
             state.apply_action(legal[action if action in legal else self._refused(action, legal)])
             group = group[group.index(seat) + 1 :]
@@ -282,14 +280,18 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
             state.sample_chance()  # from the state's own RNG, seeded by reset
         self._views = {}  # seat -> its observation in this state
         self._masks = masks = self._deciding_now()
-        return {a: self._vector(self.seat[a], masks.get(self.seat[a], ())) for a in self.agents}
+        none = (None, self._no_mask)
+        return {
+            a: self._vector(self.seat[a], masks.get(self.seat[a], none)[1]) for a in self.agents
+        }
 
     def _new_infos(self) -> dict:
         """Each agent's info in this state: its observation, worked out when read."""
         return {a: _info(self._view, self.seat[a]) for a in self.agents}
 
     def _deciding_now(self) -> dict:
-        """Each seat deciding now, in the order asked -> its options by number. The options of
+        """Each seat deciding now, in the order asked -> (its options by number, their
+        mask), as _numbered gives them. The options of
         those asked after the first are read from a copy in which each before them took
         its first option: exactly theirs when each picks from cards of its own, as a
         simultaneous choice's picks do from a hand."""

@@ -28,10 +28,10 @@ import pyspiel
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec.lang import ir
+from rulespec.table import encoding
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 SHUFFLE_SEEDS = 64
-MAX_NUMBERINGS = 8192  # sets of options whose numbering a game keeps
 MAX_GAME_LENGTH = (
     1_000_000  # decisions, a bound OpenSpiel asks for: the turn limit ends games first
 )
@@ -102,38 +102,22 @@ class SpecGame(pyspiel.Game):
         # (legal numbers, number -> option, chance outcomes) at a shuffle, at the end
         self.shuffle = sorted(shuffle), shuffle, [(a, 1.0 / SHUFFLE_SEEDS) for a in shuffle]
         self.over: tuple = ([], {}, [])
-        # the same for each set of options (or chance outcomes) met so far: a game offers
-        # the same few sets again and again (options are shared and known by identity)
-        self.numbering: dict[tuple, tuple] = {}
-
-    def numbered(self, options: tuple) -> tuple:
-        """(legal numbers, number -> option, []) for a player's options, worked out once."""
-        known = self.numbering.get(options)
-        if known is None:
-            index = self.actions.index
-            try:
-                numbers = [index[o.label] for o in options]
-            except KeyError:  # an option outside the space: ValueError naming it
-                numbers = [self.actions.action_of(o.label) for o in options]
-            numbered = dict(zip(numbers, options))
-            known = self._keep(options, (sorted(numbered), numbered, []))
-        return known
+        # the same for each set of chance outcomes met so far, as ActionSpace.numbered
+        # keeps those of a player's options
+        self.chance_numberings: dict[tuple, tuple] = {}
 
     def chance_numbered(self, outcomes: tuple) -> tuple:
         """(legal numbers, number -> outcome, [(number, probability)]) for the chance
-        outcomes [(outcome, probability)], worked out once."""
-        known = self.numbering.get(outcomes)
+        outcomes [(outcome, probability)]: worked out once for each set, as
+        ActionSpace.numbered, and never to be written."""
+        known = self.chance_numberings.get(outcomes)
         if known is None:
             index = self.chance_index
-            listed = sorted((index[o.label], p) for o, p in outcomes)
             numbered = {index[o.label]: o for o, _ in outcomes}
-            known = self._keep(outcomes, (sorted(numbered), numbered, listed))
+            known = sorted(numbered), numbered, sorted((index[o.label], p) for o, p in outcomes)
+            if len(self.chance_numberings) < encoding.MAX_NUMBERINGS:
+                self.chance_numberings[outcomes] = known
         return known
-
-    def _keep(self, key: tuple, numbering: tuple) -> tuple:
-        if len(self.numbering) < MAX_NUMBERINGS:  # past it, the sets met first are kept
-            self.numbering[key] = numbering
-        return numbering
 
     def play(self, state, action: int, option=None) -> None:
         """Apply action number `action` to the rulespec state `state`; `option`, when
@@ -172,7 +156,7 @@ class _Held:
         self.game, self.state = game, state
         self.logged = False  # whether `state` keeps its event log
         self.at = -1  # the state's length when `legal` and `options` were worked out
-        # shared with the game's numbering (SpecGame.numbered) and never written:
+        # shared with the game's numberings (ActionSpace.numbered) and never written:
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
         self.outcomes: list = []  # at a chance point, (action number, probability)
@@ -197,8 +181,10 @@ class _Held:
         self.at = state.length
         player = state.current_player()
         if player >= 0:
-            numbering = g.numbered(tuple(state.legal_actions()))
-        elif player == TERMINAL:
+            self.legal, self.options, _ = g.actions.numbered(tuple(state.legal_actions()))
+            self.outcomes = []
+            return
+        if player == TERMINAL:
             numbering = g.over
         elif state.chance_is_sampled():
             numbering = g.shuffle

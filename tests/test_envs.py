@@ -278,7 +278,9 @@ def test_openspiel_refuses_what_is_not_a_legal_action_number(spiel_game):
 def test_observation_vector_from_tallies_is_the_observations(path):
     """The environments encode a seat's view from `State.tallies` (issue 29: building the
     observation dict was most of a step); it must be the vector of the dict, for every
-    seat, in every state of random games, hidden zones' known cards included."""
+    seat, in every state of random games, hidden zones' known cards included; and so
+    must the array the environments hand out (`encode_array`, from `State.tallies_into`)."""
+    pytest.importorskip("numpy")
     from rulespec.interpreter import Game
     from rulespec.table.encoding import ObservationEncoder
 
@@ -290,7 +292,9 @@ def test_observation_vector_from_tallies_is_the_observations(path):
         while not state.is_terminal():
             for seat in range(game.n):
                 seen = state.observation(seat)
-                assert encoder.encode_state(state, seat) == encoder.encode(seen), seat
+                vector = encoder.encode_state(state, seat)
+                assert vector == encoder.encode(seen), seat
+                assert encoder.encode_array(state, seat).tolist() == vector, seat
                 known += any("revealed" in z for z in seen["zones"].values() if type(z) is dict)
             if state.is_chance_node():
                 state.sample_chance()
@@ -490,8 +494,9 @@ def test_openspiel_numbers_each_set_of_options_once(path, monkeypatch):
     given changes no other state's."""
     pyspiel = pytest.importorskip("pyspiel")
     import rulespec.spiel as spiel
+    from rulespec.table import encoding
 
-    monkeypatch.setattr(spiel, "MAX_NUMBERINGS", 6)
+    monkeypatch.setattr(encoding, "MAX_NUMBERINGS", 6)
     game = pyspiel.load_game(spiel.register(path, f"numbering_{path.stem}"))
     pick, kept = random.Random(3), 0
     for _ in range(2):
@@ -511,7 +516,28 @@ def test_openspiel_numbers_each_set_of_options_once(path, monkeypatch):
             action = pick.choice(legal)
             legal.append(-1)
             state.apply_action(action)
-            kept = max(kept, len(game.numbering))
+            kept = max(kept, len(game.actions.numberings), len(game.chance_numberings))
     assert 0 < kept <= 6
     if path.stem != "pirates_wild":  # its random games run to the turn limit: 2000 turns
         pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_pettingzoo_mask_is_the_callers_own():
+    """The masks of a set of options are worked out once and shared (ActionSpace.numbered):
+    what the environment hands out is a copy, so writing it changes no later mask."""
+    env = _env(GAMES / "take_the_gold.yaml", 2)
+    env.reset(seed=4)
+    masks = {}
+    for _ in range(30):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        mask = obs["action_mask"]
+        key = tuple(env.legal_labels())
+        if key in masks:
+            assert mask.tolist() == masks[key]  # not the zeros written below
+        masks[key] = mask.tolist()
+        action = int(mask.nonzero()[0][0])
+        mask[:] = 0
+        env.step(action)
+    assert len(masks) < 30  # some set of options came again

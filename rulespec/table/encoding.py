@@ -22,12 +22,39 @@ except ImportError:  # pragma: no cover - the encodings themselves need no numpy
     np = None
 
 
+MAX_NUMBERINGS = 8192  # the sets of options whose numbering an ActionSpace keeps
+
+
 class ActionSpace:
     """Every label a player's decision may offer in a game of `game`, numbered."""
 
     def __init__(self, game):
         self.labels: tuple[str, ...] = tuple(sorted(set(_player_labels(game))))
         self.index = {label: i for i, label in enumerate(self.labels)}
+        # options offered together -> their numbering (`numbered`): a game offers the
+        # same few sets again and again, of options made once and known by identity
+        self.numberings: dict[tuple, tuple[list[int], dict, bytes]] = {}
+
+    def numbered(self, options: tuple) -> tuple[list[int], dict, bytes]:
+        """(the numbers of `options` sorted, number -> option, a mask of a byte an
+        action with 1 for each), for options offered together; worked out once for
+        each set, up to MAX_NUMBERINGS sets (those met first), and shared: never to be
+        written. An option outside the space is a ValueError naming it."""
+        known = self.numberings.get(options)
+        if known is None:
+            index = self.index
+            try:
+                numbers = [index[o.label] for o in options]
+            except KeyError:
+                numbers = [self.action_of(o.label) for o in options]
+            numbered = dict(zip(numbers, options))
+            mask = bytearray(len(self.labels))
+            for number in numbers:
+                mask[number] = 1
+            known = sorted(numbered), numbered, bytes(mask)
+            if len(self.numberings) < MAX_NUMBERINGS:
+                self.numberings[options] = known
+        return known
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -162,7 +189,6 @@ class ObservationEncoder:
         # the numbers that may be negative or large, by position: direction, turn, counters
         self._wide_at = (3 * self.n, 3 * self.n + 1)
         self._counters_at = self.size - 1 - len(self.counters)
-        self._no_counters = bytes(len(self.counters))
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
@@ -210,19 +236,17 @@ class ObservationEncoder:
     def encode_array(self, state, seat: int):
         """`encode_state` as a float32 numpy array (numpy comes with the `rl` and
         `openspiel` extras). Where the tallies' counts are bytes (a game of fewer than
-        256 cards, Game.count_row), numpy reads the vector at once from bytes, and the
-        few numbers that may not fit one (direction, turn, counters) are set after."""
-        tallies = state.tallies(seat)
-        if type(tallies[4]) is not bytearray:  # a game of 256 cards or more
-            return np.array(self._vector(seat, *tallies), np.float32)
-        current, active, direction, turn, seen, counters, over = tallies
+        256 cards, State.tallies_into), numpy reads the vector at once from bytes, and
+        the few numbers that may not fit one (direction, turn, counters) are set after."""
         n = self.n
-        vec = bytearray(3 * n + 2)
+        vec = bytearray(self.size)
+        told = state.tallies_into(seat, vec, 3 * n + 2)
+        if told is None:  # a game of 256 cards or more
+            return np.array(self.encode_state(state, seat), np.float32)
+        current, active, direction, turn, counters, over = told
         vec[seat] = vec[n + current] = 1
         vec[2 * n : 3 * n] = active
-        vec += seen
-        vec += self._no_counters
-        vec.append(over)
+        vec[-1] = over
         out = np.frombuffer(vec, np.uint8).astype(np.float32)
         at, turn_at = self._wide_at
         out[at] = direction
