@@ -57,7 +57,7 @@ class SeatSpaces:
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(len(self.actions)) for a in self.possible_agents}
         self.state = None
-        self._no_mask = bytes(len(self.actions))  # the mask of a seat not to act
+        self._no_mask = np.zeros(len(self.actions), np.int8)  # a seat's not to act
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -69,12 +69,12 @@ class SeatSpaces:
         seed = random.randrange(2**32) if seed is None else seed  # None: a fresh game
         return self.game.new_initial_state(seed, log=False, turn_limit=self.turn_limit)
 
-    def _vector(self, seat: int, mask: bytes) -> dict:
-        """The seat's observation in this state: its vector, and `mask` (a byte an
-        action), the caller's own copy."""
+    def _vector(self, seat: int, mask) -> dict:
+        """The seat's observation in this state: its vector, and a copy of `mask`
+        (shared, ActionSpace.numbered) for the caller to keep."""
         return {
             "observation": self.encoder.encode_array(self.state, seat),
-            "action_mask": np.frombuffer(bytearray(mask), np.int8),
+            "action_mask": mask.copy(),
         }
 
     def _view(self, seat: int) -> dict:
@@ -84,7 +84,7 @@ class SeatSpaces:
             seen = self._views[seat] = self.state.observation(seat)
         return seen
 
-    def _numbered(self, options) -> tuple[dict, bytes]:
+    def _numbered(self, options) -> tuple:
         """(action number -> option, the mask of those numbers), for options offered
         now: ActionSpace.numbered, shared, not to be written."""
         _, numbered, mask = self.actions.numbered(tuple(options))

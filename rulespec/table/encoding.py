@@ -33,13 +33,13 @@ class ActionSpace:
         self.index = {label: i for i, label in enumerate(self.labels)}
         # options offered together -> their numbering (`numbered`): a game offers the
         # same few sets again and again, of options made once and known by identity
-        self.numberings: dict[tuple, tuple[list[int], dict, bytes]] = {}
+        self.numberings: dict[tuple, tuple] = {}
 
-    def numbered(self, options: tuple) -> tuple[list[int], dict, bytes]:
-        """(the numbers of `options` sorted, number -> option, a mask of a byte an
-        action with 1 for each), for options offered together; worked out once for
-        each set, up to MAX_NUMBERINGS sets (those met first), and shared: never to be
-        written. An option outside the space is a ValueError naming it."""
+    def numbered(self, options: tuple) -> tuple:
+        """(the numbers of `options` sorted, number -> option, their mask: a read-only
+        int8 numpy array with 1 for each), for options offered together; worked out
+        once for each set, up to MAX_NUMBERINGS sets (those met first), and shared:
+        never to be written. An option outside the space is a ValueError naming it."""
         known = self.numberings.get(options)
         if known is None:
             index = self.index
@@ -51,7 +51,7 @@ class ActionSpace:
             mask = bytearray(len(self.labels))
             for number in numbers:
                 mask[number] = 1
-            known = sorted(numbered), numbered, bytes(mask)
+            known = sorted(numbered), numbered, np.frombuffer(bytes(mask), np.int8)
             if len(self.numberings) < MAX_NUMBERINGS:
                 self.numberings[options] = known
         return known
