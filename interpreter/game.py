@@ -69,13 +69,13 @@ class Game:
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
         # seat -> for each slot, whether the seat sees its cards
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]
-        # seat -> (the slots it sees, those it does not), each with where its counts
-        # begin in a row of tallies (a size, then a count a type, slot after slot)
+        # seat -> ((slot, where its counts begin in a row of tallies: a size, then a
+        # count a type, slot after slot) for each slot it sees, {slot: where} for the rest)
         stride = 1 + len(self.type_names)
         self.seen_slots = [
-            tuple(
-                tuple((i, stride * i + 1) for i, v in enumerate(row) if v is sees)
-                for sees in (True, False)
+            (
+                tuple((i, stride * i + 1) for i, v in enumerate(row) if v),
+                {i: stride * i + 1 for i, v in enumerate(row) if not v},
             )
             for row in self.sees
         ]

@@ -107,14 +107,15 @@ def tallies_into(state, player: int, out: bytearray, at: int) -> tuple | None:
         return None
     stride, n = 1 + len(game.type_names), len(game.slots)
     out[at : at + stride * n : stride] = bytes(map(len, zones[:n]))
-    seen, hidden = game.seen_slots[player]  # (slot, where its counts begin)
+    seen, hidden = game.seen_slots[player]  # slot -> where its counts begin
     for i, start in seen:
         out[at + start : at + start + stride - 1] = tcount[i]
-    for i, start in hidden:
-        k = known[i].get(player) if i in known else None
-        if k is not None:  # as knowledge.view lists them: each type as often as known
+    for i, of in known.items():  # the few hidden zones some seat knows cards in
+        k = of.get(player)
+        if k is not None and i in hidden:  # as knowledge.view lists them
+            start = at + hidden[i]
             for t, count in k.types.items():
-                out[at + start + t] = count
+                out[start + t] = count
     return (
         state._current,
         state._active,

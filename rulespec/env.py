@@ -186,12 +186,13 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def last(self, observe: bool = True):
         """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
         agent = self.agent_selection
+        info = self._info_of.get(agent) if self._infos is None else self._infos[agent]
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
-            self._info(agent) if self._infos is None else self._infos[agent],
+            self._info(agent) if info is None else info,
         )
 
     def _legal(self) -> dict:
@@ -201,9 +202,10 @@ class RulespecEnv(SeatSpaces, AECEnv):
         return self._options
 
     def observe(self, agent):
-        seat, state = self.seat[agent], self.state
-        if not state.is_terminal() and state.current_player() == seat:
-            self._legal()
+        seat = self.seat[agent]
+        if self.state.current_player() == seat:  # never at the end: TERMINAL is no seat
+            if self._options is None:
+                self._legal()
             return self._vector(seat, self._mask)
         return self._vector(seat, self._no_mask)
 
