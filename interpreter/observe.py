@@ -118,10 +118,10 @@ def tallies_into(state, player: int, out: bytearray, at: int) -> tuple | None:
                 out[start + t] = count
     return (
         state._current,
-        state._active,
+        tuple(state._active),
         state._direction,
         state._turn,
-        state._counters,
+        tuple(state._counters),
         state._over,
     )
 

@@ -465,7 +465,7 @@ class State(Table):
     def tallies_into(self, seat: int, out: bytearray, at: int) -> tuple | None:
         """`tallies(seat)` for a vector of bytes: `seen` written into `out` from `at`
         (which must hold zeros there), the rest returned, (current seat, active flags,
-        direction, turn, counters, over), read-only; None, writing nothing, in a game
+        direction, turn, counters, over); None, writing nothing, in a game
         whose counts do not all fit a byte (256 cards or more)."""
         return tallies_into(self, self._seat(seat), out, at)
 

@@ -541,3 +541,33 @@ def test_pettingzoo_mask_is_the_callers_own():
         mask[:] = 0
         env.step(action)
     assert len(masks) < 30  # some set of options came again
+
+
+@pytest.mark.parametrize("rows", ["bytes", "lists"])
+def test_tallies_into_writes_what_tallies_returns(rows):
+    """`State.tallies_into` writes `tallies`' `seen` into a bytearray from an offset, and
+    nothing elsewhere, returning the rest as tuples of its own; in a game whose counts
+    are lists (256 cards or more) it writes nothing and returns None."""
+    from rulespec.interpreter import Game
+
+    game = Game(load_spec(GAMES / "take_the_gold.yaml"), 3)
+    if rows == "lists":
+        game.count_row = list
+    state, pick = game.new_initial_state(5, log=False), random.Random(5)
+    for _ in range(60):
+        for seat in range(game.n):
+            current, active, direction, turn, seen, counters, over = state.tallies(seat)
+            out = bytearray(len(seen) + 5)
+            rest = state.tallies_into(seat, out, 3)
+            if rows == "lists":
+                assert rest is None and out == bytes(len(out))
+                continue
+            assert rest == (current, active, direction, turn, counters, over)
+            assert type(rest[1]) is tuple and type(rest[4]) is tuple
+            assert out[3:-2] == seen and out[:3] == bytes(3) and out[-2:] == bytes(2)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(pick.choice(state.legal_labels()))
