@@ -97,6 +97,7 @@ class SpecGame(pyspiel.Game):
         # shuffle k is drawn from random.Random(k): its state made once, set when drawn
         self.shuffles = [random.Random(k).getstate() for k in range(SHUFFLE_SEEDS)]
         self.rng = random.Random(0)
+        self.idle = random.Random(0)  # the RNG of the states OpenSpiel plays: never drawn
         first = len(chance_labels)
         shuffle = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
         # (legal numbers, number -> option, chance outcomes) at a shuffle, at the end
@@ -196,7 +197,8 @@ class _Held:
 class SpecState(pyspiel.State):
     def __init__(self, game: SpecGame):
         super().__init__(game)
-        self._held = _Held(game, game.rules.new_initial_state(0, log=False))
+        # chance comes as OpenSpiel's actions, never from the state's own RNG: it needs none
+        self._held = _Held(game, game.rules.new_initial_state(0, log=False, rng=game.idle))
 
     @property
     def table(self):
