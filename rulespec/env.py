@@ -183,6 +183,11 @@ class RulespecEnv(SeatSpaces, AECEnv):
             info = self._info_of[agent] = _info(self._view, self.seat[agent])
         return info
 
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIter:
+        """AECEnv.agent_iter: the agent to act, until no agent is left (or max_iter
+        agents), each pass a generator rather than PettingZoo's iterator class."""
+        return _AgentIter(self, max_iter)
+
     def last(self, observe: bool = True):
         """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
         agent = self.agent_selection
@@ -316,6 +321,21 @@ def _asks_next(state, group: tuple[int, ...]) -> bool:
     over is skipped; a new simultaneous choice is not this one)."""
     now = state.deciding_together()
     return bool(now) and 0 < len(now) <= len(group) and group[len(group) - len(now) :] == now
+
+
+class _AgentIter:
+    """What agent_iter returns: iterable again and again, as PettingZoo's AECIterable."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env, max_iter: int):
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class _Info(dict):

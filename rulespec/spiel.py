@@ -107,18 +107,22 @@ class SpecGame(pyspiel.Game):
         # keeps those of a player's options
         self.chance_numberings: dict[tuple, tuple] = {}
 
-    def chance_numbered(self, outcomes: tuple) -> tuple:
+    def chance_numbered(self, outcomes: list) -> tuple:
         """(legal numbers, number -> outcome, [(number, probability)]) for the chance
-        outcomes [(outcome, probability)]: worked out once for each set, as
-        ActionSpace.numbered, and never to be written."""
-        known = self.chance_numberings.get(outcomes)
+        outcomes [(outcome, probability)]. The numbering of a set of outcomes is worked
+        out once, as ActionSpace.numbered (and never to be written); their probabilities
+        change as cards are drawn, and are read each time."""
+        drawn = tuple([o for o, _ in outcomes])
+        known = self.chance_numberings.get(drawn)
         if known is None:
             index = self.chance_index
-            numbered = {index[o.label]: o for o, _ in outcomes}
-            known = sorted(numbered), numbered, sorted((index[o.label], p) for o, p in outcomes)
+            numbers = [index[o.label] for o in drawn]
+            order = sorted(range(len(numbers)), key=numbers.__getitem__)
+            known = [numbers[i] for i in order], dict(zip(numbers, drawn)), order
             if len(self.chance_numberings) < encoding.MAX_NUMBERINGS:
-                self.chance_numberings[outcomes] = known
-        return known
+                self.chance_numberings[drawn] = known
+        legal, numbered, order = known
+        return legal, numbered, [(legal[j], outcomes[i][1]) for j, i in enumerate(order)]
 
     def play(self, state, action: int, option=None) -> None:
         """Apply action number `action` to the rulespec state `state`; `option`, when
@@ -190,7 +194,7 @@ class _Held:
         elif state.chance_is_sampled():
             numbering = g.shuffle
         else:
-            numbering = g.chance_numbered(tuple(state.chance_outcomes()))
+            numbering = g.chance_numbered(state.chance_outcomes())
         self.legal, self.options, self.outcomes = numbering
 
 

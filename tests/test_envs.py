@@ -571,3 +571,20 @@ def test_tallies_into_writes_what_tallies_returns(rows):
             state.sample_chance()
         else:
             state.apply_action(pick.choice(state.legal_labels()))
+
+
+def test_pettingzoo_agent_iter_is_pettingzoos():
+    """agent_iter yields the agent to act until every agent is done or max_iter agents
+    were given, and can be iterated again, as PettingZoo's AECIterable."""
+    env = _env(GAMES / "take_the_gold.yaml", 2)
+    env.reset(seed=2)
+    looped = env.agent_iter(max_iter=3)
+    assert list(looped) == [env.agent_selection] * 3  # nothing stepped: the same agent
+    assert list(looped) == [env.agent_selection] * 3  # again, from the start
+    played = 0
+    for agent in env.agent_iter():
+        assert agent == env.agent_selection
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(obs["action_mask"].nonzero()[0][0]))
+        played += 1
+    assert not env.agents and played > 2
