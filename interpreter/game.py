@@ -50,6 +50,10 @@ class Game:
         self.props = [dict(c.props) for c in spec.cards]
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
         self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
+        # the type of a zone's row of counts, one a card type: bytes when fewer than 256
+        # cards make every count (and every zone's size) fit one, which a learning
+        # environment's observation vector then takes at once (State.tallies)
+        self.count_row = bytearray if len(self.ctype) < 256 else list
 
         # teams: each one's seats, and each seat's team (none: every seat plays alone)
         self.teams = spec.teams_for(n_players)
@@ -67,6 +71,16 @@ class Game:
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
         # seat -> for each slot, whether the seat sees its cards
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]
+        # seat -> ((slot, where its counts begin in a row of tallies: a size, then a
+        # count a type, slot after slot) for each slot it sees, {slot: where} for the rest)
+        stride = 1 + len(self.type_names)
+        self.seen_slots = [
+            (
+                tuple((i, stride * i + 1) for i, v in enumerate(row) if v),
+                {i: stride * i + 1 for i, v in enumerate(row) if not v},
+            )
+            for row in self.sees
+        ]
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)

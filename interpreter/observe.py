@@ -67,10 +67,12 @@ def tallies(state, player: int) -> tuple:
     (the current seat, who is active, the direction, the turn, `seen`, the counters,
     whether the game is over), where `seen` holds, slot after slot in `game.slots`
     order, the slot's size and then how many cards of each type (spec order) `player`
-    sees there: all of a zone it can see, the cards it knows lie in one it cannot."""
+    sees there: all of a zone it can see, the cards it knows lie in one it cannot.
+    `seen` is a bytearray where every number fits a byte (Game.count_row), else a list."""
     game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
-    unknown = (0,) * len(game.type_names)
-    seen: list[int] = []
+    make = game.count_row
+    unknown = bytes(len(game.type_names))
+    seen = make()
     for i, visible in enumerate(game.sees[player]):
         seen.append(len(zones[i]))
         if visible:
@@ -80,7 +82,7 @@ def tallies(state, player: int) -> tuple:
         if k is None:
             seen += unknown
         else:  # as knowledge.view lists them: each type as often as known
-            row = list(unknown)
+            row = make(unknown)
             for t, n in k.types.items():
                 row[t] = n
             seen += row
@@ -90,6 +92,35 @@ def tallies(state, player: int) -> tuple:
         state._direction,
         state._turn,
         seen,
+        tuple(state._counters),
+        state._over,
+    )
+
+
+def tallies_into(state, player: int, out: bytearray, at: int) -> tuple | None:
+    """tallies() with `seen` written into `out` from `at` (zeros there) and not returned,
+    where the counts are bytes (Game.count_row): sizes in one slice, a seen zone's
+    counts copied whole, a hidden zone's left 0 unless the seat knows cards in it.
+    None, writing nothing, where they are not."""
+    game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
+    if game.count_row is not bytearray:
+        return None
+    stride, n = 1 + len(game.type_names), len(game.slots)
+    out[at : at + stride * n : stride] = bytes(map(len, zones[:n]))
+    seen, hidden = game.seen_slots[player]  # slot -> where its counts begin
+    for i, start in seen:
+        out[at + start : at + start + stride - 1] = tcount[i]
+    for i, of in known.items():  # the few hidden zones some seat knows cards in
+        k = of.get(player)
+        if k is not None and i in hidden:  # as knowledge.view lists them
+            start = at + hidden[i]
+            for t, count in k.types.items():
+                out[start + t] = count
+    return (
+        state._current,
+        tuple(state._active),
+        state._direction,
+        state._turn,
         tuple(state._counters),
         state._over,
     )

@@ -46,7 +46,7 @@ from .choices import (
 )
 from .codegen import raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
-from .observe import log_for, observation, tallies
+from .observe import log_for, observation, tallies, tallies_into
 from .rng import randbelow
 from .table import Table
 
@@ -68,15 +68,19 @@ class State(Table):
         turn_limit: int | None = None,
         game_index: int = 0,
         carried: dict[int, int] | None = None,
+        rng: random.Random | None = None,
         _setup: bool = True,
     ):
         """`log=False` keeps no event log and `views=False` no seat's view (what each
         seat knows of the zones it cannot see): a game played out by agents that read
         neither, as a simulation's, pays for neither. `game_index` and `carried` (from
         the previous game's `carry()`) make this game the next of a match: counters
-        declared `match: true` keep their values."""
+        declared `match: true` keep their values. With `rng`, chance draws from `rng`
+        instead of a `random.Random(seed)` made for the state (its seed costs as much
+        as a few decisions): for a caller that names every chance outcome itself and
+        never draws from the state's, as OpenSpiel's explicit chance does."""
         super().__init__(game, log, views)
-        self._rng = random.Random(seed)  # C-2: the one source of chance
+        self._rng = random.Random(seed) if rng is None else rng  # C-2: the one source of chance
         self._seed, self._draws = seed, 0  # the RNG's state, as key() tells it
         self._step_index = len(game.steps)  # no turn has begun: the first step begins one
         self._turn_limit = turn_limit or game.spec.turn_limit
@@ -325,7 +329,7 @@ class State(Table):
         else:
             s._rng = rng
         s._zones = [list(z) for z in self._zones]
-        s._tcount = [list(row) for row in self._tcount]
+        s._tcount = [row[:] for row in self._tcount]  # lists, or bytearrays (Game.count_row)
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = list(self._quiet)
         s._known = {slot: {q: k.copy() for q, k in d.items()} for slot, d in self._known.items()}
@@ -454,6 +458,13 @@ class State(Table):
         """The numbers of `seat`'s observation, without names (observe.tallies): what a
         learning environment's observation vector encodes, built faster than the dict."""
         return tallies(self, self._seat(seat))
+
+    def tallies_into(self, seat: int, out: bytearray, at: int) -> tuple | None:
+        """`tallies(seat)` for a vector of bytes: `seen` written into `out` from `at`
+        (which must hold zeros there), the rest returned, (current seat, active flags,
+        direction, turn, counters, over); None, writing nothing, in a game
+        whose counts do not all fit a byte (256 cards or more)."""
+        return tallies_into(self, self._seat(seat), out, at)
 
     def _seat(self, seat, spectator: bool = False):
         """seat, if the game has it (or None, for a spectator where one is asked for);

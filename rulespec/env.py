@@ -57,6 +57,7 @@ class SeatSpaces:
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(len(self.actions)) for a in self.possible_agents}
         self.state = None
+        self._no_mask = np.zeros(len(self.actions), np.int8)  # a seat's not to act
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -68,16 +69,12 @@ class SeatSpaces:
         seed = random.randrange(2**32) if seed is None else seed  # None: a fresh game
         return self.game.new_initial_state(seed, log=False, turn_limit=self.turn_limit)
 
-    def _vector(self, seat: int, legal) -> dict:
-        """The seat's observation in this state: its vector, and a mask with a 1 for
-        each action number in `legal`."""
-        mask = bytearray(len(self.actions))
-        for action in legal:
-            mask[action] = 1
+    def _vector(self, seat: int, mask) -> dict:
+        """The seat's observation in this state: its vector, and a copy of `mask`
+        (shared, ActionSpace.numbered) for the caller to keep."""
         return {
-            # whole numbers: to int64 and then float32 is faster than to float32 at once
-            "observation": np.array(self.encoder.encode_state(self.state, seat)).astype(np.float32),
-            "action_mask": np.frombuffer(mask, np.int8),
+            "observation": self.encoder.encode_array(self.state, seat),
+            "action_mask": mask.copy(),
         }
 
     def _view(self, seat: int) -> dict:
@@ -87,10 +84,11 @@ class SeatSpaces:
             seen = self._views[seat] = self.state.observation(seat)
         return seen
 
-    def _numbered(self, options) -> dict:
-        """Action number -> option, for options offered now."""
-        number = self.actions.action_of
-        return {number(o.label): o for o in options}
+    def _numbered(self, options) -> tuple:
+        """(action number -> option, the mask of those numbers), for options offered
+        now: ActionSpace.numbered, shared, not to be written."""
+        _, numbered, mask = self.actions.numbered(tuple(options))
+        return numbered, mask
 
     def _refused(self, action, legal) -> int:
         """`action` as a legal number, or the ValueError that says why it is not."""
@@ -146,7 +144,8 @@ class RulespecEnv(SeatSpaces, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_action(legal[action])
         self._settle()
-        self._accumulate_rewards()
+        if self.rewards is not self._zeros:  # the end: before it, nothing to add
+            self._accumulate_rewards()
 
     def _settle(self) -> None:
         """Play chance until a seat is to act or the game ends; then say who acts,
@@ -181,30 +180,39 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def _info(self, agent) -> _Info:
         info = self._info_of.get(agent)
         if info is None:
-            info = self._info_of[agent] = _Info(self._view, self.seat[agent])
+            info = self._info_of[agent] = _info(self._view, self.seat[agent])
         return info
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIter:
+        """AECEnv.agent_iter: the agent to act, until no agent is left (or max_iter
+        agents), each pass a generator rather than PettingZoo's iterator class."""
+        return _AgentIter(self, max_iter)
 
     def last(self, observe: bool = True):
         """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
         agent = self.agent_selection
+        info = self._info_of.get(agent) if self._infos is None else self._infos[agent]
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
-            self._info(agent) if self._infos is None else self._infos[agent],
+            self._info(agent) if info is None else info,
         )
 
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
         if self._options is None:
-            self._options = self._numbered(self.state.legal_actions())
+            self._options, self._mask = self._numbered(self.state.legal_actions())
         return self._options
 
     def observe(self, agent):
-        seat, state = self.seat[agent], self.state
-        to_act = not state.is_terminal() and state.current_player() == seat
-        return self._vector(seat, self._legal() if to_act else ())
+        seat = self.seat[agent]
+        if self.state.current_player() == seat:  # never at the end: TERMINAL is no seat
+            if self._options is None:
+                self._legal()
+            return self._vector(seat, self._mask)
+        return self._vector(seat, self._no_mask)
 
     def legal_labels(self) -> list[str]:
         """The labels of the acting seat's legal actions."""
@@ -245,7 +253,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
         the seats pick from one shared zone, a card a pick before took is refused when
         its seat's turn comes, with the picks before it played.)"""
         chosen = {}
-        for seat, legal in self._masks.items():
+        for seat, (legal, _) in self._masks.items():
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise ValueError(f"{agent} decides now: step needs its action")
@@ -255,7 +263,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
         state, group = self.state, tuple(self._masks)
         while _asks_next(state, group):
             seat = state.current_player()
-            legal = self._numbered(state.legal_actions())
+            legal = self._numbered(state.legal_actions())[0]
             action = chosen[seat]
             state.apply_action(legal[action if action in legal else self._refused(action, legal)])
             group = group[group.index(seat) + 1 :]
@@ -279,14 +287,18 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
             state.sample_chance()  # from the state's own RNG, seeded by reset
         self._views = {}  # seat -> its observation in this state
         self._masks = masks = self._deciding_now()
-        return {a: self._vector(self.seat[a], masks.get(self.seat[a], ())) for a in self.agents}
+        none = (None, self._no_mask)
+        return {
+            a: self._vector(self.seat[a], masks.get(self.seat[a], none)[1]) for a in self.agents
+        }
 
     def _new_infos(self) -> dict:
         """Each agent's info in this state: its observation, worked out when read."""
-        return {a: _Info(self._view, self.seat[a]) for a in self.agents}
+        return {a: _info(self._view, self.seat[a]) for a in self.agents}
 
     def _deciding_now(self) -> dict:
-        """Each seat deciding now, in the order asked -> its options by number. The options of
+        """Each seat deciding now, in the order asked -> (its options by number, their
+        mask), as _numbered gives them. The options of
         those asked after the first are read from a copy in which each before them took
         its first option: exactly theirs when each picks from cards of its own, as a
         simultaneous choice's picks do from a hand."""
@@ -311,20 +323,32 @@ def _asks_next(state, group: tuple[int, ...]) -> bool:
     return bool(now) and 0 < len(now) <= len(group) and group[len(group) - len(now) :] == now
 
 
+class _AgentIter:
+    """What agent_iter returns: iterable again and again, as PettingZoo's AECIterable."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env, max_iter: int):
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
+
+
 class _Info(dict):
     """An agent's info, {"observation": its structured observation}, the observation
     worked out when first read (through [], get, items or values): most steps read
-    only the acting seat's, many none."""
+    only the acting seat's, many none. Made by `_info`."""
 
-    def __init__(self, view=None, seat: int | None = None):
-        super().__init__(observation=None)
-        self._later = None if view is None else (view, seat)
+    __slots__ = ("_seat", "_view")
 
     def _fill(self) -> None:
-        if self._later is not None:
-            view, seat = self._later
-            self._later = None
-            super().__setitem__("observation", view(seat))
+        if self._view is not None:
+            view, self._view = self._view, None
+            super().__setitem__("observation", view(self._seat))
 
     def __getitem__(self, key):
         self._fill()
@@ -345,3 +369,10 @@ class _Info(dict):
     def __repr__(self) -> str:
         self._fill()
         return super().__repr__()
+
+
+def _info(view, seat: int) -> _Info:
+    """Seat's info, its observation to be worked out by `view(seat)` when first read."""
+    info = _Info(observation=None)  # dict's own __init__: a step makes one or more
+    info._view, info._seat = view, seat
+    return info

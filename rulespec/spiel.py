@@ -28,6 +28,7 @@ import pyspiel
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec.lang import ir
+from rulespec.table import encoding
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 SHUFFLE_SEEDS = 64
@@ -96,6 +97,32 @@ class SpecGame(pyspiel.Game):
         # shuffle k is drawn from random.Random(k): its state made once, set when drawn
         self.shuffles = [random.Random(k).getstate() for k in range(SHUFFLE_SEEDS)]
         self.rng = random.Random(0)
+        self.idle = random.Random(0)  # the RNG of the states OpenSpiel plays: never drawn
+        first = len(chance_labels)
+        shuffle = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
+        # (legal numbers, number -> option, chance outcomes) at a shuffle, at the end
+        self.shuffle = sorted(shuffle), shuffle, [(a, 1.0 / SHUFFLE_SEEDS) for a in shuffle]
+        self.over: tuple = ([], {}, [])
+        # the same for each set of chance outcomes met so far, as ActionSpace.numbered
+        # keeps those of a player's options
+        self.chance_numberings: dict[tuple, tuple] = {}
+
+    def chance_numbered(self, outcomes: list) -> tuple:
+        """(legal numbers, number -> outcome, [(number, probability)]) for the chance
+        outcomes [(outcome, probability)]. The numbering of a set of outcomes is worked
+        out once, as ActionSpace.numbered (and never to be written); their probabilities
+        change as cards are drawn, and are read each time."""
+        drawn = tuple([o for o, _ in outcomes])
+        known = self.chance_numberings.get(drawn)
+        if known is None:
+            index = self.chance_index
+            numbers = [index[o.label] for o in drawn]
+            order = sorted(range(len(numbers)), key=numbers.__getitem__)
+            known = [numbers[i] for i in order], dict(zip(numbers, drawn)), order
+            if len(self.chance_numberings) < encoding.MAX_NUMBERINGS:
+                self.chance_numberings[drawn] = known
+        legal, numbered, order = known
+        return legal, numbered, [(legal[j], outcomes[i][1]) for j, i in enumerate(order)]
 
     def play(self, state, action: int, option=None) -> None:
         """Apply action number `action` to the rulespec state `state`; `option`, when
@@ -119,6 +146,7 @@ class SpecGame(pyspiel.Game):
 
 
 _PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
+_apply_in_cpp = pyspiel.State.apply_action  # C++ keeps the history, then calls _apply_action
 
 
 class _Held:
@@ -133,6 +161,7 @@ class _Held:
         self.game, self.state = game, state
         self.logged = False  # whether `state` keeps its event log
         self.at = -1  # the state's length when `legal` and `options` were worked out
+        # shared with the game's numberings (ActionSpace.numbered) and never written:
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
         self.outcomes: list = []  # at a chance point, (action number, probability)
@@ -155,30 +184,25 @@ class _Held:
         checks each action against them, several times a step."""
         g, state = self.game, self.state
         self.at = state.length
-        if state.is_terminal():
-            self.options, self.outcomes = {}, []
+        player = state.current_player()
+        if player >= 0:
+            self.legal, self.options, _ = g.actions.numbered(tuple(state.legal_actions()))
+            self.outcomes = []
+            return
+        if player == TERMINAL:
+            numbering = g.over
         elif state.chance_is_sampled():
-            first = len(g.chance_labels)
-            self.options = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
-            self.outcomes = [(a, 1.0 / SHUFFLE_SEEDS) for a in self.options]
-        elif state.is_chance_node():
-            index, outcomes = g.chance_index, state.chance_outcomes()
-            self.outcomes = sorted((index[o.label], p) for o, p in outcomes)
-            self.options = {index[o.label]: o for o, _ in outcomes}
+            numbering = g.shuffle
         else:
-            options, index = state.legal_actions(), g.actions.index
-            try:
-                numbers = [index[o.label] for o in options]
-            except KeyError:  # an option outside the space: ValueError naming it
-                numbers = [g.actions.action_of(o.label) for o in options]
-            self.options = dict(zip(numbers, options))
-        self.legal = sorted(self.options)
+            numbering = g.chance_numbered(state.chance_outcomes())
+        self.legal, self.options, self.outcomes = numbering
 
 
 class SpecState(pyspiel.State):
     def __init__(self, game: SpecGame):
         super().__init__(game)
-        self._held = _Held(game, game.rules.new_initial_state(0, log=False))
+        # chance comes as OpenSpiel's actions, never from the state's own RNG: it needs none
+        self._held = _Held(game, game.rules.new_initial_state(0, log=False, rng=game.idle))
 
     @property
     def table(self):
@@ -214,7 +238,10 @@ class SpecState(pyspiel.State):
     # training loop) gets them here without the round trip through C++
     def legal_actions(self, player=None):
         if player is None or player == self.current_player() or self.is_chance_node():
-            return list(self._worked_out().legal)
+            held = self._held
+            if held.at != held.state.length:
+                held.refresh()
+            return list(held.legal)
         return []
 
     def is_chance_node(self):
@@ -227,8 +254,12 @@ class SpecState(pyspiel.State):
         # checked before pybind11 makes an int of it (True is 1) or refuses it with the
         # whole state in its message; OpenSpiel's own calls go to _apply_action
         held = self._held
-        held.checked = self._legal_number(action)
-        super().apply_action(held.checked)
+        if held.at != held.state.length:
+            held.refresh()
+        if type(action) is not int or action not in held.options:
+            action = self._legal_number(action)
+        held.checked = action
+        _apply_in_cpp(self, action)
 
     def _legal_number(self, action) -> int:
         """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
@@ -249,7 +280,11 @@ class SpecState(pyspiel.State):
         if held.checked != action:  # not through apply_action: OpenSpiel's own call
             self._legal_number(action)
         held.checked = None
-        held.game.play(held.state, action, held.options[action])
+        option = held.options[action]
+        if option is None:  # a shuffle's
+            held.game.play(held.state, action)
+        else:
+            held.state.apply_action(option)
 
     def _action_to_string(self, player, action):
         g = self._held.game

@@ -278,7 +278,9 @@ def test_openspiel_refuses_what_is_not_a_legal_action_number(spiel_game):
 def test_observation_vector_from_tallies_is_the_observations(path):
     """The environments encode a seat's view from `State.tallies` (issue 29: building the
     observation dict was most of a step); it must be the vector of the dict, for every
-    seat, in every state of random games, hidden zones' known cards included."""
+    seat, in every state of random games, hidden zones' known cards included; and so
+    must the array the environments hand out (`encode_array`, from `State.tallies_into`)."""
+    pytest.importorskip("numpy")
     from rulespec.interpreter import Game
     from rulespec.table.encoding import ObservationEncoder
 
@@ -290,7 +292,9 @@ def test_observation_vector_from_tallies_is_the_observations(path):
         while not state.is_terminal():
             for seat in range(game.n):
                 seen = state.observation(seat)
-                assert encoder.encode_state(state, seat) == encoder.encode(seen), seat
+                vector = encoder.encode_state(state, seat)
+                assert vector == encoder.encode(seen), seat
+                assert encoder.encode_array(state, seat).tolist() == vector, seat
                 known += any("revealed" in z for z in seen["zones"].values() if type(z) is dict)
             if state.is_chance_node():
                 state.sample_chance()
@@ -451,3 +455,136 @@ def test_parallel_env_refuses_a_missing_or_illegal_action_and_plays_nothing():
     with pytest.raises(ValueError, match=r"^action \d+ \(card_\d+\) is not legal now"):
         env.step({"P1": legal["P1"][0], "P2": legal["P2"][0], "P3": legal["P1"][0]})
     assert env.state.observation(None) == before and env.state.length == length
+
+
+@pytest.mark.parametrize("rows", ["bytes", "lists"])
+def test_observation_array_is_the_vector(rows):
+    """`encode_array`, the environments' observation, is `encode_state` as float32 in
+    every state: read from bytes where counts fit one (a game of fewer than 256 cards),
+    with the numbers that may not (the turn, past 255 in a long game; a direction of -1;
+    counters) set after; from the list otherwise."""
+    np = pytest.importorskip("numpy")
+    from rulespec.interpreter import Game
+    from rulespec.table.encoding import ObservationEncoder
+
+    game = Game(load_spec(GAMES / "pirates_wild.yaml"), 3)
+    if rows == "lists":  # as a game of 256 cards or more keeps its counts
+        game.count_row = list
+    encoder, pick = ObservationEncoder(game), random.Random(2)
+    state, wide = game.new_initial_state(1, log=False), set()
+    while not state.is_terminal() and state.turn < 300:
+        for seat in range(game.n):
+            vector = encoder.encode_state(state, seat)
+            array = encoder.encode_array(state, seat)
+            assert array.dtype == np.float32 and array.tolist() == vector, seat
+            wide.update(i for i, x in enumerate(vector) if not 0 <= x < 256)
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(pick.choice(state.legal_labels()))
+    assert type(state.tallies(0)[4]) is (bytearray if rows == "bytes" else list)
+    assert 3 * game.n + 1 in wide  # the turn passed 255, and was compared
+
+
+@pytest.mark.parametrize("path", sorted(GAMES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_openspiel_numbers_each_set_of_options_once(path, monkeypatch):
+    """A game keeps the numbering of each set of options (or chance outcomes) it met,
+    up to MAX_NUMBERINGS: a state's legal numbers are those of its options' labels
+    whether the numbering was kept or not, and what a caller does to the lists it is
+    given changes no other state's."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import rulespec.spiel as spiel
+    from rulespec.table import encoding
+
+    monkeypatch.setattr(encoding, "MAX_NUMBERINGS", 6)
+    game = pyspiel.load_game(spiel.register(path, f"numbering_{path.stem}"))
+    pick, kept = random.Random(3), 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history()) < 300:
+            player = state.current_player()
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                legal = [a for a, _ in outcomes]
+                assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+                outcomes.append((-1, 1.0))  # the caller's list, not the game's
+            else:
+                legal = state.legal_actions()
+                labels = [state.action_to_string(player, a) for a in legal]
+                assert labels == sorted(state.table.legal_labels())
+            assert legal == sorted(legal) and state.legal_actions() == legal
+            action = pick.choice(legal)
+            legal.append(-1)
+            state.apply_action(action)
+            kept = max(kept, len(game.actions.numberings), len(game.chance_numberings))
+    assert 0 < kept <= 6
+    if path.stem != "pirates_wild":  # its random games run to the turn limit: 2000 turns
+        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_pettingzoo_mask_is_the_callers_own():
+    """The masks of a set of options are worked out once and shared (ActionSpace.numbered):
+    what the environment hands out is a copy, so writing it changes no later mask."""
+    env = _env(GAMES / "take_the_gold.yaml", 2)
+    env.reset(seed=4)
+    masks = {}
+    for _ in range(30):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        mask = obs["action_mask"]
+        key = tuple(env.legal_labels())
+        if key in masks:
+            assert mask.tolist() == masks[key]  # not the zeros written below
+        masks[key] = mask.tolist()
+        action = int(mask.nonzero()[0][0])
+        mask[:] = 0
+        env.step(action)
+    assert len(masks) < 30  # some set of options came again
+
+
+@pytest.mark.parametrize("rows", ["bytes", "lists"])
+def test_tallies_into_writes_what_tallies_returns(rows):
+    """`State.tallies_into` writes `tallies`' `seen` into a bytearray from an offset, and
+    nothing elsewhere, returning the rest as tuples of its own; in a game whose counts
+    are lists (256 cards or more) it writes nothing and returns None."""
+    from rulespec.interpreter import Game
+
+    game = Game(load_spec(GAMES / "take_the_gold.yaml"), 3)
+    if rows == "lists":
+        game.count_row = list
+    state, pick = game.new_initial_state(5, log=False), random.Random(5)
+    for _ in range(60):
+        for seat in range(game.n):
+            current, active, direction, turn, seen, counters, over = state.tallies(seat)
+            out = bytearray(len(seen) + 5)
+            rest = state.tallies_into(seat, out, 3)
+            if rows == "lists":
+                assert rest is None and out == bytes(len(out))
+                continue
+            assert rest == (current, active, direction, turn, counters, over)
+            assert type(rest[1]) is tuple and type(rest[4]) is tuple
+            assert out[3:-2] == seen and out[:3] == bytes(3) and out[-2:] == bytes(2)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(pick.choice(state.legal_labels()))
+
+
+def test_pettingzoo_agent_iter_is_pettingzoos():
+    """agent_iter yields the agent to act until every agent is done or max_iter agents
+    were given, and can be iterated again, as PettingZoo's AECIterable."""
+    env = _env(GAMES / "take_the_gold.yaml", 2)
+    env.reset(seed=2)
+    looped = env.agent_iter(max_iter=3)
+    assert list(looped) == [env.agent_selection] * 3  # nothing stepped: the same agent
+    assert list(looped) == [env.agent_selection] * 3  # again, from the start
+    played = 0
+    for agent in env.agent_iter():
+        assert agent == env.agent_selection
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(obs["action_mask"].nonzero()[0][0]))
+        played += 1
+    assert not env.agents and played > 2

@@ -16,6 +16,14 @@ from rulespec.interpreter.choices import NO_REACTION, PASS, groups, seat_name
 from rulespec.interpreter.effects import MAX_NUMBERS
 from rulespec.lang import ir
 
+try:  # for encode_array: the `rl` and `openspiel` extras bring numpy
+    import numpy as np
+except ImportError:  # pragma: no cover - the encodings themselves need no numpy
+    np = None
+
+
+MAX_NUMBERINGS = 8192  # the sets of options whose numbering an ActionSpace keeps
+
 
 class ActionSpace:
     """Every label a player's decision may offer in a game of `game`, numbered."""
@@ -23,6 +31,30 @@ class ActionSpace:
     def __init__(self, game):
         self.labels: tuple[str, ...] = tuple(sorted(set(_player_labels(game))))
         self.index = {label: i for i, label in enumerate(self.labels)}
+        # options offered together -> their numbering (`numbered`): a game offers the
+        # same few sets again and again, of options made once and known by identity
+        self.numberings: dict[tuple, tuple] = {}
+
+    def numbered(self, options: tuple) -> tuple:
+        """(the numbers of `options` sorted, number -> option, their mask: a read-only
+        int8 numpy array with 1 for each), for options offered together; worked out
+        once for each set, up to MAX_NUMBERINGS sets (those met first), and shared:
+        never to be written. An option outside the space is a ValueError naming it."""
+        known = self.numberings.get(options)
+        if known is None:
+            index = self.index
+            try:
+                numbers = [index[o.label] for o in options]
+            except KeyError:
+                numbers = [self.action_of(o.label) for o in options]
+            numbered = dict(zip(numbers, options))
+            mask = bytearray(len(self.labels))
+            for number in numbers:
+                mask[number] = 1
+            known = sorted(numbered), numbered, np.frombuffer(bytes(mask), np.int8)
+            if len(self.numberings) < MAX_NUMBERINGS:
+                self.numberings[options] = known
+        return known
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -154,6 +186,9 @@ class ObservationEncoder:
         self.size = (
             3 * self.n + 2 + len(self.slots) * (1 + len(self.types)) + len(self.counters) + 1
         )
+        # the numbers that may be negative or large, by position: direction, turn, counters
+        self._wide_at = (3 * self.n, 3 * self.n + 1)
+        self._counters_at = self.size - 1 - len(self.counters)
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
@@ -185,7 +220,9 @@ class ObservationEncoder:
         """`encode(state.observation(seat))`, from the observation's numbers
         (`State.tallies`) without the names the dict spells out: a step's hot path.
         Its numbers are whole (ints, 1 for true): numpy makes an array of them faster."""
-        current, active, direction, turn, seen, counters, over = state.tallies(seat)
+        return self._vector(seat, *state.tallies(seat))
+
+    def _vector(self, seat, current, active, direction, turn, seen, counters, over) -> list[int]:
         n = self.n
         vec = [0] * (3 * n)
         vec[seat] = vec[n + current] = 1
@@ -195,6 +232,32 @@ class ObservationEncoder:
         vec += counters
         vec.append(over)
         return vec
+
+    def encode_array(self, state, seat: int):
+        """`encode_state` as a float32 numpy array (numpy comes with the `rl` and
+        `openspiel` extras). Where the tallies' counts are bytes (a game of fewer than
+        256 cards, State.tallies_into), numpy reads the vector at once from bytes, and
+        the few numbers that may not fit one (direction, turn, counters) are set after."""
+        n = self.n
+        vec = bytearray(self.size)
+        told = state.tallies_into(seat, vec, 3 * n + 2)
+        if told is None:  # a game of 256 cards or more
+            return np.array(self.encode_state(state, seat), np.float32)
+        current, active, direction, turn, counters, over = told
+        vec[seat] = vec[n + current] = 1
+        vec[2 * n : 3 * n] = active
+        vec[-1] = over
+        out = np.frombuffer(vec, np.uint8).astype(np.float32)
+        at, turn_at = self._wide_at
+        out[at] = direction
+        if turn:
+            out[turn_at] = turn
+        at = self._counters_at
+        for value in counters:
+            if value:
+                out[at] = value
+            at += 1
+        return out
 
     def _zone(self, seen) -> list[float]:
         counts = [0.0] * len(self.types)
