@@ -50,10 +50,9 @@ class Game:
         self.props = [dict(c.props) for c in spec.cards]
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
         self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
-        # the type of a zone's row of counts, one a card type: bytes when fewer than 256
-        # cards make every count (and every zone's size) fit one, which a learning
-        # environment's observation vector then takes at once (State.tallies)
-        self.count_row = bytearray if len(self.ctype) < 256 else list
+        # fewer than 256 cards: every count of cards (and every zone's size) fits a byte,
+        # so a learning environment's observation vector is written in bytes (tallies_into)
+        self.byte_counts = len(self.ctype) < 256
 
         # teams: each one's seats, and each seat's team (none: every seat plays alone)
         self.teams = spec.teams_for(n_players)

@@ -67,12 +67,10 @@ def tallies(state, player: int) -> tuple:
     (the current seat, who is active, the direction, the turn, `seen`, the counters,
     whether the game is over), where `seen` holds, slot after slot in `game.slots`
     order, the slot's size and then how many cards of each type (spec order) `player`
-    sees there: all of a zone it can see, the cards it knows lie in one it cannot.
-    `seen` is a bytearray where every number fits a byte (Game.count_row), else a list."""
+    sees there: all of a zone it can see, the cards it knows lie in one it cannot."""
     game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
-    make = game.count_row
-    unknown = bytes(len(game.type_names))
-    seen = make()
+    unknown = (0,) * len(game.type_names)
+    seen: list[int] = []
     for i, visible in enumerate(game.sees[player]):
         seen.append(len(zones[i]))
         if visible:
@@ -82,7 +80,7 @@ def tallies(state, player: int) -> tuple:
         if k is None:
             seen += unknown
         else:  # as knowledge.view lists them: each type as often as known
-            row = make(unknown)
+            row = list(unknown)
             for t, n in k.types.items():
                 row[t] = n
             seen += row
@@ -99,11 +97,11 @@ def tallies(state, player: int) -> tuple:
 
 def tallies_into(state, player: int, out: bytearray, at: int) -> tuple | None:
     """tallies() with `seen` written into `out` from `at` (zeros there) and not returned,
-    where the counts are bytes (Game.count_row): sizes in one slice, a seen zone's
+    where every count fits a byte (Game.byte_counts): sizes in one slice, a seen zone's
     counts copied whole, a hidden zone's left 0 unless the seat knows cards in it.
-    None, writing nothing, where they are not."""
+    None, writing nothing, where they may not."""
     game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
-    if game.count_row is not bytearray:
+    if not game.byte_counts:
         return None
     stride, n = 1 + len(game.type_names), len(game.slots)
     out[at : at + stride * n : stride] = bytes(map(len, zones[:n]))

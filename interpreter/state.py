@@ -329,7 +329,7 @@ class State(Table):
         else:
             s._rng = rng
         s._zones = [list(z) for z in self._zones]
-        s._tcount = [row[:] for row in self._tcount]  # lists, or bytearrays (Game.count_row)
+        s._tcount = [list(row) for row in self._tcount]
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
         s._quiet = list(self._quiet)
         s._known = {slot: {q: k.copy() for q, k in d.items()} for slot, d in self._known.items()}
@@ -463,7 +463,7 @@ class State(Table):
         """`tallies(seat)` for a vector of bytes: `seen` written into `out` from `at`
         (which must hold zeros there), the rest returned, (current seat, active flags,
         direction, turn, counters, over); None, writing nothing, in a game
-        whose counts do not all fit a byte (256 cards or more)."""
+        whose counts do not all fit a byte (256 cards or more: Game.byte_counts)."""
         return tallies_into(self, self._seat(seat), out, at)
 
     def _seat(self, seat, spectator: bool = False):

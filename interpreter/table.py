@@ -27,9 +27,8 @@ class Table:
         self._zones: list[list[int]] = [[] for _ in range(len(game.slots) + 1)]
         self._loc = [game.start_slot] * len(game.ctype)
         self._zones[game.start_slot] = list(range(len(game.ctype)))
-        make = game.count_row  # a row of counts: a list, or a bytearray
-        self._tcount = [make(len(game.type_names) * [0]) for _ in self._zones]
-        self._tcount[game.start_slot] = make(game.deck_counts)
+        self._tcount = [[0] * len(game.type_names) for _ in self._zones]
+        self._tcount[game.start_slot] = list(game.deck_counts)
         self._counters = [0] * len(game.counter_names)
         self._memory: tuple[tuple[int, ...], ...] = ((),) * len(game.memory_names)  # card ids
         self._current, self._direction, self._turn = 0, 1, 0
@@ -323,8 +322,8 @@ class Table:
     def _changed_everything(self) -> None:
         """After a change made outside the mutators (a layout, a re-deal): recount, and
         have every automatic rule evaluated again."""
-        ntypes, make = len(self.game.type_names), self.game.count_row
-        self._tcount = [make(ntypes * [0]) for _ in self._zones]
+        ntypes = len(self.game.type_names)
+        self._tcount = [[0] * ntypes for _ in self._zones]
         for slot, zone in enumerate(self._zones):
             row = self._tcount[slot]
             for c in zone:
@@ -470,7 +469,7 @@ class Table:
             counts = [0] * len(self.game.type_names)
             for c in zone:
                 counts[self._ctype[c]] += 1
-            assert counts == list(self._tcount[slot]), f"the type counts of slot {slot} are stale"
+            assert counts == self._tcount[slot], f"the type counts of slot {slot} are stale"
 
     # --- the log ------------------------------------------------------------------
 

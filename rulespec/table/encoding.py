@@ -235,8 +235,8 @@ class ObservationEncoder:
 
     def encode_array(self, state, seat: int):
         """`encode_state` as a float32 numpy array (numpy comes with the `rl` and
-        `openspiel` extras). Where the tallies' counts are bytes (a game of fewer than
-        256 cards, State.tallies_into), numpy reads the vector at once from bytes, and
+        `openspiel` extras). Where every count fits a byte (a game of fewer than 256
+        cards, State.tallies_into), numpy reads the vector at once from bytes, and
         the few numbers that may not fit one (direction, turn, counters) are set after."""
         n = self.n
         vec = bytearray(self.size)
