@@ -71,10 +71,10 @@ def quote(value, globals_: dict) -> str:
 class CodeWriter:
     """Writes one generated function, line by line, with indentation."""
 
-    def __init__(self, name: str, span: ir.Span):
-        """A function name(g, env), its def line placed at span."""
+    def __init__(self, name: str, span: ir.Span, params: str = "g, env"):
+        """A function name(params), name(g, env) by default, its def line placed at span."""
         self.name = name
-        self.lines, self.spans, self.level = [f"def {name}(g, env):"], [span], 1
+        self.lines, self.spans, self.level = [f"def {name}({params}):"], [span], 1
         self.rules: list[str | None] = [None]
 
     def line(self, text: str, span: ir.Span, rule: str | None = None) -> None:

@@ -18,7 +18,7 @@ from rulespec.lang import ir
 from .choices import PASS, Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
-from .observe import can_see, seers
+from .observe import can_see, seers, tally_writer
 from .offers import compile_check, compile_offer
 from .rounds import compile_rounds
 from .turnflow import TurnFlow
@@ -80,6 +80,7 @@ class Game:
             )
             for row in self.sees
         ]
+        self._tally_writers: dict = {}  # (seat, offset) -> its code (tally_writer), when asked
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)
@@ -190,6 +191,14 @@ class Game:
         from .state import State
 
         return State(self, seed, **options)
+
+    def tally_writer(self, seat: int, at: int):
+        """The seat's own code for State.tallies_into at offset `at` (observe.tally_writer),
+        compiled when first asked for; None where a count may not fit a byte."""
+        key = seat, at
+        if key not in self._tally_writers:
+            self._tally_writers[key] = tally_writer(self, seat, at)
+        return self._tally_writers[key]
 
     def _owners(self, c: ir.CounterDef) -> list[str]:
         """The label suffix of each value of a counter: one a seat, one a team, or one."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import knowledge
 from .choices import seat_name
+from .codegen import CodeWriter
 
 
 def can_see(slot, player: int | None) -> bool:
@@ -97,31 +98,50 @@ def tallies(state, player: int) -> tuple:
 
 def tallies_into(state, player: int, out: bytearray, at: int) -> tuple | None:
     """tallies() with `seen` written into `out` from `at` (zeros there) and not returned,
-    where every count fits a byte (Game.byte_counts): sizes in one slice, a seen zone's
-    counts copied whole, a hidden zone's left 0 unless the seat knows cards in it.
-    None, writing nothing, where they may not."""
-    game, zones, tcount, known = state.game, state._zones, state._tcount, state._known
+    where every count fits a byte (Game.byte_counts): by the seat's own code
+    (tally_writer), each slot's size and each seen slot's counts at fixed places, a
+    hidden slot's left 0 unless the seat knows cards in it. None, writing nothing,
+    where they may not."""
+    write = state.game.tally_writer(player, at)
+    return None if write is None else write(state, out)
+
+
+def tally_writer(game, player: int, at: int):
+    """`tallies_into(state, player, out, at)` for one seat of `game` and one offset, as
+    a function of its own, write(state, out): a line for each slot (its size; a seen
+    slot's counts copied whole, a hidden one's known types, as knowledge.view lists
+    them), no loop over slots, no look-up of where a slot's counts go. None where a
+    count may not fit a byte (Game.byte_counts)."""
     if not game.byte_counts:
         return None
-    stride, n = 1 + len(game.type_names), len(game.slots)
-    out[at : at + stride * n : stride] = bytes(map(len, zones[:n]))
-    seen, hidden = game.seen_slots[player]  # slot -> where its counts begin
-    for i, start in seen:
-        out[at + start : at + start + stride - 1] = tcount[i]
-    for i, of in known.items():  # the few hidden zones some seat knows cards in
-        k = of.get(player)
-        if k is not None and i in hidden:  # as knowledge.view lists them
-            start = at + hidden[i]
-            for t, count in k.types.items():
-                out[start + t] = count
-    return (
-        state._current,
-        tuple(state._active),
-        state._direction,
-        state._turn,
-        tuple(state._counters),
-        state._over,
+    stride, hidden = 1 + len(game.type_names), game.seen_slots[player][1]
+    w = CodeWriter(f"tallies_{seat_name(player)}", game.spec.span, "state, out")
+    span = game.spec.span
+    w.line("zones, tcount, known = state._zones, state._tcount, state._known", span)
+    for i in range(len(game.slots)):
+        if i in hidden:
+            w.line(f"out[{at + stride * i}] = len(zones[{i}])", span)
+            continue
+        w.line(f"if zones[{i}]:", span)  # an empty zone's zeros are there already
+        with w.indented():
+            w.line(f"out[{at + stride * i}] = len(zones[{i}])", span)
+            w.line(f"out[{at + stride * i + 1}:{at + stride * (i + 1)}] = tcount[{i}]", span)
+    if hidden:
+        w.line("if known:", span)
+        with w.indented():
+            for i, start in hidden.items():
+                w.line(f"of = known.get({i})", span)
+                w.line(f"if of is not None and {player} in of:", span)
+                with w.indented():
+                    w.line(f"for t, count in of[{player}].types.items():", span)
+                    with w.indented():
+                        w.line(f"out[{at + start} + t] = count", span)
+    w.line(
+        "return (state._current, tuple(state._active), state._direction, state._turn, "
+        "tuple(state._counters), state._over)",
+        span,
     )
+    return w.compile({}, f"tallies {seat_name(player)}")[0]
 
 
 def visible_event(event: dict, player: int | None) -> dict:

@@ -572,6 +572,71 @@ def test_tallies_into_writes_what_tallies_returns(rows):
             state.apply_action(pick.choice(state.legal_labels()))
 
 
+def test_tally_writer_is_each_seats_own_code():
+    """tallies_into runs code compiled for the seat and the offset (Game.tally_writer):
+    once per (seat, offset), its source in linecache under the spec's name, writing the
+    same as tallies for every seat and offset, a zone emptied since included."""
+    import linecache
+
+    from rulespec.interpreter import Game
+
+    game = Game(load_spec(GAMES / "pirates_wild.yaml"), 4)
+    write = game.tally_writer(1, 7)
+    assert game.tally_writer(1, 7) is write and game.tally_writer(1, 8) is not write
+    assert "pirates_wild.yaml" in write.__code__.co_filename
+    assert "tcount" in "".join(linecache.getlines(write.__code__.co_filename))
+    state, pick, emptied = game.new_initial_state(3, log=False), random.Random(3), 0
+    sizes = [0] * len(game.slots)
+    while not state.is_terminal():
+        now = list(state.measures()[0].values())
+        emptied += any(a and not b for a, b in zip(sizes, now))
+        sizes = now
+        for seat in range(game.n):
+            for at in (0, 7):
+                current, active, direction, turn, seen, counters, over = state.tallies(seat)
+                out = bytearray(at + len(seen))
+                rest = game.tally_writer(seat, at)(state, out)
+                assert rest == (current, active, direction, turn, counters, over)
+                assert list(out[at:]) == seen and out[:at] == bytes(at)
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(pick.choice(state.legal_labels()))
+    assert emptied  # some zone held cards, then none
+
+
+def test_observation_array_sets_numbers_outside_a_byte_after():
+    """encode_array writes direction, turn and counters into the vector's bytes where
+    they fit one; a direction of -1 or a counter below 0 or past 255 is set among the
+    floats instead, where they go."""
+    np = pytest.importorskip("numpy")
+    from rulespec.interpreter import Game
+    from rulespec.table.encoding import ObservationEncoder
+
+    game = Game(load_spec(GAMES / "take_the_gold.yaml"), 2)
+    encoder, state = ObservationEncoder(game), game.new_initial_state(1, log=False)
+    while state.is_chance_node():
+        state.sample_chance()
+    plain = encoder.encode_array(state, 0)
+    writer = encoder._writers[0]
+    for direction, counters in [(-1, None), (1, -3), (-1, 300)]:
+
+        def wide(state, out, direction=direction, counters=counters):
+            told = list(writer(state, out))
+            told[2] = direction
+            if counters is not None:
+                told[4] = (counters,) + told[4][1:]
+            return tuple(told)
+
+        encoder._writers[0] = wide
+        array = encoder.encode_array(state, 0)
+        expected = plain.copy()
+        expected[3 * game.n] = direction
+        if counters is not None:
+            expected[encoder.size - 1 - len(encoder.counters)] = counters
+        assert array.dtype == np.float32 and array.tolist() == expected.tolist()
+
+
 def test_pettingzoo_agent_iter_is_pettingzoos():
     """agent_iter yields the agent to act until every agent is done or max_iter agents
     were given, and can be iterated again, as PettingZoo's AECIterable."""

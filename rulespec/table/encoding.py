@@ -186,9 +186,15 @@ class ObservationEncoder:
         self.size = (
             3 * self.n + 2 + len(self.slots) * (1 + len(self.types)) + len(self.counters) + 1
         )
-        # the numbers that may be negative or large, by position: direction, turn, counters
-        self._wide_at = (3 * self.n, 3 * self.n + 1)
-        self._counters_at = self.size - 1 - len(self.counters)
+        # the numbers that may be negative or large, by position: direction and turn,
+        # then the counters
+        self._wide_at, self._counters_at = 3 * self.n, self.size - 1 - len(self.counters)
+        # encode_array's: each seat's code writing its counts (None: they may not fit a
+        # byte), and its vector before them, its own one-hot set
+        self._writers = [game.tally_writer(p, 3 * self.n + 2) for p in range(self.n)]
+        self._blanks = [
+            bytes(self.size)[:p] + b"\x01" + bytes(self.size - p - 1) for p in range(self.n)
+        ]
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
@@ -236,28 +242,28 @@ class ObservationEncoder:
     def encode_array(self, state, seat: int):
         """`encode_state` as a float32 numpy array (numpy comes with the `rl` and
         `openspiel` extras). Where every count fits a byte (a game of fewer than 256
-        cards, State.tallies_into), numpy reads the vector at once from bytes, and
-        the few numbers that may not fit one (direction, turn, counters) are set after."""
-        n = self.n
-        vec = bytearray(self.size)
-        told = state.tallies_into(seat, vec, 3 * n + 2)
-        if told is None:  # a game of 256 cards or more
+        cards), the seat's own code (Game.tally_writer, State.tallies_into's) writes
+        them into a copy of the seat's blank vector (its own one-hot set), and numpy
+        reads the vector at once from bytes; the few numbers that may not fit one
+        (direction, turn, counters) go there too when they do, else are set after."""
+        write = self._writers[seat]
+        if write is None:  # a game of 256 cards or more
             return np.array(self.encode_state(state, seat), np.float32)
-        current, active, direction, turn, counters, over = told
-        vec[seat] = vec[n + current] = 1
+        n, vec = self.n, bytearray(self._blanks[seat])
+        current, active, direction, turn, counters, over = write(state, vec)
+        vec[n + current] = 1
         vec[2 * n : 3 * n] = active
         vec[-1] = over
-        out = np.frombuffer(vec, np.uint8).astype(np.float32)
-        at, turn_at = self._wide_at
-        out[at] = direction
-        if turn:
-            out[turn_at] = turn
-        at = self._counters_at
-        for value in counters:
-            if value:
-                out[at] = value
-            at += 1
-        return out
+        at, counters_at = self._wide_at, self._counters_at
+        try:
+            vec[at : at + 2] = direction, turn
+            vec[counters_at:-1] = counters
+        except ValueError:  # one of them is below 0 or past 255: set among the floats
+            out = np.frombuffer(vec, np.uint8).astype(np.float32)
+            out[at : at + 2] = direction, turn
+            out[counters_at:-1] = counters
+            return out
+        return np.frombuffer(vec, np.uint8).astype(np.float32)
 
     def _zone(self, seen) -> list[float]:
         counts = [0.0] * len(self.types)
