@@ -106,12 +106,19 @@ def tallies_into(state, player: int, out: bytearray, at: int) -> tuple | None:
     return None if write is None else write(state, out)
 
 
-def tally_writer(game, player: int, at: int):
+def tally_writer(game, player: int, at: int, flags: tuple | None = None):
     """`tallies_into(state, player, out, at)` for one seat of `game` and one offset, as
     a function of its own, write(state, out): a line for each slot (its size; a seen
     slot's counts copied whole, a hidden one's known types, as knowledge.view lists
     them), no loop over slots, no look-up of where a slot's counts go. None where a
-    count may not fit a byte (Game.byte_counts)."""
+    count may not fit a byte (Game.byte_counts).
+
+    With `flags`, where the rest goes in `out` too, (current, active, over, wide,
+    counters): the current seat's one-hot from `current`, the active flags from
+    `active`, the game's end at `over`, the direction and the turn at `wide` and
+    `wide + 1`, the counters from `counters`; write then returns None, or, where one
+    of the last three does not fit a byte (the turn of a long game), (direction,
+    turn, the counters or None when they were written) for the caller to place."""
     if not game.byte_counts:
         return None
     stride, hidden = 1 + len(game.type_names), game.seen_slots[player][1]
@@ -136,11 +143,34 @@ def tally_writer(game, player: int, at: int):
                     w.line(f"for t, count in of[{player}].types.items():", span)
                     with w.indented():
                         w.line(f"out[{at + start} + t] = count", span)
-    w.line(
-        "return (state._current, tuple(state._active), state._direction, state._turn, "
-        "tuple(state._counters), state._over)",
-        span,
-    )
+    if flags is None:
+        w.line(
+            "return (state._current, tuple(state._active), state._direction, state._turn, "
+            "tuple(state._counters), state._over)",
+            span,
+        )
+    else:
+        current, active, over, wide, counters = flags
+        k = len(game.counter_names)
+        w.line(f"out[{current} + state._current] = 1", span)
+        w.line(f"out[{active}:{active + game.n}] = state._active", span)
+        w.line(f"out[{over}] = state._over", span)
+        w.line("direction, turn = state._direction, state._turn", span)
+        w.line("if 0 <= direction < 256 and turn < 256:", span)  # a long game's turn may not
+        with w.indented():
+            w.line(f"out[{wide}:{wide + 2}] = direction, turn", span)
+            w.line("wide = None", span)
+        w.line("else:", span)
+        with w.indented():
+            w.line("wide = direction, turn, None", span)
+        if k:
+            w.line("try:", span)
+            with w.indented():
+                w.line(f"out[{counters}:{counters + k}] = state._counters", span)
+            w.line("except ValueError:  # one below 0 or past 255", span)
+            with w.indented():
+                w.line("return direction, turn, tuple(state._counters)", span)
+        w.line("return wide", span)
     return w.compile({}, f"tallies {seat_name(player)}")[0]
 
 

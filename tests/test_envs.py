@@ -607,8 +607,8 @@ def test_tally_writer_is_each_seats_own_code():
 
 def test_observation_array_sets_numbers_outside_a_byte_after():
     """encode_array writes direction, turn and counters into the vector's bytes where
-    they fit one; a direction of -1 or a counter below 0 or past 255 is set among the
-    floats instead, where they go."""
+    they fit one; a direction of -1, or a counter below 0 or past 255, is set among the
+    floats instead: the array is encode_state's vector either way."""
     np = pytest.importorskip("numpy")
     from rulespec.interpreter import Game
     from rulespec.table.encoding import ObservationEncoder
@@ -617,24 +617,13 @@ def test_observation_array_sets_numbers_outside_a_byte_after():
     encoder, state = ObservationEncoder(game), game.new_initial_state(1, log=False)
     while state.is_chance_node():
         state.sample_chance()
-    plain = encoder.encode_array(state, 0)
-    writer = encoder._writers[0]
-    for direction, counters in [(-1, None), (1, -3), (-1, 300)]:
-
-        def wide(state, out, direction=direction, counters=counters):
-            told = list(writer(state, out))
-            told[2] = direction
-            if counters is not None:
-                told[4] = (counters,) + told[4][1:]
-            return tuple(told)
-
-        encoder._writers[0] = wide
-        array = encoder.encode_array(state, 0)
-        expected = plain.copy()
-        expected[3 * game.n] = direction
-        if counters is not None:
-            expected[encoder.size - 1 - len(encoder.counters)] = counters
-        assert array.dtype == np.float32 and array.tolist() == expected.tolist()
+    for direction, counter in [(1, 7), (-1, 7), (1, -3), (-1, 300), (1, 255)]:
+        table = state.clone(log=False)
+        table._direction, table._counters[0] = direction, counter  # as a rule may set them
+        vector = encoder.encode_state(table, 0)
+        assert vector[3 * game.n] == direction and counter in vector
+        array = encoder.encode_array(table, 0)
+        assert array.dtype == np.float32 and array.tolist() == vector
 
 
 def test_pettingzoo_agent_iter_is_pettingzoos():

@@ -191,7 +191,8 @@ class ObservationEncoder:
         self._wide_at, self._counters_at = 3 * self.n, self.size - 1 - len(self.counters)
         # encode_array's: each seat's code writing its counts (None: they may not fit a
         # byte), and its vector before them, its own one-hot set
-        self._writers = [game.tally_writer(p, 3 * self.n + 2) for p in range(self.n)]
+        n, flags = self.n, (self.n, 2 * self.n, self.size - 1, 3 * self.n, self._counters_at)
+        self._writers = [game.tally_writer(p, 3 * n + 2, flags) for p in range(n)]
         self._blanks = [
             bytes(self.size)[:p] + b"\x01" + bytes(self.size - p - 1) for p in range(self.n)
         ]
@@ -242,28 +243,22 @@ class ObservationEncoder:
     def encode_array(self, state, seat: int):
         """`encode_state` as a float32 numpy array (numpy comes with the `rl` and
         `openspiel` extras). Where every count fits a byte (a game of fewer than 256
-        cards), the seat's own code (Game.tally_writer, State.tallies_into's) writes
-        them into a copy of the seat's blank vector (its own one-hot set), and numpy
-        reads the vector at once from bytes; the few numbers that may not fit one
-        (direction, turn, counters) go there too when they do, else are set after."""
+        cards), the seat's own code (Game.tally_writer) writes the whole vector into a
+        copy of the seat's blank one (its own one-hot set) and numpy reads it at once
+        from bytes; a direction, turn or counter that does not fit a byte is set after."""
         write = self._writers[seat]
         if write is None:  # a game of 256 cards or more
             return np.array(self.encode_state(state, seat), np.float32)
-        n, vec = self.n, bytearray(self._blanks[seat])
-        current, active, direction, turn, counters, over = write(state, vec)
-        vec[n + current] = 1
-        vec[2 * n : 3 * n] = active
-        vec[-1] = over
-        at, counters_at = self._wide_at, self._counters_at
-        try:
-            vec[at : at + 2] = direction, turn
-            vec[counters_at:-1] = counters
-        except ValueError:  # one of them is below 0 or past 255: set among the floats
-            out = np.frombuffer(vec, np.uint8).astype(np.float32)
-            out[at : at + 2] = direction, turn
-            out[counters_at:-1] = counters
-            return out
-        return np.frombuffer(vec, np.uint8).astype(np.float32)
+        vec = bytearray(self._blanks[seat])
+        wide = write(state, vec)
+        out = np.array(vec, np.float32)
+        if wide is not None:
+            direction, turn, counters = wide
+            out[self._wide_at] = direction
+            out[self._wide_at + 1] = turn
+            if counters is not None:
+                out[self._counters_at : -1] = counters
+        return out
 
     def _zone(self, seen) -> list[float]:
         counts = [0.0] * len(self.types)
