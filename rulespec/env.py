@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from rulespec import load_spec
-from rulespec.interpreter import Game, seat_name
+from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec.lang import ir
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
@@ -58,6 +58,7 @@ class SeatSpaces:
         self.action_spaces = {a: spaces.Discrete(len(self.actions)) for a in self.possible_agents}
         self.state = None
         self._no_mask = np.zeros(len(self.actions), np.int8)  # a seat's not to act
+        self._encode, self._view_of = self.encoder.encode_array, self._view  # bound once
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -72,13 +73,12 @@ class SeatSpaces:
     def _vector(self, seat: int, mask) -> dict:
         """The seat's observation in this state: its vector, and a copy of `mask`
         (shared, ActionSpace.numbered) for the caller to keep."""
-        return {
-            "observation": self.encoder.encode_array(self.state, seat),
-            "action_mask": mask.copy(),
-        }
+        return {"observation": self._encode(self.state, seat), "action_mask": mask.copy()}
 
     def _view(self, seat: int) -> dict:
         """The seat's observation in this state, worked out once."""
+        if self._views is None:
+            self._views = {}
         seen = self._views.get(seat)
         if seen is None:
             seen = self._views[seat] = self.state.observation(seat)
@@ -138,7 +138,9 @@ class RulespecEnv(SeatSpaces, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self._legal()
+        legal = self._options
+        if legal is None:
+            legal = self._legal()
         if type(action) is not int or action not in legal:  # numpy's, or refused saying why
             action = self._refused(action, legal)
         self._cumulative_rewards[agent] = 0.0
@@ -151,12 +153,15 @@ class RulespecEnv(SeatSpaces, AECEnv):
         """Play chance until a seat is to act or the game ends; then say who acts,
         and, at the end, hand out the result. Views are worked out when asked for."""
         state = self.state
-        while state.is_chance_node():
+        player = state.current_player()
+        while player == CHANCE:
             state.sample_chance()  # from the state's own RNG, seeded by reset
+            player = state.current_player()
         self._options = None
-        self._views = {}  # seat -> its observation in this state
+        self._views = None  # seat -> its observation in this state, made when one is read
         self._infos, self._info_of = None, {}  # made when read: most steps read one, or none
-        if state.is_terminal():
+        if player == TERMINAL:
+            self._acting = None
             self.rewards = dict(zip(self.possible_agents, state.returns()))
             # a game stopped by the turn limit was cut short, not played out
             ended = self.truncations if state.reason == "turn_limit" else self.terminations
@@ -164,7 +169,8 @@ class RulespecEnv(SeatSpaces, AECEnv):
             self.agent_selection = self.agents[0]
         else:
             self.rewards = self._zeros
-            self.agent_selection = self.possible_agents[state.current_player()]
+            self._acting = player
+            self.agent_selection = self.possible_agents[player]
 
     @property
     def infos(self) -> dict:
@@ -180,7 +186,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def _info(self, agent) -> _Info:
         info = self._info_of.get(agent)
         if info is None:
-            info = self._info_of[agent] = _info(self._view, self.seat[agent])
+            info = self._info_of[agent] = _info(self._view_of, self.seat[agent])
         return info
 
     def agent_iter(self, max_iter: int = 2**63) -> _AgentIter:
@@ -191,28 +197,35 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def last(self, observe: bool = True):
         """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
         agent = self.agent_selection
-        info = self._info_of.get(agent) if self._infos is None else self._infos[agent]
+        if self._infos is not None:
+            info = self._infos[agent]
+        else:
+            info = self._info_of.get(agent)
+            if info is None:
+                info = self._info_of[agent] = _info(self._view_of, self.seat[agent])
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
-            self._info(agent) if info is None else info,
+            info,
         )
 
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
         if self._options is None:
-            self._options, self._mask = self._numbered(self.state.legal_actions())
+            _, self._options, self._mask = self.actions.numbered(tuple(self.state.legal_actions()))
         return self._options
 
     def observe(self, agent):
         seat = self.seat[agent]
-        if self.state.current_player() == seat:  # never at the end: TERMINAL is no seat
+        if seat == self._acting:  # None at the end
             if self._options is None:
                 self._legal()
-            return self._vector(seat, self._mask)
-        return self._vector(seat, self._no_mask)
+            mask = self._mask
+        else:
+            mask = self._no_mask
+        return {"observation": self._encode(self.state, seat), "action_mask": mask.copy()}
 
     def legal_labels(self) -> list[str]:
         """The labels of the acting seat's legal actions."""
@@ -294,7 +307,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
 
     def _new_infos(self) -> dict:
         """Each agent's info in this state: its observation, worked out when read."""
-        return {a: _info(self._view, self.seat[a]) for a in self.agents}
+        return {a: _info(self._view_of, self.seat[a]) for a in self.agents}
 
     def _deciding_now(self) -> dict:
         """Each seat deciding now, in the order asked -> (its options by number, their

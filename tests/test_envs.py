@@ -626,6 +626,27 @@ def test_observation_array_sets_numbers_outside_a_byte_after():
         assert array.dtype == np.float32 and array.tolist() == vector
 
 
+@pytest.mark.parametrize("game", ["take_the_gold", "pirates_wild"])
+def test_pettingzoo_masks_only_the_acting_seat(game):
+    """observe(agent): the acting seat's mask is its legal actions, every other seat's
+    all 0, and every seat's all 0 once the game is over; each vector the seat's."""
+    env = _env(GAMES / f"{game}.yaml", 3)
+    env.reset(seed=4)
+    pick = random.Random(4)
+    for _ in env.agent_iter():
+        state = env.state
+        for other in env.possible_agents:
+            obs, seat = env.observe(other), env.seat[other]
+            legal = {env.actions.index[label] for label in state.legal_labels()}
+            acting = not state.is_terminal() and state.current_player() == seat
+            assert set(obs["action_mask"].nonzero()[0].tolist()) == (legal if acting else set())
+            assert obs["observation"].tolist() == env.encoder.encode_state(state, seat)
+        obs, _, terminated, truncated, _ = env.last()
+        done = terminated or truncated
+        env.step(None if done else pick.choice(obs["action_mask"].nonzero()[0].tolist()))
+    assert env.state.is_terminal()
+
+
 def test_pettingzoo_agent_iter_is_pettingzoos():
     """agent_iter yields the agent to act until every agent is done or max_iter agents
     were given, and can be iterated again, as PettingZoo's AECIterable."""
