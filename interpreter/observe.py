@@ -115,7 +115,8 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
 
     With `flags`, where the rest goes in `out` too, (current, active, over, wide,
     counters): the current seat's one-hot from `current`, the active flags from
-    `active`, the game's end at `over`, the direction and the turn at `wide` and
+    `active` (where `out` holds 1s: written only when a seat is out), the game's end
+    at `over`, the direction and the turn at `wide` and
     `wide + 1`, the counters from `counters`; write then returns None, or, where one
     of the last three does not fit a byte (the turn of a long game), (direction,
     turn, the counters or None when they were written) for the caller to place."""
@@ -153,8 +154,12 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
         current, active, over, wide, counters = flags
         k = len(game.counter_names)
         w.line(f"out[{current} + state._current] = 1", span)
-        w.line(f"out[{active}:{active + game.n}] = state._active", span)
-        w.line(f"out[{over}] = state._over", span)
+        w.line("if False in state._active:", span)  # `out` holds 1s there (all active)
+        with w.indented():
+            w.line(f"out[{active}:{active + game.n}] = state._active", span)
+        w.line("if state._over:", span)
+        with w.indented():
+            w.line(f"out[{over}] = 1", span)
         w.line("direction, turn = state._direction, state._turn", span)
         w.line("if 0 <= direction < 256 and turn < 256:", span)  # a long game's turn may not
         with w.indented():

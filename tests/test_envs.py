@@ -624,6 +624,11 @@ def test_observation_array_sets_numbers_outside_a_byte_after():
         assert vector[3 * game.n] == direction and counter in vector
         array = encoder.encode_array(table, 0)
         assert array.dtype == np.float32 and array.tolist() == vector
+    table = state.clone(log=False)  # a seat out, and the end: written over the blank's 1s
+    table._active[1], table._over = False, True
+    vector = encoder.encode_state(table, 0)
+    assert vector[2 * game.n + 1] == 0 and vector[-1] == 1
+    assert encoder.encode_array(table, 0).tolist() == vector
 
 
 @pytest.mark.parametrize("game", ["take_the_gold", "pirates_wild"])

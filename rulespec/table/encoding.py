@@ -190,12 +190,15 @@ class ObservationEncoder:
         # then the counters
         self._wide_at, self._counters_at = 3 * self.n, self.size - 1 - len(self.counters)
         # encode_array's: each seat's code writing its counts (None: they may not fit a
-        # byte), and its vector before them, its own one-hot set
+        # byte), and its vector before them: its own one-hot set, every seat active
         n, flags = self.n, (self.n, 2 * self.n, self.size - 1, 3 * self.n, self._counters_at)
         self._writers = [game.tally_writer(p, 3 * n + 2, flags) for p in range(n)]
-        self._blanks = [
-            bytes(self.size)[:p] + b"\x01" + bytes(self.size - p - 1) for p in range(self.n)
-        ]
+        self._blanks = []
+        for p in range(n):
+            blank = bytearray(self.size)
+            blank[p] = 1
+            blank[2 * n : 3 * n] = b"\x01" * n  # every seat active, as most of a game
+            self._blanks.append(bytes(blank))
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
