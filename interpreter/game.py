@@ -80,7 +80,7 @@ class Game:
             )
             for row in self.sees
         ]
-        self._tally_writers: dict = {}  # (seat, offset, flags) -> its code (tally_writer), when asked
+        self._tally_writers: dict = {}  # (seat, offset) -> its code (tally_writer), when asked
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)
@@ -192,13 +192,12 @@ class Game:
 
         return State(self, seed, **options)
 
-    def tally_writer(self, seat: int, at: int, flags: tuple | None = None):
-        """The seat's own code for State.tallies_into at offset `at`, or with `flags`
-        for a whole vector (observe.tally_writer), compiled when first asked for; None
-        where a count may not fit a byte."""
-        key = seat, at, flags
+    def tally_writer(self, seat: int, at: int):
+        """The seat's own code for State.tallies_into at offset `at` (observe.tally_writer),
+        compiled when first asked for; None where a count may not fit a byte."""
+        key = seat, at
         if key not in self._tally_writers:
-            self._tally_writers[key] = tally_writer(self, seat, at, flags)
+            self._tally_writers[key] = tally_writer(self, seat, at)
         return self._tally_writers[key]
 
     def _owners(self, c: ir.CounterDef) -> list[str]:

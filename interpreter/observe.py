@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import knowledge
 from .choices import seat_name
-from .codegen import CodeWriter
+from .codegen import CodeWriter, quote
 
 
 def can_see(slot, player: int | None) -> bool:
@@ -113,18 +113,22 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
     them), no loop over slots, no look-up of where a slot's counts go. None where a
     count may not fit a byte (Game.byte_counts).
 
-    With `flags`, where the rest goes in `out` too, (current, active, over, wide,
-    counters): the current seat's one-hot from `current`, the active flags from
-    `active` (where `out` holds 1s: written only when a seat is out), the game's end
-    at `over`, the direction and the turn at `wide` and
-    `wide + 1`, the counters from `counters`; write then returns None, or, where one
-    of the last three does not fit a byte (the turn of a long game), (direction,
-    turn, the counters or None when they were written) for the caller to place."""
+    With `flags`, the seat's whole vector, (current, active, over, wide, counters,
+    blank, array): write(state) fills a copy of `blank` (bytes, the seat's vector
+    before the state's numbers, every seat active) as above, with the current seat's
+    one-hot from `current`, the active flags from `active` (only when a seat is out),
+    the game's end at `over`, the direction and the turn at `wide` and `wide + 1`, the
+    counters from `counters`, and returns `array(the bytes)` (an array of numbers, as
+    numpy's), in which a direction, turn or counter that does not fit a byte (the
+    turn of a long game) is then set."""
     if not game.byte_counts:
         return None
     stride, hidden = 1 + len(game.type_names), game.seen_slots[player][1]
-    w = CodeWriter(f"tallies_{seat_name(player)}", game.spec.span, "state, out")
+    params = "state, out" if flags is None else "state"
+    w, scope = CodeWriter(f"tallies_{seat_name(player)}", game.spec.span, params), {}
     span = game.spec.span
+    if flags is not None:
+        w.line(f"out = bytearray({quote(flags[5], scope)})", span)
     w.line("zones, tcount, known = state._zones, state._tcount, state._known", span)
     for i in range(len(game.slots)):
         if i in hidden:
@@ -151,8 +155,8 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
             span,
         )
     else:
-        current, active, over, wide, counters = flags
-        k = len(game.counter_names)
+        current, active, over, wide, counters, _, array = flags
+        array, k = quote(array, scope), len(game.counter_names)
         w.line(f"out[{current} + state._current] = 1", span)
         w.line("if False in state._active:", span)  # `out` holds 1s there (all active)
         with w.indented():
@@ -161,22 +165,29 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
         with w.indented():
             w.line(f"out[{over}] = 1", span)
         w.line("direction, turn = state._direction, state._turn", span)
-        w.line("if 0 <= direction < 256 and turn < 256:", span)  # a long game's turn may not
+        w.line("fits = 0 <= direction < 256 and turn < 256", span)  # a long game's turn: not
+        w.line("if fits:", span)
         with w.indented():
             w.line(f"out[{wide}:{wide + 2}] = direction, turn", span)
-            w.line("wide = None", span)
-        w.line("else:", span)
-        with w.indented():
-            w.line("wide = direction, turn, None", span)
         if k:
             w.line("try:", span)
             with w.indented():
                 w.line(f"out[{counters}:{counters + k}] = state._counters", span)
             w.line("except ValueError:  # one below 0 or past 255", span)
             with w.indented():
-                w.line("return direction, turn, tuple(state._counters)", span)
-        w.line("return wide", span)
-    return w.compile({}, f"tallies {seat_name(player)}")[0]
+                w.line(f"vec = {array}(out)", span)
+                w.line(f"vec[{wide}] = direction", span)
+                w.line(f"vec[{wide + 1}] = turn", span)
+                w.line(f"vec[{counters}:{counters + k}] = state._counters", span)
+                w.line("return vec", span)
+        w.line("if fits:", span)
+        with w.indented():
+            w.line(f"return {array}(out)", span)
+        w.line(f"vec = {array}(out)", span)
+        w.line(f"vec[{wide}] = direction", span)
+        w.line(f"vec[{wide + 1}] = turn", span)
+        w.line("return vec", span)
+    return w.compile(scope, f"tallies {seat_name(player)}")[0]
 
 
 def visible_event(event: dict, player: int | None) -> dict:

@@ -58,7 +58,7 @@ class SeatSpaces:
         self.action_spaces = {a: spaces.Discrete(len(self.actions)) for a in self.possible_agents}
         self.state = None
         self._no_mask = np.zeros(len(self.actions), np.int8)  # a seat's not to act
-        self._encode, self._view_of = self.encoder.encode_array, self._view  # bound once
+        self._encoders, self._view_of = self.encoder.encoders, self._view  # bound once
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -73,7 +73,7 @@ class SeatSpaces:
     def _vector(self, seat: int, mask) -> dict:
         """The seat's observation in this state: its vector, and a copy of `mask`
         (shared, ActionSpace.numbered) for the caller to keep."""
-        return {"observation": self._encode(self.state, seat), "action_mask": mask.copy()}
+        return {"observation": self._encoders[seat](self.state), "action_mask": mask.copy()}
 
     def _view(self, seat: int) -> dict:
         """The seat's observation in this state, worked out once."""
@@ -225,7 +225,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
             mask = self._mask
         else:
             mask = self._no_mask
-        return {"observation": self._encode(self.state, seat), "action_mask": mask.copy()}
+        return {"observation": self._encoders[seat](self.state), "action_mask": mask.copy()}
 
     def legal_labels(self) -> list[str]:
         """The labels of the acting seat's legal actions."""

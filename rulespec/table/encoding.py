@@ -10,10 +10,12 @@ different decisions may coincide: at one decision a label names one option).
 
 from __future__ import annotations
 
+import functools
 import operator
 
 from rulespec.interpreter.choices import NO_REACTION, PASS, groups, seat_name
 from rulespec.interpreter.effects import MAX_NUMBERS
+from rulespec.interpreter.observe import tally_writer
 from rulespec.lang import ir
 
 try:  # for encode_array: the `rl` and `openspiel` extras bring numpy
@@ -189,16 +191,8 @@ class ObservationEncoder:
         # the numbers that may be negative or large, by position: direction and turn,
         # then the counters
         self._wide_at, self._counters_at = 3 * self.n, self.size - 1 - len(self.counters)
-        # encode_array's: each seat's code writing its counts (None: they may not fit a
-        # byte), and its vector before them: its own one-hot set, every seat active
-        n, flags = self.n, (self.n, 2 * self.n, self.size - 1, 3 * self.n, self._counters_at)
-        self._writers = [game.tally_writer(p, 3 * n + 2, flags) for p in range(n)]
-        self._blanks = []
-        for p in range(n):
-            blank = bytearray(self.size)
-            blank[p] = 1
-            blank[2 * n : 3 * n] = b"\x01" * n  # every seat active, as most of a game
-            self._blanks.append(bytes(blank))
+        # encode_array's: each seat's code, state -> its vector as a float32 array
+        self.encoders = [self._encoder(game, p) for p in range(self.n)]
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
@@ -245,23 +239,24 @@ class ObservationEncoder:
 
     def encode_array(self, state, seat: int):
         """`encode_state` as a float32 numpy array (numpy comes with the `rl` and
-        `openspiel` extras). Where every count fits a byte (a game of fewer than 256
-        cards), the seat's own code (Game.tally_writer) writes the whole vector into a
-        copy of the seat's blank one (its own one-hot set) and numpy reads it at once
-        from bytes; a direction, turn or counter that does not fit a byte is set after."""
-        write = self._writers[seat]
+        `openspiel` extras): `encoders[seat](state)`."""
+        return self.encoders[seat](state)
+
+    def _encoder(self, game, seat: int):
+        """encode_array for one seat. Where every count fits a byte (a game of fewer
+        than 256 cards), the seat's own code (Game.tally_writer) writes the whole vector
+        into a copy of the seat's blank one and numpy reads it at once from bytes; a
+        direction, turn or counter that does not fit a byte is set after."""
+        n = self.n
+        blank = bytearray(self.size)
+        blank[seat] = 1
+        blank[2 * n : 3 * n] = b"\x01" * n  # every seat active, as most of a game
+        array = functools.partial(np.array, dtype=np.float32)
+        flags = (n, 2 * n, self.size - 1, 3 * n, self._counters_at, bytes(blank), array)
+        write = tally_writer(game, seat, 3 * n + 2, flags) if np is not None else None
         if write is None:  # a game of 256 cards or more
-            return np.array(self.encode_state(state, seat), np.float32)
-        vec = bytearray(self._blanks[seat])
-        wide = write(state, vec)
-        out = np.array(vec, np.float32)
-        if wide is not None:
-            direction, turn, counters = wide
-            out[self._wide_at] = direction
-            out[self._wide_at + 1] = turn
-            if counters is not None:
-                out[self._counters_at : -1] = counters
-        return out
+            return lambda state: np.array(self.encode_state(state, seat), np.float32)
+        return write
 
     def _zone(self, seen) -> list[float]:
         counts = [0.0] * len(self.types)
