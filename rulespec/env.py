@@ -356,12 +356,12 @@ class _Info(dict):
     worked out when first read (through [], get, items or values): most steps read
     only the acting seat's, many none. Made by `_info`."""
 
-    __slots__ = ("_seat", "_view")
+    __slots__ = ("_view", "_who")
 
     def _fill(self) -> None:
         if self._view is not None:
             view, self._view = self._view, None
-            super().__setitem__("observation", view(self._seat))
+            super().__setitem__("observation", view(self._who))
 
     def __getitem__(self, key):
         self._fill()
@@ -387,5 +387,5 @@ class _Info(dict):
 def _info(view, seat: int) -> _Info:
     """Seat's info, its observation to be worked out by `view(seat)` when first read."""
     info = _Info(observation=None)  # dict's own __init__: a step makes one or more
-    info._view, info._seat = view, seat
+    info._view, info._who = view, seat
     return info
