@@ -608,27 +608,38 @@ def test_tally_writer_is_each_seats_own_code():
 def test_observation_array_sets_numbers_outside_a_byte_after():
     """encode_array writes direction, turn and counters into the vector's bytes where
     they fit one; a direction of -1, or a counter below 0 or past 255, is set among the
-    floats instead: the array is encode_state's vector either way."""
+    floats instead; a seat out and the game's end are written over the blank vector's
+    every-seat-active: the array is encode_state's vector either way."""
     np = pytest.importorskip("numpy")
-    from rulespec.interpreter import Game
+    from rulespec.interpreter import Game, State
     from rulespec.table.encoding import ObservationEncoder
 
-    game = Game(load_spec(GAMES / "take_the_gold.yaml"), 2)
-    encoder, state = ObservationEncoder(game), game.new_initial_state(1, log=False)
-    while state.is_chance_node():
-        state.sample_chance()
-    for direction, counter in [(1, 7), (-1, 7), (1, -3), (-1, 300), (1, 255)]:
-        table = state.clone(log=False)
-        table._direction, table._counters[0] = direction, counter  # as a rule may set them
-        vector = encoder.encode_state(table, 0)
-        assert vector[3 * game.n] == direction and counter in vector
-        array = encoder.encode_array(table, 0)
-        assert array.dtype == np.float32 and array.tolist() == vector
-    table = state.clone(log=False)  # a seat out, and the end: written over the blank's 1s
-    table._active[1], table._over = False, True
-    vector = encoder.encode_state(table, 0)
-    assert vector[2 * game.n + 1] == 0 and vector[-1] == 1
-    assert encoder.encode_array(table, 0).tolist() == vector
+    def same(encoder, state):
+        for seat in range(encoder.n):
+            array = encoder.encode_array(state, seat)
+            assert array.dtype == np.float32
+            assert array.tolist() == encoder.encode_state(state, seat), seat
+
+    game = Game(load_spec(GAMES / "take_the_gold.yaml"), 3)
+    encoder = ObservationEncoder(game)
+    counter = game.counter_names[0]
+    for value, out in [(7, ()), (-3, ()), (300, (1,)), (255, (0, 2))]:
+        state = State.from_layout(game, counters={counter: value}, out=out)
+        assert value in state.tallies(0)[5] and state.tallies(0)[1].count(False) == len(out)
+        same(encoder, state)
+    game = Game(load_spec(GAMES / "variants/pirates_wild/reverse.yaml"), 3)
+    encoder, pick, directions = ObservationEncoder(game), random.Random(3), set()
+    state = game.new_initial_state(3, log=False)
+    while True:
+        same(encoder, state)
+        directions.add(state.tallies(0)[2])
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(pick.choice(state.legal_labels()))
+    assert directions == {1, -1} and state.tallies(0)[6]  # both ways, and the end
 
 
 @pytest.mark.parametrize("game", ["take_the_gold", "pirates_wild"])
