@@ -353,8 +353,9 @@ class _AgentIter:
 
 class _Info(dict):
     """An agent's info, {"observation": its structured observation}, the observation
-    worked out when first read (through [], get, items or values): most steps read
-    only the acting seat's, many none. Made by `_info`."""
+    worked out when first read: most steps read only the acting seat's, many none. Every
+    way of reading a dict fills it first (_READS), copies included: dict(info) and
+    info.copy() would otherwise copy the placeholder. Made by `_info`."""
 
     __slots__ = ("_view", "_who")
 
@@ -363,25 +364,39 @@ class _Info(dict):
             view, self._view = self._view, None
             super().__setitem__("observation", view(self._who))
 
-    def __getitem__(self, key):
-        self._fill()
-        return super().__getitem__(key)
 
-    def get(self, key, default=None):
-        self._fill()
-        return super().get(key, default)
+def _filling(name: str):
+    read = getattr(dict, name)
 
-    def items(self):
+    def filled(self, *args):
         self._fill()
-        return super().items()
+        return read(self, *args)
 
-    def values(self):
-        self._fill()
-        return super().values()
+    filled.__name__ = name
+    return filled
 
-    def __repr__(self) -> str:
-        self._fill()
-        return super().__repr__()
+
+# dict's reads that do not go through __getitem__ (a dict subclass that overrides
+# __iter__ is copied by dict() through keys() and [], which fill it too)
+_READS = (
+    "__getitem__",
+    "get",
+    "items",
+    "values",
+    "keys",
+    "__iter__",
+    "copy",
+    "__eq__",
+    "__ne__",
+    "__repr__",
+    "pop",
+    "popitem",
+    "setdefault",
+    "__or__",
+    "__ror__",
+)
+for _name in _READS:
+    setattr(_Info, _name, _filling(_name))
 
 
 def _info(view, seat: int) -> _Info:

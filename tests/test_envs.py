@@ -107,6 +107,23 @@ def test_mask_is_the_legal_options_and_rewards_are_the_result(name, players, tur
     assert any(state.returns()) != cut_short
 
 
+def test_an_info_copied_holds_its_observation():
+    """An info's observation is worked out when first read; every way of copying or
+    comparing the info reads it too, so no copy holds the placeholder."""
+    import copy
+
+    env = _env(GAMES / "take_the_gold.yaml", 3)
+    env.reset(seed=3)
+    copies = []
+    for make in (dict, lambda i: i.copy(), copy.deepcopy, lambda i: {**i}, lambda i: i | {}):
+        *_, info = env.last()  # a new info each time: none read yet
+        copies.append(make(info))
+    seen = env.last()[-1]["observation"]
+    assert seen["seat"] == env.agent_selection
+    assert copies == [{"observation": seen}] * 5
+    assert env.last()[-1] == {"observation": seen}
+
+
 def test_action_space_is_fixed_for_a_spec_and_player_count():
     from rulespec.interpreter import Game
     from rulespec.table.encoding import ActionSpace
