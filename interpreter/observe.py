@@ -173,19 +173,17 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
             w.line("try:", span)
             with w.indented():
                 w.line(f"out[{counters}:{counters + k}] = state._counters", span)
-            w.line("except ValueError:  # one below 0 or past 255", span)
+            w.line("except ValueError:  # one below 0 or past 255: set among the numbers", span)
             with w.indented():
-                w.line(f"vec = {array}(out)", span)
-                w.line(f"vec[{wide}] = direction", span)
-                w.line(f"vec[{wide + 1}] = turn", span)
-                w.line(f"vec[{counters}:{counters + k}] = state._counters", span)
-                w.line("return vec", span)
+                w.line("fits = False", span)
         w.line("if fits:", span)
         with w.indented():
             w.line(f"return {array}(out)", span)
         w.line(f"vec = {array}(out)", span)
         w.line(f"vec[{wide}] = direction", span)
         w.line(f"vec[{wide + 1}] = turn", span)
+        if k:
+            w.line(f"vec[{counters}:{counters + k}] = state._counters", span)
         w.line("return vec", span)
     return w.compile(scope, f"tallies {seat_name(player)}")[0]
 
