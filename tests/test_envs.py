@@ -26,6 +26,14 @@ SPECS = (
 )
 
 
+def _step_at_random(state, pick: random.Random) -> None:
+    """Chance drawn by the state, or a legal option picked at random."""
+    if state.is_chance_node():
+        state.sample_chance()
+    else:
+        state.apply_action(pick.choice(state.legal_labels()))
+
+
 def _env(path, players=None, **kw):
     pytest.importorskip("pettingzoo")
     from rulespec.env import RulespecEnv
@@ -313,10 +321,7 @@ def test_observation_vector_from_tallies_is_the_observations(path):
                 assert vector == encoder.encode(seen), seat
                 assert encoder.encode_array(state, seat).tolist() == vector, seat
                 known += any("revealed" in z for z in seen["zones"].values() if type(z) is dict)
-            if state.is_chance_node():
-                state.sample_chance()
-            else:
-                state.apply_action(pick.choice(state.legal_labels()))
+            _step_at_random(state, pick)
     if path.stem in ("take_the_gold", "pirates_wild"):
         assert known  # the known cards of hidden zones were compared, not only sizes
 
@@ -495,10 +500,7 @@ def test_observation_array_is_the_vector(rows):
             array = encoder.encode_array(state, seat)
             assert array.dtype == np.float32 and array.tolist() == vector, seat
             wide.update(i for i, x in enumerate(vector) if not 0 <= x < 256)
-        if state.is_chance_node():
-            state.sample_chance()
-        else:
-            state.apply_action(pick.choice(state.legal_labels()))
+        _step_at_random(state, pick)
     assert 3 * game.n + 1 in wide  # the turn passed 255, and was compared
 
 
@@ -583,10 +585,7 @@ def test_tallies_into_writes_what_tallies_returns(rows):
             assert list(out[3:-2]) == seen and out[:3] == bytes(3) and out[-2:] == bytes(2)
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            state.sample_chance()
-        else:
-            state.apply_action(pick.choice(state.legal_labels()))
+        _step_at_random(state, pick)
 
 
 def test_tally_writer_is_each_seats_own_code():
@@ -615,10 +614,7 @@ def test_tally_writer_is_each_seats_own_code():
                 rest = game.tally_writer(seat, at)(state, out)
                 assert rest == (current, active, direction, turn, counters, over)
                 assert list(out[at:]) == seen and out[:at] == bytes(at)
-        if state.is_chance_node():
-            state.sample_chance()
-        else:
-            state.apply_action(pick.choice(state.legal_labels()))
+        _step_at_random(state, pick)
     assert emptied  # some zone held cards, then none
 
 
@@ -652,10 +648,7 @@ def test_observation_array_sets_numbers_outside_a_byte_after():
         directions.add(state.tallies(0)[2])
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            state.sample_chance()
-        else:
-            state.apply_action(pick.choice(state.legal_labels()))
+        _step_at_random(state, pick)
     assert directions == {1, -1} and state.tallies(0)[6]  # both ways, and the end
 
 
