@@ -380,12 +380,7 @@ def _random_choices(agents):
         draw = bits[seat]
         if draw is None:
             draw = bits[seat] = agents[seat].rng.getrandbits
-        n = len(options)
-        k = n.bit_length()
-        r = draw(k)
-        while r >= n:  # as randbelow draws
-            r = draw(k)
-        return options[r]
+        return options[randbelow(draw, len(options))]
 
     return choose
 

@@ -70,16 +70,6 @@ class Game:
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
         # seat -> for each slot, whether the seat sees its cards
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]
-        # seat -> ((slot, where its counts begin in a row of tallies: a size, then a
-        # count a type, slot after slot) for each slot it sees, {slot: where} for the rest)
-        stride = 1 + len(self.type_names)
-        self.seen_slots = [
-            (
-                tuple((i, stride * i + 1) for i, v in enumerate(row) if v),
-                {i: stride * i + 1 for i, v in enumerate(row) if not v},
-            )
-            for row in self.sees
-        ]
         self._tally_writers: dict = {}  # (seat, offset) -> its code (tally_writer), when asked
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = self.zone_index[spec.hand]

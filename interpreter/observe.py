@@ -123,7 +123,9 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
     turn of a long game) is then set."""
     if not game.byte_counts:
         return None
-    stride, hidden = 1 + len(game.type_names), game.seen_slots[player][1]
+    stride = 1 + len(game.type_names)  # a slot's size, then a count a card type
+    # each slot the seat cannot see -> where its counts begin
+    hidden = {i: stride * i + 1 for i, seen in enumerate(game.sees[player]) if not seen}
     params = "state, out" if flags is None else "state"
     w, scope = CodeWriter(f"tallies_{seat_name(player)}", game.spec.span, params), {}
     span = game.spec.span

@@ -34,6 +34,18 @@ def _step_at_random(state, pick: random.Random) -> None:
         state.apply_action(pick.choice(state.legal_labels()))
 
 
+def _played_by(spiel_game, bot, rng):
+    """A whole OpenSpiel game of `bot` for every seat, chance drawn by `rng` (numpy's)."""
+    state = spiel_game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(bot.step(state))
+    return state
+
+
 def _env(path, players=None, **kw):
     pytest.importorskip("pettingzoo")
     from rulespec.env import RulespecEnv
@@ -211,13 +223,7 @@ def test_openspiel_mcts_plays_a_full_game(spiel_game):
         evaluator=mcts.RandomRolloutEvaluator(1, rng),
         random_state=rng,
     )
-    state = spiel_game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            state.apply_action(bot.step(state))
+    state = _played_by(spiel_game, bot, rng)
     assert sorted(state.returns()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
     assert state.returns() == state.table.returns()
 
@@ -356,13 +362,7 @@ def test_openspiel_ismcts_plays_through_resample_from_infostate(spiel_game):
 
     SpecState.resample_from_infostate = spy
     try:
-        state = spiel_game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=probs)))
-            else:
-                state.apply_action(bot.step(state))
+        state = _played_by(spiel_game, bot, rng)
     finally:
         SpecState.resample_from_infostate = resample
     assert sorted(state.returns()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
