@@ -166,6 +166,29 @@ def test_the_wire_carries_no_card_hidden_from_the_seat(server, spec, seats):
     assert {n["kind"] for n in graph["nodes"]} >= {"action", "zone", "card"}
 
 
+@pytest.mark.parametrize("agent", ["ismcts:iterations=30:particles=8", "ismcts:iterations=30"])
+def test_an_agent_at_a_table_is_told_what_it_sees_as_rulespec_play_tells_it(server, agent):
+    """A searching agent keeps a belief and its tree from what it is told of each
+    decision: a person at the server (always the first option) and the agent play the
+    very game the same seats play in process through `play`, which tells the agent."""
+    from rulespec.interpreter import Game
+    from rulespec.interpreter.agents import make_agents, play
+
+    base, tables = server
+    seats = ["person", agent]
+    answer = new_game(base, spec="take_the_gold", players=2, seed=11, seats=seats)
+    url, token = seat_api(base, answer["links"]["P1"])
+    served = tables.game(answer["id"]).state
+    message = call(f"{url}?token={token}")[1]
+    while not message["over"]:  # the person takes the first option, as `first` does
+        first = served.legal_labels()[0]
+        status, message = call(f"{url}/choose?token={token}", {"option": first})
+        assert status == 200, message
+    alone = Game(load_spec(GAMES / "take_the_gold.yaml"), 2).new_initial_state(seed=11)
+    play(alone, make_agents(["first", agent], 2, 11))
+    assert served.log_for(None) == alone.log_for(None)
+
+
 def test_fifty_games_at_once(server):
     base, tables = server
 

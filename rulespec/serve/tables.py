@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.interpreter import Game, IllegalChoice
-from rulespec.interpreter.agents import decide, make_agents
+from rulespec.interpreter.agents import decide, make_agents, tell
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.compiler import load_spec
@@ -117,14 +117,21 @@ class Live:
                 continue
             who, options = s.current_player(), s.legal_actions()
             if len(options) == 1:  # as `rulespec play`: nobody is asked to take the only way
-                s.apply_action(options[0])
+                self._apply(who, options[0])
                 continue
             agent = self.agents[who]
             if agent is None:
                 return
-            s.apply_action(decide(agent, s, who, options))
+            self._apply(who, decide(agent, s, who, options))
             if one:
                 return
+
+    def _apply(self, who: int, choice) -> None:
+        """Apply a seat's choice, first told to the agents that watch the table (a kept
+        tree, a belief), as `rulespec play` tells them: what each seat is shown of it."""
+        watchers = {p: a for p, a in enumerate(self.agents) if hasattr(a, "watch")}
+        tell(watchers, self.state, who, choice)
+        self.state.apply_action(choice)
 
     def choose(self, seat: int, label) -> None:
         """A person's choice, by its option's label; 409 when it is not their turn,
@@ -136,10 +143,11 @@ class Live:
             raise Refused(409, f"it is not {seat_name(seat)}'s decision")
         if not isinstance(label, str):
             raise Refused(400, "'option' is an option's label, a string")
-        if label not in s.legal_labels():
+        choice = next((o for o in s.legal_actions() if o.label == label), None)
+        if choice is None:
             raise Refused(422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options")
         try:
-            s.apply_action(label)
+            self._apply(seat, choice)
         except IllegalChoice as exc:  # the label check above makes this a safeguard
             raise Refused(422, str(exc)) from None
         self.settle()
