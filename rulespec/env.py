@@ -44,6 +44,11 @@ class SeatSpaces:
         self.game = Game(spec, players or spec.default_players)
         self.turn_limit, self.render_mode = turn_limit, render_mode
         self.actions, self.encoder = ActionSpace(self.game), ObservationEncoder(self.game)
+        if not len(self.actions):  # gymnasium has no empty Discrete space
+            raise ValueError(
+                f"{spec.name} gives its players no decision to make (no action, reaction "
+                "or choice): a PettingZoo environment needs at least one"
+            )
         self.action_labels = self.actions.labels
         self.possible_agents = [seat_name(p) for p in range(self.game.n)]
         self.seat = {agent: p for p, agent in enumerate(self.possible_agents)}

@@ -1015,7 +1015,11 @@ def _api_pettingzoo(game, seed, calls) -> None:
     import numpy as np
 
     from rulespec.env import RulespecEnv
+    from rulespec.table.encoding import ActionSpace
 
+    if not len(ActionSpace(game)):  # a game nobody decides in: refused, saying why
+        _refused(RulespecEnv, game.spec, game.n, always=True)
+        return
     env = RulespecEnv(game.spec, game.n)
     env.reset(seed=seed % 2**32)
     for call in calls:

@@ -276,6 +276,19 @@ def test_pettingzoo_step_refuses_what_is_not_a_legal_action_number():
     assert env.state.length > before
 
 
+@pytest.mark.parametrize("parallel", [False, True])
+def test_pettingzoo_refuses_a_game_nobody_decides_in(parallel):
+    """A spec whose players never choose (its setup and triggers play it out) has no
+    action to number: gymnasium has no empty space, and the refusal says so (a fuzz
+    case: gymnasium's own ValueError escaped)."""
+    pytest.importorskip("pettingzoo")
+    from rulespec.env import RulespecEnv, RulespecParallelEnv
+
+    env = RulespecParallelEnv if parallel else RulespecEnv
+    with pytest.raises(ValueError, match="The Show gives its players no decision to make"):
+        env(str(ROOT / "tests/valid/the_show.yaml"), 2)
+
+
 def test_openspiel_refuses_what_is_not_a_legal_action_number(spiel_game):
     """Issue 24: apply_action(-8) was played (a chance outcome counted from the end) and
     stored in history()."""
