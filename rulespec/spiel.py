@@ -103,26 +103,31 @@ class SpecGame(pyspiel.Game):
         # (legal numbers, number -> option, chance outcomes) at a shuffle, at the end
         self.shuffle = sorted(shuffle), shuffle, [(a, 1.0 / SHUFFLE_SEEDS) for a in shuffle]
         self.over: tuple = ([], {}, [])
-        # the same for each set of chance outcomes met so far, as ActionSpace.numbered
-        # keeps those of a player's options
+        # the same for each set of chance outcomes and weights met so far, as
+        # ActionSpace.numbered keeps those of a player's options
         self.chance_numberings: dict[tuple, tuple] = {}
 
-    def chance_numbered(self, outcomes: list) -> tuple:
+    def chance_numbered(self, drawn: tuple, weights: tuple | None) -> tuple:
         """(legal numbers, number -> outcome, [(number, probability)]) for the chance
-        outcomes [(outcome, probability)]. The numbering of a set of outcomes is worked
-        out once, as ActionSpace.numbered (and never to be written); their probabilities
-        change as cards are drawn, and are read each time."""
-        drawn = tuple([o for o, _ in outcomes])
-        known = self.chance_numberings.get(drawn)
+        outcomes `drawn` of these weights (State.chance_weights). Worked out once for
+        each set of outcomes and weights, as ActionSpace.numbered (and never to be
+        written): a game draws from the same few hands again and again."""
+        key = drawn, weights
+        known = self.chance_numberings.get(key)
         if known is None:
             index = self.chance_index
             numbers = [index[o.label] for o in drawn]
+            weights = weights or (1,) * len(drawn)
+            total = sum(weights)
             order = sorted(range(len(numbers)), key=numbers.__getitem__)
-            known = [numbers[i] for i in order], dict(zip(numbers, drawn)), order
+            known = (
+                [numbers[i] for i in order],
+                dict(zip(numbers, drawn)),
+                [(numbers[i], weights[i] / total) for i in order],
+            )
             if len(self.chance_numberings) < encoding.MAX_NUMBERINGS:
-                self.chance_numberings[drawn] = known
-        legal, numbered, order = known
-        return legal, numbered, [(legal[j], outcomes[i][1]) for j, i in enumerate(order)]
+                self.chance_numberings[key] = known
+        return known
 
     def play(self, state, action: int, option=None) -> None:
         """Apply action number `action` to the rulespec state `state`; `option`, when
@@ -199,7 +204,7 @@ class _Held:
         elif state.chance_is_sampled():
             numbering = g.shuffle
         else:
-            numbering = g.chance_numbered(state.chance_outcomes())
+            numbering = g.chance_numbered(*state.chance_weights())
         self.legal, self.options, self.outcomes = numbering
         self.player = player = _PLAYER[player]
         return player
