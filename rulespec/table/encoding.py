@@ -43,15 +43,13 @@ class ActionSpace:
         once for each set, up to MAX_NUMBERINGS sets (those met first), and shared:
         never to be written. An option outside the space is a ValueError naming it."""
         known = self.numberings.get(options)
-        if known is None:
-            index = self.index
-            try:
-                numbers = [index[o.label] for o in options]
-            except KeyError:
-                numbers = [self.action_of(o.label) for o in options]
-            numbered = dict(zip(numbers, options))
-            mask = bytearray(len(self.labels))
-            for number in numbers:
+        if known is None:  # one pass: a game may offer tens of thousands of sets
+            index, numbered, mask = self.index, {}, bytearray(len(self.labels))
+            for option in options:
+                number = index.get(option.label)
+                if number is None:
+                    number = self.action_of(option.label)  # the ValueError naming it
+                numbered[number] = option
                 mask[number] = 1
             known = sorted(numbered), numbered, np.frombuffer(bytes(mask), np.int8)
             if len(self.numberings) < MAX_NUMBERINGS:
