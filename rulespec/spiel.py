@@ -173,7 +173,7 @@ class _Held:
         # shared with the game's numberings (ActionSpace.numbered) and never written:
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
-        self.outcomes: list = []  # at a chance point, (action number, probability)
+        self.outcomes: list | tuple = ()  # at a chance point, (action number, probability)
         self.checked = None  # the action apply_action checked, for _apply_action to play
         self.strings: dict = {}  # seat -> its information-state string at length `told`
         self.told = -1
@@ -195,8 +195,10 @@ class _Held:
         g, state = self.game, self.state
         player = state.current_player()
         if player >= 0:
-            self.legal, self.options, _ = g.actions.numbered(tuple(state.legal_actions()))
-            self.outcomes = []
+            options = tuple(state.legal_actions())
+            known = g.actions.numberings.get(options)  # ActionSpace.numbered's, at once
+            self.legal, self.options, _ = known or g.actions.numbered(options)
+            self.outcomes = ()
             self.player = player
             return player
         if player == TERMINAL:
@@ -204,7 +206,8 @@ class _Held:
         elif state.chance_is_sampled():
             numbering = g.shuffle
         else:
-            numbering = g.chance_numbered(*state.chance_weights())
+            drawn = state.chance_weights()
+            numbering = g.chance_numberings.get(drawn) or g.chance_numbered(*drawn)
         self.legal, self.options, self.outcomes = numbering
         self.player = player = _PLAYER[player]
         return player
