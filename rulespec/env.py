@@ -214,7 +214,9 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
         if self._options is None:
-            _, self._options, self._mask = self.actions.numbered(tuple(self.state.legal_actions()))
+            options, actions = tuple(self.state.legal_actions()), self.actions
+            known = actions.numberings.get(options)  # ActionSpace.numbered's, at once
+            _, self._options, self._mask = known or actions.numbered(options)
         return self._options
 
     def observe(self, agent):
