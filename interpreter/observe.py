@@ -167,10 +167,13 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
         with w.indented():
             w.line(f"out[{over}] = 1", span)
         w.line("direction, turn = state._direction, state._turn", span)
-        w.line("fits = 0 <= direction < 256 and turn < 256", span)  # a long game's turn: not
-        w.line("if fits:", span)
+        w.line("byte_direction = 0 <= direction < 256", span)  # -1: not
+        w.line("if byte_direction:", span)
         with w.indented():
-            w.line(f"out[{wide}:{wide + 2}] = direction, turn", span)
+            w.line(f"out[{wide}] = direction", span)
+        w.line("if turn < 256:", span)  # a long game's turn: not
+        with w.indented():
+            w.line(f"out[{wide + 1}] = turn", span)
         if k:
             w.line("try:", span)
             with w.indented():
@@ -180,9 +183,11 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
             with w.indented():
                 w.line("counted = False", span)
         w.line(f"vec = {array}(out, {dtype})", span)
-        w.line("if not fits:", span)
+        w.line("if not byte_direction:", span)
         with w.indented():
             w.line(f"vec[{wide}] = direction", span)
+        w.line("if turn >= 256:", span)
+        with w.indented():
             w.line(f"vec[{wide + 1}] = turn", span)
         if k:
             w.line("if not counted:", span)

@@ -531,6 +531,24 @@ def test_observation_array_is_the_vector(rows):
     assert 3 * game.n + 1 in wide  # the turn passed 255, and was compared
 
 
+@pytest.mark.parametrize("voyages", [-3, 300, 7])
+def test_observation_array_sets_a_counter_that_does_not_fit_a_byte(voyages):
+    """A counter below 0 or past 255 is set among the array's numbers, the others read
+    from bytes as they are, for every seat."""
+    pytest.importorskip("numpy")
+    from rulespec.interpreter import Game, State
+    from rulespec.table.encoding import ObservationEncoder
+
+    game = Game(load_spec(GAMES / "pirates_wild.yaml"), 3)
+    encoder = ObservationEncoder(game)
+    layout = {"hand[P1]": ["kraken", "crew"], "discard_pile": ["coins"], "draw_pile": ["map"]}
+    state = State.from_layout(game, zones=layout, counters={"voyages": voyages, "dealer": 2})
+    for seat in range(game.n):
+        vector = encoder.encode_state(state, seat)
+        assert encoder.encode_array(state, seat).tolist() == vector
+        assert voyages in vector
+
+
 @pytest.mark.parametrize("path", sorted(GAMES.glob("*.yaml")), ids=lambda p: p.stem)
 def test_openspiel_numbers_each_set_of_options_once(path, monkeypatch):
     """A game keeps the numbering of each set of options (or chance outcomes) it met,
