@@ -114,13 +114,13 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
     count may not fit a byte (Game.byte_counts).
 
     With `flags`, the seat's whole vector, (current, active, over, wide, counters,
-    blank, array): write(state) fills a copy of `blank` (bytes, the seat's vector
-    before the state's numbers, every seat active) as above, with the current seat's
-    one-hot from `current`, the active flags from `active` (only when a seat is out),
-    the game's end at `over`, the direction and the turn at `wide` and `wide + 1`, the
-    counters from `counters`, and returns `array(the bytes)` (an array of numbers, as
-    numpy's), in which a direction, turn or counter that does not fit a byte (the
-    turn of a long game) is then set."""
+    blank, array, dtype): write(state) fills a copy of `blank` (bytes, the seat's
+    vector before the state's numbers, every seat active) as above, with the current
+    seat's one-hot from `current`, the active flags from `active` (only when a seat is
+    out), the game's end at `over`, the direction and the turn at `wide` and
+    `wide + 1`, the counters from `counters`, and returns `array(the bytes, dtype)`
+    (an array of numbers, as numpy's), in which a direction or turn that does not fit
+    a byte (the turn of a long game), or counters that do not, are then set."""
     if not game.byte_counts:
         return None
     stride = 1 + len(game.type_names)  # a slot's size, then a count a card type
@@ -157,8 +157,8 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
             span,
         )
     else:
-        current, active, over, wide, counters, _, array = flags
-        array, k = quote(array, scope), len(game.counter_names)
+        current, active, over, wide, counters, _, array, dtype = flags
+        array, dtype, k = quote(array, scope), quote(dtype, scope), len(game.counter_names)
         w.line(f"out[{current} + state._current] = 1", span)
         w.line("if False in state._active:", span)  # `out` holds 1s there (all active)
         with w.indented():
@@ -167,25 +167,32 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
         with w.indented():
             w.line(f"out[{over}] = 1", span)
         w.line("direction, turn = state._direction, state._turn", span)
-        w.line("fits = 0 <= direction < 256 and turn < 256", span)  # a long game's turn: not
-        w.line("if fits:", span)
+        w.line("byte_direction = 0 <= direction < 256", span)  # -1: not
+        w.line("if byte_direction:", span)
         with w.indented():
-            w.line(f"out[{wide}:{wide + 2}] = direction, turn", span)
+            w.line(f"out[{wide}] = direction", span)
+        w.line("if turn < 256:", span)  # a long game's turn: not
+        with w.indented():
+            w.line(f"out[{wide + 1}] = turn", span)
         if k:
             w.line("try:", span)
             with w.indented():
                 w.line(f"out[{counters}:{counters + k}] = state._counters", span)
+                w.line("counted = True", span)
             w.line("except ValueError:  # one below 0 or past 255: set among the numbers", span)
             with w.indented():
-                w.line("fits = False", span)
-        w.line("if fits:", span)
+                w.line("counted = False", span)
+        w.line(f"vec = {array}(out, {dtype})", span)
+        w.line("if not byte_direction:", span)
         with w.indented():
-            w.line(f"return {array}(out)", span)
-        w.line(f"vec = {array}(out)", span)
-        w.line(f"vec[{wide}] = direction", span)
-        w.line(f"vec[{wide + 1}] = turn", span)
+            w.line(f"vec[{wide}] = direction", span)
+        w.line("if turn >= 256:", span)
+        with w.indented():
+            w.line(f"vec[{wide + 1}] = turn", span)
         if k:
-            w.line(f"vec[{counters}:{counters + k}] = state._counters", span)
+            w.line("if not counted:", span)
+            with w.indented():
+                w.line(f"vec[{counters}:{counters + k}] = state._counters", span)
         w.line("return vec", span)
     return w.compile(scope, f"tallies {seat_name(player)}")[0]
 

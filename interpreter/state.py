@@ -265,6 +265,21 @@ class State(Table):
         total = sum(weights)
         return [(o, w / total) for o, w in zip(point.options, weights)]
 
+    def chance_weights(self) -> tuple[tuple[Option, ...], tuple[int, ...] | None]:
+        """chance_outcomes() in whole numbers, as the rules weigh them: (the outcomes,
+        their weights, or None when all are equally likely); an outcome's probability
+        is its weight over their sum. Both are tuples, so a caller can keep what it
+        works out from a set of outcomes and its weights (rulespec.spiel does)."""
+        if not self.is_chance_node():
+            raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
+        point = self._pending
+        if point.sample is not None:
+            raise IllegalChoice(
+                f"a {point.kind} is sampled, not enumerated: use sample_chance",
+                Rejection.CHANCE_SAMPLED,
+            )
+        return tuple(point.options), point.weights
+
     @property
     def seed(self) -> int:
         """The seed the game was made with: its chance draws from it (C-2)."""

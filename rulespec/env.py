@@ -136,6 +136,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
+        self._info_of = {}  # agent -> its info, handed out again until read (_info)
         self._settle()
 
     def step(self, action) -> None:
@@ -164,7 +165,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
             player = state.current_player()
         self._options = None
         self._views = None  # seat -> its observation in this state, made when one is read
-        self._infos, self._info_of = None, {}  # made when read: most steps read one, or none
+        self._infos = None  # made when read: most steps read one, or none
         if player == TERMINAL:
             self._acting = None
             self.rewards = dict(zip(self.possible_agents, state.returns()))
@@ -189,8 +190,11 @@ class RulespecEnv(SeatSpaces, AECEnv):
         self._infos = infos
 
     def _info(self, agent) -> _Info:
+        """The agent's info in this state: the one of an earlier step while nobody has
+        read it (its observation is worked out when read, from the game as it is then),
+        else a new one, so a step makes an info only for a seat whose last was read."""
         info = self._info_of.get(agent)
-        if info is None:
+        if info is None or info._view is None:
             info = self._info_of[agent] = _info(self._view_of, self.seat[agent])
         return info
 
@@ -206,7 +210,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
             info = self._infos[agent]
         else:
             info = self._info_of.get(agent)
-            if info is None:
+            if info is None or info._view is None:  # as _info
                 info = self._info_of[agent] = _info(self._view_of, self.seat[agent])
         return (
             self.observe(agent) if observe else None,
@@ -219,7 +223,9 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def _legal(self) -> dict:
         """Action number -> option, for the seat to act in this state."""
         if self._options is None:
-            _, self._options, self._mask = self.actions.numbered(tuple(self.state.legal_actions()))
+            options, actions = tuple(self.state.legal_actions()), self.actions
+            known = actions.numberings.get(options)  # ActionSpace.numbered's, at once
+            _, self._options, self._mask = known or actions.numbered(options)
         return self._options
 
     def observe(self, agent):
@@ -360,7 +366,8 @@ class _Info(dict):
     """An agent's info, {"observation": its structured observation}, the observation
     worked out when first read: most steps read only the acting seat's, many none. Every
     way of reading a dict fills it first (_READS), copies included: dict(info) and
-    info.copy() would otherwise copy the placeholder. Made by `_info`."""
+    info.copy() would otherwise copy the placeholder; and so does writing it (_WRITES).
+    Made by `_info`; one not yet filled is handed out again at the next step."""
 
     __slots__ = ("_view", "_who")
 
@@ -373,9 +380,9 @@ class _Info(dict):
 def _filling(name: str):
     read = getattr(dict, name)
 
-    def filled(self, *args):
+    def filled(self, *args, **kwargs):
         self._fill()
-        return read(self, *args)
+        return read(self, *args, **kwargs)
 
     filled.__name__ = name
     return filled
@@ -400,7 +407,9 @@ _READS = (
     "__or__",
     "__ror__",
 )
-for _name in _READS:
+# and its writes: a written info is a read one, never handed out again at a later step
+_WRITES = ("__setitem__", "__delitem__", "update", "clear", "__ior__")
+for _name in _READS + _WRITES:
     setattr(_Info, _name, _filling(_name))
 
 

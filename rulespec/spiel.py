@@ -103,26 +103,31 @@ class SpecGame(pyspiel.Game):
         # (legal numbers, number -> option, chance outcomes) at a shuffle, at the end
         self.shuffle = sorted(shuffle), shuffle, [(a, 1.0 / SHUFFLE_SEEDS) for a in shuffle]
         self.over: tuple = ([], {}, [])
-        # the same for each set of chance outcomes met so far, as ActionSpace.numbered
-        # keeps those of a player's options
+        # the same for each set of chance outcomes and weights met so far, as
+        # ActionSpace.numbered keeps those of a player's options
         self.chance_numberings: dict[tuple, tuple] = {}
 
-    def chance_numbered(self, outcomes: list) -> tuple:
+    def chance_numbered(self, drawn: tuple, weights: tuple | None) -> tuple:
         """(legal numbers, number -> outcome, [(number, probability)]) for the chance
-        outcomes [(outcome, probability)]. The numbering of a set of outcomes is worked
-        out once, as ActionSpace.numbered (and never to be written); their probabilities
-        change as cards are drawn, and are read each time."""
-        drawn = tuple([o for o, _ in outcomes])
-        known = self.chance_numberings.get(drawn)
+        outcomes `drawn` of these weights (State.chance_weights). Worked out once for
+        each set of outcomes and weights, as ActionSpace.numbered (and never to be
+        written): a game draws from the same few hands again and again."""
+        key = drawn, weights
+        known = self.chance_numberings.get(key)
         if known is None:
             index = self.chance_index
             numbers = [index[o.label] for o in drawn]
+            weights = weights or (1,) * len(drawn)
+            total = sum(weights)
             order = sorted(range(len(numbers)), key=numbers.__getitem__)
-            known = [numbers[i] for i in order], dict(zip(numbers, drawn)), order
+            known = (
+                [numbers[i] for i in order],
+                dict(zip(numbers, drawn)),
+                [(numbers[i], weights[i] / total) for i in order],
+            )
             if len(self.chance_numberings) < encoding.MAX_NUMBERINGS:
-                self.chance_numberings[drawn] = known
-        legal, numbered, order = known
-        return legal, numbered, [(legal[j], outcomes[i][1]) for j, i in enumerate(order)]
+                self.chance_numberings[key] = known
+        return known
 
     def play(self, state, action: int, option=None) -> None:
         """Apply action number `action` to the rulespec state `state`; `option`, when
@@ -146,6 +151,7 @@ class SpecGame(pyspiel.Game):
 
 
 _PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 _apply_in_cpp = pyspiel.State.apply_action  # C++ keeps the history, then calls _apply_action
 
 
@@ -160,11 +166,14 @@ class _Held:
     def __init__(self, game: SpecGame, state, seen: dict | None = None):
         self.game, self.state = game, state
         self.logged = False  # whether `state` keeps its event log
-        self.at = -1  # the state's length when `legal` and `options` were worked out
+        # OpenSpiel's player to act, worked out with `legal`, `options` and `outcomes`
+        # once per decision (`refresh`); None until then: `_apply_action`, and taking
+        # the table, which its taker may change, forget them
+        self.player: int | None = None
         # shared with the game's numberings (ActionSpace.numbered) and never written:
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
-        self.outcomes: list = []  # at a chance point, (action number, probability)
+        self.outcomes: list | tuple = ()  # at a chance point, (action number, probability)
         self.checked = None  # the action apply_action checked, for _apply_action to play
         self.strings: dict = {}  # seat -> its information-state string at length `told`
         self.told = -1
@@ -174,28 +183,34 @@ class _Held:
 
     def __deepcopy__(self, memo):
         held = _Held(self.game, self.state.clone(), dict(self.seen))
-        held.at, held.legal, held.options = self.at, self.legal, self.options
+        held.player, held.legal, held.options = self.player, self.legal, self.options
         held.outcomes, held.logged = self.outcomes, self.logged
         held.strings, held.told = dict(self.strings), self.told
         return held
 
-    def refresh(self) -> None:
-        """Work out the legal numbers once per decision: OpenSpiel asks for them, and
-        checks each action against them, several times a step."""
+    def refresh(self) -> int:
+        """Work out, once per decision, OpenSpiel's player to act and the legal numbers:
+        OpenSpiel asks for them, and checks each action against them, several times a
+        step. Returns the player."""
         g, state = self.game, self.state
-        self.at = state.length
         player = state.current_player()
         if player >= 0:
-            self.legal, self.options, _ = g.actions.numbered(tuple(state.legal_actions()))
-            self.outcomes = []
-            return
+            options = tuple(state.legal_actions())
+            known = g.actions.numberings.get(options)  # ActionSpace.numbered's, at once
+            self.legal, self.options, _ = known or g.actions.numbered(options)
+            self.outcomes = ()
+            self.player = player
+            return player
         if player == TERMINAL:
             numbering = g.over
         elif state.chance_is_sampled():
             numbering = g.shuffle
         else:
-            numbering = g.chance_numbered(state.chance_outcomes())
+            drawn = state.chance_weights()
+            numbering = g.chance_numberings.get(drawn) or g.chance_numbered(*drawn)
         self.legal, self.options, self.outcomes = numbering
+        self.player = player = _PLAYER[player]
+        return player
 
 
 class SpecState(pyspiel.State):
@@ -209,7 +224,7 @@ class SpecState(pyspiel.State):
         """The rulespec State being played, with its event log. Whoever takes it may
         change it (a redeal): what was worked out from it is worked out again."""
         held = self._held
-        held.at, held.strings = -1, {}
+        held.player, held.strings = None, {}
         return self._logged()
 
     def _logged(self):
@@ -218,34 +233,45 @@ class SpecState(pyspiel.State):
             table = held.game.rules.new_initial_state(0)
             for action in self.history():
                 held.game.play(table, action)
-            held.state, held.logged, held.at = table, True, -1
+            held.state, held.logged, held.player = table, True, None
         return held.state
 
     def _worked_out(self) -> _Held:
         held = self._held
-        if held.at != held.state.length:
+        if held.player is None:
             held.refresh()
         return held
 
+    # OpenSpiel's C++ asks these (current_player at every apply_action); each reads
+    # what refresh worked out for the decision
     def current_player(self):
-        p = self._held.state.current_player()
-        return p if p >= 0 else _PLAYER[p]
+        held = self._held
+        player = held.player
+        return held.refresh() if player is None else player
 
     def _legal_actions(self, player):
         return list(self._worked_out().legal)
 
-    # OpenSpiel's C++ asks these of the methods above; a Python caller (a bot, a
-    # training loop) gets them here without the round trip through C++
+    # ... and a Python caller (a bot, a training loop) gets these here without the
+    # round trip through C++
     def legal_actions(self, player=None):
-        if player is None or player == self.current_player() or self.is_chance_node():
-            held = self._held
-            if held.at != held.state.length:
-                held.refresh()
+        held = self._held
+        now = held.player
+        if now is None:
+            now = held.refresh()
+        if player is None or player == now or now == _CHANCE:
             return list(held.legal)
         return []
 
     def is_chance_node(self):
-        return self._held.state.is_chance_node()
+        held = self._held
+        player = held.player
+        return (held.refresh() if player is None else player) == _CHANCE
+
+    def is_terminal(self):
+        held = self._held
+        player = held.player
+        return (held.refresh() if player is None else player) == _TERMINAL
 
     def chance_outcomes(self):
         return list(self._worked_out().outcomes)
@@ -254,7 +280,7 @@ class SpecState(pyspiel.State):
         # checked before pybind11 makes an int of it (True is 1) or refuses it with the
         # whole state in its message; OpenSpiel's own calls go to _apply_action
         held = self._held
-        if held.at != held.state.length:
+        if held.player is None:
             held.refresh()
         if type(action) is not int or action not in held.options:
             action = self._legal_number(action)
@@ -267,11 +293,11 @@ class SpecState(pyspiel.State):
         held = self._worked_out()
         if type(action) is int and action in held.options:
             return action
-        player = self.current_player()
-        if player == pyspiel.PlayerId.TERMINAL:
+        player = held.player
+        if player == _TERMINAL:
             raise ValueError("the game is over: no action applies")
         g = held.game
-        chance = player == pyspiel.PlayerId.CHANCE
+        chance = player == _CHANCE
         count = len(g.chance_labels) + SHUFFLE_SEEDS if chance else len(g.actions)
         return action_number(action, count, held.legal, lambda a: self._action_to_string(player, a))
 
@@ -281,6 +307,7 @@ class SpecState(pyspiel.State):
             self._legal_number(action)
         held.checked = None
         option = held.options[action]
+        held.player = None  # a new decision: worked out when asked about
         if option is None:  # a shuffle's
             held.game.play(held.state, action)
         else:
@@ -295,9 +322,6 @@ class SpecState(pyspiel.State):
         if action < len(g.chance_labels):
             return g.chance_labels[action]
         return f"shuffle #{action - len(g.chance_labels)}"
-
-    def is_terminal(self):
-        return self._held.state.is_terminal()
 
     def returns(self):
         return self._held.state.returns()

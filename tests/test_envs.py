@@ -144,6 +144,33 @@ def test_an_info_copied_holds_its_observation():
     assert env.last()[-1] == {"observation": seen}
 
 
+def test_an_info_not_read_is_handed_out_again_and_a_read_one_keeps_its_view():
+    """A step makes an info only for a seat whose last one was read (or written): one
+    nobody read is handed out again, and shows the game as it is when read; one read
+    keeps what it showed, one written keeps what was written, and neither comes again."""
+    env = _env(GAMES / "take_the_gold.yaml", 2)
+    env.reset(seed=1)
+    agent = env.agent_selection
+
+    def its_next_turn():
+        env.step(int(env.last()[0]["action_mask"].nonzero()[0][0]))
+        while env.agent_selection != agent:
+            env.step(int(env.last()[0]["action_mask"].nonzero()[0][0]))
+        return env.last()[-1]
+
+    first = env.last()[-1]
+    again = its_next_turn()
+    assert again is first  # nobody read it
+    turn = env.state.turn
+    assert again["observation"]["turn"] == turn
+    after = its_next_turn()
+    assert after is not first and env.state.turn > turn
+    assert first["observation"]["turn"] == turn  # read: it keeps what it showed
+    after["mine"] = 1
+    later = its_next_turn()
+    assert later is not after and "mine" not in later and after["mine"] == 1
+
+
 def test_action_space_is_fixed_for_a_spec_and_player_count():
     from rulespec.interpreter import Game
     from rulespec.table.encoding import ActionSpace
@@ -515,6 +542,24 @@ def test_observation_array_is_the_vector(rows):
             wide.update(i for i, x in enumerate(vector) if not 0 <= x < 256)
         _step_at_random(state, pick)
     assert 3 * game.n + 1 in wide  # the turn passed 255, and was compared
+
+
+@pytest.mark.parametrize("voyages", [-3, 300, 7])
+def test_observation_array_sets_a_counter_that_does_not_fit_a_byte(voyages):
+    """A counter below 0 or past 255 is set among the array's numbers, the others read
+    from bytes as they are, for every seat."""
+    pytest.importorskip("numpy")
+    from rulespec.interpreter import Game, State
+    from rulespec.table.encoding import ObservationEncoder
+
+    game = Game(load_spec(GAMES / "pirates_wild.yaml"), 3)
+    encoder = ObservationEncoder(game)
+    layout = {"hand[P1]": ["kraken", "crew"], "discard_pile": ["coins"], "draw_pile": ["map"]}
+    state = State.from_layout(game, zones=layout, counters={"voyages": voyages, "dealer": 2})
+    for seat in range(game.n):
+        vector = encoder.encode_state(state, seat)
+        assert encoder.encode_array(state, seat).tolist() == vector
+        assert voyages in vector
 
 
 @pytest.mark.parametrize("path", sorted(GAMES.glob("*.yaml")), ids=lambda p: p.stem)

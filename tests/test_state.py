@@ -108,10 +108,37 @@ def test_a_shuffle_is_a_sampled_chance_node():
         state.chance_outcomes()
     assert exc.value.code is Rejection.CHANCE_SAMPLED
     with pytest.raises(IllegalChoice) as exc:
+        state.chance_weights()
+    assert exc.value.code is Rejection.CHANCE_SAMPLED
+    with pytest.raises(IllegalChoice) as exc:
         state.apply_action(Order("shuffle", (0, 1)))  # not the pile's cards
     assert exc.value.code is Rejection.CHANCE_SAMPLED and state.chance_is_sampled()
     state.apply_action(Order("shuffle", tuple(range(6))))  # an order we chose: gem at the bottom
     assert zone(state, "pile") == ["gem"] + ["rock"] * 5
+
+
+def test_chance_weights_are_the_chance_outcomes_in_whole_numbers():
+    met = set()
+    for seed in range(30):
+        state = game_for("take_the_gold", 3).new_initial_state(seed=seed)
+        pick = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node() and not state.chance_is_sampled():
+                outcomes, weights = state.chance_weights()
+                met.add(weights is None)
+                weights = weights or (1,) * len(outcomes)
+                assert [(o, w / sum(weights)) for o, w in zip(outcomes, weights)] == (
+                    state.chance_outcomes()
+                )
+                state.sample_chance()
+            elif state.is_chance_node():
+                state.sample_chance()
+            else:
+                with pytest.raises(IllegalChoice) as exc:
+                    state.chance_weights()
+                assert exc.value.code is Rejection.CHANCE_NOT_TO_ACT
+                state.apply_action(pick.choice(state.legal_actions()))
+    assert met == {True, False}  # seats alike (random_player), and cards weighed by count
 
 
 def test_sampling_from_the_state_s_seed_or_from_a_search_s_own_rng():

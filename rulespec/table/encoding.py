@@ -10,7 +10,6 @@ different decisions may coincide: at one decision a label names one option).
 
 from __future__ import annotations
 
-import functools
 import operator
 
 from rulespec.interpreter.choices import NO_REACTION, PASS, groups, seat_name
@@ -43,15 +42,13 @@ class ActionSpace:
         once for each set, up to MAX_NUMBERINGS sets (those met first), and shared:
         never to be written. An option outside the space is a ValueError naming it."""
         known = self.numberings.get(options)
-        if known is None:
-            index = self.index
-            try:
-                numbers = [index[o.label] for o in options]
-            except KeyError:
-                numbers = [self.action_of(o.label) for o in options]
-            numbered = dict(zip(numbers, options))
-            mask = bytearray(len(self.labels))
-            for number in numbers:
+        if known is None:  # one pass: a game may offer tens of thousands of sets
+            index, numbered, mask = self.index, {}, bytearray(len(self.labels))
+            for option in options:
+                number = index.get(option.label)
+                if number is None:
+                    number = self.action_of(option.label)  # the ValueError naming it
+                numbered[number] = option
                 mask[number] = 1
             known = sorted(numbered), numbered, np.frombuffer(bytes(mask), np.int8)
             if len(self.numberings) < MAX_NUMBERINGS:
@@ -251,9 +248,10 @@ class ObservationEncoder:
         blank = bytearray(self.size)
         blank[seat] = 1
         blank[2 * n : 3 * n] = b"\x01" * n  # every seat active, as most of a game
-        array = functools.partial(np.array, dtype=np.float32)
-        flags = (n, 2 * n, self.size - 1, 3 * n, self._counters_at, bytes(blank), array)
-        write = tally_writer(game, seat, 3 * n + 2, flags) if np is not None else None
+        flags = (n, 2 * n, self.size - 1, 3 * n, self._counters_at, bytes(blank))
+        write = None
+        if np is not None:
+            write = tally_writer(game, seat, 3 * n + 2, (*flags, np.array, np.float32))
         if write is None:  # a game of 256 cards or more
             return lambda state: np.array(self.encode_state(state, seat), np.float32)
         return write
