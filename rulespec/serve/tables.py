@@ -117,16 +117,16 @@ class Live:
                 continue
             who, options = s.current_player(), s.legal_actions()
             if len(options) == 1:  # as `rulespec play`: nobody is asked to take the only way
-                self._apply(who, options[0])
+                self.apply(who, options[0])
                 continue
             agent = self.agents[who]
             if agent is None:
                 return
-            self._apply(who, decide(agent, s, who, options))
+            self.apply(who, decide(agent, s, who, options))
             if one:
                 return
 
-    def _apply(self, who: int, choice) -> None:
+    def apply(self, who: int, choice) -> None:
         """Apply a seat's choice, first told to the agents that watch the table (a kept
         tree, a belief), as `rulespec play` tells them: what each seat is shown of it."""
         watchers = {p: a for p, a in enumerate(self.agents) if hasattr(a, "watch")}
@@ -147,7 +147,7 @@ class Live:
         if choice is None:
             raise Refused(422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options")
         try:
-            self._apply(seat, choice)
+            self.apply(seat, choice)
         except IllegalChoice as exc:  # the label check above makes this a safeguard
             raise Refused(422, str(exc)) from None
         self.settle()
