@@ -253,17 +253,10 @@ class State(Table):
 
     def chance_outcomes(self) -> list[tuple[Option, float]]:
         """[(outcome, probability)] at a chance point that can be enumerated."""
-        if not self.is_chance_node():
-            raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
-        point = self._pending
-        if point.sample is not None:
-            raise IllegalChoice(
-                f"a {point.kind} is sampled, not enumerated: use sample_chance",
-                Rejection.CHANCE_SAMPLED,
-            )
-        weights = point.weights or (1,) * len(point.options)
+        options, weights = self.chance_weights()
+        weights = weights or (1,) * len(options)
         total = sum(weights)
-        return [(o, w / total) for o, w in zip(point.options, weights)]
+        return [(o, w / total) for o, w in zip(options, weights)]
 
     def chance_weights(self) -> tuple[tuple[Option, ...], tuple[int, ...] | None]:
         """chance_outcomes() in whole numbers, as the rules weigh them: (the outcomes,
