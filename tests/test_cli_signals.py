@@ -77,6 +77,7 @@ def test_simulate_stops_at_once_and_takes_its_workers_with_it(signum, code, line
     assert not any(map(_alive, workers))
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_ctrl_c_prints_the_report_of_the_games_played_so_far():
     """Issue 30: Ctrl-C threw away the games played; now their report comes first, marked
     partial, and it is the report of a run of that many games."""

@@ -119,6 +119,7 @@ def test_a_spec_on_standard_input_plays_on_the_cluster(cluster):
     assert out.getvalue() == cli("simulate", TTG, "--games", "200", "--json")[1]
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_diff_and_lint_play_on_the_cluster_too(cluster):
     local = cli("diff", TTG, TTG, "--simulate", "50", "--json")
     assert cli("diff", TTG, TTG, "--simulate", "50", "--json", "--dask", cluster) == local
@@ -176,6 +177,7 @@ def test_a_task_that_fails_on_a_worker_is_a_bug(monkeypatch):
     )
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_a_scheduler_lost_on_the_way_is_a_usage_error(tmp_path):
     with _cluster(tmp_path, workers=1) as (address, scheduler):
         threading.Timer(3, _stop, (scheduler,)).start()

@@ -214,6 +214,7 @@ def test_mutation_corpus_rates(capsys):
 # --- layer 2 ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
     """One RL201 per loop reason, with the shortest trace (breadth first) of the
     smallest player count, and the counts at which the loop was met."""
@@ -388,6 +389,7 @@ def test_exploration_past_its_timeout_gives_no_result(tmp_path):
     assert "stopped by its timeout after 0.01 s" in err and "no result is given" in err
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
     """Two changes, so not a fixture: the refill trigger's `!=` (RL107, which does not
     loop: RL203 in ttg_refill_feeds_itself) and a new trigger, listed first, that
@@ -410,6 +412,7 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
     assert ("RL202", 174) not in codes and ("RL203", 174) in codes
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_a_rule_random_agents_never_reach_is_tried_with_greedy_ones():
     """Random agents finish none of 5 games of the reverse variant of Pirates Wild, so
     the completion never fires in them: lint says so, and plays its checks on greedy
@@ -961,9 +964,17 @@ def test_simulation_spreads_over_the_player_counts_unless_players_says_one():
 # --- the clean corpus ---------------------------------------------------------------------
 
 CLEAN = sorted((TESTS / "lint" / "clean").glob("*.yaml")) + sorted((ROOT / "games").glob("*.yaml"))
+# explored for seconds each: checked in the slow step, so the everyday suite keeps to 3 minutes
+EXPLORED_LONG = {"president", "blackjack", "in_between", "go_fish"}
 
 
-@pytest.mark.parametrize("spec", CLEAN, ids=[p.stem for p in CLEAN])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in EXPLORED_LONG else [])
+        for p in CLEAN
+    ],
+)
 def test_a_correct_spec_draws_no_warning(spec):
     """Correct specs of card games (tests/lint/clean/, and the bundled games): lint
     says nothing worse than a note, statically and with a shallow exploration."""

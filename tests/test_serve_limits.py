@@ -171,6 +171,7 @@ def _long_log(tmp_path) -> str:
     return str(log)
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_a_replay_keeps_a_few_games_not_one_per_decision(server, tmp_path):
     base, _ = server
     log = _long_log(tmp_path)
@@ -197,6 +198,7 @@ def test_a_replay_keeps_a_few_games_not_one_per_decision(server, tmp_path):
     assert len(seen) == 6 and view["over"] and view["events"] == len(logged)
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_replays_beyond_their_budget_forget_the_oldest(server, tmp_path, monkeypatch):
     base, held = server
     log = _long_log(tmp_path)

@@ -95,6 +95,7 @@ def _outcome(path):
         return exc.diagnostics
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_the_kept_parser_reads_every_spec_as_a_built_one(cache_dir, monkeypatch):
     built = expressions.parser()
     assert [p.name.split("-")[0] for p in cache_dir.iterdir()] == ["grammar"]
