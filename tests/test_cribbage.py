@@ -88,6 +88,7 @@ def test_the_scorer_knows_the_rare_hands():
     assert show(RARE[1][8:12], RARE[1][12], crib=True) == 2 + 5  # 6 + 9; five diamonds
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_the_show_in_the_spec_scores_as_a_python_scorer():
     check_shows(5_000)  # 10,000 hands and 5,000 cribs: about 2.5 s
 
@@ -105,6 +106,7 @@ def test_random_games_all_end_by_a_rule():
         assert max(state.observation(0)["counters"][f"score[P{p}]"] for p in (1, 2)) >= 121
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_lint_is_clean_when_explored_shallow():
     code, out, _ = cli("lint", str(SPEC), "--explore", "--depth", "4", "--format", "json")
     assert (code, json.loads(out)) == (0, [])

@@ -86,9 +86,12 @@ test_fuzz_scenario = _fuzz_test("scenario", EXAMPLES["scenario"])
 test_fuzz_log = _fuzz_test("log", EXAMPLES["log"])
 test_fuzz_argv = _fuzz_test("argv", EXAMPLES["argv"])
 test_fuzz_api = _fuzz_test("api", EXAMPLES["api"])
-test_fuzz_serve = pytest.mark.skipif(
-    importlib.util.find_spec("starlette") is None, reason="needs the serve extra"
-)(_fuzz_test("serve", EXAMPLES["serve"]))
+# a server's sessions take seconds: in the slow step, so the everyday suite keeps to 3 minutes
+test_fuzz_serve = pytest.mark.slow(
+    pytest.mark.skipif(
+        importlib.util.find_spec("starlette") is None, reason="needs the serve extra"
+    )(_fuzz_test("serve", EXAMPLES["serve"]))
+)
 test_fuzz_more_logs = pytest.mark.slow(
     _fuzz_test("log", MORE["log"], MORE_SEEDS, "test_fuzz_more_logs")
 )

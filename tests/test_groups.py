@@ -79,6 +79,7 @@ def test_the_random_agent_plays_whole_games(game):
     assert state.is_terminal() and state.result["reason"] in ("thirty", "pile_out")
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_an_offer_of_too_many_groups_fails_at_the_spec(tmp_path):
     text = MELDS.read_text().replace("count: {min: 3, max: 6}", "count: {min: 1}")
     text = text.replace("count: 2\n    to: buried", "count: {min: 1}\n    to: buried")

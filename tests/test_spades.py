@@ -30,6 +30,7 @@ def test_run_narrates_a_whole_match_of_hands_and_replays_the_same(tmp_path):
     assert code == 0 and "1 of 1 game(s) replayed the same" in out
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_simulate_ends_every_one_of_1000_games_by_a_rule():
     """Random players overbid and sink to -200 (SP-12) in two hands or so; no game
     reaches the turn limit."""

@@ -128,6 +128,7 @@ def test_the_parser_file_is_named_for_all_it_was_made_from(cache_dir):
     assert same != cache.path("grammar", "text", "1.1") != cache.path("grammar", "text2", "1.0")
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_an_unwritable_cache_folder_costs_only_time(tmp_path):
     """A cache folder that cannot be made (under a file): the same output, exit code
     and standard error, nothing said about the cache."""
