@@ -47,7 +47,10 @@ def hole_cards_named(state, seat) -> list[dict]:
     ]
 
 
-@pytest.mark.parametrize("block", range(4))
+# the first block every day; the other 150 games in the slow step (the suite keeps to 3 minutes)
+@pytest.mark.parametrize(
+    "block", [0] + [pytest.param(b, marks=pytest.mark.slow) for b in range(1, 4)]
+)
 def test_no_seat_sees_the_hole_card_or_the_shoe(block):
     """50 games a block, 200 in all, with 1 to 6 players in turn."""
     for seed in range(block * 50, block * 50 + 50):
