@@ -166,14 +166,15 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
         w.line("if state._over:", span)
         with w.indented():
             w.line(f"out[{over}] = 1", span)
-        w.line("direction, turn = state._direction, state._turn", span)
-        w.line("byte_direction = 0 <= direction < 256", span)  # -1: not
-        w.line("if byte_direction:", span)
-        with w.indented():
-            w.line(f"out[{wide}] = direction", span)
-        w.line("if turn < 256:", span)  # a long game's turn: not
-        with w.indented():
-            w.line(f"out[{wide + 1}] = turn", span)
+        # the direction (-1 is no byte) and the turn (past 255 in a long game): each in
+        # the bytes when it fits one, else set among the numbers
+        wide_numbers = (("direction", wide), ("turn", wide + 1))
+        for name, place in wide_numbers:
+            w.line(f"{name} = state._{name}", span)
+            w.line(f"byte_{name} = 0 <= {name} < 256", span)
+            w.line(f"if byte_{name}:", span)
+            with w.indented():
+                w.line(f"out[{place}] = {name}", span)
         if k:
             w.line("try:", span)
             with w.indented():
@@ -183,12 +184,10 @@ def tally_writer(game, player: int, at: int, flags: tuple | None = None):
             with w.indented():
                 w.line("counted = False", span)
         w.line(f"vec = {array}(out, {dtype})", span)
-        w.line("if not byte_direction:", span)
-        with w.indented():
-            w.line(f"vec[{wide}] = direction", span)
-        w.line("if turn >= 256:", span)
-        with w.indented():
-            w.line(f"vec[{wide + 1}] = turn", span)
+        for name, place in wide_numbers:
+            w.line(f"if not byte_{name}:", span)
+            with w.indented():
+                w.line(f"vec[{place}] = {name}", span)
         if k:
             w.line("if not counted:", span)
             with w.indented():

@@ -206,12 +206,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
     def last(self, observe: bool = True):
         """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
         agent = self.agent_selection
-        if self._infos is not None:
-            info = self._infos[agent]
-        else:
-            info = self._info_of.get(agent)
-            if info is None or info._view is None:  # as _info
-                info = self._info_of[agent] = _info(self._view_of, self.seat[agent])
+        info = self._info(agent) if self._infos is None else self._infos[agent]
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
@@ -236,7 +231,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
             mask = self._mask
         else:
             mask = self._no_mask
-        return {"observation": self._encoders[seat](self.state), "action_mask": mask.copy()}
+        return self._vector(seat, mask)
 
     def legal_labels(self) -> list[str]:
         """The labels of the acting seat's legal actions."""
