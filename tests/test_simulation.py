@@ -8,11 +8,13 @@ import json
 import multiprocessing
 import os
 import shutil
+import subprocess
+import sys
 import tracemalloc
 from collections import Counter
 
 import pytest
-from gamekit import GAMES, cli, game_for
+from gamekit import GAMES, ROOT, cli, game_for
 
 from rulespec.analysis import simulation
 from rulespec.cli import main
@@ -228,3 +230,22 @@ def test_most_games_at_the_turn_limit_draw_a_warning_and_a_finished_game_none():
         "not by a rule: agents random rarely finish this game; try --agents greedy\n"
     )
     assert cli("simulate", TTG, "--games", 50)[2] == ""
+
+
+def test_a_worker_dies_of_the_pools_sigterm_whatever_handler_its_parent_set():
+    """The CLI's process handles SIGTERM (exit 143), and a forked worker inherits the
+    handler. A worker's SIGTERM could land on its watching thread, and the handler then
+    never ran: the main thread waited on the pool's queue, and `simulate --workers 2`
+    hung at its end (a docs transcript timed out). A worker takes SIGTERM's default."""
+    code = (
+        "import os, signal, sys\n"
+        "signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s))  # as the CLI's entry\n"
+        "from rulespec.analysis.simulation import _worker_start\n"
+        "_worker_start(os.getppid())\n"
+        "print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL,"
+        " signal.getsignal(signal.SIGINT) is signal.SIG_IGN)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    assert out.split() == ["True", "True"]

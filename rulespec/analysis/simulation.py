@@ -261,9 +261,14 @@ def _in_pool(pool, job: Job, seeds: range):
 
 
 def _worker_start(parent: int) -> None:
-    """A worker leaves Ctrl-C to its parent (which stops it, printing one line), and
-    exits by itself once its parent is gone, killed or not."""
+    """A worker leaves Ctrl-C to its parent (which stops it, printing one line), dies
+    of the SIGTERM with which the pool ends it, and exits by itself once its parent is
+    gone, killed or not. SIGTERM's default, not the handler the CLI's process set (and
+    the fork copied): the signal may reach the watching thread below, and a handler
+    runs only in the main thread, which, waiting on the pool's queue for a task that
+    never comes, would never run it (the pool waited for the worker for ever)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
 
 
