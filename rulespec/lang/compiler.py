@@ -13,7 +13,7 @@ from pathlib import Path
 from . import costs, decks, ir, schema
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import FAILED, RESERVED, Builder, Names, deprecated_name, kept
+from .expressions import FAILED, RESERVED, Builder, Names, deprecated_name, kept, reserved_as
 from .limits import (
     MAX_CARDS,
     MAX_CONDITION_DEPTH,
@@ -44,9 +44,14 @@ def compile_document(doc: Document) -> ir.Spec:
     spec = compiler.build()
     notices = compiler.notices + compiler.b.notices
     if compiler.problems:
-        problems = sorted(compiler.problems + notices, key=lambda d: (d.span.line, d.span.col))
-        raise SpecError(problems, doc.all_sources())
-    return replace(spec, notices=tuple(sorted(notices, key=lambda d: (d.span.line, d.span.col))))
+        raise SpecError(_in_order(compiler.problems + notices), doc.all_sources())
+    return replace(spec, notices=tuple(_in_order(notices)))
+
+
+def _in_order(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """By place, each once: a deck.build value tags every card it makes, and one mistake
+    there would otherwise be told once per card."""
+    return sorted(dict.fromkeys(problems), key=lambda d: (d.span.line, d.span.col))
 
 
 # the scope of a round's effects: end_turn() there would cut the change of rounds short
@@ -102,9 +107,10 @@ class _Compiler:
                 refused.add(name)
                 self.error_at(
                     "RS202",
-                    f"{what} '{name}' uses a name the language reserves",
+                    f"{what} '{name}' uses a name the language reserves: {reserved_as(name)}",
                     span,
-                    "pick another name",
+                    "pick another name"
+                    + ("; a value in deck.build is a tag of the cards it makes" * (what == "tag")),
                 )
                 return False
             if name in seen and not (what == "tag" and seen[name][1] == "tag"):

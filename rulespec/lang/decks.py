@@ -287,7 +287,9 @@ class _Family:
     def _formula(self, key, text):
         path = self.path + ("props", key)
         scope = {k: _type(v[0]) for k, v in self.axes.items()}
-        expr = Builder(_spec_names(self.doc.data), self.problems).expr(self.doc, path, text, scope)
+        names = _spec_names(self.doc.data)
+        names.text = {v for values in self.axes.values() for v in values if isinstance(v, str)}
+        expr = Builder(names, self.problems).expr(self.doc, path, text, scope)
         if expr is None:
             return None
         bad = next((n for n in _nodes(expr) if not _foldable(n, scope)), None)

@@ -32,6 +32,18 @@ from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
 
+
+def reserved_as(name: str) -> str:
+    """What the language uses a reserved name for, as a message says it."""
+    if name in KEYWORDS:
+        return "a keyword"
+    if name in CONSTANTS:
+        return "a constant"
+    if name in FUNCTIONS:
+        return f"the function {name}()"
+    return f"the statement {name}()" if name in PROCEDURES else f"the aggregate {name}(...)"
+
+
 _SINCE = (
     "'{}' is a built-in name since Language v{}; this spec's {} keeps the name, which hides "
     "the built-in; `rulespec migrate {}` renames it"
@@ -118,6 +130,16 @@ _TOKEN_NAMES = {
 }
 # For a syntax error's message: the tokens that go on with a value (listed after the
 # others, which close a construct or go on with it), and the keywords of statements.
+# the names a section binds for its rule, and where: told when one is used elsewhere
+_ROLES = {
+    "card": "an action with `card:` and the reactions that answer one",
+    "target": "an action with `target: other` or `any`",
+    "chosen": "an action with `target: card`",
+    "reactor": "a reaction",
+    "answer": "a reaction with a `card`",
+    "actor": "a reaction that answers a reaction",
+    "me": "the evaluation",
+}
 _OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE_OP", "AND", "OR", "IN", "NOT", "DOT"}
 _STATEMENT_KEYWORDS = {"LET", "FOR", "WHILE", "CHOOSE"}
 _STATEMENTS = {
@@ -220,6 +242,10 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         msg = f"'{token.value}' begins a statement, and a value is expected here"
     elif "THEN" in allowed:
         msg += ": a value's 'if' reads if COND then A else B"
+    elif token.type == "IF":
+        msg += ": inside a larger value, write (if COND then A else B) in parentheses"
+    elif token.value == "=":
+        msg += ": to compare, write '=='"
     return msg, hint
 
 
@@ -243,6 +269,7 @@ class Names:
     conditions: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     results: dict[str, str] = field(default_factory=dict)  # condition -> "bool" or "int"
     refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
+    text: set[str] = field(default_factory=set)  # a card formula's text values, unquoted
 
 
 class SpecText:
@@ -362,7 +389,16 @@ class Builder:
         if name in self.names.refused:
             return  # its declaration was refused, and said so: its uses say no more
         known = set(scope) | set(CONSTANTS) | self.names.all_names | set(FUNCTIONS)
-        self._error("RS201", f"unknown {what} '{name}'", span, did_you_mean(name, known))
+        if name in self.names.text:
+            hint = f'text in a formula is quoted: "{name}"'
+        elif name in _ROLES and what == "name":
+            hint = (
+                f"'{name}' is bound only in {_ROLES[name]}: "
+                "see 'What each part of a spec binds' in docs/language.md"
+            )
+        else:
+            hint = did_you_mean(name, known)
+        self._error("RS201", f"unknown {what} '{name}'", span, hint)
 
     # --- expressions --------------------------------------------------------------
 

@@ -323,13 +323,28 @@ def _compose(text: str, file: str, sources) -> yaml.Node | None:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
-        raise SpecError(
-            [Diagnostic("RS003", f"YAML syntax: {exc.problem}", span)], sources
-        ) from None
+        message, hint = _yaml_problem(exc.problem)
+        raise SpecError([Diagnostic("RS003", message, span, hint=hint)], sources) from None
     except yaml.YAMLError as exc:
         raise SpecError(
             [Diagnostic("RS003", f"YAML syntax: {exc}", Span(file, 1, 1))], sources
         ) from None
+
+
+def _yaml_problem(problem: str | None) -> tuple[str, str]:
+    """The YAML parser's words for the two mistakes of indentation, said as the writer of
+    a spec sees them (message, hint); any other problem in its own words."""
+    if (problem or "").startswith("expected <block end>"):
+        return (
+            "YAML syntax: this line is indented to a column no key or item above it starts at",
+            "the keys of one mapping, and the items of one list, start in one column",
+        )
+    if problem == "mapping values are not allowed here":
+        return (
+            "YAML syntax: a ':' here starts no key",
+            "quote a value that holds ': ', or indent this line as its neighbours",
+        )
+    return f"YAML syntax: {problem}", ""
 
 
 class _Tree:
