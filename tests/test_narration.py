@@ -191,6 +191,7 @@ def test_the_table_as_data():
                 "where": "on top",
             }
         ],
+        "top_only": False,
     }
     assert view["seats"][1]["zones"][0]["cards"][2] == {
         "name": "officer",
@@ -209,7 +210,7 @@ def test_the_table_as_text():
     assert table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4}), params=True) == [
         "== Turn 6: P1 to play (you are P2)",
         "  Draw pile: 30 cards; shown to you: The Kraken (on top)",
-        "  Discard pile: 2 cards, top Officer",
+        "  Discard pile: Pirate, Officer (top)",
         "  Set aside: empty",
         "  P1: hand 1 card",
         "  P2 (you): hand Gold Coin x2, Officer",
@@ -217,6 +218,18 @@ def test_the_table_as_text():
         "  Successful krakens 1, Win target 4, Tiebreak 0",
         "  Rules: Coins to win 4",
     ]
+
+
+@pytest.mark.parametrize(
+    "pile, shown",
+    [
+        (["pirate"] * 6 + ["officer"], "7 cards, top Officer"),
+        (["pirate"] * 5 + ["officer"], "Pirate x5, Officer (top)"),
+    ],
+)
+def test_a_pile_is_listed_whole_up_to_six_cards_then_by_its_top(pile, shown):
+    observation = OBSERVATION | {"zones": OBSERVATION["zones"] | {"discard_pile": pile}}
+    assert f"  Discard pile: {shown}" in table_lines(table(observation, TITLES))
 
 
 def test_a_seat_that_is_out_is_marked():

@@ -281,6 +281,40 @@ def test_the_discard_down_choice_shows_its_rules_title_and_prompt(served, browse
     page.close()
 
 
+def test_a_short_pile_is_listed_bottom_first_and_a_long_one_by_its_top(served, browser):
+    """The discard pile as the page draws it, against the game: up to six cards each
+    by title, bottom first, the top one marked; past six its top card alone."""
+    base, tables = served
+    page = browser.new_page()
+    links = _person_game(page, base, seed=3)
+    game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+    titles = Titles.of(load_spec(GAMES / "take_the_gold.yaml"))
+    area = page.locator(".area[data-zone=discard_pile]")
+    seen = set()
+    for _ in range(200):
+        pile = [titles.card(n) for n in game.state.observation(0)["zones"]["discard_pile"]]
+        drawn = area.locator(".card").all_text_contents()
+        if 1 <= len(pile) <= 6 and len(drawn) == len(pile):
+            assert drawn == pile[:-1] + [pile[-1] + " (top)"]
+            seen.add("whole")
+        elif len(pile) > 6 and area.locator(".top").count():
+            assert drawn == [pile[-1]]
+            seen.add("top")
+            break
+        button = page.query_selector("#options button:not(.pass)") or page.query_selector(
+            "#options button"
+        )
+        if button is None:
+            break
+        try:
+            button.click(timeout=5000)
+            button.wait_for_element_state("hidden")
+        except playwright.Error:  # redrawn meanwhile
+            continue
+    assert seen == {"whole", "top"}
+    page.close()
+
+
 def test_hovering_a_card_shows_its_text(served, browser):
     base, _ = served
     page = browser.new_page()

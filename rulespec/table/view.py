@@ -28,6 +28,7 @@ from rulespec.interpreter.choices import (
 
 from .narrate import Titles, with_rule
 
+SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
 _SEAT = re.compile(r"(\w+)\[(P\d+)\]")  # a seat's zone or counter: hand[P1]
 _CHOSEN = re.compile(r" (\w+) from (\S+)$")  # a card target: "... ace from row[2]"
 
@@ -40,7 +41,9 @@ def _split(label: str) -> tuple[str, str | None]:
 
 def _zone(label: str, seen, titles: Titles) -> dict:
     """One zone as the seat sees it: its size, and its cards (a pile's top card last)
-    when visible, else the cards revealed to the seat in it, with how deep each lies."""
+    when visible, else the cards revealed to the seat in it, with how deep each lies.
+    "top_only": shown by its size and top card, as a pile (an ordered zone) of more than
+    SHOWN_WHOLE cards is; a shorter one (a trick, a fresh discard) is shown whole."""
     name, seat = _split(label)
     title = titles.zones.get(name, name.replace("_", " ")) if seat else titles.zone(label)
     zone = {
@@ -54,8 +57,18 @@ def _zone(label: str, seen, titles: Titles) -> dict:
             _card(r["card"], titles) | {"where": _depth(r.get("depth"))}
             for r in seen.get("revealed", ())
         ]
-        return zone | {"size": seen["count"], "cards": None, "revealed": revealed}
-    return zone | {"size": len(seen), "cards": [_card(c, titles) for c in seen], "revealed": []}
+        return zone | {
+            "size": seen["count"],
+            "cards": None,
+            "revealed": revealed,
+            "top_only": False,
+        }
+    return zone | {
+        "size": len(seen),
+        "cards": [_card(c, titles) for c in seen],
+        "revealed": [],
+        "top_only": zone["pile"] and len(seen) > SHOWN_WHOLE,
+    }
 
 
 def _card(name: str, titles: Titles) -> dict:
@@ -127,19 +140,20 @@ def _seats(observation: dict) -> list[str]:
 
 
 def _cards_text(zone: dict) -> str:
-    """A zone in a few words: its cards (a pile: its size and top card), or its size."""
+    """A zone in a few words: its cards (a long pile: its size and top card), or its size."""
     size = f"{zone['size']} card{'' if zone['size'] == 1 else 's'}"
     if zone["cards"] is None:
         shown = ", ".join(card_text(c) for c in zone["revealed"])
         return size + (f"; shown to you: {shown}" if shown else "")
     if not zone["cards"]:
         return "empty"
-    if zone["pile"]:  # its size, and the card on top
+    if zone["top_only"]:  # its size, and the card on top
         return f"{size}, top {zone['cards'][-1]['title']}"
-    return ", ".join(
+    listed = ", ".join(
         title if (k := len(list(group))) == 1 else f"{title} x{k}"
         for title, group in groupby(c["title"] for c in zone["cards"])
     )
+    return listed + " (top)" * zone["pile"]
 
 
 def card_text(card: dict) -> str:

@@ -68,10 +68,12 @@ function area(zone) {
     box.append(el("p", {class: "back"}, `${zone.size} face down`));
     const seen = zone.revealed.map((r) => ({...r, title: r.where ? `${r.title} (${r.where})` : r.title}));
     if (seen.length) box.append(el("p", {}, "shown to you:"), cardList(seen));
-  } else if (zone.pile && zone.cards.length) {  // a pile: its size and its top card
+  } else if (zone.top_only) {  // a long pile: its size and its top card
     box.append(el("p", {class: "top"}, "top: "), cardList([zone.cards[zone.cards.length - 1]]));
-  } else {
-    box.append(cardList(zone.cards));
+  } else {  // a short pile bottom first, its top marked
+    const top = zone.pile ? zone.cards.length - 1 : -1;
+    const cards = zone.cards.map((c, i) => (i === top ? {...c, title: `${c.title} (top)`} : c));
+    box.append(cardList(cards));
   }
   return box;
 }
