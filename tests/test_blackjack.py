@@ -42,7 +42,7 @@ def test_a_person_plays_p1_with_scripted_answers():
     )
     assert "  P2 chooses secretly\n" in text  # the other seat's bet, as a choice
     assert "  1 card: the shoe -> the hole" in text  # the hole card, face down
-    assert "P1> stand\n  P1 plays Stand" in text
+    assert "P1> stand\n  P1 chooses Stand" in text
     assert re.search(r"^Game over after \d+ turns: ", text, re.M)
     again = StringIO()
     main(argv, stdout=again, stderr=StringIO(), stdin=StringIO(answers))

@@ -138,12 +138,17 @@ def with_rule(card: str, rule: str) -> str:
 
 
 def _play(e: dict, t: Titles) -> str:
-    action = t.rule(e["action"])
-    what = with_rule(t.card(e["card"]), action) if e.get("card") else action
+    """A play: "P1 plays Pirate at P3"; an action without a card is chosen, not played
+    ("P1 chooses Stand")."""
+    action, verb = t.rule(e["action"]), "plays"
     if "n" in e:  # a group of cards as one move: named to those who see them
         what = f"{_cards(e, t)} ({action})"
+    elif e.get("card"):
+        what = with_rule(t.card(e["card"]), action)
+    else:
+        what, verb = action, "chooses"
     target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
-    return f"  {_who(e)} plays {what}{target}"
+    return f"  {_who(e)} {verb} {what}{target}"
 
 
 def _react(e: dict, t: Titles) -> str:
