@@ -15,7 +15,7 @@ from rulespec.interpreter.choices import (
     React,
 )
 from rulespec.table.narrate import Titles, narrate
-from rulespec.table.view import end_lines, option_text, table, table_lines
+from rulespec.table.view import arranged, end_lines, option_text, table, table_lines
 
 TTG = load_spec(GAMES / "take_the_gold.yaml")
 TITLES = Titles.of(TTG)
@@ -254,3 +254,30 @@ def test_the_end_says_who_won_and_why():
     assert table(won, TITLES)["why"] == 'by the end condition "Ship destroyed"'
     assert end_lines(OBSERVATION, TITLES) == ["The game was left unfinished: nobody wins."]
     assert table(OBSERVATION, TITLES)["why"] is None
+
+
+def _words(options) -> list[str]:
+    return [s["text"] for s in arranged(options, TITLES, TYPES)]
+
+
+def test_options_stand_in_deck_order_numbers_rising_branches_as_written():
+    """Sorted by their words, a bet of 10 came before one of 2, and a Two Pirates
+    before a Pirate Captain; a choice's branches stood in alphabetical order."""
+    cards = [Play(f"{t}:steal", "steal", card_type=TYPES.index(t)) for t in TYPES[::-1]]
+    assert _words(cards + [PASS]) == [f"Play {TITLES.card(t)} (steal)" for t in TYPES] + ["Pass"]
+    bets = [PickValue(f"n = {v}", v) for v in (10, 2, 1)]
+    assert _words(bets) == ["n = 1", "n = 2", "n = 10"]
+    assert _words([Branch("zed", 0), Branch("alpha", 1)]) == ["zed", "alpha"]
+    named = [PickValue(t, t) for t in sorted(TYPES)]
+    assert _words(named) == [TITLES.card(t) for t in TYPES]
+
+
+def test_a_hand_is_listed_in_deck_order():
+    """By name, a hand read "ace of clubs, eight of clubs, five of diamonds"."""
+    built = load_spec(GAMES / "whist.yaml")
+    names = [c.name for c in built.cards]
+    hand = names[:3] + names[13:15]
+    seen = OBSERVATION | {"zones": {"hand[P2]": sorted(hand)}, "counters": {}}
+    view = table(seen, Titles.of(built))
+    (you,) = [s for s in view["seats"] if s["you"]]
+    assert [c["name"] for c in you["zones"][0]["cards"]] == hand

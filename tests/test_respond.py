@@ -259,5 +259,5 @@ def test_narration_and_the_seat_prompt_read_as_answers():
     )
     assert "You may answer Tax:\n  1) Answer: Challenge tax\n  2) Do not answer\n" in out.getvalue()
     assert (
-        "  P1 plays Tax\n" in out.getvalue() and "  P2 answers: Challenge tax\n" in out.getvalue()
+        "  P1 chooses Tax\n" in out.getvalue() and "  P2 answers: Challenge tax\n" in out.getvalue()
     )

@@ -41,10 +41,11 @@ def test_a_decision_names_the_rule_or_step_that_asks_by_its_title():
 
 def test_options_are_grouped_by_card_with_pass_last_and_the_asker_is_data():
     """Issue 28: seven long buttons with Pass moving from turn to turn. The options come
-    grouped by card (a group's options together, groups in the order of their titles),
-    Pass last; the rule asking comes as data, its title, text and prompt."""
+    grouped by card (a group's options together, the cards in deck order), Pass last;
+    the rule asking comes as data, its title, text and prompt."""
     game = game_for("take_the_gold", 3)
     state, table = game.new_initial_state(seed=5), views.Table(game.spec, 3)
+    deck = {table.titles.card(n): i for i, n in enumerate(table.titles.cards)}
     decisions = 0
     for k in range(300):
         while state.is_chance_node():
@@ -56,7 +57,8 @@ def test_options_are_grouped_by_card_with_pass_last_and_the_asker_is_data():
         last = [o for o in options if o["label"] in ("pass", "no reaction")]
         assert options[len(options) - len(last) :] == last
         groups = [o["group"] for o in options if o["group"] is not None]
-        assert groups == sorted(groups)  # each group's options together, in title order
+        # each group's options together, the cards in deck order
+        assert groups == sorted(groups, key=lambda g: deck.get(g, len(deck)))
         if len(options) > 1:
             asker = view["asker"]
             assert asker["title"] == table.titles.rule(asker["name"])

@@ -15,6 +15,7 @@ import re
 from itertools import groupby
 
 from rulespec.interpreter.choices import (
+    Branch,
     GroupPlay,
     NoReaction,
     Option,
@@ -63,6 +64,9 @@ def _zone(label: str, seen, titles: Titles) -> dict:
             "revealed": revealed,
             "top_only": False,
         }
+    if name not in titles.piles:  # a set: in deck order, as players sort a hand
+        order = {n: i for i, n in enumerate(titles.cards)}
+        seen = sorted(seen, key=lambda n: (order.get(n, len(order)), n))
     return zone | {
         "size": len(seen),
         "cards": [_card(c, titles) for c in seen],
@@ -218,18 +222,44 @@ def asker(asking: str | None, titles: Titles) -> dict | None:
 
 
 def arranged(options: list[Option], titles: Titles, type_names: list[str]) -> list[dict]:
-    """The options as a person is shown them, the same on every front end: grouped by
-    card (a play without a card by its rule), then by target, in the order of their
-    words, so that an option keeps its place from turn to turn; Pass (or not
-    answering) always last. Each: the option, its words, its group and its words
-    within the group (`short`)."""
+    """The options as a person is shown them, the same on every front end, so that an
+    option keeps its place from turn to turn: those of a card together, the cards in
+    deck order; numbers from the lowest; a choice's branches in the spec's order; the
+    rest (plays without a card, by their rule) by their words; Pass (or not answering)
+    always last. Each: the option, its words, its group and its words within the group
+    (`short`)."""
     shown = []
     for o in options:
         text = option_text(o, titles, type_names)
         group, short = _group(o, text, titles, type_names)
         shown.append({"option": o, "text": text, "group": group, "short": short})
-    last = (Pass, NoReaction)
-    return sorted(shown, key=lambda s: (isinstance(s["option"], last), s["group"] or "", s["text"]))
+    index = {n: i for i, n in enumerate(type_names)}
+    return sorted(
+        shown,
+        key=lambda s: (
+            _place(s["option"], index),
+            (s["group"] or "").casefold(),
+            s["text"].casefold(),
+        ),
+    )
+
+
+def _place(o: Option, index: dict[str, int]) -> tuple:
+    """Where an option stands before its words are compared: (0, deck place) for a
+    card's, (1, value) for a number or branch, (2,) for the others, (3,) for Pass."""
+    if isinstance(o, (Pass, NoReaction)):
+        return (3,)
+    if isinstance(o, GroupPlay):
+        return (0, min(o.group))
+    if isinstance(o, (Play, React)) and o.card_type is not None:
+        return (0, o.card_type)
+    if isinstance(o, PickCard) or (isinstance(o, PickValue) and isinstance(o.value, str)):
+        return (0, index.get(o.label, len(index)))
+    if isinstance(o, PickValue) and isinstance(o.value, int):
+        return (1, o.value)
+    if isinstance(o, Branch):
+        return (1, o.index)
+    return (2,)
 
 
 def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> tuple:
