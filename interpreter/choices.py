@@ -88,6 +88,14 @@ class PickCard(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class PickCards(Option):
+    """A set of cards chosen by a player (`choose s from combinations(...)`), labelled
+    by its card types joined by '+': the cards that stood for the set when offered."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class PickValue(Option):
     """A value chosen by a player: a number (`choose n from 0..3`, a secret choice,
     labelled `n = 3` so that a person at the table cannot take it for the option's

@@ -18,6 +18,7 @@ from .choices import (
     Order,
     Outcome,
     PickCard,
+    PickCards,
     PickValue,
     React,
     Together,
@@ -476,6 +477,8 @@ class StatementCompiler:
         return choose_branch
 
     def _pause_ChooseCard(self, s: ir.ChooseCard):
+        if s.source.type == "cardsets":
+            return self._choose_set(s)
         if s.source.type in VALUES:
             return self._choose_value(s)
         rule = self.x.rule  # what asks, for a view to name
@@ -502,6 +505,36 @@ class StatementCompiler:
             g.enter(body, point.env)
 
         return choose_card
+
+    def _choose_set(self, s: ir.ChooseCard):
+        """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
+        distinct non-empty set, its cards of one type alike (C-3), labelled by its types
+        in deck order joined by '+'; VAR is bound to the cards that stood for it."""
+        rule = self.x.rule  # what asks, for a view to name
+        player, source, body, var = (
+            self.x.expr(s.player),
+            self.x.expr(s.source),
+            self.block(s.body),
+            s.var,
+        )
+        names, where = self.rules.type_names, self._filter(s)
+
+        def choose_set(g, env):
+            ctype, seen, options = g._ctype, set(), []
+            for cards in source(g, env):
+                types = tuple(sorted(ctype[c] for c in cards))
+                if types and types not in seen:
+                    seen.add(types)
+                    if where is None or where(g, env, list(cards)):
+                        options.append(PickCards("+".join(names[t] for t in types), tuple(cards)))
+            if options:
+                g.ask(player(g, env), "card", options, resume, env, asking=rule)
+
+        def resume(g, point, option):
+            point.env[var] = list(option.cards)
+            g.enter(body, point.env)
+
+        return choose_set
 
     def _pause_ChooseAll(self, s: ir.ChooseAll):
         """Each player of the set picks a card, asked in turn as a secret `card` choice;

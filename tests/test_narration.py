@@ -10,6 +10,7 @@ from rulespec.interpreter.choices import (
     PASS,
     Branch,
     PickCard,
+    PickCards,
     PickValue,
     Play,
     React,
@@ -74,6 +75,10 @@ EVENTS = [
     (
         {"event": "choice", "player": 1, "kind": "card", "option": "gold_coin"},
         "  P2 chooses Gold Coin",
+    ),
+    (
+        {"event": "choice", "player": 1, "kind": "card", "option": "gold_coin+officer"},
+        "  P2 chooses Gold Coin, Officer",
     ),
     ({"event": "choice", "player": 1, "kind": "card", "option": None}, "  P2 chooses a card"),
     ({"event": "choice", "player": 0, "kind": "choose", "option": "pay"}, "  P1 chooses pay"),
@@ -148,6 +153,7 @@ def test_moves_between_the_same_zones_are_one_line_and_titles_cannot_steer_the_t
         (NO_REACTION, "Do not answer"),
         (Branch("refuse", 1), "refuse"),
         (PickCard("gold_coin", 7), "Gold Coin"),
+        (PickCards("gold_coin+officer", (7, 9)), "Gold Coin, Officer"),
         (PickValue("n = 3", 3), "n = 3"),
     ],
 )

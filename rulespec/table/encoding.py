@@ -107,6 +107,8 @@ def _player_labels(game):
             yield from (b.label for b in stmt.branches)
         elif isinstance(stmt, ir.ChooseNumber):
             yield from (f"{stmt.var} = {v}" for v in _numbers(game, stmt.low, stmt.high))
+        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "cardsets":
+            yield from _set_labels(game, stmt)
         elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "ints":  # range(n)
             ranged = isinstance(stmt.source, ir.Call) and stmt.source.func == "range"
             n = _constant(game, stmt.source.args[0]) if ranged else None
@@ -136,22 +138,44 @@ MAX_GROUP_LABELS = 500_000  # the labels one action that plays a group of cards 
 def _group_labels(game, a):
     """Every label an action that plays a group of cards (`count`) can offer: each
     multiset of its kind's card types the deck can hold, of a size its count allows, at
-    each target. Past MAX_GROUP_LABELS the space is too large to number: ValueError."""
+    each target."""
     held = sorted((t, game.deck_counts[t]) for t in a.card if game.deck_counts[t])
     low, high = a.ir.count
+    suffixes = [""] if a.ir.target == "none" else [f" -> {seat_name(p)}" for p in range(game.n)]
+    too_many = (
+        f"action '{a.ir.name}' can play more than {MAX_GROUP_LABELS:,} groups of cards",
+        "give its count a lower max",
+    )
+    for label in _multisets(game, held, low, high, len(suffixes), too_many):
+        yield from (f"{a.ir.name} {label}{s}" for s in suffixes)
+
+
+def _set_labels(game, stmt: ir.ChooseCard):
+    """Every label a choice of a set of cards (`choose s from combinations(cards, k)`)
+    can offer: each multiset of the deck's card types of size k when k is a constant
+    or a parameter, else of any size."""
+    held = [(t, n) for t, n in enumerate(game.deck_counts) if n]
+    src = stmt.source
+    direct = isinstance(src, ir.Call) and src.func == "combinations"
+    k = _constant(game, src.args[1]) if direct else None
+    too_many = (
+        f"choosing '{stmt.var}' can offer more than {MAX_GROUP_LABELS:,} sets of cards",
+        "choose from combinations(cards, k) with k a constant or a parameter",
+    )
+    yield from _multisets(game, held, *((1, None) if k is None else (k, k)), 1, too_many)
+
+
+def _multisets(game, held: list, low: int, high: int | None, each: int, too_many: tuple):
+    """The labels of every multiset of low to high (None: any number) of the (type,
+    copies) pairs held, its types joined by '+', each to be offered `each` times (at
+    each target). Past MAX_GROUP_LABELS labels the space is too large to number as
+    actions: ValueError saying what (too_many[0]) and the fix (too_many[1])."""
     total = sum(k for _, k in held)
     high = total if high is None else min(high, total)
-    suffixes = [""] if a.ir.target == "none" else [f" -> {seat_name(p)}" for p in range(game.n)]
-    made = 0
-    for group in groups(held, low, high):
-        made += len(suffixes)
-        if made > MAX_GROUP_LABELS:
-            raise ValueError(
-                f"action '{a.ir.name}' can play more than {MAX_GROUP_LABELS:,} groups of "
-                "cards, too many to number as actions; give its count a lower max"
-            )
-        label = f"{a.ir.name} {'+'.join(game.type_names[t] for t in group)}"
-        yield from (label + s for s in suffixes)
+    for made, group in enumerate(groups(held, low, high), 1):
+        if made * each > MAX_GROUP_LABELS:
+            raise ValueError(f"{too_many[0]}, too many to number as actions; {too_many[1]}")
+        yield "+".join(game.type_names[t] for t in group)
 
 
 def _constant(game, expr: ir.Expr):

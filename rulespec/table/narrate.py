@@ -165,6 +165,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return None  # a play or an answer: its own event says it
     if e["option"] is None:
         return f"  {_who(e)} chooses {'a card' if e['kind'] == 'card' else 'secretly'}"
+    if e["kind"] == "card":  # a card, or a set of them: its types joined by '+'
+        return f"  {_who(e)} chooses {', '.join(map(t.card, e['option'].split('+')))}"
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 

@@ -21,6 +21,7 @@ from rulespec.interpreter.choices import (
     Option,
     Pass,
     PickCard,
+    PickCards,
     PickValue,
     Play,
     React,
@@ -255,6 +256,8 @@ def _place(o: Option, index: dict[str, int]) -> tuple:
         return (0, o.card_type)
     if isinstance(o, PickCard) or (isinstance(o, PickValue) and isinstance(o.value, str)):
         return (0, index.get(o.label, len(index)))
+    if isinstance(o, PickCards):  # by its first card, then its words
+        return (0, index.get(o.label.split("+")[0], len(index)))
     if isinstance(o, PickValue) and isinstance(o.value, int):
         return (1, o.value)
     if isinstance(o, Branch):
@@ -292,6 +295,8 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
         return "Do not answer"
     if isinstance(option, (PickCard, PickValue)):
         return titles.card(option.label)
+    if isinstance(option, PickCards):  # its types joined by '+'
+        return ", ".join(map(titles.card, option.label.split("+")))
     return option.label
 
 
