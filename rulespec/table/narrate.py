@@ -138,7 +138,7 @@ def with_rule(card: str, rule: str) -> str:
 
 
 def _play(e: dict, t: Titles) -> str:
-    """A play: "P1 plays Pirate at P3"; an action without a card is chosen, not played
+    """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
     ("P1 chooses Stand")."""
     action, verb = t.rule(e["action"]), "plays"
     if "n" in e:  # a group of cards as one move: named to those who see them
