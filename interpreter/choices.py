@@ -125,7 +125,7 @@ class Order(Option):
 PASS = Pass("pass")
 NO_REACTION = NoReaction("no reaction")
 SECRET_KINDS = frozenset(
-    {"card", "number"}
+    {"card", "cards", "number"}
 )  # decisions whose option only the chooser sees in the log
 
 

@@ -508,8 +508,7 @@ class StatementCompiler:
 
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
-        distinct non-empty set, its cards of one type alike (C-3), labelled by its types
-        in deck order joined by '+'; VAR is bound to the cards that stood for it."""
+        distinct set (set_options); VAR is bound to the cards that stood for it."""
         rule = self.x.rule  # what asks, for a view to name
         player, source, body, var = (
             self.x.expr(s.player),
@@ -520,15 +519,10 @@ class StatementCompiler:
         names, where = self.rules.type_names, self._filter(s)
 
         def choose_set(g, env):
-            ctype, seen, options = g._ctype, set(), []
-            for cards in source(g, env):
-                types = tuple(sorted(ctype[c] for c in cards))
-                if types and types not in seen:
-                    seen.add(types)
-                    if where is None or where(g, env, list(cards)):
-                        options.append(PickCards("+".join(names[t] for t in types), tuple(cards)))
+            keep = None if where is None else (lambda cards: where(g, env, cards))
+            options = set_options(source(g, env), g._ctype, names, keep)
             if options:
-                g.ask(player(g, env), "card", options, resume, env, asking=rule)
+                g.ask(player(g, env), "cards", options, resume, env, asking=rule)
 
         def resume(g, point, option):
             point.env[var] = list(option.cards)
@@ -537,40 +531,46 @@ class StatementCompiler:
         return choose_set
 
     def _pause_ChooseAll(self, s: ir.ChooseAll):
-        """Each player of the set picks a card, asked in turn as a secret `card` choice;
-        the picks wait in the env (the cards stay where they are) until the last one,
-        then the body runs once per pick, sorted by the key (ties: in the order asked).
-        The env holds seats and a list of cards, so key() names the cards by where they lie."""
+        """Each player of the set picks a card (or a set of cards, from card sets), asked
+        in turn as a secret `card` (or `cards`) choice; the picks wait in the env (the cards stay
+        where they are) until the last one, then the body runs once per pick, sorted by
+        the key (ties: in the order asked). The env holds seats and a list of picks,
+        each a list of cards, so key() names the cards by where they lie."""
         rule = self.x.rule  # what asks, for a view to name
+        sets = s.source.type == "cardsets"
         players, source, body = (
             self.x.players(s.players),
-            self.x.cards(s.source),
+            self.x.expr(s.source) if sets else self.x.cards(s.source),
             self.block(s.body),
         )
         key = self.x.expr(s.order) if s.order is not None else None
         who, var, names = s.player.name, s.var, self.rules.type_names
-        left, seats, cards = (
+        left, seats, picks = (
             f"__left_{var}",
             f"__seats_{var}",
             f"__cards_{var}",
         )  # locals never start with __
 
         def simultaneously(g, env):
-            env[left], env[seats], env[cards] = tuple(players(g, env)), (), []
+            env[left], env[seats], env[picks] = tuple(players(g, env)), (), []
             ask_next(g, env)
+
+        def offer(g, env) -> list:
+            taken = {c for pick in env[picks] for c in pick}  # a card is not picked twice
+            if sets:
+                return set_options(source(g, env), g._ctype, names, taken.isdisjoint)
+            by_type = first_of_each_type([c for c in source(g, env) if c not in taken], g._ctype)
+            return [PickCard(names[t], c) for t, c in by_type.items()]
 
         def ask_next(g, env):
             while env[left]:
                 env[who], env[left] = env[left][0], env[left][1:]
-                taken = set(env[cards])  # a card someone picked is not picked twice
-                by_type = first_of_each_type(
-                    [c for c in source(g, env) if c not in taken], g._ctype
-                )
-                if by_type:
+                options = offer(g, env)
+                if options:
                     g.ask(
                         env[who],
-                        "card",
-                        [PickCard(names[t], c) for t, c in by_type.items()],
+                        "cards" if sets else "card",
+                        options,
                         resume,
                         env,
                         data=Together(env[left]),
@@ -581,20 +581,21 @@ class StatementCompiler:
 
         def resume(g, point, option):
             env = point.env
-            env[seats], env[cards] = env[seats] + (env[who],), env[cards] + [option.card]
+            pick = list(option.cards) if sets else [option.card]
+            env[seats], env[picks] = env[seats] + (env[who],), env[picks] + [pick]
             ask_next(g, env)
 
         def resolve(g, env):
-            picks = list(zip(env.pop(seats), env.pop(cards)))
+            made = list(zip(env.pop(seats), env.pop(picks)))
             del env[left]
             if key is not None:
-                picks.sort(key=lambda pick: key(g, dict(env, **{who: pick[0], var: [pick[1]]})))
-            env[seats], env[cards] = tuple(p for p, _ in picks), [c for _, c in picks]
-            g._stack.extend(Frame(loop, env) for _ in picks)
+                made.sort(key=lambda pick: key(g, dict(env, **{who: pick[0], var: pick[1]})))
+            env[seats], env[picks] = tuple(p for p, _ in made), [c for _, c in made]
+            g._stack.extend(Frame(loop, env) for _ in made)
 
         def next_pick(g, env):  # each pass binds the next pick, and drops it
-            env[who], env[var] = env[seats][0], env[cards][:1]
-            env[seats], env[cards] = env[seats][1:], env[cards][1:]
+            env[who], env[var] = env[seats][0], list(env[picks][0])
+            env[seats], env[picks] = env[seats][1:], env[picks][1:]
 
         loop = self.register((next_pick,) + body)
         return simultaneously
@@ -753,6 +754,20 @@ class StatementCompiler:
             g.ask(CHANCE, "chance", options, then, env)
 
         return random_player
+
+
+def set_options(sets, ctype, names, keep=None) -> list[PickCards]:
+    """A choice among card sets: one option per distinct non-empty set, its cards of
+    one type alike (C-3), labelled by its types in deck order joined by '+', for the
+    first cards that make it; only sets `keep(cards)` accepts (None: every set)."""
+    seen, options = set(), []
+    for cards in sets:
+        types = tuple(sorted(ctype[c] for c in cards))
+        # kept before seen: another copy of a set refused (a card already picked) may do
+        if types and types not in seen and (keep is None or keep(list(cards))):
+            seen.add(types)
+            options.append(PickCards("+".join(names[t] for t in types), tuple(cards)))
+    return options
 
 
 VALUES = ("ints", "kinds", "cardsets")  # items of a loop or choice: values, not seats or cards

@@ -158,7 +158,7 @@ class State(Table):
         return not self._over and self._pending.player == CHANCE
 
     def decision_kind(self) -> str | None:
-        """What the pending decision is: play, react, choose, card, number, chance or shuffle."""
+        """What the pending decision is: play, react, choose, card, cards, number, chance or shuffle."""
         return None if self._over else self._pending.kind
 
     def decision_asker(self) -> str | None:

@@ -77,9 +77,10 @@ EVENTS = [
         "  P2 chooses Gold Coin",
     ),
     (
-        {"event": "choice", "player": 1, "kind": "card", "option": "gold_coin+officer"},
+        {"event": "choice", "player": 1, "kind": "cards", "option": "gold_coin+officer"},
         "  P2 chooses Gold Coin, Officer",
     ),
+    ({"event": "choice", "player": 1, "kind": "cards", "option": None}, "  P2 chooses cards"),
     ({"event": "choice", "player": 1, "kind": "card", "option": None}, "  P2 chooses a card"),
     ({"event": "choice", "player": 0, "kind": "choose", "option": "pay"}, "  P1 chooses pay"),
     (

@@ -237,3 +237,43 @@ def test_it_plays_in_every_round_of_a_match():
     assert state.result["reason"] == "enough_tricks" and state.result["rounds"] >= 2
     asked = [e for e in state.log_for(None) if e["event"] == "choice"]
     assert len(asked) == 3 * state.result["turns"]  # every player picked on every turn
+
+
+PAIRS = Path(__file__).parent / "valid" / "pass_the_pair.yaml"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_everyone_passes_a_set_at_once_before_any_card_moves(seed):
+    """`simultaneously(players) p chooses gift from combinations(hand(p), 2)`: each
+    seat in turn is offered every pair of its hand's card types once (a `cards`
+    decision), no card moves until all have picked, nobody is told another's pair,
+    then each pair lands in the next seat's hand."""
+    game = Game(load_spec(PAIRS), 3)
+    state = game.new_initial_state(seed=seed)
+    while state.is_chance_node():
+        state.sample_chance()
+    hand = lambda p: sorted(state.observation(None)["zones"][f"hand[P{p + 1}]"])  # noqa: E731
+    dealt, place, gifts = [hand(p) for p in range(3)], game.type_names.index, []
+    rng = random.Random(seed)
+    for p in range(3):
+        assert (state.current_player(), state.decision_kind()) == (p, "cards")
+        pairs = {
+            "+".join(sorted((a, b), key=place))
+            for i, a in enumerate(dealt[p])
+            for b in dealt[p][i + 1 :]
+        }
+        assert sorted(o.label for o in state.legal_actions()) == sorted(pairs)
+        assert [hand(q) for q in range(3)] == dealt  # nothing has moved yet
+        gifts.append(rng.choice(state.legal_actions()).label.split("+"))
+        state.apply_action("+".join(gifts[-1]))
+    passed = [
+        (e["src"], e["dst"], sorted(e["cards"]))
+        for e in state.log_for(None)
+        if e["event"] == "move" and e["turn"] == 0 and e["src"].startswith("hand")
+    ]
+    assert passed == [
+        (f"hand[P{p + 1}]", f"hand[P{(p + 1) % 3 + 1}]", sorted(gifts[p])) for p in range(3)
+    ]
+    for seat in range(3):
+        picks = [e for e in state.log_for(seat) if e["event"] == "choice"]
+        assert [e["option"] is None for e in picks] == [p != seat for p in range(3)]

@@ -831,7 +831,7 @@ class Builder:
         order = self._expr(t.children[4], inner) if t.children[4] is not None else None
         body = self._block(t.children[5], inner)
         ok = self._check(players, "players", "who chooses") & self._check(
-            source, "cards", "what to choose from"
+            source, "cards|cardsets", "what to choose from"
         )
         if order is not None:
             ok &= self._check(order, "int", "the order of the picks")

@@ -23,7 +23,7 @@ from ..table.narrate import Titles, narrate
 
 # a player's move begins with one of these events (what answers it is part of the move)
 _MOVES = ("play", "pass")
-_CHOSEN = ("choose", "card", "number")  # a choice event that is a move of its own
+_CHOSEN = ("choose", "card", "cards", "number")  # a choice event that is a move of its own
 
 # events that name the rule they come from: the field naming it, its graph node kinds
 _FIRED = {

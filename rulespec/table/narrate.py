@@ -161,13 +161,16 @@ def _react(e: dict, t: Titles) -> str:
 def _choice(e: dict, t: Titles) -> str | None:
     if e["kind"] == "react" and e["option"] == "no reaction":
         return f"  {_who(e)} does not react"
-    if e["kind"] not in ("choose", "card", "number"):
+    if e["kind"] not in ("choose", "card", "cards", "number"):
         return None  # a play or an answer: its own event says it
     if e["option"] is None:
-        return f"  {_who(e)} chooses {'a card' if e['kind'] == 'card' else 'secretly'}"
-    if e["kind"] == "card":  # a card, or a set of them: its types joined by '+'
+        return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
+    if e["kind"] == "cards":  # a set of cards: its types joined by '+'
         return f"  {_who(e)} chooses {', '.join(map(t.card, e['option'].split('+')))}"
     return f"  {_who(e)} chooses {t.card(e['option'])}"
+
+
+_SECRETLY = {"card": "a card", "cards": "cards"}  # what a seat not shown the choice is told
 
 
 def _shown(e: dict, t: Titles) -> str:
