@@ -2,11 +2,13 @@
 cluster: test_cluster.py); its report counts what it says it counts; and what it keeps
 does not grow with the number of games (issue 30)."""
 
+import contextlib
 import io
 import itertools
 import json
 import multiprocessing
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -249,3 +251,22 @@ def test_a_worker_dies_of_the_pools_sigterm_whatever_handler_its_parent_set():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
     assert out.split() == ["True", "True"]
+
+
+def _simulate_from_a_daemon(out) -> None:
+    out.put(simulation.simulate(JOB, 60, seed=3, workers=2))
+
+
+def test_a_daemonic_process_simulates_in_process_with_the_same_games():
+    """A pool's worker (daemonic) may start no processes: `simulate --workers 2` run
+    there stopped with "daemonic processes are not allowed to have children" (found by
+    fuzzing, whose cases run in such a worker). It plays the games itself instead."""
+    out = multiprocessing.Queue()
+    daemon = multiprocessing.Process(target=_simulate_from_a_daemon, args=(out,), daemon=True)
+    daemon.start()
+    got = None
+    while got is None and (daemon.is_alive() or not out.empty()):  # until it puts or dies
+        with contextlib.suppress(queue.Empty):
+            got = out.get(timeout=1)
+    daemon.join(timeout=30)
+    assert got == simulation.simulate(JOB, 60, seed=3, workers=1) and got.games == 60

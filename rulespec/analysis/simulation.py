@@ -225,7 +225,9 @@ def simulate(
         work = chunks(games, seed, workers * PARTS)
         # no process without a chunk to play
         workers = min(workers, -(-games // _chunk_size(games, workers * PARTS)))
-        if workers <= 1:
+        # a daemonic process (another pool's worker) may start none: play here, the
+        # same games as workers would
+        if workers <= 1 or multiprocessing.current_process().daemon:
             _gather(lambda seeds: partial(play_chunk, job, seeds), work, 1, into, progress)
         else:
             # leaving the block terminates the workers at once: on Ctrl-C too, not after
