@@ -224,6 +224,20 @@ def parser() -> lark.Lark:
     return built
 
 
+_BRACES = re.compile(r'"[^"\n]*"|#[^\n]*|[{}]')  # a label or comment hides its braces
+
+
+def _unclosed(text: str) -> int | None:
+    """The offset of the last '{' of text that no '}' closes, or None."""
+    opened: list[int] = []
+    for m in _BRACES.finditer(text):
+        if m.group() == "{":
+            opened.append(m.start())
+        elif m.group() == "}" and opened:
+            opened.pop()
+    return opened[-1] if opened else None
+
+
 def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str, str]:
     """The message and hint of a syntax error at pos: what was found, what would fit."""
     token = getattr(exc, "token", None)
@@ -344,6 +358,9 @@ class Builder:
             if pos is None:
                 pos = len(text.rstrip())
             msg, hint = _syntax_message(text, pos, exc)
+            if msg == "expression ends too early" and (open_at := _unclosed(text)) is not None:
+                at = self.text.span(open_at)
+                hint = f"the '{{' of line {at.line}, column {at.col} is not closed; {hint}"
             self._error("RS301", msg, self.text.span(pos), hint)
             return None
         deep = _too_deep(tree)
