@@ -16,7 +16,14 @@ from rulespec.interpreter.choices import (
     React,
 )
 from rulespec.table.narrate import Titles, narrate
-from rulespec.table.view import arranged, end_lines, option_text, table, table_lines
+from rulespec.table.view import (
+    arranged,
+    decision_heading,
+    end_lines,
+    option_text,
+    table,
+    table_lines,
+)
 
 TTG = load_spec(GAMES / "take_the_gold.yaml")
 TITLES = Titles.of(TTG)
@@ -288,3 +295,11 @@ def test_a_hand_is_listed_in_deck_order():
     view = table(seen, Titles.of(built))
     (you,) = [s for s in view["seats"] if s["you"]]
     assert [c["name"] for c in you["zones"][0]["cards"]] == hand
+
+
+def test_a_choice_in_the_setup_is_headed_as_the_setup_not_turn_0():
+    """A designer's Hearts passed cards in the setup under "== Turn 0: P1 to play" and
+    "setup — your options:"."""
+    lines = table_lines(table(OBSERVATION | {"turn": 0}, TITLES))
+    assert lines[0] == "== Setup (you are P2)"
+    assert decision_heading("card", "setup", TITLES) == "Setup — your options:"

@@ -78,7 +78,8 @@ class Titles:
         return self.cards.get(name, name)
 
     def rule(self, name: str) -> str:
-        return self.rules.get(name, ("", name))[1]
+        """A rule's title; "Setup" for the game's setup, which asks as a rule does."""
+        return self.rules.get(name, ("", "Setup" if name == "setup" else name))[1]
 
     def zone(self, label: str) -> str:
         """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile",
