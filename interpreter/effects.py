@@ -481,15 +481,8 @@ class StatementCompiler:
             return self._choose_set(s)
         if s.source.type in VALUES:
             return self._choose_value(s)
-        rule = self.x.rule  # what asks, for a view to name
-        player, source, body, var = (
-            self.x.expr(s.player),
-            self.x.cards(s.source),
-            self.block(s.body),
-            s.var,
-        )
+        rule, player, source, body, var, where = self._choice(s, self.x.cards(s.source))
         names = self.rules.type_names
-        where = self._filter(s)
 
         def choose_card(g, env):
             by_type = first_of_each_type(source(g, env), g._ctype)
@@ -506,17 +499,23 @@ class StatementCompiler:
 
         return choose_card
 
+    def _choice(self, s: ir.ChooseCard, source) -> tuple:
+        """What each `choose(p) VAR from …` is made of: the rule asking (for a view to
+        name), the chooser, the items (`source` compiled), the block, VAR, the filter."""
+        return (
+            self.x.rule,
+            self.x.expr(s.player),
+            source,
+            self.block(s.body),
+            s.var,
+            self._filter(s),
+        )
+
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
         distinct set (set_options); VAR is bound to the cards that stood for it."""
-        rule = self.x.rule  # what asks, for a view to name
-        player, source, body, var = (
-            self.x.expr(s.player),
-            self.x.expr(s.source),
-            self.block(s.body),
-            s.var,
-        )
-        names, where = self.rules.type_names, self._filter(s)
+        rule, player, source, body, var, where = self._choice(s, self.x.expr(s.source))
+        names = self.rules.type_names
 
         def choose_set(g, env):
             keep = None if where is None else (lambda cards: where(g, env, cards))
@@ -648,14 +647,8 @@ class StatementCompiler:
     def _choose_value(self, s: ir.ChooseCard):
         """`choose(p) i from range(n)` or `choose(p) k from card_types`: a number, or a
         card type named whether or not any card of it is at hand."""
-        rule = self.x.rule  # what asks, for a view to name
-        player, items, body, var = (
-            self.x.expr(s.player),
-            self.x.expr(s.source),
-            self.block(s.body),
-            s.var,
-        )
-        names, where = self.rules.type_names, self._filter(s)
+        rule, player, items, body, var, where = self._choice(s, self.x.expr(s.source))
+        names = self.rules.type_names
         numbers = s.source.type == "ints"  # offered in increasing order, not as text
         label = str if numbers else (lambda kind: names[min(kind)])
 
