@@ -53,7 +53,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "combinations": (
         ("cards", "int"),
         "cardsets",
-        "every set of n of the cards, for an aggregate or a for loop (at most 1024)",
+        "every set of n of the cards, for an aggregate, a for loop or a choice (at most 1024)",
     ),
 }
 
