@@ -26,9 +26,11 @@ class TurnFlow:
             s.finish((), "no_players")  # everyone is out: nobody can take a turn
         elif s._steered:
             self._steered(s)
-        elif s._phase == "setup":
-            s._phase, s._starter = "turns", s._current
-            self.begin(s, s._current)
+        elif s._phase == "setup":  # its first turn: current's, unless the setup put them out
+            p = s._current
+            s._phase = "turns"
+            s._starter = p if s._active[p] else s.next_player(p)
+            self.begin(s, s._starter)
         else:  # the next active player: the seat after, unless that one is out
             q = (s._current + s._direction) % self.n
             self.begin(s, q if s._active[q] else s.next_player(q))

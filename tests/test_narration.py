@@ -90,6 +90,8 @@ EVENTS = [
     ({"event": "choice", "player": 1, "kind": "cards", "option": None}, "  P2 chooses cards"),
     ({"event": "choice", "player": 1, "kind": "card", "option": None}, "  P2 chooses a card"),
     ({"event": "choice", "player": 0, "kind": "choose", "option": "pay"}, "  P1 chooses pay"),
+    ({"event": "back", "players": [1]}, "  P2 is back in"),
+    ({"event": "back", "players": [1, 2]}, "  P2, P3 are back in"),
     (
         {"event": "choice", "player": 2, "kind": "react", "option": "no reaction"},
         "  P3 does not react",

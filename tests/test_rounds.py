@@ -93,6 +93,20 @@ def test_a_starter_who_is_out_passes_to_the_next_seat():
     assert state.current_player() == 1 and state.observation(None)["active"] == ["P2", "P3"]
 
 
+def test_a_round_whose_setup_puts_its_starter_out_begins_with_the_next_seat():
+    """A designer's Euchre: the lone maker's partner sits out in the round's setup, and
+    was the round's first player, who then took an empty turn that counted."""
+    text = HCR.replace(
+        "      for p in players { move(top(pile, deal_size), hand(p)) }",
+        "      for p in players { move(top(pile, deal_size), hand(p)) }\n      sit_out(current)",
+    )
+    state = game(text).new_initial_state(seed=2)
+    settled(state)
+    turns = [e for e in state.log_for(None) if e["event"] == "turn"]
+    assert [(e["player"], e["turn"]) for e in turns] == [(1, 1)]  # P2's, the first
+    assert state.current_player() == 1 and state.observation(None)["active"] == ["P2", "P3"]
+
+
 def test_a_player_out_for_the_round_then_eliminated_stays_out():
     text = HCR.replace(
         "    effect: sit_out(current)",

@@ -216,7 +216,11 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
     "eliminate": lambda e, t: f"  {_who(e)} is out",
     "sit_out": lambda e, t: f"  {_who(e)} is out for the round",
-    "back": lambda e, t: f"  {', '.join(map(seat_name, e['players']))} are back in",
+    "back": lambda e, t: (
+        f"  {', '.join(map(seat_name, e['players']))} "
+        + ("is" if len(e["players"]) == 1 else "are")
+        + " back in"
+    ),
     "round": lambda e, t: f"Round {e['round']} begins",
     "round_end": lambda e, t: f'Round {e["round"]} ends: "{t.rule(e["rule"])}"',
     "reverse": lambda e, t: "  play changes direction",
