@@ -191,6 +191,7 @@ class _Compiler:
                     f"parameter '{name}' is already a name of the spec or the language; "
                     "a parameter needs a name of its own",
                     self.doc.key_span(path + ("params", name)),
+                    f"'{name}' is {reserved_as(name)}" if name in RESERVED else "",
                 )
         return params
 
@@ -763,6 +764,7 @@ class _Compiler:
                 f"'{each}' is already a name of the spec or the language; "
                 "'each' needs a name of its own",
                 doc.span(path + ("each",)),
+                f"'{each}' is {reserved_as(each)}" if each in RESERVED else "",
             )
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()

@@ -224,16 +224,17 @@ def parser() -> lark.Lark:
     return built
 
 
-_BRACES = re.compile(r'"[^"\n]*"|#[^\n]*|[{}]')  # a label or comment hides its braces
+_BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[{}()]')  # a label or comment hides its own
+_OTHER_LANGUAGES = (("&&", "and"), ("||", "or"), ("!", "not"))  # what C or JavaScript writes
 
 
 def _unclosed(text: str) -> int | None:
-    """The offset of the last '{' of text that no '}' closes, or None."""
+    """The offset of the last '{' or '(' of text that nothing closes, or None."""
     opened: list[int] = []
-    for m in _BRACES.finditer(text):
-        if m.group() == "{":
+    for m in _BRACKETS.finditer(text):
+        if m.group() in "{(":
             opened.append(m.start())
-        elif m.group() == "}" and opened:
+        elif m.group() in "})" and opened:
             opened.pop()
     return opened[-1] if opened else None
 
@@ -248,7 +249,9 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
     ]
     hint = f"expected {', '.join(dict.fromkeys(expected[:6]))}" if expected else ""
     if isinstance(exc, lark.UnexpectedCharacters):
-        return f"unexpected character {text[pos]!r} in expression", hint
+        msg = f"unexpected character {text[pos]!r} in expression"
+        said = next((w for op, w in _OTHER_LANGUAGES if text.startswith(op, pos)), None)
+        return (msg + f": write '{said}'" if said else msg), hint
     if token is None or token.type == "$END":
         return "expression ends too early", hint
     msg = f"unexpected {token.value!r} in expression"
@@ -256,8 +259,10 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         msg = f"'{token.value}' begins a statement, and a value is expected here"
     elif "THEN" in allowed:
         msg += ": a value's 'if' reads if COND then A else B"
-    elif token.type == "IF":
+    elif token.type == "IF" and "NAME" in allowed:  # after an operator
         msg += ": inside a larger value, write (if COND then A else B) in parentheses"
+    elif token.type == "IF":  # after a whole value: A if COND else B, as Python writes it
+        msg += ": a value's 'if' comes first: if COND then A else B"
     elif token.value == "=":
         msg += ": to compare, write '=='"
     return msg, hint
@@ -360,7 +365,7 @@ class Builder:
             msg, hint = _syntax_message(text, pos, exc)
             if msg == "expression ends too early" and (open_at := _unclosed(text)) is not None:
                 at = self.text.span(open_at)
-                hint = f"the '{{' of line {at.line}, column {at.col} is not closed; {hint}"
+                hint = f"the '{text[open_at]}' of line {at.line}, column {at.col} is not closed; {hint}"
             self._error("RS301", msg, self.text.span(pos), hint)
             return None
         deep = _too_deep(tree)
@@ -883,6 +888,7 @@ class Builder:
                 f"'{name}' is already a name of the spec or the language; "
                 "a local needs a name of its own",
                 span,
+                f"'{name}' is {reserved_as(name)}" if name in RESERVED else "",
             )
             return True
         return False

@@ -339,6 +339,11 @@ def _yaml_problem(problem: str | None) -> tuple[str, str]:
             "YAML syntax: this line is indented to a column no key or item above it starts at",
             "the keys of one mapping, and the items of one list, start in one column",
         )
+    if problem == "expected ',' or '}', but got '['":
+        return (
+            f"YAML syntax: {problem}",
+            'a key holding [ ] inside { } is quoted: {"hand[P1]": [...]}',
+        )
     if problem == "mapping values are not allowed here":
         return (
             "YAML syntax: a ':' here starts no key",
