@@ -728,12 +728,13 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
     """A condition that can hold only once some counter that rules set has left its
     initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
     a tie-break lowers the target. A counter its own rule sets (a flag raised before
-    it is tested) is not judged at its initial value."""
+    it is tested) is not judged at its initial value, nor one a setup sets to another
+    value before any turn (a round's bet, dealt in its setup)."""
     if an.truth(cond) is not None:
         return
     set_by_rules = {
         c for _, eff in an.touches.values() for c, ops in eff.changes.items() if ops == {"="}
-    }
+    } - _set_up_anew(an)
     for what, counter in sorted(graphs.touches_of(cond).reads):
         initial = an.counter_initial.get(counter) if what == "counter" else None
         if (
@@ -760,6 +761,21 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
                 hint="check the deck, the limits and the thresholds, or the "
                 "counter's initial value",
             )
+
+
+def _set_up_anew(an: Analysis) -> set[str]:
+    """Counters the game's setup, or each round's, sets with `=` at its top level to a
+    value other than their initial one: rules never see them at their initial value."""
+    blocks = [an.spec.setup] + ([an.spec.rounds.setup.effect] if an.spec.rounds else [])
+    return {
+        s.target.name
+        for block in blocks
+        for s in block
+        if isinstance(s, ir.Assign)
+        and isinstance(s.target, ir.Counter)
+        and s.op == "="
+        and an.interval(s.value) != an.counter_initial.get(s.target.name)
+    }
 
 
 def _verdicts(an: Analysis, cond):
