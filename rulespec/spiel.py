@@ -152,7 +152,7 @@ class SpecGame(pyspiel.Game):
 
 _PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-_apply_in_cpp = pyspiel.State.apply_action  # C++ keeps the history, then calls _apply_action
+_apply_in_cpp = pyspiel.State.apply_action  # C++ asks current_player, calls _apply_action, records
 
 
 class _Held:
@@ -161,7 +161,8 @@ class _Held:
     rulespec state copies itself (sharing its compiled rules), and the rest is kept.
     The rulespec state keeps no event log until something asks what a seat saw (an
     information state, the table): a log costs a third of the engine's time, and
-    playing the history again makes it when it is wanted."""
+    playing the history again makes it when it is wanted. Likewise C++'s history lacks
+    the actions a Python caller played until something asks for it (SpecState._record)."""
 
     def __init__(self, game: SpecGame, state, seen: dict | None = None):
         self.game, self.state = game, state
@@ -174,7 +175,9 @@ class _Held:
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
         self.outcomes: list | tuple = ()  # at a chance point, (action number, probability)
-        self.checked = None  # the action apply_action checked, for _apply_action to play
+        # (player, action) of each action played from Python that C++'s history lacks
+        self.unrecorded: list[tuple[int, int]] = []
+        self.recording = False  # C++ is recording them: _apply_action plays nothing
         self.strings: dict = {}  # seat -> its information-state string at length `told`
         self.told = -1
         # seat -> (events, turn, text): its log so far in compact form; a log only grows,
@@ -185,8 +188,18 @@ class _Held:
         held = _Held(self.game, self.state.clone(), dict(self.seen))
         held.player, held.legal, held.options = self.player, self.legal, self.options
         held.outcomes, held.logged = self.outcomes, self.logged
+        held.unrecorded = list(self.unrecorded)  # C++ copies the history it has
         held.strings, held.told = dict(self.strings), self.told
         return held
+
+    def play(self, action: int) -> None:
+        """Play `action`, a legal number of this decision (refresh has run)."""
+        option = self.options[action]
+        self.player = None  # a new decision: worked out when asked about
+        if option is None:  # a shuffle's
+            self.game.play(self.state, action)
+        else:
+            self.state.apply_action(option)
 
     def refresh(self) -> int:
         """Work out, once per decision, OpenSpiel's player to act and the legal numbers:
@@ -278,14 +291,38 @@ class SpecState(pyspiel.State):
 
     def apply_action(self, action):
         # checked before pybind11 makes an int of it (True is 1) or refuses it with the
-        # whole state in its message; OpenSpiel's own calls go to _apply_action
+        # whole state in its message; played here, not through C++, which would call
+        # back into Python twice (current_player, _apply_action), a tenth of a decision:
+        # C++'s history gets it when asked (_record). OpenSpiel's own calls go to
+        # _apply_action
         held = self._held
         if held.player is None:
             held.refresh()
         if type(action) is not int or action not in held.options:
             action = self._legal_number(action)
-        held.checked = action
-        _apply_in_cpp(self, action)
+        player = held.player
+        held.play(action)
+        held.unrecorded.append((player, action))  # after, as C++ records it
+
+    def child(self, action):  # played from Python too: C++'s child plays through C++
+        state = self.clone()
+        state.apply_action(action)
+        return state
+
+    def _record(self) -> None:
+        """Give C++'s history the actions played from Python since it last had them, as
+        C++'s apply_action would have recorded each: the player current_player says
+        (the one who played it, set for the while) and the action, which _apply_action
+        then does not play again."""
+        held = self._held
+        if held.unrecorded:
+            now, held.recording = held.player, True
+            try:
+                for player, action in held.unrecorded:
+                    held.player = player
+                    _apply_in_cpp(self, action)
+            finally:
+                held.player, held.recording, held.unrecorded = now, False, []
 
     def _legal_number(self, action) -> int:
         """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
@@ -302,16 +339,14 @@ class SpecState(pyspiel.State):
         return action_number(action, count, held.legal, lambda a: self._action_to_string(player, a))
 
     def _apply_action(self, action):
+        # OpenSpiel's own call (C++'s apply_action): it records the action after this,
+        # so the actions played from Python before it go into its history first
         held = self._held
-        if held.checked != action:  # not through apply_action: OpenSpiel's own call
-            self._legal_number(action)
-        held.checked = None
-        option = held.options[action]
-        held.player = None  # a new decision: worked out when asked about
-        if option is None:  # a shuffle's
-            held.game.play(held.state, action)
-        else:
-            held.state.apply_action(option)
+        if held.recording:
+            return
+        if held.unrecorded:
+            self._record()
+        held.play(self._legal_number(action))
 
     def _action_to_string(self, player, action):
         g = self._held.game
@@ -352,6 +387,29 @@ class SpecState(pyspiel.State):
 
     def __str__(self):
         return json.dumps(self._held.state.observation(None), sort_keys=True)
+
+
+def _recorded_first(name: str):
+    """C++'s own State method `name`, which reads C++'s history: completed first."""
+    cpp = getattr(pyspiel.State, name)
+
+    def recorded(self):
+        self._record()
+        return cpp(self)
+
+    recorded.__name__ = name
+    return recorded
+
+
+for _name in (
+    "history",
+    "full_history",
+    "history_str",
+    "move_number",
+    "is_initial_state",
+    "is_initial_non_chance_state",
+):
+    setattr(SpecState, _name, _recorded_first(_name))
 
 
 def information_state(table, player: int, seen: dict) -> str:

@@ -450,6 +450,41 @@ def test_openspiel_keeps_no_log_until_asked_then_plays_the_history_again(spiel_g
     assert state.table.log_for(None)[-1]["event"] == "end"
 
 
+def test_openspiel_history_holds_the_actions_played_from_python(spiel_game):
+    """apply_action from Python plays without the round trip through C++, whose history
+    gets the action when something reads it (history, full_history, move_number, ...) or
+    C++ applies one itself (its apply_action, a clone's): either way, in order."""
+    import pyspiel
+
+    for seed in range(5):
+        rng = random.Random(seed)
+        state, through_cpp = spiel_game.new_initial_state(), spiel_game.new_initial_state()
+        played, clones = [], []
+        assert state.is_initial_state() and state.move_number() == 0
+        while not state.is_terminal():
+            chance = state.is_chance_node()
+            action = rng.choice(
+                [a for a, _ in state.chance_outcomes()] if chance else state.legal_actions()
+            )
+            played.append((state.current_player(), action))
+            way = rng.randrange(4)
+            if way == 0:
+                state.apply_action(action)
+            elif way == 1:
+                pyspiel.State.apply_action(state, action)  # C++'s, as OpenSpiel's C++ calls it
+            else:
+                state = state.child(action) if way == 2 else pyspiel.State.child(state, action)
+            pyspiel.State.apply_action(through_cpp, action)
+            if rng.random() < 0.2:
+                clones.append((state.clone(), list(played)))
+        for s, moves in [(state, played), (through_cpp, played), *clones]:
+            assert [(m.player, m.action) for m in s.full_history()] == moves
+            assert s.history() == [a for _, a in moves] and s.move_number() == len(moves)
+            assert s.history_str() == ", ".join(str(a) for _, a in moves)
+            assert not s.is_initial_state()
+        assert state.returns() == through_cpp.returns()
+
+
 def _parallel(path, players=None, **kw):
     pytest.importorskip("pettingzoo")
     from rulespec.env import RulespecParallelEnv
