@@ -459,10 +459,12 @@ class SeatObserver:
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
+    # from the state as played, not `table`: a view needs no log, nor to forget what
+    # the state worked out
     def set_from(self, state: SpecState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode_state(state.table, player)
+        self.tensor[:] = self.encoder.encode_array(state._held.state, player)
 
     def string_from(self, state: SpecState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state_string(player)
-        return _compact(state.table.observation(player))
+        return _compact(state._held.state.observation(player))

@@ -450,6 +450,25 @@ def test_openspiel_keeps_no_log_until_asked_then_plays_the_history_again(spiel_g
     assert state.table.log_for(None)[-1]["event"] == "end"
 
 
+def test_openspiel_observations_need_no_log(spiel_game):
+    """An observation tensor or string is the seat's view of the game as played: asking
+    for one keeps no log (training on tensors never pays for it) and the state keeps
+    what it worked out; the tensor is the observation vector."""
+    from rulespec.table.encoding import ObservationEncoder
+
+    state, rng = spiel_game.new_initial_state(), random.Random(3)
+    while len(state.history()) < 12:
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else None
+        state.apply_action(rng.choice(actions or state.legal_actions()))
+    player, held, rules = state.current_player(), state._held, state._held.state
+    encoder = ObservationEncoder(rules.game)
+    for seat in range(spiel_game.num_players()):
+        tensor = state.observation_tensor(seat)
+        assert tensor == encoder.encode(rules.observation(seat))
+        assert f"turn={rules.turn} " in state.observation_string(seat)
+    assert not held.logged and held.state is rules and held.player == player
+
+
 def test_openspiel_history_holds_the_actions_played_from_python(spiel_game):
     """apply_action from Python plays without the round trip through C++, whose history
     gets the action when something reads it (history, full_history, move_number, ...) or
