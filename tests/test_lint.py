@@ -244,7 +244,8 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
         "lint", spec, "--explore", "--depth", "4", "--players", "2", "--format", "json"
     )
     findings = json.loads(out)
-    assert code == 1 and [f["code"] for f in findings] == ["RL201", "RL107", "RL202"]
+    # the search cut at its depth says so (RL203)
+    assert code == 1 and [f["code"] for f in findings] == ["RL201", "RL203", "RL107", "RL202"]
     assert findings[0]["message"].endswith(
         "(met with 2 players, by a dive steered toward the condition of 'refill_empty_hand')"
     )
@@ -345,9 +346,11 @@ def test_only_an_exhaustive_exploration_withdraws_a_trigger_cycle(tmp_path):
             f"players) and none loops: {cycle}",
         )
     ]
+    reach = "1719 states at 2 to 4 players; 489 left at depth 8"
     assert found("--depth", "8") == [
+        ("RL203", f"exploration stopped at its bounds ({reach}): what it did not reach is unknown"),
         ("RL107", cycle),
-        ("RL203", f"not found within bounds (1719 states at 2 to 4 players): {cycle}"),
+        ("RL203", f"not found within bounds ({reach}): {cycle}"),
     ]
     from rulespec.analysis import explore
 
@@ -485,10 +488,18 @@ def test_seed_is_lint_clean(spec):
     assert (code, json.loads(out)) == (0, [])
 
 
+def _only_bound_notes(findings) -> bool:
+    """Nothing but, where the search met its depth, state or time bound, a note saying so."""
+    return all(
+        f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds" in f["message"]
+        for f in findings
+    )
+
+
 @pytest.mark.parametrize("spec", [TTG, PW], ids=["take_the_gold", "pirates_wild"])
 def test_seed_is_clean_when_explored_shallow(spec):
     code, out, _ = cli("lint", spec, "--explore", "--depth", FAST_DEPTH, "--format", "json")
-    assert (code, json.loads(out)) == (0, [])
+    assert code == 0 and _only_bound_notes(json.loads(out))
 
 
 @pytest.mark.slow
@@ -499,10 +510,7 @@ def test_seed_is_clean_when_explored_at_the_default_depth(spec):
     code, out, _ = cli("lint", spec, "--explore", "--format", "json")
     findings = json.loads(out)
     assert code == 0
-    assert all(
-        f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds" in f["message"]
-        for f in findings
-    )
+    assert _only_bound_notes(findings)
 
 
 def test_both_seeds_at_once_text():
@@ -1024,6 +1032,7 @@ def test_explore_plays_the_player_count_asked_for():
     code, out, _ = cli(
         "lint", spec, "--explore", "--depth", "2", "--players", "4", "--format", "json"
     )
-    assert code == 0 and "RL2" not in out
+    explored = [f for f in json.loads(out) if f["layer"] == 2]
+    assert code == 0 and _only_bound_notes(explored) and "states at 4 players" in out
     code, _, err = cli("lint", spec, "--explore", "--depth", "2", "--players", "5")
     assert code == 2 and "is for 2 to 4 players, not 5" in err

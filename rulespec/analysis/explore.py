@@ -86,9 +86,12 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     states: int = 0
     fired: set[str] = field(default_factory=set)
-    complete: bool = True  # False when the state bound cut the search short
+    complete: bool = (
+        True  # False when the state bound cut the search short (`cut`: the depth bound)
+    )
     sampled: int = 0  # shuffles met, sampled rather than enumerated
     cut: int = 0  # states left unexpanded at the depth bound
+    depth: int = 0  # that bound
     seeds: tuple[int, ...] = ()
     loop_rules: set = field(default_factory=set)  # triggers seen firing forever
     loop_counts: set = field(default_factory=set)  # the player counts a loop was met at
@@ -168,7 +171,7 @@ def explore(
     given an even share of the states the counts before it left; progress(states seen)
     is called now and then."""
     counts = counts_of(spec, bounds)
-    report = Report(seeds=bounds.seeds, counts=tuple(counts))
+    report = Report(seeds=bounds.seeds, counts=tuple(counts), depth=bounds.depth)
     report.every_count = len(counts) == spec.max_players - spec.min_players + 1
     report.one_game = not _match_dependent(spec)
     loops: dict[str, list] = {}  # loop reason -> [(players, state, path)], shortest first
@@ -326,7 +329,8 @@ def _reach(report: Report) -> str:
     """What the search covered, for its notes."""
     seeds = ", ".join(map(str, report.seeds))
     sampled = f"; shuffles sampled from seeds {seeds}" if report.sampled else ""
-    return f"{report.states} states at {players_text(report.counts)}{sampled}"
+    deeper = f"; {report.cut} left at depth {report.depth}" if report.cut else ""
+    return f"{report.states} states at {players_text(report.counts)}{sampled}{deeper}"
 
 
 def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Finding]:
@@ -334,7 +338,7 @@ def confirm(spec: ir.Spec, layer1: list[Finding], report: Report) -> list[Findin
     seen looping; else a note, which withdraws the RL107 (see `withdrawn`) when the
     search was exhaustive."""
     out = list(report.findings)
-    if not report.complete:
+    if not report.complete or report.cut:  # the state bound, or the depth bound
         out.append(
             Finding(
                 "RL203",
