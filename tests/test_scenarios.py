@@ -272,7 +272,45 @@ def test_a_misspelt_any_order_is_an_unknown_key_at_its_place(tmp_path):
     scenario.write_text(
         f"spec: {SPEC}\nsteps:\n  - expect: {{zones: {{draw_pile: {{any_ordr: []}}}}}}\n"
     )
+    (failure,) = run(scenario).failures
+    assert (
+        f"{scenario}:3:34: error RS501: unknown key 'any_ordr' in steps.0.expect.zones.draw_pile "
+        "(did you mean 'any_order'?)"
+    ) in failure
+
+
+def test_a_zone_label_unquoted_in_a_flow_mapping_is_told_to_be_quoted(tmp_path):
+    """`zones: {hand[P1]: [...]}` is a YAML syntax error whose own words never said
+    why (a designer's scenario); docs/python.md warns of it, and now the error does."""
+    scenario = tmp_path / "flow.yaml"
+    scenario.write_text(f"spec: {SPEC}\ntable:\n  zones: {{hand[P1]: [pirate]}}\nsteps: []\n")
     code, out, _ = cli("test", str(scenario))
     assert code == 1
     assert f"{scenario}:3:15: error RS003: YAML syntax: expected ',' or '}}', but got '['" in out
     assert '(a key holding [ ] inside { } is quoted: {"hand[P1]": [...]})' in out
+
+
+def test_seen_by_takes_a_set_in_any_order_and_a_pile_in_its_own(tmp_path):
+    """A designer listed a hand in the order it was dealt and seen_by failed, the
+    observation listing a set sorted; expect.zones took either order."""
+    scenario = _three_players(
+        tmp_path,
+        "seen in any order",
+        "[kraken, officer]",
+        """\
+        expect:
+          seen_by:
+            P2: {zones: {"hand[P2]": [officer, gold_coin], "draw_pile": {count: 1}}}
+            P3: {zones: {"hand[P2]": {count: 2}}}
+        """,
+    )
+    assert run(scenario).failures == []
+    wrong = _three_players(
+        tmp_path,
+        "seen wrongly",
+        "[kraken, officer]",
+        'expect: {seen_by: {P2: {zones: {"hand[P2]": [officer, kraken]}}}}\n',
+    )
+    assert run(wrong).failures == [
+        "as P2 sees it: zone hand[P2]: expected ['kraken', 'officer'], got ['gold_coin', 'officer']"
+    ]
