@@ -1207,10 +1207,8 @@ def _print_simulation(args, report: dict, out) -> None:
     print("  rules fired      (times; share of games)", file=out)
     for rule, f in report["rules_fired"].items():
         print(f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / games:5.1f}%", file=out)
-    print(
-        "  cards played     " + ", ".join(f"{c} {k}" for c, k in report["cards_played"].items()),
-        file=out,
-    )
+    played = ", ".join(f"{c} {k}" for c, k in report["cards_played"].items())
+    print(f"  cards played     {played or 'none'}", file=out)
 
 
 def _print_lengths(report: dict, out) -> None:

@@ -67,8 +67,9 @@ def test_new_writes_a_starter_that_validates_plays_and_lints_clean(tmp_path, mon
     code, out, _ = cli("lint", "card_race.yaml", "--explore")
     assert (code, out.splitlines()[-1]) == (
         0,
-        "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)",
+        "1 spec(s) linted: 0 error(s), 0 warning(s), 1 note(s)",
     )
+    assert "info RL203: exploration stopped at its bounds" in out  # the one note
 
 
 def test_new_never_overwrites_and_refuses_a_bad_name(tmp_path, monkeypatch):

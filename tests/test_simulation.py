@@ -270,3 +270,9 @@ def test_a_daemonic_process_simulates_in_process_with_the_same_games():
             got = out.get(timeout=1)
     daemon.join(timeout=30)
     assert got == simulation.simulate(JOB, 60, seed=3, workers=1) and got.games == 60
+
+
+def test_a_game_whose_actions_play_no_card_says_so():
+    """`cards played` was printed with nothing after it (a designer's Hold'em)."""
+    code, out, _ = cli("simulate", ROOT / "tests/valid/pass_the_pair.yaml", "--games", 3)
+    assert code == 0 and "\n  cards played     none\n" in out

@@ -2,6 +2,7 @@
 { … }`), on the small game tests/valid/all_at_once.yaml: every player picks a card in
 secret, asked in turn; the picks are resolved in the declared order once all are in."""
 
+import json
 import random
 from pathlib import Path
 
@@ -206,8 +207,9 @@ def test_the_graph_sees_the_picks_move_from_the_hands():
 
 
 def test_lint_counts_a_card_judged_by_its_properties_as_used():
-    code, out, _ = cli("lint", SPEC, "--explore", "--depth", "4")
-    assert code == 0 and out.strip().endswith("0 error(s), 0 warning(s), 0 note(s)")
+    code, out, _ = cli("lint", SPEC, "--explore", "--depth", "4", "--format", "json")
+    # nothing but the note that depth 4 cut the search
+    assert code == 0 and [f["code"] for f in json.loads(out)] == ["RL203"]
 
 
 ROUNDS = """
