@@ -66,3 +66,12 @@ def bash_completes(cwd: Path, line: str) -> set[str]:
         text=True,
     )
     return set(done.stdout.split())
+
+
+def only_bound_notes(findings) -> bool:
+    """Lint's findings (JSON) hold nothing but, where exploration met its depth, state or
+    time bound, the note that says so (RL203)."""
+    return all(
+        f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds" in f["message"]
+        for f in findings
+    )

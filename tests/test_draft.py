@@ -8,7 +8,7 @@ import re
 from io import StringIO
 
 import pytest
-from gamekit import GAMES, cli
+from gamekit import GAMES, cli, only_bound_notes
 
 from rulespec.cli import main
 
@@ -84,4 +84,4 @@ def test_the_greedy_agent_beats_random_players():
 @pytest.mark.slow  # exploration at every player count: seconds
 def test_lint_finds_nothing_even_when_it_explores():
     code, out, _ = cli("lint", DRAFT, "--explore", "--depth", 4, "--format", "json")
-    assert (code, json.loads(out)) == (0, [])
+    assert code == 0 and only_bound_notes(json.loads(out))

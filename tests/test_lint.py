@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from gamekit import cli
+from gamekit import cli, only_bound_notes
 
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint as static
@@ -488,18 +488,10 @@ def test_seed_is_lint_clean(spec):
     assert (code, json.loads(out)) == (0, [])
 
 
-def _only_bound_notes(findings) -> bool:
-    """Nothing but, where the search met its depth, state or time bound, a note saying so."""
-    return all(
-        f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds" in f["message"]
-        for f in findings
-    )
-
-
 @pytest.mark.parametrize("spec", [TTG, PW], ids=["take_the_gold", "pirates_wild"])
 def test_seed_is_clean_when_explored_shallow(spec):
     code, out, _ = cli("lint", spec, "--explore", "--depth", FAST_DEPTH, "--format", "json")
-    assert code == 0 and _only_bound_notes(json.loads(out))
+    assert code == 0 and only_bound_notes(json.loads(out))
 
 
 @pytest.mark.slow
@@ -510,7 +502,7 @@ def test_seed_is_clean_when_explored_at_the_default_depth(spec):
     code, out, _ = cli("lint", spec, "--explore", "--format", "json")
     findings = json.loads(out)
     assert code == 0
-    assert _only_bound_notes(findings)
+    assert only_bound_notes(findings)
 
 
 def test_both_seeds_at_once_text():
@@ -1033,6 +1025,6 @@ def test_explore_plays_the_player_count_asked_for():
         "lint", spec, "--explore", "--depth", "2", "--players", "4", "--format", "json"
     )
     explored = [f for f in json.loads(out) if f["layer"] == 2]
-    assert code == 0 and _only_bound_notes(explored) and "states at 4 players" in out
+    assert code == 0 and only_bound_notes(explored) and "states at 4 players" in out
     code, _, err = cli("lint", spec, "--explore", "--depth", "2", "--players", "5")
     assert code == 2 and "is for 2 to 4 players, not 5" in err

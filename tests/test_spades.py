@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from gamekit import GAMES, cli
+from gamekit import GAMES, cli, only_bound_notes
 from test_hidden_information import watched_play
 
 from rulespec import load_spec
@@ -54,7 +54,7 @@ def test_the_greedy_side_beats_random_partners():
 @pytest.mark.slow  # exploration at every player count: seconds
 def test_lint_finds_nothing_even_when_it_explores():
     code, out, _ = cli("lint", SPADES, "--explore", "--depth", 4, "--format", "json")
-    assert (code, json.loads(out)) == (0, [])
+    assert code == 0 and only_bound_notes(json.loads(out))
 
 
 @pytest.mark.parametrize("first", range(0, 60, 20))
