@@ -131,15 +131,17 @@ class State(Table):
         counters: dict | None = None,
         out=(),
         current: int = 0,
+        sitting_out=(),
         **options,
     ) -> State:
         """A game laid out instead of set up: cards by type name in zones by label
         (ordered zones listed top first; cards not placed go out of play), counters by
-        name, the seats that are out, and whose turn begins. Rules scenarios start here.
+        name, the seats that are out (for good, or `sitting_out` the round), and whose
+        turn begins. Rules scenarios start here.
         Raises ValueError for a zone, counter or card the game does not have, or more
         cards of a type than its deck holds."""
         state = cls(game, seed, _setup=False, **options)
-        state._lay_out(zones or {}, counters or {}, out, current)
+        state._lay_out(zones or {}, counters or {}, out, current, sitting_out)
         state._run()
         return state
 

@@ -334,10 +334,10 @@ class Table:
 
     # --- whole-table changes ------------------------------------------------------
 
-    def _lay_out(self, zones: dict, counters: dict, out, current: int) -> None:
+    def _lay_out(self, zones: dict, counters: dict, out, current: int, sitting=()) -> None:
         """Cards by type name into zones by label (ordered zones listed top first), the
-        rest to the box; counters by name; seats out; whose turn. ValueError says what
-        does not fit."""
+        rest to the box; counters by name; seats out, for good or for the round
+        (`sitting`); whose turn. ValueError says what does not fit."""
         game = self.game
         labels = {slot.label: i for i, slot in enumerate(game.slots)}
         counter_slots = {name: i for i, name in enumerate(game.counter_names)}
@@ -349,8 +349,9 @@ class Table:
                 self._loc[c] = slot
         for name, value in counters.items():
             self._counters[counter_slots[name]] = value
-        for p in out:
+        for p in (*out, *sitting):
             self._active[p] = False
+        self._sitting = tuple(p for p in dict.fromkeys(sitting) if p not in out)
         self._current = current
         self._known = {}
         self._changed_everything()

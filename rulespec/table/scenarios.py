@@ -102,6 +102,7 @@ def _new_state(game: Game, data: dict, n: int) -> State:
         zones=table.get("zones") or {},
         counters=table.get("counters") or {},
         out=[parse_seat(p, n) for p in table.get("out") or ()],
+        sitting_out=[parse_seat(p, n) for p in table.get("sitting_out") or ()],
         current=parse_seat(table.get("current", "P1"), n),
     )
 
