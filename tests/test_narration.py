@@ -305,3 +305,12 @@ def test_a_choice_in_the_setup_is_headed_as_the_setup_not_turn_0():
     lines = table_lines(table(OBSERVATION | {"turn": 0}, TITLES))
     assert lines[0] == "== Setup (you are P2)"
     assert decision_heading("card", "setup", TITLES) == "Setup — your options:"
+
+
+def test_a_counter_that_holds_a_player_is_told_by_its_seat():
+    """A designer's Euchre told "Dealer is now 1" of a seat number counted from 0."""
+    titles = Titles.of(load_spec(GAMES.parent / "tests/valid/pass_the_pair.yaml"))
+    event = {"event": "counter", "counter": "last_to_lay", "value": 1, "turn": 3}
+    assert narrate([event], titles) == ["  Last to lay is now P2"]
+    seen = OBSERVATION | {"counters": {"last_to_lay": 2, "score[P1]": 5}}
+    assert "  Last to lay P3" in table_lines(table(seen, titles))

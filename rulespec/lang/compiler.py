@@ -273,7 +273,7 @@ class _Compiler:
             ir.CounterDef(
                 n,
                 bool(c.get("per_player")),
-                b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int"),
+                b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int|player"),
                 doc.key_span(("counters", n)),
                 bool(c.get("match")),
                 c.get("title", _title(n)),
@@ -282,6 +282,8 @@ class _Compiler:
             )
             for n, c in (d.get("counters") or {}).items()
         )
+        # a counter holds what its initial value is: a number, or a player (a dealer)
+        names.counter_types = {c.name: c.initial.type for c in counters if c.initial is not None}
         goals = tuple(
             ir.GoalDef(
                 n,

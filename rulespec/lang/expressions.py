@@ -224,6 +224,11 @@ def parser() -> lark.Lark:
     return built
 
 
+# (value's type, target's type) -> how to turn one into the other
+_CONVERSIONS = {
+    ("player", "int"): "seat_number(p) is a player's number, from 0",
+    ("int", "player"): "seat(n) is the player at seat n, from 0",
+}
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[{}()]')  # a label or comment hides its own
 _OTHER_LANGUAGES = (("&&", "and"), ("||", "or"), ("!", "not"))  # what C or JavaScript writes
 
@@ -289,6 +294,7 @@ class Names:
     results: dict[str, str] = field(default_factory=dict)  # condition -> "bool" or "int"
     refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
     text: set[str] = field(default_factory=set)  # a card formula's text values, unquoted
+    counter_types: dict[str, str] = field(default_factory=dict)  # "player": holds a seat
 
 
 class SpecText:
@@ -511,7 +517,10 @@ class Builder:
         n = self.names
         if name in n.counters:
             return self._unowned(
-                n.counters[name], f"counter '{name}' is", span, ir.Counter(span, "int", name, None)
+                n.counters[name],
+                f"counter '{name}' is",
+                span,
+                ir.Counter(span, n.counter_types.get(name, "int"), name, None),
             )
         if name in n.families:
             self._error(
@@ -612,7 +621,7 @@ class Builder:
         if what == "zone":
             return ir.ZoneRef(span, "zone", name, args[0])
         if what == "counter":
-            return ir.Counter(span, "int", name, args[0])
+            return ir.Counter(span, self.names.counter_types.get(name, "int"), name, args[0])
         return ir.Memory(span, "cards", name, args[0])
 
     def _family(self, name, args, span) -> ir.ZoneRef | None:
@@ -926,7 +935,10 @@ class Builder:
             return None
         if not accepts(target.type, node.type):
             self._error(
-                "RS204", f"cannot assign {node.type} to '{name}' ({target.type})", node.span
+                "RS204",
+                f"cannot assign {node.type} to '{name}' ({target.type})",
+                node.span,
+                _CONVERSIONS.get((node.type, target.type), ""),
             )
             return None
         return ir.Assign(span, target, op, node)

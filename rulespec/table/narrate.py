@@ -40,6 +40,7 @@ class Titles:
     zones: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, str] = field(default_factory=dict)
     piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
+    seats: frozenset[str] = frozenset()  # counters that hold a player (a seat number)
     # the spec's `text:` by section (cards, rules, zones, counters, params) and name, and
     # each rule's `prompt:`; public, like the titles
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -66,6 +67,7 @@ class Titles:
             zones={z.name: z.title for z in spec.zones},
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
+            seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if rule.prompt},
         )
@@ -103,6 +105,11 @@ class Titles:
         name = m.group(1) if m else label
         title = self.counters.get(name, name)
         return f"{title} for {m.group(2)}{m.group(3)}" if m else title
+
+    def counter_value(self, label: str, value):
+        """A counter's value as the table says it: a seat by its name (P2) for a counter
+        that holds a player, else the number."""
+        return seat_name(value) if label.split("[", 1)[0] in self.seats else value
 
     def why(self, reason: str) -> str:
         """Why a game ended, as a clause: the rule that ended it, or the engine's reason."""
@@ -212,7 +219,9 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "trigger": _trigger,
     "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
     "refill": lambda e, t: f"  {t.zone(e['source'])} becomes {t.zone(e['zone'])}",
-    "counter": lambda e, t: f"  {t.counter(e['counter'])} is now {e['value']}",
+    "counter": lambda e, t: (
+        f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
+    ),
     "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
     "eliminate": lambda e, t: f"  {_who(e)} is out",
     "sit_out": lambda e, t: f"  {_who(e)} is out for the round",

@@ -100,11 +100,17 @@ def _new_state(game: Game, data: dict, n: int) -> State:
         game,
         seed,
         zones=table.get("zones") or {},
-        counters=table.get("counters") or {},
+        counters={k: _counter_value(v, n) for k, v in (table.get("counters") or {}).items()},
         out=[parse_seat(p, n) for p in table.get("out") or ()],
         sitting_out=[parse_seat(p, n) for p in table.get("sitting_out") or ()],
         current=parse_seat(table.get("current", "P1"), n),
     )
+
+
+def _counter_value(value, n: int):
+    """A counter's value as a scenario writes it: a number, or a seat (P2) for a counter
+    that holds a player."""
+    return parse_seat(value, n) if isinstance(value, str) else value
 
 
 def _contents(state: State, label: str, ordered: bool) -> list[str]:
@@ -264,8 +270,10 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     failures = _zone_failures(state, expect)
     counters = seen["counters"]
     for name, want in (expect.get("counters") or {}).items():
-        if counters.get(name) != want:
-            failures.append(f"counter {name}: expected {want}, got {counters.get(name)}")
+        got = counters.get(name)
+        if got != _counter_value(want, n):
+            shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
+            failures.append(f"counter {name}: expected {want}, got {shown}")
     failures += _event_failures(state.log_for(None), expect, n)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)

@@ -111,7 +111,7 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
             {
                 "label": label,
                 "title": titles.counters.get(name, name) if seat else titles.counter(label),
-                "value": value,
+                "value": titles.counter_value(label, value),
             }
             | _text(titles, "counters", name)
         )
