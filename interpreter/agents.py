@@ -354,7 +354,7 @@ def play(state, agents, on_step=None):
         else:
             state.play_out(lambda seat, options: agents[seat].choose(None, options))
         return state
-    watchers = {seat: a for seat, a in enumerate(agents) if hasattr(a, "watch")}
+    watched = watchers(agents)
     while not state._over:
         point = state._pending
         who = point.player
@@ -363,7 +363,7 @@ def play(state, agents, on_step=None):
         else:
             options = point.options
             choice = options[0] if len(options) == 1 else decide(agents[who], state, who, options)
-            tell(watchers, state, who, choice)
+            tell(watched, state, who, choice)
             state.apply_action(choice)
         if on_step is not None:
             on_step(state)
@@ -385,13 +385,18 @@ def _random_choices(agents):
     return choose
 
 
-def tell(watchers: dict, state, who: int, choice) -> None:
+def watchers(agents) -> dict:
+    """Seat -> the agents that watch the game (a kept tree, a belief): `tell` them."""
+    return {seat: a for seat, a in enumerate(agents) if hasattr(a, "watch")}
+
+
+def tell(watching: dict, state, who: int, choice) -> None:
     """Every watching agent (seat -> agent) is told that seat `who` takes `choice` at
     `state`, as its seat sees it: a secret choice's option is not shown to the others."""
-    if not watchers:
+    if not watching:
         return
     seen = state.choice_seen(choice)
-    for seat, agent in watchers.items():
+    for seat, agent in watching.items():
         agent.watch(state, seat, who, choice.label if seen is None or seat in seen else None)
 
 

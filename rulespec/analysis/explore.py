@@ -86,9 +86,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     states: int = 0
     fired: set[str] = field(default_factory=set)
-    complete: bool = (
-        True  # False when the state bound cut the search short (`cut`: the depth bound)
-    )
+    complete: bool = True  # False when the state bound cut the search short
     sampled: int = 0  # shuffles met, sampled rather than enumerated
     cut: int = 0  # states left unexpanded at the depth bound
     depth: int = 0  # that bound

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.interpreter import Game, IllegalChoice
-from rulespec.interpreter.agents import decide, make_agents, tell
+from rulespec.interpreter.agents import decide, make_agents, tell, watchers
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.compiler import load_spec
@@ -129,8 +129,7 @@ class Live:
     def apply(self, who: int, choice) -> None:
         """Apply a seat's choice, first told to the agents that watch the table (a kept
         tree, a belief), as `rulespec play` tells them: what each seat is shown of it."""
-        watchers = {p: a for p, a in enumerate(self.agents) if hasattr(a, "watch")}
-        tell(watchers, self.state, who, choice)
+        tell(watchers(self.agents), self.state, who, choice)
         self.state.apply_action(choice)
 
     def choose(self, seat: int, label) -> None:

@@ -280,15 +280,25 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     return failures + _end_failures(state, expect) + _turn_failures(state, expect, seen)
 
 
+def _ordered(state: State) -> dict[str, bool]:
+    """Zone label -> whether the zone is ordered (a pile)."""
+    return {slot.label: slot.zone.ordered for slot in state.game.slots}
+
+
+def _as_listed(want, ordered: bool):
+    """An expected zone as it is compared: a set's cards in any order, a pile's as written."""
+    return sorted(want) if isinstance(want, list) and not ordered else want
+
+
 def _zone_failures(state: State, expect: dict) -> list[str]:
     failures = []
-    ordered = {slot.label: slot.zone.ordered for slot in state.game.slots}
+    ordered = _ordered(state)
     for label, want in (expect.get("zones") or {}).items():
         if label not in ordered:
             failures.append(f"unknown zone '{label}' in expect")
             continue
         got = _contents(state, label, ordered[label])
-        want = want if ordered[label] or isinstance(want, dict) else sorted(want)
+        want = _as_listed(want, ordered[label])
         if not _same(want, got):
             failures.append(f"zone {label}: expected {want}, got {got}")
     return failures
@@ -338,11 +348,9 @@ def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
     """What one seat's observation and log must show (`expect.seen_by`): zones as the
     observation gives them, events of the seat's log."""
     who, zones = f"as {seat_name(seat)} sees it: ", state.observation(seat)["zones"]
-    ordered = {slot.label: slot.zone.ordered for slot in state.game.slots}
-    failures = []
+    ordered, failures = _ordered(state), []
     for label, want in (view.get("zones") or {}).items():
-        if isinstance(want, list) and not ordered.get(label, True):
-            want = sorted(want)  # a set: in any order, as expect.zones takes it
+        want = _as_listed(want, ordered.get(label, True))  # as expect.zones takes it
         if not _same(want, zones.get(label)):
             failures.append(f"{who}zone {label}: expected {want}, got {zones.get(label)}")
     return failures + _event_failures(state.log_for(seat), view, n, who)
