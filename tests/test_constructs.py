@@ -412,3 +412,19 @@ def test_text_and_prompt_reach_the_ir_and_change_no_rule(tmp_path):
     (tmp_path / "draft.yaml").write_text(family, encoding="utf-8")
     cards = {c.name: c.text for c in load_spec(str(tmp_path / "draft.yaml")).cards}
     assert cards["stone_1"] == "A stone of 1 steps." and cards["stone_5"].endswith("5 steps.")
+
+
+def test_a_counter_whose_initial_value_is_a_player_counter_holds_a_player():
+    """A counter's type is known from its own declaration on, so one declared below it
+    and starting from it holds a player too (it was typed a number, and next() of it
+    refused)."""
+    text = (ROOT / "tests/valid/pass_the_pair.yaml").read_text(encoding="utf-8")
+    text = text.replace(
+        '  last_to_lay: {initial: "seat(0)"}',
+        '  last_to_lay: {initial: "seat(0)"}\n  first_to_lay: {initial: last_to_lay}',
+    ).replace(
+        "        last_to_lay = current",
+        "        last_to_lay = current\n        first_to_lay = next(first_to_lay)",
+    )
+    spec = load_spec("pairs.yaml", text)
+    assert {c.name: c.initial.type for c in spec.counters}["first_to_lay"] == "player"

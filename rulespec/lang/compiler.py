@@ -269,21 +269,7 @@ class _Compiler:
         tags = tuple(sorted({t for c in cards for t in c.tags}))
         params = tuple(self._param(n, v) for n, v in (d.get("parameters") or {}).items())
         zones = tuple(self._zone(n, z) for n, z in d["zones"].items())
-        counters = tuple(
-            ir.CounterDef(
-                n,
-                bool(c.get("per_player")),
-                b.expr(doc, ("counters", n, "initial"), c["initial"], {}, "int|player"),
-                doc.key_span(("counters", n)),
-                bool(c.get("match")),
-                c.get("title", _title(n)),
-                bool(c.get("per_team")),
-                c.get("text", ""),
-            )
-            for n, c in (d.get("counters") or {}).items()
-        )
-        # a counter holds what its initial value is: a number, or a player (a dealer)
-        names.counter_types = {c.name: c.initial.type for c in counters if c.initial is not None}
+        counters = tuple(self._counter(n, c) for n, c in (d.get("counters") or {}).items())
         goals = tuple(
             ir.GoalDef(
                 n,
@@ -852,6 +838,24 @@ class _Compiler:
                 )
 
     # --- cross-references ----------------------------------------------------------
+
+    def _counter(self, name: str, c: dict) -> ir.CounterDef:
+        """A counter holds what its initial value is, a number or a player (a dealer):
+        known from here on to what reads it, a later counter's initial value included."""
+        path = ("counters", name, "initial")
+        initial = self.b.expr(self.doc, path, c["initial"], {}, "int|player")
+        if initial is not None:
+            self.names.counter_types[name] = initial.type
+        return ir.CounterDef(
+            name,
+            bool(c.get("per_player")),
+            initial,
+            self.doc.key_span(("counters", name)),
+            bool(c.get("match")),
+            c.get("title", _title(name)),
+            bool(c.get("per_team")),
+            c.get("text", ""),
+        )
 
     def _deck_checks(self, spec: ir.Spec) -> None:
         """The deck fits the limits and gives the declared totals (its removals, which
