@@ -289,6 +289,8 @@ class StatementCompiler:
             new = x.source(s.value)
             if s.op != "=":
                 new = f"{ref} {s.op[0]} ({new})"
+            elif s.target.type == "kind" and not local:  # held as its number
+                new = f"{x.constant(self.rules.kind_number)}[{new}]"
             if local:
                 w.line(f"{ref} = {new}", s.span)
             else:

@@ -184,7 +184,9 @@ class Compiler:
 
     def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]
-        return f"g._counters[{self.slot(idx, e.owner, e.name)}]"
+        read = f"g._counters[{self.slot(idx, e.owner, e.name)}]"
+        # a kind is held as its number (Game.kind_number)
+        return f"{self.constant(self.defs.kind_values)}[{read}]" if e.type == "kind" else read
 
     def _src_Memory(self, e):
         return f"list(g._memory[{self.slot(self.defs.memory_index[e.name], e.owner)}])"

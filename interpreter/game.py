@@ -47,6 +47,14 @@ class Game:
             self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
         self.kinds["any"] = frozenset(range(len(spec.cards)))
         self.card_types = tuple(self.kinds[name] for name in self.type_names)  # a kind each
+        # a counter that holds a kind holds its number, as every counter holds a number:
+        # 0 no kind, then each name's kind (every kind a rule can work out is one of them);
+        # a kind two names share is known by the first, a card type before a tag
+        self.kind_names = (None, *self.kinds)
+        self.kind_values = (frozenset(), *self.kinds.values())
+        self.kind_number: dict[frozenset, int] = {}
+        for i, kind in enumerate(self.kind_values):
+            self.kind_number.setdefault(kind, i)
         self.props = [dict(c.props) for c in spec.cards]
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
         self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
@@ -97,7 +105,10 @@ class Game:
         self.counter_initial = []
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
-                self.counter_initial += [self.exprs.expr(c.initial)] * len(self._owners(c))
+                initial = self.exprs.expr(c.initial)
+                if c.initial.type == "kind":
+                    initial = self._numbered(initial)
+                self.counter_initial += [initial] * len(self._owners(c))
         for p in spec.procedures:
             stmts.procedure(p)
         self.setup = stmts.setup(spec.setup)
@@ -154,11 +165,13 @@ class Game:
         """counter -> its first index (a per-player one has one a seat, a per-team one one a
         team), their names, and the indexes of those that keep their values through a match."""
         self.counter_index, self.counter_names, self.match_counters = {}, [], []
+        self.kind_counters: set[int] = set()  # the counters that hold a kind (its number)
         for c in self.spec.counters:
+            slots = range(len(self.counter_names), len(self.counter_names) + len(self._owners(c)))
             if c.match:
-                self.match_counters.extend(
-                    range(len(self.counter_names), len(self.counter_names) + len(self._owners(c)))
-                )
+                self.match_counters.extend(slots)
+            if c.initial.type == "kind":
+                self.kind_counters.update(slots)
             self.counter_index[c.name] = len(self.counter_names)
             self.counter_names.extend(f"{c.name}{o}" for o in self._owners(c))
 
@@ -189,6 +202,15 @@ class Game:
         if key not in self._tally_writers:
             self._tally_writers[key] = tally_writer(self, seat, at)
         return self._tally_writers[key]
+
+    def _numbered(self, kind_of):
+        """A function giving a kind as the number a counter holds of it."""
+        number = self.kind_number
+        return lambda g, env: number[kind_of(g, env)]
+
+    def kind_value(self, slot: int, value):
+        """A counter's value as the game shows it: a kind by its name (None: no kind)."""
+        return self.kind_names[value] if slot in self.kind_counters else value
 
     def _owners(self, c: ir.CounterDef) -> list[str]:
         """The label suffix of each value of a counter: one a seat, one a team, or one."""

@@ -51,6 +51,8 @@ def observation(state, player: int | None) -> dict:
         "counters": dict(zip(game.counter_names, state._counters)),
         "over": state._over,
     }
+    for slot in game.kind_counters:  # a kind by its name
+        obs["counters"][game.counter_names[slot]] = game.kind_names[state._counters[slot]]
     if player is None and game.memory_names:  # the rules' memory: its cards may be hidden
         obs["remembered"] = {
             name: [game.type_names[state._ctype[c]] for c in cards]

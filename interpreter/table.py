@@ -244,7 +244,8 @@ class Table:
             self._dirty |= self.game.watch_counters[slot]
             self._version += 1
             if self._events is not None:
-                self._log("counter", counter=self.game.counter_names[slot], value=value)
+                name, shown = self.game.counter_names[slot], self.game.kind_value(slot, value)
+                self._log("counter", counter=name, value=shown)
 
     def remember(self, slot: int, cards) -> None:
         """Remember these cards (ids) in a `remember:` slot. Not logged: the cards may be
@@ -348,7 +349,15 @@ class Table:
             for c in zone:
                 self._loc[c] = slot
         for name, value in counters.items():
-            self._counters[counter_slots[name]] = value
+            slot = counter_slots[name]
+            if slot in game.kind_counters:  # a kind by its name, None for no kind
+                if value not in game.kind_names:
+                    raise ValueError(
+                        f"counter {name} holds a kind: a card type's or tag's name "
+                        f"({', '.join(game.kind_names[1:])}), or null for no kind, not {value!r}"
+                    )
+                value = game.kind_names.index(value)
+            self._counters[slot] = value
         for p in (*out, *sitting):
             self._active[p] = False
         self._sitting = tuple(p for p in dict.fromkeys(sitting) if p not in out)

@@ -9,6 +9,7 @@ from gamekit import ROOT, counter, settled, zone
 from rulespec import SpecError, load_spec
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
+from rulespec.table.encoding import ObservationEncoder
 
 SHELF = """
 rulespec: 1
@@ -428,3 +429,56 @@ def test_a_counter_whose_initial_value_is_a_player_counter_holds_a_player():
     )
     spec = load_spec("pairs.yaml", text)
     assert {c.name: c.initial.type for c in spec.counters}["first_to_lay"] == "player"
+
+
+def test_a_counter_that_holds_a_kind_is_a_name_outside_and_a_number_inside():
+    """A kind counter is held as its number (Game.kind_names), and read as its kind:
+    laid out as no kind (null), no coloured card matches it; the observation names it,
+    the learning vector numbers it, and a name the deck lacks is refused."""
+    game = Game(load_spec(str(ROOT / "tests/valid/colour_match.yaml")), 2)
+    zones = {"hand[P1]": ["wild", "red_1", "blue_2"], "hand[P2]": ["red_2"], "discard": ["red_3"]}
+    state = State.from_layout(game, zones=zones, counters={"colour_now": None})
+    assert state.legal_labels() == ["draw", "play wild"]  # count(card, no kind) is 0
+    assert state.observation(0)["counters"]["colour_now"] is None
+    state = State.from_layout(game, zones=zones, counters={"colour_now": "blue"})
+    assert state.legal_labels() == ["draw", "play blue_2", "play wild"]
+    seen = state.observation(0)["counters"]
+    assert seen == {"colour_now": "blue", "last_colour[P1]": "wild", "last_colour[P2]": "wild"}
+    encoder = ObservationEncoder(game)
+    numbers = encoder.encode(state.observation(0))[-4:-1]
+    assert numbers == [game.kind_names.index(k) for k in ("blue", "wild", "wild")]
+    assert encoder.encode_state(state, 0) == encoder.encode(state.observation(0))
+    with pytest.raises(ValueError, match=r"counter colour_now holds a kind.*not 'green'"):
+        State.from_layout(game, zones=zones, counters={"colour_now": "green"})
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("colour_now = card.colour", None),
+        ("colour_now += 1", "'+=' needs a number, 'colour_now' is kind"),
+        ("colour_now = 2", "cannot assign int to 'colour_now' (kind)"),
+        ("colour_now = current", "cannot assign player to 'colour_now' (kind)"),
+    ],
+)
+def test_a_kind_counter_is_set_to_a_kind_with_equals_only(change, message):
+    text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
+    text = text.replace("        colour_now = card.colour\n", f"        {change}\n")
+    if message is None:
+        assert load_spec("colours.yaml", text).counters[0].initial.type == "kind"
+        return
+    with pytest.raises(SpecError) as err:
+        load_spec("colours.yaml", text)
+    assert [(d.code, d.message) for d in err.value.diagnostics] == [("RS204", message)]
+
+
+def test_a_counter_whose_initial_value_is_refused_is_reported_once():
+    """A counter's initial value of a type no counter holds is one error, not one more
+    for every rule that reads the counter."""
+    text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
+    text = text.replace("colour_now: {initial: red,", 'colour_now: {initial: "size(stock) > 0",')
+    with pytest.raises(SpecError) as err:
+        load_spec("colours.yaml", text)
+    assert [(d.code, d.message) for d in err.value.diagnostics] == [
+        ("RS204", "counters.colour_now.initial must be int, player or kind, got bool")
+    ]

@@ -88,8 +88,12 @@ class Watcher:
 
     def _check_rest(self, seat, seen) -> None:
         """Outside its zones, a seat's observation names no card (a remembered one, say).
-        Its options may: they are its own choice, and a choice of a card type lists them all."""
+        Its options may: they are its own choice, and a choice of a card type lists them all.
+        So may a counter that holds a kind: its value is a name the rules set, public as
+        every counter is."""
         rest = {k: v for k, v in seen.items() if k not in ("zones", "options")}
+        kinds = {self.game.counter_names[slot] for slot in self.game.kind_counters}
+        rest["counters"] = {k: v for k, v in rest["counters"].items() if k not in kinds}
         assert not self.names & set(_strings(rest)), (
             f"P{seat + 1} is shown cards outside zones: {rest}"
         )

@@ -314,3 +314,21 @@ def test_a_counter_that_holds_a_player_is_told_by_its_seat():
     assert narrate([event], titles) == ["  Last to lay is now P2"]
     seen = OBSERVATION | {"counters": {"last_to_lay": 2, "score[P1]": 5}}
     assert "  Last to lay P3" in table_lines(table(seen, titles))
+
+
+def test_a_counter_that_holds_a_kind_is_told_by_its_name():
+    """A designer's Uno kept the colour in play as a number: "Colour in play is now 2"."""
+    titles = Titles.of(load_spec(GAMES.parent / "tests/valid/colour_match.yaml"))
+    told = narrate(
+        [
+            {"event": "counter", "counter": "colour_now", "value": "red", "turn": 3},
+            {"event": "counter", "counter": "last_colour[P1]", "value": "wild", "turn": 3},
+            {"event": "counter", "counter": "colour_now", "value": None, "turn": 4},
+        ],
+        titles,
+    )
+    assert told == [
+        "  Colour in play is now red",  # a tag, as written
+        "  Last colour played for P1 is now Wild",  # a card type, by its title
+        "  Colour in play is now none",
+    ]

@@ -199,6 +199,8 @@ class Analysis:
         return (min(vs), max(vs))
 
     def _counter_interval(self, e):
+        if e.type != "int":  # a player or a kind, held as a number that is no quantity
+            return None
         if e.name in self.pinned:
             return self.pinned[e.name]
         return None if self.counter_bounds is None else self.counter_bounds.get(e.name, (-INF, INF))

@@ -840,12 +840,12 @@ class _Compiler:
     # --- cross-references ----------------------------------------------------------
 
     def _counter(self, name: str, c: dict) -> ir.CounterDef:
-        """A counter holds what its initial value is, a number or a player (a dealer):
+        """A counter holds what its initial value is, a number, a player (a dealer) or a
+        kind (a suit named):
         known from here on to what reads it, a later counter's initial value included."""
         path = ("counters", name, "initial")
-        initial = self.b.expr(self.doc, path, c["initial"], {}, "int|player")
-        if initial is not None:
-            self.names.counter_types[name] = initial.type
+        initial = self.b.expr(self.doc, path, c["initial"], {}, "int|player|kind")
+        self.names.counter_types[name] = FAILED if initial is None else initial.type
         return ir.CounterDef(
             name,
             bool(c.get("per_player")),

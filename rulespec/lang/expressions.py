@@ -224,6 +224,15 @@ def parser() -> lark.Lark:
     return built
 
 
+def _wanted(want: str) -> str:
+    """The types a place accepts, as a message says them: `int|player|kind` is "int,
+    player or kind"."""
+    if want == "bool":
+        return "a condition (bool)"
+    *others, last = want.split("|")
+    return f"{', '.join(others)} or {last}" if others else last
+
+
 # (value's type, target's type) -> how to turn one into the other
 _CONVERSIONS = {
     ("player", "int"): "seat_number(p) is a player's number, from 0",
@@ -294,7 +303,9 @@ class Names:
     results: dict[str, str] = field(default_factory=dict)  # condition -> "bool" or "int"
     refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
     text: set[str] = field(default_factory=set)  # a card formula's text values, unquoted
-    counter_types: dict[str, str] = field(default_factory=dict)  # "player": holds a seat
+    # counter -> what it holds: "int", "player" (a seat), "kind" or FAILED (its initial
+    # value was refused)
+    counter_types: dict[str, str] = field(default_factory=dict)
 
 
 class SpecText:
@@ -326,8 +337,7 @@ class Builder:
             if want and not accepts(want, node.type):
                 self._error(
                     "RS204",
-                    f"{'.'.join(map(str, path))} must be "
-                    f"{'a condition (bool)' if want == 'bool' else want}, got {node.type}",
+                    f"{'.'.join(map(str, path))} must be {_wanted(want)}, got {node.type}",
                     node.span,
                 )
                 return None
@@ -340,10 +350,10 @@ class Builder:
             what = ".".join(map(str, path))
             self._error(
                 "RS204",
-                f"{what} must be {'a condition (bool)' if want == 'bool' else want}, "
-                f"got {node.type}",
+                f"{what} must be {_wanted(want)}, got {node.type}",
                 node.span,
             )
+            return None
         return node
 
     def block(self, doc, path, text, scope: dict[str, str]) -> tuple[ir.Stmt, ...]:
@@ -516,6 +526,8 @@ class Builder:
         a zone family's name is also a zone's."""
         n = self.names
         if name in n.counters:
+            if n.counter_types.get(name) == FAILED:
+                return None  # its initial value was refused, and said so
             return self._unowned(
                 n.counters[name],
                 f"counter '{name}' is",
@@ -621,7 +633,8 @@ class Builder:
         if what == "zone":
             return ir.ZoneRef(span, "zone", name, args[0])
         if what == "counter":
-            return ir.Counter(span, self.names.counter_types.get(name, "int"), name, args[0])
+            held = self.names.counter_types.get(name, "int")
+            return None if held == FAILED else ir.Counter(span, held, name, args[0])
         return ir.Memory(span, "cards", name, args[0])
 
     def _family(self, name, args, span) -> ir.ZoneRef | None:

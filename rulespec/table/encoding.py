@@ -200,12 +200,16 @@ class ObservationEncoder:
     own seat one-hot (n) | current seat one-hot (n) | active seats (n) | direction |
     turn | per zone slot, in `game.slots` order: its size, then how many cards of each
     type the seat sees there (types in spec order) | counters in `game.counter_names`
-    order | game over."""
+    order (one that holds a kind: the kind's place in `game.kind_names`, 0 no kind) |
+    game over."""
 
     def __init__(self, game):
         self.n, self.types = game.n, {name: i for i, name in enumerate(game.type_names)}
         self.slots = [s.label for s in game.slots]
         self.counters = list(game.counter_names)
+        # a counter that holds a kind is a number here too: its place in Game.kind_names
+        self._kinds = {name: i for i, name in enumerate(game.kind_names)}
+        self._kind_counters = {game.counter_names[slot] for slot in game.kind_counters}
         self.size = (
             3 * self.n + 2 + len(self.slots) * (1 + len(self.types)) + len(self.counters) + 1
         )
@@ -238,7 +242,11 @@ class ObservationEncoder:
         )
         for slot in self.slots:
             vec += self._zone(obs["zones"][slot])
-        vec += [float(obs["counters"][c]) for c in self.counters]
+        counters = obs["counters"]
+        vec += [
+            float(self._kinds[counters[c]] if c in self._kind_counters else counters[c])
+            for c in self.counters
+        ]
         return vec + [float(obs["over"])]
 
     def encode_state(self, state, seat: int) -> list[int]:

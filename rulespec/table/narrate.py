@@ -108,8 +108,13 @@ class Titles:
 
     def counter_value(self, label: str, value):
         """A counter's value as the table says it: a seat by its name (P2) for a counter
-        that holds a player, else the number."""
-        return seat_name(value) if label.split("[", 1)[0] in self.seats else value
+        that holds a player; a kind (held by its name) by its card type's title, a tag
+        as written, "none" for no kind; else the number."""
+        if label.split("[", 1)[0] in self.seats:
+            return seat_name(value)
+        if isinstance(value, str) or value is None:
+            return "none" if value is None else self.cards.get(value, value)
+        return value
 
     def why(self, reason: str) -> str:
         """Why a game ended, as a clause: the rule that ended it, or the engine's reason."""

@@ -100,17 +100,25 @@ def _new_state(game: Game, data: dict, n: int) -> State:
         game,
         seed,
         zones=table.get("zones") or {},
-        counters={k: _counter_value(v, n) for k, v in (table.get("counters") or {}).items()},
+        counters={
+            k: _counter_value(game, k, v, n) for k, v in (table.get("counters") or {}).items()
+        },
         out=[parse_seat(p, n) for p in table.get("out") or ()],
         sitting_out=[parse_seat(p, n) for p in table.get("sitting_out") or ()],
         current=parse_seat(table.get("current", "P1"), n),
     )
 
 
-def _counter_value(value, n: int):
-    """A counter's value as a scenario writes it: a number, or a seat (P2) for a counter
-    that holds a player."""
-    return parse_seat(value, n) if isinstance(value, str) else value
+def _counter_value(game: Game, label: str, value, n: int):
+    """A counter's value as a scenario writes it: a number; a seat (P2) for a counter
+    that holds a player; a kind's name for one that holds a kind (null: no kind), which
+    the table reads as it is."""
+    holds = {c.name: c.initial.type for c in game.spec.counters}.get(label.split("[", 1)[0])
+    if holds == "player" and isinstance(value, str):
+        return parse_seat(value, n)
+    if holds == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
+        raise ValueError(f"counter {label} holds a number, not {value!r}")
+    return value
 
 
 def _contents(state: State, label: str, ordered: bool) -> list[str]:
@@ -271,7 +279,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     counters = seen["counters"]
     for name, want in (expect.get("counters") or {}).items():
         got = counters.get(name)
-        if got != _counter_value(want, n):
+        if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
             failures.append(f"counter {name}: expected {want}, got {shown}")
     failures += _event_failures(state.log_for(None), expect, n)
