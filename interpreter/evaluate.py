@@ -21,7 +21,7 @@ MAX_DEPTH = 50
 NAMED_INNER = 2  # aggregates inside one that _by_name tries (each may compile twice)
 INLINE_NODES = 40  # the nodes of a named condition's body written in where it is called
 
-# locals that read the table, not the bindings
+# the language's constants: what reads the table, not the bindings
 _TABLE = {
     "current": "g._current",
     "players": "g.active_players()",
@@ -30,6 +30,7 @@ _TABLE = {
     "game_index": "g._game_index",
     "round_index": "g._round",
     "card_types": "g.game.card_types",
+    "no_kind": "_no_kind",  # the kind that matches no card
 }
 
 
@@ -45,7 +46,8 @@ class Compiler:
 
     def __init__(self, defs):
         self.defs = defs  # interpreter.rules.Rules
-        self.ns: dict = {**HELPERS, "_team": defs.team_of}  # the runtime it may call (runtime.py)
+        # the runtime it may call (runtime.py), and the game's teams and the empty kind
+        self.ns: dict = {**HELPERS, "_team": defs.team_of, "_no_kind": frozenset()}
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
@@ -180,7 +182,9 @@ class Compiler:
     def _src_Local(self, e):
         if e.name in self.bound:
             return repr(self.bound[e.name])
-        return self.named.get(e.name) or _TABLE.get(e.name) or self.local(e.name)
+        if e.builtin:  # a constant of the language, not a spec's local named alike (RS212)
+            return _TABLE[e.name]
+        return self.named.get(e.name) or self.local(e.name)
 
     def _src_Counter(self, e):
         idx = self.defs.counter_index[e.name]

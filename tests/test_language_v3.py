@@ -50,6 +50,12 @@ FIFTEENS = ROOT / "tests" / "valid" / "fifteens.yaml"
         ),
         # every seat
         ("size(seats)", [], [], 2),
+        # a spec's own name hides the constant (RS212): it was read as every seat
+        ("sum(seats + 1 for seats in range(3))", [], [], 6),
+        # the kind that matches no card
+        ("count(hand(me), no_kind) + size(of(hand(me), no_kind))", HAND, [], 0),
+        ("if kind_of(trick) == no_kind then 1 else 0", [], [], 1),
+        ("if kind_of(trick) == no_kind then 1 else 0", [], ["blue_low"], 0),
         ("if first(seats, 1) == current then 1 else 0", [], [], 1),
         ("sum(size(hand(q)) for q in seats)", HAND, [], 3),
         # sort, first, nth: the best cards by a key
@@ -99,7 +105,7 @@ def test_seats_includes_those_out_in_turn_order_from_the_current_player():
     spec = ranks("sum(seat_number(q) for q in seats)")
     three = Game(spec, 3)
     state = State.from_layout(three, 1, zones={}, out=[1], current=2)
-    order = three.exprs.expr(ir.Local(spec.span, "players", "seats"))
+    order = three.exprs.expr(ir.Local(spec.span, "players", "seats", builtin=True))
     assert order(state, {}) == (2, 0, 1)  # P2 is out, and still a seat
     state.reverse()  # as the rules do: the direction of play flips
     assert order(state, {}) == (2, 1, 0)

@@ -79,7 +79,8 @@ def test_every_built_in_has_an_implementation():
 
 
 def test_every_constant_reads_the_table():
-    """A constant (`seats`, `players`, ...) is source reading the game (evaluate._TABLE)."""
+    """A constant (`seats`, `players`, ...) is source reading the game, or a value
+    (`no_kind`) (evaluate._TABLE)."""
     from rulespec.interpreter.evaluate import _TABLE
 
     assert set(language.CONSTANTS) <= set(_TABLE)

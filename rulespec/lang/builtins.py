@@ -73,6 +73,10 @@ CONSTANTS: dict[str, tuple[str, str]] = {
         "kinds",
         "every card type of the deck, in deck order, for a for loop or a choice",
     ),
+    "no_kind": (
+        "kind",
+        "the kind that matches no card: what a counter that holds a kind holds before one is named",
+    ),
 }
 
 # Aggregates: func(body for var in items [if cond]), over players, cards, numbers (ints),
@@ -193,6 +197,7 @@ RESERVED_SINCE: dict[str, int] = {
             "nth",
             "combinations",
             "sort",
+            "no_kind",
         ),
         3,
     ),

@@ -516,7 +516,7 @@ class Builder:
         if name in scope:
             return None if scope[name] == FAILED else ir.Local(span, scope[name], name)
         if name in CONSTANTS and name not in n.all_names:  # a spec's own name hides one (RS212)
-            return ir.Local(span, CONSTANTS[name][0], name)
+            return ir.Local(span, CONSTANTS[name][0], name, builtin=True)
         if name in n.params:
             return ir.Param(span, n.params[name], name)
         return self._declared(name, span, scope)

@@ -32,9 +32,11 @@ class Const(Expr):
 @dataclass(frozen=True)
 class Local(Expr):
     """An effect-local name: a `let`, a loop or choice variable, or a bound role
-    (current, target, card, reactor, answer)."""
+    (current, target, card, reactor, answer); or, `builtin`, one of the language's
+    constants (players, seats, ...), which a spec's own local of the same name hides."""
 
     name: str
+    builtin: bool = False
 
 
 @dataclass(frozen=True)
