@@ -39,8 +39,9 @@ def uses(listing) -> tuple[set[str], set[str]]:
 
 
 def _bound_value(name: str) -> bool:
-    """A value quote() bound for the code (`_c12`) or the game's teams (`_team`)."""
-    return name == "_team" or (name.startswith("_c") and name[2:].isdigit())
+    """A value quote() bound for the code (`_c12`), the game's teams (`_team`) or the
+    kind that matches no card (`_no_kind`)."""
+    return name in ("_team", "_no_kind") or (name.startswith("_c") and name[2:].isdigit())
 
 
 @pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
