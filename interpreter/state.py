@@ -218,11 +218,14 @@ class State(Table):
         self._pending = None
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
+            # a set of cards: how many, public as a hand's size is, though the set is not
+            counted = {"count": len(choice.cards)} if point.kind == "cards" else {}
             self._log(
                 "choice",
                 player=point.player,
                 kind=point.kind,
                 option=choice.label,
+                **counted,
                 _vis=_seen(self, point, choice),
             )
         self._turn_decisions += 1

@@ -87,7 +87,10 @@ EVENTS = [
         {"event": "choice", "player": 1, "kind": "cards", "option": "gold_coin+officer"},
         "  P2 chooses Gold Coin, Officer",
     ),
-    ({"event": "choice", "player": 1, "kind": "cards", "option": None}, "  P2 chooses cards"),
+    (
+        {"event": "choice", "player": 1, "kind": "cards", "option": None, "count": 2},
+        "  P2 chooses 2 cards",
+    ),
     ({"event": "choice", "player": 1, "kind": "card", "option": None}, "  P2 chooses a card"),
     ({"event": "choice", "player": 0, "kind": "choose", "option": "pay"}, "  P1 chooses pay"),
     ({"event": "back", "players": [1]}, "  P2 is back in"),

@@ -135,8 +135,12 @@ def _who(e: dict) -> str | None:
 
 def _cards(e: dict, t: Titles) -> str:
     if e.get("cards") is None:
-        return f"{e['n']} card" + ("s" if e["n"] != 1 else "")
+        return _some_cards(e["n"])
     return ", ".join(map(t.card, e["cards"]))
+
+
+def _some_cards(n: int) -> str:
+    return f"{n} card" + ("s" if n != 1 else "")
 
 
 def _turns(n: int, one: str, kind: str = "") -> str:
@@ -176,6 +180,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} does not react"
     if e["kind"] not in ("choose", "card", "cards", "number"):
         return None  # a play or an answer: its own event says it
+    if e["option"] is None and e["kind"] == "cards":
+        return f"  {_who(e)} chooses {_some_cards(e['count'])}"
     if e["option"] is None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
     if e["kind"] == "cards":  # a set of cards: its types joined by '+'
@@ -183,7 +189,7 @@ def _choice(e: dict, t: Titles) -> str | None:
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 
-_SECRETLY = {"card": "a card", "cards": "cards"}  # what a seat not shown the choice is told
+_SECRETLY = {"card": "a card"}  # what a seat not shown the choice is told
 
 
 def _shown(e: dict, t: Titles) -> str:
