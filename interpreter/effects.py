@@ -729,6 +729,18 @@ class StatementCompiler:
 
         return shuffle
 
+    def _pause_refill(self, zone):
+        """refill(zone): an empty zone refilled now, as a draw from it would be."""
+        where = self.x.expr(zone)
+
+        def refill(g, env):
+            slot = where(g, env)
+            source, keep = g.game.refill.get(slot, (None, 0))
+            if source is not None and not g._zones[slot] and len(g._zones[source]) > keep:
+                _refill(g, env, slot, None, 0)
+
+        return refill
+
     def _pause_react(self, players, window=None):
         """`react(players)`, or `react(players, window)`: only the window's reactions."""
         who, action = self.x.players(players), self.played
@@ -791,8 +803,8 @@ def _binder(var, value):
 
 
 def _refill(g, env, src, dst, left):
-    """src ran out with `left` cards still to draw: refill it from its refill zone,
-    shuffle it (a chance point), and draw on."""
+    """src ran out with `left` cards still to draw (none for `refill(zone)`): refill it
+    from its refill zone, shuffle it (a chance point), and draw on."""
     source, keep = g.game.refill[src]
     cards = g._zones[source]
     g.move_cards(
@@ -805,7 +817,7 @@ def _refilled(g, point, option):
     src, dst, left, source = point.data
     g.reorder(src, option.cards)
     g._log("refill", zone=g.game.slots[src].label, source=g.game.slots[source].label)
-    left = g.draw(src, dst, left)
+    left = left and g.draw(src, dst, left)
     if left:
         _refill(g, point.env, src, dst, left)
 

@@ -455,7 +455,7 @@ def test_a_counter_that_holds_a_kind_is_a_name_outside_and_a_number_inside():
 @pytest.mark.parametrize(
     "change, message",
     [
-        ("colour_now = card.colour", None),
+        ("colour_now = c.colour", None),
         ("colour_now += 1", "'+=' needs a number, 'colour_now' is kind"),
         ("colour_now = 2", "cannot assign int to 'colour_now' (kind)"),
         ("colour_now = current", "cannot assign player to 'colour_now' (kind)"),
@@ -463,7 +463,7 @@ def test_a_counter_that_holds_a_kind_is_a_name_outside_and_a_number_inside():
 )
 def test_a_kind_counter_is_set_to_a_kind_with_equals_only(change, message):
     text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
-    text = text.replace("        colour_now = card.colour\n", f"        {change}\n")
+    text = text.replace("        colour_now = c.colour\n", f"        {change}\n")
     if message is None:
         assert load_spec("colours.yaml", text).counters[0].initial.type == "kind"
         return
@@ -481,4 +481,18 @@ def test_a_counter_whose_initial_value_is_refused_is_reported_once():
         load_spec("colours.yaml", text)
     assert [(d.code, d.message) for d in err.value.diagnostics] == [
         ("RS204", "counters.colour_now.initial must be int, player or kind, got bool")
+    ]
+
+
+def test_refill_names_a_zone_that_refills():
+    text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
+    text = text.replace("      refill(stock) ", "      refill(discard) ")
+    with pytest.raises(SpecError) as err:
+        load_spec("colours.yaml", text)
+    assert [(d.code, d.message) for d in err.value.diagnostics] == [
+        (
+            "RS204",
+            "zone 'discard' has no refill_from: refill() refills only a zone that declares "
+            "where its cards come from",
+        )
     ]

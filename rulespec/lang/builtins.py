@@ -105,6 +105,11 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
         "show cards to players while they stay where they are, or tell them a secret number",
     ),
     "shuffle": (("zone",), "shuffle a zone with the game's seeded RNG"),
+    "refill": (
+        ("zone",),
+        "refill an empty zone from its refill_from zone now, as a draw from it would, so that "
+        "a top() read finds the cards a draw would take",
+    ),
     "react": (
         ("players",),
         "open a reaction window against this action or answer, the players asked in turn order "
@@ -198,6 +203,7 @@ RESERVED_SINCE: dict[str, int] = {
             "combinations",
             "sort",
             "no_kind",
+            "refill",
         ),
         3,
     ),

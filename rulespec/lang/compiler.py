@@ -157,6 +157,11 @@ class _Compiler:
             counters={k: _owned(v) for k, v in accepted["counters"].items()},
             zones={k: _owned(v) for k, v in accepted["zones"].items()},
             families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
+            refilled={
+                k
+                for k, v in accepted["zones"].items()
+                if isinstance(v, dict) and v.get("refill_from")
+            },
             memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
             kinds=kinds,
             all_names=set(seen),

@@ -306,6 +306,7 @@ class Names:
     # counter -> what it holds: "int", "player" (a seat), "kind" or FAILED (its initial
     # value was refused)
     counter_types: dict[str, str] = field(default_factory=dict)
+    refilled: set[str] = field(default_factory=set)  # zones with a refill_from
 
 
 class SpecText:
@@ -990,6 +991,8 @@ class Builder:
             return None
         params, _ = PROCEDURES[name]
         raw = [a for a in t.children[1:] if a is not None]
+        if name == "refill" and not self._refills(raw, span, scope):
+            return None
         if name == "react" and len(raw) == 2:  # react(players, window): some reactions
             params = (*params, "window")
         args = []
@@ -1009,6 +1012,20 @@ class Builder:
                 else self._expr(a, scope)
             )
         return ir.Do(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
+
+    def _refills(self, raw, span, scope) -> bool:
+        """refill(zone) names one zone that declares `refill_from` (RS204 otherwise)."""
+        zone = self._expr(raw[0], scope) if len(raw) == 1 else None
+        if isinstance(zone, ir.ZoneRef) and zone.name not in self.names.refilled:
+            self._error(
+                "RS204",
+                f"zone '{zone.name}' has no refill_from: refill() refills only a zone that "
+                "declares where its cards come from",
+                span,
+                f"give {zone.name} a refill_from, or shuffle cards into it with move() and shuffle()",
+            )
+            return False
+        return True
 
     def _perform(self, t, span, scope):
         """A call of one of the spec's procedures: its arguments are checked like a

@@ -255,6 +255,7 @@ def iter_fields(node):
 PAUSES = {
     "react": "the players asked, each in turn (a reaction window)",
     "shuffle": "chance (the zone's new order)",
+    "refill": "chance (the refilled zone's new order)",
 }
 
 
