@@ -418,6 +418,8 @@ def check_unused(an: Analysis):
                 hint="remove the tag, or use it in a rule",
             )
     read_props = _read_props(spec)
+    if _reads_every_type(spec):  # `for k in card_types`: each card type is named by a rule
+        read_kinds |= {c.name for c in spec.cards}
     for c in spec.cards:
         covering = {c.name} | set(c.tags) | {"any"}
         if not covering & (read_kinds | played | goal_kinds) and not read_props & {
@@ -430,6 +432,15 @@ def check_unused(an: Analysis):
                 c.span,
                 hint="a card that does nothing only dilutes the deck",
             )
+
+
+def _reads_every_type(spec) -> bool:
+    """Does a rule, procedure, condition or the evaluation go through `card_types`?"""
+    parts = (spec.setup, *(rule for _, rule in spec.rules()), *spec.procedures, *spec.conditions)
+    parts += (spec.evaluation,) if spec.evaluation is not None else ()
+    return any(
+        isinstance(n, ir.Local) and n.builtin and n.name == "card_types" for n in ir.walk(parts)
+    )
 
 
 def _read_props(spec) -> set[str]:
