@@ -116,6 +116,20 @@ def test_text_values_are_tags_and_kind_properties():
     assert {game.type_names[i] for i in game.kinds["warm"]} == {"cups_1", "cups_2", "cups_3"}
 
 
+def test_a_card_named_by_its_own_value_is_no_tag_of_that_name():
+    """A designer's Go Fish, whose ranks need no suits, built `card: "{rank}"` and got an
+    RS202 per rank, the tag `ace` clashing with the card `ace` it named already."""
+    named = BUILT.replace('    - card: "{suit}_{rank}"', '    - card: "{suit}"')
+    named = named.replace("        rank: {from: 1, to: 3}\n", "        rank: {from: 1, to: 1}\n")
+    named = named.replace('  totals: {"2": 12, "3": 8}\n', "")
+    s = spec(named)
+    assert [(c.name, c.tags) for c in s.cards] == [
+        ("cups", ("plain", "warm")),
+        ("swords", ("plain", "cold")),
+    ]
+    assert Game(s, 2).kinds["cups"] == {0}
+
+
 def test_removal_by_property_takes_every_copy_or_a_count():
     assert dict(spec().deck_for(3)) == {
         "cups_1": 0,

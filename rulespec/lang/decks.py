@@ -224,8 +224,10 @@ class _Family:
         }
         tags = list(self.f.get("tags", ()))
         tag_spans = [self.span("tags", i) for i in range(len(tags))]
-        for k, v in props.items():  # a text value is also a tag: of(hand(p), hearts)
-            if isinstance(v, str) and v not in tags:
+        # a text value is also a tag: of(hand(p), hearts); one that is the card's own
+        # name (a card named by its rank alone) names that card already
+        for k, v in props.items():
+            if isinstance(v, str) and v not in tags and v != name:
                 tags.append(v)
                 tag_spans.append(spans[k])
         title = _fill(self.f["title"], props) if "title" in self.f else title_of(name)
