@@ -364,6 +364,23 @@ def test_only_an_exhaustive_exploration_withdraws_a_trigger_cycle(tmp_path):
     ]
 
 
+def test_a_trigger_cycle_tested_at_exactly_n_says_how_lint_would_see_progress(tmp_path):
+    """A designer's Go Fish laid down a book at `count(...) == 4` and was told to "make
+    each effect falsify its own condition", which it did: the hint now says why lint
+    does not see it, and that `>= 4` would be seen. The same cycle at `>= 4` settles."""
+    spec = _derived(tmp_path, "dp_box_when_exactly_four")
+    out = json.loads(cli("lint", spec, "--format", "json")[1])
+    assert [(f["code"], f["hint"]) for f in out] == [
+        (
+            "RL107",
+            "lint does not read emptying a zone found at `== n` as progress (box_the_discard): "
+            "where the count cannot pass n, `>= n` says the same and lint sees it",
+        )
+    ]
+    spec.write_text(spec.read_text().replace("size(discard) == 4", "size(discard) >= 4"))
+    assert json.loads(cli("lint", spec, "--format", "json")[1]) == []
+
+
 @pytest.mark.slow  # it burns both cores of the machine: the everyday suite's other worker waits
 def test_exploration_gives_the_same_answer_on_a_busy_machine():
     """Bounded by states and depth only, never by time: the same findings and state

@@ -895,29 +895,36 @@ def check_trigger_cycles(an: Analysis):
         first = min(scc, key=lambda n: an.g.nodes[n]["span"])
         part = rules[first]
         names = tuple(sorted(n.name for n in scc))
+        exactly = [n.name for n in sorted(scc) if _settles(an, n, rules[n], exactly=True)]
         yield Finding(
             "RL107",
             "warning",
             "triggers may fire each other forever: " + " -> ".join(names),
             part.span,
             rules=names,
-            hint="make each effect falsify its own condition (fill what it finds "
-            "empty, set a flag it tests), or end the game",
+            hint=(
+                f"lint does not read emptying a zone found at `== n` as progress ({', '.join(exactly)}): "
+                "where the count cannot pass n, `>= n` says the same and lint sees it"
+                if exactly
+                else "make each effect falsify its own condition (fill what it finds "
+                "empty, set a flag it tests), or end the game"
+            ),
         )
 
 
-def _settles(an: Analysis, nid, part) -> bool:
-    """Does this trigger's effect obviously make its own condition false (or end)?"""
+def _settles(an: Analysis, nid, part, exactly: bool = False) -> bool:
+    """Does this trigger's effect obviously make its own condition false (or end)?
+    `exactly`: would it, were each `==` test a `>=` (a count found at exactly n)."""
     _cond, eff = an.touches[nid]
     if {"win", "end_game"} & eff.procs:
         return True
-    return _falsifies(an, eff, part.when, negated=False, depth=0)
+    return _falsifies(an, eff, part.when, negated=False, depth=0, exactly=exactly)
 
 
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
-def _falsifies(an: Analysis, eff, e, negated: bool, depth: int) -> bool:
+def _falsifies(an: Analysis, eff, e, negated: bool, depth: int, exactly: bool = False) -> bool:
     """Does an effect that writes `eff` make the condition `e` (`not e` when negated)
     false: some test of an `and` (every side of an `or`) is a size or count the
     effect fills when found empty or empties when found full, or a counter it sets?
@@ -926,21 +933,21 @@ def _falsifies(an: Analysis, eff, e, negated: bool, depth: int) -> bool:
     if depth > 8:
         return False
     if isinstance(e, ir.Unary) and e.op == "not":
-        return _falsifies(an, eff, e.operand, not negated, depth + 1)
+        return _falsifies(an, eff, e.operand, not negated, depth + 1, exactly)
     if isinstance(e, ir.ConditionCall):
         named = next((c for c in an.spec.conditions if c.name == e.name), None)
-        return named is not None and _falsifies(an, eff, named.when, negated, depth + 1)
+        return named is not None and _falsifies(an, eff, named.when, negated, depth + 1, exactly)
     if isinstance(e, ir.Aggregate) and e.func in ("all", "any"):
-        return _falsifies(an, eff, e.body, negated, depth + 1)
+        return _falsifies(an, eff, e.body, negated, depth + 1, exactly)
     if isinstance(e, ir.Binary) and e.op in ("and", "or"):
         # `a and b` is false when either side is; `a or b` only when both are
         either = (e.op == "and") != negated
-        sides = [_falsifies(an, eff, x, negated, depth + 1) for x in (e.left, e.right)]
+        sides = [_falsifies(an, eff, x, negated, depth + 1, exactly) for x in (e.left, e.right)]
         return any(sides) if either else all(sides)
     if not isinstance(e, ir.Binary) or e.op not in _NEGATED:
         return False
     test = _call_on_left(e)
-    op = _NEGATED[test.op] if negated else test.op
+    op = _as_read(test.op, negated, exactly)
     left = test.left
     counted = None
     if isinstance(left, ir.Call) and left.func in ("size", "count"):
@@ -954,6 +961,13 @@ def _falsifies(an: Analysis, eff, e, negated: bool, depth: int) -> bool:
         if op in (">", ">=", "!=") and zones & eff.moves_from:
             return True  # it empties what it finds full
     return isinstance(left, ir.Counter) and left.name in eff.changes  # a flag it sets
+
+
+def _as_read(op: str, negated: bool, exactly: bool) -> str:
+    """A test's operator as the condition holds it: turned by a `not`, and `==` read as
+    `>=` when asking whether a count found at exactly n would be progress."""
+    op = _NEGATED[op] if negated else op
+    return ">=" if exactly and op == "==" else op
 
 
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
