@@ -1,10 +1,14 @@
 """What a seat's browser draws (rulespec/serve/views.py), without a server: the
 terminal's own table, options and narration, and the rule that fired."""
 
-from gamekit import game_for
+from gamekit import ROOT, game_for
 
+from rulespec import load_spec
+from rulespec.interpreter import Game
+from rulespec.interpreter.choices import PickValue
 from rulespec.serve import views
 from rulespec.table import view as tableview
+from rulespec.table.narrate import Titles
 
 
 def _played(seed=1, decisions=40, players=2, asked=None):
@@ -130,3 +134,13 @@ def test_the_rules_graph_without_graphviz_is_its_nodes_and_edges(monkeypatch):
     assert graph["svg"] is None
     ids = {n["id"] for n in graph["nodes"]}
     assert "action:pirate" in ids and all(e["source"] in ids for e in graph["edges"])
+
+
+def test_card_types_named_are_shown_in_deck_order():
+    """A designer's Go Fish asked for a rank among Ace, Eight, Five, Four, ...: a choice
+    `from card_types` is shown in deck order, as a hand is."""
+    game = Game(load_spec(ROOT / "tests/valid/rows.yaml"), 2)
+    names = list(reversed(game.type_names))  # high, mid, low: not the deck's order
+    options = [PickValue(n, game.kinds[n]) for n in names]
+    shown = tableview.arranged(options, Titles.of(game.spec), game.type_names)
+    assert [s["option"].label for s in shown] == game.type_names == ["low", "mid", "high"]
