@@ -1249,6 +1249,13 @@ def _print_wins(report: dict, out) -> None:
         if key in report:
             shares = (f"{x} {100 * w['share']:.1f}%" for x, w in report[key].items())
             print(f"  {label:<16} " + ", ".join(shares), file=out)
+    others = [
+        f"{label} {100 * report[key]['share']:.1f}%"
+        for label, key in (("no winner", "no_winner"), ("shared wins", "shared_wins"))
+        if report[key]["share"]
+    ]
+    if others:  # why the seat wins do not add up to 100 %
+        print(f"  {'other games':<16} " + ", ".join(others), file=out)
 
 
 def _progress(stream, total, unit="games"):

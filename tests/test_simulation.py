@@ -276,3 +276,14 @@ def test_a_game_whose_actions_play_no_card_says_so():
     """`cards played` was printed with nothing after it (a designer's Hold'em)."""
     code, out, _ = cli("simulate", ROOT / "tests/valid/pass_the_pair.yaml", "--games", 3)
     assert code == 0 and "\n  cards played     none\n" in out
+
+
+def test_games_won_by_no_one_or_shared_are_reported():
+    """A designer's Go Fish shared the win on a tie; its seat wins added up to 134 % and
+    nothing said why. A team's seats winning together are one win, not a shared one."""
+    tally = simulation.Tally(games=8)
+    tally.winners.update({(0,): 3, (0, 2): 2, (): 1, (1, 3): 2})
+    alone = simulation.summarize(tally, 4)
+    assert (alone["no_winner"]["share"], alone["shared_wins"]["share"]) == (0.125, 0.5)
+    teams = simulation.summarize(tally, 4, (("north_south", (0, 2)), ("east_west", (1, 3))))
+    assert (teams["no_winner"]["share"], teams["shared_wins"]["share"]) == (0.125, 0.0)

@@ -376,6 +376,13 @@ def summarize(tally: Tally, players: int, teams=()) -> dict:
     }
     if teams:
         report["team_wins"] = {name: share(tally.won(seats)) for name, seats in teams}
+    # games won by no one, and by several rivals at once (a tie shared: a team's seats
+    # winning together are one win); the seat wins of shared games add past 100 %
+    side = {p: name for name, seats in teams for p in seats}
+    sides = Counter()
+    for winners, k in tally.winners.items():
+        sides[min(len({side.get(p, p) for p in winners}), 2)] += k
+    report["no_winner"], report["shared_wins"] = share(sides[0]), share(sides[2])
     if max(tally.rounds, default=0) > 0:
         report["rounds"] = {
             "per_match": spread(tally.rounds),
