@@ -89,7 +89,10 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
         "zone hand[P1]: expected ['gold_coin', 'kraken'], got ['kraken']",
         "zone discard_pile: expected ['pirate', 'officer'], got ['officer', 'pirate']",
         "counter successful_krakens: expected 1, got 0",
-        "no event matching {'event': 'move', 'src': 'hand[P2]', 'dst': 'hand[P1]'}",
+        # the log's events closest to it: a writer sees what did move
+        "no event matching {'event': 'move', 'src': 'hand[P2]', 'dst': 'hand[P1]'}; nearest: "
+        "{'event': 'move', 'src': 'draw_pile', 'dst': 'hand[P1]'}, "
+        "{'event': 'move', 'src': 'hand[P2]', 'dst': 'discard_pile'}",
         "winners: expected ['P1'], got []",
     ]
 
@@ -139,7 +142,8 @@ def test_runner_reports_check_points_order_free_zones_and_seats_as_written(tmp_p
     outcome = run(scenario)
     assert outcome.failures == [
         "at step 1: to act: expected P2, got P1",
-        "at step 3: no event matching {'event': 'play', 'target': 'P3'}",
+        "at step 3: no event matching {'event': 'play', 'target': 'P3'}; nearest: "
+        "{'event': 'play', 'target': 'P2'}",
         "at step 3: options: expected ['no reaction'], got ['no reaction', 'officer_block']",
         "zone hand[P2]: expected {'any_order': ['gold_coin', 'officer']}, got ['gold_coin', 'kraken']",
         "zone discard_pile: expected {'any_order': ['pirate']}, got ['officer', 'pirate']",

@@ -344,12 +344,47 @@ def _event_failures(events: list[dict], expect: dict, n: int, who: str = "") -> 
         return any(_matches(want, e) for e in events)
 
     return [
-        f"{who}no event matching {want}" for want in expect.get("events") or () if not found(want)
+        f"{who}no event matching {want}{_nearest(want, events, n)}"
+        for want in expect.get("events") or ()
+        if not found(want)
     ] + [
         f"{who}an event matches {want}, expected none"
         for want in expect.get("no_events") or ()
         if found(want)
     ]
+
+
+SEAT_FIELDS = ("player", "target", "winners", "players")  # an event's fields that hold seats
+NEAREST = 3  # the events a failed `events` entry shows, those closest to it
+
+
+def _nearest(want: dict, events: list[dict], n: int) -> str:
+    """What the log holds closest to an event expected and not found, as a scenario
+    writes it: the events of its kind that match most of its fields (their fields the
+    entry names), so that a writer sees which cards moved, or that none did."""
+    kind = want.get("event")
+    alike = [e for e in events if e.get("event") == kind]
+    if not alike:
+        return f"; the log has no '{kind}' event" if kind else ""
+    numbered = {k: _seats(v, n) for k, v in want.items()}
+
+    def score(e):
+        return sum(_same(v, e.get(k)) for k, v in numbered.items())
+
+    best = max(map(score, alike))
+    shown = [{k: _written(k, e.get(k)) for k in want} for e in alike if score(e) == best][:NEAREST]
+    return "; nearest: " + ", ".join(map(str, shown))
+
+
+def _written(field: str, value):
+    """An event's field as a scenario writes it: its seats as P1, P2, ..."""
+    if field not in SEAT_FIELDS:
+        return value
+    return (
+        [seat_name(v) for v in value]
+        if isinstance(value, list)
+        else (seat_name(value) if isinstance(value, int) else value)
+    )
 
 
 def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
