@@ -59,9 +59,7 @@ def test_the_turn_is_its_players_again_after_the_round(tmp_path):
 
 
 def test_end_turn_in_a_play_ends_the_turn_of_the_turns_player(tmp_path):
-    game = _game(
-        tmp_path, "effect: last = seat_number(current)\n\nend", "effect: end_turn()\n\nend"
-    )
+    game = _game(tmp_path, "effect: last = current\n\nend", "effect: end_turn()\n\nend")
     state = State.from_layout(game, zones=HANDS)
     state.apply_action("pass")  # P1
     state.apply_action("climb card_5")  # P2 ends the turn: it was P1's, so P2 plays next
@@ -100,8 +98,8 @@ def test_random_games_keep_the_invariants_and_every_label_is_numbered():
         ("around: all_but_one", "around: all_but_one\n    optional: true", "implied by 'around'"),
         ("around: all_but_one", "around: all_but_one\n    repeat: true", "implied by 'around'"),
         (
-            "effect: last = seat_number(current)\n  - step: climb",
-            "effect: last = seat_number(current)\n    around: all_pass\n  - step: climb",
+            "effect: last = current\n  - step: climb",
+            "effect: last = current\n    around: all_pass\n  - step: climb",
             "'around' is for a play step",
         ),
     ],
