@@ -130,6 +130,24 @@ def test_a_card_named_by_its_own_value_is_no_tag_of_that_name():
     assert Game(s, 2).kinds["cups"] == {0}
 
 
+def test_a_removal_for_every_player_count_and_one_count_s_own_add_up():
+    """A designer's Old Maid repeated "remove one queen" for each count from 2 to 6, and a
+    variant widening the players would have kept the queen: `all` is every count."""
+    text = BUILT.replace(
+        '    "3": [{where: {rank: 1}}]', '    all: {cups_3: 1}\n    "3": [{where: {rank: 1}}]'
+    )
+    text = text.replace('  totals: {"2": 12, "3": 8}', '  totals: {"2": 11, "3": 7}')
+    removed = {n: dict(spec(text).deck_for(n)) for n in (2, 3)}
+    assert removed[2]["cups_3"] == removed[3]["cups_3"] == 1 and removed[2]["cups_1"] == 2
+    assert removed[3]["cups_1"] == removed[3]["swords_1"] == 0  # the count's own too
+    too_many = text.replace('    "3": [{where: {rank: 1}}]', '    "3": {cups_3: 2}')
+    with pytest.raises(SpecError) as err:
+        spec(too_many)
+    assert [d.message for d in err.value.diagnostics if d.code == "RS404"] == [
+        "removing 3 'cups_3' for 3 players leaves -1"
+    ]
+
+
 def test_removal_by_property_takes_every_copy_or_a_count():
     assert dict(spec().deck_for(3)) == {
         "cups_1": 0,

@@ -413,34 +413,53 @@ def _fold(e, props):
     return _OPS[e.op](_fold(e.left, props), _fold(e.right, props))
 
 
+EVERY_COUNT = "all"  # the `deck.remove` entry for every player count (stored as count 0)
+
+
 def removals(doc, decls: list[CardDecl], problems: list[Diagnostic], failed=None):
     """{players: (card, copies) ...} from `deck.remove`, by name or by property, checked:
     a card or property that does not exist is RS201, more copies than the deck holds
-    RS404."""
+    RS404. The entry `all` is under 0 and within every player count's own entry."""
     counts = {d.name: d.count for d in decls}
-    out = []
-    for players, entry in (doc.data["deck"].get("remove") or {}).items():
-        path = ("deck", "remove", players)
-        removed: dict[str, int] = {}
-        picks = (
-            _by_name(doc, path, entry, counts, problems)
-            if isinstance(entry, dict)
-            else _by_property(doc, path, entry, decls, problems, failed or {})
+    entries = doc.data["deck"].get("remove") or {}
+    every: dict[str, int] = {}
+    if EVERY_COUNT in entries:
+        every = _removed(
+            doc, EVERY_COUNT, entries[EVERY_COUNT], decls, counts, problems, {}, failed
         )
-        for card, k, span in picks:
-            removed[card] = removed.get(card, 0) + k
-            if removed[card] > counts[card]:
-                problems.append(
-                    Diagnostic(
-                        "RS404",
-                        f"removing {removed[card]} '{card}' for {players} players leaves "
-                        f"{counts[card] - removed[card]}",
-                        span,
-                        hint=f"the deck holds {counts[card]}",
-                    )
-                )
-        out.append((int(players), tuple(removed.items())))
+    out = [(0, tuple(every.items()))] if every else []
+    for players, entry in entries.items():
+        if players != EVERY_COUNT:
+            removed = _removed(doc, players, entry, decls, counts, problems, every, failed)
+            out.append((int(players), tuple(removed.items())))
     return tuple(sorted(out))
+
+
+def _removed(doc, players, entry, decls, counts, problems, every, failed) -> dict[str, int]:
+    """card -> copies one entry of `deck.remove` takes, with those `every` player count
+    loses (the entry `all`), checked against the deck (RS404)."""
+    path = ("deck", "remove", players)
+    removed = dict(every)
+    picks = (
+        _by_name(doc, path, entry, counts, problems)
+        if isinstance(entry, dict)
+        else _by_property(doc, path, entry, decls, problems, failed or {})
+    )
+    for card, k, span in picks:
+        removed[card] = removed.get(card, 0) + k
+        if removed[card] > counts[card]:
+            which = "every player count" if players == EVERY_COUNT else f"{players} players"
+            problems.append(
+                Diagnostic(
+                    "RS404",
+                    f"removing {removed[card]} '{card}' for {which} leaves "
+                    f"{counts[card] - removed[card]}",
+                    span,
+                    hint=f"the deck holds {counts[card]}"
+                    + (f", and `all` removes {every[card]}" if every.get(card) else ""),
+                )
+            )
+    return removed
 
 
 def _by_name(doc, path, entry, counts, problems):

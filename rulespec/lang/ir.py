@@ -619,8 +619,10 @@ class Spec:
         return tuple(tuple(s for s in t.seats if s < players) for t in self.teams)
 
     def deck_for(self, players: int) -> tuple[tuple[str, int], ...]:
-        """(card, count) for a player count, after that count's removals."""
-        removed = dict(dict(self.removals).get(players, ()))
+        """(card, count) for a player count, after that count's removals (those of every
+        count, under 0, when it has none of its own)."""
+        by_count = dict(self.removals)
+        removed = dict(by_count.get(players, by_count.get(0, ())))
         return tuple((c.name, c.count - removed.get(c.name, 0)) for c in self.cards)
 
     def zone(self, name: str) -> ZoneDef:
