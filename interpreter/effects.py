@@ -735,8 +735,7 @@ class StatementCompiler:
 
         def refill(g, env):
             slot = where(g, env)
-            source, keep = g.game.refill.get(slot, (None, 0))
-            if source is not None and not g._zones[slot] and len(g._zones[source]) > keep:
+            if not g._zones[slot] and g.can_refill(slot):
                 _refill(g, env, slot, None, 0)
 
         return refill

@@ -636,8 +636,12 @@ class State(Table):
                 self.move_cards((pile[-1] if src == dst else c,), dst, top=True)
         if len(drawn) == n:
             return 0
+        return n - len(drawn) if self.can_refill(src) else 0
+
+    def can_refill(self, src: int) -> bool:
+        """Does src declare refill_from, and its refill zone hold more cards than it keeps?"""
         source, keep = self.game.refill.get(src, (None, 0))
-        return n - len(drawn) if source is not None and len(self._zones[source]) > keep else 0
+        return source is not None and len(self._zones[source]) > keep
 
     def enter(self, code: tuple, env: dict) -> None:
         """Start running a block of ops. One op runs at once: the loop would run it next

@@ -13,7 +13,16 @@ from pathlib import Path
 from . import costs, decks, ir, schema
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .expressions import FAILED, RESERVED, Builder, Names, deprecated_name, kept, reserved_as
+from .expressions import (
+    FAILED,
+    RESERVED,
+    Builder,
+    Names,
+    deprecated_name,
+    kept,
+    reserved_as,
+    reserved_hint,
+)
 from .limits import (
     MAX_CARDS,
     MAX_CONDITION_DEPTH,
@@ -196,7 +205,7 @@ class _Compiler:
                     f"parameter '{name}' is already a name of the spec or the language; "
                     "a parameter needs a name of its own",
                     self.doc.key_span(path + ("params", name)),
-                    f"'{name}' is {reserved_as(name)}" if name in RESERVED else "",
+                    reserved_hint(name),
                 )
         return params
 
@@ -757,7 +766,7 @@ class _Compiler:
                 f"'{each}' is already a name of the spec or the language; "
                 "'each' needs a name of its own",
                 doc.span(path + ("each",)),
-                f"'{each}' is {reserved_as(each)}" if each in RESERVED else "",
+                reserved_hint(each),
             )
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
@@ -845,9 +854,9 @@ class _Compiler:
     # --- cross-references ----------------------------------------------------------
 
     def _counter(self, name: str, c: dict) -> ir.CounterDef:
-        """A counter holds what its initial value is, a number, a player (a dealer) or a
-        kind (a suit named):
-        known from here on to what reads it, a later counter's initial value included."""
+        """A counter holds what its initial value is: a number, a player (a dealer) or a
+        kind (a suit named), known from here on to what reads it, a later counter's
+        initial value included."""
         path = ("counters", name, "initial")
         initial = self.b.expr(self.doc, path, c["initial"], {}, "int|player|kind")
         self.names.counter_types[name] = FAILED if initial is None else initial.type

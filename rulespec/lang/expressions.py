@@ -44,6 +44,11 @@ def reserved_as(name: str) -> str:
     return f"the statement {name}()" if name in PROCEDURES else f"the aggregate {name}(...)"
 
 
+def reserved_hint(name: str) -> str:
+    """The hint of an RS202 for a name taken: what the language uses it for, if it does."""
+    return f"'{name}' is {reserved_as(name)}" if name in RESERVED else ""
+
+
 _SINCE = (
     "'{}' is a built-in name since Language v{}; this spec's {} keeps the name, which hides "
     "the built-in; `rulespec migrate {}` renames it"
@@ -911,7 +916,7 @@ class Builder:
                 f"'{name}' is already a name of the spec or the language; "
                 "a local needs a name of its own",
                 span,
-                f"'{name}' is {reserved_as(name)}" if name in RESERVED else "",
+                reserved_hint(name),
             )
             return True
         return False

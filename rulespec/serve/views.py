@@ -19,11 +19,10 @@ from rulespec.interpreter.choices import seat_name
 from ..analysis import graph
 from ..lang import ir
 from ..table import view as tableview
-from ..table.narrate import Titles, narrate
+from ..table.narrate import CHOSEN, Titles, narrate
 
 # a player's move begins with one of these events (what answers it is part of the move)
 _MOVES = ("play", "pass")
-_CHOSEN = ("choose", "card", "cards", "number")  # a choice event that is a move of its own
 
 # events that name the rule they come from: the field naming it, its graph node kinds
 _FIRED = {
@@ -105,7 +104,7 @@ def last_move(log: list[dict], titles: Titles) -> dict | None:
             k
             for k in range(len(log) - 1, -1, -1)
             if log[k]["event"] in _MOVES
-            or (log[k]["event"] == "choice" and log[k]["kind"] in _CHOSEN)
+            or (log[k]["event"] == "choice" and log[k]["kind"] in CHOSEN)  # a move of its own
         ),
         None,
     )

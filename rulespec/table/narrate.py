@@ -106,6 +106,10 @@ class Titles:
         title = self.counters.get(name, name)
         return f"{title} for {m.group(2)}{m.group(3)}" if m else title
 
+    def card_set(self, label: str) -> str:
+        """A set of cards chosen as one option, its types joined by '+', by their titles."""
+        return ", ".join(map(self.card, label.split("+")))
+
     def counter_value(self, label: str, value):
         """A counter's value as the table says it: a seat by its name (P2) for a counter
         that holds a player; a kind (held by its name) by its card type's title, a tag
@@ -178,18 +182,19 @@ def _react(e: dict, t: Titles) -> str:
 def _choice(e: dict, t: Titles) -> str | None:
     if e["kind"] == "react" and e["option"] == "no reaction":
         return f"  {_who(e)} does not react"
-    if e["kind"] not in ("choose", "card", "cards", "number"):
+    if e["kind"] not in CHOSEN:
         return None  # a play or an answer: its own event says it
     if e["option"] is None and e["kind"] == "cards":
         return f"  {_who(e)} chooses {_some_cards(e['count'])}"
     if e["option"] is None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
-    if e["kind"] == "cards":  # a set of cards: its types joined by '+'
-        return f"  {_who(e)} chooses {', '.join(map(t.card, e['option'].split('+')))}"
+    if e["kind"] == "cards":
+        return f"  {_who(e)} chooses {t.card_set(e['option'])}"
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 
 _SECRETLY = {"card": "a card"}  # what a seat not shown the choice is told
+CHOSEN = ("choose", "card", "cards", "number")  # choices that are no play nor answer
 
 
 def _shown(e: dict, t: Titles) -> str:

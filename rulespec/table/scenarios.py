@@ -378,13 +378,9 @@ def _nearest(want: dict, events: list[dict], n: int) -> str:
 
 def _written(field: str, value):
     """An event's field as a scenario writes it: its seats as P1, P2, ..."""
-    if field not in SEAT_FIELDS:
+    if field not in SEAT_FIELDS or not isinstance(value, (int, list)):
         return value
-    return (
-        [seat_name(v) for v in value]
-        if isinstance(value, list)
-        else (seat_name(value) if isinstance(value, int) else value)
-    )
+    return [seat_name(v) for v in value] if isinstance(value, list) else seat_name(value)
 
 
 def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:

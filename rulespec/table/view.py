@@ -298,8 +298,8 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
         return "Do not answer"
     if isinstance(option, (PickCard, PickValue)):
         return titles.card(option.label)
-    if isinstance(option, PickCards):  # its types joined by '+'
-        return ", ".join(map(titles.card, option.label.split("+")))
+    if isinstance(option, PickCards):
+        return titles.card_set(option.label)
     return option.label
 
 
