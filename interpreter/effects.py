@@ -647,12 +647,11 @@ class StatementCompiler:
         return choose_number
 
     def _choose_value(self, s: ir.ChooseCard):
-        """`choose(p) i from range(n)` or `choose(p) k from card_types`: a number, or a
-        card type named whether or not any card of it is at hand."""
+        """`choose(p) i from range(n)`, `choose(p) k from card_types` or from `values(…)`:
+        a number, or a kind named whether or not any card of it is at hand."""
         rule, player, items, body, var, where = self._choice(s, self.x.expr(s.source))
-        names = self.rules.type_names
         numbers = s.source.type == "ints"  # offered in increasing order, not as text
-        label = str if numbers else (lambda kind: names[min(kind)])
+        label = str if numbers else self.rules.kind_name
 
         def choose_value(g, env):
             values = dict.fromkeys(items(g, env))

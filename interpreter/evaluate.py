@@ -520,6 +520,9 @@ class Compiler:
             f"{self.constant(default)})"
         )
 
+    def _src_f_values(self, e, key):
+        return self.constant(self.defs.prop_values(key.value))
+
     def _src_f_next(self, e, p):
         return f"g.next_player({self.source(p)})"
 

@@ -208,6 +208,18 @@ class Game:
         number = self.kind_number
         return lambda g, env: number[kind_of(g, env)]
 
+    def kind_name(self, kind: frozenset) -> str | None:
+        """A kind's name: a card type's, else its tag's (None: no kind)."""
+        return self.kind_names[self.kind_number[kind]]
+
+    def prop_values(self, name: str) -> tuple:
+        """`values("name")`: the kinds a kind property names, in the order of the first
+        card type naming each, or the numbers of a number property, lowest first."""
+        named = [props[name] for props in self.props if name in props]
+        if named and isinstance(named[0], int):
+            return tuple(sorted(set(named)))
+        return tuple(dict.fromkeys(self.kinds[v] for v in named))
+
     def kind_value(self, slot: int, value):
         """A counter's value as the game shows it: a kind by its name (None: no kind)."""
         return self.kind_names[value] if slot in self.kind_counters else value

@@ -9,7 +9,9 @@ from gamekit import ROOT, counter, settled, zone
 from rulespec import SpecError, load_spec
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
-from rulespec.table.encoding import ObservationEncoder
+from rulespec.table import view as tableview
+from rulespec.table.encoding import ActionSpace, ObservationEncoder
+from rulespec.table.narrate import Titles
 
 SHELF = """
 rulespec: 1
@@ -482,6 +484,28 @@ def test_a_counter_whose_initial_value_is_refused_is_reported_once():
     assert [(d.code, d.message) for d in err.value.diagnostics] == [
         ("RS204", "counters.colour_now.initial must be int, player or kind, got bool")
     ]
+
+
+def test_values_lists_a_property_s_kinds_in_deck_order_and_its_numbers_lowest_first():
+    """values("colour") is the colours' tags, as the deck first names each; values of a
+    number property its numbers. A choice among them is labelled with the tags' names,
+    which the action space numbers, and the table shows them in deck order."""
+    text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
+    text = text.replace(
+        "each:\n        colour: [red, blue]", "each:\n        colour: [red, blue, green]"
+    )
+    text = text.replace("number: {from: 1, to: 3}", "number: [3, 1, 2]")
+    game = Game(load_spec("colours.yaml", text), 2)
+    assert game.prop_values("colour") == tuple(game.kinds[c] for c in ("red", "blue", "green"))
+    assert game.prop_values("number") == (1, 2, 3)
+    state = State.from_layout(game, zones={"hand[P1]": ["wild"], "hand[P2]": ["red_1"]})
+    state.apply_action("play wild")
+    assert state.legal_labels() == ["blue", "green", "red"]
+    assert {"blue", "green", "red"} <= set(ActionSpace(game).labels)
+    shown = tableview.arranged(state.legal_actions(), Titles.of(game.spec), game.type_names)
+    assert [s["option"].label for s in shown] == ["red", "blue", "green"]
+    state.apply_action("green")
+    assert state.observation(None)["counters"]["colour_now"] == "green"
 
 
 def test_refill_names_a_zone_that_refills():

@@ -450,10 +450,12 @@ def _read_props(spec) -> set[str]:
         part for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)) if part is not None
     )
     return {
-        n.args[1].value
+        n.args[-1].value
         for part in parts
         for n in ir.walk(part)
-        if isinstance(n, ir.Call) and n.func == "prop" and isinstance(n.args[1], ir.Const)
+        if isinstance(n, ir.Call)
+        and n.func in ("prop", "values")
+        and isinstance(n.args[-1], ir.Const)
     }
 
 

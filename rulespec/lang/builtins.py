@@ -31,6 +31,12 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "a property of the (first) card, typed by the values "
         "the deck declares: a number, a card kind, or text",
     ),
+    "values": (
+        ("str",),
+        "values",
+        "every value a card property takes: its kinds in deck order, or its numbers from "
+        "lowest, for a for loop or a choice",
+    ),
     "seat": (("int",), "player", "the player in seat n (counted from 0, modulo player_count)"),
     "seat_number": (("player",), "int", "a player's seat number, counted from 0"),
     "next_goal": (("goal", "player"), "kind", "the kind a player collects next (none when done)"),
@@ -204,6 +210,7 @@ RESERVED_SINCE: dict[str, int] = {
             "sort",
             "no_kind",
             "refill",
+            "values",
         ),
         3,
     ),

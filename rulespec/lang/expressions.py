@@ -435,6 +435,11 @@ class Builder:
         known = set(scope) | set(CONSTANTS) | self.names.all_names | set(FUNCTIONS)
         if name in self.names.text:
             hint = f'text in a formula is quoted: "{name}"'
+        elif name in self.names.props and what == "name":
+            hint = (
+                f"a card property is read from cards as c.{name}, and named in quotes "
+                f'elsewhere: prop(c, "{name}"), values("{name}")'
+            )
         elif name in _ROLES and what == "name":
             hint = (
                 f"'{name}' is bound only in {_ROLES[name]}: "
@@ -622,6 +627,8 @@ class Builder:
             return None
         if ok and name == "prop":
             return self._prop(span, *args)
+        if ok and name == "values":
+            return self._values(span, *args)
         if result == "items":  # first(): a set of what it is given
             result = "cards" if ok and accepts("cards", args[0].type) else "players"
         return ir.Call(span, result, name, tuple(args)) if ok else None
@@ -666,11 +673,33 @@ class Builder:
 
     def _prop(self, span, cards: ir.Expr, key: ir.Expr) -> ir.Expr | None:
         """prop(cards, "name"), typed as the deck's cards declare the property."""
+        held = self._property(key, "prop()")
+        return None if held is None else ir.Call(span, held, "prop", (cards, key))
+
+    def _values(self, span, key: ir.Expr) -> ir.Expr | None:
+        """values("name"): the kinds a kind property names, or the numbers of a number
+        property, as items to loop over or choose from."""
+        held = self._property(key, "values()")
+        if held is None:
+            return None
+        if held not in _VALUES:
+            self._error(
+                "RS204",
+                f"values() lists the values of a property of kinds or numbers; "
+                f"'{key.value}' holds {'text' if held == 'str' else 'true or false'}",
+                key.span,
+                f"test it on a card instead: c.{key.value} == ...",
+            )
+            return None
+        return ir.Call(span, _VALUES[held], "values", (key,))
+
+    def _property(self, key: ir.Expr, where: str) -> str | None:
+        """The type of the card property a quoted name names, or None (said why)."""
         props = self.names.props
         if not isinstance(key, ir.Const):
             self._error(
                 "RS204",
-                "prop() takes a property name in quotes, not a value computed in play",
+                f"{where} takes a property name in quotes, not a value computed in play",
                 key.span,
             )
             return None
@@ -689,7 +718,7 @@ class Builder:
                 ),
             )
             return None
-        return ir.Call(span, props[key.value], "prop", (cards, key))
+        return props[key.value]
 
     def _attr(self, t, span, scope) -> ir.Expr | None:
         """`cards.name`, the readable form of prop(cards, "name")."""
@@ -838,7 +867,8 @@ class Builder:
         var = str(t.children[1])
         source = self._expr(t.children[2], scope)
         inner = dict(scope)
-        inner[var] = ITEM_TYPES.get(getattr(source, "type", None), "cards")
+        # a refused source was reported: the variable's uses say no more
+        inner[var] = FAILED if source is None else ITEM_TYPES.get(source.type, "cards")
         *_, filtered, block = t.children  # the filter `if cond` is there or not: 4 or 5
         where = self._where(filtered if len(t.children) == 5 else None, inner)
         body = self._block(block, inner)
@@ -1103,6 +1133,9 @@ def _constant(e: ir.Expr) -> int | None:
         return None if inner is None else -inner
     return e.value if isinstance(e, ir.Const) else None
 
+
+# What values("name") gives, by the property's type.
+_VALUES = {"kind": "kinds", "int": "ints"}
 
 # What one item of a for loop's or a choice's items is, by the items' type.
 ITEM_TYPES = {

@@ -113,8 +113,20 @@ def _player_labels(game):
             ranged = isinstance(stmt.source, ir.Call) and stmt.source.func == "range"
             n = _constant(game, stmt.source.args[0]) if ranged else None
             yield from map(str, range(MAX_NUMBERS if n is None else n))
+            yield from map(str, _listed(game, stmt.source))
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names
+            yield from map(game.kind_name, _listed(game, stmt.source))  # or a tag
+
+
+def _listed(game, source: ir.Expr) -> list:
+    """The values every `values("name")` in a choice's items lists."""
+    return [
+        v
+        for e in ir.walk(source)
+        if isinstance(e, ir.Call) and e.func == "values"
+        for v in game.prop_values(e.args[0].value)
+    ]
 
 
 def _play_labels(game):

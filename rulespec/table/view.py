@@ -255,9 +255,9 @@ def _place(o: Option, index: dict[str, int]) -> tuple:
         return (0, min(o.group))
     if isinstance(o, (Play, React)) and o.card_type is not None:
         return (0, o.card_type)
-    if isinstance(o, PickCard) or (
-        isinstance(o, PickValue) and isinstance(o.value, (str, frozenset))  # a card type named
-    ):
+    if isinstance(o, PickValue) and isinstance(o.value, frozenset):  # a kind named: by its
+        return (0, min(o.value, default=len(index)))  # first card type, as a hand is
+    if isinstance(o, PickCard) or (isinstance(o, PickValue) and isinstance(o.value, str)):
         return (0, index.get(o.label, len(index)))
     if isinstance(o, PickCards):  # by its first card, then its words
         return (0, index.get(o.label.split("+")[0], len(index)))
