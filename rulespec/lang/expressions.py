@@ -946,10 +946,24 @@ class Builder:
                 f"'{name}' is already a name of the spec or the language; "
                 "a local needs a name of its own",
                 span,
-                reserved_hint(name),
+                reserved_hint(name) or self._declared_as(name),
             )
             return True
         return False
+
+    def _declared_as(self, name: str) -> str:
+        """What the spec declared a name as, for a hint ("" if not one of these)."""
+        n = self.names
+        kinds = (
+            ("a card type or tag of the deck", n.kinds),
+            ("a zone", n.zones),
+            ("a counter", n.counters),
+            ("a remembered card", n.memories),
+            ("a procedure", n.procedures),
+            ("a condition", n.conditions),
+            ("a goal set", n.goals),
+        )
+        return next((f"'{name}' is {what}" for what, names in kinds if name in names), "")
 
     def _assign(self, t, span, scope):
         name, owner, op, value = t.children
