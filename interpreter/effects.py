@@ -69,6 +69,7 @@ class CompiledStep:
     by_type: dict  # card type -> the actions of `plays` that play it, in order
     cardless: tuple  # the actions of `plays` that play no card
     around: str | None = None  # offered round the table until the players pass (ir.Step)
+    again_if: object = None  # compiled ir.Step.again_if: offered again after a play while true
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,7 @@ class StatementCompiler:
                 by_type.setdefault(t, []).append(a)
         with self.x.within(s.name):
             effect = self.block(s.effect)
+            again_if = self.x.expr(s.again_if) if s.again_if is not None else None
         return CompiledStep(
             s,
             effect,
@@ -201,6 +203,7 @@ class StatementCompiler:
             {t: tuple(a) for t, a in by_type.items()},
             tuple(a for a in plays if a.card is None),
             s.around,
+            again_if,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:

@@ -889,23 +889,29 @@ class State(Table):
     def _offer_play(self, step) -> None:
         """Ask the current player to play at a play step: each action with each card
         type of the hand it plays, at each target, where its condition holds; `pass`
-        too at an optional step, or at a repeat step played again (which ends, with
-        nothing to ask, when nothing else is left). The options come in label order,
-        as game.offers lists them."""
-        me = self._current
+        too at an optional step, or at a repeat step played again. A step offered again
+        after a play (repeat, or again_if while its condition holds) ends, with nothing
+        to ask, when nothing but pass is left. The options come in label order, as
+        game.offers lists them."""
+        me, again, self._again = self._current, self._again, False
+        if again and step.again_if is not None and not step.again_if(self, {}):
+            return  # played, and not to be offered again
         options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
-        again, self._again = self._again, False
-        if (again and options) or (not again and step.ir.optional):
+        if again:
+            if options and (step.ir.repeat or step.ir.optional):
+                options.insert(pass_at, PASS)
+        elif step.ir.optional:
             options.insert(pass_at, PASS)
         if not options:
             if not again:
                 self._log("no_play", player=me, step=step.ir.name)
             return
+        offered_again = step.ir.repeat or step.again_if is not None
         self._pending = ChoicePoint(
             me,
             "play",
             options,
-            _resume_repeat if step.ir.repeat else _resume_play,
+            _resume_repeat if offered_again else _resume_play,
             asking=step.ir.name,
         )
 
@@ -1074,7 +1080,8 @@ def _play_group(s: State, a, option) -> None:
 
 
 def _resume_repeat(s: State, point, option) -> None:
-    """A play at a repeat step: the step is offered again once the play resolves."""
+    """A play at a repeat or again_if step: the step is offered again once the play
+    resolves (an again_if step only while its condition then holds)."""
     if option is not PASS:
         s._step_index -= 1
         s._again = True

@@ -508,6 +508,58 @@ def test_values_lists_a_property_s_kinds_in_deck_order_and_its_numbers_lowest_fi
     assert state.observation(None)["counters"]["colour_now"] == "green"
 
 
+def _fish(change: str = "") -> str:
+    text = (ROOT / "tests/valid/fish.yaml").read_text(encoding="utf-8")
+    return text.replace("    again_if: lucky == 1 ", f"{change}    again_if: lucky == 1 ")
+
+
+def test_an_optional_again_if_step_may_be_passed_at_every_offer():
+    """`optional` decides every offer of an again_if step, the first and those after a
+    lucky play alike (a repeat step offers pass on every offer after the first)."""
+    game = Game(load_spec("fish.yaml", _fish("    optional: true\n")), 2)
+    hands = {
+        "hand[P1]": ["r1_clubs"],
+        "hand[P2]": ["r1_hearts", "r3_hearts"],
+        "stock": ["r4_clubs"],
+    }
+    state = State.from_layout(game, zones=hands)
+    assert state.legal_labels() == ["ask -> P2", "pass"]
+    state.apply_action("ask -> P2")
+    state.apply_action("1")
+    assert (state.current_player(), state.legal_labels()) == (0, ["ask -> P2", "pass"])
+    state.apply_action("pass")
+    assert state.current_player() == 1
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("    repeat: true\n", "'repeat' offers the step again after every play, 'again_if' only"),
+        ("    around: all_pass\n", "'again_if' does not go with 'around'"),
+    ],
+)
+def test_again_if_goes_with_neither_repeat_nor_around(change, message):
+    with pytest.raises(SpecError) as err:
+        load_spec("fish.yaml", _fish(change))
+    assert [d.code for d in err.value.diagnostics] == ["RS104"]
+    assert err.value.diagnostics[0].message.startswith(message)
+
+
+def test_again_if_is_a_condition_on_a_play_step():
+    text = _fish().replace("again_if: lucky == 1 ", "again_if: lucky ")
+    with pytest.raises(SpecError, match="RS204"):
+        load_spec("fish.yaml", text)
+    text = _fish().replace(
+        "effect: if size(hand(current)) == 0",
+        "again_if: true\n    effect: if size(hand(current)) == 0",
+    )
+    with pytest.raises(SpecError) as err:
+        load_spec("fish.yaml", text)
+    assert [(d.code, d.message) for d in err.value.diagnostics] == [
+        ("RS104", "'again_if' is for a play step (one with actions)")
+    ]
+
+
 def test_refill_names_a_zone_that_refills():
     text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
     text = text.replace("      refill(stock) ", "      refill(discard) ")

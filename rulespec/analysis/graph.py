@@ -233,8 +233,8 @@ def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
 def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "setup":
         return Touches(), touches_of(spec.setup)
-    if kind == "step":
-        return Touches(), touches_of(node.effect)
+    if kind == "step":  # the condition to offer it again, if any, and its effect
+        return touches_of(node.again_if), touches_of(node.effect)
     if kind == "round":  # who starts the next round is worked out as it is set up
         return touches_of(spec.rounds.starter if node.name == "setup" else None), touches_of(
             node.effect
@@ -312,7 +312,8 @@ def _add_flow(g, spec: ir.Spec):
     for a, b in zip(first + steps, first[1:] + steps + steps[:1]):
         g.add_edge(a, b, key="next")
     for s in spec.turn:
-        if s.repeat or s.around:  # offered again: after a play, or to the next player
+        again = s.repeat or s.around or s.again_if is not None
+        if again:  # offered again: after a play, or to the next player
             g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
     if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
         order = NodeId("turn_order")

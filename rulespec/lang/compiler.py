@@ -676,13 +676,26 @@ class _Compiler:
         effect = ()
         if "effect" in s:
             effect = self.b.block(doc, path + ("effect",), s["effect"], {})
-        if s.get("repeat") and "actions" not in s:
+        for key in ("repeat", "again_if"):
+            if key in s and s[key] is not False and "actions" not in s:
+                self.error(
+                    "RS104",
+                    f"'{key}' is for a play step (one with actions)",
+                    path + (key,),
+                    key=True,
+                )
+        if s.get("repeat") and "again_if" in s:
             self.error(
                 "RS104",
-                "'repeat' is for a play step (one with actions)",
-                path + ("repeat",),
+                "'repeat' offers the step again after every play, 'again_if' only when its "
+                "condition holds: a step has one or the other",
+                path + ("again_if",),
+                "keep again_if, and add optional: true if each offer may be passed",
                 key=True,
             )
+        again_if = None
+        if "again_if" in s:
+            again_if = self.b.expr(doc, path + ("again_if",), s["again_if"], {}, "bool")
         if "around" in s:
             self._around(s, path)
         return ir.Step(
@@ -696,6 +709,7 @@ class _Compiler:
             s.get("title", _title(s["step"])),
             s.get("around"),
             **_words(s),
+            again_if=again_if,
         )
 
     def _around(self, s, path) -> None:
@@ -706,6 +720,15 @@ class _Compiler:
                 "RS104",
                 "'around' is for a play step (one with actions)",
                 path + ("around",),
+                key=True,
+            )
+        if "again_if" in s:
+            self.error(
+                "RS104",
+                "'again_if' does not go with 'around', which offers the step round the "
+                "table until the players pass",
+                path + ("again_if",),
+                "leave it out",
                 key=True,
             )
         for key in ("optional", "repeat"):

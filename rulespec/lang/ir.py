@@ -477,6 +477,8 @@ class Step:
     around: str | None = None
     text: str = ""  # what it is for, in words: public, for the table and `help`
     prompt: str = ""  # the question it asks at a decision, shown above the options
+    # a play step offered again after a play only while this holds (bool); None: not
+    again_if: Expr | None = None
 
 
 @dataclass(frozen=True)
