@@ -55,6 +55,16 @@ class Touches:
     remembers: set[str] = field(default_factory=set)  # `remember:` slots set
     calls: set[tuple[str, str]] = field(default_factory=set)  # ("procedure"|"condition", name)
 
+    def add(self, other: Touches) -> Touches:
+        """self, with what `other` reads and writes too."""
+        for name, value in vars(other).items():
+            if isinstance(value, dict):
+                for key, ops in value.items():
+                    self.changes.setdefault(key, set()).update(ops)
+            else:
+                getattr(self, name).update(value)
+        return self
+
 
 def touches_of(node, t: Touches | None = None) -> Touches:
     """What an expression or a block of statements (or None) reads and writes, added

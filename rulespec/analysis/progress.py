@@ -8,7 +8,8 @@ findings, as lint's own checks do; lint.static runs them after its own.
   memories it sets, with what the procedures it calls do) are compared with what the
   condition reads: a count that the body only raises cannot fall below a threshold,
   a zone it never touches cannot change. Such a loop, once entered, runs until the
-  runtime stops it (effect_loop).
+  runtime stops it (effect_loop). The same for a step's `again_if`: what the step's
+  plays, and the reactions and triggers, write against what the condition reads.
 - RL116: a counter that rules change and nothing reads: its changes are silent.
 """
 
@@ -30,7 +31,7 @@ def check_loops(an: Analysis):
         for s in ir.walk_statements(_body(spec, part)):
             if not isinstance(s, ir.While):
                 continue
-            writes = _Writes(spec, s.body)
+            writes = _Writes(graphs.with_calls(spec, graphs.touches_of(s.body)), s.body)
             stuck = None if writes.ends else _stuck(spec, writes, s.cond, negated=False, depth=0)
             if stuck is None:
                 continue
@@ -46,11 +47,42 @@ def check_loops(an: Analysis):
             )
 
 
-class _Writes:
-    """What a block writes, with the procedures it calls."""
+def check_again(an: Analysis):
+    """RL115 for a step offered again while its `again_if` condition holds: once it
+    holds, can neither a play of the step nor the reactions and triggers a play sets
+    off make it false? A play that can end the turn or the game is not judged."""
+    spec = an.spec
+    after = [n for n in an.touches if n.kind in ("reaction", "trigger")]
+    for step in spec.turn:
+        if step.again_if is None:
+            continue
+        plays = [an.touches[graphs.NodeId("action", a)][1] for a in step.actions]
+        t = graphs.Touches()
+        for eff in plays + [an.touches[n][1] for n in after]:
+            t.add(eff)
+        if any(_ENDS & eff.procs for eff in plays):
+            continue
+        stuck = _stuck(spec, _Writes(t), step.again_if, negated=False, depth=0)
+        if stuck is None:
+            continue
+        yield Finding(
+            "RL115",
+            "warning",
+            f"step '{step.name}': once its again_if condition holds, no play can make it "
+            "false: the step is offered again until the game stops (effect_loop)",
+            stuck.span,
+            rules=(step.name,),
+            hint="make the plays change what the condition tests (a counter their effect "
+            "sets), or test what they change; for any number of plays ended by a pass, "
+            "write repeat: true",
+        )
 
-    def __init__(self, spec: ir.Spec, block):
-        t = graphs.with_calls(spec, graphs.touches_of(block))
+
+class _Writes:
+    """What a block (or rules) writes, from its touches with the procedures it calls;
+    the locals it sets, from the block."""
+
+    def __init__(self, t: graphs.Touches, block=()):
         self.moves_to, self.moves_from = t.moves_to, t.moves_from | t.shuffles
         self.anywhere = "*" in t.moves_from
         self.counters = set(t.changes)
@@ -160,4 +192,4 @@ def read_anywhere(an: Analysis) -> set[tuple[str, str]]:
     return read
 
 
-CHECKS = (check_loops, check_write_only)
+CHECKS = (check_loops, check_again, check_write_only)
