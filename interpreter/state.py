@@ -874,15 +874,17 @@ class State(Table):
         _, _, p, i = self.game.checks[key]
         return i, 0 if p is None else (p - self._current) * self._direction % self._n
 
-    def offer_around(self, step) -> bool:
-        """Ask the current player, at a step offered round the table, to play or pass;
-        False, with a `no_play` event, when they have nothing to play (a pass)."""
+    def offer_around(self, step, leads: bool = False) -> bool:
+        """Ask the current player, at a step offered round the table, to play or pass
+        (to play only when they `leads`); False, with a `no_play` event, when they have
+        nothing to play (a pass)."""
         me = self._current
         options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return False
-        options.insert(pass_at, PASS)
+        if not leads:
+            options.insert(pass_at, PASS)
         self._pending = ChoicePoint(me, "play", options, _resume_around, asking=step.ir.name)
         return True
 

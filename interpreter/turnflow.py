@@ -109,8 +109,10 @@ class TurnFlow:
         direction of play, until all have passed in a row (`all_pass`), or, once someone
         has played, all but the last to play (`all_but_one`). The player asked is
         `current` while asked and while their play resolves; the turn's player is
-        `current` again when the step is over. A player with nothing to play passes."""
-        if s._ring is None:
+        `current` again when the step is over. A player with nothing to play passes.
+        At a step that `lead`s, the first offer has no pass: the turn's player leads."""
+        first = s._ring is None
+        if first:
             owner = s._current
             s._ring = (owner, owner, 0, False)
             asking = owner if s._active[owner] else s.next_player(owner)
@@ -122,7 +124,7 @@ class TurnFlow:
                 return
             asking = s.next_player(last)
         self._ask(s, asking)
-        if not s.offer_around(step):
+        if not s.offer_around(step, leads=first and step.ir.lead):
             self.answered(s, False)
         s._step_index -= 1  # offered again, until the players pass
 

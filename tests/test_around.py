@@ -111,6 +111,32 @@ def test_misplaced_around_is_refused(tmp_path, old, new, message):
     assert any(c == "RS104" and message in m for c, m in found), found
 
 
+LEADS = ("    around: all_but_one\n", "    around: all_but_one\n    lead: true\n")
+
+
+def test_a_step_that_leads_asks_the_turns_player_to_play_then_goes_round(tmp_path):
+    """`lead: true`: the turn's player must play first (no pass, no `no_play` line
+    after the lead), and the lead counts as the last play: once the others have
+    passed, the leader takes the trick without being asked again."""
+    state = State.from_layout(_game(tmp_path, *LEADS), zones=HANDS)
+    assert (_asked(state), state.legal_labels()) == ("P1", ["climb card_2", "climb card_8"])
+    state.apply_action("climb card_8")  # P2 and P3 have nothing above an 8: they pass
+    assert [(e["event"], e["player"]) for e in state.log_for(None) if e["event"] == "no_play"] == [
+        ("no_play", 1),
+        ("no_play", 2),
+    ]
+    assert _asked(state) == "P1" and state.observation(None)["turn"] == 2  # P1 leads again
+    assert state.observation(None)["counters"]["points[P1]"] == 1
+
+
+def test_lead_is_only_for_a_step_offered_round_the_table(tmp_path):
+    with pytest.raises(SpecError) as err:
+        _game(tmp_path, "    around: all_but_one\n", "    lead: true\n")
+    assert [(d.code, d.message.split(":")[0]) for d in err.value.diagnostics] == [
+        ("RS104", "'lead' is for a step offered round the table (around)")
+    ]
+
+
 def test_the_graph_shows_the_step_offered_again():
     from rulespec.analysis.graph import build
 

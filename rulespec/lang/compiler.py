@@ -698,6 +698,15 @@ class _Compiler:
             again_if = self.b.expr(doc, path + ("again_if",), s["again_if"], {}, "bool")
         if "around" in s:
             self._around(s, path)
+        elif s.get("lead"):
+            self.error(
+                "RS104",
+                "'lead' is for a step offered round the table (around): its turn's player "
+                "plays first, then each player in turn",
+                path + ("lead",),
+                "for one play the turn's player must make, leave out optional",
+                key=True,
+            )
         return ir.Step(
             s["step"],
             effect,
@@ -710,6 +719,7 @@ class _Compiler:
             s.get("around"),
             **_words(s),
             again_if=again_if,
+            lead=bool(s.get("lead")),
         )
 
     def _around(self, s, path) -> None:

@@ -479,6 +479,7 @@ class Step:
     prompt: str = ""  # the question it asks at a decision, shown above the options
     # a play step offered again after a play only while this holds (bool); None: not
     again_if: Expr | None = None
+    lead: bool = False  # an `around` step whose first offer, to the turn's player, has no pass
 
 
 @dataclass(frozen=True)
