@@ -35,6 +35,10 @@ RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AG
 
 def reserved_as(name: str) -> str:
     """What the language uses a reserved name for, as a message says it."""
+    if name == "any":
+        return "the kind every card is of"
+    if name in _ROLES:
+        return f"a name the language binds in {_ROLES[name]}"
     if name in KEYWORDS:
         return "a keyword"
     if name in CONSTANTS:
