@@ -319,6 +319,14 @@ def test_a_counter_that_holds_a_player_is_told_by_its_seat():
     assert "  Last to lay P3" in table_lines(table(seen, titles))
 
 
+def test_a_named_condition_has_words_for_the_rules_panel():
+    """A designer's `text:` on a named condition was refused, though a procedure's was
+    taken: the condition is listed among the rules, with its words."""
+    titles = Titles.of(load_spec(GAMES.parent / "tests/valid/colour_match.yaml"))
+    assert titles.rules["fits"] == ("condition", "Fits")
+    assert titles.text("rules", "fits") == "A card fits if it is a wild or of the colour in play."
+
+
 def test_a_counter_that_holds_a_kind_is_told_by_its_name():
     """A designer's Uno kept the colour in play as a number: "Colour in play is now 2"."""
     titles = Titles.of(load_spec(GAMES.parent / "tests/valid/colour_match.yaml"))

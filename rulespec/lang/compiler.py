@@ -838,7 +838,13 @@ class _Compiler:
         else:
             when = self.b.expr(self.doc, path + (key,), c[key], dict(params), want)
         return ir.Condition(
-            name, c.get("title", _title(name)), params, when, _rulings(c), self.doc.key_span(path)
+            name,
+            c.get("title", _title(name)),
+            params,
+            when,
+            _rulings(c),
+            self.doc.key_span(path),
+            c.get("text", ""),
         )
 
     def _condition_calls(self, conditions) -> None:

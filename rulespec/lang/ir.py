@@ -568,6 +568,7 @@ class Condition:
     when: Expr
     rulings: tuple[str, ...]
     span: Span
+    text: str = ""  # what it tests, in words: public, for the table and `help`
 
 
 @dataclass(frozen=True)

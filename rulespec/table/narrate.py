@@ -49,6 +49,7 @@ class Titles:
     @classmethod
     def of(cls, spec: ir.Spec) -> Titles:
         named = [(p.name, "procedure", p) for p in spec.procedures]
+        named += [(c.name, "condition", c) for c in spec.conditions]
         for kind, rule in spec.rules():
             key = f"rounds.{rule.name}" if kind == "round" else rule.name
             named.append((key, ir.RULE_KINDS[kind], rule))
@@ -69,7 +70,7 @@ class Titles:
             piles=frozenset(z.name for z in spec.zones if z.ordered),
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
             texts=texts,
-            prompts={key: rule.prompt for key, _, rule in named if rule.prompt},
+            prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
         )
 
     def text(self, section: str, name: str) -> str:
