@@ -190,6 +190,16 @@ def test_whist_as_p1_with_scripted_input_shows_the_seat_and_its_side():
     assert again.getvalue() == text  # the same answers give the same game
 
 
+def test_a_rounds_setup_that_asks_is_headed_by_it_not_by_the_last_turn():
+    """A designer's Oh Hell showed "== Turn 3: P3 to play (you are P1)" over P1's bid
+    for the next deal: between turns, nobody is to play."""
+    out = StringIO()
+    argv = ["play", str(GAMES / "spades.yaml"), "--as", "P1", "--seed", "1"]
+    assert main(argv, stdout=out, stderr=StringIO(), stdin=StringIO("1\n" * 900)) == 0
+    headings = re.findall(r"^== (?!Turn).*$", out.getvalue(), re.M)
+    assert headings == ["== Round setup (you are P1)", "== Round setup, after turn 52 (you are P1)"]
+
+
 def test_standard_input_closed_at_the_start_is_a_usage_error(monkeypatch):
     """Issue 24: `rulespec play ... <&-` (Python's sys.stdin is then None) and `-` as the
     spec ended as internal errors, exit 3."""

@@ -137,7 +137,7 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
     obs, titles, log = state.observation(seat), table.titles, state.log_for(seat)
     if events is not None:
         log = log[:events]
-    out = tableview.table(obs, titles, state.game.params) | {
+    out = tableview.table(obs, titles, state.game.params, state.decision_asker()) | {
         "narration": narrate(log, titles),
         "events": len(log),
         "fired": table.fired(log),  # {id, title, ...} or None

@@ -94,7 +94,7 @@ class Person:
                 )
 
     def _view(self, observation) -> dict:
-        return table(observation, self.titles, self.game.game.params)
+        return table(observation, self.titles, self.game.game.params, self.game.decision_asker())
 
     def _present(self, observation, shown: list[dict], params: bool = False) -> None:
         """The table as the seat sees it, then the numbered options: a card's several

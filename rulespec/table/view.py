@@ -91,7 +91,9 @@ def _depth(depth: int | None) -> str | None:
     return None if depth is None else "on top" if depth == 0 else f"{depth} down"
 
 
-def table(observation: dict, titles: Titles, params: dict | None = None) -> dict:
+def table(
+    observation: dict, titles: Titles, params: dict | None = None, asking: str | None = None
+) -> dict:
     """The table as data: the shared zones and counters, each seat's zones and
     counters (the viewer's marked `you`), the parameters, whose turn it is, and at
     the end the result and why the game ended, in words. A card is its name and its
@@ -119,6 +121,8 @@ def table(observation: dict, titles: Titles, params: dict | None = None) -> dict
         "seat": observation["seat"],
         "turn": observation["turn"],
         "current": observation["current"],
+        # a round's part asking (its setup, its scoring): between turns, nobody's to play
+        "between": titles.rule(asking) if asking and asking.startswith("rounds.") else None,
         "over": observation["over"],
         "result": observation.get("result"),
         "why": _why(observation, titles),
@@ -177,6 +181,9 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
     state = "game over" if view["over"] else f"{view['current']} to play"
     # turn 0 is the game's setup: nobody's turn yet, though a choice may be asked there
     lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
+    if view.get("between") and not view["over"]:  # a round's part asks, between turns
+        after = f", after turn {view['turn']}" if view["turn"] else ""
+        lines = [f"== {view['between']}{after}{you}"]
     lines += [f"  {z['title'].capitalize()}: {_cards_text(z)}" for z in view["zones"]]
     for s in view["seats"]:
         parts = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]

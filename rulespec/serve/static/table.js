@@ -82,7 +82,8 @@ function draw(v) {
   document.title = `${v.title}: ${v.seat || "spectator"}`;
   $("title").textContent = v.title;
   $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
-  $("turn").textContent = v.over ? "" : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + " to play"}`;
+  $("turn").textContent = v.over ? "" : v.between ? v.between + (v.turn ? `, after turn ${v.turn}` : "")
+    : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + " to play"}`;
   $("waiting").textContent = waiting(v);
   $("result").textContent = v.result
     ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"}, ${v.why}` : "";
