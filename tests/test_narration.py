@@ -15,7 +15,7 @@ from rulespec.interpreter.choices import (
     Play,
     React,
 )
-from rulespec.table.narrate import Titles, narrate
+from rulespec.table.narrate import Titles, narrate, with_rule
 from rulespec.table.view import (
     arranged,
     decision_heading,
@@ -317,6 +317,19 @@ def test_a_counter_that_holds_a_player_is_told_by_its_seat():
     assert narrate([event], titles) == ["  Last to lay is now P2"]
     seen = OBSERVATION | {"counters": {"last_to_lay": 2, "score[P1]": 5}}
     assert "  Last to lay P3" in table_lines(table(seen, titles))
+
+
+@pytest.mark.parametrize(
+    "card, rule, said",
+    [
+        ("Seven of clubs", "Play", "Seven of clubs"),  # the verb says it: "plays ... (Play)"
+        ("Ace", "Play ace", "Ace"),
+        ("The Joker", "Joker", "The Joker"),
+        ("Kraken", "Raid", "Kraken (Raid)"),
+    ],
+)
+def test_a_card_is_said_with_its_rule_unless_the_words_say_it_already(card, rule, said):
+    assert with_rule(card, rule) == said
 
 
 def test_a_named_condition_has_words_for_the_rules_panel():

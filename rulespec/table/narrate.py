@@ -154,9 +154,10 @@ def _turns(n: int, one: str, kind: str = "") -> str:
 
 def with_rule(card: str, rule: str) -> str:
     """A card and the rule it is played for, the rule left out when the card's title
-    says it already: "The Joker" for "Joker", "Ace" for "Play ace"."""
+    or the verb says it already: "The Joker" for "Joker", "Ace" for "Play ace",
+    "Seven" for "Play"."""
     said = rule.casefold().removeprefix("play ")
-    return card if said in card.casefold() else f"{card} ({rule})"
+    return card if said in card.casefold() or said == "play" else f"{card} ({rule})"
 
 
 def _play(e: dict, t: Titles) -> str:
