@@ -1207,8 +1207,13 @@ def _print_simulation(args, report: dict, out) -> None:
     print("  rules fired      (times; share of games)", file=out)
     for rule, f in report["rules_fired"].items():
         print(f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / games:5.1f}%", file=out)
-    played = ", ".join(f"{c} {k}" for c, k in report["cards_played"].items())
-    print(f"  cards played     {played or 'none'}", file=out)
+    # a 52-card deck makes a line of thousands of characters: wrapped to a terminal's
+    # width, a card and its count kept on one line
+    played = [f"{c}\xa0{k}" for c, k in report["cards_played"].items()]
+    head = "  cards played     "
+    lines = textwrap.wrap(", ".join(played) or "none", 100 - len(head), break_on_hyphens=False)
+    for i, line in enumerate(lines):
+        print((head if i == 0 else " " * len(head)) + line.replace("\xa0", " "), file=out)
 
 
 def _print_lengths(report: dict, out) -> None:

@@ -9,6 +9,7 @@ import json
 import multiprocessing
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,16 @@ from rulespec.cli import main
 
 TTG = str(GAMES / "take_the_gold.yaml")
 JOB = simulation.job(TTG, 4)
+
+
+def test_the_cards_played_of_a_large_deck_are_wrapped_a_card_and_its_count_together():
+    """A designer's Oh Hell printed one line of 2,500 characters for a 52-card deck."""
+    code, out, _ = cli("simulate", GAMES / "whist.yaml", "--games", "2", "--format", "text")
+    assert code == 0
+    block = out[out.index("  cards played") :].splitlines()
+    assert len(block) > 5 and all(len(line) <= 100 for line in block)
+    pairs = " ".join(line[19:] for line in block).split(", ")
+    assert len(pairs) == 52 and all(re.fullmatch(r"\w+ \d+", p) for p in pairs)
 
 
 def test_results_do_not_depend_on_the_number_of_workers():
