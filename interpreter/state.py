@@ -20,6 +20,7 @@ below (tests/test_layers.py checks it).
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from types import MappingProxyType
 
 from . import knowledge
@@ -942,11 +943,10 @@ class State(Table):
         `card` is the group as it would be played: the first cards of its types."""
         game, me, ctype = self.game, self._current, self._ctype
         hand = self._zones[game.hand + me]
+        eligible = [c for c in hand if ctype[c] in a.card]
         held: dict[int, int] = {}
-        for c in hand:
-            t = ctype[c]
-            if t in a.card:
-                held[t] = held.get(t, 0) + 1
+        for c in eligible:
+            held[ctype[c]] = held.get(ctype[c], 0) + 1
         low, high = a.ir.count
         size = sum(held.values())
         high = size if high is None else min(high, size)
@@ -956,17 +956,29 @@ class State(Table):
             targets = [p for p in range(self._n) if self._active[p]]
         if a.ir.target == "none":
             targets = [None]
+        if len(held) == len(eligible):  # a card of each type: a group is a set of them
+            candidates = (
+                (tuple(sorted([ctype[c] for c in cards])), list(cards))
+                for n in range(max(low, 1), high + 1)
+                for cards in combinations(eligible, n)
+            )
+        else:
+            candidates = (
+                (group, group_of_types(hand, ctype, group))
+                for group in groups(sorted(held.items()), low, high)
+            )
         cond, names, offered = a.condition, game.type_names, []
-        for tried, group in enumerate(groups(sorted(held.items()), low, high), 1):
+        for tried, (group, cards) in enumerate(candidates, 1):
             if tried > MAX_GROUPS:
                 raise ValueError(
                     f"action '{a.ir.name}' would offer more than {MAX_GROUPS:,} groups of "
                     "cards (docs/limits.md); give its count a lower max"
                 )
-            cards = group_of_types(hand, ctype, group)
-            label = f"{a.ir.name} {'+'.join(names[t] for t in group)}"
+            label = None  # worked out for a group offered: most are not
             for p in targets:
                 if cond is None or cond(self, {"card": cards, "target": p}):
+                    if label is None:
+                        label = f"{a.ir.name} {'+'.join(names[t] for t in group)}"
                     suffix = game.target_suffix[p] if p is not None else ""
                     offered.append(GroupPlay(label + suffix, a.ir.name, None, p, None, group))
         options += sorted(offered, key=_label)

@@ -4,6 +4,7 @@ it; numbered in a fixed action space; bounded."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -43,6 +44,32 @@ def test_options_are_distinct_sorted_and_the_same_in_a_clone(game):
     assert "lay_set blue_3+blue_3" in labels and labels.count("lay_set red_3+blue_3") == 1
     assert all(isinstance(o, GroupPlay) for o in state.legal_actions() if o.label != "pass")
     assert state.clone().legal_labels() == labels
+
+
+def test_a_hand_of_distinct_cards_is_offered_every_set_its_rules_allow(game):
+    """A hand holding one card of each type (a deck with suits) is offered every set of
+    its cards that the rules allow, as a hand with copies is: every run of three to six
+    in one suit, every set of two to four of one rank, worked out here by brute force."""
+    hand = ["red_1", "red_2", "red_3", "red_4", "blue_2", "blue_4"]
+    state = State.from_layout(game, zones={"hand[P1]": hand, "pile": ["blue_6", "blue_1", "red_6"]})
+    held = state.observation(0)["zones"]["hand[P1]"]  # the turn's draw added the pile
+    assert len(set(held)) == len(held) == 8
+    order = {name: i for i, name in enumerate(game.type_names)}
+    suit, rank = (lambda c: c.split("_")[0]), (lambda c: int(c.split("_")[1]))
+    want = []
+    for n in range(2, 7):
+        for cards in itertools.combinations(sorted(held, key=order.get), n):
+            ranks = sorted(rank(c) for c in cards)
+            if n <= 4 and len(set(ranks)) == 1:
+                want.append("lay_set " + "+".join(cards))
+            if (
+                n >= 3
+                and len({suit(c) for c in cards}) == 1
+                and ranks == list(range(ranks[0], ranks[0] + n))
+            ):
+                want.append("lay_run " + "+".join(cards))
+    assert [x for x in state.legal_labels() if x != "pass"] == sorted(want)
+    assert "lay_run red_1+red_2+red_3+red_4" in want and "lay_set red_1+blue_1" in want
 
 
 def test_the_played_group_is_bound_as_card_and_moves_together(game):
