@@ -744,13 +744,15 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
     initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
     a tie-break lowers the target. A counter its own rule sets (a flag raised before
     it is tested) is not judged at its initial value, nor one a setup sets to another
-    value before any turn (a round's bet, dealt in its setup)."""
+    value before any turn (a round's bet, dealt in its setup). Nor is a part that reads
+    the counter alone (`hand_over == 1`): testing a flag's value is its purpose."""
     if an.truth(cond) is not None:
         return
     set_by_rules = {
         c for _, eff in an.touches.values() for c, ops in eff.changes.items() if ops == {"="}
     } - _set_up_anew(an)
-    for what, counter in sorted(graphs.touches_of(cond).reads):
+    for what_read in sorted(graphs.touches_of(cond).reads):
+        what, counter = what_read
         initial = an.counter_initial.get(counter) if what == "counter" else None
         if (
             initial is None
@@ -766,6 +768,8 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
                 else [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is False]
             )
         for node, why in never:  # a note: a rule sets it first, as a flag is
+            if {r for r in graphs.touches_of(node).reads if r[0] != "param"} <= {what_read}:
+                continue  # the flag itself, tested
             yield Finding(
                 "RL105",
                 "info",
