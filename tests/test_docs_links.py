@@ -40,3 +40,13 @@ def test_every_link_to_a_section_names_one_of_its_page(page):
         if (target or own) in ANCHORS and name not in ANCHORS[target or own]
     ]
     assert broken == []
+
+
+FILE_LINK = re.compile(r"\]\(((?:\.\./|\./)?[\w./-]+\.(?:md|yaml|py|png|json|toml))(?:#[^)\s]*)?\)")
+
+
+@pytest.mark.parametrize("page", [*PAGES, ROOT / "README.md"], ids=lambda p: p.name)
+def test_every_link_to_a_file_names_one_that_exists(page):
+    text = FENCE.sub("", page.read_text("utf-8"))
+    missing = [f for f in FILE_LINK.findall(text) if not (page.parent / f).exists()]
+    assert missing == []
