@@ -110,7 +110,8 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
     for in the hand only if the condition still reads it)."""
     span = a.ir.span
     if group[0][0] is None:  # a card target: its options name the card, made as offered
-        w.line(f"g._offer_cards({x.constant(a)}, {t}, {card}[0], options)", span, a.ir.name)
+        played = f"{card}[0]" if t is not None else "None"  # an action without a card
+        w.line(f"g._offer_cards({x.constant(a)}, {t}, {played}, options)", span, a.ir.name)
         return
     lines, reads = [], False
     for option, _, _, p in group:

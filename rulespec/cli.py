@@ -995,6 +995,25 @@ def _run(args, out, err) -> int:
             return _match(spec, n, args, viewer, record, out, err)
     except OutputError as exc:
         raise UsageError(f"--log: {exc}") from None
+    except _rule_error() as exc:  # the game up to the rule that failed, then the error
+        if args.format == "text" and hasattr(exc, "played"):
+            _narrate_failed(spec, n, args, exc.played, out)
+        raise
+
+
+def _narrate_failed(spec, n, args, played, out) -> None:
+    """The narration of a game stopped by a rule that failed (RS701), up to it: the
+    designer sees the table the rule failed on."""
+    from .table.narrate import Titles, narrate
+
+    number, seed, events = played
+    if args.games == 1:
+        print(f"{spec.name}: {n} players, seed {seed}, agents {args.agents}", file=out)
+    else:
+        print(f"\n== Game {number} (seed {seed})", file=out)
+    for line in narrate(events, Titles.of(spec)):
+        print(line, file=out)
+    print("The game stopped here: a rule failed (below).", file=out)
 
 
 def _games_played(spec, n, args, viewer, record):
@@ -1010,7 +1029,11 @@ def _games_played(spec, n, args, viewer, record):
         game = definition.new_initial_state(
             seed=seed, turn_limit=args.max_turns, game_index=k, carried=carried
         )
-        play(game, make_agents(args.agents.split(","), n, seed))
+        try:
+            play(game, make_agents(args.agents.split(","), n, seed))
+        except _rule_error() as exc:
+            exc.played = (k + 1, seed, log_for(game, viewer))  # for the narration
+            raise
         carried = game.carry()
         events = log_for(game, viewer)
         if record is not None:

@@ -131,7 +131,12 @@ def test_the_cli_prints_a_failure_as_a_diagnostic(monkeypatch):
     monkeypatch.setattr(State, "draw", broken_draw)
     code, out, err = cli("run", "tests/valid/coin_grab.yaml")
     line, col = place(TEXT, "move(top(pile, deal_size), hand(p))")
-    assert code == 2 and out == ""
+    assert code == 2  # the game up to the failure, then the failure
+    assert out.splitlines() == [
+        "Coin Grab: 3 players, seed 0, agents random",
+        "  the pile is shuffled",
+        "The game stopped here: a rule failed (below).",
+    ]
     assert err == (
         f"tests/valid/coin_grab.yaml:{line}:{col}: error RS701: rule 'setup' failed here "
         f"(IndexError: boom)\n        for p in players {{ move(top(pile, deal_size), hand(p)) }}\n"

@@ -89,13 +89,17 @@ def test_a_random_player_among_nobody_is_an_error_at_the_spec(tmp_path):
     )
     spec = tmp_path / "nobody.yaml"
     spec.write_text(text)
-    code, _out, err = cli("run", spec, "--players", "2")
+    code, out, err = cli("run", spec, "--players", "2")
     line = text[: text.index("let who")].count("\n") + 1
     assert code == 2 and "Traceback" not in err
     assert (
         f"nobody.yaml:{line}:7: error RS701: rule 'draw' failed here (LookupError: random_player() "
         "has no player to pick from)" in err
     )
+    # the game up to the rule that failed is narrated, as a designer needs to see it
+    # (a designer's Klondike printed the error alone)
+    assert out.startswith("Coin Grab: 2 players, seed ")
+    assert "Turn 1: P" in out and out.endswith("The game stopped here: a rule failed (below).\n")
 
 
 BLACKJACK = Path(__file__).resolve().parent.parent / "games" / "blackjack.yaml"
