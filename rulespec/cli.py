@@ -959,8 +959,13 @@ def _spec_for_players(args, err):
 
 def _player_range(spec) -> str:
     if spec.min_players == spec.max_players:
-        return f"exactly {spec.min_players} players"
+        return f"exactly {_players(spec.min_players)}"
     return f"{spec.min_players} to {spec.max_players} players"
+
+
+def _players(n: int) -> str:
+    """`3 players`, and `1 player` for a game played alone."""
+    return f"{n} player{'s' * (n != 1)}"
 
 
 def _run(args, out, err) -> int:
@@ -1008,7 +1013,7 @@ def _narrate_failed(spec, n, args, played, out) -> None:
 
     number, seed, events = played
     if args.games == 1:
-        print(f"{spec.name}: {n} players, seed {seed}, agents {args.agents}", file=out)
+        print(f"{spec.name}: {_players(n)}, seed {seed}, agents {args.agents}", file=out)
     else:
         print(f"\n== Game {number} (seed {seed})", file=out)
     for line in narrate(events, Titles.of(spec)):
@@ -1061,7 +1066,7 @@ def _one_game(spec, n, args, viewer, record, out) -> int:
         out.write("\n")
         return 0
     titles = Titles.of(spec)
-    print(f"{spec.name}: {n} players, seed {args.seed}, agents {args.agents}", file=out)
+    print(f"{spec.name}: {_players(n)}, seed {args.seed}, agents {args.agents}", file=out)
     for line in narrate(events, titles):
         print(line, file=out)
     return 0
@@ -1082,7 +1087,7 @@ def _match(spec, n, args, viewer, record, out, err) -> int:
     text = args.format == "text"
     if text:
         print(
-            f"{spec.name}: a match of {args.games} games, {n} players, agents {args.agents}",
+            f"{spec.name}: a match of {args.games} games, {_players(n)}, agents {args.agents}",
             file=out,
         )
     for number, seed, result, events in _games_played(spec, n, args, viewer, record):
@@ -1135,7 +1140,7 @@ def _simulate(args, out, err) -> int:
         from .analysis.plots import Side
 
         side = Side("", tally, args.max_turns or spec.turn_limit)
-        title = f"{spec.name}: {tally.games} games, {n} players, agents {args.agents}"
+        title = f"{spec.name}: {tally.games} games, {_players(n)}, agents {args.agents}"
         _plot(args, [side], n, title, inputs, image)
     _print_simulation(args, _simulation_report(args, spec, n, tally), out)
     _warn_turn_limit(tally, args.agents, err)
@@ -1160,7 +1165,12 @@ def _warn_turn_limit(tally, agents: str, err, side: str = "") -> None:
         print(
             f"warning: {side}{tally.limited} of {tally.games} games "
             f"({100 * tally.limited / tally.games:.0f}%) ended at the turn limit, not by a rule: "
-            f"agents {agents} rarely finish this game; try --agents greedy",
+            f"agents {agents} rarely finish this game; "
+            + (
+                "try --agents greedy"
+                if "greedy" not in agents
+                else "check that it can end: rulespec lint"
+            ),
             file=err,
         )
 
@@ -1215,7 +1225,7 @@ def _print_simulation(args, report: dict, out) -> None:
         else f"{games} games"
     )
     print(
-        f"{report['spec']}: {played}, {report['players']} players, "
+        f"{report['spec']}: {played}, {_players(report['players'])}, "
         f"agents {args.agents}, seeds {args.seed}..{args.seed + games - 1}",
         file=out,
     )
@@ -1642,7 +1652,7 @@ def _diff_outcomes(args, old, new, variants, inputs, err):
             Side(label, tally, spec.turn_limit)
             for label, spec, tally in zip(("OLD", "NEW"), (old, new), played)
         ]
-        title = f"OLD {old.name} -> NEW {new.name}: {args.simulate} games each, {n} players"
+        title = f"OLD {old.name} -> NEW {new.name}: {args.simulate} games each, {_players(n)}"
         _plot(args, sides, n, title + f", agents {args.agents}", inputs, image)
     return rows, tests
 
@@ -1816,7 +1826,7 @@ def _players_shown(players) -> str:
     if not players:
         return ""
     low, high, default = players
-    return f"{low} players" if low == high else f"{low}-{high} players, default {default}"
+    return _players(low) if low == high else f"{low}-{high} players, default {default}"
 
 
 def _migrate(args, out, err) -> int:
@@ -1892,7 +1902,7 @@ def _play(args, out, err) -> int:
     game = Game(spec, n).new_initial_state(seed=args.seed, turn_limit=args.max_turns)
     agents = make_agents(args.agents.split(","), n, args.seed)
     agents[seat] = person = Person(game, seat, Titles.of(spec), args.stdin, out)
-    print(f"{spec.name}: {n} players, seed {args.seed}, you are {seat_name(seat)}", file=out)
+    print(f"{spec.name}: {_players(n)}, seed {args.seed}, you are {seat_name(seat)}", file=out)
     person.start()
     try:
         with _play_log(args, n, seat, inputs) as record:

@@ -22,6 +22,14 @@ def test_a_game_runs_twenty_rounds_and_names_players_only():
     assert set(result["winners"]) <= {"P1", "P2", "P3"}  # the dealer is no seat (BJ-1)
 
 
+def test_a_game_of_one_seat_is_headed_as_one_player():
+    """A designer's Klondike read "Klondike: 1 players" in run, simulate and play."""
+    assert cli("run", SPEC, "--players", "1")[1].startswith("Blackjack: 1 player, seed 0")
+    assert cli("simulate", SPEC, "--players", "1", "--games", "2")[1].startswith(
+        "Blackjack: 2 games, 1 player, agents random"
+    )
+
+
 def test_a_logged_game_replays_the_same(tmp_path):
     log = tmp_path / "game.jsonl"
     assert cli("run", SPEC, "--players", "4", "--seed", "5", "--log", log)[0] == 0

@@ -243,6 +243,11 @@ def test_most_games_at_the_turn_limit_draw_a_warning_and_a_finished_game_none():
         "not by a rule: agents random rarely finish this game; try --agents greedy\n"
     )
     assert cli("simulate", TTG, "--games", 50)[2] == ""
+    # greedy agents that do not finish either are not told to try greedy agents
+    err = cli("simulate", TTG, "--games", 10, "--agents", "greedy", "--max-turns", 2)[2]
+    assert err.endswith(
+        "agents greedy rarely finish this game; check that it can end: rulespec lint\n"
+    )
 
 
 def test_a_worker_dies_of_the_pools_sigterm_whatever_handler_its_parent_set():
