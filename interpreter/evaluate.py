@@ -495,6 +495,10 @@ class Compiler:
         box = len(self.defs.slots)  # the slot past the zones': no zone of the spec
         return f"_zone_of(g._loc, {self.cards_source(cards)}, {box})"
 
+    def _src_f_above(self, e, cards):
+        ordered = self.constant(self.defs.ordered)
+        return f"_above(g._zones, g._loc, {ordered}, {self.cards_source(cards)})"
+
     def _src_f_first(self, e, items, n):
         inner = self.cards_source(items) if e.type == "cards" else self.players_source(items)
         return f"_first({inner}, {self.source(n)})"

@@ -32,7 +32,7 @@ READS = {
     "_game_index": "which game of a match this is",
     "_round": "which round this is",
     "_active": "per seat: still in",
-    "_loc": "card id -> the zone slot it lies in (zone_of)",
+    "_loc": "card id -> the zone slot it lies in (zone_of, above)",
     "_dirty": "the automatic rules to check, as bits (the checks)",
     "_quiet": "per automatic rule: the version at which it last fired (the checks)",
     "_version": "the table's version: one more for each change (the checks)",
@@ -189,6 +189,16 @@ def _zone_of(loc, cards, box: int) -> int:
     return loc[cards[0]] if cards else box
 
 
+def _above(zones, loc, ordered, cards) -> list:
+    """The cards lying on the first card in its zone, nearest first (the top last):
+    with it, `cards + above(cards)` lists a pile from that card up, as `move` keeps it.
+    None in a zone that is not ordered, or for no card."""
+    if not cards or not ordered[loc[cards[0]]]:
+        return []
+    pile = zones[loc[cards[0]]]
+    return pile[pile.index(cards[0]) + 1 :]
+
+
 def _first(items, n: int):
     """The first n items of a set of cards (a list) or players (a tuple)."""
     return items[: max(n, 0)]
@@ -235,6 +245,7 @@ HELPERS = {
     "_best": _best,
     "_sorted": _sorted,
     "_zone_of": _zone_of,
+    "_above": _above,
     "_first": _first,
     "_nth": _nth,
     "_combinations": _combinations,

@@ -508,6 +508,35 @@ def test_values_lists_a_property_s_kinds_in_deck_order_and_its_numbers_lowest_fi
     assert state.observation(None)["counters"]["colour_now"] == "green"
 
 
+def test_above_lists_the_cards_on_a_card_nearest_first_so_a_run_moves_in_order():
+    """`move(c + above(c), zone)` takes a card and every card on it, and keeps their order
+    where they land; a card of a zone that is not ordered has none on it."""
+    text = (ROOT / "tests/valid/rows.yaml").read_text(encoding="utf-8")
+    text = text.replace("actions: [place, name_a_card]", "actions: [place, name_a_card, take_run]")
+    text = text.replace(
+        "  name_a_card:\n",
+        "  take_run:\n    target: card\n    among: row(0)\n"
+        "    effect: move(chosen + above(chosen), row(1))\n  name_a_card:\n",
+    )
+    game = Game(load_spec("rows.yaml", text), 2)
+    zones = {"row[0]": ["high", "mid", "low"], "row[1]": [], "draw_pile": ["mid", "mid"]}
+    state = State.from_layout(game, zones=zones)  # rows listed top first
+    state.apply_action("take_run mid from row[0]")
+    seen = state.observation(None)["zones"]
+    assert seen["row[0]"] == ["low"] and seen["row[1]"] == ["mid", "high"]  # bottom first
+    text = (ROOT / "tests/valid/market.yaml").read_text(encoding="utf-8")
+    text = text.replace(
+        "move(chosen, hand(current))\n      move(top",
+        "move(chosen + above(chosen), hand(current))\n      move(top",
+    )
+    assert "above(chosen)" in text
+    market = Game(load_spec("market.yaml", text), 2)
+    zones = {"market": ["fig", "pear", "apple"], "hand[P2]": ["plum"], "deck": ["plum"]}
+    state = State.from_layout(market, zones=zones)
+    state.apply_action("take fig from market")
+    assert state.observation(None)["zones"]["market"] == ["apple", "pear", "plum"]
+
+
 def _fish(change: str = "") -> str:
     text = (ROOT / "tests/valid/fish.yaml").read_text(encoding="utf-8")
     return text.replace("    again_if: lucky == 1 ", f"{change}    again_if: lucky == 1 ")

@@ -76,7 +76,7 @@ def touches_of(node, t: Touches | None = None) -> Touches:
 
 
 ANYWHERE = "anywhere"  # where a played or picked card comes from: no zone equals it
-ANY_ZONE = "(any zone)"  # what zone_of reads: whichever zone a card lies in (no name)
+ANY_ZONE = "(any zone)"  # what zone_of and above read: whichever zone a card lies in
 
 
 def overlaps(written: set, read: set) -> bool:
@@ -142,7 +142,8 @@ class _Touching(ir.Visitor):
         self.generic_visit(e)
 
     def visit_Call(self, e: ir.Call):
-        if e.func == "zone_of":  # where a card lies: a move to or from any zone changes it
+        if e.func in ("zone_of", "above"):  # where a card lies (and what lies on it): a
+            # move to or from any zone changes it
             self.t.reads.add(("zone", ANY_ZONE))
         self.generic_visit(e)
 

@@ -56,6 +56,12 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "the first n cards or players of a set, in its order (with sort: the best n)",
     ),
     "nth": (("cards", "int"), "cards", "the card at place n of a set (from 0), or no card"),
+    "above": (
+        ("cards",),
+        "cards",
+        "the cards lying on the (first) card in its ordered zone, nearest first; none in a "
+        "zone that is not ordered",
+    ),
     "combinations": (
         ("cards", "int"),
         "cardsets",
@@ -211,6 +217,7 @@ RESERVED_SINCE: dict[str, int] = {
             "no_kind",
             "refill",
             "values",
+            "above",
         ),
         3,
     ),
