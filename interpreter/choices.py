@@ -99,8 +99,9 @@ class PickCards(Option):
 class PickValue(Option):
     """A value chosen by a player: a number (`choose n from 0..3`, a secret choice,
     labelled `n = 3` so that a person at the table cannot take it for the option's
-    place in the list; or `choose i from range(n)`, labelled `3`) or a card type named
-    whether or not any card of it is at hand (`choose k from card_types`)."""
+    place in the list; or `choose i from range(n)`, labelled `3`) or a kind named
+    whether or not any card of it is at hand (`choose k from card_types`, or from
+    `values("suit")`), labelled with its name."""
 
     value: object
 

@@ -70,6 +70,7 @@ class CompiledStep:
     cardless: tuple  # the actions of `plays` that play no card
     around: str | None = None  # offered round the table until the players pass (ir.Step)
     again_if: object = None  # compiled ir.Step.again_if: offered again after a play while true
+    again: bool = False  # a play offers the step again (repeat, or again_if while it holds)
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,7 @@ class StatementCompiler:
             tuple(a for a in plays if a.card is None),
             s.around,
             again_if,
+            s.repeat or again_if is not None,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:

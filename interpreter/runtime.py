@@ -193,9 +193,10 @@ def _above(zones, loc, ordered, cards) -> list:
     """The cards lying on the first card in its zone, nearest first (the top last):
     with it, `cards + above(cards)` lists a pile from that card up, as `move` keeps it.
     None in a zone that is not ordered, or for no card."""
-    if not cards or not ordered[loc[cards[0]]]:
+    slot = loc[cards[0]] if cards else None
+    if slot is None or not ordered[slot]:
         return []
-    pile = zones[loc[cards[0]]]
+    pile = zones[slot]
     return pile[pile.index(cards[0]) + 1 :]
 
 

@@ -909,12 +909,11 @@ class State(Table):
             if not again:
                 self._log("no_play", player=me, step=step.ir.name)
             return
-        offered_again = step.ir.repeat or step.again_if is not None
         self._pending = ChoicePoint(
             me,
             "play",
             options,
-            _resume_repeat if offered_again else _resume_play,
+            _resume_repeat if step.again else _resume_play,
             asking=step.ir.name,
         )
 
@@ -948,8 +947,7 @@ class State(Table):
         for c in eligible:
             held[ctype[c]] = held.get(ctype[c], 0) + 1
         low, high = a.ir.count
-        size = sum(held.values())
-        high = size if high is None else min(high, size)
+        high = len(eligible) if high is None else min(high, len(eligible))
         if a.ir.target == "other":
             targets = [p for p in range(self._n) if p != me and self._active[p]]
         else:

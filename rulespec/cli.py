@@ -1012,10 +1012,8 @@ def _narrate_failed(spec, n, args, played, out) -> None:
     from .table.narrate import Titles, narrate
 
     number, seed, events = played
-    if args.games == 1:
-        print(f"{spec.name}: {_players(n)}, seed {seed}, agents {args.agents}", file=out)
-    else:
-        print(f"\n== Game {number} (seed {seed})", file=out)
+    heading = _game_heading(spec, n, seed, args) if args.games == 1 else _match_game(number, seed)
+    print(heading, file=out)
     for line in narrate(events, Titles.of(spec)):
         print(line, file=out)
     print("The game stopped here: a rule failed (below).", file=out)
@@ -1066,10 +1064,20 @@ def _one_game(spec, n, args, viewer, record, out) -> int:
         out.write("\n")
         return 0
     titles = Titles.of(spec)
-    print(f"{spec.name}: {_players(n)}, seed {args.seed}, agents {args.agents}", file=out)
+    print(_game_heading(spec, n, args.seed, args), file=out)
     for line in narrate(events, titles):
         print(line, file=out)
     return 0
+
+
+def _game_heading(spec, n: int, seed: int, args) -> str:
+    """The first line of `run`'s narration of one game."""
+    return f"{spec.name}: {_players(n)}, seed {seed}, agents {args.agents}"
+
+
+def _match_game(number: int, seed: int) -> str:
+    """The line that opens one game of a match in `run`'s narration."""
+    return f"\n== Game {number} (seed {seed})"
 
 
 def _match(spec, n, args, viewer, record, out, err) -> int:
@@ -1095,7 +1103,7 @@ def _match(spec, n, args, viewer, record, out, err) -> int:
             tally[winner] += 1
         results.append(result | {"game": number, "seed": seed})
         if text:
-            print(f"\n== Game {number} (seed {seed})", file=out)
+            print(_match_game(number, seed), file=out)
             for line in narrate(events, titles):
                 print(line, file=out)
             out.flush()

@@ -323,8 +323,8 @@ def _add_flow(g, spec: ir.Spec):
     for a, b in zip(first + steps, first[1:] + steps + steps[:1]):
         g.add_edge(a, b, key="next")
     for s in spec.turn:
-        again = s.repeat or s.around or s.again_if is not None
-        if again:  # offered again: after a play, or to the next player
+        if s.repeat or s.around or s.again_if is not None:  # offered again: after a play,
+            # or to the next player
             g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
     if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
         order = NodeId("turn_order")

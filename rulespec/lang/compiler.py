@@ -173,7 +173,7 @@ class _Compiler:
             },
             memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
             kinds=kinds,
-            all_names=set(seen),
+            all_names={name: what for name, (_, what) in seen.items()},
             props=self._prop_types(kinds),
             goals=set(accepted["goals"]),
             windows=set(accepted["windows"]),

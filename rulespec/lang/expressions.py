@@ -299,7 +299,7 @@ class Names:
     counters: dict[str, bool]  # name -> per player
     zones: dict[str, bool]  # name -> per player
     kinds: set[str]  # card types and tags
-    all_names: set[str] = field(default_factory=set)
+    all_names: dict[str, str] = field(default_factory=dict)  # name -> what it was declared as
     props: dict[str, str] = field(default_factory=dict)  # card property -> type
     goals: set[str] = field(default_factory=set)
     windows: set[str] = field(default_factory=set)  # named reaction windows
@@ -436,7 +436,7 @@ class Builder:
     def _unknown(self, name: str, span: Span, scope, what="name"):
         if name in self.names.refused:
             return  # its declaration was refused, and said so: its uses say no more
-        known = set(scope) | set(CONSTANTS) | self.names.all_names | set(FUNCTIONS)
+        known = set(scope) | set(CONSTANTS) | set(self.names.all_names) | set(FUNCTIONS)
         if name in self.names.text:
             hint = f'text in a formula is quoted: "{name}"'
         elif name in self.names.props and what == "name":
@@ -956,18 +956,9 @@ class Builder:
         return False
 
     def _declared_as(self, name: str) -> str:
-        """What the spec declared a name as, for a hint ("" if not one of these)."""
-        n = self.names
-        kinds = (
-            ("a card type or tag of the deck", n.kinds),
-            ("a zone", n.zones),
-            ("a counter", n.counters),
-            ("a remembered card", n.memories),
-            ("a procedure", n.procedures),
-            ("a condition", n.conditions),
-            ("a goal set", n.goals),
-        )
-        return next((f"'{name}' is {what}" for what, names in kinds if name in names), "")
+        """What the spec declared a name as, for a hint ("" for a parameter or window)."""
+        what = _DECLARED_AS.get(self.names.all_names.get(name, ""))
+        return f"'{name}' is {what}" if what else ""
 
     def _assign(self, t, span, scope):
         name, owner, op, value = t.children
@@ -1151,6 +1142,18 @@ def _constant(e: ir.Expr) -> int | None:
         return None if inner is None else -inner
     return e.value if isinstance(e, ir.Const) else None
 
+
+# How a hint says what a spec declared a name as (Names.all_names), where it says it.
+_DECLARED_AS = {
+    "card": "a card type or tag of the deck",
+    "tag": "a card type or tag of the deck",
+    "zone": "a zone",
+    "counter": "a counter",
+    "remembered card": "a remembered card",
+    "procedure": "a procedure",
+    "condition": "a condition",
+    "goal": "a goal set",
+}
 
 # What values("name") gives, by the property's type.
 _VALUES = {"kind": "kinds", "int": "ints"}

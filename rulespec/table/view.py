@@ -179,11 +179,11 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
     (and, when asked, the parameters)."""
     you = f" (you are {view['seat']})" if view["seat"] else ""
     state = "game over" if view["over"] else f"{view['current']} to play"
-    # turn 0 is the game's setup: nobody's turn yet, though a choice may be asked there
-    lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
     if view.get("between") and not view["over"]:  # a round's part asks, between turns
         after = f", after turn {view['turn']}" if view["turn"] else ""
         lines = [f"== {view['between']}{after}{you}"]
+    else:  # turn 0 is the game's setup: nobody's turn yet, though a choice may be asked
+        lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
     lines += [f"  {z['title'].capitalize()}: {_cards_text(z)}" for z in view["zones"]]
     for s in view["seats"]:
         parts = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
