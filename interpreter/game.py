@@ -153,8 +153,15 @@ class Game:
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
         self.rounds = compile_rounds(self, stmts) if spec.rounds else None
         # checked in this order (C-4): a round ends only if the game does not
-        self.automatic = (
-            self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
+        rules = self.end_conditions + (self.rounds.ends if self.rounds else []) + self.triggers
+        self.automatic = [t for t in rules if t.ir.at is None]
+        # checked only as a turn ends (at: turn_end), in the same order: (rule, its `each`
+        # name, the player's place from the current one), one entry a player
+        self.closing = tuple(
+            (t, t.ir.each, place)
+            for t in rules
+            if t.ir.at == "turn_end"
+            for place in (range(n_players) if t.ir.each else (None,))
         )
         self._index_watchers()
         self.check = compile_check(self)  # which dirty automatic rules hold (offers.py)

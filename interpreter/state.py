@@ -101,6 +101,7 @@ class State(Table):
         self._called: dict[str, int] = {}  # how often each procedure was called
         self._quiet = [-1] * len(game.keys)  # key -> the version at which it last fired
         self._checked = -1  # the version at the last trigger check that found nothing
+        self._closing = 0  # the next rule checked as the turn ends (game.closing) to look at
         self._game_index = game_index
         self._phase = "setup"
         self._again = False  # a repeat step is offered again after a play: pass is an option
@@ -435,6 +436,7 @@ class State(Table):
             self._leader,
             self._again,
             self._ring,
+            self._closing,
             tuple(self._value_key(list(m)) for m in self._memory),
             knowledge.key(self._known),
         )

@@ -17,11 +17,35 @@ class TurnFlow:
     def __init__(self, game):
         self.n, self.order = game.n, game.turn_order  # the spec's turn order, compiled, or None
         self.steps = len(game.steps)
+        self.closing = game.closing
+
+    def _fire_closing(self, s) -> bool:
+        """Fire the next rule checked as a turn ends (`at: turn_end`) that holds, in C-4's
+        order, after the one fired last at this turn's end (s._closing): each fires at
+        most once a turn. False when none is left: the next turn's end starts afresh."""
+        for k in range(s._closing, len(self.closing)):
+            t, each, place = self.closing[k]
+            p, env = None, {}
+            if each is not None:
+                p = (s._current + place * s._direction) % self.n
+                if not s._active[p]:
+                    continue
+                env = {each: p}
+            if t.when(s, env):
+                s._closing = k + 1
+                s.fire(t, env, p)
+                return True
+        s._closing = 0
+        return False
 
     def end_turn(self, s) -> None:
-        """The turn (or the setup) is over: the next turn begins, or the game ends."""
+        """The turn (or the setup) is over: the next turn begins, or the game ends. First
+        the rules checked as a turn ends: while one fires, its effect runs, and the loop
+        comes back here."""
         if s._ring is not None:  # cut short (end_turn()): the turn was its player's
             self._close_ring(s)
+        if self.closing and s._phase == "turns" and self._fire_closing(s):
+            return
         if s._outs >= self.n:
             s.finish((), "no_players")  # everyone is out: nobody can take a turn
         elif s._steered:
@@ -174,7 +198,7 @@ class TurnFlow:
         s._ring = None
         p = starter(s, {}) if starter is not None else s.next_player(s._starter)
         s._current = p if s._active[p] else s.next_player(p)
-        s._leader = None
+        s._leader, s._closing = None, 0  # a round ended as a turn ended: the next starts afresh
         s._steered = self.order is not None or any(s._skips) or any(s._extras)
         s._phase, s._step_index = "setup", self.steps  # the round's setup, then its first turn
         s._dirty = s.game.all_keys  # round_index and current: anything may read them

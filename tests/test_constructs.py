@@ -589,6 +589,30 @@ def test_again_if_is_a_condition_on_a_play_step():
     ]
 
 
+def test_a_turn_cut_short_by_end_turn_is_still_checked_as_it_ends():
+    """Rules checked as a turn ends (`at: turn_end`) run when end_turn() ends it early:
+    Last Draw's draw step ends the turn once the pile is out, so the player who draws
+    the last card does not play it, and the round ends with P2 ahead."""
+    text = (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8")
+    draw = "    effect: move(top(pile, 1), hand(current))\n"
+    assert text.count(draw) == 1
+    text = text.replace(
+        draw,
+        "    effect: |\n      move(top(pile, 1), hand(current))\n"
+        "      if size(pile) == 0 { end_turn() }\n",
+    )
+    game = Game(load_spec("last_draw.yaml", text), 2)
+    zones = {"pile": ["high"], "hand[P1]": ["low"], "hand[P2]": ["mid"]}
+    state = State.from_layout(
+        game, zones=zones, counters={"round_points[P1]": 2, "round_points[P2]": 4}
+    )
+    assert state.is_chance_node()  # the next round's shuffle
+    assert (counter(state, "points[P1]"), counter(state, "points[P2]")) == (0, 1)
+    log = state.log_for(None)
+    assert not any(e["event"] == "move" and e["dst"] == "row[P1]" for e in log)  # never played
+    assert {"event": "round_end", "round": 1, "rule": "pile_out", "turn": 1} in log
+
+
 def test_refill_names_a_zone_that_refills():
     text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
     text = text.replace("      refill(stock) ", "      refill(discard) ")

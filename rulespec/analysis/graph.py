@@ -305,8 +305,8 @@ def _add_declarations(g, spec: ir.Spec):
         _node(g, NodeId("goal", goal.name), goal.span)
         g.add_edge(NodeId("goal", goal.name), NodeId("zone", goal.zone), key="reads")
     for nid, part in rules_of(spec):
-        if part is not None:
-            _node(g, nid, part.span)
+        if part is not None:  # a rule checked only as a turn ends says so
+            _node(g, nid, part.span, **({"at": part.at} if getattr(part, "at", None) else {}))
     for nid, part in definitions(spec):
         _node(g, nid, part.span)
     for nid, part in definitions(spec):

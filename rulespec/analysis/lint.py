@@ -707,8 +707,8 @@ def check_start(an: Analysis):
                 "RL112",
                 "warning",
                 f"end '{e.name}': this condition holds right "
-                "after the setup, with the counters at their initial values: "
-                "the game ends before the first turn",
+                "after the setup, with the counters at their initial values: the game "
+                + ("ends as the first turn ends" if e.at else "ends before the first turn"),
                 e.when.span,
                 rules=(e.name,),
                 hint="check `and` against `or`, and the initial values",
@@ -868,11 +868,17 @@ def check_ends(an: Analysis):
 
 
 def check_trigger_cycles(an: Analysis):
-    """RL107: triggers that feed each other with nothing making progress."""
-    feeds = nx.DiGraph((a, b) for a, b, k in an.g.edges(keys=True) if k == "feeds")
+    """RL107: triggers that feed each other with nothing making progress. A rule checked
+    only as a turn ends (`at: turn_end`) fires once a turn at most: it takes part in no
+    such loop."""
     rules = dict(graphs.rules_of(an.spec))
+    feeds = nx.DiGraph(
+        (a, b)
+        for a, b, k in an.g.edges(keys=True)
+        if k == "feeds" and rules[a].at is None and rules[b].at is None
+    )
     for nid, part in rules.items():
-        if nid.kind not in ("trigger", "end"):
+        if nid.kind not in ("trigger", "end") or part.at is not None:
             continue
         cond, eff = an.touches[nid]
         written = {("zone", z) for z in eff.moves_to | eff.moves_from} | {

@@ -803,6 +803,14 @@ class _Compiler:
             )
         when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
         effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
+        if "at" in t and path[-2] == "match_end":
+            self.error(
+                "RS104",
+                "'at' is not for a match end: it is checked after each round's scoring",
+                path + ("at",),
+                "to end the match as a turn ends, give a round end condition at: turn_end",
+                key=True,
+            )
         return ir.Trigger(
             name,
             t.get("each"),
@@ -812,6 +820,7 @@ class _Compiler:
             doc.key_span(path),
             t.get("title", _title(name)),
             **_words(t),
+            at=t.get("at"),
         )
 
     def _procedure(self, name, p) -> ir.Procedure:

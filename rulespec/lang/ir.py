@@ -528,6 +528,7 @@ class Trigger:
     title: str = ""  # a readable name: the compiler fills in the default
     text: str = ""  # what it is for, in words: public, for the table and `help`
     prompt: str = ""  # the question it asks at a decision, shown above the options
+    at: str | None = None  # "turn_end": checked only as a turn ends; None: at once (C-4)
 
 
 @dataclass(frozen=True)
