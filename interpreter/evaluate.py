@@ -509,6 +509,37 @@ class Compiler:
     def _src_f_combinations(self, e, cards, k):
         return f"_combinations({self.cards_source(cards)}, {self.source(k)})"
 
+    def _src_f_unmelded(self, e, cards, meld, key):
+        """The test is the named condition's own function (compiled before any condition
+        that calls it), called on each group."""
+        values = tuple(props.get(key.value, 0) for props in self.defs.props)
+        cond = self.defs.spec.condition(meld.name)
+        ((param, _),) = cond.params
+        test = self.constant(self.tests[meld.name])
+        judged = self.constant({} if self._reads_group_only(cond) else None)
+        return (
+            f"_unmelded(g, {self.cards_source(cards)}, {test}, {param!r}, "
+            f"{self.constant(values)}, g._ctype, {judged})"
+        )
+
+    def _reads_group_only(self, cond) -> bool:
+        """Does a named condition read nothing but its parameters (no zone, counter,
+        remembered card, player or turn), through the conditions it calls too? Its
+        verdict is then a function of its arguments' card types."""
+        for node in ir.walk(cond.when):
+            if isinstance(node, ir.ConditionCall):
+                if not self._reads_group_only(self.defs.spec.condition(node.name)):
+                    return False
+            elif isinstance(node, ir.Local):
+                if node.builtin and node.name not in _STATELESS:
+                    return False
+            elif isinstance(node, ir.Call):
+                if node.func not in _PURE:
+                    return False
+            elif not isinstance(node, _TIMELESS):
+                return False
+        return True
+
     def _src_f_prop(self, e, cards, key):
         default = {"int": 0, "bool": False, "kind": "", "str": ""}[e.type]
         values = [props.get(key.value, default) for props in self.defs.props]
@@ -600,3 +631,11 @@ def _aggregates_in(e) -> int:
 
 # arguments of a named condition written in: read once per use of their parameter
 _PLAIN_ARGS = (ir.Local, ir.Const, ir.Param, ir.ZoneRef, ir.Kind)
+
+# what a condition may hold and still judge unmelded()'s groups by their card types alone
+_TIMELESS = (ir.Const, ir.Param, ir.Kind, ir.Aggregate, ir.IfExpr, ir.Unary, ir.Binary)
+_STATELESS = {"player_count", "card_types", "no_kind"}  # constants of the language
+_PURE = {
+    "size", "count", "one", "of", "without", "kind_of", "prop", "values", "min", "max",
+    "range", "first", "nth", "combinations", "unmelded", "seat", "seat_number",
+}  # fmt: skip

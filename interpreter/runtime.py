@@ -16,7 +16,7 @@ from itertools import combinations, compress
 from math import comb
 from operator import itemgetter
 
-from rulespec.lang.ir import MAX_COMBINATIONS, MAX_RANGE
+from rulespec.lang.ir import MAX_COMBINATIONS, MAX_MELD_CARDS, MAX_RANGE
 
 from .table import INT_LIMIT
 
@@ -223,6 +223,79 @@ def _combinations(cards, k: int) -> list:
     return [list(c) for c in combinations(cards, k)]
 
 
+MELD_CACHE = 1 << 17  # groups judged and kept per meld condition, before starting over
+
+
+def _unmelded(g, cards, meld, param: str, values, ctype, judged: dict | None) -> list:
+    """The cards left over by the best arrangement of `cards` into melds: disjoint
+    groups for each of which `meld(g, {param: group})` holds, leaving the least total
+    of `values` (by card type), then the fewest cards; among equals, the first found,
+    leaving each card (in the cards' order) before melding it, its melds in order of
+    their places. Every group of the cards is judged: at most MAX_MELD_CARDS cards.
+    `judged` (a condition that reads nothing but its group: its verdicts by the group's
+    card types, kept between calls) spares judging a group of the same types again."""
+    n = len(cards)
+    if n > MAX_MELD_CARDS:
+        raise ValueError(
+            f"unmelded() of {n} cards: it tries every group of them, at most {MAX_MELD_CARDS}"
+        )
+    types = [ctype[c] for c in cards]
+    by_first = _melds(g, cards, types, meld, param, judged)
+    worth = [values[t] for t in types]
+    best: dict[int, tuple] = {0: (0, 0, 0)}  # bits -> (total left, cards left, meld or 0)
+
+    def arrange(bits: int) -> tuple:
+        if bits in best:
+            return best[bits]
+        low = bits & -bits
+        i = low.bit_length() - 1
+        total, left, _ = arrange(bits ^ low)
+        choice = (total + worth[i], left + 1, 0)  # card i is left over
+        for m in by_first[i]:
+            if m & bits == m:
+                total, left, _ = arrange(bits ^ m)
+                if (total, left) < choice[:2]:
+                    choice = (total, left, m)
+        best[bits] = choice
+        return choice
+
+    left, bits = [], (1 << n) - 1
+    arrange(bits)
+    while bits:
+        low = bits & -bits
+        m = best[bits][2]
+        if m:
+            bits ^= m
+        else:
+            left.append(cards[low.bit_length() - 1])
+            bits ^= low
+    return left
+
+
+def _melds(g, cards, types, meld, param: str, judged: dict | None) -> list[list[int]]:
+    """For each card, the groups (as bits of the cards' places) it is the first card of
+    and the condition holds for; a group's verdict kept in `judged` by its type counts."""
+    n = len(cards)
+    weight = [1 << (4 * t) for t in types]  # a group's key: its type counts, 4 bits each
+    keys = [0] * (1 << n)
+    by_first: list[list[int]] = [[] for _ in range(n)]
+    if judged is not None and len(judged) > MELD_CACHE:
+        judged.clear()
+    for i in range(n - 1, -1, -1):  # the groups whose first card is i, after those of i + 1
+        low, w, melds = 1 << i, weight[i], by_first[i]
+        for upper in range(0, 1 << n, low << 1):  # the cards after i in the group, as bits
+            bits = upper | low
+            key = keys[bits] = keys[upper] + w
+            holds = None if judged is None else judged.get(key)
+            if holds is None:
+                holds = bool(meld(g, {param: [cards[j] for j in range(n) if bits >> j & 1]}))
+                if judged is not None:
+                    judged[key] = holds
+            if holds:
+                melds.append(bits)
+    return by_first
+
+
 _UNSET = object()  # a value an offer works out once, not yet worked out
 
 # the helpers generated code calls by name
@@ -250,6 +323,7 @@ HELPERS = {
     "_first": _first,
     "_nth": _nth,
     "_combinations": _combinations,
+    "_unmelded": _unmelded,
     "_UNSET": _UNSET,
     "compress": compress,
 }

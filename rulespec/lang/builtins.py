@@ -67,6 +67,13 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "cardsets",
         "every set of n of the cards, for an aggregate, a for loop or a choice (at most 1024)",
     ),
+    "unmelded": (
+        ("cards", "str", "str"),
+        "cards",
+        "the cards left over when the cards are laid out in melds, groups for each of "
+        "which the named condition holds, so as to leave the least total of the number "
+        "property (at most 12 cards)",
+    ),
 }
 
 # Names that stand for a value of the game's state.
@@ -218,6 +225,7 @@ RESERVED_SINCE: dict[str, int] = {
             "refill",
             "values",
             "above",
+            "unmelded",
         ),
         3,
     ),

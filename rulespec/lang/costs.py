@@ -13,7 +13,9 @@ IR alone, in steps, at the most players and the largest deck:
   MAX_COMBINATIONS for sets of cards, and k for the cards of one set of
   `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
   aggregate over `range(n)` (else the deck);
-- a call of a named condition costs its arguments and its body.
+- a call of a named condition costs its arguments and its body;
+- `unmelded(cards, "meld", ...)` tests every group of at most MAX_MELD_CARDS cards:
+  2^MAX_MELD_CARDS times the meld condition's body, its cards that many.
 
 So the cost of nested aggregates is the product of their items' sizes, and a chain of
 conditions each calling the next twice doubles at each link. An expression over
@@ -40,6 +42,10 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
     costs = _Costs(spec.max_players, deck, len(spec.cards))
     for c in conditions or ():
         costs.called[c.name] = costs.of(c.when)
+        if [t for _, t in c.params] == ["cards"]:  # a test unmelded() may call on groups
+            groups = _Costs(spec.max_players, deck, len(spec.cards))
+            groups.called, groups.one_set = costs.called, {c.params[0][0]: ir.MAX_MELD_CARDS}
+            costs.melds[c.name] = groups.of(c.when)
     parts = (
         spec.setup,
         spec.turn,
@@ -87,6 +93,7 @@ class _Costs:
         self.one_set: dict[str, int] = {}  # an aggregate's variable bound to a set of k cards
         self.below: dict[str, int] = {}  # an aggregate's variable bound to a number below n
         self.called: dict[str, int] = {}  # a named condition -> its body's cost
+        self.melds: dict[str, int] = {}  # the same, called on a group of unmelded()
         self.known: dict[int, int] = {}  # id of a node -> its cost
 
     def of(self, node: ir.Expr) -> int:
@@ -106,6 +113,9 @@ class _Costs:
             finally:
                 self.one_set, self.below = saved
             return items + self._size(node.items) * each
+        if isinstance(node, ir.Call) and node.func == "unmelded":
+            cards, test, _ = node.args
+            return self.of(cards) + (1 << ir.MAX_MELD_CARDS) * (1 + self.melds.get(test.name, 0))
         inside = sum(self.of(c) for c in ir.iter_children(node))
         if isinstance(node, ir.ConditionCall):
             return 1 + inside + self.called.get(node.name, 0)
@@ -137,6 +147,10 @@ class _Costs:
         is a condition's, reported at its own body."""
         if isinstance(node, ir.ConditionCall) and self.called.get(node.name, 0) > MAX_EVALUATION:
             return None
+        melds = (n for n in ir.walk(node) if isinstance(n, ir.Call) and n.func == "unmelded")
+        over = next((n for n in melds if self.of(n) > MAX_EVALUATION), None)
+        if over is not None:  # its meld condition, judged on every group, is the cost
+            return over
         if isinstance(node, (ir.Aggregate, ir.ConditionCall)):
             return node
         over = [c for c in ir.iter_children(node) if self.of(c) > MAX_EVALUATION]
@@ -144,9 +158,13 @@ class _Costs:
 
 
 def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic:
+    melds = isinstance(node, ir.Call) and node.func == "unmelded"
     what = (
         f"calling '{node.name}' here"
         if isinstance(node, ir.ConditionCall)
+        else f"unmelded() judges every group of up to {ir.MAX_MELD_CARDS} cards with "
+        f"'{node.args[1].name}': it"
+        if melds
         else "this aggregate"
         if isinstance(node, ir.Aggregate)
         else "this expression"
@@ -157,7 +175,10 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic
         f"{what} may take {shown} steps to evaluate at {players} players and {deck} cards; "
         f"at most {MAX_EVALUATION:,}",
         node.span,
-        hint="nest fewer aggregates or condition calls, or work out a part first with let",
+        hint="test a group in one pass over its cards (all, count, max, min), not a pass "
+        "inside a pass"
+        if melds
+        else "nest fewer aggregates or condition calls, or work out a part first with let",
     )
 
 

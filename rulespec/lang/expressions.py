@@ -633,6 +633,8 @@ class Builder:
             return self._prop(span, *args)
         if ok and name == "values":
             return self._values(span, *args)
+        if ok and name == "unmelded":
+            return self._unmelded(span, *args)
         if result == "items":  # first(): a set of what it is given
             result = "cards" if ok and accepts("cards", args[0].type) else "players"
         return ir.Call(span, result, name, tuple(args)) if ok else None
@@ -696,6 +698,41 @@ class Builder:
             )
             return None
         return ir.Call(span, _VALUES[held], "values", (key,))
+
+    def _unmelded(self, span, cards: ir.Expr, test: ir.Expr, key: ir.Expr) -> ir.Expr | None:
+        """unmelded(cards, "condition", "property"): the test is held as a call of the
+        named condition on each group (ir.MELD_GROUP), so that what reads or calls
+        conditions (the checks' watchers, lint, the graph, RS210) sees the call."""
+        held = self._property(key, "unmelded()")
+        if held is not None and held != "int":
+            self._error(
+                "RS204",
+                f"unmelded() adds up a number property over the cards left; "
+                f"'{key.value}' is not a number",
+                key.span,
+            )
+        params = self.names.conditions.get(test.value) if isinstance(test, ir.Const) else None
+        if params is None or len(params) != 1 or params[0][1] != "cards":
+            self._error(
+                "RS204",
+                "unmelded() takes, in quotes, the name of a condition of one cards "
+                "parameter that says whether a group of cards is a meld",
+                test.span,
+                "conditions: {meld: {params: {g: cards}, when: size(g) >= 3 and ...}}",
+            )
+            return None
+        if self.names.results.get(test.value, "bool") != "bool":
+            self._error(
+                "RS204",
+                f"unmelded() needs a condition ('when:'); '{test.value}' is a named value",
+                test.span,
+            )
+            return None
+        if held != "int":
+            return None
+        group = ir.Local(test.span, "cards", ir.MELD_GROUP)
+        melds = ir.ConditionCall(test.span, "bool", test.value, (group,))
+        return ir.Call(span, "cards", "unmelded", (cards, melds, key))
 
     def _property(self, key: ir.Expr, where: str) -> str | None:
         """The type of the card property a quoted name names, or None (said why)."""
