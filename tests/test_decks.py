@@ -130,6 +130,24 @@ def test_a_card_named_by_its_own_value_is_no_tag_of_that_name():
     assert Game(s, 2).kinds["cups"] == {0}
 
 
+def test_a_value_two_properties_give_is_warned_of_as_one_tag():
+    """A designer's Euchre named the other suit of a card's colour (`same_colour`), and
+    the two suits became one kind without a word: RS213 says so where the property is
+    derived, and the spec stands."""
+    text = BUILT.replace(
+        "        colour: {suit: {cups: warm, swords: cold}}\n",
+        "        colour: {suit: {cups: warm, swords: cold}}\n"
+        "        other: {suit: {cups: swords, swords: cups}}\n",
+    )
+    s = spec(text)
+    assert [(d.code, d.severity, d.span.line) for d in s.notices] == [("RS213", "warning", 19)]
+    assert s.notices[0].message.startswith(
+        "properties 'other' and 'suit' both give 'cups', 'swords'"
+    )
+    assert Game(s, 2).kinds["cups"] == Game(s, 2).kinds["swords"]  # what it warns of
+    assert spec().notices == ()
+
+
 def test_a_removal_for_every_player_count_and_one_count_s_own_add_up():
     """A designer's Old Maid repeated "remove one queen" for each count from 2 to 6, and a
     variant widening the players would have kept the queen: `all` is every count."""

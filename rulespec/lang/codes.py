@@ -31,6 +31,7 @@ CODES: dict[str, str] = {
     "RS210": "named conditions that call one another in a circle, or too deep",
     "RS211": "an index out of a family of zones",
     "RS212": "a name a later language version reserved (a warning; rulespec migrate)",
+    "RS213": "a value two card properties give, whose tag names cards of both (a warning)",
     "RS301": "expression syntax error",
     "RS302": "an expression nested too deep",
     "RS303": "blocks nested too deep",

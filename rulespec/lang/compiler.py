@@ -262,7 +262,40 @@ class _Compiler:
                 types[k] = "str"
         for k in {k for k, what in self.failed.items() if what == "property"} - set(types):
             types[k] = FAILED  # reported where it is derived: its uses say no more
+        self._shared_tags()
         return types
+
+    def _shared_tags(self) -> None:
+        """RS213, a warning: a text value is also a tag of its card (`of(hand(p), hearts)`),
+        so a value two properties give makes one tag of cards of both. A designer who
+        named the other suit of a card's colour (`same_colour: spades` on the clubs)
+        merged two suits without a word: `c.suit == clubs` held for a spade."""
+        givers: dict[str, dict] = {}  # tag -> property -> the first card it tags so
+        for c in self.decls:
+            for k, v in c.props.items():
+                if isinstance(v, str) and v in c.tags:
+                    givers.setdefault(v, {}).setdefault(k, c)
+        shared: dict[tuple, list] = {}  # the properties -> the tags they share
+        for tag, by in givers.items():
+            if len(by) > 1:
+                shared.setdefault(tuple(sorted(by)), []).append(tag)
+        for props, tags in shared.items():
+            tag = tags[0]
+            (k1, c1), (k2, c2) = list(givers[tag].items())[:2]
+            named = ", ".join(f"'{t}'" for t in tags)
+            self.notices.append(
+                Diagnostic(
+                    "RS213",
+                    f"properties {' and '.join(repr(k) for k in props)} both give {named}: "
+                    f"a text value is also a tag of its card, so the tag '{tag}' names "
+                    f"'{c1.name}' and '{c2.name}' alike, and `c.{k1} == {tag}` holds for "
+                    f"'{c2.name}'",
+                    c2.prop_spans[k2],
+                    severity="warning",
+                    hint=f"give '{k2}' values no other property gives (red, black), "
+                    "and compare those",
+                )
+            )
 
     # --- sections ------------------------------------------------------------------
 
