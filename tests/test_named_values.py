@@ -137,3 +137,85 @@ def test_named_values_calling_one_another_are_bounded_by_their_cost():
             "at most 2,000,000",
         )
     ]
+
+
+# Two suits of three ranks; a two counts as a trump (Euchre's bowers, made small)
+TYPED = """
+rulespec: 1
+name: Typed values
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "{suit}_{rank}"
+      each:
+        suit: [clubs, spades]
+        rank: {from: 1, to: 3}
+zones:
+  pile: {visibility: public, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+counters:
+  trump: {initial: clubs}
+  led: {initial: no_kind}
+  trumps_held: {initial: 0}
+  dealer: {initial: "seat(0)"}
+conditions:
+  effective_suit:
+    params: {c: cards}
+    type: kind
+    value: if c.rank == 2 then trump else c.suit
+  trumps:
+    params: {h: cards}
+    type: cards
+    value: filter(effective_suit(c) == trump for c in h)
+  next_dealer:
+    type: player
+    value: if size(pile) > 3 then seat(0) else seat(1)
+setup:
+  effect: |
+    led = effective_suit(top(pile, 1))
+    move(top(pile, 3), hand(seat(0)))
+    trumps_held = size(trumps(hand(seat(0))))
+    move(trumps(hand(seat(0))), hand(seat(1)))
+    dealer = next_dealer()
+turn:
+  - step: stop
+    effect: end_game()
+"""
+
+
+def test_a_named_value_may_give_a_kind_a_player_or_cards():
+    """`type:` names what a value gives: the suit a card counts as (a kind), a set of
+    cards named once and read twice, a player. The pile is in deck order, spades on
+    top: the three spades are dealt, and the two of spades, a trump, is passed on."""
+    state = Game(load_spec("typed.yaml", TYPED), 2).new_initial_state(seed=1)
+    seen = state.observation(None)
+    assert seen["counters"]["led"] == "spades"
+    assert seen["counters"]["trumps_held"] == 1
+    assert seen["zones"]["hand[P2]"] == ["spades_2"]
+    assert seen["counters"]["dealer"] == 1
+
+
+@pytest.mark.parametrize(
+    "old, new, error",
+    [
+        (
+            "    value: if c.rank == 2 then trump else c.suit",
+            "    value: c.rank",
+            ("RS204", "conditions.effective_suit.value must be kind, got int"),
+        ),
+        (
+            "    value: filter(effective_suit(c) == trump for c in h)",
+            "    when: size(h) > 0",
+            ("RS104", "condition 'trumps' is true or false: 'type' is for a named value (value:)"),
+        ),
+        (
+            "    led = effective_suit(top(pile, 1))",
+            "    led = trumps(hand(current))",
+            ("RS204", "cannot assign cards to 'led' (kind)"),
+        ),
+    ],
+)
+def test_a_typed_value_is_checked_against_its_type(old, new, error):
+    assert TYPED.count(old) == 1
+    assert error in errors(TYPED.replace(old, new))

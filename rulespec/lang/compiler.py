@@ -186,7 +186,8 @@ class _Compiler:
                 k: self._params(("conditions", k), v) for k, v in accepted["conditions"].items()
             },
             results={
-                k: "int" if "value" in v else "bool" for k, v in accepted["conditions"].items()
+                k: v.get("type", "int") if "value" in v else "bool"
+                for k, v in accepted["conditions"].items()
             },
         )
 
@@ -868,7 +869,14 @@ class _Compiler:
     def _condition(self, name, c) -> ir.Condition:
         """A named condition (`when:`, a bool) or a named value (`value:`, an int)."""
         path, params = ("conditions", name), self.names.conditions[name]
-        key, want = ("value", "int") if "value" in c else ("when", "bool")
+        key, want = ("value", self.names.results[name]) if "value" in c else ("when", "bool")
+        if "type" in c and "when" in c:
+            self.error(
+                "RS104",
+                f"condition '{name}' is true or false: 'type' is for a named value (value:)",
+                path + ("type",),
+                key=True,
+            )
         if ("when" in c) == ("value" in c):
             self.error_at(
                 "RS103",
