@@ -768,7 +768,7 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
                 else [(node, _explain(an, node)) for node, v in _verdicts(an, cond) if v is False]
             )
         for node, why in never:  # a note: a rule sets it first, as a flag is
-            if {r for r in graphs.touches_of(node).reads if r[0] != "param"} <= {what_read}:
+            if _reads_alone(node, what_read):
                 continue  # the flag itself, tested
             yield Finding(
                 "RL105",
@@ -780,6 +780,20 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
                 hint="check the deck, the limits and the thresholds, or the "
                 "counter's initial value",
             )
+
+
+def _reads_alone(node, what_read) -> bool:
+    """Does the test read nothing but the counter (and parameters)? Whose counter it is
+    does not count: `won(who) >= 1` tests the count alone, as `won(p) >= 1` does."""
+    owners = set().union(
+        *(
+            graphs.touches_of(n.owner).reads
+            for n in ir.walk(node)
+            if isinstance(n, ir.Counter) and n.name == what_read[1] and n.owner is not None
+        )
+    )
+    reads = {r for r in graphs.touches_of(node).reads if r[0] != "param"}
+    return reads <= {what_read} | owners
 
 
 def _set_up_anew(an: Analysis) -> set[str]:
