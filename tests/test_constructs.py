@@ -613,6 +613,19 @@ def test_a_turn_cut_short_by_end_turn_is_still_checked_as_it_ends():
     assert {"event": "round_end", "round": 1, "rule": "pile_out", "turn": 1} in log
 
 
+def test_a_game_needs_no_setup():
+    """A match whose rounds deal needs no game setup: without one, the first round's
+    setup opens the game (a designer's Euchre wrote an empty one)."""
+    text = (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8")
+    assert text.count("setup:\n  effect: shuffle(pile)\n") == 1
+    game = Game(
+        load_spec("last_draw.yaml", text.replace("setup:\n  effect: shuffle(pile)\n", "")), 2
+    )
+    state = play(game.new_initial_state(seed=3), make_agents(["random"], 2, 3))
+    assert state.result["over"] and state.result["reason"] == "enough_points"
+    assert state.log_for(None)[0] == {"event": "round", "round": 1, "turn": 0}
+
+
 def test_refill_names_a_zone_that_refills():
     text = (ROOT / "tests/valid/colour_match.yaml").read_text(encoding="utf-8")
     text = text.replace("      refill(stock) ", "      refill(discard) ")

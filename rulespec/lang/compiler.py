@@ -343,7 +343,7 @@ class _Compiler:
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
         procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
         self._condition_calls(conditions)
-        setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {})
+        setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {}) if "setup" in d else ()
         actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
             before = len(self.problems)
