@@ -1110,15 +1110,16 @@ def fresh_dir(base: Path, name: str) -> Path:
 
 
 def repo_snapshot() -> str:
-    """A digest of (path, size, mtime) of every file in the checkout outside .git and
-    caches: a case that writes outside its scratch folder changes it."""
+    """A digest of (path, size, mtime) of every file in the checkout outside .git,
+    caches and a virtual environment kept in it (.venv: walking its packages took most
+    of the fuzz tests' time in a developer's checkout): a case that writes outside its
+    scratch folder changes it."""
     import hashlib
 
     snap = {}
+    skipped = (".git", "__pycache__", ".hypothesis", ".pytest_cache", ".venv")
     for dirpath, dirnames, filenames in os.walk(ROOT):
-        dirnames[:] = [
-            d for d in dirnames if d not in (".git", "__pycache__", ".hypothesis", ".pytest_cache")
-        ]
+        dirnames[:] = [d for d in dirnames if d not in skipped]
         for name in filenames:
             p = os.path.join(dirpath, name)
             try:
