@@ -263,7 +263,6 @@ class _Compiler:
                 types[k] = "str"
         for k in {k for k, what in self.failed.items() if what == "property"} - set(types):
             types[k] = FAILED  # reported where it is derived: its uses say no more
-        self._shared_tags()
         return types
 
     def _shared_tags(self) -> None:
@@ -304,6 +303,7 @@ class _Compiler:
         d, doc = self.data, self.doc
         self.failed: dict[str, str] = {}  # derived properties and tags refused (reported)
         self.decls = decks.declare(doc, self.problems, self.failed)
+        self._shared_tags()
         names = self._names()
         self.names = names
         b = self.b = Builder(names, self.problems)
