@@ -45,17 +45,11 @@ class Oracle(search.Search):
 
     shown = "hands"
 
-    def iterate(self) -> None:
-        s = self.state.clone(log=False, rng=self.rng)
+    def deal(self, s) -> None:
         if self.shown == "hands":
             pile = s.game.start_slot
             like = {z: v for z, v in s.hidden_deal(self.seat).items() if z != pile}
             s.redeal(self.seat, self.rng, canonical=True, like=like)
-        path = self.descend(s)
-        values = self.play_out(s)
-        for node in path:
-            node.visits += 1
-            node.total += values[node.seat]
 
 
 def _error(deal: dict, truth: dict, hands: list[int], types: int) -> float:

@@ -74,13 +74,18 @@ class Search:
 
     def iterate(self) -> None:
         s = self.state.clone(log=False, rng=self.rng)
-        like = None if self.belief is None else self.belief.draw(self.rng)
-        s.redeal(self.seat, self.rng, canonical=True, like=like)
+        self.deal(s)
         path = self.descend(s)
         values = self.play_out(s)
         for node in path:
             node.visits += 1
             node.total += values[node.seat]
+
+    def deal(self, s) -> None:
+        """Deal again, in the copy `s`, every card the seat cannot see: at random, or like
+        a deal drawn from the belief."""
+        like = None if self.belief is None else self.belief.draw(self.rng)
+        s.redeal(self.seat, self.rng, canonical=True, like=like)
 
     def descend(self, s) -> list[Node]:
         """Selection and expansion: down the tree until a new edge is added."""

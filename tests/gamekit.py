@@ -6,7 +6,9 @@ from functools import cache
 from io import StringIO
 from pathlib import Path
 
-from rulespec import load_spec
+import pytest
+
+from rulespec import SpecError, load_spec
 from rulespec.cli import main
 from rulespec.interpreter import Game
 
@@ -17,6 +19,21 @@ GAMES = ROOT / "games"
 @cache
 def game_for(name: str, players: int) -> Game:
     return Game(load_spec(GAMES / f"{name}.yaml"), players)
+
+
+def edited(text: str, *pairs) -> str:
+    """text with each (old, new) replaced; each old occurs once."""
+    for old, new in pairs:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def spec_errors(text: str, name: str = "spec.yaml") -> list[tuple[str, str]]:
+    """(code, message) of each problem a spec that must be refused has."""
+    with pytest.raises(SpecError) as exc:
+        load_spec(name, text)
+    return [(d.code, d.message) for d in exc.value.diagnostics]
 
 
 def zone(state, label: str) -> list[str]:

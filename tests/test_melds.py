@@ -6,10 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
+from gamekit import edited, spec_errors
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulespec import SpecError, load_spec
+from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
 from rulespec.interpreter.runtime import _unmelded
 
@@ -17,17 +18,11 @@ KNOCK = (Path(__file__).resolve().parent / "valid" / "knock.yaml").read_text(enc
 
 
 def spec_text(*pairs) -> str:
-    text = KNOCK
-    for old, new in pairs:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
+    return edited(KNOCK, *pairs)
 
 
 def errors(text: str) -> list[tuple[str, str]]:
-    with pytest.raises(SpecError) as exc:
-        load_spec("knock.yaml", text)
-    return [(d.code, d.message) for d in exc.value.diagnostics]
+    return spec_errors(text, "knock.yaml")
 
 
 def partitions(items: list) -> list[list[list]]:

@@ -5,9 +5,9 @@ added."""
 from pathlib import Path
 
 import pytest
-from gamekit import counter
+from gamekit import counter, edited, spec_errors
 
-from rulespec import SpecError, load_spec
+from rulespec import load_spec
 from rulespec.analysis import graph as graphs
 from rulespec.analysis.lint import static
 from rulespec.interpreter import Game, State
@@ -24,17 +24,10 @@ WORTH = """  worth:
 
 
 def spec_text(*pairs) -> str:
-    text = ROUTINES.replace("\nconditions:\n", "\nconditions:\n" + WORTH)
-    for old, new in pairs:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
+    return edited(ROUTINES, ("\nconditions:\n", "\nconditions:\n" + WORTH), *pairs)
 
 
-def errors(text: str) -> list[tuple[str, str]]:
-    with pytest.raises(SpecError) as exc:
-        load_spec("x.yaml", text)
-    return [(d.code, d.message) for d in exc.value.diagnostics]
+errors = spec_errors
 
 
 def test_a_named_value_is_an_int_and_is_worked_out_at_each_call():

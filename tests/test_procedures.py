@@ -4,7 +4,7 @@ on tests/valid/routines.yaml and small changes to it."""
 from pathlib import Path
 
 import pytest
-from gamekit import counter, settled, zone
+from gamekit import counter, edited, settled, spec_errors, zone
 
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
@@ -27,11 +27,7 @@ def static(spec):
 
 def changed(*pairs) -> str:
     """ROUTINES with each (old, new) replaced; each old occurs once."""
-    text = ROUTINES
-    for old, new in pairs:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
+    return edited(ROUTINES, *pairs)
 
 
 def with_procedures(extra: str, setup: str = "", *more) -> str:
@@ -46,10 +42,7 @@ def with_procedures(extra: str, setup: str = "", *more) -> str:
     )
 
 
-def errors(text: str) -> list[tuple[str, str]]:
-    with pytest.raises(SpecError) as exc:
-        load_spec("x.yaml", text)
-    return [(d.code, d.message) for d in exc.value.diagnostics]
+errors = spec_errors
 
 
 def laid_out(text: str, hands, pile, n=3, current=0) -> State:

@@ -7,9 +7,9 @@ import random
 from pathlib import Path
 
 import pytest
-from gamekit import GAMES, cli
+from gamekit import GAMES, cli, spec_errors
 
-from rulespec import SpecError, load_spec
+from rulespec import load_spec
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.table.narrate import Titles, narrate
@@ -140,9 +140,7 @@ def test_a_spec_without_teams_reports_no_team_wins():
 
 
 def errors(text):
-    with pytest.raises(SpecError) as exc:
-        load_spec("partners.yaml", text)
-    return [(d.code, d.message) for d in exc.value.diagnostics]
+    return spec_errors(text, "partners.yaml")
 
 
 @pytest.mark.parametrize(
