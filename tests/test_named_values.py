@@ -212,3 +212,44 @@ def test_a_named_value_may_give_a_kind_a_player_or_cards():
 def test_a_typed_value_is_checked_against_its_type(old, new, error):
     assert TYPED.count(old) == 1
     assert error in errors(TYPED.replace(old, new))
+
+
+FIVE_OF_SEVEN = """
+rulespec: 1
+name: Best five of seven
+players: {min: 2, max: 6}
+hand: hand
+deck:
+  build:
+    - card: "{suit}_{rank}"
+      each: {suit: [clubs, diamonds, hearts, spades], rank: {from: 2, to: 14}}
+zones:
+  stock: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+conditions:
+  pairs:
+    params: {s: cards}
+    value: count(count(d.rank == c.rank for d in s) >= 2 for c in s)
+  best:
+    params: {h: cards}
+    value: max(pairs(s) for s in combinations(h, 5))
+setup:
+  effect: |
+    shuffle(stock)
+    for p in players { move(top(stock, 7), hand(p)) }
+turn:
+  - step: look
+    effect: if best(hand(current)) > 3 { end_game() }
+"""
+
+
+def test_a_value_called_on_one_set_of_combinations_costs_that_set():
+    """A designer's poker ranked the best five of seven cards as `max(pairs(s) for s in
+    combinations(h, 5))`, and RS413 refused it (319 million steps): the value's cards
+    parameter was costed as the whole deck in each of 1,024 sets, though the same body
+    written in was within the bound. A cards argument of known size (one set of
+    combinations(cards, 5), top or first of a written n, nth) is costed at that size;
+    a set of unknown size still as the deck."""
+    assert load_spec("five.yaml", FIVE_OF_SEVEN).name == "Best five of seven"
+    whole = FIVE_OF_SEVEN.replace("combinations(h, 5)", "combinations(h, size(h))")
+    assert [code for code, _ in spec_errors(whole)] == ["RS413"]

@@ -13,9 +13,12 @@ IR alone, in steps, at the most players and the largest deck:
   MAX_COMBINATIONS for sets of cards, and k for the cards of one set of
   `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
   aggregate over `range(n)` (else the deck);
-- a call of a named condition costs its arguments and its body;
+- a call of a named condition costs its arguments and its body, where a `cards`
+  parameter is as many cards as its argument can hold: one set of
+  `combinations(cards, k)`, `top`, `first` or `nth`'s cards, else the deck;
 - `unmelded(cards, "meld", ...)` tests every group of at most MAX_MELD_CARDS cards:
-  2^MAX_MELD_CARDS times the meld condition's body, its cards that many.
+  for each size k, as many groups as there are sets of k cards, each costing the meld
+  condition's body with k cards.
 
 So the cost of nested aggregates is the product of their items' sizes, and a chain of
 conditions each calling the next twice doubles at each link. An expression over
@@ -25,6 +28,7 @@ MAX_EVALUATION steps is refused at its outermost aggregate or call over the boun
 from __future__ import annotations
 
 from collections.abc import Iterator
+from math import comb
 
 from . import ir
 from .diagnostics import Diagnostic
@@ -41,11 +45,13 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
     )
     costs = _Costs(spec.max_players, deck, len(spec.cards))
     for c in conditions or ():
+        costs.conditions[c.name] = c
         costs.called[c.name] = costs.of(c.when)
         if [t for _, t in c.params] == ["cards"]:  # a test unmelded() may call on groups
-            groups = _Costs(spec.max_players, deck, len(spec.cards))
-            groups.called, groups.one_set = costs.called, {c.params[0][0]: ir.MAX_MELD_CARDS}
-            costs.melds[c.name] = groups.of(c.when)
+            n = ir.MAX_MELD_CARDS
+            costs.melds[c.name] = sum(
+                comb(n, k) * costs.body(c.name, (k,)) for k in range(1, n + 1)
+            )
     parts = (
         spec.setup,
         spec.turn,
@@ -93,7 +99,9 @@ class _Costs:
         self.one_set: dict[str, int] = {}  # an aggregate's variable bound to a set of k cards
         self.below: dict[str, int] = {}  # an aggregate's variable bound to a number below n
         self.called: dict[str, int] = {}  # a named condition -> its body's cost
-        self.melds: dict[str, int] = {}  # the same, called on a group of unmelded()
+        self.conditions: dict[str, ir.Condition] = {}  # by name, once costed
+        self.sized: dict[tuple, int] = {}  # (condition, its cards parameters' sizes) -> cost
+        self.melds: dict[str, int] = {}  # a condition -> its cost on every group of unmelded()
         self.known: dict[int, int] = {}  # id of a node -> its cost
 
     def of(self, node: ir.Expr) -> int:
@@ -115,13 +123,43 @@ class _Costs:
             return items + self._size(node.items) * each
         if isinstance(node, ir.Call) and node.func == "unmelded":
             cards, test, _ = node.args
-            return self.of(cards) + (1 << ir.MAX_MELD_CARDS) * (1 + self.melds.get(test.name, 0))
+            return self.of(cards) + (1 << ir.MAX_MELD_CARDS) + self.melds.get(test.name, 0)
         inside = sum(self.of(c) for c in ir.iter_children(node))
         if isinstance(node, ir.ConditionCall):
-            return 1 + inside + self.called.get(node.name, 0)
+            sizes = tuple(self._cards_held(a) for a in node.args)
+            return 1 + inside + self.body(node.name, sizes)
         if isinstance(node, ir.Call) and node.type in ("cards", "cardsets"):
             return inside + self.sizes.get(node.type, self.deck)
         return inside + 1
+
+    def body(self, name: str, sizes: tuple) -> int:
+        """A named condition's body, each `cards` parameter as many cards as `sizes` says
+        (None: the deck); 0 for a condition not costed (its calls go round, RS210)."""
+        if name not in self.conditions:
+            return 0
+        if all(s is None for s in sizes):
+            return self.called[name]
+        if (name, sizes) not in self.sized:
+            inner = _Costs(self.sizes["players"], self.deck, self.sizes["kinds"])
+            inner.conditions, inner.called, inner.sized = self.conditions, self.called, self.sized
+            params = self.conditions[name].params
+            inner.one_set = {p: s for (p, _), s in zip(params, sizes) if s is not None}
+            self.sized[name, sizes] = inner.of(self.conditions[name].when)
+        return self.sized[name, sizes]
+
+    def _cards_held(self, arg: ir.Expr) -> int | None:
+        """How many cards an argument can hold at most, when fewer than the deck is known:
+        one set of combinations(), top(zone, n), first(cards, n) or nth(cards, i)."""
+        if arg.type != "cards":
+            return None
+        if isinstance(arg, ir.Local) and arg.name in self.one_set:
+            return self.one_set[arg.name]
+        if isinstance(arg, ir.Call) and arg.func in ("top", "first"):
+            n = _written(arg.args[1])
+            return None if n is None else max(0, min(n, self.deck))
+        if isinstance(arg, ir.Call) and arg.func == "nth":
+            return 1
+        return None
 
     def _size(self, items: ir.Expr) -> int:
         """How many items an aggregate goes through, at most."""
