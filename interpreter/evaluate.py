@@ -503,8 +503,10 @@ class Compiler:
         inner = self.cards_source(items) if e.type == "cards" else self.players_source(items)
         return f"_first({inner}, {self.source(n)})"
 
-    def _src_f_nth(self, e, cards, n):
-        return f"_nth({self.cards_source(cards)}, {self.source(n)})"
+    def _src_f_nth(self, e, items, n):
+        if e.type == "player":
+            return f"_nth_player({self.players_source(items)}, {self.source(n)})"
+        return f"_nth({self.cards_source(items)}, {self.source(n)})"
 
     def _src_f_combinations(self, e, cards, k):
         return f"_combinations({self.cards_source(cards)}, {self.source(k)})"

@@ -210,6 +210,14 @@ def _nth(cards, n: int) -> list:
     return list(cards[n : n + 1]) if n >= 0 else []
 
 
+def _nth_player(players, n: int) -> int:
+    """The player at place n of a set (from 0). There is no player for none, so a set
+    without one fails, at the rule's place."""
+    if 0 <= n < len(players):
+        return players[n]
+    raise ValueError(f"nth() of {len(players)} player(s) has no place {n}")
+
+
 def _combinations(cards, k: int) -> list:
     """Every set of k of the cards, each in the cards' order, in the order
     itertools.combinations gives them (by place: the first cards' sets first)."""
@@ -322,6 +330,7 @@ HELPERS = {
     "_above": _above,
     "_first": _first,
     "_nth": _nth,
+    "_nth_player": _nth_player,
     "_combinations": _combinations,
     "_unmelded": _unmelded,
     "_UNSET": _UNSET,

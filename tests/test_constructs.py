@@ -7,7 +7,7 @@ import pytest
 from gamekit import ROOT, counter, settled, zone
 
 from rulespec import SpecError, load_spec
-from rulespec.interpreter import Game, State
+from rulespec.interpreter import Game, RuleError, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.table import view as tableview
 from rulespec.table.encoding import ActionSpace, ObservationEncoder
@@ -624,6 +624,46 @@ def test_a_game_needs_no_setup():
     state = play(game.new_initial_state(seed=3), make_agents(["random"], 2, 3))
     assert state.result["over"] and state.result["reason"] == "enough_points"
     assert state.log_for(None)[0] == {"event": "round", "round": 1, "turn": 0}
+
+
+CHIPS = """
+rulespec: 1
+name: Chips
+players: {min: 2, max: 4, default: 3}
+hand: hand
+deck:
+  cards:
+    coin: {count: 20}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+counters:
+  chips: {per_player: true, initial: 2}
+turn:
+  - step: draw
+    effect: |
+      move(top(pile, 1), hand(current))
+      chips(current) -= 1
+turn_order: nth(filter(chips(q) > 0 for q in others(current)), 0)
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+
+
+def test_nth_of_players_is_one_player():
+    """A designer's poker needed the next player still holding chips as the turn order,
+    a player: first(..., 1) is a set of players (RS204). nth() of players gives the
+    player at a place; with none there, the rule fails at its place (RS701)."""
+    rich = CHIPS.replace("initial: 2}", "initial: 9}")
+    state = Game(load_spec("chips.yaml", rich), 3).new_initial_state(seed=1)
+    turns = [e["player"] for e in state.log_for(None) if e["event"] == "turn"]
+    assert state.result["reason"] == "out" and turns == [0, 1, 2] * 6 + [0, 1]
+    with pytest.raises(RuleError) as info:  # after six turns nobody else has chips
+        Game(load_spec("chips.yaml", CHIPS), 3).new_initial_state(seed=1)
+    assert info.value.code == "RS701"
+    assert "nth() of 0 player(s) has no place 0" in str(info.value)
 
 
 def test_refill_names_a_zone_that_refills():

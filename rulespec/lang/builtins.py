@@ -55,7 +55,12 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "items",
         "the first n cards or players of a set, in its order (with sort: the best n)",
     ),
-    "nth": (("cards", "int"), "cards", "the card at place n of a set (from 0), or no card"),
+    "nth": (
+        ("cards|players", "int"),
+        "cards",
+        "the card at place n of a set (from 0), or no card; of players, the player at place "
+        "n (a set without one stops the game)",
+    ),
     "above": (
         ("cards",),
         "cards",

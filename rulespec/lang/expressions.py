@@ -627,17 +627,17 @@ class Builder:
             return None
         params, result, _ = FUNCTIONS[name]
         ok = self._arguments(name, params, args, span)
-        if ok is None:
-            return None
-        if ok and name == "prop":
-            return self._prop(span, *args)
-        if ok and name == "values":
-            return self._values(span, *args)
-        if ok and name == "unmelded":
-            return self._unmelded(span, *args)
+        return self._function(name, result, args, span) if ok else None
+
+    def _function(self, name, result, args, span) -> ir.Expr | None:
+        """A call of a built-in function whose arguments are checked."""
+        if name in _TYPED_BY_ARGUMENTS:
+            return getattr(self, _TYPED_BY_ARGUMENTS[name])(span, *args)
         if result == "items":  # first(): a set of what it is given
-            result = "cards" if ok and accepts("cards", args[0].type) else "players"
-        return ir.Call(span, result, name, tuple(args)) if ok else None
+            result = "cards" if accepts("cards", args[0].type) else "players"
+        elif name == "nth" and not accepts("cards", args[0].type):  # one player of a set
+            result = "player"
+        return ir.Call(span, result, name, tuple(args))
 
     def _owned(self, name, what, per, args, span) -> ir.Expr | None:
         """`hand(p)`: a zone, counter or remembered cards of one player."""
@@ -1191,6 +1191,9 @@ _DECLARED_AS = {
     "condition": "a condition",
     "goal": "a goal set",
 }
+
+# Functions whose type (or whose checks) their arguments decide: name -> Builder method
+_TYPED_BY_ARGUMENTS = {"prop": "_prop", "values": "_values", "unmelded": "_unmelded"}
 
 # What values("name") gives, by the property's type.
 _VALUES = {"kind": "kinds", "int": "ints"}
