@@ -237,7 +237,7 @@ class Compiler:
         costs no Python recursion."""
         for cond in ir.callees_first(conditions):
             with self.within(cond.name):
-                self.tests[cond.name] = self.expr(cond.when)
+                self.tests[cond.name] = self._apart(self._value_source(cond), cond.when)
 
     def _src_ConditionCall(self, e):
         """A call of a named condition: written in (_inline), else its function, with its
@@ -284,13 +284,22 @@ class Compiler:
                 types[param] = t
         self.bound, self.named, self.card_type, self.reads = {}, aliases, types, saved[3]
         try:
-            body = self.source(cond.when)
+            body = self._value_source(cond)(cond.when)
         finally:
             self.bound, self.named, self.card_type = saved[:3]
         for param, alias in aliases.items():  # the caller reads what the body read of it
             if alias in body:
                 self.reads |= alias_reads[param]
         return f"({body})"
+
+    def _value_source(self, cond):
+        """How a named condition's body is written: as the set its type says where the
+        body is one zone (type cards: a copy of its cards) or one player (players)."""
+        if cond.type == "cards" and cond.when.type == "zone":
+            return lambda e: f"list({self.cards_source(e)})"
+        if cond.type == "players" and cond.when.type == "player":
+            return self.players_source
+        return self.source
 
     def _may_fail(self, e) -> bool:
         """Can this node (not those inside it) raise as a game runs: a division, a

@@ -241,14 +241,14 @@ def _unmelded(g, cards, meld, param: str, values, ctype, judged: dict | None) ->
     leaving each card (in the cards' order) before melding it, its melds in order of
     their places. Every group of the cards is judged: at most MAX_MELD_CARDS cards.
     `judged` (a condition that reads nothing but its group: its verdicts by the group's
-    card types, kept between calls) spares judging a group of the same types again."""
+    card types in order, kept between calls) spares judging such a group again."""
     n = len(cards)
     if n > MAX_MELD_CARDS:
         raise ValueError(
             f"unmelded() of {n} cards: it tries every group of them, at most {MAX_MELD_CARDS}"
         )
     types = [ctype[c] for c in cards]
-    by_first = _melds(g, cards, types, meld, param, judged)
+    by_first = _melds(g, cards, types, len(values) + 1, meld, param, judged)
     worth = [values[t] for t in types]
     best: dict[int, tuple] = {0: (0, 0, 0)}  # bits -> (total left, cards left, meld or 0)
 
@@ -280,20 +280,20 @@ def _unmelded(g, cards, meld, param: str, values, ctype, judged: dict | None) ->
     return left
 
 
-def _melds(g, cards, types, meld, param: str, judged: dict | None) -> list[list[int]]:
+def _melds(g, cards, types, base, meld, param, judged: dict | None) -> list[list[int]]:
     """For each card, the groups (as bits of the cards' places) it is the first card of
-    and the condition holds for; a group's verdict kept in `judged` by its type counts."""
+    and the condition holds for; a group's verdict kept in `judged` by its card types in
+    order (a condition may read its first card: `g.rank`), a digit of `base` each."""
     n = len(cards)
-    weight = [1 << (4 * t) for t in types]  # a group's key: its type counts, 4 bits each
     keys = [0] * (1 << n)
     by_first: list[list[int]] = [[] for _ in range(n)]
     if judged is not None and len(judged) > MELD_CACHE:
         judged.clear()
     for i in range(n - 1, -1, -1):  # the groups whose first card is i, after those of i + 1
-        low, w, melds = 1 << i, weight[i], by_first[i]
+        low, digit, melds = 1 << i, types[i] + 1, by_first[i]
         for upper in range(0, 1 << n, low << 1):  # the cards after i in the group, as bits
             bits = upper | low
-            key = keys[bits] = keys[upper] + w
+            key = keys[bits] = keys[upper] * base + digit
             holds = None if judged is None else judged.get(key)
             if holds is None:
                 holds = bool(meld(g, {param: [cards[j] for j in range(n) if bits >> j & 1]}))

@@ -101,7 +101,9 @@ class State(Table):
         self._called: dict[str, int] = {}  # how often each procedure was called
         self._quiet = [-1] * len(game.keys)  # key -> the version at which it last fired
         self._checked = -1  # the version at the last trigger check that found nothing
-        self._closing = 0  # the next rule checked as the turn ends (game.closing) to look at
+        # at a turn's end: (the next of game.closing to look at, the current player and the
+        # direction as the turn's end began), or None
+        self._closing: tuple | None = None
         self._game_index = game_index
         self._phase = "setup"
         self._again = False  # a repeat step is offered again after a play: pass is an option

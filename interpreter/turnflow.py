@@ -21,21 +21,24 @@ class TurnFlow:
 
     def _fire_closing(self, s) -> bool:
         """Fire the next rule checked as a turn ends (`at: turn_end`) that holds, in C-4's
-        order, after the one fired last at this turn's end (s._closing): each fires at
-        most once a turn. False when none is left: the next turn's end starts afresh."""
-        for k in range(s._closing, len(self.closing)):
+        order, after the one fired last at this turn's end: each fires at most once a
+        turn. The order round the table is the one as the turn's end began (s._closing:
+        the next entry, the current player and the direction then), whatever an effect
+        does to them. False when none is left: the next turn's end starts afresh."""
+        start, first, way = s._closing or (0, s._current, s._direction)
+        for k in range(start, len(self.closing)):
             t, each, place = self.closing[k]
             p, env = None, {}
             if each is not None:
-                p = (s._current + place * s._direction) % self.n
+                p = (first + place * way) % self.n
                 if not s._active[p]:
                     continue
                 env = {each: p}
             if t.when(s, env):
-                s._closing = k + 1
+                s._closing = (k + 1, first, way)
                 s.fire(t, env, p)
                 return True
-        s._closing = 0
+        s._closing = None
         return False
 
     def end_turn(self, s) -> None:
@@ -198,7 +201,7 @@ class TurnFlow:
         s._ring = None
         p = starter(s, {}) if starter is not None else s.next_player(s._starter)
         s._current = p if s._active[p] else s.next_player(p)
-        s._leader, s._closing = None, 0  # a round ended as a turn ended: the next starts afresh
+        s._leader, s._closing = None, None  # a round ended as a turn ended: the next starts afresh
         s._steered = self.order is not None or any(s._skips) or any(s._extras)
         s._phase, s._step_index = "setup", self.steps  # the round's setup, then its first turn
         s._dirty = s.game.all_keys  # round_index and current: anything may read them

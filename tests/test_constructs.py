@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from gamekit import ROOT, counter, settled, zone
+from gamekit import ROOT, counter, edited, settled, zone
 
 from rulespec import SpecError, load_spec
 from rulespec.interpreter import Game, RuleError, State
@@ -611,6 +611,27 @@ def test_a_turn_cut_short_by_end_turn_is_still_checked_as_it_ends():
     log = state.log_for(None)
     assert not any(e["event"] == "move" and e["dst"] == "row[P1]" for e in log)  # never played
     assert {"event": "round_end", "round": 1, "rule": "pile_out", "turn": 1} in log
+
+
+def test_turn_end_rules_keep_the_order_round_the_table_they_began_with():
+    """A rule with `each`, checked as a turn ends, fires once for each player in the
+    order round the table as the turn's end began, though an effect reverses play: the
+    order was worked out afresh after each firing, so P2 fired twice and P4 never."""
+    text = edited(
+        (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8"),
+        ("    when: size(row(p)) >= row_bonus\n", "    when: true\n"),
+        (
+            "    effect: round_points(p) += 1\n",
+            "    effect: |\n      round_points(p) += 1\n      if p == seat(1) { reverse() }\n",
+        ),
+    )
+    game = Game(load_spec("last_draw.yaml", text), 4)
+    hands = {f"hand[P{i}]": ["low"] for i in range(1, 5)} | {"pile": ["mid", "mid", "mid"]}
+    state = State.from_layout(game, zones=hands)
+    state.apply_action("lay low")
+    points = [counter(state, f"round_points[P{i}]") for i in range(1, 5)]
+    assert points == [2, 1, 1, 1]  # P1's low card, and one bonus each
+    assert state.current_player() == 3  # play reversed: P4 is next
 
 
 def test_a_game_needs_no_setup():

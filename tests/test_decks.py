@@ -146,6 +146,12 @@ def test_a_value_two_properties_give_is_warned_of_as_one_tag():
     )
     assert Game(s, 2).kinds["cups"] == Game(s, 2).kinds["swords"]  # what it warns of
     assert spec().notices == ()
+    same = BUILT.replace(  # a second property that tags the same cards merges nothing
+        "        colour: {suit: {cups: warm, swords: cold}}\n",
+        "        colour: {suit: {cups: warm, swords: cold}}\n"
+        "        shade: {suit: {cups: warm, swords: cold}}\n",
+    )
+    assert spec(same).notices == ()
 
 
 def test_a_removal_for_every_player_count_and_one_count_s_own_add_up():

@@ -81,9 +81,8 @@ def test_the_arrangement_is_the_best_of_every_partition(hand):
 
 def test_a_group_of_copies_of_one_type_is_judged_once():
     """Cards of one type are alike (C-3): a kept verdict serves every group of the same
-    types, whichever copies it holds."""
+    types in the same order, whichever copies it holds."""
     calls = []
-
     ctype = [0, 0, 0, 1]  # three copies of type 0, one card of type 1
 
     def meld(g, env):  # three of type 0
@@ -93,9 +92,25 @@ def test_a_group_of_copies_of_one_type_is_judged_once():
     judged = {}
     left = _unmelded(None, [0, 1, 2, 3], meld, "g", [1, 1], ctype, judged)
     assert left == [3]
-    assert sorted(calls) == [1, 1, 2, 2, 3, 3, 4]  # 15 groups, 7 multisets of types
-    _unmelded(None, [3, 2, 1, 0], meld, "g", [1, 1], ctype, judged)
-    assert len(calls) == 7  # nothing judged again, in any order
+    assert sorted(calls) == [1, 1, 2, 2, 3, 3, 4]  # 15 groups, 7 sequences of types
+    _unmelded(None, [2, 0, 1, 3], meld, "g", [1, 1], ctype, judged)
+    assert len(calls) == 7  # other copies in the same places: nothing judged again
+
+
+def test_a_verdict_kept_is_one_of_the_types_in_their_order():
+    """A condition may read its group's first card (`g.points`): a group of the same
+    types in another order is judged afresh, so a hand and the same hand reordered are
+    each arranged by what the condition says of them. A verdict kept by the types
+    alone gave the second hand the first one's arrangement, in this game and the games
+    after it in the process."""
+    ctype, worth = [0, 1], [1, 2]
+
+    def meld(g, env):  # a pair led by the card of type 0
+        return len(env["g"]) == 2 and ctype[env["g"][0]] == 0
+
+    judged = {}
+    assert _unmelded(None, [0, 1], meld, "g", worth, ctype, judged) == []
+    assert _unmelded(None, [1, 0], meld, "g", worth, ctype, judged) == [1, 0]
 
 
 def test_a_meld_condition_that_reads_the_table_is_judged_at_each_call():
@@ -216,3 +231,13 @@ def test_the_lay_out_moves_the_melds_and_leaves_the_deadwood():
         assert sum(points[c] for c in zones[f"deadwood[P{knocker + 1}]"]) <= 10
         assert zones["hand[P1]"] == zones["hand[P2]"] == []
     assert knocks > 0
+
+
+def test_unmelded_in_a_value_called_on_a_sized_set_is_costed_as_written_in():
+    """The value's body, costed at its argument's size, still counts unmelded's groups:
+    called once for every card of the stock it is as costly as the body written in."""
+    call = "sum(deadwood_points(top(stock, 10)) for c in stock)"
+    inline = 'sum(sum(d.points for d in unmelded(top(stock, 10), "meld", "points")) for c in stock)'
+    for expr in (call, inline):
+        text = spec_text(("evaluation: 100 - deadwood_points(hand(me))", f"evaluation: {expr}"))
+        assert [code for code, _ in errors(text)] == ["RS413"], expr

@@ -240,3 +240,19 @@ def test_a_missing_log_or_spec_is_a_usage_error(tmp_path):
         2,
         f"{tmp_path / 'nope.jsonl'}: error RS801: cannot read file: No such file or directory\n",
     )
+
+
+def test_a_game_that_begins_without_chance_replays_the_same(tmp_path):
+    """A game with no setup (or none that shuffles) logs its first turn as it is made,
+    before any decision: the replay compared that event with nothing and reported a
+    difference at line 2."""
+    text = (GAMES.parent / "tests" / "valid" / "last_draw.yaml").read_text(encoding="utf-8")
+    plain = tmp_path / "plain.yaml"  # the pile in deck order: nothing shuffled at all
+    plain.write_text(
+        text.replace("setup:\n  effect: shuffle(pile)\n", "").replace("      shuffle(pile)\n", "")
+    )
+    path = tmp_path / "game.jsonl"
+    assert cli("run", plain, "--seed", 3, "--log", path)[0] == 0
+    assert json.loads(path.read_text().splitlines()[1])["event"] == "round"  # no chance first
+    code, out, _ = cli("replay", path)
+    assert code == 0 and out.splitlines()[-1] == "1 of 1 game(s) replayed the same"

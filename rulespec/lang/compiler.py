@@ -270,30 +270,33 @@ class _Compiler:
         so a value two properties give makes one tag of cards of both. A designer who
         named the other suit of a card's colour (`same_colour: spades` on the clubs)
         merged two suits without a word: `c.suit == clubs` held for a spade."""
-        givers: dict[str, dict] = {}  # tag -> property -> the first card it tags so
+        givers: dict[str, dict] = {}  # tag -> property -> the cards it tags so
         for c in self.decls:
             for k, v in c.props.items():
                 if isinstance(v, str) and v in c.tags:
-                    givers.setdefault(v, {}).setdefault(k, c)
-        shared: dict[tuple, list] = {}  # the properties -> the tags they share
+                    givers.setdefault(v, {}).setdefault(k, []).append(c)
+        shared: dict[tuple, list] = {}  # the properties -> the tags they give other cards
         for tag, by in givers.items():
-            if len(by) > 1:
+            if len({tuple(c.name for c in cards) for cards in by.values()}) > 1:
                 shared.setdefault(tuple(sorted(by)), []).append(tag)
         for props, tags in shared.items():
             tag = tags[0]
-            (k1, c1), (k2, c2) = list(givers[tag].items())[:2]
+            (k1, cards1), (k2, cards2) = list(givers[tag].items())[:2]
+            c1 = next((c for c in cards1 if c not in cards2), cards1[0])
+            c2 = next(
+                (c for c in cards2 if c not in cards1), next(c for c in cards2 if c is not c1)
+            )
             named = ", ".join(f"'{t}'" for t in tags)
             self.notices.append(
                 Diagnostic(
                     "RS213",
                     f"properties {' and '.join(repr(k) for k in props)} both give {named}: "
                     f"a text value is also a tag of its card, so the tag '{tag}' names "
-                    f"'{c1.name}' and '{c2.name}' alike, and `c.{k1} == {tag}` holds for "
-                    f"'{c2.name}'",
+                    f"'{c1.name}' (by its {k1}) and '{c2.name}' (by its {k2}) alike, and "
+                    f"`count(cards, {tag})` counts both",
                     c2.prop_spans[k2],
                     severity="warning",
-                    hint=f"give '{k2}' values no other property gives (red, black), "
-                    "and compare those",
+                    hint=f"give '{k2}' values no other property gives, and compare those",
                 )
             )
 
@@ -895,6 +898,7 @@ class _Compiler:
             _rulings(c),
             self.doc.key_span(path),
             c.get("text", ""),
+            want,
         )
 
     def _condition_calls(self, conditions) -> None:

@@ -142,6 +142,7 @@ class _Costs:
         if (name, sizes) not in self.sized:
             inner = _Costs(self.sizes["players"], self.deck, self.sizes["kinds"])
             inner.conditions, inner.called, inner.sized = self.conditions, self.called, self.sized
+            inner.melds = self.melds
             params = self.conditions[name].params
             inner.one_set = {p: s for (p, _), s in zip(params, sizes) if s is not None}
             self.sized[name, sizes] = inner.of(self.conditions[name].when)

@@ -563,7 +563,8 @@ class RoundPart:
 @dataclass(frozen=True)
 class Condition:
     """A named condition: a bool expression over its parameters (name, type); or a
-    named value, whose `when` is an int expression (`value:` in the spec)."""
+    named value, whose `when` is an int expression (`value:` in the spec), or of its
+    `type`."""
 
     name: str
     title: str
@@ -572,6 +573,7 @@ class Condition:
     rulings: tuple[str, ...]
     span: Span
     text: str = ""  # what it tests, in words: public, for the table and `help`
+    type: str = "bool"  # what a call gives: bool, or a value's type (int unless declared)
 
 
 @dataclass(frozen=True)

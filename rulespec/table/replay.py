@@ -255,6 +255,7 @@ class _Replaying:
         self.header, self.game = header, start(definition, header, carried)
         self.events, self.taken = 0, 0  # logged events compared; replayed events taken
         self.ahead: deque = deque()  # replayed events not compared yet
+        self._read_on()  # what the game logged as it was made: its first turn, without chance
 
     def compare(self, number: int, event: dict) -> str:
         """The difference at the logged event at line `number`, or ''."""
