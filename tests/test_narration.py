@@ -2,9 +2,11 @@
 and the spec's titles (rulespec.table.narrate and rulespec.table.view)."""
 
 import pytest
-from gamekit import GAMES
+from gamekit import GAMES, ROOT, edited
 
 from rulespec import load_spec
+from rulespec.interpreter import Game
+from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.choices import (
     NO_REACTION,
     PASS,
@@ -356,3 +358,23 @@ def test_a_counter_that_holds_a_kind_is_told_by_its_name():
         "  Last colour played for P1 is now Wild",  # a card type, by its title
         "  Colour in play is now none",
     ]
+
+
+def test_a_counter_kept_for_bookkeeping_is_not_narrated():
+    """A designer's poker narrated every change of its contribution counters. With
+    `narrate: false` the narration leaves them out; the log keeps them."""
+    plain = (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8")
+    text = edited(
+        plain,
+        (
+            "  round_points: {per_player: true, initial: 0}\n",
+            "  round_points: {per_player: true, initial: 0, narrate: false}\n",
+        ),
+    )
+    for spec, said in ((load_spec("ld.yaml", plain), True), (load_spec("ld.yaml", text), False)):
+        state = play(Game(spec, 2).new_initial_state(seed=3), make_agents(["random"], 2, 3))
+        events = state.log_for(None)
+        lines = narrate(events, Titles.of(spec))
+        assert any(e["event"] == "counter" and "round_points" in e["counter"] for e in events)
+        assert any("Round points for P1 is now" in line for line in lines) == said
+        assert any("Points for P" in line for line in lines)  # other counters still are

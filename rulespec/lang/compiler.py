@@ -962,6 +962,7 @@ class _Compiler:
             c.get("title", _title(name)),
             bool(c.get("per_team")),
             c.get("text", ""),
+            c.get("narrate", True),
         )
 
     def _deck_checks(self, spec: ir.Spec) -> None:

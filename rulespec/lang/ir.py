@@ -404,6 +404,7 @@ class CounterDef:
     title: str = ""  # a readable name: the compiler fills in the default
     per_team: bool = False  # one per team, written name(p) for p's team
     text: str = ""  # what it is for, in words: public, for the table and `help`
+    narrate: bool = True  # its changes are narrated (false: a bookkeeping counter)
 
 
 @dataclass(frozen=True)

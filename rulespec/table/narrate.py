@@ -41,6 +41,7 @@ class Titles:
     params: Mapping[str, str] = field(default_factory=dict)
     piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
     seats: frozenset[str] = frozenset()  # counters that hold a player (a seat number)
+    quiet: frozenset[str] = frozenset()  # counters whose changes are not narrated
     # the spec's `text:` by section (cards, rules, zones, counters, params) and name, and
     # each rule's `prompt:`; public, like the titles
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -69,6 +70,7 @@ class Titles:
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
+            quiet=frozenset(c.name for c in spec.counters if not c.narrate),
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
         )
@@ -238,7 +240,9 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
     "refill": lambda e, t: f"  {t.zone(e['source'])} becomes {t.zone(e['zone'])}",
     "counter": lambda e, t: (
-        f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
+        None
+        if e["counter"].split("[", 1)[0] in t.quiet
+        else f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
     ),
     "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
     "eliminate": lambda e, t: f"  {_who(e)} is out",
