@@ -27,6 +27,7 @@ MAX_EVALUATION steps is refused at its outermost aggregate or call over the boun
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from math import comb
 
@@ -140,11 +141,10 @@ class _Costs:
         if all(s is None for s in sizes):
             return self.called[name]
         if (name, sizes) not in self.sized:
-            inner = _Costs(self.sizes["players"], self.deck, self.sizes["kinds"])
-            inner.conditions, inner.called, inner.sized = self.conditions, self.called, self.sized
-            inner.melds = self.melds
+            inner = copy.copy(self)  # what is known of the conditions, shared; its own nodes
             params = self.conditions[name].params
             inner.one_set = {p: s for (p, _), s in zip(params, sizes) if s is not None}
+            inner.below, inner.known = {}, {}
             self.sized[name, sizes] = inner.of(self.conditions[name].when)
         return self.sized[name, sizes]
 

@@ -117,7 +117,7 @@ class Titles:
         """A counter's value as the table says it: a seat by its name (P2) for a counter
         that holds a player; a kind (held by its name) by its card type's title, a tag
         as written, "none" for no kind; else the number."""
-        if label.split("[", 1)[0] in self.seats:
+        if _counter_name(label) in self.seats:
             return seat_name(value)
         if isinstance(value, str) or value is None:
             return "none" if value is None else self.cards.get(value, value)
@@ -241,7 +241,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "refill": lambda e, t: f"  {t.zone(e['source'])} becomes {t.zone(e['zone'])}",
     "counter": lambda e, t: (
         None
-        if e["counter"].split("[", 1)[0] in t.quiet
+        if _counter_name(e["counter"]) in t.quiet
         else f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
     ),
     "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
@@ -284,6 +284,11 @@ def _merged(events: list[dict]) -> list[dict]:
         else:
             merged.append(e)
     return merged
+
+
+def _counter_name(label: str) -> str:
+    """The counter a label names: `score` of `score[P2]` or `score[north_south]`."""
+    return label.split("[", 1)[0]
 
 
 def narrate(events: list[dict], titles: Titles) -> list[str]:
