@@ -67,8 +67,9 @@ def test_a_v1_spec_still_validates_with_a_warning_at_each_clash():
     assert {d.severity for d in spec.notices} == {"warning"}
     first = spec.notices[0]
     assert first.code == "RS212" and first.message == (
-        "'insert' is a built-in name since Language v2; this spec's card keeps the name, "
-        f"which hides the built-in; `rulespec migrate {V1}` renames it"
+        "'insert' is a built-in name since Language v2; this spec's card hides the built-in "
+        "(allowed, so that a spec written before then keeps working): rename it, or let "
+        f"`rulespec migrate {V1}` rename it"
     )
 
 

@@ -54,8 +54,9 @@ def reserved_hint(name: str) -> str:
 
 
 _SINCE = (
-    "'{}' is a built-in name since Language v{}; this spec's {} keeps the name, which hides "
-    "the built-in; `rulespec migrate {}` renames it"
+    "'{}' is a built-in name since Language v{}; this spec's {} hides the built-in (allowed, "
+    "so that a spec written before then keeps working): rename it, or let "
+    "`rulespec migrate {}` rename it"
 )
 _SINCE_NAME = re.compile(r"'(\w+)' is a built-in name since Language v\d+; ")
 
