@@ -9,6 +9,7 @@ The stack is plain data, so a game paused inside an effect can be copied.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 
 from rulespec.lang import ir
 
@@ -47,6 +48,9 @@ class CompiledAction:
     among: object = None
     shows_type: bool = False  # labels name the card type: the action plays a tag or any
     in_view: bool = False  # its card goes to a shared public zone: every seat sees it played
+    # an action with `count`: the parts of its condition that do not read the group
+    # (`card`), tested for each target before any group is made; None: no such part
+    precondition: object = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,19 @@ class CompiledTrigger:
 
 def _true(g, env):
     return True
+
+
+def _conjuncts(e: ir.Expr):
+    """The operands of a condition's top-level `and`s, left to right."""
+    if isinstance(e, ir.Binary) and e.op == "and":
+        yield from _conjuncts(e.left)
+        yield from _conjuncts(e.right)
+    else:
+        yield e
+
+
+def _reads_card(e: ir.Expr) -> bool:
+    return any(isinstance(n, ir.Local) and n.name == "card" for n in ir.walk(e))
 
 
 ANSWERING = "__answering__"  # env: the (reactor, answer, actor) of the answers a chain interrupted
@@ -154,7 +171,20 @@ class StatementCompiler:
                 self.x.cards(a.among) if a.among else None,
                 a.card is not None and a.card not in self.rules.type_names,
                 self._in_view(a.to),
+                self._precondition(a),
             )
+
+    def _precondition(self, a: ir.Action):
+        """The conjuncts of a group action's condition that read neither the group nor
+        anything bound per group, joined by `and`: a target (or a player asked) they
+        rule out is not offered any group, so none is made (a large hand has thousands).
+        Conditions have no effects, so testing these first changes no outcome."""
+        if a.count is None or a.condition is None:
+            return None
+        kept = [c for c in _conjuncts(a.condition) if not _reads_card(c)]
+        if not kept:
+            return None
+        return self.x.expr(reduce(lambda l, r: ir.Binary(l.span, "bool", "and", l, r), kept))
 
     def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
         self.played = r.name

@@ -958,6 +958,10 @@ class State(Table):
             targets = [p for p in range(self._n) if self._active[p]]
         if a.ir.target == "none":
             targets = [None]
+        if a.precondition is not None:  # who the rest of the condition rules out: no groups
+            targets = [p for p in targets if a.precondition(self, {"target": p})]
+            if not targets:
+                return
         if len(held) == len(eligible):  # a card of each type: a group is a set of them
             candidates = (
                 (tuple(sorted([ctype[c] for c in cards])), list(cards))
@@ -974,7 +978,8 @@ class State(Table):
             if tried > MAX_GROUPS:
                 raise ValueError(
                     f"action '{a.ir.name}' would offer more than {MAX_GROUPS:,} groups of "
-                    "cards (docs/limits.md); give its count a lower max"
+                    f"the {len(eligible)} cards it may play (docs/limits.md); give its count a "
+                    "lower max, or its card fewer types"
                 )
             label = None  # worked out for a group offered: most are not
             for p in targets:

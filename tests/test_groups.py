@@ -119,6 +119,56 @@ def test_an_offer_of_too_many_groups_fails_at_the_spec(tmp_path):
         State.from_layout(game, zones={"hand[P1]": pile[:20], "pile": pile[20:]})
 
 
+AROUND = """\
+rulespec: 1
+name: Lead Or Discard
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "c{n}"
+      each: {n: {from: 1, to: 30}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  table: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: play
+    actions: [lead, discard]
+    around: all_pass
+actions:
+  lead:
+    card: any
+    count: {min: 1, max: 4}
+    if: RULES_OUT and size(card) <= 1
+    to: table
+  discard:
+    card: any
+    to: table
+"""
+
+
+@pytest.mark.parametrize(
+    "rules_out", ["current == seat(0)", "size(hand(target)) > 100"], ids=["player", "target"]
+)
+def test_no_group_is_made_where_the_condition_rules_out_every_group(tmp_path, rules_out):
+    """P2's hand of 24 types has 12,950 groups of one to four; a part of lead's `if`
+    that does not read the group rules P2 out (or P2's one target), so asking P2 makes
+    no group (it failed with RS701 when every group was made, then tried)."""
+    text = AROUND.replace("RULES_OUT", rules_out)
+    if "target" in rules_out:
+        text = text.replace("card: any\n    count", "card: any\n    target: other\n    count")
+    game = Game(load_spec(tmp_path / "lead.yaml", text=text), 2)
+    cards = [f"c{n}" for n in range(1, 31)]
+    state = State.from_layout(
+        game, zones={"hand[P1]": cards[:2], "hand[P2]": cards[2:26], "pile": cards[26:]}
+    )
+    state.apply_action(state.legal_actions()[0])  # P1 plays; P2 is asked next
+    assert state.current_player() == 1
+    assert not any(label.startswith("lead") for label in state.legal_labels())
+    assert len(state.legal_labels()) == 25  # each card to discard, or pass
+
+
 @pytest.mark.parametrize(
     "change, code, message",
     [
