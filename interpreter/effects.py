@@ -184,7 +184,7 @@ class StatementCompiler:
         kept = [c for c in _conjuncts(a.condition) if not _reads_card(c)]
         if not kept:
             return None
-        return self.x.expr(reduce(lambda l, r: ir.Binary(l.span, "bool", "and", l, r), kept))
+        return self.x.expr(reduce(lambda a, b: ir.Binary(a.span, "bool", "and", a, b), kept))
 
     def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
         self.played = r.name

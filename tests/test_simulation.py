@@ -303,3 +303,42 @@ def test_games_won_by_no_one_or_shared_are_reported():
     assert (alone["no_winner"]["share"], alone["shared_wins"]["share"]) == (0.125, 0.5)
     teams = simulation.summarize(tally, 4, (("north_south", (0, 2)), ("east_west", (1, 3))))
     assert (teams["no_winner"]["share"], teams["shared_wins"]["share"]) == (0.125, 0.0)
+
+
+SOMETIMES_FAILS = """\
+rulespec: 1
+name: Sometimes Fails
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    good: {count: 7}
+    bad: {count: 1}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+setup:
+  effect: shuffle(pile)
+turn:
+  - step: draw
+    effect: |
+      move(top(pile, 1), hand(current))
+      if count(hand(current), bad) > 0 { set_current(nth(players, 9)) }
+end_conditions:
+  drawn:
+    when: size(pile) == 6
+    effect: end_game()
+"""
+
+
+def test_a_rule_that_fails_in_one_game_names_its_seed(tmp_path):
+    """Which game of many failed, so that it can be played and watched alone: `run`
+    with that seed fails at the same place, and the games before it play."""
+    spec = tmp_path / "fails.yaml"
+    spec.write_text(SOMETIMES_FAILS)
+    code, _, err = cli("simulate", spec, "--games", 50, "--seed", 3)
+    assert code == 2 and "error RS701" in err
+    seed = int(re.search(r"in the game of seed (\d+) ", err).group(1))
+    assert seed > 3 and cli("simulate", spec, "--games", seed - 3, "--seed", 3)[0] == 0
+    code, _, alone = cli("run", spec, "--seed", seed)
+    assert code == 2 and alone.splitlines()[0] in err.splitlines()[0]

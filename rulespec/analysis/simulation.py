@@ -171,10 +171,19 @@ def play_games(definition: Game, seeds: range, agents, turn_limit: int | None = 
     out = Tally()
     for seed in seeds:
         seats = make_agents(list(agents), definition.n, seed)
-        state = definition.new_initial_state(
-            seed=seed, log=False, views=not blind(seats), turn_limit=turn_limit
-        )
-        out.add(play(state, seats), seed)
+        try:
+            state = definition.new_initial_state(
+                seed=seed, log=False, views=not blind(seats), turn_limit=turn_limit
+            )
+            out.add(play(state, seats), seed)
+        except RuleError as exc:  # one game of thousands: say which, so it can be watched
+            raise RuleError(
+                exc.code,
+                f"{exc.message}, in the game of seed {seed} (`rulespec run` with `--seed "
+                f"{seed}` and the same players and agents plays it)",
+                exc.span,
+                exc.rule,
+            ) from exc.__cause__
     return out
 
 
