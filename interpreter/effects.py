@@ -75,6 +75,11 @@ class CompiledStep:
     around: str | None = None  # offered round the table until the players pass (ir.Step)
     again_if: object = None  # compiled ir.Step.again_if: offered again after a play while true
     again: bool = False  # a play offers the step again (repeat, or again_if while it holds)
+    pass_if: object = None  # compiled ir.Step.pass_if: pass is offered only while true
+
+    def may_pass(self, g) -> bool:
+        """Whether the player asked may pass, where the step offers a pass at all."""
+        return self.pass_if is None or self.pass_if(g, {})
 
 
 @dataclass(frozen=True)
@@ -227,6 +232,7 @@ class StatementCompiler:
         with self.x.within(s.name):
             effect = self.block(s.effect)
             again_if = self.x.expr(s.again_if) if s.again_if is not None else None
+            pass_if = self.x.expr(s.pass_if) if s.pass_if is not None else None
         return CompiledStep(
             s,
             effect,
@@ -236,6 +242,7 @@ class StatementCompiler:
             s.around,
             again_if,
             s.repeat or again_if is not None,
+            pass_if,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:

@@ -888,7 +888,7 @@ class State(Table):
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return False
-        if not leads:
+        if not leads and step.may_pass(self):
             options.insert(pass_at, PASS)
         self._pending = ChoicePoint(me, "play", options, _resume_around, asking=step.ir.name)
         return True
@@ -905,9 +905,9 @@ class State(Table):
             return  # played, and not to be offered again
         options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
         if again:
-            if options and (step.ir.repeat or step.ir.optional):
+            if options and (step.ir.repeat or step.ir.optional) and step.may_pass(self):
                 options.insert(pass_at, PASS)
-        elif step.ir.optional:
+        elif step.ir.optional and step.may_pass(self):
             options.insert(pass_at, PASS)
         if not options:
             if not again:

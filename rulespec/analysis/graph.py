@@ -244,8 +244,8 @@ def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
 def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "setup":
         return Touches(), touches_of(spec.setup)
-    if kind == "step":  # the condition to offer it again, if any, and its effect
-        return touches_of(node.again_if), touches_of(node.effect)
+    if kind == "step":  # the conditions to offer it again and to offer pass, and its effect
+        return touches_of(node.pass_if, touches_of(node.again_if)), touches_of(node.effect)
     if kind == "round":  # who starts the next round is worked out as it is set up
         return touches_of(spec.rounds.starter if node.name == "setup" else None), touches_of(
             node.effect

@@ -733,6 +733,18 @@ class _Compiler:
         again_if = None
         if "again_if" in s:
             again_if = self.b.expr(doc, path + ("again_if",), s["again_if"], {}, "bool")
+        pass_if = None
+        if "pass_if" in s:
+            pass_if = self.b.expr(doc, path + ("pass_if",), s["pass_if"], {}, "bool")
+            if not (s.get("optional") or s.get("repeat") or "around" in s):
+                self.error(
+                    "RS104",
+                    "'pass_if' says when a step that offers pass offers it; this step "
+                    "offers none (it is not optional, repeat or around)",
+                    path + ("pass_if",),
+                    "add optional: true, or leave pass_if out",
+                    key=True,
+                )
         if "around" in s:
             self._around(s, path)
         elif s.get("lead"):
@@ -757,6 +769,7 @@ class _Compiler:
             **_words(s),
             again_if=again_if,
             lead=bool(s.get("lead")),
+            pass_if=pass_if,
         )
 
     def _around(self, s, path) -> None:

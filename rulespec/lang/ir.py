@@ -483,6 +483,9 @@ class Step:
     # a play step offered again after a play only while this holds (bool); None: not
     again_if: Expr | None = None
     lead: bool = False  # an `around` step whose first offer, to the turn's player, has no pass
+    # where the step would offer `pass`, it does only while this holds (bool, read with
+    # `current` the player asked); None: always
+    pass_if: Expr | None = None
 
 
 @dataclass(frozen=True)
