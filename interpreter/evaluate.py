@@ -307,7 +307,7 @@ class Compiler:
         if isinstance(e, ir.Binary):
             return e.op in ("//", "%", "*")
         if isinstance(e, ir.Call):
-            return e.func in ("range", "combinations")
+            return e.func in ("range", "combinations", "summing")
         return isinstance(e, ir.ZoneRef) and self.defs.spec.zone(e.name).count is not None
 
     def _src_IfExpr(self, e):
@@ -520,6 +520,10 @@ class Compiler:
     def _src_f_combinations(self, e, cards, k):
         return f"_combinations({self.cards_source(cards)}, {self.source(k)})"
 
+    def _src_f_summing(self, e, cards, key, total):
+        values = self.constant(self._prop_by_type(key.value, 0))
+        return f"_summing({self.cards_source(cards)}, {values}, g._ctype, {self.source(total)})"
+
     def _src_f_unmelded(self, e, cards, meld, key):
         """The test is the named condition's own function (compiled before any condition
         that calls it), called on each group."""
@@ -652,5 +656,5 @@ _TIMELESS = (ir.Const, ir.Param, ir.Kind, ir.Aggregate, ir.IfExpr, ir.Unary, ir.
 _STATELESS = {"player_count", "card_types", "no_kind"}  # constants of the language
 _PURE = {
     "size", "count", "one", "of", "without", "kind_of", "prop", "values", "min", "max",
-    "range", "first", "nth", "combinations", "unmelded", "seat", "seat_number",
+    "range", "first", "nth", "combinations", "summing", "unmelded", "seat", "seat_number",
 }  # fmt: skip

@@ -16,7 +16,7 @@ from itertools import combinations, compress
 from math import comb
 from operator import itemgetter
 
-from rulespec.lang.ir import MAX_COMBINATIONS, MAX_MELD_CARDS, MAX_RANGE
+from rulespec.lang.ir import MAX_COMBINATIONS, MAX_MELD_CARDS, MAX_RANGE, MAX_SUM_STEPS
 
 from .table import INT_LIMIT
 
@@ -231,6 +231,50 @@ def _combinations(cards, k: int) -> list:
     return [list(c) for c in combinations(cards, k)]
 
 
+def _summing(cards, values, ctype, total: int) -> list:
+    """Every non-empty set of the cards whose values (by card type) add up to total, each
+    in the cards' order, the smallest sets first and sets of a size in the order of
+    their places, as combinations() of each size gives them. A depth-first search (a
+    stack, not recursion: a zone may hold hundreds of cards) that drops a branch once no
+    choice of the cards left can reach the total (the least and the most the rest can
+    add, negative values included); past MAX_SUM_STEPS sets looked at, or
+    MAX_COMBINATIONS found, it fails."""
+    cards = list(cards)
+    n, worth = len(cards), [values[ctype[c]] for c in cards]
+    low, high = [0] * (n + 1), [0] * (n + 1)  # the least and most cards i.. can add
+    for i in range(n - 1, -1, -1):
+        low[i] = low[i + 1] + min(worth[i], 0)
+        high[i] = high[i + 1] + max(worth[i], 0)
+    found, chosen, steps = [], [], 0
+    stack = [[0, 0]] if n and low[0] <= total <= high[0] else []  # [next place, sum so far]
+    while stack:
+        frame = stack[-1]
+        j, so_far = frame
+        if j == n:  # every card after the chosen ones tried
+            stack.pop()
+            if chosen:
+                chosen.pop()
+            continue
+        frame[0] = j + 1
+        steps += 1
+        if steps > MAX_SUM_STEPS:
+            raise ValueError(
+                f"summing() over {n} cards would look at more than {MAX_SUM_STEPS:,} sets"
+            )
+        added = so_far + worth[j]
+        if added == total:
+            found.append((*chosen, j))
+            if len(found) > MAX_COMBINATIONS:
+                raise ValueError(
+                    f"summing() over {n} cards gives more than {MAX_COMBINATIONS} sets"
+                )
+        if j + 1 < n and added + low[j + 1] <= total <= added + high[j + 1]:
+            chosen.append(j)
+            stack.append([j + 1, added])
+    found.sort(key=lambda places: (len(places), places))
+    return [[cards[i] for i in places] for places in found]
+
+
 MELD_CACHE = 1 << 17  # groups judged and kept per meld condition, before starting over
 
 
@@ -332,6 +376,7 @@ HELPERS = {
     "_nth": _nth,
     "_nth_player": _nth_player,
     "_combinations": _combinations,
+    "_summing": _summing,
     "_unmelded": _unmelded,
     "_UNSET": _UNSET,
     "compress": compress,

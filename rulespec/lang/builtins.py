@@ -72,6 +72,12 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "cardsets",
         "every set of n of the cards, for an aggregate, a for loop or a choice (at most 1024)",
     ),
+    "summing": (
+        ("cards", "str", "int"),
+        "cardsets",
+        "every set of the cards whose values of the number property add up to n, smallest "
+        "first (at most 1024 sets)",
+    ),
     "unmelded": (
         ("cards", "str", "str"),
         "cards",
@@ -231,6 +237,7 @@ RESERVED_SINCE: dict[str, int] = {
             "values",
             "above",
             "unmelded",
+            "summing",
         ),
         3,
     ),

@@ -122,6 +122,8 @@ class _Costs:
             finally:
                 self.one_set, self.below = saved
             return items + self._size(node.items) * each
+        if isinstance(node, ir.Call) and node.func == "summing":  # its search, bounded
+            return sum(self.of(c) for c in ir.iter_children(node)) + ir.MAX_SUM_STEPS
         if isinstance(node, ir.Call) and node.func == "unmelded":
             cards, test, _ = node.args
             return self.of(cards) + (1 << ir.MAX_MELD_CARDS) + self.melds.get(test.name, 0)

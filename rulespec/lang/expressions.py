@@ -735,6 +735,19 @@ class Builder:
         melds = ir.ConditionCall(test.span, "bool", test.value, (group,))
         return ir.Call(span, "cards", "unmelded", (cards, melds, key))
 
+    def _summing(self, span, cards: ir.Expr, key: ir.Expr, total: ir.Expr) -> ir.Expr | None:
+        """summing(cards, "property", n): the property must be a number."""
+        held = self._property(key, "summing()")
+        if held is not None and held != "int":
+            self._error(
+                "RS204",
+                f"summing() adds up a number property of each set; '{key.value}' is not a number",
+                key.span,
+            )
+        if held != "int":
+            return None
+        return ir.Call(span, "cardsets", "summing", (cards, key, total))
+
     def _property(self, key: ir.Expr, where: str) -> str | None:
         """The type of the card property a quoted name names, or None (said why)."""
         props = self.names.props
@@ -1194,7 +1207,12 @@ _DECLARED_AS = {
 }
 
 # Functions whose type (or whose checks) their arguments decide: name -> Builder method
-_TYPED_BY_ARGUMENTS = {"prop": "_prop", "values": "_values", "unmelded": "_unmelded"}
+_TYPED_BY_ARGUMENTS = {
+    "prop": "_prop",
+    "values": "_values",
+    "unmelded": "_unmelded",
+    "summing": "_summing",
+}
 
 # What values("name") gives, by the property's type.
 _VALUES = {"kind": "kinds", "int": "ints"}
