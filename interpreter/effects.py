@@ -51,6 +51,9 @@ class CompiledAction:
     # an action with `count`: the parts of its condition that do not read the group
     # (`card`), tested for each target before any group is made; None: no such part
     precondition: object = None
+    # an action with `count` and `same`: each card type's value of that property, which
+    # every card of a group shares; None: any cards make a group
+    same: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,7 @@ class StatementCompiler:
                 a.card is not None and a.card not in self.rules.type_names,
                 self._in_view(a.to),
                 self._precondition(a),
+                None if a.same is None else self.x.prop_by_type(a.same, None),
             )
 
     def _precondition(self, a: ir.Action):

@@ -521,13 +521,13 @@ class Compiler:
         return f"_combinations({self.cards_source(cards)}, {self.source(k)})"
 
     def _src_f_summing(self, e, cards, key, total):
-        values = self.constant(self._prop_by_type(key.value, 0))
+        values = self.constant(self.prop_by_type(key.value, 0))
         return f"_summing({self.cards_source(cards)}, {values}, g._ctype, {self.source(total)})"
 
     def _src_f_unmelded(self, e, cards, meld, key):
         """The test is the named condition's own function (compiled before any condition
         that calls it), called on each group."""
-        values = self._prop_by_type(key.value, 0)
+        values = self.prop_by_type(key.value, 0)
         cond = self.defs.spec.condition(meld.name)
         ((param, _),) = cond.params
         test = self.constant(self.tests[meld.name])
@@ -555,13 +555,13 @@ class Compiler:
                 return False
         return True
 
-    def _prop_by_type(self, name: str, default) -> tuple:
+    def prop_by_type(self, name: str, default) -> tuple:
         """A card property's value for each card type (`default` where a type lacks it)."""
         return tuple(props.get(name, default) for props in self.defs.props)
 
     def _src_f_prop(self, e, cards, key):
         default = {"int": 0, "bool": False, "kind": "", "str": ""}[e.type]
-        values = self._prop_by_type(key.value, default)
+        values = self.prop_by_type(key.value, default)
         if e.type == "kind":
             values, default = [self.defs.kinds.get(v, frozenset()) for v in values], frozenset()
         t = self._typed_card(cards)

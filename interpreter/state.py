@@ -20,7 +20,8 @@ below (tests/test_layers.py checks it).
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from collections.abc import Iterator
+from itertools import chain, combinations
 from types import MappingProxyType
 
 from . import knowledge
@@ -947,11 +948,6 @@ class State(Table):
         game, me, ctype = self.game, self._current, self._ctype
         hand = self._zones[game.hand + me]
         eligible = [c for c in hand if ctype[c] in a.card]
-        held: dict[int, int] = {}
-        for c in eligible:
-            held[ctype[c]] = held.get(ctype[c], 0) + 1
-        low, high = a.ir.count
-        high = len(eligible) if high is None else min(high, len(eligible))
         if a.ir.target == "other":
             targets = [p for p in range(self._n) if p != me and self._active[p]]
         else:
@@ -962,17 +958,16 @@ class State(Table):
             targets = [p for p in targets if a.precondition(self, {"target": p})]
             if not targets:
                 return
-        if len(held) == len(eligible):  # a card of each type: a group is a set of them
-            candidates = (
-                (tuple(sorted([ctype[c] for c in cards])), list(cards))
-                for n in range(max(low, 1), high + 1)
-                for cards in combinations(eligible, n)
-            )
-        else:
-            candidates = (
-                (group, group_of_types(hand, ctype, group))
-                for group in groups(sorted(held.items()), low, high)
-            )
+        if a.same is None:
+            pools = [eligible]
+        else:  # groups of cards of one value only: each value's cards apart
+            by_value: dict = {}
+            for c in eligible:
+                by_value.setdefault(a.same[ctype[c]], []).append(c)
+            pools = list(by_value.values())
+        candidates = chain.from_iterable(
+            _groups_of(pool, hand, ctype, a.ir.count) for pool in pools
+        )
         cond, names, offered = a.condition, game.type_names, []
         for tried, (group, cards) in enumerate(candidates, 1):
             if tried > MAX_GROUPS:
@@ -989,6 +984,23 @@ class State(Table):
                     suffix = game.target_suffix[p] if p is not None else ""
                     offered.append(GroupPlay(label + suffix, a.ir.name, None, p, None, group))
         options += sorted(offered, key=_label)
+
+
+def _groups_of(pool: list, hand: list, ctype, count: tuple) -> Iterator[tuple]:
+    """The distinct groups of the pool's cards (of the hand) a count allows: (its card
+    types sorted, the cards that stand for it), the smallest first."""
+    low, high = count
+    high = len(pool) if high is None else min(high, len(pool))
+    held: dict[int, int] = {}
+    for c in pool:
+        held[ctype[c]] = held.get(ctype[c], 0) + 1
+    if len(held) == len(pool):  # a card of each type: a group is a set of them
+        for n in range(max(low, 1), high + 1):
+            for cards in combinations(pool, n):
+                yield tuple(sorted([ctype[c] for c in cards])), list(cards)
+    else:
+        for group in groups(sorted(held.items()), low, high):
+            yield group, group_of_types(hand, ctype, group)
 
 
 def _play_env(card, target) -> dict:

@@ -227,3 +227,65 @@ def test_a_group_may_have_a_target(tmp_path):
     ]
     state.apply_action("bury_two red_1+red_6 -> P2")
     assert sorted(state.observation(None)["zones"]["table[P2]"]) == ["red_1", "red_6"]
+
+
+RANKS_SPEC = """\
+rulespec: 1
+name: Lead A Rank
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "{suit}_{rank}"
+      each:
+        suit: [red, blue, green, gold]
+        rank: {from: 1, to: 8}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  table: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: play
+    actions: [lead]
+actions:
+  lead:
+    card: any
+    COUNT
+    to: table
+"""
+SAME_RANK = "if: all(c.rank == card.rank for c in card)"
+
+
+@pytest.mark.parametrize("ranks", [3, 6])
+def test_same_makes_the_groups_of_one_value_only(tmp_path, ranks):
+    """`same: rank` offers what an `if` that all cards share the rank offers, without
+    making every other group first: 24 cards of 6 ranks hold 12,950 groups of one to
+    four, too many to try (RS701), and 90 of one rank."""
+    made = {}
+    for name, count in (
+        ("same", "count: {min: 1, max: 4, same: rank}"),
+        ("if", "count: {min: 1, max: 4}\n    " + SAME_RANK),
+    ):
+        spec = load_spec(tmp_path / f"{name}.yaml", text=RANKS_SPEC.replace("COUNT", count))
+        made[name] = Game(spec, 2)
+    suits = ("red", "blue", "green", "gold")
+    hand = [f"{s}_{r}" for r in range(1, ranks + 1) for s in suits]
+    rest = [f"{s}_{r}" for r in range(ranks + 1, 9) for s in suits]
+    layout = {"hand[P1]": hand, "hand[P2]": rest[:1], "pile": rest[1:]}
+    labels = State.from_layout(made["same"], zones=layout).legal_labels()
+    assert len(labels) == ranks * 15  # 4 + 6 + 4 + 1 groups of each rank's four suits
+    played = [label.split()[1].split("+") for label in labels]
+    assert all(len({card.split("_")[1] for card in group}) == 1 for group in played)
+    if ranks == 3:  # few enough to try them all: the if gives the same options
+        assert State.from_layout(made["if"], zones=layout).legal_labels() == labels
+    else:
+        with pytest.raises(RuleError, match="more than 10,000 groups"):
+            State.from_layout(made["if"], zones=layout)
+
+
+def test_same_names_a_property_of_the_deck(tmp_path):
+    text = RANKS_SPEC.replace("COUNT", "count: {min: 1, max: 4, same: rnak}")
+    with pytest.raises(SpecError) as err:
+        load_spec(tmp_path / "bad.yaml", text=text)
+    ((d,),) = [err.value.diagnostics]
+    assert d.code == "RS201" and "rnak" in d.message and "rank" in d.hint

@@ -564,6 +564,15 @@ class _Compiler:
             else ()
         )
         count = self._group(name, a, path) if "count" in a else None
+        same = a["count"].get("same") if isinstance(a.get("count"), dict) else None
+        if same is not None and same not in self.names.props:
+            self.error(
+                "RS201",
+                f"unknown card property '{same}' for count.same",
+                path + ("count", "same"),
+                did_you_mean(same, self.names.props),
+            )
+            same = None
         return ir.Action(
             name,
             a.get("card"),
@@ -577,6 +586,7 @@ class _Compiler:
             a.get("title", _title(name)),
             count,
             **_words(a),
+            same=same,
         )
 
     def _group(self, name, a, path) -> tuple[int, int | None] | None:

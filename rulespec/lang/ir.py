@@ -506,6 +506,7 @@ class Action:
     count: tuple[int, int | None] | None = None
     text: str = ""  # what it is for, in words: public, for the table and `help`
     prompt: str = ""  # the question it asks at a decision, shown above the options
+    same: str | None = None  # with count: the card property a group's cards all share
 
 
 @dataclass(frozen=True)
