@@ -5,8 +5,8 @@
 Each row plays our agent at one seat against an opponent at every other seat, seats
 alternating (game k puts ours at seat k mod players, seeded k). An opponent is one of
 our agents (`greedy`) or one of OpenSpiel's, through rulespec.spiel: `os-ismcts`
-(`ISMCTSBot`, which samples worlds with our re-deal for its seat, since rulespec.spiel
-has no `resample_from_infostate`) or `os-mcts` (`MCTSBot`, which searches the true state,
+(`ISMCTSBot`, which samples its worlds through `resample_from_infostate`, with a
+sampler seeded from the game) or `os-mcts` (`MCTSBot`, which searches the true state,
 hidden cards included), both with OpenSpiel's `RandomRolloutEvaluator` (one rollout),
 `uct_c` 2, and either `iterations=N` simulations or `seconds=S` a decision (a deadline
 on the same loop). Chance is the game's: a seeded pick among OpenSpiel's chance outcomes.
@@ -90,13 +90,14 @@ class TimedISMCTS(ismcts.ISMCTSBot):
         return self.get_final_policy(state, self._root_node)
 
 
-def _redealer(seed):
-    rng = random.Random(seed)
+def _resampler(seed):
+    """ISMCTSBot's own way to a world, `resample_from_infostate`, with a sampler seeded
+    from the game: the bot's default sampler, `UniformProbabilitySampler`, is seeded at
+    random, so its games would not repeat (nor resume with --out)."""
+    sampler = random.Random(seed).random
 
     def resample(state, player):
-        world = state.clone()
-        world.table.redeal(player, rng, canonical=True)
-        return world
+        return state.resample_from_infostate(player, sampler)
 
     return resample
 
@@ -113,7 +114,7 @@ def openspiel_bot(game, text: str, seed: int):
         bot = TimedISMCTS(game, evaluator, 2, 1, random_state=rng, seconds=float(value))
     else:
         bot = ismcts.ISMCTSBot(game, evaluator, 2, int(value), random_state=rng)
-    bot.set_resampler(_redealer(seed))
+    bot.set_resampler(_resampler(seed))
     return bot
 
 
