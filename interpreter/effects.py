@@ -193,7 +193,7 @@ class StatementCompiler:
         kept = [c for c in _conjuncts(a.condition) if not _reads_card(c)]
         if not kept:
             return None
-        return self.x.expr(reduce(lambda a, b: ir.Binary(a.span, "bool", "and", a, b), kept))
+        return self.x.expr(reduce(lambda x, y: ir.Binary(x.span, "bool", "and", x, y), kept))
 
     def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
         self.played = r.name
