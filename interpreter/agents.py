@@ -115,9 +115,10 @@ class GreedyAgent(Seeded):
     It looks one step ahead on a copy of the game in which every card its player cannot
     see has been dealt again at random (the zones keep their sizes), so it never learns
     the draw pile's order or another player's hand; chance in the copy is its own. The
-    step ends at its own next choice or the next turn: what other players answer on
-    the way (a reaction, pay or refuse) is played for them at random, so an attack is
-    judged by what it brings, not by the moment it is announced.
+    step ends at its own next real choice (one of two options or more) or the next
+    turn: what other players answer on the way (a reaction, pay or refuse) is played
+    for them at random, and its own forced moves as they would be played, so an attack
+    is judged by what it brings, not by the moment it is announced.
     """
 
     name = "greedy"
@@ -285,12 +286,17 @@ class Lookahead:
         s.redeal(self.seat, chance)
         s.apply_action(option)
         turn = s.turn
-        while not s.is_terminal() and s.turn == turn and s.current_player() != self.seat:
+        while not s.is_terminal() and s.turn == turn:
             if s.is_chance_node():
                 s.sample_chance(chance)
-            else:
-                options = s.legal_actions()
+                continue
+            options = s.legal_actions()
+            if s.current_player() != self.seat:
                 s.apply_action(options[rng.randrange(len(options))])
+            elif len(options) == 1:  # its own forced move, as play applies it: no choice
+                s.apply_action(options[0])
+            else:
+                break
         if s.is_terminal():
             return self.WIN if self.seat in s.winners else self.LOSS if s.winners else 0
         return s.evaluate(self.seat)
