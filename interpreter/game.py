@@ -80,7 +80,7 @@ class Game:
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]
         self._tally_writers: dict = {}  # (seat, offset) -> its code (tally_writer), when asked
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
-        self.hand = self.zone_index[spec.hand]
+        self.hand = None if spec.hand is None else self.zone_index[spec.hand]
         # src -> (the zone that refills it, the cards left on top of that zone)
         self.refill = {
             self.zone_index[z.name]: (self.zone_index[z.refill_from], z.refill_keep)

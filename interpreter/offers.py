@@ -33,7 +33,8 @@ def compile_offer(game, step, order: tuple):
     hand = game.hand
     w = CodeWriter("offer", step.ir.span)
     w.line("me = g._current", step.ir.span)
-    w.line(f"tc = g._tcount[{hand} + me]", step.ir.span)
+    if hand is not None:  # else no action plays a card (RS103)
+        w.line(f"tc = g._tcount[{hand} + me]", step.ir.span)
     w.line("active = g._active", step.ir.span)
     w.line("options = []", step.ir.span)
     w.line("pass_at = 0", step.ir.span)

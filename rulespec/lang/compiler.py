@@ -381,7 +381,7 @@ class _Compiler:
             max_players=players["max"],
             default_players=players.get("default", players["min"]),
             turn_limit=d.get("turn_limit", DEFAULT_TURN_LIMIT),
-            hand=d["hand"],
+            hand=d.get("hand"),
             cards=cards,
             tags=tags,
             params=params,
@@ -1090,9 +1090,25 @@ class _Compiler:
                 "it only stops a game that would not end",
             )
 
+    def _needs_no_hand(self, spec: ir.Spec) -> None:
+        """A game without `hand`: no action or reaction may play a card (from where?)."""
+        for section, rules in (("actions", spec.actions), ("reactions", spec.reactions)):
+            for rule in rules:
+                if rule.card is not None:
+                    self.error(
+                        "RS103",
+                        f"{section[:-1]} '{rule.name}' plays a card from the hand, and the "
+                        "game names no hand zone",
+                        (section, rule.name, "card"),
+                        "add  hand: <a per_player zone>  to the spec",
+                        key=True,
+                    )
+
     def _zone_checks(self, spec: ir.Spec) -> None:
         zones = {z.name: z for z in spec.zones}
-        if spec.hand not in zones:
+        if spec.hand is None:
+            self._needs_no_hand(spec)
+        elif spec.hand not in zones:
             self.error(
                 "RS201",
                 f"unknown zone '{spec.hand}' for hand",

@@ -604,7 +604,7 @@ class Spec:
     max_players: int
     default_players: int
     turn_limit: int
-    hand: str
+    hand: str | None  # the zone cards are played from; None: no action or reaction plays one
     cards: tuple[CardType, ...]
     tags: tuple[str, ...]
     params: tuple[ParamDef, ...]
