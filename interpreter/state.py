@@ -974,7 +974,7 @@ class State(Table):
                 raise ValueError(
                     f"action '{a.ir.name}' would offer more than {MAX_GROUPS:,} groups of "
                     f"the {len(eligible)} cards it may play (docs/limits.md); give its count a "
-                    "lower max, or its card fewer types"
+                    "lower max or a same property (same: rank), or its card fewer types"
                 )
             label = None  # worked out for a group offered: most are not
             for p in targets:

@@ -570,7 +570,8 @@ class _Compiler:
                 "RS201",
                 f"unknown card property '{same}' for count.same",
                 path + ("count", "same"),
-                did_you_mean(same, self.names.props),
+                did_you_mean(same, self.names.props)
+                or f"the deck's card properties: {', '.join(sorted(self.names.props)) or 'none'}",
             )
             same = None
         return ir.Action(

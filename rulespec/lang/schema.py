@@ -284,9 +284,9 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
         yield Diagnostic(
             "RS104",
             f"{_where(path)} is {err.instance!r}; a group's size is a whole number of at "
-            "least 1, or {min: N, max: M}",
+            "least 1, or {min: N, max: M} (min required; max and same may follow)",
             doc.span(path),
-            hint="count: 2, or count: {min: 2, max: 4}",
+            hint="count: 2, or count: {min: 2, max: 4}, or count: {min: 1, max: 4, same: rank}",
         )
     else:
         yield Diagnostic("RS104", f"{_where(path)}: {err.message}", doc.span(path))
