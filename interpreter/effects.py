@@ -180,17 +180,30 @@ class StatementCompiler:
                 a.card is not None and a.card not in self.rules.type_names,
                 self._in_view(a.to),
                 self._precondition(a),
-                None if a.same is None else self.x.prop_by_type(a.same, None),
+                None if a.same is None else self._same_values(a.same),
             )
 
+    def _same_values(self, name: str) -> tuple:
+        """Each card type's value of a count's `same` property; a type without it has
+        the value `c.name` reads for it (0, false or no text), so `same` groups the cards
+        as `all(c.name == card.name for c in card)` would."""
+        values = self.x.prop_by_type(name, None)
+        default = next(type(v)() for v in values if v is not None)
+        return tuple(default if v is None else v for v in values)
+
     def _precondition(self, a: ir.Action):
-        """The conjuncts of a group action's condition that read neither the group nor
-        anything bound per group, joined by `and`: a target (or a player asked) they
-        rule out is not offered any group, so none is made (a large hand has thousands).
-        Conditions have no effects, so testing these first changes no outcome."""
+        """The conjuncts of a group action's condition before the first that reads the
+        group (`card`), joined by `and`: a target (or a player asked) they rule out is
+        not offered any group, so none is made (a large hand has thousands). Tested for
+        each target once a first group exists, they are what the condition tested first
+        anyway, in the same order: the same outcome, a failure (RS701) included."""
         if a.count is None or a.condition is None:
             return None
-        kept = [c for c in _conjuncts(a.condition) if not _reads_card(c)]
+        kept = []
+        for c in _conjuncts(a.condition):
+            if _reads_card(c):
+                break
+            kept.append(c)
         if not kept:
             return None
         return self.x.expr(reduce(lambda x, y: ir.Binary(x.span, "bool", "and", x, y), kept))

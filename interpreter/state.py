@@ -764,7 +764,7 @@ class State(Table):
         answers = self.game.answers if window is None else self.game.window_answers[window]
         by_type, reactor = answers[action], players[0]
         options, forced = [], False
-        hand = self._zones[self.game.hand + reactor]
+        hand = () if self.game.hand is None else self._zones[self.game.hand + reactor]
         for t, c in first_of_each_type(hand, self._ctype, by_type).items():
             for r in by_type[t]:
                 if r.condition is None or r.condition(
@@ -948,33 +948,30 @@ class State(Table):
         game, me, ctype = self.game, self._current, self._ctype
         hand = self._zones[game.hand + me]
         eligible = [c for c in hand if ctype[c] in a.card]
-        if a.ir.target == "other":
-            targets = [p for p in range(self._n) if p != me and self._active[p]]
-        else:
-            targets = [p for p in range(self._n) if self._active[p]]
         if a.ir.target == "none":
             targets = [None]
-        if a.precondition is not None:  # who the rest of the condition rules out: no groups
+        else:
+            others = a.ir.target == "other"
+            targets = [p for p in range(self._n) if self._active[p] and not (others and p == me)]
+        candidates = chain.from_iterable(
+            _groups_of(pool, hand, ctype, a.ir.count) for pool in _pools(eligible, ctype, a.same)
+        )
+        first = next(candidates, None)
+        if first is None:
+            return
+        if a.precondition is not None:  # who the condition's first parts rule out: no groups
             targets = [p for p in targets if a.precondition(self, {"target": p})]
             if not targets:
                 return
-        if a.same is None:
-            pools = [eligible]
-        else:  # groups of cards of one value only: each value's cards apart
-            by_value: dict = {}
-            for c in eligible:
-                by_value.setdefault(a.same[ctype[c]], []).append(c)
-            pools = list(by_value.values())
-        candidates = chain.from_iterable(
-            _groups_of(pool, hand, ctype, a.ir.count) for pool in pools
-        )
+        candidates = chain((first,), candidates)
         cond, names, offered = a.condition, game.type_names, []
         for tried, (group, cards) in enumerate(candidates, 1):
             if tried > MAX_GROUPS:
                 raise ValueError(
                     f"action '{a.ir.name}' would offer more than {MAX_GROUPS:,} groups of "
                     f"the {len(eligible)} cards it may play (docs/limits.md); give its count a "
-                    "lower max or a same property (same: rank), or its card fewer types"
+                    f"lower max{'' if a.same else ' or a same property (same: rank)'}, or its "
+                    "card fewer types"
                 )
             label = None  # worked out for a group offered: most are not
             for p in targets:
@@ -984,6 +981,17 @@ class State(Table):
                     suffix = game.target_suffix[p] if p is not None else ""
                     offered.append(GroupPlay(label + suffix, a.ir.name, None, p, None, group))
         options += sorted(offered, key=_label)
+
+
+def _pools(cards: list, ctype, same: tuple | None) -> list[list]:
+    """The cards a group may be made of: all of them, or with `same` (each card type's
+    value of the property) the cards of each value apart."""
+    if same is None:
+        return [cards]
+    by_value: dict = {}
+    for c in cards:
+        by_value.setdefault(same[ctype[c]], []).append(c)
+    return list(by_value.values())
 
 
 def _groups_of(pool: list, hand: list, ctype, count: tuple) -> Iterator[tuple]:

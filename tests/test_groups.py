@@ -289,3 +289,90 @@ def test_same_names_a_property_of_the_deck(tmp_path):
         load_spec(tmp_path / "bad.yaml", text=text)
     ((d,),) = [err.value.diagnostics]
     assert d.code == "RS201" and "rnak" in d.message and "rank" in d.hint
+
+
+PAIR_AT = """\
+rulespec: 1
+name: Pair At The Holder
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "card_{rank}"
+      each:
+        rank: {from: 1, to: 6}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  table: {visibility: public}
+turn:
+  - step: play
+    actions: [pair, lay]
+actions:
+  pair:
+    card: any
+    count: 2
+    if: IF
+    to: table
+  lay:
+    card: any
+    to: table
+"""
+HOLDER = "nth(filter(size(hand(q)) > 2 for q in players), 0) != current"  # fails with none
+
+
+@pytest.mark.parametrize(
+    "condition, fails",
+    [
+        (f"all(c.rank == nth(card, 0).rank for c in card) and {HOLDER}", False),
+        (f"{HOLDER} and all(c.rank == nth(card, 0).rank for c in card)", True),
+    ],
+    ids=["after-the-group's-part", "first"],
+)
+def test_the_card_free_part_is_tested_first_only_where_the_condition_tests_it_first(
+    tmp_path, condition, fails
+):
+    """No hand holds more than 2 cards, so HOLDER fails (nth of no player). Written after
+    a part that reads the group, it is never reached (the two cards are no pair): the
+    offer goes on as it always did. Written first, every group reaches it: it fails."""
+    spec = load_spec(tmp_path / "pair.yaml", text=PAIR_AT.replace("IF", condition))
+    layout = {"hand[P1]": ["card_1", "card_2"], "hand[P2]": ["card_3"], "pile": ["card_4"]}
+    if fails:
+        with pytest.raises(RuleError, match="nth"):
+            State.from_layout(Game(spec, 2), zones=layout)
+    else:
+        state = State.from_layout(Game(spec, 2), zones=layout)
+        assert state.legal_labels() == ["lay card_1", "lay card_2"]
+
+
+def test_same_groups_a_card_without_the_property_as_the_if_reads_it(tmp_path):
+    """A card type without the property has the value c.rank reads for it (0): with a
+    rank-0 card, a joker without a rank makes a group, as the if's form offers it."""
+    deck = """deck:
+  cards:
+    low: {count: 2, props: {rank: 1}}
+    zero: {count: 1, props: {rank: 0}}
+    joker: {count: 1}
+"""
+    labels = {}
+    for name, count in (
+        ("same", "count: {min: 2, max: 2, same: rank}"),
+        ("if", "count: 2\n    " + SAME_RANK),
+    ):
+        text = RANKS_SPEC.replace("COUNT", count)
+        text = text[: text.index("deck:")] + deck + text[text.index("zones:") :]
+        game = Game(load_spec(tmp_path / f"{name}.yaml", text=text), 2)
+        layout = {"hand[P1]": ["low", "low", "zero", "joker"], "hand[P2]": [], "pile": []}
+        labels[name] = State.from_layout(game, zones=layout).legal_labels()
+    assert labels["same"] == labels["if"] == ["lead low+low", "lead zero+joker"]
+
+
+def test_a_fixed_action_space_numbers_the_groups_of_one_value_only(tmp_path):
+    """32 card types, groups of one to eight: over 15 million multisets; of one rank
+    (four suits), 15 for each of 8 ranks."""
+    text = RANKS_SPEC.replace("COUNT", "count: {min: 1, max: 8, same: rank}")
+    space = ActionSpace(Game(load_spec(tmp_path / "r.yaml", text=text), 2))
+    leads = [label for label in space.labels if label.startswith("lead ")]
+    assert len(leads) == 8 * 15
+    with pytest.raises(ValueError, match="or a same property"):
+        ActionSpace(Game(load_spec(tmp_path / "n.yaml", text=text.replace(", same: rank", "")), 2))

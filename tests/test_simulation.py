@@ -338,7 +338,7 @@ def test_a_rule_that_fails_in_one_game_names_its_seed(tmp_path):
     spec.write_text(SOMETIMES_FAILS)
     code, _, err = cli("simulate", spec, "--games", 50, "--seed", 3)
     assert code == 2 and "error RS701" in err
-    seed = int(re.search(r"in the game of seed (\d+) ", err).group(1))
+    seed = int(re.search(r"in the game of seed (\d+) at 2 players ", err).group(1))
     assert seed > 3 and cli("simulate", spec, "--games", seed - 3, "--seed", 3)[0] == 0
     code, _, alone = cli("run", spec, "--seed", seed)
     assert code == 2 and alone.splitlines()[0] in err.splitlines()[0]

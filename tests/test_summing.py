@@ -128,3 +128,18 @@ def test_a_summing_nested_in_an_aggregate_over_cards_costs_too_much():
     with pytest.raises(SpecError) as exc:
         load_spec("s.yaml", text)
     assert [d.code for d in exc.value.diagnostics] == ["RS413"]
+
+
+def test_must_capture_if_any_card_can_validates_with_a_40_card_deck(tmp_path):
+    """'Lay only when no card of the hand captures' is summing() once per card of the
+    hand: at 32,768 steps a search, within the evaluation bound for a 40-card deck."""
+    text = SUM_CAPTURE.read_text().replace(
+        "        suit: [cups, coins]\n        rank: {from: 1, to: 7}",
+        "        suit: [cups, coins, swords, clubs]\n        rank: {from: 1, to: 10}",
+    )
+    text = text.replace(
+        "    if: not captures(card)\n",
+        "    if: not any(captures(h) for h in hand(current))\n",
+    )
+    spec = load_spec(tmp_path / "must.yaml", text)
+    assert len(spec.cards) == 40

@@ -75,6 +75,13 @@ def _detail(kind, a, b) -> str:
         parts = [f"count {a.count} -> {b.count}"] if kind == "card" and a.count != b.count else []
     if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
         parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
+    if kind == "action" and a.same != b.same:  # what a group's cards share
+        parts.append(f"same {a.same or 'none'} -> {b.same or 'none'}")
+    if kind == "step" and a.pass_if != b.pass_if:  # who may pass
+        parts.append(
+            "pass_if "
+            + ("added" if a.pass_if is None else "removed" if b.pass_if is None else "changed")
+        )
     if kind == "step" and a.around != b.around:  # who is offered it, and until when
         parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):

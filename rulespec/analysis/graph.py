@@ -253,13 +253,13 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "action":
         cond = touches_of(node.among, touches_of(node.condition))
         eff = touches_of(node.effect)
-        if node.to is not None:
+        if node.to is not None and node.card is not None:  # an action without a card moves none
             eff.moves_to |= zones_in(node.to)
             eff.moves_from.add(spec.hand)
         return cond, eff
     if kind == "reaction":
         eff = touches_of(node.effect)
-        if node.to is not None:  # an answer without a card moves none
+        if node.to is not None and node.card is not None:  # an answer without a card moves none
             eff.moves_to |= zones_in(node.to)
             eff.moves_from.add(spec.hand)
         return touches_of(node.condition), eff

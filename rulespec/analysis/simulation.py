@@ -179,8 +179,9 @@ def play_games(definition: Game, seeds: range, agents, turn_limit: int | None = 
         except RuleError as exc:  # one game of thousands: say which, so it can be watched
             raise RuleError(
                 exc.code,
-                f"{exc.message}, in the game of seed {seed} (`rulespec run` with `--seed "
-                f"{seed}` and the same players and agents plays it)",
+                f"{exc.message}, in the game of seed {seed} at {definition.n} players "
+                f"(`rulespec run` with `--seed {seed} --players {definition.n}` and the same "
+                "agents plays it)",
                 exc.span,
                 exc.rule,
             ) from exc.__cause__

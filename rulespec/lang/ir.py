@@ -234,7 +234,7 @@ class ProcedureCall(Stmt):
 # IR so that the front end counts with them what an expression may cost (costs.py).
 MAX_RANGE = 64  # the numbers range(n) gives: as many as a family of zones may hold
 MAX_COMBINATIONS = 1024  # the sets combinations(cards, k) gives: every subset of 10 cards
-MAX_SUM_STEPS = 1 << 16  # sets summing() looks at to find those adding up (its search's bound)
+MAX_SUM_STEPS = 1 << 15  # sets summing() looks at to find those adding up (its search's bound)
 MAX_MELD_CARDS = 12  # the cards unmelded() arranges: each of their subsets is tested
 MELD_GROUP = "group"  # unmelded()'s test: its condition called on this local, each group
 

@@ -156,10 +156,18 @@ def _group_labels(game, a):
     suffixes = [""] if a.ir.target == "none" else [f" -> {seat_name(p)}" for p in range(game.n)]
     too_many = (
         f"action '{a.ir.name}' can play more than {MAX_GROUP_LABELS:,} groups of cards",
-        "give its count a lower max",
+        "give its count a lower max" + ("" if a.same else ", or a same property (same: rank)"),
     )
-    for label in _multisets(game, held, low, high, len(suffixes), too_many):
-        yield from (f"{a.ir.name} {label}{s}" for s in suffixes)
+    pools: dict = {}  # with `same`, the types of each value apart: a group is of one
+    for t, n in held:
+        pools.setdefault(None if a.same is None else a.same[t], []).append((t, n))
+    made = 0
+    for pool in pools.values():
+        for label in _multisets(game, pool, low, high, len(suffixes), too_many):
+            made += len(suffixes)
+            if made > MAX_GROUP_LABELS:
+                raise ValueError(f"{too_many[0]}, too many to number as actions; {too_many[1]}")
+            yield from (f"{a.ir.name} {label}{s}" for s in suffixes)
 
 
 def _set_labels(game, stmt: ir.ChooseCard):
@@ -170,9 +178,13 @@ def _set_labels(game, stmt: ir.ChooseCard):
     src = stmt.source
     direct = isinstance(src, ir.Call) and src.func == "combinations"
     k = _constant(game, src.args[1]) if direct else None
+    summed = isinstance(src, ir.Call) and src.func == "summing"
     too_many = (
         f"choosing '{stmt.var}' can offer more than {MAX_GROUP_LABELS:,} sets of cards",
-        "choose from combinations(cards, k) with k a constant or a parameter",
+        "a choice from summing() may offer a set of any size, and a deck of more than "
+        "about 18 card types has too many to number"
+        if summed
+        else "choose from combinations(cards, k) with k a constant or a parameter",
     )
     yield from _multisets(game, held, *((1, None) if k is None else (k, k)), 1, too_many)
 
