@@ -359,9 +359,14 @@ def test_without_the_extra_the_cli_says_what_to_install(monkeypatch):
     )
 
 
-def test_a_finished_game_starts_the_next_at_the_same_table(server):
+def test_a_finished_game_starts_the_next_at_the_same_table(server, monkeypatch):
     """Issue 28: a rematch at the end. The next game keeps the spec, the seats and the
-    turn limit, with a fresh deal; each person is shown their own link to it."""
+    turn limit, with a fresh deal; each person is shown their own link to it. Its seed
+    is drawn at random; here it is fixed, since with this turn limit of 2 about one deal
+    in forty leaves both players nothing to play, so forced passes end it at once."""
+    import rulespec.serve.tables
+
+    monkeypatch.setattr(rulespec.serve.tables.secrets, "randbelow", lambda n: 7)
     base, tables = server
     seats = ["person", "person"]
     answer = new_game(base, spec="take_the_gold", players=2, seed=3, seats=seats, max_turns=2)
@@ -380,6 +385,6 @@ def test_a_finished_game_starts_the_next_at_the_same_table(server):
     assert call(f"{p1}/rematch?token={t1}", {})[1]["id"] == again["id"]  # one next game
     old, new = tables.game(answer["id"]), tables.game(again["id"])
     assert (new.seats, new.max_turns, new.spec_path) == (old.seats, old.max_turns, old.spec_path)
-    assert new.seed != old.seed and not new.state.is_terminal()
+    assert new.seed == 7 != old.seed and not new.state.is_terminal()
     shown = call(f"{p1}?token={t1}")[1]["rematch"]
     assert shown.startswith(f"/table?game={again['id']}&seat=P1&") and t2 not in shown
