@@ -362,8 +362,9 @@ def test_without_the_extra_the_cli_says_what_to_install(monkeypatch):
 def test_a_finished_game_starts_the_next_at_the_same_table(server, monkeypatch):
     """Issue 28: a rematch at the end. The next game keeps the spec, the seats and the
     turn limit, with a fresh deal; each person is shown their own link to it. Its seed
-    is drawn at random; here it is fixed, since with this turn limit of 2 about one deal
-    in forty leaves both players nothing to play, so forced passes end it at once."""
+    is drawn at random; here it is fixed, since with this turn limit of 2 one deal
+    in fifty (60 of seeds 0 to 2,999) leaves both players nothing to play, so forced
+    passes end it at once."""
     import rulespec.serve.tables
 
     monkeypatch.setattr(rulespec.serve.tables.secrets, "randbelow", lambda n: 7)
