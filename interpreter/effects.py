@@ -48,9 +48,10 @@ class CompiledAction:
     among: object = None
     shows_type: bool = False  # labels name the card type: the action plays a tag or any
     in_view: bool = False  # its card goes to a shared public zone: every seat sees it played
-    # an action with `count`: the parts of its condition that do not read the group
-    # (`card`), tested for each target before any group is made; None: no such part
-    precondition: object = None
+    # an action with `count` whose condition begins with parts that do not read the group
+    # (`card`): (those parts, tested once for each target before any group is made; the
+    # rest, tested on each group, or None); None: no such part
+    precondition: tuple | None = None
     # an action with `count` and `same`: each card type's value of that property, which
     # every card of a group shares; None: any cards make a group
     same: tuple | None = None
@@ -191,22 +192,25 @@ class StatementCompiler:
         default = next(type(v)() for v in values if v is not None)
         return tuple(default if v is None else v for v in values)
 
-    def _precondition(self, a: ir.Action):
-        """The conjuncts of a group action's condition before the first that reads the
-        group (`card`), joined by `and`: a target (or a player asked) they rule out is
-        not offered any group, so none is made (a large hand has thousands). Tested for
-        each target once a first group exists, they are what the condition tested first
-        anyway, in the same order: the same outcome, a failure (RS701) included."""
+    def _precondition(self, a: ir.Action) -> tuple | None:
+        """A group action's condition split at its first conjunct that reads the group
+        (`card`): the conjuncts before it, joined by `and`, and the rest (None when there
+        is none). A target (or a player asked) the first part rules out is not offered
+        any group, so none is made (a large hand has thousands). Tested for each target
+        once a first group exists, it is what the condition tested first anyway, in the
+        same order: the same outcome, a failure (RS701) included."""
         if a.count is None or a.condition is None:
             return None
-        kept = []
-        for c in _conjuncts(a.condition):
-            if _reads_card(c):
-                break
-            kept.append(c)
-        if not kept:
+        parts = list(_conjuncts(a.condition))
+        split = next((i for i, c in enumerate(parts) if _reads_card(c)), len(parts))
+        if split == 0:
             return None
-        return self.x.expr(reduce(lambda x, y: ir.Binary(x.span, "bool", "and", x, y), kept))
+        first, rest = parts[:split], parts[split:]
+        return self._all_of(first), self._all_of(rest) if rest else None
+
+    def _all_of(self, conditions: list):
+        """The compiled `and` of conditions, left to right."""
+        return self.x.expr(reduce(lambda x, y: ir.Binary(x.span, "bool", "and", x, y), conditions))
 
     def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
         self.played = r.name

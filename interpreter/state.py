@@ -959,12 +959,14 @@ class State(Table):
         first = next(candidates, None)
         if first is None:
             return
-        if a.precondition is not None:  # who the condition's first parts rule out: no groups
-            targets = [p for p in targets if a.precondition(self, {"target": p})]
+        cond = a.condition
+        if a.precondition is not None:  # who the condition's first part rules out: no groups
+            first_part, cond = a.precondition  # each group is tested on the rest alone
+            targets = [p for p in targets if first_part(self, {"target": p})]
             if not targets:
                 return
         candidates = chain((first,), candidates)
-        cond, names, offered = a.condition, game.type_names, []
+        names, offered = game.type_names, []
         for tried, (group, cards) in enumerate(candidates, 1):
             if tried > MAX_GROUPS:
                 raise ValueError(

@@ -565,15 +565,9 @@ class _Compiler:
         )
         count = self._group(name, a, path) if "count" in a else None
         same = a["count"].get("same") if isinstance(a.get("count"), dict) else None
-        if same is not None and same not in self.names.props:
-            self.error(
-                "RS201",
-                f"unknown card property '{same}' for count.same",
-                path + ("count", "same"),
-                did_you_mean(same, self.names.props)
-                or f"the deck's card properties: {', '.join(sorted(self.names.props)) or 'none'}",
-            )
-            same = None
+        if same is not None:  # a card property, checked as a quoted one is (prop, values)
+            key = ir.Const(self.doc.span(path + ("count", "same")), "str", same)
+            same = same if self.b.property_type(key, "count.same") is not None else None
         return ir.Action(
             name,
             a.get("card"),

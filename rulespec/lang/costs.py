@@ -122,8 +122,6 @@ class _Costs:
             finally:
                 self.one_set, self.below = saved
             return items + self._size(node.items) * each
-        if isinstance(node, ir.Call) and node.func == "summing":  # its search, bounded
-            return sum(self.of(c) for c in ir.iter_children(node)) + ir.MAX_SUM_STEPS
         if isinstance(node, ir.Call) and node.func == "unmelded":
             cards, test, _ = node.args
             return self.of(cards) + (1 << ir.MAX_MELD_CARDS) + self.melds.get(test.name, 0)
@@ -131,6 +129,8 @@ class _Costs:
         if isinstance(node, ir.ConditionCall):
             sizes = tuple(self._cards_held(a) for a in node.args)
             return 1 + inside + self.body(node.name, sizes)
+        if isinstance(node, ir.Call) and node.func == "summing":  # its search, bounded
+            return inside + ir.MAX_SUM_STEPS
         if isinstance(node, ir.Call) and node.type in ("cards", "cardsets"):
             return inside + self.sizes.get(node.type, self.deck)
         return inside + 1

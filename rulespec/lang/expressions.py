@@ -680,13 +680,13 @@ class Builder:
 
     def _prop(self, span, cards: ir.Expr, key: ir.Expr) -> ir.Expr | None:
         """prop(cards, "name"), typed as the deck's cards declare the property."""
-        held = self._property(key, "prop()")
+        held = self.property_type(key, "prop()")
         return None if held is None else ir.Call(span, held, "prop", (cards, key))
 
     def _values(self, span, key: ir.Expr) -> ir.Expr | None:
         """values("name"): the kinds a kind property names, or the numbers of a number
         property, as items to loop over or choose from."""
-        held = self._property(key, "values()")
+        held = self.property_type(key, "values()")
         if held is None:
             return None
         if held not in _VALUES:
@@ -704,7 +704,7 @@ class Builder:
         """unmelded(cards, "condition", "property"): the test is held as a call of the
         named condition on each group (ir.MELD_GROUP), so that what reads or calls
         conditions (the checks' watchers, lint, the graph, RS210) sees the call."""
-        held = self._property(key, "unmelded()")
+        held = self.property_type(key, "unmelded()")
         if held is not None and held != "int":
             self._error(
                 "RS204",
@@ -737,7 +737,7 @@ class Builder:
 
     def _summing(self, span, cards: ir.Expr, key: ir.Expr, total: ir.Expr) -> ir.Expr | None:
         """summing(cards, "property", n): the property must be a number."""
-        held = self._property(key, "summing()")
+        held = self.property_type(key, "summing()")
         if held is not None and held != "int":
             self._error(
                 "RS204",
@@ -748,7 +748,7 @@ class Builder:
             return None
         return ir.Call(span, "cardsets", "summing", (cards, key, total))
 
-    def _property(self, key: ir.Expr, where: str) -> str | None:
+    def property_type(self, key: ir.Expr, where: str) -> str | None:
         """The type of the card property a quoted name names, or None (said why)."""
         props = self.names.props
         if not isinstance(key, ir.Const):

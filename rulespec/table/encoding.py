@@ -161,13 +161,8 @@ def _group_labels(game, a):
     pools: dict = {}  # with `same`, the types of each value apart: a group is of one
     for t, n in held:
         pools.setdefault(None if a.same is None else a.same[t], []).append((t, n))
-    made = 0
-    for pool in pools.values():
-        for label in _multisets(game, pool, low, high, len(suffixes), too_many):
-            made += len(suffixes)
-            if made > MAX_GROUP_LABELS:
-                raise ValueError(f"{too_many[0]}, too many to number as actions; {too_many[1]}")
-            yield from (f"{a.ir.name} {label}{s}" for s in suffixes)
+    for label in _multisets(game, list(pools.values()), low, high, len(suffixes), too_many):
+        yield from (f"{a.ir.name} {label}{s}" for s in suffixes)
 
 
 def _set_labels(game, stmt: ir.ChooseCard):
@@ -186,20 +181,23 @@ def _set_labels(game, stmt: ir.ChooseCard):
         if summed
         else "choose from combinations(cards, k) with k a constant or a parameter",
     )
-    yield from _multisets(game, held, *((1, None) if k is None else (k, k)), 1, too_many)
+    yield from _multisets(game, [held], *((1, None) if k is None else (k, k)), 1, too_many)
 
 
-def _multisets(game, held: list, low: int, high: int | None, each: int, too_many: tuple):
+def _multisets(game, pools: list, low: int, high: int | None, each: int, too_many: tuple):
     """The labels of every multiset of low to high (None: any number) of the (type,
-    copies) pairs held, its types joined by '+', each to be offered `each` times (at
-    each target). Past MAX_GROUP_LABELS labels the space is too large to number as
-    actions: ValueError saying what (too_many[0]) and the fix (too_many[1])."""
-    total = sum(k for _, k in held)
-    high = total if high is None else min(high, total)
-    for made, group in enumerate(groups(held, low, high), 1):
-        if made * each > MAX_GROUP_LABELS:
-            raise ValueError(f"{too_many[0]}, too many to number as actions; {too_many[1]}")
-        yield "+".join(game.type_names[t] for t in group)
+    copies) pairs of one pool, pool after pool, its types joined by '+', each to be
+    offered `each` times (at each target). Past MAX_GROUP_LABELS labels the space is too
+    large to number as actions: ValueError saying what (too_many[0]) and the fix
+    (too_many[1])."""
+    made = 0
+    for held in pools:
+        total = sum(k for _, k in held)
+        for group in groups(held, low, total if high is None else min(high, total)):
+            made += 1
+            if made * each > MAX_GROUP_LABELS:
+                raise ValueError(f"{too_many[0]}, too many to number as actions; {too_many[1]}")
+            yield "+".join(game.type_names[t] for t in group)
 
 
 def _constant(game, expr: ir.Expr):
