@@ -11,7 +11,7 @@ __all__ = ["Diagnostic", "Span", "SpecError", "load_spec"]
 
 def __getattr__(name):
     if name == "load_spec":
-        from .lang.compiler import load_spec
+        from .lang.pipeline import load_spec
 
         return load_spec
     if name in ("Diagnostic", "Span", "SpecError"):

@@ -23,10 +23,10 @@ from pathlib import Path
 # runtime, the analyses, multiprocessing) itself, so that `rulespec validate` starts
 # fast (docs/cli.md#start-up-time; benchmarks/bench_startup.py).
 from . import completion, config, formats
-from .lang import loading
-from .lang.compiler import compile_document, load_spec
+from .lang import source
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean, visible
 from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
+from .lang.pipeline import load_spec
 from .lang.schema import KINDS as SCHEMA_KINDS
 from .table import bundled
 from .table.files import OutputError, check_output, replacing, spec_files
@@ -853,15 +853,15 @@ def _take_standard_input(args) -> None:
         raise closed from None
     if len(text) > MAX_BYTES:
         raise UsageError(f"standard input is over {MAX_BYTES} bytes, the most a spec may be")
-    loading.give(loading.STDIN, text)
+    source.give(source.STDIN, text)
     for k in fields:
         value = getattr(args, k)
         setattr(
             args,
             k,
-            [loading.STDIN if v == "-" else v for v in value]
+            [source.STDIN if v == "-" else v for v in value]
             if isinstance(value, list)
-            else loading.STDIN
+            else source.STDIN
             if value == "-"
             else value,
         )
@@ -891,7 +891,7 @@ def _inputs(args, *flags, specs=None) -> list[str]:
     checked: none of them, no folder, a name."""
     specs = [(args.spec, getattr(args, "variant", []))] if specs is None else specs
     inputs = [f for path, variants in specs for f in spec_files(path, variants)]
-    if loading.STDIN in (path for path, _ in specs):  # `run - --log F < F` must not write over F
+    if source.STDIN in (path for path, _ in specs):  # `run - --log F < F` must not write over F
         inputs += _standard_input_file(args.stdin)
     for flag in flags:
         path = getattr(args, flag.lstrip("-"))
@@ -1408,6 +1408,7 @@ def _lint_spec(args, path, sources, err) -> list:
     """One spec's findings, those its comments silence left out (a spec that does not
     load: its diagnostics); adds its files' lines to sources."""
     from .analysis import lint as static
+    from .lang.compiler import compile_document
     from .lang.loading import load
     from .lang.variants import load_composed, resolve
 

@@ -20,8 +20,8 @@ import pytest
 from gamekit import cli as run_cli
 
 from rulespec import cli
-from rulespec.lang.compiler import load_spec
 from rulespec.lang.diagnostics import SpecError
+from rulespec.lang.pipeline import load_spec
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent

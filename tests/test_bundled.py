@@ -9,7 +9,7 @@ import os
 import pytest
 from gamekit import GAMES, cli
 
-from rulespec.lang.compiler import load_spec
+from rulespec.lang.pipeline import load_spec
 
 
 def test_games_lists_every_bundled_game_with_its_variants():

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from gamekit import GAMES, ROOT, cli
 
-import rulespec.lang.loading as loading
+import rulespec.lang.source as source
 from rulespec.cli import main
 from rulespec.table.narrate import visible
 
@@ -141,14 +141,14 @@ def test_a_name_the_system_refuses_is_one_line(command):
 
 
 def test_a_spec_without_permission_is_one_line(monkeypatch):
-    real_open = loading.os.open
+    real_open = source.os.open
 
     def refused(path, flags, *args):  # tests run as root, which any permission lets by
         if str(path) == str(TTG):
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, flags, *args)
 
-    monkeypatch.setattr(loading.os, "open", refused)
+    monkeypatch.setattr(source.os, "open", refused)
     code, _out, err = cli("run", TTG)
     assert (code, err) == (2, f"{TTG}:1:1: error RS001: cannot read file: Permission denied\n")
 

@@ -36,7 +36,7 @@ import yaml
 from gamekit import cli
 
 from rulespec.analysis import diff
-from rulespec.lang.compiler import load_spec
+from rulespec.lang.pipeline import load_spec
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

@@ -11,10 +11,10 @@ import pytest
 from gamekit import ROOT
 
 from rulespec.lang import builtins
-from rulespec.lang.compiler import load_spec
 from rulespec.lang.diagnostics import SpecError
 from rulespec.lang.expressions import RESERVED, _Keywords, deprecated_names, parser
 from rulespec.lang.migrate import migrate
+from rulespec.lang.pipeline import load_spec
 
 TTG = ROOT / "games" / "take_the_gold.yaml"
 

@@ -41,7 +41,7 @@ from gamekit import cli, only_bound_notes
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint as static
 from rulespec.interpreter import Game
-from rulespec.lang.compiler import load_spec
+from rulespec.lang.pipeline import load_spec
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

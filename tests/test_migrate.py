@@ -12,9 +12,9 @@ from gamekit import ROOT, cli
 from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.lang import builtins
-from rulespec.lang.compiler import load_spec
 from rulespec.lang.expressions import RESERVED, deprecated_names
 from rulespec.lang.migrate import migrate
+from rulespec.lang.pipeline import load_spec
 from rulespec.table import files
 
 V1 = ROOT / "tests" / "valid-v1" / "reserved_names.yaml"

@@ -12,7 +12,7 @@ import pytest
 from gamekit import GAMES, ROOT
 
 from rulespec import SpecError, load_spec
-from rulespec.lang import cache, expressions, schema
+from rulespec.lang import cache, expressions, pipeline, schema, source
 from rulespec.lang.loading import load
 
 TTG = GAMES / "take_the_gold.yaml"
@@ -81,16 +81,25 @@ def test_validate_loads_neither_the_runtime_nor_the_analyses(tmp_path):
     for modules in (first, again):
         assert not sorted(m for m in modules if m.startswith(NOT_FOR_VALIDATE))
     assert "jsonschema" in first and "jsonschema" not in again
-    assert {p.name.split("-")[0] for p in tmp_path.iterdir()} == {"grammar", "schema"}
+    assert {p.name.split("-")[0] for p in tmp_path.iterdir()} == {"grammar", "schema", "spec"}
+
+
+def test_a_spec_compiled_before_loads_no_parser(tmp_path):
+    """The second run reads the first one's IR back: no YAML, grammar or schema library."""
+    first, again = _modules_of_validate(tmp_path), _modules_of_validate(tmp_path)
+    parsers = ("yaml", "lark", "jsonschema", "rulespec.lang.compiler")
+    assert {"yaml", "lark", "jsonschema"} <= first
+    assert not sorted(m for m in again if m.startswith(parsers))
 
 
 # --- the parser's tables --------------------------------------------------------------
 
 
 def _outcome(path):
-    """What the front end makes of a spec: its IR (notices included), or its diagnostics."""
+    """What the front end makes of a spec: its IR (notices included), or its diagnostics;
+    compiled each time (a spec given as text is never read back from the cache)."""
     try:
-        return load_spec(path)
+        return load_spec(path, source.text(path))
     except SpecError as exc:
         return exc.diagnostics
 
@@ -194,6 +203,97 @@ def test_a_spec_is_parsed_once_per_process_while_its_text_is_the_same():
     text = TTG.read_text(encoding="utf-8")
     assert load(TTG) is load(TTG) is load(TTG, text)
     assert load(TTG, text + "\n# changed\n") is not load(TTG)
+
+
+# --- specs compiled before (pipeline.py) -----------------------------------------------
+
+
+def _kept(cache_dir) -> list:
+    return sorted(cache_dir.glob("spec-*")) if cache_dir.exists() else []
+
+
+def _no_compiling(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("compiled again, not read back")
+
+    monkeypatch.setattr(pipeline, "_compiled", refuse)
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
+def test_a_spec_read_back_is_the_spec_compiled(path, cache_dir, monkeypatch):
+    compiled = load_spec(path, source.text(path))  # given as text: never kept
+    assert _kept(cache_dir) == []
+    assert load_spec(path) == compiled and len(_kept(cache_dir)) == 1
+    _no_compiling(monkeypatch)
+    again = load_spec(path)
+    assert again == compiled and again.notices == compiled.notices
+
+
+def test_a_changed_spec_or_what_it_extends_is_compiled_again(cache_dir, tmp_path):
+    base, variant = tmp_path / "take_the_gold.yaml", tmp_path / "v" / "two.yaml"
+    base.write_text(TTG.read_text(encoding="utf-8"), encoding="utf-8")
+    variant.parent.mkdir()
+    shipped = GAMES / "variants" / "take_the_gold" / "two_player.yaml"
+    variant.write_text(
+        shipped.read_text(encoding="utf-8").replace(
+            "../../take_the_gold.yaml", "../take_the_gold.yaml"
+        ),
+        encoding="utf-8",
+    )
+    assert (load_spec(base).name, load_spec(variant).name) == (
+        "Take the Gold",
+        "Take the Gold (two)",
+    )
+    base.write_text(base.read_text(encoding="utf-8").replace("name: Take the Gold", "name: Gold"))
+    assert (load_spec(base).name, load_spec(variant).name) == ("Gold", "Gold (two)")
+    assert len(_kept(cache_dir)) == 3  # the variant, its text the same, is kept once
+    base.unlink()
+    with pytest.raises(SpecError):  # what it extends is gone: said, not read back
+        load_spec(variant)
+
+
+def test_a_spec_with_errors_given_as_text_or_with_variants_is_never_kept(cache_dir):
+    for spec in BROKEN[:5]:
+        with pytest.raises(SpecError):
+            load_spec(spec)
+    load_spec(TTG, source.text(TTG))
+    load_spec(TTG, variants=["two_player"])
+    assert _kept(cache_dir) == []
+
+
+def test_a_damaged_kept_spec_is_compiled_again(cache_dir):
+    compiled = load_spec(TTG)
+    (kept,) = _kept(cache_dir)
+    whole = kept.read_bytes()
+    for damaged in (whole[: len(whole) // 2], b"not a pickle", b""):
+        kept.write_bytes(damaged)
+        assert load_spec(TTG) == compiled
+        assert kept.read_bytes() == whole
+
+
+def test_the_same_name_in_another_folder_is_another_spec(cache_dir, tmp_path, monkeypatch):
+    text = TTG.read_text(encoding="utf-8")
+    for folder in ("A", "B"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "g.yaml").write_text(
+            text.replace("name: Take the Gold", f"name: {folder}")
+        )
+        monkeypatch.chdir(tmp_path / folder)
+        assert load_spec("g.yaml").name == folder
+        assert load_spec("g.yaml").cards[0].span.file == "g.yaml"
+    assert len(_kept(cache_dir)) == 2
+
+
+def test_the_least_recently_used_specs_go(cache_dir, monkeypatch):
+    monkeypatch.setattr(pipeline, "_KEPT", 2)
+    first, second, third = VALID[:3]
+    load_spec(first)
+    (kept_first,) = _kept(cache_dir)
+    load_spec(second)
+    os.utime(kept_first, ns=(1, 1))  # as if long ago
+    load_spec(second)  # read back: used now
+    load_spec(third)
+    assert len(_kept(cache_dir)) == 2 and kept_first not in _kept(cache_dir)
 
 
 # --- where the cache is ---------------------------------------------------------------

@@ -11,9 +11,9 @@ import pytest
 from gamekit import cli
 
 from rulespec.analysis import diff
-from rulespec.lang.compiler import load_spec
 from rulespec.lang.diagnostics import SpecError
 from rulespec.lang.loading import load
+from rulespec.lang.pipeline import load_spec
 from rulespec.table.scenarios import collect
 
 TESTS = Path(__file__).resolve().parent

@@ -62,7 +62,7 @@ def job(
     turn_limit: int | None = None,
     variants: tuple[str, ...] = (),
 ) -> Job:
-    """The job of a spec file (or loading.STDIN) with these variants, read now: the
+    """The job of a spec file (or source.STDIN) with these variants, read now: the
     games need none of its files once it is made."""
     doc = load_composed(str(spec_path), list(variants))
     key = hashlib.sha256(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()

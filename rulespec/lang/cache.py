@@ -1,9 +1,10 @@
 """Files kept between runs so that a command starts faster, in the user's cache folder.
 
 What is kept is what every run would otherwise compute the same way again: the
-expression parser's LALR tables (expressions.parser). A file's name is a hash of all
-it was made from (the grammar, the versions of Lark and Python), so a file is never
-read for other inputs, and a change makes a new one. A cache is only a speed-up: a
+expression parser's LALR tables (expressions.parser), the documents the schema found
+clean (schema.py), and the IR of specs compiled clean (pipeline.py). A file's name is
+a hash of all it was made from (for the parser: the grammar, the versions of Lark and
+Python), so a file is never read for other inputs, and a change makes a new one. A cache is only a speed-up: a
 file missing, unreadable or damaged is made again, a folder that cannot be written
 (read-only, full, not there) just means each run makes it again, and the result is
 the same either way.
@@ -88,3 +89,37 @@ def write(file: Path | None, save: Callable[[BinaryIO], None]) -> None:
     except Exception:  # the disk filled, or save() failed: no cache, and no leftover
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+
+
+def stamp(folder: Path, suffixes: tuple[str, ...] = (".py",)) -> list[str]:
+    """Each file of the folder with these suffixes (not below it), by name, size and time
+    of change: what an installed package is, told as Python's bytecode cache tells a
+    changed module. Raises OSError for a folder that cannot be listed."""
+    with os.scandir(folder) as entries:
+        files = sorted((e.name, e.stat()) for e in entries if e.name.endswith(suffixes))
+    return [f"{folder.name}/{n} {st.st_size} {st.st_mtime_ns}" for n, st in files]
+
+
+def package(name: str) -> Path | None:
+    """The folder of an installed package, found without importing it (None: not there)."""
+    import importlib.util
+
+    found = importlib.util.find_spec(name)
+    return Path(found.origin).parent if found is not None and found.origin else None
+
+
+def prune(folder: Path, prefix: str, keep: int) -> None:
+    """Remove the files named prefix... of the folder but the `keep` last changed (or
+    used, where their reader marks them so); files being written are left alone."""
+    try:
+        with os.scandir(folder) as entries:
+            files = [
+                (e.stat().st_mtime_ns, e.path)
+                for e in entries
+                if e.name.startswith(prefix) and not e.name.endswith(".tmp")
+            ]
+    except OSError:
+        return
+    for _, name in sorted(files)[:-keep] if len(files) > keep else ():
+        with contextlib.suppress(OSError):
+            os.unlink(name)

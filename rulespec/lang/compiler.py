@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
 
 from . import costs, decks, ir, schema
 from .decks import default_of, value_class
@@ -31,18 +30,9 @@ from .limits import (
     MAX_PLAYERS,
     MAX_TURN_LIMIT,
 )
-from .loading import Document, load
-from .variants import load_composed, resolve
+from .loading import Document
 
 DEFAULT_TURN_LIMIT = 2000  # C-5
-
-
-def load_spec(path: str | Path, text: str | None = None, variants=()) -> ir.Spec:
-    """The front end's pipeline: YAML text -> positioned tree (with any variants
-    merged in) -> schema -> IR."""
-    if variants:
-        return compile_document(load_composed(str(path), list(variants)))
-    return compile_document(resolve(load(path, text)))
 
 
 def compile_document(doc: Document) -> ir.Spec:

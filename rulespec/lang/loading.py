@@ -13,25 +13,15 @@ elsewhere, and specs must keep every diagnostic and position they have.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from . import source
 from .diagnostics import Diagnostic, Span, SpecError
-from .limits import MAX_BYTES, MAX_DIGITS, MAX_EXPANDED, MAX_YAML_DEPTH, too_many_digits
-
-STDIN = "<stdin>"  # the file name of a spec read from standard input (`-` to the CLI)
-_given: dict[str, str] = {}
-
-
-def give(name: str, text: str) -> None:
-    """Serve `text` as the contents of the file `name` to every later load: a spec that
-    came on standard input, which can be read only once."""
-    _given[name] = text
+from .limits import MAX_DIGITS, MAX_EXPANDED, MAX_YAML_DEPTH, too_many_digits
 
 
 class _Refused(yaml.MarkedYAMLError):
@@ -228,42 +218,6 @@ def _char_map(text_lines: list[str], node: yaml.ScalarNode) -> list[tuple[int, i
     return table
 
 
-_NOT_REGULAR = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _read(path: str | Path, file: str) -> bytes:
-    """The bytes of a regular file of at most MAX_BYTES. Anything else is refused
-    before reading: a named pipe would block and a device never end. Opening does not
-    block (O_NONBLOCK), and at most MAX_BYTES + 1 bytes are read whatever the file."""
-
-    def refuse(code, message):
-        return SpecError([Diagnostic(code, message, Span(file, 1, 1))])
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise refuse("RS001", f"cannot read file: {exc.strerror}") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
-        raise refuse("RS001", f"cannot read file: it is {kind}; a spec is a regular file")
-    with os.fdopen(fd, "rb") as f:
-        try:
-            raw = f.read(MAX_BYTES + 1)
-        except OSError as exc:
-            raise refuse("RS001", f"cannot read file: {exc.strerror}") from None
-    if len(raw) > MAX_BYTES:
-        raise refuse("RS002", f"file is over {MAX_BYTES} bytes, the most a spec may be")
-    return raw
-
-
 # The documents loaded last, by file and text: a command that reads a spec more than once
 # (`run` loads it, then lists the files it reads, so that no output overwrites one)
 # parses it once. Nothing changes a document once loaded (variants make new ones), so
@@ -276,9 +230,7 @@ def load(path: str | Path, text: str | None = None) -> Document:
     """Load one YAML spec file; raises SpecError with every problem found."""
     file = str(path)
     if text is None:
-        text = _given.get(file)
-    if text is None:
-        text = _decode(_read(path, file), file)
+        text = source.text(path)
     doc = _loaded.pop((file, text), None) or _parse(file, text)
     _loaded[file, text] = doc  # the latest last
     while len(_loaded) > _KEPT:
@@ -295,15 +247,6 @@ def _parse(file: str, text: str) -> Document:
     if tree.problems:
         raise SpecError(tree.problems, sources)
     return doc
-
-
-def _decode(raw: bytes, file: str) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SpecError(
-            [Diagnostic("RS001", f"file is not UTF-8 ({exc.reason})", Span(file, 1, 1))]
-        ) from None
 
 
 def _compose(text: str, file: str, sources) -> yaml.Node | None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from .compiler import load_spec
 from .diagnostics import Diagnostic, Span, SpecError
 from .expressions import RESERVED, deprecated_names
 from .loading import Document, load
+from .pipeline import load_spec
 from .symbols import words
 
 # sections whose keys are names the spec declares (params: under a procedure or condition)

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import cache as kept
 from .diagnostics import Diagnostic, did_you_mean
-from .loading import Document
+
+if TYPE_CHECKING:
+    from .loading import Document
 
 _SCHEMAS = Path(__file__).with_name("schemas")  # read as files, as the bundled games are
 KINDS = ("spec", "variant", "scenario", "log")  # a schema each: schemas/KIND.schema.json
@@ -122,17 +124,13 @@ def _plain(data) -> bool:
 def _verdicts() -> Path | None:
     """The file of clean documents' hashes, named for all that checks them; None when
     that cannot be told (no jsonschema installed, or none in files): nothing is kept."""
-    import importlib.util
-
     made_from = [sys.version, Path(__file__).read_text(encoding="utf-8")]
     try:
         for name in ("jsonschema", "referencing"):
-            found = importlib.util.find_spec(name)
-            if found is None or not found.origin:
+            folder = kept.package(name)
+            if folder is None:
                 return None
-            with os.scandir(Path(found.origin).parent) as entries:
-                files = sorted((e.name, e.stat()) for e in entries if e.name.endswith(".py"))
-            made_from += [f"{name}/{n} {st.st_size} {st.st_mtime_ns}" for n, st in files]
+            made_from += kept.stamp(folder)
     except (OSError, ImportError, ValueError):
         return None
     return kept.path("schema-clean", *made_from)

@@ -282,7 +282,7 @@ def served_specs(paths: list[str]) -> list[Spec]:
     """The lobby's games: the spec files given (each loaded, so a broken one stops the
     server before it starts), else the bundled games; variants are the files in
     variants/<name>/ beside each spec, as `rulespec games` finds them."""
-    from ..lang.compiler import load_spec
+    from ..lang.pipeline import load_spec
     from ..table import bundled
 
     if not paths:

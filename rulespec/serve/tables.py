@@ -25,9 +25,9 @@ from rulespec.interpreter import Game, IllegalChoice
 from rulespec.interpreter.agents import decide, make_agents, tell, watchers
 from rulespec.interpreter.choices import seat_name
 
-from ..lang.compiler import load_spec
 from ..lang.diagnostics import SpecError
 from ..lang.limits import MAX_TURN_LIMIT
+from ..lang.pipeline import load_spec
 from ..table.files import SPEC_SUFFIXES, named_spec
 from ..table.replay import LogError, apply_logged, play_choices, read_log, start
 from ..table.scenarios import parse_seat

@@ -11,10 +11,9 @@ import os
 import re
 from pathlib import Path
 
-from ..lang.compiler import load_spec
 from ..lang.diagnostics import SpecError
+from ..lang.pipeline import load_spec
 from ..lang.schema import schema_file
-from ..lang.variants import variant_names
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 STARTER = Path(__file__).resolve().parent / "starter.yaml"
@@ -55,6 +54,8 @@ def spec_argument(text: str) -> str:
 
 def listing() -> list[dict]:
     """Each bundled game: its name, title, player counts, variants and file."""
+    from ..lang.variants import variant_names
+
     games = folder()
     rows = []
     for name in names():

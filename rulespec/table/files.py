@@ -21,9 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..lang import ir
-from ..lang.compiler import load_spec
 from ..lang.diagnostics import SpecError
-from ..lang.variants import load_composed
+from ..lang.pipeline import load_spec
 
 SPEC_SUFFIXES = (".yaml", ".yml")
 _SPEC_LIKE = re.compile(r"(rulespec|extends)\s*:")
@@ -83,6 +82,8 @@ def _discreet(exc: SpecError) -> SpecError:
 def spec_files(path: str, variants: Iterable[str] = ()) -> list[str]:
     """Every file a spec with these variants is read from: itself, the files it
     extends, the variants and theirs."""
+    from ..lang.variants import load_composed  # YAML: only the commands that write load it
+
     return list(load_composed(str(path), list(variants)).all_sources())
 
 
