@@ -100,12 +100,21 @@ def stamp(folder: Path, suffixes: tuple[str, ...] = (".py",)) -> list[str]:
     return [f"{folder.name}/{n} {st.st_size} {st.st_mtime_ns}" for n, st in files]
 
 
-def package(name: str) -> Path | None:
-    """The folder of an installed package, found without importing it (None: not there)."""
+def packages(*names: str) -> list[str] | None:
+    """The stamp of each installed package's folder, found without importing it; None
+    when one is not installed as files, or cannot be listed."""
     import importlib.util
 
-    found = importlib.util.find_spec(name)
-    return Path(found.origin).parent if found is not None and found.origin else None
+    stamps = []
+    try:
+        for name in names:
+            found = importlib.util.find_spec(name)
+            if found is None or not found.origin:
+                return None
+            stamps += stamp(Path(found.origin).parent)
+    except (OSError, ImportError, ValueError):
+        return None
+    return stamps
 
 
 def prune(folder: Path, prefix: str, keep: int) -> None:

@@ -58,17 +58,14 @@ def _compiled(path, text, variants) -> tuple[ir.Spec, dict[str, list[str]]]:
 def _front_end() -> tuple[str, ...] | None:
     """What the IR of a text depends on besides the text: None when that cannot be told
     (a library not installed as files), and nothing is kept."""
+    libraries = kept.packages(*_LIBRARIES)
     try:
-        made_from = [sys.version, *kept.stamp(_FRONT_END, (".py", ".lark"))]
-        made_from += kept.stamp(_FRONT_END / "schemas", (".json",))
-        for name in _LIBRARIES:
-            folder = kept.package(name)
-            if folder is None:
-                return None
-            made_from += kept.stamp(folder)
-    except (OSError, ImportError, ValueError):
+        own = kept.stamp(_FRONT_END, (".py", ".lark")) + kept.stamp(
+            _FRONT_END / "schemas", (".json",)
+        )
+    except OSError:
         return None
-    return tuple(made_from)
+    return None if libraries is None else (sys.version, *own, *libraries)
 
 
 def _kept_file(file: str, text: str) -> Path | None:

@@ -124,16 +124,12 @@ def _plain(data) -> bool:
 def _verdicts() -> Path | None:
     """The file of clean documents' hashes, named for all that checks them; None when
     that cannot be told (no jsonschema installed, or none in files): nothing is kept."""
-    made_from = [sys.version, Path(__file__).read_text(encoding="utf-8")]
-    try:
-        for name in ("jsonschema", "referencing"):
-            folder = kept.package(name)
-            if folder is None:
-                return None
-            made_from += kept.stamp(folder)
-    except (OSError, ImportError, ValueError):
+    libraries = kept.packages("jsonschema", "referencing")
+    if libraries is None:
         return None
-    return kept.path("schema-clean", *made_from)
+    return kept.path(
+        "schema-clean", sys.version, Path(__file__).read_text(encoding="utf-8"), *libraries
+    )
 
 
 @cache
