@@ -26,10 +26,10 @@ from . import completion, config, formats
 from .lang import source
 from .lang.diagnostics import Diagnostic, SpecError, did_you_mean, visible
 from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
-from .lang.pipeline import load_spec
+from .lang.pipeline import load_spec, spec_files
 from .lang.schema import KINDS as SCHEMA_KINDS
 from .table import bundled
-from .table.files import OutputError, check_output, replacing, spec_files
+from .table.files import OutputError, check_output, replacing
 
 EXAMPLES = """examples: (GAME is a bundled game's name, as 'rulespec games' lists, or a spec file)
   rulespec games                                      the bundled games and their variants
@@ -969,13 +969,14 @@ def _players(n: int) -> str:
 
 
 def _run(args, out, err) -> int:
-    from .table import scenarios
     from .table.replay import log_writer
 
     spec, n = _setup(args, err)
     inputs = _inputs(args, "--log")
     viewer = None
     if args.seat is not None:
+        from .table import scenarios
+
         try:
             viewer = scenarios.parse_seat(args.seat, n)
         except ValueError as exc:

@@ -12,7 +12,7 @@ import pytest
 from gamekit import GAMES, ROOT
 
 from rulespec import SpecError, load_spec
-from rulespec.lang import cache, expressions, pipeline, schema, source
+from rulespec.lang import cache, expressions, pipeline, schema, source, variants
 from rulespec.lang.loading import load
 
 TTG = GAMES / "take_the_gold.yaml"
@@ -64,10 +64,10 @@ NOT_FOR_VALIDATE = (
 )
 
 
-def _modules_of_validate(cache_folder) -> set[str]:
+def _modules_of_validate(cache_folder, command="validate") -> set[str]:
     done = _python(
         "import sys\nfrom io import StringIO\nfrom rulespec.cli import main\n"
-        f"assert main(['validate', {str(TTG)!r}], stdout=StringIO()) == 0\n"
+        f"assert main([{command!r}, {str(TTG)!r}], stdout=StringIO()) == 0\n"
         "print(' '.join(sys.modules))",
         cache_folder,
     )
@@ -84,9 +84,12 @@ def test_validate_loads_neither_the_runtime_nor_the_analyses(tmp_path):
     assert {p.name.split("-")[0] for p in tmp_path.iterdir()} == {"grammar", "schema", "spec"}
 
 
-def test_a_spec_compiled_before_loads_no_parser(tmp_path):
-    """The second run reads the first one's IR back: no YAML, grammar or schema library."""
-    first, again = _modules_of_validate(tmp_path), _modules_of_validate(tmp_path)
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_a_spec_compiled_before_loads_no_parser(tmp_path, command):
+    """The second run reads the first one's IR back (and the files it was read from, for
+    `run`'s check of its output files): no YAML, grammar or schema library."""
+    first = _modules_of_validate(tmp_path, command)
+    again = _modules_of_validate(tmp_path, command)
     parsers = ("yaml", "lark", "jsonschema", "rulespec.lang.compiler")
     assert {"yaml", "lark", "jsonschema"} <= first
     assert not sorted(m for m in again if m.startswith(parsers))
@@ -259,6 +262,21 @@ def test_a_spec_with_errors_given_as_text_or_with_variants_is_never_kept(cache_d
     load_spec(TTG, source.text(TTG))
     load_spec(TTG, variants=["two_player"])
     assert _kept(cache_dir) == []
+
+
+def test_a_kept_spec_lists_the_files_it_was_read_from_as_its_yaml_does(cache_dir, monkeypatch):
+    shipped = sorted((GAMES / "variants").glob("*/*.yaml"))
+    assert shipped
+    read_from = {p: sorted(pipeline.spec_files(p)) for p in [TTG, *shipped]}  # from the YAML
+    assert len(read_from[shipped[0]]) == 2
+    for path in read_from:
+        load_spec(path)
+
+    def refuse(*args):
+        raise AssertionError("read from the YAML, not the kept spec")
+
+    monkeypatch.setattr(variants, "load_composed", refuse)
+    assert {p: sorted(pipeline.spec_files(p)) for p in read_from} == read_from
 
 
 def test_a_damaged_kept_spec_is_compiled_again(cache_dir):

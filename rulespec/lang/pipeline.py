@@ -24,6 +24,7 @@ from pathlib import Path
 
 from . import cache as kept
 from . import ir, source
+from .diagnostics import SpecError
 
 _KEPT = 64  # specs kept: past that, the least recently used goes
 _FRONT_END = Path(__file__).resolve().parent
@@ -36,12 +37,26 @@ def load_spec(path: str | Path, text: str | None = None, variants=()) -> ir.Spec
         return _compiled(path, text, variants)[0]
     text = source.text(path)
     file = _kept_file(str(path), text)
-    spec = _read_back(file)
-    if spec is not None:
-        return spec
+    entry = _read_back(file)
+    if entry is not None:
+        return entry[1]
     spec, sources = _compiled(path, text, ())
     _keep(file, spec, {f: lines for f, lines in sources.items() if f != str(path)})
     return spec
+
+
+def spec_files(path: str | Path, variants=()) -> list[str]:
+    """Every file a spec with these variants is read from: itself, the files it extends,
+    the variants and theirs (for a spec kept in the cache, as its entry lists them,
+    without reading YAML)."""
+    if not variants and str(path) != source.STDIN:
+        with contextlib.suppress(SpecError):  # said by the load that follows
+            entry = _read_back(_kept_file(str(path), source.text(path)))
+            if entry is not None:
+                return [str(path), *(f for f, _ in entry[0])]
+    from .variants import load_composed
+
+    return list(load_composed(str(path), list(variants)).all_sources())
 
 
 def _compiled(path, text, variants) -> tuple[ir.Spec, dict[str, list[str]]]:
@@ -80,20 +95,20 @@ def _kept_file(file: str, text: str) -> Path | None:
     return kept.path("spec", *made_from, here, file, text)
 
 
-def _read_back(file: Path | None) -> ir.Spec | None:
-    """The IR kept in file, when every other file it was read from is as it was then."""
+def _read_back(file: Path | None) -> tuple[tuple[tuple[str, str], ...], ir.Spec] | None:
+    """The entry kept in file, (each other file the spec was read from with its digest,
+    the IR), when every such file is as it was then."""
     entry = kept.read(file, pickle.load)
     if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], ir.Spec)):
         return None
-    others, spec = entry
     try:
-        if any(_digest(source.text(f)) != digest for f, digest in others):
+        if any(_digest(source.text(f)) != digest for f, digest in entry[0]):
             return None
     except Exception:  # a file gone or unreadable: compile it again, to say why
         return None
     with contextlib.suppress(OSError):
         os.utime(file)  # recently used: the last to go
-    return spec
+    return entry
 
 
 def _keep(file: Path | None, spec: ir.Spec, others: dict[str, list[str]]) -> None:

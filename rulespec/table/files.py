@@ -79,14 +79,6 @@ def _discreet(exc: SpecError) -> SpecError:
     return SpecError(kept, exc.sources)
 
 
-def spec_files(path: str, variants: Iterable[str] = ()) -> list[str]:
-    """Every file a spec with these variants is read from: itself, the files it
-    extends, the variants and theirs."""
-    from ..lang.variants import load_composed  # YAML: only the commands that write load it
-
-    return list(load_composed(str(path), list(variants)).all_sources())
-
-
 def check_output(path: str, inputs: Iterable[str | Path] = ()) -> None:
     """Raise OutputError when path may not be written: no name, a folder, an input."""
     if not path:

@@ -23,7 +23,6 @@ from pathlib import Path
 from rulespec.interpreter import Game, IllegalChoice, State
 
 from ..lang.schema import load_schema
-from ..lang.variants import find_variant
 from .files import named_spec, replacing
 
 MAX_LINE = 100_000  # bytes; a header or an event is a few hundred
@@ -70,6 +69,8 @@ def log_writer(path: str, spec: str, variants: list[str], players: int, inputs=(
     relative to the log's folder, the players, seed, game number, `fields`, the
     result), then its events. The log appears whole when the block ends, or not at
     all, never over one of `inputs` (OutputError)."""
+    from ..lang.variants import find_variant  # YAML: only a run that writes a log loads it
+
     folder = Path(os.path.realpath(path)).parent
 
     def relative(file) -> str:
