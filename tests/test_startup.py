@@ -6,6 +6,7 @@ it, without it, damaged or unwritable, every result is the same."""
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import lark
 import pytest
@@ -289,17 +290,94 @@ def test_a_damaged_kept_spec_is_compiled_again(cache_dir):
         assert kept.read_bytes() == whole
 
 
-def test_the_same_name_in_another_folder_is_another_spec(cache_dir, tmp_path, monkeypatch):
+def _variant_of(folder, base_name: str) -> Path:
+    """A folder holding the shipped two-player variant and, as what it extends, Take the
+    Gold renamed base_name."""
+    folder.mkdir(parents=True, exist_ok=True)
     text = TTG.read_text(encoding="utf-8")
-    for folder in ("A", "B"):
-        (tmp_path / folder).mkdir()
-        (tmp_path / folder / "g.yaml").write_text(
-            text.replace("name: Take the Gold", f"name: {folder}")
-        )
+    (folder / "base.yaml").write_text(text.replace("name: Take the Gold", f"name: {base_name}"))
+    shipped = (GAMES / "variants" / "take_the_gold" / "two_player.yaml").read_text(encoding="utf-8")
+    (folder / "v.yaml").write_text(shipped.replace("../../take_the_gold.yaml", "base.yaml"))
+    return folder / "v.yaml"
+
+
+def test_the_same_text_extending_another_file_is_compiled_again(cache_dir, tmp_path, monkeypatch):
+    """Two folders, each with v.yaml extending its base.yaml: the same text under the same
+    name is one entry, read back only where what it extends is the same."""
+    for folder in ("A", "B", "A"):
+        _variant_of(tmp_path / folder, folder)
         monkeypatch.chdir(tmp_path / folder)
-        assert load_spec("g.yaml").name == folder
-        assert load_spec("g.yaml").cards[0].span.file == "g.yaml"
-    assert len(_kept(cache_dir)) == 2
+        assert load_spec("v.yaml").name == f"{folder} (v)"
+        assert load_spec("v.yaml").cards[0].span.file == "base.yaml"
+
+
+def test_a_link_that_makes_a_circle_is_found(cache_dir, tmp_path, monkeypatch):
+    """v extends sub/v, a copy of v that extends sub/sub/v; once sub/v is a link to v, v
+    extends itself (RS602) though every text is as it was."""
+    monkeypatch.chdir(tmp_path)
+    text = "rulespec: 1\nextends: sub/v.yaml\nname: V\n"
+    (tmp_path / "sub" / "sub").mkdir(parents=True)
+    (tmp_path / "v.yaml").write_text(text)
+    (tmp_path / "sub" / "v.yaml").write_text(text)
+    (tmp_path / "sub" / "sub" / "v.yaml").write_text(TTG.read_text(encoding="utf-8"))
+    assert load_spec("v.yaml").name == "V" and len(_kept(cache_dir)) == 1
+    (tmp_path / "sub" / "v.yaml").unlink()
+    (tmp_path / "sub" / "v.yaml").symlink_to("../v.yaml")
+    with pytest.raises(SpecError) as caught:
+        load_spec("v.yaml")
+    assert [d.code for d in caught.value.diagnostics] == ["RS602"]
+
+
+def test_warnings_are_kept_with_the_spec_and_said_again(cache_dir, monkeypatch):
+    old = ROOT / "tests" / "valid-v1" / "range_counter.yaml"
+    compiled = load_spec(old)
+    assert compiled.notices and [d.code for d in compiled.notices] == ["RS212"] * len(
+        compiled.notices
+    )
+    _no_compiling(monkeypatch)
+    assert load_spec(old).notices == compiled.notices
+
+
+def test_what_changed_while_it_compiled_is_not_kept(cache_dir, tmp_path, monkeypatch):
+    variant = _variant_of(tmp_path, "Gold")
+    real = pipeline._compiled
+
+    def edited_meanwhile(path, text, variants):
+        made = real(path, text, variants)
+        base = tmp_path / "base.yaml"
+        base.write_text(base.read_text() + "\n")  # a trailing line break: the same lines
+        return made
+
+    monkeypatch.setattr(pipeline, "_compiled", edited_meanwhile)
+    load_spec(variant)
+    assert _kept(cache_dir) == []
+
+
+def test_a_front_end_changed_since_it_was_imported_keeps_nothing(cache_dir, monkeypatch):
+    """The code that compiles here is what was imported; the files may have changed since
+    (a pull, an editor's save), and would name the entry for code that did not make it."""
+    monkeypatch.setattr(pipeline, "SOURCE", "the front end as imported, since changed")
+    pipeline._front_end.cache_clear()
+    try:
+        assert load_spec(TTG).name == "Take the Gold"
+        assert _kept(cache_dir) == []
+    finally:
+        pipeline._front_end.cache_clear()
+
+
+def test_the_front_end_is_told_by_its_contents(tmp_path):
+    """A file edited to the same size, its time of change put back, is another front end."""
+    (tmp_path / "sub").mkdir()
+    code = tmp_path / "sub" / "compiler.py"
+    code.write_text("LIMIT = 2000\n")
+    before = cache.digest(tmp_path)
+    when = code.stat()
+    code.write_text("LIMIT = 2999\n")
+    os.utime(code, ns=(when.st_atime_ns, when.st_mtime_ns))
+    assert cache.digest(tmp_path) != before
+    (tmp_path / "sub" / "__pycache__").mkdir()  # bytecode is not the source
+    (tmp_path / "sub" / "__pycache__" / "compiler.pyc").write_bytes(b"x")
+    assert cache.digest(tmp_path) == cache.digest(tmp_path)
 
 
 def test_the_least_recently_used_specs_go(cache_dir, monkeypatch):
@@ -308,10 +386,23 @@ def test_the_least_recently_used_specs_go(cache_dir, monkeypatch):
     load_spec(first)
     (kept_first,) = _kept(cache_dir)
     load_spec(second)
-    os.utime(kept_first, ns=(1, 1))  # as if long ago
+    (kept_second,) = set(_kept(cache_dir)) - {kept_first}
+    os.utime(kept_first, ns=(2, 2))  # both long ago, the second first
+    os.utime(kept_second, ns=(1, 1))
     load_spec(second)  # read back: used now
     load_spec(third)
     assert len(_kept(cache_dir)) == 2 and kept_first not in _kept(cache_dir)
+
+
+def test_files_left_half_written_long_ago_go(cache_dir):
+    load_spec(VALID[0])
+    left = cache_dir / "spec-0123.abcd.tmp"
+    left.write_bytes(b"half")
+    now = cache_dir / "spec-4567.efgh.tmp"
+    now.write_bytes(b"being written")
+    os.utime(left, ns=(1, 1))
+    load_spec(VALID[1])
+    assert not left.exists() and now.exists()
 
 
 # --- where the cache is ---------------------------------------------------------------

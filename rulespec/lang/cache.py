@@ -4,10 +4,11 @@ What is kept is what every run would otherwise compute the same way again: the
 expression parser's LALR tables (expressions.parser), the documents the schema found
 clean (schema.py), and the IR of specs compiled clean (pipeline.py). A file's name is
 a hash of all it was made from (for the parser: the grammar, the versions of Lark and
-Python), so a file is never read for other inputs, and a change makes a new one. A cache is only a speed-up: a
-file missing, unreadable or damaged is made again, a folder that cannot be written
-(read-only, full, not there) just means each run makes it again, and the result is
-the same either way.
+Python), so a file is never read for other inputs, and a change makes a new one. A
+cache is only a speed-up: a file missing, unreadable or damaged is made again, a
+folder that cannot be written (read-only, full, not there) just means each run makes
+it again, and the result is the same either way. Each kind keeps its files last used
+(write's `keep`); the others go.
 
 The folder: $RULESPEC_CACHE_DIR if set, else the platform's cache folder, as pip and
 ruff choose theirs: $XDG_CACHE_HOME/rulespec (~/.cache/rulespec) on Linux and other
@@ -21,8 +22,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import sys
-import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -62,21 +64,27 @@ def read(file: Path | None, load: Callable[[BinaryIO], object]):
     (damaged, cut short, from an incompatible version): it is then made again."""
     if file is None:
         return None
+    try:  # not blocking on a named pipe of that name, nor reading a device
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
     try:
-        with open(file, "rb") as f:
-            return load(f)
+        with os.fdopen(fd, "rb") as f:
+            return load(f) if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else None
     except Exception:  # a cache never stops a command
         return None
 
 
-def write(file: Path | None, save: Callable[[BinaryIO], None]) -> None:
-    """Keep a file that save() writes, whole or not at all: it is written under a name
-    of its own (tempfile's) and renamed into place, so that another process or thread
-    reading or writing it at the same time (a test run, simulate's workers, serve)
-    never sees part of one. A folder that cannot be written only costs the next run
-    the time to make it again."""
+def write(file: Path | None, save: Callable[[BinaryIO], None], keep: int) -> None:
+    """Keep a file that save() writes, whole or not at all, and the `keep` files of its
+    kind last used (the others go). It is written under a name of its own (tempfile's)
+    and renamed into place, so that another process or thread reading or writing it at
+    the same time (a test run, simulate's workers, serve) never sees part of one. A
+    folder that cannot be written only costs the next run the time to make it again."""
     if file is None:
         return
+    import tempfile  # only a run that has something to keep loads it
+
     try:
         file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, temporary = tempfile.mkstemp(prefix=f"{file.name}.", suffix=".tmp", dir=file.parent)
@@ -89,20 +97,26 @@ def write(file: Path | None, save: Callable[[BinaryIO], None]) -> None:
     except Exception:  # the disk filled, or save() failed: no cache, and no leftover
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        return
+    _prune(file.parent, file.name[: file.name.rindex("-") + 1], keep)
 
 
-def stamp(folder: Path, suffixes: tuple[str, ...] = (".py",)) -> list[str]:
-    """Each file of the folder with these suffixes (not below it), by name, size and time
-    of change: what an installed package is, told as Python's bytecode cache tells a
-    changed module. Raises OSError for a folder that cannot be listed."""
-    with os.scandir(folder) as entries:
-        files = sorted((e.name, e.stat()) for e in entries if e.name.endswith(suffixes))
-    return [f"{folder.name}/{n} {st.st_size} {st.st_mtime_ns}" for n, st in files]
+def digest(folder: Path) -> str:
+    """A hash of the names and contents of every file below the folder (bytecode caches
+    left out). Raises OSError for one that cannot be read."""
+    h = hashlib.sha256()
+    for name in _files(folder):
+        with open(name, "rb") as f:
+            h.update(f"{os.path.relpath(name, folder)}\0".encode("utf-8", "surrogatepass"))
+            h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
 
 
 def packages(*names: str) -> list[str] | None:
-    """The stamp of each installed package's folder, found without importing it; None
-    when one is not installed as files, or cannot be listed."""
+    """Each file of these installed packages (found without importing them) by path,
+    size and time of change: what an installed library is, told as Python's bytecode
+    cache tells a changed module. None when one is not installed as files, or cannot be
+    listed."""
     import importlib.util
 
     stamps = []
@@ -111,24 +125,49 @@ def packages(*names: str) -> list[str] | None:
             found = importlib.util.find_spec(name)
             if found is None or not found.origin:
                 return None
-            stamps += stamp(Path(found.origin).parent)
+            for file in _files(Path(found.origin).parent):
+                st = os.stat(file)
+                stamps.append(f"{file} {st.st_size} {st.st_mtime_ns}")
     except (OSError, ImportError, ValueError):
         return None
     return stamps
 
 
-def prune(folder: Path, prefix: str, keep: int) -> None:
-    """Remove the files named prefix... of the folder but the `keep` last changed (or
-    used, where their reader marks them so); files being written are left alone."""
+def _files(folder: Path) -> list[str]:
+    """Every file below the folder, in a fixed order, bytecode caches left out."""
+
+    def refuse(error):
+        raise error
+
+    found = []
+    for root, folders, files in os.walk(folder, onerror=refuse):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        found += [os.path.join(root, f) for f in sorted(files)]
+    return found
+
+
+ABANDONED = 3600  # s: a file still being written after this was left by a writer that died
+
+
+def _prune(folder: Path, prefix: str, keep: int) -> None:
+    """Remove the files named prefix... of the folder but the `keep` (at least 1) last
+    changed (or used, where their reader marks them so), and those a writer left half
+    written; files being written now are left alone."""
     try:
         with os.scandir(folder) as entries:
             files = [
-                (e.stat().st_mtime_ns, e.path)
-                for e in entries
-                if e.name.startswith(prefix) and not e.name.endswith(".tmp")
+                (e.name, e.stat().st_mtime_ns, e.path) for e in entries if e.name.startswith(prefix)
             ]
     except OSError:
         return
-    for _, name in sorted(files)[:-keep] if len(files) > keep else ():
+    whole = sorted((when, path) for name, when, path in files if not name.endswith(".tmp"))
+    gone = [path for _, path in whole[:-keep]]
+    now = time.time_ns()
+    gone += [
+        path
+        for name, when, path in files
+        if name.endswith(".tmp") and now - when > ABANDONED * 10**9
+    ]
+    for path in gone:
         with contextlib.suppress(OSError):
-            os.unlink(name)
+            os.unlink(path)

@@ -230,7 +230,7 @@ def parser() -> lark.Lark:
     if isinstance(kept, lark.Lark):
         return kept
     built = lark.Lark(text, postlex=_Keywords(), **_OPTIONS)
-    cache.write(file, built.save)
+    cache.write(file, built.save, keep=4)
     return built
 
 

@@ -238,6 +238,11 @@ def load(path: str | Path, text: str | None = None) -> Document:
     return doc
 
 
+def loaded_text(file: str) -> str | None:
+    """The text the latest load of file read (None: no document of it is kept)."""
+    return next((text for f, text in reversed(_loaded) if f == file), None)
+
+
 def _parse(file: str, text: str) -> Document:
     sources = {file: text.splitlines() or [""]}
     root = _compose(text, file, sources)

@@ -3,10 +3,11 @@
 The pipeline is loading.py (YAML text -> positioned tree), variants.py (what the spec
 extends, and variants merged in), schema.py and compiler.py (-> IR). A spec read from
 its file as it is, without variants, that compiled clean (warnings allowed) is kept in
-the user's cache folder (cache.py), as ruff keeps a file's results: the next run that
-finds the same file (same text, read from the same folder under the same name), the
-same files it extends, and the same front end (its own files, the YAML, grammar and
-schema libraries' and Python's version) reads the IR back and loads no parser at all.
+the user's cache folder (cache.py), as ruff keeps a file's results. The next run that
+reads the same text under the same file name, with every file it extends the same
+(by content, and by where its name leads, symbolic links followed), compiled by the
+same front end (its files' contents as the process imported them, the YAML, grammar
+and schema libraries' files, Python's version), reads the IR back and loads no parser.
 A spec with errors is never kept: its diagnostics are made every time. A spec given as
 text (standard input, the editor's unsaved buffer) or with variants is compiled every
 time too, so that neither fills the folder with what is seen once.
@@ -22,13 +23,17 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from . import SOURCE, ir, source
 from . import cache as kept
-from . import ir, source
 from .diagnostics import SpecError
 
 _KEPT = 64  # specs kept: past that, the least recently used goes
 _FRONT_END = Path(__file__).resolve().parent
-_LIBRARIES = ("yaml", "lark", "jsonschema", "referencing")
+_LIBRARIES = ("yaml", "lark", "jsonschema", "referencing", "jsonschema_specifications")
+
+# an entry: ((file name, the file it leads to, digest of its text) for each file the spec
+# was read from, itself first; its IR)
+Entry = tuple[tuple[tuple[str, str, str], ...], ir.Spec]
 
 
 def load_spec(path: str | Path, text: str | None = None, variants=()) -> ir.Spec:
@@ -40,8 +45,8 @@ def load_spec(path: str | Path, text: str | None = None, variants=()) -> ir.Spec
     entry = _read_back(file)
     if entry is not None:
         return entry[1]
-    spec, sources = _compiled(path, text, ())
-    _keep(file, spec, {f: lines for f, lines in sources.items() if f != str(path)})
+    spec, files = _compiled(path, text, ())
+    _keep(file, spec, files)
     return spec
 
 
@@ -53,56 +58,45 @@ def spec_files(path: str | Path, variants=()) -> list[str]:
         with contextlib.suppress(SpecError):  # said by the load that follows
             entry = _read_back(_kept_file(str(path), source.text(path)))
             if entry is not None:
-                return [str(path), *(f for f, _ in entry[0])]
+                return [name for name, _, _ in entry[0]]
     from .variants import load_composed
 
     return list(load_composed(str(path), list(variants)).all_sources())
 
 
-def _compiled(path, text, variants) -> tuple[ir.Spec, dict[str, list[str]]]:
-    """The IR through the whole front end, and the lines of every file it was read from."""
+def _compiled(path, text, variants) -> tuple[ir.Spec, list[str]]:
+    """The IR through the whole front end, and every file it was read from."""
     from .compiler import compile_document
     from .loading import load
     from .variants import load_composed, resolve
 
     doc = load_composed(str(path), list(variants)) if variants else resolve(load(path, text))
-    return compile_document(doc), doc.all_sources()
+    return compile_document(doc), list(doc.all_sources())
 
 
 @cache
 def _front_end() -> tuple[str, ...] | None:
-    """What the IR of a text depends on besides the text: None when that cannot be told
+    """What the IR of a text depends on besides its files: None when that cannot be told
     (a library not installed as files), and nothing is kept."""
     libraries = kept.packages(*_LIBRARIES)
-    try:
-        own = kept.stamp(_FRONT_END, (".py", ".lark")) + kept.stamp(
-            _FRONT_END / "schemas", (".json",)
-        )
-    except OSError:
+    if SOURCE is None or libraries is None:
         return None
-    return None if libraries is None else (sys.version, *own, *libraries)
+    return (sys.version, str(_FRONT_END), SOURCE, *libraries)
 
 
 def _kept_file(file: str, text: str) -> Path | None:
-    """Where the IR of this text, read from this file name in this folder, is kept."""
+    """Where the IR of this text, read from this file name, is kept."""
     made_from = _front_end()
-    if made_from is None:
-        return None
-    try:
-        here = os.getcwd()  # a relative file name is read from here, and spans name it
-    except OSError:
-        return None
-    return kept.path("spec", *made_from, here, file, text)
+    return None if made_from is None else kept.path("spec", *made_from, file, text)
 
 
-def _read_back(file: Path | None) -> tuple[tuple[tuple[str, str], ...], ir.Spec] | None:
-    """The entry kept in file, (each other file the spec was read from with its digest,
-    the IR), when every such file is as it was then."""
+def _read_back(file: Path | None) -> Entry | None:
+    """The entry kept in file, when every file the spec was read from is as it was."""
     entry = kept.read(file, pickle.load)
     if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], ir.Spec)):
         return None
     try:
-        if any(_digest(source.text(f)) != digest for f, digest in entry[0]):
+        if any(_identity(name) != (leads_to, digest) for name, leads_to, digest in entry[0]):
             return None
     except Exception:  # a file gone or unreadable: compile it again, to say why
         return None
@@ -111,22 +105,29 @@ def _read_back(file: Path | None) -> tuple[tuple[tuple[str, str], ...], ir.Spec]
     return entry
 
 
-def _keep(file: Path | None, spec: ir.Spec, others: dict[str, list[str]]) -> None:
-    """Keep the IR, with the digest of each other file it was read from (what it
-    extends), as long as each is still what the compiler read."""
+def _keep(file: Path | None, spec: ir.Spec, files: list[str]) -> None:
+    """Keep the IR with what each file it was read from is, as long as each is still
+    what the compiler read, and the front end's files are as they were imported."""
+    from .loading import loaded_text
+
     if file is None:
         return
-    digests = []
-    for f, lines in others.items():
-        try:
-            text = source.text(f)
-        except Exception:
-            return
-        if (text.splitlines() or [""]) != lines:  # changed while it compiled
-            return
-        digests.append((f, _digest(text)))
-    kept.write(file, lambda out: pickle.dump((tuple(digests), spec), out, protocol=5))
-    kept.prune(file.parent, "spec-", _KEPT)
+    try:
+        identities = [(name, *_identity(name)) for name in files]
+        if any(_digest(loaded_text(name) or "") != digest for name, _, digest in identities):
+            return  # changed while it compiled
+        if kept.digest(_FRONT_END) != SOURCE:
+            return  # changed since this process imported it
+    except Exception:
+        return
+    entry: Entry = (tuple(identities), spec)
+    kept.write(file, lambda out: pickle.dump(entry, out, protocol=5), keep=_KEPT)
+
+
+def _identity(name: str) -> tuple[str, str]:
+    """The file a name leads to (links followed: a variant's circle is found so), and
+    the digest of its text."""
+    return os.path.realpath(name), _digest(source.text(name))
 
 
 def _digest(text: str) -> str:

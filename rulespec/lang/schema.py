@@ -143,7 +143,7 @@ def _remember(digest: str) -> None:
     clean = _clean()
     clean.append(digest)
     del clean[:-_KEPT]
-    kept.write(_verdicts(), lambda f: f.write("\n".join(clean).encode("ascii") + b"\n"))
+    kept.write(_verdicts(), lambda f: f.write("\n".join(clean).encode("ascii") + b"\n"), keep=4)
 
 
 def _describe(value) -> str:
