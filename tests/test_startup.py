@@ -13,7 +13,7 @@ import pytest
 from gamekit import GAMES, ROOT
 
 from rulespec import SpecError, load_spec
-from rulespec.lang import cache, expressions, pipeline, schema, source, variants
+from rulespec.lang import cache, expressions, pipeline, schema, source, stamps, variants
 from rulespec.lang.loading import load
 
 TTG = GAMES / "take_the_gold.yaml"
@@ -370,14 +370,14 @@ def test_the_front_end_is_told_by_its_contents(tmp_path):
     (tmp_path / "sub").mkdir()
     code = tmp_path / "sub" / "compiler.py"
     code.write_text("LIMIT = 2000\n")
-    before = cache.digest(tmp_path)
+    before = stamps.digest(tmp_path)
     when = code.stat()
     code.write_text("LIMIT = 2999\n")
     os.utime(code, ns=(when.st_atime_ns, when.st_mtime_ns))
-    assert cache.digest(tmp_path) != before
+    assert stamps.digest(tmp_path) != before
     (tmp_path / "sub" / "__pycache__").mkdir()  # bytecode is not the source
     (tmp_path / "sub" / "__pycache__" / "compiler.pyc").write_bytes(b"x")
-    assert cache.digest(tmp_path) == cache.digest(tmp_path)
+    assert stamps.digest(tmp_path) == stamps.digest(tmp_path)
 
 
 def test_the_least_recently_used_specs_go(cache_dir, monkeypatch):

@@ -2,7 +2,7 @@
 
 from pathlib import Path as _Path
 
-from .cache import digest as _digest
+from .stamps import digest as _digest
 
 # The front end's files as this process imports them: the code that compiles a spec here,
 # which names the IR kept for it (pipeline.py). None: they cannot be read, nothing is kept.

@@ -23,7 +23,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from . import SOURCE, ir, source
+from . import SOURCE, ir, source, stamps
 from . import cache as kept
 from .diagnostics import SpecError
 
@@ -78,7 +78,7 @@ def _compiled(path, text, variants) -> tuple[ir.Spec, list[str]]:
 def _front_end() -> tuple[str, ...] | None:
     """What the IR of a text depends on besides its files: None when that cannot be told
     (a library not installed as files), and nothing is kept."""
-    libraries = kept.packages(*_LIBRARIES)
+    libraries = stamps.packages(*_LIBRARIES)
     if SOURCE is None or libraries is None:
         return None
     return (sys.version, str(_FRONT_END), SOURCE, *libraries)
@@ -116,7 +116,7 @@ def _keep(file: Path | None, spec: ir.Spec, files: list[str]) -> None:
         identities = [(name, *_identity(name)) for name in files]
         if any(_digest(loaded_text(name) or "") != digest for name, _, digest in identities):
             return  # changed while it compiled
-        if kept.digest(_FRONT_END) != SOURCE:
+        if stamps.digest(_FRONT_END) != SOURCE:
             return  # changed since this process imported it
     except Exception:
         return

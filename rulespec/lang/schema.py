@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import cache as kept
+from . import stamps
 from .diagnostics import Diagnostic, did_you_mean
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def _plain(data) -> bool:
 def _verdicts() -> Path | None:
     """The file of clean documents' hashes, named for all that checks them; None when
     that cannot be told (no jsonschema installed, or none in files): nothing is kept."""
-    libraries = kept.packages("jsonschema", "referencing")
+    libraries = stamps.packages("jsonschema", "referencing")
     if libraries is None:
         return None
     return kept.path(
