@@ -1134,7 +1134,7 @@ def _simulate(args, out, err) -> int:
 
     spec, n = _setup(args, err)
     agents = tuple(args.agents.split(","))
-    job = simulation.job(args.spec, n, agents, args.max_turns, tuple(args.variant))
+    job = simulation.job(spec, n, agents, args.max_turns)
     inputs = _inputs(args, "--plot")
     image = _plot_format(args.plot) if args.plot else None
     tally = simulation.Tally()
@@ -1523,7 +1523,7 @@ def _spread(args, spec, path, counts, agents, games, err, runs=None) -> list:
     for i, run in enumerate(runs):
         more = share + (i < extra)
         if more:
-            job = simulation.job(path, run.players, tuple(agents), None, tuple(args.variant))
+            job = simulation.job(spec, run.players, tuple(agents))
             _played(args, job, more, err, into=run.tally, seed=args.seed + run.games)
             run.games += more
     return runs
@@ -1603,9 +1603,7 @@ def _diff(args, out, err) -> int:
     inputs = _inputs(args, "--plot", specs=[(args.old, variants), (args.new, variants)])
     changed = diff.changes(old, new)
     added, fixed = diff.findings_delta(old, new)
-    rows, tests = (
-        _diff_outcomes(args, old, new, variants, inputs, err) if args.simulate else ([], None)
-    )
+    rows, tests = _diff_outcomes(args, old, new, inputs, err) if args.simulate else ([], None)
     if args.format == "json":
         json.dump(
             {
@@ -1638,7 +1636,7 @@ def _diff(args, out, err) -> int:
     return 1 if any(SEVERITIES.index(f.severity) >= threshold for f in added) else 0
 
 
-def _diff_outcomes(args, old, new, variants, inputs, err):
+def _diff_outcomes(args, old, new, inputs, err):
     """diff --simulate's outcome rows and tests; the --plot of both sides' games."""
     from .analysis import diff, simulation
 
@@ -1649,8 +1647,7 @@ def _diff_outcomes(args, old, new, variants, inputs, err):
             raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
     agents = _check_agents(args, old, n, args.old)
     played = [
-        _played(args, simulation.job(path, n, agents, variants=variants), args.simulate, err)
-        for path in (args.old, args.new)
+        _played(args, simulation.job(spec, n, agents), args.simulate, err) for spec in (old, new)
     ]
     for side, tally in zip(("OLD: ", "NEW: "), played):
         _warn_turn_limit(tally, ",".join(agents), err, side)

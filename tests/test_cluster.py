@@ -18,6 +18,7 @@ from io import StringIO
 import pytest
 from gamekit import GAMES, cli
 
+from rulespec import load_spec
 from rulespec.analysis import simulation
 from rulespec.cli import main
 
@@ -81,7 +82,7 @@ def cluster(tmp_path_factory):
 
 
 def test_a_cluster_plays_the_games_one_process_plays(cluster):
-    job = simulation.job(TTG, 4)
+    job = simulation.job(load_spec(TTG), 4)
     assert simulation.simulate(job, 300, seed=3, dask_address=cluster) == simulation.simulate(
         job, 300, seed=3
     )
@@ -96,7 +97,7 @@ def test_workers_need_no_file_of_the_spec(cluster, tmp_path, monkeypatch):
     variant = desk / "variants" / "ttg" / "long_5.yaml"
     variant.write_text(variant.read_text().replace("take_the_gold.yaml", "ttg.yaml"))
     monkeypatch.chdir(desk)
-    job = simulation.job("ttg.yaml", 4, variants=("long_5",))
+    job = simulation.job(load_spec("ttg.yaml", variants=("long_5",)), 4)
     here = simulation.simulate(job, 400, seed=0)
     monkeypatch.chdir(tmp_path)
     gone = []

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from gamekit import ROOT
 
+from rulespec import load_spec
 from rulespec.analysis.simulation import job, simulate
 from rulespec.analysis.stats import fisher_exact, welch
 
@@ -21,7 +22,7 @@ ALPHA = 0.001  # a real disagreement is far below this; chance alone rarely is
 
 @pytest.mark.slow
 def test_outcomes_agree_with_the_hand_written_implementation():
-    spec = str(ROOT / "games" / "take_the_gold.yaml")
+    spec = load_spec(ROOT / "games" / "take_the_gold.yaml")
     ours = simulate(job(spec, 4), GAMES, seed=0, workers=2)  # a tally of the games
     theirs = [play_one(4, seed) for seed in range(100_000, 100_000 + GAMES)]
     for reason in ("coin_win", "ship_destroyed", "turn_limit"):

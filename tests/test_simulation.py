@@ -19,11 +19,12 @@ from collections import Counter
 import pytest
 from gamekit import GAMES, ROOT, cli, game_for
 
+from rulespec import load_spec
 from rulespec.analysis import simulation
 from rulespec.cli import main
 
 TTG = str(GAMES / "take_the_gold.yaml")
-JOB = simulation.job(TTG, 4)
+JOB = simulation.job(load_spec(TTG), 4)
 
 
 def test_the_cards_played_of_a_large_deck_are_wrapped_a_card_and_its_count_together():
@@ -92,7 +93,7 @@ def test_a_game_is_compiled_once_per_process_not_per_chunk(monkeypatch):
 
     monkeypatch.setattr(simulation, "Game", counted)
     simulation._definition.cache_clear()
-    job = simulation.job(TTG, 3)
+    job = simulation.job(load_spec(TTG), 3)
     tally = simulation.simulate(job, 200, seed=0)
     assert tally.games == 200 and len(built) == 1
     simulation.simulate(job, 100, seed=500)
@@ -113,13 +114,13 @@ def test_the_job_carries_its_spec_and_variants(tmp_path, monkeypatch):
         .replace("../../take_the_gold.yaml", "../../game.yaml")
     )
     monkeypatch.chdir(desk)
-    job = simulation.job("game.yaml", 4, variants=("long_5",))
+    job = simulation.job(load_spec("game.yaml", variants=("long_5",)), 4)
     here = simulation.simulate(job, 60, seed=0)
     monkeypatch.chdir(tmp_path)
     shutil.rmtree(desk)
     assert simulation.simulate(job, 60, seed=0, workers=2) == here
     assert here != simulation.simulate(JOB, 60, seed=0)  # the variant applied: another game
-    assert job.key != simulation.job(TTG, 4).key
+    assert job.key != JOB.key
 
 
 def test_report_counts_rules_cards_and_outcomes():

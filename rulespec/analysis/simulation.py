@@ -29,9 +29,7 @@ from functools import lru_cache, partial
 from rulespec.interpreter import Game, RuleError
 from rulespec.interpreter.agents import blind, make_agents, play
 
-from ..lang.compiler import compile_document
-from ..lang.loading import Document
-from ..lang.variants import load_composed
+from ..lang import ir
 from . import stats
 from .stats import wilson
 
@@ -43,12 +41,12 @@ HINT_SCHEDULER = "start one with `dask scheduler` and give the address it prints
 
 @dataclass(frozen=True)
 class Job:
-    """What a worker needs to play a spec's games: the spec as one document (its file
-    merged with the files it extends and its variants, every position kept), the
-    players, agents and turn limit. `key`, a hash of the document, names the game a
-    worker compiles once and keeps."""
+    """What a worker needs to play a spec's games: the spec's IR (its file merged with
+    the files it extends and its variants, compiled: a worker needs none of its files),
+    the players, agents and turn limit. `key`, a hash of the IR, names the game a worker
+    builds once and keeps."""
 
-    spec: Document = field(compare=False, repr=False)
+    spec: ir.Spec = field(compare=False, repr=False)
     key: str
     players: int
     agents: tuple[str, ...] = ("random",)
@@ -56,23 +54,20 @@ class Job:
 
 
 def job(
-    spec_path: str,
+    spec: ir.Spec,
     players: int,
     agents: tuple[str, ...] = ("random",),
     turn_limit: int | None = None,
-    variants: tuple[str, ...] = (),
 ) -> Job:
-    """The job of a spec file (or source.STDIN) with these variants, read now: the
-    games need none of its files once it is made."""
-    doc = load_composed(str(spec_path), list(variants))
-    key = hashlib.sha256(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
-    return Job(doc, key, players, tuple(agents), turn_limit)
+    """The job of playing a compiled spec (load_spec's, with any variants)."""
+    key = hashlib.sha256(pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+    return Job(spec, key, players, tuple(agents), turn_limit)
 
 
 @lru_cache(maxsize=8)
 def _definition(job: Job) -> Game:
-    """The job's game, compiled once per process (jobs are equal by key, not by document)."""
-    return Game(compile_document(job.spec), job.players)
+    """The job's game, built once per process (jobs are equal by key, not by IR)."""
+    return Game(job.spec, job.players)
 
 
 LOOPS = ("trigger_loop", "effect_loop")  # the end reasons of a game that stopped without an end
