@@ -704,14 +704,7 @@ class Builder:
         """unmelded(cards, "condition", "property"): the test is held as a call of the
         named condition on each group (ir.MELD_GROUP), so that what reads or calls
         conditions (the checks' watchers, lint, the graph, RS210) sees the call."""
-        held = self.property_type(key, "unmelded()")
-        if held is not None and held != "int":
-            self._error(
-                "RS204",
-                f"unmelded() adds up a number property over the cards left; "
-                f"'{key.value}' is not a number",
-                key.span,
-            )
+        number = self._number_property(key, "unmelded()", "over the cards left")
         params = self.names.conditions.get(test.value) if isinstance(test, ir.Const) else None
         if params is None or len(params) != 1 or params[0][1] != "cards":
             self._error(
@@ -729,7 +722,7 @@ class Builder:
                 test.span,
             )
             return None
-        if held != "int":
+        if not number:
             return None
         group = ir.Local(test.span, "cards", ir.MELD_GROUP)
         melds = ir.ConditionCall(test.span, "bool", test.value, (group,))
@@ -737,16 +730,21 @@ class Builder:
 
     def _summing(self, span, cards: ir.Expr, key: ir.Expr, total: ir.Expr) -> ir.Expr | None:
         """summing(cards, "property", n): the property must be a number."""
-        held = self.property_type(key, "summing()")
+        if not self._number_property(key, "summing()", "of each set"):
+            return None
+        return ir.Call(span, "cardsets", "summing", (cards, key, total))
+
+    def _number_property(self, key: ir.Expr, where: str, over: str) -> bool:
+        """Whether the quoted name names a number property of the cards, which `where`
+        adds up `over` something (RS204 where it names another kind)."""
+        held = self.property_type(key, where)
         if held is not None and held != "int":
             self._error(
                 "RS204",
-                f"summing() adds up a number property of each set; '{key.value}' is not a number",
+                f"{where} adds up a number property {over}; '{key.value}' is not a number",
                 key.span,
             )
-        if held != "int":
-            return None
-        return ir.Call(span, "cardsets", "summing", (cards, key, total))
+        return held == "int"
 
     def property_type(self, key: ir.Expr, where: str) -> str | None:
         """The type of the card property a quoted name names, or None (said why)."""
