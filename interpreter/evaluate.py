@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from rulespec.lang import ir
 
 from .codegen import CodeWriter, quote
-from .runtime import HELPERS
+from .runtime import HELPERS, type_counter
 
 # Generated source nests at most this deep (a long chain of `+` nests one level a term);
 # deeper parts become functions of their own: Python refuses 200 nested parentheses.
@@ -474,7 +474,9 @@ class Compiler:
         if not isinstance(kind, ir.Kind):
             return f"_count_types({row}, {self.source(kind)})"
         types = tuple(sorted(self.defs.kinds[kind.name]))
-        return f"{row}[{types[0]}]" if len(types) == 1 else f"_count_types({row}, {types!r})"
+        if len(types) == 1:
+            return f"{row}[{types[0]}]"
+        return f"{self.constant(type_counter(types))}({row})"
 
     def _src_f_of(self, e, cards, kind):
         return f"_of({self.cards_source(cards)}, g._ctype, {self.source(kind)})"
@@ -615,18 +617,22 @@ class Compiler:
         return kind_of
 
     def _goal(self, goal, player):
-        """A goal's zone slot base, its (kinds, their types, limit) in order, and the
+        """A goal's zone slot base, its (kinds, their counter, limit) in order, and the
         player's function. A goal counts cards in a zone: from its per-type counts."""
         base, order = self.defs.goals[goal.value]
-        return base, [(k, tuple(sorted(k)), limit) for k, limit in order], self.expr(player)
+        return (
+            base,
+            [(k, type_counter(tuple(sorted(k))), limit) for k, limit in order],
+            self.expr(player),
+        )
 
     def _f_next_goal(self, e, goal, player):
         base, order, who = self._goal(goal, player)
 
         def next_goal(g, env):
             row = g._tcount[base + who(g, env)]
-            for kinds, types, limit in order:
-                if sum(map(row.__getitem__, types)) < limit:
+            for kinds, counted, limit in order:
+                if counted(row) < limit:
                     return kinds
             return frozenset()
 
@@ -637,7 +643,7 @@ class Compiler:
 
         def goal_score(g, env):
             row = g._tcount[base + who(g, env)]
-            return sum(min(limit, sum(map(row.__getitem__, types))) for _, types, limit in order)
+            return sum(min(limit, counted(row)) for _, counted, limit in order)
 
         return goal_score
 

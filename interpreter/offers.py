@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from itertools import groupby
+from operator import itemgetter
 
 from rulespec.lang import ir
 
@@ -44,9 +45,14 @@ def compile_offer(game, step, order: tuple):
     for kind, group in runs:
         group = list(group)
         if kind == "plain":  # each option there when its card type is in hand: in C
-            options = x.constant(tuple(option for option, *_ in group))
             types = tuple(t for _, _, t, _ in group)
-            w.line(f"options += compress({options}, map(tc.__getitem__, {types!r}))", span)
+            if len(types) == 1:
+                w.line(f"if tc[{types[0]}]: options.append({x.constant(group[0][0])})", span)
+            else:  # the counts of their types, read by one itemgetter call
+                options = x.constant(tuple(option for option, *_ in group))
+                w.line(
+                    f"options += compress({options}, {x.constant(itemgetter(*types))}(tc))", span
+                )
             continue
         a, t = kind
         if a is None:

@@ -12,6 +12,7 @@ language's built-ins (rulespec/lang/builtins.py: PAUSES, CHANCE).
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations, compress
 from math import comb
 from operator import itemgetter
@@ -82,35 +83,54 @@ def _mul(a, b):
     raise OverflowError("a product past the limit of ±10^18 (docs/limits.md)")
 
 
-# Helpers that go through cards in C (map, compress) rather than in Python loops:
-# conditions run on every option and trigger check.
+# Helpers that go through cards: plain loops, which CPython 3.11 runs faster than
+# map/compress over bound methods for the few cards of a hand or a tableau (and no
+# slower for a pile of fifty). Conditions run them on every option and trigger check.
 
 
-def _count_types(row, types):
+def _count_types(row, types) -> int:
     """How many cards of the types a zone holds, from its per-type counts."""
-    return sum(map(row.__getitem__, types))
+    n = 0
+    for t in types:
+        n += row[t]
+    return n
+
+
+@cache
+def type_counter(types: tuple[int, ...]):
+    """row -> how many cards of these types a zone's per-type counts hold, its sum
+    written out (`row[3] + row[7]`): for a kind known as the code is compiled, about
+    three times as fast as _count_types' loop."""
+    if not all(type(t) is int for t in types):
+        raise ValueError(f"type_counter takes card type numbers, not {types!r}")
+    return eval("lambda row: " + (" + ".join(f"row[{t}]" for t in types) or "0"))  # numbers only
 
 
 def _count_of(cards, ctype, kinds) -> int:
     """How many of the cards are of a type in kinds."""
-    return sum(map(kinds.__contains__, map(ctype.__getitem__, cards)))
+    n = 0
+    for c in cards:
+        if ctype[c] in kinds:
+            n += 1
+    return n
 
 
 def _of(cards, ctype, kinds) -> list:
     """The cards of a type in kinds, in order."""
-    return list(compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))))
+    return [c for c in cards if ctype[c] in kinds]
 
 
 def _one(cards, ctype, kinds) -> list:
     """The first card of a type in kinds, as a set of one (none: empty)."""
-    for c in compress(cards, map(kinds.__contains__, map(ctype.__getitem__, cards))):
-        return [c]
+    for c in cards:
+        if ctype[c] in kinds:
+            return [c]
     return []
 
 
 def _of_types(cards, ctype, keep) -> list:
     """The cards whose type `keep` (a table by card type) says to keep, in order."""
-    return list(compress(cards, map(keep.__getitem__, map(ctype.__getitem__, cards))))
+    return [c for c in cards if keep[ctype[c]]]
 
 
 def _top(cards, n) -> list:

@@ -85,3 +85,18 @@ def test_every_constant_reads_the_table():
     from rulespec.interpreter.evaluate import _TABLE
 
     assert set(language.CONSTANTS) <= set(_TABLE)
+
+
+@pytest.mark.parametrize("types", [(), (4,), (0, 7), (1, 2, 3, 5, 8)])
+def test_a_type_counter_counts_as_the_loop_does(types):
+    """A static kind's count is a sum written out (type_counter); a kind worked out in
+    play is counted by _count_types' loop: the same number from the same row."""
+    row = [3, 0, 2, 7, 1, 0, 5, 9, 4]
+    assert runtime.type_counter(types)(row) == runtime._count_types(row, types)
+    assert runtime.type_counter(types)(row) == sum(row[t] for t in types)
+
+
+def test_a_type_counter_takes_type_numbers_only():
+    """Its source is written from the types: nothing but an int may reach it."""
+    with pytest.raises(ValueError, match="card type numbers"):
+        runtime.type_counter(("0) or __import__('os').system('true'",))
