@@ -361,29 +361,30 @@ class Compiler:
     def _by_type(self, e) -> str | None:
         """An aggregate over cards whose body and filter read only each card's type (its
         properties, its kind, a count of it): their values are tables by card type,
-        made now, and the cards are gone through in C. None when they read more."""
+        made now, and a runtime helper's loop goes through the cards. None when they read more."""
         body, where = self._per_type(e, e.body), self._per_type(e, e.where)
         if body is None or (e.where is not None and where is None):
             return self._by_item_type(e)
         keep = where or (True,) * len(body)
-        types = f"map(g._ctype.__getitem__, {self.cards_source(e.items)})"
-        func = e.func
+        cards, func = self.cards_source(e.items), e.func
         if func == "filter":
             table = self.constant(tuple(bool(k and b) for k, b in zip(keep, body)))
-            cards = self.cards_source(e.items)
             return f"_of_types({cards}, g._ctype, {table})"
-        if func in ("sum", "count", "any"):  # an item left out adds nothing
-            value = {"sum": lambda k, b: b if k else 0, "count": lambda k, b: int(bool(k and b))}
-            table = tuple(
-                value.get(func, lambda k, b: bool(k and b))(k, b) for k, b in zip(keep, body)
+        if func in ("sum", "count"):  # an item left out adds nothing
+            value = (
+                (lambda k, b: b if k else 0) if func == "sum" else lambda k, b: int(bool(k and b))
             )
-            return f"{'sum' if func != 'any' else 'any'}(map({self.constant(table)}.__getitem__, {types}))"
-        if func == "all":
-            table = tuple(bool(b or not k) for k, b in zip(keep, body))
-            return f"all(map({self.constant(table)}.__getitem__, {types}))"
+            table = self.constant(tuple(value(k, b) for k, b in zip(keep, body)))
+            return f"_sum_by_type({table}, g._ctype, {cards})"
+        if func == "any":
+            table = self.constant(tuple(bool(k and b) for k, b in zip(keep, body)))
+            return f"_any_by_type({table}, g._ctype, {cards})"
+        if func == "all":  # all hold where none fails
+            table = self.constant(tuple(bool(k and not b) for k, b in zip(keep, body)))
+            return f"(not _any_by_type({table}, g._ctype, {cards}))"
         if func in ("max", "min"):
             b, k = self.constant(body), self.constant(keep)
-            return f"{func}(({b}[t] for t in {types} if {k}[t]), default=0)"
+            return f"_best_by_type({func}, {b}, {k}, g._ctype, {cards})"
         return None  # argmax, argmin: they give cards, not values
 
     def _by_item_type(self, e) -> str | None:
@@ -403,7 +404,7 @@ class Compiler:
         finally:
             del self.listings[listings:]
             self.reads |= reads
-        loop = f"for {name} in map(g._ctype.__getitem__, {self.cards_source(e.items)})"
+        loop = f"for {name} in _types_of(g._ctype, {self.cards_source(e.items)})"
         loop += "" if where is None else f" if {where}"
         if e.func in ("any", "all", "sum"):
             return f"{e.func}({body} {loop})"
