@@ -20,6 +20,7 @@ from .runtime import HELPERS, type_counter
 MAX_DEPTH = 50
 NAMED_INNER = 2  # aggregates inside one that _by_name tries (each may compile twice)
 INLINE_NODES = 40  # the nodes of a named condition's body written in where it is called
+PER_SEAT = 8  # at most this many players: an aggregate over them is written once per seat
 
 # the language's constants: what reads the table, not the bindings
 _TABLE = {
@@ -328,6 +329,8 @@ class Compiler:
                 by_type = self._by_type(e)
                 if by_type is not None:
                     return by_type
+            if not cards and self._seat_by_seat(e):
+                return self._per_seat(e)
             if not cards and _aggregates_in(e) <= NAMED_INNER:
                 named = self._by_name(e, items)
                 if named is not None:
@@ -337,6 +340,43 @@ class Compiler:
             return self._aggregate(e, loop, self.local(e.var) + ("[0]" if cards else ""), cards)
         finally:
             self.bound, self.named = saved
+
+    def _seat_by_seat(self, e) -> bool:
+        """Can an aggregate over the players be written once per seat (_per_seat)? When
+        it goes through every player in play, its value does not depend on their order
+        (all, any, sum, count), it holds no other aggregate, and nothing in it can fail
+        as a game runs (so the order it is worked out in changes nothing)."""
+        items = e.items
+        if not (isinstance(items, ir.Local) and items.builtin and items.name == "players"):
+            return False
+        if e.func not in ("all", "any", "sum", "count") or self.defs.n > PER_SEAT:
+            return False
+        inner = (e.body,) if e.where is None else (e.body, e.where)
+        nodes = list(ir.walk(inner))
+        return not any(
+            isinstance(n, (ir.Aggregate, ir.ConditionCall)) or self._may_fail(n) for n in nodes
+        )
+
+    def _per_seat(self, e) -> str:
+        """An aggregate over the players, one term per seat with the variable written as
+        the seat's number, a seat out of play left out: no generator, no turn order."""
+        terms = []
+        for p in range(self.defs.n):
+            with self.binding(**{e.var: p}):
+                body = self.source(e.body)
+                held = f"g._active[{p}]"
+                if e.where is not None:
+                    held += f" and {self.source(e.where)}"
+            if e.func == "all":
+                terms.append(f"(not ({held}) or {body})")
+            elif e.func == "any":
+                terms.append(f"({held} and {body})")
+            elif e.func == "sum":
+                terms.append(f"(({body}) if {held} else 0)")
+            else:  # count
+                terms.append(f"(1 if {held} and {body} else 0)")
+        joint = {"all": " and ", "any": " or "}.get(e.func, " + ")
+        return f"({joint.join(terms)})"
 
     def _by_name(self, e, items: str) -> str | None:
         """An aggregate over players (or numbers, kinds, sets of cards) as a comprehension

@@ -395,3 +395,43 @@ def test_nested_aggregates_are_bounded_by_their_cost():
             "cards; at most 2,000,000",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    "expr, value, per_seat",
+    [
+        ("count(size(hand(q)) > 0 for q in players)", 2, True),  # P2 is out: not counted
+        ("sum(size(hand(q)) for q in players if q != me)", 1, True),
+        ("sum(size(hand(q)) + 10 for q in players)", 24, True),
+        ("if all(size(hand(q)) > 0 for q in players) then 1 else 0", 1, True),
+        ("if any(size(hand(q)) == 2 for q in players) then 1 else 0", 0, True),
+        ("if any(size(hand(q)) == 1 for q in players if q != me) then 1 else 0", 1, True),
+        ("if all(q == me for q in players if size(hand(q)) > 2) then 1 else 0", 1, True),
+        # a product may fail as the game runs: worked out in turn order, as written
+        ("sum(size(hand(q)) * 10 for q in players)", 40, False),
+        ("max(size(hand(q)) for q in players)", 3, False),  # max and min: not by seat
+    ],
+)
+def test_an_aggregate_over_players_written_seat_by_seat_skips_those_out(
+    expr, value, per_seat, monkeypatch
+):
+    """all, any, sum and count over `players` are written once per seat (no generator,
+    no turn order): the same values as the generic comprehension, a player out left out."""
+    from rulespec.interpreter import evaluate
+
+    zones = {"hand[P1]": HAND, "hand[P2]": ["red_low", "red_low"], "hand[P3]": ["blue_low"]}
+
+    def value_of(spec):
+        game = Game(spec, 3)
+        state = State.from_layout(game, 1, zones=zones, out=(1,), current=0)
+        source = "".join(
+            line
+            for listing in game.exprs.listings
+            if listing.rule == "evaluation"
+            for line in listing.lines
+        )
+        return state.evaluate(0), "active_players" in source
+
+    assert value_of(ranks(expr)) == (value, not per_seat)
+    monkeypatch.setattr(evaluate, "PER_SEAT", 0)
+    assert value_of(ranks(expr))[0] == value
