@@ -612,10 +612,14 @@ class Compiler:
             return self.constant(values[t])
         if t is not None:
             return f"{self.constant(tuple(values))}[{t}]"
-        return (
-            f"_prop({self.constant(tuple(values))}, g._ctype, {self.cards_source(cards)}, "
-            f"{self.constant(default)})"
-        )
+        table, default = self.constant(tuple(values)), self.constant(default)
+        if isinstance(cards, ir.Call) and cards.func == "of":  # the first card of a kind's
+            inner, kind = cards.args  # found without making the list of them all
+            return (
+                f"_prop_of({table}, g._ctype, {self.cards_source(inner)}, {self.source(kind)}, "
+                f"{default})"
+            )
+        return f"_prop({table}, g._ctype, {self.cards_source(cards)}, {default})"
 
     def _src_f_values(self, e, key):
         return self.constant(self.defs.prop_values(key.value))

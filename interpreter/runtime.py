@@ -194,6 +194,15 @@ def _prop(values, ctype, cards, default):
     return values[ctype[cards[0]]] if cards else default
 
 
+def _prop_of(values, ctype, cards, kinds, default):
+    """A property of the first of the cards of a type in kinds: _prop of _of's list."""
+    for c in cards:
+        t = ctype[c]
+        if t in kinds:
+            return values[t]
+    return default
+
+
 def _each_player(env, var, players):
     """The bindings with var bound to each player in turn (or each number, card type or
     set of cards): one dict, rebound, since an aggregate uses each binding before it
@@ -416,6 +425,7 @@ HELPERS = {
     "_in_family": _in_family,
     "_range": _range,
     "_prop": _prop,
+    "_prop_of": _prop_of,
     "_each_player": _each_player,
     "_each_card": _each_card,
     "_best": _best,

@@ -137,6 +137,9 @@ HAND = ["red_low", "red_high", "blue_mid"]
         ),
         ("sum(size(hand(q)) for q in players if q != me)", HAND, [], 0),
         ("count(size(hand(q)) == 0 for q in players)", HAND, [], 1),
+        # a property of the first card of a kind in a zone (of() then .rank: no list made)
+        ("of(hand(me), blue).rank", HAND, [], 5),
+        ("of(hand(me), red).rank + of(trick, blue).rank", HAND, [], 2),  # none in trick: 0
         # prop() and c.name agree; a property of no card is 0; the two-argument max stays
         ('prop(argmax(c.rank for c in hand(me)), "rank") + top(trick, 1).rank', HAND, [], 9),
         ("max(top(trick, 1).rank, 4) + min(3, 7)", HAND, ["blue_mid"], 5 + 3),
