@@ -401,7 +401,8 @@ class Compiler:
     def _by_type(self, e) -> str | None:
         """An aggregate over cards whose body and filter read only each card's type (its
         properties, its kind, a count of it): their values are tables by card type,
-        made now, and a runtime helper's loop goes through the cards. None when they read more."""
+        made now, and a runtime helper's loop goes through the cards. None when they
+        read more."""
         body, where = self._per_type(e, e.body), self._per_type(e, e.where)
         if body is None or (e.where is not None and where is None):
             return self._by_item_type(e)
