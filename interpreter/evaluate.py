@@ -425,7 +425,7 @@ class Compiler:
             return f"(not _any_by_type({table}, g._ctype, {cards}))"
         if func in ("max", "min"):
             b, k = self.constant(body), self.constant(keep)
-            return f"_best_by_type({func}, {b}, {k}, g._ctype, {cards})"
+            return f"_best_by_type({func == 'max'}, {b}, {k}, g._ctype, {cards})"
         return None  # argmax, argmin: they give cards, not values
 
     def _by_item_type(self, e) -> str | None:

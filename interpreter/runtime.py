@@ -154,9 +154,17 @@ def _any_by_type(table, ctype, cards) -> bool:
     return False
 
 
-def _best_by_type(best, values, keep, ctype, cards):
-    """max or min over the cards `keep` keeps of a value by card type (0 for none)."""
-    return best((values[ctype[c]] for c in cards if keep[ctype[c]]), default=0)
+def _best_by_type(highest: bool, values, keep, ctype, cards):
+    """The highest (or lowest) over the cards `keep` keeps of a value by card type (0
+    for none): a loop, about twice as fast as max() of a generator for a hand."""
+    best = None
+    for c in cards:
+        t = ctype[c]
+        if keep[t]:
+            v = values[t]
+            if best is None or (v > best if highest else v < best):
+                best = v
+    return 0 if best is None else best
 
 
 def _top(cards, n) -> list:
