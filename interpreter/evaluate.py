@@ -408,21 +408,17 @@ class Compiler:
             return self._by_item_type(e)
         keep = where or (True,) * len(body)
         cards, func = self.cards_source(e.items), e.func
+        holds = tuple(bool(k and b) for k, b in zip(keep, body))  # kept, and its body holds
         if func == "filter":
-            table = self.constant(tuple(bool(k and b) for k, b in zip(keep, body)))
-            return f"_of_types({cards}, g._ctype, {table})"
-        if func in ("sum", "count"):  # an item left out adds nothing
-            value = (
-                (lambda k, b: b if k else 0) if func == "sum" else lambda k, b: int(bool(k and b))
-            )
-            table = self.constant(tuple(value(k, b) for k, b in zip(keep, body)))
-            return f"_sum_by_type({table}, g._ctype, {cards})"
+            return f"_of_types({cards}, g._ctype, {self.constant(holds)})"
         if func == "any":
-            table = self.constant(tuple(bool(k and b) for k, b in zip(keep, body)))
-            return f"_any_by_type({table}, g._ctype, {cards})"
-        if func == "all":  # all hold where none fails
-            table = self.constant(tuple(bool(k and not b) for k, b in zip(keep, body)))
-            return f"(not _any_by_type({table}, g._ctype, {cards}))"
+            return f"_any_by_type({self.constant(holds)}, g._ctype, {cards})"
+        if func == "all":  # all hold where none kept fails
+            fails = tuple(bool(k and not b) for k, b in zip(keep, body))
+            return f"(not _any_by_type({self.constant(fails)}, g._ctype, {cards}))"
+        if func in ("sum", "count"):  # an item left out adds nothing
+            adds = holds if func == "count" else (b if k else 0 for k, b in zip(keep, body))
+            return f"_sum_by_type({self.constant(tuple(map(int, adds)))}, g._ctype, {cards})"
         if func in ("max", "min"):
             b, k = self.constant(body), self.constant(keep)
             return f"_best_by_type({func == 'max'}, {b}, {k}, g._ctype, {cards})"
