@@ -49,7 +49,12 @@ def serve(address: str) -> None:
             with contextlib.suppress(ImportError):  # an optional extra: the command says so
                 importlib.import_module(module.name)
     # and fill the caches that do not depend on what a command reads (the expression
-    # parser, the schemas' validators): validate the games, their output thrown away
+    # parser, the schemas' validators): validate the games, their output thrown away.
+    # The parser is built here too, for validate may read the games' IR from the cache
+    # folder and build none, and each transcript's home (and cache) is a new folder.
+    from rulespec.lang import expressions
+
+    expressions.parser()
     games = sorted(str(spec) for spec in (Path(__file__).parent.parent / "games").glob("*.yaml"))
     main(["validate", *games], stdout=io.StringIO(), stderr=io.StringIO())
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
