@@ -234,6 +234,15 @@ def parser() -> lark.Lark:
     return built
 
 
+@lru_cache(maxsize=4096)
+def _tree(text: str, start: str) -> lark.Tree:
+    """The parse tree of an expression or block: a function of its text alone (its
+    positions are offsets in the text), and never changed by what reads it, so kept.
+    An editor checks the spec again at each change: the expressions that did not change
+    are not parsed again; nor are those a base spec and its variants share."""
+    return parser().parse(text, start=start)
+
+
 def _wanted(want: str) -> str:
     """The types a place accepts, as a message says them: `int|player|kind` is "int,
     player or kind"."""
@@ -381,7 +390,7 @@ class Builder:
         """The parse tree of text, or None when it has a syntax error or nests too deep
         (both reported): the builder recurses, and so does all that reads the IR."""
         try:
-            tree = parser().parse(text, start=start)
+            tree = _tree(text, start)
         except lark.UnexpectedInput as exc:
             pos = getattr(exc, "pos_in_stream", None)
             token = getattr(exc, "token", None)

@@ -109,7 +109,7 @@ class Document:
     data: object
     spans: dict[Path_, Span] = field(default_factory=dict)  # value of each node
     key_spans: dict[Path_, Span] = field(default_factory=dict)  # key of mapping entries
-    scalar_maps: dict[Path_, list[tuple[int, int]]] = field(default_factory=dict)
+    scalar_maps: dict[Path_, CharMap] = field(default_factory=dict)  # string values
 
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
 
@@ -179,6 +179,30 @@ def _scalar_value(node: yaml.ScalarNode):
 
 
 _ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}  # hex digits after \\x, \\u, \\U
+
+
+class CharMap:
+    """The place in the source of each character of a string scalar's value (and one
+    past its end), worked out when first asked for: most strings are names or prose
+    that no message points into, and the walk costs a tenth of loading a spec."""
+
+    __slots__ = ("_lines", "_node", "_table")
+
+    def __init__(self, text_lines: list[str], node: yaml.ScalarNode):
+        self._lines, self._node = text_lines, node
+        self._table: list[tuple[int, int]] | None = None
+
+    def __getitem__(self, offset: int) -> tuple[int, int]:
+        return self._made()[offset]
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+    def _made(self) -> list[tuple[int, int]]:
+        if self._table is None:
+            self._table = _char_map(self._lines, self._node)
+            self._lines = self._node = None  # not kept alive for nothing
+        return self._table
 
 
 def _char_map(text_lines: list[str], node: yaml.ScalarNode) -> list[tuple[int, int]]:
@@ -330,7 +354,7 @@ class _Tree:
             return [self.walk(item, path + (i,)) for i, item in enumerate(node.value)]
         value = self._safe(node, doc.spans[path])
         if isinstance(value, str):
-            doc.scalar_maps[path] = _char_map(self.raw_lines, node)
+            doc.scalar_maps[path] = CharMap(self.raw_lines, node)
         return value
 
     def _mapping(self, node, path) -> dict:
