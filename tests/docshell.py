@@ -49,13 +49,15 @@ def serve(address: str) -> None:
             with contextlib.suppress(ImportError):  # an optional extra: the command says so
                 importlib.import_module(module.name)
     # and fill the caches that do not depend on what a command reads (the expression
-    # parser, the schemas' validators): validate the games, their output thrown away.
-    # The parser is built here too, for validate may read the games' IR from the cache
-    # folder and build none, and each transcript's home (and cache) is a new folder.
-    from rulespec.lang import expressions
+    # parser and the trees it made, the schemas' validators): compile the games, given as
+    # text, for validate may read their IR from the cache folder and parse nothing, while
+    # each transcript's home, and so its cache folder, is a new one.
+    from rulespec import load_spec
+    from rulespec.lang import source
 
-    expressions.parser()
     games = sorted(str(spec) for spec in (Path(__file__).parent.parent / "games").glob("*.yaml"))
+    for game in games:
+        load_spec(game, source.text(game))
     main(["validate", *games], stdout=io.StringIO(), stderr=io.StringIO())
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address)

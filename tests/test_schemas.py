@@ -160,6 +160,8 @@ def _structural() -> list[Path]:
     found = []
     for path in BROKEN:
         codes, _ = expectations(path)
+        if not all(code.startswith("RS10") for code, _, _ in codes):
+            continue  # schema.check says only RS101 to RS104: not read, a second saved
         try:
             doc = loading.load(path)
         except Exception:  # YAML the loader refuses: not a structural defect
