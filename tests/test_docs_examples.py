@@ -15,13 +15,15 @@ A trailing `slow: WHY` (`<!-- check: python slow: WHY -->`) marks the example `s
 runs in CI's step for slow tests (pytest -m slow), not in the everyday suite.
 """
 
+import copy
+import functools
 import re
 import subprocess
 import sys
 
 import pytest
 import yaml
-from gamekit import GAMES, ROOT
+from gamekit import GAMES, ROOT, YAML_DUMPER, YAML_LOADER
 
 from rulespec import SpecError, load_spec
 from rulespec.table import scenarios
@@ -49,8 +51,14 @@ def examples():
             )
 
 
+@functools.cache
+def _base(base: str):
+    return yaml.load(BASES[base].read_text(), Loader=YAML_LOADER)
+
+
 def merged(base: str, snippet) -> str:
-    data = yaml.safe_load(BASES[base].read_text())
+    """The base spec's YAML with the snippet merged in."""
+    data = copy.deepcopy(_base(base))
     for key, value in (yaml.safe_load(snippet) if isinstance(snippet, str) else snippet).items():
         if isinstance(value, dict) and isinstance(data.get(key), dict):
             for k2, v2 in value.items():
@@ -60,7 +68,7 @@ def merged(base: str, snippet) -> str:
                     data[key][k2] = v2
         else:
             data[key] = value
-    return yaml.safe_dump(data, sort_keys=False, width=1000)
+    return yaml.dump(data, Dumper=YAML_DUMPER, sort_keys=False, width=1000)
 
 
 def placed(kind: str, text: str) -> str:

@@ -16,6 +16,7 @@ scenario and log files. Checked here as an editor checks them, with plain jsonsc
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -24,7 +25,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from gamekit import GAMES, ROOT, bash_completes, cli
+from gamekit import GAMES, ROOT, YAML_LOADER, bash_completes, cli
 from test_broken_specs import BROKEN, expectations
 
 from rulespec.lang import loading, schema
@@ -37,6 +38,7 @@ DOC_BLOCK = re.compile(
 )
 
 
+@functools.cache  # made once: a log's lines are checked one by one
 def _validator(kind: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(
         json.loads((SCHEMAS / f"{kind}.schema.json").read_text())
@@ -98,7 +100,7 @@ def _lint_fixture_specs() -> list[tuple[str, str]]:
 def test_every_file_of_a_kind_is_valid_against_its_schema(kind):
     files = _files(kind)
     assert len(files) >= {"spec": 60, "variant": 9, "scenario": 250}[kind]
-    wrong = {name: _errors(kind, yaml.safe_load(text)) for name, text in files}
+    wrong = {name: _errors(kind, yaml.load(text, Loader=YAML_LOADER)) for name, text in files}
     assert not {name: errors for name, errors in wrong.items() if errors}
 
 
