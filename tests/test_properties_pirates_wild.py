@@ -91,7 +91,8 @@ GAMES = settings(deadline=None, derandomize=True, suppress_health_check=[HealthC
 
 
 # One item per agent and player count, so xdist spreads them over its workers; random
-# games are five times cheaper than greedy ones, so there are more of them.
+# games are five times cheaper than greedy ones, so there are more of them (and the slow
+# step plays 520 more of both).
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(GAMES, max_examples=60)
 @given(seed=st.integers(0, 2**31))
@@ -100,7 +101,7 @@ def test_random_games_keep_the_invariants(seed, players):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@settings(GAMES, max_examples=15)
+@settings(GAMES, max_examples=8)
 @given(seed=st.integers(0, 2**31))
 def test_greedy_games_keep_the_invariants(seed, players):
     check_game(seed, players, "greedy")
