@@ -199,9 +199,8 @@ class CharMap:
         return len(self._made())
 
     def _made(self) -> list[tuple[int, int]]:
-        if self._table is None:
+        if self._table is None:  # two threads may both walk: the same table
             self._table = _char_map(self._lines, self._node)
-            self._lines = self._node = None  # not kept alive for nothing
         return self._table
 
 
