@@ -6,9 +6,13 @@ from each node's path to its place, and for string scalars a map from each chara
 of the value to its line and column in the file, so that an expression error inside a
 YAML string is reported where it stands in the file.
 
-PyYAML's C parser (libyaml) would compose faster, but it is not the same parser: it
-accepts text the Python one refuses (a tab after `key:`) and places some nodes
-elsewhere, and specs must keep every diagnostic and position they have.
+The events come from libyaml where PyYAML was built with it (seventeen times faster than
+PyYAML's own parser, which was most of compiling a spec); the nodes are composed here,
+with the limits below, either way. libyaml is not quite the same parser: it takes a tab
+after `key:`, which PyYAML refuses, reads control characters and Unicode line breaks its
+own way, and words its errors otherwise. So a text holding any of those characters, and
+a text libyaml finds an error in, is read by PyYAML's own parser: every spec gets the
+nodes, places and messages PyYAML's parser gives it (tests/test_yaml_parsers.py).
 """
 
 from __future__ import annotations
@@ -29,15 +33,14 @@ class _Refused(yaml.MarkedYAMLError):
     MAX_EXPANDED once its aliases are expanded."""
 
 
-class _Composer(yaml.SafeLoader):
-    """PyYAML's safe composer, refusing self-containing aliases and deep nesting
-    (both would otherwise end in a RecursionError), and measuring the document as it
-    will be with every alias expanded: its size (a node counts one, a character of a
-    scalar one, an alias the size of the node it names) and its depth. Both are known
-    before any data is built, so an alias bomb costs only the reading of its text."""
+class _Measured:
+    """PyYAML's composer, refusing self-containing aliases and deep nesting (both would
+    otherwise end in a RecursionError), and measuring the document as it will be with
+    every alias expanded: its size (a node counts one, a character of a scalar one, an
+    alias the size of the node it names) and its depth. Both are known before any data
+    is built, so an alias bomb costs only the reading of its text."""
 
-    def __init__(self, stream):
-        super().__init__(stream)
+    def _start_measuring(self) -> None:
         self._open_anchors: set[str] = set()
         self._depth = 0  # of the node being composed
         self._deepest = 0  # depth reached below it, aliases expanded
@@ -93,6 +96,57 @@ class _Composer(yaml.SafeLoader):
         self._depth -= 1
         self._deepest = max(self._deepest, deepest_outside)
         return node
+
+
+class _Composer(_Measured, yaml.SafeLoader):
+    """Composes from PyYAML's own parser's events."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._start_measuring()
+
+
+_FastComposer = None
+if hasattr(yaml, "CSafeLoader"):  # PyYAML built with libyaml
+    from yaml._yaml import CParser
+
+    class _FastComposer(_Measured, yaml.composer.Composer, CParser, yaml.resolver.Resolver):
+        """Composes from libyaml's events: PyYAML's composer before CParser's own."""
+
+        def __init__(self, stream):
+            CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+            self._start_measuring()
+
+        def compose_scalar_node(self, anchor):
+            node = super().compose_scalar_node(anchor)
+            if not node.value and not node.style:  # an empty plain scalar: placed otherwise
+                raise _NotLibyaml(None, None, "", node.start_mark)
+            return node
+
+
+class _NotLibyaml(yaml.MarkedYAMLError):
+    """A text libyaml reads otherwise than PyYAML's parser: read by PyYAML's."""
+
+
+# what libyaml reads otherwise than PyYAML's parser, which refuses them: a tab, a `?` (it
+# takes `3?` in a flow mapping as a scalar), a `#` right after a block scalar's `|` or `>`,
+# a Unicode line break, the characters PyYAML's reader refuses
+_NOT_FOR_LIBYAML = re.compile(
+    f"[\\t?\\x85\\u2028\\u2029]|[|>][-+0-9]*#|{yaml.reader.Reader.NON_PRINTABLE.pattern}"
+)
+
+
+def _nodes(text: str, fast: bool = True) -> yaml.Node | None:
+    """The node tree of text, composed from libyaml's events where they are PyYAML's,
+    else (or without libyaml, or not `fast`) from PyYAML's parser's."""
+    if fast and _FastComposer is not None and not _NOT_FOR_LIBYAML.search(text):
+        try:
+            return yaml.compose(text, Loader=_FastComposer)
+        except yaml.YAMLError:  # said in PyYAML's parser's words, at its place
+            pass
+    return yaml.compose(text, Loader=_Composer)
 
 
 Path_ = tuple  # a path into the data: keys and list indexes
@@ -280,7 +334,7 @@ def _parse(file: str, text: str) -> Document:
 def _compose(text: str, file: str, sources) -> yaml.Node | None:
     """The YAML node tree, or SpecError placed at the YAML parser's mark."""
     try:
-        return yaml.compose(text, Loader=_Composer)
+        return _nodes(text)
     except _Refused as exc:
         mark = exc.problem_mark
         raise SpecError(
