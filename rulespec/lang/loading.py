@@ -8,11 +8,12 @@ YAML string is reported where it stands in the file.
 
 The events come from libyaml where PyYAML was built with it (seventeen times faster than
 PyYAML's own parser, which was most of compiling a spec); the nodes are composed here,
-with the limits below, either way. libyaml is not quite the same parser: it takes a tab
-after `key:`, which PyYAML refuses, reads control characters and Unicode line breaks its
-own way, and words its errors otherwise. So a text holding any of those characters, and
-a text libyaml finds an error in, is read by PyYAML's own parser: every spec gets the
-nodes, places and messages PyYAML's parser gives it (tests/test_yaml_parsers.py).
+with the limits below, either way. libyaml is not quite the same parser: it takes some
+text PyYAML refuses (a tab after `key:`, `{max: 3?}`, `|#`), reads control characters
+and Unicode line breaks its own way, places an empty plain scalar a column off, and
+words its errors otherwise. So a text holding such a character or scalar, and a text
+libyaml finds an error in, is read by PyYAML's own parser: every spec gets the nodes,
+places and messages PyYAML's parser gives it (tests/test_yaml_parsers.py).
 """
 
 from __future__ import annotations
@@ -118,11 +119,27 @@ if hasattr(yaml, "CSafeLoader"):  # PyYAML built with libyaml
             yaml.composer.Composer.__init__(self)
             yaml.resolver.Resolver.__init__(self)
             self._start_measuring()
+            self._flow = 0  # flow collections ([...], {...}) the node is in
 
         def compose_scalar_node(self, anchor):
             node = super().compose_scalar_node(anchor)
-            if not node.value and not node.style:  # an empty plain scalar: placed otherwise
+            if not node.style and (not node.value or (self._flow and "?" in node.value)):
+                # an empty plain scalar, placed otherwise; a `?` PyYAML ends a plain
+                # scalar at in a flow collection (`{max: 3?}`), where libyaml goes on
                 raise _NotLibyaml(None, None, "", node.start_mark)
+            return node
+
+        def compose_sequence_node(self, anchor):
+            return self._in_flow(super().compose_sequence_node, anchor)
+
+        def compose_mapping_node(self, anchor):
+            return self._in_flow(super().compose_mapping_node, anchor)
+
+        def _in_flow(self, compose, anchor):
+            flow = bool(self.peek_event().flow_style)
+            self._flow += flow
+            node = compose(anchor)
+            self._flow -= flow
             return node
 
 
@@ -130,11 +147,11 @@ class _NotLibyaml(yaml.MarkedYAMLError):
     """A text libyaml reads otherwise than PyYAML's parser: read by PyYAML's."""
 
 
-# what libyaml reads otherwise than PyYAML's parser, which refuses them: a tab, a `?` (it
-# takes `3?` in a flow mapping as a scalar), a `#` right after a block scalar's `|` or `>`,
-# a Unicode line break, the characters PyYAML's reader refuses
+# what libyaml reads otherwise than PyYAML's parser, which refuses them: a tab, a `#` right
+# after a block scalar's `|` or `>`, a Unicode line break, the characters PyYAML's reader
+# refuses
 _NOT_FOR_LIBYAML = re.compile(
-    f"[\\t?\\x85\\u2028\\u2029]|[|>][-+0-9]*#|{yaml.reader.Reader.NON_PRINTABLE.pattern}"
+    f"[\\t\\x85\\u2028\\u2029]|[|>][-+0-9]*#|{yaml.reader.Reader.NON_PRINTABLE.pattern}"
 )
 
 
