@@ -82,6 +82,8 @@ def test_a_broken_spec_reads_the_same_from_either_parser(path):
 def test_a_mutated_text_reads_the_same_from_either_parser(seed):
     rng = random.Random(seed)
     for path in BROKEN:
+        if path.stem == "41_deep_nesting":
+            continue  # a second to read each time; read whole above
         text = path.read_text(encoding="utf-8")
         for _ in range(2):
             text = _mutated(text, rng)
