@@ -499,22 +499,35 @@ class Compiler:
         return f"len({inner})"
 
     def _src_f_count(self, e, cards, kind):
-        t = self._typed_card(cards)
+        t, known = self._typed_card(cards), self._known_kind(kind)
         if isinstance(t, int):  # one card of a known type
-            if isinstance(kind, ir.Kind):
-                return "1" if t in self.defs.kinds[kind.name] else "0"
+            if known is not None:
+                return "1" if t in known else "0"
             return f"int({t} in {self.source(kind)})"
         if t is not None:  # one card, its type in a Python name
             return f"int({t} in {self.source(kind)})"
         if cards.type != "zone":
             return f"_count_of({self.cards_source(cards)}, g._ctype, {self.source(kind)})"
         row = f"g._tcount[{self.source(cards)}]"  # a zone: from its per-type counts
-        if not isinstance(kind, ir.Kind):
+        if known is None:
             return f"_count_types({row}, {self.source(kind)})"
-        types = tuple(sorted(self.defs.kinds[kind.name]))
-        if len(types) == 1:
-            return f"{row}[{types[0]}]"
+        types = tuple(sorted(known))
+        if len(types) <= 1:
+            return f"{row}[{types[0]}]" if types else "0"
         return f"{self.constant(type_counter(types))}({row})"
+
+    def _known_kind(self, kind: ir.Expr) -> frozenset[int] | None:
+        """The card types of a kind known as the code is compiled: a named kind, or a
+        kind-valued property of a card whose type is known (`card.safe` in the branch
+        of an offer for one card type)."""
+        if isinstance(kind, ir.Kind):
+            return self.defs.kinds[kind.name]
+        if isinstance(kind, ir.Call) and kind.func == "prop" and kind.type == "kind":
+            cards, key = kind.args
+            t = self._typed_card(cards)
+            if isinstance(t, int):
+                return self.defs.kinds.get(self.prop_by_type(key.value, "")[t], frozenset())
+        return None
 
     def _src_f_of(self, e, cards, kind):
         return f"_of({self.cards_source(cards)}, g._ctype, {self.source(kind)})"

@@ -2,7 +2,7 @@
 own: each case is an expression, a table laid out by hand, and the value it must give."""
 
 import pytest
-from gamekit import zone
+from gamekit import edited, zone
 
 from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
@@ -438,3 +438,43 @@ def test_an_aggregate_over_players_written_seat_by_seat_skips_those_out(
     assert value_of(ranks(expr)) == (value, not per_seat)
     monkeypatch.setattr(evaluate, "PER_SEAT", 0)
     assert value_of(ranks(expr))[0] == value
+
+
+@pytest.mark.parametrize(
+    "hand, follows",
+    [
+        (HAND, ["follow red_high", "follow red_low"]),  # two red, one blue
+        (["blue_low", "blue_mid", "red_low"], ["follow blue_low", "follow blue_mid"]),
+        (["blue_low", "red_low"], []),
+    ],
+)
+def test_a_count_of_a_kind_read_from_a_card_of_known_type_is_a_type_counter(
+    hand, follows, monkeypatch
+):
+    """count(zone, card.suit) in the branch of an offer for one card type: the kind is
+    known as the code is compiled, so it is counted from the zone's per-type counts with
+    no loop over the kind's types; the options are the generic count's."""
+    from rulespec.interpreter import evaluate
+
+    text = edited(
+        RANKS,
+        (
+            "card.rank >= max(c.rank for c in trick)\n"
+            "      or not any(c.rank >= max(d.rank for d in trick) for c in hand(current))",
+            "count(hand(current), card.suit) >= 2",
+        ),
+    )
+
+    def offered():
+        state = laid_out(load_spec("ranks.yaml", text), hand=hand)
+        source = "".join(
+            line
+            for listing in state.game.exprs.listings
+            if listing.rule == "play"
+            for line in listing.lines
+        )
+        return [o for o in state.legal_labels() if o != "pass"], "_count_types" in source
+
+    assert offered() == (follows, False)
+    monkeypatch.setattr(evaluate.Compiler, "_known_kind", lambda self, kind: None)
+    assert offered() == (follows, True)
