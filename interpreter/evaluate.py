@@ -8,6 +8,7 @@ list of card ids; a kind the frozenset of card-type indexes it covers.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from rulespec.lang import ir
@@ -20,6 +21,7 @@ from .runtime import HELPERS, type_counter
 MAX_DEPTH = 50
 NAMED_INNER = 2  # aggregates inside one that _by_name tries (each may compile twice)
 INLINE_NODES = 40  # the nodes of a named condition's body written in where it is called
+_NAME = re.compile(r"\b[A-Za-z_]\w*")  # the names a generated source may read
 PER_SEAT = 8  # at most this many players: an aggregate over them is written once per seat
 
 # the language's constants: what reads the table, not the bindings
@@ -59,6 +61,9 @@ class Compiler:
         self.card_type: dict[str, int | str] = {}
         self.named: dict[str, str] = {}  # locals held in a Python name: an aggregate's item
         self.reads: set[str] = set()  # the locals read by the code compiled so far
+        self.per_type: dict = {}  # _per_type's tables, by node and the locals it reads
+        self.props: dict = {}  # prop_by_type's tables, by property and default
+        self.prop_kinds: dict = {}  # kind_by_type's tables, by property
 
     @contextmanager
     def binding(self, card_type: dict | None = None, **values: int):
@@ -452,21 +457,34 @@ class Compiler:
         return None  # filter, argmax, argmin: they give the cards themselves
 
     def _per_type(self, e, node) -> tuple | None:
-        """node's value for an item of each card type, if its type alone decides it."""
+        """node's value for an item of each card type, if its type alone decides it.
+        Made once for the node and the values of the other locals it reads: an offer
+        compiles a condition once per card type in hand (52 in a standard deck)."""
         if node is None:
             return None
-        listings, reads, values = len(self.listings), set(self.reads), []
+        outer = sorted({n.name for n in ir.walk(node) if isinstance(n, ir.Local)} - {e.var})
+        key = (id(node), e.var, *((self.card_type.get(n), self.bound.get(n)) for n in outer))
+        if key not in self.per_type:
+            self.per_type[key] = self._tables(e, node)
+        return self.per_type[key]
+
+    def _tables(self, e, node) -> tuple | None:
+        listings, reads, sources = len(self.listings), set(self.reads), []
         try:
             for t in range(len(self.defs.type_names)):
                 with self.binding(card_type={e.var: t}):
-                    source = self.source(node)
-                values.append(eval(source, {**self.ns, "__builtins__": {}}))
+                    sources.append(self.source(node))
+            # one tuple of them all, with only the names it reads: compiling a source
+            # costs far more than its values, and the namespace grows with each constant
+            source = f"({', '.join(sources)},)"
+            ns = self.ns
+            scope = {name: ns[name] for name in set(_NAME.findall(source)) if name in ns}
+            return eval(source, {**scope, "__builtins__": {}})
         except Exception:  # it reads the game, the bindings or the card itself
             return None
         finally:
             del self.listings[listings:]
             self.reads = reads
-        return tuple(values)
 
     def _aggregate(self, e, loop: str, item: str, cards: bool) -> str:
         """The comprehension of an aggregate, given its loop (`for ITEM in ...`) and the
@@ -526,7 +544,7 @@ class Compiler:
             cards, key = kind.args
             t = self._typed_card(cards)
             if isinstance(t, int):
-                return self.defs.kinds.get(self.prop_by_type(key.value, "")[t], frozenset())
+                return self.kind_by_type(key.value)[t]
         return None
 
     def _src_f_of(self, e, cards, kind):
@@ -608,15 +626,26 @@ class Compiler:
                 return False
         return True
 
+    def kind_by_type(self, name: str) -> tuple[frozenset[int], ...]:
+        """A kind-valued card property's kind for each card type, as its card types."""
+        if name not in self.prop_kinds:
+            kinds = self.defs.kinds
+            values = self.prop_by_type(name, "")
+            self.prop_kinds[name] = tuple(kinds.get(v, frozenset()) for v in values)
+        return self.prop_kinds[name]
+
     def prop_by_type(self, name: str, default) -> tuple:
         """A card property's value for each card type (`default` where a type lacks it)."""
-        return tuple(props.get(name, default) for props in self.defs.props)
+        key = (name, type(default), default)  # False == 0: told apart by type
+        if key not in self.props:
+            self.props[key] = tuple(props.get(name, default) for props in self.defs.props)
+        return self.props[key]
 
     def _src_f_prop(self, e, cards, key):
         default = {"int": 0, "bool": False, "kind": "", "str": ""}[e.type]
         values = self.prop_by_type(key.value, default)
         if e.type == "kind":
-            values, default = [self.defs.kinds.get(v, frozenset()) for v in values], frozenset()
+            values, default = self.kind_by_type(key.value), frozenset()
         t = self._typed_card(cards)
         if isinstance(t, int):
             return self.constant(values[t])
