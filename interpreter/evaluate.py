@@ -458,29 +458,41 @@ class Compiler:
 
     def _per_type(self, e, node) -> tuple | None:
         """node's value for an item of each card type, if its type alone decides it.
-        Made once for the node and the values of the other locals it reads: an offer
-        compiles a condition once per card type in hand (52 in a standard deck)."""
+        An offer compiles a condition once per card type in hand (52 in a standard
+        deck), so the tables are made by a function compiled once for the node, whose
+        parameters are the types of the other cards it reads (`c` in `any(d.suit ==
+        c.suit for d in layout)`), and kept with the values of the other locals."""
         if node is None:
             return None
         outer = sorted({n.name for n in ir.walk(node) if isinstance(n, ir.Local)} - {e.var})
-        key = (id(node), e.var, *((self.card_type.get(n), self.bound.get(n)) for n in outer))
+        typed = [n for n in outer if isinstance(self.card_type.get(n), int)]
+        rest = tuple((self.card_type.get(n), self.bound.get(n)) for n in outer if n not in typed)
+        key = (id(node), e.var, tuple(typed), rest)
         if key not in self.per_type:
-            self.per_type[key] = self._tables(e, node)
-        return self.per_type[key]
-
-    def _tables(self, e, node) -> tuple | None:
-        listings, reads, sources = len(self.listings), set(self.reads), []
+            self.per_type[key] = self._tables(e, node, typed)
+        tables = self.per_type[key]
         try:
-            for t in range(len(self.defs.type_names)):
-                with self.binding(card_type={e.var: t}):
-                    sources.append(self.source(node))
+            return None if tables is None else tables(*(self.card_type[n] for n in typed))
+        except Exception:  # it reads the game, the bindings or the card itself
+            return None
+
+    def _tables(self, e, node, typed: list[str]):
+        """A function of the types of the cards `typed` names to node's value for each
+        card type of e's item (None: it cannot be compiled so)."""
+        listings, reads, sources = len(self.listings), set(self.reads), []
+        params = [f"_o{i}" for i in range(len(typed))]
+        try:
+            with self.binding(card_type=dict(zip(typed, params))):
+                for t in range(len(self.defs.type_names)):
+                    with self.binding(card_type={e.var: t}):
+                        sources.append(self.source(node))
             # one tuple of them all, with only the names it reads: compiling a source
             # costs far more than its values, and the namespace grows with each constant
-            source = f"({', '.join(sources)},)"
+            source = f"lambda {', '.join(params)}: ({', '.join(sources)},)"
             ns = self.ns
             scope = {name: ns[name] for name in set(_NAME.findall(source)) if name in ns}
             return eval(source, {**scope, "__builtins__": {}})
-        except Exception:  # it reads the game, the bindings or the card itself
+        except Exception:
             return None
         finally:
             del self.listings[listings:]

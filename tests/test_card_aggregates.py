@@ -478,3 +478,28 @@ def test_a_count_of_a_kind_read_from_a_card_of_known_type_is_a_type_counter(
     assert offered() == (follows, False)
     monkeypatch.setattr(evaluate.Compiler, "_known_kind", lambda self, kind: None)
     assert offered() == (follows, True)
+
+
+def test_the_tables_of_an_aggregate_reading_the_card_offered_are_compiled_once(monkeypatch):
+    """any(d.suit == card.suit for d in trick) in an offer: its table by card type is
+    made by one function compiled for the node, called with each type offered."""
+    from rulespec.interpreter import evaluate
+
+    made = []
+    tables = evaluate.Compiler._tables
+    monkeypatch.setattr(
+        evaluate.Compiler, "_tables", lambda self, *args: made.append(args) or tables(self, *args)
+    )
+    text = edited(
+        RANKS,
+        (
+            "card.rank >= max(c.rank for c in trick)\n"
+            "      or not any(c.rank >= max(d.rank for d in trick) for c in hand(current))",
+            "any(d.suit == card.suit for d in trick)",
+        ),
+    )
+    state = laid_out(load_spec("ranks.yaml", text), hand=HAND, trick=["blue_low"])
+    assert sorted(state.legal_labels()) == ["follow blue_mid", "pass"]
+    # one compiled for the four card types offered (the card as a parameter), whatever
+    # others the rules' other code needs
+    assert [typed for _, _, typed in made].count(["card"]) == 1
