@@ -23,13 +23,26 @@ def _kept_cases() -> list:
 
 
 CASES = _kept_cases()
+EVERYDAY = 4  # seeds of a case the everyday suite plays; the slow step plays the rest
+
+
+def _split(case) -> list:
+    """The case's first EVERYDAY seeds, and the rest marked slow."""
+    *values, seeds = case.values
+    first = [pytest.param(*values, seeds[:EVERYDAY], id=case.id)]
+    if len(seeds) <= EVERYDAY:
+        return first
+    rest = pytest.param(*values, seeds[EVERYDAY:], id=f"{case.id} rest", marks=pytest.mark.slow)
+    return [*first, rest]
 
 
 def test_every_reference_game_is_kept():
     assert {key(*case[:4], s) for case in cases() for s in case[4]} == set(GOLDEN)
 
 
-@pytest.mark.parametrize("spec, variant, players, agents, seeds", CASES)
+@pytest.mark.parametrize(
+    "spec, variant, players, agents, seeds", [p for c in CASES for p in _split(c)]
+)
 def test_a_reference_game_plays_as_it_did(spec, variant, players, agents, seeds):
     for seed in seeds:
         name = key(spec, variant, players, agents, seed)
