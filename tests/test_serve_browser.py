@@ -15,6 +15,9 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)"),
 ]
+# the table's details: seconds each in a browser, so in CI's slow step; playing a whole game,
+# watching agents and each seat's hidden hand stay in the everyday suite
+SLOW = pytest.mark.slow
 
 from gamekit import GAMES, cli  # noqa: E402
 from servekit import running  # noqa: E402
@@ -143,6 +146,7 @@ def test_two_people_each_see_only_their_own_hand(served, browser):
         page.context.close()
 
 
+@SLOW
 def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
     base, _ = served
     log = tmp_path / "game.jsonl"
@@ -197,6 +201,7 @@ VIEW = "document.querySelector('#graph svg').getAttribute('viewBox').split(' ').
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="no Graphviz (apt-get install graphviz)")
+@SLOW
 def test_the_rules_graph_pans_zooms_and_shows_a_rule_s_neighbourhood(served, browser):
     """Issue 28: a graph of 134 edges was a thumbnail; now it zooms, pans, and a click on
     a rule shows that rule and its neighbours, zoomed to, the rest faded."""
@@ -252,6 +257,7 @@ def _person_game(page, base, seed=6):
     return links
 
 
+@SLOW
 def test_the_discard_down_choice_shows_its_rules_title_and_prompt(served, browser):
     """Issue 28: "Your choice: Gold Coin | Officer | ..." never said what it asked. A
     person who keeps passing soon holds more than the hand limit."""
@@ -281,6 +287,7 @@ def test_the_discard_down_choice_shows_its_rules_title_and_prompt(served, browse
     page.close()
 
 
+@SLOW
 def test_a_short_pile_is_listed_bottom_first_and_a_long_one_by_its_top(served, browser):
     """The discard pile as the page draws it, against the game: up to six cards each
     by title, bottom first, the top one marked; past six its top card alone."""
@@ -315,6 +322,7 @@ def test_a_short_pile_is_listed_bottom_first_and_a_long_one_by_its_top(served, b
     page.close()
 
 
+@SLOW
 def test_hovering_a_card_shows_its_text(served, browser):
     base, _ = served
     page = browser.new_page()
@@ -333,6 +341,7 @@ def test_hovering_a_card_shows_its_text(served, browser):
     page.close()
 
 
+@SLOW
 def test_the_rules_panel_lists_every_rule_and_parameters_stand_apart(served, browser):
     base, _ = served
     page = browser.new_page()
@@ -352,6 +361,7 @@ def test_the_rules_panel_lists_every_rule_and_parameters_stand_apart(served, bro
     page.close()
 
 
+@SLOW
 def test_the_last_move_is_highlighted(served, browser):
     base, tables = served
     page = browser.new_page()
@@ -374,6 +384,7 @@ def test_the_last_move_is_highlighted(served, browser):
     page.close()
 
 
+@SLOW
 def test_a_finished_game_offers_a_new_game_at_the_same_table(served, browser):
     base, tables = served
     page = browser.new_page()
