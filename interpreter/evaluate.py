@@ -8,7 +8,6 @@ list of card ids; a kind the frozenset of card-type indexes it covers.
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 
 from rulespec.lang import ir
@@ -21,7 +20,6 @@ from .runtime import HELPERS, type_counter
 MAX_DEPTH = 50
 NAMED_INNER = 2  # aggregates inside one that _by_name tries (each may compile twice)
 INLINE_NODES = 40  # the nodes of a named condition's body written in where it is called
-_NAME = re.compile(r"\b[A-Za-z_]\w*")  # the names a generated source may read
 PER_SEAT = 8  # at most this many players: an aggregate over them is written once per seat
 
 # the language's constants: what reads the table, not the bindings
@@ -486,12 +484,9 @@ class Compiler:
                 for t in range(len(self.defs.type_names)):
                     with self.binding(card_type={e.var: t}):
                         sources.append(self.source(node))
-            # one tuple of them all, with only the names it reads: compiling a source
-            # costs far more than its values, and the namespace grows with each constant
+            # one function of them all: compiling a source costs far more than its values
             source = f"lambda {', '.join(params)}: ({', '.join(sources)},)"
-            ns = self.ns
-            scope = {name: ns[name] for name in set(_NAME.findall(source)) if name in ns}
-            return eval(source, {**scope, "__builtins__": {}})
+            return eval(source, {**self.ns, "__builtins__": {}})
         except Exception:
             return None
         finally:

@@ -440,6 +440,18 @@ def test_an_aggregate_over_players_written_seat_by_seat_skips_those_out(
     assert value_of(ranks(expr))[0] == value
 
 
+def _follow_if(condition: str) -> str:
+    """RANKS with `follow` offered where condition holds."""
+    return edited(
+        RANKS,
+        (
+            "card.rank >= max(c.rank for c in trick)\n"
+            "      or not any(c.rank >= max(d.rank for d in trick) for c in hand(current))",
+            condition,
+        ),
+    )
+
+
 @pytest.mark.parametrize(
     "hand, follows",
     [
@@ -456,14 +468,7 @@ def test_a_count_of_a_kind_read_from_a_card_of_known_type_is_a_type_counter(
     no loop over the kind's types; the options are the generic count's."""
     from rulespec.interpreter import evaluate
 
-    text = edited(
-        RANKS,
-        (
-            "card.rank >= max(c.rank for c in trick)\n"
-            "      or not any(c.rank >= max(d.rank for d in trick) for c in hand(current))",
-            "count(hand(current), card.suit) >= 2",
-        ),
-    )
+    text = _follow_if("count(hand(current), card.suit) >= 2")
 
     def offered():
         state = laid_out(load_spec("ranks.yaml", text), hand=hand)
@@ -490,14 +495,7 @@ def test_the_tables_of_an_aggregate_reading_the_card_offered_are_compiled_once(m
     monkeypatch.setattr(
         evaluate.Compiler, "_tables", lambda self, *args: made.append(args) or tables(self, *args)
     )
-    text = edited(
-        RANKS,
-        (
-            "card.rank >= max(c.rank for c in trick)\n"
-            "      or not any(c.rank >= max(d.rank for d in trick) for c in hand(current))",
-            "any(d.suit == card.suit for d in trick)",
-        ),
-    )
+    text = _follow_if("any(d.suit == card.suit for d in trick)")
     state = laid_out(load_spec("ranks.yaml", text), hand=HAND, trick=["blue_low"])
     assert sorted(state.legal_labels()) == ["follow blue_mid", "pass"]
     # one compiled for the four card types offered (the card as a parameter), whatever
