@@ -340,12 +340,18 @@ def parse_agent(text: str) -> tuple[type, dict]:
 def make_agents(names: list[str], n_players: int, seed) -> list:
     """One agent per seat; a single name is used for every seat. Each agent's RNG is
     derived from the game seed and its seat, so seats do not share a stream."""
+    return agent_maker(names, n_players)(seed)
+
+
+def agent_maker(names: list[str], n_players: int):
+    """make_agents for these names, as a function of the game seed: the names are read
+    once, not once a game (a simulation's games are short)."""
     if len(names) == 1:
         names = names * n_players
     if len(names) != n_players:
         raise ValueError(f"{len(names)} agents named for {n_players} players")
-    made = [parse_agent(name) for name in names]
-    return [cls(f"{seed}/{seat}", **options) for seat, (cls, options) in enumerate(made)]
+    made = list(enumerate(parse_agent(name) for name in names))
+    return lambda seed: [cls(f"{seed}/{seat}", **options) for seat, (cls, options) in made]
 
 
 def play(state, agents, on_step=None):

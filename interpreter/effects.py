@@ -734,7 +734,7 @@ class StatementCompiler:
         zone, n = self.x.expr(cards.args[0]), self.x.expr(cards.args[1])
         names = self.rules.type_names
         outcomes = [Outcome(name, card_type=t) for t, name in enumerate(names)]
-        rank = {t: i for i, t in enumerate(sorted(range(len(names)), key=names.__getitem__))}
+        by_label = sorted(range(len(names)), key=names.__getitem__)
 
         def move_random(g, env):
             src = zone(g, env)
@@ -745,10 +745,8 @@ class StatementCompiler:
             it holds; `count` cards are still to draw."""
             if count <= 0 or not g._zones[src]:
                 return
-            types = sorted(
-                first_of_each_type(g._zones[src], g._ctype), key=rank.__getitem__
-            )  # by label
             counts = g._tcount[src]
+            types = [t for t in by_label if counts[t]]
             g.ask(
                 CHANCE,
                 "chance",

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from rulespec.interpreter import Game, RuleError
-from rulespec.interpreter.agents import blind, make_agents, play
+from rulespec.interpreter.agents import agent_maker, blind, play
 
 from ..lang import ir
 from . import stats
@@ -163,9 +163,9 @@ _COUNTERS = (
 
 def play_games(definition: Game, seeds: range, agents, turn_limit: int | None = None) -> Tally:
     """The games of these seeds, played in order by the agents named."""
-    out = Tally()
+    out, seated = Tally(), agent_maker(list(agents), definition.n)
     for seed in seeds:
-        seats = make_agents(list(agents), definition.n, seed)
+        seats = seated(seed)
         try:
             state = definition.new_initial_state(
                 seed=seed, log=False, views=not blind(seats), turn_limit=turn_limit
