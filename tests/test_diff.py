@@ -44,7 +44,7 @@ TTG = ROOT / "games" / "take_the_gold.yaml"
 CASES = sorted((TESTS / "diff").glob("*.yaml"))
 KEYS = {"description", "old", "new", "args", "expect", "known_bug"}
 SIDE_KEYS = ({"file"}, {"base", "replace"}, {"base"}, {"text"})
-EXPECT_KEYS = {"changes", "new_findings", "fixed_findings", "exit", "stderr"}
+EXPECT_KEYS = {"changes", "new_findings", "fixed_findings", "exit", "stderr", "lines"}
 
 
 def load_case(path: Path) -> dict:
@@ -129,6 +129,13 @@ def test_diff_case(path, tmp_path):
         cut = [g[: len(e)] for g, e in zip(got, expected)]
         if len(got) != len(expected) or cut != [list(e) for e in expected]:
             problems.append(f"changes: expected {expected}, got {got}")
+        if "lines" in want:  # where each change is in OLD and NEW (None: added, removed)
+            lines = [
+                [c[s] and int(c[s].rsplit(":", 2)[1]) for s in ("old", "new")]
+                for c in report["changes"]
+            ]
+            if lines != want["lines"]:
+                problems.append(f"lines of the changes: expected {want['lines']}, got {lines}")
         problems += check_findings(
             "new_findings", want.get("new_findings") or [], report["new_findings"]
         )

@@ -146,9 +146,11 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
                 if field in ("evaluation", "turn_order", "setup", "removals", "teams")
                 else f"{getattr(old, field)} -> {getattr(new, field)}"
             )
-            out.append(Change("game", label, "changed", old.span, new.span, detail))
+            out.append(Change("game", label, "changed", _at(old, field), _at(new, field), detail))
     if canon(old.rounds and old.rounds.starter) != canon(new.rounds and new.rounds.starter):
-        out.append(Change("game", "round starter", "changed", old.span, new.span))
+        out.append(
+            Change("game", "round starter", "changed", _at(old, "rounds"), _at(new, "rounds"))
+        )
     order = [
         "game",
         "turn",
@@ -164,6 +166,16 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         *ir.RULE_KINDS.values(),
     ]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))
+
+
+def _at(spec: ir.Spec, field: str) -> ir.Span:
+    """Where a game-wide field is written: its first statement or entry, or its
+    expression, else the spec's start (a field the spec leaves out, or one without a
+    place of its own, as the player counts)."""
+    value = getattr(spec, field)
+    if isinstance(value, tuple) and value and hasattr(value[0], "span"):
+        return value[0].span
+    return getattr(value, "span", spec.span)
 
 
 def _key(f: Finding):
