@@ -296,6 +296,12 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         msg += ": inside a larger value, write (if COND then A else B) in parentheses"
     elif token.type == "IF":  # after a whole value: A if COND else B, as Python writes it
         msg += ": a value's 'if' comes first: if COND then A else B"
+    elif token.type == "ELSE" and "LBRACE" in allowed and re.search(r"\bif\b", text[:pos]):
+        # `let x = A if COND else B`: the `if` began an if statement
+        msg += (
+            ": a value's 'if' comes first: if COND then A else B (an 'if' after a value "
+            "begins a statement of its own)"
+        )
     elif token.value == "=":
         msg += ": to compare, write '=='"
     return msg, hint
