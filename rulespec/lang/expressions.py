@@ -531,6 +531,11 @@ class Builder:
             return None
         if str(op) in ("==", "!=") and _comparable(a.type, b.type):
             return ir.Binary(span, "bool", str(op), a, b)
+        if str(op) in ("==", "!=") and (
+            "int" not in (a.type, b.type) or {a.type, b.type} == {"int", "kind"}
+        ):
+            self._error("RS204", _mismatch(str(op), a.type, b.type), span)
+            return None
         if self._check(a, "int", f"'{op}' operand") & self._check(b, "int", f"'{op}' operand"):
             return ir.Binary(span, "bool", str(op), a, b)
         return None
@@ -1256,6 +1261,19 @@ def _common(a: str, b: str) -> str | None:
         if accepts(wide, a) and accepts(wide, b):
             return wide
     return None
+
+
+def _mismatch(op: str, a: str, b: str) -> str:
+    """Why '==' or '!=' does not compare an a with a b (neither is a number), and what
+    was likely meant."""
+    if a == b:
+        return f"'{op}' does not compare {a} with {b}: count or test their items instead"
+    msg = f"'{op}' compares two values of one type, not {a} with {b}"
+    if {a, b} == {"cards", "kind"}:
+        return msg + ": a card's kind is kind_of(card), or test it with count(card, KIND) > 0"
+    if {a, b} == {"int", "kind"}:
+        return msg + ": a kind is compared with a kind, written by its name"
+    return msg
 
 
 def _comparable(a: str, b: str) -> bool:
