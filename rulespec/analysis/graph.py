@@ -230,15 +230,20 @@ def rules_of(spec: ir.Spec):
 
 
 def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
-    """(condition touches, effect touches) of one rule. A draw from a zone with
-    refill_from may also move the refill zone's cards into it (TTG-15)."""
+    """(condition touches, effect touches) of one rule (see with_refills)."""
     cond, eff = (with_calls(spec, t) for t in _rule_touches(spec, kind, node))
+    return cond, with_refills(spec, eff)
+
+
+def with_refills(spec: ir.Spec, t: Touches) -> Touches:
+    """t, where a draw from a zone with refill_from may also move the refill zone's
+    cards into it (TTG-15)."""
     refills = {z.name: z.refill_from for z in spec.zones if z.refill_from}
-    for zone in list(eff.moves_from):
+    for zone in list(t.moves_from):
         if zone in refills:
-            eff.moves_from.add(refills[zone])
-            eff.moves_to.add(zone)
-    return cond, eff
+            t.moves_from.add(refills[zone])
+            t.moves_to.add(zone)
+    return t
 
 
 def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:

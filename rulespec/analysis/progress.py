@@ -31,7 +31,8 @@ def check_loops(an: Analysis):
         for s in ir.walk_statements(_body(spec, part)):
             if not isinstance(s, ir.While):
                 continue
-            writes = _Writes(graphs.with_calls(spec, graphs.touches_of(s.body)), s.body)
+            body = graphs.with_refills(spec, graphs.with_calls(spec, graphs.touches_of(s.body)))
+            writes = _Writes(spec, body, s.body)
             stuck = None if writes.ends else _stuck(spec, writes, s.cond, negated=False, depth=0)
             if stuck is None:
                 continue
@@ -62,7 +63,7 @@ def check_again(an: Analysis):
             t.add(eff)
         if any(_ENDS & eff.procs for eff in plays):
             continue
-        stuck = _stuck(spec, _Writes(t), step.again_if, negated=False, depth=0)
+        stuck = _stuck(spec, _Writes(spec, t), step.again_if, negated=False, depth=0)
         if stuck is None:
             continue
         yield Finding(
@@ -82,7 +83,8 @@ class _Writes:
     """What a block (or rules) writes, from its touches with the procedures it calls;
     the locals it sets, from the block."""
 
-    def __init__(self, t: graphs.Touches, block=()):
+    def __init__(self, spec: ir.Spec, t: graphs.Touches, block=()):
+        self.spec = spec
         self.moves_to, self.moves_from = t.moves_to, t.moves_from | t.shuffles
         self.anywhere = "*" in t.moves_from
         self.counters = set(t.changes)
@@ -100,10 +102,10 @@ class _Writes:
                 self.locals.add("*")  # a choice among branches: a player decides
 
     def touch(self, e) -> bool:
-        """Can the block change anything e reads?"""
+        """Can the block change anything e reads (a named condition's body included)?"""
         if "*" in self.locals:
             return True
-        reads = graphs.touches_of(e).reads
+        reads = graphs.with_calls(self.spec, graphs.touches_of(e)).reads
         zones = {n for k, n in reads if k == "zone"}
         if zones & (self.moves_to | self.moves_from) or (zones and self.anywhere):
             return True
