@@ -351,10 +351,11 @@ class Table:
         for name, value in counters.items():
             slot = counter_slots[name]
             if slot in game.kind_counters:  # a kind by its name, None for no kind
-                if value not in game.kind_names:
+                if value not in game.kind_names or value == "any":  # any: every card
+                    names = [k for k in game.kind_names[1:] if k != "any"]
                     raise ValueError(
                         f"counter {name} holds a kind: a card type's or tag's name "
-                        f"({', '.join(game.kind_names[1:])}), or null for no kind, not {value!r}"
+                        f"({', '.join(names)}), or null for no kind, not {value!r}"
                     )
                 value = game.kind_names.index(value)
             self._counters[slot] = value

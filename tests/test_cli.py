@@ -3,6 +3,7 @@
 import json
 import re
 
+import pytest
 from gamekit import GAMES, cli
 
 TTG = str(GAMES / "take_the_gold.yaml")
@@ -113,3 +114,24 @@ def test_a_badly_typed_scenario_fails_with_its_place(tmp_path):
     assert code == 1 and "Traceback" not in out + err
     assert f"{scenario}:2:10: error RS501: players must be an integer, got a string" in out
     assert f"{scenario}:3:19: error RS501: expect.events.0 must be a mapping, got a string" in out
+
+
+@pytest.mark.parametrize(
+    "table, said",
+    [
+        (
+            "zones: {'hand[P1]': [gold_coins]}",
+            "unknown card in hand[P1]: 'gold_coins' (did you mean 'gold_coin'?)",
+        ),
+        (
+            "zones: {discard_pil: [kraken]}",
+            "unknown zone: 'discard_pil' (did you mean 'discard_pile'?)",
+        ),
+    ],
+)
+def test_a_scenario_table_naming_what_the_game_lacks_says_the_closest_name(tmp_path, table, said):
+    scenario = tmp_path / "named.yaml"
+    scenario.write_text(f"name: n\nspec: {TTG}\nplayers: 2\ntable: {{{table}}}\nsteps: []\n")
+    code, out, err = cli("test", str(scenario))
+    assert code == 1 and "Traceback" not in out + err
+    assert said in out, out

@@ -452,6 +452,8 @@ def test_a_counter_that_holds_a_kind_is_a_name_outside_and_a_number_inside():
     assert encoder.encode_state(state, 0) == encoder.encode(state.observation(0))
     with pytest.raises(ValueError, match=r"counter colour_now holds a kind.*not 'green'"):
         State.from_layout(game, zones=zones, counters={"colour_now": "green"})
+    with pytest.raises(ValueError, match=r"counter colour_now holds a kind.*not 'any'"):
+        State.from_layout(game, zones=zones, counters={"colour_now": "any"})  # every card
 
 
 @pytest.mark.parametrize(

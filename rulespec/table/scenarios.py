@@ -31,7 +31,7 @@ from pathlib import Path
 
 from rulespec.interpreter import CHANCE, Game, IllegalChoice, State, seat_name
 
-from ..lang.diagnostics import Diagnostic, SpecError
+from ..lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from ..lang.loading import load
 from ..lang.schema import load_schema, shape_problems
 from .files import named_spec
@@ -96,6 +96,7 @@ def _new_state(game: Game, data: dict, n: int) -> State:
     if "table" not in data:
         return game.new_initial_state(seed=seed)
     table = data["table"]
+    _check_names(game, table)
     return State.from_layout(
         game,
         seed,
@@ -107,6 +108,27 @@ def _new_state(game: Game, data: dict, n: int) -> State:
         sitting_out=[parse_seat(p, n) for p in table.get("sitting_out") or ()],
         current=parse_seat(table.get("current", "P1"), n),
     )
+
+
+def _check_names(game: Game, table: dict) -> None:
+    """ValueError for a zone, card or kind the table names and the game does not have,
+    with the closest name it has (the table's own check lists them all)."""
+    kinds = [k for k in game.kind_names[1:] if k != "any"]  # `any` is no value: every kind
+    kind_counters = {game.counter_names[i] for i in game.kind_counters}
+    names = [("zone", label, [s.label for s in game.slots]) for label in table.get("zones") or {}]
+    for label, cards in (table.get("zones") or {}).items():
+        where = f"card in {label}"
+        names += [(where, c, game.type_names) for c in cards or () if isinstance(c, str)]
+    for label, value in (table.get("counters") or {}).items():
+        if label in kind_counters and value is not None:
+            names.append((f"kind for counter {label}", value, kinds))
+    for what, name, known in names:
+        if name == "any" and what.startswith("kind"):
+            raise ValueError(f"'any' is every card, not a kind a counter holds ({what})")
+        if name not in known:
+            hint = did_you_mean(name, known)
+            said = f"did you mean '{hint.suggestion}'?" if hint else f"known: {', '.join(known)}"
+            raise ValueError(f"unknown {what}: '{name}' ({said})")
 
 
 def _counter_value(game: Game, label: str, value, n: int):
