@@ -259,6 +259,8 @@ _CONVERSIONS = {
 }
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[{}()]')  # a label or comment hides its own
 _OTHER_LANGUAGES = (("&&", "and"), ("||", "or"), ("!", "not"))  # what C or JavaScript writes
+# functions other languages name otherwise, where the closest spelling misleads
+_OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
 
 
 def _unclosed(text: str) -> int | None:
@@ -460,6 +462,8 @@ class Builder:
                 f"a card property is read from cards as c.{name}, and named in quotes "
                 f'elsewhere: prop(c, "{name}"), values("{name}")'
             )
+        elif name in _OTHER_FUNCTIONS and what == "function" and name not in known:
+            hint = did_you_mean(_OTHER_FUNCTIONS[name], known)  # as it names it
         elif name in _ROLES and what == "name":
             hint = (
                 f"'{name}' is bound only in {_ROLES[name]}: "
@@ -1061,11 +1065,15 @@ class Builder:
             self._error("RS204", f"'{op}' needs a number, '{name}' is {target.type}", span)
             return None
         if not accepts(target.type, node.type):
+            hint = _CONVERSIONS.get((node.type, target.type), "")
+            if (
+                target.type == "kind"
+                and isinstance(node, ir.Const)
+                and node.value in self.names.kinds
+            ):
+                hint = f"a kind is named without quotes: {node.value}"
             self._error(
-                "RS204",
-                f"cannot assign {node.type} to '{name}' ({target.type})",
-                node.span,
-                _CONVERSIONS.get((node.type, target.type), ""),
+                "RS204", f"cannot assign {node.type} to '{name}' ({target.type})", node.span, hint
             )
             return None
         return ir.Assign(span, target, op, node)
