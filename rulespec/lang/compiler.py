@@ -846,8 +846,13 @@ class _Compiler:
                 doc.span(path + ("each",)),
                 reserved_hint(each),
             )
-        when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
-        effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
+        if each is None:  # `each: p` binds p for every player: a rule without one may lack it
+            b.unbound = lambda n: f"to test the rule for each player as {n}, give it each: {n}"
+        try:
+            when = b.expr(doc, path + ("when",), t["when"], scope, "bool")
+            effect = b.block(doc, path + ("effect",), t["effect"], scope) if "effect" in t else ()
+        finally:
+            b.unbound = None
         if "at" in t and path[-2] == "match_end":
             self.error(
                 "RS104",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -353,6 +354,9 @@ class Builder:
         self.names, self.problems = names, problems
         self.notices: list[Diagnostic] = []  # warnings: the spec stands
         self.text: SpecText | None = None
+        # an unknown name's hint where nothing known is close, set by what compiles a
+        # part that could bind it (an end condition could, with `each`)
+        self.unbound: Callable[[str], str] | None = None
 
     # --- entry points -------------------------------------------------------------
 
@@ -471,6 +475,8 @@ class Builder:
             )
         else:
             hint = did_you_mean(name, known)
+            if not hint and what == "name" and self.unbound is not None:
+                hint = self.unbound(name)
         self._error("RS201", f"unknown {what} '{name}'", span, hint)
 
     # --- expressions --------------------------------------------------------------
