@@ -16,56 +16,41 @@ from .choices import CHANCE
 from .rng import randbelow
 from .search import Search, random_move
 
-
-def _whole(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise ValueError
-    return n
+# the bounds of a search's options: past them a decision would take days or fill the
+# memory (docs/limits.md)
+MAX_ITERATIONS, MAX_SECONDS, MAX_C, MAX_DEPTH, MAX_PARTICLES = 1_000_000, 3600, 1000, 1000, 10_000
 
 
-def _count(text: str) -> int:
-    n = int(text)
-    if n < 0:
-        raise ValueError
-    return n
+class _Number:
+    """An option's number, read from its text, within its bounds."""
+
+    def __init__(self, low, high, whole: bool = True, above: bool = False):
+        self.low, self.high, self.whole, self.above = low, high, whole, above
+        kind = "a whole number" if whole else "a number"
+        bounds = f"above {low:,} and at most" if above else f"from {low:,} to"
+        self.said = f"{kind} {bounds} {high:,}"
+
+    def __call__(self, text: str):
+        x = int(text) if self.whole else float(text)
+        if not (self.low < x if self.above else self.low <= x) or not x <= self.high:
+            raise ValueError  # NaN fails both
+        return x
 
 
-def _at_least_zero(text: str) -> float:
-    x = float(text)
-    if not 0 <= x < float("inf"):
-        raise ValueError
-    return x
+class _Word:
+    """An option that is one of a few words."""
+
+    def __init__(self, *words: str):
+        self.words, self.said = words, " or ".join(words)
+
+    def __call__(self, text: str) -> str:
+        if text not in self.words:
+            raise ValueError
+        return text
 
 
-def _positive(text: str) -> float:
-    x = _at_least_zero(text)
-    if x == 0:
-        raise ValueError
-    return x
-
-
-def _random_or_greedy(text: str) -> str:
-    """A rollout policy or a belief's model of the other seats."""
-    if text not in ("random", "greedy"):
-        raise ValueError
-    return text
-
-
-def _yes_no(text: str) -> bool:
-    if text not in ("yes", "no"):
-        raise ValueError
-    return text == "yes"
-
-
-READERS = {
-    _whole: "a whole number of at least 1",
-    _count: "a whole number of at least 0",
-    _yes_no: "yes or no",
-    _positive: "a number above 0",
-    _at_least_zero: "a number of at least 0",
-    _random_or_greedy: "random or greedy",
-}
+_YES_NO = _Word("yes", "no")
+_POLICY = _Word("random", "greedy")  # a rollout policy, or a belief's model of the other seats
 
 
 class Seeded:
@@ -191,14 +176,14 @@ class ISMCTSAgent(Seeded):
     needs_observation = False
     needs_model = True  # the model gives it the state and its seat; it re-deals before looking
     OPTIONS: ClassVar[dict] = {
-        "iterations": _whole,
-        "seconds": _positive,
-        "c": _at_least_zero,
-        "depth": _whole,
-        "rollout": _random_or_greedy,
-        "particles": _count,
-        "model": _random_or_greedy,
-        "reuse": _yes_no,
+        "iterations": _Number(1, MAX_ITERATIONS),
+        "seconds": _Number(0, MAX_SECONDS, whole=False, above=True),
+        "c": _Number(0, MAX_C, whole=False),
+        "depth": _Number(1, MAX_DEPTH),
+        "rollout": _POLICY,
+        "particles": _Number(0, MAX_PARTICLES),
+        "model": _POLICY,
+        "reuse": _YES_NO,
     }
     ITERATIONS, C, DEPTH, PARTICLES = 100, 0.3, 1, 0
 
@@ -332,7 +317,7 @@ def parse_agent(text: str) -> tuple[type, dict]:
             options[key] = read(raw)
         except ValueError:
             raise ValueError(
-                f"agent '{name}': option '{key}' must be {READERS[read]}, not '{raw}'"
+                f"agent '{name}': option '{key}' must be {read.said}, not '{raw}'"
             ) from None
     return cls, options
 

@@ -38,19 +38,34 @@ def test_options_are_read_and_typed():
     [
         (
             "ismcts:iterations=0",
-            "agent 'ismcts': option 'iterations' must be a whole number of at least 1, not '0'",
+            "agent 'ismcts': option 'iterations' must be a whole number from 1 to 1,000,000, not '0'",
         ),
         (
             "ismcts:iterations=many",
-            "agent 'ismcts': option 'iterations' must be a whole number of at least 1, not 'many'",
+            "agent 'ismcts': option 'iterations' must be a whole number from 1 to 1,000,000, not 'many'",
         ),
         (
             "ismcts:seconds=-1",
-            "agent 'ismcts': option 'seconds' must be a number above 0, not '-1'",
+            "agent 'ismcts': option 'seconds' must be a number above 0 and at most 3,600, not '-1'",
         ),
         (
             "ismcts:seconds=nan",
-            "agent 'ismcts': option 'seconds' must be a number above 0, not 'nan'",
+            "agent 'ismcts': option 'seconds' must be a number above 0 and at most 3,600, not 'nan'",
+        ),
+        (
+            "ismcts:particles=100000000000000000000",
+            "agent 'ismcts': option 'particles' must be a whole number from 0 to 10,000, "
+            "not '100000000000000000000'",
+        ),
+        (
+            "ismcts:iterations=1000001",
+            "agent 'ismcts': option 'iterations' must be a whole number from 1 to 1,000,000, "
+            "not '1000001'",
+        ),
+        ("ismcts:c=inf", "agent 'ismcts': option 'c' must be a number from 0 to 1,000, not 'inf'"),
+        (
+            "ismcts:depth=1001",
+            "agent 'ismcts': option 'depth' must be a whole number from 1 to 1,000, not '1001'",
         ),
         (
             "ismcts:rollout=smart",
@@ -89,7 +104,7 @@ def test_a_bad_option_is_a_usage_error_on_every_command_that_plays(command):
     assert (code, out) == (2, "")
     assert err == (
         f"rulespec {command[0]}: agent 'ismcts': option 'depth' must be a whole number "
-        f"of at least 1, not '0'\n"
+        f"from 1 to 1,000, not '0'\n"
     )
 
 
