@@ -842,6 +842,11 @@ def _take_standard_input(args) -> None:
         raise UsageError("'-' (standard input) can stand for one spec only")
     if args.command == "play":
         raise UsageError("'-' cannot be the spec of play: standard input carries your choices")
+    if args.command == "migrate" and args.write:
+        raise UsageError(
+            "--write changes files, and standard input is none: leave --write out to "
+            "print the changes"
+        )
     closed = UsageError("'-' stands for standard input, which is closed")
     if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
         raise closed

@@ -229,3 +229,16 @@ def test_migrate_renames_the_v3_clashes_and_the_game_is_the_same():
     assert migrated.notices == ()
     for seed in (1, 2, 3):
         assert _outcome(old, seed) == _outcome(migrated, seed)
+
+
+def test_migrate_write_of_standard_input_is_a_usage_error(tmp_path, monkeypatch):
+    """`-` has no file to change: --write once wrote a file named <stdin>."""
+    from io import StringIO
+
+    from rulespec.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    err = StringIO()
+    code = main(["migrate", "-", "--write"], StringIO(), err, StringIO("name: x\n"))
+    assert code == 2 and "--write changes files, and standard input is none" in err.getvalue()
+    assert list(tmp_path.iterdir()) == []
