@@ -111,6 +111,7 @@ class _Exit(Exception):
 
 MAX_MATCH = 10_000  # run --games: a result per game is kept, for the tally and --format json
 MAX_GAMES = config.MAX_GAMES  # simulate --games, lint and diff --simulate
+MAX_SECONDS = 86_400  # lint --timeout: a day
 LINT_GAMES = 100  # lint --simulate without a number
 SEVERITIES = formats.SEVERITIES
 MAX_WORKERS = 256  # simulate --workers: processes
@@ -134,6 +135,17 @@ def _whole(low: int, high: int | None = None):
         return value
 
     return whole
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a time in seconds, above 0 and at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of seconds: {text!r}") from None
+    if not 0 < value <= MAX_SECONDS:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_SECONDS:,}, not {text}")
+    return value
 
 
 def _formats(parser, *kinds: str) -> None:
@@ -347,7 +359,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     lint.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         metavar="SECONDS",
         help="give up exploring after this long: no result, exit 2 (default: none; "
         "the result never depends on machine speed)",
@@ -378,10 +390,16 @@ def _parser() -> argparse.ArgumentParser:
         "count), and --explore's games (default: every count, sharing --max-states)",
     )
     lint.add_argument(
-        "--select", metavar="CODES", help="only these codes (comma-separated, prefixes allowed)"
+        "--select",
+        type=_codes,
+        metavar="CODES",
+        help="only these codes (comma-separated, prefixes allowed)",
     )
     lint.add_argument(
-        "--ignore", metavar="CODES", help="never these codes (comma-separated, prefixes allowed)"
+        "--ignore",
+        type=_codes,
+        metavar="CODES",
+        help="never these codes (comma-separated, prefixes allowed)",
     )
 
     df = command(
@@ -758,6 +776,7 @@ def _run_command(args, stdout, stderr) -> int:
     standard error and its exit code."""
     try:
         _take_standard_input(args)
+        _check_lint_flags(args)
         _settle(args)
         return COMMANDS[args.command](args, stdout, stderr)
     except config.ConfigError as exc:
@@ -817,6 +836,31 @@ _SETTINGS = {
     "max_states": ("max_states", 40_000),
     "fail_on": ("fail_on", "error"),
 }
+
+
+def _check_lint_flags(args) -> None:
+    """lint's flags that bound what it plays, given without --explore or --simulate:
+    usage errors, as graph's --depth without --focus (before the settings fill them
+    in); its agents checked whether or not games are played."""
+    if args.command not in ("lint", "diff"):
+        return
+    if args.agents:
+        from rulespec.interpreter.agents import parse_agent
+
+        for name in args.agents.split(","):
+            try:
+                parse_agent(name)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+    if args.command == "diff" or args.explore:
+        return
+    for flag, value in (("--depth", args.depth), ("--max-states", args.max_states)):
+        if value is not None:
+            raise UsageError(f"{flag} bounds --explore: give --explore as well")
+    if args.timeout is not None:
+        raise UsageError("--timeout bounds --explore: give --explore as well")
+    if args.players is not None and not args.simulate:
+        raise UsageError("--players is the player count of --explore or --simulate: give one")
 
 
 def _settle(args) -> None:
@@ -1392,8 +1436,18 @@ def _test(args, out, err) -> int:
     return 1 if failed or not results else 0
 
 
-def _codes(text):
-    return [c.strip() for c in text.split(",") if c.strip()] if text else []
+def _codes(text: str) -> list[str]:
+    """An argparse type: codes or prefixes, comma-separated (--select, --ignore), each
+    checked as the settings file checks them."""
+    codes = [c.strip() for c in text.split(",") if c.strip()]
+    if not codes:
+        raise argparse.ArgumentTypeError("needs codes or prefixes, such as RL1,RS205")
+    for c in codes:
+        if not config.CODE_PREFIX.fullmatch(c):
+            raise argparse.ArgumentTypeError(
+                f"'{c}' is not a code or a code's prefix, such as RL1 or RS205"
+            )
+    return codes
 
 
 def _lint(args, out, err) -> int:
@@ -1537,8 +1591,8 @@ def _spread(args, spec, path, counts, agents, games, err, runs=None) -> list:
 def _chosen_findings(args, findings) -> list:
     """The findings --select and --ignore (else the settings) keep, at the severities
     the settings give, each once, in file order."""
-    select = _codes(args.select) if args.select is not None else args.config.select or ()
-    ignore = _codes(args.ignore) if args.ignore is not None else args.config.ignore or ()
+    select = args.select if args.select is not None else args.config.select or ()
+    ignore = args.ignore if args.ignore is not None else args.config.ignore or ()
     findings = [
         f
         if _unloadable(f)

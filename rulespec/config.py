@@ -15,7 +15,7 @@ _CODE = re.compile(r"R[LS]\d{3}")
 # sets no bound; this one only keeps the count sane (ten years of a core's games)
 MAX_GAMES = 10**12
 MAX_STATES = 80_000  # explore.max-states, as lint --max-states: 10 to 100 kB a state
-_PREFIX = re.compile(r"R([LS]\d{0,3})?")
+CODE_PREFIX = re.compile(r"R([LS]\d{0,3})?")
 
 
 class ConfigError(Exception):
@@ -129,7 +129,7 @@ def _codes(table, key, place) -> tuple[str, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(
-        isinstance(c, str) and _PREFIX.fullmatch(c) for c in value
+        isinstance(c, str) and CODE_PREFIX.fullmatch(c) for c in value
     ):
         place.fail(
             key, f'\'lint.{key}\' must be a list of codes or prefixes, such as ["RL1", "RS205"]'

@@ -188,12 +188,55 @@ def test_a_spec_without_permission_is_one_line(monkeypatch):
             "argument --simulate: must be at most 1,000,000,000,000",
         ),
         (["lint", TTG, "--depth", 0], "argument --depth: must be at least 1, not 0"),
+        (
+            ["lint", TTG, "--explore", "--timeout", "nan"],
+            "argument --timeout: must be above 0 and at most 86,400, not nan",
+        ),
+        (
+            ["lint", TTG, "--explore", "--timeout", -1],
+            "argument --timeout: must be above 0 and at most 86,400, not -1",
+        ),
+        (
+            ["lint", TTG, "--select", "RLxx"],
+            "argument --select: 'RLxx' is not a code or a code's prefix, such as RL1 or RS205",
+        ),
+        (
+            ["lint", TTG, "--ignore", ""],
+            "argument --ignore: needs codes or prefixes, such as RL1,RS205",
+        ),
     ],
 )
 def test_a_number_out_of_bounds_is_a_usage_error(argv, message):
     code, out, err = cli(*argv)
     assert (code, out) == (2, "")
     assert err == f"rulespec {argv[0]}: {message}\n(see 'rulespec {argv[0]} --help')\n"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["lint", TTG, "--agents", "clever"],
+            "unknown agent 'clever'; known: random, first, greedy, ismcts",
+        ),
+        (
+            ["diff", TTG, TTG, "--agents", "clever"],
+            "unknown agent 'clever'; known: random, first, greedy, ismcts",
+        ),
+        (["lint", TTG, "--depth", 5], "--depth bounds --explore: give --explore as well"),
+        (["lint", TTG, "--max-states", 5], "--max-states bounds --explore: give --explore as well"),
+        (["lint", TTG, "--timeout", 5], "--timeout bounds --explore: give --explore as well"),
+        (
+            ["lint", TTG, "--players", 3],
+            "--players is the player count of --explore or --simulate: give one",
+        ),
+    ],
+)
+def test_a_lint_flag_that_would_change_nothing_is_a_usage_error(argv, message):
+    """Such a flag was taken and ignored: a mistyped agent passed, and so did a
+    --depth given without --explore."""
+    code, out, err = cli(*argv)
+    assert (code, out, err) == (2, "", f"rulespec {argv[0]}: {message}\n")
 
 
 def test_a_negative_seed_is_a_seed():
