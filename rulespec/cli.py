@@ -1480,6 +1480,8 @@ def _lint_spec(args, path, sources, err) -> list:
     except FileNotFoundError as exc:
         raise UsageError(str(exc)) from None
     except SpecError as exc:
+        if any(d.code == "RS001" for d in exc.diagnostics):
+            raise  # a file that cannot be read (as one that is not UTF-8): a tool error
         sources.update(exc.sources)
         return [
             static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint)

@@ -370,3 +370,21 @@ def test_docs_list_every_limit():
         if name.startswith("MAX_"):
             assert f"`{name}`" in doc, name
             assert f"{getattr(limits, name):,}" in doc, name
+
+
+def test_a_file_that_is_not_utf8_is_placed_at_its_first_bad_byte(tmp_path):
+    """RS001 once named 1:1 whatever the line: the place is the first byte that is not
+    UTF-8 (columns counted in characters, as everywhere)."""
+    spec = tmp_path / "bad.yaml"
+    spec.write_bytes("rulespec: 1\nname: é\ntitle: x\xff\n".encode().replace(b"\xc3\xbf", b"\xff"))
+    code, out, _ = cli("validate", str(spec))
+    assert code == 1
+    assert f"{spec}:3:9: error RS001: file is not UTF-8 (invalid start byte, byte 0xff)" in out
+
+
+def test_lint_of_a_file_that_is_not_utf8_is_a_tool_error(tmp_path):
+    """As lint.md says of RS001: exit 2, the diagnostic on standard error."""
+    spec = tmp_path / "bad.yaml"
+    spec.write_bytes(b"rulespec: 1\nname: \xff\n")
+    code, out, err = cli("lint", str(spec))
+    assert (code, out) == (2, "") and f"{spec}:2:7: error RS001: file is not UTF-8" in err

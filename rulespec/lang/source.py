@@ -71,7 +71,9 @@ def _read(path: str | Path, file: str) -> bytes:
 def _decode(raw: bytes, file: str) -> str:
     try:
         return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SpecError(
-            [Diagnostic("RS001", f"file is not UTF-8 ({exc.reason})", Span(file, 1, 1))]
-        ) from None
+    except UnicodeDecodeError as exc:  # placed at the first bad byte: its line, its column
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8")) + 1
+        message = f"file is not UTF-8 ({exc.reason}, byte 0x{raw[exc.start]:02x})"
+        raise SpecError([Diagnostic("RS001", message, Span(file, line, col))]) from None
