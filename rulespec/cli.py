@@ -77,9 +77,9 @@ class _Parser(argparse.ArgumentParser):
         raise _Exit(status, message)
 
 
-class _Strict(_Parser):
-    """A command whose positionals may be left out: argparse would hand an unknown
-    option on to the top parser, whose error cannot name the command."""
+class _Command(_Parser):
+    """A command's parser: what it does not take is its own usage error, naming the
+    command (argparse would hand it on to the top parser, whose error cannot)."""
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
@@ -220,7 +220,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action=_Version, help="show program's version number and exit")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Command)
 
     def command(name, help, description, example):
         # raw, so the example keeps its line; the description is wrapped here instead
@@ -496,7 +496,6 @@ def _parser() -> argparse.ArgumentParser:
         "every schema (or KIND's) to DIR/KIND.schema.json instead.",
         "rulespec schema variant > variant.schema.json; rulespec schema --output schemas",
     )
-    sc.__class__ = _Strict  # KIND may be left out: an unknown option names this command
     sc.add_argument(
         "kind",
         nargs="?",
@@ -624,7 +623,6 @@ def _parser() -> argparse.ArgumentParser:
         "pip install 'rulespec[serve]'.",
         "rulespec serve GAME my_game.yaml --port 8000",
     )
-    sv.__class__ = _Strict
     _spec(
         sv,
         "specs",

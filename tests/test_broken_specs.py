@@ -161,6 +161,10 @@ def test_run_broken_spec():
         (["run"], "the following arguments are required: SPEC"),
         (["validate"], "the following arguments are required: SPEC"),
         (["run", VALID_SPEC, "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+        (
+            ["run", VALID_SPEC, "extra"],
+            "rulespec run: unrecognized arguments: extra\n(see 'rulespec run --help')",
+        ),
     ],
     ids=[
         "players-not-int",
@@ -174,6 +178,7 @@ def test_run_broken_spec():
         "run-no-spec",
         "validate-no-spec",
         "unknown-flag",
+        "extra-argument-names-the-command",
     ],
 )
 def test_bad_cli_arguments(argv, needle):
