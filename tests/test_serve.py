@@ -71,7 +71,7 @@ def test_a_seat_link_is_needed_for_its_seat(server):
             {
                 "spec": "take_the_gold",
                 "players": 2,
-                "seats": ["ismcts:iterations=100000000", "random"],
+                "seats": ["ismcts:iterations=100000", "random"],
             },
             None,
             400,
