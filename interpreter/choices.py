@@ -221,3 +221,6 @@ class ChoicePoint:
     sample: Callable | None = None  # sampled chance: sample(state, point, rng) -> Option
     data: tuple | None = None  # plain data the resume needs (a draw's zones, ...)
     asking: str | None = None  # the rule, step or procedure that asks: a view names it
+    # again(state, point): ask it again from the table as it now lies, when a re-deal
+    # changed what the one asked holds (State.redeal); None: nothing it offers can change
+    again: Callable | None = None

@@ -534,11 +534,12 @@ class StatementCompiler:
         def choose_branch(g, env):
             options = [option for option, cond, _ in branches if cond(g, env)]
             if options:
-                g.ask(player(g, env), "choose", options, resume, env, asking=rule)
+                g.ask(player(g, env), "choose", options, resume, env, asking=rule, again=again)
 
         def resume(g, point, option):
             g.enter(codes[option.index], point.env)
 
+        again = _asked_again(choose_branch)
         return choose_branch
 
     def _pause_ChooseCard(self, s: ir.ChooseCard):
@@ -556,12 +557,13 @@ class StatementCompiler:
             if not by_type:
                 return
             options = [PickCard(names[t], c) for t, c in by_type.items()]
-            g.ask(player(g, env), "card", options, resume, env, asking=rule)
+            g.ask(player(g, env), "card", options, resume, env, asking=rule, again=again)
 
         def resume(g, point, option):
             point.env[var] = [option.card]
             g.enter(body, point.env)
 
+        again = _asked_again(choose_card)
         return choose_card
 
     def _choice(self, s: ir.ChooseCard, source) -> tuple:
@@ -586,12 +588,13 @@ class StatementCompiler:
             keep = None if where is None else (lambda cards: where(g, env, cards))
             options = set_options(source(g, env), g._ctype, names, keep)
             if options:
-                g.ask(player(g, env), "cards", options, resume, env, asking=rule)
+                g.ask(player(g, env), "cards", options, resume, env, asking=rule, again=again)
 
         def resume(g, point, option):
             point.env[var] = list(option.cards)
             g.enter(body, point.env)
 
+        again = _asked_again(choose_set)
         return choose_set
 
     def _pause_ChooseAll(self, s: ir.ChooseAll):
@@ -627,21 +630,27 @@ class StatementCompiler:
             return [PickCard(names[t], c) for t, c in by_type.items()]
 
         def ask_next(g, env):
-            while env[left]:
-                env[who], env[left] = env[left][0], env[left][1:]
-                options = offer(g, env)
-                if options:
-                    g.ask(
-                        env[who],
-                        "cards" if sets else "card",
-                        options,
-                        resume,
-                        env,
-                        data=Together(env[left]),
-                        asking=rule,
-                    )
-                    return
-            resolve(g, env)
+            if not env[left]:
+                resolve(g, env)
+                return
+            env[who], env[left] = env[left][0], env[left][1:]
+            ask_now(g, env)
+
+        def ask_now(g, env):  # the seat env[who] picks, or has nothing to pick from
+            options = offer(g, env)
+            if not options:
+                ask_next(g, env)
+                return
+            g.ask(
+                env[who],
+                "cards" if sets else "card",
+                options,
+                resume,
+                env,
+                data=Together(env[left]),
+                asking=rule,
+                again=again,
+            )
 
         def resume(g, point, option):
             env = point.env
@@ -662,6 +671,7 @@ class StatementCompiler:
             env[seats], env[picks] = env[seats][1:], env[picks][1:]
 
         loop = self.register((next_pick,) + body)
+        again = _asked_again(ask_now)
         return simultaneously
 
     def _filter(self, s):
@@ -702,11 +712,11 @@ class StatementCompiler:
             else:
                 options = [o for o in options if where(g, env, o.value)]
             if options:
-                g.ask(player(g, env), "number", options, resume, env, asking=rule)
+                g.ask(player(g, env), "number", options, resume, env, asking=rule, again=again)
 
         # (lo, hi) -> the options of that range: made once, as a bet is asked for often
         made: dict[tuple[int, int], tuple] = {}
-        resume = _bind_value(var, body)
+        resume, again = _bind_value(var, body), _asked_again(choose_number)
         return choose_number
 
     def _choose_value(self, s: ir.ChooseCard):
@@ -724,9 +734,18 @@ class StatementCompiler:
                 values = sorted(values)
             options = [PickValue(label(v), v) for v in values]
             if options:
-                g.ask(player(g, env), "choose", options, resume, env, asking=rule, ordered=numbers)
+                g.ask(
+                    player(g, env),
+                    "choose",
+                    options,
+                    resume,
+                    env,
+                    asking=rule,
+                    ordered=numbers,
+                    again=again,
+                )
 
-        resume = _bind_value(var, body)
+        resume, again = _bind_value(var, body), _asked_again(choose_value)
         return choose_value
 
     def _pause_move(self, cards: ir.Expr, dest: ir.Expr):  # move(random(zone, n), dest)
@@ -755,12 +774,16 @@ class StatementCompiler:
                 env,
                 weights=tuple([counts[t] for t in types]),
                 data=(src, dst, count),
+                again=again,
             )
 
         def take(g, point, option):
             src, dst, count = point.data
             g.move_cards((first_of_type(g._zones[src], g._ctype, option.card_type),), dst)
             draw_one(g, point.env, src, dst, count - 1)
+
+        def again(g, point):
+            draw_one(g, point.env, *point.data)
 
         return move_random
 
@@ -817,8 +840,9 @@ class StatementCompiler:
             options = [outcomes[p] for p in ps(g, env)]
             if not options:
                 raise LookupError("random_player() has no player to pick from")
-            g.ask(CHANCE, "chance", options, then, env)
+            g.ask(CHANCE, "chance", options, then, env, again=again)
 
+        again = _asked_again(random_player)
         return random_player
 
 
@@ -852,6 +876,12 @@ def _random_call(e: ir.Expr) -> bool:
 
 def _random_player_call(e: ir.Expr) -> bool:
     return isinstance(e, ir.Call) and e.func == "random_player"
+
+
+def _asked_again(ask):
+    """A ChoicePoint's `again` for a decision `ask(g, env)` asks: the same question,
+    from the table as it now lies."""
+    return lambda g, point: ask(g, point.env)
 
 
 def _binder(var, value):

@@ -379,6 +379,7 @@ class State(Table):
                 p.sample,
                 p.data,
                 p.asking,
+                p.again,
             )
         return s
 
@@ -514,7 +515,8 @@ class State(Table):
         check, so a trigger the new cards make true fires. A card a paused effect holds
         (a pick of a simultaneous choice, a chosen card) or the rules remember becomes
         the card now lying where it lay, so the rules go on with a card `seat` could not
-        tell from it.
+        tell from it. Another seat's (or chance's) pending decision is asked again from
+        the new deal (ChoicePoint.again).
         With `canonical`, the hidden cards are put in order of type before the shuffle,
         so the deal depends only on the seat's view and `rng`, not on where the hidden
         cards truly lie (the default keeps the older deal, which seeded games rely on).
@@ -534,6 +536,14 @@ class State(Table):
                     env[k] = [now.get(c, c) for c in v]
                 elif isinstance(v, (list, tuple)) and v and type(v[0]) is list:
                     env[k] = type(v)([now.get(c, c) for c in cards] for cards in v)  # sets
+        point = self._pending
+        if point is not None and point.player != seat and point.again is not None:
+            # another seat's (or chance's) decision offers what the cards it holds allow:
+            # asked again from the new deal, so it neither shows nor needs the old one
+            self._pending = None
+            point.again(self, point)
+            if self._pending is None:  # nothing to offer now: the game goes on
+                self._run()
 
     def hidden_deal(self, seat: int) -> dict[int, tuple[int, ...]]:
         """The card types in each zone `seat` cannot see, by zone number: a re-deal's
@@ -693,6 +703,7 @@ class State(Table):
         data=None,
         asking=None,
         ordered=False,
+        again=None,
     ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
         outcomes, which their maker lists sorted (with their weights), and a choice of
@@ -701,7 +712,7 @@ class State(Table):
         if weights is None and kind != "number" and not ordered and len(options) > 1:
             options.sort(key=_label)
         self._pending = ChoicePoint(
-            player, kind, options, resume, env, weights, sample, data, asking
+            player, kind, options, resume, env, weights, sample, data, asking, again
         )
 
     def count_loop_pass(self, loop: int = 0, env: dict | None = None) -> bool:
@@ -786,6 +797,7 @@ class State(Table):
             env,
             data=(players[1:], action, actor, window),
             asking=action,
+            again=_answer_again,
         )
 
     # --- the loop -----------------------------------------------------------------
@@ -891,7 +903,9 @@ class State(Table):
             return False
         if not leads and step.may_pass(self):
             options.insert(pass_at, PASS)
-        self._pending = ChoicePoint(me, "play", options, _resume_around, asking=step.ir.name)
+        self._pending = ChoicePoint(
+            me, "play", options, _resume_around, asking=step.ir.name, again=_around_again
+        )
         return True
 
     def _offer_play(self, step) -> None:
@@ -920,6 +934,7 @@ class State(Table):
             options,
             _resume_repeat if step.again else _resume_play,
             asking=step.ir.name,
+            again=_offered_again if again else _offered,
         )
 
     def _offer_cards(self, a, t, c, options) -> None:
@@ -1055,6 +1070,32 @@ def _shown_to(s: State, src: int, dst: int) -> frozenset[int] | None:
 
 def _label(o):
     return o.label
+
+
+# ChoicePoint.again of the decisions the state asks: the same offer, made again
+def _offered(s: State, point) -> None:
+    s._offer_play(s.game.steps[s._step_index - 1])
+
+
+def _offered_again(s: State, point) -> None:  # after a play: pass is an option
+    s._again = True
+    _offered(s, point)
+
+
+def _around_again(s: State, point) -> None:
+    """The offer of a step round the table (its index was stepped back after it), as
+    TurnFlow.ring makes it: leading when nobody has played or passed yet."""
+    step = s.game.steps[s._step_index]
+    _, _, passes, played = s._ring
+    s._step_index += 1
+    if not s.offer_around(step, leads=step.ir.lead and not played and not passes):
+        s.game.flow.answered(s, False)
+    s._step_index -= 1
+
+
+def _answer_again(s: State, point) -> None:
+    rest, action, actor, window = point.data
+    s._ask_answer((point.player, *rest), action, actor, point.env, window)
 
 
 def _resume_play(s: State, point, option) -> None:

@@ -4,7 +4,7 @@ import random
 from pathlib import Path
 
 import pytest
-from gamekit import game_for, zone
+from gamekit import GAMES, game_for, zone
 
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, Game, IllegalChoice, Order, Rejection, State
@@ -220,3 +220,35 @@ def test_who_is_shown_a_choice_follows_where_its_card_goes():
             state.apply_action(state.legal_actions()[0])
     plays = [o for o in state.legal_actions() if o.label != "pass"]
     assert plays and all(state.choice_seen(o) is None for o in plays)
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in GAMES.glob("*.yaml")))
+def test_a_re_deal_for_a_seat_not_to_act_asks_the_one_to_act_again(name):
+    """A re-deal for one seat, while another seat (or chance) is to act, deals that
+    seat's hidden cards again: its options are offered again from them, so none shows
+    its true hand, and each of them can be taken (it once kept the options of the true
+    hand, and taking one failed deep inside)."""
+    spec = load_spec(GAMES / f"{name}.yaml")
+    game = Game(spec, spec.default_players)
+    rng = random.Random(name)
+    for seed in range(2):
+        s = game.new_initial_state(seed=seed)
+        for _ in range(80):
+            if s.is_terminal():
+                break
+            if not s.chance_is_sampled():
+                who = s.current_player()
+                seat = rng.choice([p for p in range(game.n) if p != who])
+                twin = s.clone()
+                twin.redeal(seat, random.Random(rng.random()))
+                twin.check_invariants()
+                if twin.is_chance_node() and not twin.chance_is_sampled():
+                    twin.sample_chance(random.Random(0))
+                elif not twin.is_terminal() and not twin.is_chance_node():
+                    for option in twin.legal_actions():
+                        twin.clone().apply_action(option)
+            if s.is_chance_node():
+                s.sample_chance()
+            else:
+                options = s.legal_actions()
+                s.apply_action(options[rng.randrange(len(options))])
