@@ -173,12 +173,15 @@ class Game:
         team), their names, and the indexes of those that keep their values through a match."""
         self.counter_index, self.counter_names, self.match_counters = {}, [], []
         self.kind_counters: set[int] = set()  # the counters that hold a kind (its number)
+        self.player_counters: set[int] = set()  # those that hold a seat
         for c in self.spec.counters:
             slots = range(len(self.counter_names), len(self.counter_names) + len(self._owners(c)))
             if c.match:
                 self.match_counters.extend(slots)
             if c.initial.type == "kind":
                 self.kind_counters.update(slots)
+            elif c.initial.type == "player":
+                self.player_counters.update(slots)
             self.counter_index[c.name] = len(self.counter_names)
             self.counter_names.extend(f"{c.name}{o}" for o in self._owners(c))
 

@@ -19,6 +19,7 @@ below (tests/test_layers.py checks it).
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterator
 from itertools import chain, combinations
@@ -81,6 +82,7 @@ class State(Table):
         instead of a `random.Random(seed)` made for the state (its seed costs as much
         as a few decisions): for a caller that names every chance outcome itself and
         never draws from the state's, as OpenSpiel's explicit chance does."""
+        seed = _checked_seed(game, seed, turn_limit, carried)
         super().__init__(game, log, views)
         self._rng = random.Random(seed) if rng is None else rng  # C-2: the one source of chance
         self._seed, self._draws = seed, 0  # the RNG's state, as key() tells it
@@ -1026,6 +1028,34 @@ def _groups_of(pool: list, hand: list, ctype, count: tuple) -> Iterator[tuple]:
     else:
         for group in groups(sorted(held.items()), low, high):
             yield group, group_of_types(hand, ctype, group)
+
+
+def _checked_seed(game, seed, turn_limit, carried) -> int:
+    """The seed as a Python int (numpy's too, as a Gym seed may be one); ValueError,
+    naming the argument, for a new state's option of the wrong kind: each would fail
+    deep inside a game, or make it one that cannot be played again."""
+    if not _whole(seed):
+        raise ValueError(f"seed must be a whole number, not {seed!r}: a seed gives one game")
+    if turn_limit is not None and not (_whole(turn_limit) and turn_limit >= 1):
+        raise ValueError(f"turn_limit must be a whole number of at least 1, not {turn_limit!r}")
+    for slot, value in (carried or {}).items():
+        if slot not in game.match_counters or not _whole(value):
+            raise ValueError(
+                f"carried holds a carry() of the last game: match counter -> value, not "
+                f"{slot!r}: {value!r}"
+            )
+    return operator.index(seed)
+
+
+def _whole(value) -> bool:
+    """A whole number (numpy's too, as a Gym seed may be), not a bool."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _play_env(card, target) -> dict:

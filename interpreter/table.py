@@ -348,8 +348,17 @@ class Table:
         for slot, zone in enumerate(self._zones):
             for c in zone:
                 self._loc[c] = slot
+        if not (isinstance(current, int) and 0 <= current < self._n):
+            raise ValueError(f"current must be a seat from 0 to {self._n - 1}, not {current!r}")
         for name, value in counters.items():
             slot = counter_slots[name]
+            number = isinstance(value, int) and not isinstance(value, bool)
+            if slot in game.player_counters and not (number and 0 <= value < self._n):
+                raise ValueError(
+                    f"counter {name} holds a seat, from 0 to {self._n - 1}, not {value!r}"
+                )
+            if slot not in game.kind_counters and not number:
+                raise ValueError(f"counter {name} holds a number, not {value!r}")
             if slot in game.kind_counters:  # a kind by its name, None for no kind
                 if value not in game.kind_names or value == "any":  # any: every card
                     names = [k for k in game.kind_names[1:] if k != "any"]

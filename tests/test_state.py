@@ -1,6 +1,7 @@
 """The state's API as a forward model: re-deals, keys, shuffles as chance nodes."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,33 @@ def test_a_re_deal_for_a_seat_not_to_act_asks_the_one_to_act_again(name):
             else:
                 options = s.legal_actions()
                 s.apply_action(options[rng.randrange(len(options))])
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"seed": None}, "seed must be a whole number, not None"),
+        ({"seed": 1.5}, "seed must be a whole number, not 1.5"),
+        ({"turn_limit": 0}, "turn_limit must be a whole number of at least 1, not 0"),
+        ({"turn_limit": "5"}, "turn_limit must be a whole number of at least 1, not '5'"),
+        ({"carried": {99: 1}}, "carried holds a carry() of the last game"),
+    ],
+)
+def test_a_new_state_of_a_wrong_option_is_a_value_error_naming_it(options, message):
+    """Each was taken, and failed deep inside the game (or made one no seed replays)."""
+    with pytest.raises(ValueError) as caught:
+        game_for("take_the_gold", 3).new_initial_state(**options)
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "layout, message",
+    [
+        ({"current": 7}, "current must be a seat from 0 to 2, not 7"),
+        ({"counters": {"tiebreak": "x"}}, "counter tiebreak holds a number, not 'x'"),
+        ({"counters": {"win_target": True}}, "counter win_target holds a number, not True"),
+    ],
+)
+def test_a_layout_of_a_wrong_value_is_a_value_error_naming_it(layout, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        State.from_layout(game_for("take_the_gold", 3), **layout)
