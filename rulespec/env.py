@@ -140,7 +140,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
         self._settle()
 
     def step(self, action) -> None:
-        agent = self.agent_selection
+        agent = self._selected()
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -205,7 +205,7 @@ class RulespecEnv(SeatSpaces, AECEnv):
 
     def last(self, observe: bool = True):
         """AECEnv.last, making only the acting agent's info (`infos` makes every one)."""
-        agent = self.agent_selection
+        agent = self._selected()
         info = self._info(agent) if self._infos is None else self._infos[agent]
         return (
             self.observe(agent) if observe else None,
@@ -223,8 +223,20 @@ class RulespecEnv(SeatSpaces, AECEnv):
             _, self._options, self._mask = known or actions.numbered(options)
         return self._options
 
+    def _selected(self) -> str:
+        """The agent to act, or a ValueError that says what to do first."""
+        if self.state is None:
+            raise ValueError("reset() starts a game: call it before step() or last()")
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left: reset() starts another")
+        return self.agent_selection
+
     def observe(self, agent):
-        seat = self.seat[agent]
+        if self.state is None:
+            raise ValueError("reset() starts a game: call it before observe()")
+        seat = self.seat.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
         if seat == self._acting:  # None at the end
             if self._options is None:
                 self._legal()
@@ -271,6 +283,8 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
         a ValueError, and nothing is played; the others' actions are not read. (Where
         the seats pick from one shared zone, a card a pick before took is refused when
         its seat's turn comes, with the picks before it played.)"""
+        if not self.agents:
+            raise ValueError("no game is on: reset() starts one")
         chosen = {}
         for seat, (legal, _) in self._masks.items():
             agent = self.possible_agents[seat]

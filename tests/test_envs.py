@@ -800,3 +800,20 @@ def test_pettingzoo_agent_iter_is_pettingzoos():
         env.step(None if terminated or truncated else int(obs["action_mask"].nonzero()[0][0]))
         played += 1
     assert not env.agents and played > 2
+
+
+def test_an_environment_used_out_of_order_says_what_to_do_first():
+    """Before reset(), and after the game once every agent has left, step and last
+    said only AttributeError or KeyError; observe of an agent the game lacks, KeyError."""
+    env = _env(GAMES / "take_the_gold.yaml")
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("P1")):
+        with pytest.raises(ValueError, match=r"reset\(\) starts a game"):
+            call()
+    env.reset(seed=3)
+    with pytest.raises(ValueError, match="unknown agent 'P9'; agents: P1, P2"):
+        env.observe("P9")
+    for agent in env.agent_iter():
+        done = env.terminations[agent] or env.truncations[agent]
+        env.step(None if done else int(env.last()[0]["action_mask"].argmax()))
+    with pytest.raises(ValueError, match="the game is over and every agent has left"):
+        env.step(0)
