@@ -11,6 +11,7 @@ against the same player is the same option in every state).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from rulespec.lang import ir
@@ -32,13 +33,27 @@ class Slot:
     seats: frozenset = frozenset()  # who owns it, for `owner` visibility: a seat or a team
 
 
+def _players(spec: ir.Spec, n_players) -> int:
+    """The player count as an int (numpy's whole numbers too); TypeError for a spec
+    not loaded or a count not a whole number, ValueError for one the spec does not take."""
+    if not isinstance(spec, ir.Spec):
+        raise TypeError(f"Game takes a loaded spec, Game(load_spec(path), players), not {spec!r}")
+    try:
+        if isinstance(n_players, bool):
+            raise TypeError
+        n_players = operator.index(n_players)
+    except TypeError:
+        raise TypeError(f"Game's players is a whole number, not {n_players!r}") from None
+    if not spec.min_players <= n_players <= spec.max_players:
+        raise ValueError(
+            f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {n_players}"
+        )
+    return n_players
+
+
 class Game:
     def __init__(self, spec: ir.Spec, n_players: int):
-        if not spec.min_players <= n_players <= spec.max_players:
-            raise ValueError(
-                f"{spec.name} is for {spec.min_players} to {spec.max_players} "
-                f"players, not {n_players}"
-            )
+        n_players = _players(spec, n_players)
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value_for(n_players) for p in spec.params}
         self.type_names = [c.name for c in spec.cards]

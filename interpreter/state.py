@@ -301,6 +301,8 @@ class State(Table):
             raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
         if rng is None:
             rng, self._draws = self._rng, self._draws + 1
+        elif not hasattr(rng, "getrandbits"):
+            raise TypeError(f"sample_chance draws from a random.Random, not {rng!r}")
         point = self._pending
         option = self._chance(point, rng)
         self._apply(point, option)
@@ -526,6 +528,8 @@ class State(Table):
         each hidden zone is given, as far as the unseen cards allow, the types `like` has
         there; the rest are dealt at random."""
         self._seeing(seat)
+        if not hasattr(rng, "shuffle"):
+            raise TypeError(f"redeal deals with a random.Random, not {rng!r}")
         now = self._redeal_hidden(
             seat, rng, canonical, like
         )  # bumps the version: the next check runs them all

@@ -283,3 +283,24 @@ def test_a_new_state_of_a_wrong_option_is_a_value_error_naming_it(options, messa
 def test_a_layout_of_a_wrong_value_is_a_value_error_naming_it(layout, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         State.from_layout(game_for("take_the_gold", 3), **layout)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: Game(str(GAMES / "take_the_gold.yaml"), 3), "Game takes a loaded spec"),
+        (lambda: game_for("take_the_gold", "3"), "Game's players is a whole number, not '3'"),
+        (
+            lambda: game_for("take_the_gold", 3).new_initial_state().sample_chance(42),
+            "sample_chance draws from a random.Random, not 42",
+        ),
+        (
+            lambda: game_for("take_the_gold", 3).new_initial_state().redeal(0, None),
+            "redeal deals with a random.Random, not None",
+        ),
+    ],
+)
+def test_an_argument_of_the_wrong_type_is_a_type_error_naming_it(call, message):
+    """Each failed deep inside (AttributeError on a str spec, on an int RNG)."""
+    with pytest.raises(TypeError, match=re.escape(message)):
+        call()
