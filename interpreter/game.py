@@ -44,10 +44,10 @@ def _players(spec: ir.Spec, n_players) -> int:
         n_players = operator.index(n_players)
     except TypeError:
         raise TypeError(f"Game's players is a whole number, not {n_players!r}") from None
-    if not spec.min_players <= n_players <= spec.max_players:
-        raise ValueError(
-            f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {n_players}"
-        )
+    low, high = spec.min_players, spec.max_players
+    if not low <= n_players <= high:
+        counts = f"{low}" if low == high else f"{low} to {high}"
+        raise ValueError(f"{spec.name} is for {counts} players, not {n_players}")
     return n_players
 
 

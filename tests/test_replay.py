@@ -97,6 +97,19 @@ def test_a_logged_event_where_the_replay_waits_for_a_choice_is_a_difference(log)
     )
 
 
+def test_a_game_cut_short_is_a_difference_at_its_last_line(log):
+    """The replay goes on past the log's last event: named at that line (it said
+    'differs at after the log's last event')."""
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:-3]) + "\n")
+    code, out, _ = cli("replay", log)
+    assert code == 1
+    assert (
+        f"differs at line {len(lines) - 3}: the log's game ends here, and the replay goes on with {lines[-3]}\n"
+        in out
+    )
+
+
 def test_an_illegal_logged_choice_is_found(log):
     line = edit(log, lambda e: e["event"] == "choice" and e.update(option="dance") is None)
     code, out, _ = cli("replay", log)
@@ -142,16 +155,16 @@ def test_a_bad_log_is_reported_at_its_line(tmp_path, text, where):
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"seed": [7]}, "seed: [7] is not of type 'integer'"),
-        ({"players": "3"}, "players: '3' is not of type 'integer'"),
-        ({"players": 3.0}, "players: 3.0 is not of type 'integer'"),
-        ({"spec": 5}, "spec: 5 is not of type 'string'"),
-        ({"spec": ["take_the_gold.yaml"]}, "spec: ['take_the_gold.yaml'] is not of type 'string'"),
-        ({"variants": 1}, "variants: 1 is not of type 'array'"),
-        ({"variants": "abc"}, "variants: 'abc' is not of type 'array'"),
+        ({"seed": [7]}, "seed must be an integer, not [7]"),
+        ({"players": "3"}, 'players must be an integer, not "3"'),
+        ({"players": 3.0}, "players must be an integer, not 3.0"),
+        ({"spec": 5}, "spec must be a string, not 5"),
+        ({"spec": ["take_the_gold.yaml"]}, 'spec must be a string, not ["take_the_gold.yaml"]'),
+        ({"variants": 1}, "variants must be an array, not 1"),
+        ({"variants": "abc"}, 'variants must be an array, not "abc"'),
         ({"game": -1}, "game: -1 is less than the minimum of 1"),
-        ({"game": 1.5}, "game: 1.5 is not of type 'integer'"),
-        ({"max_turns": []}, "max_turns: [] is not of type 'integer', 'null'"),
+        ({"game": 1.5}, "game must be an integer, not 1.5"),
+        ({"max_turns": []}, "max_turns must be an integer or null, not []"),
         ({"max_turns": 0}, "max_turns: 0 is less than the minimum of 1"),
         ({"spec": "x" * 5000 + ".yaml"}, "spec: '" + "x" * 199 + "…"),
         (
@@ -173,7 +186,7 @@ def test_a_choice_is_checked_against_the_log_schema(log):
     code, _, err = cli("replay", log)
     assert (code, err) == (
         2,
-        f"{log}:{line}: error RS802: option: ['pass'] is not of type 'string'\n",
+        f'{log}:{line}: error RS802: option must be a string, not ["pass"]\n',
     )
 
 
@@ -256,3 +269,19 @@ def test_a_game_that_begins_without_chance_replays_the_same(tmp_path):
     assert json.loads(path.read_text().splitlines()[1])["event"] == "round"  # no chance first
     code, out, _ = cli("replay", path)
     assert code == 0 and out.splitlines()[-1] == "1 of 1 game(s) replayed the same"
+
+
+def test_a_log_saved_with_a_byte_order_mark_replays(log):
+    """As a spec with one loads: an editor may save it so."""
+    log.write_bytes(b"\xef\xbb\xbf" + log.read_bytes())
+    code, out, _ = cli("replay", log)
+    assert code == 0 and out.endswith("2 of 2 game(s) replayed the same\n")
+
+
+def test_a_header_field_of_the_wrong_type_is_said_in_json_words(log):
+    """It said `players: True is not of type 'integer'`, Python's spelling."""
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0]) | {"players": True}
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    code, _, err = cli("replay", log)
+    assert code == 2 and f"{log}:1: error RS802: players must be an integer, not true" in err

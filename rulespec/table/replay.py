@@ -119,6 +119,8 @@ def _record(path: str, number: int, raw: bytes) -> dict:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         fail("RS801", f"not UTF-8 ({exc.reason})")
+    if number == 1:
+        line = line.removeprefix("\ufeff")  # a byte order mark an editor saved, as specs take
     depth = deepest = 0
     for ch in re.sub(r"[^][{}]", "", _STRING.sub("", line)):
         depth += 1 if ch in "[{" else -1
@@ -144,9 +146,25 @@ def _record(path: str, number: int, raw: bytes) -> dict:
         fail("RS802", f"{what} needs {', '.join(missing)}")
     if errors:
         where = ".".join(map(str, errors[0].path)) or what
+        if errors[0].validator == "type":  # JSON's words, not Python's (true, not True)
+            fail("RS802", _wrong_type(where, errors[0]))
         message = errors[0].message
         fail("RS802", f"{where}: {message if len(message) <= 200 else message[:200] + '…'}")
     return record
+
+
+_JSON_TYPES = {"integer": "an integer", "string": "a string", "array": "an array", "null": "null"}
+
+
+def _wrong_type(where: str, err) -> str:
+    """`players must be an integer, not true`: the type wanted, and the value as the
+    log has it."""
+    want = err.validator_value
+    want = " or ".join(
+        _JSON_TYPES.get(t, f"a {t}") for t in ([want] if isinstance(want, str) else want)
+    )
+    value = json.dumps(err.instance)
+    return f"{where} must be {want}, not {value if len(value) <= 60 else value[:60] + '…'}"
 
 
 def read_log(path: str) -> list[LoggedGame]:
@@ -226,7 +244,8 @@ def replay(path: str) -> list[Outcome]:
                 if not outcomes[-1].same:
                     return outcomes
             carried = playing.game.carry() if playing is not None else None
-            playing = _Replaying(_definition(definitions, path, number, record), record, carried)
+            definition = _definition(definitions, path, number, record)
+            playing = _Replaying(definition, record, carried, number)
             continue
         difference = playing.compare(number, record)
         if difference:
@@ -252,15 +271,16 @@ class _Replaying:
     with the replay's next one as soon as it is read, a logged choice applied when the
     replay has no event left before it, and chance played from the seed (C-2)."""
 
-    def __init__(self, definition: Game, header: dict, carried: dict | None):
+    def __init__(self, definition: Game, header: dict, carried: dict | None, line: int):
         self.header, self.game = header, start(definition, header, carried)
+        self.line = line  # the log's line read last for this game: its header, its events
         self.events, self.taken = 0, 0  # logged events compared; replayed events taken
         self.ahead: deque = deque()  # replayed events not compared yet
         self._read_on()  # what the game logged as it was made: its first turn, without chance
 
     def compare(self, number: int, event: dict) -> str:
         """The difference at the logged event at line `number`, or ''."""
-        self.events += 1
+        self.events, self.line = self.events + 1, number
         while not self.ahead:
             stuck = self._play_on(number, event)
             if stuck:
@@ -302,7 +322,10 @@ class _Replaying:
         self._read_on()
         if not self.ahead:
             return ""
-        return f"after the log's last event the replay goes on with {json.dumps(self.ahead[0])}"
+        return (
+            f"line {self.line}: the log's game ends here, and the replay goes on with "
+            f"{json.dumps(self.ahead[0])}"
+        )
 
     def outcome(self, difference: str) -> Outcome:
         h = self.header
