@@ -320,3 +320,18 @@ def test_a_dash_reads_the_spec_from_standard_input_and_names_it_there():
 )
 def test_standard_input_is_one_spec_and_never_plays_choices(argv, message):
     assert _with_stdin(TTG.read_text(), *argv) == (2, "", f"rulespec {argv[0]}: {message}\n")
+
+
+def test_standard_input_not_utf8_in_a_c_locale_is_one_line():
+    """A C locale reads standard input with surrogates standing for the bytes that are
+    not UTF-8: the spec reached YAML and failed with escapes in its message."""
+    done = subprocess.run(
+        [sys.executable, "-m", "rulespec", "validate", "-"],
+        input=b"rulespec: 1\nname: \xff\xfe\n",
+        capture_output=True,
+        env={**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0"},
+    )
+    assert (done.returncode, done.stderr) == (
+        2,
+        b"rulespec validate: standard input is not UTF-8\n",
+    )

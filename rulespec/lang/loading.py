@@ -242,6 +242,12 @@ def _scalar_value(node: yaml.ScalarNode):
         raise _BadScalar(
             "RS004", f"{value!r} reads as a date or time; quote it to make it a string"
         )
+    if tag == "tag:yaml.org,2002:float" and value.lower().lstrip("+-") in (".nan", ".inf"):
+        raise _BadScalar(
+            "RS004",
+            f"{value!r} reads as a number that is not finite, which no count or score is; "
+            "write a number, or quote it for text",
+        )
     raise _BadScalar(
         "RS004",
         f"unsupported YAML tag {tag!r}; specs use plain strings, "
