@@ -900,10 +900,13 @@ def _take_standard_input(args) -> None:
         raise closed from None
     if len(text) > MAX_BYTES:
         raise UsageError(f"standard input is over {MAX_BYTES} bytes, the most a spec may be")
-    try:  # a C locale's stdin stands in for bytes that are not UTF-8 with surrogates
+    try:
         text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UsageError("standard input is not UTF-8") from None
+    except UnicodeEncodeError:  # surrogates stand for the bytes the stream could not read
+        try:  # (a C locale's ASCII): its bytes, read as UTF-8
+            text = text.encode(args.stdin.encoding or "utf-8", "surrogateescape").decode()
+        except (UnicodeError, LookupError):
+            raise UsageError("standard input is not UTF-8") from None
     source.give(source.STDIN, text)
     for k in fields:
         value = getattr(args, k)
