@@ -335,3 +335,11 @@ def test_standard_input_not_utf8_in_a_c_locale_is_one_line():
         2,
         b"rulespec validate: standard input is not UTF-8\n",
     )
+    text = (GAMES / "take_the_gold.yaml").read_bytes() + "# café\n".encode()
+    done = subprocess.run(
+        [sys.executable, "-m", "rulespec", "validate", "-"],
+        input=text,
+        capture_output=True,
+        env={**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0"},
+    )
+    assert done.returncode == 0, done.stderr  # UTF-8 is read as UTF-8 whatever the locale
