@@ -1801,18 +1801,15 @@ def _graph(args, out, err) -> int:
     specs = [(args.spec, args.variant)] + ([(args.changes, [])] if args.changes else [])
     inputs = _inputs(args, "--output", "--render", specs=specs)
     text = {"dot": graph.to_dot, "mermaid": graph.to_mermaid, "json": graph.to_json}[args.format](g)
+    if args.render and Path(args.render).suffix.lower() != ".svg":
+        raise UsageError(f"--render writes SVG: name its file .svg, not {args.render}")
     if args.render and shutil.which("dot") is None:
         raise UsageError(
             "--render needs Graphviz's 'dot'; install graphviz, or use the "
             "dot text with another renderer"
         )
-    try:
-        if args.output is not None:
-            with replacing(args.output, inputs) as temporary:
-                temporary.write_text(text, encoding="utf-8")
-        else:
-            out.write(text)
-        if args.render is not None:
+    if args.render is not None:  # first: a render that fails leaves nothing half done
+        try:
             with replacing(args.render, inputs) as temporary:
                 done = subprocess.run(
                     ["dot", "-Tsvg", "-o", str(temporary)],
@@ -1821,9 +1818,17 @@ def _graph(args, out, err) -> int:
                     capture_output=True,
                 )
                 if done.returncode:
-                    raise UsageError(f"dot failed: {done.stderr.strip()}")
+                    raise UsageError(f"--render: dot failed: {done.stderr.strip()}")
+        except OutputError as exc:
+            raise UsageError(f"--render: {exc}") from None
+    if args.output is None:
+        out.write(text)
+        return 0
+    try:
+        with replacing(args.output, inputs) as temporary:
+            temporary.write_text(text, encoding="utf-8")
     except OutputError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"--output: {exc}") from None
     return 0
 
 
@@ -1942,7 +1947,11 @@ def _new(args, out, err) -> int:
             f"'{args.name}' is not a game name: use lower case letters, digits "
             "and _, starting with a letter (my_game)"
         )
+    if args.output == "":
+        raise UsageError("--output needs a file name")
     path = args.output or f"{args.name}.yaml"
+    if os.path.isdir(path):
+        raise UsageError(f"{path} is a folder: give the file's name, --output {path}/NAME.yaml")
     if os.path.lexists(path):
         raise UsageError(f"{path} exists already: choose another name, or --output FILE")
     try:

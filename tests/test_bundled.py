@@ -80,6 +80,12 @@ def test_new_never_overwrites_and_refuses_a_bad_name(tmp_path, monkeypatch):
     assert (tmp_path / "mine.yaml").read_text() == "keep me"
     code, _, err = cli("new", "My Game")
     assert code == 2 and "not a game name" in err
+    code, _, err = cli("new", "other", "--output", "")  # it wrote other.yaml
+    assert (
+        code == 2 and "--output needs a file name" in err and not (tmp_path / "other.yaml").exists()
+    )
+    code, _, err = cli("new", "other", "--output", tmp_path)
+    assert code == 2 and f"{tmp_path} is a folder" in err
     assert sorted(os.listdir(tmp_path)) == ["mine.yaml"]
 
 

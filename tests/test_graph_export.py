@@ -126,3 +126,24 @@ def test_the_export_is_the_same_whatever_the_hash_seed():
         return subprocess.run(argv, env=env, capture_output=True, text=True, check=True).stdout
 
     assert export("1") == export("2") == export("3")
+
+
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (["--render", "{tmp}/g.png"], "--render writes SVG: name its file .svg, not {tmp}/g.png"),
+        pytest.param(
+            ["--render", "{tmp}/no/g.svg"],
+            "--render: cannot write {tmp}/no/g.svg",
+            marks=pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot"),
+        ),
+        (["--output", "{tmp}/no/g.dot"], "--output: cannot write {tmp}/no/g.dot"),
+    ],
+)
+def test_an_output_graph_cannot_write_names_its_flag_and_prints_nothing(tmp_path, flags, said):
+    """A .png got SVG without a word, and a render that failed came after the dot text
+    was printed; the messages did not say which flag's file it was."""
+    code, out, err = cli(
+        "graph", GAMES / "take_the_gold.yaml", *[f.format(tmp=tmp_path) for f in flags]
+    )
+    assert (code, out) == (2, "") and f"rulespec graph: {said.format(tmp=tmp_path)}" in err
