@@ -134,4 +134,4 @@ def test_a_scenario_table_naming_what_the_game_lacks_says_the_closest_name(tmp_p
     scenario.write_text(f"name: n\nspec: {TTG}\nplayers: 2\ntable: {{{table}}}\nsteps: []\n")
     code, out, err = cli("test", str(scenario))
     assert code == 1 and "Traceback" not in out + err
-    assert said in out, out
+    assert f"{scenario}:4:" in out and f"error RS501: {said}" in out, out  # at its place

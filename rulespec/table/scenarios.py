@@ -90,45 +90,76 @@ def _check_shape(doc) -> None:
         raise SpecError(problems, {doc.file: doc.lines})
 
 
-def _new_state(game: Game, data: dict, n: int) -> State:
-    """The scenario's game: laid out as its `table` says, or from the spec's setup."""
+def _new_state(game: Game, doc, n: int) -> State:
+    """The scenario's game: laid out as its `table` says, or from the spec's setup. A
+    table the game cannot lay out is a SpecError (RS501) at the part that does not fit."""
+    data = doc.data
     seed = data.get("seed", 0)
     if "table" not in data:
         return game.new_initial_state(seed=seed)
-    table = data["table"]
-    _check_names(game, table)
-    return State.from_layout(
-        game,
-        seed,
-        zones=table.get("zones") or {},
-        counters={
-            k: _counter_value(game, k, v, n) for k, v in (table.get("counters") or {}).items()
-        },
-        out=[parse_seat(p, n) for p in table.get("out") or ()],
-        sitting_out=[parse_seat(p, n) for p in table.get("sitting_out") or ()],
-        current=parse_seat(table.get("current", "P1"), n),
-    )
+    table, at = data["table"], ("table",)
+    try:
+        _check_names(game, table)
+        at = ("table", "current")
+        current = parse_seat(table.get("current", "P1"), n)
+        seats = {}
+        for key in ("out", "sitting_out"):
+            at = ("table", key)
+            seats[key] = [parse_seat(p, n) for p in table.get(key) or ()]
+        counters = {}
+        for k, v in (table.get("counters") or {}).items():
+            at = ("table", "counters", k)
+            counters[k] = _counter_value(game, k, v, n)
+        at = ("table",)  # what only the laying out finds: a card placed too often
+        return State.from_layout(
+            game, seed, zones=table.get("zones") or {}, counters=counters, current=current, **seats
+        )
+    except _Misnamed as exc:
+        place = (doc.key_span if exc.key else doc.span)(exc.path)
+        raise SpecError([Diagnostic("RS501", str(exc), place)], doc.all_sources()) from None
+    except ValueError as exc:
+        place = doc.key_span(at) if at == ("table",) else doc.span(at)
+        raise SpecError([Diagnostic("RS501", str(exc), place)], doc.all_sources()) from None
+
+
+class _Misnamed(ValueError):
+    """A name in a scenario's table the game does not have, and its path there."""
+
+    def __init__(self, path: tuple, message: str, key: bool = False):
+        super().__init__(message)
+        self.path, self.key = path, key  # key: the name is the key at path, not its value
 
 
 def _check_names(game: Game, table: dict) -> None:
-    """ValueError for a zone, card or kind the table names and the game does not have,
+    """_Misnamed for a zone, card or kind the table names and the game does not have,
     with the closest name it has (the table's own check lists them all)."""
     kinds = [k for k in game.kind_names[1:] if k != "any"]  # `any` is no value: every kind
     kind_counters = {game.counter_names[i] for i in game.kind_counters}
-    names = [("zone", label, [s.label for s in game.slots]) for label in table.get("zones") or {}]
-    for label, cards in (table.get("zones") or {}).items():
-        where = f"card in {label}"
-        names += [(where, c, game.type_names) for c in cards or () if isinstance(c, str)]
-    for label, value in (table.get("counters") or {}).items():
+    zones = table.get("zones") or {}
+    slots = [s.label for s in game.slots]
+    names = [("zone", label, slots, ("zones", label)) for label in zones]
+    for label, cards in zones.items():
+        names += [
+            (f"card in {label}", c, game.type_names, ("zones", label, i))
+            for i, c in enumerate(cards or ())
+            if isinstance(c, str)
+        ]
+    counters = table.get("counters") or {}
+    names += [("counter", label, game.counter_names, ("counters", label)) for label in counters]
+    for label, value in counters.items():
         if label in kind_counters and value is not None:
-            names.append((f"kind for counter {label}", value, kinds))
-    for what, name, known in names:
+            names.append((f"kind for counter {label}", value, kinds, ("counters", label)))
+    for what, name, known, path in names:
         if name == "any" and what.startswith("kind"):
-            raise ValueError(f"'any' is every card, not a kind a counter holds ({what})")
+            raise _Misnamed(
+                ("table", *path), f"'any' is every card, not a kind a counter holds ({what})"
+            )
         if name not in known:
             hint = did_you_mean(name, known)
             said = f"did you mean '{hint.suggestion}'?" if hint else f"known: {', '.join(known)}"
-            raise ValueError(f"unknown {what}: '{name}' ({said})")
+            raise _Misnamed(
+                ("table", *path), f"unknown {what}: '{name}' ({said})", what in ("zone", "counter")
+            )
 
 
 def _counter_value(game: Game, label: str, value, n: int):
@@ -214,7 +245,7 @@ def _play(path, doc) -> tuple[bool, list[str]]:
         if refusal is None:
             raise
         return _verdict(_refusal_failures(refusal, ("RS401", str(exc))))
-    state = _new_state(game, data, n)
+    state = _new_state(game, doc, n)
     failures, stopped, refused = _steps(state, data, n)
     if stopped:
         return _verdict(failures)
@@ -241,7 +272,10 @@ def _steps(state: State, data: dict, n: int):
             continue
         ((who, choice),) = step.items()  # the schema allows exactly one
         refusable = i == last and "expect_error" in data
-        problem = _wrong_actor(state, data, who, str(choice), n, refusable)
+        try:
+            problem = _wrong_actor(state, data, who, str(choice), n, refusable)
+        except ValueError as exc:  # not a seat of the game
+            problem = f" ({who}: {choice}): {exc}"
         if problem:
             return failures + [f"step {i + 1}{problem}"], True, None
         try:
