@@ -388,3 +388,11 @@ def test_lint_of_a_file_that_is_not_utf8_is_a_tool_error(tmp_path):
     spec.write_bytes(b"rulespec: 1\nname: \xff\n")
     code, out, err = cli("lint", str(spec))
     assert (code, out) == (2, "") and f"{spec}:2:7: error RS001: file is not UTF-8" in err
+
+
+def test_a_diagnostic_stays_on_one_line_whatever_its_file_is_named(tmp_path):
+    """A newline in a spec's file name split its diagnostic over two lines."""
+    spec = tmp_path / "a\nb.yaml"
+    spec.write_text("rulespec: 1\nname: [x\n", encoding="utf-8")
+    code, out, _ = cli("validate", str(spec))
+    assert code == 1 and f"{tmp_path}/a\\x0ab.yaml:3:1: error RS003" in out

@@ -39,7 +39,8 @@ class Diagnostic:
         return getattr(self.hint, "suggestion", "")
 
     def render(self, source_lines: list[str] | None = None) -> str:
-        text = f"{self.span}: {self.severity} {self.code}: {self.message}"
+        # the place on one line whatever the file is named (a newline in a name too)
+        text = f"{visible(str(self.span))}: {self.severity} {self.code}: {self.message}"
         if self.hint:
             text += f" ({self.hint})"
         if source_lines and 0 < self.span.line <= len(source_lines):
