@@ -58,6 +58,7 @@ KEYS = {
     "simulate",
     "select",
     "ignore",
+    "players",
     "known_bug",
     "class",
     "missed",
@@ -97,6 +98,8 @@ def lint_argv(spec: Path, data: dict, fmt: str = "json") -> list[str]:
     argv = ["lint", str(spec), "--format", fmt]
     if data.get("explore"):
         argv += ["--explore", "--depth", str(data.get("depth", FAST_DEPTH))]
+    if data.get("players"):  # the player count the defect shows at: the search stays small
+        argv += ["--players", str(data["players"])]
     if data.get("simulate"):
         argv += ["--simulate", str(data["simulate"])]
     if data.get("select"):
