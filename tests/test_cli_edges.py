@@ -343,3 +343,17 @@ def test_standard_input_not_utf8_in_a_c_locale_is_one_line():
         env={**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0"},
     )
     assert done.returncode == 0, done.stderr  # UTF-8 is read as UTF-8 whatever the locale
+
+
+def test_an_ascii_terminal_is_shown_what_it_cannot_print_escaped():
+    """With an ASCII standard output (a C locale without Python's UTF-8 mode), play's
+    first dash stopped the game: 'cannot write standard output'."""
+    done = subprocess.run(
+        [sys.executable, "-m", "rulespec", "play", str(GAMES / "take_the_gold.yaml")]
+        + ["--as", "P1", "--seed", "1"],
+        input=b"",
+        capture_output=True,
+        env={**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""},
+    )
+    assert b"\\u2014" in done.stdout and b"cannot write" not in done.stderr, done.stderr
+    assert done.stderr.endswith(b"input ended before the game did\n")
