@@ -389,3 +389,41 @@ def test_a_finished_game_starts_the_next_at_the_same_table(server, monkeypatch):
     assert new.seed == 7 != old.seed and not new.state.is_terminal()
     shown = call(f"{p1}?token={t1}")[1]["rematch"]
     assert shown.startswith(f"/table?game={again['id']}&seat=P1&") and t2 not in shown
+
+
+def test_a_choice_made_in_an_older_view_is_refused(server):
+    """A double click sent the same choice twice, and the second was taken as the next
+    decision's: a choice that names the events of its view is refused once they moved."""
+    base, tables = server
+    answer = new_game(base, spec="take_the_gold", players=2, seed=30, seats=["person", "random"])
+    p1, t1 = seat_api(base, answer["links"]["P1"])
+    view = call(f"{p1}?token={t1}")[1]
+    label, events = view["options"][0]["label"], view["events"]
+    assert call(f"{p1}/choose?token={t1}", {"option": label, "events": "x"})[0] == 400
+    assert call(f"{p1}/choose?token={t1}", {"option": label, "events": events})[0] == 200
+    game = tables.game(answer["id"])
+    if not game.state.is_terminal() and game.state.current_player() == 0:
+        before = len(game.state.log_for(None))
+        code, said = call(f"{p1}/choose?token={t1}", {"option": label, "events": events})
+        assert code == 409 and "answers an earlier decision" in said["error"]
+        assert len(game.state.log_for(None)) == before
+
+
+def test_beside_another_person_a_person_takes_even_a_forced_decision(server):
+    """The table took a person's one-option decision at once (a reaction with nothing
+    to answer with): the other person saw no wait, and so knew they held no answer."""
+    base, tables = server
+    answer = new_game(base, spec="take_the_gold", players=2, seed=3, seats=["person", "person"])
+    game = tables.game(answer["id"])
+    forced = 0
+    for _ in range(200):
+        s = game.state
+        if s.is_terminal():
+            break
+        who = s.current_player()
+        options = s.legal_labels()
+        forced += len(options) == 1
+        link = answer["links"][f"P{who + 1}"]
+        seat, token = seat_api(base, link)
+        assert call(f"{seat}/choose?token={token}", {"option": options[0]})[0] == 200
+    assert forced > 0  # decisions with one option were asked, not taken for the person

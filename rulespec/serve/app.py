@@ -69,7 +69,7 @@ class Api:
             raise Refused(409, "a spectator makes no choices")
 
         def act():
-            game.choose(seat, body.get("option"))
+            game.choose(seat, body.get("option"), body.get("events"))
             return _view(game, seat)
 
         return await run_in_threadpool(_locked, game, act)

@@ -100,6 +100,11 @@ class Live:
     def watched(self) -> bool:
         return PERSON not in self.seats
 
+    @property
+    def alone(self) -> bool:
+        """One person at the table, among agents: nobody else watches them decide."""
+        return self.seats.count(PERSON) == 1
+
     def seat_of(self, name: str, token: str | None) -> int | None:
         """The seat `name` (P1, ...; `spectator`) if `token` is its token; 403 else."""
         seat = seat_number(name, len(self.seats))
@@ -116,10 +121,13 @@ class Live:
                 s.sample_chance()
                 continue
             who, options = s.current_player(), s.legal_actions()
-            if len(options) == 1:  # as `rulespec play`: nobody is asked to take the only way
+            agent = self.agents[who]
+            if len(options) == 1 and (agent is not None or self.alone):
+                # as `rulespec play`: nobody is asked to take the only way, but a person
+                # beside other people, whom a decision taken at once would tell that they
+                # had no other (a card to block with, one to play)
                 self.apply(who, options[0])
                 continue
-            agent = self.agents[who]
             if agent is None:
                 return
             self.apply(who, decide(agent, s, who, options))
@@ -132,14 +140,20 @@ class Live:
         tell(watchers(self.agents), self.state, who, choice)
         self.state.apply_action(choice)
 
-    def choose(self, seat: int, label) -> None:
-        """A person's choice, by its option's label; 409 when it is not their turn,
-        422 when it is no legal option: the game is left as it was."""
+    def choose(self, seat: int, label, events=None) -> None:
+        """A person's choice, by its option's label; 409 when it is not their turn, or
+        when `events` (the events of the view it was made in, if given) says it answers
+        an earlier decision (a second click); 422 when it is no legal option: the game
+        is left as it was."""
         s = self.state
         if s.is_terminal():
             raise Refused(409, "the game is over")
         if s.current_player() != seat or self.agents[seat] is not None:
             raise Refused(409, f"it is not {seat_name(seat)}'s decision")
+        if events is not None and type(events) is not int:
+            raise Refused(400, "'events' is the number of events of the view chosen in")
+        if events is not None and events != len(s.log_for(seat)):
+            raise Refused(409, "this choice answers an earlier decision: the game has moved on")
         if not isinstance(label, str):
             raise Refused(400, "'option' is an option's label, a string")
         choice = next((o for o in s.legal_actions() if o.label == label), None)

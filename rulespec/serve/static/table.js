@@ -79,6 +79,7 @@ function area(zone) {
 }
 
 function draw(v) {
+  seenEvents = v.events;
   document.title = `${v.title}: ${v.seat || "spectator"}`;
   $("title").textContent = v.title;
   $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
@@ -190,9 +191,17 @@ async function refresh() {
   return v;
 }
 
+// the choice names the events of the view it was made in, so a second click on a
+// button (sent before the first's answer came) is refused, not taken as the next move
+let seenEvents = null;
+
 async function choose(label) {
-  draw(await api("/choose", {}, {option: label}));
-  poll();
+  for (const b of document.querySelectorAll("#options button")) b.disabled = true;
+  try {
+    draw(await api("/choose", {}, {option: label, events: seenEvents}));
+  } finally {
+    poll();  // refused too: the page is drawn again as the game now stands
+  }
 }
 
 // a person waits for the others: the page asks again until it is their turn, and after
