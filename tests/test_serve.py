@@ -77,6 +77,13 @@ def test_a_seat_link_is_needed_for_its_seat(server):
             400,
             "at most iterations=10,000 and seconds=10 a decision at a server's table",
         ),
+        (  # the seats decided the count, and `players` was ignored
+            "/api/games",
+            {"spec": "take_the_gold", "players": 5, "seats": ["person", "random"]},
+            None,
+            400,
+            "2 seats named for 5 players",
+        ),
         ("/api/games/nope/P1", None, None, 404, "no such game"),
         ("/api/replays", {"path": "/no/such.jsonl"}, None, 422, "error RS801"),
         ("/api/replays", {"log": '{"a": 1}\n'}, None, 422, "RS802"),

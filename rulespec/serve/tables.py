@@ -290,6 +290,8 @@ class Tables:
         ):
             raise Refused(400, f"'max_turns' is a whole number from 1 to {MAX_TURN_LIMIT}")
         seats = _strings(request.get("seats", [PERSON] + ["random"] * (n - 1)), "seats")
+        if "players" in request and len(seats) != n:
+            raise Refused(400, f"{len(seats)} seats named for {n} players")
         return self._seat_game(spec.path, rules, variants, seed, seats, max_turns)
 
     def resume(self, path: str, seats) -> Live:
