@@ -196,6 +196,38 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
     page.close()
 
 
+@SLOW
+def test_a_replay_slider_moved_fast_shows_where_it_stopped(served, browser, tmp_path):
+    """Answers to a slider moved fast over a long game came back out of order, and a
+    late one was drawn: the label said decision 7 and the narration was of thousands."""
+    base, _ = served
+    log = tmp_path / "game.jsonl"
+    assert cli("run", GAMES / "pirates_wild.yaml", "--seed", "4", "--log", log)[0] == 0
+    logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    titles = Titles.of(load_spec(GAMES / "pirates_wild.yaml"))
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-P1")
+    page.fill("#log-path", str(log))
+    page.click("#open-replay")
+    page.wait_for_selector("#where:not(:empty)")
+    page.select_option("#view-as", "P2")
+    page.wait_for_selector("#status:has-text('you are P2')")
+    page.evaluate(
+        """() => { const s = document.getElementById('position');
+        for (const v of [4000, 100, 3000, 50, 2000, 7]) {
+            s.value = String(v); s.dispatchEvent(new Event('input')); } }"""
+    )
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)  # the last answer drawn
+    where = page.text_content("#where")
+    assert where.split()[1] == "7", where
+    events = int(where.rsplit(" ", 1)[1])
+    shown = page.locator("#narration li").count()  # P2's words, a line for each of the log's
+    assert shown == len(narrate(logged[:events], titles)) < 100
+    page.close()
+
+
 NEAR = "[...document.querySelectorAll('#graph g.node.near')].map((n) => n.querySelector('title').textContent)"
 VIEW = "document.querySelector('#graph svg').getAttribute('viewBox').split(' ').map(Number)"
 

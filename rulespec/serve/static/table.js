@@ -183,8 +183,14 @@ function counterTable(counters) {
   return box;
 }
 
+// answers can come back out of order (a replay's slider moved fast): only the answer
+// to the latest request is drawn
+let asked = 0;
+
 async function refresh() {
+  const mine = ++asked;
   const v = replayId ? await api("", viewAs ? {at, as: viewAs} : {at}) : await api("");
+  if (mine !== asked) return v;
   if (replayId) drawReplay(v);
   draw(v);
   await graph();
