@@ -197,6 +197,22 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
 
 
 @SLOW
+def test_a_phone_gets_the_table_in_one_column(served, browser):
+    """Neither page said how wide it is, so a phone laid them out 980 px wide, shrunk."""
+    base, _ = served
+    page = browser.new_page(viewport={"width": 375, "height": 667}, is_mobile=True)
+    start(page, base, "take_the_gold", 2, ["person", "random"], seed=1)
+    assert page.locator("meta[name=viewport]").count() == 1
+    page.click("a[data-seat=P1]")
+    page.wait_for_selector("#options button")
+    assert page.locator("meta[name=viewport]").count() == 1
+    assert page.evaluate("window.innerWidth") == 375
+    columns = page.evaluate("getComputedStyle(document.querySelector('main')).gridTemplateColumns")
+    assert len(columns.split()) == 1, columns
+    page.close()
+
+
+@SLOW
 def test_a_replay_slider_moved_fast_shows_where_it_stopped(served, browser, tmp_path):
     """Answers to a slider moved fast over a long game came back out of order, and a
     late one was drawn: the label said decision 7 and the narration was of thousands."""
