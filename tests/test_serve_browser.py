@@ -197,6 +197,23 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
 
 
 @SLOW
+def test_a_seed_the_lobby_cannot_send_exactly_is_refused(served, browser):
+    """A JavaScript number holds whole numbers exactly only to 2^53: a larger seed was
+    sent rounded, so the game was not the one the seed names."""
+    base, tables = served
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-P1")
+    page.fill("#seed", "9007199254740993")
+    before = len(tables.games)
+    page.click("#start")
+    page.wait_for_selector("#error:has-text('a seed here is a whole number of at most')")
+    assert page.locator(".seat-link").count() == 0
+    assert len(tables.games) == before  # no game was made
+    page.close()
+
+
+@SLOW
 def test_a_phone_gets_the_table_in_one_column(served, browser):
     """Neither page said how wide it is, so a phone laid them out 980 px wide, shrunk."""
     base, _ = served

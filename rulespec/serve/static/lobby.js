@@ -68,7 +68,12 @@ async function start(event) {
     players: Number($("players").value),
     seats: [...document.querySelectorAll("input[name=seat]")].map((i) => i.value.trim()),
   };
-  if ($("seed").value !== "") request.seed = Number($("seed").value);  // else a fresh deal
+  if ($("seed").value !== "") {  // else a fresh deal
+    request.seed = Number($("seed").value);
+    if (!Number.isSafeInteger(request.seed)) {  // a number past 2^53 would be sent rounded
+      throw new Error(`a seed here is a whole number of at most ${Number.MAX_SAFE_INTEGER}`);
+    }
+  }
   showLinks((await api("/api/games", request)).links);
 }
 
