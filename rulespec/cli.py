@@ -2155,7 +2155,7 @@ def entry() -> None:
     # a terminated rulespec unwinds as an interrupted one does: simulate stops its workers
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     for stream in (sys.stdout, sys.stderr):  # an ASCII terminal (a C locale) is shown \u2014
-        if stream is not None and hasattr(stream, "reconfigure"):
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # not reconfigurable
             stream.reconfigure(errors="backslashreplace")
     code = main(sys.argv[1:])
     for stream in (sys.stdout, sys.stderr):  # one that failed would fail again as Python exits
