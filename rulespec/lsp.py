@@ -7,8 +7,10 @@ What it serves: diagnostics as you type (debounced), completion of names, built-
 YAML keys, hover, go to definition, references, rename (across a spec and the variants
 beside it), a quick fix for each "did you mean", and the outline of a file.
 
-Positions: LSP counts lines and characters from 0 and the front end from 1; a column is
-a count of code points, which is what editors count for the ASCII of names.
+Positions: LSP counts lines and characters from 0 and the front end from 1, and LSP's
+characters are UTF-16 code units where the front end counts code points: a character
+past U+FFFF (an emoji) is two of LSP's. Every position is converted where it crosses
+(`_units`, `_chars`), against the text of its line.
 """
 
 from __future__ import annotations
@@ -91,6 +93,12 @@ class Server(LanguageServer):
         if known is None or known.text != self.text(uri):
             known = self.check(uri)
         return known
+
+    def line_of(self, path: str, line: int) -> str:
+        """Line `line` (from 1) of a file as the editor has it, else as the disk has it."""
+        text = self.file_text(path) or ""
+        lines = text.split("\n")
+        return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def file_text(self, path: str) -> str | None:
         """A file's text as the editor has it, else as the disk has it."""
@@ -207,19 +215,42 @@ def _word_range(line: int, col: int, lines: list[str]) -> T.Range:
     """The name (or else the character) at a 1-based place."""
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     m = _WORD.match(text, col - 1)
-    end = m.end() if m else min(col, len(text))
-    return T.Range(T.Position(line - 1, col - 1), T.Position(line - 1, max(end, col - 1)))
-
-
-def _range(place: symbols.Place) -> T.Range:
+    end = max(m.end() if m else min(col, len(text)), col - 1)
     return T.Range(
-        T.Position(place.line - 1, place.col - 1),
-        T.Position(place.line - 1, place.col - 1 + place.length),
+        T.Position(line - 1, _units(text, col - 1)), T.Position(line - 1, _units(text, end))
     )
 
 
-def _location(place: symbols.Place) -> T.Location:
-    return T.Location(uri=from_fs_path(place.file), range=_range(place))
+def _units(line: str, chars: int) -> int:
+    """LSP's column (UTF-16 code units) of the place `chars` characters into line."""
+    head = line[:chars]
+    return chars if head.isascii() else chars + sum(ord(c) > 0xFFFF for c in head)
+
+
+def _chars(line: str, units: int) -> int:
+    """The characters of line before LSP's column `units` (past its end, as many more)."""
+    if line.isascii():
+        return units
+    seen = 0
+    for i, c in enumerate(line):
+        if seen >= units:
+            return i
+        seen += 2 if ord(c) > 0xFFFF else 1
+    return len(line) + max(units - seen, 0)
+
+
+def _range(ls: Server, place: symbols.Place) -> T.Range:
+    """A name's place as LSP's range, in the columns of its file as the editor has it."""
+    text = ls.line_of(place.file, place.line)
+    start = place.col - 1
+    return T.Range(
+        T.Position(place.line - 1, _units(text, start)),
+        T.Position(place.line - 1, _units(text, start + place.length)),
+    )
+
+
+def _location(ls: Server, place: symbols.Place) -> T.Location:
+    return T.Location(uri=from_fs_path(place.file), range=_range(ls, place))
 
 
 # --- the server's features -----------------------------------------------------------
@@ -285,7 +316,7 @@ def _definition(ls: Server, params: T.DefinitionParams):
     if item is None:
         return None
     found = item if isinstance(item, Definition) else checked.definition(item.name, item.space)
-    return _location(found.place) if found else None
+    return _location(ls, found.place) if found else None
 
 
 def _references(ls: Server, params: T.ReferenceParams):
@@ -296,12 +327,12 @@ def _references(ls: Server, params: T.ReferenceParams):
     if not params.context.include_declaration:
         target = checked.definition(item.name, item.space)
         places = [p for p in places if target is None or p != target.place]
-    return [_location(p) for p in places]
+    return [_location(ls, p) for p in places]
 
 
 def _prepare_rename(ls: Server, params: T.PrepareRenameParams):
     _checked, item = _item_at(ls, params)
-    return _range(item.place) if item is not None else None
+    return _range(ls, item.place) if item is not None else None
 
 
 def _rename(ls: Server, params: T.RenameParams):
@@ -313,7 +344,7 @@ def _rename(ls: Server, params: T.RenameParams):
     changes: dict[str, list[T.TextEdit]] = {}
     for place in _occurrences(ls, checked, item.name, item.space):
         changes.setdefault(from_fs_path(place.file), []).append(
-            T.TextEdit(range=_range(place), new_text=params.new_name)
+            T.TextEdit(range=_range(ls, place), new_text=params.new_name)
         )
     return T.WorkspaceEdit(changes=changes)
 
@@ -330,7 +361,7 @@ def _completion(ls: Server, params: T.CompletionParams):
     checked = ls.checked(params.text_document.uri)
     lines = checked.text.split("\n")
     line = lines[params.position.line] if params.position.line < len(lines) else ""
-    before = line[: params.position.character]
+    before = line[: _chars(line, params.position.character)]
     if re.fullmatch(r"\s*[a-z_]*", before):  # where a key goes
         keys = _schema_keys(
             checked, lines, params.position.line, len(before) - len(before.lstrip())
@@ -374,7 +405,7 @@ def _migrations(ls: Server, params: T.CodeActionParams) -> list[T.CodeAction]:
     if not done.renames:
         return []
     lines = text.split("\n")
-    whole = T.Range(T.Position(0, 0), T.Position(len(lines) - 1, len(lines[-1])))
+    whole = T.Range(T.Position(0, 0), T.Position(len(lines) - 1, _units(lines[-1], len(lines[-1]))))
     renames = ", ".join(f"{old} to {new}" for old, new in done.renames.items())
     return [
         T.CodeAction(
@@ -395,8 +426,8 @@ def _document_symbol(ls: Server, params: T.DocumentSymbolParams):
             name=d.name,
             detail=d.kind,
             kind=_kind(d.kind)[0],
-            range=_range(d.place),
-            selection_range=_range(d.place),
+            range=_range(ls, d.place),
+            selection_range=_range(ls, d.place),
         )
         for d in checked.index.definitions
         if _same_file(d.place.file, checked.path)
@@ -462,16 +493,14 @@ def _semantic_tokens(ls: Server, params: T.SemanticTokensParams):
         if kind and (span.line, span.col) not in found and _same_file(span.file, checked.path):
             token = _TOKEN_TYPES.index("function" if kind == "built-in" else "keyword")
             found[span.line, span.col] = (len(word), token, int(kind == "built-in"))
-    data, last_line, last_col = [], 1, 1
+    lines = checked.text.split("\n")
+    data, last_line, last_units = [], 1, 0
     for (line, col), (length, kind, modifiers) in sorted(found.items()):
-        data += [
-            line - last_line,
-            col - (last_col if line == last_line else 1),
-            length,
-            kind,
-            modifiers,
-        ]
-        last_line, last_col = line, col
+        text = lines[line - 1] if line <= len(lines) else ""
+        start, end = _units(text, col - 1), _units(text, col - 1 + length)
+        data += [line - last_line, start - (last_units if line == last_line else 0)]
+        data += [end - start, kind, modifiers]
+        last_line, last_units = line, start
     return T.SemanticTokens(data=data)
 
 
@@ -509,7 +538,9 @@ def _item_at(ls: Server, params) -> tuple[Checked, Definition | Use | None]:
     if checked.index is None:
         return checked, None
     pos = params.position
-    return checked, checked.index.at(pos.line + 1, pos.character + 1)
+    lines = checked.text.split("\n")
+    line = lines[pos.line] if pos.line < len(lines) else ""
+    return checked, checked.index.at(pos.line + 1, _chars(line, pos.character) + 1)
 
 
 def _occurrences(ls: Server, checked: Checked, name: str, space: str) -> list[symbols.Place]:
@@ -540,12 +571,13 @@ def _occurrences(ls: Server, checked: Checked, name: str, space: str) -> list[sy
 def _hover_text(ls: Server, checked: Checked, pos: T.Position) -> str | None:
     lines = checked.text.split("\n")
     line = lines[pos.line] if pos.line < len(lines) else ""
-    item = checked.index.at(pos.line + 1, pos.character + 1) if checked.index else None
+    col = _chars(line, pos.character)
+    item = checked.index.at(pos.line + 1, col + 1) if checked.index else None
     if item is not None:
         target = item if isinstance(item, Definition) else checked.definition(item.name, item.space)
         if target is not None:
             return _describe(ls, checked, target)
-    word = _word_at(line, pos.character)
+    word = _word_at(line, col)
     if word is None:
         return None
     if _LINT_CODE.fullmatch(word):

@@ -122,6 +122,33 @@ def test_a_broken_name_is_an_error_at_its_range_within_a_second_with_its_fix():
     assert list(fix.edit.changes[URI]) == [T.TextEdit(range=errors[0].range, new_text="gold_coin")]
 
 
+def test_columns_are_utf16_units_past_an_emoji():
+    """LSP counts UTF-16 code units, the front end characters: on a line with an emoji
+    before the name the error was placed two units early, and its fix ate text."""
+    text = BROKEN.replace(
+        "when: count(hand(p), gold_con) >=",
+        'when: 1 > 0 and "🪙🪙" == "🪙🪙" and count(hand(p), gold_con) >=',
+    )
+
+    async def script(client, published):
+        open_doc(client, SPEC, text)
+        broken = await wait_for(published, URI, 1)
+        (error,) = [d for d in broken if d.severity == T.DiagnosticSeverity.Error]
+        line = text.split("\n")[error.range.start.line]
+        hand = len(line[: line.index("hand(")].encode("utf-16-le")) // 2  # its LSP column
+        at = T.Position(error.range.start.line, hand + 1)
+        hover = await client.text_document_hover_async(
+            T.HoverParams(T.TextDocumentIdentifier(uri=URI), at)
+        )
+        return error, line, hover
+
+    error, line, hover = session(script)
+    units = line.encode("utf-16-le")  # two bytes a unit
+    start, end = error.range.start.character, error.range.end.character
+    assert units[2 * start : 2 * end].decode("utf-16-le") == "gold_con"
+    assert hover is not None and hover.contents.value.startswith("**hand**")
+
+
 def test_completion_after_a_card_count_offers_the_cards_first():
     text = TEXT.replace("when: count(hand(p), gold_coin) >=", "when: count(hand(p), ) >=")
     at = where(text, "count(hand(p), )", "coin_win:", len("count(hand(p), "))
