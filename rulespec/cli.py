@@ -2162,6 +2162,7 @@ def entry() -> None:
         try:
             if stream is not None:
                 stream.flush()
-        except OSError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        except (OSError, ValueError):  # ValueError: closed
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
     sys.exit(code)

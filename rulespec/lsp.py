@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -836,5 +837,8 @@ def _pointer(root: dict, ref: str):
 
 
 def serve() -> None:
-    """Serve one editor over standard input and output until it exits."""
-    make_server().start_io()
+    """Serve one editor over standard input and output until it exits, on copies of
+    them: the server closes the streams it spoke on as it exits, and the command then
+    flushes its own standard output (a closed one ended a clean exit with an error)."""
+    with os.fdopen(os.dup(0), "rb") as given, os.fdopen(os.dup(1), "wb") as told:
+        make_server().start_io(given, told)

@@ -4,6 +4,8 @@ session over stdio (pygls' client), the bundled Take the Gold and its variants."
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -373,3 +375,27 @@ def test_exploration_runs_on_save_when_the_editor_asks_for_it(explore):
     assert "RL107" in static and not static & {"RL201", "RL202"}  # layer 1 only as you type
     found = {d.code for d in saved}
     assert found >= {"RL201", "RL202"} if explore else found == static
+
+
+def test_a_clean_shutdown_exits_0_and_says_nothing():
+    """The server closed standard output as it exited, and the command then failed to
+    flush it: exit 1 and a traceback after every editor session."""
+
+    def frame(message: dict) -> bytes:
+        body = json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "rulespec", "lsp"],
+        input=b"".join(map(frame, messages)),
+        capture_output=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert b'"id": 2' in done.stdout or b'"id":2' in done.stdout
