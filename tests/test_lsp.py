@@ -399,3 +399,13 @@ def test_a_clean_shutdown_exits_0_and_says_nothing():
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert b'"id": 2' in done.stdout or b'"id":2' in done.stdout
+
+
+@pytest.mark.parametrize("text", ["rulespec", "hello world", "- a", "- - pirate"])
+def test_a_file_of_one_word_or_a_bare_list_is_checked_not_crashed_on(text):
+    """The indexer read the last key of a value with none (a new file's first word):
+    IndexError, and every request on the file failed."""
+    from rulespec.lsp import analyse
+
+    checked = analyse(str(ROOT / "new.yaml"), text)
+    assert [d.code for d in checked.diagnostics] == ["RS102"] and checked.index is not None

@@ -155,7 +155,7 @@ def words(doc: Document) -> Iterator[tuple[Path_, int, str]]:
     (the value's path, the word's offset in it, the word). Not the words in quotes, in
     comments, or after a `.` (a property)."""
     for path in doc.scalar_maps:
-        if is_prose(path):
+        if not path or is_prose(path):  # a document that is one word names nothing yet
             continue
         value = value_at(doc.data, path)
         for m in _TOKENS.finditer(value if isinstance(value, str) else ""):
@@ -177,7 +177,8 @@ def _uses(doc: Document, names: dict[str, set[str]]):
         keys = [k for k in path if isinstance(k, str)]
         if _is_definition_value(path):
             continue
-        space = "rule" if keys[-1] in RULE_LISTS and isinstance(path[-1], int) else "name"
+        listed = keys and keys[-1] in RULE_LISTS and isinstance(path[-1], int)
+        space = "rule" if listed else "name"
         if word in names[space]:
             span = doc.offset_span(path, offset)
             yield Use(word, space, Place(span.file, span.line, span.col, len(word)), path)
