@@ -82,8 +82,25 @@ class Server(LanguageServer):
         return checked
 
     def publish(self, uri: str, checked: Checked) -> None:
-        """The file's diagnostics that stand in it (a variant's base has its own)."""
+        """The file's diagnostics that stand in it (a variant's base has its own), and,
+        at its `extends:`, the base's errors that stop it from being checked."""
         own = [d for d in checked.diagnostics if _same_file(d.span.file, checked.path)]
+        elsewhere = [
+            d
+            for d in checked.diagnostics
+            if d.severity == "error" and not _same_file(d.span.file, checked.path)
+        ]
+        if elsewhere and checked.doc is not None:
+            first, more = elsewhere[0], len(elsewhere) - 1
+            others = f" (and {more} more)" if more else ""
+            own.append(
+                Diagnostic(
+                    first.code,
+                    f"the spec this extends has errors{others}, the first at {first.span}: "
+                    f"{first.message}",
+                    checked.doc.key_span(("extends",)),
+                )
+            )
         lines = checked.text.splitlines()
         self.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uri, diagnostics=[lsp_diagnostic(d, lines) for d in own])

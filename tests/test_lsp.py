@@ -409,3 +409,21 @@ def test_a_file_of_one_word_or_a_bare_list_is_checked_not_crashed_on(text):
 
     checked = analyse(str(ROOT / "new.yaml"), text)
     assert [d.code for d in checked.diagnostics] == ["RS102"] and checked.index is not None
+
+
+def test_a_variant_whose_base_has_errors_says_so_at_its_extends(tmp_path):
+    """The base's errors stand in the base's file, so the variant showed none at all
+    while rulespec validate failed on it."""
+    base = tmp_path / "take_the_gold.yaml"
+    base.write_text(BROKEN, encoding="utf-8")
+    variant = tmp_path / "long.yaml"
+    variant.write_text("rulespec: 1\nextends: take_the_gold.yaml\nname: Long\n", encoding="utf-8")
+    uri = from_fs_path(str(variant))
+
+    async def script(client, published):
+        open_doc(client, variant)
+        return await wait_for(published, uri, 1)
+
+    (said,) = session(script)
+    assert said.code == "RS201" and said.range.start == T.Position(1, 0)
+    assert said.message.startswith(f"the spec this extends has errors, the first at {base}:")
