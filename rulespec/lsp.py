@@ -23,12 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
 from .lang import builtins, ir, symbols
 from .lang.diagnostics import Diagnostic, SpecError
+from .lang.expressions import RESERVED, reserved_as
 from .lang.loading import Document, load
 from .lang.schema import load_schema, shape_problems
 from .lang.symbols import Definition, Index, Use
@@ -357,12 +359,18 @@ def _rename(ls: Server, params: T.RenameParams):
     checked, item = _item_at(ls, params)
     if item is None:
         return None
-    if not re.fullmatch(r"[a-z_][a-z0-9_]*", params.new_name):
-        raise ValueError(f"'{params.new_name}' is not a name: lower-case letters, digits, _")
+    new = params.new_name
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", new):
+        raise JsonRpcInvalidParams(f"'{new}' is not a name: lower-case letters, digits, _")
+    if new in RESERVED:
+        raise JsonRpcInvalidParams(f"'{new}' is {reserved_as(new)}: choose another name")
+    taken = any(d.name == new for idx in (checked.index, *checked.bases) for d in idx.definitions)
+    if taken:
+        raise JsonRpcInvalidParams(f"'{new}' is a name the spec has already: choose another")
     changes: dict[str, list[T.TextEdit]] = {}
     for place in _occurrences(ls, checked, item.name, item.space):
         changes.setdefault(from_fs_path(place.file), []).append(
-            T.TextEdit(range=_range(ls, place), new_text=params.new_name)
+            T.TextEdit(range=_range(ls, place), new_text=new)
         )
     return T.WorkspaceEdit(changes=changes)
 

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("pygls")
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
@@ -247,6 +248,34 @@ def test_rename_of_a_counter_edits_every_use_in_the_spec_and_its_variants():
     )
     advanced = ADVANCED.read_text(encoding="utf-8")
     assert len(edit.changes[from_fs_path(str(ADVANCED))]) == uses(advanced) == 1
+
+
+@pytest.mark.parametrize(
+    "new, said",
+    [
+        ("refill_size", "'refill_size' is a name the spec has already"),
+        ("count", "'count' is "),
+        ("Bad Name", "'Bad Name' is not a name"),
+    ],
+)
+def test_a_rename_to_a_name_that_would_break_the_spec_is_refused(new, said):
+    """Renames to a name taken (a duplicate key, RS005) or reserved (RS202) were made;
+    a name that is no name was an internal error with a traceback."""
+
+    async def script(client, published):
+        open_doc(client, SPEC)
+        try:
+            await client.text_document_rename_async(
+                T.RenameParams(
+                    T.TextDocumentIdentifier(uri=URI), where(TEXT, "hand_limit", "parameters:"), new
+                )
+            )
+        except JsonRpcException as exc:
+            return exc
+        return None
+
+    refused = session(script)
+    assert refused is not None and refused.code == -32602 and said in str(refused)
 
 
 def test_a_variant_is_checked_against_its_base():
