@@ -122,13 +122,19 @@ class Server(LanguageServer):
 
     def file_text(self, path: str) -> str | None:
         """A file's text as the editor has it, else as the disk has it."""
-        uri = from_fs_path(path)
+        uri = _uri(path)
         if uri in self.workspace.text_documents:
             return self.text(uri)
         try:
             return Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+
+
+def _uri(path: str) -> str:
+    """A file's address as the editor has it: a base a variant names as
+    `../../spec.yaml` is the file the editor opened, not a path through `..`."""
+    return from_fs_path(os.path.normpath(path))
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -270,7 +276,7 @@ def _range(ls: Server, place: symbols.Place) -> T.Range:
 
 
 def _location(ls: Server, place: symbols.Place) -> T.Location:
-    return T.Location(uri=from_fs_path(place.file), range=_range(ls, place))
+    return T.Location(uri=_uri(place.file), range=_range(ls, place))
 
 
 # --- the server's features -----------------------------------------------------------
@@ -369,7 +375,7 @@ def _rename(ls: Server, params: T.RenameParams):
         raise JsonRpcInvalidParams(f"'{new}' is a name the spec has already: choose another")
     changes: dict[str, list[T.TextEdit]] = {}
     for place in _occurrences(ls, checked, item.name, item.space):
-        changes.setdefault(from_fs_path(place.file), []).append(
+        changes.setdefault(_uri(place.file), []).append(
             T.TextEdit(range=_range(ls, place), new_text=new)
         )
     return T.WorkspaceEdit(changes=changes)

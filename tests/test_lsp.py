@@ -456,3 +456,29 @@ def test_a_variant_whose_base_has_errors_says_so_at_its_extends(tmp_path):
     (said,) = session(script)
     assert said.code == "RS201" and said.range.start == T.Position(1, 0)
     assert said.message.startswith(f"the spec this extends has errors, the first at {base}:")
+
+
+def test_a_rename_from_a_variant_edits_the_base_as_the_editor_has_it():
+    """The base's address went through `../..`, so the base open in the editor was not
+    found: the rename read the file on disk, and edited the lines it had there."""
+    moved = "# one\n# two\n# three\n" + TEXT  # unsaved: three lines more than on disk
+
+    async def script(client, published):
+        open_doc(client, SPEC, moved)
+        open_doc(client, LONG_4)
+        variant = LONG_4.read_text(encoding="utf-8")
+        return await client.text_document_rename_async(
+            T.RenameParams(
+                T.TextDocumentIdentifier(uri=from_fs_path(str(LONG_4))),
+                where(variant, "kraken_limit"),
+                "kraken_cap",
+            )
+        )
+
+    edit = session(script)
+    lines = moved.split("\n")
+    assert URI in edit.changes
+    assert all(
+        lines[e.range.start.line][e.range.start.character : e.range.end.character] == "kraken_limit"
+        for e in edit.changes[URI]
+    )
