@@ -482,3 +482,13 @@ def test_a_rename_from_a_variant_edits_the_base_as_the_editor_has_it():
         lines[e.range.start.line][e.range.start.character : e.range.end.character] == "kraken_limit"
         for e in edit.changes[URI]
     )
+
+
+def test_a_text_over_the_size_bound_is_refused_as_a_file_would_be():
+    """The bound held for files read, not for an editor's text: 12 MB were checked."""
+    from rulespec.lsp import analyse
+
+    checked = analyse(str(ROOT / "big.yaml"), "a: 1\n" * 250_000)
+    assert [(d.code, d.message) for d in checked.diagnostics] == [
+        ("RS002", "file is over 1000000 bytes, the most a spec may be")
+    ]

@@ -26,7 +26,7 @@ import yaml
 
 from . import source
 from .diagnostics import Diagnostic, Span, SpecError
-from .limits import MAX_DIGITS, MAX_EXPANDED, MAX_YAML_DEPTH, too_many_digits
+from .limits import MAX_BYTES, MAX_DIGITS, MAX_EXPANDED, MAX_YAML_DEPTH, too_many_digits
 
 
 class _Refused(yaml.MarkedYAMLError):
@@ -331,6 +331,8 @@ def load(path: str | Path, text: str | None = None) -> Document:
     file = str(path)
     if text is None:
         text = source.text(path)
+    elif len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise source.too_large(file)  # a text given (an editor's), held to a file's bound
     doc = _loaded.pop((file, text), None) or _parse(file, text)
     _loaded[file, text] = doc  # the latest last
     while len(_loaded) > _KEPT:

@@ -64,8 +64,19 @@ def _read(path: str | Path, file: str) -> bytes:
         except OSError as exc:
             raise refuse("RS001", f"cannot read file: {exc.strerror}") from None
     if len(raw) > MAX_BYTES:
-        raise refuse("RS002", f"file is over {MAX_BYTES} bytes, the most a spec may be")
+        raise too_large(file)
     return raw
+
+
+def too_large(file: str) -> SpecError:
+    """RS002 for a spec of more than MAX_BYTES, read or given."""
+    return SpecError(
+        [
+            Diagnostic(
+                "RS002", f"file is over {MAX_BYTES} bytes, the most a spec may be", Span(file, 1, 1)
+            )
+        ]
+    )
 
 
 def _decode(raw: bytes, file: str) -> str:
