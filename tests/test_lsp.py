@@ -4,9 +4,12 @@ session over stdio (pygls' client), the bundled Take the Gold and its variants."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,6 +21,8 @@ from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+
+from rulespec.lsp import make_server
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "games" / "take_the_gold.yaml"
@@ -37,7 +42,9 @@ def where(text: str, needle: str, after: str = "", shift: int = 0) -> T.Position
 def session(script, options=None):
     """Run `script(client, published)` against a fresh server (initialized with these
     initializationOptions); published maps a uri to the list of diagnostic lists the
-    server sent for it, in order."""
+    server sent for it, in order. The server runs in this process, in a thread of its
+    own, over TCP on 127.0.0.1: started as `rulespec lsp` it takes a second and a half to
+    import its libraries (test_a_clean_shutdown_exits_0_and_says_nothing starts one so)."""
 
     async def run():
         client = LanguageClient("rulespec-tests", "1")
@@ -47,7 +54,16 @@ def session(script, options=None):
         def on_diagnostics(ls, params: T.PublishDiagnosticsParams):
             published.setdefault(params.uri, []).append(params.diagnostics)
 
-        await client.start_io(sys.executable, "-m", "rulespec", "lsp")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        threading.Thread(target=_serve_tcp, args=(port,), daemon=True).start()
+        for _ in range(200):  # until it listens
+            try:
+                await client.start_tcp("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.01)
         try:
             await client.initialize_async(
                 T.InitializeParams(
@@ -64,6 +80,11 @@ def session(script, options=None):
             await client.stop()
 
     return asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def _serve_tcp(port: int) -> None:
+    with contextlib.suppress(SystemExit):  # `exit` ends the server as it ends a process
+        make_server().start_tcp("127.0.0.1", port)
 
 
 def open_doc(client, path: Path, text: str | None = None, uri: str | None = None):
