@@ -20,6 +20,7 @@ from servekit import call, seat_api
 
 from rulespec import load_spec
 from rulespec.serve import views
+from rulespec.serve.tables import Refused, seat_number
 from rulespec.table.narrate import Titles, narrate
 
 
@@ -434,3 +435,12 @@ def test_beside_another_person_a_person_takes_even_a_forced_decision(server):
         seat, token = seat_api(base, link)
         assert call(f"{seat}/choose?token={token}", {"option": options[0]})[0] == 200
     assert forced > 0  # decisions with one option were asked, not taken for the person
+
+
+@pytest.mark.parametrize("name", ["P01", "P0", "p1", "P1 ", "P3"])
+def test_a_seat_is_named_as_the_game_names_it(name):
+    """P01 was taken for P1 (its token was still needed)."""
+    with pytest.raises(Refused) as refused:
+        seat_number(name, 2)
+    assert refused.value.status == 404
+    assert seat_number("P2", 2) == 1 and seat_number("spectator", 2) is None

@@ -45,7 +45,7 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
 
 
-SEAT = re.compile(r"P[0-9]+")
+SEAT = re.compile(r"P[1-9][0-9]*")  # as seats are named: P1, not P01
 ANY_ORDER = "any_order"
 
 
