@@ -22,6 +22,7 @@ from .evaluate import Compiler
 from .observe import can_see, seers, tally_writer
 from .offers import compile_check, compile_offer
 from .rounds import compile_rounds
+from .table import whole_number
 from .turnflow import TurnFlow
 
 
@@ -38,12 +39,9 @@ def _players(spec: ir.Spec, n_players) -> int:
     not loaded or a count not a whole number, ValueError for one the spec does not take."""
     if not isinstance(spec, ir.Spec):
         raise TypeError(f"Game takes a loaded spec, Game(load_spec(path), players), not {spec!r}")
-    try:
-        if isinstance(n_players, bool):
-            raise TypeError
-        n_players = operator.index(n_players)
-    except TypeError:
-        raise TypeError(f"Game's players is a whole number, not {n_players!r}") from None
+    if not whole_number(n_players):
+        raise TypeError(f"Game's players is a whole number, not {n_players!r}")
+    n_players = operator.index(n_players)
     low, high = spec.min_players, spec.max_players
     if not low <= n_players <= high:
         counts = f"{low}" if low == high else f"{low} to {high}"
@@ -66,6 +64,7 @@ class Game:
         # 0 no kind, then each name's kind (every kind a rule can work out is one of them);
         # a kind two names share is known by the first, a card type before a tag
         self.kind_names = (None, *self.kinds)
+        self.held_kinds = [k for k in self.kinds if k != "any"]  # `any` is every card: no value
         self.kind_values = (frozenset(), *self.kinds.values())
         self.kind_number: dict[frozenset, int] = {}
         for i, kind in enumerate(self.kind_values):

@@ -51,7 +51,7 @@ from .codegen import raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation, tallies, tallies_into
 from .rng import randbelow
-from .table import Table
+from .table import Table, whole_number
 
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
@@ -910,7 +910,12 @@ class State(Table):
         if not leads and step.may_pass(self):
             options.insert(pass_at, PASS)
         self._pending = ChoicePoint(
-            me, "play", options, _resume_around, asking=step.ir.name, again=_around_again
+            me,
+            "play",
+            options,
+            _resume_around,
+            asking=step.ir.name,
+            again=_led_again if leads else _around_again,
         )
         return True
 
@@ -1038,28 +1043,17 @@ def _checked_seed(game, seed, turn_limit, carried) -> int:
     """The seed as a Python int (numpy's too, as a Gym seed may be one); ValueError,
     naming the argument, for a new state's option of the wrong kind: each would fail
     deep inside a game, or make it one that cannot be played again."""
-    if not _whole(seed):
+    if not whole_number(seed):
         raise ValueError(f"seed must be a whole number, not {seed!r}: a seed gives one game")
-    if turn_limit is not None and not (_whole(turn_limit) and turn_limit >= 1):
+    if turn_limit is not None and not (whole_number(turn_limit) and turn_limit >= 1):
         raise ValueError(f"turn_limit must be a whole number of at least 1, not {turn_limit!r}")
     for slot, value in (carried or {}).items():
-        if slot not in game.match_counters or not _whole(value):
+        if slot not in game.match_counters or not whole_number(value):
             raise ValueError(
                 f"carried holds a carry() of the last game: match counter -> value, not "
                 f"{slot!r}: {value!r}"
             )
     return operator.index(seed)
-
-
-def _whole(value) -> bool:
-    """A whole number (numpy's too, as a Gym seed may be), not a bool."""
-    if isinstance(value, bool):
-        return False
-    try:
-        operator.index(value)
-    except TypeError:
-        return False
-    return True
 
 
 def _play_env(card, target) -> dict:
@@ -1116,15 +1110,15 @@ def _offered_again(s: State, point) -> None:  # after a play: pass is an option
     _offered(s, point)
 
 
-def _around_again(s: State, point) -> None:
-    """The offer of a step round the table (its index was stepped back after it), as
-    TurnFlow.ring makes it: leading when nobody has played or passed yet."""
-    step = s.game.steps[s._step_index]
-    _, _, passes, played = s._ring
+def _around_again(s: State, point, leads: bool = False) -> None:
+    """The offer of a step round the table, as TurnFlow makes it (the loop steps past
+    a step before offering it; the offer steps back)."""
     s._step_index += 1
-    if not s.offer_around(step, leads=step.ir.lead and not played and not passes):
-        s.game.flow.answered(s, False)
-    s._step_index -= 1
+    s.game.flow.offer(s, s.game.steps[s._step_index - 1], leads)
+
+
+def _led_again(s: State, point) -> None:  # the first offer of a step that leads: no pass
+    _around_again(s, point, leads=True)
 
 
 def _answer_again(s: State, point) -> None:

@@ -10,6 +10,7 @@ the game definition's `watch_*`) and bumps `_version`, so the trigger checks
 
 from __future__ import annotations
 
+import operator
 import random
 
 from . import knowledge
@@ -352,7 +353,7 @@ class Table:
             raise ValueError(f"current must be a seat from 0 to {self._n - 1}, not {current!r}")
         for name, value in counters.items():
             slot = counter_slots[name]
-            number = isinstance(value, int) and not isinstance(value, bool)
+            number = whole_number(value)
             if slot in game.player_counters and not (number and 0 <= value < self._n):
                 raise ValueError(
                     f"counter {name} holds a seat, from 0 to {self._n - 1}, not {value!r}"
@@ -360,11 +361,10 @@ class Table:
             if slot not in game.kind_counters and not number:
                 raise ValueError(f"counter {name} holds a number, not {value!r}")
             if slot in game.kind_counters:  # a kind by its name, None for no kind
-                if value not in game.kind_names or value == "any":  # any: every card
-                    names = [k for k in game.kind_names[1:] if k != "any"]
+                if value is not None and value not in game.held_kinds:
                     raise ValueError(
                         f"counter {name} holds a kind: a card type's or tag's name "
-                        f"({', '.join(names)}), or null for no kind, not {value!r}"
+                        f"({', '.join(game.held_kinds)}), or null for no kind, not {value!r}"
                     )
                 value = game.kind_names.index(value)
             self._counters[slot] = value
@@ -515,6 +515,17 @@ class Table:
             cards=[self.game.type_names[self._ctype[c]] for c in cards],
             _vis=vis,
         )
+
+
+def whole_number(value) -> bool:
+    """A whole number (numpy's too, as a Gym seed may be), not a bool."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
 
 
 def add_at(counts: tuple, p: int, n: int) -> tuple:

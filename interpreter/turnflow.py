@@ -151,9 +151,14 @@ class TurnFlow:
                 return
             asking = s.next_player(last)
         self._ask(s, asking)
-        if not s.offer_around(step, leads=first and step.ir.lead):
+        self.offer(s, step, leads=first and step.ir.lead)
+
+    def offer(self, s, step, leads: bool) -> None:
+        """Offer the step to the player asked (one with nothing to play passes); the
+        step is offered again, its index stepped back, until the players pass."""
+        if not s.offer_around(step, leads):
             self.answered(s, False)
-        s._step_index -= 1  # offered again, until the players pass
+        s._step_index -= 1
 
     def _ask(self, s, p: int) -> None:
         """p is asked: `current` while they are."""

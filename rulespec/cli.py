@@ -852,11 +852,14 @@ def _check_lint_flags(args) -> None:
                 raise UsageError(str(exc)) from None
     if args.command == "diff" or args.explore:
         return
-    for flag, value in (("--depth", args.depth), ("--max-states", args.max_states)):
+    bounds = (
+        ("--depth", args.depth),
+        ("--max-states", args.max_states),
+        ("--timeout", args.timeout),
+    )
+    for flag, value in bounds:
         if value is not None:
             raise UsageError(f"{flag} bounds --explore: give --explore as well")
-    if args.timeout is not None:
-        raise UsageError("--timeout bounds --explore: give --explore as well")
     if args.players is not None and not args.simulate:
         raise UsageError("--players is the player count of --explore or --simulate: give one")
 

@@ -70,6 +70,7 @@ class Server(LanguageServer):
     def __init__(self):
         super().__init__("rulespec", __version__)
         self.files: dict[str, Checked] = {}  # uri -> what is known of it
+        self._split: dict[str, tuple[str, list[str]]] = {}  # path -> a text and its lines
         # the editor's initializationOptions {"explore": {...}}: lint's exploration (layer
         # 2) on save, with these bounds (explore.Bounds' fields); off unless asked for
         self.explore: dict | None = None
@@ -115,9 +116,13 @@ class Server(LanguageServer):
         return known
 
     def line_of(self, path: str, line: int) -> str:
-        """Line `line` (from 1) of a file as the editor has it, else as the disk has it."""
+        """Line `line` (from 1) of a file as the editor has it, else as the disk has it;
+        its lines split once for the text (a request converts many places of a file)."""
         text = self.file_text(path) or ""
-        lines = text.split("\n")
+        split = self._split.get(path)
+        if split is None or split[0] != text:
+            split = self._split[path] = (text, text.split("\n"))
+        lines = split[1]
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def file_text(self, path: str) -> str | None:

@@ -114,12 +114,10 @@ def _new_state(game: Game, doc, n: int) -> State:
         return State.from_layout(
             game, seed, zones=table.get("zones") or {}, counters=counters, current=current, **seats
         )
-    except _Misnamed as exc:
-        place = (doc.key_span if exc.key else doc.span)(exc.path)
-        raise SpecError([Diagnostic("RS501", str(exc), place)], doc.all_sources()) from None
     except ValueError as exc:
-        place = doc.key_span(at) if at == ("table",) else doc.span(at)
-        raise SpecError([Diagnostic("RS501", str(exc), place)], doc.all_sources()) from None
+        bad = exc if isinstance(exc, _Misnamed) else _Misnamed(at, str(exc), at == ("table",))
+        place = (doc.key_span if bad.key else doc.span)(bad.path)
+        raise SpecError([Diagnostic("RS501", str(bad), place)], doc.all_sources()) from None
 
 
 class _Misnamed(ValueError):
@@ -133,7 +131,6 @@ class _Misnamed(ValueError):
 def _check_names(game: Game, table: dict) -> None:
     """_Misnamed for a zone, card or kind the table names and the game does not have,
     with the closest name it has (the table's own check lists them all)."""
-    kinds = [k for k in game.kind_names[1:] if k != "any"]  # `any` is no value: every kind
     kind_counters = {game.counter_names[i] for i in game.kind_counters}
     zones = table.get("zones") or {}
     slots = [s.label for s in game.slots]
@@ -148,7 +145,7 @@ def _check_names(game: Game, table: dict) -> None:
     names += [("counter", label, game.counter_names, ("counters", label)) for label in counters]
     for label, value in counters.items():
         if label in kind_counters and value is not None:
-            names.append((f"kind for counter {label}", value, kinds, ("counters", label)))
+            names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", label)))
     for what, name, known, path in names:
         if name == "any" and what.startswith("kind"):
             raise _Misnamed(
