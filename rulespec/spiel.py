@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
 from pathlib import Path
 
@@ -149,6 +150,33 @@ class SpecGame(pyspiel.Game):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return SeatObserver(self, perfect_recall)
 
+    def __reduce__(self):
+        # pickled by its string, as OpenSpiel's own games are, and the spec file it was
+        # registered from: a process that has not registered it does so when loading it
+        spec_file = os.path.abspath(self.spec.span.file)
+        return _game_from, (str(self), self.game_type.short_name, spec_file)
+
+
+def _game_from(text: str, short_name: str, spec_file: str) -> SpecGame:
+    if short_name not in pyspiel.registered_names():
+        register(spec_file, short_name)
+    return pyspiel.load_game(text)
+
+
+def _held_from(game: SpecGame, played: list[tuple[int, int]], recorded: int) -> _Held:
+    held = _Held.new(game)
+    for _, action in played:
+        game.play(held.state, action)
+    held.played, held.recorded = list(played), recorded
+    return held
+
+
+def _state_from(game: SpecGame, history: list[int]) -> SpecState:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
 
 _PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
@@ -175,8 +203,10 @@ class _Held:
         self.legal: list[int] = []  # the action numbers legal there, sorted
         self.options: dict = {}  # action number -> the option it is (None: a shuffle's)
         self.outcomes: list | tuple = ()  # at a chance point, (action number, probability)
-        # (player, action) of each action played from Python that C++'s history lacks
-        self.unrecorded: list[tuple[int, int]] = []
+        # (player, action) of every action played; C++'s history has the first
+        # `recorded` of them (those played from Python reach it when it is read)
+        self.played: list[tuple[int, int]] = []
+        self.recorded = 0
         self.recording = False  # C++ is recording them: _apply_action plays nothing
         self.strings: dict = {}  # seat -> its information-state string at length `told`
         self.told = -1
@@ -188,9 +218,34 @@ class _Held:
         held = _Held(self.game, self.state.clone(), dict(self.seen))
         held.player, held.legal, held.options = self.player, self.legal, self.options
         held.outcomes, held.logged = self.outcomes, self.logged
-        held.unrecorded = list(self.unrecorded)  # C++ copies the history it has
+        held.played, held.recorded = list(self.played), self.recorded  # as C++ copies its own
         held.strings, held.told = dict(self.strings), self.told
         return held
+
+    def __reduce__(self):
+        # C++'s Serialize (serialize_game_and_state) pickles the Python attributes: the
+        # game and what was played, played again when loaded
+        return _held_from, (self.game, self.replayable(), self.recorded)
+
+    def replayable(self) -> list[tuple[int, int]]:
+        """What was played, checked to play this table again, else PicklingError: a
+        world resample_from_infostate dealt would load as the table it was dealt from."""
+        g, again = self.game, _Held.new(self.game).state
+        for _, action in self.played:
+            g.play(again, action)
+        if again.key() != self.state.key():
+            raise pickle.PicklingError(
+                "this state's table is not what its history plays (a world re-dealt by "
+                "resample_from_infostate, or a table changed through .table): it cannot "
+                "be pickled or serialized; copy it with clone() or copy.deepcopy"
+            )
+        return self.played
+
+    @staticmethod
+    def new(game: SpecGame) -> _Held:
+        """A new game's: chance comes as OpenSpiel's actions, never from the state's
+        own RNG, so it needs none."""
+        return _Held(game, game.rules.new_initial_state(0, log=False, rng=game.idle))
 
     def play(self, action: int) -> None:
         """Play `action`, a legal number of this decision (refresh has run)."""
@@ -229,8 +284,7 @@ class _Held:
 class SpecState(pyspiel.State):
     def __init__(self, game: SpecGame):
         super().__init__(game)
-        # chance comes as OpenSpiel's actions, never from the state's own RNG: it needs none
-        self._held = _Held(game, game.rules.new_initial_state(0, log=False, rng=game.idle))
+        self._held = _Held.new(game)
 
     @property
     def table(self):
@@ -302,7 +356,7 @@ class SpecState(pyspiel.State):
             action = self._legal_number(action)
         player = held.player
         held.play(action)
-        held.unrecorded.append((player, action))  # after, as C++ records it
+        held.played.append((player, action))  # after, as C++ records it
 
     def child(self, action):  # played from Python too: C++'s child plays through C++
         state = self.clone()
@@ -315,14 +369,14 @@ class SpecState(pyspiel.State):
         (the one who played it, set for the while) and the action, which _apply_action
         then does not play again."""
         held = self._held
-        if held.unrecorded:
+        if held.recorded < len(held.played):
             now, held.recording = held.player, True
             try:
-                for player, action in held.unrecorded:
+                for player, action in held.played[held.recorded :]:
                     held.player = player
                     _apply_in_cpp(self, action)
             finally:
-                held.player, held.recording, held.unrecorded = now, False, []
+                held.player, held.recording, held.recorded = now, False, len(held.played)
 
     def _legal_number(self, action) -> int:
         """`action` as a number OpenSpiel may apply here, else ValueError: -8 was played
@@ -344,9 +398,13 @@ class SpecState(pyspiel.State):
         held = self._held
         if held.recording:
             return
-        if held.unrecorded:
+        if held.recorded < len(held.played):
             self._record()
-        held.play(self._legal_number(action))
+        action = self._legal_number(action)
+        player = held.player
+        held.play(action)
+        held.played.append((player, action))
+        held.recorded += 1  # C++ records it on return
 
     def _action_to_string(self, player, action):
         g = self._held.game
@@ -387,6 +445,15 @@ class SpecState(pyspiel.State):
 
     def __str__(self):
         return json.dumps(self._held.state.observation(None), sort_keys=True)
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        # pickled as its game and history, played again when loaded (not through C++'s
+        # serialization, whose loading needs the game registered already)
+        held = self._held
+        return _state_from, (held.game, [action for _, action in held.replayable()])
 
 
 def _recorded_first(name: str):

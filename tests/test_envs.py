@@ -235,7 +235,7 @@ def spiel_game():
 def test_openspiel_random_simulation(spiel_game):
     import pyspiel
 
-    pyspiel.random_sim_test(spiel_game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(spiel_game, num_sims=3, serialize=True, verbose=False)
 
 
 def test_openspiel_mcts_plays_a_full_game(spiel_game):
@@ -409,6 +409,48 @@ def test_openspiel_ismcts_plays_through_resample_from_infostate(spiel_game):
     assert len(samples) >= 8  # a world per simulation, at every decision with a choice
     assert all(alike for alike, _ in samples)  # the seat cannot tell a sample from the truth
     assert any(redealt for _, redealt in samples)  # the hidden cards dealt again, not copied
+
+
+def test_openspiel_states_copy_and_pickle(spiel_game, tmp_path):
+    """copy.deepcopy is clone(); pickle and OpenSpiel's serialization keep the game and
+    history and play them again, pickle in a process that never registered the spec
+    too; a re-dealt world is refused, not loaded as the table it was dealt from."""
+    import copy
+    import pickle
+    import subprocess
+    import sys
+
+    state, pick = spiel_game.new_initial_state(), random.Random(5)
+    for _ in range(12):
+        state.apply_action(pick.choice(state.legal_actions()))
+    assert not state.is_terminal()
+    copied = copy.deepcopy(state)
+    assert (str(copied), copied.history()) == (str(state), state.history())
+    copied.apply_action(copied.legal_actions()[0])
+    assert len(copied.history()) == len(state.history()) + 1  # its own, not shared
+    loaded = pickle.loads(pickle.dumps(state))
+    assert (str(loaded), loaded.history()) == (str(state), state.history())
+    assert loaded.information_state_string(1) == state.information_state_string(1)
+    (tmp_path / "state.pickle").write_bytes(pickle.dumps(state))
+    elsewhere = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; print(pickle.load(open(sys.argv[1], 'rb')))"]
+        + [str(tmp_path / "state.pickle")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert elsewhere.stdout.strip() == str(state)
+    import pyspiel
+
+    _, again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(spiel_game, state)
+    )
+    assert (str(again), again.history()) == (str(state), state.history())
+    world = state.resample_from_infostate(0, random.Random(3).random)
+    assert str(world) != str(state) and str(copy.deepcopy(world)) == str(world)
+    for keep in (pickle.dumps, lambda w: pyspiel.serialize_game_and_state(spiel_game, w)):
+        with pytest.raises(pickle.PicklingError, match="clone"):
+            keep(world)
 
 
 def test_openspiel_information_state_differs_when_the_seat_saw_something_else(spiel_game):
