@@ -53,9 +53,12 @@ class SeatSpaces:
         self.possible_agents = [seat_name(p) for p in range(self.game.n)]
         self.seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.metadata = {**self.metadata, "name": f"rulespec:{spec.name}"}
+        low, high = self.encoder.bounds(self.game, turn_limit or spec.turn_limit)
         observation = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+                "observation": spaces.Box(
+                    np.array(low, np.float32), np.array(high, np.float32), dtype=np.float32
+                ),
                 "action_mask": spaces.Box(0, 1, (len(self.actions),), np.int8),
             }
         )

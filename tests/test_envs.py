@@ -112,6 +112,7 @@ def test_mask_is_the_legal_options_and_rewards_are_the_result(name, players, tur
     pick, final = random.Random(0), {}
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
+        assert env.observation_space(agent).contains(obs)  # the turn limit's turn too
         if terminated or truncated:
             final[agent] = reward, truncated
             env.step(None)

@@ -15,6 +15,7 @@ import operator
 from rulespec.interpreter.choices import NO_REACTION, PASS, groups, seat_name
 from rulespec.interpreter.effects import MAX_NUMBERS
 from rulespec.interpreter.observe import tally_writer
+from rulespec.interpreter.table import INT_LIMIT
 from rulespec.lang import ir
 
 try:  # for encode_array: the `rl` and `openspiel` extras bring numpy
@@ -240,6 +241,21 @@ class ObservationEncoder:
         self._wide_at, self._counters_at = 3 * self.n, self.size - 1 - len(self.counters)
         # encode_array's: each seat's code, state -> its vector as a float32 array
         self.encoders = [self._encoder(game, p) for p in range(self.n)]
+
+    def bounds(self, game, turn_limit: int) -> tuple[list[float], list[float]]:
+        """The least and the greatest number at each position (a space's bounds): a
+        zone's size within the deck, a type's count within its copies, the turn within
+        the turn limit, a counter within any counter's limit (a kind's place within
+        the kinds)."""
+        n, zone = self.n, [float(len(game.ctype)), *map(float, game.deck_counts)]
+        low, high = [0.0] * (3 * n) + [-1.0, 0.0], [1.0] * (3 * n) + [1.0, float(turn_limit)]
+        for _ in self.slots:
+            low, high = low + [0.0] * len(zone), high + zone
+        for c in self.counters:
+            kinds = c in self._kind_counters
+            low.append(0.0 if kinds else float(-INT_LIMIT))
+            high.append(float(len(game.kind_names) - 1) if kinds else float(INT_LIMIT))
+        return low + [0.0], high + [1.0]
 
     def names(self) -> list[str]:
         """What each position of the vector holds, for docs and debugging."""
