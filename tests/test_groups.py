@@ -376,3 +376,17 @@ def test_a_fixed_action_space_numbers_the_groups_of_one_value_only(tmp_path):
     assert len(leads) == 8 * 15
     with pytest.raises(ValueError, match="or a same property"):
         ActionSpace(Game(load_spec(tmp_path / "n.yaml", text=text.replace(", same: rank", "")), 2))
+
+
+@pytest.mark.parametrize("copies", [(1,), (4, 4, 4), (2, 1, 3, 1), (5, 0, 2)])
+def test_the_groups_are_counted_as_many_as_are_made(copies):
+    """The refusal of too many groups counts them first (making 15 million took
+    seconds); the count is the number made, for every size range."""
+    from rulespec.interpreter.choices import groups
+    from rulespec.table.encoding import _multiset_count
+
+    held = [(t, n) for t, n in enumerate(copies) if n]
+    for low in range(sum(copies) + 1):
+        for high in range(low, sum(copies) + 2):
+            made = len(list(groups(held, low, min(high, sum(copies)))))
+            assert _multiset_count(held, low, high) == made, (low, high)
