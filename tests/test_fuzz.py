@@ -17,18 +17,18 @@ from hypothesis import strategies as st
 
 CASE_SECONDS = 10.0
 CASE_BYTES = 300 * 2**20
-# Sized so the whole file runs in about 30 s on two cores; the slow step runs MORE cases
-# of the two costliest kinds, from other seeds.
+# Sized so the whole file runs in about 20 s on two cores; the slow step runs MORE cases
+# of the three costliest kinds, from other seeds.
 EXAMPLES = {
-    "spec": 80,
+    "spec": 50,
     "variant": 30,
     "scenario": 30,
-    "log": 100,
-    "argv": 100,
+    "log": 60,
+    "argv": 60,
     "api": 60,
     "serve": 6,
 }
-MORE = {"log": 200, "argv": 200}
+MORE = {"spec": 100, "log": 240, "argv": 240}
 SEEDS, MORE_SEEDS = st.integers(0, 2**32), st.integers(2**32 + 1, 2**33)
 
 
@@ -91,6 +91,9 @@ test_fuzz_serve = pytest.mark.slow(
     pytest.mark.skipif(
         importlib.util.find_spec("starlette") is None, reason="needs the serve extra"
     )(_fuzz_test("serve", EXAMPLES["serve"]))
+)
+test_fuzz_more_specs = pytest.mark.slow(
+    _fuzz_test("spec", MORE["spec"], MORE_SEEDS, "test_fuzz_more_specs")
 )
 test_fuzz_more_logs = pytest.mark.slow(
     _fuzz_test("log", MORE["log"], MORE_SEEDS, "test_fuzz_more_logs")
