@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types as T
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
@@ -66,9 +67,37 @@ class Checked:
         return None
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls's, answering every request, as LSP asks: one whose params do not fit its
+    method gets an Invalid Params error, and one after shutdown an Invalid Request
+    (pygls left both unanswered, and the editor waiting)."""
+
+    def structure_message(self, data: dict):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "id" not in data or "method" not in data:  # not a request: nobody waits
+                raise
+            self._send_response(data["id"], error=error.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message) -> None:
+        if message is _ANSWERED:
+            return
+        method = getattr(message, "method", None)
+        if self._shutdown and method not in (None, T.EXIT) and hasattr(message, "id"):
+            refused = JsonRpcInvalidRequest(f"the server has shut down: {method} is not taken")
+            self._send_response(message.id, error=refused.to_response_error())
+            return
+        super().handle_message(message)
+
+
+_ANSWERED = object()  # a request structure_message answered with an error at once
+
+
 class Server(LanguageServer):
     def __init__(self):
-        super().__init__("rulespec", __version__)
+        super().__init__("rulespec", __version__, protocol_cls=_Protocol)
         self.files: dict[str, Checked] = {}  # uri -> what is known of it
         self._split: dict[str, tuple[str, list[str]]] = {}  # path -> a text and its lines
         # the editor's initializationOptions {"explore": {...}}: lint's exploration (layer

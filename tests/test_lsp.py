@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -432,28 +433,61 @@ def test_exploration_runs_on_save_when_the_editor_asks_for_it(explore):
     assert found >= {"RL201", "RL202"} if explore else found == static
 
 
+def _over_stdio(*messages: dict) -> tuple[subprocess.CompletedProcess, dict]:
+    """`rulespec lsp` given these messages, then shutdown (id 0) and exit on its standard
+    input: the finished process, and its responses by id."""
+    messages += (
+        {"jsonrpc": "2.0", "id": 0, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    )
+    framed = b""
+    for message in messages:
+        body = json.dumps(message).encode()
+        framed += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    done = subprocess.run(
+        [sys.executable, "-m", "rulespec", "lsp"], input=framed, capture_output=True, timeout=60
+    )
+    bodies = [
+        json.loads(b) for b in re.split(rb"Content-Length: \d+\r\n(?:.+\r\n)*\r\n", done.stdout)[1:]
+    ]
+    return done, {b["id"]: b for b in bodies if "id" in b}
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "initialized", "params": {}}
+
+
 def test_a_clean_shutdown_exits_0_and_says_nothing():
     """The server closed standard output as it exited, and the command then failed to
     flush it: exit 1 and a traceback after every editor session."""
-
-    def frame(message: dict) -> bytes:
-        body = json.dumps(message).encode()
-        return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-    messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
-        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
-        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
-        {"jsonrpc": "2.0", "method": "exit"},
-    ]
-    done = subprocess.run(
-        [sys.executable, "-m", "rulespec", "lsp"],
-        input=b"".join(map(frame, messages)),
-        capture_output=True,
-        timeout=60,
-    )
+    done, answers = _over_stdio(INITIALIZE, INITIALIZED)
     assert (done.returncode, done.stderr) == (0, b"")
-    assert b'"id": 2' in done.stdout or b'"id":2' in done.stdout
+    assert answers[0]["result"] is None
+
+
+def test_every_request_is_answered_even_a_malformed_one_or_one_after_shutdown():
+    """pygls answered neither a request whose params do not fit its method nor one after
+    shutdown, and the editor waited for ever; LSP asks for an error to each."""
+    hover = {"jsonrpc": "2.0", "method": "textDocument/hover"}
+    done, answers = _over_stdio(
+        INITIALIZE,
+        INITIALIZED,
+        {**hover, "id": 2, "params": {"textDocument": {"uri": 5}, "position": "top"}},
+        {"jsonrpc": "2.0", "id": 3, "method": "shutdown"},
+        {
+            **hover,
+            "id": 4,
+            "params": {
+                "textDocument": {"uri": "file:///a.yaml"},
+                "position": {"line": 0, "character": 0},
+            },
+        },
+    )
+    assert done.returncode == 0
+    assert answers[2]["error"]["code"] == -32602  # Invalid Params
+    assert answers[3]["result"] is None
+    assert answers[4]["error"]["code"] == -32600  # Invalid Request: the server has shut down
+    assert "shut down" in answers[4]["error"]["message"]
 
 
 @pytest.mark.parametrize("text", ["rulespec", "hello world", "- a", "- - pirate"])
