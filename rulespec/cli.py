@@ -1989,13 +1989,16 @@ def _play(args, out, err) -> int:
     agents[seat] = person = Person(game, seat, Titles.of(spec), args.stdin, out)
     print(f"{spec.name}: {_players(n)}, seed {args.seed}, you are {seat_name(seat)}", file=out)
     person.start()
+    interrupted = False
     try:
         with _play_log(args, n, seat, inputs) as record:
             try:
                 play(game, agents)
-            except Quit:
+            except Quit:  # quit, or Ctrl-D at a terminal
                 person.show()
                 print(f"{seat_name(seat)} left the game at turn {game.turn}.", file=out)
+            except KeyboardInterrupt:  # Ctrl-C: the log keeps the game so far, then 130
+                interrupted = True
             if record is not None:
                 record(1, args.seed, log_for(game, None), game.result)
     except InputEnded:
@@ -2003,6 +2006,9 @@ def _play(args, out, err) -> int:
         raise UsageError("input ended before the game did") from None
     except OutputError as exc:
         raise UsageError(f"--log: {exc}") from None
+    if interrupted:
+        print("", file=out)
+        raise KeyboardInterrupt
     person.finish()
     return 0
 

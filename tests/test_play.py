@@ -86,6 +86,18 @@ def test_an_option_may_be_given_by_its_label_or_its_words():
     assert code == 0 and "P2> play two pirates at p1\n  P2 plays Two Pirates at P1" in out
 
 
+def test_an_option_may_be_given_by_a_few_of_its_words_no_other_shows():
+    """Words as the person sees them, under a card's heading too: 'raid at p3' is one
+    option; 'pirate' is three (the Pirate Captain's), so their numbers are given; a
+    number is an option's number only."""
+    seat = ("--as", "P2", "--players", "4", "--seed", "1")  # Two Pirates and the Captain
+    code, out, _ = play("pirate\n9\nraid at P3\n" + "1\n" * 300, *seat)
+    assert code == 0
+    assert "P2> pirate\n  'pirate' could be 4, 5, 6: type its number\nP2> 9\n" in out
+    assert "'9' is not an option: type its number (1-7)" in out
+    assert "P2> raid at P3\n  P2 plays Pirate Captain (Captain raid) at P3" in out
+
+
 def test_help_and_a_question_mark_explain_the_commands():
     code, out, _ = play("help\n?\n" + "1\n" * 200, *SEAT)
     assert code == 0
@@ -127,6 +139,35 @@ def test_no_log_is_written_when_input_ends_early(tmp_path):
     log = tmp_path / "game.jsonl"
     code, _out, _ = play("1\n", *SEAT, "--log", str(log))
     assert code == 2 and not log.exists()
+
+
+def test_ctrl_c_keeps_the_log_of_the_game_so_far(tmp_path):
+    from rulespec.table.replay import replay
+
+    class Interrupted(StringIO):
+        def readline(self, *_):
+            raise KeyboardInterrupt
+
+    log, out, err = tmp_path / "game.jsonl", StringIO(), StringIO()
+    code = main(
+        ["play", TTG, *SEAT, "--log", str(log)], stdout=out, stderr=err, stdin=Interrupted()
+    )
+    (outcome,) = replay(str(log))
+    assert code == 130 and outcome.same and not outcome.result["over"]
+
+
+def test_ctrl_d_at_a_terminal_leaves_the_game_as_quit_does(tmp_path):
+    class Terminal(StringIO):
+        def isatty(self):
+            return True
+
+    log, out, err = tmp_path / "game.jsonl", StringIO(), StringIO()
+    code = main(["play", TTG, *SEAT, "--log", str(log)], stdout=out, stderr=err, stdin=Terminal(""))
+    assert (code, err.getvalue()) == (0, "")
+    assert out.getvalue().endswith(
+        "P2> quit\nP2 left the game at turn 4.\nThe game was left unfinished: nobody wins.\n"
+    )
+    assert log.exists()
 
 
 def test_ctrl_c_exits_130_with_one_line():

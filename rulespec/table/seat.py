@@ -3,12 +3,14 @@
 The person sees what their seat sees (RULINGS C-6): the narration of the game as that
 seat sees it, and at each of their decisions with more than one option the table (the
 shared zones, each seat's visible cards or hand size, the counters) and the numbered
-options, in the spec's titles. They answer with a number, an option's words or its
-label, or a command: help (or ?), table, quit.
+options, in the spec's titles. They answer with a number, an option's words (some of
+them, standing together, that no other option shows) or its label, or a command: help
+(or ?), table, quit.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from rulespec.interpreter.choices import seat_name
@@ -18,7 +20,8 @@ from .narrate import Titles, narrate, visible
 from .view import arranged, decision_heading, end_lines, rules_line, table, table_lines
 
 HELP = """\
-  Type the number of an option (or its words) and press Enter.
+  Type the number of an option (or its words: a few that only it shows will do) and
+  press Enter.
   Commands:
     help, ?     this help
     help NAME   what a card, rule, zone, counter or parameter is for (NAME: its name
@@ -88,9 +91,14 @@ class Person:
             elif (option := _picked(answer, options, texts)) is not None:
                 return option
             else:
-                shown = answer if len(answer) <= 40 else answer[:40] + "…"
+                said = answer if len(answer) <= 40 else answer[:40] + "…"
+                could = [i for i, s in enumerate(shown, 1) if _says(answer, s)]
+                if len(could) == 1:
+                    return options[could[0] - 1]
                 self.say(
-                    f"  '{shown}' is not an option: type its number (1-{len(options)}), or help"
+                    f"  '{said}' could be {', '.join(map(str, could))}: type its number"
+                    if could
+                    else f"  '{said}' is not an option: type its number (1-{len(options)}), or help"
                 )
 
     def _view(self, observation) -> dict:
@@ -119,10 +127,14 @@ class Person:
             line = self.stdin.readline(10_000)  # a line this long is no answer anyway
         except (OSError, ValueError):  # standard input closed
             raise InputEnded from None
-        if not line:
+        at_terminal = getattr(self.stdin, "isatty", lambda: False)()
+        if not line:  # Ctrl-D at a terminal is the person leaving; a script ran out
+            if at_terminal:
+                self.say("quit")
+                raise Quit
             raise InputEnded
         answer = line.strip()
-        if not getattr(self.stdin, "isatty", lambda: False)():
+        if not at_terminal:
             self.say(answer)
         return answer
 
@@ -142,6 +154,34 @@ def help_text(name: str, titles: Titles) -> str:
             if wanted in (n.casefold(), title.casefold()):
                 return f"{title}: {titles.text(section, n) or 'no text in the rules'}"
     return f"'{name[:40]}' is no card, rule, zone, counter or parameter of this game"
+
+
+def _says(answer: str, shown: dict) -> bool:
+    """Whether the answer's words stand together in the option's as the person sees
+    them: its line, its card's heading and its line under it, or its label
+    ('kraken at p4' for "Play The Kraken at P4", 'officer' for "Answer with Officer").
+    A number is the option's number only."""
+    wanted = _words(answer)
+    return (
+        bool(wanted)
+        and not answer.isdigit()
+        and any(
+            _within(wanted, _words(text))
+            for text in (
+                shown["text"],
+                f"{shown['group'] or ''} {shown['short']}",
+                shown["option"].label,
+            )
+        )
+    )
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def _within(run: list[str], words: list[str]) -> bool:
+    return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def _picked(answer: str, options: list, texts: list[str]):
