@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from itertools import chain, combinations
 from types import MappingProxyType
 
+from rulespec.lang import ir
+
 from . import knowledge
 from .choices import (
     CHANCE,
@@ -55,7 +57,6 @@ from .table import Table, whole_number
 
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
-MAX_GROUPS = 10_000  # groups of cards one action's offer may look at (`count`)
 LOOP_PROBE = 512  # `while` passes between two checks that a pass changed something
 _READ_ONLY: dict = {}  # the bindings of code that reads none (conditions never write theirs)
 
@@ -994,9 +995,9 @@ class State(Table):
         candidates = chain((first,), candidates)
         names, offered = game.type_names, []
         for tried, (group, cards) in enumerate(candidates, 1):
-            if tried > MAX_GROUPS:
+            if tried > ir.MAX_GROUPS:
                 raise ValueError(
-                    f"action '{a.ir.name}' would offer more than {MAX_GROUPS:,} groups of "
+                    f"action '{a.ir.name}' would offer more than {ir.MAX_GROUPS:,} groups of "
                     f"the {len(eligible)} cards it may play (docs/limits.md); give its count a "
                     f"lower max{'' if a.same else ' or a same property (same: rank)'}, or its "
                     "card fewer types"

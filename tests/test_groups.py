@@ -14,6 +14,7 @@ from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.choices import GroupPlay, groups
+from rulespec.lang.costs import group_count
 from rulespec.lang.diagnostics import SpecError
 from rulespec.table.encoding import ActionSpace
 
@@ -382,11 +383,8 @@ def test_a_fixed_action_space_numbers_the_groups_of_one_value_only(tmp_path):
 def test_the_groups_are_counted_as_many_as_are_made(copies):
     """The refusal of too many groups counts them first (making 15 million took
     seconds); the count is the number made, for every size range."""
-    from rulespec.interpreter.choices import groups
-    from rulespec.table.encoding import _multiset_count
-
     held = [(t, n) for t, n in enumerate(copies) if n]
     for low in range(sum(copies) + 1):
         for high in range(low, sum(copies) + 2):
             made = len(list(groups(held, low, min(high, sum(copies)))))
-            assert _multiset_count(held, low, high) == made, (low, high)
+            assert group_count(held, low, high) == made, (low, high)

@@ -17,6 +17,7 @@ from functools import cached_property
 import networkx as nx
 
 from ..lang import ir
+from ..lang.costs import group_count
 from ..lang.diagnostics import Span
 from . import graph as graphs
 
@@ -1160,6 +1161,57 @@ def _dealt(an: Analysis, stmts, start, times=1):
     return total
 
 
+def check_group_offers(an: Analysis):
+    """RL120, a note: an action that plays a group of cards (`count`) whose offer can
+    pass the groups a decision may look at once a hand holds enough of its cards (the
+    game then stops with RS701, though the spec validates and short games play). A note,
+    not a warning: whether a hand grows that large is the rules' to say."""
+    spec = an.spec
+    copies: dict[str, int] = {}  # the most of each card any player count's deck holds
+    for n in range(spec.min_players, spec.max_players + 1):
+        for name, k in spec.deck_for(n):
+            copies[name] = max(copies.get(name, 0), k)
+    props = {c.name: dict(c.props) for c in spec.cards}
+    for a in spec.actions:
+        if a.count is None or a.card is None:
+            continue
+        pools: dict = {}  # with `same`, a pool of each value: a group is of one
+        for t, name in enumerate(sorted(an.members.get(a.card, ()))):
+            if copies.get(name):
+                value = None if a.same is None else props[name].get(a.same)
+                pools.setdefault(value, []).append((t, copies[name]))
+        low, high = a.count
+        most = sum(
+            group_count(held, low, sum(k for _, k in held) if high is None else high)
+            for held in pools.values()
+        )
+        if most > ir.MAX_GROUPS:
+            held = sum(k for pool in pools.values() for _, k in pool)
+            yield Finding(
+                "RL120",
+                "info",
+                f"action '{a.name}' offers more than {ir.MAX_GROUPS:,} groups of cards "
+                f"{_from_hand(a.count, a.same, sum(map(len, pools.values())))}(up to "
+                f"{most:,} for all {held} it may play): an offer past that stops the game "
+                "(RS701)",
+                a.span,
+                hint="give its count a lower max, or its card fewer types (cards the rules "
+                "treat alike as one type with copies), or let the effect choose the cards "
+                "one at a time",
+            )
+
+
+def _from_hand(count: tuple, same: str | None, types: int) -> str:
+    """From how many cards in hand, each of its own type, an offer passes MAX_GROUPS."""
+    low, high = count
+    for size in range(1, types + 1):
+        if same is None and group_count([(t, 1) for t in range(size)], low, high or size) > (
+            ir.MAX_GROUPS
+        ):
+            return f"once a hand holds {size} of the cards it may play, each of its own type "
+    return "when a hand holds enough of the cards it may play "
+
+
 CHECKS = (
     check_unused,
     check_uncalled,
@@ -1172,6 +1224,7 @@ CHECKS = (
     check_empty_zones,
     check_start,
     check_deal,
+    check_group_offers,
 )
 
 CODES = {
@@ -1194,6 +1247,7 @@ CODES = {
     "RL117": "a rule whose effect changes nothing anything reads",
     "RL118": "a card property nothing reads",
     "RL119": "an absorbing state that is not an end",
+    "RL120": "a group of cards whose offer can pass the groups a decision may look at (a note)",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

@@ -226,3 +226,15 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic
 def _written(e: ir.Expr) -> int | None:
     """The value of a number written out in the spec, else None."""
     return e.value if isinstance(e, ir.Const) and e.type == "int" else None
+
+
+def group_count(held: list, low: int, high: int) -> int:
+    """How many groups of low to high cards the (type, copies) pairs `held` make (the
+    runtime's choices.groups: never the empty one), worked out without making them."""
+    ways = [1]  # ways[s]: the multisets of s cards of the types so far
+    for _, copies in held:
+        ways = [
+            sum(ways[s - k] for k in range(min(copies, s) + 1) if s - k < len(ways))
+            for s in range(len(ways) + copies)
+        ]
+    return sum(ways[max(low, 1) : high + 1])

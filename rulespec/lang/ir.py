@@ -236,6 +236,7 @@ MAX_RANGE = 64  # the numbers range(n) gives: as many as a family of zones may h
 MAX_COMBINATIONS = 1024  # the sets combinations(cards, k) gives: every subset of 10 cards
 MAX_SUM_STEPS = 1 << 15  # sets summing() looks at to find those adding up (its search's bound)
 MAX_MELD_CARDS = 12  # the cards unmelded() arranges: each of their subsets is tested
+MAX_GROUPS = 10_000  # groups of cards one action's offer may look at (`count`; lint: RL120)
 MELD_GROUP = "group"  # unmelded()'s test: its condition called on this local, each group
 
 

@@ -17,6 +17,7 @@ from rulespec.interpreter.effects import MAX_NUMBERS
 from rulespec.interpreter.observe import tally_writer
 from rulespec.interpreter.table import INT_LIMIT
 from rulespec.lang import ir
+from rulespec.lang.costs import group_count
 
 try:  # for encode_array: the `rl` and `openspiel` extras bring numpy
     import numpy as np
@@ -192,23 +193,11 @@ def _multisets(game, pools: list, low: int, high: int | None, each: int, too_man
     large to number as actions: ValueError saying what (too_many[0]) and the fix
     (too_many[1]), counted before any is made."""
     high = [sum(k for _, k in held) if high is None else high for held in pools]
-    if sum(map(_multiset_count, pools, [low] * len(pools), high)) * each > MAX_GROUP_LABELS:
+    if sum(map(group_count, pools, [low] * len(pools), high)) * each > MAX_GROUP_LABELS:
         raise ValueError(f"{too_many[0]}, too many to number as actions; {too_many[1]}")
     for held, most in zip(pools, high):
         for group in groups(held, low, min(most, sum(k for _, k in held))):
             yield "+".join(game.type_names[t] for t in group)
-
-
-def _multiset_count(held: list, low: int, high: int) -> int:
-    """How many multisets of low to high of the (type, copies) pairs `held` there are
-    (as choices.groups makes them: never the empty one)."""
-    ways = [1]  # ways[s]: the multisets of s cards of the types so far
-    for _, copies in held:
-        ways = [
-            sum(ways[s - k] for k in range(min(copies, s) + 1) if s - k < len(ways))
-            for s in range(len(ways) + copies)
-        ]
-    return sum(ways[max(low, 1) : high + 1])
 
 
 def _constant(game, expr: ir.Expr):
