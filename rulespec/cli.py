@@ -1499,11 +1499,14 @@ def _lint_spec(args, path, sources, err) -> list:
     layer1 = static.static(spec)
     found = [static.Finding(d.code, d.severity, d.message, d.span, 0, d.hint) for d in spec.notices]
     found += layer1
-    if args.explore:  # its notes, and the layer-1 warnings it disproves
-        added, gone = _explored(args, spec, path, layer1, err)
-        found = [f for f in found if f not in gone] + added
-    if args.simulate:
-        found += _covered(args, spec, path, err)
+    try:
+        if args.explore:  # its notes, and the layer-1 warnings it disproves
+            added, gone = _explored(args, spec, path, layer1, err)
+            found = [f for f in found if f not in gone] + added
+        if args.simulate:
+            found += _covered(args, spec, path, err)
+    except _rule_error() as exc:  # a rule failed in a game played: a finding, at the rule
+        found.append(static.Finding(exc.code, "error", exc.message, exc.span, 0, None))
     return [f for f in found if not static.silenced(f, sources.get(f.span.file, []))]
 
 
