@@ -999,8 +999,9 @@ class State(Table):
                 raise ValueError(
                     f"action '{a.ir.name}' would offer more than {ir.MAX_GROUPS:,} groups of "
                     f"the {len(eligible)} cards it may play (docs/limits.md); give its count a "
-                    f"lower max{'' if a.same else ' or a same property (same: rank)'}, or its "
-                    "card fewer types"
+                    f"lower max{'' if a.same else ' or a same property (same: rank)'}, its "
+                    "card fewer types, or let the effect choose the cards one at a time (lint: "
+                    "RL120)"
                 )
             label = None  # worked out for a group offered: most are not
             for p in targets:
