@@ -286,3 +286,18 @@ def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
     assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
     assert said[9] == "  'nope' is no card, rule, zone, counter or parameter of this game"
     assert said[10] == "P2> 1"  # and the game goes on: a command is no answer
+
+
+def test_the_setup_has_words_for_people_too(tmp_path):
+    """`text:` on the setup, as on a round's setup: RS101 refused it. `help setup` and
+    the rules panel show it; a setup without one is no rule to list."""
+    from rulespec import load_spec
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    text = (GAMES / "take_the_gold.yaml").read_text(encoding="utf-8")
+    plain = Titles.of(load_spec(TTG))
+    said = text.replace("  rulings: [TTG-3]\n", "  rulings: [TTG-3]\n  text: Deal two each.\n")
+    titles = Titles.of(load_spec(tmp_path / "ttg.yaml", text=said))
+    assert help_text("Setup", titles) == "Setup: Deal two each."
+    assert titles.rules["setup"] == ("setup", "Setup") and "setup" not in plain.rules

@@ -378,6 +378,7 @@ class _Compiler:
             zones=zones,
             counters=counters,
             setup=setup,
+            setup_text=d.get("setup", {}).get("text", ""),
             turn=turn,
             actions=actions,
             reactions=reactions,

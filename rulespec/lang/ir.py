@@ -629,6 +629,7 @@ class Spec:
     notices: tuple[Diagnostic, ...] = ()  # warnings the spec loaded with (RS212)
     teams: tuple[TeamDef, ...] = ()  # fixed partnerships; none: every seat plays alone
     windows: tuple[WindowDef, ...] = ()  # named reaction windows, each offering some reactions
+    setup_text: str = ""  # what the setup does, in words: public, for the table and `help`
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Each team's seats in a game of this many players (seats past it left out)."""

@@ -29,6 +29,15 @@ _ENGINE_REASONS = {
 
 
 @dataclass(frozen=True)
+class _Words:
+    """A part of the spec that is no rule but has words for people: the setup."""
+
+    title: str
+    text: str
+    prompt: str = ""
+
+
+@dataclass(frozen=True)
 class Titles:
     """The readable names of a spec's parts, by identifier: cards, rules (with their
     kind: "action", "end condition", ...), counters, zones and parameters. A name
@@ -49,7 +58,8 @@ class Titles:
 
     @classmethod
     def of(cls, spec: ir.Spec) -> Titles:
-        named = [(p.name, "procedure", p) for p in spec.procedures]
+        named = [("setup", "setup", _Words("Setup", spec.setup_text))] if spec.setup_text else []
+        named += [(p.name, "procedure", p) for p in spec.procedures]
         named += [(c.name, "condition", c) for c in spec.conditions]
         for kind, rule in spec.rules():
             key = f"rounds.{rule.name}" if kind == "round" else rule.name
