@@ -325,7 +325,7 @@ def test_explore_confirms_a_trigger_cycle(tmp_path):
     assert code == 1
     assert {f["code"] for f in findings} == {"RL107", "RL201", "RL202"}
     [confirmed] = [f for f in findings if f["code"] == "RL202"]
-    assert confirmed["line"] == 233 and confirmed["trace"]
+    assert confirmed["line"] == 235 and confirmed["trace"]
     assert confirmed["message"] == (
         "confirmed with 2 to 4 players: triggers may fire each other forever: new_voyage"
     )

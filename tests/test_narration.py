@@ -17,7 +17,7 @@ from rulespec.interpreter.choices import (
     Play,
     React,
 )
-from rulespec.table.narrate import Titles, narrate, with_rule
+from rulespec.table.narrate import Titles, narrate, third_person, with_rule
 from rulespec.table.view import (
     arranged,
     decision_heading,
@@ -378,3 +378,25 @@ def test_a_counter_kept_for_bookkeeping_is_not_narrated():
         assert any(e["event"] == "counter" and "round_points" in e["counter"] for e in events)
         assert any("Round points for P1 is now" in line for line in lines) == said
         assert any("Points for P" in line for line in lines)  # other counters still are
+
+
+@pytest.mark.parametrize(
+    "verb, said",
+    [("discard", "discards"), ("bury", "buries"), ("lay", "lays"), ("catch up", "catches up")]
+    + [("pass", "passes"), ("go", "goes"), ("have", "has"), ("play", "plays")],
+)
+def test_a_verb_is_said_of_a_player_in_the_third_person(verb, said):
+    assert third_person(verb) == said
+
+
+def test_an_actions_verb_words_its_options_and_its_narration():
+    """Pirates Wild's discard read "Play Coins (Discard card)", and a player took it
+    for banking the treasure: its verb says what is done with the card."""
+    pw = load_spec(GAMES / "pirates_wild.yaml")
+    titles, types = Titles.of(pw), [c.name for c in pw.cards]
+    discard = Play("discard_card", "discard_card", types.index("coins"), None)
+    shown = arranged([discard], titles, types)[0]
+    assert (shown["text"], shown["group"], shown["short"]) == ("Discard Coins", "Coins", "Discard")
+    event = {"event": "play", "player": 1, "action": "discard_card", "card": "coins"}
+    assert narrate([event], titles) == ["  P2 discards Coins"]
+    assert with_rule("Coins", "Discard", "discard") == "Coins"

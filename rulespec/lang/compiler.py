@@ -573,6 +573,7 @@ class _Compiler:
             count,
             **_words(a),
             same=same,
+            verb=a.get("verb", "play"),
         )
 
     def _group(self, name, a, path) -> tuple[int, int | None] | None:

@@ -214,6 +214,14 @@ def shape_problems(
     return problems
 
 
+# what a value with a pattern must be, by where it stands, and how to write one
+_PATTERNED = {
+    "rulings": ("ruling id", "a ruling id is letters, '-', a number, as in C-4"),
+    "verb": ("verb", "a verb is words in lower case, as discard or lay down"),
+    "name": ("name", "names are lower_snake_case: a-z, 0-9 and _"),
+}
+
+
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
     path = tuple(err.path)
     kw = err.validator
@@ -244,15 +252,13 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
             hint="names are lower_snake_case: a-z, 0-9 and _",
         )
     elif kw == "pattern":
-        ruling = "rulings" in path
+        key = "rulings" if "rulings" in path else path[-1] if path[-1:] == ("verb",) else "name"
+        what, hint = _PATTERNED[key]
         yield Diagnostic(
             "RS104",
-            f"{err.instance!r} in {_where(path)} is not a valid "
-            f"{'ruling id' if ruling else 'name'}",
+            f"{err.instance!r} in {_where(path)} is not a valid {what}",
             doc.span(path),
-            hint="a ruling id is letters, '-', a number, as in C-4"
-            if ruling
-            else "names are lower_snake_case: a-z, 0-9 and _",
+            hint=hint,
         )
     elif kw in ("enum", "const"):
         allowed = err.validator_value if kw == "enum" else [err.validator_value]

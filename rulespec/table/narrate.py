@@ -55,6 +55,7 @@ class Titles:
     # each rule's `prompt:`; public, like the titles
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
+    verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
 
     @classmethod
     def of(cls, spec: ir.Spec) -> Titles:
@@ -83,6 +84,7 @@ class Titles:
             quiet=frozenset(c.name for c in spec.counters if not c.narrate),
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
+            verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
         )
 
     def text(self, section: str, name: str) -> str:
@@ -91,6 +93,10 @@ class Titles:
 
     def card(self, name: str) -> str:
         return self.cards.get(name, name)
+
+    def verb(self, action: str) -> str:
+        """What a player does with the action's card: its `verb:`, else "play"."""
+        return self.verbs.get(action, "play")
 
     def rule(self, name: str) -> str:
         """A rule's title; "Setup" for the game's setup, which asks as a rule does."""
@@ -164,22 +170,37 @@ def _turns(n: int, one: str, kind: str = "") -> str:
     return one if n == 1 else f"{n} {kind}turns"
 
 
-def with_rule(card: str, rule: str) -> str:
+def with_rule(card: str, rule: str, verb: str = "play") -> str:
     """A card and the rule it is played for, the rule left out when the card's title
     or the verb says it already: "The Joker" for "Joker", "Ace" for "Play ace",
-    "Seven" for "Play"."""
-    said = rule.casefold().removeprefix("play ")
-    return card if said in card.casefold() or said == "play" else f"{card} ({rule})"
+    "Seven" for "Play", "Coins" for "Discard" with the verb discard."""
+    said = rule.casefold().removeprefix(f"{verb} ")
+    return card if said in card.casefold() or said == verb else f"{card} ({rule})"
+
+
+def third_person(verb: str) -> str:
+    """A verb as the narration says it of a player: its first word in the third
+    person ("discard" -> "discards", "bury" -> "buries", "catch up" -> "catches up")."""
+    first, _, rest = verb.partition(" ")
+    if first == "have":
+        first = "has"
+    elif first.endswith(("s", "sh", "ch", "x", "z", "o")):
+        first += "es"
+    elif first.endswith("y") and first[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        first = first[:-1] + "ies"
+    else:
+        first += "s"
+    return f"{first} {rest}".rstrip()
 
 
 def _play(e: dict, t: Titles) -> str:
     """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
     ("P1 chooses Stand")."""
-    action, verb = t.rule(e["action"]), "plays"
+    action, verb = t.rule(e["action"]), t.verb(e["action"])
     if "n" in e:  # a group of cards as one move: named to those who see them
-        what = f"{_cards(e, t)} ({action})"
+        what, verb = f"{_cards(e, t)} ({action})", third_person(verb)
     elif e.get("card"):
-        what = with_rule(t.card(e["card"]), action)
+        what, verb = with_rule(t.card(e["card"]), action, verb), third_person(verb)
     else:
         what, verb = action, "chooses"
     target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""

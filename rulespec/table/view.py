@@ -283,8 +283,8 @@ def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> 
     rule = titles.rule(option.action)
     if option.card_type is None:
         return rule, text.removeprefix(rule).lstrip(": ") or rule
-    card = titles.card(type_names[option.card_type])
-    short = rule + text.removeprefix(f"Play {with_rule(card, rule)}")
+    card, verb = titles.card(type_names[option.card_type]), titles.verb(option.action)
+    short = rule + text.removeprefix(f"{verb.capitalize()} {with_rule(card, rule, verb)}")
     return card, short
 
 
@@ -311,15 +311,15 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
 
 
 def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
-    rule = titles.rule(option.action)
+    rule, verb = titles.rule(option.action), titles.verb(option.action)
     if isinstance(option, GroupPlay):  # a group of cards as one move
         cards = ", ".join(titles.card(type_names[t]) for t in option.group)
-        text = f"Play {cards} ({rule})"
+        text = f"{verb.capitalize()} {cards} ({rule})"
     elif option.card_type is None:
         text = rule
     else:
         card = titles.card(type_names[option.card_type])
-        text = f"Play {with_rule(card, rule)}"
+        text = f"{verb.capitalize()} {with_rule(card, rule, verb)}"
     if option.target is not None:
         text += f" at {seat_name(option.target)}"
     chosen = _CHOSEN.search(option.label) if option.chosen is not None else None
