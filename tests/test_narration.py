@@ -95,6 +95,16 @@ EVENTS = [
     ),
     ({"event": "choice", "player": 1, "kind": "card", "option": None}, "  P2 chooses a card"),
     ({"event": "choice", "player": 0, "kind": "choose", "option": "pay"}, "  P1 chooses pay"),
+    (
+        {
+            "event": "move",
+            "src": "discard_pile",
+            "dst": "discard_pile",
+            "n": 1,
+            "cards": ["pirate"],
+        },
+        "  Pirate: to the top of the discard pile",
+    ),
     ({"event": "back", "players": [1]}, "  P2 is back in"),
     ({"event": "back", "players": [1, 2]}, "  P2, P3 are back in"),
     (

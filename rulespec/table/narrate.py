@@ -261,7 +261,11 @@ def _end(e: dict, t: Titles) -> str:
 
 _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "turn": lambda e, t: f"Turn {e['turn']}: {_who(e)}",
-    "move": lambda e, t: f"  {_cards(e, t)}: {t.zone(e['src'])} -> {t.zone(e['dst'])}",
+    "move": lambda e, t: (
+        f"  {_cards(e, t)}: {t.zone(e['src'])} -> {t.zone(e['dst'])}"
+        if e["src"] != e["dst"]
+        else f"  {_cards(e, t)}: to the top of {t.zone(e['dst'])}"  # a pile put in order
+    ),
     "play": _play,
     "react": _react,
     "choice": _choice,
