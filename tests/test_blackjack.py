@@ -48,7 +48,7 @@ def test_a_person_plays_p1_with_scripted_answers():
         "P1> stake = 10\n  P1 chooses stake = 10\n  Bet for P1 is now 10\n  Chips for P1 is now 90"
         in text
     )
-    assert "  P2 chooses secretly\n" in text  # the other seat's bet, as a choice
+    assert "  P2 chooses a number\n" in text  # the other seat's bet, as a choice
     assert "  1 card: the shoe -> the hole" in text  # the hole card, face down
     assert "P1> stand\n  P1 chooses Stand" in text
     assert re.search(r"^Game over after \d+ turns: ", text, re.M)

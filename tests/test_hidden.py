@@ -263,7 +263,7 @@ def test_the_narration_of_another_seat_says_only_that_a_choice_was_made():
     )
     assert code == 0 and any("depth = " in line for line in mine)
     assert not any("depth = " in line or "guess = " in line for line in theirs)
-    assert "  P2 chooses secretly" in theirs
+    assert "  P2 chooses a number" in theirs
 
 
 def test_a_logged_game_with_secret_choices_replays_the_same(tmp_path):

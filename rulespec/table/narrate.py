@@ -228,7 +228,7 @@ def _choice(e: dict, t: Titles) -> str | None:
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 
-_SECRETLY = {"card": "a card"}  # what a seat not shown the choice is told
+_SECRETLY = {"card": "a card", "number": "a number"}  # what a seat not shown the choice is told
 CHOSEN = ("choose", "card", "cards", "number")  # choices that are no play nor answer
 
 
