@@ -283,6 +283,8 @@ def test_the_end_says_who_won_and_why():
         'The winner is P3: the game ended by the end condition "Ship destroyed".'
     )
     assert table(won, TITLES)["why"] == 'by the end condition "Ship destroyed"'
+    side = won | {"result": won["result"] | {"winners": ["P2", "P4"]}}  # the viewer, P2
+    assert end_lines(side, TITLES)[0].startswith("You win (P2, with P4): the game ended")
     assert end_lines(OBSERVATION, TITLES) == ["The game was left unfinished: nobody wins."]
     assert table(OBSERVATION, TITLES)["why"] is None
 

@@ -68,7 +68,7 @@ def test_the_person_sees_only_their_seat():
 def test_the_end_says_who_won_why_and_shows_the_table():
     _code, out, _ = play("1\n" * 200, *SEAT)
     end = out[out.index("Game over") :].splitlines()
-    assert end[1] == 'The winner is P2: the game ended by the end condition "Coin win".'
+    assert end[1] == 'You win (P2): the game ended by the end condition "Coin win".'
     assert end[2] == "== Turn 14: game over (you are P2)"
     assert "  P2 (you): hand Gold Coin x4, Two Officers" in end
 

@@ -337,10 +337,13 @@ def end_lines(observation: dict, titles: Titles) -> list[str]:
     view = table(observation, titles)
     if view["why"] is None:
         return ["The game was left unfinished: nobody wins."]
-    winners = view["result"]["winners"]
+    winners, me = view["result"]["winners"], observation.get("seat")
+    partners = ", ".join(w for w in winners if w != me)
     who = (
         "Nobody wins"
         if not winners
+        else f"You win ({me}{f', with {partners}' if partners else ''})"  # the viewer's seat
+        if me in winners
         else f"The winner is {winners[0]}"
         if len(winners) == 1
         else f"The winners are {', '.join(winners)}"
