@@ -585,11 +585,17 @@ def _parser() -> argparse.ArgumentParser:
         "re-run a game log and check it plays out the same",
         "Re-run each game of a log written by 'rulespec run --log' with its recorded "
         "choices and check every event comes out the same.",
-        "rulespec replay game.jsonl",
+        "rulespec replay game.jsonl --as P2",
     )
     rp.add_argument(
         "log", metavar="LOG", help="a log written by rulespec run --log"
     ).complete = completion.FILE
+    rp.add_argument(
+        "--as",
+        dest="seat",
+        metavar="SEAT",
+        help="also narrate each game replayed as this seat saw it (e.g. P2), or all of it: all",
+    )
     _formats(rp, "json")
 
     cp = command(
@@ -2037,11 +2043,36 @@ def _play_log(args, n: int, seat: int, inputs):
     )
 
 
+def _narrator(args, out):
+    """`replay --as`: a function that narrates a game replayed the same, as the seat
+    saw it (its log) or whole (`all`), under its match heading; JSON gets its events."""
+    from rulespec.interpreter.observe import log_for
+
+    from .table import scenarios
+    from .table.narrate import Titles, narrate
+
+    def narrated(game, header: dict) -> list | None:
+        try:
+            seat = None if args.seat == "all" else scenarios.parse_seat(args.seat, game.game.n)
+        except ValueError as exc:
+            raise UsageError(f"{exc}, or all") from None
+        events = log_for(game, seat)
+        if args.format == "json":
+            return events
+        print(f"== Game {header['game']} (seed {header['seed']}), as {args.seat} saw it", file=out)
+        for line in narrate(events, Titles.of(game.game.spec)):
+            print(line, file=out)
+        print("", file=out)
+        return None
+
+    return narrated
+
+
 def _replay(args, out, err) -> int:
     from .table.replay import LogError, replay
 
     try:
-        outcomes = replay(args.log)
+        outcomes = replay(args.log, None if args.seat is None else _narrator(args, out))
     except LogError as exc:
         print(exc, file=err)
         return 2
@@ -2056,6 +2087,7 @@ def _replay(args, out, err) -> int:
                     "difference": o.difference,
                     "result": o.result,
                 }
+                | ({} if o.seen is None else {"seen": o.seen})
                 for o in outcomes
             ],
             out,

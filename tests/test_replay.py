@@ -37,6 +37,25 @@ def test_a_log_replays_the_same(log):
     assert out.startswith("game 1 (seed 7): the same as the log")
 
 
+def test_replay_as_a_seat_narrates_each_game_as_run_as_that_seat_does(log):
+    """A player watches their game again: each game as `run --as P2` narrates it, no
+    card P2 did not see; JSON gives the events P2 saw."""
+    code, out, _ = cli("replay", log, "--as", "P2")
+    ran = cli("run", TTG, "--players", 3, "--seed", 7, "--max-turns", 6, "--as", "P2")[1]
+    assert code == 0 and out.startswith("== Game 1 (seed 7), as P2 saw it\n")
+    assert ran.split("\n", 1)[1] in out  # the same narration after run's heading line
+    assert "== Game 2 (seed 8), as P2 saw it" in out
+    assert out.splitlines()[-1] == "2 of 2 game(s) replayed the same"
+    code, out, _ = cli("replay", log, "--as", "P2", "--json")
+    seen = json.loads(out)[0]["seen"]
+    ran = json.loads(
+        cli("run", TTG, "--players", 3, "--seed", 7, "--max-turns", 6, "--as", "P2", "--json")[1]
+    )
+    assert code == 0 and seen == ran["events"]
+    code, _, err = cli("replay", log, "--as", "P4")
+    assert code == 2 and "'P4' is not a seat of a 3-player game (P1..P3), or all" in err
+
+
 def test_another_choice_is_found(log):
     def change(e):
         if e["event"] == "choice" and e["kind"] == "play" and e["option"] != "pass":

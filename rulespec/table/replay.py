@@ -55,6 +55,7 @@ class Outcome:
     events: int  # events compared
     difference: str = ""  # empty when the replay matches the log
     result: dict | None = None
+    seen: list | None = None  # replay(narrate=...): what narrate gave for the game
 
     @property
     def same(self) -> bool:
@@ -231,16 +232,18 @@ def _follows(path: str, number: int, header: dict, before: dict | None) -> None:
             )
 
 
-def replay(path: str) -> list[Outcome]:
+def replay(path: str, narrate=None) -> list[Outcome]:
     """Replay the games of the log at path, each as it is read, up to the first that
     differs: the rest of the log is not read (a large log that differs at line 2 took
-    minutes). Raises LogError for what cannot be replayed at all, and SpecError for the
-    problems of the spec it names."""
+    minutes). `narrate(state, header)`, if given, is called with each game that
+    replayed the same as it ends; what it returns is the outcome's `seen`. Raises
+    LogError for what cannot be replayed at all, and SpecError for the problems of the
+    spec it names."""
     outcomes, definitions, playing = [], {}, None
     for number, record in records(path):
         if "event" not in record:  # a header: the game before it ends, the next begins
             if playing is not None:
-                outcomes.append(playing.outcome(playing.finish()))
+                outcomes.append(playing.outcome(playing.finish(), narrate))
                 if not outcomes[-1].same:
                     return outcomes
             carried = playing.game.carry() if playing is not None else None
@@ -251,7 +254,7 @@ def replay(path: str) -> list[Outcome]:
         if difference:
             outcomes.append(playing.outcome(difference))
             return outcomes
-    outcomes.append(playing.outcome(playing.finish()))
+    outcomes.append(playing.outcome(playing.finish(), narrate))
     return outcomes
 
 
@@ -327,9 +330,10 @@ class _Replaying:
             f"{json.dumps(self.ahead[0])}"
         )
 
-    def outcome(self, difference: str) -> Outcome:
+    def outcome(self, difference: str, narrate=None) -> Outcome:
         h = self.header
-        return Outcome(h["game"], h["seed"], self.events, difference, self.game.result)
+        seen = narrate(self.game, h) if narrate is not None and not difference else None
+        return Outcome(h["game"], h["seed"], self.events, difference, self.game.result, seen)
 
 
 def start(definition: Game, header: dict, carried) -> State:
