@@ -1036,14 +1036,7 @@ def _run(args, out, err) -> int:
 
     spec, n = _setup(args, err)
     inputs = _inputs(args, "--log")
-    viewer = None
-    if args.seat is not None:
-        from .table import scenarios
-
-        try:
-            viewer = scenarios.parse_seat(args.seat, n)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+    viewer = None if args.seat is None else _seat_arg(args.seat, n)
     log = (
         contextlib.nullcontext()
         if args.log is None
@@ -1981,17 +1974,13 @@ def _play(args, out, err) -> int:
     from rulespec.interpreter.choices import seat_name
     from rulespec.interpreter.observe import log_for
 
-    from .table import scenarios
     from .table.narrate import Titles
     from .table.seat import InputEnded, Person, Quit
 
     if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
         raise UsageError("standard input is closed: play reads your choices from it")
     spec, n = _setup(args, err)
-    try:
-        seat = scenarios.parse_seat(args.seat, n)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    seat = _seat_arg(args.seat, n)
     inputs = _inputs(args, "--log")
     game = Game(spec, n).new_initial_state(seed=args.seed, turn_limit=args.max_turns)
     agents = make_agents(args.agents.split(","), n, args.seed)
@@ -2043,19 +2032,27 @@ def _play_log(args, n: int, seat: int, inputs):
     )
 
 
+def _seat_arg(label: str, n: int, other: str = "") -> int:
+    """A seat named on the command line (--as): P1, P2, ... in any case."""
+    from .table import scenarios
+
+    try:
+        return scenarios.parse_seat(label.upper(), n)
+    except ValueError:
+        raise UsageError(
+            f"'{label}' is not a seat of a {n}-player game (P1..P{n}){f', or {other}' if other else ''}"
+        ) from None
+
+
 def _narrator(args, out):
     """`replay --as`: a function that narrates a game replayed the same, as the seat
     saw it (its log) or whole (`all`), under its match heading; JSON gets its events."""
     from rulespec.interpreter.observe import log_for
 
-    from .table import scenarios
     from .table.narrate import Titles, narrate
 
     def narrated(game, header: dict) -> list | None:
-        try:
-            seat = None if args.seat == "all" else scenarios.parse_seat(args.seat, game.game.n)
-        except ValueError as exc:
-            raise UsageError(f"{exc}, or all") from None
+        seat = None if args.seat.casefold() == "all" else _seat_arg(args.seat, game.game.n, "all")
         events = log_for(game, seat)
         if args.format == "json":
             return events
