@@ -1176,10 +1176,10 @@ def check_group_offers(an: Analysis):
         if a.count is None or a.card is None:
             continue
         pools: dict = {}  # with `same`, a pool of each value: a group is of one
-        for t, name in enumerate(sorted(an.members.get(a.card, ()))):
+        for name in sorted(an.members.get(a.card, ())):
             if copies.get(name):
                 value = None if a.same is None else props[name].get(a.same)
-                pools.setdefault(value, []).append((t, copies[name]))
+                pools.setdefault(value, []).append((name, copies[name]))
         low, high = a.count
         most = sum(
             group_count(held, low, sum(k for _, k in held) if high is None else high)
@@ -1204,10 +1204,8 @@ def check_group_offers(an: Analysis):
 def _from_hand(count: tuple, same: str | None, types: int) -> str:
     """From how many cards in hand, each of its own type, an offer passes MAX_GROUPS."""
     low, high = count
-    for size in range(1, types + 1):
-        if same is None and group_count([(t, 1) for t in range(size)], low, high or size) > (
-            ir.MAX_GROUPS
-        ):
+    for size in range(1, types + 1 if same is None else 1):  # with `same`: pools apart
+        if group_count([(t, 1) for t in range(size)], low, high or size) > ir.MAX_GROUPS:
             return f"once a hand holds {size} of the cards it may play, each of its own type "
     return "when a hand holds enough of the cards it may play "
 

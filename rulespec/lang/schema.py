@@ -249,10 +249,10 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
             "RS104",
             f"{err.instance!r} is not a valid name in {_where(path)}",
             doc.key_span(path + (err.instance,)),
-            hint="names are lower_snake_case: a-z, 0-9 and _",
+            hint=_PATTERNED["name"][1],
         )
     elif kw == "pattern":
-        key = "rulings" if "rulings" in path else path[-1] if path[-1:] == ("verb",) else "name"
+        key = "rulings" if "rulings" in path else "verb" if path[-1:] == ("verb",) else "name"
         what, hint = _PATTERNED[key]
         yield Diagnostic(
             "RS104",

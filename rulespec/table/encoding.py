@@ -192,11 +192,12 @@ def _multisets(game, pools: list, low: int, high: int | None, each: int, too_man
     offered `each` times (at each target). Past MAX_GROUP_LABELS labels the space is too
     large to number as actions: ValueError saying what (too_many[0]) and the fix
     (too_many[1]), counted before any is made."""
-    high = [sum(k for _, k in held) if high is None else high for held in pools]
-    if sum(map(group_count, pools, [low] * len(pools), high)) * each > MAX_GROUP_LABELS:
+    sizes = [sum(k for _, k in held) for held in pools]  # a group is at most its pool
+    most = [size if high is None else min(high, size) for size in sizes]
+    if sum(map(group_count, pools, [low] * len(pools), most)) * each > MAX_GROUP_LABELS:
         raise ValueError(f"{too_many[0]}, too many to number as actions; {too_many[1]}")
-    for held, most in zip(pools, high):
-        for group in groups(held, low, min(most, sum(k for _, k in held))):
+    for held, largest in zip(pools, most):
+        for group in groups(held, low, largest):
             yield "+".join(game.type_names[t] for t in group)
 
 
