@@ -151,6 +151,23 @@ def test_migrate_write_changes_the_file_and_the_result_validates(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["old.yaml"]  # no temporary left
 
 
+def test_migrate_renames_a_name_a_variant_adds(tmp_path):
+    """A variant declares its names under `add:`: migrate renamed their uses and not the
+    declaration, and the result did not validate (RS201), so nothing was offered."""
+    variant = tmp_path / "legacy.yaml"
+    variant.write_text(
+        f"rulespec: 1\nextends: {ROOT / 'games' / 'take_the_gold.yaml'}\nadd:\n"
+        "  counters:\n    range: {initial: 0}\n  turn:\n    - step: tick\n"
+        "      after: discard_down\n      effect: range += 1\n  end_conditions:\n"
+        "    long_voyage:\n      when: range >= 40\n      effect: end_game()\n",
+        encoding="utf-8",
+    )
+    code, out, _ = cli("migrate", variant, "--write")
+    assert code == 1 and out.startswith(f"{variant}: renamed range -> range_")
+    assert "    range_: {initial: 0}" in variant.read_text(encoding="utf-8")
+    assert cli("validate", variant)[0] == 0
+
+
 def test_migrate_write_leaves_the_file_whole_when_writing_fails(tmp_path, monkeypatch):
     path = tmp_path / "old.yaml"
     path.write_text(V1.read_text(encoding="utf-8"), encoding="utf-8")

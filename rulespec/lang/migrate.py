@@ -76,7 +76,7 @@ def _clashes(path: str, text: str) -> set[str]:
 def _places(doc: Document):
     """(line, col, word) of every name-like word migrate may rename."""
     for path, span in doc.key_spans.items():
-        parent = path[:-1]
+        parent = path[1:-1] if path[:1] == ("add",) else path[:-1]  # a variant's own names
         if parent in _DECLARING or (
             len(parent) == 3 and parent[0] in ("procedures", "conditions") and parent[2] == "params"
         ):
