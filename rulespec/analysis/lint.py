@@ -498,11 +498,23 @@ def check_unreachable(an: Analysis):
                 a.span,
                 hint="add it to a step's actions, or remove it",
             )
+    for code, kind, never, rule in [
+        *(("RL102", "action", "is never offered", a) for a in spec.actions),
+        *(("RL104", "reaction", "can never answer", r) for r in spec.reactions),
+    ]:
+        if rule.card is not None and an.supply.get(rule.card) == 0:  # none in any deck
+            yield Finding(
+                code,
+                "warning",
+                f"{kind} '{rule.name}' {never}: the deck holds no {rule.card} at any player count",
+                rule.span,
+                hint=f"give {rule.card} a count, or remove the {kind}",
+            )
     answered = _answerable(g, spec)
     reacting = {p.name for p in (*spec.actions, *spec.reactions) if ir.calls(p.effect, "react")}
     for r in spec.reactions:
         nid = graphs.NodeId("reaction", r.name)
-        if nid in answered:
+        if nid in answered or an.supply.get(r.card) == 0:
             continue
         if any(k == "opens" for _, _, k in g.in_edges(nid, keys=True)):  # a chain no action starts
             yield Finding(
