@@ -334,6 +334,10 @@ def test_a_variant_of_a_broken_base_reports_the_base(base, old, new, where, mess
             "add: {turn: [{step: x, before: [draw]}]}",
             "add.turn.0.before must be a string, got a list",
         ),
+        (  # not a dump of the step: where it goes, with the typo's fix
+            "add: {turn: [{step: x, befor: draw, effect: end_turn()}]}",
+            "add.turn.0 needs exactly one of 'before' or 'after' (did you mean 'before'?)",
+        ),
     ],
 )
 def test_a_variant_of_the_wrong_shape_is_rs104(base, body, message):

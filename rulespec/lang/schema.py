@@ -209,6 +209,9 @@ def shape_problems(
             ]
         elif err.validator == "type":
             problems.append(Diagnostic(code, _wrong_type(where, err), doc.span(path)))
+        elif _one_of_keys(err):
+            message, hint = _one_of_keys(err, where)
+            problems.append(Diagnostic(code, message, doc.span(path), hint=hint))
         else:
             problems.append(Diagnostic(code, f"{where}: {err.message}", doc.span(path)))
     return problems
@@ -220,6 +223,19 @@ _PATTERNED = {
     "verb": ("verb", "a verb is words in lower case, as discard or lay down"),
     "name": ("name", "names are lower_snake_case: a-z, 0-9 and _"),
 }
+
+
+def _one_of_keys(err, where: str = "") -> tuple[str, str | None] | None:
+    """For a mapping that needs exactly one of some keys (a oneOf of `required`s: a
+    step's effect or actions, a variant's new step's before or after), the message and,
+    where a key given looks like one of them, its "did you mean"; else None."""
+    branches = err.validator_value if err.validator == "oneOf" else ()
+    if not branches or not all(set(b) == {"required"} for b in branches):
+        return None
+    keys = [k for b in branches for k in b["required"]]
+    near = (did_you_mean(k, keys) for k in err.instance if k not in keys)
+    wanted = " or ".join(f"'{k}'" for k in keys)
+    return f"{where} needs exactly one of {wanted}", next((h for h in near if h), None)
 
 
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
@@ -277,10 +293,9 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
             doc.span(at),
             hint="list each once",
         )
-    elif kw == "oneOf" and path and path[0] == "turn":
-        yield Diagnostic(
-            "RS103", f"{_where(path)} needs exactly one of 'effect' or 'actions'", doc.span(path)
-        )
+    elif _one_of_keys(err):
+        message, hint = _one_of_keys(err, _where(path))
+        yield Diagnostic("RS103", message, doc.span(path), hint=hint)
     elif kw == "oneOf" and path[:1] == ("actions",) and path[-1:] == ("count",):
         yield Diagnostic(
             "RS104",
