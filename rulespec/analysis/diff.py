@@ -86,7 +86,18 @@ def _detail(kind, a, b) -> str:
         parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
+    said = {"count", "same", "pass_if", "around", "title", "value", "by_players"}  # above
+    others = [
+        _KEYS.get(name, name)
+        for (name, x), (_, y) in zip(ir.iter_fields(a), ir.iter_fields(b))
+        if name not in said and canon(x) != canon(y)
+    ]
+    if others:  # the keys whose meaning changed, as the spec writes them
+        parts.append(", ".join(others))
     return "; ".join(parts)
+
+
+_KEYS = {"condition": "if"}  # the IR's field names that the spec's keys spell otherwise
 
 
 def _group_text(count) -> str:

@@ -184,6 +184,8 @@ def _change_cards(m: _Merge, data, changes: dict) -> None:
             continue
         cards[name]["count"] = change["count"]
         m.graft(m.variant, ("cards", name, "count"), ("deck", "cards", name, "count"))
+        # the card as the variant has it is where the variant changes it, as a parameter is
+        m.out.key_spans[("deck", "cards", name)] = m.variant.key_span(("cards", name))
         data["deck"].pop(
             "totals", None
         )  # the base's check of its own counts, which a variant cannot edit
