@@ -6,10 +6,11 @@
 A registered spec is a sequential, explicitly stochastic game of imperfect
 information with terminal rewards (`State.returns()`). Player actions are the numbers
 of the spec's fixed action space (rulespec.table.encoding); chance actions number the
-labelled chance outcomes (card types and seats, sorted), then SHUFFLE_SEEDS more for a
-shuffle: OpenSpiel needs chance outcomes listed, a shuffle has too many to list, so
-it is SHUFFLE_SEEDS equally likely orders, each drawn from a RNG seeded with the
-outcome. Information-state strings hold the seat's observation and its log (what it
+labelled chance outcomes (card types and seats, sorted), then one for each order a
+shuffle may give: OpenSpiel needs chance outcomes listed, a shuffle has too many to
+list, so it is `shuffles` equally likely orders (a game parameter, SHUFFLE_SEEDS by
+default), the k-th drawn from a RNG seeded with k. The game parameter `turn_limit`
+ends a game as the spec's does. Information-state strings hold the seat's observation and its log (what it
 has seen happen) in a compact line form, observation strings its observation only:
 never another seat's view. `resample_from_infostate` deals again what the seat cannot
 see, for OpenSpiel's ISMCTSBot.
@@ -32,18 +33,31 @@ from rulespec.lang import ir
 from rulespec.table import encoding
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
-SHUFFLE_SEEDS = 64
+SHUFFLE_SEEDS = 64  # a shuffle's orders by default (the game parameter `shuffles`)
+MAX_SHUFFLES = 1 << 20  # a shuffle node lists that many outcomes
 MAX_GAME_LENGTH = (
     1_000_000  # decisions, a bound OpenSpiel asks for: the turn limit ends games first
 )
 
 
+_REGISTERED: dict[str, str] = {}  # short name -> the spec file registered under it
+
+
 def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -> str:
     """Register the spec with OpenSpiel as `short_name` (default `rulespec_` and the
-    spec file's stem); load it with `pyspiel.load_game(short_name, {"players": n})`."""
+    spec file's stem); load it with `pyspiel.load_game(short_name, {"players": n})`.
+    Registering the same file again is allowed; another file under a name taken is a
+    ValueError (OpenSpiel would replace the game, and the states pickled under it)."""
     path = Path(spec.span.file if isinstance(spec, ir.Spec) else spec)
     spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
     short_name = short_name or f"rulespec_{path.stem}"
+    source = os.path.realpath(path)
+    if _REGISTERED.get(short_name, source) != source:  # OpenSpiel would replace it silently
+        raise ValueError(
+            f"'{short_name}' is registered already, for {_REGISTERED[short_name]}: give "
+            f"{path} another name, register(spec, short_name=...)"
+        )
+    _REGISTERED[short_name] = source
     game_type = pyspiel.GameType(
         short_name=short_name,
         long_name=spec.name,
@@ -58,7 +72,11 @@ def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": spec.default_players},
+        parameter_specification={
+            "players": spec.default_players,
+            "turn_limit": spec.turn_limit,
+            "shuffles": SHUFFLE_SEEDS,
+        },
     )
     # a class of its own, as OpenSpiel's Python games register theirs
     pyspiel.register_game(
@@ -77,13 +95,15 @@ class SpecGame(pyspiel.Game):
     def __init__(self, params: dict | None = None):
         params = params or {}
         rules = Game(self.spec, int(params.get("players", self.spec.default_players)))
+        turn_limit = _whole(params, "turn_limit", self.spec.turn_limit, 1, None)
+        shuffles = _whole(params, "shuffles", SHUFFLE_SEEDS, 1, MAX_SHUFFLES)
         actions, chance_labels = (
             ActionSpace(rules),
             sorted(set(rules.type_names) | set(map(seat_name, range(rules.n)))),
         )
         info = pyspiel.GameInfo(
             num_distinct_actions=len(actions),
-            max_chance_outcomes=len(chance_labels) + SHUFFLE_SEEDS,
+            max_chance_outcomes=len(chance_labels) + shuffles,
             num_players=rules.n,
             min_utility=-1.0,
             max_utility=1.0,
@@ -93,16 +113,15 @@ class SpecGame(pyspiel.Game):
             self.game_type, info, params
         )  # first: pybind11 sets up the instance's attributes
         self.rules, self.actions, self.chance_labels = rules, actions, chance_labels
+        self.turn_limit, self.shuffles = turn_limit, shuffles
         self.encoder = ObservationEncoder(rules)
         self.chance_index = {label: i for i, label in enumerate(chance_labels)}
-        # shuffle k is drawn from random.Random(k): its state made once, set when drawn
-        self.shuffles = [random.Random(k).getstate() for k in range(SHUFFLE_SEEDS)]
-        self.rng = random.Random(0)
+        self.rng = random.Random(0)  # seeded with k to draw a shuffle's k-th order
         self.idle = random.Random(0)  # the RNG of the states OpenSpiel plays: never drawn
         first = len(chance_labels)
-        shuffle = dict.fromkeys(range(first, first + SHUFFLE_SEEDS))
+        shuffle = dict.fromkeys(range(first, first + self.shuffles))
         # (legal numbers, number -> option, chance outcomes) at a shuffle, at the end
-        self.shuffle = sorted(shuffle), shuffle, [(a, 1.0 / SHUFFLE_SEEDS) for a in shuffle]
+        self.shuffle = sorted(shuffle), shuffle, [(a, 1.0 / self.shuffles) for a in shuffle]
         self.over: tuple = ([], {}, [])
         # the same for each set of chance outcomes and weights met so far, as
         # ActionSpace.numbered keeps those of a player's options
@@ -138,7 +157,7 @@ class SpecGame(pyspiel.Game):
         elif not state.is_chance_node():
             state.apply_action(self.actions.labels[action])
         elif state.chance_is_sampled():
-            self.rng.setstate(self.shuffles[action - len(self.chance_labels)])
+            self.rng.seed(action - len(self.chance_labels))
             state.sample_chance(self.rng)
         else:
             state.apply_action(self.chance_labels[action])
@@ -150,6 +169,11 @@ class SpecGame(pyspiel.Game):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return SeatObserver(self, perfect_recall)
 
+    def information_state_tensor_shape(self):
+        raise pyspiel.SpielError(_NO_INFO_TENSOR)
+
+    information_state_tensor_size = information_state_tensor_layout = information_state_tensor_shape
+
     def __reduce__(self):
         # pickled by its string, as OpenSpiel's own games are, and the spec file it was
         # registered from: a process that has not registered it does so when loading it
@@ -157,9 +181,18 @@ class SpecGame(pyspiel.Game):
         return _game_from, (str(self), self.game_type.short_name, spec_file)
 
 
+def _whole(params: dict, name: str, default: int, low: int, high: int | None) -> int:
+    """A game parameter that is a whole number from low to high (None: no bound)."""
+    value = params.get(name, default)
+    if type(value) is not int or value < low or (high is not None and value > high):
+        bound = f"at least {low}" if high is None else f"from {low} to {high:,}"
+        raise ValueError(f"game parameter {name} must be a whole number {bound}, not {value!r}")
+    return value
+
+
 def _game_from(text: str, short_name: str, spec_file: str) -> SpecGame:
-    if short_name not in pyspiel.registered_names():
-        register(spec_file, short_name)
+    if _REGISTERED.get(short_name) != os.path.realpath(spec_file):
+        register(spec_file, short_name)  # ValueError where the name is another spec's here
     return pyspiel.load_game(text)
 
 
@@ -178,6 +211,11 @@ def _state_from(game: SpecGame, history: list[int]) -> SpecState:
     return state
 
 
+_NO_INFO_TENSOR = (
+    "a rulespec game has no information-state tensor (provides_information_state_tensor "
+    "is False): use information_state_string, or the observation tensor (what the seat "
+    "sees now, no memory of earlier play)"
+)
 _PLAYER = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 _apply_in_cpp = pyspiel.State.apply_action  # C++ asks current_player, calls _apply_action, records
@@ -245,7 +283,10 @@ class _Held:
     def new(game: SpecGame) -> _Held:
         """A new game's: chance comes as OpenSpiel's actions, never from the state's
         own RNG, so it needs none."""
-        return _Held(game, game.rules.new_initial_state(0, log=False, rng=game.idle))
+        return _Held(
+            game,
+            game.rules.new_initial_state(0, log=False, rng=game.idle, turn_limit=game.turn_limit),
+        )
 
     def play(self, action: int) -> None:
         """Play `action`, a legal number of this decision (refresh has run)."""
@@ -297,7 +338,7 @@ class SpecState(pyspiel.State):
     def _logged(self):
         held = self._held
         if not held.logged:  # the same game, logged: the history played again
-            table = held.game.rules.new_initial_state(0)
+            table = held.game.rules.new_initial_state(0, turn_limit=held.game.turn_limit)
             for action in self.history():
                 held.game.play(table, action)
             held.state, held.logged, held.player = table, True, None
@@ -389,7 +430,7 @@ class SpecState(pyspiel.State):
             raise ValueError("the game is over: no action applies")
         g = held.game
         chance = player == _CHANCE
-        count = len(g.chance_labels) + SHUFFLE_SEEDS if chance else len(g.actions)
+        count = len(g.chance_labels) + g.shuffles if chance else len(g.actions)
         return action_number(action, count, held.legal, lambda a: self._action_to_string(player, a))
 
     def _apply_action(self, action):
@@ -409,7 +450,7 @@ class SpecState(pyspiel.State):
     def _action_to_string(self, player, action):
         g = self._held.game
         chance = player == pyspiel.PlayerId.CHANCE
-        action_number(action, len(g.chance_labels) + SHUFFLE_SEEDS if chance else len(g.actions))
+        action_number(action, len(g.chance_labels) + g.shuffles if chance else len(g.actions))
         if player != pyspiel.PlayerId.CHANCE:
             return g.actions.labels[action]
         if action < len(g.chance_labels):
@@ -445,6 +486,9 @@ class SpecState(pyspiel.State):
 
     def __str__(self):
         return json.dumps(self._held.state.observation(None), sort_keys=True)
+
+    def information_state_tensor(self, player=None):
+        raise pyspiel.SpielError(_NO_INFO_TENSOR)
 
     def __deepcopy__(self, memo):
         return self.clone()
@@ -519,17 +563,20 @@ def _compact(value) -> str:
 
 class SeatObserver:
     """A seat's view (OpenSpiel's PyObserver): the observation vector as the tensor;
-    as a string, the observation, and with perfect recall the information state."""
+    as a string, the observation, and with perfect recall the information state, which
+    has no tensor (the game says so: an information-state tensor is refused, not
+    handed out as the observation, which remembers nothing)."""
 
     def __init__(self, game: SpecGame, perfect_recall: bool):
         self.encoder, self.perfect_recall = game.encoder, perfect_recall
-        self.tensor = np.zeros(game.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = None if perfect_recall else np.zeros(game.encoder.size, np.float32)
+        self.dict = {} if perfect_recall else {"observation": self.tensor}
 
     # from the state as played, not `table`: a view needs no log, nor to forget what
     # the state worked out
     def set_from(self, state: SpecState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode_array(state._held.state, player)
+        if self.tensor is not None:
+            self.tensor[:] = self.encoder.encode_array(state._held.state, player)
 
     def string_from(self, state: SpecState, player: int) -> str:
         if self.perfect_recall:

@@ -454,6 +454,42 @@ def test_openspiel_states_copy_and_pickle(spiel_game, tmp_path):
             keep(world)
 
 
+def test_openspiel_names_parameters_and_no_information_state_tensor(tmp_path):
+    """An AI engineer's trial: a second spec of the same file name took the first's
+    name in silence (and its pickles loaded under the other rules); the game could not
+    be capped; its information-state tensor was the observation tensor. Now: a name
+    taken is a ValueError; `turn_limit` and `shuffles` are game parameters; the
+    information-state tensor is refused."""
+    import pyspiel
+
+    from rulespec.spiel import register
+
+    name = register(GAMES / "pirates_wild.yaml")
+    assert register(GAMES / "pirates_wild.yaml") == name  # the same file again
+    other = tmp_path / "pirates_wild.yaml"
+    other.write_text((GAMES / "pirates_wild.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(ValueError, match="registered already"):
+        register(other)
+    game = pyspiel.load_game(name, {"players": 2, "turn_limit": 12, "shuffles": 1000})
+    state, pick, sizes = game.new_initial_state(), random.Random(2), set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            sizes.add(len(outcomes))
+            state.apply_action(pick.choice(outcomes)[0])
+        else:
+            state.apply_action(pick.choice(state.legal_actions()))
+    assert 1000 in sizes  # the setup's shuffle: one of 1,000 orders
+    assert state.table.result["reason"] == "turn_limit" and state.table.result["turns"] == 12
+    for bad in ({"shuffles": 0}, {"turn_limit": 0}):
+        with pytest.raises(ValueError, match="must be a whole number"):
+            pyspiel.load_game(name, bad)
+    with pytest.raises(pyspiel.SpielError, match="no information-state tensor"):
+        state.information_state_tensor(0)
+    with pytest.raises(pyspiel.SpielError, match="no information-state tensor"):
+        game.information_state_tensor_shape()
+
+
 def test_openspiel_information_state_differs_when_the_seat_saw_something_else(spiel_game):
     """Two states a seat can tell apart (its own hand differs after the same deal steps)
     give it different strings; the string is compact lines, not JSON."""
