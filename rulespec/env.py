@@ -98,11 +98,17 @@ class SeatSpaces:
         _, numbered, mask = self.actions.numbered(tuple(options))
         return numbered, mask
 
-    def _refused(self, action, legal) -> int:
-        """`action` as a legal number, or the ValueError that says why it is not."""
-        return action_number(
-            action, len(self.actions), sorted(legal), self.action_labels.__getitem__
-        )
+    def _refused(self, action, legal, agent: str | None = None) -> int:
+        """`action` as a legal number, or the ValueError that says why it is not (of
+        `agent`'s action, where several seats act in one step)."""
+        try:
+            return action_number(
+                action, len(self.actions), sorted(legal), self.action_labels.__getitem__
+            )
+        except ValueError as exc:
+            if agent is None:
+                raise
+            raise ValueError(f"{agent}: {exc}") from None
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
@@ -295,13 +301,15 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
                 raise ValueError(f"{agent} decides now: step needs its action")
             action = actions[agent]
             ok = type(action) is int and action in legal
-            chosen[seat] = action if ok else self._refused(action, legal)
+            chosen[seat] = action if ok else self._refused(action, legal, agent)
         state, group = self.state, tuple(self._masks)
         while _asks_next(state, group):
             seat = state.current_player()
             legal = self._numbered(state.legal_actions())[0]
             action = chosen[seat]
-            state.apply_action(legal[action if action in legal else self._refused(action, legal)])
+            if action not in legal:  # a card a pick before it took
+                action = self._refused(action, legal, self.possible_agents[seat])
+            state.apply_action(legal[action])
             group = group[group.index(seat) + 1 :]
         observations, agents = self._settle(), self.agents
         ended = state.is_terminal()

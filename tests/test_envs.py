@@ -647,7 +647,7 @@ def test_parallel_env_refuses_a_missing_or_illegal_action_and_plays_nothing():
     before, length = env.state.observation(None), env.state.length
     with pytest.raises(ValueError, match=r"^P3 decides now: step needs its action$"):
         env.step({"P1": legal["P1"][0], "P2": legal["P2"][0]})
-    with pytest.raises(ValueError, match=r"^action \d+ \(card_\d+\) is not legal now"):
+    with pytest.raises(ValueError, match=r"^P3: action \d+ \(card_\d+\) is not legal now"):
         env.step({"P1": legal["P1"][0], "P2": legal["P2"][0], "P3": legal["P1"][0]})
     assert env.state.observation(None) == before and env.state.length == length
 
