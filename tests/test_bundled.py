@@ -70,6 +70,8 @@ def test_new_writes_a_starter_that_validates_plays_and_lints_clean(tmp_path, mon
         "1 spec(s) linted: 0 error(s), 0 warning(s), 1 note(s)",
     )
     assert "info RL203: exploration stopped at its bounds" in out  # the one note
+    code, out, _ = cli("lint", "card_race.yaml", "--simulate", 100, "--workers", 1)
+    assert (code, out) == (0, "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)\n")
 
 
 def test_new_never_overwrites_and_refuses_a_bad_name(tmp_path, monkeypatch):
