@@ -60,8 +60,8 @@ def test_a_person_plays_p1_with_scripted_answers():
 def test_the_variant_changes_only_the_dealers_rule():
     code, out, _ = cli("diff", SPEC, VARIANT)
     assert code == 0
-    assert [line.split()[:3] for line in out.splitlines()] == [
-        ["changed", "condition", "'dealer_hits'"]
+    assert [line.split()[:4] for line in out.splitlines()] == [
+        ["changed", "condition", "'dealer_hits':", "when,"]
     ]
 
 
