@@ -103,7 +103,7 @@ EVENTS = [
             "n": 1,
             "cards": ["pirate"],
         },
-        "  Pirate: to the top of the discard pile",
+        "  Pirate: moved within the discard pile",
     ),
     ({"event": "back", "players": [1]}, "  P2 is back in"),
     ({"event": "back", "players": [1, 2]}, "  P2, P3 are back in"),

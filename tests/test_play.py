@@ -193,12 +193,14 @@ def test_a_seat_not_at_the_table_is_a_usage_error():
 
 
 def test_odd_answers_are_asked_again_never_a_traceback():
-    """'²' is a digit to str.isdigit but not to int(); a 5,000-digit number; nothing."""
-    code, out, err = play("²\n" + "9" * 5000 + "\n\n" + "1\n" * 200, *SEAT)
+    """'²' is a digit to str.isdigit but not to int(); a 5,000-digit number; nothing;
+    '2.' is no option's words (it played the option whose words held a 2)."""
+    code, out, err = play("²\n" + "9" * 5000 + "\n\n2.\n" + "1\n" * 200, *SEAT)
     assert code == 0 and "Traceback" not in err
     assert (
         "'²' is not an option" in out
         and "'9999999999999999999999999999999999999999…' is not an option" in out
+        and "'2.' is not an option" in out
     )
 
 

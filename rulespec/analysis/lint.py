@@ -506,7 +506,7 @@ def check_unreachable(an: Analysis):
             yield Finding(
                 code,
                 "warning",
-                f"{kind} '{rule.name}' {never}: the deck holds no {rule.card} at any player count",
+                f"{kind} '{rule.name}' {never}: the deck holds no {rule.card}",
                 rule.span,
                 hint=f"give {rule.card} a count, or remove the {kind}",
             )

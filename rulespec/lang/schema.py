@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from . import cache as kept
 from . import stamps
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, Span, did_you_mean
 
 if TYPE_CHECKING:
     from .loading import Document
@@ -209,9 +209,8 @@ def shape_problems(
             ]
         elif err.validator == "type":
             problems.append(Diagnostic(code, _wrong_type(where, err), doc.span(path)))
-        elif _one_of_keys(err):
-            message, hint = _one_of_keys(err, where)
-            problems.append(Diagnostic(code, message, doc.span(path), hint=hint))
+        elif _keys_one_of(err):
+            problems += _one_of_keys(code, err, where, doc.span(path))
         else:
             problems.append(Diagnostic(code, f"{where}: {err.message}", doc.span(path)))
     return problems
@@ -225,17 +224,23 @@ _PATTERNED = {
 }
 
 
-def _one_of_keys(err, where: str = "") -> tuple[str, str | None] | None:
-    """For a mapping that needs exactly one of some keys (a oneOf of `required`s: a
-    step's effect or actions, a variant's new step's before or after), the message and,
-    where a key given looks like one of them, its "did you mean"; else None."""
-    branches = err.validator_value if err.validator == "oneOf" else ()
-    if not branches or not all(set(b) == {"required"} for b in branches):
-        return None
-    keys = [k for b in branches for k in b["required"]]
+def _keys_one_of(err) -> bool:
+    """Whether the error is of a mapping that needs exactly one of some keys (a oneOf
+    of `required`s: a step's effect or actions, a variant's new step's before or after)."""
+    return err.validator == "oneOf" and all(set(b) == {"required"} for b in err.validator_value)
+
+
+def _one_of_keys(code: str, err, where: str, span: Span) -> list[Diagnostic]:
+    """A _keys_one_of error said as which keys the mapping needs, with a "did you
+    mean" where a key given looks like one; none for a value that is no mapping (its
+    type error says it all)."""
+    if not isinstance(err.instance, dict):
+        return []
+    keys = [k for b in err.validator_value for k in b["required"]]
     near = (did_you_mean(k, keys) for k in err.instance if k not in keys)
     wanted = " or ".join(f"'{k}'" for k in keys)
-    return f"{where} needs exactly one of {wanted}", next((h for h in near if h), None)
+    hint = next((h for h in near if h), None)
+    return [Diagnostic(code, f"{where} needs exactly one of {wanted}", span, hint=hint)]
 
 
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
@@ -293,9 +298,8 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
             doc.span(at),
             hint="list each once",
         )
-    elif _one_of_keys(err):
-        message, hint = _one_of_keys(err, _where(path))
-        yield Diagnostic("RS103", message, doc.span(path), hint=hint)
+    elif _keys_one_of(err):
+        yield from _one_of_keys("RS103", err, _where(path), doc.span(path))
     elif kw == "oneOf" and path[:1] == ("actions",) and path[-1:] == ("count",):
         yield Diagnostic(
             "RS104",

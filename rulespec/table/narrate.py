@@ -264,7 +264,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "move": lambda e, t: (
         f"  {_cards(e, t)}: {t.zone(e['src'])} -> {t.zone(e['dst'])}"
         if e["src"] != e["dst"]
-        else f"  {_cards(e, t)}: to the top of {t.zone(e['dst'])}"  # a pile put in order
+        else f"  {_cards(e, t)}: moved within {t.zone(e['dst'])}"  # put on top, or inserted
     ),
     "play": _play,
     "react": _react,

@@ -160,11 +160,10 @@ def _says(answer: str, shown: dict) -> bool:
     """Whether the answer's words stand together in the option's as the person sees
     them: its line, its card's heading and its line under it, or its label
     ('kraken at p4' for "Play The Kraken at P4", 'officer' for "Answer with Officer").
-    A number is the option's number only."""
+    An answer of numbers alone is an option's number, never its words."""
     wanted = _words(answer)
     return (
-        bool(wanted)
-        and not answer.isdigit()
+        not all(w.isdigit() for w in wanted)  # numbers alone ('2', '2.') name no words
         and any(
             _within(wanted, _words(text))
             for text in (
