@@ -40,7 +40,9 @@ MAX_GAME_LENGTH = (
 )
 
 
-_REGISTERED: dict[str, str] = {}  # short name -> the spec file registered under it
+# short name -> (the spec file registered under it, the spec's name: a variant's names
+# its variants, so a chain of them is told from the file alone)
+_REGISTERED: dict[str, tuple[str, str]] = {}
 
 
 def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -> str:
@@ -51,11 +53,12 @@ def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -
     path = Path(spec.span.file if isinstance(spec, ir.Spec) else spec)
     spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
     short_name = short_name or f"rulespec_{path.stem}"
-    source = os.path.realpath(path)
+    source = (os.path.realpath(path), spec.name)
     if _REGISTERED.get(short_name, source) != source:  # OpenSpiel would replace it silently
+        file, name = _REGISTERED[short_name]
         raise ValueError(
-            f"'{short_name}' is registered already, for {_REGISTERED[short_name]}: give "
-            f"{path} another name, register(spec, short_name=...)"
+            f"'{short_name}' is registered already, for {name} ({file}): give {spec.name} "
+            "another name, register(spec, short_name=...)"
         )
     _REGISTERED[short_name] = source
     game_type = pyspiel.GameType(
@@ -178,7 +181,7 @@ class SpecGame(pyspiel.Game):
         # pickled by its string, as OpenSpiel's own games are, and the spec file it was
         # registered from: a process that has not registered it does so when loading it
         spec_file = os.path.abspath(self.spec.span.file)
-        return _game_from, (str(self), self.game_type.short_name, spec_file)
+        return _game_from, (str(self), self.game_type.short_name, spec_file, self.spec.name)
 
 
 def _whole(params: dict, name: str, default: int, low: int, high: int | None) -> int:
@@ -190,9 +193,18 @@ def _whole(params: dict, name: str, default: int, low: int, high: int | None) ->
     return value
 
 
-def _game_from(text: str, short_name: str, spec_file: str) -> SpecGame:
-    if _REGISTERED.get(short_name) != os.path.realpath(spec_file):
-        register(spec_file, short_name)  # ValueError where the name is another spec's here
+def _game_from(text: str, short_name: str, spec_file: str, name: str) -> SpecGame:
+    """A pickled game: its spec registered under its name here, or its file registered
+    now; ValueError where that is another spec (a chain of variants, which the file
+    alone does not make, or another file under the name)."""
+    if short_name not in _REGISTERED:
+        register(spec_file, short_name)
+    if _REGISTERED[short_name] != (os.path.realpath(spec_file), name):
+        file, here = _REGISTERED[short_name]
+        raise ValueError(
+            f"the pickled game is {name} ({spec_file}), but '{short_name}' here is {here} "
+            f"({file}): register that spec under that name before loading it"
+        )
     return pyspiel.load_game(text)
 
 

@@ -470,6 +470,16 @@ def test_openspiel_names_parameters_and_no_information_state_tensor(tmp_path):
     other.write_text((GAMES / "pirates_wild.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(ValueError, match="registered already"):
         register(other)
+    chained = load_spec(
+        GAMES / "take_the_gold.yaml",
+        variants=[
+            GAMES / "variants/take_the_gold/long_5.yaml",
+            GAMES / "variants/take_the_gold/advanced.yaml",
+        ],
+    )
+    register(chained, "rulespec_ttg_chained")
+    with pytest.raises(ValueError, match=r"registered already, for Take the Gold \(long_5\)"):
+        register(GAMES / "variants/take_the_gold/advanced.yaml", "rulespec_ttg_chained")
     game = pyspiel.load_game(name, {"players": 2, "turn_limit": 12, "shuffles": 1000})
     state, pick, sizes = game.new_initial_state(), random.Random(2), set()
     while not state.is_terminal():
