@@ -34,7 +34,7 @@ from rulespec.table import encoding
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 SHUFFLE_SEEDS = 64  # a shuffle's orders by default (the game parameter `shuffles`)
-MAX_SHUFFLES = 1 << 20  # a shuffle node lists that many outcomes
+MAX_SHUFFLES = 1 << 16  # a shuffle node lists that many outcomes (a game keeps the list)
 MAX_GAME_LENGTH = (
     1_000_000  # decisions, a bound OpenSpiel asks for: the turn limit ends games first
 )
