@@ -86,7 +86,9 @@ def _detail(kind, a, b) -> str:
         parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
-    said = {"count", "same", "pass_if", "around", "title", "value", "by_players"}  # above
+    said = {"count", "same", "pass_if", "around", "title"}  # told above
+    if kind == "parameter":
+        said |= {"value", "by_players"}
     others = [
         _KEYS.get(name, name)
         for (name, x), (_, y) in zip(ir.iter_fields(a), ir.iter_fields(b))
