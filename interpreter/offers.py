@@ -8,11 +8,11 @@ candidates in label order, unrolled: a card type's count in the hand, the target
 seat, the condition's own source inline. The options need no sorting and no card of
 the hand is looked at unless a condition reads the card played.
 
-    if tc[4]:                                   # captain_raid: a pirate_captain in hand
+    if tc[4]:                                   # steal: a thief in hand
         env = {'card': [...], 'target': None}
         if me != 0 and active[0]:
             env['target'] = 0
-            if len(g._zones[(3 + 0)]) > 0: options.append(_c12)   # captain_raid -> P1
+            if len(g._zones[(3 + 0)]) > 0: options.append(_c12)   # steal -> P1
 """
 
 from __future__ import annotations

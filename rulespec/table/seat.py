@@ -159,7 +159,7 @@ def help_text(name: str, titles: Titles) -> str:
 def _says(answer: str, shown: dict) -> bool:
     """Whether the answer's words stand together in the option's as the person sees
     them: its line, its card's heading and its line under it, or its label
-    ('kraken at p4' for "Play The Kraken at P4", 'officer' for "Answer with Officer").
+    ('joker at p4' for "Play The Joker at P4", 'guard' for "Answer with Guard (Block)").
     An answer of numbers alone is an option's number, never its words."""
     wanted = _words(answer)
     return (
