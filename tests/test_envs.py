@@ -190,7 +190,15 @@ ALL_SPECS = (
 )
 
 
-@pytest.mark.parametrize("path", ALL_SPECS, ids=lambda p: p.stem)
+# a few seconds each: in the slow step, so the everyday suite keeps to 3 minutes
+SLOW_SPACES = {"knock", "whist", "blackjack", "cribbage"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=[pytest.mark.slow] if p.stem in SLOW_SPACES else []) for p in ALL_SPECS],
+    ids=lambda p: p.stem,
+)
 def test_action_space_holds_every_option_offered(path):
     """Random games at the fewest and most players: each option offered is in the space."""
     from rulespec.interpreter import Game
@@ -705,7 +713,14 @@ def test_observation_array_sets_a_counter_that_does_not_fit_a_byte(voyages):
         assert voyages in vector
 
 
-@pytest.mark.parametrize("path", sorted(GAMES.glob("*.yaml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(p, marks=[pytest.mark.slow] if p.stem in SLOW_SPACES else [])
+        for p in sorted(GAMES.glob("*.yaml"))
+    ],
+    ids=lambda p: p.stem,
+)
 def test_openspiel_numbers_each_set_of_options_once(path, monkeypatch):
     """A game keeps the numbering of each set of options (or chance outcomes) it met,
     up to MAX_NUMBERINGS: a state's legal numbers are those of its options' labels

@@ -985,7 +985,10 @@ def test_simulation_spreads_over_the_player_counts_unless_players_says_one():
 
 CLEAN = sorted((TESTS / "lint" / "clean").glob("*.yaml")) + sorted((ROOT / "games").glob("*.yaml"))
 # explored for seconds each: checked in the slow step, so the everyday suite keeps to 3 minutes
-EXPLORED_LONG = {"president", "blackjack", "in_between", "go_fish"}
+EXPLORED_LONG = {
+    *("president", "blackjack", "in_between", "go_fish"),
+    *("cheat", "spades", "draft", "old_maid", "cribbage"),
+}
 
 
 @pytest.mark.parametrize(
