@@ -2066,9 +2066,11 @@ def _narrator(args, out):
 
 
 def _replay(args, out, err) -> int:
-    from .table.replay import LogError, replay
+    from .table.replay import LogError, records, replay
 
     try:
+        if args.seat is not None and args.seat.casefold() != "all":  # before any game is played
+            _seat_arg(args.seat, next(records(args.log))[1]["players"], "all")
         outcomes = replay(args.log, None if args.seat is None else _narrator(args, out))
     except LogError as exc:
         print(exc, file=err)

@@ -52,8 +52,11 @@ def test_replay_as_a_seat_narrates_each_game_as_run_as_that_seat_does(log):
         cli("run", TTG, "--players", 3, "--seed", 7, "--max-turns", 6, "--as", "P2", "--json")[1]
     )
     assert code == 0 and seen == ran["events"]
-    code, _, err = cli("replay", log, "--as", "P4")
-    assert code == 2 and "'P4' is not a seat of a 3-player game (P1..P3), or all" in err
+    code, out, err = cli("replay", log, "--as", "P4")  # refused before any game is replayed
+    assert (code, out) == (
+        2,
+        "",
+    ) and "'P4' is not a seat of a 3-player game (P1..P3), or all" in err
 
 
 def test_another_choice_is_found(log):
