@@ -1036,14 +1036,9 @@ def _groups_of(pool: list, hand: list, ctype, count: tuple) -> Iterator[tuple]:
         for n in range(max(low, 1), high + 1):
             for cards in combinations(pool, n):
                 yield tuple(sorted([ctype[c] for c in cards])), list(cards)
-    else:  # the cards that stand for a group: its types' first copies, in hand order
-        place = {c: i for i, c in enumerate(hand)}
-        copies: dict[int, list[int]] = {}
-        for c in hand:
-            copies.setdefault(ctype[c], []).append(c)
+    else:
         for group in groups(sorted(held.items()), low, high):
-            cards = [c for t in dict.fromkeys(group) for c in copies[t][: group.count(t)]]
-            yield group, sorted(cards, key=place.__getitem__)
+            yield group, group_of_types(hand, ctype, group)
 
 
 def _checked_seed(game, seed, turn_limit, carried) -> int:

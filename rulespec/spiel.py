@@ -209,10 +209,8 @@ def _game_from(text: str, short_name: str, spec_file: str, name: str) -> SpecGam
 
 
 def _held_from(game: SpecGame, played: list[tuple[int, int]], recorded: int) -> _Held:
-    held = _Held.new(game)
-    for _, action in played:
-        game.play(held.state, action)
-    held.played, held.recorded = list(played), recorded
+    held = _Held.new(game, played)
+    held.recorded = recorded
     return held
 
 
@@ -280,10 +278,7 @@ class _Held:
     def replayable(self) -> list[tuple[int, int]]:
         """What was played, checked to play this table again, else PicklingError: a
         world resample_from_infostate dealt would load as the table it was dealt from."""
-        g, again = self.game, _Held.new(self.game).state
-        for _, action in self.played:
-            g.play(again, action)
-        if again.key() != self.state.key():
+        if _Held.new(self.game, self.played).state.key() != self.state.key():
             raise pickle.PicklingError(
                 "this state's table is not what its history plays (a world re-dealt by "
                 "resample_from_infostate, or a table changed through .table): it cannot "
@@ -292,13 +287,17 @@ class _Held:
         return self.played
 
     @staticmethod
-    def new(game: SpecGame) -> _Held:
-        """A new game's: chance comes as OpenSpiel's actions, never from the state's
-        own RNG, so it needs none."""
-        return _Held(
-            game,
-            game.rules.new_initial_state(0, log=False, rng=game.idle, turn_limit=game.turn_limit),
+    def new(game: SpecGame, played: list[tuple[int, int]] = ()) -> _Held:
+        """A new game's, with the (player, action) pairs `played` played: chance comes
+        as OpenSpiel's actions, never from the state's own RNG, so it needs none."""
+        state = game.rules.new_initial_state(
+            0, log=False, rng=game.idle, turn_limit=game.turn_limit
         )
+        for _, action in played:
+            game.play(state, action)
+        held = _Held(game, state)
+        held.played = list(played)
+        return held
 
     def play(self, action: int) -> None:
         """Play `action`, a legal number of this decision (refresh has run)."""

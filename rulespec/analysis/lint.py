@@ -1178,20 +1178,15 @@ def check_group_offers(an: Analysis):
     pass the groups a decision may look at once a hand holds enough of its cards (the
     game then stops with RS701, though the spec validates and short games play). A note,
     not a warning: whether a hand grows that large is the rules' to say."""
-    spec = an.spec
-    copies: dict[str, int] = {}  # the most of each card any player count's deck holds
-    for n in range(spec.min_players, spec.max_players + 1):
-        for name, k in spec.deck_for(n):
-            copies[name] = max(copies.get(name, 0), k)
-    props = {c.name: dict(c.props) for c in spec.cards}
-    for a in spec.actions:
+    props = {c.name: dict(c.props) for c in an.spec.cards}
+    for a in an.spec.actions:
         if a.count is None or a.card is None:
             continue
         pools: dict = {}  # with `same`, a pool of each value: a group is of one
         for name in sorted(an.members.get(a.card, ())):
-            if copies.get(name):
+            if an.supply[name]:  # the most copies of it any player count's deck holds
                 value = None if a.same is None else props[name].get(a.same)
-                pools.setdefault(value, []).append((name, copies[name]))
+                pools.setdefault(value, []).append((name, an.supply[name]))
         low, high = a.count
         most = sum(
             group_count(held, low, sum(k for _, k in held) if high is None else high)
