@@ -268,6 +268,63 @@ def test_a_seat_that_is_out_is_marked():
     assert "  P3 (out): hand 4 cards" in table_lines(table(observation, TITLES))
 
 
+PW_TITLES = Titles.of(load_spec(GAMES / "pirates_wild.yaml"))
+SHIPS = {  # P1's ship seen, five Coins of four counted and a Map beyond the order; P2's not
+    "seat": "P1",
+    "turn": 9,
+    "current": "P1",
+    "active": ["P1", "P2"],
+    "over": False,
+    "zones": {
+        "ship[P1]": ["coins"] * 5 + ["jewels", "crew"],
+        "ship[P2]": {"count": 3},
+        "hand[P1]": ["map"],
+    },
+    "counters": {},
+}
+
+
+def test_each_seat_s_progress_toward_a_goal_set_is_counted_from_what_the_viewer_sees():
+    """The table showed a ship's cards, not how far they went toward the treasures nor
+    which came next. Each entry counts up to its limit, in or out of order; a zone the
+    viewer cannot see shows no progress, as it shows no card."""
+    p1, p2 = table(SHIPS, PW_TITLES)["seats"]
+    (treasures,) = p1["goals"]
+    assert treasures["title"] == "Treasures" and treasures["next"] == "Map"
+    assert [(e["title"], e["have"], e["limit"]) for e in treasures["entries"]] == [
+        ("Coins", 4, 4),
+        ("Map", 0, 3),
+        ("Jewels", 1, 2),
+        ("Skeleton Key", 0, 1),
+        ("Treasure Chest", 0, 1),
+    ]
+    assert p2["goals"] == []
+    lines = table_lines(table(SHIPS, PW_TITLES))
+    assert lines[1].endswith("; Treasures 5/11, next Map 0/3") and "Treasures" not in lines[2]
+    done = SHIPS["zones"] | {"ship[P1]": ["coins"] * 4 + ["map"] * 3 + ["jewels"] * 2
+                             + ["skeleton_key", "treasure_chest"]}  # fmt: skip
+    assert table_lines(table(SHIPS | {"zones": done}, PW_TITLES))[1].endswith("; Treasures 11/11")
+
+
+def test_a_goal_set_has_a_title_and_words_for_the_rules_panel_and_help():
+    from rulespec.serve.views import Table
+    from rulespec.table.seat import help_text
+
+    words = "Collect in order, in your ship: Coins 4, Map 3, Jewels 2, Skeleton Key 1, Treasure Chest 1."
+    assert help_text("treasures", PW_TITLES) == f"Treasures: {words}"
+    text = (GAMES / "pirates_wild.yaml").read_text(encoding="utf-8")
+    said = edited(text, ("  treasures:  ", "  treasures:\n    title: Loot\n    text: Bank it.\n  "))
+    titles = Titles.of(load_spec(GAMES / "pirates_wild.yaml", text=said))
+    assert help_text("LOOT", titles) == f"Loot: Bank it. {words}"
+    rules = Table(load_spec(GAMES / "pirates_wild.yaml", text=said), 2).rules
+    assert rules[-1] == {
+        "name": "treasures",
+        "kind": "goals",
+        "title": "Loot",
+        "text": f"Bank it. {words}",
+    }
+
+
 def test_the_end_says_who_won_and_why():
     over = OBSERVATION | {
         "over": True,

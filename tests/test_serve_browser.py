@@ -23,6 +23,7 @@ from gamekit import GAMES, cli  # noqa: E402
 from servekit import running  # noqa: E402
 
 from rulespec import load_spec  # noqa: E402
+from rulespec.serve import views  # noqa: E402
 from rulespec.serve.views import last_move  # noqa: E402
 from rulespec.table.narrate import Titles, narrate  # noqa: E402
 
@@ -470,4 +471,38 @@ def test_a_finished_game_offers_a_new_game_at_the_same_table(served, browser):
     assert new != old and not tables.game(new).state.is_terminal()
     assert tables.game(old).rematch is tables.game(new)
     assert not page.text_content("#result")
+    page.close()
+
+
+@SLOW
+def test_each_seat_s_progress_toward_its_goals_is_drawn(served, browser):
+    """Pirates Wild's table showed each ship's cards, not how far they went toward the
+    treasures nor which came next: under each seat, each entry's count of its limit,
+    the next one marked, those reached marked done."""
+    base, tables = served
+    page = browser.new_page()
+    links = start(page, base, "pirates_wild", 2, ["greedy", "greedy"], seed=10)  # 73 turns
+    game = tables.game(re.search(r"game=(\w+)", links["spectator"]).group(1))
+    page.click("a[data-seat=spectator]")
+    page.wait_for_selector("#step")
+    page.select_option("#speed", "50")
+    page.click("#play")
+    page.wait_for_function("document.getElementById('result').textContent", timeout=60_000)
+    seats = views.view(game.state, None, game.table)["seats"]
+    for s in seats:
+        (goal,) = s["goals"]
+        line = page.locator(f".player[data-seat={s['seat']}] .goal[data-goal=treasures]")
+        assert line.locator("span").all_text_contents() == [
+            f"{e['title']} {e['have']}/{e['limit']}" for e in goal["entries"]
+        ]
+        marked = [
+            f"{e['title']} {e['have']}/{e['limit']}"
+            for e in goal["entries"]
+            if e["title"] == goal["next"]
+        ]
+        assert line.locator(".next").all_text_contents() == marked
+    # the winner collected every treasure: each entry marked done, none next
+    (winner,) = game.state.result["winners"]
+    done = page.locator(f".player[data-seat={winner}] .goal .done")
+    assert done.count() == 5 and game.state.result["reason"] == "completion"
     page.close()

@@ -44,10 +44,12 @@ def leaks(answer, secret: set[str], titles) -> list[str]:
     a secret's title (once the titles of the cards it may name are taken out)."""
     secret_titles = {titles.card(t) for t in secret}
     others = sorted(set(titles.cards.values()) - secret_titles, key=len, reverse=True)
-    # the spec's own words (its texts, prompts and rules' titles, as the rules panel
-    # lists them) are public, whatever cards they name
+    # the spec's own words (its texts, prompts, rules' titles and goals, as the rules
+    # panel lists them) are public, whatever cards they name
     public = [t for words in titles.texts.values() for t in words.values()]
     public += [title for _, title in titles.rules.values()]
+    public += [titles.goal_text(name) for name in titles.goals]  # as the rules panel says them
+    public += [title for goal in titles.goals.values() for title, _, _ in goal.entries]
     public = sorted({*public, *titles.prompts.values()}, key=len, reverse=True)
     found = []
     for text in _strings(answer):

@@ -318,6 +318,8 @@ class _Compiler:
                 tuple((o["card"], o["limit"]) for o in g["order"]),
                 _rulings(g),
                 doc.key_span(("goals", n)),
+                g.get("title", _title(n)),
+                g.get("text", ""),
             )
             for n, g in (d.get("goals") or {}).items()
         )

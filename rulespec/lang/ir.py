@@ -440,6 +440,8 @@ class GoalDef:
     order: tuple[tuple[str, int], ...]
     rulings: tuple[str, ...]
     span: Span
+    title: str = ""  # a readable name: the compiler fills in the default
+    text: str = ""  # what the goals are for, in words: public, for the table and `help`
 
 
 @dataclass(frozen=True)

@@ -66,12 +66,15 @@ class Table:
 
     @cached_property
     def rules(self) -> list[dict]:
-        """Every rule of the spec, for the rules panel: its name, kind, title and text
-        (public, as the spec is)."""
+        """Every rule of the spec, and its goal sets, for the rules panel: its name,
+        kind, title and text (public, as the spec is)."""
         titles = self.titles
         return [
             {"name": name, "kind": kind, "title": title, "text": titles.text("rules", name)}
             for name, (kind, title) in titles.rules.items()
+        ] + [
+            {"name": name, "kind": "goals", "title": goal.title, "text": titles.goal_text(name)}
+            for name, goal in titles.goals.items()
         ]
 
     def fired(self, log: list[dict]) -> dict | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rulespec.interpreter.choices import seat_name
 
@@ -37,6 +38,17 @@ class _Words:
     prompt: str = ""
 
 
+class Goal(NamedTuple):
+    """A goal set as the table shows it: its title, the per-player zone it counts in
+    (its name and title), and its entries in order, each (title, limit, the card types
+    it counts)."""
+
+    title: str
+    zone: str
+    zone_title: str
+    entries: tuple[tuple[str, int, frozenset[str]], ...]
+
+
 @dataclass(frozen=True)
 class Titles:
     """The readable names of a spec's parts, by identifier: cards, rules (with their
@@ -56,6 +68,7 @@ class Titles:
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
+    goals: Mapping[str, Goal] = field(default_factory=dict)
 
     @classmethod
     def of(cls, spec: ir.Spec) -> Titles:
@@ -70,6 +83,7 @@ class Titles:
             "zones": spec.zones,
             "counters": spec.counters,
             "params": spec.params,
+            "goals": spec.goals,
         }
         texts = {k: {x.name: x.text for x in xs if x.text} for k, xs in sections.items()}
         texts["rules"] = {key: rule.text for key, _, rule in named if rule.text}
@@ -85,6 +99,7 @@ class Titles:
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
+            goals={g.name: _goal(g, spec) for g in spec.goals},
         )
 
     def text(self, section: str, name: str) -> str:
@@ -93,6 +108,14 @@ class Titles:
 
     def card(self, name: str) -> str:
         return self.cards.get(name, name)
+
+    def goal_text(self, name: str) -> str:
+        """A goal set in words, for the rules panel and `help`: its `text:`, then what
+        it counts."""
+        goal = self.goals[name]
+        order = ", ".join(f"{title} {limit}" for title, limit, _ in goal.entries)
+        words = f"Collect in order, in your {goal.zone_title}: {order}."
+        return " ".join(filter(None, (self.text("goals", name), words)))
 
     def verb(self, action: str) -> str:
         """What a player does with the action's card: its `verb:`, else "play"."""
@@ -319,6 +342,21 @@ def _merged(events: list[dict]) -> list[dict]:
         else:
             merged.append(e)
     return merged
+
+
+def _goal(goal: ir.GoalDef, spec: ir.Spec) -> Goal:
+    """A goal set's words: each entry's kind by its card's title (a tag as written)."""
+    titles = {c.name: c.title for c in spec.cards}
+    entries = tuple(
+        (
+            titles.get(kind, kind),
+            limit,
+            frozenset(c.name for c in spec.cards if kind == c.name or kind in c.tags),
+        )
+        for kind, limit in goal.order
+    )
+    zone = next(z.title for z in spec.zones if z.name == goal.zone)
+    return Goal(goal.title, goal.zone, zone, entries)
 
 
 def _counter_name(label: str) -> str:

@@ -24,8 +24,8 @@ HELP = """\
   press Enter.
   Commands:
     help, ?     this help
-    help NAME   what a card, rule, zone, counter or parameter is for (NAME: its name
-                or its title, as the table shows it)
+    help NAME   what a card, rule, zone, counter, parameter or goal is for (NAME: its
+                name or its title, as the table shows it)
     table       the table again, with the game's parameters, and your options
     quit        leave the game (it is abandoned: nobody wins)
   A command (in any case) wins over an option of the same words: type its number."""
@@ -140,8 +140,8 @@ class Person:
 
 
 def help_text(name: str, titles: Titles) -> str:
-    """What a card, rule, zone, counter or parameter is for, found by its name or its
-    title in any case: its title and its `text:`."""
+    """What a card, rule, zone, counter, parameter or goal set is for, found by its name
+    or its title in any case: its title and its `text:` (a goal set's, and its order)."""
     wanted = name.casefold()
     for section, names in (
         ("cards", titles.cards),
@@ -153,7 +153,10 @@ def help_text(name: str, titles: Titles) -> str:
         for n, title in names.items():
             if wanted in (n.casefold(), title.casefold()):
                 return f"{title}: {titles.text(section, n) or 'no text in the rules'}"
-    return f"'{name[:40]}' is no card, rule, zone, counter or parameter of this game"
+    for n, goal in titles.goals.items():
+        if wanted in (n.casefold(), goal.title.casefold()):
+            return f"{goal.title}: {titles.goal_text(n)}"
+    return f"'{name[:40]}' is no card, rule, zone, counter, parameter or goal of this game"
 
 
 def _says(answer: str, shown: dict) -> bool:

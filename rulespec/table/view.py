@@ -104,6 +104,7 @@ def table(
     }
     for s in seats.values():
         s["zones"], s["counters"] = [], []
+        s["goals"] = _goals(observation["zones"], s["seat"], titles)
     shared: dict = {"zones": [], "counters": []}
     for label, seen in observation["zones"].items():
         seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles))
@@ -134,6 +135,24 @@ def table(
             for n, v in (params or {}).items()
         ],
     }
+
+
+def _goals(zones: dict, seat: str, titles: Titles) -> list[dict]:
+    """The seat's progress toward each goal set, counted from its zone as the viewer
+    sees it: each entry's cards (up to its limit) and the next to collect. A goal
+    whose zone the viewer cannot see is left out, as its cards are."""
+    out = []
+    for name, goal in titles.goals.items():
+        seen = zones.get(f"{goal.zone}[{seat}]")
+        if not isinstance(seen, list):
+            continue
+        entries = [
+            {"title": title, "have": min(limit, sum(c in kinds for c in seen)), "limit": limit}
+            for title, limit, kinds in goal.entries
+        ]
+        next_one = next((e["title"] for e in entries if e["have"] < e["limit"]), None)
+        out.append({"name": name, "title": goal.title, "entries": entries, "next": next_one})
+    return out
 
 
 def _why(observation: dict, titles: Titles) -> str | None:
@@ -174,6 +193,14 @@ def _counters_text(counters: list[dict]) -> str:
     return ", ".join(f"{c['title']} {c['value']}" for c in counters)
 
 
+def _goal_text(goal: dict) -> str:
+    """A seat's progress toward a goal set: "Treasures 5/11, next Map 1/3"."""
+    have = sum(e["have"] for e in goal["entries"])
+    done = f"{goal['title']} {have}/{sum(e['limit'] for e in goal['entries'])}"
+    entry = next((e for e in goal["entries"] if e["title"] == goal["next"]), None)
+    return f"{done}, next {entry['title']} {entry['have']}/{entry['limit']}" if entry else done
+
+
 def table_lines(view: dict, params: bool = False) -> list[str]:
     """The table as text: a heading, the shared zones, a line per seat, the counters
     (and, when asked, the parameters)."""
@@ -189,6 +216,7 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         parts = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
         if s["counters"]:
             parts.append(_counters_text(s["counters"]))
+        parts += map(_goal_text, s["goals"])
         mark = " (you)" if s["you"] else " (out)" if s["out"] else ""
         lines.append(f"  {s['seat']}{mark}: " + ("; ".join(parts) or "nothing"))
     if view["counters"]:

@@ -96,6 +96,7 @@ function draw(v) {
     const box = el("div", {class: "player" + (s.you ? " you" : "") + (s.seat === v.current && !v.over ? " current" : ""), "data-seat": s.seat});
     box.append(el("h3", {}, s.seat + (s.you ? " (you)" : s.out ? " (out)" : "")), ...s.zones.map(area));
     if (s.counters.length) box.append(counterTable(s.counters));
+    box.append(...s.goals.map(goalLine));
     return box;
   }));
   $("counters").replaceChildren(...counterRows(v.counters));
@@ -175,6 +176,14 @@ function counterRows(counters) {
     row.append(el("th", withText({}, c.text), c.title), el("td", {}, String(c.value)));
     return row;
   });
+}
+
+// a seat's progress toward a goal set: each entry's cards of its limit, the next marked
+function goalLine(g) {
+  const line = el("p", {class: "goal", "data-goal": g.name}, `${g.title}: `);
+  line.append(...g.entries.map((e) => el("span",
+    {class: e.title === g.next ? "next" : e.have >= e.limit ? "done" : ""}, `${e.title} ${e.have}/${e.limit}`)));
+  return line;
 }
 
 function counterTable(counters) {
