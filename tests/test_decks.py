@@ -271,6 +271,13 @@ def _diagnostics(old, new, text=BUILT):
             13,
             "this family makes 200000000000000000 card types",
         ),
+        (
+            "count: 2\n",
+            "count: 2\n      counts: {cups_4: 3}\n",
+            "RS201",
+            11,
+            "this family makes no card 'cups_4' to count",
+        ),
         ("rank: {from: 1, to: 3}", "rank: [1, two]", "RS406", 14, "property 'rank' mixes"),
         ('"rank * 2 + 1"', '"rank * player_count"', "RS411", 16, "a formula may use numbers"),
         ('"rank * 2 + 1"', '"rank * 2 + size(players)"', "RS411", 16, "a formula may use numbers"),
@@ -357,6 +364,41 @@ def test_a_variant_may_give_a_parameter_values_per_player_count(tmp_path):
     with pytest.raises(SpecError) as exc:
         load_spec(base, variants=[str(variant)])
     assert [d.code for d in exc.value.diagnostics] == ["RS103"]
+
+
+def test_a_family_may_count_some_of_its_cards_apart_and_a_variant_too(tmp_path):
+    """A variant's `cards:` changed only written card types: "the base has no card
+    'eight_of_hearts' to change" for a built one. A family's `counts` gives card types
+    of its own a count, and a variant's count of a built card is written there, placed
+    at the variant's line."""
+    counted = BUILT.replace("count: 2\n", "count: 2\n      counts: {cups_3: 0, swords_1: 5}\n")
+    counted = counted.replace('totals: {"2": 12, "3": 8}', 'totals: {"2": 13, "3": 6}')
+    cards = {c.name: c.count for c in spec(counted).cards}
+    assert cards == {
+        "cups_1": 2,
+        "cups_2": 2,
+        "cups_3": 0,
+        "swords_1": 5,
+        "swords_2": 2,
+        "swords_3": 2,
+    }
+    base = tmp_path / "pairs.yaml"
+    base.write_text(BUILT)
+    variant = tmp_path / "more.yaml"
+    variant.write_text("rulespec: 1\nextends: pairs.yaml\ncards:\n  swords_2: {count: 4}\n")
+    changed = load_spec(base, variants=[str(variant)])
+    assert {c.name: c.count for c in changed.cards}["swords_2"] == 4
+    [change] = [c for c in changes(spec(), changed) if c.kind == "card"]
+    assert (change.detail, change.new.file, change.new.line) == ("count 2 -> 4", str(variant), 4)
+    variant.write_text("rulespec: 1\nextends: pairs.yaml\ncards:\n  sword_2: {count: 4}\n")
+    with pytest.raises(SpecError) as exc:
+        load_spec(base, variants=[str(variant)])
+    [d] = exc.value.diagnostics
+    assert (d.code, d.message, d.hint) == (
+        "RS601",
+        "the base has no card 'sword_2' to change",
+        "did you mean 'swords_2'?",
+    )
 
 
 def test_diff_shows_a_value_per_player_count():

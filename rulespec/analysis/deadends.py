@@ -111,10 +111,11 @@ def check_unread_props(an: Analysis):
     spec = an.spec
     named = _read_props(spec) | _props_outside(spec)
     places = Counter(c.span for c in spec.cards)
-    seen = set()
+    # a family's cards share its template's place (one counted on its own excepted)
+    seen = {name for c in spec.cards if places[c.span] > 1 for name, _ in c.props}
     for c in spec.cards:
         for name, _ in c.props:
-            if name in named or name in seen or places[c.span] > 1:
+            if name in named or name in seen:
                 continue
             seen.add(name)
             yield Finding(

@@ -165,6 +165,13 @@ class _Family:
                 )
             seen.add(card.name)
             out.append(card)
+        for name in (self.f.get("counts") or {}).keys() - seen:
+            raise _Problem(
+                "RS201",
+                f"this family makes no card '{name}' to count",
+                self.doc.key_span(self.path + ("counts", name)),
+                did_you_mean(name, seen),
+            )
         return out
 
     def _check_size(self) -> None:
@@ -231,14 +238,18 @@ class _Family:
                 tags.append(v)
                 tag_spans.append(spans[k])
         title = _fill(self.f["title"], props) if "title" in self.f else title_of(name)
+        counts = self.f.get("counts") or {}
         return CardDecl(
             name,
             title,
-            self.count,
+            counts.get(name, self.count),
             tuple(tags),
             props,
-            self.span("card"),
-            self.span("count"),
+            # a card counted on its own is declared where its count is (a variant's line)
+            self.doc.key_span(self.path + ("counts", name))
+            if name in counts
+            else self.span("card"),
+            self.span("counts", name) if name in counts else self.span("count"),
             tuple(tag_spans),
             spans,
             _fill(self.f["text"], props) if "text" in self.f else "",
@@ -320,6 +331,19 @@ class _Family:
             return value
 
         return derived
+
+
+def families_of(doc) -> dict[str, int]:
+    """Each built card type's name -> the index of the `deck.build` family that makes
+    it, in a document whose shape is checked (a family with a problem makes none)."""
+    out: dict[str, int] = {}
+    for i, family in enumerate(doc.data["deck"].get("build") or ()):
+        try:
+            made = _Family(doc, ("deck", "build", i), family, []).cards()
+        except _Problem:
+            continue
+        out.update(dict.fromkeys((c.name for c in made), i))
+    return out
 
 
 def _spec_names(data) -> Names:

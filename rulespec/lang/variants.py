@@ -16,6 +16,7 @@ import copy
 import os
 from pathlib import Path
 
+from . import decks
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .limits import MAX_CHAIN
 from .loading import Document, load
@@ -172,20 +173,28 @@ def _override_parameters(m: _Merge, data, overrides: dict) -> None:
 
 
 def _change_cards(m: _Merge, data, changes: dict) -> None:
-    cards = data["deck"].get("cards") or {}  # a built card type is changed in its family
+    cards = data["deck"].get("cards") or {}
+    built = decks.families_of(m.out) if changes.keys() - cards.keys() else {}
     for name, change in changes.items():
-        if name not in cards:
+        if name in cards:
+            cards[name]["count"] = change["count"]
+            at = ("deck", "cards", name)
+            m.graft(m.variant, ("cards", name, "count"), at + ("count",))
+        elif name in built:  # a built card type is counted in its family's `counts`
+            family = data["deck"]["build"][built[name]]
+            family.setdefault("counts", {})[name] = change["count"]
+            at = ("deck", "build", built[name], "counts", name)
+            m.graft(m.variant, ("cards", name, "count"), at)
+        else:
             m.error(
                 "RS601",
                 f"the base has no card '{name}' to change",
                 ("cards", name),
-                did_you_mean(name, cards),
+                did_you_mean(name, [*cards, *built]),
             )
             continue
-        cards[name]["count"] = change["count"]
-        m.graft(m.variant, ("cards", name, "count"), ("deck", "cards", name, "count"))
         # the card as the variant has it is where the variant changes it, as a parameter is
-        m.out.key_spans[("deck", "cards", name)] = m.variant.key_span(("cards", name))
+        m.out.key_spans[at] = m.variant.key_span(("cards", name))
         data["deck"].pop(
             "totals", None
         )  # the base's check of its own counts, which a variant cannot edit
