@@ -397,6 +397,8 @@ def test_a_counter_that_holds_a_player_is_told_by_its_seat():
         ("Ace", "Play ace", "Ace"),
         ("The Joker", "Joker", "The Joker"),
         ("Kraken", "Raid", "Kraken (Raid)"),
+        # a designer's "jack of diamonds (Play a jack (skip the next player))"
+        ("Jack", "Jack skips (the next player)", "Jack [Jack skips (the next player)]"),
     ],
 )
 def test_a_card_is_said_with_its_rule_unless_the_words_say_it_already(card, rule, said):
@@ -469,3 +471,30 @@ def test_an_actions_verb_words_its_options_and_its_narration():
     event = {"event": "play", "player": 1, "action": "discard_card", "card": "coins"}
     assert narrate([event], titles) == ["  P2 discards Coins"]
     assert with_rule("Coins", "Discard", "discard") == "Coins"
+
+
+def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
+    """A designer's `verb: draw` on an action without a card was ignored ("P4 chooses
+    Draw"); a zone titled "the pond" read "the the pond"; a refill that left the top
+    card said "the discard pile becomes the stock"."""
+    titles = Titles(
+        rules={
+            "draw": ("action", "Draw"),
+            "knock": ("action", "Knock early"),
+            "stand": ("action", "Stand"),
+        },
+        verbs={"draw": "draw", "knock": "knock"},
+        zones={"pond": "the pond", "discard": "discard pile"},
+    )
+    events = [{"event": "play", "player": 0, "action": a} for a in ("draw", "knock", "stand")]
+    events += [
+        {"event": "shuffle", "zone": "pond"},
+        {"event": "refill", "zone": "pond", "source": "discard"},
+    ]
+    assert narrate(events, titles) == [
+        "  P1 draws",
+        "  P1 knocks (Knock early)",
+        "  P1 chooses Stand",
+        "  the pond is shuffled",
+        "  the pond is refilled from the discard pile",
+    ]

@@ -136,7 +136,9 @@ class Titles:
         title = self.zones.get(name, name.replace("_", " "))
         if m and m.group(2):
             return f"{m.group(2)}{m.group(3)}'s {title}"
-        return f"{title} {m.group(3)}" if m else f"the {title}"
+        if m:
+            return f"{title} {m.group(3)}"
+        return title if title.startswith("the ") else f"the {title}"  # titled "the pond"
 
     def counter(self, label: str) -> str:
         """A counter's label by title: "Score", or "Score for P1" for a seat's."""
@@ -196,9 +198,12 @@ def _turns(n: int, one: str, kind: str = "") -> str:
 def with_rule(card: str, rule: str, verb: str = "play") -> str:
     """A card and the rule it is played for, the rule left out when the card's title
     or the verb says it already: "The Joker" for "Joker", "Ace" for "Play ace",
-    "Seven" for "Play", "Coins" for "Discard" with the verb discard."""
+    "Seven" for "Play", "Coins" for "Discard" with the verb discard; a rule whose
+    title holds brackets in square ones: "Jack [Skip (the next player)]"."""
     said = rule.casefold().removeprefix(f"{verb} ")
-    return card if said in card.casefold() or said == verb else f"{card} ({rule})"
+    if said in card.casefold() or said == verb:
+        return card
+    return f"{card} [{rule}]" if "(" in rule else f"{card} ({rule})"  # no nested brackets
 
 
 def third_person(verb: str) -> str:
@@ -218,16 +223,19 @@ def third_person(verb: str) -> str:
 
 def _play(e: dict, t: Titles) -> str:
     """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
-    ("P1 chooses Stand")."""
+    ("P1 chooses Stand"), unless it has a verb ("P1 draws", "P1 knocks (Knock early)")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     if "n" in e:  # a group of cards as one move: named to those who see them
         what, verb = f"{_cards(e, t)} ({action})", third_person(verb)
     elif e.get("card"):
         what, verb = with_rule(t.card(e["card"]), action, verb), third_person(verb)
+    elif verb != "play":  # an action without a card, and its verb: "P1 draws"
+        said = action.casefold() in (verb, third_person(verb))
+        what, verb = "" if said else f"({action})", third_person(verb)
     else:
         what, verb = action, "chooses"
     target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
-    return f"  {_who(e)} {verb} {what}{target}"
+    return f"  {_who(e)} {verb} {what}".rstrip() + target
 
 
 def _react(e: dict, t: Titles) -> str:
@@ -296,7 +304,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "pass": lambda e, t: f"  {_who(e)} passes",
     "trigger": _trigger,
     "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
-    "refill": lambda e, t: f"  {t.zone(e['source'])} becomes {t.zone(e['zone'])}",
+    "refill": lambda e, t: f"  {t.zone(e['zone'])} is refilled from {t.zone(e['source'])}",
     "counter": lambda e, t: (
         None
         if _counter_name(e["counter"]) in t.quiet
