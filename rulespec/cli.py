@@ -127,7 +127,13 @@ def _whole(low: int, high: int | None = None):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+            # `lint --simulate spec.yaml`: an optional number took the file that followed
+            hint = (
+                " (a file: put the spec files before the option, or give the option its number)"
+                if text.endswith((".yaml", ".yml")) or os.path.isfile(text)
+                else ""
+            )
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}{hint}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
         if high is not None and value > high:

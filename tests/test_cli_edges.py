@@ -187,6 +187,11 @@ def test_a_spec_without_permission_is_one_line(monkeypatch):
             ["lint", TTG, "--simulate", 10**13],
             "argument --simulate: must be at most 1,000,000,000,000",
         ),
+        (
+            ["lint", "--simulate", TTG],  # a designer's: the optional number took the spec
+            f"argument --simulate: invalid int value: '{TTG}' (a file: put the spec files "
+            "before the option, or give the option its number)",
+        ),
         (["lint", TTG, "--depth", 0], "argument --depth: must be at least 1, not 0"),
         (
             ["lint", TTG, "--explore", "--timeout", "nan"],
