@@ -544,11 +544,22 @@ class Builder:
         if str(op) in ("==", "!=") and (
             "int" not in (a.type, b.type) or {a.type, b.type} == {"int", "kind"}
         ):
-            self._error("RS204", _mismatch(str(op), a.type, b.type), span)
+            hint = (
+                self._quoted_kind(b if a.type == "kind" else a)
+                if "kind" in (a.type, b.type)
+                else ""
+            )
+            self._error("RS204", _mismatch(str(op), a.type, b.type), span, hint)
             return None
         if self._check(a, "int", f"'{op}' operand") & self._check(b, "int", f"'{op}' operand"):
             return ir.Binary(span, "bool", str(op), a, b)
         return None
+
+    def _quoted_kind(self, node) -> str:
+        """A hint for text written where a kind was meant: `"hearts"` for hearts."""
+        if isinstance(node, ir.Const) and node.type == "str" and node.value in self.names.kinds:
+            return f"a kind is named without quotes: {node.value}"
+        return ""
 
     def _in(self, t, span, scope) -> ir.Expr | None:
         a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
@@ -1072,12 +1083,8 @@ class Builder:
             return None
         if not accepts(target.type, node.type):
             hint = _CONVERSIONS.get((node.type, target.type), "")
-            if (
-                target.type == "kind"
-                and isinstance(node, ir.Const)
-                and node.value in self.names.kinds
-            ):
-                hint = f"a kind is named without quotes: {node.value}"
+            if target.type == "kind":
+                hint = self._quoted_kind(node) or hint
             self._error(
                 "RS204", f"cannot assign {node.type} to '{name}' ({target.type})", node.span, hint
             )
