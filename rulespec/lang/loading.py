@@ -374,6 +374,11 @@ def _compose(text: str, file: str, sources) -> yaml.Node | None:
         mark = exc.problem_mark or exc.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         message, hint = _yaml_problem(exc.problem)
+        if mark and exc.problem_mark:
+            found = _block_problem(exc, text.split("\n"))
+            if found:
+                (line, column), message, hint = found
+                span = Span(file, line + 1, column + 1)
         raise SpecError([Diagnostic("RS003", message, span, hint=hint)], sources) from None
     except yaml.YAMLError as exc:
         raise SpecError(
@@ -400,6 +405,76 @@ def _yaml_problem(problem: str | None) -> tuple[str, str]:
             "quote a value that holds ': ', or indent this line as its neighbours",
         )
     return f"YAML syntax: {problem}", ""
+
+
+_BLOCK = re.compile(r"^\s*(?:- )?[\w.-]+:\s*[|>][-+]?\s*(#.*)?$")  # `effect: |`, a block's key
+_QUOTED = re.compile(
+    r"""(?:^|:\s|-\s)\s*("[^"]*"|'[^']*')\s*$"""
+)  # a value that was one quoted scalar
+
+
+def _block_problem(exc, lines: list[str]) -> tuple[tuple[int, int], str, str] | None:
+    """The mistakes of writing rules in a YAML value, said where they were made (the
+    parser finds them a line or more later): a block's line indented less than its
+    first line, or back at its key's column; a value begun with a quote and going on
+    after it; a comment inside a value written without `|`. ((line, column) from 0,
+    message, hint), or None for another problem."""
+    at, problem = exc.problem_mark, exc.problem or ""
+    if problem == "could not find expected ':'" and exc.context_mark:  # a line that is no key
+        line = exc.context_mark.line
+        if _block_above(lines, line) is not None:
+            return (
+                (line, _indent(lines[line])),
+                "YAML syntax: this line is no 'key: value', nor a line of the block above it",
+                "indent every line of a block further than its key, as under 'effect: |'",
+            )
+        return None
+    if not problem.startswith("expected <block end>"):
+        return None
+    quoted = _QUOTED.search(lines[at.line][: at.column])
+    if quoted:
+        return (
+            (at.line, quoted.start(1)),
+            "YAML syntax: a value that begins with a quote ends at its closing quote",
+            "quote the whole value, as in '\"P wins\" and more', or write it as a block: 'key: |'",
+        )
+    block = _block_above(lines, at.line)
+    if block is not None:
+        key, first = block
+        if _indent(lines[key]) < _indent(lines[at.line]) < _indent(lines[first]):
+            return (
+                (at.line, _indent(lines[at.line])),
+                f"YAML syntax: this line is indented less than the first line of its block "
+                f"(line {first + 1})",
+                "indent every line of a 'key: |' block as its first line",
+            )
+    previous = next((k for k in range(at.line - 1, -1, -1) if lines[k].strip()), None)
+    if previous is not None and lines[previous].lstrip().startswith("#"):
+        return (
+            (at.line, _indent(lines[at.line])),
+            "YAML syntax: a comment ended the value above, written without '|'",
+            "write the key as 'key: |' to keep a value's lines, and its comments, as written",
+        )
+    return None
+
+
+def _block_above(lines: list[str], line: int) -> tuple[int, int] | None:
+    """The `key: |` line whose block `line` comes after (no other key between them at
+    the key's indentation or less), and its block's first line; None if none."""
+    for k in range(line - 1, -1, -1):
+        text = lines[k]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if _BLOCK.match(text):
+            first = next((j for j in range(k + 1, line) if lines[j].strip()), None)
+            return (k, first) if first is not None else None
+        if _indent(text) <= _indent(lines[line]):
+            return None
+    return None
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
 
 
 class _Tree:
