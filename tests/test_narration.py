@@ -498,3 +498,25 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
         "  the pond is shuffled",
         "  the pond is refilled from the discard pile",
     ]
+
+
+def test_a_counter_kept_only_for_a_rule_is_not_shown_at_the_table():
+    """A designer's Crazy Eights kept the cards drawn this turn for a rule; `narrate:
+    false` left out its changes, but the table still listed "Cards drawn this turn 1".
+    `shown: false` keeps it off the table and out of the narration; observations and
+    the event log keep it."""
+    plain = (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8")
+    text = edited(
+        plain,
+        (
+            "  round_points: {per_player: true, initial: 0}\n",
+            "  round_points: {per_player: true, initial: 0, shown: false}\n",
+        ),
+    )
+    for spec, shown in ((load_spec("ld.yaml", plain), True), (load_spec("ld.yaml", text), False)):
+        state = play(Game(spec, 2).new_initial_state(seed=3), make_agents(["random"], 2, 3))
+        titles, seen = Titles.of(spec), state.observation(0)
+        assert "round_points[P1]" in seen["counters"]  # observed either way
+        lines = table_lines(table(seen, titles)) + narrate(state.log_for(0), titles)
+        assert any("Round points" in line for line in lines) == shown
+        assert any("Points" in line for line in lines)  # other counters still are

@@ -980,6 +980,7 @@ class _Compiler:
             bool(c.get("per_team")),
             c.get("text", ""),
             c.get("narrate", True),
+            c.get("shown", True),
         )
 
     def _deck_checks(self, spec: ir.Spec) -> None:

@@ -407,6 +407,7 @@ class CounterDef:
     per_team: bool = False  # one per team, written name(p) for p's team
     text: str = ""  # what it is for, in words: public, for the table and `help`
     narrate: bool = True  # its changes are narrated (false: a bookkeeping counter)
+    shown: bool = True  # shown at the table, and narrated (false: kept only for a rule)
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ class Titles:
     piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
     seats: frozenset[str] = frozenset()  # counters that hold a player (a seat number)
     quiet: frozenset[str] = frozenset()  # counters whose changes are not narrated
+    unshown: frozenset[str] = frozenset()  # counters the table does not show
     # the spec's `text:` by section (cards, rules, zones, counters, params) and name, and
     # each rule's `prompt:`; public, like the titles
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -95,7 +96,8 @@ class Titles:
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
-            quiet=frozenset(c.name for c in spec.counters if not c.narrate),
+            quiet=frozenset(c.name for c in spec.counters if not (c.narrate and c.shown)),
+            unshown=frozenset(c.name for c in spec.counters if not c.shown),
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},

@@ -109,6 +109,8 @@ def table(
     for label, seen in observation["zones"].items():
         seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles))
     for label, value in observation["counters"].items():
+        if label.split("[", 1)[0] in titles.unshown:  # kept only for a rule
+            continue
         name, seat = _split(label)
         seats.get(seat, shared)["counters"].append(
             {
