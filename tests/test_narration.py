@@ -520,3 +520,23 @@ def test_a_counter_kept_only_for_a_rule_is_not_shown_at_the_table():
         lines = table_lines(table(seen, titles)) + narrate(state.log_for(0), titles)
         assert any("Round points" in line for line in lines) == shown
         assert any("Points" in line for line in lines)  # other counters still are
+
+
+def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():
+    """A designer's Go Fish had a step `ask` offering the action `ask`: the choice of
+    whom to ask was headed "Ask — which rank do you ask for?", the action's prompt.
+    A step is `turn.NAME` among the titles; a play is asked by the step, the action's
+    effect asks under the action's name, and a step's own effect under the step's."""
+    from rulespec.table.view import decision_heading
+
+    titles = Titles(
+        rules={
+            "turn.ask": ("step", "Your turn"),
+            "ask": ("action", "Ask"),
+            "turn.deal": ("step", "Deal"),
+        },
+        prompts={"turn.ask": "whom do you ask?", "ask": "which rank do you ask for?"},
+    )
+    assert decision_heading("play", "ask", titles) == "Your turn — whom do you ask?"
+    assert decision_heading("choose", "ask", titles) == "Ask — which rank do you ask for?"
+    assert decision_heading("card", "deal", titles) == "Deal — your options:"

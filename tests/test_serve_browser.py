@@ -346,7 +346,7 @@ def test_the_discard_down_choice_shows_its_rules_title_and_prompt(served, browse
         button.wait_for_element_state("hidden")  # until the choice's answer is drawn
     heading = page.evaluate("document.querySelector('#options .asking').firstChild.textContent")
     assert heading == "Discard down — which card do you discard?"
-    assert page.text_content("#options .asking small") == titles.text("rules", "discard_down")
+    assert page.text_content("#options .asking small") == titles.text("rules", "turn.discard_down")
     # every option a card of the hand, by its title; no Pass here
     hand_titles = set(page.locator(".player.you .card").all_text_contents())
     assert set(page.locator("#options button").all_text_contents()) <= hand_titles

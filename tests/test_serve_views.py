@@ -65,13 +65,14 @@ def test_options_are_grouped_by_card_with_pass_last_and_the_asker_is_data():
         assert groups == sorted(groups, key=lambda g: deck.get(g, len(deck)))
         if len(options) > 1:
             asker = view["asker"]
-            assert asker["title"] == table.titles.rule(asker["name"])
-            assert asker["prompt"] == table.titles.prompts.get(asker["name"], "")
+            key = table.titles.asking(view["decision"], asker["name"])  # a step: turn.NAME
+            assert asker["title"] == table.titles.rule(key) != key
+            assert asker["prompt"] == table.titles.prompts.get(key, "")
             decisions += 1
         legal = state.legal_actions()
         state.apply_action(legal[k % len(legal)])
     assert decisions >= 10
-    discard = tableview.asker("discard_down", table.titles)
+    discard = tableview.asker("card", "discard_down", table.titles)
     assert discard == {
         "name": "discard_down",
         "title": "Discard down",

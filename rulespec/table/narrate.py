@@ -77,8 +77,9 @@ class Titles:
         named += [(p.name, "procedure", p) for p in spec.procedures]
         named += [(c.name, "condition", c) for c in spec.conditions]
         for kind, rule in spec.rules():
-            key = f"rounds.{rule.name}" if kind == "round" else rule.name
-            named.append((key, ir.RULE_KINDS[kind], rule))
+            # a step may be named as a rule is (step play, action play): a key of its own
+            prefix = {"round": "rounds.", "step": "turn."}.get(kind, "")
+            named.append((prefix + rule.name, ir.RULE_KINDS[kind], rule))
         sections = {
             "cards": spec.cards,
             "zones": spec.zones,
@@ -122,6 +123,16 @@ class Titles:
     def verb(self, action: str) -> str:
         """What a player does with the action's card: its `verb:`, else "play"."""
         return self.verbs.get(action, "play")
+
+    def asking(self, kind: str | None, name: str | None) -> str | None:
+        """The key of what asks a decision of this kind, by the name the state gives
+        (`decision_asker`): a step offering a play is `turn.NAME` (a rule may share its
+        name); a rule, a procedure, a round's part or the setup goes by its own, and a
+        step's effect choosing by the step's when no rule has the name."""
+        step = f"turn.{name}"
+        if name is not None and step in self.rules and (kind == "play" or name not in self.rules):
+            return step
+        return name
 
     def rule(self, name: str) -> str:
         """A rule's title; "Setup" for the game's setup, which asks as a rule does."""

@@ -145,13 +145,14 @@ def help_text(name: str, titles: Titles) -> str:
     wanted = name.casefold()
     for section, names in (
         ("cards", titles.cards),
-        ("rules", {n: t for n, (_, t) in titles.rules.items()}),
+        # a step (turn.NAME) or a round's part (rounds.NAME) after a rule of its name
+        ("rules", {n: t for n, (_, t) in sorted(titles.rules.items(), key=lambda r: "." in r[0])}),
         ("zones", titles.zones),
         ("counters", titles.counters),
         ("params", titles.params),
     ):
         for n, title in names.items():
-            if wanted in (n.casefold(), title.casefold()):
+            if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
                 return f"{title}: {titles.text(section, n) or 'no text in the rules'}"
     for n, goal in titles.goals.items():
         if wanted in (n.casefold(), goal.title.casefold()):
