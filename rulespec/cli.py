@@ -1764,11 +1764,12 @@ def _outcome_lines(rows, tests):
         if row["p"] is None:  # a distribution point, shown without a test
             yield f"outcome  {row['what']:<24} {row['old']:>8} -> {row['new']:>8}"
             continue
-        digits = 1 if row["what"].startswith("mean") else 3
+        mean = row["what"].startswith("mean")  # a mean to 2 decimals, as it is rounded
+        digits, shown = (1, 2) if mean else (3, 3)
         mark = "  SIGNIFICANT" if row["significant"] else ""
         yield (
-            f"outcome  {row['what']:<24} {row['old']:8.3f} {_interval(row['old_ci'], digits)} -> "
-            f"{row['new']:8.3f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g} "
+            f"outcome  {row['what']:<24} {row['old']:8.{shown}f} {_interval(row['old_ci'], digits)}"
+            f" -> {row['new']:8.{shown}f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g} "
             f"holm={row['p_holm']:.3g}{mark}"
         )
     yield (

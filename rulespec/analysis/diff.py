@@ -260,12 +260,13 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
     for row, adjusted in zip(rows, stats.holm([row["p"] for row in rows])):
         row["p_holm"] = adjusted
         row["significant"] = adjusted < ALPHA
-    for label, q in (("median length", 0.5), ("p95 length", 0.95)):
+    # the median as `simulate` gives it (the mean of the two middle values of an even count)
+    for label, at in (("median length", stats.median), ("p95 length", _p95)):
         rows.append(
             {
                 "what": label,
-                "old": stats.quantile(xs, q),
-                "new": stats.quantile(ys, q),
+                "old": at(xs),
+                "new": at(ys),
                 "p": None,
                 "p_holm": None,
                 "significant": False,
@@ -281,6 +282,10 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
         "detectable_at_half": _rounded(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),
         "detectable_mean": mean_change,
     }
+
+
+def _p95(counts) -> int:
+    return stats.quantile(counts, 0.95)
 
 
 def _rounded(x, digits):

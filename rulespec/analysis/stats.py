@@ -55,10 +55,11 @@ def at_rank(counts: Mapping[int, int], rank: int) -> int:
 
 
 def median(counts: Mapping[int, int]) -> float:
-    """As statistics.median: the middle value, or the mean of the two middle ones."""
+    """As statistics.median: the middle value, or the mean of the two middle ones;
+    a float either way, so that a report's type does not follow the count of games."""
     n = size(counts)
     if n % 2:
-        return at_rank(counts, n // 2)
+        return float(at_rank(counts, n // 2))
     return (at_rank(counts, n // 2 - 1) + at_rank(counts, n // 2)) / 2
 
 
