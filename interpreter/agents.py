@@ -31,6 +31,8 @@ class _Number:
         self.said = f"{kind} {bounds} {high:,}"
 
     def __call__(self, text: str):
+        if not text.isascii():  # int() reads '٣' as 3: a number is written in ASCII digits
+            raise ValueError
         x = int(text) if self.whole else float(text)
         if not (self.low < x if self.above else self.low <= x) or not x <= self.high:
             raise ValueError  # NaN fails both
@@ -310,7 +312,9 @@ def parse_agent(text: str) -> tuple[type, dict]:
         if key not in known:
             takes = f"takes {', '.join(known)}" if known else "takes no options"
             raise ValueError(f"agent '{name}': unknown option '{key}' ({name} {takes})")
-        if not eq or key in options:
+        if key in options:
+            raise ValueError(f"agent '{name}': option '{key}' is given twice")
+        if not eq:
             raise ValueError(f"agent '{name}': option '{key}' needs one value, as {key}=VALUE")
         read = known[key]
         try:

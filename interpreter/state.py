@@ -602,6 +602,11 @@ class State(Table):
         return self._turn
 
     @property
+    def starter(self) -> int:
+        """Who took the first turn: of the game, or of the round under way."""
+        return self._starter
+
+    @property
     def length(self) -> int:
         """Decisions applied so far, chance included."""
         return self._choices

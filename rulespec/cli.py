@@ -125,6 +125,8 @@ def _whole(low: int, high: int | None = None):
 
     def whole(text: str) -> int:
         try:
+            if not text.isascii():  # int() reads '٣' as 3: a number is written in ASCII digits
+                raise ValueError
             value = int(text)
         except ValueError:
             # `lint --simulate spec.yaml`: an optional number took the file that followed
@@ -1034,7 +1036,12 @@ def _player_range(spec) -> str:
 
 def _players(n: int) -> str:
     """`3 players`, and `1 player` for a game played alone."""
-    return f"{n} player{'s' * (n != 1)}"
+    return _many(n, "player")
+
+
+def _many(n: int, thing: str) -> str:
+    """`3 games`, `1 game`."""
+    return f"{n} {thing}{'s' * (n != 1)}"
 
 
 def _run(args, out, err) -> int:
@@ -1203,7 +1210,7 @@ def _simulate(args, out, err) -> int:
     try:
         _played(args, job, args.games, err, tally)
     except KeyboardInterrupt:  # the report of the games played so far, then exit 130
-        if tally.games:
+        if tally.games or args.format == "json":  # a script reading JSON gets JSON
             with contextlib.suppress(_StreamFailed):  # a pipe whose reader Ctrl-C ended too
                 _print_simulation(args, _simulation_report(args, spec, n, tally), out)
         raise
@@ -1211,10 +1218,10 @@ def _simulate(args, out, err) -> int:
         from .analysis.plots import Side
 
         side = Side("", tally, args.max_turns or spec.turn_limit)
-        title = f"{spec.name}: {tally.games} games, {_players(n)}, agents {args.agents}"
+        title = f"{spec.name}: {_many(tally.games, 'game')}, {_players(n)}, agents {args.agents}"
         _plot(args, [side], n, title, inputs, image)
     _print_simulation(args, _simulation_report(args, spec, n, tally), out)
-    _warn_turn_limit(tally, args.agents, err)
+    _warn_turn_limit(tally, args.agents, err, limit=args.max_turns)
     return 0
 
 
@@ -1229,19 +1236,20 @@ def _plot(args, sides, n: int, title: str, inputs, image: str) -> None:
         raise UsageError(f"--plot: {exc}") from None
 
 
-def _warn_turn_limit(tally, agents: str, err, side: str = "") -> None:
+def _warn_turn_limit(tally, agents: str, err, side: str = "", limit: int | None = None) -> None:
     """A warning when most games ended at the turn limit: then the report says more
-    about the agents than about the rules."""
+    about the agents than about the rules, or about the limit `--max-turns` set."""
     if tally.mostly_limited():
+        if limit is not None:
+            why = f"the limit --max-turns {limit} set ends them; raise it, or leave it out"
+        elif "greedy" not in agents:
+            why = f"agents {agents} rarely finish this game; try --agents greedy"
+        else:
+            why = f"agents {agents} rarely finish this game; check that it can end: rulespec lint"
         print(
             f"warning: {side}{tally.limited} of {tally.games} games "
-            f"({100 * tally.limited / tally.games:.0f}%) ended at the turn limit, not by a rule: "
-            f"agents {agents} rarely finish this game; "
-            + (
-                "try --agents greedy"
-                if "greedy" not in agents
-                else "check that it can end: rulespec lint"
-            ),
+            f"({100 * tally.limited / tally.games:.0f}%) ended at the turn limit, not by a "
+            f"rule: {why}",
             file=err,
         )
 
@@ -1257,6 +1265,12 @@ def _played(args, job, games: int, err, into=None, seed=None):
     elif importlib.util.find_spec("distributed") is None:
         raise UsageError("--dask needs dask.distributed: pip install 'rulespec[dask]'")
     else:  # its client logs the loss of a scheduler as tracebacks: the error says it in one line
+        if args.workers != 1:  # the cluster's workers play: say so, as a cut --workers is said
+            print(
+                f"rulespec {args.command}: --workers {args.workers}: the Dask cluster's "
+                "workers play the games; ignored",
+                file=err,
+            )
         import logging
 
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
@@ -1279,6 +1293,7 @@ def _simulation_report(args, spec, n: int, tally) -> dict:
 
     teams = tuple((t.name, seats) for t, seats in zip(spec.teams, spec.teams_for(n)))
     report = {"spec": spec.name, "players": n, "agents": args.agents, "seed": args.seed}
+    report["turn_limit"] = args.max_turns or spec.turn_limit  # a game past it ends unwon
     if tally.games < args.games:
         report["partial"] = True
     return report | simulation.summarize(tally, n, teams)
@@ -1291,9 +1306,9 @@ def _print_simulation(args, report: dict, out) -> None:
         return
     games = report["games"]
     played = (
-        f"{games} of {args.games} games (partial: interrupted)"
+        f"{games} of {_many(args.games, 'game')} (partial: interrupted)"
         if "partial" in report
-        else f"{games} games"
+        else _many(games, "game")
     )
     print(
         f"{report['spec']}: {played}, {_players(report['players'])}, "
@@ -1353,8 +1368,13 @@ def _plot_format(path: str) -> str:
 
 
 def _print_wins(report: dict, out) -> None:
-    """The seat wins of a simulate report, and its team wins when the spec has teams."""
-    for label, key in (("seat wins", "seat_wins"), ("team wins", "team_wins")):
+    """The seat wins of a simulate report, by seat and by turn order (without rounds),
+    and its team wins when the spec has teams."""
+    for label, key in (
+        ("seat wins", "seat_wins"),
+        ("turn order wins", "turn_order_wins"),
+        ("team wins", "team_wins"),
+    ):
         if key in report:
             shares = (f"{x} {100 * w['share']:.1f}%" for x, w in report[key].items())
             print(f"  {label:<16} " + ", ".join(shares), file=out)

@@ -79,7 +79,12 @@ def test_options_are_read_and_typed():
             "ismcts:iterations",
             "agent 'ismcts': option 'iterations' needs one value, as iterations=VALUE",
         ),
-        ("ismcts:c=1:c=2", "agent 'ismcts': option 'c' needs one value, as c=VALUE"),
+        ("ismcts:c=1:c=2", "agent 'ismcts': option 'c' is given twice"),
+        # int() reads Arabic-Indic digits; an option is written in ASCII ones
+        (
+            "ismcts:iterations=\u0663",
+            "agent 'ismcts': option 'iterations' must be a whole number from 1 to 1,000,000, not '\u0663'",
+        ),
         ("random:seed=3", "agent 'random': unknown option 'seed' (random takes no options)"),
         ("clever:depth=2", "unknown agent 'clever'; known: random, first, greedy, ismcts"),
     ],

@@ -174,6 +174,7 @@ def test_a_spec_without_permission_is_one_line(monkeypatch):
             "argument --games: must be at most 1,000,000,000,000",
         ),
         (["simulate", TTG, "--games", "1e9"], "argument --games: invalid int value: '1e9'"),
+        (["simulate", TTG, "--games", "\u0663"], "argument --games: invalid int value: '\u0663'"),
         (["simulate", TTG, "--workers", 10**6], "argument --workers: must be at most 256"),
         (
             ["diff", TTG, TTG, "--simulate", 10**13],

@@ -117,6 +117,22 @@ def test_an_interrupted_report_says_it_is_partial(monkeypatch):
     assert out.splitlines()[1:] == cli("simulate", TTG, "--games", n)[1].splitlines()[1:]
 
 
+def test_ctrl_c_before_any_game_ends_still_gives_a_script_json(monkeypatch):
+    """A script reading `simulate --json` got nothing to parse when Ctrl-C came before
+    the first chunk ended: it gets a report of no games, marked partial; text says
+    nothing but that it was interrupted."""
+
+    def interrupted(job, seeds):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulation, "play_chunk", interrupted)
+    code, out, err = cli("simulate", TTG, "--games", 1000, "--json")
+    assert (code, err) == (130, "rulespec simulate: interrupted\n")
+    report = json.loads(out)
+    assert (report["partial"], report["games"], report["end_reasons"]) == (True, 0, {})
+    assert cli("simulate", TTG, "--games", 1000)[:2] == (130, "")
+
+
 def test_workers_of_a_killed_simulate_exit_by_themselves():
     proc, workers = _simulate_with_workers()
     proc.kill()

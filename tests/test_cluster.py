@@ -134,9 +134,10 @@ def test_diff_and_lint_play_on_the_cluster_too(cluster):
 def test_a_scheduler_that_cannot_be_reached_is_a_usage_error(monkeypatch):
     monkeypatch.setattr(simulation, "CONNECT_TIMEOUT", 1)
     address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
-    code, out, err = cli("simulate", TTG, "--games", 5, "--dask", address)
+    code, out, err = cli("simulate", TTG, "--games", 5, "--dask", address, "--workers", 2)
     assert (code, out) == (2, "")
-    assert err == (
+    assert err == (  # the cluster's workers play: a user's --workers is said to be ignored
+        "rulespec simulate: --workers 2: the Dask cluster's workers play the games; ignored\n"
         f"rulespec simulate: cannot reach the Dask scheduler {address}: Timed out trying to "
         f"connect to {address} after 1 s; start one with `dask scheduler` and give the "
         "address it prints, tcp://HOST:PORT\n"

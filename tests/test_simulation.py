@@ -232,7 +232,7 @@ def test_no_more_worker_processes_than_chunks_of_work():
     assert seen and max(seen) <= 3
 
 
-def test_most_games_at_the_turn_limit_draw_a_warning_and_a_finished_game_none():
+def test_most_games_at_the_turn_limit_draw_a_warning_and_a_finished_game_none(tmp_path):
     """Issue 28: random agents end most Pirates Wild games at the turn limit, and the
     report then says little of the rules; simulate says so, and names agents that finish."""
     pw = str(GAMES / "pirates_wild.yaml")
@@ -245,9 +245,15 @@ def test_most_games_at_the_turn_limit_draw_a_warning_and_a_finished_game_none():
     )
     assert cli("simulate", TTG, "--games", 50)[2] == ""
     # greedy agents that do not finish either are not told to try greedy agents
-    err = cli("simulate", TTG, "--games", 10, "--agents", "greedy", "--max-turns", 2)[2]
+    short = tmp_path / "short.yaml"
+    short.write_text("rulespec: 1\nextends: " + TTG + "\nturn_limit: 2\n")
+    err = cli("diff", short, short, "--simulate", 4, "--agents", "greedy")[2]
+    assert "agents greedy rarely finish this game; check that it can end: rulespec lint\n" in err
+    # nor are agents blamed for a limit the user set (a designer's --max-turns 3)
+    err = cli("simulate", TTG, "--games", 10, "--max-turns", 2)[2]
     assert err.endswith(
-        "agents greedy rarely finish this game; check that it can end: rulespec lint\n"
+        "ended at the turn limit, not by a rule: the limit --max-turns 2 set ends them; "
+        "raise it, or leave it out\n"
     )
 
 

@@ -97,6 +97,8 @@ class Tally:
     rounds: Counter = field(default_factory=Counter)  # rounds of a match -> games
     round_lengths: Counter = field(default_factory=Counter)  # turns of a round -> rounds
     loop_seeds: dict = field(default_factory=dict)  # loop reason -> its first LOOP_SEEDS seeds
+    # seats after the first player (0: the first player) -> games won, without rounds
+    from_first: Counter = field(default_factory=Counter)
 
     def add(self, state, seed: int) -> None:
         """One finished game, seeded `seed`."""
@@ -106,6 +108,9 @@ class Tally:
         if state.reason in LOOPS:
             self._loop_seeds(state.reason, (seed,))
         self.winners[tuple(state.winners)] += 1
+        if not state.game.spec.rounds:  # each round has its own first player
+            for p in state.winners:
+                self.from_first[(p - state.starter) % state.game.n] += 1
         self.lengths[state.turn] += 1
         fired, fired_games = state.fired, self.fired_games
         _add(self.fired, fired)
@@ -158,6 +163,7 @@ _COUNTERS = (
     "played",
     "rounds",
     "round_lengths",
+    "from_first",
 )
 
 
@@ -360,6 +366,12 @@ def spread(counts: Counter) -> dict:
     }
 
 
+def _ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
 def summarize(tally: Tally, players: int, teams=()) -> dict:
     """The report of a run; a spec with rounds adds `rounds`: rounds per match and
     turns per round; one with `teams`, (name, seats) pairs, adds `team_wins`: the
@@ -381,6 +393,10 @@ def summarize(tally: Tally, players: int, teams=()) -> dict:
     }
     if teams:
         report["team_wins"] = {name: share(tally.won(seats)) for name, seats in teams}
+    if max(tally.rounds, default=0) == 0:  # by turn order: the first player, the seat after, ...
+        report["turn_order_wins"] = {
+            _ordinal(k + 1): share(tally.from_first[k]) for k in range(players)
+        }
     # games won by no one, and by several rivals at once (a tie shared: a team's seats
     # winning together are one win); the seat wins of shared games add past 100 %
     side = {p: name for name, seats in teams for p in seats}
