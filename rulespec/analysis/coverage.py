@@ -96,6 +96,7 @@ def coverage_of(
                     f"{ir.RULE_KINDS[kind]} '{part.name}' never fired in {games} {who}{nor}",
                     part.span,
                     layer=3,
+                    rules=(part.name,),
                 )
             )
     for p in spec.procedures:
@@ -107,6 +108,7 @@ def coverage_of(
                     f"procedure '{p.name}' was never called in {games} {who}",
                     p.span,
                     layer=3,
+                    rules=(p.name,),
                 )
             )
     if limited(runs) and limits:
