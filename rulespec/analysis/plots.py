@@ -118,7 +118,9 @@ def game_lengths(ax, sides: list[Side]) -> None:
 
 def seat_wins(ax, sides: list[Side], players: int, agents: str) -> None:
     """Each seat's win rate with its 95% interval, the agent at each seat under its
-    name, and the fair share (every seat winning as often) as a line."""
+    name, and the fair share as a line: every seat winning as often as the others, of
+    the games someone won (100% / players when every game has one winner; with most
+    games unwon, a line at 100% / players put every seat below it)."""
     seats = [f"P{p + 1}" for p in range(players)]
     names = agents.split(",")
     if len(names) > 1:  # one agent per seat: name each
@@ -140,8 +142,17 @@ def seat_wins(ax, sides: list[Side], players: int, agents: str) -> None:
             capsize=4,
             label=side.label or None,
         )
-    fair = 100 / players
-    ax.axhline(fair, color="black", linestyle=":", linewidth=1.5, label=f"fair share {fair:.0f}%")
+    fairs = [
+        100 * sum(side.tally.won({p}) for p in range(players)) / players / side.tally.games
+        for side in sides
+    ]
+    one = len({round(f) for f in fairs}) == 1  # the sides' fair shares agree: one line
+    for side, fair, colour in zip(sides[:1] if one else sides, fairs, COLOURS):
+        label = f"fair share {fair:.0f}%" if one else f"{side.label} fair share {fair:.0f}%"
+        ax.axhline(
+            fair, color="black" if one else colour, linestyle=":", linewidth=1.5, label=label
+        )
+    fair = max(fairs)
     ax.set_xticks(range(players), seats)
     agents_shown = "" if len(names) > 1 else f", agents {agents}"
     ax.set(title=f"seat win rate (95% interval{agents_shown})", ylabel="% of games")
