@@ -1024,14 +1024,8 @@ def _spec_for_players(args, err):
     spec = _load(args.spec, args.variant, err)
     n = args.players or spec.default_players
     if not spec.min_players <= n <= spec.max_players:
-        raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
+        raise UsageError(f"{spec.name} is for {spec.player_range()}, not {n}")
     return spec, n
-
-
-def _player_range(spec) -> str:
-    if spec.min_players == spec.max_players:
-        return f"exactly {_players(spec.min_players)}"
-    return f"{spec.min_players} to {spec.max_players} players"
 
 
 def _players(n: int) -> str:
@@ -1601,7 +1595,7 @@ def _lint_counts(args, spec, path) -> list[int]:
     if args.players is not None:
         if not spec.min_players <= args.players <= spec.max_players:
             raise UsageError(
-                f"{path}: {spec.name} is for {_player_range(spec)}, not {args.players}"
+                f"{path}: {spec.name} is for {spec.player_range()}, not {args.players}"
             )
         return [args.players]
     if "," in args.agents:
@@ -1741,7 +1735,7 @@ def _diff_outcomes(args, old, new, inputs, err):
     n = args.players or old.default_players
     for spec in (old, new):
         if not spec.min_players <= n <= spec.max_players:
-            raise UsageError(f"{spec.name} is for {_player_range(spec)}, not {n}")
+            raise UsageError(f"{spec.name} is for {spec.player_range()}, not {n}")
     agents = _check_agents(args, old, n, args.old)
     played = [
         _played(args, simulation.job(spec, n, agents), args.simulate, err) for spec in (old, new)
@@ -2180,7 +2174,7 @@ def _serve(args, out, err) -> int:
     from .serve.app import serve
 
     try:
-        serve(args.specs, args.host, args.port, args.saves, out)
+        serve(args.specs, args.host, args.port, args.saves, out, args.debug)
     except ValueError as exc:  # no folder to save in; the address is taken, or not one
         raise UsageError(str(exc)) from None
     return 0

@@ -52,6 +52,30 @@ def test_a_seat_link_is_needed_for_its_seat(server):
         ("/api/games", [1], None, 400, "the request is a JSON object"),
         ("/api/games", {"spec": "nope"}, None, 400, "no game 'nope' here"),
         ("/api/games", {"spec": "take_the_gold", "players": 9}, None, 400, "is for 2 to 6"),
+        # a user's trial: `{}` told of "no game 'None'", "3" that the game is for 2 to 6,
+        # a two-player variant at 4 that it is "for 2 to 2 players"
+        ("/api/games", {}, None, 400, "'spec' names the game to play; games: "),
+        (
+            "/api/games",
+            {"spec": "take_the_gold", "players": "3"},
+            None,
+            400,
+            "'players' is a whole",
+        ),
+        (
+            "/api/games",
+            {"spec": "take_the_gold", "variants": ["two_player"], "players": 4},
+            None,
+            400,
+            "is for exactly 2 players, not 4",
+        ),
+        (
+            "/api/games",
+            {"spec": "take_the_gold", "players": 2, "seats": ["dragon", "random"]},
+            None,
+            400,
+            "; or person, for someone at the table",
+        ),
         ("/api/games", {"spec": "take_the_gold", "seed": "x"}, None, 400, "'seed' is a whole"),
         (
             "/api/games",
@@ -237,8 +261,10 @@ def test_a_saved_game_replays_and_resumes(server, tmp_path):
     # ... and resumes where it stopped, P1 at their seat (saved before the end: see
     # test_serve_secrets.py for the seatings refused)
     before = tables.game(answer["id"]).state
+    # by the name "saved as" gave, found in the saves folder (it was looked for in the
+    # folder the server started in), and a person in any case
     status, resumed = call(
-        f"{base}/api/games", {"resume": saved["saved"], "seats": ["person", "random"]}
+        f"{base}/api/games", {"resume": Path(saved["saved"]).name, "seats": ["Person", "random"]}
     )
     assert status == 200, resumed
     assert list(resumed["links"]) == ["P1"]
@@ -308,6 +334,22 @@ def test_a_replay_shows_each_seat_its_own_view(server, tmp_path):
     assert all(z["cards"] is None for z in hands["P2"] if z["name"] == "hand")
     assert all(z["cards"] is not None for z in hands["P1"])
     assert call(f"{url}?token={token}&as=P9")[0] == 404
+    # a decision's options are shown with the one taken marked: the log's choice there
+    choices = [e for e in logged if e["event"] == "choice"]
+    marked = 0
+    for at in range(replay_frames(url, token)):
+        view = call(f"{url}?token={token}&at={at}&as=P1")[1]  # P1's decisions
+        if view["options"]:
+            assert view["chosen"] == choices[at]["option"]
+            assert view["chosen"] in {o["label"] for o in view["options"]}
+            marked += 1
+        else:
+            assert "chosen" not in view
+    assert marked > 5
+
+
+def replay_frames(url, token) -> int:
+    return call(f"{url}?token={token}&at=0")[1]["frames"]
 
 
 def _entry(*argv):
@@ -444,3 +486,25 @@ def test_a_seat_is_named_as_the_game_names_it(name):
         seat_number(name, 2)
     assert refused.value.status == 404
     assert seat_number("P2", 2) == 1 and seat_number("spectator", 2) is None
+
+
+def test_a_bug_answers_a_json_500_and_one_line_and_the_server_goes_on(server, monkeypatch, capsys):
+    """A user's trial met a 500 in plain text (the lobby then said the answer "is not
+    valid JSON") and a traceback in the server's output without --debug."""
+    base, tables = server
+
+    def broken():
+        raise TypeError("CounterDef.__init__() takes 10 positional arguments")
+
+    monkeypatch.setattr(tables, "lobby", broken)
+    status, answer = call(f"{base}/api/lobby")
+    assert status == 500
+    assert answer == {
+        "error": "internal error (TypeError: CounterDef.__init__() takes 10 positional "
+        "arguments); this is a bug in rulespec"
+    }
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("rulespec serve: internal error (TypeError") and "GET /api/lobby" in err
+    monkeypatch.undo()
+    assert call(f"{base}/api/lobby")[0] == 200  # the server goes on

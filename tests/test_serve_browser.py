@@ -20,7 +20,7 @@ pytestmark = [
 SLOW = pytest.mark.slow
 
 from gamekit import GAMES, cli  # noqa: E402
-from servekit import running  # noqa: E402
+from servekit import call, running, seat_api  # noqa: E402
 
 from rulespec import load_spec  # noqa: E402
 from rulespec.serve import views  # noqa: E402
@@ -505,4 +505,143 @@ def test_each_seat_s_progress_toward_its_goals_is_drawn(served, browser):
     (winner,) = game.state.result["winners"]
     done = page.locator(f".player[data-seat={winner}] .goal .done")
     assert done.count() == 5 and game.state.result["reason"] == "completion"
+    page.close()
+
+
+def _play_as(base, link):
+    """A seat's move made over the API, as another person's browser makes it: its
+    first option."""
+    url, token = seat_api(base, link)
+    options = call(f"{url}?token={token}")[1]["options"]
+    assert options, "the seat has no decision"
+    return call(f"{url}/choose?token={token}", {"option": options[0]["label"]})
+
+
+def test_a_waiting_page_follows_the_game_past_a_failed_request(served, browser):
+    """A user's trial: one failed request ("Failed to fetch") stopped a waiting page
+    for good, showing the other seat to play long after it was this seat's turn. It
+    says it is trying again, and catches up."""
+    base, tables = served
+    lobby = browser.new_page()
+    links = start(lobby, base, "pirates_wild", 2, ["person", "person"], seed=4)
+    game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+    mover = f"P{game.state.current_player() + 1}"
+    waiter = "P2" if mover == "P1" else "P1"
+    page = browser.new_context().new_page()
+    page.goto(base + links[waiter])
+    page.wait_for_selector("#waiting:has-text('Waiting for')")
+    failed = []
+
+    def fail_once(route):
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    page.route(re.compile(r".*/api/games/\w+/" + waiter + r"\?token=.*"), fail_once)
+    page.wait_for_selector("#error:has-text('trying again')", timeout=10_000)
+    while game.state.current_player() != int(waiter[1:]) - 1:  # the other person plays
+        assert _play_as(base, links[mover])[0] == 200
+    page.wait_for_selector("#options button", timeout=15_000)  # caught up: its own turn
+    assert page.text_content("#error") == "" and page.text_content("#turn").endswith("your turn")
+    page.context.close()
+
+
+@SLOW
+def test_a_second_tab_of_a_seat_shows_the_answer_given_in_the_first(served, browser):
+    """A user's trial: a second tab on the seat kept offering a decision answered in
+    the first, even after the game had ended; its buttons were refused with a message
+    that flashed. It follows the game at its own decision too."""
+    base, tables = served
+    lobby = browser.new_page()
+    links = start(lobby, base, "pirates_wild", 2, ["person", "random"], seed=4)
+    game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+    context = browser.new_context()
+    first, second = context.new_page(), context.new_page()
+    for page in (first, second):
+        page.goto(base + links["P1"])
+        page.wait_for_selector("#options button")
+    shown = len(narrate(game.state.log_for(0), game.table.titles))
+    first.click("#options button")
+    # the second tab redraws the game as it now stands
+    second.wait_for_function(
+        f"document.querySelectorAll('#narration li').length > {shown}", timeout=10_000
+    )
+    now = [line.strip() for line in narrate(game.state.log_for(0), game.table.titles)]
+    drawn = [li.strip() for li in second.locator("#narration li").all_text_contents()]
+    assert len(drawn) > shown and now[: len(drawn)] == drawn
+    context.close()
+
+
+@SLOW
+def test_a_page_opened_after_the_end_offers_to_join_the_next_game(served, browser):
+    """A user's trial: a page loaded once the game was over never learnt of the next
+    game another person started."""
+    base, tables = served
+    lobby = browser.new_page()
+    links = start(lobby, base, "take_the_gold", 2, ["person", "person"], seed=2)
+    game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+    while not game.state.is_terminal():
+        assert _play_as(base, links[f"P{game.state.current_player() + 1}"])[0] == 200
+    page = browser.new_context().new_page()
+    page.goto(base + links["P2"])
+    page.wait_for_selector("#rematch")
+    url, token = seat_api(base, links["P1"])
+    assert call(f"{url}/rematch?token={token}", {})[0] == 200
+    page.wait_for_selector("#rematch-link", timeout=10_000)
+    page.context.close()
+
+
+@SLOW
+def test_a_replay_shows_the_options_offered_and_the_one_taken_not_buttons_to_press(
+    served, browser, tmp_path
+):
+    base, _ = served
+    log = tmp_path / "game.jsonl"
+    argv = ("run", GAMES / "take_the_gold.yaml", "--players", "2", "--seed", "3", "--log", log)
+    assert cli(*argv)[0] == 0
+    choices = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    choices = [e for e in choices if e.get("event") == "choice"]
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-P1")
+    page.fill("#log-path", str(log))
+    page.click("#open-replay")
+    page.wait_for_selector("#position")
+    page.select_option("#view-as", "P1")
+    page.wait_for_selector("#status:has-text('you are P1')")
+    for _ in range(12):  # forward to P1's first decision with options
+        if page.locator("#options button").count():
+            break
+        page.click("#forward")
+        page.wait_for_timeout(150)
+    at = int(page.text_content("#where").split()[1])
+    buttons = page.locator("#options button")
+    assert buttons.count() > 0 and all(b.is_disabled() for b in buttons.all())
+    assert (
+        page.locator("#options button.chosen").get_attribute("data-label") == choices[at]["option"]
+    )
+    page.close()
+
+
+@SLOW
+def test_changing_the_player_count_keeps_the_seat_fields_and_the_game_s_range(served, browser):
+    """A user's trial: the seat fields were drawn again when Players lost focus, so a
+    click into one was lost with what was typed; 20000 players drew 20,000 fields."""
+    base, _ = served
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-P1")
+    page.select_option("#spec", "take_the_gold")
+    page.fill("#players", "3")
+    page.click("#seat-P2")  # Players loses focus: the seats follow, this field stays
+    page.keyboard.press("Control+A")
+    page.keyboard.type("greedy")
+    assert page.input_value("#seat-P2") == "greedy"
+    assert page.locator("input[name=seat]").count() == 3
+    page.fill("#players", "20000")
+    page.dispatch_event("#players", "change")
+    assert page.input_value("#players") == "6" and page.locator("input[name=seat]").count() == 6
+    assert page.input_value("#seat-P2") == "greedy"  # kept
     page.close()

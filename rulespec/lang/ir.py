@@ -649,6 +649,13 @@ class Spec:
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)
 
+    def player_range(self) -> str:
+        """The player counts the game is for, in words: `2 to 6 players`, `exactly 2
+        players`."""
+        if self.min_players == self.max_players:
+            return f"exactly {self.min_players} player{'s' * (self.min_players != 1)}"
+        return f"{self.min_players} to {self.max_players} players"
+
     def rules(self):
         """(kind, rule) for every rule that runs in play, in spec order: the steps,
         actions, reactions, end conditions and triggers, then a round's parts, end

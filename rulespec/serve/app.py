@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -52,11 +54,19 @@ class Api:
         body = await _body(request)
         if "resume" in body:
             game = await run_in_threadpool(
-                self.tables.resume, _path(body["resume"]), body.get("seats")
+                self.tables.resume, self._path(body["resume"]), body.get("seats")
             )
         else:
             game = await run_in_threadpool(self.tables.new_game, body)
         return {"id": game.id, "links": _links(game)}
+
+    def _path(self, value) -> str:
+        """A log's path on the server: a name the "saved as" line gave is found in the
+        saves folder, else a relative path is the folder the server started in."""
+        if not isinstance(value, str) or not value or "\0" in value:
+            raise Refused(400, "'path' is the path of a log file on the server")
+        saved = Path(self.saves) / value
+        return str(saved) if not Path(value).is_absolute() and saved.is_file() else value
 
     async def seat_view(self, request: Request):
         game, seat = _game_and_seat(self.tables, request)
@@ -111,7 +121,9 @@ class Api:
                 raise Refused(400, "'log' is the text of a log")
             replay = await run_in_threadpool(_open_text, self.tables, text, number)
         else:
-            replay = await run_in_threadpool(self.tables.open_log, _path(body.get("path")), number)
+            replay = await run_in_threadpool(
+                self.tables.open_log, self._path(body.get("path")), number
+            )
         return {
             "id": replay.id,
             "link": f"/table?replay={replay.id}&token={replay.token}",
@@ -124,6 +136,9 @@ class Api:
         names = [_seat_name(s) for s in replay.seats]
         seat = replay.seat(request.query_params.get("as", names[0]))
         shown = await run_in_threadpool(lambda: views.view(replay.at(at), seat, replay.table))
+        # the option taken at this decision, shown among those offered to the seat
+        if shown["options"] and at < len(replay.choices):
+            shown["chosen"] = replay.choices[at][1].get("option")
         # the seed deals every card: a replay shown to one seat keeps it back
         told = ("spec", "variants", "players", "game") + (("seed",) if None in replay.seats else ())
         return shown | {
@@ -141,9 +156,13 @@ class Api:
         return await run_in_threadpool(lambda: replay.table.graph)
 
 
-def create_app(specs: list[Spec], saves: str = ".") -> Starlette:
+def create_app(specs: list[Spec], saves: str = ".", debug: bool = False) -> Starlette:
     """The app serving `specs` in its lobby; games are saved as logs into `saves`."""
     api = Api(Tables(specs), saves)
+
+    def _json(handler):
+        return _json_route(handler, debug)
+
     routes = [
         Route("/", api.index),
         Route("/table", api.table),
@@ -165,14 +184,26 @@ def create_app(specs: list[Spec], saves: str = ".") -> Starlette:
     return app
 
 
-def _json(handler):
-    """A route answering JSON: what the handler returns, or a refusal as {"error": ...}."""
+def _json_route(handler, debug: bool = False):
+    """A route answering JSON: what the handler returns, or a refusal as {"error": ...}.
+    A bug is one line on standard error (its traceback with --debug) and a JSON 500:
+    the page can say it, and the server goes on."""
 
     async def route(request: Request):
         try:
             return JSONResponse(await handler(request))
         except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except Exception as exc:
+            what = f"internal error ({type(exc).__name__}: {exc}); this is a bug in rulespec"
+            if debug:
+                traceback.print_exc(file=sys.stderr)
+            print(
+                f"rulespec serve: {what}, answering {request.method} {request.url.path}"
+                + ("" if debug else " (--debug shows the traceback)"),
+                file=sys.stderr,
+            )
+            return JSONResponse({"error": what}, status_code=500)
 
     return route
 
@@ -201,12 +232,6 @@ async def _body(request: Request) -> dict:
     if not isinstance(body, dict):
         raise Refused(400, "the request is a JSON object")
     return body
-
-
-def _path(value) -> str:
-    if not isinstance(value, str) or not value or "\0" in value:
-        raise Refused(400, "'path' is the path of a log file on the server")
-    return value
 
 
 def _seat_name(seat: int | None) -> str:
@@ -302,7 +327,7 @@ def served_specs(paths: list[str]) -> list[Spec]:
     return specs
 
 
-def serve(paths: list[str], host: str, port: int, saves: str, out) -> None:
+def serve(paths: list[str], host: str, port: int, saves: str, out, debug: bool = False) -> None:
     """Serve until Ctrl-C (uvicorn stops, then the interrupt goes on to the caller).
     ValueError for a `saves` that is no folder to write in, or an address taken."""
     import socket
@@ -311,7 +336,7 @@ def serve(paths: list[str], host: str, port: int, saves: str, out) -> None:
 
     if not (os.path.isdir(saves) and os.access(saves, os.W_OK | os.X_OK)):
         raise ValueError(f"--saves {saves!r} is not a folder the server can write in")
-    app = create_app(served_specs(paths), saves)
+    app = create_app(served_specs(paths), saves, debug)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

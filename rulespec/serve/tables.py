@@ -275,10 +275,10 @@ class Tables:
         variants = _strings(request.get("variants", []), "variants")
         rules = spec.load(variants)
         n = request.get("players", rules.default_players)
-        if type(n) is not int or not rules.min_players <= n <= rules.max_players:
-            raise Refused(
-                400, f"{rules.name} is for {rules.min_players} to {rules.max_players} players"
-            )
+        if type(n) is not int:
+            raise Refused(400, "'players' is a whole number")
+        if not rules.min_players <= n <= rules.max_players:
+            raise Refused(400, f"{rules.name} is for {rules.player_range()}, not {n}")
         seed = request.get("seed")
         if seed is None:  # a fresh deal: nobody at the table can know it in advance
             seed = secrets.randbelow(MAX_SEED)
@@ -289,7 +289,7 @@ class Tables:
             type(max_turns) is not int or not 1 <= max_turns <= MAX_TURN_LIMIT
         ):
             raise Refused(400, f"'max_turns' is a whole number from 1 to {MAX_TURN_LIMIT}")
-        seats = _strings(request.get("seats", [PERSON] + ["random"] * (n - 1)), "seats")
+        seats = _seats(request.get("seats", [PERSON] + ["random"] * (n - 1)))
         if "players" in request and len(seats) != n:
             raise Refused(400, f"{len(seats)} seats named for {n} players")
         return self._seat_game(spec.path, rules, variants, seed, seats, max_turns)
@@ -301,7 +301,7 @@ class Tables:
         seat never saw (a spectator everything, a person's link that seat's cards)."""
         logged = _read(path)[0]
         h = logged.header
-        seats = _strings(seats, "seats")
+        seats = _seats(seats)
         if len(seats) != h["players"]:
             raise Refused(400, f"the logged game has {h['players']} seats")
         saver = _saved_by(h)
@@ -370,6 +370,8 @@ class Tables:
         return game.rematch
 
     def _spec(self, name) -> Spec:
+        if name is None:
+            raise Refused(400, f"'spec' names the game to play; games: {', '.join(self.specs)}")
         if not isinstance(name, str) or name not in self.specs:
             raise Refused(400, f"no game '{str(name)[:40]}' here; games: {', '.join(self.specs)}")
         return self.specs[name]
@@ -512,6 +514,11 @@ def _strings(value, name: str) -> list[str]:
     return value
 
 
+def _seats(value) -> list[str]:
+    """Who sits where, as a request gives it: `person` in any case ("Person")."""
+    return [PERSON if s.strip().casefold() == PERSON else s for s in _strings(value, "seats")]
+
+
 def _agents(seats: list[str], n: int, seed: int, rules) -> list:
     """The agent at each seat, None for a person; 400 for an unknown agent or option."""
     if len(seats) != n:
@@ -519,7 +526,7 @@ def _agents(seats: list[str], n: int, seed: int, rules) -> list:
     try:
         made = make_agents([s if s != PERSON else "first" for s in seats], n, seed)
     except ValueError as exc:
-        raise Refused(400, str(exc)) from None
+        raise Refused(400, f"{exc}; or {PERSON}, for someone at the table") from None
     agents = [None if s == PERSON else a for s, a in zip(seats, made)]
     for a in agents:
         _within_budget(a)

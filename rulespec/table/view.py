@@ -219,7 +219,8 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         if s["counters"]:
             parts.append(_counters_text(s["counters"]))
         parts += map(_goal_text, s["goals"])
-        mark = " (you)" if s["you"] else " (out)" if s["out"] else ""
+        marks = [word for word, on in (("you", s["you"]), ("out", s["out"])) if on]
+        mark = f" ({', '.join(marks)})" if marks else ""  # a seat out is told so too
         lines.append(f"  {s['seat']}{mark}: " + ("; ".join(parts) or "nothing"))
     if view["counters"]:
         lines.append("  " + _counters_text(view["counters"]))

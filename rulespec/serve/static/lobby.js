@@ -6,7 +6,12 @@ const $ = (id) => document.getElementById(id);
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-  const data = await response.json();
+  let data;
+  try {
+    data = await response.json();
+  } catch {  // not JSON (a proxy's error page): said as its status, not as a parser's complaint
+    throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+  }
   if (!response.ok) throw new Error(data.error);
   return data;
 }
@@ -35,13 +40,20 @@ function drawVariants() {
   }
   const [low, high, usual] = game().players;
   Object.assign($("players"), {min: low, max: high, value: usual});
+  $("seats").querySelectorAll("label").forEach((l) => l.remove());  // another game's seats
   drawSeats();
 }
 
+// a seat field per player: those already there are kept with what was typed in them (a
+// click into one as the player count changes lands there), the count within the game's
 function drawSeats() {
-  const box = $("seats");
-  box.querySelectorAll("label").forEach((l) => l.remove());
-  for (let p = 1; p <= Number($("players").value); p++) {
+  const box = $("seats"), field = $("players");
+  const [low, high] = game().players;
+  const n = Math.min(high, Math.max(low, Math.trunc(Number(field.value)) || low));
+  if (String(n) !== field.value) field.value = String(n);
+  const labels = box.querySelectorAll("label");
+  labels.forEach((l, i) => { if (i >= n) l.remove(); });
+  for (let p = labels.length + 1; p <= n; p++) {
     const label = el("label", {}, `P${p} `);
     const input = el("input", {list: "agent-names", name: "seat", id: `seat-P${p}`});
     input.value = p === 1 ? "person" : "random";

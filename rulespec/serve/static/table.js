@@ -23,7 +23,12 @@ function url(path, params = {}) {
 async function api(path, params, body) {
   const response = await fetch(url(path, params), body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-  const data = await response.json();
+  let data;
+  try {
+    data = await response.json();
+  } catch {  // not JSON (a proxy's error page): said as its status, not as a parser's complaint
+    throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+  }
   if (!response.ok) throw new Error(data.error);
   return data;
 }
@@ -84,6 +89,7 @@ function draw(v) {
   $("title").textContent = v.title;
   $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
   $("turn").textContent = v.over ? "" : v.between ? v.between + (v.turn ? `, after turn ${v.turn}` : "")
+    : !v.turn ? "Setup"  // turn 0: the deal, nobody's turn yet (a choice may be asked)
     : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + " to play"}`;
   $("waiting").textContent = waiting(v);
   $("result").textContent = v.result
@@ -94,7 +100,8 @@ function draw(v) {
   const seats = [...v.seats.filter((s) => s.you), ...v.seats.filter((s) => !s.you)];  // yours first
   $("players").replaceChildren(...seats.map((s) => {
     const box = el("div", {class: "player" + (s.you ? " you" : "") + (s.seat === v.current && !v.over ? " current" : ""), "data-seat": s.seat});
-    box.append(el("h3", {}, s.seat + (s.you ? " (you)" : s.out ? " (out)" : "")), ...s.zones.map(area));
+    const marks = [s.you && "you", s.out && "out"].filter(Boolean);  // out: yours too
+    box.append(el("h3", {}, s.seat + (marks.length ? ` (${marks.join(", ")})` : "")), ...s.zones.map(area));
     if (s.counters.length) box.append(counterTable(s.counters));
     box.append(...s.goals.map(goalLine));
     return box;
@@ -109,6 +116,7 @@ function draw(v) {
     zone.classList.toggle("moved", Boolean(v.last_move?.zones.includes(zone.dataset.label)));
   }
   drawRules(v.rules);
+  lastSeen = `${v.events} ${v.rematch || ""}`;
   lastFired = v.fired;
   highlight();
 }
@@ -133,9 +141,10 @@ function drawOptions(v) {
   let box = null;
   for (const o of v.options) {
     const grouped = o.group !== null && sizes[o.group] > 1;
-    const b = el("button", {class: "option" + (o.group === null && o.text === "Pass" ? " pass" : ""), "data-label": o.label,
-      "aria-label": o.text}, grouped ? o.short : o.text);
-    b.addEventListener("click", () => shown(choose(o.label)));
+    const b = el("button", {class: "option" + (o.group === null && o.text === "Pass" ? " pass" : "")
+      + (o.label === v.chosen ? " chosen" : ""), "data-label": o.label, "aria-label": o.text}, grouped ? o.short : o.text);
+    if (replayId) b.disabled = true;  // a replay shows what was offered, and what was chosen
+    else b.addEventListener("click", () => shown(choose(o.label)));
     if (!grouped) { options.append(b); box = null; continue; }
     if (box?.dataset.group !== o.group) {
       box = el("div", {class: "group", role: "group", "data-group": o.group, "aria-label": o.group});
@@ -212,18 +221,43 @@ let seenEvents = null;
 
 async function choose(label) {
   for (const b of document.querySelectorAll("#options button")) b.disabled = true;
+  const mine = ++asked;  // a poll's answer in flight is older than this one
   try {
-    draw(await api("/choose", {}, {option: label, events: seenEvents}));
+    const v = await api("/choose", {}, {option: label, events: seenEvents});
+    if (mine === asked) draw(v);
   } finally {
     poll();  // refused too: the page is drawn again as the game now stands
   }
 }
 
-// a person waits for the others: the page asks again until it is their turn, and after
-// the end until someone starts the next game
-function poll() {
+// a person's page follows the game: it asks again every moment while others play, and
+// every few seconds at its own decision (another tab of the seat may answer) and after
+// the end, until someone starts the next game. A request that fails is tried again: a
+// moment without the server is no reason to stop following the game.
+let lastSeen = null, lost = false;
+
+function poll(delay = 700) {
   clearTimeout(timer);
-  timer = setTimeout(() => shown(refresh().then((v) => { if (!v.options.length && !v.rematch) poll(); })), 700);
+  timer = setTimeout(async () => {
+    const mine = ++asked;
+    let v = null;
+    try {
+      v = await api("");
+      if (lost) $("error").textContent = "";
+      lost = false;
+    } catch (e) {
+      lost = true;
+      $("error").textContent = `${e.message} (trying again)`;
+      poll(3000);
+      return;
+    }
+    const now = `${v.events} ${v.rematch || ""}`;  // redrawn only when it changed
+    if (mine === asked && now !== lastSeen) {
+      draw(v);
+      await graph();
+    }
+    if (!v.rematch) poll(v.options.length || v.over ? 2000 : 700);
+  }, delay);
 }
 
 async function graph() {
@@ -320,6 +354,7 @@ function named(node, label) {
 function saveControl() {
   $("controls").append(button("save", "Save game", async () => {
     const {saved} = await api("/save", {}, {});
+    $("saved")?.remove();  // the latest save only
     $("controls").append(el("span", {id: "saved"}, ` saved as ${saved}`));
   }));
 }
@@ -329,8 +364,8 @@ async function main() {
   if (replayId) replayControls();
   else if (seat === "spectator") watchControls();
   if (!replayId) saveControl();
-  const v = await refresh();
-  if (!replayId && seat !== "spectator" && !v.over && !v.options.length) poll();
+  await refresh();
+  if (!replayId && seat !== "spectator") poll();
 }
 
 shown(main());
