@@ -93,6 +93,7 @@ def test_agents_are_watched_played_paused_and_stepped(served, browser):
     page = browser.new_page()
     links = start(page, base, "take_the_gold", 2, ["first", "random"], seed=2)
     assert list(links) == ["spectator"]  # nobody to seat: one link, which sees everything
+    assert page.text_content("#links p") == "Watch link (it shows every card):"
     page.click("a[data-seat=spectator]")
     page.wait_for_selector("#step")
     page.click("#step")

@@ -64,7 +64,9 @@ function drawSeats() {
 
 function showLinks(links) {
   const box = $("links");
-  box.replaceChildren(el("p", {}, "Seat links (each carries its seat's secret: give each person theirs):"));
+  const watched = Object.keys(links).length === 1 && "spectator" in links;  // agents only
+  box.replaceChildren(el("p", {}, watched ? "Watch link (it shows every card):"
+    : "Seat links (each carries its seat's secret: give each person theirs):"));
   for (const [seat, link] of Object.entries(links)) {
     const row = el("p");
     row.append(el("a", {href: link, class: "seat-link", "data-seat": seat}, `${seat}: ${location.origin}${link}`));
