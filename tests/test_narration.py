@@ -540,3 +540,9 @@ def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():
     assert decision_heading("play", "ask", titles) == "Your turn — whom do you ask?"
     assert decision_heading("choose", "ask", titles) == "Ask — which rank do you ask for?"
     assert decision_heading("card", "deal", titles) == "Deal — your options:"
+    # a step choosing in its effect, beside a procedure of its name (the draft's pick)
+    titles = Titles(
+        rules={"turn.pick": ("step", "Pick"), "pick": ("procedure", "Lay the card")},
+        prompts={"turn.pick": "which card do you keep?"},
+    )
+    assert decision_heading("card", "pick", titles) == "Pick — which card do you keep?"

@@ -127,12 +127,20 @@ class Titles:
     def asking(self, kind: str | None, name: str | None) -> str | None:
         """The key of what asks a decision of this kind, by the name the state gives
         (`decision_asker`): a step offering a play is `turn.NAME` (a rule may share its
-        name); a rule, a procedure, a round's part or the setup goes by its own, and a
-        step's effect choosing by the step's when no rule has the name."""
+        name); an action, reaction, trigger or end condition choosing in its effect goes
+        by its own name, and so do a round's part and the setup; a step's effect choosing
+        by the step's, before a procedure or condition of its name (which the step's
+        effect may call: its choice is the step's)."""
         step = f"turn.{name}"
-        if name is not None and step in self.rules and (kind == "play" or name not in self.rules):
-            return step
-        return name
+        if (
+            name is None
+            or step not in self.rules
+            or kind != "play"
+            and name in self.rules
+            and (self.rules[name][0] not in ("procedure", "condition"))
+        ):
+            return name
+        return step
 
     def rule(self, name: str) -> str:
         """A rule's title; "Setup" for the game's setup, which asks as a rule does."""
