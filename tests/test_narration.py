@@ -431,24 +431,30 @@ def test_a_counter_that_holds_a_kind_is_told_by_its_name():
     ]
 
 
-def test_a_counter_kept_for_bookkeeping_is_not_narrated():
-    """A designer's poker narrated every change of its contribution counters. With
-    `narrate: false` the narration leaves them out; the log keeps them."""
+@pytest.mark.parametrize("key, at_the_table", [("narrate: false", True), ("shown: false", False)])
+def test_a_counter_kept_for_bookkeeping_is_not_narrated(key, at_the_table):
+    """A designer's poker narrated every change of its contribution counters: with
+    `narrate: false` the narration leaves them out. A designer's Crazy Eights kept the
+    cards drawn this turn for a rule, and the table still listed "Cards drawn this turn
+    1": `shown: false` keeps it off the table too. Observations and the log keep both."""
     plain = (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8")
     text = edited(
         plain,
         (
             "  round_points: {per_player: true, initial: 0}\n",
-            "  round_points: {per_player: true, initial: 0, narrate: false}\n",
+            f"  round_points: {{per_player: true, initial: 0, {key}}}\n",
         ),
     )
     for spec, said in ((load_spec("ld.yaml", plain), True), (load_spec("ld.yaml", text), False)):
         state = play(Game(spec, 2).new_initial_state(seed=3), make_agents(["random"], 2, 3))
-        events = state.log_for(None)
-        lines = narrate(events, Titles.of(spec))
+        titles, events, seen = Titles.of(spec), state.log_for(None), state.observation(0)
+        lines = narrate(events, titles)
         assert any(e["event"] == "counter" and "round_points" in e["counter"] for e in events)
+        assert "round_points[P1]" in seen["counters"]  # observed either way
         assert any("Round points for P1 is now" in line for line in lines) == said
         assert any("Points for P" in line for line in lines)  # other counters still are
+        shown = any("Round points" in line for line in table_lines(table(seen, titles)))
+        assert shown == (said or at_the_table)
 
 
 @pytest.mark.parametrize(
@@ -498,28 +504,6 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
         "  the pond is shuffled",
         "  the pond is refilled from the discard pile",
     ]
-
-
-def test_a_counter_kept_only_for_a_rule_is_not_shown_at_the_table():
-    """A designer's Crazy Eights kept the cards drawn this turn for a rule; `narrate:
-    false` left out its changes, but the table still listed "Cards drawn this turn 1".
-    `shown: false` keeps it off the table and out of the narration; observations and
-    the event log keep it."""
-    plain = (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8")
-    text = edited(
-        plain,
-        (
-            "  round_points: {per_player: true, initial: 0}\n",
-            "  round_points: {per_player: true, initial: 0, shown: false}\n",
-        ),
-    )
-    for spec, shown in ((load_spec("ld.yaml", plain), True), (load_spec("ld.yaml", text), False)):
-        state = play(Game(spec, 2).new_initial_state(seed=3), make_agents(["random"], 2, 3))
-        titles, seen = Titles.of(spec), state.observation(0)
-        assert "round_points[P1]" in seen["counters"]  # observed either way
-        lines = table_lines(table(seen, titles)) + narrate(state.log_for(0), titles)
-        assert any("Round points" in line for line in lines) == shown
-        assert any("Points" in line for line in lines)  # other counters still are
 
 
 def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():

@@ -113,6 +113,17 @@ def test_agents_are_watched_played_paused_and_stepped(served, browser):
     page.close()
 
 
+def open_replay(browser, base, log):
+    """A new page with the log opened as a replay from the lobby, by its path."""
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-P1")  # the lobby is ready: its forms answer
+    page.fill("#log-path", str(log))
+    page.click("#open-replay")
+    page.wait_for_selector("#position")
+    return page
+
+
 def hand(page, seat):
     """The titles of a seat's hand as the page shows them (None: face down)."""
     area = page.locator(f".player[data-seat={seat}] .area[data-zone=hand]")
@@ -158,12 +169,7 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
     )
     logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
     titles = Titles.of(load_spec(GAMES / "take_the_gold.yaml"))
-    page = browser.new_page()
-    page.goto(base + "/")
-    page.wait_for_selector("#seat-P1")  # the lobby is ready: its forms answer
-    page.fill("#log-path", str(log))
-    page.click("#open-replay")
-    page.wait_for_selector("#position")
+    page = open_replay(browser, base, log)
 
     def matches_the_log():
         page.wait_for_function("document.getElementById('where').textContent")
@@ -240,11 +246,7 @@ def test_a_replay_slider_moved_fast_shows_where_it_stopped(served, browser, tmp_
     assert cli("run", GAMES / "pirates_wild.yaml", "--seed", "4", "--log", log)[0] == 0
     logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
     titles = Titles.of(load_spec(GAMES / "pirates_wild.yaml"))
-    page = browser.new_page()
-    page.goto(base + "/")
-    page.wait_for_selector("#seat-P1")
-    page.fill("#log-path", str(log))
-    page.click("#open-replay")
+    page = open_replay(browser, base, log)
     page.wait_for_selector("#where:not(:empty)")
     page.select_option("#view-as", "P2")
     page.wait_for_selector("#status:has-text('you are P2')")
@@ -604,12 +606,7 @@ def test_a_replay_shows_the_options_offered_and_the_one_taken_not_buttons_to_pre
     assert cli(*argv)[0] == 0
     choices = [json.loads(line) for line in log.read_text().splitlines()[1:]]
     choices = [e for e in choices if e.get("event") == "choice"]
-    page = browser.new_page()
-    page.goto(base + "/")
-    page.wait_for_selector("#seat-P1")
-    page.fill("#log-path", str(log))
-    page.click("#open-replay")
-    page.wait_for_selector("#position")
+    page = open_replay(browser, base, log)
     page.select_option("#view-as", "P1")
     page.wait_for_selector("#status:has-text('you are P1')")
     for _ in range(12):  # forward to P1's first decision with options
