@@ -132,15 +132,12 @@ class Titles:
         by the step's, before a procedure or condition of its name (which the step's
         effect may call: its choice is the step's)."""
         step = f"turn.{name}"
-        if (
-            name is None
-            or step not in self.rules
-            or kind != "play"
-            and name in self.rules
-            and (self.rules[name][0] not in ("procedure", "condition"))
-        ):
+        if name is None or step not in self.rules:
             return name
-        return step
+        if kind == "play":
+            return step
+        rule = self.rules.get(name)
+        return name if rule and rule[0] not in ("procedure", "condition") else step
 
     def rule(self, name: str) -> str:
         """A rule's title; "Setup" for the game's setup, which asks as a rule does."""
@@ -179,7 +176,7 @@ class Titles:
         """A counter's value as the table says it: a seat by its name (P2) for a counter
         that holds a player; a kind (held by its name) by its card type's title, a tag
         as written, "none" for no kind; else the number."""
-        if _counter_name(label) in self.seats:
+        if counter_name(label) in self.seats:
             return seat_name(value)
         if isinstance(value, str) or value is None:
             return "none" if value is None else self.cards.get(value, value)
@@ -328,7 +325,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "refill": lambda e, t: f"  {t.zone(e['zone'])} is refilled from {t.zone(e['source'])}",
     "counter": lambda e, t: (
         None
-        if _counter_name(e["counter"]) in t.quiet
+        if counter_name(e["counter"]) in t.quiet
         else f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
     ),
     "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
@@ -388,7 +385,7 @@ def _goal(goal: ir.GoalDef, spec: ir.Spec) -> Goal:
     return Goal(goal.title, goal.zone, zone, entries)
 
 
-def _counter_name(label: str) -> str:
+def counter_name(label: str) -> str:
     """The counter a label names: `score` of `score[P2]` or `score[north_south]`."""
     return label.split("[", 1)[0]
 

@@ -28,7 +28,7 @@ from rulespec.interpreter.choices import (
     seat_name,
 )
 
-from .narrate import Titles, with_rule
+from .narrate import Titles, counter_name, with_rule
 
 SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
 _SEAT = re.compile(r"(\w+)\[(P\d+)\]")  # a seat's zone or counter: hand[P1]
@@ -109,7 +109,7 @@ def table(
     for label, seen in observation["zones"].items():
         seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles))
     for label, value in observation["counters"].items():
-        if label.split("[", 1)[0] in titles.unshown:  # kept only for a rule
+        if counter_name(label) in titles.unshown:  # kept only for a rule
             continue
         name, seat = _split(label)
         seats.get(seat, shared)["counters"].append(
