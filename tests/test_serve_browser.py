@@ -520,6 +520,7 @@ def _play_as(base, link):
     return call(f"{url}/choose?token={token}", {"option": options[0]["label"]})
 
 
+@SLOW
 def test_a_waiting_page_follows_the_game_past_a_failed_request(served, browser):
     """A user's trial: one failed request ("Failed to fetch") stopped a waiting page
     for good, showing the other seat to play long after it was this seat's turn. It
