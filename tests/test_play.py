@@ -305,3 +305,15 @@ def test_the_setup_has_words_for_people_too(tmp_path):
     titles = Titles.of(load_spec(tmp_path / "ttg.yaml", text=said))
     assert help_text("Setup", titles) == "Setup: Deal two each."
     assert titles.rules["setup"] == ("setup", "Setup") and "setup" not in plain.rules
+
+
+def test_a_bid_is_answered_with_its_number_not_its_place():
+    """A designer's Oh Hell listed a bid as 1) 0, 2) 1, ...: typing 3 bid 2, and 0 was
+    refused. A choice of numbers is listed as the numbers and answered with one."""
+    argv = ["play", str(GAMES.parent / "tests/valid/call_it.yaml"), "--as", "P1", "--seed", "1"]
+    out = StringIO()
+    code = main(argv, stdout=out, stderr=StringIO(), stdin=StringIO("7\n0\n" + "1\n" * 50))
+    said = out.getvalue()
+    assert code == 0
+    assert "  a number: 0-3\nP1> 7\n  '7' is not one of 0-3: type one, or help\nP1> 0\n" in said
+    assert "P1 chooses 0" in said and "1) 0" not in said

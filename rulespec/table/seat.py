@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from rulespec.interpreter.choices import seat_name
+from rulespec.interpreter.choices import PickValue, seat_name
 from rulespec.interpreter.observe import log_for
 
 from .narrate import Titles, narrate, visible
@@ -88,6 +88,13 @@ class Person:
                 raise Quit
             elif command == "table":
                 self._present(observation, shown, params=True)
+            elif (numbers := _numbers(options)) is not None:  # a bid: its number, typed
+                digits = answer.removeprefix("-")
+                if digits.isascii() and digits.isdigit() and int(answer) in numbers:
+                    return numbers[int(answer)]
+                if (option := next((o for o in options if o.label == answer), None)) is not None:
+                    return option  # its label: "stake = 10"
+                self.say(f"  '{answer[:40]}' is not one of {_listed(numbers)}: type one, or help")
             elif (option := _picked(answer, options, texts)) is not None:
                 return option
             else:
@@ -111,6 +118,10 @@ class Person:
             self.say(line)
         game = self.game
         self.say(decision_heading(game.decision_kind(), game.decision_asker(), self.titles))
+        numbers = _numbers([s["option"] for s in shown])
+        if numbers is not None:  # answered with the number itself, not its place
+            self.say(f"  a number: {_listed(numbers)}")
+            return
         sizes = Counter(s["group"] for s in shown)
         for i, s in enumerate(shown, 1):
             if sizes[s["group"]] < 2 or s["group"] is None:
@@ -176,6 +187,27 @@ def _says(answer: str, shown: dict) -> bool:
                 shown["option"].label,
             )
         )
+    )
+
+
+def _numbers(options) -> dict[int, PickValue] | None:
+    """A choice of numbers (a bid: `choose b from range(8)`) by value, or None. Its
+    options are answered with the number itself: listed 1) 0, 2) 1, ..., "3" bid 2."""
+    if all(isinstance(o, PickValue) and type(o.value) is int for o in options):
+        return {o.value: o for o in options}
+    return None
+
+
+def _listed(numbers) -> str:
+    """The numbers offered, runs of three or more written as ranges: 0-2, 4-7."""
+    runs, out = [], sorted(numbers)
+    for n in out:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(
+        f"{a}-{b}" if b - a >= 2 else ", ".join(map(str, range(a, b + 1))) for a, b in runs
     )
 
 
