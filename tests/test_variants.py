@@ -181,7 +181,8 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(
         f"rulespec: 1\nextends: {TTG}\nparameters:\n  kraken_limt: 4\n"
-        "remove:\n  end_conditions: [coin_wim]\n"
+        "remove:\n  end_conditions: [coin_wim]\n  turn: [drw]\n"
+        "add:\n  turn: [{step: extra, after: discard_dwn, effect: end_turn()}]\n"
     )
     with pytest.raises(SpecError) as exc:
         load_spec(bad)
@@ -192,6 +193,13 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
             "did you mean 'kraken_limit'?",
         ),
         ("RS601", "the base has no end condition 'coin_wim' to remove", "did you mean 'coin_win'?"),
+        # a designer's misspelt step had no suggestion, though a misspelt parameter had
+        ("RS601", "the base has no turn step 'drw' to remove", "did you mean 'draw'?"),
+        (
+            "RS601",
+            "the base has no turn step 'discard_dwn' to place a step by",
+            "did you mean 'discard_down'?",
+        ),
     ]
 
     missing = tmp_path / "missing.yaml"

@@ -531,7 +531,7 @@ class _Compiler:
                     "RS103",
                     f"action '{name}' targets a card but says not among which",
                     path,
-                    "add  among: <cards>",
+                    "add among: <cards>",
                     key=True,
                 )
             else:
@@ -548,7 +548,7 @@ class _Compiler:
                 "RS103",
                 f"action '{name}' plays a card but says not where it goes",
                 path,
-                "add  to: <zone>",
+                "add to: <zone>",
                 key=True,
             )
         effect = (
@@ -632,7 +632,7 @@ class _Compiler:
                 f"missing required key 'to': reaction '{name}' plays a card but "
                 "says not where it goes",
                 path,
-                "add  to: <zone>",
+                "add to: <zone>",
                 key=True,
             )
         elif card is None and "to" in r:

@@ -262,6 +262,8 @@ _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[{}()]')  # a label or comment hides 
 _OTHER_LANGUAGES = (("&&", "and"), ("||", "or"), ("!", "not"))  # what C or JavaScript writes
 # functions other languages name otherwise, where the closest spelling misleads
 _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
+# functions of other languages the language writes otherwise: the way it does
+_WRITTEN_OTHERWISE = {"abs": "a distance is max(a - b, b - a); a size, max(x, -x)"}
 
 
 def _unclosed(text: str) -> int | None:
@@ -468,6 +470,8 @@ class Builder:
             )
         elif name in _OTHER_FUNCTIONS and what == "function" and name not in known:
             hint = did_you_mean(_OTHER_FUNCTIONS[name], known)  # as it names it
+        elif name in _WRITTEN_OTHERWISE and what == "function" and name not in known:
+            hint = _WRITTEN_OTHERWISE[name]
         elif name in _ROLES and what == "name":
             hint = (
                 f"'{name}' is bound only in {_ROLES[name]}: "

@@ -200,6 +200,10 @@ def _change_cards(m: _Merge, data, changes: dict) -> None:
         )  # the base's check of its own counts, which a variant cannot edit
 
 
+def _step_names(data) -> list[str]:
+    return [s.get("step") for s in data.get("turn", [])]
+
+
 def _step_index(data, name):
     return next((i for i, s in enumerate(data.get("turn", [])) if s.get("step") == name), None)
 
@@ -226,7 +230,13 @@ def _remove(m, data, section, name, path):
     if section == "turn":
         i = _step_index(data, name)
         if i is None:
-            m.error("RS601", f"the base has no turn step '{name}' to remove", path, key=False)
+            m.error(
+                "RS601",
+                f"the base has no turn step '{name}' to remove",
+                path,
+                did_you_mean(name, _step_names(data)),
+                key=False,
+            )
             return
         order = [(None, ("turn", j)) for j in range(len(data["turn"])) if j != i]
         data["turn"].pop(i)
@@ -254,7 +264,7 @@ def _replace(m, data, section, name, entry):
                 "RS601",
                 f"the base has no turn step '{name}' to replace",
                 path,
-                did_you_mean(name, [s.get("step") for s in data.get("turn", [])]),
+                did_you_mean(name, _step_names(data)),
             )
             return
         data["turn"][i] = dict(entry, step=name)
@@ -284,6 +294,7 @@ def _add(m, data, section, entries):
                     "RS601",
                     f"the base has no turn step '{anchor}' to place a step by",
                     path + ("before" if "before" in entry else "after",),
+                    did_you_mean(anchor, _step_names(data)),
                     key=False,
                 )
                 continue
