@@ -173,7 +173,7 @@ def test_text_output_of_a_variant_diff(monkeypatch):
     assert (code, err) == (0, "")
     assert out.splitlines() == [
         "added    step 'coin_win'  (new games/variants/take_the_gold/advanced.yaml:14:7)",
-        "removed  end condition 'coin_win'  (old games/take_the_gold.yaml:149:3)",
+        "removed  end condition 'coin_win'  (old games/take_the_gold.yaml:151:3)",
     ]
     code, out, _ = cli("diff", "games/take_the_gold.yaml", "games/take_the_gold.yaml")
     assert (code, out) == (0, "no semantic differences\n")

@@ -544,7 +544,7 @@ def test_text_format_has_place_source_line_and_caret(tmp_path):
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(
-        f"{spec}:158:11: error RL105: end 'ship_destroyed': this condition can never hold"
+        f"{spec}:160:11: error RL105: end 'ship_destroyed': this condition can never hold"
     )
     assert "[layer 1]" in lines[0] and "(check the deck, the limits" in lines[0]
     assert lines[1] == "        when: successful_krakens >= kraken_limit and tiebreak == 0"
