@@ -999,6 +999,9 @@ def _falsifies(an: Analysis, eff, e, negated: bool, depth: int, exactly: bool = 
             return True  # it fills what it finds (nearly) empty
         if op in (">", ">=", "!=") and zones & eff.moves_from:
             return True  # it empties what it finds full
+        at_least_one = isinstance(test.right, ir.Const) and type(test.right.value) is int
+        if op == "==" and at_least_one and test.right.value >= 1 and zones & eff.moves_from:
+            return True  # it empties what it finds at exactly n, n >= 1: a trick taken
     return isinstance(left, ir.Counter) and left.name in eff.changes  # a flag it sets
 
 
