@@ -993,16 +993,21 @@ def _falsifies(an: Analysis, eff, e, negated: bool, depth: int, exactly: bool = 
         counted = left.args[0]
     elif isinstance(left, ir.Aggregate) and left.func in ("count", "sum") and left.over_cards:
         counted = left.items
-    if counted is not None:
-        zones = graphs.zones_in(counted)
-        if op in ("==", "<", "<=") and zones & eff.moves_to:
-            return True  # it fills what it finds (nearly) empty
-        if op in (">", ">=", "!=") and zones & eff.moves_from:
-            return True  # it empties what it finds full
-        at_least_one = isinstance(test.right, ir.Const) and type(test.right.value) is int
-        if op == "==" and at_least_one and test.right.value >= 1 and zones & eff.moves_from:
-            return True  # it empties what it finds at exactly n, n >= 1: a trick taken
+    if counted is not None and _moves_past(graphs.zones_in(counted), op, test.right, eff):
+        return True
     return isinstance(left, ir.Counter) and left.name in eff.changes  # a flag it sets
+
+
+def _moves_past(zones, op: str, bound, eff) -> bool:
+    """Does the effect move cards past a count's test of these zones: fill what it
+    finds (nearly) empty, empty what it finds full, or at exactly n, n a number of at
+    least 1 (a trick taken at `== 1`)?"""
+    if op in ("==", "<", "<=") and zones & eff.moves_to:
+        return True
+    if op in (">", ">=", "!=") and zones & eff.moves_from:
+        return True
+    exactly = op == "==" and isinstance(bound, ir.Const) and type(bound.value) is int
+    return exactly and bound.value >= 1 and bool(zones & eff.moves_from)
 
 
 def _as_read(op: str, negated: bool, exactly: bool) -> str:
