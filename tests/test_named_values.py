@@ -253,3 +253,12 @@ def test_a_value_called_on_one_set_of_combinations_costs_that_set():
     assert load_spec("five.yaml", FIVE_OF_SEVEN).name == "Best five of seven"
     whole = FIVE_OF_SEVEN.replace("combinations(h, 5)", "combinations(h, size(h))")
     assert [code for code, _ in spec_errors(whole)] == ["RS413"]
+
+
+def test_diff_calls_a_named_value_a_value_and_its_key_value():
+    """A designer's diff said "changed condition 'points': when" of a `value:`."""
+    from rulespec.analysis.diff import changes
+
+    old = load_spec("r.yaml", spec_text())
+    new = load_spec("r.yaml", spec_text(("+ count(cards, thief)\n", "+ 2 * count(cards, thief)\n")))
+    assert [(c.kind, c.name, c.detail) for c in changes(old, new)] == [("value", "worth", "value")]

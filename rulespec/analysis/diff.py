@@ -56,10 +56,11 @@ def _named(spec: ir.Spec) -> dict:
         ("goal", spec.goals),
         ("remembered card", spec.memories),
         ("procedure", spec.procedures),
-        ("condition", spec.conditions),
         ("window", spec.windows),
     ):
         named |= {(kind, p.name): p for p in parts}
+    # a named value (`value:`) is no condition to a designer
+    named |= {("condition" if c.type == "bool" else "value", c.name): c for c in spec.conditions}
     named |= {(ir.RULE_KINDS[kind], rule.name): rule for kind, rule in spec.rules()}
     return named
 
@@ -89,8 +90,9 @@ def _detail(kind, a, b) -> str:
     said = {"count", "same", "pass_if", "around", "title"}  # told above
     if kind == "parameter":
         said |= {"value", "by_players"}
+    keys = _KEYS | ({"when": "value"} if kind == "value" else {})
     others = [
-        _KEYS.get(name, name)
+        keys.get(name, name)
         for (name, x), (_, y) in zip(ir.iter_fields(a), ir.iter_fields(b))
         if name not in said and canon(x) != canon(y)
     ]
@@ -175,6 +177,7 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         "remembered card",
         "procedure",
         "condition",
+        "value",
         "window",
         *ir.RULE_KINDS.values(),
     ]
