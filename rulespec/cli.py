@@ -1796,7 +1796,10 @@ def _outcome_lines(rows, tests):
         if half is not None
         else "no change in a 50% share"
     ]
-    found += [f"a change of {mean} turns in the mean length"] if mean is not None else []
+    if mean == 0:  # every game of OLD the same length: any change shows
+        found.append("any change in the mean length, every game of OLD as long")
+    elif mean is not None:
+        found.append(f"a change of {mean} turns in the mean length")
     yield (
         f"power    {tests['games'][0]} and {tests['games'][1]} games can detect {', '.join(found)} "
         f"({100 * tests['power']:.0f}% power, alpha {tests['alpha']}/{tests['tested']})"

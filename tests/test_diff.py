@@ -300,3 +300,24 @@ def test_simulate_needs_a_player_count_both_specs_allow():
     code, out, err = cli("diff", TTG, two, "--simulate", "10", "--players", "2", "--json")
     assert code == 0, err
     assert {r["what"] for r in json.loads(out)["outcomes"]} >= {"P1 wins", "P2 wins"}
+
+
+def test_the_power_of_a_sample_of_games_all_as_long_is_said_in_words():
+    """A designer's Oh Hell plays every game to the same length: the report said it
+    could detect "a change of 0.0 turns in the mean length"."""
+    from rulespec.cli import _outcome_lines
+
+    tests = {
+        "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
+        "tested": 6,
+        "alpha": 0.01,
+        "power": 0.8,
+        "games": [20, 20],
+        "detectable_at_half": None,
+        "detectable_mean": 0.0,
+    }
+    power = [line for line in _outcome_lines([], tests) if line.startswith("power")]
+    assert power == [
+        "power    20 and 20 games can detect no change in a 50% share, any change in the mean "
+        "length, every game of OLD as long (80% power, alpha 0.01/6)"
+    ]
