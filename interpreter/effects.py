@@ -80,6 +80,7 @@ class CompiledStep:
     again_if: object = None  # compiled ir.Step.again_if: offered again after a play while true
     again: bool = False  # a play offers the step again (repeat, or again_if while it holds)
     pass_if: object = None  # compiled ir.Step.pass_if: pass is offered only while true
+    asker: str = ""  # what asks its decisions: turn.NAME (a rule may share the step's name)
 
     def may_pass(self, g) -> bool:
         """Whether the player asked may pass, where the step offers a pass at all."""
@@ -250,7 +251,9 @@ class StatementCompiler:
         for a in plays:
             for t in sorted(a.card or ()):
                 by_type.setdefault(t, []).append(a)
-        with self.x.within(s.name):
+        # a step may share its name with a rule: it asks as turn.NAME (a round's part as rounds.NAME)
+        asker = f"turn.{s.name}"
+        with self.x.within(s.name, asker=asker):
             effect = self.block(s.effect)
             again_if = self.x.expr(s.again_if) if s.again_if is not None else None
             pass_if = self.x.expr(s.pass_if) if s.pass_if is not None else None
@@ -264,6 +267,7 @@ class StatementCompiler:
             again_if,
             s.repeat or again_if is not None,
             pass_if,
+            asker,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
@@ -523,7 +527,7 @@ class StatementCompiler:
         return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
-        rule = self.x.rule  # what asks, for a view to name
+        rule = self.x.asker  # what asks, for a view to name
         player = self.x.expr(s.player)
         branches = [
             (Branch(b.label, i), self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
@@ -570,7 +574,7 @@ class StatementCompiler:
         """What each `choose(p) VAR from …` is made of: the rule asking (for a view to
         name), the chooser, the items (`source` compiled), the block, VAR, the filter."""
         return (
-            self.x.rule,
+            self.x.asker,
             self.x.expr(s.player),
             source,
             self.block(s.body),
@@ -603,7 +607,7 @@ class StatementCompiler:
         where they are) until the last one, then the body runs once per pick, sorted by
         the key (ties: in the order asked). The env holds seats and a list of picks,
         each a list of cards, so key() names the cards by where they lie."""
-        rule = self.x.rule  # what asks, for a view to name
+        rule = self.x.asker  # what asks, for a view to name
         sets = s.source.type == "cardsets"
         players, source, body = (
             self.x.players(s.players),
@@ -689,7 +693,7 @@ class StatementCompiler:
         return where
 
     def _pause_ChooseNumber(self, s: ir.ChooseNumber):
-        rule = self.x.rule  # what asks, for a view to name
+        rule = self.x.asker  # what asks, for a view to name
         player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
         body, var, where = self.block(s.body), s.var, self._filter(s)
 

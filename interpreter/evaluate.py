@@ -51,6 +51,7 @@ class Compiler:
         self.ns: dict = {**HELPERS, "_team": defs.team_of, "_no_kind": frozenset()}
         self.depth = 0  # how deep in the source being generated
         self.rule = ""  # the rule being compiled, which names its functions
+        self.asker = ""  # what asks its decisions, for a view to name: a step as turn.NAME
         self.listings: list = []  # every function generated, in order: `rulespec compile --show`
         self.tests: dict = {}  # a named condition -> its function (see conditions)
         self.bound: dict[str, int] = {}  # locals known while compiling: written as constants
@@ -78,13 +79,15 @@ class Compiler:
             self.bound, self.card_type = saved
 
     @contextmanager
-    def within(self, rule: str):
-        """Compile for this rule: the functions generated meanwhile are named after it."""
-        saved, self.rule = self.rule, rule
+    def within(self, rule: str, asker: str | None = None):
+        """Compile for this rule: the functions generated meanwhile are named after it,
+        and its decisions asked by `asker` (the rule, unless said otherwise)."""
+        saved = self.rule, self.asker
+        self.rule, self.asker = rule, asker or rule
         try:
             yield
         finally:
-            self.rule = saved
+            self.rule, self.asker = saved
 
     def expr(self, e: ir.Expr):
         """A function (game, env) -> the value of e."""

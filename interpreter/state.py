@@ -920,7 +920,7 @@ class State(Table):
             "play",
             options,
             _resume_around,
-            asking=step.ir.name,
+            asking=step.asker,
             again=_led_again if leads else _around_again,
         )
         return True
@@ -950,7 +950,7 @@ class State(Table):
             "play",
             options,
             _resume_repeat if step.again else _resume_play,
-            asking=step.ir.name,
+            asking=step.asker,
             again=_offered_again if again else _offered,
         )
 

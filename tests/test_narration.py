@@ -508,25 +508,27 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
 
 def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():
     """A designer's Go Fish had a step `ask` offering the action `ask`: the choice of
-    whom to ask was headed "Ask — which rank do you ask for?", the action's prompt.
-    A step is `turn.NAME` among the titles; a play is asked by the step, the action's
-    effect asks under the action's name, and a step's own effect under the step's."""
+    whom to ask was headed "Ask — which rank do you ask for?", the action's prompt. A
+    step asks as `turn.NAME`, as a round's part asks as `rounds.NAME`: the play it
+    offers and the choices of its own effect, whatever rule, procedure or condition
+    shares its name (the draft's step and procedure `pick`)."""
     from rulespec.table.view import decision_heading
 
     titles = Titles(
-        rules={
-            "turn.ask": ("step", "Your turn"),
-            "ask": ("action", "Ask"),
-            "turn.deal": ("step", "Deal"),
-        },
+        rules={"turn.ask": ("step", "Your turn"), "ask": ("action", "Ask")},
         prompts={"turn.ask": "whom do you ask?", "ask": "which rank do you ask for?"},
     )
-    assert decision_heading("play", "ask", titles) == "Your turn — whom do you ask?"
+    assert decision_heading("play", "turn.ask", titles) == "Your turn — whom do you ask?"
     assert decision_heading("choose", "ask", titles) == "Ask — which rank do you ask for?"
-    assert decision_heading("card", "deal", titles) == "Deal — your options:"
-    # a step choosing in its effect, beside a procedure of its name (the draft's pick)
-    titles = Titles(
-        rules={"turn.pick": ("step", "Pick"), "pick": ("procedure", "Lay the card")},
-        prompts={"turn.pick": "which card do you keep?"},
+    draft = load_spec(GAMES / "draft.yaml")
+    state = Game(draft, 3).new_initial_state(seed=2)
+    while state.is_chance_node():
+        state.sample_chance()
+    assert (state.decision_kind(), state.decision_asker()) == ("card", "turn.pick")
+    assert decision_heading("card", "turn.pick", Titles.of(draft)) == (
+        "Pick — which card do you keep?"
     )
-    assert decision_heading("card", "pick", titles) == "Pick — which card do you keep?"
+    ttg = Game(TTG, 2).new_initial_state(seed=1)
+    while state.is_chance_node() or ttg.is_chance_node():
+        ttg.sample_chance()
+    assert (ttg.decision_kind(), ttg.decision_asker()) == ("play", "turn.play")

@@ -37,8 +37,8 @@ def test_a_decision_names_the_rule_or_step_that_asks_by_its_title():
     asked = set()
     _played(seed=2, decisions=400, players=3, asked=asked)
     assert {
-        ("play", "play", "Play — play a card, or pass?"),  # the step's title, its prompt
-        ("card", "discard_down", "Discard down — which card do you discard?"),
+        ("play", "turn.play", "Play — play a card, or pass?"),  # the step's title, its prompt
+        ("card", "turn.discard_down", "Discard down — which card do you discard?"),
         ("react", "pirate", "You may answer Pirate — block it with an Officer?"),
     } <= asked
 
@@ -65,16 +65,15 @@ def test_options_are_grouped_by_card_with_pass_last_and_the_asker_is_data():
         assert groups == sorted(groups, key=lambda g: deck.get(g, len(deck)))
         if len(options) > 1:
             asker = view["asker"]
-            key = table.titles.asking(view["decision"], asker["name"])  # a step: turn.NAME
-            assert asker["title"] == table.titles.rule(key) != key
-            assert asker["prompt"] == table.titles.prompts.get(key, "")
+            assert asker["title"] == table.titles.rule(asker["name"]) != asker["name"]
+            assert asker["prompt"] == table.titles.prompts.get(asker["name"], "")
             decisions += 1
         legal = state.legal_actions()
         state.apply_action(legal[k % len(legal)])
     assert decisions >= 10
-    discard = tableview.asker("card", "discard_down", table.titles)
+    discard = tableview.asker("turn.discard_down", table.titles)  # a step asks as turn.NAME
     assert discard == {
-        "name": "discard_down",
+        "name": "turn.discard_down",
         "title": "Discard down",
         "text": "You can have a maximum of 5 cards in hand and must discard down to 5 "
         "before ending your turn.",

@@ -154,7 +154,7 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
         out["decision"] = state.decision_kind()
         asking = state.decision_asker()
         out["asking"] = tableview.decision_heading(out["decision"], asking, titles)
-        out["asker"] = tableview.asker(out["decision"], asking, titles)
+        out["asker"] = tableview.asker(asking, titles)
         out["options"] = [
             {
                 "label": s["option"].label,

@@ -124,21 +124,6 @@ class Titles:
         """What a player does with the action's card: its `verb:`, else "play"."""
         return self.verbs.get(action, "play")
 
-    def asking(self, kind: str | None, name: str | None) -> str | None:
-        """The key of what asks a decision of this kind, by the name the state gives
-        (`decision_asker`): a step offering a play is `turn.NAME` (a rule may share its
-        name); an action, reaction, trigger or end condition choosing in its effect goes
-        by its own name, and so do a round's part and the setup; a step's effect choosing
-        by the step's, before a procedure or condition of its name (which the step's
-        effect may call: its choice is the step's)."""
-        step = f"turn.{name}"
-        if name is None or step not in self.rules:
-            return name
-        if kind == "play":
-            return step
-        rule = self.rules.get(name)
-        return name if rule and rule[0] not in ("procedure", "condition") else step
-
     def rule(self, name: str) -> str:
         """A rule's title; "Setup" for the game's setup, which asks as a rule does."""
         return self.rules.get(name, ("", "Setup" if name == "setup" else name))[1]

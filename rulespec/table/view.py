@@ -240,7 +240,6 @@ def rules_line(view: dict) -> str:
 def decision_heading(kind: str | None, asker: str | None, titles: Titles) -> str:
     """What a decision asks, in words: the rule or step asking, by its title, and its
     `prompt:` when the spec gives one."""
-    asker = titles.asking(kind, asker)
     prompt = titles.prompts.get(asker, "") if asker else ""
     if kind == "react":
         heading = f"You may answer {titles.rule(asker)}" if asker else "You may answer"
@@ -250,17 +249,16 @@ def decision_heading(kind: str | None, asker: str | None, titles: Titles) -> str
     return f"{titles.rule(asker)} — {prompt or 'your options:'}"
 
 
-def asker(kind: str | None, asking: str | None, titles: Titles) -> dict | None:
-    """The rule or step asking a decision of this kind, as data: its name, title, text
-    and prompt."""
+def asker(asking: str | None, titles: Titles) -> dict | None:
+    """The rule or step asking a decision, as data: its name (a step's turn.NAME),
+    title, text and prompt."""
     if asking is None:
         return None
-    key = titles.asking(kind, asking)
     return {
         "name": asking,
-        "title": titles.rule(key),
-        "text": titles.text("rules", key),
-        "prompt": titles.prompts.get(key, ""),
+        "title": titles.rule(asking),
+        "text": titles.text("rules", asking),
+        "prompt": titles.prompts.get(asking, ""),
     }
 
 
