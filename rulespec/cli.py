@@ -1290,7 +1290,7 @@ def _simulation_report(args, spec, n: int, tally) -> dict:
     report["turn_limit"] = args.max_turns or spec.turn_limit  # a game past it ends unwon
     if tally.games < args.games:
         report["partial"] = True
-    return report | simulation.summarize(tally, n, teams)
+    return report | simulation.summarize(tally, n, teams, spec.rounds is not None)
 
 
 def _print_simulation(args, report: dict, out) -> None:

@@ -130,6 +130,8 @@ def test_ctrl_c_before_any_game_ends_still_gives_a_script_json(monkeypatch):
     assert (code, err) == (130, "rulespec simulate: interrupted\n")
     report = json.loads(out)
     assert (report["partial"], report["games"], report["end_reasons"]) == (True, 0, {})
+    cribbage = json.loads(cli("simulate", ROOT / "games/cribbage.yaml", "--games", 9, "--json")[1])
+    assert "turn_order_wins" not in cribbage  # rounds: a first player per round, none per game
     assert cli("simulate", TTG, "--games", 1000)[:2] == (130, "")
 
 

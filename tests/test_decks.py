@@ -1,6 +1,7 @@
 """Decks by construction (`deck.build`), removal by property and parameters that depend
 on the player count, on a small game of their own."""
 
+import json
 import time
 
 import pytest
@@ -431,3 +432,37 @@ def test_a_refused_property_is_one_error_not_a_cascade(old, new, message):
     and the deck's totals unchecked."""
     found = _diagnostics(old, new)
     assert len(found) == 1 and message in found[0].message, [str(d) for d in found]
+
+
+def test_a_family_of_two_with_one_counted_apart_is_still_a_family_to_lint(tmp_path):
+    """A review found RL118 judging a two-card family's properties once one card had
+    a count of its own: a family was told by its cards sharing the template's place."""
+    spec = tmp_path / "gems.yaml"
+    spec.write_text(
+        """rulespec: 1
+name: Gems
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "{colour}_gem"
+      each: {colour: [red, blue]}
+      props: {shade: {colour: {red: warm, blue: cold}}}
+      count: 2
+      counts: {red_gem: 3}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: draw
+    effect: move(top(pile, 1), hand(current))
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: win(argmax(count(hand(p), red) for p in players))
+"""
+    )
+    cards = {c.name: (c.count, c.family) for c in load_spec(spec).cards}
+    assert cards == {"red_gem": (3, 0), "blue_gem": (2, 0)}
+    code, out, _ = cli("lint", spec, "--format", "json")
+    assert "RL118" not in {f["code"] for f in json.loads(out)}, out

@@ -396,3 +396,26 @@ def test_a_diagnostic_stays_on_one_line_whatever_its_file_is_named(tmp_path):
     spec.write_text("rulespec: 1\nname: [x\n", encoding="utf-8")
     code, out, _ = cli("validate", str(spec))
     assert code == 1 and f"{tmp_path}/a\\x0ab.yaml:3:1: error RS003" in out
+
+
+@pytest.mark.parametrize(
+    "text, place, message",
+    [
+        # old Mac line breaks: YAML counts \r as a line break, as the hints must
+        ("a: 1\rb: |\r  x\r y\r", (4, 2), "indented less than the first line of its block"),
+        ("a: 1\x85b: |\x85  x\x85 y\x85", (4, 2), "indented less than the first line of its block"),
+        # a comment above a key out of line is no value ended by a comment
+        (
+            "rulespec: 1\nzones:\n  hand: {a: 1}\n  # the discard pile\n discard: {b: 2}\n",
+            (5, 2),
+            "indented to a column no key or item above it starts at",
+        ),
+    ],
+)
+def test_the_yaml_hints_read_lines_as_yaml_does_and_claim_only_their_mistakes(text, place, message):
+    """A review found the hints for mistakes in rules' values crashing on \\r line
+    breaks, and saying "a comment ended the value above" of a key out of line."""
+    with pytest.raises(SpecError) as exc:
+        load("s.yaml", text)
+    [d] = exc.value.diagnostics
+    assert (d.code, (d.span.line, d.span.col)) == ("RS003", place) and message in d.message

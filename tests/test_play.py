@@ -312,8 +312,10 @@ def test_a_bid_is_answered_with_its_number_not_its_place():
     refused. A choice of numbers is listed as the numbers and answered with one."""
     argv = ["play", str(GAMES.parent / "tests/valid/call_it.yaml"), "--as", "P1", "--seed", "1"]
     out = StringIO()
-    code = main(argv, stdout=out, stderr=StringIO(), stdin=StringIO("7\n0\n" + "1\n" * 50))
+    huge = "9" * 5000  # past int()'s digits: none of the numbers offered, no crash
+    answers = f"{huge}\n7\n0\n" + "1\n" * 50
+    code = main(argv, stdout=out, stderr=StringIO(), stdin=StringIO(answers))
     said = out.getvalue()
-    assert code == 0
+    assert code == 0 and f"'{huge[:40]}' is not one of 0-3" in said
     assert "  a number: 0-3\nP1> 7\n  '7' is not one of 0-3: type one, or help\nP1> 0\n" in said
     assert "P1 chooses 0" in said and "1) 0" not in said

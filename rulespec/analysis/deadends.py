@@ -17,8 +17,6 @@ findings, as lint's own checks do; lint.static runs them after its own.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ..lang import ir
 from . import graph as graphs
 from .lint import Analysis, Finding, _body, _read_props
@@ -106,13 +104,11 @@ def _silent_writes(effect, read, answered) -> list[str]:
 
 def check_unread_props(an: Analysis):
     """RL118: properties of written card types that nothing names. A `deck.build`
-    family's properties (its card types share the template's place) name and title its
-    cards and are tags besides: they are not judged."""
+    family's properties name and title its cards and are tags besides: they are not
+    judged."""
     spec = an.spec
     named = _read_props(spec) | _props_outside(spec)
-    places = Counter(c.span for c in spec.cards)
-    # a family's cards share its template's place (one counted on its own excepted)
-    seen = {name for c in spec.cards if places[c.span] > 1 for name, _ in c.props}
+    seen = {name for c in spec.cards if c.family is not None for name, _ in c.props}
     for c in spec.cards:
         for name, _ in c.props:
             if name in named or name in seen:

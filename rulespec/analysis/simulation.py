@@ -372,10 +372,11 @@ def _ordinal(k: int) -> str:
     return f"{k}{suffix}"
 
 
-def summarize(tally: Tally, players: int, teams=()) -> dict:
+def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dict:
     """The report of a run; a spec with rounds adds `rounds`: rounds per match and
-    turns per round; one with `teams`, (name, seats) pairs, adds `team_wins`: the
-    games each team won (its seats win together)."""
+    turns per round (one without, `rounds` false, `turn_order_wins`); one with `teams`,
+    (name, seats) pairs, adds `team_wins`: the games each team won (its seats win
+    together)."""
     n = tally.games
 
     def share(k):
@@ -393,7 +394,7 @@ def summarize(tally: Tally, players: int, teams=()) -> dict:
     }
     if teams:
         report["team_wins"] = {name: share(tally.won(seats)) for name, seats in teams}
-    if max(tally.rounds, default=0) == 0:  # by turn order: the first player, the seat after, ...
+    if not rounds:  # by turn order: the first player, the seat after, ... (not per round)
         report["turn_order_wins"] = {
             _ordinal(k + 1): share(tally.from_first[k]) for k in range(players)
         }

@@ -303,7 +303,14 @@ class _Compiler:
 
         cards = tuple(
             ir.CardType(
-                c.name, c.title, c.count, c.tags, tuple(sorted(c.props.items())), c.span, c.text
+                c.name,
+                c.title,
+                c.count,
+                c.tags,
+                tuple(sorted(c.props.items())),
+                c.span,
+                c.text,
+                c.family,
             )
             for c in self.decls
         )

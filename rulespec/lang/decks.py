@@ -36,6 +36,7 @@ class CardDecl:
     tag_spans: tuple[Span, ...]
     prop_spans: dict[str, Span]
     text: str = ""  # what the card does, in words (public)
+    family: int | None = None  # the index of the `deck.build` family that made it
 
 
 def title_of(name: str) -> str:
@@ -165,7 +166,7 @@ class _Family:
                 )
             seen.add(card.name)
             out.append(card)
-        for name in (self.f.get("counts") or {}).keys() - seen:
+        for name in (n for n in self.f.get("counts") or {} if n not in seen):
             raise _Problem(
                 "RS201",
                 f"this family makes no card '{name}' to count",
@@ -253,6 +254,7 @@ class _Family:
             tuple(tag_spans),
             spans,
             _fill(self.f["text"], props) if "text" in self.f else "",
+            self.path[-1],
         )
 
     def _deriver(self, key, rule):

@@ -373,6 +373,9 @@ class CardType:
     props: tuple[tuple[str, object], ...]
     span: Span
     text: str = ""  # what the card does, in words: public, for tooltips and `help`
+    # the `deck.build` family that made it (its index), None for a card written: where it
+    # came from, not what it means (left out of comparisons, as a span is)
+    family: int | None = field(default=None, metadata={"place": True})
 
 
 @dataclass(frozen=True)
@@ -723,7 +726,7 @@ _NODES = (
     Rounds,
 )
 _FIELDS = {
-    cls: tuple(f.name for f in fields(cls) if f.name != "span")
+    cls: tuple(f.name for f in fields(cls) if f.name != "span" and not f.metadata.get("place"))
     for base in (*_NODES, CardType, ZoneDef, ParamDef, MemoryDef, TeamDef, WindowDef)
     for cls in [base, *_subclasses(base)]
 }

@@ -375,7 +375,7 @@ def _compose(text: str, file: str, sources) -> yaml.Node | None:
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         message, hint = _yaml_problem(exc.problem)
         if mark and exc.problem_mark:
-            found = _block_problem(exc, text.split("\n"))
+            found = _block_problem(exc, _YAML_LINES.split(text))
             if found:
                 (line, column), message, hint = found
                 span = Span(file, line + 1, column + 1)
@@ -407,6 +407,8 @@ def _yaml_problem(problem: str | None) -> tuple[str, str]:
     return f"YAML syntax: {problem}", ""
 
 
+_YAML_LINES = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # YAML's line breaks, as its marks count
+_KEY = re.compile(r"^\s*(?:- )?[\w.-]+\s*:(?:\s|$)")  # a line that begins a key: value
 _BLOCK = re.compile(r"^\s*(?:- )?[\w.-]+:\s*[|>][-+]?\s*(#.*)?$")  # `effect: |`, a block's key
 _QUOTED = re.compile(
     r"""(?:^|:\s|-\s)\s*("[^"]*"|'[^']*')\s*$"""
@@ -420,6 +422,8 @@ def _block_problem(exc, lines: list[str]) -> tuple[tuple[int, int], str, str] | 
     after it; a comment inside a value written without `|`. ((line, column) from 0,
     message, hint), or None for another problem."""
     at, problem = exc.problem_mark, exc.problem or ""
+    if at.line >= len(lines):  # at the end of the text
+        return None
     if problem == "could not find expected ':'" and exc.context_mark:  # a line that is no key
         line = exc.context_mark.line
         if _block_above(lines, line) is not None:
@@ -448,8 +452,12 @@ def _block_problem(exc, lines: list[str]) -> tuple[tuple[int, int], str, str] | 
                 f"(line {first + 1})",
                 "indent every line of a 'key: |' block as its first line",
             )
-    previous = next((k for k in range(at.line - 1, -1, -1) if lines[k].strip()), None)
-    if previous is not None and lines[previous].lstrip().startswith("#"):
+    said = [k for k in range(at.line - 1, -1, -1) if lines[k].strip()]
+    comment = said and lines[said[0]].lstrip().startswith("#")
+    above = next((lines[k] for k in said if not lines[k].lstrip().startswith("#")), "")
+    if comment and not _KEY.match(above) and _indent(above) == _indent(lines[at.line]):
+        # after a comment, a line that goes on as the line above it went on a value of
+        # several lines (no key of its own): the comment ended that value
         return (
             (at.line, _indent(lines[at.line])),
             "YAML syntax: a comment ended the value above, written without '|'",

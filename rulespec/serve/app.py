@@ -195,15 +195,17 @@ def _json_route(handler, debug: bool = False):
         except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
         except Exception as exc:
-            what = f"internal error ({type(exc).__name__}: {exc}); this is a bug in rulespec"
             if debug:
                 traceback.print_exc(file=sys.stderr)
             print(
-                f"rulespec serve: {what}, answering {request.method} {request.url.path}"
+                f"rulespec serve: internal error ({type(exc).__name__}: {exc}), answering "
+                f"{request.method} {request.url.path}; this is a bug in rulespec"
                 + ("" if debug else " (--debug shows the traceback)"),
                 file=sys.stderr,
             )
-            return JSONResponse({"error": what}, status_code=500)
+            # its message may name what the seat asking may not see: the server's output has it
+            said = f"internal error ({type(exc).__name__}); this is a bug in rulespec"
+            return JSONResponse({"error": said}, status_code=500)
 
     return route
 

@@ -141,7 +141,7 @@ class Titles:
             return f"{m.group(2)}{m.group(3)}'s {title}"
         if m:
             return f"{title} {m.group(3)}"
-        return title if title.startswith("the ") else f"the {title}"  # titled "the pond"
+        return title if title.casefold().startswith("the ") else f"the {title}"  # "the pond"
 
     def counter(self, label: str) -> str:
         """A counter's label by title: "Score", or "Score for P1" for a seat's."""

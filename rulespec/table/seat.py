@@ -90,7 +90,13 @@ class Person:
                 self._present(observation, shown, params=True)
             elif (numbers := _numbers(options)) is not None:  # a bid: its number, typed
                 digits = answer.removeprefix("-")
-                if digits.isascii() and digits.isdigit() and int(answer) in numbers:
+                # a number past int()'s 4,300 digits is none offered, not a crash
+                if (
+                    digits.isascii()
+                    and digits.isdigit()
+                    and len(digits) <= 18
+                    and int(answer) in numbers
+                ):
                     return numbers[int(answer)]
                 if (option := next((o for o in options if o.label == answer), None)) is not None:
                     return option  # its label: "stake = 10"

@@ -44,8 +44,8 @@ function drawVariants() {
   drawSeats();
 }
 
-// a seat field per player: those already there are kept with what was typed in them (a
-// click into one as the player count changes lands there), the count within the game's
+// a seat field per player, as many as the game allows at most: those already there are
+// kept with what was typed in them (a click into one as the player count changes lands)
 function drawSeats() {
   const box = $("seats"), field = $("players");
   const [low, high] = game().players;

@@ -220,13 +220,17 @@ async function refresh() {
 let seenEvents = null;
 
 async function choose(label) {
+  clearTimeout(timer);  // no poll while the choice is on its way
   for (const b of document.querySelectorAll("#options button")) b.disabled = true;
   const mine = ++asked;  // a poll's answer in flight is older than this one
   try {
     const v = await api("/choose", {}, {option: label, events: seenEvents});
     if (mine === asked) draw(v);
+  } catch (e) {
+    lastSeen = null;  // refused or lost: the next poll draws the game as it now stands
+    throw e;
   } finally {
-    poll();  // refused too: the page is drawn again as the game now stands
+    poll();
   }
 }
 
