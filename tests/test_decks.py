@@ -464,5 +464,5 @@ end_conditions:
     )
     cards = {c.name: (c.count, c.family) for c in load_spec(spec).cards}
     assert cards == {"red_gem": (3, 0), "blue_gem": (2, 0)}
-    code, out, _ = cli("lint", spec, "--format", "json")
+    _code, out, _ = cli("lint", spec, "--format", "json")
     assert "RL118" not in {f["code"] for f in json.loads(out)}, out

@@ -317,5 +317,6 @@ def test_a_bid_is_answered_with_its_number_not_its_place():
     code = main(argv, stdout=out, stderr=StringIO(), stdin=StringIO(answers))
     said = out.getvalue()
     assert code == 0 and f"'{huge[:40]}' is not one of 0-3" in said
-    assert "  a number: 0-3\nP1> 7\n  '7' is not one of 0-3: type one, or help\nP1> 0\n" in said
+    assert f"  a number: 0-3\nP1> {huge}\n" in said
+    assert "P1> 7\n  '7' is not one of 0-3: type one, or help\nP1> 0\n" in said
     assert "P1 chooses 0" in said and "1) 0" not in said
