@@ -88,6 +88,7 @@ def test_a_cluster_plays_the_games_one_process_plays(cluster):
     )
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_workers_need_no_file_of_the_spec(cluster, tmp_path, monkeypatch):
     """The spec, its variant and the file the variant extends are deleted as soon as the
     first chunks are submitted; the workers run in a folder without them all along."""
@@ -111,6 +112,7 @@ def test_workers_need_no_file_of_the_spec(cluster, tmp_path, monkeypatch):
     assert gone and not desk.exists()
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_a_spec_on_standard_input_plays_on_the_cluster(cluster):
     with open(TTG, encoding="utf-8") as f:
         text = f.read()
@@ -144,6 +146,7 @@ def test_a_scheduler_that_cannot_be_reached_is_a_usage_error(monkeypatch):
     )
 
 
+@pytest.mark.slow  # several seconds: the everyday suite keeps to 3 minutes
 def test_a_worker_without_rulespec_is_a_usage_error(tmp_path):
     """Such a worker failed only as it read a task, and the run waited for ever."""
     site = os.pathsep.join({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})

@@ -22,12 +22,12 @@ def words(path) -> list[str]:
 
 def test_simulate_plot_names_the_turn_limit_the_fair_share_and_the_agents(tmp_path):
     svg = tmp_path / "pw.svg"
-    code, _out, err = cli("simulate", "pirates_wild", "--games", "6", "--plot", svg)
+    code, out, err = cli("simulate", "pirates_wild", "--games", "6", "--plot", svg, "--json")
     assert code == 0, err
     text = words(svg)
     assert "Pirates Wild: 6 games, 4 players, agents random" in text
     # most games unwon: the seats' wins spread evenly, not 25 %, which every seat is below
-    report = json.loads(cli("simulate", "pirates_wild", "--games", "6", "--json")[1])
+    report = json.loads(out)
     fair = 100 * sum(s["share"] for s in report["seat_wins"].values()) / 4
     assert fair < 25 and {"how games end", "game length", f"fair share {fair:.0f}%"} <= set(text)
     assert "turn limit (no rule ended it)" in text  # random agents rarely finish it

@@ -121,8 +121,8 @@ def test_many_games_keep_the_invariants(seed, players, agent):
 
 @pytest.mark.parametrize(
     "seeds",
-    [range(5), pytest.param(range(5, 20), marks=pytest.mark.slow)],
-    ids=["first_5", "other_15"],
+    [range(2), pytest.param(range(2, 20), marks=pytest.mark.slow)],
+    ids=["first_2", "other_18"],
 )
 def test_greedy_finishes_four_player_games(seeds):
     """The issue asks for 95 % of 4-player games within 2,000 turns; 20 here, all (5 in
