@@ -318,6 +318,7 @@ def test_a_dive_steered_toward_a_trigger_s_condition_finds_a_loop_out_of_breadth
     assert state.reason == "trigger_loop"
 
 
+@pytest.mark.slow  # seconds of exploration: the everyday suite keeps to 3 minutes
 def test_explore_confirms_a_trigger_cycle(tmp_path):
     spec = _derived(tmp_path, "pw_new_voyage_test_inverted")
     code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
@@ -1011,6 +1012,7 @@ def test_a_correct_spec_draws_no_warning(spec):
     assert [f for f in json.loads(out) if f["severity"] != "info"] == []
 
 
+@pytest.mark.slow  # seconds of exploration: the everyday suite keeps to 3 minutes
 def test_explore_covers_every_player_count_sharing_its_states():
     """Without --players, each count the spec allows is explored, the state bound shared
     evenly (a count that needs fewer leaves the rest to those after it)."""

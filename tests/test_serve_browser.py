@@ -15,8 +15,8 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)"),
 ]
-# the table's details: seconds each in a browser, so in CI's slow step; playing a whole game,
-# watching agents and each seat's hidden hand stay in the everyday suite
+# the table's details: seconds each in a browser, so in CI's slow step; playing a whole game
+# and each seat's hidden hand stay in the everyday suite
 SLOW = pytest.mark.slow
 
 from gamekit import GAMES, cli  # noqa: E402
@@ -88,6 +88,7 @@ def test_a_person_plays_a_whole_game_by_clicking(served, browser):
     page.close()
 
 
+@SLOW
 def test_agents_are_watched_played_paused_and_stepped(served, browser):
     base, _ = served
     page = browser.new_page()
