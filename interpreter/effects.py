@@ -527,7 +527,7 @@ class StatementCompiler:
         return perform
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
-        rule = self.x.asker  # what asks, for a view to name
+        asker = self.x.asker  # what asks, for a view to name
         player = self.x.expr(s.player)
         branches = [
             (Branch(b.label, i), self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
@@ -538,7 +538,7 @@ class StatementCompiler:
         def choose_branch(g, env):
             options = [option for option, cond, _ in branches if cond(g, env)]
             if options:
-                g.ask(player(g, env), "choose", options, resume, env, asking=rule, again=again)
+                g.ask(player(g, env), "choose", options, resume, env, asking=asker, again=again)
 
         def resume(g, point, option):
             g.enter(codes[option.index], point.env)
@@ -551,7 +551,7 @@ class StatementCompiler:
             return self._choose_set(s)
         if s.source.type in VALUES:
             return self._choose_value(s)
-        rule, player, source, body, var, where = self._choice(s, self.x.cards(s.source))
+        asker, player, source, body, var, where = self._choice(s, self.x.cards(s.source))
         names = self.rules.type_names
 
         def choose_card(g, env):
@@ -561,7 +561,7 @@ class StatementCompiler:
             if not by_type:
                 return
             options = [PickCard(names[t], c) for t, c in by_type.items()]
-            g.ask(player(g, env), "card", options, resume, env, asking=rule, again=again)
+            g.ask(player(g, env), "card", options, resume, env, asking=asker, again=again)
 
         def resume(g, point, option):
             point.env[var] = [option.card]
@@ -571,7 +571,7 @@ class StatementCompiler:
         return choose_card
 
     def _choice(self, s: ir.ChooseCard, source) -> tuple:
-        """What each `choose(p) VAR from …` is made of: the rule asking (for a view to
+        """What each `choose(p) VAR from …` is made of: what asks it (for a view to
         name), the chooser, the items (`source` compiled), the block, VAR, the filter."""
         return (
             self.x.asker,
@@ -585,14 +585,14 @@ class StatementCompiler:
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
         distinct set (set_options); VAR is bound to the cards that stood for it."""
-        rule, player, source, body, var, where = self._choice(s, self.x.expr(s.source))
+        asker, player, source, body, var, where = self._choice(s, self.x.expr(s.source))
         names = self.rules.type_names
 
         def choose_set(g, env):
             keep = None if where is None else (lambda cards: where(g, env, cards))
             options = set_options(source(g, env), g._ctype, names, keep)
             if options:
-                g.ask(player(g, env), "cards", options, resume, env, asking=rule, again=again)
+                g.ask(player(g, env), "cards", options, resume, env, asking=asker, again=again)
 
         def resume(g, point, option):
             point.env[var] = list(option.cards)
@@ -607,7 +607,7 @@ class StatementCompiler:
         where they are) until the last one, then the body runs once per pick, sorted by
         the key (ties: in the order asked). The env holds seats and a list of picks,
         each a list of cards, so key() names the cards by where they lie."""
-        rule = self.x.asker  # what asks, for a view to name
+        asker = self.x.asker  # what asks, for a view to name
         sets = s.source.type == "cardsets"
         players, source, body = (
             self.x.players(s.players),
@@ -652,7 +652,7 @@ class StatementCompiler:
                 resume,
                 env,
                 data=Together(env[left]),
-                asking=rule,
+                asking=asker,
                 again=again,
             )
 
@@ -693,7 +693,7 @@ class StatementCompiler:
         return where
 
     def _pause_ChooseNumber(self, s: ir.ChooseNumber):
-        rule = self.x.asker  # what asks, for a view to name
+        asker = self.x.asker  # what asks, for a view to name
         player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
         body, var, where = self.block(s.body), s.var, self._filter(s)
 
@@ -716,7 +716,7 @@ class StatementCompiler:
             else:
                 options = [o for o in options if where(g, env, o.value)]
             if options:
-                g.ask(player(g, env), "number", options, resume, env, asking=rule, again=again)
+                g.ask(player(g, env), "number", options, resume, env, asking=asker, again=again)
 
         # (lo, hi) -> the options of that range: made once, as a bet is asked for often
         made: dict[tuple[int, int], tuple] = {}
@@ -726,7 +726,7 @@ class StatementCompiler:
     def _choose_value(self, s: ir.ChooseCard):
         """`choose(p) i from range(n)`, `choose(p) k from card_types` or from `values(…)`:
         a number, or a kind named whether or not any card of it is at hand."""
-        rule, player, items, body, var, where = self._choice(s, self.x.expr(s.source))
+        asker, player, items, body, var, where = self._choice(s, self.x.expr(s.source))
         numbers = s.source.type == "ints"  # offered in increasing order, not as text
         label = str if numbers else self.rules.kind_name
 
@@ -744,7 +744,7 @@ class StatementCompiler:
                     options,
                     resume,
                     env,
-                    asking=rule,
+                    asking=asker,
                     ordered=numbers,
                     again=again,
                 )

@@ -1778,8 +1778,8 @@ def _outcome_lines(rows, tests):
         if row["p"] is None:  # a distribution point, shown without a test
             yield f"outcome  {row['what']:<24} {row['old']:>8} -> {row['new']:>8}"
             continue
-        mean = row["what"].startswith("mean")  # a mean to 2 decimals, as it is rounded
-        digits, shown = (1, 2) if mean else (3, 3)
+        # a mean to 2 decimals, as it is rounded, its interval to 1; a share to 3
+        digits, shown = (1, 2) if row["what"].startswith("mean") else (3, 3)
         mark = "  SIGNIFICANT" if row["significant"] else ""
         yield (
             f"outcome  {row['what']:<24} {row['old']:8.{shown}f} {_interval(row['old_ci'], digits)}"

@@ -264,7 +264,10 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
         row["p_holm"] = adjusted
         row["significant"] = adjusted < ALPHA
     # the median as `simulate` gives it (the mean of the two middle values of an even count)
-    for label, at in (("median length", stats.median), ("p95 length", _p95)):
+    for label, at in (
+        ("median length", stats.median),
+        ("p95 length", lambda counts: stats.quantile(counts, 0.95)),
+    ):
         rows.append(
             {
                 "what": label,
@@ -285,10 +288,6 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
         "detectable_at_half": _rounded(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),
         "detectable_mean": mean_change,
     }
-
-
-def _p95(counts) -> int:
-    return stats.quantile(counts, 0.95)
 
 
 def _rounded(x, digits):

@@ -338,14 +338,7 @@ class _Family:
 def families_of(doc) -> dict[str, int]:
     """Each built card type's name -> the index of the `deck.build` family that makes
     it, in a document whose shape is checked (a family with a problem makes none)."""
-    out: dict[str, int] = {}
-    for i, family in enumerate(doc.data["deck"].get("build") or ()):
-        try:
-            made = _Family(doc, ("deck", "build", i), family, []).cards()
-        except _Problem:
-            continue
-        out.update(dict.fromkeys((c.name for c in made), i))
-    return out
+    return {c.name: c.family for c in declare(doc, []) if c.family is not None}
 
 
 def _spec_names(data) -> Names:

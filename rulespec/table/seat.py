@@ -75,6 +75,7 @@ class Person:
         self.show()
         shown = arranged(options, self.titles, self.game.game.type_names)
         options, texts = [s["option"] for s in shown], [s["text"] for s in shown]
+        numbers = _numbers(options)  # a bid: answered with its number, typed
         self._present(observation, shown)
         while True:
             answer = self._read()
@@ -88,7 +89,7 @@ class Person:
                 raise Quit
             elif command == "table":
                 self._present(observation, shown, params=True)
-            elif (numbers := _numbers(options)) is not None:  # a bid: its number, typed
+            elif numbers is not None:
                 digits = answer.removeprefix("-")
                 # a number past int()'s 4,300 digits is none offered, not a crash
                 if (
@@ -206,8 +207,8 @@ def _numbers(options) -> dict[int, PickValue] | None:
 
 def _listed(numbers) -> str:
     """The numbers offered, runs of three or more written as ranges: 0-2, 4-7."""
-    runs, out = [], sorted(numbers)
-    for n in out:
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
         if runs and n == runs[-1][1] + 1:
             runs[-1][1] = n
         else:
