@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from gamekit import GAMES, ROOT, cli
 
+from rulespec import load_spec
+from rulespec.interpreter import Game
 from rulespec.lang.diagnostics import SpecError
 from rulespec.lang.loading import load
 from rulespec.table.scenarios import collect, run
@@ -113,6 +115,67 @@ def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
     assert outcome.failures == [
         "step 2: expected P3 to act, but P2 is to act (options: no reaction, officer_block)"
     ]
+
+
+@pytest.mark.parametrize(
+    "steps, failure",
+    [
+        (
+            ["P1: pirate -> P2", "game: 2"],
+            "step 2 (game: 2): game 1 is not over: P2 is to act "
+            "(options: no reaction, officer_block)",
+        ),
+        (["game: 3"], "step 1 (game: 3): the scenario is in game 1: the next is game 2"),
+    ],
+)
+def test_a_next_game_step_needs_the_game_before_over_and_comes_in_order(tmp_path, steps, failure):
+    listed = "".join(f"\n  - {step}" for step in steps)
+    outcome = run(_three_players(tmp_path, "match", "[kraken]", f"steps:{listed}\n"))
+    assert outcome.failures == [failure]
+
+
+def _second_game_hands(seed: int) -> dict:
+    """The hands of a 3-player game of Take the Gold seeded `seed` as the second of a
+    match, its first player drawn as P1."""
+    state = Game(load_spec(str(SPEC)), 3).new_initial_state(seed=seed, game_index=1)
+    while state.chance_is_sampled():  # the shuffle, from the game's seed
+        state.sample_chance()
+    state.apply_action("P1")
+    return {
+        f"hand[P{p}]": sorted(state.observation(None)["zones"][f"hand[P{p}]"]) for p in (1, 2, 3)
+    }
+
+
+def test_the_next_game_of_a_match_starts_from_the_setup_seeded_as_run_starts_it(tmp_path):
+    # P1 wins game 1 at once; game 2 is the spec's own setup, seeded as `rulespec run
+    # --seed 5 --games 2` seeds its second game: 6.
+    hands = _second_game_hands(6)
+    assert hands != _second_game_hands(5)  # so the seed is what the scenario checks
+    expected = "".join(f"\n            {label}: [{', '.join(cards)}]" for label, cards in hands.items())
+    scenario = _three_players(
+        tmp_path,
+        "match",
+        "[gold_coin]",
+        f"""\
+        seed: 5
+        steps:
+          - P1: pirate -> P2
+          - P2: no reaction
+          - chance: gold_coin
+          - expect: {{over: true, winners: [P1]}}
+          - game: 2
+          - chance: P1
+        expect:
+          zones:{expected}
+        """,
+    )
+    scenario.write_text(
+        scenario.read_text().replace(
+            "hand[P1]: [pirate]", "hand[P1]: [pirate, gold_coin, gold_coin]"
+        )
+    )
+    outcome = run(scenario)
+    assert outcome.passed, outcome.failures
 
 
 def test_every_ruling_a_game_cites_is_in_the_rulings_document():

@@ -6,7 +6,8 @@ hold afterwards (zones, counters, events, the winner and the end reason, who is 
 and with which options, and what one seat's observation and log show: `seen_by`).
 The same checks may sit between steps (`- expect: {...}`); a list the rules leave
 unordered is written `{any_order: [...]}`; `expect_error` states a refusal the scenario
-ends with; `auto: forced` takes single-option choice points without steps. Seats are
+ends with; `auto: forced` takes single-option choice points without steps; a step
+`game: N` begins the match's next game once the one before is over. Seats are
 `P1`, `P2`... everywhere. `rulespec test` and pytest both run them through `run`.
 
     name: a guard stops a thief
@@ -94,9 +95,9 @@ def _new_state(game: Game, doc, n: int) -> State:
     """The scenario's game: laid out as its `table` says, or from the spec's setup. A
     table the game cannot lay out is a SpecError (RS501) at the part that does not fit."""
     data = doc.data
-    seed = data.get("seed", 0)
+    seed, limit = data.get("seed", 0), data.get("turn_limit")
     if "table" not in data:
-        return game.new_initial_state(seed=seed)
+        return game.new_initial_state(seed=seed, turn_limit=limit)
     table, at = data["table"], ("table",)
     try:
         _check_names(game, table)
@@ -112,7 +113,13 @@ def _new_state(game: Game, doc, n: int) -> State:
             counters[k] = _counter_value(game, k, v, n)
         at = ("table",)  # what only the laying out finds: a card placed too often
         return State.from_layout(
-            game, seed, zones=table.get("zones") or {}, counters=counters, current=current, **seats
+            game,
+            seed,
+            zones=table.get("zones") or {},
+            counters=counters,
+            current=current,
+            turn_limit=limit,
+            **seats,
         )
     except ValueError as exc:
         bad = exc if isinstance(exc, _Misnamed) else _Misnamed(at, str(exc), at == ("table",))
@@ -242,8 +249,7 @@ def _play(path, doc) -> tuple[bool, list[str]]:
         if refusal is None:
             raise
         return _verdict(_refusal_failures(refusal, ("RS401", str(exc))))
-    state = _new_state(game, doc, n)
-    failures, stopped, refused = _steps(state, data, n)
+    state, failures, stopped, refused = _steps(_new_state(game, doc, n), data, n)
     if stopped:
         return _verdict(failures)
     if refusal is not None:
@@ -256,10 +262,11 @@ def _verdict(failures: list[str]) -> tuple[bool, list[str]]:
 
 
 def _steps(state: State, data: dict, n: int):
-    """Make the steps, checking each `expect` step on the way. Returns the failures,
-    whether a step failed (so nothing more is checked), and the refusal of the last
-    step as (code, message) when the scenario expects one."""
-    failures, steps = [], data.get("steps") or ()
+    """Make the steps, checking each `expect` step on the way. Returns the game the
+    steps end in (a `game: N` step starts the match's next), the failures, whether a
+    step failed (so nothing more is checked), and the refusal of the last step as
+    (code, message) when the scenario expects one."""
+    failures, steps, number = [], data.get("steps") or (), 1
     last = max((i for i, step in enumerate(steps) if "expect" not in step), default=-1)
     for i, step in enumerate(steps):
         if "expect" in step:
@@ -268,20 +275,53 @@ def _steps(state: State, data: dict, n: int):
             ]
             continue
         ((who, choice),) = step.items()  # the schema allows exactly one
+        if who == "game":
+            problem = _not_next_game(state, data, number, choice)
+            if problem:
+                return state, failures + [f"step {i + 1} (game: {choice}): {problem}"], True, None
+            state, number = _next_game(state, data, number), choice
+            continue
         refusable = i == last and "expect_error" in data
         try:
             problem = _wrong_actor(state, data, who, str(choice), n, refusable)
         except ValueError as exc:  # not a seat of the game
             problem = f" ({who}: {choice}): {exc}"
         if problem:
-            return failures + [f"step {i + 1}{problem}"], True, None
+            return state, failures + [f"step {i + 1}{problem}"], True, None
         try:
             state.apply_action(str(choice))
         except IllegalChoice as exc:
             if refusable:
-                return failures, False, (exc.code.value, str(exc))
-            return failures + [f"step {i + 1}: {exc}"], True, None
-    return failures, False, None
+                return state, failures, False, (exc.code.value, str(exc))
+            return state, failures + [f"step {i + 1}: {exc}"], True, None
+    return state, failures, False, None
+
+
+def _not_next_game(state: State, data: dict, number: int, wanted: int) -> str:
+    """Why the match cannot go on to game `wanted` now ('' when it can): games come
+    in order, each once the one before is over."""
+    if wanted != number + 1:
+        return f"the scenario is in game {number}: the next is game {number + 1}"
+    if data.get("auto") == "forced":
+        _forced(state)
+    _settle(state)
+    if not state.is_terminal():
+        return (
+            f"game {number} is not over: {_actor(state)} is to act "
+            f"(options: {', '.join(state.legal_labels())})"
+        )
+    return ""
+
+
+def _next_game(state: State, data: dict, number: int) -> State:
+    """The match's next game, as `rulespec run --games` starts it: seeded one more,
+    from the spec's setup, with the counters the game before carries."""
+    return state.game.new_initial_state(
+        seed=data.get("seed", 0) + number,
+        turn_limit=data.get("turn_limit"),
+        game_index=number,
+        carried=state.carry(),
+    )
 
 
 def _wrong_actor(state: State, data: dict, who: str, choice: str, n: int, refusable: bool) -> str:
