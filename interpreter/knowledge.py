@@ -12,6 +12,9 @@ the same to a seat leave it knowing the same (OpenSpiel's perfect recall):
 - a card it did not see leave: one fewer of *every* type, as it may have been any of
   them; in an ordered zone a draw from the top takes a known place's card, and any
   other removal (from a place the seat cannot tell) forgets every place;
+- but from a zone whose every card it knows: a card of the zone's one type is that
+  type where it went, and a move that takes all of several types puts them all where
+  they went (Table._learn_move, Table._emptied);
 - a shuffle ends all it knew of the zone, as it ends reveals; an `insert` below the
   top forgets the places, not the cards (its depth may be secret);
 - a reveal raises each type's bound to what was shown, and shows the places.

@@ -106,6 +106,7 @@ class Table:
         )
         told, watch = self._told, self.game.watch_cards
         into, counts, dirty = zones[dst], tcount[dst], self._dirty
+        emptied = self._emptied(cards, dst) if known and len(cards) > 1 else None
         for c in cards:
             src = loc[c]
             zone = zones[src]
@@ -123,6 +124,41 @@ class Table:
             dirty |= watch[src][t] | watch[dst][t]
         self._dirty = dirty
         self._version += len(cards)
+        if emptied:
+            for q, types in emptied:
+                self._learn(dst, q, types)
+
+    def _emptied(self, cards, dst: int) -> list[tuple[int, dict]]:
+        """(seat, the types it knows were there) for each zone these cards empty, not all
+        of one type, whose every card a seat that sees neither it nor dst knew: it saw
+        the whole zone go to dst, so it knows what lies there now. (A zone of one type
+        is told card by card, in _learn_move.)"""
+        zones, loc, known, saw = self._zones, self._loc, self._known, self.game.saw
+        leaving: dict[int, int] = {}
+        for c in cards:
+            leaving[loc[c]] = leaving.get(loc[c], 0) + 1
+        out = []
+        for src, n in leaving.items():
+            on = known.get(src)
+            if on is None or src == dst or n != len(zones[src]):
+                continue
+            out += [
+                (q, dict(k.types))
+                for q, k in on.items()
+                if len(k.types) > 1 and q not in saw[src][dst] and sum(k.types.values()) == n
+            ]
+        return out
+
+    def _learn(self, dst: int, q: int, types: dict, at: int | None = None) -> None:
+        """Seat q now knows these cards (type -> how many) lie in dst, the last at
+        `at` (from the bottom) when known."""
+        k = self._known.setdefault(dst, {}).get(q)
+        if k is None:
+            k = self._known[dst][q] = knowledge.Known()
+        for t, n in types.items():
+            k.types[t] = k.types.get(t, 0) + n
+        if at is not None:
+            k.at[at] = next(iter(types))
 
     def _move_logged(self, cards, dst: int, top: bool) -> None:
         by_src: dict[int, list[int]] = {}  # where each card was as it moved
@@ -144,28 +180,24 @@ class Table:
         lose a card of t if they saw it, else a card of any type; those who saw it and
         cannot see dst know one more of t lies there."""
         game, known = self.game, self._known
+        at = len(self._zones[dst]) - 1 if game.slots[dst].zone.ordered else None
         on = known.get(src)
         if on is not None:
             saw, ordered = game.saw[src][dst], game.slots[src].zone.ordered
+            left = len(self._zones[src])
             for q, k in list(on.items()):
                 if q in saw and t not in k.types and not k.at:
                     continue  # it saw a card it knew nothing of leave: it knows as much
+                if q not in saw and len(k.types) == 1 and sum(k.types.values()) == left + 1:
+                    self._learn(dst, q, dict.fromkeys(k.types, 1), at)  # it knew them all: one type
                 if not k.left(t if q in saw else None, place, ordered):
                     del on[q]
             if not on:
                 del known[src]
-        told = self._told[src][dst]
-        if told:
-            on = known.setdefault(dst, {})
-            at = len(self._zones[dst]) - 1 if game.slots[dst].zone.ordered else None
-            for q in told:  # one more of t, at its place if known (a refill tells every seat)
-                k = on.get(q)
-                if k is None:
-                    k = on[q] = knowledge.Known()
-                types = k.types
-                types[t] = types.get(t, 0) + 1
-                if at is not None:
-                    k.at[at] = t
+        for q in self._told[src][
+            dst
+        ]:  # one more of t, at its place if known (a refill tells every seat)
+            self._learn(dst, q, {t: 1}, at)
 
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;

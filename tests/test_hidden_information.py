@@ -74,17 +74,27 @@ class Watcher:
 
     def _learn(self, e: dict) -> None:
         """Cards shown to a seat stay known while they lie where they were shown, or
-        where the seat saw them go."""
+        where the seat saw them go, or, once it knew them in a zone, where it saw that
+        many cards go from there."""
         if e["event"] == "reveal" and "zone" in e:
             for seat in e["players"]:
                 self.known[seat].update((c, e["zone"]) for c in e["cards"])
-        elif (e["event"] == "move" and self.unique) or e["event"] == "shuffle":
+            return
+        went = [set() for _ in self.known]  # seat -> (card, zone) it may know after a move
+        if e["event"] == "move":
+            for seat, known in enumerate(self.known):
+                if self.sees(e["dst"], seat):
+                    continue
+                # a seat that saw the cards go knows where they went; one that knew the
+                # cards of src may work out which went (it knew every card there): this
+                # model allows a card it knew of there, no other
+                saw = self.sees(e["src"], seat)
+                went[seat] = {(c, e["dst"]) for c in e["cards"] if saw or (c, e["src"]) in known}
+        if (e["event"] == "move" and self.unique) or e["event"] == "shuffle":
             for known in self.known:
                 known -= {(c, z) for c, z in known if z == e.get("zone") or c in e.get("cards", ())}
-        if e["event"] == "move":  # a seat that saw the cards go knows where they went
-            for seat, known in enumerate(self.known):
-                if self.sees(e["src"], seat) and not self.sees(e["dst"], seat):
-                    known.update((c, e["dst"]) for c in e["cards"])
+        for known, more in zip(self.known, went):
+            known |= more
 
     def _check_rest(self, seat, seen) -> None:
         """Outside its zones, a seat's observation names no card (a remembered one, say).
