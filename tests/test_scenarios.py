@@ -151,7 +151,9 @@ def test_the_next_game_of_a_match_starts_from_the_setup_seeded_as_run_starts_it(
     # --seed 5 --games 2` seeds its second game: 6.
     hands = _second_game_hands(6)
     assert hands != _second_game_hands(5)  # so the seed is what the scenario checks
-    expected = "".join(f"\n            {label}: [{', '.join(cards)}]" for label, cards in hands.items())
+    expected = "".join(
+        f"\n            {label}: [{', '.join(cards)}]" for label, cards in hands.items()
+    )
     scenario = _three_players(
         tmp_path,
         "match",
