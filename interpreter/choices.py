@@ -107,6 +107,12 @@ class PickValue(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class PickPlayer(PickValue):
+    """A player chosen by a player (`choose(p) q from others(p)`), labelled with its
+    seat (`P2`); its value is the seat's number, from 0."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Outcome(Option):
     """A chance outcome: a card of a type drawn at random from a zone (the first card
     of the type stands for all, C-3), or a seat drawn at random."""

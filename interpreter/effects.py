@@ -20,6 +20,7 @@ from .choices import (
     Outcome,
     PickCard,
     PickCards,
+    PickPlayer,
     PickValue,
     React,
     Together,
@@ -549,7 +550,7 @@ class StatementCompiler:
     def _pause_ChooseCard(self, s: ir.ChooseCard):
         if s.source.type == "cardsets":
             return self._choose_set(s)
-        if s.source.type in VALUES:
+        if s.source.type in VALUES or s.source.type in SEATS:
             return self._choose_value(s)
         asker, player, source, body, var, where = self._choice(s, self.x.cards(s.source))
         names = self.rules.type_names
@@ -724,19 +725,25 @@ class StatementCompiler:
         return choose_number
 
     def _choose_value(self, s: ir.ChooseCard):
-        """`choose(p) i from range(n)`, `choose(p) k from card_types` or from `values(…)`:
-        a number, or a kind named whether or not any card of it is at hand."""
-        asker, player, items, body, var, where = self._choice(s, self.x.expr(s.source))
-        numbers = s.source.type == "ints"  # offered in increasing order, not as text
-        label = str if numbers else self.rules.kind_name
+        """`choose(p) i from range(n)`, `choose(p) k from card_types` or from `values(…)`,
+        `choose(p) q from others(p)`: a number, a kind named whether or not any card of
+        it is at hand, or a player."""
+        seats = s.source.type in SEATS
+        source = self.x.players(s.source) if seats else self.x.expr(s.source)
+        asker, player, items, body, var, where = self._choice(s, source)
+        ordered = seats or s.source.type == "ints"  # by number or seat, not as text
+        label = str if s.source.type == "ints" else self.rules.kind_name
+        pick = (
+            (lambda v: PickPlayer(seat_name(v), v)) if seats else (lambda v: PickValue(label(v), v))
+        )
 
         def choose_value(g, env):
             values = dict.fromkeys(items(g, env))
             if where is not None:
                 values = [v for v in values if where(g, env, v)]
-            if numbers:
+            if ordered:
                 values = sorted(values)
-            options = [PickValue(label(v), v) for v in values]
+            options = [pick(v) for v in values]
             if options:
                 g.ask(
                     player(g, env),
@@ -745,7 +752,7 @@ class StatementCompiler:
                     resume,
                     env,
                     asking=asker,
-                    ordered=numbers,
+                    ordered=ordered,
                     again=again,
                 )
 
@@ -865,6 +872,7 @@ def set_options(sets, ctype, names, keep=None) -> list[PickCards]:
 
 
 VALUES = ("ints", "kinds", "cardsets")  # items of a loop or choice: values, not seats or cards
+SEATS = ("players", "player")  # items of a loop or choice that are seats
 
 
 def _nesting(s) -> int:

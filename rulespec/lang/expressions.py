@@ -971,7 +971,7 @@ class Builder:
         where = self._where(filtered if len(t.children) == 5 else None, inner)
         body = self._block(block, inner)
         ok = self._check(player, "player", "the chooser") & self._check(
-            source, "cards|ints|kinds|cardsets", "what to choose from"
+            source, "players|cards|ints|kinds|cardsets", "what to choose from"
         )
         if self._bad_binding(var, span, scope) or not ok or where is False:
             return None

@@ -59,9 +59,15 @@ def parse_seat(label, n) -> int:
     raise ValueError(f"'{label}' is not a seat of a {n}-player game (P1..P{n})")
 
 
+def _numbered(event: dict, n: int) -> dict:
+    """An event as the log holds it: seats written `P2` become numbers from 0, but for
+    its `option`, a label, `P2` where a player was chosen."""
+    return {k: v if k == "option" else _seats(v, n) for k, v in event.items()}
+
+
 def _seats(value, n):
     """An event field as the log holds it: seats written `P2` become numbers from 0.
-    Card, zone and option names are lower case, so only a seat reads `P<number>`."""
+    Card and zone names are lower case, so only a seat reads `P<number>`."""
     if isinstance(value, str) and SEAT.fullmatch(value):
         return parse_seat(value, n)
     if isinstance(value, list):
@@ -433,7 +439,7 @@ def _event_failures(events: list[dict], expect: dict, n: int, who: str = "") -> 
     """Events are matched with their seats as numbers and reported as written (`P2`)."""
 
     def found(want):
-        want = {k: _seats(v, n) for k, v in want.items()}
+        want = _numbered(want, n)
         return any(_matches(want, e) for e in events)
 
     return [
@@ -459,7 +465,7 @@ def _nearest(want: dict, events: list[dict], n: int) -> str:
     alike = [e for e in events if e.get("event") == kind]
     if not alike:
         return f"; the log has no '{kind}' event" if kind else ""
-    numbered = {k: _seats(v, n) for k, v in want.items()}
+    numbered = _numbered(want, n)
 
     def score(e):
         return sum(_same(v, e.get(k)) for k, v in numbered.items())

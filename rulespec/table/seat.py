@@ -200,7 +200,7 @@ def _says(answer: str, shown: dict) -> bool:
 def _numbers(options) -> dict[int, PickValue] | None:
     """A choice of numbers (a bid: `choose b from range(8)`) by value, or None. Its
     options are answered with the number itself: listed 1) 0, 2) 1, ..., "3" bid 2."""
-    if all(isinstance(o, PickValue) and type(o.value) is int for o in options):
+    if all(type(o) is PickValue and type(o.value) is int for o in options):  # not a PickPlayer
         return {o.value: o for o in options}
     return None
 
