@@ -494,8 +494,10 @@ class State(Table):
     def _seat(self, seat, spectator: bool = False):
         """seat, if the game has it (or None, for a spectator where one is asked for);
         ValueError naming the seats otherwise."""
-        if (seat is None and spectator) or (type(seat) is int and 0 <= seat < self._n):
+        if seat is None and spectator:
             return seat
+        if whole_number(seat) and 0 <= seat < self._n:
+            return operator.index(seat)  # numpy's integers too: environments hand them out
         also = ", or None" if spectator else ""
         raise ValueError(f"no seat {seat!r}: the seats are 0 to {self._n - 1}{also}")
 
@@ -528,7 +530,7 @@ class State(Table):
         With `like` (another state's `hidden_deal(seat)`, a belief about the hidden cards),
         each hidden zone is given, as far as the unseen cards allow, the types `like` has
         there; the rest are dealt at random."""
-        self._seeing(seat)
+        seat = self._seeing(seat)
         if not hasattr(rng, "shuffle"):
             raise TypeError(f"redeal deals with a random.Random, not {rng!r}")
         now = self._redeal_hidden(
@@ -638,7 +640,7 @@ class State(Table):
 
     def evaluate(self, player: int) -> int:
         """The spec's evaluation of how well `player` is doing (for the greedy agent)."""
-        self._seat(player)
+        player = self._seat(player)
         if self.game.evaluation is None:
             raise ValueError(f"{self.game.spec.name} declares no evaluation")
         try:

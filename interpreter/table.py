@@ -381,8 +381,9 @@ class Table:
         for slot, zone in enumerate(self._zones):
             for c in zone:
                 self._loc[c] = slot
-        if not (isinstance(current, int) and 0 <= current < self._n):
+        if not (whole_number(current) and 0 <= current < self._n):
             raise ValueError(f"current must be a seat from 0 to {self._n - 1}, not {current!r}")
+        current = operator.index(current)
         for name, value in counters.items():
             slot = counter_slots[name]
             number = whole_number(value)
@@ -399,7 +400,7 @@ class Table:
                         f"({', '.join(game.held_kinds)}), or null for no kind, not {value!r}"
                     )
                 value = game.kind_names.index(value)
-            self._counters[slot] = value
+            self._counters[slot] = operator.index(value)
         for p in (*out, *sitting):
             self._active[p] = False
         self._sitting = tuple(p for p in dict.fromkeys(sitting) if p not in out)

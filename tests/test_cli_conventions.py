@@ -431,6 +431,14 @@ def test_the_synopsis_uses_the_placeholders_of_the_help():
         for option, word in re.findall(r"(--?[a-z][\w-]*) \[?([A-Z]+)\b", line):
             assert options.get(option) == word, f"{line.split()[1]} {option}: docs {word}"
             checked += 1
+        # every option is there but help, --debug and --json (the same as --format json)
+        shown = {*re.findall(r"(--?[a-z][\w-]*)", line), "-h", "--debug", "--json"}
+        lacking = [
+            a.option_strings
+            for a in command._actions
+            if a.option_strings and not shown & set(a.option_strings)
+        ]
+        assert lacking == [], f"{line.split()[1]}: the synopsis lacks {lacking}"
     assert checked > 40
     table = text[text.index("| placeholder |") :]
     table = table[: table.index("\n\n")]

@@ -179,6 +179,39 @@ def test_an_observation_for_a_seat_the_game_lacks_is_refused(seat):
     assert state.observation(1)["seat"] == "P2" and state.observation(None)["seat"] is None
 
 
+class _Index:
+    """A whole number that is not an int, as numpy's integers are (np.int64(1))."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        return self.n
+
+    def __lt__(self, other):
+        return self.n < other
+
+    def __le__(self, other):
+        return self.n <= other
+
+    def __ge__(self, other):
+        return self.n >= other
+
+    def __gt__(self, other):
+        return self.n > other
+
+
+def test_a_seat_given_as_another_kind_of_whole_number_is_taken_as_that_seat():
+    """An environment hands out numpy integers; they were refused as 'no seat
+    np.int64(1): the seats are 0 to 1'."""
+    state = gems().new_initial_state(0)
+    assert state.observation(_Index(1)) == state.observation(1)
+    assert state.log_for(_Index(1)) == state.log_for(1)
+    assert state.tallies(_Index(0)) == state.tallies(0)
+    laid = State.from_layout(gems(), zones={"hand[P1]": ["gem"]}, current=_Index(1))
+    assert laid.observation(None)["current"] == "P2" and type(laid._current) is int
+
+
 def test_a_game_made_without_views_refuses_what_needs_a_seat_s_view():
     """views=False (a simulation's games) keeps no seat's knowledge: a seat's observation
     or a re-deal from its view would be wrong, so both are refused; the spectator's

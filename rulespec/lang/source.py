@@ -7,6 +7,7 @@ and find its IR kept from an earlier run (pipeline.py), without loading a parser
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -15,6 +16,32 @@ from .limits import MAX_BYTES
 
 STDIN = "<stdin>"  # the file name of a spec read from standard input (`-` to the CLI)
 _given: dict[str, str] = {}
+_PACKAGE = Path(__file__).resolve().parent.parent
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]*")  # a bundled game's name: its file's stem
+
+
+def games_folder() -> Path | None:
+    """Where the games that ship with rulespec are: an installed wheel's rulespec/games,
+    else a source tree's games/ (pyproject.toml maps one onto the other)."""
+    if (_PACKAGE / "games").is_dir():
+        return _PACKAGE / "games"
+    tree = _PACKAGE.parent
+    return (
+        tree / "games"
+        if (tree / "pyproject.toml").is_file() and (tree / "games").is_dir()
+        else None
+    )
+
+
+def bundled(path: str | Path) -> str | Path:
+    """The file of a bundled game named by its bare name (`take_the_gold`) where no file
+    of that name exists; any other path as given."""
+    # os.path's checks, as Path's raise for a name too long for the system (fuzz, issue 24)
+    if not GAME_NAME.fullmatch(str(path)) or os.path.exists(path):
+        return path
+    games = games_folder()
+    found = games is not None and os.path.isfile(games / f"{path}.yaml")
+    return str(games / f"{path}.yaml") if found else path
 
 
 def give(name: str, text: str) -> None:

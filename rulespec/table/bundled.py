@@ -8,28 +8,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from pathlib import Path
 
 from ..lang.diagnostics import SpecError
 from ..lang.pipeline import load_spec
 from ..lang.schema import schema_file
+from ..lang.source import GAME_NAME, bundled, games_folder
 
-_PACKAGE = Path(__file__).resolve().parent.parent
 STARTER = Path(__file__).resolve().parent / "starter.yaml"
-NAME = re.compile(r"[a-z][a-z0-9_]*")
-
-
-def folder() -> Path | None:
-    """Where the bundled games are: the wheel's copy, else the source tree's."""
-    if (_PACKAGE / "games").is_dir():
-        return _PACKAGE / "games"
-    tree = _PACKAGE.parent
-    return (
-        tree / "games"
-        if (tree / "pyproject.toml").is_file() and (tree / "games").is_dir()
-        else None
-    )
+folder = games_folder
 
 
 def names() -> list[str]:
@@ -40,12 +27,9 @@ def names() -> list[str]:
 def spec_argument(text: str) -> str:
     """An argparse type for a spec: a file as given, or the name of a bundled game
     (`my_game` for games/my_game.yaml, its variants found beside it)."""
-    # os.path's checks, as Path's raise for a name too long for the system (fuzz, issue 24)
-    if not NAME.fullmatch(text) or os.path.exists(text):
-        return text
-    games = folder()
-    if games and os.path.isfile(games / f"{text}.yaml"):
-        return str(games / f"{text}.yaml")
+    found = bundled(text)
+    if found != text or not GAME_NAME.fullmatch(text) or os.path.exists(text):
+        return found
     raise argparse.ArgumentTypeError(
         f"no file '{text}' and no bundled game of that name (bundled: "
         f"{', '.join(names()) or 'none'}; 'rulespec games' lists them)"

@@ -116,6 +116,8 @@ def _player_labels(game):
             n = _constant(game, stmt.source.args[0]) if ranged else None
             yield from map(str, range(MAX_NUMBERS if n is None else n))
             yield from map(str, _listed(game, stmt.source))
+        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type in ("players", "player"):
+            yield from map(seat_name, range(game.n))
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names
             yield from map(game.kind_name, _listed(game, stmt.source))  # or a tag
