@@ -50,10 +50,14 @@ class Listing:
 
     def annotated(self) -> list[str]:
         """The source, each line followed by the spec line:col it came from."""
-        width = max(map(len, self.lines)) + 2
+        # aligned past the longest line up to COMMENT_COLUMN; a longer line's mark follows it
+        width = min(max(map(len, self.lines)), COMMENT_COLUMN) + 2
         return [
             f"{line:<{width}}# {span.line}:{span.col}" for line, span in zip(self.lines, self.spans)
         ]
+
+
+COMMENT_COLUMN = 88  # where compile --show aligns its spec places, at the furthest
 
 
 def quote(value, globals_: dict) -> str:

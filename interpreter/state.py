@@ -276,8 +276,7 @@ class State(Table):
         their weights, or None when all are equally likely); an outcome's probability
         is its weight over their sum. Both are tuples, so a caller can keep what it
         works out from a set of outcomes and its weights (rulespec.spiel does)."""
-        if not self.is_chance_node():
-            raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
+        self._chance_to_act()
         point = self._pending
         if point.sample is not None:
             raise IllegalChoice(
@@ -298,8 +297,7 @@ class State(Table):
     def sample_chance(self, rng: random.Random | None = None) -> Option:
         """Draw a chance outcome and apply it; from the game's own RNG by default (C-2),
         so a seed gives one game, or from `rng` (a search's own chance)."""
-        if not self.is_chance_node():
-            raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
+        self._chance_to_act()
         if rng is None:
             rng, self._draws = self._rng, self._draws + 1
         elif not hasattr(rng, "getrandbits"):
@@ -308,6 +306,14 @@ class State(Table):
         option = self._chance(point, rng)
         self._apply(point, option)
         return option
+
+    def _chance_to_act(self) -> None:
+        """IllegalChoice unless chance is to act: game/over once the game has ended
+        (as apply_action says), else chance/not_to_act."""
+        if self._over:
+            raise IllegalChoice("the game is over", Rejection.GAME_OVER)
+        if self._pending.player != CHANCE:
+            raise IllegalChoice("chance is not to act", Rejection.CHANCE_NOT_TO_ACT)
 
     def _chance(self, point: ChoicePoint, rng: random.Random) -> Option:
         """A chance point's outcome, drawn from rng."""

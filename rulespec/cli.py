@@ -620,8 +620,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="RULE",
         nargs="?",
         const="",
-        help="the rule to show: a step, action, reaction, end condition or trigger, "
-        "setup, evaluation, or counters.NAME; without RULE, list them",
+        help="the rule to show: a step, action, reaction, end condition, trigger, "
+        "procedure or condition, setup, evaluation, rounds.setup (scoring, starter), "
+        "counters.NAME or checks; without RULE, list them",
     )
     cp.add_argument(
         "--players", type=_whole(1), metavar="N", help="number of players (default: the spec's)"

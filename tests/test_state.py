@@ -139,6 +139,10 @@ def test_chance_weights_are_the_chance_outcomes_in_whole_numbers():
                     state.chance_weights()
                 assert exc.value.code is Rejection.CHANCE_NOT_TO_ACT
                 state.apply_action(pick.choice(state.legal_actions()))
+        for ask in (state.chance_weights, state.sample_chance, state.chance_outcomes):
+            with pytest.raises(IllegalChoice) as exc:  # over: as apply_action says
+                ask()
+            assert exc.value.code is Rejection.GAME_OVER
     assert met == {True, False}  # seats alike (random_player), and cards weighed by count
 
 
