@@ -180,6 +180,21 @@ def test_the_next_game_of_a_match_starts_from_the_setup_seeded_as_run_starts_it(
     assert outcome.passed, outcome.failures
 
 
+def test_a_folder_s_specs_are_passed_over_and_a_spec_given_is_said_to_be_one(tmp_path):
+    """A designer keeps the spec beside its scenarios: `rulespec test FOLDER` read it
+    as a scenario, with an RS501 for each of its keys."""
+    (tmp_path / "game.yaml").write_text((ROOT / "tests" / "valid" / "gift_giving.yaml").read_text())
+    scenario = ROOT / "tests" / "scenarios" / "moves" / "a_player_is_chosen_by_seat.yaml"
+    (tmp_path / "check.yaml").write_text(
+        scenario.read_text().replace("../../valid/gift_giving.yaml", "game.yaml")
+    )
+    code, out, _ = cli("test", str(tmp_path))
+    assert code == 0 and out.endswith("1 passed, 0 failed\n"), out
+    code, out, _ = cli("test", str(tmp_path / "game.yaml"))
+    assert code == 1 and "RS501: this is a spec (it declares 'rulespec:'), not a scenario" in out
+    assert out.count("RS501") == 1, out
+
+
 def test_every_ruling_a_game_cites_is_in_the_rulings_document():
     cited = {r for p in GAMES.rglob("*.yaml") for r in re.findall(r"\b[A-Z]+-\d+\b", p.read_text())}
     assert cited and sorted(cited - set(REQUIRED)) == []

@@ -89,6 +89,12 @@ def _check_shape(doc) -> None:
     problems = []
     if not isinstance(doc.data, dict):
         problems.append(Diagnostic("RS501", "a scenario is a mapping", doc.span(())))
+    elif "rulespec" in doc.data and "spec" not in doc.data:
+        message = (
+            "this is a spec (it declares 'rulespec:'), not a scenario: a scenario names "
+            "the spec it tests with 'spec: FILE' (rulespec test FOLDER passes over specs)"
+        )
+        problems.append(Diagnostic("RS501", message, doc.key_span(("rulespec",))))
     else:
         problems = shape_problems(
             doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
@@ -494,9 +500,21 @@ def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
     return failures + _event_failures(state.log_for(seat), view, n, who)
 
 
+DECLARES_SPEC = re.compile(r"^rulespec\s*:", re.M)  # a spec's or variant's top-level key
+
+
 def collect(paths) -> list[Path]:
-    """Scenario files under the given files and directories, sorted."""
+    """Scenario files under the given files and directories, sorted: in a directory,
+    the YAML files but specs and variants (those declaring `rulespec:`), which a
+    designer keeps beside the scenarios that test them."""
     out = []
     for p in map(Path, paths):
-        out.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+        out.extend(sorted(f for f in p.rglob("*.yaml") if not _is_spec(f)) if p.is_dir() else [p])
     return out
+
+
+def _is_spec(path: Path) -> bool:
+    try:
+        return DECLARES_SPEC.search(path.read_text(encoding="utf-8", errors="replace")) is not None
+    except OSError:  # unreadable: the run says why
+        return False
