@@ -1126,26 +1126,30 @@ def check_empty_zones(an: Analysis):
 
 
 def check_deal(an: Analysis):
-    """RL113: a setup that deals more cards than the deck holds at some player count
-    (a deal of n to each player, times the players)."""
+    """RL113: a setup (the game's, or each round's) that deals more cards than the deck
+    holds at some player count (a deal of n to each player, times the players)."""
     spec = an.spec
     start = next(z.name for z in spec.zones if z.start)
-    short = []
-    for sub in an.per_count:  # the deal's sizes and the deck, for each player count
-        need = _dealt(sub, spec.setup, start)
-        if need is not None and need > sub.deck_size:
-            short.append((sub.players, need, sub.deck_size))
-    if short:
-        n, need, held = short[-1]
-        every = len(short) == spec.max_players - spec.min_players + 1
-        deal = next(s for s in ir.walk_statements(spec.setup) if _deals(s, start))
-        yield Finding(
-            "RL113",
-            "error" if every else "warning",
-            f"the setup deals {int(need)} cards with {n} players, and the deck holds {held}",
-            deal.span,
-            hint="deal fewer cards, or narrow players.max",
-        )
+    setups = [("the setup", spec.setup)]
+    if spec.rounds is not None:
+        setups.append(("each round's setup", spec.rounds.setup.effect))
+    for which, stmts in setups:
+        short = []
+        for sub in an.per_count:  # the deal's sizes and the deck, for each player count
+            need = _dealt(sub, stmts, start)
+            if need is not None and need > sub.deck_size:
+                short.append((sub.players, need, sub.deck_size))
+        if short:
+            n, need, held = short[-1]
+            every = len(short) == spec.max_players - spec.min_players + 1
+            deal = next(s for s in ir.walk_statements(stmts) if _deals(s, start))
+            yield Finding(
+                "RL113",
+                "error" if every else "warning",
+                f"{which} deals {int(need)} cards with {n} players, and the deck holds {held}",
+                deal.span,
+                hint="deal fewer cards, or narrow players.max",
+            )
 
 
 def _deals(s, start) -> bool:
