@@ -1582,7 +1582,7 @@ def _covered(args, spec, path, err) -> list:
         before = frozenset().union(*(r.tally.fired.keys() | r.tally.called for r in runs))
         return [
             coverage.rerun_note(spec, runs, agents, again),
-            coverage.limit_note(spec, runs, agents),
+            *coverage.limit_findings(spec, runs, agents),
             *coverage.coverage_of(spec, again, ("greedy",), limits=False, fired_before=before),
         ]
     if first < games:

@@ -23,6 +23,9 @@ from .simulation import LOOPS, Tally, play_games
 GREEDY_GAMES = 10  # a greedy game costs about ten random ones
 PROBE_GAMES = 20  # games played first: a loop or a game random agents never finish shows here
 GREEDY_RERUN = 20  # greedy games that replace random ones random agents never finish
+STILL_TURNS = 20  # turns before the limit in which nothing happened: the game stood still
+# what changes the table or asks someone: an event of any other kind changes nothing
+HAPPENINGS = frozenset({"move", "counter", "choice", "shuffle", "reveal", "play", "react"})
 
 
 @dataclass
@@ -70,7 +73,7 @@ def coverage_of(
     games, who = sum(r.games for r in runs), _who(agents, runs)
     findings = loops(spec, runs, agents, stopped)
     if findings:  # what else the games did not reach says little: they looped
-        return findings + ([limit_note(spec, runs, agents)] if limited(runs) and limits else [])
+        return findings + (limit_findings(spec, runs, agents) if limited(runs) and limits else [])
     fired = set(fired_before)
     for r in runs:
         fired |= r.tally.fired.keys() | r.tally.reasons.keys() | r.tally.called
@@ -112,7 +115,7 @@ def coverage_of(
                 )
             )
     if limited(runs) and limits:
-        findings.append(limit_note(spec, runs, agents))
+        findings += limit_findings(spec, runs, agents)
     return findings
 
 
@@ -127,6 +130,47 @@ def _who(agents, runs: list[Run]) -> str:
 def limited(runs: list[Run]) -> int:
     """How many of the games hit the turn limit."""
     return sum(r.tally.limited for r in runs)
+
+
+def limit_findings(spec: ir.Spec, runs: list[Run], agents) -> list[Finding]:
+    """RL302, and RL304 if the first game that hit the turn limit stood still."""
+    return [limit_note(spec, runs, agents), *stood_still(spec, runs, agents)]
+
+
+def stood_still(spec: ir.Spec, runs: list[Run], agents) -> list[Finding]:
+    """RL304: the first game that hit the turn limit (at the smallest player count),
+    played again with its log, had stood still for its last STILL_TURNS turns or more:
+    no card moved, no counter changed, nobody decided. Such a game never ends by a
+    rule, whatever the turn limit: an end condition that never holds, a step that
+    never offers anything."""
+    hit = [r for r in runs if r.tally.first_seeds.get("turn_limit") is not None]
+    if not hit:
+        return []
+    run = min(hit, key=lambda r: r.players)
+    n, seed = run.players, run.tally.first_seeds["turn_limit"]
+    game = play(Game(spec, n).new_initial_state(seed=seed), make_agents(list(agents), n, seed))
+    events = game.log_for(None)
+    last = next((e for e in reversed(events) if e["event"] in HAPPENINGS), None)
+    since = 0 if last is None else last["turn"]
+    if game.turn - since < max(STILL_TURNS, 2 * n):
+        return []
+    after = {e["event"] for e in events if e["turn"] > since and e["event"] != "end"}
+    kinds = " and ".join(sorted(after - {"turn"}, key=str) + ["turn"])
+    return [
+        Finding(
+            "RL304",
+            "warning",
+            f"a game stood still: from turn {since + 1} to the turn limit ({spec.turn_limit}) "
+            f"no card moved, no counter changed and nobody decided (its log then holds "
+            f"only {kinds} events); "
+            f"seed {seed}, {n} players, agents {','.join(agents)}",
+            spec.span,
+            layer=3,
+            hint=f"an end condition that can never hold, or a step with nothing to offer? "
+            f"rulespec run SPEC --seed {seed} --players {n} --agents {','.join(agents)} "
+            f"--max-turns {since + 3} shows the game as it stops",
+        )
+    ]
 
 
 def limit_note(spec: ir.Spec, runs: list[Run], agents) -> Finding:

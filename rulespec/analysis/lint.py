@@ -1271,6 +1271,7 @@ CODES = {
     "RL301": "a rule that never fired in simulation",
     "RL302": "simulated games that hit the turn limit",
     "RL303": "random games that never finish: play checks rerun with greedy agents",
+    "RL304": "a game that stood still until the turn limit",
 }
 
 
