@@ -126,7 +126,7 @@ class Table:
         self._version += len(cards)
         if emptied:
             for q, types in emptied:
-                self._learn(dst, q, types)
+                self._know_more(dst, q, types)
 
     def _emptied(self, cards, dst: int) -> list[tuple[int, dict]]:
         """(seat, the types it knows were there) for each zone these cards empty, not all
@@ -149,7 +149,7 @@ class Table:
             ]
         return out
 
-    def _learn(self, dst: int, q: int, types: dict, at: int | None = None) -> None:
+    def _know_more(self, dst: int, q: int, types: dict, at: int | None = None) -> None:
         """Seat q now knows these cards (type -> how many) lie in dst, the last at
         `at` (from the bottom) when known."""
         k = self._known.setdefault(dst, {}).get(q)
@@ -189,7 +189,8 @@ class Table:
                 if q in saw and t not in k.types and not k.at:
                     continue  # it saw a card it knew nothing of leave: it knows as much
                 if q not in saw and len(k.types) == 1 and sum(k.types.values()) == left + 1:
-                    self._learn(dst, q, dict.fromkeys(k.types, 1), at)  # it knew them all: one type
+                    # it knew every card there, all of one type: so is this one
+                    self._know_more(dst, q, dict.fromkeys(k.types, 1), at)
                 if not k.left(t if q in saw else None, place, ordered):
                     del on[q]
             if not on:
@@ -197,7 +198,7 @@ class Table:
         for q in self._told[src][
             dst
         ]:  # one more of t, at its place if known (a refill tells every seat)
-            self._learn(dst, q, {t: 1}, at)
+            self._know_more(dst, q, {t: 1}, at)
 
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;

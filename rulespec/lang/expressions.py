@@ -481,6 +481,9 @@ class Builder:
             hint = did_you_mean(name, known)
             if not hint and what == "name" and self.unbound is not None:
                 hint = self.unbound(name)
+        meant = self.names.all_names.get(getattr(hint, "suggestion", None))
+        if what == "function" and meant == "zone":  # `playd(current)`: a zone misspelt
+            what, hint = "zone or function", f"did you mean the zone '{hint.suggestion}'?"
         self._error("RS201", f"unknown {what} '{name}'", span, hint)
 
     # --- expressions --------------------------------------------------------------
