@@ -402,6 +402,9 @@ class StatementCompiler:
             f"{self.x.source(depth)})"
         ]
 
+    def _do_swap(self, a: ir.Expr, b: ir.Expr):
+        return [f"g.swap_cards({self.x.source(a)}, {self.x.source(b)})"]
+
     def _do_reveal(self, what: ir.Expr, players: ir.Expr):
         if what.type == "int":  # a secret number, told
             name = what.name if isinstance(what, ir.Local) else None

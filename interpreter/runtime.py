@@ -45,6 +45,7 @@ CALLS = {
     "draw": "move the top n cards of a zone onto another; how many are left to draw",
     "move_cards": "move cards onto a zone",
     "insert_cards": "move cards to a depth of a zone",
+    "swap_cards": "trade the cards of two zones",
     "reveal": "show cards to players",
     "reveal_value": "tell players a secret number",
     "set_counter": "set a counter, within its limit",

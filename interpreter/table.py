@@ -200,6 +200,29 @@ class Table:
         ]:  # one more of t, at its place if known (a refill tells every seat)
             self._know_more(dst, q, {t: 1}, at)
 
+    def swap_cards(self, a: int, b: int) -> None:
+        """Trade the cards of zones a and b (`swap`): a's go onto b, then b's own onto a,
+        each in its order, so each zone ends holding the other's cards as they lay. A
+        seat that sees neither zone saw the two trade places: what it knew of one it now
+        knows of the other (places too); a seat that sees one saw its cards go and come."""
+        if a == b:
+            return
+        first, second = list(self._zones[a]), list(self._zones[b])
+        neither = set(range(self._n)) - self.game.saw[a][b] if self._keeps_views else set()
+        known = self._known
+        was = {
+            z: {q: k.copy() for q, k in known.get(z, {}).items() if q in neither} for z in (a, b)
+        }
+        self.move_cards(first, b)
+        self.move_cards(second, a)
+        for z, other in ((a, b), (b, a)):
+            on = {q: k for q, k in known.get(z, {}).items() if q not in neither}
+            on.update(was[other])
+            if on:
+                known[z] = on
+            else:
+                known.pop(z, None)
+
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;
         past the bottom: the bottom). A card put below the top pushes down the cards

@@ -241,6 +241,7 @@ def statements(draw, table: str) -> str:
                 "shuffle(pile)",
                 f"move({table}, pile)",
                 f"insert(top(pile, 1), pile, {draw(st.integers(0, 3))})",
+                f"swap(hand(current), {draw(st.sampled_from(['hand(next(current))', table, 'pile']))})",
             ]
         )
     )

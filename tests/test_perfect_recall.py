@@ -16,7 +16,9 @@ from rulespec import load_spec
 from rulespec.interpreter import Game, IllegalChoice, Order
 from rulespec.table.encoding import ObservationEncoder
 
-GAMES = sorted((Path(__file__).parent.parent / "games").glob("*.yaml"))
+GAMES = sorted((Path(__file__).parent.parent / "games").glob("*.yaml")) + [
+    Path(__file__).parent / "valid" / "hand_trading.yaml"  # swap: what a trade tells each seat
+]
 TURNS = 40  # the first turns of each game: where hidden cards were dealt and first move
 
 try:

@@ -187,6 +187,9 @@ class _Flows:
                 bound[s.name] = self._cards(s.value, bound)
             elif isinstance(s, ir.Do) and s.proc in ("move", "insert"):
                 self._flow(self._cards(s.args[0], bound), s.args[1])
+            elif isinstance(s, ir.Do) and s.proc == "swap":
+                for src, dest in (s.args, s.args[::-1]):
+                    self._flow(self._cards(src, bound), dest)
 
     def _cards(self, e, bound):
         """(the zones an expression's cards come from, the types they can be), or None."""

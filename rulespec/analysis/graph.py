@@ -185,6 +185,10 @@ class _Touching(ir.Visitor):
             if ("zone", ANY_ZONE) in touches_of(dest).reads:
                 self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
+        elif s.proc == "swap":  # each zone's cards to the other
+            both = zones_in(s.args[0]) | zones_in(s.args[1])
+            self.t.moves_from |= both
+            self.t.moves_to |= both
         elif s.proc == "shuffle":
             self.t.shuffles |= zones_in(s.args[0])
         self.generic_visit(s)

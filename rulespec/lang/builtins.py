@@ -130,6 +130,10 @@ AGGREGATES: dict[str, tuple[str, str, str]] = {
 PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "move": (("cards", "zone"), "move cards to a zone (onto the top of an ordered one)"),
     "insert": (("cards", "zone", "int"), "move cards to a depth of a zone (0: the top)"),
+    "swap": (
+        ("zone", "zone"),
+        "trade the cards of two zones: each one's cards go to the other, in their order",
+    ),
     "reveal": (
         ("cards|int", "players"),
         "show cards to players while they stay where they are, or tell them a secret number",
