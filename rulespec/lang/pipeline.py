@@ -38,7 +38,7 @@ Entry = tuple[tuple[tuple[str, str, str], ...], ir.Spec]
 
 def load_spec(path: str | Path, text: str | None = None, variants=()) -> ir.Spec:
     """The spec's IR; raises SpecError with every problem found. `path` may name a
-    bundled game (`take_the_gold`) where no file of that name exists."""
+    bundled game (`my_game`) where no file of that name exists."""
     if text is None:
         path = source.bundled(path)
     if text is not None or variants or str(path) == source.STDIN:

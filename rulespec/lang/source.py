@@ -34,7 +34,7 @@ def games_folder() -> Path | None:
 
 
 def bundled(path: str | Path) -> str | Path:
-    """The file of a bundled game named by its bare name (`take_the_gold`) where no file
+    """The file of a bundled game named by its bare name (`my_game`) where no file
     of that name exists; any other path as given."""
     # os.path's checks, as Path's raise for a name too long for the system (fuzz, issue 24)
     if not GAME_NAME.fullmatch(str(path)) or os.path.exists(path):
