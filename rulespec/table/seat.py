@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from rulespec.interpreter.choices import PickValue, seat_name
+from rulespec.interpreter.choices import PickCards, PickValue, seat_name
 from rulespec.interpreter.observe import log_for
 
 from .narrate import Titles, narrate, visible
@@ -27,8 +27,13 @@ HELP = """\
     help NAME   what a card, rule, zone, counter, parameter or goal is for (NAME: its
                 name or its title, as the table shows it)
     table       the table again, with the game's parameters, and your options
+    list        every option, numbered (a choice of many sets of cards names the cards
+                to choose from instead: answer with their names, separated by commas)
     quit        leave the game (it is abandoned: nobody wins)
   A command (in any case) wins over an option of the same words: type its number."""
+
+
+LISTED_SETS = 20  # a choice of more sets of cards than this names the cards, not the sets
 
 
 class InputEnded(Exception):
@@ -74,46 +79,74 @@ class Person:
     def choose(self, observation, options):
         self.show()
         shown = arranged(options, self.titles, self.game.game.type_names)
-        options, texts = [s["option"] for s in shown], [s["text"] for s in shown]
-        numbers = _numbers(options)  # a bid: answered with its number, typed
         self._present(observation, shown)
         while True:
             answer = self._read()
-            command = answer.casefold()
-            if command in ("help", "?"):
-                for line in HELP.splitlines():
-                    self.say(line)
-            elif command.startswith("help "):
-                self.say("  " + help_text(answer[5:].strip(), self.titles))
-            elif command == "quit":
-                raise Quit
-            elif command == "table":
-                self._present(observation, shown, params=True)
-            elif numbers is not None:
-                digits = answer.removeprefix("-")
-                # a number past int()'s 4,300 digits is none offered, not a crash
-                if (
-                    digits.isascii()
-                    and digits.isdigit()
-                    and len(digits) <= 18
-                    and int(answer) in numbers
-                ):
-                    return numbers[int(answer)]
-                if (option := next((o for o in options if o.label == answer), None)) is not None:
-                    return option  # its label: "stake = 10"
-                self.say(f"  '{answer[:40]}' is not one of {_listed(numbers)}: type one, or help")
-            elif (option := _picked(answer, options, texts)) is not None:
+            if not self._command(answer, observation, shown):
+                option = self._answered(answer, shown)
+                if option is not None:
+                    return option
+
+    def _command(self, answer: str, observation, shown: list[dict]) -> bool:
+        """Carry out a command (help, help NAME, quit, table, list); False for an answer."""
+        command = answer.casefold()
+        if command in ("help", "?"):
+            for line in HELP.splitlines():
+                self.say(line)
+        elif command.startswith("help "):
+            self.say("  " + help_text(answer[5:].strip(), self.titles))
+        elif command == "quit":
+            raise Quit
+        elif command == "table":
+            self._present(observation, shown, params=True)
+        elif command == "list":
+            self._list(shown)
+        else:
+            return False
+        return True
+
+    def _answered(self, answer: str, shown: list[dict]):
+        """The option an answer names, or None, having said why it names none."""
+        options, texts = [s["option"] for s in shown], [s["text"] for s in shown]
+        numbers = _numbers(options)  # a bid: answered with its number, typed
+        sets = _card_sets(options, self.titles)  # a choice of cards together: by their names
+        if sets is not None and "," in answer:
+            named = _names(answer, self.titles)
+            if (option := sets.get(named)) is not None:
                 return option
-            else:
-                said = answer if len(answer) <= 40 else answer[:40] + "…"
-                could = [i for i, s in enumerate(shown, 1) if _says(answer, s)]
-                if len(could) == 1:
-                    return options[could[0] - 1]
-                self.say(
-                    f"  '{said}' could be {', '.join(map(str, could))}: type its number"
-                    if could
-                    else f"  '{said}' is not an option: type its number (1-{len(options)}), or help"
-                )
+            offered = {card for key in sets for card in key}
+            odd = next((n for n in named if n not in offered), None)
+            self.say(
+                f"  '{odd[:40]}' is none of the cards to choose from: type their names"
+                if odd is not None
+                else f"  '{answer[:60]}' is not a set of cards you may choose: {_sizes(sets)}"
+            )
+        elif numbers is not None:
+            digits = answer.removeprefix("-")
+            # a number past int()'s 4,300 digits is none offered, not a crash
+            if (
+                digits.isascii()
+                and digits.isdigit()
+                and len(digits) <= 18
+                and int(answer) in numbers
+            ):
+                return numbers[int(answer)]
+            if (option := next((o for o in options if o.label == answer), None)) is not None:
+                return option  # its label: "stake = 10"
+            self.say(f"  '{answer[:40]}' is not one of {_listed(numbers)}: type one, or help")
+        elif (option := _picked(answer, options, texts)) is not None:
+            return option
+        else:
+            said = answer if len(answer) <= 40 else answer[:40] + "…"
+            could = [i for i, s in enumerate(shown, 1) if _says(answer, s)]
+            if len(could) == 1:
+                return options[could[0] - 1]
+            self.say(
+                f"  '{said}' could be {', '.join(map(str, could))}: type its number"
+                if could
+                else f"  '{said}' is not an option: type its number (1-{len(options)}), or help"
+            )
+        return None
 
     def _view(self, observation) -> dict:
         return table(observation, self.titles, self.game.game.params, self.game.decision_asker())
@@ -129,6 +162,16 @@ class Person:
         if numbers is not None:  # answered with the number itself, not its place
             self.say(f"  a number: {_listed(numbers)}")
             return
+        sets = _card_sets([s["option"] for s in shown], self.titles)
+        if sets is not None and len(shown) > LISTED_SETS:
+            cards = dict.fromkeys(c for s in shown for c in s["text"].split(", "))
+            self.say(f"  {_sizes(sets)}, from: {', '.join(cards)}")
+            self.say(f"  (type their names separated by commas; list shows all {len(shown)})")
+            return
+        self._list(shown)
+
+    def _list(self, shown: list[dict]) -> None:
+        """The options numbered, a card's several options under its title."""
         sizes = Counter(s["group"] for s in shown)
         for i, s in enumerate(shown, 1):
             if sizes[s["group"]] < 2 or s["group"] is None:
@@ -195,6 +238,29 @@ def _says(answer: str, shown: dict) -> bool:
             )
         )
     )
+
+
+def _card_sets(options, titles: Titles) -> dict[tuple, PickCards] | None:
+    """A choice of sets of cards (`choose s from combinations(hand(p), 3)`) by its
+    cards' titles, in any case and order; None for any other choice."""
+    if not options or not all(isinstance(o, PickCards) for o in options):
+        return None
+    return {_names(titles.card_set(o.label), titles): o for o in options}
+
+
+def _names(answer: str, titles: Titles) -> tuple:
+    """The cards an answer names, separated by commas: each by its title or its name,
+    in any case, in no order."""
+    by_name = {n.casefold(): t.casefold() for n, t in titles.cards.items()}
+    names = (part.strip().casefold() for part in answer.split(","))
+    return tuple(sorted(by_name.get(n, n) for n in names if n))
+
+
+def _sizes(sets: dict) -> str:
+    """How many cards a choice of sets takes: `choose 3 cards`, `choose 1 to 3 cards`."""
+    sizes = sorted({len(key) for key in sets})
+    many = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+    return f"choose {many} card{'s' if sizes[-1] > 1 else ''}"
 
 
 def _numbers(options) -> dict[int, PickValue] | None:

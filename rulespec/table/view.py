@@ -298,8 +298,8 @@ def _place(o: Option, index: dict[str, int]) -> tuple:
         return (0, min(o.value, default=len(index)))  # first card type, as a hand is
     if isinstance(o, PickCard) or (isinstance(o, PickValue) and isinstance(o.value, str)):
         return (0, index.get(o.label, len(index)))
-    if isinstance(o, PickCards):  # by its first card, then its words
-        return (0, index.get(o.label.split("+")[0], len(index)))
+    if isinstance(o, PickCards):  # by its cards in deck order, as a hand is
+        return (0, *(index.get(name, len(index)) for name in o.label.split("+")))
     if isinstance(o, PickValue) and isinstance(o.value, int):
         return (1, o.value)
     if isinstance(o, Branch):
