@@ -5,6 +5,7 @@ tested by the scenarios in tests/scenarios/variants/."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -384,3 +385,53 @@ def test_a_variant_may_change_a_card_count_of_a_base_with_totals(tmp_path):
     with pytest.raises(SpecError) as err:
         load_spec(tmp_path / "base.yaml")
     assert [d.code for d in err.value.diagnostics] == ["RS405"]
+
+
+JESTER = """\
+rulespec: 1
+extends: base.yaml
+name: With a Jester
+add:
+  cards:
+    jester: {title: Jester, count: 2, tags: [fool], text: "Draw two cards."}
+  actions:
+    jest:
+      card: jester
+      to: discard_pile
+      effect: move(top(draw_pile, 2), hand(current))
+replace:
+  turn:
+    play:
+      actions: [pirate, two_pirates, kraken, captain_raid, jest]
+      optional: true
+"""
+
+
+def test_a_variant_adds_a_card_type_with_the_rules_that_play_it(tmp_path):
+    """An expansion's new card: a designer's Love Letter 'Premium' could not add one
+    (RS601 'the base has no card to change'); add: cards: takes a card as a spec's deck
+    writes it, the base's totals unchecked, and its action plays it."""
+    (tmp_path / "base.yaml").write_text(TTG.read_text())
+    (tmp_path / "jester.yaml").write_text(JESTER)
+    spec = load_spec(tmp_path / "jester.yaml")
+    assert dict(spec.deck_for(4))["jester"] == 2 and sum(k for _, k in spec.deck_for(4)) == 54
+    jester = next(c for c in spec.cards if c.name == "jester")
+    assert (jester.title, jester.tags) == ("Jester", ("fool",))
+    code, out, _ = cli("simulate", str(tmp_path / "jester.yaml"), "--games", "100")
+    assert code == 0 and re.search(r"^    jest +\d+", out, re.M), out
+    # a card the base has is changed under cards:, not added; a new one is not counted there
+    (tmp_path / "bad.yaml").write_text(
+        "rulespec: 1\nextends: base.yaml\nadd:\n  cards:\n    pirate: {count: 2}\n"
+        "cards:\n  joker: {count: 1}\n"
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec(tmp_path / "bad.yaml")
+    assert [(d.code, d.message, d.hint, d.span.line) for d in exc.value.diagnostics] == [
+        (
+            "RS601",
+            "the base has no card 'joker' to change",
+            "a new card type goes under add: cards:, written as in the spec's deck",
+            7,
+        ),
+        ("RS601", "the base already has card 'pirate'", "change its count under cards:", 5),
+    ]

@@ -190,7 +190,8 @@ def _change_cards(m: _Merge, data, changes: dict) -> None:
                 "RS601",
                 f"the base has no card '{name}' to change",
                 ("cards", name),
-                did_you_mean(name, [*cards, *built]),
+                did_you_mean(name, [*cards, *built])
+                or "a new card type goes under add: cards:, written as in the spec's deck",
             )
             continue
         # the card as the variant has it is where the variant changes it, as a parameter is
@@ -315,6 +316,9 @@ def _add(m, data, section, entries):
             )
             _renumber_turn(m, order)
         return
+    if section == "cards":
+        _add_cards(m, data, entries)
+        return
     target = data.setdefault(section, {})
     for name, entry in entries.items():
         if name in target:
@@ -327,6 +331,25 @@ def _add(m, data, section, entries):
             continue
         target[name] = copy.deepcopy(entry)
         m.graft(m.variant, ("add", section, name), (section, name))
+
+
+def _add_cards(m: _Merge, data, entries: dict) -> None:
+    """New card types, each written as in a spec's deck.cards (an expansion's cards);
+    the base's deck.totals, its check of its own counts, is then not checked."""
+    cards = data["deck"].setdefault("cards", {})
+    built = decks.families_of(m.out)
+    for name, entry in entries.items():
+        if name in cards or name in built:
+            m.error(
+                "RS601",
+                f"the base already has card '{name}'",
+                ("add", "cards", name),
+                "change its count under cards:",
+            )
+            continue
+        cards[name] = copy.deepcopy(entry)
+        m.graft(m.variant, ("add", "cards", name), ("deck", "cards", name))
+        data["deck"].pop("totals", None)
 
 
 def variant_names(spec_path) -> list[str]:
