@@ -242,6 +242,7 @@ RESERVED_SINCE: dict[str, int] = {
             "above",
             "unmelded",
             "summing",
+            "swap",
         ),
         3,
     ),
