@@ -645,3 +645,30 @@ def test_changing_the_player_count_keeps_the_seat_fields_and_the_game_s_range(se
     assert page.input_value("#players") == "6" and page.locator("input[name=seat]").count() == 6
     assert page.input_value("#seat-P2") == "greedy"  # kept
     page.close()
+
+
+@SLOW
+def test_a_choice_of_many_sets_of_cards_is_picked_card_by_card(tmp_path, browser):
+    """A Hearts designer's pass of 3 cards from 13 showed 286 buttons; past 20 sets the
+    page shows the cards offered, each picked or put back, and Choose once the picks
+    make a set on offer."""
+    gifts = GAMES.parent / "tests" / "valid" / "three_gifts.yaml"
+    with running(tmp_path, [str(gifts)]) as (base, tables):
+        page = browser.new_page()
+        links = start(page, base, "three_gifts", 2, ["person", "first"])
+        page.click("a[data-seat=P1]")
+        page.wait_for_selector(".picker")
+        hand = ["Candle", "Drum", "Egg", "Fan", "Gem", "Red Apple", "Brass Bell"]
+        assert page.locator("button.pick").all_text_contents() == hand  # P1's, in deck order
+        done = page.locator(".pick-done")
+        for card in ("Drum", "Candle", "Red Apple", "Candle"):  # the Candle picked, put back
+            page.click(f"button.pick[data-card='{card}']")
+        assert done.is_disabled()  # two cards make no set of three
+        page.click("button.pick[data-card='Brass Bell']")
+        assert done.is_enabled()
+        done.click()
+        game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+        page.wait_for_selector(".picker button.pick >> nth=0", state="detached")
+        given = game.state.observation(None)["zones"]["given[P1]"]
+        assert sorted(given) == ["apple", "bell", "drum"]
+        page.close()

@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import cached_property
 
-from rulespec.interpreter.choices import seat_name
+from rulespec.interpreter.choices import PickCards, seat_name
 
 from ..analysis import graph
 from ..lang import ir
@@ -162,6 +162,13 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
                 "group": s["group"],
                 "short": s["short"],
             }
+            # a set of cards chosen together names its cards: a page may pick them one by one
+            | ({"cards": [*map(titles.card, s["option"].label.split("+"))]} if _cards(s) else {})
             for s in tableview.arranged(state.legal_actions(), titles, type_names)
         ]
     return out
+
+
+def _cards(shown: dict) -> bool:
+    """Is the option a set of cards chosen together (`combinations`)?"""
+    return isinstance(shown["option"], PickCards)

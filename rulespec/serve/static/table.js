@@ -128,6 +128,8 @@ function waiting(v) {
   return `Waiting for ${v.waiting_for}${who ? ` (${who.who})` : ""}`;
 }
 
+const LISTED_SETS = 20;  // a choice of more sets of cards than this is picked card by card
+
 // the decision: the rule asking, its prompt and text; options grouped by card, Pass last
 function drawOptions(v) {
   const options = $("options");
@@ -136,6 +138,10 @@ function drawOptions(v) {
   const asking = el("p", {class: "asking"}, v.asking);
   if (v.asker?.text) asking.append(el("small", {}, v.asker.text));
   options.append(asking);
+  if (!replayId && v.options.length > LISTED_SETS && v.options.every((o) => o.cards)) {
+    options.append(cardPicker(v.options));
+    return;
+  }
   const sizes = {};
   for (const o of v.options) if (o.group !== null) sizes[o.group] = (sizes[o.group] || 0) + 1;
   let box = null;
@@ -153,6 +159,39 @@ function drawOptions(v) {
     }
     box.append(b);
   }
+}
+
+// a choice of many sets of cards (a pass of 3 from 13 is 286 sets): the cards offered,
+// each copy a button to pick or put back, and Choose once the picks make a set on offer
+function cardPicker(options) {
+  const key = (cards) => JSON.stringify([...cards].sort());
+  const sets = new Map(options.map((o) => [key(o.cards), o.label]));
+  const most = {};  // card -> the most copies of it a set takes, in the order first offered
+  for (const o of options) {
+    const here = {};
+    for (const c of o.cards) here[c] = (here[c] || 0) + 1;
+    for (const [c, n] of Object.entries(here)) most[c] = Math.max(most[c] || 0, n);
+  }
+  const sizes = [...new Set(options.map((o) => o.cards.length))].sort((a, b) => a - b);
+  const many = sizes.length === 1 ? `${sizes[0]}` : `${sizes[0]} to ${sizes.at(-1)}`;
+  const box = el("div", {class: "picker", role: "group", "aria-label": `choose ${many} cards`});
+  box.append(el("span", {}, `Choose ${many} cards:`));
+  const go = el("button", {class: "option pick-done", disabled: ""}, "Choose");
+  const picked = () => [...box.querySelectorAll("button.pick.picked")].map((b) => b.dataset.card);
+  for (const [card, n] of Object.entries(most)) {
+    for (let i = 0; i < n; i++) {
+      const b = el("button", {class: "option pick", "data-card": card, "aria-pressed": "false"}, card);
+      b.addEventListener("click", () => {
+        b.classList.toggle("picked");
+        b.setAttribute("aria-pressed", String(b.classList.contains("picked")));
+        go.disabled = !sets.has(key(picked()));
+      });
+      box.append(b);
+    }
+  }
+  go.addEventListener("click", () => shown(choose(sets.get(key(picked())))));
+  box.append(go);
+  return box;
 }
 
 function drawRules(rules) {
