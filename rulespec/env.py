@@ -32,6 +32,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
 from rulespec.lang import ir
+from rulespec.table import together
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
 
 
@@ -303,7 +304,7 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
             ok = type(action) is int and action in legal
             chosen[seat] = action if ok else self._refused(action, legal, agent)
         state, group = self.state, tuple(self._masks)
-        while _asks_next(state, group):
+        while together.asks_next(state, group):
             seat = state.current_player()
             legal = self._numbered(state.legal_actions())[0]
             action = chosen[seat]
@@ -342,29 +343,8 @@ class RulespecParallelEnv(SeatSpaces, ParallelEnv):
 
     def _deciding_now(self) -> dict:
         """Each seat deciding now, in the order asked -> (its options by number, their
-        mask), as _numbered gives them. The options of
-        those asked after the first are read from a copy in which each before them took
-        its first option: exactly theirs when each picks from cards of its own, as a
-        simultaneous choice's picks do from a hand."""
-        state = self.state
-        group = state.deciding_together()
-        masks, probe = {}, state
-        while _asks_next(probe, group):
-            options = probe.legal_actions()
-            masks[probe.current_player()] = self._numbered(options)
-            group = group[group.index(probe.current_player()) + 1 :]
-            if group:
-                probe = probe.clone(log=False) if probe is state else probe
-                probe.apply_action(options[0])
-        return masks
-
-
-def _asks_next(state, group: tuple[int, ...]) -> bool:
-    """Whether the state's pending decision is the next of `group`, seats deciding at
-    once: its seats still to be asked are the end of the group (a seat the rules pass
-    over is skipped; a new simultaneous choice is not this one)."""
-    now = state.deciding_together()
-    return bool(now) and 0 < len(now) <= len(group) and group[len(group) - len(now) :] == now
+        mask), as _numbered gives them (rulespec.table.together.options_now)."""
+        return {seat: self._numbered(o) for seat, o in together.options_now(self.state).items()}
 
 
 class _AgentIter:

@@ -509,3 +509,35 @@ def test_a_bug_answers_a_json_500_and_one_line_and_the_server_goes_on(server, mo
     )
     monkeypatch.undo()
     assert call(f"{base}/api/lobby")[0] == 200  # the server goes on
+
+
+def test_people_at_a_simultaneous_choice_may_all_choose_at_once(tmp_path):
+    """A Hearts designer's table asked the pass seat by seat: P2 waited for P1. Each
+    person asked at a simultaneous choice now sees their options at once and may choose
+    before their turn; the pick is taken when the rules ask them, and nobody else's view
+    shows it meanwhile."""
+    from servekit import running
+
+    with running(tmp_path, [str(GAMES / "draft.yaml")]) as (base, tables):
+        answer = new_game(base, spec="draft", players=3, seed=1, seats=["person"] * 3)
+        game = tables.game(answer["id"])
+        (p1, t1), (p2, t2), (p3, t3) = (
+            seat_api(base, answer["links"][s]) for s in ("P1", "P2", "P3")
+        )
+        assert game.state.current_player() == 0 and game.state.deciding_together() == (0, 1, 2)
+        first = call(f"{p1}?token={t1}")[1]
+        seen = call(f"{p2}?token={t2}")[1]
+        assert seen["options"] and seen["waiting_for"] is None and "picked" not in seen
+        label = seen["options"][-1]["label"]
+        assert call(f"{p2}/choose?token={t2}", {"option": label})[0] == 200
+        assert game.state.current_player() == 0  # taken when P2's turn comes, not before
+        after = call(f"{p2}?token={t2}")[1]
+        assert after["options"] == [] and after["picked"] == seen["options"][-1]["text"]
+        assert call(f"{p2}/choose?token={t2}", {"option": label})[0] == 409  # once
+        assert call(f"{p1}?token={t1}")[1] == first  # P1 is shown nothing of it
+        assert call(f"{p1}/choose?token={t1}", {"option": first["options"][0]["label"]})[0] == 200
+        assert game.state.current_player() == 2  # P2's pick was taken; P3 chose nothing yet
+        p3_options = call(f"{p3}?token={t3}")[1]["options"]
+        assert call(f"{p3}/choose?token={t3}", {"option": p3_options[0]["label"]})[0] == 200
+        picks = [e for e in game.state.log_for(None) if e["event"] == "choice"][:3]
+        assert [(e["player"], e["option"]) for e in picks][1] == (1, label)

@@ -672,3 +672,20 @@ def test_a_choice_of_many_sets_of_cards_is_picked_card_by_card(tmp_path, browser
         given = game.state.observation(None)["zones"]["given[P1]"]
         assert sorted(given) == ["apple", "bell", "drum"]
         page.close()
+
+
+@SLOW
+def test_a_person_chooses_before_their_turn_at_a_simultaneous_choice(tmp_path, browser):
+    """Moon Garden's picks are asked seat by seat; P2's page offers P2's picks at once,
+    and after the click says what P2 chose until P1 has chosen."""
+    with running(tmp_path, [str(GAMES / "draft.yaml")]) as (base, tables):
+        page = browser.new_page()
+        links = start(page, base, "draft", 2, ["person", "person"], seed=1)
+        page.goto(base + links["P2"])
+        page.wait_for_selector("#options button")
+        page.click("#options button >> nth=0")
+        page.wait_for_selector("#options .picked")
+        assert page.text_content("#options .picked").startswith("Your choice: ")
+        game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+        assert game.state.current_player() == 0 and 1 in game.early
+        page.close()

@@ -28,6 +28,7 @@ from rulespec.interpreter.agents import AGENTS
 from rulespec.interpreter.choices import seat_name
 
 from ..lang.variants import variant_names
+from ..table.view import option_text
 from . import views
 from .tables import PERSON, Live, Refused, Spec, Tables, same_token, save_name
 
@@ -263,16 +264,32 @@ def _locked(game: Live, work):
 
 
 def _view(game: Live, seat: int | None) -> dict:
-    return views.view(game.state, seat, game.table) | {
-        "title": game.table.spec.name,
-        "players": [  # who sits where: the view's own "seats" are what each seat holds
-            {"seat": seat_name(p), "who": "person" if s == PERSON else s}
-            for p, s in enumerate(game.seats)
-        ],
-        "watched": game.watched,
-        # the next game at this table, once someone asked for it: this seat's own link
-        "rematch": _links(game.rematch)[_seat_name(seat)] if game.rematch else None,
-    }
+    return (
+        views.view(game.state, seat, game.table)
+        | _early(game, seat)
+        | {
+            "title": game.table.spec.name,
+            "players": [  # who sits where: the view's own "seats" are what each seat holds
+                {"seat": seat_name(p), "who": "person" if s == PERSON else s}
+                for p, s in enumerate(game.seats)
+            ],
+            "watched": game.watched,
+            # the next game at this table, once someone asked for it: this seat's own link
+            "rematch": _links(game.rematch)[_seat_name(seat)] if game.rematch else None,
+        }
+    )
+
+
+def _early(game: Live, seat: int | None) -> dict:
+    """At a simultaneous choice the rules ask seat by seat, a person asked later may
+    choose now: their options, or the one they chose, taken when their turn comes."""
+    if seat in game.early:
+        option, titles = game.early[seat], game.table.titles
+        return {"picked": option_text(option, titles, game.state.game.type_names)}
+    options = game.choosing_early().get(seat)
+    if options is None:
+        return {}
+    return views.decision(game.state, game.table, options) | {"waiting_for": None}
 
 
 def _links(game: Live) -> dict[str, str]:

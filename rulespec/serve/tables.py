@@ -28,6 +28,7 @@ from rulespec.interpreter.choices import seat_name
 from ..lang.diagnostics import SpecError
 from ..lang.limits import MAX_TURN_LIMIT
 from ..lang.pipeline import load_spec
+from ..table import together
 from ..table.files import SPEC_SUFFIXES, named_spec
 from ..table.replay import LogError, apply_logged, play_choices, read_log, start
 from ..table.scenarios import parse_seat
@@ -94,6 +95,9 @@ class Live:
     tokens: dict[int | None, str]  # seat (None: the spectator) -> its token
     max_turns: int | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # seat -> the option a person picked before their turn at a simultaneous choice,
+    # taken when the rules ask them (together.options_now)
+    early: dict = field(default_factory=dict)
     rematch: Live | None = None  # the next game at this table, once asked for
 
     @property
@@ -129,7 +133,12 @@ class Live:
                 self.apply(who, options[0])
                 continue
             if agent is None:
-                return
+                early = self.early.pop(who, None)
+                picked = next((o for o in options if early and o.label == early.label), None)
+                if picked is None:  # none made early, or one an earlier pick took away
+                    return
+                self.apply(who, picked)
+                continue
             self.apply(who, decide(agent, s, who, options))
             if one:
                 return
@@ -148,7 +157,8 @@ class Live:
         s = self.state
         if s.is_terminal():
             raise Refused(409, "the game is over")
-        if s.current_player() != seat or self.agents[seat] is not None:
+        early = s.current_player() != seat and seat in self.choosing_early()
+        if (s.current_player() != seat and not early) or self.agents[seat] is not None:
             raise Refused(409, f"it is not {seat_name(seat)}'s decision")
         if events is not None and type(events) is not int:
             raise Refused(400, "'events' is the number of events of the view chosen in")
@@ -156,14 +166,31 @@ class Live:
             raise Refused(409, "this choice answers an earlier decision: the game has moved on")
         if not isinstance(label, str):
             raise Refused(400, "'option' is an option's label, a string")
-        choice = next((o for o in s.legal_actions() if o.label == label), None)
+        options = self.choosing_early()[seat] if early else s.legal_actions()
+        choice = next((o for o in options if o.label == label), None)
         if choice is None:
             raise Refused(422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options")
+        if early:  # taken when the rules ask this seat, after the seats before it
+            self.early[seat] = choice
+            return
         try:
             self.apply(seat, choice)
         except IllegalChoice as exc:  # the label check above makes this a safeguard
             raise Refused(422, str(exc)) from None
         self.settle()
+
+    def choosing_early(self) -> dict:
+        """The people who may choose now at a simultaneous choice though the rules ask
+        a seat before them, and have not yet: seat -> their options."""
+        if self.state.is_terminal() or self.state.is_chance_node():
+            return {}
+        now = together.options_now(self.state)
+        current = self.state.current_player()
+        return {
+            seat: options
+            for seat, options in now.items()
+            if seat != current and self.agents[seat] is None and seat not in self.early
+        }
 
     def log_lines(self, folder: Path, seat: int | None) -> str:
         """The game as a log in `folder` that `rulespec replay` reads (and the lobby

@@ -150,12 +150,19 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
         "options": [],
     }
     if seat is not None and "options" in obs:
-        type_names = state.game.type_names
-        out["decision"] = state.decision_kind()
-        asking = state.decision_asker()
-        out["asking"] = tableview.decision_heading(out["decision"], asking, titles)
-        out["asker"] = tableview.asker(asking, titles)
-        out["options"] = [
+        out |= decision(state, table, state.legal_actions())
+    return out
+
+
+def decision(state, table: Table, options: list) -> dict:
+    """What a seat is asked: the decision's kind, its heading and asker, and the
+    options in words (its own, or at a simultaneous choice those it will be offered)."""
+    titles, kind, asking = table.titles, state.decision_kind(), state.decision_asker()
+    return {
+        "decision": kind,
+        "asking": tableview.decision_heading(kind, asking, titles),
+        "asker": tableview.asker(asking, titles),
+        "options": [
             {
                 "label": s["option"].label,
                 "text": s["text"],
@@ -164,9 +171,9 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
             }
             # a set of cards chosen together names its cards: a page may pick them one by one
             | ({"cards": [*map(titles.card, s["option"].label.split("+"))]} if _cards(s) else {})
-            for s in tableview.arranged(state.legal_actions(), titles, type_names)
-        ]
-    return out
+            for s in tableview.arranged(options, titles, state.game.type_names)
+        ],
+    }
 
 
 def _cards(shown: dict) -> bool:

@@ -134,6 +134,10 @@ const LISTED_SETS = 20;  // a choice of more sets of cards than this is picked c
 function drawOptions(v) {
   const options = $("options");
   options.replaceChildren();
+  if (v.picked) {  // chosen before this seat's turn at a simultaneous choice
+    options.append(el("p", {class: "asking picked"}, `Your choice: ${v.picked} (taken when the seats before you have chosen)`));
+    return;
+  }
   if (!v.options.length) return;
   const asking = el("p", {class: "asking"}, v.asking);
   if (v.asker?.text) asking.append(el("small", {}, v.asker.text));
