@@ -53,7 +53,8 @@ class Listing:
         # aligned past the longest line up to COMMENT_COLUMN; a longer line's mark follows it
         width = min(max(map(len, self.lines)), COMMENT_COLUMN) + 2
         return [
-            f"{line:<{width}}# {span.line}:{span.col}" for line, span in zip(self.lines, self.spans)
+            f"{line:<{max(width, len(line) + 2)}}# {span.line}:{span.col}"
+            for line, span in zip(self.lines, self.spans)
         ]
 
 

@@ -735,10 +735,8 @@ class StatementCompiler:
         source = self.x.players(s.source) if seats else self.x.expr(s.source)
         asker, player, items, body, var, where = self._choice(s, source)
         ordered = seats or s.source.type == "ints"  # by number or seat, not as text
-        label = str if s.source.type == "ints" else self.rules.kind_name
-        pick = (
-            (lambda v: PickPlayer(seat_name(v), v)) if seats else (lambda v: PickValue(label(v), v))
-        )
+        kind = PickPlayer if seats else PickValue
+        label = seat_name if seats else str if ordered else self.rules.kind_name
 
         def choose_value(g, env):
             values = dict.fromkeys(items(g, env))
@@ -746,7 +744,7 @@ class StatementCompiler:
                 values = [v for v in values if where(g, env, v)]
             if ordered:
                 values = sorted(values)
-            options = [pick(v) for v in values]
+            options = [kind(label(v), v) for v in values]
             if options:
                 g.ask(
                     player(g, env),

@@ -19,7 +19,7 @@ the same to a seat leave it knowing the same (OpenSpiel's perfect recall):
   top forgets the places, not the cards (its depth may be secret);
 - a reveal raises each type's bound to what was shown, and shows the places.
 
-A `Known` is immutable: a state's clone shares it.
+A `Known` changes in place as its seat sees things happen; a state's clone copies it.
 """
 
 from __future__ import annotations

@@ -135,7 +135,7 @@ class Table:
         is told card by card, in _learn_move.)"""
         zones, loc, known, saw = self._zones, self._loc, self._known, self.game.saw
         leaving: dict[int, int] = {}
-        for c in cards:
+        for c in dict.fromkeys(cards):  # a card listed twice leaves its zone once
             leaving[loc[c]] = leaving.get(loc[c], 0) + 1
         out = []
         for src, n in leaving.items():
@@ -213,6 +213,10 @@ class Table:
         was = {
             z: {q: k.copy() for q, k in known.get(z, {}).items() if q in neither} for z in (a, b)
         }
+        labels = [self.game.slots[z].label for z in (a, b)]
+        # every seat's log says the zones traded places: what a seat that sees neither
+        # knew of one it knows of the other (two moves alone would not tell it so)
+        self._log("swap", zones=labels, n=[len(first), len(second)])
         self.move_cards(first, b)
         self.move_cards(second, a)
         for z, other in ((a, b), (b, a)):

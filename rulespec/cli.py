@@ -1972,7 +1972,7 @@ def _migrate(args, out, err) -> int:
 
 
 def _new(args, out, err) -> int:
-    if not bundled.GAME_NAME.fullmatch(args.name):
+    if not source.GAME_NAME.fullmatch(args.name):
         raise UsageError(
             f"'{args.name}' is not a game name: use lower case letters, digits "
             "and _, starting with a letter (my_game)"

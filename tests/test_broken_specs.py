@@ -193,3 +193,11 @@ def test_no_command_prints_help_and_fails():
     code, out, err = run_cli()
     assert code == 2
     assert "usage:" in out + err
+
+
+def test_a_zone_misspelt_as_a_call_offers_the_zone_as_the_editor_s_fix():
+    """The editor's quick fix reads a hint's suggestion: kept when the hint says 'zone'."""
+    with pytest.raises(SpecError) as exc:
+        load_spec(TESTS / "broken" / "137_zone_misspelt_where_it_is_called.yaml")
+    (problem,) = exc.value.diagnostics
+    assert problem.hint.suggestion == "hand"

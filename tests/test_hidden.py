@@ -283,3 +283,45 @@ def test_the_seat_shows_the_cards_revealed_to_the_person():
     )
     assert code == 0
     assert "  Pile: 7 cards; shown to you: Crown (on top), Stone (1 down)\n" in out.getvalue()
+
+
+SWAP_OR_MOVE = """\
+rulespec: 1
+name: Swap or move
+players: {min: 3, max: 3}
+hand: hand
+deck:
+  cards:
+    crown: {count: 1}
+    pebble: {count: 1}
+    gem: {count: 1}
+zones:
+  pile: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: only
+    effect: |
+      reveal(of(hand(seat(1)), crown), seat(0))
+      if count(hand(seat(1)), pebble) > 0 { swap(hand(seat(1)), hand(seat(2))) }
+      else { move(hand(seat(1)), hand(seat(2))) }
+      end_game()
+"""
+
+
+def test_what_a_swap_tells_a_seat_follows_from_its_log():
+    """A review: with P3's hand empty, swap(hand(P2), hand(P3)) and move(hand(P2),
+    hand(P3)) logged the same single move, yet P1, who saw neither hand, was shown the
+    Crown in P3's hand after the swap only: which one ran hung on P2's hidden card. A
+    swap is now in every seat's log, and a seat shown the same log is shown the same."""
+    g = Game(load_spec("swap.yaml", SWAP_OR_MOVE), 3)
+    games = [
+        State.from_layout(g, zones={"hand[P2]": ["crown", hidden], "hand[P3]": []})
+        for hidden in ("pebble", "gem")
+    ]
+    swapped, moved = games  # laid out, each plays its one step to the end
+    assert [e["event"] for e in swapped.log_for(0)].count("swap") == 1
+    assert swapped.log_for(0) != moved.log_for(0)  # P1 can tell them apart, so may know more
+    assert swapped.observation(0)["zones"]["hand[P3]"] == {
+        "count": 2,
+        "revealed": [{"card": "crown"}],
+    }

@@ -47,6 +47,10 @@ class Watcher:
         self.known: list[set[tuple[str, str]]] = [set() for _ in range(game.n)]
         self.unique = all(count == 1 for count in game.deck_counts)
         self.read = 0  # omniscient events read so far
+        # each zone's size, followed through the moves from the deck in its start zone
+        self.size = dict.fromkeys(self.zones, 0)
+        self.size[next(s.label for s in game.slots if s.zone.start)] = sum(game.deck_counts)
+        self.swapping = None  # after a swap event: [what each seat carries over, moves to come]
 
     def _owners(self, slot) -> tuple[int, ...]:
         """The seats a zone belongs to: its seat, or for a team's zone (`tricks[ns]`)
@@ -74,27 +78,65 @@ class Watcher:
 
     def _learn(self, e: dict) -> None:
         """Cards shown to a seat stay known while they lie where they were shown, or
-        where the seat saw them go, or, once it knew them in a zone, where it saw that
-        many cards go from there."""
+        where the seat saw them go; where it worked out they went, having known every
+        card of a zone that a move emptied; where a swap of two zones it sees neither
+        of took them."""
         if e["event"] == "reveal" and "zone" in e:
             for seat in e["players"]:
                 self.known[seat].update((c, e["zone"]) for c in e["cards"])
             return
+        if e["event"] == "swap":  # its moves follow: what each seat carries, once they are done
+            a, b = e["zones"]
+            self.swapping = [
+                set()
+                if self.sees(a, seat) or self.sees(b, seat)
+                else {(c, b if z == a else a) for c, z in known if z in (a, b)}
+                for seat, known in enumerate(self.known)
+            ]
+            self.swapping.append(sum(1 for n in e["n"] if n))
+            self._swapped()
+            return
         went = [set() for _ in self.known]  # seat -> (card, zone) it may know after a move
         if e["event"] == "move":
-            for seat, known in enumerate(self.known):
-                if self.sees(e["dst"], seat):
-                    continue
-                # a seat that saw the cards go knows where they went; one that knew the
-                # cards of src may work out which went (it knew every card there): this
-                # model allows a card it knew of there, no other
-                saw = self.sees(e["src"], seat)
-                went[seat] = {(c, e["dst"]) for c in e["cards"] if saw or (c, e["src"]) in known}
+            went = self._went(e)
         if (e["event"] == "move" and self.unique) or e["event"] == "shuffle":
             for known in self.known:
                 known -= {(c, z) for c, z in known if z == e.get("zone") or c in e.get("cards", ())}
         for known, more in zip(self.known, went):
             known |= more
+        if e["event"] == "move" and self.swapping is not None:
+            self.swapping[-1] -= 1
+            self._swapped()
+
+    def _went(self, e: dict) -> list[set]:
+        """What each seat that cannot see a move's destination may know lies there
+        after it: the cards, if it saw them leave; with one card of each name, those of
+        a zone the move emptied whose every card it knew; with a name shared by several
+        cards, a name it knew in the source (this model cannot count them)."""
+        src, dst, cards = e["src"], e["dst"], e["cards"]
+        emptied = src != dst and len(cards) == self.size[src]
+        went = []
+        for seat, known in enumerate(self.known):
+            saw = self.sees(src, seat) and not self.sees(dst, seat)
+            knew = {c for c, z in known if z == src}
+            if self.sees(dst, seat):
+                went.append(set())
+            elif saw or (self.unique and emptied and len(knew) == self.size[src]):
+                went.append({(c, dst) for c in cards})
+            else:
+                went.append({(c, dst) for c in cards if not self.unique and c in knew})
+        if src != dst:
+            self.size[src] -= len(cards)
+            self.size[dst] += len(cards)
+        return went
+
+    def _swapped(self) -> None:
+        """Once a swap's moves are done, each seat that sees neither zone knows of one
+        what it knew of the other."""
+        if self.swapping[-1] == 0:
+            for known, more in zip(self.known, self.swapping):
+                known |= more
+            self.swapping = None
 
     def _check_rest(self, seat, seen) -> None:
         """Outside its zones, a seat's observation names no card (a remembered one, say).

@@ -28,7 +28,7 @@ from .builtins import (
     RESERVED_SINCE,
     accepts,
 )
-from .diagnostics import Diagnostic, Span, did_you_mean
+from .diagnostics import Diagnostic, Hint, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
 
 RESERVED = KEYWORDS | set(CONSTANTS) | set(FUNCTIONS) | set(PROCEDURES) | set(AGGREGATES)
@@ -483,7 +483,9 @@ class Builder:
                 hint = self.unbound(name)
         meant = self.names.all_names.get(getattr(hint, "suggestion", None))
         if what == "function" and meant == "zone":  # `playd(current)`: a zone misspelt
-            what, hint = "zone or function", f"did you mean the zone '{hint.suggestion}'?"
+            what, zone = "zone or function", hint.suggestion
+            hint = Hint(f"did you mean the zone '{zone}'?")
+            hint.suggestion = zone  # the editor's quick fix
         self._error("RS201", f"unknown {what} '{name}'", span, hint)
 
     # --- expressions --------------------------------------------------------------

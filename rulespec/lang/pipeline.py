@@ -40,7 +40,7 @@ def load_spec(path: str | Path, text: str | None = None, variants=()) -> ir.Spec
     """The spec's IR; raises SpecError with every problem found. `path` may name a
     bundled game (`my_game`) where no file of that name exists."""
     if text is None:
-        path = source.bundled(path)
+        path = source.bundled(path) or path  # a name that is neither: RS001 names it
     if text is not None or variants or str(path) == source.STDIN:
         return _compiled(path, text, variants)[0]
     text = source.text(path)

@@ -33,15 +33,16 @@ def games_folder() -> Path | None:
     )
 
 
-def bundled(path: str | Path) -> str | Path:
+def bundled(path: str | Path) -> str | Path | None:
     """The file of a bundled game named by its bare name (`my_game`) where no file
-    of that name exists; any other path as given."""
+    of that name exists; any other path as given; None for a bare name that is neither
+    a file nor a bundled game."""
     # os.path's checks, as Path's raise for a name too long for the system (fuzz, issue 24)
     if not GAME_NAME.fullmatch(str(path)) or os.path.exists(path):
         return path
     games = games_folder()
     found = games is not None and os.path.isfile(games / f"{path}.yaml")
-    return str(games / f"{path}.yaml") if found else path
+    return str(games / f"{path}.yaml") if found else None
 
 
 def give(name: str, text: str) -> None:

@@ -143,7 +143,7 @@ def apply(base: Document, variant: Document) -> Document:
     if "name" not in v:
         data["name"] = f"{data.get('name', '')} ({Path(variant.file).stem})"
     _override_parameters(m, data, v.get("parameters") or {})
-    _change_cards(m, data, v.get("cards") or {})
+    _change_cards(m, data, v.get("cards") or {}, (v.get("add") or {}).get("cards") or {})
     for section, names in (v.get("remove") or {}).items():
         for i, name in enumerate(names):
             _remove(m, data, section, name, ("remove", section, i))
@@ -172,7 +172,7 @@ def _override_parameters(m: _Merge, data, overrides: dict) -> None:
         m.graft(m.variant, ("parameters", name), ("parameters", name))
 
 
-def _change_cards(m: _Merge, data, changes: dict) -> None:
+def _change_cards(m: _Merge, data, changes: dict, added: dict) -> None:
     cards = data["deck"].get("cards") or {}
     built = decks.families_of(m.out) if changes.keys() - cards.keys() else {}
     for name, change in changes.items():
@@ -190,7 +190,9 @@ def _change_cards(m: _Merge, data, changes: dict) -> None:
                 "RS601",
                 f"the base has no card '{name}' to change",
                 ("cards", name),
-                did_you_mean(name, [*cards, *built])
+                "the variant adds it: give its count under add: cards:"
+                if name in added
+                else did_you_mean(name, [*cards, *built])
                 or "a new card type goes under add: cards:, written as in the spec's deck",
             )
             continue

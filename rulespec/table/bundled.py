@@ -7,13 +7,12 @@ same files as rulespec/games (pyproject.toml maps one onto the other).
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from ..lang.diagnostics import SpecError
 from ..lang.pipeline import load_spec
 from ..lang.schema import schema_file
-from ..lang.source import GAME_NAME, bundled, games_folder
+from ..lang.source import bundled, games_folder
 
 STARTER = Path(__file__).resolve().parent / "starter.yaml"
 folder = games_folder
@@ -28,7 +27,7 @@ def spec_argument(text: str) -> str:
     """An argparse type for a spec: a file as given, or the name of a bundled game
     (`my_game` for games/my_game.yaml, its variants found beside it)."""
     found = bundled(text)
-    if found != text or not GAME_NAME.fullmatch(text) or os.path.exists(text):
+    if found is not None:
         return found
     raise argparse.ArgumentTypeError(
         f"no file '{text}' and no bundled game of that name (bundled: "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 
 from rulespec.interpreter.choices import NO_REACTION, PASS, groups, seat_name
-from rulespec.interpreter.effects import MAX_NUMBERS
+from rulespec.interpreter.effects import MAX_NUMBERS, SEATS
 from rulespec.interpreter.observe import tally_writer
 from rulespec.interpreter.table import INT_LIMIT
 from rulespec.lang import ir
@@ -116,7 +116,7 @@ def _player_labels(game):
             n = _constant(game, stmt.source.args[0]) if ranged else None
             yield from map(str, range(MAX_NUMBERS if n is None else n))
             yield from map(str, _listed(game, stmt.source))
-        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type in ("players", "player"):
+        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type in SEATS:
             yield from map(seat_name, range(game.n))
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names

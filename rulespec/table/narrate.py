@@ -307,6 +307,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "pass": lambda e, t: f"  {_who(e)} passes",
     "trigger": _trigger,
     "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
+    "swap": lambda e, t: f"  {t.zone(e['zones'][0])} and {t.zone(e['zones'][1])} trade cards",
     "refill": lambda e, t: f"  {t.zone(e['zone'])} is refilled from {t.zone(e['source'])}",
     "counter": lambda e, t: (
         None

@@ -500,7 +500,10 @@ def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
     return failures + _event_failures(state.log_for(seat), view, n, who)
 
 
-DECLARES_SPEC = re.compile(r"^rulespec\s*:", re.M)  # a spec's or variant's top-level key
+# a spec's or variant's top-level key (a file may begin with a byte order mark), and a
+# scenario's
+DECLARES_SPEC = re.compile(r"^\ufeff?rulespec\s*:", re.M)
+NAMES_SPEC = re.compile(r"^\ufeff?spec\s*:", re.M)
 
 
 def collect(paths) -> list[Path]:
@@ -514,7 +517,9 @@ def collect(paths) -> list[Path]:
 
 
 def _is_spec(path: Path) -> bool:
+    """Does the file declare `rulespec:` and name no spec, as a spec or variant does?"""
     try:
-        return DECLARES_SPEC.search(path.read_text(encoding="utf-8", errors="replace")) is not None
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:  # unreadable: the run says why
         return False
+    return DECLARES_SPEC.search(text) is not None and NAMES_SPEC.search(text) is None

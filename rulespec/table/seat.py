@@ -109,10 +109,10 @@ class Person:
         """The option an answer names, or None, having said why it names none."""
         options, texts = [s["option"] for s in shown], [s["text"] for s in shown]
         numbers = _numbers(options)  # a bid: answered with its number, typed
-        sets = _card_sets(options, self.titles)  # a choice of cards together: by their names
+        sets = _card_sets(options)  # a choice of cards together: answered with their names
         if sets is not None and "," in answer:
-            named = _names(answer, self.titles)
-            if (option := sets.get(named)) is not None:
+            named = _names(answer, sets, self.titles)
+            if (option := sets.get(tuple(sorted(named)))) is not None:
                 return option
             offered = {card for key in sets for card in key}
             odd = next((n for n in named if n not in offered), None)
@@ -162,10 +162,10 @@ class Person:
         if numbers is not None:  # answered with the number itself, not its place
             self.say(f"  a number: {_listed(numbers)}")
             return
-        sets = _card_sets([s["option"] for s in shown], self.titles)
+        sets = _card_sets([s["option"] for s in shown])
         if sets is not None and len(shown) > LISTED_SETS:
-            cards = dict.fromkeys(c for s in shown for c in s["text"].split(", "))
-            self.say(f"  {_sizes(sets)}, from: {', '.join(cards)}")
+            cards = dict.fromkeys(c for s in shown for c in s["option"].label.split("+"))
+            self.say(f"  {_sizes(sets)}, from: {', '.join(map(self.titles.card, cards))}")
             self.say(f"  (type their names separated by commas; list shows all {len(shown)})")
             return
         self._list(shown)
@@ -240,20 +240,22 @@ def _says(answer: str, shown: dict) -> bool:
     )
 
 
-def _card_sets(options, titles: Titles) -> dict[tuple, PickCards] | None:
+def _card_sets(options) -> dict[tuple, PickCards] | None:
     """A choice of sets of cards (`choose s from combinations(hand(p), 3)`) by its
-    cards' titles, in any case and order; None for any other choice."""
+    cards' names, sorted; None for any other choice."""
     if not options or not all(isinstance(o, PickCards) for o in options):
         return None
-    return {_names(titles.card_set(o.label), titles): o for o in options}
+    return {tuple(sorted(o.label.split("+"))): o for o in options}
 
 
-def _names(answer: str, titles: Titles) -> tuple:
-    """The cards an answer names, separated by commas: each by its title or its name,
-    in any case, in no order."""
-    by_name = {n.casefold(): t.casefold() for n, t in titles.cards.items()}
-    names = (part.strip().casefold() for part in answer.split(","))
-    return tuple(sorted(by_name.get(n, n) for n in names if n))
+def _names(answer: str, sets: dict, titles: Titles) -> list[str]:
+    """The cards an answer names, separated by commas, each by its title or its name
+    in any case: the names of the cards offered, or the words typed for one that is
+    none of them."""
+    offered = dict.fromkeys(card for key in sets for card in key)
+    known = {titles.card(n).casefold(): n for n in offered} | {n.casefold(): n for n in offered}
+    typed = (part.strip() for part in answer.split(","))
+    return [known.get(part.casefold(), part) for part in typed if part]
 
 
 def _sizes(sets: dict) -> str:
