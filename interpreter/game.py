@@ -113,6 +113,8 @@ class Game:
         self.exprs.conditions(spec.conditions)
         with self.exprs.within("evaluation"):
             self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
+        with self.exprs.within("payoff"):
+            self.payoff = self.exprs.expr(spec.payoff.value) if spec.payoff else None
         with self.exprs.within("turn_order"):
             self.turn_order = self.exprs.expr(spec.turn_order) if spec.turn_order else None
         stmts = StatementCompiler(self)

@@ -140,15 +140,20 @@ class Search:
 
 
 def value(s, spread: list[float]) -> list[float]:
-    """Per seat: the result (1 a win, -1 a loss) when the game is over; else its
+    """Per seat: the result (1 a win, -1 a loss; a declared payoff over the largest
+    it may be, within [-1, 1]) when the game is over; else its
     evaluation less its best rival's (a seat of another team, or any other seat), over
     the widest such gap seen so far in this search (`spread`, updated), halved: within
     [-0.5, 0.5] whatever the evaluation's scale. Against the best rival, not the
     average: in a race to a goal, holding back the leader is worth as much as one's own
     progress. Without an evaluation or a rival: 0 until the end."""
-    if s.is_terminal():
-        return s.returns()
     game = s.game
+    if s.is_terminal():
+        payoff = game.spec.payoff
+        if payoff is None:
+            return s.returns()
+        scale = max(abs(payoff.low), abs(payoff.high)) or 1
+        return [r / scale for r in s.returns()]
     if game.evaluation is None:
         return [0.0] * game.n
     scores = [s.evaluate(p) for p in range(game.n)]

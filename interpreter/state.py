@@ -49,7 +49,7 @@ from .choices import (
     groups,
     seat_name,
 )
-from .codegen import raise_at_spec
+from .codegen import RUNTIME_CODE, RuleError, raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
 from .observe import log_for, observation, tallies, tallies_into
 from .rng import randbelow
@@ -589,6 +589,8 @@ class State(Table):
         }
         if self.game.rounds:
             result["rounds"] = self._round + 1
+        if self.game.payoff is not None and self._over:
+            result["payoffs"] = dict(zip(map(seat_name, range(self._n)), self.payoffs()))
         return result
 
     @property
@@ -635,10 +637,35 @@ class State(Table):
         return MappingProxyType(self._played)
 
     def returns(self) -> list[float]:
-        """Per seat: 1 for a winner, -1 for a loser when someone won, else 0."""
+        """Per seat, once the game is over: its `payoff` where the spec declares one;
+        else 1 for a winner, -1 for a loser when someone won, and 0 without a winner.
+        Before the end, 0 for every seat."""
+        if self.game.payoff is not None:
+            return [float(v) for v in self.payoffs()] if self._over else [0.0] * self._n
         if not self._winners:
             return [0.0] * self._n
         return [1.0 if p in self._winners else -1.0 for p in range(self._n)]
+
+    def payoffs(self) -> list[int]:
+        """Each seat's payoff, the spec's `payoff` read now; a RuleError at its place
+        for one past the declared min or max."""
+        declared = self.game.spec.payoff
+        if declared is None:
+            raise ValueError(f"{self.game.spec.name} declares no payoff")
+        try:
+            values = [self.game.payoff(self, {"me": p}) for p in range(self._n)]
+        except Exception as exc:
+            raise_at_spec(exc)
+        for p, v in enumerate(values):
+            if not declared.low <= v <= declared.high:
+                raise RuleError(
+                    RUNTIME_CODE,
+                    f"payoff {v} of {seat_name(p)} is outside its declared min and max, "
+                    f"{declared.low} to {declared.high}",
+                    declared.span,
+                    "payoff",
+                )
+        return values
 
     def carry(self) -> dict[int, int]:
         """The counters a match carries into its next game."""
@@ -708,7 +735,10 @@ class State(Table):
             self._over, self._winners, self._reason = True, winners, reason
             self._stack.clear()
             self._pending = None
-            self._log("end", winners=list(winners), reason=reason)
+            if self._events is not None and self.game.payoff is not None:
+                self._log("end", winners=list(winners), reason=reason, payoffs=self.payoffs())
+            else:
+                self._log("end", winners=list(winners), reason=reason)
 
     def ask(
         self,

@@ -1380,6 +1380,9 @@ def _print_wins(report: dict, out) -> None:
     ]
     if others:  # why the seat wins do not add up to 100 %
         print(f"  {'other games':<16} " + ", ".join(others), file=out)
+    if "payoff_mean" in report:
+        means = (f"{seat} {v:+.2f}" for seat, v in report["payoff_mean"].items())
+        print(f"  {'payoff':<16} mean " + ", ".join(means), file=out)
 
 
 def _progress(stream, total, unit="games"):

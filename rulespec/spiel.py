@@ -104,12 +104,13 @@ class SpecGame(pyspiel.Game):
             ActionSpace(rules),
             sorted(set(rules.type_names) | set(map(seat_name, range(rules.n)))),
         )
+        payoff = self.spec.payoff  # chips or points; else a win is 1, a loss -1
         info = pyspiel.GameInfo(
             num_distinct_actions=len(actions),
             max_chance_outcomes=len(chance_labels) + shuffles,
             num_players=rules.n,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-1.0 if payoff is None else float(payoff.low),
+            max_utility=1.0 if payoff is None else float(payoff.high),
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(

@@ -79,8 +79,8 @@ class Analysis:
 
     @cached_property
     def outside(self) -> graphs.Touches:
-        """What the evaluation, the turn order and the counters' initial values read and
-        call."""
+        """What the evaluation, the payoff, the turn order and the counters' initial
+        values read and call."""
         return _outside_rules(self.spec)
 
     def _sinks(self) -> set[str]:
@@ -366,6 +366,7 @@ _INTERVALS = {
 
 def _outside_rules(spec: ir.Spec) -> graphs.Touches:
     t = graphs.touches_of(spec.evaluation)
+    graphs.touches_of(spec.payoff and spec.payoff.value, t)
     graphs.touches_of(spec.turn_order, t)
     for c in spec.counters:
         graphs.touches_of(c.initial, t)

@@ -99,6 +99,7 @@ class Tally:
     loop_seeds: dict = field(default_factory=dict)  # loop reason -> its first LOOP_SEEDS seeds
     # seats after the first player (0: the first player) -> games won, without rounds
     from_first: Counter = field(default_factory=Counter)
+    payoffs: Counter = field(default_factory=Counter)  # seat -> its payoffs summed (`payoff`)
 
     def add(self, state, seed: int) -> None:
         """One finished game, seeded `seed`."""
@@ -112,6 +113,8 @@ class Tally:
             for p in state.winners:
                 self.from_first[(p - state.starter) % state.game.n] += 1
         self.lengths[state.turn] += 1
+        if state.game.payoff is not None:
+            self.payoffs.update(dict(enumerate(state.payoffs())))
         fired, fired_games = state.fired, self.fired_games
         _add(self.fired, fired)
         for rule in fired:
@@ -164,6 +167,7 @@ _COUNTERS = (
     "rounds",
     "round_lengths",
     "from_first",
+    "payoffs",
 )
 
 
@@ -394,6 +398,8 @@ def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dic
     }
     if teams:
         report["team_wins"] = {name: share(tally.won(seats)) for name, seats in teams}
+    if tally.payoffs:  # the spec's payoff: each seat's mean, chips or points
+        report["payoff_mean"] = {f"P{p + 1}": tally.payoffs[p] / n for p in range(players)}
     if not rounds:  # by turn order: the first player, the seat after, ... (not per round)
         report["turn_order_wins"] = {
             _ordinal(k + 1): share(tally.from_first[k]) for k in range(players)

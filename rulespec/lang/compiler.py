@@ -340,6 +340,7 @@ class _Compiler:
             if "turn_order" in d
             else None
         )
+        payoff = self._payoff(b, doc, d["payoff"]) if "payoff" in d else None
         removals = decks.removals(doc, self.decls, self.problems, self.failed)
 
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
@@ -397,6 +398,7 @@ class _Compiler:
             removals=removals,
             goals=goals,
             evaluation=evaluation,
+            payoff=payoff,
             turn_order=turn_order,
             rounds=rounds,
             procedures=procedures,
@@ -969,6 +971,22 @@ class _Compiler:
                 )
 
     # --- cross-references ----------------------------------------------------------
+
+    def _payoff(self, b, doc, p: dict) -> ir.Payoff | None:
+        """`payoff`: what player `me` scores at the end, within its declared min and max."""
+        value = b.expr(doc, ("payoff", "value"), p["value"], {"me": "player"}, "int")
+        if p["min"] > p["max"]:
+            self.problems.append(
+                Diagnostic(
+                    "RS414",
+                    f"payoff's min ({p['min']}) is above its max ({p['max']})",
+                    doc.span(("payoff", "min")),
+                    hint="min is the lowest payoff a seat can get, max the highest",
+                )
+            )
+        if value is None:
+            return None
+        return ir.Payoff(value, p["min"], p["max"], doc.key_span(("payoff",)))
 
     def _counter(self, name: str, c: dict) -> ir.CounterDef:
         """A counter holds what its initial value is: a number, a player (a dealer) or a

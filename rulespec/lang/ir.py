@@ -591,6 +591,18 @@ class Condition:
 
 
 @dataclass(frozen=True)
+class Payoff:
+    """What player `me` scores when the game ends (chips won, points), within
+    [low, high]: `State.returns()`, and so every environment's rewards, instead of 1
+    for a win and -1 for a loss."""
+
+    value: Expr
+    low: int
+    high: int
+    span: Span
+
+
+@dataclass(frozen=True)
 class Rounds:
     """A match played as rounds: each round is set up, played until one of its end
     conditions holds, and scored; then the match ends if a match end holds, else the
@@ -628,6 +640,7 @@ class Spec:
     removals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()  # per player count
     goals: tuple[GoalDef, ...] = ()
     evaluation: Expr | None = None  # how well `me` is doing, for the greedy agent
+    payoff: Payoff | None = None  # what each seat scores at the end; None: a win is 1, a loss -1
     turn_order: Expr | None = None  # who plays after `current`; None: next(current)
     rounds: Rounds | None = None  # None: the game is one round
     memories: tuple[MemoryDef, ...] = ()

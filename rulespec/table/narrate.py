@@ -290,7 +290,12 @@ def _end(e: dict, t: Titles) -> str:
     verb = "win" if len(e["winners"]) > 1 else "wins"
     turns = f"{e['turn']} turn{'' if e['turn'] == 1 else 's'}"
     why = t.why(e["reason"])
-    return f"Game over after {turns}: {winners} {verb}, {why}"
+    payoffs = ", ".join(  # a spec's payoff: chips or points each seat ends with
+        f"{seat_name(p)} {v:+d}" for p, v in enumerate(e.get("payoffs", ()))
+    )
+    return f"Game over after {turns}: {winners} {verb}, {why}" + (
+        f"; payoffs {payoffs}" if payoffs else ""
+    )
 
 
 _SAY: dict[str, Callable[[dict, Titles], str | None]] = {

@@ -421,6 +421,10 @@ def _end_failures(state: State, expect: dict) -> list[str]:
     failures = []
     if "winners" in expect and state.result["winners"] != list(expect["winners"]):
         failures.append(f"winners: expected {expect['winners']}, got {state.result['winners']}")
+    if "payoffs" in expect:
+        got = state.result.get("payoffs")
+        if got is None or any(got.get(seat) != v for seat, v in expect["payoffs"].items()):
+            failures.append(f"payoffs: expected {expect['payoffs']}, got {got}")
     if "reason" in expect and state.reason != expect["reason"]:
         failures.append(f"end reason: expected {expect['reason']!r}, got {state.reason!r}")
     if "over" in expect and state.is_terminal() != expect["over"]:

@@ -1,0 +1,111 @@
+"""A spec's `payoff`: what each seat scores at the end (chips, points), in returns(),
+the result, every environment's rewards and OpenSpiel's utilities, and the search's
+value of a finished game; its min and max are checked."""
+
+import pytest
+from gamekit import ROOT, cli
+
+from rulespec import SpecError, load_spec
+from rulespec.interpreter import Game, RuleError, State
+from rulespec.interpreter.search import value
+
+KUHN = ROOT / "tests" / "valid" / "mini_kuhn.yaml"
+
+
+def _antes_of_two(tmp_path):
+    """Mini Kuhn played for antes of 2: payoffs of ±2, where a win alone would be ±1."""
+    text = (
+        KUHN.read_text().replace("= 1\n", "= 2\n").replace("min: -1\n  max: 1", "min: -2\n  max: 2")
+    )
+    path = tmp_path / "kuhn2.yaml"
+    path.write_text(text)
+    return path
+
+
+def _dealt(jack_at: str = "hand[P1]", **options) -> State:
+    other = "hand[P2]" if jack_at == "hand[P1]" else "hand[P1]"
+    return State.from_layout(
+        Game(load_spec(KUHN), 2), zones={jack_at: ["jack"], other: ["king"]}, **options
+    )
+
+
+def test_returns_are_the_payoffs_once_the_game_is_over_and_zero_before():
+    state = _dealt()
+    assert state.returns() == [0.0, 0.0] and "payoffs" not in state.result
+    state.apply_action("see")
+    assert state.returns() == [-1.0, 1.0]
+    assert state.result["payoffs"] == {"P1": -1, "P2": 1} and state.result["winners"] == ["P2"]
+    folded = _dealt("hand[P2]")
+    folded.apply_action("fold")  # P1 held the King and folded: a loss of 1, as a win is 1
+    assert folded.returns() == [-1.0, 1.0]
+
+
+def test_a_payoff_outside_its_declared_min_and_max_is_a_rule_error_at_the_payoff():
+    text = KUHN.read_text().replace("  max: 1\n", "  max: 0\n")
+    state = State.from_layout(
+        Game(load_spec("kuhn.yaml", text), 2), zones={"hand[P1]": ["jack"], "hand[P2]": ["king"]}
+    )
+    with pytest.raises(RuleError) as exc:
+        state.apply_action("see")
+    assert (
+        exc.value.code == "RS701"
+        and exc.value.span.line == text[: text.index("payoff:")].count("\n") + 1
+    )
+    assert "payoff 1 of P2 is outside its declared min and max, -1 to 0" in exc.value.message
+
+
+def test_a_min_above_the_max_is_rs414():
+    text = KUHN.read_text().replace("  min: -1\n", "  min: 2\n")
+    with pytest.raises(SpecError) as exc:
+        load_spec("kuhn.yaml", text)
+    assert [d.code for d in exc.value.diagnostics] == ["RS414"]
+
+
+def test_a_search_values_a_finished_game_by_its_payoff_within_one():
+    state = _dealt()
+    state.apply_action("see")
+    assert value(state, [0.0]) == [-1.0, 1.0]  # max(|min|, |max|) is 1 here
+    text = KUHN.read_text().replace("  min: -1\n  max: 1\n", "  min: -4\n  max: 4\n")
+    wider = State.from_layout(
+        Game(load_spec("kuhn.yaml", text), 2), zones={"hand[P1]": ["jack"], "hand[P2]": ["king"]}
+    )
+    wider.apply_action("see")
+    assert wider.returns() == [-1.0, 1.0] and value(wider, [0.0]) == [-0.25, 0.25]
+
+
+def test_simulate_reports_each_seat_s_mean_payoff():
+    code, out, _ = cli("simulate", str(KUHN), "--games", "60")
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if ln.startswith("  payoff "))
+    p1, p2 = (
+        float(x) for x in line.split("mean ")[1].replace("P1 ", "").replace("P2 ", "").split(", ")
+    )
+    assert p1 == -p2 and -1 <= p1 <= 1  # zero-sum, chips of one ante
+
+
+def test_openspiel_s_utilities_and_returns_are_the_payoffs(tmp_path):
+    pyspiel = pytest.importorskip("pyspiel")
+    from rulespec import spiel
+
+    game = pyspiel.load_game(spiel.register(str(_antes_of_two(tmp_path))))
+    assert (game.min_utility(), game.max_utility()) == (-2.0, 2.0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(
+            state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[-1]
+        )
+    assert sorted(state.returns()) == [-2.0, 2.0]
+
+
+def test_pettingzoo_s_rewards_are_the_payoffs(tmp_path):
+    pytest.importorskip("pettingzoo")
+    from rulespec.env import RulespecEnv
+
+    env = RulespecEnv(str(_antes_of_two(tmp_path)))
+    env.reset(seed=3)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, done, cut, _ = env.last()
+        total[agent] += reward
+        env.step(None if done or cut else int(env.observe(agent)["action_mask"].argmax()))
+    assert sorted(total.values()) == [-2.0, 2.0]
