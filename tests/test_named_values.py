@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from gamekit import counter, edited, spec_errors
 
-from rulespec import load_spec
+from rulespec import SpecError, load_spec
 from rulespec.analysis import graph as graphs
 from rulespec.analysis.lint import static
 from rulespec.interpreter import Game, State
@@ -72,7 +72,7 @@ def test_a_named_value_is_an_int_and_is_worked_out_at_each_call():
         (
             "if worth > 0 { end_game() }",
             "RS203",
-            "condition 'worth' is called with its arguments: write worth(cards)",
+            "named value 'worth' is called with its arguments: write worth(cards)",
         ),
     ],
 )
@@ -262,3 +262,15 @@ def test_diff_calls_a_named_value_a_value_and_its_key_value():
     old = load_spec("r.yaml", spec_text())
     new = load_spec("r.yaml", spec_text(("+ count(cards, thief)\n", "+ 2 * count(cards, thief)\n")))
     assert [(c.kind, c.name, c.detail) for c in changes(old, new)] == [("value", "worth", "value")]
+
+
+def test_a_true_or_false_test_under_value_is_told_to_go_under_when():
+    """A poker designer wrote a condition's test under value:, which names a number."""
+    text = ROUTINES.replace(
+        "\nconditions:\n",
+        "\nconditions:\n  wealthy:\n    params: {cards: cards}\n    value: count(cards, coin) > 0\n",
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec("routines.yaml", text)
+    first = exc.value.diagnostics[0]
+    assert (first.code, first.hint) == ("RS204", "a true/false test is written under when:")

@@ -189,7 +189,11 @@ def test_narration_says_how_rounds_begin_and_end():
     assert 'Round 1 ends: "Hands empty"' in lines and "Round 2 begins" in lines
     folded = laid_out()
     folded.apply_action("fold")
-    assert "  P1 is out for the round" in narrate(folded.log_for(None), Titles())
+    titles = Titles.of(folded.game.spec)
+    assert "  P1 is out for the round" in narrate(folded.log_for(None), titles)
+    # in a game without rounds, sitting out lasts the game (a poker fold)
+    alone = narrate(folded.log_for(None), Titles())
+    assert "  P1 is out for the rest of the game" in alone
 
 
 @pytest.mark.parametrize(

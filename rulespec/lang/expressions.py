@@ -259,7 +259,8 @@ _CONVERSIONS = {
     ("int", "player"): "seat(n) is the player at seat n, from 0",
 }
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[{}()]')  # a label or comment hides its own
-_OTHER_LANGUAGES = (("&&", "and"), ("||", "or"), ("!", "not"))  # what C or JavaScript writes
+# what C, JavaScript or Python write, and how this language writes it (numbers are whole)
+_OTHER_LANGUAGES = (("&&", "and"), ("||", "or"), ("!", "not"), ("/", "//"))
 # functions other languages name otherwise, where the closest spelling misleads
 _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
 # functions of other languages the language writes otherwise: the way it does
@@ -289,6 +290,8 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
     if isinstance(exc, lark.UnexpectedCharacters):
         msg = f"unexpected character {text[pos]!r} in expression"
         said = next((w for op, w in _OTHER_LANGUAGES if text.startswith(op, pos)), None)
+        if said == "//":
+            return msg + ": numbers are whole, divided with '//' (rounded down)", hint
         return (msg + f": write '{said}'" if said else msg), hint
     if token is None or token.type == "$END":
         return "expression ends too early", hint
@@ -368,24 +371,16 @@ class Builder:
         self.text = SpecText(doc, path)
         if isinstance(value, (bool, int)):
             node = ir.Const(doc.span(path), "bool" if isinstance(value, bool) else "int", value)
-            if want and not accepts(want, node.type):
-                self._error(
-                    "RS204",
-                    f"{'.'.join(map(str, path))} must be {_wanted(want)}, got {node.type}",
-                    node.span,
-                )
-                return None
-            return node
-        tree = self._parse(value, "expr")
-        if tree is None:
-            return None
-        node = self._expr(tree, dict(scope))
+        else:
+            tree = self._parse(value, "expr")
+            node = None if tree is None else self._expr(tree, dict(scope))
         if node is not None and want and not accepts(want, node.type):
+            # a named condition's test written under value:, a named value's
+            named = path[0] == "conditions" and path[-1] == "value"
+            hint = "a true/false test is written under when:" if named else ""
             what = ".".join(map(str, path))
             self._error(
-                "RS204",
-                f"{what} must be {_wanted(want)}, got {node.type}",
-                node.span,
+                "RS204", f"{what} must be {_wanted(want)}, got {node.type}", node.span, hint
             )
             return None
         return node
@@ -626,10 +621,13 @@ class Builder:
         if name in n.windows:
             return ir.Const(span, "window", name)
         if name in n.conditions:
+            what = "condition" if n.results.get(name, "bool") == "bool" else "named value"
+            params = ", ".join(p for p, _ in n.conditions[name])
             self._error(
                 "RS203",
-                f"condition '{name}' is called with its arguments: write "
-                f"{name}({', '.join(p for p, _ in n.conditions[name])})",
+                f"{what} '{name}' is called with its arguments: write {name}({params})"
+                if params
+                else f"{what} '{name}' is called, with no arguments: write {name}()",
                 span,
             )
             return None

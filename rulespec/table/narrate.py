@@ -70,6 +70,7 @@ class Titles:
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
     goals: Mapping[str, Goal] = field(default_factory=dict)
+    rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
 
     @classmethod
     def of(cls, spec: ir.Spec) -> Titles:
@@ -103,6 +104,7 @@ class Titles:
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
             goals={g.name: _goal(g, spec) for g in spec.goals},
+            rounds=spec.rounds is not None,
         )
 
     def text(self, section: str, name: str) -> str:
@@ -321,7 +323,9 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     ),
     "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
     "eliminate": lambda e, t: f"  {_who(e)} is out",
-    "sit_out": lambda e, t: f"  {_who(e)} is out for the round",
+    "sit_out": lambda e, t: (
+        f"  {_who(e)} is out for the {'round' if t.rounds else 'rest of the game'}"
+    ),
     "back": lambda e, t: (
         f"  {', '.join(map(seat_name, e['players']))} "
         + ("is" if len(e["players"]) == 1 else "are")
