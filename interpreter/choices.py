@@ -216,6 +216,11 @@ class Together(tuple):
     asked now, in order (State.deciding_together)."""
 
 
+class Apart(Together):
+    """The same, where each seat picks from cards of its own (`hand(p)`): no seat's
+    options depend on what another picks (State.deciding_apart)."""
+
+
 @dataclass(slots=True)
 class ChoicePoint:
     player: int  # a seat, or CHANCE

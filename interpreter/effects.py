@@ -15,6 +15,7 @@ from rulespec.lang import ir
 
 from .choices import (
     CHANCE,
+    Apart,
     Branch,
     Order,
     Outcome,
@@ -620,6 +621,7 @@ class StatementCompiler:
         )
         key = self.x.expr(s.order) if s.order is not None else None
         who, var, names = s.player.name, s.var, self.rules.type_names
+        apart = _own_cards(s.source, who)
         left, seats, picks = (
             f"__left_{var}",
             f"__seats_{var}",
@@ -655,7 +657,7 @@ class StatementCompiler:
                 options,
                 resume,
                 env,
-                data=Together(env[left]),
+                data=(Apart if apart else Together)(env[left]),
                 asking=asker,
                 again=again,
             )
@@ -945,3 +947,20 @@ def _sample_order(g, point, rng) -> Order:
     order = list(g._zones[point.data[0]])
     shuffle(rng.getrandbits, order)  # as the game's RNG shuffled before shuffles were chance points
     return Order("shuffle", tuple(order))
+
+
+def _own_cards(source: ir.Expr, who: str) -> bool:
+    """Does a simultaneous choice's source read cards of the chooser's own zones only
+    (`hand(p)`, `combinations(hand(p) + tableau(p), 2)`)? Then the seats' sources are
+    apart, and no pick takes a card another seat could pick. Any other source of cards
+    (another's zone, a family's, remembered cards, cards a local holds) is not."""
+    for e in ir.walk(source):
+        if isinstance(e, ir.ZoneRef) and not (
+            isinstance(e.owner, ir.Local) and e.owner.name == who
+        ):
+            return False
+        if isinstance(e, ir.Memory) or (isinstance(e, ir.Call) and e.func == "zone_of"):
+            return False
+        if isinstance(e, ir.Local) and e.type in ("cards", "zone", "cardsets"):
+            return False
+    return any(isinstance(e, ir.ZoneRef) for e in ir.walk(source))

@@ -140,8 +140,9 @@ class Search:
 
 
 def value(s, spread: list[float]) -> list[float]:
-    """Per seat: the result (1 a win, -1 a loss; a declared payoff over the largest
-    it may be, within [-1, 1]) when the game is over; else its
+    """Per seat: the result (1 a win, -1 a loss; with a declared payoff, the seat's
+    less its best rival's, over the payoffs' range, within [-1, 1]) when the game is
+    over; else its
     evaluation less its best rival's (a seat of another team, or any other seat), over
     the widest such gap seen so far in this search (`spread`, updated), halved: within
     [-0.5, 0.5] whatever the evaluation's scale. Against the best rival, not the
@@ -152,8 +153,11 @@ def value(s, spread: list[float]) -> list[float]:
         payoff = game.spec.payoff
         if payoff is None:
             return s.returns()
-        scale = max(abs(payoff.low), abs(payoff.high)) or 1
-        return [r / scale for r in s.returns()]
+        got, width = s.payoffs(), (payoff.high - payoff.low) or 1
+        return [
+            (v - max(got[q] for q in rivals)) / width if rivals else 0.0
+            for v, rivals in zip(got, game.rivals)
+        ]
     if game.evaluation is None:
         return [0.0] * game.n
     scores = [s.evaluate(p) for p in range(game.n)]

@@ -34,6 +34,7 @@ from .choices import (
     PASS,
     SECRET_KINDS,
     TERMINAL,
+    Apart,
     ChoicePoint,
     GroupPlay,
     IllegalChoice,
@@ -186,7 +187,15 @@ class State(Table):
         if self._over or self._pending.player == CHANCE:
             return ()
         point = self._pending
-        return (point.player, *point.data) if type(point.data) is Together else (point.player,)
+        return (point.player, *point.data) if isinstance(point.data, Together) else (point.player,)
+
+    def deciding_apart(self) -> bool:
+        """Whether the seats deciding together each pick from cards of its own (the
+        chooser's zones only: `hand(p)`, `combinations(hand(p), 3)`), so that the
+        options of a seat asked later do not depend on what a seat asked before picks,
+        nor on its cards: they may be worked out, and shown, before that seat's turn.
+        From a shared zone, a card one seat picks is gone for the next."""
+        return not self._over and type(self._pending.data) is Apart
 
     def legal_actions(self) -> list[Option]:
         """The options of the one to act, sorted by label; [] when the game is over or
@@ -656,16 +665,19 @@ class State(Table):
             values = [self.game.payoff(self, {"me": p}) for p in range(self._n)]
         except Exception as exc:
             raise_at_spec(exc)
-        for p, v in enumerate(values):
-            if not declared.low <= v <= declared.high:
-                raise RuleError(
-                    RUNTIME_CODE,
-                    f"payoff {v} of {seat_name(p)} is outside its declared min and max, "
-                    f"{declared.low} to {declared.high}",
-                    declared.span,
-                    "payoff",
-                )
-        return values
+        wrong = next(
+            (p for p, v in enumerate(values) if not declared.low <= v <= declared.high), None
+        )
+        if wrong is not None:
+            message = (
+                f"payoff {values[wrong]} of {seat_name(wrong)} is outside its declared min "
+                f"and max, {declared.low} to {declared.high}"
+            )
+        elif declared.zero_sum and sum(values) != 0:
+            message = f"the payoffs {values} add up to {sum(values)}, not 0 (zero_sum)"
+        else:
+            return values
+        raise RuleError(RUNTIME_CODE, message, declared.span, "payoff")
 
     def carry(self) -> dict[int, int]:
         """The counters a match carries into its next game."""
@@ -732,13 +744,12 @@ class State(Table):
     def finish(self, winners: tuple[int, ...], reason: str) -> None:
         if not self._over:
             winners = self.game.with_partners(winners)  # a team wins together
+            # a payoff past its bounds fails the rule that ended the game, before it ends
+            payoffs = {} if self.game.payoff is None else {"payoffs": self.payoffs()}
             self._over, self._winners, self._reason = True, winners, reason
             self._stack.clear()
             self._pending = None
-            if self._events is not None and self.game.payoff is not None:
-                self._log("end", winners=list(winners), reason=reason, payoffs=self.payoffs())
-            else:
-                self._log("end", winners=list(winners), reason=reason)
+            self._log("end", winners=list(winners), reason=reason, **payoffs)
 
     def ask(
         self,

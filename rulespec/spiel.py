@@ -67,7 +67,9 @@ def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM
+        if spec.payoff is not None and spec.payoff.zero_sum  # checked as each game ends
+        else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
@@ -111,6 +113,7 @@ class SpecGame(pyspiel.Game):
             num_players=rules.n,
             min_utility=-1.0 if payoff is None else float(payoff.low),
             max_utility=1.0 if payoff is None else float(payoff.high),
+            utility_sum=0.0 if payoff is not None and payoff.zero_sum else None,
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(

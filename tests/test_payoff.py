@@ -54,6 +54,19 @@ def test_a_payoff_outside_its_declared_min_and_max_is_a_rule_error_at_the_payoff
     assert "payoff 1 of P2 is outside its declared min and max, -1 to 0" in exc.value.message
 
 
+def test_payoffs_that_do_not_add_up_to_zero_fail_a_zero_sum_game():
+    text = (
+        KUHN.read_text().replace("value: net(me)", "value: net(me) + 1").replace("max: 1", "max: 2")
+    )
+    state = State.from_layout(
+        Game(load_spec("kuhn.yaml", text), 2), zones={"hand[P1]": ["jack"], "hand[P2]": ["king"]}
+    )
+    with pytest.raises(RuleError) as exc:
+        state.apply_action("see")
+    assert exc.value.message == "the payoffs [0, 2] add up to 2, not 0 (zero_sum)"
+    assert not state.is_terminal()  # the rule that ended the game failed: it did not end
+
+
 def test_a_min_above_the_max_is_rs414():
     text = KUHN.read_text().replace("  min: -1\n", "  min: 2\n")
     with pytest.raises(SpecError) as exc:
@@ -89,6 +102,11 @@ def test_openspiel_s_utilities_and_returns_are_the_payoffs(tmp_path):
 
     game = pyspiel.load_game(spiel.register(str(_antes_of_two(tmp_path))))
     assert (game.min_utility(), game.max_utility()) == (-2.0, 2.0)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM  # zero_sum: true
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import exploitability
+
+    assert exploitability.exploitability(game, policy.UniformRandomPolicy(game)) >= 0
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(

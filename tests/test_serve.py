@@ -541,3 +541,19 @@ def test_people_at_a_simultaneous_choice_may_all_choose_at_once(tmp_path):
         assert call(f"{p3}/choose?token={t3}", {"option": p3_options[0]["label"]})[0] == 200
         picks = [e for e in game.state.log_for(None) if e["event"] == "choice"][:3]
         assert [(e["player"], e["option"]) for e in picks][1] == (1, label)
+
+
+def test_picks_from_a_shared_zone_are_not_offered_before_the_seat_s_turn(tmp_path):
+    """What P2 may pick from the pool hangs on what P1 picks and holds: P2 is asked when
+    its turn comes, and an early choice is refused."""
+    from servekit import running
+
+    pool = ROOT / "tests" / "valid" / "pool_pick.yaml"
+    with running(tmp_path, [str(pool)]) as (base, tables):
+        answer = new_game(base, spec="pool_pick", players=2, seed=1, seats=["person"] * 2)
+        game = tables.game(answer["id"])
+        assert game.state.deciding_together() == (0, 1)
+        p2, t2 = seat_api(base, answer["links"]["P2"])
+        seen = call(f"{p2}?token={t2}")[1]
+        assert seen["options"] == [] and seen["waiting_for"] == "P1"
+        assert call(f"{p2}/choose?token={t2}", {"option": "red"})[0] == 409

@@ -279,3 +279,36 @@ def test_everyone_passes_a_set_at_once_before_any_card_moves(seed):
     for seat in range(3):
         picks = [e for e in state.log_for(seat) if e["event"] == "choice"]
         assert [e["option"] is None for e in picks] == [p != seat for p in range(3)]
+
+
+POOL = Path(__file__).parent / "valid" / "pool_pick.yaml"
+
+
+def _pool(first: str) -> State:
+    """Pool Pick with P1 holding `first` (crown or plain), P2 a crown."""
+    return State.from_layout(
+        Game(load_spec(POOL), 2),
+        zones={"pool": ["red", "blue"], "hand[P1]": [first], "hand[P2]": ["crown"]},
+    )
+
+
+def test_seats_picking_from_their_own_cards_decide_apart_from_a_shared_zone_they_do_not():
+    """A review: the parallel environment's mask (and the browser table's early
+    options) for P2 were read after P1 took its first option, which hung on P1's hidden
+    card: P2 learnt whether P1 held the crown. Options are shown before a seat's turn
+    only where each seat picks from cards of its own."""
+    own = State.from_layout(game(), zones=HANDS)
+    assert own.deciding_together() == (0, 1, 2) and own.deciding_apart()
+    for first in ("crown", "plain"):
+        state = _pool(first)
+        assert state.deciding_together() == (0, 1) and not state.deciding_apart()
+    pytest.importorskip("pettingzoo")
+    from rulespec.env import RulespecParallelEnv
+
+    masks = []
+    for first in ("crown", "plain"):
+        env = RulespecParallelEnv(str(POOL))
+        env.state = _pool(first)
+        env._settle()
+        masks.append({seat: list(legal) for seat, (legal, _) in env._masks.items()})
+    assert [list(m) for m in masks] == [[0], [0]]  # P1 alone: P2 is asked next

@@ -124,9 +124,14 @@ def check_unread_props(an: Analysis):
 
 
 def _props_outside(spec: ir.Spec) -> set[str]:
-    """The properties the evaluation, the turn order and the counters' initial values
-    read."""
-    parts = (spec.evaluation, spec.turn_order, *(c.initial for c in spec.counters))
+    """The properties the evaluation, the payoff, the turn order and the counters'
+    initial values read."""
+    parts = (
+        spec.evaluation,
+        spec.payoff and spec.payoff.value,
+        spec.turn_order,
+        *(c.initial for c in spec.counters),
+    )
     return {
         n.args[1].value
         for part in parts

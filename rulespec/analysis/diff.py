@@ -152,13 +152,14 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         ("setup", "setup"),
         ("removals", "deck removals"),
         ("evaluation", "evaluation"),
+        ("payoff", "payoff"),
         ("turn_order", "turn order"),
         ("teams", "teams"),
     ):
         if canon(getattr(old, field)) != canon(getattr(new, field)):
             detail = (
                 ""
-                if field in ("evaluation", "turn_order", "setup", "removals", "teams")
+                if field in ("evaluation", "payoff", "turn_order", "setup", "removals", "teams")
                 else f"{getattr(old, field)} -> {getattr(new, field)}"
             )
             out.append(Change("game", label, "changed", _at(old, field), _at(new, field), detail))

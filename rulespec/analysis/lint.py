@@ -437,9 +437,10 @@ def check_unused(an: Analysis):
 
 
 def _reads_every_type(spec) -> bool:
-    """Does a rule, procedure, condition or the evaluation go through `card_types`?"""
+    """Does a rule, procedure, condition, the evaluation or the payoff go through
+    `card_types`?"""
     parts = (spec.setup, *(rule for _, rule in spec.rules()), *spec.procedures, *spec.conditions)
-    parts += (spec.evaluation,) if spec.evaluation is not None else ()
+    parts += tuple(p for p in (spec.evaluation, spec.payoff and spec.payoff.value) if p)
     return any(
         isinstance(n, ir.Local) and n.builtin and n.name == "card_types" for n in ir.walk(parts)
     )

@@ -986,7 +986,8 @@ class _Compiler:
             )
         if value is None:
             return None
-        return ir.Payoff(value, p["min"], p["max"], doc.key_span(("payoff",)))
+        span = doc.key_span(("payoff",))
+        return ir.Payoff(value, p["min"], p["max"], span, bool(p.get("zero_sum")))
 
     def _counter(self, name: str, c: dict) -> ir.CounterDef:
         """A counter holds what its initial value is: a number, a player (a dealer) or a

@@ -64,6 +64,7 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
         spec.counters,
         spec.goals,
         spec.evaluation,
+        spec.payoff and spec.payoff.value,
         spec.turn_order,
         spec.procedures,
         spec.conditions,

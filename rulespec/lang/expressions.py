@@ -376,7 +376,7 @@ class Builder:
             node = None if tree is None else self._expr(tree, dict(scope))
         if node is not None and want and not accepts(want, node.type):
             # a named condition's test written under value:, a named value's
-            named = path[0] == "conditions" and path[-1] == "value"
+            named = path[0] == "conditions" and path[-1] == "value" and node.type == "bool"
             hint = "a true/false test is written under when:" if named else ""
             what = ".".join(map(str, path))
             self._error(

@@ -600,6 +600,7 @@ class Payoff:
     low: int
     high: int
     span: Span
+    zero_sum: bool = False  # the payoffs add up to 0 (checked): OpenSpiel's zero-sum games
 
 
 @dataclass(frozen=True)
@@ -737,6 +738,7 @@ _NODES = (
     Condition,
     RoundPart,
     Rounds,
+    Payoff,
 )
 _FIELDS = {
     cls: tuple(f.name for f in fields(cls) if f.name != "span" and not f.metadata.get("place"))

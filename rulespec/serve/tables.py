@@ -121,6 +121,8 @@ class Live:
         over; with `one`, only up to the next agent's decision (a watched step)."""
         s = self.state
         while not s.is_terminal():
+            # a pick made early lasts while its seat is still to be asked at that choice
+            self.early = {p: o for p, o in self.early.items() if p in s.deciding_together()}
             if s.is_chance_node():
                 s.sample_chance()
                 continue
@@ -135,13 +137,14 @@ class Live:
             if agent is None:
                 early = self.early.pop(who, None)
                 picked = next((o for o in options if early and o.label == early.label), None)
-                if picked is None:  # none made early, or one an earlier pick took away
+                if picked is None:  # none made early
                     return
                 self.apply(who, picked)
                 continue
             self.apply(who, decide(agent, s, who, options))
             if one:
                 return
+        self.early.clear()  # the game is over
 
     def apply(self, who: int, choice) -> None:
         """Apply a seat's choice, first told to the agents that watch the table (a kept
@@ -157,7 +160,8 @@ class Live:
         s = self.state
         if s.is_terminal():
             raise Refused(409, "the game is over")
-        early = s.current_player() != seat and seat in self.choosing_early()
+        ahead = {} if s.current_player() == seat else self.choosing_early()
+        early = seat in ahead
         if (s.current_player() != seat and not early) or self.agents[seat] is not None:
             raise Refused(409, f"it is not {seat_name(seat)}'s decision")
         if events is not None and type(events) is not int:
@@ -166,7 +170,7 @@ class Live:
             raise Refused(409, "this choice answers an earlier decision: the game has moved on")
         if not isinstance(label, str):
             raise Refused(400, "'option' is an option's label, a string")
-        options = self.choosing_early()[seat] if early else s.legal_actions()
+        options = ahead[seat] if early else s.legal_actions()
         choice = next((o for o in options if o.label == label), None)
         if choice is None:
             raise Refused(422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options")

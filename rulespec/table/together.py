@@ -7,11 +7,14 @@ from __future__ import annotations
 
 
 def options_now(state) -> dict:
-    """Each seat deciding now, in the order asked -> its options. The options of those
-    asked after the first are read from a copy in which each before them took its first
-    option: exactly theirs when each picks from cards of its own, as a simultaneous
-    choice's picks do from a hand (from a shared zone, a card an earlier pick takes is
-    gone when the later seat's turn comes)."""
+    """Each seat deciding now, in the order asked -> its options. Where each seat picks
+    from cards of its own (State.deciding_apart), the options of those asked after the
+    first are read from a copy in which each before them took its first option: theirs
+    whatever those before pick, or hold. Otherwise (a shared zone: a card a seat picks
+    is gone for the next, and what the first may pick tells what it holds) only the seat
+    asked now: the others choose when the rules ask them."""
+    if not state.deciding_apart():
+        return {state.current_player(): state.legal_actions()} if state.deciding_together() else {}
     group = state.deciding_together()
     out, probe = {}, state
     while asks_next(probe, group):

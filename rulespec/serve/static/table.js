@@ -168,13 +168,14 @@ function drawOptions(v) {
 // a choice of many sets of cards (a pass of 3 from 13 is 286 sets): the cards offered,
 // each copy a button to pick or put back, and Choose once the picks make a set on offer
 function cardPicker(options) {
-  const key = (cards) => JSON.stringify([...cards].sort());
-  const sets = new Map(options.map((o) => [key(o.cards), o.label]));
-  const most = {};  // card -> the most copies of it a set takes, in the order first offered
+  // a set by its cards' names (its label's parts), shown by their titles (o.cards)
+  const key = (names) => JSON.stringify([...names].sort());
+  const sets = new Map(options.map((o) => [key(o.label.split("+")), o.label]));
+  const most = new Map();  // card name -> [its title, the most copies a set takes], first offered first
   for (const o of options) {
     const here = {};
-    for (const c of o.cards) here[c] = (here[c] || 0) + 1;
-    for (const [c, n] of Object.entries(here)) most[c] = Math.max(most[c] || 0, n);
+    o.label.split("+").forEach((name, i) => { here[name] = [o.cards[i], (here[name]?.[1] || 0) + 1]; });
+    for (const [name, [title, n]] of Object.entries(here)) most.set(name, [title, Math.max(most.get(name)?.[1] || 0, n)]);
   }
   const sizes = [...new Set(options.map((o) => o.cards.length))].sort((a, b) => a - b);
   const many = sizes.length === 1 ? `${sizes[0]}` : `${sizes[0]} to ${sizes.at(-1)}`;
@@ -182,9 +183,9 @@ function cardPicker(options) {
   box.append(el("span", {}, `Choose ${many} cards:`));
   const go = el("button", {class: "option pick-done", disabled: ""}, "Choose");
   const picked = () => [...box.querySelectorAll("button.pick.picked")].map((b) => b.dataset.card);
-  for (const [card, n] of Object.entries(most)) {
+  for (const [card, [title, n]] of most) {
     for (let i = 0; i < n; i++) {
-      const b = el("button", {class: "option pick", "data-card": card, "aria-pressed": "false"}, card);
+      const b = el("button", {class: "option pick", "data-card": card, "aria-pressed": "false"}, title);
       b.addEventListener("click", () => {
         b.classList.toggle("picked");
         b.setAttribute("aria-pressed", String(b.classList.contains("picked")));
