@@ -953,14 +953,22 @@ def _own_cards(source: ir.Expr, who: str) -> bool:
     """Does a simultaneous choice's source read cards of the chooser's own zones only
     (`hand(p)`, `combinations(hand(p) + tableau(p), 2)`)? Then the seats' sources are
     apart, and no pick takes a card another seat could pick. Any other source of cards
-    (another's zone, a family's, remembered cards, cards a local holds) is not."""
+    (another's zone, a family's, remembered cards, cards a local holds) is not, nor is a
+    named condition's call, which may read any zone."""
+    own = {e.var for e in ir.walk(source) if isinstance(e, ir.Aggregate)}  # cards of the items
     for e in ir.walk(source):
         if isinstance(e, ir.ZoneRef) and not (
             isinstance(e.owner, ir.Local) and e.owner.name == who
         ):
             return False
-        if isinstance(e, ir.Memory) or (isinstance(e, ir.Call) and e.func == "zone_of"):
+        if isinstance(e, (ir.Memory, ir.ConditionCall)):
             return False
-        if isinstance(e, ir.Local) and e.type in ("cards", "zone", "cardsets"):
+        if isinstance(e, ir.Call) and e.func == "zone_of":
+            return False
+        if (
+            isinstance(e, ir.Local)
+            and e.type in ("cards", "zone", "cardsets")
+            and e.name not in own
+        ):
             return False
     return any(isinstance(e, ir.ZoneRef) for e in ir.walk(source))

@@ -312,3 +312,22 @@ def test_seats_picking_from_their_own_cards_decide_apart_from_a_shared_zone_they
         env._settle()
         masks.append({seat: list(legal) for seat, (legal, _) in env._masks.items()})
     assert [list(m) for m in masks] == [[0], [0]]  # P1 alone: P2 is asked next
+
+
+@pytest.mark.parametrize(
+    "source, apart",
+    [
+        ("hand(p)", True),
+        ("filter(c.rank > 1 for c in hand(p))", True),
+        ("hand(p) + done", False),  # a shared zone
+        ("hand(next(p))", False),  # another's
+        ("if size(hand(next(p))) > 1 then hand(p) else done", False),  # hangs on another's
+        ("filter(low(c) for c in hand(p))", False),  # a named condition may read any zone
+    ],
+)
+def test_seats_decide_apart_only_when_the_source_reads_the_chooser_s_own_zones(source, apart):
+    text = TEXT.replace("chooses c from hand(p) by", f"chooses c from {source} by") + (
+        "conditions:\n  low:\n    params: {c: cards}\n    when: size(hand(seat(0))) > 1\n"
+    )
+    state = State.from_layout(game(text), zones=HANDS)
+    assert state.deciding_together() == (0, 1, 2) and state.deciding_apart() is apart
