@@ -621,7 +621,8 @@ class StatementCompiler:
         )
         key = self.x.expr(s.order) if s.order is not None else None
         who, var, names = s.player.name, s.var, self.rules.type_names
-        apart = _own_cards(s.source, who)
+        seats_own = {z.name for z in self.rules.spec.zones if z.per_player}  # not a team's
+        apart = _own_cards(s.source, who, seats_own)
         left, seats, picks = (
             f"__left_{var}",
             f"__seats_{var}",
@@ -949,26 +950,24 @@ def _sample_order(g, point, rng) -> Order:
     return Order("shuffle", tuple(order))
 
 
-def _own_cards(source: ir.Expr, who: str) -> bool:
-    """Does a simultaneous choice's source read cards of the chooser's own zones only
-    (`hand(p)`, `combinations(hand(p) + tableau(p), 2)`)? Then the seats' sources are
-    apart, and no pick takes a card another seat could pick. Any other source of cards
-    (another's zone, a family's, remembered cards, cards a local holds) is not, nor is a
-    named condition's call, which may read any zone."""
-    own = {e.var for e in ir.walk(source) if isinstance(e, ir.Aggregate)}  # cards of the items
+def _own_cards(source: ir.Expr, who: str, per_player: set[str]) -> bool:
+    """Does a simultaneous choice's source read the chooser's own zones only (one per
+    player, not a team's: `hand(p)`, `combinations(hand(p) + tableau(p), 2)`), and
+    nothing else that could hang on another seat? Then the seats' sources are apart: no
+    pick takes a card another could pick, and a seat's options tell nothing of another's
+    cards. Another's zone, a shared or a team's one, remembered cards, a named
+    condition's call (it may read any zone) and a local the source does not bind itself
+    (a `let` before it may have read another's hand) are not."""
+    own = {e.var for e in ir.walk(source) if isinstance(e, ir.Aggregate)}  # the items' cards
     for e in ir.walk(source):
         if isinstance(e, ir.ZoneRef) and not (
-            isinstance(e.owner, ir.Local) and e.owner.name == who
+            e.name in per_player and isinstance(e.owner, ir.Local) and e.owner.name == who
         ):
             return False
         if isinstance(e, (ir.Memory, ir.ConditionCall)):
             return False
         if isinstance(e, ir.Call) and e.func == "zone_of":
             return False
-        if (
-            isinstance(e, ir.Local)
-            and e.type in ("cards", "zone", "cardsets")
-            and e.name not in own
-        ):
+        if isinstance(e, ir.Local) and not e.builtin and e.name not in own and e.name != who:
             return False
     return any(isinstance(e, ir.ZoneRef) for e in ir.walk(source))

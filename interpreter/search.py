@@ -154,8 +154,10 @@ def value(s, spread: list[float]) -> list[float]:
         if payoff is None:
             return s.returns()
         got, width = s.payoffs(), (payoff.high - payoff.low) or 1
-        return [
-            (v - max(got[q] for q in rivals)) / width if rivals else 0.0
+        return [  # alone (no rival): where its payoff lies between min and max
+            (v - max(got[q] for q in rivals)) / width
+            if rivals
+            else 2 * (v - payoff.low) / width - 1
             for v, rivals in zip(got, game.rivals)
         ]
     if game.evaluation is None:

@@ -127,3 +127,32 @@ def test_pettingzoo_s_rewards_are_the_payoffs(tmp_path):
         total[agent] += reward
         env.step(None if done or cut else int(env.observe(agent)["action_mask"].argmax()))
     assert sorted(total.values()) == [-2.0, 2.0]
+
+
+def test_a_search_values_a_finished_game_alone_by_where_its_payoff_lies():
+    solo = """\
+rulespec: 1
+name: Solo
+players: {min: 1, max: 1}
+hand: hand
+deck:
+  cards: {gold: {count: 1}, lead: {count: 1}}
+zones:
+  pile: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: take
+    effect: |
+      choose(current) c from pile { move(c, hand(current)) }
+      end_game()
+payoff:
+  value: 5 * count(hand(me), gold)
+  min: 0
+  max: 5
+"""
+    for card, want in (("gold", [1.0]), ("lead", [-1.0])):
+        state = State.from_layout(
+            Game(load_spec("solo.yaml", solo), 1), zones={"pile": ["gold", "lead"]}
+        )
+        state.apply_action(card)
+        assert value(state, [0.0]) == want

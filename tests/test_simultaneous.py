@@ -331,3 +331,35 @@ def test_seats_decide_apart_only_when_the_source_reads_the_chooser_s_own_zones(s
     )
     state = State.from_layout(game(text), zones=HANDS)
     assert state.deciding_together() == (0, 1, 2) and state.deciding_apart() is apart
+
+
+def test_a_local_the_source_reads_or_a_team_s_zone_is_not_apart():
+    """Second review: `let n = …` read another's hand before the choice, and a team's
+    vault is two seats' zone; both read as the chooser's own."""
+    let = TEXT.replace(
+        "      simultaneously(players) p chooses c from hand(p) by",
+        "      let n = size(hand(seat(0)))\n      simultaneously(players) p chooses c from top(hand(p), n) by",
+    )
+    assert not State.from_layout(game(let), zones=HANDS).deciding_apart()
+    team = """\
+rulespec: 1
+name: Team vault
+players: {min: 4, max: 4}
+teams: {odd: [P1, P3], even: [P2, P4]}
+hand: hand
+deck:
+  cards: {ace: {count: 2}, zed: {count: 6}}
+zones:
+  stock: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+  vault: {per_team: true, visibility: owner}
+  got: {per_player: true, visibility: public}
+turn:
+  - step: pick
+    effect: |
+      simultaneously(players) p chooses c from hand(p) + vault(p) { move(c, got(p)) }
+      end_game()
+"""
+    zones = {f"hand[P{p}]": ["zed"] for p in range(1, 5)} | {"vault[odd]": ["ace"]}
+    state = State.from_layout(Game(load_spec("vault.yaml", team), 4), zones=zones)
+    assert state.deciding_together() == (0, 1, 2, 3) and not state.deciding_apart()

@@ -284,7 +284,7 @@ def _early(game: Live, seat: int | None) -> dict:
     """At a simultaneous choice the rules ask seat by seat, a person asked later may
     choose now: their options, or the one they chose, taken when their turn comes."""
     if seat in game.early:
-        option, titles = game.early[seat], game.table.titles
+        (option, _), titles = game.early[seat], game.table.titles
         return {"picked": option_text(option, titles, game.state.game.type_names)}
     options = game.choosing_early().get(seat)
     if options is None:

@@ -95,8 +95,8 @@ class Live:
     tokens: dict[int | None, str]  # seat (None: the spectator) -> its token
     max_turns: int | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    # seat -> the option a person picked before their turn at a simultaneous choice,
-    # taken when the rules ask them (together.options_now)
+    # seat -> (the option a person picked before their turn at a simultaneous choice,
+    # the game's length when the rules are to ask them: that choice's, no later one)
     early: dict = field(default_factory=dict)
     rematch: Live | None = None  # the next game at this table, once asked for
 
@@ -121,8 +121,8 @@ class Live:
         over; with `one`, only up to the next agent's decision (a watched step)."""
         s = self.state
         while not s.is_terminal():
-            # a pick made early lasts while its seat is still to be asked at that choice
-            self.early = {p: o for p, o in self.early.items() if p in s.deciding_together()}
+            # a pick made early lasts until its choice has passed (its seat passed over)
+            self.early = {p: (o, at) for p, (o, at) in self.early.items() if at >= s.length}
             if s.is_chance_node():
                 s.sample_chance()
                 continue
@@ -135,9 +135,9 @@ class Live:
                 self.apply(who, options[0])
                 continue
             if agent is None:
-                early = self.early.pop(who, None)
+                early, at = self.early.pop(who, (None, None))
                 picked = next((o for o in options if early and o.label == early.label), None)
-                if picked is None:  # none made early
+                if picked is None or at != s.length:  # none made early, or for another choice
                     return
                 self.apply(who, picked)
                 continue
@@ -175,7 +175,7 @@ class Live:
         if choice is None:
             raise Refused(422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options")
         if early:  # taken when the rules ask this seat, after the seats before it
-            self.early[seat] = choice
+            self.early[seat] = choice, s.length + s.deciding_together().index(seat)
             return
         try:
             self.apply(seat, choice)
