@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulespec.interpreter import CHANCE, Game, IllegalChoice, State, seat_name
+from rulespec.interpreter import CHANCE, Game, IllegalChoice, RuleError, State, seat_name
 
 from ..lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from ..lang.loading import load
@@ -236,7 +236,7 @@ def run(path: str | Path) -> Outcome:
         return Outcome(name, str(path), *_play(path, doc))
     except SpecError as exc:
         return Outcome(name, str(path), False, [exc.render()])
-    except ValueError as exc:
+    except (ValueError, RuleError) as exc:  # RuleError: a rule failed as the game was set up
         return Outcome(name, str(path), False, [f"{path}: {exc}"])
 
 
@@ -305,6 +305,11 @@ def _steps(state: State, data: dict, n: int):
         except IllegalChoice as exc:
             if refusable:
                 return state, failures, False, (exc.code.value, str(exc))
+            return state, failures + [f"step {i + 1}: {exc}"], True, None
+        except RuleError as exc:  # a rule failed (RS701): this scenario fails, not the run
+            if refusable:  # the game cannot go on: nothing after it is checked
+                got = _refusal_failures(data["expect_error"], (exc.code, exc.message))
+                return state, failures + got, True, None
             return state, failures + [f"step {i + 1}: {exc}"], True, None
     return state, failures, False, None
 
