@@ -195,9 +195,8 @@ class Table:
                     del on[q]
             if not on:
                 del known[src]
-        for q in self._told[src][
-            dst
-        ]:  # one more of t, at its place if known (a refill tells every seat)
+        # those who saw it go: one more of t, at its place if known (a refill tells every seat)
+        for q in self._told[src][dst]:
             self._know_more(dst, q, {t: 1}, at)
 
     def swap_cards(self, a: int, b: int) -> None:

@@ -155,7 +155,7 @@ def stood_still(spec: ir.Spec, runs: list[Run], agents) -> list[Finding]:
     if game.turn - since < max(STILL_TURNS, 2 * n):
         return []
     after = {e["event"] for e in events if e["turn"] > since and e["event"] != "end"}
-    kinds = " and ".join(sorted(after - {"turn"}, key=str) + ["turn"])
+    kinds = " and ".join([*sorted(after - {"turn"}), "turn"])
     return [
         Finding(
             "RL304",

@@ -259,8 +259,13 @@ _CONVERSIONS = {
     ("int", "player"): "seat(n) is the player at seat n, from 0",
 }
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[{}()]')  # a label or comment hides its own
-# what C, JavaScript or Python write, and how this language writes it (numbers are whole)
-_OTHER_LANGUAGES = (("&&", "and"), ("||", "or"), ("!", "not"), ("/", "//"))
+# what C, JavaScript or Python write, and what to say of it here
+_OTHER_LANGUAGES = (
+    ("&&", "write 'and'"),
+    ("||", "write 'or'"),
+    ("!", "write 'not'"),
+    ("/", "numbers are whole, divided with '//' (rounded down)"),
+)
 # functions other languages name otherwise, where the closest spelling misleads
 _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
 # functions of other languages the language writes otherwise: the way it does
@@ -290,9 +295,7 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
     if isinstance(exc, lark.UnexpectedCharacters):
         msg = f"unexpected character {text[pos]!r} in expression"
         said = next((w for op, w in _OTHER_LANGUAGES if text.startswith(op, pos)), None)
-        if said == "//":
-            return msg + ": numbers are whole, divided with '//' (rounded down)", hint
-        return (msg + f": write '{said}'" if said else msg), hint
+        return (f"{msg}: {said}" if said else msg), hint
     if token is None or token.type == "$END":
         return "expression ends too early", hint
     msg = f"unexpected {token.value!r} in expression"

@@ -186,9 +186,7 @@ class Live:
     def choosing_early(self) -> dict:
         """The people who may choose now at a simultaneous choice though the rules ask
         a seat before them, and have not yet: seat -> their options."""
-        if self.state.is_terminal() or self.state.is_chance_node():
-            return {}
-        now = together.options_now(self.state)
+        now = together.options_now(self.state)  # none at chance or once the game is over
         current = self.state.current_player()
         return {
             seat: options

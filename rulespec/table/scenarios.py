@@ -319,9 +319,7 @@ def _not_next_game(state: State, data: dict, number: int, wanted: int) -> str:
     in order, each once the one before is over."""
     if wanted != number + 1:
         return f"the scenario is in game {number}: the next is game {number + 1}"
-    if data.get("auto") == "forced":
-        _forced(state)
-    _settle(state)
+    _run_on(state, data)
     if not state.is_terminal():
         return (
             f"game {number} is not over: {_actor(state)} is to act "
@@ -377,10 +375,16 @@ def _shown(refusal: dict) -> str:
 
 def _checkpoint(state: State, data: dict, expect: dict, n: int) -> list[str]:
     """What must hold now: forced choice points are taken first under `auto: forced`."""
+    _run_on(state, data)
+    return _check(state, expect, n)
+
+
+def _run_on(state: State, data: dict) -> None:
+    """The game run on to its next real decision: forced choice points taken under
+    `auto: forced`, shuffles sampled."""
     if data.get("auto") == "forced":
         _forced(state)
     _settle(state)
-    return _check(state, expect, n)
 
 
 def _check(state: State, expect: dict, n: int) -> list[str]:

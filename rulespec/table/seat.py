@@ -111,10 +111,10 @@ class Person:
         numbers = _numbers(options)  # a bid: answered with its number, typed
         sets = _card_sets(options)  # a choice of cards together: answered with their names
         if sets is not None and "," in answer:
-            named = _names(answer, sets, self.titles)
+            offered = dict.fromkeys(card for key in sets for card in key)
+            named = _names(answer, offered, self.titles)
             if (option := sets.get(tuple(sorted(named)))) is not None:
                 return option
-            offered = {card for key in sets for card in key}
             odd = next((n for n in named if n not in offered), None)
             self.say(
                 f"  '{odd[:40]}' is none of the cards to choose from: type their names"
@@ -248,11 +248,10 @@ def _card_sets(options) -> dict[tuple, PickCards] | None:
     return {tuple(sorted(o.label.split("+"))): o for o in options}
 
 
-def _names(answer: str, sets: dict, titles: Titles) -> list[str]:
+def _names(answer: str, offered, titles: Titles) -> list[str]:
     """The cards an answer names, separated by commas, each by its title or its name
-    in any case: the names of the cards offered, or the words typed for one that is
+    in any case: the names of the cards `offered`, or the words typed for one that is
     none of them."""
-    offered = dict.fromkeys(card for key in sets for card in key)
     known = {titles.card(n).casefold(): n for n in offered} | {n.casefold(): n for n in offered}
     typed = (part.strip() for part in answer.split(","))
     return [known.get(part.casefold(), part) for part in typed if part]
