@@ -24,6 +24,7 @@ import random
 from collections.abc import Iterator
 from itertools import chain, combinations
 from types import MappingProxyType
+from typing import NoReturn
 
 from rulespec.lang import ir
 
@@ -60,6 +61,23 @@ MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
 LOOP_PROBE = 512  # `while` passes between two checks that a pass changed something
 _READ_ONLY: dict = {}  # the bindings of code that reads none (conditions never write theirs)
+
+
+class _Stopped:
+    """The pending decision once a rule failed: the table is as the failure left it,
+    half an effect run, so whatever asks what comes next (who acts, the options, a
+    copy) meets that failure again, as a RuleError at the rule's place."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: RuleError):
+        self.error = error
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # what copy and pickle look for
+            raise AttributeError(name)
+        e = self.error
+        raise RuleError(e.code, f"the game stopped: {e.message}", e.span, e.rule) from e
 
 
 class State(Table):
@@ -228,7 +246,17 @@ class State(Table):
             self._take(point, choice)
             self._advance()
         except Exception as exc:
+            self._stop(exc)
+
+    def _stop(self, exc: Exception) -> NoReturn:
+        """Raise exc as raise_at_spec does; a rule's failure also stops the game where
+        it stands, half an effect run, so that what asks it what comes next meets that
+        failure again (_Stopped)."""
+        try:
             raise_at_spec(exc)
+        except RuleError as error:
+            self._pending = _Stopped(error)
+            raise
 
     def _take(self, point: ChoicePoint, choice: Option) -> None:
         """The choice made at point: counted, logged, and resumed (run on by _advance)."""
@@ -349,7 +377,7 @@ class State(Table):
         try:
             self._advance(choose)
         except Exception as exc:
-            raise_at_spec(exc)
+            self._stop(exc)
 
     # --- copies, keys and views ---------------------------------------------------
 
@@ -870,7 +898,7 @@ class State(Table):
         try:
             self._advance()
         except Exception as exc:
-            raise_at_spec(exc)
+            self._stop(exc)
 
     def _advance(self, choose=None) -> None:
         """Run ops until a decision is pending or the game is over. Once an effect has

@@ -99,6 +99,33 @@ def test_a_failure_after_a_choice_is_placed_too(monkeypatch):
     assert info.value.rule == "steal"
 
 
+def test_a_game_stopped_by_a_failure_says_so_to_whatever_asks_it_next(monkeypatch):
+    """The failure leaves half an effect run: who acts, the options, a copy and a
+    choice meet it again, at its place, rather than a Python error from the inside."""
+    text = TEXT.replace("        steals += 1\n", "        steals += 4 // 2\n", 1)
+    rules = failing(text, monkeypatch)
+    for seed in range(50):
+        state = rules.new_initial_state(seed=seed, log=False)
+        try:
+            play(state, make_agents(["random"], 3, seed))
+        except RuleError as error:
+            failure = error
+            break
+    else:
+        raise AssertionError("no game played the failing rule")
+    for ask in (
+        state.current_player,
+        state.legal_actions,
+        state.clone,
+        lambda: state.apply_action("pass"),
+    ):
+        with pytest.raises(RuleError) as info:
+            ask()
+        assert info.value.message == f"the game stopped: {failure.message}"
+        assert (info.value.span, info.value.rule) == (failure.span, "steal")
+        assert info.value.__cause__ is failure
+
+
 def broken_draw(self, src, dst, n):
     raise IndexError("boom")
 
