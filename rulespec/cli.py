@@ -1746,7 +1746,9 @@ def _diff_outcomes(args, old, new, inputs, err):
     ]
     for side, tally in zip(("OLD: ", "NEW: "), played):
         _warn_turn_limit(tally, ",".join(agents), err, side)
-    rows, tests = diff.compare_outcomes(*played, n, (old.turn_limit, new.turn_limit))
+    rows, tests = diff.compare_outcomes(
+        *played, n, (old.turn_limit, new.turn_limit), (old.payoff, new.payoff)
+    )
     if args.plot:
         from .analysis.plots import Side
 
@@ -1782,8 +1784,8 @@ def _outcome_lines(rows, tests):
         if row["p"] is None:  # a distribution point, shown without a test
             yield f"outcome  {row['what']:<24} {row['old']:>8} -> {row['new']:>8}"
             continue
-        # a mean to 2 decimals, as it is rounded, its interval to 1; a share to 3
-        digits, shown = (1, 2) if row["what"].startswith("mean") else (3, 3)
+        # a mean to 2 decimals, as it is rounded, a length's interval to 1; a share to 3
+        digits, shown = {"mean len": (1, 2), "mean pay": (2, 2)}.get(row["what"][:8], (3, 3))
         mark = "  SIGNIFICANT" if row["significant"] else ""
         yield (
             f"outcome  {row['what']:<24} {row['old']:8.{shown}f} {_interval(row['old_ci'], digits)}"
@@ -1791,7 +1793,8 @@ def _outcome_lines(rows, tests):
             f"holm={row['p_holm']:.3g}{mark}"
         )
     yield (
-        f"tests    shares: {tests['tests']['shares']}; mean length: {tests['tests']['mean length']}; "
+        f"tests    shares: {tests['tests']['shares']}; mean length"
+        f"{' and payoffs' if 'mean payoffs' in tests['tests'] else ''}: {tests['tests']['mean length']}; "
         f"Holm's correction over {tests['tested']} rows, SIGNIFICANT when holm < {tests['alpha']}"
     )
     half, mean = tests["detectable_at_half"], tests["detectable_mean"]
@@ -1821,7 +1824,13 @@ def _verdict(rows, tests) -> str:
 
 
 def _interval(ci, digits) -> str:
-    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+    low, high = (f"{x:.{digits}f}" for x in ci)
+    return f"[{_unsigned_zero(low)}, {_unsigned_zero(high)}]"
+
+
+def _unsigned_zero(text: str) -> str:
+    """'-0.00' as '0.00': a bound just below zero, rounded."""
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def _graph(args, out, err) -> int:

@@ -2,6 +2,8 @@
 the result, every environment's rewards and OpenSpiel's utilities, and the search's
 value of a finished game; its min and max are checked."""
 
+import json
+
 import pytest
 from gamekit import ROOT, cli
 
@@ -94,6 +96,38 @@ def test_simulate_reports_each_seat_s_mean_payoff():
         float(x) for x in line.split("mean ")[1].replace("P1 ", "").replace("P2 ", "").split(", ")
     )
     assert p1 == -p2 and -1 <= p1 <= 1  # zero-sum, chips of one ante
+
+
+def test_diff_simulate_compares_each_seat_s_mean_payoff(tmp_path):
+    """A fold that costs nothing: the first seat, which folds half its games at random,
+    no longer loses half a chip a game on average; its win share moves less."""
+    free = tmp_path / "free_fold.yaml"
+    free.write_text(
+        KUHN.read_text().replace(
+            '"fold" {\n          net(current) -= 1\n          net(next(current)) += 1\n',
+            '"fold" {\n',
+        )
+    )
+    code, out, _ = cli("diff", str(KUHN), str(free), "--simulate", "400", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    rows = {row["what"]: row for row in report["outcomes"]}
+    first, second = rows["mean payoff P1"], rows["mean payoff P2"]
+    assert first["old"] < -0.3 and abs(first["new"]) < 0.15 and first["significant"]
+    assert second["old"] == -first["old"] and second["new"] == -first["new"]
+    assert -1 <= first["old_ci"][0] <= first["old"] <= first["old_ci"][1] <= 1
+    assert report["statistics"]["tests"]["mean payoffs"] == "Welch's t-test"
+    code, out, _ = cli("diff", str(KUHN), str(free), "--simulate", "400")
+    assert "mean length and payoffs: Welch's t-test" in out
+    assert any(ln.startswith("outcome  mean payoff P1 ") for ln in out.splitlines())
+
+
+def test_diff_simulate_of_a_side_without_a_payoff_compares_none(tmp_path):
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(KUHN.read_text().split("payoff:")[0] + "evaluation: net(me)\n")
+    code, out, _ = cli("diff", str(KUHN), str(bare), "--simulate", "50")
+    tested = [ln for ln in out.splitlines() if ln.startswith(("outcome", "tests"))]
+    assert code == 0 and tested and not any("payoff" in ln for ln in tested)
 
 
 def test_openspiel_s_utilities_and_returns_are_the_payoffs(tmp_path):

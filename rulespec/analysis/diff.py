@@ -213,17 +213,34 @@ def findings_delta(old: ir.Spec, new: ir.Spec) -> tuple[list[Finding], list[Find
 ALPHA = 0.01  # family-wise: over all the tested rows of one report, after Holm's correction
 
 
-def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
+def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int], payoffs=(None, None)):
     """(rows, statistics) of two simulations' tallies. One row per compared quantity:
     its value in OLD and NEW, each with a 95% interval inside the values it can take,
     the test used, its two-sided p-value, the Holm-adjusted p-value over the report's
     tested rows, whether that is below ALPHA, and the smallest change the sample
-    detects with 80% power. `statistics` names the tests and the correction and gives
-    the sample's power."""
+    detects with 80% power. `payoffs` are the sides' declared `payoff`s: where both
+    declare one, each seat's mean payoff is a row too. `statistics` names the tests and
+    the correction and gives the sample's power."""
     rows = []
     n1, n2 = old.games, new.games
     reasons = sorted(old.reasons.keys() | new.reasons.keys())
-    tested_alpha = ALPHA / (len(reasons) + players + 1)  # Holm's bar for a lone change
+    paid = range(players) if None not in payoffs else ()
+    tested_alpha = ALPHA / (len(reasons) + players + 1 + len(paid))  # Holm's bar, one change
+
+    def mean_row(what, xs, ys, bounds):
+        a, b = (stats.mean_interval(v, lo, hi) for v, (lo, hi) in zip((xs, ys), bounds))
+        rows.append(
+            {
+                "what": what,
+                "old": a["mean"],
+                "new": b["mean"],
+                "old_ci": [a["low"], a["high"]],
+                "new_ci": [b["low"], b["high"]],
+                "test": "welch_t",
+                "p": stats.welch(xs, ys),
+                "detectable": _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2),
+            }
+        )
 
     def share_row(what, k1, k2):
         a, b = stats.wilson(k1, n1), stats.wilson(k2, n2)
@@ -247,20 +264,17 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
     for p in range(players):
         share_row(f"P{p + 1} wins", old.won({p}), new.won({p}))
     xs, ys = old.lengths, new.lengths
-    a, b = (stats.mean_interval(v, min(1, *v), limit) for v, limit in zip((xs, ys), turn_limits))
-    mean_change = _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2)
-    rows.append(
-        {
-            "what": "mean length (turns)",
-            "old": a["mean"],
-            "new": b["mean"],
-            "old_ci": [a["low"], a["high"]],
-            "new_ci": [b["low"], b["high"]],
-            "test": "welch_t",
-            "p": stats.welch(xs, ys),
-            "detectable": mean_change,
-        }
+    mean_row(
+        "mean length (turns)", xs, ys, [(min(1, *v), t) for v, t in zip((xs, ys), turn_limits)]
     )
+    mean_change = rows[-1]["detectable"]
+    for p in paid:  # chips or points: each seat's, where both sides declare them
+        mean_row(
+            f"mean payoff P{p + 1}",
+            old.payoff_counts(p),
+            new.payoff_counts(p),
+            [(declared.low, declared.high) for declared in payoffs],
+        )
     for row, adjusted in zip(rows, stats.holm([row["p"] for row in rows])):
         row["p_holm"] = adjusted
         row["significant"] = adjusted < ALPHA
@@ -283,7 +297,11 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int]):
         "alpha": ALPHA,
         "correction": "holm",
         "tested": len(rows) - 2,
-        "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
+        "tests": {
+            "shares": "Fisher's exact test",
+            "mean length": "Welch's t-test",
+            **({"mean payoffs": "Welch's t-test"} if paid else {}),
+        },
         "power": stats.POWER,
         "games": [n1, n2],
         "detectable_at_half": _rounded(stats.detectable_share_change(0.5, n1, n2, tested_alpha), 4),

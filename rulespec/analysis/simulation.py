@@ -99,7 +99,7 @@ class Tally:
     loop_seeds: dict = field(default_factory=dict)  # loop reason -> its first LOOP_SEEDS seeds
     # seats after the first player (0: the first player) -> games won, without rounds
     from_first: Counter = field(default_factory=Counter)
-    payoffs: Counter = field(default_factory=Counter)  # seat -> its payoffs summed (`payoff`)
+    payoffs: Counter = field(default_factory=Counter)  # (seat, its `payoff`) -> games
 
     def add(self, state, seed: int) -> None:
         """One finished game, seeded `seed`."""
@@ -114,7 +114,7 @@ class Tally:
                 self.from_first[(p - state.starter) % state.game.n] += 1
         self.lengths[state.turn] += 1
         if state.game.payoff is not None:
-            self.payoffs.update(dict(enumerate(state.payoffs())))
+            self.payoffs.update(enumerate(state.payoffs()))
         fired, fired_games = state.fired, self.fired_games
         _add(self.fired, fired)
         for rule in fired:
@@ -145,6 +145,10 @@ class Tally:
     def won(self, seats) -> int:
         """The games won by any of these seats."""
         return sum(k for winners, k in self.winners.items() if set(seats) & set(winners))
+
+    def payoff_counts(self, seat: int) -> Counter:
+        """The seat's payoff -> the games it ended with it (a spec's `payoff`)."""
+        return Counter({v: k for (p, v), k in self.payoffs.items() if p == seat})
 
     @property
     def limited(self) -> int:
@@ -399,7 +403,9 @@ def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dic
     if teams:
         report["team_wins"] = {name: share(tally.won(seats)) for name, seats in teams}
     if tally.payoffs:  # the spec's payoff: each seat's mean, chips or points
-        report["payoff_mean"] = {f"P{p + 1}": tally.payoffs[p] / n for p in range(players)}
+        report["payoff_mean"] = {
+            f"P{p + 1}": stats.mean(tally.payoff_counts(p)) for p in range(players)
+        }
     if not rounds:  # by turn order: the first player, the seat after, ... (not per round)
         report["turn_order_wins"] = {
             _ordinal(k + 1): share(tally.from_first[k]) for k in range(players)
