@@ -15,8 +15,8 @@ the same to a seat leave it knowing the same (OpenSpiel's perfect recall):
 - but from a zone whose every card it knows: a card of the zone's one type is that
   type where it went, and a move that takes all of several types puts them all where
   they went (Table._learn_move, Table._emptied);
-- a shuffle ends all it knew of the zone, as it ends reveals; an `insert` below the
-  top forgets the places, not the cards (its depth may be secret);
+- a shuffle, or an `insert` below the top (its depth may be secret), forgets the
+  places, not the cards: the same cards lie there;
 - a reveal raises each type's bound to what was shown, and shows the places.
 
 A `Known` changes in place as its seat sees things happen; a state's clone copies it.

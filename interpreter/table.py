@@ -286,9 +286,9 @@ class Table:
 
     def reorder(self, slot: int, cards: tuple[int, ...]) -> None:
         """Put a zone's cards in a new order (a shuffle's outcome: the same cards); who
-        cannot see the zone forgets what it knew there, as a shuffle ends reveals."""
+        cannot see the zone forgets every place there, not which cards it holds."""
         self._zones[slot][:] = cards
-        self._known.pop(slot, None)
+        self._unplace(slot)
         self._dirty |= self.game.watch_slots[slot]
         self._version += 1
         self._log("shuffle", zone=self.game.slots[slot].label)

@@ -73,7 +73,7 @@ def test_a_reveal_to_all_shows_a_hand_to_every_seat_until_a_card_leaves_it():
     assert s.observation(1)["zones"]["hand[P1]"] == {"count": 1, "revealed": [{"card": "stone"}]}
 
 
-def test_a_shuffle_ends_the_reveals_of_a_zone():
+def test_a_shuffle_forgets_the_places_of_a_zone_s_revealed_cards_not_the_cards():
     g = with_turn(
         'reveal(top(pile, 2), current)\nchoose(current) { "mix" { shuffle(pile) } "keep" { } }'
     )
@@ -83,7 +83,11 @@ def test_a_shuffle_ends_the_reveals_of_a_zone():
     s.apply_action("mix")
     while s.chance_is_sampled():
         s.sample_chance()
-    assert "revealed" in pile_as(kept, 0) and pile_as(s, 0) == {"count": 3}
+    assert pile_as(kept, 0)["revealed"] == [
+        {"card": "crown", "depth": 0},
+        {"card": "stone", "depth": 1},
+    ]
+    assert pile_as(s, 0) == {"count": 3, "revealed": [{"card": "crown"}, {"card": "stone"}]}
 
 
 def test_an_insert_below_the_top_forgets_the_places_of_the_zone_not_its_cards():

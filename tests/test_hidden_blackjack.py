@@ -25,15 +25,17 @@ HIDDEN_FROM_ALL = {"shoe", "hole"}
 
 def only_counts(game: Game):
     """A step check: what a seat cannot see is a count, never a card (but for the
-    discards that went into the shoe face up, until they are shuffled)."""
+    discards that went into the shoe face up: a shuffle changes their order, not the
+    shoe's cards)."""
     watcher = Watcher(game)
 
     def check(state) -> None:
         for seat in range(game.n):
             for label, shown in state.observation(seat)["zones"].items():
-                if label == "shoe" and state.is_chance_node():
-                    # the discards went in face up and are not yet shuffled: known to all
+                if label == "shoe":  # the discards went in face up: known to all
                     assert set(shown) <= {"count", "revealed"}, (seat, label, shown)
+                    if not state.is_chance_node():  # shuffled: their places are gone
+                        assert all(set(c) == {"card"} for c in shown.get("revealed", ())), shown
                 elif label in HIDDEN_FROM_ALL or not watcher.sees(label, seat):
                     assert set(shown) == {"count"}, (seat, label, shown)
 

@@ -99,7 +99,7 @@ class Watcher:
         went = [set() for _ in self.known]  # seat -> (card, zone) it may know after a move
         if e["event"] == "move":
             went = self._went(e)
-        if (e["event"] == "move" and self.unique) or e["event"] == "shuffle":
+        if e["event"] == "move" and self.unique:  # a shuffle keeps the cards, not places
             for known in self.known:
                 known -= {(c, z) for c, z in known if z == e.get("zone") or c in e.get("cards", ())}
         for known, more in zip(self.known, went):

@@ -173,17 +173,20 @@ def _cards_text(zone: dict) -> str:
     """A zone in a few words: its cards (a long pile: its size and top card), or its size."""
     size = f"{zone['size']} card{'' if zone['size'] == 1 else 's'}"
     if zone["cards"] is None:
-        shown = ", ".join(card_text(c) for c in zone["revealed"])
+        shown = _runs(card_text(c) for c in zone["revealed"])
         return size + (f"; shown to you: {shown}" if shown else "")
     if not zone["cards"]:
         return "empty"
     if zone["top_only"]:  # its size, and the card on top
         return f"{size}, top {zone['cards'][-1]['title']}"
-    listed = ", ".join(
-        title if (k := len(list(group))) == 1 else f"{title} x{k}"
-        for title, group in groupby(c["title"] for c in zone["cards"])
+    return _runs(c["title"] for c in zone["cards"]) + " (top)" * zone["pile"]
+
+
+def _runs(texts) -> str:
+    """Cards in a few words, a run of one title as one: "Gold Coin x3, Pirate"."""
+    return ", ".join(
+        text if (k := len(list(group))) == 1 else f"{text} x{k}" for text, group in groupby(texts)
     )
-    return listed + " (top)" * zone["pile"]
 
 
 def card_text(card: dict) -> str:
