@@ -188,6 +188,26 @@ def test_without_kind_of_and_seat_number():
     assert game.evaluate(0) == 300 + 20 + 0
 
 
+def test_card_sets_add_up_in_a_chain_and_have_no_minus():
+    text = SHELF.replace(
+        "evaluation: goal_score(display, me)",
+        "evaluation: size(hand(me) + of(hand(me), red) + hand(me)) * 10 + count(hand(me) + hand(me), blue)",
+    )
+    game = laid_out(Game(load_spec("x.yaml", text), 2), [["red", "blue", "blue", "hook"], []])
+    assert game.evaluate(0) == (4 + 1 + 4) * 10 + 4
+    minus = SHELF.replace(
+        "evaluation: goal_score(display, me)", "evaluation: size(hand(me) - hand(me))"
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec("x.yaml", minus)
+    (problem,) = exc.value.diagnostics
+    assert (problem.code, problem.message) == (
+        "RS204",
+        "'-' takes numbers: there is no '-' on cards",
+    )
+    assert "without(a, b)" in problem.hint
+
+
 COIN_GRAB = (Path(__file__).resolve().parent / "valid" / "coin_grab.yaml").read_text()
 
 

@@ -531,14 +531,22 @@ class Builder:
         ops = [str(o) for o in t.children[1::2]]
         if None in operands:
             return None
-        if ops == ["+"] and all(accepts("cards", x.type) for x in operands):
-            return ir.Binary(span, "cards", "+", *operands)  # the cards of both
-        ok = all([self._check(x, "int", "arithmetic operand") for x in operands])
-        if not ok:
+        of = "int"
+        if all(accepts("cards", x.type) for x in operands):
+            if "-" in ops:
+                self._error(
+                    "RS204",
+                    "'-' takes numbers: there is no '-' on cards",
+                    span,
+                    "write without(a, b), the cards of a that are not in b",
+                )
+                return None
+            of = "cards"  # the cards of each, in order
+        elif not all([self._check(x, "int", "arithmetic operand") for x in operands]):
             return None
         node = operands[0]
         for op, rhs in zip(ops, operands[1:]):
-            node = ir.Binary(span, "int", op, node, rhs)
+            node = ir.Binary(span, of, op, node, rhs)
         return node
 
     def _compare(self, t, span, scope) -> ir.Expr | None:
