@@ -466,3 +466,45 @@ end_conditions:
     assert cards == {"red_gem": (3, 0), "blue_gem": (2, 0)}
     _code, out, _ = cli("lint", spec, "--format", "json")
     assert "RL118" not in {f["code"] for f in json.loads(out)}, out
+
+
+def test_rl118_counts_a_property_read_by_a_group_s_same_or_by_summing(tmp_path):
+    """A designer's cat pairs (`count: {min: 2, max: 2, same: breed}`) were told their
+    breed was never read; summing's property and unmelded's were missed the same way."""
+    spec = tmp_path / "pairs.yaml"
+    spec.write_text(
+        """rulespec: 1
+name: Pairs
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    tabby: {count: 4, props: {breed: tabby, pips: 1, weight: 1}}
+    manx: {count: 4, props: {breed: manx, pips: 2, weight: 1}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  out: {visibility: public}
+actions:
+  pair:
+    card: any
+    count: {min: 2, max: 2, same: breed}
+    to: out
+    if: any(size(s) > 0 for s in summing(hand(current), "pips", 3))
+    effect: ""
+turn:
+  - step: draw
+    effect: move(top(pile, 1), hand(current))
+  - step: play
+    actions: [pair]
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: win(argmax(size(hand(p)) for p in players))
+"""
+    )
+    _code, out, _ = cli("lint", spec, "--format", "json")
+    unread = [f["message"] for f in json.loads(out) if f["code"] == "RL118"]
+    assert unread == [
+        "card property 'weight' is never read: no rule, condition or evaluation names it"
+    ]

@@ -446,20 +446,23 @@ def _reads_every_type(spec) -> bool:
     )
 
 
+# the argument that names a card property, of each built-in that takes one
+_PROPERTY_ARG = {"prop": 1, "values": 0, "summing": 1, "unmelded": 2}
+
+
 def _read_props(spec) -> set[str]:
-    """The card properties some rule reads (`c.rank`): a card that has one is referred to,
-    as a card picked by a choice and judged by its properties is."""
+    """The card properties some rule reads (`c.rank`, `summing(cards, "value", n)`, an
+    action's `count: {same: suit}`): a card that has one is referred to, as a card
+    picked by a choice and judged by its properties is."""
     parts = (
         part for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)) if part is not None
     )
+    calls = (n for part in parts for n in ir.walk(part) if isinstance(n, ir.Call))
     return {
-        n.args[-1].value
-        for part in parts
-        for n in ir.walk(part)
-        if isinstance(n, ir.Call)
-        and n.func in ("prop", "values")
-        and isinstance(n.args[-1], ir.Const)
-    }
+        key.value
+        for n in calls
+        if n.func in _PROPERTY_ARG and isinstance(key := n.args[_PROPERTY_ARG[n.func]], ir.Const)
+    } | {a.same for a in spec.actions if a.same is not None}
 
 
 def check_uncalled(an: Analysis):
