@@ -1157,6 +1157,28 @@ def check_deal(an: Analysis):
             )
 
 
+def check_seat_valued(an: Analysis):
+    """RL121: an evaluation or payoff that reads `current` but not `me` values the
+    player whose turn it is, whichever seat it is asked about: every seat alike to
+    `greedy` and `ismcts`. (A shared score reads neither: a cooperative game's.)"""
+    spec = an.spec
+    for what, expr in (
+        ("evaluation", spec.evaluation),
+        ("payoff", spec.payoff and spec.payoff.value),
+    ):
+        names = [n for n in ir.walk(expr) if isinstance(n, ir.Local)] if expr else []
+        current = next((n for n in names if n.name == "current"), None)
+        if current is not None and all(n.name != "me" for n in names):
+            yield Finding(
+                "RL121",
+                "warning",
+                f"the {what} reads `current` but not `me`: it values the player whose turn "
+                "it is, whichever seat it is asked about",
+                current.span,
+                hint="write `me` for the seat it values",
+            )
+
+
 def _deals(s, start) -> bool:
     """Is s a move of the top cards of the start zone?"""
     return (
@@ -1247,6 +1269,7 @@ CHECKS = (
     check_start,
     check_deal,
     check_group_offers,
+    check_seat_valued,
 )
 
 CODES = {
@@ -1270,6 +1293,7 @@ CODES = {
     "RL118": "a card property nothing reads",
     "RL119": "an absorbing state that is not an end",
     "RL120": "a group of cards whose offer can pass the groups a decision may look at (a note)",
+    "RL121": "an evaluation or payoff that values the player to act, not `me`",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
