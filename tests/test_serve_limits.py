@@ -41,13 +41,14 @@ def _person_game(base, spec="take_the_gold", **request):
         ("/api/games", b'{"spec": {"a": 1}}', "no game '{'a': 1}' here"),
         ("/api/replays", b'{"log": "\\ud800"}', "the request is not JSON text"),
         ("/api/replays", b'{"path": "/dev/zero"}', "/dev/zero: error RS801: not a file"),
+        ("/api/replays", json.dumps({"path": "x" * 5000}).encode(), "error RS801"),
         (
             "/api/games",
             json.dumps({"spec": "take_the_gold", "variants": ["two_player"] * 1000}).encode(),
             "the variant 'two_player' is named twice",
         ),
     ],
-    ids=["spec-list", "spec-object", "log-surrogate", "device", "variant-twice"],
+    ids=["spec-list", "spec-object", "log-surrogate", "device", "name-too-long", "variant-twice"],
 )
 def test_odd_json_values_are_refused_as_json(server, path, raw, error):
     base, _ = server

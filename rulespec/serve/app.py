@@ -67,7 +67,11 @@ class Api:
         if not isinstance(value, str) or not value or "\0" in value:
             raise Refused(400, "'path' is the path of a log file on the server")
         saved = Path(self.saves) / value
-        return str(saved) if not Path(value).is_absolute() and saved.is_file() else value
+        try:
+            found = not Path(value).is_absolute() and saved.is_file()
+        except OSError:  # a name the file system refuses (too long): no saved game
+            found = False
+        return str(saved) if found else value
 
     async def seat_view(self, request: Request):
         game, seat = _game_and_seat(self.tables, request)
