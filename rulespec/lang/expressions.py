@@ -470,6 +470,10 @@ class Builder:
             hint = did_you_mean(_OTHER_FUNCTIONS[name], known)  # as it names it
         elif name in _WRITTEN_OTHERWISE and what == "function" and name not in known:
             hint = _WRITTEN_OTHERWISE[name]
+        elif name in FUNCTIONS and what == "name" and name not in scope:
+            args, _, _ = FUNCTIONS[name]
+            written = ", ".join(a.split("|")[0] for a in args)
+            hint = f"'{name}' is a function: write {name}({written}), {FUNCTIONS[name][2]}"
         elif name in _ROLES and what == "name":
             hint = (
                 f"'{name}' is bound only in {_ROLES[name]}: "
