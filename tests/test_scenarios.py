@@ -99,6 +99,37 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
     ]
 
 
+def test_an_expectation_of_who_acts_in_a_game_that_ended_says_it_ended(tmp_path):
+    """A designer's scenario read 'current: expected P2, got P1' where the game had
+    ended, its real cause."""
+    scenario = _three_players(
+        tmp_path,
+        "the fourth coin wins",
+        "[kraken, pirate]",
+        """\
+        rulings: [TTG-7]
+        steps:
+          - P1: pirate -> P3
+          - P3: no reaction
+          - chance: gold_coin
+        expect:
+          current: P2
+          to_act: P2
+        """,
+    ).read_text()
+    path = tmp_path / "won.yaml"
+    path.write_text(
+        scenario.replace(
+            "hand[P1]: [pirate]", "hand[P1]: [pirate, gold_coin, gold_coin, gold_coin]"
+        )
+    )
+    outcome = run(path)
+    assert outcome.failures == [
+        "current: expected P2, got P1 (the game is over: coin_win)",
+        "to act: expected P2, got none (the game is over: coin_win)",
+    ]
+
+
 def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
     scenario = _three_players(
         tmp_path,

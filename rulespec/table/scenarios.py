@@ -180,11 +180,13 @@ def _check_names(game: Game, table: dict) -> None:
 
 def _counter_value(game: Game, label: str, value, n: int):
     """A counter's value as a scenario writes it: a number; a seat (P2) for a counter
-    that holds a player; a kind's name for one that holds a kind (null: no kind), which
-    the table reads as it is."""
+    that holds a player; a kind's name for one that holds a kind (null, or the language's
+    no_kind: no kind), which the table reads as it is."""
     holds = {c.name: c.initial.type for c in game.spec.counters}.get(label.split("[", 1)[0])
     if holds == "player" and isinstance(value, str):
         return parse_seat(value, n)
+    if holds == "kind" and value == "no_kind":
+        return None
     if holds == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
         raise ValueError(f"counter {label} holds a number, not {value!r}")
     return value
@@ -395,7 +397,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
         got = counters.get(name)
         if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
-            failures.append(f"counter {name}: expected {want}, got {shown}")
+            failures.append(f"counter {name}: expected {_word(want)}, got {_word(shown)}")
     failures += _event_failures(state.log_for(None), expect, n)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)
@@ -441,7 +443,15 @@ def _end_failures(state: State, expect: dict) -> list[str]:
     return failures
 
 
+def _word(value) -> str:
+    """A value as the scenario's YAML writes it: null, true, false."""
+    if value is None:
+        return "null"
+    return ("false", "true")[value] if isinstance(value, bool) else str(value)
+
+
 def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
+    """Who is to act and what they may do; a game that ended says so, as the cause."""
     failures = []
     if "current" in expect and seen["current"] != expect["current"]:
         failures.append(f"current: expected {expect['current']}, got {seen['current']}")
@@ -451,6 +461,8 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
         failures.append(f"to act: expected {expect['to_act']}, got {_actor(state)}")
     if "options" in expect and state.legal_labels() != list(expect["options"]):
         failures.append(f"options: expected {expect['options']}, got {state.legal_labels()}")
+    if failures and state.is_terminal():
+        failures = [f"{f} (the game is over: {state.reason})" for f in failures]
     return failures
 
 
