@@ -147,7 +147,8 @@ def value(s, spread: list[float]) -> list[float]:
     the widest such gap seen so far in this search (`spread`, updated), halved: within
     [-0.5, 0.5] whatever the evaluation's scale. Against the best rival, not the
     average: in a race to a goal, holding back the leader is worth as much as one's own
-    progress. Without an evaluation or a rival: 0 until the end."""
+    progress. A seat without a rival (alone, or all on one team: a cooperative game)
+    by its evaluation itself. Without an evaluation: 0 until the end."""
     game = s.game
     if s.is_terminal():
         payoff = game.spec.payoff
@@ -164,7 +165,7 @@ def value(s, spread: list[float]) -> list[float]:
         return [0.0] * game.n
     scores = [s.evaluate(p) for p in range(game.n)]
     gaps = [
-        v - max(scores[q] for q in rivals) if rivals else 0
+        v - max(scores[q] for q in rivals) if rivals else v
         for v, rivals in zip(scores, game.rivals)
     ]
     spread[0] = max(spread[0], *(abs(g) for g in gaps))

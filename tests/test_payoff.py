@@ -190,3 +190,38 @@ payoff:
         )
         state.apply_action(card)
         assert value(state, [0.0]) == want
+
+
+def test_a_search_values_a_cooperative_game_s_positions_by_the_shared_evaluation():
+    """Every seat on one team has no rival: a gap to the best rival would be 0 at every
+    position (a Hanabi designer's search found nothing to go by), so the evaluation
+    itself is the value, scaled as gaps are."""
+    together = """\
+rulespec: 1
+name: Together
+players: {min: 2, max: 3}
+hand: hand
+teams: {everyone: [P1, P2, P3]}
+deck:
+  cards: {gold: {count: 2}, lead: {count: 2}}
+zones:
+  pile: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+  chest: {visibility: public}
+turn:
+  - step: take
+    effect: |
+      choose(current) c from pile { move(c, chest) }
+      if size(pile) == 0 { end_game() }
+evaluation: count(chest, gold) * 3
+"""
+    game = Game(load_spec("together.yaml", together), 2)
+    spread = [0.0]
+    for chest, pile, want in (
+        (["gold"], ["gold", "lead", "lead"], [0.5, 0.5]),
+        (["lead"], ["gold", "gold", "lead"], [0.0, 0.0]),
+        (["gold", "gold"], ["lead", "lead"], [0.5, 0.5]),  # the widest seen is 6 now
+        (["gold"], ["gold", "lead", "lead"], [0.25, 0.25]),
+    ):
+        state = State.from_layout(game, zones={"chest": chest, "pile": pile})
+        assert value(state, spread) == want
