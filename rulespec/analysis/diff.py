@@ -74,6 +74,16 @@ def _detail(kind, a, b) -> str:
         )
     else:
         parts = [f"count {a.count} -> {b.count}"] if kind == "card" and a.count != b.count else []
+    if kind == "card" and a.props != b.props:  # each property that changed, with its values
+        old, new = dict(a.props), dict(b.props)
+        parts.append(
+            "props "
+            + ", ".join(
+                f"{k} {old.get(k, 'none')} -> {new.get(k, 'none')}"
+                for k in sorted(old.keys() | new.keys())
+                if old.get(k) != new.get(k)
+            )
+        )
     if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
         parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
     if kind == "action" and a.same != b.same:  # what a group's cards share
@@ -87,7 +97,7 @@ def _detail(kind, a, b) -> str:
         parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
-    said = {"count", "same", "pass_if", "around", "title"}  # told above
+    said = {"count", "props", "same", "pass_if", "around", "title"}  # told above
     if kind == "parameter":
         said |= {"value", "by_players"}
     keys = _KEYS | ({"when": "value"} if kind == "value" else {})
