@@ -1230,11 +1230,20 @@ def _resume_play(s: State, point, option) -> None:
             action=a.ir.name,
             target=option.target,
             card=s.game.type_names[option.card_type] if card is not None else None,
+            **_chosen_named(s, option, card),
             _vis=None if card is None else _shown_to(s, s.game.hand + s._current, dst),
         )
     if card is not None:
         s.move_cards((card,), dst)
     s.enter(a.effect, env)
+
+
+def _chosen_named(s: State, option: Play, card) -> dict:
+    """A card-free play of a card chosen from a zone every seat sees (a buy from the
+    supply) names it, as the play's own words: "P1 buys Province"."""
+    if card is not None or option.chosen is None or s._seers(s._loc[option.chosen]) is not None:
+        return {}
+    return {"chosen": s.game.type_names[s._ctype[option.chosen]]}
 
 
 def _played(s: State, option: Play) -> tuple[int | None, dict]:

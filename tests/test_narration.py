@@ -532,3 +532,19 @@ def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():
     while state.is_chance_node() or ttg.is_chance_node():
         ttg.sample_chance()
     assert (ttg.decision_kind(), ttg.decision_asker()) == ("play", "turn.play")
+
+
+def test_a_card_free_play_names_the_card_it_chose_from_a_public_zone():
+    """A designer's buys read 'P1 buys' and named the card only on the move after."""
+    game = Game(load_spec(ROOT / "tests" / "valid" / "market.yaml"), 3)
+    state = play(game.new_initial_state(seed=1), make_agents(["random"], 3, 1))
+    log = state.log_for(None)
+    takes = [i for i, e in enumerate(log) if e["event"] == "play" and e["action"] == "take"]
+    assert takes
+    for i in takes:  # the card named is the one the effect moves next
+        moved = next(e for e in log[i:] if e["event"] == "move")
+        assert [log[i]["chosen"]] == moved["cards"] and moved["src"] == "market"
+    lines = narrate(log, Titles.of(game.spec))
+    assert "  P1 chooses Take: Fig" in lines
+    swaps = [e for e in log if e["event"] == "play" and e["action"] == "swap"]
+    assert swaps and all("chosen" not in e for e in swaps)  # a card played says its own

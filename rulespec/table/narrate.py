@@ -228,17 +228,19 @@ def third_person(verb: str) -> str:
 
 def _play(e: dict, t: Titles) -> str:
     """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
-    ("P1 chooses Stand"), unless it has a verb ("P1 draws", "P1 knocks (Knock early)")."""
+    ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
+    has a verb ("P1 draws", "P1 knocks (Knock early)", "P1 buys Province")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
+    chosen = t.card(e["chosen"]) if e.get("chosen") else ""
     if "n" in e:  # a group of cards as one move: named to those who see them
         what, verb = f"{_cards(e, t)} ({action})", third_person(verb)
     elif e.get("card"):
         what, verb = with_rule(t.card(e["card"]), action, verb), third_person(verb)
     elif verb != "play":  # an action without a card, and its verb: "P1 draws"
         said = action.casefold() in (verb, third_person(verb))
-        what, verb = "" if said else f"({action})", third_person(verb)
+        what, verb = f"{chosen} {'' if said else f'({action})'}".strip(), third_person(verb)
     else:
-        what, verb = action, "chooses"
+        what, verb = f"{action}: {chosen}" if chosen else action, "chooses"
     target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
     return f"  {_who(e)} {verb} {what}".rstrip() + target
 
