@@ -61,6 +61,27 @@ def _rulings(entry: dict) -> tuple[str, ...]:
     return tuple(entry.get("rulings", ()))
 
 
+def _partly_bound(bound: dict[str, dict], scope) -> dict[str, str]:
+    """Name -> why a reaction cannot read it: a local that some of the actions it
+    answers bind and others do not (or bind with another type)."""
+    why = {}
+    for name in {n for lets in bound.values() for n in lets} - set(scope):
+        lacking = [a for a, lets in bound.items() if name not in lets]
+        if lacking:
+            why[name] = (
+                f"'{name}' is bound by {_listed([a for a in bound if a not in lacking])}, "
+                f"not by {_listed(lacking)}, which it answers too: a reaction reads what "
+                f"every action it answers binds (add `let {name} = ...` to '{lacking[0]}')"
+            )
+        else:
+            why[name] = f"'{name}' has another type in each action it answers"
+    return why
+
+
+def _listed(actions: list[str]) -> str:
+    return ", ".join(f"'{a}'" for a in actions)
+
+
 def _chain_roots(answers, actions, reactions) -> list[str]:
     """The actions at the root of the chains an answer can join, in the order found:
     what it answers, and what those answers answer, back to the actions."""
@@ -647,12 +668,13 @@ class _Compiler:
         elif card is None and "to" in r:
             self.error("RS104", "'to' is for a reaction with a card", path + ("to",), key=True)
         shared, complete = None, all(a in action_lets or a in raw for a in answers)
+        bound: dict[str, dict] = {}  # each action at a chain's root -> what it binds
         for answered in _chain_roots(answers, action_lets, raw):
             lets = action_lets[answered]
             if lets is None:
                 complete = False
                 continue
-            lets = dict(lets, **self.action_roles[answered])
+            lets = bound[answered] = dict(lets, **self.action_roles[answered])
             shared = (
                 dict(lets)
                 if shared is None
@@ -677,13 +699,17 @@ class _Compiler:
             scope["answer"] = "cards"
         if any(a in raw for a in answers):  # an answer to an answer knows whom it answers
             scope["actor"] = "player"
-        cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
-        to = (
-            b.expr(doc, path + ("to",), r["to"], scope, "zone")
-            if card is not None and "to" in r
-            else None
-        )
-        effect = b.block(doc, path + ("effect",), r["effect"], scope)
+        b.partly_bound = _partly_bound(bound, scope)
+        try:
+            cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
+            to = (
+                b.expr(doc, path + ("to",), r["to"], scope, "zone")
+                if card is not None and "to" in r
+                else None
+            )
+            effect = b.block(doc, path + ("effect",), r["effect"], scope)
+        finally:
+            b.partly_bound = {}
         return ir.Reaction(
             name,
             card,

@@ -365,6 +365,9 @@ class Builder:
         # an unknown name's hint where nothing known is close, set by what compiles a
         # part that could bind it (an end condition could, with `each`)
         self.unbound: Callable[[str], str] | None = None
+        # a name some of the parts a rule reads from bind and others do not (a let of
+        # some of the actions a reaction answers) -> why it is unknown: said first
+        self.partly_bound: dict[str, str] = {}
 
     # --- entry points -------------------------------------------------------------
 
@@ -459,7 +462,9 @@ class Builder:
         if name in self.names.refused:
             return  # its declaration was refused, and said so: its uses say no more
         known = set(scope) | set(CONSTANTS) | set(self.names.all_names) | set(FUNCTIONS)
-        if name in self.names.text:
+        if name in self.partly_bound and what != "function":
+            hint = self.partly_bound[name]
+        elif name in self.names.text:
             hint = f'text in a formula is quoted: "{name}"'
         elif name in self.names.props and what == "name":
             hint = (
