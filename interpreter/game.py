@@ -31,7 +31,7 @@ class Slot:
     zone: ir.ZoneDef
     owner: int | None
     label: str
-    seats: frozenset = frozenset()  # who owns it, for `owner` visibility: a seat or a team
+    seats: frozenset = frozenset()  # who owns it, for `owner` and `others`: a seat or a team
 
 
 def _players(spec: ir.Spec, n_players) -> int:
@@ -86,7 +86,9 @@ class Game:
         for z in spec.zones:
             self.zone_index[z.name] = len(self.slots)
             self.slots.extend(_slots(z, n_players, spec.teams))
-        self.saw, self.told = _told(self.slots, n_players)
+        # slot -> the seats that see its cards (None: everyone)
+        self.seers = tuple(seers(s, n_players) for s in self.slots)
+        self.saw, self.told = _told(self.seers, n_players)
         # slot -> whether the order of its cards matters (the box, the last, is a heap)
         self.ordered = (*(s.zone.ordered for s in self.slots), False)
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
@@ -458,11 +460,11 @@ def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:
     return [Slot(z, None, z.name)]
 
 
-def _told(slots: list[Slot], n: int) -> tuple[list[list[frozenset]], list[list[frozenset]]]:
+def _told(seers: tuple, n: int) -> tuple[list[list[frozenset]], list[list[frozenset]]]:
     """[src][dst] -> the seats that see a card move from src to dst (those who see
     either zone: the seats whose log names it), and those of them who cannot see dst,
     who learn which card now lies there (knowledge.py)."""
     everyone = frozenset(range(n))
-    seen = [everyone if who is None else who for who in map(seers, slots)]
+    seen = [everyone if who is None else who for who in seers]
     saw = [[a | b for b in seen] for a in seen]
     return saw, [[saw[i][j] - seen[j] for j in range(len(seen))] for i in range(len(seen))]

@@ -1,10 +1,11 @@
 """What one player may see (RULINGS C-6): observations and the log as seen by a seat.
 
 Hidden information is a view: nothing here hands out the state itself. A zone's cards
-are shown to a player when the zone is public or theirs (or their team's); otherwise only its
-size, and the cards they know lie there from what they saw (knowledge.py), with their depth
-from the top where they know it. A logged move shows its cards to whoever can see its source
-or its destination zone.
+are shown to a player when the zone is public, theirs (or their team's) with `owner`
+visibility, or someone else's with `others`; otherwise only its size, and the cards
+they know lie there from what they saw (knowledge.py), with their depth from the top
+where they know it. A logged move shows its cards to whoever can see its source or its
+destination zone.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from .codegen import CodeWriter, quote
 
 def can_see(slot, player: int | None) -> bool:
     vis = slot.zone.visibility
-    return vis == "public" or player is None or (vis == "owner" and player in slot.seats)
+    if vis == "public" or player is None:
+        return True
+    if vis == "owner":
+        return player in slot.seats
+    return vis == "others" and player not in slot.seats
 
 
-def seers(slot) -> frozenset[int] | None:
-    """The seats that see a slot's cards; None: everyone."""
-    vis = slot.zone.visibility
-    if vis == "public":
+def seers(slot, n: int) -> frozenset[int] | None:
+    """The seats (of n) that see a slot's cards; None: everyone."""
+    if slot.zone.visibility == "public":
         return None
-    return slot.seats if vis == "owner" else frozenset()
+    return frozenset(p for p in range(n) if can_see(slot, p))
 
 
 def observation(state, player: int | None) -> dict:

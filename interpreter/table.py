@@ -14,7 +14,6 @@ import operator
 import random
 
 from . import knowledge
-from .observe import seers
 
 INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
 
@@ -560,7 +559,7 @@ class Table:
 
     def _seers(self, slot: int) -> frozenset[int] | None:
         """The seats that see a zone's cards; None: everyone."""
-        return seers(self.game.slots[slot])
+        return self.game.seers[slot]
 
     def _log_move(self, src: int, dst: int, cards: list[int]) -> None:
         """A move shows its cards to whoever sees its source or its destination."""

@@ -61,7 +61,11 @@ class Watcher:
 
     def sees(self, label: str, seat: int) -> bool:
         visibility, owners, _ = self.zones[label]
-        return visibility == "public" or (visibility == "owner" and seat in owners)
+        if visibility == "owner":
+            return seat in owners
+        if visibility == "others":
+            return seat not in owners
+        return visibility == "public"
 
     def step(self, state) -> None:
         state.check_invariants()  # an insert keeps every card in one place, and counted
@@ -298,7 +302,8 @@ def specs(draw) -> str:
     return TEMPLATE.format(
         turns=draw(st.integers(3, 8)),
         cards="\n".join(f"    {c}: {{count: 1}}" for c in cards),
-        table=draw(st.sampled_from(["hidden", "owner", "public"])),
+        # `others` hides a seat's zone from that seat alone: only a per-player zone has one
+        table=draw(st.sampled_from(["hidden", "owner", "public", *["others"] * per_player])),
         ordered=draw(st.booleans()),
         per_player=", per_player: true" if per_player else "",
         steps="\n".join(f"  - step: s{i}\n    effect: {s}" for i, s in enumerate(steps)),

@@ -1164,6 +1164,16 @@ class _Compiler:
             )
         elif not zones[spec.hand].per_player:
             self.error("RS402", f"hand zone '{spec.hand}' must be per_player", ("hand",))
+        elif zones[spec.hand].visibility == "others":
+            # a play's options name its card types: they would show the owner its cards
+            self.error(
+                "RS402",
+                f"hand zone '{spec.hand}' is hidden from its owner (visibility: others), "
+                "and a play would offer the owner its cards by name",
+                ("hand",),
+                f"leave hand out, and play from {spec.hand}(current) by place (nth) "
+                "or at random (random)",
+            )
         starts = [z.name for z in spec.zones if z.start]
         if len(starts) != 1:
             self.error(
@@ -1186,6 +1196,14 @@ class _Compiler:
                     "RS402",
                     "refill_from must link two shared zones, not a per-player zone or a family",
                     ("zones", z.name, "refill_from"),
+                )
+            if z.visibility == "others" and not z.owned:
+                self.error(
+                    "RS402",
+                    f"zone '{z.name}' is shared, so visibility: others has no owner to hide "
+                    "it from",
+                    ("zones", z.name, "visibility"),
+                    "make it per_player or per_team, or hidden for a zone nobody sees",
                 )
             if z.count is not None and (z.per_player or z.start):
                 self.error(

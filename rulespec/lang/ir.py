@@ -382,7 +382,7 @@ class CardType:
 class ZoneDef:
     name: str
     per_player: bool
-    visibility: str  # hidden | owner | public
+    visibility: str  # hidden | owner | others | public
     ordered: bool
     start: bool  # the whole deck starts here
     refill_from: str | None
