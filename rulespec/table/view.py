@@ -183,7 +183,7 @@ def _cards_text(zone: dict) -> str:
 
 
 def _runs(texts) -> str:
-    """Cards in a few words, a run of one title as one: "Gold Coin x3, Pirate"."""
+    """Cards in a few words, a run of one title as one: "Ace x3, King"."""
     return ", ".join(
         text if (k := len(list(group))) == 1 else f"{text} x{k}" for text, group in groupby(texts)
     )
