@@ -97,13 +97,7 @@ class Game:
         self._tally_writers: dict = {}  # (seat, offset) -> its code (tally_writer), when asked
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
         self.hand = None if spec.hand is None else self.zone_index[spec.hand]
-        # src -> (the zone that refills it, the cards left on top of that zone)
-        self.refill = {
-            self.zone_index[z.name]: (self.zone_index[z.refill_from], z.refill_keep)
-            for z in spec.zones
-            if z.refill_from
-        }
-
+        self._index_refills()
         self._index_counters()
         self._index_memories()
         # goals: name -> (zone slot base, ((kind, limit), ...)) in order
@@ -185,6 +179,18 @@ class Game:
         self.check = compile_check(self)  # which dirty automatic rules hold (offers.py)
         self.flow = TurnFlow(self)
         self.block_ids = stmts.block_ids  # id(code) -> a stable number, for State.key()
+
+    def _index_refills(self) -> None:
+        """src -> (the slot that refills it, the cards left on top of that slot): of an
+        owned refill zone, the same owner's (the compiler checks both are owned alike)."""
+        self.refill = {}
+        for slot, s in enumerate(self.slots):
+            z = s.zone
+            if z.refill_from:
+                source = self.zone_index[z.refill_from]
+                if self.spec.zone(z.refill_from).owned:
+                    source += slot - self.zone_index[z.name]
+                self.refill[slot] = (source, z.refill_keep)
 
     def _index_counters(self) -> None:
         """counter -> its first index (a per-player one has one a seat, a per-team one one a

@@ -19,6 +19,7 @@ from rulespec.table.encoding import ObservationEncoder
 GAMES = sorted((Path(__file__).parent.parent / "games").glob("*.yaml")) + [
     Path(__file__).parent / "valid" / "hand_trading.yaml",  # swap: what a trade tells each seat
     Path(__file__).parent / "valid" / "facing_out.yaml",  # others: a hand hidden from its owner
+    Path(__file__).parent / "valid" / "deck_builder.yaml",  # a player's own discards refill
 ]
 TURNS = 40  # the first turns of each game: where hidden cards were dealt and first move
 

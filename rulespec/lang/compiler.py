@@ -1191,12 +1191,9 @@ class _Compiler:
                     ("zones", z.name, "refill_from"),
                     did_you_mean(z.refill_from, zones),
                 )
-            elif z.refill_from and not (_single(zones[z.refill_from]) and _single(z)):
-                self.error(
-                    "RS402",
-                    "refill_from must link two shared zones, not a per-player zone or a family",
-                    ("zones", z.name, "refill_from"),
-                )
+            elif z.refill_from and (refused := _refill_refused(z, zones[z.refill_from])):
+                message, hint = refused
+                self.error("RS402", message, ("zones", z.name, "refill_from"), hint)
             if z.visibility == "others" and not z.owned:
                 self.error(
                     "RS402",
@@ -1296,9 +1293,35 @@ class _Compiler:
                 rules[name] = ".".join(path)
 
 
-def _single(z: ir.ZoneDef) -> bool:
-    """One zone for the whole table: neither per player, per team nor a family."""
-    return not z.owned and z.count is None
+def _refill_refused(z: ir.ZoneDef, source: ir.ZoneDef) -> tuple[str, str] | None:
+    """Why z may not refill from source, (message, hint), or None. A zone refills from
+    one zone the table can name for it: a shared zone from a shared one, an owned zone
+    from its owner's own (paired seat by seat, or team by team) or from a shared one."""
+    family = next((x for x in (z, source) if x.count is not None), None)
+    if family is not None:
+        return (
+            f"refill_from cannot link a family of zones: '{family.name}' is {family.count} zones",
+            f"refill from one zone, or gather the family in an effect: move({family.name}(i), "
+            f"pile) and shuffle(pile)",
+        )
+    if source.owned and not z.owned:
+        return (
+            f"shared zone '{z.name}' cannot refill from {_whose(source)} zone "
+            f"'{source.name}': a shared zone has no owner whose {source.name} to take",
+            f"give {z.name} `{'per_player' if source.per_player else 'per_team'}: true` too, "
+            f"so that each owner's {z.name} refills from their own {source.name}",
+        )
+    if source.owned and z.per_player != source.per_player:
+        return (
+            f"{_whose(z)} zone '{z.name}' cannot refill from {_whose(source)} zone "
+            f"'{source.name}': a zone refills from the same owner's",
+            "make both per_player or both per_team, or refill from a shared zone",
+        )
+    return None
+
+
+def _whose(z: ir.ZoneDef) -> str:
+    return "per-player" if z.per_player else "per-team" if z.per_team else "shared"
 
 
 def _owned(entry: dict) -> bool:
