@@ -72,6 +72,9 @@ class Game:
         self.props = [dict(c.props) for c in spec.cards]
         self.ctype = tuple(i for i, (_, k) in enumerate(spec.deck_for(n_players)) for _ in range(k))
         self.deck_counts = tuple(self.ctype.count(t) for t in range(len(self.type_names)))
+        # the language's card_types: the types this game's deck holds a card of (a
+        # variant's count of 0, or a removal at this player count, takes a type out)
+        self.deck_types = tuple(k for k, n in zip(self.card_types, self.deck_counts) if n)
         # fewer than 256 cards: every count of cards (and every zone's size) fits a byte,
         # so a learning environment's observation vector is written in bytes (tallies_into)
         self.byte_counts = len(self.ctype) < 256

@@ -37,7 +37,7 @@ READS = {
     "_dirty": "the automatic rules to check, as bits (the checks)",
     "_quiet": "per automatic rule: the version at which it last fired (the checks)",
     "_version": "the table's version: one more for each change (the checks)",
-    "game": "the game definition: its card_types",
+    "game": "the game definition: the card types its deck holds (card_types), its refills and slots",
 }
 
 # what generated code calls on the game `g` (State and Table methods)

@@ -508,3 +508,36 @@ end_conditions:
     assert unread == [
         "card property 'weight' is never read: no rule, condition or evaluation names it"
     ]
+
+
+def test_card_types_are_the_types_the_game_s_deck_holds(tmp_path):
+    """A variant that sets a card's count to 0 takes it out of card_types: a designer's
+    'three empty supply piles' end counted the two kingdom cards a variant left out as
+    empty piles, and games ended at once."""
+    base = tmp_path / "piles.yaml"
+    base.write_text(
+        """rulespec: 1
+name: Piles
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {gold: {count: 2}, silver: {count: 2}, lead: {count: 2}}
+zones:
+  pile: {visibility: public, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: take
+    effect: move(top(pile, 1), hand(current))
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: end_game()
+evaluation: count(k != no_kind for k in card_types)
+"""
+    )
+    variant = tmp_path / "no_lead.yaml"
+    variant.write_text(
+        "rulespec: 1\nname: No lead\nextends: piles.yaml\ncards: {lead: {count: 0}}\n"
+    )
+    assert Game(load_spec(base), 2).new_initial_state(seed=0).evaluate(0) == 3
+    assert Game(load_spec(variant), 2).new_initial_state(seed=0).evaluate(0) == 2

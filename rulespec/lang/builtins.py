@@ -101,7 +101,8 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "round_index": ("int", "which round of the game this is, counted from 0"),
     "card_types": (
         "kinds",
-        "every card type of the deck, in deck order, for a for loop or a choice",
+        "every card type the deck holds a card of (at this player count), in deck order, "
+        "for a for loop or a choice",
     ),
     "no_kind": (
         "kind",
