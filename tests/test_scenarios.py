@@ -130,6 +130,29 @@ def test_an_expectation_of_who_acts_in_a_game_that_ended_says_it_ended(tmp_path)
     ]
 
 
+def test_an_expectation_of_whose_turn_it_is_says_what_the_game_waits_on(tmp_path):
+    """A designer's scenario read 'current: expected P2, got P1' where P2 had a
+    choice of one option to take first."""
+    path = _three_players(
+        tmp_path,
+        "the pirate's target answers first",
+        "[kraken, pirate]",
+        """\
+        steps:
+          - P1: pirate -> P2
+        expect:
+          current: P2
+        """,
+    )
+    path.write_text(
+        path.read_text().replace("hand[P2]: [officer, gold_coin]", "hand[P2]: [gold_coin]")
+    )
+    assert run(path).failures == [
+        "current: expected P2, got P1",
+        "the game waits on P2 to take its one option (auto: forced takes such choices)",
+    ]
+
+
 def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
     scenario = _three_players(
         tmp_path,

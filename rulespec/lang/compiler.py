@@ -74,7 +74,11 @@ def _partly_bound(bound: dict[str, dict], scope) -> dict[str, str]:
                 f"every action it answers binds (add `let {name} = ...` to '{lacking[0]}')"
             )
         else:
-            why[name] = f"'{name}' has another type in each action it answers"
+            types = ", ".join(f"{lets[name]} in '{a}'" for a, lets in bound.items())
+            why[name] = (
+                f"'{name}' has another type in the actions it answers ({types}): a "
+                "reaction reads a local of one type, so bind it alike in each"
+            )
     return why
 
 
@@ -189,6 +193,7 @@ class _Compiler:
             goals=set(accepted["goals"]),
             windows=set(accepted["windows"]),
             windows_in_order=tuple(accepted["windows"]),
+            reactions=frozenset(r if isinstance(r := d.get("reactions"), dict) else ()),
             refused=refused,
             procedures={
                 k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()

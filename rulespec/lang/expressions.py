@@ -331,6 +331,7 @@ class Names:
     goals: set[str] = field(default_factory=set)
     windows: set[str] = field(default_factory=set)  # named reaction windows
     windows_in_order: tuple[str, ...] = ()  # the same, in spec order
+    reactions: frozenset[str] = frozenset()  # for a hint: a reaction named where a window goes
     families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
@@ -1156,6 +1157,8 @@ class Builder:
             return None
         if name == "react" and len(raw) == 2:  # react(players, window): some reactions
             params = (*params, "window")
+            if not self._window_named(raw[1]):
+                return None
         args = []
         for i, a in enumerate(raw):
             chance = (
@@ -1173,6 +1176,23 @@ class Builder:
                 else self._expr(a, scope)
             )
         return ir.Do(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
+
+    def _window_named(self, arg) -> bool:
+        """react()'s window is a window's name: a reaction's there is told what goes there
+        (RS204), not 'did you mean' a window spelt alike."""
+        n = self.names
+        named = str(arg.children[0]) if isinstance(arg, lark.Tree) and arg.data == "name" else None
+        if named not in n.reactions or named in n.windows:
+            return True
+        self._error(
+            "RS204",
+            f"'{named}' is a reaction, not a window: react(players, WINDOW) opens a window "
+            "the spec names under windows:",
+            self._span(arg),
+            f"name a window that offers it ({', '.join(n.windows_in_order) or 'none declared'}),"
+            " or write react(players) to offer every reaction that answers",
+        )
+        return False
 
     def _refills(self, raw, span, scope) -> bool:
         """refill(zone) names one zone that declares `refill_from` (RS204 otherwise)."""

@@ -463,6 +463,13 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
         failures.append(f"options: expected {expect['options']}, got {state.legal_labels()}")
     if failures and state.is_terminal():
         failures = [f"{f} (the game is over: {state.reason})" for f in failures]
+    elif "current" in expect and seen["current"] != expect["current"] and "to_act" not in expect:
+        # the turn has not passed: say on what decision it waits
+        one = len(state.legal_actions()) == 1 and state.current_player() != CHANCE
+        failures.append(
+            f"the game waits on {_actor(state)}"
+            + (" to take its one option (auto: forced takes such choices)" if one else "")
+        )
     return failures
 
 
