@@ -196,6 +196,13 @@ class State(Table):
         chooses; None for chance, or when the game is over."""
         return None if self._over else self._pending.asking
 
+    def decision_window(self) -> str | None:
+        """The named window a pending answer is asked in (`react(players, window)`);
+        None at any other decision, or at a window without a name."""
+        if self._over or self._pending.kind != "react":
+            return None
+        return self._pending.data[3]
+
     def deciding_together(self) -> tuple[int, ...]:
         """The seats that make the pending decision at once: at a simultaneous choice
         (`simultaneously(players) p chooses …`), the seat asked now and those still to
@@ -263,14 +270,17 @@ class State(Table):
         self._pending = None
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
-            # a set of cards: how many, public as a hand's size is, though the set is not
-            counted = {"count": len(choice.cards)} if point.kind == "cards" else {}
+            # a set of cards: how many, public as a hand's size is, though the set is not;
+            # an answer: in which of an action's named windows, public as the window is
+            said = {"count": len(choice.cards)} if point.kind == "cards" else {}
+            if point.kind == "react" and point.data[3] is not None:
+                said["window"] = point.data[3]
             self._log(
                 "choice",
                 player=point.player,
                 kind=point.kind,
                 option=choice.label,
-                **counted,
+                **said,
                 _vis=_seen(self, point, choice),
             )
         self._turn_decisions += 1

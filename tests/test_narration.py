@@ -548,3 +548,35 @@ def test_a_card_free_play_names_the_card_it_chose_from_a_public_zone():
     assert "  P1 chooses Take: Fig" in lines
     swaps = [e for e in log if e["event"] == "play" and e["action"] == "swap"]
     assert swaps and all("chosen" not in e for e in swaps)  # a card played says its own
+
+
+def test_an_answer_at_a_named_window_says_which_window_asks():
+    """A Coup designer's table printed 'P3 does not react' once per window, and the
+    window's title nowhere; its prompt could not be given."""
+    text = (ROOT / "tests" / "valid" / "challenge_then_block.yaml").read_text()
+    text = edited(
+        text,
+        (
+            "    title: Challenge window\n",
+            "    title: Challenge window\n    prompt: Call the bluff?\n",
+        ),
+    )
+    game = Game(load_spec("windows.yaml", text), 3)
+    titles = Titles.of(game.spec)
+    state = game.new_initial_state(seed=3)
+    while state.decision_window() is None:
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(state.legal_actions()[-1])
+    assert state.decision_kind() == "react" and state.decision_window() == "challenges"
+    heading = decision_heading("react", state.decision_asker(), titles, state.decision_window())
+    assert (
+        heading
+        == f"You may answer {titles.rule(state.decision_asker())} (Challenge window) — Call the bluff?"
+    )
+    seat = state.current_player()
+    state.apply_action("no reaction")
+    said = narrate([e for e in state.log_for(None) if e["event"] == "choice"][-1:], titles)
+    assert said == [f"  P{seat + 1} does not react (Challenge window)"]
+    assert decision_heading("react", "tax", titles) == "You may answer Tax:"  # no window

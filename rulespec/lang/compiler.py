@@ -745,6 +745,7 @@ class _Compiler:
             self.doc.key_span(("windows", name)),
             w.get("title", _title(name)),
             w.get("text", ""),
+            w.get("prompt", ""),
         )
 
     def _step(self, i, s) -> ir.Step:

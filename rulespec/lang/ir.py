@@ -458,6 +458,7 @@ class WindowDef:
     span: Span
     title: str = ""  # a readable name: the compiler fills in the default
     text: str = ""  # what it is for, in words: public, for the table and `help`
+    prompt: str = ""  # the question it asks, shown in place of the answered rule's
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,7 @@ def decision(state, table: Table, options: list) -> dict:
     titles, kind, asking = table.titles, state.decision_kind(), state.decision_asker()
     return {
         "decision": kind,
-        "asking": tableview.decision_heading(kind, asking, titles),
+        "asking": tableview.decision_heading(kind, asking, titles, state.decision_window()),
         "asker": tableview.asker(asking, titles),
         "options": [
             {

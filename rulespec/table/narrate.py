@@ -69,6 +69,7 @@ class Titles:
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
+    windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
 
@@ -103,6 +104,7 @@ class Titles:
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
+            windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
         )
@@ -254,7 +256,8 @@ def _react(e: dict, t: Titles) -> str:
 
 def _choice(e: dict, t: Titles) -> str | None:
     if e["kind"] == "react" and e["option"] == "no reaction":
-        return f"  {_who(e)} does not react"
+        window = t.windows.get(e.get("window"))  # a named window: which of the action's
+        return f"  {_who(e)} does not react" + (f" ({window.title})" if window else "")
     if e["kind"] not in CHOSEN:
         return None  # a play or an answer: its own event says it
     if e["option"] is None and e["kind"] == "cards":

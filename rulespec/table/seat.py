@@ -157,7 +157,11 @@ class Person:
         for line in table_lines(self._view(observation), params):
             self.say(line)
         game = self.game
-        self.say(decision_heading(game.decision_kind(), game.decision_asker(), self.titles))
+        self.say(
+            decision_heading(
+                game.decision_kind(), game.decision_asker(), self.titles, game.decision_window()
+            )
+        )
         numbers = _numbers([s["option"] for s in shown])
         if numbers is not None:  # answered with the number itself, not its place
             self.say(f"  a number: {_listed(numbers)}")

@@ -240,12 +240,18 @@ def rules_line(view: dict) -> str:
 # --- options ----------------------------------------------------------------------
 
 
-def decision_heading(kind: str | None, asker: str | None, titles: Titles) -> str:
+def decision_heading(
+    kind: str | None, asker: str | None, titles: Titles, window: str | None = None
+) -> str:
     """What a decision asks, in words: the rule or step asking, by its title, and its
-    `prompt:` when the spec gives one."""
+    `prompt:` when the spec gives one; at a named reaction window, the window's title,
+    and its prompt in place of the rule's."""
     prompt = titles.prompts.get(asker, "") if asker else ""
     if kind == "react":
         heading = f"You may answer {titles.rule(asker)}" if asker else "You may answer"
+        named = titles.windows.get(window)
+        if named is not None:
+            heading, prompt = f"{heading} ({named.title})", named.prompt or prompt
         return f"{heading} — {prompt}" if prompt else heading + ":"
     if not asker:
         return prompt or "Your options:"
