@@ -570,7 +570,9 @@ class _Compiler:
                     key=True,
                 )
             else:
-                among = b.expr(doc, path + ("among",), a["among"], scope, "cards")
+                picked = "'chosen' is the card picked from among: bound in the action's if, "
+                with b.unbound_here({"chosen": picked + "to and effect, not in among itself"}):
+                    among = b.expr(doc, path + ("among",), a["among"], scope, "cards")
             scope["chosen"] = "cards"
         elif "among" in a:
             self.error("RS104", "'among' is for target: card", path + ("among",), key=True)
@@ -704,8 +706,7 @@ class _Compiler:
             scope["answer"] = "cards"
         if any(a in raw for a in answers):  # an answer to an answer knows whom it answers
             scope["actor"] = "player"
-        b.partly_bound = _partly_bound(bound, scope)
-        try:
+        with b.unbound_here(_partly_bound(bound, scope)):
             cond = b.expr(doc, path + ("if",), r["if"], scope, "bool") if "if" in r else None
             to = (
                 b.expr(doc, path + ("to",), r["to"], scope, "zone")
@@ -713,8 +714,6 @@ class _Compiler:
                 else None
             )
             effect = b.block(doc, path + ("effect",), r["effect"], scope)
-        finally:
-            b.partly_bound = {}
         return ir.Reaction(
             name,
             card,

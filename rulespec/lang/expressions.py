@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -366,9 +367,20 @@ class Builder:
         # an unknown name's hint where nothing known is close, set by what compiles a
         # part that could bind it (an end condition could, with `each`)
         self.unbound: Callable[[str], str] | None = None
-        # a name some of the parts a rule reads from bind and others do not (a let of
-        # some of the actions a reaction answers) -> why it is unknown: said first
-        self.partly_bound: dict[str, str] = {}
+        # a name the part being compiled cannot read, though a part near it binds it (a
+        # let of some of the actions a reaction answers; `chosen` in the `among` it is
+        # picked from) -> why: said first
+        self.why_unbound: dict[str, str] = {}
+
+    @contextmanager
+    def unbound_here(self, why: dict[str, str]):
+        """Compile a part that cannot read these names, though a part near it binds
+        them: an unknown one is told why (`why_unbound`)."""
+        self.why_unbound = why
+        try:
+            yield
+        finally:
+            self.why_unbound = {}
 
     # --- entry points -------------------------------------------------------------
 
@@ -463,8 +475,8 @@ class Builder:
         if name in self.names.refused:
             return  # its declaration was refused, and said so: its uses say no more
         known = set(scope) | set(CONSTANTS) | set(self.names.all_names) | set(FUNCTIONS)
-        if name in self.partly_bound and what != "function":
-            hint = self.partly_bound[name]
+        if name in self.why_unbound and what != "function":
+            hint = self.why_unbound[name]
         elif name in self.names.text:
             hint = f'text in a formula is quoted: "{name}"'
         elif name in self.names.props and what == "name":
