@@ -8,10 +8,11 @@ of simulated games, outcome differences are tested for significance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, is_dataclass
+from dataclasses import dataclass
 
 from ..lang import ir
 from ..lang.diagnostics import Span
+from ..lang.ir import canon
 from . import stats
 from .lint import Finding, static
 
@@ -34,15 +35,6 @@ class Change:
             "old": str(self.old) if self.old else None,
             "new": str(self.new) if self.new else None,
         }
-
-
-def canon(x):
-    """An IR value with every source span left out, for comparing meaning."""
-    if isinstance(x, tuple):
-        return tuple(canon(v) for v in x)
-    if is_dataclass(x):
-        return (type(x).__name__,) + tuple((name, canon(v)) for name, v in ir.iter_fields(x))
-    return x
 
 
 def _named(spec: ir.Spec) -> dict:

@@ -1179,6 +1179,34 @@ def check_seat_valued(an: Analysis):
             )
 
 
+def check_choices_of_unseen_cards(an: Analysis):
+    """RL122: a choice of a card (`choose(p) c from ZONE`) names each option by its card,
+    so one from a zone its chooser cannot see shows the chooser those cards: a `hidden`
+    zone, or its own `others` zone (a hand held facing out)."""
+    spec = an.spec
+    zones = {z.name: z for z in spec.zones}
+    parts = (spec.setup, *(rule for _, rule in spec.rules()), *spec.procedures)
+    for s in ir.walk(parts):
+        if not isinstance(s, ir.ChooseCard) or s.source.type not in ("zone", "cards", "cardsets"):
+            continue  # a choice of numbers, players or kinds names no card
+        for ref in (n for n in ir.walk(s.source) if isinstance(n, ir.ZoneRef)):
+            z = zones[ref.name]
+            own = z.visibility == "others" and ir.canon(ref.owner) == ir.canon(s.player)
+            if z.visibility == "hidden" or own:
+                zone = ref.name if ref.owner is None else f"{ref.name}(p)"
+                yield Finding(
+                    "RL122",
+                    "warning",
+                    f"a choice among the cards of '{ref.name}', which its chooser cannot "
+                    "see: each option names its card, showing the chooser what it holds "
+                    "(unless they were revealed to it)",
+                    s.span,
+                    hint=f"choose by place: choose(p) i from range(size({zone})), then "
+                    f"nth({zone}, i)",
+                )
+                break
+
+
 def _deals(s, start) -> bool:
     """Is s a move of the top cards of the start zone?"""
     return (
@@ -1270,6 +1298,7 @@ CHECKS = (
     check_deal,
     check_group_offers,
     check_seat_valued,
+    check_choices_of_unseen_cards,
 )
 
 CODES = {
@@ -1294,6 +1323,7 @@ CODES = {
     "RL119": "an absorbing state that is not an end",
     "RL120": "a group of cards whose offer can pass the groups a decision may look at (a note)",
     "RL121": "an evaluation or payoff that values the player to act, not `me`",
+    "RL122": "a choice among cards its chooser cannot see, which its options name",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

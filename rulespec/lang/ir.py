@@ -10,7 +10,7 @@ players are) so that the runtime can pick an implementation without inspecting v
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import get_args, get_type_hints
 
 from .diagnostics import Diagnostic, Span
@@ -251,6 +251,15 @@ def iter_fields(node):
     the node means, apart from where it was written."""
     for name in _FIELDS[type(node)]:
         yield name, getattr(node, name)
+
+
+def canon(x):
+    """An IR value with every source span left out, for comparing meaning."""
+    if isinstance(x, tuple):
+        return tuple(canon(v) for v in x)
+    if is_dataclass(x):
+        return (type(x).__name__,) + tuple((name, canon(v)) for name, v in iter_fields(x))
+    return x
 
 
 # Procedure statements that pause the game for a decision (the game loop stops there until
