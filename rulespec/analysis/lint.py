@@ -637,12 +637,19 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
 
 def _never_holds(an: Analysis, kind, name, node, never, counts) -> Finding:
     """RL105 for a part that can never hold at the player counts `never`: an error at
-    every count; a warning at some, when the deck makes it so; a note when the part
-    tests `player_count` itself (a rule meant for the other counts)."""
+    every count, but a warning where it reads a card the deck holds none of (a
+    variant's count of 0 leaves the base's rules for it); a warning at some counts, when
+    the deck makes it so; a note when the part tests `player_count` itself (a rule meant
+    for the other counts)."""
     every = len(never) == len(counts)
     sub = an.per_count[counts.index(never[0])]
     why = _explain(sub, node)
-    if every:
+    kinds = {k.name for k in ir.walk(node) if isinstance(k, ir.Kind)}
+    absent = sorted(k for k in kinds if not an.supply.get(k))
+    if every and absent:
+        severity = "warning"
+        message = f"this condition can never hold: the deck holds no {', '.join(absent)} ({why})"
+    elif every:
         severity, message = "error", f"this condition can never hold ({why})"
     elif _tests_player_count(node):
         held = [n for n in counts if n not in never]
