@@ -430,6 +430,12 @@ class Builder:
             if msg == "expression ends too early" and (open_at := _unclosed(text)) is not None:
                 at = self.text.span(open_at)
                 hint = f"the '{text[open_at]}' of line {at.line}, column {at.col} is not closed; {hint}"
+            elif str(token) == "else" and (open_at := _unclosed(text[:pos])) is not None:
+                at = self.text.span(open_at)  # `if c { x = 1 else …`: the if's block runs on
+                hint = (
+                    f"a '}}' before 'else'? the '{text[open_at]}' of line {at.line}, column "
+                    f"{at.col} is still open; {hint}"
+                )
             self._error("RS301", msg, self.text.span(pos), hint)
             return None
         deep = _too_deep(tree)
