@@ -296,7 +296,8 @@ class State(Table):
         """The seats shown which option the player to act takes here (None: every
         seat), as the log shows it: only the player, at a secret kind of decision or
         a group played; those who see the hand or the zone the card goes to, for a
-        card played or answered with into a zone not everyone sees."""
+        card played or answered with into a zone not everyone sees; and of them, those
+        who see where a `target: card` action's chosen card lies, and the player."""
         return _seen(self, self._pending, choice)
 
     def _by_label(self, choice: Option | str) -> Option:
@@ -1164,12 +1165,17 @@ def _seen(s: State, point, choice) -> frozenset[int] | None:
     """See State.choice_seen."""
     if point.kind in SECRET_KINDS or type(choice) is GroupPlay:
         return frozenset([point.player])
-    if type(choice) is Play and choice.card_type is not None:
-        a = s.game.actions[choice.action]
-        if a.in_view:
-            return None
-        src = s.game.hand + s._current
-        return _shown_to(s, src, a.to(s, _played(s, choice)[1]))
+    if type(choice) is Play:
+        seen = None
+        if choice.card_type is not None and not s.game.actions[choice.action].in_view:
+            src, a = s.game.hand + s._current, s.game.actions[choice.action]
+            seen = _shown_to(s, src, a.to(s, _played(s, choice)[1]))
+        if choice.chosen is not None:  # the label names the card chosen where it lies
+            who = s._seers(s._loc[choice.chosen])
+            if who is not None:
+                who = who | {point.player}
+                seen = who if seen is None else seen & who
+        return seen
     if type(choice) is React and choice.card_type is not None:
         r = s.game.reactions_by_name[choice.reaction]
         if r.in_view:

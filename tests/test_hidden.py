@@ -329,3 +329,52 @@ def test_what_a_swap_tells_a_seat_follows_from_its_log():
         "count": 2,
         "revealed": [{"card": "crown"}],
     }
+
+
+BLIND_PICK = """\
+rulespec: 1
+name: Blind pick
+players: {min: 2, max: 3}
+hand: hand
+deck:
+  cards: {red: {count: 3}, blue: {count: 3}}
+zones:
+  pile: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+  out: {visibility: public}
+turn:
+  - step: pick
+    actions: [take, flip]
+actions:
+  take:                      # picked from the hidden pile into the hand: the chooser sees it
+    target: card
+    among: pile
+    effect: move(chosen, hand(current))
+  flip:                      # picked into a public zone: everyone sees it land
+    target: card
+    among: pile
+    effect: move(chosen, out)
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+
+
+def test_a_card_picked_from_a_zone_a_seat_cannot_see_is_not_named_in_that_seat_s_log():
+    """A review found a card-free play's choice event, whose label names the card
+    chosen from a hidden pile, in every seat's log: the other seats see that a card was
+    taken, and which only where it lands in view. Twin tables differing in the pile
+    give the other seat the same log."""
+    g = Game(load_spec("blind_pick.yaml", BLIND_PICK), 2)
+    logs = []
+    for pile in (["red", "blue", "red"], ["blue", "blue", "red"]):
+        s = State.from_layout(g, zones={"pile": pile, "hand[P1]": [], "hand[P2]": []})
+        s.apply_action(next(o for o in s.legal_actions() if o.label.startswith("take")))
+        logs.append(s.log_for(1))
+        picked = [e for e in s.log_for(0) if e["event"] == "choice"]
+        assert picked and picked[-1]["option"].startswith("take")  # the chooser's own
+    assert logs[0] == logs[1]
+    assert [e["option"] for e in logs[0] if e["event"] == "choice"] == [None]
+    moved = [e for e in logs[0] if e["event"] == "move"]
+    assert moved[-1]["src"] == "pile" and moved[-1]["cards"] is None  # a card, unnamed

@@ -1186,6 +1186,9 @@ def check_seat_valued(an: Analysis):
             )
 
 
+_CURRENT = ir.Local(None, "player", "current", builtin=True)  # compared by meaning (canon)
+
+
 def check_choices_of_unseen_cards(an: Analysis):
     """RL122: a choice of a card (`choose(p) c from ZONE`) names each option by its card,
     so one from a zone its chooser cannot see shows the chooser those cards: a `hidden`
@@ -1193,12 +1196,18 @@ def check_choices_of_unseen_cards(an: Analysis):
     spec = an.spec
     zones = {z.name: z for z in spec.zones}
     parts = (spec.setup, *(rule for _, rule in spec.rules()), *spec.procedures)
-    for s in ir.walk(parts):
-        if not isinstance(s, ir.ChooseCard) or s.source.type not in ("zone", "cards", "cardsets"):
-            continue  # a choice of numbers, players or kinds names no card
-        for ref in (n for n in ir.walk(s.source) if isinstance(n, ir.ZoneRef)):
+    choices = [
+        (s.player, s.source, s.span)
+        for s in ir.walk(parts)
+        # a choice of numbers, players or kinds names no card
+        if isinstance(s, ir.ChooseCard) and s.source.type in ("zone", "cards", "cardsets")
+    ]
+    # a `target: card` action: its player, the one whose turn it is, picks among
+    choices += [(_CURRENT, a.among, a.span) for a in spec.actions if a.among is not None]
+    for player, source, span in choices:
+        for ref in (n for n in ir.walk(source) if isinstance(n, ir.ZoneRef)):
             z = zones[ref.name]
-            own = z.visibility == "others" and ir.canon(ref.owner) == ir.canon(s.player)
+            own = z.visibility == "others" and ir.canon(ref.owner) == ir.canon(player)
             if z.visibility == "hidden" or own:
                 zone = ref.name if ref.owner is None else f"{ref.name}(p)"
                 yield Finding(
@@ -1207,7 +1216,7 @@ def check_choices_of_unseen_cards(an: Analysis):
                     f"a choice among the cards of '{ref.name}', which its chooser cannot "
                     "see: each option names its card, showing the chooser what it holds "
                     "(unless they were revealed to it)",
-                    s.span,
+                    span,
                     hint=f"choose by place: choose(p) i from range(size({zone})), then "
                     f"nth({zone}, i)",
                 )
