@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from rulespec import load_spec
-from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
+from rulespec.interpreter import CHANCE, TERMINAL, Game, RuleError, seat_name
 from rulespec.lang import ir
 from rulespec.table import together
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
@@ -160,7 +160,11 @@ class RulespecEnv(SeatSpaces, AECEnv):
         if type(action) is not int or action not in legal:  # numpy's, or refused saying why
             action = self._refused(action, legal)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(legal[action])
+        try:
+            self.state.apply_action(legal[action])
+        except RuleError:  # the game stopped at a rule's failure: what is asked next meets it
+            self._options = self._views = self._infos = None
+            raise
         self._settle()
         if self.rewards is not self._zeros:  # the end: before it, nothing to add
             self._accumulate_rewards()

@@ -232,3 +232,42 @@ def test_saves_that_is_no_folder_stops_the_server_at_start(tmp_path, saves):
     assert err == (
         f"rulespec serve: --saves '{tmp_path / saves}' is not a folder the server can write in\n"
     )
+
+
+def test_a_rule_that_fails_stops_the_table_with_its_place_not_an_internal_error(tmp_path):
+    """A review found a spec's rule failure answered as 'internal error … a bug in
+    rulespec' (500), and every later view of the table too."""
+    spec = tmp_path / "boom.yaml"
+    spec.write_text(
+        """rulespec: 1
+name: Boom
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {stone: {count: 4}}
+zones:
+  pile: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+counters:
+  score: {initial: 0}
+turn:
+  - step: act
+    effect: |
+      choose(current) {
+        "boom" { score += 900000000000000000 * 2 }
+        "fine" { move(top(pile, 1), hand(current)) }
+      }
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+    )
+    with running(tmp_path, [spec]) as (base, _):
+        _, url, token = _person_game(base, spec="boom")
+        status, answer = call(f"{url}/choose?token={token}", {"option": "boom"})
+        assert status == 409
+        assert answer["error"].endswith("error RS701: the game stopped: rule 'act' failed here")
+        assert "boom.yaml:16:18:" in answer["error"]  # the line that failed
+        status, answer = call(f"{url}?token={token}")
+        assert status == 409 and "the game stopped" in answer["error"]

@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from rulespec.interpreter import RuleError
 from rulespec.interpreter.agents import AGENTS
 from rulespec.interpreter.choices import seat_name
 
@@ -199,6 +200,11 @@ def _json_route(handler, debug: bool = False):
             return JSONResponse(await handler(request))
         except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except RuleError as exc:  # the spec's rule, not the server: the game stops there
+            print(f"rulespec serve: {exc}", file=sys.stderr)
+            # the cause may hang on cards the seat asking does not see: the output has it
+            said = f"{exc.span}: error {exc.code}: the game stopped: rule '{exc.rule}' failed here"
+            return JSONResponse({"error": said}, status_code=409)
         except Exception as exc:
             if debug:
                 traceback.print_exc(file=sys.stderr)
