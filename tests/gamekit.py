@@ -100,3 +100,30 @@ def only_bound_notes(findings) -> bool:
         f["code"] == "RL203" and f["severity"] == "info" and "stopped at its bounds" in f["message"]
         for f in findings
     )
+
+
+# a game whose first option's rule fails (a counter past ±10^18, RS701) at 16:18
+BOOM = """\
+rulespec: 1
+name: Boom
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {stone: {count: 4}}
+zones:
+  pile: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+counters:
+  score: {initial: 0}
+turn:
+  - step: act
+    effect: |
+      choose(current) {
+        "boom" { score += 900000000000000000 * 2 }
+        "fine" { move(top(pile, 1), hand(current)) }
+      }
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: end_game()
+"""

@@ -4,7 +4,7 @@ test skips unless its extra (`rl`, `openspiel`) is installed."""
 import random
 
 import pytest
-from gamekit import GAMES, ROOT
+from gamekit import BOOM, GAMES, ROOT
 
 from rulespec import load_spec
 
@@ -921,32 +921,6 @@ def test_an_environment_used_out_of_order_says_what_to_do_first():
         env.step(None if done else int(env.last()[0]["action_mask"].argmax()))
     with pytest.raises(ValueError, match="the game is over and every agent has left"):
         env.step(0)
-
-
-BOOM = """\
-rulespec: 1
-name: Boom
-players: {min: 2, max: 2}
-hand: hand
-deck:
-  cards: {stone: {count: 4}}
-zones:
-  pile: {visibility: hidden, start: true}
-  hand: {per_player: true, visibility: owner}
-counters:
-  score: {initial: 0}
-turn:
-  - step: act
-    effect: |
-      choose(current) {
-        "boom" { score += 900000000000000000 * 2 }
-        "fine" { move(top(pile, 1), hand(current)) }
-      }
-end_conditions:
-  out:
-    when: size(pile) == 0
-    effect: end_game()
-"""
 
 
 def test_an_environment_stopped_by_a_rule_s_failure_offers_no_stale_mask(tmp_path):

@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from gamekit import GAMES, ROOT, cli
+from gamekit import BOOM, GAMES, ROOT, cli
 
 from rulespec import load_spec
 from rulespec.interpreter import Game
@@ -454,28 +454,6 @@ def test_seen_by_takes_a_set_in_any_order_and_a_pile_in_its_own(tmp_path):
     ]
 
 
-BOOM = """\
-rulespec: 1
-name: Boom
-players: {min: 2, max: 2}
-hand: hand
-deck:
-  cards: {a: {count: 4}}
-zones:
-  deck: {visibility: hidden, ordered: true, start: true}
-  hand: {per_player: true, visibility: owner}
-counters:
-  who: {initial: "seat(0)"}
-turn:
-  - step: go
-    effect: |
-      choose(current) {
-        "fine" { move(top(deck, 1), hand(current)) }
-        "boom" { who = nth(filter(size(hand(q)) > 99 for q in players), 0) }
-      }
-"""
-
-
 @pytest.mark.parametrize("rest, passed", [("", False), ("expect_error: {code: RS701}\n", True)])
 def test_a_rule_that_fails_fails_its_scenario_not_the_run(tmp_path, rest, passed):
     """A designer's tie broke a payoff's max: the RS701 stopped `rulespec test` at once,
@@ -483,14 +461,14 @@ def test_a_rule_that_fails_fails_its_scenario_not_the_run(tmp_path, rest, passed
     it expects."""
     (tmp_path / "boom.yaml").write_text(BOOM)
     (tmp_path / "s1.yaml").write_text(
-        "name: boom\nspec: boom.yaml\ntable:\n  zones: {deck: [a, a]}\nsteps:\n  - P1: boom\n"
+        "name: boom\nspec: boom.yaml\ntable:\n  zones: {pile: [stone, stone]}\nsteps:\n  - P1: boom\n"
         + rest
     )
     (tmp_path / "s2.yaml").write_text(
-        "name: fine\nspec: boom.yaml\ntable:\n  zones: {deck: [a, a]}\nsteps:\n  - P1: fine\n"
+        "name: fine\nspec: boom.yaml\ntable:\n  zones: {pile: [stone, stone]}\nsteps:\n  - P1: fine\n"
     )
     code, out, _ = cli("test", str(tmp_path))
     assert "PASS " in out and out.endswith(f"{1 + passed} passed, {1 - passed} failed\n"), out
     assert code == (0 if passed else 1)
     if not passed:
-        assert "step 1: " in out and "error RS701: rule 'go' failed here" in out
+        assert "step 1: " in out and "error RS701: rule 'act' failed here" in out

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from gamekit import GAMES, ROOT, cli
+from gamekit import BOOM, GAMES, ROOT, cli
 from servekit import call, running, seat_api
 
 from rulespec import load_spec
@@ -238,31 +238,7 @@ def test_a_rule_that_fails_stops_the_table_with_its_place_not_an_internal_error(
     """A review found a spec's rule failure answered as 'internal error … a bug in
     rulespec' (500), and every later view of the table too."""
     spec = tmp_path / "boom.yaml"
-    spec.write_text(
-        """rulespec: 1
-name: Boom
-players: {min: 2, max: 2}
-hand: hand
-deck:
-  cards: {stone: {count: 4}}
-zones:
-  pile: {visibility: hidden, start: true}
-  hand: {per_player: true, visibility: owner}
-counters:
-  score: {initial: 0}
-turn:
-  - step: act
-    effect: |
-      choose(current) {
-        "boom" { score += 900000000000000000 * 2 }
-        "fine" { move(top(pile, 1), hand(current)) }
-      }
-end_conditions:
-  out:
-    when: size(pile) == 0
-    effect: end_game()
-"""
-    )
+    spec.write_text(BOOM)
     with running(tmp_path, [spec]) as (base, _):
         _, url, token = _person_game(base, spec="boom")
         status, answer = call(f"{url}/choose?token={token}", {"option": "boom"})

@@ -229,37 +229,30 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int], payof
     paid = range(players) if None not in payoffs else ()
     tested_alpha = ALPHA / (len(reasons) + players + 1 + len(paid))  # Holm's bar, one change
 
-    def mean_row(what, xs, ys, bounds):
-        a, b = (stats.mean_interval(v, lo, hi) for v, (lo, hi) in zip((xs, ys), bounds))
+    def row(what, key, a, b, test, p, detectable):
+        """Each side's value (a's and b's `key`) with its interval, and the test."""
         rows.append(
             {
                 "what": what,
-                "old": a["mean"],
-                "new": b["mean"],
+                "old": a[key],
+                "new": b[key],
                 "old_ci": [a["low"], a["high"]],
                 "new_ci": [b["low"], b["high"]],
-                "test": "welch_t",
-                "p": stats.welch(xs, ys),
-                "detectable": _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2),
+                "test": test,
+                "p": p,
+                "detectable": detectable,
             }
         )
 
+    def mean_row(what, xs, ys, bounds):
+        a, b = (stats.mean_interval(v, lo, hi) for v, (lo, hi) in zip((xs, ys), bounds))
+        change = _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2)
+        row(what, "mean", a, b, "welch_t", stats.welch(xs, ys), change)
+
     def share_row(what, k1, k2):
         a, b = stats.wilson(k1, n1), stats.wilson(k2, n2)
-        rows.append(
-            {
-                "what": what,
-                "old": a["share"],
-                "new": b["share"],
-                "old_ci": [a["low"], a["high"]],
-                "new_ci": [b["low"], b["high"]],
-                "test": "fisher",
-                "p": stats.fisher_exact(k1, n1, k2, n2),
-                "detectable": _rounded(
-                    stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4
-                ),
-            }
-        )
+        change = _rounded(stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4)
+        row(what, "share", a, b, "fisher", stats.fisher_exact(k1, n1, k2, n2), change)
 
     for reason in reasons:
         share_row(f"end reason {reason}", old.reasons[reason], new.reasons[reason])
