@@ -550,6 +550,32 @@ def check_unreachable(an: Analysis):
             )
 
 
+def check_window_offers(an: Analysis):
+    """RL123: a reaction a named window offers that answers none of the rules opening
+    that window: the offer can never be made (a Coup designer's block window offered the
+    challenge of the claim, which answers the action, not the block)."""
+    spec = an.spec
+    opened_by: dict[str, set[str]] = {}  # window -> the actions and reactions opening it
+    for p in (*spec.actions, *spec.reactions):
+        for s in ir.walk_statements(p.effect):
+            if isinstance(s, ir.Do) and s.proc == "react" and len(s.args) == 2:
+                opened_by.setdefault(s.args[1].value, set()).add(p.name)
+    reactions = {r.name: r for r in spec.reactions}
+    for w in spec.windows:
+        openers = opened_by.get(w.name, set())
+        for name in w.offers:
+            if openers and not openers & set(reactions[name].answers):
+                yield Finding(
+                    "RL123",
+                    "warning",
+                    f"window '{w.name}' offers '{name}', which answers none of what opens "
+                    f"it ({', '.join(sorted(openers))})",
+                    w.span,
+                    hint=f"take '{name}' out of its offers, or list what opens it in "
+                    f"'{name}'s answers",
+                )
+
+
 def _answerable(g, spec) -> set:
     """The reactions a window can reach: those an action opens one for, and the answers
     to those (a chain), however long."""
@@ -1315,6 +1341,7 @@ CHECKS = (
     check_group_offers,
     check_seat_valued,
     check_choices_of_unseen_cards,
+    check_window_offers,
 )
 
 CODES = {
@@ -1340,6 +1367,7 @@ CODES = {
     "RL120": "a group of cards whose offer can pass the groups a decision may look at (a note)",
     "RL121": "an evaluation or payoff that values the player to act, not `me`",
     "RL122": "a choice among cards its chooser cannot see, which its options name",
+    "RL123": "a window offer that answers none of what opens the window",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
