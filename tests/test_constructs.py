@@ -721,3 +721,18 @@ def test_refill_names_a_zone_that_refills():
             "where its cards come from",
         )
     ]
+
+
+def test_card_sets_have_no_product_nor_quotient():
+    """A review found `hand(me) * hand(me)` typed as cards once a chain of `+` was."""
+    for op in ("*", "//", "%"):
+        text = SHELF.replace(
+            "evaluation: goal_score(display, me)", f"evaluation: size(hand(me) {op} hand(me))"
+        )
+        with pytest.raises(SpecError) as exc:
+            load_spec("x.yaml", text)
+        (problem,) = exc.value.diagnostics
+        assert (problem.code, problem.message) == (
+            "RS204",
+            f"'{op}' takes numbers: there is no '{op}' on cards",
+        )

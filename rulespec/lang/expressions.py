@@ -561,12 +561,13 @@ class Builder:
             return None
         of = "int"
         if all(accepts("cards", x.type) for x in operands):
-            if "-" in ops:
+            other = next((op for op in ops if op != "+"), None)
+            if other is not None:
+                hint = (
+                    "write without(a, b), the cards of a that are not in b" if other == "-" else ""
+                )
                 self._error(
-                    "RS204",
-                    "'-' takes numbers: there is no '-' on cards",
-                    span,
-                    "write without(a, b), the cards of a that are not in b",
+                    "RS204", f"'{other}' takes numbers: there is no '{other}' on cards", span, hint
                 )
                 return None
             of = "cards"  # the cards of each, in order
