@@ -1167,9 +1167,9 @@ def _seen(s: State, point, choice) -> frozenset[int] | None:
         return frozenset([point.player])
     if type(choice) is Play:
         seen = None
-        if choice.card_type is not None and not s.game.actions[choice.action].in_view:
-            src, a = s.game.hand + s._current, s.game.actions[choice.action]
-            seen = _shown_to(s, src, a.to(s, _played(s, choice)[1]))
+        a = s.game.actions[choice.action]
+        if choice.card_type is not None and not a.in_view:
+            seen = _shown_to(s, s.game.hand + s._current, a.to(s, _played(s, choice)[1]))
         if choice.chosen is not None:  # the label names the card chosen where it lies
             who = s._seers(s._loc[choice.chosen])
             if who is not None:

@@ -1221,7 +1221,8 @@ def check_choices_of_unseen_cards(an: Analysis):
     zone, or its own `others` zone (a hand held facing out)."""
     spec = an.spec
     zones = {z.name: z for z in spec.zones}
-    parts = (spec.setup, *(rule for _, rule in spec.rules()), *spec.procedures)
+    ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
+    parts = (spec.setup, *(part for _, part in ruled if part is not None))
     choices = [
         (s.player, s.source, s.span)
         for s in ir.walk(parts)

@@ -427,15 +427,18 @@ class Builder:
             if pos is None:
                 pos = len(text.rstrip())
             msg, hint = _syntax_message(text, pos, exc)
-            if msg == "expression ends too early" and (open_at := _unclosed(text)) is not None:
+            # a bracket left open: at the end, or where `if c { x = 1 else …` runs on
+            ended, runs_on = msg == "expression ends too early", str(token) == "else"
+            open_at = _unclosed(text[: None if ended else pos]) if ended or runs_on else None
+            if open_at is not None:
                 at = self.text.span(open_at)
-                hint = f"the '{text[open_at]}' of line {at.line}, column {at.col} is not closed; {hint}"
-            elif str(token) == "else" and (open_at := _unclosed(text[:pos])) is not None:
-                at = self.text.span(open_at)  # `if c { x = 1 else …`: the if's block runs on
-                hint = (
-                    f"a '}}' before 'else'? the '{text[open_at]}' of line {at.line}, column "
-                    f"{at.col} is still open; {hint}"
+                where = f"the '{text[open_at]}' of line {at.line}, column {at.col}"
+                said = (
+                    f"{where} is not closed"
+                    if ended
+                    else f"a '}}' before 'else'? {where} is still open"
                 )
+                hint = f"{said}; {hint}"
             self._error("RS301", msg, self.text.span(pos), hint)
             return None
         deep = _too_deep(tree)
