@@ -309,15 +309,16 @@ def test_the_setup_has_words_for_people_too(tmp_path):
 
 def test_a_bid_is_answered_with_its_number_not_its_place():
     """A designer's Oh Hell listed a bid as 1) 0, 2) 1, ...: typing 3 bid 2, and 0 was
-    refused. A choice of numbers is listed as the numbers and answered with one."""
+    refused. A choice of numbers is listed as the numbers and answered with one, by
+    `list` too (a 6 nimmt! designer's `list` showed 1) 0 ... 4) 3, and typed 1 chose 1)."""
     argv = ["play", str(GAMES.parent / "tests/valid/call_it.yaml"), "--as", "P1", "--seed", "1"]
     out = StringIO()
     huge = "9" * 5000  # past int()'s digits: none of the numbers offered, no crash
-    answers = f"{huge}\n7\n0\n" + "1\n" * 50
+    answers = f"list\n{huge}\n7\n0\n" + "1\n" * 50
     code = main(argv, stdout=out, stderr=StringIO(), stdin=StringIO(answers))
     said = out.getvalue()
     assert code == 0 and f"'{huge[:40]}' is not one of 0-3" in said
-    assert f"  a number: 0-3\nP1> {huge}\n" in said
+    assert f"  a number: 0-3\nP1> list\n  a number: 0-3\nP1> {huge}\n" in said
     assert "P1> 7\n  '7' is not one of 0-3: type one, or help\nP1> 0\n" in said
     assert "P1 chooses 0" in said and "1) 0" not in said
 

@@ -162,10 +162,6 @@ class Person:
                 game.decision_kind(), game.decision_asker(), self.titles, game.decision_window()
             )
         )
-        numbers = _numbers([s["option"] for s in shown])
-        if numbers is not None:  # answered with the number itself, not its place
-            self.say(f"  a number: {_listed(numbers)}")
-            return
         sets = _card_sets([s["option"] for s in shown])
         if sets is not None and len(shown) > LISTED_SETS:
             cards = dict.fromkeys(c for s in shown for c in s["option"].label.split("+"))
@@ -175,7 +171,13 @@ class Person:
         self._list(shown)
 
     def _list(self, shown: list[dict]) -> None:
-        """The options numbered, a card's several options under its title."""
+        """The options numbered, a card's several options under its title; a choice of
+        numbers by the numbers themselves, as they are answered (entry 1 would read as
+        the number 1)."""
+        numbers = _numbers([s["option"] for s in shown])
+        if numbers is not None:
+            self.say(f"  a number: {_listed(numbers)}")
+            return
         sizes = Counter(s["group"] for s in shown)
         for i, s in enumerate(shown, 1):
             if sizes[s["group"]] < 2 or s["group"] is None:
@@ -270,7 +272,8 @@ def _sizes(sets: dict) -> str:
 
 def _numbers(options) -> dict[int, PickValue] | None:
     """A choice of numbers (a bid: `choose b from range(8)`) by value, or None. Its
-    options are answered with the number itself: listed 1) 0, 2) 1, ..., "3" bid 2."""
+    options are answered with the number itself, and listed as numbers ("0-7"), never
+    numbered by place: "3" bids 3."""
     if all(type(o) is PickValue and type(o.value) is int for o in options):  # not a PickPlayer
         return {o.value: o for o in options}
     return None
