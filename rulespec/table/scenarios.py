@@ -459,7 +459,7 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
         failures.append(f"active: expected {expect['active']}, got {seen['active']}")
     if "to_act" in expect and _actor(state) != expect["to_act"]:
         failures.append(f"to act: expected {expect['to_act']}, got {_actor(state)}")
-    if "options" in expect and state.legal_labels() != list(expect["options"]):
+    if "options" in expect and state.legal_labels() != list(map(str, expect["options"])):
         failures.append(f"options: expected {expect['options']}, got {state.legal_labels()}")
     if failures and state.is_terminal():
         failures = [f"{f} (the game is over: {state.reason})" for f in failures]
