@@ -580,3 +580,13 @@ def test_an_answer_at_a_named_window_says_which_window_asks():
     said = narrate([e for e in state.log_for(None) if e["event"] == "choice"][-1:], titles)
     assert said == [f"  P{seat + 1} does not react (Challenge window)"]
     assert decision_heading("react", "tax", titles) == "You may answer Tax:"  # no window
+
+
+def test_a_zone_of_an_ordered_family_is_a_pile_top_last():
+    """A designer's Lost Cities discard piles (`discard: {count: 5, ordered: true}`)
+    were listed sorted, with no top marked, while only the top card could be taken."""
+    built = load_spec(GAMES.parent / "tests" / "valid" / "rows.yaml")
+    seen = OBSERVATION | {"zones": {"row[1]": ["high", "low", "mid"]}, "counters": {}}
+    (row,) = table(seen, Titles.of(built))["zones"]
+    assert row["pile"] and [c["name"] for c in row["cards"]] == ["high", "low", "mid"]
+    assert "  Row 1: High, Low, Mid (top)" in table_lines(table(seen, Titles.of(built)))

@@ -32,6 +32,7 @@ from .narrate import Titles, counter_name, with_rule
 
 SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
 _SEAT = re.compile(r"(\w+)\[(P\d+)\]")  # a seat's zone or counter: hand[P1]
+_MEMBER = re.compile(r"(\w+)\[\d+\]")  # a zone of a family: row[2]
 _CHOSEN = re.compile(r" (\w+) from (\S+)$")  # a card target: "... ace from row[2]"
 
 
@@ -48,12 +49,14 @@ def _zone(label: str, seen, titles: Titles) -> dict:
     SHOWN_WHOLE cards is; a shorter one (a trick, a fresh discard) is shown whole."""
     name, seat = _split(label)
     title = titles.zones.get(name, name.replace("_", " ")) if seat else titles.zone(label)
+    family = _MEMBER.fullmatch(name)  # discard[1]: a zone of the family discard
+    declared = family.group(1) if family else name
     zone = {
         "label": label,
         "name": name,
         "title": title.removeprefix("the "),
-        "pile": name in titles.piles,
-    } | _text(titles, "zones", name)
+        "pile": declared in titles.piles,
+    } | _text(titles, "zones", declared)
     if isinstance(seen, dict):  # hidden from the seat
         revealed = [
             _card(r["card"], titles) | {"where": _depth(r.get("depth"))}
@@ -65,7 +68,7 @@ def _zone(label: str, seen, titles: Titles) -> dict:
             "revealed": revealed,
             "top_only": False,
         }
-    if name not in titles.piles:  # a set: in deck order, as players sort a hand
+    if not zone["pile"]:  # a set: in deck order, as players sort a hand
         order = {n: i for i, n in enumerate(titles.cards)}
         seen = sorted(seen, key=lambda n: (order.get(n, len(order)), n))
     return zone | {
