@@ -428,6 +428,18 @@ def test_a_zone_label_unquoted_in_a_flow_mapping_is_told_to_be_quoted(tmp_path):
     assert '(a key holding [ ] inside { } is quoted: {"hand[P1]": [...]})' in out
 
 
+def test_a_label_holding_brackets_in_a_flow_list_is_told_to_be_quoted(tmp_path):
+    """A designer's Lost Cities listed `options: [draw, take blue_4 from discard[1]]`;
+    the error's own words never said to quote the item."""
+    scenario = tmp_path / "flow.yaml"
+    scenario.write_text(
+        f"spec: {SPEC}\nsteps:\n  - expect: {{options: [pass, take x from row[1]]}}\n"
+    )
+    code, out, _ = cli("test", str(scenario))
+    assert code == 1 and "error RS003: YAML syntax: expected ',' or ']', but got '['" in out
+    assert 'an item holding [ ] inside [ ] is quoted: [draw, "take blue_4 from discard[1]"]' in out
+
+
 def test_seen_by_takes_a_set_in_any_order_and_a_pile_in_its_own(tmp_path):
     """A designer listed a hand in the order it was dealt and seen_by failed, the
     observation listing a set sorted; expect.zones took either order."""

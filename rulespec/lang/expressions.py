@@ -316,6 +316,11 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         )
     elif token.value == "=":
         msg += ": to compare, write '=='"
+    elif token.type == "FOR" and "LBRACE" not in allowed:  # `top(row(i), 1) for i in ...`
+        msg += (
+            ": a 'for' in a value goes inside an aggregate, as in "
+            "union(top(row(i), 1) for i in range(4)) or any(size(row(i)) > 1 for i in range(4))"
+        )
     return msg, hint
 
 
@@ -974,10 +979,11 @@ class Builder:
     def _for(self, t, span, scope) -> ir.Stmt | None:
         var, items = str(t.children[0]), self._expr(t.children[1], scope)
         inner = dict(scope)
-        inner[var] = ITEM_TYPES.get(getattr(items, "type", None), "player")
+        kind = getattr(items, "type", None)  # each card of a set of cards: a set of one
+        inner[var] = "cards" if accepts("cards", kind) else ITEM_TYPES.get(kind, "player")
         body = self._block(t.children[2], inner)
         if self._bad_binding(var, span, scope) or not self._check(
-            items, "players|ints|kinds|cardsets", "a for loop's items"
+            items, "players|ints|kinds|cardsets|cards", "a for loop's items"
         ):
             return None
         return ir.For(span, var, items, body)

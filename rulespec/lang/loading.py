@@ -399,6 +399,11 @@ def _yaml_problem(problem: str | None) -> tuple[str, str]:
             f"YAML syntax: {problem}",
             'a key holding [ ] inside { } is quoted: {"hand[P1]": [...]}',
         )
+    if problem == "expected ',' or ']', but got '['":
+        return (
+            f"YAML syntax: {problem}",
+            'an item holding [ ] inside [ ] is quoted: [draw, "take blue_4 from discard[1]"]',
+        )
     if problem == "mapping values are not allowed here":
         return (
             "YAML syntax: a ':' here starts no key",
