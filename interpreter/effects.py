@@ -375,10 +375,13 @@ class StatementCompiler:
                 w.line("else:", s.span)
                 self._body(w, s.orelse, depth, s.span)
         elif isinstance(s, ir.For):
-            var = f"_p{depth}"  # nested loops each have their own
-            w.line(f"for {var} in {x.players_source(s.items)}:", s.items.span)
+            var, cards = f"_p{depth}", s.items.type in CARDS  # nested loops each have their own
+            if cards:  # the cards as the loop starts (its passes may move them), one a pass
+                w.line(f"for {var} in tuple({x.cards_source(s.items)}):", s.items.span)
+            else:
+                w.line(f"for {var} in {x.players_source(s.items)}:", s.items.span)
             with w.indented():
-                w.line(f"{x.local(s.var)} = {var}", s.span)
+                w.line(f"{x.local(s.var)} = {f'[{var}]' if cards else var}", s.span)
             self._body(w, s.body, depth + 1, s.span)
         else:
             lines = getattr(self, "_do_" + s.proc)(*s.args)
@@ -476,7 +479,7 @@ class StatementCompiler:
         return if_
 
     def _pause_For(self, s: ir.For):
-        if s.items.type in VALUES:
+        if s.items.type in VALUES or s.items.type in CARDS:
             return self._for_values(s)
         items, body, var = self.x.players(s.items), self.block(s.body), s.var
         # each pass is a frame that binds the variable first: one block per seat, made here
@@ -489,11 +492,13 @@ class StatementCompiler:
         return for_
 
     def _for_values(self, s: ir.For):
-        """A loop over numbers or card types: each pass is a frame of one block that
-        binds the next value, taken from the values left (kept in the env, so a paused
-        loop copies with its state)."""
+        """A loop over numbers, card types, sets of cards or cards (each a set of one,
+        the cards as the loop starts): each pass is a frame of one block that binds the
+        next value, taken from the values left (kept in the env, so a paused loop copies
+        with its state)."""
+        cards = s.items.type in CARDS
         items, var, left = (
-            self.x.expr(s.items),
+            self.x.cards(s.items) if cards else self.x.expr(s.items),
             s.var,
             f"__left_{s.var}",
         )  # locals never start with __
@@ -504,7 +509,8 @@ class StatementCompiler:
         loop = self.register((next_value,) + self.block(s.body))
 
         def for_(g, env):
-            env[left] = values = tuple(items(g, env))
+            found = items(g, env)
+            env[left] = values = tuple([c] for c in found) if cards else tuple(found)
             g._stack.extend(Frame(loop, env) for _ in values)
 
         return for_
@@ -876,6 +882,7 @@ def set_options(sets, ctype, names, keep=None) -> list[PickCards]:
 
 
 VALUES = ("ints", "kinds", "cardsets")  # items of a loop or choice: values, not seats or cards
+CARDS = ("cards", "zone")  # a loop's items that are cards: a pass for each
 SEATS = ("players", "player")  # items of a loop or choice that are seats
 
 

@@ -7,6 +7,7 @@ and raised together as one SpecError.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 
 from . import costs, decks, ir, schema
@@ -1072,18 +1073,22 @@ class _Compiler:
                 )
 
     def _nested_loops(self, spec: ir.Spec) -> None:
-        """RS410: `for` loops over players nested so deep that one run of them makes more
-        than MAX_FOR_PASSES passes at the most players (64 players, 4 deep: 16 million).
-        A `while` is bounded as the game runs; these are not, so they are bounded here."""
+        """RS410: `for` loops over players or cards nested so deep that one run of them
+        makes more than MAX_FOR_PASSES passes at the most players and the largest deck
+        (64 players, 4 deep: 16 million). A `while` is bounded as the game runs; these
+        are not, so they are bounded here."""
+        counts = range(spec.min_players, spec.max_players + 1)
+        deck = max((sum(k for _, k in spec.deck_for(n)) for n in counts), default=0)
+        size = {"players": spec.max_players, "cards": deck, "zone": deck}
 
-        def depth(stmts) -> int:
-            return max((_for_depth(s) for s in stmts), default=0)
+        def looped(s) -> int:  # the passes one loop may make (one player: one)
+            return size.get(s.items.type, 1) if isinstance(s, ir.For) else 1
 
-        def _for_depth(s) -> int:
-            inner = max((depth(block) for block in ir.iter_blocks(s)), default=0)
-            return inner + (
-                isinstance(s, ir.For) and s.items.type == "players"
-            )  # one player: one pass
+        def passes(s) -> tuple[int, list]:  # the most passes, and the loops that make them
+            inner = [passes(x) for block in ir.iter_blocks(s) for x in block]
+            most, loops = max(inner, key=lambda p: p[0], default=(1, []))
+            own = looped(s)
+            return most * own, ([s] if own > 1 else []) + loops
 
         blocks = (
             [spec.setup]
@@ -1091,18 +1096,20 @@ class _Compiler:
             + [p.effect for p in spec.procedures]
         )
         for s in (s for block in blocks for s in block):
-            d = _for_depth(s)
-            if spec.max_players**d > MAX_FOR_PASSES:
-                outer = next(
-                    n for n in ir.walk(s) if isinstance(n, ir.For) and n.items.type == "players"
+            most, loops = passes(s)
+            if most > MAX_FOR_PASSES:
+                over = Counter(
+                    f"{size[x.items.type]} {'players' if x.items.type == 'players' else 'cards'}"
+                    for x in loops
                 )
+                by = ", ".join(f"{k} over {what}" for what, k in over.items())
                 self.problems.append(
                     Diagnostic(
                         "RS410",
-                        f"{d} nested for loops make up to {spec.max_players}^{d} passes at "
-                        f"{spec.max_players} players; at most {MAX_FOR_PASSES:,}",
-                        outer.span,
-                        hint="nest fewer loops, or loop over fewer players",
+                        f"{len(loops)} nested for loops make up to {most:,} passes ({by}); "
+                        f"at most {MAX_FOR_PASSES:,}",
+                        loops[0].span,
+                        hint="nest fewer loops, or loop over fewer players or cards",
                     )
                 )
 
