@@ -7,6 +7,7 @@ import pytest
 from gamekit import GAMES, cli
 
 TTG = str(GAMES / "take_the_gold.yaml")
+ROWS = str(GAMES.parent / "tests" / "valid" / "rows.yaml")
 
 
 def test_run_narrates_a_whole_game():
@@ -127,11 +128,21 @@ def test_a_badly_typed_scenario_fails_with_its_place(tmp_path):
             "zones: {discard_pil: [kraken]}",
             "unknown zone: 'discard_pil' (did you mean 'discard_pile'?)",
         ),
+        (  # a 6 nimmt! designer placed "10" for card_10, and was given every card's name
+            "zones: {'hand[P1]': [Two Officers]}",
+            "unknown card in hand[P1]: 'Two Officers' "
+            "('Two Officers' is the title of two_officers: a scenario names cards)",
+        ),
+        (  # a Lost Cities designer was offered one of five discard piles
+            "zones: {rows: [low]}",
+            "unknown zone: 'rows' (did you mean one of row[0] to row[2]?)",
+        ),
     ],
 )
 def test_a_scenario_table_naming_what_the_game_lacks_says_the_closest_name(tmp_path, table, said):
     scenario = tmp_path / "named.yaml"
-    scenario.write_text(f"name: n\nspec: {TTG}\nplayers: 2\ntable: {{{table}}}\nsteps: []\n")
+    spec = ROWS if "rows" in table else TTG
+    scenario.write_text(f"name: n\nspec: {spec}\nplayers: 2\ntable: {{{table}}}\nsteps: []\n")
     code, out, err = cli("test", str(scenario))
     assert code == 1 and "Traceback" not in out + err
     assert f"{scenario}:4:" in out and f"error RS501: {said}" in out, out  # at its place

@@ -171,11 +171,29 @@ def _check_names(game: Game, table: dict) -> None:
                 ("table", *path), f"'any' is every card, not a kind a counter holds ({what})"
             )
         if name not in known:
-            hint = did_you_mean(name, known)
-            said = f"did you mean '{hint.suggestion}'?" if hint else f"known: {', '.join(known)}"
             raise _Misnamed(
-                ("table", *path), f"unknown {what}: '{name}' ({said})", what in ("zone", "counter")
+                ("table", *path),
+                f"unknown {what}: '{name}' ({_meant(game, what, name, known)})",
+                what in ("zone", "counter"),
             )
+
+
+def _meant(game: Game, what: str, name, known) -> str:
+    """What a misnamed zone, card or counter may have meant: a card by its title (a
+    6 nimmt! designer wrote "10" for card_10), a family's zones by their range, the
+    closest name, or every name."""
+    if what.startswith("card"):
+        titled = [c.name for c in game.spec.cards if c.title.casefold() == str(name).casefold()]
+        if titled:
+            return f"'{name}' is the title of {', '.join(titled)}: a scenario names cards"
+    hint = did_you_mean(name, known)
+    if not hint:
+        return f"known: {', '.join(known)}"
+    family = re.fullmatch(r"(\w+)\[\d+\]", hint.suggestion)
+    members = family and [k for k in known if k.startswith(family.group(1) + "[")]
+    if members and len(members) > 1:
+        return f"did you mean one of {members[0]} to {members[-1]}?"
+    return f"did you mean '{hint.suggestion}'?"
 
 
 def _counter_value(game: Game, label: str, value, n: int):
