@@ -133,6 +133,10 @@ def test_a_badly_typed_scenario_fails_with_its_place(tmp_path):
             "unknown card in hand[P1]: 'Two Officers' "
             "('Two Officers' is the title of two_officers: a scenario names cards)",
         ),
+        (  # a 6 nimmt! designer's second card_10 was told at table:, not where it was
+            "zones: {'hand[P1]': [kraken, kraken], 'hand[P2]': [kraken, kraken, kraken, kraken]}",
+            "more 'kraken' cards placed than the deck holds (5 for 2 players)",
+        ),
         (  # a Lost Cities designer was offered one of five discard piles
             "zones: {rows: [low]}",
             "unknown zone: 'rows' (did you mean one of row[0] to row[2]?)",
@@ -146,3 +150,6 @@ def test_a_scenario_table_naming_what_the_game_lacks_says_the_closest_name(tmp_p
     code, out, err = cli("test", str(scenario))
     assert code == 1 and "Traceback" not in out + err
     assert f"{scenario}:4:" in out and f"error RS501: {said}" in out, out  # at its place
+    if "more" in said:  # the card one too many, the last kraken of the table
+        column = len("table: {") + table.rindex("kraken") + 1
+        assert f"{scenario}:4:{column}:" in out, out

@@ -27,6 +27,7 @@ ends with; `auto: forced` takes single-option choice points without steps; a ste
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,6 +166,18 @@ def _check_names(game: Game, table: dict) -> None:
     for label, value in counters.items():
         if label in kind_counters and value is not None:
             names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", label)))
+    placed: Counter = Counter()  # a card placed once too often is told where, not at table:
+    for label, cards in zones.items():
+        for i, c in enumerate(cards or ()):
+            if c in game.type_names:
+                placed[c] += 1
+                held = game.deck_counts[game.type_names.index(c)]
+                if placed[c] > held:
+                    raise _Misnamed(
+                        ("table", "zones", label, i),
+                        f"more '{c}' cards placed than the deck holds ({held} for "
+                        f"{game.n} players)",
+                    )
     for what, name, known, path in names:
         if name == "any" and what.startswith("kind"):
             raise _Misnamed(
