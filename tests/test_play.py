@@ -307,6 +307,20 @@ def test_the_setup_has_words_for_people_too(tmp_path):
     assert titles.rules["setup"] == ("setup", "Setup") and "setup" not in plain.rules
 
 
+def test_help_names_everything_of_the_name_each_by_its_kind():
+    """A Lost Cities designer's `help discard` told the action titled Discard ("no text
+    in the rules"), not the discard piles it asked about."""
+    from rulespec import load_spec
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    titles = Titles.of(load_spec(TTG))
+    card, rule = help_text("kraken", titles).split("; ")
+    assert card.startswith("The Kraken (card): Make a player discard all of their cards")
+    assert rule.startswith("Kraken (rule): Make a player discard all of their cards, UNLESS")
+    assert help_text("hand limit", titles).startswith("Hand limit: ")  # one thing: no kind
+
+
 def test_a_bid_is_answered_with_its_number_not_its_place():
     """A designer's Oh Hell listed a bid as 1) 0, 2) 1, ...: typing 3 bid 2, and 0 was
     refused. A choice of numbers is listed as the numbers and answered with one, by

@@ -209,21 +209,29 @@ class Person:
 def help_text(name: str, titles: Titles) -> str:
     """What a card, rule, zone, counter, parameter or goal set is for, found by its name
     or its title in any case: its title and its `text:` (a goal set's, and its order)."""
-    wanted = name.casefold()
-    for section, names in (
-        ("cards", titles.cards),
+    wanted, found = name.casefold(), {}
+    for section, word, names in (
+        ("cards", "card", titles.cards),
         # a step (turn.NAME) or a round's part (rounds.NAME) after a rule of its name
-        ("rules", {n: t for n, (_, t) in sorted(titles.rules.items(), key=lambda r: "." in r[0])}),
-        ("zones", titles.zones),
-        ("counters", titles.counters),
-        ("params", titles.params),
+        (
+            "rules",
+            "rule",
+            {n: t for n, (_, t) in sorted(titles.rules.items(), key=lambda r: "." in r[0])},
+        ),
+        ("zones", "zone", titles.zones),
+        ("counters", "counter", titles.counters),
+        ("params", "parameter", titles.params),
     ):
         for n, title in names.items():
             if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
-                return f"{title}: {titles.text(section, n) or 'no text in the rules'}"
+                found.setdefault(word, (title, titles.text(section, n) or "no text in the rules"))
     for n, goal in titles.goals.items():
         if wanted in (n.casefold(), goal.title.casefold()):
-            return f"{goal.title}: {titles.goal_text(n)}"
+            found.setdefault("goal", (goal.title, titles.goal_text(n)))
+    if len(found) > 1:  # each of its kind (a Lost Cities action titled as its piles' name)
+        return "; ".join(f"{title} ({word}): {said}" for word, (title, said) in found.items())
+    if found:
+        return "{}: {}".format(*next(iter(found.values())))
     return f"'{name[:40]}' is no card, rule, zone, counter, parameter or goal of this game"
 
 
