@@ -11,6 +11,7 @@ The checker keeps its own model of what each seat may know, from the spec's zone
 the omniscient log; it does not use interpreter/observe.py.
 """
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
 
 ROOT = Path(__file__).parent.parent
-SECRET_KINDS = {"card", "number"}
+SECRET_KINDS = {"number"}  # and card choices, named only to who sees the cards (Watcher.step)
 CARD_EVENTS = {"move", "reveal"}  # the events that may name a card hidden somewhere
 CARD_FIELDS = {"cards", "card"}  # where another event could name one (choices: above)
 # plays name their card to those who see where it went (Watcher._check_play)
@@ -50,6 +51,11 @@ class Watcher:
         # each zone's size, followed through the moves from the deck in its start zone
         self.size = dict.fromkeys(self.zones, 0)
         self.size[next(s.label for s in game.slots if s.zone.start)] = sum(game.deck_counts)
+        # each zone's cards by name, followed through the moves of the omniscient log
+        self.held = {label: Counter() for label in self.zones}
+        self.held[next(s.label for s in game.slots if s.zone.start)] = Counter(
+            dict(zip(game.type_names, game.deck_counts))
+        )
         self.swapping = None  # after a swap event: [what each seat carries over, moves to come]
 
     def _owners(self, slot) -> tuple[int, ...]:
@@ -70,7 +76,11 @@ class Watcher:
     def step(self, state) -> None:
         state.check_invariants()  # an insert keeps every card in one place, and counted
         events = state.log_for(None, start=self.read)  # only the new ones: a game is long
-        for e in events:
+        logs = [state.log_for(seat, start=self.read) for seat in range(self.game.n)]
+        for k, e in enumerate(events):
+            if e["event"] == "choice" and e["kind"] in ("card", "cards"):
+                for seat, log in enumerate(logs):
+                    self._check_card_choice(seat, e, log[k]["option"])
             self._learn(e)
         self.read += len(events)
         everything = state.observation(None)["zones"]
@@ -79,6 +89,14 @@ class Watcher:
             for label, shown in seen["zones"].items():
                 self._check_zone(seat, label, shown, everything[label])
             self._check_rest(seat, seen)
+
+    def _check_card_choice(self, seat: int, e: dict, shown: str | None) -> None:
+        """A card (or cards) chosen is named to another seat only if, as it is chosen,
+        a card of each name lies in a zone the seat sees."""
+        if shown is None or seat == e["player"]:
+            return
+        for name in shown.split("+"):
+            assert any(n[name] for z, n in self.held.items() if self.sees(z, seat)), (seat, e)
 
     def _learn(self, e: dict) -> None:
         """Cards shown to a seat stay known while they lie where they were shown, or
@@ -132,6 +150,8 @@ class Watcher:
         if src != dst:
             self.size[src] -= len(cards)
             self.size[dst] += len(cards)
+            self.held[src] -= Counter(cards)
+            self.held[dst] += Counter(cards)
         return went
 
     def _swapped(self) -> None:
