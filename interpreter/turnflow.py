@@ -199,15 +199,19 @@ class TurnFlow:
     def next_round(self, s, starter) -> None:
         """The next round begins, for the seat `starter` (a compiled expression) gives,
         or without one for the seat after the last round's starter; the next seat in
-        when that one is out. A set_next of the last round's last turn is dropped: the
-        round's first turn is its starter's (or the player its setup names)."""
+        when that one is out. The round starts afresh: a set_next, skips and extra turns
+        of the last round are dropped (its first turn is its starter's, or the player its
+        setup names), and play goes in the direction the game began with (a Reverse of
+        the last round does not carry into the next deal)."""
         s._round += 1
         s._round_starts += (s._turn,)
         s._ring = None
+        s._direction, s._skips = 1, (0,) * s._n
+        s._extras = s._skips
         p = starter(s, {}) if starter is not None else s.next_player(s._starter)
         s._current = p if s._active[p] else s.next_player(p)
         s._leader, s._closing = None, None  # a round ended as a turn ended: the next starts afresh
-        s._steered = self.order is not None or any(s._skips) or any(s._extras)
+        s._steered = self.order is not None
         s._phase, s._step_index = "setup", self.steps  # the round's setup, then its first turn
         s._dirty = s.game.all_keys  # round_index and current: anything may read them
         s._version += 1
