@@ -484,3 +484,31 @@ def test_a_rule_that_fails_fails_its_scenario_not_the_run(tmp_path, rest, passed
     assert code == (0 if passed else 1)
     if not passed:
         assert "step 1: " in out and "error RS701: rule 'act' failed here" in out
+
+
+def test_a_per_player_counter_s_seats_may_be_written_under_its_name(tmp_path):
+    """A Hold'em designer wrote `chips: {P1: 90, P2: 90}` and met RS501 'must be an
+    integer or a string or null, got a mapping'; it sets chips[P1] and chips[P2]."""
+    scenario = tmp_path / "chips.yaml"
+    call_it = ROOT / "tests" / "valid" / "call_it.yaml"
+    text = (
+        f"spec: {call_it}\nplayers: 3\ntable:\n  zones: {{}}\n  counters:\n"
+        "    bid: {P1: 2, P3: 1}\nsteps: []\nexpect:\n  counters: {bid: {P1: 2, P2: 0, P3: WANT}}\n"
+    )
+    scenario.write_text(text.replace("WANT", "1"))
+    assert run(scenario).failures == []
+    scenario.write_text(text.replace("WANT", "5"))
+    assert run(scenario).failures == ["counter bid[P3]: expected 5, got 1"]
+
+
+def test_a_counter_holding_a_seat_is_told_its_seats_at_its_place(tmp_path):
+    """`dealer: 7` was told at table:, in seats counted from 0."""
+    scenario = tmp_path / "dealer.yaml"
+    scenario.write_text(
+        f"spec: {GAMES / 'whist.yaml'}\ntable:\n  zones: {{}}\n  counters:\n    dealer: 7\nsteps: []\n"
+    )
+    (failure,) = run(scenario).failures
+    assert (
+        f"{scenario}:5:13: error RS501: counter dealer holds a seat: write P1 to P4, not 7"
+        in failure
+    )

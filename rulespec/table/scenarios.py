@@ -121,8 +121,8 @@ def _new_state(game: Game, doc, n: int) -> State:
             at = ("table", key)
             seats[key] = [parse_seat(p, n) for p in table.get(key) or ()]
         counters = {}
-        for k, v in (table.get("counters") or {}).items():
-            at = ("table", "counters", k)
+        for k, v, path in _counters(table.get("counters")):
+            at = ("table", "counters", *path)
             counters[k] = _counter_value(game, k, v, n)
         at = ("table",)  # what only the laying out finds: a card placed too often
         return State.from_layout(
@@ -161,11 +161,11 @@ def _check_names(game: Game, table: dict) -> None:
             for i, c in enumerate(cards or ())
             if isinstance(c, str)
         ]
-    counters = table.get("counters") or {}
-    names += [("counter", label, game.counter_names, ("counters", label)) for label in counters]
-    for label, value in counters.items():
+    counters = _counters(table.get("counters"))
+    names += [("counter", k, game.counter_names, ("counters", *path)) for k, _, path in counters]
+    for label, value, path in counters:
         if label in kind_counters and value is not None:
-            names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", label)))
+            names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", *path)))
     placed: Counter = Counter()  # a card placed once too often is told where, not at table:
     for label, cards in zones.items():
         for i, c in enumerate(cards or ()):
@@ -209,6 +209,18 @@ def _meant(game: Game, what: str, name, known) -> str:
     return f"did you mean '{hint.suggestion}'?"
 
 
+def _counters(written: dict | None) -> list[tuple[str, object, tuple]]:
+    """A scenario's counters as (label, value, path): a per-player counter's seats may be
+    written under its name (`chips: {P1: 90, P2: 90}` for `chips[P1]` and `chips[P2]`)."""
+    found = []
+    for name, value in (written or {}).items():
+        if isinstance(value, dict):
+            found += [(f"{name}[{seat}]", v, (name, seat)) for seat, v in value.items()]
+        else:
+            found.append((name, value, (name,)))
+    return found
+
+
 def _counter_value(game: Game, label: str, value, n: int):
     """A counter's value as a scenario writes it: a number; a seat (P2) for a counter
     that holds a player; a kind's name for one that holds a kind (null, or the language's
@@ -216,6 +228,8 @@ def _counter_value(game: Game, label: str, value, n: int):
     holds = {c.name: c.initial.type for c in game.spec.counters}.get(label.split("[", 1)[0])
     if holds == "player" and isinstance(value, str):
         return parse_seat(value, n)
+    if holds == "player" and not (type(value) is int and 0 <= value < n):
+        raise ValueError(f"counter {label} holds a seat: write P1 to P{n}, not {value!r}")
     if holds == "kind" and value == "no_kind":
         return None
     if holds == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
@@ -424,7 +438,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     seen = state.observation(None)
     failures = _zone_failures(state, expect)
     counters = seen["counters"]
-    for name, want in (expect.get("counters") or {}).items():
+    for name, want, _ in _counters(expect.get("counters")):
         got = counters.get(name)
         if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
