@@ -274,3 +274,20 @@ def test_a_true_or_false_test_under_value_is_told_to_go_under_when():
         load_spec("routines.yaml", text)
     first = exc.value.diagnostics[0]
     assert (first.code, first.hint) == ("RS204", "a true/false test is written under when:")
+
+
+def test_combinations_of_a_set_of_known_size_are_costed_as_the_sets_it_makes():
+    """A Hold'em designer's best five of seven, `combinations(first(h, 7), 5)`, was
+    costed as 1,024 sets, not the 21 that seven cards make, and refused (RS413) once
+    it was called twice for each of six seats. Of a set of unknown size it is still
+    the bound."""
+    heavy = "count(count(d.rank == c.rank and d.rank > 9 for d in s) >= 2 for c in s)"
+    twice = FIVE_OF_SEVEN.replace(
+        "count(count(d.rank == c.rank for d in s) >= 2 for c in s)", heavy
+    ).replace(
+        "if best(hand(current)) > 3",
+        "if any(best(hand(p)) > 3 or best(hand(p)) < 0 for p in players)",
+    )
+    known = twice.replace("combinations(h, 5)", "combinations(first(h, 7), 5)")
+    assert load_spec("five.yaml", known).name == "Best five of seven"
+    assert [code for code, _ in spec_errors(twice)] == ["RS413"]

@@ -10,7 +10,8 @@ IR alone, in steps, at the most players and the largest deck:
 - an aggregate works out its items once, then takes a step and its body (and filter)
   for each item: one for a player, `players.max` for players, the deck for cards, the
   deck's card types for kinds, n for `range(n)` with n written out (else MAX_RANGE),
-  MAX_COMBINATIONS for sets of cards, and k for the cards of one set of
+  for sets of cards as many as `combinations` can make of cards whose number is known
+  (`first(h, 7)`: 21 sets of 5), else MAX_COMBINATIONS, and k for the cards of one set of
   `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
   aggregate over `range(n)` (else the deck);
 - a call of a named condition costs its arguments and its body, where a `cards`
@@ -132,9 +133,20 @@ class _Costs:
             return 1 + inside + self.body(node.name, sizes)
         if isinstance(node, ir.Call) and node.func == "summing":  # its search, bounded
             return inside + ir.MAX_SUM_STEPS
+        if isinstance(node, ir.Call) and node.func == "combinations":
+            return inside + self._sets(node)
         if isinstance(node, ir.Call) and node.type in ("cards", "cardsets"):
             return inside + self.sizes.get(node.type, self.deck)
         return inside + 1
+
+    def _sets(self, call: ir.Call) -> int:
+        """How many sets combinations(cards, k) gives at most: of a set whose size is
+        known (first(h, 7): 21 sets of 5), as many as it can make; else the bound."""
+        held, k = self._cards_held(call.args[0]), _written(call.args[1])
+        if held is None:
+            return ir.MAX_COMBINATIONS
+        most = comb(held, held // 2) if k is None else comb(held, k) if k >= 0 else 0
+        return min(most, ir.MAX_COMBINATIONS)
 
     def body(self, name: str, sizes: tuple) -> int:
         """A named condition's body, each `cards` parameter as many cards as `sizes` says
@@ -170,6 +182,8 @@ class _Costs:
         if isinstance(items, ir.Call) and items.func == "range":
             n = _written(items.args[0])
             return ir.MAX_RANGE if n is None else max(0, min(n, ir.MAX_RANGE))
+        if isinstance(items, ir.Call) and items.func == "combinations":
+            return self._sets(items)
         if isinstance(items, ir.Local) and items.name in self.one_set:
             return self.one_set[items.name]
         return self.sizes.get(items.type, self.deck)
@@ -220,7 +234,8 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic
         hint="test a group in one pass over its cards (all, count, max, min), not a pass "
         "inside a pass"
         if melds
-        else "nest fewer aggregates or condition calls, or work out a part first with let",
+        else "nest fewer aggregates or condition calls, work out a part first with let, or "
+        "bound the cards gone through (combinations(first(h, 7), 5): 21 sets, not 1,024)",
     )
 
 

@@ -316,6 +316,11 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         )
     elif token.value == "=":
         msg += ": to compare, write '=='"
+    elif token.type == "FOR" and "IF" in allowed:  # `count(... for a in s for b in s)`
+        msg += (
+            ": an aggregate takes one 'for': put one aggregate inside another, as in "
+            "sum(count(a.rank == b.rank for b in s) for a in s)"
+        )
     elif token.type == "FOR" and "LBRACE" not in allowed:  # `top(row(i), 1) for i in ...`
         msg += (
             ": a 'for' in a value goes inside an aggregate, as in "
