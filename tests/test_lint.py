@@ -1058,3 +1058,18 @@ def test_explore_plays_the_player_count_asked_for():
     assert code == 0 and only_bound_notes(explored) and "states at 4 players" in out
     code, _, err = cli("lint", spec, "--explore", "--depth", "2", "--players", "5")
     assert code == 2 and "is for 2 to 4 players, not 5" in err
+
+
+def test_a_rule_for_some_player_counts_names_them_as_a_range(tmp_path):
+    """A Uno designer's round setup for 3 to 10 players was noted as holding "only with
+    3 or 4 or 5 or 6 or 7 or 8 or 9 or 10 players", with the hint to check the deck."""
+    text = TTG.read_text()
+    old = "triggers:\n"
+    crowd = "  crowd:\n    when: player_count >= 3 and tiebreak == 1\n    effect: tiebreak = 0\n"
+    spec = tmp_path / "take_the_gold.yaml"
+    spec.write_text(text.replace(old, old + crowd))
+    code, out, _ = cli("lint", spec, "--format", "json")
+    [note] = [f for f in json.loads(out) if "'crowd'" in f["message"]]
+    assert note["code"] == "RL105" and note["severity"] == "info"
+    assert note["message"] == "trigger 'crowd': this condition holds only with 3 to 6 players"
+    assert note["hint"].startswith("a rule for those player counts")

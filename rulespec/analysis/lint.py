@@ -680,20 +680,27 @@ def _never_holds(an: Analysis, kind, name, node, never, counts) -> Finding:
     elif _tests_player_count(node):
         held = [n for n in counts if n not in never]
         severity = "info"
-        message = f"this condition holds only with {' or '.join(map(str, held))} players"
+        message = f"this condition holds only with {_counts(held)} players"
     else:
         severity = "warning"
-        message = (
-            f"this condition can never hold with {' or '.join(map(str, never))} players ({why})"
-        )
+        message = f"this condition can never hold with {_counts(never)} players ({why})"
     return Finding(
         "RL105",
         severity,
         f"{kind} '{name}': {message}",
         node.span,
         rules=(name,),
-        hint="check the deck, the limits and the thresholds",
+        hint="a rule for those player counts, as it tests player_count: nothing to fix if meant"
+        if severity == "info"
+        else "check the deck, the limits and the thresholds",
     )
+
+
+def _counts(ns: list[int]) -> str:
+    """Player counts in words: "2 or 3", "3 to 10" (a run of three or more)."""
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]} to {ns[-1]}"
+    return " or ".join(map(str, ns))
 
 
 def _tests_player_count(node) -> bool:
