@@ -1070,6 +1070,6 @@ def test_a_rule_for_some_player_counts_names_them_as_a_range(tmp_path):
     spec.write_text(text.replace(old, old + crowd))
     code, out, _ = cli("lint", spec, "--format", "json")
     [note] = [f for f in json.loads(out) if "'crowd'" in f["message"]]
-    assert note["code"] == "RL105" and note["severity"] == "info"
+    assert code == 0 and note["code"] == "RL105" and note["severity"] == "info"
     assert note["message"] == "trigger 'crowd': this condition holds only with 3 to 6 players"
     assert note["hint"].startswith("a rule for those player counts")
