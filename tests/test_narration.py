@@ -362,6 +362,16 @@ def test_options_stand_in_deck_order_numbers_rising_branches_as_written():
     assert _words(named) == [TITLES.card(t) for t in TYPES]
 
 
+def test_plays_without_a_card_stand_in_the_order_the_spec_declares_them():
+    """A Hold'em designer's Fold, Check, Call and Raise were listed by their words
+    (Call, Check, Fold, Raise); Blackjack's read Double down, Hit, Stand."""
+    built = load_spec(GAMES / "blackjack.yaml")
+    titles = Titles.of(built)
+    options = [Play(a, a) for a in ("double_down", "stand", "hit")]
+    words = [s["option"].action for s in arranged(options, titles, TYPES)]
+    assert words == ["hit", "stand", "double_down"]  # as the spec lists its actions
+
+
 def test_a_hand_is_listed_in_deck_order():
     """By name, a hand read "ace of clubs, eight of clubs, five of diamonds"."""
     built = load_spec(GAMES / "whist.yaml")

@@ -277,29 +277,31 @@ def asker(asking: str | None, titles: Titles) -> dict | None:
 def arranged(options: list[Option], titles: Titles, type_names: list[str]) -> list[dict]:
     """The options as a person is shown them, the same on every front end, so that an
     option keeps its place from turn to turn: those of a card together, the cards in
-    deck order; numbers from the lowest; a choice's branches in the spec's order; the
-    rest (plays without a card, by their rule) by their words; Pass (or not answering)
-    always last. Each: the option, its words, its group and its words within the group
-    (`short`)."""
+    deck order; numbers from the lowest; a choice's branches in the spec's order; plays
+    without a card in the order the spec declares their actions (Fold, Check, Call,
+    Raise), then by their words; Pass (or not answering) always last. Each: the option,
+    its words, its group and its words within the group (`short`)."""
     shown = []
     for o in options:
         text = option_text(o, titles, type_names)
         group, short = _group(o, text, titles, type_names)
         shown.append({"option": o, "text": text, "group": group, "short": short})
     index = {n: i for i, n in enumerate(type_names)}
+    rules = {n: i for i, n in enumerate(titles.rules)}
     return sorted(
         shown,
         key=lambda s: (
-            _place(s["option"], index),
+            _place(s["option"], index, rules),
             (s["group"] or "").casefold(),
             s["text"].casefold(),
         ),
     )
 
 
-def _place(o: Option, index: dict[str, int]) -> tuple:
+def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
     """Where an option stands before its words are compared: (0, deck place) for a
-    card's, (1, value) for a number or branch, (2,) for the others, (3,) for Pass."""
+    card's, (1, value) for a number or branch, (2, the action's place in the spec) for
+    a play without a card, (2,) for the others, (3,) for Pass."""
     if isinstance(o, (Pass, NoReaction)):
         return (3,)
     if isinstance(o, GroupPlay):
@@ -316,6 +318,8 @@ def _place(o: Option, index: dict[str, int]) -> tuple:
         return (1, o.value)
     if isinstance(o, Branch):
         return (1, o.index)
+    if isinstance(o, Play):
+        return (2, rules.get(o.action, len(rules)))
     return (2,)
 
 
