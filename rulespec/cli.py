@@ -1363,14 +1363,15 @@ def _plot_format(path: str) -> str:
 
 
 def _print_wins(report: dict, out) -> None:
-    """The seat wins of a simulate report, by seat and by turn order (without rounds),
-    and its team wins when the spec has teams."""
+    """The seat wins of a simulate report, by seat and by turn order (without rounds,
+    and with two seats or more), and its team wins when the spec has teams."""
     for label, key in (
         ("seat wins", "seat_wins"),
         ("turn order wins", "turn_order_wins"),
         ("team wins", "team_wins"),
     ):
-        if key in report:
+        alone = key == "turn_order_wins" and len(report.get("seat_wins", ())) < 2  # a solitaire
+        if key in report and not alone:
             shares = (f"{x} {100 * w['share']:.1f}%" for x, w in report[key].items())
             print(f"  {label:<16} " + ", ".join(shares), file=out)
     others = [
@@ -2077,7 +2078,8 @@ def _seat_arg(label: str, n: int, other: str = "") -> int:
         return scenarios.parse_seat(label.upper(), n)
     except ValueError:
         raise UsageError(
-            f"'{label}' is not a seat of a {n}-player game (P1..P{n}){f', or {other}' if other else ''}"
+            f"'{label}' is not a seat of a {n}-player game "
+            f"({'P1' if n == 1 else f'P1..P{n}'}){f', or {other}' if other else ''}"
         ) from None
 
 
@@ -2137,7 +2139,8 @@ def _replay(args, out, err) -> int:
                 who = ", ".join(r["winners"]) or "no winner"
                 print(
                     f"game {o.game} (seed {o.seed}): the same as the log, {o.events} events "
-                    f"({who}, {r['reason'] or 'unfinished'}, {r['turns']} turns)",
+                    f"({who}, {r['reason'] or 'unfinished'}, {r['turns']} "
+                    f"turn{'' if r['turns'] == 1 else 's'})",
                     file=out,
                 )
             else:

@@ -190,6 +190,11 @@ def test_a_seat_not_at_the_table_is_a_usage_error():
     assert code == 2 and "'P9' is not a seat of a 2-player game (P1..P2)" in err
     code, out, _ = play("quit\n", "--as", "p2", "--players", "2")  # in any case, as answers
     assert code == 0 and "you are P2" in out
+    patience = str(GAMES.parent / "tests" / "valid" / "patience_pairs.yaml")
+    err = StringIO()  # one seat: not "P1..P1"
+    code = main(["play", patience, "--as", "P2"], stdout=StringIO(), stderr=err)
+    err = err.getvalue()
+    assert code == 2 and "'P2' is not a seat of a 1-player game (P1)" in err
 
 
 def test_odd_answers_are_asked_again_never_a_traceback():

@@ -47,6 +47,17 @@ def test_one_agent_per_seat_is_named_under_its_seat(tmp_path):
     assert any(t.startswith("turn limit ") and t.endswith("past every game") for t in text)
 
 
+def test_a_solitaire_has_no_fair_share_nor_turn_order(tmp_path):
+    """A Klondike designer's chart drew "fair share 0%" and the report listed "turn
+    order wins 1st": one seat has no share to measure against, nor an order."""
+    svg = tmp_path / "patience.svg"
+    patience = GAMES.parent / "tests" / "valid" / "patience_pairs.yaml"
+    code, out, err = cli("simulate", patience, "--games", "20", "--plot", svg)
+    assert code == 0 and "Warning" not in err, err
+    assert "seat wins        P1" in out and "turn order wins" not in out
+    assert not [t for t in words(svg) if "fair share" in t]
+
+
 def test_diff_plot_puts_old_and_new_side_by_side(tmp_path):
     svg = tmp_path / "diff.svg"
     code, out, err = cli(

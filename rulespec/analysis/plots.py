@@ -120,7 +120,7 @@ def seat_wins(ax, sides: list[Side], players: int, agents: str) -> None:
     """Each seat's win rate with its 95% interval, the agent at each seat under its
     name, and the fair share as a line: every seat winning as often as the others, of
     the games someone won (100% / players when every game has one winner; with most
-    games unwon, a line at 100% / players put every seat below it)."""
+    games unwon, a line at 100% / players put every seat below it); none for one player."""
     seats = [f"P{p + 1}" for p in range(players)]
     names = agents.split(",")
     if len(names) > 1:  # one agent per seat: name each
@@ -147,7 +147,8 @@ def seat_wins(ax, sides: list[Side], players: int, agents: str) -> None:
         for side in sides
     ]
     one = len({round(f) for f in fairs}) == 1  # the sides' fair shares agree: one line
-    for side, fair, colour in zip(sides[:1] if one else sides, fairs, COLOURS):
+    drawn = (sides[:1] if one else sides) if players > 1 else []  # a solitaire has no share
+    for side, fair, colour in zip(drawn, fairs, COLOURS):
         label = f"fair share {fair:.0f}%" if one else f"{side.label} fair share {fair:.0f}%"
         ax.axhline(
             fair, color="black" if one else colour, linestyle=":", linewidth=1.5, label=label
@@ -157,4 +158,5 @@ def seat_wins(ax, sides: list[Side], players: int, agents: str) -> None:
     agents_shown = "" if len(names) > 1 else f", agents {agents}"
     ax.set(title=f"seat win rate (95% interval{agents_shown})", ylabel="% of games")
     ax.set_ylim(0, min(115, max(ax.get_ylim()[1], fair) * 1.25))  # room for the legend
-    ax.legend(loc="upper left", fontsize=8)
+    if ax.get_legend_handles_labels()[0]:  # a solitaire of one side has nothing to label
+        ax.legend(loc="upper left", fontsize=8)

@@ -144,7 +144,8 @@ _TOKEN_NAMES = {
 # others, which close a construct or go on with it), and the keywords of statements.
 # the names a section binds for its rule, and where: told when one is used elsewhere
 _ROLES = {
-    "card": "an action with `card:` and the reactions that answer one",
+    "card": "an action with `card:` and the reactions that answer one (a `target: card` "
+    "action's card is `chosen`)",
     "target": "an action with `target: other` or `any`",
     "chosen": "an action with `target: card`",
     "reactor": "a reaction",

@@ -176,7 +176,7 @@ def _check_names(game: Game, table: dict) -> None:
                     raise _Misnamed(
                         ("table", "zones", label, i),
                         f"more '{c}' cards placed than the deck holds ({held} for "
-                        f"{game.n} players)",
+                        f"{game.n} player{'' if game.n == 1 else 's'})",
                     )
     for what, name, known, path in names:
         if name == "any" and what.startswith("kind"):
