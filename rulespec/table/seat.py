@@ -21,7 +21,8 @@ from .view import arranged, decision_heading, end_lines, rules_line, table, tabl
 
 HELP = """\
   Type the number of an option (or its words: a few that only it shows will do) and
-  press Enter.
+  press Enter; where the options are numbers themselves ("a number: 0-3"), type the
+  number you choose.
   Commands:
     help, ?     this help
     help NAME   what a card, rule, zone, counter, parameter or goal is for (NAME: its
