@@ -284,8 +284,9 @@ class Lookahead:
                 s.apply_action(options[0])
             else:
                 break
-        if s.is_terminal():
-            return self.WIN if self.seat in s.winners else self.LOSS if s.winners else 0
+        if s.is_terminal():  # a game nobody won: a draw among rivals, a loss for a seat alone
+            alone = not s.game.rivals[self.seat]  # a solitaire, or one team of every seat
+            return self.WIN if self.seat in s.winners else self.LOSS if s.winners or alone else 0
         return s.evaluate(self.seat)
 
 

@@ -330,3 +330,44 @@ def test_ismcts_keeps_the_tree_below_its_choice_and_follows_the_choices_it_sees(
     kept = agent.node
     agent.watch(state, 0, 1, "no such option")  # an edge the tree lacks: nothing kept
     assert agent.node is None and kept.visits > 0 and choice.label in state.legal_labels()
+
+
+SOLITAIRE = """
+rulespec: 1
+name: Hold On
+players: {min: 1, max: 1}
+deck:
+  cards:
+    chip: {count: 3}
+zones:
+  pile: {visibility: public, start: true}
+  done: {visibility: public}
+evaluation: 0 - 5 + size(done)
+turn:
+  - step: go
+    effect: |
+      choose(current) {
+        "give_up" { end_game() }
+        "hold_on" { move(top(pile, 1), done) }
+      }
+end_conditions:
+  all_done:
+    when: size(pile) == 0
+    effect: win(current)
+"""
+
+
+def test_greedy_alone_counts_a_game_nobody_won_as_lost():
+    """A Klondike designer's greedy gave up (a game over, nobody winning, scored 0)
+    wherever its evaluation was below 0: for a seat without a rival a game nobody won
+    is lost, not drawn."""
+    from rulespec import load_spec
+    from rulespec.interpreter import Game
+
+    state = Game(load_spec("hold_on.yaml", SOLITAIRE), 1).new_initial_state(seed=0)
+    give_up, hold_on = sorted(state.legal_actions(), key=lambda o: o.label)
+    look, rng = Lookahead(state, 0), random.Random(0)
+    assert look.score(give_up, rng) == Lookahead.LOSS
+    assert look.score(hold_on, rng) == -4
+    state = play(state, make_agents(["greedy"], 1, 0))
+    assert list(state.winners) == [0]
