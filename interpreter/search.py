@@ -140,9 +140,9 @@ class Search:
 
 
 def value(s, spread: list[float]) -> list[float]:
-    """Per seat: the result (1 a win, -1 a loss; with a declared payoff, the seat's
-    less its best rival's, over the payoffs' range, within [-1, 1]) when the game is
-    over; else its
+    """Per seat: the result (1 a win, -1 a loss, a game nobody won 0, or -1 for a
+    seat without a rival; with a declared payoff, the seat's less its best rival's,
+    over the payoffs' range, within [-1, 1]) when the game is over; else its
     evaluation less its best rival's (a seat of another team, or any other seat), over
     the widest such gap seen so far in this search (`spread`, updated), halved: within
     [-0.5, 0.5] whatever the evaluation's scale. Against the best rival, not the
@@ -152,8 +152,12 @@ def value(s, spread: list[float]) -> list[float]:
     game = s.game
     if s.is_terminal():
         payoff = game.spec.payoff
-        if payoff is None:
-            return s.returns()
+        if payoff is None:  # a game nobody won: a draw among rivals, lost by a seat alone
+            won = s.winners
+            return [
+                1.0 if p in won else -1.0 if won or not game.rivals[p] else 0.0
+                for p in range(game.n)
+            ]
         got, width = s.payoffs(), (payoff.high - payoff.low) or 1
         return [  # alone (no rival): where its payoff lies between min and max
             (v - max(got[q] for q in rivals)) / width

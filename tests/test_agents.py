@@ -371,3 +371,17 @@ def test_greedy_alone_counts_a_game_nobody_won_as_lost():
     assert look.score(hold_on, rng) == -4
     state = play(state, make_agents(["greedy"], 1, 0))
     assert list(state.winners) == [0]
+
+
+def test_the_search_alone_values_a_game_nobody_won_as_lost():
+    """As greedy: a give-up scored 0, above any leaf whose evaluation was below 0."""
+    from rulespec import load_spec
+    from rulespec.interpreter import Game
+    from rulespec.interpreter.search import value
+
+    state = Game(load_spec("hold_on.yaml", SOLITAIRE), 1).new_initial_state(seed=0)
+    given_up = state.clone()
+    given_up.apply_action("give_up")
+    assert given_up.is_terminal() and value(given_up, [0.0]) == [-1.0]
+    state = play(state, make_agents(["ismcts:iterations=20"], 1, 0))
+    assert list(state.winners) == [0]
