@@ -310,8 +310,12 @@ class State(Table):
         option = next((o for o in options if o.label == label), None)
         if option is None:
             who = "chance" if self._pending.player == CHANCE else seat_name(self._pending.player)
+            titled = [
+                c.name for c in self.game.spec.cards if c.title.casefold() == label.casefold()
+            ]
+            said = f" ('{label}' is the title of {', '.join(titled)})" if titled else ""
             raise IllegalChoice(
-                f"'{label}' is not a legal choice for {who}; legal: "
+                f"'{label}' is not a legal choice for {who}{said}; legal: "
                 f"{', '.join(o.label for o in options)}"
             )
         return option

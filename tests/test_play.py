@@ -376,3 +376,19 @@ def test_a_few_sets_of_cards_are_listed_in_the_order_of_the_hand(tmp_path):
         "Fan, Red Apple, Brass Bell",
         "Gem, Red Apple, Brass Bell",
     ]
+
+
+def test_a_number_that_is_also_a_card_s_title_is_asked_again():
+    """A 6 nimmt! designer typed 9 for the card 9 (1) and played the ninth option,
+    84 (1), without a word. A number that is an option's place and a word of another
+    option is asked again: #9 is the place, the title in full the card."""
+    from types import SimpleNamespace
+
+    from rulespec.table.seat import _also_a_title, _picked
+
+    texts = ["2 (1)", "5 (2)", "9 (1)"]
+    options = [SimpleNamespace(label=f"c{t[0]}") for t in texts]
+    assert _also_a_title("2", options, texts) == 0  # place 2 is 5 (2); 2 (1) says 2
+    assert _also_a_title("3", options, texts) is None  # no other option says 3
+    assert _picked("#2", options, texts).label == "c5"
+    assert _picked("2 (1)", options, texts).label == "c2"

@@ -512,3 +512,17 @@ def test_a_counter_holding_a_seat_is_told_its_seats_at_its_place(tmp_path):
         f"{scenario}:5:13: error RS501: counter dealer holds a seat: write P1 to P4, not 7"
         in failure
     )
+
+
+def test_a_step_naming_a_card_by_its_title_is_told_the_card_s_name(tmp_path):
+    """A 6 nimmt! designer's step `P1: "55 (7)"` was told only the legal labels."""
+    scenario = tmp_path / "titled.yaml"
+    scenario.write_text(
+        f"spec: {SPEC}\nplayers: 2\ntable:\n  zones:\n    hand[P1]: [kraken]\n"
+        "    draw_pile: [pirate, pirate]\nsteps:\n  - P1: The Kraken\n"
+    )
+    (failure,) = run(scenario).failures
+    assert failure.startswith(
+        "step 1: 'The Kraken' is not a legal choice for P1 ('The Kraken' is the title of "
+        "kraken); legal: kraken -> P2, pass"
+    )

@@ -269,7 +269,12 @@ def _actor(state: State) -> str:
 
 
 def _matches(expected: dict, event: dict) -> bool:
-    return all(_same(v, event.get(k)) for k, v in expected.items())
+    """Every field given is the event's; an option's label (text) may be written as the
+    number it names, as a step's may (`option: 1`)."""
+    return all(
+        _same(str(v) if k == "option" and type(v) is int else v, event.get(k))
+        for k, v in expected.items()
+    )
 
 
 def run(path: str | Path) -> Outcome:

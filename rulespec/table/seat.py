@@ -135,6 +135,11 @@ class Person:
             if (option := next((o for o in options if o.label == answer), None)) is not None:
                 return option  # its label: "stake = 10"
             self.say(f"  '{answer[:40]}' is not one of {_listed(numbers)}: type one, or help")
+        elif (also := _also_a_title(answer, options, texts)) is not None:
+            self.say(
+                f"  '{answer}' is option {answer} ({texts[int(answer) - 1]}), and a word of "
+                f"{texts[also]}: type #{answer} for option {answer}, or {texts[also]} in full"
+            )
         elif (option := _picked(answer, options, texts)) is not None:
             return option
         else:
@@ -309,9 +314,25 @@ def _within(run: list[str], words: list[str]) -> bool:
     return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
+def _also_a_title(answer: str, options: list, texts: list[str]) -> int | None:
+    """Where a number typed is an option's place and also a word of another option (a
+    card titled by its number, 6 nimmt!'s "9 (1)"), that other option's place (from 0);
+    None where the number is plain."""
+    if not (answer.isascii() and answer.isdigit() and len(answer) <= 6):
+        return None
+    if not 1 <= int(answer) <= len(options):
+        return None
+    return next(
+        (i for i, text in enumerate(texts) if i != int(answer) - 1 and answer in _words(text)),
+        None,
+    )
+
+
 def _picked(answer: str, options: list, texts: list[str]):
     """The option an answer names: by its number (plain ASCII digits only: '²' is a
-    digit to str.isdigit, and int() refuses it), its label, or its words in any case."""
+    digit to str.isdigit, and int() refuses it; #9 is always the ninth), its label, or
+    its words in any case."""
+    answer = answer.removeprefix("#") if answer[1:].isdigit() else answer
     if answer.isascii() and answer.isdigit() and len(answer) <= 6:
         return options[int(answer) - 1] if 1 <= int(answer) <= len(options) else None
     for option, text in zip(options, texts):
