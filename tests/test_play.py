@@ -386,9 +386,11 @@ def test_a_number_that_is_also_a_card_s_title_is_asked_again():
 
     from rulespec.table.seat import _also_a_title, _picked
 
-    texts = ["2 (1)", "5 (2)", "9 (1)"]
+    texts = ["2 (1)", "5 (2)", "9 (1)", "Maki Roll (1)"]
     options = [SimpleNamespace(label=f"c{t[0]}") for t in texts]
     assert _also_a_title("2", options, texts) == 0  # place 2 is 5 (2); 2 (1) says 2
     assert _also_a_title("3", options, texts) is None  # no other option says 3
+    # a Sushi Go designer's 1 was refused for "Maki Roll (1)": a title begins with it
+    assert _also_a_title("1", options, texts) is None
     assert _picked("#2", options, texts).label == "c5"
     assert _picked("2 (1)", options, texts).label == "c2"
