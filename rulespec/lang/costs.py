@@ -184,6 +184,8 @@ class _Costs:
             return ir.MAX_RANGE if n is None else max(0, min(n, ir.MAX_RANGE))
         if isinstance(items, ir.Call) and items.func == "combinations":
             return self._sets(items)
+        if isinstance(items, ir.Binary) and items.type == "cardsets":  # sets added up
+            return self._size(items.left) + self._size(items.right)
         if isinstance(items, ir.Local) and items.name in self.one_set:
             return self.one_set[items.name]
         return self.sizes.get(items.type, self.deck)

@@ -585,6 +585,14 @@ class Builder:
                 )
                 return None
             of = "cards"  # the cards of each, in order
+        elif all(x.type == "cardsets" for x in operands):
+            other = next((op for op in ops if op != "+"), None)
+            if other is not None:
+                self._error(
+                    "RS204", f"'{other}' takes numbers: sets of cards are only added up", span
+                )
+                return None
+            of = "cardsets"  # the sets of each, in order: one choice of one or two cards
         elif not all([self._check(x, "int", "arithmetic operand") for x in operands]):
             return None
         node = operands[0]
