@@ -592,7 +592,13 @@ class Compiler:
         return f"_above(g._zones, g._loc, {ordered}, {self.cards_source(cards)})"
 
     def _src_f_first(self, e, items, n):
-        inner = self.cards_source(items) if e.type == "cards" else self.players_source(items)
+        inner = (
+            self.cards_source(items)
+            if e.type == "cards"
+            else self.players_source(items)
+            if e.type == "players"
+            else f"tuple({self.source(items)})"  # numbers or kinds
+        )
         return f"_first({inner}, {self.source(n)})"
 
     def _src_f_nth(self, e, items, n):

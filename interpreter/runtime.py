@@ -265,7 +265,8 @@ def _above(zones, loc, ordered, cards) -> list:
 
 
 def _first(items, n: int):
-    """The first n items of a set of cards (a list) or players (a tuple)."""
+    """The first n items of a set of cards (a list), or of players, numbers or kinds (a
+    tuple)."""
     return items[: max(n, 0)]
 
 

@@ -51,9 +51,10 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "range": (("int",), "ints", "the numbers 0 to n - 1, for a for loop or a choice (at most 64)"),
     "zone_of": (("cards",), "zone", "the zone the (first) card lies in; no zone for no card"),
     "first": (
-        ("cards|players", "int"),
+        ("cards|players|kinds|ints", "int"),
         "items",
-        "the first n cards or players of a set, in its order (with sort: the best n)",
+        "the first n cards, players, kinds or numbers of a set, in its order (with sort: "
+        "the best n)",
     ),
     "nth": (
         ("cards|players", "int"),

@@ -745,7 +745,14 @@ class Builder:
         if name in _TYPED_BY_ARGUMENTS:
             return getattr(self, _TYPED_BY_ARGUMENTS[name])(span, *args)
         if result == "items":  # first(): a set of what it is given
-            result = "cards" if accepts("cards", args[0].type) else "players"
+            given = args[0].type
+            result = (
+                "cards"
+                if accepts("cards", given)
+                else given
+                if given in _VALUES.values()
+                else "players"
+            )
         elif name == "nth" and not accepts("cards", args[0].type):  # one player of a set
             result = "player"
         return ir.Call(span, result, name, tuple(args))
