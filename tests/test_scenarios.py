@@ -526,3 +526,20 @@ def test_a_step_naming_a_card_by_its_title_is_told_the_card_s_name(tmp_path):
         "step 1: 'The Kraken' is not a legal choice for P1 ('The Kraken' is the title of "
         "kraken); legal: kraken -> P2, pass"
     )
+
+
+def test_an_event_field_no_such_event_has_is_told_the_fields_it_has(tmp_path):
+    """A Coloretto designer looked for a round_end's `reason`, and was shown the nearest
+    event with `reason: None`: its field is `rule`."""
+    scenario = tmp_path / "fields.yaml"
+    scenario.write_text(
+        f"spec: {ROOT / 'tests' / 'valid' / 'round_afresh.yaml'}\nplayers: 3\ntable:\n"
+        "  zones:\n    hand[P1]: [back, plain]\n    hand[P2]: [stop, plain]\n"
+        "    hand[P3]: [plain, plain]\nsteps:\n  - P1: back\n  - P3: plain\n  - P2: stop\n"
+        "expect:\n  events:\n    - {event: round_end, reason: three_played}\n"
+    )
+    (failure,) = run(scenario).failures
+    assert failure.endswith(
+        "nearest: {'event': 'round_end', 'reason': None} ('round_end' events have no "
+        "reason: their fields are round, rule, event)"
+    )
