@@ -264,7 +264,14 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
             doc.key_span(path) if path else doc.span(path),
         )
     elif kw == "type":
-        yield Diagnostic("RS102", _wrong_type(_where(path), err), doc.span(path))
+        wanted = (
+            err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        )
+        formula = isinstance(err.instance, str) and "integer" in wanted and "string" not in wanted
+        hint = "a number written out: this key reads no formula (player_count, a parameter)"
+        yield Diagnostic(
+            "RS102", _wrong_type(_where(path), err), doc.span(path), hint=hint if formula else ""
+        )
     elif kw == "propertyNames":
         yield Diagnostic(
             "RS104",
