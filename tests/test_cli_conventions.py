@@ -89,7 +89,8 @@ def test_validate_github_annotations_are_errors():
     assert code == 1
     assert out == (
         f"::error file={BROKEN},line=12,col=19,title=RS102::"
-        "deck.cards.coin.count must be an integer, got a string\n"
+        "deck.cards.coin.count must be an integer, got a string (a number written out: this "
+        "key reads no formula (player_count, a parameter))\n"
     )
 
 
