@@ -563,6 +563,7 @@ class StatementCompiler:
         if s.source.type in VALUES or s.source.type in SEATS:
             return self._choose_value(s)
         asker, player, source, body, var, where = self._choice(s, self.x.cards(s.source))
+        shown = self._shown(s)
         names = self.rules.type_names
 
         def choose_card(g, env):
@@ -572,7 +573,9 @@ class StatementCompiler:
             if not by_type:
                 return
             options = [PickCard(names[t], c) for t, c in by_type.items()]
-            g.ask(player(g, env), "card", options, resume, env, asking=asker, again=again)
+            g.ask(
+                player(g, env), "card", options, resume, env, data=shown, asking=asker, again=again
+            )
 
         def resume(g, point, option):
             point.env[var] = [option.card]
@@ -593,17 +596,33 @@ class StatementCompiler:
             self._filter(s),
         )
 
+    def _shown(self, s: ir.ChooseCard):
+        """A card choice's point data: SHOWN where its cards are face up for everyone."""
+        public = {z.name for z in self.rules.spec.zones if z.visibility == "public"}
+        conditions = {c.name: c for c in self.rules.spec.conditions}
+        return SHOWN if _public_cards(s.source, public, conditions) else None
+
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
         distinct set (set_options); VAR is bound to the cards that stood for it."""
         asker, player, source, body, var, where = self._choice(s, self.x.expr(s.source))
+        shown = self._shown(s)
         names = self.rules.type_names
 
         def choose_set(g, env):
             keep = None if where is None else (lambda cards: where(g, env, cards))
             options = set_options(source(g, env), g._ctype, names, keep)
             if options:
-                g.ask(player(g, env), "cards", options, resume, env, asking=asker, again=again)
+                g.ask(
+                    player(g, env),
+                    "cards",
+                    options,
+                    resume,
+                    env,
+                    data=shown,
+                    asking=asker,
+                    again=again,
+                )
 
         def resume(g, point, option):
             point.env[var] = list(option.cards)
@@ -955,6 +974,32 @@ def _sample_order(g, point, rng) -> Order:
     order = list(g._zones[point.data[0]])
     shuffle(rng.getrandbits, order)  # as the game's RNG shuffled before shuffles were chance points
     return Order("shuffle", tuple(order))
+
+
+def _public_cards(source: ir.Expr, public: set[str], conditions: dict, bound=()) -> bool:
+    """Does a choice's source read public zones only (`row`, `union(top(row(i), 1) for i
+    in range(4))`), so that every seat sees the cards it offers, whatever lies hidden?
+    Its option is then public. Decided from the rules, never from where the cards lie
+    now: which cards a mixed source offers (a hidden hand's and the row's, one option
+    per card type) hangs on hidden cards, and so would whether the choice is shown. A
+    named condition is read through, its `cards` parameters by their arguments;
+    remembered cards, zone_of and a local the source does not bind itself are not."""
+    own = {e.var for e in ir.walk(source) if isinstance(e, ir.Aggregate)} | set(bound)
+    for e in ir.walk(source):
+        if isinstance(e, ir.ZoneRef) and e.name not in public:
+            return False
+        if isinstance(e, ir.Memory) or (isinstance(e, ir.Call) and e.func == "zone_of"):
+            return False
+        if isinstance(e, ir.ConditionCall):
+            c = conditions[e.name]
+            if not _public_cards(c.when, public, conditions, (p for p, _ in c.params)):
+                return False
+        if isinstance(e, ir.Local) and e.type in ("cards", "zone") and e.name not in own:
+            return False
+    return True
+
+
+SHOWN = ("shown",)  # a choice point's data: its cards face up for everyone, its option public
 
 
 def _own_cards(source: ir.Expr, who: str, per_player: set[str]) -> bool:

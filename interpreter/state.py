@@ -41,8 +41,6 @@ from .choices import (
     IllegalChoice,
     Option,
     Order,
-    PickCard,
-    PickCards,
     Play,
     React,
     Rejection,
@@ -54,7 +52,7 @@ from .choices import (
     seat_name,
 )
 from .codegen import RUNTIME_CODE, RuleError, raise_at_spec
-from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, Frame
+from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, SHOWN, Frame
 from .observe import log_for, observation, tallies, tallies_into
 from .rng import randbelow
 from .table import Table, whole_number
@@ -296,10 +294,10 @@ class State(Table):
 
     def choice_seen(self, choice: Option) -> frozenset[int] | None:
         """The seats shown which option the player to act takes here (None: every
-        seat), as the log shows it: for a card or cards chosen (not picked together),
-        those who see where they lie, and the player; only the player, at another
-        secret kind of decision or a group played; those who see the hand or the zone
-        the card goes to, for a
+        seat), as the log shows it: every seat, for a card or cards chosen from public
+        zones only (the rules' SHOWN); only the player, at another secret kind of
+        decision or a group played; those who see the hand or the zone the card goes
+        to, for a
         card played or answered with into a zone not everyone sees; and of them, those
         who see where a `target: card` action's chosen card lies, and the player."""
         return _seen(self, self._pending, choice)
@@ -1171,14 +1169,8 @@ def _count(counts: dict, key: str) -> None:
 
 def _seen(s: State, point, choice) -> frozenset[int] | None:
     """See State.choice_seen."""
-    if type(choice) in (PickCard, PickCards) and not isinstance(point.data, (Apart, Together)):
-        # who sees where the cards lie, and the chooser (a pick made together stays secret)
-        cards = (choice.card,) if type(choice) is PickCard else choice.cards
-        who = frozenset(range(s._n))
-        for c in cards:
-            seers = s._seers(s._loc[c])
-            who = who if seers is None else who & seers
-        return None if len(who) == s._n else who | {point.player}
+    if point.data is SHOWN:  # a choice among cards face up for everyone (the rules say so)
+        return None
     if point.kind in SECRET_KINDS or type(choice) is GroupPlay:
         return frozenset([point.player])
     if type(choice) is Play:

@@ -122,7 +122,10 @@ def test_seats_includes_those_out_in_turn_order_from_the_current_player():
             "size(combinations(hand(me), 2))",
             "argument 1 of size() must be cards or players, got cardsets",
         ),
-        ("size(first(3, 1))", "argument 1 of first() must be cards, players, kinds or ints, got int"),
+        (
+            "size(first(3, 1))",
+            "argument 1 of first() must be cards, players, kinds or ints, got int",
+        ),
         ("size(sort(c.face for c in hand(me)))", "the body of sort() must be int, got bool"),
         ("size(nth(3, 1))", "argument 1 of nth() must be cards or players, got int"),
         (

@@ -1,0 +1,65 @@
+"""A card chosen is named to the other seats only where the rules offer face-up cards
+alone (a source reading public zones only): never by where the chosen card happens to
+lie, which hangs on hidden cards where a source mixes a hidden hand with the row (one
+option per card type, its card the first of the type in the set). Twin games that
+differ only in a hand hidden from P2 give P2 the same log."""
+
+import pytest
+from gamekit import edited
+
+from rulespec import load_spec
+from rulespec.interpreter import Game, State
+
+MIX = """
+rulespec: 1
+name: Mix
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    a: {count: 2}
+    b: {count: 2}
+    z: {count: 4}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  row: {visibility: public}
+conditions:
+  face_up:
+    type: cards
+    value: row
+counters:
+  n: {initial: 0}
+turn:
+  - step: pick
+    effect: |
+      choose(current) c from SOURCE { n += 1 }
+end_conditions:
+  done:
+    when: n >= 1
+    effect: win(current)
+"""
+
+
+def _p2_choices(source: str, hand: list[str], pick: str) -> list[dict]:
+    spec = load_spec("mix.yaml", edited(MIX, ("SOURCE", source)))
+    state = State.from_layout(Game(spec, 2), zones={"hand[P1]": hand, "row": ["b"], "pile": ["z"]})
+    state.apply_action(pick)
+    return [e for e in state.log_for(1) if e["event"] == "choice"]
+
+
+@pytest.mark.parametrize(
+    "source", ["hand(current) + row", "face_up() + hand(current)", "row + top(pile, 0)"]
+)
+def test_a_choice_that_reads_a_hidden_zone_stays_secret_whatever_it_offers(source):
+    """A reviewer's twins: P1 holds a or b and takes the row's b. Shown where P1 held
+    no b (the b offered lay in the row), hidden where it held one: P2 learnt P1's hand.
+    A source that reads a hidden zone is secret, even where it offers none of its cards."""
+    holding_a, holding_b = _p2_choices(source, ["a"], "b"), _p2_choices(source, ["b"], "b")
+    assert holding_a == holding_b
+    assert [e["option"] for e in holding_a] == [None]
+
+
+@pytest.mark.parametrize("source", ["row", "face_up()", "union(row for q in players)"])
+def test_a_choice_among_face_up_cards_is_named_to_every_seat(source):
+    assert [e["option"] for e in _p2_choices(source, ["a"], "b")] == ["b"]
