@@ -190,28 +190,31 @@ class TurnFlow:
         s._step_index = self.steps
 
     def end_round(self, s, rule: str) -> None:
-        """A round end condition holds: the turn ends with the round (see rounds.py)."""
+        """A round end condition holds: the turn ends with the round (see rounds.py).
+        What the round's play left pending ends with it: skips and extra turns are
+        dropped, and play goes forward again (a Reverse or a Draw Two played last does
+        not carry into the next deal), before the condition's effect and the scoring,
+        which may give the next round a skip, an extra turn or a reverse()."""
         s._step_index = self.steps
         if s._ring is not None:  # the round is scored with the turn's player current
             self._close_ring(s)
         s._log("round_end", round=s._round + 1, rule=rule)
+        s._skips = s._extras = (0,) * s._n
+        if s._direction != 1:
+            s.reverse()  # logged, so that each seat is told play turned back
 
     def next_round(self, s, starter) -> None:
         """The next round begins, for the seat `starter` (a compiled expression) gives,
         or without one for the seat after the last round's starter; the next seat in
-        when that one is out. The round starts afresh: a set_next, skips and extra turns
-        of the last round are dropped (its first turn is its starter's, or the player its
-        setup names), and play goes in the direction the game began with (a Reverse of
-        the last round does not carry into the next deal)."""
+        when that one is out. A set_next of the last round is dropped: the round's first
+        turn is its starter's (or the player its setup names)."""
         s._round += 1
         s._round_starts += (s._turn,)
         s._ring = None
-        s._direction, s._skips = 1, (0,) * s._n
-        s._extras = s._skips
         p = starter(s, {}) if starter is not None else s.next_player(s._starter)
         s._current = p if s._active[p] else s.next_player(p)
         s._leader, s._closing = None, None  # a round ended as a turn ended: the next starts afresh
-        s._steered = self.order is not None
+        s._steered = self.order is not None or any(s._skips) or any(s._extras)
         s._phase, s._step_index = "setup", self.steps  # the round's setup, then its first turn
         s._dirty = s.game.all_keys  # round_index and current: anything may read them
         s._version += 1

@@ -311,3 +311,48 @@ def test_a_turn_order_that_says_next_plays_the_same_match_of_rounds(seed):
     assert HCR != plain_text != steered
     plain, written = played(plain_text, seed=seed), played(steered, seed=seed)
     assert rounds_of(plain) and written.log_for(None) == plain.log_for(None)
+
+
+SCORED_SKIP = """
+rulespec: 1
+name: Scored skip
+players: {min: 3, max: 3}
+deck:
+  cards:
+    x: {count: 3}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+counters:
+  turns: {initial: 0}
+setup:
+  effect: reverse()
+rounds:
+  setup:
+    effect: turns = 0
+  end_conditions:
+    two:
+      when: turns == 2
+  scoring:
+    effect: skip_turn(current)
+  match_end:
+    second:
+      when: round_index == 1
+      effect: win(current)
+turn:
+  - step: t
+    effect: turns += 1
+"""
+
+
+def test_what_a_round_s_end_gives_is_the_next_round_s():
+    """A reviewer's round: play reversed in the game's setup, a skip given in the
+    scoring. Play turns forward as the round ends (a logged reverse, narrated), and
+    the scoring's skip, given after, holds for the next round, where it had been
+    dropped once the round's play was reset at its start."""
+    game = Game(load_spec("skip.yaml", SCORED_SKIP), 3)
+    state = play(game.new_initial_state(seed=1), make_agents(["random"], 3, 1))
+    log = state.log_for(None)
+    turns = [(e["event"], e["player"]) for e in log if e["event"] in ("turn", "skipped")]
+    assert turns == [("turn", 0), ("turn", 2), ("turn", 1), ("skipped", 2), ("turn", 0)]
+    ends = [e["event"] for e in log if e["event"] in ("round_end", "reverse", "skip_turn")]
+    assert ends[:4] == ["reverse", "round_end", "reverse", "skip_turn"]
