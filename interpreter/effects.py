@@ -377,7 +377,8 @@ class StatementCompiler:
         elif isinstance(s, ir.For):
             var, cards = f"_p{depth}", s.items.type in CARDS  # nested loops each have their own
             if cards:  # the cards as the loop starts (its passes may move them), one a pass
-                w.line(f"for {var} in tuple({x.cards_source(s.items)}):", s.items.span)
+                order = "tuple" if self._in_order(s.items) else "sorted"
+                w.line(f"for {var} in {order}({x.cards_source(s.items)}):", s.items.span)
             else:
                 w.line(f"for {var} in {x.players_source(s.items)}:", s.items.span)
             with w.indented():
@@ -508,8 +509,10 @@ class StatementCompiler:
 
         loop = self.register((next_value,) + self.block(s.body))
 
+        in_order = not cards or self._in_order(s.items)
+
         def for_(g, env):
-            found = items(g, env)
+            found = items(g, env) if in_order else sorted(items(g, env))
             env[left] = values = tuple([c] for c in found) if cards else tuple(found)
             g._stack.extend(Frame(loop, env) for _ in values)
 
@@ -594,6 +597,17 @@ class StatementCompiler:
             self.block(s.body),
             s.var,
             self._filter(s),
+        )
+
+    def _in_order(self, cards: ir.Expr) -> bool:
+        """Do a loop's cards come in an order the rules give (a `sort`, an ordered zone,
+        its top)? Else in deck order: the order cards came into a hand is no part of
+        the game, and a loop that moved them to a pile in it would show it."""
+        ordered = {z.name for z in self.rules.spec.zones if z.ordered}
+        return any(
+            (isinstance(e, ir.Aggregate) and e.func == "sort")
+            or (isinstance(e, ir.ZoneRef) and e.name in ordered)
+            for e in ir.walk(cards)
         )
 
     def _shown(self, s: ir.ChooseCard):

@@ -1,8 +1,9 @@
-"""A card chosen is named to the other seats only where the rules offer face-up cards
-alone (a source reading public zones only): never by where the chosen card happens to
-lie, which hangs on hidden cards where a source mixes a hidden hand with the row (one
-option per card type, its card the first of the type in the set). Twin games that
-differ only in a hand hidden from P2 give P2 the same log."""
+"""Twin games that differ only in what P2 cannot see (a hand's cards, the order they
+came in) give P2 the same log. A card chosen is named to the other seats only where
+the rules offer face-up cards alone (a source reading public zones only): never by
+where the chosen card happens to lie, which hangs on hidden cards where a source mixes
+a hidden hand with the row (one option per card type, its card the first of the type
+in the set). A loop over a hand goes in deck order, not in the order its cards came."""
 
 import pytest
 from gamekit import edited
@@ -63,3 +64,48 @@ def test_a_choice_that_reads_a_hidden_zone_stays_secret_whatever_it_offers(sourc
 @pytest.mark.parametrize("source", ["row", "face_up()", "union(row for q in players)"])
 def test_a_choice_among_face_up_cards_is_named_to_every_seat(source):
     assert [e["option"] for e in _p2_choices(source, ["a"], "b")] == ["b"]
+
+
+LOOP = """
+rulespec: 1
+name: Hand to row
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "c_{rank}"
+      each:
+        rank: {from: 1, to: 9}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  row: {visibility: public, ordered: true}
+turn:
+  - step: lay
+    effect: |
+      for c in LOOPED { move(c, row) }
+end_conditions:
+  over:
+    when: size(row) > 0
+    effect: win(current)
+"""
+
+
+@pytest.mark.parametrize(
+    "looped, row",
+    [
+        ("hand(current)", ["c_7", "c_1"]),  # deck order: c_1 first, so it lies below
+        ("sort(0 - c.rank for c in hand(current))", ["c_1", "c_7"]),  # as sort gives them
+    ],
+)
+def test_a_loop_over_a_hand_goes_in_deck_order_not_the_order_cards_came(looped, row):
+    """A reviewer's twins: hands that came [c_7, c_1] and [c_1, c_7], alike to every
+    seat, laid a row in the order they came."""
+    spec = load_spec("loop.yaml", edited(LOOP, ("LOOPED", looped)))
+    logs = []
+    for came in (["c_7", "c_1"], ["c_1", "c_7"]):
+        state = State.from_layout(Game(spec, 2), zones={"hand[P1]": came, "pile": ["c_3"]})
+        assert state.is_terminal()  # the loop ran as the layout's first turn began
+        logs.append(state.log_for(1))
+        assert state.observation(1)["zones"]["row"] == row[::-1]  # listed bottom first
+    assert logs[0] == logs[1]
