@@ -1079,12 +1079,25 @@ class _Compiler:
         are not, so they are bounded here."""
         counts = range(spec.min_players, spec.max_players + 1)
         deck = max((sum(k for _, k in spec.deck_for(n)) for n in counts), default=0)
-        size = {"players": spec.max_players, "cards": deck, "zone": deck}
+        size = {
+            "players": spec.max_players,
+            "cards": deck,
+            "zone": deck,
+            "cardsets": ir.MAX_COMBINATIONS,
+        }
+        procedures = {p.name: p.effect for p in spec.procedures}
+        called: dict[str, tuple[int, list]] = {}  # a procedure -> its passes, once worked out
 
         def looped(s) -> int:  # the passes one loop may make (one player: one)
             return size.get(s.items.type, 1) if isinstance(s, ir.For) else 1
 
         def passes(s) -> tuple[int, list]:  # the most passes, and the loops that make them
+            if isinstance(s, ir.ProcedureCall):  # a loop inside it nests in the caller's
+                if s.proc not in called:
+                    called[s.proc] = (1, [])  # a call going round counts once
+                    body = [passes(x) for x in procedures.get(s.proc, ())]
+                    called[s.proc] = max(body, key=lambda p: p[0], default=(1, []))
+                return called[s.proc]
             inner = [passes(x) for block in ir.iter_blocks(s) for x in block]
             most, loops = max(inner, key=lambda p: p[0], default=(1, []))
             own = looped(s)
@@ -1098,9 +1111,9 @@ class _Compiler:
         for s in (s for block in blocks for s in block):
             most, loops = passes(s)
             if most > MAX_FOR_PASSES:
+                what = {"players": "players", "cardsets": "sets of cards"}
                 over = Counter(
-                    f"{size[x.items.type]} {'players' if x.items.type == 'players' else 'cards'}"
-                    for x in loops
+                    f"{size[x.items.type]} {what.get(x.items.type, 'cards')}" for x in loops
                 )
                 by = ", ".join(f"{k} over {what}" for what, k in over.items())
                 self.problems.append(
