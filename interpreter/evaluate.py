@@ -232,7 +232,7 @@ class Compiler:
         if e.type == "cards":  # cards + cards
             return f"(list({self.cards_source(e.left)}) + list({self.cards_source(e.right)}))"
         if e.type == "cardsets":  # the sets of each, in order
-            return f"(list({self.source(e.left)}) + list({self.source(e.right)}))"
+            return f"_sets_added({self.source(e.left)}, {self.source(e.right)})"
         if e.left.type == "players" or e.right.type == "players":  # compare as sets
             return f"(set({self.players_source(e.left)}) {op} set({self.players_source(e.right)}))"
         a, b = self.source(e.left), self.source(e.right)

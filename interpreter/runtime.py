@@ -296,6 +296,17 @@ def _combinations(cards, k: int) -> list:
     return [list(c) for c in combinations(cards, k)]
 
 
+def _sets_added(a, b) -> list:
+    """The sets of cards of a, then b (`combinations(h, 1) + combinations(h, 2)`); past
+    MAX_COMBINATIONS together it fails, as one combinations() would."""
+    if len(a) + len(b) > MAX_COMBINATIONS:
+        raise ValueError(
+            f"sets of cards added up would give {len(a) + len(b):,} sets, more than "
+            f"{MAX_COMBINATIONS}"
+        )
+    return list(a) + list(b)
+
+
 def _summing(cards, values, ctype, total: int) -> list:
     """Every non-empty set of the cards whose values (by card type) add up to total, each
     in the cards' order, the smallest sets first and sets of a size in the order of
@@ -446,6 +457,7 @@ HELPERS = {
     "_nth": _nth,
     "_nth_player": _nth_player,
     "_combinations": _combinations,
+    "_sets_added": _sets_added,
     "_summing": _summing,
     "_unmelded": _unmelded,
     "_UNSET": _UNSET,

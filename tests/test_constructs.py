@@ -736,3 +736,48 @@ def test_card_sets_have_no_product_nor_quotient():
             "RS204",
             f"'{op}' takes numbers: there is no '{op}' on cards",
         )
+
+
+SETS_ADDED = """
+rulespec: 1
+name: Sets
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "c_{rank}"
+      each:
+        rank: {from: 1, to: 12}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  table: {visibility: public}
+setup:
+  effect: |
+    shuffle(pile)
+turn:
+  - step: lay
+    effect: |
+      choose(current) s from combinations(pile, 6) + combinations(pile, 5) { move(s, table) }
+end_conditions:
+  e:
+    when: size(table) > 2
+    effect: win(current)
+"""
+
+
+def test_sets_of_cards_added_up_are_bounded_as_one_combinations_is():
+    """A reviewer's choice of combinations(pile, 6) + combinations(pile, 5) offered
+    1,716 sets, where the docs bound a choice of sets at 1,024."""
+    game = Game(load_spec("sets.yaml", SETS_ADDED), 2)
+    with pytest.raises(RuleError, match="added up would give 1,716 sets, more than 1024"):
+        game.new_initial_state(seed=1).legal_actions()
+    small = edited(
+        SETS_ADDED,
+        (
+            "combinations(pile, 6) + combinations(pile, 5)",
+            "combinations(pile, 1) + combinations(pile, 2)",
+        ),
+    )
+    state = Game(load_spec("sets.yaml", small), 2).new_initial_state(seed=1)
+    assert len(state.legal_actions()) == 12 + 66
