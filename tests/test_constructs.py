@@ -771,7 +771,7 @@ def test_sets_of_cards_added_up_are_bounded_as_one_combinations_is():
     1,716 sets, where the docs bound a choice of sets at 1,024."""
     game = Game(load_spec("sets.yaml", SETS_ADDED), 2)
     with pytest.raises(RuleError, match="added up would give 1,716 sets, more than 1024"):
-        game.new_initial_state(seed=1).legal_actions()
+        settled(game.new_initial_state(seed=1))
     small = edited(
         SETS_ADDED,
         (
@@ -779,5 +779,5 @@ def test_sets_of_cards_added_up_are_bounded_as_one_combinations_is():
             "combinations(pile, 1) + combinations(pile, 2)",
         ),
     )
-    state = Game(load_spec("sets.yaml", small), 2).new_initial_state(seed=1)
+    state = settled(Game(load_spec("sets.yaml", small), 2).new_initial_state(seed=1))
     assert len(state.legal_actions()) == 12 + 66
