@@ -593,6 +593,15 @@ class Builder:
                 )
                 return None
             of = "cardsets"  # the sets of each, in order: one choice of one or two cards
+        elif any(x.type == "cardsets" for x in operands):
+            self._error(
+                "RS204",
+                "sets of cards add up only with sets of cards, not "
+                + " or ".join(sorted({x.type for x in operands} - {"cardsets"})),
+                span,
+                "each card as a set of one: combinations(hand(p), 1)",
+            )
+            return None
         elif not all([self._check(x, "int", "arithmetic operand") for x in operands]):
             return None
         node = operands[0]
