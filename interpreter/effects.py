@@ -603,18 +603,16 @@ class StatementCompiler:
         """Do a loop's cards come in an order the rules give (a `sort`, an ordered zone,
         its top)? Else in deck order: the order cards came into a hand is no part of
         the game, and a loop that moved them to a pile in it would show it."""
-        ordered = {z.name for z in self.rules.spec.zones if z.ordered}
+        spec = self.rules.spec
         return any(
             (isinstance(e, ir.Aggregate) and e.func == "sort")
-            or (isinstance(e, ir.ZoneRef) and e.name in ordered)
+            or (isinstance(e, ir.ZoneRef) and spec.zone(e.name).ordered)
             for e in ir.walk(cards)
         )
 
     def _shown(self, s: ir.ChooseCard):
         """A card choice's point data: SHOWN where its cards are face up for everyone."""
-        public = {z.name for z in self.rules.spec.zones if z.visibility == "public"}
-        conditions = {c.name: c for c in self.rules.spec.conditions}
-        return SHOWN if _public_cards(s.source, public, conditions) else None
+        return SHOWN if _public_cards(s.source, self.rules.spec) else None
 
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
@@ -990,7 +988,7 @@ def _sample_order(g, point, rng) -> Order:
     return Order("shuffle", tuple(order))
 
 
-def _public_cards(source: ir.Expr, public: set[str], conditions: dict, bound=()) -> bool:
+def _public_cards(source: ir.Expr, spec: ir.Spec, bound=()) -> bool:
     """Does a choice's source read public zones only (`row`, `union(top(row(i), 1) for i
     in range(4))`), so that every seat sees the cards it offers, whatever lies hidden?
     Its option is then public. Decided from the rules, never from where the cards lie
@@ -1000,13 +998,13 @@ def _public_cards(source: ir.Expr, public: set[str], conditions: dict, bound=())
     remembered cards, zone_of and a local the source does not bind itself are not."""
     own = {e.var for e in ir.walk(source) if isinstance(e, ir.Aggregate)} | set(bound)
     for e in ir.walk(source):
-        if isinstance(e, ir.ZoneRef) and e.name not in public:
+        if isinstance(e, ir.ZoneRef) and spec.zone(e.name).visibility != "public":
             return False
         if isinstance(e, ir.Memory) or (isinstance(e, ir.Call) and e.func == "zone_of"):
             return False
         if isinstance(e, ir.ConditionCall):
-            c = conditions[e.name]
-            if not _public_cards(c.when, public, conditions, (p for p, _ in c.params)):
+            c = spec.condition(e.name)
+            if not _public_cards(c.when, spec, (p for p, _ in c.params)):
                 return False
         if isinstance(e, ir.Local) and e.type in ("cards", "zone") and e.name not in own:
             return False

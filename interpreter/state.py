@@ -297,9 +297,9 @@ class State(Table):
         seat), as the log shows it: every seat, for a card or cards chosen from public
         zones only (the rules' SHOWN); only the player, at another secret kind of
         decision or a group played; those who see the hand or the zone the card goes
-        to, for a
-        card played or answered with into a zone not everyone sees; and of them, those
-        who see where a `target: card` action's chosen card lies, and the player."""
+        to, for a card played or answered with into a zone not everyone sees; and of
+        them, those who see where a `target: card` action's chosen card lies, and the
+        player."""
         return _seen(self, self._pending, choice)
 
     def _by_label(self, choice: Option | str) -> Option:
@@ -308,9 +308,7 @@ class State(Table):
         option = next((o for o in options if o.label == label), None)
         if option is None:
             who = "chance" if self._pending.player == CHANCE else seat_name(self._pending.player)
-            titled = [
-                c.name for c in self.game.spec.cards if c.title.casefold() == label.casefold()
-            ]
+            titled = self.game.spec.titled(label)
             said = f" ('{label}' is the title of {', '.join(titled)})" if titled else ""
             raise IllegalChoice(
                 f"'{label}' is not a legal choice for {who}{said}; legal: "

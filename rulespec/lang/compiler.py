@@ -1085,7 +1085,6 @@ class _Compiler:
             "zone": deck,
             "cardsets": ir.MAX_COMBINATIONS,
         }
-        procedures = {p.name: p.effect for p in spec.procedures}
         called: dict[str, tuple[int, list]] = {}  # a procedure -> its passes, once worked out
 
         def looped(s) -> int:  # the passes one loop may make (one player: one)
@@ -1095,7 +1094,10 @@ class _Compiler:
             if isinstance(s, ir.ProcedureCall):  # a loop inside it nests in the caller's
                 if s.proc not in called:
                     called[s.proc] = (1, [])  # a call going round counts once
-                    body = [passes(x) for x in procedures.get(s.proc, ())]
+                    # (a procedure whose body failed to compile has none to count)
+                    body = [
+                        passes(x) for p in spec.procedures if p.name == s.proc for x in p.effect
+                    ]
                     called[s.proc] = max(body, key=lambda p: p[0], default=(1, []))
                 return called[s.proc]
             inner = [passes(x) for block in ir.iter_blocks(s) for x in block]

@@ -717,6 +717,11 @@ class Spec:
     def condition(self, name: str) -> Condition:
         return next(c for c in self.conditions if c.name == name)
 
+    def titled(self, text: str) -> list[str]:
+        """The card types whose title is `text`, in any case: for a message to a person
+        who named a card by the words it is shown with ("10" for card_10)."""
+        return [c.name for c in self.cards if c.title.casefold() == text.casefold()]
+
 
 # Each kind of rule that Spec.rules() yields, as a report names it, in that order.
 RULE_KINDS = {

@@ -196,7 +196,7 @@ def _meant(game: Game, what: str, name, known) -> str:
     6 nimmt! designer wrote "10" for card_10), a family's zones by their range, the
     closest name, or every name."""
     if what.startswith("card"):
-        titled = [c.name for c in game.spec.cards if c.title.casefold() == str(name).casefold()]
+        titled = game.spec.titled(str(name))
         if titled:
             return f"'{name}' is the title of {', '.join(titled)}: a scenario names cards"
     hint = did_you_mean(name, known)
