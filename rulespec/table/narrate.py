@@ -69,6 +69,7 @@ class Titles:
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
+    carded: frozenset[str] = frozenset()  # actions that play a card
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
@@ -104,6 +105,7 @@ class Titles:
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
+            carded=frozenset(a.name for a in spec.actions if a.card is not None),
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
@@ -235,9 +237,10 @@ def _play(e: dict, t: Titles) -> str:
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
     if "n" in e:  # a group of cards as one move: named to those who see them
-        what, verb = f"{_cards(e, t)} ({action})", third_person(verb)
-    elif e.get("card"):
-        what, verb = with_rule(t.card(e["card"]), action, verb), third_person(verb)
+        what, verb = with_rule(_cards(e, t), action, verb), third_person(verb)
+    elif e.get("card") or e["action"] in t.carded:  # a card, or one the viewer may not see
+        card = t.card(e["card"]) if e.get("card") else "a card"
+        what, verb = with_rule(card, action, verb), third_person(verb)
     elif verb != "play":  # an action without a card, and its verb: "P1 draws"
         said = action.casefold() in (verb, third_person(verb))
         what, verb = f"{chosen} {'' if said else f'({action})'}".strip(), third_person(verb)

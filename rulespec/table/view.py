@@ -362,7 +362,7 @@ def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
     rule, verb = titles.rule(option.action), titles.verb(option.action)
     if isinstance(option, GroupPlay):  # a group of cards as one move
         cards = ", ".join(titles.card(type_names[t]) for t in option.group)
-        text = f"{verb.capitalize()} {cards} ({rule})"
+        text = f"{verb.capitalize()} {with_rule(cards, rule, verb)}"
     elif option.card_type is None:
         text = rule
     else:
