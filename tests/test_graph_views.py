@@ -163,3 +163,10 @@ def test_a_focused_view_renders_as_svg_with_its_rule(tmp_path):
         if p.tag in (f"{SVG}ellipse", f"{SVG}polygon")
     }
     assert "#ffd966" in fills
+
+
+def test_the_setup_node_is_placed_at_its_key():
+    # it was placed at the spec's first key, where `setup:` is line 41
+    lines = open("games/take_the_gold.yaml").read().splitlines()
+    (node,) = [n for n in graph("games/take_the_gold.yaml")["nodes"] if n["id"] == "setup"]
+    assert lines[int(node["span"].split(":")[1]) - 1].startswith("setup:")

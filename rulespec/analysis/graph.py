@@ -299,7 +299,7 @@ def _node(g, nid: NodeId, span, **attrs):
 def _add_declarations(g, spec: ir.Spec):
     """A node for the setup, each card, zone, counter, param, memory, goal, rule,
     procedure and condition; the goals' reads and the definitions' calls."""
-    _node(g, SETUP, spec.span)
+    _node(g, SETUP, spec.setup_span)
     for c in spec.cards:
         _node(g, NodeId("card", c.name), c.span, count=c.count)
     for kind, defs in (

@@ -416,6 +416,7 @@ class _Compiler:
             counters=counters,
             setup=setup,
             setup_text=d.get("setup", {}).get("text", ""),
+            setup_span=doc.key_span(("setup",)) if "setup" in d else doc.span(()),
             turn=turn,
             actions=actions,
             reactions=reactions,

@@ -661,6 +661,7 @@ class Spec:
     teams: tuple[TeamDef, ...] = ()  # fixed partnerships; none: every seat plays alone
     windows: tuple[WindowDef, ...] = ()  # named reaction windows, each offering some reactions
     setup_text: str = ""  # what the setup does, in words: public, for the table and `help`
+    setup_span: Span = field(default=Span("<spec>", 1, 1))  # its `setup:` key
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Each team's seats in a game of this many players (seats past it left out)."""
