@@ -541,3 +541,19 @@ evaluation: count(k != no_kind for k in card_types)
     )
     assert Game(load_spec(base), 2).new_initial_state(seed=0).evaluate(0) == 3
     assert Game(load_spec(variant), 2).new_initial_state(seed=0).evaluate(0) == 2
+
+
+def test_a_written_cards_placeholders_are_filled_from_its_props():
+    """A designer's shop read "Coin ({cost})": a written card's title and text are
+    filled as a family's; one its props lack stays as written, with RS214."""
+    text = WRITTEN.replace(
+        "cups_1: {title: 1 of cups,",
+        'cups_1: {title: "{rank} of {suit} ({points})", text: "{high}",',
+    )
+    s = spec(text)
+    cup = next(c for c in s.cards if c.name == "cups_1")
+    assert (cup.title, cup.text) == ("1 of cups (3)", "false") and s.notices == ()
+    s = spec(text.replace("({points})", "({cost})"))
+    assert next(c for c in s.cards if c.name == "cups_1").title == "1 of cups ({cost})"
+    assert [(d.code, d.severity) for d in s.notices] == [("RS214", "warning")]
+    assert "has no property 'cost'" in s.notices[0].message

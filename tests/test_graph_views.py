@@ -7,7 +7,7 @@ from collections import Counter
 from xml.etree import ElementTree
 
 import pytest
-from gamekit import cli
+from gamekit import ROOT, cli
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -167,6 +167,6 @@ def test_a_focused_view_renders_as_svg_with_its_rule(tmp_path):
 
 def test_the_setup_node_is_placed_at_its_key():
     # it was placed at the spec's first key, where `setup:` is line 41
-    lines = open("games/take_the_gold.yaml").read().splitlines()
+    lines = (ROOT / "games" / "take_the_gold.yaml").read_text().splitlines()
     (node,) = [n for n in graph("games/take_the_gold.yaml")["nodes"] if n["id"] == "setup"]
     assert lines[int(node["span"].split(":")[1]) - 1].startswith("setup:")

@@ -322,7 +322,7 @@ class _Compiler:
     def build(self) -> ir.Spec:
         d, doc = self.data, self.doc
         self.failed: dict[str, str] = {}  # derived properties and tags refused (reported)
-        self.decls = decks.declare(doc, self.problems, self.failed)
+        self.decls = decks.declare(doc, self.problems, self.failed, self.notices)
         self._shared_tags()
         names = self._names()
         self.names = names

@@ -66,13 +66,17 @@ class _Problem(Exception):
         self.diagnostic = Diagnostic(code, message, span, hint=hint)
 
 
-def declare(doc, problems: list[Diagnostic], failed: dict | None = None) -> list[CardDecl]:
+def declare(
+    doc, problems: list[Diagnostic], failed: dict | None = None, notices: list | None = None
+) -> list[CardDecl]:
     """Every card type of the deck: the written ones, then each family's, in order.
+    Warnings go to `notices` (RS214).
     A derived property whose formula or lookup has a problem (reported) is left out of
     the cards and added to `failed` (name -> "property"), with the tags its lookup
     would have given (-> "tag"): their uses say no more."""
     deck = doc.data["deck"]
-    out = [_written(doc, n, c) for n, c in (deck.get("cards") or {}).items()]
+    notices = [] if notices is None else notices
+    out = [_written(doc, n, c, notices) for n, c in (deck.get("cards") or {}).items()]
     for i, family in enumerate(deck.get("build") or ()):
         try:
             out += _Family(doc, ("deck", "build", i), family, problems, failed).cards()
@@ -114,12 +118,28 @@ def _refused_family(family: dict, failed: dict) -> None:
             failed.setdefault(v, "tag")
 
 
-def _written(doc, name, c) -> CardDecl:
+def _written(doc, name, c, notices: list[Diagnostic]) -> CardDecl:
+    """A card type written out; `{property}` in its title or text is filled from its
+    own props, as a family's are. One it lacks is a warning, RS214, and stays as written
+    (a spec that showed it so before keeps validating)."""
     path = ("deck", "cards", name)
     tags, props = tuple(c.get("tags", ())), dict(c.get("props") or {})
+    for key in ("title", "text"):
+        for unknown in [p for p in PLACEHOLDER.findall(c.get(key, "")) if p not in props]:
+            notices.append(
+                Diagnostic(
+                    "RS214",
+                    f"'{name}' has no property '{unknown}': its {key} shows "
+                    f"{{{unknown}}} as written",
+                    doc.span(path + (key,)),
+                    severity="warning",
+                    hint=did_you_mean(unknown, props)
+                    or f"give '{name}' the property in its props, or write the {key} out",
+                )
+            )
     return CardDecl(
         name,
-        c.get("title", title_of(name)),
+        _fill(c["title"], props) if "title" in c else title_of(name),
         c["count"],
         tags,
         props,
@@ -127,7 +147,7 @@ def _written(doc, name, c) -> CardDecl:
         doc.span(path + ("count",)),
         tuple(doc.span(path + ("tags", i)) for i in range(len(tags))),
         {k: doc.span(path + ("props", k)) for k in props},
-        c.get("text", ""),
+        _fill(c.get("text", ""), props),
     )
 
 
