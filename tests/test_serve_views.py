@@ -144,3 +144,43 @@ def test_card_types_named_are_shown_in_deck_order():
     options = [PickValue(n, game.kinds[n]) for n in names]
     shown = tableview.arranged(options, Titles.of(game.spec), game.type_names)
     assert [s["option"].label for s in shown] == game.type_names == ["low", "mid", "high"]
+
+
+MARKET = """
+rulespec: 1
+name: Market
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {zebra: {count: 2}, mango: {count: 2}, apple: {count: 2}}
+zones:
+  market: {visibility: public, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: take
+    actions: [take]
+actions:
+  take:
+    target: card
+    among: market
+    effect: move(chosen, hand(current))
+end_conditions:
+  out:
+    when: size(market) == 0
+    effect: end_game()
+"""
+
+
+def test_a_target_card_play_is_shown_in_deck_order():
+    """A designer's shop listed its buys Apple, Mango, Zebra, though the deck lists
+    zebra, mango, apple: a `target: card` play's card is placed as a hand's cards are."""
+    game = Game(load_spec("market.yaml", MARKET), 2)
+    state = game.new_initial_state(seed=0)
+    while state.is_chance_node():
+        state.sample_chance()
+    shown = tableview.arranged(state.legal_actions(), Titles.of(game.spec), game.type_names)
+    assert [s["text"] for s in shown] == [
+        "Take: Zebra from the market",
+        "Take: Mango from the market",
+        "Take: Apple from the market",
+    ]

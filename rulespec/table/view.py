@@ -301,13 +301,16 @@ def arranged(options: list[Option], titles: Titles, type_names: list[str]) -> li
 def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
     """Where an option stands before its words are compared: (0, deck place) for a
     card's, (1, value) for a number or branch, (2, the action's place in the spec) for
-    a play without a card, (2,) for the others, (3,) for Pass."""
+    a play without a card, (2,) for the others, (3,) for Pass; a play's target card
+    (`target: card`) by its deck place after that."""
     if isinstance(o, (Pass, NoReaction)):
         return (3,)
     if isinstance(o, GroupPlay):
         return (0, min(o.group))
+    picked = _CHOSEN.search(o.label) if isinstance(o, Play) and o.chosen is not None else None
+    picked = (index.get(picked.group(1), len(index)),) if picked else ()  # its target card's
     if isinstance(o, (Play, React)) and o.card_type is not None:
-        return (0, o.card_type)
+        return (0, o.card_type, *picked)
     if isinstance(o, PickValue) and isinstance(o.value, frozenset):  # a kind named: by its
         return (0, min(o.value, default=len(index)))  # first card type, as a hand is
     if isinstance(o, PickCard) or (isinstance(o, PickValue) and isinstance(o.value, str)):
@@ -319,7 +322,7 @@ def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
     if isinstance(o, Branch):
         return (1, o.index)
     if isinstance(o, Play):
-        return (2, rules.get(o.action, len(rules)))
+        return (2, rules.get(o.action, len(rules)), *picked)
     return (2,)
 
 
