@@ -267,6 +267,7 @@ _OTHER_LANGUAGES = (
     ("||", "write 'or'"),
     ("!", "write 'not'"),
     ("/", "numbers are whole, divided with '//' (rounded down)"),
+    ("[", "cards have no index: nth(cards, i) is one card, top(zone, n) the top n"),
 )
 # functions other languages name otherwise, where the closest spelling misleads
 _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
@@ -317,6 +318,8 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         )
     elif token.value == "=":
         msg += ": to compare, write '=='"
+    elif re.search(r"\belif\s*$", text[:pos]):
+        msg += ": write 'else if'"
     elif token.type == "FOR" and "IF" in allowed:  # `count(... for a in s for b in s)`
         msg += (
             ": an aggregate takes one 'for': put one aggregate inside another, as in "
@@ -438,6 +441,9 @@ class Builder:
             if pos is None:
                 pos = len(text.rstrip())
             msg, hint = _syntax_message(text, pos, exc)
+            elif_ = re.search(r"\belif\s*$", text[:pos])
+            if elif_:  # at the word to change, with no list of what might follow it
+                pos, hint = elif_.start(), ""
             # a bracket left open: at the end, or where `if c { x = 1 else …` runs on
             ended, runs_on = msg == "expression ends too early", str(token) == "else"
             open_at = _unclosed(text[: None if ended else pos]) if ended or runs_on else None
@@ -638,6 +644,15 @@ class Builder:
 
     def _in(self, t, span, scope) -> ir.Expr | None:
         a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
+        if a is not None and a.type in ("cards", "int", "kind") and b is not None:
+            self._error(
+                "RS204",
+                f"'in' asks whether a player is among players, not {a.type} among {b.type}",
+                span,
+                "membership among cards is written with count or any: count(cards, kind) > 0, "
+                "any(c.value == n for c in cards)",
+            )
+            return None
         if self._check(a, "player", "left of 'in'") & self._check(b, "players", "right of 'in'"):
             node = ir.Binary(span, "bool", "in", a, b)
             return ir.Unary(span, "bool", "not", node) if t.data == "not_in" else node
@@ -1136,6 +1151,12 @@ class Builder:
         what = _DECLARED_AS.get(self.names.all_names.get(name, ""))
         return f"'{name}' is {what}" if what else ""
 
+    def _into_zone(self, name: str) -> str:
+        """RS207's hint for a zone assigned to."""
+        zone = f"{name}(i)" if name in self.names.families else f"{name}(p)"
+        zone = zone if name in self.names.families or self.names.zones[name] else name
+        return f"cards go into a zone with move: move(cards, {zone}), after move({zone}, ...) to empty it"
+
     def _assign(self, t, span, scope):
         name, owner, op, value = t.children
         name, op = str(name), str(op)
@@ -1148,6 +1169,7 @@ class Builder:
                     f"cannot assign to {name}(...): only counters, remembered "
                     "cards and locals can be assigned",
                     span,
+                    self._into_zone(name) if name in self.names.zones else "",
                 )
                 return None
         elif name in scope or name in self.names.counters or name in self.names.memories:
@@ -1158,6 +1180,9 @@ class Builder:
                 f"parameter '{name}' is a constant; use a counter for a value that changes",
                 span,
             )
+            return None
+        elif name in self.names.zones and name not in self.names.refused:
+            self._error("RS207", f"cannot assign to zone '{name}'", span, self._into_zone(name))
             return None
         else:
             self._unknown(name, span, scope, "counter or local")
