@@ -806,6 +806,8 @@ class Builder:
             self._error("RS203", f"{name}(i) takes one index, got {len(args)} arguments", span)
             return None
         index = args[0]
+        if self.names.zones.get(name) and index is not None and index.type == "player":
+            return None  # a family declared per_player too: RS402 said so, once
         if not self._check(index, "int", f"index of zone family '{name}'"):
             return None
         value = _constant(index)
