@@ -985,7 +985,11 @@ class State(Table):
         self._firings += 1
         if self._firings > MAX_FIRINGS:
             _count(self._fired, t.ir.name)
-            self._log("error", message=f"trigger '{t.ir.name}' keeps firing", rule=t.ir.name)
+            kind = self.game.spec.checked_kind(t.ir.name)
+            message = f"{kind} '{t.ir.name}' keeps firing"
+            if kind == "round end condition":  # each new round ends as it is dealt
+                message += f" ({self._round} rounds ended without a turn)"
+            self._log("error", message=message, rule=t.ir.name)
             self.finish((), "trigger_loop")
             return
         self.fire(t, dict(env), p)

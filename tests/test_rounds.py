@@ -356,3 +356,53 @@ def test_what_a_round_s_end_gives_is_the_next_round_s():
     assert turns == [("turn", 0), ("turn", 2), ("turn", 1), ("skipped", 2), ("turn", 0)]
     ends = [e["event"] for e in log if e["event"] in ("round_end", "reverse", "skip_turn")]
     assert ends[:4] == ["reverse", "round_end", "reverse", "skip_turn"]
+
+
+DEALT_OVER = """
+rulespec: 1
+name: Instant Rounds
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {coin: {count: 4}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+counters:
+  score: {per_player: true, initial: 0}
+rounds:
+  setup:
+    effect: for p in players { move(hand(p), pile) }
+  end_conditions:
+    nothing_to_draw:
+      when: size(pile) < 10
+  match_end:
+    someone_scored:
+      each: p
+      when: score(p) > 0
+      effect: win(p)
+turn:
+  - step: draw
+    effect: score(current) += 1
+"""
+
+
+def test_a_round_that_ends_as_it_is_dealt_is_named_as_the_rule_that_looped(tmp_path):
+    """A designer's Jaipur ended 'trigger nothing_to_draw keeps firing' with no trigger
+    declared: the round end condition is named as one, with the rounds it ended."""
+    state = play(
+        Game(load_spec("r.yaml", DEALT_OVER), 2).new_initial_state(), make_agents(["random"], 2, 0)
+    )
+    assert state.reason == "trigger_loop"
+    (error,) = [e for e in state.log_for(None) if e["event"] == "error"]
+    assert error["message"] == (
+        "round end condition 'nothing_to_draw' keeps firing (1000 rounds ended without a turn)"
+    )
+    path = tmp_path / "r.yaml"
+    path.write_text(DEALT_OVER)
+    code, out, _ = cli("lint", str(path), "--simulate", "2")
+    assert code == 1 and "trigger_loop in round end condition 'nothing_to_draw'" in out
+    # a scenario stepped into it says why the game is over, with the engine's words
+    (tmp_path / "s.yaml").write_text("name: dealt over\nspec: r.yaml\nsteps:\n  - P1: draw\n")
+    code, out, _ = cli("test", str(tmp_path / "s.yaml"))
+    assert code == 1 and "already over (trigger_loop: round end condition 'nothing_to_draw'" in out

@@ -146,8 +146,9 @@ def looping_rule(state) -> str:
             what, key = _STARTS[e["event"]]
             culprit = f"{what} '{e[key]}'"
         elif e["event"] == "error" and e.get("rule"):
-            return f"trigger '{e['rule']}'"
+            return f"{state.game.spec.checked_kind(e['rule'])} '{e['rule']}'"
     return culprit
+
 
 
 PROGRESS_EVERY = 500  # states between two calls of explore's progress, and memory checks

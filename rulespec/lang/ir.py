@@ -703,6 +703,12 @@ class Spec:
                 if rule is not None:
                     yield kind, rule
 
+    def checked_kind(self, name: str) -> str:
+        """What kind of automatic rule (checked, not played) `name` is, in words:
+        "trigger", "end condition", "round end condition" or "match end"."""
+        checked = ("end", "trigger", "round_end", "match_end")
+        return next(RULE_KINDS[k] for k, r in self.rules() if k in checked and r.name == name)
+
     def effect_blocks(self) -> tuple:
         """Every block of statements the spec runs: the setup's, the rules', the
         procedures'."""

@@ -24,7 +24,7 @@ _TEAM = re.compile(r"(\w+)\[([a-z_]\w*)\]")  # tricks[odd] (a team's)
 _ENGINE_REASONS = {
     "turn_limit": "as the turn limit was reached",
     "effect_loop": "as an effect ran too long without a choice",
-    "trigger_loop": "as a trigger kept firing",
+    "trigger_loop": "as a rule kept firing",
     "no_players": "as every player is out",
 }
 

@@ -398,7 +398,11 @@ def _wrong_actor(state: State, data: dict, who: str, choice: str, n: int, refusa
         _forced(state, (who, choice))
     _settle(state)
     if state.is_terminal():
-        return "" if refusable else f" ({who}: {choice}): the game is already over ({state.reason})"
+        if refusable:
+            return ""
+        engine = [e["message"] for e in state.log_for(None) if e["event"] == "error"]
+        why = f"{state.reason}: {engine[-1]}" if engine else state.reason
+        return f" ({who}: {choice}): the game is already over ({why})"
     if who != "chance":
         parse_seat(who, n)
     actor = _actor(state)
