@@ -150,7 +150,6 @@ def looping_rule(state) -> str:
     return culprit
 
 
-
 PROGRESS_EVERY = 500  # states between two calls of explore's progress, and memory checks
 DEFAULT_BOUNDS = Bounds()  # explore reads its bounds and never changes them
 STEERED = 1_000  # states of the steered dives (steer.py), shared by the player counts

@@ -663,7 +663,12 @@ class _Compiler:
                     "RS201",
                     f"reaction '{name}' answers unknown action '{answered}'",
                     path + ("answers", i),
-                    did_you_mean(answered, [*action_lets, *raw]),
+                    (
+                        f"'{answered}' is a card tag or type: answers lists actions; "
+                        f"answer the action that plays it, with if: count(card, {answered}) > 0"
+                    )
+                    if answered in self.names.kinds
+                    else did_you_mean(answered, [*action_lets, *raw]),
                 )
         if card is not None and "to" not in r:
             self.error(

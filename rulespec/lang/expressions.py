@@ -410,7 +410,11 @@ class Builder:
         if node is not None and want and not accepts(want, node.type):
             # a named condition's test written under value:, a named value's
             named = path[0] == "conditions" and path[-1] == "value" and node.type == "bool"
-            hint = "a true/false test is written under when:" if named else ""
+            hint = (
+                "a true/false test is written under when:"
+                if named
+                else _CONVERSIONS.get((node.type, want), "")
+            )
             what = ".".join(map(str, path))
             self._error(
                 "RS204", f"{what} must be {_wanted(want)}, got {node.type}", node.span, hint
@@ -493,7 +497,16 @@ class Builder:
 
     def _check(self, node: ir.Expr | None, want: str, what: str) -> bool:
         if node is not None and not accepts(want, node.type):
-            self._error("RS204", f"{what} must be {_either(want)}, got {node.type}", node.span)
+            hint = _CONVERSIONS.get((node.type, want), "")
+            if what == "argument 1 of size()" and node.type == "kinds":
+                hint = "kinds that pass a test are counted with count(TEST for k in KINDS)"
+            if what == "argument 1 of random()" and node.type == "cards":
+                hint = (
+                    "random draws from one zone: move the cards into a hidden zone of "
+                    "their own first, and draw from it"
+                )
+            message = f"{what} must be {_either(want)}, got {node.type}"
+            self._error("RS204", message, node.span, hint)
             return False
         return node is not None
 
