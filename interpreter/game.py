@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from functools import cached_property
 
 from rulespec.lang import ir
 
 from .choices import PASS, Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
+from .holds import may_hold
 from .observe import can_see, seers, tally_writer
 from .offers import compile_check, compile_offer
 from .rounds import compile_rounds
@@ -231,6 +233,16 @@ class Game:
         from .state import State
 
         return State(self, seed, **options)
+
+    @cached_property
+    def may_hold(self) -> tuple[frozenset | None, ...]:
+        """Slot -> the card types the rules can ever put there (holds.py), None for
+        every type: worked out when a re-deal first asks."""
+        every = self.kinds["any"]
+        by_name = may_hold(self.spec, self.kinds)
+        return tuple(
+            None if by_name[s.zone.name] >= every else by_name[s.zone.name] for s in self.slots
+        )
 
     def tally_writer(self, seat: int, at: int):
         """The seat's own code for State.tallies_into at offset `at` (observe.tally_writer),

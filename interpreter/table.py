@@ -483,6 +483,8 @@ class Table:
         rng.shuffle(pool)
         if like is not None:
             pool = self._ordered_like(hidden, keep, pool, like, rng)
+        if any(self.game.may_hold[i] is not None for i in hidden):
+            pool = self._within_bounds(hidden, keep, pool)
         dealt, now = iter(pool), {}
         for i in hidden:  # the search's hot path: one pass a zone
             zone = zones[i] = list(zones[i])
@@ -525,6 +527,32 @@ class Table:
             rng.shuffle(share)
             out += share
         return out
+
+    def _within_bounds(self, hidden, keep, pool: list[int]) -> list[int]:
+        """`pool` put in an order whose deal gives each hidden zone only the card types
+        the rules can put there (Game.may_hold): the zones of fewest types first take
+        the first cards of their types in pool order, the others the rest. The pool as
+        it is when its deal already fits (a deal `like` a belief drawn from the rules);
+        as it is, too, when no such order is found (it always exists: the true deal)."""
+        may, ctype, zones = self.game.may_hold, self._ctype, self._zones
+        need = {i: sum(1 for c in zones[i] if c not in keep) for i in hidden}
+        at, fits = 0, True
+        for i in hidden:
+            share, at = pool[at : at + need[i]], at + need[i]
+            fits = fits and (may[i] is None or all(ctype[c] in may[i] for c in share))
+        if fits:
+            return pool
+        left, shares = list(pool), {}
+        fewest = len(self.game.type_names) + 1  # a zone of any type: after the bounded ones
+        for i in sorted(hidden, key=lambda i: fewest if may[i] is None else len(may[i])):
+            allowed = may[i]
+            share = [c for c in left if allowed is None or ctype[c] in allowed][: need[i]]
+            if len(share) < need[i]:
+                return pool
+            shares[i] = share
+            taken = set(share)
+            left = [c for c in left if c not in taken]
+        return [c for i in hidden for c in shares[i]]
 
     def _clamp_known(self, slot: int) -> None:
         """Cut what each seat knows of slot to what its cards now bear out."""
