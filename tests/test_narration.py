@@ -600,3 +600,14 @@ def test_a_zone_of_an_ordered_family_is_a_pile_top_last():
     (row,) = table(seen, Titles.of(built))["zones"]
     assert row["pile"] and [c["name"] for c in row["cards"]] == ["high", "low", "mid"]
     assert "  Row 1: High, Low, Mid (top)" in table_lines(table(seen, Titles.of(built)))
+
+
+def test_a_move_of_many_cards_names_each_title_once_with_its_count():
+    """A designer's deck-builder narrated its supply as 220 titles on one line."""
+    titles = Titles.of(load_spec(ROOT / "games" / "take_the_gold.yaml"))
+    many = {"event": "move", "src": "draw_pile", "dst": "discard_pile", "turn": 0}
+    cards = ["gold_coin"] * 10 + ["pirate"] * 3
+    line = narrate([many | {"n": len(cards), "cards": cards}], titles)[0]
+    assert line == "  Gold Coin x10, Pirate x3: the draw pile -> the discard pile"
+    line = narrate([many | {"n": 12, "cards": cards[1:]}], titles)[0]  # 12: one by one
+    assert line.startswith("  Gold Coin, Gold Coin, ") and line.count("Pirate") == 3

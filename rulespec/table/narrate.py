@@ -8,6 +8,7 @@ function of the events and the titles, for any front end (the terminal, a browse
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -191,9 +192,21 @@ def _who(e: dict) -> str | None:
 
 
 def _cards(e: dict, t: Titles) -> str:
+    """The cards of an event as the viewer may see them: each by title, or, past
+    LISTED cards (a deck dealt out), each title once with its count, in the order they
+    came; a count of cards the viewer may not see."""
     if e.get("cards") is None:
         return _some_cards(e["n"])
-    return ", ".join(map(t.card, e["cards"]))
+    titles = list(map(t.card, e["cards"]))
+    if len(titles) <= LISTED:
+        return ", ".join(titles)
+    counts = Counter(titles)
+    return ", ".join(
+        title if counts[title] == 1 else f"{title} x{counts[title]}" for title in counts
+    )
+
+
+LISTED = 12  # cards an event names one by one
 
 
 def _some_cards(n: int) -> str:
