@@ -235,3 +235,4 @@ class ChoicePoint:
     # again(state, point): ask it again from the table as it now lies, when a re-deal
     # changed what the one asked holds (State.redeal); None: nothing it offers can change
     again: Callable | None = None
+    prompt: str = ""  # the choice's own question (`choose(p, "…")`); "": its rule's prompt

@@ -552,7 +552,16 @@ class StatementCompiler:
         def choose_branch(g, env):
             options = [option for option, cond, _ in branches if cond(g, env)]
             if options:
-                g.ask(player(g, env), "choose", options, resume, env, asking=asker, again=again)
+                g.ask(
+                    player(g, env),
+                    "choose",
+                    options,
+                    resume,
+                    env,
+                    asking=asker,
+                    again=again,
+                    prompt=s.prompt,
+                )
 
         def resume(g, point, option):
             g.enter(codes[option.index], point.env)
@@ -577,7 +586,15 @@ class StatementCompiler:
                 return
             options = [PickCard(names[t], c) for t, c in by_type.items()]
             g.ask(
-                player(g, env), "card", options, resume, env, data=shown, asking=asker, again=again
+                player(g, env),
+                "card",
+                options,
+                resume,
+                env,
+                data=shown,
+                asking=asker,
+                again=again,
+                prompt=s.prompt,
             )
 
         def resume(g, point, option):
@@ -634,6 +651,7 @@ class StatementCompiler:
                     data=shown,
                     asking=asker,
                     again=again,
+                    prompt=s.prompt,
                 )
 
         def resume(g, point, option):
@@ -698,6 +716,7 @@ class StatementCompiler:
                 data=(Apart if apart else Together)(env[left]),
                 asking=asker,
                 again=again,
+                prompt=s.prompt,
             )
 
         def resume(g, point, option):
@@ -760,7 +779,16 @@ class StatementCompiler:
             else:
                 options = [o for o in options if where(g, env, o.value)]
             if options:
-                g.ask(player(g, env), "number", options, resume, env, asking=asker, again=again)
+                g.ask(
+                    player(g, env),
+                    "number",
+                    options,
+                    resume,
+                    env,
+                    asking=asker,
+                    again=again,
+                    prompt=s.prompt,
+                )
 
         # (lo, hi) -> the options of that range: made once, as a bet is asked for often
         made: dict[tuple[int, int], tuple] = {}
@@ -795,6 +823,7 @@ class StatementCompiler:
                     asking=asker,
                     ordered=ordered,
                     again=again,
+                    prompt=s.prompt,
                 )
 
         resume, again = _bind_value(var, body), _asked_again(choose_value)

@@ -196,6 +196,11 @@ class State(Table):
         chooses; None for chance, or when the game is over."""
         return None if self._over else self._pending.asking
 
+    def decision_prompt(self) -> str:
+        """The pending choice's own question (`choose(p, "which card?") …`); "" where
+        it has none (its asker's `prompt:` then says what it asks), or none is pending."""
+        return "" if self._over or self._pending is None else self._pending.prompt
+
     def decision_window(self) -> str | None:
         """The named window a pending answer is asked in (`react(players, window)`);
         None at any other decision, or at a window without a name."""
@@ -443,6 +448,7 @@ class State(Table):
                 p.data,
                 p.asking,
                 p.again,
+                p.prompt,
             )
         return s
 
@@ -808,6 +814,7 @@ class State(Table):
         asking=None,
         ordered=False,
         again=None,
+        prompt="",
     ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
         outcomes, which their maker lists sorted (with their weights), and a choice of
@@ -816,7 +823,7 @@ class State(Table):
         if weights is None and kind != "number" and not ordered and len(options) > 1:
             options.sort(key=_label)
         self._pending = ChoicePoint(
-            player, kind, options, resume, env, weights, sample, data, asking, again
+            player, kind, options, resume, env, weights, sample, data, asking, again, prompt
         )
 
     def count_loop_pass(self, loop: int = 0, env: dict | None = None) -> bool:

@@ -184,3 +184,51 @@ def test_a_target_card_play_is_shown_in_deck_order():
         "Take: Mango from the market",
         "Take: Apple from the market",
     ]
+
+
+GUESS = """
+rulespec: 1
+name: Guess
+players: {min: 3, max: 3}
+hand: hand
+deck:
+  cards: {guard: {count: 6}, priest: {count: 4}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: guess
+    prompt: "play on?"
+    effect: |
+      choose(current, "whom do you ask?") t from others(current) {
+        choose(current) {
+          "name one" { choose(current, "which card?") k from card_types { move(top(pile, 1), hand(t)) } }
+          "pass" { move(top(pile, 1), hand(current)) }
+        }
+      }
+end_conditions:
+  done:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+
+
+def test_a_choice_words_its_own_question_else_its_rules():
+    """Three designers asked for it (a Guard asks whom, then which card; an exchange
+    asks what to take, then what to give): `choose(p, "…")` heads that choice, and a
+    choice without one keeps its rule's prompt."""
+    game = Game(load_spec("guess.yaml", GUESS), 3)
+    state, table = game.new_initial_state(seed=0), views.Table(game.spec, 3)
+    headings = []
+    for _ in range(3):
+        while state.is_chance_node():
+            state.sample_chance()
+        view = views.view(state, state.current_player(), table)
+        headings.append((view["asking"], view["asker"]["prompt"], state.decision_prompt()))
+        assert state.clone().decision_prompt() == state.decision_prompt()  # copied
+        state.apply_action(state.legal_actions()[0])
+    assert headings == [
+        ("Guess — whom do you ask?", "whom do you ask?", "whom do you ask?"),
+        ("Guess — play on?", "play on?", ""),
+        ("Guess — which card?", "which card?", "which card?"),
+    ]

@@ -275,6 +275,14 @@ _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
 _WRITTEN_OTHERWISE = {"abs": "a distance is max(a - b, b - a); a size, max(x, -x)"}
 
 
+def _asked(t: lark.Tree) -> tuple[lark.Tree, str]:
+    """A choice's tree without its prompt (`choose(p, "which card?")`), and the prompt
+    ("" without one)."""
+    player, prompt, *rest = t.children
+    said = str(prompt.children[0])[1:-1] if prompt is not None else ""
+    return lark.Tree(t.data, [player, *rest], meta=t.meta), said
+
+
 def _unclosed(text: str) -> int | None:
     """The offset of the last '{' or '(' of text that nothing closes, or None."""
     opened: list[int] = []
@@ -1056,6 +1064,7 @@ class Builder:
         )
 
     def _choose_branch(self, t, span, scope) -> ir.Stmt | None:
+        t, prompt = _asked(t)
         player = self._expr(t.children[0], scope)
         branches, labels = [], set()
         for b in t.children[1:]:
@@ -1070,9 +1079,10 @@ class Builder:
             branches.append(ir.Branch(bspan, label, cond, self._inner(b.children[2], scope)))
         if not self._check(player, "player", "the chooser"):
             return None
-        return ir.ChooseBranch(span, player, tuple(branches))
+        return ir.ChooseBranch(span, player, tuple(branches), prompt)
 
     def _choose_card(self, t, span, scope) -> ir.Stmt | None:
+        t, prompt = _asked(t)
         player = self._expr(t.children[0], scope)
         var = str(t.children[1])
         source = self._expr(t.children[2], scope)
@@ -1087,7 +1097,7 @@ class Builder:
         )
         if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
-        return ir.ChooseCard(span, player, var, source, body, where)
+        return ir.ChooseCard(span, player, var, source, body, where, prompt)
 
     def _where(self, tree, scope):
         """A choice's filter, `if cond` (None: none; False: refused)."""
@@ -1097,6 +1107,7 @@ class Builder:
         return where if self._check(where, "bool", "a choice's filter") else False
 
     def _choose_number(self, t, span, scope) -> ir.Stmt | None:
+        t, prompt = _asked(t)
         player, var = self._expr(t.children[0], scope), str(t.children[1])
         low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
         *_, filtered, block = t.children  # the filter `if cond` is there or not: 5 or 6
@@ -1109,11 +1120,12 @@ class Builder:
         )
         if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
-        return ir.ChooseNumber(span, player, var, low, high, body, where)
+        return ir.ChooseNumber(span, player, var, low, high, body, where, prompt)
 
     def _choose_all(self, t, span, scope):
         """`simultaneously(players) p chooses c from cards [by key] { … }`: p is bound
         in the cards, the key and the body; c in the key and the body."""
+        t, prompt = _asked(t)
         players, who, var = self._expr(t.children[0], scope), str(t.children[1]), str(t.children[2])
         inner = dict(scope, **{who: "player"})
         source = self._expr(t.children[3], inner)
@@ -1132,7 +1144,14 @@ class Builder:
         ):
             return None
         return ir.ChooseAll(
-            span, ir.Local(span, "player", who), var, source, body, players=players, order=order
+            span,
+            ir.Local(span, "player", who),
+            var,
+            source,
+            body,
+            prompt=prompt,
+            players=players,
+            order=order,
         )
 
     def _value(self, t, scope):

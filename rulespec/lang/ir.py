@@ -180,6 +180,7 @@ class Branch:
 class ChooseBranch(Stmt):
     player: Expr
     branches: tuple[Branch, ...]
+    prompt: str = ""  # `choose(p, "…")`: the question it asks, above the rule's prompt
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,7 @@ class ChooseCard(Stmt):
     source: Expr
     body: tuple[Stmt, ...]
     where: Expr | None = None  # `if cond`: only the items for which it holds (VAR bound)
+    prompt: str = ""  # `choose(p, "…")`: the question it asks, above the rule's prompt
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ class ChooseNumber(Stmt):
     high: Expr
     body: tuple[Stmt, ...]
     where: Expr | None = None  # `if cond`: only the numbers for which it holds (VAR bound)
+    prompt: str = ""  # `choose(p, "…")`: the question it asks, above the rule's prompt
 
 
 @dataclass(frozen=True)

@@ -160,8 +160,10 @@ def decision(state, table: Table, options: list) -> dict:
     titles, kind, asking = table.titles, state.decision_kind(), state.decision_asker()
     return {
         "decision": kind,
-        "asking": tableview.decision_heading(kind, asking, titles, state.decision_window()),
-        "asker": tableview.asker(asking, titles),
+        "asking": tableview.decision_heading(
+            kind, asking, titles, state.decision_window(), state.decision_prompt()
+        ),
+        "asker": tableview.asker(asking, titles, state.decision_prompt()),
         "options": [
             {
                 "label": s["option"].label,

@@ -165,7 +165,11 @@ class Person:
         game = self.game
         self.say(
             decision_heading(
-                game.decision_kind(), game.decision_asker(), self.titles, game.decision_window()
+                game.decision_kind(),
+                game.decision_asker(),
+                self.titles,
+                game.decision_window(),
+                game.decision_prompt(),
             )
         )
         sets = _card_sets([s["option"] for s in shown])

@@ -244,12 +244,17 @@ def rules_line(view: dict) -> str:
 
 
 def decision_heading(
-    kind: str | None, asker: str | None, titles: Titles, window: str | None = None
+    kind: str | None,
+    asker: str | None,
+    titles: Titles,
+    window: str | None = None,
+    prompt: str = "",
 ) -> str:
-    """What a decision asks, in words: the rule or step asking, by its title, and its
-    `prompt:` when the spec gives one; at a named reaction window, the window's title,
-    and its prompt in place of the rule's."""
-    prompt = titles.prompts.get(asker, "") if asker else ""
+    """What a decision asks, in words: the rule or step asking, by its title, and the
+    choice's own `prompt` (`choose(p, "…")`), else the rule's `prompt:` when the spec
+    gives one; at a named reaction window, the window's title, and its prompt in place
+    of the rule's."""
+    prompt = prompt or (titles.prompts.get(asker, "") if asker else "")
     if kind == "react":
         heading = f"You may answer {titles.rule(asker)}" if asker else "You may answer"
         named = titles.windows.get(window)
@@ -261,16 +266,16 @@ def decision_heading(
     return f"{titles.rule(asker)} — {prompt or 'your options:'}"
 
 
-def asker(asking: str | None, titles: Titles) -> dict | None:
+def asker(asking: str | None, titles: Titles, prompt: str = "") -> dict | None:
     """The rule or step asking a decision, as data: its name (a step's turn.NAME),
-    title, text and prompt."""
+    title, text and prompt (the choice's own, else the rule's)."""
     if asking is None:
         return None
     return {
         "name": asking,
         "title": titles.rule(asking),
         "text": titles.text("rules", asking),
-        "prompt": titles.prompts.get(asking, ""),
+        "prompt": prompt or titles.prompts.get(asking, ""),
     }
 
 
