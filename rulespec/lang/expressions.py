@@ -275,14 +275,6 @@ _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
 _WRITTEN_OTHERWISE = {"abs": "a distance is max(a - b, b - a); a size, max(x, -x)"}
 
 
-def _asked(t: lark.Tree) -> tuple[lark.Tree, str]:
-    """A choice's tree without its prompt (`choose(p, "which card?")`), and the prompt
-    ("" without one)."""
-    player, prompt, *rest = t.children
-    said = str(prompt.children[0])[1:-1] if prompt is not None else ""
-    return lark.Tree(t.data, [player, *rest], meta=t.meta), said
-
-
 def _unclosed(text: str) -> int | None:
     """The offset of the last '{' or '(' of text that nothing closes, or None."""
     opened: list[int] = []
@@ -1063,8 +1055,17 @@ class Builder:
             ir.While(span, cond, body) if self._check(cond, "bool", "a while's condition") else None
         )
 
+    def _asked(self, t: lark.Tree) -> tuple[lark.Tree, str]:
+        """A choice's tree without its prompt (`choose(p, "which card?")`), and the
+        prompt ("" without one; an empty one is RS104, as an empty `prompt:` is)."""
+        player, prompt, *rest = t.children
+        said = str(prompt.children[0])[1:-1] if prompt is not None else ""
+        if prompt is not None and not said.strip():
+            self._error("RS104", "a choice's prompt should be non-empty", self._span(prompt))
+        return lark.Tree(t.data, [player, *rest], meta=t.meta), said
+
     def _choose_branch(self, t, span, scope) -> ir.Stmt | None:
-        t, prompt = _asked(t)
+        t, prompt = self._asked(t)
         player = self._expr(t.children[0], scope)
         branches, labels = [], set()
         for b in t.children[1:]:
@@ -1082,7 +1083,7 @@ class Builder:
         return ir.ChooseBranch(span, player, tuple(branches), prompt)
 
     def _choose_card(self, t, span, scope) -> ir.Stmt | None:
-        t, prompt = _asked(t)
+        t, prompt = self._asked(t)
         player = self._expr(t.children[0], scope)
         var = str(t.children[1])
         source = self._expr(t.children[2], scope)
@@ -1107,7 +1108,7 @@ class Builder:
         return where if self._check(where, "bool", "a choice's filter") else False
 
     def _choose_number(self, t, span, scope) -> ir.Stmt | None:
-        t, prompt = _asked(t)
+        t, prompt = self._asked(t)
         player, var = self._expr(t.children[0], scope), str(t.children[1])
         low, high = self._expr(t.children[2], scope), self._expr(t.children[3], scope)
         *_, filtered, block = t.children  # the filter `if cond` is there or not: 5 or 6
@@ -1125,7 +1126,7 @@ class Builder:
     def _choose_all(self, t, span, scope):
         """`simultaneously(players) p chooses c from cards [by key] { … }`: p is bound
         in the cards, the key and the body; c in the key and the body."""
-        t, prompt = _asked(t)
+        t, prompt = self._asked(t)
         players, who, var = self._expr(t.children[0], scope), str(t.children[1]), str(t.children[2])
         inner = dict(scope, **{who: "player"})
         source = self._expr(t.children[3], inner)
