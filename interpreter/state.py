@@ -313,8 +313,10 @@ class State(Table):
         option = next((o for o in options if o.label == label), None)
         if option is None:
             who = "chance" if self._pending.player == CHANCE else seat_name(self._pending.player)
-            titled = self.game.spec.titled(label)
+            titled = [n for n in self.game.spec.titled(label) if n != label]
             said = f" ('{label}' is the title of {', '.join(titled)})" if titled else ""
+            if label in self.game.kinds and not titled:  # a card named: none offered
+                said = f" (no option plays or picks a card '{label}')"
             raise IllegalChoice(
                 f"'{label}' is not a legal choice for {who}{said}; legal: "
                 f"{', '.join(o.label for o in options)}"

@@ -528,6 +528,21 @@ def test_a_step_naming_a_card_by_its_title_is_told_the_card_s_name(tmp_path):
     )
 
 
+def test_a_step_naming_a_card_no_option_plays_says_so(tmp_path):
+    """A Love Letter designer's `P1: king` was told "'king' is the title of king": the
+    card is named already, and no option plays it."""
+    scenario = tmp_path / "unheld.yaml"
+    scenario.write_text(
+        f"spec: {SPEC}\nplayers: 2\ntable:\n  zones:\n    hand[P1]: [kraken]\n"
+        "    draw_pile: [pirate, pirate]\nsteps:\n  - P1: officer\n"
+    )
+    (failure,) = run(scenario).failures
+    assert failure.startswith(
+        "step 1: 'officer' is not a legal choice for P1 (no option plays or picks a card "
+        "'officer'); legal: kraken -> P2, pass"
+    )
+
+
 def test_an_event_field_no_such_event_has_is_told_the_fields_it_has(tmp_path):
     """A Coloretto designer looked for a round_end's `reason`, and was shown the nearest
     event with `reason: None`: its field is `rule`."""
