@@ -3,6 +3,7 @@ with scripted input."""
 
 import re
 from io import StringIO
+from pathlib import Path
 
 from gamekit import GAMES
 
@@ -324,6 +325,12 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     assert card.startswith("The Kraken (card): Make a player discard all of their cards")
     assert rule.startswith("Kraken (rule): Make a player discard all of their cards, UNLESS")
     assert help_text("hand limit", titles).startswith("Hand limit: ")  # one thing: no kind
+    # a Love Letter designer's "… out of the round.; Guard (rule): …"
+    text = Path(TTG).read_text().replace("unless they have the Pirate Captain!", "unless shielded.")
+    said = help_text("kraken", Titles.of(load_spec("ttg.yaml", text)))
+    assert said.startswith(
+        "The Kraken (card): Make a player discard all of their cards, unless shielded; Kraken (rule)"
+    )
 
 
 def test_a_bid_is_answered_with_its_number_not_its_place():

@@ -239,7 +239,9 @@ def help_text(name: str, titles: Titles) -> str:
         if wanted in (n.casefold(), goal.title.casefold()):
             found.setdefault("goal", (goal.title, titles.goal_text(n)))
     if len(found) > 1:  # each of its kind (a Lost Cities action titled as its piles' name)
-        return "; ".join(f"{title} ({word}): {said}" for word, (title, said) in found.items())
+        return "; ".join(  # a text's own full stop would stand before the semicolon
+            f"{title} ({word}): {said.rstrip('.')}" for word, (title, said) in found.items()
+        )
     if found:
         return "{}: {}".format(*next(iter(found.values())))
     return f"'{name[:40]}' is no card, rule, zone, counter, parameter or goal of this game"
