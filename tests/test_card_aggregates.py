@@ -501,3 +501,44 @@ def test_the_tables_of_an_aggregate_reading_the_card_offered_are_compiled_once(m
     # one compiled for the four card types offered (the card as a parameter), whatever
     # others the rules' other code needs
     assert [typed for _, _, typed in made].count(["card"]) == 1
+
+
+CLANS = """
+rulespec: 1
+name: Clans
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "{colour}_{value}"
+      each:
+        colour: [red, blue, green, yellow, purple, brown]
+        value: {from: 1, to: 9}
+zones:
+  draw: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+conditions:
+  best:
+    params: {o: cards}
+    value: ITEMS
+turn:
+  - step: s
+    effect: if best(hand(current)) > 0 { end_game() } else { move(top(draw, 1), hand(current)) }
+end_conditions:
+  out:
+    when: size(draw) == 0
+    effect: end_game()
+"""
+RUNS = "sum(sum(count(x.value == w and x.colour == col for x in {cards}) for w in range(64)) for col in {kinds})"
+
+
+def test_an_aggregate_over_a_propertys_values_or_a_few_cards_costs_so_many_passes():
+    """A Schotten Totten designer's rule was refused: RS413 counted values("colour") as
+    every card type (54, not 6), values("value") as 64 numbers (not 9), and the cards of
+    first(o, 3) as the deck (not 3)."""
+    for kinds, cards in (('values("colour")', "o"), ("card_types", "first(o, 3)")):
+        load_spec("clans.yaml", CLANS.replace("ITEMS", RUNS.format(kinds=kinds, cards=cards)))
+    with pytest.raises(SpecError) as refused:  # the bound still bites past them
+        load_spec("clans.yaml", CLANS.replace("ITEMS", RUNS.format(kinds="card_types", cards="o")))
+    assert [d.code for d in refused.value.diagnostics] == ["RS413"]
+    load_spec("clans.yaml", CLANS.replace("ITEMS", 'sum(v for v in values("value"))'))

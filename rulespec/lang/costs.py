@@ -9,7 +9,9 @@ IR alone, in steps, at the most players and the largest deck:
   many steps as the deck has cards (it may build a set of every one);
 - an aggregate works out its items once, then takes a step and its body (and filter)
   for each item: one for a player, `players.max` for players, the deck for cards, the
-  deck's card types for kinds, n for `range(n)` with n written out (else MAX_RANGE),
+  deck's card types for kinds (for `values("prop")`, the values the cards give it), n
+  for `range(n)` with n written out (else MAX_RANGE), n for `first(h, n)` or `top(z,
+  n)` with n written out,
   for sets of cards as many as `combinations` can make of cards whose number is known
   (`first(h, 7)`: 21 sets of 5), else MAX_COMBINATIONS, and k for the cards of one set of
   `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
@@ -45,7 +47,11 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
     deck = min(  # a larger deck is refused already (RS407)
         MAX_CARDS, max((sum(k for _, k in spec.deck_for(n)) for n in counts), default=0)
     )
-    costs = _Costs(spec.max_players, deck, len(spec.cards))
+    values: dict[str, set] = {}
+    for c in spec.cards:
+        for name, value in c.props:
+            values.setdefault(name, set()).add(value)
+    costs = _Costs(spec.max_players, deck, len(spec.cards), {k: len(v) for k, v in values.items()})
     for c in conditions or ():
         costs.conditions[c.name] = c
         costs.called[c.name] = costs.of(c.when)
@@ -89,7 +95,7 @@ def _expressions(node) -> Iterator[ir.Expr]:
 
 
 class _Costs:
-    def __init__(self, players: int, deck: int, types: int = 0):
+    def __init__(self, players: int, deck: int, types: int = 0, values: dict | None = None):
         # cards and zones: the deck
         self.sizes = {
             "player": 1,
@@ -99,6 +105,7 @@ class _Costs:
             "cardsets": ir.MAX_COMBINATIONS,
         }
         self.deck = deck
+        self.values = values or {}  # a card property -> how many values its cards give it
         self.one_set: dict[str, int] = {}  # an aggregate's variable bound to a set of k cards
         self.below: dict[str, int] = {}  # an aggregate's variable bound to a number below n
         self.called: dict[str, int] = {}  # a named condition -> its body's cost
@@ -186,9 +193,11 @@ class _Costs:
             return self._sets(items)
         if isinstance(items, ir.Binary) and items.type == "cardsets":  # sets added up
             return self._size(items.left) + self._size(items.right)
-        if isinstance(items, ir.Local) and items.name in self.one_set:
-            return self.one_set[items.name]
-        return self.sizes.get(items.type, self.deck)
+        if isinstance(items, ir.Call) and items.func == "values":  # a property's values
+            name = items.args[0].value if isinstance(items.args[0], ir.Const) else None
+            return self.values.get(name, self.sizes.get(items.type, self.deck))
+        held = self._cards_held(items)  # first(h, 3), top(z, 2), one set of combinations
+        return self.sizes.get(items.type, self.deck) if held is None else held
 
     def _set_size(self, items: ir.Expr) -> int:
         """How many cards one of the sets of cards holds, at most."""
