@@ -1073,3 +1073,47 @@ def test_a_rule_for_some_player_counts_names_them_as_a_range(tmp_path):
     assert code == 0 and note["code"] == "RL105" and note["severity"] == "info"
     assert note["message"] == "trigger 'crowd': this condition holds only with 3 to 6 players"
     assert note["hint"].startswith("a rule for those player counts")
+
+
+BLIND = """
+rulespec: 1
+name: Blind Pick
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {low: {count: 4}, high: {count: 4}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  down: {count: 2, visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+  discard: {visibility: public}
+setup:
+  effect: |
+    move(top(pile, 1), down(0))
+    move(top(pile, 1), down(1))
+turn:
+  - step: flip
+    actions: [take_blind]
+actions:
+  take_blind:
+    target: card
+    among: down(0) + down(1)
+    effect: move(chosen, discard)
+end_conditions:
+  done:
+    when: size(discard) > 0
+    effect: end_game()
+"""
+
+
+def test_a_target_card_among_a_hidden_family_is_told_to_choose_the_zone(tmp_path):
+    """A Golf designer's face-down grid: RL122's hint (a number, then nth of the zone)
+    fitted neither a family of zones nor a `target: card` action."""
+    path = tmp_path / "blind.yaml"
+    path.write_text(BLIND)
+    code, out, _ = cli("lint", str(path), "--format", "json")
+    (finding,) = [f for f in json.loads(out) if f["code"] == "RL122"]
+    assert finding["hint"] == (
+        "choose by place in the action's effect, in place of target: card: "
+        "choose(p) i from range(2), then top(down(i), 1)"
+    )

@@ -1237,13 +1237,24 @@ def check_choices_of_unseen_cards(an: Analysis):
         if isinstance(s, ir.ChooseCard) and s.source.type in ("zone", "cards", "cardsets")
     ]
     # a `target: card` action: its player, the one whose turn it is, picks among
-    choices += [(_CURRENT, a.among, a.span) for a in spec.actions if a.among is not None]
-    for player, source, span in choices:
+    choices = [(p, source, span, "") for p, source, span in choices]
+    choices += [
+        (_CURRENT, a.among, a.span, " in the action's effect, in place of target: card")
+        for a in spec.actions
+        if a.among is not None
+    ]
+    for player, source, span, where in choices:
         for ref in (n for n in ir.walk(source) if isinstance(n, ir.ZoneRef)):
             z = zones[ref.name]
             own = z.visibility == "others" and ir.canon(ref.owner) == ir.canon(player)
             if z.visibility == "hidden" or own:
                 zone = ref.name if ref.owner is None else f"{ref.name}(p)"
+                hint = f"choose by place{where}: choose(p) i from range(size({zone})), then nth({zone}, i)"
+                if z.count is not None:  # a family: a zone by its index
+                    hint = (
+                        f"choose by place{where}: choose(p) i from range({z.count}), "
+                        f"then top({ref.name}(i), 1)"
+                    )
                 yield Finding(
                     "RL122",
                     "warning",
@@ -1251,8 +1262,7 @@ def check_choices_of_unseen_cards(an: Analysis):
                     "see: each option names its card, showing the chooser what it holds "
                     "(unless they were revealed to it)",
                     span,
-                    hint=f"choose by place: choose(p) i from range(size({zone})), then "
-                    f"nth({zone}, i)",
+                    hint=hint,
                 )
                 break
 
