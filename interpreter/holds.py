@@ -9,8 +9,9 @@ red pile, a world no seat could believe in.
 The answer is an upper bound, and it must never leave out a type a zone can hold (a
 property test plays every bundled game and checks it). So whatever this cannot follow
 counts as any type: a card local it cannot trace, a remembered card, a procedure's
-card parameters, a destination that is not a zone named outright (every zone gets the
-cards). The start zone holds the whole deck; `refill_from` and `swap` pass what one
+card parameters, a rule's locals and roles once it calls `react` or a procedure (the
+reactions share and may change them), a destination that is not a zone named outright
+(every zone gets the cards). The start zone holds the whole deck; `refill_from` and `swap` pass what one
 zone may hold to the other. A zone's bound is for every zone of its name (each seat's,
 each index of a family).
 """
@@ -20,6 +21,9 @@ from __future__ import annotations
 from rulespec.lang import ir
 
 CARD_TYPES = ("cards", "zone")
+# the functions whose cards are some of those they are given (not `above`: the cards on
+# a card, from its zone)
+SOME_OF = frozenset({"top", "random", "one", "of", "without", "first", "nth", "unmelded"})
 
 
 class _Walk:
@@ -42,7 +46,7 @@ class _Walk:
             return self.types(e.then, env) | self.types(e.orelse, env)
         if isinstance(e, ir.Binary) and e.op == "+":
             return self.types(e.left, env) | self.types(e.right, env)
-        if isinstance(e, ir.Call) and e.type == "cards":  # some of the cards it is given
+        if isinstance(e, ir.Call) and e.func in SOME_OF:  # some of the cards it is given
             cards = [a for a in e.args if a.type in CARD_TYPES]
             out = frozenset().union(*(self.types(a, env) for a in cards)) if cards else self.every
             kind = next((a for a in e.args if isinstance(a, ir.Kind)), None)
@@ -101,8 +105,18 @@ class _Walk:
             a, b = s.args
             self.put(a, self.types(b, env), zenv)
             self.put(b, self.types(a, env), zenv)
+        elif (isinstance(s, ir.Do) and s.proc == "react") or isinstance(s, ir.ProcedureCall):
+            # the reactions answering (from a procedure too) share this rule's locals
+            # and roles, and may give them other cards or zones: from here, any
+            self.forget(env, zenv)
         else:  # a block inside; refill(zone) passes along its refill_from, as in `run`
             self.nested(s, env, zenv)
+
+    def forget(self, env: dict, zenv: dict) -> None:
+        for name in env:
+            env[name] = self.every
+        for name in zenv:
+            zenv[name] = list(self.into)
 
     def local(self, s: ir.Let | ir.Assign, env: dict, zenv: dict) -> None:
         """A local given cards (or a zone): what it may hold from now on."""

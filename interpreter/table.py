@@ -530,10 +530,11 @@ class Table:
 
     def _within_bounds(self, hidden, keep, pool: list[int]) -> list[int]:
         """`pool` put in an order whose deal gives each hidden zone only the card types
-        the rules can put there (Game.may_hold): the zones of fewest types first take
-        the first cards of their types in pool order, the others the rest. The pool as
-        it is when its deal already fits (a deal `like` a belief drawn from the rules);
-        as it is, too, when no such order is found (it always exists: the true deal)."""
+        the rules can put there (Game.may_hold). The pool as it is when its deal already
+        fits (a deal `like` a belief drawn from the rules); else the bounded zones, those
+        of fewest types first, each take the first cards of their types in pool order,
+        a card taken already passed on where another zone needs it (a matching: one
+        always exists, the true deal), and the other zones the rest, in pool order."""
         may, ctype, zones = self.game.may_hold, self._ctype, self._zones
         need = {i: sum(1 for c in zones[i] if c not in keep) for i in hidden}
         at, fits = 0, True
@@ -542,17 +543,23 @@ class Table:
             fits = fits and (may[i] is None or all(ctype[c] in may[i] for c in share))
         if fits:
             return pool
-        left, shares = list(pool), {}
-        fewest = len(self.game.type_names) + 1  # a zone of any type: after the bounded ones
-        for i in sorted(hidden, key=lambda i: fewest if may[i] is None else len(may[i])):
-            allowed = may[i]
-            share = [c for c in left if allowed is None or ctype[c] in allowed][: need[i]]
-            if len(share) < need[i]:
+        bounded = sorted((i for i in hidden if may[i] is not None), key=lambda i: len(may[i]))
+        places = [i for i in bounded for _ in range(need[i])]  # a place of a bounded zone each
+        wants = {i: [c for c in pool if ctype[c] in may[i]] for i in bounded}
+        held: list[int | None] = [None] * len(places)  # place -> its card
+        owner: dict[int, int] = {}  # card -> its place
+        for place in range(len(places)):
+            if not _matched(place, places, wants, held, owner):
                 return pool
-            shares[i] = share
-            taken = set(share)
-            left = [c for c in left if c not in taken]
-        return [c for i in hidden for c in shares[i]]
+        shares = {i: [] for i in hidden}
+        for place, c in enumerate(held):
+            shares[places[place]].append(c)
+        rest = iter([c for c in pool if c not in owner])
+        return [
+            c
+            for i in hidden
+            for c in (shares[i] if i in wants else (next(rest) for _ in range(need[i])))
+        ]
 
     def _clamp_known(self, slot: int) -> None:
         """Cut what each seat knows of slot to what its cards now bear out."""
@@ -632,3 +639,25 @@ def _known(what: str, names, known: dict) -> None:
     for name in names:
         if name not in known:
             raise ValueError(f"unknown {what} '{name}'; {what}s: {', '.join(known)}")
+
+
+def _matched(root: int, places: list, wants: dict, held: list, owner: dict) -> bool:
+    """Give place `root` a card (Table._within_bounds): the first it wants that no place
+    holds, or one another place gives up for a card of its own (an augmenting path,
+    found breadth first). False when no card can be found for it."""
+    wanted_by: dict[int, int] = {}  # card -> the place that asked for it
+    queue = [root]
+    for place in queue:  # grows as places holding a wanted card are asked to give it up
+        for c in wants[places[place]]:
+            if c in wanted_by:
+                continue
+            wanted_by[c] = place
+            if c not in owner:  # a free card: each place on the path takes the one it asked for
+                while True:
+                    taker = wanted_by[c]
+                    c, held[taker] = held[taker], c
+                    owner[held[taker]] = taker
+                    if c is None:
+                        return True
+            queue.append(owner[c])
+    return False
