@@ -170,7 +170,7 @@ def _best_by_type(highest: bool, values, keep, ctype, cards):
 
 def _top(cards, n) -> list:
     """The top n cards of a zone, top first."""
-    return cards[len(cards) - n :][::-1] if n > 0 else []
+    return cards[max(len(cards) - n, 0) :][::-1] if n > 0 else []  # n past the zone: all
 
 
 def _others(players, me) -> tuple:

@@ -781,3 +781,33 @@ def test_sets_of_cards_added_up_are_bounded_as_one_combinations_is():
     )
     state = settled(Game(load_spec("sets.yaml", small), 2).new_initial_state(seed=1))
     assert len(state.legal_actions()) == 12 + 66
+
+
+TOPS = """
+rulespec: 1
+name: Tops
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {red: {count: 3}}
+zones:
+  box: {visibility: public, start: true, ordered: true}
+  hand: {per_player: true, visibility: public}
+counters:
+  n: {initial: 0}
+setup:
+  effect: |
+    n = size(top(box, 5))
+    let t = top(box, 5)
+    move(t, hand(current))
+turn:
+  - step: s
+    effect: end_game()
+"""
+
+
+def test_the_top_cards_past_a_zones_size_are_all_of_them():
+    """A review's: top(box, 5) of a 3-card box, read as a value, gave 2 cards (the
+    slice from -2), where a move of it, which draws, took all 3."""
+    state = Game(load_spec("tops.yaml", TOPS), 2).new_initial_state()
+    assert counter(state, "n") == 3 and zone(state, "hand[P1]") == ["red"] * 3
