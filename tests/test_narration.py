@@ -611,3 +611,15 @@ def test_a_move_of_many_cards_names_each_title_once_with_its_count():
     assert line == "  Gold Coin x10, Pirate x3: the draw pile -> the discard pile"
     line = narrate([many | {"n": 12, "cards": cards[1:]}], titles)[0]  # 12: one by one
     assert line.startswith("  Gold Coin, Gold Coin, ") and line.count("Pirate") == 3
+
+
+def test_a_card_the_viewer_may_not_see_is_a_card_not_a_play_without_one():
+    """A Hanamikoji designer's secret card read "P1 chooses Bury", as an action without
+    a card; a review found an answer with a hidden card read as a claim ("answers: Block")."""
+    titles = Titles.of(load_spec(ROOT / "games" / "take_the_gold.yaml"))
+    play_ = {"event": "play", "player": 0, "action": "pirate", "target": 1, "card": None}
+    answer = {"event": "react", "player": 1, "reaction": "officer_block", "card": None}
+    assert narrate([play_ | {"turn": 1}, answer | {"turn": 1}], titles) == [
+        "  P1 plays a card (Pirate) at P2",
+        "  P2 answers with a card (Officer block)",
+    ]

@@ -71,6 +71,7 @@ class Titles:
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
     carded: frozenset[str] = frozenset()  # actions that play a card
+    carded_answers: frozenset[str] = frozenset()  # reactions that answer with one
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
@@ -107,6 +108,7 @@ class Titles:
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
             carded=frozenset(a.name for a in spec.actions if a.card is not None),
+            carded_answers=frozenset(r.name for r in spec.reactions if r.card is not None),
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
@@ -265,9 +267,10 @@ def _play(e: dict, t: Titles) -> str:
 
 def _react(e: dict, t: Titles) -> str:
     reaction = t.rule(e["reaction"])
-    if e["card"] is None:  # an answer without a card: a claim, a challenge
+    if e["card"] is None and e["reaction"] not in t.carded_answers:  # a claim, a challenge
         return f"  {_who(e)} answers: {reaction}"
-    return f"  {_who(e)} answers with {with_rule(t.card(e['card']), reaction)}"
+    card = t.card(e["card"]) if e["card"] is not None else "a card"  # one the viewer may not see
+    return f"  {_who(e)} answers with {with_rule(card, reaction)}"
 
 
 def _choice(e: dict, t: Titles) -> str | None:
