@@ -244,8 +244,8 @@ def _absorbing_zones(an: Analysis):
         return  # a move whose cards cannot be placed: any zone might be left
     spec = an.spec
     goal_kinds = {k for g in spec.goals for k, _ in g.order}  # collected: meant to stay
-    ends = spec.end_conditions + (spec.rounds.end_conditions if spec.rounds else ())
-    filled = {z for e in ends for z in graphs.zones_in(e.when)}  # a zone filled as an end
+    ends = spec.end_conditions + (spec.rounds.match_end if spec.rounds else ())
+    filled = {z for e in ends for z in graphs.zones_in(e.when)}  # filled as the game's end
     for z in spec.zones:
         stuck = flows.enter.get(z.name, set()) - flows.leave.get(z.name, set())
         stuck -= {m for k in goal_kinds for m in an.members.get(k, ())}
