@@ -4,7 +4,7 @@ and the spec's titles (rulespec.table.narrate and rulespec.table.view)."""
 import pytest
 from gamekit import GAMES, ROOT, edited
 
-from rulespec import load_spec
+from rulespec import SpecError, load_spec
 from rulespec.interpreter import Game
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.choices import (
@@ -622,4 +622,42 @@ def test_a_card_the_viewer_may_not_see_is_a_card_not_a_play_without_one():
     assert narrate([play_ | {"turn": 1}, answer | {"turn": 1}], titles) == [
         "  P1 plays a card (Pirate) at P2",
         "  P2 answers with a card (Officer block)",
+    ]
+
+
+FAMILY = """
+rulespec: 1
+name: Tokens
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {gem: {count: 6}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  tokens: {count: 2, visibility: public, titles: [Diamonds, Gold], text: "Goods tokens."}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: s
+    effect: move(top(pile, 1), tokens(1))
+end_conditions:
+  done:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+
+
+def test_a_familys_zones_each_go_by_their_own_title():
+    """A Jaipur designer's six token piles read "Goods tokens 0" to "Goods tokens 5", each
+    good mapped to its number in the zone's text: `titles:` names each zone."""
+    from rulespec.table.seat import help_text
+
+    titles = Titles.of(load_spec("tokens.yaml", FAMILY))
+    move = {"event": "move", "src": "pile", "dst": "tokens[1]", "n": 1, "cards": ["gem"]}
+    assert narrate([move | {"turn": 1}], titles) == ["  Gem: the pile -> the Gold"]
+    assert titles.zone("tokens[0]") == "the Diamonds"
+    assert help_text("gold", titles) == "Gold: Goods tokens."
+    with pytest.raises(SpecError) as refused:  # one title a zone
+        load_spec("tokens.yaml", FAMILY.replace("[Diamonds, Gold]", "[Diamonds]"))
+    assert [(d.code, d.message) for d in refused.value.diagnostics] == [
+        ("RS104", "zone 'tokens' has 1 titles for a family of 2 zones")
     ]

@@ -246,6 +246,7 @@ class _Compiler:
             z.get("title", name.replace("_", " ")),
             bool(z.get("per_team")),
             z.get("text", ""),
+            tuple(z.get("titles", ())),
         )
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
@@ -1234,6 +1235,16 @@ class _Compiler:
                     "it from",
                     ("zones", z.name, "visibility"),
                     "make it per_player or per_team, or hidden for a zone nobody sees",
+                )
+            if z.titles and len(z.titles) != (z.count or 1):
+                self.error(
+                    "RS104",
+                    f"zone '{z.name}' has {len(z.titles)} titles for "
+                    + (f"a family of {z.count} zones" if z.count else "one zone"),
+                    ("zones", z.name, "titles"),
+                    "give a family of zones (count) one title per zone, in index order"
+                    if z.count
+                    else "titles names a family's zones; one zone's is title",
                 )
             if z.count is not None and (z.per_player or z.start):
                 self.error(

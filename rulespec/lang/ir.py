@@ -404,6 +404,7 @@ class ZoneDef:
     title: str = ""  # a readable name: the compiler fills in the default
     per_team: bool = False  # one per team, written name(p) for p's team
     text: str = ""  # what it is for, in words: public, for the table and `help`
+    titles: tuple[str, ...] = ()  # a family's zones each by its own title, by index
 
     @property
     def owned(self) -> bool:

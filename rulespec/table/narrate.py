@@ -70,6 +70,7 @@ class Titles:
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
+    members: Mapping[str, tuple] = field(default_factory=dict)  # a family -> its zones' titles
     carded: frozenset[str] = frozenset()  # actions that play a card
     carded_answers: frozenset[str] = frozenset()  # reactions that answer with one
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
@@ -99,6 +100,7 @@ class Titles:
             rules={key: (kind, rule.title) for key, kind, rule in named},
             counters={c.name: c.title for c in spec.counters},
             zones={z.name: z.title for z in spec.zones},
+            members={z.name: z.titles for z in spec.zones if z.titles},
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
@@ -148,7 +150,9 @@ class Titles:
         title = self.zones.get(name, name.replace("_", " "))
         if m and m.group(2):
             return f"{m.group(2)}{m.group(3)}'s {title}"
-        if m:
+        if m and name in self.members:  # a family's zone by its own title
+            title = self.members[name][int(m.group(3))]
+        elif m:
             return f"{title} {m.group(3)}"
         return title if title.casefold().startswith("the ") else f"the {title}"  # "the pond"
 

@@ -235,6 +235,9 @@ def help_text(name: str, titles: Titles) -> str:
         for n, title in names.items():
             if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
                 found.setdefault(word, (title, titles.text(section, n) or "no text in the rules"))
+    for n, members in titles.members.items():  # a family's zone by its own title: the family's text
+        for title in (t for t in members if t.casefold() == wanted):
+            found.setdefault("zone", (title, titles.text("zones", n) or "no text in the rules"))
     for n, goal in titles.goals.items():
         if wanted in (n.casefold(), goal.title.casefold()):
             found.setdefault("goal", (goal.title, titles.goal_text(n)))
