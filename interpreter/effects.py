@@ -190,7 +190,9 @@ class StatementCompiler:
     def _same_values(self, name: str) -> tuple:
         """Each card type's value of a count's `same` property; a type without it has
         the value `c.name` reads for it (0, false or no text), so `same` groups the cards
-        as `all(c.name == card.name for c in card)` would."""
+        as `all(c.name == card.name for c in card)` would. `same: card`: of one type."""
+        if name == "card":
+            return tuple(range(len(self.rules.type_names)))
         values = self.x.prop_by_type(name, None)
         default = next(type(v)() for v in values if v is not None)
         return tuple(default if v is None else v for v in values)

@@ -388,3 +388,50 @@ def test_the_groups_are_counted_as_many_as_are_made(copies):
         for high in range(low, sum(copies) + 2):
             made = len(list(groups(held, low, min(high, sum(copies)))))
             assert group_count(held, low, high) == made, (low, high)
+
+
+SELL = """
+rulespec: 1
+name: Sell
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {cloth: {count: 6}, spice: {count: 6}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  sold: {visibility: public}
+setup:
+  effect: |
+    shuffle(pile)
+    for p in players { move(top(pile, 4), hand(p)) }
+turn:
+  - step: sell
+    actions: [sell]
+actions:
+  sell:
+    card: any
+    count: {min: 1, same: card}
+    to: sold
+end_conditions:
+  done:
+    when: size(hand(current)) == 0
+    effect: end_game()
+"""
+
+
+def test_a_group_of_one_card_type_needs_no_property():
+    """A Jaipur designer sold "any number of one good" by giving each card a property
+    naming its own type (`same: pile`): `same: card` groups cards of one type."""
+    game = Game(load_spec("sell.yaml", SELL), 2)
+    for seed in range(10):
+        state = game.new_initial_state(seed=seed)
+        while state.is_chance_node():
+            state.sample_chance()
+        for option in state.legal_actions():
+            assert len({game.type_names[t] for t in option.group}) == 1, option.label
+        held = state.observation(state.current_player())["zones"][
+            f"hand[P{state.current_player() + 1}]"
+        ]
+        # one option for each type held and each number of its copies, as many as held
+        assert len(state.legal_actions()) == sum(held.count(t) for t in set(held))

@@ -598,7 +598,7 @@ class _Compiler:
         )
         count = self._group(name, a, path) if "count" in a else None
         same = a["count"].get("same") if isinstance(a.get("count"), dict) else None
-        if same is not None:  # a card property, checked as a quoted one is (prop, values)
+        if same is not None and same != "card":  # a property, checked as a quoted one is
             key = ir.Const(self.doc.span(path + ("count", "same")), "str", same)
             same = same if self.b.property_type(key, "count.same") is not None else None
         return ir.Action(
