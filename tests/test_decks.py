@@ -557,3 +557,14 @@ def test_a_written_cards_placeholders_are_filled_from_its_props():
     assert next(c for c in s.cards if c.name == "cups_1").title == "1 of cups ({cost})"
     assert [(d.code, d.severity) for d in s.notices] == [("RS214", "warning")]
     assert "has no property 'cost'" in s.notices[0].message
+
+
+def test_two_cards_of_one_title_are_warned_of():
+    """A review's: a title filled from a prop ("Coin {v}", v 1) met a written "Coin 1",
+    and typing the title at the table could not say which."""
+    text = WRITTEN.replace("cups_2: {title: 2 of cups,", "cups_2: {title: 1 of CUPS,")
+    s = spec(text)
+    assert [(d.code, d.severity) for d in s.notices] == [("RS215", "warning")]
+    assert s.notices[0].message == (
+        "cards 'cups_1' and 'cups_2' are both titled '1 of CUPS': the table cannot tell them apart"
+    )

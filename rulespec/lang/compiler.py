@@ -283,6 +283,24 @@ class _Compiler:
             types[k] = FAILED  # reported where it is derived: its uses say no more
         return types
 
+    def _shared_titles(self) -> None:
+        """RS215, a warning: two card types of one title (written so, or filled from their
+        props) cannot be told apart by the people at the table, who type and read titles."""
+        first: dict[str, str] = {}
+        for c in self.decls:
+            other = first.setdefault(c.title.casefold(), c.name)
+            if other != c.name:
+                self.notices.append(
+                    Diagnostic(
+                        "RS215",
+                        f"cards '{other}' and '{c.name}' are both titled '{c.title}': "
+                        "the table cannot tell them apart",
+                        c.span,
+                        severity="warning",
+                        hint="give each card type a title of its own",
+                    )
+                )
+
     def _shared_tags(self) -> None:
         """RS213, a warning: a text value is also a tag of its card (`of(hand(p), hearts)`),
         so a value two properties give makes one tag of cards of both. A designer who
@@ -325,6 +343,7 @@ class _Compiler:
         self.failed: dict[str, str] = {}  # derived properties and tags refused (reported)
         self.decls = decks.declare(doc, self.problems, self.failed, self.notices)
         self._shared_tags()
+        self._shared_titles()
         names = self._names()
         self.names = names
         b = self.b = Builder(names, self.problems)
