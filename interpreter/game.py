@@ -238,11 +238,9 @@ class Game:
     def may_hold(self) -> tuple[frozenset | None, ...]:
         """Slot -> the card types the rules can ever put there (holds.py), None for
         every type: worked out when a re-deal first asks."""
-        every = self.kinds["any"]
-        by_name = may_hold(self.spec, self.kinds)
-        return tuple(
-            None if by_name[s.zone.name] >= every else by_name[s.zone.name] for s in self.slots
-        )
+        every, bound = self.kinds["any"], may_hold(self.spec, self.kinds)
+        keys = [s.zone.name if s.zone.count is None else s.label for s in self.slots]
+        return tuple(None if bound[k] >= every else bound[k] for k in keys)
 
     def tally_writer(self, seat: int, at: int):
         """The seat's own code for State.tallies_into at offset `at` (observe.tally_writer),

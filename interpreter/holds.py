@@ -11,9 +11,10 @@ property test plays every bundled game and checks it). So whatever this cannot f
 counts as any type: a card local it cannot trace, a remembered card, a procedure's
 card parameters, a rule's locals and roles once it calls `react` or a procedure (the
 reactions share and may change them), a destination that is not a zone named outright
-(every zone gets the cards). The start zone holds the whole deck; `refill_from` and `swap` pass what one
-zone may hold to the other. A zone's bound is for every zone of its name (each seat's,
-each index of a family).
+(every zone gets the cards). The start zone holds the whole deck; `refill_from` and
+`swap` pass what one zone may hold to the other. A zone's bound is for every seat's (or
+team's) zone of its name; each zone of a family has its own, where the rules name it by
+an index written out (`pile(0)`).
 """
 
 from __future__ import annotations
@@ -33,13 +34,23 @@ class _Walk:
     def __init__(self, spec: ir.Spec, kinds: dict[str, frozenset], may: dict[str, frozenset]):
         self.spec, self.kinds, self.may = spec, kinds, may
         self.every = kinds["any"]
-        self.into: dict[str, set] = {z.name: set() for z in spec.zones}
+        self.into: dict[str, set] = {k: set() for k in zone_keys(spec)}
+        self.families = {z.name: z.count for z in spec.zones if z.count is not None}
+
+    def keys(self, ref: ir.ZoneRef) -> list[str]:
+        """The zones a reference may name, by key: a family's zone where its index is
+        written out (`pile(0)`: `pile[0]`), else each of the family's; a zone's name."""
+        count = self.families.get(ref.name)
+        if count is None:
+            return [ref.name]
+        i = ref.owner.value if isinstance(ref.owner, ir.Const) else None
+        return [f"{ref.name}[{j}]" for j in range(count) if i is None or i == j]
 
     # --- what an expression of cards may hold -------------------------------------
 
     def types(self, e: ir.Expr, env: dict) -> frozenset:
         if isinstance(e, ir.ZoneRef):
-            return self.may.get(e.name, self.every)
+            return frozenset().union(*(self.may.get(k, self.every) for k in self.keys(e)))
         if isinstance(e, ir.Local):
             return env.get(e.name, self.every)
         if isinstance(e, ir.IfExpr):
@@ -63,9 +74,9 @@ class _Walk:
         return self.every  # a remembered card, a named value, ...
 
     def zones(self, e: ir.Expr | None, zenv: dict) -> list[str]:
-        """The zone names a destination may be (every zone when it cannot tell)."""
+        """The zones a destination may be, by key (every zone when it cannot tell)."""
         if isinstance(e, ir.ZoneRef):
-            return [e.name]
+            return self.keys(e)
         if isinstance(e, ir.IfExpr):
             return self.zones(e.then, zenv) + self.zones(e.orelse, zenv)
         if isinstance(e, ir.Local) and e.name in zenv:
@@ -150,7 +161,7 @@ class _Walk:
         for z in spec.zones:
             if z.start:
                 self.into[z.name] |= every
-            if z.refill_from is not None:
+            if z.refill_from is not None:  # neither is a family (RS402)
                 self.into[z.name] |= self.may.get(z.refill_from, every)
         self.block(spec.setup, {}, {})
         for p in spec.procedures:  # its card parameters may be any cards
@@ -176,11 +187,21 @@ class _Walk:
         return self.kinds.get(card, self.every) if card is not None else frozenset()
 
 
+def zone_keys(spec: ir.Spec) -> list[str]:
+    """Each zone's key: its name, every seat's (or team's) alike; a family's zones each
+    by its label (`pile[0]`), as the rules may fill each with cards of its own."""
+    return [
+        k
+        for z in spec.zones
+        for k in ([z.name] if z.count is None else [f"{z.name}[{i}]" for i in range(z.count)])
+    ]
+
+
 def may_hold(spec: ir.Spec, kinds: dict[str, frozenset]) -> dict[str, frozenset]:
-    """Zone name -> the card types the rules can ever put in a zone of that name
-    (`kinds`: Game.kinds, a kind's name -> its card types). Worked out to a fixed point:
-    what a zone may hold grows with what the zones its cards come from may hold."""
-    may = {z.name: frozenset() for z in spec.zones}
+    """Zone key (zone_keys) -> the card types the rules can ever put there (`kinds`:
+    Game.kinds, a kind's name -> its card types). Worked out to a fixed point: what a
+    zone may hold grows with what the zones its cards come from may hold."""
+    may = dict.fromkeys(zone_keys(spec), frozenset())
     while True:
         into = _Walk(spec, kinds, may).run()
         grown = {z: may[z] | frozenset(types) for z, types in into.items()}

@@ -77,16 +77,30 @@ end_conditions:
 """
 
 
-def test_a_redeal_keeps_a_pile_filled_by_type_to_its_type():
+@pytest.mark.parametrize("family", [False, True])
+def test_a_redeal_keeps_a_pile_filled_by_type_to_its_type(family):
     """A designer's Jaipur kept its tokens in hidden piles, filled by type from a box:
     a search's re-deal put goods among the tokens in 20 of 20 deals, a world no seat
     could believe in."""
-    game = Game(load_spec("piles.yaml", PILES), 2)
+    text, a, b = PILES, "pile_a", "pile_b"
+    if family:  # the same designer's piles as a family: each of its zones has its own bound
+        for old, new in (
+            ("  pile_a: {visibility: hidden, ordered: true}\n  pile_b:", "  pile:"),
+            (
+                "{visibility: hidden, ordered: true}",
+                "{count: 2, visibility: hidden, ordered: true}",
+            ),
+            ("pile_a", "pile(0)"),
+            ("pile_b", "pile(1)"),
+        ):
+            text = text.replace(old, new)
+        a, b = "pile[0]", "pile[1]"
+    game = Game(load_spec("piles.yaml", text), 2)
     for seed in range(20):
         state = game.new_initial_state(seed=0)
         state.redeal(0, random.Random(seed))
         zones = state.observation(None)["zones"]
-        assert zones["pile_a"] == ["red"] * 4 and zones["pile_b"] == ["blue"] * 4
+        assert zones[a] == ["red"] * 4 and zones[b] == ["blue"] * 4
 
 
 CROSSED = """
