@@ -661,3 +661,17 @@ def test_a_familys_zones_each_go_by_their_own_title():
     assert [(d.code, d.message) for d in refused.value.diagnostics] == [
         ("RS104", "zone 'tokens' has 1 titles for a family of 2 zones")
     ]
+    with pytest.raises(SpecError) as refused:  # one zone has a title: it was left unread
+        load_spec(
+            "tokens.yaml", FAMILY.replace("visibility: owner}", "visibility: owner, titles: [H]}")
+        )
+    assert [d.message for d in refused.value.diagnostics] == [
+        "zone 'hand' is one zone: titles names the zones of a family (count)"
+    ]
+    # two zones by one word are each told (the Jaipur designer's won tokens and the piles)
+    won = FAMILY.replace(
+        "  hand: {", "  won: {visibility: public, title: gold, text: Won.}\n  hand: {"
+    )
+    assert help_text("gold", Titles.of(load_spec("tokens.yaml", won))) == (
+        "gold (zone): Won; Gold (zone): Goods tokens"
+    )

@@ -1204,6 +1204,23 @@ class _Compiler:
                         key=True,
                     )
 
+    def _titles_check(self, z: ir.ZoneDef) -> None:
+        """RS104 for `titles` on one zone, or not one a zone of its family."""
+        if z.titles and z.count is None:
+            self.error(
+                "RS104",
+                f"zone '{z.name}' is one zone: titles names the zones of a family (count)",
+                ("zones", z.name, "titles"),
+                "one zone's is title",
+            )
+        elif z.titles and len(z.titles) != z.count:
+            self.error(
+                "RS104",
+                f"zone '{z.name}' has {len(z.titles)} titles for a family of {z.count} zones",
+                ("zones", z.name, "titles"),
+                "give each zone of the family one title, in index order",
+            )
+
     def _zone_checks(self, spec: ir.Spec) -> None:
         zones = {z.name: z for z in spec.zones}
         if spec.hand is None:
@@ -1255,16 +1272,7 @@ class _Compiler:
                     ("zones", z.name, "visibility"),
                     "make it per_player or per_team, or hidden for a zone nobody sees",
                 )
-            if z.titles and len(z.titles) != (z.count or 1):
-                self.error(
-                    "RS104",
-                    f"zone '{z.name}' has {len(z.titles)} titles for "
-                    + (f"a family of {z.count} zones" if z.count else "one zone"),
-                    ("zones", z.name, "titles"),
-                    "give a family of zones (count) one title per zone, in index order"
-                    if z.count
-                    else "titles names a family's zones; one zone's is title",
-                )
+            self._titles_check(z)
             if z.count is not None and (z.per_player or z.start):
                 self.error(
                     "RS402",

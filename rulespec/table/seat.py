@@ -218,8 +218,9 @@ class Person:
 
 def help_text(name: str, titles: Titles) -> str:
     """What a card, rule, zone, counter, parameter or goal set is for, found by its name
-    or its title in any case: its title and its `text:` (a goal set's, and its order)."""
-    wanted, found = name.casefold(), {}
+    or its title in any case: its title and its `text:` (a goal set's, and its order);
+    everything of that name, each with its kind, where there are several."""
+    wanted, found = name.casefold(), {}  # (kind, what it is) -> (title, text)
     for section, word, names in (
         ("cards", "card", titles.cards),
         # a step (turn.NAME) or a round's part (rounds.NAME) after a rule of its name
@@ -234,16 +235,19 @@ def help_text(name: str, titles: Titles) -> str:
     ):
         for n, title in names.items():
             if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
-                found.setdefault(word, (title, titles.text(section, n) or "no text in the rules"))
-    for n, members in titles.members.items():  # a family's zone by its own title: the family's text
+                said = titles.text(section, n) or "no text in the rules"
+                # one of a kind, but zones apart: two zones may go by one word
+                found.setdefault((word, n if word == "zone" else ""), (title, said))
+    for n, members in titles.members.items():  # a family's zone by its own title
         for title in (t for t in members if t.casefold() == wanted):
-            found.setdefault("zone", (title, titles.text("zones", n) or "no text in the rules"))
+            said = titles.text("zones", n) or "no text in the rules"
+            found.setdefault(("zone", f"{n}:{title}"), (title, said))
     for n, goal in titles.goals.items():
         if wanted in (n.casefold(), goal.title.casefold()):
-            found.setdefault("goal", (goal.title, titles.goal_text(n)))
+            found.setdefault(("goal", ""), (goal.title, titles.goal_text(n)))
     if len(found) > 1:  # each of its kind (a Lost Cities action titled as its piles' name)
         return "; ".join(  # a text's own full stop would stand before the semicolon
-            f"{title} ({word}): {said.rstrip('.')}" for word, (title, said) in found.items()
+            f"{title} ({word}): {said.rstrip('.')}" for (word, _), (title, said) in found.items()
         )
     if found:
         return "{}: {}".format(*next(iter(found.values())))
