@@ -88,6 +88,15 @@ class PickCard(Option):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class PickUnseen(Option):
+    """A card chosen by its place, from a zone its chooser cannot see (`choose c from
+    ...`): labelled by the zone's label (`down[1]`), never by a card. Chance then picks
+    which of the cards there it is, as a hand picks a face-down card."""
+
+    slot: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class PickCards(Option):
     """A set of cards chosen by a player (`choose s from combinations(...)`), labelled
     by its card types joined by '+': the cards that stood for the set when offered."""

@@ -22,6 +22,7 @@ from .choices import (
     PickCard,
     PickCards,
     PickPlayer,
+    PickUnseen,
     PickValue,
     React,
     Together,
@@ -581,30 +582,82 @@ class StatementCompiler:
         names = self.rules.type_names
 
         def choose_card(g, env):
-            by_type = first_of_each_type(source(g, env), g._ctype)
-            if where is not None:  # the filter reads a card: one of its type stands for all
-                by_type = {t: c for t, c in by_type.items() if where(g, env, [c])}
-            if not by_type:
-                return
-            options = [PickCard(names[t], c) for t, c in by_type.items()]
-            g.ask(
-                player(g, env),
-                "card",
-                options,
-                resume,
-                env,
-                data=shown,
-                asking=asker,
-                again=again,
-                prompt=s.prompt,
-            )
+            seat = player(g, env)
+            told, unseen = g.told_apart(seat, source(g, env))
+            options = [PickCard(names[t], c) for t, c in passing(g, env, told).items()]
+            options += [
+                PickUnseen(g.game.slots[z].label, z)
+                for z, cards in unseen.items()
+                if passing(g, env, cards)
+            ]
+            if options:
+                g.ask(
+                    seat,
+                    "card",
+                    options,
+                    resume,
+                    env,
+                    data=shown,
+                    asking=asker,
+                    again=again,
+                    prompt=s.prompt,
+                )
+
+        def passing(g, env, cards) -> dict:
+            """Card type -> the first of the cards of it, of the types the filter keeps
+            (the filter reads a card: one of its type stands for all)."""
+            by_type = first_of_each_type(cards, g._ctype)
+            if where is None:
+                return by_type
+            return {t: c for t, c in by_type.items() if where(g, env, [c])}
 
         def resume(g, point, option):
-            point.env[var] = [option.card]
-            g.enter(body, point.env)
+            if type(option) is PickUnseen:
+                pick_unseen(g, point.env, point.player, option.slot)
+            else:
+                point.env[var] = [option.card]
+                g.enter(body, point.env)
 
+        pick_unseen = self._unseen_pick(var, body, source, passing)
         again = _asked_again(choose_card)
         return choose_card
+
+    def _unseen_pick(self, var: str, body, source, passing):
+        """A card of a choice taken by its place (PickUnseen): chance picks which of the
+        cards there its chooser cannot tell apart it is, weighted by their types, then
+        the choice's block runs with it."""
+        names = self.rules.type_names
+
+        def pick_unseen(g, env, seat, slot):
+            there = g.told_apart(seat, source(g, env))[1].get(slot, ())
+            kept = passing(g, env, there)
+            counts: dict[int, int] = {}
+            for c in there:
+                if g._ctype[c] in kept:
+                    counts[g._ctype[c]] = counts.get(g._ctype[c], 0) + 1
+            types = sorted(counts, key=names.__getitem__)
+            if len(types) == 1:
+                env[var] = [kept[types[0]]]
+                g.enter(body, env)
+            elif types:
+                g.ask(
+                    CHANCE,
+                    "chance",
+                    [Outcome(names[t], card_type=t) for t in types],
+                    picked,
+                    env,
+                    weights=tuple(counts[t] for t in types),
+                    data=(seat, slot),
+                    again=lambda g, point: pick_unseen(g, point.env, *point.data),
+                )
+
+        def picked(g, point, option):
+            seat, slot = point.data
+            there = g.told_apart(seat, source(g, point.env))[1][slot]
+            point.env[var] = [first_of_type(there, g._ctype, option.card_type)]
+            g.enter(body, point.env)
+
+        return pick_unseen
 
     def _choice(self, s: ir.ChooseCard, source) -> tuple:
         """What each `choose(p) VAR from …` is made of: what asks it (for a view to

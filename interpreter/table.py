@@ -460,6 +460,33 @@ class Table:
         ctype = self._ctype
         return {i: tuple(ctype[c] for c in self._zones[i]) for i in self._hidden_slots(seat)}
 
+    def told_apart(self, seat: int, cards: list[int]) -> tuple[list[int], dict[int, list]]:
+        """The cards `seat` can tell apart, of `cards` (a choice's): those in zones it
+        sees, or whose type it knows where they lie (a whole zone's, by what it knows lies
+        there; a pile's, at the places it knows); and the others, by zone. A choice offers
+        the others by their place only: its options are never a function of cards the
+        seat cannot see (RULINGS C-6)."""
+        sees, loc, ctype = self.game.sees[seat], self._loc, self._ctype
+        if all(sees[loc[c]] for c in cards):  # the common case: nothing unseen
+            return cards, {}
+        told, unseen = [], {}
+        for c in cards:
+            (told if sees[loc[c]] else unseen.setdefault(loc[c], [])).append(c)
+        for slot, some in unseen.items():
+            k, zone = self._known.get(slot, {}).get(seat), self._zones[slot]
+            known = set()
+            if k is not None and len(some) == len(zone):  # the whole zone: what lies there
+                want = dict(k.types)
+                for c in some:
+                    if want.get(ctype[c], 0) > 0:
+                        known.add(c)
+                        want[ctype[c]] -= 1
+            elif k is not None and self.game.ordered[slot]:  # some of a pile: by place
+                known = {c for c in some if k.at.get(zone.index(c)) == ctype[c]}
+            told += [c for c in some if c in known]
+            unseen[slot] = [c for c in some if c not in known]
+        return told, {slot: some for slot, some in unseen.items() if some}
+
     def _redeal_hidden(
         self, seat: int, rng: random.Random, canonical: bool = False, like: dict | None = None
     ) -> dict[int, int]:

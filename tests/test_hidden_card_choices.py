@@ -109,3 +109,64 @@ def test_a_loop_over_a_hand_goes_in_deck_order_not_the_order_cards_came(looped, 
         logs.append(state.log_for(1))
         assert state.observation(1)["zones"]["row"] == row[::-1]  # listed bottom first
     assert logs[0] == logs[1]
+
+
+BLIND = """
+rulespec: 1
+name: Blind
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {low: {count: 4}, high: {count: 4}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  down: {count: 2, visibility: hidden}
+  hand: {per_player: true, visibility: owner}
+  discard: {visibility: public}
+turn:
+  - step: take
+    effect: |
+      choose(current) c from down(0) + down(1) + hand(current) { move(c, discard) }
+end_conditions:
+  done:
+    when: size(discard) > 0
+    effect: end_game()
+"""
+
+
+def _blind(zones: dict, effect: str | None = None) -> State:
+    text = BLIND if effect is None else edited(BLIND, ("choose(current) c from", effect))
+    return State.from_layout(Game(load_spec("blind.yaml", text), 2), zones=zones)
+
+
+def test_a_choice_offers_the_cards_its_chooser_cannot_see_by_their_place():
+    """A Golf designer's face-down grid: a choice among face-down cards named them in
+    its options ("high from down[1]"), showing the chooser what lay there. Twins that
+    differ only in the face-down cards offer the same, each zone by its label."""
+    twins = [
+        _blind({"down[0]": ["low"], "down[1]": ["high", "low"], "hand[P1]": ["low"]}),
+        _blind({"down[0]": ["high"], "down[1]": ["high", "high"], "hand[P1]": ["low"]}),
+    ]
+    offered = [[o.label for o in s.legal_actions()] for s in twins]
+    assert offered[0] == offered[1] == ["down[0]", "down[1]", "low"]
+    # chance then picks which card of the zone it is, by the types lying there
+    twins[0].apply_action("down[1]")
+    assert twins[0].is_chance_node()
+    assert sorted((o.label, p) for o, p in twins[0].chance_outcomes()) == [
+        ("high", 0.5),
+        ("low", 0.5),
+    ]
+    twins[0].apply_action("high")
+    assert twins[0].observation(None)["zones"]["discard"] == ["high"]
+    twins[1].apply_action("down[0]")  # one card there: no chance to ask
+    assert twins[1].observation(None)["zones"]["discard"] == ["high"]
+
+
+def test_cards_the_chooser_knows_lie_there_are_offered_by_card():
+    """A peek first (reveal), then the choice: the cards shown are told apart, the
+    others still by place."""
+    state = _blind(
+        {"down[0]": ["low"], "down[1]": ["high", "low"], "hand[P1]": []},
+        "reveal(down(0), current)\n      choose(current) c from",
+    )
+    assert [o.label for o in state.legal_actions()] == ["down[1]", "low"]

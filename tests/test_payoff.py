@@ -172,7 +172,7 @@ hand: hand
 deck:
   cards: {gold: {count: 1}, lead: {count: 1}}
 zones:
-  pile: {visibility: hidden, start: true}
+  pile: {visibility: public, start: true}   # face up: the choice names its cards
   hand: {per_player: true, visibility: owner}
 turn:
   - step: take

@@ -1230,27 +1230,36 @@ def check_choices_of_unseen_cards(an: Analysis):
     zones = {z.name: z for z in spec.zones}
     ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
     parts = (spec.setup, *(part for _, part in ruled if part is not None))
+    # a choice of numbers, players or kinds names no card; one of cards offers those its
+    # chooser cannot see by their place, unless its filter reads them (a place offered
+    # then says some card there passes it)
+    filtered = "test the card in the choice's block, once chosen, not in its filter"
     choices = [
-        (s.player, s.source, s.span)
+        (s.player, s.source, s.span, ("", "" if s.source.type == "cardsets" else filtered))
         for s in ir.walk(parts)
-        # a choice of numbers, players or kinds names no card
-        if isinstance(s, ir.ChooseCard) and s.source.type in ("zone", "cards", "cardsets")
+        if isinstance(s, ir.ChooseCard)
+        and (
+            s.source.type == "cardsets"
+            or (s.source.type in ("zone", "cards") and _reads(s.where, s.var))
+        )
     ]
     # a `target: card` action: its player, the one whose turn it is, picks among
-    choices = [(p, source, span, "") for p, source, span in choices]
     choices += [
-        (_CURRENT, a.among, a.span, " in the action's effect, in place of target: card")
+        (_CURRENT, a.among, a.span, (" in the action's effect, in place of target: card", ""))
         for a in spec.actions
         if a.among is not None
     ]
-    for player, source, span, where in choices:
+    for player, source, span, (where, instead) in choices:
         for ref in (n for n in ir.walk(source) if isinstance(n, ir.ZoneRef)):
             z = zones[ref.name]
             own = z.visibility == "others" and ir.canon(ref.owner) == ir.canon(player)
             if z.visibility == "hidden" or own:
                 zone = ref.name if ref.owner is None else f"{ref.name}(p)"
-                hint = f"choose by place{where}: choose(p) i from range(size({zone})), then nth({zone}, i)"
-                if z.count is not None:  # a family: a zone by its index
+                hint = instead or (
+                    f"choose by place{where}: choose(p) i from range(size({zone})), then "
+                    f"nth({zone}, i)"
+                )
+                if z.count is not None and not instead:  # a family: a zone by its index
                     hint = (
                         f"choose by place{where}: choose(p) i from range({z.count}), "
                         f"then top({ref.name}(i), 1)"
@@ -1259,12 +1268,17 @@ def check_choices_of_unseen_cards(an: Analysis):
                     "RL122",
                     "warning",
                     f"a choice among the cards of '{ref.name}', which its chooser cannot "
-                    "see: each option names its card, showing the chooser what it holds "
+                    "see, by card: each option names its card (a set of cards, a `target: "
+                    "card` action), or a filter reads it, showing the chooser what it holds "
                     "(unless they were revealed to it)",
                     span,
                     hint=hint,
                 )
                 break
+
+
+def _reads(e: ir.Expr | None, name: str) -> bool:
+    return e is not None and any(isinstance(n, ir.Local) and n.name == name for n in ir.walk(e))
 
 
 def _deals(s, start) -> bool:

@@ -139,6 +139,12 @@ class Titles:
         """A rule's title; "Setup" for the game's setup, which asks as a rule does."""
         return self.rules.get(name, ("", "Setup" if name == "setup" else name))[1]
 
+    def is_zone(self, label: str) -> bool:
+        """Whether a label is a zone's (`pile`, `hand[P2]`, `row[1]`): a choice of a card
+        its chooser cannot see names the zone it lies in."""
+        m = _SLOT.fullmatch(label) or _TEAM.fullmatch(label)
+        return (m.group(1) if m else label) in self.zones
+
     def zone(self, label: str) -> str:
         """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile",
         "odd's chest" (a team's)."""
@@ -289,6 +295,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
     if e["kind"] == "cards":
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
+    if e["kind"] == "card" and t.is_zone(e["option"]):  # a card taken by its place, unseen
+        return f"  {_who(e)} chooses a card from {t.zone(e['option'])}"
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 

@@ -22,6 +22,7 @@ from rulespec.interpreter.choices import (
     Pass,
     PickCard,
     PickCards,
+    PickUnseen,
     PickValue,
     Play,
     React,
@@ -318,6 +319,8 @@ def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
         return (0, o.card_type, *picked)
     if isinstance(o, PickValue) and isinstance(o.value, frozenset):  # a kind named: by its
         return (0, min(o.value, default=len(index)))  # first card type, as a hand is
+    if isinstance(o, PickUnseen):  # after the cards seen, zone by zone
+        return (0, len(index), o.slot)
     if isinstance(o, PickCard) or (isinstance(o, PickValue) and isinstance(o.value, str)):
         return (0, index.get(o.label, len(index)))
     if isinstance(o, PickCards):  # by its cards in deck order, as a hand is
@@ -359,6 +362,8 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
         return "Pass"
     if isinstance(option, NoReaction):
         return "Do not answer"
+    if isinstance(option, PickUnseen):  # a card taken by its place
+        return f"A card from {titles.zone(option.label)}"
     if isinstance(option, (PickCard, PickValue)):
         return titles.card(option.label)
     if isinstance(option, PickCards):
