@@ -1118,3 +1118,21 @@ def test_a_target_card_among_a_hidden_family_is_told_to_choose_the_zone(tmp_path
         "choose by place in the action's effect, in place of target: card: "
         "choose(p) i from range(2), then top(down(i), 1)"
     )
+
+
+def test_a_move_into_a_procedures_zone_parameter_fills_the_zone_passed(tmp_path):
+    """A Bohnanza designer's draw_to(z: zone) filled `shown` in every game, and lint said
+    "no rule moves cards into it: it is always empty" (RL111); the graph drew no move."""
+    path = tmp_path / "param.yaml"
+    path.write_text(
+        "rulespec: 1\nname: Param\nplayers: {min: 2, max: 2}\ndeck:\n  cards:\n"
+        "    bean: {count: 10}\nzones:\n  deck: {visibility: hidden, ordered: true, start: true}\n"
+        "  shown: {visibility: public}\nprocedures:\n  draw_to:\n    params: {z: zone}\n"
+        "    effect: move(top(deck, 1), z)\nturn:\n  - step: turn_up\n    effect: draw_to(shown)\n"
+        "end_conditions:\n  done:\n    when: count(shown, bean) >= 3\n    effect: end_game()\n"
+    )
+    _, out, _ = cli("lint", str(path), "--format", "json")
+    assert [f["code"] for f in json.loads(out)] == []
+    _, out, _ = cli("graph", str(path), "--format", "json")
+    edges = {(e["source"], e["target"], e["kind"]) for e in json.loads(out)["edges"]}
+    assert ("step:turn_up", "zone:shown", "moves_to") in edges

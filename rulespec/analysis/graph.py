@@ -54,6 +54,10 @@ class Touches:
     shuffles: set[str] = field(default_factory=set)  # reordered, not moved
     remembers: set[str] = field(default_factory=set)  # `remember:` slots set
     calls: set[tuple[str, str]] = field(default_factory=set)  # ("procedure"|"condition", name)
+    # zones passed to a procedure's zone parameters: (procedure, parameter index, zones);
+    # the zone parameters (locals) a procedure's moves go into
+    zone_args: set[tuple[str, int, frozenset]] = field(default_factory=set)
+    moves_to_params: set[str] = field(default_factory=set)
 
     def add(self, other: Touches) -> Touches:
         """self, with what `other` reads and writes too."""
@@ -167,6 +171,9 @@ class _Touching(ir.Visitor):
 
     def visit_ProcedureCall(self, s: ir.ProcedureCall):
         self.t.calls.add(("procedure", s.proc))
+        for i, arg in enumerate(s.args):
+            if arg.type == "zone":
+                self.t.zone_args.add((s.proc, i, frozenset(zones_in(arg))))
         self.generic_visit(s)
 
     def visit_ConditionCall(self, e: ir.ConditionCall):
@@ -182,6 +189,8 @@ class _Touching(ir.Visitor):
             if ANYWHERE in sources or not sources:
                 self.t.moves_from.add("*")
             self.t.moves_to |= zones_in(dest)
+            if isinstance(dest, ir.Local) and dest.type == "zone":  # a procedure's parameter
+                self.t.moves_to_params.add(dest.name)
             if ("zone", ANY_ZONE) in touches_of(dest).reads:
                 self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
@@ -203,7 +212,16 @@ def with_calls(spec: ir.Spec, t: Touches) -> Touches:
         for what, name in sorted(t.calls - done):
             done.add((what, name))
             part = spec.procedure(name) if what == "procedure" else spec.condition(name)
-            touches_of(_definition_body(part), t)
+            inner = touches_of(_definition_body(part))
+            if what == "procedure":  # a move into a zone parameter: into the zones passed
+                params = [p for p, _ in part.params]
+                t.moves_to |= {
+                    z
+                    for proc, i, zones in t.zone_args | inner.zone_args
+                    if proc == name and params[i] in inner.moves_to_params
+                    for z in zones
+                }
+            t.add(inner)
     return t
 
 
