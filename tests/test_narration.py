@@ -675,3 +675,15 @@ def test_a_familys_zones_each_go_by_their_own_title():
     assert help_text("gold", Titles.of(load_spec("tokens.yaml", won))) == (
         "gold (zone): Won; Gold (zone): Goods tokens"
     )
+
+
+def test_one_card_shown_from_a_pile_is_no_order():
+    """A Bohnanza designer read "Blue Bean (top first) in P2's hand" of a single card."""
+    titles = Titles.of(load_spec(ROOT / "games" / "take_the_gold.yaml"))
+    shown = {"event": "reveal", "zone": "draw_pile", "players": [1], "turn": 1}
+    one = shown | {"cards": ["pirate"], "depths": [0]}
+    two = shown | {"cards": ["pirate", "kraken"], "depths": [1, 0]}
+    assert [line.split(" shown")[0] for line in narrate([one, two], titles)] == [
+        "  Pirate in the draw pile",
+        "  The Kraken, Pirate (top first) in the draw pile",
+    ]

@@ -308,7 +308,8 @@ def _shown(e: dict, t: Titles) -> str:
     """What a reveal shows: cards from a zone, or a secret number."""
     if "zone" in e and e.get("cards") and e.get("depths"):  # a pile's: top first, as the table
         ordered = sorted(zip(e["depths"], e["cards"]))
-        what = f"{', '.join(t.card(c) for _, c in ordered)} (top first) in {t.zone(e['zone'])}"
+        first = " (top first)" if len(ordered) > 1 else ""  # a card alone is no order
+        what = f"{', '.join(t.card(c) for _, c in ordered)}{first} in {t.zone(e['zone'])}"
     elif "zone" in e:
         what = f"{_cards(e, t)} in {t.zone(e['zone'])}"
     elif e["value"] is None:
