@@ -558,3 +558,16 @@ def test_an_event_field_no_such_event_has_is_told_the_fields_it_has(tmp_path):
         "nearest: {'event': 'round_end', 'reason': None} ('round_end' events have no "
         "reason: their fields are round, rule, event)"
     )
+
+
+def test_a_per_team_counter_or_zone_is_written_by_its_team(tmp_path):
+    """A Bridge designer wrote `tricks: {north_south: 2}` (a raw schema message: does
+    not match '^P[0-9]+$') and `won[P1]` for a team's zone ("did you mean 'hand[P1]'?")."""
+    scenario = tmp_path / "teams.yaml"
+    partners = ROOT / "tests" / "valid" / "partners.yaml"
+    text = f"spec: {partners}\ntable:\n  zones: {{ZONES}}\n  counters:\n    score: {{odd: 3}}\nsteps: []\nexpect:\n  counters: {{score: {{odd: 3, even: 0}}}}\n"
+    scenario.write_text(text.replace("ZONES", ""))
+    assert run(scenario).failures == []
+    scenario.write_text(text.replace("ZONES", '"chest[P2]": []'))
+    (failure,) = run(scenario).failures
+    assert "unknown zone: 'chest[P2]' ('chest' is one per team: P2's is chest[even])" in failure

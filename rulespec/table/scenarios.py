@@ -199,6 +199,10 @@ def _meant(game: Game, what: str, name, known) -> str:
         titled = game.spec.titled(str(name))
         if titled:
             return f"'{name}' is the title of {', '.join(titled)}: a scenario names cards"
+    seat = re.fullmatch(r"(\w+)\[P(\d+)\]", str(name))  # a team's, written as a seat's
+    if seat and seat.group(1) in game.per_team and 0 < int(seat.group(2)) <= game.n:
+        team = game.spec.teams[game.team_of[int(seat.group(2)) - 1]].name
+        return f"'{seat.group(1)}' is one per team: P{seat.group(2)}'s is {seat.group(1)}[{team}]"
     hint = did_you_mean(name, known)
     if not hint:
         return f"known: {', '.join(known)}"
@@ -210,8 +214,9 @@ def _meant(game: Game, what: str, name, known) -> str:
 
 
 def _counters(written: dict | None) -> list[tuple[str, object, tuple]]:
-    """A scenario's counters as (label, value, path): a per-player counter's seats may be
-    written under its name (`chips: {P1: 90, P2: 90}` for `chips[P1]` and `chips[P2]`)."""
+    """A scenario's counters as (label, value, path): a per-player counter's seats (a
+    per-team one's teams) may be written under its name (`chips: {P1: 90, P2: 90}` for
+    `chips[P1]` and `chips[P2]`; `tricks: {north_south: 2}`)."""
     found = []
     for name, value in (written or {}).items():
         if isinstance(value, dict):
