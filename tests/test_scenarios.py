@@ -571,3 +571,21 @@ def test_a_per_team_counter_or_zone_is_written_by_its_team(tmp_path):
     scenario.write_text(text.replace("ZONES", '"chest[P2]": []'))
     (failure,) = run(scenario).failures
     assert "unknown zone: 'chest[P2]' ('chest' is one per team: P2's is chest[even])" in failure
+
+
+def test_some_options_may_be_said_offered_or_not(tmp_path):
+    """A Bridge designer, to say "no double here", had to list all 36 bids in
+    `options`: `offered` and `not_offered` say some, the others left unsaid."""
+    scenario = tmp_path / "offered.yaml"
+    text = (
+        f"spec: {SPEC}\nplayers: 2\ntable:\n  zones:\n    hand[P1]: [kraken, pirate]\n"
+        "    draw_pile: [pirate, pirate]\nsteps: []\nexpect:\n  offered: OFFERED\n"
+        "  not_offered: NOT\n"
+    )
+    scenario.write_text(text.replace("OFFERED", "[kraken -> P2]").replace("NOT", "[officer]"))
+    assert run(scenario).failures == []
+    scenario.write_text(text.replace("OFFERED", "[officer]").replace("NOT", "[pass]"))
+    assert run(scenario).failures == [
+        "offered: ['officer'] not among the options ['kraken -> P2', 'pass', 'pirate -> P2']",
+        "not offered: ['pass'] among the options ['kraken -> P2', 'pass', 'pirate -> P2']",
+    ]

@@ -518,8 +518,15 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
         failures.append(f"active: expected {expect['active']}, got {seen['active']}")
     if "to_act" in expect and _actor(state) != expect["to_act"]:
         failures.append(f"to act: expected {expect['to_act']}, got {_actor(state)}")
-    if "options" in expect and state.legal_labels() != list(map(str, expect["options"])):
-        failures.append(f"options: expected {expect['options']}, got {state.legal_labels()}")
+    legal = state.legal_labels()
+    if "options" in expect and legal != list(map(str, expect["options"])):
+        failures.append(f"options: expected {list(map(str, expect['options']))}, got {legal}")
+    missing = [str(o) for o in expect.get("offered", ()) if str(o) not in legal]
+    if missing:
+        failures.append(f"offered: {missing} not among the options {legal}")
+    there = [str(o) for o in expect.get("not_offered", ()) if str(o) in legal]
+    if there:
+        failures.append(f"not offered: {there} among the options {legal}")
     if failures and state.is_terminal():
         failures = [f"{f} (the game is over: {state.reason})" for f in failures]
     elif "current" in expect and seen["current"] != expect["current"] and "to_act" not in expect:
