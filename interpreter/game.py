@@ -101,6 +101,13 @@ class Game:
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]
         self._tally_writers: dict = {}  # (seat, offset) -> its code (tally_writer), when asked
         self.start_slot = next(self.zone_index[z.name] for z in spec.zones if z.start)
+        # a choice that may offer cards its chooser cannot see by place (a blind pick)
+        # offers those it knows of by card: a game of it keeps what each seat knows
+        self.picks_unseen = any(
+            spec.unseen_sources(c)
+            for c in ir.walk_statements(spec.effect_blocks())
+            if type(c) is ir.ChooseCard and c.source.type in ("cards", "zone")
+        )
         self.hand = None if spec.hand is None else self.zone_index[spec.hand]
         self._index_refills()
         self._index_counters()

@@ -96,14 +96,15 @@ class State(Table):
     ):
         """`log=False` keeps no event log and `views=False` no seat's view (what each
         seat knows of the zones it cannot see): a game played out by agents that read
-        neither, as a simulation's, pays for neither. `game_index` and `carried` (from
+        neither, as a simulation's, pays for neither (a game whose choices may offer
+        cards by place, Game.picks_unseen, keeps the views they read). `game_index` and `carried` (from
         the previous game's `carry()`) make this game the next of a match: counters
         declared `match: true` keep their values. With `rng`, chance draws from `rng`
         instead of a `random.Random(seed)` made for the state (its seed costs as much
         as a few decisions): for a caller that names every chance outcome itself and
         never draws from the state's, as OpenSpiel's explicit chance does."""
         seed = _checked_seed(game, seed, turn_limit, carried)
-        super().__init__(game, log, views)
+        super().__init__(game, log, views or game.picks_unseen)  # its choices read views
         self._rng = random.Random(seed) if rng is None else rng  # C-2: the one source of chance
         self._seed, self._draws = seed, 0  # the RNG's state, as key() tells it
         self._step_index = len(game.steps)  # no turn has begun: the first step begins one

@@ -476,11 +476,7 @@ class Table:
             k, zone = self._known.get(slot, {}).get(seat), self._zones[slot]
             known = set()
             if k is not None and len(some) == len(zone):  # the whole zone: what lies there
-                want = dict(k.types)
-                for c in some:
-                    if want.get(ctype[c], 0) > 0:
-                        known.add(c)
-                        want[ctype[c]] -= 1
+                known = knowledge.kept(k, zone, ctype)  # as a re-deal keeps them: places first
             elif k is not None and self.game.ordered[slot]:  # some of a pile: by place
                 known = {c for c in some if k.at.get(zone.index(c)) == ctype[c]}
             told += [c for c in some if c in known]

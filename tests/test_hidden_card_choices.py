@@ -5,8 +5,11 @@ where the chosen card happens to lie, which hangs on hidden cards where a source
 a hidden hand with the row (one option per card type, its card the first of the type
 in the set). A loop over a hand goes in deck order, not in the order its cards came."""
 
+import json
+import random
+
 import pytest
-from gamekit import edited
+from gamekit import ROOT, edited
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, State
@@ -170,3 +173,90 @@ def test_cards_the_chooser_knows_lie_there_are_offered_by_card():
         "reveal(down(0), current)\n      choose(current) c from",
     )
     assert [o.label for o in state.legal_actions()] == ["down[1]", "low"]
+
+
+BLINDS = ROOT / "tests" / "blind"  # a review's specs of blind picks
+
+
+def test_a_blind_pick_plays_alike_with_views_or_without():
+    """The choice reads what its chooser knows (a card it gave P2 is offered by card),
+    which a state made with views=False (simulate's) did not keep: `rulespec simulate`
+    and `rulespec run` of one seed played different games (a review)."""
+    game = Game(load_spec(BLINDS / "give.yaml"), 2)
+    for seed in range(10):
+        games = [game.new_initial_state(seed, views=v) for v in (True, False)]
+        pick = random.Random(seed)
+        while not games[0].is_terminal():
+            labels = [s.legal_labels() if not s.is_chance_node() else None for s in games]
+            assert labels[0] == labels[1]
+            for s in games:
+                if s.is_chance_node():
+                    s.sample_chance()
+            if labels[0] is not None:
+                choice = pick.choice(labels[0])
+                for s in games:
+                    s.apply_action(choice)
+        assert games[0].result == games[1].result
+
+
+def test_a_card_known_at_its_place_in_a_pile_is_the_one_taken():
+    """P1 put a high on top of a hidden pile holding a high at its bottom: its option
+    'high' took the bottom one, and after a re-deal a card from another zone (a review)."""
+    game = Game(load_spec(BLINDS / "pile.yaml"), 2)
+
+    def put_high():
+        zones = {"pile": ["low", "high"], "hand[P1]": ["high"], "box": ["low"] * 3 + ["high"] * 2}
+        state = State.from_layout(game, zones=zones)
+        state.apply_action("high")  # P1 puts it on top: it knows the top card
+        return state
+
+    state = put_high()
+    assert [o.label for o in state.legal_actions()] == ["high", "pile"]
+    state.apply_action("high")
+    assert state.observation(None)["zones"]["pile"] == ["high", "low"]  # bottom first: top gone
+    for seed in range(20):  # the known top card stays put in a re-deal, and is the one taken
+        state = put_high()
+        state.redeal(0, random.Random(seed))
+        state.apply_action("high")
+        zones = state.observation(None)["zones"]
+        assert (len(zones["pile"]), len(zones["box"]), zones["discard"]) == (2, 5, ["high"])
+
+
+@pytest.mark.parametrize("name", ["alias", "hanabi_sim", "give", "take", "blind_pick"])
+def test_every_place_a_blind_pick_offers_is_in_the_action_space(name):
+    """A zone held facing out, named through a local (`let who = current`), was left
+    out of the space: OpenSpiel and PettingZoo stopped on 'hand[P1]' (a review)."""
+    from rulespec.table.encoding import ActionSpace
+
+    path = BLINDS / f"{name}.yaml" if name != "blind_pick" else ROOT / "tests/valid/blind_pick.yaml"
+    game = Game(load_spec(path), 2)
+    space = ActionSpace(game)
+    for seed in range(10):
+        state, pick = game.new_initial_state(seed), random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.sample_chance()
+                continue
+            assert set(state.legal_labels()) <= set(space.index), state.legal_labels()
+            state.apply_action(pick.choice(state.legal_labels()))
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("simul_hidden", "names each option by its card"),
+        ("hanabi_sim", "names each option by its card"),
+        ("of_hidden", "tests them"),
+        ("give_filter", "tests them"),
+        ("give", None),
+        ("take", None),
+    ],
+)
+def test_rl122_warns_where_a_choice_still_names_or_tests_unseen_cards(name, says):
+    """RL122 went quiet for picks made simultaneously and for sets chosen by kind, which
+    still show the chooser what lies there (a review); a plain blind pick is silent."""
+    from gamekit import cli
+
+    _, out, _ = cli("lint", str(BLINDS / f"{name}.yaml"), "--format", "json")
+    found = [f["message"] for f in json.loads(out) if f["code"] == "RL122"]
+    assert found[0].split("see, ")[1].startswith(says) if says else found == [], found

@@ -1223,58 +1223,60 @@ _CURRENT = ir.Local(None, "player", "current", builtin=True)  # compared by mean
 
 
 def check_choices_of_unseen_cards(an: Analysis):
-    """RL122: a choice of a card (`choose(p) c from ZONE`) names each option by its card,
-    so one from a zone its chooser cannot see shows the chooser those cards: a `hidden`
-    zone, or its own `others` zone (a hand held facing out)."""
+    """RL122: a choice among cards its chooser may not see (observe.unseen_sources) is a
+    blind pick, offering them by place; one that still names them (a set of cards, a
+    pick made simultaneously, a `target: card` action's) or tests them (a filter that
+    reads the card, a set chosen by kind) shows the chooser what lies there."""
     spec = an.spec
-    zones = {z.name: z for z in spec.zones}
     ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
     parts = (spec.setup, *(part for _, part in ruled if part is not None))
-    # a choice of numbers, players or kinds names no card; one of cards offers those its
-    # chooser cannot see by their place, unless its filter reads them (a place offered
-    # then says some card there passes it)
-    filtered = "test the card in the choice's block, once chosen, not in its filter"
-    choices = [
-        (s.player, s.source, s.span, ("", "" if s.source.type == "cardsets" else filtered))
-        for s in ir.walk(parts)
-        if isinstance(s, ir.ChooseCard)
-        and (
-            s.source.type == "cardsets"
-            or (s.source.type in ("zone", "cards") and _reads(s.where, s.var))
-        )
-    ]
     # a `target: card` action: its player, the one whose turn it is, picks among
-    choices += [
-        (_CURRENT, a.among, a.span, (" in the action's effect, in place of target: card", ""))
-        for a in spec.actions
-        if a.among is not None
+    picks = [
+        ir.ChooseCard(a.span, _CURRENT, "chosen", a.among, ()) for a in spec.actions if a.among
     ]
-    for player, source, span, (where, instead) in choices:
-        for ref in (n for n in ir.walk(source) if isinstance(n, ir.ZoneRef)):
-            z = zones[ref.name]
-            own = z.visibility == "others" and ir.canon(ref.owner) == ir.canon(player)
-            if z.visibility == "hidden" or own:
-                zone = ref.name if ref.owner is None else f"{ref.name}(p)"
-                hint = instead or (
-                    f"choose by place{where}: choose(p) i from range(size({zone})), then "
-                    f"nth({zone}, i)"
-                )
-                if z.count is not None and not instead:  # a family: a zone by its index
-                    hint = (
-                        f"choose by place{where}: choose(p) i from range({z.count}), "
-                        f"then top({ref.name}(i), 1)"
-                    )
-                yield Finding(
-                    "RL122",
-                    "warning",
-                    f"a choice among the cards of '{ref.name}', which its chooser cannot "
-                    "see, by card: each option names its card (a set of cards, a `target: "
-                    "card` action), or a filter reads it, showing the chooser what it holds "
-                    "(unless they were revealed to it)",
-                    span,
-                    hint=hint,
-                )
-                break
+    targets = {id(p) for p in picks}
+    for s in [*ir.walk(parts), *picks]:
+        if not isinstance(s, ir.ChooseCard) or s.source.type not in ("zone", "cards", "cardsets"):
+            continue  # a choice of numbers, players or kinds names no card
+        unseen = spec.unseen_sources(s)
+        named = type(s) is ir.ChooseAll or s.source.type == "cardsets" or id(s) in targets
+        if not unseen or not (named or _tests_cards(s)):
+            continue
+        zone = next(n for n in ir.walk(s.source) if isinstance(n, ir.ZoneRef) and n.name in unseen)
+        written = zone.name if zone.owner is None else f"{zone.name}(p)"
+        where = " in the action's effect, in place of target: card" if id(s) in targets else ""
+        hint = f"choose by place{where}: choose(p) i from range(size({written})), then nth({written}, i)"
+        if spec.zone(zone.name).count is not None:  # a family: a zone by its index
+            count = spec.zone(zone.name).count
+            hint = f"choose by place{where}: choose(p) i from range({count}), then top({zone.name}(i), 1)"
+        if not named:
+            hint = "choose among all the cards there (a blind pick), and test the card once chosen"
+        yield Finding(
+            "RL122",
+            "warning",
+            f"a choice among the cards of '{zone.name}', which its chooser may not see, "
+            + (
+                "names each option by its card (a set of cards, a pick made "
+                "simultaneously, a `target: card` action)"
+                if named
+                else "tests them (a filter that reads the card, cards chosen by kind): a "
+                "place is offered only where some card there passes"
+            )
+            + ", showing the chooser what lies there (unless they were revealed to it)",
+            s.span,
+            hint=hint,
+        )
+
+
+def _tests_cards(s: ir.ChooseCard) -> bool:
+    """Does a choice of cards choose them by what they are: a filter that reads the card,
+    a set of cards picked by kind or property (of, one, filter, sort, argmax...)?"""
+    picked = any(
+        (isinstance(n, ir.Call) and n.func in ("of", "one", "without"))
+        or (isinstance(n, ir.Aggregate) and n.over_cards and n.func != "union")
+        for n in ir.walk(s.source)
+    )
+    return picked or _reads(s.where, s.var)
 
 
 def _reads(e: ir.Expr | None, name: str) -> bool:
@@ -1398,7 +1400,7 @@ CODES = {
     "RL119": "an absorbing state that is not an end",
     "RL120": "a group of cards whose offer can pass the groups a decision may look at (a note)",
     "RL121": "an evaluation or payoff that values the player to act, not `me`",
-    "RL122": "a choice among cards its chooser cannot see, which its options name",
+    "RL122": "a choice among cards its chooser cannot see, which its options name or its filter tests",
     "RL123": "a window offer that answers none of what opens the window",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",

@@ -707,6 +707,28 @@ class Spec:
                 if rule is not None:
                     yield kind, rule
 
+    def unseen_sources(self, choice: ChooseCard) -> set[str]:
+        """The zones a card choice (`choose(p) c from ...`) may take cards from that its
+        chooser may not see: a hidden zone, a seat's `owner` zone but the chooser's own
+        written so (`hand(current)` chosen by current), any `others` zone (its owner may
+        be the chooser, however written); every zone not public where the cards come
+        through a local, a named value or remembered cards. The runtime offers their
+        cards by place (a blind pick)."""
+        parts = list(walk(choice.source))
+        if any(
+            isinstance(n, (Memory, ConditionCall))
+            or (isinstance(n, Local) and n.type in ("cards", "zone"))
+            for n in parts
+        ):
+            return {z.name for z in self.zones if z.visibility != "public"}
+        chooser, out = canon(choice.player), set()
+        for ref in (n for n in parts if isinstance(n, ZoneRef)):
+            z = self.zone(ref.name)
+            own = z.owned and canon(ref.owner) == chooser
+            if z.visibility in ("hidden", "others") or (z.visibility == "owner" and not own):
+                out.add(ref.name)
+        return out
+
     def checked_kind(self, name: str) -> str:
         """What kind of automatic rule (checked, not played) `name` is, in words:
         "trigger", "end condition", "round end condition" or "match end"."""

@@ -125,23 +125,9 @@ def _player_labels(game):
 
 
 def _unseen_labels(game, stmt: ir.ChooseCard):
-    """The zones whose cards a choice may offer by their place (PickUnseen): those of
-    its source its chooser may not see, a hidden zone, another seat's own, its own held
-    facing out."""
-    chooser, parts = ir.canon(stmt.player), list(ir.walk(stmt.source))
-    if any(
-        isinstance(n, (ir.Memory, ir.ConditionCall))
-        or (isinstance(n, ir.Local) and n.type in ("cards", "zone"))
-        for n in parts
-    ):
-        # cards it cannot follow to a zone (a local's, a named value's): any zone not public
-        yield from (s.label for s in game.slots if s.zone.visibility != "public")
-        return
-    for ref in (n for n in parts if isinstance(n, ir.ZoneRef)):
-        z = game.spec.zone(ref.name)
-        own = z.owned and ir.canon(ref.owner) == chooser
-        if z.visibility == "hidden" or (z.visibility, own) in (("owner", False), ("others", True)):
-            yield from (s.label for s in game.slots if s.zone.name == ref.name)
+    """The zones whose cards a choice may offer by their place (PickUnseen), by label."""
+    unseen = game.spec.unseen_sources(stmt)
+    return (s.label for s in game.slots if s.zone.name in unseen)
 
 
 def _listed(game, source: ir.Expr) -> list:
