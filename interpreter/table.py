@@ -479,7 +479,9 @@ class Table:
                 known = knowledge.kept(k, zone, ctype)  # as a re-deal keeps them: places first
             elif k is not None and self.game.ordered[slot]:  # some of a pile: by place
                 known = {c for c in some if k.at.get(zone.index(c)) == ctype[c]}
-            told += [c for c in some if c in known]
+            placed = {zone[p] for p in k.at} if k is not None else set()
+            # those known at their place first: of a type, the one a choice takes
+            told += sorted((c for c in some if c in known), key=lambda c: c not in placed)
             unseen[slot] = [c for c in some if c not in known]
         return told, {slot: some for slot, some in unseen.items() if some}
 

@@ -222,6 +222,24 @@ def test_a_card_known_at_its_place_in_a_pile_is_the_one_taken():
         assert (len(zones["pile"]), len(zones["box"]), zones["discard"]) == (2, 5, ["high"])
 
 
+def test_of_a_type_known_with_and_without_its_place_the_placed_one_is_taken():
+    """P1 put a high in a pile, shuffled, then a second on top: it knows the top one's
+    place and one more high somewhere; 'high' took the other (a second review)."""
+    game = Game(load_spec(BLINDS / "pile2.yaml"), 2)
+    for seed in range(10):
+        zones = {"pile": ["low"] * 3, "hand[P1]": ["high", "high"], "box": ["low", "high", "high"]}
+        state = State.from_layout(game, seed, zones=zones)
+        state.apply_action("high")
+        while state.is_chance_node():
+            state.sample_chance(random.Random(seed))
+        state.apply_action("high")
+        seen = state.observation(0)["zones"]["pile"]["revealed"]
+        assert {"card": "high", "depth": 0} in seen
+        before = state.observation(None)["zones"]["pile"]  # bottom first
+        state.apply_action("high")
+        assert state.observation(None)["zones"]["pile"] == before[:-1], seed  # the top one
+
+
 @pytest.mark.parametrize("name", ["alias", "hanabi_sim", "give", "take", "blind_pick"])
 def test_every_place_a_blind_pick_offers_is_in_the_action_space(name):
     """A zone held facing out, named through a local (`let who = current`), was left
@@ -250,6 +268,9 @@ def test_every_place_a_blind_pick_offers_is_in_the_action_space(name):
         ("give_filter", "tests them"),
         ("give", None),
         ("take", None),
+        ("lint_local", None),  # through a local: lint stopped on it
+        ("lint_named", None),  # the chooser's own hand, through a named value
+        ("lint_of", None),  # of() of the public discard only
     ],
 )
 def test_rl122_warns_where_a_choice_still_names_or_tests_unseen_cards(name, says):

@@ -1238,9 +1238,9 @@ def check_choices_of_unseen_cards(an: Analysis):
     for s in [*ir.walk(parts), *picks]:
         if not isinstance(s, ir.ChooseCard) or s.source.type not in ("zone", "cards", "cardsets"):
             continue  # a choice of numbers, players or kinds names no card
-        unseen = spec.unseen_sources(s)
+        unseen = spec.unseen_sources(s, through=False)  # the zones it names
         named = type(s) is ir.ChooseAll or s.source.type == "cardsets" or id(s) in targets
-        if not unseen or not (named or _tests_cards(s)):
+        if not unseen or not (named or _tests_cards(s, unseen)):
             continue
         zone = next(n for n in ir.walk(s.source) if isinstance(n, ir.ZoneRef) and n.name in unseen)
         written = zone.name if zone.owner is None else f"{zone.name}(p)"
@@ -1251,6 +1251,8 @@ def check_choices_of_unseen_cards(an: Analysis):
             hint = f"choose by place{where}: choose(p) i from range({count}), then top({zone.name}(i), 1)"
         if not named:
             hint = "choose among all the cards there (a blind pick), and test the card once chosen"
+        elif type(s) is ir.ChooseAll:
+            hint = "pick in secret from cards the picker sees, or one at a time by place"
         yield Finding(
             "RL122",
             "warning",
@@ -1268,12 +1270,22 @@ def check_choices_of_unseen_cards(an: Analysis):
         )
 
 
-def _tests_cards(s: ir.ChooseCard) -> bool:
-    """Does a choice of cards choose them by what they are: a filter that reads the card,
-    a set of cards picked by kind or property (of, one, filter, sort, argmax...)?"""
+def _tests_cards(s: ir.ChooseCard, unseen: set[str]) -> bool:
+    """Does a choice of cards choose those of the unseen zones by what they are: a
+    filter that reads the card, some of their cards picked by kind or property (of,
+    one, without, filter, sort, argmax...)?"""
     picked = any(
-        (isinstance(n, ir.Call) and n.func in ("of", "one", "without"))
-        or (isinstance(n, ir.Aggregate) and n.over_cards and n.func != "union")
+        (
+            isinstance(n, ir.Call)
+            and n.func in ("of", "one", "without")
+            and graphs.zones_in(n.args[0]) & unseen
+        )
+        or (
+            isinstance(n, ir.Aggregate)
+            and n.over_cards
+            and n.func != "union"
+            and graphs.zones_in(n.items) & unseen
+        )
         for n in ir.walk(s.source)
     )
     return picked or _reads(s.where, s.var)

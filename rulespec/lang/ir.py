@@ -707,15 +707,17 @@ class Spec:
                 if rule is not None:
                     yield kind, rule
 
-    def unseen_sources(self, choice: ChooseCard) -> set[str]:
+    def unseen_sources(self, choice: ChooseCard, through: bool = True) -> set[str]:
         """The zones a card choice (`choose(p) c from ...`) may take cards from that its
         chooser may not see: a hidden zone, a seat's `owner` zone but the chooser's own
         written so (`hand(current)` chosen by current), any `others` zone (its owner may
         be the chooser, however written); every zone not public where the cards come
         through a local, a named value or remembered cards. The runtime offers their
-        cards by place (a blind pick)."""
+        cards by place (a blind pick). `through=False` leaves out those reached through
+        a local or a named value: only the zones the choice names (for lint, which
+        points at one)."""
         parts = list(walk(choice.source))
-        if any(
+        if through and any(
             isinstance(n, (Memory, ConditionCall))
             or (isinstance(n, Local) and n.type in ("cards", "zone"))
             for n in parts
