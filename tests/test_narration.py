@@ -687,3 +687,18 @@ def test_one_card_shown_from_a_pile_is_no_order():
         "  Pirate in the draw pile",
         "  The Kraken, Pirate (top first) in the draw pile",
     ]
+
+
+def test_two_zones_of_one_title_are_warned_of():
+    """The Jaipur designer's second trial: a family's zone titled as another zone, which
+    the table and `help` name alike, validated without a word (cards had RS215)."""
+    clash = FAMILY.replace("  hand: {", "  spent: {visibility: public, title: gold}\n  hand: {")
+    notices = load_spec("tokens.yaml", clash).notices
+    assert [(d.code, d.severity, d.message) for d in notices] == [
+        (
+            "RS216",
+            "warning",
+            "zones 'tokens(1)' and 'spent' are both titled 'gold': the table names them alike",
+        )
+    ]
+    assert load_spec("tokens.yaml", FAMILY).notices == ()

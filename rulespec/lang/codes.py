@@ -34,6 +34,7 @@ CODES: dict[str, str] = {
     "RS213": "a value two card properties give, whose tag names cards of both (a warning)",
     "RS214": "a {property} placeholder in a written card's title or text that its props lack (a warning)",
     "RS215": "two card types of one title (a warning)",
+    "RS216": "two zones of one title (a warning)",
     "RS301": "expression syntax error",
     "RS302": "an expression nested too deep",
     "RS303": "blocks nested too deep",

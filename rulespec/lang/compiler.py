@@ -1221,7 +1221,28 @@ class _Compiler:
                 "give each zone of the family one title, in index order",
             )
 
+    def _shared_zone_titles(self, spec: ir.Spec) -> None:
+        """RS216, a warning: two zones of one title (a zone's, or a family's zone's own,
+        `titles`), which the table names alike and `help` cannot tell apart."""
+        first: dict[str, str] = {}
+        for z in spec.zones:
+            for i, title in enumerate(z.titles or (z.title,)):
+                name = f"{z.name}({i})" if z.titles else z.name
+                other = first.setdefault(title.casefold(), name)
+                if other != name:
+                    self.notices.append(
+                        Diagnostic(
+                            "RS216",
+                            f"zones '{other}' and '{name}' are both titled '{title}': "
+                            "the table names them alike",
+                            self.doc.span(("zones", z.name, "titles" if z.titles else "title")),
+                            severity="warning",
+                            hint="give each zone a title of its own",
+                        )
+                    )
+
     def _zone_checks(self, spec: ir.Spec) -> None:
+        self._shared_zone_titles(spec)
         zones = {z.name: z for z in spec.zones}
         if spec.hand is None:
             self._needs_no_hand(spec)
