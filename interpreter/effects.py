@@ -8,6 +8,7 @@ The stack is plain data, so a game paused inside an effect can be copied.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import reduce
 
@@ -581,9 +582,11 @@ class StatementCompiler:
         shown = self._shown(s)
         names = self.rules.type_names
 
+        blind = bool(self.rules.spec.unseen_sources(s))  # else every card is seen: no test
+
         def choose_card(g, env):
             seat = player(g, env)
-            told, unseen = g.told_apart(seat, source(g, env))
+            told, unseen = g.told_apart(seat, source(g, env)) if blind else (source(g, env), {})
             options = [PickCard(names[t], c) for t, c in passing(g, env, told).items()]
             options += [
                 PickUnseen(g.game.slots[z].label, z)
@@ -631,10 +634,7 @@ class StatementCompiler:
         def pick_unseen(g, env, seat, slot):
             there = g.told_apart(seat, source(g, env))[1].get(slot, ())
             kept = passing(g, env, there)
-            counts: dict[int, int] = {}
-            for c in there:
-                if g._ctype[c] in kept:
-                    counts[g._ctype[c]] = counts.get(g._ctype[c], 0) + 1
+            counts = Counter(g._ctype[c] for c in there if g._ctype[c] in kept)
             types = sorted(counts, key=names.__getitem__)
             if len(types) == 1:
                 env[var] = [kept[types[0]]]

@@ -249,6 +249,14 @@ class Game:
         keys = [s.zone.name if s.zone.count is None else s.label for s in self.slots]
         return tuple(None if bound[k] >= every else bound[k] for k in keys)
 
+    @cached_property
+    def dealt_bounds(self) -> dict[int, frozenset]:
+        """The bounds of may_hold a re-deal keeps to: of the slots some seat cannot see
+        (a public zone is never dealt again), by slot; empty for most games, whose
+        re-deals then test nothing more."""
+        public = {i for i, seen in enumerate(self.seers) if seen is None}
+        return {i: m for i, m in enumerate(self.may_hold) if m is not None and i not in public}
+
     def tally_writer(self, seat: int, at: int):
         """The seat's own code for State.tallies_into at offset `at` (observe.tally_writer),
         compiled when first asked for; None where a count may not fit a byte."""

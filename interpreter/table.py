@@ -508,8 +508,9 @@ class Table:
         rng.shuffle(pool)
         if like is not None:
             pool = self._ordered_like(hidden, keep, pool, like, rng)
-        if any(self.game.may_hold[i] is not None for i in hidden):
-            pool = self._within_bounds(hidden, keep, pool)
+        bounds = self.game.dealt_bounds
+        if bounds and any(i in bounds for i in hidden):
+            pool = self._within_bounds(hidden, keep, pool, bounds)
         dealt, now = iter(pool), {}
         for i in hidden:  # the search's hot path: one pass a zone
             zone = zones[i] = list(zones[i])
@@ -553,22 +554,22 @@ class Table:
             out += share
         return out
 
-    def _within_bounds(self, hidden, keep, pool: list[int]) -> list[int]:
+    def _within_bounds(self, hidden, keep, pool: list[int], may: dict) -> list[int]:
         """`pool` put in an order whose deal gives each hidden zone only the card types
-        the rules can put there (Game.may_hold). The pool as it is when its deal already
+        the rules can put there (`may`: Game.dealt_bounds). The pool as it is when its deal already
         fits (a deal `like` a belief drawn from the rules); else the bounded zones, those
         of fewest types first, each take the first cards of their types in pool order,
         a card taken already passed on where another zone needs it (a matching: one
         always exists, the true deal), and the other zones the rest, in pool order."""
-        may, ctype, zones = self.game.may_hold, self._ctype, self._zones
+        ctype, zones = self._ctype, self._zones
         need = {i: sum(1 for c in zones[i] if c not in keep) for i in hidden}
         at, fits = 0, True
         for i in hidden:
             share, at = pool[at : at + need[i]], at + need[i]
-            fits = fits and (may[i] is None or all(ctype[c] in may[i] for c in share))
+            fits = fits and (i not in may or all(ctype[c] in may[i] for c in share))
         if fits:
             return pool
-        bounded = sorted((i for i in hidden if may[i] is not None), key=lambda i: len(may[i]))
+        bounded = sorted((i for i in hidden if i in may), key=lambda i: len(may[i]))
         places = [i for i in bounded for _ in range(need[i])]  # a place of a bounded zone each
         wants = {i: [c for c in pool if ctype[c] in may[i]] for i in bounded}
         held: list[int | None] = [None] * len(places)  # place -> its card

@@ -1223,7 +1223,7 @@ _CURRENT = ir.Local(None, "player", "current", builtin=True)  # compared by mean
 
 
 def check_choices_of_unseen_cards(an: Analysis):
-    """RL122: a choice among cards its chooser may not see (observe.unseen_sources) is a
+    """RL122: a choice among cards its chooser may not see (Spec.unseen_sources) is a
     blind pick, offering them by place; one that still names them (a set of cards, a
     pick made simultaneously, a `target: card` action's) or tests them (a filter that
     reads the card, a set chosen by kind) shows the chooser what lies there."""
@@ -1245,14 +1245,15 @@ def check_choices_of_unseen_cards(an: Analysis):
         zone = next(n for n in ir.walk(s.source) if isinstance(n, ir.ZoneRef) and n.name in unseen)
         written = zone.name if zone.owner is None else f"{zone.name}(p)"
         where = " in the action's effect, in place of target: card" if id(s) in targets else ""
-        hint = f"choose by place{where}: choose(p) i from range(size({written})), then nth({written}, i)"
-        if spec.zone(zone.name).count is not None:  # a family: a zone by its index
-            count = spec.zone(zone.name).count
-            hint = f"choose by place{where}: choose(p) i from range({count}), then top({zone.name}(i), 1)"
+        count = spec.zone(zone.name).count
         if not named:
             hint = "choose among all the cards there (a blind pick), and test the card once chosen"
         elif type(s) is ir.ChooseAll:
             hint = "pick in secret from cards the picker sees, or one at a time by place"
+        elif count is not None:  # a family: a zone by its index
+            hint = f"choose by place{where}: choose(p) i from range({count}), then top({zone.name}(i), 1)"
+        else:
+            hint = f"choose by place{where}: choose(p) i from range(size({written})), then nth({written}, i)"
         yield Finding(
             "RL122",
             "warning",

@@ -286,18 +286,28 @@ class _Compiler:
     def _shared_titles(self) -> None:
         """RS215, a warning: two card types of one title (written so, or filled from their
         props) cannot be told apart by the people at the table, who type and read titles."""
+        self._one_title_each(
+            "RS215",
+            "cards",
+            ((c.name, c.title, c.span) for c in self.decls),
+            "the table cannot tell them apart",
+            "give each card type a title of its own",
+        )
+
+    def _one_title_each(self, code: str, what: str, titled, says: str, hint: str) -> None:
+        """A warning for each (name, title, span) whose title, in any case, an earlier
+        one has."""
         first: dict[str, str] = {}
-        for c in self.decls:
-            other = first.setdefault(c.title.casefold(), c.name)
-            if other != c.name:
+        for name, title, span in titled:
+            other = first.setdefault(title.casefold(), name)
+            if other != name:
                 self.notices.append(
                     Diagnostic(
-                        "RS215",
-                        f"cards '{other}' and '{c.name}' are both titled '{c.title}': "
-                        "the table cannot tell them apart",
-                        c.span,
+                        code,
+                        f"{what} '{other}' and '{name}' are both titled '{title}': {says}",
+                        span,
                         severity="warning",
-                        hint="give each card type a title of its own",
+                        hint=hint,
                     )
                 )
 
@@ -1224,22 +1234,21 @@ class _Compiler:
     def _shared_zone_titles(self, spec: ir.Spec) -> None:
         """RS216, a warning: two zones of one title (a zone's, or a family's zone's own,
         `titles`), which the table names alike and `help` cannot tell apart."""
-        first: dict[str, str] = {}
-        for z in spec.zones:
-            for i, title in enumerate(z.titles or (z.title,)):
-                name = f"{z.name}({i})" if z.titles else z.name
-                other = first.setdefault(title.casefold(), name)
-                if other != name:
-                    self.notices.append(
-                        Diagnostic(
-                            "RS216",
-                            f"zones '{other}' and '{name}' are both titled '{title}': "
-                            "the table names them alike",
-                            self.doc.span(("zones", z.name, "titles" if z.titles else "title")),
-                            severity="warning",
-                            hint="give each zone a title of its own",
-                        )
-                    )
+        self._one_title_each(
+            "RS216",
+            "zones",
+            (
+                (
+                    f"{z.name}({i})" if z.titles else z.name,
+                    title,
+                    self.doc.span(("zones", z.name, "titles" if z.titles else "title")),
+                )
+                for z in spec.zones
+                for i, title in enumerate(z.titles or (z.title,))
+            ),
+            "the table names them alike",
+            "give each zone a title of its own",
+        )
 
     def _zone_checks(self, spec: ir.Spec) -> None:
         self._shared_zone_titles(spec)
