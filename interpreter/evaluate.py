@@ -206,16 +206,17 @@ class Compiler:
         base, count = self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count
         if count is None:
             return f"({self.slot(base, e.owner, e.name)})"
-        return f"(_in_family({base}, {count}, {self.source(e.owner)}, {self.constant(e.name)}))"
+        first = self.slot(base, e.owner, e.name, count)  # the family's first zone of its owner
+        return f"(_in_family({first}, {count}, {self.source(e.index)}, {self.constant(e.name)}{', True' * (e.owner is not None)}))"
 
-    def slot(self, base: int, owner, name: str = "") -> str:
+    def slot(self, base: int, owner, name: str = "", width: int = 1) -> str:
         """Source for the slot of a zone or counter, per player when it has an owner,
-        or per team (the owner's team) when `name` is a per_team one."""
+        or per team (the owner's team) when `name` is a per_team one; `width` slots
+        apiece for a family each owner has."""
         if owner is None:
             return str(base)
-        if name in self.defs.per_team:
-            return f"{base} + _team[{self.source(owner)}]"
-        return f"{base} + {self.source(owner)}"
+        at = f"_team[{self.source(owner)}]" if name in self.defs.per_team else self.source(owner)
+        return f"{base} + {at}" if width == 1 else f"{base} + {at} * {width}"
 
     def _src_Kind(self, e):
         return self.constant(self.defs.kinds[e.name])

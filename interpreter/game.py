@@ -20,7 +20,7 @@ from rulespec.lang import ir
 from .choices import PASS, Play, seat_name
 from .effects import StatementCompiler
 from .evaluate import Compiler
-from .holds import may_hold
+from .holds import may_hold, zone_key
 from .observe import can_see, seers, tally_writer
 from .offers import compile_check, compile_offer
 from .rounds import compile_rounds
@@ -31,9 +31,9 @@ from .turnflow import TurnFlow
 @dataclass(frozen=True)
 class Slot:
     zone: ir.ZoneDef
-    owner: int | None
     label: str
     seats: frozenset = frozenset()  # who owns it, for `owner` and `others`: a seat or a team
+    index: int | None = None  # its index in its family
 
 
 def _players(spec: ir.Spec, n_players) -> int:
@@ -246,7 +246,7 @@ class Game:
         """Slot -> the card types the rules can ever put there (holds.py), None for
         every type: worked out when a re-deal first asks."""
         every, bound = self.kinds["any"], may_hold(self.spec, self.kinds)
-        keys = [s.zone.name if s.zone.count is None else s.label for s in self.slots]
+        keys = [zone_key(s.zone.name, s.index) for s in self.slots]
         return tuple(None if bound[k] >= every else bound[k] for k in keys)
 
     @cached_property
@@ -456,16 +456,20 @@ class _ConditionReads:
         g, each = self.game, self.each
         zone = isinstance(node, ir.ZoneRef)
         base = g.zone_index[node.name] if zone else g.counter_index[node.name]
+        # a family's zones of one owner lie together: count slots from its owner's first
+        width = (zone and g.spec.zone(node.name).count) or 1
         if node.owner is None:
-            return [(base, k) for k in self.keys]
+            return [(base + i, k) for i in range(width) for k in self.keys]
         team = node.name in g.per_team  # one a team: p's is at base + team_of[p]
         if own and each and isinstance(node.owner, ir.Local) and node.owner.name == each:
             at = g.team_of if team else range(g.n)
-            return [(base + at[p], g.keys[self.i, p]) for p in range(g.n)]
-        width = (
-            len(g.teams) if team else (zone and g.spec.zone(node.name).count)
-        ) or g.n  # a team's, a family's, or a seat each
-        return [(base + p, k) for p in range(width) for k in self.keys]
+            return [
+                (base + at[p] * width + i, g.keys[self.i, p])
+                for p in range(g.n)
+                for i in range(width)
+            ]
+        owners = len(g.teams) if team else g.n
+        return [(base + s, k) for s in range(owners * width) for k in self.keys]
 
 
 def _reads_table(node) -> bool:
@@ -480,18 +484,22 @@ def _reads_table(node) -> bool:
 
 def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:
     """The slots of a zone: one, one per seat (`hand[P1]`, ...), one per team
-    (`chest[odd]`, owned by its seats), or one per index of a family
-    (`row[0]`, ...; a family's slots have no owner)."""
+    (`chest[odd]`, owned by its seats), or one per index of a family (`row[0]`, ...);
+    a family per seat or team has its owner's slots together (`field[P1][0]`,
+    `field[P1][1]`, ..., `field[P2][0]`, ...)."""
     if z.per_player:
-        return [Slot(z, p, f"{z.name}[P{p + 1}]", frozenset([p])) for p in range(n_players)]
-    if z.per_team:
-        return [
-            Slot(z, None, f"{z.name}[{t.name}]", frozenset(p for p in t.seats if p < n_players))
-            for t in teams
-        ]
-    if z.count is not None:
-        return [Slot(z, None, f"{z.name}[{i}]") for i in range(z.count)]
-    return [Slot(z, None, z.name)]
+        owners = [(f"[P{p + 1}]", frozenset([p])) for p in range(n_players)]
+    elif z.per_team:
+        owners = [(f"[{t.name}]", frozenset(p for p in t.seats if p < n_players)) for t in teams]
+    else:
+        owners = [("", frozenset())]
+    if z.count is None:
+        return [Slot(z, f"{z.name}{label}", seats) for label, seats in owners]
+    return [
+        Slot(z, f"{z.name}{label}[{i}]", seats, i)
+        for label, seats in owners
+        for i in range(z.count)
+    ]
 
 
 def _told(seers: tuple, n: int) -> tuple[list[list[frozenset]], list[list[frozenset]]]:

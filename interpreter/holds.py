@@ -43,8 +43,8 @@ class _Walk:
         count = self.families.get(ref.name)
         if count is None:
             return [ref.name]
-        i = ref.owner.value if isinstance(ref.owner, ir.Const) else None
-        return [f"{ref.name}[{j}]" for j in range(count) if i is None or i == j]
+        i = ref.index.value if isinstance(ref.index, ir.Const) else None
+        return [zone_key(ref.name, j) for j in range(count) if i is None or i == j]
 
     # --- what an expression of cards may hold -------------------------------------
 
@@ -187,13 +187,17 @@ class _Walk:
         return self.kinds.get(card, self.every) if card is not None else frozenset()
 
 
+def zone_key(name: str, index: int | None) -> str:
+    """A zone's key: its name, every seat's (or team's) alike; a family's zone's its
+    name and index (`pile[0]`, every seat's `field[0]` alike), as the rules may fill
+    each zone of a family with cards of its own."""
+    return name if index is None else f"{name}[{index}]"
+
+
 def zone_keys(spec: ir.Spec) -> list[str]:
-    """Each zone's key: its name, every seat's (or team's) alike; a family's zones each
-    by its label (`pile[0]`), as the rules may fill each with cards of its own."""
+    """Every zone key (zone_key) of the spec."""
     return [
-        k
-        for z in spec.zones
-        for k in ([z.name] if z.count is None else [f"{z.name}[{i}]" for i in range(z.count)])
+        zone_key(z.name, i) for z in spec.zones for i in (range(z.count) if z.count else [None])
     ]
 
 

@@ -811,3 +811,68 @@ def test_the_top_cards_past_a_zones_size_are_all_of_them():
     slice from -2), where a move of it, which draws, took all 3."""
     state = Game(load_spec("tops.yaml", TOPS), 2).new_initial_state()
     assert counter(state, "n") == 3 and zone(state, "hand[P1]") == ["red"] * 3
+
+
+CAMPS = edited(
+    (ROOT / "tests/valid/partners.yaml").read_text(),
+    (
+        "  chest: {per_team: true, visibility: owner}      # seen by the side's players only",
+        "  chest: {per_team: true, visibility: owner}\n"
+        "  camp: {per_team: true, count: 2, visibility: owner}",
+    ),
+    (
+        "    effect: score(current) += count(card, coin)",
+        "    effect: |\n"
+        "      score(current) += count(card, coin)\n"
+        "      move(top(pile, 1), camp(current, score(current) % 2))",
+    ),
+)
+
+
+def test_a_family_each_team_has_is_its_own_zones_seen_by_the_team():
+    """`camp(p, i)`: zone i of p's team's family, laid out team by team, seen (with
+    `visibility: owner`) by that team's seats only, and narrated by team and index."""
+    game = Game(load_spec("camps.yaml", CAMPS), 4)
+    camps = [s.label for s in game.slots if s.zone.name == "camp"]
+    assert camps == ["camp[odd][0]", "camp[odd][1]", "camp[even][0]", "camp[even][1]"]
+    state = settled(game.new_initial_state(3))
+    state.apply_action(state.legal_actions()[0])  # P1 stashes: a card into an odd camp
+    laid = {label: zone(state, label) for label in camps}
+    assert sum(map(len, laid.values())) == 1 and not laid["camp[even][0]"] + laid["camp[even][1]"]
+    where = next(label for label, cards in laid.items() if cards)
+    assert state.observation(2)["zones"][where] == laid[where]  # P3, the partner
+    assert state.observation(1)["zones"][where] == {"count": 1}  # P2, of the other side
+    assert Titles.of(game.spec).zone("camp[odd][1]") == "odd's camp 1"
+
+
+def test_a_family_each_seat_has_checks_its_owner_and_index():
+    """`up(p, i)`: one player and one index; a constant index past the family is
+    refused as the spec loads, one worked out in play stops the game at the rule."""
+    golf = (ROOT / "tests/valid/golf_grid.yaml").read_text()
+    place = "move(held(current), up(current, i))"
+    for bad, said in [
+        (
+            "up(current, 4)",
+            "RS211: up(p, 4) is out of range: the family holds 4 zones, up(p, 0) to up(p, 3)",
+        ),
+        (
+            "up(current)",
+            "RS203: zone 'up' is a family of 4 zones for each player: write "
+            "up(p, i), i from 0 to 3; got 1 argument",
+        ),
+        ("up(0, i)", "RS204: owner of zone 'up' must be player, got int (seat(n) is the player"),
+    ]:
+        with pytest.raises(SpecError, match=re.escape(said)):
+            load_spec("grid.yaml", edited(golf, (place, f"move(held(current), {bad})")))
+    wide = edited(
+        golf,
+        (
+            '"which place takes the card?") i from range(4)',
+            '"which place takes the card?") i from range(5)',
+        ),
+    )
+    state = settled(Game(load_spec("grid.yaml", wide), 2).new_initial_state(0))
+    for label in ("from_stock", "swap"):
+        state.apply_action(label)
+    with pytest.raises(RuleError, match=re.escape("down(p, 4) is out of range")):
+        state.apply_action("4")

@@ -10,6 +10,8 @@ KIND says what the block is:
                        text block that follows, if there is one; `python needs MODULE`
                        skips unless MODULE (an optional extra's) is installed
   scenario             a scenario file, run against tests/scenarios/take_the_gold/
+  excerpt PATH         YAML cut from the spec at PATH (from the project root), which
+                       validates: every key it gives is there, holding what it shows
 
 A trailing `slow: WHY` (`<!-- check: python slow: WHY -->`) marks the example `slow`: it
 runs in CI's step for slow tests (pytest -m slow), not in the everyday suite.
@@ -71,6 +73,17 @@ def merged(base: str, snippet) -> str:
     return yaml.dump(data, Dumper=YAML_DUMPER, sort_keys=False, width=1000)
 
 
+def _within(part, whole) -> bool:
+    """Is every key of part in whole, holding the same (a mapping's keys in turn)?"""
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(
+            k in whole and _within(v, whole[k]) for k, v in part.items()
+        )
+    if isinstance(part, str) and isinstance(whole, str):  # a block's last line break aside
+        return part.rstrip("\n") == whole.rstrip("\n")
+    return part == whole
+
+
 def placed(kind: str, text: str) -> str:
     base = "pw" if kind.startswith("pw-") else "ttg"
     kind = kind.removeprefix("pw-")
@@ -111,6 +124,11 @@ def test_doc_example(mark, body, output, tmp_path):
         path.write_text(yaml.safe_dump(data, sort_keys=False))
         outcome = scenarios.run(path)
         assert outcome.passed, outcome.failures
+        return
+    if kind == "excerpt":
+        whole = ROOT / mark[1]
+        load_spec(whole)  # the spec stands
+        assert _within(yaml.safe_load(body), yaml.safe_load(whole.read_text())), mark[1]
         return
     text = body if kind == "spec" else merged(kind, body) if kind in BASES else placed(kind, body)
     try:

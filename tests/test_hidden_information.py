@@ -59,11 +59,13 @@ class Watcher:
         self.swapping = None  # after a swap event: [what each seat carries over, moves to come]
 
     def _owners(self, slot) -> tuple[int, ...]:
-        """The seats a zone belongs to: its seat, or for a team's zone (`tricks[ns]`)
-        the team's seats, read from the spec."""
+        """The seats a zone belongs to, read from its label and the spec: its seat
+        (`hand[P1]`, `field[P1][0]`), or for a team's zone (`tricks[ns]`) the team's
+        seats."""
+        owner = slot.label[len(slot.zone.name) + 1 :].split("]")[0]
         if slot.zone.per_team:
-            return self.teams[slot.label[len(slot.zone.name) + 1 : -1]]
-        return (slot.owner,)
+            return self.teams[owner]
+        return (int(owner[1:]) - 1,) if slot.zone.per_player else (None,)
 
     def sees(self, label: str, seat: int) -> bool:
         visibility, owners, _ = self.zones[label]

@@ -170,12 +170,12 @@ def errors(text):
         (
             "  chest: {per_team: true,",
             "  chest: {per_team: true, per_player: true,",
-            "zone 'chest' is per_team, so it cannot also be per_player or a family",
+            "zone 'chest' is per_team, so it cannot also be per_player",
         ),
         (
             "  score: {per_team: true,",
             "  score: {per_team: true, per_player: true,",
-            "counter 'score' is per_team, so it cannot also be per_player or a family",
+            "counter 'score' is per_team, so it cannot also be per_player",
         ),
     ],
 )

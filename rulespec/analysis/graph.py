@@ -101,6 +101,12 @@ def shape(node):
     return (type(node).__name__, *(shape(v) for _, v in ir.iter_fields(node)))
 
 
+def place(zone: ir.ZoneRef):
+    """Which of its zones a reference names, as written: the shape of its owner and
+    index, for comparing two references to one zone."""
+    return shape((zone.owner, zone.index))
+
+
 def card_locals(block) -> dict[str, set]:
     """Locals a block binds to cards (by `let` or `choose ... from`) -> the zones
     their cards come from (see card_sources)."""
@@ -114,11 +120,11 @@ def card_locals(block) -> dict[str, set]:
 
 
 def card_sources(cards, bound) -> set:
-    """The zones the cards of an expression come from, each as (name, the shape of its
-    owner), following the locals in bound; ANYWHERE for a card that could come from
+    """The zones the cards of an expression come from, each as (name, its place),
+    following the locals in bound; ANYWHERE for a card that could come from
     anywhere."""
     if isinstance(cards, ir.ZoneRef):
-        return {(cards.name, shape(cards.owner))}
+        return {(cards.name, place(cards))}
     if isinstance(cards, ir.Local) and cards.type == "cards":
         return bound.get(cards.name, {ANYWHERE})
     if isinstance(cards, ir.Call) and cards.func == "without":

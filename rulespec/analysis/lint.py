@@ -1140,7 +1140,7 @@ def _no_op(an: Analysis, s, bound, unordered) -> tuple[str, str] | None:
     if (
         isinstance(dest, ir.ZoneRef)
         and dest.name in unordered
-        and graphs.card_sources(source, bound) == {(dest.name, shape(dest.owner))}
+        and graphs.card_sources(source, bound) == {(dest.name, graphs.place(dest))}
     ):
         return (
             f"this move takes cards from the zone it puts them in ('{dest.name}' of the "
@@ -1251,7 +1251,8 @@ def check_choices_of_unseen_cards(an: Analysis):
         elif type(s) is ir.ChooseAll:
             hint = "pick in secret from cards the picker sees, or one at a time by place"
         elif count is not None:  # a family: a zone by its index
-            hint = f"choose by place{where}: choose(p) i from range({count}), then top({zone.name}(i), 1)"
+            member = f"{zone.name}({'p, ' * (zone.owner is not None)}i)"
+            hint = f"choose by place{where}: choose(p) i from range({count}), then top({member}, 1)"
         else:
             hint = f"choose by place{where}: choose(p) i from range(size({written})), then nth({written}, i)"
         yield Finding(

@@ -532,8 +532,8 @@ class _Compiler:
                     continue
                 if not spec.teams:
                     why = "but the spec declares no teams"
-                elif x.per_player or getattr(x, "count", None) is not None:
-                    why = "so it cannot also be per_player or a family"
+                elif x.per_player:
+                    why = "so it cannot also be per_player"
                 else:
                     continue
                 self.error(
@@ -1262,8 +1262,13 @@ class _Compiler:
                 ("hand",),
                 did_you_mean(spec.hand, zones),
             )
-        elif not zones[spec.hand].per_player:
-            self.error("RS402", f"hand zone '{spec.hand}' must be per_player", ("hand",))
+        elif not zones[spec.hand].per_player or zones[spec.hand].count is not None:
+            self.error(
+                "RS402",
+                f"hand zone '{spec.hand}' must be one zone per_player"
+                + (", not a family (count)" if zones[spec.hand].count is not None else ""),
+                ("hand",),
+            )
         elif zones[spec.hand].visibility == "others":
             # a play's options name its card types: they would show the owner its cards
             self.error(
@@ -1303,13 +1308,13 @@ class _Compiler:
                     "make it per_player or per_team, or hidden for a zone nobody sees",
                 )
             self._titles_check(z)
-            if z.count is not None and (z.per_player or z.start):
+            if z.count is not None and z.start:
                 self.error(
                     "RS402",
-                    f"zone '{z.name}' is a family of {z.count} zones, so it "
-                    f"cannot be {'per_player' if z.per_player else 'the start zone'}",
+                    f"zone '{z.name}' is a family of {z.count} zones, so it cannot be the "
+                    "start zone",
                     ("zones", z.name, "count"),
-                    "a family is shared: one zone per index",
+                    "the deck starts in one zone: deal from it into the family in the setup",
                 )
 
     def _card_checks(self, spec: ir.Spec) -> None:
@@ -1336,10 +1341,10 @@ class _Compiler:
         zones = {z.name: z for z in spec.zones}
         kinds = self.names.kinds | self.names.refused
         for g in spec.goals:
-            if g.zone not in zones or not zones[g.zone].per_player:
+            if g.zone not in zones or not zones[g.zone].per_player or zones[g.zone].count:
                 self.error(
                     "RS402",
-                    f"goals '{g.name}' need a per-player zone, got '{g.zone}'",
+                    f"goals '{g.name}' need one zone per player (not a family), got '{g.zone}'",
                     ("goals", g.name, "zone"),
                     did_you_mean(g.zone, zones),
                 )

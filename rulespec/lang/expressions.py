@@ -698,12 +698,7 @@ class Builder:
                 ir.Counter(span, n.counter_types.get(name, "int"), name, None),
             )
         if name in n.families:
-            self._error(
-                "RS204",
-                f"zone '{name}' is a family of {n.families[name]} zones: "
-                f"write {name}(i), i from 0 to {n.families[name] - 1}",
-                span,
-            )
+            self._error("RS204", self._family_form(name), span)
             return None
         if name in n.zones:
             return self._unowned(
@@ -815,27 +810,34 @@ class Builder:
         return ir.Memory(span, "cards", name, args[0])
 
     def _family(self, name, args, span) -> ir.ZoneRef | None:
-        """`row(i)`: the zone of a family at an index, checked when the index is a constant
-        (else at run time, RS701)."""
-        count = self.names.families[name]
-        if len(args) != 1:
-            self._error("RS203", f"{name}(i) takes one index, got {len(args)} arguments", span)
+        """`row(i)`: the zone of a family at an index; `field(p, i)` for a family each
+        seat (or team) has. The index is checked when it is a constant (else at run time,
+        RS701)."""
+        count, owned, written = (
+            self.names.families[name],
+            self.names.zones[name],
+            self._written(name),
+        )
+        if len(args) != 1 + bool(owned):
+            got = f"got {len(args)} argument{'s' * (len(args) != 1)}"
+            self._error("RS203", f"{self._family_form(name)}; {got}", span)
             return None
-        index = args[0]
-        if self.names.zones.get(name) and index is not None and index.type == "player":
-            return None  # a family declared per_player too: RS402 said so, once
+        *owner, index = args
+        if owned and not self._check(owner[0], "player", f"owner of zone '{name}'"):
+            return None
         if not self._check(index, "int", f"index of zone family '{name}'"):
             return None
         value = _constant(index)
         if value is not None and not 0 <= value < count:
+            first, last = (written.replace("i)", f"{k})") for k in (0, count - 1))
             self._error(
                 "RS211",
-                f"{name}({value}) is out of range: the family holds "
-                f"{count} zones, {name}(0) to {name}({count - 1})",
+                f"{written.replace('i)', f'{value})')} is out of range: the family holds "
+                f"{count} zones, {first} to {last}",
                 index.span,
             )
             return None
-        return ir.ZoneRef(span, "zone", name, index)
+        return ir.ZoneRef(span, "zone", name, owner[0] if owned else None, index)
 
     def _prop(self, span, cards: ir.Expr, key: ir.Expr) -> ir.Expr | None:
         """prop(cards, "name"), typed as the deck's cards declare the property."""
@@ -1189,10 +1191,22 @@ class Builder:
         what = _DECLARED_AS.get(self.names.all_names.get(name, ""))
         return f"'{name}' is {what}" if what else ""
 
+    def _written(self, name: str) -> str:
+        """How a zone is written: `pile`, `hand(p)`, `row(i)` or `field(p, i)`."""
+        args = ["p"] * self.names.zones[name] + ["i"] * (name in self.names.families)
+        return f"{name}({', '.join(args)})" if args else name
+
+    def _family_form(self, name: str) -> str:
+        """What a family of zones is, and how to write one of them."""
+        count, each = self.names.families[name], " for each player" * self.names.zones[name]
+        return (
+            f"zone '{name}' is a family of {count} zones{each}: "
+            f"write {self._written(name)}, i from 0 to {count - 1}"
+        )
+
     def _into_zone(self, name: str) -> str:
         """RS207's hint for a zone assigned to."""
-        zone = f"{name}(i)" if name in self.names.families else f"{name}(p)"
-        zone = zone if name in self.names.families or self.names.zones[name] else name
+        zone = self._written(name)
         return f"cards go into a zone with move: move(cards, {zone}), after move({zone}, ...) to empty it"
 
     def _assign(self, t, span, scope):

@@ -60,8 +60,12 @@ class Memory(Expr):
 
 @dataclass(frozen=True)
 class ZoneRef(Expr):
+    """A zone: `pile`, a seat's or team's `hand(p)`, a family's `row(i)`, or a family
+    of a seat's own `field(p, i)`."""
+
     name: str
-    owner: Expr | None
+    owner: Expr | None  # the player, for a zone per player or per team
+    index: Expr | None = None  # the index, for a zone of a family
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,19 @@ from rulespec.interpreter.choices import seat_name
 from ..lang import ir
 from ..lang.diagnostics import visible
 
-_SLOT = re.compile(r"(\w+)\[(P?)(\d+)\]")  # hand[P1] (a seat's), row[2] (a family's)
-_TEAM = re.compile(r"(\w+)\[([a-z_]\w*)\]")  # tricks[odd] (a team's)
+# pile; hand[P1] (a seat's), tricks[odd] (a team's); row[2] (a family's); field[P1][0]
+_LABEL = re.compile(r"(\w+)(?:\[([A-Za-z_]\w*)\])?(?:\[(\d+)\])?")
+
+
+def parse_label(label: str) -> tuple[str, str | None, int | None]:
+    """A zone's or counter's label as (its name, the seat or team that owns it, its
+    index in its family): `field[P1][0]` is ("field", "P1", 0)."""
+    m = _LABEL.fullmatch(label)
+    if m is None:
+        return label, None, None
+    name, owner, index = m.groups()
+    return name, owner, None if index is None else int(index)
+
 
 # why a game ended when no rule ended it (State.finish), as a clause
 _ENGINE_REASONS = {
@@ -142,35 +153,28 @@ class Titles:
     def is_zone(self, label: str) -> bool:
         """Whether a label is a zone's (`pile`, `hand[P2]`, `row[1]`): a choice of a card
         its chooser cannot see names the zone it lies in."""
-        m = _SLOT.fullmatch(label) or _TEAM.fullmatch(label)
-        return (m.group(1) if m else label) in self.zones
+        return parse_label(label)[0] in self.zones
 
-    def zone(self, label: str) -> str:
+    def zone(self, label: str, whose: bool = True) -> str:
         """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile",
-        "odd's chest" (a team's)."""
-        team = _TEAM.fullmatch(label)
-        if team:
-            return f"{team.group(2).replace('_', ' ')}'s {self.zones.get(team.group(1), team.group(1))}"
-        m = _SLOT.fullmatch(label)
-        name = m.group(1) if m else label
+        "odd's chest" (a team's), "P1's field 0" (`whose=False`: without the owner, as
+        shown among the owner's own zones: "hand", "field 0")."""
+        name, owner, index = parse_label(label)
         title = self.zones.get(name, name.replace("_", " "))
-        if m and m.group(2):
-            return f"{m.group(2)}{m.group(3)}'s {title}"
-        if m and name in self.members:  # a family's zone by its own title
-            title = self.members[name][int(m.group(3))]
-        elif m:
-            return f"{title} {m.group(3)}"
+        if index is not None:  # a family's zone by its own title, else by its index
+            titled = name in self.members
+            title = self.members[name][index] if titled else f"{title} {index}"
+        if owner is not None:
+            return f"{owner.replace('_', ' ')}'s {title}" if whose else title
+        if (index is not None and not titled) or not whose:
+            return title
         return title if title.casefold().startswith("the ") else f"the {title}"  # "the pond"
 
     def counter(self, label: str) -> str:
         """A counter's label by title: "Score", or "Score for P1" for a seat's."""
-        team = _TEAM.fullmatch(label)
-        if team:
-            return f"{self.counters.get(team.group(1), team.group(1))} for {team.group(2).replace('_', ' ')}"
-        m = _SLOT.fullmatch(label)
-        name = m.group(1) if m else label
+        name, owner, _ = parse_label(label)
         title = self.counters.get(name, name)
-        return f"{title} for {m.group(2)}{m.group(3)}" if m else title
+        return f"{title} for {owner.replace('_', ' ')}" if owner else title
 
     def card_set(self, label: str) -> str:
         """A set of cards chosen as one option, its types joined by '+', by their titles."""

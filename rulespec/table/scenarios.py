@@ -206,7 +206,7 @@ def _meant(game: Game, what: str, name, known) -> str:
     hint = did_you_mean(name, known)
     if not hint:
         return f"known: {', '.join(known)}"
-    family = re.fullmatch(r"(\w+)\[\d+\]", hint.suggestion)
+    family = re.fullmatch(r"(\w+)(?:\[\w+\])?\[\d+\]", hint.suggestion)  # row[2], field[P1][0]
     members = family and [k for k in known if k.startswith(family.group(1) + "[")]
     if members and len(members) > 1:
         return f"did you mean one of {members[0]} to {members[-1]}?"

@@ -29,18 +29,19 @@ from rulespec.interpreter.choices import (
     seat_name,
 )
 
-from .narrate import Titles, counter_name, with_rule
+from .narrate import Titles, counter_name, parse_label, with_rule
 
 SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
-_SEAT = re.compile(r"(\w+)\[(P\d+)\]")  # a seat's zone or counter: hand[P1]
-_MEMBER = re.compile(r"(\w+)\[\d+\]")  # a zone of a family: row[2]
 _CHOSEN = re.compile(r" (\w+) from (\S+)$")  # a card target: "... ace from row[2]"
 
 
 def _split(label: str) -> tuple[str, str | None]:
-    """A label's name, and the seat of a seat's zone or counter (hand[P1])."""
-    m = _SEAT.fullmatch(label)
-    return (m.group(1), m.group(2)) if m else (label, None)
+    """A label without its seat, and the seat of a seat's zone or counter: hand[P1] is
+    ("hand", "P1"), field[P1][0] ("field[0]", "P1"), row[2] ("row[2]", None)."""
+    name, owner, index = parse_label(label)
+    if owner is None or not re.fullmatch(r"P\d+", owner):  # shared, or a team's
+        return label, None
+    return (name if index is None else f"{name}[{index}]"), owner
 
 
 def _zone(label: str, seen, titles: Titles) -> dict:
@@ -49,9 +50,7 @@ def _zone(label: str, seen, titles: Titles) -> dict:
     "top_only": shown by its size and top card, as a pile (an ordered zone) of more than
     SHOWN_WHOLE cards is; a shorter one (a trick, a fresh discard) is shown whole."""
     name, seat = _split(label)
-    title = titles.zones.get(name, name.replace("_", " ")) if seat else titles.zone(label)
-    family = _MEMBER.fullmatch(name)  # discard[1]: a zone of the family discard
-    declared = family.group(1) if family else name
+    title, declared = titles.zone(label, whose=not seat), parse_label(label)[0]
     zone = {
         "label": label,
         "name": name,
