@@ -320,6 +320,9 @@ class Compiler:
             return e.func in ("range", "combinations", "summing")
         return isinstance(e, ir.ZoneRef) and self.defs.spec.zone(e.name).count is not None
 
+    def _src_Ranking(self, e):
+        return f"({', '.join(map(self.source, e.parts))},)"  # tuples compare part by part
+
     def _src_IfExpr(self, e):
         arm = {"cards": self.cards_source, "players": self.players_source}.get(e.type, self.source)
         return f"({arm(e.then)} if {self.source(e.cond)} else {arm(e.orelse)})"

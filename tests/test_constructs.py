@@ -876,3 +876,26 @@ def test_a_family_each_seat_has_checks_its_owner_and_index():
         state.apply_action(label)
     with pytest.raises(RuleError, match=re.escape("down(p, 4) is out of range")):
         state.apply_action("4")
+
+
+@pytest.mark.parametrize(
+    "written, said",
+    [
+        (
+            "let x = (score(current), 1)",
+            "RS204: (a, b, ...) is a ranking, written only as the body",
+        ),
+        ("let x = max((score(p), 1) for p in players)", "RS204: (a, b, ...) is a ranking"),
+        (
+            "let x = argmax((score(p), kept(p)) for p in players)",
+            "RS204: part 2 of the ranking in argmax() must be int, got zone",
+        ),
+    ],
+)
+def test_a_ranking_is_only_the_body_of_argmax_argmin_or_sort(written, said):
+    text = edited(
+        (ROOT / "tests/valid/tie_break.yaml").read_text(),
+        ("      score(current) += card.v\n", f"      score(current) += card.v\n      {written}\n"),
+    )
+    with pytest.raises(SpecError, match=re.escape(said)):
+        load_spec("ranks.yaml", text)

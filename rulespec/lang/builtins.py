@@ -127,6 +127,8 @@ AGGREGATES: dict[str, tuple[str, str, str]] = {
     "union": ("cards", "cards", "all the cards the body gives, over the items"),
     "sort": ("int", "items", "the items in order of the body, lowest first (ties as they were)"),
 }
+# The aggregates whose body may be a ranking, `(a, b, ...)`: compared by a, ties by b, ...
+RANKED = ("argmax", "argmin", "sort")
 
 # Procedures are statements: name: (parameter types, doc).
 PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {

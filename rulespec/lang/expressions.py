@@ -26,6 +26,7 @@ from .builtins import (
     GRAMMAR_KEYWORDS,
     KEYWORDS,
     PROCEDURES,
+    RANKED,
     RESERVED_SINCE,
     accepts,
 )
@@ -980,9 +981,13 @@ class Builder:
         # one card (a set of one), one player, number or kind, or one set of cards
         inner[var] = "cards" if accepts("cards", item_node.type) else ITEM_TYPES[item_node.type]
         where_node = self._expr(where[0], inner) if where else None
-        body_node = self._expr(body, inner)
+        ranked = body.data == "ranking" and func in RANKED
+        body_node = self._ranked(body, inner, func) if ranked else self._expr(body, inner)
         want, result, _ = AGGREGATES[func]
-        ok = self._check(body_node, want, f"the body of {func}()")
+        if ranked:
+            ok = body_node is not None  # its parts were checked
+        else:
+            ok = self._check(body_node, want, f"the body of {func}()")
         if where and not self._check(where_node, "bool", f"the condition of {func}()"):
             return None
         if not ok:
@@ -990,6 +995,24 @@ class Builder:
         if result == "items":
             result = _SETS[item_node.type]
         return ir.Aggregate(span, result, func, body_node, var, item_node, where_node)
+
+    def _ranked(self, t, scope, func: str) -> ir.Ranking | None:
+        """`(a, b, ...)`, the body of argmax, argmin or sort: numbers, compared in turn."""
+        parts = [self._expr(c, scope) for c in t.children]
+        what = f"part {{}} of the ranking in {func}()"
+        if not all([self._check(x, "int", what.format(i + 1)) for i, x in enumerate(parts)]):
+            return None
+        return ir.Ranking(self._span(t), "ranking", tuple(parts))
+
+    def _ranking(self, t, span, scope) -> None:
+        """`(a, b)` anywhere but the body of argmax, argmin or sort: no value."""
+        self._error(
+            "RS204",
+            "(a, b, ...) is a ranking, written only as the body of argmax, argmin or sort",
+            span,
+            "argmax((score(p), size(hand(p))) for p in players): the highest score, "
+            "ties to the most cards",
+        )
 
     # --- statements ---------------------------------------------------------------
 
@@ -1378,6 +1401,7 @@ _EXPRESSIONS = {
     "aggregate": Builder._aggregate,
     "attr": Builder._attr,
     "if_expr": Builder._if_expr,
+    "ranking": Builder._ranking,
     "neg": Builder._neg,
     "not_": Builder._not,
     "and_": Builder._and_or,

@@ -108,6 +108,14 @@ class Aggregate(Expr):
 
 
 @dataclass(frozen=True)
+class Ranking(Expr):
+    """`(a, b, ...)` as the body of argmax, argmin or sort: items compare by a, then
+    those level by b, and so on."""
+
+    parts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class IfExpr(Expr):
     """`if cond then then else orelse`: the value of one arm."""
 
