@@ -448,7 +448,8 @@ class _ConditionReads:
         for slot, k in self.readers(node.args[0], own):
             for type_ in self.game.kinds[node.args[1].name]:
                 self.typed[slot][type_].append(k)
-        self.visit(node.args[0].owner, own)
+        for part in (node.args[0].owner, node.args[0].index):  # whose zone, and which
+            self.visit(part, own)
         return True
 
     def readers(self, node, own) -> list:

@@ -44,7 +44,7 @@ def test_a_decision_shows_the_table_and_the_options_by_title():
     assert first.splitlines() == [
         "== Turn 4: P2 to play (you are P2)",
         "  Draw pile: 44 cards",
-        "  Discard pile: Pirate (top)",
+        "  Discard pile: Pirate",
         "  Set aside: empty",
         "  P1: hand 4 cards; shown to you: Pirate Captain",  # P1 took it from P2
         "  P2 (you): hand Gold Coin x2, Two Pirates",

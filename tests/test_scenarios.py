@@ -586,6 +586,7 @@ def test_some_options_may_be_said_offered_or_not(tmp_path):
     assert run(scenario).failures == []
     scenario.write_text(text.replace("OFFERED", "[officer]").replace("NOT", "[pass]"))
     assert run(scenario).failures == [
-        "offered: ['officer'] not among the options ['kraken -> P2', 'pass', 'pirate -> P2']",
-        "not offered: ['pass'] among the options ['kraken -> P2', 'pass', 'pirate -> P2']",
+        "offered: expected ['officer'], not among the options ['kraken -> P2', 'pass', 'pirate -> P2']",
+        "not_offered: expected ['pass'] not offered, but among the options ['kraken -> P2', 'pass', "
+        "'pirate -> P2']",
     ]

@@ -182,6 +182,7 @@ class _Compiler:
             counters={k: _owned(v) for k, v in accepted["counters"].items()},
             zones={k: _owned(v) for k, v in accepted["zones"].items()},
             families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
+            per_team={k for k, v in accepted["zones"].items() if v.get("per_team")},
             refilled={
                 k
                 for k, v in accepted["zones"].items()

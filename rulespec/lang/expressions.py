@@ -363,6 +363,7 @@ class Names:
     # value was refused)
     counter_types: dict[str, str] = field(default_factory=dict)
     refilled: set[str] = field(default_factory=set)  # zones with a refill_from
+    per_team: set[str] = field(default_factory=set)  # zones one per team
 
 
 class SpecText:
@@ -1221,7 +1222,8 @@ class Builder:
 
     def _family_form(self, name: str) -> str:
         """What a family of zones is, and how to write one of them."""
-        count, each = self.names.families[name], " for each player" * self.names.zones[name]
+        count, owned = self.names.families[name], self.names.zones[name]
+        each = (" for each team" if name in self.names.per_team else " for each player") * owned
         return (
             f"zone '{name}' is a family of {count} zones{each}: "
             f"write {self._written(name)}, i from 0 to {count - 1}"

@@ -523,10 +523,10 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
         failures.append(f"options: expected {list(map(str, expect['options']))}, got {legal}")
     missing = [str(o) for o in expect.get("offered", ()) if str(o) not in legal]
     if missing:
-        failures.append(f"offered: {missing} not among the options {legal}")
+        failures.append(f"offered: expected {missing}, not among the options {legal}")
     there = [str(o) for o in expect.get("not_offered", ()) if str(o) in legal]
     if there:
-        failures.append(f"not offered: {there} among the options {legal}")
+        failures.append(f"not_offered: expected {there} not offered, but among the options {legal}")
     if failures and state.is_terminal():
         failures = [f"{f} (the game is over: {state.reason})" for f in failures]
     elif "current" in expect and seen["current"] != expect["current"] and "to_act" not in expect:

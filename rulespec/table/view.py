@@ -182,7 +182,8 @@ def _cards_text(zone: dict) -> str:
         return "empty"
     if zone["top_only"]:  # its size, and the card on top
         return f"{size}, top {zone['cards'][-1]['title']}"
-    return _runs(c["title"] for c in zone["cards"]) + " (top)" * zone["pile"]
+    # a pile of one card has no other to tell its top from
+    return _runs(c["title"] for c in zone["cards"]) + " (top)" * (zone["pile"] and zone["size"] > 1)
 
 
 def _runs(texts) -> str:

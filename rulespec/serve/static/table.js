@@ -75,8 +75,8 @@ function area(zone) {
     if (seen.length) box.append(el("p", {}, "shown to you:"), cardList(seen));
   } else if (zone.top_only) {  // a long pile: its size and its top card
     box.append(el("p", {class: "top"}, "top: "), cardList([zone.cards[zone.cards.length - 1]]));
-  } else {  // a short pile bottom first, its top marked
-    const top = zone.pile ? zone.cards.length - 1 : -1;
+  } else {  // a short pile bottom first, its top marked (a pile of one has no other)
+    const top = zone.pile && zone.cards.length > 1 ? zone.cards.length - 1 : -1;
     const cards = zone.cards.map((c, i) => (i === top ? {...c, title: `${c.title} (top)`} : c));
     box.append(cardList(cards));
   }
