@@ -568,3 +568,20 @@ def test_two_cards_of_one_title_are_warned_of():
     assert s.notices[0].message == (
         "cards 'cups_1' and 'cups_2' are both titled '1 of CUPS': the table cannot tell them apart"
     )
+
+
+def test_a_capitalised_placeholder_gives_the_value_capitalised():
+    """{Suit} in a title or text is the value capitalised, `_` as spaces; in a card's
+    name template it is no property (names are lower case)."""
+    text = BUILT.replace('title: "{rank} of {suit}"', 'title: "{Colour} {rank} of {Suit}"')
+    text = text.replace("cups: warm, swords: cold", "cups: warm_red, swords: cold")
+    text = text.replace("count(card, warm)", "count(card, warm_red)")
+    titles = {c.name: c.title for c in load_spec("pairs.yaml", text).cards}
+    assert titles["cups_2"] == "Warm red 2 of Cups" and titles["swords_3"] == "Cold 3 of Swords"
+    with pytest.raises(SpecError, match=r"RS201: unknown card property 'Suit' in the card template"):
+        load_spec("pairs.yaml", BUILT.replace('card: "{suit}_{rank}"', 'card: "{Suit}_{rank}"'))
+    written = BUILT.replace(
+        "  build:\n",
+        '  cards:\n    joker: {count: 1, title: "{Kind} joker", props: {kind: wild}}\n  build:\n',
+    ).replace('totals: {"2": 12, "3": 8}', 'totals: {"2": 13, "3": 9}')
+    assert {c.name: c.title for c in load_spec("pairs.yaml", written).cards}["joker"] == "Wild joker"

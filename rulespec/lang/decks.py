@@ -20,7 +20,8 @@ from .expressions import Builder, Names
 from .limits import MAX_CARDS
 
 NAME = re.compile(r"[a-z][a-z0-9_]*|_[a-z0-9][a-z0-9_]*")
-PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+# {suit}: a card's value of the property; {Suit} in a title or text: the value capitalised
+PLACEHOLDER = re.compile(r"\{([A-Za-z][a-z0-9_]*)\}")
 INT_LIMIT = 10**18  # as a counter or product at play (docs/limits.md)
 
 
@@ -125,7 +126,7 @@ def _written(doc, name, c, notices: list[Diagnostic]) -> CardDecl:
     path = ("deck", "cards", name)
     tags, props = tuple(c.get("tags", ())), dict(c.get("props") or {})
     for key in ("title", "text"):
-        for unknown in [p for p in PLACEHOLDER.findall(c.get(key, "")) if p not in props]:
+        for unknown in [p for p in _placeholders(c.get(key, "")) if p not in props]:
             notices.append(
                 Diagnostic(
                     "RS214",
@@ -222,7 +223,8 @@ class _Family:
                 )
 
     def _placeholders(self, key) -> list[str]:
-        return PLACEHOLDER.findall(self.f.get(key, ""))
+        written = PLACEHOLDER.findall(self.f.get(key, ""))
+        return written if key == "card" else _placeholders(self.f.get(key, ""))
 
     def _check_templates(self, derive) -> None:
         known = [*self.axes, *derive]
@@ -384,10 +386,27 @@ def _text(v) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
+def _placeholders(template: str) -> list[str]:
+    """The properties a title's or text's placeholders name: `suit` for {Suit} too."""
+    return [_lowered(p) for p in PLACEHOLDER.findall(template)]
+
+
+def _lowered(placeholder: str) -> str:
+    return placeholder[0].lower() + placeholder[1:]
+
+
 def _fill(template: str, props) -> str:
-    return PLACEHOLDER.sub(
-        lambda m: _text(props[m.group(1)]) if m.group(1) in props else m.group(0), template
-    )
+    """The template with each {prop} as the card's value, each {Prop} as the value
+    capitalised, its `_` as spaces (`dark_blue`: "Dark blue")."""
+
+    def value(m) -> str:
+        written = m.group(1)
+        if _lowered(written) not in props:
+            return m.group(0)
+        text = _text(props[_lowered(written)])
+        return text if written[0].islower() else text.replace("_", " ").capitalize()
+
+    return PLACEHOLDER.sub(value, template)
 
 
 def _type(v) -> str:
