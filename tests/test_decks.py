@@ -578,10 +578,14 @@ def test_a_capitalised_placeholder_gives_the_value_capitalised():
     text = text.replace("count(card, warm)", "count(card, warm_red)")
     titles = {c.name: c.title for c in load_spec("pairs.yaml", text).cards}
     assert titles["cups_2"] == "Warm red 2 of Cups" and titles["swords_3"] == "Cold 3 of Swords"
-    with pytest.raises(SpecError, match=r"RS201: unknown card property 'Suit' in the card template"):
+    with pytest.raises(
+        SpecError, match=r"RS201: unknown card property 'Suit' in the card template"
+    ):
         load_spec("pairs.yaml", BUILT.replace('card: "{suit}_{rank}"', 'card: "{Suit}_{rank}"'))
     written = BUILT.replace(
         "  build:\n",
         '  cards:\n    joker: {count: 1, title: "{Kind} joker", props: {kind: wild}}\n  build:\n',
     ).replace('totals: {"2": 12, "3": 8}', 'totals: {"2": 13, "3": 9}')
-    assert {c.name: c.title for c in load_spec("pairs.yaml", written).cards}["joker"] == "Wild joker"
+    assert {c.name: c.title for c in load_spec("pairs.yaml", written).cards}[
+        "joker"
+    ] == "Wild joker"

@@ -467,6 +467,28 @@ def test_a_counter_kept_for_bookkeeping_is_not_narrated(key, at_the_table):
         assert shown == (said or at_the_table)
 
 
+def test_a_bookkeeping_rule_is_not_narrated_firing_but_its_effect_is():
+    """The Lost Cities designer kept a shown score equal to a named value with a
+    trigger, and every play then read 'The trigger "Keep the score" fires for P1':
+    `narrate: false` on a checked rule leaves that line out; what it does is still
+    narrated, and the event log keeps the firing."""
+    plain = (ROOT / "tests/valid/last_draw.yaml").read_text(encoding="utf-8")
+    quiet = edited(
+        plain,
+        (
+            "    at: turn_end\n    effect: round_points(p) += 1",
+            "    at: turn_end\n    narrate: false\n    effect: round_points(p) += 1",
+        ),
+    )
+    for spec, said in ((load_spec("ld.yaml", plain), True), (load_spec("ld.yaml", quiet), False)):
+        state = play(Game(spec, 2).new_initial_state(seed=3), make_agents(["random"], 2, 3))
+        events = state.log_for(None)
+        lines = narrate(events, Titles.of(spec))
+        assert any(e["event"] == "trigger" and e["rule"] == "row_bonus" for e in events)
+        assert any('The trigger "Row bonus" fires' in line for line in lines) == said
+        assert any("Round points for P" in line for line in lines)  # its effect, narrated
+
+
 @pytest.mark.parametrize(
     "verb, said",
     [("discard", "discards"), ("bury", "buries"), ("lay", "lays"), ("catch up", "catches up")]
@@ -497,19 +519,23 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
         rules={
             "draw": ("action", "Draw"),
             "knock": ("action", "Knock early"),
+            "out": ("action", "Go out"),
             "stand": ("action", "Stand"),
         },
-        verbs={"draw": "draw", "knock": "knock"},
+        verbs={"draw": "draw", "knock": "knock", "out": "knock"},
         zones={"pond": "the pond", "discard": "discard pile"},
     )
-    events = [{"event": "play", "player": 0, "action": a} for a in ("draw", "knock", "stand")]
+    events = [
+        {"event": "play", "player": 0, "action": a} for a in ("draw", "knock", "out", "stand")
+    ]
     events += [
         {"event": "shuffle", "zone": "pond"},
         {"event": "refill", "zone": "pond", "source": "discard"},
     ]
     assert narrate(events, titles) == [
         "  P1 draws",
-        "  P1 knocks (Knock early)",
+        "  P1 knocks early",  # a title that begins with the verb goes on from it
+        "  P1 knocks (Go out)",
         "  P1 chooses Stand",
         "  the pond is shuffled",
         "  the pond is refilled from the discard pile",

@@ -953,6 +953,7 @@ class _Compiler:
             t.get("title", _title(name)),
             **_words(t),
             at=t.get("at"),
+            narrate=t.get("narrate", True),
         )
 
     def _procedure(self, name, p) -> ir.Procedure:

@@ -571,6 +571,7 @@ class Trigger:
     text: str = ""  # what it is for, in words: public, for the table and `help`
     prompt: str = ""  # the question it asks at a decision, shown above the options
     at: str | None = None  # "turn_end": checked only as a turn ends; None: at once (C-4)
+    narrate: bool = True  # its firing is narrated (false: a bookkeeping rule)
 
 
 @dataclass(frozen=True)

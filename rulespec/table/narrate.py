@@ -75,6 +75,7 @@ class Titles:
     piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
     seats: frozenset[str] = frozenset()  # counters that hold a player (a seat number)
     quiet: frozenset[str] = frozenset()  # counters whose changes are not narrated
+    quiet_rules: frozenset[str] = frozenset()  # checked rules whose firing is not narrated
     unshown: frozenset[str] = frozenset()  # counters the table does not show
     # the spec's `text:` by section (cards, rules, zones, counters, params) and name, and
     # each rule's `prompt:`; public, like the titles
@@ -117,6 +118,9 @@ class Titles:
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
             quiet=frozenset(c.name for c in spec.counters if not (c.narrate and c.shown)),
             unshown=frozenset(c.name for c in spec.counters if not c.shown),
+            quiet_rules=frozenset(
+                r.name for _, r in spec.rules() if not getattr(r, "narrate", True)
+            ),
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
@@ -262,7 +266,8 @@ def third_person(verb: str) -> str:
 def _play(e: dict, t: Titles) -> str:
     """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
-    has a verb ("P1 draws", "P1 knocks (Knock early)", "P1 buys Province")."""
+    has a verb ("P1 draws", "P1 knocks (Go out)", "P1 buys Province"), which a title
+    that begins with the verb goes on from ("Knock early": "P1 knocks early")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
     if "n" in e:  # a group of cards as one move: named to those who see them
@@ -271,8 +276,12 @@ def _play(e: dict, t: Titles) -> str:
         card = t.card(e["card"]) if e.get("card") else "a card"
         what, verb = with_rule(card, action, verb), third_person(verb)
     elif verb != "play":  # an action without a card, and its verb: "P1 draws"
-        said = action.casefold() in (verb, third_person(verb))
-        what, verb = f"{chosen} {'' if said else f'({action})'}".strip(), third_person(verb)
+        head, _, rest = action.partition(" ")  # a title that begins with the verb goes on
+        if head.casefold() in (verb, third_person(verb)):  # from it: "P1 knocks early"
+            what = ": ".join(filter(None, (rest, chosen)))
+        else:
+            what = f"{chosen} ({action})".strip()
+        verb = third_person(verb)
     else:
         what, verb = f"{action}: {chosen}" if chosen else action, "chooses"
     target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
@@ -323,8 +332,11 @@ def _shown(e: dict, t: Titles) -> str:
     return f"  {what} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}"
 
 
-def _trigger(e: dict, t: Titles) -> str:
-    """An automatic rule that fired: a trigger fires, an end condition holds."""
+def _trigger(e: dict, t: Titles) -> str | None:
+    """An automatic rule that fired: a trigger fires, an end condition holds (not
+    narrated for a rule with `narrate: false`)."""
+    if e["rule"] in t.quiet_rules:
+        return None
     kind, title = t.rules.get(e["rule"], ("rule", e["rule"]))
     verb = "holds" if kind.endswith(("condition", "match end")) else "fires"
     who = _who(e)
