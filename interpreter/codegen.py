@@ -131,17 +131,22 @@ def raise_at_spec(exc: Exception) -> NoReturn:
     """Raise exc again: as a RuleError at the spec's place of the innermost generated
     code it was raised through, the original chained; as itself when it passed through
     none (or is a RuleError already)."""
-    place, tb = None, exc.__traceback__
+    places, tb = [], exc.__traceback__  # the generated code it passed through, outermost first
     while tb is not None:
         listing = _live.get(tb.tb_frame.f_code.co_filename)
         if listing is not None:
-            place = listing, tb.tb_lineno
+            places.append((listing, tb.tb_lineno))
         tb = tb.tb_next
-    if place is None or isinstance(exc, RuleError):
+    if not places or isinstance(exc, RuleError):
         raise exc
-    listing, line = place
+    listing, line = places[-1]
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    rule = listing.rule_at(line)
+    rule, caller = listing.rule_at(line), places[0][0].rule_at(places[0][1])
+    # a named condition failed: the rule that asked it, too (it may pass what failed)
+    called = f", in '{rule}', which it calls" if caller != rule else ""
     raise RuleError(
-        RUNTIME_CODE, f"rule '{rule}' failed here ({detail})", listing.spans[line - 1], rule
+        RUNTIME_CODE,
+        f"rule '{caller}' failed here{called} ({detail})",
+        listing.spans[line - 1],
+        rule,
     ) from exc
