@@ -263,6 +263,35 @@ def test_a_pile_is_listed_whole_up_to_six_cards_then_by_its_top(pile, shown):
     assert f"  Discard pile: {shown}" in table_lines(table(observation, TITLES))
 
 
+@pytest.mark.parametrize(
+    "pile, shown",
+    [(["officer"], "Officer"), (["pirate", "officer"], "Pirate, Officer (top)")],
+)
+def test_a_pile_of_one_card_has_no_top_marked(pile, shown):
+    """A Lost Cities designer read "red 3 (top)" on a one-card expedition as noise."""
+    observation = OBSERVATION | {"zones": OBSERVATION["zones"] | {"discard_pile": pile}}
+    assert f"  Discard pile: {shown}" in table_lines(table(observation, TITLES))
+
+
+def test_a_seat_with_many_zones_is_listed_a_zone_a_line():
+    """A Lost Cities designer's seat line ran past 250 characters: one over 120 is
+    broken, a zone a line under the seat; a short one stays whole."""
+    spec = load_spec(ROOT / "tests/valid/golf_grid.yaml")
+    state = Game(spec, 2).new_initial_state(seed=2)
+    while state.chance_is_sampled():
+        state.sample_chance()
+    lines = table_lines(table(state.observation(0), Titles.of(spec)))
+    at = lines.index("  P1 (you):")
+    assert lines[at + 1 : at + 3] == [
+        "    held empty",
+        "    top left face down 1 card; shown to you: Clubs 2",
+    ]
+    assert all(len(line) <= 120 for line in lines)
+    assert "  P3 (out): hand 4 cards" in table_lines(
+        table(OBSERVATION | {"active": ["P1", "P2"]}, TITLES)
+    )
+
+
 def test_a_seat_that_is_out_is_marked():
     observation = OBSERVATION | {"active": ["P1", "P2"]}
     assert "  P3 (out): hand 4 cards" in table_lines(table(observation, TITLES))

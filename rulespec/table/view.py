@@ -32,6 +32,7 @@ from rulespec.interpreter.choices import (
 from .narrate import Titles, counter_name, parse_label, with_rule
 
 SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
+WIDE = 120  # a seat's line longer than this is broken, a zone or set of counters a line
 _CHOSEN = re.compile(r" (\w+) from (\S+)$")  # a card target: "... ace from row[2]"
 
 
@@ -211,8 +212,9 @@ def _goal_text(goal: dict) -> str:
 
 
 def table_lines(view: dict, params: bool = False) -> list[str]:
-    """The table as text: a heading, the shared zones, a line per seat, the counters
-    (and, when asked, the parameters)."""
+    """The table as text: a heading, the shared zones, a line per seat (or, for a
+    long one, a line per zone under the seat), the counters (and, when asked, the
+    parameters)."""
     you = f" (you are {view['seat']})" if view["seat"] else ""
     state = "game over" if view["over"] else f"{view['current']} to play"
     if view.get("between") and not view["over"]:  # a round's part asks, between turns
@@ -228,7 +230,11 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         parts += map(_goal_text, s["goals"])
         marks = [word for word, on in (("you", s["you"]), ("out", s["out"])) if on]
         mark = f" ({', '.join(marks)})" if marks else ""  # a seat out is told so too
-        lines.append(f"  {s['seat']}{mark}: " + ("; ".join(parts) or "nothing"))
+        line = f"  {s['seat']}{mark}: " + ("; ".join(parts) or "nothing")
+        if len(line) <= WIDE:
+            lines.append(line)
+        else:  # a seat with many zones (a Lost Cities player's expeditions): one a line
+            lines += [f"  {s['seat']}{mark}:", *(f"    {part}" for part in parts)]
     if view["counters"]:
         lines.append("  " + _counters_text(view["counters"]))
     if params and view["params"]:
