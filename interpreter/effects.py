@@ -367,10 +367,7 @@ class StatementCompiler:
             if local:
                 w.line(f"{ref} = {new}", s.span)
             else:
-                w.line(
-                    f"_slot = {x.slot(self.rules.counter_index[s.target.name], s.target.owner, s.target.name)}",
-                    s.span,
-                )
+                w.line(f"_slot = {x.counter_slot(s.target)}", s.span)
                 w.line(f"g.set_counter(_slot, {new})", s.span)
         elif isinstance(s, ir.If):
             w.line(f"if {x.source(s.cond)}:", s.cond.span)

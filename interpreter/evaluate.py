@@ -194,8 +194,7 @@ class Compiler:
         return self.named.get(e.name) or self.local(e.name)
 
     def _src_Counter(self, e):
-        idx = self.defs.counter_index[e.name]
-        read = f"g._counters[{self.slot(idx, e.owner, e.name)}]"
+        read = f"g._counters[{self.counter_slot(e)}]"
         # a kind is held as its number (Game.kind_number)
         return f"{self.constant(self.defs.kind_values)}[{read}]" if e.type == "kind" else read
 
@@ -203,11 +202,25 @@ class Compiler:
         return f"list(g._memory[{self.slot(self.defs.memory_index[e.name], e.owner)}])"
 
     def _src_ZoneRef(self, e):
-        base, count = self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count
+        return (
+            f"({self.member(e, self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count)})"
+        )
+
+    def counter_slot(self, e: ir.Counter) -> str:
+        """Source for the slot of a counter (of a family, checked in range)."""
+        return self.member(e, self.defs.counter_index[e.name], self.defs.spec.counter(e.name).count)
+
+    def member(self, e, base: int, count: int | None) -> str:
+        """Source for the slot of a zone or counter: its owner's, and in a family of
+        `count` its index's, checked in range."""
         if count is None:
-            return f"({self.slot(base, e.owner, e.name)})"
-        first = self.slot(base, e.owner, e.name, count)  # the family's first zone of its owner
-        return f"(_in_family({first}, {count}, {self.source(e.index)}, {self.constant(e.name)}{', True' * (e.owner is not None)}))"
+            return self.slot(base, e.owner, e.name)
+        first = self.slot(base, e.owner, e.name, count)  # the family's first of its owner
+        owned, what = e.owner is not None, "counter" if isinstance(e, ir.Counter) else "zone"
+        return (
+            f"_in_family({first}, {count}, {self.source(e.index)}, {self.constant(e.name)}, "
+            f"{owned}, {what!r})"
+        )
 
     def slot(self, base: int, owner, name: str = "", width: int = 1) -> str:
         """Source for the slot of a zone or counter, per player when it has an owner,
@@ -318,6 +331,8 @@ class Compiler:
             return e.op in ("//", "%", "*")
         if isinstance(e, ir.Call):
             return e.func in ("range", "combinations", "summing")
+        if isinstance(e, ir.Counter):
+            return self.defs.spec.counter(e.name).count is not None
         return isinstance(e, ir.ZoneRef) and self.defs.spec.zone(e.name).count is not None
 
     def _src_Ranking(self, e):

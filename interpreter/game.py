@@ -287,10 +287,14 @@ class Game:
         return self.kind_names[value] if slot in self.kind_counters else value
 
     def _owners(self, c: ir.CounterDef) -> list[str]:
-        """The label suffix of each value of a counter: one a seat, one a team, or one."""
+        """The label suffix of each value of a counter: one a seat, one a team, or one;
+        for a family, one an index of each (`bid[P1][0]`, `bid[P1][1]`, ..., `bid[P2][0]`)."""
         if c.per_player:
-            return [f"[P{p + 1}]" for p in range(self.n)]
-        return [f"[{t.name}]" for t in self.spec.teams] if c.per_team else [""]
+            owners = [f"[P{p + 1}]" for p in range(self.n)]
+        else:
+            owners = [f"[{t.name}]" for t in self.spec.teams] if c.per_team else [""]
+        indexes = [""] if c.count is None else [f"[{i}]" for i in range(c.count)]
+        return [o + i for o in owners for i in indexes]
 
     def with_partners(self, seats) -> tuple[int, ...]:
         """The seats and their teams' other seats, in seat order: a team wins together."""
@@ -457,8 +461,8 @@ class _ConditionReads:
         g, each = self.game, self.each
         zone = isinstance(node, ir.ZoneRef)
         base = g.zone_index[node.name] if zone else g.counter_index[node.name]
-        # a family's zones of one owner lie together: count slots from its owner's first
-        width = (zone and g.spec.zone(node.name).count) or 1
+        # a family's zones (or counters) of one owner lie together, from its owner's first
+        width = (g.spec.zone(node.name) if zone else g.spec.counter(node.name)).count or 1
         if node.owner is None:
             return [(base + i, k) for i in range(width) for k in self.keys]
         team = node.name in g.per_team  # one a team: p's is at base + team_of[p]

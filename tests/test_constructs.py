@@ -899,3 +899,32 @@ def test_a_ranking_is_only_the_body_of_argmax_argmin_or_sort(written, said):
     )
     with pytest.raises(SpecError, match=re.escape(said)):
         load_spec("ranks.yaml", text)
+
+
+@pytest.mark.parametrize(
+    "written, said",
+    [
+        (
+            "claimed(current) = 1",
+            "RS203: counter 'claimed' is a family of 3 counters for each "
+            "player: write claimed(p, i), i from 0 to 2; got 1 argument",
+        ),
+        ("claimed = 1", "RS204: counter 'claimed' is a family of 3 counters for each player"),
+        (
+            "completed_by(3) = 1",
+            "RS211: completed_by(3) is out of range: the family holds 3 "
+            "counters, completed_by(0) to completed_by(2)",
+        ),
+        ("completed_by(current) = 1", "RS204: index of counter family 'completed_by' must be int"),
+    ],
+)
+def test_a_family_of_counters_is_written_with_its_owner_and_index(written, said):
+    text = edited(
+        (ROOT / "tests/valid/stones.yaml").read_text(),
+        (
+            "        move(card, side(current, i))\n",
+            f"        move(card, side(current, i))\n        {written}\n",
+        ),
+    )
+    with pytest.raises(SpecError, match=re.escape(said)):
+        load_spec("stones.yaml", text)

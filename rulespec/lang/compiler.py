@@ -181,8 +181,18 @@ class _Compiler:
             },
             counters={k: _owned(v) for k, v in accepted["counters"].items()},
             zones={k: _owned(v) for k, v in accepted["zones"].items()},
-            families={k: v["count"] for k, v in accepted["zones"].items() if "count" in v},
-            per_team={k for k, v in accepted["zones"].items() if v.get("per_team")},
+            families={
+                k: v["count"]
+                for section in ("zones", "counters")
+                for k, v in accepted[section].items()
+                if "count" in v
+            },
+            per_team={
+                k
+                for section in ("zones", "counters")
+                for k, v in accepted[section].items()
+                if v.get("per_team")
+            },
             refilled={
                 k
                 for k, v in accepted["zones"].items()
@@ -1077,6 +1087,7 @@ class _Compiler:
             c.get("text", ""),
             c.get("narrate", True),
             c.get("shown", True),
+            c.get("count"),
         )
 
     def _deck_checks(self, spec: ir.Spec) -> None:

@@ -690,6 +690,9 @@ class Builder:
         """A name the spec declares, used as a value without arguments; in this order, as
         a zone family's name is also a zone's."""
         n = self.names
+        if name in n.families:
+            self._error("RS204", self._family_form(name), span)
+            return None
         if name in n.counters:
             if n.counter_types.get(name) == FAILED:
                 return None  # its initial value was refused, and said so
@@ -699,9 +702,6 @@ class Builder:
                 span,
                 ir.Counter(span, n.counter_types.get(name, "int"), name, None),
             )
-        if name in n.families:
-            self._error("RS204", self._family_form(name), span)
-            return None
         if name in n.zones:
             return self._unowned(
                 n.zones[name], f"zone '{name}' is", span, ir.ZoneRef(span, "zone", name, None)
@@ -811,23 +811,27 @@ class Builder:
             return None if held == FAILED else ir.Counter(span, held, name, args[0])
         return ir.Memory(span, "cards", name, args[0])
 
-    def _family(self, name, args, span) -> ir.ZoneRef | None:
-        """`row(i)`: the zone of a family at an index; `field(p, i)` for a family each
-        seat (or team) has. The index is checked when it is a constant (else at run time,
-        RS701)."""
+    def _family(self, name, args, span) -> ir.ZoneRef | ir.Counter | None:
+        """`row(i)`: the zone (or counter) of a family at an index; `field(p, i)` for a
+        family each seat (or team) has. The index is checked when it is a constant (else
+        at run time, RS701)."""
         count, owned, written = (
             self.names.families[name],
-            self.names.zones[name],
+            self._owned_name(name),
             self._written(name),
         )
+        what = "counter" if name in self.names.counters else "zone"
+        held = self.names.counter_types.get(name, "int")
+        if held == FAILED:
+            return None  # its initial value was refused, and said so
         if len(args) != 1 + bool(owned):
             got = f"got {len(args)} argument{'s' * (len(args) != 1)}"
             self._error("RS203", f"{self._family_form(name)}; {got}", span)
             return None
         *owner, index = args
-        if owned and not self._check(owner[0], "player", f"owner of zone '{name}'"):
+        if owned and not self._check(owner[0], "player", f"owner of {what} '{name}'"):
             return None
-        if not self._check(index, "int", f"index of zone family '{name}'"):
+        if not self._check(index, "int", f"index of {what} family '{name}'"):
             return None
         value = _constant(index)
         if value is not None and not 0 <= value < count:
@@ -835,11 +839,14 @@ class Builder:
             self._error(
                 "RS211",
                 f"{written.replace('i)', f'{value})')} is out of range: the family holds "
-                f"{count} zones, {first} to {last}",
+                f"{count} {what}s, {first} to {last}",
                 index.span,
             )
             return None
-        return ir.ZoneRef(span, "zone", name, owner[0] if owned else None, index)
+        whose = owner[0] if owned else None
+        if what == "counter":
+            return ir.Counter(span, held, name, whose, index)
+        return ir.ZoneRef(span, "zone", name, whose, index)
 
     def _prop(self, span, cards: ir.Expr, key: ir.Expr) -> ir.Expr | None:
         """prop(cards, "name"), typed as the deck's cards declare the property."""
@@ -1215,17 +1222,22 @@ class Builder:
         what = _DECLARED_AS.get(self.names.all_names.get(name, ""))
         return f"'{name}' is {what}" if what else ""
 
+    def _owned_name(self, name: str) -> bool:
+        """Is a zone or counter written with an owner (per player or per team)?"""
+        return self.names.zones.get(name, self.names.counters.get(name, False))
+
     def _written(self, name: str) -> str:
-        """How a zone is written: `pile`, `hand(p)`, `row(i)` or `field(p, i)`."""
-        args = ["p"] * self.names.zones[name] + ["i"] * (name in self.names.families)
+        """How a zone or counter is written: `pile`, `hand(p)`, `row(i)` or `field(p, i)`."""
+        args = ["p"] * self._owned_name(name) + ["i"] * (name in self.names.families)
         return f"{name}({', '.join(args)})" if args else name
 
     def _family_form(self, name: str) -> str:
-        """What a family of zones is, and how to write one of them."""
-        count, owned = self.names.families[name], self.names.zones[name]
+        """What a family of zones or counters is, and how to write one of them."""
+        count, owned = self.names.families[name], self._owned_name(name)
+        what = "counter" if name in self.names.counters else "zone"
         each = (" for each team" if name in self.names.per_team else " for each player") * owned
         return (
-            f"zone '{name}' is a family of {count} zones{each}: "
+            f"{what} '{name}' is a family of {count} {what}s{each}: "
             f"write {self._written(name)}, i from 0 to {count - 1}"
         )
 
@@ -1239,7 +1251,8 @@ class Builder:
         name, op = str(name), str(op)
         node = self._expr(value, scope)
         if owner is not None:
-            target = self._call(lark.Tree("call", [t.children[0], owner], meta=t.meta), span, scope)
+            written = lark.Tree("call", [t.children[0], *owner.children], meta=t.meta)
+            target = self._call(written, span, scope)
             if target is not None and not isinstance(target, (ir.Counter, ir.Memory)):
                 self._error(
                     "RS207",

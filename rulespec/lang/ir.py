@@ -48,6 +48,7 @@ class Param(Expr):
 class Counter(Expr):
     name: str
     owner: Expr | None  # None for a shared counter
+    index: Expr | None = None  # the index, for a counter of a family
 
 
 @dataclass(frozen=True)
@@ -436,6 +437,7 @@ class CounterDef:
     text: str = ""  # what it is for, in words: public, for the table and `help`
     narrate: bool = True  # its changes are narrated (false: a bookkeeping counter)
     shown: bool = True  # shown at the table, and narrated (false: kept only for a rule)
+    count: int | None = None  # a family of this many counters, name(0) ... name(count - 1)
 
 
 @dataclass(frozen=True)
@@ -693,6 +695,9 @@ class Spec:
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)
+
+    def counter(self, name: str) -> CounterDef:
+        return next(c for c in self.counters if c.name == name)
 
     def player_range(self) -> str:
         """The player counts the game is for, in words: `2 to 6 players`, `exactly 2

@@ -174,11 +174,12 @@ class Titles:
             return title
         return title if title.casefold().startswith("the ") else f"the {title}"  # "the pond"
 
-    def counter(self, label: str) -> str:
-        """A counter's label by title: "Score", or "Score for P1" for a seat's."""
-        name, owner, _ = parse_label(label)
-        title = self.counters.get(name, name)
-        return f"{title} for {owner.replace('_', ' ')}" if owner else title
+    def counter(self, label: str, whose: bool = True) -> str:
+        """A counter's label by title: "Score", "Score for P1" for a seat's, "Bid 2" and
+        "Bid 2 for P1" for a family's (`whose=False`: without the owner)."""
+        name, owner, index = parse_label(label)
+        title = self.counters.get(name, name) + ("" if index is None else f" {index}")
+        return f"{title} for {owner.replace('_', ' ')}" if owner and whose else title
 
     def card_set(self, label: str) -> str:
         """A set of cards chosen as one option, its types joined by '+', by their titles."""

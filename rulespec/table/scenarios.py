@@ -213,16 +213,20 @@ def _meant(game: Game, what: str, name, known) -> str:
     return f"did you mean '{hint.suggestion}'?"
 
 
-def _counters(written: dict | None) -> list[tuple[str, object, tuple]]:
+def _counters(
+    written: dict | None, label: str = "", path: tuple = ()
+) -> list[tuple[str, object, tuple]]:
     """A scenario's counters as (label, value, path): a per-player counter's seats (a
-    per-team one's teams) may be written under its name (`chips: {P1: 90, P2: 90}` for
-    `chips[P1]` and `chips[P2]`; `tricks: {north_south: 2}`)."""
+    per-team one's teams, a family's indexes) may be written under its name (`chips: {P1:
+    90, P2: 90}` for `chips[P1]` and `chips[P2]`; `tricks: {north_south: 2}`; `bid: {P1:
+    {0: 2}}` for `bid[P1][0]`)."""
     found = []
-    for name, value in (written or {}).items():
+    for key, value in (written or {}).items():
+        inner = f"{label}[{key}]" if label else str(key)
         if isinstance(value, dict):
-            found += [(f"{name}[{seat}]", v, (name, seat)) for seat, v in value.items()]
+            found += _counters(value, inner, (*path, key))
         else:
-            found.append((name, value, (name,)))
+            found.append((inner, value, (*path, key)))
     return found
 
 

@@ -115,14 +115,14 @@ def table(
     for label, value in observation["counters"].items():
         if counter_name(label) in titles.unshown:  # kept only for a rule
             continue
-        name, seat = _split(label)
+        seat = _split(label)[1]
         seats.get(seat, shared)["counters"].append(
             {
                 "label": label,
-                "title": titles.counters.get(name, name) if seat else titles.counter(label),
+                "title": titles.counter(label, whose=not seat),
                 "value": titles.counter_value(label, value),
             }
-            | _text(titles, "counters", name)
+            | _text(titles, "counters", parse_label(label)[0])
         )
     return {
         "seat": observation["seat"],
