@@ -1330,6 +1330,58 @@ def _dealt(an: Analysis, stmts, start, times=1):
     return total
 
 
+def check_read_by_place(an: Analysis):
+    """RL124: `nth`, `first` or `top` of cards in the order an unordered zone holds
+    them: the order they came in, which is not part of the game (State.key() does not
+    tell it, a seat's view lists the zone sorted), so which card it gives is an
+    accident of the play; sort them, or make the zone ordered. A note: where any card
+    would do (a zone of one card, a hand all of one suit) it is as meant; cards of one
+    type (`of(supply, copper)`) are alike, and not noted."""
+    spec = an.spec
+    ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
+    parts = (spec.setup, *(part for _, part in ruled if part is not None))
+    parts += (spec.evaluation,) if spec.evaluation is not None else ()
+    unordered, types = {z.name for z in spec.zones if not z.ordered}, {c.name for c in spec.cards}
+    said = set()
+    for e in ir.walk(parts):
+        if not (isinstance(e, ir.Call) and e.func in ("nth", "first", "top") and e.args):
+            continue
+        if e.args[0].type not in ("cards", "zone") or id(e) in said:
+            continue
+        came = sorted(_order_from(e.args[0], types) & unordered)
+        if came:
+            said.add(id(e))
+            yield Finding(
+                "RL124",
+                "info",
+                f"{e.func}() reads cards of '{came[0]}', an unordered zone, in the order "
+                "they came, which is not part of the game: as meant only where any card "
+                "would do",
+                e.span,
+                hint=f"where it matters which card, sort them first ({e.func}(sort(c.rank for "
+                f"c in ...), ...)) or give '{came[0]}' ordered: true",
+            )
+
+
+def _order_from(e, types: set[str]) -> set[str]:
+    """The zones whose order of cards an expression's cards keep: none after a sort,
+    nor for cards of one type (`types`: the card types), which are alike."""
+    if isinstance(e, ir.ZoneRef):
+        return {e.name}
+    if isinstance(e, ir.Aggregate):
+        if e.func == "sort":
+            return set()
+        body = _order_from(e.body, types) if e.func == "union" else set()
+        return _order_from(e.items, types) | body
+    if isinstance(e, ir.Call) and e.func == "of" and isinstance(e.args[1], ir.Kind):
+        return set() if e.args[1].name in types else _order_from(e.args[0], types)
+    if isinstance(e, ir.Call) and e.func in ("of", "without", "top", "first", "nth", "above"):
+        return _order_from(e.args[0], types)
+    if isinstance(e, (ir.Binary, ir.IfExpr)):
+        return set().union(*(_order_from(c, types) for c in ir.iter_children(e)))
+    return set()
+
+
 def check_group_offers(an: Analysis):
     """RL120, a note: an action that plays a group of cards (`count`) whose offer can
     pass the groups a decision may look at once a hand holds enough of its cards (the
@@ -1390,6 +1442,7 @@ CHECKS = (
     check_seat_valued,
     check_choices_of_unseen_cards,
     check_window_offers,
+    check_read_by_place,
 )
 
 CODES = {
@@ -1416,6 +1469,7 @@ CODES = {
     "RL121": "an evaluation or payoff that values the player to act, not `me`",
     "RL122": "a choice among cards its chooser cannot see, which its options name or its filter tests",
     "RL123": "a window offer that answers none of what opens the window",
+    "RL124": "cards read by place in the order an unordered zone holds them",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
