@@ -928,3 +928,28 @@ def test_a_family_of_counters_is_written_with_its_owner_and_index(written, said)
     )
     with pytest.raises(SpecError, match=re.escape(said)):
         load_spec("stones.yaml", text)
+
+
+def test_a_family_of_counters_may_title_each_counter():
+    """The Hanamikoji designer's favour markers read "Favour 4 for P2": `titles` on a
+    family of counters names each, as on a family of zones (RS104 for the wrong
+    number, or on one counter)."""
+    text = (ROOT / "tests/valid/stones.yaml").read_text()
+    titles = Titles.of(load_spec("stones.yaml", text))
+    assert titles.counter("claimed[P2][1]") == "middle stone for P2"
+    assert titles.counter("claimed[P2][1]", whose=False) == "middle stone"
+    assert titles.counter("completed_by[2]") == "Completed by 2"
+    for old, new, said in [
+        (
+            "titles: [left stone, middle stone, right stone]",
+            "titles: [left, right]",
+            "RS104: counter 'claimed' has 2 titles for a family of 3 counters",
+        ),
+        (
+            "completed_by: {count: 3,",
+            "completed_by: {titles: [x],",
+            "RS104: counter 'completed_by' is one counter: titles names the counters of a family",
+        ),
+    ]:
+        with pytest.raises(SpecError, match=re.escape(said)):
+            load_spec("stones.yaml", edited(text, (old, new)))

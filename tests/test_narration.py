@@ -275,21 +275,24 @@ def test_a_pile_of_one_card_has_no_top_marked(pile, shown):
 
 def test_a_seat_with_many_zones_is_listed_a_zone_a_line():
     """A Lost Cities designer's seat line ran past 250 characters: one over 120 is
-    broken, a zone a line under the seat; a short one stays whole."""
+    broken, a zone a line under the seat, the empty ones on one line (a Hanamikoji
+    designer's seven empty places each had a line); a short one stays whole."""
     spec = load_spec(ROOT / "tests/valid/golf_grid.yaml")
     state = Game(spec, 2).new_initial_state(seed=2)
     while state.chance_is_sampled():
         state.sample_chance()
     lines = table_lines(table(state.observation(0), Titles.of(spec)))
     at = lines.index("  P1 (you):")
-    assert lines[at + 1 : at + 3] == [
-        "    held empty",
+    assert lines[at + 1 : at + 6] == [
         "    top left face down 1 card; shown to you: Clubs 2",
+        "    top right face down 1 card; shown to you: Clubs 3",
+        "    bottom left face down 1 card",
+        "    bottom right face down 1 card",
+        "    empty: held, top left, top right, bottom left, bottom right",
     ]
     assert all(len(line) <= 120 for line in lines)
-    assert "  P3 (out): hand 4 cards" in table_lines(
-        table(OBSERVATION | {"active": ["P1", "P2"]}, TITLES)
-    )
+    short = table(OBSERVATION | {"active": ["P1", "P2"]}, TITLES)
+    assert "  P3 (out): hand 4 cards" in table_lines(short)
 
 
 def test_a_seat_that_is_out_is_marked():

@@ -1088,6 +1088,7 @@ class _Compiler:
             c.get("narrate", True),
             c.get("shown", True),
             c.get("count"),
+            tuple(c.get("titles", ())),
         )
 
     def _deck_checks(self, spec: ir.Spec) -> None:
@@ -1183,6 +1184,8 @@ class _Compiler:
         self._nested_loops(spec)
         self.problems += costs.check(spec, self.callees_first)
         self._zone_checks(spec)
+        for c in spec.counters:
+            self._titles_check(c, "counter")
         self._card_checks(spec)
         self._deck_checks(spec)
         self._goal_checks(spec)
@@ -1227,21 +1230,21 @@ class _Compiler:
                         key=True,
                     )
 
-    def _titles_check(self, z: ir.ZoneDef) -> None:
-        """RS104 for `titles` on one zone, or not one a zone of its family."""
-        if z.titles and z.count is None:
+    def _titles_check(self, x: ir.ZoneDef | ir.CounterDef, what: str = "zone") -> None:
+        """RS104 for `titles` on one zone (or counter), or not one a member of its family."""
+        if x.titles and x.count is None:
             self.error(
                 "RS104",
-                f"zone '{z.name}' is one zone: titles names the zones of a family (count)",
-                ("zones", z.name, "titles"),
-                "one zone's is title",
+                f"{what} '{x.name}' is one {what}: titles names the {what}s of a family (count)",
+                (f"{what}s", x.name, "titles"),
+                f"one {what}'s is title",
             )
-        elif z.titles and len(z.titles) != z.count:
+        elif x.titles and len(x.titles) != x.count:
             self.error(
                 "RS104",
-                f"zone '{z.name}' has {len(z.titles)} titles for a family of {z.count} zones",
-                ("zones", z.name, "titles"),
-                "give each zone of the family one title, in index order",
+                f"{what} '{x.name}' has {len(x.titles)} titles for a family of {x.count} {what}s",
+                (f"{what}s", x.name, "titles"),
+                f"give each {what} of the family one title, in index order",
             )
 
     def _shared_zone_titles(self, spec: ir.Spec) -> None:

@@ -438,6 +438,7 @@ class CounterDef:
     narrate: bool = True  # its changes are narrated (false: a bookkeeping counter)
     shown: bool = True  # shown at the table, and narrated (false: kept only for a rule)
     count: int | None = None  # a family of this many counters, name(0) ... name(count - 1)
+    titles: tuple[str, ...] = ()  # a family's counters each by its own title, by index
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,7 @@ class Titles:
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
     members: Mapping[str, tuple] = field(default_factory=dict)  # a family -> its zones' titles
+    counted: Mapping[str, tuple] = field(default_factory=dict)  # a family -> its counters' titles
     carded: frozenset[str] = frozenset()  # actions that play a card
     carded_answers: frozenset[str] = frozenset()  # reactions that answer with one
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
@@ -113,6 +114,7 @@ class Titles:
             counters={c.name: c.title for c in spec.counters},
             zones={z.name: z.title for z in spec.zones},
             members={z.name: z.titles for z in spec.zones if z.titles},
+            counted={c.name: c.titles for c in spec.counters if c.titles},
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
@@ -178,7 +180,9 @@ class Titles:
         """A counter's label by title: "Score", "Score for P1" for a seat's, "Bid 2" and
         "Bid 2 for P1" for a family's (`whose=False`: without the owner)."""
         name, owner, index = parse_label(label)
-        title = self.counters.get(name, name) + ("" if index is None else f" {index}")
+        title = self.counters.get(name, name)
+        if index is not None:  # a family's counter by its own title, else by its index
+            title = self.counted[name][index] if name in self.counted else f"{title} {index}"
         return f"{title} for {owner.replace('_', ' ')}" if owner and whose else title
 
     def card_set(self, label: str) -> str:

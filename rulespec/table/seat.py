@@ -238,10 +238,14 @@ def help_text(name: str, titles: Titles) -> str:
                 said = titles.text(section, n) or "no text in the rules"
                 # one of a kind, but zones apart: two zones may go by one word
                 found.setdefault((word, n if word == "zone" else ""), (title, said))
-    for n, members in titles.members.items():  # a family's zone by its own title
-        for title in (t for t in members if t.casefold() == wanted):
-            said = titles.text("zones", n) or "no text in the rules"
-            found.setdefault(("zone", f"{n}:{title}"), (title, said))
+    for section, word, families in (
+        ("zones", "zone", titles.members),
+        ("counters", "counter", titles.counted),
+    ):  # a family's zone or counter by its own title
+        for n, members in families.items():
+            for title in (t for t in members if t.casefold() == wanted):
+                said = titles.text(section, n) or "no text in the rules"
+                found.setdefault((word, f"{n}:{title}"), (title, said))
     for n, goal in titles.goals.items():
         if wanted in (n.casefold(), goal.title.casefold()):
             found.setdefault(("goal", ""), (goal.title, titles.goal_text(n)))

@@ -224,17 +224,23 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
     lines += [f"  {z['title'].capitalize()}: {_cards_text(z)}" for z in view["zones"]]
     for s in view["seats"]:
-        parts = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
-        if s["counters"]:
-            parts.append(_counters_text(s["counters"]))
-        parts += map(_goal_text, s["goals"])
+        zones = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
+        rest = [_counters_text(s["counters"])] if s["counters"] else []
+        rest += map(_goal_text, s["goals"])
         marks = [word for word, on in (("you", s["you"]), ("out", s["out"])) if on]
         mark = f" ({', '.join(marks)})" if marks else ""  # a seat out is told so too
-        line = f"  {s['seat']}{mark}: " + ("; ".join(parts) or "nothing")
+        line = f"  {s['seat']}{mark}: " + ("; ".join(zones + rest) or "nothing")
         if len(line) <= WIDE:
             lines.append(line)
-        else:  # a seat with many zones (a Lost Cities player's expeditions): one a line
-            lines += [f"  {s['seat']}{mark}:", *(f"    {part}" for part in parts)]
+        else:  # a seat with many zones (a Lost Cities player's expeditions): one a line,
+            # the empty ones together
+            held = [text for z, text in zip(s["zones"], zones) if z["size"]]
+            empty = [z["title"] for z in s["zones"] if not z["size"]]
+            if len(empty) > 1:
+                held.append(f"empty: {', '.join(empty)}")
+            else:
+                held = zones
+            lines += [f"  {s['seat']}{mark}:", *(f"    {part}" for part in held + rest)]
     if view["counters"]:
         lines.append("  " + _counters_text(view["counters"]))
     if params and view["params"]:
