@@ -911,11 +911,10 @@ def test_a_ranking_is_only_the_body_of_argmax_argmin_or_sort(written, said):
         ),
         ("claimed = 1", "RS204: counter 'claimed' is a family of 3 counters for each player"),
         (
-            "completed_by(3) = 1",
-            "RS211: completed_by(3) is out of range: the family holds 3 "
-            "counters, completed_by(0) to completed_by(2)",
+            "laid(3) = 1",
+            "RS211: laid(3) is out of range: the family holds 3 counters, laid(0) to laid(2)",
         ),
-        ("completed_by(current) = 1", "RS204: index of counter family 'completed_by' must be int"),
+        ("laid(current) = 1", "RS204: index of counter family 'laid' must be int"),
     ],
 )
 def test_a_family_of_counters_is_written_with_its_owner_and_index(written, said):
@@ -938,7 +937,7 @@ def test_a_family_of_counters_may_title_each_counter():
     titles = Titles.of(load_spec("stones.yaml", text))
     assert titles.counter("claimed[P2][1]") == "middle stone for P2"
     assert titles.counter("claimed[P2][1]", whose=False) == "middle stone"
-    assert titles.counter("completed_by[2]") == "Completed by 2"
+    assert titles.counter("laid[2]") == "Laid 2"
     for old, new, said in [
         (
             "titles: [left stone, middle stone, right stone]",
@@ -946,9 +945,9 @@ def test_a_family_of_counters_may_title_each_counter():
             "RS104: counter 'claimed' has 2 titles for a family of 3 counters",
         ),
         (
-            "completed_by: {count: 3,",
-            "completed_by: {titles: [x],",
-            "RS104: counter 'completed_by' is one counter: titles names the counters of a family",
+            "laid: {count: 3,",
+            "laid: {titles: [x],",
+            "RS104: counter 'laid' is one counter: titles names the counters of a family",
         ),
     ]:
         with pytest.raises(SpecError, match=re.escape(said)):

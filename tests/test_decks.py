@@ -586,6 +586,10 @@ def test_a_capitalised_placeholder_gives_the_value_capitalised():
         "  build:\n",
         '  cards:\n    joker: {count: 1, title: "{Kind} joker", props: {kind: wild}}\n  build:\n',
     ).replace('totals: {"2": 12, "3": 8}', 'totals: {"2": 13, "3": 9}')
-    assert {c.name: c.title for c in load_spec("pairs.yaml", written).cards}[
-        "joker"
-    ] == "Wild joker"
+    joker = {c.name: c.title for c in load_spec("pairs.yaml", written).cards}["joker"]
+    assert joker == "Wild joker"
+    # the first letter raised, no other lowered (a review: "New york")
+    city = written.replace(
+        '"{Kind} joker", props: {kind: wild}', '"{City}", props: {city: new_York}'
+    )
+    assert {c.name: c.title for c in load_spec("pairs.yaml", city).cards}["joker"] == "New York"

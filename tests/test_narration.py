@@ -552,13 +552,15 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
             "draw": ("action", "Draw"),
             "knock": ("action", "Knock early"),
             "out": ("action", "Go out"),
+            "catch_up": ("action", "Catch Up"),
             "stand": ("action", "Stand"),
         },
-        verbs={"draw": "draw", "knock": "knock", "out": "knock"},
+        verbs={"draw": "draw", "knock": "knock", "out": "knock", "catch_up": "catch up"},
         zones={"pond": "the pond", "discard": "discard pile"},
     )
     events = [
-        {"event": "play", "player": 0, "action": a} for a in ("draw", "knock", "out", "stand")
+        {"event": "play", "player": 0, "action": a}
+        for a in ("draw", "knock", "out", "catch_up", "stand")
     ]
     events += [
         {"event": "shuffle", "zone": "pond"},
@@ -568,6 +570,7 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
         "  P1 draws",
         "  P1 knocks early",  # a title that begins with the verb goes on from it
         "  P1 knocks (Go out)",
+        "  P1 catches up",  # a verb of two words, all the title (a review)
         "  P1 chooses Stand",
         "  the pond is shuffled",
         "  the pond is refilled from the discard pile",

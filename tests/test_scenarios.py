@@ -590,3 +590,19 @@ def test_some_options_may_be_said_offered_or_not(tmp_path):
         "not_offered: expected ['pass'] not offered, but among the options ['kraken -> P2', 'pass', "
         "'pirate -> P2']",
     ]
+
+
+def test_an_expected_counter_the_game_has_not_is_named_so(tmp_path):
+    """A review: a mistyped label in `expect: counters` failed as "expected 1, got
+    null", and passed where null was expected; now it is no such counter, with the
+    labels meant (a family's by their range)."""
+    scenario = tmp_path / "counters.yaml"
+    scenario.write_text(
+        f"spec: {ROOT / 'tests/valid/stones.yaml'}\nplayers: 2\nsteps: []\n"
+        "expect:\n  counters: {claimd: {P1: {0: 0}}, laid: {7: null, 0: 0}}\n"
+    )
+    assert run(scenario).failures == [
+        "counter claimd[P1][0]: no such counter (did you mean one of claimed[P1][0] to "
+        "claimed[P2][2]?)",
+        "counter laid[7]: no such counter (did you mean one of laid[0] to laid[2]?)",
+    ]

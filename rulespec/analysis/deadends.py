@@ -322,8 +322,8 @@ def _types_text(an: Analysis, types: set[str]) -> str:
 
 
 def _absorbing_values(an: Analysis):
-    """A counter only ever set to one value other than its initial one (a flag
-    raised for good): when, with it at that value, every rule that can win or end the
+    """A shared counter only ever set to one value other than its initial one (a flag
+    raised for good; one seat's or one index's set leaves the others as they were): when, with it at that value, every rule that can win or end the
     game has a condition that can never hold, the game can then end only at its limit."""
     spec = an.spec
     # an ending rule that can never hold at all is RL105's: judged here, it would be
@@ -334,6 +334,8 @@ def _absorbing_values(an: Analysis):
         for c, o in eff.changes.items():
             ops.setdefault(c, set()).update(o)
     for c in spec.counters:
+        if c.per_player or c.per_team or c.count is not None:
+            continue  # one seat's (or index's) set is not all set: pinning all would lie
         values = an.assigned.get(c.name, set())
         if ops.get(c.name) != {"="} or len(values) != 1 or not _all_constant(an, c.name):
             continue

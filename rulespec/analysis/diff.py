@@ -78,6 +78,8 @@ def _detail(kind, a, b) -> str:
         )
     if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
         parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
+    if kind in ("zone", "counter") and a.count != b.count:  # a family's size, or none
+        parts.append(f"count {a.count or 'none'} -> {b.count or 'none'}")
     if kind == "action" and a.same != b.same:  # what a group's cards share
         parts.append(f"same {a.same or 'none'} -> {b.same or 'none'}")
     if kind == "step" and a.pass_if != b.pass_if:  # who may pass

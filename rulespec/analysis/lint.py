@@ -841,13 +841,16 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
 
 
 def _reads_alone(node, what_read) -> bool:
-    """Does the test read nothing but the counter (and parameters)? Whose counter it is
-    does not count: `won(who) >= 1` tests the count alone, as `won(p) >= 1` does."""
+    """Does the test read nothing but the counter (and parameters)? Whose counter it is,
+    and which of its family, does not count: `won(who) >= 1` tests the count alone, as
+    `won(p) >= 1` does, and `lit(ptr) == 1` as `lit(0) == 1`."""
     owners = set().union(
         *(
-            graphs.touches_of(n.owner).reads
+            graphs.touches_of(part).reads
             for n in ir.walk(node)
-            if isinstance(n, ir.Counter) and n.name == what_read[1] and n.owner is not None
+            if isinstance(n, ir.Counter) and n.name == what_read[1]
+            for part in (n.owner, n.index)
+            if part is not None
         )
     )
     reads = {r for r in graphs.touches_of(node).reads if r[0] != "param"}

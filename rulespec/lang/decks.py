@@ -404,7 +404,10 @@ def _fill(template: str, props) -> str:
         if _lowered(written) not in props:
             return m.group(0)
         text = _text(props[_lowered(written)])
-        return text if written[0].islower() else text.replace("_", " ").capitalize()
+        if written[0].islower():
+            return text
+        text = text.replace("_", " ")
+        return text[:1].upper() + text[1:]  # the first letter raised, no other lowered
 
     return PLACEHOLDER.sub(value, template)
 

@@ -281,9 +281,9 @@ def _play(e: dict, t: Titles) -> str:
         card = t.card(e["card"]) if e.get("card") else "a card"
         what, verb = with_rule(card, action, verb), third_person(verb)
     elif verb != "play":  # an action without a card, and its verb: "P1 draws"
-        head, _, rest = action.partition(" ")  # a title that begins with the verb goes on
-        if head.casefold() in (verb, third_person(verb)):  # from it: "P1 knocks early"
-            what = ": ".join(filter(None, (rest, chosen)))
+        words, said = action.split(), verb.split()  # a title that begins with the verb
+        if [w.casefold() for w in words[: len(said)]] == said:  # goes on from it: "P1 knocks early"
+            what = ": ".join(filter(None, (" ".join(words[len(said) :]), chosen)))
         else:
             what = f"{chosen} ({action})".strip()
         verb = third_person(verb)

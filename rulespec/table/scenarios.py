@@ -457,6 +457,12 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     failures = _zone_failures(state, expect)
     counters = seen["counters"]
     for name, want, _ in _counters(expect.get("counters")):
+        if name not in counters:  # not "expected null, got null": a label mistyped
+            known = list(counters)
+            failures.append(
+                f"counter {name}: no such counter ({_meant(state.game, 'counter', name, known)})"
+            )
+            continue
         got = counters.get(name)
         if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
