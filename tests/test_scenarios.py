@@ -606,3 +606,31 @@ def test_an_expected_counter_the_game_has_not_is_named_so(tmp_path):
         "claimed[P2][2]?)",
         "counter laid[7]: no such counter (did you mean one of laid[0] to laid[2]?)",
     ]
+
+
+def test_a_table_may_lay_out_no_kind_and_a_team_family_is_told_by_team(tmp_path):
+    """A review: a table's `no_kind` for a counter that holds a kind was refused as an
+    unknown kind, though the docs allow it; a team's family written by seat was told
+    a range of labels, not the team's own."""
+    scenario = tmp_path / "kinds.yaml"
+    scenario.write_text(
+        f"spec: {ROOT / 'tests/valid/colour_match.yaml'}\nplayers: 2\n"
+        "table:\n  counters: {colour_now: no_kind}\nsteps: []\n"
+        "expect:\n  counters: {colour_now: no_kind}\n"
+    )
+    assert run(scenario).failures == []
+    camps = tmp_path / "camps.yaml"
+    camps.write_text(
+        (ROOT / "tests/valid/partners.yaml")
+        .read_text()
+        .replace(
+            "  chest: {per_team: true, visibility: owner}",
+            "  chest: {per_team: true, count: 2, visibility: owner}",
+        )
+        .replace("to: chest(current)", "to: chest(current, 0)")
+    )
+    scenario.write_text(
+        f"spec: {camps}\nplayers: 4\ntable:\n  zones:\n    chest[P3][1]: []\nsteps: []\n"
+    )
+    (failure,) = run(scenario).failures
+    assert "'chest' is one per team: P3's is chest[odd][1]" in failure

@@ -164,7 +164,7 @@ def _check_names(game: Game, table: dict) -> None:
     counters = _counters(table.get("counters"))
     names += [("counter", k, game.counter_names, ("counters", *path)) for k, _, path in counters]
     for label, value, path in counters:
-        if label in kind_counters and value is not None:
+        if label in kind_counters and value not in (None, "no_kind"):  # no kind: as written
             names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", *path)))
     placed: Counter = Counter()  # a card placed once too often is told where, not at table:
     for label, cards in zones.items():
@@ -199,10 +199,12 @@ def _meant(game: Game, what: str, name, known) -> str:
         titled = game.spec.titled(str(name))
         if titled:
             return f"'{name}' is the title of {', '.join(titled)}: a scenario names cards"
-    seat = re.fullmatch(r"(\w+)\[P(\d+)\]", str(name))  # a team's, written as a seat's
+    # a team's, written as a seat's (a family's with its index)
+    seat = re.fullmatch(r"(\w+)\[P(\d+)\](\[\d+\])?", str(name))
     if seat and seat.group(1) in game.per_team and 0 < int(seat.group(2)) <= game.n:
         team = game.spec.teams[game.team_of[int(seat.group(2)) - 1]].name
-        return f"'{seat.group(1)}' is one per team: P{seat.group(2)}'s is {seat.group(1)}[{team}]"
+        whose = f"{seat.group(1)}[{team}]{seat.group(3) or ''}"
+        return f"'{seat.group(1)}' is one per team: P{seat.group(2)}'s is {whose}"
     hint = did_you_mean(name, known)
     if not hint:
         return f"known: {', '.join(known)}"
