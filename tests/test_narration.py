@@ -11,6 +11,7 @@ from rulespec.interpreter.choices import (
     NO_REACTION,
     PASS,
     Branch,
+    GroupPlay,
     PickCard,
     PickCards,
     PickValue,
@@ -763,3 +764,24 @@ def test_two_zones_of_one_title_are_warned_of():
         )
     ]
     assert load_spec("tokens.yaml", FAMILY).notices == ()
+
+
+def test_groups_of_cards_played_as_one_move_are_shown_action_by_action():
+    """The Hanamikoji designer's 53 options mixed Trade-off, Gift and Competition by
+    their first card: groups now follow the single cards, each action's together under
+    its title in the spec's order, each group by its cards in deck order."""
+    spec = load_spec(ROOT / "tests/valid/melds.yaml")
+    titles, types = Titles.of(spec), [c.name for c in spec.cards]
+
+    def group(action, *names):
+        return GroupPlay(action, action, None, None, group=tuple(sorted(map(types.index, names))))
+
+    options = [group("bury_two", types[0], types[1]), group("lay_set", types[1], types[1])]
+    options += [group("bury_two", types[0], types[0]), group("lay_set", types[0], types[0])]
+    shown = arranged(options, titles, types)
+    assert [(s["group"], s["option"].action, s["option"].group) for s in shown] == [
+        ("Lay set", "lay_set", (0, 0)),
+        ("Lay set", "lay_set", (1, 1)),
+        ("Bury two", "bury_two", (0, 0)),
+        ("Bury two", "bury_two", (0, 1)),
+    ]

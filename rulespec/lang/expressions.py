@@ -351,7 +351,7 @@ class Names:
     windows: set[str] = field(default_factory=set)  # named reaction windows
     windows_in_order: tuple[str, ...] = ()  # the same, in spec order
     reactions: frozenset[str] = frozenset()  # for a hint: a reaction named where a window goes
-    families: dict[str, int] = field(default_factory=dict)  # zone -> how many it holds
+    families: dict[str, int] = field(default_factory=dict)  # zone or counter -> how many
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
     procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
@@ -363,7 +363,7 @@ class Names:
     # value was refused)
     counter_types: dict[str, str] = field(default_factory=dict)
     refilled: set[str] = field(default_factory=set)  # zones with a refill_from
-    per_team: set[str] = field(default_factory=set)  # zones one per team
+    per_team: set[str] = field(default_factory=set)  # zones and counters one per team
 
 
 class SpecText:

@@ -318,13 +318,14 @@ def arranged(options: list[Option], titles: Titles, type_names: list[str]) -> li
 
 def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
     """Where an option stands before its words are compared: (0, deck place) for a
-    card's, (1, value) for a number or branch, (2, the action's place in the spec) for
-    a play without a card, (2,) for the others, (3,) for Pass; a play's target card
-    (`target: card`) by its deck place after that."""
+    card's, after them a group of cards played as one move by its action's place in the
+    spec, then its cards; (1, value) for a number or branch, (2, the action's place in
+    the spec) for a play without a card, (2,) for the others, (3,) for Pass; a play's
+    target card (`target: card`) by its deck place after that."""
     if isinstance(o, (Pass, NoReaction)):
         return (3,)
-    if isinstance(o, GroupPlay):
-        return (0, min(o.group))
+    if isinstance(o, GroupPlay):  # after the cards, action by action, each by its cards
+        return (0, len(index) + 1 + rules.get(o.action, len(rules)), *sorted(o.group))
     picked = _CHOSEN.search(o.label) if isinstance(o, Play) and o.chosen is not None else None
     picked = (index.get(picked.group(1), len(index)),) if picked else ()  # its target card's
     if isinstance(o, (Play, React)) and o.card_type is not None:
@@ -347,11 +348,13 @@ def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
 
 
 def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> tuple:
-    """An option's group (the card it plays, or its rule; None: no group) and its
-    words within it."""
-    if not isinstance(option, Play) or isinstance(option, GroupPlay):
+    """An option's group (the card it plays, or its rule: a group of cards played as
+    one move is its rule's; None: no group) and its words within it."""
+    if not isinstance(option, Play):
         return None, text
     rule = titles.rule(option.action)
+    if isinstance(option, GroupPlay):  # "Trade-off: Discard Red item, Blue item"
+        return rule, text.removesuffix(f" ({rule})")
     if option.card_type is None:
         return rule, text.removeprefix(rule).lstrip(": ") or rule
     card, verb = titles.card(type_names[option.card_type]), titles.verb(option.action)
