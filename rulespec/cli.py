@@ -1461,7 +1461,8 @@ def _test(args, out, err) -> int:
         out.write(formats.junit(results))
     else:
         for r in results:
-            print(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.name}", file=out)
+            named = f": {r.name}" if r.name != r.file else ""  # a file too broken to name itself
+            print(f"{'PASS' if r.passed else 'FAIL'} {r.file}{named}", file=out)
             for f in r.failures:
                 print(f"    {f}", file=out)
         print(f"{len(results) - len(failed)} passed, {len(failed)} failed", file=out)
