@@ -216,11 +216,9 @@ class Compiler:
         if count is None:
             return self.slot(base, e.owner, e.name)
         first = self.slot(base, e.owner, e.name, count)  # the family's first of its owner
-        owned, what = e.owner is not None, "counter" if isinstance(e, ir.Counter) else "zone"
-        return (
-            f"_in_family({first}, {count}, {self.source(e.index)}, {self.constant(e.name)}, "
-            f"{owned}, {what!r})"
-        )
+        what = "counter" if isinstance(e, ir.Counter) else "zone"
+        past = ir.out_of_family(e.name, e.owner is not None, what, count)
+        return f"_in_family({first}, {count}, {self.source(e.index)}, {self.constant(past)})"
 
     def slot(self, base: int, owner, name: str = "", width: int = 1) -> str:
         """Source for the slot of a zone or counter, per player when it has an owner,

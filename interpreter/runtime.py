@@ -182,18 +182,12 @@ def _without(cards, less) -> list:
     return [c for c in cards if c not in drop]
 
 
-def _in_family(
-    base: int, count: int, i: int, name: str, owned: bool = False, what: str = "zone"
-) -> int:
-    """The slot of zone (or counter) i of a family of count starting at slot base
-    (`owned`: a family each seat or team has, written name(p, i))."""
+def _in_family(base: int, count: int, i: int, past: str) -> int:
+    """The slot of zone (or counter) i of a family of count starting at slot base;
+    `past`: the message for an index out of range (ir.out_of_family)."""
     if 0 <= i < count:
         return base + i
-    p = "p, " if owned else ""
-    raise IndexError(
-        f"{name}({p}{i}) is out of range: the family holds {count} {what}s, "
-        f"{name}({p}0) to {name}({p}{count - 1})"
-    )
+    raise IndexError(past.format(i))
 
 
 def _range(n: int) -> range:

@@ -323,8 +323,9 @@ def _types_text(an: Analysis, types: set[str]) -> str:
 
 def _absorbing_values(an: Analysis):
     """A shared counter only ever set to one value other than its initial one (a flag
-    raised for good; one seat's or one index's set leaves the others as they were): when, with it at that value, every rule that can win or end the
-    game has a condition that can never hold, the game can then end only at its limit."""
+    raised for good; one seat's or one index's set leaves the others as they were):
+    when, with it at that value, every rule that can win or end the game has a condition
+    that can never hold, the game can then end only at its limit."""
     spec = an.spec
     # an ending rule that can never hold at all is RL105's: judged here, it would be
     # reported twice

@@ -1231,8 +1231,7 @@ def check_choices_of_unseen_cards(an: Analysis):
     pick made simultaneously, a `target: card` action's) or tests them (a filter that
     reads the card, a set chosen by kind) shows the chooser what lies there."""
     spec = an.spec
-    ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
-    parts = (spec.setup, *(part for _, part in ruled if part is not None))
+    parts = _written_parts(spec)
     # a `target: card` action: its player, the one whose turn it is, picks among
     picks = [
         ir.ChooseCard(a.span, _CURRENT, "chosen", a.among, ()) for a in spec.actions if a.among
@@ -1273,6 +1272,12 @@ def check_choices_of_unseen_cards(an: Analysis):
             s.span,
             hint=hint,
         )
+
+
+def _written_parts(spec: ir.Spec) -> tuple:
+    """The setup, every rule, procedure and named condition: the IR the spec writes."""
+    ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
+    return (spec.setup, *(part for _, part in ruled if part is not None))
 
 
 def _tests_cards(s: ir.ChooseCard, unseen: set[str]) -> bool:
@@ -1341,9 +1346,7 @@ def check_read_by_place(an: Analysis):
     would do (a zone of one card, a hand all of one suit) it is as meant; cards of one
     type (`of(supply, copper)`) are alike, and not noted."""
     spec = an.spec
-    ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
-    parts = (spec.setup, *(part for _, part in ruled if part is not None))
-    parts += (spec.evaluation,) if spec.evaluation is not None else ()
+    parts = _written_parts(spec) + ((spec.evaluation,) if spec.evaluation is not None else ())
     unordered, types = {z.name for z in spec.zones if not z.ordered}, {c.name for c in spec.cards}
     said = set()
     for e in ir.walk(parts):

@@ -181,18 +181,8 @@ class _Compiler:
             },
             counters={k: _owned(v) for k, v in accepted["counters"].items()},
             zones={k: _owned(v) for k, v in accepted["zones"].items()},
-            families={
-                k: v["count"]
-                for section in ("zones", "counters")
-                for k, v in accepted[section].items()
-                if "count" in v
-            },
-            per_team={
-                k
-                for section in ("zones", "counters")
-                for k, v in accepted[section].items()
-                if v.get("per_team")
-            },
+            families={k: v["count"] for k, v in _zones_and_counters(accepted) if "count" in v},
+            per_team={k for k, v in _zones_and_counters(accepted) if v.get("per_team")},
             refilled={
                 k
                 for k, v in accepted["zones"].items()
@@ -1444,6 +1434,11 @@ def _refill_refused(z: ir.ZoneDef, source: ir.ZoneDef) -> tuple[str, str] | None
 
 def _whose(z: ir.ZoneDef) -> str:
     return "per-player" if z.per_player else "per-team" if z.per_team else "shared"
+
+
+def _zones_and_counters(accepted: dict) -> list[tuple[str, dict]]:
+    """Every zone and counter as written, (name, entry): either may be a family."""
+    return [*accepted["zones"].items(), *accepted["counters"].items()]
 
 
 def _owned(entry: dict) -> bool:

@@ -223,8 +223,8 @@ class _Family:
                 )
 
     def _placeholders(self, key) -> list[str]:
-        written = PLACEHOLDER.findall(self.f.get(key, ""))
-        return written if key == "card" else _placeholders(self.f.get(key, ""))
+        template = self.f.get(key, "")  # a name's as written, a title's or text's lowered
+        return PLACEHOLDER.findall(template) if key == "card" else _placeholders(template)
 
     def _check_templates(self, derive) -> None:
         known = [*self.axes, *derive]
@@ -400,10 +400,10 @@ def _fill(template: str, props) -> str:
     capitalised, its `_` as spaces (`dark_blue`: "Dark blue")."""
 
     def value(m) -> str:
-        written = m.group(1)
-        if _lowered(written) not in props:
+        written, name = m.group(1), _lowered(m.group(1))
+        if name not in props:
             return m.group(0)
-        text = _text(props[_lowered(written)])
+        text = _text(props[name])
         if written[0].islower():
             return text
         text = text.replace("_", " ")

@@ -815,11 +815,7 @@ class Builder:
         """`row(i)`: the zone (or counter) of a family at an index; `field(p, i)` for a
         family each seat (or team) has. The index is checked when it is a constant (else
         at run time, RS701)."""
-        count, owned, written = (
-            self.names.families[name],
-            self._owned_name(name),
-            self._written(name),
-        )
+        count, owned = self.names.families[name], self._owned_name(name)
         what = "counter" if name in self.names.counters else "zone"
         held = self.names.counter_types.get(name, "int")
         if held == FAILED:
@@ -835,13 +831,8 @@ class Builder:
             return None
         value = _constant(index)
         if value is not None and not 0 <= value < count:
-            first, last = (written.replace("i)", f"{k})") for k in (0, count - 1))
-            self._error(
-                "RS211",
-                f"{written.replace('i)', f'{value})')} is out of range: the family holds "
-                f"{count} {what}s, {first} to {last}",
-                index.span,
-            )
+            message = ir.out_of_family(name, bool(owned), what, count).format(value)
+            self._error("RS211", message, index.span)
             return None
         whose = owner[0] if owned else None
         if what == "counter":

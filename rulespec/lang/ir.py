@@ -269,6 +269,14 @@ def iter_fields(node):
         yield name, getattr(node, name)
 
 
+def out_of_family(name: str, owned: bool, what: str, count: int) -> str:
+    """The message for an index past a family of `count` zones or counters (`what`),
+    `{}` standing for the index: RS211 as a spec loads, RS701 in play."""
+    form = f"{name}({'p, ' * owned}{{}})"
+    first, last = form.format(0), form.format(count - 1)
+    return f"{form} is out of range: the family holds {count} {what}s, {first} to {last}"
+
+
 def canon(x):
     """An IR value with every source span left out, for comparing meaning."""
     if isinstance(x, tuple):

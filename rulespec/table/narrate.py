@@ -166,10 +166,8 @@ class Titles:
         "odd's chest" (a team's), "P1's field 0" (`whose=False`: without the owner, as
         shown among the owner's own zones: "hand", "field 0")."""
         name, owner, index = parse_label(label)
-        title = self.zones.get(name, name.replace("_", " "))
-        if index is not None:  # a family's zone by its own title, else by its index
-            titled = name in self.members
-            title = self.members[name][index] if titled else f"{title} {index}"
+        title = _member(self.members, name, self.zones.get(name, name.replace("_", " ")), index)
+        titled = name in self.members
         if owner is not None:
             return f"{owner.replace('_', ' ')}'s {title}" if whose else title
         if (index is not None and not titled) or not whose:
@@ -180,9 +178,7 @@ class Titles:
         """A counter's label by title: "Score", "Score for P1" for a seat's, "Bid 2" and
         "Bid 2 for P1" for a family's (`whose=False`: without the owner)."""
         name, owner, index = parse_label(label)
-        title = self.counters.get(name, name)
-        if index is not None:  # a family's counter by its own title, else by its index
-            title = self.counted[name][index] if name in self.counted else f"{title} {index}"
+        title = _member(self.counted, name, self.counters.get(name, name), index)
         return f"{title} for {owner.replace('_', ' ')}" if owner and whose else title
 
     def card_set(self, label: str) -> str:
@@ -210,6 +206,14 @@ class Titles:
 
 
 # --- one event, one line ----------------------------------------------------------
+
+
+def _member(titled: Mapping[str, tuple], name: str, title: str, index: int | None) -> str:
+    """A zone's or counter's title, a family's member by its own (`titles:`), else by
+    its family's title and index."""
+    if index is None:
+        return title
+    return titled[name][index] if name in titled else f"{title} {index}"
 
 
 def _who(e: dict) -> str | None:

@@ -460,12 +460,10 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     counters = seen["counters"]
     for name, want, _ in _counters(expect.get("counters")):
         if name not in counters:  # not "expected null, got null": a label mistyped
-            known = list(counters)
-            failures.append(
-                f"counter {name}: no such counter ({_meant(state.game, 'counter', name, known)})"
-            )
+            meant = _meant(state.game, "counter", name, list(counters))
+            failures.append(f"counter {name}: no such counter ({meant})")
             continue
-        got = counters.get(name)
+        got = counters[name]
         if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
             failures.append(f"counter {name}: expected {_word(want)}, got {_word(shown)}")

@@ -234,13 +234,11 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
             lines.append(line)
         else:  # a seat with many zones (a Lost Cities player's expeditions): one a line,
             # the empty ones together
-            held = [text for z, text in zip(s["zones"], zones) if z["size"]]
             empty = [z["title"] for z in s["zones"] if not z["size"]]
             if len(empty) > 1:
-                held.append(f"empty: {', '.join(empty)}")
-            else:
-                held = zones
-            lines += [f"  {s['seat']}{mark}:", *(f"    {part}" for part in held + rest)]
+                zones = [text for z, text in zip(s["zones"], zones) if z["size"]]
+                zones.append(f"empty: {', '.join(empty)}")
+            lines += [f"  {s['seat']}{mark}:", *(f"    {part}" for part in zones + rest)]
     if view["counters"]:
         lines.append("  " + _counters_text(view["counters"]))
     if params and view["params"]:
