@@ -10,12 +10,18 @@ in how the search deals the cards it cannot see before each iteration:
 
 - `view`: at random, as far as its seat's view allows (the agent as shipped);
 - `hands`: every other seat's hand as it truly lies, the draw pile dealt at random;
+- `coins`, `guards`: only the Gold Coins, or only the cards that block (Officers,
+  Two Officers, Pirate Captains), of every other hand as they truly lie, the rest
+  dealt at random: which of the hidden cards the search gains by;
 - `table`: nothing dealt again (the draw pile's order too); chance is still the
   search's own, so a random steal is not known in advance;
-- `belief`: from its belief, `particles=32:model=greedy` (interpreter/belief.py).
+- `belief`: from its belief, `particles=32:model=greedy` (interpreter/belief.py);
+- `belief-rules`: from a belief whose model of the other seats is no model at all
+  (every decision the rules allow as likely, `particles=32`, the likelihood patched
+  to 1): what the belief's own bookkeeping does to its deals, apart from any model.
 
 A search shown the true cards is an oracle that only this benchmark builds, to bound
-what inference could win: the agent never is. The `belief` row also prints how far its
+what inference could win: the agent never is. The belief rows also print how far their
 deals are from the truth: the mean, over its decisions, of the squared difference
 between the number of each card type a deal puts in another seat's hand and the true
 number, summed over types, beside the same for deals at random from the view.
@@ -35,20 +41,28 @@ from rulespec.interpreter.agents import make_agents, play
 
 SPEC = Path(__file__).resolve().parent.parent / "games" / "take_the_gold.yaml"
 PLAYERS = 4
-ROWS = {"view": "ismcts", "hands": "ismcts", "table": "ismcts",
-        "belief": "ismcts:particles=32:model=greedy"}  # fmt: skip
+ROWS = {"view": "ismcts", "hands": "ismcts", "coins": "ismcts", "guards": "ismcts",
+        "table": "ismcts", "belief": "ismcts:particles=32:model=greedy",
+        "belief-rules": "ismcts:particles=32"}  # fmt: skip
+SHOWN = {"coins": {"gold_coin"}, "guards": {"officer", "two_officers", "pirate_captain"}}
 SAMPLES = 20  # deals drawn per decision for the belief's error
 
 
 class Oracle(search.Search):
-    """A search whose deals keep the true cards: the other hands (`hands`) or all."""
+    """A search whose deals keep the true cards: the other hands (`hands`), the cards
+    of some types in them (`coins`, `guards`), or all (`table`)."""
 
     shown = "hands"
 
     def deal(self, s) -> None:
-        if self.shown == "hands":
-            pile = s.game.start_slot
-            like = {z: v for z, v in s.hidden_deal(self.seat).items() if z != pile}
+        if self.shown != "table":
+            pile, names = s.game.start_slot, s.game.type_names
+            kept = SHOWN.get(self.shown)
+            like = {
+                z: tuple(t for t in v if kept is None or names[t] in kept)
+                for z, v in s.hidden_deal(self.seat).items()
+                if z != pile
+            }
             s.redeal(self.seat, self.rng, canonical=True, like=like)
 
 
@@ -80,10 +94,12 @@ class Scored(agents.ISMCTSAgent):
 
 def play_one(task):
     row, k = task
-    if row in ("hands", "table"):
+    if row in ("hands", "coins", "guards", "table"):
         Oracle.shown = row
         agents.Search = Oracle
-    agents.AGENTS["ismcts"] = Scored if row == "belief" else agents.ISMCTSAgent
+    if row == "belief-rules":
+        agents.MODELS["random"] = lambda world, who, taken, options, rng: 1.0
+    agents.AGENTS["ismcts"] = Scored if row.startswith("belief") else agents.ISMCTSAgent
     game = Game(load_spec(SPEC), PLAYERS)
     seat = k % PLAYERS
     seated = make_agents([ROWS[row] if p == seat else "greedy" for p in range(PLAYERS)], PLAYERS, k)
@@ -96,10 +112,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400, help="games per row (default 400)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--row", action="append", choices=ROWS, help="a row (repeatable; default all)")
     args = ap.parse_args(argv)
     print("| deals of the search | games | ismcts wins [95 % interval] | fair share |")
     print("|---|---|---|---|")
-    for row in ROWS:
+    for row in args.row or ROWS:
         # a fresh pool per row: a row patches the agents module of its workers
         with multiprocessing.Pool(args.workers) as pool:
             results = pool.map(play_one, [(row, k) for k in range(args.games)], chunksize=8)
