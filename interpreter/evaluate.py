@@ -240,7 +240,10 @@ class Compiler:
     def _src_Binary(self, e):
         op = e.op
         if op == "in":
-            return f"({self.source(e.left)} in {self.players_source(e.right)})"
+            items = (
+                self.players_source(e.right) if e.left.type == "player" else self.source(e.right)
+            )
+            return f"({self.source(e.left)} in {items})"
         if e.type == "cards":  # cards + cards
             return f"(list({self.cards_source(e.left)}) + list({self.cards_source(e.right)}))"
         if e.type == "cardsets":  # the sets of each, in order
@@ -620,7 +623,11 @@ class Compiler:
 
     def _src_f_nth(self, e, items, n):
         if e.type == "player":
-            return f"_nth_player({self.players_source(items)}, {self.source(n)})"
+            return f"_nth_one({self.players_source(items)}, {self.source(n)}, 'player')"
+        if e.type == "int":
+            return f"_nth_one(tuple({self.source(items)}), {self.source(n)}, 'number')"
+        if e.type == "kind":
+            return f"_nth_kind(tuple({self.source(items)}), {self.source(n)})"
         return f"_nth({self.cards_source(items)}, {self.source(n)})"
 
     def _src_f_combinations(self, e, cards, k):

@@ -273,12 +273,17 @@ def _nth(cards, n: int) -> list:
     return list(cards[n : n + 1]) if n >= 0 else []
 
 
-def _nth_player(players, n: int) -> int:
-    """The player at place n of a set (from 0). There is no player for none, so a set
-    without one fails, at the rule's place."""
-    if 0 <= n < len(players):
-        return players[n]
-    raise ValueError(f"nth() of {len(players)} player(s) has no place {n}")
+def _nth_one(items, n: int, noun: str):
+    """The player (or number) at place n of a set (from 0). There is no player or
+    number for none, so a set without one fails, at the rule's place."""
+    if 0 <= n < len(items):
+        return items[n]
+    raise ValueError(f"nth() of {len(items)} {noun}(s) has no place {n}")
+
+
+def _nth_kind(kinds, n: int) -> frozenset:
+    """The kind at place n of a set of kinds (from 0); no_kind past the end."""
+    return kinds[n] if 0 <= n < len(kinds) else frozenset()
 
 
 def _combinations(cards, k: int) -> list:
@@ -453,7 +458,8 @@ HELPERS = {
     "_above": _above,
     "_first": _first,
     "_nth": _nth,
-    "_nth_player": _nth_player,
+    "_nth_one": _nth_one,
+    "_nth_kind": _nth_kind,
     "_combinations": _combinations,
     "_sets_added": _sets_added,
     "_summing": _summing,

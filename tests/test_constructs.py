@@ -952,3 +952,56 @@ def test_a_family_of_counters_may_title_each_counter():
     ]:
         with pytest.raises(SpecError, match=re.escape(said)):
             load_spec("stones.yaml", edited(text, (old, new)))
+
+
+COLOURS = """
+rulespec: 1
+name: Colours
+players: {min: 2, max: 2}
+deck:
+  cards:
+    red: {count: 5}
+    blue: {count: 3}
+    green: {count: 1}
+zones:
+  pile: {visibility: hidden, start: true}
+  hand: {per_player: true, visibility: owner}
+counters:
+  second: {initial: 0}
+  past_end: {initial: 9}
+  green_in_two: {initial: 0}
+  blue_in_two: {initial: 0}
+  third: {initial: 0}
+setup:
+  effect: |
+    move(pile, hand(seat(0)))
+    let most = sort(0 - count(hand(seat(0)), k) for k in card_types)
+    second = count(hand(seat(0)), nth(most, 1))
+    past_end = count(hand(seat(0)), nth(most, 7))
+    if green in first(most, 2) { green_in_two = 1 }
+    if blue in first(most, 2) and 2 not in range(2) { blue_in_two = 1 }
+    third = nth(range(5), 3)
+turn:
+  - step: stop
+    effect: end_game()
+"""
+
+
+def test_nth_and_in_over_kinds_and_numbers():
+    """The Coloretto designer's colour ranked second (`nth` over kinds) and the test of
+    a colour among the best three (`in` over kinds) were RS204."""
+    state = Game(load_spec("colours.yaml", COLOURS), 2).new_initial_state(seed=1)
+    values = {name: counter(state, name) for name in ("second", "past_end", "third")}
+    assert values == {"second": 3, "past_end": 0, "third": 3}  # blue's 3; no_kind's 0
+    assert (counter(state, "green_in_two"), counter(state, "blue_in_two")) == (0, 1)
+    with pytest.raises(RuleError) as info:  # no number past the end: the rule fails
+        Game(
+            load_spec("c.yaml", COLOURS.replace("nth(range(5), 3)", "nth(range(2), 3)")), 2
+        ).new_initial_state(seed=1)
+    assert "nth() of 2 number(s) has no place 3" in str(info.value)
+    with pytest.raises(SpecError) as err:  # a card is still no member of a set
+        load_spec(
+            "c.yaml", COLOURS.replace("green in first(most, 2)", "hand(seat(0)) in first(most, 2)")
+        )
+    (problem,) = err.value.diagnostics
+    assert "not zone among kinds" in problem.message and "count(cards, kind) > 0" in problem.hint

@@ -127,7 +127,7 @@ def test_seats_includes_those_out_in_turn_order_from_the_current_player():
             "argument 1 of first() must be cards, players, kinds or ints, got int",
         ),
         ("size(sort(c.face for c in hand(me)))", "the body of sort() must be int, got bool"),
-        ("size(nth(3, 1))", "argument 1 of nth() must be cards or players, got int"),
+        ("size(nth(3, 1))", "argument 1 of nth() must be cards, players, kinds or ints, got int"),
         (
             "if zone_of(me) == trick then 1 else 0",
             "argument 1 of zone_of() must be cards, got player",

@@ -57,10 +57,10 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "the best n)",
     ),
     "nth": (
-        ("cards|players", "int"),
+        ("cards|players|kinds|ints", "int"),
         "cards",
-        "the card at place n of a set (from 0), or no card; of players, the player at place "
-        "n (a set without one stops the game)",
+        "the card at place n of a set (from 0), or no card; of kinds, the kind there, or "
+        "no_kind; of players or numbers, the one there (a set without one stops the game)",
     ),
     "above": (
         ("cards",),

@@ -662,16 +662,27 @@ class Builder:
 
     def _in(self, t, span, scope) -> ir.Expr | None:
         a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
-        if a is not None and a.type in ("cards", "int", "kind") and b is not None:
+        if a is not None and b is not None and b.type == _VALUES.get(a.type):
+            ok = True  # a kind among kinds, a number among numbers
+        elif (
+            a is not None
+            and b is not None
+            and (a.type in ("int", "kind") or accepts("cards", a.type))
+        ):
             self._error(
                 "RS204",
-                f"'in' asks whether a player is among players, not {a.type} among {b.type}",
+                f"'in' asks whether a player is among players, a kind among kinds or a "
+                f"number among numbers, not {a.type} among {b.type}",
                 span,
                 "membership among cards is written with count or any: count(cards, kind) > 0, "
                 "any(c.value == n for c in cards)",
             )
             return None
-        if self._check(a, "player", "left of 'in'") & self._check(b, "players", "right of 'in'"):
+        else:
+            ok = self._check(a, "player", "left of 'in'") & self._check(
+                b, "players", "right of 'in'"
+            )
+        if ok:
             node = ir.Binary(span, "bool", "in", a, b)
             return ir.Unary(span, "bool", "not", node) if t.data == "not_in" else node
         return None
@@ -790,8 +801,8 @@ class Builder:
                 if given in _VALUES.values()
                 else "players"
             )
-        elif name == "nth" and not accepts("cards", args[0].type):  # one player of a set
-            result = "player"
+        elif name == "nth" and not accepts("cards", args[0].type):  # one item of a set
+            result = _ITEM_OF.get(args[0].type, "player")
         return ir.Call(span, result, name, tuple(args))
 
     def _owned(self, name, what, per, args, span) -> ir.Expr | None:
@@ -1467,6 +1478,7 @@ _TYPED_BY_ARGUMENTS = {
 
 # What values("name") gives, by the property's type.
 _VALUES = {"kind": "kinds", "int": "ints"}
+_ITEM_OF = {items: item for item, items in _VALUES.items()}  # nth's result: one of the set
 
 # What one item of a for loop's or a choice's items is, by the items' type.
 ITEM_TYPES = {
