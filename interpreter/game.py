@@ -312,6 +312,8 @@ class Game:
                 continue  # a group's options name its cards: made as offered
             types = sorted(a.card) if a.card is not None else [None]
             targets = range(self.n) if a.ir.target in ("other", "any") else [None]
+            if a.ir.without_target:  # and played without one, when no player may be
+                targets = [*targets, None]
             for t in types:
                 for p in targets:
                     label = (

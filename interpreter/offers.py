@@ -100,6 +100,15 @@ def _invariant_parts(e):
             yield from _invariant_parts(child)
 
 
+def _conjuncts(e):
+    """The parts of a condition joined by `and` (none for no condition)."""
+    if isinstance(e, ir.Binary) and e.op == "and":
+        yield from _conjuncts(e.left)
+        yield from _conjuncts(e.right)
+    elif e is not None:
+        yield e
+
+
 def _reads(e, names) -> bool:
     return any(isinstance(n, ir.Local) and n.name in names for n in ir.walk(e))
 
@@ -121,6 +130,8 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
         w.line(f"g._offer_cards({x.constant(a)}, {t}, {played}, options)", span, a.ir.name)
         return
     lines, reads = [], False
+    if a.ir.without_target:  # none of the targets below: the card is played for nothing
+        lines.append("before = len(options)")
     for option, _, _, p in group:
         tests = []
         if p is not None:
@@ -133,6 +144,17 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
             reads = reads or "card" in x.reads
         append = f"options.append({x.constant(option)})"
         lines.append(f"if {' and '.join(tests)}: {append}" if tests else append)
+    if a.ir.without_target:  # the parts of `if` that do not read the target still hold
+        tests = ["len(options) == before"]
+        for part in _conjuncts(a.ir.condition):
+            if not _reads(part, ("target",)):
+                x.reads = set()
+                typed = {"card": t} if t is not None else {}
+                with x.within(a.ir.name), x.binding(card_type=typed):
+                    tests.append(f"({x.source(part)})")
+                reads = reads or "card" in x.reads
+        untargeted = x.constant(x.defs.play_options[a.ir.name, t, None])
+        lines.append(f"if {' and '.join(tests)}: options.append({untargeted})")
     if reads:
         w.line(f"env = {{'card': {card if t is not None else '[]'}}}", span, a.ir.name)
     for line in lines:

@@ -1271,6 +1271,8 @@ def _resume_play(s: State, point, option) -> None:
         )
     if card is not None:
         s.move_cards((card,), dst)
+    if option.target is None and a.ir.without_target:
+        return  # no player to target: played for nothing
     s.enter(a.effect, env)
 
 

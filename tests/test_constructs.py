@@ -4,14 +4,14 @@ import re
 from pathlib import Path
 
 import pytest
-from gamekit import ROOT, counter, edited, settled, zone
+from gamekit import ROOT, counter, edited, settled, spec_errors, zone
 
 from rulespec import SpecError, load_spec
 from rulespec.interpreter import Game, RuleError, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.table import view as tableview
 from rulespec.table.encoding import ActionSpace, ObservationEncoder
-from rulespec.table.narrate import Titles
+from rulespec.table.narrate import Titles, narrate
 
 SHELF = """
 rulespec: 1
@@ -1005,3 +1005,45 @@ def test_nth_and_in_over_kinds_and_numbers():
         )
     (problem,) = err.value.diagnostics
     assert "not zone among kinds" in problem.message and "count(cards, kind) > 0" in problem.hint
+
+
+def test_without_target_is_for_a_card_played_at_a_player():
+    """The Love Letter designer's Guard, played for nothing when every other player is
+    protected, needed a second action listing the cards by hand. without_target is for
+    an action that plays one card at a player, and where the card goes reads no target."""
+    text = (ROOT / "tests/valid/shields.yaml").read_text(encoding="utf-8")
+    no_target = edited(text, ("    target: other\n    if: shielded(target) == 0\n", ""))
+    assert (
+        "RS104",
+        "action 'arrow': without_target is for an action that plays one card at a player "
+        "(card:, and target: other or any)",
+    ) in spec_errors(no_target)
+    to_target = edited(
+        text,
+        (
+            "    to: discard\n    target: other\n    if: shielded",
+            "    to: hand(target)\n    target: other\n    if: shielded",
+        ),
+    )
+    with pytest.raises(SpecError) as err:
+        load_spec("shields.yaml", to_target)
+    assert "an action played without_target has no target where its card goes" in str(err.value)
+
+
+def test_a_card_played_for_nothing_is_told_so():
+    """Narration and the option's words say there was no one to target."""
+    game = Game(load_spec(ROOT / "tests/valid/shields.yaml"), 2)
+    titles = Titles.of(game.spec)
+    untargeted = game.play_options["arrow", game.type_names.index("arrow"), None]
+    assert tableview.option_text(untargeted, titles, game.type_names) == (
+        "Play Arrow, with no one to target"
+    )
+    event = {
+        "event": "play",
+        "player": 0,
+        "action": "arrow",
+        "target": None,
+        "card": "arrow",
+        "turn": 1,
+    }
+    assert narrate([event], titles) == ["  P1 plays Arrow, with no one to target"]

@@ -612,7 +612,14 @@ class _Compiler:
         elif target != "none":
             scope["target"] = "player"
         cond = b.expr(doc, path + ("if",), a["if"], scope, "bool") if "if" in a else None
-        to = b.expr(doc, path + ("to",), a["to"], scope, "zone") if "to" in a else None
+        untargeted = self._without_target(name, a, path)
+        with b.unbound_here(
+            {"target": "an action played without_target has no target where its card goes"}
+            if untargeted
+            else {}
+        ):
+            to_scope = {k: v for k, v in scope.items() if not (untargeted and k == "target")}
+            to = b.expr(doc, path + ("to",), a["to"], to_scope, "zone") if "to" in a else None
         if "card" in a and "to" not in a:
             self.error(
                 "RS103",
@@ -646,7 +653,23 @@ class _Compiler:
             **_words(a),
             same=same,
             verb=a.get("verb", "play"),
+            without_target=untargeted,
         )
+
+    def _without_target(self, name, a, path) -> bool:
+        """`without_target: true`, for an action that plays a card at a player."""
+        if not a.get("without_target"):
+            return False
+        if a.get("target", "none") not in ("other", "any") or "card" not in a or "count" in a:
+            self.error(
+                "RS104",
+                f"action '{name}': without_target is for an action that plays one card at "
+                "a player (card:, and target: other or any)",
+                path + ("without_target",),
+                key=True,
+            )
+            return False
+        return True
 
     def _group(self, name, a, path) -> tuple[int, int | None] | None:
         """An action's `count`: the fewest and most cards of its group (None: as many

@@ -552,6 +552,8 @@ class Action:
     prompt: str = ""  # the question it asks at a decision, shown above the options
     same: str | None = None  # with count: the card property a group's cards all share
     verb: str = "play"  # what a player does with its card, for people: "Discard Coins"
+    # with a player target: offered without one, for nothing, when no player may be targeted
+    without_target: bool = False
 
 
 @dataclass(frozen=True)

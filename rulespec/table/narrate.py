@@ -86,6 +86,7 @@ class Titles:
     counted: Mapping[str, tuple] = field(default_factory=dict)  # a family -> its counters' titles
     carded: frozenset[str] = frozenset()  # actions that play a card
     carded_answers: frozenset[str] = frozenset()  # reactions that answer with one
+    untargeted: frozenset[str] = frozenset()  # actions played without a target at times
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
@@ -128,6 +129,7 @@ class Titles:
             verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
             carded=frozenset(a.name for a in spec.actions if a.card is not None),
             carded_answers=frozenset(r.name for r in spec.reactions if r.card is not None),
+            untargeted=frozenset(a.name for a in spec.actions if a.without_target),
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
@@ -293,7 +295,10 @@ def _play(e: dict, t: Titles) -> str:
         verb = third_person(verb)
     else:
         what, verb = f"{action}: {chosen}" if chosen else action, "chooses"
-    target = f" at {seat_name(e['target'])}" if e.get("target") is not None else ""
+    if e.get("target") is not None:
+        target = f" at {seat_name(e['target'])}"
+    else:
+        target = ", with no one to target" if e["action"] in t.untargeted else ""
     return f"  {_who(e)} {verb} {what}".rstrip() + target
 
 

@@ -396,6 +396,8 @@ def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
         text = f"{verb.capitalize()} {with_rule(card, rule, verb)}"
     if option.target is not None:
         text += f" at {seat_name(option.target)}"
+    elif option.action in titles.untargeted:
+        text += ", with no one to target"
     chosen = _CHOSEN.search(option.label) if option.chosen is not None else None
     if chosen:
         text += f": {titles.card(chosen.group(1))} from {titles.zone(chosen.group(2))}"
