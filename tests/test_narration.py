@@ -57,6 +57,16 @@ def test_a_zone_is_named_as_a_rulebook_does(label, said):
     assert Titles(zones={**TITLES.zones, "row": "row"}).zone(label) == said
 
 
+def test_a_title_that_ends_in_a_number_takes_no_article():
+    """The Coloretto designer's rows, titled "row 1" to "row 5", read "the row 2"."""
+    titles = Titles(zones={"spare": "spare 1"}, members={"row": ("row 1", "row 2", "Gold")})
+    assert [titles.zone(z) for z in ("row[1]", "row[2]", "spare")] == [
+        "row 2",
+        "the Gold",
+        "spare 1",
+    ]
+
+
 # one event, and the line it reads as (TTG's titles; ROWS' for a spec with rounds)
 EVENTS = [
     ({"event": "turn", "turn": 3, "player": 0}, "Turn 3: P1"),

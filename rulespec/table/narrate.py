@@ -172,8 +172,8 @@ class Titles:
         titled = name in self.members
         if owner is not None:
             return f"{owner.replace('_', ' ')}'s {title}" if whose else title
-        if (index is not None and not titled) or not whose:
-            return title
+        if (index is not None and not titled) or not whose or title[-1:].isdigit():
+            return title  # "row 2", as a number names it
         return title if title.casefold().startswith("the ") else f"the {title}"  # "the pond"
 
     def counter(self, label: str, whose: bool = True) -> str:
