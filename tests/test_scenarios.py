@@ -635,3 +635,16 @@ def test_a_table_may_lay_out_no_kind_and_a_team_family_is_told_by_team(tmp_path)
     )
     (failure,) = run(scenario).failures
     assert "'chest' is one per team: P3's is chest[odd][1]" in failure
+
+
+def test_a_rest_zone_the_game_lacks_is_named_at_its_value(tmp_path):
+    scenario = tmp_path / "rest.yaml"
+    scenario.write_text(
+        f"name: rest\nspec: {SPEC}\nplayers: 2\ntable:\n  rest: draw_pil\nsteps: []\n",
+        encoding="utf-8",
+    )
+    outcome = run(scenario)
+    assert not outcome.passed
+    assert outcome.failures[0].startswith(
+        f"{scenario}:5:9: error RS501: unknown zone: 'draw_pil' (did you mean 'draw_pile'?)"
+    )

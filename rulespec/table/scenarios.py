@@ -128,7 +128,7 @@ def _new_state(game: Game, doc, n: int) -> State:
         return State.from_layout(
             game,
             seed,
-            zones=table.get("zones") or {},
+            zones=_with_rest(game, table),
             counters=counters,
             current=current,
             turn_limit=limit,
@@ -138,6 +138,22 @@ def _new_state(game: Game, doc, n: int) -> State:
         bad = exc if isinstance(exc, _Misnamed) else _Misnamed(at, str(exc), at == ("table",))
         place = (doc.key_span if bad.key else doc.span)(bad.path)
         raise SpecError([Diagnostic("RS501", str(bad), place)], doc.all_sources()) from None
+
+
+def _with_rest(game: Game, table: dict) -> dict:
+    """The table's zones, with every card they place nowhere put in its `rest` zone, in
+    deck order, after the cards listed there (below them, in an ordered zone)."""
+    zones = table.get("zones") or {}
+    rest = table.get("rest")
+    if rest is None:
+        return zones
+    placed = Counter(c for cards in zones.values() for c in cards or ())
+    left = [
+        name
+        for name, held in zip(game.type_names, game.deck_counts)
+        for _ in range(held - placed[name])
+    ]
+    return {**zones, rest: [*(zones.get(rest) or ()), *left]}
 
 
 class _Misnamed(ValueError):
@@ -155,6 +171,11 @@ def _check_names(game: Game, table: dict) -> None:
     zones = table.get("zones") or {}
     slots = [s.label for s in game.slots]
     names = [("zone", label, slots, ("zones", label)) for label in zones]
+    rest = table.get("rest")
+    if rest is not None and rest not in slots:  # the name is the value: placed at it
+        raise _Misnamed(
+            ("table", "rest"), f"unknown zone: '{rest}' ({_meant(game, 'zone', rest, slots)})"
+        )
     for label, cards in zones.items():
         names += [
             (f"card in {label}", c, game.type_names, ("zones", label, i))
