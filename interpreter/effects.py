@@ -849,14 +849,24 @@ class StatementCompiler:
 
     def _choose_value(self, s: ir.ChooseCard):
         """`choose(p) i from range(n)`, `choose(p) k from card_types` or from `values(…)`,
-        `choose(p) q from others(p)`: a number, a kind named whether or not any card of
-        it is at hand, or a player."""
-        seats = s.source.type in SEATS
+        `choose(p) q from others(p)`, `choose(p) z from row`: a number, a kind named
+        whether or not any card of it is at hand, a player, or a family's zone (by its
+        label, `row[1]`, which a view shows by the zone's title)."""
+        seats, zones = s.source.type in SEATS, s.source.type == "zones"
         source = self.x.players(s.source) if seats else self.x.expr(s.source)
         asker, player, items, body, var, where = self._choice(s, source)
-        ordered = seats or s.source.type == "ints"  # by number or seat, not as text
+        ordered = seats or zones or s.source.type == "ints"  # by number, seat or place
         kind = PickPlayer if seats else PickValue
-        label = seat_name if seats else str if ordered else self.rules.kind_name
+        slots = self.rules.slots
+        label = (
+            seat_name
+            if seats
+            else (lambda z: slots[z].label)
+            if zones
+            else str
+            if ordered
+            else self.rules.kind_name
+        )
 
         def choose_value(g, env):
             values = dict.fromkeys(items(g, env))
@@ -993,7 +1003,12 @@ def set_options(sets, ctype, names, keep=None) -> list[PickCards]:
     return options
 
 
-VALUES = ("ints", "kinds", "cardsets")  # items of a loop or choice: values, not seats or cards
+VALUES = (
+    "ints",
+    "kinds",
+    "cardsets",
+    "zones",
+)  # items of a loop or choice: values, not seats or cards
 CARDS = ("cards", "zone")  # a loop's items that are cards: a pass for each
 SEATS = ("players", "player")  # items of a loop or choice that are seats
 

@@ -206,6 +206,11 @@ class Compiler:
             f"({self.member(e, self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count)})"
         )
 
+    def _src_Zones(self, e):
+        count = self.defs.spec.zone(e.name).count
+        first = self.slot(self.defs.zone_index[e.name], e.owner, e.name, count)
+        return f"range({first}, {first} + {count})"
+
     def counter_slot(self, e: ir.Counter) -> str:
         """Source for the slot of a counter (of a family, checked in range)."""
         return self.member(e, self.defs.counter_index[e.name], self.defs.spec.counter(e.name).count)

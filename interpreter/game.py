@@ -428,8 +428,8 @@ class _ConditionReads:
         if isinstance(node, ir.Call) and node.func == "zone_of":  # where a card lies: any move
             for watch in self.watch_slots:
                 watch.extend(self.keys)
-        if isinstance(node, (ir.ZoneRef, ir.Counter)):
-            watch = self.watch_slots if isinstance(node, ir.ZoneRef) else self.watch_counters
+        if isinstance(node, (ir.ZoneRef, ir.Zones, ir.Counter)):  # zones: a family's, all
+            watch = self.watch_counters if isinstance(node, ir.Counter) else self.watch_slots
             for slot, k in self.readers(node, own):
                 watch[slot].append(k)
         for child in ir.iter_children(node):
@@ -461,7 +461,7 @@ class _ConditionReads:
     def readers(self, node, own) -> list:
         """(slot or counter, key) for each reader of what node names."""
         g, each = self.game, self.each
-        zone = isinstance(node, ir.ZoneRef)
+        zone = not isinstance(node, ir.Counter)
         base = g.zone_index[node.name] if zone else g.counter_index[node.name]
         # a family's zones (or counters) of one owner lie together, from its owner's first
         width = (g.spec.zone(node.name) if zone else g.spec.counter(node.name)).count or 1

@@ -235,7 +235,7 @@ def _problems(evaluation: str = "0", text: str = RANKS) -> list[tuple[str, str]]
         (
             "sum(c.rank for c in 3)",
             "RS204",
-            "the items of sum() must be players, cards, ints, kinds or cardsets, got int",
+            "the items of sum() must be players, cards, ints, kinds, cardsets or zones, got int",
         ),
         ("me.rank", "RS204", "the left of '.rank' must be cards, got player"),
         (

@@ -1047,3 +1047,47 @@ def test_a_card_played_for_nothing_is_told_so():
         "turn": 1,
     }
     assert narrate([event], titles) == ["  P1 plays Arrow, with no one to target"]
+
+
+def test_a_choice_among_a_familys_zones_is_shown_by_their_titles():
+    """Three designers chose a family's zone by its number ("a number: 0-2", "P1
+    chooses 1" where the titles count from 1). `choose(p) r from row` offers the zones
+    by label, shows them by title, and narrates the zone taken."""
+    from rulespec.table.seat import _numbers
+
+    game = Game(load_spec(ROOT / "tests/valid/three_rows.yaml"), 2)
+    state = State.from_layout(game, zones={"row[0]": ["tile"] * 3, "pile": ["tile"] * 9})
+    state.apply_action("lay")
+    options = state.legal_actions()
+    assert [o.label for o in options] == ["row[1]", "row[2]"]
+    titles = Titles.of(game.spec)
+    shown = tableview.arranged(options, titles, game.type_names)
+    assert [s["text"] for s in shown] == ["The middle row", "The right row"]
+    assert _numbers(options) is None  # listed by title, not typed as numbers
+    state.apply_action("row[2]")
+    assert "  P1 chooses the right row" in narrate(state.log_for(None), titles)
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            "any(size(r) < 3 for r in row)",
+            "size(argmax(size(r) for r in row)) > 0",
+            "argmax() over a family's zones would give a set of zones, which is no value of the language",
+        ),
+        (
+            "r from row if size(r) < 3",
+            "r from store if size(r) < 3",
+            "the zones of family 'store' to go over are written store(p), a player's own; got 0 arguments",
+        ),
+        (
+            "r from row if size(r) < 3",
+            "r from row(1, 2) if size(r) < 3",
+            "the zones of family 'row' to go over are written row, without arguments; got 2 arguments",
+        ),
+    ],
+)
+def test_a_familys_zones_are_gone_over_whole(old, new, message):
+    text = edited((ROOT / "tests/valid/three_rows.yaml").read_text(encoding="utf-8"), (old, new))
+    assert message in [m for _, m in spec_errors(text)]

@@ -116,7 +116,7 @@ def test_seats_includes_those_out_in_turn_order_from_the_current_player():
     [
         (
             "sum(i for i in 3)",
-            "the items of sum() must be players, cards, ints, kinds or cardsets, got int",
+            "the items of sum() must be players, cards, ints, kinds, cardsets or zones, got int",
         ),
         (
             "size(combinations(hand(me), 2))",

@@ -138,10 +138,34 @@ class _Touching(ir.Visitor):
 
     def __init__(self, t: Touches, bound: dict[str, set]):
         self.t, self.bound = t, bound  # bound: see card_locals
+        self.members: dict[str, str] = {}  # a local bound to a family's zones -> the family
 
     def visit_ZoneRef(self, e: ir.ZoneRef):
         self.t.reads.add(("zone", e.name))
         self.generic_visit(e)
+
+    def visit_Zones(self, e: ir.Zones):
+        self.t.reads.add(("zone", e.name))
+        self.generic_visit(e)
+
+    def visit_For(self, s: ir.For):
+        if isinstance(s.items, ir.Zones):
+            self.members[s.var] = s.items.name
+        self.generic_visit(s)
+
+    def visit_ChooseCard(self, s: ir.ChooseCard):
+        if isinstance(s.source, ir.Zones):
+            self.members[s.var] = s.source.name
+        self.generic_visit(s)
+
+    def visit_Local(self, e: ir.Local):
+        if e.name in self.members:
+            self.t.reads.add(("zone", self.members[e.name]))
+
+    def named(self, e: ir.Expr) -> set[str]:
+        """The zones an expression names, a local bound to a family's zones included."""
+        member = self.members.get(e.name) if isinstance(e, ir.Local) else None
+        return zones_in(e) | ({member} if member else set())
 
     def visit_Counter(self, e: ir.Counter):
         self.t.reads.add(("counter", e.name))
@@ -191,21 +215,21 @@ class _Touching(ir.Visitor):
         if s.proc in ("move", "insert"):  # an insert is a move to a depth
             source, dest = s.args[:2]
             sources = card_sources(source, self.bound)
-            self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}}
-            if ANYWHERE in sources or not sources:
+            self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}} | self.named(source)
+            if ANYWHERE in sources or (not sources and not self.named(source)):
                 self.t.moves_from.add("*")
-            self.t.moves_to |= zones_in(dest)
+            self.t.moves_to |= self.named(dest)
             if isinstance(dest, ir.Local) and dest.type == "zone":  # a procedure's parameter
                 self.t.moves_to_params.add(dest.name)
             if ("zone", ANY_ZONE) in touches_of(dest).reads:
                 self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
         elif s.proc == "swap":  # each zone's cards to the other
-            both = zones_in(s.args[0]) | zones_in(s.args[1])
+            both = self.named(s.args[0]) | self.named(s.args[1])
             self.t.moves_from |= both
             self.t.moves_to |= both
         elif s.proc == "shuffle":
-            self.t.shuffles |= zones_in(s.args[0])
+            self.t.shuffles |= self.named(s.args[0])
         self.generic_visit(s)
 
 

@@ -1011,25 +1011,34 @@ def _settles(an: Analysis, nid, part, exactly: bool = False) -> bool:
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
-def _falsifies(an: Analysis, eff, e, negated: bool, depth: int, exactly: bool = False) -> bool:
+def _falsifies(
+    an: Analysis, eff, e, negated: bool, depth: int, exactly: bool = False, members=None
+) -> bool:
     """Does an effect that writes `eff` make the condition `e` (`not e` when negated)
     false: some test of an `and` (every side of an `or`) is a size or count the
     effect fills when found empty or empties when found full, or a counter it sets?
     Named conditions, `not`, and the bodies of `all(...)` and `any(...)` are read
-    through."""
+    through; `members`: an aggregate's variable over a family's zones -> the family."""
+    members = members or {}
     if depth > 8:
         return False
     if isinstance(e, ir.Unary) and e.op == "not":
-        return _falsifies(an, eff, e.operand, not negated, depth + 1, exactly)
+        return _falsifies(an, eff, e.operand, not negated, depth + 1, exactly, members)
     if isinstance(e, ir.ConditionCall):
         named = next((c for c in an.spec.conditions if c.name == e.name), None)
-        return named is not None and _falsifies(an, eff, named.when, negated, depth + 1, exactly)
+        return named is not None and _falsifies(
+            an, eff, named.when, negated, depth + 1, exactly, members
+        )
     if isinstance(e, ir.Aggregate) and e.func in ("all", "any"):
-        return _falsifies(an, eff, e.body, negated, depth + 1, exactly)
+        if isinstance(e.items, ir.Zones):  # `size(r)` for r in row: row's
+            members = {**members, e.var: e.items.name}
+        return _falsifies(an, eff, e.body, negated, depth + 1, exactly, members)
     if isinstance(e, ir.Binary) and e.op in ("and", "or"):
         # `a and b` is false when either side is; `a or b` only when both are
         either = (e.op == "and") != negated
-        sides = [_falsifies(an, eff, x, negated, depth + 1, exactly) for x in (e.left, e.right)]
+        sides = [
+            _falsifies(an, eff, x, negated, depth + 1, exactly, members) for x in (e.left, e.right)
+        ]
         return any(sides) if either else all(sides)
     if not isinstance(e, ir.Binary) or e.op not in _NEGATED:
         return False
@@ -1041,7 +1050,9 @@ def _falsifies(an: Analysis, eff, e, negated: bool, depth: int, exactly: bool = 
         counted = left.args[0]
     elif isinstance(left, ir.Aggregate) and left.func in ("count", "sum") and left.over_cards:
         counted = left.items
-    if counted is not None and _moves_past(graphs.zones_in(counted), op, test.right, eff):
+    member = members.get(counted.name) if isinstance(counted, ir.Local) else None
+    zones = graphs.zones_in(counted) | ({member} if member else set())
+    if counted is not None and _moves_past(zones, op, test.right, eff):
         return True
     return isinstance(left, ir.Counter) and left.name in eff.changes  # a flag it sets
 

@@ -980,10 +980,20 @@ class Builder:
                 did_you_mean(func, AGGREGATES) or f"one of {', '.join(AGGREGATES)}",
             )
             return None
-        item_node = self._expr(items, scope)
+        item_node = self._items(items, scope)
         if not self._check(
-            item_node, "players|cards|ints|kinds|cardsets", f"the items of {func}()"
+            item_node, "players|cards|ints|kinds|cardsets|zones", f"the items of {func}()"
         ):
+            return None
+        if item_node.type == "zones" and AGGREGATES[func][1] == "items":
+            self._error(
+                "RS204",
+                f"{func}() over a family's zones would give a set of zones, which is no "
+                "value of the language",
+                span,
+                "over zones, write any, all, sum, max, min, count or union; or go over the "
+                "indexes: filter(size(row(i)) < 3 for i in range(3))",
+            )
             return None
         if self._bad_binding(var, span, scope):
             return None
@@ -1074,14 +1084,38 @@ class Builder:
             else None
         )
 
+    def _items(self, t, scope) -> ir.Expr | None:
+        """A for loop's or a choice's items: a family of zones by its name (`row`, or a
+        seat's own `field(p)`) gives its zones; anything else, its value."""
+        name = str(t.children[0]) if t.data in ("name", "call") else None
+        if name not in self.names.families or name not in self.names.zones:
+            return self._expr(t, scope)
+        owned = self._owned_name(name)
+        given = sum(1 for a in t.children[1:] if a is not None) if t.data == "call" else 0
+        if given == 1 + owned:  # one zone of the family, `row(i)`: its cards
+            return self._expr(t, scope)
+        span, args = self._span(t), self._args(t, scope)
+        if len(args) != owned:
+            written = f"{name}(p), a player's own" if owned else f"{name}, without arguments"
+            self._error(
+                "RS203",
+                f"the zones of family '{name}' to go over are written {written}; "
+                f"got {len(args)} argument{'s' * (len(args) != 1)}",
+                span,
+            )
+            return None
+        if owned and not self._check(args[0], "player", f"owner of zone family '{name}'"):
+            return None
+        return ir.Zones(span, "zones", name, args[0] if owned else None)
+
     def _for(self, t, span, scope) -> ir.Stmt | None:
-        var, items = str(t.children[0]), self._expr(t.children[1], scope)
+        var, items = str(t.children[0]), self._items(t.children[1], scope)
         inner = dict(scope)
         kind = getattr(items, "type", None)  # each card of a set of cards: a set of one
         inner[var] = "cards" if accepts("cards", kind) else ITEM_TYPES.get(kind, "player")
         body = self._block(t.children[2], inner)
         if self._bad_binding(var, span, scope) or not self._check(
-            items, "players|ints|kinds|cardsets|cards", "a for loop's items"
+            items, "players|ints|kinds|cardsets|cards|zones", "a for loop's items"
         ):
             return None
         return ir.For(span, var, items, body)
@@ -1124,7 +1158,7 @@ class Builder:
         t, prompt = self._asked(t)
         player = self._expr(t.children[0], scope)
         var = str(t.children[1])
-        source = self._expr(t.children[2], scope)
+        source = self._items(t.children[2], scope)
         inner = dict(scope)
         # a refused source was reported: the variable's uses say no more
         inner[var] = FAILED if source is None else ITEM_TYPES.get(source.type, "cards")
@@ -1132,7 +1166,7 @@ class Builder:
         where = self._where(filtered if len(t.children) == 5 else None, inner)
         body = self._block(block, inner)
         ok = self._check(player, "player", "the chooser") & self._check(
-            source, "players|cards|ints|kinds|cardsets", "what to choose from"
+            source, "players|cards|ints|kinds|cardsets|zones", "what to choose from"
         )
         if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
@@ -1487,6 +1521,7 @@ ITEM_TYPES = {
     "ints": "int",
     "kinds": "kind",
     "cardsets": "cards",
+    "zones": "zone",
 }
 # What a set of items is, by the items' type: what filter, argmax, argmin and sort give.
 _SETS = {

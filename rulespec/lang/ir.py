@@ -70,6 +70,15 @@ class ZoneRef(Expr):
 
 
 @dataclass(frozen=True)
+class Zones(Expr):
+    """The zones of a family, in index order, as a for loop's or a choice's items:
+    `row`, or a seat's (or team's) own `field(p)`."""
+
+    name: str
+    owner: Expr | None  # the player, for a family each seat or team has
+
+
+@dataclass(frozen=True)
 class Kind(Expr):
     """A card type or a tag, used to filter cards."""
 

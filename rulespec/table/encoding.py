@@ -118,6 +118,8 @@ def _player_labels(game):
             yield from map(str, _listed(game, stmt.source))
         elif isinstance(stmt, ir.ChooseCard) and stmt.source.type in SEATS:
             yield from map(seat_name, range(game.n))
+        elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "zones":  # by label
+            yield from (s.label for s in game.slots if s.zone.name == stmt.source.name)
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names
             yield from map(game.kind_name, _listed(game, stmt.source))  # or a tag

@@ -163,6 +163,12 @@ class Titles:
         its chooser cannot see names the zone it lies in."""
         return parse_label(label)[0] in self.zones
 
+    def is_member(self, label: str) -> bool:
+        """Whether a label is a family's zone's (`row[1]`, `field[P1][0]`): a choice
+        among a family's zones names the zone taken."""
+        name, _, index = parse_label(label)
+        return index is not None and name in self.zones
+
     def zone(self, label: str, whose: bool = True) -> str:
         """A zone's label as a rulebook says it: "P1's hand", "row 2", "the discard pile",
         "odd's chest" (a team's), "P1's field 0" (`whose=False`: without the owner, as
@@ -324,6 +330,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
     if e["kind"] == "card" and t.is_zone(e["option"]):  # a card taken by its place, unseen
         return f"  {_who(e)} chooses a card from {t.zone(e['option'])}"
+    if e["kind"] == "choose" and t.is_member(e["option"]):  # one of a family's zones
+        return f"  {_who(e)} chooses {t.zone(e['option'])}"
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 

@@ -305,7 +305,9 @@ def _numbers(options) -> dict[int, PickValue] | None:
     """A choice of numbers (a bid: `choose b from range(8)`) by value, or None. Its
     options are answered with the number itself, and listed as numbers ("0-7"), never
     numbered by place: "3" bids 3."""
-    if all(type(o) is PickValue and type(o.value) is int for o in options):  # not a PickPlayer
+    if all(  # not a PickPlayer, nor a family's zone (by its label, row[1])
+        type(o) is PickValue and type(o.value) is int and o.label == str(o.value) for o in options
+    ):
         return {o.value: o for o in options}
     return None
 

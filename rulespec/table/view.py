@@ -377,6 +377,9 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
         return "Do not answer"
     if isinstance(option, PickUnseen):  # a card taken by its place
         return f"A card from {titles.zone(option.label)}"
+    if isinstance(option, PickValue) and titles.is_member(option.label):  # a family's zone
+        place = titles.zone(option.label)
+        return place[:1].upper() + place[1:]
     if isinstance(option, (PickCard, PickValue)):
         return titles.card(option.label)
     if isinstance(option, PickCards):
