@@ -378,7 +378,7 @@ class StatementCompiler:
         elif isinstance(s, ir.For):
             var, cards = f"_p{depth}", s.items.type in CARDS  # nested loops each have their own
             if cards:  # the cards as the loop starts (its passes may move them), one a pass
-                order = "tuple" if self._in_order(s.items) else "sorted"
+                order = self._order_source(s.items)
                 w.line(f"for {var} in {order}({x.cards_source(s.items)}):", s.items.span)
             else:
                 w.line(f"for {var} in {x.players_source(s.items)}:", s.items.span)
@@ -511,9 +511,13 @@ class StatementCompiler:
         loop = self.register((next_value,) + self.block(s.body))
 
         in_order = not cards or self._in_order(s.items)
+        # a zone held by a local (a loop's over a family, a procedure's parameter): its
+        # order is known only in play
+        slot, ordered = self.x.expr(s.items) if _zone_local(s.items) else None, self.rules.ordered
 
         def for_(g, env):
-            found = items(g, env) if in_order else sorted(items(g, env))
+            kept = in_order if slot is None else ordered[slot(g, env)]
+            found = items(g, env) if kept else sorted(items(g, env))
             env[left] = values = tuple([c] for c in found) if cards else tuple(found)
             g._stack.extend(Frame(loop, env) for _ in values)
 
@@ -667,6 +671,14 @@ class StatementCompiler:
             s.var,
             self._filter(s),
         )
+
+    def _order_source(self, cards: ir.Expr) -> str:
+        """What a loop over cards goes through them in: `tuple` (as they lie) or `sorted`
+        (deck order); for a zone a local holds, which is known only in play."""
+        if _zone_local(cards):
+            ordered = self.x.constant(self.rules.ordered)
+            return f"(tuple if {ordered}[{self.x.source(cards)}] else sorted)"
+        return "tuple" if self._in_order(cards) else "sorted"
 
     def _in_order(self, cards: ir.Expr) -> bool:
         """Do a loop's cards come in an order the rules give (a `sort`, an ordered zone,
@@ -1001,6 +1013,11 @@ def set_options(sets, ctype, names, keep=None) -> list[PickCards]:
             seen.add(types)
             options.append(PickCards("+".join(names[t] for t in types), tuple(cards)))
     return options
+
+
+def _zone_local(e: ir.Expr) -> bool:
+    """A zone held by a local: a loop's or a choice's over a family, a parameter."""
+    return isinstance(e, ir.Local) and e.type == "zone"
 
 
 VALUES = (

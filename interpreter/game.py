@@ -446,7 +446,7 @@ class _ConditionReads:
         if not (
             isinstance(node, ir.Call)
             and node.func == "count"
-            and node.args[0].type == "zone"
+            and isinstance(node.args[0], ir.ZoneRef)  # not a local: what it holds is watched
             and isinstance(node.args[1], ir.Kind)
         ):
             return False

@@ -1091,3 +1091,36 @@ def test_a_choice_among_a_familys_zones_is_shown_by_their_titles():
 def test_a_familys_zones_are_gone_over_whole(old, new, message):
     text = edited((ROOT / "tests/valid/three_rows.yaml").read_text(encoding="utf-8"), (old, new))
     assert message in [m for _, m in spec_errors(text)]
+
+
+ROWS_IN_ORDER = """
+rulespec: 1
+name: Order
+players: {min: 2, max: 2}
+deck:
+  cards:
+    a: {count: 4}
+    b: {count: 4}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  row: {count: 2, visibility: public, ordered: true}
+  col: {count: 2, visibility: public, ordered: true}
+  by_index: {visibility: public, ordered: true}
+  by_zone: {visibility: public, ordered: true}
+turn:
+  - step: move
+    effect: |
+      for i in range(2) { for c in row(i) { move(c, by_index) } }
+      for r in col { for c in r { move(c, by_zone) } }
+      end_game()
+"""
+
+
+def test_a_loop_over_the_cards_of_a_zone_a_loop_holds_keeps_its_order():
+    """A review: the cards of an ordered zone held by a local (`for r in row`, a
+    procedure's parameter) were looped over in deck order, not the zone's."""
+    game = Game(load_spec("order.yaml", ROWS_IN_ORDER), 2)
+    laid = {"row[0]": ["b", "a"], "row[1]": ["a", "b"], "col[0]": ["b", "a"], "col[1]": ["a", "b"]}
+    state = State.from_layout(game, zones=laid)
+    assert zone(state, "by_index") == zone(state, "by_zone")
+    assert zone(state, "by_zone") != sorted(zone(state, "by_zone"))

@@ -203,7 +203,7 @@ class _Touching(ir.Visitor):
         self.t.calls.add(("procedure", s.proc))
         for i, arg in enumerate(s.args):
             if arg.type == "zone":
-                self.t.zone_args.add((s.proc, i, frozenset(zones_in(arg))))
+                self.t.zone_args.add((s.proc, i, frozenset(self.named(arg))))
         self.generic_visit(s)
 
     def visit_ConditionCall(self, e: ir.ConditionCall):

@@ -247,6 +247,8 @@ class Analysis:
                 "kinds": len(self.spec.cards),
                 "cardsets": ir.MAX_COMBINATIONS,
             }.get(e.items.type, self.deck_size if e.over_cards else self.spec.max_players)
+            if isinstance(e.items, ir.Zones):  # a family's zones
+                most = self.spec.zone(e.items.name).count
             return (0, most)
         if e.func in ("max", "min"):  # no items give 0
             return _hull((0, 0), self.interval(e.body))

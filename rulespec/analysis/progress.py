@@ -109,6 +109,9 @@ class _Writes:
         zones = {n for k, n in reads if k == "zone"}
         if zones & (self.moves_to | self.moves_from) or (zones and self.anywhere):
             return True
+        held = any(isinstance(x, ir.Local) and x.type == "zone" for x in ir.walk(e))
+        if held and (self.moves_to or self.moves_from):  # a zone a local holds: any moved
+            return True
         if {n for k, n in reads if k == "counter"} & self.counters:
             return True
         if {n for k, n in reads if k == "memory"} & self.memories:

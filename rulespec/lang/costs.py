@@ -52,6 +52,7 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
         for name, value in c.props:
             values.setdefault(name, set()).add(value)
     costs = _Costs(spec.max_players, deck, len(spec.cards), {k: len(v) for k, v in values.items()})
+    costs.families = {z.name: z.count for z in spec.zones if z.count is not None}
     for c in conditions or ():
         costs.conditions[c.name] = c
         costs.called[c.name] = costs.of(c.when)
@@ -113,6 +114,7 @@ class _Costs:
         self.sized: dict[tuple, int] = {}  # (condition, its cards parameters' sizes) -> cost
         self.melds: dict[str, int] = {}  # a condition -> its cost on every group of unmelded()
         self.known: dict[int, int] = {}  # id of a node -> its cost
+        self.families: dict[str, int] = {}  # a family of zones -> how many zones it has
 
     def of(self, node: ir.Expr) -> int:
         if id(node) not in self.known:
@@ -186,6 +188,8 @@ class _Costs:
 
     def _size(self, items: ir.Expr) -> int:
         """How many items an aggregate goes through, at most."""
+        if isinstance(items, ir.Zones):  # a family's zones (of one owner)
+            return self.families[items.name]
         if isinstance(items, ir.Call) and items.func == "range":
             n = _written(items.args[0])
             return ir.MAX_RANGE if n is None else max(0, min(n, ir.MAX_RANGE))

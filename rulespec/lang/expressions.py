@@ -662,6 +662,8 @@ class Builder:
 
     def _in(self, t, span, scope) -> ir.Expr | None:
         a, b = self._expr(t.children[0], scope), self._expr(t.children[1], scope)
+        if b is None and a is not None and a.type != "player":
+            return None  # the right side was refused, and said so
         if a is not None and b is not None and b.type == _VALUES.get(a.type):
             ok = True  # a kind among kinds, a number among numbers
         elif (
@@ -1201,7 +1203,7 @@ class Builder:
         t, prompt = self._asked(t)
         players, who, var = self._expr(t.children[0], scope), str(t.children[1]), str(t.children[2])
         inner = dict(scope, **{who: "player"})
-        source = self._expr(t.children[3], inner)
+        source = self._items(t.children[3], inner)  # a family's zones: told it picks cards
         inner[var] = "cards"
         order = self._expr(t.children[4], inner) if t.children[4] is not None else None
         body = self._block(t.children[5], inner)
