@@ -550,6 +550,8 @@ class Compiler:
         return method(e, *e.args)
 
     def _src_f_size(self, e, x):
+        if x.type in ("ints", "kinds"):  # a range, a tuple or a list of them
+            return f"len(tuple({self.source(x)}))"
         inner = self.players_source(x) if x.type in ("players", "player") else self.cards_source(x)
         return f"len({inner})"
 

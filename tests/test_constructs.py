@@ -972,6 +972,7 @@ counters:
   green_in_two: {initial: 0}
   blue_in_two: {initial: 0}
   third: {initial: 0}
+  held: {initial: 0}
 setup:
   effect: |
     move(pile, hand(seat(0)))
@@ -981,6 +982,7 @@ setup:
     if green in first(most, 2) { green_in_two = 1 }
     if blue in first(most, 2) and 2 not in range(2) { blue_in_two = 1 }
     third = nth(range(5), 3)
+    held = size(filter(count(hand(seat(0)), k) > 1 for k in card_types)) + size(range(10))
 turn:
   - step: stop
     effect: end_game()
@@ -991,8 +993,9 @@ def test_nth_and_in_over_kinds_and_numbers():
     """The Coloretto designer's colour ranked second (`nth` over kinds) and the test of
     a colour among the best three (`in` over kinds) were RS204."""
     state = Game(load_spec("colours.yaml", COLOURS), 2).new_initial_state(seed=1)
-    values = {name: counter(state, name) for name in ("second", "past_end", "third")}
-    assert values == {"second": 3, "past_end": 0, "third": 3}  # blue's 3; no_kind's 0
+    values = {name: counter(state, name) for name in ("second", "past_end", "third", "held")}
+    # blue's 3; no_kind's 0; two kinds held more than once, and ten numbers
+    assert values == {"second": 3, "past_end": 0, "third": 3, "held": 12}
     assert (counter(state, "green_in_two"), counter(state, "blue_in_two")) == (0, 1)
     with pytest.raises(RuleError) as info:  # no number past the end: the rule fails
         Game(

@@ -120,7 +120,7 @@ def test_seats_includes_those_out_in_turn_order_from_the_current_player():
         ),
         (
             "size(combinations(hand(me), 2))",
-            "argument 1 of size() must be cards or players, got cardsets",
+            "argument 1 of size() must be cards, players, ints or kinds, got cardsets",
         ),
         (
             "size(first(3, 1))",

@@ -401,3 +401,16 @@ def test_a_number_that_is_also_a_card_s_title_is_asked_again():
     assert _also_a_title("1", options, texts) is None
     assert _picked("#2", options, texts).label == "c5"
     assert _picked("2 (1)", options, texts).label == "c2"
+
+
+def test_a_number_past_the_options_names_the_card_it_titles():
+    """A 6 nimmt! designer typed 47 for the card 47 (1), the seventh of ten options:
+    refused as no option's place. A number past the last place names the option whose
+    words begin with it; an option's place still means the place."""
+    from rulespec.table.seat import _titled
+
+    texts = ["8 (1)", "47 (1)", "95 (2)", "Maki Roll (1)"]
+    assert _titled("47", texts) == [2]
+    assert _titled("95", texts) == [3]
+    assert _titled("1", texts) == []  # "Maki Roll (1)": a number inside, no title
+    assert _titled("47a", texts) == []

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 # name: (parameter types, result type, one-line doc)
 FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "size": (("cards|players",), "int", "number of cards in a set or zone, or of players"),
+    "size": (
+        ("cards|players|ints|kinds",),
+        "int",
+        "number of cards in a set or zone, or of players, numbers or kinds in a set",
+    ),
     "count": (("cards", "kind"), "int", "number of cards of a type or tag"),
     "top": (("zone", "int"), "cards", "the top n cards of an ordered zone"),
     "random": (("zone", "int"), "cards", "n cards picked by chance (only as move's source)"),

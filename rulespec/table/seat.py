@@ -144,7 +144,9 @@ class Person:
             return option
         else:
             said = answer if len(answer) <= 40 else answer[:40] + "…"
-            could = [i for i, s in enumerate(shown, 1) if _says(answer, s)]
+            could = [i for i, s in enumerate(shown, 1) if _says(answer, s)] or _titled(
+                answer, texts
+            )
             if len(could) == 1:
                 return options[could[0] - 1]
             self.say(
@@ -350,6 +352,14 @@ def _also_a_title(answer: str, options: list, texts: list[str]) -> int | None:
         ),
         None,
     )
+
+
+def _titled(answer: str, texts: list[str]) -> list[int]:
+    """The places (from 1) of the options whose words begin with a number typed past
+    the last option's place: a card titled by its number (6 nimmt!'s "47 (1)")."""
+    if not (answer.isascii() and answer.isdigit() and len(answer) <= 6):
+        return []
+    return [i for i, text in enumerate(texts, 1) if _words(text)[:1] == [answer]]
 
 
 def _picked(answer: str, options: list, texts: list[str]):
