@@ -513,7 +513,8 @@ class StatementCompiler:
         in_order = not cards or self._in_order(s.items)
         # a zone held by a local (a loop's over a family, a procedure's parameter): its
         # order is known only in play
-        slot, ordered = self.x.expr(s.items) if _zone_local(s.items) else None, self.rules.ordered
+        slot = self.x.expr(s.items) if _zone_local(s.items) else None
+        ordered = self.rules.ordered
 
         def for_(g, env):
             kept = in_order if slot is None else ordered[slot(g, env)]
@@ -869,16 +870,12 @@ class StatementCompiler:
         asker, player, items, body, var, where = self._choice(s, source)
         ordered = seats or zones or s.source.type == "ints"  # by number, seat or place
         kind = PickPlayer if seats else PickValue
-        slots = self.rules.slots
-        label = (
-            seat_name
-            if seats
-            else (lambda z: slots[z].label)
-            if zones
-            else str
-            if ordered
-            else self.rules.kind_name
-        )
+        if seats:
+            label = seat_name
+        elif zones:  # a zone by its label
+            label = [s.label for s in self.rules.slots].__getitem__
+        else:
+            label = str if ordered else self.rules.kind_name
 
         def choose_value(g, env):
             values = dict.fromkeys(items(g, env))
@@ -1020,12 +1017,8 @@ def _zone_local(e: ir.Expr) -> bool:
     return isinstance(e, ir.Local) and e.type == "zone"
 
 
-VALUES = (
-    "ints",
-    "kinds",
-    "cardsets",
-    "zones",
-)  # items of a loop or choice: values, not seats or cards
+# items of a loop or choice: values, not seats or cards
+VALUES = ("ints", "kinds", "cardsets", "zones")
 CARDS = ("cards", "zone")  # a loop's items that are cards: a pass for each
 SEATS = ("players", "player")  # items of a loop or choice that are seats
 

@@ -289,12 +289,7 @@ class Game:
     def _owners(self, c: ir.CounterDef) -> list[str]:
         """The label suffix of each value of a counter: one a seat, one a team, or one;
         for a family, one an index of each (`bid[P1][0]`, `bid[P1][1]`, ..., `bid[P2][0]`)."""
-        if c.per_player:
-            owners = [f"[P{p + 1}]" for p in range(self.n)]
-        else:
-            owners = [f"[{t.name}]" for t in self.spec.teams] if c.per_team else [""]
-        indexes = [""] if c.count is None else [f"[{i}]" for i in range(c.count)]
-        return [o + i for o in owners for i in indexes]
+        return [suffix for suffix, _, _ in _members(c, self.n, self.spec.teams)]
 
     def with_partners(self, seats) -> tuple[int, ...]:
         """The seats and their teams' other seats, in seat order: a team wins together."""
@@ -494,19 +489,23 @@ def _slots(z: ir.ZoneDef, n_players: int, teams) -> list[Slot]:
     (`chest[odd]`, owned by its seats), or one per index of a family (`row[0]`, ...);
     a family per seat or team has its owner's slots together (`field[P1][0]`,
     `field[P1][1]`, ..., `field[P2][0]`, ...)."""
-    if z.per_player:
+    return [
+        Slot(z, f"{z.name}{suffix}", seats, i) for suffix, seats, i in _members(z, n_players, teams)
+    ]
+
+
+def _members(x: ir.ZoneDef | ir.CounterDef, n_players: int, teams) -> list[tuple]:
+    """(label suffix, owning seats, index) of each zone or counter a declaration makes:
+    one, one a seat (`[P1]`), one a team (`[odd]`), each times its family's indexes
+    (`[P1][0]`, `[P1][1]`, ..., `[P2][0]`)."""
+    if x.per_player:
         owners = [(f"[P{p + 1}]", frozenset([p])) for p in range(n_players)]
-    elif z.per_team:
+    elif x.per_team:
         owners = [(f"[{t.name}]", frozenset(p for p in t.seats if p < n_players)) for t in teams]
     else:
         owners = [("", frozenset())]
-    if z.count is None:
-        return [Slot(z, f"{z.name}{label}", seats) for label, seats in owners]
-    return [
-        Slot(z, f"{z.name}{label}[{i}]", seats, i)
-        for label, seats in owners
-        for i in range(z.count)
-    ]
+    indexes = [("", None)] if x.count is None else [(f"[{i}]", i) for i in range(x.count)]
+    return [(o + s, seats, i) for o, seats in owners for s, i in indexes]
 
 
 def _told(seers: tuple, n: int) -> tuple[list[list[frozenset]], list[list[frozenset]]]:

@@ -130,6 +130,17 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
         w.line(f"g._offer_cards({x.constant(a)}, {t}, {played}, options)", span, a.ir.name)
         return
     lines, reads = [], False
+    typed = {"card": t} if t is not None else {}
+
+    def test(e, **target) -> str:
+        """A condition's source, the card's type (and the target, if any) constants."""
+        nonlocal reads
+        x.reads = set()
+        with x.within(a.ir.name), x.binding(card_type=typed, **target):
+            source = f"({x.source(e)})"
+        reads = reads or "card" in x.reads
+        return source
+
     if a.ir.without_target:  # none of the targets below: the card is played for nothing
         lines.append("before = len(options)")
     for option, _, _, p in group:
@@ -137,22 +148,12 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
         if p is not None:
             tests.append(f"me != {p} and active[{p}]" if a.ir.target == "other" else f"active[{p}]")
         if a.ir.condition is not None:
-            x.reads = set()
-            typed = {"card": t} if t is not None else {}
-            with x.within(a.ir.name), x.binding(card_type=typed, target=p):
-                tests.append(f"({x.source(a.ir.condition)})")
-            reads = reads or "card" in x.reads
+            tests.append(test(a.ir.condition, target=p))
         append = f"options.append({x.constant(option)})"
         lines.append(f"if {' and '.join(tests)}: {append}" if tests else append)
     if a.ir.without_target:  # the parts of `if` that do not read the target still hold
         tests = ["len(options) == before"]
-        for part in _conjuncts(a.ir.condition):
-            if not _reads(part, ("target",)):
-                x.reads = set()
-                typed = {"card": t} if t is not None else {}
-                with x.within(a.ir.name), x.binding(card_type=typed):
-                    tests.append(f"({x.source(part)})")
-                reads = reads or "card" in x.reads
+        tests += [test(e) for e in _conjuncts(a.ir.condition) if not _reads(e, ("target",))]
         untargeted = x.constant(x.defs.play_options[a.ir.name, t, None])
         lines.append(f"if {' and '.join(tests)}: options.append({untargeted})")
     if reads:

@@ -52,7 +52,7 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
         for name, value in c.props:
             values.setdefault(name, set()).add(value)
     costs = _Costs(spec.max_players, deck, len(spec.cards), {k: len(v) for k, v in values.items()})
-    costs.families = {z.name: z.count for z in spec.zones if z.count is not None}
+    costs.families.update((z.name, z.count) for z in spec.zones if z.count is not None)
     for c in conditions or ():
         costs.conditions[c.name] = c
         costs.called[c.name] = costs.of(c.when)

@@ -22,6 +22,9 @@ from ..lang.diagnostics import visible
 _LABEL = re.compile(r"(\w+)(?:\[([A-Za-z_]\w*)\])?(?:\[(\d+)\])?")
 
 
+UNTARGETED = ", with no one to target"  # a card played for nothing (without_target)
+
+
 def parse_label(label: str) -> tuple[str, str | None, int | None]:
     """A zone's or counter's label as (its name, the seat or team that owns it, its
     index in its family): `field[P1][0]` is ("field", "P1", 0)."""
@@ -304,7 +307,7 @@ def _play(e: dict, t: Titles) -> str:
     if e.get("target") is not None:
         target = f" at {seat_name(e['target'])}"
     else:
-        target = ", with no one to target" if e["action"] in t.untargeted else ""
+        target = UNTARGETED if e["action"] in t.untargeted else ""
     return f"  {_who(e)} {verb} {what}".rstrip() + target
 
 

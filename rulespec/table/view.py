@@ -29,7 +29,7 @@ from rulespec.interpreter.choices import (
     seat_name,
 )
 
-from .narrate import Titles, counter_name, parse_label, with_rule
+from .narrate import UNTARGETED, Titles, counter_name, parse_label, with_rule
 
 SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
 WIDE = 120  # a seat's line longer than this is broken, a zone or set of counters a line
@@ -400,7 +400,7 @@ def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
     if option.target is not None:
         text += f" at {seat_name(option.target)}"
     elif option.action in titles.untargeted:
-        text += ", with no one to target"
+        text += UNTARGETED
     chosen = _CHOSEN.search(option.label) if option.chosen is not None else None
     if chosen:
         text += f": {titles.card(chosen.group(1))} from {titles.zone(chosen.group(2))}"
