@@ -607,8 +607,8 @@ class Compiler:
     def _src_f_max(self, e, a, b):
         return f"max({self.source(a)}, {self.source(b)})"
 
-    def _src_f_range(self, e, n):
-        return f"_range({self.source(n)})"
+    def _src_f_range(self, e, *bounds):
+        return f"_range({', '.join(map(self.source, bounds))})"
 
     def _src_f_zone_of(self, e, cards):
         box = len(self.defs.slots)  # the slot past the zones': no zone of the spec

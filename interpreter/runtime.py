@@ -190,10 +190,13 @@ def _in_family(base: int, count: int, i: int, past: str) -> int:
     raise IndexError(past.format(i))
 
 
-def _range(n: int) -> range:
-    if n > MAX_RANGE:
-        raise ValueError(f"range({n}) would give more than {MAX_RANGE} numbers")
-    return range(n)
+def _range(a: int, b: int | None = None) -> range:
+    """range(n): 0 to n - 1; range(a, b): a to b - 1."""
+    numbers = range(a) if b is None else range(a, b)
+    if len(numbers) > MAX_RANGE:
+        written = a if b is None else f"{a}, {b}"
+        raise ValueError(f"range({written}) would give more than {MAX_RANGE} numbers")
+    return numbers
 
 
 def _prop(values, ctype, cards, default):

@@ -188,6 +188,21 @@ def test_without_kind_of_and_seat_number():
     assert game.evaluate(0) == 300 + 20 + 0
 
 
+def test_range_of_two_numbers_starts_at_the_first():
+    text = edited(
+        SHELF,
+        ("evaluation: goal_score(display, me)",
+         "evaluation: sum(i for i in range(2, 5)) * 100 + size(range(3, 1)) * 10 + size(range(4))"),
+    )  # fmt: skip
+    game = laid_out(Game(load_spec("x.yaml", text), 2), [["red"], []])
+    assert game.evaluate(0) == (2 + 3 + 4) * 100 + 0 + 4
+
+
+def test_range_takes_one_or_two_numbers_and_a_bad_one_says_no_more():
+    text = edited(SHELF, ("    rounds += 1\n", "    for j in range(1, 2, 3) { rounds += j * j }\n"))
+    assert spec_errors(text) == [("RS203", "range() takes 1 or 2 argument(s), got 3")]
+
+
 def test_card_sets_add_up_in_a_chain_and_have_no_minus():
     text = SHELF.replace(
         "evaluation: goal_score(display, me)",

@@ -72,7 +72,7 @@ def test_a_named_value_is_an_int_and_is_worked_out_at_each_call():
         (
             "if worth > 0 { end_game() }",
             "RS203",
-            "named value 'worth' is called with its arguments: write worth(cards)",
+            "named value 'worth' is read by calling it with its arguments: write worth(cards)",
         ),
     ],
 )

@@ -65,7 +65,7 @@ def laid_out(text: str, hands, pile, n=3, current=0) -> State:
         (
             "if can_be_robbed { end_turn() }",
             "RS203",
-            "condition 'can_be_robbed' is called with its arguments: write can_be_robbed(p)",
+            "condition 'can_be_robbed' is read by calling it with its arguments: write can_be_robbed(p)",
         ),
         ("if rich(current, 1) { end_turn() }", "RS203", "rich() takes 1 argument(s), got 2"),
         ("if rich(1) { end_turn() }", "RS204", "argument 1 of rich() must be player, got int"),

@@ -1,8 +1,9 @@
 """The built-in vocabulary of the expression language, as data.
 
 The front end checks calls against these signatures; the interpreter implements them.
-A parameter type listed as "a|b" accepts either. `zone` is accepted where `cards` is
-asked for, and `player` where `players` is.
+A parameter type listed as "a|b" accepts either; one ending in "?" may be left out
+(the last ones only). `zone` is accepted where `cards` is asked for, and `player` where
+`players` is.
 """
 
 from __future__ import annotations
@@ -52,7 +53,11 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     ),
     "min": (("int", "int"), "int", "the smaller of two numbers"),
     "max": (("int", "int"), "int", "the larger of two numbers"),
-    "range": (("int",), "ints", "the numbers 0 to n - 1, for a for loop or a choice (at most 64)"),
+    "range": (
+        ("int", "int?"),
+        "ints",
+        "the numbers 0 to n - 1, or with two, a to b - 1: for a for loop or a choice (at most 64)",
+    ),
     "zone_of": (("cards",), "zone", "the zone the (first) card lies in; no zone for no card"),
     "first": (
         ("cards|players|kinds|ints", "int"),

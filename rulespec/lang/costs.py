@@ -10,12 +10,12 @@ IR alone, in steps, at the most players and the largest deck:
 - an aggregate works out its items once, then takes a step and its body (and filter)
   for each item: one for a player, `players.max` for players, the deck for cards, the
   deck's card types for kinds (for `values("prop")`, the values the cards give it), n
-  for `range(n)` with n written out (else MAX_RANGE), n for `first(h, n)` or `top(z,
+  for `range(n)` with n written out (b - a for `range(a, b)`; else MAX_RANGE), n for `first(h, n)` or `top(z,
   n)` with n written out,
   for sets of cards as many as `combinations` can make of cards whose number is known
   (`first(h, 7)`: 21 sets of 5), else MAX_COMBINATIONS, and k for the cards of one set of
   `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
-  aggregate over `range(n)` (else the deck);
+  aggregate over `range(n)` or `range(a, n)` (else the deck);
 - a call of a named condition costs its arguments and its body, where a `cards`
   parameter is as many cards as its argument can hold: one set of
   `combinations(cards, k)`, `top`, `first` or `nth`'s cards, else the deck;
@@ -127,7 +127,7 @@ class _Costs:
             if node.items.type == "cardsets":
                 self.one_set[node.var] = self._set_size(node.items)
             elif node.items.type == "ints":
-                self.below[node.var] = self._size(node.items)
+                self.below[node.var] = self._past(node.items)
             try:
                 each = 1 + self.of(node.body) + (self.of(node.where) if node.where else 0)
             finally:
@@ -191,8 +191,11 @@ class _Costs:
         if isinstance(items, ir.Zones):  # a family's zones (of one owner)
             return self.families[items.name]
         if isinstance(items, ir.Call) and items.func == "range":
-            n = _written(items.args[0])
-            return ir.MAX_RANGE if n is None else max(0, min(n, ir.MAX_RANGE))
+            bounds = [_written(a) for a in items.args]
+            if None in bounds:
+                return ir.MAX_RANGE
+            n = bounds[0] if len(bounds) == 1 else bounds[1] - bounds[0]
+            return max(0, min(n, ir.MAX_RANGE))
         if isinstance(items, ir.Call) and items.func == "combinations":
             return self._sets(items)
         if isinstance(items, ir.Binary) and items.type == "cardsets":  # sets added up
@@ -202,6 +205,14 @@ class _Costs:
             return self.values.get(name, self.sizes.get(items.type, self.deck))
         held = self._cards_held(items)  # first(h, 3), top(z, 2), one set of combinations
         return self.sizes.get(items.type, self.deck) if held is None else held
+
+    def _past(self, items: ir.Expr) -> int:
+        """A number above every one of these numbers: b for `range(a, b)` with b written
+        out, else as many as there are (`range(n)` gives 0 to n - 1)."""
+        if isinstance(items, ir.Call) and items.func == "range" and len(items.args) == 2:
+            b = _written(items.args[1])
+            return ir.MAX_RANGE if b is None else b
+        return self._size(items)
 
     def _set_size(self, items: ir.Expr) -> int:
         """How many cards one of the sets of cards holds, at most."""

@@ -737,9 +737,9 @@ class Builder:
             params = ", ".join(p for p, _ in n.conditions[name])
             self._error(
                 "RS203",
-                f"{what} '{name}' is called with its arguments: write {name}({params})"
+                f"{what} '{name}' is read by calling it with its arguments: write {name}({params})"
                 if params
-                else f"{what} '{name}' is called, with no arguments: write {name}()",
+                else f"{what} '{name}' is read by calling it, with no arguments: write {name}()",
                 span,
             )
             return None
@@ -1114,7 +1114,10 @@ class Builder:
         var, items = str(t.children[0]), self._items(t.children[1], scope)
         inner = dict(scope)
         kind = getattr(items, "type", None)  # each card of a set of cards: a set of one
-        inner[var] = "cards" if accepts("cards", kind) else ITEM_TYPES.get(kind, "player")
+        if items is None:  # refused, and said so: the variable's uses say no more
+            inner[var] = FAILED
+        else:
+            inner[var] = "cards" if accepts("cards", kind) else ITEM_TYPES.get(kind, "player")
         body = self._block(t.children[2], inner)
         if self._bad_binding(var, span, scope) or not self._check(
             items, "players|ints|kinds|cardsets|cards|zones", "a for loop's items"
@@ -1434,12 +1437,14 @@ class Builder:
     def _arguments(self, name, params, args, span) -> bool | None:
         """Whether a call's arguments fit its parameters: None for the wrong number
         (RS203), else True or False after checking each one's type."""
-        if len(args) != len(params):
-            self._error("RS203", f"{name}() takes {len(params)} argument(s), got {len(args)}", span)
+        least = sum(1 for want in params if not want.endswith("?"))
+        if not least <= len(args) <= len(params):
+            takes = f"{least} or {len(params)}" if least < len(params) else f"{least}"
+            self._error("RS203", f"{name}() takes {takes} argument(s), got {len(args)}", span)
             return None
         ok = True
         for i, (want, a) in enumerate(zip(params, args)):
-            ok = self._check(a, want, f"argument {i + 1} of {name}()") and ok
+            ok = self._check(a, want.rstrip("?"), f"argument {i + 1} of {name}()") and ok
         return ok
 
 

@@ -113,8 +113,8 @@ def _player_labels(game):
             yield from _set_labels(game, stmt)
         elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "ints":  # range(n)
             ranged = isinstance(stmt.source, ir.Call) and stmt.source.func == "range"
-            n = _constant(game, stmt.source.args[0]) if ranged else None
-            yield from map(str, range(MAX_NUMBERS if n is None else n))
+            bounds = [_constant(game, a) for a in stmt.source.args] if ranged else [None]
+            yield from map(str, range(MAX_NUMBERS) if None in bounds else range(*bounds))
             yield from map(str, _listed(game, stmt.source))
         elif isinstance(stmt, ir.ChooseCard) and stmt.source.type in SEATS:
             yield from map(seat_name, range(game.n))
