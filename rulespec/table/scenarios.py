@@ -626,9 +626,12 @@ def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
     who, zones = f"as {seat_name(seat)} sees it: ", state.observation(seat)["zones"]
     ordered, failures = _ordered(state), []
     for label, want in (view.get("zones") or {}).items():
-        want = _as_listed(want, ordered.get(label, True))  # as expect.zones takes it
-        if not _same(want, zones.get(label)):
-            failures.append(f"{who}zone {label}: expected {want}, got {zones.get(label)}")
+        got, pile = zones.get(label), ordered.get(label, True)
+        if pile and isinstance(got, list):
+            got = got[::-1]  # an observation lists a pile bottom first; a scenario, top first
+        want = _as_listed(want, pile)  # as expect.zones takes it
+        if not _same(want, got):
+            failures.append(f"{who}zone {label}: expected {want}, got {got}")
     return failures + _event_failures(state.log_for(seat), view, n, who)
 
 
