@@ -202,9 +202,8 @@ class Compiler:
         return f"list(g._memory[{self.slot(self.defs.memory_index[e.name], e.owner)}])"
 
     def _src_ZoneRef(self, e):
-        return (
-            f"({self.member(e, self.defs.zone_index[e.name], self.defs.spec.zone(e.name).count)})"
-        )
+        zone = self.defs.spec.zone(e.name)
+        return f"({self.member(e, self.defs.zone_index[e.name], zone.count, zone.by)})"
 
     def _src_Zones(self, e):
         count = self.defs.spec.zone(e.name).count
@@ -213,17 +212,24 @@ class Compiler:
 
     def counter_slot(self, e: ir.Counter) -> str:
         """Source for the slot of a counter (of a family, checked in range)."""
-        return self.member(e, self.defs.counter_index[e.name], self.defs.spec.counter(e.name).count)
+        counter = self.defs.spec.counter(e.name)
+        return self.member(e, self.defs.counter_index[e.name], counter.count, counter.by)
 
-    def member(self, e, base: int, count: int | None) -> str:
+    def member(self, e, base: int, count: int | None, by: str = "") -> str:
         """Source for the slot of a zone or counter: its owner's, and in a family of
-        `count` its index's, checked in range."""
+        `count` its index's, checked in range. A `by` family's index may be a kind: its
+        place among the property's values (past them, for a kind none of them)."""
         if count is None:
             return self.slot(base, e.owner, e.name)
         first = self.slot(base, e.owner, e.name, count)  # the family's first of its owner
         what = "counter" if isinstance(e, ir.Counter) else "zone"
         past = ir.out_of_family(e.name, e.owner is not None, what, count)
-        return f"_in_family({first}, {count}, {self.source(e.index)}, {self.constant(past)})"
+        index = self.source(e.index)
+        if e.index.type == "kind":
+            places = {v: i for i, v in enumerate(self.defs.prop_values(by))}
+            index = f"{self.constant(places)}.get({index}, {count})"
+            past = f"{what} family '{e.name}' has none for a card type that is no value of '{by}'"
+        return f"_in_family({first}, {count}, {index}, {self.constant(past)})"
 
     def slot(self, base: int, owner, name: str = "", width: int = 1) -> str:
         """Source for the slot of a zone or counter, per player when it has an owner,

@@ -204,3 +204,53 @@ def test_random_games_keep_the_invariants_and_clones_key_alike():
     for seed in range(20):
         s = play(g.new_initial_state(seed=seed), make_agents(["random"], 3, seed), on_step)
         assert s.is_terminal() and s.reason in ("enough", "turn_limit")
+
+
+# --- families by a card property (`by: suit`), on tests/valid/suit_columns.yaml --------
+
+COLUMNS = (Path(__file__).parent / "valid" / "suit_columns.yaml").read_text()
+
+
+def columns_error(old, new):
+    assert COLUMNS.count(old) == 1, old
+    with pytest.raises(SpecError) as exc:
+        load_spec("suit_columns.yaml", COLUMNS.replace(old, new))
+    return [(d.code, d.message, d.hint) for d in exc.value.diagnostics]
+
+
+def test_a_family_by_a_property_has_a_member_per_value_titled_by_it():
+    g = Game(load_spec("suit_columns.yaml", COLUMNS), 2)
+    assert g.spec.zone("discard").count == 3
+    assert g.spec.zone("discard").titles == ("red discards", "blue discards", "gold discards")
+    labels = [s.label for s in g.slots if s.zone.name == "column"]
+    assert labels[:3] == ["column[P1][0]", "column[P1][1]", "column[P1][2]"]
+
+
+@pytest.mark.parametrize(
+    "old, new, code, said",
+    [
+        ("by: suit, ordered: true, visibility: public, title", "by: rank, ordered: true, "
+         "visibility: public, title", "RS204", "by: 'rank' must be a card property whose values "
+         "are card types or tags (its values are int)"),
+        ("by: suit, ordered: true, visibility: public, title", "by: colour, ordered: true, "
+         "visibility: public, title", "RS204", "(no card declares it)"),
+        ("by: suit, ordered: true, visibility: public, title", "by: suit, count: 3, ordered: "
+         "true, visibility: public, title", "RS104", "'discard' has both count and by"),
+        ("to: discard(card.suit)", "to: discard(blue_3)", "RS211",
+         "zone family 'discard' has one zone for each value of 'suit': 'blue_3' is not one"),
+    ],
+)  # fmt: skip
+def test_a_family_by_a_property_is_checked_as_it_loads(old, new, code, said):
+    found = columns_error(old, new)
+    assert [c for c, _, _ in found] == [code]
+    assert said in found[0][1]
+
+
+def test_a_family_by_a_property_indexed_by_a_kind_that_is_none_of_its_values_is_rs701():
+    text = COLUMNS.replace("to: discard(card.suit)", "to: discard(kind_of(card))")
+    g = Game(load_spec("x.yaml", text), 2)
+    s = State.from_layout(g, 1, zones={"hand[P1]": ["red_1"], "pile": ["red_2"]}, current=0)
+    with pytest.raises(RuleError) as exc:
+        s.apply_action("toss red_1")
+    assert exc.value.code == "RS701"
+    assert "has none for a card type that is no value of 'suit'" in str(exc.value.__cause__)

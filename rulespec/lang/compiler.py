@@ -174,6 +174,10 @@ class _Compiler:
                 ("windows", "window"),
             )
         }
+        props = self._prop_types(kinds)
+        by = {
+            k: self._by_values(k, v, props) for k, v in _zones_and_counters(accepted) if "by" in v
+        }
         return Names(
             params={
                 k: ("bool" if isinstance(default_of(v), bool) else "int")
@@ -181,7 +185,12 @@ class _Compiler:
             },
             counters={k: _owned(v) for k, v in accepted["counters"].items()},
             zones={k: _owned(v) for k, v in accepted["zones"].items()},
-            families={k: v["count"] for k, v in _zones_and_counters(accepted) if "count" in v},
+            families={
+                k: len(by[k]) if k in by else v["count"]
+                for k, v in _zones_and_counters(accepted)
+                if "count" in v or k in by
+            },
+            family_by={k: (v["by"], by[k]) for k, v in _zones_and_counters(accepted) if k in by},
             per_team={k for k, v in _zones_and_counters(accepted) if v.get("per_team")},
             refilled={
                 k
@@ -191,7 +200,7 @@ class _Compiler:
             memories={k: bool(v.get("per_player")) for k, v in accepted["remember"].items()},
             kinds=kinds,
             all_names={name: what for name, (_, what) in seen.items()},
-            props=self._prop_types(kinds),
+            props=props,
             goals=set(accepted["goals"]),
             windows=set(accepted["windows"]),
             windows_in_order=tuple(accepted["windows"]),
@@ -242,13 +251,50 @@ class _Compiler:
             bool(z.get("start")),
             refill,
             self.doc.key_span(("zones", name)),
-            z.get("count"),
+            self.names.families.get(name),
             keep,
-            z.get("title", name.replace("_", " ")),
+            title := z.get("title", name.replace("_", " ")),
             bool(z.get("per_team")),
             z.get("text", ""),
-            tuple(z.get("titles", ())),
+            self._titles(name, z, title),
+            z.get("by", ""),
         )
+
+    def _titles(self, name: str, entry: dict, title: str) -> tuple[str, ...]:
+        """A family's titles, as written; a `by` family's default to its values' own."""
+        if "titles" in entry or name not in self.names.family_by:
+            return tuple(entry.get("titles", ()))
+        return self.by_titles(title, self.names.family_by[name][1])
+
+    def _by_values(self, name: str, entry: dict, props: dict) -> tuple[str, ...]:
+        """The values a family's `by` property takes, in values() order (the kinds it
+        names, in the order of the first card type naming each): a zone (or counter) of
+        the family each. A property of other values, or none, is RS204; `by` beside
+        `count` is RS104. Either way the family keeps one member, so its uses are checked."""
+        section = "zones" if name in (self.data.get("zones") or {}) else "counters"
+        prop, span = entry["by"], self.doc.span((section, name, "by"))
+        if "count" in entry:
+            self.error_at("RS104", f"'{name}' has both count and by: by gives the count", span,
+                          "leave out count")  # fmt: skip
+        values = tuple(dict.fromkeys(v for c in self.decls if (v := c.props.get(prop)) is not None))
+        if props.get(prop) != "kind":
+            kinds = sorted(p for p, t in props.items() if t == "kind")
+            held = "no card declares it" if prop not in props else f"its values are {props[prop]}"
+            self.error_at(
+                "RS204",
+                f"by: '{prop}' must be a card property whose values are card types or tags "
+                f"({held})",
+                span,
+                f"properties of card types or tags: {', '.join(kinds)}" if kinds else
+                "give the cards a property naming a card type or tag, as suit: hearts",
+            )  # fmt: skip
+            return ("",)
+        return values
+
+    def by_titles(self, title: str, values: tuple[str, ...]) -> tuple[str, ...]:
+        """A `by` family's titles: each value's, before the family's ("red pile")."""
+        titles = {c.name: c.title for c in self.decls}
+        return tuple(f"{titles.get(v, v.replace('_', ' '))} {title}" for v in values)
 
     def _prop_types(self, kinds: set) -> dict[str, str]:
         """A card property's type is what every card declaring it gives: numbers, true
@@ -1095,13 +1141,14 @@ class _Compiler:
             initial,
             self.doc.key_span(("counters", name)),
             bool(c.get("match")),
-            c.get("title", _title(name)),
+            title := c.get("title", _title(name)),
             bool(c.get("per_team")),
             c.get("text", ""),
             c.get("narrate", True),
             c.get("shown", True),
-            c.get("count"),
-            tuple(c.get("titles", ())),
+            self.names.families.get(name),
+            self._titles(name, c, title),
+            c.get("by", ""),
         )
 
     def _deck_checks(self, spec: ir.Spec) -> None:

@@ -352,6 +352,9 @@ class Names:
     windows_in_order: tuple[str, ...] = ()  # the same, in spec order
     reactions: frozenset[str] = frozenset()  # for a hint: a reaction named where a window goes
     families: dict[str, int] = field(default_factory=dict)  # zone or counter -> how many
+    # a family of one zone (or counter) for each value of a card property of kinds:
+    # name -> (the property, its values in values() order)
+    family_by: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
     procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
@@ -840,7 +843,17 @@ class Builder:
         *owner, index = args
         if owned and not self._check(owner[0], "player", f"owner of {what} '{name}'"):
             return None
-        if not self._check(index, "int", f"index of {what} family '{name}'"):
+        by = self.names.family_by.get(name)
+        if not self._check(index, "int|kind" if by else "int", f"index of {what} family '{name}'"):
+            return None
+        if isinstance(index, ir.Kind) and index.name not in by[1]:
+            self._error(
+                "RS211",
+                f"{what} family '{name}' has one {what} for each value of '{by[0]}': "
+                f"'{index.name}' is not one",
+                index.span,
+                f"its values: {', '.join(by[1])}",
+            )
             return None
         value = _constant(index)
         if value is not None and not 0 <= value < count:
@@ -1277,10 +1290,11 @@ class Builder:
         count, owned = self.names.families[name], self._owned_name(name)
         what = "counter" if name in self.names.counters else "zone"
         each = (" for each team" if name in self.names.per_team else " for each player") * owned
-        return (
-            f"{what} '{name}' is a family of {count} {what}s{each}: "
-            f"write {self._written(name)}, i from 0 to {count - 1}"
-        )
+        index = f"i from 0 to {count - 1}"
+        if name in self.names.family_by:
+            prop, values = self.names.family_by[name]
+            index = f"i a value of '{prop}' ({', '.join(values)}) or a place from 0 to {count - 1}"
+        return f"{what} '{name}' is a family of {count} {what}s{each}: write {self._written(name)}, {index}"
 
     def _into_zone(self, name: str) -> str:
         """RS207's hint for a zone assigned to."""

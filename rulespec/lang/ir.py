@@ -435,6 +435,7 @@ class ZoneDef:
     per_team: bool = False  # one per team, written name(p) for p's team
     text: str = ""  # what it is for, in words: public, for the table and `help`
     titles: tuple[str, ...] = ()  # a family's zones each by its own title, by index
+    by: str = ""  # a family of a zone for each value of this card property (of kinds)
 
     @property
     def owned(self) -> bool:
@@ -456,6 +457,7 @@ class CounterDef:
     shown: bool = True  # shown at the table, and narrated (false: kept only for a rule)
     count: int | None = None  # a family of this many counters, name(0) ... name(count - 1)
     titles: tuple[str, ...] = ()  # a family's counters each by its own title, by index
+    by: str = ""  # a family of a counter for each value of this card property (of kinds)
 
 
 @dataclass(frozen=True)
