@@ -21,10 +21,11 @@ in how the search deals the cards it cannot see before each iteration:
   to 1): what the belief's own bookkeeping does to its deals, apart from any model.
 
 A search shown the true cards is an oracle that only this benchmark builds, to bound
-what inference could win: the agent never is. The belief rows also print how far their
-deals are from the truth: the mean, over its decisions, of the squared difference
-between the number of each card type a deal puts in another seat's hand and the true
-number, summed over types, beside the same for deals at random from the view.
+what inference could win: the agent never is. The `view` and belief rows also print
+how far their deals are from the truth: the mean, over its decisions, of the squared
+difference between the number of each card type a deal puts in another seat's hand and
+the true number, summed over types, beside the same for deals at random from the view;
+and the mean number of each type in the other hands, truly and in the deals.
 """
 
 from __future__ import annotations
@@ -71,24 +72,40 @@ def _error(deal: dict, truth: dict, hands: list[int], types: int) -> float:
     return sum((deal[h].count(t) - truth[h].count(t)) ** 2 for h in hands for t in range(types))
 
 
-class Scored(agents.ISMCTSAgent):
-    """The belief row's agent, scoring its belief's deals at each decision."""
+def _mix(deal: dict, hands: list[int], types: int) -> list[int]:
+    """How many of each type `hands` hold together."""
+    return [sum(deal[h].count(t) for h in hands) for t in range(types)]
 
-    errors: list  # (belief's, the view's): one pair per decision
+
+class Scored(agents.ISMCTSAgent):
+    """The agent of the `view` and belief rows: it scores the deals at each decision
+    (its belief's, and deals at random)."""
+
+    errors: list  # (belief's or None, the view's): one pair per decision
+    mixes: list  # (true, belief's or None, the view's) type counts in the other hands
 
     def choose(self, observation, options, model):
-        if self.belief is not None and self.belief.deals[0] is not None:
-            state, seat, rng = model.state, model.seat, random.Random(len(self.errors))
-            truth, game = state.hidden_deal(seat), state.game
-            hands = [game.hand + p for p in range(game.n) if p != seat]
-            viewed = state.clone(log=False)
-            believed = sum(_error(self.belief.draw(rng), truth, hands, len(game.deck_counts))
-                           for _ in range(SAMPLES))  # fmt: skip
-            at_random = 0
-            for _ in range(SAMPLES):
-                viewed.redeal(seat, rng, canonical=True)
-                at_random += _error(viewed.hidden_deal(seat), truth, hands, len(game.deck_counts))
-            self.errors.append((believed / SAMPLES, at_random / SAMPLES))
+        state, seat = model.state, model.seat
+        believing = self.belief is not None and self.belief.deals[0] is not None
+        rng, game = random.Random(len(self.errors)), state.game
+        truth, types = state.hidden_deal(seat), len(game.deck_counts)
+        hands = [game.hand + p for p in range(game.n) if p != seat]
+        viewed = state.clone(log=False)
+        believed = at_random = 0
+        believed_mix, random_mix = [0] * types, [0] * types
+        for _ in range(SAMPLES):
+            if believing:
+                deal = self.belief.draw(rng)
+                believed += _error(deal, truth, hands, types)
+                believed_mix = [a + b for a, b in zip(believed_mix, _mix(deal, hands, types))]
+            viewed.redeal(seat, rng, canonical=True)
+            deal = viewed.hidden_deal(seat)
+            at_random += _error(deal, truth, hands, types)
+            random_mix = [a + b for a, b in zip(random_mix, _mix(deal, hands, types))]
+        self.errors.append((believed / SAMPLES if believing else None, at_random / SAMPLES))
+        self.mixes.append((_mix(truth, hands, types),
+                           [n / SAMPLES for n in believed_mix] if believing else None,
+                           [n / SAMPLES for n in random_mix]))  # fmt: skip
         return super().choose(observation, options, model)
 
 
@@ -99,13 +116,42 @@ def play_one(task):
         agents.Search = Oracle
     if row == "belief-rules":
         agents.MODELS["random"] = lambda world, who, taken, options, rng: 1.0
-    agents.AGENTS["ismcts"] = Scored if row.startswith("belief") else agents.ISMCTSAgent
+    agents.AGENTS["ismcts"] = (
+        Scored if row == "view" or row.startswith("belief") else agents.ISMCTSAgent
+    )
     game = Game(load_spec(SPEC), PLAYERS)
     seat = k % PLAYERS
     seated = make_agents([ROWS[row] if p == seat else "greedy" for p in range(PLAYERS)], PLAYERS, k)
-    errors = seated[seat].errors = []
+    seated[seat].errors, seated[seat].mixes = [], []
     state = play(game.new_initial_state(seed=k, log=False), seated)
-    return seat in state.winners, errors
+    return seat in state.winners, seated[seat].errors, seated[seat].mixes
+
+
+def _scores(row: str, errors: list, mixes: list) -> None:
+    """How far the row's deals were from the truth, and what the other hands held; a
+    belief row's over the decisions where its belief held deals."""
+    believing = row.startswith("belief")
+    if believing:
+        mixes = [m for m, (b, _) in zip(mixes, errors) if b is not None]
+        errors = [e for e in errors if e[0] is not None]
+    if not errors:
+        return
+    n, names = len(errors), Game(load_spec(SPEC), PLAYERS).type_names
+    if believing:
+        believed, at_random = (sum(x) / n for x in zip(*errors))
+        print(f"\nthe belief's deals: squared error {believed:.2f} a decision, against "
+              f"{at_random:.2f} for deals at random from the view ({n} decisions)")  # fmt: skip
+    print(f"\n{row}: each card type in the other hands, a decision's mean ({n} decisions)\n")
+    print(
+        "| card type | truly | dealt at random from the view |"
+        + " the belief's deals |" * believing
+    )
+    print("|---|---|---|" + "---|" * believing)
+    for t, name in enumerate(names):
+        columns = (0, 2, 1)[: 2 + believing]  # truly, at random, the belief's
+        means = (sum(m[i][t] for m in mixes) / n for i in columns)
+        print(f"| {name} | " + " | ".join(f"{x:.2f}" for x in means) + " |")
+    print(flush=True)
 
 
 def main(argv=None) -> int:
@@ -120,15 +166,12 @@ def main(argv=None) -> int:
         # a fresh pool per row: a row patches the agents module of its workers
         with multiprocessing.Pool(args.workers) as pool:
             results = pool.map(play_one, [(row, k) for k in range(args.games)], chunksize=8)
-        w = wilson(sum(won for won, _ in results), args.games)
+        w = wilson(sum(won for won, _, _ in results), args.games)
         print(f"| {row} | {args.games} | {100 * w['share']:.0f} % "
               f"[{100 * w['low']:.0f}, {100 * w['high']:.0f}] | {100 / PLAYERS:.0f} % |",
               flush=True)  # fmt: skip
-        errors = [e for _, errs in results for e in errs]
-        if errors:
-            believed, at_random = (sum(x) / len(errors) for x in zip(*errors))
-            print(f"\nthe belief's deals: squared error {believed:.2f} a decision, against "
-                  f"{at_random:.2f} for deals at random from the view ({len(errors)} decisions)\n")  # fmt: skip
+        _scores(row, [e for _, errs, _ in results for e in errs],
+                    [m for _, _, mixes in results for m in mixes])  # fmt: skip
     return 0
 
 
