@@ -54,6 +54,7 @@ def _players(spec: ir.Spec, n_players) -> int:
 class Game:
     def __init__(self, spec: ir.Spec, n_players: int):
         n_players = _players(spec, n_players)
+        spec = spec.sized_for(n_players)  # a family sized by a parameter: this count's size
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value_for(n_players) for p in spec.params}
         self.type_names = [c.name for c in spec.cards]

@@ -254,3 +254,45 @@ def test_a_family_by_a_property_indexed_by_a_kind_that_is_none_of_its_values_is_
         s.apply_action("toss red_1")
     assert exc.value.code == "RS701"
     assert "has none for a card type that is no value of 'suit'" in str(exc.value.__cause__)
+
+
+# --- families sized by a parameter (`count: rows`), on tests/valid/three_rows.yaml -----
+
+ROWS_BY_PLAYERS = (
+    (Path(__file__).parent / "valid" / "three_rows.yaml")
+    .read_text()
+    .replace("row: {count: 3,", "row: {count: rows,")
+    .replace("zones:\n", 'parameters:\n  rows: {default: 3, players: {"2": 2}}\nzones:\n', 1)
+)
+
+
+@pytest.mark.parametrize(
+    "players, labels", [(2, ["row[0]", "row[1]"]), (3, ["row[0]", "row[1]", "row[2]"])]
+)
+def test_a_family_sized_by_a_parameter_has_that_many_members_at_each_player_count(players, labels):
+    g = Game(load_spec("rows.yaml", ROWS_BY_PLAYERS), players)
+    assert [s.label for s in g.slots if s.zone.name == "row"] == labels
+    assert g.spec.zone("row").titles == ("left row", "middle row", "right row")[: len(labels)]
+    s = play(g.new_initial_state(seed=1), make_agents(["random"], players, 1))
+    assert s.is_terminal()
+
+
+def test_a_family_sized_by_a_parameter_counts_as_using_it(tmp_path):
+    (tmp_path / "rows.yaml").write_text(ROWS_BY_PLAYERS)
+    code, out, _ = cli("lint", tmp_path / "rows.yaml")
+    assert code == 0 and "RL101" not in out, out
+
+
+@pytest.mark.parametrize(
+    "old, new, said",
+    [
+        ("row: {count: rows,", "row: {count: rowz,",
+         "count: 'rowz' is neither a number nor a parameter"),
+        ('players: {"2": 2}}', 'players: {"2": 0}}',
+         "count: parameter 'rows' is 0 with 2 players: a family holds 1 to 64"),
+    ],
+)  # fmt: skip
+def test_a_family_sized_by_a_wrong_parameter_is_one_error(old, new, said):
+    with pytest.raises(SpecError) as exc:
+        load_spec("rows.yaml", ROWS_BY_PLAYERS.replace(old, new))
+    assert [(d.code, d.message) for d in exc.value.diagnostics] == [("RS204", said)]

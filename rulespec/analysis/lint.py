@@ -372,6 +372,7 @@ def _outside_rules(spec: ir.Spec) -> graphs.Touches:
     graphs.touches_of(spec.turn_order, t)
     for c in spec.counters:
         graphs.touches_of(c.initial, t)
+    t.reads |= {("param", x.count_param) for x in (*spec.zones, *spec.counters) if x.count_param}
     return graphs.with_calls(spec, t)
 
 

@@ -109,6 +109,7 @@ class _Compiler:
         self.data: dict = doc.data
         self.problems: list[Diagnostic] = []
         self.notices: list[Diagnostic] = []  # warnings: the spec stands
+        self.unsized: set[str] = set()  # families whose count or by was refused, and said so
 
     def error(self, code, message, path, hint="", key=False):
         span = self.doc.key_span(path) if key else self.doc.span(path)
@@ -186,7 +187,7 @@ class _Compiler:
             counters={k: _owned(v) for k, v in accepted["counters"].items()},
             zones={k: _owned(v) for k, v in accepted["zones"].items()},
             families={
-                k: len(by[k]) if k in by else v["count"]
+                k: len(by[k]) if k in by else self._family_size(k, v, accepted["parameters"])
                 for k, v in _zones_and_counters(accepted)
                 if "count" in v or k in by
             },
@@ -258,6 +259,7 @@ class _Compiler:
             z.get("text", ""),
             self._titles(name, z, title),
             z.get("by", ""),
+            _count_param(z),
         )
 
     def _titles(self, name: str, entry: dict, title: str) -> tuple[str, ...]:
@@ -288,8 +290,46 @@ class _Compiler:
                 f"properties of card types or tags: {', '.join(kinds)}" if kinds else
                 "give the cards a property naming a card type or tag, as suit: hearts",
             )  # fmt: skip
+            self.unsized.add(name)
             return ("",)
         return values
+
+    def _family_size(self, name: str, entry: dict, params: dict) -> int:
+        """A family's count; with `count: PARAM`, the most the parameter gives at any
+        player count (a game sizes the family for its own, ir.Spec.sized_for). A name
+        that is no parameter, or one whose value is not 1 to 64 at every player count,
+        is RS204; the family then keeps one member, so its uses are checked."""
+        count = entry["count"]
+        if not isinstance(count, str):
+            return count
+        section = "zones" if name in (self.data.get("zones") or {}) else "counters"
+        path = (section, name, "count")
+        if count not in params:
+            hint = did_you_mean(count, list(params)) or (
+                "this key reads no formula: for a size by the player count, name a parameter "
+                'with a value per player count (rows: {default: 3, players: {"4": 4}}, then '
+                "count: rows)"
+            )
+            self.error("RS204", f"count: '{count}' is neither a number nor a parameter", path, hint)
+            self.unsized.add(name)
+            return 1
+        raw, players = params[count], self.data.get("players") or {}
+        given = raw.get("players", {}) if isinstance(raw, dict) else {}
+        values = {
+            n: given.get(str(n), given.get(n, default_of(raw)))
+            for n in range(players.get("min", 1), players.get("max", 1) + 1)
+        }
+        wrong = {n: v for n, v in values.items() if type(v) is not int or not 1 <= v <= 64}
+        if wrong:
+            n, v = next(iter(wrong.items()))
+            self.error(
+                "RS204",
+                f"count: parameter '{count}' is {v!r} with {n} players: a family holds 1 to 64",
+                path,
+            )
+            self.unsized.add(name)
+            return 1
+        return max(values.values(), default=1)
 
     def by_titles(self, title: str, values: tuple[str, ...]) -> tuple[str, ...]:
         """A `by` family's titles: each value's, before the family's ("red pile")."""
@@ -1149,6 +1189,7 @@ class _Compiler:
             self.names.families.get(name),
             self._titles(name, c, title),
             c.get("by", ""),
+            _count_param(c),
         )
 
     def _deck_checks(self, spec: ir.Spec) -> None:
@@ -1299,7 +1340,7 @@ class _Compiler:
                 (f"{what}s", x.name, "titles"),
                 f"one {what}'s is title",
             )
-        elif x.titles and len(x.titles) != x.count:
+        elif x.titles and len(x.titles) != x.count and x.name not in self.unsized:
             self.error(
                 "RS104",
                 f"{what} '{x.name}' has {len(x.titles)} titles for a family of {x.count} {what}s",
@@ -1509,6 +1550,11 @@ def _whose(z: ir.ZoneDef) -> str:
 def _zones_and_counters(accepted: dict) -> list[tuple[str, dict]]:
     """Every zone and counter as written, (name, entry): either may be a family."""
     return [*accepted["zones"].items(), *accepted["counters"].items()]
+
+
+def _count_param(entry: dict) -> str:
+    """The parameter a family's count names (`count: rows`), or ""."""
+    return entry["count"] if isinstance(entry.get("count"), str) else ""
 
 
 def _owned(entry: dict) -> bool:

@@ -10,7 +10,7 @@ players are) so that the runtime can pick an implementation without inspecting v
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import get_args, get_type_hints
 
 from .diagnostics import Diagnostic, Span
@@ -436,6 +436,7 @@ class ZoneDef:
     text: str = ""  # what it is for, in words: public, for the table and `help`
     titles: tuple[str, ...] = ()  # a family's zones each by its own title, by index
     by: str = ""  # a family of a zone for each value of this card property (of kinds)
+    count_param: str = ""  # the parameter that sizes the family per player count: count is its most
 
     @property
     def owned(self) -> bool:
@@ -458,6 +459,7 @@ class CounterDef:
     count: int | None = None  # a family of this many counters, name(0) ... name(count - 1)
     titles: tuple[str, ...] = ()  # a family's counters each by its own title, by index
     by: str = ""  # a family of a counter for each value of this card property (of kinds)
+    count_param: str = ""  # the parameter that sizes the family per player count: count is its most
 
 
 @dataclass(frozen=True)
@@ -714,6 +716,23 @@ class Spec:
         by_count = dict(self.removals)
         removed = dict(by_count.get(players, by_count.get(0, ())))
         return tuple((c.name, c.count - removed.get(c.name, 0)) for c in self.cards)
+
+    def sized_for(self, players: int) -> Spec:
+        """This spec with each family sized by a parameter (`count: rows`) sized for a
+        player count, its titles cut to match; itself when no family is."""
+        if not any(x.count_param for x in (*self.zones, *self.counters)):
+            return self
+        params = {p.name: p.value_for(players) for p in self.params}
+
+        def sized(x):
+            if not x.count_param:
+                return x
+            n = params[x.count_param]
+            return replace(x, count=n, titles=x.titles[:n])
+
+        return replace(
+            self, zones=tuple(map(sized, self.zones)), counters=tuple(map(sized, self.counters))
+        )
 
     def zone(self, name: str) -> ZoneDef:
         return next(z for z in self.zones if z.name == name)
