@@ -160,16 +160,25 @@ class State(Table):
         out=(),
         current: int = 0,
         sitting_out=(),
+        round_index: int = 0,
         **options,
     ) -> State:
         """A game laid out instead of set up: cards by type name in zones by label
         (ordered zones listed top first; cards not placed go out of play), counters by
-        name, the seats that are out (for good, or `sitting_out` the round), and whose
-        turn begins. Rules scenarios start here.
-        Raises ValueError for a zone, counter or card the game does not have, or more
-        cards of a type than its deck holds."""
+        name, the seats that are out (for good, or `sitting_out` the round), whose turn
+        begins, and (in a game of `rounds`) which round it is, from 0, `current` its
+        starter. Rules scenarios start here.
+        Raises ValueError for a zone, counter or card the game does not have, more
+        cards of a type than its deck holds, or a round past the first without rounds."""
+        if round_index and game.spec.rounds is None:
+            raise ValueError(
+                f"round_index is {round_index!r}, but the game is not played in rounds"
+            )
+        if not (whole_number(round_index) and round_index >= 0):
+            raise ValueError(f"round_index counts rounds from 0, not {round_index!r}")
         state = cls(game, seed, _setup=False, **options)
         state._lay_out(zones or {}, counters or {}, out, current, sitting_out)
+        state._round, state._starter = operator.index(round_index), state._current
         state._run()
         return state
 

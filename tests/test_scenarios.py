@@ -648,3 +648,16 @@ def test_a_rest_zone_the_game_lacks_is_named_at_its_value(tmp_path):
     assert outcome.failures[0].startswith(
         f"{scenario}:5:9: error RS501: unknown zone: 'draw_pil' (did you mean 'draw_pile'?)"
     )
+
+
+def test_a_round_index_in_a_game_without_rounds_is_rs501_at_it(tmp_path):
+    scenario = tmp_path / "rounds.yaml"
+    scenario.write_text(
+        f"name: a round in a game of none\nspec: {SPEC}\nplayers: 2\n"
+        "table:\n  round_index: 2\nexpect: {to_act: P1}\n"
+    )
+    (failure,) = run(scenario).failures
+    assert (
+        f"{scenario}:5:16: error RS501: round_index names a round, but the game is not "
+        "played in rounds"
+    ) in failure

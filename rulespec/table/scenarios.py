@@ -124,6 +124,9 @@ def _new_state(game: Game, doc, n: int) -> State:
         for k, v, path in _counters(table.get("counters")):
             at = ("table", "counters", *path)
             counters[k] = _counter_value(game, k, v, n)
+        at = ("table", "round_index")
+        if table.get("round_index", 0) and game.spec.rounds is None:
+            raise ValueError("round_index names a round, but the game is not played in rounds")
         at = ("table",)  # what only the laying out finds: a card placed too often
         return State.from_layout(
             game,
@@ -131,6 +134,7 @@ def _new_state(game: Game, doc, n: int) -> State:
             zones=_with_rest(game, table),
             counters=counters,
             current=current,
+            round_index=table.get("round_index", 0),
             turn_limit=limit,
             **seats,
         )
