@@ -228,7 +228,8 @@ class Compiler:
         if e.index.type == "kind":
             places = {v: i for i, v in enumerate(self.defs.prop_values(by))}
             index = f"{self.constant(places)}.get({index}, {count})"
-            past = f"{what} family '{e.name}' has none for a card type that is no value of '{by}'"
+            values = ", ".join(map(self.defs.kind_name, self.defs.prop_values(by)))
+            past = f"{what} family '{e.name}' has no {what} for a kind that is none of the values of '{by}' ({values})"
         return f"_in_family({first}, {count}, {index}, {self.constant(past)})"
 
     def slot(self, base: int, owner, name: str = "", width: int = 1) -> str:

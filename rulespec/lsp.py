@@ -756,7 +756,7 @@ def _ruling_text(path: str, ruling: str) -> str | None:
 def _builtin_text(word: str) -> str | None:
     if word in builtins.FUNCTIONS:
         params, result, doc = builtins.FUNCTIONS[word]
-        return f"`{word}({', '.join(params)}) -> {result}`\n\n{doc}"
+        return f"`{word}({builtins.written(params)}) -> {result}`\n\n{doc}"
     if word in builtins.PROCEDURES:
         params, doc = builtins.PROCEDURES[word]
         return f"`{word}({', '.join(params)})`\n\n{doc}"

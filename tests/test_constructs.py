@@ -203,6 +203,28 @@ def test_range_takes_one_or_two_numbers_and_a_bad_one_says_no_more():
     assert spec_errors(text) == [("RS203", "range() takes 1 or 2 argument(s), got 3")]
 
 
+def test_items_of_the_wrong_type_say_so_once_with_the_range_to_write():
+    text = edited(SHELF, ("    rounds += 1\n", "    for j in rounds { rounds += j * j }\n"))
+    with pytest.raises(SpecError) as exc:
+        load_spec("x.yaml", text)
+    ((code, message, hint),) = [(d.code, d.message, d.hint) for d in exc.value.diagnostics]
+    assert (code, hint) == ("RS204", "the numbers 0 to n - 1 are range(n)")
+    assert (
+        message
+        == "a for loop's items must be players, ints, kinds, cardsets, cards or zones, got int"
+    )
+
+
+def test_a_choice_of_a_range_from_a_bound_worked_out_in_play_is_in_the_action_space():
+    text = edited(
+        SHELF,
+        ("    rounds += 1\n",
+         "    rounds += 1\n    choose(current) n from range(seat_number(current) - 3, 1) { seen = n }\n"),
+    )  # fmt: skip
+    labels = ActionSpace(Game(load_spec("x.yaml", text), 2)).labels
+    assert {"-3", "-2", "-1", "0"} <= set(labels) and "1" not in labels
+
+
 def test_card_sets_add_up_in_a_chain_and_have_no_minus():
     text = SHELF.replace(
         "evaluation: goal_score(display, me)",

@@ -238,10 +238,13 @@ def test_a_family_by_a_property_has_a_member_per_value_titled_by_it():
          "true, visibility: public, title", "RS104", "'discard' has both count and by"),
         ("to: discard(card.suit)", "to: discard(blue_3)", "RS211",
          "zone family 'discard' has one zone for each value of 'suit': 'blue_3' is not one"),
+        ("to: discard(card.suit)", "to: discard(no_kind)", "RS211",
+         "zone family 'discard' has one zone for each value of 'suit': 'no_kind' is not one"),
+        ("suit: [red, blue, gold]", "suit: [red, blue, gold, 3]", "RS406", "property 'suit' mixes"),
     ],
 )  # fmt: skip
 def test_a_family_by_a_property_is_checked_as_it_loads(old, new, code, said):
-    found = columns_error(old, new)
+    found = columns_error(old, new)  # one error: the family's uses say no more
     assert [c for c, _, _ in found] == [code]
     assert said in found[0][1]
 
@@ -253,7 +256,10 @@ def test_a_family_by_a_property_indexed_by_a_kind_that_is_none_of_its_values_is_
     with pytest.raises(RuleError) as exc:
         s.apply_action("toss red_1")
     assert exc.value.code == "RS701"
-    assert "has none for a card type that is no value of 'suit'" in str(exc.value.__cause__)
+    assert (
+        "zone family 'discard' has no zone for a kind that is none of the values of 'suit' "
+        "(red, blue, gold)"
+    ) in str(exc.value.__cause__)
 
 
 # --- families sized by a parameter (`count: rows`), on tests/valid/three_rows.yaml -----
@@ -296,3 +302,42 @@ def test_a_family_sized_by_a_wrong_parameter_is_one_error(old, new, said):
     with pytest.raises(SpecError) as exc:
         load_spec("rows.yaml", ROWS_BY_PLAYERS.replace(old, new))
     assert [(d.code, d.message) for d in exc.value.diagnostics] == [("RS204", said)]
+
+
+def test_an_index_read_from_another_property_of_none_of_the_values_is_rs211():
+    text = COLUMNS.replace(
+        "        rank: {from: 1, to: 5}\n",
+        "        rank: {from: 1, to: 5}\n      props:\n        shade: {suit: {red: warm, blue: cool, gold: warm}}\n",
+    ).replace("to: discard(card.suit)", "to: discard(card.shade)")
+    with pytest.raises(SpecError) as exc:
+        load_spec("suit_columns.yaml", text)
+    ((code, message),) = [(d.code, d.message) for d in exc.value.diagnostics]
+    assert code == "RS211" and "its index reads 'shade', none of whose values is one" in message
+
+
+def test_two_values_naming_the_same_cards_are_refused():
+    text = """
+rulespec: 1
+name: Same Cards
+players: {min: 2, max: 2}
+deck:
+  cards:
+    a: {count: 4, props: {goes: b}}
+    b: {count: 4, tags: [bee], props: {goes: bee}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  spot: {by: goes, visibility: public}
+setup:
+  effect: move(top(pile, 1), spot(b))
+turn:
+  - step: wait
+    effect: move(top(pile, 1), spot(0))
+end_conditions:
+  out: {when: size(pile) == 0, effect: end_game()}
+"""
+    with pytest.raises(SpecError) as exc:
+        load_spec("same.yaml", text)
+    assert [(d.code, d.message) for d in exc.value.diagnostics] == [
+        ("RS204", "by: values 'b' and 'bee' of 'goes' name the same cards, so a card's 'goes' "
+         "could not tell their zones apart"),
+    ]  # fmt: skip

@@ -264,6 +264,13 @@ RESERVED_IN_V2 = frozenset(n for n, v in RESERVED_SINCE.items() if v == 2)
 RESERVED_IN_V3 = frozenset(n for n, v in RESERVED_SINCE.items() if v == 3)
 
 
+def written(params: tuple[str, ...]) -> str:
+    """A function's parameters as its docs write them: `int, int` or `int[, int]`."""
+    return "".join(
+        f"[, {p[:-1]}]" if p.endswith("?") else f", {p}" if i else p for i, p in enumerate(params)
+    )
+
+
 def accepts(want: str, got: str) -> bool:
     for w in want.split("|"):
         if w == got or (w == "cards" and got == "zone") or (w == "players" and got == "player"):

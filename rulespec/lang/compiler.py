@@ -176,8 +176,15 @@ class _Compiler:
             )
         }
         props = self._prop_types(kinds)
+        prop_values = {  # a property of kinds: the kinds it names, in values() order
+            k: tuple(dict.fromkeys(v for c in self.decls if (v := c.props.get(k)) is not None))
+            for k, t in props.items()
+            if t == "kind"
+        }
         by = {
-            k: self._by_values(k, v, props) for k, v in _zones_and_counters(accepted) if "by" in v
+            k: self._by_values(k, v, props, prop_values)
+            for k, v in _zones_and_counters(accepted)
+            if "by" in v
         }
         return Names(
             params={
@@ -192,6 +199,8 @@ class _Compiler:
                 if "count" in v or k in by
             },
             family_by={k: (v["by"], by[k]) for k, v in _zones_and_counters(accepted) if k in by},
+            unsized=self.unsized,
+            prop_values=prop_values,
             per_team={k for k, v in _zones_and_counters(accepted) if v.get("per_team")},
             refilled={
                 k
@@ -254,45 +263,72 @@ class _Compiler:
             self.doc.key_span(("zones", name)),
             self.names.families.get(name),
             keep,
-            title := z.get("title", name.replace("_", " ")),
+            z.get("title", name.replace("_", " ")),
             bool(z.get("per_team")),
             z.get("text", ""),
-            self._titles(name, z, title),
+            self._titles(name, z),
             z.get("by", ""),
             _count_param(z),
         )
 
-    def _titles(self, name: str, entry: dict, title: str) -> tuple[str, ...]:
-        """A family's titles, as written; a `by` family's default to its values' own."""
-        if "titles" in entry or name not in self.names.family_by:
+    def _titles(self, name: str, entry: dict) -> tuple[str, ...]:
+        """A family's titles, as written; a `by` family's default to its values' own,
+        before the family's title as written, or else its name ("red discards")."""
+        if "titles" in entry or name not in self.names.family_by or name in self.unsized:
             return tuple(entry.get("titles", ()))
-        return self.by_titles(title, self.names.family_by[name][1])
+        return self.by_titles(
+            entry.get("title", name.replace("_", " ")), self.names.family_by[name][1]
+        )
 
-    def _by_values(self, name: str, entry: dict, props: dict) -> tuple[str, ...]:
+    def _by_values(self, name: str, entry: dict, props: dict, prop_values: dict) -> tuple[str, ...]:
         """The values a family's `by` property takes, in values() order (the kinds it
         names, in the order of the first card type naming each): a zone (or counter) of
-        the family each. A property of other values, or none, is RS204; `by` beside
-        `count` is RS104. Either way the family keeps one member, so its uses are checked."""
+        the family each. RS204 for a property whose values are not card types or tags
+        (or that no card declares), for two values naming the same cards (a card's value
+        could not tell which member it means), and for more than 64 values; RS104 for
+        `by` beside `count`. A refused family is `unsized`: its uses say no more."""
         section = "zones" if name in (self.data.get("zones") or {}) else "counters"
         prop, span = entry["by"], self.doc.span((section, name, "by"))
         if "count" in entry:
             self.error_at("RS104", f"'{name}' has both count and by: by gives the count", span,
                           "leave out count")  # fmt: skip
-        values = tuple(dict.fromkeys(v for c in self.decls if (v := c.props.get(prop)) is not None))
-        if props.get(prop) != "kind":
+        values = prop_values.get(prop, ())
+        problem, hint = None, ""
+        if props.get(prop) == FAILED:
+            pass  # the deck's error said why, once
+        elif props.get(prop) != "kind":
             kinds = sorted(p for p, t in props.items() if t == "kind")
             held = "no card declares it" if prop not in props else f"its values are {props[prop]}"
-            self.error_at(
-                "RS204",
-                f"by: '{prop}' must be a card property whose values are card types or tags "
-                f"({held})",
-                span,
+            problem = (
+                f"by: '{prop}' must be a card property whose values are card types or tags ({held})"
+            )
+            hint = did_you_mean(prop, kinds) or (
                 f"properties of card types or tags: {', '.join(kinds)}" if kinds else
-                "give the cards a property naming a card type or tag, as suit: hearts",
+                "give the cards a property naming a card type or tag, as suit: hearts"
             )  # fmt: skip
+        elif len(values) > ir.MAX_RANGE:
+            problem = f"by: '{prop}' has {len(values)} values: a family holds 1 to {ir.MAX_RANGE}"
+        else:
+            cards = {v: self._cards_of(v) for v in values}
+            same = next(
+                ((a, b) for a in values for b in values if a < b and cards[a] == cards[b]), None
+            )
+            if same:
+                problem = (
+                    f"by: values '{same[0]}' and '{same[1]}' of '{prop}' name the same "
+                    f"cards, so a card's '{prop}' could not tell their {section} apart"
+                )
+                hint = "give one of them a card of its own, or the family one member for both"
+        if problem is not None:
+            self.error_at("RS204", problem, span, hint)
+        if problem is not None or props.get(prop) == FAILED:
             self.unsized.add(name)
             return ("",)
         return values
+
+    def _cards_of(self, kind: str) -> frozenset[str]:
+        """The card types a card type's or tag's name stands for."""
+        return frozenset(c.name for c in self.decls if kind == c.name or kind in c.tags)
 
     def _family_size(self, name: str, entry: dict, params: dict) -> int:
         """A family's count; with `count: PARAM`, the most the parameter gives at any
@@ -319,12 +355,14 @@ class _Compiler:
             n: given.get(str(n), given.get(n, default_of(raw)))
             for n in range(players.get("min", 1), players.get("max", 1) + 1)
         }
-        wrong = {n: v for n, v in values.items() if type(v) is not int or not 1 <= v <= 64}
+        wrong = {
+            n: v for n, v in values.items() if type(v) is not int or not 1 <= v <= ir.MAX_RANGE
+        }
         if wrong:
             n, v = next(iter(wrong.items()))
             self.error(
                 "RS204",
-                f"count: parameter '{count}' is {v!r} with {n} players: a family holds 1 to 64",
+                f"count: parameter '{count}' is {v!r} with {n} players: a family holds 1 to {ir.MAX_RANGE}",
                 path,
             )
             self.unsized.add(name)
@@ -1181,13 +1219,13 @@ class _Compiler:
             initial,
             self.doc.key_span(("counters", name)),
             bool(c.get("match")),
-            title := c.get("title", _title(name)),
+            c.get("title", _title(name)),
             bool(c.get("per_team")),
             c.get("text", ""),
             c.get("narrate", True),
             c.get("shown", True),
             self.names.families.get(name),
-            self._titles(name, c, title),
+            self._titles(name, c),
             c.get("by", ""),
             _count_param(c),
         )

@@ -29,6 +29,7 @@ from .builtins import (
     RANKED,
     RESERVED_SINCE,
     accepts,
+    written,
 )
 from .diagnostics import Diagnostic, Hint, Span, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, MAX_DIGITS, MAX_EXPR_DEPTH, too_many_digits
@@ -355,6 +356,10 @@ class Names:
     # a family of one zone (or counter) for each value of a card property of kinds:
     # name -> (the property, its values in values() order)
     family_by: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    unsized: set[str] = field(default_factory=set)  # families whose size was refused, and said so
+    prop_values: dict[str, tuple[str, ...]] = field(
+        default_factory=dict
+    )  # of kinds: values() order
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
     procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
@@ -506,6 +511,8 @@ class Builder:
     def _check(self, node: ir.Expr | None, want: str, what: str) -> bool:
         if node is not None and not accepts(want, node.type):
             hint = _CONVERSIONS.get((node.type, want), "")
+            if not hint and node.type == "int" and "ints" in want.split("|"):
+                hint = "the numbers 0 to n - 1 are range(n)"
             if what == "argument 1 of size()" and node.type == "kinds":
                 hint = "kinds that pass a test are counted with count(TEST for k in KINDS)"
             if what == "argument 1 of random()" and node.type == "cards":
@@ -536,9 +543,10 @@ class Builder:
         elif name in _WRITTEN_OTHERWISE and what == "function" and name not in known:
             hint = _WRITTEN_OTHERWISE[name]
         elif name in FUNCTIONS and what == "name" and name not in scope:
-            args, _, _ = FUNCTIONS[name]
-            written = ", ".join(a.split("|")[0] for a in args)
-            hint = f"'{name}' is a function: write {name}({written}), {FUNCTIONS[name][2]}"
+            args = tuple(
+                a.split("|")[0].rstrip("?") + "?" * a.endswith("?") for a in FUNCTIONS[name][0]
+            )
+            hint = f"'{name}' is a function: write {name}({written(args)}), {FUNCTIONS[name][2]}"
         elif name in _ROLES and what == "name":
             hint = (
                 f"'{name}' is bound only in {_ROLES[name]}: "
@@ -846,17 +854,10 @@ class Builder:
         by = self.names.family_by.get(name)
         if not self._check(index, "int|kind" if by else "int", f"index of {what} family '{name}'"):
             return None
-        if isinstance(index, ir.Kind) and index.name not in by[1]:
-            self._error(
-                "RS211",
-                f"{what} family '{name}' has one {what} for each value of '{by[0]}': "
-                f"'{index.name}' is not one",
-                index.span,
-                f"its values: {', '.join(by[1])}",
-            )
+        if by and index.type == "kind" and not self._a_value_of(by, index, name, what):
             return None
         value = _constant(index)
-        if value is not None and not 0 <= value < count:
+        if value is not None and not 0 <= value < count and name not in self.names.unsized:
             message = ir.out_of_family(name, bool(owned), what, count).format(value)
             self._error("RS211", message, index.span)
             return None
@@ -864,6 +865,35 @@ class Builder:
         if what == "counter":
             return ir.Counter(span, held, name, whose, index)
         return ir.ZoneRef(span, "zone", name, whose, index)
+
+    def _a_value_of(self, by: tuple, index: ir.Expr, name: str, what: str) -> bool:
+        """Whether a kind indexing a `by` family may be one of its values: RS211 for a
+        kind written out that is not (`no_kind` too), and for a property of the cards
+        none of whose values is (`discard(card.suit)` for a family by colour)."""
+        prop, values = by
+        if name in self.names.unsized:
+            return True  # the family was refused, and said so
+        named = index.name if isinstance(index, ir.Kind) else None
+        if isinstance(index, ir.Local) and index.builtin and index.name == "no_kind":
+            named = "no_kind"
+        read = index.args[1].value if isinstance(index, ir.Call) and index.func == "prop" else None
+        if named is not None and named not in values:
+            wrong = f"'{named}' is not one"
+        elif (
+            read is not None
+            and read != prop
+            and not set(self.names.prop_values.get(read, ())) & set(values)
+        ):
+            wrong = f"its index reads '{read}', none of whose values is one"
+        else:
+            return True
+        self._error(
+            "RS211",
+            f"{what} family '{name}' has one {what} for each value of '{prop}': {wrong}",
+            index.span,
+            f"its values: {', '.join(values)}",
+        )
+        return False
 
     def _prop(self, span, cards: ir.Expr, key: ir.Expr) -> ir.Expr | None:
         """prop(cards, "name"), typed as the deck's cards declare the property."""
@@ -1125,16 +1155,16 @@ class Builder:
 
     def _for(self, t, span, scope) -> ir.Stmt | None:
         var, items = str(t.children[0]), self._items(t.children[1], scope)
+        ok = self._check(items, "players|ints|kinds|cardsets|cards|zones", "a for loop's items")
         inner = dict(scope)
-        kind = getattr(items, "type", None)  # each card of a set of cards: a set of one
-        if items is None:  # refused, and said so: the variable's uses say no more
+        if not ok:  # refused, and said so: the variable's uses say no more
             inner[var] = FAILED
+        elif accepts("cards", items.type):  # each card of a set of cards: a set of one
+            inner[var] = "cards"
         else:
-            inner[var] = "cards" if accepts("cards", kind) else ITEM_TYPES.get(kind, "player")
+            inner[var] = ITEM_TYPES[items.type]
         body = self._block(t.children[2], inner)
-        if self._bad_binding(var, span, scope) or not self._check(
-            items, "players|ints|kinds|cardsets|cards|zones", "a for loop's items"
-        ):
+        if self._bad_binding(var, span, scope) or not ok:
             return None
         return ir.For(span, var, items, body)
 
@@ -1177,15 +1207,16 @@ class Builder:
         player = self._expr(t.children[0], scope)
         var = str(t.children[1])
         source = self._items(t.children[2], scope)
+        items = self._check(
+            source, "players|cards|ints|kinds|cardsets|zones", "what to choose from"
+        )
         inner = dict(scope)
         # a refused source was reported: the variable's uses say no more
-        inner[var] = FAILED if source is None else ITEM_TYPES.get(source.type, "cards")
+        inner[var] = ITEM_TYPES.get(source.type, "cards") if items else FAILED
         *_, filtered, block = t.children  # the filter `if cond` is there or not: 4 or 5
         where = self._where(filtered if len(t.children) == 5 else None, inner)
         body = self._block(block, inner)
-        ok = self._check(player, "player", "the chooser") & self._check(
-            source, "players|cards|ints|kinds|cardsets|zones", "what to choose from"
-        )
+        ok = self._check(player, "player", "the chooser") & items
         if self._bad_binding(var, span, scope) or not ok or where is False:
             return None
         return ir.ChooseCard(span, player, var, source, body, where, prompt)

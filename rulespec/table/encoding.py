@@ -113,8 +113,7 @@ def _player_labels(game):
             yield from _set_labels(game, stmt)
         elif isinstance(stmt, ir.ChooseCard) and stmt.source.type == "ints":  # range(n)
             ranged = isinstance(stmt.source, ir.Call) and stmt.source.func == "range"
-            bounds = [_constant(game, a) for a in stmt.source.args] if ranged else [None]
-            yield from map(str, range(MAX_NUMBERS) if None in bounds else range(*bounds))
+            yield from map(str, _ranged(game, stmt.source.args) if ranged else range(MAX_NUMBERS))
             yield from map(str, _listed(game, stmt.source))
         elif isinstance(stmt, ir.ChooseCard) and stmt.source.type in SEATS:
             yield from map(seat_name, range(game.n))
@@ -217,6 +216,18 @@ def _constant(game, expr: ir.Expr):
     if isinstance(expr, ir.Const):
         return expr.value
     return game.params[expr.name] if isinstance(expr, ir.Param) else None
+
+
+def _ranged(game, bounds: tuple) -> range:
+    """The numbers a choice of `range(n)` or `range(a, b)` may offer: all of them when
+    its bounds are constants, else the most a range gives (MAX_RANGE) next to the bound
+    that is one (from 0 when neither is: a number outside is refused by `action_of`)."""
+    low, high = (ir.Const(None, "int", 0), *bounds) if len(bounds) == 1 else bounds
+    lo, hi = _constant(game, low), _constant(game, high)
+    if lo is None and hi is not None:
+        return range(hi - ir.MAX_RANGE, hi)
+    lo = 0 if lo is None else lo
+    return range(lo, lo + MAX_NUMBERS if hi is None else hi)
 
 
 def _numbers(game, low: ir.Expr, high: ir.Expr) -> range:
