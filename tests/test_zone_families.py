@@ -341,3 +341,16 @@ end_conditions:
         ("RS204", "by: values 'b' and 'bee' of 'goes' name the same cards, so a card's 'goes' "
          "could not tell their zones apart"),
     ]  # fmt: skip
+
+
+def test_a_scenario_misnaming_a_member_of_a_by_family_is_told_each_place_s_value(tmp_path):
+    from rulespec.table.scenarios import run
+
+    scenario = tmp_path / "by.yaml"
+    spec = Path(__file__).parent / "valid" / "suit_columns.yaml"
+    scenario.write_text(f"spec: {spec}\nplayers: 2\ntable:\n  zones:\n    discard[5]: [red_1]\n")
+    (failure,) = run(scenario).failures
+    assert (
+        "did you mean one of discard[0] to discard[2]? (by suit: [0] red, [1] blue, [2] gold)"
+        in failure
+    )

@@ -236,8 +236,20 @@ def _meant(game: Game, what: str, name, known) -> str:
     family = re.fullmatch(r"(\w+)(?:\[\w+\])?\[\d+\]", hint.suggestion)  # row[2], field[P1][0]
     members = family and [k for k in known if k.startswith(family.group(1) + "[")]
     if members and len(members) > 1:
+        by = _by_family(game, family.group(1))
+        if by:  # by a card property: each place stands for a value
+            return f"did you mean one of {members[0]} to {members[-1]}? ({by})"
         return f"did you mean one of {members[0]} to {members[-1]}?"
     return f"did you mean '{hint.suggestion}'?"
+
+
+def _by_family(game: Game, name: str) -> str:
+    """For a family by a card property, which value each place stands for; else ""."""
+    x = next((x for x in (*game.spec.zones, *game.spec.counters) if x.name == name), None)
+    if x is None or not x.by:
+        return ""
+    values = map(game.kind_name, game.prop_values(x.by))
+    return "by " + x.by + ": " + ", ".join(f"[{i}] {v}" for i, v in enumerate(values))
 
 
 def _counters(
