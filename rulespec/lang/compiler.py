@@ -276,7 +276,7 @@ class _Compiler:
         before the family's title as written, or else its name ("red discards")."""
         if "titles" in entry or name not in self.names.family_by or name in self.unsized:
             return tuple(entry.get("titles", ()))
-        return self.by_titles(
+        return self._by_titles(
             entry.get("title", name.replace("_", " ")), self.names.family_by[name][1]
         )
 
@@ -287,7 +287,7 @@ class _Compiler:
         (or that no card declares), for two values naming the same cards (a card's value
         could not tell which member it means), and for more than 64 values; RS104 for
         `by` beside `count`. A refused family is `unsized`: its uses say no more."""
-        section = "zones" if name in (self.data.get("zones") or {}) else "counters"
+        section = self._section(name)
         prop, span = entry["by"], self.doc.span((section, name, "by"))
         if "count" in entry:
             self.error_at("RS104", f"'{name}' has both count and by: by gives the count", span,
@@ -326,6 +326,10 @@ class _Compiler:
             return ("",)
         return values
 
+    def _section(self, name: str) -> str:
+        """Where a family is declared: under zones or under counters."""
+        return "zones" if name in (self.data.get("zones") or {}) else "counters"
+
     def _cards_of(self, kind: str) -> frozenset[str]:
         """The card types a card type's or tag's name stands for."""
         return frozenset(c.name for c in self.decls if kind == c.name or kind in c.tags)
@@ -338,8 +342,7 @@ class _Compiler:
         count = entry["count"]
         if not isinstance(count, str):
             return count
-        section = "zones" if name in (self.data.get("zones") or {}) else "counters"
-        path = (section, name, "count")
+        path = (self._section(name), name, "count")
         if count not in params:
             hint = did_you_mean(count, list(params)) or (
                 "this key reads no formula: for a size by the player count, name a parameter "
@@ -369,7 +372,7 @@ class _Compiler:
             return 1
         return max(values.values(), default=1)
 
-    def by_titles(self, title: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    def _by_titles(self, title: str, values: tuple[str, ...]) -> tuple[str, ...]:
         """A `by` family's titles: each value's, before the family's ("red pile")."""
         titles = {c.name: c.title for c in self.decls}
         return tuple(f"{titles.get(v, v.replace('_', ' '))} {title}" for v in values)

@@ -10,8 +10,8 @@ IR alone, in steps, at the most players and the largest deck:
 - an aggregate works out its items once, then takes a step and its body (and filter)
   for each item: one for a player, `players.max` for players, the deck for cards, the
   deck's card types for kinds (for `values("prop")`, the values the cards give it), n
-  for `range(n)` with n written out (b - a for `range(a, b)`; else MAX_RANGE), n for `first(h, n)` or `top(z,
-  n)` with n written out,
+  for `range(n)` with n written out (b - a for `range(a, b)`; else MAX_RANGE), n for
+  `first(h, n)` or `top(z, n)` with n written out,
   for sets of cards as many as `combinations` can make of cards whose number is known
   (`first(h, 7)`: 21 sets of 5), else MAX_COMBINATIONS, and k for the cards of one set of
   `combinations(cards, k)` with k written out, or n - 1 with k the variable of an

@@ -357,9 +357,8 @@ class Names:
     # name -> (the property, its values in values() order)
     family_by: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     unsized: set[str] = field(default_factory=set)  # families whose size was refused, and said so
-    prop_values: dict[str, tuple[str, ...]] = field(
-        default_factory=dict
-    )  # of kinds: values() order
+    # each property of kinds -> the kinds it names, in values() order
+    prop_values: dict[str, tuple[str, ...]] = field(default_factory=dict)
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
     procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
