@@ -414,3 +414,23 @@ def test_a_number_past_the_options_names_the_card_it_titles():
     assert _titled("95", texts) == [3]
     assert _titled("1", texts) == []  # "Maki Roll (1)": a number inside, no title
     assert _titled("47a", texts) == []
+
+
+def test_a_match_end_that_asks_is_headed_by_it_not_by_the_last_turn(tmp_path):
+    """A Coloretto designer's match end asked each player where a chameleon goes, under
+    "== Turn 104: P2 to play (you are P1)"."""
+    spec = tmp_path / "asks.yaml"
+    spec.write_text(
+        (GAMES.parent / "tests" / "valid" / "round_afresh.yaml")
+        .read_text()
+        .replace(
+            "      effect: win(argmax(wins(p) for p in players))",
+            '      effect: |\n        choose(seat(0), "who wins?") {\n'
+            '          "me" { win(seat(0)) }\n          "all" { win(players) }\n        }',
+        )
+    )
+    out = StringIO()
+    argv = ["play", str(spec), "--as", "P1", "--seed", "1"]
+    assert main(argv, stdout=out, stderr=StringIO(), stdin=StringIO("1\n" * 100)) == 0
+    asked = re.findall(r"^(== .*)\n(?:  .*\n)*.*who wins\?", out.getvalue(), re.M)
+    assert asked == ["== Two rounds, after turn 8 (you are P1)"]

@@ -128,8 +128,9 @@ def table(
         "seat": observation["seat"],
         "turn": observation["turn"],
         "current": observation["current"],
-        # a round's part asking (its setup, its scoring): between turns, nobody's to play
-        "between": titles.rule(asking) if asking and asking.startswith("rounds.") else None,
+        # a round's part asking (its setup, its scoring, its end, the match's): between
+        # turns, nobody's to play
+        "between": titles.rule(asking) if titles.between_turns(asking) else None,
         "over": observation["over"],
         "result": observation.get("result"),
         "why": _why(observation, titles),
