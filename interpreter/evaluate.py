@@ -343,7 +343,7 @@ class Compiler:
         if isinstance(e, ir.Binary):
             return e.op in ("//", "%", "*")
         if isinstance(e, ir.Call):
-            return e.func in ("range", "combinations", "summing")
+            return e.func in ("range", "combinations", "summing", "index_of")
         if isinstance(e, ir.Counter):
             return self.defs.spec.counter(e.name).count is not None
         return isinstance(e, ir.ZoneRef) and self.defs.spec.zone(e.name).count is not None
@@ -621,6 +621,10 @@ class Compiler:
         box = len(self.defs.slots)  # the slot past the zones': no zone of the spec
         return f"_zone_of(g._loc, {self.cards_source(cards)}, {box})"
 
+    def _src_f_index_of(self, e, zone):
+        places = self.constant(tuple(s.index for s in self.defs.slots))
+        return f"_index_of({places}, {self.source(zone)})"
+
     def _src_f_above(self, e, cards):
         ordered = self.constant(self.defs.ordered)
         return f"_above(g._zones, g._loc, {ordered}, {self.cards_source(cards)})"
@@ -803,4 +807,5 @@ _STATELESS = {"player_count", "card_types", "no_kind"}  # constants of the langu
 _PURE = {
     "size", "count", "one", "of", "without", "kind_of", "prop", "values", "min", "max",
     "range", "first", "nth", "combinations", "summing", "unmelded", "seat", "seat_number",
+    "index_of",
 }  # fmt: skip

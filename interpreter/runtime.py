@@ -190,6 +190,15 @@ def _in_family(base: int, count: int, i: int, past: str) -> int:
     raise IndexError(past.format(i))
 
 
+def _index_of(places: tuple, slot: int) -> int:
+    """index_of(): a zone's place in its family; `places` holds each slot's (None for a
+    zone of no family), and no zone (zone_of of no card) lies past them."""
+    i = places[slot] if slot < len(places) else None
+    if i is None:
+        raise ValueError("index_of() of a zone that is in no family of zones")
+    return i
+
+
 def _range(a: int, b: int | None = None) -> range:
     """range(n): 0 to n - 1; range(a, b): a to b - 1."""
     numbers = range(a) if b is None else range(a, b)
@@ -451,6 +460,7 @@ HELPERS = {
     "_without": _without,
     "_in_family": _in_family,
     "_range": _range,
+    "_index_of": _index_of,
     "_prop": _prop,
     "_prop_of": _prop_of,
     "_each_player": _each_player,

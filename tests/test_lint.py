@@ -1136,3 +1136,45 @@ def test_a_move_into_a_procedures_zone_parameter_fills_the_zone_passed(tmp_path)
     _, out, _ = cli("graph", str(path), "--format", "json")
     edges = {(e["source"], e["target"], e["kind"]) for e in json.loads(out)["edges"]}
     assert ("step:turn_up", "zone:shown", "moves_to") in edges
+
+
+TOKENS = """
+rulespec: 1
+name: Tokens
+players: {min: 2, max: 2}
+deck:
+  cards:
+    chip: {count: 8}
+    spare: {count: 2}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  won: {per_player: true, visibility: public}
+turn:
+  - step: take
+    effect: move(top(pile, 1), won(current))
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: win(argmax(size(won(p)) for p in players))
+"""
+
+
+@pytest.mark.parametrize(
+    "edits, warned",
+    [
+        ((), []),  # no rule names or reads a card: tokens, alike, counted by size
+        ((("size(won(p))", "count(won(p), chip)"),), ["spare"]),  # chips counted, spares not
+        (  # a rule reading a property tells apart the card without it (Coloretto's +2)
+            (("size(won(p))", "sum(c.worth for c in won(p))"),
+             ("chip: {count: 8}", "chip: {count: 8, props: {worth: 1}}")),
+            [],
+        ),
+    ],
+)  # fmt: skip
+def test_a_card_no_rule_tells_apart_is_warned_only_where_some_are(edits, warned):
+    text = TOKENS
+    for old, new in edits:
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    found = [f for f in static.static(load_spec("tokens.yaml", text)) if f.code == "RL103"]
+    assert [f.message.split("'")[1] for f in found] == warned

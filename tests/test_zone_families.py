@@ -354,3 +354,27 @@ def test_a_scenario_misnaming_a_member_of_a_by_family_is_told_each_place_s_value
         "did you mean one of discard[0] to discard[2]? (by suit: [0] red, [1] blue, [2] gold)"
         in failure
     )
+
+
+# --- index_of, on tests/valid/closed_rows.yaml ----------------------------------------
+
+CLOSED = (Path(__file__).parent / "valid" / "closed_rows.yaml").read_text()
+
+
+def test_index_of_a_zone_in_no_family_written_out_is_rs204():
+    text = CLOSED.replace("closed(index_of(r)) = 1", "closed(index_of(pile)) = 1")
+    with pytest.raises(SpecError) as exc:
+        load_spec("closed_rows.yaml", text)
+    assert [(d.code, d.message) for d in exc.value.diagnostics] == [
+        ("RS204", "index_of() gives a zone's place in its family: 'pile' is no family")
+    ]
+
+
+def test_index_of_a_zone_in_no_family_worked_out_in_play_is_rs701():
+    text = CLOSED.replace("closed(index_of(r)) = 1", "closed(index_of(zone_of(top(pile, 1)))) = 1")
+    g = Game(load_spec("closed_rows.yaml", text), 2)
+    s = State.from_layout(g, 1, zones={"row[0]": ["tile"], "pile": ["tile"]}, current=0)
+    s.apply_action("take")
+    with pytest.raises(RuleError) as exc:
+        s.apply_action("row[0]")
+    assert "index_of() of a zone that is in no family of zones" in str(exc.value.__cause__)

@@ -425,11 +425,14 @@ def check_unused(an: Analysis):
     read_props = _read_props(spec)
     if _reads_every_type(spec):  # `for k in card_types`: each card type is named by a rule
         read_kinds |= {c.name for c in spec.cards}
+    named = read_kinds | played | goal_kinds
+    # a rule that reads a property tells every card apart by it, those that lack it too
+    # (Coloretto's +2 cards, which have no colour); where no rule names or reads any
+    # card, the cards are tokens alike, counted by size: either way each takes part
+    if read_props or not named - {"any"}:
+        return
     for c in spec.cards:
-        covering = {c.name} | set(c.tags) | {"any"}
-        if not covering & (read_kinds | played | goal_kinds) and not read_props & {
-            k for k, _ in c.props
-        }:
+        if not ({c.name} | set(c.tags) | {"any"}) & named:
             yield Finding(
                 "RL103",
                 "warning",

@@ -59,6 +59,12 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "the numbers 0 to n - 1, or with two, a to b - 1: for a for loop or a choice (at most 64)",
     ),
     "zone_of": (("cards",), "zone", "the zone the (first) card lies in; no zone for no card"),
+    "index_of": (
+        ("zone",),
+        "int",
+        "a zone's place in its family of zones, from 0 (index_of(row(2)) is 2): a chosen "
+        "zone's counter in a family of counters alongside",
+    ),
     "first": (
         ("cards|players|kinds|ints", "int"),
         "items",
@@ -245,6 +251,7 @@ RESERVED_SINCE: dict[str, int] = {
             "by",
             "seats",
             "zone_of",
+            "index_of",
             "first",
             "nth",
             "combinations",

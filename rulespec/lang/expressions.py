@@ -802,6 +802,16 @@ class Builder:
 
     def _function(self, name, result, args, span) -> ir.Expr | None:
         """A call of a built-in function whose arguments are checked."""
+        zone = args[0] if args else None
+        if name == "index_of" and isinstance(zone, ir.ZoneRef) and zone.index is None:
+            self._error(
+                "RS204",
+                f"index_of() gives a zone's place in its family: '{zone.name}' is no family",
+                zone.span,
+                "give it a zone of a family (count: or by:), such as one a choice or a loop "
+                "over the family's zones holds",
+            )
+            return None
         if name in _TYPED_BY_ARGUMENTS:
             return getattr(self, _TYPED_BY_ARGUMENTS[name])(span, *args)
         if result == "items":  # first(): a set of what it is given
