@@ -285,9 +285,12 @@ class State(Table):
         self._pending = None
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
-            # a set of cards: how many, public as a hand's size is, though the set is not;
+            # a set of cards: how many, public as a hand's size is, though the set is not
+            # (but not a simultaneous pick's: the cards stay where they are until all
+            # have picked, and a seat asked later must not learn how many another took);
             # an answer: in which of an action's named windows, public as the window is
-            said = {"count": len(choice.cards)} if point.kind == "cards" else {}
+            together = isinstance(point.data, Together)
+            said = {"count": len(choice.cards)} if point.kind == "cards" and not together else {}
             if point.kind == "react" and point.data[3] is not None:
                 said["window"] = point.data[3]
             self._log(

@@ -363,3 +363,48 @@ turn:
     zones = {f"hand[P{p}]": ["zed"] for p in range(1, 5)} | {"vault[odd]": ["ace"]}
     state = State.from_layout(Game(load_spec("vault.yaml", team), 4), zones=zones)
     assert state.deciding_together() == (0, 1, 2, 3) and not state.deciding_apart()
+
+
+SETS = """
+rulespec: 1
+name: Sets At Once
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    a: {count: 10}
+    b: {count: 10}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  table: {per_player: true, visibility: public}
+setup:
+  effect: |
+    shuffle(pile)
+    for p in players { move(top(pile, 4), hand(p)) }
+turn:
+  - step: pick
+    effect: |
+      simultaneously(players) p chooses s from combinations(hand(p), 1) + combinations(hand(p), 2) {
+        move(s, table(p))
+      }
+end_conditions:
+  done:
+    when: all(size(hand(p)) == 0 for p in players)
+    effect: end_game()
+"""
+
+
+@pytest.mark.parametrize("size", [1, 2])
+def test_a_seat_asked_later_learns_nothing_of_how_many_cards_another_picked(size):
+    """A Sushi Go designer's Chopsticks: P2's log said P1 took 2 cards before P2 picked."""
+    s = Game(load_spec("sets.yaml", SETS), 2).new_initial_state(seed=3)
+    while s.is_chance_node():
+        s.sample_chance()
+    first = s.current_player()
+    s.apply_action(next(o for o in s.legal_actions() if len(o.cards) == size))
+    other = s.current_player()
+    assert other != first
+    (told,) = [e for e in s.log_for(other) if e["event"] == "choice"]
+    assert told == {"event": "choice", "player": first, "kind": "cards", "option": None,
+                    "turn": told["turn"]}  # fmt: skip

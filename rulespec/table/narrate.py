@@ -331,7 +331,7 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} does not react" + (f" ({window.title})" if window else "")
     if e["kind"] not in CHOSEN:
         return None  # a play or an answer: its own event says it
-    if e["option"] is None and e["kind"] == "cards":
+    if e["option"] is None and e.get("count") is not None:  # a set of cards, unseen
         return f"  {_who(e)} chooses {_some_cards(e['count'])}"
     if e["option"] is None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
@@ -344,7 +344,7 @@ def _choice(e: dict, t: Titles) -> str | None:
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 
-_SECRETLY = {"card": "a card", "number": "a number"}  # what a seat not shown the choice is told
+_SECRETLY = {"card": "a card", "cards": "cards", "number": "a number"}  # what a seat not shown the choice is told
 CHOSEN = ("choose", "card", "cards", "number")  # choices that are no play nor answer
 
 
