@@ -740,7 +740,7 @@ class StatementCompiler:
             self.block(s.body),
         )
         key = self.x.expr(s.order) if s.order is not None else None
-        who, var, names = s.player.name, s.var, self.rules.type_names
+        who, var, names, where = s.player.name, s.var, self.rules.type_names, self._filter(s)
         seats_own = {z.name for z in self.rules.spec.zones if z.per_player}  # not a team's
         apart = _own_cards(s.source, who, seats_own)
         left, seats, picks = (
@@ -754,10 +754,10 @@ class StatementCompiler:
             ask_next(g, env)
 
         def offer(g, env) -> list:
-            taken = {c for pick in env[picks] for c in pick}  # a card is not picked twice
+            keep = _pickable(where, g, env, {c for pick in env[picks] for c in pick})
             if sets:
-                return set_options(source(g, env), g._ctype, names, taken.isdisjoint)
-            by_type = first_of_each_type([c for c in source(g, env) if c not in taken], g._ctype)
+                return set_options(source(g, env), g._ctype, names, keep)
+            by_type = first_of_each_type([c for c in source(g, env) if keep((c,))], g._ctype)
             return [PickCard(names[t], c) for t, c in by_type.items()]
 
         def ask_next(g, env):
@@ -1010,6 +1010,14 @@ def set_options(sets, ctype, names, keep=None) -> list[PickCards]:
             seen.add(types)
             options.append(PickCards("+".join(names[t] for t in types), tuple(cards)))
     return options
+
+
+def _pickable(where, g, env, taken: set):
+    """A simultaneous pick's test of a card or set (a tuple of cards): none of it taken
+    already (a card is not picked twice), and passing the filter."""
+    if where is None:
+        return taken.isdisjoint
+    return lambda cards: taken.isdisjoint(cards) and where(g, env, list(cards))
 
 
 def _zone_local(e: ir.Expr) -> bool:

@@ -408,3 +408,24 @@ def test_a_seat_asked_later_learns_nothing_of_how_many_cards_another_picked(size
     (told,) = [e for e in s.log_for(other) if e["event"] == "choice"]
     assert told == {"event": "choice", "player": first, "kind": "cards", "option": None,
                     "turn": told["turn"]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "source, offered",
+    [
+        ("combinations(hand(p), 1) + combinations(hand(p), 2)", ["a", "a+a"]),
+        ("hand(p)", ["a"]),  # one card each: the filter reads it as a set of one
+    ],
+)
+def test_a_simultaneous_pick_offers_only_what_its_filter_accepts(source, offered):
+    text = (
+        SETS.replace("a: {count: 10}", "a: {count: 10, props: {worth: 1}}")
+        .replace("b: {count: 10}", "b: {count: 10, props: {worth: 3}}")
+        .replace(
+            "from combinations(hand(p), 1) + combinations(hand(p), 2) {",
+            f"from {source} if sum(c.worth for c in s) <= 2 {{",
+        )
+    )
+    g = Game(load_spec("sets.yaml", text), 2)
+    s = State.from_layout(g, 1, zones={"hand[P1]": ["a", "a", "b", "b"], "hand[P2]": ["b"]})
+    assert s.legal_labels() == offered

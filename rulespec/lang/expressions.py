@@ -1254,15 +1254,18 @@ class Builder:
         return ir.ChooseNumber(span, player, var, low, high, body, where, prompt)
 
     def _choose_all(self, t, span, scope):
-        """`simultaneously(players) p chooses c from cards [by key] { … }`: p is bound
-        in the cards, the key and the body; c in the key and the body."""
+        """`simultaneously(players) p chooses c from cards [if cond] [by key] { … }`: p
+        is bound in the cards, the filter, the key and the body; c in the filter, the key
+        and the body."""
         t, prompt = self._asked(t)
         players, who, var = self._expr(t.children[0], scope), str(t.children[1]), str(t.children[2])
         inner = dict(scope, **{who: "player"})
         source = self._items(t.children[3], inner)  # a family's zones: told it picks cards
         inner[var] = "cards"
-        order = self._expr(t.children[4], inner) if t.children[4] is not None else None
-        body = self._block(t.children[5], inner)
+        *_, filtered, by, block = t.children  # the filter `if cond` is there or not: 6 or 7
+        where = self._where(filtered if len(t.children) == 7 else None, inner)
+        order = self._expr(by, inner) if by is not None else None
+        body = self._block(block, inner)
         ok = self._check(players, "players", "who chooses") & self._check(
             source, "cards|cardsets", "what to choose from"
         )
@@ -1272,6 +1275,7 @@ class Builder:
             self._bad_binding(who, span, scope)
             or self._bad_binding(var, span, dict(scope, **{who: "player"}))
             or not ok
+            or where is False
         ):
             return None
         return ir.ChooseAll(
@@ -1280,6 +1284,7 @@ class Builder:
             var,
             source,
             body,
+            where,
             prompt=prompt,
             players=players,
             order=order,

@@ -217,10 +217,11 @@ class ChooseCard(Stmt):
 
 @dataclass(frozen=True)
 class ChooseAll(ChooseCard):
-    """`simultaneously(players) p chooses VAR from cards by key { … }`: each player of
-    the set (`player` is the Local p) picks a card of `source` in secret, asked in the
-    set's order; once all have, the body runs once per pick, lowest `order` first (None:
-    in the order asked). A ChooseCard, so analyses see where its cards come from."""
+    """`simultaneously(players) p chooses VAR from cards if cond by key { … }`: each
+    player of the set (`player` is the Local p) picks a card of `source` (one `where`
+    accepts) in secret, asked in the set's order; once all have, the body runs once per
+    pick, lowest `order` first (None: in the order asked). A ChooseCard, so analyses see
+    where its cards come from."""
 
     players: Expr | None = None
     order: Expr | None = None
