@@ -37,9 +37,11 @@ def compile_rounds(game, stmts) -> CompiledRounds:
 
     def first(g, env):
         g._log("round", round=1)
+        g._between = "rounds.setup"
         g.enter(setup, {})
 
     def score(g, env):
+        g._between = "rounds.scoring"
         g.enter(scoring, {})
 
     def check_match_end(g, env):
@@ -48,6 +50,7 @@ def compile_rounds(game, stmts) -> CompiledRounds:
             for p in g.active_players() if t.ir.each else (None,):
                 bound = {t.ir.each: p} if t.ir.each else {}
                 if t.when(g, bound):
+                    g._between = t.ir.name
                     g.fire(t, bound, p)
                     return
 

@@ -136,6 +136,9 @@ class State(Table):
         self._ring: tuple | None = None
         self._round, self._starter = 0, 0  # the round (from 0), and who took its first turn
         self._round_starts = (0,)  # the turn count as each round began
+        # the round's part, or the rule ending it, that runs between turns (a view's
+        # heading: State.decision_between); None within a turn and in the game's setup
+        self._between: str | None = None
         try:
             for i, f in enumerate(game.counter_initial):
                 self._counters[i] = f(self, {})
@@ -205,6 +208,13 @@ class State(Table):
         action a reaction would answer, the rule (or procedure, or `setup`) whose effect
         chooses; None for chance, or when the game is over."""
         return None if self._over else self._pending.asking
+
+    def decision_between(self) -> str | None:
+        """What runs between turns as the pending decision is asked, by name: a round's
+        setup or scoring (`rounds.setup`, `rounds.scoring`), or the round end condition
+        or match end whose effect asks, whatever procedure asks for it; None within a
+        turn, in the game's setup, and when the game is over."""
+        return None if self._over else self._between
 
     def decision_prompt(self) -> str:
         """The pending choice's own question (`choose(p, "which card?") …`); "" where

@@ -119,7 +119,7 @@ class TurnFlow:
             s.finish((), "turn_limit")  # C-5
             return
         s._turn += 1
-        s._current, s._step_index, s._again = p, 0, False
+        s._current, s._step_index, s._again, s._between = p, 0, False, None
         if s.game.turn_memories:
             s.forget_turn_memories()
         s._dirty |= s.game.watch_table
@@ -195,7 +195,7 @@ class TurnFlow:
         dropped, and play goes forward again (a Reverse or a Draw Two played last does
         not carry into the next deal), before the condition's effect and the scoring,
         which may give the next round a skip, an extra turn or a reverse()."""
-        s._step_index = self.steps
+        s._step_index, s._between = self.steps, rule
         if s._ring is not None:  # the round is scored with the turn's player current
             self._close_ring(s)
         s._log("round_end", round=s._round + 1, rule=rule)
@@ -216,6 +216,7 @@ class TurnFlow:
         s._leader, s._closing = None, None  # a round ended as a turn ended: the next starts afresh
         s._steered = self.order is not None or any(s._skips) or any(s._extras)
         s._phase, s._step_index = "setup", self.steps  # the round's setup, then its first turn
+        s._between = "rounds.setup"
         s._dirty = s.game.all_keys  # round_index and current: anything may read them
         s._version += 1
         s._log("round", round=s._round + 1)

@@ -2125,6 +2125,7 @@ def _replay(args, out, err) -> int:
                     "events": o.events,
                     "difference": o.difference,
                     "result": o.result,
+                    "older": o.older,
                 }
                 | ({} if o.seen is None else {"seen": o.seen})
                 for o in outcomes
@@ -2149,6 +2150,14 @@ def _replay(args, out, err) -> int:
         same = sum(o.same for o in outcomes)
         stopped = "" if outcomes[-1].same else " (the replay stops at the first difference)"
         print(f"{same} of {len(outcomes)} game(s) replayed the same{stopped}", file=out)
+        older = sum(o.older for o in outcomes)
+        if older:
+            print(
+                f"note: {older} simultaneous pick(s) of a set of cards logged with its size, "
+                "as rulespec logged them before 2026-12; the size is no longer logged, and "
+                "they were read as the same",
+                file=out,
+            )
     return 0 if all(o.same for o in outcomes) else 1
 
 

@@ -5,6 +5,7 @@ import re
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from gamekit import GAMES
 
 from rulespec.cli import main
@@ -416,19 +417,26 @@ def test_a_number_past_the_options_names_the_card_it_titles():
     assert _titled("47a", texts) == []
 
 
-def test_a_match_end_that_asks_is_headed_by_it_not_by_the_last_turn(tmp_path):
+ASKS = """        choose(seat(0), "who wins?") {
+          "me" { win(seat(0)) }
+          "all" { win(players) }
+        }"""
+
+
+@pytest.mark.parametrize("through", [False, True])
+def test_a_match_end_that_asks_is_headed_by_it_not_by_the_last_turn(tmp_path, through):
     """A Coloretto designer's match end asked each player where a chameleon goes, under
-    "== Turn 104: P2 to play (you are P1)"."""
-    spec = tmp_path / "asks.yaml"
-    spec.write_text(
-        (GAMES.parent / "tests" / "valid" / "round_afresh.yaml")
-        .read_text()
-        .replace(
-            "      effect: win(argmax(wins(p) for p in players))",
-            '      effect: |\n        choose(seat(0), "who wins?") {\n'
-            '          "me" { win(seat(0)) }\n          "all" { win(players) }\n        }',
+    "== Turn 104: P2 to play (you are P1)"; a procedure it calls asks between turns too."""
+    text = (GAMES.parent / "tests" / "valid" / "round_afresh.yaml").read_text()
+    effect = "      effect: win(argmax(wins(p) for p in players))"
+    if through:  # the procedure's name is no rule's: the state says what runs
+        text = text.replace(effect, "      effect: ask_winner()") + (
+            "procedures:\n  ask_winner:\n    effect: |\n" + ASKS.replace("        ", "      ", 1)
         )
-    )
+    else:
+        text = text.replace(effect, "      effect: |\n" + ASKS)
+    spec = tmp_path / "asks.yaml"
+    spec.write_text(text)
     out = StringIO()
     argv = ["play", str(spec), "--as", "P1", "--seed", "1"]
     assert main(argv, stdout=out, stderr=StringIO(), stdin=StringIO("1\n" * 100)) == 0

@@ -307,3 +307,23 @@ def test_a_header_field_of_the_wrong_type_is_said_in_json_words(log):
     log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     code, _, err = cli("replay", log)
     assert code == 2 and f"{log}:1: error RS802: players must be an integer, not true" in err
+
+
+def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp_path):
+    """Before 2026-12 a simultaneous pick of a set of cards logged its size (a seat asked
+    later learned how many cards another took); such a log still replays, with a note."""
+    from test_simultaneous import SETS
+
+    spec, path = tmp_path / "sets.yaml", tmp_path / "game.jsonl"
+    spec.write_text(SETS)
+    assert cli("run", spec, "--seed", 1, "--log", path)[0] == 0
+    line = edit(path, lambda r: r["event"] == "choice" and r.setdefault("count", 1) == 1)
+    assert line > 1
+    code, out, _ = cli("replay", path)
+    assert code == 0, out
+    assert out.splitlines()[-1].startswith("note: 1 simultaneous pick(s) of a set of cards")
+    edit(
+        path, lambda r: r["event"] == "choice" and r.get("count") == 1 and r.update(count=2) is None
+    )
+    code, out, _ = cli("replay", path)  # a count that is not the set's: a difference
+    assert code == 1 and "differs at line" in out

@@ -378,3 +378,13 @@ def test_index_of_a_zone_in_no_family_worked_out_in_play_is_rs701():
     with pytest.raises(RuleError) as exc:
         s.apply_action("row[0]")
     assert "index_of() of a zone that is in no family of zones" in str(exc.value.__cause__)
+
+
+def test_a_variant_may_size_a_family_down_and_diff_names_the_parameter(tmp_path):
+    base, variant, fixed = tmp_path / "rows.yaml", tmp_path / "fewer.yaml", tmp_path / "three.yaml"
+    base.write_text(ROWS_BY_PLAYERS)
+    variant.write_text("rulespec: 1\nextends: rows.yaml\nparameters:\n  rows: 2\n")
+    fixed.write_text(ROWS_BY_PLAYERS.replace("row: {count: rows,", "row: {count: 3,"))
+    assert cli("validate", variant)[0] == 0  # its titles, written for 3, cut to 2
+    out = cli("diff", base, fixed)[1]
+    assert "changed  zone 'row': count rows -> 3" in out, out

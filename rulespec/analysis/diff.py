@@ -78,8 +78,8 @@ def _detail(kind, a, b) -> str:
         )
     if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
         parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
-    if kind in ("zone", "counter") and a.count != b.count:  # a family's size, or none
-        parts.append(f"count {a.count or 'none'} -> {b.count or 'none'}")
+    if kind in ("zone", "counter") and _size(a) != _size(b):  # a family's size, or none
+        parts.append(f"count {_size(a)} -> {_size(b)}")
     if kind == "action" and a.same != b.same:  # what a group's cards share
         parts.append(f"same {a.same or 'none'} -> {b.same or 'none'}")
     if kind == "step" and a.pass_if != b.pass_if:  # who may pass
@@ -91,7 +91,7 @@ def _detail(kind, a, b) -> str:
         parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
-    said = {"count", "props", "same", "pass_if", "around", "title"}  # told above
+    said = {"count", "count_param", "props", "same", "pass_if", "around", "title"}  # told above
     if kind == "parameter":
         said |= {"value", "by_players"}
     keys = _KEYS | ({"when": "value"} if kind == "value" else {})
@@ -106,6 +106,11 @@ def _detail(kind, a, b) -> str:
 
 
 _KEYS = {"condition": "if"}  # the IR's field names that the spec's keys spell otherwise
+
+
+def _size(x) -> str:
+    """A family's size as the spec writes it: a number, or the parameter sizing it."""
+    return x.count_param or str(x.count or "none")
 
 
 def _group_text(count) -> str:

@@ -426,19 +426,19 @@ def check_unused(an: Analysis):
     if _reads_every_type(spec):  # `for k in card_types`: each card type is named by a rule
         read_kinds |= {c.name for c in spec.cards}
     named = read_kinds | played | goal_kinds
-    # a rule that reads a property tells every card apart by it, those that lack it too
-    # (Coloretto's +2 cards, which have no colour); where no rule names or reads any
-    # card, the cards are tokens alike, counted by size: either way each takes part
-    if read_props or not named - {"any"}:
-        return
+    if not named - {"any"} and not read_props:
+        return  # no rule names or reads any card: they are tokens, alike, counted by size
     for c in spec.cards:
-        if not ({c.name} | set(c.tags) | {"any"}) & named:
+        covering = {c.name} | set(c.tags) | {"any"}
+        if not covering & named and not read_props & {k for k, _ in c.props}:
             yield Finding(
                 "RL103",
                 "warning",
                 f"card '{c.name}' is never played and no rule refers to it",
                 c.span,
-                hint="a card that does nothing only dilutes the deck",
+                hint="a card that does nothing only dilutes the deck; one the rules tell "
+                "apart by a property it lacks (a card without a colour) is silenced with "
+                "# rulespec: ignore[RL103] on its line",
             )
 
 
@@ -1264,7 +1264,8 @@ def check_choices_of_unseen_cards(an: Analysis):
         zone = next(n for n in ir.walk(s.source) if isinstance(n, ir.ZoneRef) and n.name in unseen)
         written = zone.name if zone.owner is None else f"{zone.name}(p)"
         where = " in the action's effect, in place of target: card" if id(s) in targets else ""
-        count = spec.zone(zone.name).count
+        family = spec.zone(zone.name)
+        count = family.count_param or family.count  # sized by a parameter: its name
         if not named:
             hint = "choose among all the cards there (a blind pick), and test the card once chosen"
         elif type(s) is ir.ChooseAll:

@@ -358,19 +358,25 @@ class _Compiler:
             n: given.get(str(n), given.get(n, default_of(raw)))
             for n in range(players.get("min", 1), players.get("max", 1) + 1)
         }
-        wrong = {
-            n: v for n, v in values.items() if type(v) is not int or not 1 <= v <= ir.MAX_RANGE
-        }
-        if wrong:
-            n, v = next(iter(wrong.items()))
+        if not values or any(
+            value_class(v) != value_class(default_of(raw)) for v in values.values()
+        ):
+            self.unsized.add(name)  # no player count, or the parameter's own error said why
+            return 1
+        if type(default_of(raw)) is not int:
+            problem = "holds true or false, not a number"
+        else:
+            wrong = [(n, v) for n, v in values.items() if not 1 <= v <= ir.MAX_RANGE]
+            problem = wrong and f"is {wrong[0][1]} with {wrong[0][0]} players"
+        if problem:
             self.error(
                 "RS204",
-                f"count: parameter '{count}' is {v!r} with {n} players: a family holds 1 to {ir.MAX_RANGE}",
+                f"count: parameter '{count}' {problem}: a family holds 1 to {ir.MAX_RANGE}",
                 path,
             )
             self.unsized.add(name)
             return 1
-        return max(values.values(), default=1)
+        return max(values.values())
 
     def _by_titles(self, title: str, values: tuple[str, ...]) -> tuple[str, ...]:
         """A `by` family's titles: each value's, before the family's ("red pile")."""
@@ -1381,7 +1387,12 @@ class _Compiler:
                 (f"{what}s", x.name, "titles"),
                 f"one {what}'s is title",
             )
-        elif x.titles and len(x.titles) != x.count and x.name not in self.unsized:
+        elif (
+            x.titles
+            and len(x.titles) != x.count
+            and not (x.count_param and len(x.titles) > x.count)  # a variant may size it down
+            and x.name not in self.unsized
+        ):
             self.error(
                 "RS104",
                 f"{what} '{x.name}' has {len(x.titles)} titles for a family of {x.count} {what}s",

@@ -140,7 +140,7 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
     obs, titles, log = state.observation(seat), table.titles, state.log_for(seat)
     if events is not None:
         log = log[:events]
-    out = tableview.table(obs, titles, state.game.params, state.decision_asker()) | {
+    out = tableview.table(obs, titles, state.game.params, state.decision_between()) | {
         "narration": narrate(log, titles),
         "events": len(log),
         "fired": table.fired(log),  # {id, title, ...} or None

@@ -64,7 +64,17 @@ class ActionSpace:
         try:
             return self.index[label]
         except KeyError:
-            raise ValueError(f"option {label!r} is outside the spec's action space") from None
+            number = label.lstrip("-").isdigit() or "= " in label  # a number chosen
+            raise ValueError(
+                f"option {label!r} is outside the spec's action space"
+                + (
+                    ": a choice of numbers whose bounds are worked out in play is numbered "
+                    "from a bound written out (from 0 when neither is): write one of its "
+                    "bounds as a constant or a parameter"
+                    if number
+                    else ""
+                )
+            ) from None
 
     def mask(self, labels) -> list[int]:
         """1 for each action whose label is in `labels`, else 0."""
@@ -227,7 +237,7 @@ def _ranged(game, bounds: tuple) -> range:
     if lo is None and hi is not None:
         return range(hi - ir.MAX_RANGE, hi)
     lo = 0 if lo is None else lo
-    return range(lo, lo + MAX_NUMBERS if hi is None else hi)
+    return range(lo, lo + ir.MAX_RANGE if hi is None else hi)
 
 
 def _numbers(game, low: ir.Expr, high: ir.Expr) -> range:

@@ -157,12 +157,6 @@ class Titles:
         """What a player does with the action's card: its `verb:`, else "play"."""
         return self.verbs.get(action, "play")
 
-    def between_turns(self, name: str | None) -> bool:
-        """Whether a rule runs between turns: a round's setup or scoring, a round end
-        condition's effect or a match end's (the turn over, nobody's to play)."""
-        kind = self.rules.get(name, ("",))[0] if name else ""
-        return kind in ("round", "round end condition", "match end")
-
     def rule(self, name: str) -> str:
         """A rule's title; "Setup" for the game's setup, which asks as a rule does."""
         return self.rules.get(name, ("", "Setup" if name == "setup" else name))[1]
@@ -344,7 +338,11 @@ def _choice(e: dict, t: Titles) -> str | None:
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 
-_SECRETLY = {"card": "a card", "cards": "cards", "number": "a number"}  # what a seat not shown the choice is told
+_SECRETLY = {
+    "card": "a card",
+    "cards": "cards",
+    "number": "a number",
+}  # what a seat not shown the choice is told
 CHOSEN = ("choose", "card", "cards", "number")  # choices that are no play nor answer
 
 

@@ -56,6 +56,7 @@ class Outcome:
     difference: str = ""  # empty when the replay matches the log
     result: dict | None = None
     seen: list | None = None  # replay(narrate=...): what narrate gave for the game
+    older: int = 0  # events read in an older form (_older_form), taken as the same
 
     @property
     def same(self) -> bool:
@@ -278,6 +279,7 @@ class _Replaying:
         self.header, self.game = header, start(definition, header, carried)
         self.line = line  # the log's line read last for this game: its header, its events
         self.events, self.taken = 0, 0  # logged events compared; replayed events taken
+        self.older = 0  # logged events in an older form (_older_form)
         self.ahead: deque = deque()  # replayed events not compared yet
         self._read_on()  # what the game logged as it was made: its first turn, without chance
 
@@ -290,6 +292,9 @@ class _Replaying:
                 return stuck
         replayed = self.ahead.popleft()
         if replayed == event:
+            return ""
+        if _older_form(event, replayed):
+            self.older += 1
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
 
@@ -333,7 +338,23 @@ class _Replaying:
     def outcome(self, difference: str, narrate=None) -> Outcome:
         h = self.header
         seen = narrate(self.game, h) if narrate is not None and not difference else None
-        return Outcome(h["game"], h["seed"], self.events, difference, self.game.result, seen)
+        return Outcome(
+            h["game"], h["seed"], self.events, difference, self.game.result, seen, self.older
+        )
+
+
+def _older_form(logged: dict, replayed: dict) -> bool:
+    """Is the logged event the replayed one as an older rulespec logged it? A
+    simultaneous pick of a set of cards logged its size (`count`) until 2026-12, which
+    told a seat asked later how many cards another took; it is logged without it now."""
+    option = replayed.get("option")
+    return (
+        logged.get("event") == "choice"
+        and isinstance(option, str)
+        and logged.get("count") == len(option.split("+"))  # a set's types joined by +
+        and "count" not in replayed
+        and {k: v for k, v in logged.items() if k != "count"} == replayed
+    )
 
 
 def start(definition: Game, header: dict, carried) -> State:

@@ -157,7 +157,7 @@ class Person:
         return None
 
     def _view(self, observation) -> dict:
-        return table(observation, self.titles, self.game.game.params, self.game.decision_asker())
+        return table(observation, self.titles, self.game.game.params, self.game.decision_between())
 
     def _present(self, observation, shown: list[dict], params: bool = False) -> None:
         """The table as the seat sees it, then the numbered options: a card's several

@@ -96,7 +96,7 @@ def _depth(depth: int | None) -> str | None:
 
 
 def table(
-    observation: dict, titles: Titles, params: dict | None = None, asking: str | None = None
+    observation: dict, titles: Titles, params: dict | None = None, between: str | None = None
 ) -> dict:
     """The table as data: the shared zones and counters, each seat's zones and
     counters (the viewer's marked `you`), the parameters, whose turn it is, and at
@@ -129,8 +129,8 @@ def table(
         "turn": observation["turn"],
         "current": observation["current"],
         # a round's part asking (its setup, its scoring, its end, the match's): between
-        # turns, nobody's to play
-        "between": titles.rule(asking) if titles.between_turns(asking) else None,
+        # turns, nobody's to play (State.decision_between)
+        "between": titles.rule(between) if between else None,
         "over": observation["over"],
         "result": observation.get("result"),
         "why": _why(observation, titles),
