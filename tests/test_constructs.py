@@ -1164,3 +1164,19 @@ def test_a_loop_over_the_cards_of_a_zone_a_loop_holds_keeps_its_order():
     state = State.from_layout(game, zones=laid)
     assert zone(state, "by_index") == zone(state, "by_zone")
     assert zone(state, "by_zone") != sorted(zone(state, "by_zone"))
+
+
+def test_a_zone_not_shown_is_left_off_the_table_and_kept_in_the_observation():
+    hidden = edited(
+        SHELF,
+        (
+            "bin: {visibility: public, ordered: true}",
+            "bin: {visibility: public, ordered: true, shown: false}",
+        ),
+    )
+    for text, shown in ((SHELF, True), (hidden, False)):
+        state = laid_out(Game(load_spec("x.yaml", text), 2), [["red"], ["blue"]], bin_=["hook"])
+        view = tableview.table(state.observation(0), Titles.of(state.game.spec))
+        lines = tableview.table_lines(view)
+        assert ("  Bin: Hook" in lines) == shown, lines
+        assert state.observation(0)["zones"]["bin"] == ["hook"]

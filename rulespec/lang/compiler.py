@@ -269,6 +269,7 @@ class _Compiler:
             self._titles(name, z),
             z.get("by", ""),
             _count_param(z),
+            z.get("shown", True),
         )
 
     def _titles(self, name: str, entry: dict) -> tuple[str, ...]:

@@ -438,6 +438,7 @@ class ZoneDef:
     titles: tuple[str, ...] = ()  # a family's zones each by its own title, by index
     by: str = ""  # a family of a zone for each value of this card property (of kinds)
     count_param: str = ""  # the parameter that sizes the family per player count: count is its most
+    shown: bool = True  # shown at the table (false: kept only for the rules)
 
     @property
     def owned(self) -> bool:

@@ -79,7 +79,7 @@ class Titles:
     seats: frozenset[str] = frozenset()  # counters that hold a player (a seat number)
     quiet: frozenset[str] = frozenset()  # counters whose changes are not narrated
     quiet_rules: frozenset[str] = frozenset()  # checked rules whose firing is not narrated
-    unshown: frozenset[str] = frozenset()  # counters the table does not show
+    unshown: frozenset[str] = frozenset()  # counters and zones the table does not show
     # the spec's `text:` by section (cards, rules, zones, counters, params) and name, and
     # each rule's `prompt:`; public, like the titles
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -123,7 +123,7 @@ class Titles:
             piles=frozenset(z.name for z in spec.zones if z.ordered),
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
             quiet=frozenset(c.name for c in spec.counters if not (c.narrate and c.shown)),
-            unshown=frozenset(c.name for c in spec.counters if not c.shown),
+            unshown=frozenset(x.name for x in (*spec.counters, *spec.zones) if not x.shown),
             quiet_rules=frozenset(
                 r.name for _, r in spec.rules() if not getattr(r, "narrate", True)
             ),

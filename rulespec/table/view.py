@@ -111,6 +111,8 @@ def table(
         s["goals"] = _goals(observation["zones"], s["seat"], titles)
     shared: dict = {"zones": [], "counters": []}
     for label, seen in observation["zones"].items():
+        if parse_label(label)[0] in titles.unshown:  # kept only for the rules
+            continue
         seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles))
     for label, value in observation["counters"].items():
         if counter_name(label) in titles.unshown:  # kept only for a rule
