@@ -95,7 +95,11 @@ def test_an_option_may_be_given_by_a_few_of_its_words_no_other_shows():
     seat = ("--as", "P2", "--players", "4", "--seed", "1")  # Two Pirates and the Captain
     code, out, _ = play("pirate\n9\nraid at P3\n" + "1\n" * 300, *seat)
     assert code == 0
-    assert "P2> pirate\n  'pirate' could be 4, 5, 6: type its number\nP2> 9\n" in out
+    assert (
+        "P2> pirate\n  'pirate' could be 4) Play Pirate Captain (Captain raid) at P1; 5) Play "
+        "Pirate Captain (Captain raid) at P3; 6) Play Pirate Captain (Captain raid) at P4: type "
+        "its number\nP2> 9\n"
+    ) in out
     assert "'9' is not an option: type its number (1-7)" in out
     assert "P2> raid at P3\n  P2 plays Pirate Captain (Captain raid) at P3" in out
 

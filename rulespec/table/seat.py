@@ -36,6 +36,8 @@ HELP = """\
 
 LISTED_SETS = 20  # a choice of more sets of cards than this names the cards, not the sets
 
+COULD = 8  # options an ambiguous answer is told of, each with its words
+
 
 class InputEnded(Exception):
     """The person's input ended before the game did."""
@@ -149,11 +151,14 @@ class Person:
             )
             if len(could) == 1:
                 return options[could[0] - 1]
-            self.say(
-                f"  '{said}' could be {', '.join(map(str, could))}: type its number"
-                if could
-                else f"  '{said}' is not an option: type its number (1-{len(options)}), or help"
-            )
+            if could:  # each with its words: a long list may not be on the screen
+                listed = "; ".join(f"{i}) {texts[i - 1]}" for i in could[:COULD])
+                more = f"; and {len(could) - COULD} more" if len(could) > COULD else ""
+                self.say(f"  '{said}' could be {listed}{more}: type its number")
+            else:
+                self.say(
+                    f"  '{said}' is not an option: type its number (1-{len(options)}), or help"
+                )
         return None
 
     def _view(self, observation) -> dict:
