@@ -429,3 +429,45 @@ def test_a_simultaneous_pick_offers_only_what_its_filter_accepts(source, offered
     g = Game(load_spec("sets.yaml", text), 2)
     s = State.from_layout(g, 1, zones={"hand[P1]": ["a", "a", "b", "b"], "hand[P2]": ["b"]})
     assert s.legal_labels() == offered
+
+
+# the specs whose seats pick together from cards of their own (pool_pick.yaml picks from
+# a shared pool: a card one seat takes is gone for the next, as language.md says)
+SIMULTANEOUS = [
+    *(
+        Path(__file__).parent / "valid" / name
+        for name in ("all_at_once.yaml", "in_order.yaml", "pass_the_pair.yaml")
+    ),
+    Path(__file__).parent.parent / "games" / "draft.yaml",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", [*SIMULTANEOUS, "sets"], ids=lambda p: getattr(p, "name", p))
+def test_no_pick_shows_a_seat_asked_later_anything_until_all_have_picked(spec):
+    """Property: where each seat picks from its own cards, whatever a seat picks, the
+    next seat asked is shown the same (its observation and its log), until the picks
+    resolve: no pick's card, nor how many it holds (the Sushi Go leak), reaches it."""
+    loaded = load_spec("sets.yaml", SETS) if spec == "sets" else load_spec(spec)
+    game = Game(loaded, loaded.default_players)
+    checked = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.sample_chance()
+                continue
+            seats = state.deciding_together()
+            if len(seats) > 1 and state.deciding_apart():
+                later, seen = seats[1], set()
+                for option in state.legal_actions():
+                    after = state.clone()
+                    after.apply_action(option)
+                    while after.is_chance_node():
+                        after.sample_chance()
+                    view = (after.observation(later), after.log_for(later)[-8:])
+                    seen.add(json.dumps(view, sort_keys=True, default=str))
+                assert len(seen) == 1, f"seed {seed}: seat {later} told apart {len(seen)} picks"
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 0
