@@ -351,9 +351,9 @@ def test_a_scenario_misnaming_a_member_of_a_by_family_is_told_each_place_s_value
     scenario.write_text(f"spec: {spec}\nplayers: 2\ntable:\n  zones:\n    discard[5]: [red_1]\n")
     (failure,) = run(scenario).failures
     assert (
-        "did you mean one of discard[0] to discard[2]? (by suit: [0] red, [1] blue, [2] gold)"
-        in failure
-    )
+        "did you mean one of discard[0] to discard[2]? (by suit: [0] red, [1] blue, [2] gold; "
+        "a value names its place too: discard[red] is discard[0])"
+    ) in failure
 
 
 # --- index_of, on tests/valid/closed_rows.yaml ----------------------------------------

@@ -26,6 +26,7 @@ ends with; `auto: forced` takes single-option choice points without steps; a ste
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -123,7 +124,7 @@ def _new_state(game: Game, doc, n: int) -> State:
         counters = {}
         for k, v, path in _counters(table.get("counters")):
             at = ("table", "counters", *path)
-            counters[k] = _counter_value(game, k, v, n)
+            counters[_label(game, k)] = _counter_value(game, k, v, n)
         at = ("table", "round_index")
         if table.get("round_index", 0) and game.spec.rounds is None:
             raise ValueError("round_index names a round, but the game is not played in rounds")
@@ -147,8 +148,8 @@ def _new_state(game: Game, doc, n: int) -> State:
 def _with_rest(game: Game, table: dict) -> dict:
     """The table's zones, with every card they place nowhere put in its `rest` zone, in
     deck order, after the cards listed there (below them, in an ordered zone)."""
-    zones = table.get("zones") or {}
-    rest = table.get("rest")
+    zones = {_label(game, k): v for k, v in (table.get("zones") or {}).items()}
+    rest = _label(game, table.get("rest"))
     if rest is None:
         return zones
     placed = Counter(c for cards in zones.values() for c in cards or ())
@@ -173,7 +174,8 @@ def _check_names(game: Game, table: dict) -> None:
     with the closest name it has (the table's own check lists them all)."""
     kind_counters = {game.counter_names[i] for i in game.kind_counters}
     zones = table.get("zones") or {}
-    slots = [s.label for s in game.slots]
+    places = [s.label for s in game.slots]
+    slots = places + [a for a, label in _aliases(game).items() if label in places]  # by value
     names = [("zone", label, slots, ("zones", label)) for label in zones]
     rest = table.get("rest")
     if rest is not None and rest not in slots:  # the name is the value: placed at it
@@ -187,7 +189,11 @@ def _check_names(game: Game, table: dict) -> None:
             if isinstance(c, str)
         ]
     counters = _counters(table.get("counters"))
-    names += [("counter", k, game.counter_names, ("counters", *path)) for k, _, path in counters]
+    known = [
+        *game.counter_names,
+        *(a for a, label in _aliases(game).items() if label not in places),
+    ]
+    names += [("counter", k, known, ("counters", *path)) for k, _, path in counters]
     for label, value, path in counters:
         if label in kind_counters and value not in (None, "no_kind"):  # no kind: as written
             names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", *path)))
@@ -234,22 +240,51 @@ def _meant(game: Game, what: str, name, known) -> str:
     if not hint:
         return f"known: {', '.join(known)}"
     family = re.fullmatch(r"(\w+)(?:\[\w+\])?\[\d+\]", hint.suggestion)  # row[2], field[P1][0]
-    members = family and [k for k in known if k.startswith(family.group(1) + "[")]
+    members = family and [  # by place: a family by a card property's values are told below
+        k for k in known if k.startswith(family.group(1) + "[") and re.search(r"\[\d+\]$", k)
+    ]
     if members and len(members) > 1:
-        by = _by_family(game, family.group(1))
+        by = _by_family(game, family.group(1), members[0])
         if by:  # by a card property: each place stands for a value
             return f"did you mean one of {members[0]} to {members[-1]}? ({by})"
         return f"did you mean one of {members[0]} to {members[-1]}?"
     return f"did you mean '{hint.suggestion}'?"
 
 
-def _by_family(game: Game, name: str) -> str:
-    """For a family by a card property, which value each place stands for; else ""."""
+@functools.cache
+def _aliases(game: Game) -> dict[str, str]:
+    """A family by a card property's labels as a scenario may write them, by value
+    (`discard[red]`, `laid[P1][red]`), to the labels by place (`discard[0]`)."""
+    out = {}
+    for x in (*game.spec.zones, *game.spec.counters):
+        if not x.by:
+            continue
+        values = [game.kind_name(v) for v in game.prop_values(x.by)]
+        labels = [s.label for s in game.slots if s.zone.name == x.name] or [
+            label for label in game.counter_names if label.split("[", 1)[0] == x.name
+        ]
+        for label in labels:
+            head, index = label.rsplit("[", 1)
+            out[f"{head}[{values[int(index[:-1])]}]"] = label
+    return out
+
+
+def _label(game: Game, label):
+    """A zone's or counter's label as the table has it: by place, where a scenario
+    wrote a family by a card property by value."""
+    return _aliases(game).get(label, label) if isinstance(label, str) else label
+
+
+def _by_family(game: Game, name: str, first: str) -> str:
+    """For a family by a card property, which value each place stands for (`first`,
+    its first label, shows how a value is written); else ""."""
     x = next((x for x in (*game.spec.zones, *game.spec.counters) if x.name == name), None)
     if x is None or not x.by:
         return ""
-    values = map(game.kind_name, game.prop_values(x.by))
-    return "by " + x.by + ": " + ", ".join(f"[{i}] {v}" for i, v in enumerate(values))
+    values = list(map(game.kind_name, game.prop_values(x.by)))
+    places = ", ".join(f"[{i}] {v}" for i, v in enumerate(values))
+    written = first.rsplit("[", 1)[0] + f"[{values[0]}]"
+    return f"by {x.by}: {places}; a value names its place too: {written} is {first}"
 
 
 def _counters(
@@ -495,7 +530,8 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
     seen = state.observation(None)
     failures = _zone_failures(state, expect)
     counters = seen["counters"]
-    for name, want, _ in _counters(expect.get("counters")):
+    for written, want, _ in _counters(expect.get("counters")):
+        name = _label(state.game, written)
         if name not in counters:  # not "expected null, got null": a label mistyped
             meant = _meant(state.game, "counter", name, list(counters))
             failures.append(f"counter {name}: no such counter ({meant})")
@@ -523,7 +559,8 @@ def _as_listed(want, ordered: bool):
 def _zone_failures(state: State, expect: dict) -> list[str]:
     failures = []
     ordered = _ordered(state)
-    for label, want in (expect.get("zones") or {}).items():
+    for written, want in (expect.get("zones") or {}).items():
+        label = _label(state.game, written)
         if label not in ordered:
             failures.append(f"unknown zone '{label}' in expect")
             continue
@@ -641,7 +678,8 @@ def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
     observation gives them, events of the seat's log."""
     who, zones = f"as {seat_name(seat)} sees it: ", state.observation(seat)["zones"]
     ordered, failures = _ordered(state), []
-    for label, want in (view.get("zones") or {}).items():
+    for written, want in (view.get("zones") or {}).items():
+        label = _label(state.game, written)
         got, pile = zones.get(label), ordered.get(label, True)
         if pile and isinstance(got, list):
             got = got[::-1]  # an observation lists a pile bottom first; a scenario, top first
