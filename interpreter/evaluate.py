@@ -226,9 +226,9 @@ class Compiler:
         past = ir.out_of_family(e.name, e.owner is not None, what, count)
         index = self.source(e.index)
         if e.index.type == "kind":
-            places = {v: i for i, v in enumerate(self.defs.prop_values(by))}
-            index = f"{self.constant(places)}.get({index}, {count})"
-            values = ", ".join(map(self.defs.kind_name, self.defs.prop_values(by)))
+            kinds = self.defs.prop_values(by)
+            index = f"{self.constant({v: i for i, v in enumerate(kinds)})}.get({index}, {count})"
+            values = ", ".join(map(self.defs.kind_name, kinds))
             past = f"{what} family '{e.name}' has no {what} for a kind that is none of the values of '{by}' ({values})"
         return f"_in_family({first}, {count}, {index}, {self.constant(past)})"
 

@@ -824,7 +824,7 @@ class Builder:
                 else "players"
             )
         elif name == "nth" and not accepts("cards", args[0].type):  # one item of a set
-            result = _ITEM_OF.get(args[0].type, "player")
+            result = ITEM_TYPES.get(args[0].type, "player")
         return ir.Call(span, result, name, tuple(args))
 
     def _owned(self, name, what, per, args, span) -> ir.Expr | None:
@@ -1578,7 +1578,6 @@ _TYPED_BY_ARGUMENTS = {
 
 # What values("name") gives, by the property's type.
 _VALUES = {"kind": "kinds", "int": "ints"}
-_ITEM_OF = {items: item for item, items in _VALUES.items()}  # nth's result: one of the set
 
 # What one item of a for loop's or a choice's items is, by the items' type.
 ITEM_TYPES = {

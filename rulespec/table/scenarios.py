@@ -259,7 +259,7 @@ def _aliases(game: Game) -> dict[str, str]:
     for x in (*game.spec.zones, *game.spec.counters):
         if not x.by:
             continue
-        values = [game.kind_name(v) for v in game.prop_values(x.by)]
+        values = _values(game, x)
         labels = [s.label for s in game.slots if s.zone.name == x.name] or [
             label for label in game.counter_names if label.split("[", 1)[0] == x.name
         ]
@@ -267,6 +267,11 @@ def _aliases(game: Game) -> dict[str, str]:
             head, index = label.rsplit("[", 1)
             out[f"{head}[{values[int(index[:-1])]}]"] = label
     return out
+
+
+def _values(game: Game, x) -> list[str]:
+    """A family by a card property: the names of its values, a member each, by place."""
+    return [game.kind_name(v) for v in game.prop_values(x.by)]
 
 
 def _label(game: Game, label):
@@ -281,7 +286,7 @@ def _by_family(game: Game, name: str, first: str) -> str:
     x = next((x for x in (*game.spec.zones, *game.spec.counters) if x.name == name), None)
     if x is None or not x.by:
         return ""
-    values = list(map(game.kind_name, game.prop_values(x.by)))
+    values = _values(game, x)
     places = ", ".join(f"[{i}] {v}" for i, v in enumerate(values))
     written = first.rsplit("[", 1)[0] + f"[{values[0]}]"
     return f"by {x.by}: {places}; a value names its place too: {written} is {first}"
