@@ -527,29 +527,36 @@ class Table:
 
     def _ordered_like(self, hidden, keep, pool: list[int], like: dict, rng) -> list[int]:
         """`pool` put in the order the deal hands it out (zone by zone in `hidden`, each
-        zone's unseen places in turn), giving each zone first the cards of the types
-        `like` has there that are not already known to lie in it, then the rest in pool
-        order; each zone's share shuffled, so its known types take no fixed places."""
+        zone's unseen places in turn), giving each zone the cards of the types `like`
+        has there that are not already known to lie in it, then the rest in pool order;
+        each zone's share shuffled, so its known types take no fixed places.
+        The wants are served in a random order, not zone by zone: where the unseen cards
+        no longer hold all that `like` puts somewhere (the seat has seen one of them
+        since), or a zone has shrunk, the shortfall falls on the zones in proportion to
+        what they want of the type, as it would on the true table, and never always on
+        the zones listed last."""
         ctype, free = self._ctype, {}
         for c in pool:
             free.setdefault(ctype[c], []).append(c)
-        shares = []
+        wants, need = [], {}
         for i in hidden:
             want = list(like.get(i, ()))
             for c in self._zones[i]:
                 if c in keep and ctype[c] in want:
                     want.remove(ctype[c])  # a kept card already stands for its type
-            need = sum(1 for c in self._zones[i] if c not in keep)
-            share = []
-            for t in want:
-                if len(share) < need and free.get(t):
-                    share.append(free[t].pop())
-            shares.append((share, need))
-        taken = {c for share, _ in shares for c in share}
+            need[i] = sum(1 for c in self._zones[i] if c not in keep)
+            wants += [(i, t) for t in want]
+        rng.shuffle(wants)
+        shares = {i: [] for i in hidden}
+        for i, t in wants:
+            if len(shares[i]) < need[i] and free.get(t):
+                shares[i].append(free[t].pop())
+        taken = {c for share in shares.values() for c in share}
         rest = iter([c for c in pool if c not in taken])
         out = []
-        for share, need in shares:
-            share += [next(rest) for _ in range(need - len(share))]
+        for i in hidden:
+            share = shares[i]
+            share += [next(rest) for _ in range(need[i] - len(share))]
             rng.shuffle(share)
             out += share
         return out

@@ -290,6 +290,31 @@ def test_a_redeal_like_a_belief_gives_each_hidden_zone_the_believed_types():
     assert sorted(zone(world, "draw_pile")) == sorted(zone(believed, "draw_pile"))
 
 
+def test_a_redeal_like_a_deal_the_view_no_longer_allows_shares_the_shortfall_out():
+    """The deal wants four coins where three are unseen (the seat has seen one since):
+    which zone goes without is dealt at random, in proportion to what each wants, not
+    always the zone listed last (that bias drained the believed hands of what the seat
+    saw, and made the belief's deals worse than fresh ones)."""
+    truth = _p2_to_act(  # P2 draws the first coin
+        {
+            "hand[P2]": ["officer", "kraken"],
+            "draw_pile": ["gold_coin", "gold_coin", "gold_coin", "pirate", "two_officers"],
+        }
+    )
+    kind = truth.game.type_names.index
+    hand, pile = truth.game.hand + 1, truth.game.start_slot  # P2's hand, the draw pile
+    believed = {
+        hand: tuple(map(kind, ["gold_coin", "officer", "kraken"])),
+        pile: tuple(map(kind, ["gold_coin", "gold_coin", "gold_coin", "pirate"])),
+    }
+    runs, kept = 400, 0
+    for seed in range(runs):
+        world = truth.clone(log=False)
+        world.redeal(0, random.Random(seed), canonical=True, like=believed)
+        kept += "gold_coin" in zone(world, "hand[P2]")
+    assert 0.6 * runs < kept < 0.9 * runs  # its one coin of the four wanted: 3/4
+
+
 def test_a_belief_rules_out_the_worlds_where_the_rules_forbid_what_was_seen():
     """P2 plays a kraken: no world in which P2 held none is weighed, and some are ruled out."""
     hands = []
