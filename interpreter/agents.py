@@ -245,10 +245,8 @@ class ISMCTSAgent(Seeded):
             self.belief.observe(state, who, label)
         if who == seat:
             return
-        if label is None:  # a secret choice: the tree's edges and the worlds cannot follow
+        if label is None:  # a secret choice: the tree's edges cannot follow it
             self.node = None
-            if self.belief is not None:
-                self.belief.unseen()
             return
         if self.node is not None:  # an edge the tree lacks (a forced choice, say): no tree
             self.node = self.node.children.get((who, state.decision_kind(), label))

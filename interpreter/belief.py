@@ -2,19 +2,25 @@
 hidden deals, re-weighted by how likely each other seat's observed decision was.
 
 A particle is a deal of the hidden cards (`State.hidden_deal`: the card types in each
-zone the seat cannot see), its world (a game the seat cannot tell from the table, with
-that deal) and a weight. Every decision the agent is told of is played in the worlds,
-whose chance is the belief's own. When another seat decides, each world is played on
-to that decision; if every world gets there looking the same to the seat, the rules
-have offered the deciding seat the world's own options, and the policy model weighs
-the option taken against them. Otherwise each particle is made a world again from the
-table, re-dealt *like* its deal (`State.redeal(like=...)`: the deal's types where the
-seat's view still allows them, the rest at random); such a world's options are not
-known (a re-deal does not offer a decision again), so the model judges the option
-taken alone. Either way a world whose cards would not have allowed the option is ruled
-out. The particle becomes its world after the decision. When the weights grow uneven
-(effective sample size under half), the particles are resampled. A search draws its
-determinizations from the particles, in proportion to their weights.
+zone the seat cannot see) and a weight. At each decision the agent is told of, every
+particle is made a world: the table as the seat sees it now, dealt again *like* the
+particle (`State.redeal(like=...)`: the deal's types where the seat's view still
+allows them; where it does not, because the seat has since seen a card the deal put
+elsewhere or a zone has shrunk, the shortfall falls on the zones in proportion to what
+they want of the type, and the rest is dealt at random). Another seat's decision is
+asked again in the world, from its cards (`redeal` returns whether it was), so the
+options the policy model weighs the option taken against are the world's own; a world
+whose cards would not have allowed the option, or where the rules would not have asked
+at all, is ruled out. The particle becomes the world's deal after the decision. When
+the weights grow uneven (effective sample size under half), the particles are
+resampled. A search draws its determinizations from the particles, in proportion to
+their weights.
+
+A world is made again at every decision rather than played on from the last one: the
+chance between two decisions that the seat saw (a card stolen from its hand, its own
+draw) would rarely come out the same in a world, and what it did not see (another
+seat's draw) is dealt at random either way. A decision the seat is not shown (a secret
+choice) is left to the next decision's re-deal, like a draw.
 
 What it assumes: the other seats play like the model (`random`: any option the rules
 allow, alike; `greedy`: mostly as the greedy agent would). Comparing the option taken
@@ -39,52 +45,33 @@ class Belief:
     def __init__(self, seat: int, rng: random.Random, particles: int, model):
         self.seat, self.rng, self.model = seat, rng, model
         self.deals: list[dict | None] = [None] * particles  # None: nothing believed yet
-        self.worlds: list = [None] * particles  # each deal's world after the last decision
         self.weights = [1.0] * particles
 
     def observe(self, state, who: int, label: str) -> None:
         """Seat `who`, at `state`, takes the option labelled `label`: re-weight (another
         seat's decision), or only follow (the belief's own seat's)."""
-        worlds = [self._caught_up(w, state, who) for w in self.worlds]
-        known = who != self.seat and all(w is not None for w in worlds)
-        if not known:  # in step again, from the table as the seat sees it now
-            worlds = [self._world(state, deal) for deal in self.deals]
-        for j, world in enumerate(worlds):
-            options = world.legal_actions() if known else None
+        live = [j for j, w in enumerate(self.weights) if w > 0]  # the ruled out stay out
+        made = {j: self._world(state, self.deals[j], who) for j in live}
+        for j, (world, own) in made.items():
+            options = world.legal_actions() if own and world is not None else None
             taken = next((o for o in options or state.legal_actions() if o.label == label), None)
-            after = None if taken is None else taken_in(world, taken)
+            after = None if taken is None or world is None else taken_in(world, taken)
             if after is None:
-                self.weights[j], self.worlds[j] = 0.0, None
+                self.weights[j] = 0.0
                 continue
             if who != self.seat:
                 self.weights[j] *= self.model(world, who, taken, options, self.rng)
-            self.worlds[j], self.deals[j] = after, after.hidden_deal(self.seat)
+            self.deals[j] = after.hidden_deal(self.seat)
         self._settle()
 
-    def unseen(self) -> None:
-        """A decision the seat is not shown (a secret choice): the worlds cannot follow
-        it, so the next decision makes them again from the table, like their deals."""
-        self.worlds = [None] * len(self.worlds)
-
-    def _world(self, state, deal):
-        world = state.clone(log=False)
-        world.redeal(self.seat, self.rng, canonical=True, like=deal)
-        return world
-
-    def _caught_up(self, world, state, who: int):
-        """A particle's world played on (its chance its own) to the decision the table
-        is at, if it gets there looking the same to the seat, with `who` to act; else
-        None. Its options are then the world's own, offered by the rules on its cards."""
-        if world is None:
-            return None
-        world = world.clone(log=False, rng=self.rng)
-        while world.is_chance_node():
-            world.sample_chance(self.rng)
-        if world.current_player() != who or world.observation(self.seat) != state.observation(
-            self.seat
-        ):
-            return None
-        return world
+    def _world(self, state, deal, who: int):
+        """(The table dealt again like `deal`, whether the decision was asked again.)
+        Another seat's decision is asked again from the new deal, so the world's options
+        are its own; a world where the rules then do not ask `who` (its cards offer
+        nothing to decide) is None: it cannot have made the decision seen."""
+        world = state.clone(log=False, rng=self.rng)  # its chance the belief's, not the table's
+        asked = world.redeal(self.seat, self.rng, canonical=True, like=deal)
+        return (world if world.current_player() == who else None), asked
 
     def draw(self, rng: random.Random) -> dict | None:
         """A particle's deal, in proportion to the weights."""
@@ -96,7 +83,7 @@ class Belief:
         may when the fill at random was wrong): start over, believing nothing."""
         total, n = sum(self.weights), len(self.weights)
         if total == 0:
-            self.deals, self.worlds, self.weights = [None] * n, [None] * n, [1.0] * n
+            self.deals, self.weights = [None] * n, [1.0] * n
             return
         self.weights = [w * n / total for w in self.weights]
         if n * n / sum(w * w for w in self.weights) >= n / 2:
@@ -104,7 +91,6 @@ class Belief:
         start = self.rng.random()
         kept = [_pick(self.weights, start + i) for i in range(n)]
         self.deals = [self.deals[j] for j in kept]
-        self.worlds = [self.worlds[j] for j in kept]  # shared: a world is copied before use
         self.weights = [1.0] * n
 
 

@@ -315,6 +315,24 @@ def test_a_redeal_like_a_deal_the_view_no_longer_allows_shares_the_shortfall_out
     assert 0.6 * runs < kept < 0.9 * runs  # its one coin of the four wanted: 3/4
 
 
+def test_a_belief_weighs_the_option_taken_against_each_worlds_own_options():
+    """The decision is asked again in every world, from the world's cards: the model is
+    given the world's options (a pirate's play where the world deals one), never the
+    true table's (P2 truly holds no pirate)."""
+    offered = []
+
+    def model(world, who, taken, options, rng):
+        assert options is not None and [o.label for o in options] == world.legal_labels()
+        offered.append({o.label.split(" ")[0] for o in options})
+        return 1.0
+
+    truth = _p2_to_act(P2_HIDDEN[0])
+    assert not any(label.startswith("pirate ") for label in truth.legal_labels())
+    Belief(0, random.Random(0), 40, model).observe(truth, 1, "kraken -> P1")
+    assert offered and all("kraken" in kinds for kinds in offered)
+    assert any("pirate" in kinds for kinds in offered)
+
+
 def test_a_belief_rules_out_the_worlds_where_the_rules_forbid_what_was_seen():
     """P2 plays a kraken: no world in which P2 held none is weighed, and some are ruled out."""
     hands = []
