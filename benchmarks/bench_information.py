@@ -25,7 +25,12 @@ what inference could win: the agent never is. The `view` and belief rows also pr
 how far their deals are from the truth: the mean, over its decisions, of the squared
 difference between the number of each card type a deal puts in another seat's hand and
 the true number, summed over types, beside the same for deals at random from the view;
-and the mean number of each type in the other hands, truly and in the deals.
+and, for each card type, its mean number in the other hands, truly and in the deals, and
+its share of the squared difference (which types the belief knows better).
+
+    python benchmarks/bench_information.py --row belief --belief ismcts:particles=64:model=greedy
+
+plays the belief row with another agent.
 """
 
 from __future__ import annotations
@@ -67,9 +72,13 @@ class Oracle(search.Search):
             s.redeal(self.seat, self.rng, canonical=True, like=like)
 
 
-def _error(deal: dict, truth: dict, hands: list[int], types: int) -> float:
-    """Squared differences of each type's count in each of `hands`, summed."""
-    return sum((deal[h].count(t) - truth[h].count(t)) ** 2 for h in hands for t in range(types))
+def _error(deal: dict, truth: dict, hands: list[int], types: int) -> list[int]:
+    """Each type's squared differences of its count in each of `hands`, summed over them."""
+    return [sum((deal[h].count(t) - truth[h].count(t)) ** 2 for h in hands) for t in range(types)]
+
+
+def _add(a: list, b: list) -> list:
+    return [x + y for x, y in zip(a, b)]
 
 
 def _mix(deal: dict, hands: list[int], types: int) -> list[int]:
@@ -81,7 +90,7 @@ class Scored(agents.ISMCTSAgent):
     """The agent of the `view` and belief rows: it scores the deals at each decision
     (its belief's, and deals at random)."""
 
-    errors: list  # (belief's or None, the view's): one pair per decision
+    errors: list  # (belief's or None, the view's), each by card type: one pair per decision
     mixes: list  # (true, belief's or None, the view's) type counts in the other hands
 
     def choose(self, observation, options, model):
@@ -91,18 +100,23 @@ class Scored(agents.ISMCTSAgent):
         truth, types = state.hidden_deal(seat), len(game.deck_counts)
         hands = [game.hand + p for p in range(game.n) if p != seat]
         viewed = state.clone(log=False)
-        believed = at_random = 0
+        believed, at_random = [0] * types, [0] * types
         believed_mix, random_mix = [0] * types, [0] * types
         for _ in range(SAMPLES):
             if believing:
                 deal = self.belief.draw(rng)
-                believed += _error(deal, truth, hands, types)
-                believed_mix = [a + b for a, b in zip(believed_mix, _mix(deal, hands, types))]
+                believed = _add(believed, _error(deal, truth, hands, types))
+                believed_mix = _add(believed_mix, _mix(deal, hands, types))
             viewed.redeal(seat, rng, canonical=True)
             deal = viewed.hidden_deal(seat)
-            at_random += _error(deal, truth, hands, types)
-            random_mix = [a + b for a, b in zip(random_mix, _mix(deal, hands, types))]
-        self.errors.append((believed / SAMPLES if believing else None, at_random / SAMPLES))
+            at_random = _add(at_random, _error(deal, truth, hands, types))
+            random_mix = _add(random_mix, _mix(deal, hands, types))
+        self.errors.append(
+            (
+                [e / SAMPLES for e in believed] if believing else None,
+                [e / SAMPLES for e in at_random],
+            )
+        )
         self.mixes.append((_mix(truth, hands, types),
                            [n / SAMPLES for n in believed_mix] if believing else None,
                            [n / SAMPLES for n in random_mix]))  # fmt: skip
@@ -110,7 +124,7 @@ class Scored(agents.ISMCTSAgent):
 
 
 def play_one(task):
-    row, k = task
+    row, k, belief = task
     if row in ("hands", "coins", "guards", "table"):
         Oracle.shown = row
         agents.Search = Oracle
@@ -121,7 +135,8 @@ def play_one(task):
     )
     game = Game(load_spec(SPEC), PLAYERS)
     seat = k % PLAYERS
-    seated = make_agents([ROWS[row] if p == seat else "greedy" for p in range(PLAYERS)], PLAYERS, k)
+    ours = belief if row == "belief" else ROWS[row]
+    seated = make_agents([ours if p == seat else "greedy" for p in range(PLAYERS)], PLAYERS, k)
     seated[seat].errors, seated[seat].mixes = [], []
     state = play(game.new_initial_state(seed=k, log=False), seated)
     return seat in state.winners, seated[seat].errors, seated[seat].mixes
@@ -137,19 +152,23 @@ def _scores(row: str, errors: list, mixes: list) -> None:
     if not errors:
         return
     n, names = len(errors), Game(load_spec(SPEC), PLAYERS).type_names
+    at_random = [sum(e[1][t] for e in errors) / n for t in range(len(names))]
+    believed = [sum(e[0][t] for e in errors) / n for t in range(len(names))] if believing else []
     if believing:
-        believed, at_random = (sum(x) / n for x in zip(*errors))
-        print(f"\nthe belief's deals: squared error {believed:.2f} a decision, against "
-              f"{at_random:.2f} for deals at random from the view ({n} decisions)")  # fmt: skip
+        print(f"\nthe belief's deals: squared error {sum(believed):.2f} a decision, against "
+              f"{sum(at_random):.2f} for deals at random from the view ({n} decisions)")  # fmt: skip
     print(f"\n{row}: each card type in the other hands, a decision's mean ({n} decisions)\n")
     print(
         "| card type | truly | dealt at random from the view |"
         + " the belief's deals |" * believing
+        + " squared error at random |"
+        + " the belief's squared error |" * believing
     )
-    print("|---|---|---|" + "---|" * believing)
+    print("|---|---|---|" + "---|" * (1 + 2 * believing))
     for t, name in enumerate(names):
         columns = (0, 2, 1)[: 2 + believing]  # truly, at random, the belief's
-        means = (sum(m[i][t] for m in mixes) / n for i in columns)
+        means = [sum(m[i][t] for m in mixes) / n for i in columns]
+        means += [at_random[t]] + believed[t : t + 1]
         print(f"| {name} | " + " | ".join(f"{x:.2f}" for x in means) + " |")
     print(flush=True)
 
@@ -159,13 +178,20 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=400, help="games per row (default 400)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--row", action="append", choices=ROWS, help="a row (repeatable; default all)")
+    ap.add_argument(
+        "--belief",
+        default=ROWS["belief"],
+        help=f"the belief row's agent (default {ROWS['belief']})",
+    )
     args = ap.parse_args(argv)
     print("| deals of the search | games | ismcts wins [95 % interval] | fair share |")
     print("|---|---|---|---|")
     for row in args.row or ROWS:
         # a fresh pool per row: a row patches the agents module of its workers
         with multiprocessing.Pool(args.workers) as pool:
-            results = pool.map(play_one, [(row, k) for k in range(args.games)], chunksize=8)
+            results = pool.map(
+                play_one, [(row, k, args.belief) for k in range(args.games)], chunksize=8
+            )
         w = wilson(sum(won for won, _, _ in results), args.games)
         print(f"| {row} | {args.games} | {100 * w['share']:.0f} % "
               f"[{100 * w['low']:.0f}, {100 * w['high']:.0f}] | {100 / PLAYERS:.0f} % |",
