@@ -122,9 +122,14 @@ def _group_text(count) -> str:
 
 
 def _param_text(p: ir.ParamDef) -> str:
-    """`7`, or `7 (5 with 5 players)` for a value that depends on the player count."""
-    by = ", ".join(f"{v} with {n} players" for n, v in p.by_players)
-    return f"{p.value} ({by})" if by else str(p.value)
+    """`7`, or `7 (5 with 5 players)` for a value that depends on the player count; a
+    flag as the spec writes it (`true`, not Python's `True`)."""
+    by = ", ".join(f"{_value_text(v)} with {n} players" for n, v in p.by_players)
+    return f"{_value_text(p.value)} ({by})" if by else _value_text(p.value)
+
+
+def _value_text(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
