@@ -286,7 +286,7 @@ def test_the_seat_shows_the_cards_revealed_to_the_person():
         stdin=StringIO("1\n" * 200),
     )
     assert code == 0
-    assert "  Pile: 7 cards; shown to you: Crown (on top), Stone (1 down)\n" in out.getvalue()
+    assert "  Pile: 7 cards; known to you: Crown (on top), Stone (1 down)\n" in out.getvalue()
 
 
 SWAP_OR_MOVE = """\

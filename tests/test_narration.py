@@ -251,7 +251,7 @@ def test_the_table_as_data():
 def test_the_table_as_text():
     assert table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4}), params=True) == [
         "== Turn 6: P1 to play (you are P2)",
-        "  Draw pile: 30 cards; shown to you: The Kraken (on top)",
+        "  Draw pile: 30 cards; known to you: The Kraken (on top)",
         "  Discard pile: Pirate, Officer (top)",
         "  Set aside: empty",
         "  P1: hand 1 card",
@@ -295,8 +295,8 @@ def test_a_seat_with_many_zones_is_listed_a_zone_a_line():
     lines = table_lines(table(state.observation(0), Titles.of(spec)))
     at = lines.index("  P1 (you):")
     assert lines[at + 1 : at + 6] == [
-        "    top left face down 1 card; shown to you: Clubs 2",
-        "    top right face down 1 card; shown to you: Clubs 3",
+        "    top left face down 1 card; known to you: Clubs 2",
+        "    top right face down 1 card; known to you: Clubs 3",
         "    bottom left face down 1 card",
         "    bottom right face down 1 card",
         "    empty: held, top left, top right, bottom left, bottom right",

@@ -181,7 +181,7 @@ def _cards_text(zone: dict) -> str:
     size = f"{zone['size']} card{'' if zone['size'] == 1 else 's'}"
     if zone["cards"] is None:
         shown = _runs(card_text(c) for c in zone["revealed"])
-        return size + (f"; shown to you: {shown}" if shown else "")
+        return size + (f"; known to you: {shown}" if shown else "")
     if not zone["cards"]:
         return "empty"
     if zone["top_only"]:  # its size, and the card on top

@@ -72,7 +72,7 @@ function area(zone) {
     box.classList.add("hidden");
     box.append(el("p", {class: "back"}, `${zone.size} face down`));
     const seen = zone.revealed.map((r) => ({...r, title: r.where ? `${r.title} (${r.where})` : r.title}));
-    if (seen.length) box.append(el("p", {}, "shown to you:"), cardList(seen));
+    if (seen.length) box.append(el("p", {}, "known to you:"), cardList(seen));
   } else if (zone.top_only) {  // a long pile: its size and its top card
     box.append(el("p", {class: "top"}, "top: "), cardList([zone.cards[zone.cards.length - 1]]));
   } else {  // a short pile bottom first, its top marked (a pile of one has no other)
