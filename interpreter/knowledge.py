@@ -15,7 +15,7 @@ the same to a seat leave it knowing the same (OpenSpiel's perfect recall):
 - but from a zone whose every card it knows: a card of the zone's one type is that
   type where it went, and a move that takes all of several types puts them all where
   they went (Table._learn_move, Table._emptied);
-- a shuffle, or an `insert` below the top (its depth may be secret), forgets the
+- a shuffle, or an `insert` at any depth (it may be secret, 0 too), forgets the
   places, not the cards: the same cards lie there;
 - a reveal raises each type's bound to what was shown, and shows the places.
 
@@ -67,7 +67,7 @@ class Known:
         self.at.update(places)
 
     def unplace(self) -> None:
-        """The places forgotten (an insert below the top); the cards are still there."""
+        """The places forgotten (an insert); the cards are still there."""
         self.at.clear()
 
     def clamp(self, cards: list[int], ctype) -> bool:

@@ -227,9 +227,9 @@ class Table:
 
     def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;
-        past the bottom: the bottom). A card put below the top pushes down the cards
-        under it: who cannot see dst no longer knows any place there (the depth may be
-        secret), only which cards it holds."""
+        past the bottom: the bottom). Who cannot see dst no longer knows any place
+        there, only which cards it holds: the depth may be secret, and at depth 0 too
+        (knowing the card on top would tell the others the depth was 0)."""
         if depth < 0:
             raise ValueError(f"insert() at depth {depth}: depths count from 0, the top")
         for c in cards:
@@ -238,8 +238,7 @@ class Table:
             zone.pop()
             at = max(len(zone) - depth, 0)
             zone.insert(at, c)
-            if depth:
-                self._unplace(dst)
+            self._unplace(dst)
 
     def reveal(self, cards: list[int], players) -> None:
         """Show cards to players, who know them in their zone from then on (see
