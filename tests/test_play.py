@@ -354,6 +354,20 @@ def test_a_bid_is_answered_with_its_number_not_its_place():
     assert "P1 chooses 0" in said and "1) 0" not in said
 
 
+def test_a_secret_number_is_answered_with_its_number_not_its_place():
+    """A secret depth (`choose(p) depth from 0..size(pile)`, labelled `depth = 0`) was
+    numbered by place, 1) depth = 0: an Exploding Kittens designer typed 1 for one card
+    down and put the Kitten on top. It is listed and answered as the numbers, or by its
+    label, as cli.md says of a secret stake."""
+    argv = ["play", str(GAMES.parent / "tests/valid/peek_and_bury.yaml"), "--as", "P1"]
+    out = StringIO()
+    answers = "bury\n2\n1\nquit\n"
+    code = main([*argv, "--players", "2", "--seed", "1"], stdout=out, stdin=StringIO(answers))
+    said = out.getvalue()
+    assert code == 0 and "  a number: 0-8\nP1> 2\n  P1 chooses depth = 2\n" in said
+    assert "1) depth = 0" not in said
+
+
 GIFTS = GAMES.parent / "tests" / "valid" / "three_gifts.yaml"
 
 

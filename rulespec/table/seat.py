@@ -309,11 +309,15 @@ def _sizes(sets: dict) -> str:
 
 
 def _numbers(options) -> dict[int, PickValue] | None:
-    """A choice of numbers (a bid: `choose b from range(8)`) by value, or None. Its
-    options are answered with the number itself, and listed as numbers ("0-7"), never
-    numbered by place: "3" bids 3."""
+    """A choice of numbers (a bid: `choose b from range(8)`; a secret one, labelled
+    `depth = 0`) by value, or None. Its options are answered with the number itself,
+    and listed as numbers ("0-7"), never numbered by place: "3" bids 3 (and "1" puts a
+    card one down, not at the first option's depth 0)."""
     if all(  # not a PickPlayer, nor a family's zone (by its label, row[1])
-        type(o) is PickValue and type(o.value) is int and o.label == str(o.value) for o in options
+        type(o) is PickValue
+        and type(o.value) is int
+        and o.label.rpartition(" = ")[2] == str(o.value)
+        for o in options
     ):
         return {o.value: o for o in options}
     return None
