@@ -27,9 +27,9 @@ def marks(g: dict) -> dict:
 
 
 def test_variant_applies_as_in_run():
-    assert counts(graph("pirates_wild")) == (45, 134)
+    assert counts(graph("pirates_wild")) == (45, 127)
     g = graph("pirates_wild", "--variant", "reverse")
-    assert counts(g) == (46, 138)
+    assert counts(g) == (46, 131)
     assert "action:kraken_reverse" in {n["id"] for n in g["nodes"]}
 
 
@@ -51,7 +51,7 @@ def test_depth_widens_the_neighbourhood():
     two = graph("take_the_gold", "--focus", "draw", "--depth", "2")
     zero = graph("take_the_gold", "--focus", "draw", "--depth", "0")
     assert counts(zero) == (1, 0)
-    assert counts(one) == (7, 20)
+    assert counts(one) == (7, 17)
     assert counts(two)[0] > counts(one)[0]
 
 
@@ -72,7 +72,7 @@ def test_kind_keeps_those_nodes_and_the_edges_between_them():
     assert all(e["source"] in ids and e["target"] in ids for e in g["edges"])
     # no path through a zone is collapsed: only flow, offers, opens and feeds are left
     assert {e["kind"] for e in g["edges"]} <= {"next", "repeats", "offers", "opens", "feeds"}
-    assert counts(g) == (len(ids), len(g["edges"])) and counts(g)[1] < 134
+    assert counts(g) == (len(ids), len(g["edges"])) and counts(g)[1] < 127
     both = graph("pirates_wild", "--kind", "rules,zones")
     assert counts(both)[0] == len(ids) + Counter(n["kind"] for n in both["nodes"])["zone"]
 
@@ -80,7 +80,7 @@ def test_kind_keeps_those_nodes_and_the_edges_between_them():
 def test_changes_shows_what_a_variant_changed_and_what_it_touches():
     g = graph("pirates_wild", "--variant", "reverse", "--changes", "pirates_wild")
     assert marks(g) == {"step:play": "changed", "action:kraken_reverse": "added"}
-    assert counts(g) == (15, 44)
+    assert counts(g) == (15, 38)
     added = {(e["source"], e["target"], e["kind"]) for e in g["edges"] if e.get("mark")}
     assert added == {
         ("card:kraken", "action:kraken_reverse", "enables"),
@@ -93,7 +93,7 @@ def test_changes_shows_what_a_variant_changed_and_what_it_touches():
 def test_changes_shows_a_removed_part_as_it_was():
     g = graph("take_the_gold", "--variant", "advanced", "--changes", "take_the_gold")
     assert marks(g) == {"step:coin_win": "added", "end:coin_win": "removed"}
-    assert counts(g) == (9, 25)
+    assert counts(g) == (9, 23)
     removed = {(e["source"], e["target"]) for e in g["edges"] if e.get("mark") == "removed"}
     assert ("setup", "step:draw") in removed  # the turn now starts at coin_win
     assert ("end:coin_win", "zone:hand") in removed

@@ -818,6 +818,7 @@ def _has(g, a, key, b):
         ("step:draw", "moves_to", "zone:hand"),
         ("step:discard_down", "reads", "param:hand_limit"),
         ("setup", "reads", "param:deal_size"),
+        ("setup", "moves_to", "zone:draw_pile"),  # a shuffle counts as into (cli.md)
         ("trigger:refill_empty_hand", "moves_to", "zone:hand"),
         ("trigger:refill_empty_hand", "feeds", "end:coin_win"),
         ("trigger:refill_empty_hand", "feeds", "trigger:refill_empty_hand"),
@@ -843,6 +844,10 @@ def test_graph_has_the_edges_the_spec_implies(ttg_graph, a, key, b):
         ("step:draw", "next", "step:discard_down"),
         ("end:coin_win", "feeds", "trigger:refill_empty_hand"),  # a win writes nothing
         ("card:gold_coin", "enables", "action:pirate"),
+        # cards only go into these: a destination is written, not read (a Skull
+        # designer's graph showed a dashed read of the zone a lost disc goes to)
+        ("action:kraken", "reads", "zone:discard_pile"),
+        ("step:draw", "reads", "zone:hand"),
     ],
 )
 def test_graph_has_no_edges_the_spec_does_not_imply(ttg_graph, a, key, b):

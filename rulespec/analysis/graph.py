@@ -230,7 +230,14 @@ class _Touching(ir.Visitor):
             self.t.moves_to |= both
         elif s.proc == "shuffle":
             self.t.shuffles |= self.named(s.args[0])
-        self.generic_visit(s)
+        # a zone cards go into (or that is shuffled) is written, not read: only what
+        # names it (a player, a family's index) is read
+        written = {"move": 1, "insert": 1, "shuffle": 0}.get(s.proc)
+        for i, arg in enumerate(s.args):
+            if i == written and isinstance(arg, ir.ZoneRef):
+                self.generic_visit(arg)
+            else:
+                self.visit(arg)
 
 
 def with_calls(spec: ir.Spec, t: Touches) -> Touches:
@@ -440,7 +447,7 @@ def _add_touches(g, spec: ir.Spec) -> dict:
         touches[nid] = (cond, eff)
         for src in sorted(eff.moves_from - {"*"}):
             g.add_edge(NodeId("zone", src), nid, key="moves_from")
-        for dst in sorted(eff.moves_to - {ANY_ZONE}):
+        for dst in sorted((eff.moves_to | eff.shuffles) - {ANY_ZONE}):  # a shuffle: into
             g.add_edge(nid, NodeId("zone", dst), key="moves_to")
         for counter in sorted(eff.changes):
             g.add_edge(nid, NodeId("counter", counter), key="changes")
