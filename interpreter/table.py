@@ -461,10 +461,12 @@ class Table:
 
     def told_apart(self, seat: int, cards: list[int]) -> tuple[list[int], dict[int, list]]:
         """The cards `seat` can tell apart, of `cards` (a choice's): those in zones it
-        sees, or whose type it knows where they lie (a whole zone's, by what it knows lies
-        there; a pile's, at the places it knows); and the others, by zone. A choice offers
-        the others by their place only: its options are never a function of cards the
-        seat cannot see (RULINGS C-6)."""
+        sees, or whose type it knows where they lie (a whole pile's, by what it knows lies
+        there; some of a pile's, at the places it knows; a zone in no order, such as a
+        hand held face down, only when it knows every card there and all are of one
+        type: in a zone in no order a known card cannot be singled out among the others);
+        and the others, by zone. A choice offers the others by their place only: its
+        options are never a function of cards the seat cannot see (RULINGS C-6)."""
         sees, loc, ctype = self.game.sees[seat], self._loc, self._ctype
         if all(sees[loc[c]] for c in cards):  # the common case: nothing unseen
             return cards, {}
@@ -476,6 +478,10 @@ class Table:
             known = set()
             if k is not None and len(some) == len(zone):  # the whole zone: what lies there
                 known = knowledge.kept(k, zone, ctype)  # as a re-deal keeps them: places first
+                if not self.game.ordered[slot] and not (
+                    len(known) == len(zone) and len({ctype[c] for c in zone}) == 1
+                ):
+                    known = set()  # a Skull designer's known Flower picked from a face-down hand
             elif k is not None and self.game.ordered[slot]:  # some of a pile: by place
                 known = {c for c in some if k.at.get(zone.index(c)) == ctype[c]}
             placed = {zone[p] for p in k.at} if k is not None else set()

@@ -175,6 +175,23 @@ def test_cards_the_chooser_knows_lie_there_are_offered_by_card():
     assert [o.label for o in state.legal_actions()] == ["down[1]", "low"]
 
 
+def test_a_card_known_in_a_zone_in_no_order_is_not_singled_out():
+    """Shown both cards of down[1] (a zone in no order, as a hand held face down), the
+    chooser still picks there blind: a Skull designer's player, who had seen a Flower go
+    back into a hand, was offered that Flower by card. Shown the one card of down[0],
+    it takes that card, as it would by the zone."""
+    state = _blind(
+        {"down[0]": ["low"], "down[1]": ["high", "low"], "hand[P1]": []},
+        "reveal(down(0) + down(1), current)\n      choose(current) c from",
+    )
+    assert [o.label for o in state.legal_actions()] == ["down[1]", "low"]
+    state.apply_action("down[1]")
+    assert sorted((o.label, p) for o, p in state.chance_outcomes()) == [
+        ("high", 0.5),
+        ("low", 0.5),
+    ]
+
+
 BLINDS = ROOT / "tests" / "blind"  # a review's specs of blind picks
 
 
