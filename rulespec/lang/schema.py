@@ -243,6 +243,16 @@ def _one_of_keys(code: str, err, where: str, span: Span) -> list[Diagnostic]:
     return [Diagnostic(code, f"{where} needs exactly one of {wanted}", span, hint=hint)]
 
 
+def _nested_home(key: str, allowed: dict) -> str:
+    """Where an unknown key belongs, if one of the allowed keys takes it inside its own
+    mapping: `same` at an action goes in its `count: {…, same: …}`."""
+    for name, sub in allowed.items():
+        for form in (sub, *sub.get("oneOf", ()), *sub.get("anyOf", ())):
+            if key in form.get("properties", {}):
+                return f"'{key}' goes inside '{name}': {name}: {{…, {key}: …}}"
+    return ""
+
+
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
     path = tuple(err.path)
     kw = err.validator
@@ -254,7 +264,9 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
                     "RS101",
                     f"unknown key '{key}' in {_where(path)}",
                     doc.key_span(path + (key,)),
-                    hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}",
+                    hint=did_you_mean(key, allowed)
+                    or _nested_home(key, allowed)
+                    or f"allowed: {', '.join(allowed)}",
                 )
     elif kw == "required":
         missing = err.message.split("'")[1]
