@@ -379,6 +379,26 @@ def _outside_rules(spec: ir.Spec) -> graphs.Touches:
 # --- the checks ---------------------------------------------------------------------
 
 
+def check_unused_lets(an: Analysis):
+    """RL101: a `let` whose name no rule or definition reads. Judged over the whole
+    spec, as an action's names reach the reactions that answer it (`strength`): a name
+    read anywhere counts as read."""
+    spec = an.spec
+    bodies = [_body(spec, part) for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec))]
+    bodies += [rule.when for _, rule in spec.rules() if getattr(rule, "when", None) is not None]
+    read = {n.name for b in bodies for n in ir.walk(b) if isinstance(n, ir.Local)}
+    for body in bodies:
+        for s in ir.walk_statements(body if isinstance(body, tuple) else ()):
+            if isinstance(s, ir.Let) and s.name not in read:
+                yield Finding(
+                    "RL101",
+                    "warning",
+                    f"local '{s.name}' is never used",
+                    s.span,
+                    hint="remove the let, or read the name where it was meant",
+                )
+
+
 def check_unused(an: Analysis):
     """RL101: parameters, zones, counters and goals that nothing refers to."""
     g, spec = an.g, an.spec
@@ -1452,6 +1472,7 @@ def _from_hand(count: tuple, same: str | None, types: int) -> str:
 
 CHECKS = (
     check_unused,
+    check_unused_lets,
     check_uncalled,
     check_unreachable,
     check_start_zone,
