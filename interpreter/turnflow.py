@@ -134,22 +134,37 @@ class TurnFlow:
         """The next offer of a step offered round the table: to the turn's player as the
         step begins, then to each active player after the one last asked, in the
         direction of play, until all have passed in a row (`all_pass`), or, once someone
-        has played, all but the last to play (`all_but_one`). The player asked is
-        `current` while asked and while their play resolves; the turn's player is
-        `current` again when the step is over. A player with nothing to play passes.
-        At a step that `lead`s, the first offer has no pass: the turn's player leads."""
+        has played, all but the last to play (`all_but_one`); at `one_left` a pass is
+        final (the player is asked no more), and the step ends when one player is left
+        in once someone has played, or none. The player asked is `current` while asked
+        and while their play resolves; the turn's player is `current` again when the
+        step is over. A player with nothing to play passes. At a step that `lead`s, the
+        first offer has no pass: the turn's player leads. The ring is (the turn's
+        player, the player last asked, passes in a row, whether anyone played, the
+        players out: a set at `one_left`, else None)."""
         first = s._ring is None
         if first:
             owner = s._current
-            s._ring = (owner, owner, 0, False)
+            s._ring = (owner, owner, 0, False, frozenset() if step.around == "one_left" else None)
             asking = owner if s._active[owner] else s.next_player(owner)
         else:
-            owner, last, passes, played = s._ring
-            left = self.n - s._outs
-            if passes >= left or (step.around == "all_but_one" and played and passes >= left - 1):
-                self._close_ring(s)
-                return
-            asking = s.next_player(last)
+            owner, last, passes, played, out = s._ring
+            if out is not None:
+                still = [p for p in range(self.n) if s._active[p] and p not in out]
+                if not still or (played and len(still) == 1):
+                    self._close_ring(s)
+                    return
+                asking = s.next_player(last)
+                while asking in out:
+                    asking = s.next_player(asking)
+            else:
+                left = self.n - s._outs
+                if passes >= left or (
+                    step.around == "all_but_one" and played and passes >= left - 1
+                ):
+                    self._close_ring(s)
+                    return
+                asking = s.next_player(last)
         self._ask(s, asking)
         self.offer(s, step, leads=first and step.ir.lead)
 
@@ -162,15 +177,19 @@ class TurnFlow:
 
     def _ask(self, s, p: int) -> None:
         """p is asked: `current` while they are."""
-        owner, _, passes, played = s._ring
-        s._ring = (owner, p, passes, played)
+        owner, _, passes, played, out = s._ring
+        s._ring = (owner, p, passes, played, out)
         if s._current != p:
             self._make_current(s, p)
 
     def answered(self, s, played: bool) -> None:
-        """The player asked played (the passes in a row start again) or passed."""
-        owner, last, passes, anyone = s._ring
-        s._ring = (owner, last, 0, True) if played else (owner, last, passes + 1, anyone)
+        """The player asked played (the passes in a row start again) or passed (and
+        is out, at `one_left`)."""
+        owner, last, passes, anyone, out = s._ring
+        if played:
+            s._ring = (owner, last, 0, True, out)
+        else:
+            s._ring = (owner, last, passes + 1, anyone, None if out is None else out | {last})
 
     def _close_ring(self, s) -> None:
         owner = s._ring[0]

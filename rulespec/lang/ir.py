@@ -536,7 +536,8 @@ class Step:
     repeat: bool = False  # a play step offered again after each play, until a pass
     title: str = ""  # a readable name: the compiler fills in the default
     # offered to each player in turn, play or pass, until all pass in a row
-    # ("all_pass") or all but the last to play ("all_but_one"); None: the current player's
+    # ("all_pass") or all but the last to play ("all_but_one"), or, a pass final, until
+    # one is left in ("one_left"); None: the current player's
     around: str | None = None
     text: str = ""  # what it is for, in words: public, for the table and `help`
     prompt: str = ""  # the question it asks at a decision, shown above the options
