@@ -10,6 +10,7 @@ KIND says what the block is:
                        text block that follows, if there is one; `python needs MODULE`
                        skips unless MODULE (an optional extra's) is installed
   scenario             a scenario file, run against tests/scenarios/take_the_gold/
+  variant              a variant file, as if in games/variants/GAME/: it loads cleanly
   excerpt PATH         YAML cut from the spec at PATH (from the project root), which
                        validates: every key it gives is there, holding what it shows
 
@@ -124,6 +125,13 @@ def test_doc_example(mark, body, output, tmp_path):
         path.write_text(yaml.safe_dump(data, sort_keys=False))
         outcome = scenarios.run(path)
         assert outcome.passed, outcome.failures
+        return
+    if kind == "variant":
+        data = yaml.safe_load(body)
+        data["extends"] = str((GAMES / "variants" / "game" / data["extends"]).resolve())
+        path = tmp_path / "variant.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+        assert not load_spec(path).notices
         return
     if kind == "excerpt":
         whole = ROOT / mark[1]

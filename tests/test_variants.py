@@ -9,9 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from gamekit import cli
 
 from rulespec.analysis import diff
+from rulespec.lang import ir
 from rulespec.lang.diagnostics import SpecError
 from rulespec.lang.loading import load
 from rulespec.lang.pipeline import load_spec
@@ -435,3 +437,25 @@ def test_a_variant_adds_a_card_type_with_the_rules_that_play_it(tmp_path):
         ),
         ("RS601", "the base already has card 'pirate'", "change its count under cards:", 5),
     ]
+
+
+def test_a_variant_replaces_the_setup_or_the_rounds_whole(tmp_path):
+    """A Skull designer could not write a variant of its rounds (`replace: {rounds: …}`
+    was RS101, and a parameter had to be added to the base). The setup and the rounds
+    are top-level keys of a variant, replaced whole; under `replace:` the hint says so."""
+    base = ROOT / "tests" / "valid" / "high_card_rounds.yaml"
+    (tmp_path / "base.yaml").write_text(base.read_text())
+    rounds = yaml.safe_load(base.read_text())["rounds"]
+    rounds["match_end"]["enough_points"]["when"] = "any(points(p) >= 1 for p in players)"
+    variant = tmp_path / "one_round.yaml"
+    variant.write_text(yaml.safe_dump({"rulespec": 1, "extends": "base.yaml", "rounds": rounds}))
+    old, new = load_spec(tmp_path / "base.yaml"), load_spec(variant)
+    assert ir.canon(new.rounds.match_end) != ir.canon(old.rounds.match_end)
+    assert ir.canon(new.rounds.setup) == ir.canon(old.rounds.setup)
+    code, out, _ = cli("diff", tmp_path / "base.yaml", variant)
+    assert code == 0 and "match" in out and "enough_points" in out
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("rulespec: 1\nextends: base.yaml\nreplace:\n  rounds: {}\n")
+    with pytest.raises(SpecError) as err:
+        load_spec(wrong)
+    assert "'rounds' goes at the top level: rounds: …" in err.value.render()

@@ -202,7 +202,7 @@ def shape_problems(
                     unknown_code,
                     f"unknown key '{key}' in {where}",
                     doc.key_span(path + (key,)),
-                    hint=did_you_mean(key, allowed) or f"allowed: {', '.join(allowed)}",
+                    hint=_unknown_key_hint(key, allowed, schema_ if path else None),
                 )
                 for key in err.instance
                 if key not in allowed
@@ -243,14 +243,21 @@ def _one_of_keys(code: str, err, where: str, span: Span) -> list[Diagnostic]:
     return [Diagnostic(code, f"{where} needs exactly one of {wanted}", span, hint=hint)]
 
 
-def _nested_home(key: str, allowed: dict) -> str:
-    """Where an unknown key belongs, if one of the allowed keys takes it inside its own
-    mapping: `same` at an action goes in its `count: {…, same: …}`."""
+def _unknown_key_hint(key: str, allowed: dict, top: dict | None = None) -> str:
+    """A near key ("did you mean"); else where the key belongs: inside the mapping of
+    one of the allowed keys (`same` at an action goes in its `count: {…, same: …}`), or
+    at the top of the document, `top` its schema (a variant's `setup` under
+    `replace:`); else the keys allowed."""
+    near = did_you_mean(key, allowed)
+    if near:
+        return near
     for name, sub in allowed.items():
         for form in (sub, *sub.get("oneOf", ()), *sub.get("anyOf", ())):
             if key in form.get("properties", {}):
                 return f"'{key}' goes inside '{name}': {name}: {{…, {key}: …}}"
-    return ""
+    if top is not None and key in top.get("properties", {}):
+        return f"'{key}' goes at the top level: {key}: …"
+    return f"allowed: {', '.join(allowed)}"
 
 
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
@@ -264,9 +271,7 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
                     "RS101",
                     f"unknown key '{key}' in {_where(path)}",
                     doc.key_span(path + (key,)),
-                    hint=did_you_mean(key, allowed)
-                    or _nested_home(key, allowed)
-                    or f"allowed: {', '.join(allowed)}",
+                    hint=_unknown_key_hint(key, allowed),
                 )
     elif kw == "required":
         missing = err.message.split("'")[1]
