@@ -456,6 +456,9 @@ class StatementCompiler:
     def _do_extra_turns(self, player, n):
         return [f"g.extra_turns({self.x.source(player)}, {self.x.source(n)})"]
 
+    def _do_cancel_extra_turns(self, player):
+        return [f"g.cancel_extra_turns({self.x.source(player)})"]
+
     def _do_set_next(self, player):
         return [f"g.set_next({self.x.source(player)})"]
 

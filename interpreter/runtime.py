@@ -58,6 +58,7 @@ CALLS = {
     "reverse": "flip the direction of play",
     "skip_turns": "a player misses their next n turns",
     "extra_turns": "a player takes n more turns",
+    "cancel_extra_turns": "a player's extra turns still to come are dropped",
     "set_next": "a player takes the next turn",
     "next_player": "the next active player in the direction of play",
     "prev_player": "the previous active player",

@@ -374,6 +374,11 @@ class Table:
             self._extras, self._steered = add_at(self._extras, p, n), True
             self._log("extra_turn", player=p, turns=n)
 
+    def cancel_extra_turns(self, p: int) -> None:
+        if self._extras[p]:
+            self._log("extra_turns_dropped", player=p, turns=self._extras[p])
+            self._extras = add_at(self._extras, p, -self._extras[p])
+
     def set_next(self, p: int) -> None:
         self._leader, self._steered = p, True
         self._log("set_next", player=p)

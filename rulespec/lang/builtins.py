@@ -179,6 +179,7 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "skip_turns": (("player", "int"), "the player's next n turns are skipped"),
     "extra_turn": (("player",), "the player takes one more turn after their next one"),
     "extra_turns": (("player", "int"), "the player takes n more turns after their next one"),
+    "cancel_extra_turns": (("player",), "the player's extra turns still to come are dropped"),
     "set_next": (("player",), "this player takes the next turn, once this one ends"),
 }
 
@@ -263,6 +264,7 @@ RESERVED_SINCE: dict[str, int] = {
             "unmelded",
             "summing",
             "swap",
+            "cancel_extra_turns",
         ),
         3,
     ),

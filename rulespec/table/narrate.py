@@ -421,6 +421,9 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "reverse": lambda e, t: "  play changes direction",
     "skip_turn": lambda e, t: f"  {_who(e)} will miss {_turns(e['turns'], 'a turn')}",
     "extra_turn": lambda e, t: f"  {_who(e)} gets {_turns(e['turns'], 'an extra turn', 'extra ')}",
+    "extra_turns_dropped": lambda e, t: (
+        f"  {_who(e)} loses {_turns(e['turns'], 'an extra turn', 'extra ')} still to come"
+    ),
     "set_next": lambda e, t: f"  {_who(e)} plays next",
     "skipped": lambda e, t: f"Turn {e['turn']}: {_who(e)} misses the turn",
     "no_play": lambda e, t: f"  {_who(e)} has no legal play",
