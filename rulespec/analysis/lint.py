@@ -1376,6 +1376,38 @@ def _dealt(an: Analysis, stmts, start, times=1):
     return total
 
 
+def check_secret_numbers_made_public(an: Analysis):
+    """RL125: a secret number (`choose(p) v from low..high`, its option hidden from the
+    other seats' logs) that its own block sets into a counter, which every seat sees:
+    secret in the log, public at once. A number meant to be public is chosen from a
+    `range`; one meant to stay secret is told with `reveal` when the rules say."""
+    spec = an.spec
+    for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
+        for s in ir.walk_statements(_body(spec, part)):
+            if not isinstance(s, ir.ChooseNumber):
+                continue
+            told = next(
+                (
+                    t
+                    for t in ir.walk_statements(s.body)
+                    if isinstance(t, ir.Assign)
+                    and isinstance(t.target, ir.Counter)
+                    and any(isinstance(n, ir.Local) and n.name == s.var for n in ir.walk(t.value))
+                ),
+                None,
+            )
+            if told is not None:
+                yield Finding(
+                    "RL125",
+                    "info",
+                    f"the secret number '{s.var}' is set into counter '{told.target.name}', "
+                    "which every seat sees: secret in the log, public at once",
+                    told.span,
+                    hint=f"a number everyone may see is chosen from a range: choose(p) "
+                    f"{s.var} from range(n); a secret one is told with reveal({s.var}, players)",
+                )
+
+
 def check_read_by_place(an: Analysis):
     """RL124: `nth`, `first` or `top` of cards in the order an unordered zone holds
     them: the order they came in, which is not part of the game (State.key() does not
@@ -1488,6 +1520,7 @@ CHECKS = (
     check_choices_of_unseen_cards,
     check_window_offers,
     check_read_by_place,
+    check_secret_numbers_made_public,
 )
 
 CODES = {
@@ -1515,6 +1548,7 @@ CODES = {
     "RL122": "a choice among cards its chooser cannot see, which its options name or its filter tests",
     "RL123": "a window offer that answers none of what opens the window",
     "RL124": "cards read by place in the order an unordered zone holds them",
+    "RL125": "a secret number set into a counter every seat sees (a note)",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
