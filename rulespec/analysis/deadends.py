@@ -19,19 +19,13 @@ from __future__ import annotations
 
 from ..lang import ir
 from . import graph as graphs
-from .lint import Analysis, Finding, _body, _read_props
+from .lint import Analysis, Finding, _body, _read_props, local_reads
 from .progress import _MIRROR, _counted, read_anywhere
 
 ALL = "*"  # any card type
 
 
 # --- RL117 ----------------------------------------------------------------------------
-
-
-def _local_reads(block) -> set[str]:
-    """The locals a block reads (a local assigned is written, not read)."""
-    targets = {id(s.target) for s in ir.walk_statements(block) if isinstance(s, ir.Assign)}
-    return {n.name for n in ir.walk(block) if isinstance(n, ir.Local) and id(n) not in targets}
 
 
 def _answered_reads(spec: ir.Spec, answered: str) -> set[str]:
@@ -43,7 +37,7 @@ def _answered_reads(spec: ir.Spec, answered: str) -> set[str]:
         if name in seen or name not in rules:
             continue
         seen.add(name)
-        reads |= _local_reads(rules[name].effect)
+        reads |= local_reads(rules[name].effect)
         todo += getattr(rules[name], "answers", ())
     return reads
 
@@ -80,7 +74,7 @@ def check_silent_rules(an: Analysis):
 def _silent_writes(effect, read, answered) -> list[str]:
     """The writes of an effect, named, when they are all silent (a local, when the
     locals `answered` reads leave it out); else []."""
-    own = _local_reads(effect)
+    own = local_reads(effect)
     silent = []
     for s in ir.walk_statements(effect):
         if isinstance(s, (ir.If, ir.For, ir.While, ir.Let)):

@@ -379,21 +379,32 @@ def _outside_rules(spec: ir.Spec) -> graphs.Touches:
 # --- the checks ---------------------------------------------------------------------
 
 
+def local_reads(node) -> set[str]:
+    """The locals a node (a block, a rule, a definition) reads: a local assigned is
+    written, not read."""
+    nodes = list(ir.walk(node))
+    targets = {id(n.target) for n in nodes if isinstance(n, ir.Assign)}
+    return {n.name for n in nodes if isinstance(n, ir.Local) and id(n) not in targets}
+
+
 def check_unused_lets(an: Analysis):
     """RL101: a `let` whose name no rule or definition reads. Judged over the whole
-    spec, as an action's names reach the reactions that answer it (`strength`): a name
-    read anywhere counts as read."""
+    spec, every part of every rule (an action's names reach the reactions that answer
+    it, their `if:` and `to:` too): a name read anywhere counts as read."""
     spec = an.spec
-    bodies = [_body(spec, part) for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec))]
-    bodies += [rule.when for _, rule in spec.rules() if getattr(rule, "when", None) is not None]
-    read = {n.name for b in bodies for n in ir.walk(b) if isinstance(n, ir.Local)}
-    for body in bodies:
-        for s in ir.walk_statements(body if isinstance(body, tuple) else ()):
+    parts = [
+        spec.setup,
+        *(rule for _, rule in spec.rules()),
+        *(d for _, d in graphs.definitions(spec)),
+    ]
+    read = set().union(*map(local_reads, parts))
+    for part in parts:
+        for s in ir.walk(part):
             if isinstance(s, ir.Let) and s.name not in read:
                 yield Finding(
                     "RL101",
                     "warning",
-                    f"local '{s.name}' is never used",
+                    f"local '{s.name}' is never read",
                     s.span,
                     hint="remove the let, or read the name where it was meant",
                 )
