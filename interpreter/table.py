@@ -466,12 +466,12 @@ class Table:
 
     def told_apart(self, seat: int, cards: list[int]) -> tuple[list[int], dict[int, list]]:
         """The cards `seat` can tell apart, of `cards` (a choice's): those in zones it
-        sees, or whose type it knows where they lie (a whole pile's, by what it knows lies
-        there; some of a pile's, at the places it knows; a zone in no order, such as a
-        hand held face down, only when it knows every card there and all are of one
-        type: in a zone in no order a known card cannot be singled out among the others);
-        and the others, by zone. A choice offers the others by their place only: its
-        options are never a function of cards the seat cannot see (RULINGS C-6)."""
+        sees, those at the places it knows in a pile, and those of a whole zone whose
+        every card it knows, all of one type; and the others, by zone. A card it knows
+        lies in a zone but not where (a hand held face down, a pile shuffled since)
+        cannot be singled out among the others. A choice offers the others by their
+        place only: its options are never a function of cards the seat cannot see
+        (RULINGS C-6)."""
         sees, loc, ctype = self.game.sees[seat], self._loc, self._ctype
         if all(sees[loc[c]] for c in cards):  # the common case: nothing unseen
             return cards, {}
@@ -481,14 +481,15 @@ class Table:
         for slot, some in unseen.items():
             k, zone = self._known.get(slot, {}).get(seat), self._zones[slot]
             known = set()
-            if k is not None and len(some) == len(zone):  # the whole zone: what lies there
-                known = knowledge.kept(k, zone, ctype)  # as a re-deal keeps them: places first
-                if not self.game.ordered[slot] and not (
-                    len(known) == len(zone) and len({ctype[c] for c in zone}) == 1
-                ):
-                    known = set()  # a Skull designer's known Flower picked from a face-down hand
-            elif k is not None and self.game.ordered[slot]:  # some of a pile: by place
+            if k is not None and self.game.ordered[slot]:  # a pile: by the places it knows
                 known = {c for c in some if k.at.get(zone.index(c)) == ctype[c]}
+            if (  # every card there known and alike: whichever is taken, it is that type
+                k is not None
+                and len(some) == len(zone)
+                and len({ctype[c] for c in zone}) == 1
+                and len(knowledge.kept(k, zone, ctype)) == len(zone)
+            ):
+                known = set(zone)
             placed = {zone[p] for p in k.at} if k is not None else set()
             # those known at their place first: of a type, the one a choice takes
             told += sorted((c for c in some if c in known), key=lambda c: c not in placed)

@@ -192,12 +192,29 @@ def test_a_card_known_in_a_zone_in_no_order_is_not_singled_out():
     ]
 
 
+def test_a_card_known_in_a_pile_shuffled_since_is_not_singled_out():
+    """Shown the whole pile, then seeing it shuffled, the chooser knows what lies there
+    but not where: it picks blind (a review: it was offered 'high' by name, and took
+    one, out of a shuffled pile). Of a pile all of one type, any card is that type."""
+    for pile in (["high", "low", "low"], ["low", "low"]):
+        state = _blind(
+            {"pile": pile, "hand[P1]": []},
+            "reveal(pile, current)\n      shuffle(pile)\n      choose(current) c from pile {"
+            " move(c, discard) }\n      choose(current) c from",
+        )
+        while state.is_chance_node():
+            state.sample_chance()
+        offered = [o.label for o in state.legal_actions()]
+        assert offered == (["pile"] if "high" in pile else ["low"]), pile
+
+
 BLINDS = ROOT / "tests" / "blind"  # a review's specs of blind picks
 
 
 def test_a_blind_pick_plays_alike_with_views_or_without():
-    """The choice reads what its chooser knows (a card it gave P2 is offered by card),
-    which a state made with views=False (simulate's) did not keep: `rulespec simulate`
+    """The choice reads what its chooser knows (of a zone all of one type it knows,
+    the cards are offered by card), which a state made with views=False (simulate's)
+    did not keep: `rulespec simulate`
     and `rulespec run` of one seed played different games (a review)."""
     game = Game(load_spec(BLINDS / "give.yaml"), 2)
     for seed in range(10):
