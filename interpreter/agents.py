@@ -142,7 +142,7 @@ def greedy_move(s, rng):
 def uniform_likelihood(world, who, taken, options, rng) -> float:
     """A seat that takes any option the rules allow, alike (a world whose cards would
     not have allowed the option is ruled out before this)."""
-    return 1.0 if options is None else 1.0 / len(options)
+    return 1.0 / len(options)
 
 
 GREEDY_SURE = 0.7  # how often the greedy model's seat plays as the greedy agent would
@@ -150,13 +150,8 @@ GREEDY_SURE = 0.7  # how often the greedy model's seat plays as the greedy agent
 
 def greedy_likelihood(world, who, taken, options, rng) -> float:
     """A seat that mostly (GREEDY_SURE) takes an option the greedy agent scores best
-    among the world's `options`, else any alike. Where the world's options are not known
-    (a world dealt again from the table, whose decision's options were offered on the
-    true cards), by the option taken alone: likelier where it looks like progress for
-    its seat one step ahead."""
+    among the world's `options`, else any alike."""
     look = Lookahead(world, who)
-    if options is None:
-        return 1.0 if look.score(taken, rng) > world.evaluate(who) else 1.0 - GREEDY_SURE
     scores = [look.score(o, rng) for o in options]
     top = max(scores)
     best = GREEDY_SURE / scores.count(top) if scores[options.index(taken)] == top else 0.0

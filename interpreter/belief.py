@@ -8,10 +8,10 @@ particle (`State.redeal(like=...)`: the deal's types where the seat's view still
 allows them; where it does not, because the seat has since seen a card the deal put
 elsewhere or a zone has shrunk, the shortfall falls on the zones in proportion to what
 they want of the type, and the rest is dealt at random). Another seat's decision is
-asked again in the world, from its cards (`redeal` returns whether it was), so the
-options the policy model weighs the option taken against are the world's own; a world
-whose cards would not have allowed the option, or where the rules would not have asked
-at all, is ruled out. The particle becomes the world's deal after the decision. When
+asked again in the world, from its cards (a re-deal asks every decision of a seat
+again), so the options the policy model weighs the option taken against are the
+world's own; a world whose cards would not have allowed the option, or where the rules
+would not have asked that decision at all, is ruled out. The particle becomes the world's deal after the decision. When
 the weights grow uneven (effective sample size under half), the particles are
 resampled. A search draws its determinizations from the particles, in proportion to
 their weights.
@@ -34,13 +34,11 @@ from __future__ import annotations
 
 import random
 
-from .choices import IllegalChoice
-
 
 class Belief:
     """`particles` deals for `seat`; `model(world, who, taken, options, rng)` is the
     likelihood, up to a factor alike in every world, that seat `who` takes option `taken`
-    in `world`, where `options` are the world's own options, or None when not known."""
+    in `world`, where `options` are the world's own options."""
 
     def __init__(self, seat: int, rng: random.Random, particles: int, model):
         self.seat, self.rng, self.model = seat, rng, model
@@ -51,27 +49,28 @@ class Belief:
         """Seat `who`, at `state`, takes the option labelled `label`: re-weight (another
         seat's decision), or only follow (the belief's own seat's)."""
         live = [j for j, w in enumerate(self.weights) if w > 0]  # the ruled out stay out
-        made = {j: self._world(state, self.deals[j], who) for j in live}
-        for j, (world, own) in made.items():
-            options = world.legal_actions() if own and world is not None else None
-            taken = next((o for o in options or state.legal_actions() if o.label == label), None)
-            after = None if taken is None or world is None else taken_in(world, taken)
-            if after is None:
+        kind = state.decision_kind()
+        for j in live:
+            world = self._world(state, self.deals[j], who, kind)
+            options = None if world is None else world.legal_actions()
+            taken = next((o for o in options or () if o.label == label), None)
+            if taken is None:  # the world's cards do not allow it
                 self.weights[j] = 0.0
                 continue
             if who != self.seat:
                 self.weights[j] *= self.model(world, who, taken, options, self.rng)
-            self.deals[j] = after.hidden_deal(self.seat)
+            world.apply_action(taken)
+            self.deals[j] = world.hidden_deal(self.seat)
         self._settle()
 
-    def _world(self, state, deal, who: int):
-        """(The table dealt again like `deal`, whether the decision was asked again.)
-        Another seat's decision is asked again from the new deal, so the world's options
-        are its own; a world where the rules then do not ask `who` (its cards offer
-        nothing to decide) is None: it cannot have made the decision seen."""
+    def _world(self, state, deal, who: int, kind: str):
+        """The table dealt again like `deal`. Another seat's decision is asked again
+        from the new deal, so the world's options are its own; a world where the rules
+        then ask `who` nothing, or another decision, is None: it cannot have made the
+        decision seen."""
         world = state.clone(log=False, rng=self.rng)  # its chance the belief's, not the table's
-        asked = world.redeal(self.seat, self.rng, canonical=True, like=deal)
-        return (world if world.current_player() == who else None), asked
+        world.redeal(self.seat, self.rng, canonical=True, like=deal)
+        return world if world.current_player() == who and world.decision_kind() == kind else None
 
     def draw(self, rng: random.Random) -> dict | None:
         """A particle's deal, in proportion to the weights."""
@@ -92,18 +91,6 @@ class Belief:
         kept = [_pick(self.weights, start + i) for i in range(n)]
         self.deals = [self.deals[j] for j in kept]
         self.weights = [1.0] * n
-
-
-def taken_in(world, option):
-    """A copy of `world` after `option`, or None where the world's cards do not allow it.
-    The options at a decision are the ones offered on the true table (a re-deal does not
-    offer them again): one that needs a card the world's deal does not give fails."""
-    after = world.clone(log=False)
-    try:
-        after.apply_action(option)
-    except IllegalChoice:
-        return None
-    return after
 
 
 def _pick(weights: list[float], x: float) -> int:

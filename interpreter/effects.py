@@ -1087,7 +1087,7 @@ def _ask_shuffle(g, env, slot, data, resume):
     if len(g._zones[slot]) < 2:
         resume(g, _Fixed(env, data), Order("shuffle", tuple(g._zones[slot])))
         return
-    g.ask(CHANCE, "shuffle", [], resume, env, sample=_sample_order, data=data)
+    g.ask(CHANCE, "shuffle", [], resume, env, sample=_sample_order, data=data, again=None)
 
 
 class _Fixed:

@@ -604,7 +604,7 @@ class State(Table):
 
     def redeal(
         self, seat: int, rng: random.Random, *, canonical: bool = False, like: dict | None = None
-    ) -> bool:
+    ) -> None:
         """Deal again, at random, every card `seat` cannot see (each hidden zone keeps
         its size): a state `seat`'s observation cannot tell from this one, for search
         agents that must not peek. Every automatic rule is checked again at the next
@@ -618,9 +618,7 @@ class State(Table):
         cards truly lie (the default keeps the older deal, which seeded games rely on).
         With `like` (another state's `hidden_deal(seat)`, a belief about the hidden cards),
         each hidden zone is given, as far as the unseen cards allow, the types `like` has
-        there; the rest are dealt at random.
-        Returns whether a pending decision was asked again, its options now the new
-        deal's own."""
+        there; the rest are dealt at random."""
         seat = self._seeing(seat)
         if not hasattr(rng, "shuffle"):
             raise TypeError(f"redeal deals with a random.Random, not {rng!r}")
@@ -637,15 +635,13 @@ class State(Table):
                 elif isinstance(v, (list, tuple)) and v and type(v[0]) is list:
                     env[k] = type(v)([now.get(c, c) for c in cards] for cards in v)  # sets
         point = self._pending
-        if point is None or point.player == seat or point.again is None:
-            return False
-        # another seat's (or chance's) decision offers what the cards it holds allow:
-        # asked again from the new deal, so it neither shows nor needs the old one
-        self._pending = None
-        point.again(self, point)
-        if self._pending is None:  # nothing to offer now: the game goes on
-            self._run()
-        return True
+        if point is not None and point.player != seat and point.again is not None:
+            # another seat's (or chance's) decision offers what the cards it holds allow:
+            # asked again from the new deal, so it neither shows nor needs the old one
+            self._pending = None
+            point.again(self, point)
+            if self._pending is None:  # nothing to offer now: the game goes on
+                self._run()
 
     def hidden_deal(self, seat: int) -> dict[int, tuple[int, ...]]:
         """The card types in each zone `seat` cannot see, by zone number: a re-deal's
@@ -842,13 +838,16 @@ class State(Table):
         data=None,
         asking=None,
         ordered=False,
-        again=None,
+        again,
         prompt="",
     ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
         outcomes, which their maker lists sorted (with their weights), and a choice of
         numbers, made in increasing order (`ordered`, or a number choice: by label,
-        `n = 10` came before `n = 2`)."""
+        `n = 10` came before `n = 2`). `again(state, point)` asks it again from a
+        re-deal (redeal): every decision of a seat has one, so that what another seat
+        is offered after a re-deal is what its new cards allow (a belief weighs it);
+        None only for chance's shuffle, which a re-deal does not ask again."""
         if weights is None and kind != "number" and not ordered and len(options) > 1:
             options.sort(key=_label)
         self._pending = ChoicePoint(
