@@ -11,10 +11,10 @@ they want of the type, and the rest is dealt at random). Another seat's decision
 asked again in the world, from its cards (a re-deal asks every decision of a seat
 again), so the options the policy model weighs the option taken against are the
 world's own; a world whose cards would not have allowed the option, or where the rules
-would not have asked that decision at all, is ruled out. The particle becomes the world's deal after the decision. When
-the weights grow uneven (effective sample size under half), the particles are
-resampled. A search draws its determinizations from the particles, in proportion to
-their weights.
+would not have asked that decision at all, is ruled out. The particle becomes the
+world's deal after the decision. When the weights grow uneven (effective sample size
+under half), the particles are resampled. A search draws its determinizations from the
+particles, in proportion to their weights.
 
 A world is made again at every decision rather than played on from the last one: the
 chance between two decisions that the seat saw (a card stolen from its hand, its own
