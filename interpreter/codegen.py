@@ -18,6 +18,8 @@ from typing import NoReturn
 
 from rulespec.lang import ir
 
+from .table import RuleLimit
+
 RUNTIME_CODE = "RS701"  # a rule failed while a game ran
 
 
@@ -140,7 +142,8 @@ def raise_at_spec(exc: Exception) -> NoReturn:
     if not places or isinstance(exc, RuleError):
         raise exc
     listing, line = places[-1]
-    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    named = not isinstance(exc, RuleLimit) and str(exc)  # a limit's words stand alone
+    detail = f"{type(exc).__name__}: {exc}" if named else str(exc) or type(exc).__name__
     rule, caller = listing.rule_at(line), places[0][0].rule_at(places[0][1])
     # a named condition failed: the rule that asked it, too (it may pass what failed)
     called = f", in '{rule}', which it calls" if caller != rule else ""

@@ -33,6 +33,7 @@ from .choices import (
 )
 from .codegen import CodeWriter
 from .rng import shuffle
+from .table import RuleLimit
 
 
 class Frame:
@@ -831,7 +832,7 @@ class StatementCompiler:
         def choose_number(g, env):
             lo, hi = low(g, env), high(g, env)
             if hi - lo >= MAX_NUMBERS:
-                raise ValueError(
+                raise RuleLimit(
                     f"choose from {lo}..{hi} would offer {hi - lo + 1} numbers; "
                     f"at most {MAX_NUMBERS}"
                 )
@@ -994,7 +995,7 @@ class StatementCompiler:
         def random_player(g, env):
             options = [outcomes[p] for p in ps(g, env)]
             if not options:
-                raise LookupError("random_player() has no player to pick from")
+                raise RuleLimit("random_player() has no player to pick from")
             g.ask(CHANCE, "chance", options, then, env, again=again)
 
         again = _asked_again(random_player)

@@ -19,7 +19,7 @@ from operator import itemgetter
 
 from rulespec.lang.ir import MAX_COMBINATIONS, MAX_MELD_CARDS, MAX_RANGE, MAX_SUM_STEPS
 
-from .table import INT_LIMIT
+from .table import INT_LIMIT, RuleLimit
 
 # what generated code reads of the game `g`
 READS = {
@@ -82,7 +82,7 @@ def _mul(a, b):
     product = a * b
     if -INT_LIMIT <= product <= INT_LIMIT:
         return product
-    raise OverflowError("a product past the limit of ±10^18 (docs/limits.md)")
+    raise RuleLimit("a product past the limit of ±10^18 (docs/limits.md)")
 
 
 # Helpers that go through cards: plain loops, which CPython 3.11 runs faster than
@@ -196,7 +196,7 @@ def _index_of(places: tuple, slot: int) -> int:
     zone of no family), and no zone (zone_of of no card) lies past them."""
     i = places[slot] if slot < len(places) else None
     if i is None:
-        raise ValueError("index_of() of a zone that is in no family of zones")
+        raise RuleLimit("index_of() of a zone that is in no family of zones")
     return i
 
 
@@ -205,7 +205,7 @@ def _range(a: int, b: int | None = None) -> range:
     numbers = range(a) if b is None else range(a, b)
     if len(numbers) > MAX_RANGE:
         written = a if b is None else f"{a}, {b}"
-        raise ValueError(f"range({written}) would give more than {MAX_RANGE} numbers")
+        raise RuleLimit(f"range({written}) would give more than {MAX_RANGE} numbers")
     return numbers
 
 
@@ -291,7 +291,7 @@ def _nth_one(items, n: int, noun: str):
     number for none, so a set without one fails, at the rule's place."""
     if 0 <= n < len(items):
         return items[n]
-    raise ValueError(f"nth() of {len(items)} {noun}(s) has no place {n}")
+    raise RuleLimit(f"nth() of {len(items)} {noun}(s) has no place {n}")
 
 
 def _nth_kind(kinds, n: int) -> frozenset:
@@ -305,7 +305,7 @@ def _combinations(cards, k: int) -> list:
     if k < 0 or k > len(cards):
         return []
     if comb(len(cards), k) > MAX_COMBINATIONS:
-        raise ValueError(
+        raise RuleLimit(
             f"combinations of {k} of {len(cards)} cards would give "
             f"{comb(len(cards), k):,} sets, more than {MAX_COMBINATIONS}"
         )
@@ -316,7 +316,7 @@ def _sets_added(a, b) -> list:
     """The sets of cards of a, then b (`combinations(h, 1) + combinations(h, 2)`); past
     MAX_COMBINATIONS together it fails, as one combinations() would."""
     if len(a) + len(b) > MAX_COMBINATIONS:
-        raise ValueError(
+        raise RuleLimit(
             f"sets of cards added up would give {len(a) + len(b):,} sets, more than "
             f"{MAX_COMBINATIONS}"
         )
@@ -350,16 +350,14 @@ def _summing(cards, values, ctype, total: int) -> list:
         frame[0] = j + 1
         steps += 1
         if steps > MAX_SUM_STEPS:
-            raise ValueError(
+            raise RuleLimit(
                 f"summing() over {n} cards would look at more than {MAX_SUM_STEPS:,} sets"
             )
         added = so_far + worth[j]
         if added == total:
             found.append((*chosen, j))
             if len(found) > MAX_COMBINATIONS:
-                raise ValueError(
-                    f"summing() over {n} cards gives more than {MAX_COMBINATIONS} sets"
-                )
+                raise RuleLimit(f"summing() over {n} cards gives more than {MAX_COMBINATIONS} sets")
         if j + 1 < n and added + low[j + 1] <= total <= added + high[j + 1]:
             chosen.append(j)
             stack.append([j + 1, added])
@@ -380,7 +378,7 @@ def _unmelded(g, cards, meld, param: str, values, ctype, judged: dict | None) ->
     card types in order, kept between calls) spares judging such a group again."""
     n = len(cards)
     if n > MAX_MELD_CARDS:
-        raise ValueError(
+        raise RuleLimit(
             f"unmelded() of {n} cards: it tries every group of them, at most {MAX_MELD_CARDS}"
         )
     types = [ctype[c] for c in cards]

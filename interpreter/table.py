@@ -18,6 +18,12 @@ from . import knowledge
 INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
 
 
+class RuleLimit(ValueError):
+    """A rule went past a limit of the runtime (docs/limits.md), or asked what cannot
+    be (an nth of a set without that place): its message is written for the spec's
+    writer, and RS701 shows it without a Python type name, which marks an engine bug."""
+
+
 class Table:
     def __init__(self, game, log: bool, views: bool = True):
         self.game = game  # the definition: shared, never written
@@ -231,7 +237,7 @@ class Table:
         there, only which cards it holds: the depth may be secret, and at depth 0 too
         (knowing the card on top would tell the others the depth was 0)."""
         if depth < 0:
-            raise ValueError(f"insert() at depth {depth}: depths count from 0, the top")
+            raise RuleLimit(f"insert() at depth {depth}: depths count from 0, the top")
         for c in cards:
             self.move_cards((c,), dst)
             zone = self._zones[dst]
@@ -293,7 +299,7 @@ class Table:
 
     def set_counter(self, slot: int, value: int) -> None:
         if not -INT_LIMIT <= value <= INT_LIMIT:
-            raise OverflowError(
+            raise RuleLimit(
                 f"counter {self.game.counter_names[slot]} would be {_magnitude(value)}, "
                 f"past the limit of ±10^18 (docs/limits.md)"
             )
