@@ -306,10 +306,15 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         return (f"{msg}: {said}" if said else msg), hint
     if token is None or token.type == "$END":
         return "expression ends too early", hint
+    return _unexpected(token, allowed, text, pos), hint
+
+
+def _unexpected(token, allowed: set, text: str, pos: int) -> str:
+    """What an unexpected token says, with what was likely meant."""
     msg = f"unexpected {token.value!r} in expression"
     if token.type in _STATEMENT_KEYWORDS and "NAME" in allowed:
-        msg = f"'{token.value}' begins a statement, and a value is expected here"
-    elif "THEN" in allowed:
+        return f"'{token.value}' begins a statement, and a value is expected here"
+    if "THEN" in allowed:
         msg += ": a value's 'if' reads if COND then A else B"
     elif token.type == "IF" and "NAME" in allowed:  # after an operator
         msg += ": inside a larger value, write (if COND then A else B) in parentheses"
@@ -323,6 +328,11 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
         )
     elif token.value == "=":
         msg += ": to compare, write '=='"
+    elif token.value == "*" and text[:pos].rstrip().endswith("*"):  # Python's 2 ** 13
+        msg += (
+            ": there is no power operator '**': multiply (n * n), or read the powers "
+            "from a card property or a named value"
+        )
     elif re.search(r"\belif\s*$", text[:pos]):
         msg += ": write 'else if'"
     elif token.type == "FOR" and "IF" in allowed:  # `count(... for a in s for b in s)`
@@ -335,7 +345,7 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
             ": a 'for' in a value goes inside an aggregate, as in "
             "union(top(row(i), 1) for i in range(4)) or any(size(row(i)) > 1 for i in range(4))"
         )
-    return msg, hint
+    return msg
 
 
 @dataclass
