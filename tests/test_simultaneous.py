@@ -249,7 +249,9 @@ def test_everyone_passes_a_set_at_once_before_any_card_moves(seed):
     """`simultaneously(players) p chooses gift from combinations(hand(p), 2)`: each
     seat in turn is offered every pair of its hand's card types once (a `cards`
     decision), no card moves until all have picked, nobody is told another's pair,
-    then each pair lands in the next seat's hand."""
+    then each pair lands in the next seat's hand, by way of its giver's `passing` zone,
+    and every giver still knows the pair it gave (a Hearts designer's passers, each
+    gift moved straight into the next hand, forgot theirs as the next gift left it)."""
     game = Game(load_spec(PAIRS), 3)
     state = game.new_initial_state(seed=seed)
     while state.is_chance_node():
@@ -271,11 +273,14 @@ def test_everyone_passes_a_set_at_once_before_any_card_moves(seed):
     passed = [
         (e["src"], e["dst"], sorted(e["cards"]))
         for e in state.log_for(None)
-        if e["event"] == "move" and e["turn"] == 0 and e["src"].startswith("hand")
+        if e["event"] == "move" and e["turn"] == 0 and e["src"].startswith("passing")
     ]
     assert passed == [
-        (f"hand[P{p + 1}]", f"hand[P{(p + 1) % 3 + 1}]", sorted(gifts[p])) for p in range(3)
+        (f"passing[P{p + 1}]", f"hand[P{(p + 1) % 3 + 1}]", sorted(gifts[p])) for p in range(3)
     ]
+    for p in range(3):
+        there = state.observation(p)["zones"][f"hand[P{(p + 1) % 3 + 1}]"]
+        assert sorted(r["card"] for r in there["revealed"]) == sorted(gifts[p])
     for seat in range(3):
         picks = [e for e in state.log_for(seat) if e["event"] == "choice"]
         assert [e["option"] is None for e in picks] == [p != seat for p in range(3)]
