@@ -1419,6 +1419,42 @@ def check_secret_numbers_made_public(an: Analysis):
                 )
 
 
+def check_gifts_moved_straight_on(an: Analysis):
+    """RL126: a `simultaneously` block that moves a pick straight into a hidden zone of
+    the family the picks come from, another chooser's (a pass to the left): the gift
+    lands before the next chooser's pick leaves that zone, and its giver, who cannot see
+    which cards leave, no longer knows it lies there."""
+    spec = an.spec
+    hidden = {z.name for z in spec.zones if z.visibility != "public"}
+    for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
+        for s in ir.walk_statements(_body(spec, part)):
+            if not isinstance(s, ir.ChooseAll):
+                continue
+            sources = {name for name, _ in graphs.card_sources(s.source, {})} & hidden
+            for t in ir.walk_statements(s.body):
+                if not (isinstance(t, ir.Do) and t.proc in ("move", "insert")):
+                    continue
+                cards, dest = t.args[:2]
+                mine = isinstance(dest, ir.ZoneRef) and dest.owner == s.player
+                who = s.player.name if isinstance(s.player, ir.Local) else "p"
+                if (
+                    isinstance(dest, ir.ZoneRef)
+                    and dest.name in sources
+                    and not mine
+                    and any(isinstance(n, ir.Local) and n.name == s.var for n in ir.walk(cards))
+                ):
+                    yield Finding(
+                        "RL126",
+                        "warning",
+                        f"each pick goes straight into another chooser's '{dest.name}': it "
+                        "lands before that chooser's own pick leaves, and its giver, who "
+                        "cannot see which cards leave, forgets it is there",
+                        t.span,
+                        hint=f"move the pick into a zone of the giver's own ({s.var} to "
+                        f"passing({who})), and after the statement hand every gift on with a for",
+                    )
+
+
 def check_read_by_place(an: Analysis):
     """RL124: `nth`, `first` or `top` of cards in the order an unordered zone holds
     them: the order they came in, which is not part of the game (State.key() does not
@@ -1532,6 +1568,7 @@ CHECKS = (
     check_window_offers,
     check_read_by_place,
     check_secret_numbers_made_public,
+    check_gifts_moved_straight_on,
 )
 
 CODES = {
@@ -1560,6 +1597,7 @@ CODES = {
     "RL123": "a window offer that answers none of what opens the window",
     "RL124": "cards read by place in the order an unordered zone holds them",
     "RL125": "a secret number set into a counter every seat sees (a note)",
+    "RL126": "a simultaneous pick moved straight into another chooser's hidden zone",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
