@@ -459,3 +459,26 @@ def test_a_variant_replaces_the_setup_or_the_rounds_whole(tmp_path):
     with pytest.raises(SpecError) as err:
         load_spec(wrong)
     assert "'rounds' goes at the top level: rounds: …" in err.value.render()
+
+
+def test_a_variant_adds_a_parameter_for_the_rules_it_brings(tmp_path):
+    """A Hearts designer's Omnibus variant could not add a parameter for its jack of
+    diamonds (RS101) and wrote -10 in the rule. `add: {parameters: …}` adds one; a
+    parameter the base has is set with `parameters:`, and naming it under `add:` says so."""
+    (tmp_path / "base.yaml").write_text(TTG.read_text())
+    bonus = tmp_path / "bonus.yaml"
+    bonus.write_text(
+        "rulespec: 1\nextends: base.yaml\nadd:\n  parameters:\n    bonus_draw: 1\n"
+        "replace:\n  turn:\n    draw:\n      rulings: [TTG-4, TTG-15]\n"
+        "      effect: move(top(draw_pile, 1 + bonus_draw), hand(current))\n"
+    )
+    spec = load_spec(bonus)
+    assert dict((p.name, p.value) for p in spec.params)["bonus_draw"] == 1
+    code, out, _ = cli("diff", tmp_path / "base.yaml", bonus)
+    assert code == 0 and "added    parameter 'bonus_draw'" in out
+    again = tmp_path / "again.yaml"
+    again.write_text("rulespec: 1\nextends: base.yaml\nadd:\n  parameters:\n    hand_limit: 6\n")
+    with pytest.raises(SpecError) as err:
+        load_spec(again)
+    assert [d.code for d in err.value.diagnostics] == ["RS601"]
+    assert "set its value with parameters:" in err.value.render()

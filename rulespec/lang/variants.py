@@ -1,8 +1,8 @@
 """Variants: a spec file that `extends` another and changes it by name.
 
 A variant may override parameters and card counts, replace, remove or add whole named
-rules (actions, reactions, end conditions, triggers, turn steps, zones, counters), and
-set any top-level key (players, name, evaluation, ...). Merging happens on the
+rules (actions, reactions, end conditions, triggers, turn steps, zones, counters), add
+parameters, and set any top-level key (players, name, evaluation, setup, rounds, ...). Merging happens on the
 positioned YAML data, before the schema check, so the merged spec gets the same schema,
 names and diagnostics as a full spec, and every problem points into the file that holds
 it, base or variant. Naming something that does not exist is an error (RS601).
@@ -328,7 +328,9 @@ def _add(m, data, section, entries):
                 "RS601",
                 f"the base already has {section[:-1].replace('_', ' ')} '{name}'",
                 ("add", section, name),
-                "use replace: to change it",
+                "set its value with parameters:"
+                if section == "parameters"
+                else "use replace: to change it",
             )
             continue
         target[name] = copy.deepcopy(entry)
