@@ -70,11 +70,16 @@ def test_a_counter_past_the_limit_by_sums_stops_too(tmp_path):
         "    effect: |\n      move(top(pile, 1), hand(current))\n      steals += steals\n",
         1,
     )
-    spec = tmp_path / "grow.yaml"
-    spec.write_text(text)
-    code, _out, err = cli("run", spec, "--players", "2")
-    assert code == 2 and "Traceback" not in err
+    err = _stopped(tmp_path / "grow.yaml", text)[1]
     assert "error RS701: rule 'draw' failed here (counter steals would be about 10^18" in err
+
+
+def _stopped(spec, text: str) -> tuple[str, str]:
+    """(out, err) of a game of the spec `text`, saved as `spec`, that a rule stopped."""
+    spec.write_text(text)
+    code, out, err = cli("run", spec, "--players", "2")
+    assert code == 2 and "Traceback" not in err
+    return out, err
 
 
 def test_a_random_player_among_nobody_is_an_error_at_the_spec(tmp_path):
@@ -84,11 +89,8 @@ def test_a_random_player_among_nobody_is_an_error_at_the_spec(tmp_path):
         "      for p in others(current) { eliminate(p) }\n"
         "      let who = random_player(others(current))\n",
     )
-    spec = tmp_path / "nobody.yaml"
-    spec.write_text(text)
-    code, out, err = cli("run", spec, "--players", "2")
+    out, err = _stopped(tmp_path / "nobody.yaml", text)
     line = text[: text.index("let who")].count("\n") + 1
-    assert code == 2 and "Traceback" not in err
     assert (
         f"nobody.yaml:{line}:7: error RS701: rule 'draw' failed here (random_player() "
         "has no player to pick from)" in err
@@ -147,9 +149,6 @@ def test_a_range_past_its_limit_worked_out_in_play_says_the_limit_in_words(tmp_p
         "    effect: |\n      move(top(pile, 1), hand(current))\n"
         "      steals = 70\n      for i in range(steals + 9) { steals += 0 }\n",
     )
-    spec = tmp_path / "wide.yaml"
-    spec.write_text(text)
-    code, _out, err = cli("run", spec, "--players", "2")
-    assert code == 2 and "Traceback" not in err
+    err = _stopped(tmp_path / "wide.yaml", text)[1]
     assert "failed here (range(79) would give more than 64 numbers)" in err
     assert "Error:" not in err
