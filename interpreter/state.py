@@ -1357,8 +1357,10 @@ def _resume_repeat(s: State, point, option) -> None:
 
 
 def _resume_around(s: State, point, option) -> None:
-    """A play or a pass at a step offered round the table: counted by TurnFlow."""
-    s.game.flow.answered(s, option is not PASS)
+    """A play or a pass at a step offered round the table: counted by TurnFlow (a play
+    of an action that `settles` as a pass is, without taking its player out)."""
+    settles = option is not PASS and s.game.actions[option.action].ir.settles
+    s.game.flow.answered(s, option is not PASS and not settles, settles)
     _resume_play(s, point, option)
 
 

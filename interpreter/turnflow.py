@@ -135,23 +135,29 @@ class TurnFlow:
         step begins, then to each active player after the one last asked, in the
         direction of play, until all have passed in a row (`all_pass`), or, once someone
         has played, all but the last to play (`all_but_one`); at `one_left` a pass is
-        final (the player is asked no more), and the step ends when one player is left
-        in once someone has played, or none. The player asked is `current` while asked
-        and while their play resolves; the turn's player is `current` again when the
-        step is over. A player with nothing to play passes. At a step that `lead`s, the
-        first offer has no pass: the turn's player leads. The ring is (the turn's
-        player, the player last asked, passes in a row, whether anyone played, the
-        players out: a set at `one_left`, else None)."""
+        final (the player is asked no more), and the step ends once every player still
+        in but the last to play has settled since that play (one left, with no action
+        that `settles`), or, nobody having played, once every player still in has
+        settled (none left). A play of an action that `settles` (a call) counts as a
+        pass does, without taking its player out. The player asked is `current` while
+        asked and while their play resolves; the turn's player is `current` again when
+        the step is over. A player with nothing to play passes. At a step that `lead`s,
+        the first offer has no pass: the turn's player leads. The ring is (the turn's
+        player, the player last asked, passes in a row, whether anyone played, and at
+        `one_left` (the players out, those who settled since the last play, the last to
+        play), else None)."""
         first = s._ring is None
         if first:
             owner = s._current
-            s._ring = (owner, owner, 0, False, frozenset() if step.around == "one_left" else None)
+            bidding = (frozenset(), frozenset(), None) if step.around == "one_left" else None
+            s._ring = (owner, owner, 0, False, bidding)
             asking = owner if s._active[owner] else s.next_player(owner)
         else:
-            owner, last, passes, played, out = s._ring
-            if out is not None:
-                still = [p for p in range(self.n) if s._active[p] and p not in out]
-                if not still or (played and len(still) == 1):
+            owner, last, passes, played, bidding = s._ring
+            if bidding is not None:
+                out, settled, leader = bidding
+                still = {p for p in range(self.n) if s._active[p] and p not in out}
+                if still - {leader} <= settled:
                     self._close_ring(s)
                     return
                 asking = s.next_player(last)
@@ -182,14 +188,17 @@ class TurnFlow:
         if s._current != p:
             self._make_current(s, p)
 
-    def answered(self, s, played: bool) -> None:
-        """The player asked played (the passes in a row start again) or passed (and
-        is out, at `one_left`)."""
-        owner, last, passes, anyone, out = s._ring
+    def answered(self, s, played: bool, settled: bool = False) -> None:
+        """The player asked played (the passes in a row start again), settled (a play
+        counted as a pass), or passed (and is out, at `one_left`)."""
+        owner, last, passes, anyone, bidding = s._ring
         if played:
-            s._ring = (owner, last, 0, True, out)
-        else:
-            s._ring = (owner, last, passes + 1, anyone, None if out is None else out | {last})
+            s._ring = (owner, last, 0, True, bidding and (bidding[0], frozenset(), last))
+            return
+        if bidding is not None:
+            out, done, leader = bidding
+            bidding = (out, done | {last}, leader) if settled else (out | {last}, done, leader)
+        s._ring = (owner, last, passes + 1, anyone, bidding)
 
     def _close_ring(self, s) -> None:
         owner = s._ring[0]

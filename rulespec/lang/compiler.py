@@ -554,6 +554,7 @@ class _Compiler:
             self._reaction(n, r, action_lets, raw_reactions) for n, r in raw_reactions.items()
         )
         turn = tuple(self._step(i, s) for i, s in enumerate(d["turn"]))
+        self._settling(actions, turn)
         ends = tuple(
             self._trigger("end_conditions", n, t)
             for n, t in (d.get("end_conditions") or {}).items()
@@ -788,6 +789,7 @@ class _Compiler:
             same=same,
             verb=a.get("verb", "play"),
             without_target=untargeted,
+            settles=bool(a.get("settles")),
         )
 
     def _without_target(self, name, a, path) -> bool:
@@ -1033,6 +1035,20 @@ class _Compiler:
                     "step goes round until the players pass",
                     path + (key,),
                     "leave it out",
+                    key=True,
+                )
+
+    def _settling(self, actions, turn) -> None:
+        """`settles: true` is for an action some step offers round the table."""
+        around = {a for s in turn if s.around for a in s.actions}
+        for a in actions:
+            if a.settles and a.name not in around:
+                self.error(
+                    "RS104",
+                    f"action '{a.name}': settles is for an action a step offers round the "
+                    "table (around): it counts a play toward the round's end as a pass",
+                    ("actions", a.name, "settles"),
+                    "offer it at a step with around:, or leave settles out",
                     key=True,
                 )
 

@@ -570,6 +570,9 @@ class Action:
     verb: str = "play"  # what a player does with its card, for people: "Discard Coins"
     # with a player target: offered without one, for nothing, when no player may be targeted
     without_target: bool = False
+    # at a step offered `around`: a play that answers without opening the round again
+    # (a call, a check): it counts toward the round's end as a pass does
+    settles: bool = False
 
 
 @dataclass(frozen=True)
