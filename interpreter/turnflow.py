@@ -157,7 +157,8 @@ class TurnFlow:
             if bidding is not None:
                 out, settled, leader = bidding
                 still = {p for p in range(self.n) if s._active[p] and p not in out}
-                if still - {leader} <= settled:
+                # nobody left to answer the last to play: it left the table, say
+                if still - {leader} <= settled or (leader is not None and len(still) <= 1):
                     self._close_ring(s)
                     return
                 asking = s.next_player(last)

@@ -143,3 +143,25 @@ def test_the_graph_shows_the_step_offered_again():
     g = build(load_spec(CLIMB))
     loops = [(a, b) for a, b, k in g.edges(keys=True) if k == "repeats"]
     assert [(a.name, b.name) for a, b in loops] == [("climb", "climb")]
+
+
+AUCTION = ROOT / "tests" / "valid" / "auction.yaml"
+
+
+def test_one_left_ends_when_the_last_to_play_leaves_the_table(tmp_path):
+    """A review: once the rule became 'every player still in but the last to play has
+    settled', a last bidder who left the table (eliminated in its own play) was no
+    longer in, the rule never held, and the one player left was asked to outbid a bid
+    that was its own. With one player left and someone having played, the step ends."""
+    text = AUCTION.read_text().replace(
+        "        bid = b\n        leader = current\n",
+        "        bid = b\n        leader = current\n        if b == 2 { eliminate(current) }\n",
+    )
+    state = State.from_layout(
+        Game(load_spec(tmp_path / "auction.yaml", text=text), 3),
+        zones={"pile": ["lot_3", "lot_1", "lot_2"]},
+    )
+    for move in ("raise", "1", "pass", "raise", "2"):  # P1 bids, P2 drops, P3 bids and leaves
+        state.apply_action(move)
+    zones = state.observation(None)["zones"]
+    assert zones["won[P3]"] == ["lot_3"] and zones["block"] == ["lot_1"]  # sold; the next lot
