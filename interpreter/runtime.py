@@ -188,7 +188,7 @@ def _in_family(base: int, count: int, i: int, past: str) -> int:
     `past`: the message for an index out of range (ir.out_of_family)."""
     if 0 <= i < count:
         return base + i
-    raise IndexError(past.format(i))
+    raise RuleLimit(past.format(i))
 
 
 def _index_of(places: tuple, slot: int) -> int:

@@ -55,7 +55,7 @@ from .codegen import RUNTIME_CODE, RuleError, raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, SHOWN, Frame
 from .observe import log_for, observation, tallies, tallies_into
 from .rng import randbelow
-from .table import Table, whole_number
+from .table import RuleLimit, Table, whole_number
 
 MAX_FIRINGS = 1000  # trigger firings in one turn (the setup counts as one)
 MAX_TURN_DECISIONS = 10_000  # decisions, chance's included, in one turn
@@ -1132,7 +1132,7 @@ class State(Table):
         names, offered = game.type_names, []
         for tried, (group, cards) in enumerate(candidates, 1):
             if tried > ir.MAX_GROUPS:
-                raise ValueError(
+                raise RuleLimit(
                     f"action '{a.ir.name}' would offer more than {ir.MAX_GROUPS:,} groups of "
                     f"the {len(eligible)} cards it may play (docs/limits.md); give its count a "
                     f"lower max{'' if a.same else ' or a same property (same: rank)'}, its "

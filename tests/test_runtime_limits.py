@@ -152,3 +152,33 @@ def test_a_range_past_its_limit_worked_out_in_play_says_the_limit_in_words(tmp_p
     err = _stopped(tmp_path / "wide.yaml", text)[1]
     assert "failed here (range(79) would give more than 64 numbers)" in err
     assert "Error:" not in err
+
+
+FAMILY = """\
+rulespec: 1
+name: Past the Row
+players: {min: 2, max: 2}
+deck:
+  cards: {x: {count: 10}}
+zones:
+  pile: {visibility: public, ordered: true, start: true}
+  row: {count: 2, visibility: public}
+counters:
+  k: {initial: 0}
+turn:
+  - step: go
+    effect: |
+      k += 1
+      move(top(pile, 1), row(k))
+end_conditions:
+  done:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+
+
+def test_a_family_index_past_its_zones_in_play_says_so_in_words(tmp_path):
+    """A review: row(k) past the family, worked out in play, read '(IndexError: row(2)
+    is out of range …)', a type name that the docs say marks an engine bug."""
+    err = _stopped(tmp_path / "row.yaml", FAMILY)[1]
+    assert "failed here (row(2) is out of range: the family holds 2 zones" in err
