@@ -1397,10 +1397,18 @@ def check_secret_numbers_made_public(an: Analysis):
         for s in ir.walk_statements(_body(spec, part)):
             if not isinstance(s, ir.ChooseNumber):
                 continue
+            body = list(ir.walk_statements(s.body))
+            if any(
+                isinstance(t, ir.Do)
+                and t.proc == "reveal"
+                and any(isinstance(n, ir.Local) and n.name == s.var for n in ir.walk(t.args[0]))
+                for t in body
+            ):
+                continue  # told to the seats it is meant for: a public number made so
             told = next(
                 (
                     t
-                    for t in ir.walk_statements(s.body)
+                    for t in body
                     if isinstance(t, ir.Assign)
                     and isinstance(t.target, ir.Counter)
                     and any(isinstance(n, ir.Local) and n.name == s.var for n in ir.walk(t.value))
@@ -1425,34 +1433,44 @@ def check_gifts_moved_straight_on(an: Analysis):
     lands before the next chooser's pick leaves that zone, and its giver, who cannot see
     which cards leave, no longer knows it lies there."""
     spec = an.spec
-    hidden = {z.name for z in spec.zones if z.visibility != "public"}
+    # a zone its giver cannot see once its own gift is there (not a hand facing out)
+    unseen = {z.name for z in spec.zones if z.visibility in ("hidden", "owner")}
     for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
         for s in ir.walk_statements(_body(spec, part)):
-            if not isinstance(s, ir.ChooseAll):
+            if not isinstance(s, ir.ChooseAll) or not isinstance(s.player, ir.Local):
                 continue
-            sources = {name for name, _ in graphs.card_sources(s.source, {})} & hidden
+            who = s.player.name
+            sources = {name for name, _ in graphs.card_sources(s.source, {})} & unseen
             for t in ir.walk_statements(s.body):
                 if not (isinstance(t, ir.Do) and t.proc in ("move", "insert")):
                     continue
                 cards, dest = t.args[:2]
-                mine = isinstance(dest, ir.ZoneRef) and dest.owner == s.player
-                who = s.player.name if isinstance(s.player, ir.Local) else "p"
-                if (
+                if not (
                     isinstance(dest, ir.ZoneRef)
                     and dest.name in sources
-                    and not mine
+                    and _another_chooser(dest.owner, who)
                     and any(isinstance(n, ir.Local) and n.name == s.var for n in ir.walk(cards))
                 ):
-                    yield Finding(
-                        "RL126",
-                        "warning",
-                        f"each pick goes straight into another chooser's '{dest.name}': it "
-                        "lands before that chooser's own pick leaves, and its giver, who "
-                        "cannot see which cards leave, forgets it is there",
-                        t.span,
-                        hint=f"move the pick into a zone of the giver's own ({s.var} to "
-                        f"passing({who})), and after the statement hand every gift on with a for",
-                    )
+                    continue
+                yield Finding(
+                    "RL126",
+                    "warning",
+                    f"each pick goes straight into another chooser's '{dest.name}': it "
+                    "lands before that chooser's own pick leaves, and its giver, who "
+                    "cannot see which cards leave, forgets it is there",
+                    t.span,
+                    hint=f"move the pick into a zone of the giver's own ({s.var} to "
+                    f"passing({who})), and after the statement hand every gift on with a for",
+                )
+
+
+def _another_chooser(owner, who: str) -> bool:
+    """Is a zone's owner worked out from the chooser `who` without being it (next(p),
+    prev(p)): the zone of another chooser? A fixed owner (seat(0), a counter) need not
+    be one, and the chooser's own zone is its own."""
+    if owner is None or (isinstance(owner, ir.Local) and owner.name == who):
+        return False
+    return any(isinstance(n, ir.Local) and n.name == who for n in ir.walk(owner))
 
 
 def check_read_by_place(an: Analysis):
