@@ -173,17 +173,22 @@ class State(Table):
         starter. Rules scenarios start here.
         Raises ValueError for a zone, counter or card the game does not have, more
         cards of a type than its deck holds, or a round past the first without rounds."""
-        if round_index and game.spec.rounds is None:
-            raise ValueError(
-                f"round_index is {round_index!r}, but the game is not played in rounds"
-            )
-        if not (whole_number(round_index) and round_index >= 0):
-            raise ValueError(f"round_index counts rounds from 0, not {round_index!r}")
+        round_index = cls.laid_round(game, round_index)
         state = cls(game, seed, _setup=False, **options)
         state._lay_out(zones or {}, counters or {}, out, current, sitting_out)
-        state._round, state._starter = operator.index(round_index), state._current
+        state._round, state._starter = round_index, state._current
         state._run()
         return state
+
+    @staticmethod
+    def laid_round(game, round_index) -> int:
+        """The round a laid out table is in, checked: a whole number from 0, past 0 only
+        in a game of rounds. Raises ValueError otherwise."""
+        if round_index and game.spec.rounds is None:
+            raise ValueError("round_index names a round, but the game is not played in rounds")
+        if not (whole_number(round_index) and round_index >= 0):
+            raise ValueError(f"round_index counts rounds from 0, not {round_index!r}")
+        return operator.index(round_index)
 
     # --- who acts, and what they may do --------------------------------------------
 

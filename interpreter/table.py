@@ -244,7 +244,7 @@ class Table:
             zone.pop()
             at = max(len(zone) - depth, 0)
             zone.insert(at, c)
-            self._unplace(dst)
+            self._unplace(dst)  # before the next card's move reads a place now wrong
 
     def reveal(self, cards: list[int], players) -> None:
         """Show cards to players, who know them in their zone from then on (see

@@ -143,9 +143,10 @@ class TurnFlow:
         asked and while their play resolves; the turn's player is `current` again when
         the step is over. A player with nothing to play passes. At a step that `lead`s,
         the first offer has no pass: the turn's player leads. The ring is (the turn's
-        player, the player last asked, passes in a row, whether anyone played, and at
-        `one_left` (the players out, those who settled since the last play, the last to
-        play), else None)."""
+        player, the player last asked, passes in a row and whether anyone played (not
+        kept at `one_left`, which reads neither), and at `one_left` (the players out,
+        those who settled since the last play, the last to play: None until one has),
+        else None)."""
         first = s._ring is None
         if first:
             owner = s._current
@@ -184,8 +185,8 @@ class TurnFlow:
 
     def _ask(self, s, p: int) -> None:
         """p is asked: `current` while they are."""
-        owner, _, passes, played, out = s._ring
-        s._ring = (owner, p, passes, played, out)
+        owner, _, passes, played, bidding = s._ring
+        s._ring = (owner, p, passes, played, bidding)
         if s._current != p:
             self._make_current(s, p)
 
@@ -193,13 +194,17 @@ class TurnFlow:
         """The player asked played (the passes in a row start again), settled (a play
         counted as a pass), or passed (and is out, at `one_left`)."""
         owner, last, passes, anyone, bidding = s._ring
-        if played:
-            s._ring = (owner, last, 0, True, bidding and (bidding[0], frozenset(), last))
-            return
-        if bidding is not None:
+        if bidding is not None:  # its own counts: the passes in a row mean nothing here
             out, done, leader = bidding
-            bidding = (out, done | {last}, leader) if settled else (out | {last}, done, leader)
-        s._ring = (owner, last, passes + 1, anyone, bidding)
+            if played:
+                bidding = (out, frozenset(), last)
+            else:
+                bidding = (out, done | {last}, leader) if settled else (out | {last}, done, leader)
+            s._ring = (owner, last, passes, anyone, bidding)
+        elif played:
+            s._ring = (owner, last, 0, True, None)
+        else:
+            s._ring = (owner, last, passes + 1, anyone, None)
 
     def _close_ring(self, s) -> None:
         owner = s._ring[0]

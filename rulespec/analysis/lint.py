@@ -391,12 +391,7 @@ def check_unused_lets(an: Analysis):
     """RL101: a `let` whose name no rule or definition reads. Judged over the whole
     spec, every part of every rule (an action's names reach the reactions that answer
     it, their `if:` and `to:` too): a name read anywhere counts as read."""
-    spec = an.spec
-    parts = [
-        spec.setup,
-        *(rule for _, rule in spec.rules()),
-        *(d for _, d in graphs.definitions(spec)),
-    ]
+    parts = _written_parts(an.spec)
     read = set().union(*map(local_reads, parts))
     for part in parts:
         for s in ir.walk(part):
@@ -1392,9 +1387,8 @@ def check_secret_numbers_made_public(an: Analysis):
     other seats' logs) that its own block sets into a counter, which every seat sees:
     secret in the log, public at once. A number meant to be public is chosen from a
     `range`; one meant to stay secret is told with `reveal` when the rules say."""
-    spec = an.spec
-    for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
-        for s in ir.walk_statements(_body(spec, part)):
+    for part in _written_parts(an.spec):
+        for s in ir.walk(part):
             if not isinstance(s, ir.ChooseNumber):
                 continue
             body = list(ir.walk_statements(s.body))
@@ -1435,8 +1429,8 @@ def check_gifts_moved_straight_on(an: Analysis):
     spec = an.spec
     # a zone its giver cannot see once its own gift is there (not a hand facing out)
     unseen = {z.name for z in spec.zones if z.visibility in ("hidden", "owner")}
-    for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)):
-        for s in ir.walk_statements(_body(spec, part)):
+    for part in _written_parts(spec):
+        for s in ir.walk(part):
             if not isinstance(s, ir.ChooseAll) or not isinstance(s.player, ir.Local):
                 continue
             who = s.player.name

@@ -126,8 +126,7 @@ def _new_state(game: Game, doc, n: int) -> State:
             at = ("table", "counters", *path)
             counters[_label(game, k)] = _counter_value(game, k, v, n)
         at = ("table", "round_index")
-        if table.get("round_index", 0) and game.spec.rounds is None:
-            raise ValueError("round_index names a round, but the game is not played in rounds")
+        round_index = State.laid_round(game, table.get("round_index", 0))
         at = ("table",)  # what only the laying out finds: a card placed too often
         return State.from_layout(
             game,
@@ -135,7 +134,7 @@ def _new_state(game: Game, doc, n: int) -> State:
             zones=_with_rest(game, table),
             counters=counters,
             current=current,
-            round_index=table.get("round_index", 0),
+            round_index=round_index,
             turn_limit=limit,
             **seats,
         )
