@@ -1374,6 +1374,8 @@ class Builder:
                 return None
         elif name in scope or name in self.names.counters or name in self.names.memories:
             target = self._name(name, span, scope)
+        elif name in self.names.refused:
+            return None  # a second declaration of the name was refused, and said so (RS202)
         elif name in self.names.params:
             self._error(
                 "RS207",
@@ -1381,7 +1383,7 @@ class Builder:
                 span,
             )
             return None
-        elif name in self.names.zones and name not in self.names.refused:
+        elif name in self.names.zones:
             self._error("RS207", f"cannot assign to zone '{name}'", span, self._into_zone(name))
             return None
         else:
