@@ -147,3 +147,22 @@ def test_an_output_graph_cannot_write_names_its_flag_and_prints_nothing(tmp_path
         "graph", GAMES / "take_the_gold.yaml", *[f.format(tmp=tmp_path) for f in flags]
     )
     assert (code, out) == (2, "") and f"rulespec graph: {said.format(tmp=tmp_path)}" in err
+
+
+def test_a_step_offered_around_says_its_mode_on_its_repeats_edge():
+    """The graph drew an `around` step's self-edge as a plain `repeats`, so a bidding
+    round to the last bidder looked like a play step repeated until a pass."""
+    spec = GAMES.parent / "tests" / "valid" / "auction.yaml"
+    dot = cli("graph", spec)[1]
+    assert '"step:bidding" -> "step:bidding" [label="repeats (around: one_left)"' in dot
+    assert '|"repeats (around: one_left)"|' in cli("graph", spec, "--format", "mermaid")[1]
+    edges = json.loads(cli("graph", spec, "--format", "json")[1])["edges"]
+    (repeats,) = [e for e in edges if e["kind"] == "repeats"]
+    assert repeats["how"] == "around: one_left"
+    plain = GAMES.parent / "tests" / "valid" / "melds.yaml"  # a step with `repeat: true`
+    (repeats,) = [
+        e
+        for e in json.loads(cli("graph", plain, "--format", "json")[1])["edges"]
+        if e["kind"] == "repeats"
+    ]
+    assert "how" not in repeats  # a plain repeat says no more

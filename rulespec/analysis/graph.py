@@ -389,7 +389,8 @@ def _add_flow(g, spec: ir.Spec):
     for s in spec.turn:
         if s.repeat or s.around or s.again_if is not None:  # offered again: after a play,
             # or to the next player
-            g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats")
+            how = {"how": f"around: {s.around}"} if s.around else {}  # in the spec's words
+            g.add_edge(NodeId("step", s.name), NodeId("step", s.name), key="repeats", **how)
     if spec.turn_order is not None:  # who plays next is part of the turn flow, and reads
         order = NodeId("turn_order")
         _node(g, order, spec.turn_order.span)
@@ -560,6 +561,12 @@ def dot_string(text) -> str:
 _MARKS = {"focus": "#ffd966", "added": "#b6d7a8", "changed": "#9fc5e8", "removed": "#ea9999"}
 
 
+def _edge_label(key: str, data: dict) -> str:
+    """An edge's kind, and how, where the kind alone does not say (a step repeated
+    `around`)."""
+    return f"{key} ({data['how']})" if "how" in data else key
+
+
 def to_dot(g: nx.MultiDiGraph) -> str:
     q = dot_string
     lines = [f"digraph {q(g.graph.get('name', 'spec'))} {{", "  rankdir=LR;"]
@@ -575,7 +582,9 @@ def to_dot(g: nx.MultiDiGraph) -> str:
         style = "bold" if key in ("next", "offers") else "dashed" if key == "reads" else "solid"
         mark = data.get("mark")
         colour = f", color={q(_MARKS[mark])}, penwidth=2" if mark else ""
-        lines.append(f"  {q(a)} -> {q(b)} [label={q(key)}, style={style}{colour}];")
+        lines.append(
+            f"  {q(a)} -> {q(b)} [label={q(_edge_label(key, data))}, style={style}{colour}];"
+        )
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -599,9 +608,9 @@ def to_mermaid(g: nx.MultiDiGraph) -> str:
     lines = ["flowchart LR"]
     for nid, data in g.nodes(data=True):
         lines.append(f"  {ids[nid]}[{mermaid_string(data['kind'] + ': ' + data['label'])}]")
-    for a, b, key in g.edges(keys=True):
+    for a, b, key, data in g.edges(keys=True, data=True):
         arrow = "-.->" if key == "reads" else "-->"
-        lines.append(f"  {ids[a]} {arrow}|{mermaid_string(key)}| {ids[b]}")
+        lines.append(f"  {ids[a]} {arrow}|{mermaid_string(_edge_label(key, data))}| {ids[b]}")
     for nid, mark in g.nodes(data="mark"):
         if mark:
             lines.append(f"  style {ids[nid]} fill:{_MARKS[mark]}")
