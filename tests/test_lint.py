@@ -27,6 +27,7 @@ never copied from lint's output.
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import subprocess
@@ -1183,3 +1184,33 @@ def test_a_card_no_rule_names_or_reads_is_warned_unless_all_are_tokens(edits, wa
         text = text.replace(old, new)
     found = [f for f in static.static(load_spec("tokens.yaml", text)) if f.code == "RL103"]
     assert [f.message.split("'")[1] for f in found] == warned
+
+
+def test_exploration_keeps_few_states_of_wide_choices_whole(monkeypatch):
+    """Every queued state kept its options: a frontier of wide choices (three cards of
+    a hand of 13 to pass: 286 sets, 75 kB a state) ran out of memory at the default
+    bounds. A state of more than explore.WIDE options now waits as its parent and the
+    option that makes it, and the report is the same as with every state kept whole."""
+    from rulespec.analysis import explore
+    from rulespec.interpreter.state import State
+
+    spec = load_spec(str(TESTS / "valid" / "three_gifts.yaml"))  # 35 sets of 3 of 7
+    bounds, wide, most = explore.Bounds(depth=4, max_states=3000), explore.WIDE, []
+
+    def live_wide(_states):
+        live = [o for o in gc.get_objects() if isinstance(o, State)]
+        most.append(sum(len(s.legal_actions()) > wide for s in live))
+
+    monkeypatch.setattr(explore, "PROGRESS_EVERY", 100)
+    lazy = explore.explore(spec, bounds, live_wide)
+    assert len(most) >= 20 and max(most) <= 10, most  # the parents of what waits
+    monkeypatch.setattr(explore, "WIDE", 10_000)
+    most.clear()
+    whole = explore.explore(spec, bounds, live_wide)
+    assert max(most) >= 50, most  # kept whole, the frontier holds them all
+    assert (lazy.states, lazy.cut, lazy.findings, lazy.fired) == (
+        whole.states,
+        whole.cut,
+        whole.findings,
+        whole.fired,
+    )

@@ -114,18 +114,35 @@ class Report:
 
 
 def _children(state):
-    """(step label, child state) for each way on from a state; a shuffle is sampled
-    from the state's own seeded RNG, its one way on (no step of the trace)."""
+    """(step label, option, child state) for each way on from a state; a shuffle is
+    sampled from the state's own seeded RNG, its one way on (no step of the trace, no
+    option)."""
     if state.chance_is_sampled():
         child = state.clone()
         child.sample_chance()
-        yield None, child
+        yield None, None, child
         return
     who = state.current_player()
     for option in state.legal_actions():
-        child = state.clone()
-        child.apply_action(option)
-        yield f"{'chance' if who == CHANCE else f'P{who + 1}'}: {option.label}", child
+        yield (
+            f"{'chance' if who == CHANCE else f'P{who + 1}'}: {option.label}",
+            option,
+            _made(state, option),
+        )
+
+
+def _made(state, option):
+    child = state.clone()
+    child.apply_action(option)
+    return child
+
+
+# a state that asks more options than this waits in the queue as its parent and the
+# option that makes it, and is made again when its turn comes: each state keeps its
+# options, and a frontier of wide choices (3 cards of 13 to pass: 286 sets, 75 kB a
+# state) ran out of memory at the default bounds. Made again, it costs one move more
+# against the many its own children cost.
+WIDE = 32
 
 
 _STARTS = {
@@ -212,6 +229,8 @@ def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch
             break
         watch(len(seen))
         state, path = queue.popleft()
+        if type(state) is tuple:
+            state = _made(*state)
         report.fired |= state.fired.keys()
         if state.is_terminal():
             if state.reason in ("trigger_loop", "effect_loop") and state.reason not in met:
@@ -222,11 +241,12 @@ def _search(game, bounds: Bounds, share: int, report: Report, loops: dict, watch
             report.cut += 1
             continue
         report.sampled += state.chance_is_sampled()
-        for step, child in _children(state):
+        for step, option, child in _children(state):
             key = child.key(bounds.depth)
             if key not in seen:
                 seen.add(key)
-                queue.append((child, path + (step,) if step else path))
+                wide = option is not None and len(child.legal_actions()) > WIDE
+                queue.append(((state, option) if wide else child, path + (step,) if step else path))
     report.states += len(seen)
     report.states_at[game.n] = len(seen)
     return short or report.cut > cut

@@ -114,7 +114,7 @@ def dive(first_states, distance: Distance, share: int, children, watch) -> list[
             continue
         if -depth >= MAX_DEPTH:
             continue
-        for step, child in children(state):
+        for step, _, child in children(state):
             key = child.key()
             if key not in seen:
                 seen.add(key)
