@@ -208,7 +208,8 @@ class Table:
         """Trade the cards of zones a and b (`swap`): a's go onto b, then b's own onto a,
         each in its order, so each zone ends holding the other's cards as they lay. A
         seat that sees neither zone saw the two trade places: what it knew of one it now
-        knows of the other (places too); a seat that sees one saw its cards go and come."""
+        knows of the other (places too); a seat that sees one saw its cards go and the
+        other's come, and knows every card the other now holds."""
         if a == b:
             return
         first, second = list(self._zones[a]), list(self._zones[b])
@@ -223,9 +224,18 @@ class Table:
         self._log("swap", zones=labels, n=[len(first), len(second)])
         self.move_cards(first, b)
         self.move_cards(second, a)
-        for z, other in ((a, b), (b, a)):
-            on = {q: k for q, k in known.get(z, {}).items() if q not in neither}
-            on.update(was[other])
+        ctype = self._ctype
+        for z, other, came in ((a, b, second), (b, a, first)):
+            on = was[other]
+            # a seat that sees the other zone, not this one, saw all its cards come here
+            # and this zone's own leave: it holds those cards and no more, in their order
+            # (told card by card, a card of a type that came and left was forgotten)
+            for q in self._told[other][z] if came else ():
+                types: dict[int, int] = {}
+                for c in came:
+                    types[ctype[c]] = types.get(ctype[c], 0) + 1
+                places = dict(enumerate(ctype[c] for c in came)) if self.game.ordered[z] else {}
+                on[q] = knowledge.Known(types, places)
             if on:
                 known[z] = on
             else:
