@@ -10,8 +10,9 @@ the same to a seat leave it knowing the same (OpenSpiel's perfect recall):
 - a card it saw go in: one more of its type (in an ordered zone, on top: its place too);
 - a card it saw leave: one fewer of its type (it cannot tell which copy left);
 - a card it did not see leave: one fewer of *every* type, as it may have been any of
-  them; in an ordered zone a draw from the top takes a known place's card, and any
-  other removal (from a place the seat cannot tell) forgets every place;
+  them; in an ordered zone a draw from the top takes a known place's card, known
+  where it went (Table._learn_move), and any other removal (from a place the seat
+  cannot tell) forgets every place;
 - but from a zone whose every card it knows: a card of the zone's one type is that
   type where it went, and a move that takes all of several types puts them all where
   they went (Table._learn_move, Table._emptied);

@@ -196,6 +196,8 @@ class Table:
                 if q not in saw and len(k.types) == 1 and sum(k.types.values()) == left + 1:
                     # it knew every card there, all of one type: so is this one
                     self._know_more(dst, q, dict.fromkeys(k.types, 1), at)
+                elif q not in saw and place in k.at:  # drawn from a place it knew
+                    self._know_more(dst, q, {k.at[place]: 1}, at)
                 if not k.left(t if q in saw else None, place, ordered):
                     del on[q]
             if not on:
