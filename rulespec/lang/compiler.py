@@ -69,10 +69,18 @@ def _partly_bound(bound: dict[str, dict], scope) -> dict[str, str]:
     for name in {n for lets in bound.values() for n in lets} - set(scope):
         lacking = [a for a, lets in bound.items() if name not in lets]
         if lacking:
+            # a name the language binds cannot be let: the fix is in what the rules are
+            binding = [a for a in bound if a not in lacking]
+            fix = (
+                f"; '{name}' is {reserved_as(name)}, never a local: give "
+                f"{_listed(binding)} a reaction of their own"
+                if name in RESERVED
+                else f" (add `let {name} = ...` to '{lacking[0]}')"
+            )
             why[name] = (
-                f"'{name}' is bound by {_listed([a for a in bound if a not in lacking])}, "
-                f"not by {_listed(lacking)}, which it answers too: a reaction reads what "
-                f"every action it answers binds (add `let {name} = ...` to '{lacking[0]}')"
+                f"'{name}' is bound by {_listed(binding)}, not by {_listed(lacking)}, "
+                f"which it answers too: a reaction reads what every action it answers "
+                f"binds{fix}"
             )
         else:
             types = ", ".join(f"{lets[name]} in '{a}'" for a, lets in bound.items())
