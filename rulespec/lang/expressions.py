@@ -326,6 +326,8 @@ def _unexpected(token, allowed: set, text: str, pos: int) -> str:
             ": a value's 'if' comes first: if COND then A else B (an 'if' after a value "
             "begins a statement of its own)"
         )
+    elif token.type == "THEN" and "LBRACE" in allowed:  # an if statement as a value's
+        msg += ": an 'if' statement's body goes in braces: if COND { ... } else { ... }"
     elif token.value == "=":
         msg += ": to compare, write '=='"
     elif token.value == "*" and text[:pos].rstrip().endswith("*"):  # Python's 2 ** 13
