@@ -145,6 +145,11 @@ HEADER = {"spec": "take_the_gold.yaml", "variants": [], "players": 3, "seed": 7,
     "text, where",
     [
         ("not json\n", ":1: error RS801: not JSON (Expecting value)"),
+        (  # a spec given for its log (a Love Letter designer's)
+            "rulespec: 1\nname: A Game\n",
+            ":1: error RS801: not JSON (Expecting value): this looks like YAML; replay "
+            "reads a log written by `rulespec run --log LOG`",
+        ),
         ("[1, 2]\n", ":1: error RS801: a log line is a JSON object"),
         (
             "[" * 10_000 + "]" * 10_000 + "\n",

@@ -132,7 +132,10 @@ def _record(path: str, number: int, raw: bytes) -> dict:
     try:
         record = json.loads(line)
     except ValueError as exc:  # not JSON, or a number of thousands of digits
-        fail("RS801", f"not JSON ({getattr(exc, 'msg', exc)})")
+        said = f"not JSON ({getattr(exc, 'msg', exc)})"
+        if number == 1 and re.match(r"\s*(#|[A-Za-z_]\w*:)", line):  # a spec, say
+            said += ": this looks like YAML; replay reads a log written by `rulespec run --log LOG`"
+        fail("RS801", said)
     if not isinstance(record, dict):
         fail("RS801", "a log line is a JSON object")
     errors = sorted(_validator().iter_errors(record), key=lambda e: list(map(str, e.path)))
