@@ -1465,6 +1465,12 @@ def _test(args, out, err) -> int:
             print(f"{'PASS' if r.passed else 'FAIL'} {r.file}{named}", file=out)
             for f in r.failures:
                 print(f"    {f}", file=out)
+        if not results:  # a folder of specs and variants only, say
+            print(
+                f"no scenario file found in {', '.join(args.paths)} (specs and variants, "
+                "the files that declare `rulespec:`, are passed over)",
+                file=out,
+            )
         print(f"{len(results) - len(failed)} passed, {len(failed)} failed", file=out)
     return 1 if failed or not results else 0
 

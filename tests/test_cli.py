@@ -117,6 +117,30 @@ def test_a_badly_typed_scenario_fails_with_its_place(tmp_path):
     assert f"{scenario}:3:19: error RS501: expect.events.0 must be a mapping, got a string" in out
 
 
+def test_a_folder_of_no_scenario_says_so(tmp_path):
+    """A Coup designer ran `rulespec test variants/`, a folder of variants only, and was
+    told only "0 passed, 0 failed"."""
+    (tmp_path / "quick.yaml").write_text(f"rulespec: 1\nextends: {TTG}\n")
+    code, out, err = cli("test", tmp_path)
+    assert (code, err) == (1, "")
+    assert out == (
+        f"no scenario file found in {tmp_path} (specs and variants, the files that "
+        "declare `rulespec:`, are passed over)\n0 passed, 0 failed\n"
+    )
+
+
+def test_a_scenario_run_as_a_spec_says_to_test_it():
+    """A Coup designer ran `rulespec run` on a scenario, and was told of unknown keys
+    (did you mean 'rulespec'?)."""
+    scenario = GAMES.parent / "tests/scenarios/hidden/hands_traded_alike_keep_what_each_gave.yaml"
+    code, _out, err = cli("run", scenario)
+    assert code == 2 and "Traceback" not in err
+    assert (
+        f"{scenario}:9:1: error RS101: unknown key 'spec' in the document (this looks "
+        "like a rules scenario, which names its spec: run it with `rulespec test FILE`)"
+    ) in err
+
+
 @pytest.mark.parametrize(
     "table, said",
     [

@@ -260,6 +260,12 @@ def _unknown_key_hint(key: str, allowed: dict, top: dict | None = None) -> str:
     return f"allowed: {', '.join(allowed)}"
 
 
+# a top-level `spec:` names the spec a rules scenario tests (a Coup designer ran one)
+_SCENARIO = (
+    "this looks like a rules scenario, which names its spec: run it with `rulespec test FILE`"
+)
+
+
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
     path = tuple(err.path)
     kw = err.validator
@@ -271,7 +277,9 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
                     "RS101",
                     f"unknown key '{key}' in {_where(path)}",
                     doc.key_span(path + (key,)),
-                    hint=_unknown_key_hint(key, allowed),
+                    hint=_SCENARIO
+                    if (path, key) == ((), "spec")
+                    else _unknown_key_hint(key, allowed),
                 )
     elif kw == "required":
         missing = err.message.split("'")[1]
