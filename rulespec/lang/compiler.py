@@ -1528,7 +1528,10 @@ class _Compiler:
                     "RS201",
                     f"unknown card type or tag '{r.card}'",
                     ("reactions", r.name, "card"),
-                    did_you_mean(r.card, kinds),
+                    "`any` is only for an action's card: give the cards that may answer "
+                    "a tag, and name it"
+                    if r.card == "any"
+                    else did_you_mean(r.card, kinds),
                 )
 
     def _goal_checks(self, spec: ir.Spec) -> None:
