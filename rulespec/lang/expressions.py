@@ -265,6 +265,9 @@ _CONVERSIONS = {
     ("cards", "int"): "size(cards) is how many they are",
     ("zone", "int"): "size(zone) is how many cards it holds",
 }
+# a function that turns one type into another, by what its argument is called, and the
+# type it gives: given a value of that type already, the call is not needed
+_CONVERTERS = {"argument 1 of seat()": "player", "argument 1 of seat_number()": "int"}
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[{}()]')  # a label or comment hides its own
 # what C, JavaScript or Python write, and what to say of it here
 _OTHER_LANGUAGES = (
@@ -524,6 +527,9 @@ class Builder:
             hint = _CONVERSIONS.get((node.type, want), "")
             if not hint and node.type == "int" and "ints" in want.split("|"):
                 hint = "the numbers 0 to n - 1 are range(n)"
+            if what in _CONVERTERS and node.type == _CONVERTERS[what]:  # seat(a player)
+                a = "an" if node.type[0] in "aeiou" else "a"
+                hint = f"it is {a} {node.type} already: write it without {what.split()[-1]}"
             if what == "argument 1 of size()" and node.type == "kinds":
                 hint = "kinds that pass a test are counted with count(TEST for k in KINDS)"
             if what == "argument 1 of random()" and node.type == "cards":
