@@ -336,6 +336,13 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     assert said.startswith(
         "The Kraken (card): Make a player discard all of their cards, unless shielded; Kraken (rule)"
     )
+    # a Love Letter designer's `help guard` added "Guard (rule): no text in the rules"
+    text = Path(TTG).read_text()
+    rule = '    text: "Make a player discard all of their cards, UNLESS they have the Pirate'
+    rule += ' Captain! A successful Kraken is set aside."\n'
+    assert text.count(rule) == 1
+    silent = Titles.of(load_spec("ttg.yaml", text.replace(rule, "")))
+    assert help_text("kraken", silent).startswith("The Kraken: Make a player discard")
 
 
 def test_a_bid_is_answered_with_its_number_not_its_place():

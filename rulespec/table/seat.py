@@ -242,7 +242,7 @@ def help_text(name: str, titles: Titles) -> str:
     ):
         for n, title in names.items():
             if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
-                said = titles.text(section, n) or "no text in the rules"
+                said = titles.text(section, n)
                 # one of a kind, but zones apart: two zones may go by one word
                 found.setdefault((word, n if word == "zone" else ""), (title, said))
     for section, word, families in (
@@ -251,11 +251,14 @@ def help_text(name: str, titles: Titles) -> str:
     ):  # a family's zone or counter by its own title
         for n, members in families.items():
             for title in (t for t in members if t.casefold() == wanted):
-                said = titles.text(section, n) or "no text in the rules"
-                found.setdefault((word, f"{n}:{title}"), (title, said))
+                found.setdefault((word, f"{n}:{title}"), (title, titles.text(section, n)))
     for n, goal in titles.goals.items():
         if wanted in (n.casefold(), goal.title.casefold()):
             found.setdefault(("goal", ""), (goal.title, titles.goal_text(n)))
+    if any(said for _, said in found.values()):  # a rule of a card's name, without a
+        # text of its own, says nothing beside the card's
+        found = {k: (title, said) for k, (title, said) in found.items() if said}
+    found = {k: (title, said or "no text in the rules") for k, (title, said) in found.items()}
     if len(found) > 1:  # each of its kind (a Lost Cities action titled as its piles' name)
         return "; ".join(  # a text's own full stop would stand before the semicolon
             f"{title} ({word}): {said.rstrip('.')}" for (word, _), (title, said) in found.items()
