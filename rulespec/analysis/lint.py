@@ -1128,7 +1128,25 @@ def check_no_ops(an: Analysis):
     for nid, part in graphs.rules_of(an.spec):
         effect = _body(an.spec, part)
         bound = graphs.card_locals(effect)
+        # an action or answer whose windows no reaction answers asks nobody
+        answered = any(k == "opens" for _, _, k in an.g.out_edges(nid, keys=True))
         for s in ir.walk_statements(effect):
+            if (
+                isinstance(s, ir.Do)
+                and s.proc == "react"
+                and nid.kind in ("action", "reaction")
+                and not answered
+            ):
+                yield Finding(
+                    "RL109",
+                    "warning",
+                    f"{nid.kind} '{nid.name}': this react(...) asks nobody: no reaction "
+                    f"answers '{nid.name}' (or none its windows offer)",
+                    s.span,
+                    rules=(nid.name,),
+                    hint=f"list '{nid.name}' in the answers of the reaction meant, or remove the line",
+                )
+                continue
             if (
                 isinstance(s, ir.Do)
                 and s.proc == "react"
