@@ -1490,6 +1490,16 @@ def _codes(text: str) -> list[str]:
 
 
 def _lint(args, out, err) -> int:
+    from .analysis.lint import CODES as LINT_CODES
+    from .lang.codes import CODES
+
+    for flag, codes in (("--select", args.select), ("--ignore", args.ignore)):
+        for c in codes or ():  # a code that does not exist would keep, or drop, nothing
+            if not any(k.startswith(c) for k in (*LINT_CODES, *CODES)):
+                raise UsageError(
+                    f"{flag}: no code is or begins with '{c}' (lint's codes, "
+                    f"{min(LINT_CODES)} to {max(LINT_CODES)}, are listed in docs/lint.md)"
+                )
     findings, sources = [], {}
     for path in args.specs:
         findings += _lint_spec(args, path, sources, err)

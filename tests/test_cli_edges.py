@@ -236,6 +236,16 @@ def test_a_number_out_of_bounds_is_a_usage_error(argv, message):
             ["lint", TTG, "--players", 3],
             "--players is the player count of --explore or --simulate: give one",
         ),
+        (  # a Gin Rummy designer's: every finding was dropped, exit 0
+            ["lint", TTG, "--select", "RL999", "--fail-on", "warning"],
+            "--select: no code is or begins with 'RL999' (lint's codes, RL101 to RL304, "
+            "are listed in docs/lint.md)",
+        ),
+        (
+            ["lint", TTG, "--ignore", "RL1,RS9"],
+            "--ignore: no code is or begins with 'RS9' (lint's codes, RL101 to RL304, "
+            "are listed in docs/lint.md)",
+        ),
     ],
 )
 def test_a_lint_flag_that_would_change_nothing_is_a_usage_error(argv, message):
