@@ -1214,3 +1214,27 @@ def test_exploration_keeps_few_states_of_wide_choices_whole(monkeypatch):
         whole.findings,
         whole.fired,
     )
+
+
+def test_a_base_parameter_a_variant_leaves_unread_is_removed_in_the_variant(tmp_path):
+    """A Gin Rummy designer's variant replaced the rule reading a parameter: RL101 at
+    the base's line said to remove it there, which a variant cannot; now a variant may
+    remove a parameter, and the hint says how."""
+    setup = (
+        "setup:\n  effect: |\n    shuffle(draw_pile)\n"
+        "    for p in players { move(top(draw_pile, 2), hand(p)) }\n"
+    )
+    variant = tmp_path / "two_each.yaml"
+    variant.write_text(f"rulespec: 1\nextends: {TTG}\n{setup}")
+    out = cli("lint", variant, "--select", "RL101")[1]
+    assert f"{TTG}:" in out
+    assert (
+        "warning RL101: param 'deal_size' is never used [layer 1] (remove it in the variant: "
+        "remove: {parameters: [deal_size]})"
+    ) in out
+    variant.write_text(f"rulespec: 1\nextends: {TTG}\n{setup}remove:\n  parameters: [deal_size]\n")
+    assert cli("lint", variant, "--select", "RL101") == (
+        0,
+        "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)\n",
+        "",
+    )

@@ -205,6 +205,20 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
         ),
     ]
 
+    gone = tmp_path / "gone.yaml"  # a parameter removed as the rules reading it are
+    gone.write_text(f"rulespec: 1\nextends: {TTG}\nremove:\n  parameters: [deal_size, dael]\n")
+    with pytest.raises(SpecError) as exc:
+        load_spec(gone)
+    assert [(d.code, d.message) for d in exc.value.diagnostics] == [
+        ("RS601", "the base has no parameter 'dael' to remove")
+    ]
+    gone.write_text(f"rulespec: 1\nextends: {TTG}\nremove:\n  parameters: [deal_size]\n")
+    with pytest.raises(SpecError) as exc:  # the setup reads it still: said where
+        load_spec(gone)
+    assert [(d.code, d.message, d.span.line) for d in exc.value.diagnostics] == [
+        ("RS201", "unknown name 'deal_size'", 45)
+    ]
+
     missing = tmp_path / "missing.yaml"
     missing.write_text("rulespec: 1\nextends: nowhere.yaml\n")
     with pytest.raises(SpecError) as exc:

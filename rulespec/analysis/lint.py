@@ -425,12 +425,17 @@ def check_unused(an: Analysis):
                 or (kind == "zone" and item.name == spec.hand)
             )
             if not used:
+                # the base's part, unused once a variant changed the rules: the variant
+                # removes it (it cannot edit the base)
+                section = {"param": "parameters", "goal": "goals"}.get(kind, f"{kind}s")
                 yield Finding(
                     "RL101",
                     "warning",
                     f"{kind} '{item.name}' is never used",
                     item.span,
-                    hint="remove it, or refer to it in a rule",
+                    hint=f"remove it in the variant: remove: {{{section}: [{item.name}]}}"
+                    if item.span.file != spec.span.file
+                    else "remove it, or refer to it in a rule",
                 )
     read_kinds = {n for k, n in an.outside.reads if k == "kind"}
     for cond, eff in an.touches.values():
