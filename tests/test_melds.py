@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
+from rulespec.lang.diagnostics import SpecError
 from rulespec.interpreter.runtime import _unmelded
 
 KNOCK = (Path(__file__).resolve().parent / "valid" / "knock.yaml").read_text(encoding="utf-8")
@@ -194,6 +195,33 @@ def test_a_meld_condition_too_costly_for_every_group_is_refused():
             "unmelded() judges every group of up to 12 cards with 'meld': it may take "
         )
         assert message.endswith("at most 2,000,000")
+
+
+def test_a_meld_condition_reading_a_zone_says_to_bound_it():
+    """A Gin Rummy designer's lay-off, `meld(g) or meld(g + table)`, was refused with a
+    hint to test a group in one pass: the cost was the table, counted as the whole deck
+    for every group. The hint names the zone; cards put together are costed as both
+    hold, so the table bounded with first() fits."""
+    lay_off = "  lay_off:\n    params: {g: cards}\n    when: meld(g) or meld(g + {cards})\n"
+
+    def text(cards):
+        return spec_text(
+            ("  deadwood_points:\n", lay_off.replace("{cards}", cards) + "  deadwood_points:\n"),
+            (
+                'value: sum(c.points for c in unmelded(h, "meld", "points"))',
+                'value: sum(c.points for c in unmelded(h, "lay_off", "points"))',
+            ),
+        )
+
+    with pytest.raises(SpecError) as exc:
+        load_spec("knock.yaml", text("discard_pile"))
+    (problem,) = exc.value.diagnostics
+    assert problem.code == "RS413" and problem.hint.startswith(
+        "'lay_off' reads 'discard_pile' besides the group, counted as it may hold the whole "
+        "deck (52 cards) for every group: where it holds fewer, say so with "
+        "first(discard_pile, N); else test a group in one pass"
+    )
+    assert load_spec("knock.yaml", text("first(discard_pile, 3)")).conditions
 
 
 def test_a_condition_that_calls_unmelded_on_itself_is_a_circle():

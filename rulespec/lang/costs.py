@@ -81,7 +81,7 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
         if costs.of(root) > MAX_EVALUATION:
             blamed = costs.blame(root)
             if blamed is not None:
-                yield _too_costly(blamed, costs.of(blamed), spec.max_players, deck)
+                yield _too_costly(blamed, costs.of(blamed), spec.max_players, deck, costs)
 
 
 def _expressions(node) -> Iterator[ir.Expr]:
@@ -174,7 +174,8 @@ class _Costs:
 
     def _cards_held(self, arg: ir.Expr) -> int | None:
         """How many cards an argument can hold at most, when fewer than the deck is known:
-        one set of combinations(), top(zone, n), first(cards, n) or nth(cards, i)."""
+        one set of combinations(), top(zone, n), first(cards, n) or nth(cards, i), and
+        cards put together (a + b) or left out (without(a, b)) of those."""
         if arg.type != "cards":
             return None
         if isinstance(arg, ir.Local) and arg.name in self.one_set:
@@ -184,6 +185,11 @@ class _Costs:
             return None if n is None else max(0, min(n, self.deck))
         if isinstance(arg, ir.Call) and arg.func == "nth":
             return 1
+        if isinstance(arg, ir.Binary):  # cards put together: as many as both hold
+            left, right = self._cards_held(arg.left), self._cards_held(arg.right)
+            return None if left is None or right is None else min(left + right, self.deck)
+        if isinstance(arg, ir.Call) and arg.func == "without":  # no more than it takes from
+            return self._cards_held(arg.args[0])
         return None
 
     def _size(self, items: ir.Expr) -> int:
@@ -239,8 +245,18 @@ class _Costs:
         return self.blame(over[0]) if over else node
 
 
-def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic:
+def _too_costly(node: ir.Expr, cost: int, players: int, deck: int, costs: _Costs) -> Diagnostic:
     melds = isinstance(node, ir.Call) and node.func == "unmelded"
+    hint = (
+        "test a group in one pass over its cards (all, count, max, min), not a pass inside a pass"
+    )
+    condition = costs.conditions.get(node.args[1].name) if melds else None
+    if zones := _unbounded_zones(condition.when) if condition else []:
+        hint = (  # a zone the test reads besides the group counts as the whole deck
+            f"'{condition.name}' reads {', '.join(map(repr, zones))} besides the group, "
+            f"counted as it may hold the whole deck ({deck} cards) for every group: where "
+            f"it holds fewer, say so with first({zones[0]}, N); else {hint}"
+        )
     what = (
         f"calling '{node.name}' here"
         if isinstance(node, ir.ConditionCall)
@@ -257,12 +273,20 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int) -> Diagnostic
         f"{what} may take {shown} steps to evaluate at {players} players and {deck} cards; "
         f"at most {MAX_EVALUATION:,}",
         node.span,
-        hint="test a group in one pass over its cards (all, count, max, min), not a pass "
-        "inside a pass"
+        hint=hint
         if melds
         else "nest fewer aggregates or condition calls, work out a part first with let, or "
         "bound the cards gone through (combinations(first(h, 7), 5): 21 sets, not 1,024)",
     )
+
+
+def _unbounded_zones(e: ir.Expr) -> list[str]:
+    """The zones an expression reads whole, not through top(zone, n) or first(zone, n)."""
+    nodes = list(ir.walk(e))
+    bounded = {
+        id(n.args[0]) for n in nodes if isinstance(n, ir.Call) and n.func in ("top", "first")
+    }
+    return sorted({n.name for n in nodes if isinstance(n, ir.ZoneRef) and id(n) not in bounded})
 
 
 def _written(e: ir.Expr) -> int | None:
