@@ -395,7 +395,7 @@ def test_a_diagnostic_stays_on_one_line_whatever_its_file_is_named(tmp_path):
     spec = tmp_path / "a\nb.yaml"
     spec.write_text("rulespec: 1\nname: [x\n", encoding="utf-8")
     code, out, _ = cli("validate", str(spec))
-    assert code == 1 and f"{tmp_path}/a\\x0ab.yaml:3:1: error RS003" in out
+    assert code == 1 and f"{tmp_path}/a\\x0ab.yaml:2:7: error RS003" in out
 
 
 @pytest.mark.parametrize(
@@ -410,6 +410,9 @@ def test_a_diagnostic_stays_on_one_line_whatever_its_file_is_named(tmp_path):
             (5, 2),
             "indented to a column no key or item above it starts at",
         ),
+        # a flow list going on over lines after a ',' is no bracket left open
+        ("a: {b: 1,\n  c: 2 d: 3}\n", (2, 9), "expected ',' or '}', but got ':'"),
+        ("a: {b: 1,   # a '}' after a ','\n  c: 2 d: 3}\n", (2, 9), "but got ':'"),
     ],
 )
 def test_the_yaml_hints_read_lines_as_yaml_does_and_claim_only_their_mistakes(text, place, message):

@@ -267,3 +267,13 @@ def test_unmelded_in_a_value_called_on_a_sized_set_is_costed_as_written_in():
     for expr in (call, inline):
         text = spec_text(("evaluation: 100 - deadwood_points(hand(me))", f"evaluation: {expr}"))
         assert [code for code, _ in errors(text)] == ["RS413"], expr
+
+
+def test_a_misspelt_meld_condition_is_given_the_nearest_name():
+    """A Gin Rummy designer's "meld2" was told what unmelded() takes, not 'meld'."""
+    text = spec_text(('unmelded(h, "meld", "points"))', 'unmelded(h, "meld2", "points"))'))
+    with pytest.raises(SpecError) as exc:
+        load_spec("knock.yaml", text)
+    assert [(d.code, d.hint) for d in exc.value.diagnostics] == [
+        ("RS204", "did you mean 'meld'?")
+    ]

@@ -951,12 +951,18 @@ class Builder:
         number = self._number_property(key, "unmelded()", "over the cards left")
         params = self.names.conditions.get(test.value) if isinstance(test, ir.Const) else None
         if params is None or len(params) != 1 or params[0][1] != "cards":
+            fits = [n for n, p in self.names.conditions.items() if [t for _, t in p] == ["cards"]]
+            near = (
+                did_you_mean(test.value, fits)
+                if isinstance(test, ir.Const) and params is None
+                else ""
+            )
             self._error(
                 "RS204",
                 "unmelded() takes, in quotes, the name of a condition of one cards "
                 "parameter that says whether a group of cards is a meld",
                 test.span,
-                "conditions: {meld: {params: {g: cards}, when: size(g) >= 3 and ...}}",
+                near or "conditions: {meld: {params: {g: cards}, when: size(g) >= 3 and ...}}",
             )
             return None
         if self.names.results.get(test.value, "bool") != "bool":

@@ -386,6 +386,44 @@ def _compose(text: str, file: str, sources) -> yaml.Node | None:
         ) from None
 
 
+def _unclosed_flow(start, at, lines: list[str], ended: bool):
+    """In { } or [ ] opened at `start`: a closing bracket written after a `#`, which made
+    it part of a comment, said at the '#'; else a bracket its line does not close, said
+    where it opens (the parser meets the problem lines later), when the parser met the
+    end of the text (`ended`) or the opening line looks whole (no ',' at its end). None
+    for another problem."""
+    bracket = lines[start.line][start.column : start.column + 1] or "{"
+    closing = "}" if bracket == "{" else "]"
+    for line in range(start.line, min(at.line + 1, len(lines))):
+        text = _QUOTES.sub(lambda m: " " * len(m.group()), lines[line])  # '#' in quotes
+        begin = start.column + 1 if line == start.line else 0
+        comment = re.search(r"(?:^|\s)(#.*)", text[begin:])
+        if (
+            comment
+            and closing in comment.group(1)
+            and not text[: begin + comment.start(1)].rstrip().endswith(",")
+        ):
+            return (
+                (line, begin + comment.start(1)),
+                f"YAML syntax: the '{closing}' after this '#' is part of a comment, which runs "
+                "to the end of its line",
+                f"put the comment after the '{closing}', or on a line of its own",
+            )
+    first = _QUOTES.sub("", lines[start.line]).split(" #")[0].rstrip()
+    if ended or (at.line > start.line and not first.endswith((",", bracket))):
+        # met at the end of the text, or lines on from an opening line that looks whole
+        return (
+            (start.line, start.column),
+            f"YAML syntax: this '{bracket}' is not closed on its line",
+            f"close it with '{closing}': it goes on over lines only after a ',', and a "
+            "comment inside it runs to the end of its line",
+        )
+    return None
+
+
+_QUOTES = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
+
+
 def _yaml_problem(problem: str | None) -> tuple[str, str]:
     """The YAML parser's words for the two mistakes of indentation, said as the writer of
     a spec sees them (message, hint); any other problem in its own words."""
@@ -427,6 +465,8 @@ def _block_problem(exc, lines: list[str]) -> tuple[tuple[int, int], str, str] | 
     after it; a comment inside a value written without `|`. ((line, column) from 0,
     message, hint), or None for another problem."""
     at, problem = exc.problem_mark, exc.problem or ""
+    if problem.startswith("expected ',' or ") and exc.context_mark:  # in { } or [ ]
+        return _unclosed_flow(exc.context_mark, at, lines, problem.endswith("'<stream end>'"))
     if at.line >= len(lines):  # at the end of the text
         return None
     if problem == "could not find expected ':'" and exc.context_mark:  # a line that is no key
