@@ -830,6 +830,8 @@ def _has(g, a, key, b):
         ("end:ship_destroyed", "changes", "counter:win_target"),
         ("end:ship_destroyed", "changes", "counter:tiebreak"),
         ("end:ship_destroyed", "feeds", "end:coin_win"),
+        # its initial value: a Coup designer's changed parameter showed no edge
+        ("counter:win_target", "reads", "param:coins_to_win"),
     ],
 )
 def test_graph_has_the_edges_the_spec_implies(ttg_graph, a, key, b):

@@ -365,6 +365,11 @@ def _add_declarations(g, spec: ir.Spec):
     ):
         for d in defs:
             _node(g, NodeId(kind, d.name), d.span)
+    for c in spec.counters:  # a counter starts at a parameter's value: a variant's
+        # change of the parameter shows what it changes
+        for what, name in sorted(touches_of(c.initial).reads) if c.initial is not None else ():
+            if what == "param":
+                g.add_edge(NodeId("counter", c.name), NodeId("param", name), key="reads")
     for goal in spec.goals:
         _node(g, NodeId("goal", goal.name), goal.span)
         g.add_edge(NodeId("goal", goal.name), NodeId("zone", goal.zone), key="reads")
