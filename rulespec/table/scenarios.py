@@ -400,7 +400,7 @@ def _play(path, doc) -> tuple[bool, list[str]]:
         if refusal is None:
             raise
         return _verdict(_refusal_failures(refusal, ("RS401", str(exc))))
-    state, failures, stopped, refused = _steps(_new_state(game, doc, n), data, n)
+    state, failures, stopped, refused = _steps(_new_state(game, doc, n), doc, n)
     if stopped:
         return _verdict(failures)
     if refusal is not None:
@@ -412,24 +412,24 @@ def _verdict(failures: list[str]) -> tuple[bool, list[str]]:
     return not failures, failures
 
 
-def _steps(state: State, data: dict, n: int):
+def _steps(state: State, doc, n: int):
     """Make the steps, checking each `expect` step on the way. Returns the game the
-    steps end in (a `game: N` step starts the match's next), the failures, whether a
-    step failed (so nothing more is checked), and the refusal of the last step as
-    (code, message) when the scenario expects one."""
+    steps end in (a `game: N` step starts the match's next), the failures (each at its
+    step's place in the file), whether a step failed (so nothing more is checked), and
+    the refusal of the last step as (code, message) when the scenario expects one."""
+    data = doc.data
     failures, steps, number = [], data.get("steps") or (), 1
     last = max((i for i, step in enumerate(steps) if "expect" not in step), default=-1)
     for i, step in enumerate(steps):
+        at = f"{doc.span(('steps', i))}: step {i + 1}"
         if "expect" in step:
-            failures += [
-                f"at step {i + 1}: {f}" for f in _checkpoint(state, data, step["expect"], n)
-            ]
+            failures += [f"{at}: {f}" for f in _checkpoint(state, data, step["expect"], n)]
             continue
         ((who, choice),) = step.items()  # the schema allows exactly one
         if who == "game":
             problem = _not_next_game(state, data, number, choice)
             if problem:
-                return state, failures + [f"step {i + 1} (game: {choice}): {problem}"], True, None
+                return state, failures + [f"{at} (game: {choice}): {problem}"], True, None
             state, number = _next_game(state, data, number), choice
             continue
         refusable = i == last and "expect_error" in data
@@ -438,18 +438,18 @@ def _steps(state: State, data: dict, n: int):
         except ValueError as exc:  # not a seat of the game
             problem = f" ({who}: {choice}): {exc}"
         if problem:
-            return state, failures + [f"step {i + 1}{problem}"], True, None
+            return state, failures + [f"{at}{problem}"], True, None
         try:
             state.apply_action(str(choice))
         except IllegalChoice as exc:
             if refusable:
                 return state, failures, False, (exc.code.value, str(exc))
-            return state, failures + [f"step {i + 1}: {exc}"], True, None
+            return state, failures + [f"{at}: {exc}"], True, None
         except RuleError as exc:  # a rule failed (RS701): this scenario fails, not the run
             if refusable:  # the game cannot go on: nothing after it is checked
                 got = _refusal_failures(data["expect_error"], (exc.code, exc.message))
                 return state, failures + got, True, None
-            return state, failures + [f"step {i + 1}: {exc}"], True, None
+            return state, failures + [f"{at}: {exc}"], True, None
     return state, failures, False, None
 
 
