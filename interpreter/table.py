@@ -700,7 +700,9 @@ def _known(what: str, names, known: dict) -> None:
     """ValueError for the first of names that is not known, listing those that are."""
     for name in names:
         if name not in known:
-            raise ValueError(f"unknown {what} '{name}'; {what}s: {', '.join(known)}")
+            each = [k for k in known if k.startswith(f"{name}[")]  # a family, or one a seat
+            said = f"'{name}' is {len(each)} {what}s: name one, {each[0]}; " if each else ""
+            raise ValueError(f"unknown {what} '{name}'; {said}{what}s: {', '.join(known)}")
 
 
 def _matched(root: int, places: list, wants: dict, held: list, owner: dict) -> bool:

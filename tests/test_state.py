@@ -172,6 +172,11 @@ def test_a_layout_that_does_not_fit_is_refused_with_a_reason():
         State.from_layout(gems(), zones={"hnd[P1]": ["rock"]})
     with pytest.raises(ValueError, match="more 'gem' cards placed than the deck holds"):
         State.from_layout(gems(), zones={"hand[P1]": ["gem", "gem"]})
+    # a Coup designer's per-seat counter named whole was told it was unknown, no more
+    with pytest.raises(
+        ValueError, match=r"unknown zone 'hand'; 'hand' is 2 zones: name one, hand\[P1\];"
+    ):
+        State.from_layout(gems(), zones={"hand": ["gem"]})
 
 
 @pytest.mark.parametrize("seat", [-1, 2, 99, True, "P1", 1.0])
