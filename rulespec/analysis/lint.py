@@ -1179,6 +1179,29 @@ def check_no_ops(an: Analysis):
                 )
 
 
+def check_sets_past_the_deck(an: Analysis):
+    """RL109: combinations(cards, k) with k written out above the deck's cards: it makes
+    no set, so a choice among them offers nothing (a Coup designer's, silent)."""
+    parts = (*graphs.rules_of(an.spec), *graphs.definitions(an.spec))
+    for nid, part in parts:
+        for n in ir.walk(an.spec.setup if part is None else part):
+            if (
+                isinstance(n, ir.Call)
+                and n.func == "combinations"
+                and isinstance(k := n.args[1], ir.Const)
+                and k.value > an.deck_size
+            ):
+                yield Finding(
+                    "RL109",
+                    "warning",
+                    f"{nid.kind} '{nid.name}': combinations(..., {k.value}) makes no set: "
+                    f"the deck holds {an.deck_size} cards",
+                    n.span,
+                    rules=(nid.name,),
+                    hint="check how many cards a set takes",
+                )
+
+
 def _no_op(an: Analysis, s, bound, unordered) -> tuple[str, str] | None:
     """(what, hint) when the statement does nothing: a counter or local assigned itself
     (or changed by 0), an `if` whose branches are the same, a move of 0 cards, or one
@@ -1594,6 +1617,7 @@ CHECKS = (
     check_ends,
     check_trigger_cycles,
     check_no_ops,
+    check_sets_past_the_deck,
     check_empty_zones,
     check_start,
     check_deal,
