@@ -1042,15 +1042,18 @@ class State(Table):
 
     def offer_around(self, step, leads: bool = False) -> bool:
         """Ask the current player, at a step offered round the table, to play or pass
-        (to play only when they `leads`); False, with a `no_play` event, when they have
-        nothing to play (a pass)."""
+        (to play only when they `leads`). One with nothing to play who may pass is asked
+        too, pass its one option: a pass is logged alike whatever the hand holds, so the
+        others cannot tell a player who would not play from one who could not (as a
+        reaction window asks a player who holds no answer). False, with a `no_play`
+        event, when they may neither play nor pass."""
         me = self._current
         options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
+        if not leads and step.may_pass(self):
+            options.insert(pass_at, PASS)
         if not options:
             self._log("no_play", player=me, step=step.ir.name)
             return False
-        if not leads and step.may_pass(self):
-            options.insert(pass_at, PASS)
         self._pending = ChoicePoint(
             me,
             "play",

@@ -34,12 +34,19 @@ def test_all_pass_goes_round_until_every_player_has_passed(tmp_path):
     game = _game(tmp_path, "around: all_but_one", "around: all_pass")
     state = State.from_layout(game, zones=HANDS)
     state.apply_action("climb card_2")
-    state.apply_action("climb card_5")  # P3 passes at once: nothing beats a 5
+    state.apply_action("climb card_5")
+    # P3, with nothing above a 5, is asked all the same: pass is its one option, so a
+    # pass looks alike whether the player could not play or would not (a Durak
+    # designer's table told the two apart, `no_play` against `pass`)
+    assert (_asked(state), state.legal_labels()) == ("P3", ["pass"])
+    state.apply_action("pass")
     assert _asked(state) == "P1"
     state.apply_action("pass")
     # all but one is not enough: P2, the last to play, is asked too (and cannot climb)
-    asked = [(e["event"], e["player"]) for e in state.log_for(None) if e.get("step") == "climb"]
-    assert asked == [("no_play", 2), ("no_play", 1)]
+    assert (_asked(state), state.legal_labels()) == ("P2", ["pass"])
+    state.apply_action("pass")
+    passes = [e["player"] for e in state.log_for(None) if e["event"] == "pass"]
+    assert passes == [2, 0, 1] and not any(e["event"] == "no_play" for e in state.log_for(None))
     assert state.turn == 2 and _asked(state) == "P2"  # P2 took the trick and leads
 
 
@@ -49,7 +56,8 @@ def test_the_turn_is_its_players_again_after_the_round(tmp_path):
     assert _asked(state) == "P3"
     state.apply_action("climb card_1")
     state.apply_action("climb card_2")  # P1
-    state.apply_action("climb card_5")  # P2; P3 cannot beat it
+    state.apply_action("climb card_5")  # P2
+    state.apply_action("pass")  # P3 cannot beat it: pass is all it may do
     state.apply_action("pass")  # P1
     events = [e for e in state.log_for(None) if e["event"] in ("turn", "set_next")]
     assert events[-2:] == [
@@ -115,16 +123,15 @@ LEADS = ("    around: all_but_one\n", "    around: all_but_one\n    lead: true\n
 
 
 def test_a_step_that_leads_asks_the_turns_player_to_play_then_goes_round(tmp_path):
-    """`lead: true`: the turn's player must play first (no pass, no `no_play` line
-    after the lead), and the lead counts as the last play: once the others have
-    passed, the leader takes the trick without being asked again."""
+    """`lead: true`: the turn's player must play first (no pass), and the lead counts
+    as the last play: once the others have passed, the leader takes the trick without
+    being asked again."""
     state = State.from_layout(_game(tmp_path, *LEADS), zones=HANDS)
     assert (_asked(state), state.legal_labels()) == ("P1", ["climb card_2", "climb card_8"])
     state.apply_action("climb card_8")  # P2 and P3 have nothing above an 8: they pass
-    assert [(e["event"], e["player"]) for e in state.log_for(None) if e["event"] == "no_play"] == [
-        ("no_play", 1),
-        ("no_play", 2),
-    ]
+    for seat in ("P2", "P3"):
+        assert (_asked(state), state.legal_labels()) == (seat, ["pass"])
+        state.apply_action("pass")
     assert _asked(state) == "P1" and state.observation(None)["turn"] == 2  # P1 leads again
     assert state.observation(None)["counters"]["points[P1]"] == 1
 
