@@ -785,9 +785,12 @@ class State(Table):
         drawn = pile[: -n - 1 : -1] if n <= len(pile) else pile[::-1]  # the top n, top first
         if self._events is None and src != dst:
             self.move_cards(drawn, dst, top=True)
-        else:  # logged card by card, as drawn (onto its own pile: the top card, n times)
+        else:  # logged card by card, as drawn (onto its own pile: the top card, n times),
+            # a pile emptied known as a whole as move_cards knows it (views alike, logged or not)
+            emptied = self._emptied(drawn, dst, True) if self._known and len(drawn) > 1 else ()
             for c in drawn:
                 self.move_cards((pile[-1] if src == dst else c,), dst, top=True)
+            self.know_emptied(emptied, dst)
         if len(drawn) == n:
             return 0
         return n - len(drawn) if self.can_refill(src) else 0

@@ -111,7 +111,7 @@ class Table:
         )
         told, watch = self._told, self.game.watch_cards
         into, counts, dirty = zones[dst], tcount[dst], self._dirty
-        emptied = self._emptied(cards, dst) if known and len(cards) > 1 else None
+        emptied = self._emptied(cards, dst, top) if known and len(cards) > 1 else None
         for c in cards:
             src = loc[c]
             zone = zones[src]
@@ -130,14 +130,15 @@ class Table:
         self._dirty = dirty
         self._version += len(cards)
         if emptied:
-            for q, types in emptied:
-                self._know_more(dst, q, types)
+            self.know_emptied(emptied, dst)
 
-    def _emptied(self, cards, dst: int) -> list[tuple[int, dict]]:
+    def _emptied(self, cards, dst: int, top: bool) -> list[tuple[int, dict]]:
         """(seat, the types it knows were there) for each zone these cards empty, not all
         of one type, whose every card a seat that sees neither it nor dst knew: it saw
-        the whole zone go to dst, so it knows what lies there now. (A zone of one type
-        is told card by card, in _learn_move.)"""
+        the whole zone go to dst, so it knows what lies there now. Told card by card in
+        _learn_move, and so left out here: a zone of one type, and the cards at places
+        the seat knew in an ordered zone drawn from the top. Worked out before the cards
+        move, and told once they have (move_cards; State.draw, logging card by card)."""
         zones, loc, known, saw = self._zones, self._loc, self._known, self.game.saw
         leaving: dict[int, int] = {}
         for c in dict.fromkeys(cards):  # a card listed twice leaves its zone once
@@ -147,12 +148,20 @@ class Table:
             on = known.get(src)
             if on is None or src == dst or n != len(zones[src]):
                 continue
-            out += [
-                (q, dict(k.types))
-                for q, k in on.items()
-                if len(k.types) > 1 and q not in saw[src][dst] and sum(k.types.values()) == n
-            ]
+            placed = top and self.game.ordered[src]
+            for q, k in on.items():
+                if len(k.types) > 1 and q not in saw[src][dst] and sum(k.types.values()) == n:
+                    types = dict(k.types)
+                    for t in k.at.values() if placed else ():
+                        types[t] -= 1
+                    out.append((q, {t: m for t, m in types.items() if m}))
         return out
+
+    def know_emptied(self, emptied, dst: int) -> None:
+        """What `_emptied` found, told once the cards have moved."""
+        for q, types in emptied:
+            if types:
+                self._know_more(dst, q, types)
 
     def _know_more(self, dst: int, q: int, types: dict, at: int | None = None) -> None:
         """Seat q now knows these cards (type -> how many) lie in dst, the last at
@@ -196,7 +205,7 @@ class Table:
                 if q not in saw and len(k.types) == 1 and sum(k.types.values()) == left + 1:
                     # it knew every card there, all of one type: so is this one
                     self._know_more(dst, q, dict.fromkeys(k.types, 1), at)
-                elif q not in saw and place in k.at:  # drawn from a place it knew
+                elif q not in saw and ordered and place in k.at:  # drawn from a place it knew
                     self._know_more(dst, q, {k.at[place]: 1}, at)
                 if not k.left(t if q in saw else None, place, ordered):
                     del on[q]
@@ -210,8 +219,8 @@ class Table:
         """Trade the cards of zones a and b (`swap`): a's go onto b, then b's own onto a,
         each in its order, so each zone ends holding the other's cards as they lay. A
         seat that sees neither zone saw the two trade places: what it knew of one it now
-        knows of the other (places too); a seat that sees one saw its cards go and the
-        other's come, and knows every card the other now holds."""
+        knows of the other (places too, into an ordered zone); a seat that sees one saw
+        its cards go and the other's come, and knows every card the other now holds."""
         if a == b:
             return
         first, second = list(self._zones[a]), list(self._zones[b])
@@ -229,6 +238,9 @@ class Table:
         ctype = self._ctype
         for z, other, came in ((a, b, second), (b, a, first)):
             on = was[other]
+            if not self.game.ordered[z]:  # the places came from an ordered zone: none here
+                for k in on.values():
+                    k.unplace()
             # a seat that sees the other zone, not this one, saw all its cards come here
             # and this zone's own leave: it holds those cards and no more, in their order
             # (told card by card, a card of a type that came and left was forgotten)
