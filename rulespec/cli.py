@@ -1493,7 +1493,14 @@ def _lint(args, out, err) -> int:
     from .analysis.lint import CODES as LINT_CODES
     from .lang.codes import CODES
 
-    for flag, codes in (("--select", args.select), ("--ignore", args.ignore)):
+    settings = f"{args.config.file}: lint."
+    for flag, codes in (
+        ("--select", args.select),
+        ("--ignore", args.ignore),
+        (f"{settings}select", args.config.select),
+        (f"{settings}ignore", args.config.ignore),
+        (f"{settings}severity", args.config.severity),
+    ):
         for c in codes or ():  # a code that does not exist would keep, or drop, nothing
             if not any(k.startswith(c) for k in (*LINT_CODES, *CODES)):
                 raise UsageError(

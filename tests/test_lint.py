@@ -760,6 +760,16 @@ def test_a_spec_that_does_not_load_fails_whatever_the_selection(tmp_path, monkey
     )
     code, out, _ = cli("lint", broken, "--format", "json")
     assert code == 1 and [f["severity"] for f in json.loads(out)] == ["error"]
+    # a code no finding has keeps, or drops, nothing: the file says it, as the flags do
+    for setting in ('select = ["RL999"]', "severity = {RL999 = \"error\"}"):
+        (tmp_path / "rulespec.toml").write_text(f"[lint]\n{setting}\n")
+        key = setting.split()[0]
+        assert cli("lint", broken) == (
+            2,
+            "",
+            f"rulespec lint: {tmp_path / 'rulespec.toml'}: lint.{key}: no code is or begins "
+            "with 'RL999' (lint's codes, RL101 to RL304, are listed in docs/lint.md)\n",
+        )
 
 
 def test_suppression_is_per_line_and_per_code(tmp_path):
