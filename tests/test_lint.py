@@ -761,7 +761,7 @@ def test_a_spec_that_does_not_load_fails_whatever_the_selection(tmp_path, monkey
     code, out, _ = cli("lint", broken, "--format", "json")
     assert code == 1 and [f["severity"] for f in json.loads(out)] == ["error"]
     # a code no finding has keeps, or drops, nothing: the file says it, as the flags do
-    for setting in ('select = ["RL999"]', "severity = {RL999 = \"error\"}"):
+    for setting in ('select = ["RL999"]', 'severity = {RL999 = "error"}'):
         (tmp_path / "rulespec.toml").write_text(f"[lint]\n{setting}\n")
         key = setting.split()[0]
         assert cli("lint", broken) == (
@@ -1241,8 +1241,8 @@ def test_a_base_parameter_a_variant_leaves_unread_is_removed_in_the_variant(tmp_
     out = cli("lint", variant, "--select", "RL101")[1]
     assert f"{TTG}:" in out
     assert (
-        "warning RL101: param 'deal_size' is never used [layer 1] (remove it in the variant: "
-        "remove: {parameters: [deal_size]})"
+        "warning RL101: param 'deal_size' is never used [layer 1] (remove it, or refer to it "
+        "in a rule; a variant removes it with remove: {parameters: [deal_size]})"
     ) in out
     variant.write_text(f"rulespec: 1\nextends: {TTG}\n{setup}remove:\n  parameters: [deal_size]\n")
     assert cli("lint", variant, "--select", "RL101") == (

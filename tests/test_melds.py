@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
-from rulespec.lang.diagnostics import SpecError
 from rulespec.interpreter.runtime import _unmelded
+from rulespec.lang.diagnostics import SpecError
 
 KNOCK = (Path(__file__).resolve().parent / "valid" / "knock.yaml").read_text(encoding="utf-8")
 
@@ -222,6 +222,9 @@ def test_a_meld_condition_reading_a_zone_says_to_bound_it():
         "first(discard_pile, N); else test a group in one pass"
     )
     assert load_spec("knock.yaml", text("first(discard_pile, 3)")).conditions
+    with pytest.raises(SpecError) as exc:  # a seat's zone, written as one is (a review)
+        load_spec("knock.yaml", text("deadwood(current)"))
+    assert "say so with first(deadwood(p), N)" in exc.value.diagnostics[0].hint
 
 
 def test_a_condition_that_calls_unmelded_on_itself_is_a_circle():
@@ -274,6 +277,4 @@ def test_a_misspelt_meld_condition_is_given_the_nearest_name():
     text = spec_text(('unmelded(h, "meld", "points"))', 'unmelded(h, "meld2", "points"))'))
     with pytest.raises(SpecError) as exc:
         load_spec("knock.yaml", text)
-    assert [(d.code, d.hint) for d in exc.value.diagnostics] == [
-        ("RS204", "did you mean 'meld'?")
-    ]
+    assert [(d.code, d.hint) for d in exc.value.diagnostics] == [("RS204", "did you mean 'meld'?")]

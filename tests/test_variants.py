@@ -213,10 +213,25 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
         ("RS601", "the base has no parameter 'dael' to remove")
     ]
     gone.write_text(f"rulespec: 1\nextends: {TTG}\nremove:\n  parameters: [deal_size]\n")
-    with pytest.raises(SpecError) as exc:  # the setup reads it still: said where
+    with pytest.raises(SpecError) as exc:  # the setup reads it still: said where, and why
         load_spec(gone)
-    assert [(d.code, d.message, d.span.line) for d in exc.value.diagnostics] == [
-        ("RS201", "unknown name 'deal_size'", 45)
+    assert [(d.code, d.message, d.span.line, d.hint) for d in exc.value.diagnostics] == [
+        (
+            "RS201",
+            "unknown name 'deal_size'",
+            45,
+            f"the variant removes it, at {gone}:4:16: remove or replace what names it too, "
+            "or keep it",  # a Euchre designer was asked "did you mean 'march'?"
+        )
+    ]
+    gone.write_text(  # set and removed: the setting would be lost without a word
+        f"rulespec: 1\nextends: {TTG}\nparameters:\n  deal_size: 3\n"
+        "remove:\n  parameters: [deal_size]\n"
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec(gone)
+    assert [(d.code, d.message) for d in exc.value.diagnostics] == [
+        ("RS601", "the variant sets parameter 'deal_size' and removes it")
     ]
 
     missing = tmp_path / "missing.yaml"

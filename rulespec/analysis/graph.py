@@ -365,11 +365,7 @@ def _add_declarations(g, spec: ir.Spec):
     ):
         for d in defs:
             _node(g, NodeId(kind, d.name), d.span)
-    for c in spec.counters:  # a counter starts at a parameter's value: a variant's
-        # change of the parameter shows what it changes
-        for what, name in sorted(touches_of(c.initial).reads) if c.initial is not None else ():
-            if what == "param":
-                g.add_edge(NodeId("counter", c.name), NodeId("param", name), key="reads")
+    _add_initial_reads(g, spec)
     for goal in spec.goals:
         _node(g, NodeId("goal", goal.name), goal.span)
         g.add_edge(NodeId("goal", goal.name), NodeId("zone", goal.zone), key="reads")
@@ -382,6 +378,15 @@ def _add_declarations(g, spec: ir.Spec):
         body = _definition_body(part)
         for what, name in sorted(touches_of(body).calls):
             g.add_edge(nid, NodeId(what, name), key="calls")
+
+
+def _add_initial_reads(g, spec: ir.Spec):
+    """A counter that starts at a parameter's value reads it: a variant's change of the
+    parameter shows what it changes."""
+    for c in spec.counters:
+        for what, name in sorted(touches_of(c.initial).reads) if c.initial is not None else ():
+            if what == "param":
+                g.add_edge(NodeId("counter", c.name), NodeId("param", name), key="reads")
 
 
 def _add_flow(g, spec: ir.Spec):

@@ -433,9 +433,12 @@ def check_unused(an: Analysis):
                     "warning",
                     f"{kind} '{item.name}' is never used",
                     item.span,
-                    hint=f"remove it in the variant: remove: {{{section}: [{item.name}]}}"
-                    if item.span.file != spec.span.file
-                    else "remove it, or refer to it in a rule",
+                    hint="remove it, or refer to it in a rule"
+                    + (  # a base's part: a variant cannot edit the base's file
+                        f"; a variant removes it with remove: {{{section}: [{item.name}]}}"
+                        if item.span.file != spec.span.file
+                        else ""
+                    ),
                 )
     read_kinds = {n for k, n in an.outside.reads if k == "kind"}
     for cond, eff in an.touches.values():

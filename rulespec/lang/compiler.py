@@ -20,6 +20,7 @@ from .expressions import (
     Names,
     deprecated_name,
     kept,
+    removed_hint,
     reserved_as,
     reserved_hint,
 )
@@ -224,6 +225,7 @@ class _Compiler:
             windows_in_order=tuple(accepted["windows"]),
             reactions=frozenset(r if isinstance(r := d.get("reactions"), dict) else ()),
             refused=refused,
+            removed=self.doc.removed,
             procedures={
                 k: self._params(("procedures", k), v) for k, v in accepted["procedures"].items()
             },
@@ -866,6 +868,8 @@ class _Compiler:
                         f"answer the action that plays it, with if: count(card, {answered}) > 0"
                     )
                     if answered in self.names.kinds
+                    else removed_hint(self.doc.removed[answered])
+                    if answered in self.doc.removed
                     else did_you_mean(answered, [*action_lets, *raw]),
                 )
         if card is not None and "to" not in r:
@@ -1567,7 +1571,9 @@ class _Compiler:
                         "RS201",
                         f"unknown action '{a}'",
                         ("turn", i, "actions", j),
-                        did_you_mean(a, actions),
+                        removed_hint(self.doc.removed[a])
+                        if a in self.doc.removed
+                        else did_you_mean(a, actions),
                     )
 
     def _rule_names(self) -> None:

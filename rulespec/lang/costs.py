@@ -281,12 +281,19 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int, costs: _Costs
 
 
 def _unbounded_zones(e: ir.Expr) -> list[str]:
-    """The zones an expression reads whole, not through top(zone, n) or first(zone, n)."""
+    """The zones an expression reads whole, not through top(zone, n) or first(zone, n),
+    as written: `melds(p)` for one of a seat's zones, `row(i)` of a family."""
     nodes = list(ir.walk(e))
     bounded = {
         id(n.args[0]) for n in nodes if isinstance(n, ir.Call) and n.func in ("top", "first")
     }
-    return sorted({n.name for n in nodes if isinstance(n, ir.ZoneRef) and id(n) not in bounded})
+    zones = (n for n in nodes if isinstance(n, ir.ZoneRef) and id(n) not in bounded)
+    return sorted({_written_zone(z) for z in zones})
+
+
+def _written_zone(z: ir.ZoneRef) -> str:
+    args = ["p"] * (z.owner is not None) + ["i"] * (z.index is not None)
+    return f"{z.name}({', '.join(args)})" if args else z.name
 
 
 def _written(e: ir.Expr) -> int | None:

@@ -52,6 +52,11 @@ def reserved_as(name: str) -> str:
     return f"the statement {name}()" if name in PROCEDURES else f"the aggregate {name}(...)"
 
 
+def removed_hint(where) -> str:
+    """The hint for a name a variant's `remove:` took out that the spec still names."""
+    return f"the variant removes it, at {where}: remove or replace what names it too, or keep it"
+
+
 def reserved_hint(name: str) -> str:
     """The hint of an RS202 for a name taken: what the language uses it for, if it does."""
     return f"'{name}' is {reserved_as(name)}" if name in RESERVED else ""
@@ -380,6 +385,7 @@ class Names:
     conditions: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     results: dict[str, str] = field(default_factory=dict)  # condition -> "bool" or "int"
     refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
+    removed: dict = field(default_factory=dict)  # taken out by a variant -> where (a Span)
     text: set[str] = field(default_factory=set)  # a card formula's text values, unquoted
     # counter -> what it holds: "int", "player" (a seat), "kind" or FAILED (its initial
     # value was refused)
@@ -548,6 +554,8 @@ class Builder:
         known = set(scope) | set(CONSTANTS) | set(self.names.all_names) | set(FUNCTIONS)
         if name in self.why_unbound and what != "function":
             hint = self.why_unbound[name]
+        elif name in self.names.removed:
+            hint = removed_hint(self.names.removed[name])
         elif name in self.names.text:
             hint = f'text in a formula is quoted: "{name}"'
         elif name in self.names.props and what == "name":

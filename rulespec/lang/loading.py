@@ -183,6 +183,8 @@ class Document:
     scalar_maps: dict[Path_, CharMap] = field(default_factory=dict)  # string values
 
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> lines, for carets
+    # a variant's merge: each name its `remove:` took out -> where it says so
+    removed: dict[str, Span] = field(default_factory=dict)
 
     @property
     def lines(self) -> list[str]:

@@ -255,7 +255,16 @@ def _remove(m, data, section, name, path):
             key=False,
         )
         return
+    if section == "parameters" and name in (m.variant.data.get("parameters") or {}):
+        m.error(
+            "RS601",
+            f"the variant sets parameter '{name}' and removes it",
+            ("parameters", name),
+            "keep one of the two",
+        )
+        return
     del entries[name]
+    m.out.removed[name] = m.variant.span(path)
 
 
 def _replace(m, data, section, name, entry):

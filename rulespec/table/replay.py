@@ -108,6 +108,15 @@ def _validator():
     return kind(load_schema("log"))
 
 
+def _not_json(line: str, number: int, exc: ValueError) -> str:
+    """RS801's words for a line that is not JSON: a YAML file's first line (a spec given
+    for a log) says what replay reads."""
+    said = f"not JSON ({getattr(exc, 'msg', exc)})"
+    if number == 1 and re.match(r"\s*(#|[A-Za-z_]\w*:)", line):
+        said += ": this looks like YAML; replay reads a log written by `rulespec run --log LOG`"
+    return said
+
+
 def _record(path: str, number: int, raw: bytes) -> dict:
     """One line of a log as a checked JSON object; its length and nesting are bounded
     before it is parsed."""
@@ -132,10 +141,7 @@ def _record(path: str, number: int, raw: bytes) -> dict:
     try:
         record = json.loads(line)
     except ValueError as exc:  # not JSON, or a number of thousands of digits
-        said = f"not JSON ({getattr(exc, 'msg', exc)})"
-        if number == 1 and re.match(r"\s*(#|[A-Za-z_]\w*:)", line):  # a spec, say
-            said += ": this looks like YAML; replay reads a log written by `rulespec run --log LOG`"
-        fail("RS801", said)
+        fail("RS801", _not_json(line, number, exc))
     if not isinstance(record, dict):
         fail("RS801", "a log line is a JSON object")
     errors = sorted(_validator().iter_errors(record), key=lambda e: list(map(str, e.path)))
