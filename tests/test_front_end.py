@@ -413,6 +413,8 @@ def test_a_diagnostic_stays_on_one_line_whatever_its_file_is_named(tmp_path):
         # a flow list going on over lines after a ',' is no bracket left open
         ("a: {b: 1,\n  c: 2 d: 3}\n", (2, 9), "expected ',' or '}', but got ':'"),
         ("a: {b: 1,   # a '}' after a ','\n  c: 2 d: 3}\n", (2, 9), "but got ':'"),
+        # a comment's own { } closes nothing of the line's (a review): the ',' is missing
+        ("a: {b: 1  # see {zones}\n  c: 2}\n", (1, 4), "this '{' is not closed on its line"),
     ],
 )
 def test_the_yaml_hints_read_lines_as_yaml_does_and_claim_only_their_mistakes(text, place, message):

@@ -400,9 +400,9 @@ def _unclosed_flow(start, at, lines: list[str], ended: bool):
         text = _QUOTES.sub(lambda m: " " * len(m.group()), lines[line])  # '#' in quotes
         begin = start.column + 1 if line == start.line else 0
         comment = re.search(r"(?:^|\s)(#.*)", text[begin:])
-        if (
-            comment
-            and closing in comment.group(1)
+        said = comment.group(1) if comment else ""
+        if (  # a closing bracket the comment does not open itself (`# see {zones}`)
+            said.count(closing) > said.count(bracket)
             and not text[: begin + comment.start(1)].rstrip().endswith(",")
         ):
             return (
