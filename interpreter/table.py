@@ -244,12 +244,14 @@ class Table:
             # a seat that sees the other zone, not this one, saw all its cards come here
             # and this zone's own leave: it holds those cards and no more, in their order
             # (told card by card, a card of a type that came and left was forgotten)
-            for q in self._told[other][z] if came else ():
+            seen = self._told[other][z] if came else ()
+            if seen:
                 types: dict[int, int] = {}
                 for c in came:
                     types[ctype[c]] = types.get(ctype[c], 0) + 1
                 places = dict(enumerate(ctype[c] for c in came)) if self.game.ordered[z] else {}
-                on[q] = knowledge.Known(types, places)
+                for q in seen:
+                    on[q] = knowledge.Known(dict(types), dict(places))
             if on:
                 known[z] = on
             else:
