@@ -748,6 +748,35 @@ class _Stream:
         return self.stream is not None and self.stream.isatty()
 
 
+class _ReaderMayLeave:
+    """Standard output of a command whose file matters more than what it prints (`run
+    --log`): once the pipe's reader has left (`| head -1`), the rest is dropped and the
+    command goes on, so that the file is still written whole."""
+
+    def __init__(self, out: _Stream):
+        self.out, self.left = out, False
+
+    def _do(self, action, *args):
+        if self.left:
+            return None
+        try:
+            return getattr(self.out, action)(*args)
+        except _StreamFailed as exc:
+            if not isinstance(exc.error, BrokenPipeError):
+                raise
+            self.left = True
+            return None
+
+    def write(self, text: str):
+        return self._do("write", text)
+
+    def flush(self) -> None:
+        self._do("flush")
+
+    def isatty(self) -> bool:
+        return self.out.isatty()
+
+
 def _main(argv, stdout, stderr, stdin) -> int:
     _Parser.out = stdout
     try:
@@ -1043,6 +1072,8 @@ def _run(args, out, err) -> int:
     from .table.replay import log_writer
 
     spec, n = _setup(args, err)
+    if args.log is not None:  # `run --log game.jsonl | head -1` writes the whole log
+        out = _ReaderMayLeave(out)
     inputs = _inputs(args, "--log")
     viewer = None if args.seat is None else _seat_arg(args.seat, n)
     log = (

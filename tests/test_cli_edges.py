@@ -125,6 +125,16 @@ def test_a_reader_that_leaves_is_no_error():
     assert (code, err) == (0, "") and out == "Take the Gold: 4 players, seed 0, agents random\n"
 
 
+@pytest.mark.parametrize("games", [1, 3])
+def test_a_reader_that_leaves_still_gets_the_whole_log_written(tmp_path, games):
+    """A Euchre designer's `run --log x.jsonl | head -1` exited 0 and wrote no log: the
+    narration's broken pipe ended the run before the log was kept."""
+    log = tmp_path / "x.jsonl"
+    code, _out, err = entry("run", TTG, "--games", games, "--log", log, shell="| head -1")
+    assert (code, err) == (0, "")
+    assert cli("replay", log)[1].endswith(f"{games} of {games} game(s) replayed the same\n")
+
+
 def test_a_folder_without_permission_is_one_line(tmp_path, monkeypatch):
     def refused(self, pattern):
         raise PermissionError(13, "Permission denied", str(self))
