@@ -424,3 +424,11 @@ def test_the_yaml_hints_read_lines_as_yaml_does_and_claim_only_their_mistakes(te
         load("s.yaml", text)
     [d] = exc.value.diagnostics
     assert (d.code, (d.span.line, d.span.col)) == ("RS003", place) and message in d.message
+
+
+def test_a_tab_that_indents_is_told_to_be_spaces():
+    """An Uno designer's tab was told only that it cannot start any token."""
+    with pytest.raises(SpecError) as exc:
+        load("s.yaml", "rulespec: 1\nname: X\n\tplayers: 2\n")
+    [d] = exc.value.diagnostics
+    assert (d.code, d.hint) == ("RS003", "YAML indents with spaces: replace the tab with spaces")

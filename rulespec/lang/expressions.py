@@ -311,10 +311,23 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
     if isinstance(exc, lark.UnexpectedCharacters):
         msg = f"unexpected character {text[pos]!r} in expression"
         said = next((w for op, w in _OTHER_LANGUAGES if text.startswith(op, pos)), None)
+        if said is None and (seat := re.match(r"P(\d+)\b", text[pos:])):
+            said = f"a player is written seat(n), counted from 0: P{seat[1]} is seat({int(seat[1]) - 1})"
         return (f"{msg}: {said}" if said else msg), hint
     if token is None or token.type == "$END":
         return "expression ends too early", hint
     return _unexpected(token, allowed, text, pos), hint
+
+
+# what other languages write before the token the parser stopped at, and what to say
+_WRITTEN_BEFORE = (
+    (r"\belif\s*$", ": write 'else if'"),
+    (
+        r"\b(break|continue)\s*$",
+        ": there is no break or continue: a while loop stops when its condition fails, "
+        "and an if skips what is not to be done",
+    ),
+)
 
 
 def _unexpected(token, allowed: set, text: str, pos: int) -> str:
@@ -343,8 +356,8 @@ def _unexpected(token, allowed: set, text: str, pos: int) -> str:
             ": there is no power operator '**': multiply (n * n), or read the powers "
             "from a card property or a named value"
         )
-    elif re.search(r"\belif\s*$", text[:pos]):
-        msg += ": write 'else if'"
+    elif said := next((m for w, m in _WRITTEN_BEFORE if re.search(w, text[:pos])), None):
+        msg += said
     elif token.type == "FOR" and "IF" in allowed:  # `count(... for a in s for b in s)`
         msg += (
             ": an aggregate takes one 'for': put one aggregate inside another, as in "
@@ -548,6 +561,35 @@ class Builder:
             return False
         return node is not None
 
+    def _called(self) -> set[str]:
+        """The names written as calls: functions, named conditions and procedures, and
+        the zones, counters and remembered cards of a seat, or of a family."""
+        n = self.names
+        owned = {k for d in (n.zones, n.counters, n.memories) for k, per in d.items() if per}
+        return {*FUNCTIONS, *AGGREGATES, *n.conditions, *n.procedures, *n.families, *owned}
+
+    def _name_hint(self, name: str, scope) -> str:
+        """Why a name read as a value is none, where it is something else: a card
+        property, a function, `any`, a name only some parts bind; else ''."""
+        if name in self.names.props:
+            return (
+                f"a card property is read from cards as c.{name}, and named in quotes "
+                f'elsewhere: prop(c, "{name}"), values("{name}")'
+            )
+        if name in FUNCTIONS and name not in scope:
+            args = tuple(
+                a.split("|")[0].rstrip("?") + "?" * a.endswith("?") for a in FUNCTIONS[name][0]
+            )
+            return f"'{name}' is a function: write {name}({written(args)}), {FUNCTIONS[name][2]}"
+        if name == "any":
+            return "`any` is only for an action's card: size(zone) counts every card"
+        if name in _ROLES:
+            return (
+                f"'{name}' is bound only in {_ROLES[name]}: "
+                "see 'What each part of a spec binds' in docs/language.md"
+            )
+        return ""
+
     def _unknown(self, name: str, span: Span, scope, what="name"):
         if name in self.names.refused:
             return  # its declaration was refused, and said so: its uses say no more
@@ -558,27 +600,14 @@ class Builder:
             hint = removed_hint(self.names.removed[name])
         elif name in self.names.text:
             hint = f'text in a formula is quoted: "{name}"'
-        elif name in self.names.props and what == "name":
-            hint = (
-                f"a card property is read from cards as c.{name}, and named in quotes "
-                f'elsewhere: prop(c, "{name}"), values("{name}")'
-            )
+        elif what == "name" and (said := self._name_hint(name, scope)):
+            hint = said
         elif name in _OTHER_FUNCTIONS and what == "function" and name not in known:
             hint = did_you_mean(_OTHER_FUNCTIONS[name], known)  # as it names it
         elif name in _WRITTEN_OTHERWISE and what == "function" and name not in known:
             hint = _WRITTEN_OTHERWISE[name]
-        elif name in FUNCTIONS and what == "name" and name not in scope:
-            args = tuple(
-                a.split("|")[0].rstrip("?") + "?" * a.endswith("?") for a in FUNCTIONS[name][0]
-            )
-            hint = f"'{name}' is a function: write {name}({written(args)}), {FUNCTIONS[name][2]}"
-        elif name in _ROLES and what == "name":
-            hint = (
-                f"'{name}' is bound only in {_ROLES[name]}: "
-                "see 'What each part of a spec binds' in docs/language.md"
-            )
-        else:
-            hint = did_you_mean(name, known)
+        else:  # a call means what is called (`lenght`: not the card tag 'eight')
+            hint = did_you_mean(name, self._called() if what == "function" else known)
             if not hint and what == "name" and self.unbound is not None:
                 hint = self.unbound(name)
         meant = self.names.all_names.get(getattr(hint, "suggestion", None))
@@ -790,7 +819,12 @@ class Builder:
         when each player has their own."""
         if per_player:
             name = node.name
-            self._error("RS204", f"{what} per player: write {name}(p)", span)
+            whose = (
+                "team: write {0}(p), p a player of the team"
+                if name in self.names.per_team
+                else "player: write {0}(p)"
+            )
+            self._error("RS204", f"{what} per {whose.format(name)}", span)
             return None
         return node
 
@@ -1407,6 +1441,15 @@ class Builder:
             return None
         elif name in self.names.zones:
             self._error("RS207", f"cannot assign to zone '{name}'", span, self._into_zone(name))
+            return None
+        elif name in self.names.kinds:
+            self._error(
+                "RS207",
+                f"'{name}' is a card type or tag, not a counter",
+                span,
+                "a type or suit that changes is held by a counter: counters: {trump: "
+                f"{{initial: no_kind}}}}, then trump = {name}",
+            )
             return None
         else:
             self._unknown(name, span, scope, "counter or local")

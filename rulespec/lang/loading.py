@@ -444,6 +444,11 @@ def _yaml_problem(problem: str | None) -> tuple[str, str]:
             f"YAML syntax: {problem}",
             'an item holding [ ] inside [ ] is quoted: [draw, "take blue_4 from discard[1]"]',
         )
+    if (problem or "").startswith("found character '\\t'"):
+        return (
+            f"YAML syntax: {problem}",
+            "YAML indents with spaces: replace the tab with spaces",
+        )
     if problem == "mapping values are not allowed here":
         return (
             "YAML syntax: a ':' here starts no key",
