@@ -427,9 +427,6 @@ def test_a_number_that_is_also_a_card_s_title_is_asked_again():
     assert _also_a_title("1", options, texts) is None
     assert _picked("#2", options, texts).label == "c5"
     assert _picked("2 (1)", options, texts).label == "c2"
-    # an Uno designer's 3 played Yellow 5, the third option, where Green 3 was meant
-    texts = ["Play Wild", "Play Yellow 1", "Play Yellow 5", "Play Green 3", "Play Blue 3"]
-    assert _also_a_title("3", [SimpleNamespace(label=t) for t in texts], texts) == 3
 
 
 def test_a_number_past_the_options_names_the_card_it_titles():

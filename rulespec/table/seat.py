@@ -348,16 +348,20 @@ def _within(run: list[str], words: list[str]) -> bool:
 
 
 def _also_a_title(answer: str, options: list, texts: list[str]) -> int | None:
-    """Where a number typed is an option's place and also a word of another option (a
-    card titled by its number: 6 nimmt!'s "9 (1)", Uno's "Play Green 3"), that other
-    option's place (from 0); None where the number is plain (a count in brackets,
-    "Maki Roll (1)", is no word of its title)."""
+    """Where a number typed is an option's place and also begins another option's words
+    (a card titled by its number, 6 nimmt!'s "9 (1)"), that other option's place (from
+    0); None where the number is plain (a number inside the words, "Maki Roll (1)", is
+    no title of it)."""
     if not (answer.isascii() and answer.isdigit() and len(answer) <= 6):
         return None
     if not 1 <= int(answer) <= len(options):
         return None
     return next(
-        (i for i, text in enumerate(texts) if i != int(answer) - 1 and answer in text.split()),
+        (
+            i
+            for i, text in enumerate(texts)
+            if i != int(answer) - 1 and _words(text)[:1] == [answer]
+        ),
         None,
     )
 
