@@ -427,6 +427,10 @@ def test_a_number_that_is_also_a_card_s_title_is_asked_again():
     assert _also_a_title("1", options, texts) is None
     assert _picked("#2", options, texts).label == "c5"
     assert _picked("2 (1)", options, texts).label == "c2"
+    # an Uno designer's 3 played the third option, not Green 3: a number later in the
+    # words is no title (typing 1 at a draft's "Stepping Stone 1" must not be asked again)
+    texts = ["Play Wild", "Play Yellow 1", "Play Yellow 5", "Play Green 3", "Play Blue 3"]
+    assert _also_a_title("3", [SimpleNamespace(label=t) for t in texts], texts) is None
 
 
 def test_a_number_past_the_options_names_the_card_it_titles():
