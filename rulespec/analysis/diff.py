@@ -82,7 +82,7 @@ def _detail(kind, a, b) -> str:
         parts.append(f"count {_size(a)} -> {_size(b)}")
     if kind == "action" and a.same != b.same:  # what a group's cards share
         parts.append(f"same {a.same or 'none'} -> {b.same or 'none'}")
-    if kind == "step" and a.pass_if != b.pass_if:  # who may pass
+    if kind == "step" and canon(a.pass_if) != canon(b.pass_if):  # who may pass (by meaning)
         parts.append(
             "pass_if "
             + ("added" if a.pass_if is None else "removed" if b.pass_if is None else "changed")
