@@ -321,7 +321,8 @@ class Table:
         self._unplace(slot)
         self._dirty |= self.game.watch_slots[slot]
         self._version += 1
-        self._log("shuffle", zone=self.game.slots[slot].label)
+        if len(cards) > 1:  # fewer are not shuffled (language.md): nobody saw one
+            self._log("shuffle", zone=self.game.slots[slot].label)
 
     def set_counter(self, slot: int, value: int) -> None:
         if not -INT_LIMIT <= value <= INT_LIMIT:

@@ -346,3 +346,17 @@ def test_an_argument_of_the_wrong_type_is_a_type_error_naming_it(call, message):
     """Each failed deep inside (AttributeError on a str spec, on an int RNG)."""
     with pytest.raises(TypeError, match=re.escape(message)):
         call()
+
+
+def test_a_zone_of_one_card_is_not_shuffled_and_no_shuffle_is_told():
+    """A one-card refill was logged and narrated "the stock is shuffled" (a Durak
+    designer's), though fewer than two cards are not shuffled: no chance is asked of
+    such a zone, and no shuffle event is logged for it."""
+    one = Game(load_spec("one.yaml", GEMS.replace("rock: {count: 5}", "rock: {count: 0}")), 2)
+    state = one.new_initial_state(seed=1)
+    assert not state.chance_is_sampled()
+    assert not any(e["event"] == "shuffle" for e in state.log_for(None))
+    state = gems().new_initial_state(seed=1)
+    while state.chance_is_sampled():
+        state.sample_chance()
+    assert [e["event"] for e in state.log_for(None)].count("shuffle") == 1

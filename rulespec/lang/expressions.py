@@ -561,7 +561,7 @@ class Builder:
             return False
         return node is not None
 
-    def _called(self) -> set[str]:
+    def _callables(self) -> set[str]:
         """The names written as calls: functions, named conditions and procedures, and
         the zones, counters and remembered cards of a seat, or of a family."""
         n = self.names
@@ -607,7 +607,7 @@ class Builder:
         elif name in _WRITTEN_OTHERWISE and what == "function" and name not in known:
             hint = _WRITTEN_OTHERWISE[name]
         else:  # a call means what is called (`lenght`: not the card tag 'eight')
-            hint = did_you_mean(name, self._called() if what == "function" else known)
+            hint = did_you_mean(name, self._callables() if what == "function" else known)
             if not hint and what == "name" and self.unbound is not None:
                 hint = self.unbound(name)
         meant = self.names.all_names.get(getattr(hint, "suggestion", None))
