@@ -675,6 +675,9 @@ def _conditions_in(an: Analysis, nid, part) -> list:
             conds.append((s.cond, set_here))
         elif isinstance(s, ir.ChooseBranch):
             conds += [(b.cond, set_here) for b in s.branches if b.cond is not None]
+    # a value's `if COND then A else B`, in the body or in the conditions above
+    values = (*ir.walk(body), *(n for c, _ in list(conds) for n in ir.walk(c)))
+    conds += [(n.cond, set_here) for n in values if isinstance(n, ir.IfExpr)]
     return conds
 
 
