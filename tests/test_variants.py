@@ -234,6 +234,17 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
         ("RS601", "the variant sets parameter 'deal_size' and removes it")
     ]
 
+    twice = ["long_5", str(TTG.parent / "variants" / "take_the_gold" / "long_5.yaml")]
+    with pytest.raises(SpecError) as exc:  # an Uno designer's was told of a clash
+        load_spec(TTG, variants=twice)
+    assert [(d.code, d.message, d.hint) for d in exc.value.diagnostics] == [
+        (
+            "RS601",
+            f"variant {twice[1]} is applied twice",
+            f"give it once: --variant {twice[1]} applies it",
+        )
+    ]
+
     missing = tmp_path / "missing.yaml"
     missing.write_text("rulespec: 1\nextends: nowhere.yaml\n")
     with pytest.raises(SpecError) as exc:

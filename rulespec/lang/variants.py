@@ -413,10 +413,28 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
                 ],
                 vdoc.all_sources(),
             )
+        twice = next((v for v in chain if any(_same(v, w) for w in variants)), None)
+        if twice is not None:  # its additions would clash with themselves (RS601)
+            raise SpecError(
+                [
+                    Diagnostic(
+                        "RS601",
+                        f"variant {twice.file} is applied twice",
+                        twice.span(()),
+                        hint=f"give it once: --variant {name} applies it"
+                        + (", with the variants it extends" if len(chain) > 1 else ""),
+                    )
+                ],
+                twice.all_sources(),
+            )
         variants += chain
     for variant in variants:
         base = apply(base, variant)
     return base
+
+
+def _same(a: Document, b: Document) -> bool:
+    return Path(a.file).resolve() == Path(b.file).resolve()
 
 
 def _keep_title(base, value):
