@@ -177,3 +177,22 @@ def test_a_scenario_table_naming_what_the_game_lacks_says_the_closest_name(tmp_p
     if "more" in said:  # the card one too many, the last kraken of the table
         column = len("table: {") + table.rindex("kraken") + 1
         assert f"{scenario}:4:{column}:" in out, out
+
+
+def test_a_scenario_table_s_mistakes_are_all_told_at_once_in_file_order(tmp_path):
+    """An Uno designer's table of five mistakes was told one a run, the fourth first."""
+    scenario = tmp_path / "many.yaml"
+    scenario.write_text(
+        f"name: n\nspec: {TTG}\nplayers: 2\ntable:\n  current: P4\n"
+        "  counters: {tiebrake: 1}\n  zones:\n    hand[P1]: [gold_coins]\n"
+        "    discard_pil: [kraken]\nsteps: []\n"
+    )
+    code, out, _ = cli("test", str(scenario))
+    assert code == 1
+    told = re.findall(rf"{re.escape(str(scenario))}:(\d+):\d+: error RS501: (.*)", out)
+    assert [(int(line), said.split(" (")[0]) for line, said in told] == [
+        (5, "'P4' is not a seat of a 2-player game"),
+        (6, "unknown counter: 'tiebrake'"),
+        (8, "unknown card in hand[P1]: 'gold_coins'"),
+        (9, "unknown zone: 'discard_pil'"),
+    ]

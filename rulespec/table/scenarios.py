@@ -107,41 +107,60 @@ def _check_shape(doc) -> None:
 
 def _new_state(game: Game, doc, n: int) -> State:
     """The scenario's game: laid out as its `table` says, or from the spec's setup. A
-    table the game cannot lay out is a SpecError (RS501) at the part that does not fit."""
+    table the game cannot lay out is a SpecError (RS501) at each part that does not fit,
+    all told at once (a table's mistakes came one a run)."""
     data = doc.data
     seed, limit = data.get("seed", 0), data.get("turn_limit")
     if "table" not in data:
         return game.new_initial_state(seed=seed, turn_limit=limit)
-    table, at = data["table"], ("table",)
-    try:
-        _check_names(game, table)
-        at = ("table", "current")
-        current = parse_seat(table.get("current", "P1"), n)
-        seats = {}
-        for key in ("out", "sitting_out"):
-            at = ("table", key)
-            seats[key] = [parse_seat(p, n) for p in table.get(key) or ()]
-        counters = {}
-        for k, v, path in _counters(table.get("counters")):
-            at = ("table", "counters", *path)
-            counters[_label(game, k)] = _counter_value(game, k, v, n)
-        at = ("table", "round_index")
-        round_index = State.laid_round(game, table.get("round_index", 0))
-        at = ("table",)  # what only the laying out finds: a card placed too often
-        return State.from_layout(
-            game,
-            seed,
-            zones=_with_rest(game, table),
-            counters=counters,
-            current=current,
-            round_index=round_index,
-            turn_limit=limit,
-            **seats,
+    table = data["table"]
+    problems = list(_misnamed(game, table))  # every name that does not fit, at once
+    failed = object()  # what a part that did not fit gives
+
+    def laid(at: tuple, make):
+        """What make() gives, or `failed`, its problem kept (once for a path)."""
+        if any(p.path == at for p in problems):
+            return failed
+        try:
+            return make()
+        except ValueError as exc:
+            bad = exc if isinstance(exc, _Misnamed) else _Misnamed(at, str(exc), at == ("table",))
+            problems.append(bad)
+            return failed
+
+    current = laid(("table", "current"), lambda: parse_seat(table.get("current", "P1"), n))
+    seats = {
+        key: laid(("table", key), lambda key=key: [parse_seat(p, n) for p in table.get(key) or ()])
+        for key in ("out", "sitting_out")
+    }
+    counters = {}
+    for k, v, path in _counters(table.get("counters")):
+        value = laid(("table", "counters", *path), lambda k=k, v=v: _counter_value(game, k, v, n))
+        if value is not failed:
+            counters[_label(game, k)] = value
+    round_index = laid(
+        ("table", "round_index"), lambda: State.laid_round(game, table.get("round_index", 0))
+    )
+    if not problems:  # what only the laying out finds: a card placed too often
+        state = laid(
+            ("table",),
+            lambda: State.from_layout(
+                game,
+                seed,
+                zones=_with_rest(game, table),
+                counters=counters,
+                current=current,
+                round_index=round_index,
+                turn_limit=limit,
+                **seats,
+            ),
         )
-    except ValueError as exc:
-        bad = exc if isinstance(exc, _Misnamed) else _Misnamed(at, str(exc), at == ("table",))
-        place = (doc.key_span if bad.key else doc.span)(bad.path)
-        raise SpecError([Diagnostic("RS501", str(bad), place)], doc.all_sources()) from None
+        if state is not failed:
+            return state
+    diagnostics = [
+        Diagnostic("RS501", str(p), (doc.key_span if p.key else doc.span)(p.path)) for p in problems
+    ]
+    raise SpecError(sorted(diagnostics, key=lambda d: (d.span.line, d.span.col)), doc.all_sources())
 
 
 def _with_rest(game: Game, table: dict) -> dict:
@@ -168,9 +187,9 @@ class _Misnamed(ValueError):
         self.path, self.key = path, key  # key: the name is the key at path, not its value
 
 
-def _check_names(game: Game, table: dict) -> None:
-    """_Misnamed for a zone, card or kind the table names and the game does not have,
-    with the closest name it has (the table's own check lists them all)."""
+def _misnamed(game: Game, table: dict):
+    """_Misnamed for each zone, card or kind the table names and the game does not have,
+    with the closest name it has, and each card placed once too often."""
     kind_counters = {game.counter_names[i] for i in game.kind_counters}
     zones = table.get("zones") or {}
     places = [s.label for s in game.slots]
@@ -178,7 +197,7 @@ def _check_names(game: Game, table: dict) -> None:
     names = [("zone", label, slots, ("zones", label)) for label in zones]
     rest = table.get("rest")
     if rest is not None and rest not in slots:  # the name is the value: placed at it
-        raise _Misnamed(
+        yield _Misnamed(
             ("table", "rest"), f"unknown zone: '{rest}' ({_meant(game, 'zone', rest, slots)})"
         )
     for label, cards in zones.items():
@@ -203,18 +222,18 @@ def _check_names(game: Game, table: dict) -> None:
                 placed[c] += 1
                 held = game.deck_counts[game.type_names.index(c)]
                 if placed[c] > held:
-                    raise _Misnamed(
+                    yield _Misnamed(
                         ("table", "zones", label, i),
                         f"more '{c}' cards placed than the deck holds ({held} for "
                         f"{game.n} player{'' if game.n == 1 else 's'})",
                     )
     for what, name, known, path in names:
         if name == "any" and what.startswith("kind"):
-            raise _Misnamed(
+            yield _Misnamed(
                 ("table", *path), f"'any' is every card, not a kind a counter holds ({what})"
             )
-        if name not in known:
-            raise _Misnamed(
+        elif name not in known:
+            yield _Misnamed(
                 ("table", *path),
                 f"unknown {what}: '{name}' ({_meant(game, what, name, known)})",
                 what in ("zone", "counter"),
