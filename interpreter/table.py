@@ -154,7 +154,7 @@ class Table:
                     types = dict(k.types)
                     for t in k.at.values() if placed else ():
                         types[t] -= 1
-                    out.append((q, {t: m for t, m in types.items() if m}))
+                    out.append((q, {t: m for t, m in types.items() if m > 0}))
         return out
 
     def know_emptied(self, emptied, dst: int) -> None:
