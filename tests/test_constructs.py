@@ -1180,3 +1180,18 @@ def test_a_zone_not_shown_is_left_off_the_table_and_kept_in_the_observation():
         lines = tableview.table_lines(view)
         assert ("  Bin: Hook" in lines) == shown, lines
         assert state.observation(0)["zones"]["bin"] == ["hook"]
+
+
+def test_a_fallback_keeps_its_place_beside_pass_at_an_optional_step():
+    """`fallback: true` (Uno's draw when you cannot play, which a designer wrote as the
+    play's test over again): left out while another action can be played; `pass` is no
+    action, stays on offer and keeps its place after the options."""
+    text = (ROOT / "tests" / "valid" / "match_or_draw.yaml").read_text()
+    step = "    actions: [match, draw]\n"
+    assert step in text
+    game = Game(load_spec("m.yaml", text.replace(step, step + "    optional: true\n")), 2)
+    table = {"discard": ["red_2"], "hand[P2]": ["green_3", "blue_4"]}
+    can = State.from_layout(game, zones=table | {"hand[P1]": ["red_1", "green_4"]})
+    assert can.legal_labels() == ["match red_1", "pass"]
+    cannot = State.from_layout(game, zones=table | {"hand[P1]": ["green_3", "green_4"]})
+    assert cannot.legal_labels() == ["draw", "pass"]

@@ -800,6 +800,7 @@ class _Compiler:
             verb=a.get("verb", "play"),
             without_target=untargeted,
             settles=bool(a.get("settles")),
+            fallback=bool(a.get("fallback")),
         )
 
     def _without_target(self, name, a, path) -> bool:

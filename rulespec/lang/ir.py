@@ -573,6 +573,9 @@ class Action:
     # at a step offered `around`: a play that answers without opening the round again
     # (a call, a check): it counts toward the round's end as a pass does
     settles: bool = False
+    # offered only when no action of the step that is no fallback can be played ("draw
+    # when you cannot play")
+    fallback: bool = False
 
 
 @dataclass(frozen=True)
