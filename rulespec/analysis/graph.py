@@ -129,7 +129,23 @@ def card_sources(cards, bound) -> set:
         return bound.get(cards.name, {ANYWHERE})
     if isinstance(cards, ir.Call) and cards.func == "without":
         return card_sources(cards.args[0], bound)  # what it leaves out is no source
-    return set().union(*(card_sources(c, bound) for c in ir.iter_children(cards)))
+    return set().union(*(card_sources(c, bound) for c in _card_children(cards)))
+
+
+_CARDS_FROM = {"cards", "zone", "zones", "cardsets"}  # the types whose values hold cards
+
+
+def _card_children(e) -> list:
+    """The parts directly inside e that give cards: a count's zone gives none
+    (`top(stock, 6 - size(hand(p)))` takes no card of the hand), nor a test's."""
+    return [c for c in ir.iter_children(e) if getattr(c, "type", None) in _CARDS_FROM]
+
+
+def _giving(e):
+    """e and, below it, every part that gives cards."""
+    yield e
+    for c in _card_children(e):
+        yield from _giving(c)
 
 
 class _Touching(ir.Visitor):
@@ -161,6 +177,14 @@ class _Touching(ir.Visitor):
     def visit_Local(self, e: ir.Local):
         if e.name in self.members:
             self.t.reads.add(("zone", self.members[e.name]))
+
+    def named_giving(self, e: ir.Expr) -> set[str]:
+        """The zones the parts of an expression that give cards name (not a count's:
+        `top(stock, 6 - size(hand(p)))` takes no card of the hand), a local bound to a
+        family's zones included."""
+        zones = {n.name for n in _giving(e) if isinstance(n, (ir.ZoneRef, ir.Zones))}
+        member = self.members.get(e.name) if isinstance(e, ir.Local) else None
+        return zones | ({member} if member else set())
 
     def named(self, e: ir.Expr) -> set[str]:
         """The zones an expression names, a local bound to a family's zones included."""
@@ -214,9 +238,9 @@ class _Touching(ir.Visitor):
         self.t.procs.add(s.proc)
         if s.proc in ("move", "insert"):  # an insert is a move to a depth
             source, dest = s.args[:2]
-            sources = card_sources(source, self.bound)
-            self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}} | self.named(source)
-            if ANYWHERE in sources or (not sources and not self.named(source)):
+            sources, named = card_sources(source, self.bound), self.named_giving(source)
+            self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}} | named
+            if ANYWHERE in sources or (not sources and not named):
                 self.t.moves_from.add("*")
             self.t.moves_to |= self.named(dest)
             if isinstance(dest, ir.Local) and dest.type == "zone":  # a procedure's parameter

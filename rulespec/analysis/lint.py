@@ -1486,7 +1486,8 @@ def check_gifts_moved_straight_on(an: Analysis):
             if not isinstance(s, ir.ChooseAll) or not isinstance(s.player, ir.Local):
                 continue
             who = s.player.name
-            sources = {name for name, _ in graphs.card_sources(s.source, {})} & unseen
+            found = graphs.card_sources(s.source, {}) - {graphs.ANYWHERE}  # a local's: unknown
+            sources = {name for name, _ in found} & unseen
             for t in ir.walk_statements(s.body):
                 if not (isinstance(t, ir.Do) and t.proc in ("move", "insert")):
                     continue
