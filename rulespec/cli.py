@@ -1494,8 +1494,8 @@ def _test(args, out, err) -> int:
         for r in results:
             named = f": {r.name}" if r.name != r.file else ""  # a file too broken to name itself
             print(f"{'PASS' if r.passed else 'FAIL'} {r.file}{named}", file=out)
-            for f in r.failures:
-                print(f"    {f}", file=out)
+            for f in r.failures:  # each line of a failure under its scenario
+                print(textwrap.indent(f, "    "), file=out)
         if not results:  # a folder of specs and variants only, say
             print(
                 f"no scenario file found in {', '.join(args.paths)} (specs and variants, "

@@ -165,6 +165,10 @@ def test_a_scenario_run_as_a_spec_says_to_test_it():
             "zones: {rows: [low]}",
             "unknown zone: 'rows' (did you mean one of row[0] to row[2]?)",
         ),
+        (  # a President designer's counter per player was offered place[P4]
+            "zones: {hand: [kraken]}",
+            "unknown zone: 'hand' ('hand' is 2 zones: name one, hand[P1])",
+        ),
     ],
 )
 def test_a_scenario_table_naming_what_the_game_lacks_says_the_closest_name(tmp_path, table, said):

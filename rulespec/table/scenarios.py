@@ -101,8 +101,10 @@ def _check_shape(doc) -> None:
         problems = shape_problems(
             doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
         )
-    if problems:
-        raise SpecError(problems, {doc.file: doc.lines})
+    if problems:  # in file order, as a spec's are
+        raise SpecError(
+            sorted(problems, key=lambda d: (d.span.line, d.span.col)), {doc.file: doc.lines}
+        )
 
 
 def _new_state(game: Game, doc, n: int) -> State:
@@ -254,6 +256,9 @@ def _meant(game: Game, what: str, name, known) -> str:
         team = game.spec.teams[game.team_of[int(seat.group(2)) - 1]].name
         whose = f"{seat.group(1)}[{team}]{seat.group(3) or ''}"
         return f"'{seat.group(1)}' is one per team: P{seat.group(2)}'s is {whose}"
+    each = [k for k in known if str(k).startswith(f"{name}[")]  # one a seat, or a family's
+    if what in ("zone", "counter") and each:
+        return f"'{name}' is {len(each)} {what}s: name one, {each[0]}"
     hint = did_you_mean(name, known)
     if not hint:
         return f"known: {', '.join(known)}"
