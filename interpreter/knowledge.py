@@ -14,8 +14,9 @@ the same to a seat leave it knowing the same (OpenSpiel's perfect recall):
   where it went (Table._learn_move), and any other removal (from a place the seat
   cannot tell) forgets every place;
 - but from a zone whose every card it knows: a card of the zone's one type is that
-  type where it went, and a move that takes all of several types puts them all where
-  they went (Table._learn_move, Table._emptied);
+  type where it went (Table._learn_move); and a move that empties a zone into one zone
+  puts what the seat knew lay there where they went, known wholly or in part
+  (Table._emptied: a pile picked up whole);
 - a shuffle, or an `insert` at any depth (it may be secret, 0 too), forgets the
   places, not the cards: the same cards lie there;
 - a reveal raises each type's bound to what was shown, and shows the places.

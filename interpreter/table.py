@@ -133,12 +133,14 @@ class Table:
             self.know_emptied(emptied, dst)
 
     def _emptied(self, cards, dst: int, top: bool) -> list[tuple[int, dict]]:
-        """(seat, the types it knows were there) for each zone these cards empty, not all
-        of one type, whose every card a seat that sees neither it nor dst knew: it saw
-        the whole zone go to dst, so it knows what lies there now. Told card by card in
-        _learn_move, and so left out here: a zone of one type, and the cards at places
-        the seat knew in an ordered zone drawn from the top. Worked out before the cards
-        move, and told once they have (move_cards; State.draw, logging card by card)."""
+        """(seat, the types it knows were there) for each zone these cards empty, for a
+        seat that sees neither it nor dst and knew some of its cards: it saw the whole
+        zone go to dst, so what it knew lay there lies in dst now (a pile picked up
+        whole: the cards the seat put in it are in the taker's hand). Told card by card
+        in _learn_move, and so left out here: a zone whose every card the seat knew, all
+        of one type, and the cards at places the seat knew in an ordered zone drawn from
+        the top. Worked out before the cards move, and told once they have (move_cards;
+        State.draw, logging card by card)."""
         zones, loc, known, saw = self._zones, self._loc, self._known, self.game.saw
         leaving: dict[int, int] = {}
         for c in dict.fromkeys(cards):  # a card listed twice leaves its zone once
@@ -150,7 +152,8 @@ class Table:
                 continue
             placed = top and self.game.ordered[src]
             for q, k in on.items():
-                if len(k.types) > 1 and q not in saw[src][dst] and sum(k.types.values()) == n:
+                whole_of_one = len(k.types) == 1 and sum(k.types.values()) == n
+                if k.types and not whole_of_one and q not in saw[src][dst]:
                     types = dict(k.types)
                     for t in k.at.values() if placed else ():
                         types[t] -= 1

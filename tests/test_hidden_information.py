@@ -57,6 +57,10 @@ class Watcher:
             dict(zip(game.type_names, game.deck_counts))
         )
         self.swapping = None  # after a swap event: [what each seat carries over, moves to come]
+        # zone -> (the zone its cards have been going to, one a move, since the first of
+        # them; what each seat knew lay in it then): a draw of several cards is logged
+        # card by card, and a seat knows where all of an emptied zone's cards went
+        self.draining: dict[str, tuple[str, list[set]]] = {}
 
     def _owners(self, slot) -> tuple[int, ...]:
         """The seats a zone belongs to, read from its label and the spec: its seat
@@ -135,10 +139,17 @@ class Watcher:
     def _went(self, e: dict) -> list[set]:
         """What each seat that cannot see a move's destination may know lies there
         after it: the cards, if it saw them leave; with one card of each name, those of
-        a zone the move emptied whose every card it knew; with a name shared by several
-        cards, a name it knew in the source (this model cannot count them)."""
+        a zone the move emptied whose every card it knew, and of one it knew some cards
+        of, those (a pile taken whole holds what the seat put in it), moved in one move or
+        card by card to one zone; with a name shared by several cards, a name it knew in
+        the source (this model cannot count them)."""
         src, dst, cards = e["src"], e["dst"], e["cards"]
         emptied = src != dst and len(cards) == self.size[src]
+        self.draining.pop(dst, None)  # cards come in: no longer only going out
+        run = self.draining.get(src)
+        if run is None or run[0] != dst:
+            run = (dst, [{c for c, z in known if z == src} for known in self.known])
+        self.draining[src] = run
         went = []
         for seat, known in enumerate(self.known):
             saw = self.sees(src, seat) and not self.sees(dst, seat)
@@ -147,8 +158,10 @@ class Watcher:
                 went.append(set())
             elif saw or (self.unique and emptied and len(knew) == self.size[src]):
                 went.append({(c, dst) for c in cards})
+            elif emptied:  # every card it knew lay there since the run began went to dst
+                went.append({(c, dst) for c in run[1][seat] | knew})
             else:
-                went.append({(c, dst) for c in cards if not self.unique and c in knew})
+                went.append({(c, dst) for c in cards if c in knew and not self.unique})
         if src != dst:
             self.size[src] -= len(cards)
             self.size[dst] += len(cards)
