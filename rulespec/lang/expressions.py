@@ -1412,6 +1412,19 @@ class Builder:
         zone = self._written(name)
         return f"cards go into a zone with move: move(cards, {zone}), after move({zone}, ...) to empty it"
 
+    def _assign_hint(self, name: str, target: ir.Expr, node: ir.Expr) -> str:
+        """How a value of another type than the target's is assigned: a conversion, a
+        kind quoted, or, to a local, a first value of the right type."""
+        hint = _CONVERSIONS.get((node.type, target.type), "")
+        if target.type == "kind":
+            hint = self._quoted_kind(node) or hint
+        if isinstance(target, ir.Local):  # a let's first value fixed its type
+            first = (
+                f"'{name}' was let as {_wanted(target.type)}: let it first as {_wanted(node.type)}"
+            )
+            hint = f"{first}, or {hint}" if hint else first
+        return hint
+
     def _assign(self, t, span, scope):
         name, owner, op, value = t.children
         name, op = str(name), str(op)
@@ -1460,9 +1473,7 @@ class Builder:
             self._error("RS204", f"'{op}' needs a number, '{name}' is {target.type}", span)
             return None
         if not accepts(target.type, node.type):
-            hint = _CONVERSIONS.get((node.type, target.type), "")
-            if target.type == "kind":
-                hint = self._quoted_kind(node) or hint
+            hint = self._assign_hint(name, target, node)
             self._error(
                 "RS204", f"cannot assign {node.type} to '{name}' ({target.type})", node.span, hint
             )
