@@ -2207,9 +2207,9 @@ def _replay(args, out, err) -> int:
         older = sum(o.older for o in outcomes)
         if older:
             print(
-                f"note: {older} simultaneous pick(s) of a set of cards logged with its size, "
-                "as rulespec logged them before 2026-12; the size is no longer logged, and "
-                "they were read as the same",
+                f"note: {older} event(s) logged as rulespec logged them before 2026-12 (a "
+                "simultaneous pick of a set of cards with its size, a shuffle of fewer than "
+                "two cards, no_play where a pass is now asked), read as the same",
                 file=out,
             )
     return 0 if all(o.same for o in outcomes) else 1

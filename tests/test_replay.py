@@ -326,9 +326,28 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
     assert line > 1
     code, out, _ = cli("replay", path)
     assert code == 0, out
-    assert out.splitlines()[-1].startswith("note: 1 simultaneous pick(s) of a set of cards")
+    assert out.splitlines()[-1].startswith("note: 1 event(s) logged as rulespec logged them")
     edit(
         path, lambda r: r["event"] == "choice" and r.get("count") == 1 and r.update(count=2) is None
     )
     code, out, _ = cli("replay", path)  # a count that is not the set's: a difference
     assert code == 1 and "differs at line" in out
+
+
+@pytest.mark.parametrize(
+    "log, older",
+    [
+        # an around step's `no_play` where a pass is now asked (climb, at main 9c24abf)
+        ("climb_9c24abf.jsonl", 8),
+        # a shuffle of a one-card pile, which is no shuffle (at main 9c24abf)
+        ("one_card_refill_9c24abf.jsonl", 5),
+    ],
+)
+def test_a_log_an_older_rulespec_wrote_replays_the_same_and_says_so(log, older):
+    """Logs written before the around step asked a player with nothing to play, and
+    before a one-card shuffle went unlogged, replay the same (a review found both
+    failing at their first such line), with a note of how many events were older."""
+    code, out, _ = cli("replay", GAMES.parent / "tests" / "logs" / log)
+    assert code == 0, out
+    assert out.splitlines()[-2] == "1 of 1 game(s) replayed the same"
+    assert out.splitlines()[-1].startswith(f"note: {older} event(s) logged as rulespec logged")

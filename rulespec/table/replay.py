@@ -295,6 +295,9 @@ class _Replaying:
     def compare(self, number: int, event: dict) -> str:
         """The difference at the logged event at line `number`, or ''."""
         self.events, self.line = self.events + 1, number
+        if self._older_step(event):
+            self.older += 1
+            return ""
         while not self.ahead:
             stuck = self._play_on(number, event)
             if stuck:
@@ -306,6 +309,28 @@ class _Replaying:
             self.older += 1
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
+
+    def _older_step(self, event: dict) -> bool:
+        """Is the logged event one an older rulespec logged where this one logs none, or
+        logs another (taken as the same, the replay kept in step)? Until 2026-12:
+        - a shuffle of a zone of fewer than two cards, which is no shuffle;
+        - `no_play` for a player at an `around` step with nothing to play who may pass,
+          who is now asked, pass its one option (a choice and a pass are logged)."""
+        kind, game = event.get("event"), self.game
+        if kind == "shuffle":  # the replay's own shuffle is next, or chance is to draw it
+            ahead = self.ahead[0] if self.ahead else None
+            return (ahead or {}).get("event") != "shuffle" and not (
+                ahead is None and game.is_chance_node()
+            )
+        if kind != "no_play" or self.ahead or game.is_terminal():
+            return False
+        if game.current_player() != event.get("player") or game.legal_labels() != ["pass"]:
+            return False
+        game.apply_action("pass")
+        self._read_on()
+        while self.ahead and self.ahead[0].get("event") in ("choice", "pass"):
+            self.ahead.popleft()  # what the older rulespec did not log
+        return True
 
     def _play_on(self, number: int, event: dict) -> str:
         """Play the game on by one decision, chance's or the logged choice's: '' once
