@@ -663,11 +663,13 @@ def check_conditions(an: Analysis):
 def _conditions_in(an: Analysis, nid, part) -> list:
     """A rule's or definition's conditions, its own and those of the ifs, whiles and
     branches in its body: (condition, the counters its rule may have set before it runs)."""
-    conds = []
-    if nid.kind in graphs.CONDITIONAL or (nid.kind == "condition" and part.when.type == "bool"):
-        conds.append((part.when, set()))  # a named value (a number) is no condition
+    own = []  # the rule's own condition, or a named value's value
+    if nid.kind in graphs.CONDITIONAL or nid.kind == "condition":
+        own.append(part.when)
     elif nid.kind in ("action", "reaction") and part.condition is not None:
-        conds.append((part.condition, set()))
+        own.append(part.condition)
+    conds = [(c, set()) for c in own if c.type == "bool"]  # a named value is no condition
+    conds += [(n.cond, set()) for c in own for n in ir.walk(c) if isinstance(n, ir.IfExpr)]
     body = _body(an.spec, part)
     set_here = set((an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes)
     for s in ir.walk_statements(body):
@@ -675,9 +677,8 @@ def _conditions_in(an: Analysis, nid, part) -> list:
             conds.append((s.cond, set_here))
         elif isinstance(s, ir.ChooseBranch):
             conds += [(b.cond, set_here) for b in s.branches if b.cond is not None]
-    # a value's `if COND then A else B`, in the body or in the conditions above
-    values = (*ir.walk(body), *(n for c, _ in list(conds) for n in ir.walk(c)))
-    conds += [(n.cond, set_here) for n in values if isinstance(n, ir.IfExpr)]
+    # a value's `if COND then A else B` in the body (those of the rule's own, above)
+    conds += [(n.cond, set_here) for n in ir.walk(body) if isinstance(n, ir.IfExpr)]
     return conds
 
 
