@@ -234,16 +234,44 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
         ("RS601", "the variant sets parameter 'deal_size' and removes it")
     ]
 
-    twice = ["long_5", str(TTG.parent / "variants" / "take_the_gold" / "long_5.yaml")]
-    with pytest.raises(SpecError) as exc:  # an Uno designer's was told of a clash
-        load_spec(TTG, variants=twice)
-    assert [(d.code, d.message, d.hint) for d in exc.value.diagnostics] == [
-        (
-            "RS601",
-            f"variant {twice[1]} is applied twice",
-            f"give it once: --variant {twice[1]} applies it",
+    # a copy of the game and two of its variants, and a variant that extends one
+    spec, folder = tmp_path / "take_the_gold.yaml", tmp_path / "variants" / "take_the_gold"
+    folder.mkdir(parents=True)
+    spec.write_text(TTG.read_text())
+    for name in ("long_5", "advanced"):
+        (folder / f"{name}.yaml").write_text(
+            (TTG.parent / "variants" / "take_the_gold" / f"{name}.yaml").read_text()
         )
-    ]
+    more = folder / "advanced_more.yaml"
+    more.write_text("rulespec: 1\nextends: advanced.yaml\nparameters:\n  raid_take: 3\n")
+    for variants, hint in [  # an Uno designer's was told of a clash with the base
+        (
+            ["long_5", str(folder / "long_5.yaml")],
+            f"leave out --variant {folder / 'long_5.yaml'}: --variant long_5 applies it already",
+        ),
+        (  # a review: the hint named the flag to keep
+            ["advanced_more", "advanced"],
+            "leave out --variant advanced: --variant advanced_more applies it already; "
+            "a variant applies the variants it extends",
+        ),
+        (
+            ["advanced", "advanced_more"],
+            "leave out --variant advanced: --variant advanced_more applies it too; "
+            "a variant applies the variants it extends",
+        ),
+    ]:
+        with pytest.raises(SpecError) as exc:
+            load_spec(spec, variants=variants)
+        said = [
+            (d.code, d.message.endswith("is applied twice"), d.hint) for d in exc.value.diagnostics
+        ]
+        assert said == [("RS601", True, hint)], variants
+    with pytest.raises(SpecError) as exc:  # the spec run is a variant of it already
+        load_spec(more, variants=["advanced"])
+    assert (
+        exc.value.diagnostics[0].hint
+        == "the spec run applies it already: leave out --variant advanced"
+    )
 
     missing = tmp_path / "missing.yaml"
     missing.write_text("rulespec: 1\nextends: nowhere.yaml\n")

@@ -394,6 +394,9 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
     variants, base = _chain(load(spec_path))
     _check_base(base)
     root = Path(base.file).resolve()
+    # each variant applied -> what applies it (a --variant, or the spec run: None), and
+    # whether by its own name (else as one a variant extends)
+    by = {Path(v.file).resolve(): (None, False) for v in variants}
     for name in variant_names:
         vdoc = load(find_variant(spec_path, name))
         if not is_variant(vdoc):
@@ -413,7 +416,7 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
                 ],
                 vdoc.all_sources(),
             )
-        twice = next((v for v in chain if any(_same(v, w) for w in variants)), None)
+        twice = next((v for v in chain if Path(v.file).resolve() in by), None)
         if twice is not None:  # its additions would clash with themselves (RS601)
             raise SpecError(
                 [
@@ -421,20 +424,32 @@ def load_composed(spec_path: str, variant_names: list[str]) -> Document:
                         "RS601",
                         f"variant {twice.file} is applied twice",
                         twice.span(()),
-                        hint=f"give it once: --variant {name} applies it"
-                        + (", with the variants it extends" if len(chain) > 1 else ""),
+                        hint=_twice_hint(name, *by[Path(twice.file).resolve()], twice is vdoc),
                     )
                 ],
                 twice.all_sources(),
             )
+        by |= {Path(v.file).resolve(): (name, v is vdoc) for v in chain}
         variants += chain
     for variant in variants:
         base = apply(base, variant)
     return base
 
 
-def _same(a: Document, b: Document) -> bool:
-    return Path(a.file).resolve() == Path(b.file).resolve()
+def _twice_hint(name: str, first: str | None, named: bool, itself: bool) -> str:
+    """How not to apply a variant twice: --variant NAME applies it again, by its name
+    (itself) or as one it extends; `first` applied it before (None: the spec run), by
+    its name (named) or as one it extends."""
+    extends = "; a variant applies the variants it extends"
+    if first is None:
+        return f"the spec run applies it already: leave out --variant {name}" + (
+            "" if itself else extends
+        )
+    if itself:
+        return f"leave out --variant {name}: --variant {first} applies it already" + (
+            "" if named else extends
+        )
+    return f"leave out --variant {first}: --variant {name} applies it too{extends}"
 
 
 def _keep_title(base, value):
