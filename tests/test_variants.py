@@ -267,10 +267,9 @@ def test_variant_errors_rs601_and_rs602(tmp_path):
         ]
         assert said == [("RS601", True, hint)], variants
     with pytest.raises(SpecError) as exc:  # the spec run is a variant of it already
-        load_spec(more, variants=["advanced"])
-    assert (
-        exc.value.diagnostics[0].hint
-        == "the spec run applies it already: leave out --variant advanced"
+        load_spec(more, variants=[str(folder / "advanced.yaml")])
+    assert exc.value.diagnostics[0].hint == (
+        f"the spec run applies it already: leave out --variant {folder / 'advanced.yaml'}"
     )
 
     missing = tmp_path / "missing.yaml"
