@@ -1195,3 +1195,10 @@ def test_a_fallback_keeps_its_place_beside_pass_at_an_optional_step():
     assert can.legal_labels() == ["match red_1", "pass"]
     cannot = State.from_layout(game, zones=table | {"hand[P1]": ["green_3", "green_4"]})
     assert cannot.legal_labels() == ["draw", "pass"]
+    # pass falls among the labels: the fallback left out before it moves it up one (a
+    # review found no test of where pass falls once a fallback is left out)
+    take = "  take:\n    card: any\n    to: discard\n    if: card.number == 4\n"
+    more = text.replace(step, step.replace("draw]", "draw, take]") + "    optional: true\n")
+    game = Game(load_spec("m.yaml", more.replace("  draw:\n", take + "  draw:\n")), 2)
+    can = State.from_layout(game, zones=table | {"hand[P1]": ["red_1", "green_4"]})
+    assert can.legal_labels() == ["match red_1", "pass", "take green_4"]

@@ -311,7 +311,7 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
     if isinstance(exc, lark.UnexpectedCharacters):
         msg = f"unexpected character {text[pos]!r} in expression"
         said = next((w for op, w in _OTHER_LANGUAGES if text.startswith(op, pos)), None)
-        if said is None and (seat := re.match(r"P(\d+)\b", text[pos:])):
+        if said is None and (seat := re.match(r"P([1-9]\d*)\b", text[pos:])):  # P1: seat(0)
             said = f"a player is written seat(n), counted from 0: P{seat[1]} is seat({int(seat[1]) - 1})"
         return (f"{msg}: {said}" if said else msg), hint
     if token is None or token.type == "$END":
