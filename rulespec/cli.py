@@ -2132,9 +2132,11 @@ def _seat_arg(label: str, n: int, other: str = "") -> int:
     try:
         return scenarios.parse_seat(label.upper(), n)
     except ValueError:
+        digits = label.isascii() and label.isdigit() and len(label) <= 6  # a seat's number
+        meant = f": write P{label}" if digits and 0 < int(label) <= n else ""
         raise UsageError(
             f"'{label}' is not a seat of a {n}-player game "
-            f"({'P1' if n == 1 else f'P1..P{n}'}){f', or {other}' if other else ''}"
+            f"({'P1' if n == 1 else f'P1..P{n}'}){f', or {other}' if other else ''}{meant}"
         ) from None
 
 

@@ -194,6 +194,8 @@ def test_input_that_ends_early_is_a_usage_error():
 def test_a_seat_not_at_the_table_is_a_usage_error():
     code, _, err = play("", "--as", "P9", "--players", "2")
     assert code == 2 and "'P9' is not a seat of a 2-player game (P1..P2)" in err
+    code, _, err = play("", "--as", "2", "--players", "2")  # a Cheat designer's
+    assert code == 2 and "'2' is not a seat of a 2-player game (P1..P2): write P2" in err
     code, out, _ = play("quit\n", "--as", "p2", "--players", "2")  # in any case, as answers
     assert code == 0 and "you are P2" in out
     patience = str(GAMES.parent / "tests" / "valid" / "patience_pairs.yaml")
