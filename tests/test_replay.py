@@ -144,10 +144,14 @@ HEADER = {"spec": "take_the_gold.yaml", "variants": [], "players": 3, "seed": 7,
 @pytest.mark.parametrize(
     "text, where",
     [
-        ("not json\n", ":1: error RS801: not JSON (Expecting value)"),
+        ("not json\n", ":1: error RS801: not JSON (Expecting value at column 1)"),
+        (  # a log cut short (a President designer's lost where)
+            '{"spec": "x.yaml", "seed": "ab',
+            ":1: error RS801: not JSON (Unterminated string starting at column 28)",
+        ),
         (  # a spec given for its log (a Love Letter designer's)
             "rulespec: 1\nname: A Game\n",
-            ":1: error RS801: not JSON (Expecting value): this looks like YAML; replay "
+            ":1: error RS801: not JSON (Expecting value at column 1): this looks like YAML; replay "
             "reads a log written by `rulespec run --log LOG`",
         ),
         ("[1, 2]\n", ":1: error RS801: a log line is a JSON object"),

@@ -111,7 +111,10 @@ def _validator():
 def _not_json(line: str, number: int, exc: ValueError) -> str:
     """RS801's words for a line that is not JSON: a YAML file's first line (a spec given
     for a log) says what replay reads."""
-    said = f"not JSON ({getattr(exc, 'msg', exc)})"
+    said = getattr(exc, "msg", str(exc))
+    if isinstance(exc, json.JSONDecodeError):  # where: a log cut short, say
+        said += f"{'' if said.endswith(' at') else ' at'} column {exc.colno}"
+    said = f"not JSON ({said})"
     if number == 1 and re.match(r"\s*(#|[A-Za-z_]\w*:)", line):
         said += ": this looks like YAML; replay reads a log written by `rulespec run --log LOG`"
     return said
