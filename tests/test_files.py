@@ -46,7 +46,7 @@ def test_a_scenario_spec_that_is_no_yaml_file_is_refused_in_one_line(tmp_path, s
     assert code == 1
     assert out.splitlines()[1:3] == [
         f"    {path}:1:7: error RS501: spec: {message.format(folder=tmp_path)}",
-        f"    spec: {spec}",
+        f"        spec: {spec}",  # each line of the failure under its scenario
     ]
     assert "root:" not in out
 
