@@ -718,9 +718,16 @@ def _known(what: str, names, known: dict) -> None:
     """ValueError for the first of names that is not known, listing those that are."""
     for name in names:
         if name not in known:
-            each = [k for k in known if k.startswith(f"{name}[")]  # a family, or one a seat
-            said = f"'{name}' is {len(each)} {what}s: name one, {each[0]}; " if each else ""
+            said = one_of_many(what, name, known)
+            said = f"{said}; " if said else ""
             raise ValueError(f"unknown {what} '{name}'; {said}{what}s: {', '.join(known)}")
+
+
+def one_of_many(what: str, name: str, labels) -> str:
+    """Where `name` stands for several zones or counters (one a seat, a family's), by
+    their labels: which, and how to name one; else ''."""
+    each = [k for k in labels if str(k).startswith(f"{name}[")]
+    return f"'{name}' is {len(each)} {what}s: name one, {each[0]}" if each else ""
 
 
 def _matched(root: int, places: list, wants: dict, held: list, owner: dict) -> bool:

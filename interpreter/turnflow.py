@@ -141,8 +141,9 @@ class TurnFlow:
         settled (none left). A play of an action that `settles` (a call) counts as a
         pass does, without taking its player out. The player asked is `current` while
         asked and while their play resolves; the turn's player is `current` again when
-        the step is over. A player with nothing to play passes. At a step that `lead`s,
-        the first offer has no pass: the turn's player leads. The ring is (the turn's
+        the step is over. A player with nothing to play who may pass is asked, pass its
+        one option (State.offer_around); one who may not passes at once. At a step that
+        `lead`s, the first offer has no pass: the turn's player leads. The ring is (the turn's
         player, the player last asked, passes in a row and whether anyone played (not
         kept at `one_left`, which reads neither), and at `one_left` (the players out,
         those who settled since the last play, the last to play: None until one has),
@@ -177,8 +178,9 @@ class TurnFlow:
         self.offer(s, step, leads=first and step.ir.lead)
 
     def offer(self, s, step, leads: bool) -> None:
-        """Offer the step to the player asked (one with nothing to play passes); the
-        step is offered again, its index stepped back, until the players pass."""
+        """Offer the step to the player asked (one who may neither play nor pass passes
+        at once); the step is offered again, its index stepped back, until the players
+        pass."""
         if not s.offer_around(step, leads):
             self.answered(s, False)
         s._step_index -= 1

@@ -36,6 +36,7 @@ from math import comb
 
 from . import ir
 from .diagnostics import Diagnostic
+from .expressions import as_written
 from .limits import MAX_CARDS, MAX_EVALUATION
 
 
@@ -288,12 +289,7 @@ def _unbounded_zones(e: ir.Expr) -> list[str]:
         id(n.args[0]) for n in nodes if isinstance(n, ir.Call) and n.func in ("top", "first")
     }
     zones = (n for n in nodes if isinstance(n, ir.ZoneRef) and id(n) not in bounded)
-    return sorted({_written_zone(z) for z in zones})
-
-
-def _written_zone(z: ir.ZoneRef) -> str:
-    args = ["p"] * (z.owner is not None) + ["i"] * (z.index is not None)
-    return f"{z.name}({', '.join(args)})" if args else z.name
+    return sorted({as_written(z.name, z.owner is not None, z.index is not None) for z in zones})
 
 
 def _written(e: ir.Expr) -> int | None:

@@ -57,6 +57,12 @@ def removed_hint(where) -> str:
     return f"the variant removes it, at {where}: remove or replace what names it too, or keep it"
 
 
+def as_written(name: str, owned: bool, indexed: bool) -> str:
+    """How a zone or counter is written: `pile`, `hand(p)`, `row(i)` or `field(p, i)`."""
+    args = ["p"] * owned + ["i"] * indexed
+    return f"{name}({', '.join(args)})" if args else name
+
+
 def reserved_hint(name: str) -> str:
     """The hint of an RS202 for a name taken: what the language uses it for, if it does."""
     return f"'{name}' is {reserved_as(name)}" if name in RESERVED else ""
@@ -1393,9 +1399,7 @@ class Builder:
         return self.names.zones.get(name, self.names.counters.get(name, False))
 
     def _written(self, name: str) -> str:
-        """How a zone or counter is written: `pile`, `hand(p)`, `row(i)` or `field(p, i)`."""
-        args = ["p"] * self._owned_name(name) + ["i"] * (name in self.names.families)
-        return f"{name}({', '.join(args)})" if args else name
+        return as_written(name, self._owned_name(name), name in self.names.families)
 
     def _family_form(self, name: str) -> str:
         """What a family of zones or counters is, and how to write one of them."""

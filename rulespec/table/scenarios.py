@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.interpreter import CHANCE, Game, IllegalChoice, RuleError, State, seat_name
+from rulespec.interpreter.table import one_of_many
 
 from ..lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from ..lang.loading import load
@@ -256,9 +257,8 @@ def _meant(game: Game, what: str, name, known) -> str:
         team = game.spec.teams[game.team_of[int(seat.group(2)) - 1]].name
         whose = f"{seat.group(1)}[{team}]{seat.group(3) or ''}"
         return f"'{seat.group(1)}' is one per team: P{seat.group(2)}'s is {whose}"
-    each = [k for k in known if str(k).startswith(f"{name}[")]  # one a seat, or a family's
-    if what in ("zone", "counter") and each:
-        return f"'{name}' is {len(each)} {what}s: name one, {each[0]}"
+    if what in ("zone", "counter") and (many := one_of_many(what, name, known)):
+        return many
     hint = did_you_mean(name, known)
     if not hint:
         return f"known: {', '.join(known)}"
