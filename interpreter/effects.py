@@ -86,19 +86,11 @@ class CompiledStep:
     again: bool = False  # a play offers the step again (repeat, or again_if while it holds)
     pass_if: object = None  # compiled ir.Step.pass_if: pass is offered only while true
     asker: str = ""  # what asks its decisions: turn.NAME (a rule may share the step's name)
-    fallback: frozenset = frozenset()  # its actions offered only when no other one is
+    fallback: bool = False  # some action of it is offered only when no other one is
 
     def may_pass(self, g) -> bool:
         """Whether the player asked may pass, where the step offers a pass at all."""
         return self.pass_if is None or self.pass_if(g, {})
-
-    def offered(self, options: list, pass_at: int) -> tuple[list, int]:
-        """The step's options (game.offers), its fallback actions' only when none of the
-        others can be played, and where `pass` falls among them."""
-        others = [o.action not in self.fallback for o in options]
-        if not any(others) or all(others):
-            return options, pass_at
-        return [o for o, kept in zip(options, others) if kept], sum(others[:pass_at])
 
 
 @dataclass(frozen=True)
@@ -284,7 +276,7 @@ class StatementCompiler:
             s.repeat or again_if is not None,
             pass_if,
             asker,
-            frozenset(a.ir.name for a in plays if a.ir.fallback),
+            any(a.ir.fallback for a in plays),
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:

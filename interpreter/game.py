@@ -171,8 +171,15 @@ class Game:
             for p in range(n_players)
         ]
         self.play_options = self._play_options()
-        self.offers = [  # a play step's options (offers.py)
-            compile_offer(self, s, self._offer_order(s)) if s.plays else None for s in self.steps
+        self.offers = [  # a play step's options (offers.py), its fallback actions' apart
+            compile_offer(self, s, self._offer_order(s, False)) if s.plays else None
+            for s in self.steps
+        ]
+        # asked only when the step's other actions offer nothing: a fallback's options
+        # (a group's, say, which may be many) are not worked out while another can be played
+        self.fallbacks = [
+            compile_offer(self, s, self._offer_order(s, True)) if s.fallback else None
+            for s in self.steps
         ]
         self.end_conditions = [stmts.trigger(t) for t in spec.end_conditions]
         self.triggers = [stmts.trigger(t) for t in spec.triggers]
@@ -320,16 +327,19 @@ class Game:
                     options[a.ir.name, t, p] = Play(label, a.ir.name, t, p)
         return options
 
-    def _offer_order(self, step) -> tuple:
-        """What a play step may offer, in the order of its options' labels (options are
-        sorted by label): (option, action, card type, target seat) for each option an
-        action may make, (PASS, None, None, None) where `pass` falls, and for an action
+    def _offer_order(self, step, fallback: bool) -> tuple:
+        """What a play step may offer of its actions that are (or are not) a `fallback`, in
+        the order of its options' labels (options are sorted by label): (option, action,
+        card type, target seat) for each option an action may make, (PASS, None, None,
+        None) where `pass` falls, and for an action
         that targets a card (its labels name the card: worked out as it is offered)
         (None, action, card type, None) where all its labels fall, as they share its
         name and type as a prefix; likewise for an action that plays a group of cards
         (its labels name the cards), its name a prefix."""
         entries = [("pass", (PASS, None, None, None))]
         for a in step.plays:
+            if a.ir.fallback != fallback:
+                continue
             if a.ir.count is not None:  # a group: its labels share its name as a prefix
                 entries.append((a.ir.name + " ", (None, a, None, None)))
                 continue

@@ -1052,8 +1052,8 @@ class State(Table):
         event, when they may neither play nor pass."""
         me = self._current
         options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
-        if step.fallback:
-            options, pass_at = step.offered(options, pass_at)
+        if not options and step.fallback:
+            options, pass_at = self.game.fallbacks[self._step_index - 1](self, _READ_ONLY)
         if not leads and step.may_pass(self):
             options.insert(pass_at, PASS)
         if not options:
@@ -1080,8 +1080,8 @@ class State(Table):
         if again and step.again_if is not None and not step.again_if(self, {}):
             return  # played, and not to be offered again
         options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
-        if step.fallback:
-            options, pass_at = step.offered(options, pass_at)
+        if not options and step.fallback:
+            options, pass_at = self.game.fallbacks[self._step_index - 1](self, _READ_ONLY)
         if again:
             if options and (step.ir.repeat or step.ir.optional) and step.may_pass(self):
                 options.insert(pass_at, PASS)

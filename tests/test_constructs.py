@@ -1202,3 +1202,20 @@ def test_a_fallback_keeps_its_place_beside_pass_at_an_optional_step():
     game = Game(load_spec("m.yaml", more.replace("  draw:\n", take + "  draw:\n")), 2)
     can = State.from_layout(game, zones=table | {"hand[P1]": ["red_1", "green_4"]})
     assert can.legal_labels() == ["match red_1", "pass", "take green_4"]
+
+
+def test_a_fallback_is_not_worked_out_while_another_action_can_be_played():
+    """A second review: a fallback's options were made and then dropped, so a fallback
+    that plays any group of the hand (more groups than an offer may look at) stopped
+    the game with RS701 at a hand that could simply match."""
+    text = (ROOT / "tests" / "valid" / "match_or_draw.yaml").read_text()
+    dump = "  dump:\n    card: any\n    count: {min: 1}\n    to: discard\n    fallback: true\n"
+    text = text.replace("[match, draw]", "[match, dump]").replace("  draw:\n", dump + "  draw:\n")
+    game = Game(load_spec("m.yaml", text), 2)
+    hand = [f"{c}_{n}" for c in ("red", "blue", "green") for n in range(1, 5) for _ in (0, 1)]
+    for card in ("red_1", "blue_4"):  # one on the discards, one in P2's hand
+        hand.remove(card)
+    table = {"discard": ["red_1"], "hand[P1]": hand, "hand[P2]": ["blue_4"]}
+    state = State.from_layout(game, zones=table)
+    labels = state.legal_labels()
+    assert labels and all(label.startswith("match ") for label in labels), labels
