@@ -87,7 +87,7 @@ def test_runner_reports_a_wrong_expectation(tmp_path):
     outcome = run(scenario)
     assert outcome.passed is False
     assert outcome.name == "deliberately wrong"
-    assert outcome.failures == [
+    assert _unplaced(outcome, scenario) == [
         "zone hand[P1]: expected ['gold_coin', 'kraken'], got ['kraken']",
         "zone discard_pile: expected ['pirate', 'officer'], got ['officer', 'pirate']",
         "counter successful_krakens: expected 1, got 0",
@@ -123,8 +123,7 @@ def test_an_expectation_of_who_acts_in_a_game_that_ended_says_it_ended(tmp_path)
             "hand[P1]: [pirate]", "hand[P1]: [pirate, gold_coin, gold_coin, gold_coin]"
         )
     )
-    outcome = run(path)
-    assert outcome.failures == [
+    assert _failures(path) == [
         "current: expected P2, got P1 (the game is over: coin_win)",
         "to act: expected P2, got none (the game is over: coin_win)",
     ]
@@ -147,7 +146,7 @@ def test_an_expectation_of_whose_turn_it_is_says_what_the_game_waits_on(tmp_path
     path.write_text(
         path.read_text().replace("hand[P2]: [officer, gold_coin]", "hand[P2]: [gold_coin]")
     )
-    assert run(path).failures == [
+    assert _failures(path) == [
         "current: expected P2, got P1",
         "the game waits on P2 to take its one option (auto: forced takes such choices)",
     ]
@@ -172,18 +171,28 @@ def test_runner_reports_a_step_by_the_wrong_player(tmp_path):
 
 
 def _unplaced(outcome, path) -> list[str]:
-    """The failures, each step's without its place, which must be its line in the
-    file (a Coup designer's failing step named no line)."""
+    """The failures, each step's and the last `expect`'s without its place, which must
+    be its line in the file (a Coup designer's failing step named no line, nor did a
+    misnamed zone in the last `expect`)."""
     lines = Path(path).read_text().splitlines()
     out = []
     for f in outcome.failures:
-        m = re.match(rf"{re.escape(str(path))}:(\d+):(\d+): (step .*)", f)
+        m = re.match(rf"{re.escape(str(path))}:(\d+):(\d+): (step .*|expect: )(.*)", f)
         if m:
             line, col = int(m[1]), int(m[2])
-            assert lines[line - 1][: col - 1].strip() == "-", (f, lines[line - 1])  # an item
-            f = m[3]
+            at = lines[line - 1]
+            if m[3] == "expect: ":  # the key
+                assert at[col - 1 :].startswith("expect:"), (f, at)
+                f = m[4]
+            else:  # an item of steps
+                assert at[: col - 1].strip() == "-", (f, at)
+                f = m[3] + m[4]
         out.append(f)
     return out
+
+
+def _failures(path) -> list[str]:
+    return _unplaced(run(path), path)
 
 
 @pytest.mark.parametrize(
@@ -313,7 +322,7 @@ def test_an_order_free_zone_passes_in_either_order(tmp_path):
           events: [{event: play, player: P1, target: P2}]
         """,
     )
-    assert run(scenario).failures == []
+    assert _failures(scenario) == []
 
 
 @pytest.mark.parametrize(
@@ -346,7 +355,7 @@ def test_runner_compares_the_refusal_it_expects(tmp_path, rest, failures):
     scenario = _three_players(tmp_path, "refusal", "[kraken]", rest.replace("players: 9\n", ""))
     if "players: 9" in rest:
         scenario.write_text(scenario.read_text().replace("players: 3", "players: 9"))
-    assert run(scenario).failures == failures
+    assert _failures(scenario) == failures
 
 
 def test_auto_forced_takes_single_option_choices_but_not_a_named_one(tmp_path):
@@ -364,7 +373,7 @@ def test_auto_forced_takes_single_option_choices_but_not_a_named_one(tmp_path):
           events: [{event: choice, player: P3, kind: react, option: no reaction}]
         """,
     )
-    assert run(scenario).failures == []
+    assert _failures(scenario) == []
     named = _three_players(
         tmp_path,
         "forced, named",
@@ -377,7 +386,7 @@ def test_auto_forced_takes_single_option_choices_but_not_a_named_one(tmp_path):
         expect: {zones: {"hand[P3]": [pirate]}}
         """,
     )
-    assert run(named).failures == []
+    assert _failures(named) == []
 
 
 def test_a_scenario_that_cannot_load_keeps_its_name(tmp_path):
@@ -396,7 +405,8 @@ def test_a_scenario_that_cannot_load_keeps_its_name(tmp_path):
         expect: {events: [{event: turn, player: P7}]}
         """,
     )
-    assert run(seats).failures == [f"{seats}: 'P7' is not a seat of a 3-player game (P1..P3)"]
+    # said at the expect that names it, as every failure of a check point is
+    assert _failures(seats) == ["'P7' is not a seat of a 3-player game (P1..P3)"]
     cli_code, out, _ = cli("test", str(scenario))
     assert cli_code == 1 and out.startswith(f"FAIL {scenario}: a named but broken scenario\n")
 
@@ -414,9 +424,9 @@ def test_a_spec_that_does_not_load_can_be_the_expected_refusal(tmp_path, code, f
         f"spec: {ROOT / 'tests' / 'broken' / '11_unknown_zone_in_to.yaml'}\n"
         f"expect_error: {{code: {code}}}\n"
     )
-    assert run(scenario).failures == failures
+    assert _failures(scenario) == failures
     scenario.write_text(scenario.read_text().split("expect_error")[0])
-    assert "error RS201: unknown name 'discrad'" in run(scenario).failures[0]
+    assert "error RS201: unknown name 'discrad'" in _failures(scenario)[0]
 
 
 def test_a_misspelt_any_order_is_an_unknown_key_at_its_place(tmp_path):
@@ -424,7 +434,7 @@ def test_a_misspelt_any_order_is_an_unknown_key_at_its_place(tmp_path):
     scenario.write_text(
         f"spec: {SPEC}\nsteps:\n  - expect: {{zones: {{draw_pile: {{any_ordr: []}}}}}}\n"
     )
-    (failure,) = run(scenario).failures
+    (failure,) = _failures(scenario)
     assert (
         f"{scenario}:3:34: error RS501: unknown key 'any_ordr' in steps.0.expect.zones.draw_pile "
         "(did you mean 'any_order'?)"
@@ -469,14 +479,14 @@ def test_seen_by_takes_a_set_in_any_order_and_a_pile_in_its_own(tmp_path):
             P3: {zones: {"hand[P2]": {count: 2}}}
         """,
     )
-    assert run(scenario).failures == []
+    assert _failures(scenario) == []
     wrong = _three_players(
         tmp_path,
         "seen wrongly",
         "[kraken, officer]",
         'expect: {seen_by: {P2: {zones: {"hand[P2]": [officer, kraken]}}}}\n',
     )
-    assert run(wrong).failures == [
+    assert _failures(wrong) == [
         "as P2 sees it: zone hand[P2]: expected ['kraken', 'officer'], got ['gold_coin', 'officer']"
     ]
 
@@ -511,9 +521,9 @@ def test_a_per_player_counter_s_seats_may_be_written_under_its_name(tmp_path):
         "    bid: {P1: 2, P3: 1}\nsteps: []\nexpect:\n  counters: {bid: {P1: 2, P2: 0, P3: WANT}}\n"
     )
     scenario.write_text(text.replace("WANT", "1"))
-    assert run(scenario).failures == []
+    assert _failures(scenario) == []
     scenario.write_text(text.replace("WANT", "5"))
-    assert run(scenario).failures == ["counter bid[P3]: expected 5, got 1"]
+    assert _failures(scenario) == ["counter bid[P3]: expected 5, got 1"]
 
 
 def test_a_counter_holding_a_seat_is_told_its_seats_at_its_place(tmp_path):
@@ -522,7 +532,7 @@ def test_a_counter_holding_a_seat_is_told_its_seats_at_its_place(tmp_path):
     scenario.write_text(
         f"spec: {GAMES / 'whist.yaml'}\ntable:\n  zones: {{}}\n  counters:\n    dealer: 7\nsteps: []\n"
     )
-    (failure,) = run(scenario).failures
+    (failure,) = _failures(scenario)
     assert (
         f"{scenario}:5:13: error RS501: counter dealer holds a seat: write P1 to P4, not 7"
         in failure
@@ -568,7 +578,7 @@ def test_an_event_field_no_such_event_has_is_told_the_fields_it_has(tmp_path):
         "    hand[P3]: [plain, plain]\nsteps:\n  - P1: back\n  - P3: plain\n  - P2: stop\n"
         "expect:\n  events:\n    - {event: round_end, reason: three_played}\n"
     )
-    (failure,) = run(scenario).failures
+    (failure,) = _failures(scenario)
     assert failure.endswith(
         "nearest: {'event': 'round_end', 'reason': None} ('round_end' events have no "
         "reason: their fields are round, rule, event)"
@@ -582,9 +592,9 @@ def test_a_per_team_counter_or_zone_is_written_by_its_team(tmp_path):
     partners = ROOT / "tests" / "valid" / "partners.yaml"
     text = f"spec: {partners}\ntable:\n  zones: {{ZONES}}\n  counters:\n    score: {{odd: 3}}\nsteps: []\nexpect:\n  counters: {{score: {{odd: 3, even: 0}}}}\n"
     scenario.write_text(text.replace("ZONES", ""))
-    assert run(scenario).failures == []
+    assert _failures(scenario) == []
     scenario.write_text(text.replace("ZONES", '"chest[P2]": []'))
-    (failure,) = run(scenario).failures
+    (failure,) = _failures(scenario)
     assert "unknown zone: 'chest[P2]' ('chest' is one per team: P2's is chest[even])" in failure
 
 
@@ -598,9 +608,9 @@ def test_some_options_may_be_said_offered_or_not(tmp_path):
         "  not_offered: NOT\n"
     )
     scenario.write_text(text.replace("OFFERED", "[kraken -> P2]").replace("NOT", "[officer]"))
-    assert run(scenario).failures == []
+    assert _failures(scenario) == []
     scenario.write_text(text.replace("OFFERED", "[officer]").replace("NOT", "[pass]"))
-    assert run(scenario).failures == [
+    assert _failures(scenario) == [
         "offered: expected ['officer'], not among the options ['kraken -> P2', 'pass', 'pirate -> P2']",
         "not_offered: expected ['pass'] not offered, but among the options ['kraken -> P2', 'pass', "
         "'pirate -> P2']",
@@ -616,7 +626,7 @@ def test_an_expected_counter_the_game_has_not_is_named_so(tmp_path):
         f"spec: {ROOT / 'tests/valid/stones.yaml'}\nplayers: 2\nsteps: []\n"
         "expect:\n  counters: {claimd: {P1: {0: 0}}, laid: {7: null, 0: 0}}\n"
     )
-    assert run(scenario).failures == [
+    assert _failures(scenario) == [
         "counter claimd[P1][0]: no such counter (did you mean one of claimed[P1][0] to "
         "claimed[P2][2]?)",
         "counter laid[7]: no such counter (did you mean one of laid[0] to laid[2]?)",
@@ -633,7 +643,7 @@ def test_a_table_may_lay_out_no_kind_and_a_team_family_is_told_by_team(tmp_path)
         "table:\n  counters: {colour_now: no_kind}\nsteps: []\n"
         "expect:\n  counters: {colour_now: no_kind}\n"
     )
-    assert run(scenario).failures == []
+    assert _failures(scenario) == []
     camps = tmp_path / "camps.yaml"
     camps.write_text(
         (ROOT / "tests/valid/partners.yaml")
@@ -647,7 +657,7 @@ def test_a_table_may_lay_out_no_kind_and_a_team_family_is_told_by_team(tmp_path)
     scenario.write_text(
         f"spec: {camps}\nplayers: 4\ntable:\n  zones:\n    chest[P3][1]: []\nsteps: []\n"
     )
-    (failure,) = run(scenario).failures
+    (failure,) = _failures(scenario)
     assert "'chest' is one per team: P3's is chest[odd][1]" in failure
 
 
@@ -670,7 +680,7 @@ def test_a_round_index_in_a_game_without_rounds_is_rs501_at_it(tmp_path):
         f"name: a round in a game of none\nspec: {SPEC}\nplayers: 2\n"
         "table:\n  round_index: 2\nexpect: {to_act: P1}\n"
     )
-    (failure,) = run(scenario).failures
+    (failure,) = _failures(scenario)
     assert (
         f"{scenario}:5:16: error RS501: round_index names a round, but the game is not "
         "played in rounds"

@@ -429,7 +429,8 @@ def _play(path, doc) -> tuple[bool, list[str]]:
         return _verdict(failures)
     if refusal is not None:
         failures += _refusal_failures(refusal, refused)
-    return _verdict(failures + _checkpoint(state, data, data.get("expect") or {}, n))
+    at = f"{doc.key_span(('expect',))}: expect" if "expect" in data else str(path)
+    return _verdict(failures + _checked(state, data, data.get("expect") or {}, n, at))
 
 
 def _verdict(failures: list[str]) -> tuple[bool, list[str]]:
@@ -447,7 +448,7 @@ def _steps(state: State, doc, n: int):
     for i, step in enumerate(steps):
         at = f"{doc.span(('steps', i))}: step {i + 1}"
         if "expect" in step:
-            failures += [f"{at}: {f}" for f in _checkpoint(state, data, step["expect"], n)]
+            failures += _checked(state, data, step["expect"], n, at)
             continue
         ((who, choice),) = step.items()  # the schema allows exactly one
         if who == "game":
@@ -546,6 +547,16 @@ def _checkpoint(state: State, data: dict, expect: dict, n: int) -> list[str]:
     return _check(state, expect, n)
 
 
+def _checked(state: State, data: dict, expect: dict, n: int, at: str) -> list[str]:
+    """A check point's failures, each at its place in the file (`at`): a seat the
+    game does not have (`seen_by: {P7: ...}`) is one of them."""
+    try:
+        failures = _checkpoint(state, data, expect, n)
+    except ValueError as exc:
+        failures = [str(exc)]
+    return [f"{at}: {f}" for f in failures]
+
+
 def _run_on(state: State, data: dict) -> None:
     """The game run on to its next real decision: forced choice points taken under
     `auto: forced`, shuffles sampled."""
@@ -590,7 +601,8 @@ def _zone_failures(state: State, expect: dict) -> list[str]:
     for written, want in (expect.get("zones") or {}).items():
         label = _label(state.game, written)
         if label not in ordered:
-            failures.append(f"unknown zone '{label}' in expect")
+            meant = _meant(state.game, "zone", label, list(ordered))
+            failures.append(f"zone {label}: no such zone ({meant})")
             continue
         got = _contents(state, label, ordered[label])
         want = _as_listed(want, ordered[label])
