@@ -156,6 +156,7 @@ class StatementCompiler:
         self.rules = rules
         self.x = rules.exprs
         self.played = ""  # the action being compiled: `react` opens a window on it
+        self.in_sight = ()  # the local of its card, when every seat sees the card played
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
         self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
         # chance outcomes of `random_player`, one per seat
@@ -163,20 +164,28 @@ class StatementCompiler:
 
     # --- definitions ------------------------------------------------------------
 
+    def _compiling(self, name: str = "", in_sight: tuple = ()) -> None:
+        """What rule is being compiled: its name, when an action or reaction (`react` opens
+        a window on it), and the local its card is bound to (`card`, `answer`) when every
+        seat sees the card played, so a choice among cards that reads it (`summing(table,
+        "rank", card.rank)`) may still be public."""
+        self.played, self.in_sight = name, in_sight
+
     def procedure(self, p: ir.Procedure) -> None:
         """A procedure's body, compiled once; its calls look it up as they run, so
         procedures may call each other (and themselves) in any order."""
-        self.played = ""
+        self._compiling()
         with self.x.within(p.name):
             self.procedures[p.name] = self.block(p.effect)
 
     def setup(self, stmts) -> tuple:
-        self.played = ""
+        self._compiling()
         with self.x.within("setup"):
             return self.block(stmts)
 
     def action(self, a: ir.Action) -> CompiledAction:
-        self.played = a.name
+        # a group is played in secret (GroupPlay), and only its cards are shown
+        self._compiling(a.name, ("card",) if a.count is None and self._in_view(a.to) else ())
         with self.x.within(a.name):
             return CompiledAction(
                 a,
@@ -222,7 +231,7 @@ class StatementCompiler:
         return self.x.expr(reduce(lambda x, y: ir.Binary(x.span, "bool", "and", x, y), conditions))
 
     def reaction(self, r: ir.Reaction, chained: bool) -> CompiledReaction:
-        self.played = r.name
+        self._compiling(r.name, ("answer",) if self._in_view(r.to) else ())
         kind, names = self.rules.kinds[r.card] if r.card else frozenset(), self.rules.type_names
         options = {
             t: React(r.name if r.card == names[t] else f"{r.name} {names[t]}", r.name, t)
@@ -246,14 +255,13 @@ class StatementCompiler:
             )
 
     def _in_view(self, to) -> bool:
-        """Does a played card always go where every seat sees it (a shared public zone)?
-        Then who sees the play needs no working out as it is made (State's _seen)."""
-        if not isinstance(to, ir.ZoneRef) or to.owner is not None:
-            return False
-        return self.rules.spec.zone(to.name).visibility == "public"
+        """Does a played card always go where every seat sees it (a public zone, shared or
+        one of a family)? Then who sees the play needs no working out as it is made
+        (State's _seen)."""
+        return isinstance(to, ir.ZoneRef) and self.rules.spec.zone(to.name).visibility == "public"
 
     def step(self, s: ir.Step, actions: dict) -> CompiledStep:
-        self.played = ""
+        self._compiling()
         plays = tuple(actions[a] for a in s.actions)
         by_type: dict = {}
         for a in plays:
@@ -280,7 +288,7 @@ class StatementCompiler:
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
-        self.played = ""
+        self._compiling()
         with self.x.within(t.name):
             return CompiledTrigger(t, self.x.expr(t.when), self.block(t.effect))
 
@@ -700,7 +708,7 @@ class StatementCompiler:
 
     def _shown(self, s: ir.ChooseCard):
         """A card choice's point data: SHOWN where its cards are face up for everyone."""
-        return SHOWN if _public_cards(s.source, self.rules.spec) else None
+        return SHOWN if _public_cards(s.source, self.rules.spec, self.in_sight) else None
 
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per

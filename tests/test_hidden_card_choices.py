@@ -69,6 +69,50 @@ def test_a_choice_among_face_up_cards_is_named_to_every_seat(source):
     assert [e["option"] for e in _p2_choices(source, ["a"], "b")] == ["b"]
 
 
+PLAYED = """
+rulespec: 1
+name: Played
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  build:
+    - card: "c{n}"
+      each: {n: {from: 1, to: 6}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  row: {visibility: public}
+  taken: {per_player: true, visibility: VISIBILITY}
+turn:
+  - step: play
+    actions: [take]
+actions:
+  take:
+    card: any
+    to: taken(current)
+    effect: choose(current) s from summing(row, "n", card.n) { move(s, taken(current)) }
+end_conditions:
+  done:
+    when: size(row) < 4
+    effect: end_game()
+"""
+
+
+@pytest.mark.parametrize("visibility, shown", [("public", "c1+c4"), ("owner", None)])
+def test_a_choice_that_reads_a_card_every_seat_saw_played_is_named_to_every_seat(visibility, shown):
+    """A Scopa designer's capture: the cards of the row that sum to the played card's
+    rank. Every seat saw the card go face up, so the choice reads nothing hidden and
+    is named to them; played face down, its rank is P1's to know, and the choice is
+    secret."""
+    spec = load_spec("played.yaml", edited(PLAYED, ("VISIBILITY", visibility)))
+    row = ["c1", "c4", "c2", "c3"]
+    state = State.from_layout(Game(spec, 2), zones={"row": row, "hand[P1]": ["c5"]})
+    state.apply_action("take c5")
+    assert state.legal_labels() == ["c1+c4", "c2+c3"]
+    state.apply_action("c1+c4")
+    assert [e["option"] for e in state.log_for(1) if e["event"] == "choice"][-1] == shown
+
+
 LOOP = """
 rulespec: 1
 name: Hand to row
