@@ -1452,6 +1452,7 @@ def _validate(args, out, err) -> int:
         except SpecError as exc:
             problems.append(exc)
             reports.append(exc)
+    reports = _told_once(reports)
     diagnostics = [d for e in reports for d in e.diagnostics]
     if args.format != "text":
         out.write(_machine(args.format, diagnostics))
@@ -1467,6 +1468,19 @@ def _validate(args, out, err) -> int:
             file=out,
         )
     return 1 if problems else 0
+
+
+def _told_once(reports: list[SpecError]) -> list[SpecError]:
+    """Each spec's diagnostics less those an earlier spec's report told: a base's
+    mistake, read again with each of its variants (`validate base.yaml variants/*.yaml`),
+    is told once, as lint tells it."""
+    told: set = set()
+    out = []
+    for exc in reports:
+        fresh = [d for d in exc.diagnostics if d not in told]
+        told.update(fresh)
+        out.append(SpecError(fresh, exc.sources))
+    return out
 
 
 def _test(args, out, err) -> int:

@@ -103,6 +103,27 @@ def test_validate_and_schema():
     assert code == 0 and json.loads(out)["title"].startswith("rulespec")
 
 
+def test_validate_tells_problems_in_file_order_and_a_base_s_once(tmp_path):
+    """A 6 nimmt! designer: a schema's errors came in the order of their paths (an
+    unknown key in `rounds` before the mistake a line above it), though cli.md promises
+    file order; and `validate base.yaml variants/*.yaml` told the base's mistake once
+    per variant, where lint tells it once."""
+    base = tmp_path / "base.yaml"
+    text = (GAMES / "take_the_gold.yaml").read_text()
+    assert "\nturn:\n" in text
+    stray = text.replace("\nturn:\n", "\nzz_stray: 1\nturn:\n")
+    base.write_text(stray + "rounds:\n  end_conditions:\n  stray_key: 1\n")
+    variants = [tmp_path / f"v{i}.yaml" for i in (1, 2)]
+    for v in variants:
+        v.write_text(f"rulespec: 1\nextends: {base.name}\n")
+    alone = cli("validate", str(base))[1]
+    code, out, _ = cli("validate", str(base), *map(str, variants))
+    places = re.findall(rf"^{re.escape(str(base))}:(\d+):(\d+): error", out, re.M)
+    assert code == 1 and len(places) >= 3, out
+    assert places == sorted(places, key=lambda p: (int(p[0]), int(p[1]))), out
+    assert out.replace("3 spec(s)", "1 spec(s)") == alone
+
+
 def test_help_has_examples():
     code, out, err = cli("--help")
     assert code == 0 and "examples:" in out + err

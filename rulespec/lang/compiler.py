@@ -39,8 +39,8 @@ DEFAULT_TURN_LIMIT = 2000  # C-5
 
 def compile_document(doc: Document) -> ir.Spec:
     problems = list(schema.check(doc))
-    if problems:
-        raise SpecError(problems, doc.all_sources())
+    if problems:  # jsonschema's errors come in path order: key order is file order
+        raise SpecError(_in_order(problems), doc.all_sources())
     compiler = _Compiler(doc)
     spec = compiler.build()
     notices = compiler.notices + compiler.b.notices
@@ -50,8 +50,9 @@ def compile_document(doc: Document) -> ir.Spec:
 
 
 def _in_order(problems: list[Diagnostic]) -> list[Diagnostic]:
-    """By place, each once: a deck.build value tags every card it makes, and one mistake
-    there would otherwise be told once per card."""
+    """By place (file order, which docs/cli.md promises), each once: a deck.build value
+    tags every card it makes, and one mistake there would otherwise be told once per
+    card."""
     return sorted(dict.fromkeys(problems), key=lambda d: (d.span.line, d.span.col))
 
 
