@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -1250,3 +1251,25 @@ def test_a_base_parameter_a_variant_leaves_unread_is_removed_in_the_variant(tmp_
         "1 spec(s) linted: 0 error(s), 0 warning(s), 0 note(s)\n",
         "",
     )
+
+
+@pytest.mark.parametrize("func, n", [("nth", 0), ("first", 1), ("top", 1)])
+def test_rl124_s_hint_is_a_form_that_validates(tmp_path, func, n):
+    """A 6 nimmt! designer wrote the hint's `top(sort(c.rank for c in ...), ...)` for a
+    top() of an unordered zone and got RS204: top() takes a zone only."""
+    text = (ROOT / "tests" / "valid" / "tie_break.yaml").read_text()
+    line = "      move(top(pile, 1), hand(last_place))\n"
+    assert line in text
+    spec = tmp_path / "read.yaml"
+    spec.write_text(text.replace(line, line + f"      move({func}(kept(current), {n}), pile)\n"))
+    out = cli("lint", str(spec))[1]
+    (said,) = re.findall(
+        r"sort them first \((\w+)\(sort\(c\.rank for c in \.\.\.\), \.\.\.\)\)", out
+    )
+    spec.write_text(
+        text.replace(
+            line, line + f"      move({said}(sort(c.v for c in kept(current)), {n}), pile)\n"
+        )
+    )
+    assert cli("validate", str(spec))[0] == 0
+    assert "RL124" not in cli("lint", str(spec))[1]

@@ -1547,9 +1547,13 @@ def check_read_by_place(an: Analysis):
                 "they came, which is not part of the game: as meant only where any card "
                 "would do",
                 e.span,
-                hint=f"where it matters which card, sort them first ({e.func}(sort(c.rank for "
-                f"c in ...), ...)) or give '{came[0]}' ordered: true",
+                hint=f"where it matters which card, sort them first ({_of_sorted[e.func]}(sort("
+                f"c.rank for c in ...), ...)) or give '{came[0]}' ordered: true",
             )
+
+
+# what reads a sorted set as each of them reads a zone: top() takes a zone only
+_of_sorted = {"nth": "nth", "first": "first", "top": "first"}
 
 
 def _order_from(e, types: set[str]) -> set[str]:
