@@ -552,6 +552,11 @@ def test_an_actions_verb_words_its_options_and_its_narration():
     event = {"event": "play", "player": 1, "action": "discard_card", "card": "coins"}
     assert narrate([event], titles) == ["  P2 discards Coins"]
     assert with_rule("Coins", "Discard", "discard") == "Coins"
+    # a verb that begins with the title says it (a Scopa designer's "P2 lays down Seven
+    # of clubs (Lay)" for an action `lay`, untitled, with the verb lay down)
+    assert with_rule("Seven", "Lay", "lay down") == "Seven"
+    assert with_rule("Five", "Capture", "capture with") == "Five"
+    assert with_rule("Seven", "Layer", "lay down") == "Seven (Layer)"
 
 
 def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
@@ -565,13 +570,20 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
             "out": ("action", "Go out"),
             "catch_up": ("action", "Catch Up"),
             "stand": ("action", "Stand"),
+            "cash": ("action", "Play all treasures"),
         },
-        verbs={"draw": "draw", "knock": "knock", "out": "knock", "catch_up": "catch up"},
+        verbs={
+            "draw": "draw",
+            "knock": "knock",
+            "out": "knock",
+            "catch_up": "catch up",
+            "cash": "play",
+        },
         zones={"pond": "the pond", "discard": "discard pile"},
     )
     events = [
         {"event": "play", "player": 0, "action": a}
-        for a in ("draw", "knock", "out", "catch_up", "stand")
+        for a in ("draw", "knock", "out", "catch_up", "stand", "cash")
     ]
     events += [
         {"event": "shuffle", "zone": "pond"},
@@ -583,8 +595,14 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
         "  P1 knocks (Go out)",
         "  P1 catches up",  # a verb of two words, all the title (a review)
         "  P1 chooses Stand",
+        "  P1 plays all treasures",  # `verb: play` given: a deck-builder designer's
         "  the pond is shuffled",
         "  the pond is refilled from the discard pile",
+    ]
+    text = (ROOT / "tests" / "valid" / "match_or_draw.yaml").read_text()
+    spec = load_spec("m.yaml", text.replace("fallback: true\n", "fallback: true\n    verb: play\n"))
+    assert narrate([{"event": "play", "player": 0, "action": "draw"}], Titles.of(spec)) == [
+        "  P1 plays (Draw)"  # a verb given in the spec, play too, is kept
     ]
 
 

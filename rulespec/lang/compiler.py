@@ -798,7 +798,7 @@ class _Compiler:
             count,
             **_words(a),
             same=same,
-            verb=a.get("verb", "play"),
+            verb=a.get("verb", ""),
             without_target=untargeted,
             settles=bool(a.get("settles")),
             fallback=bool(a.get("fallback")),

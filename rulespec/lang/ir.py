@@ -567,7 +567,7 @@ class Action:
     text: str = ""  # what it is for, in words: public, for the table and `help`
     prompt: str = ""  # the question it asks at a decision, shown above the options
     same: str | None = None  # with count: the card property a group's cards all share
-    verb: str = "play"  # what a player does with its card, for people: "Discard Coins"
+    verb: str = ""  # what a player does with its card, for people: "Discard Coins" ("": play)
     # with a player target: offered without one, for nothing, when no player may be targeted
     without_target: bool = False
     # at a step offered `around`: a play that answers without opening the round again

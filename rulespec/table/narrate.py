@@ -84,7 +84,7 @@ class Titles:
     # each rule's `prompt:`; public, like the titles
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
-    verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, not play
+    verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, if given
     members: Mapping[str, tuple] = field(default_factory=dict)  # a family -> its zones' titles
     counted: Mapping[str, tuple] = field(default_factory=dict)  # a family -> its counters' titles
     carded: frozenset[str] = frozenset()  # actions that play a card
@@ -129,7 +129,7 @@ class Titles:
             ),
             texts=texts,
             prompts={key: rule.prompt for key, _, rule in named if getattr(rule, "prompt", "")},
-            verbs={a.name: a.verb for a in spec.actions if a.verb != "play"},
+            verbs={a.name: a.verb for a in spec.actions if a.verb},
             carded=frozenset(a.name for a in spec.actions if a.card is not None),
             carded_answers=frozenset(r.name for r in spec.reactions if r.card is not None),
             untargeted=frozenset(a.name for a in spec.actions if a.without_target),
@@ -260,11 +260,12 @@ def _turns(n: int, one: str, kind: str = "") -> str:
 def with_rule(card: str, rule: str, verb: str = "play") -> str:
     """A card and the rule it is played for, the rule left out when the card's title
     or the verb says it already: "The Joker" for "Joker", "Ace" for "Play ace",
-    "Seven" for "Play", "Coins" for "Discard" with the verb discard; a rule whose
+    "Seven" for "Play", "Coins" for "Discard" with the verb discard, "Seven" for "Lay"
+    with the verb lay down; a rule whose
     title holds brackets in square ones: "Jack [Skip (the next player)]"."""
     said = rule.casefold().removeprefix(f"{verb} ")
-    if said in card.casefold() or said == verb:
-        return card
+    if said in card.casefold() or verb.split()[: len(said.split())] == said.split():
+        return card  # a verb that begins with the title says it: "Lay" for "lay down"
     return f"{card} [{rule}]" if "(" in rule else f"{card} ({rule})"  # no nested brackets
 
 
@@ -295,7 +296,7 @@ def _play(e: dict, t: Titles) -> str:
     elif e.get("card") or e["action"] in t.carded:  # a card, or one the viewer may not see
         card = t.card(e["card"]) if e.get("card") else "a card"
         what, verb = with_rule(card, action, verb), third_person(verb)
-    elif verb != "play":  # an action without a card, and its verb: "P1 draws"
+    elif e["action"] in t.verbs:  # an action without a card, and its verb: "P1 draws"
         words, said = action.split(), verb.split()  # a title that begins with the verb
         if [w.casefold() for w in words[: len(said)]] == said:  # goes on from it: "P1 knocks early"
             what = ": ".join(filter(None, (" ".join(words[len(said) :]), chosen)))
