@@ -321,3 +321,22 @@ def test_the_power_of_a_sample_of_games_all_as_long_is_said_in_words():
         "power    20 and 20 games can detect no change in a 50% share, any change in the mean "
         "length, every game of OLD as long (80% power, alpha 0.01/6)"
     ]
+
+
+def test_a_game_wide_value_changed_is_placed_at_its_key():
+    """A Scopa designer's `players` change was placed at `rulespec: 1`, the spec's
+    start, in both files: the player counts, the turn limit and the hand now have a
+    place of their own, their key."""
+    old = "rulespec: 1\nname: G\n\nplayers: {min: 2, max: 4}\nturn_limit: 50\n"
+    rest = (Path(__file__).parent / "valid" / "match_or_draw.yaml").read_text()
+    rest = rest.split("hand: hand\n", 1)[1].split("turn_limit: 200\n", 1)[1]
+    new = old.replace("max: 4}", "max: 4, default: 3}").replace("50", "60")
+    a = load_spec("a.yaml", old + "hand: hand\n" + rest)
+    b = load_spec("b.yaml", new + "\n\nhand: hand\n" + rest)
+    placed = {
+        c.name: (c.old.line, c.old.col, c.new.line, c.new.col)
+        for c in diff.changes(a, b)
+        if c.kind == "game"
+    }
+    # a default left out is placed at `players`, the key above it
+    assert placed == {"players default": (4, 1, 4, 27), "turn limit": (5, 1, 5, 1)}

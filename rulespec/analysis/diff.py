@@ -200,9 +200,12 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
 
 
 def _at(spec: ir.Spec, field: str) -> ir.Span:
-    """Where a game-wide field is written: its first statement or entry, or its
-    expression, else the spec's start (a field the spec leaves out, or one without a
-    place of its own, as the player counts)."""
+    """Where a game-wide field is written: its key (the player counts, the turn limit,
+    the hand), its first statement or entry, or its expression, else the spec's start
+    (a field the spec leaves out)."""
+    placed = dict(spec.places).get(field)
+    if placed is not None:
+        return placed
     value = getattr(spec, field)
     if isinstance(value, tuple) and value and hasattr(value[0], "span"):
         return value[0].span

@@ -56,6 +56,16 @@ def _in_order(problems: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(dict.fromkeys(problems), key=lambda d: (d.span.line, d.span.col))
 
 
+# the game-wide values ir.Spec.places places: (field, its key's path; a value left to
+# its default, as players' default, at the key above it)
+_PLACES = (
+    ("min_players", ("players", "min")),
+    ("max_players", ("players", "max")),
+    ("default_players", ("players", "default")),
+    ("turn_limit", ("turn_limit",)),
+    ("hand", ("hand",)),
+)
+
 # the scope of a round's effects: end_turn() there would cut the change of rounds short
 _ROUND = {"__round__": "str"}
 
@@ -594,6 +604,11 @@ class _Compiler:
             setup=setup,
             setup_text=d.get("setup", {}).get("text", ""),
             setup_span=doc.key_span(("setup",)) if "setup" in d else doc.span(()),
+            places=tuple(
+                (name, doc.key_span(path if len(path) == 1 or path[1] in d[path[0]] else path[:1]))
+                for name, path in _PLACES
+                if path[0] in d
+            ),
             turn=turn,
             actions=actions,
             reactions=reactions,
