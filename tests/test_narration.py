@@ -248,6 +248,22 @@ def test_the_table_as_data():
     assert view["params"] == [{"name": "coins_to_win", "title": "Coins to win", "value": 4}]
 
 
+def test_cards_known_in_a_hidden_zone_are_listed_at_their_depth_then_in_deck_order():
+    """A 6 nimmt! designer's table read "known to you: 101 (1), 25 (2), 34 (1), 5 (2)",
+    the observation's order by name, where a hand of theirs read in deck order."""
+    seen = dict(OBSERVATION, zones=dict(OBSERVATION["zones"]))
+    known = [{"card": "kraken", "depth": 2}, {"card": "officer"}, {"card": "two_pirates"}]
+    seen["zones"]["hand[P3]"] = {"count": 4, "revealed": known}  # the observation's: by name
+    deck = list(TITLES.cards)
+    assert deck.index("two_pirates") < deck.index("officer")
+    (p3,) = [s for s in table(seen, TITLES, {})["seats"] if s["seat"] == "P3"]
+    assert [(c["name"], c["where"]) for c in p3["zones"][0]["revealed"]] == [
+        ("kraken", "2 down"),
+        ("two_pirates", None),
+        ("officer", None),
+    ]
+
+
 def test_the_table_as_text():
     assert table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4}), params=True) == [
         "== Turn 6: P1 to play (you are P2)",

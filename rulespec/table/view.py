@@ -58,10 +58,15 @@ def _zone(label: str, seen, titles: Titles) -> dict:
         "title": title.removeprefix("the "),
         "pile": declared in titles.piles,
     } | _text(titles, "zones", declared)
+    order = {n: i for i, n in enumerate(titles.cards)}
     if isinstance(seen, dict):  # hidden from the seat
-        revealed = [
-            _card(r["card"], titles) | {"where": _depth(r.get("depth"))}
-            for r in seen.get("revealed", ())
+        known = seen.get("revealed", ())  # those at a depth first, top first; the rest by name
+        placed = [r for r in known if "depth" in r]
+        loose = sorted(
+            (r for r in known if "depth" not in r), key=lambda r: order.get(r["card"], len(order))
+        )
+        revealed = [  # the rest in deck order, as a hand is shown (`101, 25` read as unsorted)
+            _card(r["card"], titles) | {"where": _depth(r.get("depth"))} for r in placed + loose
         ]
         return zone | {
             "size": seen["count"],
@@ -70,7 +75,6 @@ def _zone(label: str, seen, titles: Titles) -> dict:
             "top_only": False,
         }
     if not zone["pile"]:  # a set: in deck order, as players sort a hand
-        order = {n: i for i, n in enumerate(titles.cards)}
         seen = sorted(seen, key=lambda n: (order.get(n, len(order)), n))
     return zone | {
         "size": len(seen),
