@@ -849,6 +849,14 @@ def test_graph_has_the_edges_the_spec_implies(ttg_graph, a, key, b):
     assert _has(ttg_graph, a, key, b)
 
 
+def test_a_trigger_that_ends_a_round_feeds_the_round_end():
+    """A Scopa designer's graph had no `feeds` edge from the trigger that deals again
+    to the round end that reads the stock: round ends were left out of them. (RL107
+    takes no round end into its loops: a round end ends the round.)"""
+    g = graphs.build(load_spec(str(ROOT / "games" / "whist.yaml")))
+    assert _has(g, "trigger:trick_won", "feeds", "round_end:deal_over")
+
+
 @pytest.mark.parametrize(
     "a, key, b",
     [

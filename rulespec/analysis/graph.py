@@ -496,10 +496,13 @@ def _add_touches(g, spec: ir.Spec) -> dict:
     return touches
 
 
+AUTOMATIC = ("trigger", "end", "round_end")  # the rules checked whenever the table changes
+
+
 def _add_feeds(g, spec: ir.Spec, touches: dict):
-    """A `feeds` edge from each trigger or end to each one whose condition reads what
-    it writes (a goal reads its zone)."""
-    autos = [nid for nid, _ in rules_of(spec) if nid.kind in ("trigger", "end")]
+    """A `feeds` edge from each trigger, end or round end to each one whose condition
+    reads what it writes (a goal reads its zone)."""
+    autos = [nid for nid, _ in rules_of(spec) if nid.kind in AUTOMATIC]
     for a in autos:
         _, eff = touches[a]
         written = (

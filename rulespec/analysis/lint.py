@@ -989,12 +989,16 @@ def check_ends(an: Analysis):
 def check_trigger_cycles(an: Analysis):
     """RL107: triggers that feed each other with nothing making progress. A rule checked
     only as a turn ends (`at: turn_end`) fires once a turn at most: it takes part in no
-    such loop."""
+    such loop; nor does a round end, which ends the round (the runtime stops a round
+    end that keeps firing: a trigger loop)."""
     rules = dict(graphs.rules_of(an.spec))
     feeds = nx.DiGraph(
         (a, b)
         for a, b, k in an.g.edges(keys=True)
-        if k == "feeds" and rules[a].at is None and rules[b].at is None
+        if k == "feeds"
+        and "round_end" not in (a.kind, b.kind)
+        and rules[a].at is None
+        and rules[b].at is None
     )
     for nid, part in rules.items():
         if nid.kind not in ("trigger", "end") or part.at is not None:
