@@ -605,6 +605,10 @@ class Compiler:
     def _src_f_others(self, e, p):
         return f"_others(g.active_players(), {self.source(p)})"
 
+    def _src_f_partners(self, e, p):
+        team_of = self.constant(self.defs.team_of)
+        return f"_partners(g.active_players(), {self.source(p)}, {team_of})"
+
     def _src_f_without(self, e, cards, less):
         return f"_without({self.cards_source(cards)}, {self.cards_source(less)})"
 

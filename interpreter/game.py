@@ -489,9 +489,9 @@ def _reads_table(node) -> bool:
     """Does node read who is in, whose turn it is or the direction of play?"""
     if isinstance(node, ir.Local):
         return node.name in ("current", "players", "seats")
-    # aggregates and next, prev, others read who is in and the direction of play
+    # aggregates and next, prev, others, partners read who is in and the direction of play
     return isinstance(node, ir.Aggregate) or (
-        isinstance(node, ir.Call) and node.func in ("next", "prev", "others")
+        isinstance(node, ir.Call) and node.func in ("next", "prev", "others", "partners")
     )
 
 

@@ -178,6 +178,11 @@ def _others(players, me) -> tuple:
     return tuple(q for q in players if q != me)
 
 
+def _partners(players, me, team_of) -> tuple:
+    """The players of me's team but me; none without teams (team_of is empty)."""
+    return tuple(q for q in players if q != me and team_of and team_of[q] == team_of[me])
+
+
 def _without(cards, less) -> list:
     drop = set(less)
     return [c for c in cards if c not in drop]
@@ -456,6 +461,7 @@ HELPERS = {
     "_best_by_type": _best_by_type,
     "_top": _top,
     "_others": _others,
+    "_partners": _partners,
     "_without": _without,
     "_in_family": _in_family,
     "_range": _range,

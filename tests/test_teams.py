@@ -48,6 +48,32 @@ def test_a_per_team_zone_and_counter_are_one_a_team_read_through_any_member():
     )
 
 
+ALONE = (  # no teams: a zone and a counter of each seat's own
+    TEXT.replace("teams:\n  odd: [P1, P3, P5]\n  even: [P2, P4, P6]\n", "").replace(
+        "per_team", "per_player"
+    )
+)
+
+
+@pytest.mark.parametrize(
+    "text, n, out, want",
+    [
+        (TEXT, 6, (), {0: [2, 4], 1: [3, 5], 4: [0, 2]}),
+        (TEXT, 4, (), {0: [2], 3: [1]}),
+        (TEXT, 6, (2,), {0: [4], 2: [0, 4]}),  # who is out is no partner: P3 left, or itself
+        (ALONE, 4, (), {0: [], 1: []}),
+    ],
+)
+def test_partners_are_the_players_in_of_a_seat_s_team_but_itself(text, n, out, want):
+    """A Scopa designer could not say "the other side" in an expression (teams were
+    reached through a member only): `partners(p)`."""
+    side = "conditions:\n  side: {params: {p: player}, type: players, value: partners(p)}\n"
+    g = game(n, text + side)
+    partners = g.exprs.expr(g.spec.condition("side").when)
+    state = State.from_layout(g, 1, zones={"pile": ["stone"] * 3}, out=out)
+    assert {p: list(partners(state, {"p": p})) for p in want} == want
+
+
 def test_an_owner_zone_of_a_team_is_seen_by_every_member_and_no_one_else():
     state = stash(game(6))
     for seat in (0, 2, 4):

@@ -21,6 +21,11 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "one": (("cards", "kind"), "cards", "one card of a type or tag (which copy does not matter)"),
     "of": (("cards", "kind"), "cards", "every card of a type or tag"),
     "others": (("player",), "players", "the active players other than this one"),
+    "partners": (
+        ("player",),
+        "players",
+        "the active players of this one's team but itself (none without teams)",
+    ),
     "next": (("player",), "player", "the next active player in turn order"),
     "prev": (("player",), "player", "the previous active player in turn order"),
     "random_player": (
@@ -265,6 +270,7 @@ RESERVED_SINCE: dict[str, int] = {
             "summing",
             "swap",
             "cancel_extra_turns",
+            "partners",
         ),
         3,
     ),
