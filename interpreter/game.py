@@ -214,20 +214,25 @@ class Game:
 
     def _index_counters(self) -> None:
         """counter -> its first index (a per-player one has one a seat, a per-team one one a
-        team), their names, and the indexes of those that keep their values through a match."""
+        team), their names, the indexes of those that keep their values through a match,
+        and of those set back as each turn, or round, begins (`reset`)."""
         self.counter_index, self.counter_names, self.match_counters = {}, [], []
         self.kind_counters: set[int] = set()  # the counters that hold a kind (its number)
         self.player_counters: set[int] = set()  # those that hold a seat
+        resets: dict[str, list[int]] = {"turn": [], "round": []}
         for c in self.spec.counters:
             slots = range(len(self.counter_names), len(self.counter_names) + len(self._owners(c)))
             if c.match:
                 self.match_counters.extend(slots)
+            if c.reset:
+                resets[c.reset] += slots
             if c.initial.type == "kind":
                 self.kind_counters.update(slots)
             elif c.initial.type == "player":
                 self.player_counters.update(slots)
             self.counter_index[c.name] = len(self.counter_names)
             self.counter_names.extend(f"{c.name}{o}" for o in self._owners(c))
+        self.turn_resets, self.round_resets = tuple(resets["turn"]), tuple(resets["round"])
 
     def _index_memories(self) -> None:
         """Remembered cards: one slot each, or one a seat; those forgotten as each turn

@@ -56,6 +56,7 @@ def compile_rounds(game, stmts) -> CompiledRounds:
 
     def next_round(g, env):
         g.game.flow.next_round(g, starter)
+        g.reset_counters(g.game.round_resets)
         g.enter(setup, {})
 
     closing = stmts.register(

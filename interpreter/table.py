@@ -348,6 +348,12 @@ class Table:
         self._dirty = self.game.all_keys  # rare: every automatic rule looks again
         self._version += 1
 
+    def reset_counters(self, slots: tuple[int, ...]) -> None:
+        """Set these counters back to their initial values, worked out again (`reset`)."""
+        initial = self.game.counter_initial
+        for slot in slots:
+            self.set_counter(slot, initial[slot](self, {}))
+
     def forget_turn_memories(self) -> None:
         memory = list(self._memory)
         for slot in self.game.turn_memories:

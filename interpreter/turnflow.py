@@ -127,6 +127,8 @@ class TurnFlow:
         s._firings = s._passes = s._turn_decisions = s._calls = 0  # the loop guards, per turn
         if s._events is not None:
             s._log("turn", player=p)
+        if s.game.turn_resets:  # told after the turn begins, as its first changes
+            s.reset_counters(s.game.turn_resets)
 
     # --- a step offered round the table (`around`) ---------------------------------
 

@@ -1219,3 +1219,59 @@ def test_a_fallback_is_not_worked_out_while_another_action_can_be_played():
     state = State.from_layout(game, zones=table)
     labels = state.legal_labels()
     assert labels and all(label.startswith("match ") for label in labels), labels
+
+
+def test_a_counter_reset_each_turn_starts_every_turn_at_its_initial_value():
+    """`reset: turn` (a deck-builder designer reset actions and buys by hand in the
+    clean-up): a turn lays at most two cards, and two again in a later turn."""
+    game = Game(load_spec(ROOT / "tests" / "valid" / "two_plays.yaml"), 2)
+    laid_by_turn = []
+    for seed in range(30):
+        state = play(game.new_initial_state(seed=seed), make_agents(["random"] * 2, 2, seed))
+        turns: dict = {}
+        for e in state.log_for(None):
+            if e["event"] == "play":
+                turns[e["turn"]] = turns.get(e["turn"], 0) + 1
+        laid_by_turn.append(turns)
+    assert max(n for turns in laid_by_turn for n in turns.values()) == 2
+    # without the reset, no turn after one that laid two could lay any
+    assert any(sorted(turns.values()).count(2) >= 2 for turns in laid_by_turn)
+
+
+def test_a_counter_reset_each_round_plays_as_one_set_back_in_the_round_s_setup():
+    """`reset: round`: High Card Rounds with its round points set back by the counter's
+    `reset` instead of its round setup plays the same games."""
+    text = (ROOT / "tests" / "valid" / "high_card_rounds.yaml").read_text()
+    reset = edited(
+        text,
+        (
+            "round_points: {per_player: true, initial: 0}",
+            "round_points: {per_player: true, initial: 0, reset: round}",
+        ),
+        ("        round_points(p) = 0\n", ""),
+    )
+    results = []
+    for spec in (text, reset):
+        game = Game(load_spec("rounds.yaml", spec), 3)
+        results.append(
+            [
+                (s.result, s.observation(None)["counters"])
+                for s in (
+                    play(game.new_initial_state(seed=k), make_agents(["random"] * 3, 3, k))
+                    for k in range(40)
+                )
+            ]
+        )
+    assert results[0] == results[1]
+    assert any(r["rounds"] > 1 for r, _ in results[0])
+
+
+def test_a_reset_each_round_in_a_game_without_rounds_is_rs104():
+    text = (ROOT / "tests" / "valid" / "two_plays.yaml").read_text()
+    bad = text.replace("reset: turn", "reset: round")
+    assert spec_errors(bad) == [
+        (
+            "RS104",
+            "counter 'plays_left' is reset as each round begins, but the game has no rounds: its one round lasts the whole game",
+        )
+    ]

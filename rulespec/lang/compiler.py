@@ -1268,6 +1268,16 @@ class _Compiler:
         path = ("counters", name, "initial")
         initial = self.b.expr(self.doc, path, c["initial"], {}, "int|player|kind")
         self.names.counter_types[name] = FAILED if initial is None else initial.type
+        if c.get("reset") == "round" and "rounds" not in self.data:
+            self.problems.append(
+                Diagnostic(
+                    "RS104",
+                    f"counter '{name}' is reset as each round begins, but the game has no "
+                    "rounds: its one round lasts the whole game",
+                    self.doc.span(("counters", name, "reset")),
+                    hint="reset: turn sets it back as each turn begins; or declare rounds",
+                )
+            )
         return ir.CounterDef(
             name,
             bool(c.get("per_player")),
@@ -1283,6 +1293,7 @@ class _Compiler:
             self._titles(name, c),
             c.get("by", ""),
             _count_param(c),
+            c.get("reset", ""),
         )
 
     def _deck_checks(self, spec: ir.Spec) -> None:

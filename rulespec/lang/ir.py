@@ -462,6 +462,7 @@ class CounterDef:
     titles: tuple[str, ...] = ()  # a family's counters each by its own title, by index
     by: str = ""  # a family of a counter for each value of this card property (of kinds)
     count_param: str = ""  # the parameter that sizes the family per player count: count is its most
+    reset: str = ""  # "turn" or "round": set back to its initial value as each one begins
 
 
 @dataclass(frozen=True)
