@@ -266,7 +266,7 @@ def test_cards_known_in_a_hidden_zone_are_listed_at_their_depth_then_in_deck_ord
 
 def test_the_table_as_text():
     assert table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4}), params=True) == [
-        "== Turn 6: P1 to play (you are P2)",
+        "== Turn 6: P1's turn (you are P2)",
         "  Draw pile: 30 cards; known to you: The Kraken (on top)",
         "  Discard pile: Pirate, Officer (top)",
         "  Set aside: empty",

@@ -43,7 +43,7 @@ def test_a_decision_shows_the_table_and_the_options_by_title():
     _code, out, _ = play("1\n" * 200, *SEAT)
     first = out[out.index("== Turn 4") : out.index("P2> ")]
     assert first.splitlines() == [
-        "== Turn 4: P2 to play (you are P2)",
+        "== Turn 4: P2's turn (you are P2)",
         "  Draw pile: 44 cards",
         "  Discard pile: Pirate",
         "  Set aside: empty",
@@ -117,7 +117,7 @@ def test_table_shows_the_table_again_with_the_parameters():
     code, out, _ = play("table\n" + "1\n" * 200, *SEAT)
     again = out[out.index("P2> table\n") + 10 : out.index("P2> 1")].splitlines()
     assert code == 0
-    assert again[0] == "== Turn 4: P2 to play (you are P2)"
+    assert again[0] == "== Turn 4: P2's turn (you are P2)"
     assert again[-4].startswith("  Rules: Deal size 2") and again[-1] == "  2) Pass"
 
 

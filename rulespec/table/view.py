@@ -223,7 +223,8 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
     long one, a line per zone under the seat), the counters (and, when asked, the
     parameters)."""
     you = f" (you are {view['seat']})" if view["seat"] else ""
-    state = "game over" if view["over"] else f"{view['current']} to play"
+    # whose turn it is: not who is asked, which may be another seat (a reaction, a pick)
+    state = "game over" if view["over"] else f"{view['current']}'s turn"
     if view.get("between") and not view["over"]:  # a round's part asks, between turns
         after = f", after turn {view['turn']}" if view["turn"] else ""
         lines = [f"== {view['between']}{after}{you}"]

@@ -90,7 +90,7 @@ function draw(v) {
   $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
   $("turn").textContent = v.over ? "" : v.between ? v.between + (v.turn ? `, after turn ${v.turn}` : "")
     : !v.turn ? "Setup"  // turn 0: the deal, nobody's turn yet (a choice may be asked)
-    : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + " to play"}`;
+    : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + "'s turn"}`;
   $("waiting").textContent = waiting(v);
   $("result").textContent = v.result
     ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"}, ${v.why}` : "";
