@@ -829,3 +829,20 @@ def test_groups_of_cards_played_as_one_move_are_shown_action_by_action():
         ("Bury two", "bury_two", (0, 0)),
         ("Bury two", "bury_two", (0, 1)),
     ]
+
+
+def test_a_pass_names_its_step_where_a_turn_has_several_to_pass():
+    """A deck-builder's turn passed its action phase, then its treasures, then its buy,
+    each "P1 passes"; a turn with one step to pass keeps the short form, as does an
+    older log's pass, which names no step."""
+    two = Titles(
+        rules={"turn.act": ("step", "Action phase"), "turn.buy": ("step", "Buy phase")},
+        passed=frozenset({"act", "buy"}),
+    )
+    one = Titles(rules={"turn.buy": ("step", "Buy phase")}, passed=frozenset({"buy"}))
+    events = [{"event": "pass", "player": 0, "step": s} for s in ("act", "buy")]
+    assert narrate(events, two) == ["  P1 passes (Action phase)", "  P1 passes (Buy phase)"]
+    assert narrate(events[1:], one) == ["  P1 passes"]
+    assert narrate([{"event": "pass", "player": 0}], two) == ["  P1 passes"]
+    # read from a spec: the steps a player may pass
+    assert Titles.of(TTG).passed == {"play"}

@@ -341,8 +341,9 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
 @pytest.mark.parametrize(
     "log, older",
     [
-        # an around step's `no_play` where a pass is now asked (climb, at main 9c24abf)
-        ("climb_9c24abf.jsonl", 8),
+        # an around step's `no_play` where a pass is now asked (climb, at main 9c24abf),
+        # and its 7 passes, logged without their step
+        ("climb_9c24abf.jsonl", 15),
         # a shuffle of a one-card pile, which is no shuffle (at main 9c24abf)
         ("one_card_refill_9c24abf.jsonl", 5),
     ],

@@ -90,6 +90,9 @@ class Titles:
     carded: frozenset[str] = frozenset()  # actions that play a card
     carded_answers: frozenset[str] = frozenset()  # reactions that answer with one
     untargeted: frozenset[str] = frozenset()  # actions played without a target at times
+    # the steps a player may pass, named by a pass when there are several (a turn's
+    # actions, then its buys: "P1 passes (Buy)")
+    passed: frozenset[str] = frozenset()
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
@@ -133,6 +136,11 @@ class Titles:
             carded=frozenset(a.name for a in spec.actions if a.card is not None),
             carded_answers=frozenset(r.name for r in spec.reactions if r.card is not None),
             untargeted=frozenset(a.name for a in spec.actions if a.without_target),
+            passed=frozenset(
+                s.name
+                for s in spec.turn
+                if s.actions and (s.optional or s.repeat or s.around or s.again_if is not None)
+            ),
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
@@ -284,6 +292,12 @@ def third_person(verb: str) -> str:
     return f"{first} {rest}".rstrip()
 
 
+def _passed_at(e: dict, t: Titles) -> str:
+    """The step a pass was made at, where a turn has several steps to pass: " (Buy)"."""
+    step = e.get("step")  # an older log has none
+    return f" ({t.rule(f'turn.{step}')})" if step and len(t.passed) > 1 else ""
+
+
 def _play(e: dict, t: Titles) -> str:
     """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
@@ -397,7 +411,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "react": _react,
     "choice": _choice,
     "reveal": _shown,
-    "pass": lambda e, t: f"  {_who(e)} passes",
+    "pass": lambda e, t: f"  {_who(e)} passes{_passed_at(e, t)}",
     "trigger": _trigger,
     "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
     "swap": lambda e, t: f"  {t.zone(e['zones'][0])} and {t.zone(e['zones'][1])} trade cards",

@@ -381,10 +381,13 @@ class _Replaying:
 
 
 def _older_form(logged: dict, replayed: dict) -> bool:
-    """Is the logged event the replayed one as an older rulespec logged it? A
-    simultaneous pick of a set of cards logged its size (`count`) until 2026-12, which
-    told a seat asked later how many cards another took; it is logged without it now."""
+    """Is the logged event the replayed one as an older rulespec logged it? Until
+    2026-12: a simultaneous pick of a set of cards logged its size (`count`), which told
+    a seat asked later how many cards another took; it is logged without it now. A
+    pass logged no `step`, which the narration now names."""
     option = replayed.get("option")
+    if logged.get("event") == "pass":
+        return "step" not in logged and {k: v for k, v in replayed.items() if k != "step"} == logged
     return (
         logged.get("event") == "choice"
         and isinstance(option, str)
