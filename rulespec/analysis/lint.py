@@ -1433,7 +1433,7 @@ def _dealt(an: Analysis, stmts, start, times=1):
             total += inner
         elif _deals(s, start):
             k = an.interval(s.args[0].args[1])
-            if k is None:
+            if k is None or not math.isfinite(k[1]):  # a counter's, which may grow: unknown
                 return None
             total += k[1] * times
     return total
