@@ -184,8 +184,9 @@ class StatementCompiler:
             return self.block(stmts)
 
     def action(self, a: ir.Action) -> CompiledAction:
+        in_view = self._in_view(a.to)
         # a group is played in secret (GroupPlay), and only its cards are shown
-        self._compiling(a.name, ("card",) if a.count is None and self._in_view(a.to) else ())
+        self._compiling(a.name, ("card",) if a.count is None and in_view else ())
         with self.x.within(a.name):
             return CompiledAction(
                 a,
@@ -195,7 +196,7 @@ class StatementCompiler:
                 self.block(a.effect),
                 self.x.cards(a.among) if a.among else None,
                 a.card is not None and a.card not in self.rules.type_names,
-                self._in_view(a.to),
+                in_view,
                 self._precondition(a),
                 None if a.same is None else self._same_values(a.same),
             )

@@ -458,6 +458,12 @@ class Table:
         current = operator.index(current)
         for name, value in counters.items():
             slot = counter_slots[name]
+            if slot in game.turn_resets:  # the turn laid out begins: it would be set back
+                raise ValueError(
+                    f"counter {name} is set back to its initial value as each turn begins "
+                    "(reset: turn), and a laid-out table begins a turn: leave it out, and "
+                    "make the plays that change it"
+                )
             number = whole_number(value)
             if slot in game.player_counters and not (number and 0 <= value < self._n):
                 raise ValueError(

@@ -1275,3 +1275,18 @@ def test_a_reset_each_round_in_a_game_without_rounds_is_rs104():
             "counter 'plays_left' is reset as each round begins, but the game has no rounds: its one round lasts the whole game",
         )
     ]
+
+
+def test_a_counter_reset_each_turn_is_not_laid_out_and_reads_no_cards():
+    """A review: a laid-out `plays_left: 1` was set back to 2 as the laid-out turn
+    began, silently; and an initial value that reads a hand, worked out again each
+    turn, would count a hidden hand's cards for every seat to see."""
+    text = (ROOT / "tests" / "valid" / "two_plays.yaml").read_text()
+    game = Game(load_spec("two.yaml", text), 2)
+    with pytest.raises(ValueError, match=r"counter plays_left is set back .* \(reset: turn\)"):
+        State.from_layout(game, zones={"hand[P1]": ["low"]}, counters={"plays_left": 1})
+    counted = text.replace(
+        "plays_left: {initial: 2,", 'plays_left: {initial: "count(hand(current), high)",'
+    )
+    ((code, message),) = spec_errors(counted)
+    assert code == "RS104" and message.startswith("counter 'plays_left' is reset as each turn")

@@ -331,6 +331,8 @@ def _absorbing_values(an: Analysis):
     for c in spec.counters:
         if c.per_player or c.per_team or c.count is not None:
             continue  # one seat's (or index's) set is not all set: pinning all would lie
+        if c.reset:
+            continue  # set back as each turn (round) begins: no value is for good
         values = an.assigned.get(c.name, set())
         if ops.get(c.name) != {"="} or len(values) != 1 or not _all_constant(an, c.name):
             continue

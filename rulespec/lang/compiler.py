@@ -56,6 +56,9 @@ def _in_order(problems: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(dict.fromkeys(problems), key=lambda d: (d.span.line, d.span.col))
 
 
+# what a reset counter's initial value may not read: cards, where they lie
+_TABLE_READS = (ir.ZoneRef, ir.Memory)
+
 # the game-wide values ir.Spec.places places: (field, its key's path; a value left to
 # its default, as players' default, at the key above it)
 _PLACES = (
@@ -1268,6 +1271,20 @@ class _Compiler:
         path = ("counters", name, "initial")
         initial = self.b.expr(self.doc, path, c["initial"], {}, "int|player|kind")
         self.names.counter_types[name] = FAILED if initial is None else initial.type
+        read = (
+            [] if initial is None else [n for n in ir.walk(initial) if isinstance(n, _TABLE_READS)]
+        )
+        if c.get("reset") and read:
+            self.problems.append(
+                Diagnostic(
+                    "RS104",
+                    f"counter '{name}' is reset as each {c['reset']} begins, so its initial "
+                    "value is worked out again then: it may read parameters, constants and "
+                    "counters above it, not cards",
+                    read[0].span,
+                    hint="set it in an effect where the rules say (a counter is public)",
+                )
+            )
         if c.get("reset") == "round" and "rounds" not in self.data:
             self.problems.append(
                 Diagnostic(
