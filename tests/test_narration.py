@@ -846,3 +846,9 @@ def test_a_pass_names_its_step_where_a_turn_has_several_to_pass():
     assert narrate([{"event": "pass", "player": 0}], two) == ["  P1 passes"]
     # read from a spec: the steps a player may pass
     assert Titles.of(TTG).passed == {"play"}
+
+
+def test_a_yes_or_no_parameter_reads_as_the_spec_writes_it():
+    """An Oh Hell designer's table read "Rules: Back down after the top deal True"."""
+    lines = table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4, "down": True}), params=True)
+    assert lines[-1] == "  Rules: Coins to win 4, down true"

@@ -39,6 +39,7 @@ from ..lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from ..lang.loading import load
 from ..lang.schema import load_schema, shape_problems
 from .files import named_spec
+from .view import as_yaml
 
 
 @dataclass
@@ -578,7 +579,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
         got = counters[name]
         if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
-            failures.append(f"counter {name}: expected {_word(want)}, got {_word(shown)}")
+            failures.append(f"counter {name}: expected {as_yaml(want)}, got {as_yaml(shown)}")
     failures += _event_failures(state.log_for(None), expect, n)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)
@@ -625,12 +626,6 @@ def _end_failures(state: State, expect: dict) -> list[str]:
         failures.append(f"over: expected {expect['over']}, got {state.is_terminal()}")
     return failures
 
-
-def _word(value) -> str:
-    """A value as the scenario's YAML writes it: null, true, false."""
-    if value is None:
-        return "null"
-    return ("false", "true")[value] if isinstance(value, bool) else str(value)
 
 
 def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:

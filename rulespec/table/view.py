@@ -207,7 +207,16 @@ def card_text(card: dict) -> str:
 
 
 def _counters_text(counters: list[dict]) -> str:
-    return ", ".join(f"{c['title']} {c['value']}" for c in counters)
+    """Counters (or parameters) in a few words, a yes-or-no parameter as the spec writes
+    it: "Back down after the top deal true", not Python's True."""
+    return ", ".join(f"{c['title']} {as_yaml(c['value'])}" for c in counters)
+
+
+def as_yaml(value) -> str:
+    """A value as a spec or a scenario's YAML writes it: null, true, false."""
+    if value is None:
+        return "null"
+    return ("false", "true")[value] if isinstance(value, bool) else str(value)
 
 
 def _goal_text(goal: dict) -> str:
