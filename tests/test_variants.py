@@ -549,3 +549,21 @@ def test_a_variant_adds_a_parameter_for_the_rules_it_brings(tmp_path):
         load_spec(again)
     assert [d.code for d in err.value.diagnostics] == ["RS601"]
     assert "set its value with parameters:" in err.value.render()
+
+
+def test_a_variant_s_rounds_of_one_part_says_they_replace_the_base_s_whole(tmp_path):
+    """6 nimmt!'s and Oh Hell's designers changed only the match end (or the scoring)
+    and were told "missing required key 'setup' in rounds", twice, without why."""
+    spec = tmp_path / "rounds.yaml"
+    spec.write_text((TESTS / "valid" / "high_card_rounds.yaml").read_text())
+    part = "rounds:\n  match_end:\n    three:\n      when: round_index >= 2\n      effect: end_game()\n"
+    variant = _variant(tmp_path, "three", f"extends: ../../rounds.yaml\n{part}")
+    with pytest.raises(SpecError) as exc:
+        load_spec(variant)
+    ((code, message, hint),) = [(d.code, d.message, d.hint) for d in exc.value.diagnostics]
+    assert code == "RS103"
+    assert message == (
+        "a variant's rounds replaces the base's whole, and this one has no setup and no "
+        "end_conditions"
+    )
+    assert "replace: {procedures:" in hint

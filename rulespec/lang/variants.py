@@ -138,6 +138,8 @@ def apply(base: Document, variant: Document) -> Document:
     for key, value in v.items():
         if key in ("extends", "parameters", "cards", "replace", "remove", "add"):
             continue
+        if key == "rounds" and isinstance(value, dict) and _partial_rounds(m, value):
+            continue
         data[key] = copy.deepcopy(value)
         m.graft(variant, (key,), (key,))
     if "name" not in v:
@@ -155,6 +157,24 @@ def apply(base: Document, variant: Document) -> Document:
     if m.problems:
         raise SpecError(m.problems, m.out.sources)
     return m.out
+
+
+def _partial_rounds(m: _Merge, rounds: dict) -> bool:
+    """Is a variant's `rounds` a part of them only (its match end, say)? It replaces the
+    base's whole, so that is refused with what to do instead (two designers, 6 nimmt!'s
+    and Oh Hell's, were told only of a key missing)."""
+    missing = [k for k in ("setup", "end_conditions") if k not in rounds]
+    if missing:
+        m.error(
+            "RS103",
+            f"a variant's rounds replaces the base's whole, and this one has no "
+            f"{' and no '.join(missing)}",
+            ("rounds",),
+            "write the base's rounds out with the part changed; or let the base's part call "
+            "a procedure (or a named condition) that the variant replaces: "
+            "replace: {procedures: {NAME: ...}}",
+        )
+    return bool(missing)
 
 
 def _override_parameters(m: _Merge, data, overrides: dict) -> None:
