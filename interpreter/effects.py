@@ -130,6 +130,7 @@ def _give_back(g, env):
 
 MAX_PASSES = 100_000  # passes of `while` loops in one turn
 MAX_CALLS = 10_000  # procedure calls in one turn: a recursion's frames stay few
+CALLER = "__rule__"  # in a procedure's locals: the rule that called it, no name a spec can take
 MAX_NESTING = 8  # nested `if` and `for` blocks in one generated op
 MAX_NUMBERS = 1000  # options of one `choose … from lo..hi`
 MADE_RANGES = 64  # ranges of numbers whose options one `choose … from lo..hi` keeps made
@@ -157,6 +158,7 @@ class StatementCompiler:
         self.x = rules.exprs
         self.played = ""  # the action being compiled: `react` opens a window on it
         self.in_sight = ()  # the local of its card, when every seat sees the card played
+        self.called = False  # compiling a procedure's body: it ends the game as its caller
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
         self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
         # chance outcomes of `random_player`, one per seat
@@ -164,17 +166,18 @@ class StatementCompiler:
 
     # --- definitions ------------------------------------------------------------
 
-    def _compiling(self, name: str = "", in_sight: tuple = ()) -> None:
+    def _compiling(self, name: str = "", in_sight: tuple = (), called: bool = False) -> None:
         """What rule is being compiled: its name, when an action or reaction (`react` opens
         a window on it), and the local its card is bound to (`card`, `answer`) when every
         seat sees the card played, so a choice among cards that reads it (`summing(table,
-        "rank", card.rank)`) may still be public."""
-        self.played, self.in_sight = name, in_sight
+        "rank", card.rank)`) may still be public; `called`: a procedure's body, which
+        ends the game under its caller's name."""
+        self.played, self.in_sight, self.called = name, in_sight, called
 
     def procedure(self, p: ir.Procedure) -> None:
         """A procedure's body, compiled once; its calls look it up as they run, so
         procedures may call each other (and themselves) in any order."""
-        self._compiling()
+        self._compiling(called=True)
         with self.x.within(p.name):
             self.procedures[p.name] = self.block(p.effect)
 
@@ -434,12 +437,19 @@ class StatementCompiler:
 
     def _do_win(self, players):
         return [
-            f"g.finish(tuple(sorted({self.x.players_source(players)})), {self.x.constant(self.x.rule)})",
+            f"g.finish(tuple(sorted({self.x.players_source(players)})), {self._reason()})",
             "return",
         ]
 
     def _do_end_game(self):
-        return [f"g.finish((), {self.x.constant(self.x.rule)})", "return"]
+        return [f"g.finish((), {self._reason()})", "return"]
+
+    def _reason(self) -> str:
+        """The end reason of a win or end_game: the rule whose effect it is in, or, in a
+        procedure, the rule that called it (through any procedures between), as it
+        would be written out there (two end conditions that call one final scoring)."""
+        rule = self.x.constant(self.x.rule)
+        return f"env[{CALLER!r}]" if self.called else rule
 
     def _do_eliminate(self, player):
         return [f"g.eliminate({self.x.source(player)})"]
@@ -555,9 +565,12 @@ class StatementCompiler:
         name, bodies = s.proc, self.procedures
         params = self.rules.spec.procedure(name).params
         bindings = self.x.function(self.x.bindings_source(params, s.args), s.span)
+        rule = self.x.rule  # the caller, passed on: a win inside ends the game by its name
 
         def perform(g, env):
-            g.call(name, bodies[name], bindings(g, env))
+            bound = bindings(g, env)
+            bound[CALLER] = env.get(CALLER, rule)
+            g.call(name, bodies[name], bound)
 
         return perform
 

@@ -416,13 +416,20 @@ def test_conditions_inside_procedures_and_named_conditions_are_judged():
     ]
 
 
-def test_a_win_inside_a_procedure_ends_the_game_under_the_procedures_name():
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_win_inside_a_procedure_ends_the_game_under_the_calling_rule_s_name(nested):
+    """The end reason is the rule that called the procedure (through any procedures
+    between), as if the win were written out there: a deck-builder's two end conditions
+    that call one final scoring were both told as the procedure's."""
+    crown = "      win(p)\n      steals += 1\n"
+    if nested:  # crown calls coronation, which wins
+        crown = "      coronation(p)\n      steals += 1\n"
     text = changed(
         ("    effect: win(p)\n", "    effect: crown(p)\n"),
         (
             "procedures:\n",
-            "procedures:\n  crown:\n    params: {p: player}\n    effect: |\n"
-            "      win(p)\n      steals += 1\n",
+            f"procedures:\n  crown:\n    params: {{p: player}}\n    effect: |\n{crown}"
+            "  coronation:\n    params: {p: player}\n    effect: win(p)\n",
         ),
     )
     game = laid_out(
@@ -430,4 +437,4 @@ def test_a_win_inside_a_procedure_ends_the_game_under_the_procedures_name():
     )
     game.apply_action("mug -> P2")
     game.apply_action("thief")
-    assert (game.reason, game.winners, counter(game, "steals")) == ("crown", (1,), 0)
+    assert (game.reason, game.winners, counter(game, "steals")) == ("rich_wins", (1,), 0)
