@@ -27,9 +27,9 @@ def marks(g: dict) -> dict:
 
 
 def test_variant_applies_as_in_run():
-    assert counts(graph("pirates_wild")) == (45, 127)
+    assert counts(graph("pirates_wild")) == (45, 129)
     g = graph("pirates_wild", "--variant", "reverse")
-    assert counts(g) == (46, 131)
+    assert counts(g) == (46, 133)
     assert "action:kraken_reverse" in {n["id"] for n in g["nodes"]}
 
 
@@ -80,7 +80,7 @@ def test_kind_keeps_those_nodes_and_the_edges_between_them():
 def test_changes_shows_what_a_variant_changed_and_what_it_touches():
     g = graph("pirates_wild", "--variant", "reverse", "--changes", "pirates_wild")
     assert marks(g) == {"step:play": "changed", "action:kraken_reverse": "added"}
-    assert counts(g) == (15, 38)
+    assert counts(g) == (15, 39)
     added = {(e["source"], e["target"], e["kind"]) for e in g["edges"] if e.get("mark")}
     assert added == {
         ("card:kraken", "action:kraken_reverse", "enables"),

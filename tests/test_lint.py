@@ -1281,3 +1281,39 @@ def test_rl124_s_hint_is_a_form_that_validates(tmp_path, func, n):
     )
     assert cli("validate", str(spec))[0] == 0
     assert "RL124" not in cli("lint", str(spec))[1]
+
+
+CHOSEN = """\
+rulespec: 1
+name: Chosen
+players: {min: 1, max: 1}
+deck:
+  cards:
+    coin: {count: 4}
+zones:
+  pile: {visibility: public, ordered: true, start: true}
+  box: {visibility: public}
+actions:
+  take:
+    target: card
+    among: top(pile, 1)
+    effect: move(chosen, box)
+turn:
+  - step: play
+    actions: [take]
+end_conditions:
+  done:
+    when: size(pile) == 0
+    effect: win(current)
+"""
+
+
+def test_a_chosen_card_moved_leaves_the_zone_it_was_chosen_among():
+    """A Klondike designer's moves of a `target: card` action's chosen card out of the
+    tableau were unseen: lint said no rule moves cards out of the pile the deck starts
+    in (RL103, an error), and the graph drew no edge out of it."""
+    spec = load_spec("chosen.yaml", CHOSEN)
+    assert [f.message for f in static.static(spec) if f.severity == "error"] == []
+    assert _has(graphs.build(spec), "zone:pile", "moves_from", "action:take")
+    builder = graphs.build(load_spec(str(ROOT / "tests" / "valid" / "deck_builder.yaml")))
+    assert _has(builder, "zone:supply", "moves_from", "action:buy")

@@ -70,13 +70,23 @@ class Touches:
         return self
 
 
-def touches_of(node, t: Touches | None = None) -> Touches:
+def touches_of(node, t: Touches | None = None, given: dict | None = None) -> Touches:
     """What an expression or a block of statements (or None) reads and writes, added
-    to t when given."""
+    to t when given; `given`: the cards' sources of the locals the rule binds itself
+    (played_locals)."""
     t = t if t is not None else Touches()
     if node is not None:
-        _Touching(t, card_locals(node) if isinstance(node, tuple) else {}).visit(node)
+        bound = card_locals(node, given) if isinstance(node, tuple) else dict(given or {})
+        _Touching(t, bound).visit(node)
     return t
+
+
+def played_locals(part) -> dict[str, set]:
+    """The card locals a rule binds before its effect runs -> where their cards come
+    from: an action's `chosen`, from its `among` (a Klondike designer's moves of the
+    chosen card out of the tableau went unseen: lint said no card left the stock)."""
+    among = getattr(part, "among", None)
+    return {"chosen": card_sources(among, {})} if among is not None else {}
 
 
 ANYWHERE = "anywhere"  # where a played or picked card comes from: no zone equals it
@@ -107,10 +117,10 @@ def place(zone: ir.ZoneRef):
     return shape((zone.owner, zone.index))
 
 
-def card_locals(block) -> dict[str, set]:
-    """Locals a block binds to cards (by `let` or `choose ... from`) -> the zones
-    their cards come from (see card_sources)."""
-    bound: dict[str, set] = {}
+def card_locals(block, given: dict | None = None) -> dict[str, set]:
+    """Locals a block binds to cards (by `let` or `choose ... from`), and those its rule
+    binds (`given`) -> the zones their cards come from (see card_sources)."""
+    bound: dict[str, set] = dict(given or {})
     for s in ir.walk_statements(block):
         if isinstance(s, ir.ChooseCard):
             bound[s.var] = card_sources(s.source, bound)
@@ -340,7 +350,7 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
         )
     if kind == "action":
         cond = touches_of(node.among, touches_of(node.condition))
-        eff = touches_of(node.effect)
+        eff = touches_of(node.effect, given=played_locals(node))
         if node.to is not None and node.card is not None:  # an action without a card moves none
             eff.moves_to |= zones_in(node.to)
             eff.moves_from.add(spec.hand)

@@ -1143,7 +1143,7 @@ def check_no_ops(an: Analysis):
     unordered = {z.name for z in an.spec.zones if not z.ordered}
     for nid, part in graphs.rules_of(an.spec):
         effect = _body(an.spec, part)
-        bound = graphs.card_locals(effect)
+        bound = graphs.card_locals(effect, graphs.played_locals(part))
         # an action or answer whose windows no reaction answers asks nobody
         answered = any(k == "opens" for _, _, k in an.g.out_edges(nid, keys=True))
         for s in ir.walk_statements(effect):
