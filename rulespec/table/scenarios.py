@@ -627,7 +627,6 @@ def _end_failures(state: State, expect: dict) -> list[str]:
     return failures
 
 
-
 def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
     """Who is to act and what they may do; a game that ended says so, as the cause."""
     failures = []
