@@ -852,3 +852,19 @@ def test_a_yes_or_no_parameter_reads_as_the_spec_writes_it():
     """An Oh Hell designer's table read "Rules: Back down after the top deal True"."""
     lines = table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4, "down": True}), params=True)
     assert lines[-1] == "  Rules: Coins to win 4, down true"
+
+
+def test_a_card_s_own_play_at_a_target_is_its_target_within_its_group():
+    """A browser player saw "Two pirates at P2" under the group "Two Pirates": the rule
+    the card says anyway, in other capitals. The target alone is shown there; a rule
+    the card does not say keeps its words (Pirates Wild's Discard, above)."""
+    types = [c.name for c in TTG.cards]
+    options = [
+        Play(f"two_pirates -> P{p + 1}", "two_pirates", types.index("two_pirates"), p)
+        for p in (1, 2)
+    ]
+    shown = arranged(options, TITLES, types)
+    assert [(o["group"], o["short"], o["text"]) for o in shown] == [
+        ("Two Pirates", "at P2", "Play Two Pirates at P2"),
+        ("Two Pirates", "at P3", "Play Two Pirates at P3"),
+    ]

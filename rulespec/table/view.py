@@ -373,8 +373,11 @@ def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> 
     if option.card_type is None:
         return rule, text.removeprefix(rule).lstrip(": ") or rule
     card, verb = titles.card(type_names[option.card_type]), titles.verb(option.action)
-    short = rule + text.removeprefix(f"{verb.capitalize()} {with_rule(card, rule, verb)}")
-    return card, short
+    said = with_rule(card, rule, verb)
+    rest = text.removeprefix(f"{verb.capitalize()} {said}")
+    if said == card and rest:  # the card says the rule: its target alone, "at P2" under
+        return card, rest.lstrip()  # "Two Pirates" (it read "Two pirates at P2" there)
+    return card, rule + rest
 
 
 def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
