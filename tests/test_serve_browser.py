@@ -237,6 +237,15 @@ def test_a_phone_gets_the_table_in_one_column(served, browser):
     assert page.evaluate("window.innerWidth") == 375
     columns = page.evaluate("getComputedStyle(document.querySelector('main')).gridTemplateColumns")
     assert len(columns.split()) == 1, columns
+    # a redraw scrolls the narration box, not the page (a player's trial: every move took
+    # a phone's page down past the options to the narration's last line)
+    assert page.evaluate("window.scrollY") == 0
+    page.click("#options button >> nth=0")
+    page.wait_for_function("document.querySelector('#narration').children.length > 3")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.scrollY") == 0
+    narration = page.locator("#narration")
+    assert narration.evaluate("n => n.scrollTop + n.clientHeight >= n.scrollHeight - 1")
     page.close()
 
 

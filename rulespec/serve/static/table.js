@@ -111,7 +111,9 @@ function draw(v) {
   const from = v.last_move ? v.last_move.line : v.narration.length;  // the last move's lines
   $("narration").replaceChildren(...v.narration.map((line, i) => el("li",
     {class: (line.startsWith(" ") ? "" : "head") + (i >= from ? " last-move" : "")}, line.trim())));
-  $("narration").lastElementChild?.scrollIntoView({block: "nearest"});
+  // the box scrolls to its last line, never the page (on a phone, one column, scrolling
+  // the last line into view took the page away from the options)
+  $("narration").scrollTop = $("narration").scrollHeight;
   for (const zone of document.querySelectorAll(".area")) {
     zone.classList.toggle("moved", Boolean(v.last_move?.zones.includes(zone.dataset.label)));
   }
