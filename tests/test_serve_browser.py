@@ -565,6 +565,35 @@ def test_a_waiting_page_follows_the_game_past_a_failed_request(served, browser):
     page.context.close()
 
 
+def test_a_page_whose_table_is_gone_says_so_for_good(served, browser):
+    """A player's trial: after a server restart the page said "no such game (trying
+    again)" every 3 s for ever, its options still clickable. A 404 is for good: it says
+    where to go, greys the options and asks no more."""
+    base, _ = served
+    lobby = browser.new_page()
+    links = start(lobby, base, "take_the_gold", 2, ["person", "random"], seed=1)
+    page = browser.new_context().new_page()
+    page.goto(base + links["P1"])
+    page.wait_for_selector("#options button")
+    asked = []
+
+    def gone(route):
+        asked.append(route.request.url)
+        route.fulfill(
+            status=404,
+            content_type="application/json",
+            body=json.dumps({"error": "no such game (the server may have been restarted)"}),
+        )
+
+    page.route(re.compile(r".*/api/games/\w+/P1\?token=.*"), gone)
+    page.wait_for_selector("#error:has-text('open the lobby')", timeout=10_000)
+    assert "trying again" not in page.text_content("#error")
+    assert page.locator("#options button:not([disabled])").count() == 0
+    page.wait_for_timeout(4000)
+    assert len(asked) == 1, asked  # no more polls
+    page.close()
+
+
 @SLOW
 def test_a_second_tab_of_a_seat_shows_the_answer_given_in_the_first(served, browser):
     """A user's trial: a second tab on the seat kept offering a decision answered in

@@ -29,7 +29,7 @@ async function api(path, params, body) {
   } catch {  // not JSON (a proxy's error page): said as its status, not as a parser's complaint
     throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
   }
-  if (!response.ok) throw new Error(data.error);
+  if (!response.ok) throw Object.assign(new Error(data.error), {status: response.status});
   return data;
 }
 
@@ -283,7 +283,8 @@ async function choose(label) {
 // a person's page follows the game: it asks again every moment while others play, and
 // every few seconds at its own decision (another tab of the seat may answer) and after
 // the end, until someone starts the next game. A request that fails is tried again: a
-// moment without the server is no reason to stop following the game.
+// moment without the server is no reason to stop following the game; a table the
+// server no longer has (404, after a restart) or a link it refuses (403) is for good.
 let lastSeen = null, lost = false;
 
 function poll(delay = 700) {
@@ -296,6 +297,11 @@ function poll(delay = 700) {
       if (lost) $("error").textContent = "";
       lost = false;
     } catch (e) {
+      if (e.status === 404 || e.status === 403) {  // the table is gone (a restart): for good
+        $("error").textContent = `${e.message}: open the lobby to start a game, or to resume a saved one`;
+        for (const b of document.querySelectorAll("#options button")) b.disabled = true;
+        return;
+      }
       lost = true;
       $("error").textContent = `${e.message} (trying again)`;
       poll(3000);
