@@ -594,6 +594,20 @@ def test_a_page_whose_table_is_gone_says_so_for_good(served, browser):
     page.close()
 
 
+def test_a_refused_link_draws_no_table(served, browser):
+    """A player's trial: a wrong token drew the error above a Save button and empty
+    Counters, Parameters, What happened and Rules panels."""
+    base, _ = served
+    lobby = browser.new_page()
+    links = start(lobby, base, "take_the_gold", 2, ["person", "random"], seed=1)
+    page = browser.new_context().new_page()
+    page.goto(base + re.sub(r"token=[\w-]+", "token=wrong", links["P1"]))
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.locator("main").is_hidden()
+    assert page.locator("#save").count() == 0
+    page.close()
+
+
 @SLOW
 def test_a_second_tab_of_a_seat_shows_the_answer_given_in_the_first(served, browser):
     """A user's trial: a second tab on the seat kept offering a decision answered in

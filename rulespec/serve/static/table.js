@@ -108,6 +108,9 @@ function draw(v) {
   }));
   $("counters").replaceChildren(...counterRows(v.counters));
   $("params").replaceChildren(...counterRows(v.params));
+  for (const id of ["counters", "params"]) {  // no heading over nothing
+    $(id).previousElementSibling.hidden = $(id).children.length === 0;
+  }
   const from = v.last_move ? v.last_move.line : v.narration.length;  // the last move's lines
   $("narration").replaceChildren(...v.narration.map((line, i) => el("li",
     {class: (line.startsWith(" ") ? "" : "head") + (i >= from ? " last-move" : "")}, line.trim())));
@@ -420,7 +423,15 @@ async function main() {
   if (replayId) replayControls();
   else if (seat === "spectator") watchControls();
   if (!replayId) saveControl();
-  await refresh();
+  try {
+    await refresh();
+  } catch (e) {  // a link refused, or a table the server has not: no table to draw
+    if (e.status === 403 || e.status === 404) {
+      document.querySelector("main").hidden = true;
+      $("controls").replaceChildren();
+    }
+    throw e;
+  }
   if (!replayId && seat !== "spectator") poll();
 }
 
