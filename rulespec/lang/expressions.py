@@ -272,7 +272,11 @@ def _wanted(want: str) -> str:
 _CONVERSIONS = {
     ("player", "int"): "seat_number(p) is a player's number, from 0",
     ("int", "player"): "seat(n) is the player at seat n, from 0",
-    ("int", "kind"): 'nth(values("PROP"), n) is the nth value of a card property, from 0',
+    ("int", "kind"): (
+        'nth(values("PROP"), n) is the nth value of a card property, from 0; cards of a '
+        "number property are counted or taken by a test: count(c.rank == n for c in cards), "
+        "filter(c.rank == n for c in cards)"
+    ),
     ("players", "int"): "size(players) is how many they are",
     ("cards", "int"): "size(cards) is how many they are",
     ("zone", "int"): "size(zone) is how many cards it holds",
