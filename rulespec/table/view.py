@@ -376,7 +376,7 @@ def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> 
     said = with_rule(card, rule, verb)
     rest = text.removeprefix(f"{verb.capitalize()} {said}")
     if said == card and rest:  # the card says the rule: its target alone, "at P2" under
-        return card, rest.lstrip()  # "Two Pirates" (it read "Two pirates at P2" there)
+        return card, rest.lstrip()  # "Double Shot" (it read "Double shot at P2" there)
     return card, rule + rest
 
 
