@@ -685,3 +685,38 @@ def test_a_round_index_in_a_game_without_rounds_is_rs501_at_it(tmp_path):
         f"{scenario}:5:16: error RS501: round_index names a round, but the game is not "
         "played in rounds"
     ) in failure
+
+
+def test_an_option_naming_a_family_s_zone_may_name_it_by_value(tmp_path):
+    """A Klondike designer wrote `back hearts_2 from foundation[hearts]` as a step and in
+    `offered`, as python.md lets a zone be written in a table and in `expect`; options
+    name the zone by place (`foundation[1]`), so both were refused."""
+    text = (ROOT / "tests" / "valid" / "suit_columns.yaml").read_text()
+    fish = (
+        "  fish:\n    target: card\n    among: union(discard(i) for i in range(3))\n"
+        "    effect: move(chosen, hand(current))\n"
+    )
+    spec = tmp_path / "fish.yaml"
+    spec.write_text(
+        text.replace("actions: [lay, toss]", "actions: [lay, toss, fish]").replace(
+            "actions:\n  lay:\n", f"actions:\n{fish}  lay:\n"
+        )
+    )
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(
+        textwrap.dedent(f"""\
+        spec: {spec}
+        players: 2
+        table:
+          zones: {{"hand[P1]": [red_1], "discard[blue]": [blue_3], pile: [gold_1, gold_2]}}
+        steps:
+          - expect:
+              offered: ["fish blue_3 from discard[blue]"]
+              not_offered: ["fish blue_3 from discard[red]"]
+          - P1: fish blue_3 from discard[blue]
+        expect:
+          zones: {{"hand[P1]": [red_1, blue_3, gold_1], "discard[blue]": []}}
+        """)
+    )
+    assert _failures(scenario) == []
+    assert run(scenario).passed

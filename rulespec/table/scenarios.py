@@ -293,6 +293,18 @@ def _aliases(game: Game) -> dict[str, str]:
     return out
 
 
+_ZONE_LABEL = re.compile(r"\w+(?:\[[^\]\s]+\])+")  # a zone's label within an option's
+
+
+def _option(game: Game, written) -> str:
+    """An option as a scenario writes it, with a family by a card property's zone named
+    by value (`back foundation[hearts]`) as the option names it, by place
+    (`back foundation[1]`): a Klondike designer's steps and `offered` were refused."""
+    aliases = _aliases(game)
+    text = str(written)
+    return _ZONE_LABEL.sub(lambda m: aliases.get(m[0], m[0]), text) if aliases else text
+
+
 def _values(game: Game, x) -> list[str]:
     """A family by a card property: the names of its values, a member each, by place."""
     return [game.kind_name(v) for v in game.prop_values(x.by)]
@@ -460,13 +472,14 @@ def _steps(state: State, doc, n: int):
             continue
         refusable = i == last and "expect_error" in data
         try:
-            problem = _wrong_actor(state, data, who, str(choice), n, refusable)
+            choice = _option(state.game, choice)
+            problem = _wrong_actor(state, data, who, choice, n, refusable)
         except ValueError as exc:  # not a seat of the game
             problem = f" ({who}: {choice}): {exc}"
         if problem:
             return state, failures + [f"{at}{problem}"], True, None
         try:
-            state.apply_action(str(choice))
+            state.apply_action(choice)
         except IllegalChoice as exc:
             if refusable:
                 return state, failures, False, (exc.code.value, str(exc))
@@ -637,12 +650,13 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
     if "to_act" in expect and _actor(state) != expect["to_act"]:
         failures.append(f"to act: expected {expect['to_act']}, got {_actor(state)}")
     legal = state.legal_labels()
-    if "options" in expect and legal != list(map(str, expect["options"])):
+    game = state.game
+    if "options" in expect and legal != [_option(game, o) for o in expect["options"]]:
         failures.append(f"options: expected {list(map(str, expect['options']))}, got {legal}")
-    missing = [str(o) for o in expect.get("offered", ()) if str(o) not in legal]
+    missing = [str(o) for o in expect.get("offered", ()) if _option(game, o) not in legal]
     if missing:
         failures.append(f"offered: expected {missing}, not among the options {legal}")
-    there = [str(o) for o in expect.get("not_offered", ()) if str(o) in legal]
+    there = [str(o) for o in expect.get("not_offered", ()) if _option(game, o) in legal]
     if there:
         failures.append(f"not_offered: expected {there} not offered, but among the options {legal}")
     if failures and state.is_terminal():
