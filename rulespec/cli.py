@@ -1552,10 +1552,9 @@ def _lint(args, out, err) -> int:
                     f"{flag}: no code is or begins with '{c}' (lint's codes, "
                     f"{min(LINT_CODES)} to {max(LINT_CODES)}, are listed in docs/lint.md)"
                 )
-    findings, sources = [], {}
-    for path in args.specs:
-        findings += _lint_spec(args, path, sources, err)
-    findings = _chosen_findings(args, findings)
+    sources: dict = {}
+    found = [(path, _lint_spec(args, path, sources, err)) for path in args.specs]
+    findings = _chosen_findings(args, _whose(found))
     if args.format != "text":
         out.write(_machine(args.format, findings))
     else:
@@ -1715,10 +1714,34 @@ def _chosen_findings(args, findings) -> list:
         )
     ]
     # a finding in a file that several of the specs share (a base and its variant) once
-    unique = {
-        (f.code, f.message, f.span.file, f.span.line, f.span.col): f for f in reversed(findings)
-    }
+    unique = {_finding_key(f): f for f in reversed(findings)}
     return sorted(unique.values(), key=lambda f: (f.span.file, f.span.line, f.span.col, f.code))
+
+
+def _whose(found: list[tuple[str, list]]) -> list:
+    """Each spec's findings; where several specs are linted, one placed in another file
+    (a base's line, where a variant's change made it) says which spec it is of, unless
+    that file's own spec, linted in this run, has it too (a Go Fish designer's variant
+    made a finding at the base's line that read as the base's)."""
+    if len(found) == 1:
+        return found[0][1]
+    own = {
+        _finding_key(f)
+        for path, fs in found
+        for f in fs
+        if Path(f.span.file).resolve() == Path(path).resolve()
+    }
+    return [
+        f
+        if Path(f.span.file).resolve() == Path(path).resolve() or _finding_key(f) in own
+        else dataclasses.replace(f, message=f"{f.message} (found linting {path})")
+        for path, fs in found
+        for f in fs
+    ]
+
+
+def _finding_key(f) -> tuple:
+    return (f.code, f.message, f.span.file, f.span.line, f.span.col)
 
 
 def _unloadable(finding) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from gamekit import cli
+from gamekit import GAMES, cli
 
 from rulespec.analysis import diff
 from rulespec.lang import ir
@@ -567,3 +567,17 @@ def test_a_variant_s_rounds_of_one_part_says_they_replace_the_base_s_whole(tmp_p
         "end_conditions"
     )
     assert "replace: {procedures:" in hint
+
+
+def test_a_finding_a_variant_makes_at_the_base_s_line_says_whose_it_is(tmp_path):
+    """A Go Fish designer linted the base and a variant together and read a finding at
+    the base's line as the base's: it was the variant's. Linted alone, a spec's
+    findings need no such word."""
+    base = GAMES / "take_the_gold.yaml"
+    sunk = tmp_path / "never_sunk.yaml"  # more successful Krakens than the deck holds
+    sunk.write_text(f"rulespec: 1\nextends: {base}\nparameters:\n  kraken_limit: 9\n")
+    out = cli("lint", base, sunk)[1]
+    (line,) = [x for x in out.splitlines() if " RL105: " in x]
+    assert line.startswith(f"{base}:") and f"(found linting {sunk})" in line
+    assert " RL105: " in cli("lint", sunk)[1]
+    assert "found linting" not in cli("lint", sunk)[1]
