@@ -557,3 +557,18 @@ def test_picks_from_a_shared_zone_are_not_offered_before_the_seat_s_turn(tmp_pat
         seen = call(f"{p2}?token={t2}")[1]
         assert seen["options"] == [] and seen["waiting_for"] == "P1"
         assert call(f"{p2}/choose?token={t2}", {"option": "red"})[0] == 409
+
+
+def test_the_lobby_offers_a_game_only_the_agents_it_can_seat(tmp_path):
+    """A player's trial seated greedy at a spec without an evaluation: the lobby
+    offered it, and the game was refused only at Start."""
+    from servekit import running
+
+    plain = tmp_path / "all_at_once.yaml"
+    plain.write_text((ROOT / "tests" / "valid" / "all_at_once.yaml").read_text())
+    with running(tmp_path, [str(GAMES / "take_the_gold.yaml"), str(plain)]) as (base, _):
+        lobby = call(f"{base}/api/lobby")[1]
+    offered = {g["id"]: g["agents"] for g in lobby["games"]}
+    assert "greedy" in offered["take_the_gold"] and "greedy" not in offered["all_at_once"]
+    assert offered["all_at_once"][0] == "person" and "random" in offered["all_at_once"]
+    assert "greedy" in lobby["agents"]  # every agent, as before

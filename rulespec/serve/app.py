@@ -332,6 +332,17 @@ def _open_text(tables: Tables, text: str, number):
             raise Refused(exc.status, str(exc).replace(str(path), "the log")) from None
 
 
+def seatable(spec) -> list[str]:
+    """Who the lobby offers to seat at a spec: a person, and the agents it can play
+    with (not one that needs an evaluation it lacks: a player's trial seated greedy at
+    a spec without one, and was refused only at Start)."""
+    return [PERSON] + [
+        a
+        for a, agent in AGENTS.items()
+        if spec.evaluation is not None or not getattr(agent, "needs_evaluation", None)
+    ]
+
+
 def served_specs(paths: list[str]) -> list[Spec]:
     """The lobby's games: the spec files given (each loaded, so a broken one stops the
     server before it starts), else the bundled games; variants are the files in
@@ -352,7 +363,7 @@ def served_specs(paths: list[str]) -> list[Spec]:
         ids.add(name)
         variants = variant_names(path)
         players = [spec.min_players, spec.max_players, spec.default_players]
-        specs.append(Spec(name, path, variants, spec.name, players))
+        specs.append(Spec(name, path, variants, spec.name, players, seatable(spec)))
     return specs
 
 

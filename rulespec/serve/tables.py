@@ -60,6 +60,7 @@ class Spec:
     variants: list[str]
     title: str
     players: list[int]  # least, most, default
+    agents: list[str]  # the agents it can seat: not greedy without an evaluation
 
     loaded: dict = field(default_factory=dict, repr=False)  # variants -> the spec
 
@@ -294,7 +295,13 @@ class Tables:
 
     def lobby(self) -> list[dict]:
         return [
-            {"id": s.id, "title": s.title, "players": s.players, "variants": s.variants}
+            {
+                "id": s.id,
+                "title": s.title,
+                "players": s.players,
+                "variants": s.variants,
+                "agents": s.agents,
+            }
             for s in self.specs.values()
         ]
 

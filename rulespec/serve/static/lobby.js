@@ -1,6 +1,6 @@
 // The lobby: pick a game, its variants, players, seed and seats; open a replay; resume a save.
 "use strict";
-let games = [], agents = [];
+let games = [];
 const $ = (id) => document.getElementById(id);
 
 async function api(path, body) {
@@ -40,6 +40,8 @@ function drawVariants() {
   }
   const [low, high, usual] = game().players;
   Object.assign($("players"), {min: low, max: high, value: usual});
+  // the agents this game can seat: not greedy at a spec without an evaluation
+  $("agent-names").replaceChildren(...game().agents.map((a) => el("option", {value: a})));
   $("seats").querySelectorAll("label").forEach((l) => l.remove());  // another game's seats
   drawSeats();
 }
@@ -106,10 +108,8 @@ async function resume(event) {
 }
 
 async function main() {
-  ({games, agents} = await api("/api/lobby"));
-  const list = el("datalist", {id: "agent-names"});
-  for (const a of agents) list.append(el("option", {value: a}));
-  document.body.append(list);
+  ({games} = await api("/api/lobby"));
+  document.body.append(el("datalist", {id: "agent-names"}));
   for (const g of games) $("spec").append(el("option", {value: g.id}, g.title));
   $("spec").addEventListener("change", drawVariants);
   $("players").addEventListener("change", drawSeats);
