@@ -868,3 +868,11 @@ def test_a_card_s_own_play_at_a_target_is_its_target_within_its_group():
         ("Two Pirates", "at P2", "Play Two Pirates at P2"),
         ("Two Pirates", "at P3", "Play Two Pirates at P3"),
     ]
+
+
+def test_a_seat_that_owns_nothing_has_no_line():
+    """A Klondike designer's table said "P1 (you): nothing" at every turn of a game
+    without a hand."""
+    seen = dict(OBSERVATION, zones={"draw_pile": {"count": 30}}, active=["P1", "P3"])
+    lines = table_lines(table(seen, TITLES, {}))
+    assert not any(line.startswith(("  P1", "  P3")) for line in lines), lines

@@ -246,7 +246,9 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         rest += map(_goal_text, s["goals"])
         marks = [word for word, on in (("you", s["you"]), ("out", s["out"])) if on]
         mark = f" ({', '.join(marks)})" if marks else ""  # a seat out is told so too
-        line = f"  {s['seat']}{mark}: " + ("; ".join(zones + rest) or "nothing")
+        if not zones + rest:
+            continue  # a seat that owns nothing (a solitaire without a hand): no line
+        line = f"  {s['seat']}{mark}: " + "; ".join(zones + rest)
         if len(line) <= WIDE:
             lines.append(line)
         else:  # a seat with many zones (a Lost Cities player's expeditions): one a line,
