@@ -466,6 +466,9 @@ class StatementCompiler:
     def _do_reverse(self):
         return ["g.reverse()"]
 
+    def _do_say(self, text):
+        return [f"g.say({self.x.source(text)})"]
+
     def _do_skip_turn(self, player):
         return [f"g.skip_turns({self.x.source(player)}, 1)"]
 

@@ -56,6 +56,7 @@ CALLS = {
     "end_turn": "end the turn now",
     "set_current": "make a player the current one",
     "reverse": "flip the direction of play",
+    "say": "words for every seat, in the log",
     "skip_turns": "a player misses their next n turns",
     "extra_turns": "a player takes n more turns",
     "cancel_extra_turns": "a player's extra turns still to come are dropped",

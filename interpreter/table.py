@@ -405,6 +405,10 @@ class Table:
         self._version += 1
         self._log("reverse", direction=self._direction)
 
+    def say(self, text: str) -> None:
+        """Words for every seat (`say`): logged, public, changing nothing."""
+        self._log("say", text=text)
+
     # Who plays next changes nothing a condition reads: no rule is marked dirty.
     def skip_turns(self, p: int, n: int) -> None:
         if n > 0:

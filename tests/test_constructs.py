@@ -1290,3 +1290,45 @@ def test_a_counter_reset_each_turn_is_not_laid_out_and_reads_no_cards():
     )
     ((code, message),) = spec_errors(counted)
     assert code == "RS104" and message.startswith("counter 'plays_left' is reset as each turn")
+
+
+SAY = """\
+rulespec: 1
+name: Say
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    coin: {count: 6}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: draw
+    effect: move(top(pile, 1), hand(current))
+end_conditions:
+  done:
+    when: size(pile) == 0
+    effect: |
+      say("Nothing left to draw")
+      end_game()
+"""
+
+
+def test_say_tells_every_seat_words_and_changes_nothing():
+    """`say` (a Go Fish designer wrote a one-option choice to get "Go fish" into the
+    narration; a Scopa designer could not say why points were scored)."""
+    game = Game(load_spec("say.yaml", SAY), 2)
+    state = game.new_initial_state(seed=1)
+    silent = Game(load_spec("s.yaml", SAY.replace('      say("Nothing left to draw")\n', "")), 2)
+    quiet = silent.new_initial_state(seed=1)
+    for s in (state, quiet):
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[0])
+    said = {"event": "say", "text": "Nothing left to draw", "turn": state.turn}
+    for seat in (None, 0, 1):
+        assert said in state.log_for(seat)
+        assert [e for e in state.log_for(seat) if e != said] == quiet.log_for(seat)
+    assert "  Nothing left to draw" in narrate(state.log_for(1), Titles.of(game.spec))
+    ((code, _),) = spec_errors(SAY.replace('say("Nothing left to draw")', "say(3)"))
+    assert code == "RS204"

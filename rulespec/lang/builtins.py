@@ -186,6 +186,11 @@ PROCEDURES: dict[str, tuple[tuple[str, ...], str]] = {
     "extra_turns": (("player", "int"), "the player takes n more turns after their next one"),
     "cancel_extra_turns": (("player",), "the player's extra turns still to come are dropped"),
     "set_next": (("player",), "this player takes the next turn, once this one ends"),
+    "say": (
+        ("str",),
+        'tell every seat something in words, as the narration\'s next line ("Go fish!"): '
+        "it changes nothing",
+    ),
 }
 
 # The procedures that pause the game are declared with the IR (ir.PAUSES): the runtime
@@ -271,6 +276,7 @@ RESERVED_SINCE: dict[str, int] = {
             "swap",
             "cancel_extra_turns",
             "partners",
+            "say",
         ),
         3,
     ),

@@ -434,6 +434,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "round": lambda e, t: f"Round {e['round']} begins",
     "round_end": lambda e, t: f'Round {e["round"]} ends: "{t.rule(e["rule"])}"',
     "reverse": lambda e, t: "  play changes direction",
+    "say": lambda e, t: f"  {e['text']}",
     "skip_turn": lambda e, t: f"  {_who(e)} will miss {_turns(e['turns'], 'a turn')}",
     "extra_turn": lambda e, t: f"  {_who(e)} gets {_turns(e['turns'], 'an extra turn', 'extra ')}",
     "extra_turns_dropped": lambda e, t: (
