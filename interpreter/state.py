@@ -1288,8 +1288,8 @@ def _answer_again(s: State, point) -> None:
 
 def _resume_play(s: State, point, option) -> None:
     if option is PASS:
-        if s._events is not None:  # the step's name is looked up for a log only
-            s._log("pass", player=s._current, step=s.game.steps[s._step_index - 1].ir.name)
+        if s._events is not None:  # the step asking (turn.NAME): one round the table too
+            s._log("pass", player=s._current, step=point.asking.removeprefix("turn."))
         return
     a = s.game.actions[option.action]
     if a.ir.count is not None:

@@ -172,3 +172,25 @@ def test_one_left_ends_when_the_last_to_play_leaves_the_table(tmp_path):
         state.apply_action(move)
     zones = state.observation(None)["zones"]
     assert zones["won[P3]"] == ["lot_3"] and zones["block"] == ["lot_1"]  # sold; the next lot
+
+
+@pytest.mark.parametrize("spec", ["climb", "betting", "auction", "beat_or_take"])
+def test_a_pass_is_logged_at_the_step_that_asked_it(spec):
+    """A review: a pass round the table was logged (and narrated) at the step before
+    the one asking, the turn flow having stepped back to ask again."""
+    game = Game(load_spec(ROOT / "tests" / "valid" / f"{spec}.yaml"), 3)
+    rng, passes = random.Random(7), 0
+    for seed in range(5):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.sample_chance(rng)
+                continue
+            asker, options = state.decision_asker(), state.legal_labels()
+            choice, before = rng.choice(options), len(state.log_for(None))
+            state.apply_action(choice)
+            if choice == "pass" and asker.startswith("turn."):
+                made = next(e for e in state.log_for(None)[before:] if e["event"] == "pass")
+                assert made["step"] == asker.removeprefix("turn."), (asker, made)
+                passes += 1
+    assert passes > 0

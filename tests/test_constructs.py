@@ -1332,3 +1332,7 @@ def test_say_tells_every_seat_words_and_changes_nothing():
     assert "  Nothing left to draw" in narrate(state.log_for(1), Titles.of(game.spec))
     ((code, _),) = spec_errors(SAY.replace('say("Nothing left to draw")', "say(3)"))
     assert code == "RS204"
+    # a text worked out in play could tell a hidden card: the pile's top card's (a review)
+    noted = SAY.replace("coin: {count: 6}", 'coin: {count: 6, props: {note: "a coin"}}')
+    ((code, message),) = spec_errors(noted.replace('"Nothing left to draw"', "top(pile, 1).note"))
+    assert code == "RS204" and message.startswith("say() takes a quoted text")

@@ -1545,7 +1545,18 @@ class Builder:
                 if chance
                 else self._expr(a, scope)
             )
-        return ir.Do(span, name, tuple(args)) if self._arguments(name, params, args, span) else None
+        if not self._arguments(name, params, args, span):
+            return None
+        if name == "say" and not isinstance(args[0], ir.Const):
+            self._error(
+                "RS204",
+                "say() takes a quoted text, fixed by the rules: every seat is told it, so "
+                "one worked out in play (a card's text) could tell a hidden card",
+                args[0].span,
+                hint='say("Go fish!")',
+            )
+            return None
+        return ir.Do(span, name, tuple(args))
 
     def _window_named(self, arg) -> bool:
         """react()'s window is a window's name: a reaction's there is told what goes there

@@ -246,8 +246,10 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         rest += map(_goal_text, s["goals"])
         marks = [word for word, on in (("you", s["you"]), ("out", s["out"])) if on]
         mark = f" ({', '.join(marks)})" if marks else ""  # a seat out is told so too
+        # a seat that owns nothing (a solitaire without a hand) has no line: the heading
+        # says who you are, and a seat out that owns nothing is not listed (_seats)
         if not zones + rest:
-            continue  # a seat that owns nothing (a solitaire without a hand): no line
+            continue
         line = f"  {s['seat']}{mark}: " + "; ".join(zones + rest)
         if len(line) <= WIDE:
             lines.append(line)
