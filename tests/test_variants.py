@@ -581,3 +581,24 @@ def test_a_finding_a_variant_makes_at_the_base_s_line_says_whose_it_is(tmp_path)
     assert line.startswith(f"{base}:") and f"(found linting {sunk})" in line
     assert " RL105: " in cli("lint", sunk)[1]
     assert "found linting" not in cli("lint", sunk)[1]
+
+
+def test_a_variant_may_give_the_partnerships(tmp_path):
+    """A Scopa designer's four-player variant could not declare teams (RS101), so the
+    base had to, and played its two-player game as two lopsided sides."""
+    valid = GAMES.parent / "tests" / "valid"
+    swapped = tmp_path / "swapped.yaml"
+    swapped.write_text(
+        f"rulespec: 1\nextends: {valid / 'partners.yaml'}\nplayers: {{min: 4, max: 4}}\n"
+        "teams:\n  first: [P1, P2]\n  second: [P3, P4]\n"
+    )
+    assert load_spec(swapped).teams_for(4) == ((0, 1), (2, 3))
+    sides = tmp_path / "sides.yaml"  # a base without teams: its points go per team
+    sides.write_text(
+        f"rulespec: 1\nextends: {valid / 'two_plays.yaml'}\nplayers: {{min: 4, max: 4}}\n"
+        "teams:\n  odd: [P1, P3]\n  even: [P2, P4]\n"
+        "replace:\n  counters:\n    points: {per_team: true, initial: 0}\n"
+    )
+    code, out, _ = cli("run", sides, "--seed", "3")
+    assert code == 0, out
+    assert re.search(r"P1, P3 win|P2, P4 win|nobody wins", out.splitlines()[-1]), out
