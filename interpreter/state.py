@@ -1051,9 +1051,7 @@ class State(Table):
         reaction window asks a player who holds no answer). False, with a `no_play`
         event, when they may neither play nor pass."""
         me = self._current
-        options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
-        if not options and step.fallback:
-            options, pass_at = self.game.fallbacks[self._step_index - 1](self, _READ_ONLY)
+        options, pass_at = self._step_options(step)
         if not leads and step.may_pass(self):
             options.insert(pass_at, PASS)
         if not options:
@@ -1069,6 +1067,15 @@ class State(Table):
         )
         return True
 
+    def _step_options(self, step) -> tuple[list, int]:
+        """The play step's options (game.offers) and where `pass` falls among them; its
+        fallback actions' only when the others offer none."""
+        i = self._step_index - 1
+        options, pass_at = self.game.offers[i](self, _READ_ONLY)
+        if not options and step.fallback:
+            return self.game.fallbacks[i](self, _READ_ONLY)
+        return options, pass_at
+
     def _offer_play(self, step) -> None:
         """Ask the current player to play at a play step: each action with each card
         type of the hand it plays, at each target, where its condition holds; `pass`
@@ -1079,9 +1086,7 @@ class State(Table):
         me, again, self._again = self._current, self._again, False
         if again and step.again_if is not None and not step.again_if(self, {}):
             return  # played, and not to be offered again
-        options, pass_at = self.game.offers[self._step_index - 1](self, _READ_ONLY)
-        if not options and step.fallback:
-            options, pass_at = self.game.fallbacks[self._step_index - 1](self, _READ_ONLY)
+        options, pass_at = self._step_options(step)
         if again:
             if options and (step.ir.repeat or step.ir.optional) and step.may_pass(self):
                 options.insert(pass_at, PASS)

@@ -33,6 +33,11 @@ async function api(path, params, body) {
   return data;
 }
 
+// a table the server has not (404: a restart) or a link it refuses (403): no retry helps
+function gone(error) {
+  return error.status === 404 || error.status === 403;
+}
+
 function shown(promise) {
   return promise.then(() => { $("error").textContent = ""; })
     .catch((e) => { $("error").textContent = e.message; });
@@ -300,7 +305,7 @@ function poll(delay = 700) {
       if (lost) $("error").textContent = "";
       lost = false;
     } catch (e) {
-      if (e.status === 404 || e.status === 403) {  // the table is gone (a restart): for good
+      if (gone(e)) {  // the table is gone (a restart): for good
         $("error").textContent = `${e.message}: open the lobby to start a game, or to resume a saved one`;
         for (const b of document.querySelectorAll("#options button")) b.disabled = true;
         return;
@@ -426,7 +431,7 @@ async function main() {
   try {
     await refresh();
   } catch (e) {  // a link refused, or a table the server has not: no table to draw
-    if (e.status === 403 || e.status === 404) {
+    if (gone(e)) {
       document.querySelector("main").hidden = true;
       $("controls").replaceChildren();
     }
