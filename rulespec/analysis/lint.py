@@ -1213,6 +1213,37 @@ def check_sets_past_the_deck(an: Analysis):
                 )
 
 
+def check_long_ranges(an: Analysis):
+    """RL127: a `range` whose bounds give more numbers than one may (MAX_RANGE), which
+    the rule meets as RS701 in play: an error when it always does (its bounds written
+    out or parameters: a Skat designer's bid ladder, validated clean), a warning when it
+    can (its bounds known to reach past the limit)."""
+    parts = (*graphs.rules_of(an.spec), *graphs.definitions(an.spec))
+    for nid, part in parts:
+        for n in ir.walk(an.spec.setup if part is None else part):
+            if not (isinstance(n, ir.Call) and n.func == "range"):
+                continue
+            low = (0, 0) if len(n.args) == 1 else an.interval(n.args[0])
+            high = an.interval(n.args[-1])
+            if not (low and high):
+                continue
+            least, most = high[0] - low[1], high[1] - low[0]
+            if most <= ir.MAX_RANGE or most == INF:
+                continue
+            sure = least > ir.MAX_RANGE
+            many = f"{int(least)} numbers" if sure else f"up to {int(most)} numbers"
+            yield Finding(
+                "RL127",
+                "error" if sure else "warning",
+                f"{nid.kind} '{nid.name}': this range gives {many}, and one may give at most "
+                f"{ir.MAX_RANGE}: the rule {'fails' if sure else 'can fail'} here as the game runs",
+                n.span,
+                rules=(nid.name,),
+                hint="offer fewer numbers (in steps: choose i from range(n), then low + step * "
+                "i), or choose(p) n from low..high, secret, then reveal(n, players)",
+            )
+
+
 def _no_op(an: Analysis, s, bound, unordered) -> tuple[str, str] | None:
     """(what, hint) when the statement does nothing: a counter or local assigned itself
     (or changed by 0), an `if` whose branches are the same, a move of 0 cards, or one
@@ -1634,6 +1665,7 @@ CHECKS = (
     check_trigger_cycles,
     check_no_ops,
     check_sets_past_the_deck,
+    check_long_ranges,
     check_empty_zones,
     check_start,
     check_deal,
@@ -1673,6 +1705,7 @@ CODES = {
     "RL124": "cards read by place in the order an unordered zone holds them",
     "RL125": "a secret number set into a counter every seat sees (a note)",
     "RL126": "a simultaneous pick moved straight into another chooser's hidden zone",
+    "RL127": "a range of more numbers than one may give",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
