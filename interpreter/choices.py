@@ -11,6 +11,7 @@ is also found by its label, so one taken from a clone applies to the original.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -82,9 +83,14 @@ class Branch(Option):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class PickCard(Option):
-    """A card chosen by a player (`choose c from ...`)."""
+    """A card chosen by a player (`choose c from ...`): one of its type and zone stands
+    for the others there. Labelled by its type (`seven`), and by its zone as well
+    (`seven from discard[1]`, `place` the zone's label) when cards of its type lie in
+    another zone among the choice's too: taking one from here or from there is not
+    the same move."""
 
     card: int
+    place: str = ""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -160,6 +166,29 @@ class IllegalChoice(ValueError):
     def __init__(self, message: str, code: Rejection = Rejection.INVALID_CHOICE):
         super().__init__(message)
         self.code = code
+
+
+def card_picks(cards, table, names, keep=None) -> list[PickCard]:
+    """The options of a choice among `cards`: one for each card type in each zone they
+    lie in, the first card of it there standing for the others (C-3), of those `keep`
+    lets through (it is given that card); a type found in several zones is labelled
+    with each zone's label. `table` gives where each card lies and its type."""
+    loc, ctype, first = table._loc, table._ctype, {}
+    for c in cards:
+        first.setdefault((ctype[c], loc[c]), c)
+    if keep is not None:
+        first = {k: c for k, c in first.items() if keep(c)}
+    if len(first) > 1:
+        spread = Counter(t for t, _ in first)
+        if len(spread) < len(first):
+            slots = table.game.slots
+            return [
+                PickCard(f"{names[t]} from {slots[z].label}", c, slots[z].label)
+                if spread[t] > 1
+                else PickCard(names[t], c)
+                for (t, z), c in first.items()
+            ]
+    return [PickCard(names[t], c) for (t, _), c in first.items()]
 
 
 def first_of_each_type(cards, ctype, types=None) -> dict[int, int]:

@@ -20,13 +20,13 @@ from .choices import (
     Branch,
     Order,
     Outcome,
-    PickCard,
     PickCards,
     PickPlayer,
     PickUnseen,
     PickValue,
     React,
     Together,
+    card_picks,
     first_of_each_type,
     first_of_type,
     seat_name,
@@ -620,7 +620,7 @@ class StatementCompiler:
         def choose_card(g, env):
             seat = player(g, env)
             told, unseen = g.told_apart(seat, source(g, env)) if blind else (source(g, env), {})
-            options = [PickCard(names[t], c) for t, c in passing(g, env, told).items()]
+            options = card_picks(told, g, names, keeper(g, env))
             options += [
                 PickUnseen(g.game.slots[z].label, z)
                 for z, cards in unseen.items()
@@ -639,9 +639,14 @@ class StatementCompiler:
                     prompt=s.prompt,
                 )
 
+        def keeper(g, env):
+            """The filter, as card_picks takes it: on one card (of its type, there)."""
+            return None if where is None else (lambda c: where(g, env, [c]))
+
         def passing(g, env, cards) -> dict:
             """Card type -> the first of the cards of it, of the types the filter keeps
-            (the filter reads a card: one of its type stands for all)."""
+            (the filter reads a card: one of its type stands for all): cards of one
+            zone, which a seat cannot see."""
             by_type = first_of_each_type(cards, g._ctype)
             if where is None:
                 return by_type
@@ -788,8 +793,7 @@ class StatementCompiler:
             keep = _pickable(where, g, env, {c for pick in env[picks] for c in pick})
             if sets:
                 return set_options(source(g, env), g._ctype, names, keep)
-            by_type = first_of_each_type([c for c in source(g, env) if keep((c,))], g._ctype)
-            return [PickCard(names[t], c) for t, c in by_type.items()]
+            return card_picks([c for c in source(g, env) if keep((c,))], g, names)
 
         def ask_next(g, env):
             if not env[left]:

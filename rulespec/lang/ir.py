@@ -803,6 +803,28 @@ class Spec:
                 out.add(ref.name)
         return out
 
+    def spread_sources(self, choice: ChooseCard) -> set[str]:
+        """The zones a card choice (`choose(p) c from ...`) may offer cards of one type
+        from side by side, an option for each zone, labelled with it (`seven from
+        discard[1]`): none when its cards come from one zone (`hand(current)`,
+        `top(pile, 2)`); the zones it names when it puts zones together (`a + b`, a
+        union or another aggregate); every zone when they come through a local, a
+        named value or remembered cards."""
+        parts = list(walk(choice.source))
+        if any(
+            isinstance(n, (Memory, ConditionCall))
+            or (isinstance(n, Local) and n.type in ("cards", "zone"))
+            for n in parts
+        ):
+            return {z.name for z in self.zones}
+        refs = [n for n in parts if isinstance(n, (ZoneRef, Zones))]
+        one = len(refs) == 1 and isinstance(refs[0], ZoneRef)
+        return (
+            set()
+            if one and not any(isinstance(n, Aggregate) for n in parts)
+            else {n.name for n in refs}
+        )
+
     def checked_kind(self, name: str) -> str:
         """What kind of automatic rule (checked, not played) `name` is, in words:
         "trigger", "end condition", "round end condition" or "match end"."""

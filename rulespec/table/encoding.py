@@ -131,6 +131,10 @@ def _player_labels(game):
             yield from (s.label for s in game.slots if s.zone.name == stmt.source.name)
         elif isinstance(stmt, ir.ChooseCard):  # a card, or a card type: named by type
             yield from names
+            spread = spec.spread_sources(stmt)  # and by its zone, where one type lies in two
+            yield from (
+                f"{t} from {s.label}" for s in game.slots if s.zone.name in spread for t in names
+            )
             yield from map(game.kind_name, _listed(game, stmt.source))  # or a tag
             yield from _unseen_labels(game, stmt)  # a card its chooser cannot see: its zone
 

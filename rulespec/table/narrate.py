@@ -350,6 +350,9 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses a card from {t.zone(e['option'])}"
     if e["kind"] == "choose" and t.is_member(e["option"]):  # one of a family's zones
         return f"  {_who(e)} chooses {t.zone(e['option'])}"
+    name, _, place = e["option"].rpartition(" from ")
+    if e["kind"] == "card" and t.is_zone(place):  # a card of a type offered zone by zone
+        return f"  {_who(e)} chooses {t.card(name)} from {t.zone(place)}"
     return f"  {_who(e)} chooses {t.card(e['option'])}"
 
 

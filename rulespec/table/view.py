@@ -353,6 +353,8 @@ def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
         return (0, min(o.value, default=len(index)))  # first card type, as a hand is
     if isinstance(o, PickUnseen):  # after the cards seen, zone by zone
         return (0, len(index), o.slot)
+    if isinstance(o, PickCard) and o.place:  # a type in several zones: zone by zone
+        return (0, index.get(_picked_type(o), len(index)), o.place)
     if isinstance(o, PickCard) or (isinstance(o, PickValue) and isinstance(o.value, str)):
         return (0, index.get(o.label, len(index)))
     if isinstance(o, PickCards):  # by its cards in deck order, as a hand is
@@ -404,11 +406,18 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
     if isinstance(option, PickValue) and titles.is_member(option.label):  # a family's zone
         place = titles.zone(option.label)
         return place[:1].upper() + place[1:]
+    if isinstance(option, PickCard) and option.place:
+        return f"{titles.card(_picked_type(option))} from {titles.zone(option.place)}"
     if isinstance(option, (PickCard, PickValue)):
         return titles.card(option.label)
     if isinstance(option, PickCards):
         return titles.card_set(option.label)
     return option.label
+
+
+def _picked_type(option: PickCard) -> str:
+    """The card type a picked card's label names before its zone."""
+    return option.label.removesuffix(f" from {option.place}")
 
 
 def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
