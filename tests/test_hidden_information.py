@@ -98,8 +98,13 @@ class Watcher:
 
     def _check_card_choice(self, seat: int, e: dict, shown: str | None) -> None:
         """A card (or cards) chosen is named to another seat only if, as it is chosen,
-        a card of each name lies in a zone the seat sees."""
+        a card of each name lies in a zone the seat sees (the zone named with it, where
+        a type lying in several zones is offered zone by zone: `two from row[1]`)."""
         if shown is None or seat == e["player"]:
+            return
+        name, _, place = shown.rpartition(" from ")
+        if place in self.held:
+            assert self.sees(place, seat) and self.held[place][name], (seat, e)
             return
         for name in shown.split("+"):
             assert any(n[name] for z, n in self.held.items() if self.sees(z, seat)), (seat, e)
