@@ -220,5 +220,16 @@ def visible_event(event: dict, player: int | None) -> dict:
     return out
 
 
+def kept_for(event: dict, player: int) -> dict:
+    """The event as a world re-dealt for `player` keeps it: with what `player` did not
+    see left out, for every seat (who saw it is kept, so a seat that saw what `player`
+    saw still sees that). In the new deal the other seats' hidden cards are not the
+    ones the log names, and their logs must not tell the searching seat the truth."""
+    vis = event.get("_vis")
+    if vis is None or player in vis:
+        return event
+    return {**visible_event(event, player), "_vis": vis}
+
+
 def log_for(state, player: int | None, start: int = 0) -> list[dict]:
     return [visible_event(e, player) for e in (state._events or ())[start:]]

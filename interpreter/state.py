@@ -53,7 +53,7 @@ from .choices import (
 )
 from .codegen import RUNTIME_CODE, RuleError, raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, SHOWN, Frame
-from .observe import log_for, observation, tallies, tallies_into
+from .observe import kept_for, log_for, observation, tallies, tallies_into
 from .rng import randbelow
 from .table import RuleLimit, Table, whole_number
 
@@ -630,6 +630,8 @@ class State(Table):
         now = self._redeal_hidden(
             seat, rng, canonical, like
         )  # bumps the version: the next check runs them all
+        if self._events is not None:  # the log tells what seat saw, and no more
+            self._events = [kept_for(e, seat) for e in self._events]
         envs = {id(f.env): f.env for f in self._stack if f.env is not None}
         if self._pending is not None and self._pending.env is not None:
             envs[id(self._pending.env)] = self._pending.env

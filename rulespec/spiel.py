@@ -50,8 +50,8 @@ def register(spec: str | os.PathLike | ir.Spec, short_name: str | None = None) -
     spec file's stem); load it with `pyspiel.load_game(short_name, {"players": n})`.
     Registering the same file again is allowed; another file under a name taken is a
     ValueError (OpenSpiel would replace the game, and the states pickled under it)."""
-    path = Path(spec.span.file if isinstance(spec, ir.Spec) else spec)
     spec = spec if isinstance(spec, ir.Spec) else load_spec(spec)
+    path = Path(spec.span.file)  # a bundled game's by its name: its file, as pickles name it
     short_name = short_name or f"rulespec_{path.stem}"
     source = (os.path.realpath(path), spec.name)
     if _REGISTERED.get(short_name, source) != source:  # OpenSpiel would replace it silently
@@ -382,7 +382,7 @@ class SpecState(pyspiel.State):
         now = held.player
         if now is None:
             now = held.refresh()
-        if player is None or player == now or now == _CHANCE:
+        if player is None or player == now:  # as OpenSpiel's: none for a seat not to act
             return list(held.legal)
         return []
 
@@ -497,6 +497,8 @@ class SpecState(pyspiel.State):
         clone = self.clone()
         seed = int(probability_sampler() * 2**53)
         clone.table.redeal(player_id, random.Random(seed), canonical=True)
+        held = clone._held  # what the seats' logs told before the deal, told again
+        held.seen, held.strings, held.told = {}, {}, -1
         return clone
 
     def __str__(self):

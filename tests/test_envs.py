@@ -1,7 +1,9 @@
 """The engine inside PettingZoo (rulespec.env) and OpenSpiel (rulespec.spiel): each
 test skips unless its extra (`rl`, `openspiel`) is installed."""
 
+import pickle
 import random
+import re
 
 import pytest
 from gamekit import BOOM, GAMES, ROOT
@@ -425,7 +427,6 @@ def test_openspiel_states_copy_and_pickle(spiel_game, tmp_path):
     history and play them again, pickle in a process that never registered the spec
     too; a re-dealt world is refused, not loaded as the table it was dealt from."""
     import copy
-    import pickle
     import subprocess
     import sys
 
@@ -939,3 +940,87 @@ def test_an_environment_stopped_by_a_rule_s_failure_offers_no_stale_mask(tmp_pat
     for ask in (lambda: env.observe(env.agent_selection), env.last):
         with pytest.raises(RuleError, match="the game stopped"):
             ask()
+
+
+def test_a_world_resampled_for_a_seat_tells_no_seat_what_that_seat_did_not_see(spiel_game):
+    """An AI engineer's trial: a world resample_from_infostate dealt for P1 kept the true
+    log, so another seat's information state there listed its true draws, which the new
+    deal contradicts, and a search reading it (OpenSpiel's ISMCTSBot keys that seat's
+    nodes by it) was fed the truth. Now P2's and P3's draws from the hidden pile are
+    unnamed in every seat's information state of P1's world, as P1 saw them."""
+    rng = random.Random(5)
+    state = spiel_game.new_initial_state()
+    while state.move_number() < 40 and not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    drawn = re.compile(r"^move src=draw_pile dst=hand\[P([23])\] n=\d+ cards=(\S+)$", re.M)
+    truly = {m for q in (1, 2) for m in drawn.findall(state.information_state_string(q))}
+    assert any(cards != "?" for _, cards in truly)  # the true game names them to their seats
+    world = state.resample_from_infostate(0, random.Random(3).random)
+    assert world.information_state_string(0) == state.information_state_string(0)
+    for q in range(3):
+        assert {cards for _, cards in drawn.findall(world.information_state_string(q))} == {"?"}
+
+
+def test_a_redealt_copy_logs_only_what_its_seat_saw():
+    """The same through the State API: clone() and redeal(seat), as python.md says, hold
+    no more than the seat knows, in its log too."""
+    from rulespec.interpreter import Game
+
+    state = Game(load_spec(GAMES / "take_the_gold.yaml"), 3).new_initial_state(4)
+    pick = random.Random(4)
+    while state.turn < 8 and not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(pick.choice(state.legal_actions()))
+    assert state.log_for(None) != state.log_for(0)
+    world = state.clone()
+    world.redeal(0, random.Random(1))
+    assert world.log_for(None) == world.log_for(0) == state.log_for(0)
+    for theirs, mine in zip(world.log_for(1), world.log_for(0)):  # P2 is told no more
+        assert all(v is None or v == mine[k] for k, v in theirs.items())
+
+
+def test_openspiel_offers_a_seat_no_actions_at_a_chance_node(spiel_game):
+    """legal_actions(player) at a chance node gave the chance outcomes to any seat (the
+    card types of a robbed hand, which as a seat's actions mean plays); OpenSpiel's own
+    games give a seat that is not to act none."""
+    rng = random.Random(2)
+    state, met = spiel_game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            met += 1
+            assert [state.legal_actions(p) for p in range(3)] == [[], [], []]
+            assert state.legal_actions() == state.legal_actions(pyspiel_chance()) != []
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert met > 1
+
+
+def pyspiel_chance() -> int:
+    import pyspiel
+
+    return int(pyspiel.PlayerId.CHANCE)
+
+
+def test_a_bundled_game_registered_by_its_name_pickles(tmp_path, monkeypatch):
+    """register("take_the_gold") recorded the game under the working folder joined to
+    the name, a file that is not there, so a pickled state (which names the bundled file)
+    was refused as another spec, and registering the file after was refused too."""
+    pytest.importorskip("pyspiel")
+    import pyspiel
+
+    from rulespec.spiel import register
+
+    monkeypatch.chdir(tmp_path)
+    name = register("take_the_gold")
+    assert register(GAMES / "take_the_gold.yaml") == name
+    state = pyspiel.load_game(name, {"players": 2}).new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert pickle.loads(pickle.dumps(state)).history() == state.history()
