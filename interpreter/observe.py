@@ -213,6 +213,8 @@ def visible_event(event: dict, player: int | None) -> dict:
             out["option"] = None
         if "card" in out:
             out["card"] = None  # a card played into a zone the player cannot see
+        if "chosen" in out:
+            out["chosen"] = None  # a card chosen from a zone the player cannot see
         if "value" in out:
             out["value"] = None
         if "depths" in out:

@@ -1308,14 +1308,15 @@ def _resume_play(s: State, point, option) -> None:
         _count(s._played, s.game.type_names[option.card_type])
     dst = a.to(s, env) if card is not None else None
     if s._events is not None:
+        named, seen = _chosen_named(s, option, card)
         s._log(
             "play",
             player=s._current,
             action=a.ir.name,
             target=option.target,
             card=s.game.type_names[option.card_type] if card is not None else None,
-            **_chosen_named(s, option, card),
-            _vis=None if card is None else _shown_to(s, s.game.hand + s._current, dst),
+            **named,
+            _vis=seen if card is None else _shown_to(s, s.game.hand + s._current, dst),
         )
     if card is not None:
         s.move_cards((card,), dst)
@@ -1324,12 +1325,16 @@ def _resume_play(s: State, point, option) -> None:
     s.enter(a.effect, env)
 
 
-def _chosen_named(s: State, option: Play, card) -> dict:
-    """A card-free play of a card chosen from a zone every seat sees (a buy from the
-    supply) names it, as the play's own words: "P1 buys Province"."""
-    if card is not None or option.chosen is None or s._seers(s._loc[option.chosen]) is not None:
-        return {}
-    return {"chosen": s.game.type_names[s._ctype[option.chosen]]}
+def _chosen_named(s: State, option: Play, card) -> tuple[dict, frozenset[int] | None]:
+    """A card-free play of a card chosen names it, as the play's own words ("P1 buys
+    Province"), and the seats it is named to: every seat where it lies in a zone every
+    seat sees (a buy from the supply), else those who see that zone and its chooser (a
+    buy from the chooser's own face-down reserve)."""
+    if card is not None or option.chosen is None:
+        return {}, None
+    who = s._seers(s._loc[option.chosen])
+    named = {"chosen": s.game.type_names[s._ctype[option.chosen]]}
+    return named, None if who is None else who | {s._current}
 
 
 def _played(s: State, option: Play) -> tuple[int | None, dict]:

@@ -2248,7 +2248,8 @@ def _replay(args, out, err) -> int:
             print(
                 f"note: {older} event(s) logged as rulespec logged them before 2026-12 (a "
                 "simultaneous pick of a set of cards with its size, a shuffle of fewer than "
-                "two cards, no_play where a pass is now asked, a pass without its step), "
+                "two cards, no_play where a pass is now asked, a pass without its step, a "
+                "play without the card it chose from a zone some seat cannot see), "
                 "read as the same",
                 file=out,
             )

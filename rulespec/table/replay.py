@@ -384,10 +384,13 @@ def _older_form(logged: dict, replayed: dict) -> bool:
     """Is the logged event the replayed one as an older rulespec logged it? Until
     2026-12: a simultaneous pick of a set of cards logged its size (`count`), which told
     a seat asked later how many cards another took; it is logged without it now. A
-    pass logged no `step`, which the narration now names."""
+    pass logged no `step`, which the narration now names. A play of a card chosen from
+    a zone some seat cannot see (a buy from a face-down reserve) logged no `chosen`,
+    which its chooser is now told."""
     option = replayed.get("option")
-    if logged.get("event") == "pass":
-        return "step" not in logged and {k: v for k, v in replayed.items() if k != "step"} == logged
+    if logged.get("event") in ("pass", "play"):
+        new = "step" if logged["event"] == "pass" else "chosen"
+        return new not in logged and {k: v for k, v in replayed.items() if k != new} == logged
     return (
         logged.get("event") == "choice"
         and isinstance(option, str)
