@@ -721,7 +721,7 @@ def _never_holds(an: Analysis, kind, name, node, never, counts) -> Finding:
         message = f"this condition can never hold: the deck holds no {', '.join(absent)} ({why})"
     elif every:
         severity, message = "error", f"this condition can never hold ({why})"
-    elif _tests_player_count(node):
+    elif _tests_player_count(an, node):
         held = [n for n in counts if n not in never]
         severity = "info"
         message = f"this condition holds only with {_counts(held)} players"
@@ -734,7 +734,8 @@ def _never_holds(an: Analysis, kind, name, node, never, counts) -> Finding:
         f"{kind} '{name}': {message}",
         node.span,
         rules=(name,),
-        hint="a rule for those player counts, as it tests player_count: nothing to fix if meant"
+        hint="a rule for those player counts, as it tests player_count (or a parameter "
+        "set by it): nothing to fix if meant"
         if severity == "info"
         else "check the deck, the limits and the thresholds",
     )
@@ -747,14 +748,17 @@ def _counts(ns: list[int]) -> str:
     return " or ".join(map(str, ns))
 
 
-def _tests_player_count(node) -> bool:
-    """Is this a comparison of the bare player count (`player_count == 2`), a rule's way
-    of saying which counts it is meant for?"""
+def _tests_player_count(an: Analysis, node) -> bool:
+    """Is this a comparison of the bare player count (`player_count == 2`), or of a
+    parameter given a value by player count (`face_up > 0`, where `face_up` is 0 at six
+    players and more), a rule's way of saying which counts it is meant for?"""
     return (
         isinstance(node, ir.Binary)
         and node.op in _MIRROR
         and any(
-            isinstance(s, ir.Local) and s.name == "player_count" for s in (node.left, node.right)
+            (isinstance(s, ir.Local) and s.name == "player_count")
+            or (isinstance(s, ir.Param) and len(set(an.params[s.name])) > 1)
+            for s in (node.left, node.right)
         )
     )
 
