@@ -602,3 +602,22 @@ def test_a_variant_may_give_the_partnerships(tmp_path):
     code, out, _ = cli("run", sides, "--seed", "3")
     assert code == 0, out
     assert re.search(r"P1, P3 win|P2, P4 win|nobody wins", out.splitlines()[-1]), out
+
+
+def test_a_variant_sets_a_parameter_in_its_long_form_and_keeps_its_title(tmp_path):
+    """A Rummy designer's `win_score: {default: 300}` was RS103 ("missing required key
+    'players'"), and once allowed it lost the base's title and text at the table."""
+    base = TTG.read_text().replace(
+        "  hand_limit: 5", '  hand_limit: {default: 5, title: Most cards held, text: "At most."}'
+    )
+    assert base != TTG.read_text()
+    (tmp_path / "base.yaml").write_text(base)
+    short = tmp_path / "short.yaml"
+    short.write_text("rulespec: 1\nextends: base.yaml\nparameters:\n  hand_limit: {default: 4}\n")
+    limit = next(p for p in load_spec(short).params if p.name == "hand_limit")
+    assert (limit.value, limit.title, limit.text) == (4, "Most cards held", "At most.")
+    short.write_text(
+        "rulespec: 1\nextends: base.yaml\nparameters:\n  hand_limit: {default: 4, title: Four}\n"
+    )
+    limit = next(p for p in load_spec(short).params if p.name == "hand_limit")
+    assert (limit.value, limit.title, limit.text) == (4, "Four", "At most.")

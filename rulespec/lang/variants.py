@@ -476,6 +476,7 @@ def _keep_title(base, value):
     """A parameter's new value, with the base's title and text kept: a variant changes
     the value, not what the parameter is called or what it is for."""
     words = {k: base[k] for k in ("title", "text") if isinstance(base, dict) and k in base}
-    if words and not isinstance(value, dict):
-        return {"default": value, **words}
-    return value
+    if not words:
+        return value
+    # the variant's own title or text, if it gives one, is the one it means
+    return {**words, **value} if isinstance(value, dict) else {"default": value, **words}
