@@ -781,6 +781,12 @@ def test_a_familys_zones_each_go_by_their_own_title():
     assert help_text("gold", Titles.of(load_spec("tokens.yaml", won))) == (
         "gold (zone): Won; Gold (zone): Goods tokens"
     )
+    # a family found by its name is told once, not again for its zone of that title (a
+    # deck-builder's `help ready`: "ready (zone): no text in the rules; ready (zone): …")
+    named = FAMILY.replace("[Diamonds, Gold]", "[tokens, Gold]")
+    assert help_text("tokens", Titles.of(load_spec("tokens.yaml", named))) == (
+        "tokens: Goods tokens."
+    )
 
 
 def test_one_card_shown_from_a_pile_is_no_order():

@@ -330,13 +330,13 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     titles = Titles.of(load_spec(TTG))
     card, rule = help_text("kraken", titles).split("; ")
     assert card.startswith("The Kraken (card): Make a player discard all of their cards")
-    assert rule.startswith("Kraken (rule): Make a player discard all of their cards, UNLESS")
+    assert rule.startswith("Kraken (action): Make a player discard all of their cards, UNLESS")
     assert help_text("hand limit", titles).startswith("Hand limit: ")  # one thing: no kind
     # a Love Letter designer's "… out of the round.; Guard (rule): …"
     text = Path(TTG).read_text().replace("unless they have the Pirate Captain!", "unless shielded.")
     said = help_text("kraken", Titles.of(load_spec("ttg.yaml", text)))
     assert said.startswith(
-        "The Kraken (card): Make a player discard all of their cards, unless shielded; Kraken (rule)"
+        "The Kraken (card): Make a player discard all of their cards, unless shielded; Kraken (action)"
     )
     # a Love Letter designer's `help guard` added "Guard (rule): no text in the rules"
     text = Path(TTG).read_text()
@@ -345,6 +345,12 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     assert text.count(rule) == 1
     silent = Titles.of(load_spec("ttg.yaml", text.replace(rule, "")))
     assert help_text("kraken", silent).startswith("The Kraken: Make a player discard")
+    # a Whist player's `help play` told the action, not the step of its name too
+    said = help_text("play", Titles.of(load_spec(GAMES / "whist.yaml")))
+    assert said == (
+        "Play (action): Play a card of your hand to the trick, following the suit led if you"
+        " can; Play (step): Play a card to the trick: follow suit if you can"
+    )
 
 
 def test_a_bid_is_answered_with_its_number_not_its_place():

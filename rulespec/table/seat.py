@@ -227,34 +227,7 @@ def help_text(name: str, titles: Titles) -> str:
     """What a card, rule, zone, counter, parameter or goal set is for, found by its name
     or its title in any case: its title and its `text:` (a goal set's, and its order);
     everything of that name, each with its kind, where there are several."""
-    wanted, found = name.casefold(), {}  # (kind, what it is) -> (title, text)
-    for section, word, names in (
-        ("cards", "card", titles.cards),
-        # a step (turn.NAME) or a round's part (rounds.NAME) after a rule of its name
-        (
-            "rules",
-            "rule",
-            {n: t for n, (_, t) in sorted(titles.rules.items(), key=lambda r: "." in r[0])},
-        ),
-        ("zones", "zone", titles.zones),
-        ("counters", "counter", titles.counters),
-        ("params", "parameter", titles.params),
-    ):
-        for n, title in names.items():
-            if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
-                said = titles.text(section, n)
-                # one of a kind, but zones apart: two zones may go by one word
-                found.setdefault((word, n if word == "zone" else ""), (title, said))
-    for section, word, families in (
-        ("zones", "zone", titles.members),
-        ("counters", "counter", titles.counted),
-    ):  # a family's zone or counter by its own title
-        for n, members in families.items():
-            for title in (t for t in members if t.casefold() == wanted):
-                found.setdefault((word, f"{n}:{title}"), (title, titles.text(section, n)))
-    for n, goal in titles.goals.items():
-        if wanted in (n.casefold(), goal.title.casefold()):
-            found.setdefault(("goal", ""), (goal.title, titles.goal_text(n)))
+    found = _named(name.casefold(), titles)
     if any(said for _, said in found.values()):  # a rule of a card's name, without a
         # text of its own, says nothing beside the card's
         found = {k: (title, said) for k, (title, said) in found.items() if said}
@@ -266,6 +239,36 @@ def help_text(name: str, titles: Titles) -> str:
     if found:
         return "{}: {}".format(*next(iter(found.values())))
     return f"'{name[:40]}' is no card, rule, zone, counter, parameter or goal of this game"
+
+
+def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]]:
+    """Everything whose name or title is `wanted` (casefolded): (its kind, what it is)
+    -> (its title, its text)."""
+    found = {}
+    # a step (turn.NAME) or a round's part (rounds.NAME) after a rule of its name
+    rules = sorted(titles.rules.items(), key=lambda r: "." in r[0])
+    for section, things in (
+        ("cards", (("card", n, title) for n, title in titles.cards.items())),
+        ("rules", ((kind, n, title) for n, (kind, title) in rules)),
+        ("zones", (("zone", n, title) for n, title in titles.zones.items())),
+        ("counters", (("counter", n, title) for n, title in titles.counters.items())),
+        ("params", (("parameter", n, title) for n, title in titles.params.items())),
+    ):
+        for word, n, title in things:
+            if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
+                found[word, n] = (title, titles.text(section, n))
+    for section, word, families in (
+        ("zones", "zone", titles.members),
+        ("counters", "counter", titles.counted),
+    ):  # a family's zone or counter by its own title, unless the family itself was found
+        for n, members in families.items():
+            for title in (t for t in members if t.casefold() == wanted):
+                if (word, n) not in found:
+                    found[word, f"{n}:{title}"] = (title, titles.text(section, n))
+    for n, goal in titles.goals.items():
+        if wanted in (n.casefold(), goal.title.casefold()):
+            found["goal", n] = (goal.title, titles.goal_text(n))
+    return found
 
 
 def _says(answer: str, shown: dict) -> bool:
