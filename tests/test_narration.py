@@ -587,6 +587,7 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
             "catch_up": ("action", "Catch Up"),
             "stand": ("action", "Stand"),
             "cash": ("action", "Play all treasures"),
+            "attack": ("action", "Attack"),
         },
         verbs={
             "draw": "draw",
@@ -594,13 +595,16 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
             "out": "knock",
             "catch_up": "catch up",
             "cash": "play",
+            "attack": "attack with",
         },
+        cards={"squire": "Squire"},
         zones={"pond": "the pond", "discard": "discard pile"},
     )
     events = [
         {"event": "play", "player": 0, "action": a}
         for a in ("draw", "knock", "out", "catch_up", "stand", "cash")
     ]
+    events += [{"event": "play", "player": 1, "action": "attack", "chosen": "squire"}]
     events += [
         {"event": "shuffle", "zone": "pond"},
         {"event": "refill", "zone": "pond", "source": "discard"},
@@ -612,6 +616,9 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
         "  P1 catches up",  # a verb of two words, all the title (a review)
         "  P1 chooses Stand",
         "  P1 plays all treasures",  # `verb: play` given: a deck-builder designer's
+        # a verb that begins with the title says it, as for a card played (a designer's
+        # "P2 attacks with Squire (Attack)")
+        "  P2 attacks with Squire",
         "  the pond is shuffled",
         "  the pond is refilled from the discard pile",
     ]

@@ -302,7 +302,8 @@ def _play(e: dict, t: Titles) -> str:
     """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
     has a verb ("P1 draws", "P1 knocks (Go out)", "P1 buys Province"), which a title
-    that begins with the verb goes on from ("Knock early": "P1 knocks early")."""
+    that begins with the verb goes on from ("Knock early": "P1 knocks early"), and which
+    says a title it begins with ("attack with" for Attack: "P1 attacks with Squire")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
     if "n" in e:  # a group of cards as one move: named to those who see them
@@ -311,8 +312,10 @@ def _play(e: dict, t: Titles) -> str:
         card = t.card(e["card"]) if e.get("card") else "a card"
         what, verb = with_rule(card, action, verb), third_person(verb)
     elif e["action"] in t.verbs:  # an action without a card, and its verb: "P1 draws"
-        words, said = action.split(), verb.split()  # a title that begins with the verb
-        if [w.casefold() for w in words[: len(said)]] == said:  # goes on from it: "P1 knocks early"
+        words, said = action.split(), verb.split()
+        # a title that begins with the verb goes on from it ("P1 knocks early"), a verb
+        # that begins with the title says it ("P1 attacks with Squire" for Attack)
+        if [w.casefold() for w in words[: len(said)]] == said[: len(words)]:
             what = ": ".join(filter(None, (" ".join(words[len(said) :]), chosen)))
         else:
             what = f"{chosen} ({action})".strip()
