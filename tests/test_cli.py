@@ -190,6 +190,16 @@ def test_a_scenario_run_as_a_spec_says_to_test_it():
             "zones: {hand: [kraken]}",
             "unknown zone: 'hand' ('hand' is 2 zones: name one, hand[P1])",
         ),
+        (  # a Crew designer's `rest:` among the zones was "must be a list", then, as
+            # a list, an unknown zone
+            "zones: {'hand[P1]': [kraken], rest: draw_pile}",
+            "table.zones.rest must be a list, got a string "
+            "('rest' goes directly under table, beside 'zones', not inside it)",
+        ),
+        (
+            "zones: {'hand[P1]': [kraken], rest: [draw_pile]}",
+            "unknown zone: 'rest' ('rest' goes directly under table, beside 'zones', not inside it)",
+        ),
     ],
 )
 def test_a_scenario_table_naming_what_the_game_lacks_says_the_closest_name(tmp_path, table, said):

@@ -208,12 +208,29 @@ def shape_problems(
                 if key not in allowed
             ]
         elif err.validator == "type":
-            problems.append(Diagnostic(code, _wrong_type(where, err), doc.span(path)))
+            hint = misplaced_key(schema_, path)
+            problems.append(Diagnostic(code, _wrong_type(where, err), doc.span(path), hint=hint))
         elif _keys_one_of(err):
             problems += _one_of_keys(code, err, where, doc.span(path))
         else:
             problems.append(Diagnostic(code, f"{where}: {err.message}", doc.span(path)))
     return problems
+
+
+def misplaced_key(schema_: dict, path: tuple) -> str:
+    """Where a key at `path` belongs when it is one of the keys of the mapping a level
+    up, and so was written a level too deep (a scenario's `rest` under `table.zones`,
+    read there as a zone); "" when it is not."""
+    if len(path) < 2:
+        return ""
+    above = schema_
+    for key in path[:-2]:
+        above = above.get("properties", {}).get(key, {})
+    key, beside = path[-1], path[-2]
+    if key not in above.get("properties", {}):
+        return ""
+    where = f"directly under {_where(path[:-2])}" if path[:-2] else "at the top level"
+    return f"'{key}' goes {where}, beside '{beside}', not inside it"
 
 
 # what a value with a pattern must be, by where it stands, and how to write one

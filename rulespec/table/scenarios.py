@@ -37,7 +37,7 @@ from rulespec.interpreter.table import one_of_many
 
 from ..lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from ..lang.loading import load
-from ..lang.schema import load_schema, shape_problems
+from ..lang.schema import load_schema, misplaced_key, shape_problems
 from .files import named_spec
 from .view import as_yaml
 
@@ -237,9 +237,11 @@ def _misnamed(game: Game, table: dict):
                 ("table", *path), f"'any' is every card, not a kind a counter holds ({what})"
             )
         elif name not in known:
+            # a key of the table written among its zones ('rest') is told where it goes
+            meant = misplaced_key(load_schema("scenario"), ("table", *path))
             yield _Misnamed(
                 ("table", *path),
-                f"unknown {what}: '{name}' ({_meant(game, what, name, known)})",
+                f"unknown {what}: '{name}' ({meant or _meant(game, what, name, known)})",
                 what in ("zone", "counter"),
             )
 
