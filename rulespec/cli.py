@@ -1247,7 +1247,7 @@ def _simulate(args, out, err) -> int:
         title = f"{spec.name}: {_many(tally.games, 'game')}, {_players(n)}, agents {args.agents}"
         _plot(args, [side], n, title, inputs, image)
     _print_simulation(args, _simulation_report(args, spec, n, tally), out)
-    _warn_turn_limit(tally, args.agents, err, limit=args.max_turns)
+    _warn_turn_limit(tally, args.agents, n, err, limit=args.max_turns)
     return 0
 
 
@@ -1262,16 +1262,24 @@ def _plot(args, sides, n: int, title: str, inputs, image: str) -> None:
         raise UsageError(f"--plot: {exc}") from None
 
 
-def _warn_turn_limit(tally, agents: str, err, side: str = "", limit: int | None = None) -> None:
+def _warn_turn_limit(
+    tally, agents: str, n: int, err, side: str = "", limit: int | None = None
+) -> None:
     """A warning when most games ended at the turn limit: then the report says more
-    about the agents than about the rules, or about the limit `--max-turns` set."""
+    about the agents than about the rules, or about the limit `--max-turns` set. Where
+    agents that finish games do not, lint's games find a game that stood still (RL304):
+    its layer 1 alone found nothing in a Splendor designer's lock-up."""
     if tally.mostly_limited():
         if limit is not None:
             why = f"the limit --max-turns {limit} set ends them; raise it, or leave it out"
         elif "greedy" not in agents:
             why = f"agents {agents} rarely finish this game; try --agents greedy"
         else:
-            why = f"agents {agents} rarely finish this game; check that it can end: rulespec lint"
+            why = (
+                f"agents {agents} rarely finish this game; check that it can end: rulespec "
+                f"lint SPEC --simulate {tally.games} --players {n} --agents {agents} "
+                "tells a game that stood still (RL304)"
+            )
         print(
             f"warning: {side}{tally.limited} of {tally.games} games "
             f"({100 * tally.limited / tally.games:.0f}%) ended at the turn limit, not by a "
@@ -1838,7 +1846,7 @@ def _diff_outcomes(args, old, new, inputs, err):
         _played(args, simulation.job(spec, n, agents), args.simulate, err) for spec in (old, new)
     ]
     for side, tally in zip(("OLD: ", "NEW: "), played):
-        _warn_turn_limit(tally, ",".join(agents), err, side)
+        _warn_turn_limit(tally, ",".join(agents), n, err, side)
     rows, tests = diff.compare_outcomes(
         *played, n, (old.turn_limit, new.turn_limit), (old.payoff, new.payoff)
     )

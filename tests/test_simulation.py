@@ -248,13 +248,40 @@ def test_most_games_at_the_turn_limit_draw_a_warning_and_a_finished_game_none(tm
     short = tmp_path / "short.yaml"
     short.write_text("rulespec: 1\nextends: " + TTG + "\nturn_limit: 2\n")
     err = cli("diff", short, short, "--simulate", 4, "--agents", "greedy")[2]
-    assert "agents greedy rarely finish this game; check that it can end: rulespec lint\n" in err
+    assert (
+        "agents greedy rarely finish this game; check that it can end: rulespec lint SPEC "
+        "--simulate 4 --players 4 --agents greedy tells a game that stood still (RL304)\n"
+    ) in err
     # nor are agents blamed for a limit the user set (a designer's --max-turns 3)
     err = cli("simulate", TTG, "--games", 10, "--max-turns", 2)[2]
     assert err.endswith(
         "ended at the turn limit, not by a rule: the limit --max-turns 2 set ends them; "
         "raise it, or leave it out\n"
     )
+
+
+def test_the_turn_limit_warning_names_the_lint_that_finds_a_game_standing_still(tmp_path):
+    """A Splendor designer's greedy games hit the turn limit, and simulate said to check
+    `rulespec lint`, which found nothing: only its games (--simulate) find the lock-up.
+    The command the warning gives finds it, in a draft whose round never ends."""
+    still = (GAMES / "draft.yaml").read_text()
+    for old, new in (  # as tests/lint/dr_round_never_ends_so_the_game_stands_still.yaml
+        ("      when: all(size(hand(p)) == 0 for p in players)\n", "      when: size(deck) == 0\n"),
+        (
+            "players: {min: 2, max: 5, default: 4}",
+            "players: {min: 2, max: 5, default: 4}\nturn_limit: 60",
+        ),
+    ):
+        assert still.count(old) == 1
+        still = still.replace(old, new)
+    spec = tmp_path / "still.yaml"
+    spec.write_text(still)
+    err = cli("simulate", spec, "--games", 4, "--players", 3, "--agents", "greedy")[2]
+    told = re.search(r"check that it can end: rulespec (lint SPEC [^\n]*) tells", err)
+    assert told, err
+    argv = told[1].replace("SPEC", str(spec)).split()
+    assert argv[2:] == ["--simulate", "4", "--players", "3", "--agents", "greedy"]
+    assert "warning RL304: a game stood still" in cli(*argv)[1]
 
 
 def test_a_worker_dies_of_the_pools_sigterm_whatever_handler_its_parent_set():
