@@ -889,3 +889,32 @@ def test_a_seat_that_owns_nothing_has_no_line():
     seen = dict(OBSERVATION, zones={"draw_pile": {"count": 30}}, active=["P1", "P3"])
     lines = table_lines(table(seen, TITLES, {}))
     assert not any(line.startswith(("  P1", "  P3")) for line in lines), lines
+
+
+def test_a_current_player_set_in_a_setup_is_not_told():
+    """A Skat designer's deal thrown in said "P3 is to play", then the round ended and
+    P3 never played; the first deal said "P2 goes first", the later ones "is to play".
+    A setup's set_current is not told (the turn that begins says who plays); one in a
+    turn is, however the events are cut (`play` narrates those since the last time)."""
+    events = [
+        {"event": "round", "round": 1, "turn": 0},
+        {"event": "set_current", "player": 1, "turn": 0},
+        {"event": "turn", "player": 1, "turn": 1},
+        {"event": "set_current", "player": 2, "turn": 1},
+        {"event": "round_end", "round": 1, "rule": "out", "turn": 1},
+        {"event": "round", "round": 2, "turn": 1},
+        {"event": "set_current", "player": 2, "turn": 1},
+        {"event": "round_end", "round": 2, "rule": "out", "turn": 1},
+    ]
+    titles = Titles(rules={"out": ("round end condition", "Passed in")})
+    said = narrate(events, titles)
+    assert said == [
+        "Round 1 begins",
+        "Turn 1: P2",
+        "P3 is to play",
+        'Round 1 ends: "Passed in"',
+        "Round 2 begins",
+        'Round 2 ends: "Passed in"',
+    ]
+    for cut in range(len(events) + 1):
+        assert narrate(events[:cut], titles) + narrate(events, titles, start=cut) == said

@@ -427,7 +427,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
         if counter_name(e["counter"]) in t.quiet
         else f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
     ),
-    "set_current": lambda e, t: f"{_who(e)} is to play" if e["turn"] else f"{_who(e)} goes first",
+    "set_current": lambda e, t: f"{_who(e)} is to play",  # in a turn: see narrate()
     "eliminate": lambda e, t: f"  {_who(e)} is out",
     "sit_out": lambda e, t: (
         f"  {_who(e)} is out for the {'round' if t.rounds else 'rest of the game'}"
@@ -495,8 +495,26 @@ def counter_name(label: str) -> str:
     return label.split("[", 1)[0]
 
 
-def narrate(events: list[dict], titles: Titles) -> list[str]:
-    """One line per happening, in the spec's titles, control characters made visible;
-    consecutive moves between the same zones are merged."""
-    lines = (_SAY[e["event"]](e, titles) for e in _merged(events) if e["event"] in _SAY)
+def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
+    """One line per happening of events[start:], in the spec's titles, control
+    characters made visible; consecutive moves between the same zones are merged. A
+    current player set outside a turn (a setup's, the game's or a round's) is not told:
+    the turn that begins says who plays, and a round may end before any turn (a Skat
+    deal thrown in said "P3 is to play" of a player who never did). The events before
+    `start` tell whether a turn is under way."""
+    under_way = next(
+        (e["event"] == "turn" for e in reversed(events[:start]) if e["event"] in _BOUNDS), False
+    )
+    lines = []
+    for e in _merged(events[start:]):
+        if e["event"] in _BOUNDS:
+            under_way = e["event"] == "turn"
+        elif e["event"] == "set_current" and not under_way:
+            continue
+        if e["event"] in _SAY:
+            lines.append(_SAY[e["event"]](e, titles))
     return [visible(line) for line in lines if line is not None]
+
+
+# the events that begin a turn, or end what a set_current would be told in
+_BOUNDS = frozenset({"turn", "round", "round_end", "end"})

@@ -57,7 +57,7 @@ class Person:
     def show(self) -> None:
         """Narrate what happened since the last call, as the seat sees it."""
         events = log_for(self.game, self.seat)
-        for line in narrate(events[self.shown :], self.titles):
+        for line in narrate(events, self.titles, start=self.shown):
             self.say(line)
         self.shown = len(events)
 
