@@ -291,3 +291,64 @@ def test_combinations_of_a_set_of_known_size_are_costed_as_the_sets_it_makes():
     known = twice.replace("combinations(h, 5)", "combinations(first(h, 7), 5)")
     assert load_spec("five.yaml", known).name == "Best five of seven"
     assert [code for code, _ in spec_errors(twice)] == ["RS413"]
+
+
+TAKE_TO_MELD = """
+rulespec: 1
+name: Take to meld
+players: {min: 2, max: 4}
+hand: hand
+deck:
+  build:
+    - card: "{suit}_{rank}"
+      each: {suit: [clubs, diamonds, hearts, spades], rank: {from: 1, to: 13}}
+zones:
+  stock: {visibility: hidden, ordered: true, start: true}
+  discard_pile: {visibility: public, ordered: true}
+  hand: {per_player: true, visibility: owner}
+conditions:
+  is_set:
+    params: {g: cards}
+    when: size(g) == 3 and all(count(d.rank == c.rank for d in g) == 3 for c in g)
+  usable:
+    params: {c: cards, p: player}
+    when: any(is_set(s + c) for s in combinations(hand(p), 2))
+setup:
+  effect: |
+    shuffle(stock)
+    for p in players { move(top(stock, 7), hand(p)) }
+    move(top(stock, 1), discard_pile)
+turn:
+  - step: draw
+    actions: [draw, take]
+actions:
+  draw:
+    effect: move(top(stock, 1), hand(current))
+  take:
+    target: card
+    among: discard_pile
+    if: usable(chosen, current)
+    effect: move(chosen, hand(current))
+end_conditions:
+  stock_out:
+    when: size(stock) == 0
+    effect: end_game()
+"""
+
+
+@pytest.mark.parametrize(
+    "call", ["usable(chosen, current)", "any(usable(c, current) for c in top(discard_pile, 3))"]
+)
+def test_a_condition_is_costed_at_the_cards_its_calls_pass(call):
+    """A Rummy designer's "can the discard be melded with two cards of the hand",
+    `any(is_meld(s + c) for s in combinations(hand(p), 2))`, called on the card taken,
+    was refused (RS413, 24 million steps) though the real work is 1,024 sets of three
+    cards: alone, the body was costed with `c` as the whole deck, and so each set. A
+    body is costed at the most cards its calls pass; a call that passes a set of no
+    known size still costs it at the deck, reported at the body."""
+    assert load_spec("meld.yaml", edited(TAKE_TO_MELD, ("usable(chosen, current)", call))).actions
+    unknown = edited(TAKE_TO_MELD, ("usable(chosen, current)", f"{call} or usable(stock, current)"))
+    with pytest.raises(SpecError) as refused:
+        load_spec("meld.yaml", unknown)
+    (problem,) = refused.value.diagnostics
+    assert (problem.code, problem.span.line) == ("RS413", 20)  # usable's body

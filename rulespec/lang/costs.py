@@ -18,7 +18,10 @@ IR alone, in steps, at the most players and the largest deck:
   aggregate over `range(n)` or `range(a, n)` (else the deck);
 - a call of a named condition costs its arguments and its body, where a `cards`
   parameter is as many cards as its argument can hold: one set of
-  `combinations(cards, k)`, `top`, `first` or `nth`'s cards, else the deck;
+  `combinations(cards, k)`, `top`, `first` or `nth`'s cards, one card (`chosen`, an
+  aggregate's card), cards put together of those, else the deck; a body alone is costed
+  with each `cards` parameter as many cards as the most any call passes it (the deck
+  where one passes more, or none calls it);
 - `unmelded(cards, "meld", ...)` tests every group of at most MAX_MELD_CARDS cards:
   for each size k, as many groups as there are sets of k cards, each costing the meld
   condition's body with k cards.
@@ -78,11 +81,21 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
         spec.procedures,
         spec.conditions,
     )
-    for root in _expressions(parts):
-        if costs.of(root) > MAX_EVALUATION:
-            blamed = costs.blame(root)
+    roots = list(_expressions(parts))
+    costs.passed.clear()  # what the bodies costed above pass, at any size, tells nothing
+    bodies = {id(c.when) for c in conditions or ()}
+    for root in roots:  # every call outside the conditions' bodies
+        if id(root) not in bodies:
+            costs.of(root)
+    judged = {}  # a condition's body -> the costs it is judged by alone, at its calls' sizes
+    for c in reversed(conditions or ()):  # callers first: each call of it is known by then
+        judged[id(c.when)] = costs.alone(c.name)
+    for root in roots:
+        by = judged.get(id(root), costs)
+        if by.of(root) > MAX_EVALUATION:
+            blamed = by.blame(root)
             if blamed is not None:
-                yield _too_costly(blamed, costs.of(blamed), spec.max_players, deck, costs)
+                yield _too_costly(blamed, by.of(blamed), spec.max_players, deck, costs)
 
 
 def _expressions(node) -> Iterator[ir.Expr]:
@@ -116,6 +129,8 @@ class _Costs:
         self.melds: dict[str, int] = {}  # a condition -> its cost on every group of unmelded()
         self.known: dict[int, int] = {}  # id of a node -> its cost
         self.families: dict[str, int] = {}  # a family of zones -> how many zones it has
+        # a condition -> the sizes of its parameters (as body() takes them) at each call
+        self.passed: dict[str, set[tuple]] = {}
 
     def of(self, node: ir.Expr) -> int:
         if id(node) not in self.known:
@@ -127,6 +142,8 @@ class _Costs:
             items, saved = self.of(node.items), (dict(self.one_set), dict(self.below))
             if node.items.type == "cardsets":
                 self.one_set[node.var] = self._set_size(node.items)
+            elif node.over_cards:  # a card, a set of one
+                self.one_set[node.var] = 1
             elif node.items.type == "ints":
                 self.below[node.var] = self._past(node.items)
             try:
@@ -136,10 +153,13 @@ class _Costs:
             return items + self._size(node.items) * each
         if isinstance(node, ir.Call) and node.func == "unmelded":
             cards, test, _ = node.args
+            groups = min(ir.MAX_MELD_CARDS, self.deck)  # the most cards one group holds
+            self.passed.setdefault(test.name, set()).add((groups,))
             return self.of(cards) + (1 << ir.MAX_MELD_CARDS) + self.melds.get(test.name, 0)
         inside = sum(self.of(c) for c in ir.iter_children(node))
         if isinstance(node, ir.ConditionCall):
             sizes = tuple(self._cards_held(a) for a in node.args)
+            self.passed.setdefault(node.name, set()).add(sizes)
             return 1 + inside + self.body(node.name, sizes)
         if isinstance(node, ir.Call) and node.func == "summing":  # its search, bounded
             return inside + ir.MAX_SUM_STEPS
@@ -166,21 +186,39 @@ class _Costs:
         if all(s is None for s in sizes):
             return self.called[name]
         if (name, sizes) not in self.sized:
-            inner = copy.copy(self)  # what is known of the conditions, shared; its own nodes
-            params = self.conditions[name].params
-            inner.one_set = {p: s for (p, _), s in zip(params, sizes) if s is not None}
-            inner.below, inner.known = {}, {}
-            self.sized[name, sizes] = inner.of(self.conditions[name].when)
+            self.sized[name, sizes] = self._at(name, sizes).of(self.conditions[name].when)
         return self.sized[name, sizes]
+
+    def alone(self, name: str) -> _Costs:
+        """The costs a named condition's body is judged by on its own: each `cards`
+        parameter as many cards as the most any call passes it (the deck where one may
+        pass more, or none calls it). Its body is worked out here, so that the calls in
+        it are known before its callees are judged."""
+        calls = self.passed.get(name) or {(None,) * len(self.conditions[name].params)}
+        widest = tuple(None if None in held else max(held) for held in zip(*calls))
+        inner = self._at(name, widest)
+        inner.of(self.conditions[name].when)
+        return inner
+
+    def _at(self, name: str, sizes: tuple) -> _Costs:
+        """A copy costing the named condition's body with its parameters so sized."""
+        inner = copy.copy(self)  # what is known of the conditions, shared; its own nodes
+        params = self.conditions[name].params
+        inner.one_set = {p: s for (p, _), s in zip(params, sizes) if s is not None}
+        inner.below, inner.known = {}, {}
+        return inner
 
     def _cards_held(self, arg: ir.Expr) -> int | None:
         """How many cards an argument can hold at most, when fewer than the deck is known:
-        one set of combinations(), top(zone, n), first(cards, n) or nth(cards, i), and
-        cards put together (a + b) or left out (without(a, b)) of those."""
+        one set of combinations(), top(zone, n), first(cards, n) or nth(cards, i), one
+        card (chosen, an aggregate's card), a parameter as its calls size it, and cards
+        put together (a + b) or left out (without(a, b)) of those."""
         if arg.type != "cards":
             return None
         if isinstance(arg, ir.Local) and arg.name in self.one_set:
             return self.one_set[arg.name]
+        if isinstance(arg, ir.Local) and arg.name == "chosen":  # target: card picks one
+            return 1
         if isinstance(arg, ir.Call) and arg.func in ("top", "first"):
             n = _written(arg.args[1])
             return None if n is None else max(0, min(n, self.deck))
@@ -233,9 +271,11 @@ class _Costs:
     def blame(self, node: ir.Expr) -> ir.Expr | None:
         """Where an expression over the bound is reported: its outermost aggregate or
         call over it, or itself when its parts are each within it; None when the cost
-        is a condition's, reported at its own body."""
-        if isinstance(node, ir.ConditionCall) and self.called.get(node.name, 0) > MAX_EVALUATION:
-            return None
+        is a condition's, reported at its own body (judged alone at these sizes or more)."""
+        if isinstance(node, ir.ConditionCall):
+            inside = sum(self.of(c) for c in ir.iter_children(node))
+            if self.of(node) - 1 - inside > MAX_EVALUATION:  # its body, at its arguments
+                return None
         melds = (n for n in ir.walk(node) if isinstance(n, ir.Call) and n.func == "unmelded")
         over = next((n for n in melds if self.of(n) > MAX_EVALUATION), None)
         if over is not None:  # its meld condition, judged on every group, is the cost
