@@ -33,6 +33,7 @@ from .choices import (
 )
 from .codegen import CodeWriter
 from .rng import shuffle
+from .runtime import _sets_added, distinct_sets
 from .table import RuleLimit
 
 
@@ -735,13 +736,13 @@ class StatementCompiler:
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
         distinct set (set_options); VAR is bound to the cards that stood for it."""
-        asker, player, source, body, var, where = self._choice(s, self.x.expr(s.source))
+        asker, player, source, body, var, where = self._choice(s, self._sets(s.source))
         shown = self._shown(s)
         names = self.rules.type_names
 
         def choose_set(g, env):
             keep = None if where is None else (lambda cards: where(g, env, cards))
-            options = set_options(source(g, env), g._ctype, names, keep)
+            options = set_options(source(g, env, ()), g._ctype, names, keep)
             if options:
                 g.ask(
                     player(g, env),
@@ -772,7 +773,7 @@ class StatementCompiler:
         sets = s.source.type == "cardsets"
         players, source, body = (
             self.x.players(s.players),
-            self.x.expr(s.source) if sets else self.x.cards(s.source),
+            self._sets(s.source) if sets else self.x.cards(s.source),
             self.block(s.body),
         )
         key = self.x.expr(s.order) if s.order is not None else None
@@ -790,9 +791,10 @@ class StatementCompiler:
             ask_next(g, env)
 
         def offer(g, env) -> list:
-            keep = _pickable(where, g, env, {c for pick in env[picks] for c in pick})
+            taken = {c for pick in env[picks] for c in pick}
+            keep = _pickable(where, g, env, taken)
             if sets:
-                return set_options(source(g, env), g._ctype, names, keep)
+                return set_options(source(g, env, taken), g._ctype, names, keep)
             return card_picks([c for c in source(g, env) if keep((c,))], g, names)
 
         def ask_next(g, env):
@@ -840,6 +842,26 @@ class StatementCompiler:
         loop = self.register((next_pick,) + body)
         again = _asked_again(ask_now)
         return simultaneously
+
+    def _sets(self, e: ir.Expr):
+        """A choice's card sets, as a function (g, env, taken) -> the sets to offer. Of
+        `combinations(cards, k)` (and sets of those added up), one for each set alike
+        cards make (distinct_sets), of the cards not taken already (by an earlier pick of
+        `simultaneously`); of any other card sets, every set, a taken card's refused by
+        the choice's test (_pickable)."""
+        if isinstance(e, ir.Call) and e.func == "combinations":
+            cards, k = self.x.cards(e.args[0]), self.x.expr(e.args[1])
+
+            def made(g, env, taken):
+                left = [c for c in cards(g, env) if c not in taken]
+                return distinct_sets(left, k(g, env), g._ctype, g._loc)
+
+            return made
+        if isinstance(e, ir.Binary):  # `+`, the one operator on card sets
+            a, b = self._sets(e.left), self._sets(e.right)
+            return lambda g, env, taken: _sets_added(a(g, env, taken), b(g, env, taken))
+        every = self.x.expr(e)
+        return lambda g, env, taken: every(g, env)
 
     def _filter(self, s):
         """A choice's filter, `if cond`, as a function (g, env, value) -> whether the

@@ -318,6 +318,41 @@ def _combinations(cards, k: int) -> list:
     return [list(c) for c in combinations(cards, k)]
 
 
+def distinct_sets(cards, k: int, ctype, loc) -> list:
+    """The sets of k of the cards a choice offers (`choose s from combinations(cards,
+    k)`): cards of one type in one zone are alike (C-3, as State.key holds them), so
+    one set for each that alike cards make, of the first cards that make it, in the
+    order combinations() gives those cards. They are made as such, never going
+    through every copy, and past MAX_COMBINATIONS of them the rule fails. Cards of a
+    type in two zones are not alike: which zone a card leaves matters."""
+    if k < 1 or k > len(cards):  # the empty set is never offered
+        return []
+    places: dict[tuple, list[int]] = {}  # alike cards -> their places among the cards
+    for place, c in enumerate(cards):
+        places.setdefault((loc[c], ctype[c]), []).append(place)
+    pools = list(places.values())
+    ways = [1] + [0] * k  # ways[s]: the sets of s cards the pools so far make
+    for pool in pools:
+        ways = [sum(ways[s - j] for j in range(min(len(pool), s) + 1)) for s in range(k + 1)]
+    if ways[k] > MAX_COMBINATIONS:
+        raise RuleLimit(
+            f"combinations of {k} of {len(cards)} cards would offer {ways[k]:,} different "
+            f"sets (cards of one type in one zone alike), more than {MAX_COMBINATIONS}"
+        )
+    left = [0] * (len(pools) + 1)  # the cards of the pools from i on
+    for i in range(len(pools) - 1, -1, -1):
+        left[i] = left[i + 1] + len(pools[i])
+    made = [()]  # the places taken from the pools so far, of sets k cards can finish
+    for i, pool in enumerate(pools):
+        made = [
+            taken + tuple(pool[:j])  # alike cards: the first j
+            for taken in made
+            for j in range(min(len(pool), k - len(taken)) + 1)
+            if len(taken) + j + left[i + 1] >= k
+        ]
+    return [[cards[p] for p in taken] for taken in sorted(sorted(t) for t in made)]
+
+
 def _sets_added(a, b) -> list:
     """The sets of cards of a, then b (`combinations(h, 1) + combinations(h, 2)`); past
     MAX_COMBINATIONS together it fails, as one combinations() would."""

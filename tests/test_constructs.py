@@ -5,10 +5,15 @@ from pathlib import Path
 
 import pytest
 from gamekit import ROOT, counter, edited, settled, spec_errors, zone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulespec import SpecError, load_spec
-from rulespec.interpreter import Game, RuleError, State
+from rulespec.interpreter import Game, RuleError, State, runtime
 from rulespec.interpreter.agents import make_agents, play
+from rulespec.interpreter.effects import set_options
+from rulespec.interpreter.runtime import distinct_sets
+from rulespec.interpreter.table import RuleLimit
 from rulespec.table import view as tableview
 from rulespec.table.encoding import ActionSpace, ObservationEncoder
 from rulespec.table.narrate import Titles, narrate
@@ -818,6 +823,42 @@ def test_sets_of_cards_added_up_are_bounded_as_one_combinations_is():
     )
     state = settled(Game(load_spec("sets.yaml", small), 2).new_initial_state(seed=1))
     assert len(state.legal_actions()) == 12 + 66
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3)), max_size=10),
+    k=st.integers(-1, 5),
+    taken=st.sets(st.integers(0, 9)),
+    refused=st.integers(0, 4),
+)
+def test_a_choice_makes_the_sets_of_alike_cards_as_every_copy_would(cards, k, taken, refused):
+    """A choice from combinations(cards, k) makes one set for each that alike cards (a
+    type in one zone) make, not every copy: it offers what going through every copy
+    offered (the same labels, of the same cards, in the same order), with a filter
+    that reads the cards' types and zones, cards of a type in several zones, and
+    cards an earlier pick of `simultaneously` took, which the copies left may replace."""
+    loc, ctype = [z for z, _ in cards], [t for _, t in cards]
+    ids, names = list(range(len(cards))), ["a", "b", "c", "d"]
+
+    def keep(s):  # refuses some sets by their cards' types and zones, and a card taken
+        alike = tuple(sorted((loc[c], ctype[c]) for c in s))
+        return taken.isdisjoint(s) and (refused == 0 or hash(alike) % refused != 0)
+
+    every = set_options(runtime._combinations(ids, k), ctype, names, keep)
+    made = distinct_sets([c for c in ids if c not in taken], k, ctype, loc)
+    assert [(o.label, o.cards) for o in set_options(made, ctype, names, keep)] == [
+        (o.label, o.cards) for o in every
+    ]
+
+
+def test_a_choice_of_sets_is_bounded_by_the_different_sets_it_makes():
+    """The bound counts the sets a choice makes, copies alike: a bank of 5 colours x 7
+    makes 35 sets of three (not 6,545), and 13 cards of 13 types still make too many."""
+    bank = [t for t in range(5) for _ in range(7)]
+    assert len(distinct_sets(list(range(35)), 3, bank, [0] * 35)) == 35
+    with pytest.raises(RuleLimit, match=r"would offer 1,716 different sets .* more than 1024"):
+        distinct_sets(list(range(13)), 6, list(range(13)), [0] * 13)
 
 
 TOPS = """
