@@ -43,6 +43,7 @@ from gamekit import cli, only_bound_notes
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint as static
 from rulespec.interpreter import Game
+from rulespec.lang import ir
 from rulespec.lang.pipeline import load_spec
 
 TESTS = Path(__file__).resolve().parent
@@ -925,6 +926,26 @@ def test_pirates_wild_graph_has_goals():
     assert (
         sum(1 for _, b, k in g.in_edges("action:discard_card", keys=True) if k == "enables") == 20
     )
+
+
+SPECS = sorted((ROOT / "games").glob("*.yaml")) + sorted((TESTS / "valid").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_every_name_any_part_of_a_rule_reads_has_a_read_edge(path):
+    """A parameter, or a counter not assigned there, written in any part of a rule (an
+    action's `if`, `among`, `to` and effect; a step's `again_if` and `pass_if`; ...) is
+    read by the rule: a Rummy designer's parameter read only in a `to:` was 'never
+    used' (RL101), as the graph drew no read of it."""
+    spec = load_spec(str(path))
+    g = graphs.build(spec)
+    for nid, rule in graphs.rules_of(spec):
+        nodes = list(ir.walk(spec.setup if rule is None else tuple(ir.iter_children(rule))))
+        assigned = {id(n.target) for n in nodes if isinstance(n, ir.Assign)}
+        for n in nodes:
+            if isinstance(n, (ir.Param, ir.Counter)) and id(n) not in assigned:
+                what = "param" if isinstance(n, ir.Param) else "counter"
+                assert _has(g, nid, "reads", graphs.NodeId(what, n.name)), (nid, n.name)
 
 
 def test_graph_dot_renders(tmp_path):

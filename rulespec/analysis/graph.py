@@ -252,11 +252,7 @@ class _Touching(ir.Visitor):
             self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}} | named
             if ANYWHERE in sources or (not sources and not named):
                 self.t.moves_from.add("*")
-            self.t.moves_to |= self.named(dest)
-            if isinstance(dest, ir.Local) and dest.type == "zone":  # a procedure's parameter
-                self.t.moves_to_params.add(dest.name)
-            if ("zone", ANY_ZONE) in touches_of(dest).reads:
-                self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
+            self.into(dest)
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
         elif s.proc == "swap":  # each zone's cards to the other
             both = self.named(s.args[0]) | self.named(s.args[1])
@@ -264,14 +260,28 @@ class _Touching(ir.Visitor):
             self.t.moves_to |= both
         elif s.proc == "shuffle":
             self.t.shuffles |= self.named(s.args[0])
-        # a zone cards go into (or that is shuffled) is written, not read: only what
-        # names it (a player, a family's index) is read
         written = {"move": 1, "insert": 1, "shuffle": 0}.get(s.proc)
         for i, arg in enumerate(s.args):
-            if i == written and isinstance(arg, ir.ZoneRef):
-                self.generic_visit(arg)
+            if i == written:
+                self.read_naming(arg)
             else:
                 self.visit(arg)
+
+    def into(self, dest: ir.Expr):
+        """Cards are moved into the zone dest gives."""
+        self.t.moves_to |= self.named(dest)
+        if isinstance(dest, ir.Local) and dest.type == "zone":  # a procedure's parameter
+            self.t.moves_to_params.add(dest.name)
+        if ("zone", ANY_ZONE) in touches_of(dest).reads:
+            self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
+
+    def read_naming(self, zone: ir.Expr):
+        """A zone cards go into (or that is shuffled) is written, not read: only what
+        names it (a player, a family's index) is read."""
+        if isinstance(zone, ir.ZoneRef):
+            self.generic_visit(zone)
+        else:
+            self.visit(zone)
 
 
 def with_calls(spec: ir.Spec, t: Touches) -> Touches:
@@ -351,17 +361,23 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "action":
         cond = touches_of(node.among, touches_of(node.condition))
         eff = touches_of(node.effect, given=played_locals(node))
-        if node.to is not None and node.card is not None:  # an action without a card moves none
-            eff.moves_to |= zones_in(node.to)
-            eff.moves_from.add(spec.hand)
-        return cond, eff
+        return cond, _played_to(spec, node, eff)
     if kind == "reaction":
-        eff = touches_of(node.effect)
-        if node.to is not None and node.card is not None:  # an answer without a card moves none
-            eff.moves_to |= zones_in(node.to)
-            eff.moves_from.add(spec.hand)
-        return touches_of(node.condition), eff
+        return touches_of(node.condition), _played_to(spec, node, touches_of(node.effect))
     return touches_of(node.when), touches_of(node.effect)
+
+
+def _played_to(spec: ir.Spec, part, t: Touches) -> Touches:
+    """t, with an action's or answer's played card moved from the hand into its `to:`
+    zone, and what names that zone read (`to: row(slot + shift)` reads both: a Rummy
+    designer's parameter read there alone was 'never used'). Without a card `to:` is
+    never worked out: such a rule moves and reads nothing there."""
+    if part.to is not None and part.card is not None:
+        t.moves_from.add(spec.hand)
+        played = _Touching(t, {})
+        played.into(part.to)
+        played.read_naming(part.to)
+    return t
 
 
 _READ_KINDS = ("zone", "counter", "param", "goal", "memory")
