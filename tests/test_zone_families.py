@@ -182,6 +182,25 @@ def test_the_graph_counts_a_familys_reads_and_moves_under_its_name():
     assert ("setup", "zone:row", "moves_to") in edges
 
 
+@pytest.mark.parametrize(
+    "draw",
+    [
+        "choose(current) r from row if size(r) > 0 { move(top(r, 1), hand(current)) }",
+        "for r in row { move(top(r, 1), hand(current)) }",
+        "let r = row(2); move(top(r, 1), hand(current))",
+        "choose(current) r from row { choose(current) c from top(r, 2) { move(c, hand(current)) } }",
+    ],
+)
+def test_the_graph_moves_out_of_every_zone_a_zone_local_may_be(draw):
+    """A Splendor designer's draw from the top of a pile chosen from a family showed a
+    read of the family and no move out of it."""
+    old = "effect: move(top(draw_pile, 1), hand(current))"
+    assert TEXT.count(old) == 1
+    g = graph.build(load_spec("rows.yaml", TEXT.replace(old, f"effect: {draw}")))
+    assert g.has_edge("zone:row", "step:draw", key="moves_from")
+    assert g.has_edge("step:draw", "zone:hand", key="moves_to")
+
+
 def test_lint_finds_nothing_wrong_with_the_game():
     code, out, _ = cli("lint", SPEC)
     assert code == 0, out

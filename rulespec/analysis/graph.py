@@ -118,25 +118,37 @@ def place(zone: ir.ZoneRef):
 
 
 def card_locals(block, given: dict | None = None) -> dict[str, set]:
-    """Locals a block binds to cards (by `let` or `choose ... from`), and those its rule
-    binds (`given`) -> the zones their cards come from (see card_sources)."""
+    """Locals a block binds to cards or to a zone (by `let`, `for` or `choose ...
+    from`), and those its rule binds (`given`) -> the zones their cards come from (see
+    card_sources): a zone picked from a family, any of its zones (a Splendor designer's
+    draw from the top of a chosen pile went unseen). A name bound twice (in two
+    branches) comes from both."""
     bound: dict[str, set] = dict(given or {})
     for s in ir.walk_statements(block):
         if isinstance(s, ir.ChooseCard):
-            bound[s.var] = card_sources(s.source, bound)
-        elif isinstance(s, ir.Let) and s.value.type == "cards":
-            bound[s.name] = card_sources(s.value, bound)
+            name, value = s.var, s.source
+        elif isinstance(s, ir.For):
+            name, value = s.var, s.items
+        elif isinstance(s, ir.Let):
+            name, value = s.name, s.value
+        else:
+            continue
+        if value.type in _CARDS_FROM:
+            bound[name] = bound.get(name, set()) | card_sources(value, bound)
     return bound
 
 
 def card_sources(cards, bound) -> set:
-    """The zones the cards of an expression come from, each as (name, its place),
-    following the locals in bound; ANYWHERE for a card that could come from
-    anywhere."""
+    """The zones the cards of an expression come from, each as (name, its place; None
+    for one of a family's zones, which one not known), following the locals in bound;
+    ANYWHERE for a card that could come from anywhere. A zone local bound nowhere (a
+    procedure's parameter, an aggregate's variable) gives none."""
     if isinstance(cards, ir.ZoneRef):
         return {(cards.name, place(cards))}
-    if isinstance(cards, ir.Local) and cards.type == "cards":
-        return bound.get(cards.name, {ANYWHERE})
+    if isinstance(cards, ir.Zones):
+        return {(cards.name, None)}
+    if isinstance(cards, ir.Local) and cards.type in ("cards", "zone"):
+        return bound.get(cards.name, {ANYWHERE} if cards.type == "cards" else set())
     if isinstance(cards, ir.Call) and cards.func == "without":
         return card_sources(cards.args[0], bound)  # what it leaves out is no source
     return set().union(*(card_sources(c, bound) for c in _card_children(cards)))
@@ -151,20 +163,12 @@ def _card_children(e) -> list:
     return [c for c in ir.iter_children(e) if getattr(c, "type", None) in _CARDS_FROM]
 
 
-def _giving(e):
-    """e and, below it, every part that gives cards."""
-    yield e
-    for c in _card_children(e):
-        yield from _giving(c)
-
-
 class _Touching(ir.Visitor):
     """Gathers into one Touches what the nodes it visits read and write. Only the node
     kinds that name or change something are overridden; the others pass the visit on."""
 
     def __init__(self, t: Touches, bound: dict[str, set]):
         self.t, self.bound = t, bound  # bound: see card_locals
-        self.members: dict[str, str] = {}  # a local bound to a family's zones -> the family
 
     def visit_ZoneRef(self, e: ir.ZoneRef):
         self.t.reads.add(("zone", e.name))
@@ -174,32 +178,18 @@ class _Touching(ir.Visitor):
         self.t.reads.add(("zone", e.name))
         self.generic_visit(e)
 
-    def visit_For(self, s: ir.For):
-        if isinstance(s.items, ir.Zones):
-            self.members[s.var] = s.items.name
-        self.generic_visit(s)
-
-    def visit_ChooseCard(self, s: ir.ChooseCard):
-        if isinstance(s.source, ir.Zones):
-            self.members[s.var] = s.source.name
-        self.generic_visit(s)
-
     def visit_Local(self, e: ir.Local):
-        if e.name in self.members:
-            self.t.reads.add(("zone", self.members[e.name]))
+        if e.type == "zone":  # reading a zone local reads the zones it may be
+            self.t.reads |= {("zone", name) for name in self.zones_of(e)}
 
-    def named_giving(self, e: ir.Expr) -> set[str]:
-        """The zones the parts of an expression that give cards name (not a count's:
-        `top(stock, 6 - size(hand(p)))` takes no card of the hand), a local bound to a
-        family's zones included."""
-        zones = {n.name for n in _giving(e) if isinstance(n, (ir.ZoneRef, ir.Zones))}
-        member = self.members.get(e.name) if isinstance(e, ir.Local) else None
-        return zones | ({member} if member else set())
+    def zones_of(self, local: ir.Local) -> set[str]:
+        """The zones a zone local may be (see card_locals)."""
+        return {name for name, _ in self.bound.get(local.name, set()) - {ANYWHERE}}
 
     def named(self, e: ir.Expr) -> set[str]:
-        """The zones an expression names, a local bound to a family's zones included."""
-        member = self.members.get(e.name) if isinstance(e, ir.Local) else None
-        return zones_in(e) | ({member} if member else set())
+        """The zones an expression names, those a zone local may be included."""
+        local = isinstance(e, ir.Local) and e.type == "zone"
+        return zones_in(e) | (self.zones_of(e) if local else set())
 
     def visit_Counter(self, e: ir.Counter):
         self.t.reads.add(("counter", e.name))
@@ -248,9 +238,9 @@ class _Touching(ir.Visitor):
         self.t.procs.add(s.proc)
         if s.proc in ("move", "insert"):  # an insert is a move to a depth
             source, dest = s.args[:2]
-            sources, named = card_sources(source, self.bound), self.named_giving(source)
-            self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}} | named
-            if ANYWHERE in sources or (not sources and not named):
+            sources = card_sources(source, self.bound)
+            self.t.moves_from |= {name for name, _ in sources - {ANYWHERE}}
+            if ANYWHERE in sources or not sources:
                 self.t.moves_from.add("*")
             self.into(dest)
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
@@ -270,17 +260,17 @@ class _Touching(ir.Visitor):
     def into(self, dest: ir.Expr):
         """Cards are moved into the zone dest gives."""
         self.t.moves_to |= self.named(dest)
-        if isinstance(dest, ir.Local) and dest.type == "zone":  # a procedure's parameter
+        if isinstance(dest, ir.Local) and dest.name not in self.bound:  # a procedure's parameter
             self.t.moves_to_params.add(dest.name)
         if ("zone", ANY_ZONE) in touches_of(dest).reads:
             self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
 
     def read_naming(self, zone: ir.Expr):
         """A zone cards go into (or that is shuffled) is written, not read: only what
-        names it (a player, a family's index) is read."""
+        names it (a player, a family's index) is read; a zone local names nothing more."""
         if isinstance(zone, ir.ZoneRef):
             self.generic_visit(zone)
-        else:
+        elif not isinstance(zone, ir.Local):
             self.visit(zone)
 
 
