@@ -194,11 +194,27 @@ def test_the_graph_counts_a_familys_reads_and_moves_under_its_name():
 def test_the_graph_moves_out_of_every_zone_a_zone_local_may_be(draw):
     """A Splendor designer's draw from the top of a pile chosen from a family showed a
     read of the family and no move out of it."""
-    old = "effect: move(top(draw_pile, 1), hand(current))"
-    assert TEXT.count(old) == 1
-    g = graph.build(load_spec("rows.yaml", TEXT.replace(old, f"effect: {draw}")))
+    g = graph.build(load_spec("rows.yaml", drawn_by(draw)))
     assert g.has_edge("zone:row", "step:draw", key="moves_from")
     assert g.has_edge("step:draw", "zone:hand", key="moves_to")
+
+
+def test_the_graph_moves_out_of_the_zones_passed_to_a_procedure():
+    text = drawn_by("take_top(row(1))").replace(
+        "\nend_conditions:",
+        "\nprocedures:\n  take_top:\n    params: {z: zone}\n"
+        "    effect: move(top(z, 1), hand(current))\n\nend_conditions:",
+    )
+    g = graph.build(load_spec("rows.yaml", text))
+    assert g.has_edge("zone:row", "step:draw", key="moves_from")
+    assert g.has_edge("step:draw", "zone:hand", key="moves_to")
+
+
+def drawn_by(effect: str) -> str:
+    """rows.yaml, its draw step's effect replaced."""
+    old = "effect: move(top(draw_pile, 1), hand(current))"
+    assert TEXT.count(old) == 1
+    return TEXT.replace(old, f"effect: {effect}")
 
 
 def test_lint_finds_nothing_wrong_with_the_game():

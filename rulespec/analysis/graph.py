@@ -54,10 +54,8 @@ class Touches:
     shuffles: set[str] = field(default_factory=set)  # reordered, not moved
     remembers: set[str] = field(default_factory=set)  # `remember:` slots set
     calls: set[tuple[str, str]] = field(default_factory=set)  # ("procedure"|"condition", name)
-    # zones passed to a procedure's zone parameters: (procedure, parameter index, zones);
-    # the zone parameters (locals) a procedure's moves go into
+    # zones passed to a procedure's zone parameters: (procedure, parameter index, zones)
     zone_args: set[tuple[str, int, frozenset]] = field(default_factory=set)
-    moves_to_params: set[str] = field(default_factory=set)
 
     def add(self, other: Touches) -> Touches:
         """self, with what `other` reads and writes too."""
@@ -73,7 +71,7 @@ class Touches:
 def touches_of(node, t: Touches | None = None, given: dict | None = None) -> Touches:
     """What an expression or a block of statements (or None) reads and writes, added
     to t when given; `given`: the cards' sources of the locals the rule binds itself
-    (played_locals)."""
+    (played_locals), or of a procedure's zone parameters (the zones passed)."""
     t = t if t is not None else Touches()
     if node is not None:
         bound = card_locals(node, given) if isinstance(node, tuple) else dict(given or {})
@@ -140,9 +138,9 @@ def card_locals(block, given: dict | None = None) -> dict[str, set]:
 
 def card_sources(cards, bound) -> set:
     """The zones the cards of an expression come from, each as (name, its place; None
-    for one of a family's zones, which one not known), following the locals in bound;
-    ANYWHERE for a card that could come from anywhere. A zone local bound nowhere (a
-    procedure's parameter, an aggregate's variable) gives none."""
+    for one of a family's zones or a zone passed to a procedure, which one not known),
+    following the locals in bound; ANYWHERE for a card that could come from anywhere.
+    A zone local bound nowhere (an aggregate's variable) gives none."""
     if isinstance(cards, ir.ZoneRef):
         return {(cards.name, place(cards))}
     if isinstance(cards, ir.Zones):
@@ -260,8 +258,6 @@ class _Touching(ir.Visitor):
     def into(self, dest: ir.Expr):
         """Cards are moved into the zone dest gives."""
         self.t.moves_to |= self.named(dest)
-        if isinstance(dest, ir.Local) and dest.name not in self.bound:  # a procedure's parameter
-            self.t.moves_to_params.add(dest.name)
         if ("zone", ANY_ZONE) in touches_of(dest).reads:
             self.t.moves_to.add(ANY_ZONE)  # to the zone where some card lies
 
@@ -283,17 +279,20 @@ def with_calls(spec: ir.Spec, t: Touches) -> Touches:
         for what, name in sorted(t.calls - done):
             done.add((what, name))
             part = spec.procedure(name) if what == "procedure" else spec.condition(name)
-            inner = touches_of(_definition_body(part))
-            if what == "procedure":  # a move into a zone parameter: into the zones passed
-                params = [p for p, _ in part.params]
-                t.moves_to |= {
-                    z
-                    for proc, i, zones in t.zone_args | inner.zone_args
-                    if proc == name and params[i] in inner.moves_to_params
-                    for z in zones
-                }
-            t.add(inner)
+            t.add(touches_of(_definition_body(part), given=_passed(part, t.zone_args)))
     return t
+
+
+def _passed(part, zone_args) -> dict[str, set]:
+    """A procedure's zone parameters -> the zones passed to them (as card_locals binds
+    a local): a move into or out of one is a move into or out of those."""
+    if not isinstance(part, ir.Procedure):
+        return {}
+    passed: dict[str, set] = {}
+    for proc, i, zones in zone_args:
+        if proc == part.name:
+            passed.setdefault(part.params[i][0], set()).update((z, None) for z in zones)
+    return passed
 
 
 def _definition_body(part):
