@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..lang import ir
 from . import graph as graphs
-from .lint import Analysis, Finding, _body, _read_props, local_reads
+from .lint import Analysis, Finding, _body, _read_props, local_reads, props_named
 from .progress import _MIRROR, _counted, read_anywhere
 
 ALL = "*"  # any card type
@@ -126,13 +126,7 @@ def _props_outside(spec: ir.Spec) -> set[str]:
         spec.turn_order,
         *(c.initial for c in spec.counters),
     )
-    return {
-        n.args[1].value
-        for part in parts
-        if part is not None
-        for n in ir.walk(part)
-        if isinstance(n, ir.Call) and n.func == "prop" and isinstance(n.args[1], ir.Const)
-    }
+    return props_named(parts)
 
 
 # --- RL119 ----------------------------------------------------------------------------

@@ -491,18 +491,21 @@ _PROPERTY_ARG = {"prop": 1, "values": 0, "summing": 1, "unmelded": 2}
 
 
 def _read_props(spec) -> set[str]:
-    """The card properties some rule reads (`c.rank`, `summing(cards, "value", n)`, an
-    action's `count: {same: suit}`): a card that has one is referred to, as a card
-    picked by a choice and judged by its properties is."""
-    parts = (
-        part for _, part in (*graphs.rules_of(spec), *graphs.definitions(spec)) if part is not None
-    )
-    calls = (n for part in parts for n in ir.walk(part) if isinstance(n, ir.Call))
+    """The card properties some rule (the setup too), procedure or condition reads
+    (`c.rank`, `values("suit")`, `summing(cards, "value", n)`, an action's `count:
+    {same: suit}`): a card that has one is referred to, as a card picked by a choice
+    and judged by its properties is."""
+    return props_named(_written_parts(spec)) | {a.same for a in spec.actions if a.same}
+
+
+def props_named(parts: tuple) -> set[str]:
+    """The card properties some IR names (a tuple of parts, None for one not given)."""
+    calls = (n for n in ir.walk(tuple(p for p in parts if p is not None)) if isinstance(n, ir.Call))
     return {
         key.value
         for n in calls
         if n.func in _PROPERTY_ARG and isinstance(key := n.args[_PROPERTY_ARG[n.func]], ir.Const)
-    } | {a.same for a in spec.actions if a.same is not None}
+    }
 
 
 def check_uncalled(an: Analysis):
