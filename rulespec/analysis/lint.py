@@ -1569,52 +1569,117 @@ def check_read_by_place(an: Analysis):
     tell it, a seat's view lists the zone sorted), so which card it gives is an
     accident of the play; sort them, or make the zone ordered. A note: where any card
     would do (a zone of one card, a hand all of one suit) it is as meant; cards of one
-    type (`of(supply, copper)`) are alike, and not noted."""
+    type (`of(supply, copper)`, `of(bank, kind_of(chosen))`) are alike, and not noted."""
     spec = an.spec
     parts = _written_parts(spec) + ((spec.evaluation,) if spec.evaluation is not None else ())
-    unordered, types = {z.name for z in spec.zones if not z.ordered}, {c.name for c in spec.cards}
+    unordered = {z.name for z in spec.zones if not z.ordered}
     said = set()
-    for e in ir.walk(parts):
-        if not (isinstance(e, ir.Call) and e.func in ("nth", "first", "top") and e.args):
-            continue
-        if e.args[0].type not in ("cards", "zone") or id(e) in said:
-            continue
-        came = sorted(_order_from(e.args[0], types) & unordered)
-        if came:
+    for part in parts:
+        alike = _OneType(spec, part)
+        for e in ir.walk(part):
+            if not (isinstance(e, ir.Call) and e.func in ("nth", "first", "top") and e.args):
+                continue
+            if e.args[0].type not in ("cards", "zone") or id(e) in said:
+                continue
             said.add(id(e))
-            yield Finding(
-                "RL124",
-                "info",
-                f"{e.func}() reads cards of '{came[0]}', an unordered zone, in the order "
-                "they came, which is not part of the game: as meant only where any card "
-                "would do",
-                e.span,
-                hint=f"where it matters which card, sort them first ({_of_sorted[e.func]}(sort("
-                f"c.rank for c in ...), ...)) or give '{came[0]}' ordered: true",
-            )
+            came = sorted(_order_from(e.args[0], alike) & unordered)
+            if came:
+                yield _read_by_place(e, came[0])
+
+
+def _read_by_place(e: ir.Call, zone: str) -> Finding:
+    """RL124 for e, a read by place of cards in the order the zone holds them."""
+    return Finding(
+        "RL124",
+        "info",
+        f"{e.func}() reads cards of '{zone}', an unordered zone, in the order they came, "
+        "which is not part of the game: as meant only where any card would do",
+        e.span,
+        hint=f"where it matters which card, sort them first ({_of_sorted[e.func]}(sort("
+        f"c.rank for c in ...), ...)) or give '{zone}' ordered: true",
+    )
 
 
 # what reads a sorted set as each of them reads a zone: top() takes a zone only
 _of_sorted = {"nth": "nth", "first": "first", "top": "first"}
 
 
-def _order_from(e, types: set[str]) -> set[str]:
+def _order_from(e, alike: _OneType) -> set[str]:
     """The zones whose order of cards an expression's cards keep: none after a sort,
-    nor for cards of one type (`types`: the card types), which are alike."""
+    nor for cards of one type, which are alike."""
     if isinstance(e, ir.ZoneRef):
         return {e.name}
     if isinstance(e, ir.Aggregate):
         if e.func == "sort":
             return set()
-        body = _order_from(e.body, types) if e.func == "union" else set()
-        return _order_from(e.items, types) | body
-    if isinstance(e, ir.Call) and e.func == "of" and isinstance(e.args[1], ir.Kind):
-        return set() if e.args[1].name in types else _order_from(e.args[0], types)
+        body = _order_from(e.body, alike) if e.func == "union" else set()
+        return _order_from(e.items, alike) | body
+    if isinstance(e, ir.Call) and e.func == "of" and alike.kind(e.args[1]):
+        return set()
     if isinstance(e, ir.Call) and e.func in ("of", "without", "top", "first", "nth", "above"):
-        return _order_from(e.args[0], types)
+        return _order_from(e.args[0], alike)
     if isinstance(e, (ir.Binary, ir.IfExpr)):
-        return set().union(*(_order_from(c, types) for c in ir.iter_children(e)))
+        return set().union(*(_order_from(c, alike) for c in ir.iter_children(e)))
     return set()
+
+
+class _OneType:
+    """Which kind expressions of one part (a rule, a definition) always name a card
+    type, never a tag of several: `copper`, `kind_of(c)`, a kind property all of whose
+    values are card types (`c.bonus`), and a local every binding of which gives those
+    (`for k in values("bonus")`, `card_types`; a Splendor designer's payment of each
+    colour in turn was noted). A parameter is whatever a caller passes: not known."""
+
+    def __init__(self, spec: ir.Spec, part):
+        self.types = {c.name for c in spec.cards}
+        self.props: dict[str, set] = {}  # a kind property -> the kinds it names
+        for c in spec.cards:
+            for name, value in c.props:
+                if isinstance(value, str):
+                    self.props.setdefault(name, set()).add(value)
+        self.locals: set[str] = set()
+        unknown = {name for name, _ in getattr(part, "params", ())}
+        for n in ir.walk(part):
+            if isinstance(n, ir.Let):
+                name, one = n.name, n.value.type == "kind" and self.kind(n.value)
+            elif isinstance(n, (ir.For, ir.ChooseCard, ir.Aggregate)):
+                items = n.source if isinstance(n, ir.ChooseCard) else n.items
+                name, one = n.var, items.type == "kinds" and self.each(items)
+            else:
+                continue
+            if not one or name in unknown:
+                unknown.add(name)
+                self.locals.discard(name)
+            else:
+                self.locals.add(name)
+
+    def kind(self, e) -> bool:
+        """Does a kind expression always name a card type?"""
+        if isinstance(e, ir.Kind):
+            return e.name in self.types
+        if isinstance(e, ir.Local):
+            return not e.builtin and e.name in self.locals
+        if isinstance(e, ir.Call) and e.func == "kind_of":
+            return True
+        if isinstance(e, ir.Call) and e.func == "prop":
+            return self._named_by(e.args[1])
+        if isinstance(e, ir.IfExpr):
+            return self.kind(e.then) and self.kind(e.orelse)
+        return False
+
+    def each(self, e) -> bool:
+        """Is each kind of a set of kinds a card type?"""
+        if isinstance(e, ir.Local):
+            return e.builtin and e.name == "card_types"
+        if isinstance(e, ir.Call) and e.func == "values":
+            return self._named_by(e.args[0])
+        if isinstance(e, ir.Aggregate) and e.func in ("filter", "sort"):  # some of the items
+            return self.each(e.items)
+        return False
+
+    def _named_by(self, key) -> bool:
+        """Does the kind property a key names name only card types?"""
+        return isinstance(key, ir.Const) and self.props.get(key.value, {None}) <= self.types
 
 
 def check_group_offers(an: Analysis):
