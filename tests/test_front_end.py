@@ -433,3 +433,19 @@ def test_a_tab_that_indents_is_told_to_be_spaces():
         load("s.yaml", "rulespec: 1\nname: X\n\tplayers: 2\n")
     [d] = exc.value.diagnostics
     assert (d.code, d.hint) == ("RS003", "YAML indents with spaces: replace the tab with spaces")
+
+
+def test_a_to_on_an_action_that_plays_no_card_is_warned_of():
+    """A reviewer of the lint's `to:` reads: a `to:` on an action without `card:` was
+    taken without a word, and never worked out (the chosen card stays where it lies):
+    a designer who meant it to say where the card goes lost the move."""
+    market = (ROOT / "tests/valid/market.yaml").read_text(encoding="utf-8")
+    text = market.replace(
+        "    among: market\n    if: size(deck) > 0\n",
+        "    among: market\n    to: hand(current)\n    if: size(deck) > 0\n",
+        1,
+    )
+    assert text != market
+    notices = load_spec("market.yaml", text).notices
+    assert [(d.code, d.severity, d.span.line) for d in notices] == [("RS217", "warning", 36)]
+    assert load_spec("market.yaml", market).notices == ()

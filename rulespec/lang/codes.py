@@ -35,6 +35,7 @@ CODES: dict[str, str] = {
     "RS214": "a {property} placeholder in a written card's title or text that its props lack (a warning)",
     "RS215": "two card types of one title (a warning)",
     "RS216": "two zones of one title (a warning)",
+    "RS217": "a to: on an action that plays no card (a warning)",
     "RS301": "expression syntax error",
     "RS302": "an expression nested too deep",
     "RS303": "blocks nested too deep",

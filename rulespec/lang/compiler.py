@@ -792,6 +792,17 @@ class _Compiler:
                 "add to: <zone>",
                 key=True,
             )
+        elif "to" in a and "card" not in a:  # never worked out: nothing goes there
+            self.notices.append(
+                Diagnostic(
+                    "RS217",
+                    f"action '{name}' plays no card from the hand, so its to: is never used "
+                    "(a card target stays where it lies until the effect moves it)",
+                    doc.key_span(path + ("to",)),
+                    severity="warning",
+                    hint="remove to:, or move the card in the effect: move(chosen, <zone>)",
+                )
+            )
         effect = (
             b.block(doc, path + ("effect",), a["effect"], dict(scope, __action__="str"))
             if "effect" in a
