@@ -792,7 +792,8 @@ class _Compiler:
                 "add to: <zone>",
                 key=True,
             )
-        elif "to" in a and "card" not in a:  # never worked out: nothing goes there
+        elif "to" in a and "card" not in a and "count" not in a:  # never worked out
+            # (a group without its card is refused: RS103 says what is missing)
             self.notices.append(
                 Diagnostic(
                     "RS217",
