@@ -553,7 +553,7 @@ def test_text_format_has_place_source_line_and_caret(tmp_path):
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(
-        f"{spec}:160:11: error RL105: end 'ship_destroyed': this condition can never hold"
+        f"{spec}:160:11: error RL105: end 'ship_destroyed': this part of the condition can never hold"
     )
     assert "[layer 1]" in lines[0] and "(check the deck, the limits" in lines[0]
     assert lines[1] == "        when: successful_krakens >= kraken_limit and tiebreak == 0"
@@ -1119,7 +1119,10 @@ def test_a_rule_for_some_player_counts_names_them_as_a_range(tmp_path):
     code, out, _ = cli("lint", spec, "--format", "json")
     [note] = [f for f in json.loads(out) if "'crowd'" in f["message"]]
     assert code == 0 and note["code"] == "RL105" and note["severity"] == "info"
-    assert note["message"] == "trigger 'crowd': this condition holds only with 3 to 6 players"
+    assert (
+        note["message"]
+        == "trigger 'crowd': this part of the condition holds only with 3 to 6 players"
+    )
     assert note["hint"].startswith("a rule for those player counts")
 
 

@@ -696,19 +696,28 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
     for node, found in verdicts.values():
         never = [n for n, v in found if v is False]
         always = [n for n, v in found if v is True]
+        # one side of an `and` or `or` is named as a part: its place is the whole's
+        # when it comes first (a beginner read the whole `if` as blamed)
+        what = "this condition" if node is cond else "this part of the condition"
         if never:
-            yield _never_holds(an, kind, name, node, never, counts)
-        elif len(always) == len(counts):
+            yield _never_holds(an, kind, name, node, never, counts, what)
+        elif len(always) == len(counts) and not _written_true(node):
             yield Finding(
                 "RL108",
                 "warning",
-                f"{kind} '{name}': this condition always holds ({_explain(an, node)})",
+                f"{kind} '{name}': {what} always holds ({_explain(an, node)})",
                 node.span,
                 rules=(name,),
             )
 
 
-def _never_holds(an: Analysis, kind, name, node, never, counts) -> Finding:
+def _written_true(node) -> bool:
+    """`true` written out: a rule that is to run every time (a trigger `at: turn_end`
+    with `when: true`, as recipes.md writes it), never an oversight."""
+    return isinstance(node, ir.Const) and node.value is True
+
+
+def _never_holds(an: Analysis, kind, name, node, never, counts, what: str) -> Finding:
     """RL105 for a part that can never hold at the player counts `never`: an error at
     every count, but a warning where it reads a card the deck holds none of (a
     variant's count of 0 leaves the base's rules for it); a warning at some counts, when
@@ -721,16 +730,16 @@ def _never_holds(an: Analysis, kind, name, node, never, counts) -> Finding:
     absent = sorted(k for k in kinds if not an.supply.get(k))
     if every and absent:
         severity = "warning"
-        message = f"this condition can never hold: the deck holds no {', '.join(absent)} ({why})"
+        message = f"{what} can never hold: the deck holds no {', '.join(absent)} ({why})"
     elif every:
-        severity, message = "error", f"this condition can never hold ({why})"
+        severity, message = "error", f"{what} can never hold ({why})"
     elif _tests_player_count(an, node):
         held = [n for n in counts if n not in never]
         severity = "info"
-        message = f"this condition holds only with {_counts(held)} players"
+        message = f"{what} holds only with {_counts(held)} players"
     else:
         severity = "warning"
-        message = f"this condition can never hold with {_counts(never)} players ({why})"
+        message = f"{what} can never hold with {_counts(never)} players ({why})"
     return Finding(
         "RL105",
         severity,
