@@ -891,6 +891,15 @@ def test_a_seat_that_owns_nothing_has_no_line():
     assert not any(line.startswith(("  P1", "  P3")) for line in lines), lines
 
 
+def test_a_zone_title_keeps_its_capitals_at_the_table():
+    """A Spite and Malice designer's "building pile A" read "Building pile a" (and
+    "Stock of NASA", "Stock of nasa"): only the first letter is made a capital."""
+    titles = Titles(zones={"draw_pile": "building pile A", "discard_pile": "stock of NASA"})
+    lines = table_lines(table(OBSERVATION, titles, {}))
+    assert any(line.startswith("  Building pile A:") for line in lines), lines
+    assert any(line.startswith("  Stock of NASA:") for line in lines), lines
+
+
 def test_a_current_player_set_in_a_setup_is_not_told():
     """A Skat designer's deal thrown in said "P3 is to play", then the round ended and
     P3 never played; the first deal said "P2 goes first", the later ones "is to play".

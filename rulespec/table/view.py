@@ -239,7 +239,7 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         lines = [f"== {view['between']}{after}{you}"]
     else:  # turn 0 is the game's setup: nobody's turn yet, though a choice may be asked
         lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
-    lines += [f"  {z['title'].capitalize()}: {_cards_text(z)}" for z in view["zones"]]
+    lines += [f"  {_capital(z['title'])}: {_cards_text(z)}" for z in view["zones"]]
     for s in view["seats"]:
         zones = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
         rest = [_counters_text(s["counters"])] if s["counters"] else []
@@ -404,8 +404,7 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
     if isinstance(option, PickUnseen):  # a card taken by its place
         return f"A card from {titles.zone(option.label)}"
     if isinstance(option, PickValue) and titles.is_member(option.label):  # a family's zone
-        place = titles.zone(option.label)
-        return place[:1].upper() + place[1:]
+        return _capital(titles.zone(option.label))
     if isinstance(option, PickCard) and option.place:
         return f"{titles.card(_picked_type(option))} from {titles.zone(option.place)}"
     if isinstance(option, (PickCard, PickValue)):
@@ -413,6 +412,12 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
     if isinstance(option, PickCards):
         return titles.card_set(option.label)
     return option.label
+
+
+def _capital(text: str) -> str:
+    """text with its first letter a capital, the rest as written ("Building pile A", not
+    str.capitalize's "Building pile a": a Spite and Malice designer's piles)."""
+    return text[:1].upper() + text[1:]
 
 
 def _picked_type(option: PickCard) -> str:
