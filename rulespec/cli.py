@@ -1413,6 +1413,9 @@ def _print_wins(report: dict, out) -> None:
         if key in report and not alone:
             shares = (f"{x} {100 * w['share']:.1f}%" for x, w in report[key].items())
             print(f"  {label:<16} " + ", ".join(shares), file=out)
+            test = report.get(f"{key}_test")
+            if test is not None:
+                print(f"  {'':<16} {_equal_shares(test)}", file=out)
     others = [
         f"{label} {100 * report[key]['share']:.1f}%"
         for label, key in (("no winner", "no_winner"), ("shared wins", "shared_wins"))
@@ -1423,6 +1426,15 @@ def _print_wins(report: dict, out) -> None:
     if "payoff_mean" in report:
         means = (f"{seat} {v:+.2f}" for seat, v in report["payoff_mean"].items())
         print(f"  {'payoff':<16} mean " + ", ".join(means), file=out)
+
+
+def _equal_shares(test: dict) -> str:
+    """A chi-square test of wins against equal shares, in words: does one seat (one
+    place in turn order) win more than its share, at 5 %?"""
+    p = test["p"]
+    said = f"p = {p:.2g}" if p >= 0.0001 else "p < 0.0001"
+    verdict = "unequal shares" if p < 0.05 else "no inequality shown"
+    return f"{verdict}: {said} against equal shares (chi-square, {test['df']} df)"
 
 
 def _progress(stream, total, unit="games"):

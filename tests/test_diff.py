@@ -214,6 +214,10 @@ def test_simulate_flags_a_clearly_longer_game(tmp_path):
         "P2 wins",
         "P3 wins",
         "P4 wins",
+        "1st to play wins",
+        "2nd to play wins",
+        "3rd to play wins",
+        "4th to play wins",
         "mean length (turns)",
         "median length",
         "p95 length",
@@ -240,7 +244,12 @@ def test_simulate_plays_both_sides_with_the_variant():
     # seat wins of P1 and P2 only, and the same games as two_player's own file plays
     long_5 = ROOT / "games/variants/take_the_gold/long_5.yaml"
     rows = _outcomes(TTG, long_5, "--variant", "two_player")
-    assert [w for w in rows if w.endswith("wins")] == ["P1 wins", "P2 wins"]
+    assert [w for w in rows if w.endswith("wins")] == [
+        "P1 wins",
+        "P2 wins",
+        "1st to play wins",
+        "2nd to play wins",
+    ]
     two = ROOT / "games/variants/take_the_gold/two_player.yaml"
     alone = _outcomes(two, two)
     assert {w: r["old"] for w, r in rows.items()} == {w: r["old"] for w, r in alone.items()}
@@ -248,7 +257,7 @@ def test_simulate_plays_both_sides_with_the_variant():
 
 def test_simulate_flags_nothing_for_identical_specs():
     report = _report(TTG, TTG)
-    assert report["verdict"] == "no significant difference in 7 measures"
+    assert report["verdict"] == "no significant difference in 11 measures"
     rows = {row["what"]: row for row in report["outcomes"]}
     assert rows and not any(r["significant"] for r in rows.values())
     assert all(r["old"] == r["new"] and r["p"] in (1.0, None) for r in rows.values())
@@ -259,7 +268,7 @@ def test_simulate_names_its_tests_and_corrects_for_the_rows():
     report = _report(TTG, long_5)
     tested = [r for r in report["outcomes"] if r["p"] is not None]
     facts = report["statistics"]
-    assert len(tested) == facts["tested"] == 7
+    assert len(tested) == facts["tested"] == 11  # 2 end reasons, 4 seats, 4 places, length
     assert {k: facts[k] for k in ("alpha", "correction", "tests", "power", "games")} == {
         "alpha": 0.01,
         "correction": "holm",
@@ -267,11 +276,12 @@ def test_simulate_names_its_tests_and_corrects_for_the_rows():
         "games": [200, 200],
         "tests": {"shares": "Fisher's exact test", "mean length": "Welch's t-test"},
     }
-    # 200 games a side at 0.01/7 detect about (3.19 + 0.84) * sqrt(0.25 * 2 / 200) = 20 points
-    assert facts["detectable_at_half"] == pytest.approx(0.20, abs=0.005)
+    # 200 games a side at 0.01/11 detect about (3.32 + 0.84) * sqrt(0.25 * 2 / 200) = 21 points
+    # (Fleiss's p-bar term makes it 20.3)
+    assert facts["detectable_at_half"] == pytest.approx(0.203, abs=0.005)
     assert {r["test"] for r in tested} == {"fisher", "welch_t"}
     smallest = min(tested, key=lambda r: r["p"])
-    assert smallest["p_holm"] == pytest.approx(7 * smallest["p"])  # Holm's first step
+    assert smallest["p_holm"] == pytest.approx(11 * smallest["p"])  # Holm's first step
     assert all(r["p_holm"] >= r["p"] and r["significant"] == (r["p_holm"] < 0.01) for r in tested)
     limit = load_spec(TTG).turn_limit
     for r in tested:  # every interval inside what the quantity can take
@@ -280,15 +290,15 @@ def test_simulate_names_its_tests_and_corrects_for_the_rows():
     _code, out, _err = cli("diff", TTG, long_5, "--simulate", "200")
     moved = [r["what"] for r in tested if r["significant"]]  # the verdict sums them up
     assert moved and report["verdict"] == (
-        f"{len(moved)} of 7 measures differ significantly: {', '.join(moved)}"
+        f"{len(moved)} of 11 measures differ significantly: {', '.join(moved)}"
     )
     assert out.splitlines()[-1] == f"verdict  {report['verdict']}"
     assert out.splitlines()[-3:-1] == [
         "tests    shares: Fisher's exact test; mean length: Welch's t-test; "
-        "Holm's correction over 7 rows, SIGNIFICANT when holm < 0.01",
+        "Holm's correction over 11 rows, SIGNIFICANT when holm < 0.01",
         f"power    200 and 200 games can detect a change of {100 * facts['detectable_at_half']:.1f} points "
         f"in a 50% share, a change of {facts['detectable_mean']} turns in the mean length "
-        "(80% power, alpha 0.01/7)",
+        "(80% power, alpha 0.01/11)",
     ]
 
 

@@ -376,3 +376,25 @@ def test_a_rule_that_fails_in_one_game_names_its_seed(tmp_path):
     assert seed > 3 and cli("simulate", spec, "--games", seed - 3, "--seed", 3)[0] == 0
     code, _, alone = cli("run", spec, "--seed", seed)
     assert code == 2 and alone.splitlines()[0] in err.splitlines()[0]
+
+
+def test_the_report_tests_each_seat_and_place_in_turn_order_against_equal_shares():
+    """An analyst balancing a game asked whether going first wins more: the report gave
+    shares without a test, and no counts to test them with. Each seat's and each place
+    in turn order's wins now come with their counts and a chi-square test against
+    equal shares, said under the shares in words."""
+    report = json.loads(cli("simulate", TTG, "--games", 600, "--players", 3, "--json")[1])
+    for key in ("seat_wins", "turn_order_wins"):
+        counts = [w["count"] for w in report[key].values()]
+        assert [w["share"] for w in report[key].values()] == [round(c / 600, 4) for c in counts]
+        expected = sum(counts) / 3
+        test = report[f"{key}_test"]
+        assert test["df"] == 2 and test["statistic"] == pytest.approx(
+            sum((c - expected) ** 2 for c in counts) / expected, abs=1e-3
+        )
+        assert 0 <= test["p"] <= 1
+    assert "team_wins_test" not in report
+    out = cli("simulate", TTG, "--games", 600, "--players", 3)[1].splitlines()
+    at = next(i for i, line in enumerate(out) if line.startswith("  turn order wins"))
+    verdict = "unequal shares" if report["turn_order_wins_test"]["p"] < 0.05 else "no inequality"
+    assert out[at + 1].strip().startswith(verdict) and "chi-square, 2 df" in out[at + 1]

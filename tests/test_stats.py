@@ -1,7 +1,7 @@
 """The statistics of `simulate` and `diff --simulate` against reference values.
 
 The references were computed once with scipy 1.17.1 (`scipy.stats.fisher_exact`,
-`ttest_ind(..., equal_var=False)`, `t.sf`, `t.ppf`, `beta.cdf`) and are kept here so
+`ttest_ind(..., equal_var=False)`, `t.sf`, `t.ppf`, `beta.cdf`, `chi2.sf`, `chisquare`) and are kept here so
 the suite needs no scipy; test_against_scipy repeats the comparison on random inputs
 when scipy is installed.
 """
@@ -137,6 +137,37 @@ def test_detectable_changes():
     assert stats.detectable_mean_change(Counter([3]), 10, 0.05) is None
 
 
+@pytest.mark.parametrize(
+    "df, x, p",
+    [  # scipy.stats.chi2.sf
+        (1, 3.841458820694124, 0.04999999999999989),
+        (2, 0.686, 0.7096382115602085),
+        (3, 7.504, 0.057455763891813456),
+        (5, 30.0, 1.4748581038443073e-05),
+        (9, 2.0, 0.9914676066288135),
+        (1, 0.0001, 0.9920212873707368),
+    ],
+)
+def test_chi_square_tail(df, x, p):
+    assert stats.gammaincc(df / 2, x / 2) == pytest.approx(p, rel=1e-9)
+
+
+def test_equal_shares():
+    """An analyst balancing a game had no test of a first player's edge: wins by place
+    in turn order against equal shares (scipy.stats.chisquare's figures)."""
+    assert stats.equal_shares([339, 321, 340]) == {
+        "test": "chi-square",
+        "statistic": 0.686,
+        "df": 2,
+        "p": pytest.approx(0.7096382115602085, rel=1e-9),
+    }
+    unequal = stats.equal_shares([1128, 1000, 988, 880])
+    assert unequal["p"] == pytest.approx(8.688159336371253e-07, rel=1e-6)
+    assert unequal["statistic"] == pytest.approx(30.955, abs=1e-3)
+    assert stats.equal_shares([3, 4]) is None  # fewer than 5 expected a place
+    assert stats.equal_shares([50]) is None  # one seat: nothing to compare
+
+
 def test_against_scipy():
     sp = pytest.importorskip("scipy.stats")
     rng = random.Random(7)
@@ -151,6 +182,10 @@ def test_against_scipy():
         assert stats.welch(Counter(xs), Counter(ys)) == pytest.approx(want, rel=1e-8)
         df = rng.uniform(1, 500)
         assert stats.t_quantile(0.975, df) == pytest.approx(sp.t.ppf(0.975, df), rel=1e-9)
+        k, x = rng.randint(1, 12), rng.uniform(0, 60)
+        assert stats.gammaincc(k / 2, x / 2) == pytest.approx(
+            sp.chi2.sf(x, k), rel=1e-8, abs=1e-300
+        )
 
 
 def test_a_histogram_gives_what_the_list_of_its_values_gives():

@@ -242,7 +242,11 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int], payof
     n1, n2 = old.games, new.games
     reasons = sorted(old.reasons.keys() | new.reasons.keys())
     paid = range(players) if None not in payoffs else ()
-    tested_alpha = ALPHA / (len(reasons) + players + 1 + len(paid))  # Holm's bar, one change
+    # by place in turn order (the first player's edge), where a game has one first
+    # player (no rounds): from_first counts nothing else
+    ordered = range(players) if old.from_first or new.from_first else ()
+    tested = len(reasons) + players + len(ordered) + 1 + len(paid)
+    tested_alpha = ALPHA / tested  # Holm's bar, one change
 
     def row(what, key, a, b, test, p, detectable):
         """Each side's value (a's and b's `key`) with its interval, and the test."""
@@ -273,6 +277,8 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int], payof
         share_row(f"end reason {reason}", old.reasons[reason], new.reasons[reason])
     for p in range(players):
         share_row(f"P{p + 1} wins", old.won({p}), new.won({p}))
+    for k in ordered:
+        share_row(f"{stats.ordinal(k + 1)} to play wins", old.from_first[k], new.from_first[k])
     xs, ys = old.lengths, new.lengths
     mean_row(
         "mean length (turns)", xs, ys, [(min(1, *v), t) for v, t in zip((xs, ys), turn_limits)]

@@ -31,7 +31,7 @@ from rulespec.interpreter.agents import agent_maker, blind, play
 
 from ..lang import ir
 from . import stats
-from .stats import wilson
+from .stats import ordinal, wilson
 
 CHUNK = 1000  # games at most in a unit of work: a third of a second of a short game
 PARTS = 25  # chunks per worker, at least: a fine progress, and a fair share at the end
@@ -374,12 +374,6 @@ def spread(counts: Counter) -> dict:
     }
 
 
-def _ordinal(k: int) -> str:
-    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
-    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
-
-
 def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dict:
     """The report of a run; a spec with rounds adds `rounds`: rounds per match and
     turns per round (one without, `rounds` false, `turn_order_wins`); one with `teams`,
@@ -390,10 +384,13 @@ def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dic
     def share(k):
         return wilson(k, n)
 
+    def counted(k):
+        return share(k) | {"count": k}
+
     report = {
         "games": n,
         "end_reasons": {r: share(k) | {"count": k} for r, k in sorted(tally.reasons.items())},
-        "seat_wins": {f"P{p + 1}": share(tally.won({p})) for p in range(players)},
+        "seat_wins": {f"P{p + 1}": counted(tally.won({p})) for p in range(players)},
         "length": spread(tally.lengths),
         "cards_played": dict(sorted(tally.played.items())),
         "rules_fired": {
@@ -401,15 +398,24 @@ def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dic
         },
     }
     if teams:
-        report["team_wins"] = {name: share(tally.won(seats)) for name, seats in teams}
+        report["team_wins"] = {name: counted(tally.won(seats)) for name, seats in teams}
     if tally.payoffs:  # the spec's payoff: each seat's mean, chips or points
         report["payoff_mean"] = {
             f"P{p + 1}": stats.mean(tally.payoff_counts(p)) for p in range(players)
         }
+    # does each seat (each side), each place in turn order, win as often? (a first
+    # player's edge: a designer's first question of balance)
+    if teams:
+        report["team_wins_test"] = stats.equal_shares([tally.won(s) for _, s in teams])
+    else:
+        report["seat_wins_test"] = stats.equal_shares([tally.won({p}) for p in range(players)])
     if not rounds:  # by turn order: the first player, the seat after, ... (not per round)
         report["turn_order_wins"] = {
-            _ordinal(k + 1): share(tally.from_first[k]) for k in range(players)
+            ordinal(k + 1): counted(tally.from_first[k]) for k in range(players)
         }
+        report["turn_order_wins_test"] = stats.equal_shares(
+            [tally.from_first[k] for k in range(players)]
+        )
     # games won by no one, and by several rivals at once (a tie shared: a team's seats
     # winning together are one win); the seat wins of shared games add past 100 %
     side = {p: name for name, seats in teams for p in seats}

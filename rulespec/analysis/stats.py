@@ -21,6 +21,12 @@ Z95 = 1.96  # two-sided 95% normal quantile, as the reports have always used
 POWER = 0.8  # the power at which detectable changes are reported
 
 
+def ordinal(k: int) -> str:
+    """A place in turn order, as reports name it: 1st, 2nd, 3rd, 4th, ..., 11th, 21st."""
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
 # --- samples, as histograms ----------------------------------------------------------
 
 
@@ -141,6 +147,36 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     return h
 
 
+def gammaincc(a: float, x: float) -> float:
+    """The regularized upper incomplete gamma function Q(a, x): by its series below
+    x = a + 1, by its continued fraction above (Numerical Recipes 6.2)."""
+    if x <= 0.0:
+        return 1.0
+    front = math.exp(-x + a * math.log(x) - math.lgamma(a))
+    if x < a + 1:
+        term = total = 1.0 / a
+        for n in range(1, 100_000):
+            term *= x / (a + n)
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - front * total)
+    tiny = 1e-300
+    b, c = x + 1 - a, 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for n in range(1, 100_000):  # the modified Lentz method
+        an, b = -n * (n - a), b + 2
+        d = an * d + b
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = b + an / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return front * h
+
+
 def t_two_sided(t: float, df: float) -> float:
     """P(|T| >= |t|) for Student's t with df degrees of freedom."""
     t2 = t * t
@@ -182,6 +218,24 @@ def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
     if all(lp <= seen for lp in ps):  # the likeliest table: exactly 1, not a rounded sum
         return 1.0
     return min(1.0, sum(math.exp(lp) for lp in ps if lp <= seen))
+
+
+def equal_shares(counts: list[int]) -> dict | None:
+    """Pearson's chi-square test of counts against equal shares (each seat, or each
+    place in turn order, winning as often): the statistic, its degrees of freedom and
+    p. None where it tells nothing: fewer than two counts, or fewer than 5 expected in
+    each (the chi-square's rule of thumb)."""
+    k, total = len(counts), sum(counts)
+    if k < 2 or total < 5 * k:
+        return None
+    expected = total / k
+    statistic = sum((c - expected) ** 2 for c in counts) / expected
+    return {
+        "test": "chi-square",
+        "statistic": round(statistic, 3),
+        "df": k - 1,
+        "p": gammaincc((k - 1) / 2, statistic / 2),
+    }
 
 
 def welch(xs: Mapping[int, int], ys: Mapping[int, int]) -> float:
