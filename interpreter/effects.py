@@ -374,7 +374,10 @@ class StatementCompiler:
             w.line(f"g.remember({slot}, {x.cards_source(s.value)})", s.span)
         elif isinstance(s, ir.Assign):
             local = isinstance(s.target, ir.Local)
-            ref = x.local(s.target.name) if local else "g._counters[_slot]"
+            mark = not local and s.target.name in self.rules.mark_index  # a per_card counter
+            ref = (
+                x.local(s.target.name) if local else f"g.{'_marks' if mark else '_counters'}[_slot]"
+            )
             new = x.source(s.value)
             if s.op != "=":
                 new = f"{ref} {s.op[0]} ({new})"
@@ -384,7 +387,7 @@ class StatementCompiler:
                 w.line(f"{ref} = {new}", s.span)
             else:
                 w.line(f"_slot = {x.counter_slot(s.target)}", s.span)
-                w.line(f"g.set_counter(_slot, {new})", s.span)
+                w.line(f"g.{'set_mark' if mark else 'set_counter'}(_slot, {new})", s.span)
         elif isinstance(s, ir.If):
             w.line(f"if {x.source(s.cond)}:", s.cond.span)
             self._body(w, s.then, depth, s.span)

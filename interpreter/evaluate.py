@@ -194,6 +194,8 @@ class Compiler:
         return self.named.get(e.name) or self.local(e.name)
 
     def _src_Counter(self, e):
+        if e.name in self.defs.mark_index:  # a per_card counter: the card's own value
+            return f"g._marks[{self.counter_slot(e)}]"
         read = f"g._counters[{self.counter_slot(e)}]"
         # a kind is held as its number (Game.kind_number)
         return f"{self.constant(self.defs.kind_values)}[{read}]" if e.type == "kind" else read
@@ -211,7 +213,11 @@ class Compiler:
         return f"range({first}, {first} + {count})"
 
     def counter_slot(self, e: ir.Counter) -> str:
-        """Source for the slot of a counter (of a family, checked in range)."""
+        """Source for the slot of a counter (of a family, checked in range); of a
+        per_card counter, its slot in Table._marks (one card, checked)."""
+        if e.name in self.defs.mark_index:
+            base, name = self.defs.mark_index[e.name], self.constant(e.name)
+            return f"_on_card({base}, {self.cards_source(e.index)}, {name})"
         counter = self.defs.spec.counter(e.name)
         return self.member(e, self.defs.counter_index[e.name], counter.count, counter.by)
 
@@ -344,8 +350,9 @@ class Compiler:
             return e.op in ("//", "%", "*")
         if isinstance(e, ir.Call):
             return e.func in ("range", "combinations", "summing", "index_of")
-        if isinstance(e, ir.Counter):
-            return self.defs.spec.counter(e.name).count is not None
+        if isinstance(e, ir.Counter):  # a family's index out of range, not one card
+            counter = self.defs.spec.counter(e.name)
+            return counter.count is not None or counter.per_card
         return isinstance(e, ir.ZoneRef) and self.defs.spec.zone(e.name).count is not None
 
     def _src_Ranking(self, e):

@@ -18,6 +18,7 @@ from functools import cached_property
 from rulespec.lang import ir
 
 from .choices import PASS, Play, seat_name
+from .codegen import raise_at_spec
 from .effects import StatementCompiler
 from .evaluate import Compiler
 from .holds import may_hold, zone_key
@@ -127,13 +128,23 @@ class Game:
         with self.exprs.within("turn_order"):
             self.turn_order = self.exprs.expr(spec.turn_order) if spec.turn_order else None
         stmts = StatementCompiler(self)
-        self.counter_initial = []
+        self.counter_initial, marks = [], []
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
                 initial = self.exprs.expr(c.initial)
                 if c.initial.type == "kind":
                     initial = self._numbered(initial)
-                self.counter_initial += [initial] * len(self._owners(c))
+                if c.per_card:
+                    marks.append(initial)
+                else:
+                    self.counter_initial += [initial] * len(self._owners(c))
+        # a per_card counter's initial value reads parameters and constants only (the
+        # compiler checks it): one number for the game, read without a table
+        try:
+            self.mark_initial = tuple(f(None, {}) for f in marks)
+        except Exception as exc:
+            raise_at_spec(exc)
+        self.mark_start = tuple(v for v in self.mark_initial for _ in self.ctype)
         for p in spec.procedures:
             stmts.procedure(p)
         self.setup = stmts.setup(spec.setup)
@@ -220,7 +231,16 @@ class Game:
         self.kind_counters: set[int] = set()  # the counters that hold a kind (its number)
         self.player_counters: set[int] = set()  # those that hold a seat
         resets: dict[str, list[int]] = {"turn": [], "round": []}
+        # per_card counters (Table._marks): a family of one value a card, by card id
+        self.mark_index, self.mark_names = {}, []
+        mark_resets: dict[str, list[int]] = {"turn": [], "round": []}
         for c in self.spec.counters:
+            if c.per_card:
+                self.mark_index[c.name] = len(self.mark_names) * len(self.ctype)
+                if c.reset:
+                    mark_resets[c.reset].append(len(self.mark_names))
+                self.mark_names.append(c.name)
+                continue
             slots = range(len(self.counter_names), len(self.counter_names) + len(self._owners(c)))
             if c.match:
                 self.match_counters.extend(slots)
@@ -233,6 +253,8 @@ class Game:
             self.counter_index[c.name] = len(self.counter_names)
             self.counter_names.extend(f"{c.name}{o}" for o in self._owners(c))
         self.turn_resets, self.round_resets = tuple(resets["turn"]), tuple(resets["round"])
+        self.mark_turn_resets = tuple(mark_resets["turn"])
+        self.mark_round_resets = tuple(mark_resets["round"])
 
     def _index_memories(self) -> None:
         """Remembered cards: one slot each, or one a seat; those forgotten as each turn
@@ -372,6 +394,7 @@ class Game:
         nslots, ncounters = len(self.slots) + 1, len(self.counter_names)
         watch_slots = [[] for _ in range(nslots)]
         watch_counters = [[] for _ in range(ncounters)]
+        watch_marks = [[] for _ in self.mark_names]  # a per_card counter's readers, any card's
         watch_table: list = []  # readers of current, players or the turn order
         self.keys: dict = {}  # (rule index, player or None) -> key
         # key -> (rule, what its condition reads, its player or None, its rule's index)
@@ -384,7 +407,9 @@ class Game:
         ntypes = len(self.type_names)
         typed = [[[] for _ in range(ntypes)] for _ in range(nslots)]  # readers of one type's count
         for i, t in enumerate(self.automatic):
-            reads = _ConditionReads(self, i, t.ir.each, typed, watch_slots, watch_counters)
+            reads = _ConditionReads(
+                self, i, t.ir.each, typed, (watch_slots, watch_counters, watch_marks)
+            )
             reads.visit_all(t.ir.when)
             if reads.table:
                 watch_table += reads.keys
@@ -395,6 +420,7 @@ class Game:
         ]
         self.watch_slots = [_mask(set(watch_slots[s]).union(*typed[s])) for s in range(nslots)]
         self.watch_counters = [_mask(keys) for keys in watch_counters]
+        self.watch_marks = tuple(_mask(keys) for keys in watch_marks)
         self.watch_table = _mask(watch_table)
 
 
@@ -405,12 +431,13 @@ def _mask(keys) -> int:
 
 class _ConditionReads:
     """Adds the keys of one automatic rule (index i, per player `each` or shared) to the
-    game's readers of each zone slot and counter its condition reads, and to `typed`
+    game's readers of each zone slot, counter and per_card counter its condition reads, and to `typed`
     (slot -> card type -> keys) for each count of a kind in a slot."""
 
-    def __init__(self, game: Game, i: int, each: str | None, typed: list, slots, counters):
+    def __init__(self, game: Game, i: int, each: str | None, typed: list, watches: tuple):
         self.game, self.i, self.each, self.typed = game, i, each, typed
-        self.watch_slots, self.watch_counters = slots, counters
+        # readers of each zone slot, counter, and per_card counter (of every card at once)
+        self.watch_slots, self.watch_counters, self.watch_marks = watches
         n = game.n
         self.keys = [game.keys[i, p] for p in range(n)] if each else [game.keys[i, None]]
         self.table = False  # does it read who is in, whose turn it is or the direction?
@@ -439,7 +466,9 @@ class _ConditionReads:
         if isinstance(node, ir.Call) and node.func == "zone_of":  # where a card lies: any move
             for watch in self.watch_slots:
                 watch.extend(self.keys)
-        if isinstance(node, (ir.ZoneRef, ir.Zones, ir.Counter)):  # zones: a family's, all
+        if isinstance(node, ir.Counter) and node.name in self.game.mark_index:  # any card's
+            self.watch_marks[self.game.mark_names.index(node.name)].extend(self.keys)
+        elif isinstance(node, (ir.ZoneRef, ir.Zones, ir.Counter)):  # zones: a family's, all
             watch = self.watch_counters if isinstance(node, ir.Counter) else self.watch_slots
             for slot, k in self.readers(node, own):
                 watch[slot].append(k)

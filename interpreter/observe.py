@@ -34,10 +34,16 @@ def seers(slot, n: int) -> frozenset[int] | None:
 def observation(state, player: int | None) -> dict:
     """The table as `player` sees it; `player=None` is an omniscient spectator."""
     game = state.game
-    zones = {}
+    zones, marks = {}, {}
     for i, slot in enumerate(game.slots):
         cards = state._zones[i]
         if can_see(slot, player):
+            if game.mark_names:  # each card's per_card counters, beside its name
+                on = [(game.type_names[state._ctype[c]], marks_of(state, c)) for c in cards]
+                on = on if slot.zone.ordered else sorted(on, key=_by_name_and_marks)
+                zones[slot.label] = [name for name, _ in on]
+                marks[slot.label] = [m for _, m in on]
+                continue
             names = [game.type_names[state._ctype[c]] for c in cards]
             zones[slot.label] = names if slot.zone.ordered else sorted(names)
         else:
@@ -55,6 +61,8 @@ def observation(state, player: int | None) -> dict:
         "counters": dict(zip(game.counter_names, state._counters)),
         "over": state._over,
     }
+    if game.mark_names:
+        obs["marks"] = marks
     for slot in game.kind_counters:  # a kind by its name
         obs["counters"][game.counter_names[slot]] = game.kind_names[state._counters[slot]]
     if player is None and game.memory_names:  # the rules' memory: its cards may be hidden
@@ -67,6 +75,18 @@ def observation(state, player: int | None) -> dict:
     elif state._pending is not None and state._pending.player == player:
         obs["options"] = [o.label for o in state._pending.options]
     return obs
+
+
+def marks_of(state, c: int) -> dict[str, int]:
+    """Card c's per_card counters by name: for a seat that sees the zone it lies in."""
+    n = len(state._ctype)
+    return {name: state._marks[f * n + c] for f, name in enumerate(state.game.mark_names)}
+
+
+def _by_name_and_marks(pair) -> tuple:
+    """An unordered zone's cards listed by name, alike ones by their counters' values."""
+    name, marks = pair
+    return name, tuple(marks.values())
 
 
 def tallies(state, player: int) -> tuple:

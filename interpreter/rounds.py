@@ -57,6 +57,7 @@ def compile_rounds(game, stmts) -> CompiledRounds:
     def next_round(g, env):
         g.game.flow.next_round(g, starter)
         g.reset_counters(g.game.round_resets)
+        g.reset_marks(g.game.mark_round_resets)
         g.enter(setup, {})
 
     closing = stmts.register(

@@ -27,6 +27,7 @@ READS = {
     "_tcount": "each zone slot's count of cards of each type",
     "_ctype": "card id -> its card type",
     "_counters": "the counters' values, by slot",
+    "_marks": "the per_card counters' values, by slot (Game.mark_index + card id)",
     "_memory": "the remembered cards, by slot",
     "_current": "whose turn it is",
     "_n": "the player count",
@@ -49,6 +50,7 @@ CALLS = {
     "reveal": "show cards to players",
     "reveal_value": "tell players a secret number",
     "set_counter": "set a counter, within its limit",
+    "set_mark": "set a per_card counter of one card, within its limit",
     "remember": "remember cards in a remember: slot",
     "finish": "end the game with these winners and this reason",
     "eliminate": "take a player out",
@@ -68,6 +70,17 @@ CALLS = {
     "_offer_cards": "the options of an action that targets a card (a play step's offer)",
     "_offer_groups": "the options of an action that plays a group of cards (a play step's offer)",
 }
+
+
+def _on_card(base: int, cards, name: str) -> int:
+    """The slot of a per_card counter's value on one card: its family's first, `base`,
+    plus the card's id. A set of another size is a rule's mistake, told as RS701."""
+    if len(cards) != 1:
+        raise RuleLimit(
+            f"{name}(...) is a counter on one card, but it is given {len(cards)} cards here "
+            "(a per_card counter is read and set one card at a time)"
+        )
+    return base + cards[0]
 
 
 def _div(a, b):
@@ -500,6 +513,7 @@ HELPERS = {
     "_partners": _partners,
     "_without": _without,
     "_in_family": _in_family,
+    "_on_card": _on_card,
     "_range": _range,
     "_index_of": _index_of,
     "_prop": _prop,

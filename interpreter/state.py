@@ -164,18 +164,21 @@ class State(Table):
         current: int = 0,
         sitting_out=(),
         round_index: int = 0,
+        marks: dict | None = None,
         **options,
     ) -> State:
         """A game laid out instead of set up: cards by type name in zones by label
         (ordered zones listed top first; cards not placed go out of play), counters by
         name, the seats that are out (for good, or `sitting_out` the round), whose turn
         begins, and (in a game of `rounds`) which round it is, from 0, `current` its
-        starter. Rules scenarios start here.
+        starter. `marks`: zone label -> [{"card": type name, counter: value, ...}], the
+        per_card counters of the next card of that type there. Rules scenarios start here.
         Raises ValueError for a zone, counter or card the game does not have, more
         cards of a type than its deck holds, or a round past the first without rounds."""
         round_index = cls.laid_round(game, round_index)
         state = cls(game, seed, _setup=False, **options)
         state._lay_out(zones or {}, counters or {}, out, current, sitting_out)
+        state._lay_marks(marks or {})
         state._round, state._starter = round_index, state._current
         state._run()
         return state
@@ -447,6 +450,7 @@ class State(Table):
         s._zones = [list(z) for z in self._zones]
         s._tcount = [list(row) for row in self._tcount]
         s._loc, s._counters, s._active = list(self._loc), list(self._counters), list(self._active)
+        s._marks = list(self._marks)
         s._quiet = list(self._quiet)
         s._known = {slot: {q: k.copy() for q, k in d.items()} for slot, d in self._known.items()}
         s._events = None if self._events is None or not log else list(self._events)
@@ -517,6 +521,7 @@ class State(Table):
         return (
             zones,
             tuple(self._counters),
+            tuple(self._marks),
             self._current,
             tuple(self._active),
             self._direction,

@@ -36,6 +36,8 @@ class Table:
         self._tcount = [[0] * len(game.type_names) for _ in self._zones]
         self._tcount[game.start_slot] = list(game.deck_counts)
         self._counters = [0] * len(game.counter_names)
+        # per_card counters: family f's value on card c at f * cards + c (Game.mark_index)
+        self._marks = list(game.mark_start)
         self._memory: tuple[tuple[int, ...], ...] = ((),) * len(game.memory_names)  # card ids
         self._current, self._direction, self._turn = 0, 1, 0
         self._active = [True] * self._n
@@ -112,6 +114,8 @@ class Table:
         told, watch = self._told, self.game.watch_cards
         into, counts, dirty = zones[dst], tcount[dst], self._dirty
         emptied = self._emptied(cards, dst, top) if known and len(cards) > 1 else None
+        # cards that change zones, whose per_card counters go back to their initial values
+        leaving = [c for c in cards if loc[c] != dst] if self.game.mark_names else None
         for c in cards:
             src = loc[c]
             zone = zones[src]
@@ -131,6 +135,21 @@ class Table:
         self._version += len(cards)
         if emptied:
             self.know_emptied(emptied, dst)
+        if leaving:
+            self._unmark(leaving)
+
+    def _unmark(self, cards) -> None:
+        """Set these cards' per_card counters back to their initial values: a card that
+        changes zones leaves its state behind. Not logged: the move is, and a seat sees
+        a card's counters only where it sees the card."""
+        marks, n = self._marks, len(self._ctype)
+        for f, initial in enumerate(self.game.mark_initial):
+            changed = False
+            for c in cards:
+                if marks[f * n + c] != initial:
+                    marks[f * n + c], changed = initial, True
+            if changed:
+                self._dirty |= self.game.watch_marks[f]
 
     def _emptied(self, cards, dst: int, top: bool) -> list[tuple[int, dict]]:
         """(seat, the types it knows were there) for each zone these cards empty, for a
@@ -341,6 +360,47 @@ class Table:
                 name, shown = self.game.counter_names[slot], self.game.kind_value(slot, value)
                 self._log("counter", counter=name, value=shown)
 
+    def set_mark(self, slot: int, value: int) -> None:
+        """Set a per_card counter of one card (slot: Game.mark_index + its id). Logged
+        with the card and its zone, both blanked (with the value) for a seat that cannot
+        see the zone; where some seat cannot, logged even when the value stays, so that
+        whether an event comes tells nothing of the card's old value."""
+        n = len(self._ctype)
+        name, c = self.game.mark_names[slot // n], slot % n
+        if not -INT_LIMIT <= value <= INT_LIMIT:
+            raise RuleLimit(
+                f"counter {name} would be {_magnitude(value)}, past the limit of ±10^18 "
+                "(docs/limits.md)"
+            )
+        zone = self._loc[c]  # the box, past the slots, holds cards out of play: nobody's
+        seen = self._seers(zone) if zone < len(self.game.slots) else frozenset()
+        if self._marks[slot] != value:
+            self._marks[slot] = value
+            self._dirty |= self.game.watch_marks[slot // n]
+            self._version += 1
+        elif seen is None:
+            return
+        if self._events is not None:
+            label = self.game.slots[zone].label if zone < len(self.game.slots) else None
+            self._log(
+                "mark",
+                counter=name,
+                zone=label,
+                card=self.game.type_names[self._ctype[c]],
+                value=value,
+                _vis=seen,
+            )
+
+    def reset_marks(self, families: tuple[int, ...]) -> None:
+        """Set every card's value of these per_card counters back to its initial value
+        (`reset`), unlogged as a move's setting back is: the rule says it of every card."""
+        marks, n, initial = self._marks, len(self._ctype), self.game.mark_initial
+        for f in families:
+            if any(v != initial[f] for v in marks[f * n : (f + 1) * n]):
+                marks[f * n : (f + 1) * n] = [initial[f]] * n
+                self._dirty |= self.game.watch_marks[f]
+                self._version += 1
+
     def remember(self, slot: int, cards) -> None:
         """Remember these cards (ids) in a `remember:` slot. Not logged: the cards may be
         hidden from some seats (a re-deal remaps them as it remaps the cards it deals)."""
@@ -490,6 +550,38 @@ class Table:
         self._known = {}
         self._changed_everything()
 
+    def _lay_marks(self, marks: dict) -> None:
+        """Per_card counters of laid-out cards: zone label -> entries, each the next card
+        of its type there (`card`) and its counters' values. ValueError for what does
+        not fit."""
+        game, n = self.game, len(self._ctype)
+        labels = {slot.label: i for i, slot in enumerate(game.slots)}
+        _known("zone", marks, labels)
+        for label, entries in marks.items():
+            cards = list(self._zones[labels[label]])
+            for entry in entries:
+                name = entry.get("card")
+                c = next((c for c in cards if game.type_names[self._ctype[c]] == name), None)
+                if c is None:
+                    raise ValueError(f"marks of {label}: no more '{name}' cards there")
+                cards.remove(c)
+                for counter, value in entry.items():
+                    if counter == "card":
+                        continue
+                    if counter not in game.mark_names:
+                        said = ", ".join(game.mark_names) or "none"
+                        raise ValueError(f"'{counter}' is no per_card counter (they are: {said})")
+                    f = game.mark_names.index(counter)
+                    if f in game.mark_turn_resets:  # as for a counter: the turn begins
+                        raise ValueError(
+                            f"counter {counter} is set back as each turn begins (reset: "
+                            "turn), and a laid-out table begins a turn: leave it out"
+                        )
+                    if not whole_number(value):
+                        raise ValueError(f"counter {counter} holds a number, not {value!r}")
+                    self._marks[f * n + c] = operator.index(value)
+        self._changed_everything()
+
     def _place_cards(self, zones: dict, labels: dict) -> None:
         """Cards by type name into the slots of zones by label, the deck's cards of each
         type in order; the cards left to the box."""
@@ -581,6 +673,8 @@ class Table:
                 if c not in keep:
                     zone[j] = now[c] = d = next(dealt)
                     loc[d] = i
+        if self.game.mark_names:  # the seat never saw these cards' per_card counters
+            self._unmark([c for i in hidden for c in zones[i]])
         if any(self._memory):  # the rules' memory names the card now lying there, too
             self._memory = tuple(tuple(now.get(c, c) for c in m) for m in self._memory)
         for i in hidden:

@@ -129,6 +129,8 @@ class TurnFlow:
             s._log("turn", player=p)
         if s.game.turn_resets:  # told after the turn begins, as its first changes
             s.reset_counters(s.game.turn_resets)
+        if s.game.mark_turn_resets:
+            s.reset_marks(s.game.mark_turn_resets)
 
     # --- a step offered round the table (`around`) ---------------------------------
 

@@ -24,7 +24,7 @@ from rulespec.interpreter.agents import make_agents, play
 
 ROOT = Path(__file__).parent.parent
 SECRET_KINDS = {"number"}  # and card choices, named only to who sees the cards (Watcher.step)
-CARD_EVENTS = {"move", "reveal"}  # the events that may name a card hidden somewhere
+CARD_EVENTS = {"move", "reveal", "mark"}  # the events that may name a card hidden somewhere
 CARD_FIELDS = {"cards", "card"}  # where another event could name one (choices: above)
 # plays name their card to those who see where it went (Watcher._check_play)
 PUBLIC_CARD_FIELDS = {"play": "card", "react": "card"}
@@ -94,6 +94,8 @@ class Watcher:
             seen = state.observation(seat)
             for label, shown in seen["zones"].items():
                 self._check_zone(seat, label, shown, everything[label])
+            for label in seen.get("marks", ()):  # per_card counters: of cards it sees only
+                assert self.sees(label, seat), (seat, label)
             self._check_rest(seat, seen)
 
     def _check_card_choice(self, seat: int, e: dict, shown: str | None) -> None:
@@ -239,6 +241,9 @@ class Watcher:
             )
         elif kind == "reveal":  # a secret number
             assert e["value"] is None or seat in e["players"], (seat, e)
+        elif kind == "mark":  # a per_card counter: its card and value where the seat sees it
+            seen = e["zone"] is not None and self.sees(e["zone"], seat)
+            assert seen or (e["card"] is None and e["value"] is None), (seat, e)
         elif kind == "choice" and e["kind"] in SECRET_KINDS and e["player"] != seat:
             assert e["option"] is None, (seat, e)
         if kind in CARD_EVENTS:

@@ -1093,6 +1093,8 @@ def _falsifies(
         return named is not None and _falsifies(
             an, eff, named.when, negated, depth + 1, exactly, members
         )
+    if isinstance(e, ir.Aggregate) and e.func == "any" and not negated and _leave(an, e, eff):
+        return True
     if isinstance(e, ir.Aggregate) and e.func in ("all", "any"):
         if isinstance(e.items, ir.Zones):  # `size(r)` for r in row: row's
             members = {**members, e.var: e.items.name}
@@ -1119,6 +1121,21 @@ def _falsifies(
     if counted is not None and _moves_past(zones, op, test.right, eff):
         return True
     return isinstance(left, ir.Counter) and left.name in eff.changes  # a flag it sets
+
+
+def _leave(an: Analysis, e: ir.Aggregate, eff) -> bool:
+    """`any(damage(c) >= c.toughness for c in field(p))` with an effect that moves cards
+    out of field: a card found by a per_card counter of its own leaves where it was
+    found, and a card that changes zones has its per_card counters set back."""
+    per_card = {c.name for c in an.spec.counters if c.per_card}
+    on_it = any(
+        isinstance(n, ir.Counter)
+        and n.name in per_card
+        and isinstance(n.index, ir.Local)
+        and n.index.name == e.var
+        for n in ir.walk(e.body)
+    )
+    return on_it and e.over_cards and bool(graphs.zones_in(e.items) & eff.moves_from)
 
 
 def _moves_past(zones, op: str, bound, eff) -> bool:

@@ -59,6 +59,17 @@ def _in_order(problems: list[Diagnostic]) -> list[Diagnostic]:
 # what a reset counter's initial value may not read: cards, where they lie
 _TABLE_READS = (ir.ZoneRef, ir.Memory)
 
+# what a per_card counter cannot be, and why (RS104)
+_NOT_PER_CARD = {
+    "per_player": "each card holds its own value, whoever holds the card",
+    "per_team": "each card holds its own value, whichever team holds the card",
+    "count": "each card holds one value; declare a counter per_card for each value",
+    "by": "each card holds one value; declare a counter per_card for each value",
+    "match": "a card's value is set back as it moves, and the next game deals afresh",
+}
+# what a per_card counter's initial value may be made of: numbers, parameters, arithmetic
+_CONSTANT_PARTS = (ir.Const, ir.Param, ir.Binary, ir.Unary, ir.IfExpr)
+
 # the game-wide values ir.Spec.places places: (field, its key's path; a value left to
 # its default, as players' default, at the key above it)
 _PLACES = (
@@ -214,12 +225,15 @@ class _Compiler:
                 k: ("bool" if isinstance(default_of(v), bool) else "int")
                 for k, v in accepted["parameters"].items()
             },
-            counters={k: _owned(v) for k, v in accepted["counters"].items()},
+            counters={
+                k: _owned(v) and not v.get("per_card") for k, v in accepted["counters"].items()
+            },
+            per_card={k for k, v in accepted["counters"].items() if v.get("per_card")},
             zones={k: _owned(v) for k, v in accepted["zones"].items()},
-            families={
+            families={  # a per_card counter with a count too is refused (RS104), not a family
                 k: len(by[k]) if k in by else self._family_size(k, v, accepted["parameters"])
                 for k, v in _zones_and_counters(accepted)
-                if "count" in v or k in by
+                if ("count" in v or k in by) and not v.get("per_card")
             },
             family_by={k: (v["by"], by[k]) for k, v in _zones_and_counters(accepted) if k in by},
             unsized=self.unsized,
@@ -1297,6 +1311,8 @@ class _Compiler:
                     hint="set it in an effect where the rules say (a counter is public)",
                 )
             )
+        if c.get("per_card"):
+            self._per_card_checks(name, c, initial)
         if c.get("reset") == "round" and "rounds" not in self.data:
             self.problems.append(
                 Diagnostic(
@@ -1307,6 +1323,8 @@ class _Compiler:
                     hint="reset: turn sets it back as each turn begins; or declare rounds",
                 )
             )
+        if c.get("per_card"):  # what does not go with it was refused above: left out
+            c = {k: v for k, v in c.items() if k not in _NOT_PER_CARD}
         return ir.CounterDef(
             name,
             bool(c.get("per_player")),
@@ -1323,7 +1341,32 @@ class _Compiler:
             c.get("by", ""),
             _count_param(c),
             c.get("reset", ""),
+            bool(c.get("per_card")),
         )
+
+    def _per_card_checks(self, name: str, c: dict, initial: ir.Expr | None) -> None:
+        """A counter on each card: RS104 for a key it cannot go with, and for an initial
+        value that is not a number worked out from parameters and constants (a card
+        that moves is set back to it, at any time, so it must not depend on the table)."""
+        for key, why in _NOT_PER_CARD.items():
+            if key in c:
+                self.error_at(
+                    "RS104",
+                    f"counter '{name}' is per_card, so it cannot be {key}: {why}",
+                    self.doc.key_span(("counters", name, key)),
+                    "a counter on each card is written name(c); keep per_card, or drop it",
+                )
+        if initial is None:
+            return
+        read = next((n for n in ir.walk(initial) if not isinstance(n, _CONSTANT_PARTS)), None)
+        if initial.type != "int" or read is not None:
+            self.error_at(
+                "RS104",
+                f"counter '{name}' is per_card: its initial value is a number worked out from "
+                "parameters and constants, as a card that moves is set back to it at any time",
+                (initial if read is None else read).span,
+                "set a card's value in an effect, once it lies where the rules want it",
+            )
 
     def _deck_checks(self, spec: ir.Spec) -> None:
         """The deck fits the limits and gives the declared totals (its removals, which

@@ -382,6 +382,10 @@ def _unexpected(token, allowed: set, text: str, pos: int) -> str:
     return msg
 
 
+# how a per_card counter is written (RS204, RS203)
+_ON_EACH_CARD = "counter '{0}' is one on each card: write {0}(c), c one card"
+
+
 @dataclass
 class Names:
     """What the names of one spec refer to (built by the compiler)."""
@@ -416,6 +420,7 @@ class Names:
     counter_types: dict[str, str] = field(default_factory=dict)
     refilled: set[str] = field(default_factory=set)  # zones with a refill_from
     per_team: set[str] = field(default_factory=set)  # zones and counters one per team
+    per_card: set[str] = field(default_factory=set)  # counters one on each card: name(c)
 
 
 class SpecText:
@@ -577,7 +582,15 @@ class Builder:
         the zones, counters and remembered cards of a seat, or of a family."""
         n = self.names
         owned = {k for d in (n.zones, n.counters, n.memories) for k, per in d.items() if per}
-        return {*FUNCTIONS, *AGGREGATES, *n.conditions, *n.procedures, *n.families, *owned}
+        return {
+            *FUNCTIONS,
+            *AGGREGATES,
+            *n.conditions,
+            *n.procedures,
+            *n.families,
+            *owned,
+            *n.per_card,
+        }
 
     def _name_hint(self, name: str, scope) -> str:
         """Why a name read as a value is none, where it is something else: a card
@@ -782,6 +795,9 @@ class Builder:
         if name in n.families:
             self._error("RS204", self._family_form(name), span)
             return None
+        if name in n.per_card:
+            self._error("RS204", _ON_EACH_CARD.format(name), span)
+            return None
         if name in n.counters:
             if n.counter_types.get(name) == FAILED:
                 return None  # its initial value was refused, and said so
@@ -848,6 +864,8 @@ class Builder:
         n = self.names
         if name in n.families:
             return self._family(name, args, span)
+        if name in n.per_card:
+            return self._on_card(name, args, span)
         owned = (("zone", n.zones), ("counter", n.counters), ("remembered card", n.memories))
         what, per = next(((w, names[name]) for w, names in owned if name in names), (None, None))
         if what is not None:
@@ -914,6 +932,19 @@ class Builder:
             held = self.names.counter_types.get(name, "int")
             return None if held == FAILED else ir.Counter(span, held, name, args[0])
         return ir.Memory(span, "cards", name, args[0])
+
+    def _on_card(self, name, args, span) -> ir.Counter | None:
+        """`damage(c)`: a per_card counter of one card, its index the card (a set of one
+        card; any other number of cards is RS701 as the game runs)."""
+        if self.names.counter_types.get(name) == FAILED:
+            return None  # its initial value was refused, and said so
+        if len(args) != 1:
+            got = f"got {len(args)} arguments"
+            self._error("RS203", f"{_ON_EACH_CARD.format(name)}; {got}", span)
+            return None
+        if not self._check(args[0], "cards", f"card of counter '{name}'"):
+            return None
+        return ir.Counter(span, "int", name, None, args[0])
 
     def _family(self, name, args, span) -> ir.ZoneRef | ir.Counter | None:
         """`row(i)`: the zone (or counter) of a family at an index; `field(p, i)` for a

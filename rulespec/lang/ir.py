@@ -463,6 +463,7 @@ class CounterDef:
     by: str = ""  # a family of a counter for each value of this card property (of kinds)
     count_param: str = ""  # the parameter that sizes the family per player count: count is its most
     reset: str = ""  # "turn" or "round": set back to its initial value as each one begins
+    per_card: bool = False  # one value on each card, written name(c), set back as it moves
 
 
 @dataclass(frozen=True)

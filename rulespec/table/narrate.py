@@ -427,6 +427,13 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
         if counter_name(e["counter"]) in t.quiet
         else f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
     ),
+    "mark": lambda e, t: (
+        None
+        if e["counter"] in t.quiet
+        else f"  {t.counter(e['counter'])} of {t.card(e['card'])} is now {e['value']}"
+        if e["card"] is not None
+        else f"  {t.counter(e['counter'])} of a card in {t.zone(e['zone'])} is set"
+    ),
     "set_current": lambda e, t: f"{_who(e)} is to play",  # in a turn: see narrate()
     "eliminate": lambda e, t: f"  {_who(e)} is out",
     "sit_out": lambda e, t: (

@@ -153,6 +153,7 @@ def _new_state(game: Game, doc, n: int) -> State:
                 seed,
                 zones=_with_rest(game, table),
                 counters=counters,
+                marks={_label(game, k): v for k, v in (table.get("marks") or {}).items()},
                 current=current,
                 round_index=round_index,
                 turn_limit=limit,
@@ -611,10 +612,32 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
         if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
             failures.append(f"counter {name}: expected {as_yaml(want)}, got {as_yaml(shown)}")
+    failures += _mark_failures(state, seen, expect)
     failures += _event_failures(state.log_for(None), expect, n)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)
     return failures + _end_failures(state, expect) + _turn_failures(state, expect, seen)
+
+
+def _mark_failures(state: State, seen: dict, expect: dict) -> list[str]:
+    """`expect.marks`: each listed zone's cards whose per_card counters are off their
+    initial values, with those values, in any order."""
+    game, failures = state.game, []
+    initial = dict(zip(game.mark_names, game.mark_initial))
+    for written, want in (expect.get("marks") or {}).items():
+        label = _label(game, written)
+        if label not in seen["zones"]:
+            meant = _meant(game, "zone", label, list(seen["zones"]))
+            failures.append(f"marks of zone {label}: no such zone ({meant})")
+            continue
+        got = [
+            {"card": name} | {k: v for k, v in marks.items() if v != initial[k]}
+            for name, marks in zip(seen["zones"][label], seen.get("marks", {}).get(label, ()))
+        ]
+        got = sorted((g for g in got if len(g) > 1), key=repr)
+        if sorted(want, key=repr) != got:
+            failures.append(f"marks of zone {label}: expected {want}, got {got}")
+    return failures
 
 
 def _ordered(state: State) -> dict[str, bool]:

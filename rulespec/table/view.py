@@ -45,9 +45,10 @@ def _split(label: str) -> tuple[str, str | None]:
     return (name if index is None else f"{name}[{index}]"), owner
 
 
-def _zone(label: str, seen, titles: Titles) -> dict:
+def _zone(label: str, seen, titles: Titles, marks: list | None = None) -> dict:
     """One zone as the seat sees it: its size, and its cards (a pile's top card last)
-    when visible, else the cards revealed to the seat in it, with how deep each lies.
+    when visible, each with its per_card counters (`marks`, by card as the observation
+    lists them), else the cards revealed to the seat in it, with how deep each lies.
     "top_only": shown by its size and top card, as a pile (an ordered zone) of more than
     SHOWN_WHOLE cards is; a shorter one (a trick, a fresh discard) is shown whole."""
     name, seat = _split(label)
@@ -74,18 +75,30 @@ def _zone(label: str, seen, titles: Titles) -> dict:
             "revealed": revealed,
             "top_only": False,
         }
+    cards = [_card(c, titles, m) for c, m in zip(seen, marks or [{}] * len(seen))]
     if not zone["pile"]:  # a set: in deck order, as players sort a hand
-        seen = sorted(seen, key=lambda n: (order.get(n, len(order)), n))
+        cards.sort(key=lambda c: (order.get(c["name"], len(order)), c["name"]))
     return zone | {
         "size": len(seen),
-        "cards": [_card(c, titles) for c in seen],
+        "cards": cards,
         "revealed": [],
         "top_only": zone["pile"] and len(seen) > SHOWN_WHOLE,
     }
 
 
-def _card(name: str, titles: Titles) -> dict:
-    return {"name": name, "title": titles.card(name)} | _text(titles, "cards", name)
+def _card(name: str, titles: Titles, marks: dict | None = None) -> dict:
+    """A card by name and title; with its per_card counters that are shown and not 0
+    ("marks": title and value of each), and its title saying them: "Squire (damage 2)"."""
+    card = {"name": name, "title": titles.card(name)} | _text(titles, "cards", name)
+    shown = [
+        {"title": titles.counter(k).lower(), "value": v}
+        for k, v in (marks or {}).items()
+        if v and k not in titles.unshown
+    ]
+    if shown:
+        said = ", ".join(f"{m['title']} {m['value']}" for m in shown)
+        card |= {"marks": shown, "title": f"{card['title']} ({said})"}
+    return card
 
 
 def _text(titles: Titles, section: str, name: str) -> dict:
@@ -117,7 +130,8 @@ def table(
     for label, seen in observation["zones"].items():
         if parse_label(label)[0] in titles.unshown:  # kept only for the rules
             continue
-        seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles))
+        marks = observation.get("marks", {}).get(label)
+        seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles, marks))
     for label, value in observation["counters"].items():
         if counter_name(label) in titles.unshown:  # kept only for a rule
             continue

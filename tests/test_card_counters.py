@@ -1,0 +1,88 @@
+"""Counters on each card (`per_card: true`): a set of other than one card is a rule
+failure at its place, and a seat is shown a card's counters only where it sees the
+card. Rules scenarios are tests/scenarios/marks/; the example specs are
+tests/valid/creatures.yaml (public marks) and tests/valid/studied_hands.yaml (marks on
+cards in a hidden hand)."""
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+from gamekit import edited
+
+from rulespec import load_spec
+from rulespec.interpreter import Game, RuleError, State
+from rulespec.serve import views
+from rulespec.table.encoding import ObservationEncoder
+
+VALID = Path(__file__).parent / "valid"
+STUDIED = VALID / "studied_hands.yaml"
+
+
+@cache
+def studied() -> Game:
+    return Game(load_spec(STUDIED), 2)
+
+
+def test_a_counter_of_two_cards_is_a_rule_failure_at_its_place():
+    text = edited(
+        (VALID / "creatures.yaml").read_text(encoding="utf-8"),
+        ("      sick(card) = 1", "      sick(field(current)) = 1"),
+    )
+    state = State.from_layout(
+        Game(load_spec("creatures.yaml", text), 2),
+        zones={"hand[P1]": ["squire"], "field[P1]": ["knight"], "pile": ["ogre", "ogre"]},
+    )
+    with pytest.raises(RuleError) as info:
+        state.apply_action("summon squire")
+    assert info.value.code == "RS701"
+    assert info.value.span.line == 60
+    assert "sick(...) is a counter on one card, but it is given 2 cards here" in str(info.value)
+
+
+def views_of(state: State, seat: int) -> tuple:
+    """Everything the seat is shown: its observation, its log, its vector, its table."""
+    g = state.game
+    return (
+        state.observation(seat),
+        state.log_for(seat),
+        ObservationEncoder(g).encode_state(state, seat),
+        views.view(state, seat, views.Table(g.spec, g.n)),
+    )
+
+
+def laid_out(own: list[str]) -> State:
+    zones = {"hand[P1]": own, "hand[P2]": ["red", "blue"], "pile": ["blue"] * 4 + ["red"] * 4}
+    return State.from_layout(studied(), zones=zones)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_marks_on_hidden_cards_look_the_same_to_the_other_seat(seed):
+    """P1 studies cards of its own hand, the two games' hands differing: P2 is shown
+    the same in both, until a card is laid on the table (then it sees that card)."""
+    a, b = laid_out(["red", "red", "blue"]), laid_out(["blue", "blue", "red"])
+    pick, steps = random.Random(seed), 0
+    while not a.is_terminal() and steps < 40:
+        seen = views_of(a, 1)
+        if any(e["event"] == "move" and e["dst"] == "table" for e in seen[1]):
+            break  # a card laid on the table is seen: the games now differ
+        assert seen == views_of(b, 1), steps
+        i = pick.randrange(len(a.legal_actions()))
+        a.apply_action(a.legal_actions()[i])
+        b.apply_action(b.legal_actions()[i])
+        steps += 1
+    assert steps > 4
+    marks = [e for e in a.log_for(1) if e["event"] == "mark" and e["zone"] == "hand[P1]"]
+    assert marks and all(e["card"] is None and e["value"] is None for e in marks)
+    assert "hand[P1]" not in a.observation(1)["marks"]
+
+
+def test_a_redeal_sets_the_unseen_cards_marks_back():
+    state = laid_out(["red", "red", "blue"])
+    for _ in range(3):  # P1 studies, passes; P2 studies, passes; P1 studies
+        state.apply_action(state.legal_actions()[0])
+    assert any(state.observation(None)["marks"]["hand[P1]"][i]["study"] for i in range(3))
+    state.redeal(1, random.Random(3))
+    assert all(m["study"] == 0 for m in state.observation(None)["marks"]["hand[P1]"])
+    assert state.observation(0)["marks"]["hand[P1]"] == [{"study": 0}] * 4
