@@ -170,14 +170,16 @@ class IllegalChoice(ValueError):
 
 def card_picks(cards, table, names, keep=None) -> list[PickCard]:
     """The options of a choice among `cards`: one for each card type in each zone they
-    lie in, the first card of it there standing for the others (C-3), of those `keep`
-    lets through (it is given that card); a type found in several zones is labelled
-    with each zone's label. `table` gives where each card lies and its type."""
+    lie in, of those `keep` lets through (it is given a card), the first card of it
+    there that it lets through standing for the others (C-3: alike, unless they carry
+    counters of their own, or the filter reads their place); a type found in several
+    zones is labelled with each zone's label. `table` gives where each card lies and
+    its type."""
     loc, ctype, first = table._loc, table._ctype, {}
     for c in cards:
-        first.setdefault((ctype[c], loc[c]), c)
-    if keep is not None:
-        first = {k: c for k, c in first.items() if keep(c)}
+        key = (ctype[c], loc[c])
+        if key not in first and (keep is None or keep(c)):
+            first[key] = c
     if len(first) > 1:
         spread = Counter(t for t, _ in first)
         if len(spread) < len(first):

@@ -1114,15 +1114,20 @@ class State(Table):
 
     def _offer_cards(self, a, t, c, options) -> None:
         """The options of an action that targets a card, played with card c (of type t):
-        one per card type and zone it lies in (C-3), in label order."""
+        one per card type and zone it lies in (C-3), in label order, the card it picks
+        the first of them there its condition holds for (copies may differ in their
+        per_card counters)."""
         env, cond, made = _play_env(c, None), a.condition, self.game.play_options
-        seen: dict = {}
-        for chosen in a.among(self, env):
-            seen.setdefault((self._ctype[chosen], self._loc[chosen]), chosen)
+        seen: set = set()
         offered = []
-        for (ct, z), chosen in seen.items():
+        for chosen in a.among(self, env):
+            key = (self._ctype[chosen], self._loc[chosen])
+            if key in seen:
+                continue
             env["chosen"] = [chosen]
             if cond is None or cond(self, env):
+                seen.add(key)
+                ct, z = key
                 label = (
                     f"{made[a.ir.name, t, None].label} {self.game.type_names[ct]} from "
                     f"{self.game.slots[z].label}"

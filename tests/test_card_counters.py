@@ -86,3 +86,44 @@ def test_a_redeal_sets_the_unseen_cards_marks_back():
     state.redeal(1, random.Random(3))
     assert all(m["study"] == 0 for m in state.observation(None)["marks"]["hand[P1]"])
     assert state.observation(0)["marks"]["hand[P1]"] == [{"study": 0}] * 4
+
+
+def test_a_copy_its_filter_refuses_does_not_hide_one_it_accepts():
+    """Copies of one type in one zone stood for one another through the first of them,
+    the one a filter or an action's `if` was tested on: a tapped first squire hid an
+    untapped second from the attack and from the block. The first copy the test
+    accepts now stands for the others, and is the one taken."""
+    text = edited(  # the action's `if` and a choice's filter read a card's counters
+        (VALID / "creatures.yaml").read_text(encoding="utf-8"),
+        (
+            "    among: filter(tapped(c) == 0 and sick(c) == 0 for c in field(current))\n",
+            "    among: field(current)\n    if: tapped(chosen) == 0 and sick(chosen) == 0\n",
+        ),
+        (
+            "b from filter(tapped(c) == 0 for c in field(opp)) {",
+            "b from field(opp) if tapped(b) == 0 {",
+        ),
+    )
+    state = State.from_layout(
+        Game(load_spec("creatures.yaml", text), 2),
+        zones={
+            "field[P1]": ["squire", "squire"],
+            "field[P2]": ["knight", "knight"],
+            "pile": ["ogre"] * 3,
+        },
+        marks={"field[P2]": [{"card": "knight", "tapped": 1}]},  # the first knight
+    )
+    state.apply_action("attack squire from field[P1]")  # the first squire, which taps
+    state.apply_action("no block")
+    assert "attack squire from field[P1]" in state.legal_labels()  # the second, untapped
+    state.apply_action("attack squire from field[P1]")
+    state.apply_action("block")
+    assert state.legal_labels() == ["knight"]  # the untapped knight, though laid out second
+    state.apply_action("knight")
+    seen = state.observation(None)
+    assert seen["zones"]["graveyard"] == ["squire"]  # the second squire, blocked, died
+    assert seen["marks"]["field[P1]"] == [{"damage": 0, "tapped": 1, "sick": 0}]
+    assert sorted((m["tapped"], m["damage"]) for m in seen["marks"]["field[P2]"]) == [
+        (0, 1),  # the knight that blocked
+        (1, 0),
+    ]
