@@ -180,16 +180,14 @@ def card_picks(cards, table, names, keep=None) -> list[PickCard]:
         key = (ctype[c], loc[c])
         if key not in first and (keep is None or keep(c)):
             first[key] = c
-    if len(first) > 1:
-        spread = Counter(t for t, _ in first)
-        if len(spread) < len(first):
-            slots = table.game.slots
-            return [
-                PickCard(f"{names[t]} from {slots[z].label}", c, slots[z].label)
-                if spread[t] > 1
-                else PickCard(names[t], c)
-                for (t, z), c in first.items()
-            ]
+    if len(first) > 1 and len({t for t, _ in first}) < len(first):  # a type in two zones
+        spread, slots = Counter(t for t, _ in first), table.game.slots
+        return [
+            PickCard(f"{names[t]} from {slots[z].label}", c, slots[z].label)
+            if spread[t] > 1
+            else PickCard(names[t], c)
+            for (t, z), c in first.items()
+        ]
     return [PickCard(names[t], c) for (t, _), c in first.items()]
 
 

@@ -27,7 +27,6 @@ from .choices import (
     React,
     Together,
     card_picks,
-    first_of_each_type,
     first_of_type,
     seat_name,
 )
@@ -648,13 +647,15 @@ class StatementCompiler:
             return None if where is None else (lambda c: where(g, env, [c]))
 
         def passing(g, env, cards) -> dict:
-            """Card type -> the first of the cards of it, of the types the filter keeps
-            (the filter reads a card: one of its type stands for all): cards of one
-            zone, which a seat cannot see."""
-            by_type = first_of_each_type(cards, g._ctype)
-            if where is None:
-                return by_type
-            return {t: c for t, c in by_type.items() if where(g, env, [c])}
+            """Card type -> the first of the cards of it that the filter keeps (copies
+            may differ in their per_card counters): cards of one zone, which a seat
+            cannot see."""
+            kept: dict = {}
+            for c in cards:
+                t = g._ctype[c]
+                if t not in kept and (where is None or where(g, env, [c])):
+                    kept[t] = c
+            return kept
 
         def resume(g, point, option):
             if type(option) is PickUnseen:
@@ -663,11 +664,11 @@ class StatementCompiler:
                 point.env[var] = [option.card]
                 g.enter(body, point.env)
 
-        pick_unseen = self._unseen_pick(var, body, source, passing)
+        pick_unseen = self._unseen_pick(var, body, source, passing, where)
         again = _asked_again(choose_card)
         return choose_card
 
-    def _unseen_pick(self, var: str, body, source, passing):
+    def _unseen_pick(self, var: str, body, source, passing, where):
         """A card of a choice taken by its place (PickUnseen): chance picks which of the
         cards there its chooser cannot tell apart it is, weighted by their types, then
         the choice's block runs with it."""
@@ -676,7 +677,11 @@ class StatementCompiler:
         def pick_unseen(g, env, seat, slot):
             there = g.told_apart(seat, source(g, env))[1].get(slot, ())
             kept = passing(g, env, there)
-            counts = Counter(g._ctype[c] for c in there if g._ctype[c] in kept)
+            counts = Counter(  # the cards there the filter keeps, by type
+                g._ctype[c]
+                for c in there
+                if g._ctype[c] in kept and (where is None or where(g, env, [c]))
+            )
             types = sorted(counts, key=names.__getitem__)
             if len(types) == 1:
                 env[var] = [kept[types[0]]]
@@ -696,7 +701,7 @@ class StatementCompiler:
         def picked(g, point, option):
             seat, slot = point.data
             there = g.told_apart(seat, source(g, point.env))[1][slot]
-            point.env[var] = [first_of_type(there, g._ctype, option.card_type)]
+            point.env[var] = [passing(g, point.env, there)[option.card_type]]
             g.enter(body, point.env)
 
         return pick_unseen
@@ -857,7 +862,7 @@ class StatementCompiler:
 
             def made(g, env, taken):
                 left = [c for c in cards(g, env) if c not in taken]
-                return distinct_sets(left, k(g, env), g._ctype, g._loc)
+                return distinct_sets(left, k(g, env), g._ctype, g._loc, g._marks)
 
             return made
         if isinstance(e, ir.Binary):  # `+`, the one operator on card sets

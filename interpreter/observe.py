@@ -235,6 +235,8 @@ def visible_event(event: dict, player: int | None) -> dict:
             out["card"] = None  # a card played into a zone the player cannot see
         if "chosen" in out:
             out["chosen"] = None  # a card chosen from a zone the player cannot see
+        if out.get("event") == "mark":  # which unseen zone the card lies in: a secret
+            out["zone"] = None  # choice among two of them would be told by it
         if "value" in out:
             out["value"] = None
         if "depths" in out:

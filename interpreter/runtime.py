@@ -331,18 +331,20 @@ def _combinations(cards, k: int) -> list:
     return [list(c) for c in combinations(cards, k)]
 
 
-def distinct_sets(cards, k: int, ctype, loc) -> list:
+def distinct_sets(cards, k: int, ctype, loc, marks=()) -> list:
     """The sets of k of the cards a choice offers (`choose s from combinations(cards,
     k)`): cards of one type in one zone are alike (C-3, as State.key holds them), so
     one set for each that alike cards make, of the first cards that make it, in the
     order combinations() gives those cards. They are made as such, never going
     through every copy, and past MAX_COMBINATIONS of them the rule fails. Cards of a
-    type in two zones are not alike: which zone a card leaves matters."""
+    type in two zones are not alike: which zone a card leaves matters; nor are copies
+    whose per_card counters differ (`marks`, the table's: a filter may read them)."""
     if k < 1 or k > len(cards):  # the empty set is never offered
         return []
+    n = len(ctype)
     places: dict[tuple, list[int]] = {}  # alike cards -> their places among the cards
     for place, c in enumerate(cards):
-        places.setdefault((loc[c], ctype[c]), []).append(place)
+        places.setdefault((loc[c], ctype[c], *marks[c::n]), []).append(place)
     pools = list(places.values())
     ways = [1] + [0] * k  # ways[s]: the sets of s cards the pools so far make
     for pool in pools:

@@ -115,7 +115,7 @@ class Table:
         into, counts, dirty = zones[dst], tcount[dst], self._dirty
         emptied = self._emptied(cards, dst, top) if known and len(cards) > 1 else None
         # cards that change zones, whose per_card counters go back to their initial values
-        leaving = [c for c in cards if loc[c] != dst] if self.game.mark_names else None
+        leaving = [c for c in cards if loc[c] != dst] if self._marks else None
         for c in cards:
             src = loc[c]
             zone = zones[src]
@@ -362,8 +362,8 @@ class Table:
 
     def set_mark(self, slot: int, value: int) -> None:
         """Set a per_card counter of one card (slot: Game.mark_index + its id). Logged
-        with the card and its zone, both blanked (with the value) for a seat that cannot
-        see the zone; where some seat cannot, logged even when the value stays, so that
+        with the card and its zone, all three blanked for a seat that cannot see the
+        zone (observe.visible_event); where some seat cannot, logged even when the value stays, so that
         whether an event comes tells nothing of the card's old value."""
         n = len(self._ctype)
         name, c = self.game.mark_names[slot // n], slot % n

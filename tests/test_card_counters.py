@@ -73,8 +73,8 @@ def test_marks_on_hidden_cards_look_the_same_to_the_other_seat(seed):
         b.apply_action(b.legal_actions()[i])
         steps += 1
     assert steps > 4
-    marks = [e for e in a.log_for(1) if e["event"] == "mark" and e["zone"] == "hand[P1]"]
-    assert marks and all(e["card"] is None and e["value"] is None for e in marks)
+    marks = [e for e in a.log_for(1) if e["event"] == "mark" and e["card"] is None]
+    assert marks and all(e["value"] is e["zone"] is None for e in marks)  # P1's, blanked
     assert "hand[P1]" not in a.observation(1)["marks"]
 
 
@@ -127,3 +127,69 @@ def test_a_copy_its_filter_refuses_does_not_hide_one_it_accepts():
         (0, 1),  # the knight that blocked
         (1, 0),
     ]
+
+
+def test_a_mark_does_not_tell_another_seat_which_unseen_zone_its_card_lies_in():
+    """A review's twins: P1 studies a red of its hand or of its stash, both face down,
+    by a secret choice; the choice is hidden from P2, but the mark event named the
+    zone ("a card in P1's stash"), which told P2 which was taken."""
+    text = edited(
+        STUDIED.read_text(encoding="utf-8"),
+        (
+            "  table: {visibility: public}\n",
+            "  table: {visibility: public}\n  stash: {per_player: true, visibility: owner}\n",
+        ),
+        ("c from hand(current) {", "c from hand(current) + stash(current) {"),
+    )
+    game = Game(load_spec("studied_hands.yaml", text), 2)
+
+    def seen_by_p2(pick: str):
+        state = State.from_layout(
+            game, zones={"hand[P1]": ["red"], "stash[P1]": ["red"], "pile": ["blue"] * 3}
+        )
+        state.apply_action(pick)
+        return state.log_for(1), state.observation(1)
+
+    assert seen_by_p2("red from hand[P1]") == seen_by_p2("red from stash[P1]")
+
+
+def _studied_with(step: str) -> Game:
+    """Studied Hands with its study step's choice replaced."""
+    old = '      choose(current, "study which card?") c from hand(current) { study(c) += 1 }\n'
+    return Game(
+        load_spec("studied_hands.yaml", edited(STUDIED.read_text(encoding="utf-8"), (old, step))), 2
+    )
+
+
+def test_a_blind_pick_takes_a_copy_its_filter_keeps():
+    """A review: a choice among another seat's unseen cards tested its filter on the
+    first copy of each type only, so a red studied second (study 1) was never offered
+    where the first (study 0) was refused, and the pick was skipped."""
+    game = _studied_with(
+        "      choose(current) c from hand(next(current)) if study(c) >= 1 { move(c, hand(current)) }\n"
+    )
+    state = State.from_layout(
+        game,
+        zones={"hand[P2]": ["red", "red"], "pile": ["blue"] * 4},
+        marks={"hand[P2]": [{"card": "red", "study": 0}, {"card": "red", "study": 1}]},
+    )
+    assert state.legal_labels() == ["hand[P2]"]
+    state.apply_action("hand[P2]")
+    assert state.observation(None)["marks"]["hand[P2]"] == [{"study": 0}]  # the studied one went
+
+
+def test_a_set_of_cards_its_filter_keeps_is_offered_whichever_copy_comes_first():
+    """A review: the sets of alike cards were made of the first copies, so a filter on
+    their counters (no card studied) refused {red, blue} where the first red was
+    studied and the second was not."""
+    game = _studied_with(
+        "      choose(current) s from combinations(hand(current), 2) if all(study(c) == 0 for c in s) { move(s, table) }\n"
+    )
+    state = State.from_layout(
+        game,
+        zones={"hand[P1]": ["red", "red", "blue"], "pile": ["blue"] * 4},
+        marks={"hand[P1]": [{"card": "red", "study": 1}]},
+    )
+    assert sorted(state.legal_labels()) == ["blue+blue", "red+blue"]  # and the blue drawn
+    state.apply_action("red+blue")
+    assert state.observation(None)["marks"]["hand[P1]"] == [{"study": 0}, {"study": 1}]

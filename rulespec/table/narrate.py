@@ -430,9 +430,9 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "mark": lambda e, t: (
         None
         if e["counter"] in t.quiet
-        else f"  {t.counter(e['counter'])} of {t.card(e['card'])} is now {e['value']}"
+        else f"  {capital(t.counter(e['counter']))} of {t.card(e['card'])} is now {e['value']}"
         if e["card"] is not None
-        else f"  {t.counter(e['counter'])} of a card in {t.zone(e['zone'])} is set"
+        else f"  {capital(t.counter(e['counter']))} of a card is set"
     ),
     "set_current": lambda e, t: f"{_who(e)} is to play",  # in a turn: see narrate()
     "eliminate": lambda e, t: f"  {_who(e)} is out",
@@ -495,6 +495,12 @@ def _goal(goal: ir.GoalDef, spec: ir.Spec) -> Goal:
     )
     zone = next(z.title for z in spec.zones if z.name == goal.zone)
     return Goal(goal.title, goal.zone, zone, entries)
+
+
+def capital(text: str) -> str:
+    """text with its first letter a capital, the rest as written ("Building pile A", not
+    str.capitalize's "Building pile a": a Spite and Malice designer's piles)."""
+    return text[:1].upper() + text[1:]
 
 
 def counter_name(label: str) -> str:

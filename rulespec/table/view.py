@@ -29,7 +29,7 @@ from rulespec.interpreter.choices import (
     seat_name,
 )
 
-from .narrate import UNTARGETED, Titles, counter_name, parse_label, with_rule
+from .narrate import UNTARGETED, Titles, capital, counter_name, parse_label, with_rule
 
 SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
 WIDE = 120  # a seat's line longer than this is broken, a zone or set of counters a line
@@ -253,7 +253,7 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         lines = [f"== {view['between']}{after}{you}"]
     else:  # turn 0 is the game's setup: nobody's turn yet, though a choice may be asked
         lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
-    lines += [f"  {_capital(z['title'])}: {_cards_text(z)}" for z in view["zones"]]
+    lines += [f"  {capital(z['title'])}: {_cards_text(z)}" for z in view["zones"]]
     for s in view["seats"]:
         zones = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
         rest = [_counters_text(s["counters"])] if s["counters"] else []
@@ -418,7 +418,7 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
     if isinstance(option, PickUnseen):  # a card taken by its place
         return f"A card from {titles.zone(option.label)}"
     if isinstance(option, PickValue) and titles.is_member(option.label):  # a family's zone
-        return _capital(titles.zone(option.label))
+        return capital(titles.zone(option.label))
     if isinstance(option, PickCard) and option.place:
         return f"{titles.card(_picked_type(option))} from {titles.zone(option.place)}"
     if isinstance(option, (PickCard, PickValue)):
@@ -426,12 +426,6 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
     if isinstance(option, PickCards):
         return titles.card_set(option.label)
     return option.label
-
-
-def _capital(text: str) -> str:
-    """text with its first letter a capital, the rest as written ("Building pile A", not
-    str.capitalize's "Building pile a": a Spite and Malice designer's piles)."""
-    return text[:1].upper() + text[1:]
 
 
 def _picked_type(option: PickCard) -> str:
