@@ -20,6 +20,7 @@ from .choices import (
     Branch,
     Order,
     Outcome,
+    PickCard,
     PickCards,
     PickPlayer,
     PickUnseen,
@@ -619,11 +620,15 @@ class StatementCompiler:
         names = self.rules.type_names
 
         blind = bool(self.rules.spec.unseen_sources(s))  # else every card is seen: no test
+        apart = bool(self.rules.spec.spread_sources(s))  # may it give cards of two zones?
 
         def choose_card(g, env):
             seat = player(g, env)
             told, unseen = g.told_apart(seat, source(g, env)) if blind else (source(g, env), {})
-            options = card_picks(told, g, names, keeper(g, env))
+            if apart:  # cards of several zones: a type is an option for each zone
+                options = card_picks(told, g, names, keeper(g, env))
+            else:
+                options = [PickCard(names[t], c) for t, c in passing(g, env, told).items()]
             options += [
                 PickUnseen(g.game.slots[z].label, z)
                 for z, cards in unseen.items()
