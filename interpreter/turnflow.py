@@ -118,19 +118,20 @@ class TurnFlow:
         if s._turn >= s._turn_limit:
             s.finish((), "turn_limit")  # C-5
             return
+        game = s.game
         s._turn += 1
         s._current, s._step_index, s._again, s._between = p, 0, False, None
-        if s.game.turn_memories:
+        if game.turn_memories:
             s.forget_turn_memories()
-        s._dirty |= s.game.watch_table
+        s._dirty |= game.watch_table
         s._version += 1  # a new current player is a change: conditions may read it
         s._firings = s._passes = s._turn_decisions = s._calls = 0  # the loop guards, per turn
         if s._events is not None:
             s._log("turn", player=p)
-        if s.game.turn_resets:  # told after the turn begins, as its first changes
-            s.reset_counters(s.game.turn_resets)
-        if s.game.mark_turn_resets:
-            s.reset_marks(s.game.mark_turn_resets)
+        if game.turn_resets:  # told after the turn begins, as its first changes
+            s.reset_counters(game.turn_resets)
+        if game.mark_turn_resets:
+            s.reset_marks(game.mark_turn_resets)
 
     # --- a step offered round the table (`around`) ---------------------------------
 
