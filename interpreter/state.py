@@ -81,6 +81,13 @@ class _Stopped:
 
 
 class State(Table):
+    def __new__(cls, game=None, *args, **kwargs):
+        # a game whose cards carry counters of their own plays as a MarkedState, whose
+        # moves set them back: every other game's moves pay nothing for them
+        if cls is State and game is not None and game.mark_names:
+            cls = MarkedState
+        return super().__new__(cls)
+
     def __init__(
         self,
         game,
@@ -440,7 +447,7 @@ class State(Table):
         with log=False the copy keeps no event log (and copies none). With `rng`, the
         copy's chance draws from `rng` instead of a copy of this state's RNG: a search,
         whose chance is its own, saves copying it."""
-        s = State.__new__(State)
+        s = object.__new__(type(self))
         s.__dict__.update(self.__dict__)
         if rng is None:  # made without seeding (from the OS, twice as dear as the copy)
             s._rng = random.Random.__new__(random.Random)
@@ -1179,6 +1186,18 @@ class State(Table):
                     suffix = game.target_suffix[p] if p is not None else ""
                     offered.append(GroupPlay(label + suffix, a.ir.name, None, p, None, group))
         options += sorted(offered, key=_label)
+
+
+class MarkedState(State):
+    """A State whose cards carry per_card counters: a card that changes zones has
+    them set back to their initial values (Table._unmark)."""
+
+    def move_cards(self, cards, dst: int, top: bool = False) -> None:
+        loc = self._loc
+        leaving = [c for c in cards if loc[c] != dst]
+        super().move_cards(cards, dst, top)
+        if leaving:
+            self._unmark(leaving)
 
 
 def _pools(cards: list, ctype, same: tuple | None) -> list[list]:

@@ -114,8 +114,6 @@ class Table:
         told, watch = self._told, self.game.watch_cards
         into, counts, dirty = zones[dst], tcount[dst], self._dirty
         emptied = self._emptied(cards, dst, top) if known and len(cards) > 1 else None
-        # cards that change zones, whose per_card counters go back to their initial values
-        leaving = [c for c in cards if loc[c] != dst] if self._marks else None
         for c in cards:
             src = loc[c]
             zone = zones[src]
@@ -135,8 +133,6 @@ class Table:
         self._version += len(cards)
         if emptied:
             self.know_emptied(emptied, dst)
-        if leaving:
-            self._unmark(leaving)
 
     def _unmark(self, cards) -> None:
         """Set these cards' per_card counters back to their initial values: a card that
