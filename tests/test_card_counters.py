@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 from gamekit import edited
+from test_hidden_others import views_of  # everything a seat is shown
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
-from rulespec.serve import views
-from rulespec.table.encoding import ObservationEncoder
 
 VALID = Path(__file__).parent / "valid"
 STUDIED = VALID / "studied_hands.yaml"
@@ -39,17 +38,6 @@ def test_a_counter_of_two_cards_is_a_rule_failure_at_its_place():
     assert info.value.code == "RS701"
     assert info.value.span.line == 60
     assert "sick(...) is a counter on one card, but it is given 2 cards here" in str(info.value)
-
-
-def views_of(state: State, seat: int) -> tuple:
-    """Everything the seat is shown: its observation, its log, its vector, its table."""
-    g = state.game
-    return (
-        state.observation(seat),
-        state.log_for(seat),
-        ObservationEncoder(g).encode_state(state, seat),
-        views.view(state, seat, views.Table(g.spec, g.n)),
-    )
 
 
 def laid_out(own: list[str]) -> State:
