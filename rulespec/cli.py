@@ -1859,8 +1859,15 @@ def _diff_outcomes(args, old, new, inputs, err):
     ]
     for side, tally in zip(("OLD: ", "NEW: "), played):
         _warn_turn_limit(tally, ",".join(agents), n, err, side)
+    sides = [
+        tuple((t.name, seats) for t, seats in zip(s.teams, s.teams_for(n))) for s in (old, new)
+    ]
     rows, tests = diff.compare_outcomes(
-        *played, n, (old.turn_limit, new.turn_limit), (old.payoff, new.payoff)
+        *played,
+        n,
+        (old.turn_limit, new.turn_limit),
+        (old.payoff, new.payoff),
+        teams=sides[0] if sides[0] == sides[1] else (),  # the same sides: a row each
     )
     if args.plot:
         from .analysis.plots import Side

@@ -350,3 +350,15 @@ def test_a_game_wide_value_changed_is_placed_at_its_key():
     }
     # a default left out is placed at `players`, the key above it
     assert placed == {"players default": (4, 1, 4, 27), "turn limit": (5, 1, 5, 1)}
+
+
+def test_simulate_compares_teams_where_both_sides_have_them():
+    """An analyst balancing Whist: diff --simulate gave a row for each seat, P1's the
+    same as P3's, saying one fact twice and making Holm's bar higher. Sides both specs
+    share get a row each instead."""
+    whist = ROOT / "games/whist.yaml"
+    report = _report(whist, ROOT / "games/variants/whist/seven_points.yaml")
+    rows = [r["what"] for r in report["outcomes"]]
+    wins = [w for w in rows if w.endswith(" wins") and not w.startswith("end reason")]
+    assert wins == ["north_south wins", "east_west wins"]  # no turn order: rounds
+    assert report["statistics"]["tested"] == len(report["outcomes"]) - 2

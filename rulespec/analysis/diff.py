@@ -230,14 +230,18 @@ def findings_delta(old: ir.Spec, new: ir.Spec) -> tuple[list[Finding], list[Find
 ALPHA = 0.01  # family-wise: over all the tested rows of one report, after Holm's correction
 
 
-def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int], payoffs=(None, None)):
+def compare_outcomes(
+    old, new, players: int, turn_limits: tuple[int, int], payoffs=(None, None), teams=()
+):
     """(rows, statistics) of two simulations' tallies. One row per compared quantity:
     its value in OLD and NEW, each with a 95% interval inside the values it can take,
     the test used, its two-sided p-value, the Holm-adjusted p-value over the report's
     tested rows, whether that is below ALPHA, and the smallest change the sample
     detects with 80% power. `payoffs` are the sides' declared `payoff`s: where both
-    declare one, each seat's mean payoff is a row too. `statistics` names the tests and
-    the correction and gives the sample's power."""
+    declare one, each seat's mean payoff is a row too. `teams`, (name, seats) pairs both
+    sides share, give a row for each team's wins in place of a row for each seat's (a
+    side's seats win together: their rows would say one fact two or three times).
+    `statistics` names the tests and the correction and gives the sample's power."""
     rows = []
     n1, n2 = old.games, new.games
     reasons = sorted(old.reasons.keys() | new.reasons.keys())
@@ -245,7 +249,8 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int], payof
     # by place in turn order (the first player's edge), where a game has one first
     # player (no rounds): from_first counts nothing else
     ordered = range(players) if old.from_first or new.from_first else ()
-    tested = len(reasons) + players + len(ordered) + 1 + len(paid)
+    winners = teams or tuple((f"P{p + 1}", {p}) for p in range(players))
+    tested = len(reasons) + len(winners) + len(ordered) + 1 + len(paid)
     tested_alpha = ALPHA / tested  # Holm's bar, one change
 
     def row(what, key, a, b, test, p, detectable):
@@ -275,8 +280,8 @@ def compare_outcomes(old, new, players: int, turn_limits: tuple[int, int], payof
 
     for reason in reasons:
         share_row(f"end reason {reason}", old.reasons[reason], new.reasons[reason])
-    for p in range(players):
-        share_row(f"P{p + 1} wins", old.won({p}), new.won({p}))
+    for name, seats in winners:
+        share_row(f"{name} wins", old.won(set(seats)), new.won(set(seats)))
     for k in ordered:
         share_row(f"{stats.ordinal(k + 1)} to play wins", old.from_first[k], new.from_first[k])
     xs, ys = old.lengths, new.lengths
