@@ -498,11 +498,15 @@ class State(Table):
         two states with equal keys play on alike for any choices and chance outcomes,
         and sample_chance() draws alike for them (the RNG's seed and draws are in it).
         Cards of one type in one zone are alike (C-3), so zones are keyed by types
-        (in order where the zone is ordered), a bound card by its type and zone; what
+        (in order where the zone is ordered; with their per_card counters, which may
+        tell copies apart), a bound card by its type and zone; what
         each seat knows of the zones it cannot see is in it too.
         The turn count matters only through the turn limit: with `horizon`, turns left
         beyond it are not told apart (a search of that depth cannot reach the limit)."""
         game, types = self.game, self._ctype.__getitem__
+        if self._marks:  # a card by its type and its per_card counters: copies alike
+            n, marks = len(self._ctype), self._marks
+            types = lambda c: (self._ctype[c], *marks[c::n])  # noqa: E731
         zones = tuple(
             tuple(map(types, z)) if ordered else tuple(sorted(map(types, z)))
             for ordered, z in zip(game.ordered, self._zones)
@@ -528,7 +532,6 @@ class State(Table):
         return (
             zones,
             tuple(self._counters),
-            tuple(self._marks),
             self._current,
             tuple(self._active),
             self._direction,

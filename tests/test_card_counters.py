@@ -181,3 +181,17 @@ def test_a_set_of_cards_its_filter_keeps_is_offered_whichever_copy_comes_first()
     assert sorted(state.legal_labels()) == ["blue+blue", "red+blue"]  # and the blue drawn
     state.apply_action("red+blue")
     assert state.observation(None)["marks"]["hand[P1]"] == [{"study": 0}, {"study": 1}]
+
+
+def test_the_key_tells_copies_apart_by_their_counters_not_by_which_copy():
+    """A review: State.key held the counters by card id, so two tables that differ only
+    in which of two alike reds was studied had different keys (a search missed that
+    they are one position), while copies are alike (C-3)."""
+
+    def key(*marks):
+        zones = {"hand[P1]": ["red", "red", "blue"], "pile": ["blue"] * 4}
+        laid = [{"card": "red", "study": m} for m in marks]
+        return State.from_layout(studied(), zones=zones, marks={"hand[P1]": laid}).key()
+
+    assert key(1, 0) == key(0, 1)
+    assert key(1, 0) != key(0, 0) and key(1, 1) != key(1, 0)
