@@ -30,6 +30,7 @@ _TABLE = {
     "player_count": "g._n",
     "game_index": "g._game_index",
     "round_index": "g._round",
+    "turn_number": "g._turn",
     "card_types": "g.game.deck_types",
     "no_kind": "_no_kind",  # the kind that matches no card
 }

@@ -520,9 +520,10 @@ class _ConditionReads:
 
 
 def _reads_table(node) -> bool:
-    """Does node read who is in, whose turn it is or the direction of play?"""
+    """Does node read who is in, whose turn it is (or which turn), or the direction of
+    play? Each turn that begins marks its readers to be checked again."""
     if isinstance(node, ir.Local):
-        return node.name in ("current", "players", "seats")
+        return node.name in ("current", "players", "seats", "turn_number")
     # aggregates and next, prev, others, partners read who is in and the direction of play
     return isinstance(node, ir.Aggregate) or (
         isinstance(node, ir.Call) and node.func in ("next", "prev", "others", "partners")

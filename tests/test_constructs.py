@@ -1377,3 +1377,39 @@ def test_say_tells_every_seat_words_and_changes_nothing():
     noted = SAY.replace("coin: {count: 6}", 'coin: {count: 6, props: {note: "a coin"}}')
     ((code, message),) = spec_errors(noted.replace('"Nothing left to draw"', "top(pile, 1).note"))
     assert code == "RS204" and message.startswith("say() takes a quoted text")
+
+
+TURNS = """
+rulespec: 1
+name: Turns
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards: {a: {count: 10}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: public}
+counters:
+  seen_at_setup: {initial: 9}
+setup:
+  effect: seen_at_setup = turn_number
+turn:
+  - step: draw
+    effect: if turn_number > 1 { move(top(pile, 1), hand(current)) }
+end_conditions:
+  fourth:
+    when: turn_number >= 4
+    effect: win(current)
+"""
+
+
+def test_turn_number_counts_turns_from_1_and_wakes_a_rule_as_each_begins():
+    """A battler and a beginner designer kept a flag for "the first player skips the
+    first draw": turn_number says it. An end condition on it is checked as the turn
+    begins (nothing else changed), before the turn's draw."""
+    state = play(Game(load_spec("turns.yaml", TURNS), 2).new_initial_state(1), [])
+    seen = state.observation(None)
+    assert seen["counters"]["seen_at_setup"] == 0  # no turn yet
+    assert (state.turn, state.reason) == (4, "fourth")
+    # turns 2 and 3 drew; the first did not, nor the fourth, which ended as it began
+    assert sum(len(seen["zones"][f"hand[P{p}]"]) for p in (1, 2)) == 2

@@ -120,6 +120,11 @@ CONSTANTS: dict[str, tuple[str, str]] = {
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
     "round_index": ("int", "which round of the game this is, counted from 0"),
+    "turn_number": (
+        "int",
+        "the turn being played, counted from 1 over the whole game (0 in the setup, before "
+        "the first turn)",
+    ),
     "card_types": (
         "kinds",
         "every card type the deck holds a card of (at this player count), in deck order, "
@@ -277,6 +282,7 @@ RESERVED_SINCE: dict[str, int] = {
             "cancel_extra_turns",
             "partners",
             "say",
+            "turn_number",
         ),
         3,
     ),
