@@ -27,9 +27,9 @@ def marks(g: dict) -> dict:
 
 
 def test_variant_applies_as_in_run():
-    assert counts(graph("pirates_wild")) == (45, 129)
+    assert counts(graph("pirates_wild")) == (45, 184)
     g = graph("pirates_wild", "--variant", "reverse")
-    assert counts(g) == (46, 133)
+    assert counts(g) == (46, 188)
     assert "action:kraken_reverse" in {n["id"] for n in g["nodes"]}
 
 
@@ -80,7 +80,7 @@ def test_kind_keeps_those_nodes_and_the_edges_between_them():
 def test_changes_shows_what_a_variant_changed_and_what_it_touches():
     g = graph("pirates_wild", "--variant", "reverse", "--changes", "pirates_wild")
     assert marks(g) == {"step:play": "changed", "action:kraken_reverse": "added"}
-    assert counts(g) == (15, 39)
+    assert counts(g) == (15, 40)
     added = {(e["source"], e["target"], e["kind"]) for e in g["edges"] if e.get("mark")}
     assert added == {
         ("card:kraken", "action:kraken_reverse", "enables"),
@@ -93,10 +93,23 @@ def test_changes_shows_what_a_variant_changed_and_what_it_touches():
 def test_changes_shows_a_removed_part_as_it_was():
     g = graph("take_the_gold", "--variant", "advanced", "--changes", "take_the_gold")
     assert marks(g) == {"step:coin_win": "added", "end:coin_win": "removed"}
-    assert counts(g) == (9, 23)
+    assert counts(g) == (10, 26)
     removed = {(e["source"], e["target"]) for e in g["edges"] if e.get("mark") == "removed"}
     assert ("setup", "step:draw") in removed  # the turn now starts at coin_win
     assert ("end:coin_win", "zone:hand") in removed
+    assert ("end:coin_win", "card:gold_coin") in removed  # the card it counted
+
+
+def test_a_card_is_linked_to_the_rules_that_read_it_by_name_or_tag():
+    """An analyst's --focus gold_coin --depth 3 found the card alone: no rule that
+    counts it was linked to it. A rule that names a card, or a tag it carries, reads it."""
+    g = graph("take_the_gold", "--focus", "gold_coin")
+    reads = {e["source"] for e in g["edges"] if e["target"] == "card:gold_coin"}
+    assert reads == {"action:captain_raid", "end:coin_win", "end:ship_destroyed"}
+    pw = graph("pirates_wild", "--focus", "coins")  # the Kraken takes `of(ship(p), treasure)`
+    assert ("action:kraken_raid", "card:coins", "reads") in {
+        (e["source"], e["target"], e["kind"]) for e in pw["edges"]
+    }
 
 
 def test_changes_reads_its_base_from_standard_input(monkeypatch):

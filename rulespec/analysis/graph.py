@@ -489,8 +489,13 @@ def window_offers(spec: ir.Spec, effect) -> set[str] | None:
 
 def _add_touches(g, spec: ir.Spec) -> dict:
     """Each rule's edges to the zones, counters and memories it moves, changes or
-    reads and to what it calls; returns each rule's (condition, effect) touches. Sets
-    are walked sorted: the export is the same whatever the hash seed."""
+    reads, to the cards it names (a card type, or each card of a tag), and to what it
+    calls; returns each rule's (condition, effect) touches. Sets are walked sorted: the
+    export is the same whatever the hash seed."""
+    named: dict[str, list[str]] = {}  # a kind -> the cards it names
+    for c in spec.cards:
+        for kind in (c.name, *c.tags):
+            named.setdefault(kind, []).append(c.name)
     touches = {}
     for nid, part in rules_of(spec):
         cond, eff = rule_touches(spec, nid.kind, part)
@@ -505,10 +510,20 @@ def _add_touches(g, spec: ir.Spec) -> dict:
             g.add_edge(nid, NodeId("memory", memory), key="remembers")
         for what, name in _direct_calls(spec, part):
             g.add_edge(nid, NodeId(what, name), key="calls")
-        for what, name in sorted(cond.reads | eff.reads):
-            if what in _READ_KINDS and name != ANY_ZONE:
-                g.add_edge(nid, NodeId(what, name), key="reads")
+        _add_reads(g, nid, cond.reads | eff.reads, named)
     return touches
+
+
+def _add_reads(g, nid, reads, named: dict) -> None:
+    """A rule's `reads` edges: to the zones, counters, parameters, goals and memories
+    it reads, and to each card a kind it names stands for (`count(hand(p), gold)`: an
+    analyst's --focus on a card found no rule that counts it)."""
+    for what, name in sorted(reads):
+        if what in _READ_KINDS and name != ANY_ZONE:
+            g.add_edge(nid, NodeId(what, name), key="reads")
+        elif what == "kind":
+            for card in named.get(name, ()):
+                g.add_edge(nid, NodeId("card", card), key="reads")
 
 
 AUTOMATIC = ("trigger", "end", "round_end")  # the rules checked whenever the table changes
