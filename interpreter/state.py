@@ -665,6 +665,17 @@ class State(Table):
             if self._pending is None:  # nothing to offer now: the game goes on
                 self._run()
 
+    def world_for(self, seat: int, rng: random.Random, log: bool = False) -> State:
+        """A copy of the game as `seat` may imagine it, for a search that must not
+        peek: every card it cannot see dealt again from its view and `rng` alone
+        (redeal, canonical), chance drawn from `rng`, and with `log` its event log,
+        which keeps what the seat saw and no more. One call for what an AI engineer
+        had put together from clone and redeal, where the default deal and a kept log
+        are easy to get wrong."""
+        world = self.clone(log=log, rng=rng)
+        world.redeal(seat, rng, canonical=True)
+        return world
+
     def hidden_deal(self, seat: int) -> dict[int, tuple[int, ...]]:
         """The card types in each zone `seat` cannot see, by zone number: a re-deal's
         `like`, so that a belief about the hidden cards outlives the state it was drawn in."""

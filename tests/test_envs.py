@@ -1024,3 +1024,24 @@ def test_a_bundled_game_registered_by_its_name_pickles(tmp_path, monkeypatch):
     state = pyspiel.load_game(name, {"players": 2}).new_initial_state()
     state.apply_action(state.chance_outcomes()[0][0])
     assert pickle.loads(pickle.dumps(state)).history() == state.history()
+
+
+def test_a_world_for_a_seat_is_one_it_cannot_tell_from_the_game():
+    """An AI engineer had to put a fair world together from clone and redeal: world_for
+    makes it in one call, the seat's view the same, its deal a function of that view and
+    the RNG alone, its log (when kept) the seat's."""
+    from rulespec.interpreter import Game
+
+    game = Game(load_spec(GAMES / "take_the_gold.yaml"), 3)
+    a, b = game.new_initial_state(4), game.new_initial_state(4)
+    for state in (a, b):
+        while state.turn < 6:
+            if state.is_chance_node():
+                state.sample_chance()
+            else:
+                state.apply_action(state.legal_actions()[0])
+    world = a.world_for(0, random.Random(9), log=True)
+    assert world.observation(0) == a.observation(0)
+    assert world.log_for(None) == world.log_for(0) == a.log_for(0)
+    assert world.key() == b.world_for(0, random.Random(9)).key()  # same view and RNG: same world
+    assert a.key() == b.key()  # the game itself is left as it was
