@@ -79,8 +79,7 @@ def observation(state, player: int | None) -> dict:
 
 def marks_of(state, c: int) -> dict[str, int]:
     """Card c's per_card counters by name: for a seat that sees the zone it lies in."""
-    n = len(state._ctype)
-    return {name: state._marks[f * n + c] for f, name in enumerate(state.game.mark_names)}
+    return dict(zip(state.game.mark_names, state._marks[c :: len(state._ctype)]))
 
 
 def _by_name_and_marks(pair) -> tuple:

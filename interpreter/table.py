@@ -344,10 +344,7 @@ class Table:
 
     def set_counter(self, slot: int, value: int) -> None:
         if not -INT_LIMIT <= value <= INT_LIMIT:
-            raise RuleLimit(
-                f"counter {self.game.counter_names[slot]} would be {_magnitude(value)}, "
-                f"past the limit of ±10^18 (docs/limits.md)"
-            )
+            raise _past_limit(self.game.counter_names[slot], value)
         if self._counters[slot] != value:
             self._counters[slot] = value
             self._dirty |= self.game.watch_counters[slot]
@@ -364,12 +361,10 @@ class Table:
         n = len(self._ctype)
         name, c = self.game.mark_names[slot // n], slot % n
         if not -INT_LIMIT <= value <= INT_LIMIT:
-            raise RuleLimit(
-                f"counter {name} would be {_magnitude(value)}, past the limit of ±10^18 "
-                "(docs/limits.md)"
-            )
+            raise _past_limit(name, value)
         zone = self._loc[c]  # the box, past the slots, holds cards out of play: nobody's
-        seen = self._seers(zone) if zone < len(self.game.slots) else frozenset()
+        in_play = zone < len(self.game.slots)
+        seen = self._seers(zone) if in_play else frozenset()
         if self._marks[slot] != value:
             self._marks[slot] = value
             self._dirty |= self.game.watch_marks[slot // n]
@@ -377,7 +372,7 @@ class Table:
         elif seen is None:
             return
         if self._events is not None:
-            label = self.game.slots[zone].label if zone < len(self.game.slots) else None
+            label = self.game.slots[zone].label if in_play else None
             self._log(
                 "mark",
                 counter=name,
@@ -812,6 +807,13 @@ def add_at(counts: tuple, p: int, n: int) -> tuple:
     """A per-seat count with n added to seat p's (the counts stay immutable, so a
     clone shares them)."""
     return counts[:p] + (counts[p] + n,) + counts[p + 1 :]
+
+
+def _past_limit(counter: str, value: int) -> RuleLimit:
+    """The failure of a counter set past ±10^18, the engine's limit on a number."""
+    return RuleLimit(
+        f"counter {counter} would be {_magnitude(value)}, past the limit of ±10^18 (docs/limits.md)"
+    )
 
 
 def _magnitude(value: int) -> str:

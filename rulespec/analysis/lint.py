@@ -1223,27 +1223,29 @@ def check_no_ops(an: Analysis):
                 )
 
 
+def _calls_of(an: Analysis, func: str):
+    """(node id, call) for each call of the function `func` in the setup, a rule, a
+    procedure or a named condition."""
+    for nid, part in (*graphs.rules_of(an.spec), *graphs.definitions(an.spec)):
+        for n in ir.walk(an.spec.setup if part is None else part):
+            if isinstance(n, ir.Call) and n.func == func:
+                yield nid, n
+
+
 def check_sets_past_the_deck(an: Analysis):
     """RL109: combinations(cards, k) with k written out above the deck's cards: it makes
     no set, so a choice among them offers nothing (a Coup designer's, silent)."""
-    parts = (*graphs.rules_of(an.spec), *graphs.definitions(an.spec))
-    for nid, part in parts:
-        for n in ir.walk(an.spec.setup if part is None else part):
-            if (
-                isinstance(n, ir.Call)
-                and n.func == "combinations"
-                and isinstance(k := n.args[1], ir.Const)
-                and k.value > an.deck_size
-            ):
-                yield Finding(
-                    "RL109",
-                    "warning",
-                    f"{nid.kind} '{nid.name}': combinations(..., {k.value}) makes no set: "
-                    f"the deck holds {an.deck_size} cards",
-                    n.span,
-                    rules=(nid.name,),
-                    hint="check how many cards a set takes",
-                )
+    for nid, n in _calls_of(an, "combinations"):
+        if isinstance(k := n.args[1], ir.Const) and k.value > an.deck_size:
+            yield Finding(
+                "RL109",
+                "warning",
+                f"{nid.kind} '{nid.name}': combinations(..., {k.value}) makes no set: "
+                f"the deck holds {an.deck_size} cards",
+                n.span,
+                rules=(nid.name,),
+                hint="check how many cards a set takes",
+            )
 
 
 def check_long_ranges(an: Analysis):
@@ -1251,30 +1253,26 @@ def check_long_ranges(an: Analysis):
     the rule meets as RS701 in play: an error when it always does (its bounds written
     out or parameters: a Skat designer's bid ladder, validated clean), a warning when it
     can (its bounds known to reach past the limit)."""
-    parts = (*graphs.rules_of(an.spec), *graphs.definitions(an.spec))
-    for nid, part in parts:
-        for n in ir.walk(an.spec.setup if part is None else part):
-            if not (isinstance(n, ir.Call) and n.func == "range"):
-                continue
-            low = (0, 0) if len(n.args) == 1 else an.interval(n.args[0])
-            high = an.interval(n.args[-1])
-            if not (low and high):
-                continue
-            least, most = high[0] - low[1], high[1] - low[0]
-            if most <= ir.MAX_RANGE or most == INF:
-                continue
-            sure = least > ir.MAX_RANGE
-            many = f"{int(least)} numbers" if sure else f"up to {int(most)} numbers"
-            yield Finding(
-                "RL127",
-                "error" if sure else "warning",
-                f"{nid.kind} '{nid.name}': this range gives {many}, and one may give at most "
-                f"{ir.MAX_RANGE}: the rule {'fails' if sure else 'can fail'} here as the game runs",
-                n.span,
-                rules=(nid.name,),
-                hint="offer fewer numbers (in steps: choose i from range(n), then low + step * "
-                "i), or choose(p) n from low..high, secret, then reveal(n, players)",
-            )
+    for nid, n in _calls_of(an, "range"):
+        low = (0, 0) if len(n.args) == 1 else an.interval(n.args[0])
+        high = an.interval(n.args[-1])
+        if not (low and high):
+            continue
+        least, most = high[0] - low[1], high[1] - low[0]
+        if most <= ir.MAX_RANGE or most == INF:
+            continue
+        sure = least > ir.MAX_RANGE
+        many = f"{int(least)} numbers" if sure else f"up to {int(most)} numbers"
+        yield Finding(
+            "RL127",
+            "error" if sure else "warning",
+            f"{nid.kind} '{nid.name}': this range gives {many}, and one may give at most "
+            f"{ir.MAX_RANGE}: the rule {'fails' if sure else 'can fail'} here as the game runs",
+            n.span,
+            rules=(nid.name,),
+            hint="offer fewer numbers (in steps: choose i from range(n), then low + step * "
+            "i), or choose(p) n from low..high, secret, then reveal(n, players)",
+        )
 
 
 def _no_op(an: Analysis, s, bound, unordered) -> tuple[str, str] | None:

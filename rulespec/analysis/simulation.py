@@ -389,7 +389,7 @@ def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dic
 
     report = {
         "games": n,
-        "end_reasons": {r: share(k) | {"count": k} for r, k in sorted(tally.reasons.items())},
+        "end_reasons": {r: counted(k) for r, k in sorted(tally.reasons.items())},
         "seat_wins": {f"P{p + 1}": counted(tally.won({p})) for p in range(players)},
         "length": spread(tally.lengths),
         "cards_played": dict(sorted(tally.played.items())),
