@@ -456,6 +456,48 @@ def test_a_variant_may_change_a_card_count_of_a_base_with_totals(tmp_path):
     assert [d.code for d in err.value.diagnostics] == ["RS405"]
 
 
+def test_a_variant_changes_a_cards_words_tags_and_props(tmp_path):
+    """An analyst's variant took the raid from the captain, but could not change the
+    card's text (RS101 'allowed: count'), so `help` still told of the raid. A card the
+    base declares takes the variant's title, text and tags whole, and its props merged
+    in; diff tells each change."""
+    (tmp_path / "base.yaml").write_text(TTG.read_text())
+    variant = tmp_path / "gentle.yaml"
+    variant.write_text(
+        "rulespec: 1\nextends: base.yaml\ncards:\n"
+        '  pirate_captain: {title: Captain, text: "Stop the Kraken!"}\n'
+        "  officer: {count: 6, tags: []}\n"
+        "  gold_coin: {props: {worth: 2}}\n"
+    )
+    old, new = load_spec(tmp_path / "base.yaml"), load_spec(variant)
+    cards = {c.name: c for c in new.cards}
+    captain, was = cards["pirate_captain"], next(c for c in old.cards if c.name == "pirate_captain")
+    assert (captain.title, captain.text, captain.count) == ("Captain", "Stop the Kraken!", 4)
+    assert captain.text != was.text
+    assert (cards["officer"].count, cards["officer"].tags) == (6, ())
+    assert dict(cards["gold_coin"].props) == {"worth": 2}
+    assert captain.span.file == str(variant) and captain.span.line == 4  # where it changed
+    detail = {c.name: c.detail for c in diff.changes(old, new)}
+    assert detail["officer"] == "count 8 -> 6; tags guard -> none"
+    assert detail["pirate_captain"] == "title 'Pirate Captain' -> 'Captain'; text"
+    assert detail["gold_coin"] == "props worth none -> 2"
+
+
+def test_a_built_card_takes_a_count_only_from_a_variant(tmp_path):
+    """A built card's title, text and props are its family's template: a variant that
+    gives one its own is told so at the key, not merged into a family it shares."""
+    (tmp_path / "base.yaml").write_text((GAMES / "draft.yaml").read_text())
+    variant = tmp_path / "v.yaml"
+    variant.write_text(
+        "rulespec: 1\nextends: base.yaml\ncards:\n  stone_2: {count: 4, text: Two}\n"
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec(variant)
+    [d] = exc.value.diagnostics
+    assert (d.code, d.span.line, d.span.col) == ("RS601", 4, 23)
+    assert "built by a family" in d.message and "count only" in d.message
+
+
 JESTER = """\
 rulespec: 1
 extends: base.yaml

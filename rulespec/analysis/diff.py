@@ -76,6 +76,8 @@ def _detail(kind, a, b) -> str:
                 if old.get(k) != new.get(k)
             )
         )
+    if kind == "card" and a.tags != b.tags:  # a tag is a kind the rules name
+        parts.append(f"tags {', '.join(a.tags) or 'none'} -> {', '.join(b.tags) or 'none'}")
     if kind == "action" and a.count != b.count:  # a group's size: how many cards a move plays
         parts.append(f"count {_group_text(a.count)} -> {_group_text(b.count)}")
     if kind in ("zone", "counter") and _size(a) != _size(b):  # a family's size, or none
@@ -91,7 +93,7 @@ def _detail(kind, a, b) -> str:
         parts.append(f"around {a.around or 'no'} -> {b.around or 'no'}")
     if getattr(a, "title", None) != getattr(b, "title", None):
         parts.append(f"title {a.title!r} -> {b.title!r}")
-    said = {"count", "count_param", "props", "same", "pass_if", "around", "title"}  # told above
+    said = {"count", "count_param", "props", "tags", "same", "pass_if", "around", "title"}
     if kind == "parameter":
         said |= {"value", "by_players"}
     keys = _KEYS | ({"when": "value"} if kind == "value" else {})

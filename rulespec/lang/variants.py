@@ -1,7 +1,7 @@
 """Variants: a spec file that `extends` another and changes it by name.
 
-A variant may override parameters and card counts, replace, remove or add whole named
-rules (actions, reactions, end conditions, triggers, turn steps, zones, counters), add
+A variant may override parameters and cards (count, words, tags, props), replace,
+remove or add whole named rules (actions, reactions, end conditions, triggers, turn steps, zones, counters), add
 parameters, and set any top-level key (players, name, evaluation, setup, rounds, ...). Merging happens on the
 positioned YAML data, before the schema check, so the merged spec gets the same schema,
 names and diagnostics as a full spec, and every problem points into the file that holds
@@ -193,17 +193,38 @@ def _override_parameters(m: _Merge, data, overrides: dict) -> None:
 
 
 def _change_cards(m: _Merge, data, changes: dict, added: dict) -> None:
+    """A card the base declares takes the variant's count, title, text and tags, and
+    its props as merged in (a prop not named keeps the base's value); a built card,
+    whose words and props are its family's, takes a count only."""
     cards = data["deck"].get("cards") or {}
     built = decks.families_of(m.out) if changes.keys() - cards.keys() else {}
     for name, change in changes.items():
         if name in cards:
-            cards[name]["count"] = change["count"]
             at = ("deck", "cards", name)
-            m.graft(m.variant, ("cards", name, "count"), at + ("count",))
+            card = cards[name]
+            for key, value in change.items():
+                if key == "props":
+                    for prop, v in value.items():
+                        card.setdefault("props", {})[prop] = v
+                        m.graft(m.variant, ("cards", name, key, prop), at + (key, prop))
+                else:
+                    card[key] = value
+                    m.graft(m.variant, ("cards", name, key), at + (key,))
         elif name in built:  # a built card type is counted in its family's `counts`
             family = data["deck"]["build"][built[name]]
-            family.setdefault("counts", {})[name] = change["count"]
             at = ("deck", "build", built[name], "counts", name)
+            words = sorted(change.keys() - {"count"})
+            if words:
+                m.error(
+                    "RS601",
+                    f"card '{name}' is built by a family (deck.build), whose {', '.join(words)} "
+                    "it shares: a variant can change its count only",
+                    ("cards", name, words[0]),
+                    "change the family's title, text or props in the base, or add a card "
+                    "type of its own under add: cards:",
+                )
+                continue
+            family.setdefault("counts", {})[name] = change["count"]
             m.graft(m.variant, ("cards", name, "count"), at)
         else:
             m.error(
@@ -218,9 +239,8 @@ def _change_cards(m: _Merge, data, changes: dict, added: dict) -> None:
             continue
         # the card as the variant has it is where the variant changes it, as a parameter is
         m.out.key_spans[at] = m.variant.key_span(("cards", name))
-        data["deck"].pop(
-            "totals", None
-        )  # the base's check of its own counts, which a variant cannot edit
+        if "count" in change:  # the base's check of its own counts, which a variant cannot edit
+            data["deck"].pop("totals", None)
 
 
 def _step_names(data) -> list[str]:
