@@ -1330,7 +1330,14 @@ def _simulation_report(args, spec, n: int, tally) -> dict:
     report["turn_limit"] = args.max_turns or spec.turn_limit  # a game past it ends unwon
     if tally.games < args.games:
         report["partial"] = True
-    return report | simulation.summarize(tally, n, teams, spec.rounds is not None)
+    report |= simulation.summarize(tally, n, teams, spec.rounds is not None)
+    # what never fired is what a designer asks of a variant: left out, it went unseen
+    report["rules_never_fired"] = sorted(
+        part.name
+        for kind, part in spec.rules()
+        if kind not in ("step", "round") and part.name not in report["rules_fired"]
+    )
+    return report
 
 
 def _print_simulation(args, report: dict, out) -> None:
@@ -1360,11 +1367,17 @@ def _print_simulation(args, report: dict, out) -> None:
     print("  rules fired      (times; share of games)", file=out)
     for rule, f in report["rules_fired"].items():
         print(f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / games:5.1f}%", file=out)
+    _print_wrapped(f"    {'(never fired)':<22} ", report["rules_never_fired"], out)
     # a 52-card deck makes a line of thousands of characters: wrapped to a terminal's
     # width, a card and its count kept on one line
     played = [f"{c}\xa0{k}" for c, k in report["cards_played"].items()]
-    head = "  cards played     "
-    lines = textwrap.wrap(", ".join(played) or "none", 100 - len(head), break_on_hyphens=False)
+    _print_wrapped("  cards played     ", played or ["none"], out)
+
+
+def _print_wrapped(head: str, items: list[str], out) -> None:
+    """A list after its heading, wrapped at 100 columns below it (none: no line); an
+    item's non-breaking spaces keep it on one line."""
+    lines = textwrap.wrap(", ".join(items), 100 - len(head), break_on_hyphens=False)
     for i, line in enumerate(lines):
         print((head if i == 0 else " " * len(head)) + line.replace("\xa0", " "), file=out)
 

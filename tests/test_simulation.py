@@ -398,3 +398,24 @@ def test_the_report_tests_each_seat_and_place_in_turn_order_against_equal_shares
     at = next(i for i, line in enumerate(out) if line.startswith("  turn order wins"))
     verdict = "unequal shares" if report["turn_order_wins_test"]["p"] < 0.05 else "no inequality"
     assert out[at + 1].strip().startswith(verdict) and "chi-square, 2 df" in out[at + 1]
+
+
+def test_the_report_names_the_rules_that_never_fired(tmp_path):
+    """An analyst's variant dealt no Kraken, and the report dropped the Kraken's action,
+    the reaction that answers it and the end it leads to without a word: what never
+    fired is what a variant's report is read for. Listed in the text and the --json."""
+    (tmp_path / "base.yaml").write_text((GAMES / "take_the_gold.yaml").read_text())
+    variant = tmp_path / "no_kraken.yaml"
+    variant.write_text("rulespec: 1\nextends: base.yaml\ncards:\n  kraken: {count: 0}\n")
+    code, out, _ = cli("simulate", variant, "--json", "--games", 50)
+    report = json.loads(out)
+    assert code == 0 and report["rules_never_fired"] == [
+        "captain_block",
+        "kraken",
+        "ship_destroyed",
+    ]
+    assert not set(report["rules_never_fired"]) & set(report["rules_fired"])
+    code, text, _ = cli("simulate", variant, "--games", 50)
+    assert "    (never fired)          captain_block, kraken, ship_destroyed\n" in text
+    # every rule fired: no line
+    assert "never fired" not in cli("simulate", TTG, "--games", 200)[1]
