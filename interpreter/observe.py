@@ -61,6 +61,8 @@ def observation(state, player: int | None) -> dict:
         "counters": dict(zip(game.counter_names, state._counters)),
         "over": state._over,
     }
+    if state._ring is not None and state._ring[0] != state._current:
+        obs["turn_of"] = seat_name(state._ring[0])  # a step round the table asks another
     if game.mark_names:
         obs["marks"] = marks
     for slot in game.kind_counters:  # a kind by its name

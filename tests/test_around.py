@@ -12,6 +12,8 @@ from rulespec import load_spec
 from rulespec.interpreter import Game, State
 from rulespec.lang.diagnostics import SpecError
 from rulespec.table.encoding import ActionSpace
+from rulespec.table.narrate import Titles
+from rulespec.table.view import table, table_lines
 
 CLIMB = ROOT / "tests" / "valid" / "climb.yaml"
 HANDS = {
@@ -64,6 +66,21 @@ def test_the_turn_is_its_players_again_after_the_round(tmp_path):
         {"player": 1, "event": "set_next", "turn": 1},
         {"player": 1, "event": "turn", "turn": 2},
     ]
+
+
+def test_the_table_heading_names_the_turns_player_not_the_one_asked(tmp_path):
+    """Two designers' `play` headings read "Turn 2: P2's turn (you are P2)" while P2
+    was only asked to answer P1's lead: the observation names the turn's player
+    (`turn_of`) while another is asked, and the table's heading says it."""
+    state = State.from_layout(_game(tmp_path), zones=HANDS, current=2)
+    assert "turn_of" not in state.observation(2)  # the turn's player is asked first
+    state.apply_action("climb card_1")
+    assert _asked(state) == "P1"
+    for seat in (None, 0, 1):
+        assert state.observation(seat)["turn_of"] == "P3"
+        assert state.observation(seat)["current"] == "P1"
+    view = table(state.observation(0), Titles.of(state.game.spec))
+    assert table_lines(view)[0] == "== Turn 1: P3's turn (you are P1)"
 
 
 def test_end_turn_in_a_play_ends_the_turn_of_the_turns_player(tmp_path):

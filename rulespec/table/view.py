@@ -147,7 +147,9 @@ def table(
     return {
         "seat": observation["seat"],
         "turn": observation["turn"],
-        "current": observation["current"],
+        # whose turn it is: at a step offered round the table, its player's, not the
+        # current player's, who is the one asked
+        "current": observation.get("turn_of", observation["current"]),
         # a round's part asking (its setup, its scoring, its end, the match's): between
         # turns, nobody's to play (State.decision_between)
         "between": titles.rule(between) if between else None,
