@@ -479,3 +479,25 @@ def test_a_match_end_that_asks_is_headed_by_it_not_by_the_last_turn(tmp_path, th
     assert main(argv, stdout=out, stderr=StringIO(), stdin=StringIO("1\n" * 100)) == 0
     asked = re.findall(r"^(== .*)\n(?:  .*\n)*.*who wins\?", out.getvalue(), re.M)
     assert asked == ["== Two rounds, after turn 8 (you are P1)"]
+
+
+def test_help_finds_a_card_by_the_start_of_its_title_and_tells_its_values():
+    """A 6 nimmt! designer typed `67` to play the card titled "67 (1)", but `help 67`
+    found no card, and `help 55 (7)` said "no text in the rules" where a player wants
+    its bullheads. A card's values follow its text; a card whose title alone begins
+    with the words asked for is found by them."""
+    from rulespec import load_spec
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    text = (GAMES.parent / "tests" / "valid" / "in_order.yaml").read_text()
+    text = text.replace(
+        '    - card: "card_{rank}"\n', '    - card: "card_{rank}"\n      title: "{rank} (x)"\n'
+    )
+    titles = Titles.of(load_spec("in_order.yaml", text))
+    assert help_text("7 (x)", titles) == "7 (x): rank 7"
+    assert help_text("7", titles) == "7 (x): rank 7"
+    assert help_text("1", titles) == "1 (x): rank 1"  # a word: not 10 (x) or 12 (x)
+    assert help_text("x", titles).startswith("'x' is no card")  # no title begins so
+    titles = Titles.of(load_spec(TTG))
+    assert help_text("pirate captain", titles).startswith("Pirate Captain: Stop the Kraken!")

@@ -64,6 +64,13 @@ class Goal(NamedTuple):
     entries: tuple[tuple[str, int, frozenset[str]], ...]
 
 
+def _props_text(props) -> str:
+    """A card's properties as a spec writes them: "rank 7, trump true"."""
+    return ", ".join(
+        f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in sorted(props)
+    )
+
+
 @dataclass(frozen=True)
 class Titles:
     """The readable names of a spec's parts, by identifier: cards, rules (with their
@@ -95,6 +102,7 @@ class Titles:
     passed: frozenset[str] = frozenset()
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
+    props: Mapping[str, str] = field(default_factory=dict)  # a card -> "rank 7, suit hearts"
     rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
 
     @classmethod
@@ -117,6 +125,7 @@ class Titles:
         texts["rules"] = {key: rule.text for key, _, rule in named if rule.text}
         return cls(
             cards={c.name: c.title for c in spec.cards},
+            props={c.name: _props_text(c.props) for c in spec.cards},
             rules={key: (kind, rule.title) for key, kind, rule in named},
             counters={c.name: c.title for c in spec.counters},
             zones={z.name: z.title for z in spec.zones},

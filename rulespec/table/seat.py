@@ -227,7 +227,7 @@ def help_text(name: str, titles: Titles) -> str:
     """What a card, rule, zone, counter, parameter or goal set is for, found by its name
     or its title in any case: its title and its `text:` (a goal set's, and its order);
     everything of that name, each with its kind, where there are several."""
-    found = _named(name.casefold(), titles)
+    found = _named(name.casefold(), titles) or _begun(name, titles)
     if any(said for _, said in found.values()):  # a rule of a card's name, without a
         # text of its own, says nothing beside the card's
         found = {k: (title, said) for k, (title, said) in found.items() if said}
@@ -256,7 +256,10 @@ def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]
     ):
         for word, n, title in things:
             if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
-                found[word, n] = (title, titles.text(section, n))
+                said = titles.text(section, n)
+                if section == "cards" and titles.props.get(n):  # its values, as the rules read them
+                    said = f"{said.rstrip('.')}; {titles.props[n]}" if said else titles.props[n]
+                found[word, n] = (title, said)
     for section, word, families in (
         ("zones", "zone", titles.members),
         ("counters", "counter", titles.counted),
@@ -269,6 +272,15 @@ def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]
         if wanted in (n.casefold(), goal.title.casefold()):
             found["goal", n] = (goal.title, titles.goal_text(n))
     return found
+
+
+def _begun(name: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]]:
+    """The one card whose title begins with the name's words, where nothing is named
+    so: a card titled by its number and more ("67 (1)"), asked for as "67", as the
+    number is typed to play it."""
+    wanted = _words(name)
+    begun = [n for n, title in titles.cards.items() if _words(title)[: len(wanted)] == wanted]
+    return _named(begun[0].casefold(), titles) if wanted and len(begun) == 1 else {}
 
 
 def _says(answer: str, shown: dict) -> bool:
