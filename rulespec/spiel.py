@@ -29,6 +29,7 @@ import pyspiel
 
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
+from rulespec.interpreter.table import whole_number
 from rulespec.lang import ir
 from rulespec.table import encoding
 from rulespec.table.encoding import ActionSpace, ObservationEncoder, action_number
@@ -475,11 +476,35 @@ class SpecState(pyspiel.State):
     def returns(self):
         return self._held.state.returns()
 
+    def _view_seat(self, player) -> int:
+        """The seat a view is asked of: `player`, or the current player without one;
+        SpielError otherwise, as OpenSpiel raises for its own games, but saying so here
+        rather than in a C++ check that also prints to stderr."""
+        n = self._held.game.rules.n
+        if player is None:
+            player = self.current_player()
+            if player < 0:  # chance's node, or the game's end
+                node = "a chance node" if player == _CHANCE else "the game is over"
+                raise pyspiel.SpielError(
+                    f"{node}: no seat is to act here; ask for a seat's view, 0 to {n - 1}"
+                )
+        if whole_number(player) and 0 <= player < n:
+            return int(player)
+        raise pyspiel.SpielError(f"no seat {player!r}: the seats are 0 to {n - 1}")
+
+    # for a Python caller, a view of no seat is the same SpielError as the information
+    # state's (OpenSpiel's C++ callers meet its own check first)
+    def observation_string(self, player=None):
+        return pyspiel.State.observation_string(self, self._view_seat(player))
+
+    def observation_tensor(self, player=None):
+        return pyspiel.State.observation_tensor(self, self._view_seat(player))
+
     def information_state_string(self, player=None):
         """The seat's information state (the current player's by default), as OpenSpiel's
         own call through the observer gives it: see `information_state`."""
         held = self._held
-        player = self.current_player() if player is None else player
+        player = self._view_seat(player)
         if held.told != held.state.length:  # ISMCTSBot asks two or three times a visit
             held.strings, held.told = {}, held.state.length
         told = held.strings.get(player)

@@ -526,6 +526,37 @@ def test_openspiel_information_state_differs_when_the_seat_saw_something_else(sp
     assert states[0].current_player() == 0
 
 
+def test_openspiel_views_asked_of_no_seat_raise_one_spiel_error(spiel_game, capfd):
+    """An AI engineer asked a chance node for its views: information_state_string()
+    raised ValueError 'no seat <PlayerId.CHANCE: -1>', observation_string() and
+    observation_tensor() OpenSpiel's SpielError 'player >= 0' from C++, which printed an
+    'OpenSpiel exception' line too. All three raise SpielError, as OpenSpiel's own
+    Python games do, saying whose node it is and which seats to ask."""
+    import numpy as np
+    import pyspiel
+
+    state = spiel_game.new_initial_state()
+    assert state.is_chance_node()
+    views = ("information_state_string", "observation_string", "observation_tensor")
+    chance = r"^a chance node: no seat is to act here; ask for a seat's view, 0 to 2$"
+    for view in views:
+        with pytest.raises(pyspiel.SpielError, match=chance):
+            getattr(state, view)()
+        for player in (-1, pyspiel.PlayerId.CHANCE, 3, True, "0"):
+            with pytest.raises(pyspiel.SpielError, match=r"^no seat .*: the seats are 0 to 2$"):
+                getattr(state, view)(player)
+    state.apply_action(state.chance_outcomes()[0][0])
+    while not state.is_terminal():
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else None
+        state.apply_action((actions or state.legal_actions())[0])
+    over = r"^the game is over: no seat is to act here; ask for a seat's view, 0 to 2$"
+    for view in views:
+        with pytest.raises(pyspiel.SpielError, match=over):
+            getattr(state, view)()
+        assert getattr(state, view)(np.int64(2)) == getattr(state, view)(2)  # a seat's, still
+    assert capfd.readouterr().err == ""  # no "OpenSpiel exception" line
+
+
 def test_openspiel_keeps_no_log_until_asked_then_plays_the_history_again(spiel_game):
     """A log costs a third of the engine's time (issue 29): a state keeps none until
     something asks what a seat saw; the history played again is then the same game."""
