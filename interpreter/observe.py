@@ -258,3 +258,40 @@ def kept_for(event: dict, player: int) -> dict:
 
 def log_for(state, player: int | None, start: int = 0) -> list[dict]:
     return [visible_event(e, player) for e in (state._events or ())[start:]]
+
+
+def information_key(state, player: int, kept: dict) -> str:
+    """What `player` has seen, in a compact, deterministic form (State.information_key):
+    its observation now, then its log an event a line, a `turn N` line where a turn
+    begins. The log's lines are kept in `kept` (seat -> (events read, turn, lines)) and
+    extended as the log grows, so asking again after a step costs the new events, not
+    the whole log."""
+    count, turn, text = kept.get(player, (0, 0, ""))
+    lines = [text] if text else []
+    for event in log_for(state, player, count):
+        count += 1
+        if event["turn"] != turn:
+            turn = event["turn"]
+            lines.append(f"turn {turn}")
+        lines.append(
+            " ".join(
+                [event["event"]]
+                + [f"{k}={compact(v)}" for k, v in event.items() if k not in _NOT_SHOWN]
+            )
+        )
+    text = "\n".join(lines)
+    kept[player] = count, turn, text
+    return f"{compact(observation(state, player))}\n{text}"
+
+
+_NOT_SHOWN = frozenset({"event", "turn"})
+
+
+def compact(value) -> str:
+    """A value of an observation or an event, short and unambiguous: dicts in braces,
+    lists in brackets, None as `?`."""
+    if isinstance(value, dict):
+        return "{" + " ".join(f"{k}={compact(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(map(compact, value)) + "]"
+    return "?" if value is None else str(value)

@@ -53,7 +53,7 @@ from .choices import (
 )
 from .codegen import RUNTIME_CODE, RuleError, raise_at_spec
 from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, SHOWN, Frame
-from .observe import kept_for, log_for, observation, tallies, tallies_into
+from .observe import information_key, kept_for, log_for, observation, tallies, tallies_into
 from .rng import randbelow
 from .table import RuleLimit, Table, whole_number
 
@@ -461,6 +461,8 @@ class State(Table):
         s._quiet = list(self._quiet)
         s._known = {slot: {q: k.copy() for q, k in d.items()} for slot, d in self._known.items()}
         s._events = None if self._events is None or not log else list(self._events)
+        # the log's lines made so far for information_key go with the log
+        s._key_lines = {} if s._events is None else dict(self._key_lines)
         s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
@@ -579,6 +581,23 @@ class State(Table):
         """The table as `seat` sees it (RULINGS C-6); None: an omniscient spectator."""
         return observation(self, self._seeing(seat, spectator=True))
 
+    def information_key(self, seat: int) -> str:
+        """A hashable key of what `seat` has seen: its observation now, then its log
+        (log_for(seat)) an event a line, a `turn N` line where a turn begins, in a
+        compact text form (OpenSpiel's information-state string is this). It names no
+        card hidden from the seat and holds everything the seat was shown, so two
+        states with equal keys for a seat are indistinguishable to that seat, and once
+        the seat has seen something different the keys differ. It needs the event log:
+        ValueError for a state made or copied with log=False. The log's lines are kept
+        with the state and its clones, so asking again after a step costs the new events."""
+        seat = self._seeing(seat)
+        if self._events is None:
+            raise ValueError(
+                "this state keeps no event log (it was made or copied with log=False): "
+                "an information key holds what the seat saw happen, its log"
+            )
+        return information_key(self, seat, self._key_lines)
+
     def measures(self) -> tuple[dict[str, int], dict[str, int]]:
         """Every zone's size and every counter's value, by label: public numbers (C-6),
         cheaper than a spectator's observation for analysis that steers by them."""
@@ -647,6 +666,7 @@ class State(Table):
         )  # bumps the version: the next check runs them all
         if self._events is not None:  # the log tells what seat saw, and no more
             self._events = [kept_for(e, seat) for e in self._events]
+            self._key_lines = {}  # so another seat's lines are made anew from it
         envs = {id(f.env): f.env for f in self._stack if f.env is not None}
         if self._pending is not None and self._pending.env is not None:
             envs[id(self._pending.env)] = self._pending.env

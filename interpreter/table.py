@@ -50,6 +50,8 @@ class Table:
         self._dirty = game.all_keys  # keys of (automatic rule, player) pairs to evaluate, as bits
         self._version = 0
         self._events: list[dict] | None = [] if log else None
+        # seat -> its log's lines so far, as its information key has them (observe.py)
+        self._key_lines: dict[int, tuple] = {}
         # slot -> seat -> what the seat knows of that zone it cannot see (knowledge.py);
         # kept only for a table with views: without, no seat learns anything (`_told`)
         self._known: dict[int, dict[int, knowledge.Known]] = {}

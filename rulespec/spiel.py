@@ -10,10 +10,11 @@ labelled chance outcomes (card types and seats, sorted), then one for each order
 shuffle may give: OpenSpiel needs chance outcomes listed, a shuffle has too many to
 list, so it is `shuffles` equally likely orders (a game parameter, SHUFFLE_SEEDS by
 default), the k-th drawn from a RNG seeded with k. The game parameter `turn_limit`
-ends a game as the spec's does. Information-state strings hold the seat's observation and its log (what it
-has seen happen) in a compact line form, observation strings its observation only:
-never another seat's view. `resample_from_infostate` deals again what the seat cannot
-see, for OpenSpiel's ISMCTSBot.
+ends a game as the spec's does. Information-state strings are `State.information_key`
+(the seat's observation and its log, what it has seen happen, in a compact line form),
+observation strings its observation only in that form: never another seat's view.
+`resample_from_infostate` deals again what the seat cannot see, for OpenSpiel's
+ISMCTSBot.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import pyspiel
 
 from rulespec import load_spec
 from rulespec.interpreter import CHANCE, TERMINAL, Game, seat_name
+from rulespec.interpreter.observe import compact
 from rulespec.interpreter.table import whole_number
 from rulespec.lang import ir
 from rulespec.table import encoding
@@ -245,7 +247,7 @@ class _Held:
     playing the history again makes it when it is wanted. Likewise C++'s history lacks
     the actions a Python caller played until something asks for it (SpecState._record)."""
 
-    def __init__(self, game: SpecGame, state, seen: dict | None = None):
+    def __init__(self, game: SpecGame, state):
         self.game, self.state = game, state
         self.logged = False  # whether `state` keeps its event log
         # OpenSpiel's player to act, worked out with `legal`, `options` and `outcomes`
@@ -263,12 +265,9 @@ class _Held:
         self.recording = False  # C++ is recording them: _apply_action plays nothing
         self.strings: dict = {}  # seat -> its information-state string at length `told`
         self.told = -1
-        # seat -> (events, turn, text): its log so far in compact form; a log only grows,
-        # and a clone's begins as its original's, so clones share what is done
-        self.seen = {} if seen is None else seen
 
     def __deepcopy__(self, memo):
-        held = _Held(self.game, self.state.clone(), dict(self.seen))
+        held = _Held(self.game, self.state.clone())
         held.player, held.legal, held.options = self.player, self.legal, self.options
         held.outcomes, held.logged = self.outcomes, self.logged
         held.played, held.recorded = list(self.played), self.recorded  # as C++ copies its own
@@ -502,14 +501,14 @@ class SpecState(pyspiel.State):
 
     def information_state_string(self, player=None):
         """The seat's information state (the current player's by default), as OpenSpiel's
-        own call through the observer gives it: see `information_state`."""
+        own call through the observer gives it: the table's `information_key(seat)`."""
         held = self._held
         player = self._view_seat(player)
         if held.told != held.state.length:  # ISMCTSBot asks two or three times a visit
             held.strings, held.told = {}, held.state.length
         told = held.strings.get(player)
         if told is None:
-            told = held.strings[player] = information_state(self._logged(), player, held.seen)
+            told = held.strings[player] = self._logged().information_key(player)
         return told
 
     def resample_from_infostate(self, player_id, probability_sampler):
@@ -521,9 +520,7 @@ class SpecState(pyspiel.State):
         self._logged()  # before the worlds part: a redealt world cannot be played again
         clone = self.clone()
         seed = int(probability_sampler() * 2**53)
-        clone.table.redeal(player_id, random.Random(seed), canonical=True)
-        held = clone._held  # what the seats' logs told before the deal, told again
-        held.seen, held.strings, held.told = {}, {}, -1
+        clone.table.redeal(player_id, random.Random(seed), canonical=True)  # strings anew
         return clone
 
     def __str__(self):
@@ -565,44 +562,6 @@ for _name in (
     setattr(SpecState, _name, _recorded_first(_name))
 
 
-def information_state(table, player: int, seen: dict) -> str:
-    """What `player` has seen, in a compact, deterministic form: its observation now, then
-    its log (`State.log_for`) an event a line, a `turn N` line where a turn begins.
-    Nothing in it shows a card hidden from the seat, so two states that differ only
-    there give the same string. The log's lines are kept with the state and extended
-    as it grows (in `seen`, kept with the state), so asking again after a step costs
-    the new events, not the whole log."""
-    count, turn, text = seen.get(player, (0, 0, ""))
-    lines = [text] if text else []
-    for event in table.log_for(player, count):
-        count += 1
-        if event["turn"] != turn:
-            turn = event["turn"]
-            lines.append(f"turn {turn}")
-        lines.append(
-            " ".join(
-                [event["event"]]
-                + [f"{k}={_compact(v)}" for k, v in event.items() if k not in _NOT_SHOWN]
-            )
-        )
-    text = "\n".join(lines)
-    seen[player] = count, turn, text
-    return f"{_compact(table.observation(player))}\n{text}"
-
-
-_NOT_SHOWN = frozenset({"event", "turn"})
-
-
-def _compact(value) -> str:
-    """A value of an observation or an event, short and unambiguous: dicts in braces,
-    lists in brackets, None as `?`."""
-    if isinstance(value, dict):
-        return "{" + " ".join(f"{k}={_compact(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(map(_compact, value)) + "]"
-    return "?" if value is None else str(value)
-
-
 class SeatObserver:
     """A seat's view (OpenSpiel's PyObserver): the observation vector as the tensor;
     as a string, the observation, and with perfect recall the information state, which
@@ -623,4 +582,4 @@ class SeatObserver:
     def string_from(self, state: SpecState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state_string(player)
-        return _compact(state._held.state.observation(player))
+        return compact(state._held.state.observation(player))

@@ -23,11 +23,6 @@ TEXT = SPEC.read_text()
 OTHERS = {"hand[P2]": ["red_2", "blue_1"], "hand[P3]": ["blue_2", "red_3"]}
 PILE = ["red_3", "blue_1", "red_2"]  # top first
 
-try:
-    from rulespec.spiel import information_state
-except ImportError:  # the openspiel extra is not installed: the other views are still checked
-    information_state = None
-
 
 @cache
 def game() -> Game:
@@ -42,14 +37,14 @@ def laid_out(own: list[str], current: int = 0) -> State:
 
 def views_of(state: State, seat: int) -> tuple:
     """Everything the seat is shown: its observation, its log, its vector, the table
-    and narration it is served, its OpenSpiel information-state string."""
+    and narration it is served, its information key (OpenSpiel's information-state string)."""
     g = state.game
     return (
         state.observation(seat),
         state.log_for(seat),
         ObservationEncoder(g).encode_state(state, seat),
         views.view(state, seat, views.Table(g.spec, g.n)),
-        information_state and information_state(state, seat, {}),
+        state.information_key(seat),
     )
 
 

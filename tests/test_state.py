@@ -244,6 +244,31 @@ def test_a_log_a_re_deal_or_an_evaluation_for_a_seat_the_game_lacks_is_refused(s
         state.evaluate(seat)
 
 
+def test_a_seat_s_information_key_is_what_it_saw_and_needs_the_log():
+    """An AI engineer keyed search nodes by what a seat knows through rulespec.spiel's
+    undocumented information_state, which needs OpenSpiel: State.information_key is it.
+    A copy, and a world re-dealt for the seat, give the seat the same key; a state
+    without a log, or a seat the game lacks, is refused with the reason."""
+    state = game_for("take_the_gold", 3).new_initial_state(seed=5)
+    while state.turn < 4:
+        if state.is_chance_node():
+            state.sample_chance()
+        else:
+            state.apply_action(state.legal_actions()[-1])
+    key = state.information_key(1)
+    assert key.startswith("{seat=P2 ") and "\nturn 3\n" in key and hash(key)
+    assert "cards=?" in key  # another seat's draw, not named
+    world = state.world_for(1, random.Random(3), log=True)
+    assert world.observation(None) != state.observation(None)  # other hands, other pile
+    assert world.information_key(1) == state.clone().information_key(1) == key
+    for unlogged in (state.clone(log=False), state.world_for(1, random.Random(3))):
+        with pytest.raises(ValueError, match=r"^this state keeps no event log \(it was made"):
+            unlogged.information_key(1)
+    for seat in (-1, 3, None, True, "P1"):
+        with pytest.raises(ValueError, match=r"^no seat .*: the seats are 0 to 2$"):
+            state.information_key(seat)
+
+
 def test_who_is_shown_a_choice_follows_where_its_card_goes():
     """A card played to a public pile is shown to every seat; one played face down into
     a hidden zone to its player alone: in the log, and to agents told of the choice
