@@ -37,12 +37,14 @@ class Option:
 @dataclass(frozen=True, slots=True, eq=False)
 class Play(Option):
     """Play an action, with a card of a type from the hand (or none), at a target:
-    a seat, or (`target: card`) the card `chosen` from where it lies."""
+    a seat, (`target: card`) the card `chosen` from where it lies, or (`target: zone`)
+    a zone, by its slot."""
 
     action: str
     card_type: int | None = None
     target: int | None = None
     chosen: int | None = None
+    zone: int | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

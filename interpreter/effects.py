@@ -51,7 +51,7 @@ class CompiledAction:
     condition: object  # None when the action has no `if`
     to: object
     effect: tuple
-    among: object = None
+    among: object = None  # (g, env) -> the cards (target: card) or zones (target: zone)
     shows_type: bool = False  # labels name the card type: the action plays a tag or any
     in_view: bool = False  # its card goes to a shared public zone: every seat sees it played
     # an action with `count` whose condition begins with parts that do not read the group
@@ -198,12 +198,19 @@ class StatementCompiler:
                 self.x.expr(a.condition) if a.condition else None,
                 self.x.expr(a.to) if a.to else None,
                 self.block(a.effect),
-                self.x.cards(a.among) if a.among else None,
+                self._among(a),
                 a.card is not None and a.card not in self.rules.type_names,
                 in_view,
                 self._precondition(a),
                 None if a.same is None else self._same_values(a.same),
             )
+
+    def _among(self, a: ir.Action):
+        """What an action picks from, as a function (g, env) -> its cards (`target:
+        card`) or its zones' slots (`target: zone`); None for another target."""
+        if a.among is None:
+            return None
+        return self.x.expr(a.among) if a.target == "zone" else self.x.cards(a.among)
 
     def _same_values(self, name: str) -> tuple:
         """Each card type's value of a count's `same` property; a type without it has

@@ -359,9 +359,9 @@ class Game:
         the order of its options' labels (options are sorted by label): (option, action,
         card type, target seat) for each option an action may make, (PASS, None, None,
         None) where `pass` falls, and for an action
-        that targets a card (its labels name the card: worked out as it is offered)
-        (None, action, card type, None) where all its labels fall, as they share its
-        name and type as a prefix; likewise for an action that plays a group of cards
+        that targets a card or a zone (its labels name the card or zone: worked out as
+        it is offered) (None, action, card type, None) where all its labels fall, as they
+        share its name and type as a prefix; likewise for an action that plays a group of cards
         (its labels name the cards), its name a prefix."""
         entries = [("pass", (PASS, None, None, None))]
         for a in step.plays:
@@ -371,8 +371,10 @@ class Game:
                 entries.append((a.ir.name + " ", (None, a, None, None)))
                 continue
             for t in sorted(a.card) if a.card is not None else [None]:
-                if a.ir.target == "card":
-                    prefix = self.play_options[a.ir.name, t, None].label + " "
+                if a.ir.target in ("card", "zone"):
+                    prefix = self.play_options[a.ir.name, t, None].label + (
+                        " -> " if a.ir.target == "zone" else " "
+                    )
                     entries.append((prefix, (None, a, t, None)))
                     continue
                 targets = range(self.n) if a.ir.target in ("other", "any") else [None]

@@ -125,9 +125,10 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
     the target and the card's type as constants (the card itself, `card`, is looked
     for in the hand only if the condition still reads it)."""
     span = a.ir.span
-    if group[0][0] is None:  # a card target: its options name the card, made as offered
+    if group[0][0] is None:  # a card or zone target: its options name it, made as offered
         played = f"{card}[0]" if t is not None else "None"  # an action without a card
-        w.line(f"g._offer_cards({x.constant(a)}, {t}, {played}, options)", span, a.ir.name)
+        offer = "_offer_zones" if a.ir.target == "zone" else "_offer_cards"
+        w.line(f"g.{offer}({x.constant(a)}, {t}, {played}, options)", span, a.ir.name)
         return
     lines, reads = [], False
     typed = {"card": t} if t is not None else {}

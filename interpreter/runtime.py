@@ -69,6 +69,7 @@ CALLS = {
     "seats": "every seat, those out included, from the current one",
     "_offer_cards": "the options of an action that targets a card (a play step's offer)",
     "_offer_groups": "the options of an action that plays a group of cards (a play step's offer)",
+    "_offer_zones": "the options of an action that targets a zone (a play step's offer)",
 }
 
 

@@ -1176,6 +1176,20 @@ class State(Table):
                 offered.append(Play(label, a.ir.name, t, None, chosen))
         options += sorted(offered, key=_label)
 
+    def _offer_zones(self, a, t, c, options) -> None:
+        """The options of an action that targets a zone, played with card c (of type t;
+        None: no card): one per zone `among` gives where its condition holds, with the
+        zone bound as `target`, in label order."""
+        env, cond = _play_env(c, None), a.condition
+        prefix, slots = self.game.play_options[a.ir.name, t, None].label, self.game.slots
+        offered = []
+        for zone in a.among(self, env):
+            env["target"] = zone
+            if cond is None or cond(self, env):
+                label = f"{prefix} -> {slots[zone].label}"
+                offered.append(Play(label, a.ir.name, t, zone=zone))
+        options += sorted(offered, key=_label)
+
     def _offer_groups(self, a, options) -> None:
         """The options of an action that plays a group of cards of its kind from the
         hand (`count`): one per distinct group (a multiset of card types, C-3) of a size
@@ -1218,7 +1232,7 @@ class State(Table):
                     if label is None:
                         label = f"{a.ir.name} {'+'.join(names[t] for t in group)}"
                     suffix = game.target_suffix[p] if p is not None else ""
-                    offered.append(GroupPlay(label + suffix, a.ir.name, None, p, None, group))
+                    offered.append(GroupPlay(label + suffix, a.ir.name, None, p, group=group))
         options += sorted(offered, key=_label)
 
 
@@ -1379,6 +1393,7 @@ def _resume_play(s: State, point, option) -> None:
             target=option.target,
             card=s.game.type_names[option.card_type] if card is not None else None,
             **named,
+            **({"zone": s.game.slots[option.zone].label} if option.zone is not None else {}),
             _vis=seen if card is None else _shown_to(s, s.game.hand + s._current, dst),
         )
     if card is not None:
@@ -1410,7 +1425,7 @@ def _played(s: State, option: Play) -> tuple[int | None, dict]:
     if option.chosen is not None:
         env["chosen"] = [option.chosen]
     else:
-        env["target"] = option.target
+        env["target"] = option.target if option.zone is None else option.zone
     return card, env
 
 

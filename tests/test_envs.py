@@ -18,6 +18,7 @@ SPECS = (
         # acts, which api_test forbids)
         ROOT / "tests/valid" / name
         for name in (
+            "building_piles.yaml",  # a zone as a play's target
             "claim_challenge.yaml",
             "high_card_rounds.yaml",
             "peek_and_bury.yaml",
@@ -247,6 +248,15 @@ def test_openspiel_random_simulation(spiel_game):
     import pyspiel
 
     pyspiel.random_sim_test(spiel_game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_openspiel_random_simulation_of_plays_onto_chosen_zones():
+    """A play's target zone (`target: zone`) is an action of the fixed space."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from rulespec.spiel import register
+
+    game = pyspiel.load_game(register(ROOT / "tests/valid/building_piles.yaml"), {"players": 3})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
 def test_openspiel_mcts_plays_a_full_game(spiel_game):

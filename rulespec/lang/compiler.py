@@ -750,6 +750,8 @@ class _Compiler:
         roles = {"card": "cards"} if a.card else {}
         if a.target == "card":
             roles["chosen"] = "cards"
+        elif a.target == "zone":
+            roles["target"] = "zone"
         elif a.target != "none":
             roles["target"] = "player"
         return roles
@@ -785,8 +787,11 @@ class _Compiler:
                 with b.unbound_here({"chosen": picked + "to and effect, not in among itself"}):
                     among = b.expr(doc, path + ("among",), a["among"], scope, "cards")
             scope["chosen"] = "cards"
+        elif target == "zone":
+            among = self._zones_among(name, a, path, scope)
+            scope["target"] = "zone"
         elif "among" in a:
-            self.error("RS104", "'among' is for target: card", path + ("among",), key=True)
+            self.error("RS104", "'among' is for target: card or zone", path + ("among",), key=True)
         elif target != "none":
             scope["target"] = "player"
         cond = b.expr(doc, path + ("if",), a["if"], scope, "bool") if "if" in a else None
@@ -848,6 +853,22 @@ class _Compiler:
             fallback=bool(a.get("fallback")),
         )
 
+    def _zones_among(self, name, a, path, scope) -> ir.Expr | None:
+        """`among` of an action that targets a zone: the zones a choice goes over (a
+        family, `build`, or a seat's own, `store(current)`), read as a choice's items are,
+        with `target` not yet bound."""
+        if "among" not in a:
+            self.error(
+                "RS103",
+                f"action '{name}' targets a zone but says not among which",
+                path,
+                "add among: <a family of zones>, such as among: row",
+                key=True,
+            )
+            return None
+        with self.b.unbound_here({"target": "'target' is the zone picked from among"}):
+            return self.b.expr(self.doc, path + ("among",), a["among"], scope, "zones", items=True)
+
     def _without_target(self, name, a, path) -> bool:
         """`without_target: true`, for an action that plays a card at a player."""
         if not a.get("without_target"):
@@ -876,10 +897,11 @@ class _Compiler:
                 "add  card: <card type, tag or any>",
                 key=True,
             )
-        elif a.get("target") == "card":
+        elif a.get("target") in ("card", "zone"):
             self.error(
                 "RS104",
-                "'count' is for an action that targets no card (a group is one move)",
+                f"'count' is for an action that targets no {a['target']} (a group is one "
+                "move, at a player or at none)",
                 path + ("count",),
                 key=True,
             )

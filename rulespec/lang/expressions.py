@@ -159,7 +159,7 @@ _TOKEN_NAMES = {
 _ROLES = {
     "card": "an action with `card:` and the reactions that answer one (a `target: card` "
     "action's card is `chosen`)",
-    "target": "an action with `target: other` or `any`",
+    "target": "an action with `target: other`, `any` or `zone`",
     "chosen": "an action with `target: card`",
     "reactor": "a reaction",
     "answer": "a reaction with a `card`",
@@ -270,6 +270,10 @@ def _wanted(want: str) -> str:
 
 # (value's type, target's type) -> how to turn one into the other
 _CONVERSIONS = {
+    ("zone", "zones"): "one zone is no choice: a family's zones are written by its name "
+    "(row), a seat's own family with its owner (store(current))",
+    ("cards", "zones"): "a family's zones are written by its name (row), a seat's own "
+    "family with its owner (store(current))",
     ("player", "int"): "seat_number(p) is a player's number, from 0",
     ("int", "player"): "seat(n) is the player at seat n, from 0",
     ("int", "kind"): (
@@ -461,14 +465,17 @@ class Builder:
     # --- entry points -------------------------------------------------------------
 
     def expr(
-        self, doc, path, value, scope: dict[str, str], want: str | None = None
+        self, doc, path, value, scope: dict[str, str], want: str | None = None, items=False
     ) -> ir.Expr | None:
+        """An expression of the spec; `items`: what a for loop or a choice goes over,
+        where a family's name gives its zones (an action's `among`)."""
         self.text = SpecText(doc, path)
         if isinstance(value, (bool, int)):
             node = ir.Const(doc.span(path), "bool" if isinstance(value, bool) else "int", value)
         else:
             tree = self._parse(value, "expr")
-            node = None if tree is None else self._expr(tree, dict(scope))
+            read = self._items if items else self._expr
+            node = None if tree is None else read(tree, dict(scope))
         if node is not None and want and not accepts(want, node.type):
             # a named condition's test written under value:, a named value's
             named = path[0] == "conditions" and path[-1] == "value" and node.type == "bool"

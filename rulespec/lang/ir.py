@@ -555,13 +555,15 @@ class Step:
 class Action:
     name: str
     card: str | None  # card type, tag or "any" played from the hand; None: no card
-    target: str  # none | other | any | card
+    target: str  # none | other | any | card | zone
     condition: Expr | None
     to: Expr | None  # where the played card goes when played
     effect: tuple[Stmt, ...]
     rulings: tuple[str, ...]
     span: Span
-    among: Expr | None = None  # target: card picks one of these, bound as `chosen`
+    # target: card picks one of these cards, bound as `chosen`; target: zone one of
+    # these zones (a family's, type "zones"), bound as `target`
+    among: Expr | None = None
     title: str = ""  # a readable name: the compiler fills in the default
     # a group of cards played as one move: (fewest, most; None: as many as the hand
     # holds), bound as `card`; None: one card (or none)

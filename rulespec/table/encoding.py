@@ -157,14 +157,18 @@ def _listed(game, source: ir.Expr) -> list:
 
 def _play_labels(game):
     """Labels of plays: an action's with each card type and target, a picked card's
-    type and zone, a group's cards."""
-    targets = {a.name: a.target for a in game.spec.actions}
+    type and zone, a target zone (each of its family's), a group's cards."""
+    actions = {a.name: a for a in game.spec.actions}
     for (name, _, _), option in game.play_options.items():
+        a = actions[name]
         yield option.label
-        if targets[name] == "card":  # the picked card: its type and where it lies
+        if a.target == "card":  # the picked card: its type and where it lies
             yield from (
                 f"{option.label} {t} from {s.label}" for t in game.type_names for s in game.slots
             )
+        elif a.target == "zone":  # every zone of the family its `among` goes over
+            family = a.among.name
+            yield from (f"{option.label} -> {s.label}" for s in game.slots if s.zone.name == family)
     for a in game.actions.values():
         if a.ir.count is not None:
             yield from _group_labels(game, a)
