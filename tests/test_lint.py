@@ -928,6 +928,17 @@ def test_pirates_wild_graph_has_goals():
     )
 
 
+def test_a_play_onto_a_target_zone_moves_into_the_family_its_among_names():
+    """`to: target` with `target: zone` moves the card into each zone `among` may give,
+    and an effect that moves the target's cards moves them out of those zones: the
+    graph saw neither (lint said no rule moved cards into the family, RL111)."""
+    g = graphs.build(load_spec(str(TESTS / "valid" / "building_piles.yaml")))
+    assert _has(g, "action:build", "moves_to", "zone:build")
+    assert _has(g, "action:stash", "moves_to", "zone:stash")
+    assert _has(g, "zone:stash", "moves_from", "action:take_back")
+    assert _has(g, "action:take_back", "reads", "zone:stash")
+
+
 SPECS = sorted((ROOT / "games").glob("*.yaml")) + sorted((TESTS / "valid").glob("*.yaml"))
 
 

@@ -80,11 +80,14 @@ def touches_of(node, t: Touches | None = None, given: dict | None = None) -> Tou
 
 
 def played_locals(part) -> dict[str, set]:
-    """The card locals a rule binds before its effect runs -> where their cards come
-    from: an action's `chosen`, from its `among` (a Klondike designer's moves of the
-    chosen card out of the tableau went unseen: lint said no card left the stock)."""
+    """The card and zone locals a rule binds before its effect runs -> where their
+    cards come from: an action's `chosen`, from its `among` (a Klondike designer's moves
+    of the chosen card out of the tableau went unseen: lint said no card left the
+    stock); its `target` zone (`target: zone`), one of its `among`'s."""
     among = getattr(part, "among", None)
-    return {"chosen": card_sources(among, {})} if among is not None else {}
+    if among is None:
+        return {}
+    return {"target" if part.target == "zone" else "chosen": card_sources(among, {})}
 
 
 ANYWHERE = "anywhere"  # where a played or picked card comes from: no zone equals it
@@ -359,11 +362,12 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
 def _played_to(spec: ir.Spec, part, t: Touches) -> Touches:
     """t, with an action's or answer's played card moved from the hand into its `to:`
     zone, and what names that zone read (`to: row(slot + shift)` reads both: a Rummy
-    designer's parameter read there alone was 'never used'). Without a card `to:` is
+    designer's parameter read there alone was 'never used'), or, for `to: target`, the
+    zones the target may be. Without a card `to:` is
     never worked out: such a rule moves and reads nothing there."""
     if part.to is not None and part.card is not None:
         t.moves_from.add(spec.hand)
-        played = _Touching(t, {})
+        played = _Touching(t, played_locals(part))  # `to: target`: a zone of its among
         played.into(part.to)
         played.read_naming(part.to)
     return t

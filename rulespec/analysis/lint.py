@@ -92,8 +92,11 @@ class Analysis:
         tos = {n for a in spec.actions for n in graphs.zones_in(a.to)} | {
             n for r in spec.reactions for n in graphs.zones_in(r.to)
         }
-        for a in spec.actions:
-            sources |= graphs.zones_in(a.among)
+        for a in spec.actions:  # a card picked from among, or played onto a zone of it
+            if a.target == "zone":
+                tos |= graphs.zones_in(a.among) if a.card is not None else set()
+            else:
+                sources |= graphs.zones_in(a.among)
         for s in ir.walk_statements(spec.effect_blocks()):
             if isinstance(s, ir.ChooseCard):
                 sources |= graphs.zones_in(s.source)
