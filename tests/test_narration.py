@@ -927,3 +927,41 @@ def test_a_current_player_set_in_a_setup_is_not_told():
     ]
     for cut in range(len(events) + 1):
         assert narrate(events[:cut], titles) + narrate(events, titles, start=cut) == said
+
+
+def test_a_play_onto_a_target_zone_says_the_zone_by_its_title():
+    """`target: zone`: a card played onto the zone chosen reads "onto" its title, in
+    the options and the narration; a card hidden from a seat is "a card" there, the
+    zone still said; a zone chosen by an action without a card is said as a chosen
+    card is, and the options of a card stand in the family's order."""
+    spec = load_spec(ROOT / "tests" / "valid" / "building_piles.yaml")
+    titles, types = Titles.of(spec), [c.name for c in spec.cards]
+    built = {"event": "play", "player": 0, "action": "build", "target": None, "turn": 1}
+    stashed = {"event": "play", "player": 0, "action": "stash", "target": None, "turn": 1}
+    taken = {"event": "play", "player": 0, "action": "take_back", "target": None, "turn": 1}
+    assert narrate(
+        [
+            built | {"card": "two", "zone": "build[1]"},
+            stashed | {"card": None, "zone": "stash[P1][1]"},
+            taken | {"card": None, "zone": "stash[P1][0]"},
+        ],
+        titles,
+    ) == [
+        "  P1 builds Two onto the second pile",
+        "  P1 stashes a card onto P1's right stash",
+        "  P1 takes back P1's left stash",
+    ]
+    two, ace = types.index("two"), types.index("ace")
+    options = [
+        Play("build two -> build[2]", "build", two, zone=5),
+        Play("build two -> build[1]", "build", two, zone=4),
+        Play("build ace -> build[0]", "build", ace, zone=3),
+        Play("take_back -> stash[P1][1]", "take_back", zone=8),
+    ]
+    shown = arranged(options, titles, types)
+    assert [(o["group"], o["short"], o["text"]) for o in shown] == [
+        ("Ace", "onto the first pile", "Build Ace onto the first pile"),
+        ("Two", "onto the second pile", "Build Two onto the second pile"),
+        ("Two", "onto the third pile", "Build Two onto the third pile"),
+        ("Take back", "P1's right stash", "Take back: P1's right stash"),
+    ]

@@ -308,13 +308,17 @@ def _passed_at(e: dict, t: Titles) -> str:
 
 
 def _play(e: dict, t: Titles) -> str:
-    """A play: "P1 plays Ace at P3"; an action without a card is chosen, not played
+    """A play: "P1 plays Ace at P3", "P1 plays Two onto the first pile"; an action
+    without a card is chosen, not played
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
     has a verb ("P1 draws", "P1 knocks (Go out)", "P1 buys Province"), which a title
     that begins with the verb goes on from ("Knock early": "P1 knocks early"), and which
     says a title it begins with ("attack with" for Attack: "P1 attacks with Squire")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
+    onto = t.zone(e["zone"]) if e.get("zone") else ""  # a target zone (`target: zone`)
+    if onto and not (e.get("card") or e["action"] in t.carded):  # taken, not played onto:
+        chosen, onto = onto, ""  # said as a card chosen is ("P1 takes back the left stash")
     if "n" in e:  # a group of cards as one move: named to those who see them
         what, verb = with_rule(_cards(e, t), action, verb), third_person(verb)
     elif e.get("card") or e["action"] in t.carded:  # a card, or one the viewer may not see
@@ -333,6 +337,8 @@ def _play(e: dict, t: Titles) -> str:
         what, verb = f"{action}: {chosen}" if chosen else action, "chooses"
     if e.get("target") is not None:
         target = f" at {seat_name(e['target'])}"
+    elif onto:
+        target = f" onto {onto}"
     else:
         target = UNTARGETED if e["action"] in t.untargeted else ""
     return f"  {_who(e)} {verb} {what}".rstrip() + target

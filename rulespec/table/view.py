@@ -356,13 +356,13 @@ def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
     card's, after them a group of cards played as one move by its action's place in the
     spec, then its cards; (1, value) for a number or branch, (2, the action's place in
     the spec) for a play without a card, (2,) for the others, (3,) for Pass; a play's
-    target card (`target: card`) by its deck place after that."""
+    target card (`target: card`) by its deck place after that, its target zone (`target:
+    zone`) by its place."""
     if isinstance(o, (Pass, NoReaction)):
         return (3,)
     if isinstance(o, GroupPlay):  # after the cards, action by action, each by its cards
         return (0, len(index) + 1 + rules.get(o.action, len(rules)), *sorted(o.group))
-    picked = _CHOSEN.search(o.label) if isinstance(o, Play) and o.chosen is not None else None
-    picked = (index.get(picked.group(1), len(index)),) if picked else ()  # its target card's
+    picked = _target_place(o, index)
     if isinstance(o, (Play, React)) and o.card_type is not None:
         return (0, o.card_type, *picked)
     if isinstance(o, PickValue) and isinstance(o.value, frozenset):  # a kind named: by its
@@ -382,6 +382,15 @@ def _place(o: Option, index: dict[str, int], rules: dict[str, int]) -> tuple:
     if isinstance(o, Play):
         return (2, rules.get(o.action, len(rules)), *picked)
     return (2,)
+
+
+def _target_place(o: Option, index: dict[str, int]) -> tuple:
+    """Where a play's target card stands (its deck place), or its target zone (its
+    place in its family); () for another option."""
+    if isinstance(o, Play) and o.zone is not None:
+        return (o.zone,)
+    picked = _CHOSEN.search(o.label) if isinstance(o, Play) and o.chosen is not None else None
+    return (index.get(picked.group(1), len(index)),) if picked else ()
 
 
 def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> tuple:
@@ -447,6 +456,9 @@ def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
         text = f"{verb.capitalize()} {with_rule(card, rule, verb)}"
     if option.target is not None:
         text += f" at {seat_name(option.target)}"
+    elif option.zone is not None:  # a card played onto it, or a zone chosen without one
+        zone = titles.zone(option.label.rpartition(" -> ")[2])
+        text += f" onto {zone}" if option.card_type is not None else f": {zone}"
     elif option.action in titles.untargeted:
         text += UNTARGETED
     chosen = _CHOSEN.search(option.label) if option.chosen is not None else None
