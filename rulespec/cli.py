@@ -1371,7 +1371,9 @@ def _print_simulation(args, report: dict, out) -> None:
     # a 52-card deck makes a line of thousands of characters: wrapped to a terminal's
     # width, a card and its count kept on one line
     played = [f"{c}\xa0{k}" for c, k in report["cards_played"].items()]
-    _print_wrapped("  cards played     ", played or ["none"], out)
+    # a game played by choices (a pick laid at once) plays no card as an action does
+    none = ["none by an action or a reaction (cards chosen and moved are not counted)"]
+    _print_wrapped("  cards played     ", played or none, out)
 
 
 def _print_wrapped(head: str, items: list[str], out) -> None:

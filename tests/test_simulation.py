@@ -323,9 +323,14 @@ def test_a_daemonic_process_simulates_in_process_with_the_same_games():
 
 
 def test_a_game_whose_actions_play_no_card_says_so():
-    """`cards played` was printed with nothing after it (a designer's Hold'em)."""
+    """`cards played` was printed with nothing after it (a designer's Hold'em), then
+    "none" where a 6 nimmt! designer's every card was laid by a pick, which read as
+    wrong: it says what it counts."""
     code, out, _ = cli("simulate", ROOT / "tests/valid/pass_the_pair.yaml", "--games", 3)
-    assert code == 0 and "\n  cards played     none\n" in out
+    assert code == 0 and (
+        "\n  cards played     none by an action or a reaction (cards chosen and moved are "
+        "not counted)\n" in out
+    )
 
 
 def test_games_won_by_no_one_or_shared_are_reported():
