@@ -74,11 +74,16 @@ def main() -> None:
             out[key(spec, variant, players, agents, seed)] = digest(
                 spec, variant, players, agents, seed
             )
+    write(FILE, out)
+
+
+def write(path: Path, games: dict) -> None:
+    """Digests of games into path, with the commit they were made at."""
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
-    FILE.write_text(json.dumps({"made_at": commit, "games": out}, indent=1) + "\n")
-    print(f"{len(out)} games written to {FILE}")
+    path.write_text(json.dumps({"made_at": commit, "games": games}, indent=1) + "\n")
+    print(f"{len(games)} games written to {path}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import subprocess
 import sys
 from pathlib import Path
 
@@ -69,12 +68,9 @@ def test_openspiel_information_state_strings_are_unchanged(name):
 
 
 def main() -> None:
-    out = {name: [digest(name, seed) for seed in range(SEEDS)] for name in _names()}
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
-    FILE.write_text(json.dumps({"made_at": commit, "games": out}, indent=1) + "\n")
-    print(f"{len(out)} games written to {FILE}")
+    from golden import write
+
+    write(FILE, {name: [digest(name, seed) for seed in range(SEEDS)] for name in _names()})
 
 
 if __name__ == "__main__":
