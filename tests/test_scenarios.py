@@ -720,3 +720,13 @@ def test_an_option_naming_a_family_s_zone_may_name_it_by_value(tmp_path):
     )
     assert _failures(scenario) == []
     assert run(scenario).passed
+    # a list of options that differs is shown by value beside the scenario's, as written
+    # (a Lost Cities designer's got list named the zones by place beside its expected)
+    scenario.write_text(
+        scenario.read_text().replace(
+            'offered: ["fish blue_3 from discard[blue]"]',
+            'options: ["fish blue_3 from discard[red]", "lay red_1", "toss red_1"]',
+        )
+    )
+    [failure] = _failures(scenario)
+    assert "got ['fish blue_3 from discard[blue]', " in failure, failure

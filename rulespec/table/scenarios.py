@@ -308,6 +308,14 @@ def _option(game: Game, written) -> str:
     return _ZONE_LABEL.sub(lambda m: aliases.get(m[0], m[0]), text) if aliases else text
 
 
+def _by_value(game: Game, labels: list[str]) -> list[str]:
+    """Labels with a family by a card property's zones named by value, as a scenario
+    that wrote them so reads them (a Lost Cities designer's expected `expedition[P1][blue]`
+    was listed beside the legal `expedition[P1][1]`)."""
+    values = {place: value for value, place in _aliases(game).items()}
+    return [_ZONE_LABEL.sub(lambda m: values.get(m[0], m[0]), label) for label in labels]
+
+
 def _offered(label: str, legal: list[str]) -> str:
     """The legal option a scenario's label names: itself, or the one legal label with
     the same cards in each group (`a+b+c`) in another order (a Rummy designer's set,
@@ -696,7 +704,9 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
         return _offered(_option(state.game, o), legal)
 
     if "options" in expect and legal != [named(o) for o in expect["options"]]:
-        failures.append(f"options: expected {list(map(str, expect['options']))}, got {legal}")
+        written = list(map(str, expect["options"]))
+        got = _by_value(state.game, legal) if written != list(map(named, written)) else legal
+        failures.append(f"options: expected {written}, got {got}")
     missing = [str(o) for o in expect.get("offered", ()) if named(o) not in legal]
     if missing:
         failures.append(f"offered: expected {missing}, not among the options {legal}")
