@@ -292,6 +292,23 @@ class Game:
         public = {i for i, seen in enumerate(self.seers) if seen is None}
         return {i: m for i, m in enumerate(self.may_hold) if m is not None and i not in public}
 
+    @cached_property
+    def value_labels(self) -> dict[str, str]:
+        """A family by a card property's labels as a table may be laid out with them, by
+        value (`discard[red]`, `laid[P1][red]`), to the labels by place (`discard[0]`)."""
+        out = {}
+        for x in (*self.spec.zones, *self.spec.counters):
+            if not x.by:
+                continue
+            values = [self.kind_name(v) for v in self.prop_values(x.by)]
+            labels = [s.label for s in self.slots if s.zone.name == x.name] or [
+                label for label in self.counter_names if label.split("[", 1)[0] == x.name
+            ]
+            for label in labels:
+                head, index = label.rsplit("[", 1)
+                out[f"{head}[{values[int(index[:-1])]}]"] = label
+        return out
+
     def tally_writer(self, seat: int, at: int):
         """The seat's own code for State.tallies_into at offset `at` (observe.tally_writer),
         compiled when first asked for; None where a count may not fit a byte."""

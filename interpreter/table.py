@@ -502,6 +502,9 @@ class Table:
         rest to the box; counters by name; seats out, for good or for the round
         (`sitting`); whose turn. ValueError says what does not fit."""
         game = self.game
+        by_value = game.value_labels  # `discard[red]` for `discard[0]`, as scenarios write it
+        zones = {by_value.get(k, k): v for k, v in zones.items()}
+        counters = {by_value.get(k, k): v for k, v in counters.items()}
         labels = {slot.label: i for i, slot in enumerate(game.slots)}
         counter_slots = {name: i for i, name in enumerate(game.counter_names)}
         _known("zone", zones, labels)

@@ -261,6 +261,22 @@ def test_a_family_by_a_property_has_a_member_per_value_titled_by_it():
     assert labels[:3] == ["column[P1][0]", "column[P1][1]", "column[P1][2]"]
 
 
+def test_a_table_laid_out_names_a_family_by_a_property_by_value_too():
+    """A Lost Cities designer's `State.from_layout` refused `discard[red]`, which a
+    scenario takes (python.md says from_layout is what scenarios do)."""
+    g = Game(load_spec("suit_columns.yaml", COLUMNS), 2)
+    state = State.from_layout(
+        g,
+        zones={"discard[blue]": ["blue_3"], "column[P1][gold]": ["gold_1"]},
+        counters={"laid[P1][gold]": 1},
+    )
+    seen = state.observation(None)
+    assert seen["zones"]["discard[1]"] == ["blue_3"] and seen["zones"]["column[P1][2]"] == [
+        "gold_1"
+    ]
+    assert seen["counters"]["laid[P1][2]"] == 1
+
+
 @pytest.mark.parametrize(
     "old, new, code, said",
     [

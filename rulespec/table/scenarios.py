@@ -26,7 +26,6 @@ ends with; `auto: forced` takes single-option choice points without steps; a ste
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -198,7 +197,7 @@ def _misnamed(game: Game, table: dict):
     kind_counters = {game.counter_names[i] for i in game.kind_counters}
     zones = table.get("zones") or {}
     places = [s.label for s in game.slots]
-    slots = places + [a for a, label in _aliases(game).items() if label in places]  # by value
+    slots = places + [a for a, label in game.value_labels.items() if label in places]  # by value
     names = [("zone", label, slots, ("zones", label)) for label in zones]
     rest = table.get("rest")
     if rest is not None and rest not in slots:  # the name is the value: placed at it
@@ -214,7 +213,7 @@ def _misnamed(game: Game, table: dict):
     counters = _counters(table.get("counters"))
     known = [
         *game.counter_names,
-        *(a for a, label in _aliases(game).items() if label not in places),
+        *(a for a, label in game.value_labels.items() if label not in places),
     ]
     names += [("counter", k, known, ("counters", *path)) for k, _, path in counters]
     for label, value, path in counters:
@@ -278,24 +277,6 @@ def _meant(game: Game, what: str, name, known) -> str:
     return f"did you mean '{hint.suggestion}'?"
 
 
-@functools.cache
-def _aliases(game: Game) -> dict[str, str]:
-    """A family by a card property's labels as a scenario may write them, by value
-    (`discard[red]`, `laid[P1][red]`), to the labels by place (`discard[0]`)."""
-    out = {}
-    for x in (*game.spec.zones, *game.spec.counters):
-        if not x.by:
-            continue
-        values = _values(game, x)
-        labels = [s.label for s in game.slots if s.zone.name == x.name] or [
-            label for label in game.counter_names if label.split("[", 1)[0] == x.name
-        ]
-        for label in labels:
-            head, index = label.rsplit("[", 1)
-            out[f"{head}[{values[int(index[:-1])]}]"] = label
-    return out
-
-
 _ZONE_LABEL = re.compile(r"\w+(?:\[[^\]\s]+\])+")  # a zone's label within an option's
 
 
@@ -303,7 +284,7 @@ def _option(game: Game, written) -> str:
     """An option as a scenario writes it, with a family by a card property's zone named
     by value (`back foundation[hearts]`) as the option names it, by place
     (`back foundation[1]`): a Klondike designer's steps and `offered` were refused."""
-    aliases = _aliases(game)
+    aliases = game.value_labels
     text = str(written)
     return _ZONE_LABEL.sub(lambda m: aliases.get(m[0], m[0]), text) if aliases else text
 
@@ -312,7 +293,7 @@ def _by_value(game: Game, labels: list[str]) -> list[str]:
     """Labels with a family by a card property's zones named by value, as a scenario
     that wrote them so reads them (a Lost Cities designer's expected `expedition[P1][blue]`
     was listed beside the legal `expedition[P1][1]`)."""
-    values = {place: value for value, place in _aliases(game).items()}
+    values = {place: value for value, place in game.value_labels.items()}
     return [_ZONE_LABEL.sub(lambda m: values.get(m[0], m[0]), label) for label in labels]
 
 
@@ -340,7 +321,7 @@ def _values(game: Game, x) -> list[str]:
 def _label(game: Game, label):
     """A zone's or counter's label as the table has it: by place, where a scenario
     wrote a family by a card property by value."""
-    return _aliases(game).get(label, label) if isinstance(label, str) else label
+    return game.value_labels.get(label, label) if isinstance(label, str) else label
 
 
 def _by_family(game: Game, name: str, first: str) -> str:
