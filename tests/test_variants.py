@@ -481,6 +481,14 @@ def test_a_variant_changes_a_cards_words_tags_and_props(tmp_path):
     assert detail["officer"] == "count 8 -> 6; tags guard -> none"
     assert detail["pirate_captain"] == "title 'Pirate Captain' -> 'Captain'; text"
     assert detail["gold_coin"] == "props worth none -> 2"
+    # a prop's bad name is the variant's to mend: placed there, not at the base's card
+    variant.write_text(
+        "rulespec: 1\nextends: base.yaml\ncards:\n  officer: {props: {Bad-Name: 1}}\n"
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec(variant)
+    [d] = exc.value.diagnostics
+    assert (d.code, d.span.file, d.span.line) == ("RS104", str(variant), 4)
 
 
 def test_a_built_card_takes_a_count_only_from_a_variant(tmp_path):

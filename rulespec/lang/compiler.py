@@ -790,10 +790,13 @@ class _Compiler:
         elif target == "zone":
             among = self._zones_among(name, a, path, scope)
             scope["target"] = "zone"
-        elif "among" in a:
-            self.error("RS104", "'among' is for target: card or zone", path + ("among",), key=True)
-        elif target != "none":
-            scope["target"] = "player"
+        else:  # a player's target is bound whatever else is wrong: one error, not three
+            if "among" in a:
+                self.error(
+                    "RS104", "'among' is for target: card or zone", path + ("among",), key=True
+                )
+            if target != "none":
+                scope["target"] = "player"
         cond = b.expr(doc, path + ("if",), a["if"], scope, "bool") if "if" in a else None
         untargeted = self._without_target(name, a, path)
         with b.unbound_here(

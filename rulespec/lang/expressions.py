@@ -270,8 +270,8 @@ def _wanted(want: str) -> str:
 
 # (value's type, target's type) -> how to turn one into the other
 _CONVERSIONS = {
-    ("zone", "zones"): "one zone is no choice: a family's zones are written by its name "
-    "(row), a seat's own family with its owner (store(current))",
+    ("zone", "zones"): "one zone is no choice: name a family of zones (count: or by: in "
+    "zones), by its name (row), a seat's own family with its owner (store(current))",
     ("cards", "zones"): "a family's zones are written by its name (row), a seat's own "
     "family with its owner (store(current))",
     ("player", "int"): "seat_number(p) is a player's number, from 0",

@@ -207,6 +207,9 @@ def _change_cards(m: _Merge, data, changes: dict, added: dict) -> None:
                     for prop, v in value.items():
                         card.setdefault("props", {})[prop] = v
                         m.graft(m.variant, ("cards", name, key, prop), at + (key, prop))
+                    # what is checked of the whole mapping (its names) is the variant's
+                    m.out.spans[at + (key,)] = m.variant.span(("cards", name, key))
+                    m.out.key_spans[at + (key,)] = m.variant.key_span(("cards", name, key))
                 else:
                     card[key] = value
                     m.graft(m.variant, ("cards", name, key), at + (key,))
