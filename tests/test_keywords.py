@@ -91,3 +91,24 @@ def test_a_keyword_reserved_everywhere_is_refused_as_a_name(tmp_path):
     with pytest.raises(SpecError) as exc:
         load_spec(path)
     assert any(d.code == "RS202" for d in exc.value.diagnostics)
+
+
+def test_the_reference_lists_every_reserved_name():
+    """A Lost Cities designer found `index_of`, `swap` and `cancel_extra_turns` missing
+    from language.md's reserved names, and five of v3's from its versions paragraph:
+    the lists are read against builtins.py."""
+    text = (ROOT / "docs" / "language.md").read_text()
+    bullet = text[text.index("- **Reserved names.**") :]
+    bullet = bullet[: bullet.index("\n- **")]
+
+    def listed(kind: str) -> set[str]:
+        found = re.search(rf"{kind} \(`([^`]+)`", bullet, re.S)
+        return set(found[1].split())
+
+    assert listed("a constant") == set(builtins.CONSTANTS)
+    assert listed("a function") == set(builtins.FUNCTIONS)
+    assert listed("procedure") == set(builtins.PROCEDURES)
+    assert listed("aggregate") == set(builtins.AGGREGATES)
+    versions = text[text.index("Language v2 gave a meaning") :]
+    versions = set(re.findall(r"`(\w+)`", versions[: versions.index("The\nlist is data")]))
+    assert builtins.RESERVED_IN_V2 | builtins.RESERVED_IN_V3 <= versions
