@@ -1338,6 +1338,24 @@ def check_empty_zones(an: Analysis):
             )
 
 
+def check_unset_memories(an: Analysis):
+    """RL128: cards the rules remember and read, that no rule sets: always none."""
+    remembered, read = set(), set()
+    for cond, eff in an.touches.values():
+        remembered |= eff.remembers
+        read |= {n for k, n in cond.reads | eff.reads if k == "memory"}
+    for m in an.spec.memories:
+        if m.name in read and m.name not in remembered:
+            yield Finding(
+                "RL128",
+                "warning",
+                f"remembered cards '{m.name}' are read, but no rule sets them: they are "
+                "always none",
+                m.span,
+                hint=f"set them where the rules say ({m.name} = cards), or read the ones meant",
+            )
+
+
 def check_deal(an: Analysis):
     """RL113: a setup (the game's, or each round's) that deals more cards than the deck
     holds at some player count (a deal of n to each player, times the players)."""
@@ -1766,6 +1784,7 @@ CHECKS = (
     check_sets_past_the_deck,
     check_long_ranges,
     check_empty_zones,
+    check_unset_memories,
     check_start,
     check_deal,
     check_group_offers,
@@ -1805,6 +1824,7 @@ CODES = {
     "RL125": "a secret number set into a counter every seat sees (a note)",
     "RL126": "a simultaneous pick moved straight into another chooser's hidden zone",
     "RL127": "a range of more numbers than one may give",
+    "RL128": "remembered cards read but never set",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
