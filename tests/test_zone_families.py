@@ -439,3 +439,35 @@ def test_a_variant_may_size_a_family_down_and_diff_names_the_parameter(tmp_path)
     assert cli("validate", variant)[0] == 0  # its titles, written for 3, cut to 2
     out = cli("diff", base, fixed)[1]
     assert "changed  zone 'row': count rows -> 3" in out, out
+
+
+def test_a_spread_zone_is_shown_whole_however_long():
+    """A Lost Cities designer's expedition of eight cards read "8 cards, top Yellow 9" at
+    the table, where a player counts every card, wagers and all: `spread: true` shows
+    an ordered zone whole; the discards, a plain pile, still show their top."""
+    from rulespec.table.narrate import Titles
+    from rulespec.table.view import table, table_lines
+
+    g = Game(load_spec("suit_columns.yaml", COLUMNS), 2)
+    eight = ["red_1", "red_2", "red_3", "red_4", "red_5", "blue_1", "blue_2", "blue_3"]
+    state = State.from_layout(
+        g,
+        zones={
+            "column[P1][red]": eight,
+            "discard[gold]": ["gold_1", "gold_2", "gold_3", "gold_4", "gold_5", "blue_4", "blue_5"],
+        },
+    )
+    text = "\n".join(table_lines(table(state.observation(1), Titles.of(g.spec))))
+    # laid out top first, listed bottom first, as a pile is
+    assert "red column Blue 3, Blue 2, Blue 1, Red 5, Red 4, Red 3, Red 2, Red 1 (top)" in text
+    assert "Gold discards: 7 cards, top Gold 1" in text, text
+    assert columns_error(
+        "discard: {by: suit, ordered: true,", "discard: {by: suit, spread: true,"
+    ) == [
+        (
+            "RS104",
+            "'spread' is for an ordered zone, which the table shows by its top card once it "
+            "is long; 'discard' is not ordered, and is shown whole already",
+            "leave out spread, or add ordered: true",
+        )
+    ]

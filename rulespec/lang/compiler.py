@@ -308,7 +308,22 @@ class _Compiler:
             z.get("by", ""),
             _count_param(z),
             z.get("shown", True),
+            self._spread(name, z),
         )
+
+    def _spread(self, name: str, z: dict) -> bool:
+        """`spread: true`: an ordered zone every card of which the table shows; an
+        unordered zone is shown whole already (RS104)."""
+        if z.get("spread") and not z.get("ordered"):
+            self.error(
+                "RS104",
+                f"'spread' is for an ordered zone, which the table shows by its top card once "
+                f"it is long; '{name}' is not ordered, and is shown whole already",
+                ("zones", name, "spread"),
+                "leave out spread, or add ordered: true",
+                key=True,
+            )
+        return bool(z.get("spread"))
 
     def _titles(self, name: str, entry: dict) -> tuple[str, ...]:
         """A family's titles, as written; a `by` family's default to its values' own,

@@ -439,6 +439,7 @@ class ZoneDef:
     by: str = ""  # a family of a zone for each value of this card property (of kinds)
     count_param: str = ""  # the parameter that sizes the family per player count: count is its most
     shown: bool = True  # shown at the table (false: kept only for the rules)
+    spread: bool = False  # an ordered zone the table shows whole, never its size and top
 
     @property
     def owned(self) -> bool:

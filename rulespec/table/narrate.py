@@ -83,6 +83,7 @@ class Titles:
     zones: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, str] = field(default_factory=dict)
     piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
+    spread: frozenset[str] = frozenset()  # ordered zones shown whole, however long
     seats: frozenset[str] = frozenset()  # counters that hold a player (a seat number)
     quiet: frozenset[str] = frozenset()  # counters whose changes are not narrated
     quiet_rules: frozenset[str] = frozenset()  # checked rules whose firing is not narrated
@@ -133,6 +134,7 @@ class Titles:
             counted={c.name: c.titles for c in spec.counters if c.titles},
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
+            spread=frozenset(z.name for z in spec.zones if z.spread),
             seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
             quiet=frozenset(c.name for c in spec.counters if not (c.narrate and c.shown)),
             unshown=frozenset(x.name for x in (*spec.counters, *spec.zones) if not x.shown),

@@ -50,7 +50,8 @@ def _zone(label: str, seen, titles: Titles, marks: list | None = None) -> dict:
     when visible, each with its per_card counters (`marks`, by card as the observation
     lists them), else the cards revealed to the seat in it, with how deep each lies.
     "top_only": shown by its size and top card, as a pile (an ordered zone) of more than
-    SHOWN_WHOLE cards is; a shorter one (a trick, a fresh discard) is shown whole."""
+    SHOWN_WHOLE cards is, unless it is `spread`; a shorter one (a trick, a fresh
+    discard) is shown whole."""
     name, seat = _split(label)
     title, declared = titles.zone(label, whose=not seat), parse_label(label)[0]
     zone = {
@@ -82,7 +83,7 @@ def _zone(label: str, seen, titles: Titles, marks: list | None = None) -> dict:
         "size": len(seen),
         "cards": cards,
         "revealed": [],
-        "top_only": zone["pile"] and len(seen) > SHOWN_WHOLE,
+        "top_only": zone["pile"] and len(seen) > SHOWN_WHOLE and declared not in titles.spread,
     }
 
 
