@@ -1352,3 +1352,54 @@ def test_a_chosen_card_moved_leaves_the_zone_it_was_chosen_among():
     assert _has(graphs.build(spec), "zone:pile", "moves_from", "action:take")
     builder = graphs.build(load_spec(str(ROOT / "tests" / "valid" / "deck_builder.yaml")))
     assert _has(builder, "zone:supply", "moves_from", "action:buy")
+
+
+PLANTED = """\
+rulespec: 1
+name: Planted
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    bean: {count: 20}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner, ordered: true}
+  field: {per_player: true, visibility: public}
+procedures:
+  plant:
+    params: {p: player, c: cards}
+    effect: move(c, field(p))
+setup:
+  effect: shuffle(pile)
+turn:
+  - step: draw
+    effect: move(top(pile, 1), hand(current))
+  - step: plant
+    effect: plant(current, first(hand(current), 1))
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+
+
+def test_cards_passed_to_a_procedure_that_moves_them_leave_where_they_came_from():
+    """A Bohnanza designer's `plant(p, first(hand(p), 1))` moved no card out of the hand
+    for lint and the graph (a false RL103 error where the deck starts, when a draw went
+    through such a procedure, and no moves_from edge): a cards parameter's cards come
+    from the zones its arguments take them from, as a zone parameter's zones are the
+    zones passed."""
+    spec = load_spec("planted.yaml", PLANTED)
+    g = graphs.build(spec)
+    assert _has(g, "zone:hand", "moves_from", "step:plant")
+    assert _has(g, "step:plant", "moves_to", "zone:field")
+    drawn = PLANTED.replace(
+        "effect: move(top(pile, 1), hand(current))", "effect: plant(current, top(pile, 1))"
+    )
+    assert [
+        f.code for f in static.static(load_spec("drawn.yaml", drawn)) if f.severity == "error"
+    ] == []
+    assert _has(
+        graphs.build(load_spec("drawn.yaml", drawn)), "zone:pile", "moves_from", "step:draw"
+    )

@@ -54,8 +54,9 @@ class Touches:
     shuffles: set[str] = field(default_factory=set)  # reordered, not moved
     remembers: set[str] = field(default_factory=set)  # `remember:` slots set
     calls: set[tuple[str, str]] = field(default_factory=set)  # ("procedure"|"condition", name)
-    # zones passed to a procedure's zone parameters: (procedure, parameter index, zones)
-    zone_args: set[tuple[str, int, frozenset]] = field(default_factory=set)
+    # what is passed to a procedure's zone and cards parameters: (procedure, parameter
+    # index, the zones the cards come from, as card_sources gives them)
+    passed_args: set[tuple[str, int, frozenset]] = field(default_factory=set)
 
     def add(self, other: Touches) -> Touches:
         """self, with what `other` reads and writes too."""
@@ -228,7 +229,9 @@ class _Touching(ir.Visitor):
         self.t.calls.add(("procedure", s.proc))
         for i, arg in enumerate(s.args):
             if arg.type == "zone":
-                self.t.zone_args.add((s.proc, i, frozenset(self.named(arg))))
+                self.t.passed_args.add((s.proc, i, frozenset((z, None) for z in self.named(arg))))
+            elif arg.type == "cards":  # a move of the parameter's cards moves them from there
+                self.t.passed_args.add((s.proc, i, frozenset(card_sources(arg, self.bound))))
         self.generic_visit(s)
 
     def visit_ConditionCall(self, e: ir.ConditionCall):
@@ -282,19 +285,22 @@ def with_calls(spec: ir.Spec, t: Touches) -> Touches:
         for what, name in sorted(t.calls - done):
             done.add((what, name))
             part = spec.procedure(name) if what == "procedure" else spec.condition(name)
-            t.add(touches_of(_definition_body(part), given=_passed(part, t.zone_args)))
+            t.add(touches_of(_definition_body(part), given=_passed(part, t.passed_args)))
     return t
 
 
-def _passed(part, zone_args) -> dict[str, set]:
-    """A procedure's zone parameters -> the zones passed to them (as card_locals binds
-    a local): a move into or out of one is a move into or out of those."""
+def _passed(part, passed_args) -> dict[str, set]:
+    """A procedure's zone and cards parameters -> where what is passed to them comes
+    from (as card_locals binds a local): a move into or out of a zone parameter is a
+    move into or out of the zones passed, a move of a cards parameter's cards a move
+    out of the zones they come from (a Bohnanza designer's `plant(p, first(hand(p),
+    1))` moved no card out of the hand for lint, which then said none ever left)."""
     if not isinstance(part, ir.Procedure):
         return {}
     passed: dict[str, set] = {}
-    for proc, i, zones in zone_args:
+    for proc, i, sources in passed_args:
         if proc == part.name:
-            passed.setdefault(part.params[i][0], set()).update((z, None) for z in zones)
+            passed.setdefault(part.params[i][0], set()).update(sources)
     return passed
 
 
