@@ -438,7 +438,11 @@ def test_a_variant_may_size_a_family_down_and_diff_names_the_parameter(tmp_path)
     fixed.write_text(ROWS_BY_PLAYERS.replace("row: {count: rows,", "row: {count: 3,"))
     assert cli("validate", variant)[0] == 0  # its titles, written for 3, cut to 2
     out = cli("diff", base, fixed)[1]
-    assert "changed  zone 'row': count rows -> 3" in out, out
+    assert "changed  zone 'row': count rows (3) -> 3" in out, out
+    # the parameter's new value resizes it: said (a Bohnanza designer's third field was
+    # a bare "changed")
+    out = cli("diff", base, variant)[1]
+    assert "changed  zone 'row': count rows (3) -> rows (2)" in out, out
 
 
 def test_a_spread_zone_is_shown_whole_however_long():

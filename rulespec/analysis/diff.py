@@ -111,8 +111,12 @@ _KEYS = {"condition": "if"}  # the IR's field names that the spec's keys spell o
 
 
 def _size(x) -> str:
-    """A family's size as the spec writes it: a number, or the parameter sizing it."""
-    return x.count_param or str(x.count or "none")
+    """A family's size as the spec writes it: a number, or the parameter sizing it with
+    the most zones it gives (a variant's new value of the parameter resizes the family:
+    a Bohnanza designer's third field showed as a change without a word)."""
+    if x.count_param:
+        return f"{x.count_param} ({x.count})"
+    return str(x.count or "none")
 
 
 def _group_text(count) -> str:
