@@ -1458,6 +1458,56 @@ def check_choices_of_unseen_cards(an: Analysis):
         )
 
 
+def check_options_by_unseen_cards(an: Analysis):
+    """RL122 too: a choice of numbers (a place in a hand), players or kinds whose filter,
+    or a choice of branches whose condition, reads what lies in a zone its chooser may
+    not see (more than its size): the options offered tell the chooser what is there
+    (a Hanabi designer's places offered where the owner's 1s lie, in a hand held facing
+    out, and a branch offered only while a playable card is held)."""
+    spec = an.spec
+    for s in ir.walk(_written_parts(spec)):
+        if isinstance(s, ir.ChooseBranch):
+            tests = [b.cond for b in s.branches if b.cond is not None]
+        elif isinstance(s, (ir.ChooseCard, ir.ChooseNumber)) and not isinstance(s, ir.ChooseAll):
+            card_choice = isinstance(s, ir.ChooseCard) and s.source.type in (
+                "zone",
+                "cards",
+                "cardsets",
+            )
+            tests = [s.where] if s.where is not None and not card_choice else []
+        else:
+            continue
+        zone = next((z for t in tests if (z := _unseen_read(spec, s.player, t))), None)
+        if zone is None:
+            continue
+        yield Finding(
+            "RL122",
+            "warning",
+            f"a choice whose options are offered by what lies in '{zone.name}', which its "
+            "chooser may not see: the options offered show the chooser what lies there "
+            "(unless it was revealed to it)",
+            s.span,
+            hint="offer every option and test the cards once chosen, or read only size() "
+            "of the zone",
+        )
+
+
+def _unseen_read(spec: ir.Spec, chooser: ir.Expr, test: ir.Expr) -> ir.ZoneRef | None:
+    """The first zone whose cards a test reads (not only how many: `size(hand(p))` is
+    public) that the chooser may not see: a hidden zone, another's `owner` zone, and an
+    `others` zone written as the chooser's own (`hand(current)` chosen by current; one
+    of another local's, `hand(q)`, is most often a hand the chooser sees)."""
+    sized = {id(n.args[0]) for n in ir.walk(test) if isinstance(n, ir.Call) and n.func == "size"}
+    for ref in ir.walk(test):
+        if isinstance(ref, ir.ZoneRef) and id(ref) not in sized:
+            z = spec.zone(ref.name)
+            own = z.owned and ir.canon(ref.owner) == ir.canon(chooser)
+            unseen = {"hidden": True, "others": own, "owner": not own}.get(z.visibility)
+            if unseen:
+                return ref
+    return None
+
+
 def _written_parts(spec: ir.Spec) -> tuple:
     """The setup, every rule, procedure and named condition: the IR the spec writes."""
     ruled = (*graphs.rules_of(spec), *graphs.definitions(spec))
@@ -1790,6 +1840,7 @@ CHECKS = (
     check_group_offers,
     check_seat_valued,
     check_choices_of_unseen_cards,
+    check_options_by_unseen_cards,
     check_window_offers,
     check_read_by_place,
     check_secret_numbers_made_public,
@@ -1818,7 +1869,8 @@ CODES = {
     "RL119": "an absorbing state that is not an end",
     "RL120": "a group of cards whose offer can pass the groups a decision may look at (a note)",
     "RL121": "an evaluation or payoff that values the player to act, not `me`",
-    "RL122": "a choice among cards its chooser cannot see, which its options name or its filter tests",
+    "RL122": "a choice among cards its chooser cannot see, which its options name or its filter "
+    "tests, or whose options are offered by them",
     "RL123": "a window offer that answers none of what opens the window",
     "RL124": "cards read by place in the order an unordered zone holds them",
     "RL125": "a secret number set into a counter every seat sees (a note)",
