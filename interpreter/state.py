@@ -224,6 +224,11 @@ class State(Table):
         chooses; None for chance, or when the game is over."""
         return None if self._over else self._pending.asking
 
+    def decision_again(self) -> bool:
+        """Is the pending decision a play step offered again after a play (`repeat`, or
+        `again_if` while it holds), where `pass` ends the step?"""
+        return not self._over and self._pending.again is _offered_again
+
     def decision_between(self) -> str | None:
         """What runs between turns as the pending decision is asked, by name: a round's
         setup or scoring (`rounds.setup`, `rounds.scoring`), or the round end condition
@@ -1128,15 +1133,16 @@ class State(Table):
         """Ask the current player to play at a play step: each action with each card
         type of the hand it plays, at each target, where its condition holds; `pass`
         too at an optional step, or at a repeat step played again. A step offered again
-        after a play (repeat, or again_if while its condition holds) ends, with nothing
-        to ask, when nothing but pass is left. The options come in label order, as
-        game.offers lists them."""
+        after a play (repeat, or again_if while its condition holds) asks again even when
+        pass is all that is left, as a first offer does: ending it unasked would tell
+        every seat that the hand holds nothing playable. The options come in label
+        order, as game.offers lists them."""
         me, again, self._again = self._current, self._again, False
         if again and step.again_if is not None and not step.again_if(self, {}):
             return  # played, and not to be offered again
         options, pass_at = self._step_options(step)
         if again:
-            if options and (step.ir.repeat or step.ir.optional) and step.may_pass(self):
+            if (step.ir.repeat or step.ir.optional) and step.may_pass(self):
                 options.insert(pass_at, PASS)
         elif step.ir.optional and step.may_pass(self):
             options.insert(pass_at, PASS)

@@ -2290,9 +2290,10 @@ def _replay(args, out, err) -> int:
             print(
                 f"note: {older} event(s) logged as rulespec logged them before 2026-12 (a "
                 "simultaneous pick of a set of cards with its size, a shuffle of fewer than "
-                "two cards, no_play where a pass is now asked, a pass without its step, a "
-                "play without the card it chose from a zone some seat cannot see), "
-                "read as the same",
+                "two cards, no_play where a pass is now asked, a step offered again that "
+                "ended unasked with only pass left, a pass without its step, a play "
+                "without the card it chose from a zone some seat cannot see), read as the "
+                "same",
                 file=out,
             )
     return 0 if all(o.same for o in outcomes) else 1

@@ -378,3 +378,20 @@ def test_a_card_picked_from_a_zone_a_seat_cannot_see_is_not_named_in_that_seat_s
     assert [e["option"] for e in logs[0] if e["event"] == "choice"] == [None]
     moved = [e for e in logs[0] if e["event"] == "move"]
     assert moved[-1]["src"] == "pile" and moved[-1]["cards"] is None  # a card, unnamed
+
+
+def test_a_step_offered_again_asks_whether_or_not_something_is_left_to_play():
+    """An Uno designer's other seats learnt whether a drawn card fitted: a step offered
+    again after a play ended unasked when nothing but pass was left, but asked (and
+    logged a pass) when a card still fitted. Twin tables that differ only in the second
+    card of P1's hidden hand now look alike to every other seat once P1 passes."""
+    g = Game(load_spec(Path(__file__).parent / "valid" / "turn_taking.yaml"), 4)
+    keys = []
+    for second in ("blank", "stop"):  # a card that cannot be played, and one that can
+        s = State.from_layout(g, 1, zones={"hand[P1]": ["back", second], "pile": ["blank"] * 4})
+        assert not s.decision_again()
+        s.apply_action("back")
+        assert "pass" in s.legal_labels() and s.current_player() == 0 and s.decision_again()
+        s.apply_action("pass")
+        keys.append([s.information_key(seat) for seat in (1, 2, 3)])
+    assert keys[0] == keys[1]

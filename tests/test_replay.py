@@ -348,6 +348,8 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
         ("one_card_refill_9c24abf.jsonl", 5),
         # five buys from a face-down reserve, logged without the card bought (at 34aa7a5)
         ("reserve_34aa7a5.jsonl", 5),
+        # eight repeat steps ended unasked once only pass was left, now asked (at 5fbbf35)
+        ("turn_taking_5fbbf35.jsonl", 8),
     ],
 )
 def test_a_log_an_older_rulespec_wrote_replays_the_same_and_says_so(log, older):

@@ -36,6 +36,7 @@ def test_prev_passes_over_players_out_and_follows_reverse():
     assert seat_to_act(s) == 2
     s = laid_out(game(), ["back"], out=[1])  # reversed, prev is to the left; P2 is out
     s.apply_action("back")
+    s.apply_action("pass")  # the step, offered again, asks even with nothing to play
     assert seat_to_act(s) == 2
 
 
@@ -116,6 +117,7 @@ def test_skips_past_the_turn_limit_end_the_game():
     )
     s = State.from_layout(g, 1, zones={"hand[P1]": ["stop"], "pile": ["blank"] * 4}, turn_limit=50)
     s.apply_action("stop -> P2")
+    s.apply_action("pass")  # the step, offered again, asks even with nothing to play
     assert s.is_terminal() and s.reason == "turn_limit" and s.turn == 50
 
 

@@ -318,7 +318,9 @@ class _Replaying:
         logs another (taken as the same, the replay kept in step)? Until 2026-12:
         - a shuffle of a zone of fewer than two cards, which is no shuffle;
         - `no_play` for a player at an `around` step with nothing to play who may pass,
-          who is now asked, pass its one option (a choice and a pass are logged)."""
+          who is now asked, pass its one option (a choice and a pass are logged);
+        and (_play_on) a play step offered again with nothing but pass left, which ended
+        unasked and is now asked."""
         kind, game = event.get("event"), self.game
         if kind == "shuffle":  # the replay's own shuffle is next, or chance is to draw it
             ahead = self.ahead[0] if self.ahead else None
@@ -329,11 +331,16 @@ class _Replaying:
             return False
         if game.current_player() != event.get("player") or game.legal_labels() != ["pass"]:
             return False
-        game.apply_action("pass")
+        self._pass_unlogged()
+        return True
+
+    def _pass_unlogged(self) -> None:
+        """Take the pass an older rulespec did not ask for, and leave out of the
+        comparison the choice and the pass this one logs for it."""
+        self.game.apply_action("pass")
         self._read_on()
         while self.ahead and self.ahead[0].get("event") in ("choice", "pass"):
-            self.ahead.popleft()  # what the older rulespec did not log
-        return True
+            self.ahead.popleft()
 
     def _play_on(self, number: int, event: dict) -> str:
         """Play the game on by one decision, chance's or the logged choice's: '' once
@@ -344,6 +351,12 @@ class _Replaying:
         if game.is_chance_node():
             game.sample_chance()
         elif event["event"] != "choice":
+            # until 2026-12 a play step offered again with nothing but pass left ended
+            # unasked: the log goes on where this rulespec asks for the pass
+            if game.decision_again() and game.legal_labels() == ["pass"]:
+                self._pass_unlogged()
+                self.older += 1
+                return ""
             return (
                 f"line {number}: logged {json.dumps(event)}; the replay waits for a choice "
                 f"by player {game.current_player()}"
