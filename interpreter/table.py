@@ -502,9 +502,7 @@ class Table:
         rest to the box; counters by name; seats out, for good or for the round
         (`sitting`); whose turn. ValueError says what does not fit."""
         game = self.game
-        by_value = game.value_labels  # `discard[red]` for `discard[0]`, as scenarios write it
-        zones = {by_value.get(k, k): v for k, v in zones.items()}
-        counters = {by_value.get(k, k): v for k, v in counters.items()}
+        zones, counters = _placed(game, zones), _placed(game, counters)
         labels = {slot.label: i for i, slot in enumerate(game.slots)}
         counter_slots = {name: i for i, name in enumerate(game.counter_names)}
         _known("zone", zones, labels)
@@ -825,6 +823,18 @@ def _magnitude(value: int) -> str:
     """A huge number in a few characters (str() refuses past 4,300 digits)."""
     digits = value.bit_length() * 0.30103
     return f"{'-' if value < 0 else ''}about 10^{digits:.0f}"
+
+
+def _placed(game, laid: dict) -> dict:
+    """A layout's labels by place, a by-family's written by value (`discard[red]` for
+    `discard[0]`, as scenarios write them); ValueError for two labels of one."""
+    out, written = {}, {}
+    for label, value in laid.items():
+        place = game.value_labels.get(label, label)
+        if place in out:
+            raise ValueError(f"'{written[place]}' and '{label}' name one place, {place}: give one")
+        out[place], written[place] = value, label
+    return out
 
 
 def _known(what: str, names, known: dict) -> None:

@@ -1403,3 +1403,16 @@ def test_cards_passed_to_a_procedure_that_moves_them_leave_where_they_came_from(
     assert _has(
         graphs.build(load_spec("drawn.yaml", drawn)), "zone:pile", "moves_from", "step:draw"
     )
+    # relayed by another procedure: followed whichever name sorts first (a review's
+    # z_outer drew a false RL103 where a_outer did not)
+    for outer in ("a_outer", "z_outer"):
+        relayed = drawn.replace(  # one step plants from the hand and, relayed, the pile
+            "effect: plant(current, top(pile, 1))",
+            f"effect: |\n      plant(current, first(hand(current), 1))\n      {outer}(current)",
+        ).replace(
+            "setup:",
+            f"  {outer}:\n    params: {{p: player}}\n    effect: plant(p, top(pile, 1))\nsetup:",
+        )
+        spec = load_spec("relayed.yaml", relayed)
+        assert [f.code for f in static.static(spec) if f.severity == "error"] == [], outer
+        assert _has(graphs.build(spec), "zone:pile", "moves_from", "step:draw"), outer

@@ -275,6 +275,8 @@ def test_a_table_laid_out_names_a_family_by_a_property_by_value_too():
         "gold_1"
     ]
     assert seen["counters"]["laid[P1][2]"] == 1
+    with pytest.raises(ValueError, match=r"'discard\[red\]' and 'discard\[0\]' name one place"):
+        State.from_layout(g, zones={"discard[red]": ["red_1"], "discard[0]": ["red_2"]})
 
 
 @pytest.mark.parametrize(

@@ -278,12 +278,18 @@ class _Touching(ir.Visitor):
 
 def with_calls(spec: ir.Spec, t: Touches) -> Touches:
     """t, plus what every procedure and condition it calls touches, and what those
-    call, once each (procedures may call each other in circles): a procedure's
-    effects count where it is called."""
-    done: set = set()
-    while t.calls - done:
-        for what, name in sorted(t.calls - done):
-            done.add((what, name))
+    call: a procedure's effects count where it is called. A procedure is read again
+    when more arguments reach it (one relayed by a procedure read before it), until
+    none does: what it moves does not depend on the order the names sort in, and
+    circles of calls end, as what is passed only grows."""
+    read: dict = {}  # (what, name) -> the arguments it was read with
+    while todo := [
+        (call, args)
+        for call in sorted(t.calls)
+        if read.get(call) != (args := frozenset(a for a in t.passed_args if a[0] == call[1]))
+    ]:
+        for (what, name), args in todo:
+            read[what, name] = args
             part = spec.procedure(name) if what == "procedure" else spec.condition(name)
             t.add(touches_of(_definition_body(part), given=_passed(part, t.passed_args)))
     return t

@@ -1323,10 +1323,7 @@ _ZERO = ir.Const(None, "int", 0)
 
 def check_empty_zones(an: Analysis):
     """RL111: a zone that rules read but that no card ever enters: always empty."""
-    filled, read = set(), set()
-    for cond, eff in an.touches.values():
-        filled |= eff.moves_to
-        read |= {n for k, n in cond.reads | eff.reads if k == "zone"}
+    read, filled = _read_and_written(an, "zone", "moves_to")
     for z in an.spec.zones:
         if z.name in read and z.name not in filled and not z.start:
             yield Finding(
@@ -1340,20 +1337,28 @@ def check_empty_zones(an: Analysis):
 
 def check_unset_memories(an: Analysis):
     """RL128: cards the rules remember and read, that no rule sets: always none."""
-    remembered, read = set(), set()
-    for cond, eff in an.touches.values():
-        remembered |= eff.remembers
-        read |= {n for k, n in cond.reads | eff.reads if k == "memory"}
+    read, remembered = _read_and_written(an, "memory", "remembers")
     for m in an.spec.memories:
         if m.name in read and m.name not in remembered:
+            written = f"{m.name}(p)" if m.per_player else m.name
             yield Finding(
                 "RL128",
                 "warning",
                 f"remembered cards '{m.name}' are read, but no rule sets them: they are "
                 "always none",
                 m.span,
-                hint=f"set them where the rules say ({m.name} = cards), or read the ones meant",
+                hint=f"set them where the rules say ({written} = cards), or read the ones meant",
             )
+
+
+def _read_and_written(an: Analysis, kind: str, written: str) -> tuple[set, set]:
+    """The names of this kind some rule reads, and those some rule writes (the Touches
+    field `written`: moves_to, remembers)."""
+    read, done = set(), set()
+    for cond, eff in an.touches.values():
+        done |= getattr(eff, written)
+        read |= {n for k, n in cond.reads | eff.reads if k == kind}
+    return read, done
 
 
 def check_deal(an: Analysis):
@@ -1460,12 +1465,16 @@ def check_choices_of_unseen_cards(an: Analysis):
 
 def check_options_by_unseen_cards(an: Analysis):
     """RL122 too: a choice of numbers (a place in a hand), players or kinds whose filter,
-    or a choice of branches whose condition, reads what lies in a zone its chooser may
-    not see (more than its size): the options offered tell the chooser what is there
-    (a Hanabi designer's places offered where the owner's 1s lie, in a hand held facing
-    out, and a branch offered only while a playable card is held)."""
+    a choice of branches whose condition, or an action whose `if`, reads what lies in a
+    zone its chooser may not see (more than its size): the options offered tell the
+    chooser what is there (a Hanabi designer's places offered where the owner's 1s lie,
+    in a hand held facing out, and a branch offered only while a playable card is
+    held; a steal offered only at a player who holds a coin)."""
     spec = an.spec
-    for s in ir.walk(_written_parts(spec)):
+    # an action's `if` decides what its player, the one whose turn it is, is offered
+    offers = [ir.ChooseBranch(a.condition.span, _CURRENT, (ir.Branch(a.span, a.name,
+              a.condition, ()),)) for a in spec.actions if a.condition is not None]  # fmt: skip
+    for s in [*ir.walk(_written_parts(spec)), *offers]:
         if isinstance(s, ir.ChooseBranch):
             tests = [b.cond for b in s.branches if b.cond is not None]
         elif isinstance(s, (ir.ChooseCard, ir.ChooseNumber)) and not isinstance(s, ir.ChooseAll):
@@ -1493,19 +1502,34 @@ def check_options_by_unseen_cards(an: Analysis):
 
 
 def _unseen_read(spec: ir.Spec, chooser: ir.Expr, test: ir.Expr) -> ir.ZoneRef | None:
-    """The first zone whose cards a test reads (not only how many: `size(hand(p))` is
-    public) that the chooser may not see: a hidden zone, another's `owner` zone, and an
-    `others` zone written as the chooser's own (`hand(current)` chosen by current; one
-    of another local's, `hand(q)`, is most often a hand the chooser sees)."""
-    sized = {id(n.args[0]) for n in ir.walk(test) if isinstance(n, ir.Call) and n.func == "size"}
-    for ref in ir.walk(test):
-        if isinstance(ref, ir.ZoneRef) and id(ref) not in sized:
-            z = spec.zone(ref.name)
-            own = z.owned and ir.canon(ref.owner) == ir.canon(chooser)
-            unseen = {"hidden": True, "others": own, "owner": not own}.get(z.visibility)
-            if unseen:
-                return ref
-    return None
+    """The first zone whose cards a test reads (more than how many: `size(hand(p))`,
+    `size(top(pile, 1))` are public) that the chooser surely may not see."""
+    counted = {
+        id(z)
+        for n in ir.walk(test)
+        if isinstance(n, ir.Call) and n.func == "size" and _by_place(n.args[0])
+        for z in ir.walk(n.args[0])
+    }
+    return next(
+        (
+            ref
+            for ref in ir.walk(test)
+            if isinstance(ref, ir.ZoneRef)
+            and id(ref) not in counted
+            and spec.unseen_by(ref, chooser, sure=True)
+        ),
+        None,
+    )
+
+
+def _by_place(cards: ir.Expr) -> bool:
+    """Are these cards taken by place alone (a zone, its top, the first n): their
+    number tells nothing of what they are?"""
+    return all(
+        isinstance(n, (ir.ZoneRef, ir.Const, ir.Param, ir.Counter, ir.Local, ir.Binary))
+        or (isinstance(n, ir.Call) and n.func in ("top", "first", "above", "size"))
+        for n in ir.walk(cards)
+    )
 
 
 def _written_parts(spec: ir.Spec) -> tuple:

@@ -799,13 +799,21 @@ class Spec:
             for n in parts
         ):
             return {z.name for z in self.zones if z.visibility != "public"}
-        chooser, out = canon(choice.player), set()
-        for ref in (n for n in parts if isinstance(n, ZoneRef)):
-            z = self.zone(ref.name)
-            own = z.owned and canon(ref.owner) == chooser
-            if z.visibility in ("hidden", "others") or (z.visibility == "owner" and not own):
-                out.add(ref.name)
-        return out
+        return {
+            n.name for n in parts if isinstance(n, ZoneRef) and self.unseen_by(n, choice.player)
+        }
+
+    def unseen_by(self, ref: ZoneRef, chooser: Expr, sure: bool = False) -> bool:
+        """May the chooser not see the zone ref names? A hidden zone, a seat's `owner`
+        zone but the chooser's own written so (`hand(current)` chosen by current), and
+        an `others` zone, its owner perhaps the chooser, however written; `sure`: an
+        `others` zone only where it is written as the chooser's own (`hand(q)` of a
+        local q is most often a hand the chooser sees)."""
+        z = self.zone(ref.name)
+        own = z.owned and canon(ref.owner) == canon(chooser)
+        if z.visibility == "others":
+            return own or not sure
+        return z.visibility == "hidden" or (z.visibility == "owner" and not own)
 
     def spread_sources(self, choice: ChooseCard) -> set[str]:
         """The zones a card choice (`choose(p) c from ...`) may offer cards of one type
