@@ -58,6 +58,7 @@ class Analysis:
         """Bounds for one player count's deck, or (players=None) the most any holds."""
         self.spec, self.players = spec, players
         self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
+        self.params_free = False  # parameters judged as any value (freeing_params)
         self.roles: dict[str, set[str]] = {}  # card locals -> the card types they can be
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
@@ -199,8 +200,19 @@ class Analysis:
     def _param_interval(self, e):
         if e.type != "int":
             return None
+        if self.params_free:
+            return (-INF, INF)
         vs = self.params[e.name]
         return (min(vs), max(vs))
+
+    @contextmanager
+    def freeing_params(self):
+        """Judge as if a parameter could hold any value (a variant's)."""
+        self.params_free = True
+        try:
+            yield self
+        finally:
+            self.params_free = False
 
     def _counter_interval(self, e):
         if e.type != "int":  # a player or a kind, held as a number that is no quantity
@@ -702,7 +714,12 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
         # one side of an `and` or `or` is named as a part: its place is the whole's
         # when it comes first (a beginner read the whole `if` as blamed)
         what = "this condition" if node is cond else "this part of the condition"
-        if never:
+        switch = _switched(an, node) if never or len(always) == len(counts) else []
+        if switch:
+            yield _switch_note(
+                an, kind, name, node, "never holds" if never else "always holds", what, switch
+            )
+        elif never:
             yield _never_holds(an, kind, name, node, never, counts, what)
         elif len(always) == len(counts) and not _written_true(node):
             yield Finding(
@@ -712,6 +729,48 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
                 node.span,
                 rules=(name,),
             )
+
+
+def _switched(an: Analysis, node) -> list[ir.ParamDef]:
+    """The parameters of a switch that fixes a part of a condition: a comparison of
+    parameters and numbers alone (`alone_allowed == 1`), without which it would not be
+    fixed. A rule a variant turns on or off, not a mistake of the rules; a threshold
+    that fixes a test of the table (`successful_krakens >= kraken_limit` with a limit
+    of 0) is no switch."""
+    switches = [
+        n
+        for n in ir.walk(node)
+        if isinstance(n, ir.Binary)
+        and n.op in _MIRROR
+        and all(isinstance(x, (ir.Param, ir.Const, ir.Binary, ir.Unary)) for x in ir.walk(n))
+    ]
+    names = {x.name for n in switches for x in ir.walk(n) if isinstance(x, ir.Param)}
+    if not names:
+        return []
+    for sub in an.per_count:
+        with sub.freeing_params():
+            if sub.truth(node) is not None:
+                return []
+    return [p for p in an.spec.params if p.name in names]
+
+
+def _switch_note(an: Analysis, kind, name, node, verdict: str, what: str, params) -> Finding:
+    """RL105 or RL108 as a note: a part of a condition fixed by parameters, each named
+    with its value and, where a variant set it, its place."""
+    said = []
+    for p in params:
+        values = sorted(set(an.params[p.name]), key=str)
+        value = " or ".join(map(str, values))
+        where = f" ({p.span.file}:{p.span.line})" if p.span.file != node.span.file else ""
+        said.append(f"{p.name} is {value}{where}")
+    return Finding(
+        "RL105" if verdict == "never holds" else "RL108",
+        "info",
+        f"{kind} '{name}': {what} {verdict} while {' and '.join(said)}",
+        node.span,
+        rules=(name,),
+        hint="a rule a parameter turns on or off: nothing to fix if meant",
+    )
 
 
 def _written_true(node) -> bool:
