@@ -1927,9 +1927,12 @@ def _outcome_lines(rows, tests):
             f" -> {row['new']:8.{shown}f} {_interval(row['new_ci'], digits)}  p={row['p']:.3g} "
             f"holm={row['p_holm']:.3g}{mark}"
         )
+    means = ["length"] + [
+        what for what in ("rounds per match", "payoffs") if f"mean {what}" in tests["tests"]
+    ]
     yield (
-        f"tests    shares: {tests['tests']['shares']}; mean length"
-        f"{' and payoffs' if 'mean payoffs' in tests['tests'] else ''}: {tests['tests']['mean length']}; "
+        f"tests    shares: {tests['tests']['shares']}; mean {' and '.join(means)}: "
+        f"{tests['tests']['mean length']}; "
         f"Holm's correction over {tests['tested']} rows, SIGNIFICANT when holm < {tests['alpha']}"
     )
     half, mean = tests["detectable_at_half"], tests["detectable_mean"]

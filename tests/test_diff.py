@@ -362,3 +362,24 @@ def test_simulate_compares_teams_where_both_sides_have_them():
     wins = [w for w in rows if w.endswith(" wins") and not w.startswith("end reason")]
     assert wins == ["north_south wins", "east_west wins"]  # no turn order: rounds
     assert report["statistics"]["tested"] == len(report["outcomes"]) - 2
+
+
+def test_simulate_compares_the_rounds_a_match_takes_where_both_play_rounds():
+    """A Euchre designer's variant played to 5 points in place of 10: `simulate` showed
+    the matches twice as short in deals, `diff --simulate` did not say it. Whist played
+    to 7 takes more deals than to 5; Take the Gold has no rounds, and no such row."""
+    whist = Path("games/whist.yaml")
+    _, out, _ = cli(
+        "diff", whist, "games/variants/whist/seven_points.yaml", "--simulate", "60", "--json"
+    )
+    rows = {r["what"]: r for r in json.loads(out)["outcomes"]}
+    more = rows["mean rounds per match"]
+    assert more["old"] < more["new"] and more["test"] == "welch_t"
+    _, out, _ = cli(
+        "diff",
+        "games/take_the_gold.yaml",
+        "games/variants/take_the_gold/long_5.yaml",
+        "--simulate",
+        "60",
+    )
+    assert "rounds per match" not in out

@@ -256,7 +256,8 @@ def compare_outcomes(
     # player (no rounds): from_first counts nothing else
     ordered = range(players) if old.from_first or new.from_first else ()
     winners = teams or tuple((f"P{p + 1}", {p}) for p in range(players))
-    tested = len(reasons) + len(winners) + len(ordered) + 1 + len(paid)
+    matches = bool(old.round_lengths and new.round_lengths)  # matches of rounds on both sides
+    tested = len(reasons) + len(winners) + len(ordered) + 1 + matches + len(paid)
     tested_alpha = ALPHA / tested  # Holm's bar, one change
 
     def row(what, key, a, b, test, p, detectable):
@@ -295,6 +296,8 @@ def compare_outcomes(
         "mean length (turns)", xs, ys, [(min(1, *v), t) for v, t in zip((xs, ys), turn_limits)]
     )
     mean_change = rows[-1]["detectable"]
+    if matches:  # a variant playing to fewer points ends its match in fewer deals
+        mean_row("mean rounds per match", old.rounds, new.rounds, [(1, float("inf"))] * 2)
     for p in paid:  # chips or points: each seat's, where both sides declare them
         mean_row(
             f"mean payoff P{p + 1}",
@@ -327,6 +330,7 @@ def compare_outcomes(
         "tests": {
             "shares": "Fisher's exact test",
             "mean length": "Welch's t-test",
+            **({"mean rounds per match": "Welch's t-test"} if matches else {}),
             **({"mean payoffs": "Welch's t-test"} if paid else {}),
         },
         "power": stats.POWER,
