@@ -1,6 +1,8 @@
 """Narration, the table view and option texts: pure functions of events, observations
 and the spec's titles (rulespec.table.narrate and rulespec.table.view)."""
 
+import dataclasses
+
 import pytest
 from gamekit import GAMES, ROOT, edited
 
@@ -960,8 +962,20 @@ def test_a_play_onto_a_target_zone_says_the_zone_by_its_title():
     ]
     shown = arranged(options, titles, types)
     assert [(o["group"], o["short"], o["text"]) for o in shown] == [
-        ("Ace", "onto the first pile", "Build Ace onto the first pile"),
-        ("Two", "onto the second pile", "Build Two onto the second pile"),
-        ("Two", "onto the third pile", "Build Two onto the third pile"),
+        ("Ace", "Build onto the first pile", "Build Ace onto the first pile"),
+        ("Two", "Build onto the second pile", "Build Two onto the second pile"),
+        ("Two", "Build onto the third pile", "Build Two onto the third pile"),
         ("Take back", "P1's right stash", "Take back: P1's right stash"),
+    ]
+    # the verb stays under the card, or a Build and a Bury read alike (a Kings in the
+    # Corner designer's "1) onto the first pile, 2) onto the first pile")
+    bury = Play("bury ace -> build[0]", "bury", ace, zone=3)
+    titles = dataclasses.replace(
+        titles,
+        rules={**titles.rules, "bury": ("action", "Bury")},
+        verbs={**titles.verbs, "bury": "bury"},
+    )
+    assert [o["short"] for o in arranged([options[2], bury], titles, types)] == [
+        "Build onto the first pile",
+        "Bury onto the first pile",
     ]

@@ -477,3 +477,20 @@ def test_a_spread_zone_is_shown_whole_however_long():
             "leave out spread, or add ordered: true",
         )
     ]
+
+
+def test_a_long_line_of_the_table_is_broken_between_cards():
+    """A Kings in the Corner designer's spread corner of thirteen cards printed as one
+    line of 239 characters: a line of the table past 120 is broken after a comma,
+    between two cards, the rest indented under it."""
+    from rulespec.table.view import WIDE, table_lines
+
+    cards = [{"title": f"Card number {i}"} for i in range(20)]
+    zone = {"title": "the corner", "cards": cards, "size": 20, "pile": True, "top_only": False}
+    view = {"seat": None, "over": False, "current": "P1", "turn": 1, "zones": [zone | {"revealed": []}],
+            "seats": [], "counters": []}  # fmt: skip
+    lines = table_lines(view)[1:]
+    assert len(lines) > 1 and all(len(line) <= WIDE for line in lines), lines
+    assert lines[0].startswith("  The corner: Card number 0, ") and lines[0].endswith(",")
+    assert lines[1].startswith("      Card number ") and lines[-1].endswith("Card number 19 (top)")
+    assert ", ".join(line.strip().rstrip(",") for line in lines).count("Card number") == 20

@@ -884,6 +884,13 @@ class Builder:
         if name not in FUNCTIONS:
             if name in PROCEDURES or name in n.procedures:
                 self._error("RS205", f"'{name}' is a statement, not a value", span)
+            elif name in AGGREGATES:  # `union(a, b)`: written as a function is
+                self._error(
+                    "RS204",
+                    f"'{name}' is an aggregate, over the items of a for: {name}(X for x in ITEMS)",
+                    span,
+                    "two sets of cards are joined with +: a + b" if name == "union" else "",
+                )
             else:
                 self._unknown(name, span, scope, "function")
             return None

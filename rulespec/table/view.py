@@ -256,7 +256,8 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         lines = [f"== {view['between']}{after}{you}"]
     else:  # turn 0 is the game's setup: nobody's turn yet, though a choice may be asked
         lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
-    lines += [f"  {capital(z['title'])}: {_cards_text(z)}" for z in view["zones"]]
+    for z in view["zones"]:
+        lines += _fold(f"  {capital(z['title'])}: {_cards_text(z)}", "      ")
     for s in view["seats"]:
         zones = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
         rest = [_counters_text(s["counters"])] if s["counters"] else []
@@ -276,12 +277,30 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
             if len(empty) > 1:
                 zones = [text for z, text in zip(s["zones"], zones) if z["size"]]
                 zones.append(f"empty: {', '.join(empty)}")
-            lines += [f"  {s['seat']}{mark}:", *(f"    {part}" for part in zones + rest)]
+            lines.append(f"  {s['seat']}{mark}:")
+            for part in zones + rest:
+                lines += _fold(f"    {part}", "      ")
     if view["counters"]:
         lines.append("  " + _counters_text(view["counters"]))
     if params and view["params"]:
         lines.append(rules_line(view))
     return lines
+
+
+def _fold(line: str, indent: str) -> list[str]:
+    """A line past WIDE broken after its commas, between cards, the rest indented (a
+    spread pile of thirteen cards read as one line of 239 characters)."""
+    if len(line) <= WIDE:
+        return [line]
+    parts = line.split(", ")
+    out, current = [], parts[0]
+    for part in parts[1:]:
+        if len(current) + 2 + len(part) > WIDE:
+            out.append(current + ",")
+            current = indent + part
+        else:
+            current += ", " + part
+    return [*out, current]
 
 
 def rules_line(view: dict) -> str:
@@ -408,7 +427,11 @@ def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> 
     said = with_rule(card, rule, verb)
     rest = text.removeprefix(f"{verb.capitalize()} {said}")
     if said == card and rest:  # the card says the rule: its target alone, "at P2" under
-        return card, rest.lstrip()  # "Double Shot" (it read "Double shot at P2" there)
+        if rule.casefold().removeprefix(f"{verb} ") in card.casefold():  # "Double Shot"
+            return card, rest.lstrip()  # (it read "Double shot at P2" there)
+        # the verb says it: kept, or two actions read alike ("onto the first pile" for a
+        # Build and a Bury under "Ace")
+        return card, verb.capitalize() + rest
     return card, rule + rest
 
 
