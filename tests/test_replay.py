@@ -154,6 +154,10 @@ HEADER = {"spec": "take_the_gold.yaml", "variants": [], "players": 3, "seed": 7,
             ":1: error RS801: not JSON (Expecting value at column 1): this looks like YAML; replay "
             "reads a log written by `rulespec run --log LOG`",
         ),
+        (  # a file that is no YAML either (a browser trial's /etc/passwd): no such hint
+            "root:x:0:0:root:/root:/bin/bash\n",
+            ":1: error RS801: not JSON (Expecting value at column 1)",
+        ),
         ("[1, 2]\n", ":1: error RS801: a log line is a JSON object"),
         (
             "[" * 10_000 + "]" * 10_000 + "\n",

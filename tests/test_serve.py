@@ -38,11 +38,17 @@ def test_a_seat_link_is_needed_for_its_seat(server):
     p1, t1 = seat_api(base, links["P1"])
     p2, t2 = seat_api(base, links["P2"])
     assert call(f"{p1}?token={t1}")[0] == 200
-    assert call(p1) == (403, {"error": "this link is not P1's: ask for the game's seat links"})
+    assert call(p1) == (
+        403,
+        {"error": "this link is not the P1 link: ask for the game's seat links"},
+    )
     assert call(f"{p2}?token={t1}")[0] == 403  # P1's token does not open P2's seat
     assert call(f"{p1}/choose?token={t2}", {"option": "pass"})[0] == 403
     # a game with a person at it has no spectator: a spectator sees every card
-    assert call(f"{p1.rsplit('/', 1)[0]}/spectator?token={t1}")[0] == 403
+    assert call(f"{p1.rsplit('/', 1)[0]}/spectator?token={t1}") == (
+        403,
+        {"error": "this game has no spectator link: ask for the game's seat links"},
+    )
 
 
 @pytest.mark.parametrize(
@@ -112,6 +118,9 @@ def test_a_seat_link_is_needed_for_its_seat(server):
         ("/api/games/nope/P1", None, None, 404, "no such game"),
         ("/api/replays", {"path": "/no/such.jsonl"}, None, 422, "error RS801"),
         ("/api/replays", {"log": '{"a": 1}\n'}, None, 422, "RS802"),
+        # a file that is neither a log nor YAML (a browser trial's /etc/passwd) is not
+        # said to look like YAML
+        ("/api/replays", {"log": "root:x:0:0:root:/root:/bin/bash\n"}, None, 422, "not JSON"),
         ("/nowhere", None, None, 404, "Not Found"),
     ],
 )
@@ -132,7 +141,10 @@ def test_an_illegal_or_untimely_choice_leaves_the_game_as_it_was(server):
     waiter, wtoken = (p2, t2) if mover == p1 else (p1, t1)
     before = json.dumps(game.state.log_for(None))
     legal = call(f"{mover}?token={token}")[1]["options"][0]["label"]
-    assert call(f"{mover}/choose?token={token}", {"option": "fly away"})[0] == 422
+    # a script that sends a button's words (a browser trial's "Pass") is told the labels
+    status, refused = call(f"{mover}/choose?token={token}", {"option": "fly away"})
+    assert status == 422 and refused["error"].startswith("'fly away' is not one of ")
+    assert f", by label: {legal}" in refused["error"]
     assert call(f"{mover}/choose?token={token}", {"option": 3})[0] == 400
     assert call(f"{mover}/choose?token={token}", raw=b"\xff")[0] == 400
     assert call(f"{waiter}/choose?token={wtoken}", {"option": legal})[0] == 409
@@ -283,6 +295,11 @@ def test_a_saved_game_replays_and_resumes(server, tmp_path):
         )
         assert call(f"{rurl}?token=x")[0] == 403
         assert call(f"{rurl}?token={rtoken}&at={last['frames']}")[0] == 400
+        # -1 is a whole number: the message says what is wanted (a browser trial's)
+        assert call(f"{rurl}?token={rtoken}&at=-1") == (
+            400,
+            {"error": "'at' is a whole number, 0 or more, not '-1'"},
+        )
     # ... and, with a choice the game cannot take, is refused where `rulespec replay` says
     lines = text.splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if json.loads(line).get("event") == "choice")

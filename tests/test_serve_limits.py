@@ -67,7 +67,7 @@ def test_a_token_of_any_characters_is_only_refused(server):
     for token in ("%C3%A9", "%E2%82%AC" * 30, "%00", "%FF"):
         assert call(f"{url}?token={token}") == (
             403,
-            {"error": "this link is not P1's: ask for the game's seat links"},
+            {"error": "this link is not the P1 link: ask for the game's seat links"},
         )
         assert call(f"{rurl}?token={token}")[0] == 403
 

@@ -253,7 +253,7 @@ def _seat_name(seat: int | None) -> str:
 
 def _whole(text: str, name: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) < 10):
-        raise Refused(400, f"'{name}' is a whole number")
+        raise Refused(400, f"'{name}' is a whole number, 0 or more, not '{text[:20]}'")
     return int(text)
 
 

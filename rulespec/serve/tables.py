@@ -113,8 +113,10 @@ class Live:
     def seat_of(self, name: str, token: str | None) -> int | None:
         """The seat `name` (P1, ...; `spectator`) if `token` is its token; 403 else."""
         seat = seat_number(name, len(self.seats))
-        if not same_token(self.tokens.get(seat), token):
-            raise Refused(403, f"this link is not {name}'s: ask for the game's seat links")
+        if seat not in self.tokens:  # a spectator's link where people sit: none was made
+            raise Refused(403, f"this game has no {name} link: ask for the game's seat links")
+        if not same_token(self.tokens[seat], token):
+            raise Refused(403, f"this link is not the {name} link: ask for the game's seat links")
         return seat
 
     def settle(self, one: bool = False) -> None:
@@ -173,8 +175,11 @@ class Live:
             raise Refused(400, "'option' is an option's label, a string")
         options = ahead[seat] if early else s.legal_actions()
         choice = next((o for o in options if o.label == label), None)
-        if choice is None:
-            raise Refused(422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options")
+        if choice is None:  # the labels, as a script sends them: a button's words are no label
+            shown = ", ".join(o.label for o in options[:20]) + (", …" if len(options) > 20 else "")
+            raise Refused(
+                422, f"'{label[:80]}' is not one of {seat_name(seat)}'s options, by label: {shown}"
+            )
         if early:  # taken when the rules ask this seat, after the seats before it
             self.early[seat] = choice, s.length + s.deciding_together().index(seat)
             return

@@ -115,7 +115,7 @@ def _not_json(line: str, number: int, exc: ValueError) -> str:
     if isinstance(exc, json.JSONDecodeError):  # where: a log cut short, say
         said += f"{'' if said.endswith(' at') else ' at'} column {exc.colno}"
     said = f"not JSON ({said})"
-    if number == 1 and re.match(r"\s*(#|[A-Za-z_]\w*:)", line):
+    if number == 1 and re.match(r"\s*(#|rulespec:|[A-Za-z_]\w*:\s)", line):
         said += ": this looks like YAML; replay reads a log written by `rulespec run --log LOG`"
     return said
 
