@@ -1529,35 +1529,35 @@ def check_options_by_unseen_cards(an: Analysis):
     chooser what is there (a Hanabi designer's places offered where the owner's 1s lie,
     in a hand held facing out, and a branch offered only while a playable card is
     held; a steal offered only at a player who holds a coin)."""
-    spec = an.spec
-    # an action's `if` decides what its player, the one whose turn it is, is offered
-    offers = [ir.ChooseBranch(a.condition.span, _CURRENT, (ir.Branch(a.span, a.name,
-              a.condition, ()),)) for a in spec.actions if a.condition is not None]  # fmt: skip
-    for s in [*ir.walk(_written_parts(spec)), *offers]:
-        if isinstance(s, ir.ChooseBranch):
-            tests = [b.cond for b in s.branches if b.cond is not None]
-        elif isinstance(s, (ir.ChooseCard, ir.ChooseNumber)) and not isinstance(s, ir.ChooseAll):
-            card_choice = isinstance(s, ir.ChooseCard) and s.source.type in (
-                "zone",
-                "cards",
-                "cardsets",
+    for span, chooser, tests in _offer_tests(an.spec):
+        zone = next((z for t in tests if (z := _unseen_read(an.spec, chooser, t))), None)
+        if zone is not None:
+            yield Finding(
+                "RL122",
+                "warning",
+                f"a choice whose options are offered by what lies in '{zone.name}', which its "
+                "chooser may not see: the options offered show the chooser what lies there "
+                "(unless it was revealed to it)",
+                span,
+                hint="offer every option and test the cards once chosen, or read only size() "
+                "of the zone",
             )
-            tests = [s.where] if s.where is not None and not card_choice else []
-        else:
-            continue
-        zone = next((z for t in tests if (z := _unseen_read(spec, s.player, t))), None)
-        if zone is None:
-            continue
-        yield Finding(
-            "RL122",
-            "warning",
-            f"a choice whose options are offered by what lies in '{zone.name}', which its "
-            "chooser may not see: the options offered show the chooser what lies there "
-            "(unless it was revealed to it)",
-            s.span,
-            hint="offer every option and test the cards once chosen, or read only size() "
-            "of the zone",
-        )
+
+
+def _offer_tests(spec: ir.Spec):
+    """(place, chooser, the tests deciding what it is offered) of each choice whose
+    options are not the cards themselves (those are check_choices_of_unseen_cards'), and
+    of each action's `if`, which decides what the player whose turn it is is offered."""
+    for s in ir.walk(_written_parts(spec)):
+        if isinstance(s, ir.ChooseBranch):
+            yield s.span, s.player, [b.cond for b in s.branches if b.cond is not None]
+        elif isinstance(s, ir.ChooseNumber) or (
+            type(s) is ir.ChooseCard and s.source.type not in ("zone", "cards", "cardsets")
+        ):
+            yield s.span, s.player, [s.where] if s.where is not None else []
+    for a in spec.actions:
+        if a.condition is not None:
+            yield a.condition.span, _CURRENT, [a.condition]
 
 
 def _unseen_read(spec: ir.Spec, chooser: ir.Expr, test: ir.Expr) -> ir.ZoneRef | None:
