@@ -352,7 +352,12 @@ class State(Table):
 
     def _by_label(self, choice: Option | str) -> Option:
         options = self._pending.options
-        label = choice.label if isinstance(choice, Option) else str(choice)
+        if not isinstance(choice, (Option, str)):  # 3, None, b"pass": no label
+            raise IllegalChoice(
+                f"{choice!r} is no option: give one of legal_actions(), or its label, a "
+                f"string; legal: {', '.join(o.label for o in options)}"
+            )
+        label = choice.label if isinstance(choice, Option) else choice
         option = next((o for o in options if o.label == label), None)
         if option is None:
             who = "chance" if self._pending.player == CHANCE else seat_name(self._pending.player)
@@ -671,7 +676,8 @@ class State(Table):
         )  # bumps the version: the next check runs them all
         if self._events is not None:  # the log tells what seat saw, and no more
             self._events = [kept_for(e, seat) for e in self._events]
-            self._key_lines = {}  # so another seat's lines are made anew from it
+            # the seat's own lines stand (its log is as it was); another's are made anew
+            self._key_lines = {q: k for q, k in self._key_lines.items() if q == seat}
         envs = {id(f.env): f.env for f in self._stack if f.env is not None}
         if self._pending is not None and self._pending.env is not None:
             envs[id(self._pending.env)] = self._pending.env

@@ -385,3 +385,16 @@ def test_a_zone_of_one_card_is_not_shuffled_and_no_shuffle_is_told():
     while state.chance_is_sampled():
         state.sample_chance()
     assert [e["event"] for e in state.log_for(None)].count("shuffle") == 1
+
+
+@pytest.mark.parametrize("given", [3, None, 1.5, b"pass"])
+def test_a_choice_that_is_no_option_nor_label_is_said_so(given):
+    """An engineer's apply_action(b"pass") read "'b'pass'' is not a legal choice": a
+    value that is neither an option nor a label is said to be none, and the game stays."""
+    state = game_for("take_the_gold", 2).new_initial_state(seed=1)
+    while state.is_chance_node():
+        state.sample_chance()
+    before = state.key()
+    with pytest.raises(IllegalChoice, match=rf"^{re.escape(repr(given))} is no option: give one"):
+        state.apply_action(given)
+    assert state.key() == before
