@@ -14,7 +14,7 @@ from typing import ClassVar
 from .belief import Belief
 from .choices import CHANCE
 from .rng import randbelow
-from .search import Search, random_move
+from .search import Search, passed_alone, random_move
 
 # the bounds of a search's options: past them a decision would take days or fill the
 # memory (docs/limits.md)
@@ -232,7 +232,11 @@ class ISMCTSAgent(Seeded):
 
     def watch(self, state, seat: int, who: int, label: str | None) -> None:
         """Seat `who` takes the option labelled `label` at `state` (None: `seat` is not
-        shown which); `seat` is this agent's. Read only through a re-deal for `seat`."""
+        shown which); `seat` is this agent's. Read only through a re-deal for `seat`. A
+        pass left alone after a play tells nothing: it is part of that play, as the
+        tree has it (search.passed_alone)."""
+        if passed_alone(state):
+            return
         self.told = True
         if self.particles and label is not None:
             if self.belief is None:
@@ -265,13 +269,17 @@ class Lookahead:
         s = self.state.clone(log=False, rng=chance)
         s.redeal(self.seat, chance)
         s.apply_action(option)
+        while not s.is_terminal() and passed_alone(s):
+            s.apply_action(s.legal_actions()[0])
         turn = s.turn
         while not s.is_terminal() and s.turn == turn:
             if s.is_chance_node():
                 s.sample_chance(chance)
                 continue
             options = s.legal_actions()
-            if s.current_player() != self.seat:
+            if passed_alone(s):
+                s.apply_action(options[0])
+            elif s.current_player() != self.seat:
                 s.apply_action(options[rng.randrange(len(options))])
             elif len(options) == 1:  # its own forced move, as play applies it: no choice
                 s.apply_action(options[0])

@@ -126,16 +126,21 @@ class Search:
     def play_out(self, s) -> list[float]:
         """A rollout of `depth` turns at most, stopping at the searching seat's own next
         choice (its moves are the tree's to choose: played at random they would make any
-        move that keeps its turn going look worse than ending it), then every seat's
-        value in [-1, 1]."""
+        move that keeps its turn going look worse than ending it; a pass left alone
+        after a play is played on: passed_alone), then every seat's value in
+        [-1, 1]."""
+        while not s.is_terminal() and passed_alone(s):  # the play it follows goes on
+            s.apply_action(s.legal_actions()[0])
         end, rng, seat = s.turn + self.depth, self.rng, self.seat
         while not s.is_terminal() and s.turn < end:
             if s.is_chance_node():
                 s.sample_chance(rng)
-            elif s.current_player() == seat:
-                break
-            else:
+            elif s.current_player() != seat:
                 s.apply_action(self.rollout(s, rng))
+            elif passed_alone(s):
+                s.apply_action(s.legal_actions()[0])
+            else:
+                break
         return value(s, self.spread)
 
 
@@ -174,6 +179,14 @@ def value(s, spread: list[float]) -> list[float]:
     ]
     spread[0] = max(spread[0], *(abs(g) for g in gaps))
     return [0.5 * g / spread[0] if spread[0] else 0.0 for g in gaps]
+
+
+def passed_alone(s) -> bool:
+    """Is the decision a pass left alone after a play (a step offered again with
+    nothing left to play)? A search plays it on as part of the play before it: the
+    play ended the step before such a pass was asked, and a look ahead or a rollout
+    that stopped at it would weigh that play at another depth than the others."""
+    return s.decision_again() and s.legal_labels() == ["pass"]
 
 
 def random_move(s, rng):

@@ -354,6 +354,11 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
         ("reserve_34aa7a5.jsonl", 5),
         # eight repeat steps ended unasked once only pass was left, now asked (at 5fbbf35)
         ("turn_taking_5fbbf35.jsonl", 8),
+        # the same, where the log goes on with a choice (or a pass) at the next step,
+        # and where the next step's no_play follows (a review's, at f644d83)
+        ("building_piles_f644d83.jsonl", 12),
+        ("building_piles_ismcts_f644d83.jsonl", 9),  # a stash played at the next step
+        ("melds_f644d83.jsonl", 2),
     ],
 )
 def test_a_log_an_older_rulespec_wrote_replays_the_same_and_says_so(log, older):

@@ -308,7 +308,7 @@ class _Replaying:
         replayed = self.ahead.popleft()
         if replayed == event:
             return ""
-        if _older_form(event, replayed):
+        if _older_form(event, replayed) or self._passed_on(event, replayed):
             self.older += 1
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
@@ -331,8 +331,31 @@ class _Replaying:
             return False
         if game.current_player() != event.get("player") or game.legal_labels() != ["pass"]:
             return False
+        if game.decision_asker() != f"turn.{event.get('step')}":  # another step's pass
+            return False
         self._pass_unlogged()
         return True
+
+    def _passed_on(self, event: dict, replayed: dict) -> bool:
+        """Is the logged pass at the step after one offered again, which an older
+        rulespec ended unasked? Its choice, a pass, was taken for the pass now asked
+        there (`replayed`, the step offered again): the step the log passed is passed
+        too, and its pass compared with the log's."""
+        game = self.game
+        if not (
+            event.get("event") == replayed.get("event") == "pass"
+            and event.get("player") == replayed.get("player")
+            and event.get("step") != replayed.get("step")
+            and not game.is_terminal()
+            and game.decision_asker() == f"turn.{event.get('step')}"
+            and "pass" in game.legal_labels()
+        ):
+            return False
+        game.apply_action("pass")
+        self._read_on()
+        if self.ahead and self.ahead[0].get("event") == "choice":
+            self.ahead.popleft()  # the logged choice, compared already with the other pass
+        return bool(self.ahead) and self.ahead.popleft() == event
 
     def _pass_unlogged(self) -> None:
         """Take the pass an older rulespec did not ask for, and leave out of the
@@ -350,13 +373,16 @@ class _Replaying:
             return f"line {number}: the log goes on with {json.dumps(event)}; the replay stops"
         if game.is_chance_node():
             game.sample_chance()
-        elif event["event"] != "choice":
-            # until 2026-12 a play step offered again with nothing but pass left ended
+        elif (
+            game.decision_again()
+            and game.legal_labels() == ["pass"]
+            and not (event["event"] == "choice" and _may_be(game, event))
+        ):  # until 2026-12 a play step offered again with nothing but pass left ended
             # unasked: the log goes on where this rulespec asks for the pass
-            if game.decision_again() and game.legal_labels() == ["pass"]:
-                self._pass_unlogged()
-                self.older += 1
-                return ""
+            self._pass_unlogged()
+            self.older += 1
+            return ""
+        elif event["event"] != "choice":
             return (
                 f"line {number}: logged {json.dumps(event)}; the replay waits for a choice "
                 f"by player {game.current_player()}"
@@ -391,6 +417,13 @@ class _Replaying:
         return Outcome(
             h["game"], h["seed"], self.events, difference, self.game.result, seen, self.older
         )
+
+
+def _may_be(game: State, choice: dict) -> bool:
+    """Can a logged choice be the pending decision's: its player's, one of its labels?"""
+    return choice.get("player") == game.current_player() and choice.get("option") in set(
+        game.legal_labels()
+    )
 
 
 def _older_form(logged: dict, replayed: dict) -> bool:
