@@ -1,5 +1,6 @@
 """`rulespec replay`: a log from `run --log` plays out the same; a changed log does not."""
 
+import itertools
 import json
 
 import pytest
@@ -331,6 +332,12 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
     spec.write_text(SETS)
     assert cli("run", spec, "--seed", 1, "--log", path)[0] == 0
     line = edit(path, lambda r: r["event"] == "choice" and r.setdefault("count", 1) == 1)
+    code, out, _ = cli("replay", path)  # a log of this format is read as it is
+    assert code == 1 and f"differs at line {line}" in out
+    lines = path.read_text().splitlines()  # an older rulespec's: no format in its header
+    header = json.loads(lines[0])
+    del header["log"]
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     assert line > 1
     code, out, _ = cli("replay", path)
     assert code == 0, out
@@ -369,3 +376,24 @@ def test_a_log_an_older_rulespec_wrote_replays_the_same_and_says_so(log, older):
     assert code == 0, out
     assert out.splitlines()[-2] == "1 of 1 game(s) replayed the same"
     assert out.splitlines()[-1].startswith(f"note: {older} event(s) logged as rulespec logged")
+
+
+def test_a_log_of_this_format_missing_an_asked_pass_is_a_difference(tmp_path):
+    """A review deleted the pass a step offered again asks for (its choice and its pass)
+    from a new log, and replay took the log for an older rulespec's and said it replayed
+    the same: a log with this format's `log` is compared as it is."""
+    spec = GAMES.parent / "tests" / "valid" / "building_piles.yaml"
+    path = tmp_path / "game.jsonl"
+    assert cli("run", spec, "--seed", 1, "--log", path)[0] == 0
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records[0]["log"] >= 2
+    at = next(
+        i
+        for i, (r, after) in enumerate(itertools.pairwise(records))
+        if r.get("event") == "choice" and r.get("option") == "pass" and after.get("step") == "build"
+        and any(e.get("event") == "play" for e in records[max(0, i - 3) : i])
+    )  # fmt: skip
+    del records[at : at + 2]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, out, _ = cli("replay", path)
+    assert code == 1 and f"differs at line {at + 1}" in out, out

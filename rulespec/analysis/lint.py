@@ -58,7 +58,7 @@ class Analysis:
         """Bounds for one player count's deck, or (players=None) the most any holds."""
         self.spec, self.players = spec, players
         self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
-        self.params_free = False  # parameters judged as any value (freeing_params)
+        self.params_pinned: dict[str, int] = {}  # parameters held at a value (pinning_params)
         self.roles: dict[str, set[str]] = {}  # card locals -> the card types they can be
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
@@ -200,19 +200,20 @@ class Analysis:
     def _param_interval(self, e):
         if e.type != "int":
             return None
-        if self.params_free:
-            return (-INF, INF)
+        if e.name in self.params_pinned:
+            v = self.params_pinned[e.name]
+            return (v, v)
         vs = self.params[e.name]
         return (min(vs), max(vs))
 
     @contextmanager
-    def freeing_params(self):
-        """Judge as if a parameter could hold any value (a variant's)."""
-        self.params_free = True
+    def pinning_params(self, values: dict[str, int]):
+        """Judge with these parameters at these values (a variant's, say)."""
+        self.params_pinned = values
         try:
             yield self
         finally:
-            self.params_free = False
+            self.params_pinned = {}
 
     def _counter_interval(self, e):
         if e.type != "int":  # a player or a kind, held as a number that is no quantity
@@ -714,7 +715,7 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
         # one side of an `and` or `or` is named as a part: its place is the whole's
         # when it comes first (a beginner read the whole `if` as blamed)
         what = "this condition" if node is cond else "this part of the condition"
-        switch = _switched(an, node) if never or len(always) == len(counts) else []
+        switch = _switched(an, node, cond) if never or len(always) == len(counts) else []
         if switch:
             yield _switch_note(
                 an, kind, name, node, "never holds" if never else "always holds", what, switch
@@ -731,7 +732,7 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
             )
 
 
-def _switched(an: Analysis, node) -> list[ir.ParamDef]:
+def _switched(an: Analysis, node, cond) -> list[ir.ParamDef]:
     """The parameters of a switch that fixes a part of a condition: a comparison of
     parameters and numbers alone (`alone_allowed == 1`), without which it would not be
     fixed. A rule a variant turns on or off, not a mistake of the rules; a threshold
@@ -745,13 +746,21 @@ def _switched(an: Analysis, node) -> list[ir.ParamDef]:
         and all(isinstance(x, (ir.Param, ir.Const, ir.Binary, ir.Unary)) for x in ir.walk(n))
     ]
     names = {x.name for n in switches for x in ir.walk(n) if isinstance(x, ir.Param)}
-    if not names:
+    # a parameter set by player count is the per-count note's (_never_holds)
+    if not names or any(len(set(an.params[name])) > 1 for name in names):
         return []
-    for sub in an.per_count:
-        with sub.freeing_params():
-            if sub.truth(node) is not None:
-                return []
-    return [p for p in an.spec.params if p.name in names]
+    parts, wholes = set(), set()
+    for name in names:  # its value, its neighbours, 0 and 1: a switch turns with them
+        value = an.params[name][0]
+        for v in {value - 1, value, value + 1, 0, 1} if isinstance(value, int) else ():
+            for sub in an.per_count:
+                with sub.pinning_params({name: v}):
+                    parts.add(sub.truth(node))
+                    wholes.add(sub.truth(cond))
+    # the part and the whole condition fixed for some value and not for another; one
+    # fixed whatever the value (`raids_allowed == 1 and raids_allowed == 2`) is a mistake
+    turns = len(parts) > 1 and len(wholes) > 1
+    return [p for p in an.spec.params if p.name in names] if turns else []
 
 
 def _switch_note(an: Analysis, kind, name, node, verdict: str, what: str, params) -> Finding:

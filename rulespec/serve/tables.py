@@ -30,7 +30,7 @@ from ..lang.limits import MAX_TURN_LIMIT
 from ..lang.pipeline import load_spec
 from ..table import together
 from ..table.files import SPEC_SUFFIXES, named_spec
-from ..table.replay import LogError, apply_logged, play_choices, read_log, start
+from ..table.replay import LOG_FORMAT, LogError, apply_logged, play_choices, read_log, start
 from ..table.scenarios import parse_seat
 from . import views
 
@@ -206,6 +206,7 @@ class Live:
         before the end, the header names their seat (`saved_by`): the server shows
         such a log only as that seat sees it."""
         header = {
+            "log": LOG_FORMAT,
             "spec": _relative(self.spec_path, folder),
             "variants": [_relative(v, folder) if os.path.isabs(v) else v for v in self.variants],
             "players": len(self.seats),

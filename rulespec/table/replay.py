@@ -79,6 +79,7 @@ def log_writer(path: str, spec: str, variants: list[str], players: int, inputs=(
         return os.path.relpath(os.path.realpath(file), folder)
 
     files = {
+        "log": LOG_FORMAT,
         "spec": relative(spec),
         "variants": [relative(find_variant(spec, v)) for v in variants],
     }
@@ -106,6 +107,12 @@ def _validator():
     )  # 1.0 and 1.5 are no seed, no player count
     kind = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=integers)
     return kind(load_schema("log"))
+
+
+# A log's format, in its game headers (`log`): 2 from 2026-12, when a play step offered
+# again with only pass left came to ask for it. A log without it is of an older rulespec,
+# whose older forms replay reads as the same (_older_step, _older_form, _passed_on).
+LOG_FORMAT = 2
 
 
 def _not_json(line: str, number: int, exc: ValueError) -> str:
@@ -292,13 +299,15 @@ class _Replaying:
         self.line = line  # the log's line read last for this game: its header, its events
         self.events, self.taken = 0, 0  # logged events compared; replayed events taken
         self.older = 0  # logged events in an older form (_older_form)
+        # a log of this format is compared as it is: the older forms are an older log's
+        self.strict = header.get("log", 1) >= LOG_FORMAT
         self.ahead: deque = deque()  # replayed events not compared yet
         self._read_on()  # what the game logged as it was made: its first turn, without chance
 
     def compare(self, number: int, event: dict) -> str:
         """The difference at the logged event at line `number`, or ''."""
         self.events, self.line = self.events + 1, number
-        if self._older_step(event):
+        if not self.strict and self._older_step(event):
             self.older += 1
             return ""
         while not self.ahead:
@@ -308,7 +317,7 @@ class _Replaying:
         replayed = self.ahead.popleft()
         if replayed == event:
             return ""
-        if _older_form(event, replayed) or self._passed_on(event, replayed):
+        if not self.strict and (_older_form(event, replayed) or self._passed_on(event, replayed)):
             self.older += 1
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
@@ -374,7 +383,8 @@ class _Replaying:
         if game.is_chance_node():
             game.sample_chance()
         elif (
-            game.decision_again()
+            not self.strict
+            and game.decision_again()
             and game.legal_labels() == ["pass"]
             and not (event["event"] == "choice" and _may_be(game, event))
         ):  # until 2026-12 a play step offered again with nothing but pass left ended
