@@ -7,6 +7,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -589,3 +591,21 @@ def test_the_lobby_offers_a_game_only_the_agents_it_can_seat(tmp_path):
     assert "greedy" in offered["take_the_gold"] and "greedy" not in offered["all_at_once"]
     assert offered["all_at_once"][0] == "person" and "random" in offered["all_at_once"]
     assert "greedy" in lobby["agents"]  # every agent, as before
+
+
+def test_a_page_a_browser_asks_for_that_is_not_there_leads_back_to_the_lobby(server):
+    """A person who mistyped a link saw the bare JSON `{"error":"Not Found"}`: a browser
+    (asking for HTML) gets a page with the way back to the lobby; a script still gets
+    JSON, and the API's own paths always do."""
+    base, _ = server
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 itself
+    request = urllib.request.Request(f"{base}/nowhere", headers={"Accept": "text/html"})
+    with pytest.raises(urllib.error.HTTPError) as exc:
+        opener.open(request, timeout=30)
+    page = exc.value.read().decode()
+    assert exc.value.code == 404 and '<a href="/">The lobby</a>' in page and "/nowhere" in page
+    api = urllib.request.Request(f"{base}/api/nowhere", headers={"Accept": "text/html"})
+    with pytest.raises(urllib.error.HTTPError) as exc:
+        opener.open(api, timeout=30)
+    assert json.loads(exc.value.read()) == {"error": "Not Found"}
+    assert call(f"{base}/nowhere") == (404, {"error": "Not Found"})

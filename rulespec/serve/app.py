@@ -9,6 +9,7 @@ at a time per game.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import sys
@@ -20,7 +21,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -222,7 +223,16 @@ def _json_route(handler, debug: bool = False):
 
 
 async def _http_error(request: Request, exc: HTTPException):
-    """Starlette's own refusals (no such route, a wrong method) as JSON too."""
+    """Starlette's own refusals (no such route, a wrong method) as JSON too; a page a
+    browser asks for that is not there, as a page with the way back to the lobby (a
+    person who mistyped a link saw the bare JSON)."""
+    path = request.url.path
+    if "text/html" in request.headers.get("accept", "") and not path.startswith("/api/"):
+        said = html.escape(f"{exc.detail}: {path[:200]}")
+        page = (
+            f'<!doctype html><title>rulespec</title><p>{said}.</p><p><a href="/">The lobby</a></p>'
+        )
+        return HTMLResponse(page, status_code=exc.status_code)
     return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
 
 
