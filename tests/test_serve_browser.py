@@ -744,3 +744,49 @@ def test_a_person_chooses_before_their_turn_at_a_simultaneous_choice(tmp_path, b
         game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
         assert game.state.current_player() == 0 and 1 in game.early
         page.close()
+
+
+def test_a_seat_asked_in_another_s_turn_is_marked_asked(tmp_path, browser):
+    """A browser trial: while P2 answers P1's lead at a step offered round the table,
+    every page said "P1's turn", and nothing showed that P2 was the one asked. P2's box
+    is marked `asked`, on both pages."""
+    with running(tmp_path, [str(GAMES.parent / "tests" / "valid" / "beat_or_take.yaml")]) as (
+        base,
+        tables,
+    ):
+        page = browser.new_page()
+        links = start(page, base, "beat_or_take", 2, ["person", "person"], seed=1)
+        game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+        page.goto(base + links["P1"])
+        for _ in range(5):  # P1 leads, then passes at the bout: P2 is asked
+            if game.state.current_player() != 0:
+                break
+            length = game.state.length
+            page.wait_for_selector("#options button")
+            page.click("#options button >> nth=0")
+            for _ in range(100):  # the choice reaches the game
+                if game.state.length != length:
+                    break
+                page.wait_for_timeout(50)
+        assert game.state.observation(None).get("turn_of") == "P1"  # P2 is asked in P1's turn
+        page.goto(base + links["P1"])
+        page.wait_for_selector("[data-seat='P2'] h3")
+        assert page.text_content("[data-seat='P2'] h3") == "P2 (asked)"
+        page.goto(base + links["P2"])
+        page.wait_for_selector("#options button")
+        assert page.text_content("[data-seat='P2'] h3") == "P2 (you, asked)"
+        assert page.text_content("#turn") == "Turn 1: P1's turn"
+        page.close()
+
+
+def test_an_empty_face_down_zone_reads_empty(tmp_path, browser):
+    """A browser trial read "0 face down" for the other seat's empty stash."""
+    spec = GAMES.parent / "tests" / "valid" / "building_piles.yaml"
+    with running(tmp_path, [str(spec)]) as (base, _):
+        page = browser.new_page()
+        links = start(page, base, "building_piles", 2, ["person", "person"], seed=1)
+        page.goto(base + links["P1"])
+        page.wait_for_selector("[data-seat='P2'] .area.hidden")
+        stashes = page.query_selector_all("[data-seat='P2'] .area.hidden .back")
+        assert "empty" in [s.text_content() for s in stashes]
+        page.close()

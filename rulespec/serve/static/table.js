@@ -75,7 +75,7 @@ function area(zone) {
   box.append(el("h3", withText({}, zone.text), `${capital(zone.title)} (${zone.size})`));
   if (zone.cards === null) {
     box.classList.add("hidden");
-    box.append(el("p", {class: "back"}, `${zone.size} face down`));
+    box.append(el("p", {class: "back"}, zone.size ? `${zone.size} face down` : "empty"));
     const seen = zone.revealed.map((r) => ({...r, title: r.where ? `${r.title} (${r.where})` : r.title}));
     if (seen.length) box.append(el("p", {}, "known to you:"), cardList(seen));
   } else if (zone.top_only) {  // a long pile: its size and its top card
@@ -105,7 +105,10 @@ function draw(v) {
   const seats = [...v.seats.filter((s) => s.you), ...v.seats.filter((s) => !s.you)];  // yours first
   $("players").replaceChildren(...seats.map((s) => {
     const box = el("div", {class: "player" + (s.you ? " you" : "") + (s.seat === v.current && !v.over ? " current" : ""), "data-seat": s.seat});
-    const marks = [s.you && "you", s.out && "out"].filter(Boolean);  // out: yours too
+    // asked while another's turn goes on (a step offered round the table, an answer)
+    const asked = !v.over && s.seat !== v.current
+      && (v.waiting_for === s.seat || (s.you && (v.options || []).length > 0));
+    const marks = [s.you && "you", s.out && "out", asked && "asked"].filter(Boolean);  // out: yours too
     box.append(el("h3", {}, s.seat + (marks.length ? ` (${marks.join(", ")})` : "")), ...s.zones.map(area));
     if (s.counters.length) box.append(counterTable(s.counters));
     box.append(...s.goals.map(goalLine));
