@@ -300,7 +300,7 @@ class Game:
         for x in (*self.spec.zones, *self.spec.counters):
             if not x.by:
                 continue
-            values = [self.kind_name(v) for v in self.prop_values(x.by)]
+            values = self.value_names(x.by)
             labels = [s.label for s in self.slots if s.zone.name == x.name] or [
                 label for label in self.counter_names if label.split("[", 1)[0] == x.name
             ]
@@ -308,6 +308,11 @@ class Game:
                 head, index = label.rsplit("[", 1)
                 out[f"{head}[{values[int(index[:-1])]}]"] = label
         return out
+
+    def value_names(self, prop: str) -> list[str]:
+        """The names of a kind property's values, in values() order: a by-family's
+        members, place by place."""
+        return [self.kind_name(v) for v in self.prop_values(prop)]
 
     def tally_writer(self, seat: int, at: int):
         """The seat's own code for State.tallies_into at offset `at` (observe.tally_writer),

@@ -57,8 +57,7 @@ class Analysis:
     def __init__(self, spec: ir.Spec, players: int | None = None, graph=None):
         """Bounds for one player count's deck, or (players=None) the most any holds."""
         self.spec, self.players = spec, players
-        self.pinned: dict[str, tuple] = {}  # counters held at one value while judging
-        self.params_pinned: dict[str, int] = {}  # parameters held at a value (pinning_params)
+        self.pinned: dict[str, tuple] = {}  # counters, parameters held at bounds (pinning)
         self.roles: dict[str, set[str]] = {}  # card locals -> the card types they can be
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
@@ -173,7 +172,7 @@ class Analysis:
 
     @contextmanager
     def pinning(self, values: dict[str, tuple]):
-        """Judge with these counters held at these bounds."""
+        """Judge with these counters (or parameters: one namespace) held at these bounds."""
         self.pinned = values
         try:
             yield self
@@ -200,20 +199,10 @@ class Analysis:
     def _param_interval(self, e):
         if e.type != "int":
             return None
-        if e.name in self.params_pinned:
-            v = self.params_pinned[e.name]
-            return (v, v)
+        if e.name in self.pinned:  # a value a variant may give it
+            return self.pinned[e.name]
         vs = self.params[e.name]
         return (min(vs), max(vs))
-
-    @contextmanager
-    def pinning_params(self, values: dict[str, int]):
-        """Judge with these parameters at these values (a variant's, say)."""
-        self.params_pinned = values
-        try:
-            yield self
-        finally:
-            self.params_pinned = {}
 
     def _counter_interval(self, e):
         if e.type != "int":  # a player or a kind, held as a number that is no quantity
@@ -754,7 +743,7 @@ def _switched(an: Analysis, node, cond) -> list[ir.ParamDef]:
         value = an.params[name][0]
         for v in {value - 1, value, value + 1, 0, 1} if isinstance(value, int) else ():
             for sub in an.per_count:
-                with sub.pinning_params({name: v}):
+                with sub.pinning({name: (v, v)}):
                     parts.add(sub.truth(node))
                     wholes.add(sub.truth(cond))
     # the part and the whole condition fixed for some value and not for another; one

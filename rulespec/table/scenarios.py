@@ -313,11 +313,6 @@ def _in_any_order(label: str) -> tuple:
     return tuple(tuple(sorted(word.split("+"))) for word in label.split(" "))
 
 
-def _values(game: Game, x) -> list[str]:
-    """A family by a card property: the names of its values, a member each, by place."""
-    return [game.kind_name(v) for v in game.prop_values(x.by)]
-
-
 def _label(game: Game, label):
     """A zone's or counter's label as the table has it: by place, where a scenario
     wrote a family by a card property by value."""
@@ -330,7 +325,7 @@ def _by_family(game: Game, name: str, first: str) -> str:
     x = next((x for x in (*game.spec.zones, *game.spec.counters) if x.name == name), None)
     if x is None or not x.by:
         return ""
-    values = _values(game, x)
+    values = game.value_names(x.by)
     places = ", ".join(f"[{i}] {v}" for i, v in enumerate(values))
     written = first.rsplit("[", 1)[0] + f"[{values[0]}]"
     return f"by {x.by}: {places}; a value names its place too: {written} is {first}"
