@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import networkx as nx
@@ -82,6 +82,26 @@ class Analysis:
         """What the evaluation, the payoff, the turn order and the counters' initial
         values read and call."""
         return _outside_rules(self.spec)
+
+    @cached_property
+    def watched_in(self) -> set[str]:
+        """The zones no card enters but from a public zone, none there at the start:
+        every seat saw each card go in (a side's won tricks, gathered from the table),
+        so what lies there is known to all, whoever may look at it."""
+        public = {z.name for z in self.spec.zones if z.visibility == "public"}
+        anywhere = {graphs.ANY_ZONE, "*"}
+        feeders = [eff for _cond, eff in self.touches.values()]
+        return {
+            z.name
+            for z in self.spec.zones
+            if not z.start
+            and (not z.refill_from or z.refill_from in public)
+            and all(
+                eff.moves_from <= public
+                for eff in feeders
+                if z.name in eff.moves_to or eff.moves_to & anywhere
+            )
+        }
 
     def _sinks(self) -> set[str]:
         """Zones no card ever leaves."""
@@ -1528,7 +1548,7 @@ def check_options_by_unseen_cards(an: Analysis):
     in a hand held facing out, and a branch offered only while a playable card is
     held; a steal offered only at a player who holds a coin)."""
     for span, chooser, tests in _offer_tests(an.spec):
-        zone = next((z for t in tests if (z := _unseen_read(an.spec, chooser, t))), None)
+        zone = next((z for t in tests if (z := _unseen_read(an, chooser, t))), None)
         if zone is not None:
             yield Finding(
                 "RL122",
@@ -1558,25 +1578,36 @@ def _offer_tests(spec: ir.Spec):
             yield a.condition.span, _CURRENT, [a.condition]
 
 
-def _unseen_read(spec: ir.Spec, chooser: ir.Expr, test: ir.Expr) -> ir.ZoneRef | None:
+def _unseen_read(
+    an: Analysis, chooser: ir.Expr, test: ir.Expr, args: dict | None = None
+) -> ir.ZoneRef | None:
     """The first zone whose cards a test reads (more than how many: `size(hand(p))`,
-    `size(top(pile, 1))` are public) that the chooser surely may not see."""
+    `size(top(pile, 1))` are public) that the chooser surely may not see, and did not
+    see filled (Analysis.watched_in); read through the named conditions it calls, `args`
+    their parameters' arguments (a seat's zone is the chooser's own as the call passes it)."""
+    spec, args = an.spec, args or {}
     counted = {
         id(z)
         for n in ir.walk(test)
         if isinstance(n, ir.Call) and n.func == "size" and _by_place(n.args[0])
         for z in ir.walk(n.args[0])
     }
-    return next(
-        (
-            ref
-            for ref in ir.walk(test)
-            if isinstance(ref, ir.ZoneRef)
-            and id(ref) not in counted
-            and spec.unseen_by(ref, chooser, sure=True)
-        ),
-        None,
-    )
+
+    def argument(e):
+        return args.get(e.name, e) if isinstance(e, ir.Local) else e
+
+    for n in ir.walk(test):
+        if isinstance(n, ir.ZoneRef) and id(n) not in counted and n.name not in an.watched_in:
+            ref = replace(n, owner=argument(n.owner))
+            if spec.unseen_by(ref, chooser, sure=True):
+                return ref
+        elif isinstance(n, ir.ConditionCall):  # calls in a circle are RS210, never linted
+            named = next(c for c in spec.conditions if c.name == n.name)
+            bound = {p: argument(a) for (p, _), a in zip(named.params, n.args)}
+            found = _unseen_read(an, chooser, named.when, bound)
+            if found is not None:
+                return found
+    return None
 
 
 def _by_place(cards: ir.Expr) -> bool:
