@@ -931,6 +931,26 @@ def test_a_current_player_set_in_a_setup_is_not_told():
         assert narrate(events[:cut], titles) + narrate(events, titles, start=cut) == said
 
 
+def test_a_player_set_to_play_next_is_not_told_when_the_round_ends_first():
+    """A Schnapsen designer's last trick said "P1 plays next", then the round ended and
+    the next round's starter played: a new round drops a set_next (language.md,
+    rounds). One followed by the turn it names is told."""
+    events = [
+        {"event": "turn", "player": 0, "turn": 1},
+        {"event": "set_next", "player": 1, "turn": 1},
+        {"event": "turn", "player": 1, "turn": 2},
+        {"event": "set_next", "player": 0, "turn": 2},
+        {"event": "round_end", "round": 1, "rule": "out", "turn": 2},
+        {"event": "round", "round": 2, "turn": 2},
+        {"event": "turn", "player": 1, "turn": 3},
+        {"event": "set_next", "player": 0, "turn": 3},
+        {"event": "end", "winners": [1], "reason": "out", "turn": 3},
+    ]
+    titles = Titles(rules={"out": ("round end condition", "Played out")})
+    said = narrate(events, titles)
+    assert [line for line in said if "next" in line] == ["  P2 plays next"], said
+
+
 def test_a_play_onto_a_target_zone_says_the_zone_by_its_title():
     """`target: zone`: a card played onto the zone chosen reads "onto" its title, in
     the options and the narration; a card hidden from a seat is "a card" there, the

@@ -530,16 +530,21 @@ def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
     characters made visible; consecutive moves between the same zones are merged. A
     current player set outside a turn (a setup's, the game's or a round's) is not told:
     the turn that begins says who plays, and a round may end before any turn (a Skat
-    deal thrown in said "P3 is to play" of a player who never did). The events before
-    `start` tell whether a turn is under way."""
+    deal thrown in said "P3 is to play" of a player who never did). Nor is a player
+    set to play next when the round or the game ends before the next turn begins (a
+    new round's starter plays first: a Schnapsen designer's last trick). The events before `start` tell whether a turn is
+    under way."""
     under_way = next(
         (e["event"] == "turn" for e in reversed(events[:start]) if e["event"] in _BOUNDS), False
     )
     lines = []
-    for e in _merged(events[start:]):
+    merged = _merged(events[start:])
+    for i, e in enumerate(merged):
         if e["event"] in _BOUNDS:
             under_way = e["event"] == "turn"
         elif e["event"] == "set_current" and not under_way:
+            continue
+        elif e["event"] == "set_next" and _next_turn_lost(merged, i):
             continue
         if e["event"] in _SAY:
             lines.append(_SAY[e["event"]](e, titles))
@@ -548,3 +553,9 @@ def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
 
 # the events that begin a turn, or end what a set_current would be told in
 _BOUNDS = frozenset({"turn", "round", "round_end", "end"})
+
+
+def _next_turn_lost(events: list[dict], i: int) -> bool:
+    """Does a round or the game end (or a new round begin) after events[i] before
+    another turn begins? A new round drops a set_next (TurnFlow.next_round)."""
+    return next((e["event"] != "turn" for e in events[i + 1 :] if e["event"] in _BOUNDS), False)
