@@ -545,7 +545,7 @@ def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
         elif (e["event"] == "set_current" and not under_way) or (
             e["event"] == "set_next" and _next_turn_lost(merged, i)
         ):
-            continue  # told of a turn that is not to come
+            continue  # the turn that begins says it, or that turn never comes
         if e["event"] in _SAY:
             lines.append(_SAY[e["event"]](e, titles))
     return [visible(line) for line in lines if line is not None]
