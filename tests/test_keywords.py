@@ -63,7 +63,9 @@ def test_a_v2_parameter_named_like_a_v3_keyword_keeps_working(tmp_path, word):
     spec = load_spec(path)
     assert deprecated_names(spec.notices) == {word}
     notice = next(d for d in spec.notices if d.code == "RS212")
-    assert notice.message.startswith(f"'{word}' is a built-in name since Language v3; ")
+    assert notice.message.startswith(
+        f"'{word}' is a built-in name since Language v3 (a later release of the language, which reads `rulespec: 1` specs still); "
+    )
     assert f"or let `rulespec migrate {path}` rename it" in notice.message
     m = migrate(str(path))
     assert m.renames == {word: f"{word}_"}

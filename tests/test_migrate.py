@@ -67,7 +67,7 @@ def test_a_v1_spec_still_validates_with_a_warning_at_each_clash():
     assert {d.severity for d in spec.notices} == {"warning"}
     first = spec.notices[0]
     assert first.code == "RS212" and first.message == (
-        "'insert' is a built-in name since Language v2; this spec's card hides the built-in "
+        "'insert' is a built-in name since Language v2 (a later release of the language, which reads `rulespec: 1` specs still); this spec's card hides the built-in "
         "(allowed, so that a spec written before then keeps working): rename it, or let "
         f"`rulespec migrate {V1}` rename it"
     )

@@ -69,11 +69,12 @@ def reserved_hint(name: str) -> str:
 
 
 _SINCE = (
-    "'{}' is a built-in name since Language v{}; this spec's {} hides the built-in (allowed, "
+    "'{}' is a built-in name since Language v{} (a later release of the language, which "
+    "reads `rulespec: 1` specs still); this spec's {} hides the built-in (allowed, "
     "so that a spec written before then keeps working): rename it, or let "
     "`rulespec migrate {}` rename it"
 )
-_SINCE_NAME = re.compile(r"'(\w+)' is a built-in name since Language v\d+; ")
+_SINCE_NAME = re.compile(r"'(\w+)' is a built-in name since Language v\d+ ")
 
 # The kinds of name a spec of each version could declare: a name reserved since version
 # v stays the spec's own where a spec of version v - 1 could have declared it.
