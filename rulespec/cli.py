@@ -1883,6 +1883,9 @@ def _diff_outcomes(args, old, new, inputs, err):
         (old.turn_limit, new.turn_limit),
         (old.payoff, new.payoff),
         teams=sides[0] if sides[0] == sides[1] else (),  # the same sides: a row each
+        round_ends=list(
+            dict.fromkeys(r.name for s in (old, new) if s.rounds for r in s.rounds.end_conditions)
+        ),
     )
     if args.plot:
         from .analysis.plots import Side

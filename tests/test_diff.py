@@ -375,6 +375,11 @@ def test_simulate_compares_the_rounds_a_match_takes_where_both_play_rounds():
     rows = {r["what"]: r for r in json.loads(out)["outcomes"]}
     more = rows["mean rounds per match"]
     assert more["old"] < more["new"] and more["test"] == "welch_t"
+    # how each deal ended: a Mille Bornes designer's shorter trip, made five times as
+    # often, showed nowhere; every deal ends by one of whist's round end conditions
+    ends = [r for what, r in rows.items() if what.startswith("round end ")]
+    assert ends and all(r["test"] == "fisher" for r in ends)
+    assert sum(r["old"] for r in ends) == pytest.approx(1) == sum(r["new"] for r in ends)
     _, out, _ = cli(
         "diff",
         "games/take_the_gold.yaml",

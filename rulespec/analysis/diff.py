@@ -237,7 +237,13 @@ ALPHA = 0.01  # family-wise: over all the tested rows of one report, after Holm'
 
 
 def compare_outcomes(
-    old, new, players: int, turn_limits: tuple[int, int], payoffs=(None, None), teams=()
+    old,
+    new,
+    players: int,
+    turn_limits: tuple[int, int],
+    payoffs=(None, None),
+    teams=(),
+    round_ends=(),
 ):
     """(rows, statistics) of two simulations' tallies. One row per compared quantity:
     its value in OLD and NEW, each with a 95% interval inside the values it can take,
@@ -247,7 +253,9 @@ def compare_outcomes(
     declare one, each seat's mean payoff is a row too. `teams`, (name, seats) pairs both
     sides share, give a row for each team's wins in place of a row for each seat's (a
     side's seats win together: their rows would say one fact two or three times).
-    `statistics` names the tests and the correction and gives the sample's power."""
+    `round_ends`, the round end conditions of either side, give a row each of the share
+    of rounds each ended, where both sides play matches of rounds (how a deal ends: a
+    variant's shorter trip is made more often). `statistics` names the tests and the correction and gives the sample's power."""
     rows = []
     n1, n2 = old.games, new.games
     reasons = sorted(old.reasons.keys() | new.reasons.keys())
@@ -257,7 +265,9 @@ def compare_outcomes(
     ordered = range(players) if old.from_first or new.from_first else ()
     winners = teams or tuple((f"P{p + 1}", {p}) for p in range(players))
     matches = bool(old.round_lengths and new.round_lengths)  # matches of rounds on both sides
-    tested = len(reasons) + len(winners) + len(ordered) + 1 + matches + len(paid)
+    round_ends = round_ends if matches else ()
+    deals = [sum(t.round_lengths.values()) for t in (old, new)]
+    tested = len(reasons) + len(round_ends) + len(winners) + len(ordered) + 1 + matches + len(paid)
     tested_alpha = ALPHA / tested  # Holm's bar, one change
 
     def row(what, key, a, b, test, p, detectable):
@@ -280,13 +290,15 @@ def compare_outcomes(
         change = _rounded(stats.detectable_mean_change(xs, n2, tested_alpha), 2)
         row(what, "mean", a, b, "welch_t", stats.welch(xs, ys), change)
 
-    def share_row(what, k1, k2):
+    def share_row(what, k1, k2, n1=n1, n2=n2):
         a, b = stats.wilson(k1, n1), stats.wilson(k2, n2)
         change = _rounded(stats.detectable_share_change(k1 / n1, n1, n2, tested_alpha), 4)
         row(what, "share", a, b, "fisher", stats.fisher_exact(k1, n1, k2, n2), change)
 
     for reason in reasons:
         share_row(f"end reason {reason}", old.reasons[reason], new.reasons[reason])
+    for rule in round_ends:  # of the rounds played: each ends by one rule
+        share_row(f"round end {rule}", old.fired[rule], new.fired[rule], *deals)
     for name, seats in winners:
         share_row(f"{name} wins", old.won(set(seats)), new.won(set(seats)))
     for k in ordered:
