@@ -118,6 +118,10 @@ EVENTS = [
         },
         "  Pirate: moved within the discard pile",
     ),
+    (  # a card shown and kept in an unordered zone did not move (a Schnapsen marriage)
+        {"event": "move", "src": "hand[P1]", "dst": "hand[P1]", "n": 1, "cards": ["pirate"]},
+        "  Pirate: stays in P1's hand",
+    ),
     ({"event": "back", "players": [1]}, "  P2 is back in"),
     ({"event": "back", "players": [1, 2]}, "  P2, P3 are back in"),
     (

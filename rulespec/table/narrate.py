@@ -429,6 +429,8 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
         f"  {_cards(e, t)}: {t.zone(e['src'])} -> {t.zone(e['dst'])}"
         if e["src"] != e["dst"]
         else f"  {_cards(e, t)}: moved within {t.zone(e['dst'])}"  # put on top, or inserted
+        if parse_label(e["dst"])[0] in t.piles
+        else f"  {_cards(e, t)}: stays in {t.zone(e['dst'])}"  # a card shown and kept
     ),
     "play": _play,
     "react": _react,
