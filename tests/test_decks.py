@@ -95,6 +95,20 @@ def test_a_family_is_the_product_of_its_values_with_derived_properties():
     assert dict(c.props) == {"suit": "cups", "rank": 3, "points": 7, "high": True, "colour": "warm"}
 
 
+def test_a_formula_reads_the_properties_derived_above_it():
+    """A Red7 designer's strength, `value * 10 + crank`, read a lookup derived just
+    above it and was told "unknown name 'crank' (did you mean 'range'?)"; one derived
+    below is still unknown there, the fix its order."""
+    colour = "        colour: {suit: {cups: warm, swords: cold}}\n"
+    order = '        order: "points * 10 + (if colour == \\"warm\\" then 1 else 0)"\n'
+    cards = {c.name: dict(c.props) for c in spec(BUILT.replace(colour, colour + order)).cards}
+    assert (cards["cups_3"]["order"], cards["swords_3"]["order"]) == (71, 70)
+    below = BUILT.replace(colour, colour + '        big: "rank // 3"\n')
+    found = _diagnostics('"rank * 2 + 1"', '"rank * 2 + big"', below)
+    assert [(d.code, d.message) for d in found] == [("RS201", "unknown name 'big'")]
+    assert found[0].hint.startswith("derive 'big' above 'points'")
+
+
 def test_built_card_types_are_the_written_ones():
     """The same deck built and written by hand: the same card types (all but their
     places), the same removals, and the same game for the same seed."""

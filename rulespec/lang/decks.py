@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from . import ir
@@ -166,7 +166,10 @@ class _Family:
 
     def cards(self) -> list[CardDecl]:
         self._check_size()
-        derive = {k: self._deriver(k, v) for k, v in (self.f.get("props") or {}).items()}
+        written = self.f.get("props") or {}
+        derive: dict = {}
+        for i, (k, v) in enumerate(written.items()):  # each reads those derived above it
+            derive[k] = self._deriver(k, v, derive, list(written)[i + 1 :])
         failed = {k for k, fn in derive.items() if fn is None}  # a problem, reported
         self.failed.update(dict.fromkeys(failed, "property"))
         derive = {k: fn for k, fn in derive.items() if fn is not None}
@@ -176,7 +179,8 @@ class _Family:
         out, seen = [], set()
         for combo in itertools.product(*(enumerate(v) for v in self.axes.values())):
             props = {k: v for k, (_, v) in zip(self.axes, combo)}
-            props.update((k, fn(props)) for k, fn in derive.items())
+            for k, fn in derive.items():  # in order: a formula reads those derived above it
+                props[k] = fn(props)
             card = self._card(props, dict(zip(self.axes, (j for j, _ in combo))))
             if card.name in seen:
                 raise _Problem(
@@ -279,8 +283,10 @@ class _Family:
             self.path[-1],
         )
 
-    def _deriver(self, key, rule):
-        """A function from the `each` values to a derived property, or None."""
+    def _deriver(self, key, rule, above: dict, below: list[str]):
+        """A function from the `each` values, and the properties derived `above` it
+        (a formula reads them), to a derived property; None (reported) where it fails,
+        as where a formula reads one derived `below` it."""
         if key in self.axes:
             span = self.doc.key_span(self.path + ("props", key))
             self.problems.append(
@@ -291,7 +297,7 @@ class _Family:
             return self._lookup(key, *next(iter(rule.items())))
         if not isinstance(rule, str):
             return lambda props: rule
-        return self._formula(key, rule)
+        return self._formula(key, rule, above, below)
 
     def _lookup(self, key, axis, table):
         at = self.path + ("props", key, axis)
@@ -321,12 +327,26 @@ class _Family:
             return None
         return lambda props: table[_text(props[axis])]
 
-    def _formula(self, key, text):
+    def _formula(self, key, text, above: dict, below: list[str]):
         path = self.path + ("props", key)
-        scope = {k: _type(v[0]) for k, v in self.axes.items()}
+        first = {k: v[0] for k, v in self.axes.items()}  # a property's type: its value here
+        for k, fn in above.items():
+            if fn is not None:
+                first[k] = fn(first)
+        scope = {k: _type(v) for k, v in first.items()}
         names = _spec_names(self.doc.data)
         names.text = {v for values in self.axes.values() for v in values if isinstance(v, str)}
-        expr = Builder(names, self.problems).expr(self.doc, path, text, scope)
+        problems: list[Diagnostic] = []
+        expr = Builder(names, problems).expr(self.doc, path, text, scope)
+        for d in problems:  # one derived below it: the fix is the order
+            later = next((k for k in below if d.message == f"unknown name '{k}'"), None)
+            if d.code == "RS201" and later is not None:
+                d = replace(
+                    d,
+                    hint=f"derive '{later}' above '{key}': a formula reads the "
+                    "properties in each and those derived above it",
+                )
+            self.problems.append(d)
         if expr is None:
             return None
         bad = next((n for n in _nodes(expr) if not _foldable(n, scope)), None)
@@ -335,7 +355,8 @@ class _Family:
                 Diagnostic(
                     "RS411",
                     f"a formula may use numbers, text, true and false, the properties in "
-                    f"each, operators, if … then … else, min and max; not '{_shown(bad)}'",
+                    f"each and those derived above it, operators, if … then … else, min "
+                    f"and max; not '{_shown(bad)}'",
                     bad.span,
                 )
             )
