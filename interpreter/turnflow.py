@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from .table import add_at
 
+ONCE = ("each_once", "others_once")  # `around` steps that ask each player once
+
 
 class TurnFlow:
     def __init__(self, game):
@@ -148,17 +150,25 @@ class TurnFlow:
         asked and while their play resolves; the turn's player is `current` again when
         the step is over. A player with nothing to play who may pass is asked, pass its
         one option (State.offer_around); one who may not passes at once. At a step that
-        `lead`s, the first offer has no pass: the turn's player leads. The ring is (the turn's
-        player, the player last asked, passes in a row and whether anyone played (not
-        kept at `one_left`, which reads neither), and at `one_left` (the players out,
-        those who settled since the last play, the last to play: None until one has),
-        else None)."""
+        `lead`s, the first offer has no pass: the turn's player leads. At `each_once` and
+        `others_once` each active player is asked once, in turn (the turn's player first,
+        or not at all), a play opening nothing again. The ring is (the turn's player, the
+        player last asked, passes in a row and whether anyone played (not kept at
+        `one_left`, which reads neither), and at `one_left` (the players out, those who
+        settled since the last play, the last to play: None until one has), at the
+        `_once` steps the players asked, else None)."""
         first = s._ring is None
+        once = step.around in ONCE
         if first:
             owner = s._current
             bidding = (frozenset(), frozenset(), None) if step.around == "one_left" else None
-            s._ring = (owner, owner, 0, False, bidding)
+            s._ring = (owner, owner, 0, False, frozenset() if once else bidding)
             asking = owner if s._active[owner] else s.next_player(owner)
+            if step.around == "others_once":
+                asking = s.next_player(owner)
+        elif once:
+            owner, last, _, _, asked = s._ring
+            asking = s.next_player(last)
         else:
             owner, last, passes, played, bidding = s._ring
             if bidding is not None:
@@ -179,6 +189,13 @@ class TurnFlow:
                     self._close_ring(s)
                     return
                 asking = s.next_player(last)
+        if once:  # round once: a player asked, the turn's at others_once, ends it
+            asked = s._ring[4]
+            if asking in asked or (step.around == "others_once" and asking == owner):
+                self._close_ring(s)
+                return
+            owner, last, passes, played, _ = s._ring
+            s._ring = (owner, last, passes, played, asked | {asking})
         self._ask(s, asking)
         self.offer(s, step, leads=first and step.ir.lead)
 
@@ -201,6 +218,8 @@ class TurnFlow:
         """The player asked played (the passes in a row start again), settled (a play
         counted as a pass), or passed (and is out, at `one_left`)."""
         owner, last, passes, anyone, bidding = s._ring
+        if isinstance(bidding, frozenset):  # a `_once` step: who was asked is all it counts
+            return
         if bidding is not None:  # its own counts: the passes in a row mean nothing here
             out, done, leader = bidding
             if played:

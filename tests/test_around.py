@@ -211,3 +211,31 @@ def test_a_pass_is_logged_at_the_step_that_asked_it(spec):
                 assert made["step"] == asker.removeprefix("turn."), (asker, made)
                 passes += 1
     assert passes > 0
+
+
+HARBOUR = ROOT / "tests" / "valid" / "harbour.yaml"
+
+
+def test_each_once_asks_every_player_once_the_turns_player_first(tmp_path):
+    """`around: each_once`: the turn's player, then each other, once each (as every
+    player in turn may buy from the harbour); a buy opens nothing again."""
+    text = HARBOUR.read_text().replace("    around: others_once", "    around: each_once")
+    game = Game(load_spec(tmp_path / "harbour.yaml", text=text), 3)
+    state = State.from_layout(game, zones={"pile": ["ship_4", "ship_1", "ship_2"] * 2})
+    asked = []
+    while state.turn == 1:
+        asked.append(_asked(state))
+        state.apply_action(state.legal_labels()[0])  # a buy while there is one to make
+    assert asked == ["P1", "P2", "P3"]
+    assert [e["player"] for e in state.log_for(None) if e["event"] == "play"] == [0, 1, 2]
+
+
+def test_lead_does_not_go_with_others_once(tmp_path):
+    """`lead` makes the turn's player play first; `others_once` never asks them."""
+    text = HARBOUR.read_text().replace(
+        "    around: others_once", "    around: others_once\n    lead: true"
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec(tmp_path / "harbour.yaml", text=text)
+    (d,) = exc.value.diagnostics
+    assert d.code == "RS104" and "others_once" in d.message and "each_once" in d.hint

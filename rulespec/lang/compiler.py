@@ -1135,6 +1135,15 @@ class _Compiler:
                     "leave it out",
                     key=True,
                 )
+        if s.get("lead") and s.get("around") == "others_once":
+            self.error(
+                "RS104",
+                "'lead' makes the turn's player play first, and 'around: others_once' "
+                "never asks the turn's player",
+                path + ("lead",),
+                "for the turn's player first, then each other player once: around: each_once",
+                key=True,
+            )
 
     def _settling(self, actions, turn) -> None:
         """`settles: true` is for an action some step offers round the table."""
