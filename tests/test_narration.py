@@ -148,6 +148,10 @@ EVENTS = [
         {"event": "end", "winners": [], "reason": "turn_limit", "turn": 1},
         "Game over after 1 turn: nobody wins, as the turn limit was reached",
     ),
+    (  # a turn of endless decisions too (a Port Royal designer's), not only an effect
+        {"event": "end", "winners": [], "reason": "effect_loop", "turn": 82},
+        "Game over after 82 turns: nobody wins, as the rules went on without end",
+    ),
 ]
 ROUND_EVENTS = [
     ({"event": "counter", "counter": "score[P2]", "value": 5}, "  Score for P2 is now 5"),

@@ -38,7 +38,9 @@ def parse_label(label: str) -> tuple[str, str | None, int | None]:
 # why a game ended when no rule ended it (State.finish), as a clause
 _ENGINE_REASONS = {
     "turn_limit": "as the turn limit was reached",
-    "effect_loop": "as an effect ran too long without a choice",
+    # a loop without a choice, a procedure without end, a turn of endless decisions:
+    # the engine's line before it says which
+    "effect_loop": "as the rules went on without end",
     "trigger_loop": "as a rule kept firing",
     "no_players": "as every player is out",
 }
