@@ -499,6 +499,9 @@ def test_simulation_names_the_looping_rule(tmp_path):
         "2 of 2 random 4-player games stopped without an end (trigger_loop in "
         "trigger 'new_voyage'); seeds 0, 1 reproduce it"
     )
+    # placed at the rule it names, not the spec's first line (a Port Royal designer's)
+    lines = spec.read_text().splitlines()
+    assert lines[f["line"] - 1].strip() == "new_voyage:", lines[f["line"] - 1]
     # spread over the player counts (no --players), it says at which counts
     code, out, _ = cli("lint", spec, "--simulate", "4", "--select", "RL201", "--format", "json")
     [f] = json.loads(out)

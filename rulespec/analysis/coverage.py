@@ -209,16 +209,16 @@ def loops(spec, runs: list[Run], agents, stopped: bool) -> list:
             counts = ", at every player count"
         at = "" if len(runs) == 1 else f" with {n} player{'s' if n > 1 else ''}"
         stop = "; lint played no more games of this spec" if stopped else ""
+        culprit, span = _culprit(Game(spec, n), agents, seeds[0])
         out.append(
             Finding(
                 "RL201",
                 "error",
                 f"{sum(r.tally.reasons[reason] for r in hit)} of {games} {_who(agents, runs)} "
-                f"stopped without an end ({reason} in "
-                f"{_culprit(Game(spec, n), agents, seeds[0])}){counts}; "
+                f"stopped without an end ({reason} in {culprit}){counts}; "
                 f"seed{'s' if many else ''} {', '.join(map(str, seeds))}{at} "
                 f"reproduce{'' if many else 's'} it{stop}",
-                spec.span,
+                span,
                 layer=3,
                 hint=f"rulespec run SPEC --seed {seeds[0]} --players {n} "
                 f"--agents {','.join(agents)} shows the game to its loop",
@@ -254,8 +254,9 @@ def rerun_note(spec: ir.Spec, runs: list[Run], agents, again: list[Run]):
     )
 
 
-def _culprit(definition: Game, agents: list[str], seed: int) -> str:
-    """The rule a looping game stopped in: the game played again, with its log."""
+def _culprit(definition: Game, agents: list[str], seed: int) -> tuple[str, ir.Span]:
+    """The rule a looping game stopped in, and its place: the game played again, with
+    its log."""
     return looping_rule(
         play(definition.new_initial_state(seed=seed), make_agents(agents, definition.n, seed))
     )

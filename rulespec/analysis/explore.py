@@ -152,19 +152,29 @@ _STARTS = {
 }
 
 
-def looping_rule(state) -> str:
-    """The rule a game stopped in (from its log): the trigger that kept firing, else
-    the last rule that started running this turn, else a step of the turn."""
-    culprit = "a step of the turn"
+def looping_rule(state) -> tuple[str, ir.Span]:
+    """The rule a game stopped in (from its log), in words, and its place: the trigger
+    that kept firing, else the last rule that started running this turn, else a step of
+    the turn (placed at the spec's top: which step, the log does not say)."""
+    spec = state.game.spec
+    culprit, span = "a step of the turn", spec.span
     for e in state.log_for(None):
         if e["event"] == "turn":
-            culprit = "a step of the turn"
+            culprit, span = "a step of the turn", spec.span
         elif e["event"] in _STARTS:
             what, key = _STARTS[e["event"]]
-            culprit = f"{what} '{e[key]}'"
+            culprit, span = f"{what} '{e[key]}'", _rule_span(spec, e[key])
         elif e["event"] == "error" and e.get("rule"):
-            return f"{state.game.spec.checked_kind(e['rule'])} '{e['rule']}'"
-    return culprit
+            rule = e["rule"]
+            return f"{spec.checked_kind(rule)} '{rule}'", _rule_span(spec, rule)
+    return culprit, span
+
+
+def _rule_span(spec: ir.Spec, name: str) -> ir.Span:
+    """Where the rule (not a step: one may share an action's name) is written."""
+    return next(
+        (r.span for kind, r in spec.rules() if kind != "step" and r.name == name), spec.span
+    )
 
 
 PROGRESS_EVERY = 500  # states between two calls of explore's progress, and memory checks
@@ -301,13 +311,14 @@ def _loop_finding(spec: ir.Spec, reason: str, found: list, steered: dict) -> Fin
     where = f"with {players_text([c for c, _, _ in found])}"
     if (reason, n) in steered:
         where += f", by a dive steered toward the condition of '{steered[reason, n]}'"
+    culprit, span = looping_rule(state)
     return Finding(
         "RL201",
         "error",
-        f"the game stops without an end ({reason} in {looping_rule(state)}) after "
+        f"the game stops without an end ({reason} in {culprit}) after "
         f"{len(path)} choice{'s' if len(path) != 1 else ''} of a {n}-player game "
         f"(met {where})",
-        spec.span,
+        span,
         layer=2,
         trace=path,
         hint=f"replay the trace with a {n}-player scenario to see the loop",
