@@ -607,18 +607,18 @@ def _mark_failures(state: State, seen: dict, expect: dict) -> list[str]:
     """`expect.marks`: each listed zone's cards whose per_card counters are off their
     initial values, with those values, in any order."""
     game, failures = state.game, []
-    initial = dict(zip(game.mark_names, game.mark_initial))
     for written, want in (expect.get("marks") or {}).items():
         label = _label(game, written)
         if label not in seen["zones"]:
             meant = _meant(game, "zone", label, list(seen["zones"]))
             failures.append(f"marks of zone {label}: no such zone ({meant})")
             continue
-        got = [
-            {"card": name} | {k: v for k, v in marks.items() if v != initial[k]}
+        got = [  # the observation gives a card's counters off their initial values
+            {"card": name} | marks
             for name, marks in zip(seen["zones"][label], seen.get("marks", {}).get(label, ()))
+            if marks
         ]
-        got = sorted((g for g in got if len(g) > 1), key=repr)
+        got = sorted(got, key=repr)
         if sorted(want, key=repr) != got:
             failures.append(f"marks of zone {label}: expected {want}, got {got}")
     return failures

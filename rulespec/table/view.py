@@ -88,13 +88,14 @@ def _zone(label: str, seen, titles: Titles, marks: list | None = None) -> dict:
 
 
 def _card(name: str, titles: Titles, marks: dict | None = None) -> dict:
-    """A card by name and title; with its per_card counters that are shown and not 0
-    ("marks": title and value of each), and its title saying them: "Squire (damage 2)"."""
+    """A card by name and title; with its per_card counters that are shown (the
+    observation gives those off their initial values: "marks", title and value of
+    each), and its title saying them: "Squire (damage 2)"."""
     card = {"name": name, "title": titles.card(name)} | _text(titles, "cards", name)
     shown = [
         {"title": titles.counter(k).lower(), "value": v}
         for k, v in (marks or {}).items()
-        if v and k not in titles.unshown
+        if k not in titles.unshown
     ]
     if shown:
         said = ", ".join(f"{m['title']} {m['value']}" for m in shown)
