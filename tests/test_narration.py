@@ -7,7 +7,7 @@ import pytest
 from gamekit import GAMES, ROOT, edited
 
 from rulespec import SpecError, load_spec
-from rulespec.interpreter import Game
+from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.choices import (
     NO_REACTION,
@@ -999,3 +999,39 @@ def test_a_play_onto_a_target_zone_says_the_zone_by_its_title():
         "Build onto the first pile",
         "Bury onto the first pile",
     ]
+
+
+def test_a_reaction_window_is_headed_by_the_prompts_of_the_reactions_offered():
+    """A Mille Bornes designer's Coup fourré had `prompt: "call Coup fourré?"`, never
+    shown: its window read "You may answer Speed limit:", the answered action's prompt
+    (none) only. The reactions offered word it, each prompt once; the answered action's
+    prompt where none of them has one."""
+    text = edited(
+        (GAMES / "take_the_gold.yaml").read_text(encoding="utf-8"),
+        ("    card: officer\n", '    prompt: "block with an Officer?"\n    card: officer\n'),
+        (
+            "    card: two_officers\n",
+            '    prompt: "block with Two Officers?"\n    card: two_officers\n',
+        ),
+    )
+    spec = load_spec("take_the_gold.yaml", text)
+    titles = Titles.of(spec)
+
+    def heading(p2_hand: list[str]) -> str:
+        state = State.from_layout(
+            Game(spec, 2),
+            zones={"hand[P1]": ["pirate"], "hand[P2]": p2_hand, "draw_pile": ["gold_coin"] * 3},
+        )
+        state.apply_action("pirate -> P2")
+        assert state.decision_kind() == "react"
+        return decision_heading(
+            "react", state.decision_asker(), titles, offered=state.legal_actions()
+        )
+
+    assert heading(["officer", "gold_coin"]) == "You may answer Pirate — block with an Officer?"
+    assert heading(["officer", "officer", "two_officers"]) == (
+        "You may answer Pirate — block with an Officer? / block with Two Officers?"
+    )
+    assert decision_heading("react", "pirate", titles) == (  # none offered with a prompt
+        "You may answer Pirate — block it with an Officer?"
+    )

@@ -177,6 +177,7 @@ class Person:
                 self.titles,
                 game.decision_window(),
                 game.decision_prompt(),
+                [s["option"] for s in shown],
             )
         )
         sets = _card_sets([s["option"] for s in shown])
