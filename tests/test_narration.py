@@ -788,13 +788,13 @@ def test_a_familys_zones_each_go_by_their_own_title():
         "  hand: {", "  won: {visibility: public, title: gold, text: Won.}\n  hand: {"
     )
     assert help_text("gold", Titles.of(load_spec("tokens.yaml", won))) == (
-        "gold (zone): Won; Gold (zone): Goods tokens"
+        "Gold (zone): Won; Gold (zone): Goods tokens"
     )
     # a family found by its name is told once, not again for its zone of that title (a
     # deck-builder's `help ready`: "ready (zone): no text in the rules; ready (zone): …")
     named = FAMILY.replace("[Diamonds, Gold]", "[tokens, Gold]")
     assert help_text("tokens", Titles.of(load_spec("tokens.yaml", named))) == (
-        "tokens: Goods tokens."
+        "Tokens: Goods tokens."
     )
 
 

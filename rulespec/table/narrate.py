@@ -64,10 +64,24 @@ class Goal(NamedTuple):
     entries: tuple[tuple[str, int, frozenset[str]], ...]
 
 
-def _props_text(props) -> str:
-    """A card's properties as a spec writes them: "rank 7, trump true"."""
+def _props_text(props, kinds: frozenset[str], cards: Mapping[str, str]) -> str:
+    """A card's properties as a spec writes them, a card type named by its title where
+    a `kind` property (one of `kinds`) names one: "rank 7, trump true", "fix Roll"."""
     return ", ".join(
-        f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in sorted(props)
+        f"{k} {str(v).lower() if isinstance(v, bool) else cards.get(v, v) if k in kinds else v}"
+        for k, v in sorted(props)
+    )
+
+
+def _kind_props(spec: ir.Spec) -> frozenset[str]:
+    """The card properties of type `kind`: every value of each names a card type or a
+    tag of the deck (language.md#props)."""
+    kinds, values = {c.name for c in spec.cards} | set(spec.tags), {}
+    for c in spec.cards:
+        for k, v in c.props:
+            values.setdefault(k, []).append(v)
+    return frozenset(
+        k for k, vs in values.items() if all(isinstance(v, str) and v in kinds for v in vs)
     )
 
 
@@ -124,9 +138,10 @@ class Titles:
         }
         texts = {k: {x.name: x.text for x in xs if x.text} for k, xs in sections.items()}
         texts["rules"] = {key: rule.text for key, _, rule in named if rule.text}
+        cards, kinds = {c.name: c.title for c in spec.cards}, _kind_props(spec)
         return cls(
-            cards={c.name: c.title for c in spec.cards},
-            props={c.name: _props_text(c.props) for c in spec.cards},
+            cards=cards,
+            props={c.name: _props_text(c.props, kinds, cards) for c in spec.cards},
             rules={key: (kind, rule.title) for key, kind, rule in named},
             counters={c.name: c.title for c in spec.counters},
             zones={z.name: z.title for z in spec.zones},
