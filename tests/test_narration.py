@@ -631,6 +631,25 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
     ]
 
 
+def test_a_verb_that_holds_the_title_says_it_and_no_bracket_repeats_it():
+    """A No Thanks! designer's action titled No Thanks, `verb: say no thanks`, read "P1
+    says no thanks (No Thanks)": a title was left out only where it or the verb began
+    with the other. A verb that holds the title's words says it, a card's action too."""
+    titles = Titles(
+        rules={"no_thanks": ("action", "No Thanks"), "hide": ("action", "Face down")},
+        verbs={"no_thanks": "say no thanks", "hide": "lay face down"},
+        cards={"seven": "Seven"},
+        carded=frozenset({"hide"}),
+    )
+    events = [
+        {"event": "play", "player": 0, "action": "no_thanks"},
+        {"event": "play", "player": 1, "action": "hide", "card": "seven"},
+    ]
+    assert narrate(events, titles) == ["  P1 says no thanks", "  P2 lays face down Seven"]
+    assert with_rule("Seven", "Face down", "lay face down") == "Seven"
+    assert with_rule("Seven", "Face up", "lay face down") == "Seven (Face up)"
+
+
 def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():
     """A designer's Go Fish had a step `ask` offering the action `ask`: the choice of
     whom to ask was headed "Ask — which rank do you ask for?", the action's prompt. A

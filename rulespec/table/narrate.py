@@ -298,9 +298,16 @@ def with_rule(card: str, rule: str, verb: str = "play") -> str:
     with the verb lay down; a rule whose
     title holds brackets in square ones: "Jack [Skip (the next player)]"."""
     said = rule.casefold().removeprefix(f"{verb} ")
-    if said in card.casefold() or verb.split()[: len(said.split())] == said.split():
-        return card  # a verb that begins with the title says it: "Lay" for "lay down"
+    if said in card.casefold() or _says(verb, said):
+        return card  # a verb that holds the title says it: "Lay" for "lay down"
     return f"{card} [{rule}]" if "(" in rule else f"{card} ({rule})"  # no nested brackets
+
+
+def _says(verb: str, title: str) -> bool:
+    """Whether a verb's words hold a title's, in any case: "lay down" holds Lay, "say
+    no thanks" No Thanks (bracketed after it, the title read twice)."""
+    words, said = verb.casefold().split(), title.casefold().split()
+    return any(words[i : i + len(said)] == said for i in range(len(words) - len(said) + 1))
 
 
 def third_person(verb: str) -> str:
@@ -330,7 +337,7 @@ def _play(e: dict, t: Titles) -> str:
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
     has a verb ("P1 draws", "P1 knocks (Go out)", "P1 buys Province"), which a title
     that begins with the verb goes on from ("Knock early": "P1 knocks early"), and which
-    says a title it begins with ("attack with" for Attack: "P1 attacks with Squire")."""
+    says a title it holds ("attack with" for Attack: "P1 attacks with Squire")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
     onto = t.zone(e["zone"]) if e.get("zone") else ""  # a target zone (`target: zone`)
@@ -344,9 +351,12 @@ def _play(e: dict, t: Titles) -> str:
     elif e["action"] in t.verbs:  # an action without a card, and its verb: "P1 draws"
         words, said = action.split(), verb.split()
         # a title that begins with the verb goes on from it ("P1 knocks early"), a verb
-        # that begins with the title says it ("P1 attacks with Squire" for Attack)
+        # that holds the title says it ("P1 attacks with Squire" for Attack, "P1 says no
+        # thanks" for No Thanks)
         if [w.casefold() for w in words[: len(said)]] == said[: len(words)]:
             what = ": ".join(filter(None, (" ".join(words[len(said) :]), chosen)))
+        elif _says(verb, action):
+            what = chosen
         else:
             what = f"{chosen} ({action})".strip()
         verb = third_person(verb)
