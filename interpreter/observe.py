@@ -42,7 +42,9 @@ def observation(state, player: int | None) -> dict:
                 on = [(game.type_names[state._ctype[c]], marks_of(state, c)) for c in cards]
                 on = on if slot.zone.ordered else sorted(on, key=_by_name_and_marks)
                 zones[slot.label] = [name for name, _ in on]
-                marks[slot.label] = [m for _, m in on]
+                off = [_off_initial(game, m) for _, m in on]
+                if any(off):  # a card at its initial values carries nothing to say
+                    marks[slot.label] = off
                 continue
             names = [game.type_names[state._ctype[c]] for c in cards]
             zones[slot.label] = names if slot.zone.ordered else sorted(names)
@@ -82,6 +84,12 @@ def observation(state, player: int | None) -> dict:
 def marks_of(state, c: int) -> dict[str, int]:
     """Card c's per_card counters by name: for a seat that sees the zone it lies in."""
     return dict(zip(state.game.mark_names, state._marks[c :: len(state._ctype)]))
+
+
+def _off_initial(game, marks: dict[str, int]) -> dict[str, int]:
+    """A card's per_card counters that are off their initial values: a counter every
+    card starts at (chips 11) says nothing of the card."""
+    return {k: v for (k, v), start in zip(marks.items(), game.mark_initial) if v != start}
 
 
 def _by_name_and_marks(pair) -> tuple:

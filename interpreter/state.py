@@ -780,7 +780,8 @@ class State(Table):
 
     @property
     def played(self):
-        """Card type -> how often one was played or reacted with (a read-only view)."""
+        """Card type -> how often one was played or reacted with, into another zone
+        than the hand it was played from (a read-only view)."""
         return MappingProxyType(self._played)
 
     def returns(self) -> list[float]:
@@ -1393,9 +1394,9 @@ def _resume_play(s: State, point, option) -> None:
         return
     card, env = _played(s, option)
     _count(s._fired, a.ir.name)
-    if card is not None:
-        _count(s._played, s.game.type_names[option.card_type])
     dst = a.to(s, env) if card is not None else None
+    if card is not None and dst != s._loc[card]:  # a card shown and kept is not played
+        _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
         named, seen = _chosen_named(s, option, card)
         s._log(
@@ -1449,9 +1450,10 @@ def _play_group(s: State, a, option) -> None:
     cards = group_of_types(s._zones[slot], s._ctype, option.group)
     env = {"card": cards, "target": option.target}
     _count(s._fired, a.ir.name)
-    for t in option.group:
-        _count(s._played, names[t])
     dst = a.to(s, env)
+    if dst != slot:  # a group shown and kept is not played
+        for t in option.group:
+            _count(s._played, names[t])
     if s._events is not None:
         s._log(
             "play",
@@ -1505,8 +1507,9 @@ def _resume_reaction(s: State, point, option) -> None:
         return
     c = first_of_type(s._zones[s.game.hand + reactor], s._ctype, option.card_type)
     env["answer"] = [c]
-    _count(s._played, s.game.type_names[option.card_type])
     dst = r.to(s, env)
+    if dst != s._loc[c]:  # a card shown and kept is not played
+        _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
         s._log(
             "react",

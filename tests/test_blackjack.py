@@ -61,7 +61,8 @@ def test_the_variant_changes_only_the_dealers_rule():
     code, out, _ = cli("diff", SPEC, VARIANT)
     assert code == 0
     assert [line.split()[:4] for line in out.splitlines()] == [
-        ["changed", "condition", "'dealer_hits':", "when,"]
+        ["changed", "game", "'name':", "'Blackjack'"],  # its own name, and no other rule
+        ["changed", "condition", "'dealer_hits':", "when,"],
     ]
 
 

@@ -14,6 +14,8 @@ from test_hidden_others import views_of  # everything a seat is shown
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
+from rulespec.table.narrate import Titles
+from rulespec.table.view import table, table_lines
 
 VALID = Path(__file__).parent / "valid"
 STUDIED = VALID / "studied_hands.yaml"
@@ -70,10 +72,30 @@ def test_a_redeal_sets_the_unseen_cards_marks_back():
     state = laid_out(["red", "red", "blue"])
     for _ in range(3):  # P1 studies, passes; P2 studies, passes; P1 studies
         state.apply_action(state.legal_actions()[0])
-    assert any(state.observation(None)["marks"]["hand[P1]"][i]["study"] for i in range(3))
+    assert "hand[P1]" in state.observation(None)["marks"]  # a card studied
     state.redeal(1, random.Random(3))
-    assert all(m["study"] == 0 for m in state.observation(None)["marks"]["hand[P1]"])
-    assert state.observation(0)["marks"]["hand[P1]"] == [{"study": 0}] * 4
+    assert "hand[P1]" not in state.observation(None)["marks"]  # every card at 0 again
+    assert state.observation(0)["marks"] == {}
+
+
+def test_a_card_shows_its_counters_only_off_their_initial_values():
+    """A No Thanks! trial: with chips kept on each card from `initial: 11`, every card
+    at the table read "(chips 11)" (a face-up card seemed to carry chips), and each
+    observation listed 11 for every card its seat saw. A value off its initial shows,
+    0 included."""
+    text = edited(STUDIED.read_text(encoding="utf-8"), ("initial: 0, text", "initial: 11, text"))
+    spec = load_spec("studied_hands.yaml", text)
+    state = State.from_layout(
+        Game(spec, 2),
+        zones={"hand[P1]": ["red", "red", "blue"], "hand[P2]": ["blue"], "pile": ["blue"] * 4},
+        marks={"hand[P2]": [{"card": "blue", "study": 0}]},
+    )
+    assert state.observation(0)["marks"] == {}  # P2's hand is not P1's to see
+    state.apply_action("red")  # P1 draws a blue, then studies a red: 12
+    assert state.observation(0)["marks"] == {"hand[P1]": [{}, {}, {}, {"study": 12}]}
+    lines = table_lines(table(state.observation(0), Titles.of(spec)))
+    assert "  P1 (you): hand Red, Red (study 12), Blue x2; Points 0" in lines
+    assert "(study 0)" in "\n".join(table_lines(table(state.observation(1), Titles.of(spec))))
 
 
 def test_a_copy_its_filter_refuses_does_not_hide_one_it_accepts():
@@ -110,10 +132,10 @@ def test_a_copy_its_filter_refuses_does_not_hide_one_it_accepts():
     state.apply_action("knight")
     seen = state.observation(None)
     assert seen["zones"]["graveyard"] == ["squire"]  # the second squire, blocked, died
-    assert seen["marks"]["field[P1]"] == [{"damage": 0, "tapped": 1, "sick": 0}]
-    assert sorted((m["tapped"], m["damage"]) for m in seen["marks"]["field[P2]"]) == [
-        (0, 1),  # the knight that blocked
-        (1, 0),
+    assert seen["marks"]["field[P1]"] == [{"tapped": 1}]
+    assert sorted(map(sorted, map(dict.items, seen["marks"]["field[P2]"]))) == [
+        [("damage", 1)],  # the knight that blocked
+        [("tapped", 1)],
     ]
 
 
@@ -163,7 +185,7 @@ def test_a_blind_pick_takes_a_copy_its_filter_keeps():
     )
     assert state.legal_labels() == ["hand[P2]"]
     state.apply_action("hand[P2]")
-    assert state.observation(None)["marks"]["hand[P2]"] == [{"study": 0}]  # the studied one went
+    assert "hand[P2]" not in state.observation(None)["marks"]  # the studied one went
 
 
 def test_a_set_of_cards_its_filter_keeps_is_offered_whichever_copy_comes_first():
@@ -180,7 +202,7 @@ def test_a_set_of_cards_its_filter_keeps_is_offered_whichever_copy_comes_first()
     )
     assert sorted(state.legal_labels()) == ["blue+blue", "red+blue"]  # and the blue drawn
     state.apply_action("red+blue")
-    assert state.observation(None)["marks"]["hand[P1]"] == [{"study": 0}, {"study": 1}]
+    assert state.observation(None)["marks"]["hand[P1]"] == [{}, {"study": 1}]
 
 
 def test_the_key_tells_copies_apart_by_their_counters_not_by_which_copy():

@@ -7,7 +7,7 @@ import pytest
 from gamekit import GAMES, ROOT, edited
 
 from rulespec import SpecError, load_spec
-from rulespec.interpreter import Game
+from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
 from rulespec.interpreter.choices import (
     NO_REACTION,
@@ -639,6 +639,25 @@ def test_an_action_without_a_card_is_narrated_by_its_verb_and_words_read_once():
     ]
 
 
+def test_a_verb_that_holds_the_title_says_it_and_no_bracket_repeats_it():
+    """A No Thanks! designer's action titled No Thanks, `verb: say no thanks`, read "P1
+    says no thanks (No Thanks)": a title was left out only where it or the verb began
+    with the other. A verb that holds the title's words says it, a card's action too."""
+    titles = Titles(
+        rules={"no_thanks": ("action", "No Thanks"), "hide": ("action", "Face down")},
+        verbs={"no_thanks": "say no thanks", "hide": "lay face down"},
+        cards={"seven": "Seven"},
+        carded=frozenset({"hide"}),
+    )
+    events = [
+        {"event": "play", "player": 0, "action": "no_thanks"},
+        {"event": "play", "player": 1, "action": "hide", "card": "seven"},
+    ]
+    assert narrate(events, titles) == ["  P1 says no thanks", "  P2 lays face down Seven"]
+    assert with_rule("Seven", "Face down", "lay face down") == "Seven"
+    assert with_rule("Seven", "Face up", "lay face down") == "Seven (Face up)"
+
+
 def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():
     """A designer's Go Fish had a step `ask` offering the action `ask`: the choice of
     whom to ask was headed "Ask — which rank do you ask for?", the action's prompt. A
@@ -796,13 +815,13 @@ def test_a_familys_zones_each_go_by_their_own_title():
         "  hand: {", "  won: {visibility: public, title: gold, text: Won.}\n  hand: {"
     )
     assert help_text("gold", Titles.of(load_spec("tokens.yaml", won))) == (
-        "gold (zone): Won; Gold (zone): Goods tokens"
+        "Gold (zone): Won; Gold (zone): Goods tokens"
     )
     # a family found by its name is told once, not again for its zone of that title (a
     # deck-builder's `help ready`: "ready (zone): no text in the rules; ready (zone): …")
     named = FAMILY.replace("[Diamonds, Gold]", "[tokens, Gold]")
     assert help_text("tokens", Titles.of(load_spec("tokens.yaml", named))) == (
-        "tokens: Goods tokens."
+        "Tokens: Goods tokens."
     )
 
 
@@ -1007,3 +1026,39 @@ def test_a_play_onto_a_target_zone_says_the_zone_by_its_title():
         "Build onto the first pile",
         "Bury onto the first pile",
     ]
+
+
+def test_a_reaction_window_is_headed_by_the_prompts_of_the_reactions_offered():
+    """A Mille Bornes designer's Coup fourré had `prompt: "call Coup fourré?"`, never
+    shown: its window read "You may answer Speed limit:", the answered action's prompt
+    (none) only. The reactions offered word it, each prompt once; the answered action's
+    prompt where none of them has one."""
+    text = edited(
+        (GAMES / "take_the_gold.yaml").read_text(encoding="utf-8"),
+        ("    card: officer\n", '    prompt: "block with an Officer?"\n    card: officer\n'),
+        (
+            "    card: two_officers\n",
+            '    prompt: "block with Two Officers?"\n    card: two_officers\n',
+        ),
+    )
+    spec = load_spec("take_the_gold.yaml", text)
+    titles = Titles.of(spec)
+
+    def heading(p2_hand: list[str]) -> str:
+        state = State.from_layout(
+            Game(spec, 2),
+            zones={"hand[P1]": ["pirate"], "hand[P2]": p2_hand, "draw_pile": ["gold_coin"] * 3},
+        )
+        state.apply_action("pirate -> P2")
+        assert state.decision_kind() == "react"
+        return decision_heading(
+            "react", state.decision_asker(), titles, offered=state.legal_actions()
+        )
+
+    assert heading(["officer", "gold_coin"]) == "You may answer Pirate — block with an Officer?"
+    assert heading(["officer", "officer", "two_officers"]) == (
+        "You may answer Pirate — block with an Officer? / block with Two Officers?"
+    )
+    assert decision_heading("react", "pirate", titles) == (  # none offered with a prompt
+        "You may answer Pirate — block it with an Officer?"
+    )

@@ -6,7 +6,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from gamekit import GAMES
+from gamekit import GAMES, ROOT
 
 from rulespec.cli import main
 
@@ -298,7 +298,7 @@ def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
         "cards instead. Officers can't block the Pirate Captain."
     )
     assert said[5] == (
-        "  discard pile: Every card played or discarded goes here, except successful Kraken."
+        "  Discard pile: Every card played or discarded goes here, except successful Kraken."
     )
     assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
     assert said[9] == "  'nope' is no card, rule, zone, counter, parameter or goal of this game"
@@ -351,6 +351,23 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
         "Play (action): Play a card of your hand to the trick, following the suit led if you"
         " can; Play (step): Play a card to the trick: follow suit if you can"
     )
+
+
+def test_help_says_a_card_a_property_names_by_its_title_and_a_zone_as_a_sentence_begins():
+    """A Mille Bornes designer's `help stop` read "fix roll, shield right_of_way", the
+    cards a property names spelled as the rules spell them, not as the table shows
+    them; a Red7 designer's `help palette` read "palette: no text in the rules", in
+    lower case where every other answer begins with a capital."""
+    from rulespec import load_spec
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    titles = Titles.of(load_spec(GAMES / "pirates_wild.yaml"))
+    assert help_text("storm", titles).endswith("; remedy Fair Winds, safe Harbor")
+    assert help_text("shipwreck", titles).endswith("; remedy vessel, safe Flagship")  # a tag
+    assert help_text("discard pile", titles).startswith("Discard pile: ")
+    studied = load_spec(ROOT / "tests/valid/studied_hands.yaml")  # `pile`, titled by default
+    assert help_text("pile", Titles.of(studied)) == "Pile: no text in the rules"
 
 
 def test_a_bid_is_answered_with_its_number_not_its_place():

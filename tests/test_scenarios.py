@@ -730,3 +730,26 @@ def test_an_option_naming_a_family_s_zone_may_name_it_by_value(tmp_path):
     )
     [failure] = _failures(scenario)
     assert "got ['fish blue_3 from discard[blue]', " in failure, failure
+
+
+def test_an_option_no_decision_can_offer_is_named_so(tmp_path):
+    """A Mille Bornes designer's `not_offered: [drive_typo d25, drive d999, slow_down
+    speed_limit -> P2]` passed: a label no decision of the game gives is never among
+    the options, so it proved nothing. Such a label is a failure at its check point: a
+    word no option has (an action, card or seat misnamed) named, or the option of its
+    first word meant. A number is not judged: its bounds may be worked out in play."""
+    scenario = tmp_path / "never.yaml"
+    scenario.write_text(
+        f"spec: {SPEC}\nplayers: 2\ntable:\n  zones:\n    hand[P1]: [kraken, pirate]\n"
+        "    draw_pile: [pirate, pirate]\nsteps: []\nexpect:\n  offered: [pirat -> P2]\n"
+        "  not_offered: [kraken -> P3, pirate kraken -> P2, 7, two_pirates -> P2]\n"
+    )
+    assert _failures(scenario) == [
+        "offered: 'pirat -> P2' is no option of this game: no option has 'pirat' "
+        "(did you mean 'pirate'?)",
+        "not_offered: 'kraken -> P3' is no option of this game: no option has 'P3'",
+        "not_offered: 'pirate kraken -> P2' is no option of this game "
+        "(did you mean 'pirate -> P2'?)",
+        "offered: expected ['pirat -> P2'], not among the options ['kraken -> P2', 'pass', "
+        "'pirate -> P2']",
+    ]

@@ -17,11 +17,12 @@ import tracemalloc
 from collections import Counter
 
 import pytest
-from gamekit import GAMES, ROOT, cli, game_for
+from gamekit import GAMES, ROOT, cli, edited, game_for
 
 from rulespec import load_spec
 from rulespec.analysis import simulation
 from rulespec.cli import main
+from rulespec.interpreter import Game, State
 
 TTG = str(GAMES / "take_the_gold.yaml")
 JOB = simulation.job(load_spec(TTG), 4)
@@ -137,6 +138,28 @@ def test_report_counts_rules_cards_and_outcomes():
     )
     assert sum(report["cards_played"].values()) == plays + blocks
     assert report["length"]["median"] <= report["length"]["p95"] <= report["length"]["max"]
+
+
+def test_a_card_shown_and_kept_is_not_counted_as_played():
+    """A Schnapsen designer announced a marriage by an action `card: king` with `to:
+    hand(current)`, the king shown and kept: `simulate` counted each announcement as a
+    king played, the kings ahead of every other face. A card (an answer's too) played
+    into the hand it came from is not counted; one played elsewhere is."""
+    kept = "    answers: [pirate, two_pirates]\n    to: {}\n    effect: strength -= 1\n"
+    text = edited(
+        (GAMES / "take_the_gold.yaml").read_text(encoding="utf-8"),
+        ("    card: pirate\n    to: discard_pile\n", "    card: pirate\n    to: hand(current)\n"),
+        (kept.format("discard_pile"), kept.format("hand(reactor)")),
+    )
+    game = Game(load_spec("take_the_gold.yaml", text), 2)
+    zones = {"hand[P1]": ["pirate", "two_pirates"], "hand[P2]": ["officer", "gold_coin"]}
+    state = State.from_layout(game, zones=zones | {"draw_pile": ["gold_coin"] * 4})
+    state.apply_action("pirate -> P2")
+    state.apply_action("officer_block")
+    assert dict(state.played) == {}  # both shown and kept
+    state = State.from_layout(game, zones=zones | {"draw_pile": ["gold_coin"] * 4})
+    state.apply_action("two_pirates -> P2")
+    assert dict(state.played) == {"two_pirates": 1}
 
 
 def test_cli_simulate_json_and_plot(tmp_path):

@@ -163,6 +163,11 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
                 " -> ".join(s.name for s in new.turn),
             )
         )
+    if old.name != new.name and _at(new, "name").file == new.span.file:
+        # a name NEW writes (a variant's own, "No Thanks! for two"), not the one a
+        # variant without a name of its own is given, its base's and its stem
+        detail = f"{old.name!r} -> {new.name!r}"  # quoted, as a title is
+        out.append(Change("game", "name", "changed", _at(old, "name"), _at(new, "name"), detail))
     for field, label in (
         ("min_players", "players min"),
         ("max_players", "players max"),

@@ -73,6 +73,7 @@ _CONSTANT_PARTS = (ir.Const, ir.Param, ir.Binary, ir.Unary, ir.IfExpr)
 # the game-wide values ir.Spec.places places: (field, its key's path; a value left to
 # its default, as players' default, at the key above it)
 _PLACES = (
+    ("name", ("name",)),
     ("min_players", ("players", "min")),
     ("max_players", ("players", "max")),
     ("default_players", ("players", "default")),

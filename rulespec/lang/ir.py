@@ -720,7 +720,8 @@ class Spec:
     setup_text: str = ""  # what the setup does, in words: public, for the table and `help`
     setup_span: Span = field(default=Span("<spec>", 1, 1))  # its `setup:` key
     # where the game-wide values without a span of their own are written, by field name:
-    # min_players, max_players, default_players, turn_limit, hand (those the spec gives)
+    # name, min_players, max_players, default_players, turn_limit, hand (those the spec
+    # gives)
     places: tuple[tuple[str, Span], ...] = ()
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:

@@ -161,7 +161,7 @@ def decision(state, table: Table, options: list) -> dict:
     return {
         "decision": kind,
         "asking": tableview.decision_heading(
-            kind, asking, titles, state.decision_window(), state.decision_prompt()
+            kind, asking, titles, state.decision_window(), state.decision_prompt(), options
         ),
         "asker": tableview.asker(asking, titles, state.decision_prompt()),
         "options": [

@@ -66,10 +66,24 @@ class Goal(NamedTuple):
     entries: tuple[tuple[str, int, frozenset[str]], ...]
 
 
-def _props_text(props) -> str:
-    """A card's properties as a spec writes them: "rank 7, trump true"."""
+def _props_text(props, kinds: frozenset[str], cards: Mapping[str, str]) -> str:
+    """A card's properties as a spec writes them, a card type named by its title where
+    a `kind` property (one of `kinds`) names one: "rank 7, trump true", "fix Roll"."""
     return ", ".join(
-        f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in sorted(props)
+        f"{k} {str(v).lower() if isinstance(v, bool) else cards.get(v, v) if k in kinds else v}"
+        for k, v in sorted(props)
+    )
+
+
+def _kind_props(spec: ir.Spec) -> frozenset[str]:
+    """The card properties of type `kind`: every value of each names a card type or a
+    tag of the deck (language.md#props)."""
+    kinds, values = {c.name for c in spec.cards} | set(spec.tags), {}
+    for c in spec.cards:
+        for k, v in c.props:
+            values.setdefault(k, []).append(v)
+    return frozenset(
+        k for k, vs in values.items() if all(isinstance(v, str) and v in kinds for v in vs)
     )
 
 
@@ -126,9 +140,10 @@ class Titles:
         }
         texts = {k: {x.name: x.text for x in xs if x.text} for k, xs in sections.items()}
         texts["rules"] = {key: rule.text for key, _, rule in named if rule.text}
+        cards, kinds = {c.name: c.title for c in spec.cards}, _kind_props(spec)
         return cls(
-            cards={c.name: c.title for c in spec.cards},
-            props={c.name: _props_text(c.props) for c in spec.cards},
+            cards=cards,
+            props={c.name: _props_text(c.props, kinds, cards) for c in spec.cards},
             rules={key: (kind, rule.title) for key, kind, rule in named},
             counters={c.name: c.title for c in spec.counters},
             zones={z.name: z.title for z in spec.zones},
@@ -285,9 +300,16 @@ def with_rule(card: str, rule: str, verb: str = "play") -> str:
     with the verb lay down; a rule whose
     title holds brackets in square ones: "Jack [Skip (the next player)]"."""
     said = rule.casefold().removeprefix(f"{verb} ")
-    if said in card.casefold() or verb.split()[: len(said.split())] == said.split():
-        return card  # a verb that begins with the title says it: "Lay" for "lay down"
+    if said in card.casefold() or _says(verb, said):
+        return card  # a verb that holds the title says it: "Lay" for "lay down"
     return f"{card} [{rule}]" if "(" in rule else f"{card} ({rule})"  # no nested brackets
+
+
+def _says(verb: str, title: str) -> bool:
+    """Whether a verb's words hold a title's, in any case: "lay down" holds Lay, "say
+    no thanks" No Thanks (bracketed after it, the title read twice)."""
+    words, said = verb.casefold().split(), title.casefold().split()
+    return any(words[i : i + len(said)] == said for i in range(len(words) - len(said) + 1))
 
 
 def third_person(verb: str) -> str:
@@ -317,7 +339,7 @@ def _play(e: dict, t: Titles) -> str:
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
     has a verb ("P1 draws", "P1 knocks (Go out)", "P1 buys Province"), which a title
     that begins with the verb goes on from ("Knock early": "P1 knocks early"), and which
-    says a title it begins with ("attack with" for Attack: "P1 attacks with Squire")."""
+    says a title it holds ("attack with" for Attack: "P1 attacks with Squire")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
     onto = t.zone(e["zone"]) if e.get("zone") else ""  # a target zone (`target: zone`)
@@ -331,9 +353,12 @@ def _play(e: dict, t: Titles) -> str:
     elif e["action"] in t.verbs:  # an action without a card, and its verb: "P1 draws"
         words, said = action.split(), verb.split()
         # a title that begins with the verb goes on from it ("P1 knocks early"), a verb
-        # that begins with the title says it ("P1 attacks with Squire" for Attack)
+        # that holds the title says it ("P1 attacks with Squire" for Attack, "P1 says no
+        # thanks" for No Thanks)
         if [w.casefold() for w in words[: len(said)]] == said[: len(words)]:
             what = ": ".join(filter(None, (" ".join(words[len(said) :]), chosen)))
+        elif _says(verb, action):
+            what = chosen
         else:
             what = f"{chosen} ({action})".strip()
         verb = third_person(verb)

@@ -37,6 +37,7 @@ from rulespec.interpreter.table import one_of_many
 from ..lang.diagnostics import Diagnostic, SpecError, did_you_mean
 from ..lang.loading import load
 from ..lang.schema import load_schema, misplaced_key, shape_problems
+from .encoding import ActionSpace
 from .files import named_spec
 from .view import as_yaml
 
@@ -306,6 +307,39 @@ def _offered(label: str, legal: list[str]) -> str:
         return label
     same = [x for x in legal if _in_any_order(x) == _in_any_order(label)]
     return same[0] if len(same) == 1 else label
+
+
+_A_NUMBER = re.compile(r"(?:\w+ = )?-?\d+")  # a number chosen: `bid = 7`, `3`
+
+
+def _never_offered(state: State, written) -> list[str]:
+    """Of the labels a scenario wrote for a player's decision, those no decision of the
+    game ever offers, each said with what it may have meant: a typo in `not_offered`
+    (an unknown action, card or seat, a target where the option has none) passed
+    without a word. A number is not judged (its bounds may be worked out in play), nor
+    anything where the game's options are too many to list."""
+    if state.current_player() == CHANCE or not written:
+        return []
+    try:
+        space = ActionSpace(state.game)
+    except ValueError:  # more groups of cards than are worth listing
+        return []
+    ordered = {_in_any_order(x) for x in space.labels}
+    words = {w for x in ordered for group in x for w in group}
+    found = []
+    for label in (_option(state.game, x) for x in written):
+        if label in space.index or _A_NUMBER.fullmatch(label) or _in_any_order(label) in ordered:
+            continue
+        unknown = [w for group in _in_any_order(label) for w in group if w not in words]
+        if unknown:  # a word no option has: an action, card, zone or seat misnamed
+            hint = did_you_mean(unknown[0], words)
+            said = f": no option has '{unknown[0]}'" + (f" ({hint})" if hint else "")
+        else:  # known words in a shape no option has: among those of its first word
+            head = label.split(" ", 1)[0]
+            hint = did_you_mean(label, (x for x in space.labels if x.split(" ", 1)[0] == head))
+            said = f" ({hint})" if hint else ""
+        found.append(f"'{label}' is no option of this game{said}")
+    return found
 
 
 def _in_any_order(label: str) -> tuple:
@@ -607,18 +641,18 @@ def _mark_failures(state: State, seen: dict, expect: dict) -> list[str]:
     """`expect.marks`: each listed zone's cards whose per_card counters are off their
     initial values, with those values, in any order."""
     game, failures = state.game, []
-    initial = dict(zip(game.mark_names, game.mark_initial))
     for written, want in (expect.get("marks") or {}).items():
         label = _label(game, written)
         if label not in seen["zones"]:
             meant = _meant(game, "zone", label, list(seen["zones"]))
             failures.append(f"marks of zone {label}: no such zone ({meant})")
             continue
-        got = [
-            {"card": name} | {k: v for k, v in marks.items() if v != initial[k]}
+        got = [  # the observation gives a card's counters off their initial values
+            {"card": name} | marks
             for name, marks in zip(seen["zones"][label], seen.get("marks", {}).get(label, ()))
+            if marks
         ]
-        got = sorted((g for g in got if len(g) > 1), key=repr)
+        got = sorted(got, key=repr)
         if sorted(want, key=repr) != got:
             failures.append(f"marks of zone {label}: expected {want}, got {got}")
     return failures
@@ -683,6 +717,8 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
         written = list(map(str, expect["options"]))
         got = _by_value(state.game, legal) if written != list(map(named, written)) else legal
         failures.append(f"options: expected {written}, got {got}")
+    for key in ("offered", "not_offered"):  # a label no decision gives proves nothing
+        failures += [f"{key}: {never}" for never in _never_offered(state, expect.get(key, ()))]
     missing = [str(o) for o in expect.get("offered", ()) if named(o) not in legal]
     if missing:
         failures.append(f"offered: expected {missing}, not among the options {legal}")

@@ -16,7 +16,7 @@ from collections import Counter
 from rulespec.interpreter.choices import PickCards, PickValue, seat_name
 from rulespec.interpreter.observe import log_for
 
-from .narrate import Titles, narrate, visible
+from .narrate import Titles, capital, narrate, visible
 from .view import arranged, decision_heading, end_lines, rules_line, table, table_lines
 
 HELP = """\
@@ -177,6 +177,7 @@ class Person:
                 self.titles,
                 game.decision_window(),
                 game.decision_prompt(),
+                [s["option"] for s in shown],
             )
         )
         sets = _card_sets([s["option"] for s in shown])
@@ -231,7 +232,10 @@ def help_text(name: str, titles: Titles) -> str:
     if any(said for _, said in found.values()):  # a rule of a card's name, without a
         # text of its own, says nothing beside the card's
         found = {k: (title, said) for k, (title, said) in found.items() if said}
-    found = {k: (title, said or "no text in the rules") for k, (title, said) in found.items()}
+    # a zone's title is in lower case for the narration's sentences: here it heads one
+    found = {
+        k: (capital(title), said or "no text in the rules") for k, (title, said) in found.items()
+    }
     if len(found) > 1:  # each of its kind (a Lost Cities action titled as its piles' name)
         return "; ".join(  # a text's own full stop would stand before the semicolon
             f"{title} ({word}): {said.rstrip('.')}" for (word, _), (title, said) in found.items()

@@ -12,6 +12,7 @@ which the terminal seat and the browser (rulespec/serve/views.py) both draw;
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import groupby
 
 from rulespec.interpreter.choices import (
@@ -88,13 +89,14 @@ def _zone(label: str, seen, titles: Titles, marks: list | None = None) -> dict:
 
 
 def _card(name: str, titles: Titles, marks: dict | None = None) -> dict:
-    """A card by name and title; with its per_card counters that are shown and not 0
-    ("marks": title and value of each), and its title saying them: "Squire (damage 2)"."""
+    """A card by name and title; with its per_card counters that are shown (the
+    observation gives those off their initial values: "marks", title and value of
+    each), and its title saying them: "Squire (damage 2)"."""
     card = {"name": name, "title": titles.card(name)} | _text(titles, "cards", name)
     shown = [
         {"title": titles.counter(k).lower(), "value": v}
         for k, v in (marks or {}).items()
-        if v and k not in titles.unshown
+        if k not in titles.unshown
     ]
     if shown:
         said = ", ".join(f"{m['title']} {m['value']}" for m in shown)
@@ -317,17 +319,23 @@ def decision_heading(
     titles: Titles,
     window: str | None = None,
     prompt: str = "",
+    offered: Sequence[Option] = (),
 ) -> str:
     """What a decision asks, in words: the rule or step asking, by its title, and the
     choice's own `prompt` (`choose(p, "…")`), else the rule's `prompt:` when the spec
-    gives one; at a named reaction window, the window's title, and its prompt in place
-    of the rule's."""
+    gives one. At a reaction window, the answered rule's title (and a named window's),
+    and in place of that rule's prompt the window's, else those of the reactions
+    `offered` (the options): the question is whether to answer with them."""
     prompt = prompt or (titles.prompts.get(asker, "") if asker else "")
     if kind == "react":
         heading = f"You may answer {titles.rule(asker)}" if asker else "You may answer"
         named = titles.windows.get(window)
         if named is not None:
-            heading, prompt = f"{heading} ({named.title})", named.prompt or prompt
+            heading = f"{heading} ({named.title})"
+        asked = dict.fromkeys(
+            titles.prompts.get(o.reaction, "") for o in offered if isinstance(o, React)
+        )
+        prompt = (named and named.prompt) or " / ".join(filter(None, asked)) or prompt
         return f"{heading} — {prompt}" if prompt else heading + ":"
     if not asker:
         return prompt or "Your options:"
