@@ -299,12 +299,17 @@ def _by_value(game: Game, labels: list[str]) -> list[str]:
 
 
 def _offered(label: str, legal: list[str]) -> str:
-    """The legal option a scenario's label names: itself, or the one legal label with
+    """The legal option a scenario's label names: itself, the one legal label with
     the same cards in each group (`a+b+c`) in another order (a Rummy designer's set,
-    written in the order of its suits, was refused for not being in the deck's);
-    anything else, as written, for the refusal to list the legal ones."""
+    written in the order of its suits, was refused for not being in the deck's), or,
+    for a bare number, the one labelled with it (`b = 250` for `250`: a Pinochle
+    designer's bid, which python.md said may be written as the number); anything else,
+    as written, for the refusal to list the legal ones."""
     if label in legal:
         return label
+    if re.fullmatch(r"-?\d+", label):  # a number chosen secretly, labelled `bid = 7`
+        named = [x for x in legal if x.endswith(f" = {label}")]
+        return named[0] if len(named) == 1 else label
     same = [x for x in legal if _in_any_order(x) == _in_any_order(label)]
     return same[0] if len(same) == 1 else label
 
