@@ -271,7 +271,7 @@ def _waits_for_none(an: Analysis, cond, zone: str, stuck: set[str], depth: int =
     cards that can be of the stuck types: a test only cards leaving can make true again?"""
     if depth > 8:
         return False
-    for n in ir.walk(cond):
+    for n in _needed(cond):
         if isinstance(n, ir.ConditionCall):
             named = an.spec.condition(n.name)
             if named is not None and _waits_for_none(an, named.when, zone, stuck, depth + 1):
@@ -298,6 +298,17 @@ def _waits_for_none(an: Analysis, cond, zone: str, stuck: set[str], depth: int =
         if types & stuck:
             return True
     return False
+
+
+def _needed(cond):
+    """The nodes of a condition but those under an `if … then … else` value's test: the
+    test picks an arm (`if size(z) == 0 then red else top(z, 1).colour`), and the rule
+    runs whichever arm it picks."""
+    stack = [cond]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack += [n.then, n.orelse] if isinstance(n, ir.IfExpr) else ir.iter_children(n)
 
 
 def _types_text(an: Analysis, types: set[str]) -> str:
