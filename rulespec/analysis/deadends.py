@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..lang import ir
 from . import graph as graphs
-from .lint import Analysis, Finding, _body, _read_props, local_reads, props_named
+from .lint import Analysis, Finding, _body, _read_props, _types_text, local_reads, props_named
 from .progress import _MIRROR, _counted, read_anywhere
 
 ALL = "*"  # any card type
@@ -309,15 +309,6 @@ def _needed(cond):
         n = stack.pop()
         yield n
         stack += [n.then, n.orelse] if isinstance(n, ir.IfExpr) else ir.iter_children(n)
-
-
-def _types_text(an: Analysis, types: set[str]) -> str:
-    """`type fog`, `types a, b`, or `every type` for the whole deck."""
-    if types == set(an.members["any"]):
-        return "every type"
-    names = sorted(types)
-    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-    return f"type{'s' if len(names) > 1 else ''} {shown}"
 
 
 def _absorbing_values(an: Analysis):

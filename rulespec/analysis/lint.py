@@ -259,10 +259,10 @@ class Analysis:
         return None
 
     def _count_interval(self, e):
-        if isinstance(e.args[1], ir.Kind):
-            return (0, self.supply.get(e.args[1].name, self.deck_size))
         if self.never_matches(e.args[0], e.args[1]):
             return (0, 0)
+        if isinstance(e.args[1], ir.Kind):
+            return (0, self.supply.get(e.args[1].name, self.deck_size))
         return (0, self.deck_size)
 
     def _aggregate_interval(self, e):
@@ -312,7 +312,8 @@ class Analysis:
 
     def prop_kinds(self, e) -> set[str] | None:
         """The card types `prop(cards, "name")` can name, from the values the deck
-        declares for the card types the cards can be (no value: none); None when any."""
+        declares for the card types the cards can be (any card: every type's values; no
+        value: none); None when it is no such call."""
         if not (
             isinstance(e, ir.Call)
             and e.func == "prop"
@@ -321,15 +322,17 @@ class Analysis:
         ):
             return None
         types = self.card_types(e.args[0])
-        if types is None:
-            return None
+        types = self.members["any"] if types is None else types
         props = {c.name: dict(c.props) for c in self.spec.cards}
         return {m for t in types for m in self.members.get(props[t].get(e.args[1].value, ""), ())}
 
     def never_matches(self, cards, kind) -> bool:
-        """Can no card of `cards` be of the kind `prop(...)` gives?"""
-        named = self.prop_kinds(kind)
+        """Can no card of `cards` be of the kind: a card type or tag written, or what
+        `prop(...)` gives?"""
         types = self.card_types(cards)
+        if isinstance(kind, ir.Kind):
+            return types is not None and not types & self.members.get(kind.name, set())
+        named = self.prop_kinds(kind)
         return named is not None and (not named or (types is not None and not named & types))
 
     def truth(self, e) -> bool | None:
@@ -1044,17 +1047,29 @@ def _explain(an: Analysis, node) -> str:
     """Why a comparison is fixed, naming its operator: "`> 0`: left side in [0, 0]"."""
     if isinstance(node, ir.Binary) and node.left.type == "int":
         a, b = an.interval(node.left), an.interval(node.right)
-        left = node.left
-        why = (
-            "; no card counted can be of the kind the property names, by the values the "
-            "deck declares"
-            if isinstance(left, ir.Call) and left.func == "count" and an.never_matches(*left.args)
-            else ""
-        )
+        left, why = node.left, ""
+        if isinstance(left, ir.Call) and left.func == "count" and an.never_matches(*left.args):
+            cards, kind = left.args
+            why = (
+                f"; no card counted can be a {kind.name}: they can be of "
+                f"{_types_text(an, an.card_types(cards))} only"
+                if isinstance(kind, ir.Kind)
+                else "; no card counted can be of the kind the property names, by the "
+                "values the deck declares"
+            )
         if b[0] == b[1]:
             return f"`{node.op} {int(b[0])}`: left side in {_fmt(a)}{why}"
         return f"`{node.op}`: left side in {_fmt(a)}, right side in {_fmt(b)}{why}"
     return "fixed by the deck and limits"
+
+
+def _types_text(an: Analysis, types: set[str]) -> str:
+    """`type fog`, `types a, b`, or `every type` for the whole deck."""
+    if types == set(an.members["any"]):
+        return "every type"
+    names = sorted(types)
+    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+    return f"type{'s' if len(names) > 1 else ''} {shown}"
 
 
 def _fmt(iv) -> str:
