@@ -267,6 +267,9 @@ class Compiler:
             return f"(list({self.cards_source(e.left)}) + list({self.cards_source(e.right)}))"
         if e.type == "cardsets":  # the sets of each, in order
             return f"_sets_added({self.source(e.left)}, {self.source(e.right)})"
+        if e.type == "players":  # players + players
+            a, b = self.players_source(e.left), self.players_source(e.right)
+            return f"_joined(g.seats(), {a}, {b})"
         if e.left.type == "players" or e.right.type == "players":  # compare as sets
             return f"(set({self.players_source(e.left)}) {op} set({self.players_source(e.right)}))"
         a, b = self.source(e.left), self.source(e.right)

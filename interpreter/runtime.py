@@ -198,6 +198,12 @@ def _partners(players, me, team_of) -> tuple:
     return tuple(q for q in players if q != me and team_of and team_of[q] == team_of[me])
 
 
+def _joined(seats, a, b) -> tuple:
+    """`a + b` of players: those of either, each once, in turn order (that of seats)."""
+    either = {*a, *b}
+    return tuple(q for q in seats if q in either)
+
+
 def _without(cards, less) -> list:
     drop = set(less)
     return [c for c in cards if c not in drop]
@@ -514,6 +520,7 @@ HELPERS = {
     "_top": _top,
     "_others": _others,
     "_partners": _partners,
+    "_joined": _joined,
     "_without": _without,
     "_in_family": _in_family,
     "_on_card": _on_card,

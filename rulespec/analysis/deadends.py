@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..lang import ir
 from . import graph as graphs
-from .lint import Analysis, Finding, _body, _read_props, local_reads, props_named
+from .lint import Analysis, Finding, _body, _read_props, _types_text, local_reads, props_named
 from .progress import _MIRROR, _counted, read_anywhere
 
 ALL = "*"  # any card type
@@ -271,7 +271,7 @@ def _waits_for_none(an: Analysis, cond, zone: str, stuck: set[str], depth: int =
     cards that can be of the stuck types: a test only cards leaving can make true again?"""
     if depth > 8:
         return False
-    for n in ir.walk(cond):
+    for n in _needed(cond):
         if isinstance(n, ir.ConditionCall):
             named = an.spec.condition(n.name)
             if named is not None and _waits_for_none(an, named.when, zone, stuck, depth + 1):
@@ -300,13 +300,15 @@ def _waits_for_none(an: Analysis, cond, zone: str, stuck: set[str], depth: int =
     return False
 
 
-def _types_text(an: Analysis, types: set[str]) -> str:
-    """`type fog`, `types a, b`, or `every type` for the whole deck."""
-    if types == set(an.members["any"]):
-        return "every type"
-    names = sorted(types)
-    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-    return f"type{'s' if len(names) > 1 else ''} {shown}"
+def _needed(cond):
+    """The nodes of a condition but those under an `if … then … else` value's test: the
+    test picks an arm (`if size(z) == 0 then red else top(z, 1).colour`), and the rule
+    runs whichever arm it picks."""
+    stack = [cond]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack += [n.then, n.orelse] if isinstance(n, ir.IfExpr) else ir.iter_children(n)
 
 
 def _absorbing_values(an: Analysis):

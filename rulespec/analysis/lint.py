@@ -18,7 +18,7 @@ import networkx as nx
 
 from ..lang import ir
 from ..lang.costs import group_count
-from ..lang.diagnostics import Span
+from ..lang.diagnostics import Span, did_you_mean
 from . import graph as graphs
 
 
@@ -259,10 +259,10 @@ class Analysis:
         return None
 
     def _count_interval(self, e):
-        if isinstance(e.args[1], ir.Kind):
-            return (0, self.supply.get(e.args[1].name, self.deck_size))
         if self.never_matches(e.args[0], e.args[1]):
             return (0, 0)
+        if isinstance(e.args[1], ir.Kind):
+            return (0, self.supply.get(e.args[1].name, self.deck_size))
         return (0, self.deck_size)
 
     def _aggregate_interval(self, e):
@@ -312,7 +312,8 @@ class Analysis:
 
     def prop_kinds(self, e) -> set[str] | None:
         """The card types `prop(cards, "name")` can name, from the values the deck
-        declares for the card types the cards can be (no value: none); None when any."""
+        declares for the card types the cards can be (any card: every type's values; no
+        value: none); None when it is no such call."""
         if not (
             isinstance(e, ir.Call)
             and e.func == "prop"
@@ -321,21 +322,48 @@ class Analysis:
         ):
             return None
         types = self.card_types(e.args[0])
-        if types is None:
-            return None
+        types = self.members["any"] if types is None else types
         props = {c.name: dict(c.props) for c in self.spec.cards}
         return {m for t in types for m in self.members.get(props[t].get(e.args[1].value, ""), ())}
 
     def never_matches(self, cards, kind) -> bool:
-        """Can no card of `cards` be of the kind `prop(...)` gives?"""
-        named = self.prop_kinds(kind)
+        """Can no card of `cards` be of the kind: a card type or tag written, or what
+        `prop(...)` gives?"""
         types = self.card_types(cards)
+        if isinstance(kind, ir.Kind):
+            return types is not None and not types & self.members.get(kind.name, set())
+        named = self.prop_kinds(kind)
         return named is not None and (not named or (types is not None and not named & types))
+
+    def prop_values(self, e) -> list | None:
+        """The values `prop(cards, "name")` (`c.name`) can give, as the deck declares
+        them for the card types the cards can be, in deck order; None for any other
+        expression."""
+        if not (isinstance(e, ir.Call) and e.func == "prop" and isinstance(e.args[1], ir.Const)):
+            return None
+        types, name = self.card_types(e.args[0]), e.args[1].value
+        props = (dict(c.props) for c in self.spec.cards if types is None or c.name in types)
+        return list(dict.fromkeys(p[name] for p in props if name in p))
+
+    def missed(self, e) -> tuple[str, list, str] | None:
+        """For `==` or `!=` between a text or kind property and a value that no card the
+        property is read from gives it (`c.colour == "bleu"`): (the property, its values,
+        the value written); else None."""
+        if not (isinstance(e, ir.Binary) and e.op in ("==", "!=")):
+            return None
+        for prop, other in ((e.left, e.right), (e.right, e.left)):
+            values = self.prop_values(prop) if prop.type in ("kind", "str") else None
+            written = None if values is None else _none_of(values, other, self.members)
+            if written is not None:
+                return prop.args[1].value, values, written
+        return None
 
     def truth(self, e) -> bool | None:
         """True or False when a condition's value is fixed by the bounds, else None."""
         if isinstance(e, ir.Const) and e.type == "bool":
             return e.value
+        if self.missed(e) is not None:
+            return e.op == "!="
         if (
             isinstance(e, ir.Call)
             and e.func == "goal_done"
@@ -375,6 +403,19 @@ class Analysis:
             }[e.op]
             return True if always else False if never else None
         return None
+
+
+def _none_of(values: list, other, members: dict[str, set[str]]) -> str | None:
+    """The value `other` names when it is text or a kind that none of `values` is (a
+    kind by the card types it names, as the game compares kinds), else None. Empty
+    text, or a kind of no card, is what a card without the property gives."""
+    if isinstance(other, ir.Const) and other.type == "str":
+        return None if other.value in ("", *values) else other.value
+    if isinstance(other, ir.Kind):
+        named = members.get(other.name, set())
+        same = not named or any(members.get(v, set()) == named for v in values)
+        return None if same else other.name
+    return None
 
 
 # Analysis.interval's rule for each kind of expression; any other has no known bounds.
@@ -688,6 +729,34 @@ def check_conditions(an: Analysis):
     an.roles = {}  # the checks that follow judge conditions outside any rule's roles
 
 
+def check_formulas(an: Analysis):
+    """RL105 and RL108 in a derived property's formula: an `each` property compared with
+    text that none of the family's cards gives it (`colour == "bleu"`) never holds, and
+    `!=` always does; the cards are made with what the formula gives all the same."""
+    for f in an.spec.formulas:
+        cards = [dict(c.props) for c in an.spec.cards if c.family == f.family]
+        for n in ir.walk(f.value):
+            if not (isinstance(n, ir.Binary) and n.op in ("==", "!=")):
+                continue
+            for prop, other in ((n.left, n.right), (n.right, n.left)):
+                if not isinstance(prop, ir.Local):
+                    continue  # formulas read the `each` properties, by name
+                values = list(dict.fromkeys(c[prop.name] for c in cards))
+                written = _none_of(values, other, an.members)
+                if written is None:
+                    continue
+                never = n.op == "=="
+                yield Finding(
+                    "RL105" if never else "RL108",
+                    "error" if never else "warning",
+                    f"derived property '{f.name}': this comparison "
+                    f"{'can never hold' if never else 'always holds'} "
+                    f"({_values_text(prop.name, values, written)})",
+                    n.span,
+                    hint=_closest(written, values),
+                )
+
+
 def _conditions_in(an: Analysis, nid, part) -> list:
     """A rule's or definition's conditions, its own and those of the ifs, whiles and
     branches in its body: (condition, the counters its rule may have set before it runs)."""
@@ -738,6 +807,7 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
                 f"{kind} '{name}': {what} always holds ({_explain(an, node)})",
                 node.span,
                 rules=(name,),
+                hint=_values_hint(an, node),
             )
 
 
@@ -829,7 +899,7 @@ def _never_holds(an: Analysis, kind, name, node, never, counts, what: str) -> Fi
         hint="a rule for those player counts, as it tests player_count (or a parameter "
         "set by it): nothing to fix if meant"
         if severity == "info"
-        else "check the deck, the limits and the thresholds",
+        else _values_hint(an, node, "check the deck, the limits and the thresholds"),
     )
 
 
@@ -1042,19 +1112,57 @@ def _hull(*intervals):
 
 def _explain(an: Analysis, node) -> str:
     """Why a comparison is fixed, naming its operator: "`> 0`: left side in [0, 0]"."""
+    missed = an.missed(node)
+    if missed:
+        return _values_text(*missed)
     if isinstance(node, ir.Binary) and node.left.type == "int":
         a, b = an.interval(node.left), an.interval(node.right)
-        left = node.left
-        why = (
-            "; no card counted can be of the kind the property names, by the values the "
-            "deck declares"
-            if isinstance(left, ir.Call) and left.func == "count" and an.never_matches(*left.args)
-            else ""
-        )
+        left, why = node.left, ""
+        if isinstance(left, ir.Call) and left.func == "count" and an.never_matches(*left.args):
+            cards, kind = left.args
+            why = (
+                f"; no card counted can be a {kind.name}: they can be of "
+                f"{_types_text(an, an.card_types(cards))} only"
+                if isinstance(kind, ir.Kind)
+                else "; no card counted can be of the kind the property names, by the "
+                "values the deck declares"
+            )
         if b[0] == b[1]:
             return f"`{node.op} {int(b[0])}`: left side in {_fmt(a)}{why}"
         return f"`{node.op}`: left side in {_fmt(a)}, right side in {_fmt(b)}{why}"
     return "fixed by the deck and limits"
+
+
+def _values_text(prop: str, values: list, written: str) -> str:
+    """A property's values, and the one written that is none of them."""
+    if len(values) == 1:
+        return f"'{prop}' is always {values[0]}, never '{written}'"
+    shown = ", ".join(map(str, values[:8])) + (", ..." if len(values) > 8 else "")
+    return f"'{prop}' is one of {shown}, never '{written}'"
+
+
+def _values_hint(an: Analysis, node, otherwise: str = "") -> str:
+    """For a property compared with a value none of the cards gives it, the closest of
+    its values ("did you mean 'blue'?"), if one is close; `otherwise` for any other
+    comparison."""
+    missed = an.missed(node)
+    return _closest(missed[2], missed[1]) if missed else otherwise
+
+
+def _closest(written: str, values: list) -> str:
+    """The hint for a value none of `values` is: the closest of them ("did you mean
+    'blue'?"), if one is close. Plain text, with no suggestion an editor would put in
+    place of the word at the finding's place: that is the comparison's first word."""
+    return str(did_you_mean(written, map(str, values))) or "compare it with one of its values"
+
+
+def _types_text(an: Analysis, types: set[str]) -> str:
+    """`type fog`, `types a, b`, or `every type` for the whole deck."""
+    if types == set(an.members["any"]):
+        return "every type"
+    names = sorted(types)
+    shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+    return f"type{'s' if len(names) > 1 else ''} {shown}"
 
 
 def _fmt(iv) -> str:
@@ -1940,6 +2048,7 @@ CHECKS = (
     check_unreachable,
     check_start_zone,
     check_conditions,
+    check_formulas,
     check_ends,
     check_trigger_cycles,
     check_no_ops,

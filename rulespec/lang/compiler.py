@@ -540,7 +540,8 @@ class _Compiler:
     def build(self) -> ir.Spec:
         d, doc = self.data, self.doc
         self.failed: dict[str, str] = {}  # derived properties and tags refused (reported)
-        self.decls = decks.declare(doc, self.problems, self.failed, self.notices)
+        self.formulas: list[ir.Formula] = []
+        self.decls = decks.declare(doc, self.problems, self.failed, self.notices, self.formulas)
         self._shared_tags()
         self._shared_titles()
         names = self._names()
@@ -637,6 +638,7 @@ class _Compiler:
             setup=setup,
             setup_text=d.get("setup", {}).get("text", ""),
             setup_span=doc.key_span(("setup",)) if "setup" in d else doc.span(()),
+            formulas=tuple(self.formulas),
             places=tuple(
                 (name, doc.key_span(path if len(path) == 1 or path[1] in d[path[0]] else path[:1]))
                 for name, path in _PLACES

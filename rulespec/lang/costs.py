@@ -308,17 +308,66 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int, costs: _Costs
         if isinstance(node, ir.Aggregate)
         else "this expression"
     )
+    ranges = [] if melds else _unwritten_ranges(node, costs.conditions)
+    if ranges:
+        first, more = ranges[0], len(ranges) - 1
+        hint = (  # 64 numbers each, where a range written out would count its own
+            f"range({', '.join(map(_shown, first.args))}) at {_place(first.span, node.span)}"
+            f"{f' (and {more} more)' if more else ''} is counted as {ir.MAX_RANGE} numbers, "
+            "its bounds not being numbers written out: write numbers and skip the rest with "
+            "a test, for b in range(1, 8) if b >= a; or nest fewer aggregates or condition "
+            "calls, or work out a part first with let"
+        )
+    elif not melds:
+        hint = (
+            "nest fewer aggregates or condition calls, work out a part first with let, or "
+            "bound the cards gone through (combinations(first(h, 7), 5): 21 sets, not 1,024)"
+        )
     shown = f"{cost:,}" if cost < 10**12 else f"about 10^{len(str(cost)) - 1}"
     return Diagnostic(
         "RS413",
         f"{what} may take {shown} steps to evaluate at {players} players and {deck} cards; "
         f"at most {MAX_EVALUATION:,}",
         node.span,
-        hint=hint
-        if melds
-        else "nest fewer aggregates or condition calls, work out a part first with let, or "
-        "bound the cards gone through (combinations(first(h, 7), 5): 21 sets, not 1,024)",
+        hint=hint,
     )
+
+
+def _unwritten_ranges(e: ir.Expr, conditions: dict[str, ir.Condition]) -> list[ir.Call]:
+    """The ranges an aggregate goes over, in an expression and the bodies of the named
+    conditions it calls, whose bounds are not all numbers written out: each is counted
+    as MAX_RANGE numbers, however few it gives."""
+    out, todo, seen = [], [e], set()
+    while todo:
+        for n in ir.walk(todo.pop(0)):
+            if isinstance(n, ir.ConditionCall) and n.name in conditions and n.name not in seen:
+                seen.add(n.name)
+                todo.append(conditions[n.name].when)
+            items = n.items if isinstance(n, ir.Aggregate) else None
+            if (
+                isinstance(items, ir.Call)
+                and items.func == "range"
+                and None in map(_written, items.args)
+            ):
+                out.append(items)
+    return out
+
+
+def _shown(e: ir.Expr) -> str:
+    """A range's bound as written, for a message: a number, a name, a sum of those, or
+    a call without its arguments."""
+    if isinstance(e, ir.Const):
+        return str(e.value)
+    if isinstance(e, (ir.Local, ir.Param)):
+        return e.name
+    if isinstance(e, ir.Binary):
+        return f"{_shown(e.left)} {e.op} {_shown(e.right)}"
+    return f"{e.func}(…)" if isinstance(e, ir.Call) else "…"
+
+
+def _place(span, here) -> str:
+    """line:col, with the file where it is not the one the diagnostic is in."""
+    return f"{span.line}:{span.col}" if span.file == here.file else str(span)
 
 
 def _unbounded_zones(e: ir.Expr) -> list[str]:

@@ -68,10 +68,15 @@ class _Problem(Exception):
 
 
 def declare(
-    doc, problems: list[Diagnostic], failed: dict | None = None, notices: list | None = None
+    doc,
+    problems: list[Diagnostic],
+    failed: dict | None = None,
+    notices: list | None = None,
+    formulas: list | None = None,
 ) -> list[CardDecl]:
     """Every card type of the deck: the written ones, then each family's, in order.
-    Warnings go to `notices` (RS214).
+    Warnings go to `notices` (RS214), and the derived properties given by a formula, as
+    ir.Formula, to `formulas`.
     A derived property whose formula or lookup has a problem (reported) is left out of
     the cards and added to `failed` (name -> "property"), with the tags its lookup
     would have given (-> "tag"): their uses say no more."""
@@ -80,7 +85,10 @@ def declare(
     out = [_written(doc, n, c, notices) for n, c in (deck.get("cards") or {}).items()]
     for i, family in enumerate(deck.get("build") or ()):
         try:
-            out += _Family(doc, ("deck", "build", i), family, problems, failed).cards()
+            made = _Family(doc, ("deck", "build", i), family, problems, failed)
+            out += made.cards()
+            if formulas is not None:
+                formulas += made.formulas
         except _Problem as exc:
             problems.append(exc.diagnostic)
             if failed is not None:
@@ -158,6 +166,7 @@ class _Family:
     def __init__(self, doc, path, family, problems, failed=None):
         self.doc, self.path, self.f, self.problems = doc, path, family, problems
         self.failed = failed if failed is not None else {}
+        self.formulas: list[ir.Formula] = []
         self.axes = {k: _values(v) for k, v in family["each"].items()}
         self.count = family.get("count", 1)
 
@@ -361,6 +370,7 @@ class _Family:
                 )
             )
             return None
+        self.formulas.append(ir.Formula(self.path[-1], key, expr))
 
         def derived(props):
             value = _fold(expr, props)

@@ -714,6 +714,17 @@ class Builder:
                 )
                 return None
             of = "cardsets"  # the sets of each, in order: one choice of one or two cards
+        elif all(accepts("players", x.type) for x in operands):
+            other = next((op for op in ops if op != "+"), None)
+            if other is not None:
+                self._error(
+                    "RS204",
+                    f"'{other}' takes numbers: players are only joined, with '+'",
+                    span,
+                    "the players of a that are not in b: filter(q not in b for q in a)",
+                )
+                return None
+            of = "players"  # those of each, each once, in turn order
         elif any(x.type == "cardsets" for x in operands):
             self._error(
                 "RS204",

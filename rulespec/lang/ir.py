@@ -422,6 +422,18 @@ class CardType:
 
 
 @dataclass(frozen=True)
+class Formula:
+    """A `deck.build` family's derived property given by a formula over its `each`
+    properties (`strength: "value * 10 + ..."`). The cards hold its values, worked out as
+    the spec loads; it is kept for lint, which judges its comparisons by the values the
+    family's cards take."""
+
+    family: int  # the index of the family, as CardType.family
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
 class ZoneDef:
     name: str
     per_player: bool
@@ -719,6 +731,7 @@ class Spec:
     windows: tuple[WindowDef, ...] = ()  # named reaction windows, each offering some reactions
     setup_text: str = ""  # what the setup does, in words: public, for the table and `help`
     setup_span: Span = field(default=Span("<spec>", 1, 1))  # its `setup:` key
+    formulas: tuple[Formula, ...] = ()  # the derived properties given by formula
     # where the game-wide values without a span of their own are written, by field name:
     # name, min_players, max_players, default_players, turn_limit, hand (those the spec
     # gives)
