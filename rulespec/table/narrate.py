@@ -542,10 +542,10 @@ def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
     for i, e in enumerate(merged):
         if e["event"] in _BOUNDS:
             under_way = e["event"] == "turn"
-        elif e["event"] == "set_current" and not under_way:
-            continue
-        elif e["event"] == "set_next" and _next_turn_lost(merged, i):
-            continue
+        elif (e["event"] == "set_current" and not under_way) or (
+            e["event"] == "set_next" and _next_turn_lost(merged, i)
+        ):
+            continue  # who plays is told by the turn that begins, if one does
         if e["event"] in _SAY:
             lines.append(_SAY[e["event"]](e, titles))
     return [visible(line) for line in lines if line is not None]
