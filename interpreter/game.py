@@ -121,6 +121,9 @@ class Game:
         }
         self.exprs = Compiler(self)
         self.exprs.conditions(spec.conditions)
+        # the named values the table shows, each with its function: worked out only as
+        # an observation is asked for (observe.shown_values), never in play
+        self.shown = tuple((c, self.exprs.tests[c.name]) for c in spec.conditions if c.shown)
         with self.exprs.within("evaluation"):
             self.evaluation = self.exprs.expr(spec.evaluation) if spec.evaluation else None
         with self.exprs.within("payoff"):

@@ -10,9 +10,11 @@ destination zone.
 
 from __future__ import annotations
 
+from rulespec.lang import ir
+
 from . import knowledge
 from .choices import seat_name
-from .codegen import CodeWriter, quote
+from .codegen import CodeWriter, quote, raise_at_spec
 
 
 def can_see(slot, player: int | None) -> bool:
@@ -31,8 +33,45 @@ def seers(slot, n: int) -> frozenset[int] | None:
     return frozenset(p for p in range(n) if can_see(slot, p))
 
 
-def observation(state, player: int | None) -> dict:
-    """The table as `player` sees it; `player=None` is an omniscient spectator."""
+def observation(state, player: int | None, values: bool = True) -> dict:
+    """The table as `player` sees it; `player=None` is an omniscient spectator. Without
+    `values`, the named values the table shows are left out (an information key's: they
+    follow from the rest)."""
+    game = state.game
+    zones, marks = _zones_seen(state, player)
+    obs = {
+        "seat": seat_name(player) if player is not None else None,
+        "turn": state._turn,
+        "current": seat_name(state._current),
+        "active": [seat_name(p) for p in range(state._n) if state._active[p]],
+        "direction": state._direction,
+        "zones": zones,
+        "counters": dict(zip(game.counter_names, state._counters)),
+        "over": state._over,
+    }
+    if state._ring is not None and state._ring[0] != state._current:
+        obs["turn_of"] = seat_name(state._ring[0])  # a step round the table asks another
+    if game.mark_names:
+        obs["marks"] = marks
+    for slot in game.kind_counters:  # a kind by its name
+        obs["counters"][game.counter_names[slot]] = game.kind_names[state._counters[slot]]
+    if game.shown and values:
+        obs["values"] = shown_values(state, player)
+    if player is None and game.memory_names:  # the rules' memory: its cards may be hidden
+        obs["remembered"] = {
+            name: [game.type_names[state._ctype[c]] for c in cards]
+            for name, cards in zip(game.memory_names, state._memory)
+        }
+    if state._over:
+        obs["result"] = state.result
+    elif state._pending is not None and state._pending.player == player:
+        obs["options"] = [o.label for o in state._pending.options]
+    return obs
+
+
+def _zones_seen(state, player: int | None) -> tuple[dict, dict]:
+    """Each zone as `player` sees it (its cards, else its size and what it was shown),
+    and the per_card counters off their initial values of the cards it sees."""
     game = state.game
     zones, marks = {}, {}
     for i, slot in enumerate(game.slots):
@@ -53,32 +92,33 @@ def observation(state, player: int | None) -> dict:
             known = state._known.get(i, {}).get(player) if player is not None else None
             if known is not None:
                 zones[slot.label]["revealed"] = knowledge.view(known, len(cards), game.type_names)
-    obs = {
-        "seat": seat_name(player) if player is not None else None,
-        "turn": state._turn,
-        "current": seat_name(state._current),
-        "active": [seat_name(p) for p in range(state._n) if state._active[p]],
-        "direction": state._direction,
-        "zones": zones,
-        "counters": dict(zip(game.counter_names, state._counters)),
-        "over": state._over,
-    }
-    if state._ring is not None and state._ring[0] != state._current:
-        obs["turn_of"] = seat_name(state._ring[0])  # a step round the table asks another
-    if game.mark_names:
-        obs["marks"] = marks
-    for slot in game.kind_counters:  # a kind by its name
-        obs["counters"][game.counter_names[slot]] = game.kind_names[state._counters[slot]]
-    if player is None and game.memory_names:  # the rules' memory: its cards may be hidden
-        obs["remembered"] = {
-            name: [game.type_names[state._ctype[c]] for c in cards]
-            for name, cards in zip(game.memory_names, state._memory)
-        }
-    if state._over:
-        obs["result"] = state.result
-    elif state._pending is not None and state._pending.player == player:
-        obs["options"] = [o.label for o in state._pending.options]
-    return obs
+    return zones, marks
+
+
+def shown_values(state, player: int | None) -> dict:
+    """The named values the table shows `player` (None: every one), worked out now, by
+    label as counters are (`colour`, `score[P2]`): a value of one player for each seat,
+    or, where it reads its player's own cards (ir.OWN_SEAT), for `player` alone. A kind
+    is given by its name and a player by its seat's number, as counters give them."""
+    game, out = state.game, {}
+    try:
+        for value, work_out in game.shown:
+            if not value.params:
+                out[value.name] = _as_shown(game, value, work_out(state, {}))
+                continue
+            ((param, _),) = value.params
+            for p in range(game.n):
+                if value.shown == ir.EVERY_SEAT or player in (None, p):
+                    got = work_out(state, {param: p})
+                    out[f"{value.name}[{seat_name(p)}]"] = _as_shown(game, value, got)
+    except Exception as exc:  # a RuleError at the value's place, as a rule's
+        raise_at_spec(exc)
+    return out
+
+
+def _as_shown(game, value, got):
+    """A value as an observation gives it: a kind by its name (a kind is a set of types)."""
+    return game.kind_name(got) if value.type == "kind" else got
 
 
 def marks_of(state, c: int) -> dict[str, int]:
@@ -289,7 +329,7 @@ def information_key(state, player: int, kept: dict) -> str:
         )
     text = "\n".join(lines)
     kept[player] = count, turn, text
-    return f"{compact(observation(state, player))}\n{text}"
+    return f"{compact(observation(state, player, values=False))}\n{text}"
 
 
 _NOT_SHOWN = frozenset({"event", "turn"})

@@ -2,13 +2,14 @@
 
 For every bundled game: two games that differ only in hidden cards (the first shuffle
 of one is the other's with a few cards swapped), driven by the same decisions, must
-show a seat the same observation, vector, and information key (State.information_key,
-OpenSpiel's information-state string) for as long as they have shown it the same log,
-and different keys once they have not. A view that depends on where an unseen card went
+show a seat the same observation (the named values the table shows it too), vector,
+and information key (State.information_key, OpenSpiel's information-state string) for
+as long as they have shown it the same log, and different keys once they have not. A view that depends on where an unseen card went
 (a card taken at random from a hand, one copy of several of a type) fails.
 """
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ GAMES = sorted((Path(__file__).parent.parent / "games").glob("*.yaml")) + [
     Path(__file__).parent / "valid" / "hand_trading.yaml",  # swap: what a trade tells each seat
     Path(__file__).parent / "valid" / "facing_out.yaml",  # others: a hand hidden from its owner
     Path(__file__).parent / "valid" / "deck_builder.yaml",  # a player's own discards refill
+    Path(__file__).parent / "valid" / "top_colour.yaml",  # values shown: one of a seat's own hand
 ]
 TURNS = 40  # the first turns of each game: where hidden cards were dealt and first move
 
@@ -128,4 +130,16 @@ def test_a_seat_shown_the_same_log_is_shown_the_same_view_over_many_games(path):
     for players in range(spec.min_players, spec.max_players + 1):
         game = Game(spec, players)
         for seed in range(100, 130):
+            play_twins(game, seed)
+
+
+def test_twins_tell_a_hand_s_worth_shown_to_every_seat():
+    """The check's control for the values the table shows: top_colour's `in_hand(p)`
+    reads p's own hand, so it is shown to p alone (rulespec/lang/shown.py); shown to
+    every seat, it would show a seat of twin games values that differ."""
+    spec = load_spec(Path(__file__).parent / "valid" / "top_colour.yaml")
+    leaked = tuple(replace(c, shown="all") if c.name == "in_hand" else c for c in spec.conditions)
+    game = Game(replace(spec, conditions=leaked), 3)
+    with pytest.raises(AssertionError):
+        for seed in range(12):
             play_twins(game, seed)

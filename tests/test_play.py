@@ -301,7 +301,9 @@ def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
         "  Discard pile: Every card played or discarded goes here, except successful Kraken."
     )
     assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
-    assert said[9] == "  'nope' is no card, rule, zone, counter, parameter or goal of this game"
+    assert (
+        said[9] == "  'nope' is no card, rule, zone, counter, value, parameter or goal of this game"
+    )
     assert said[10] == "P2> 1"  # and the game goes on: a command is no answer
 
 

@@ -753,3 +753,22 @@ def test_an_option_no_decision_can_offer_is_named_so(tmp_path):
         "offered: expected ['pirat -> P2'], not among the options ['kraken -> P2', 'pass', "
         "'pirate -> P2']",
     ]
+
+
+def test_an_expected_value_the_table_does_not_show_is_named_so(tmp_path):
+    """`expect.values` checks the named values the table shows: one not shown says how
+    to show it, a mistyped label the labels meant, a wrong value both, a seat by name."""
+    spec = ROOT / "tests" / "valid" / "top_colour.yaml"
+    text = spec.read_text().replace("    shown: true\n  in_hand:", "  in_hand:")  # score unshown
+    (tmp_path / "top_colour.yaml").write_text(text)
+    scenario = tmp_path / "values.yaml"
+    scenario.write_text(
+        "spec: top_colour.yaml\nplayers: 2\nsteps: []\n"
+        "expect:\n  values: {colour: blue, leader: P2, score: {P1: 0}, in_hnd: {P1: 1}}\n"
+    )
+    assert _failures(scenario) == [
+        "value colour: expected blue, got red",
+        "value leader: expected P2, got P1",
+        "value score[P1]: 'score' is not shown at the table (give it shown: true)",
+        "value in_hnd[P1]: no such value the table shows (did you mean 'in_hand[P1]'?)",
+    ]

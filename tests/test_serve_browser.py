@@ -790,3 +790,38 @@ def test_an_empty_face_down_zone_reads_empty(tmp_path, browser):
         stashes = page.query_selector_all("[data-seat='P2'] .area.hidden .back")
         assert "empty" in [s.text_content() for s in stashes]
         page.close()
+
+
+@SLOW
+def test_the_values_a_spec_shows_are_drawn_and_a_hand_s_worth_on_its_page_alone(tmp_path, browser):
+    """Named values the table shows (`shown: true`): the colour that scores beside the
+    shared zones, each seat's score in its box, and what a hand is worth in its own
+    seat's box on its own page alone."""
+    spec = GAMES.parent / "tests" / "valid" / "top_colour.yaml"
+    with running(tmp_path, [str(spec)]) as (base, tables):
+        page = browser.new_page()
+        links = start(page, base, "top_colour", 2, ["person", "person"], seed=1)
+        game = tables.game(re.search(r"game=(\w+)", links["P1"]).group(1))
+        page.goto(base + links["P1"])
+        page.wait_for_selector("#values tr")
+        seen = views.view(game.state, 0, game.table)
+        row = '#values tr[data-name="colour"]'
+        assert page.text_content(f"{row} th") == "Colour that scores"
+        assert page.text_content(f"{row} td") == seen["values"][0]["value"] == "red"
+        for seat in ("P1", "P2"):
+            box = f'.player[data-seat={seat}] tr[data-name="score[{seat}]"]'
+            assert page.text_content(f"{box} th") == "Score"
+            assert page.text_content(f"{box} td") == "0"
+        worth = next(
+            v
+            for s in seen["seats"]
+            if s["you"]
+            for v in s["values"]
+            if v["title"] == "Points in hand"
+        )
+        mine = '.player[data-seat=P1] tr[data-name="in_hand[P1]"] td'
+        assert page.text_content(mine) == str(worth["value"])
+        assert (
+            page.locator('tr[data-name="in_hand[P2]"]').count() == 0
+        )  # P2's hand: not P1's to see
+        page.close()

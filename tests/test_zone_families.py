@@ -488,7 +488,7 @@ def test_a_long_line_of_the_table_is_broken_between_cards():
     cards = [{"title": f"Card number {i}"} for i in range(20)]
     zone = {"title": "the corner", "cards": cards, "size": 20, "pile": True, "top_only": False}
     view = {"seat": None, "over": False, "current": "P1", "turn": 1, "zones": [zone | {"revealed": []}],
-            "seats": [], "counters": []}  # fmt: skip
+            "seats": [], "counters": [], "values": []}  # fmt: skip
     lines = table_lines(view)[1:]
     assert len(lines) > 1 and all(len(line) <= WIDE for line in lines), lines
     assert lines[0].startswith("  The corner: Card number 0, ") and lines[0].endswith(",")

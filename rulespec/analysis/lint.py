@@ -79,8 +79,8 @@ class Analysis:
 
     @cached_property
     def outside(self) -> graphs.Touches:
-        """What the evaluation, the payoff, the turn order and the counters' initial
-        values read and call."""
+        """What the evaluation, the payoff, the turn order, the counters' initial values
+        and the values the table shows read and call."""
         return _outside_rules(self.spec)
 
     @cached_property
@@ -439,6 +439,7 @@ def _outside_rules(spec: ir.Spec) -> graphs.Touches:
     for c in spec.counters:
         graphs.touches_of(c.initial, t)
     t.reads |= {("param", x.count_param) for x in (*spec.zones, *spec.counters) if x.count_param}
+    t.calls |= {("condition", c.name) for c in spec.conditions if c.shown}  # the table reads them
     return graphs.with_calls(spec, t)
 
 

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from . import costs, decks, ir, schema
+from . import costs, decks, ir, schema, shown
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .expressions import (
@@ -593,6 +593,7 @@ class _Compiler:
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
         procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
         self._condition_calls(conditions)
+        conditions = self._audiences(conditions, zones, goals)
         setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {}) if "setup" in d else ()
         actions, action_lets, self.action_roles = [], {}, {}
         for n, a in (d.get("actions") or {}).items():
@@ -1278,7 +1279,66 @@ class _Compiler:
             self.doc.key_span(path),
             c.get("text", ""),
             want,
+            ir.EVERY_SEAT if c.get("shown") and self._showable(name, c, params) else "",
         )
+
+    def _showable(self, name, c, params) -> bool:
+        """May the table show this named value (`shown: true`)? A value of no parameters
+        is shown once, one of a single player for each seat; it is a number, a kind or a
+        player, as a counter holds (RS104)."""
+        at = ("conditions", name, "shown")
+        if "when" in c:
+            self.error(
+                "RS104",
+                f"condition '{name}' is true or false: 'shown' is for a named value (value:), "
+                "a number, a kind or a player",
+                at,
+                f"show a named value of it instead: value: if {name}(...) then 1 else 0",
+                key=True,
+            )
+            return False
+        if params and [t for _, t in params] != ["player"]:
+            written = ", ".join(f"{p}: {t}" for p, t in params)
+            self.error(
+                "RS104",
+                f"value '{name}' takes ({written}): the table shows a value of no parameters "
+                "once, and one of a single player for each seat",
+                at,
+                f"show a value of no parameters or of one player that calls {name}() with "
+                "what to show",
+                key=True,
+            )
+            return False
+        if self.names.results[name] not in ("int", "kind", "player"):
+            self.error(
+                "RS104",
+                f"value '{name}' gives {self.names.results[name]}: the table shows a number, "
+                "a kind or a player, as a counter holds",
+                at,
+                f"show a number worked out of them, as size({name}(...))",
+                key=True,
+            )
+            return False
+        return True
+
+    def _audiences(self, conditions, zones, goals) -> tuple:
+        """Each shown value with whom it is shown to, or RS415 at a read some seat may
+        not see (rulespec.lang.shown); judged once the bodies are known whole and call
+        one another in no circle."""
+        if self.callees_first is None or not any(c.shown for c in conditions):
+            return conditions
+        zones = {z.name: z for z in zones}
+        by_name = {c.name: c for c in conditions}
+        counted = {g.name: g.zone for g in goals}
+        judged = []
+        for c in conditions:
+            if c.shown:
+                to, problem = shown.audience(c, zones, by_name, counted)
+                if problem is not None:
+                    self.problems.append(problem)
+                c = replace(c, shown=to)
+            judged.append(c)
+        return tuple(judged)
 
     def _condition_calls(self, conditions) -> None:
         """RS210: an expression cannot recurse, so no condition may call itself, directly

@@ -657,7 +657,7 @@ class RoundPart:
 class Condition:
     """A named condition: a bool expression over its parameters (name, type); or a
     named value, whose `when` is an int expression (`value:` in the spec), or of its
-    `type`."""
+    `type`, which the table may show (`shown`)."""
 
     name: str
     title: str
@@ -667,6 +667,13 @@ class Condition:
     span: Span
     text: str = ""  # what it tests, in words: public, for the table and `help`
     type: str = "bool"  # what a call gives: bool, or a value's type (int unless declared)
+    # a named value the table shows (`shown: true`): to EVERY_SEAT, or to OWN_SEAT (a
+    # value of one player that reads that player's own cards); "": not shown
+    shown: str = ""
+
+
+# whom the table shows a named value to (Condition.shown): every seat, or its player alone
+EVERY_SEAT, OWN_SEAT = "all", "own"
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,8 @@ class Titles:
     params: Mapping[str, str] = field(default_factory=dict)
     piles: frozenset[str] = frozenset()  # ordered zones: their top card is what shows
     spread: frozenset[str] = frozenset()  # ordered zones shown whole, however long
-    seats: frozenset[str] = frozenset()  # counters that hold a player (a seat number)
+    seats: frozenset[str] = frozenset()  # counters and shown values that hold a player (a seat)
+    values: Mapping[str, str] = field(default_factory=dict)  # the named values the table shows
     quiet: frozenset[str] = frozenset()  # counters whose changes are not narrated
     quiet_rules: frozenset[str] = frozenset()  # checked rules whose firing is not narrated
     unshown: frozenset[str] = frozenset()  # counters and zones the table does not show
@@ -126,7 +127,10 @@ class Titles:
     def of(cls, spec: ir.Spec) -> Titles:
         named = [("setup", "setup", _Words("Setup", spec.setup_text))] if spec.setup_text else []
         named += [(p.name, "procedure", p) for p in spec.procedures]
-        named += [(c.name, "condition", c) for c in spec.conditions]
+        # a named value (`value:`) is no condition to a person at the table
+        named += [
+            (c.name, "condition" if c.type == "bool" else "value", c) for c in spec.conditions
+        ]
         for kind, rule in spec.rules():
             # a step may be named as a rule is (step play, action play): a key of its own
             prefix = {"round": "rounds.", "step": "turn."}.get(kind, "")
@@ -152,7 +156,9 @@ class Titles:
             params={p.name: p.title for p in spec.params},
             piles=frozenset(z.name for z in spec.zones if z.ordered),
             spread=frozenset(z.name for z in spec.zones if z.spread),
-            seats=frozenset(c.name for c in spec.counters if c.initial.type == "player"),
+            seats=frozenset(c.name for c in spec.counters if c.initial.type == "player")
+            | {c.name for c in spec.conditions if c.shown and c.type == "player"},
+            values={c.name: c.title for c in spec.conditions if c.shown},
             quiet=frozenset(c.name for c in spec.counters if not (c.narrate and c.shown)),
             unshown=frozenset(x.name for x in (*spec.counters, *spec.zones) if not x.shown),
             quiet_rules=frozenset(
@@ -228,14 +234,20 @@ class Titles:
         title = _member(self.counted, name, self.counters.get(name, name), index)
         return f"{title} for {owner.replace('_', ' ')}" if owner and whose else title
 
+    def value(self, label: str, whose: bool = True) -> str:
+        """A shown value's label by title, as a counter's: "Score", "Score for P1"."""
+        name, owner, _ = parse_label(label)
+        title = self.values.get(name, name)
+        return f"{title} for {owner}" if owner and whose else title
+
     def card_set(self, label: str) -> str:
         """A set of cards chosen as one option, its types joined by '+', by their titles."""
         return ", ".join(map(self.card, label.split("+")))
 
     def counter_value(self, label: str, value):
-        """A counter's value as the table says it: a seat by its name (P2) for a counter
-        that holds a player; a kind (held by its name) by its card type's title, a tag
-        as written, "none" for no kind; else the number."""
+        """A counter's (or a shown value's) value as the table says it: a seat by its
+        name (P2) for one that holds a player; a kind (held by its name) by its card
+        type's title, a tag as written, "none" for no kind; else the number."""
         if counter_name(label) in self.seats:
             return seat_name(value)
         if isinstance(value, str) or value is None:

@@ -39,6 +39,7 @@ from ..lang.loading import load
 from ..lang.schema import load_schema, misplaced_key, shape_problems
 from .encoding import ActionSpace
 from .files import named_spec
+from .narrate import parse_label
 from .view import as_yaml
 
 
@@ -392,14 +393,20 @@ def _counter_value(game: Game, label: str, value, n: int):
     that holds a player; a kind's name for one that holds a kind (null, or the language's
     no_kind: no kind), which the table reads as it is."""
     holds = {c.name: c.initial.type for c in game.spec.counters}.get(label.split("[", 1)[0])
+    return _held(f"counter {label}", holds, value, n)
+
+
+def _held(what: str, holds: str | None, value, n: int):
+    """A value of this type (holds: int, player or kind) as a scenario writes it, as the
+    observation gives it."""
     if holds == "player" and isinstance(value, str):
         return parse_seat(value, n)
     if holds == "player" and not (type(value) is int and 0 <= value < n):
-        raise ValueError(f"counter {label} holds a seat: write P1 to P{n}, not {value!r}")
+        raise ValueError(f"{what} holds a seat: write P1 to P{n}, not {value!r}")
     if holds == "kind" and value == "no_kind":
         return None
     if holds == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
-        raise ValueError(f"counter {label} holds a number, not {value!r}")
+        raise ValueError(f"{what} holds a number, not {value!r}")
     return value
 
 
@@ -635,11 +642,38 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
         if got != _counter_value(state.game, name, want, n):
             shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
             failures.append(f"counter {name}: expected {as_yaml(want)}, got {as_yaml(shown)}")
+    failures += _value_failures(state, seen, expect, n)
     failures += _mark_failures(state, seen, expect)
     failures += _event_failures(state.log_for(None), expect, n)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)
     return failures + _end_failures(state, expect) + _turn_failures(state, expect, seen)
+
+
+def _value_failures(state: State, seen: dict, expect: dict, n: int) -> list[str]:
+    """`expect.values`: each listed named value the table shows (`shown: true`), as a
+    spectator's table shows it, written as a counter is (`score: {P1: 3}`)."""
+    failures, values = [], seen.get("values", {})
+    for label, want, _ in _counters(expect.get("values")):
+        name = parse_label(label)[0]
+        if label not in values:
+            failures.append(f"value {label}: {_unshown(state.game, name, label, values)}")
+            continue
+        holds = state.game.spec.condition(name).type
+        got = values[label]
+        if got != _held(f"value {label}", holds, want, n):
+            said = seat_name(got) if holds == "player" else got
+            failures.append(f"value {label}: expected {as_yaml(want)}, got {as_yaml(said)}")
+    return failures
+
+
+def _unshown(game: Game, name: str, label: str, values: dict) -> str:
+    """Why a scenario's value is none the table shows: not shown, or a label mistyped."""
+    value = next((c for c in game.spec.conditions if c.name == name and c.type != "bool"), None)
+    if value is not None and not value.shown:
+        return f"'{name}' is not shown at the table (give it shown: true)"
+    known = _meant(game, "value", label, list(values)) if values else "the table shows none"
+    return f"no such value the table shows ({known})"
 
 
 def _mark_failures(state: State, seen: dict, expect: dict) -> list[str]:

@@ -25,8 +25,8 @@ HELP = """\
   number you choose.
   Commands:
     help, ?     this help
-    help NAME   what a card, rule, zone, counter, parameter or goal is for (NAME: its
-                name or its title, as the table shows it)
+    help NAME   what a card, rule, zone, counter, value, parameter or goal is for
+                (NAME: its name or its title, as the table shows it)
     table       the table again, with the game's parameters, and your options
     list        every option, numbered (a choice of many sets of cards names the cards
                 to choose from instead: answer with their names, separated by commas)
@@ -225,9 +225,9 @@ class Person:
 
 
 def help_text(name: str, titles: Titles) -> str:
-    """What a card, rule, zone, counter, parameter or goal set is for, found by its name
-    or its title in any case: its title and its `text:` (a goal set's, and its order);
-    everything of that name, each with its kind, where there are several."""
+    """What a card, rule, zone, counter, value, parameter or goal set is for, found by
+    its name or its title in any case: its title and its `text:` (a goal set's, and its
+    order); everything of that name, each with its kind, where there are several."""
     found = _named(name.casefold(), titles) or _begun(name, titles)
     if any(said for _, said in found.values()):  # a rule of a card's name, without a
         # text of its own, says nothing beside the card's
@@ -242,7 +242,7 @@ def help_text(name: str, titles: Titles) -> str:
         )
     if found:
         return "{}: {}".format(*next(iter(found.values())))
-    return f"'{name[:40]}' is no card, rule, zone, counter, parameter or goal of this game"
+    return f"'{name[:40]}' is no card, rule, zone, counter, value, parameter or goal of this game"
 
 
 def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]]:

@@ -118,18 +118,18 @@ def _depth(depth: int | None) -> str | None:
 def table(
     observation: dict, titles: Titles, params: dict | None = None, between: str | None = None
 ) -> dict:
-    """The table as data: the shared zones and counters, each seat's zones and
-    counters (the viewer's marked `you`), the parameters, whose turn it is, and at
-    the end the result and why the game ended, in words. A card is its name and its
-    title; a zone hidden from the seat has no cards, only its size."""
+    """The table as data: the shared zones, counters and shown values, each seat's
+    zones, counters and shown values (the viewer's marked `you`), the parameters, whose
+    turn it is, and at the end the result and why the game ended, in words. A card is
+    its name and its title; a zone hidden from the seat has no cards, only its size."""
     seats = {
         s: {"seat": s, "you": s == observation["seat"], "out": s not in observation["active"]}
         for s in _seats(observation)
     }
     for s in seats.values():
-        s["zones"], s["counters"] = [], []
+        s["zones"], s["counters"], s["values"] = [], [], []
         s["goals"] = _goals(observation["zones"], s["seat"], titles)
-    shared: dict = {"zones": [], "counters": []}
+    shared: dict = {"zones": [], "counters": [], "values": []}
     for label, seen in observation["zones"].items():
         if parse_label(label)[0] in titles.unshown:  # kept only for the rules
             continue
@@ -147,6 +147,16 @@ def table(
             }
             | _text(titles, "counters", parse_label(label)[0])
         )
+    for label, value in observation.get("values", {}).items():
+        seat = _split(label)[1]
+        seats.get(seat, shared)["values"].append(
+            {
+                "label": label,
+                "title": titles.value(label, whose=not seat),
+                "value": titles.counter_value(label, value),
+            }
+            | _text(titles, "rules", parse_label(label)[0])
+        )
     return {
         "seat": observation["seat"],
         "turn": observation["turn"],
@@ -161,6 +171,7 @@ def table(
         "why": _why(observation, titles),
         "zones": shared["zones"],
         "counters": shared["counters"],
+        "values": shared["values"],
         "seats": list(seats.values()),
         "params": [
             {"name": n, "title": titles.params.get(n, n), "value": v} | _text(titles, "params", n)
@@ -262,7 +273,8 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         lines += _fold(f"  {capital(z['title'])}: {_cards_text(z)}", "      ")
     for s in view["seats"]:
         zones = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
-        rest = [_counters_text(s["counters"])] if s["counters"] else []
+        shown = s["counters"] + s["values"]
+        rest = [_counters_text(shown)] if shown else []
         rest += map(_goal_text, s["goals"])
         marks = [word for word, on in (("you", s["you"]), ("out", s["out"])) if on]
         mark = f" ({', '.join(marks)})" if marks else ""  # a seat out is told so too
@@ -282,8 +294,8 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
             lines.append(f"  {s['seat']}{mark}:")
             for part in zones + rest:
                 lines += _fold(f"    {part}", "      ")
-    if view["counters"]:
-        lines.append("  " + _counters_text(view["counters"]))
+    if view["counters"] or view["values"]:
+        lines.append("  " + _counters_text(view["counters"] + view["values"]))
     if params and view["params"]:
         lines.append(rules_line(view))
     return lines

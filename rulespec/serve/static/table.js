@@ -102,6 +102,7 @@ function draw(v) {
   drawAgain(v);
   drawOptions(v);
   $("shared").replaceChildren(...v.zones.map(area));
+  $("values").replaceChildren(...counterRows(v.values));  // the named values shown, by the shared zones
   const seats = [...v.seats.filter((s) => s.you), ...v.seats.filter((s) => !s.you)];  // yours first
   $("players").replaceChildren(...seats.map((s) => {
     const box = el("div", {class: "player" + (s.you ? " you" : "") + (s.seat === v.current && !v.over ? " current" : ""), "data-seat": s.seat});
@@ -110,7 +111,8 @@ function draw(v) {
       && (v.waiting_for === s.seat || (s.you && (v.options || []).length > 0));
     const marks = [s.you && "you", s.out && "out", asked && "asked"].filter(Boolean);  // out: yours too
     box.append(el("h3", {}, s.seat + (marks.length ? ` (${marks.join(", ")})` : "")), ...s.zones.map(area));
-    if (s.counters.length) box.append(counterTable(s.counters));
+    const shown = s.counters.concat(s.values);  // its counters, then the values shown for it
+    if (shown.length) box.append(counterTable(shown));
     box.append(...s.goals.map(goalLine));
     return box;
   }));

@@ -1,0 +1,175 @@
+"""Whom a named value the table shows (`shown: true`) may be shown to.
+
+What a seat is shown must follow from what it saw (docs/language.md, "What a seat
+knows"), so a shown value may read only what every seat sees: counters, parameters,
+who is in and whose turn it is, any zone's size, and the cards of public zones (their
+per_card counters too). A value of one player may also read that player's own `owner`
+zones (`hand(p)`): it is then shown to that player alone, as those cards are. Any other
+read (the cards of a zone some seat may not see, the cards the rules remember) is
+RS415, at the place of the read. What a value reads counts through the named values
+and conditions it calls, each parameter read as the argument the call passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ir
+from .diagnostics import Diagnostic
+
+# what `size(cards)` may be made of and tell nothing but how many: cards taken by place
+_BY_PLACE = (ir.ZoneRef, ir.Const, ir.Param, ir.Counter, ir.Local, ir.Binary)
+_PLACES = ("top", "first", "above", "size")
+_GOALS = ("next_goal", "goal_done", "goal_score")  # they count the cards of a goal's zone
+
+_SEAT = object()  # what a local holding the seat the value is shown for is bound to
+
+
+@dataclass(frozen=True)
+class _Arg:
+    """A parameter of cards or of a zone: the argument its call passes, read where the
+    body reads it (`size(cs)` of `hand(q)` is public), with the caller's locals."""
+
+    expr: ir.Expr
+    env: dict
+    via: tuple[str, ...]
+
+
+@dataclass
+class _Reads:
+    zones: dict[str, ir.ZoneDef]
+    conditions: dict[str, ir.Condition]
+    goals: dict[str, str]  # a goal set -> the zone it counts in
+    own: bool = False  # reads cards of its seat's own owner zones
+    bodies: dict = field(default_factory=dict)  # (condition, its seat parameters) -> (read, own)
+
+    def first(self, e, env: dict, via: tuple[str, ...]):
+        """The first node of e that reads what some seat may not see, with the named
+        conditions it is reached through; None when there is none."""
+        if isinstance(e, ir.Call) and e.func == "size" and self._by_place(e.args[0], env):
+            return None
+        if isinstance(e, (ir.ZoneRef, ir.Zones)) and self._unseen(e, env):
+            return e, via
+        if isinstance(e, ir.Memory):
+            return e, via
+        if isinstance(e, ir.Local):
+            bound = env.get(e.name)
+            return self.first(bound.expr, bound.env, bound.via) if isinstance(bound, _Arg) else None
+        if isinstance(e, ir.ConditionCall):
+            return self._call(e, env, via)
+        if isinstance(e, ir.Call) and e.func in _GOALS:
+            goal, player = e.args
+            zone = ir.ZoneRef(e.span, "zone", self.goals.get(goal.value, ""), player)
+            return self.first(zone, env, via)
+        if isinstance(e, ir.Aggregate):
+            return self._aggregate(e, env, via)
+        for child in ir.iter_children(e):
+            found = self.first(child, env, via)
+            if found is not None:
+                return found
+        return None
+
+    def _unseen(self, ref, env: dict) -> bool:
+        """Are the cards of this zone (or family of zones) hidden from some seat the
+        value is shown to? Its own seat's owner zone is seen by the one seat it is
+        shown to, then."""
+        zone = self.zones.get(ref.name)
+        if zone is None or zone.visibility == "public":  # None: refused, and said so
+            return False
+        if zone.visibility == "owner" and zone.owned and _is_seat(ref.owner, env):
+            self.own = True
+            return False
+        return True
+
+    def _by_place(self, cards: ir.Expr, env: dict) -> bool:
+        """Are these cards taken by place alone (a zone, its top, the first n, an
+        argument so taken), so that their number tells nothing of what they are?"""
+        for n in ir.walk(cards):
+            if isinstance(n, ir.Local) and isinstance(bound := env.get(n.name), _Arg):
+                if not self._by_place(bound.expr, bound.env):
+                    return False
+            elif not (isinstance(n, _BY_PLACE) or (isinstance(n, ir.Call) and n.func in _PLACES)):
+                return False
+        return True
+
+    def _call(self, e: ir.ConditionCall, env: dict, via: tuple[str, ...]):
+        """A named condition or value called: its body read with its parameters bound
+        to the arguments (cards where the body reads them, the rest here)."""
+        callee = self.conditions[e.name]
+        inner: dict = {}
+        for (name, kind), arg in zip(callee.params, e.args):
+            if kind in ("cards", "zone"):
+                inner[name] = _Arg(arg, env, via)
+                continue
+            found = self.first(arg, env, via)
+            if found is not None:
+                return found
+            if kind == "player" and _is_seat(arg, env):
+                inner[name] = _SEAT
+        if any(isinstance(b, _Arg) for b in inner.values()):
+            return self.first(callee.when, inner, (*via, callee.name))
+        # a call without cards reads the same wherever it stands: read its body once
+        key = (callee.name, tuple(inner))
+        if key not in self.bodies:
+            own, self.own = self.own, False
+            self.bodies[key] = self.first(callee.when, inner, ()), self.own
+            self.own = own
+        found, own = self.bodies[key]
+        self.own |= own
+        return None if found is None else (found[0], (*via, callee.name, *found[1]))
+
+    def _aggregate(self, e: ir.Aggregate, env: dict, via: tuple[str, ...]):
+        """An aggregate: its items read (but a family's zones, each read where the body
+        reads it), its body and filter with its variable bound."""
+        inner = dict(env)
+        if isinstance(e.items, ir.Zones):  # each zone of a family in turn
+            zone = ir.ZoneRef(e.items.span, "zone", e.items.name, e.items.owner)
+            inner[e.var] = _Arg(zone, env, via)
+            found = self.first(e.items.owner, env, via) if e.items.owner else None
+        else:  # players, numbers, kinds; or cards, read here
+            inner.pop(e.var, None)
+            found = self.first(e.items, env, via)
+        for part in (e.body, e.where):
+            if found is None and part is not None:
+                found = self.first(part, inner, via)
+        return found
+
+
+def _is_seat(owner: ir.Expr | None, env: dict) -> bool:
+    """Is this the seat the value is shown for (its player parameter, passed on)?"""
+    return isinstance(owner, ir.Local) and env.get(owner.name) is _SEAT
+
+
+def audience(
+    value: ir.Condition,
+    zones: dict[str, ir.ZoneDef],
+    conditions: dict[str, ir.Condition],
+    goals: dict[str, str],
+) -> tuple[str, Diagnostic | None]:
+    """Whom a shown value (of no parameters, or of one player) is shown to, ir.EVERY_SEAT
+    or ir.OWN_SEAT; and RS415 at its first read that some seat may not see, if any."""
+    reads = _Reads(zones, conditions, goals)
+    env = {name: _SEAT for name, _ in value.params}
+    found = reads.first(value.when, env, ())
+    if found is None:
+        return (ir.OWN_SEAT if reads.own else ir.EVERY_SEAT), None
+    node, via = found
+    through = f", through {' -> '.join(via)}," if via else ""
+    if isinstance(node, ir.Memory):
+        what = f"the cards remembered as '{node.name}', which no seat's table shows"
+    else:
+        vis = zones[node.name].visibility
+        what = f"the cards of zone '{node.name}' (visibility: {vis}), which some seats may not see"
+    own = (
+        "; a value of one player may read that player's own owner zones, hand(p), and is "
+        "then shown to that player alone"
+        if value.params
+        else ""
+    )
+    return ir.EVERY_SEAT, Diagnostic(
+        "RS415",
+        f"'{value.name}' is shown at the table, but reads{through} {what}",
+        node.span,
+        hint="show only what every seat sees: counters, any zone's size(), the cards of "
+        "public zones" + own,
+    )
