@@ -154,8 +154,9 @@ _STARTS = {
 
 def looping_rule(state) -> tuple[str, ir.Span]:
     """The rule a game stopped in (from its log), in words, and its place: the trigger
-    that kept firing, else the last rule that started running this turn, else a step of
-    the turn (placed at the spec's top: which step, the log does not say)."""
+    that kept firing or the procedure called without end, else the last rule that
+    started running this turn, else a step of the turn (placed at the spec's top: which
+    step, the log does not say)."""
     spec = state.game.spec
     culprit, span = "a step of the turn", spec.span
     for e in state.log_for(None):
@@ -164,8 +165,11 @@ def looping_rule(state) -> tuple[str, ir.Span]:
         elif e["event"] in _STARTS:
             what, key = _STARTS[e["event"]]
             culprit, span = f"{what} '{e[key]}'", _rule_span(spec, e[key])
-        elif e["event"] == "error" and e.get("rule"):
+        elif e["event"] == "error" and e.get("rule"):  # a rule kept firing, or a call
             rule = e["rule"]
+            called = next((p for p in spec.procedures if p.name == rule), None)
+            if called is not None:  # one that calls itself without end (a Fluxx designer's)
+                return f"procedure '{rule}'", called.span
             return f"{spec.checked_kind(rule)} '{rule}'", _rule_span(spec, rule)
     return culprit, span
 
