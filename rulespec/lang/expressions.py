@@ -296,7 +296,12 @@ _OTHER_LANGUAGES = (
     ("||", "write 'or'"),
     ("!", "write 'not'"),
     ("/", "numbers are whole, divided with '//' (rounded down)"),
-    ("[", "cards have no index: nth(cards, i) is one card, top(zone, n) the top n"),
+    (
+        "[",
+        "there are no lists or indexes: the kinds a property takes are values(\"prop\") "
+        "(for k in values(\"suit\")), one card of cards nth(cards, i), the top n of a zone "
+        "top(zone, n)",
+    ),
 )
 # functions other languages name otherwise, where the closest spelling misleads
 _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
