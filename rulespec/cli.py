@@ -1357,9 +1357,11 @@ def _print_simulation(args, report: dict, out) -> None:
         file=out,
     )
     for reason, r in report["end_reasons"].items():
+        seeds = r.get("seeds", ())  # a loop's, to replay
+        said = f"  seed{'s' * (len(seeds) > 1)} {', '.join(map(str, seeds))}" if seeds else ""
         print(
             f"  {reason:<16} {r['count']:>7}  {100 * r['share']:5.1f}%  "
-            f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]",
+            f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]{said}",
             file=out,
         )
     _print_lengths(report, out)

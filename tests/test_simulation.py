@@ -447,3 +447,24 @@ def test_the_report_names_the_rules_that_never_fired(tmp_path):
     assert "    (never fired)          captain_block, kraken, ship_destroyed\n" in text
     # every rule fired: no line
     assert "never fired" not in cli("simulate", TTG, "--games", 200)[1]
+
+
+def test_games_that_stopped_without_an_end_give_their_seeds(tmp_path):
+    """A Fluxx designer read `effect_loop 0.5%` and ran 200 seeds one by one to find
+    the game that looped: the report gives the seeds of such games, to replay."""
+    spec = tmp_path / "routines.yaml"  # a deal that calls itself forever once a card is dealt
+    spec.write_text(
+        edited(
+            (ROOT / "tests" / "valid" / "routines.yaml").read_text(),
+            (
+                "    effect: move(top(pile, n), hand(p))",
+                "    effect: |\n      move(top(pile, n), hand(p))\n"
+                "      if size(hand(p)) > 0 { deal(p, 0) }",
+            ),
+        )
+    )
+    code, out, _ = cli("simulate", spec, "--games", "8", "--seed", "3", "--json")
+    loop = json.loads(out)["end_reasons"]["effect_loop"]
+    assert code == 0 and loop["seeds"] == [3, 4, 5, 6, 7]  # the smallest five
+    _, out, _ = cli("simulate", spec, "--games", "8", "--seed", "3")
+    assert "seeds 3, 4, 5, 6, 7" in out.splitlines()[1]

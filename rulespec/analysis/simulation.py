@@ -397,6 +397,8 @@ def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dic
             k: {"times": v, "games": tally.fired_games[k]} for k, v in sorted(tally.fired.items())
         },
     }
+    for reason, seeds in tally.loop_seeds.items():  # found again with `run --seed`
+        report["end_reasons"][reason]["seeds"] = list(seeds)
     if teams:
         report["team_wins"] = {name: counted(tally.won(seats)) for name, seats in teams}
     if tally.payoffs:  # the spec's payoff: each seat's mean, chips or points

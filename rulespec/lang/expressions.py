@@ -298,8 +298,8 @@ _OTHER_LANGUAGES = (
     ("/", "numbers are whole, divided with '//' (rounded down)"),
     (
         "[",
-        "there are no lists or indexes: the kinds a property takes are values(\"prop\") "
-        "(for k in values(\"suit\")), one card of cards nth(cards, i), the top n of a zone "
+        'there are no lists or indexes: the kinds a property takes are values("prop") '
+        '(for k in values("suit")), one card of cards nth(cards, i), the top n of a zone '
         "top(zone, n)",
     ),
 )
