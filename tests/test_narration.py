@@ -310,6 +310,18 @@ def test_a_pile_of_one_card_has_no_top_marked(pile, shown):
     assert f"  Discard pile: {shown}" in table_lines(table(observation, TITLES))
 
 
+def test_a_shared_familys_empty_zones_are_one_line():
+    """A Canasta designer's two sides' twelve melds each had a line of their own,
+    "North south's fours: empty", 25 lines above the hand: a family's empty shared (or
+    a team's) zones are told on one line, where the first of them stood, and one that
+    holds cards keeps its own."""
+    spec = load_spec(ROOT / "tests/valid/three_rows.yaml")
+    state = State.from_layout(Game(spec, 3), zones={"row[1]": ["tile"]})
+    lines = table_lines(table(state.observation(0), Titles.of(spec)))
+    assert "  Row: empty: left row, right row" in lines, lines
+    assert "  Middle row: Tile" in lines and not any("Left row" in x for x in lines)
+
+
 def test_a_seat_with_many_zones_is_listed_a_zone_a_line():
     """A Lost Cities designer's seat line ran past 250 characters: one over 120 is
     broken, a zone a line under the seat, the empty ones on one line (a Hanamikoji

@@ -54,13 +54,18 @@ def _zone(label: str, seen, titles: Titles, marks: list | None = None) -> dict:
     SHOWN_WHOLE cards is, unless it is `spread`; a shorter one (a trick, a fresh
     discard) is shown whole."""
     name, seat = _split(label)
-    title, declared = titles.zone(label, whose=not seat), parse_label(label)[0]
+    title, (declared, owner, index) = titles.zone(label, whose=not seat), parse_label(label)
     zone = {
         "label": label,
         "name": name,
         "title": title.removeprefix("the "),
         "pile": declared in titles.piles,
     } | _text(titles, "zones", declared)
+    if index is not None and not seat:  # a shared (or a team's) family's: its empty
+        # zones are told together, "North south's meld: empty: fours, fives"
+        family = f"{declared}[{owner}]" if owner else declared
+        zone["family"] = titles.zone(family).removeprefix("the ")
+        zone["member"] = titles.zone(label, whose=False).removeprefix("the ")
     order = {n: i for i, n in enumerate(titles.cards)}
     if isinstance(seen, dict):  # hidden from the seat
         known = seen.get("revealed", ())  # those at a depth first, top first; the rest by name
@@ -269,8 +274,7 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         lines = [f"== {view['between']}{after}{you}"]
     else:  # turn 0 is the game's setup: nobody's turn yet, though a choice may be asked
         lines = [f"== Turn {view['turn']}: {state}{you}" if view["turn"] else f"== Setup{you}"]
-    for z in view["zones"]:
-        lines += _fold(f"  {capital(z['title'])}: {_cards_text(z)}", "      ")
+    lines += _shared_lines(view["zones"])
     for s in view["seats"]:
         zones = [f"{z['title']} {_cards_text(z)}" for z in s["zones"]]
         shown = s["counters"] + s["values"]
@@ -298,6 +302,24 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         lines.append("  " + _counters_text(view["counters"] + view["values"]))
     if params and view["params"]:
         lines.append(rules_line(view))
+    return lines
+
+
+def _shared_lines(zones: list[dict]) -> list[str]:
+    """The shared zones, a line each; a family's empty ones (a team's too) on one line
+    where the first of them stands: "North south's meld: empty: fours, fives"."""
+    empty: dict[str, list[str]] = {}
+    for z in zones:
+        if "family" in z and not z["size"]:
+            empty.setdefault(z["family"], []).append(z["member"])
+    lines = []
+    for z in zones:
+        group = empty.get(z.get("family"), ())
+        if len(group) > 1 and not z["size"]:
+            if z["member"] == group[0]:
+                lines += _fold(f"  {capital(z['family'])}: empty: {', '.join(group)}", "      ")
+            continue
+        lines += _fold(f"  {capital(z['title'])}: {_cards_text(z)}", "      ")
     return lines
 
 
