@@ -1174,6 +1174,27 @@ def test_a_familys_zones_are_gone_over_whole(old, new, message):
     assert message in [m for _, m in spec_errors(text)]
 
 
+def test_a_teams_family_gone_over_without_its_team_says_a_teams_own():
+    """A Canasta designer's `among: meld` of a family each team has was told it is
+    written meld(p), "a player's own"."""
+    text = edited(
+        (ROOT / "tests/valid/partners.yaml").read_text(encoding="utf-8"),
+        (
+            "  chest: {per_team: true, visibility: owner}",
+            "  chest: {per_team: true, visibility: owner}\n"
+            "  meld: {per_team: true, count: 2, visibility: public}",
+        ),
+        (
+            "    effect: move(top(pile, 1), hand(current))",
+            "    effect: for m in meld { move(top(pile, 1), m) }",
+        ),
+    )
+    assert (
+        "the zones of family 'meld' to go over are written meld(p), a team's own; got 0 arguments"
+        in [m for _, m in spec_errors(text)]
+    )
+
+
 ROWS_IN_ORDER = """
 rulespec: 1
 name: Order

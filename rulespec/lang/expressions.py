@@ -1289,7 +1289,8 @@ class Builder:
             return self._expr(t, scope)
         span, args = self._span(t), self._args(t, scope)
         if len(args) != owned:
-            written = f"{name}(p), a player's own" if owned else f"{name}, without arguments"
+            whose = "a team's own" if name in self.names.per_team else "a player's own"
+            written = f"{name}(p), {whose}" if owned else f"{name}, without arguments"
             self._error(
                 "RS203",
                 f"the zones of family '{name}' to go over are written {written}; "
