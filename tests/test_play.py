@@ -285,6 +285,7 @@ def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
     says, by the spec's `text:`, found by name or title in any case."""
     answers = (
         "help pirate captain\nhelp captain_raid\nhelp Discard pile\nhelp deal_size\nhelp nope\n"
+        "help guard\n"
     )
     code, out, _ = play(answers + "1\n" * 200, *SEAT)
     assert code == 0
@@ -301,10 +302,12 @@ def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
         "  Discard pile: Every card played or discarded goes here, except successful Kraken."
     )
     assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
-    assert (
-        said[9] == "  'nope' is no card, rule, zone, counter, value, parameter or goal of this game"
+    assert said[9] == (
+        "  'nope' is no card, tag, rule, zone, counter, value, parameter or goal of this game"
     )
-    assert said[10] == "P2> 1"  # and the game goes on: a command is no answer
+    # a tag, which the rules test cards by (a Canasta designer's `help wild`): its cards
+    assert said[11] == "  Guard: the cards Officer, Two Officers"
+    assert said[12] == "P2> 1"  # and the game goes on: a command is no answer
 
 
 def test_the_setup_has_words_for_people_too(tmp_path):

@@ -66,6 +66,15 @@ class Goal(NamedTuple):
     entries: tuple[tuple[str, int, frozenset[str]], ...]
 
 
+def _tagged(spec: ir.Spec) -> dict[str, tuple]:
+    """Each tag (a card property's text value too) -> the card types that have it."""
+    out: dict[str, list] = {}
+    for c in spec.cards:
+        for tag in c.tags:
+            out.setdefault(tag, []).append(c.name)
+    return {tag: tuple(cards) for tag, cards in out.items()}
+
+
 def _props_text(props, kinds: frozenset[str], cards: Mapping[str, str]) -> str:
     """A card's properties as a spec writes them, a card type named by its title where
     a `kind` property (one of `kinds`) names one: "rank 7, trump true", "fix Roll"."""
@@ -121,6 +130,7 @@ class Titles:
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     props: Mapping[str, str] = field(default_factory=dict)  # a card -> "rank 7, suit hearts"
+    tags: Mapping[str, tuple] = field(default_factory=dict)  # a tag -> the cards that have it
     rounds: bool = False  # a match of rounds: sit_out lasts the round, else the game
 
     @classmethod
@@ -148,6 +158,7 @@ class Titles:
         return cls(
             cards=cards,
             props={c.name: _props_text(c.props, kinds, cards) for c in spec.cards},
+            tags=_tagged(spec),
             rules={key: (kind, rule.title) for key, kind, rule in named},
             counters={c.name: c.title for c in spec.counters},
             zones={z.name: z.title for z in spec.zones},

@@ -242,7 +242,9 @@ def help_text(name: str, titles: Titles) -> str:
         )
     if found:
         return "{}: {}".format(*next(iter(found.values())))
-    return f"'{name[:40]}' is no card, rule, zone, counter, value, parameter or goal of this game"
+    return (
+        f"'{name[:40]}' is no card, tag, rule, zone, counter, value, parameter or goal of this game"
+    )
 
 
 def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]]:
@@ -272,10 +274,26 @@ def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]
             for title in (t for t in members if t.casefold() == wanted):
                 if (word, n) not in found:
                     found[word, f"{n}:{title}"] = (title, titles.text(section, n))
+    return found | _goals_and_tags(wanted, titles, {n for _, n in found})
+
+
+def _goals_and_tags(wanted: str, titles: Titles, named: set[str]) -> dict:
+    """The goal sets named `wanted`, and a tag of that name (a word the rules test cards
+    by: a Canasta designer's `help wild`) unless it is a card's own name already."""
+    found = {}
     for n, goal in titles.goals.items():
         if wanted in (n.casefold(), goal.title.casefold()):
             found["goal", n] = (goal.title, titles.goal_text(n))
+    for tag, cards in titles.tags.items():
+        if wanted == tag.casefold() and tag not in named:
+            found["tag", tag] = (tag.replace("_", " "), f"the cards {_listed_cards(cards, titles)}")
     return found
+
+
+def _listed_cards(cards, titles: Titles) -> str:
+    """Card types by title, at most eight of them, then how many more."""
+    shown = ", ".join(titles.card(c) for c in cards[:8])
+    return shown + (f" and {len(cards) - 8} more" if len(cards) > 8 else "")
 
 
 def _begun(name: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]]:
