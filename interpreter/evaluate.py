@@ -27,6 +27,7 @@ _TABLE = {
     "current": "g._current",
     "players": "g.active_players()",
     "seats": "g.seats()",
+    "sides": "_sides(g.seats(), _team)",
     "player_count": "g._n",
     "game_index": "g._game_index",
     "round_index": "g._round",

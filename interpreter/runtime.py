@@ -198,6 +198,16 @@ def _partners(players, me, team_of) -> tuple:
     return tuple(q for q in players if q != me and team_of and team_of[q] == team_of[me])
 
 
+def _sides(seats, team_of) -> tuple:
+    """One seat of each team, its first of `seats`; every seat without teams."""
+    if not team_of:
+        return seats
+    first = {}
+    for q in seats:
+        first.setdefault(team_of[q], q)
+    return tuple(first.values())
+
+
 def _joined(seats, a, b) -> tuple:
     """`a + b` of players: those of either, each once, in turn order (that of seats)."""
     either = {*a, *b}
@@ -521,6 +531,7 @@ HELPERS = {
     "_others": _others,
     "_partners": _partners,
     "_joined": _joined,
+    "_sides": _sides,
     "_without": _without,
     "_in_family": _in_family,
     "_on_card": _on_card,

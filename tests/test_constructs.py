@@ -1434,3 +1434,36 @@ def test_turn_number_counts_turns_from_1_and_wakes_a_rule_as_each_begins():
     assert (state.turn, state.reason) == (4, "fourth")
     # turns 2 and 3 drew; the first did not, nor the fourth, which ended as it began
     assert sum(len(seen["zones"][f"hand[P{p}]"]) for p in (1, 2)) == 2
+
+
+def test_sides_go_over_the_teams_one_seat_each():
+    """`for p in sides` goes over the teams (a Mille Bornes, a Pinochle and a Canasta
+    designer each scored a side once with `for p in first(seats, 2)`, which held only
+    while partners sat apart): one seat of each team, its first from the current
+    player; every seat without teams."""
+    partners = edited(
+        (ROOT / "tests/valid/partners.yaml").read_text(encoding="utf-8"),
+        (
+            "    shuffle(pile)\n",
+            "    shuffle(pile)\n    for p in sides { score(p) += size(sides) }\n",
+        ),
+    )
+    for n in (4, 5, 6):
+        state = _dealt(Game(load_spec("partners.yaml", partners), n))
+        assert state.observation(None)["counters"] == {"score[odd]": 2, "score[even]": 2}
+    alone = edited(
+        (ROOT / "tests/valid/three_rows.yaml").read_text(encoding="utf-8"),
+        (
+            "  effect: shuffle(pile)\n",
+            "  effect: |\n    shuffle(pile)\n    if size(sides) != 3 { end_game() }\n",
+        ),
+    )
+    state = _dealt(Game(load_spec("three_rows.yaml", alone), 3))
+    assert not state.is_terminal()  # three seats playing alone: three sides
+
+
+def _dealt(game: Game) -> State:
+    state = game.new_initial_state(seed=1)
+    while state.chance_is_sampled():
+        state.sample_chance()
+    return state

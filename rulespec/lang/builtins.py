@@ -117,6 +117,12 @@ CONSTANTS: dict[str, tuple[str, str]] = {
         "every seat, those out of the game or the round included, in turn order from the "
         "current player",
     ),
+    "sides": (
+        "players",
+        "one seat of each team, its first in turn order from the current player (every "
+        "seat, where the spec has no teams): `for p in sides` goes over the teams, "
+        "`score(p)` and `meld(p)` being the team's",
+    ),
     "player_count": ("int", "the number of seats in the game"),
     "game_index": ("int", "which game of a match this is, counted from 0"),
     "round_index": ("int", "which round of the game this is, counted from 0"),
@@ -283,6 +289,7 @@ RESERVED_SINCE: dict[str, int] = {
             "partners",
             "say",
             "turn_number",
+            "sides",
         ),
         3,
     ),
