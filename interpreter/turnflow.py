@@ -167,7 +167,7 @@ class TurnFlow:
             if step.around == "others_once":
                 asking = s.next_player(owner)
         elif once:
-            owner, last, _, _, asked = s._ring
+            owner, last = s._ring[:2]
             asking = s.next_player(last)
         else:
             owner, last, passes, played, bidding = s._ring
@@ -189,13 +189,16 @@ class TurnFlow:
                     self._close_ring(s)
                     return
                 asking = s.next_player(last)
-        if once:  # round once: a player asked, the turn's at others_once, ends it
-            asked = s._ring[4]
-            if asking in asked or (step.around == "others_once" and asking == owner):
+        if once:  # the next not yet asked (a reverse() may have turned play back)
+            asked = s._ring[4] | ({owner} if step.around == "others_once" else set())
+            for _ in range(self.n):
+                if asking not in asked:
+                    break
+                asking = s.next_player(asking)
+            else:  # everyone still in has been asked
                 self._close_ring(s)
                 return
-            owner, last, passes, played, _ = s._ring
-            s._ring = (owner, last, passes, played, asked | {asking})
+            s._ring = (*s._ring[:4], s._ring[4] | {asking})
         self._ask(s, asking)
         self.offer(s, step, leads=first and step.ir.lead)
 

@@ -239,3 +239,22 @@ def test_lead_does_not_go_with_others_once(tmp_path):
         load_spec(tmp_path / "harbour.yaml", text=text)
     (d,) = exc.value.diagnostics
     assert d.code == "RS104" and "others_once" in d.message and "each_once" in d.hint
+
+
+@pytest.mark.parametrize("around", ["each_once", "others_once"])
+def test_once_asks_every_player_though_play_turns_back(tmp_path, around):
+    """A review's buy that ends with reverse(): the step asked the next player in the
+    new direction, found them asked, and ended with two players never offered it.
+    It goes on to the next player not yet asked, whichever way play goes."""
+    text = HARBOUR.read_text().replace(
+        "      coins(host) += 1", "      coins(host) += 1\n      reverse()"
+    )
+    text = text.replace("    around: others_once", f"    around: {around}")
+    game = Game(load_spec(tmp_path / "harbour.yaml", text=text), 4)
+    state = State.from_layout(game, zones={"pile": ["ship_4", "ship_1", "ship_2"] * 4})
+    asked = []
+    while state.turn == 1:
+        asked.append(_asked(state))
+        state.apply_action(state.legal_labels()[0])  # a buy, which turns play back
+    others = ["P2", "P4", "P3"] if around == "others_once" else ["P1", "P4", "P2", "P3"]
+    assert asked == others
