@@ -107,6 +107,12 @@ def test_a_formula_reads_the_properties_derived_above_it():
     found = _diagnostics('"rank * 2 + 1"', '"rank * 2 + big"', below)
     assert [(d.code, d.message) for d in found] == [("RS201", "unknown name 'big'")]
     assert found[0].hint.startswith("derive 'big' above 'points'")
+    # one read above it that was refused is told once, where it is derived (a review's)
+    found = _diagnostics(
+        '        points: "rank * 2 + 1"\n',
+        '        bad: "rank * player_count"\n        points: "rank * 2 + bad"\n',
+    )
+    assert [d.code for d in found] == ["RS411"], found
 
 
 def test_built_card_types_are_the_written_ones():

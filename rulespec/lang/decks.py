@@ -347,7 +347,10 @@ class _Family:
         names.text = {v for values in self.axes.values() for v in values if isinstance(v, str)}
         problems: list[Diagnostic] = []
         expr = Builder(names, problems).expr(self.doc, path, text, scope)
+        refused = [k for k, fn in above.items() if fn is None]  # reported where derived
         for d in problems:  # one derived below it: the fix is the order
+            if d.code == "RS201" and any(d.message == f"unknown name '{k}'" for k in refused):
+                continue
             later = next((k for k in below if d.message == f"unknown name '{k}'"), None)
             if d.code == "RS201" and later is not None:
                 d = replace(
