@@ -85,22 +85,36 @@ class Analysis:
 
     @cached_property
     def watched_in(self) -> set[str]:
-        """The zones no card enters but from a public zone, none there at the start:
-        every seat saw each card go in (a side's won tricks, gathered from the table),
-        so what lies there is known to all, whoever may look at it."""
-        public = {z.name for z in self.spec.zones if z.visibility == "public"}
+        """The unordered zones no card enters or leaves but from or into a public zone,
+        none there at the start: every seat saw each card go in and come out (a side's
+        won tricks, gathered from the table), so what lies there is known to all,
+        whoever may look at it. Not an ordered zone (a shuffle or an insert makes its
+        order a secret), nor one a card may leave unseen (a card of one's choice burnt
+        face down: a review's)."""
+        spec = self.spec
+        public = {z.name for z in spec.zones if z.visibility == "public"}
         anywhere = {graphs.ANY_ZONE, "*"}
-        feeders = [eff for _cond, eff in self.touches.values()]
+        rules = {nid: part for nid, part in graphs.rules_of(spec)}
+
+        def in_sight(z: ir.ZoneDef) -> bool:
+            for nid, (_cond, e) in self.touches.items():
+                if (z.name in e.moves_to or e.moves_to & anywhere) and not e.moves_from <= public:
+                    return False  # a card may come in from where some seat cannot see
+                if (
+                    (z.name in e.moves_from or e.moves_from & anywhere)
+                    and not e.moves_to <= public
+                    and not _taken_whole(spec, rules[nid] or spec.setup, z.name)
+                ):
+                    return False  # a card of some seat's choice may leave unseen
+            return {y.name for y in spec.zones if y.refill_from == z.name} <= public
+
         return {
             z.name
             for z in self.spec.zones
-            if not z.start
+            if not z.ordered
+            and not z.start
             and (not z.refill_from or z.refill_from in public)
-            and all(
-                eff.moves_from <= public
-                for eff in feeders
-                if z.name in eff.moves_to or eff.moves_to & anywhere
-            )
+            and in_sight(z)
         }
 
     def _sinks(self) -> set[str]:
@@ -1574,6 +1588,29 @@ def check_deal(an: Analysis):
             )
 
 
+def _taken_whole(spec: ir.Spec, part, name: str) -> bool:
+    """Does every move of a rule (and of the procedures it calls) that takes cards of
+    zone `name` take the whole zone (`move(tricks(p), stock)`: nothing is left there to
+    be known), and none take cards held in a local, which may be some of them?"""
+    procedures = {p.name: p for p in spec.procedures}
+    todo, seen = [part], set()
+    while todo:
+        for s in ir.walk(todo.pop()):
+            if isinstance(s, ir.ProcedureCall) and s.proc not in seen:
+                seen.add(s.proc)
+                todo.append(procedures[s.proc].effect)
+            if not (isinstance(s, ir.Do) and s.proc in ("move", "insert") and s.args):
+                continue
+            src = s.args[0]
+            whole = isinstance(src, ir.ZoneRef) and src.name == name and src.index is None
+            some = name in graphs.zones_in(src) or any(
+                isinstance(n, ir.Local) and n.type in ("cards", "zone") for n in ir.walk(src)
+            )
+            if some and not whole:
+                return False
+    return True
+
+
 def check_seat_valued(an: Analysis):
     """RL121: an evaluation or payoff that reads `current` but not `me` values the
     player whose turn it is, whichever seat it is asked about: every seat alike to
@@ -1722,11 +1759,7 @@ def _unseen_read(
 def _by_place(cards: ir.Expr) -> bool:
     """Are these cards taken by place alone (a zone, its top, the first n): their
     number tells nothing of what they are?"""
-    return all(
-        isinstance(n, (ir.ZoneRef, ir.Const, ir.Param, ir.Counter, ir.Local, ir.Binary))
-        or (isinstance(n, ir.Call) and n.func in ("top", "first", "above", "size"))
-        for n in ir.walk(cards)
-    )
+    return all(map(ir.by_place, ir.walk(cards)))
 
 
 def _written_parts(spec: ir.Spec) -> tuple:

@@ -336,6 +336,19 @@ def walk(node):
         stack.extend(reversed(list(iter_children(n))))
 
 
+def by_place(node) -> bool:
+    """Is this node of an expression of cards one that takes them by place alone (a
+    zone, its top, the first n, a number), so that how many there are tells nothing of
+    what they are? Not a per_card counter's read (`chips(top(pile, 1))`): it reads what
+    a card carries (a review's shown value counted the top n of a hidden pile, n a
+    hidden card's mark)."""
+    if isinstance(node, Counter):
+        return node.index is None or node.index.type not in ("cards", "card")
+    return isinstance(node, (ZoneRef, Const, Param, Local, Binary)) or (
+        isinstance(node, Call) and node.func in ("top", "first", "above", "size")
+    )
+
+
 def walk_statements(stmts):
     """Every statement of a block, nested ones included, in order."""
     return (n for n in walk(tuple(stmts)) if isinstance(n, Stmt))

@@ -18,8 +18,6 @@ from . import ir
 from .diagnostics import Diagnostic
 
 # what `size(cards)` may be made of and tell nothing but how many: cards taken by place
-_BY_PLACE = (ir.ZoneRef, ir.Const, ir.Param, ir.Counter, ir.Local, ir.Binary)
-_PLACES = ("top", "first", "above", "size")
 _GOALS = ("next_goal", "goal_done", "goal_score")  # they count the cards of a goal's zone
 
 _SEAT = object()  # what a local holding the seat the value is shown for is bound to
@@ -88,7 +86,7 @@ class _Reads:
             if isinstance(n, ir.Local) and isinstance(bound := env.get(n.name), _Arg):
                 if not self._by_place(bound.expr, bound.env):
                     return False
-            elif not (isinstance(n, _BY_PLACE) or (isinstance(n, ir.Call) and n.func in _PLACES)):
+            elif not ir.by_place(n):
                 return False
         return True
 
