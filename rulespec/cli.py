@@ -1340,6 +1340,16 @@ def _simulation_report(args, spec, n: int, tally) -> dict:
     return report
 
 
+def _replay_argv(args, players: int, seed: int) -> str:
+    """The `rulespec run` that plays one of simulate's games again, as it was played."""
+    import shlex
+
+    words = ["rulespec", "run", args.spec, *(f"--variant={v}" for v in args.variant)]
+    words += ["--seed", str(seed), "--players", str(players), "--agents", args.agents]
+    words += ["--max-turns", str(args.max_turns)] if args.max_turns else []
+    return shlex.join(words)
+
+
 def _print_simulation(args, report: dict, out) -> None:
     if args.format == "json":
         json.dump(report, out, indent=1)
@@ -1356,14 +1366,18 @@ def _print_simulation(args, report: dict, out) -> None:
         f"agents {args.agents}, seeds {args.seed}..{args.seed + games - 1}",
         file=out,
     )
+    looped = None  # the first seed of a game that stopped without an end
     for reason, r in report["end_reasons"].items():
         seeds = r.get("seeds", ())  # a loop's, to replay
         said = f"  seed{'s' * (len(seeds) > 1)} {', '.join(map(str, seeds))}" if seeds else ""
+        looped = seeds[0] if seeds and looped is None else looped
         print(
             f"  {reason:<16} {r['count']:>7}  {100 * r['share']:5.1f}%  "
             f"[{100 * r['low']:.1f}, {100 * r['high']:.1f}]{said}",
             file=out,
         )
+    if looped is not None:  # replayed only with the same players, agents, limit, variants
+        print(f"  replay it        {_replay_argv(args, report['players'], looped)}", file=out)
     _print_lengths(report, out)
     _print_wins(report, out)
     print("  rules fired      (times; share of games)", file=out)

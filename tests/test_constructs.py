@@ -1467,3 +1467,18 @@ def _dealt(game: Game) -> State:
     while state.chance_is_sampled():
         state.sample_chance()
     return state
+
+
+def test_players_joined_are_each_once_in_turn_order():
+    """`a + b` of players: those of either, each once, in turn order from the current
+    player (a review found the scenarios of it passed with a plain concatenation)."""
+    text = edited(
+        (ROOT / "tests/valid/side_answers.yaml").read_text(encoding="utf-8"),
+        (
+            "    for p in players { move(top(pile, 3), hand(p)) }\n",
+            "    for q in partners(current) + players { move(top(pile, 1), hand(q)) }\n",
+        ),
+    )
+    state = _dealt(Game(load_spec("side_answers.yaml", text), 4))
+    dealt = [e["dst"] for e in state.log_for(None) if e["event"] == "move" and e["turn"] == 0]
+    assert dealt == ["hand[P1]", "hand[P2]", "hand[P3]", "hand[P4]"]

@@ -502,6 +502,17 @@ def test_simulation_names_the_looping_rule(tmp_path):
     # placed at the rule it names, not the spec's first line (a Port Royal designer's)
     lines = spec.read_text().splitlines()
     assert lines[f["line"] - 1].strip() == "new_voyage:", lines[f["line"] - 1]
+    # a procedure of the trigger's name (another namespace) is not blamed (a review's)
+    text = spec.read_text().replace(
+        "procedures:\n", 'procedures:\n  new_voyage:\n    effect: say("all aboard")\n', 1
+    )
+    spec.write_text(text)
+    code, out, _ = cli(
+        "lint", spec, "--simulate", "2", "--players", "4", "--select", "RL201", "--format", "json"
+    )
+    [f] = json.loads(out)
+    assert "(trigger_loop in trigger 'new_voyage')" in f["message"]
+    assert text.splitlines()[f["line"] - 1].strip() == "new_voyage:" and f["line"] > 200
     # spread over the player counts (no --players), it says at which counts
     code, out, _ = cli("lint", spec, "--simulate", "4", "--select", "RL201", "--format", "json")
     [f] = json.loads(out)

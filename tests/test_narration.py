@@ -988,6 +988,8 @@ def test_a_player_set_to_play_next_is_not_told_when_the_round_ends_first():
     titles = Titles(rules={"out": ("round end condition", "Played out")})
     said = narrate(events, titles)
     assert [line for line in said if "next" in line] == ["  P2 plays next"], said
+    # events cut before the round's end (a decision between) cannot show it: told
+    assert narrate(events[:4], titles)[-1] == "  P1 plays next"
 
 
 def test_a_play_onto_a_target_zone_says_the_zone_by_its_title():

@@ -466,5 +466,8 @@ def test_games_that_stopped_without_an_end_give_their_seeds(tmp_path):
     code, out, _ = cli("simulate", spec, "--games", "8", "--seed", "3", "--json")
     loop = json.loads(out)["end_reasons"]["effect_loop"]
     assert code == 0 and loop["seeds"] == [3, 4, 5, 6, 7]  # the smallest five
-    _, out, _ = cli("simulate", spec, "--games", "8", "--seed", "3")
+    _, out, _ = cli("simulate", spec, "--games", "8", "--seed", "3", "--players", "3")
     assert "seeds 3, 4, 5, 6, 7" in out.splitlines()[1]
+    # with what replays it: the seed alone replays only at the default settings (a review's)
+    replay = next(line for line in out.splitlines() if line.startswith("  replay it"))
+    assert replay.endswith(f"run {spec} --seed 3 --players 3 --agents random")

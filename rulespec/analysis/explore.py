@@ -168,7 +168,8 @@ def looping_rule(state) -> tuple[str, ir.Span]:
         elif e["event"] == "error" and e.get("rule"):  # a rule kept firing, or a call
             rule = e["rule"]
             called = next((p for p in spec.procedures if p.name == rule), None)
-            if called is not None:  # one that calls itself without end (a Fluxx designer's)
+            if state.reason == "effect_loop" and called is not None:  # one that calls
+                # itself without end (a Fluxx designer's); a trigger may share its name
                 return f"procedure '{rule}'", called.span
             return f"{spec.checked_kind(rule)} '{rule}'", _rule_span(spec, rule)
     return culprit, span

@@ -311,12 +311,13 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int, costs: _Costs
     ranges = [] if melds else _unwritten_ranges(node, costs.conditions)
     if ranges:
         first, more = ranges[0], len(ranges) - 1
-        hint = (  # 64 numbers each, where a range written out would count its own
+        hint = (  # 64 numbers each, where a range written out would count its own: one
+            # part of the cost, perhaps not the most of it (a review's)
+            "nest fewer aggregates or condition calls, or work out a part first with let; "
             f"range({', '.join(map(_shown, first.args))}) at {_place(first.span, node.span)}"
             f"{f' (and {more} more)' if more else ''} is counted as {ir.MAX_RANGE} numbers, "
-            "its bounds not being numbers written out: write numbers and skip the rest with "
-            "a test, for b in range(1, 8) if b >= a; or nest fewer aggregates or condition "
-            "calls, or work out a part first with let"
+            "its bounds not being numbers written out: where that is the cost, write "
+            "numbers and skip the rest with a test, for b in range(1, 8) if b >= a"
         )
     elif not melds:
         hint = (
@@ -360,6 +361,8 @@ def _shown(e: ir.Expr) -> str:
         return str(e.value)
     if isinstance(e, (ir.Local, ir.Param)):
         return e.name
+    if isinstance(e, ir.Counter):  # a counter, written with its owner or index if any
+        return e.name + ("(…)" if e.owner is not None or e.index is not None else "")
     if isinstance(e, ir.Binary):
         return f"{_shown(e.left)} {e.op} {_shown(e.right)}"
     return f"{e.func}(…)" if isinstance(e, ir.Call) else "…"

@@ -583,8 +583,10 @@ def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
     current player set outside a turn (a setup's, the game's or a round's) is not told:
     the turn that begins says who plays, and a round may end before any turn (a Skat
     deal thrown in said "P3 is to play" of a player who never did). Nor is a player
-    set to play next when the round or the game ends before the next turn begins (a
-    new round's starter plays first: a Schnapsen designer's last trick). The events before `start` tell whether a turn is
+    set to play next when the events given show the round or the game ending before
+    the next turn begins (a new round's starter plays first: a Schnapsen designer's
+    last trick); events cut before that (`play`, asking for a decision in between)
+    cannot show it, and it is told. The events before `start` tell whether a turn is
     under way."""
     under_way = next(
         (e["event"] == "turn" for e in reversed(events[:start]) if e["event"] in _BOUNDS), False
