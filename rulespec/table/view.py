@@ -140,28 +140,23 @@ def table(
             continue
         marks = observation.get("marks", {}).get(label)
         seats.get(_split(label)[1], shared)["zones"].append(_zone(label, seen, titles, marks))
-    for label, value in observation["counters"].items():
-        if counter_name(label) in titles.unshown:  # kept only for a rule
-            continue
-        seat = _split(label)[1]
-        seats.get(seat, shared)["counters"].append(
-            {
-                "label": label,
-                "title": titles.counter(label, whose=not seat),
-                "value": titles.counter_value(label, value),
-            }
-            | _text(titles, "counters", parse_label(label)[0])
-        )
-    for label, value in observation.get("values", {}).items():
-        seat = _split(label)[1]
-        seats.get(seat, shared)["values"].append(
-            {
-                "label": label,
-                "title": titles.value(label, whose=not seat),
-                "value": titles.counter_value(label, value),
-            }
-            | _text(titles, "rules", parse_label(label)[0])
-        )
+    # the counters, then the named values shown, each by title, a seat's at the seat
+    for key, title_of, section in (
+        ("counters", titles.counter, "counters"),
+        ("values", titles.value, "rules"),
+    ):
+        for label, value in observation.get(key, {}).items():
+            if key == "counters" and counter_name(label) in titles.unshown:  # for a rule
+                continue
+            seat = _split(label)[1]
+            seats.get(seat, shared)[key].append(
+                {
+                    "label": label,
+                    "title": title_of(label, whose=not seat),
+                    "value": titles.counter_value(label, value),
+                }
+                | _text(titles, section, parse_label(label)[0])
+            )
     return {
         "seat": observation["seat"],
         "turn": observation["turn"],
