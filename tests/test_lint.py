@@ -230,7 +230,7 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
     loops = [f for f in findings if f["code"] == "RL201"]
     assert code == 1 and loops
     for f in loops:
-        assert (f["layer"], f["severity"], f["line"]) == (2, "error", 4)
+        assert (f["layer"], f["severity"], f["line"]) == (2, "error", 174)  # the trigger
         assert f["message"] == (
             "the game stops without an end (trigger_loop in trigger "
             f"'refill_empty_hand') after {len(f['trace'])} choices of a 3-player game "
@@ -251,11 +251,12 @@ def test_explore_reports_a_loop_with_the_choices_that_reach_it(tmp_path):
     )
     findings = json.loads(out)
     # the search cut at its depth says so (RL203)
-    assert code == 1 and [f["code"] for f in findings] == ["RL201", "RL203", "RL107", "RL202"]
-    assert findings[0]["message"].endswith(
+    assert code == 1 and [f["code"] for f in findings] == ["RL203", "RL107", "RL201", "RL202"]
+    [loop] = [f for f in findings if f["code"] == "RL201"]  # at the trigger, after RL203
+    assert loop["message"].endswith(
         "(met with 2 players, by a dive steered toward the condition of 'refill_empty_hand')"
     )
-    assert len(findings[0]["trace"]) > 4
+    assert len(loop["trace"]) > 4
 
 
 PING_PONG = """\
@@ -440,7 +441,7 @@ def test_explore_confirms_only_the_cycle_that_loops(tmp_path):
     spec.write_text(text)
     _code, out, _ = cli("lint", spec, "--explore", "--depth", "2", "--format", "json")
     codes = {(f["code"], f["line"]) for f in json.loads(out)}
-    assert ("RL201", 4) in codes and ("RL107", 177) in codes
+    assert ("RL201", 174) in codes and ("RL107", 177) in codes  # at spin, the looping one
     assert ("RL202", 177) not in codes and ("RL203", 177) in codes
 
 
