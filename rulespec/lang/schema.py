@@ -260,11 +260,22 @@ def _one_of_keys(code: str, err, where: str, span: Span) -> list[Diagnostic]:
     return [Diagnostic(code, f"{where} needs exactly one of {wanted}", span, hint=hint)]
 
 
+def _closes_first(key: str, pair: str) -> bool:
+    """Does the key close a bracket before it opens one: the tail of an expression?"""
+    close = key.find(pair[1])
+    return close != -1 and not -1 < key.find(pair[0]) < close
+
+
 def _unknown_key_hint(key: str, allowed: dict, top: dict | None = None) -> str:
     """A near key ("did you mean"); else where the key belongs: inside the mapping of
     one of the allowed keys (`same` at an action goes in its `count: {…, same: …}`), or
     at the top of the document, `top` its schema (a variant's `setup` under
     `replace:`); else the keys allowed."""
+    if _closes_first(key, "()") or _closes_first(key, "[]"):
+        return (  # the rest of an expression after a comma (a Tichu designer's)
+            "a comma inside {…} ends a value, and what follows it is read as a key: quote "
+            'the expression, {value: "count(s, wild)"}, or write the mapping a line a key'
+        )
     near = did_you_mean(key, allowed)
     if near:
         return near
