@@ -387,6 +387,12 @@ class Analysis:
             )
         ):
             return False  # some limit is above what the deck holds
+        if isinstance(e, ir.Param) and e.type == "bool":  # a switch: as a variant sets it
+            values = {self.pinned[e.name][0]} if e.name in self.pinned else set(self.params[e.name])
+            return values.pop() if len(values) == 1 else None
+        if isinstance(e, ir.Binary) and e.op in ("==", "!=") and e.left.type == "bool":
+            a, b = self.truth(e.left), self.truth(e.right)
+            return None if a is None or b is None else (a == b) == (e.op == "==")
         if isinstance(e, ir.Unary) and e.op == "not":
             t = self.truth(e.operand)
             return None if t is None else not t
@@ -840,13 +846,22 @@ def _switched(an: Analysis, node, cond) -> list[ir.ParamDef]:
         and all(isinstance(x, (ir.Param, ir.Const, ir.Binary, ir.Unary)) for x in ir.walk(n))
     ]
     names = {x.name for n in switches for x in ir.walk(n) if isinstance(x, ir.Param)}
+    # a flag is a switch however it is written: `if answers_on`, `not answers_on`
+    names |= {x.name for x in ir.walk(node) if isinstance(x, ir.Param) and x.type == "bool"}
     # a parameter set by player count is the per-count note's (_never_holds)
     if not names or any(len(set(an.params[name])) > 1 for name in names):
         return []
     parts, wholes = set(), set()
     for name in names:  # its value, its neighbours, 0 and 1: a switch turns with them
         value = an.params[name][0]
-        for v in {value - 1, value, value + 1, 0, 1} if isinstance(value, int) else ():
+        tried = (
+            {False, True}
+            if isinstance(value, bool)
+            else {value - 1, value, value + 1, 0, 1}
+            if isinstance(value, int)
+            else ()
+        )
+        for v in tried:
             for sub in an.per_count:
                 with sub.pinning({name: (v, v)}):
                     parts.add(sub.truth(node))
@@ -863,7 +878,7 @@ def _switch_note(an: Analysis, kind, name, node, verdict: str, what: str, params
     said = []
     for p in params:
         values = sorted(set(an.params[p.name]), key=str)
-        value = " or ".join(map(str, values))
+        value = " or ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
         where = f" ({p.span.file}:{p.span.line})" if p.span.file != node.span.file else ""
         said.append(f"{p.name} is {value}{where}")
     return Finding(
