@@ -213,7 +213,8 @@ def test_hover_shows_a_parameter_and_a_variants_override():
         open_doc(client, LONG_4)
         in_spec = await client.text_document_hover_async(
             T.HoverParams(
-                T.TextDocumentIdentifier(uri=URI), where(TEXT, "kraken_limit", "ship_destroyed:")
+                T.TextDocumentIdentifier(uri=URI),
+                where(TEXT, "kraken_limit", "successful_krakens >="),
             )
         )
         in_variant = await client.text_document_hover_async(

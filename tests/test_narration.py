@@ -1076,3 +1076,26 @@ def test_a_reaction_window_is_headed_by_the_prompts_of_the_reactions_offered():
     assert decision_heading("react", "pirate", titles) == (  # none offered with a prompt
         "You may answer Pirate — block it with an Officer?"
     )
+
+
+def test_a_text_shows_the_parameters_it_names_as_the_game_sets_them():
+    """A browser trial read "The first side to 5 points wins." beside "Points to win 7"
+    in a variant: a text names a parameter in braces, `{points_to_win}`, and shows its
+    value, a variant's too; one that names no parameter shows as written, RS214."""
+    whist = ROOT / "games/whist.yaml"
+    for variants, points in (((), 5), (("seven_points",), 7)):
+        titles = Titles.of(load_spec(whist, variants=variants))
+        assert titles.text("rules", "side_wins") == f"The first side to {points} points wins."
+    text = (ROOT / "tests/valid/high_card.yaml").read_text(encoding="utf-8")
+    spec = load_spec(
+        "high_card.yaml",
+        text.replace(
+            "  hands_empty:\n",
+            '  hands_empty:\n    text: "{deal_size} cards each, then {deal_sise}."\n',
+        ),
+    )
+    # a parameter set by player count: its value and the counts' own
+    said = Titles.of(spec).text("rules", "hands_empty")
+    assert said == "5 (4 with 5 players) cards each, then {deal_sise}."
+    [notice] = [d for d in spec.notices if d.code == "RS214"]
+    assert "{deal_sise}" in notice.message and "deal_size" in notice.hint

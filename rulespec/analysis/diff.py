@@ -61,9 +61,7 @@ def _detail(kind, a, b) -> str:
     """What changed, where a line can say it: a parameter's value, a card's count, a
     title (a change of title alone is otherwise a bare "changed")."""
     if kind == "parameter":
-        parts = (
-            [f"{_param_text(a)} -> {_param_text(b)}"] if _param_text(a) != _param_text(b) else []
-        )
+        parts = [f"{a.said()} -> {b.said()}"] if a.said() != b.said() else []
     else:
         parts = [f"count {a.count} -> {b.count}"] if kind == "card" and a.count != b.count else []
     if kind == "card" and a.props != b.props:  # each property that changed, with its values
@@ -125,17 +123,6 @@ def _group_text(count) -> str:
         return "1"
     low, high = count
     return str(low) if low == high else f"{low}..{'' if high is None else high}"
-
-
-def _param_text(p: ir.ParamDef) -> str:
-    """`7`, or `7 (5 with 5 players)` for a value that depends on the player count; a
-    flag as the spec writes it (`true`, not Python's `True`)."""
-    by = ", ".join(f"{_value_text(v)} with {n} players" for n, v in p.by_players)
-    return f"{_value_text(p.value)} ({by})" if by else _value_text(p.value)
-
-
-def _value_text(v) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:

@@ -32,7 +32,7 @@ CODES: dict[str, str] = {
     "RS211": "an index out of a family of zones",
     "RS212": "a name a later language version reserved (a warning; rulespec migrate)",
     "RS213": "a value two card properties give, whose tag names cards of both (a warning)",
-    "RS214": "a {property} placeholder in a written card's title or text that its props lack (a warning)",
+    "RS214": "a {placeholder} in a text that names nothing: a written card's property its props lack, or a parameter in a rule's text (a warning)",
     "RS215": "two card types of one title (a warning)",
     "RS216": "two zones of one title (a warning)",
     "RS217": "a to: on an action that plays no card (a warning)",

@@ -673,7 +673,30 @@ class _Compiler:
         )
         self._cross_checks(spec)
         self._team_checks(spec)
+        self._text_placeholders(spec)
         return spec
+
+    def _text_placeholders(self, spec: ir.Spec) -> None:
+        """A `{name}` in the text of a rule, zone, counter or definition shows that
+        parameter's value where the text is shown (narrate.Titles): a variant that sets
+        it changes the words too. One that names no parameter shows as written: RS214."""
+        params = [p.name for p in spec.params]
+        parts = [r for _, r in spec.rules()]
+        parts += [*spec.zones, *spec.counters, *spec.procedures, *spec.conditions, *spec.goals]
+        for part in parts:
+            for name in ir.PLACEHOLDER.findall(getattr(part, "text", "")):
+                if name not in params:
+                    self.notices.append(
+                        Diagnostic(
+                            "RS214",
+                            f"the text of '{part.name}' names {{{name}}}, which is no "
+                            "parameter: it shows as written",
+                            part.span,
+                            severity="warning",
+                            hint=did_you_mean(name, params)
+                            or "name a parameter in braces, and the text shows its value",
+                        )
+                    )
 
     def _team(self, name: str, seats: list[str]) -> ir.TeamDef:
         """A team, its seats counted from 0; a label that is no seat is RS412."""

@@ -20,8 +20,6 @@ from .expressions import Builder, Names
 from .limits import MAX_CARDS
 
 NAME = re.compile(r"[a-z][a-z0-9_]*|_[a-z0-9][a-z0-9_]*")
-# {suit}: a card's value of the property; {Suit} in a title or text: the value capitalised
-PLACEHOLDER = re.compile(r"\{([A-Za-z][a-z0-9_]*)\}")
 INT_LIMIT = 10**18  # as a counter or product at play (docs/limits.md)
 
 
@@ -237,7 +235,7 @@ class _Family:
 
     def _placeholders(self, key) -> list[str]:
         template = self.f.get(key, "")  # a name's as written, a title's or text's lowered
-        return PLACEHOLDER.findall(template) if key == "card" else _placeholders(template)
+        return ir.PLACEHOLDER.findall(template) if key == "card" else _placeholders(template)
 
     def _check_templates(self, derive) -> None:
         known = [*self.axes, *derive]
@@ -422,7 +420,7 @@ def _text(v) -> str:
 
 def _placeholders(template: str) -> list[str]:
     """The properties a title's or text's placeholders name: `suit` for {Suit} too."""
-    return [_lowered(p) for p in PLACEHOLDER.findall(template)]
+    return [_lowered(p) for p in ir.PLACEHOLDER.findall(template)]
 
 
 def _lowered(placeholder: str) -> str:
@@ -443,7 +441,7 @@ def _fill(template: str, props) -> str:
         text = text.replace("_", " ")
         return text[:1].upper() + text[1:]  # the first letter raised, no other lowered
 
-    return PLACEHOLDER.sub(value, template)
+    return ir.PLACEHOLDER.sub(value, template)
 
 
 def _type(v) -> str:

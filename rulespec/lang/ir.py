@@ -10,12 +10,18 @@ players are) so that the runtime can pick an implementation without inspecting v
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import get_args, get_type_hints
 
 from .diagnostics import Diagnostic, Span
 
 # --- expressions ----------------------------------------------------------------
+
+
+# a card's `{suit}` in its title or text (its value of the property; `{Suit}`: the value
+# capitalised), or a parameter's `{points_to_win}` in a rule's text (its value)
+PLACEHOLDER = re.compile(r"\{([A-Za-z][a-z0-9_]*)\}")
 
 
 @dataclass(frozen=True)
@@ -551,6 +557,16 @@ class ParamDef:
 
     def value_for(self, players: int):
         return dict(self.by_players).get(players, self.value)
+
+    def said(self) -> str:
+        """Its value as a spec writes it: `7`, `7 (5 with 5 players)` for one that
+        depends on the player count, a flag `true` (not Python's `True`)."""
+        by = ", ".join(f"{_written(v)} with {n} players" for n, v in self.by_players)
+        return f"{_written(self.value)} ({by})" if by else _written(self.value)
+
+
+def _written(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 @dataclass(frozen=True)

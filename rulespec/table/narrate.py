@@ -152,8 +152,14 @@ class Titles:
             "params": spec.params,
             "goals": spec.goals,
         }
-        texts = {k: {x.name: x.text for x in xs if x.text} for k, xs in sections.items()}
-        texts["rules"] = {key: rule.text for key, _, rule in named if rule.text}
+        # a parameter a text names, {kraken_limit}, as the game sets it (a variant's too)
+        values = {p.name: p.said() for p in spec.params}
+
+        def filled(text: str) -> str:
+            return ir.PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), text)
+
+        texts = {k: {x.name: filled(x.text) for x in xs if x.text} for k, xs in sections.items()}
+        texts["rules"] = {key: filled(rule.text) for key, _, rule in named if rule.text}
         cards, kinds = {c.name: c.title for c in spec.cards}, _kind_props(spec)
         return cls(
             cards=cards,
