@@ -609,3 +609,9 @@ def test_a_page_a_browser_asks_for_that_is_not_there_leads_back_to_the_lobby(ser
         opener.open(api, timeout=30)
     assert json.loads(exc.value.read()) == {"error": "Not Found"}
     assert call(f"{base}/nowhere") == (404, {"error": "Not Found"})
+    # a table link cut short names no game: said so, not blamed on a restart
+    table = urllib.request.Request(f"{base}/table", headers={"Accept": "text/html"})
+    with pytest.raises(urllib.error.HTTPError) as exc:
+        opener.open(table, timeout=30)
+    page = exc.value.read().decode()
+    assert exc.value.code == 400 and "names no game" in page and "The lobby" in page

@@ -48,6 +48,12 @@ class Api:
         return FileResponse(STATIC / "index.html")
 
     async def table(self, request: Request):
+        if not {"game", "replay"} & request.query_params.keys():  # a link cut short: its
+            # page would ask for game "null" and blame a restart (a browser trial's)
+            raise HTTPException(
+                400,
+                "this table link names no game (?game=…&seat=…&token=…): open one from the lobby",
+            )
         return FileResponse(STATIC / "table.html")
 
     async def lobby(self, request: Request):
