@@ -202,7 +202,7 @@ def test_a_replay_is_scrubbed_back_and_forth(served, browser, tmp_path):
     assert at == 1
     assert hand(page, "P1") is not None  # the spectator sees P1's hand
     page.select_option("#view-as", "P2")
-    page.wait_for_selector("#status:has-text('you are P2')")  # P2's view is drawn
+    page.wait_for_selector("#status:has-text('as P2 saw it')")  # P2's view is drawn
     assert hand(page, "P1") is None and hand(page, "P2")
     page.close()
 
@@ -261,7 +261,7 @@ def test_a_replay_slider_moved_fast_shows_where_it_stopped(served, browser, tmp_
     page = open_replay(browser, base, log)
     page.wait_for_selector("#where:not(:empty)")
     page.select_option("#view-as", "P2")
-    page.wait_for_selector("#status:has-text('you are P2')")
+    page.wait_for_selector("#status:has-text('as P2 saw it')")
     page.evaluate(
         """() => { const s = document.getElementById('position');
         for (const v of [4000, 100, 3000, 50, 2000, 7]) {
@@ -665,7 +665,7 @@ def test_a_replay_shows_the_options_offered_and_the_one_taken_not_buttons_to_pre
     choices = [e for e in choices if e.get("event") == "choice"]
     page = open_replay(browser, base, log)
     page.select_option("#view-as", "P1")
-    page.wait_for_selector("#status:has-text('you are P1')")
+    page.wait_for_selector("#status:has-text('as P1 saw it')")
     for _ in range(12):  # forward to P1's first decision with options
         if page.locator("#options button").count():
             break

@@ -92,10 +92,12 @@ function draw(v) {
   seenEvents = v.events;
   document.title = `${v.title}: ${v.seat || "spectator"}`;
   $("title").textContent = v.title;
-  $("status").textContent = v.seat ? `you are ${v.seat}` : "spectator";
+  // a replay is read as a seat saw it: the reader is not that seat (a browser trial's)
+  const mine = v.seat && !replayId;
+  $("status").textContent = mine ? `you are ${v.seat}` : v.seat ? `as ${v.seat} saw it` : "spectator";
   $("turn").textContent = v.over ? "" : v.between ? v.between + (v.turn ? `, after turn ${v.turn}` : "")
     : !v.turn ? "Setup"  // turn 0: the deal, nobody's turn yet (a choice may be asked)
-    : `Turn ${v.turn}: ${v.current === v.seat ? "your turn" : v.current + "'s turn"}`;
+    : `Turn ${v.turn}: ${mine && v.current === v.seat ? "your turn" : v.current + "'s turn"}`;
   $("waiting").textContent = waiting(v);
   $("result").textContent = v.result
     ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"}, ${v.why}` : "";
