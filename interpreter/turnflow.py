@@ -164,8 +164,6 @@ class TurnFlow:
             bidding = (frozenset(), frozenset(), None) if step.around == "one_left" else None
             s._ring = (owner, owner, 0, False, frozenset() if once else bidding)
             asking = owner if s._active[owner] else s.next_player(owner)
-            if step.around == "others_once":
-                asking = s.next_player(owner)
         elif once:
             owner, last = s._ring[:2]
             asking = s.next_player(last)
@@ -189,7 +187,8 @@ class TurnFlow:
                     self._close_ring(s)
                     return
                 asking = s.next_player(last)
-        if once:  # the next not yet asked (a reverse() may have turned play back)
+        if once:  # the next not yet asked (a reverse() may have turned play back; the
+            # turn's player counts as asked at others_once)
             asked = s._ring[4] | ({owner} if step.around == "others_once" else set())
             for _ in range(self.n):
                 if asking not in asked:

@@ -1763,7 +1763,7 @@ def _unseen_read(
             if spec.unseen_by(ref, chooser, sure=True):
                 return ref
         elif isinstance(n, ir.ConditionCall):  # calls in a circle are RS210, never linted
-            named = next(c for c in spec.conditions if c.name == n.name)
+            named = spec.condition(n.name)
             bound = {p: argument(a) for (p, _), a in zip(named.params, n.args)}
             found = _unseen_read(an, chooser, named.when, bound)
             if found is not None:

@@ -640,6 +640,7 @@ class _Compiler:
             setup_text=d.get("setup", {}).get("text", ""),
             setup_span=doc.key_span(("setup",)) if "setup" in d else doc.span(()),
             formulas=tuple(self.formulas),
+            kind_props=frozenset(names.prop_values),
             places=tuple(
                 (name, doc.key_span(path if len(path) == 1 or path[1] in d[path[0]] else path[:1]))
                 for name, path in _PLACES

@@ -768,6 +768,7 @@ class Spec:
     setup_text: str = ""  # what the setup does, in words: public, for the table and `help`
     setup_span: Span = field(default=Span("<spec>", 1, 1))  # its `setup:` key
     formulas: tuple[Formula, ...] = ()  # the derived properties given by formula
+    kind_props: frozenset[str] = frozenset()  # card properties whose values are kinds
     # where the game-wide values without a span of their own are written, by field name:
     # name, min_players, max_players, default_players, turn_limit, hand (those the spec
     # gives)

@@ -84,18 +84,6 @@ def _props_text(props, kinds: frozenset[str], cards: Mapping[str, str]) -> str:
     )
 
 
-def _kind_props(spec: ir.Spec) -> frozenset[str]:
-    """The card properties of type `kind`: every value of each names a card type or a
-    tag of the deck (language.md#props)."""
-    kinds, values = {c.name for c in spec.cards} | set(spec.tags), {}
-    for c in spec.cards:
-        for k, v in c.props:
-            values.setdefault(k, []).append(v)
-    return frozenset(
-        k for k, vs in values.items() if all(isinstance(v, str) and v in kinds for v in vs)
-    )
-
-
 @dataclass(frozen=True)
 class Titles:
     """The readable names of a spec's parts, by identifier: cards, rules (with their
@@ -160,7 +148,7 @@ class Titles:
 
         texts = {k: {x.name: filled(x.text) for x in xs if x.text} for k, xs in sections.items()}
         texts["rules"] = {key: filled(rule.text) for key, _, rule in named if rule.text}
-        cards, kinds = {c.name: c.title for c in spec.cards}, _kind_props(spec)
+        cards, kinds = {c.name: c.title for c in spec.cards}, spec.kind_props
         return cls(
             cards=cards,
             props={c.name: _props_text(c.props, kinds, cards) for c in spec.cards},
