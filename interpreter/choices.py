@@ -24,6 +24,14 @@ def seat_name(p: int) -> str:
     return f"P{p + 1}"
 
 
+NOBODY_AT_REST = -1  # how a counter (an observation, a log) holds the player `nobody`
+
+
+def seat_said(p: int) -> str:
+    """A player value as the table says it: its seat's name, or nobody."""
+    return "nobody" if p == NOBODY_AT_REST else seat_name(p)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Option:
     """One legal choice, known by its stable label."""

@@ -369,6 +369,26 @@ class StatementCompiler:
                 if self._write(w, s, depth):
                     break
 
+    def _assign(self, w: CodeWriter, s: ir.Assign) -> None:
+        """A local's or counter's `=`, `+=` or `-=`: a counter holds a kind as its number
+        and nobody as -1."""
+        x = self.x
+        local = isinstance(s.target, ir.Local)
+        mark = not local and s.target.name in self.rules.mark_index  # a per_card counter
+        ref = x.local(s.target.name) if local else f"g.{'_marks' if mark else '_counters'}[_slot]"
+        new = x.source(s.value)
+        if s.op != "=":
+            new = f"{ref} {s.op[0]} ({new})"
+        elif s.target.type == "kind" and not local:
+            new = f"{x.constant(self.rules.kind_number)}[{new}]"
+        elif s.target.type == "player" and not local and x.nobody:
+            new = f"_at_rest({new})"
+        if local:
+            w.line(f"{ref} = {new}", s.span)
+        else:
+            w.line(f"_slot = {x.counter_slot(s.target)}", s.span)
+            w.line(f"g.{'set_mark' if mark else 'set_counter'}(_slot, {new})", s.span)
+
     def _write(self, w: CodeWriter, s: ir.Stmt, depth: int = 0) -> bool:
         """Write the source of a statement that cannot pause, each line marked with the
         spec's place; True when nothing of the effect runs after it (win, end_game,
@@ -380,21 +400,7 @@ class StatementCompiler:
             slot = x.slot(self.rules.memory_index[s.target.name], s.target.owner)
             w.line(f"g.remember({slot}, {x.cards_source(s.value)})", s.span)
         elif isinstance(s, ir.Assign):
-            local = isinstance(s.target, ir.Local)
-            mark = not local and s.target.name in self.rules.mark_index  # a per_card counter
-            ref = (
-                x.local(s.target.name) if local else f"g.{'_marks' if mark else '_counters'}[_slot]"
-            )
-            new = x.source(s.value)
-            if s.op != "=":
-                new = f"{ref} {s.op[0]} ({new})"
-            elif s.target.type == "kind" and not local:  # held as its number
-                new = f"{x.constant(self.rules.kind_number)}[{new}]"
-            if local:
-                w.line(f"{ref} = {new}", s.span)
-            else:
-                w.line(f"_slot = {x.counter_slot(s.target)}", s.span)
-                w.line(f"g.{'set_mark' if mark else 'set_counter'}(_slot, {new})", s.span)
+            self._assign(w, s)
         elif isinstance(s, ir.If):
             w.line(f"if {x.source(s.cond)}:", s.cond.span)
             self._body(w, s.then, depth, s.span)
@@ -442,13 +448,13 @@ class StatementCompiler:
             name = what.name if isinstance(what, ir.Local) else None
             return [
                 f"g.reveal_value({self.x.constant(name)}, {self.x.source(what)}, "
-                f"{self.x.players_source(players)})"
+                f"{self.x.seats_source(players)})"
             ]
-        return [f"g.reveal(list({self.x.cards_source(what)}), {self.x.players_source(players)})"]
+        return [f"g.reveal(list({self.x.cards_source(what)}), {self.x.seats_source(players)})"]
 
     def _do_win(self, players):
         return [
-            f"g.finish(tuple(sorted({self.x.players_source(players)})), {self._reason()})",
+            f"g.finish(tuple(sorted({self.x.seats_source(players)})), {self._reason()})",
             "return",
         ]
 
@@ -463,16 +469,16 @@ class StatementCompiler:
         return f"env[{CALLER!r}]" if self.called else rule
 
     def _do_eliminate(self, player):
-        return [f"g.eliminate({self.x.source(player)})"]
+        return [f"g.eliminate({self.x.seat_source(player)})"]
 
     def _do_sit_out(self, player):
-        return [f"g.sit_out({self.x.source(player)})"]
+        return [f"g.sit_out({self.x.seat_source(player)})"]
 
     def _do_end_turn(self):
         return ["g.end_turn()", "return"]
 
     def _do_set_current(self, player):
-        return [f"g.set_current({self.x.source(player)})"]
+        return [f"g.set_current({self.x.seat_source(player)})"]
 
     def _do_reverse(self):
         return ["g.reverse()"]
@@ -481,22 +487,22 @@ class StatementCompiler:
         return [f"g.say({self.x.source(text)})"]
 
     def _do_skip_turn(self, player):
-        return [f"g.skip_turns({self.x.source(player)}, 1)"]
+        return [f"g.skip_turns({self.x.seat_source(player)}, 1)"]
 
     def _do_skip_turns(self, player, n):
-        return [f"g.skip_turns({self.x.source(player)}, {self.x.source(n)})"]
+        return [f"g.skip_turns({self.x.seat_source(player)}, {self.x.source(n)})"]
 
     def _do_extra_turn(self, player):
-        return [f"g.extra_turns({self.x.source(player)}, 1)"]
+        return [f"g.extra_turns({self.x.seat_source(player)}, 1)"]
 
     def _do_extra_turns(self, player, n):
-        return [f"g.extra_turns({self.x.source(player)}, {self.x.source(n)})"]
+        return [f"g.extra_turns({self.x.seat_source(player)}, {self.x.source(n)})"]
 
     def _do_cancel_extra_turns(self, player):
-        return [f"g.cancel_extra_turns({self.x.source(player)})"]
+        return [f"g.cancel_extra_turns({self.x.seat_source(player)})"]
 
     def _do_set_next(self, player):
-        return [f"g.set_next({self.x.source(player)})"]
+        return [f"g.set_next({self.x.seat_source(player)})"]
 
     # --- statements that can pause: closures that push frames or ask ---------------
 
@@ -590,7 +596,7 @@ class StatementCompiler:
 
     def _pause_ChooseBranch(self, s: ir.ChooseBranch):
         asker = self.x.asker  # what asks, for a view to name
-        player = self.x.expr(s.player)
+        player = self.x.seat(s.player)
         branches = [
             (Branch(b.label, i), self.x.expr(b.cond) if b.cond else _true, self.block(b.body))
             for i, b in enumerate(s.branches)
@@ -723,7 +729,7 @@ class StatementCompiler:
         name), the chooser, the items (`source` compiled), the block, VAR, the filter."""
         return (
             self.x.asker,
-            self.x.expr(s.player),
+            self.x.seat(s.player),
             source,
             self.block(s.body),
             s.var,
@@ -792,7 +798,7 @@ class StatementCompiler:
         asker = self.x.asker  # what asks, for a view to name
         sets = s.source.type == "cardsets"
         players, source, body = (
-            self.x.players(s.players),
+            self.x.seats(s.players),
             self._sets(s.source) if sets else self.x.cards(s.source),
             self.block(s.body),
         )
@@ -899,7 +905,7 @@ class StatementCompiler:
 
     def _pause_ChooseNumber(self, s: ir.ChooseNumber):
         asker = self.x.asker  # what asks, for a view to name
-        player, low, high = self.x.expr(s.player), self.x.expr(s.low), self.x.expr(s.high)
+        player, low, high = self.x.seat(s.player), self.x.expr(s.low), self.x.expr(s.high)
         body, var, where = self.block(s.body), s.var, self._filter(s)
 
         def choose_number(g, env):
@@ -1054,7 +1060,7 @@ class StatementCompiler:
 
     def _pause_react(self, players, window=None):
         """`react(players)`, or `react(players, window)`: only the window's reactions."""
-        who, action = self.x.players(players), self.played
+        who, action = self.x.seats(players), self.played
         if window is None:
             return lambda g, env: g.open_window(who(g, env), action, env)
         return lambda g, env: g.open_window(who(g, env), action, env, window.value)

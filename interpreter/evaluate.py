@@ -34,6 +34,7 @@ _TABLE = {
     "turn_number": "g._turn",
     "card_types": "g.game.deck_types",
     "no_kind": "_no_kind",  # the kind that matches no card
+    "nobody": "_nobody",  # the player value that is no player (runtime.NOBODY)
 }
 
 
@@ -65,6 +66,10 @@ class Compiler:
         self.per_type: dict = {}  # _per_type's tables, by node and the locals it reads
         self.props: dict = {}  # prop_by_type's tables, by property and default
         self.prop_kinds: dict = {}  # kind_by_type's tables, by property
+        # does the spec write `nobody`? Only then may a player value be nobody, and only
+        # then is a player the game keeps or asks checked (seat_source), a player counter
+        # read through _who and written through _at_rest
+        self.nobody = _mentions(defs.spec, "nobody")
 
     @contextmanager
     def binding(self, card_type: dict | None = None, **values: int):
@@ -182,6 +187,24 @@ class Compiler:
     def players_source(self, e: ir.Expr) -> str:
         return f"({self.source(e)},)" if e.type == "player" else self.source(e)
 
+    def seat(self, e: ir.Expr):
+        """A function giving the player e is, checked not to be nobody: a chooser, a
+        turn's player."""
+        return self._apart(self.seat_source, e)
+
+    def seat_source(self, e: ir.Expr) -> str:
+        """Source for a player the game keeps or asks (a winner, the next turn's, one told
+        a card): nobody stops the game there (runtime._seat), not later elsewhere."""
+        return f"_seat({self.source(e)})" if self.nobody else self.source(e)
+
+    def seats(self, e: ir.Expr):
+        """A function giving the players e is, as a tuple, none of them nobody."""
+        return self._apart(self.seats_source, e)
+
+    def seats_source(self, e: ir.Expr) -> str:
+        """seat_source for a set of players: one player (checked) as a set of one."""
+        return f"({self.seat_source(e)},)" if e.type == "player" else self.source(e)
+
     def _src_Const(self, e):
         return self.constant(e.value)
 
@@ -199,6 +222,8 @@ class Compiler:
         if e.name in self.defs.mark_index:  # a per_card counter: the card's own value
             return f"g._marks[{self.counter_slot(e)}]"
         read = f"g._counters[{self.counter_slot(e)}]"
+        if e.type == "player" and self.nobody:  # nobody is held as -1
+            return f"_who({read})"
         # a kind is held as its number (Game.kind_number)
         return f"{self.constant(self.defs.kind_values)}[{read}]" if e.type == "kind" else read
 
@@ -819,9 +844,30 @@ _PLAIN_ARGS = (ir.Local, ir.Const, ir.Param, ir.ZoneRef, ir.Kind)
 
 # what a condition may hold and still judge unmelded()'s groups by their card types alone
 _TIMELESS = (ir.Const, ir.Param, ir.Kind, ir.Aggregate, ir.IfExpr, ir.Unary, ir.Binary)
-_STATELESS = {"player_count", "card_types", "no_kind"}  # constants of the language
+_STATELESS = {"player_count", "card_types", "no_kind", "nobody"}  # constants of the language
 _PURE = {
     "size", "count", "one", "of", "without", "kind_of", "prop", "values", "min", "max",
     "range", "first", "nth", "combinations", "summing", "unmelded", "seat", "seat_number",
     "index_of",
 }  # fmt: skip
+
+
+def _mentions(spec: ir.Spec, constant: str) -> bool:
+    """Does any expression of the spec read this constant of the language?"""
+    parts = (
+        spec.setup,
+        *(rule for _, rule in spec.rules()),
+        *(p.effect for p in spec.procedures),
+        *(c.when for c in spec.conditions),
+        *(c.initial for c in spec.counters),
+        spec.evaluation,
+        spec.payoff and spec.payoff.value,
+        spec.turn_order,
+        spec.rounds and spec.rounds.starter,
+    )
+    return any(
+        isinstance(n, ir.Local) and n.builtin and n.name == constant
+        for part in parts
+        if part
+        for n in ir.walk(part)
+    )

@@ -25,6 +25,7 @@ from .holds import may_hold, zone_key
 from .observe import can_see, seers, tally_writer
 from .offers import compile_check, compile_offer
 from .rounds import compile_rounds
+from .runtime import _at_rest
 from .table import whole_number
 from .turnflow import TurnFlow
 
@@ -129,14 +130,13 @@ class Game:
         with self.exprs.within("payoff"):
             self.payoff = self.exprs.expr(spec.payoff.value) if spec.payoff else None
         with self.exprs.within("turn_order"):
-            self.turn_order = self.exprs.expr(spec.turn_order) if spec.turn_order else None
+            self.turn_order = self.exprs.seat(spec.turn_order) if spec.turn_order else None
         stmts = StatementCompiler(self)
         self.counter_initial, marks = [], []
         for c in spec.counters:
             with self.exprs.within(f"counters.{c.name}"):
                 initial = self.exprs.expr(c.initial)
-                if c.initial.type == "kind":
-                    initial = self._numbered(initial)
+                initial = self._as_held(c.initial.type, initial)
                 if c.per_card:
                     marks.append(initial)
                 else:
@@ -325,10 +325,15 @@ class Game:
             self._tally_writers[key] = tally_writer(self, seat, at)
         return self._tally_writers[key]
 
-    def _numbered(self, kind_of):
-        """A function giving a kind as the number a counter holds of it."""
-        number = self.kind_number
-        return lambda g, env: number[kind_of(g, env)]
+    def _as_held(self, holds: str, initial):
+        """A counter's initial value as the counter holds it: a kind as its number, a
+        player as its seat (nobody: -1), a number as itself."""
+        if holds == "kind":
+            number = self.kind_number
+            return lambda g, env: number[initial(g, env)]
+        if holds == "player" and self.exprs.nobody:
+            return lambda g, env: _at_rest(initial(g, env))
+        return initial
 
     def kind_name(self, kind: frozenset) -> str | None:
         """A kind's name: a card type's, else its tag's (None: no kind)."""

@@ -15,6 +15,7 @@ from rulespec.lang import ir
 from . import knowledge
 from .choices import seat_name
 from .codegen import CodeWriter, quote, raise_at_spec
+from .runtime import _at_rest
 
 
 def can_see(slot, player: int | None) -> bool:
@@ -99,7 +100,8 @@ def shown_values(state, player: int | None) -> dict:
     """The named values the table shows `player` (None: every one), worked out now, by
     label as counters are (`colour`, `score[P2]`): a value of one player for each seat,
     or, where it reads its player's own cards (ir.OWN_SEAT), for `player` alone. A kind
-    is given by its name and a player by its seat's number, as counters give them."""
+    is given by its name and a player by its seat's number (-1: nobody), as counters give
+    them."""
     game, out = state.game, {}
     try:
         for value, work_out in game.shown:
@@ -117,8 +119,9 @@ def shown_values(state, player: int | None) -> dict:
 
 
 def _as_shown(game, value, got):
-    """A value as an observation gives it: a kind by its name (a kind is a set of types)."""
-    return game.kind_name(got) if value.type == "kind" else got
+    """A value as an observation gives it: a kind by its name (a kind is a set of types),
+    nobody as -1, as a counter holds it."""
+    return game.kind_name(got) if value.type == "kind" else _at_rest(got)
 
 
 def marks_of(state, c: int) -> dict[str, int]:

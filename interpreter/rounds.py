@@ -32,7 +32,7 @@ def compile_rounds(game, stmts) -> CompiledRounds:
     with x.within("rounds.scoring"):
         scoring = stmts.block(r.scoring.effect) if r.scoring else ()
     with x.within("rounds.starter"):
-        starter = x.expr(r.starter) if r.starter else None
+        starter = x.seat(r.starter) if r.starter else None
     match_end = [stmts.trigger(t) for t in r.match_end]
 
     def first(g, env):

@@ -19,6 +19,7 @@ from operator import itemgetter
 
 from rulespec.lang.ir import MAX_COMBINATIONS, MAX_MELD_CARDS, MAX_RANGE, MAX_SUM_STEPS
 
+from .choices import NOBODY_AT_REST
 from .table import INT_LIMIT, RuleLimit
 
 # what generated code reads of the game `g`
@@ -71,6 +72,53 @@ CALLS = {
     "_offer_groups": "the options of an action that plays a group of cards (a play step's offer)",
     "_offer_zones": "the options of an action that targets a zone (a play step's offer)",
 }
+
+
+class _Nobody:
+    """`nobody`, the player value that is no player, while generated code holds it. A
+    counter keeps it as -1 (NOBODY_AT_REST: observations and tensors stay numbers), read
+    through _who. It equals only itself, so `maker == nobody` and `maker in players`
+    work; used as a seat (an owner's zone or counter, arithmetic, next(), a chooser, a
+    turn) it stops the game with RS701 at the rule's place, never picking a seat."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "nobody"
+
+    def __reduce__(self) -> str:
+        return "NOBODY"  # one of it, across a pickle (workers) or a deep copy
+
+    def _used(self, *_):
+        raise RuleLimit(
+            "a player here is nobody: test it with `!= nobody` before using it as a player"
+        )
+
+    __index__ = __int__ = __float__ = __neg__ = __abs__ = _used
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _used
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _used
+    __lt__ = __le__ = __gt__ = __ge__ = _used
+
+
+NOBODY = _Nobody()
+
+
+def _who(value: int):
+    """A player counter's value as generated code holds it: nobody for -1."""
+    return NOBODY if value == NOBODY_AT_REST else value
+
+
+def _at_rest(value) -> int:
+    """A player as a counter holds it: -1 for nobody."""
+    return NOBODY_AT_REST if value is NOBODY else value
+
+
+def _seat(p):
+    """A player the rules hand to the game to keep or ask (a chooser, a winner, the
+    next turn's): nobody stops it here, where the rule is."""
+    if p is NOBODY:
+        NOBODY._used()
+    return p
 
 
 def _on_card(base: int, cards, name: str) -> int:
@@ -554,5 +602,9 @@ HELPERS = {
     "_summing": _summing,
     "_unmelded": _unmelded,
     "_UNSET": _UNSET,
+    "_nobody": NOBODY,
+    "_who": _who,
+    "_at_rest": _at_rest,
+    "_seat": _seat,
     "compress": compress,
 }

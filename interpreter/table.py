@@ -523,9 +523,10 @@ class Table:
                     "make the plays that change it"
                 )
             number = whole_number(value)
-            if slot in game.player_counters and not (number and 0 <= value < self._n):
+            if slot in game.player_counters and not (number and -1 <= value < self._n):
                 raise ValueError(
-                    f"counter {name} holds a seat, from 0 to {self._n - 1}, not {value!r}"
+                    f"counter {name} holds a seat, from 0 to {self._n - 1} (-1: nobody), "
+                    f"not {value!r}"
                 )
             if slot not in game.kind_counters and not number:
                 raise ValueError(f"counter {name} holds a number, not {value!r}")

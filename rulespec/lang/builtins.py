@@ -140,6 +140,11 @@ CONSTANTS: dict[str, tuple[str, str]] = {
         "kind",
         "the kind that matches no card: what a counter that holds a kind holds before one is named",
     ),
+    "nobody": (
+        "player",
+        "the player value that is no player: what a counter that holds a player holds before "
+        "one is named (compare with == and !=; used as a player, it stops the game)",
+    ),
 }
 
 # Aggregates: func(body for var in items [if cond]), over players, cards, numbers (ints),
@@ -290,6 +295,7 @@ RESERVED_SINCE: dict[str, int] = {
             "say",
             "turn_number",
             "sides",
+            "nobody",
         ),
         3,
     ),

@@ -588,6 +588,10 @@ class Builder:
             message = f"{what} must be {_either(want)}, got {node.type}"
             self._error("RS204", message, node.span, hint)
             return False
+        if node is not None and _seat_needed(what) and _is_nobody(node):
+            hint = "end_game() ends the game with no winner" if what.endswith("win()") else ""
+            self._error("RS204", f"{what} must be a player, and nobody is none", node.span, hint)
+            return False
         return node is not None
 
     def _callables(self) -> set[str]:
@@ -1799,3 +1803,17 @@ def _comparable(a: str, b: str) -> bool:
     if a in ("ints", "kinds", "cardsets"):
         return False
     return a == b or {a, b} <= {"player", "players"} or {a, b} <= {"int"}
+
+
+def _is_nobody(node: ir.Expr) -> bool:
+    return isinstance(node, ir.Local) and node.builtin and node.name == "nobody"
+
+
+def _seat_needed(what: str) -> bool:
+    """Does this place of an expression need a real player (a zone's owner, a chooser,
+    a built-in's argument), so that `nobody` written there is a mistake? A comparison,
+    a counter's value, a named condition's argument may be nobody."""
+    if what.startswith(("owner of", "the chooser", "who chooses")):
+        return True
+    called = re.fullmatch(r"argument \d+ of (\w+)\(\)", what)
+    return called is not None and (called[1] in FUNCTIONS or called[1] in PROCEDURES)

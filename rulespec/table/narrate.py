@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from rulespec.interpreter.choices import seat_name
+from rulespec.interpreter.choices import seat_name, seat_said
 
 from ..lang import ir
 from ..lang.diagnostics import visible
@@ -251,10 +251,10 @@ class Titles:
 
     def counter_value(self, label: str, value):
         """A counter's (or a shown value's) value as the table says it: a seat by its
-        name (P2) for one that holds a player; a kind (held by its name) by its card
+        name (P2) for one that holds a player, "nobody" for -1; a kind (held by its name) by its card
         type's title, a tag as written, "none" for no kind; else the number."""
         if counter_name(label) in self.seats:
-            return seat_name(value)
+            return seat_said(value)
         if isinstance(value, str) or value is None:
             return "none" if value is None else self.cards.get(value, value)
         return value

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.interpreter import CHANCE, Game, IllegalChoice, RuleError, State, seat_name
+from rulespec.interpreter.choices import NOBODY_AT_REST, seat_said
 from rulespec.interpreter.table import one_of_many
 
 from ..lang.diagnostics import Diagnostic, SpecError, did_you_mean
@@ -399,10 +400,12 @@ def _counter_value(game: Game, label: str, value, n: int):
 def _held(what: str, holds: str | None, value, n: int):
     """A value of this type (holds: int, player or kind) as a scenario writes it, as the
     observation gives it."""
+    if holds == "player" and value == "nobody":
+        return NOBODY_AT_REST
     if holds == "player" and isinstance(value, str):
         return parse_seat(value, n)
     if holds == "player" and not (type(value) is int and 0 <= value < n):
-        raise ValueError(f"{what} holds a seat: write P1 to P{n}, not {value!r}")
+        raise ValueError(f"{what} holds a seat: write P1 to P{n}, or nobody, not {value!r}")
     if holds == "kind" and value == "no_kind":
         return None
     if holds == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
@@ -640,7 +643,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
             continue
         got = counters[name]
         if got != _counter_value(state.game, name, want, n):
-            shown = seat_name(got) if isinstance(want, str) and isinstance(got, int) else got
+            shown = seat_said(got) if isinstance(want, str) and isinstance(got, int) else got
             failures.append(f"counter {name}: expected {as_yaml(want)}, got {as_yaml(shown)}")
     failures += _value_failures(state, seen, expect, n)
     failures += _mark_failures(state, seen, expect)
@@ -662,7 +665,7 @@ def _value_failures(state: State, seen: dict, expect: dict, n: int) -> list[str]
         holds = state.game.spec.condition(name).type
         got = values[label]
         if got != _held(f"value {label}", holds, want, n):
-            said = seat_name(got) if holds == "player" else got
+            said = seat_said(got) if holds == "player" else got
             failures.append(f"value {label}: expected {as_yaml(want)}, got {as_yaml(said)}")
     return failures
 
