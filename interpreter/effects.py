@@ -483,8 +483,28 @@ class StatementCompiler:
     def _do_reverse(self):
         return ["g.reverse()"]
 
-    def _do_say(self, text):
-        return [f"g.say({self.x.source(text)})"]
+    def _do_say(self, text, *values):
+        """The words, each value a text names in braces written in as the table says it
+        (a seat by its name, a kind or cards by their titles)."""
+        pieces = ir.SAID.split(text.value)  # text, a value's braces, text, ...
+        parts = [
+            self._said(values[i // 2]) if i % 2 else self.x.constant(piece)
+            for i, piece in enumerate(pieces)
+            if i % 2 or piece
+        ]
+        return [f"g.say(''.join(({', '.join(parts)},)))"]
+
+    def _said(self, e: ir.Expr) -> str:
+        x = self.x
+        if e.type == "int":
+            return f"str({x.source(e)})"
+        if e.type == "player":
+            return f"_said_seats(({x.source(e)},))"
+        if e.type == "players":
+            return f"_said_seats({x.source(e)})"
+        if e.type == "kind":
+            return f"g.game.kind_title({x.source(e)})"
+        return f"g.game.cards_title({x.cards_source(e)})"
 
     def _do_skip_turn(self, player):
         return [f"g.skip_turns({self.x.seat_source(player)}, 1)"]

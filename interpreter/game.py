@@ -60,6 +60,7 @@ class Game:
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value_for(n_players) for p in spec.params}
         self.type_names = [c.name for c in spec.cards]
+        self.titles = {c.name: c.title for c in spec.cards}  # what say() calls a card type
         self.kinds = {c.name: frozenset([i]) for i, c in enumerate(spec.cards)}
         for tag in spec.tags:
             self.kinds[tag] = frozenset(i for i, c in enumerate(spec.cards) if tag in c.tags)
@@ -334,6 +335,15 @@ class Game:
         if holds == "player" and self.exprs.nobody:
             return lambda g, env: _at_rest(initial(g, env))
         return initial
+
+    def kind_title(self, kind: frozenset) -> str:
+        """A kind as say() tells it: a card type by its title, a tag by its name."""
+        name = self.kind_name(kind)
+        return "no kind" if name is None else self.titles.get(name, name)
+
+    def cards_title(self, cards) -> str:
+        """Cards as say() tells them: their types' titles, in their order."""
+        return ", ".join(self.titles[self.type_names[self.ctype[c]]] for c in cards) or "no card"
 
     def kind_name(self, kind: frozenset) -> str | None:
         """A kind's name: a card type's, else its tag's (None: no kind)."""

@@ -19,7 +19,7 @@ from operator import itemgetter
 
 from rulespec.lang.ir import MAX_COMBINATIONS, MAX_MELD_CARDS, MAX_RANGE, MAX_SUM_STEPS
 
-from .choices import NOBODY_AT_REST
+from .choices import NOBODY_AT_REST, seat_name
 from .table import INT_LIMIT, RuleLimit
 
 # what generated code reads of the game `g`
@@ -39,7 +39,8 @@ READS = {
     "_dirty": "the automatic rules to check, as bits (the checks)",
     "_quiet": "per automatic rule: the version at which it last fired (the checks)",
     "_version": "the table's version: one more for each change (the checks)",
-    "game": "the game definition: the card types its deck holds (card_types), its refills and slots",
+    "game": "the game definition: the card types its deck holds (card_types), its refills and "
+    "slots, the titles say() tells (kind_title, cards_title)",
 }
 
 # what generated code calls on the game `g` (State and Table methods)
@@ -111,6 +112,12 @@ def _who(value: int):
 def _at_rest(value) -> int:
     """A player as a counter holds it: -1 for nobody."""
     return NOBODY_AT_REST if value is NOBODY else value
+
+
+def _said_seats(players) -> str:
+    """Players as a say() text tells them: P1, P3 (nobody, for none)."""
+    named = [seat_name(p) for p in players if p is not NOBODY]
+    return ", ".join(named) or "nobody"
 
 
 def _seat(p):
@@ -606,5 +613,6 @@ HELPERS = {
     "_who": _who,
     "_at_rest": _at_rest,
     "_seat": _seat,
+    "_said_seats": _said_seats,
     "compress": compress,
 }

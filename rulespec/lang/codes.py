@@ -54,7 +54,7 @@ CODES: dict[str, str] = {
     "RS412": "teams that do not split the seats",
     "RS413": "an expression that may take too many steps to evaluate",
     "RS414": "a payoff whose min is above its max",
-    "RS415": "a value shown at the table that reads what some seat may not see",
+    "RS415": "a value shown at the table, or told by say(), that reads what some seat may not see",
     "RS501": "a scenario file problem",
     "RS601": "a variant names what its base does not have",
     "RS602": "variants that extend each other in a circle, or too many",

@@ -675,6 +675,8 @@ class _Compiler:
         self._cross_checks(spec)
         self._team_checks(spec)
         self._text_placeholders(spec)
+        if self.callees_first is not None:  # the named conditions call round no circle
+            self.problems += shown.told(spec)
         return spec
 
     def _text_placeholders(self, spec: ir.Spec) -> None:

@@ -443,6 +443,20 @@ class SpecText:
         return self.doc.offset_span(self.path, offset)
 
 
+class _Shifted:
+    """An expression within another's text (a value a say() text names): its offsets
+    are from `shift` on in the outer text."""
+
+    def __init__(self, outer: SpecText, shift: int):
+        self.outer, self.shift = outer, shift
+
+    def span(self, offset: int) -> Span:
+        return self.outer.span(self.shift + offset)
+
+
+SAYABLE = ("int", "player", "players", "kind", "cards", "zone")  # the types say() tells
+
+
 class Builder:
     """Builds IR for the expressions and effects of one spec, collecting problems."""
 
@@ -1614,16 +1628,48 @@ class Builder:
             )
         if not self._arguments(name, params, args, span):
             return None
-        if name == "say" and not isinstance(args[0], ir.Const):
+        if name == "say":
+            return self._say(span, args[0], raw[0], scope)
+        return ir.Do(span, name, tuple(args))
+
+    def _say(self, span, text: ir.Expr, raw, scope) -> ir.Do | None:
+        """say(text): its arguments the text and each value the text names in braces,
+        `{pot}`, `{score(p)}`, an expression of its own placed where it is written in
+        the text; None when the text or a value is refused (said)."""
+        if not isinstance(text, ir.Const):
             self._error(
                 "RS204",
                 "say() takes a quoted text, fixed by the rules: every seat is told it, so "
-                "one worked out in play (a card's text) could tell a hidden card",
-                args[0].span,
-                hint='say("Go fish!")',
+                "one worked out in play (a card's text) could tell a hidden card; a value "
+                "is named in braces within it",
+                text.span,
+                hint='say("{current} takes the pot of {pot}")',
             )
             return None
-        return ir.Do(span, name, tuple(args))
+        start = raw.meta.start_pos if isinstance(raw, lark.Tree) else raw.start_pos
+        outer, values = self.text, []
+        for m in ir.SAID.finditer(text.value):
+            self.text = _Shifted(outer, start + m.start(1))
+            try:
+                tree = self._parse(m[1], "expr")
+                node = None if tree is None else self._expr(tree, dict(scope))
+            finally:
+                self.text = outer
+            if node is not None and node.type not in SAYABLE:
+                self._error(
+                    "RS204",
+                    f"say() names {{{m[1]}}}, of type {node.type}: it tells a number, a "
+                    "player or players, a kind or cards",
+                    node.span,
+                    "a true/false test is told by an if around the say"
+                    if node.type == "bool"
+                    else "",
+                )
+                node = None
+            if node is None:
+                return None
+            values.append(node)
+        return ir.Do(span, "say", (text, *values))
 
     def _window_named(self, arg) -> bool:
         """react()'s window is a window's name: a reaction's there is told what goes there

@@ -22,6 +22,7 @@ from .diagnostics import Diagnostic, Span
 # a card's `{suit}` in its title or text (its value of the property; `{Suit}`: the value
 # capitalised), or a parameter's `{points_to_win}` in a rule's text (its value)
 PLACEHOLDER = re.compile(r"\{([A-Za-z][a-z0-9_]*)\}")
+SAID = re.compile(r"\{([^{}]*)\}")  # a value a say() text names: `{pot}`, `{score(p)}`
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from .diagnostics import Diagnostic
 _GOALS = ("next_goal", "goal_done", "goal_score")  # they count the cards of a goal's zone
 
 _SEAT = object()  # what a local holding the seat the value is shown for is bound to
+_SECRET = object()  # what a local some seat may not know is bound to (see told)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class _Reads:
             return e, via
         if isinstance(e, ir.Local):
             bound = env.get(e.name)
+            if bound is _SECRET:
+                return e, via
             return self.first(bound.expr, bound.env, bound.via) if isinstance(bound, _Arg) else None
         if isinstance(e, ir.ConditionCall):
             return self._call(e, env, via)
@@ -170,4 +173,128 @@ def audience(
         node.span,
         hint="show only what every seat sees: counters, any zone's size(), the cards of "
         "public zones" + own,
+    )
+
+
+# --- what say() tells every seat ---------------------------------------------------
+
+
+def told(spec: ir.Spec) -> list[Diagnostic]:
+    """RS415 at each value a say() text names (`say("{p} scores {n}")`) that reads what
+    some seat may not see: every seat is told it. A value is judged as a shown value of
+    no parameters is, each local it reads as what bound it: a let, an assignment, a for
+    loop's items, a choice's items (a secret number, a simultaneous pick: never), a
+    procedure's parameter as every call's argument, an action's card as the zone it went
+    to, a reaction's names as the answered action's. A local bound to a hidden read
+    anywhere in its rule counts as hidden everywhere in it."""
+    found = _Told(spec)
+    if not found.said:
+        return []
+    hidden = found.hidden()
+    problems = []
+    for value, scope in found.said:
+        read = found.reads.first(value, _env(hidden, scope), ())
+        if read is not None:
+            problems.append(_told_problem(read[0], read[1], found.reads.zones))
+    return problems
+
+
+class _Told:
+    """What binds each local of each rule and procedure (its scope), and the values
+    say() texts name, found in one pass over the spec's effects."""
+
+    def __init__(self, spec: ir.Spec):
+        self.reads = _Reads(
+            {z.name: z for z in spec.zones},
+            {c.name: c for c in spec.conditions},
+            {g.name: g.zone for g in spec.goals},
+        )
+        self.procedures = {p.name: p for p in spec.procedures}
+        self.bindings: dict[tuple, list] = {}  # (scope, local) -> [(expr, its scope) or _SECRET]
+        self.said: list[tuple[ir.Expr, str]] = []  # (a value said, its scope)
+        self.walk(spec.setup, "setup")
+        for p in spec.procedures:
+            self.walk(p.effect, p.name)
+        for kind, rule in spec.rules():
+            self.walk(rule.effect, rule.name)
+            if kind in ("action", "reaction"):  # the card played: as the zone it went to
+                self.bind(rule.name, "card", _SECRET if rule.to is None else rule.to)
+            if kind == "action":
+                self.bind(rule.name, "chosen", _SECRET if rule.among is None else rule.among)
+        linked: set[tuple] = set()
+        while True:  # a reaction reads the answered rule's names, as bound there
+            links = {
+                (r.name, name, answered)
+                for r in spec.reactions
+                for answered in r.answers
+                for scope, name in list(self.bindings)
+                if scope == answered
+            } - linked
+            if not links:
+                break
+            for scope, name, answered in links:
+                self.bind(scope, name, ir.Local(spec.span, "", name), answered)
+            linked |= links
+
+    def bind(self, scope: str, name: str, value, where: str | None = None) -> None:
+        self.bindings.setdefault((scope, name), []).append(
+            value if value is _SECRET else (value, where or scope)
+        )
+
+    def walk(self, stmts, scope: str) -> None:
+        for s in ir.walk_statements(stmts):
+            if isinstance(s, ir.Let):
+                self.bind(scope, s.name, s.value)
+            elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
+                self.bind(scope, s.target.name, s.value)
+            elif isinstance(s, ir.For):
+                self.bind(scope, s.var, s.items)
+            elif isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
+                self.bind(scope, s.var, _SECRET)
+            elif isinstance(s, ir.ChooseCard):
+                self.bind(scope, s.var, s.source)
+            elif isinstance(s, ir.ProcedureCall):
+                for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
+                    self.bind(s.proc, param, arg, scope)
+            elif isinstance(s, ir.Do) and s.proc == "say":
+                self.said.extend((value, scope) for value in s.args[1:])
+
+    def hidden(self) -> set[tuple]:
+        """The (scope, local) bound to a hidden read, through other locals too."""
+        hidden: set[tuple] = set()
+        grown = True
+        while grown:
+            grown = False
+            for key, values in self.bindings.items():
+                if key not in hidden and any(
+                    v is _SECRET or self.reads.first(v[0], _env(hidden, v[1]), ()) is not None
+                    for v in values
+                ):
+                    hidden.add(key)
+                    grown = True
+        return hidden
+
+
+def _env(hidden: set[tuple], scope) -> dict:
+    return {name: _SECRET for s, name in hidden if s == scope}
+
+
+def _told_problem(node, via, zones) -> Diagnostic:
+    through = f", through {' -> '.join(via)}," if via else ""
+    if isinstance(node, ir.Local):
+        what = (
+            f"'{node.name}', which holds what some seats may not see (a hidden zone's "
+            "cards, a secret choice)"
+        )
+    elif isinstance(node, ir.Memory):
+        what = f"the cards remembered as '{node.name}', which no seat's table shows"
+    else:
+        vis = zones[node.name].visibility
+        what = f"the cards of zone '{node.name}' (visibility: {vis}), which some seats may not see"
+    return Diagnostic(
+        "RS415",
+        f"say() tells every seat the values it names, but this one reads{through} {what}",
+        node.span,
+        hint="name only what every seat sees: counters, any zone's size(), the cards of "
+        "public zones; reveal() tells a hidden card to the seats you name",
     )

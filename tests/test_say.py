@@ -1,0 +1,90 @@
+"""say() naming values in braces: each told as the table says it, and never what some
+seat may not see (RS415 at the value, through lets, loops, choices and procedures)."""
+
+import pytest
+from gamekit import ROOT, edited, spec_errors
+
+from rulespec import load_spec
+from rulespec.interpreter import Game, State
+
+TEXT = (ROOT / "tests" / "valid" / "first_claim.yaml").read_text()
+SAY = 'say("{claimer} claims the {offer}, for {sum(c.value for c in offer)}")'
+
+
+def said(statement: str, players: int = 3) -> str:
+    """The words a claim by P2 says, the claim's say replaced by `statement`."""
+    game = Game(load_spec("first_claim.yaml", edited(TEXT, (SAY, statement))), players)
+    state = State.from_layout(game, 1, zones={"pile": ["gem_4", "gem_2"]}, current=0)
+    state.apply_action("pass")
+    state.apply_action("claim")
+    (event,) = [e for e in state.log_for(None) if e["event"] == "say"]
+    return event["text"]
+
+
+@pytest.mark.parametrize(
+    "statement, words",
+    [
+        ('say("{claimer} and {claimer + current}: {others(claimer)}")', "P2 and P2: P3, P1"),
+        ('say("{size(pile)} left, {2 * size(pile) - 1}")', "1 left, 1"),
+        ('say("{offer} then {top(discard, 1)}")', "Gem 4 then no card"),
+        ('say("{{offer}}")', "{Gem 4}"),
+    ],
+)
+def test_each_value_is_told_as_the_table_says_it(statement, words):
+    assert said(statement) == words
+
+
+def test_a_set_of_numbers_is_not_told():
+    ((code, message),) = spec_errors(edited(TEXT, (SAY, 'say("{range(3)}")')))
+    assert code == "RS204" and "of type ints" in message
+
+
+def test_a_kind_is_told_by_its_title_and_nobody_by_name():
+    assert said('say("{kind_of(offer)}")') == "Gem 4"
+    text = edited(
+        TEXT,
+        (SAY, 'say("{claimer}")'),
+        ("claimer = current\n      ", ""),
+        ("move(offer, kept(claimer))", "move(offer, kept(current))"),
+    )
+    game = Game(load_spec("first_claim.yaml", text), 2)
+    state = State.from_layout(game, 1, zones={"pile": ["gem_4"]}, current=0)
+    state.apply_action("claim")
+    assert [e["text"] for e in state.log_for(None) if e["event"] == "say"] == ["nobody"]
+
+
+HIDDEN = [
+    'let c = top(pile, 1)\n      say("{c}")',
+    'for c in top(pile, 1) { say("{c}") }',
+    'choose(current) n from 1..3 { say("{n}") }',
+    'let n = count(top(pile, 1), gem_1)\n      let m = n + 1\n      say("{m}")',
+    'let n = 0\n      if size(pile) > 1 { n = size(of(pile, gem_1)) }\n      say("{n}")',
+    'say("{kind_of(top(pile, 1))}")',
+    "tell(size(of(pile, gem_1)))",
+]
+
+
+@pytest.mark.parametrize("statement", HIDDEN)
+def test_a_value_some_seat_may_not_see_is_refused_at_its_place(statement):
+    text = edited(
+        TEXT,
+        (SAY, statement),
+        (
+            "setup:\n",
+            'procedures:\n  tell:\n    params: {x: int}\n    effect: say("{x}")\nsetup:\n',
+        ),
+    )
+    ((code, message),) = spec_errors(text)
+    assert code == "RS415" and message.startswith("say() tells every seat")
+
+
+def test_what_every_seat_sees_is_told():
+    text = edited(
+        TEXT,
+        (SAY, 'tell(size(pile))\n      for p in players { say("{p}: {points(p)}") }'),
+        (
+            "setup:\n",
+            'procedures:\n  tell:\n    params: {x: int}\n    effect: say("{x}")\nsetup:\n',
+        ),
+    )
+    load_spec("first_claim.yaml", text)  # no RS415: sizes, public cards, counters
