@@ -498,10 +498,8 @@ class StatementCompiler:
         x = self.x
         if e.type == "int":
             return f"str({x.source(e)})"
-        if e.type == "player":
-            return f"_said_seats(({x.source(e)},))"
-        if e.type == "players":
-            return f"_said_seats({x.source(e)})"
+        if e.type in ("player", "players"):
+            return f"_said_seats({x.players_source(e)})"
         if e.type == "kind":
             return f"g.game.kind_title({x.source(e)})"
         return f"g.game.cards_title({x.cards_source(e)})"
