@@ -486,6 +486,8 @@ class StatementCompiler:
     def _do_say(self, text, *values):
         """The words, each value a text names in braces written in as the table says it
         (a seat by its name, a kind or cards by their titles)."""
+        if not values:
+            return [f"g.say({self.x.source(text)})"]
         pieces = ir.SAID.split(text.value)  # text, a value's braces, text, ...
         parts = [
             self._said(values[i // 2]) if i % 2 else self.x.constant(piece)
