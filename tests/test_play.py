@@ -426,9 +426,41 @@ def test_a_choice_of_many_sets_of_cards_names_the_cards_and_takes_their_names(tm
     assert "  choose 3 cards, from: Candle, Drum, Egg, Fan, Gem, Red Apple, Brass Bell\n" in out
     first = out[: out.index("P1> ")]  # the first decision, before any answer
     assert "list shows all 35" in first and "  1) " not in first  # the sets are not listed
-    assert "  'red apple, bell' is not a set of cards you may choose: choose 3 cards" in out
+    assert "P1> red apple, bell\n  you named 2 cards: choose 3 cards\n" in out
     assert "  'brass bel' is none of the cards to choose from: type their names" in out
     assert "P1 chooses Drum, Red Apple, Brass Bell" in out
+
+
+def test_a_set_of_cards_refused_says_what_is_wrong_with_it(tmp_path):
+    """A Hearts designer's four cards, and a card named twice, were both refused as
+    "'king of spades, ace of diamonds, king of diamonds, two of sp' is not a set of
+    cards you may choose": cut mid-word, and no word of what was wrong."""
+    four = "candle, drum, egg, fan"
+    twice = "drum, Drum, egg"
+    long = "candle, drum, " + "an apple polished until it shines " * 2
+    out = _gifts(tmp_path, 7, f"{four}\n{twice}\n{long}\n" + "1\n" * 9)
+    assert f"P1> {four}\n  you named 4 cards: choose 3 cards\n" in out
+    assert f"P1> {twice}\n  Drum is named twice: choose 3 cards\n" in out
+    assert "  'an apple polished until it shines an…' is none of the cards" in out
+
+
+def test_a_set_the_rules_do_not_offer_together_is_refused_by_its_cards(tmp_path):
+    """Cards of the right number, each offered, that the rules do not let go together."""
+    spec = tmp_path / "gifts.yaml"
+    spec.write_text(
+        GIFTS.read_text().replace(
+            "combinations(hand(current), 3)",
+            "combinations(hand(current), 3) if sum(c.value for c in gift) > 6",
+        )
+    )
+    argv = ["play", str(spec), "--as", "P1"]
+    answers = "candle, drum, egg\n" + "1\n" * 9
+    out, err = StringIO(), StringIO()
+    assert main(argv, stdout=out, stderr=err, stdin=StringIO(answers)) == 0, err.getvalue()
+    assert (
+        "P1> candle, drum, egg\n  Candle, Drum, Egg are not a set you may choose together: "
+        "list shows those you may\n"
+    ) in out.getvalue()
 
 
 def test_a_few_sets_of_cards_are_listed_in_the_order_of_the_hand(tmp_path):

@@ -118,12 +118,7 @@ class Person:
             named = _names(answer, offered, self.titles)
             if (option := sets.get(tuple(sorted(named)))) is not None:
                 return option
-            odd = next((n for n in named if n not in offered), None)
-            self.say(
-                f"  '{odd[:40]}' is none of the cards to choose from: type their names"
-                if odd is not None
-                else f"  '{answer[:60]}' is not a set of cards you may choose: {_sizes(sets)}"
-            )
+            self.say(f"  {_not_a_set(named, sets, offered, self.titles)}")
         elif numbers is not None:
             digits = answer.removeprefix("-")
             # a number past int()'s 4,300 digits is none offered, not a crash
@@ -145,7 +140,7 @@ class Person:
         elif (option := _picked(answer, options, texts)) is not None:
             return option
         else:
-            said = answer if len(answer) <= 40 else answer[:40] + "…"
+            said = _cut(answer, 40)
             could = [i for i, s in enumerate(shown, 1) if _says(answer, s)] or _titled(
                 answer, texts
             )
@@ -339,6 +334,37 @@ def _names(answer: str, offered, titles: Titles) -> list[str]:
     known = {titles.card(n).casefold(): n for n in offered} | {n.casefold(): n for n in offered}
     typed = (part.strip() for part in answer.split(","))
     return [known.get(part.casefold(), part) for part in typed if part]
+
+
+def _not_a_set(named: list[str], sets: dict, offered, titles: Titles) -> str:
+    """Why the cards named are no set offered: a card none of those offered, a card
+    named more often than a set holds it, how many were named, or else that the rules
+    do not offer them together."""
+    odd = next((n for n in named if n not in offered), None)
+    if odd is not None:
+        return f"'{_cut(odd, 40)}' is none of the cards to choose from: type their names"
+    times = Counter(named)
+    for card, n in times.items():
+        held = max(key.count(card) for key in sets)  # a deck of several copies: a pair
+        if n > held:
+            return f"{titles.card(card)} is named {_times(n)}: {_sizes(sets)}"
+    if len(named) not in {len(key) for key in sets}:
+        return f"you named {len(named)} cards: {_sizes(sets)}"
+    together = ", ".join(map(titles.card, named))
+    return f"{together} are not a set you may choose together: list shows those you may"
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{n} times"
+
+
+def _cut(text: str, most: int) -> str:
+    """Text of more than `most` characters cut at a word, marked '…' (a single word
+    that long cut where it must)."""
+    if len(text) <= most:
+        return text
+    cut = text[:most]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,") + "…"
 
 
 def _sizes(sets: dict) -> str:
