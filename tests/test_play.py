@@ -343,13 +343,16 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     assert said.startswith(
         "The Kraken (card): Make a player discard all of their cards, unless shielded; Kraken (action)"
     )
-    # a Love Letter designer's `help guard` added "Guard (rule): no text in the rules"
+    # an action without a text of its own is told too, as cli.md says (a Love Letter
+    # designer's `help guard` told the card alone)
     text = Path(TTG).read_text()
     rule = '    text: "Make a player discard all of their cards, UNLESS they have the Pirate'
     rule += ' Captain! A successful Kraken is set aside."\n'
     assert text.count(rule) == 1
     silent = Titles.of(load_spec("ttg.yaml", text.replace(rule, "")))
-    assert help_text("kraken", silent).startswith("The Kraken: Make a player discard")
+    card, rule = help_text("kraken", silent).split("; ")
+    assert card.startswith("The Kraken (card): Make a player discard")
+    assert rule == "Kraken (action): no text in the rules"
     # a Whist player's `help play` told the action, not the step of its name too
     said = help_text("play", Titles.of(load_spec(GAMES / "whist.yaml")))
     assert said == (

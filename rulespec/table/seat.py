@@ -222,11 +222,10 @@ class Person:
 def help_text(name: str, titles: Titles) -> str:
     """What a card, rule, zone, counter, value, parameter or goal set is for, found by
     its name or its title in any case: its title and its `text:` (a goal set's, and its
-    order); everything of that name, each with its kind, where there are several."""
+    order); everything of that name, each with its kind, where there are several (one
+    without a text of its own too: a Love Letter designer's `help guard` left out the
+    action that plays the Guard)."""
     found = _named(name.casefold(), titles) or _begun(name, titles)
-    if any(said for _, said in found.values()):  # a rule of a card's name, without a
-        # text of its own, says nothing beside the card's
-        found = {k: (title, said) for k, (title, said) in found.items() if said}
     # a zone's title is in lower case for the narration's sentences: here it heads one
     found = {
         k: (capital(title), said or "no text in the rules") for k, (title, said) in found.items()
