@@ -539,6 +539,35 @@ def test_a_counter_holding_a_seat_is_told_its_seats_at_its_place(tmp_path):
     )
 
 
+def test_remembered_cards_in_a_table_are_told_by_their_name(tmp_path):
+    """A Cribbage designer's `series: [hearts_4]`, remembered cards laid out among the
+    table's counters, read "must be an integer or a string or null or a mapping, got a
+    list": the name is told first, and that a table cannot lay them out."""
+    scenario = tmp_path / "held.yaml"
+    scenario.write_text(
+        f"spec: {GAMES / 'cribbage.yaml'}\ntable:\n  zones: {{}}\n  counters:\n"
+        "    held: {P1: [hearts_4]}\n    total: [hearts_4]\nsteps: []\n"
+    )
+    (failure,) = _failures(scenario)
+    assert (
+        f"{scenario}:5:12: error RS501: unknown counter: 'held[P1]' ('held' is remembered "
+        "cards, which a table cannot lay out)"
+    ) in failure
+    assert (
+        f"{scenario}:6:12: error RS501: counter total holds a number, not ['hearts_4']" in failure
+    )
+    assert "got a list" not in failure
+    scenario.write_text(
+        f"spec: {GAMES / 'whist.yaml'}\ntable:\n  zones: {{}}\n  counters:\n"
+        "    trumps: [hearts]\nsteps: []\n"
+    )
+    (failure,) = _failures(scenario)
+    assert (
+        f"{scenario}:5:13: error RS501: counter trumps holds a kind: write a card type's or "
+        "tag's name, not ['hearts']"
+    ) in failure
+
+
 def test_a_step_naming_a_card_by_its_title_is_told_the_card_s_name(tmp_path):
     """A 6 nimmt! designer's step `P1: "55 (7)"` was told only the legal labels."""
     scenario = tmp_path / "titled.yaml"

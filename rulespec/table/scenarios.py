@@ -105,10 +105,24 @@ def _check_shape(doc) -> None:
         problems = shape_problems(
             doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
         )
+        # a list among the table's counters is told by its name, with the game at hand
+        # (_misnamed): a Cribbage designer's remembered cards there read "must be an
+        # integer or a string or null or a mapping, got a list"
+        listed = {doc.span(("table", "counters", *path)) for path in _listed_counters(doc.data)}
+        problems = [d for d in problems if d.span not in listed]
     if problems:  # in file order, as a spec's are
         raise SpecError(
             sorted(problems, key=lambda d: (d.span.line, d.span.col)), {doc.file: doc.lines}
         )
+
+
+def _listed_counters(data: dict) -> list[tuple]:
+    """The paths, under table.counters, of the values written as lists."""
+    table = data.get("table")
+    counters = table.get("counters") if isinstance(table, dict) else None
+    if not isinstance(counters, dict):
+        return []
+    return [path for _, value, path in _counters(counters) if isinstance(value, list)]
 
 
 def _new_state(game: Game, doc, n: int) -> State:
@@ -220,7 +234,7 @@ def _misnamed(game: Game, table: dict):
     ]
     names += [("counter", k, known, ("counters", *path)) for k, _, path in counters]
     for label, value, path in counters:
-        if label in kind_counters and value not in (None, "no_kind"):  # no kind: as written
+        if label in kind_counters and isinstance(value, str) and value != "no_kind":
             names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", *path)))
     placed: Counter = Counter()  # a card placed once too often is told where, not at table:
     for label, cards in zones.items():
@@ -253,6 +267,9 @@ def _meant(game: Game, what: str, name, known) -> str:
     """What a misnamed zone, card or counter may have meant: a card by its title (a
     6 nimmt! designer wrote "10" for card_10), a family's zones by their range, the
     closest name, or every name."""
+    remembered = str(name).split("[", 1)[0]
+    if what == "counter" and remembered in {m.name for m in game.spec.memories}:
+        return f"'{remembered}' is remembered cards, which a table cannot lay out"
     if what.startswith("card"):
         titled = game.spec.titled(str(name))
         if titled:
@@ -408,6 +425,8 @@ def _held(what: str, holds: str | None, value, n: int):
         raise ValueError(f"{what} holds a seat: write P1 to P{n}, or nobody, not {value!r}")
     if holds == "kind" and value == "no_kind":
         return None
+    if holds == "kind" and not (value is None or isinstance(value, str)):
+        raise ValueError(f"{what} holds a kind: write a card type's or tag's name, not {value!r}")
     if holds == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
         raise ValueError(f"{what} holds a number, not {value!r}")
     return value
