@@ -614,6 +614,22 @@ def test_an_event_field_no_such_event_has_is_told_the_fields_it_has(tmp_path):
     )
 
 
+def test_a_seat_s_counter_looked_for_with_a_player_is_told_its_label(tmp_path):
+    """A Cribbage designer's `{event: counter, counter: score, player: P2}` was told only
+    that 'counter' events have no player, beside the nearest events of other counters."""
+    scenario = tmp_path / "label.yaml"
+    scenario.write_text(
+        f"spec: {ROOT / 'tests' / 'valid' / 'high_card_rounds.yaml'}\nplayers: 2\ntable:\n"
+        "  zones:\n    hand[P1]: [mid]\n    hand[P2]: [low]\nsteps:\n  - P1: play_card mid\n"
+        "expect:\n  events:\n    - {event: counter, counter: round_points, player: P1, value: 2}\n"
+    )
+    (failure,) = _failures(scenario)
+    assert failure.endswith(
+        "nearest: {'event': 'counter', 'counter': 'round_points[P1]', 'value': 2} ('counter' "
+        "events have no player: a seat's counter is its label, counter: round_points[P1])"
+    )
+
+
 def test_a_per_team_counter_or_zone_is_written_by_its_team(tmp_path):
     """A Bridge designer wrote `tricks: {north_south: 2}` (a raw schema message: does
     not match '^P[0-9]+$') and `won[P1]` for a team's zone ("did you mean 'hand[P1]'?")."""

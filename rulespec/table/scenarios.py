@@ -666,7 +666,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
             failures.append(f"counter {name}: expected {as_yaml(want)}, got {as_yaml(shown)}")
     failures += _value_failures(state, seen, expect, n)
     failures += _mark_failures(state, seen, expect)
-    failures += _event_failures(state.log_for(None), expect, n)
+    failures += _event_failures(state.log_for(None), expect, n, state.game.counter_names)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)
     return failures + _end_failures(state, expect) + _turn_failures(state, expect, seen)
@@ -798,15 +798,18 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
     return failures
 
 
-def _event_failures(events: list[dict], expect: dict, n: int, who: str = "") -> list[str]:
-    """Events are matched with their seats as numbers and reported as written (`P2`)."""
+def _event_failures(
+    events: list[dict], expect: dict, n: int, counters: list[str], who: str = ""
+) -> list[str]:
+    """Events are matched with their seats as numbers and reported as written (`P2`);
+    `counters`: the game's counters' labels."""
 
     def found(want):
         want = _numbered(want, n)
         return any(_matches(want, e) for e in events)
 
     return [
-        f"{who}no event matching {want}{_nearest(want, events, n)}"
+        f"{who}no event matching {want}{_nearest(want, events, n, counters)}"
         for want in expect.get("events") or ()
         if not found(want)
     ] + [
@@ -820,11 +823,19 @@ SEAT_FIELDS = ("player", "target", "winners", "players")  # an event's fields th
 NEAREST = 3  # the events a failed `events` entry shows, those closest to it
 
 
-def _nearest(want: dict, events: list[dict], n: int) -> str:
+def _nearest(want: dict, events: list[dict], n: int, counters: list[str]) -> str:
     """What the log holds closest to an event expected and not found, as a scenario
     writes it: the events of its kind that match most of its fields (their fields the
-    entry names), so that a writer sees which cards moved, or that none did."""
+    entry names), so that a writer sees which cards moved, or that none did. A seat's
+    counter written with a player (`counter: score, player: P2`) is looked for by its
+    label, which is told (a Cribbage designer was told only that 'counter' events have
+    no player)."""
     kind = want.get("event")
+    label = f"{want.get('counter')}[{want.get('player')}]"
+    if kind == "counter" and label in counters:
+        want = {k: v for k, v in want.items() if k != "player"} | {"counter": label}
+        nearest = _nearest(want, events, n, counters)
+        return f"{nearest} ('counter' events have no player: a seat's counter is its label, counter: {label})"
     alike = [e for e in events if e.get("event") == kind]
     if not alike:
         return f"; the log has no '{kind}' event" if kind else ""
@@ -861,7 +872,7 @@ def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
         want = _as_listed(want, pile)  # as expect.zones takes it
         if not _same(want, got):
             failures.append(f"{who}zone {label}: expected {want}, got {got}")
-    return failures + _event_failures(state.log_for(seat), view, n, who)
+    return failures + _event_failures(state.log_for(seat), view, n, state.game.counter_names, who)
 
 
 # a spec's or variant's top-level key (a file may begin with a byte order mark), and a
