@@ -466,6 +466,17 @@ def test_a_set_the_rules_do_not_offer_together_is_refused_by_its_cards(tmp_path)
     ) in out.getvalue()
 
 
+def test_a_card_that_is_no_option_is_told_why_where_the_rules_say_it():
+    """A Hearts designer's jack of hearts was refused as "not an option" only: a card
+    not held, or that no action of the step plays, is told so."""
+    _code, out, _ = play("gold coin\nofficer\n" + "1\n" * 200, *SEAT)
+    assert (
+        "P2> gold coin\n  'gold coin' is not an option: no action of this step plays Gold Coin; "
+        "type its number (1-2), or help\n"
+    ) in out
+    assert "P2> officer\n  'officer' is not an option: P2 holds no Officer; type its" in out
+
+
 def test_a_few_sets_of_cards_are_listed_in_the_order_of_the_hand(tmp_path):
     listed = re.findall(r"^  \d+\) (.*)$", _gifts(tmp_path, 4, "1\n" * 20), re.M)[:4]
     assert listed == [

@@ -630,6 +630,26 @@ def test_a_seat_s_counter_looked_for_with_a_player_is_told_its_label(tmp_path):
     )
 
 
+def test_a_card_refused_is_told_why_where_the_rules_say_it(tmp_path):
+    """A Hearts designer's `play ace_of_hearts` was refused with the legal labels alone,
+    never that hearts were not broken: the action's `if:` that does not hold is told by
+    its title and text, as is a card the player does not hold."""
+    scenario = tmp_path / "follow.yaml"
+    text = (
+        f"spec: {GAMES / 'whist.yaml'}\ntable:\n  current: P2\n  counters: {{led_suit: hearts}}\n"
+        "  zones:\n    hand[P2]: [three_of_hearts, three_of_clubs]\nsteps:\n  - P2: CHOICE\n"
+    )
+    scenario.write_text(text.replace("CHOICE", "play three_of_clubs"))
+    (failure,) = _failures(scenario)
+    assert failure.endswith(
+        "; legal: play three_of_hearts; the rules do not allow three_of_clubs now (Play: Play a "
+        "card of your hand to the trick, following the suit led if you can)"
+    )
+    scenario.write_text(text.replace("CHOICE", "play ace_of_spades"))
+    (failure,) = _failures(scenario)
+    assert failure.endswith("; legal: play three_of_hearts; P2 holds no ace_of_spades")
+
+
 def test_a_per_team_counter_or_zone_is_written_by_its_team(tmp_path):
     """A Bridge designer wrote `tricks: {north_south: 2}` (a raw schema message: does
     not match '^P[0-9]+$') and `won[P1]` for a team's zone ("did you mean 'hand[P1]'?")."""

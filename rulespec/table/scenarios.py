@@ -41,6 +41,7 @@ from ..lang.schema import load_schema, misplaced_key, shape_problems
 from .encoding import ActionSpace
 from .files import named_spec
 from .narrate import parse_label
+from .refusals import why_not
 from .view import as_yaml
 
 
@@ -554,13 +555,22 @@ def _steps(state: State, doc, n: int):
         except IllegalChoice as exc:
             if refusable:
                 return state, failures, False, (exc.code.value, str(exc))
-            return state, failures + [f"{at}: {exc}"], True, None
+            return state, failures + [f"{at}: {exc}{_why_not(state, choice)}"], True, None
         except RuleError as exc:  # a rule failed (RS701): this scenario fails, not the run
             if refusable:  # the game cannot go on: nothing after it is checked
                 got = _refusal_failures(data["expect_error"], (exc.code, exc.message))
                 return state, failures + got, True, None
             return state, failures + [f"{at}: {exc}"], True, None
     return state, failures, False, None
+
+
+def _why_not(state: State, choice: str) -> str:
+    """Why a step's card (`play ace_of_hearts`, or the card alone) is no option, after
+    a semicolon, where the rules say so plainly; "" otherwise."""
+    words = str(choice).split()
+    action, card = (words[0], words[1]) if len(words) > 1 else (None, words[0] if words else "")
+    why = why_not(state, card, card, action)
+    return f"; {why}" if why else ""
 
 
 def _not_next_game(state: State, data: dict, number: int, wanted: int) -> str:

@@ -17,6 +17,7 @@ from rulespec.interpreter.choices import PickCards, PickValue, seat_name
 from rulespec.interpreter.observe import log_for
 
 from .narrate import Titles, capital, narrate, visible
+from .refusals import why_not
 from .view import arranged, decision_heading, end_lines, rules_line, table, table_lines
 
 HELP = """\
@@ -151,10 +152,20 @@ class Person:
                 more = f"; and {len(could) - COULD} more" if len(could) > COULD else ""
                 self.say(f"  '{said}' could be {listed}{more}: type its number")
             else:
+                why = self._why_not(answer)
                 self.say(
-                    f"  '{said}' is not an option: type its number (1-{len(options)}), or help"
+                    f"  '{said}' is not an option: {why}type its number (1-{len(options)}), or help"
                 )
         return None
+
+    def _why_not(self, answer: str) -> str:
+        """Why the card an answer names (by its title or name) is no option, then a
+        semicolon, where the rules say so plainly; "" otherwise."""
+        wanted = answer.casefold()
+        cards = self.titles.cards
+        card = next((n for n, t in cards.items() if wanted in (n.casefold(), t.casefold())), None)
+        why = card and why_not(self.game, card, self.titles.card(card))
+        return f"{why}; " if why else ""
 
     def _view(self, observation) -> dict:
         return table(observation, self.titles, self.game.game.params, self.game.decision_between())
