@@ -183,3 +183,33 @@ def test_the_setup_node_is_placed_at_its_key():
     lines = (ROOT / "games" / "take_the_gold.yaml").read_text().splitlines()
     (node,) = [n for n in graph("games/take_the_gold.yaml")["nodes"] if n["id"] == "setup"]
     assert lines[int(node["span"].split(":")[1]) - 1].startswith("setup:")
+
+
+def edges_of(g: dict, node: str) -> set[tuple[str, str]]:
+    return {(e["kind"], e["target"]) for e in g["edges"] if e["source"] == node}
+
+
+def test_the_round_starter_is_a_part_of_its_own():
+    """A Love Letter trial's graph drew `rounds.starter`'s read of last_winner from the
+    round's setup, whose effect never names it."""
+    g = graph("tests/valid/high_card_rounds.yaml")
+    (node,) = [n for n in g["nodes"] if n["id"] == "round:starter"]
+    line = (
+        (ROOT / "tests/valid/high_card_rounds.yaml")
+        .read_text()
+        .splitlines()[int(node["span"].split(":")[1]) - 1]
+    )
+    assert line.strip() == "starter: seat(last_winner)"
+    assert edges_of(g, "round:starter") == {("reads", "counter:last_winner")}
+    assert ("reads", "counter:last_winner") not in edges_of(g, "round:setup")
+
+
+def test_a_spec_without_a_setup_has_no_setup_node():
+    """A Hearts trial's graph showed a `setup` node placed at the spec's first line,
+    for a spec with no `setup:`; its rounds, or its first step, begin the flow."""
+    g = graph("tests/valid/round_afresh.yaml")
+    assert "setup" not in {n["id"] for n in g["nodes"]}
+    assert not [e for e in g["edges"] if "setup" in (e["source"], e["target"])]
+    g = graph("tests/valid/gem_bank.yaml")
+    assert "setup" not in {n["id"] for n in g["nodes"]}
+    assert edges_of(g, "step:take") >= {("next", "step:take")}

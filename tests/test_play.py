@@ -343,13 +343,16 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     assert said.startswith(
         "The Kraken (card): Make a player discard all of their cards, unless shielded; Kraken (action)"
     )
-    # a Love Letter designer's `help guard` added "Guard (rule): no text in the rules"
+    # an action without a text of its own is told too, as cli.md says (a Love Letter
+    # designer's `help guard` told the card alone)
     text = Path(TTG).read_text()
     rule = '    text: "Make a player discard all of their cards, UNLESS they have the Pirate'
     rule += ' Captain! A successful Kraken is set aside."\n'
     assert text.count(rule) == 1
     silent = Titles.of(load_spec("ttg.yaml", text.replace(rule, "")))
-    assert help_text("kraken", silent).startswith("The Kraken: Make a player discard")
+    card, rule = help_text("kraken", silent).split("; ")
+    assert card.startswith("The Kraken (card): Make a player discard")
+    assert rule == "Kraken (action): no text in the rules"
     # a Whist player's `help play` told the action, not the step of its name too
     said = help_text("play", Titles.of(load_spec(GAMES / "whist.yaml")))
     assert said == (
@@ -426,9 +429,52 @@ def test_a_choice_of_many_sets_of_cards_names_the_cards_and_takes_their_names(tm
     assert "  choose 3 cards, from: Candle, Drum, Egg, Fan, Gem, Red Apple, Brass Bell\n" in out
     first = out[: out.index("P1> ")]  # the first decision, before any answer
     assert "list shows all 35" in first and "  1) " not in first  # the sets are not listed
-    assert "  'red apple, bell' is not a set of cards you may choose: choose 3 cards" in out
+    assert "P1> red apple, bell\n  you named 2 cards: choose 3 cards\n" in out
     assert "  'brass bel' is none of the cards to choose from: type their names" in out
     assert "P1 chooses Drum, Red Apple, Brass Bell" in out
+
+
+def test_a_set_of_cards_refused_says_what_is_wrong_with_it(tmp_path):
+    """A Hearts designer's four cards, and a card named twice, were both refused as
+    "'king of spades, ace of diamonds, king of diamonds, two of sp' is not a set of
+    cards you may choose": cut mid-word, and no word of what was wrong."""
+    four = "candle, drum, egg, fan"
+    twice = "drum, Drum, egg"
+    long = "candle, drum, " + "an apple polished until it shines " * 2
+    out = _gifts(tmp_path, 7, f"{four}\n{twice}\n{long}\n" + "1\n" * 9)
+    assert f"P1> {four}\n  you named 4 cards: choose 3 cards\n" in out
+    assert f"P1> {twice}\n  Drum is named twice: choose 3 cards\n" in out
+    assert "  'an apple polished until it shines an…' is none of the cards" in out
+
+
+def test_a_set_the_rules_do_not_offer_together_is_refused_by_its_cards(tmp_path):
+    """Cards of the right number, each offered, that the rules do not let go together."""
+    spec = tmp_path / "gifts.yaml"
+    spec.write_text(
+        GIFTS.read_text().replace(
+            "combinations(hand(current), 3)",
+            "combinations(hand(current), 3) if sum(c.value for c in gift) > 6",
+        )
+    )
+    argv = ["play", str(spec), "--as", "P1"]
+    answers = "candle, drum, egg\n" + "1\n" * 9
+    out, err = StringIO(), StringIO()
+    assert main(argv, stdout=out, stderr=err, stdin=StringIO(answers)) == 0, err.getvalue()
+    assert (
+        "P1> candle, drum, egg\n  Candle, Drum, Egg are not a set you may choose together: "
+        "list shows those you may\n"
+    ) in out.getvalue()
+
+
+def test_a_card_that_is_no_option_is_told_why_where_the_rules_say_it():
+    """A Hearts designer's jack of hearts was refused as "not an option" only: a card
+    not held, or that no action of the step plays, is told so."""
+    _code, out, _ = play("gold coin\nofficer\n" + "1\n" * 200, *SEAT)
+    assert (
+        "P2> gold coin\n  'gold coin' is not an option: no action of this step plays Gold Coin; "
+        "type its number (1-2), or help\n"
+    ) in out
+    assert "P2> officer\n  'officer' is not an option: P2 holds no Officer; type its" in out
 
 
 def test_a_few_sets_of_cards_are_listed_in_the_order_of_the_hand(tmp_path):

@@ -233,7 +233,9 @@ def test_lint_and_the_graph_see_the_round_flow():
     )
     assert nx.has_path(nexts, "round:scoring", "match_end:enough_points")
     assert g.has_edge("round:setup", "zone:pile") and g.has_edge("round:scoring", "counter:points")
-    assert g.has_edge("round:setup", "counter:last_winner")  # the starter reads it
+    # the starter reads it, a part of its own: the round's setup does not
+    assert g.has_edge("round:starter", "counter:last_winner")
+    assert not g.has_edge("round:setup", "counter:last_winner")
     assert [f.code for f in lint.static(spec)] == []
 
 

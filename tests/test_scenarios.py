@@ -539,6 +539,35 @@ def test_a_counter_holding_a_seat_is_told_its_seats_at_its_place(tmp_path):
     )
 
 
+def test_remembered_cards_in_a_table_are_told_by_their_name(tmp_path):
+    """A Cribbage designer's `series: [hearts_4]`, remembered cards laid out among the
+    table's counters, read "must be an integer or a string or null or a mapping, got a
+    list": the name is told first, and that a table cannot lay them out."""
+    scenario = tmp_path / "held.yaml"
+    scenario.write_text(
+        f"spec: {GAMES / 'cribbage.yaml'}\ntable:\n  zones: {{}}\n  counters:\n"
+        "    held: {P1: [hearts_4]}\n    total: [hearts_4]\nsteps: []\n"
+    )
+    (failure,) = _failures(scenario)
+    assert (
+        f"{scenario}:5:12: error RS501: unknown counter: 'held[P1]' ('held' is remembered "
+        "cards, which a table cannot lay out)"
+    ) in failure
+    assert (
+        f"{scenario}:6:12: error RS501: counter total holds a number, not ['hearts_4']" in failure
+    )
+    assert "got a list" not in failure
+    scenario.write_text(
+        f"spec: {GAMES / 'whist.yaml'}\ntable:\n  zones: {{}}\n  counters:\n"
+        "    trumps: [hearts]\nsteps: []\n"
+    )
+    (failure,) = _failures(scenario)
+    assert (
+        f"{scenario}:5:13: error RS501: counter trumps holds a kind: write a card type's or "
+        "tag's name, not ['hearts']"
+    ) in failure
+
+
 def test_a_step_naming_a_card_by_its_title_is_told_the_card_s_name(tmp_path):
     """A 6 nimmt! designer's step `P1: "55 (7)"` was told only the legal labels."""
     scenario = tmp_path / "titled.yaml"
@@ -583,6 +612,42 @@ def test_an_event_field_no_such_event_has_is_told_the_fields_it_has(tmp_path):
         "nearest: {'event': 'round_end', 'reason': None} ('round_end' events have no "
         "reason: their fields are round, rule, event)"
     )
+
+
+def test_a_seat_s_counter_looked_for_with_a_player_is_told_its_label(tmp_path):
+    """A Cribbage designer's `{event: counter, counter: score, player: P2}` was told only
+    that 'counter' events have no player, beside the nearest events of other counters."""
+    scenario = tmp_path / "label.yaml"
+    scenario.write_text(
+        f"spec: {ROOT / 'tests' / 'valid' / 'high_card_rounds.yaml'}\nplayers: 2\ntable:\n"
+        "  zones:\n    hand[P1]: [mid]\n    hand[P2]: [low]\nsteps:\n  - P1: play_card mid\n"
+        "expect:\n  events:\n    - {event: counter, counter: round_points, player: P1, value: 2}\n"
+    )
+    (failure,) = _failures(scenario)
+    assert failure.endswith(
+        "nearest: {'event': 'counter', 'counter': 'round_points[P1]', 'value': 2} ('counter' "
+        "events have no player: a seat's counter is its label, counter: round_points[P1])"
+    )
+
+
+def test_a_card_refused_is_told_why_where_the_rules_say_it(tmp_path):
+    """A Hearts designer's `play ace_of_hearts` was refused with the legal labels alone,
+    never that hearts were not broken: the action's `if:` that does not hold is told by
+    its title and text, as is a card the player does not hold."""
+    scenario = tmp_path / "follow.yaml"
+    text = (
+        f"spec: {GAMES / 'whist.yaml'}\ntable:\n  current: P2\n  counters: {{led_suit: hearts}}\n"
+        "  zones:\n    hand[P2]: [three_of_hearts, three_of_clubs]\nsteps:\n  - P2: CHOICE\n"
+    )
+    scenario.write_text(text.replace("CHOICE", "play three_of_clubs"))
+    (failure,) = _failures(scenario)
+    assert failure.endswith(
+        "; legal: play three_of_hearts; the rules do not allow three_of_clubs now (Play: Play a "
+        "card of your hand to the trick, following the suit led if you can)"
+    )
+    scenario.write_text(text.replace("CHOICE", "play ace_of_spades"))
+    (failure,) = _failures(scenario)
+    assert failure.endswith("; legal: play three_of_hearts; P2 holds no ace_of_spades")
 
 
 def test_a_per_team_counter_or_zone_is_written_by_its_team(tmp_path):

@@ -37,6 +37,7 @@ class NodeId(str):
 
 
 SETUP = NodeId("setup")
+STARTER = NodeId("round", "starter")  # `rounds.starter`: who begins each round after the first
 # the kinds of rule with a `when`, checked on their own: the automatic rules
 CONDITIONAL = ("end", "trigger", "round_end", "match_end")
 
@@ -358,10 +359,8 @@ def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
         return Touches(), touches_of(spec.setup)
     if kind == "step":  # the conditions to offer it again and to offer pass, and its effect
         return touches_of(node.pass_if, touches_of(node.again_if)), touches_of(node.effect)
-    if kind == "round":  # who starts the next round is worked out as it is set up
-        return touches_of(spec.rounds.starter if node.name == "setup" else None), touches_of(
-            node.effect
-        )
+    if kind == "round":  # the starter is a part of its own (STARTER), not the setup's
+        return Touches(), touches_of(node.effect)
     if kind == "action":
         cond = touches_of(node.among, touches_of(node.condition))
         eff = touches_of(node.effect, given=played_locals(node))
@@ -407,9 +406,11 @@ def _node(g, nid: NodeId, span, **attrs):
 
 
 def _add_declarations(g, spec: ir.Spec):
-    """A node for the setup, each card, zone, counter, param, memory, goal, rule,
-    procedure and condition; the goals' reads and the definitions' calls."""
-    _node(g, SETUP, spec.setup_span)
+    """A node for the setup (where the spec has one: a setup without one is none, at
+    no place), each card, zone, counter, param, memory, goal, rule, procedure and
+    condition; the goals' reads and the definitions' calls."""
+    if spec.setup:
+        _node(g, SETUP, spec.setup_span)
     for c in spec.cards:
         _node(g, NodeId("card", c.name), c.span, count=c.count)
     for kind, defs in (
@@ -448,8 +449,8 @@ def _add_flow(g, spec: ir.Spec):
     """The `next` edges from the setup through the rounds and round after round of
     steps, the repeats, and the turn order with what it reads."""
     steps = [NodeId("step", s.name) for s in spec.turn]
-    first = [SETUP] + _round_flow(g, spec)
-    for a, b in zip(first + steps, first[1:] + steps + steps[:1]):
+    flow = [SETUP] * bool(spec.setup) + _round_flow(g, spec) + steps
+    for a, b in zip(flow, flow[1:] + steps[:1]):  # the last step leads back to the first
         g.add_edge(a, b, key="next")
     for s in spec.turn:
         if s.repeat or s.around or s.again_if is not None:  # offered again: after a play,
@@ -462,6 +463,14 @@ def _add_flow(g, spec: ir.Spec):
         for what, name in sorted(touches_of(spec.turn_order).reads):
             if what in _READ_KINDS and name != ANY_ZONE:
                 g.add_edge(order, NodeId(what, name), key="reads")
+    starter = spec.rounds and spec.rounds.starter
+    if starter is not None:  # worked out as a round is set up, but none of the setup's
+        # effect: its reads drawn from the round's setup sent a reader there
+        _node(g, STARTER, starter.span)
+        t = touches_of(starter)
+        for what, name in sorted(t.calls):
+            g.add_edge(STARTER, NodeId(what, name), key="calls")
+        _add_reads(g, STARTER, with_calls(spec, t).reads, named_cards(spec))
 
 
 def _add_offers(g, spec: ir.Spec):
@@ -508,10 +517,7 @@ def _add_touches(g, spec: ir.Spec) -> dict:
     reads, to the cards it names (a card type, or each card of a tag), and to what it
     calls; returns each rule's (condition, effect) touches. Sets are walked sorted: the
     export is the same whatever the hash seed."""
-    named: dict[str, list[str]] = {}  # a kind -> the cards it names
-    for c in spec.cards:
-        for kind in (c.name, *c.tags):
-            named.setdefault(kind, []).append(c.name)
+    named = named_cards(spec)
     touches = {}
     for nid, part in rules_of(spec):
         cond, eff = rule_touches(spec, nid.kind, part)
@@ -528,6 +534,15 @@ def _add_touches(g, spec: ir.Spec) -> dict:
             g.add_edge(nid, NodeId(what, name), key="calls")
         _add_reads(g, nid, cond.reads | eff.reads, named)
     return touches
+
+
+def named_cards(spec: ir.Spec) -> dict[str, list[str]]:
+    """A kind (a card type or a tag) -> the cards it names."""
+    named: dict[str, list[str]] = {}
+    for c in spec.cards:
+        for kind in (c.name, *c.tags):
+            named.setdefault(kind, []).append(c.name)
+    return named
 
 
 def _add_reads(g, nid, reads, named: dict) -> None:

@@ -18,7 +18,7 @@ import networkx as nx
 from ..lang import ir
 from ..lang.diagnostics import did_you_mean
 from .diff import canon
-from .graph import SETUP, NodeId, build, definitions, rules_of
+from .graph import SETUP, STARTER, NodeId, build, definitions, rules_of
 
 RULES = (
     "setup",
@@ -119,6 +119,7 @@ def focus(g: nx.MultiDiGraph, name: str, depth: int, whole=None) -> nx.MultiDiGr
 def parts(spec: ir.Spec) -> dict:
     """Node id -> the IR it stands for, for comparing a spec's parts by meaning."""
     out = {SETUP: spec.setup, NodeId("turn_order"): spec.turn_order}
+    out[STARTER] = spec.rounds and spec.rounds.starter
     for kind, defs in (
         ("card", spec.cards),
         ("zone", spec.zones),

@@ -79,8 +79,8 @@ class Analysis:
 
     @cached_property
     def outside(self) -> graphs.Touches:
-        """What the evaluation, the payoff, the turn order, the counters' initial values
-        and the values the table shows read and call."""
+        """What the evaluation, the payoff, the turn order, a round's starter, the
+        counters' initial values and the values the table shows read and call."""
         return _outside_rules(self.spec)
 
     @cached_property
@@ -456,6 +456,7 @@ def _outside_rules(spec: ir.Spec) -> graphs.Touches:
     t = graphs.touches_of(spec.evaluation)
     graphs.touches_of(spec.payoff and spec.payoff.value, t)
     graphs.touches_of(spec.turn_order, t)
+    graphs.touches_of(spec.rounds and spec.rounds.starter, t)
     for c in spec.counters:
         graphs.touches_of(c.initial, t)
     t.reads |= {("param", x.count_param) for x in (*spec.zones, *spec.counters) if x.count_param}

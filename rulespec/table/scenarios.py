@@ -41,6 +41,7 @@ from ..lang.schema import load_schema, misplaced_key, shape_problems
 from .encoding import ActionSpace
 from .files import named_spec
 from .narrate import parse_label
+from .refusals import why_not
 from .view import as_yaml
 
 
@@ -105,10 +106,24 @@ def _check_shape(doc) -> None:
         problems = shape_problems(
             doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
         )
+        # a list among the table's counters is told by its name, with the game at hand
+        # (_misnamed): a Cribbage designer's remembered cards there read "must be an
+        # integer or a string or null or a mapping, got a list"
+        listed = {doc.span(("table", "counters", *path)) for path in _listed_counters(doc.data)}
+        problems = [d for d in problems if d.span not in listed]
     if problems:  # in file order, as a spec's are
         raise SpecError(
             sorted(problems, key=lambda d: (d.span.line, d.span.col)), {doc.file: doc.lines}
         )
+
+
+def _listed_counters(data: dict) -> list[tuple]:
+    """The paths, under table.counters, of the values written as lists."""
+    table = data.get("table")
+    counters = table.get("counters") if isinstance(table, dict) else None
+    if not isinstance(counters, dict):
+        return []
+    return [path for _, value, path in _counters(counters) if isinstance(value, list)]
 
 
 def _new_state(game: Game, doc, n: int) -> State:
@@ -220,7 +235,7 @@ def _misnamed(game: Game, table: dict):
     ]
     names += [("counter", k, known, ("counters", *path)) for k, _, path in counters]
     for label, value, path in counters:
-        if label in kind_counters and value not in (None, "no_kind"):  # no kind: as written
+        if label in kind_counters and isinstance(value, str) and value != "no_kind":
             names.append((f"kind for counter {label}", value, game.held_kinds, ("counters", *path)))
     placed: Counter = Counter()  # a card placed once too often is told where, not at table:
     for label, cards in zones.items():
@@ -253,6 +268,9 @@ def _meant(game: Game, what: str, name, known) -> str:
     """What a misnamed zone, card or counter may have meant: a card by its title (a
     6 nimmt! designer wrote "10" for card_10), a family's zones by their range, the
     closest name, or every name."""
+    remembered = str(name).split("[", 1)[0]
+    if what == "counter" and remembered in {m.name for m in game.spec.memories}:
+        return f"'{remembered}' is remembered cards, which a table cannot lay out"
     if what.startswith("card"):
         titled = game.spec.titled(str(name))
         if titled:
@@ -408,6 +426,8 @@ def _held(what: str, holds: str | None, value, n: int):
         raise ValueError(f"{what} holds a seat: write P1 to P{n}, or nobody, not {value!r}")
     if holds == "kind" and value == "no_kind":
         return None
+    if holds == "kind" and not (value is None or isinstance(value, str)):
+        raise ValueError(f"{what} holds a kind: write a card type's or tag's name, not {value!r}")
     if holds == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
         raise ValueError(f"{what} holds a number, not {value!r}")
     return value
@@ -535,13 +555,22 @@ def _steps(state: State, doc, n: int):
         except IllegalChoice as exc:
             if refusable:
                 return state, failures, False, (exc.code.value, str(exc))
-            return state, failures + [f"{at}: {exc}"], True, None
+            return state, failures + [f"{at}: {exc}{_why_not(state, choice)}"], True, None
         except RuleError as exc:  # a rule failed (RS701): this scenario fails, not the run
             if refusable:  # the game cannot go on: nothing after it is checked
                 got = _refusal_failures(data["expect_error"], (exc.code, exc.message))
                 return state, failures + got, True, None
             return state, failures + [f"{at}: {exc}"], True, None
     return state, failures, False, None
+
+
+def _why_not(state: State, choice: str) -> str:
+    """Why a step's card (`play ace_of_hearts`, or the card alone) is no option, after
+    a semicolon, where the rules say so plainly; "" otherwise."""
+    words = str(choice).split()
+    action, card = (words[0], words[1]) if len(words) > 1 else (None, words[0] if words else "")
+    why = why_not(state, card, card, action)
+    return f"; {why}" if why else ""
 
 
 def _not_next_game(state: State, data: dict, number: int, wanted: int) -> str:
@@ -647,7 +676,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
             failures.append(f"counter {name}: expected {as_yaml(want)}, got {as_yaml(shown)}")
     failures += _value_failures(state, seen, expect, n)
     failures += _mark_failures(state, seen, expect)
-    failures += _event_failures(state.log_for(None), expect, n)
+    failures += _event_failures(state.log_for(None), expect, n, state.game.counter_names)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)
     return failures + _end_failures(state, expect) + _turn_failures(state, expect, seen)
@@ -779,15 +808,18 @@ def _turn_failures(state: State, expect: dict, seen: dict) -> list[str]:
     return failures
 
 
-def _event_failures(events: list[dict], expect: dict, n: int, who: str = "") -> list[str]:
-    """Events are matched with their seats as numbers and reported as written (`P2`)."""
+def _event_failures(
+    events: list[dict], expect: dict, n: int, counters: list[str], who: str = ""
+) -> list[str]:
+    """Events are matched with their seats as numbers and reported as written (`P2`);
+    `counters`: the game's counters' labels."""
 
     def found(want):
         want = _numbered(want, n)
         return any(_matches(want, e) for e in events)
 
     return [
-        f"{who}no event matching {want}{_nearest(want, events, n)}"
+        f"{who}no event matching {want}{_nearest(want, events, n, counters)}"
         for want in expect.get("events") or ()
         if not found(want)
     ] + [
@@ -801,11 +833,19 @@ SEAT_FIELDS = ("player", "target", "winners", "players")  # an event's fields th
 NEAREST = 3  # the events a failed `events` entry shows, those closest to it
 
 
-def _nearest(want: dict, events: list[dict], n: int) -> str:
+def _nearest(want: dict, events: list[dict], n: int, counters: list[str]) -> str:
     """What the log holds closest to an event expected and not found, as a scenario
     writes it: the events of its kind that match most of its fields (their fields the
-    entry names), so that a writer sees which cards moved, or that none did."""
+    entry names), so that a writer sees which cards moved, or that none did. A seat's
+    counter written with a player (`counter: score, player: P2`) is looked for by its
+    label, which is told (a Cribbage designer was told only that 'counter' events have
+    no player)."""
     kind = want.get("event")
+    label = f"{want.get('counter')}[{want.get('player')}]"
+    if kind == "counter" and label in counters:
+        want = {k: v for k, v in want.items() if k != "player"} | {"counter": label}
+        nearest = _nearest(want, events, n, counters)
+        return f"{nearest} ('counter' events have no player: a seat's counter is its label, counter: {label})"
     alike = [e for e in events if e.get("event") == kind]
     if not alike:
         return f"; the log has no '{kind}' event" if kind else ""
@@ -842,7 +882,7 @@ def _view_failures(state: State, seat: int, view: dict, n: int) -> list[str]:
         want = _as_listed(want, pile)  # as expect.zones takes it
         if not _same(want, got):
             failures.append(f"{who}zone {label}: expected {want}, got {got}")
-    return failures + _event_failures(state.log_for(seat), view, n, who)
+    return failures + _event_failures(state.log_for(seat), view, n, state.game.counter_names, who)
 
 
 # a spec's or variant's top-level key (a file may begin with a byte order mark), and a

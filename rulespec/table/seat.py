@@ -17,6 +17,7 @@ from rulespec.interpreter.choices import PickCards, PickValue, seat_name
 from rulespec.interpreter.observe import log_for
 
 from .narrate import Titles, capital, narrate, visible
+from .refusals import why_not
 from .view import arranged, decision_heading, end_lines, rules_line, table, table_lines
 
 HELP = """\
@@ -118,12 +119,7 @@ class Person:
             named = _names(answer, offered, self.titles)
             if (option := sets.get(tuple(sorted(named)))) is not None:
                 return option
-            odd = next((n for n in named if n not in offered), None)
-            self.say(
-                f"  '{odd[:40]}' is none of the cards to choose from: type their names"
-                if odd is not None
-                else f"  '{answer[:60]}' is not a set of cards you may choose: {_sizes(sets)}"
-            )
+            self.say(f"  {_not_a_set(named, sets, offered, self.titles)}")
         elif numbers is not None:
             digits = answer.removeprefix("-")
             # a number past int()'s 4,300 digits is none offered, not a crash
@@ -145,7 +141,7 @@ class Person:
         elif (option := _picked(answer, options, texts)) is not None:
             return option
         else:
-            said = answer if len(answer) <= 40 else answer[:40] + "…"
+            said = _cut(answer, 40)
             could = [i for i, s in enumerate(shown, 1) if _says(answer, s)] or _titled(
                 answer, texts
             )
@@ -156,10 +152,20 @@ class Person:
                 more = f"; and {len(could) - COULD} more" if len(could) > COULD else ""
                 self.say(f"  '{said}' could be {listed}{more}: type its number")
             else:
+                why = self._why_not(answer)
                 self.say(
-                    f"  '{said}' is not an option: type its number (1-{len(options)}), or help"
+                    f"  '{said}' is not an option: {why}type its number (1-{len(options)}), or help"
                 )
         return None
+
+    def _why_not(self, answer: str) -> str:
+        """Why the card an answer names (by its title or name) is no option, then a
+        semicolon, where the rules say so plainly; "" otherwise."""
+        wanted = answer.casefold()
+        cards = self.titles.cards
+        card = next((n for n, t in cards.items() if wanted in (n.casefold(), t.casefold())), None)
+        why = card and why_not(self.game, card, self.titles.card(card))
+        return f"{why}; " if why else ""
 
     def _view(self, observation) -> dict:
         return table(observation, self.titles, self.game.game.params, self.game.decision_between())
@@ -227,11 +233,10 @@ class Person:
 def help_text(name: str, titles: Titles) -> str:
     """What a card, rule, zone, counter, value, parameter or goal set is for, found by
     its name or its title in any case: its title and its `text:` (a goal set's, and its
-    order); everything of that name, each with its kind, where there are several."""
+    order); everything of that name, each with its kind, where there are several (one
+    without a text of its own too: a Love Letter designer's `help guard` left out the
+    action that plays the Guard)."""
     found = _named(name.casefold(), titles) or _begun(name, titles)
-    if any(said for _, said in found.values()):  # a rule of a card's name, without a
-        # text of its own, says nothing beside the card's
-        found = {k: (title, said) for k, (title, said) in found.items() if said}
     # a zone's title is in lower case for the narration's sentences: here it heads one
     found = {
         k: (capital(title), said or "no text in the rules") for k, (title, said) in found.items()
@@ -339,6 +344,37 @@ def _names(answer: str, offered, titles: Titles) -> list[str]:
     known = {titles.card(n).casefold(): n for n in offered} | {n.casefold(): n for n in offered}
     typed = (part.strip() for part in answer.split(","))
     return [known.get(part.casefold(), part) for part in typed if part]
+
+
+def _not_a_set(named: list[str], sets: dict, offered, titles: Titles) -> str:
+    """Why the cards named are no set offered: a card none of those offered, a card
+    named more often than a set holds it, how many were named, or else that the rules
+    do not offer them together."""
+    odd = next((n for n in named if n not in offered), None)
+    if odd is not None:
+        return f"'{_cut(odd, 40)}' is none of the cards to choose from: type their names"
+    times = Counter(named)
+    for card, n in times.items():
+        held = max(key.count(card) for key in sets)  # a deck of several copies: a pair
+        if n > held:
+            return f"{titles.card(card)} is named {_times(n)}: {_sizes(sets)}"
+    if len(named) not in {len(key) for key in sets}:
+        return f"you named {len(named)} cards: {_sizes(sets)}"
+    together = ", ".join(map(titles.card, named))
+    return f"{together} are not a set you may choose together: list shows those you may"
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{n} times"
+
+
+def _cut(text: str, most: int) -> str:
+    """Text of more than `most` characters cut at a word, marked '…' (a single word
+    that long cut where it must)."""
+    if len(text) <= most:
+        return text
+    cut = text[:most]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,") + "…"
 
 
 def _sizes(sets: dict) -> str:

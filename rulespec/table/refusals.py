@@ -1,0 +1,40 @@
+"""Why a card is no option at a play step, where the rules say so plainly: `play` and
+scenarios tell it beside "not an option" (a Hearts trial's jack of hearts was refused
+with no word of following suit)."""
+
+from __future__ import annotations
+
+from rulespec.interpreter import seat_name
+
+
+def why_not(state, card: str, title: str, action: str | None = None) -> str:
+    """Why no option of the pending play plays the card type `card` (titled `title`;
+    by `action`, where one is named): the player holds none, no action of the step
+    plays it, or the `if:` of each action that would play it does not hold, told by
+    the action's title and text. "" where the reason is none of these, or not plain
+    (a target, a group of cards, a fallback: more than a condition decides those)."""
+    game = state.game
+    spec = game.spec
+    asker = (state.decision_asker() or "").removeprefix("turn.")  # a play's: its step
+    step = next((s for s in spec.turn if s.name == asker), None)
+    if state.decision_kind() != "play" or step is None or card not in game.type_names:
+        return ""
+    seat = state.current_player()
+    held = state.observation(seat)["zones"].get(f"{spec.hand}[{seat_name(seat)}]", [])
+    if card not in held:
+        return f"{seat_name(seat)} holds no {title}"
+    kinds = {"any", card, *next(c.tags for c in spec.cards if c.name == card)}
+    playing = [
+        a
+        for a in spec.actions
+        if a.name in step.actions and a.name == (action or a.name) and a.card in kinds
+    ]
+    if not playing:
+        return f"no action of this step plays {title}"
+    if any(
+        a.condition is None or a.target != "none" or a.count or a.among or a.fallback
+        for a in playing
+    ):
+        return ""
+    rules = "; ".join(f"{a.title}: {a.text.rstrip('.')}" if a.text else a.title for a in playing)
+    return f"the rules do not allow {title} now ({rules})"
