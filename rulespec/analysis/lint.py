@@ -706,6 +706,47 @@ def check_window_offers(an: Analysis):
                 )
 
 
+def check_turn_player_out_in_a_round(an: Analysis):
+    """RL129: an action a step offers round the table (`around`, the turn's player asked
+    first) whose effect takes the player who plays it out (`sit_out(current)`,
+    `eliminate(current)`), the step followed by others. Played by the turn's player,
+    the round goes on to its end and then the turn ends: the later steps do not run
+    that turn (language.md, `eliminate`). A Hold'em designer's fold by the first to act
+    left the flop undealt, and the next turn bet pre-flop again. Only a statement of the
+    effect itself, not one under an `if`: that one always runs."""
+    spec = an.spec
+    actions = {a.name: a for a in spec.actions}
+    said = set()
+    for i, step in enumerate(spec.turn):
+        later = [s.name for s in spec.turn[i + 1 :]]
+        if step.around in (None, "others_once") or not later:  # others_once: never asked
+            continue
+        for name in step.actions:
+            for s in actions[name].effect:
+                if not (
+                    isinstance(s, ir.Do)
+                    and s.proc in ("sit_out", "eliminate")
+                    and ir.canon(s.args[0]) == ir.canon(_CURRENT)
+                    and id(s) not in said
+                ):
+                    continue
+                said.add(id(s))
+                steps = ", ".join(f"'{n}'" for n in later)
+                yield Finding(
+                    "RL129",
+                    "warning",
+                    f"action '{name}', offered round the table at step '{step.name}': "
+                    f"when the turn's player plays it, {s.proc}(current) ends their turn "
+                    f"once the round is over, and the later steps ({steps}) do not run "
+                    "that turn",
+                    s.span,
+                    rules=(name,),
+                    hint="mark the player here (a per-player counter) and call "
+                    f"{s.proc}(p) for each marked player in a later step, after what "
+                    "must run; or do that work in the play that ends the round",
+                )
+
+
 def _answerable(g, spec) -> set:
     """The reactions a window can reach: those an action opens one for, and the answers
     to those (a chain), however long."""
@@ -2112,6 +2153,7 @@ CHECKS = (
     check_choices_of_unseen_cards,
     check_options_by_unseen_cards,
     check_window_offers,
+    check_turn_player_out_in_a_round,
     check_read_by_place,
     check_secret_numbers_made_public,
     check_gifts_moved_straight_on,
@@ -2147,6 +2189,8 @@ CODES = {
     "RL126": "a simultaneous pick moved straight into another chooser's hidden zone",
     "RL127": "a range of more numbers than one may give",
     "RL128": "remembered cards read but never set",
+    "RL129": "a play round the table that takes the turn's player out, skipping the turn's "
+    "later steps",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
