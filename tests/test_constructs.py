@@ -1097,7 +1097,7 @@ def test_without_target_is_for_a_card_played_at_a_player():
     assert (
         "RS104",
         "action 'arrow': without_target is for an action that plays one card at a player "
-        "(card:, and target: other or any)",
+        "(card:, and target: other or any), but its target is none",
     ) in spec_errors(no_target)
     to_target = edited(
         text,

@@ -50,3 +50,20 @@ def test_every_link_to_a_file_names_one_that_exists(page):
     text = FENCE.sub("", page.read_text("utf-8"))
     missing = [f for f in FILE_LINK.findall(text) if not (page.parent / f).exists()]
     assert missing == []
+
+
+SOURCE_LINK = re.compile(r"docs/([\w-]+\.md)#([\w-]+)")
+
+
+@pytest.mark.parametrize("package", ["rulespec", "interpreter"])
+def test_every_section_a_message_names_is_one_of_its_page(package):
+    """A hint that sends a reader to a section names it as a link does: RS201's named
+    'What each part of a spec binds', a paragraph with no heading, which a Love Letter
+    designer found only with grep."""
+    broken = [
+        f"{path.name}: docs/{page}#{name}"
+        for path in (ROOT / package).rglob("*.py")
+        for page, name in SOURCE_LINK.findall(path.read_text("utf-8"))
+        if name not in ANCHORS.get(page, ())
+    ]
+    assert broken == []

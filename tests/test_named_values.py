@@ -255,6 +255,30 @@ def test_a_value_called_on_one_set_of_combinations_costs_that_set():
     assert [code for code, _ in spec_errors(whole)] == ["RS413"]
 
 
+def test_the_hint_of_rs413_bounds_cards_in_a_form_lint_accepts():
+    """A Hold'em designer wrote the RS413 hint's `combinations(first(h, 7), 5)` as told,
+    of a hand, and lint noted it (RL124: first() of cards in the order they came). The
+    form the hint gives now, sorted, loads and lint says nothing of it."""
+    heavy = "count(count(d.rank == c.rank and d.rank > 9 for d in s) >= 2 for c in s)"
+    of_hand = (
+        FIVE_OF_SEVEN.replace("count(count(d.rank == c.rank for d in s) >= 2 for c in s)", heavy)
+        .replace("params: {h: cards}", "params: {p: player}")
+        .replace(
+            "if best(hand(current)) > 3", "if any(best(p) > 3 or best(p) < 0 for p in players)"
+        )
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec("five.yaml", of_hand.replace("combinations(h, 5)", "combinations(hand(p), 5)"))
+    form = "combinations(first(sort(c.rank for c in h), 7), 5)"
+    assert [(d.code, form in d.hint) for d in exc.value.diagnostics] == [("RS413", True)]
+    for bound, codes in (
+        ("combinations(first(hand(p), 7), 5)", ["RL124"]),
+        (form.replace("in h)", "in hand(p))"), []),
+    ):
+        spec = load_spec("five.yaml", of_hand.replace("combinations(h, 5)", bound))
+        assert [f.code for f in static(spec)] == codes
+
+
 def test_diff_calls_a_named_value_a_value_and_its_key_value():
     """A designer's diff said "changed condition 'points': when" of a `value:`."""
     from rulespec.analysis.diff import changes

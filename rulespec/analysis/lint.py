@@ -707,6 +707,122 @@ def check_window_offers(an: Analysis):
                 )
 
 
+def check_turn_player_out_in_a_round(an: Analysis):
+    """RL129: an action a step offers round the table (`around`, the turn's player asked
+    first) whose effect takes the player who plays it out (`sit_out(current)`,
+    `eliminate(current)`), the step followed by others. Played by the turn's player,
+    the round goes on to its end and then the turn ends: the later steps do not run
+    that turn (language.md, `eliminate`). A Hold'em designer's fold by the first to act
+    left the flop undealt, and the next turn bet pre-flop again. Only a statement of the
+    effect itself, not one under an `if`: that one always runs."""
+    spec = an.spec
+    actions = {a.name: a for a in spec.actions}
+    said = set()
+    for i, step in enumerate(spec.turn):
+        later = [s.name for s in spec.turn[i + 1 :]]
+        if step.around in (None, "others_once") or not later:  # others_once: never asked
+            continue
+        for name in step.actions:
+            for s in actions[name].effect:
+                if not (
+                    isinstance(s, ir.Do)
+                    and s.proc in ("sit_out", "eliminate")
+                    and ir.canon(s.args[0]) == ir.canon(_CURRENT)
+                    and id(s) not in said
+                ):
+                    continue
+                said.add(id(s))
+                steps = ", ".join(f"'{n}'" for n in later)
+                yield Finding(
+                    "RL129",
+                    "warning",
+                    f"action '{name}', offered round the table at step '{step.name}': "
+                    f"when the turn's player plays it, {s.proc}(current) ends their turn "
+                    f"once the round is over, and the later steps ({steps}) do not run "
+                    "that turn",
+                    s.span,
+                    rules=(name,),
+                    hint="mark the player here (a per-player counter) and call "
+                    f"{s.proc}(p) for each marked player in a later step, after what "
+                    "must run; or do that work in the play that ends the round",
+                )
+
+
+def check_emptied_zone_read(an: Analysis):
+    """RL130: a `let` bound to a zone (`let lost = hand(target)`), which is the zone
+    itself, live, not the cards it held, read after a move took every card out of that
+    zone in the same block: it is certainly empty there. A Love Letter designer's Prince
+    tested the discarded hand for the Princess so, and nobody ever went out by it. Only
+    where nothing can have put a card back: the read is the next statements' own
+    expressions, with nothing in between but lets and assignments."""
+    said = set()
+    for part in _written_parts(an.spec):
+        blocks = [part] if isinstance(part, tuple) else []
+        blocks += [b for n in ir.walk(part) for b in ir.iter_blocks(n)]
+        for block in blocks:
+            for i, s in enumerate(block):
+                if isinstance(s, ir.Let) and s.value.type == "zone" and id(s) not in said:
+                    found = _read_once_emptied(s, block[i + 1 :])
+                    if found:
+                        said.add(id(s))
+                        yield found
+
+
+def _read_once_emptied(let: ir.Let, rest) -> Finding | None:
+    """RL130 for a zone bound by `let`, if one of the statements after it moves every
+    card out of that zone and a later one reads it, before anything could put one back."""
+    zone, named = ir.canon(let.value), graphs.zones_in(let.value)
+    owner = {n.name for n in ir.walk(let.value) if isinstance(n, ir.Local)}
+    emptied = None
+    for s in rest:
+        if emptied is None:
+            if any(  # the same words would then name another zone than the let's
+                isinstance(t, ir.Assign)
+                and isinstance(t.target, ir.Local)
+                and t.target.name in owner
+                for t in ir.walk_statements((s,))
+            ):
+                return None
+            if (
+                isinstance(s, ir.Do)
+                and s.proc == "move"
+                and (_is_local(s.args[0], let.name) or ir.canon(s.args[0]) == zone)
+            ):
+                into = graphs.zones_in(s.args[1])
+                if named and into and not into & named:  # surely into another zone
+                    emptied = s
+            continue
+        read = {
+            ir.If: "cond",
+            ir.While: "cond",
+            ir.For: "items",
+            ir.Let: "value",
+            ir.Assign: "value",
+        }.get(type(s))
+        here = read and next((n for n in ir.walk(getattr(s, read)) if _is_local(n, let.name)), None)
+        if here:
+            return Finding(
+                "RL130",
+                "warning",
+                f"'{let.name}' is bound to the zone itself, not to the cards it held: the "
+                f"move at line {emptied.span.line} took every card out of it, so here it "
+                "is always empty",
+                here.span,
+                hint=f"take what is meant before the move (let had = count({let.name}, k) "
+                f"> 0), or bind the cards, which do not follow later moves "
+                f"(let {let.name} = of(..., k))",
+            )
+        if not isinstance(s, (ir.Let, ir.Assign)) or _is_local(
+            getattr(s, "target", None), let.name
+        ):
+            return None
+    return None
+
+
+def _is_local(e, name: str) -> bool:
+    return isinstance(e, ir.Local) and e.name == name and not e.builtin
+
+
 def _answerable(g, spec) -> set:
     """The reactions a window can reach: those an action opens one for, and the answers
     to those (a chain), however long."""
@@ -2113,6 +2229,8 @@ CHECKS = (
     check_choices_of_unseen_cards,
     check_options_by_unseen_cards,
     check_window_offers,
+    check_turn_player_out_in_a_round,
+    check_emptied_zone_read,
     check_read_by_place,
     check_secret_numbers_made_public,
     check_gifts_moved_straight_on,
@@ -2148,6 +2266,9 @@ CODES = {
     "RL126": "a simultaneous pick moved straight into another chooser's hidden zone",
     "RL127": "a range of more numbers than one may give",
     "RL128": "remembered cards read but never set",
+    "RL129": "a play round the table that takes the turn's player out, skipping the turn's "
+    "later steps",
+    "RL130": "a zone bound by let, read after every card was moved out of it",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

@@ -921,11 +921,23 @@ class _Compiler:
         """`without_target: true`, for an action that plays a card at a player."""
         if not a.get("without_target"):
             return False
-        if a.get("target", "none") not in ("other", "any") or "card" not in a or "count" in a:
+        target = a.get("target", "none")
+        # the cause named, of the three: a designer's count: 1 beside card: and target:
+        # other was told only what the action should have, which it seemed to have
+        why = (
+            "but it plays a group of cards (count:)"
+            if "count" in a
+            else "but it plays no card (no card:)"
+            if "card" not in a
+            else f"but its target is {target}"
+            if target not in ("other", "any")
+            else ""
+        )
+        if why:
             self.error(
                 "RS104",
                 f"action '{name}': without_target is for an action that plays one card at "
-                "a player (card:, and target: other or any)",
+                f"a player (card:, and target: other or any), {why}",
                 path + ("without_target",),
                 key=True,
             )

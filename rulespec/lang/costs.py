@@ -320,9 +320,10 @@ def _too_costly(node: ir.Expr, cost: int, players: int, deck: int, costs: _Costs
             "numbers and skip the rest with a test, for b in range(1, 8) if b >= a"
         )
     elif not melds:
-        hint = (
+        hint = (  # sorted: first() of cards in the order they came is lint's RL124
             "nest fewer aggregates or condition calls, work out a part first with let, or "
-            "bound the cards gone through (combinations(first(h, 7), 5): 21 sets, not 1,024)"
+            "bound the cards gone through, sorted so that which are kept is no accident "
+            "(combinations(first(sort(c.rank for c in h), 7), 5): 21 sets, not 1,024)"
         )
     shown = f"{cost:,}" if cost < 10**12 else f"about 10^{len(str(cost)) - 1}"
     return Diagnostic(

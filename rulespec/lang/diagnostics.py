@@ -81,12 +81,26 @@ class Hint(str):
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """A hint naming the closest known name, or '' when nothing is close."""
-    close = difflib.get_close_matches(str(name), sorted(set(known)), n=1, cutoff=0.6)
+    """A hint naming the closest known name, or '' when nothing is close. Of the names
+    close enough, the one that starts as the name does for longest comes first (a name
+    is mistyped more often at its end), then one it contains or is part of, then the
+    most alike: a target written `anyone` meant `any`, where letters alone made `none`
+    closer, the very opposite; `hand_limt` still means `hand_limit`, not `hand`."""
+    written, names = str(name).lower(), sorted(set(known))
+    close = difflib.get_close_matches(str(name), names, n=max(1, len(names)), cutoff=0.6)
     if not close:
         return ""
-    hint = Hint(f"did you mean '{close[0]}'?")
-    hint.suggestion = close[0]
+
+    def rank(k: str) -> tuple[int, bool]:
+        k = k.lower()
+        alike = 0  # the letters both start with
+        while alike < min(len(written), len(k)) and written[alike] == k[alike]:
+            alike += 1
+        return alike, k in written or written in k
+
+    best = max(close, key=rank)  # in a tie, the most alike: max keeps the first
+    hint = Hint(f"did you mean '{best}'?")
+    hint.suggestion = best
     return hint
 
 

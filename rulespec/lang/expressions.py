@@ -641,7 +641,7 @@ class Builder:
         if name in _ROLES:
             return (
                 f"'{name}' is bound only in {_ROLES[name]}: "
-                "see 'What each part of a spec binds' in docs/language.md"
+                "see docs/language.md#what-each-part-of-a-spec-binds"
             )
         return ""
 
