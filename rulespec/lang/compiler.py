@@ -1112,13 +1112,17 @@ class _Compiler:
         pass_if = None
         if "pass_if" in s:
             pass_if = self.b.expr(doc, path + ("pass_if",), s["pass_if"], {}, "bool")
-            if not (s.get("optional") or s.get("repeat") or "around" in s):
+        passes = s.get("optional") or s.get("repeat") or "around" in s
+        for key, says in (
+            ("pass_if", "says when a step that offers pass offers it"),
+            ("pass_title", "names the pass of a step that offers one"),
+        ):
+            if key in s and not passes:
                 self.error(
                     "RS104",
-                    "'pass_if' says when a step that offers pass offers it; this step "
-                    "offers none (it is not optional, repeat or around)",
-                    path + ("pass_if",),
-                    "add optional: true, or leave pass_if out",
+                    f"'{key}' {says}; this step offers none (it is not optional, repeat or around)",
+                    path + (key,),
+                    f"add optional: true, or leave {key} out",
                     key=True,
                 )
         if "around" in s:
@@ -1146,6 +1150,7 @@ class _Compiler:
             again_if=again_if,
             lead=bool(s.get("lead")),
             pass_if=pass_if,
+            pass_title=s.get("pass_title", ""),
         )
 
     def _around(self, s, path) -> None:

@@ -592,6 +592,7 @@ class Step:
     # where the step would offer `pass`, it does only while this holds (bool, read with
     # `current` the player asked); None: always
     pass_if: Expr | None = None
+    pass_title: str = ""  # what its pass is called at the table (Fold); "": Pass
 
 
 @dataclass(frozen=True)

@@ -173,7 +173,7 @@ def decision(state, table: Table, options: list) -> dict:
             }
             # a set of cards chosen together names its cards: a page may pick them one by one
             | ({"cards": [*map(titles.card, s["option"].label.split("+"))]} if _cards(s) else {})
-            for s in tableview.arranged(options, titles, state.game.type_names)
+            for s in tableview.arranged(options, titles, state.game.type_names, asking)
         ],
     }
 

@@ -115,6 +115,7 @@ class Titles:
     # the steps a player may pass, named by a pass when there are several (a turn's
     # actions, then its buys: "P1 passes (Buy)")
     passed: frozenset[str] = frozenset()
+    pass_titles: Mapping[str, str] = field(default_factory=dict)  # turn.STEP -> its pass_title
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     props: Mapping[str, str] = field(default_factory=dict)  # a card -> "rank 7, suit hearts"
@@ -180,6 +181,7 @@ class Titles:
                 for s in spec.turn
                 if s.actions and (s.optional or s.repeat or s.around or s.again_if is not None)
             ),
+            pass_titles={f"turn.{s.name}": s.pass_title for s in spec.turn if s.pass_title},
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
@@ -344,6 +346,13 @@ def third_person(verb: str) -> str:
     return f"{first} {rest}".rstrip()
 
 
+def _passed(e: dict, t: Titles) -> str:
+    """A pass: "P2 passes", "P2 passes (Buy)"; one the step names (pass_title) is
+    chosen as an action is: "P2 chooses Fold"."""
+    named = t.pass_titles.get(f"turn.{e.get('step')}")
+    return f"  {_who(e)} chooses {named}" if named else f"  {_who(e)} passes{_passed_at(e, t)}"
+
+
 def _passed_at(e: dict, t: Titles) -> str:
     """The step a pass was made at, where a turn has several steps to pass: " (Buy)"."""
     step = e.get("step")  # an older log has none
@@ -480,7 +489,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "react": _react,
     "choice": _choice,
     "reveal": _shown,
-    "pass": lambda e, t: f"  {_who(e)} passes{_passed_at(e, t)}",
+    "pass": lambda e, t: _passed(e, t),
     "trigger": _trigger,
     "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
     "swap": lambda e, t: f"  {t.zone(e['zones'][0])} and {t.zone(e['zones'][1])} trade cards",

@@ -82,7 +82,8 @@ class Person:
 
     def choose(self, observation, options):
         self.show()
-        shown = arranged(options, self.titles, self.game.game.type_names)
+        asking = self.game.decision_asker()
+        shown = arranged(options, self.titles, self.game.game.type_names, asking)
         self._present(observation, shown)
         while True:
             answer = self._read()

@@ -384,7 +384,9 @@ def asker(asking: str | None, titles: Titles, prompt: str = "") -> dict | None:
     }
 
 
-def arranged(options: list[Option], titles: Titles, type_names: list[str]) -> list[dict]:
+def arranged(
+    options: list[Option], titles: Titles, type_names: list[str], asking: str | None = None
+) -> list[dict]:
     """The options as a person is shown them, the same on every front end, so that an
     option keeps its place from turn to turn: those of a card together, the cards in
     deck order; numbers from the lowest; a choice's branches in the spec's order; plays
@@ -393,7 +395,7 @@ def arranged(options: list[Option], titles: Titles, type_names: list[str]) -> li
     its words, its group and its words within the group (`short`)."""
     shown = []
     for o in options:
-        text = option_text(o, titles, type_names)
+        text = option_text(o, titles, type_names, asking)
         group, short = _group(o, text, titles, type_names)
         shown.append({"option": o, "text": text, "group": group, "short": short})
     index = {n: i for i, n in enumerate(type_names)}
@@ -472,9 +474,12 @@ def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> 
     return card, rule + rest
 
 
-def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
+def option_text(
+    option: Option, titles: Titles, type_names: list[str], asking: str | None = None
+) -> str:
     """What an option does, in the spec's titles: "Play Ace (Lead) at P2", "Answer
-    with Joker", "Pass". type_names maps an option's card type to its card."""
+    with Joker", "Pass" (or the `pass_title` of the step `asking`, "Fold"). type_names
+    maps an option's card type to its card."""
     if isinstance(option, Play):
         return _play_text(option, titles, type_names)
     if isinstance(option, React):
@@ -484,7 +489,7 @@ def option_text(option: Option, titles: Titles, type_names: list[str]) -> str:
         card = titles.card(type_names[option.card_type])
         return f"Answer with {with_rule(card, rule)}"
     if isinstance(option, Pass):
-        return "Pass"
+        return titles.pass_titles.get(asking, "Pass")
     if isinstance(option, NoReaction):
         return "Do not answer"
     if isinstance(option, PickUnseen):  # a card taken by its place
