@@ -448,13 +448,13 @@ class StatementCompiler:
             name = what.name if isinstance(what, ir.Local) else None
             return [
                 f"g.reveal_value({self.x.constant(name)}, {self.x.source(what)}, "
-                f"{self.x.seats_source(players)})"
+                f"{self.x.players_source(players)})"
             ]
-        return [f"g.reveal(list({self.x.cards_source(what)}), {self.x.seats_source(players)})"]
+        return [f"g.reveal(list({self.x.cards_source(what)}), {self.x.players_source(players)})"]
 
     def _do_win(self, players):
         return [
-            f"g.finish(tuple(sorted({self.x.seats_source(players)})), {self._reason()})",
+            f"g.finish(tuple(sorted({self.x.players_source(players)})), {self._reason()})",
             "return",
         ]
 
@@ -500,8 +500,10 @@ class StatementCompiler:
         x = self.x
         if e.type == "int":
             return f"str({x.source(e)})"
-        if e.type in ("player", "players"):
-            return f"_said_seats({x.players_source(e)})"
+        if e.type == "player":  # nobody too, told so
+            return f"_said_seats(({x.source(e)},))"
+        if e.type == "players":
+            return f"_said_seats({x.source(e)})"
         if e.type == "kind":
             return f"g.game.kind_title({x.source(e)})"
         return f"g.game.cards_title({x.cards_source(e)})"
@@ -818,7 +820,7 @@ class StatementCompiler:
         asker = self.x.asker  # what asks, for a view to name
         sets = s.source.type == "cardsets"
         players, source, body = (
-            self.x.seats(s.players),
+            self.x.players(s.players),
             self._sets(s.source) if sets else self.x.cards(s.source),
             self.block(s.body),
         )
@@ -1080,7 +1082,7 @@ class StatementCompiler:
 
     def _pause_react(self, players, window=None):
         """`react(players)`, or `react(players, window)`: only the window's reactions."""
-        who, action = self.x.seats(players), self.played
+        who, action = self.x.players(players), self.played
         if window is None:
             return lambda g, env: g.open_window(who(g, env), action, env)
         return lambda g, env: g.open_window(who(g, env), action, env, window.value)

@@ -185,7 +185,9 @@ class Compiler:
         return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
 
     def players_source(self, e: ir.Expr) -> str:
-        return f"({self.source(e)},)" if e.type == "player" else self.source(e)
+        """A set of players, one player as a set of one (never nobody: a set holds
+        players)."""
+        return f"({self.seat_source(e)},)" if e.type == "player" else self.source(e)
 
     def seat(self, e: ir.Expr):
         """A function giving the player e is, checked not to be nobody: a chooser, a
@@ -196,14 +198,6 @@ class Compiler:
         """Source for a player the game keeps or asks (a winner, the next turn's, one told
         a card): nobody stops the game there (runtime._seat), not later elsewhere."""
         return f"_seat({self.source(e)})" if self.nobody else self.source(e)
-
-    def seats(self, e: ir.Expr):
-        """A function giving the players e is, as a tuple, none of them nobody."""
-        return self._apart(self.seats_source, e)
-
-    def seats_source(self, e: ir.Expr) -> str:
-        """seat_source for a set of players: one player (checked) as a set of one."""
-        return f"({self.seat_source(e)},)" if e.type == "player" else self.source(e)
 
     def _src_Const(self, e):
         return self.constant(e.value)
@@ -640,11 +634,11 @@ class Compiler:
         return f"_top(g._zones[{self.source(zone)}], {self.source(n)})"
 
     def _src_f_others(self, e, p):
-        return f"_others(g.active_players(), {self.source(p)})"
+        return f"_others(g.active_players(), {self.seat_source(p)})"
 
     def _src_f_partners(self, e, p):
         team_of = self.constant(self.defs.team_of)
-        return f"_partners(g.active_players(), {self.source(p)}, {team_of})"
+        return f"_partners(g.active_players(), {self.seat_source(p)}, {team_of})"
 
     def _src_f_without(self, e, cards, less):
         return f"_without({self.cards_source(cards)}, {self.cards_source(less)})"
@@ -765,16 +759,16 @@ class Compiler:
         return self.constant(self.defs.prop_values(key.value))
 
     def _src_f_next(self, e, p):
-        return f"g.next_player({self.source(p)})"
+        return f"g.next_player({self.seat_source(p)})"
 
     def _src_f_prev(self, e, p):
-        return f"g.prev_player({self.source(p)})"
+        return f"g.prev_player({self.seat_source(p)})"
 
     def _src_f_seat(self, e, n):
         return f"({self.source(n)} % g._n)"
 
     def _src_f_seat_number(self, e, p):
-        return self.source(p)
+        return self.seat_source(p)
 
     def _src_f_goal_done(self, e, goal, player):
         return f"(not {self.constant(self._f_next_goal(e, goal, player))}(g, env))"

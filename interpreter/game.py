@@ -339,7 +339,7 @@ class Game:
     def kind_title(self, kind: frozenset) -> str:
         """A kind as say() tells it: a card type by its title, a tag by its name."""
         name = self.kind_name(kind)
-        return "no kind" if name is None else self.titles.get(name, name)
+        return "none" if name is None else self.titles.get(name, name)
 
     def cards_title(self, cards) -> str:
         """Cards as say() tells them: their types' titles, in their order."""

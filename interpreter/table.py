@@ -14,6 +14,7 @@ import operator
 import random
 
 from . import knowledge
+from .choices import NOBODY_AT_REST
 
 INT_LIMIT = 10**18  # a counter's value stays within ±INT_LIMIT (docs/limits.md)
 
@@ -523,10 +524,12 @@ class Table:
                     "make the plays that change it"
                 )
             number = whole_number(value)
-            if slot in game.player_counters and not (number and -1 <= value < self._n):
+            # nobody only where the rules test for it: elsewhere -1 would be read as a seat
+            lowest = NOBODY_AT_REST if game.exprs.nobody else 0
+            if slot in game.player_counters and not (number and lowest <= value < self._n):
+                nobody = " (-1: nobody)" if lowest else ", as the spec never writes nobody"
                 raise ValueError(
-                    f"counter {name} holds a seat, from 0 to {self._n - 1} (-1: nobody), "
-                    f"not {value!r}"
+                    f"counter {name} holds a seat, from 0 to {self._n - 1}{nobody}, not {value!r}"
                 )
             if slot not in game.kind_counters and not number:
                 raise ValueError(f"counter {name} holds a number, not {value!r}")

@@ -3,7 +3,7 @@
 import pickle
 
 import pytest
-from gamekit import ROOT, counter, edited
+from gamekit import ROOT, counter, edited, spec_errors
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
@@ -60,7 +60,19 @@ def test_a_rule_that_uses_nobody_as_a_player_stops_at_its_place():
 
 @pytest.mark.parametrize(
     "statement",
-    ["set_current(claimer)", "set_next(claimer)", "eliminate(claimer)", "extra_turn(claimer)"],
+    [
+        "set_current(claimer)",
+        "set_next(claimer)",
+        "eliminate(claimer)",
+        "extra_turn(claimer)",
+        # a review's: these had gone on, picking seats or telling 'nobody' for a number
+        "let n = seat_number(claimer)",
+        "for q in others(claimer) { move(offer, kept(q)) }",
+        "let m = size(partners(claimer))",
+        'say("{size(claimer)}")',
+        "for q in claimer { move(offer, kept(q)) }",
+        "win(claimer + current)",
+    ],
 )
 def test_nobody_handed_to_the_game_as_a_player_stops_there(statement):
     text = edited(TEXT, ("if claimer == nobody { move(offer, discard) }", statement))
@@ -95,3 +107,20 @@ def test_a_spec_without_nobody_reads_its_player_counters_unchecked():
         if "first_claim" in listing.filename
     )
     assert "_who(" in written
+
+
+@pytest.mark.parametrize(
+    "statement", ["for q in nobody { move(offer, kept(q)) }", "win(nobody + current)"]
+)
+def test_nobody_written_where_players_are_needed_is_refused_as_the_spec_loads(statement):
+    text = edited(TEXT, ("if claimer == nobody { move(offer, discard) }", statement))
+    ((code, message),) = spec_errors(text)
+    assert code == "RS204" and "is nobody, which is no player" in message
+
+
+def test_a_table_lays_out_nobody_only_where_the_rules_test_for_it():
+    """A review's: a scenario put -1 in a spec that never writes nobody, whose rules then
+    read it as a seat (score(-1) is another counter's slot)."""
+    whist = Game(load_spec(ROOT / "games" / "whist.yaml"), 4)
+    with pytest.raises(ValueError, match="never writes nobody"):
+        State.from_layout(whist, 1, zones={}, counters={"dealer": -1})

@@ -61,6 +61,11 @@ HIDDEN = [
     'let n = 0\n      if size(pile) > 1 { n = size(of(pile, gem_1)) }\n      say("{n}")',
     'say("{kind_of(top(pile, 1))}")',
     "tell(size(of(pile, gem_1)))",
+    'let g = of(pile, gem_1)\n      say("{size(g)}")',
+    'let n = 0\n      if size(of(pile, gem_1)) > 0 { n = 1 }\n      say("{n}")',
+    'let n = 0\n      while n < size(of(pile, gem_1)) { n += 1 }\n      say("{n}")',
+    'let n = 0\n      for c in pile { if c.value > 1 { n += 1 } }\n      say("{n}")',
+    'say("{zone_of(offer)}")',
 ]
 
 
@@ -81,10 +86,35 @@ def test_a_value_some_seat_may_not_see_is_refused_at_its_place(statement):
 def test_what_every_seat_sees_is_told():
     text = edited(
         TEXT,
-        (SAY, 'tell(size(pile))\n      for p in players { say("{p}: {points(p)}") }'),
+        (
+            SAY,
+            'tell(size(pile))\n      for p in players { say("{p}: {points(p)}") }\n'
+            '      say("{size(kept(seat(0)))} {size(kept(next(seat(0))))}")',
+        ),
         (
             "setup:\n",
             'procedures:\n  tell:\n    params: {x: int}\n    effect: say("{x}")\nsetup:\n',
         ),
     )
     load_spec("first_claim.yaml", text)  # no RS415: sizes, public cards, counters
+
+
+def test_an_actions_zone_target_and_card_are_what_it_was_chosen_among_and_went_to():
+    """A review's: a card stashed face down, and the stash, were told to every seat."""
+    text = (ROOT / "tests" / "valid" / "building_piles.yaml").read_text()
+    told = 'effect: say("{current} stashed {card}; the stash holds {target}")'
+    stash = edited(
+        text, ("    if: size(target) == 0\n", f"    if: size(target) == 0\n    {told}\n")
+    )
+    assert [code for code, _ in spec_errors(stash)] == ["RS415", "RS415"]
+
+
+def test_a_reactions_answering_card_is_the_zone_it_went_to():
+    text = (ROOT / "tests" / "valid" / "coin_grab.yaml").read_text()
+    public = edited(
+        text, ("    effect: strength = 0", '    effect: say("{reactor} blocks with {answer}")')
+    )
+    load_spec("coin_grab.yaml", public)  # the guard goes to the public discard
+    hidden = edited(public, ("    to: discard\n    effect: say", "    to: pile\n    effect: say"))
+    ((code, message),) = spec_errors(hidden)
+    assert code == "RS415" and "'answer'" in message

@@ -604,7 +604,7 @@ class Builder:
             return False
         if node is not None and _seat_needed(what) and _is_nobody(node):
             hint = "end_game() ends the game with no winner" if what.endswith("win()") else ""
-            self._error("RS204", f"{what} must be a player, and nobody is none", node.span, hint)
+            self._error("RS204", f"{what} is nobody, which is no player", node.span, hint)
             return False
         return node is not None
 
@@ -747,6 +747,10 @@ class Builder:
                     "the players of a that are not in b: filter(q not in b for q in a)",
                 )
                 return None
+            if not all(
+                [self._check(x, "players", "an operand of '+' of players") for x in operands]
+            ):
+                return None  # nobody joins no set
             of = "players"  # those of each, each once, in turn order
         elif any(x.type == "cardsets" for x in operands):
             self._error(
@@ -1649,7 +1653,7 @@ class Builder:
         start = raw.meta.start_pos if isinstance(raw, lark.Tree) else raw.start_pos
         outer, values = self.text, []
         for m in ir.SAID.finditer(text.value):
-            self.text = _Shifted(outer, start + m.start(1))
+            self.text = _Shifted(outer, start + 1 + m.start(1))  # past the quote
             try:
                 tree = self._parse(m[1], "expr")
                 node = None if tree is None else self._expr(tree, dict(scope))
@@ -1859,7 +1863,7 @@ def _seat_needed(what: str) -> bool:
     """Does this place of an expression need a real player (a zone's owner, a chooser,
     a built-in's argument), so that `nobody` written there is a mistake? A comparison,
     a counter's value, a named condition's argument may be nobody."""
-    if what.startswith(("owner of", "the chooser", "who chooses")):
+    if what.startswith(("owner of", "the chooser", "who chooses", "a for loop's", "an operand")):
         return True
     called = re.fullmatch(r"argument \d+ of (\w+)\(\)", what)
     return called is not None and (called[1] in FUNCTIONS or called[1] in PROCEDURES)

@@ -46,7 +46,8 @@ class _Reads:
         """The first node of e that reads what some seat may not see, with the named
         conditions it is reached through; None when there is none."""
         if isinstance(e, ir.Call) and e.func == "size" and self._by_place(e.args[0], env):
-            return None
+            # how many tells nothing of what they are; whose zone, how many taken may
+            return self._any(_parts(e.args[0], False), env, via)
         if isinstance(e, (ir.ZoneRef, ir.Zones)) and self._unseen(e, env):
             return e, via
         if isinstance(e, ir.Memory):
@@ -64,8 +65,12 @@ class _Reads:
             return self.first(zone, env, via)
         if isinstance(e, ir.Aggregate):
             return self._aggregate(e, env, via)
-        for child in ir.iter_children(e):
-            found = self.first(child, env, via)
+        return self._any(ir.iter_children(e), env, via)
+
+    def _any(self, nodes, env: dict, via: tuple[str, ...]):
+        """The first of the nodes' first reads some seat may not see; None if none."""
+        for node in nodes:
+            found = self.first(node, env, via)
             if found is not None:
                 return found
         return None
@@ -85,8 +90,11 @@ class _Reads:
     def _by_place(self, cards: ir.Expr, env: dict) -> bool:
         """Are these cards taken by place alone (a zone, its top, the first n, an
         argument so taken), so that their number tells nothing of what they are?"""
-        for n in ir.walk(cards):
-            if isinstance(n, ir.Local) and isinstance(bound := env.get(n.name), _Arg):
+        for n in _parts(cards, True):
+            bound = env.get(n.name) if isinstance(n, ir.Local) else None
+            if bound is _SECRET:
+                return False
+            if isinstance(bound, _Arg):
                 if not self._by_place(bound.expr, bound.env):
                     return False
             elif not ir.by_place(n):
@@ -134,6 +142,25 @@ class _Reads:
             if found is None and part is not None:
                 found = self.first(part, inner, via)
         return found
+
+
+_CARDS = ("cards", "zone", "zones")
+
+
+def _parts(cards: ir.Expr, of_cards: bool):
+    """The nodes of an expression of cards that give cards (of_cards), or the largest
+    parts within it that give something else (a zone's owner, how many to take): what
+    is judged by place, and what is read as any expression is."""
+    stack = [cards]
+    while stack:
+        n = stack.pop()
+        if of_cards:
+            yield n
+        for child in ir.iter_children(n):
+            if getattr(child, "type", None) in _CARDS:
+                stack.append(child)
+            elif not of_cards:
+                yield child
 
 
 def _is_seat(owner: ir.Expr | None, env: dict) -> bool:
@@ -185,18 +212,30 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     no parameters is, each local it reads as what bound it: a let, an assignment, a for
     loop's items, a choice's items (a secret number, a simultaneous pick: never), a
     procedure's parameter as every call's argument, an action's card as the zone it went
-    to, a reaction's names as the answered action's. A local bound to a hidden read
-    anywhere in its rule counts as hidden everywhere in it."""
+    to and its zone target as the zones it was chosen among, a reaction's answering card
+    as the zone it went to and the answered rule's names as bound there; and each also
+    as what decided that the binding ran, and how often (the tests of the ifs and
+    whiles around it, the items of the loops). A local bound to a hidden read anywhere
+    in its rule counts as hidden everywhere in it. A zone worked out in play
+    (`zone_of(c)`) is told by its cards, which may lie anywhere: never told."""
     found = _Told(spec)
     if not found.said:
         return []
     hidden = found.hidden()
     problems = []
     for value, scope in found.said:
+        if _worked_out_zone(value):
+            problems.append(_told_problem(value, (), found.reads.zones, value))
+            continue
         read = found.reads.first(value, _env(hidden, scope), ())
         if read is not None:
-            problems.append(_told_problem(read[0], read[1], found.reads.zones))
+            problems.append(_told_problem(read[0], read[1], found.reads.zones, value))
     return problems
+
+
+def _worked_out_zone(e) -> bool:
+    """A zone that is not named (a zone, a family's, a local bound to one): zone_of()."""
+    return isinstance(e, ir.Expr) and e.type == "zone" and not isinstance(e, (ir.ZoneRef, ir.Local))
 
 
 class _Told:
@@ -212,15 +251,17 @@ class _Told:
         self.procedures = {p.name: p for p in spec.procedures}
         self.bindings: dict[tuple, list] = {}  # (scope, local) -> [(expr, its scope) or _SECRET]
         self.said: list[tuple[ir.Expr, str]] = []  # (a value said, its scope)
-        self.walk(spec.setup, "setup")
+        self.walk(spec.setup, "setup", ())
         for p in spec.procedures:
-            self.walk(p.effect, p.name)
+            self.walk(p.effect, p.name, ())
         for kind, rule in spec.rules():
-            self.walk(rule.effect, rule.name)
-            if kind in ("action", "reaction"):  # the card played: as the zone it went to
-                self.bind(rule.name, "card", _SECRET if rule.to is None else rule.to)
+            self.walk(rule.effect, rule.name, ())
             if kind == "action":
-                self.bind(rule.name, "chosen", _SECRET if rule.among is None else rule.among)
+                self.bind(rule.name, "card", _SECRET if rule.to is None else rule.to)
+                among = _SECRET if rule.among is None else rule.among
+                self.bind(rule.name, "chosen" if rule.target == "card" else "target", among)
+            elif kind == "reaction" and rule.card is not None:
+                self.bind(rule.name, "answer", _SECRET if rule.to is None else rule.to)
         linked: set[tuple] = set()
         while True:  # a reaction reads the answered rule's names, as bound there
             links = {
@@ -236,28 +277,41 @@ class _Told:
                 self.bind(scope, name, ir.Local(spec.span, "", name), answered)
             linked |= links
 
-    def bind(self, scope: str, name: str, value, where: str | None = None) -> None:
-        self.bindings.setdefault((scope, name), []).append(
-            value if value is _SECRET else (value, where or scope)
-        )
+    def bind(self, scope: str, name: str, value, where: str | None = None, guards=()) -> None:
+        """`name` in `scope` holds value (an expression read in `where`, or _SECRET),
+        bound where `guards` decided that it would be."""
+        if _worked_out_zone(value):
+            value = _SECRET
+        bound = self.bindings.setdefault((scope, name), [])
+        bound.append(value if value is _SECRET else (value, where or scope))
+        bound.extend((g, where or scope) for g in guards)
 
-    def walk(self, stmts, scope: str) -> None:
-        for s in ir.walk_statements(stmts):
+    def walk(self, stmts, scope: str, guards: tuple) -> None:
+        for s in stmts:
             if isinstance(s, ir.Let):
-                self.bind(scope, s.name, s.value)
+                self.bind(scope, s.name, s.value, guards=guards)
             elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
-                self.bind(scope, s.target.name, s.value)
+                self.bind(scope, s.target.name, s.value, guards=guards)
             elif isinstance(s, ir.For):
-                self.bind(scope, s.var, s.items)
+                self.bind(scope, s.var, s.items, guards=guards)
             elif isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
                 self.bind(scope, s.var, _SECRET)
             elif isinstance(s, ir.ChooseCard):
-                self.bind(scope, s.var, s.source)
+                self.bind(scope, s.var, s.source, guards=guards)
             elif isinstance(s, ir.ProcedureCall):
                 for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
-                    self.bind(s.proc, param, arg, scope)
+                    self.bind(s.proc, param, arg, scope, guards)
             elif isinstance(s, ir.Do) and s.proc == "say":
                 self.said.extend((value, scope) for value in s.args[1:])
+            # what decides whether, and how often, the blocks inside run: an if's or a
+            # while's test, a loop's items, a choice's items (the chosen branch is public)
+            inside = guards + tuple(
+                c
+                for c in ir.iter_children(s)
+                if isinstance(c, ir.Expr) and not isinstance(s, ir.ChooseBranch)
+            )
+            for block in ir.iter_blocks(s):
+                self.walk(block, scope, inside)
 
     def hidden(self) -> set[tuple]:
         """The (scope, local) bound to a hidden read, through other locals too."""
@@ -279,9 +333,13 @@ def _env(hidden: set[tuple], scope) -> dict:
     return {name: _SECRET for s, name in hidden if s == scope}
 
 
-def _told_problem(node, via, zones) -> Diagnostic:
+def _told_problem(node, via, zones, value) -> Diagnostic:
+    """RS415 at the read, or, where it is reached through named values and conditions,
+    at the value said, naming them."""
     through = f", through {' -> '.join(via)}," if via else ""
-    if isinstance(node, ir.Local):
+    if node is value and _worked_out_zone(value):
+        what = "a zone worked out in play, whose cards may lie where some seats do not see"
+    elif isinstance(node, ir.Local):
         what = (
             f"'{node.name}', which holds what some seats may not see (a hidden zone's "
             "cards, a secret choice)"
@@ -294,7 +352,8 @@ def _told_problem(node, via, zones) -> Diagnostic:
     return Diagnostic(
         "RS415",
         f"say() tells every seat the values it names, but this one reads{through} {what}",
-        node.span,
+        value.span if via else node.span,
         hint="name only what every seat sees: counters, any zone's size(), the cards of "
-        "public zones; reveal() tells a hidden card to the seats you name",
+        "public zones (a card moved to one is named where it lies, top(discard, 1)); "
+        "reveal() tells a hidden card to the seats you name",
     )
