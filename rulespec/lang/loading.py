@@ -121,6 +121,13 @@ if hasattr(yaml, "CSafeLoader"):  # PyYAML built with libyaml
             self._start_measuring()
             self._flow = 0  # flow collections ([...], {...}) the node is in
 
+        def compose_node(self, parent, index):
+            tag = getattr(self.peek_event(), "tag", None)
+            if tag not in (None, "!"):  # a tag written out: libyaml takes some PyYAML
+                # refuses (`!*!x`), and a spec has none but refused ones (RS004)
+                raise _NotLibyaml(None, None, "", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+
         def compose_scalar_node(self, anchor):
             node = super().compose_scalar_node(anchor)
             if not node.style and (not node.value or (self._flow and "?" in node.value)):
