@@ -551,7 +551,7 @@ def test_remembered_cards_in_a_table_are_told_by_their_name(tmp_path):
     (failure,) = _failures(scenario)
     assert (
         f"{scenario}:5:12: error RS501: unknown counter: 'held[P1]' ('held' is remembered "
-        "cards, which a table cannot lay out)"
+        "cards, not a counter a scenario lays out or checks)"
     ) in failure
     assert (
         f"{scenario}:6:12: error RS501: counter total holds a number, not ['hearts_4']" in failure
@@ -566,6 +566,22 @@ def test_remembered_cards_in_a_table_are_told_by_their_name(tmp_path):
         f"{scenario}:5:13: error RS501: counter trumps holds a kind: write a card type's or "
         "tag's name, not ['hearts']"
     ) in failure
+
+
+def test_remembered_cards_in_an_expect_are_told_by_their_name(tmp_path):
+    """A reviewer's `expect: counters: {held: {P1: [hearts_4]}}` still read "must be an
+    integer or a string or null or a mapping, got a list", where the table's counters
+    name 'held' as remembered cards; so at a check point too."""
+    scenario = tmp_path / "held.yaml"
+    scenario.write_text(
+        f"spec: {GAMES / 'cribbage.yaml'}\nsteps:\n  - expect:\n      counters: {{total: [hearts_4]}}\n"
+        "expect:\n  counters: {held: {P1: [hearts_4]}}\n"
+    )
+    assert _failures(scenario) == [
+        "step 1: counter total holds a number, not ['hearts_4']",
+        "counter held[P1]: no such counter ('held' is remembered cards, "
+        "not a counter a scenario lays out or checks)",
+    ]
 
 
 def test_a_step_naming_a_card_by_its_title_is_told_the_card_s_name(tmp_path):
