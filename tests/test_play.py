@@ -303,7 +303,8 @@ def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
     )
     assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
     assert said[9] == (
-        "  'nope' is no card, tag, rule, zone, counter, value, parameter or goal of this game"
+        "  'nope' is no card, tag, rule, window, zone, counter, value, parameter or goal of "
+        "this game"
     )
     # a tag, which the rules test cards by (a Canasta designer's `help wild`): its cards
     assert said[11] == "  Guard: the cards Officer, Two Officers"

@@ -140,6 +140,7 @@ class Titles:
             "counters": spec.counters,
             "params": spec.params,
             "goals": spec.goals,
+            "windows": spec.windows,
         }
         # a parameter a text names, {kraken_limit}, as the game sets it (a variant's too)
         values = {p.name: p.said() for p in spec.params}
