@@ -967,8 +967,11 @@ class State(Table):
     def open_window(self, players: tuple, action: str, env: dict, window=None) -> None:
         """A reaction window against an action or an answer: the players, in turn order
         from the one answered (its actor), each answer it or let it be, until one
-        answers or all pass. A named window offers only its own reactions."""
+        answers or all pass. A named window offers only its own reactions. A player out
+        (eliminated, or sitting out) is not asked, as they take no turn: one put out
+        earlier in the same action (`react(target)` after the target lost a challenge)."""
         answers = self.game.answers if window is None else self.game.window_answers[window]
+        players = [p for p in players if self._active[p]]
         if not answers[action] or not players:
             return
         actor = env["reactor"] if action in self.game.reactions_by_name else self._current

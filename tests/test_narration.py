@@ -670,6 +670,33 @@ def test_a_verb_that_holds_the_title_says_it_and_no_bracket_repeats_it():
     assert with_rule("Seven", "Face up", "lay face down") == "Seven (Face up)"
 
 
+def test_a_verb_alone_is_followed_by_its_target_with_no_at():
+    """A Coup designer's `verb: steal from` and `verb: assassinate` on targeted actions
+    without a card read "P2 steals from at P3" and "P2 assassinates at P3"."""
+    titles = Titles(
+        rules={
+            "steal": ("action", "Steal"),
+            "kill": ("action", "Assassinate"),
+            "out": ("action", "Go out"),
+        },
+        verbs={"steal": "steal from", "kill": "assassinate", "out": "knock"},
+        cards={"squire": "Squire"},
+    )
+    events = [
+        {"event": "play", "player": 1, "action": "steal", "target": 2},
+        {"event": "play", "player": 1, "action": "kill", "target": 0},
+        # a title the verb leaves in brackets, or a card: at the target, as before
+        {"event": "play", "player": 0, "action": "out", "target": 1},
+        {"event": "play", "player": 0, "action": "steal", "chosen": "squire", "target": 1},
+    ]
+    assert narrate(events, titles) == [
+        "  P2 steals from P3",
+        "  P2 assassinates P1",
+        "  P1 knocks (Go out) at P2",
+        "  P1 steals from Squire at P2",
+    ]
+
+
 def test_a_step_named_as_its_action_keeps_its_own_title_and_prompt():
     """A designer's Go Fish had a step `ask` offering the action `ask`: the choice of
     whom to ask was headed "Ask — which rank do you ask for?", the action's prompt. A

@@ -303,7 +303,8 @@ def test_help_name_shows_what_a_card_rule_zone_or_counter_is_for():
     )
     assert said[7] == "  Deal size: no text in the rules"  # a parameter without one
     assert said[9] == (
-        "  'nope' is no card, tag, rule, zone, counter, value, parameter or goal of this game"
+        "  'nope' is no card, tag, rule, window, zone, counter, value, parameter or goal of "
+        "this game"
     )
     # a tag, which the rules test cards by (a Canasta designer's `help wild`): its cards
     assert said[11] == "  Guard: the cards Officer, Two Officers"
@@ -475,6 +476,16 @@ def test_a_card_that_is_no_option_is_told_why_where_the_rules_say_it():
         "type its number (1-2), or help\n"
     ) in out
     assert "P2> officer\n  'officer' is not an option: P2 holds no Officer; type its" in out
+
+
+def test_a_card_an_action_takes_as_its_target_is_refused_with_no_false_reason():
+    """A reviewer's 'ship 1' in harbour (a card bought from the harbour, in a game with
+    no hand) was refused as one P2 "holds no": that says nothing of a card taken from
+    where the action's among: says."""
+    out, err = StringIO(), StringIO()
+    argv = ["play", str(ROOT / "tests" / "valid" / "harbour.yaml"), "--as", "P2", "--seed", "1"]
+    main(argv, stdout=out, stderr=err, stdin=StringIO("ship 1\nquit\n"))
+    assert "P2> ship 1\n  'ship 1' is not an option: type its number (1-" in out.getvalue()
 
 
 def test_a_few_sets_of_cards_are_listed_in_the_order_of_the_hand(tmp_path):

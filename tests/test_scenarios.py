@@ -551,7 +551,7 @@ def test_remembered_cards_in_a_table_are_told_by_their_name(tmp_path):
     (failure,) = _failures(scenario)
     assert (
         f"{scenario}:5:12: error RS501: unknown counter: 'held[P1]' ('held' is remembered "
-        "cards, which a table cannot lay out)"
+        "cards, not a counter a scenario lays out or checks)"
     ) in failure
     assert (
         f"{scenario}:6:12: error RS501: counter total holds a number, not ['hearts_4']" in failure
@@ -566,6 +566,22 @@ def test_remembered_cards_in_a_table_are_told_by_their_name(tmp_path):
         f"{scenario}:5:13: error RS501: counter trumps holds a kind: write a card type's or "
         "tag's name, not ['hearts']"
     ) in failure
+
+
+def test_remembered_cards_in_an_expect_are_told_by_their_name(tmp_path):
+    """A reviewer's `expect: counters: {held: {P1: [hearts_4]}}` still read "must be an
+    integer or a string or null or a mapping, got a list", where the table's counters
+    name 'held' as remembered cards; so at a check point too."""
+    scenario = tmp_path / "held.yaml"
+    scenario.write_text(
+        f"spec: {GAMES / 'cribbage.yaml'}\nsteps:\n  - expect:\n      counters: {{total: [hearts_4]}}\n"
+        "expect:\n  counters: {held: {P1: [hearts_4]}}\n"
+    )
+    assert _failures(scenario) == [
+        "step 1: counter total holds a number, not ['hearts_4']",
+        "counter held[P1]: no such counter ('held' is remembered cards, "
+        "not a counter a scenario lays out or checks)",
+    ]
 
 
 def test_a_step_naming_a_card_by_its_title_is_told_the_card_s_name(tmp_path):
@@ -648,6 +664,37 @@ def test_a_card_refused_is_told_why_where_the_rules_say_it(tmp_path):
     scenario.write_text(text.replace("CHOICE", "play ace_of_spades"))
     (failure,) = _failures(scenario)
     assert failure.endswith("; legal: play three_of_hearts; P2 holds no ace_of_spades")
+    scenario.write_text(text.replace("CHOICE", "play_card three_of_clubs"))
+    (failure,) = _failures(scenario)  # not "no action of this step plays three_of_clubs"
+    assert failure.endswith("; legal: play three_of_hearts; this step has no action 'play_card'")
+
+
+@pytest.mark.parametrize(
+    "spec, table, choice",
+    [  # harbour has no hand: buying ship_2 takes a coin, and the card in the harbour
+        (
+            "harbour",
+            "counters: {coins: {P2: 0}, host: P1}\n  zones: {harbour: [ship_2]}",
+            "P2: buy ship_2",
+        ),
+        # take picks a card of the market, whatever the hand holds
+        (
+            "market",
+            'zones: {market: [apple, pear], "hand[P1]": [plum]}\n  rest: deck',
+            "P1: take fig",
+        ),
+    ],
+)
+def test_a_card_an_action_targets_is_refused_with_no_false_reason(tmp_path, spec, table, choice):
+    """A reviewer's `buy ship_2`, refused because the buyer had no coin, was told "P2
+    holds no ship_2" in a game with no hand: an action that takes a card as its target
+    (target: card) takes it from where its among: says, so what the hand holds says
+    nothing of it."""
+    scenario = tmp_path / "target.yaml"
+    spec = ROOT / "tests" / "valid" / f"{spec}.yaml"
+    scenario.write_text(f"spec: {spec}\ntable:\n  current: P1\n  {table}\nsteps:\n  - {choice}\n")
+    (failure,) = _failures(scenario)
+    assert re.search(r"is not a legal choice for P\d; legal: [^;]*$", failure), failure
 
 
 def test_a_per_team_counter_or_zone_is_written_by_its_team(tmp_path):

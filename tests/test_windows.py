@@ -79,6 +79,23 @@ def test_random_games_hold_their_invariants():
                 state.apply_action(rng.choice(state.legal_actions()))
 
 
+def test_help_finds_a_window_by_its_name_or_title(tmp_path):
+    """A Coup designer's `help blocks` and `help block window` were "no card, tag, rule,
+    ...", though the window had a text and the decision was headed by its title."""
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    said = "    title: Block window\n    text: The player stolen from may block the steal.\n"
+    titles = Titles.of(_spec(tmp_path, "    title: Block window\n", said))
+    for name in ("blocks", "Block Window"):
+        assert (
+            help_text(name, titles) == "Block window: The player stolen from may block the steal."
+        )
+    assert help_text("challenges", Titles.of(_spec(tmp_path))) == (
+        "Challenge window: no text in the rules"
+    )
+
+
 def test_the_graph_opens_only_what_the_windows_offer():
     g = build(load_spec(CTB))
     opens = sorted((a.name, b.name) for a, b, k in g.edges(keys=True) if k == "opens")

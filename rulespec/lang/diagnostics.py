@@ -81,25 +81,21 @@ class Hint(str):
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """A hint naming the closest known name, or '' when nothing is close. Of the names
-    close enough, the one that starts as the name does for longest comes first (a name
-    is mistyped more often at its end), then one it contains or is part of, then the
-    most alike: a target written `anyone` meant `any`, where letters alone made `none`
-    closer, the very opposite; `hand_limt` still means `hand_limit`, not `hand`."""
+    """A hint naming the closest known name, or '' when nothing is close. A name the
+    written one begins with, and the closest does not, is offered second: a target
+    written `anyone` meant `any`, where letters alone made `none` closer. It stays
+    second: ranking by the start first offered `tricks` for `trickswon`,
+    where `tricks_won` was meant, and a name is mistyped anywhere, not only at its end."""
     written, names = str(name).lower(), sorted(set(known))
     close = difflib.get_close_matches(str(name), names, n=max(1, len(names)), cutoff=0.6)
     if not close:
         return ""
-
-    def rank(k: str) -> tuple[int, bool]:
-        k = k.lower()
-        alike = 0  # the letters both start with
-        while alike < min(len(written), len(k)) and written[alike] == k[alike]:
-            alike += 1
-        return alike, k in written or written in k
-
-    best = max(close, key=rank)  # in a tie, the most alike: max keeps the first
-    hint = Hint(f"did you mean '{best}'?")
+    best = close[0]
+    low = best.lower()
+    begun = [
+        k for k in close[1:] if written.startswith(k.lower()) and not low.startswith(k.lower())
+    ]
+    hint = Hint(f"did you mean '{best}'" + (f" or '{begun[0]}'?" if begun else "?"))
     hint.suggestion = best
     return hint
 

@@ -140,6 +140,7 @@ class Titles:
             "counters": spec.counters,
             "params": spec.params,
             "goals": spec.goals,
+            "windows": spec.windows,
         }
         # a parameter a text names, {kraken_limit}, as the game sets it (a variant's too)
         values = {p.name: p.said() for p in spec.params}
@@ -365,7 +366,8 @@ def _play(e: dict, t: Titles) -> str:
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
     has a verb ("P1 draws", "P1 knocks (Go out)", "P1 buys Province"), which a title
     that begins with the verb goes on from ("Knock early": "P1 knocks early"), and which
-    says a title it holds ("attack with" for Attack: "P1 attacks with Squire")."""
+    says a title it holds ("attack with" for Attack: "P1 attacks with Squire"); a
+    target player follows the verb alone with no "at" ("P1 steals from P3")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
     onto = t.zone(e["zone"]) if e.get("zone") else ""  # a target zone (`target: zone`)
@@ -391,7 +393,9 @@ def _play(e: dict, t: Titles) -> str:
     else:
         what, verb = f"{action}: {chosen}" if chosen else action, "chooses"
     if e.get("target") is not None:
-        target = f" at {seat_name(e['target'])}"
+        # a verb alone says how the target is met: "P2 steals from P3", not "from at P3"
+        alone = not what and e["action"] in t.verbs
+        target = f"{'' if alone else ' at'} {seat_name(e['target'])}"
     elif onto:
         target = f" onto {onto}"
     else:

@@ -9,26 +9,30 @@ from rulespec.interpreter import seat_name
 
 def why_not(state, card: str, title: str, action: str | None = None) -> str:
     """Why no option of the pending play plays the card type `card` (titled `title`;
-    by `action`, where one is named): the player holds none, no action of the step
-    plays it, or the `if:` of each action that would play it does not hold, told by
-    the action's title and text. "" where the reason is none of these, or not plain
-    (a target, a group of cards, a fallback: more than a condition decides those)."""
+    by `action`, where one is named): the step has no such action, the player holds
+    none, no action of the step plays it, or the `if:` of each action that would play
+    it does not hold, told by the action's title and text. "" where the reason is none
+    of these, or not plain (a target, a group of cards, a fallback: more than a
+    condition decides those). An action that takes a card as its target (`target:
+    card`) may take it from anywhere its `among:` says, not the hand: then no reason
+    (a harbour's card was refused as one the player "holds no" in a game of no hand)."""
     game = state.game
     spec = game.spec
     asker = (state.decision_asker() or "").removeprefix("turn.")  # a play's: its step
     step = next((s for s in spec.turn if s.name == asker), None)
     if state.decision_kind() != "play" or step is None or card not in game.type_names:
         return ""
+    if action is not None and action not in step.actions:
+        return f"this step has no action '{action}'"
+    asked = [a for a in spec.actions if a.name in step.actions and a.name == (action or a.name)]
+    if any(a.target == "card" for a in asked):
+        return ""
     seat = state.current_player()
     held = state.observation(seat)["zones"].get(f"{spec.hand}[{seat_name(seat)}]", [])
-    if card not in held:
+    if spec.hand is not None and card not in held:
         return f"{seat_name(seat)} holds no {title}"
     kinds = {"any", card, *next(c.tags for c in spec.cards if c.name == card)}
-    playing = [
-        a
-        for a in spec.actions
-        if a.name in step.actions and a.name == (action or a.name) and a.card in kinds
-    ]
+    playing = [a for a in asked if a.card in kinds]
     if not playing:
         return f"no action of this step plays {title}"
     if any(

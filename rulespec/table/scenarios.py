@@ -106,10 +106,10 @@ def _check_shape(doc) -> None:
         problems = shape_problems(
             doc, load_schema("scenario"), code="RS501", unknown_code="RS501", name="the scenario"
         )
-        # a list among the table's counters is told by its name, with the game at hand
-        # (_misnamed): a Cribbage designer's remembered cards there read "must be an
-        # integer or a string or null or a mapping, got a list"
-        listed = {doc.span(("table", "counters", *path)) for path in _listed_counters(doc.data)}
+        # a list among the table's or an expect's counters is told by its name, with the
+        # game at hand (_misnamed, _check): a Cribbage designer's remembered cards there
+        # read "must be an integer or a string or null or a mapping, got a list"
+        listed = {doc.span(path) for path in _listed_counters(doc.data)}
         problems = [d for d in problems if d.span not in listed]
     if problems:  # in file order, as a spec's are
         raise SpecError(
@@ -118,12 +118,24 @@ def _check_shape(doc) -> None:
 
 
 def _listed_counters(data: dict) -> list[tuple]:
-    """The paths, under table.counters, of the values written as lists."""
-    table = data.get("table")
-    counters = table.get("counters") if isinstance(table, dict) else None
-    if not isinstance(counters, dict):
-        return []
-    return [path for _, value, path in _counters(counters) if isinstance(value, list)]
+    """The paths of the counters written as lists: under table.counters, expect.counters
+    and each check point's expect.counters."""
+    steps = data.get("steps")
+    parts = [(("table",), data.get("table")), (("expect",), data.get("expect"))] + [
+        (("steps", i, "expect"), step.get("expect"))
+        for i, step in enumerate(steps if isinstance(steps, list) else ())
+        if isinstance(step, dict)
+    ]
+    found = []
+    for place, part in parts:
+        counters = part.get("counters") if isinstance(part, dict) else None
+        if isinstance(counters, dict):
+            found += [
+                (*place, "counters", *path)
+                for _, value, path in _counters(counters)
+                if isinstance(value, list)
+            ]
+    return found
 
 
 def _new_state(game: Game, doc, n: int) -> State:
@@ -270,7 +282,7 @@ def _meant(game: Game, what: str, name, known) -> str:
     closest name, or every name."""
     remembered = str(name).split("[", 1)[0]
     if what == "counter" and remembered in {m.name for m in game.spec.memories}:
-        return f"'{remembered}' is remembered cards, which a table cannot lay out"
+        return f"'{remembered}' is remembered cards, not a counter a scenario lays out or checks"
     if what.startswith("card"):
         titled = game.spec.titled(str(name))
         if titled:

@@ -26,7 +26,7 @@ HELP = """\
   number you choose.
   Commands:
     help, ?     this help
-    help NAME   what a card, rule, zone, counter, value, parameter or goal is for
+    help NAME   what a card, rule, window, zone, counter, value, parameter or goal is for
                 (NAME: its name or its title, as the table shows it)
     table       the table again, with the game's parameters, and your options
     list        every option, numbered (a choice of many sets of cards names the cards
@@ -232,9 +232,9 @@ class Person:
 
 
 def help_text(name: str, titles: Titles) -> str:
-    """What a card, rule, zone, counter, value, parameter or goal set is for, found by
-    its name or its title in any case: its title and its `text:` (a goal set's, and its
-    order); everything of that name, each with its kind, where there are several (one
+    """What a card, rule, window, zone, counter, value, parameter or goal set is for,
+    found by its name or its title in any case: its title and its `text:` (a goal
+    set's, and its order); everything of that name, each with its kind, where there are several (one
     without a text of its own too: a Love Letter designer's `help guard` left out the
     action that plays the Guard)."""
     found = _named(name.casefold(), titles) or _begun(name, titles)
@@ -249,7 +249,8 @@ def help_text(name: str, titles: Titles) -> str:
     if found:
         return "{}: {}".format(*next(iter(found.values())))
     return (
-        f"'{name[:40]}' is no card, tag, rule, zone, counter, value, parameter or goal of this game"
+        f"'{name[:40]}' is no card, tag, rule, window, zone, counter, value, parameter or goal of "
+        "this game"
     )
 
 
@@ -265,6 +266,8 @@ def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]
         ("zones", (("zone", n, title) for n, title in titles.zones.items())),
         ("counters", (("counter", n, title) for n, title in titles.counters.items())),
         ("params", (("parameter", n, title) for n, title in titles.params.items())),
+        # a reaction window: a decision is headed by its title ("Block window")
+        ("windows", (("window", n, w.title) for n, w in titles.windows.items())),
     ):
         for word, n, title in things:
             if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):
