@@ -66,6 +66,9 @@ HIDDEN = [
     'let n = 0\n      while n < size(of(pile, gem_1)) { n += 1 }\n      say("{n}")',
     'let n = 0\n      for c in pile { if c.value > 1 { n += 1 } }\n      say("{n}")',
     'say("{zone_of(offer)}")',
+    # a second review's: where a card lies now, inside another value
+    'say("{top(zone_of(top(offer, 1)), 1)}")',
+    'say("{size(above(top(offer, 1)))}")',
 ]
 
 
@@ -89,7 +92,9 @@ def test_what_every_seat_sees_is_told():
         (
             SAY,
             'tell(size(pile))\n      for p in players { say("{p}: {points(p)}") }\n'
-            '      say("{size(kept(seat(0)))} {size(kept(next(seat(0))))}")',
+            '      say("{size(kept(seat(0)))} {size(kept(next(seat(0))))}")\n'
+            "      let h = pile\n"
+            '      say("{size(h)} in the pile")',
         ),
         (
             "setup:\n",
@@ -117,4 +122,18 @@ def test_a_reactions_answering_card_is_the_zone_it_went_to():
     load_spec("coin_grab.yaml", public)  # the guard goes to the public discard
     hidden = edited(public, ("    to: discard\n    effect: say", "    to: pile\n    effect: say"))
     ((code, message),) = spec_errors(hidden)
-    assert code == "RS415" and "'answer'" in message
+    assert code == "RS415" and "zone 'pile'" in message
+
+
+def test_a_reactions_assignment_to_the_answered_actions_local_is_read_there():
+    """A second review's: a reaction wrote what it holds into the action's local, which
+    the action then said."""
+    text = (ROOT / "tests" / "valid" / "coin_grab.yaml").read_text()
+    said = '        steals += 1\n      }\n      say("{strength}")\n'
+    public = edited(text, ("        steals += 1\n      }\n", said))
+    load_spec("coin_grab.yaml", public)  # 1, or 0 once blocked: public, as the block is
+    hidden = edited(
+        public, ("    effect: strength = 0", "    effect: strength = count(hand(reactor), guard)")
+    )
+    ((code, message),) = spec_errors(hidden)
+    assert code == "RS415" and "zone 'hand'" in message

@@ -41,10 +41,16 @@ class _Reads:
     goals: dict[str, str]  # a goal set -> the zone it counts in
     own: bool = False  # reads cards of its seat's own owner zones
     bodies: dict = field(default_factory=dict)  # (condition, its seat parameters) -> (read, own)
+    # where a card lies now is no public fact (say(): a local keeps a card that may
+    # have moved out of sight since): zone_of() and above() are reads of it
+    wherever: bool = False
+    reading: set = field(default_factory=set)  # the bindings being read: a loop reads none twice
 
     def first(self, e, env: dict, via: tuple[str, ...]):
         """The first node of e that reads what some seat may not see, with the named
         conditions it is reached through; None when there is none."""
+        if self.wherever and isinstance(e, ir.Call) and e.func in _WHERE:
+            return e, via
         if isinstance(e, ir.Call) and e.func == "size" and self._by_place(e.args[0], env):
             # how many tells nothing of what they are; whose zone, how many taken may
             return self._any(_parts(e.args[0], False), env, via)
@@ -56,7 +62,9 @@ class _Reads:
             bound = env.get(e.name)
             if bound is _SECRET:
                 return e, via
-            return self.first(bound.expr, bound.env, bound.via) if isinstance(bound, _Arg) else None
+            return next(
+                (found for arg in self._bound(bound) if (found := self._read_arg(arg))), None
+            )
         if isinstance(e, ir.ConditionCall):
             return self._call(e, env, via)
         if isinstance(e, ir.Call) and e.func in _GOALS:
@@ -87,17 +95,39 @@ class _Reads:
             return False
         return True
 
+    def _bound(self, bound) -> tuple:
+        """What a local is bound to, as arguments: one (a parameter), several (say()'s
+        locals, each way its rule binds it), or none (read as public)."""
+        return (bound,) if isinstance(bound, _Arg) else bound if isinstance(bound, tuple) else ()
+
+    def _read_arg(self, arg: _Arg):
+        """first() of what a local is bound to, each binding once on a path (`n += 1`)."""
+        if id(arg) in self.reading:
+            return None
+        self.reading.add(id(arg))
+        try:
+            return self.first(arg.expr, arg.env, arg.via)
+        finally:
+            self.reading.discard(id(arg))
+
     def _by_place(self, cards: ir.Expr, env: dict) -> bool:
         """Are these cards taken by place alone (a zone, its top, the first n, an
         argument so taken), so that their number tells nothing of what they are?"""
         for n in _parts(cards, True):
             bound = env.get(n.name) if isinstance(n, ir.Local) else None
-            if bound is _SECRET:
+            if bound is _SECRET or (self.wherever and isinstance(n, ir.Call) and n.func in _WHERE):
                 return False
-            if isinstance(bound, _Arg):
-                if not self._by_place(bound.expr, bound.env):
-                    return False
-            elif not ir.by_place(n):
+            if bound is not None:
+                for arg in self._bound(bound):
+                    if id(arg) in self.reading:
+                        continue
+                    self.reading.add(id(arg))
+                    try:
+                        if not self._by_place(arg.expr, arg.env):
+                            return False
+                    finally:
+                        self.reading.discard(id(arg))
+            elif not (ir.by_place(n) or isinstance(n, ir.Zones)):  # a zone target's family
                 return False
         return True
 
@@ -145,6 +175,7 @@ class _Reads:
 
 
 _CARDS = ("cards", "zone", "zones")
+_WHERE = ("zone_of", "above")  # what reads where a card lies now
 
 
 def _parts(cards: ir.Expr, of_cards: bool):
@@ -209,25 +240,25 @@ def audience(
 def told(spec: ir.Spec) -> list[Diagnostic]:
     """RS415 at each value a say() text names (`say("{p} scores {n}")`) that reads what
     some seat may not see: every seat is told it. A value is judged as a shown value of
-    no parameters is, each local it reads as what bound it: a let, an assignment, a for
-    loop's items, a choice's items (a secret number, a simultaneous pick: never), a
-    procedure's parameter as every call's argument, an action's card as the zone it went
-    to and its zone target as the zones it was chosen among, a reaction's answering card
-    as the zone it went to and the answered rule's names as bound there; and each also
-    as what decided that the binding ran, and how often (the tests of the ifs and
-    whiles around it, the items of the loops). A local bound to a hidden read anywhere
-    in its rule counts as hidden everywhere in it. A zone worked out in play
-    (`zone_of(c)`) is told by its cards, which may lie anywhere: never told."""
+    no parameters is, each local it reads as each thing that binds it, read where the
+    local is used (`size(h)` of `let h = hand(p)` is public, its cards are not): a let,
+    an assignment (a reaction's too, to the answered action's local), a for loop's
+    items, a choice's items, a procedure's parameter as every call's argument, an
+    action's card as the zone it went to and its zone target as the zones it was chosen
+    among, a reaction's answering card as the zone it went to and the answered rule's
+    names as bound there. A local bound by a secret pick (a secret number, a
+    simultaneous pick), or where a test or loop over what some seat may not see decided
+    that it was bound and how often, is hidden wherever its rule reads it. Where a card
+    lies now is not told: a zone worked out in play (`zone_of(c)`) nor the cards above
+    one (`above(c)`)."""
     found = _Told(spec)
     if not found.said:
         return []
-    hidden = found.hidden()
+    envs = found.envs()
     problems = []
     for value, scope in found.said:
-        if _worked_out_zone(value):
-            problems.append(_told_problem(value, (), found.reads.zones, value))
-            continue
-        read = found.reads.first(value, _env(hidden, scope), ())
+        worked_out = _worked_out_zone(value)
+        read = (value, ()) if worked_out else found.reads.first(value, envs[scope], ())
         if read is not None:
             problems.append(_told_problem(read[0], read[1], found.reads.zones, value))
     return problems
@@ -247,9 +278,14 @@ class _Told:
             {z.name: z for z in spec.zones},
             {c.name: c for c in spec.conditions},
             {g.name: g.zone for g in spec.goals},
+            wherever=True,
         )
         self.procedures = {p.name: p for p in spec.procedures}
-        self.bindings: dict[tuple, list] = {}  # (scope, local) -> [(expr, its scope) or _SECRET]
+        # (scope, local) -> [(expr, the scope it is read in) or _SECRET]; and the tests
+        # and loops' items that decided each binding
+        self.bindings: dict[tuple, list] = {}
+        self.guards: dict[tuple, list] = {}
+        self.assigned: list[tuple] = []  # (scope, local, value, guards) of each assignment
         self.said: list[tuple[ir.Expr, str]] = []  # (a value said, its scope)
         self.walk(spec.setup, "setup", ())
         for p in spec.procedures:
@@ -262,29 +298,46 @@ class _Told:
                 self.bind(rule.name, "chosen" if rule.target == "card" else "target", among)
             elif kind == "reaction" and rule.card is not None:
                 self.bind(rule.name, "answer", _SECRET if rule.to is None else rule.to)
+        self._answered(spec.reactions)
+
+    def _answered(self, reactions) -> None:
+        """A reaction reads the answered rule's names as bound there, and its assignments
+        to them bind them there too (`guarded = 1`), through answers to answers."""
         linked: set[tuple] = set()
-        while True:  # a reaction reads the answered rule's names, as bound there
+        while True:
             links = {
                 (r.name, name, answered)
-                for r in spec.reactions
+                for r in reactions
                 for answered in r.answers
                 for scope, name in list(self.bindings)
                 if scope == answered
             } - linked
-            if not links:
-                break
+            written = {
+                (answered, name, value, r.name, guards)
+                for r in reactions
+                for scope, name, value, guards in self.assigned
+                if scope == r.name
+                for answered in r.answers
+                if (answered, name) in self.bindings
+            } - linked
+            if not links and not written:
+                return
             for scope, name, answered in links:
-                self.bind(scope, name, ir.Local(spec.span, "", name), answered)
-            linked |= links
+                self.bind(scope, name, ir.Local(ir.Span("<say>", 1, 1), "", name), answered)
+            for scope, name, value, where, guards in written:
+                self.bind(scope, name, value, where, guards)
+            linked |= links | written
 
     def bind(self, scope: str, name: str, value, where: str | None = None, guards=()) -> None:
         """`name` in `scope` holds value (an expression read in `where`, or _SECRET),
         bound where `guards` decided that it would be."""
         if _worked_out_zone(value):
             value = _SECRET
-        bound = self.bindings.setdefault((scope, name), [])
-        bound.append(value if value is _SECRET else (value, where or scope))
-        bound.extend((g, where or scope) for g in guards)
+        where = where or scope
+        self.bindings.setdefault((scope, name), []).append(
+            value if value is _SECRET else (value, where)
+        )
+        self.guards.setdefault((scope, name), []).extend((g, where) for g in guards)
 
     def walk(self, stmts, scope: str, guards: tuple) -> None:
         for s in stmts:
@@ -292,6 +345,7 @@ class _Told:
                 self.bind(scope, s.name, s.value, guards=guards)
             elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
                 self.bind(scope, s.target.name, s.value, guards=guards)
+                self.assigned.append((scope, s.target.name, s.value, guards))
             elif isinstance(s, ir.For):
                 self.bind(scope, s.var, s.items, guards=guards)
             elif isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
@@ -313,36 +367,44 @@ class _Told:
             for block in ir.iter_blocks(s):
                 self.walk(block, scope, inside)
 
-    def hidden(self) -> set[tuple]:
-        """The (scope, local) bound to a hidden read, through other locals too."""
-        hidden: set[tuple] = set()
-        grown = True
-        while grown:
-            grown = False
-            for key, values in self.bindings.items():
-                if key not in hidden and any(
-                    v is _SECRET or self.reads.first(v[0], _env(hidden, v[1]), ()) is not None
-                    for v in values
-                ):
-                    hidden.add(key)
-                    grown = True
-        return hidden
-
-
-def _env(hidden: set[tuple], scope) -> dict:
-    return {name: _SECRET for s, name in hidden if s == scope}
+    def envs(self) -> dict:
+        """Each scope's locals as the reader takes them: each local's bindings, read
+        where it is used; _SECRET for one bound by a secret pick, or under a test or loop
+        that reads what some seat may not see (through other locals too)."""
+        scopes = {s for s, _ in self.bindings} | {
+            w for vs in self.bindings.values() for v in vs if v is not _SECRET for w in (v[1],)
+        }
+        scopes |= {s for _, s in self.said}
+        envs: dict = {s: {} for s in scopes}
+        secret = {key for key, values in self.bindings.items() if _SECRET in values}
+        while True:
+            for (scope, name), values in self.bindings.items():
+                envs[scope][name] = (
+                    _SECRET
+                    if (scope, name) in secret
+                    else tuple(_Arg(e, envs[where], ()) for e, where in values)
+                )
+            grown = {
+                key
+                for key, guards in self.guards.items()
+                if key not in secret
+                and any(self.reads.first(g, envs[w], ()) is not None for g, w in guards)
+            }
+            if not grown:
+                return envs
+            secret |= grown
 
 
 def _told_problem(node, via, zones, value) -> Diagnostic:
-    """RS415 at the read, or, where it is reached through named values and conditions,
-    at the value said, naming them."""
+    """RS415 at the value said, naming what it reads (through the named values and
+    conditions it calls, and the locals that bind it)."""
     through = f", through {' -> '.join(via)}," if via else ""
-    if node is value and _worked_out_zone(value):
-        what = "a zone worked out in play, whose cards may lie where some seats do not see"
+    if isinstance(node, ir.Call):  # zone_of(c), above(c), a zone worked out
+        what = "where a card lies now, which some seats may not see"
     elif isinstance(node, ir.Local):
         what = (
-            f"'{node.name}', which holds what some seats may not see (a hidden zone's "
-            "cards, a secret choice)"
+            f"'{node.name}', bound by a secret pick, or by a test or loop over what some "
+            "seats may not see"
         )
     elif isinstance(node, ir.Memory):
         what = f"the cards remembered as '{node.name}', which no seat's table shows"
@@ -352,7 +414,7 @@ def _told_problem(node, via, zones, value) -> Diagnostic:
     return Diagnostic(
         "RS415",
         f"say() tells every seat the values it names, but this one reads{through} {what}",
-        value.span if via else node.span,
+        value.span,
         hint="name only what every seat sees: counters, any zone's size(), the cards of "
         "public zones (a card moved to one is named where it lies, top(discard, 1)); "
         "reveal() tells a hidden card to the seats you name",
