@@ -714,7 +714,8 @@ def check_turn_player_out_in_a_round(an: Analysis):
     the round goes on to its end and then the turn ends: the later steps do not run
     that turn (language.md, `eliminate`). A Hold'em designer's fold by the first to act
     left the flop undealt, and the next turn bet pre-flop again. Only a statement of the
-    effect itself, not one under an `if`: that one always runs."""
+    effect itself, not one under an `if`: that one always runs. Not an action whose `if:`
+    shuts the turn's player out by name (`current != opener`, see _turn_player_names)."""
     spec = an.spec
     actions = {a.name: a for a in spec.actions}
     said = set()
@@ -722,7 +723,10 @@ def check_turn_player_out_in_a_round(an: Analysis):
         later = [s.name for s in spec.turn[i + 1 :]]
         if step.around in (None, "others_once") or not later:  # others_once: never asked
             continue
+        names = _turn_player_names(spec, i)
         for name in step.actions:
+            if _shuts_out(actions[name].condition, names):
+                continue
             for s in actions[name].effect:
                 if not (
                     isinstance(s, ir.Do)
@@ -746,6 +750,48 @@ def check_turn_player_out_in_a_round(an: Analysis):
                     f"{s.proc}(p) for each marked player in a later step, after what "
                     "must run; or do that work in the play that ends the round",
                 )
+
+
+def _turn_player_names(spec: ir.Spec, i: int) -> set[str]:
+    """The shared counters certain to hold the turn's player at step i: each set by
+    `X = current` in the effect itself of a step before i (not an `around` one, where
+    `current` is the player asked), and written nowhere else during a turn, in a spec
+    that never calls set_current during one (the turn's player would change under the
+    name). The setup and a round's setup and scoring run between turns."""
+    between = (spec.rounds.setup, spec.rounds.scoring) if spec.rounds else ()
+    parts = tuple(p for p in _written_parts(spec)[1:] if all(p is not b for b in between))
+    if any(isinstance(n, ir.Do) and n.proc == "set_current" for n in ir.walk(parts)):
+        return set()
+    sets = {
+        id(s): s.target.name
+        for step in spec.turn[:i]
+        if step.around is None
+        for s in step.effect
+        if isinstance(s, ir.Assign)
+        and s.op == "="
+        and isinstance(s.target, ir.Counter)
+        and s.target.owner is None
+        and s.target.index is None
+        and ir.canon(s.value) == ir.canon(_CURRENT)
+    }
+    names = set(sets.values())
+    for n in ir.walk(parts):
+        if isinstance(n, ir.Assign) and isinstance(n.target, ir.Counter) and id(n) not in sets:
+            names.discard(n.target.name)
+    return names
+
+
+def _shuts_out(cond: ir.Expr | None, names: set[str]) -> bool:
+    """Is cond, or one of its `and` parts, `current != X` (or `X != current`) for a
+    name X of the turn's player: the turn's player, asked, is never offered it?"""
+    if not isinstance(cond, ir.Binary):
+        return False
+    if cond.op == "and":
+        return _shuts_out(cond.left, names) or _shuts_out(cond.right, names)
+    sides = {ir.canon(cond.left), ir.canon(cond.right)}
+    return cond.op == "!=" and any(
+        sides == {ir.canon(_CURRENT), ir.canon(ir.Counter(None, "player", n, None))} for n in names
+    )
 
 
 def check_emptied_zone_read(an: Analysis):
