@@ -211,13 +211,14 @@ def _seats(observation: dict) -> list[str]:
 
 
 def _cards_text(zone: dict) -> str:
-    """A zone in a few words: its cards (a long pile: its size and top card), or its size."""
+    """A zone in a few words: its cards (a long pile: its size and top card), or its size;
+    "empty" whether the seat sees its cards or not, as its size is told either way."""
+    if not zone["size"]:
+        return "empty"
     size = f"{zone['size']} card{'' if zone['size'] == 1 else 's'}"
     if zone["cards"] is None:
         shown = _runs(card_text(c) for c in zone["revealed"])
         return size + (f"; known to you: {shown}" if shown else "")
-    if not zone["cards"]:
-        return "empty"
     if zone["top_only"]:  # its size, and the card on top
         return f"{size}, top {zone['cards'][-1]['title']}"
     # a pile of one card has no other to tell its top from
