@@ -238,9 +238,15 @@ def card_text(card: dict) -> str:
 
 
 def _counters_text(counters: list[dict]) -> str:
-    """Counters (or parameters) in a few words, a yes-or-no parameter as the spec writes
-    it: "Back down after the top deal true", not Python's True."""
-    return ", ".join(f"{c['title']} {as_yaml(c['value'])}" for c in counters)
+    """Counters (or parameters) in a few words."""
+    return ", ".join(f"{c['title']} {_said(c['value'])}" for c in counters)
+
+
+def _said(value) -> str:
+    """A value as a player reads it, a yes-or-no parameter as yes or no: an Oh Hell
+    designer's Rules line read "Lose the difference when a bid fails false" (and before
+    that Python's "True"). The table is for players, who read no YAML."""
+    return ("no", "yes")[value] if isinstance(value, bool) else as_yaml(value)
 
 
 def as_yaml(value) -> str:
