@@ -906,10 +906,10 @@ def check_conditions(an: Analysis):
         roles = _roles(an, kind, part)
         for sub in (an, *an.per_count):
             sub.roles = roles
-        for cond, set_before in _conditions_in(an, nid, part):
-            yield from _while_initial(an, kind, name, cond, set_before)
+        for cond, set_before, noun in _conditions_in(an, nid, part):
+            yield from _while_initial(an, kind, name, cond, set_before, noun)
             yield from _once_assigned(an, kind, name, cond)
-            yield from _fixed_conditions(an, kind, name, cond)
+            yield from _fixed_conditions(an, kind, name, cond, noun)
     an.roles = {}  # the checks that follow judge conditions outside any rule's roles
 
 
@@ -943,28 +943,35 @@ def check_formulas(an: Analysis):
 
 def _conditions_in(an: Analysis, nid, part) -> list:
     """A rule's or definition's conditions, its own and those of the ifs, whiles and
-    branches in its body: (condition, the counters its rule may have set before it runs)."""
+    branches in its body: (condition, the counters its rule may have set before it runs,
+    what the condition is in words). A finding names a test in the body as that test: a
+    Sushi Go designer read "match_end 'last_round': this condition holds only with 3 to
+    5 players", said of an `if` in its effect, as said of the match end's `when`."""
     own = []  # the rule's own condition, or a named value's value
     if nid.kind in graphs.CONDITIONAL or nid.kind == "condition":
         own.append(part.when)
     elif nid.kind in ("action", "reaction") and part.condition is not None:
         own.append(part.condition)
-    conds = [(c, set()) for c in own if c.type == "bool"]  # a named value is no condition
-    conds += [(n.cond, set()) for c in own for n in ir.walk(c) if isinstance(n, ir.IfExpr)]
+    conds = [(c, set(), "condition") for c in own if c.type == "bool"]  # a named value is none
+    conds += [
+        (n.cond, set(), "if's test") for c in own for n in ir.walk(c) if isinstance(n, ir.IfExpr)
+    ]
     body = _body(an.spec, part)
     set_here = set((an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes)
     for s in ir.walk_statements(body):
-        if isinstance(s, (ir.If, ir.While)):
-            conds.append((s.cond, set_here))
+        if isinstance(s, ir.If):
+            conds.append((s.cond, set_here, "if's test"))
+        elif isinstance(s, ir.While):
+            conds.append((s.cond, set_here, "while's test"))
         elif isinstance(s, ir.ChooseBranch):
-            conds += [(b.cond, set_here) for b in s.branches if b.cond is not None]
+            conds += [(b.cond, set_here, "branch's condition") for b in s.branches if b.cond]
     # a value's `if COND then A else B` in the body (those of the rule's own, above)
-    conds += [(n.cond, set_here) for n in ir.walk(body) if isinstance(n, ir.IfExpr)]
+    conds += [(n.cond, set_here, "if's test") for n in ir.walk(body) if isinstance(n, ir.IfExpr)]
     return conds
 
 
-def _fixed_conditions(an: Analysis, kind, name, cond):
-    """RL105 and RL108 for one condition and each of its parts."""
+def _fixed_conditions(an: Analysis, kind, name, cond, noun: str):
+    """RL105 and RL108 for one condition (an if's test...: its noun) and each of its parts."""
     spec, per_count = an.spec, an.per_count
     counts = list(range(spec.min_players, spec.max_players + 1))
     verdicts: dict = {}  # node -> [verdict per player count]
@@ -976,7 +983,7 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
         always = [n for n, v in found if v is True]
         # one side of an `and` or `or` is named as a part: its place is the whole's
         # when it comes first (a beginner read the whole `if` as blamed)
-        what = "this condition" if node is cond else "this part of the condition"
+        what = f"this {noun}" if node is cond else f"this part of the {noun}"
         switch = _switched(an, node, cond) if never or len(always) == len(counts) else []
         if switch:
             yield _switch_note(
@@ -1200,7 +1207,7 @@ def _body(spec: ir.Spec, part) -> tuple:
     return () if isinstance(part, ir.Condition) else part.effect
 
 
-def _while_initial(an: Analysis, kind, name, cond, set_before):
+def _while_initial(an: Analysis, kind, name, cond, set_before, noun: str):
     """A condition that can hold only once some counter that rules set has left its
     initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
     a tie-break lowers the target. A counter its own rule sets (a flag raised before
@@ -1234,7 +1241,7 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
             yield Finding(
                 "RL105",
                 "info",
-                f"{kind} '{name}': this condition can never "
+                f"{kind} '{name}': this {noun} can never "
                 f"hold while counter '{counter}' has its initial value ({why}); it "
                 f"may hold only after a rule sets '{counter}'",
                 node.span,
