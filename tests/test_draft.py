@@ -10,7 +10,11 @@ from io import StringIO
 import pytest
 from gamekit import GAMES, cli, only_bound_notes
 
+from rulespec import load_spec
 from rulespec.cli import main
+from rulespec.interpreter import Game, State
+from rulespec.table.narrate import Titles
+from rulespec.table.view import table, table_lines
 
 DRAFT = GAMES / "draft.yaml"
 TWO_ROUNDS = GAMES / "variants" / "draft" / "two_rounds.yaml"
@@ -41,11 +45,23 @@ def test_a_person_plays_a_whole_game_as_p1():
     asked = out.count("P1> 1")
     assert asked == out.count("Pick — which card do you keep?") and 18 <= asked <= 21
     assert "P1 (you): hand " in out and "Game over" in out
-    assert "; passing 0 cards;" in out  # a zone hidden even from its owner: a count
     # the other seats' picks and hands are never named to P1
     assert "P2 chooses a card" in out and not re.search(r"P[23] chooses (?!a card$)", out, re.M)
     assert re.search(r"^  7 cards: P2's hand -> P3's passing$", out, re.M)
     assert play("1\n" * 21)[1] == out  # the same answers give the same game
+
+
+def test_a_hand_on_its_way_is_a_count_even_to_its_owner_and_empty_as_any_zone():
+    """passing is hidden even from its owner (DR-10): P1 is told how many cards it holds,
+    not which; and "empty", as an empty zone it sees (a Coup designer saw an out seat's
+    zones read "empty" and "0 cards" side by side)."""
+    game = Game(load_spec(DRAFT), 3)
+    state = State.from_layout(game, zones={"hand[P1]": ["koi"], "passing[P1]": ["lantern"]})
+    lines = table_lines(table(state.observation(0), Titles.of(game.spec)))
+    assert lines[2:4] == [
+        "  P1 (you): hand Koi; garden empty; watered empty; passing 1 card; Score 0, Round points 0",
+        "  P2: hand empty; garden empty; watered empty; passing empty; Score 0, Round points 0",
+    ]
 
 
 def test_diff_against_the_two_rounds_variant_names_the_parameter():

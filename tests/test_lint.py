@@ -1152,6 +1152,19 @@ def test_a_rule_for_some_player_counts_names_them_as_a_range(tmp_path):
     assert note["hint"].startswith("a rule for those player counts")
 
 
+def test_a_test_in_an_effect_is_named_as_that_test_not_as_the_rule_s_condition(tmp_path):
+    """A Sushi Go designer read "match_end 'last_round': this condition holds only with
+    3 to 5 players", placed at an `if` in its effect, as said of the match end's `when`."""
+    text = TTG.read_text()
+    old = "triggers:\n"
+    crowd = "  crowd:\n    when: tiebreak == 1\n    effect: if player_count >= 3 { tiebreak = 0 }\n"
+    spec = tmp_path / "take_the_gold.yaml"
+    spec.write_text(text.replace(old, old + crowd))
+    _, out, _ = cli("lint", spec, "--format", "json")
+    found = [f["message"] for f in json.loads(out) if "'crowd'" in f["message"]]
+    assert found == ["trigger 'crowd': this if's test holds only with 3 to 6 players"]
+
+
 BLIND = """
 rulespec: 1
 name: Blind Pick

@@ -929,10 +929,12 @@ def test_a_pass_names_its_step_where_a_turn_has_several_to_pass():
     assert Titles.of(TTG).passed == {"play"}
 
 
-def test_a_yes_or_no_parameter_reads_as_the_spec_writes_it():
-    """An Oh Hell designer's table read "Rules: Back down after the top deal True"."""
-    lines = table_lines(table(OBSERVATION, TITLES, {"coins_to_win": 4, "down": True}), params=True)
-    assert lines[-1] == "  Rules: Coins to win 4, down true"
+def test_a_yes_or_no_parameter_reads_as_a_person_says_it():
+    """An Oh Hell designer's table read "Rules: Back down after the top deal True", then
+    "Lose the difference when a bid fails false"."""
+    params = {"coins_to_win": 4, "down": True, "lose": False}
+    lines = table_lines(table(OBSERVATION, TITLES, params), params=True)
+    assert lines[-1] == "  Rules: Coins to win 4, down yes, lose no"
 
 
 def test_a_card_s_own_play_at_a_target_is_its_target_within_its_group():

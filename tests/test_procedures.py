@@ -411,7 +411,7 @@ def test_conditions_inside_procedures_and_named_conditions_are_judged():
     text = text.replace("    when: size(hand(p)) > 0\n", "    when: size(hand(p)) >= 0\n")
     found = sorted((f.code, f.message.split(" (")[0]) for f in static(load_spec("x.yaml", text)))
     assert found == [
-        ("RL105", "procedure 'hoard': this condition can never hold"),
+        ("RL105", "procedure 'hoard': this if's test can never hold"),
         ("RL108", "condition 'can_be_robbed': this condition always holds"),
     ]
 

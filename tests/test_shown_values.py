@@ -51,7 +51,7 @@ def test_the_table_shows_them_by_title_after_the_counters_and_they_are_not_count
     assert lines[-4:] == [
         "  P1: hand 2 cards; cards laid Red 2, Blue 1; Score 1",
         "  P2 (you): hand Red 6; cards laid empty; Score 0, Points in hand 6",
-        "  P3: hand 0 cards; cards laid empty; Score 0",
+        "  P3: hand empty; cards laid empty; Score 0",
         "  Colour that scores blue, Leader P1",
     ]
 

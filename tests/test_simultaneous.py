@@ -61,6 +61,43 @@ def test_nothing_moves_until_the_last_pick_then_the_picks_resolve_in_order():
     assert tricks(s) == [0, 1, 0]
 
 
+# all_at_once.yaml's picks moved face down by its one step, counted by a second step
+FACE_DOWN = TEXT.replace(
+    "  done: {visibility: public}\n",
+    "  done: {visibility: public}\n  down: {per_player: true, visibility: owner}\n",
+).replace(
+    WHOLE + "\n      move(table, done)\n",
+    """simultaneously(players) p chooses c from hand(p) { move(c, down(p)) }
+  - step: count
+    effect: |
+      for q in players {
+        tricks(q) += size(down(q))
+        move(down(q), done)
+      }
+""",
+)
+
+
+@pytest.mark.parametrize(
+    "text, counted",
+    [
+        (TEXT, 2),
+        (FACE_DOWN, 3),
+        (FACE_DOWN.replace("    effect: win(", "    at: turn_end\n    effect: win("), 6),
+    ],
+)
+def test_an_end_on_empty_hands_comes_after_the_last_picks_resolve(text, counted):
+    """recipes.md, "everyone plays at once": picks resolved in the block need nothing
+    more (2 tricks of 2 turns), but picks moved face down by one step and resolved by
+    the next are lost to an end on empty hands, checked after that step, unless it is
+    `at: turn_end` (3 picks of 6 counted, or all). A Sushi Go designer read the row as
+    saying a game of the first kind needs `at: turn_end`."""
+    s = laid_out(game(text))
+    for label in ("card_2", "card_11", "card_1", "card_5", "card_7", "card_9"):
+        s.apply_action(label)
+    assert s.is_terminal() and sum(tricks(s)) == counted
+
+
 def test_without_an_order_the_picks_resolve_in_the_order_asked():
     s = laid_out(game(TEXT.replace(STATEMENT, STATEMENT.replace(" by 0 - c.rank", ""))))
     for label in ("card_2", "card_11", "card_1"):

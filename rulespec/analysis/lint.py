@@ -714,7 +714,8 @@ def check_turn_player_out_in_a_round(an: Analysis):
     the round goes on to its end and then the turn ends: the later steps do not run
     that turn (language.md, `eliminate`). A Hold'em designer's fold by the first to act
     left the flop undealt, and the next turn bet pre-flop again. Only a statement of the
-    effect itself, not one under an `if`: that one always runs."""
+    effect itself, not one under an `if`: that one always runs. Not an action whose `if:`
+    shuts the turn's player out by name (`current != opener`, see _turn_player_names)."""
     spec = an.spec
     actions = {a.name: a for a in spec.actions}
     said = set()
@@ -722,7 +723,10 @@ def check_turn_player_out_in_a_round(an: Analysis):
         later = [s.name for s in spec.turn[i + 1 :]]
         if step.around in (None, "others_once") or not later:  # others_once: never asked
             continue
+        names = _turn_player_names(spec, i)
         for name in step.actions:
+            if _shuts_out(actions[name].condition, names):
+                continue
             for s in actions[name].effect:
                 if not (
                     isinstance(s, ir.Do)
@@ -746,6 +750,48 @@ def check_turn_player_out_in_a_round(an: Analysis):
                     f"{s.proc}(p) for each marked player in a later step, after what "
                     "must run; or do that work in the play that ends the round",
                 )
+
+
+def _turn_player_names(spec: ir.Spec, i: int) -> set[str]:
+    """The shared counters certain to hold the turn's player at step i: each set by
+    `X = current` in the effect itself of a step before i (not an `around` one, where
+    `current` is the player asked), and written nowhere else during a turn, in a spec
+    that never calls set_current during one (the turn's player would change under the
+    name). The setup and a round's setup and scoring run between turns."""
+    between = (spec.rounds.setup, spec.rounds.scoring) if spec.rounds else ()
+    parts = tuple(p for p in _written_parts(spec)[1:] if all(p is not b for b in between))
+    if any(isinstance(n, ir.Do) and n.proc == "set_current" for n in ir.walk(parts)):
+        return set()
+    sets = {
+        id(s): s.target.name
+        for step in spec.turn[:i]
+        if step.around is None
+        for s in step.effect
+        if isinstance(s, ir.Assign)
+        and s.op == "="
+        and isinstance(s.target, ir.Counter)
+        and s.target.owner is None
+        and s.target.index is None
+        and ir.canon(s.value) == ir.canon(_CURRENT)
+    }
+    names = set(sets.values())
+    for n in ir.walk(parts):
+        if isinstance(n, ir.Assign) and isinstance(n.target, ir.Counter) and id(n) not in sets:
+            names.discard(n.target.name)
+    return names
+
+
+def _shuts_out(cond: ir.Expr | None, names: set[str]) -> bool:
+    """Is cond, or one of its `and` parts, `current != X` (or `X != current`) for a
+    name X of the turn's player: the turn's player, asked, is never offered it?"""
+    if not isinstance(cond, ir.Binary):
+        return False
+    if cond.op == "and":
+        return _shuts_out(cond.left, names) or _shuts_out(cond.right, names)
+    sides = {ir.canon(cond.left), ir.canon(cond.right)}
+    return cond.op == "!=" and any(
+        sides == {ir.canon(_CURRENT), ir.canon(ir.Counter(None, "player", n, None))} for n in names
+    )
 
 
 def check_emptied_zone_read(an: Analysis):
@@ -860,10 +906,10 @@ def check_conditions(an: Analysis):
         roles = _roles(an, kind, part)
         for sub in (an, *an.per_count):
             sub.roles = roles
-        for cond, set_before in _conditions_in(an, nid, part):
-            yield from _while_initial(an, kind, name, cond, set_before)
+        for cond, set_before, noun in _conditions_in(an, nid, part):
+            yield from _while_initial(an, kind, name, cond, set_before, noun)
             yield from _once_assigned(an, kind, name, cond)
-            yield from _fixed_conditions(an, kind, name, cond)
+            yield from _fixed_conditions(an, kind, name, cond, noun)
     an.roles = {}  # the checks that follow judge conditions outside any rule's roles
 
 
@@ -897,28 +943,35 @@ def check_formulas(an: Analysis):
 
 def _conditions_in(an: Analysis, nid, part) -> list:
     """A rule's or definition's conditions, its own and those of the ifs, whiles and
-    branches in its body: (condition, the counters its rule may have set before it runs)."""
+    branches in its body: (condition, the counters its rule may have set before it runs,
+    what the condition is in words). A finding names a test in the body as that test: a
+    Sushi Go designer read "match_end 'last_round': this condition holds only with 3 to
+    5 players", said of an `if` in its effect, as said of the match end's `when`."""
     own = []  # the rule's own condition, or a named value's value
     if nid.kind in graphs.CONDITIONAL or nid.kind == "condition":
         own.append(part.when)
     elif nid.kind in ("action", "reaction") and part.condition is not None:
         own.append(part.condition)
-    conds = [(c, set()) for c in own if c.type == "bool"]  # a named value is no condition
-    conds += [(n.cond, set()) for c in own for n in ir.walk(c) if isinstance(n, ir.IfExpr)]
+    conds = [(c, set(), "condition") for c in own if c.type == "bool"]  # a named value is none
+    conds += [
+        (n.cond, set(), "if's test") for c in own for n in ir.walk(c) if isinstance(n, ir.IfExpr)
+    ]
     body = _body(an.spec, part)
     set_here = set((an.touches[nid][1] if nid in an.touches else graphs.touches_of(body)).changes)
     for s in ir.walk_statements(body):
-        if isinstance(s, (ir.If, ir.While)):
-            conds.append((s.cond, set_here))
+        if isinstance(s, ir.If):
+            conds.append((s.cond, set_here, "if's test"))
+        elif isinstance(s, ir.While):
+            conds.append((s.cond, set_here, "while's test"))
         elif isinstance(s, ir.ChooseBranch):
-            conds += [(b.cond, set_here) for b in s.branches if b.cond is not None]
+            conds += [(b.cond, set_here, "branch's condition") for b in s.branches if b.cond]
     # a value's `if COND then A else B` in the body (those of the rule's own, above)
-    conds += [(n.cond, set_here) for n in ir.walk(body) if isinstance(n, ir.IfExpr)]
+    conds += [(n.cond, set_here, "if's test") for n in ir.walk(body) if isinstance(n, ir.IfExpr)]
     return conds
 
 
-def _fixed_conditions(an: Analysis, kind, name, cond):
-    """RL105 and RL108 for one condition and each of its parts."""
+def _fixed_conditions(an: Analysis, kind, name, cond, noun: str):
+    """RL105 and RL108 for one condition (an if's test...: its noun) and each of its parts."""
     spec, per_count = an.spec, an.per_count
     counts = list(range(spec.min_players, spec.max_players + 1))
     verdicts: dict = {}  # node -> [verdict per player count]
@@ -930,7 +983,7 @@ def _fixed_conditions(an: Analysis, kind, name, cond):
         always = [n for n, v in found if v is True]
         # one side of an `and` or `or` is named as a part: its place is the whole's
         # when it comes first (a beginner read the whole `if` as blamed)
-        what = "this condition" if node is cond else "this part of the condition"
+        what = f"this {noun}" if node is cond else f"this part of the {noun}"
         switch = _switched(an, node, cond) if never or len(always) == len(counts) else []
         if switch:
             yield _switch_note(
@@ -1154,7 +1207,7 @@ def _body(spec: ir.Spec, part) -> tuple:
     return () if isinstance(part, ir.Condition) else part.effect
 
 
-def _while_initial(an: Analysis, kind, name, cond, set_before):
+def _while_initial(an: Analysis, kind, name, cond, set_before, noun: str):
     """A condition that can hold only once some counter that rules set has left its
     initial value: e.g. a win at 4 coins when the deck holds 3, reachable only after
     a tie-break lowers the target. A counter its own rule sets (a flag raised before
@@ -1188,7 +1241,7 @@ def _while_initial(an: Analysis, kind, name, cond, set_before):
             yield Finding(
                 "RL105",
                 "info",
-                f"{kind} '{name}': this condition can never "
+                f"{kind} '{name}': this {noun} can never "
                 f"hold while counter '{counter}' has its initial value ({why}); it "
                 f"may hold only after a rule sets '{counter}'",
                 node.span,

@@ -211,13 +211,14 @@ def _seats(observation: dict) -> list[str]:
 
 
 def _cards_text(zone: dict) -> str:
-    """A zone in a few words: its cards (a long pile: its size and top card), or its size."""
+    """A zone in a few words: its cards (a long pile: its size and top card), or its size;
+    "empty" whether the seat sees its cards or not, as its size is told either way."""
+    if not zone["size"]:
+        return "empty"
     size = f"{zone['size']} card{'' if zone['size'] == 1 else 's'}"
     if zone["cards"] is None:
         shown = _runs(card_text(c) for c in zone["revealed"])
         return size + (f"; known to you: {shown}" if shown else "")
-    if not zone["cards"]:
-        return "empty"
     if zone["top_only"]:  # its size, and the card on top
         return f"{size}, top {zone['cards'][-1]['title']}"
     # a pile of one card has no other to tell its top from
@@ -237,9 +238,15 @@ def card_text(card: dict) -> str:
 
 
 def _counters_text(counters: list[dict]) -> str:
-    """Counters (or parameters) in a few words, a yes-or-no parameter as the spec writes
-    it: "Back down after the top deal true", not Python's True."""
-    return ", ".join(f"{c['title']} {as_yaml(c['value'])}" for c in counters)
+    """Counters (or parameters) in a few words."""
+    return ", ".join(f"{c['title']} {_said(c['value'])}" for c in counters)
+
+
+def _said(value) -> str:
+    """A value as a player reads it, a yes-or-no parameter as yes or no: an Oh Hell
+    designer's Rules line read "Lose the difference when a bid fails false" (and before
+    that Python's "True"). The table is for players, who read no YAML."""
+    return ("no", "yes")[value] if isinstance(value, bool) else as_yaml(value)
 
 
 def as_yaml(value) -> str:

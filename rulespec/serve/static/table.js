@@ -243,7 +243,9 @@ function drawAgain(v) {
 function counterRows(counters) {
   return counters.map((c) => {
     const row = el("tr", {"data-name": c.label || c.name});
-    row.append(el("th", withText({}, c.text), c.title), el("td", {}, String(c.value)));
+    // a yes-or-no parameter as a person says it, as the text table does
+    const value = typeof c.value === "boolean" ? (c.value ? "yes" : "no") : String(c.value);
+    row.append(el("th", withText({}, c.text), c.title), el("td", {}, value));
     return row;
   });
 }
