@@ -1134,16 +1134,19 @@ def test_explore_plays_the_player_count_asked_for():
     assert code == 2 and "is for 2 to 4 players, not 5" in err
 
 
+def _crowd(tmp_path, rule: str) -> tuple[int, list[dict]]:
+    """lint's exit code, and its findings of a trigger 'crowd' added to Take the Gold."""
+    spec = tmp_path / "take_the_gold.yaml"
+    spec.write_text(TTG.read_text().replace("triggers:\n", "triggers:\n  crowd:\n" + rule))
+    code, out, _ = cli("lint", spec, "--format", "json")
+    return code, [f for f in json.loads(out) if "'crowd'" in f["message"]]
+
+
 def test_a_rule_for_some_player_counts_names_them_as_a_range(tmp_path):
     """A Uno designer's round setup for 3 to 10 players was noted as holding "only with
     3 or 4 or 5 or 6 or 7 or 8 or 9 or 10 players", with the hint to check the deck."""
-    text = TTG.read_text()
-    old = "triggers:\n"
-    crowd = "  crowd:\n    when: player_count >= 3 and tiebreak == 1\n    effect: tiebreak = 0\n"
-    spec = tmp_path / "take_the_gold.yaml"
-    spec.write_text(text.replace(old, old + crowd))
-    code, out, _ = cli("lint", spec, "--format", "json")
-    [note] = [f for f in json.loads(out) if "'crowd'" in f["message"]]
+    rule = "    when: player_count >= 3 and tiebreak == 1\n    effect: tiebreak = 0\n"
+    code, [note] = _crowd(tmp_path, rule)
     assert code == 0 and note["code"] == "RL105" and note["severity"] == "info"
     assert (
         note["message"]
@@ -1155,14 +1158,11 @@ def test_a_rule_for_some_player_counts_names_them_as_a_range(tmp_path):
 def test_a_test_in_an_effect_is_named_as_that_test_not_as_the_rule_s_condition(tmp_path):
     """A Sushi Go designer read "match_end 'last_round': this condition holds only with
     3 to 5 players", placed at an `if` in its effect, as said of the match end's `when`."""
-    text = TTG.read_text()
-    old = "triggers:\n"
-    crowd = "  crowd:\n    when: tiebreak == 1\n    effect: if player_count >= 3 { tiebreak = 0 }\n"
-    spec = tmp_path / "take_the_gold.yaml"
-    spec.write_text(text.replace(old, old + crowd))
-    _, out, _ = cli("lint", spec, "--format", "json")
-    found = [f["message"] for f in json.loads(out) if "'crowd'" in f["message"]]
-    assert found == ["trigger 'crowd': this if's test holds only with 3 to 6 players"]
+    rule = "    when: tiebreak == 1\n    effect: if player_count >= 3 { tiebreak = 0 }\n"
+    _, found = _crowd(tmp_path, rule)
+    assert [f["message"] for f in found] == [
+        "trigger 'crowd': this if's test holds only with 3 to 6 players"
+    ]
 
 
 BLIND = """
