@@ -825,3 +825,27 @@ def test_the_values_a_spec_shows_are_drawn_and_a_hand_s_worth_on_its_page_alone(
             page.locator('tr[data-name="in_hand[P2]"]').count() == 0
         )  # P2's hand: not P1's to see
         page.close()
+
+
+def test_a_steps_pass_and_a_yes_or_no_parameter_read_as_a_person_says_them(tmp_path, browser):
+    """The betting round's pass is named Fold (pass_title), and a true/false parameter
+    reads yes or no (an Oh Hell designer's Rules line read 'fails false')."""
+    text = (GAMES.parent / "tests" / "valid" / "betting.yaml").read_text()
+    spec = tmp_path / "betting.yaml"
+    spec.write_text(
+        text.replace(
+            "parameters:\n", "parameters:\n  antes_back: {default: true, title: Antes back}\n", 1
+        )
+    )
+    with running(tmp_path, [str(spec)]) as (base, _):
+        page = browser.new_page()
+        links = start(page, base, "betting", 2, ["person", "person"], seed=1)
+        page.goto(base + links["P1"])
+        page.wait_for_selector("#options button")
+        assert page.text_content('#params tr[data-name="antes_back"] td') == "yes"
+        page.get_by_role("button", name="Raise").click()
+        page.goto(base + links["P2"])
+        page.wait_for_selector("#options button")
+        options = page.locator("#options button").all_text_contents()
+        assert any("Fold" in o for o in options) and not any("Pass" in o for o in options)
+        page.close()
