@@ -1048,7 +1048,7 @@ def _switch_note(an: Analysis, kind, name, node, verdict: str, what: str, params
     said = []
     for p in params:
         values = sorted(set(an.params[p.name]), key=str)
-        value = " or ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
+        value = " or ".join(map(ir.written, values))
         where = f" ({p.span.file}:{p.span.line})" if p.span.file != node.span.file else ""
         said.append(f"{p.name} is {value}{where}")
     return Finding(

@@ -562,11 +562,12 @@ class ParamDef:
     def said(self) -> str:
         """Its value as a spec writes it: `7`, `7 (5 with 5 players)` for one that
         depends on the player count, a flag `true` (not Python's `True`)."""
-        by = ", ".join(f"{_written(v)} with {n} players" for n, v in self.by_players)
-        return f"{_written(self.value)} ({by})" if by else _written(self.value)
+        by = ", ".join(f"{written(v)} with {n} players" for n, v in self.by_players)
+        return f"{written(self.value)} ({by})" if by else written(self.value)
 
 
-def _written(v) -> str:
+def written(v) -> str:
+    """A parameter's value as a spec writes it: a flag `true`, not Python's `True`."""
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 

@@ -101,12 +101,17 @@ class _Reads:
         return (bound,) if isinstance(bound, _Arg) else bound if isinstance(bound, tuple) else ()
 
     def _read_arg(self, arg: _Arg):
-        """first() of what a local is bound to, each binding once on a path (`n += 1`)."""
+        """first() of what a local is bound to."""
+        return self._once(arg, lambda a: self.first(a.expr, a.env, a.via), None)
+
+    def _once(self, arg: _Arg, read, again):
+        """read(arg), each binding once on a path (`n += 1` binds n to itself): `again`
+        where it is being read already."""
         if id(arg) in self.reading:
-            return None
+            return again
         self.reading.add(id(arg))
         try:
-            return self.first(arg.expr, arg.env, arg.via)
+            return read(arg)
         finally:
             self.reading.discard(id(arg))
 
@@ -118,15 +123,11 @@ class _Reads:
             if bound is _SECRET or (self.wherever and isinstance(n, ir.Call) and n.func in _WHERE):
                 return False
             if bound is not None:
-                for arg in self._bound(bound):
-                    if id(arg) in self.reading:
-                        continue
-                    self.reading.add(id(arg))
-                    try:
-                        if not self._by_place(arg.expr, arg.env):
-                            return False
-                    finally:
-                        self.reading.discard(id(arg))
+                if not all(
+                    self._once(arg, lambda a: self._by_place(a.expr, a.env), True)
+                    for arg in self._bound(bound)
+                ):
+                    return False
             elif not (ir.by_place(n) or isinstance(n, ir.Zones)):  # a zone target's family
                 return False
         return True
@@ -194,6 +195,21 @@ def _parts(cards: ir.Expr, of_cards: bool):
                 yield child
 
 
+def _what(node, zones: dict[str, ir.ZoneDef]) -> str:
+    """What a read some seat may not see reads, in words."""
+    if isinstance(node, ir.Call):  # zone_of(c), above(c), a zone worked out (say())
+        return "where a card lies now, which some seats may not see"
+    if isinstance(node, ir.Local):  # a say()'s local
+        return (
+            f"'{node.name}', bound by a secret pick, or by a test or loop over what some "
+            "seats may not see"
+        )
+    if isinstance(node, ir.Memory):
+        return f"the cards remembered as '{node.name}', which no seat's table shows"
+    vis = zones[node.name].visibility
+    return f"the cards of zone '{node.name}' (visibility: {vis}), which some seats may not see"
+
+
 def _is_seat(owner: ir.Expr | None, env: dict) -> bool:
     """Is this the seat the value is shown for (its player parameter, passed on)?"""
     return isinstance(owner, ir.Local) and env.get(owner.name) is _SEAT
@@ -214,11 +230,7 @@ def audience(
         return (ir.OWN_SEAT if reads.own else ir.EVERY_SEAT), None
     node, via = found
     through = f", through {' -> '.join(via)}," if via else ""
-    if isinstance(node, ir.Memory):
-        what = f"the cards remembered as '{node.name}', which no seat's table shows"
-    else:
-        vis = zones[node.name].visibility
-        what = f"the cards of zone '{node.name}' (visibility: {vis}), which some seats may not see"
+    what = _what(node, zones)
     own = (
         "; a value of one player may read that player's own owner zones, hand(p), and is "
         "then shown to that player alone"
@@ -257,8 +269,7 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     envs = found.envs()
     problems = []
     for value, scope in found.said:
-        worked_out = _worked_out_zone(value)
-        read = (value, ()) if worked_out else found.reads.first(value, envs[scope], ())
+        read = (value, ()) if _worked_out_zone(value) else found.reads.first(value, envs[scope], ())
         if read is not None:
             problems.append(_told_problem(read[0], read[1], found.reads.zones, value))
     return problems
@@ -359,11 +370,8 @@ class _Told:
                 self.said.extend((value, scope) for value in s.args[1:])
             # what decides whether, and how often, the blocks inside run: an if's or a
             # while's test, a loop's items, a choice's items (the chosen branch is public)
-            inside = guards + tuple(
-                c
-                for c in ir.iter_children(s)
-                if isinstance(c, ir.Expr) and not isinstance(s, ir.ChooseBranch)
-            )
+            tests = () if isinstance(s, ir.ChooseBranch) else ir.iter_children(s)
+            inside = guards + tuple(c for c in tests if isinstance(c, ir.Expr))
             for block in ir.iter_blocks(s):
                 self.walk(block, scope, inside)
 
@@ -371,10 +379,8 @@ class _Told:
         """Each scope's locals as the reader takes them: each local's bindings, read
         where it is used; _SECRET for one bound by a secret pick, or under a test or loop
         that reads what some seat may not see (through other locals too)."""
-        scopes = {s for s, _ in self.bindings} | {
-            w for vs in self.bindings.values() for v in vs if v is not _SECRET for w in (v[1],)
-        }
-        scopes |= {s for _, s in self.said}
+        scopes = {s for s, _ in self.bindings} | {s for _, s in self.said}
+        scopes |= {v[1] for vs in self.bindings.values() for v in vs if v is not _SECRET}
         envs: dict = {s: {} for s in scopes}
         secret = {key for key, values in self.bindings.items() if _SECRET in values}
         while True:
@@ -399,21 +405,10 @@ def _told_problem(node, via, zones, value) -> Diagnostic:
     """RS415 at the value said, naming what it reads (through the named values and
     conditions it calls, and the locals that bind it)."""
     through = f", through {' -> '.join(via)}," if via else ""
-    if isinstance(node, ir.Call):  # zone_of(c), above(c), a zone worked out
-        what = "where a card lies now, which some seats may not see"
-    elif isinstance(node, ir.Local):
-        what = (
-            f"'{node.name}', bound by a secret pick, or by a test or loop over what some "
-            "seats may not see"
-        )
-    elif isinstance(node, ir.Memory):
-        what = f"the cards remembered as '{node.name}', which no seat's table shows"
-    else:
-        vis = zones[node.name].visibility
-        what = f"the cards of zone '{node.name}' (visibility: {vis}), which some seats may not see"
     return Diagnostic(
         "RS415",
-        f"say() tells every seat the values it names, but this one reads{through} {what}",
+        f"say() tells every seat the values it names, but this one reads{through} "
+        f"{_what(node, zones)}",
         value.span,
         hint="name only what every seat sees: counters, any zone's size(), the cards of "
         "public zones (a card moved to one is named where it lies, top(discard, 1)); "

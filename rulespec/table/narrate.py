@@ -493,7 +493,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "react": _react,
     "choice": _choice,
     "reveal": _shown,
-    "pass": lambda e, t: _passed(e, t),
+    "pass": _passed,
     "trigger": _trigger,
     "shuffle": lambda e, t: f"  {t.zone(e['zone'])} is shuffled",
     "swap": lambda e, t: f"  {t.zone(e['zones'][0])} and {t.zone(e['zones'][1])} trade cards",

@@ -27,10 +27,10 @@ def why_not(state, card: str, title: str, action: str | None = None) -> str:
     asked = [a for a in spec.actions if a.name in step.actions and a.name == (action or a.name)]
     if any(a.target == "card" for a in asked):
         return ""
-    seat = state.current_player()
-    held = state.observation(seat)["zones"].get(f"{spec.hand}[{seat_name(seat)}]", [])
-    if spec.hand is not None and card not in held:
-        return f"{seat_name(seat)} holds no {title}"
+    if spec.hand is not None:
+        seat = seat_name(state.current_player())
+        if card not in state.observation(state.current_player())["zones"][f"{spec.hand}[{seat}]"]:
+            return f"{seat} holds no {title}"
     kinds = {"any", card, *next(c.tags for c in spec.cards if c.name == card)}
     playing = [a for a in asked if a.card in kinds]
     if not playing:
