@@ -213,9 +213,9 @@ class Compiler:
         return self.named.get(e.name) or self.local(e.name)
 
     def _src_Counter(self, e):
-        if e.name in self.defs.mark_index:  # a per_card counter: the card's own value
-            return f"g._marks[{self.counter_slot(e)}]"
-        read = f"g._counters[{self.counter_slot(e)}]"
+        # a per_card counter's value is the card's own, held as a counter holds it
+        held = "_marks" if e.name in self.defs.mark_index else "_counters"
+        read = f"g.{held}[{self.counter_slot(e)}]"
         if e.type == "player" and self.nobody:  # nobody is held as -1
             return f"_who({read})"
         # a kind is held as its number (Game.kind_number)

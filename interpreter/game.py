@@ -237,6 +237,7 @@ class Game:
         resets: dict[str, list[int]] = {"turn": [], "round": []}
         # per_card counters (Table._marks): a family of one value a card, by card id
         self.mark_index, self.mark_names = {}, []
+        self.mark_types: list[str] = []  # what each holds: int, player or kind (its number)
         mark_resets: dict[str, list[int]] = {"turn": [], "round": []}
         for c in self.spec.counters:
             if c.per_card:
@@ -244,6 +245,7 @@ class Game:
                 if c.reset:
                     mark_resets[c.reset].append(len(self.mark_names))
                 self.mark_names.append(c.name)
+                self.mark_types.append(c.initial.type)
                 continue
             slots = range(len(self.counter_names), len(self.counter_names) + len(self._owners(c)))
             if c.match:
@@ -360,6 +362,10 @@ class Game:
     def kind_value(self, slot: int, value):
         """A counter's value as the game shows it: a kind by its name (None: no kind)."""
         return self.kind_names[value] if slot in self.kind_counters else value
+
+    def mark_value(self, family: int, value):
+        """A per_card counter's value as the game shows it, as kind_value a counter's."""
+        return self.kind_names[value] if self.mark_types[family] == "kind" else value
 
     def _owners(self, c: ir.CounterDef) -> list[str]:
         """The label suffix of each value of a counter: one a seat, one a team, or one;

@@ -129,10 +129,12 @@ def marks_of(state, c: int) -> dict[str, int]:
     return dict(zip(state.game.mark_names, state._marks[c :: len(state._ctype)]))
 
 
-def _off_initial(game, marks: dict[str, int]) -> dict[str, int]:
-    """A card's per_card counters that are off their initial values: a counter every
-    card starts at (chips 11) says nothing of the card."""
-    return {k: v for (k, v), start in zip(marks.items(), game.mark_initial) if v != start}
+def _off_initial(game, marks: dict[str, int]) -> dict:
+    """A card's per_card counters that are off their initial values, as counters are
+    given (a kind by its name): a counter every card starts at (chips 11) says nothing
+    of the card."""
+    held = zip(marks.items(), game.mark_initial)
+    return {k: game.mark_value(f, v) for f, ((k, v), start) in enumerate(held) if v != start}
 
 
 def _by_name_and_marks(pair) -> tuple:

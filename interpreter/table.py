@@ -381,7 +381,7 @@ class Table:
                 counter=name,
                 zone=label,
                 card=self.game.type_names[self._ctype[c]],
-                value=value,
+                value=self.game.mark_value(slot // n, value),
                 _vis=seen,
             )
 
@@ -523,24 +523,14 @@ class Table:
                     "(reset: turn), and a laid-out table begins a turn: leave it out, and "
                     "make the plays that change it"
                 )
-            number = whole_number(value)
-            # nobody only where the rules test for it: elsewhere -1 would be read as a seat
-            lowest = NOBODY_AT_REST if game.exprs.nobody else 0
-            if slot in game.player_counters and not (number and lowest <= value < self._n):
-                nobody = " (-1: nobody)" if lowest else ", as the spec never writes nobody"
-                raise ValueError(
-                    f"counter {name} holds a seat, from 0 to {self._n - 1}{nobody}, not {value!r}"
-                )
-            if slot not in game.kind_counters and not number:
-                raise ValueError(f"counter {name} holds a number, not {value!r}")
-            if slot in game.kind_counters:  # a kind by its name, None for no kind
-                if value is not None and value not in game.held_kinds:
-                    raise ValueError(
-                        f"counter {name} holds a kind: a card type's or tag's name "
-                        f"({', '.join(game.held_kinds)}), or null for no kind, not {value!r}"
-                    )
-                value = game.kind_names.index(value)
-            self._counters[slot] = operator.index(value)
+            holds = (
+                "player"
+                if slot in game.player_counters
+                else "kind"
+                if slot in game.kind_counters
+                else "int"
+            )
+            self._counters[slot] = self._laid_value(name, holds, value)
         for p in (*out, *sitting):
             self._active[p] = False
         self._sitting = tuple(p for p in dict.fromkeys(sitting) if p not in out)
@@ -575,10 +565,33 @@ class Table:
                             f"counter {counter} is set back as each turn begins (reset: "
                             "turn), and a laid-out table begins a turn: leave it out"
                         )
-                    if not whole_number(value):
-                        raise ValueError(f"counter {counter} holds a number, not {value!r}")
-                    self._marks[f * n + c] = operator.index(value)
+                    self._marks[f * n + c] = self._laid_value(counter, game.mark_types[f], value)
         self._changed_everything()
+
+    def _laid_value(self, name: str, holds: str, value) -> int:
+        """A laid-out counter's value as the table holds it: a number; a seat's number
+        (-1: nobody) where it holds a player; a kind's name (None: no kind) as its
+        number where it holds a kind. ValueError for one that does not fit."""
+        game = self.game
+        number = whole_number(value)
+        if holds == "player":
+            # nobody only where the rules test for it: elsewhere -1 would be read as a seat
+            lowest = NOBODY_AT_REST if game.exprs.nobody else 0
+            if not (number and lowest <= value < self._n):
+                nobody = " (-1: nobody)" if lowest else ", as the spec never writes nobody"
+                raise ValueError(
+                    f"counter {name} holds a seat, from 0 to {self._n - 1}{nobody}, not {value!r}"
+                )
+        elif holds == "kind":  # a kind by its name, None for no kind
+            if value is not None and value not in game.held_kinds:
+                raise ValueError(
+                    f"counter {name} holds a kind: a card type's or tag's name "
+                    f"({', '.join(game.held_kinds)}), or null for no kind, not {value!r}"
+                )
+            return game.kind_names.index(value)
+        elif not number:
+            raise ValueError(f"counter {name} holds a number, not {value!r}")
+        return operator.index(value)
 
     def _place_cards(self, zones: dict, labels: dict) -> None:
         """Cards by type name into the slots of zones by label, the deck's cards of each

@@ -14,7 +14,7 @@ from test_hidden_others import views_of  # everything a seat is shown
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, RuleError, State
-from rulespec.table.narrate import Titles
+from rulespec.table.narrate import Titles, narrate
 from rulespec.table.view import table, table_lines
 
 VALID = Path(__file__).parent / "valid"
@@ -217,3 +217,26 @@ def test_the_key_tells_copies_apart_by_their_counters_not_by_which_copy():
 
     assert key(1, 0) == key(0, 1)
     assert key(1, 0) != key(0, 0) and key(1, 1) != key(1, 0)
+
+
+WILD_TRICKS = VALID / "wild_tricks.yaml"
+
+
+def test_a_card_tells_its_player_and_its_kind_as_counters_of_those_types_are_told():
+    """A per_card counter that holds a player or a kind (wild_tricks.yaml: who played
+    the card, the colour a wild was named): the observation gives a seat's number and a
+    kind's name, the table and the narration say the seat and the kind's title."""
+    spec = load_spec(WILD_TRICKS)
+    state = State.from_layout(
+        Game(spec, 3),
+        zones={"hand[P1]": ["red_2", "blue_1"], "hand[P2]": ["wild"], "hand[P3]": ["red_4"]},
+    )
+    for option in ("play red_2", "play wild", "red"):
+        state.apply_action(option)
+    marks = [{"played_by": 0}, {"played_by": 1, "named": "red"}]
+    assert state.observation(2)["marks"] == {"trick": marks}
+    lines = table_lines(table(state.observation(2), Titles.of(spec)))
+    assert "  Trick: red 2 (played by P1), Wild (played by P2, colour red) (top)" in lines
+    assert "  Colour of Wild is now red" in narrate(state.log_for(2), Titles.of(spec))
+    state.apply_action("play red_4")  # the trick is taken: its cards leave their values
+    assert state.observation(None)["marks"] == {}

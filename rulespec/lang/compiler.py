@@ -70,6 +70,17 @@ _NOT_PER_CARD = {
 # what a per_card counter's initial value may be made of: numbers, parameters, arithmetic
 _CONSTANT_PARTS = (ir.Const, ir.Param, ir.Binary, ir.Unary, ir.IfExpr)
 
+
+def _at_rest_on_card(initial: ir.Expr) -> bool:
+    """A per_card counter's initial value that is no number and needs no table: a kind
+    written out (a card type, a tag, no_kind) or nobody."""
+    if isinstance(initial, ir.Kind):
+        return True
+    return (
+        isinstance(initial, ir.Local) and initial.builtin and initial.name in ("nobody", "no_kind")
+    )
+
+
 # the game-wide values ir.Spec.places places: (field, its key's path; a value left to
 # its default, as players' default, at the key above it)
 _PLACES = (
@@ -1511,14 +1522,23 @@ class _Compiler:
                     self.doc.key_span(("counters", name, key)),
                     "a counter on each card is written name(c); keep per_card, or drop it",
                 )
-        if initial is None:
+        if initial is None or _at_rest_on_card(initial):
             return
         read = next((n for n in ir.walk(initial) if not isinstance(n, _CONSTANT_PARTS)), None)
-        if initial.type != "int" or read is not None:
+        if initial.type == "player":
+            self.error_at(
+                "RS104",
+                f"counter '{name}' is per_card and holds a player: every card starts at "
+                "nobody, as a card that moves is set back to its initial value at any time",
+                initial.span,
+                f"initial: nobody, and set a card's player in an effect: {name}(card) = current",
+            )
+        elif initial.type != "int" or read is not None:
             self.error_at(
                 "RS104",
                 f"counter '{name}' is per_card: its initial value is a number worked out from "
-                "parameters and constants, as a card that moves is set back to it at any time",
+                "parameters and constants, a kind, or nobody, as a card that moves is set "
+                "back to it at any time",
                 (initial if read is None else read).span,
                 "set a card's value in an effect, once it lies where the rules want it",
             )

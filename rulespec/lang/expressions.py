@@ -989,7 +989,8 @@ class Builder:
     def _on_card(self, name, args, span) -> ir.Counter | None:
         """`damage(c)`: a per_card counter of one card, its index the card (a set of one
         card; any other number of cards is RS701 as the game runs)."""
-        if self.names.counter_types.get(name) == FAILED:
+        held = self.names.counter_types.get(name, "int")
+        if held == FAILED:
             return None  # its initial value was refused, and said so
         if len(args) != 1:
             got = f"got {len(args)} arguments"
@@ -997,7 +998,7 @@ class Builder:
             return None
         if not self._check(args[0], "cards", f"card of counter '{name}'"):
             return None
-        return ir.Counter(span, "int", name, None, args[0])
+        return ir.Counter(span, held, name, None, args[0])
 
     def _family(self, name, args, span) -> ir.ZoneRef | ir.Counter | None:
         """`row(i)`: the zone (or counter) of a family at an index; `field(p, i)` for a

@@ -506,7 +506,8 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "mark": lambda e, t: (
         None
         if e["counter"] in t.quiet
-        else f"  {capital(t.counter(e['counter']))} of {t.card(e['card'])} is now {e['value']}"
+        else f"  {capital(t.counter(e['counter']))} of {t.card(e['card'])} is now "
+        f"{t.counter_value(e['counter'], e['value'])}"
         if e["card"] is not None
         else f"  {capital(t.counter(e['counter']))} of a card is set"
     ),

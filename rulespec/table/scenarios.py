@@ -174,6 +174,11 @@ def _new_state(game: Game, doc, n: int) -> State:
     round_index = laid(
         ("table", "round_index"), lambda: State.laid_round(game, table.get("round_index", 0))
     )
+    marks = {}
+    for k, entries in (table.get("marks") or {}).items():
+        held = laid(("table", "marks", k), lambda entries=entries: _marks_held(game, entries, n))
+        if held is not failed:
+            marks[_label(game, k)] = held
     if not problems:  # what only the laying out finds: a card placed too often
         state = laid(
             ("table",),
@@ -182,7 +187,7 @@ def _new_state(game: Game, doc, n: int) -> State:
                 seed,
                 zones=_with_rest(game, table),
                 counters=counters,
-                marks={_label(game, k): v for k, v in (table.get("marks") or {}).items()},
+                marks=marks,
                 current=current,
                 round_index=round_index,
                 turn_limit=limit,
@@ -445,6 +450,16 @@ def _held(what: str, holds: str | None, value, n: int):
     return value
 
 
+def _marks_held(game: Game, entries: list, n: int) -> list[dict]:
+    """Cards' per_card counters as a scenario writes them ([{card: x, by: P2}]), each
+    value as the observation gives it (_held)."""
+    holds = dict(zip(game.mark_names, game.mark_types))
+    return [
+        {k: _held(f"counter {k}", holds[k], v, n) if k in holds else v for k, v in e.items()}
+        for e in entries or ()
+    ]
+
+
 def _contents(state: State, label: str, ordered: bool) -> list[str]:
     """A zone's cards by type name: top first when it is ordered, else sorted."""
     names = state.observation(None)["zones"][label]
@@ -687,7 +702,7 @@ def _check(state: State, expect: dict, n: int) -> list[str]:
             shown = seat_said(got) if isinstance(want, str) and isinstance(got, int) else got
             failures.append(f"counter {name}: expected {as_yaml(want)}, got {as_yaml(shown)}")
     failures += _value_failures(state, seen, expect, n)
-    failures += _mark_failures(state, seen, expect)
+    failures += _mark_failures(state, seen, expect, n)
     failures += _event_failures(state.log_for(None), expect, n, state.game.counter_names)
     for seat, view in (expect.get("seen_by") or {}).items():
         failures += _view_failures(state, parse_seat(seat, n), view, n)
@@ -720,9 +735,9 @@ def _unshown(game: Game, name: str, label: str, values: dict) -> str:
     return f"no such value the table shows ({known})"
 
 
-def _mark_failures(state: State, seen: dict, expect: dict) -> list[str]:
+def _mark_failures(state: State, seen: dict, expect: dict, n: int) -> list[str]:
     """`expect.marks`: each listed zone's cards whose per_card counters are off their
-    initial values, with those values, in any order."""
+    initial values, with those values (a seat written P2), in any order."""
     game, failures = state.game, []
     for written, want in (expect.get("marks") or {}).items():
         label = _label(game, written)
@@ -735,9 +750,10 @@ def _mark_failures(state: State, seen: dict, expect: dict) -> list[str]:
             for name, marks in zip(seen["zones"][label], seen.get("marks", {}).get(label, ()))
             if marks
         ]
-        got = sorted(got, key=repr)
-        if sorted(want, key=repr) != got:
-            failures.append(f"marks of zone {label}: expected {want}, got {got}")
+        if sorted(_marks_held(game, want, n), key=repr) != sorted(got, key=repr):
+            players = {k for k, t in zip(game.mark_names, game.mark_types) if t == "player"}
+            said = [{k: seat_said(v) if k in players else v for k, v in e.items()} for e in got]
+            failures.append(f"marks of zone {label}: expected {want}, got {sorted(said, key=repr)}")
     return failures
 
 

@@ -99,7 +99,7 @@ def _card(name: str, titles: Titles, marks: dict | None = None) -> dict:
     each), and its title saying them: "Squire (damage 2)"."""
     card = {"name": name, "title": titles.card(name)} | _text(titles, "cards", name)
     shown = [
-        {"title": titles.counter(k).lower(), "value": v}
+        {"title": titles.counter(k).lower(), "value": titles.counter_value(k, v)}
         for k, v in (marks or {}).items()
         if k not in titles.unshown
     ]
