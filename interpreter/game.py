@@ -46,10 +46,9 @@ def _players(spec: ir.Spec, n_players) -> int:
     if not whole_number(n_players):
         raise TypeError(f"Game's players is a whole number, not {n_players!r}")
     n_players = operator.index(n_players)
-    low, high = spec.min_players, spec.max_players
-    if not low <= n_players <= high:
-        counts = f"{low}" if low == high else f"{low} to {high}"
-        raise ValueError(f"{spec.name} is for {counts} players, not {n_players}")
+    if n_players not in spec.player_counts:
+        counts = spec.player_range().removeprefix("exactly ")  # "4 players", as scenarios read
+        raise ValueError(f"{spec.name} is for {counts}, not {n_players}")
     return n_players
 
 

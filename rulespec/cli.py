@@ -1053,7 +1053,7 @@ def _spec_for_players(args, err):
     """The spec (with its variants) and the player count asked for, checked."""
     spec = _load(args.spec, args.variant, err)
     n = args.players or spec.default_players
-    if not spec.min_players <= n <= spec.max_players:
+    if n not in spec.player_counts:
         raise UsageError(f"{spec.name} is for {spec.player_range()}, not {n}")
     return spec, n
 
@@ -1717,14 +1717,14 @@ def _lint_counts(args, spec, path) -> list[int]:
     """The player counts lint --simulate plays: --players, the count a per-seat list of
     --agents names, or every count the spec allows."""
     if args.players is not None:
-        if not spec.min_players <= args.players <= spec.max_players:
+        if args.players not in spec.player_counts:
             raise UsageError(
                 f"{path}: {spec.name} is for {spec.player_range()}, not {args.players}"
             )
         return [args.players]
     if "," in args.agents:
         return [spec.default_players]
-    return list(range(spec.min_players, spec.max_players + 1))
+    return list(spec.player_counts)
 
 
 def _spread(args, spec, path, counts, agents, games, err, runs=None) -> list:
@@ -1882,7 +1882,7 @@ def _diff_outcomes(args, old, new, inputs, err):
     image = _plot_format(args.plot) if args.plot else None  # checked before any game
     n = args.players or old.default_players
     for spec in (old, new):
-        if not spec.min_players <= n <= spec.max_players:
+        if n not in spec.player_counts:
             raise UsageError(f"{spec.name} is for {spec.player_range()}, not {n}")
     agents = _check_agents(args, old, n, args.old)
     played = [
@@ -2091,19 +2091,25 @@ def _games(args, out, err) -> int:
         print("no bundled games found (is rulespec installed with its package data?)", file=out)
         return 0
     for row in rows:
-        players = _players_shown(row["players"])
+        players = _players_shown(row)
         print(f"{row['name']:<24} {row['title']}  ({players})".replace("  ()", ""), file=out)
         if row["variants"]:
             print(f"{'':<24} variants: {', '.join(row['variants'])}", file=out)
     return 0
 
 
-def _players_shown(players) -> str:
-    """`2-6 players, default 4`, or `4 players` for a game of one player count."""
-    if not players:
+def _players_shown(row: dict) -> str:
+    """`2-6 players, default 4`, `2 or 4 players, default 4`, or `4 players` for a game
+    of one player count."""
+    if not row.get("players"):
         return ""
-    low, high, default = players
-    return _players(low) if low == high else f"{low}-{high} players, default {default}"
+    low, high, default = row["players"]
+    counts = row["player_counts"]
+    if low == high:
+        return _players(low)
+    if len(counts) < high - low + 1:  # some counts between are not for the game
+        return f"{', '.join(map(str, counts[:-1]))} or {high} players, default {default}"
+    return f"{low}-{high} players, default {default}"
 
 
 def _migrate(args, out, err) -> int:

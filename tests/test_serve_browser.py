@@ -849,3 +849,25 @@ def test_a_steps_pass_and_a_yes_or_no_parameter_read_as_a_person_says_them(tmp_p
         options = page.locator("#options button").all_text_contents()
         assert any("Fold" in o for o in options) and not any("Pass" in o for o in options)
         page.close()
+
+
+@SLOW
+def test_the_lobby_offers_only_the_player_counts_a_game_allows(tmp_path, browser):
+    """A game for 2 or 4 (players.counts): stepping the count up from 2 lands on 4, down
+    from 4 on 2, and a 3 typed in is taken to the next count the game allows."""
+    spec = GAMES.parent / "tests" / "valid" / "two_or_four.yaml"
+    with running(tmp_path, [str(spec)]) as (base, _):
+        page = browser.new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("#seat-P4")  # its default, 4
+        page.fill("#players", "3")
+        page.dispatch_event("#players", "change")
+        assert page.input_value("#players") == "2"  # down from 4: the count below
+        assert page.locator("input[name=seat]").count() == 2
+        page.fill("#players", "3")
+        page.dispatch_event("#players", "change")
+        assert page.input_value("#players") == "4"  # up from 2: the count above
+        assert page.locator("input[name=seat]").count() == 4
+        status, answer = call(base + "/api/games", {"spec": "two_or_four", "players": 3})
+        assert status == 400 and "is for 2 or 4 players, not 3" in answer["error"]
+        page.close()

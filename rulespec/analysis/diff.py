@@ -159,6 +159,7 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         ("min_players", "players min"),
         ("max_players", "players max"),
         ("default_players", "players default"),
+        ("player_counts", "player counts"),
         ("turn_limit", "turn limit"),
         ("hand", "hand"),
         ("setup", "setup"),
@@ -168,11 +169,14 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         ("turn_order", "turn order"),
         ("teams", "teams"),
     ):
+        bounds = (old.min_players, old.max_players) != (new.min_players, new.max_players)
+        if field == "player_counts" and bounds:
+            continue  # said by min and max: counts skipped between them are their own change
         if canon(getattr(old, field)) != canon(getattr(new, field)):
             detail = (
                 ""
                 if field in ("evaluation", "payoff", "turn_order", "setup", "removals", "teams")
-                else f"{getattr(old, field)} -> {getattr(new, field)}"
+                else f"{_written(getattr(old, field))} -> {_written(getattr(new, field))}"
             )
             out.append(Change("game", label, "changed", _at(old, field), _at(new, field), detail))
     if canon(old.rounds and old.rounds.starter) != canon(new.rounds and new.rounds.starter):
@@ -195,6 +199,11 @@ def changes(old: ir.Spec, new: ir.Spec) -> list[Change]:
         *ir.RULE_KINDS.values(),
     ]
     return sorted(out, key=lambda c: (order.index(c.kind), c.name))
+
+
+def _written(value) -> str:
+    """A game-wide value as a spec writes it: the player counts as a list, [2, 4]."""
+    return str(list(value)) if isinstance(value, tuple) else str(value)
 
 
 def _at(spec: ir.Spec, field: str) -> ir.Span:

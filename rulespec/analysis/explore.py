@@ -191,7 +191,7 @@ def counts_of(spec: ir.Spec, bounds: Bounds) -> list[int]:
     """The player counts explored: the one asked for, else every count the spec allows."""
     if bounds.players is not None:
         return [max(spec.min_players, min(bounds.players, spec.max_players))]
-    return list(range(spec.min_players, spec.max_players + 1))
+    return list(spec.player_counts)
 
 
 def explore(
@@ -202,7 +202,7 @@ def explore(
     is called now and then."""
     counts = counts_of(spec, bounds)
     report = Report(seeds=bounds.seeds, counts=tuple(counts), depth=bounds.depth)
-    report.every_count = len(counts) == spec.max_players - spec.min_players + 1
+    report.every_count = len(counts) == len(spec.player_counts)
     report.one_game = not _match_dependent(spec)
     loops: dict[str, list] = {}  # loop reason -> [(players, state, path)], shortest first
     watch = _watch(bounds, progress)

@@ -61,7 +61,7 @@ class Analysis:
         self.roles: dict[str, set[str]] = {}  # card locals -> the card types they can be
         self.g = graph if graph is not None else graphs.build(spec)
         self.touches = self.g.graph["touches"]
-        each = [players] if players else range(spec.min_players, spec.max_players + 1)
+        each = [players] if players else spec.player_counts
         counts = [dict(spec.deck_for(n)) for n in each]
         members = graphs.kind_members(spec)
         # the most cards of a kind any player count's deck holds
@@ -199,10 +199,7 @@ class Analysis:
     @cached_property
     def per_count(self) -> list[Analysis]:
         """One analysis per player count in the range, each with that count's deck."""
-        return [
-            Analysis(self.spec, n, self.g)
-            for n in range(self.spec.min_players, self.spec.max_players + 1)
-        ]
+        return [Analysis(self.spec, n, self.g) for n in self.spec.player_counts]
 
     @contextmanager
     def pinning(self, values: dict[str, tuple]):
@@ -973,7 +970,7 @@ def _conditions_in(an: Analysis, nid, part) -> list:
 def _fixed_conditions(an: Analysis, kind, name, cond, noun: str):
     """RL105 and RL108 for one condition (an if's test...: its noun) and each of its parts."""
     spec, per_count = an.spec, an.per_count
-    counts = list(range(spec.min_players, spec.max_players + 1))
+    counts = list(spec.player_counts)
     verdicts: dict = {}  # node -> [verdict per player count]
     for sub in per_count:
         for node, verdict in _verdicts(sub, cond):
@@ -1762,7 +1759,7 @@ def check_deal(an: Analysis):
                 short.append((sub.players, need, sub.deck_size))
         if short:
             n, need, held = short[-1]
-            every = len(short) == spec.max_players - spec.min_players + 1
+            every = len(short) == len(spec.player_counts)
             deal = next(s for s in ir.walk_statements(stmts) if _deals(s, start))
             yield Finding(
                 "RL113",

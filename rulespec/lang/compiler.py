@@ -88,6 +88,7 @@ _PLACES = (
     ("min_players", ("players", "min")),
     ("max_players", ("players", "max")),
     ("default_players", ("players", "default")),
+    ("player_counts", ("players", "counts")),
     ("turn_limit", ("turn_limit",)),
     ("hand", ("hand",)),
 )
@@ -635,11 +636,14 @@ class _Compiler:
         )
 
         players = d["players"]
+        counts = tuple(sorted(players.get("counts", ())))  # its fewest and most: min and max
+        low, high = (counts[0], counts[-1]) if counts else (players["min"], players["max"])
         spec = ir.Spec(
             name=d["name"],
-            min_players=players["min"],
-            max_players=players["max"],
-            default_players=players.get("default", players["min"]),
+            min_players=low,
+            max_players=high,
+            default_players=players.get("default", low),
+            player_counts=counts or tuple(range(low, high + 1)),
             turn_limit=d.get("turn_limit", DEFAULT_TURN_LIMIT),
             hand=d.get("hand"),
             cards=cards,
@@ -1579,7 +1583,7 @@ class _Compiler:
         makes more than MAX_FOR_PASSES passes at the most players and the largest deck
         (64 players, 4 deep: 16 million). A `while` is bounded as the game runs; these
         are not, so they are bounded here."""
-        counts = range(spec.min_players, spec.max_players + 1)
+        counts = spec.player_counts
         deck = max((sum(k for _, k in spec.deck_for(n)) for n in counts), default=0)
         size = {
             "players": spec.max_players,
@@ -1647,18 +1651,38 @@ class _Compiler:
     def _player_checks(self, spec: ir.Spec) -> None:
         d = self.data
         lo, hi, default = spec.min_players, spec.max_players, spec.default_players
-        if not lo <= default <= hi:
+        players = d["players"]
+        if "counts" in players:
+            for key in ("min", "max"):
+                if key in players:
+                    self.error(
+                        "RS401",
+                        f"players: counts lists every count the game is for, so it has no "
+                        f"{key} beside it (its {key} is {lo if key == 'min' else hi})",
+                        ("players", key),
+                        "write counts alone, or min and max for every count between",
+                    )
+            if default not in spec.player_counts:
+                counts = ", ".join(map(str, spec.player_counts))
+                self.error(
+                    "RS401",
+                    f"players: default {default} is not one of counts [{counts}]",
+                    ("players", "default"),
+                )
+        elif not lo <= default <= hi:
             self.error(
                 "RS401",
                 f"players: need min <= default <= max, got {lo}, {default}, {hi}",
                 ("players",),
             )
-        for key, n in d["players"].items():
+        written = [(("players", k), n) for k, n in players.items() if k != "counts"]
+        written += [(("players", "counts", i), n) for i, n in enumerate(players.get("counts", ()))]
+        for path, n in written:
             if n > MAX_PLAYERS:
                 self.error(
                     "RS408",
-                    f"players.{key} is {n}; a game may have at most {MAX_PLAYERS} players",
-                    ("players", key),
+                    f"players.{path[1]} is {n}; a game may have at most {MAX_PLAYERS} players",
+                    path,
                 )
         if spec.turn_limit > MAX_TURN_LIMIT:
             self.error(

@@ -47,7 +47,7 @@ def check(spec: ir.Spec, conditions: list[ir.Condition] | None) -> Iterator[Diag
     """RS413 for each expression of the spec over MAX_EVALUATION steps. `conditions`
     are the named conditions callees first, or None when their calls go round in a
     circle (RS210): calls then cost their arguments alone."""
-    counts = range(spec.min_players, spec.max_players + 1)  # none when min > max (RS401)
+    counts = spec.player_counts  # none when min > max (RS401)
     deck = min(  # a larger deck is refused already (RS407)
         MAX_CARDS, max((sum(k for _, k in spec.deck_for(n)) for n in counts), default=0)
     )

@@ -776,6 +776,7 @@ class Spec:
     # name, min_players, max_players, default_players, turn_limit, hand (those the spec
     # gives)
     places: tuple[tuple[str, Span], ...] = ()
+    player_counts: tuple[int, ...] = ()  # every count the game is for, lowest first
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Each team's seats in a game of this many players (seats past it left out)."""
@@ -813,10 +814,13 @@ class Spec:
 
     def player_range(self) -> str:
         """The player counts the game is for, in words: `2 to 6 players`, `exactly 2
-        players`."""
-        if self.min_players == self.max_players:
-            return f"exactly {self.min_players} player{'s' * (self.min_players != 1)}"
-        return f"{self.min_players} to {self.max_players} players"
+        players`, `2 or 4 players`."""
+        counts = self.player_counts
+        if len(counts) == 1:
+            return f"exactly {counts[0]} player{'s' * (counts[0] != 1)}"
+        if len(counts) == counts[-1] - counts[0] + 1:
+            return f"{counts[0]} to {counts[-1]} players"
+        return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]} players"
 
     def rules(self):
         """(kind, rule) for every rule that runs in play, in spec order: the steps,

@@ -378,7 +378,12 @@ def served_specs(paths: list[str]) -> list[Spec]:
             name, k = f"{stem}_{k}", k + 1
         ids.add(name)
         variants = variant_names(path)
-        players = [spec.min_players, spec.max_players, spec.default_players]
+        players = [
+            spec.min_players,
+            spec.max_players,
+            spec.default_players,
+            list(spec.player_counts),
+        ]
         specs.append(Spec(name, path, variants, spec.name, players, seatable(spec)))
     return specs
 

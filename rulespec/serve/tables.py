@@ -59,7 +59,7 @@ class Spec:
     path: str
     variants: list[str]
     title: str
-    players: list[int]  # least, most, default
+    players: list  # least, most, default, and every count the game is for
     agents: list[str]  # the agents it can seat: not greedy without an evaluation
 
     loaded: dict = field(default_factory=dict, repr=False)  # variants -> the spec
@@ -319,7 +319,7 @@ class Tables:
         n = request.get("players", rules.default_players)
         if type(n) is not int:
             raise Refused(400, "'players' is a whole number")
-        if not rules.min_players <= n <= rules.max_players:
+        if n not in rules.player_counts:
             raise Refused(400, f"{rules.name} is for {rules.player_range()}, not {n}")
         seed = request.get("seed")
         if seed is None:  # a fresh deal: nobody at the table can know it in advance

@@ -62,6 +62,7 @@ def listing() -> list[dict]:
                 "name": name,
                 "title": spec.name,
                 "players": [spec.min_players, spec.max_players, spec.default_players],
+                "player_counts": list(spec.player_counts),
                 "variants": variants,
                 "path": str(path),
             }

@@ -50,10 +50,13 @@ function drawVariants() {
 // kept with what was typed in them (a click into one as the player count changes lands)
 function drawSeats() {
   const box = $("seats"), field = $("players");
-  const [low, high] = game().players;
-  const n = Math.min(high, Math.max(low, Math.trunc(Number(field.value)) || low));
-  if (String(n) !== field.value) field.value = String(n);
+  const [low, high, , counts] = game().players;
   const labels = box.querySelectorAll("label");
+  let n = Math.min(high, Math.max(low, Math.trunc(Number(field.value)) || low));
+  if (!counts.includes(n)) {  // a count the game skips (2 or 4): on to the next one it allows
+    n = n > labels.length ? counts.find((c) => c > n) : counts.findLast((c) => c < n);
+  }
+  if (String(n) !== field.value) field.value = String(n);
   labels.forEach((l, i) => { if (i >= n) l.remove(); });
   for (let p = labels.length + 1; p <= n; p++) {
     const label = el("label", {}, `P${p} `);
