@@ -141,7 +141,8 @@ class TurnFlow:
         """The next offer of a step offered round the table: to the turn's player as the
         step begins, then to each active player after the one last asked, in the
         direction of play, until all have passed in a row (`all_pass`), or, once someone
-        has played, all but the last to play (`all_but_one`); at `one_left` a pass is
+        has played, all but the last to play (`all_but_one`; all, once the last to play
+        is out); at `one_left` a pass is
         final (the player is asked no more), and the step ends once every player still
         in but the last to play has settled since that play (one left, with no action
         that `settles`), or, nobody having played, once every player still in has
@@ -153,16 +154,16 @@ class TurnFlow:
         `lead`s, the first offer has no pass: the turn's player leads. At `each_once` and
         `others_once` each active player is asked once, in turn (the turn's player first,
         or not at all), a play opening nothing again. The ring is (the turn's player, the
-        player last asked, passes in a row and whether anyone played (not kept at
-        `one_left`, which reads neither), and at `one_left` (the players out, those who
-        settled since the last play, the last to play: None until one has), at the
+        player last asked, passes in a row and the last to play, None until one has (not
+        kept at `one_left`, which reads neither), and at `one_left` (the players out,
+        those who settled since the last play, the last to play: None until one has), at the
         `_once` steps the players asked, else None)."""
         first = s._ring is None
         once = step.around in ONCE
         if first:
             owner = s._current
             bidding = (frozenset(), frozenset(), None) if step.around == "one_left" else None
-            s._ring = (owner, owner, 0, False, frozenset() if once else bidding)
+            s._ring = (owner, owner, 0, None, frozenset() if once else bidding)
             asking = owner if s._active[owner] else s.next_player(owner)
         elif once:
             owner, last = s._ring[:2]
@@ -181,8 +182,13 @@ class TurnFlow:
                     asking = s.next_player(asking)
             else:
                 left = self.n - s._outs
+                # at all_but_one the last to play need not pass, unless they are out
+                # (gone out with that play): then every player still in must
                 if passes >= left or (
-                    step.around == "all_but_one" and played and passes >= left - 1
+                    step.around == "all_but_one"
+                    and played is not None
+                    and s._active[played]
+                    and passes >= left - 1
                 ):
                     self._close_ring(s)
                     return
@@ -219,7 +225,7 @@ class TurnFlow:
     def answered(self, s, played: bool, settled: bool = False) -> None:
         """The player asked played (the passes in a row start again), settled (a play
         counted as a pass), or passed (and is out, at `one_left`)."""
-        owner, last, passes, anyone, bidding = s._ring
+        owner, last, passes, latest, bidding = s._ring
         if isinstance(bidding, frozenset):  # a `_once` step: who was asked is all it counts
             return
         if bidding is not None:  # its own counts: the passes in a row mean nothing here
@@ -228,11 +234,11 @@ class TurnFlow:
                 bidding = (out, frozenset(), last)
             else:
                 bidding = (out, done | {last}, leader) if settled else (out | {last}, done, leader)
-            s._ring = (owner, last, passes, anyone, bidding)
+            s._ring = (owner, last, passes, latest, bidding)
         elif played:
-            s._ring = (owner, last, 0, True, None)
+            s._ring = (owner, last, 0, last, None)
         else:
-            s._ring = (owner, last, passes + 1, anyone, None)
+            s._ring = (owner, last, passes + 1, latest, None)
 
     def _close_ring(self, s) -> None:
         owner = s._ring[0]

@@ -710,9 +710,11 @@ def check_turn_player_out_in_a_round(an: Analysis):
     `eliminate(current)`), the step followed by others. Played by the turn's player,
     the round goes on to its end and then the turn ends: the later steps do not run
     that turn (language.md, `eliminate`). A Hold'em designer's fold by the first to act
-    left the flop undealt, and the next turn bet pre-flop again. Only a statement of the
-    effect itself, not one under an `if`: that one always runs. Not an action whose `if:`
-    shuts the turn's player out by name (`current != opener`, see _turn_player_names)."""
+    left the flop undealt, and the next turn bet pre-flop again. The statement may be
+    under an `if` (a President designer's `if size(hand(current)) == 0 { sit_out(current)
+    }`), or in a procedure the effect calls (`goes_out(current)`): under an `if` it can
+    happen, not must, and the finding says so. Not an action whose `if:` shuts the
+    turn's player out by name (`current != opener`, see _turn_player_names)."""
     spec = an.spec
     actions = {a.name: a for a in spec.actions}
     said = set()
@@ -724,29 +726,65 @@ def check_turn_player_out_in_a_round(an: Analysis):
         for name in step.actions:
             if _shuts_out(actions[name].condition, names):
                 continue
-            for s in actions[name].effect:
-                if not (
-                    isinstance(s, ir.Do)
-                    and s.proc in ("sit_out", "eliminate")
-                    and ir.canon(s.args[0]) == ir.canon(_CURRENT)
-                    and id(s) not in said
-                ):
+            found = {}  # the action's statement -> how it puts current out, a sure way kept
+            for at, out, under in _takes_out(spec, actions[name].effect, {ir.canon(_CURRENT)}):
+                if id(at) not in found or under is None:
+                    found[id(at)] = (at, out, under)
+            for at, out, under in found.values():
+                if id(at) in said:
                     continue
-                said.add(id(s))
+                said.add(id(at))
+                what = f"{out.proc}(current)"
+                if isinstance(at, ir.ProcedureCall):
+                    what = f"{at.proc}(current) ({out.proc} at line {out.span.line})"
+                ends = "ends their turn once the round is over, and"
+                if under is not None:  # the test is not read: it may let the turn's player by
+                    what += f", under the if at line {under.span.line},"
+                    ends = "can end their turn once the round is over, and then"
                 steps = ", ".join(f"'{n}'" for n in later)
                 yield Finding(
                     "RL129",
                     "warning",
                     f"action '{name}', offered round the table at step '{step.name}': "
-                    f"when the turn's player plays it, {s.proc}(current) ends their turn "
-                    f"once the round is over, and the later steps ({steps}) do not run "
-                    "that turn",
-                    s.span,
+                    f"when the turn's player plays it, {what} {ends} the later steps "
+                    f"({steps}) do not run that turn",
+                    at.span,
                     rules=(name,),
                     hint="mark the player here (a per-player counter) and call "
-                    f"{s.proc}(p) for each marked player in a later step, after what "
+                    f"{out.proc}(p) for each marked player in a later step, after what "
                     "must run; or do that work in the play that ends the round",
                 )
+
+
+def _takes_out(spec: ir.Spec, block, who: set, calling: frozenset = frozenset()):
+    """(the block's statement, the sit_out or eliminate, the outermost `if` it is under
+    or None) for each statement of the block that takes out a player `who` holds (IR
+    values, compared by meaning): one of its own, one under an `if` (either branch), or
+    one in a procedure it calls, where `current` and the parameters given one of `who`
+    name them too (not a parameter the procedure assigns to). A loop's or a choice's
+    body, which may run no time, is not read."""
+    for s in block:
+        if isinstance(s, ir.Do) and s.proc in ("sit_out", "eliminate"):
+            if ir.canon(s.args[0]) in who:
+                yield s, s, None
+        elif isinstance(s, ir.If):
+            for at, out, _ in _takes_out(spec, s.then + s.orelse, who, calling):
+                yield at, out, s
+        elif isinstance(s, ir.ProcedureCall) and s.proc not in calling:
+            proc = spec.procedure(s.proc)
+            assigned = {
+                n.target.name
+                for n in ir.walk(proc.effect)
+                if isinstance(n, ir.Assign) and isinstance(n.target, ir.Local)
+            }
+            named = {
+                ir.canon(ir.Local(None, kind, param))
+                for (param, kind), arg in zip(proc.params, s.args)
+                if ir.canon(arg) in who and param not in assigned
+            }
+            inner = {ir.canon(_CURRENT)} | named
+            for _, out, under in _takes_out(spec, proc.effect, inner, calling | {s.proc}):
+                yield s, out, under
 
 
 def _turn_player_names(spec: ir.Spec, i: int) -> set[str]:
