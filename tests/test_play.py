@@ -362,6 +362,19 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     )
 
 
+def test_help_finds_a_steps_pass_by_its_title():
+    """A President designer's `help knock` (the pass_title of the trick's step) was
+    told Knock was nothing of the game, though the options list it."""
+    from rulespec import load_spec
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    titles = Titles.of(load_spec(ROOT / "tests" / "valid" / "betting.yaml"))
+    assert help_text("fold", titles) == (
+        "Fold: passing at the step Betting, taking none of its actions"
+    )
+
+
 def test_help_says_a_card_a_property_names_by_its_title_and_a_zone_as_a_sentence_begins():
     """A Mille Bornes designer's `help stop` read "fix roll, shield right_of_way", the
     cards a property names spelled as the rules spell them, not as the table shows
