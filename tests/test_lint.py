@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from gamekit import cli, only_bound_notes
+from gamekit import cli, edited, only_bound_notes
 
 from rulespec.analysis import graph as graphs
 from rulespec.analysis import lint as static
@@ -871,6 +871,39 @@ def test_a_trigger_that_ends_a_round_feeds_the_round_end():
     takes no round end into its loops: a round end ends the round.)"""
     g = graphs.build(load_spec(str(ROOT / "games" / "whist.yaml")))
     assert _has(g, "trigger:trick_won", "feeds", "round_end:deal_over")
+
+
+DRAWN = "move(top(draw(current), 5), hand(current))"
+
+
+@pytest.mark.parametrize(
+    "spec, new, rule, zones, refilled",
+    [
+        ("deck_builder", DRAWN, "step:clean_up", ("draw", "discard"), True),
+        # a move of the whole pile is no draw (a Dominion designer's graph drew a refill)
+        (
+            "deck_builder",
+            "move(draw(current), discard(current))",
+            "step:clean_up",
+            ("draw", "discard"),
+            False,
+        ),
+        ("colour_match", None, "action:draw", ("stock", "discard"), True),  # refill(stock)
+    ],
+    ids=["draw", "whole_pile", "refill"],
+)
+def test_only_a_draw_from_the_top_or_refill_refills_in_the_graph(
+    tmp_path, spec, new, rule, zones, refilled
+):
+    """language.md#refill_from: only `move(top(zone, n), …)` and `refill(zone)` refill a
+    zone, so only they move the refill zone's cards into it."""
+    path = tmp_path / f"{spec}.yaml"
+    text = (TESTS / "valid" / f"{spec}.yaml").read_text()
+    path.write_text(edited(text, (DRAWN, new)) if new else text)
+    g = graphs.build(load_spec(str(path)))
+    zone, source = zones
+    assert _has(g, f"zone:{source}", "moves_from", rule) == refilled
+    assert _has(g, rule, "moves_to", f"zone:{zone}") == refilled
 
 
 @pytest.mark.parametrize(

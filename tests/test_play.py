@@ -362,6 +362,19 @@ def test_help_names_everything_of_the_name_each_by_its_kind():
     )
 
 
+def test_help_finds_a_steps_pass_by_its_title():
+    """A President designer's `help knock` (the pass_title of the trick's step) was
+    told Knock was nothing of the game, though the options list it."""
+    from rulespec import load_spec
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    titles = Titles.of(load_spec(ROOT / "tests" / "valid" / "betting.yaml"))
+    assert help_text("fold", titles) == (
+        "Fold: passing at the step Betting, taking none of its actions"
+    )
+
+
 def test_help_says_a_card_a_property_names_by_its_title_and_a_zone_as_a_sentence_begins():
     """A Mille Bornes designer's `help stop` read "fix roll, shield right_of_way", the
     cards a property names spelled as the rules spell them, not as the table shows
@@ -469,13 +482,16 @@ def test_a_set_the_rules_do_not_offer_together_is_refused_by_its_cards(tmp_path)
 
 def test_a_card_that_is_no_option_is_told_why_where_the_rules_say_it():
     """A Hearts designer's jack of hearts was refused as "not an option" only: a card
-    not held, or that no action of the step plays, is told so."""
-    _code, out, _ = play("gold coin\nofficer\n" + "1\n" * 200, *SEAT)
+    not held, or that no action of the step plays, is told so; the second first, held
+    or not (a Dominion designer's Smithy, which no action of the step plays, was told
+    "P1 holds no Smithy", as if holding one would help)."""
+    _code, out, _ = play("gold coin\nofficer\npirate\n" + "1\n" * 200, *SEAT)
     assert (
         "P2> gold coin\n  'gold coin' is not an option: no action of this step plays Gold Coin; "
         "type its number (1-2), or help\n"
     ) in out
-    assert "P2> officer\n  'officer' is not an option: P2 holds no Officer; type its" in out
+    assert "P2> officer\n  'officer' is not an option: no action of this step plays Officer;" in out
+    assert "P2> pirate\n  'pirate' is not an option: P2 holds no Pirate; type its" in out
 
 
 def test_a_card_an_action_takes_as_its_target_is_refused_with_no_false_reason():

@@ -53,6 +53,9 @@ class Touches:
     procs: set[str] = field(default_factory=set)
     kinds_moved: set[str] = field(default_factory=set)  # kinds named in a move
     shuffles: set[str] = field(default_factory=set)  # reordered, not moved
+    # zones a `move(top(zone, n), ...)` draws from or `refill(zone)` names: the only
+    # moves that refill a zone with refill_from (see with_refills)
+    draws: set[str] = field(default_factory=set)
     remembers: set[str] = field(default_factory=set)  # `remember:` slots set
     calls: set[tuple[str, str]] = field(default_factory=set)  # ("procedure"|"condition", name)
     # what is passed to a procedure's zone and cards parameters: (procedure, parameter
@@ -249,12 +252,18 @@ class _Touching(ir.Visitor):
                 self.t.moves_from.add("*")
             self.into(dest)
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
+            # a draw; as in the runtime, not from a pile a zone local holds
+            pile = source.args[0] if isinstance(source, ir.Call) and source.func == "top" else None
+            if s.proc == "move" and isinstance(pile, ir.ZoneRef):
+                self.t.draws.add(pile.name)
         elif s.proc == "swap":  # each zone's cards to the other
             both = self.named(s.args[0]) | self.named(s.args[1])
             self.t.moves_from |= both
             self.t.moves_to |= both
         elif s.proc == "shuffle":
             self.t.shuffles |= self.named(s.args[0])
+        elif s.proc == "refill":
+            self.t.draws |= self.named(s.args[0])
         written = {"move": 1, "insert": 1, "shuffle": 0}.get(s.proc)
         for i, arg in enumerate(s.args):
             if i == written:
@@ -344,10 +353,11 @@ def rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
 
 
 def with_refills(spec: ir.Spec, t: Touches) -> Touches:
-    """t, where a draw from a zone with refill_from may also move the refill zone's
-    cards into it (TTG-15)."""
+    """t, where a draw from a zone with refill_from, or its refill(), may also move the
+    refill zone's cards into it (TTG-15); other moves out of it never refill it (a
+    Dominion designer's `move(draw(current), discard(current))` was drawn as a refill)."""
     refills = {z.name: z.refill_from for z in spec.zones if z.refill_from}
-    for zone in list(t.moves_from):
+    for zone in t.draws:
         if zone in refills:
             t.moves_from.add(refills[zone])
             t.moves_to.add(zone)

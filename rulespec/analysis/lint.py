@@ -2264,6 +2264,8 @@ def check_group_offers(an: Analysis):
         for name in sorted(an.members.get(a.card, ())):
             if an.supply[name]:  # the most copies of it any player count's deck holds
                 value = None if a.same is None else props[name].get(a.same)
+                if a.same == "card":  # a group of one card type, not of a property's value
+                    value = name
                 pools.setdefault(value, []).append((name, an.supply[name]))
         low, high = a.count
         most = sum(

@@ -307,6 +307,12 @@ _OTHER_LANGUAGES = (
 _OTHER_FUNCTIONS = {"len": "size", "length": "size", "sizeof": "size"}
 # functions of other languages the language writes otherwise: the way it does
 _WRITTEN_OTHERWISE = {"abs": "a distance is max(a - b, b - a); a size, max(x, -x)"}
+# constants of the language a statement changes: how (RS207, where one is assigned to)
+_CONSTANT_CHANGES = {
+    "current": "set_current(p) makes p the player whose turn it is now; set_next(p) gives "
+    "p the next turn",
+    "players": "eliminate(p) takes a player out of the game; sit_out(p), until the round ends",
+}
 
 
 def _unclosed(text: str) -> int | None:
@@ -1549,6 +1555,16 @@ class Builder:
             return None
         elif name in self.names.zones:
             self._error("RS207", f"cannot assign to zone '{name}'", span, self._into_zone(name))
+            return None
+        # a Scopa designer's `current = next(current)` was told "unknown counter or
+        # local 'current' (did you mean 'current'?)"
+        elif name in CONSTANTS:
+            self._error(
+                "RS207",
+                f"'{name}' is a constant of the language and cannot be assigned",
+                span,
+                _CONSTANT_CHANGES.get(name, "use a counter for a value of your own that changes"),
+            )
             return None
         elif name in self.names.kinds:
             self._error(

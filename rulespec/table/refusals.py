@@ -9,8 +9,8 @@ from rulespec.interpreter import seat_name
 
 def why_not(state, card: str, title: str, action: str | None = None) -> str:
     """Why no option of the pending play plays the card type `card` (titled `title`;
-    by `action`, where one is named): the step has no such action, the player holds
-    none, no action of the step plays it, or the `if:` of each action that would play
+    by `action`, where one is named): the step has no such action, no action of the
+    step plays it, the player holds none, or the `if:` of each action that would play
     it does not hold, told by the action's title and text. "" where the reason is none
     of these, or not plain (a target, a group of cards, a fallback: more than a
     condition decides those). An action that takes a card as its target (`target:
@@ -27,14 +27,16 @@ def why_not(state, card: str, title: str, action: str | None = None) -> str:
     asked = [a for a in spec.actions if a.name in step.actions and a.name == (action or a.name)]
     if any(a.target == "card" for a in asked):
         return ""
+    kinds = {"any", card, *next(c.tags for c in spec.cards if c.name == card)}
+    playing = [a for a in asked if a.card in kinds]
+    # told before what the hand holds, which would not help: a Dominion designer's
+    # Smithy, which no action of the treasure step plays, read "P1 holds no Smithy"
+    if not playing:
+        return f"no action of this step plays {title}"
     if spec.hand is not None:
         seat = seat_name(state.current_player())
         if card not in state.observation(state.current_player())["zones"][f"{spec.hand}[{seat}]"]:
             return f"{seat} holds no {title}"
-    kinds = {"any", card, *next(c.tags for c in spec.cards if c.name == card)}
-    playing = [a for a in asked if a.card in kinds]
-    if not playing:
-        return f"no action of this step plays {title}"
     if any(
         a.condition is None or a.target != "none" or a.count or a.among or a.fallback
         for a in playing

@@ -26,8 +26,8 @@ HELP = """\
   number you choose.
   Commands:
     help, ?     this help
-    help NAME   what a card, rule, window, zone, counter, value, parameter or goal is for
-                (NAME: its name or its title, as the table shows it)
+    help NAME   what a card, rule, window, zone, counter, value, parameter or goal is for,
+                or a step's pass (NAME: its name or its title, as the table shows it)
     table       the table again, with the game's parameters, and your options
     list        every option, numbered (a choice of many sets of cards names the cards
                 to choose from instead: answer with their names, separated by commas)
@@ -232,11 +232,11 @@ class Person:
 
 
 def help_text(name: str, titles: Titles) -> str:
-    """What a card, rule, window, zone, counter, value, parameter or goal set is for,
-    found by its name or its title in any case: its title and its `text:` (a goal
-    set's, and its order); everything of that name, each with its kind, where there are several (one
-    without a text of its own too: a Love Letter designer's `help guard` left out the
-    action that plays the Guard)."""
+    """What a card, rule, window, zone, counter, value, parameter, goal set or a step's
+    pass is for, found by its name or its title in any case: its title and its `text:`
+    (a goal set's, and its order; a pass, the step it passes at); everything of that
+    name, each with its kind, where there are several (one without a text of its own
+    too: a Love Letter designer's `help guard` left out the action that plays the Guard)."""
     found = _named(name.casefold(), titles) or _begun(name, titles)
     # a zone's title is in lower case for the narration's sentences: here it heads one
     found = {
@@ -283,7 +283,20 @@ def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]
             for title in (t for t in members if t.casefold() == wanted):
                 if (word, n) not in found:
                     found[word, f"{n}:{title}"] = (title, titles.text(section, n))
-    return found | _goals_and_tags(wanted, titles, {n for _, n in found})
+    return found | _goals_and_tags(wanted, titles, {n for _, n in found}) | _passes(wanted, titles)
+
+
+def _passes(wanted: str, titles: Titles) -> dict:
+    """A step's pass by its `pass_title`, as the options list it (a President designer's
+    `help knock` was told Knock was nothing of the game)."""
+    return {
+        ("pass", step): (
+            title,
+            f"passing at the step {titles.rules[step][1]}, taking none of its actions",
+        )
+        for step, title in titles.pass_titles.items()
+        if wanted == title.casefold()
+    }
 
 
 def _goals_and_tags(wanted: str, titles: Titles, named: set[str]) -> dict:
