@@ -348,10 +348,13 @@ def third_person(verb: str) -> str:
 
 
 def _passed(e: dict, t: Titles) -> str:
-    """A pass: "P2 passes", "P2 passes (Buy)"; one the step names (pass_title) is
-    chosen as an action is: "P2 chooses Fold"."""
+    """A pass: "P2 passes", "P2 passes (Buy)"; one the step names (pass_title) by that
+    name, "P2 passes (Fold)". Never "chooses": a pass that was the only option (a hand
+    with nothing to play, taken without asking) is logged as a chosen one is, so that
+    the other seats cannot tell them apart (a President designer read "P3 chooses Knock"
+    of an empty hand)."""
     named = t.pass_titles.get(f"turn.{e.get('step')}")
-    return f"  {_who(e)} chooses {named}" if named else f"  {_who(e)} passes{_passed_at(e, t)}"
+    return f"  {_who(e)} passes" + (f" ({named})" if named else _passed_at(e, t))
 
 
 def _passed_at(e: dict, t: Titles) -> str:
