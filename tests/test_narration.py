@@ -794,6 +794,23 @@ def test_a_move_of_many_cards_names_each_title_once_with_its_count():
     assert line.startswith("  Gold Coin, Gold Coin, ") and line.count("Pirate") == 3
 
 
+def test_a_set_chosen_and_moved_is_named_in_deck_order_both_times():
+    """A President designer read 'P3 chooses Five of Diamonds, Seven of Diamonds', then
+    'Seven of Diamonds, Five of Diamonds: P3's hand -> P4's hand': the move named the
+    cards as the hand held them. Between zones that are no piles, a move names them in
+    deck order, as the choice and the table do; a draw from a pile, as they came."""
+    spec = load_spec(ROOT / "tests" / "valid" / "pass_the_pair.yaml")
+    zones = {"hand[P1]": ["blue_4", "red_2"], "stock": ["red_1", "blue_1", "red_3"]}
+    state = State.from_layout(Game(spec, 2), zones=zones, current=0)
+    state.apply_action("red_1+blue_4")  # drawn last, the hand holds Red 1 after Blue 4
+    lines = narrate(state.log_for(None), Titles.of(spec))
+    assert "  P1 chooses Red 1, Blue 4" in lines
+    assert "  Red 1, Blue 4: P1's hand -> the laid" in lines
+    many = {"event": "move", "src": "stock", "dst": "hand[P2]", "turn": 0}
+    drawn = narrate([many | {"n": 2, "cards": ["blue_1", "red_3"]}], Titles.of(spec))
+    assert drawn == ["  Blue 1, Red 3: the stock -> P2's hand"]
+
+
 def test_a_card_the_viewer_may_not_see_is_a_card_not_a_play_without_one():
     """A Hanamikoji designer's secret card read "P1 chooses Bury", as an action without
     a card; a review found an answer with a hidden card read as a claim ("answers: Block")."""
