@@ -411,6 +411,7 @@ def _told_problem(node, via, zones, value) -> Diagnostic:
         f"{_what(node, zones)}",
         value.span,
         hint="name only what every seat sees: counters, any zone's size(), the cards of "
-        "public zones (a card moved to one is named where it lies, top(discard, 1)); "
-        "reveal() tells a hidden card to the seats you name",
+        "public zones (a card moved to one is named where it lies, top(discard, 1)); a "
+        "reveal() before the say() does not change what it may name: to show hidden cards, "
+        "reveal() them instead",
     )
