@@ -338,6 +338,14 @@ def _name(key) -> str:
     return key if isinstance(key, str) else key[0]
 
 
+def _where_played(name: str, where, place: tuple, rule):
+    """An action's or reaction's card as the zone it went to, or its target as the zones
+    it was chosen among; a secret where there is none."""
+    if where is None:
+        return _Secret(f"'{name}', bound by a secret pick (line {rule.span.line})")
+    return where, place, False, rule.span.line
+
+
 class _Told:
     """What binds each local of each rule and procedure (its scope), and the values
     say() texts name, found in one pass over the spec's effects.
@@ -372,20 +380,12 @@ class _Told:
             self.walk(rule.effect, rule.name, (), {}, True)
             top = (rule.name, ())
             if kind == "action":
-                self.bind(rule.name, "card", self._played("card", rule.to, top, rule))
+                self.bind(rule.name, "card", _where_played("card", rule.to, top, rule))
                 name = "chosen" if rule.target == "card" else "target"
-                self.bind(rule.name, name, self._played(name, rule.among, top, rule))
+                self.bind(rule.name, name, _where_played(name, rule.among, top, rule))
             elif kind == "reaction" and rule.card is not None:
-                self.bind(rule.name, "answer", self._played("answer", rule.to, top, rule))
+                self.bind(rule.name, "answer", _where_played("answer", rule.to, top, rule))
         self._answered(spec.reactions)
-
-    @staticmethod
-    def _played(name: str, where, place: tuple, rule):
-        """An action's or reaction's card as the zone it went to, or its target as the
-        zones it was chosen among; a secret where there is none."""
-        if where is None:
-            return _Secret(f"'{name}', bound by a secret pick (line {rule.span.line})")
-        return where, place, False, rule.span.line
 
     def _answered(self, reactions) -> None:
         """A reaction reads the answered rule's names as bound there, and its assignments
