@@ -69,6 +69,15 @@ HIDDEN = [
     # a second review's: where a card lies now, inside another value
     'say("{top(zone_of(top(offer, 1)), 1)}")',
     'say("{size(above(top(offer, 1)))}")',
+    # trials': a loop variable named again by a later loop, over the hidden pile
+    'for w in players { say("{w}") }\n      for w in top(pile, 1) { say("{w}") }',
+    # how many cards a pick holds, where that hangs on what some seat may not see
+    'choose(current) s from combinations(pile, size(of(pile, gem_1))) { say("{size(s)}") }',
+    'choose(current) s from combinations(pile, 1) + combinations(pile, 2) { say("{size(s)}") }',
+    'choose(current) s from summing(pile, "value", 4) { say("{size(s)}") }',
+    # a let in a choice's block that reads the pick, or a hidden card
+    'choose(current) c from pile { let x = c.value\n      say("{x}") }',
+    'choose(current) c from pile { let x = top(pile, 1)\n      say("{x}") }',
 ]
 
 
@@ -84,6 +93,38 @@ def test_a_value_some_seat_may_not_see_is_refused_at_its_place(statement):
     )
     ((code, message),) = spec_errors(text)
     assert code == "RS415" and message.startswith("say() tells every seat")
+
+
+TOLD = [
+    # a loop variable is its own loop's: a later loop of the same name over the pile
+    'for w in players { say("{w}") }\n      for w in top(pile, 1) { move(w, offer) }',
+    # a pick of k cards holds k, of one card one, whatever the cards
+    'choose(current) s from combinations(pile, 2) { say("{size(s)}") }',
+    'choose(current) c from of(pile, gem_1) { say("{size(c)}") }',
+    'for c in of(pile, gem_1) { say("{size(c)}") }',
+    # a choice within a choice whose test reads the pile: its variable is bound as often
+    # as the say inside it runs
+    "choose(current) t from combinations(offer, 1) if size(of(pile, gem_1)) >= 0 {\n"
+    '      choose(current) g from combinations(pile, size(t)) { say("{size(g)}") } }',
+    # a let in a choice's block that reads neither the pick nor a hidden card
+    'choose(current) c from pile { let left = size(pile)\n      say("{left}") }',
+]
+
+
+@pytest.mark.parametrize("statement", TOLD)
+def test_what_follows_from_public_facts_is_told_wherever_it_is_bound(statement):
+    load_spec("first_claim.yaml", edited(TEXT, (SAY, statement)))  # no RS415
+
+
+def test_a_refusal_names_the_binding_that_hides_the_value():
+    said = 'let n = 0\n      choose(current) c from of(pile, gem_1) { n = 1 }\n      say("{n}")'
+    ((_, under),) = spec_errors(edited(TEXT, (SAY, said)))
+    said = 'choose(current) n from 1..3 { let k = n\n      say("{k}") }'
+    ((_, secret),) = spec_errors(edited(TEXT, (SAY, said)))
+    assert under.endswith(
+        "reads 'n', bound under a test or loop over what some seats may not see (line 56)"
+    )
+    assert secret.endswith("through 'k' (bound at line 55), 'n', bound by a secret pick (line 55)")
 
 
 def test_what_every_seat_sees_is_told():

@@ -21,17 +21,28 @@ from .diagnostics import Diagnostic
 _GOALS = ("next_goal", "goal_done", "goal_score")  # they count the cards of a goal's zone
 
 _SEAT = object()  # what a local holding the seat the value is shown for is bound to
-_SECRET = object()  # what a local some seat may not know is bound to (see told)
+
+
+@dataclass(frozen=True)
+class _Secret:
+    """What a say()'s local some seat may not know is bound to (see told): `why` names
+    the local and the binding that hides it, for the refusal."""
+
+    why: str
 
 
 @dataclass(frozen=True)
 class _Arg:
     """A parameter of cards or of a zone: the argument its call passes, read where the
-    body reads it (`size(cs)` of `hand(q)` is public), with the caller's locals."""
+    body reads it (`size(cs)` of `hand(q)` is public), with the caller's locals. A
+    say()'s local is bound to each thing that binds it: one item of it, for a loop's or
+    a choice's variable (`pick`), and `named` names the binding in a refusal."""
 
     expr: ir.Expr
     env: dict
     via: tuple[str, ...]
+    pick: bool = False
+    named: str = ""
 
 
 @dataclass
@@ -51,17 +62,18 @@ class _Reads:
         conditions it is reached through; None when there is none."""
         if self.wherever and isinstance(e, ir.Call) and e.func in _WHERE:
             return e, via
-        if isinstance(e, ir.Call) and e.func == "size" and self._by_place(e.args[0], env):
-            # how many tells nothing of what they are; whose zone, how many taken may
-            return self._any(_parts(e.args[0], False), env, via)
+        if isinstance(e, ir.Call) and e.func == "size":
+            found = self._size(e.args[0], env, via)
+            if found is not _READ:
+                return found
         if isinstance(e, (ir.ZoneRef, ir.Zones)) and self._unseen(e, env):
             return e, via
         if isinstance(e, ir.Memory):
             return e, via
         if isinstance(e, ir.Local):
             bound = env.get(e.name)
-            if bound is _SECRET:
-                return e, via
+            if isinstance(bound, _Secret):
+                return bound, via
             return next(
                 (found for arg in self._bound(bound) if (found := self._read_arg(arg))), None
             )
@@ -102,7 +114,23 @@ class _Reads:
 
     def _read_arg(self, arg: _Arg):
         """first() of what a local is bound to."""
-        return self._once(arg, lambda a: self.first(a.expr, a.env, a.via), None)
+        return self._once(arg, lambda a: _through(a, self.first(a.expr, a.env, a.via)), None)
+
+    def _size(self, cards: ir.Expr, env: dict, via: tuple[str, ...]):
+        """first() of size(cards) where how many tells nothing of which (cards taken by
+        place: whose zone, how many taken may; a loop's or choice's item, one card or a
+        set of combinations(cards, k): k may); _READ where the cards are read."""
+        picks = self._bound(env.get(cards.name)) if isinstance(cards, ir.Local) else ()
+        if picks and all(a.pick and _item_size(a.expr) for a in picks):
+            return next((found for arg in picks if (found := self._read_size(arg))), None)
+        if self._by_place(cards, env):
+            return self._any(_parts(cards, False), env, via)
+        return _READ
+
+    def _read_size(self, arg: _Arg):
+        """first() of how many cards an item of what a local is bound to holds."""
+        size = _item_size(arg.expr)
+        return self._once(arg, lambda a: _through(a, self.first(size, a.env, a.via)), None)
 
     def _once(self, arg: _Arg, read, again):
         """read(arg), each binding once on a path (`n += 1` binds n to itself): `again`
@@ -120,11 +148,13 @@ class _Reads:
         argument so taken), so that their number tells nothing of what they are?"""
         for n in _parts(cards, True):
             bound = env.get(n.name) if isinstance(n, ir.Local) else None
-            if bound is _SECRET or (self.wherever and isinstance(n, ir.Call) and n.func in _WHERE):
+            if isinstance(bound, _Secret) or (
+                self.wherever and isinstance(n, ir.Call) and n.func in _WHERE
+            ):
                 return False
             if bound is not None:
                 if not all(
-                    self._once(arg, lambda a: self._by_place(a.expr, a.env), True)
+                    self._once(arg, lambda a: _whole(a) and self._by_place(a.expr, a.env), True)
                     for arg in self._bound(bound)
                 ):
                     return False
@@ -176,6 +206,30 @@ class _Reads:
 
 
 _CARDS = ("cards", "zone", "zones")
+_READ = object()  # what _size() gives where the cards themselves are read
+
+
+def _through(arg: _Arg, found):
+    """found, read through a say()'s local: naming the binding it was found through."""
+    if found is None or not arg.named:
+        return found
+    node, via = found
+    return node, (arg.named, *via)
+
+
+def _whole(arg: _Arg) -> bool:
+    """Is a local all of what it is bound to, not one item of it (a zone of zones is)?"""
+    return not arg.pick or arg.expr.type == "zones"
+
+
+def _item_size(items: ir.Expr) -> ir.Expr | None:
+    """How many cards each item of items holds: one card of cards, k cards of each set of
+    combinations(cards, k); None where the items differ (summing()'s sets)."""
+    if items.type in ("cards", "zone"):
+        return ir.Const(items.span, "int", 1)
+    return items.args[1] if isinstance(items, ir.Call) and items.func == "combinations" else None
+
+
 _WHERE = ("zone_of", "above")  # what reads where a card lies now
 
 
@@ -199,11 +253,8 @@ def _what(node, zones: dict[str, ir.ZoneDef]) -> str:
     """What a read some seat may not see reads, in words."""
     if isinstance(node, ir.Call):  # zone_of(c), above(c), a zone worked out (say())
         return "where a card lies now, which some seats may not see"
-    if isinstance(node, ir.Local):  # a say()'s local
-        return (
-            f"'{node.name}', bound by a secret pick, or by a test or loop over what some "
-            "seats may not see"
-        )
+    if isinstance(node, _Secret):  # a say()'s local
+        return node.why
     if isinstance(node, ir.Memory):
         return f"the cards remembered as '{node.name}', which no seat's table shows"
     vis = zones[node.name].visibility
@@ -258,18 +309,20 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     items, a choice's items, a procedure's parameter as every call's argument, an
     action's card as the zone it went to and its zone target as the zones it was chosen
     among, a reaction's answering card as the zone it went to and the answered rule's
-    names as bound there. A local bound by a secret pick (a secret number, a
-    simultaneous pick), or where a test or loop over what some seat may not see decided
-    that it was bound and how often, is hidden wherever its rule reads it. Where a card
-    lies now is not told: a zone worked out in play (`zone_of(c)`) nor the cards above
-    one (`above(c)`)."""
+    names as bound there. A loop's or a choice's variable is an item of its set: its
+    size() is one card, or the k of combinations(cards, k). A local bound by a secret
+    pick (a secret number, a simultaneous pick), or where a test or loop over what some
+    seat may not see decided that it was bound and how often (inside the block that
+    declares it: the reads of a local declared in a block are all in it, where a say()
+    tells that it ran), is hidden wherever it is read. Where a card lies now is not
+    told: a zone worked out in play (`zone_of(c)`) nor the cards above one (`above(c)`)."""
     found = _Told(spec)
     if not found.said:
         return []
     envs = found.envs()
     problems = []
-    for value, scope in found.said:
-        read = (value, ()) if _worked_out_zone(value) else found.reads.first(value, envs[scope], ())
+    for value, place in found.said:
+        read = (value, ()) if _worked_out_zone(value) else found.reads.first(value, envs[place], ())
         if read is not None:
             problems.append(_told_problem(read[0], read[1], found.reads.zones, value))
     return problems
@@ -280,9 +333,28 @@ def _worked_out_zone(e) -> bool:
     return isinstance(e, ir.Expr) and e.type == "zone" and not isinstance(e, (ir.ZoneRef, ir.Local))
 
 
+def _name(key) -> str:
+    """A local's name, from its key: the name, or (name, line, column) in a block."""
+    return key if isinstance(key, str) else key[0]
+
+
+def _where_played(name: str, where, place: tuple, rule):
+    """An action's or reaction's card as the zone it went to, or its target as the zones
+    it was chosen among; a secret where there is none."""
+    if where is None:
+        return _Secret(f"'{name}', bound by a secret pick (line {rule.span.line})")
+    return where, place, False, rule.span.line
+
+
 class _Told:
     """What binds each local of each rule and procedure (its scope), and the values
-    say() texts name, found in one pass over the spec's effects."""
+    say() texts name, found in one pass over the spec's effects.
+
+    A local is keyed by its name where its effect's top level declares it (a reaction
+    shares those), and by (name, line, column) where a block does (a loop's or a
+    choice's variable, a block's let): a name used again once its block has ended is
+    another local (docs/language.md, "Scoping"). An expression is read at a place,
+    (scope, the block locals in scope there as (name, key) pairs)."""
 
     def __init__(self, spec: ir.Spec):
         self.reads = _Reads(
@@ -292,23 +364,27 @@ class _Told:
             wherever=True,
         )
         self.procedures = {p.name: p for p in spec.procedures}
-        # (scope, local) -> [(expr, the scope it is read in) or _SECRET]; and the tests
-        # and loops' items that decided each binding
+        # (scope, key) -> [(expr, its place, is it a loop's or choice's item, its line) or
+        # a _Secret]; the tests and loops' items, with their places, that decided each
+        # binding inside the block that declares the local; how many tests stood around
+        # each declaration
         self.bindings: dict[tuple, list] = {}
         self.guards: dict[tuple, list] = {}
-        self.assigned: list[tuple] = []  # (scope, local, value, guards) of each assignment
-        self.said: list[tuple[ir.Expr, str]] = []  # (a value said, its scope)
-        self.walk(spec.setup, "setup", ())
+        self.declared: dict[tuple, int] = {}
+        self.assigned: list[tuple] = []  # (scope, key, value, guards) of each assignment
+        self.said: list[tuple[ir.Expr, tuple]] = []  # (a value said, its place)
+        self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
-            self.walk(p.effect, p.name, ())
+            self.walk(p.effect, p.name, (), {}, True)
         for kind, rule in spec.rules():
-            self.walk(rule.effect, rule.name, ())
+            self.walk(rule.effect, rule.name, (), {}, True)
+            top = (rule.name, ())
             if kind == "action":
-                self.bind(rule.name, "card", _SECRET if rule.to is None else rule.to)
-                among = _SECRET if rule.among is None else rule.among
-                self.bind(rule.name, "chosen" if rule.target == "card" else "target", among)
+                self.bind(rule.name, "card", _where_played("card", rule.to, top, rule))
+                name = "chosen" if rule.target == "card" else "target"
+                self.bind(rule.name, name, _where_played(name, rule.among, top, rule))
             elif kind == "reaction" and rule.card is not None:
-                self.bind(rule.name, "answer", _SECRET if rule.to is None else rule.to)
+                self.bind(rule.name, "answer", _where_played("answer", rule.to, top, rule))
         self._answered(spec.reactions)
 
     def _answered(self, reactions) -> None:
@@ -317,85 +393,121 @@ class _Told:
         linked: set[tuple] = set()
         while True:
             links = {
-                (r.name, name, answered)
+                (r.name, key, answered)
                 for r in reactions
                 for answered in r.answers
-                for scope, name in list(self.bindings)
-                if scope == answered
+                for scope, key in list(self.bindings)
+                if scope == answered and isinstance(key, str)
             } - linked
             written = {
-                (answered, name, value, r.name, guards)
+                (answered, key, value, guards)
                 for r in reactions
-                for scope, name, value, guards in self.assigned
+                for scope, key, value, guards in self.assigned
                 if scope == r.name
                 for answered in r.answers
-                if (answered, name) in self.bindings
+                if (answered, key) in self.bindings
             } - linked
             if not links and not written:
                 return
             for scope, name, answered in links:
-                self.bind(scope, name, ir.Local(ir.Span("<say>", 1, 1), "", name), answered)
-            for scope, name, value, where, guards in written:
-                self.bind(scope, name, value, where, guards)
+                local = ir.Local(ir.Span("<say>", 1, 1), "", name)
+                self.bind(scope, name, (local, (answered, ()), False, None))
+            for scope, key, value, guards in written:
+                self.bind(scope, key, value, guards)
             linked |= links | written
 
-    def bind(self, scope: str, name: str, value, where: str | None = None, guards=()) -> None:
-        """`name` in `scope` holds value (an expression read in `where`, or _SECRET),
-        bound where `guards` decided that it would be."""
-        if _worked_out_zone(value):
-            value = _SECRET
-        where = where or scope
-        self.bindings.setdefault((scope, name), []).append(
-            value if value is _SECRET else (value, where)
-        )
-        self.guards.setdefault((scope, name), []).extend((g, where) for g in guards)
+    def bind(self, scope: str, key, value, guards=()) -> None:
+        """The local `key` of `scope` holds value ((expr, place, pick, line) or a
+        _Secret), bound where `guards` decided that it would be."""
+        if not isinstance(value, _Secret) and _worked_out_zone(value[0]):
+            value = _Secret(f"'{_name(key)}', bound to where a card lies now (line {value[3]})")
+        self.bindings.setdefault((scope, key), []).append(value)
+        self.guards.setdefault((scope, key), []).extend(guards)
 
-    def walk(self, stmts, scope: str, guards: tuple) -> None:
+    def walk(self, stmts, scope: str, guards: tuple, view: dict, top: bool) -> None:
+        view = dict(view)  # a block's own lets are gone once it ends
         for s in stmts:
+            place = (scope, tuple(view.items()))
+            inner = view  # the block locals in scope in the blocks inside
             if isinstance(s, ir.Let):
-                self.bind(scope, s.name, s.value, guards=guards)
+                key = s.name if top else (s.name, s.span.line, s.span.col)
+                self.declared[(scope, key)] = len(guards)
+                self.bind(scope, key, (s.value, place, False, s.span.line))
+                if not top:
+                    view[s.name] = key
             elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
-                self.bind(scope, s.target.name, s.value, guards=guards)
-                self.assigned.append((scope, s.target.name, s.value, guards))
-            elif isinstance(s, ir.For):
-                self.bind(scope, s.var, s.items, guards=guards)
-            elif isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
-                self.bind(scope, s.var, _SECRET)
-            elif isinstance(s, ir.ChooseCard):
-                self.bind(scope, s.var, s.source, guards=guards)
+                key = view.get(s.target.name, s.target.name)
+                # the tests around its declaration stand around every read of it too
+                deciding = guards[self.declared.get((scope, key), 0) :]
+                value = (s.value, place, False, s.span.line)
+                self.bind(scope, key, value, deciding)
+                self.assigned.append((scope, key, value, deciding))
+            elif isinstance(s, (ir.For, ir.ChooseCard, ir.ChooseNumber)):
+                key = (s.var, s.span.line, s.span.col)
+                inner = {**view, s.var: key}
+                if isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
+                    why = f"'{s.var}', bound by a secret pick (line {s.span.line})"
+                    self.bind(scope, key, _Secret(why))
+                else:
+                    items = s.items if isinstance(s, ir.For) else s.source
+                    self.bind(scope, key, (items, place, True, s.span.line))
             elif isinstance(s, ir.ProcedureCall):
                 for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
-                    self.bind(s.proc, param, arg, scope, guards)
+                    self.bind(s.proc, param, (arg, place, False, s.span.line), guards)
             elif isinstance(s, ir.Do) and s.proc == "say":
-                self.said.extend((value, scope) for value in s.args[1:])
+                self.said.extend((value, place) for value in s.args[1:])
             # what decides whether, and how often, the blocks inside run: an if's or a
-            # while's test, a loop's items, a choice's items (the chosen branch is public)
+            # while's test, a loop's items, a choice's items (the chosen branch is
+            # public), read where the block's variable is bound (a choice's `if`)
             tests = () if isinstance(s, ir.ChooseBranch) else ir.iter_children(s)
-            inside = guards + tuple(c for c in tests if isinstance(c, ir.Expr))
+            at = (scope, tuple(inner.items()))
+            inside = guards + tuple((c, at) for c in tests if isinstance(c, ir.Expr))
             for block in ir.iter_blocks(s):
-                self.walk(block, scope, inside)
+                self.walk(block, scope, inside, inner, False)
 
     def envs(self) -> dict:
-        """Each scope's locals as the reader takes them: each local's bindings, read
-        where it is used; _SECRET for one bound by a secret pick, or under a test or loop
-        that reads what some seat may not see (through other locals too)."""
-        scopes = {s for s, _ in self.bindings} | {s for _, s in self.said}
-        scopes |= {v[1] for vs in self.bindings.values() for v in vs if v is not _SECRET}
-        envs: dict = {s: {} for s in scopes}
-        secret = {key for key, values in self.bindings.items() if _SECRET in values}
+        """Each place's locals as the reader takes them: each local's bindings, read
+        where it is used; a _Secret for one bound by a secret pick, or under a test or
+        loop that reads what some seat may not see (through other locals too)."""
+        places = {place for _, place in self.said}
+        places |= {v[1] for vs in self.bindings.values() for v in vs if isinstance(v, tuple)}
+        places |= {place for guards in self.guards.values() for _, place in guards}
+        scopes = {scope for scope, _ in self.bindings} | {scope for scope, _ in places}
+        tops: dict = {scope: {} for scope in scopes}  # each scope's locals, by key
+        envs: dict = {place: {} for place in places}
+        secret = {
+            key: next(v for v in values if isinstance(v, _Secret))
+            for key, values in self.bindings.items()
+            if any(isinstance(v, _Secret) for v in values)
+        }
         while True:
-            for (scope, name), values in self.bindings.items():
-                envs[scope][name] = (
-                    _SECRET
-                    if (scope, name) in secret
-                    else tuple(_Arg(e, envs[where], ()) for e, where in values)
+            for (scope, key), values in self.bindings.items():
+                tops[scope][key] = secret.get((scope, key)) or tuple(
+                    _Arg(
+                        e,
+                        envs[at],
+                        (),
+                        pick,
+                        f"'{_name(key)}' (bound at line {line})" if line else "",
+                    )
+                    for e, at, pick, line in values
                 )
-            grown = {
-                key
-                for key, guards in self.guards.items()
-                if key not in secret
-                and any(self.reads.first(g, envs[w], ()) is not None for g, w in guards)
-            }
+            for (scope, view), env in envs.items():  # filled in place: _Args hold them
+                env.clear()
+                env.update((k, b) for k, b in tops[scope].items() if isinstance(k, str))
+                env.update((name, tops[scope][key]) for name, key in view)
+            grown = {}
+            for key, guards in self.guards.items():
+                if key in secret:
+                    continue
+                test = next(
+                    (g for g, at in guards if self.reads.first(g, envs[at], ()) is not None), None
+                )
+                if test is not None:
+                    grown[key] = _Secret(
+                        f"'{_name(key[1])}', bound under a test or loop over what some seats "
+                        f"may not see (line {test.span.line})"
+                    )
             if not grown:
                 return envs
             secret |= grown
@@ -411,6 +523,7 @@ def _told_problem(node, via, zones, value) -> Diagnostic:
         f"{_what(node, zones)}",
         value.span,
         hint="name only what every seat sees: counters, any zone's size(), the cards of "
-        "public zones (a card moved to one is named where it lies, top(discard, 1)); "
-        "reveal() tells a hidden card to the seats you name",
+        "public zones (a card moved to one is named where it lies, top(discard, 1)); a "
+        "reveal() before the say() does not change what it may name: to show hidden cards, "
+        "reveal() them instead",
     )
