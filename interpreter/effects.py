@@ -355,10 +355,10 @@ class StatementCompiler:
             return True
         if isinstance(cards, ir.Call) and cards.func == "top":
             zone = cards.args[0]
-            return (
-                isinstance(zone, ir.ZoneRef)
-                and self.rules.spec.zone(zone.name).refill_from is not None
-            )
+            if isinstance(zone, ir.ZoneRef):
+                return self.rules.spec.zone(zone.name).refill_from is not None
+            # a pile a local holds (`let z = stock`): it may be one that refills
+            return any(z.refill_from is not None for z in self.rules.spec.zones)
         return False
 
     def _body(self, w: CodeWriter, stmts, depth: int, span: ir.Span) -> None:

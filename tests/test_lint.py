@@ -889,8 +889,16 @@ DRAWN = "move(top(draw(current), 5), hand(current))"
             False,
         ),
         ("colour_match", None, "action:draw", ("stock", "discard"), True),  # refill(stock)
+        # a draw from the pile a local holds refills it as the game does
+        (
+            "deck_builder",
+            "let pile = draw(current)\n      move(top(pile, 5), hand(current))",
+            "step:clean_up",
+            ("draw", "discard"),
+            True,
+        ),
     ],
-    ids=["draw", "whole_pile", "refill"],
+    ids=["draw", "whole_pile", "refill", "through_a_local"],
 )
 def test_only_a_draw_from_the_top_or_refill_refills_in_the_graph(
     tmp_path, spec, new, rule, zones, refilled

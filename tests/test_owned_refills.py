@@ -39,7 +39,7 @@ zones:
   hand: {per_player: true, visibility: owner}
 turn:
   - step: act
-    actions: [draw_three, refill_only, from_stock, from_chest]
+    actions: [draw_three, refill_only, from_stock, from_chest, through_a_local]
 actions:
   draw_three:
     effect: move(top(draw(current), 3), hand(current))
@@ -47,6 +47,10 @@ actions:
     effect: refill(draw(current))
   from_stock:
     effect: move(top(stock(current), 2), hand(current))
+  through_a_local:
+    effect: |
+      let pile = draw(current)
+      move(top(pile, 3), hand(current))
   from_chest:
     effect: move(top(chest(current), 2), hand(current))
 end_conditions: {}
@@ -70,6 +74,13 @@ def test_a_players_draw_refills_from_their_own_discard_keeping_its_top():
     assert zone(s, "discard[P1]") == ["a", "a"]
     refill = [e for e in s.log_for(None) if e["event"] == "refill"]
     assert refill == [{**refill[0], "zone": "draw[P2]", "source": "discard[P2]"}]
+
+
+def test_a_draw_from_a_pile_a_local_holds_refills_it_as_one_written_out():
+    """A deck-builder trial's `let z = draw` then `move(top(z, 2), …)`: the draws
+    stopped at an empty pile though its discard pile held cards."""
+    s = after("through_a_local", **{"discard[P2]": ["a", "b", "b"]})
+    assert zone(s, "hand[P2]") == ["b", "b"] and zone(s, "discard[P2]") == ["a"]
 
 
 def test_refill_of_a_players_draw_pile_takes_only_their_discard():

@@ -252,10 +252,9 @@ class _Touching(ir.Visitor):
                 self.t.moves_from.add("*")
             self.into(dest)
             self.t.kinds_moved |= {n for k, n in touches_of(source).reads if k == "kind"}
-            # a draw; as in the runtime, not from a pile a zone local holds
-            pile = source.args[0] if isinstance(source, ir.Call) and source.func == "top" else None
-            if s.proc == "move" and isinstance(pile, ir.ZoneRef):
-                self.t.draws.add(pile.name)
+            # a draw: from a pile written out, or from any a zone local may hold
+            if s.proc == "move" and isinstance(source, ir.Call) and source.func == "top":
+                self.t.draws |= self.named(source.args[0])
         elif s.proc == "swap":  # each zone's cards to the other
             both = self.named(s.args[0]) | self.named(s.args[1])
             self.t.moves_from |= both
