@@ -155,6 +155,14 @@ def test_an_actions_zone_target_and_card_are_what_it_was_chosen_among_and_went_t
     assert [code for code, _ in spec_errors(stash)] == ["RS415", "RS415"]
 
 
+def test_an_actions_player_target_is_told_as_its_option_names_it():
+    """A say() review's: a steal's `target: other`, named in the play every seat sees
+    ("P1 plays Steal at P3"), was refused as bound by a secret pick."""
+    text = (ROOT / "tests" / "valid" / "challenge_then_block.yaml").read_text()
+    told = '      say("{current} steals from {target}")\n      if taken == 1 { react(target'
+    load_spec("ctb.yaml", edited(text, ("      if taken == 1 { react(target", told)))
+
+
 def test_a_reactions_answering_card_is_the_zone_it_went_to():
     text = (ROOT / "tests" / "valid" / "coin_grab.yaml").read_text()
     public = edited(

@@ -307,9 +307,9 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     local is used (`size(h)` of `let h = hand(p)` is public, its cards are not): a let,
     an assignment (a reaction's too, to the answered action's local), a for loop's
     items, a choice's items, a procedure's parameter as every call's argument, an
-    action's card as the zone it went to and its zone target as the zones it was chosen
-    among, a reaction's answering card as the zone it went to and the answered rule's
-    names as bound there. A loop's or a choice's variable is an item of its set: its
+    action's card as the zone it went to, its zone target as the zones it was chosen
+    among and its player target as public (the play names it), a reaction's answering
+    card as the zone it went to and the answered rule's names as bound there. A loop's or a choice's variable is an item of its set: its
     size() is one card, or the k of combinations(cards, k). A local bound by a secret
     pick (a secret number, a simultaneous pick), or where a test or loop over what some
     seat may not see decided that it was bound and how often (inside the block that
@@ -382,7 +382,10 @@ class _Told:
             if kind == "action":
                 self.bind(rule.name, "card", _where_played("card", rule.to, top, rule))
                 name = "chosen" if rule.target == "card" else "target"
-                self.bind(rule.name, name, _where_played(name, rule.among, top, rule))
+                if rule.target in ("other", "any"):  # a player, named in the option: public
+                    self.bind(rule.name, name, (ir.Const(rule.span, "player", 0), top, False, 0))
+                else:
+                    self.bind(rule.name, name, _where_played(name, rule.among, top, rule))
             elif kind == "reaction" and rule.card is not None:
                 self.bind(rule.name, "answer", _where_played("answer", rule.to, top, rule))
         self._answered(spec.reactions)
