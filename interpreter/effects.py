@@ -88,6 +88,7 @@ class CompiledStep:
     pass_if: object = None  # compiled ir.Step.pass_if: pass is offered only while true
     asker: str = ""  # what asks its decisions: turn.NAME (a rule may share the step's name)
     fallback: bool = False  # some action of it is offered only when no other one is
+    when: object = None  # compiled ir.Step.when: the step runs only while true as it begins
 
     def may_pass(self, g) -> bool:
         """Whether the player asked may pass, where the step offers a pass at all."""
@@ -286,6 +287,7 @@ class StatementCompiler:
             effect = self.block(s.effect)
             again_if = self.x.expr(s.again_if) if s.again_if is not None else None
             pass_if = self.x.expr(s.pass_if) if s.pass_if is not None else None
+            when = self.x.expr(s.when) if s.when is not None else None
         return CompiledStep(
             s,
             effect,
@@ -298,6 +300,7 @@ class StatementCompiler:
             pass_if,
             asker,
             any(a.ir.fallback for a in plays),
+            when,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:

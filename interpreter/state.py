@@ -1021,7 +1021,7 @@ class State(Table):
         except Exception as exc:
             self._stop(exc)
 
-    def _advance(self, choose=None) -> None:
+    def _advance(self, choose=None) -> None:  # noqa: C901 (the hot loop: one frame, no calls to split it)
         """Run ops until a decision is pending or the game is over. Once an effect has
         resolved (the stack is empty), the automatic rules are checked if anything
         changed; when none fires, the turn's next step runs, or the turn ends. With
@@ -1057,6 +1057,8 @@ class State(Table):
             if self._step_index < n_steps and (self._active[self._current] or self._ring):
                 step = steps[self._step_index]
                 self._step_index += 1
+                if step.when is not None and self._skipped(step):
+                    continue
                 if step.around:  # offered round the table: TurnFlow asks the next player
                     flow.ring(self, step)
                 elif step.plays:  # a step has either actions to offer or an effect (RS103)
@@ -1065,6 +1067,11 @@ class State(Table):
                     self.enter(step.effect, {})
             else:
                 flow.end_turn(self)
+
+    def _skipped(self, step) -> bool:
+        """A step whose `if:` does not hold as it begins: one of another phase, and the
+        turn goes on. Read as it begins only, not as a repeat or a ring offers it again."""
+        return not self._again and self._ring is None and not step.when(self, _READ_ONLY)
 
     def _decided(self, point: ChoicePoint, choose) -> Option:
         """The option play_out takes at a point: chance from the game's own RNG (C-2),

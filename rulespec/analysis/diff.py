@@ -94,7 +94,9 @@ def _detail(kind, a, b) -> str:
     said = {"count", "count_param", "props", "tags", "same", "pass_if", "around", "title"}
     if kind == "parameter":
         said |= {"value", "by_players"}
-    keys = _KEYS | ({"when": "value"} if kind == "value" else {})
+    keys = _KEYS | (
+        {"when": "value"} if kind == "value" else {"when": "if"} if kind == "step" else {}
+    )
     others = [
         keys.get(name, name)
         for (name, x), (_, y) in zip(ir.iter_fields(a), ir.iter_fields(b))

@@ -366,8 +366,9 @@ def with_refills(spec: ir.Spec, t: Touches) -> Touches:
 def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "setup":
         return Touches(), touches_of(spec.setup)
-    if kind == "step":  # the conditions to offer it again and to offer pass, and its effect
-        return touches_of(node.pass_if, touches_of(node.again_if)), touches_of(node.effect)
+    if kind == "step":  # the conditions to run it, to offer it again and to offer pass
+        cond = touches_of(node.when, touches_of(node.pass_if, touches_of(node.again_if)))
+        return cond, touches_of(node.effect)
     if kind == "round":  # the starter is a part of its own (STARTER), not the setup's
         return Touches(), touches_of(node.effect)
     if kind == "action":

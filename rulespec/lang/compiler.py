@@ -1121,6 +1121,9 @@ class _Compiler:
                 "keep again_if, and add optional: true if each offer may be passed",
                 key=True,
             )
+        when = None
+        if "if" in s:
+            when = self.b.expr(doc, path + ("if",), s["if"], {}, "bool")
         again_if = None
         if "again_if" in s:
             again_if = self.b.expr(doc, path + ("again_if",), s["again_if"], {}, "bool")
@@ -1166,6 +1169,7 @@ class _Compiler:
             lead=bool(s.get("lead")),
             pass_if=pass_if,
             pass_title=s.get("pass_title", ""),
+            when=when,
         )
 
     def _around(self, s, path) -> None:

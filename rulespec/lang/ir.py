@@ -594,6 +594,7 @@ class Step:
     # `current` the player asked); None: always
     pass_if: Expr | None = None
     pass_title: str = ""  # what its pass is called at the table (Fold); "": Pass
+    when: Expr | None = None  # `if:` the step runs only when this holds as it begins; None: always
 
 
 @dataclass(frozen=True)
