@@ -1233,18 +1233,15 @@ def _public_cards(source: ir.Expr, spec: ir.Spec, bound=(), lets=None, reading=(
             c = spec.condition(e.name)
             if not _public_cards(c.when, spec, (p for p, _ in c.params)):
                 return False
-        if not isinstance(e, ir.Local) or e.name in own or e.name in reading:
-            continue  # a local read while its own bindings are read: the others decide
-        binds = (lets or {}).get(e.name)
-        if binds is None:  # bound by no statement of the rule: the played card, a target
-            if e.type in ("cards", "zone"):
+        if isinstance(e, ir.Local) and e.type in ("cards", "zone") and e.name not in own:
+            if e.name in reading:  # `rest = without(rest, c)`: its other bindings decide
+                continue
+            values = (lets or {}).get(e.name, [None])
+            if not all(
+                v is not None and _public_cards(v, spec, bound, lets, (*reading, e.name))
+                for v in values
+            ):
                 return False
-        elif not all(  # a count or a player a let holds may hang on hidden cards too
-            b is not None
-            and all(_public_cards(x, spec, bound, lets, (*reading, e.name)) for x in b)
-            for b in binds
-        ):
-            return False
     return True
 
 
@@ -1278,36 +1275,16 @@ def _bound_locals(spec: ir.Spec) -> dict[str, dict[str, list]]:
     return shared
 
 
-def _binds(stmts, into: dict[str, list], tests: tuple = ()) -> None:
-    """Adds to `into` what each local of a block is bound to, with the tests and loops
-    around the binding, all of which must be public for the value to be: a let's or an
-    assignment's value, a loop's items, a choice's source or a number choice's bounds;
-    None for a simultaneous pick, made in secret. (`if` over a hidden hand { rest =
-    row_b }: which row `rest` holds tells the test.)"""
-    for s in stmts:
+def _binds(stmts, into: dict[str, list]) -> None:
+    """Adds to `into` what each local of a block is bound to: a let's or an assignment's
+    value, or None for a loop's or a choice's variable, which is not read through."""
+    for s in ir.walk_statements(stmts):
         if isinstance(s, ir.Let):
-            into.setdefault(s.name, []).append((s.value, *tests))
+            into.setdefault(s.name, []).append(s.value)
         elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
-            into.setdefault(s.target.name, []).append((s.value, *tests))
-        elif isinstance(s, ir.If):
-            _binds(s.then, into, (*tests, s.cond))
-            _binds(s.orelse, into, (*tests, s.cond))
-        elif isinstance(s, ir.While):
-            _binds(s.body, into, (*tests, s.cond))
-        elif isinstance(s, ir.For):
-            into.setdefault(s.var, []).append((s.items, *tests))
-            _binds(s.body, into, (*tests, s.items))
-        elif isinstance(s, ir.ChooseNumber):
-            into.setdefault(s.var, []).append((s.low, s.high, *tests))
-            _binds(s.body, into, tests)
-        elif isinstance(s, ir.ChooseCard):  # its block runs once, whatever is picked
-            # a pick from what every seat sees is shown (SHOWN); one made in secret is not
-            pick = None if isinstance(s, ir.ChooseAll) else (s.source, *tests)
-            into.setdefault(s.var, []).append(pick)
-            _binds(s.body, into, tests)
-        elif isinstance(s, ir.ChooseBranch):  # the branch taken is public
-            for b in s.branches:
-                _binds(b.body, into, tests)
+            into.setdefault(s.target.name, []).append(s.value)
+        elif isinstance(s, (ir.For, ir.ChooseCard, ir.ChooseNumber)):
+            into.setdefault(s.var, []).append(None)
 
 
 SHOWN = ("shown",)  # a choice point's data: its cards face up for everyone, its option public

@@ -111,29 +111,6 @@ def test_a_local_that_may_hold_hidden_cards_keeps_the_choice_secret(held, pick):
     assert [e["option"] for e in holding_a] == [None]
 
 
-@pytest.mark.parametrize(
-    "held",
-    [
-        # a test over P1's hand picks which face-up cards the local holds
-        "let kept = of(row, b)\n      if count(hand(current), a) > 0 { kept = of(row, z) }",
-        # a count of P1's hand, held in a local, does so too
-        "let k = count(hand(current), a)\n      let kept = if k > 0 then of(row, z) else of(row, b)",
-    ],
-)
-def test_face_up_cards_a_local_holds_by_a_hidden_test_keep_the_choice_secret(held):
-    """Twins: P1 holds an a or a b, and the local holds the row's z or its b by that:
-    the card P1 picks must not tell P2 which (a review of the choice read through its
-    local, which named it)."""
-    effect = f"{held}\n      choose(current) c from kept {{ n += 1 }}"
-    spec = load_spec("mix.yaml", edited(MIX, ("choose(current) c from SOURCE { n += 1 }", effect)))
-    logs = []
-    for hand, pick in ((["a"], "z"), (["b"], "b")):
-        state = State.from_layout(Game(spec, 2), zones={"hand[P1]": hand, "row": ["b", "z"]})
-        state.apply_action(pick)
-        logs.append([e for e in state.log_for(1) if e["event"] == "choice"])
-    assert logs[0] == logs[1] and [e["option"] for e in logs[0]] == [None]
-
-
 PLAYED = """
 rulespec: 1
 name: Played
