@@ -160,7 +160,6 @@ class StatementCompiler:
         self.x = rules.exprs
         self.played = ""  # the action being compiled: `react` opens a window on it
         self.in_sight = ()  # the local of its card, when every seat sees the card played
-        self.bound = _bound_locals(rules.spec)  # each rule's locals, by what binds them
         self.called = False  # compiling a procedure's body: it ends the game as its caller
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
         self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
@@ -783,8 +782,7 @@ class StatementCompiler:
 
     def _shown(self, s: ir.ChooseCard):
         """A card choice's point data: SHOWN where its cards are face up for everyone."""
-        lets = self.bound.get(self.x.rule, {})
-        return SHOWN if _public_cards(s.source, self.rules.spec, self.in_sight, lets) else None
+        return SHOWN if _public_cards(s.source, self.rules.spec, self.in_sight) else None
 
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
@@ -1212,17 +1210,14 @@ def _sample_order(g, point, rng) -> Order:
     return Order("shuffle", tuple(order))
 
 
-def _public_cards(source: ir.Expr, spec: ir.Spec, bound=(), lets=None, reading=()) -> bool:
+def _public_cards(source: ir.Expr, spec: ir.Spec, bound=()) -> bool:
     """Does a choice's source read public zones only (`row`, `union(top(row(i), 1) for i
     in range(4))`), so that every seat sees the cards it offers, whatever lies hidden?
     Its option is then public. Decided from the rules, never from where the cards lie
     now: which cards a mixed source offers (a hidden hand's and the row's, one option
     per card type) hangs on hidden cards, and so would whether the choice is shown. A
-    named condition is read through, its `cards` parameters by their arguments; a local
-    of the rule's by what binds it (`lets`, see _bound_locals: `let rest =
-    without(table, card)` is as public as the source written out, a Scopa designer's
-    capture); remembered cards, zone_of and another local the source does not bind
-    itself are not."""
+    named condition is read through, its `cards` parameters by their arguments;
+    remembered cards, zone_of and a local the source does not bind itself are not."""
     own = {e.var for e in ir.walk(source) if isinstance(e, ir.Aggregate)} | set(bound)
     for e in ir.walk(source):
         if isinstance(e, ir.ZoneRef) and spec.zone(e.name).visibility != "public":
@@ -1234,57 +1229,8 @@ def _public_cards(source: ir.Expr, spec: ir.Spec, bound=(), lets=None, reading=(
             if not _public_cards(c.when, spec, (p for p, _ in c.params)):
                 return False
         if isinstance(e, ir.Local) and e.type in ("cards", "zone") and e.name not in own:
-            if e.name in reading:  # `rest = without(rest, c)`: its other bindings decide
-                continue
-            values = (lets or {}).get(e.name, [None])
-            if not all(
-                v is not None and _public_cards(v, spec, bound, lets, (*reading, e.name))
-                for v in values
-            ):
-                return False
+            return False
     return True
-
-
-def _bound_locals(spec: ir.Spec) -> dict[str, dict[str, list]]:
-    """Each rule's, procedure's and setup's locals (by the name it is compiled within:
-    `rounds.setup` for a round's), each with what binds it anywhere in the rule (see
-    _binds). A reaction reads and assigns the answered rule's locals, so the rules an
-    answer links, however far, share theirs; a step and an action of one name share
-    theirs too. A local bound by a parameter alone is not there."""
-    scopes: dict[str, dict[str, list]] = {}
-    _binds(spec.setup, scopes.setdefault("setup", {}))
-    for p in spec.procedures:
-        _binds(p.effect, scopes.setdefault(p.name, {}))
-    for kind, rule in spec.rules():
-        _binds(
-            rule.effect,
-            scopes.setdefault(f"rounds.{rule.name}" if kind == "round" else rule.name, {}),
-        )
-    linked = {name: {name} for name in scopes}
-    for r in spec.reactions:
-        for answered in r.answers:
-            group = linked[r.name] | linked[answered]
-            for name in group:
-                linked[name] = group
-    shared: dict[str, dict[str, list]] = {}
-    for name, group in linked.items():
-        into = shared[name] = {}
-        for n in group:
-            for local, values in scopes[n].items():
-                into.setdefault(local, []).extend(values)
-    return shared
-
-
-def _binds(stmts, into: dict[str, list]) -> None:
-    """Adds to `into` what each local of a block is bound to: a let's or an assignment's
-    value, or None for a loop's or a choice's variable, which is not read through."""
-    for s in ir.walk_statements(stmts):
-        if isinstance(s, ir.Let):
-            into.setdefault(s.name, []).append(s.value)
-        elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
-            into.setdefault(s.target.name, []).append(s.value)
-        elif isinstance(s, (ir.For, ir.ChooseCard, ir.ChooseNumber)):
-            into.setdefault(s.var, []).append(None)
 
 
 SHOWN = ("shown",)  # a choice point's data: its cards face up for everyone, its option public

@@ -71,46 +71,6 @@ def test_a_choice_among_face_up_cards_is_named_to_every_seat(source):
     assert [e["option"] for e in _p2_choices(source, ["a"], "b")] == ["b"]
 
 
-def _p2_choices_held(held: str, hand: list[str], pick: str) -> list[dict]:
-    """_p2_choices of a choice from a local, `kept`, that `held` binds before it."""
-    effect = f"{held}\n      choose(current) c from kept {{ n += 1 }}"
-    spec = load_spec("mix.yaml", edited(MIX, ("choose(current) c from SOURCE { n += 1 }", effect)))
-    state = State.from_layout(Game(spec, 2), zones={"hand[P1]": hand, "row": ["b"], "pile": ["z"]})
-    state.apply_action(pick)
-    return [e for e in state.log_for(1) if e["event"] == "choice"]
-
-
-@pytest.mark.parametrize(
-    "held",
-    [
-        "let kept = row",
-        "let kept = face_up()\n      kept = kept + row",  # read through itself, and a condition
-        "let kept = face_up()\n      if n > 0 { kept = row + face_up() }",
-    ],
-)
-def test_a_choice_among_face_up_cards_a_local_holds_is_named_to_every_seat(held):
-    """A Scopa designer's `let rest = without(table, card)`, then a choice from rest: as
-    public as the source written out, where it read 'P3 chooses 1 card'."""
-    assert [e["option"] for e in _p2_choices_held(held, ["a"], "b")] == ["b"]
-
-
-@pytest.mark.parametrize(
-    "held, pick",
-    [
-        ("let kept = hand(current) + row", "b from row"),
-        ("let kept = face_up()\n      kept = kept + hand(current)", "b from row"),
-        # hidden cards would hold it had the test held: secret all the same
-        ("let kept = face_up()\n      if n > 0 { kept = hand(current) + row }", "b"),
-    ],
-)
-def test_a_local_that_may_hold_hidden_cards_keeps_the_choice_secret(held, pick):
-    """As the twins above: P2's log is the same whether P1 held an a or a b."""
-    holding_a = _p2_choices_held(held, ["a"], "b")
-    holding_b = _p2_choices_held(held, ["b"], pick)
-    assert holding_a == holding_b
-    assert [e["option"] for e in holding_a] == [None]
-
-
 PLAYED = """
 rulespec: 1
 name: Played
