@@ -161,6 +161,7 @@ class StatementCompiler:
         self.played = ""  # the action being compiled: `react` opens a window on it
         self.in_sight = ()  # the local of its card, when every seat sees the card played
         self.called = False  # compiling a procedure's body: it ends the game as its caller
+        self.held = _held_locals(rules.spec)  # the locals each rule's statements bind
         self.block_ids: dict[int, int] = {}  # id(code) -> a stable number, for State.key()
         self.procedures: dict[str, tuple] = {}  # name -> its body's ops, once compiled
         # chance outcomes of `random_player`, one per seat
@@ -782,7 +783,11 @@ class StatementCompiler:
 
     def _shown(self, s: ir.ChooseCard):
         """A card choice's point data: SHOWN where its cards are face up for everyone."""
-        return SHOWN if _public_cards(s.source, self.rules.spec, self.in_sight) else None
+        spec, held = self.rules.spec, self.held.get((self.called, self.x.rule), {})
+        public = _public_cards(s.source, spec, self.in_sight, held) and (
+            s.where is None or _public_cards(s.where, spec, (*self.in_sight, s.var), held)
+        )
+        return SHOWN if public else None
 
     def _choose_set(self, s: ir.ChooseCard):
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
@@ -1210,27 +1215,83 @@ def _sample_order(g, point, rng) -> Order:
     return Order("shuffle", tuple(order))
 
 
-def _public_cards(source: ir.Expr, spec: ir.Spec, bound=()) -> bool:
-    """Does a choice's source read public zones only (`row`, `union(top(row(i), 1) for i
-    in range(4))`), so that every seat sees the cards it offers, whatever lies hidden?
-    Its option is then public. Decided from the rules, never from where the cards lie
-    now: which cards a mixed source offers (a hidden hand's and the row's, one option
-    per card type) hangs on hidden cards, and so would whether the choice is shown. A
-    named condition is read through, its `cards` parameters by their arguments;
-    remembered cards, zone_of and a local the source does not bind itself are not."""
+def _public_cards(source: ir.Expr, spec: ir.Spec, bound=(), held=None, reading=()) -> bool:
+    """Does a choice's source (or its filter) read public zones only (`row`,
+    `union(top(row(i), 1) for i in range(4))`), so that every seat sees the cards it
+    offers, whatever lies hidden? Its option is then public. Decided from the rules,
+    never from where the cards lie now: which cards a mixed source offers (a hidden
+    hand's and the row's, one option per card type) hangs on hidden cards, and so would
+    whether the choice is shown. A named condition is read through, its `cards`
+    parameters by their arguments; a loop's variable by the loop's items (`held`, see
+    _held_locals); remembered cards, zone_of, above, and any other local the rule's
+    statements bind (a let, an assignment, a choice's variable, a procedure's parameter:
+    a count or a player it holds may hang on hidden cards) are not. A name no statement
+    binds (a target player, an `each` variable, the language's constants) is public
+    unless it holds cards or a zone."""
     own = {e.var for e in ir.walk(source) if isinstance(e, ir.Aggregate)} | set(bound)
     for e in ir.walk(source):
-        if isinstance(e, ir.ZoneRef) and spec.zone(e.name).visibility != "public":
+        if isinstance(e, (ir.ZoneRef, ir.Zones)) and spec.zone(e.name).visibility != "public":
             return False
-        if isinstance(e, ir.Memory) or (isinstance(e, ir.Call) and e.func == "zone_of"):
+        if isinstance(e, ir.Memory) or (isinstance(e, ir.Call) and e.func in ("zone_of", "above")):
             return False
         if isinstance(e, ir.ConditionCall):
             c = spec.condition(e.name)
             if not _public_cards(c.when, spec, (p for p, _ in c.params)):
                 return False
-        if isinstance(e, ir.Local) and e.type in ("cards", "zone") and e.name not in own:
+        if not isinstance(e, ir.Local) or e.builtin or e.name in own or e.name in reading:
+            continue
+        loops = (held or {}).get(e.name)
+        if loops is None:  # bound by no statement: a role, an `each` variable
+            if e.type in ("cards", "zone"):
+                return False
+        elif not all(
+            items is not None and _public_cards(items, spec, bound, held, (*reading, e.name))
+            for items in loops
+        ):
             return False
     return True
+
+
+def _held_locals(spec: ir.Spec) -> dict[tuple, dict[str, list]]:
+    """(a procedure's?, the name its code is compiled within) -> each local its
+    statements bind, with the items of each loop over it and None for any other binding
+    (a let, an assignment, a choice's variable, a procedure's parameter). A reaction runs
+    in the answered rule's locals, so the rules an answer links, however far, share
+    theirs; a round's parts are rounds.NAME."""
+    scopes: dict[tuple, dict[str, list]] = {}
+    _binds(spec.setup, scopes.setdefault((False, "setup"), {}))
+    for p in spec.procedures:
+        into = scopes.setdefault((True, p.name), {name: [None] for name, _ in p.params})
+        _binds(p.effect, into)
+    for kind, rule in spec.rules():
+        name = f"rounds.{rule.name}" if kind == "round" else rule.name
+        _binds(rule.effect, scopes.setdefault((False, name), {}))
+    linked = {name: {name} for name in scopes}
+    for r in spec.reactions:
+        for answered in r.answers:
+            group = linked[(False, r.name)] | linked[(False, answered)]
+            for name in group:
+                linked[name] = group
+    return {
+        name: {
+            local: [items for n in group for items in scopes[n].get(local, ())]
+            for local in {local for n in group for local in scopes[n]}
+        }
+        for name, group in linked.items()
+    }
+
+
+def _binds(stmts, into: dict[str, list]) -> None:
+    """Adds to `into` each local a block binds: a loop's items, None for any other."""
+    for s in ir.walk_statements(stmts):
+        if isinstance(s, ir.For):
+            into.setdefault(s.var, []).append(s.items)
+        elif isinstance(s, (ir.ChooseCard, ir.ChooseNumber)):
+            into.setdefault(s.var, []).append(None)
+        elif isinstance(s, ir.Let):
+            into.setdefault(s.name, []).append(None)
+        elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
+            into.setdefault(s.target.name, []).append(None)
 
 
 SHOWN = ("shown",)  # a choice point's data: its cards face up for everyone, its option public

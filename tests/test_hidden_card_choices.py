@@ -71,6 +71,87 @@ def test_a_choice_among_face_up_cards_is_named_to_every_seat(source):
     assert [e["option"] for e in _p2_choices(source, ["a"], "b")] == ["b"]
 
 
+def _p2_twins(effect, picks, *edits, held_in="hand[P1]", zones=None) -> list[list[dict]]:
+    """P2's choice events where P1 holds an a, then a b (in `held_in`; picks: P1's
+    answers in each), of the MIX game whose pick step runs `effect`, its text edited so
+    too (`edits`), the row (or `zones`) face up."""
+    text = edited(MIX, ("      choose(current) c from SOURCE { n += 1 }", effect), *edits)
+    logs = []
+    for held in ("a", "b"):
+        laid = {held_in: [held], "pile": ["z"]} | (zones or {"row": ["b", "z"]})
+        state = State.from_layout(Game(load_spec("mix.yaml", text), 2), zones=laid)
+        for pick in picks[held]:
+            state.apply_action(pick)
+        logs.append([e for e in state.log_for(1) if e["event"] == "choice"])
+    return logs
+
+
+PROCEDURE = (
+    "turn:",
+    "procedures:\n  take:\n    params: {k: int}\n    effect: choose(current) c from "
+    "(if k > 0 then of(row, z) else of(row, b)) { n += 1 }\nturn:",
+)
+
+
+@pytest.mark.parametrize(
+    "effect, picks, edits",
+    [
+        # a count of P1's hand, held in a let, picks which face-up cards are offered
+        (
+            "      let k = count(hand(current), a)\n"
+            "      choose(current) c from (if k > 0 then of(row, z) else of(row, b)) { n += 1 }",
+            {"a": ["z"], "b": ["b"]},
+            (),
+        ),
+        # so does a procedure's number parameter given that count
+        ("      take(count(hand(current), a))", {"a": ["z"], "b": ["b"]}, (PROCEDURE,)),
+        # a choice's own filter that reads P1's hand
+        (
+            "      choose(current) c from row if count(hand(current), a) == count(c, b) { n += 1 }",
+            {"a": ["b"], "b": ["z"]},
+            (),
+        ),
+    ],
+    ids=["let", "procedure", "filter"],
+)
+def test_a_choice_whose_face_up_cards_hang_on_a_hidden_count_stays_secret(effect, picks, edits):
+    """A review's twins: the cards offered from the row, or which of them a filter keeps,
+    hang on P1's hand through a number; naming the pick told P2 what P1 held."""
+    held_a, held_b = _p2_twins(effect, picks, *edits)
+    assert held_a == held_b and [e["option"] for e in held_a] == [None]
+
+
+STASH = (
+    "  row: {visibility: public}\n",
+    "  row: {visibility: public}\n  stash: {per_player: true, count: 2, visibility: owner}\n",
+)
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        "      for r in stash(current) { choose(current) c from r { n += 1 } }",
+        "      choose(current) c from union(r for r in stash(current)) { n += 1 }",
+    ],
+    ids=["loop", "union"],
+)
+def test_a_choice_from_a_family_of_face_down_zones_stays_secret(effect):
+    """A review's: a loop over a seat's face-down stashes, or their union, named the
+    card P1 took from them: a or b, what P1 stashed."""
+    held_a, held_b = _p2_twins(effect, {"a": ["a"], "b": ["b"]}, STASH, held_in="stash[P1][0]")
+    assert held_a == held_b and [e["option"] for e in held_a] == [None]
+
+
+def test_a_loop_s_variable_over_face_up_zones_is_read_through_its_items():
+    """`for i in range(2)`: the rows it goes over are public, and so is the pick."""
+    rows = ("  row: {visibility: public}\n", "  row: {visibility: public, count: 2}\n")
+    effect = "      for i in range(1) { choose(current) c from row(i) { n += 1 } }"
+    face_up = ("    value: row\n", "    value: row(0)\n")
+    picks = {"a": ["b"], "b": ["b"]}
+    held_a, held_b = _p2_twins(effect, picks, rows, face_up, zones={"row[0]": ["b"]})
+    assert held_a == held_b and [e["option"] for e in held_a] == ["b"]
+
+
 PLAYED = """
 rulespec: 1
 name: Played
