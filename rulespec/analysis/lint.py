@@ -19,6 +19,7 @@ import networkx as nx
 from ..lang import ir
 from ..lang.costs import group_count
 from ..lang.diagnostics import Span, did_you_mean
+from ..lang.shown import counters_set
 from . import graph as graphs
 
 
@@ -2085,6 +2086,28 @@ def check_secret_numbers_made_public(an: Analysis):
                 )
 
 
+def check_counters_set_from_unseen(an: Analysis):
+    """RL131: a counter every seat sees set from what some seat may not see
+    (`passes = count(hand(p), k)`, `last = kind_of(c)` of a card chosen from a hidden
+    hand): its value tells every seat what the value read. Judged as a say()'s value is
+    (RS415, rulespec.lang.shown), which refuses the same value named in a text."""
+    counters = {c.name: c for c in an.spec.counters}
+    for s, what in counters_set(an.spec):
+        name = s.target.name
+        c = counters[name]
+        whose = "each player's" if c.per_player or c.per_team else "it"
+        yield Finding(
+            "RL131",
+            "warning",
+            f"counter '{name}' is public: every seat sees {whose}, but this value reads{what}",
+            s.value.span,
+            hint="set it from what every seat sees (counters, any zone's size(), the cards "
+            "of public zones), or show every seat the cards in this block (reveal(cards, "
+            "players)); to tell some seats only, reveal() the cards to them: a per_player "
+            "counter is public too",
+        )
+
+
 def check_gifts_moved_straight_on(an: Analysis):
     """RL126: a `simultaneously` block that moves a pick straight into a hidden zone of
     the family the picks come from, another chooser's (a pass to the left): the gift
@@ -2323,6 +2346,7 @@ CHECKS = (
     check_emptied_zone_read,
     check_read_by_place,
     check_secret_numbers_made_public,
+    check_counters_set_from_unseen,
     check_gifts_moved_straight_on,
 )
 
@@ -2359,6 +2383,7 @@ CODES = {
     "RL129": "a play round the table that takes the turn's player out, skipping the turn's "
     "later steps",
     "RL130": "a zone bound by let, read after every card was moved out of it",
+    "RL131": "a counter every seat sees set from what some seat may not see",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

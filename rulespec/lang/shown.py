@@ -7,7 +7,8 @@ per_card counters too). A value of one player may also read that player's own `o
 zones (`hand(p)`): it is then shown to that player alone, as those cards are. Any other
 read (the cards of a zone some seat may not see, the cards the rules remember) is
 RS415, at the place of the read. What a value reads counts through the named values
-and conditions it calls, each parameter read as the argument the call passes.
+and conditions it calls, each parameter read as the argument the call passes. A
+counter is public too: lint judges what rules set it from the same way (RL131).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class _Secret:
     the local and the binding that hides it, for the refusal."""
 
     why: str
+    number: bool = False  # a secret number's (choose(p) n from low..high)
 
 
 @dataclass(frozen=True)
@@ -56,10 +58,13 @@ class _Reads:
     # have moved out of sight since): zone_of() and above() are reads of it
     wherever: bool = False
     reading: set = field(default_factory=set)  # the bindings being read: a loop reads none twice
+    seen: set = field(default_factory=set)  # the nodes read as public: shown to every seat (ids)
 
     def first(self, e, env: dict, via: tuple[str, ...]):
         """The first node of e that reads what some seat may not see, with the named
         conditions it is reached through; None when there is none."""
+        if id(e) in self.seen:
+            return None
         if self.wherever and isinstance(e, ir.Call) and e.func in _WHERE:
             return e, via
         if isinstance(e, ir.Call) and e.func == "size":
@@ -328,6 +333,28 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     return problems
 
 
+def counters_set(spec: ir.Spec) -> list[tuple[ir.Assign, str]]:
+    """Each assignment to a counter every seat sees (all but those on cards, shown where
+    their card is) whose value reads what some seat may not see, with what it reads in
+    words: judged as told() judges a say()'s value, but for what the assignment's own
+    block shows every seat (cards it reveals to `players`, or moves into a public zone)
+    and where a card lies (zone_of(c) is read as the card is: the moves that put it there
+    are public). Not a secret number: RL125 notes those, and knows a reveal()."""
+    found = _Told(spec, wherever=False)
+    if not found.counted:
+        return []
+    envs = found.envs()
+    leaks = []
+    for s, place, shown in found.counted:
+        found.reads.seen = {id(n) for n in ir.walk(s.value) if ir.canon(n) in shown}
+        read = found.reads.first(s.value, envs[place], ())
+        if read is not None and not (isinstance(read[0], _Secret) and read[0].number):
+            node, via = read
+            through = f", through {' -> '.join(via)}," if via else ""
+            leaks.append((s, f"{through} {_what(node, found.reads.zones)}"))
+    return leaks
+
+
 def _worked_out_zone(e) -> bool:
     """A zone that is not named (a zone, a family's, a local bound to one): zone_of()."""
     return isinstance(e, ir.Expr) and e.type == "zone" and not isinstance(e, (ir.ZoneRef, ir.Local))
@@ -347,8 +374,8 @@ def _where_played(name: str, where, place: tuple, rule):
 
 
 class _Told:
-    """What binds each local of each rule and procedure (its scope), and the values
-    say() texts name, found in one pass over the spec's effects.
+    """What binds each local of each rule and procedure (its scope), the values say()
+    texts name and the assignments to counters, found in one pass over the spec's effects.
 
     A local is keyed by its name where its effect's top level declares it (a reaction
     shares those), and by (name, line, column) where a block does (a loop's or a
@@ -356,12 +383,12 @@ class _Told:
     another local (docs/language.md, "Scoping"). An expression is read at a place,
     (scope, the block locals in scope there as (name, key) pairs)."""
 
-    def __init__(self, spec: ir.Spec):
+    def __init__(self, spec: ir.Spec, wherever: bool = True):
         self.reads = _Reads(
             {z.name: z for z in spec.zones},
             {c.name: c for c in spec.conditions},
             {g.name: g.zone for g in spec.goals},
-            wherever=True,
+            wherever=wherever,
         )
         self.procedures = {p.name: p for p in spec.procedures}
         # (scope, key) -> [(expr, its place, is it a loop's or choice's item, its line) or
@@ -373,6 +400,10 @@ class _Told:
         self.declared: dict[tuple, int] = {}
         self.assigned: list[tuple] = []  # (scope, key, value, guards) of each assignment
         self.said: list[tuple[ir.Expr, tuple]] = []  # (a value said, its place)
+        # (an assignment to a counter every seat sees, its place, what its block shows
+        # every seat): counters_set()
+        self.counted: list[tuple[ir.Assign, tuple, set]] = []
+        self.on_cards = {c.name for c in spec.counters if c.per_card}
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
@@ -422,14 +453,14 @@ class _Told:
     def bind(self, scope: str, key, value, guards=()) -> None:
         """The local `key` of `scope` holds value ((expr, place, pick, line) or a
         _Secret), bound where `guards` decided that it would be."""
-        if not isinstance(value, _Secret) and _worked_out_zone(value[0]):
+        if self.reads.wherever and not isinstance(value, _Secret) and _worked_out_zone(value[0]):
             value = _Secret(f"'{_name(key)}', bound to where a card lies now (line {value[3]})")
         self.bindings.setdefault((scope, key), []).append(value)
         self.guards.setdefault((scope, key), []).extend(guards)
 
     def walk(self, stmts, scope: str, guards: tuple, view: dict, top: bool) -> None:
         view = dict(view)  # a block's own lets are gone once it ends
-        for s in stmts:
+        for i, s in enumerate(stmts):
             place = (scope, tuple(view.items()))
             inner = view  # the block locals in scope in the blocks inside
             if isinstance(s, ir.Let):
@@ -450,13 +481,19 @@ class _Told:
                 inner = {**view, s.var: key}
                 if isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
                     why = f"'{s.var}', bound by a secret pick (line {s.span.line})"
-                    self.bind(scope, key, _Secret(why))
+                    self.bind(scope, key, _Secret(why, isinstance(s, ir.ChooseNumber)))
                 else:
                     items = s.items if isinstance(s, ir.For) else s.source
                     self.bind(scope, key, (items, place, True, s.span.line))
             elif isinstance(s, ir.ProcedureCall):
                 for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
                     self.bind(s.proc, param, (arg, place, False, s.span.line), guards)
+            elif (
+                isinstance(s, ir.Assign)
+                and isinstance(s.target, ir.Counter)
+                and s.target.name not in self.on_cards
+            ):
+                self.counted.append((s, place, self._shown(stmts, i)))
             elif isinstance(s, ir.Do) and s.proc == "say":
                 self.said.extend((value, place) for value in s.args[1:])
             # what decides whether, and how often, the blocks inside run: an if's or a
@@ -468,11 +505,31 @@ class _Told:
             for block in ir.iter_blocks(s):
                 self.walk(block, scope, inside, inner, False)
 
+    def _shown(self, stmts, i: int) -> set:
+        """What the block of its i-th statement shows every seat (canon): the cards it
+        reveals to `players`, a local's cards it moves into a public zone, and what it
+        moves into one after that statement (before, a `top` would be another card)."""
+        shown = set()
+        for j, s in enumerate(stmts):
+            if not isinstance(s, ir.Do) or s.proc not in ("reveal", "move"):
+                continue
+            cards, to = s.args[:2]
+            if s.proc == "reveal":
+                public = isinstance(to, ir.Local) and to.builtin and to.name == "players"
+            else:
+                zone = isinstance(to, ir.ZoneRef) and self.reads.zones.get(to.name)
+                public = (
+                    zone and zone.visibility == "public" and (j > i or isinstance(cards, ir.Local))
+                )
+            if public:
+                shown.add(ir.canon(cards))
+        return shown
+
     def envs(self) -> dict:
         """Each place's locals as the reader takes them: each local's bindings, read
         where it is used; a _Secret for one bound by a secret pick, or under a test or
         loop that reads what some seat may not see (through other locals too)."""
-        places = {place for _, place in self.said}
+        places = {place for _, place in self.said} | {c[1] for c in self.counted}
         places |= {v[1] for vs in self.bindings.values() for v in vs if isinstance(v, tuple)}
         places |= {place for guards in self.guards.values() for _, place in guards}
         scopes = {scope for scope, _ in self.bindings} | {scope for scope, _ in places}
