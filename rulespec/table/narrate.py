@@ -115,6 +115,7 @@ class Titles:
     # the steps a player may pass, named by a pass when there are several (a turn's
     # actions, then its buys: "P1 passes (Buy)")
     passed: frozenset[str] = frozenset()
+    plays: frozenset[str] = frozenset()  # the turn's play steps (those with actions)
     pass_titles: Mapping[str, str] = field(default_factory=dict)  # turn.STEP -> its pass_title
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
@@ -182,6 +183,7 @@ class Titles:
                 for s in spec.turn
                 if s.actions and (s.optional or s.repeat or s.around or s.again_if is not None)
             ),
+            plays=frozenset(s.name for s in spec.turn if s.actions),
             pass_titles={f"turn.{s.name}": s.pass_title for s in spec.turn if s.pass_title},
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
@@ -349,18 +351,32 @@ def third_person(verb: str) -> str:
 
 def _passed(e: dict, t: Titles) -> str:
     """A pass: "P2 passes", "P2 passes (Buy)"; one the step names (pass_title) by that
-    name, "P2 passes (Fold)". Never "chooses": a pass that was the only option (a hand
-    with nothing to play, taken without asking) is logged as a chosen one is, so that
-    the other seats cannot tell them apart (a President designer read "P3 chooses Knock"
-    of an empty hand)."""
-    named = t.pass_titles.get(f"turn.{e.get('step')}")
-    return f"  {_who(e)} passes" + (f" ({named})" if named else _passed_at(e, t))
+    name, "P2 passes (Fold)", but not by a name that says no more than "passes" (a
+    Bridge designer's `pass_title: Pass` read "P3 passes (Pass)"). Never "chooses": a
+    pass that was the only option (a hand with nothing to play, taken without asking) is
+    logged as a chosen one is, so that the other seats cannot tell them apart (a
+    President designer read "P3 chooses Knock" of an empty hand)."""
+    named = t.pass_titles.get(f"turn.{e.get('step')}") or _passed_at(e, t)
+    said = "" if named.casefold() in ("", "pass", "passes") else f" ({named})"
+    return f"  {_who(e)} passes{said}"
 
 
 def _passed_at(e: dict, t: Titles) -> str:
-    """The step a pass was made at, where a turn has several steps to pass: " (Buy)"."""
+    """The title of the step a pass was made at, where a turn has several steps to pass
+    ("Buy"); "" where it has one."""
     step = e.get("step")  # an older log has none
-    return f" ({t.rule(f'turn.{step}')})" if step and len(t.passed) > 1 else ""
+    return t.rule(f"turn.{step}") if step and len(t.passed) > 1 else ""
+
+
+def _no_play(e: dict, t: Titles) -> str:
+    """A play step with no legal option: "P1 has no legal play"; where the turn has
+    several play steps, the step by its title, "P1 has nothing to play at Lay off" (a
+    Gin Rummy designer's turns read "P1 discards Six of hearts / P1 has no legal play"
+    of the steps that apply only after a knock)."""
+    step = e.get("step")  # an older log has none
+    if step and len(t.plays) > 1:
+        return f"  {_who(e)} has nothing to play at {t.rule(f'turn.{step}')}"
+    return f"  {_who(e)} has no legal play"
 
 
 def _play(e: dict, t: Titles) -> str:
@@ -535,7 +551,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     ),
     "set_next": lambda e, t: f"  {_who(e)} plays next",
     "skipped": lambda e, t: f"Turn {e['turn']}: {_who(e)} misses the turn",
-    "no_play": lambda e, t: f"  {_who(e)} has no legal play",
+    "no_play": _no_play,
     "error": lambda e, t: f"  engine: {e['message']}",
     "end": _end,
 }
