@@ -215,6 +215,14 @@ RUMMY_EVENTS = [
         "  P1 has nothing to play at Lay off",
     ),
     ({"event": "pass", "player": 2, "step": "lay_off"}, "  P3 passes"),  # not "(Pass)"
+    (  # the table's words, "Three of clubs (laid off by P2)", not "Laid off by of ..."
+        {"event": "mark", "counter": "laid_off_by", "card": "three_c", "value": 1},
+        "  Three of clubs: laid off by P2",
+    ),
+    (
+        {"event": "mark", "counter": "laid_off_by", "card": None, "value": None},
+        "  a card is marked (laid off by)",
+    ),
 ]
 
 

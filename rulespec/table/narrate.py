@@ -475,6 +475,19 @@ def _shown(e: dict, t: Titles) -> str:
     return f"  {what} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}"
 
 
+def _mark(e: dict, t: Titles) -> str | None:
+    """A card's counter set, said as the table says it beside the card ("Squire (damage
+    2)"), which reads for any title: "Squire: damage 2", "Three of clubs: laid off by
+    P2" (a Gin Rummy designer's read "Laid off by of Three of clubs is now P2"); "a card
+    is marked (damage)" to a seat that does not see the card."""
+    if e["counter"] in t.quiet:
+        return None
+    title = t.counter(e["counter"]).lower()
+    if e["card"] is None:
+        return f"  a card is marked ({title})"
+    return f"  {t.card(e['card'])}: {title} {t.counter_value(e['counter'], e['value'])}"
+
+
 def _trigger(e: dict, t: Titles) -> str | None:
     """An automatic rule that fired: a trigger fires, an end condition holds (not
     narrated for a rule with `narrate: false`)."""
@@ -522,14 +535,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
         if counter_name(e["counter"]) in t.quiet
         else f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
     ),
-    "mark": lambda e, t: (
-        None
-        if e["counter"] in t.quiet
-        else f"  {capital(t.counter(e['counter']))} of {t.card(e['card'])} is now "
-        f"{t.counter_value(e['counter'], e['value'])}"
-        if e["card"] is not None
-        else f"  {capital(t.counter(e['counter']))} of a card is set"
-    ),
+    "mark": _mark,
     "set_current": lambda e, t: f"{_who(e)} is to play",  # in a turn: see narrate()
     "eliminate": lambda e, t: f"  {_who(e)} is out",
     "sit_out": lambda e, t: (
