@@ -223,6 +223,10 @@ RUMMY_EVENTS = [
         {"event": "mark", "counter": "laid_off_by", "card": None, "value": None},
         "  a card is marked (laid off by)",
     ),
+    (  # the label's `d` is the rule's local, no word of the game's
+        {"event": "choice", "player": 0, "kind": "number", "option": "d = 0"},
+        "  P1 chooses 0",
+    ),
 ]
 
 

@@ -442,6 +442,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
     if e["kind"] == "cards":
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
+    if e["kind"] == "number":  # its label, `d = 0`, names a local of the rule: not said
+        return f"  {_who(e)} chooses {e['option'].rpartition(' = ')[2]}"
     if e["kind"] == "card" and t.is_zone(e["option"]):  # a card taken by its place, unseen
         return f"  {_who(e)} chooses a card from {t.zone(e['option'])}"
     if e["kind"] == "choose" and t.is_member(e["option"]):  # one of a family's zones
