@@ -237,6 +237,6 @@ def test_a_card_tells_its_player_and_its_kind_as_counters_of_those_types_are_tol
     assert state.observation(2)["marks"] == {"trick": marks}
     lines = table_lines(table(state.observation(2), Titles.of(spec)))
     assert "  Trick: red 2 (played by P1), Wild (played by P2, colour red) (top)" in lines
-    assert "  Colour of Wild is now red" in narrate(state.log_for(2), Titles.of(spec))
+    assert "  Wild: colour red" in narrate(state.log_for(2), Titles.of(spec))
     state.apply_action("play red_4")  # the trick is taken: its cards leave their values
     assert state.observation(None)["marks"] == {}

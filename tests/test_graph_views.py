@@ -213,3 +213,21 @@ def test_a_spec_without_a_setup_has_no_setup_node():
     g = graph("tests/valid/gem_bank.yaml")
     assert "setup" not in {n["id"] for n in g["nodes"]}
     assert edges_of(g, "step:take") >= {("next", "step:take")}
+
+
+def test_a_player_taken_out_reaches_the_end_that_counts_who_is_in():
+    """An Exploding Kittens designer's graph left `last one standing` (`size(players) <=
+    1`) unconnected: nothing drew the elimination that makes it hold. Who is in is a
+    node where a rule takes a player out; a trigger that does feeds the end."""
+    g = graph("tests/valid/last_card_out.yaml", "--focus", "last_standing", "--depth", "2")
+    assert ("reads", "players") in edges_of(g, "end:last_standing")
+    assert ("takes_out", "players") in edges_of(g, "reaction:challenge")
+    g = graph("tests/valid/fifteens.yaml")
+    assert {("takes_out", "players"), ("feeds", "end:one_left")} <= edges_of(
+        g, "trigger:out_of_cards"
+    )
+
+
+def test_who_is_in_is_no_part_of_a_game_that_takes_no_player_out():
+    g = graph("tests/valid/bid_then_play.yaml")
+    assert "players" not in {n["id"] for n in g["nodes"]}

@@ -945,8 +945,9 @@ def test_graph_nodes(ttg_graph):
     want |= {f"zone:{z.name}": "zone" for z in spec.zones}
     want |= {f"counter:{c.name}": "counter" for c in spec.counters}
     want |= {f"param:{p.name}": "param" for p in spec.params}
+    want["players"] = "players"  # who is in: the tie-break eliminates
     assert {n: d["kind"] for n, d in ttg_graph.nodes(data=True)} == want
-    assert len(want) == 1 + 3 + 4 + 3 + 2 + 1 + 7 + 4 + 3 + 7
+    assert len(want) == 1 + 3 + 4 + 3 + 2 + 1 + 7 + 4 + 3 + 7 + 1
     for nid, data in ttg_graph.nodes(data=True):
         assert data["span"].startswith(f"{TTG}:"), nid
         line = int(data["span"].split(":")[-2])
@@ -963,6 +964,7 @@ def test_graph_nodes(ttg_graph):
         "moves_from",
         "moves_to",
         "changes",
+        "takes_out",
         "reads",
         "feeds",
     }

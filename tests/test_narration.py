@@ -172,6 +172,76 @@ def test_an_event_reads_as_a_sentence_in_the_titles(titles, event, line):
     assert narrate([event | {"turn": event.get("turn", 1)}], titles) == [line]
 
 
+# a turn of a discard, then a play step that applies only after a knock (a Gin Rummy
+# designer's), whose pass is called Pass, and a card counter whose title is a phrase
+RUMMY = Titles.of(
+    load_spec(
+        "rummy.yaml",
+        text="""
+rulespec: 1
+name: Lay-off
+players: {min: 2, max: 2}
+hand: hand
+deck: {cards: {three_c: {count: 4, title: Three of clubs}}}
+zones:
+  hand: {per_player: true, visibility: owner}
+  stock: {visibility: hidden, start: true}
+  melds: {visibility: public}
+counters:
+  knocked: {initial: 0}
+  laid_off_by: {per_card: true, initial: nobody, title: laid off by}
+turn:
+  - step: discard
+    actions: [discard]
+  - step: lay_off
+    actions: [lay_off]
+    optional: true
+    pass_title: Pass
+actions:
+  discard: {card: any, to: melds}
+  lay_off:
+    card: any
+    to: melds
+    if: knocked == 1
+    effect: laid_off_by(card) = current
+end_conditions:
+  done: {when: size(melds) == 4, effect: win(players)}
+""",
+    )
+)
+RUMMY_EVENTS = [
+    (  # the step said where the turn has several: the player did play at another
+        {"event": "no_play", "player": 0, "step": "lay_off"},
+        "  P1 has nothing to play at Lay off",
+    ),
+    ({"event": "pass", "player": 2, "step": "lay_off"}, "  P3 passes"),  # not "(Pass)"
+    (  # the table's words, "Three of clubs (laid off by P2)", not "Laid off by of ..."
+        {"event": "mark", "counter": "laid_off_by", "card": "three_c", "value": 1},
+        "  Three of clubs: laid off by P2",
+    ),
+    (
+        {"event": "mark", "counter": "laid_off_by", "card": None, "value": None},
+        "  a card is marked (laid off by)",
+    ),
+    (  # the label's `d` is the rule's local, no word of the game's
+        {"event": "choice", "player": 0, "kind": "number", "option": "d = 0"},
+        "  P1 chooses 0",
+    ),
+]
+
+
+@pytest.mark.parametrize("event, line", RUMMY_EVENTS, ids=[s.strip() for _, s in RUMMY_EVENTS])
+def test_an_event_reads_for_any_title_and_names_no_local(event, line):
+    assert narrate([event | {"turn": 1}], RUMMY) == [line]
+
+
+def test_no_play_names_no_step_where_the_turn_has_one_play_step():
+    one_step = dataclasses.replace(RUMMY, plays=frozenset({"lay_off"}))
+    event = {"event": "no_play", "player": 0, "step": "lay_off", "turn": 1}
+    assert narrate([event], one_step) == ["  P1 has no legal play"]
+    assert narrate([event | {"step": None}], RUMMY) == ["  P1 has no legal play"]  # older log
+
+
 def test_moves_between_the_same_zones_are_one_line_and_titles_cannot_steer_the_terminal():
     move = {"event": "move", "src": "draw_pile", "dst": "hand[P1]", "n": 1, "turn": 0}
     titles = Titles(cards={"a": "Ace", "b": "Bad\x1b[2J"})

@@ -6,9 +6,11 @@ counters, parameters, goals, procedures, conditions), each with its kind and sou
 span; edges say how they touch: control flow (`next`, `offers`), `calls` (a rule,
 procedure or condition calls a procedure or condition), `enables` (a card
 plays an action), `moves_from` / `moves_to` (an effect moves cards between zones),
-`changes` (an effect changes a counter), `opens` (an action opens a reaction's
-window), `reads` (a condition or effect reads a zone, counter, parameter or goal) and
-`feeds` (one trigger's effect changes what another's condition reads). What a procedure
+`changes` (an effect changes a counter), `takes_out` (an effect takes a player out of
+the game or the round: a node `players`, who is in, in a game where a rule does),
+`opens` (an action opens a reaction's window), `reads` (a condition or effect reads a
+zone, counter, parameter, goal, or who is in) and `feeds` (one trigger's effect changes
+what another's condition reads). What a procedure
 or condition touches counts where it is called: the calling rule gets those edges.
 """
 
@@ -38,6 +40,10 @@ class NodeId(str):
 
 SETUP = NodeId("setup")
 STARTER = NodeId("round", "starter")  # `rounds.starter`: who begins each round after the first
+PLAYERS = NodeId("players")  # who is still in: what eliminate and sit_out change
+TAKES_OUT = frozenset({"eliminate", "sit_out"})
+# what reads who is in: `players`, and the functions that skip a player who is out
+_WHO_IS_IN = frozenset({"others", "partners", "next", "prev"})
 # the kinds of rule with a `when`, checked on their own: the automatic rules
 CONDITIONAL = ("end", "trigger", "round_end", "match_end")
 
@@ -185,6 +191,8 @@ class _Touching(ir.Visitor):
         self.generic_visit(e)
 
     def visit_Local(self, e: ir.Local):
+        if e.builtin and e.name == "players":
+            self.t.reads.add(("players", "players"))
         if e.type == "zone":  # reading a zone local reads the zones it may be
             self.t.reads |= {("zone", name) for name in self.zones_of(e)}
 
@@ -209,6 +217,8 @@ class _Touching(ir.Visitor):
         if e.func in ("zone_of", "above"):  # where a card lies (and what lies on it): a
             # move to or from any zone changes it
             self.t.reads.add(("zone", ANY_ZONE))
+        elif e.func in _WHO_IS_IN:
+            self.t.reads.add(("players", "players"))
         self.generic_visit(e)
 
     def visit_Param(self, e: ir.Param):
@@ -431,6 +441,8 @@ def _add_declarations(g, spec: ir.Spec):
     ):
         for d in defs:
             _node(g, NodeId(kind, d.name), d.span)
+    if _takes_out(spec):  # at the spec's `players:`
+        _node(g, PLAYERS, dict(spec.places).get("min_players", spec.span))
     _add_initial_reads(g, spec)
     for goal in spec.goals:
         _node(g, NodeId("goal", goal.name), goal.span)
@@ -444,6 +456,14 @@ def _add_declarations(g, spec: ir.Spec):
         body = _definition_body(part)
         for what, name in sorted(touches_of(body).calls):
             g.add_edge(nid, NodeId(what, name), key="calls")
+
+
+def _takes_out(spec: ir.Spec) -> bool:
+    """Does a rule or procedure take a player out? Who is in is a part of the game only
+    then: else it never changes, and every rule that reads it would point at it."""
+    blocks = [spec.setup] + [getattr(part, "effect", None) or () for _, part in rules_of(spec)]
+    blocks += [p.effect for p in spec.procedures]
+    return any(ir.calls(block, proc) for block in blocks for proc in TAKES_OUT)
 
 
 def _add_initial_reads(g, spec: ir.Spec):
@@ -471,8 +491,8 @@ def _add_flow(g, spec: ir.Spec):
         order = NodeId("turn_order")
         _node(g, order, spec.turn_order.span)
         for what, name in sorted(touches_of(spec.turn_order).reads):
-            if what in _READ_KINDS and name != ANY_ZONE:
-                g.add_edge(order, NodeId(what, name), key="reads")
+            if (read := _read_node(g, what, name)) is not None:
+                g.add_edge(order, read, key="reads")
     starter = spec.rounds and spec.rounds.starter
     if starter is not None:  # worked out as a round is set up, but none of the setup's
         # effect: its reads drawn from the round's setup sent a reader there
@@ -538,6 +558,8 @@ def _add_touches(g, spec: ir.Spec) -> dict:
             g.add_edge(nid, NodeId("zone", dst), key="moves_to")
         for counter in sorted(eff.changes):
             g.add_edge(nid, NodeId("counter", counter), key="changes")
+        if eff.procs & TAKES_OUT:
+            g.add_edge(nid, PLAYERS, key="takes_out")
         for memory in sorted(eff.remembers):
             g.add_edge(nid, NodeId("memory", memory), key="remembers")
         for what, name in _direct_calls(spec, part):
@@ -560,11 +582,20 @@ def _add_reads(g, nid, reads, named: dict) -> None:
     it reads, and to each card a kind it names stands for (`count(hand(p), gold)`: an
     analyst's --focus on a card found no rule that counts it)."""
     for what, name in sorted(reads):
-        if what in _READ_KINDS and name != ANY_ZONE:
-            g.add_edge(nid, NodeId(what, name), key="reads")
+        if (read := _read_node(g, what, name)) is not None:
+            g.add_edge(nid, read, key="reads")
         elif what == "kind":
             for card in named.get(name, ()):
                 g.add_edge(nid, NodeId("card", card), key="reads")
+
+
+def _read_node(g, what: str, name: str) -> NodeId | None:
+    """The node a read of (what, name) points at: who is in only where a rule takes a
+    player out (the node is there), a zone, counter, parameter, goal or memory; None
+    for another read (a kind: its cards, see _add_reads)."""
+    if what == "players":
+        return PLAYERS if PLAYERS in g else None
+    return NodeId(what, name) if what in _READ_KINDS and name != ANY_ZONE else None
 
 
 AUTOMATIC = ("trigger", "end", "round_end")  # the rules checked whenever the table changes
@@ -580,6 +611,7 @@ def _add_feeds(g, spec: ir.Spec, touches: dict):
             {("zone", z) for z in eff.moves_to | eff.moves_from}
             | {("counter", c) for c in eff.changes}
             | {("memory", m) for m in eff.remembers}
+            | ({("players", "players")} if eff.procs & TAKES_OUT else set())
         )
         for b in autos:
             read = touches[b][0].reads
@@ -646,6 +678,7 @@ _SHAPES = {
     "match_end": "tripleoctagon",
     "turn_order": "Mdiamond",
     "memory": "tab",
+    "players": "house",
 }
 
 

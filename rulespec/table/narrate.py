@@ -115,6 +115,7 @@ class Titles:
     # the steps a player may pass, named by a pass when there are several (a turn's
     # actions, then its buys: "P1 passes (Buy)")
     passed: frozenset[str] = frozenset()
+    plays: frozenset[str] = frozenset()  # the turn's play steps (those with actions)
     pass_titles: Mapping[str, str] = field(default_factory=dict)  # turn.STEP -> its pass_title
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
@@ -182,6 +183,7 @@ class Titles:
                 for s in spec.turn
                 if s.actions and (s.optional or s.repeat or s.around or s.again_if is not None)
             ),
+            plays=frozenset(s.name for s in spec.turn if s.actions),
             pass_titles={f"turn.{s.name}": s.pass_title for s in spec.turn if s.pass_title},
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
@@ -349,18 +351,32 @@ def third_person(verb: str) -> str:
 
 def _passed(e: dict, t: Titles) -> str:
     """A pass: "P2 passes", "P2 passes (Buy)"; one the step names (pass_title) by that
-    name, "P2 passes (Fold)". Never "chooses": a pass that was the only option (a hand
-    with nothing to play, taken without asking) is logged as a chosen one is, so that
-    the other seats cannot tell them apart (a President designer read "P3 chooses Knock"
-    of an empty hand)."""
-    named = t.pass_titles.get(f"turn.{e.get('step')}")
-    return f"  {_who(e)} passes" + (f" ({named})" if named else _passed_at(e, t))
+    name, "P2 passes (Fold)", but not by a name that says no more than "passes" (a
+    Bridge designer's `pass_title: Pass` read "P3 passes (Pass)"). Never "chooses": a
+    pass that was the only option (a hand with nothing to play, taken without asking) is
+    logged as a chosen one is, so that the other seats cannot tell them apart (a
+    President designer read "P3 chooses Knock" of an empty hand)."""
+    named = t.pass_titles.get(f"turn.{e.get('step')}") or _passed_at(e, t)
+    said = "" if named.casefold() in ("", "pass", "passes") else f" ({named})"
+    return f"  {_who(e)} passes{said}"
 
 
 def _passed_at(e: dict, t: Titles) -> str:
-    """The step a pass was made at, where a turn has several steps to pass: " (Buy)"."""
+    """The title of the step a pass was made at, where a turn has several steps to pass
+    ("Buy"); "" where it has one."""
     step = e.get("step")  # an older log has none
-    return f" ({t.rule(f'turn.{step}')})" if step and len(t.passed) > 1 else ""
+    return t.rule(f"turn.{step}") if step and len(t.passed) > 1 else ""
+
+
+def _no_play(e: dict, t: Titles) -> str:
+    """A play step with no legal option: "P1 has no legal play"; where the turn has
+    several play steps, the step by its title, "P1 has nothing to play at Lay off" (a
+    Gin Rummy designer's turns read "P1 discards Six of hearts / P1 has no legal play"
+    of the steps that apply only after a knock)."""
+    step = e.get("step")  # an older log has none
+    if step and len(t.plays) > 1:
+        return f"  {_who(e)} has nothing to play at {t.rule(f'turn.{step}')}"
+    return f"  {_who(e)} has no legal play"
 
 
 def _play(e: dict, t: Titles) -> str:
@@ -426,6 +442,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
     if e["kind"] == "cards":
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
+    if e["kind"] == "number":  # its label, `d = 0`, names a local of the rule: not said
+        return f"  {_who(e)} chooses {e['option'].rpartition(' = ')[2]}"
     if e["kind"] == "card" and t.is_zone(e["option"]):  # a card taken by its place, unseen
         return f"  {_who(e)} chooses a card from {t.zone(e['option'])}"
     if e["kind"] == "choose" and t.is_member(e["option"]):  # one of a family's zones
@@ -457,6 +475,19 @@ def _shown(e: dict, t: Titles) -> str:
     else:
         what = f"{e['name']} = {e['value']}" if e["name"] else str(e["value"])
     return f"  {what} shown to {', '.join(map(seat_name, e['players'])) or 'nobody'}"
+
+
+def _mark(e: dict, t: Titles) -> str | None:
+    """A card's counter set, said as the table says it beside the card ("Squire (damage
+    2)"), which reads for any title: "Squire: damage 2", "Three of clubs: laid off by
+    P2" (a Gin Rummy designer's read "Laid off by of Three of clubs is now P2"); "a card
+    is marked (damage)" to a seat that does not see the card."""
+    if e["counter"] in t.quiet:
+        return None
+    title = t.counter(e["counter"]).lower()
+    if e["card"] is None:
+        return f"  a card is marked ({title})"
+    return f"  {t.card(e['card'])}: {title} {t.counter_value(e['counter'], e['value'])}"
 
 
 def _trigger(e: dict, t: Titles) -> str | None:
@@ -506,14 +537,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
         if counter_name(e["counter"]) in t.quiet
         else f"  {t.counter(e['counter'])} is now {t.counter_value(e['counter'], e['value'])}"
     ),
-    "mark": lambda e, t: (
-        None
-        if e["counter"] in t.quiet
-        else f"  {capital(t.counter(e['counter']))} of {t.card(e['card'])} is now "
-        f"{t.counter_value(e['counter'], e['value'])}"
-        if e["card"] is not None
-        else f"  {capital(t.counter(e['counter']))} of a card is set"
-    ),
+    "mark": _mark,
     "set_current": lambda e, t: f"{_who(e)} is to play",  # in a turn: see narrate()
     "eliminate": lambda e, t: f"  {_who(e)} is out",
     "sit_out": lambda e, t: (
@@ -535,7 +559,7 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     ),
     "set_next": lambda e, t: f"  {_who(e)} plays next",
     "skipped": lambda e, t: f"Turn {e['turn']}: {_who(e)} misses the turn",
-    "no_play": lambda e, t: f"  {_who(e)} has no legal play",
+    "no_play": _no_play,
     "error": lambda e, t: f"  engine: {e['message']}",
     "end": _end,
 }
