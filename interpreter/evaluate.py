@@ -369,7 +369,10 @@ class Compiler:
 
     def _may_fail(self, e) -> bool:
         """Can this node (not those inside it) raise as a game runs: a division, a
-        product past the limits, a range too long, a zone of a family out of range?"""
+        product past the limits, a range too long, a zone of a family out of range, a
+        player that may be nobody used as a seat?"""
+        if self.nobody and _seats_a_player(e):
+            return True
         if isinstance(e, ir.Binary):
             return e.op in ("//", "%", "*")
         if isinstance(e, ir.Call):
@@ -834,6 +837,21 @@ def _aggregates_in(e) -> int:
 
 
 # arguments of a named condition written in: read once per use of their parameter
+def _seats_a_player(e) -> bool:
+    """Does this node use a player that may be nobody as a seat (a zone's owner,
+    next(), a number), not only compare it? Nobody stops the game there
+    (runtime._Nobody). A player counter, `nobody` or a call may be nobody; a name
+    other than `nobody` is taken not to be (a parameter's argument, `current`), so that
+    conditions of a player stay written in: one passed nobody fails at its call."""
+    if isinstance(e, ir.Binary) and e.op in ("==", "!=", "in"):
+        return e.op == "in" and _may_be_nobody(e.right)
+    return any(map(_may_be_nobody, ir.iter_children(e)))
+
+
+def _may_be_nobody(e) -> bool:
+    return e.type == "player" and (not isinstance(e, ir.Local) or e.name == "nobody")
+
+
 _PLAIN_ARGS = (ir.Local, ir.Const, ir.Param, ir.ZoneRef, ir.Kind)
 
 # what a condition may hold and still judge unmelded()'s groups by their card types alone

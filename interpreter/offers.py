@@ -159,8 +159,10 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
         lines.append(f"if {' and '.join(tests)}: options.append({untargeted})")
     if reads:
         w.line(f"env = {{'card': {card if t is not None else '[]'}}}", span, a.ir.name)
+    # a failure while the condition is tested is placed at the `if:`, not the action
+    tested = a.ir.condition.span if a.ir.condition is not None else span
     for line in lines:
-        w.line(line, span, a.ir.name)
+        w.line(line, tested, a.ir.name)
 
 
 def compile_check(game):

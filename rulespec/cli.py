@@ -24,7 +24,7 @@ from pathlib import Path
 # fast (docs/cli.md#start-up-time; benchmarks/bench_startup.py).
 from . import completion, config, formats
 from .lang import source
-from .lang.diagnostics import Diagnostic, SpecError, did_you_mean, visible
+from .lang.diagnostics import Diagnostic, SpecError, did_you_mean, silenced, visible
 from .lang.limits import MAX_BYTES, MAX_TURN_LIMIT
 from .lang.pipeline import load_spec, spec_files
 from .lang.schema import KINDS as SCHEMA_KINDS
@@ -1650,7 +1650,7 @@ def _lint_spec(args, path, sources, err) -> list:
             found += _covered(args, spec, path, err)
     except _rule_error() as exc:  # a rule failed in a game played: a finding, at the rule
         found.append(static.Finding(exc.code, "error", exc.message, exc.span, 0, None))
-    return [f for f in found if not static.silenced(f, sources.get(f.span.file, []))]
+    return [f for f in found if not silenced(f, sources.get(f.span.file, []))]
 
 
 def _explored(args, spec, path, layer1, err) -> tuple[list, list]:

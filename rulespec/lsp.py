@@ -30,7 +30,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
 from .lang import builtins, ir, symbols
-from .lang.diagnostics import Diagnostic, SpecError
+from .lang.diagnostics import Diagnostic, SpecError, silenced
 from .lang.expressions import RESERVED, reserved_as
 from .lang.loading import Document, load
 from .lang.schema import load_schema, shape_problems
@@ -232,8 +232,6 @@ def _spec_problems(checked: Checked) -> list[Diagnostic]:
 
 def _diagnostics(checked: Checked, findings) -> list[Diagnostic]:
     """Lint findings as diagnostics, but those the file silences."""
-    from .analysis.lint import silenced
-
     lines = checked.doc.lines
     return [
         Diagnostic(f.code, f.message, f.span, f.severity, f.hint)

@@ -83,6 +83,41 @@ def test_a_failure_in_a_named_condition_is_placed_in_its_body(monkeypatch):
     assert info.value.message.startswith("rule 'halve' failed here, in 'many', which it calls (")
 
 
+def _offered(text: str):
+    """The options of the first play step of the game for text: its conditions run."""
+    state = settled(Game(load_spec("tests/valid/edited.yaml", text=text), 3).new_initial_state(1))
+    return state.legal_actions()
+
+
+# a player counter that is still nobody when the first play is offered
+NOBODY = TEXT.replace("  steals: {initial: 0}", "  steals: {initial: 0}\n  boss: {initial: nobody}")
+
+
+def test_a_failure_in_an_action_s_condition_is_placed_at_its_if():
+    """A Bridge designer's `if:` used a player counter that was still nobody: the RS701
+    pointed at the action's name, not at the `if:` that failed."""
+    text = NOBODY.replace(
+        "    if: size(hand(target)) > 0\n", "    if: size(hand(target)) > size(hand(boss))\n"
+    )
+    with pytest.raises(RuleError) as info:
+        _offered(text)
+    assert (info.value.span.line, info.value.span.col) == place(text, "size(hand(target)) >")
+    assert info.value.message.startswith("rule 'steal' failed here (a player here is nobody")
+
+
+def test_a_named_condition_that_may_meet_nobody_is_placed_in_its_body():
+    """The same, the `if:` calling a named condition: the failure is at the condition's
+    line, as for any condition that can fail, not written into the `if:`."""
+    text = (
+        NOBODY.replace("    if: size(hand(target)) > 0\n", "    if: bossy(target)\n")
+        + "\nconditions:\n  bossy:\n    params: {p: player}\n    when: size(hand(boss)) < size(hand(p))\n"
+    )
+    with pytest.raises(RuleError) as info:
+        _offered(text)
+    assert (info.value.span.line, info.value.span.col) == place(text, "size(hand(boss)) <")
+    assert info.value.message.startswith("rule 'steal' failed here, in 'bossy', which it calls (")
+
+
 def test_a_failure_in_a_counter_s_initial_value_is_placed_too(monkeypatch):
     text = TEXT.replace("  steals: {initial: 0}", "  steals: {initial: 4 // 2}", 1)
     with pytest.raises(RuleError) as info:

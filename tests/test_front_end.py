@@ -449,3 +449,19 @@ def test_a_to_on_an_action_that_plays_no_card_is_warned_of():
     notices = load_spec("market.yaml", text).notices
     assert [(d.code, d.severity, d.span.line) for d in notices] == [("RS217", "warning", 36)]
     assert load_spec("market.yaml", market).notices == ()
+
+
+@pytest.mark.parametrize("command", ["validate", "run", "simulate", "graph", "lint"])
+def test_a_warning_silenced_on_its_line_is_silent_in_every_command(tmp_path, command):
+    """A Bridge designer's `# rulespec: ignore[RS213]` silenced the warning in lint, but
+    validate, run, simulate, play and graph printed it every time."""
+    market = (ROOT / "tests/valid/market.yaml").read_text(encoding="utf-8")
+    to = "    among: market\n    to: hand(current)   # rulespec: ignore[{}]\n    if: size(deck) > 0\n"
+    for code, told in (("RS217", False), ("RS215", True)):  # another code's: not silenced
+        spec = tmp_path / f"market_{code}.yaml"
+        spec.write_text(
+            market.replace("    among: market\n    if: size(deck) > 0\n", to.format(code))
+        )
+        extra = {"run": ["--seed", "1"], "simulate": ["--games", "2"]}.get(command, [])
+        status, out, err = cli(command, spec, *extra)
+        assert status == 0 and ("warning RS217" in out + err) == told, out + err

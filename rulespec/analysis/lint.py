@@ -9,7 +9,6 @@ coverage.py; every finding says which layer found it.
 from __future__ import annotations
 
 import math
-import re
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -2399,14 +2398,3 @@ def static(spec: ir.Spec) -> list[Finding]:
 
     an = Analysis(spec)
     return [f for check in (*CHECKS, *progress.CHECKS, *deadends.CHECKS) for f in check(an)]
-
-
-_IGNORE = re.compile(r"rulespec:\s*ignore\[([A-Z0-9, ]+)\]")
-
-
-def silenced(finding: Finding, lines: list[str]) -> bool:
-    """A finding is silenced by `# rulespec: ignore[CODE]` on its line."""
-    if 0 < finding.span.line <= len(lines):
-        m = _IGNORE.search(lines[finding.span.line - 1])
-        return bool(m and finding.code in {c.strip() for c in m.group(1).split(",")})
-    return False

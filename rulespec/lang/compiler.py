@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from . import costs, decks, ir, schema, shown
 from .decks import default_of, value_class
-from .diagnostics import Diagnostic, SpecError, did_you_mean
+from .diagnostics import Diagnostic, SpecError, did_you_mean, silenced
 from .expressions import (
     FAILED,
     RESERVED,
@@ -43,7 +43,14 @@ def compile_document(doc: Document) -> ir.Spec:
         raise SpecError(_in_order(problems), doc.all_sources())
     compiler = _Compiler(doc)
     spec = compiler.build()
-    notices = compiler.notices + compiler.b.notices
+    # a warning the spec silences is gone wherever the spec is loaded, as in lint; an
+    # error is never silenced
+    sources = doc.all_sources()
+    notices = [
+        d
+        for d in compiler.notices + compiler.b.notices
+        if not silenced(d, sources.get(d.span.file, []))
+    ]
     if compiler.problems:
         raise SpecError(_in_order(compiler.problems + notices), doc.all_sources())
     return replace(spec, notices=tuple(_in_order(notices)))

@@ -74,6 +74,18 @@ class SpecError(Exception):
         return "\n".join(d.render(self.sources.get(d.span.file)) for d in self.diagnostics)
 
 
+_IGNORE = re.compile(r"rulespec:\s*ignore\[([A-Z0-9, ]+)\]")
+
+
+def silenced(found, lines: list[str]) -> bool:
+    """A diagnostic or a lint finding is silenced by `# rulespec: ignore[CODE]` (or
+    `ignore[CODE, CODE]`) on its line of `lines`, its file's."""
+    if 0 < found.span.line <= len(lines):
+        m = _IGNORE.search(lines[found.span.line - 1])
+        return bool(m and found.code in {c.strip() for c in m.group(1).split(",")})
+    return False
+
+
 class Hint(str):
     """A hint's text that also holds, as data, the name it suggests."""
 

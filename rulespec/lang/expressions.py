@@ -1095,18 +1095,27 @@ class Builder:
         number = self._number_property(key, "unmelded()", "over the cards left")
         params = self.names.conditions.get(test.value) if isinstance(test, ir.Const) else None
         if params is None or len(params) != 1 or params[0][1] != "cards":
+            named = test.value if isinstance(test, ir.Const) and params is None else None
+            if named in self.names.refused:
+                return None  # a condition of that name was refused, and said so (RS202)
             fits = [n for n, p in self.names.conditions.items() if [t for _, t in p] == ["cards"]]
-            near = (
-                did_you_mean(test.value, fits)
-                if isinstance(test, ir.Const) and params is None
-                else ""
+            near = did_you_mean(named, fits) if named is not None else ""
+            # a name the spec gives something else (a zone `meld`) is no name for the
+            # condition: the hint's example must not be that name
+            taken = self.names.all_names.get(named)
+            example = "{params: {g: cards}, when: size(g) >= 3 and ...}"
+            hint = (
+                f"'{named}' is a {taken}, not a condition: give the condition a name of "
+                f"its own, conditions: {{is_meld: {example}}}"
+                if taken
+                else f"conditions: {{meld: {example}}}"
             )
             self._error(
                 "RS204",
                 "unmelded() takes, in quotes, the name of a condition of one cards "
                 "parameter that says whether a group of cards is a meld",
                 test.span,
-                near or "conditions: {meld: {params: {g: cards}, when: size(g) >= 3 and ...}}",
+                near or hint,
             )
             return None
         if self.names.results.get(test.value, "bool") != "bool":

@@ -295,7 +295,7 @@ _SCENARIO = (
 
 
 def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
-    path = tuple(err.path)
+    path = tuple(err.absolute_path)  # a oneOf's branch error has a path from the oneOf
     kw = err.validator
     if kw == "additionalProperties" and isinstance(err.instance, dict):
         allowed = err.schema.get("properties", {})
@@ -361,12 +361,23 @@ def _diagnose(doc: Document, err) -> Iterator[Diagnostic]:
     elif _keys_one_of(err):
         yield from _one_of_keys("RS103", err, _where(path), doc.span(path))
     elif kw == "oneOf" and path[:1] == ("actions",) and path[-1:] == ("count",):
-        yield Diagnostic(
-            "RS104",
-            f"{_where(path)} is {err.instance!r}; a group's size is a whole number of at "
-            "least 1, or {min: N, max: M} (min required; max and same may follow)",
-            doc.span(path),
-            hint="count: 2, or count: {min: 2, max: 4}, or count: {min: 1, max: 4, same: rank}",
-        )
+        yield from _group_count(doc, err, path)
     else:
         yield Diagnostic("RS104", f"{_where(path)}: {err.message}", doc.span(path))
+
+
+def _group_count(doc: Document, err, path: tuple) -> Iterator[Diagnostic]:
+    """An action's `count:` that is neither form. A mistyped key of the mapping form is
+    named, with its "did you mean", as elsewhere: the general message would not say
+    which key is wrong."""
+    unknown = [e for e in err.context if e.validator == "additionalProperties"]
+    if unknown:
+        yield from _diagnose(doc, unknown[0])
+        return
+    yield Diagnostic(
+        "RS104",
+        f"{_where(path)} is {err.instance!r}; a group's size is a whole number of at "
+        "least 1, or {min: N, max: M} (min required; max and same may follow)",
+        doc.span(path),
+        hint="count: 2, or count: {min: 2, max: 4}, or count: {min: 1, max: 4, same: rank}",
+    )
