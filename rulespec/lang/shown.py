@@ -371,7 +371,10 @@ class _Told:
         self.bindings: dict[tuple, list] = {}
         self.guards: dict[tuple, list] = {}
         self.declared: dict[tuple, int] = {}
-        self.assigned: list[tuple] = []  # (scope, key, value, guards) of each assignment
+        # (scope, name, value, guards) of each binding, with all the tests around it; and
+        # each rule's locals in scope at a react(): the answers write them (see _answered)
+        self.made: list[tuple] = []
+        self.live: dict[str, set] = {}
         self.said: list[tuple[ir.Expr, tuple]] = []  # (a value said, its place)
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
@@ -391,8 +394,11 @@ class _Told:
         self._answered(spec.reactions)
 
     def _answered(self, reactions) -> None:
-        """A reaction reads the answered rule's names as bound there, and its assignments
-        to them bind them there too (`guarded = 1`), through answers to answers."""
+        """A reaction reads the answered rule's names as bound there, through answers to
+        answers. Every rule of a chain runs in its action's one table of locals, so what
+        a reaction binds (`guarded = 1`, or a `let` of its own of the same name) binds
+        the locals of that name in scope at the react() of each rule its chains answer,
+        under all the tests around it there."""
         linked: set[tuple] = set()
         while True:
             links = {
@@ -402,22 +408,27 @@ class _Told:
                 for scope, key in list(self.bindings)
                 if scope == answered and isinstance(key, str)
             } - linked
-            written = {
-                (answered, key, value, guards)
-                for r in reactions
-                for scope, key, value, guards in self.assigned
-                if scope == r.name
-                for answered in r.answers
-                if (answered, key) in self.bindings
-            } - linked
-            if not links and not written:
-                return
+            if not links:
+                break
             for scope, name, answered in links:
                 local = ir.Local(ir.Span("<say>", 1, 1), "", name)
                 self.bind(scope, name, (local, (answered, ()), False, None))
-            for scope, key, value, guards in written:
-                self.bind(scope, key, value, guards)
-            linked |= links | written
+            linked |= links
+        answers = {r.name: r.answers for r in reactions}
+        for r in reactions:
+            above, todo = set(), list(r.answers)
+            while todo:
+                rule = todo.pop()
+                if rule not in above:
+                    above.add(rule)
+                    todo.extend(answers.get(rule, ()))
+            for scope, name, value, guards in self.made:
+                if scope != r.name:
+                    continue
+                for rule in above:
+                    for key in self.live.get(rule, ()):
+                        if _name(key) == name:
+                            self.bind(rule, key, value, guards)
 
     def bind(self, scope: str, key, value, guards=()) -> None:
         """The local `key` of `scope` holds value ((expr, place, pick, line) or a
@@ -435,7 +446,9 @@ class _Told:
             if isinstance(s, ir.Let):
                 key = s.name if top else (s.name, s.span.line, s.span.col)
                 self.declared[(scope, key)] = len(guards)
-                self.bind(scope, key, (s.value, place, False, s.span.line))
+                value = (s.value, place, False, s.span.line)
+                self.bind(scope, key, value)
+                self.made.append((scope, s.name, value, guards))
                 if not top:
                     view[s.name] = key
             elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
@@ -444,16 +457,20 @@ class _Told:
                 deciding = guards[self.declared.get((scope, key), 0) :]
                 value = (s.value, place, False, s.span.line)
                 self.bind(scope, key, value, deciding)
-                self.assigned.append((scope, key, value, deciding))
+                self.made.append((scope, s.target.name, value, guards))
             elif isinstance(s, (ir.For, ir.ChooseCard, ir.ChooseNumber)):
                 key = (s.var, s.span.line, s.span.col)
                 inner = {**view, s.var: key}
                 if isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
-                    why = f"'{s.var}', bound by a secret pick (line {s.span.line})"
-                    self.bind(scope, key, _Secret(why))
+                    value = _Secret(f"'{s.var}', bound by a secret pick (line {s.span.line})")
                 else:
                     items = s.items if isinstance(s, ir.For) else s.source
-                    self.bind(scope, key, (items, place, True, s.span.line))
+                    value = (items, place, True, s.span.line)
+                self.bind(scope, key, value)
+                self.made.append((scope, s.var, value, guards))
+            elif isinstance(s, ir.Do) and s.proc == "react":
+                tops = {k for sc, k in self.declared if sc == scope and isinstance(k, str)}
+                self.live.setdefault(scope, set()).update(tops, view.values())
             elif isinstance(s, ir.ProcedureCall):
                 for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
                     self.bind(s.proc, param, (arg, place, False, s.span.line), guards)
