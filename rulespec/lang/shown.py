@@ -124,8 +124,23 @@ class _Reads:
         if picks and all(a.pick and _item_size(a.expr) for a in picks):
             return next((found for arg in picks if (found := self._read_size(arg))), None)
         if self._by_place(cards, env):
-            return self._any(_parts(cards, False), env, via)
+            return self._placed(cards, env, via)
         return _READ
+
+    def _placed(self, cards: ir.Expr, env: dict, via: tuple[str, ...]):
+        """first() of what decides how many cards taken by place are (how many taken,
+        whose zone), through the locals and parameters that hold them too: `size(t)` of
+        `let t = top(discard, n)` tells n."""
+        found = self._any(_parts(cards, False), env, via)
+        for n in _parts(cards, True):
+            if found is None and isinstance(n, ir.Local):
+                bound = self._bound(env.get(n.name))
+                found = next((f for arg in bound if (f := self._read_placed(arg))), None)
+        return found
+
+    def _read_placed(self, arg: _Arg):
+        """_placed() of what a local is bound to."""
+        return self._once(arg, lambda a: _through(a, self._placed(a.expr, a.env, a.via)), None)
 
     def _read_size(self, arg: _Arg):
         """first() of how many cards an item of what a local is bound to holds."""
