@@ -320,12 +320,15 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     some seat may not see: every seat is told it. A value is judged as a shown value of
     no parameters is, each local it reads as each thing that binds it, read where the
     local is used (`size(h)` of `let h = hand(p)` is public, its cards are not): a let,
-    an assignment (a reaction's too, to the answered action's local), a for loop's
-    items, a choice's items, a procedure's parameter as every call's argument, an
-    action's card as the zone it went to, its zone target as the zones it was chosen
+    an assignment (a reaction's too, and its own let of a name the answered action uses:
+    see _answered), a for loop's items, a choice's items, a procedure's parameter as
+    every call's argument, an action's card as the zone it went to, its picked card as
+    what it was chosen among and the zone its card went to (the log names the pick only
+    to the seats that see the card played), its zone target as the zones it was chosen
     among and its player target as public (the play names it), a reaction's answering
-    card as the zone it went to and the answered rule's names as bound there. A loop's or a choice's variable is an item of its set: its
-    size() is one card, or the k of combinations(cards, k). A local bound by a secret
+    card as the zone it went to and the answered rule's names as bound there. A loop's
+    or a choice's variable is an item of its set: its size() is one card, or the k of
+    combinations(cards, k). A local bound by a secret
     pick (a secret number, a simultaneous pick), or where a test or loop over what some
     seat may not see decided that it was bound and how often (inside the block that
     declares it: the reads of a local declared in a block are all in it, where a say()
@@ -394,6 +397,7 @@ class _Told:
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
+        hand_public = spec.hand is not None and spec.zone(spec.hand).visibility == "public"
         for kind, rule in spec.rules():
             self.walk(rule.effect, rule.name, (), {}, True)
             top = (rule.name, ())
@@ -404,6 +408,9 @@ class _Told:
                     self.bind(rule.name, name, (ir.Const(rule.span, "player", 0), top, False, 0))
                 else:
                     self.bind(rule.name, name, _where_played(name, rule.among, top, rule))
+                if name == "chosen" and rule.card is not None and not hand_public:
+                    # the play's event names the pick to the seats that see the card played
+                    self.bind(rule.name, name, _where_played(name, rule.to, top, rule))
             elif kind == "reaction" and rule.card is not None:
                 self.bind(rule.name, "answer", _where_played("answer", rule.to, top, rule))
         self._answered(spec.reactions)
