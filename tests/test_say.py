@@ -174,6 +174,16 @@ def test_a_plays_picked_card_is_told_where_every_seat_sees_the_card_played():
     load_spec("marked.yaml", public)  # no RS415: every seat sees the card played
 
 
+def test_a_play_that_picks_a_card_from_an_unknown_hand_is_refused_with_a_place():
+    """The hand's visibility decides who sees a card played: an unknown hand is RS201,
+    never a traceback (`rulespec serve` answered 500)."""
+    broken = (
+        ROOT / "tests" / "broken" / "244_say_names_the_card_chosen_by_a_play_made_face_down.yaml"
+    )
+    nowhere = edited(broken.read_text(), ("hand: hand", "hand: nowhere"))
+    assert [code for code, _ in spec_errors(nowhere)] == ["RS201", "RS415"]
+
+
 def test_a_reactions_answering_card_is_the_zone_it_went_to():
     text = (ROOT / "tests" / "valid" / "coin_grab.yaml").read_text()
     public = edited(

@@ -397,7 +397,8 @@ class _Told:
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
-        hand_public = spec.hand is not None and spec.zone(spec.hand).visibility == "public"
+        hand = self.reads.zones.get(spec.hand)  # None: no hand, or an unknown one (refused)
+        hand_public = hand is not None and hand.visibility == "public"
         for kind, rule in spec.rules():
             self.walk(rule.effect, rule.name, (), {}, True)
             top = (rule.name, ())
