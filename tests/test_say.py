@@ -163,6 +163,27 @@ def test_an_actions_player_target_is_told_as_its_option_names_it():
     load_spec("ctb.yaml", edited(text, ("      if taken == 1 { react(target", told)))
 
 
+def test_a_plays_picked_card_is_told_where_every_seat_sees_the_card_played():
+    """A review's: the log names a play's `chosen` only to the seats that see its card
+    played, so a say() may name it only where they are all the seats (the broken spec
+    plays the card face down)."""
+    broken = (
+        ROOT / "tests" / "broken" / "244_say_names_the_card_chosen_by_a_play_made_face_down.yaml"
+    )
+    public = edited(broken.read_text(), ("to: vault(current)", "to: discard"))
+    load_spec("marked.yaml", public)  # no RS415: every seat sees the card played
+
+
+def test_a_play_that_picks_a_card_from_an_unknown_hand_is_refused_with_a_place():
+    """The hand's visibility decides who sees a card played: an unknown hand is RS201,
+    never a traceback (`rulespec serve` answered 500)."""
+    broken = (
+        ROOT / "tests" / "broken" / "244_say_names_the_card_chosen_by_a_play_made_face_down.yaml"
+    )
+    nowhere = edited(broken.read_text(), ("hand: hand", "hand: nowhere"))
+    assert [code for code, _ in spec_errors(nowhere)] == ["RS201", "RS415"]
+
+
 def test_a_reactions_answering_card_is_the_zone_it_went_to():
     text = (ROOT / "tests" / "valid" / "coin_grab.yaml").read_text()
     public = edited(

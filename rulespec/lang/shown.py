@@ -129,8 +129,23 @@ class _Reads:
         if picks and all(a.pick and _item_size(a.expr) for a in picks):
             return next((found for arg in picks if (found := self._read_size(arg))), None)
         if self._by_place(cards, env):
-            return self._any(_parts(cards, False), env, via)
+            return self._placed(cards, env, via)
         return _READ
+
+    def _placed(self, cards: ir.Expr, env: dict, via: tuple[str, ...]):
+        """first() of what decides how many cards taken by place are (how many taken,
+        whose zone), through the locals and parameters that hold them too: `size(t)` of
+        `let t = top(discard, n)` tells n."""
+        found = self._any(_parts(cards, False), env, via)
+        for n in _parts(cards, True):
+            if found is None and isinstance(n, ir.Local):
+                bound = self._bound(env.get(n.name))
+                found = next((f for arg in bound if (f := self._read_placed(arg))), None)
+        return found
+
+    def _read_placed(self, arg: _Arg):
+        """_placed() of what a local is bound to."""
+        return self._once(arg, lambda a: _through(a, self._placed(a.expr, a.env, a.via)), None)
 
     def _read_size(self, arg: _Arg):
         """first() of how many cards an item of what a local is bound to holds."""
@@ -310,12 +325,15 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     some seat may not see: every seat is told it. A value is judged as a shown value of
     no parameters is, each local it reads as each thing that binds it, read where the
     local is used (`size(h)` of `let h = hand(p)` is public, its cards are not): a let,
-    an assignment (a reaction's too, to the answered action's local), a for loop's
-    items, a choice's items, a procedure's parameter as every call's argument, an
-    action's card as the zone it went to, its zone target as the zones it was chosen
+    an assignment (a reaction's too, and its own let of a name the answered action uses:
+    see _answered), a for loop's items, a choice's items, a procedure's parameter as
+    every call's argument, an action's card as the zone it went to, its picked card as
+    what it was chosen among and the zone its card went to (the log names the pick only
+    to the seats that see the card played), its zone target as the zones it was chosen
     among and its player target as public (the play names it), a reaction's answering
-    card as the zone it went to and the answered rule's names as bound there. A loop's or a choice's variable is an item of its set: its
-    size() is one card, or the k of combinations(cards, k). A local bound by a secret
+    card as the zone it went to and the answered rule's names as bound there. A loop's
+    or a choice's variable is an item of its set: its size() is one card, or the k of
+    combinations(cards, k). A local bound by a secret
     pick (a secret number, a simultaneous pick), or where a test or loop over what some
     seat may not see decided that it was bound and how often (inside the block that
     declares it: the reads of a local declared in a block are all in it, where a say()
@@ -398,7 +416,10 @@ class _Told:
         self.bindings: dict[tuple, list] = {}
         self.guards: dict[tuple, list] = {}
         self.declared: dict[tuple, int] = {}
-        self.assigned: list[tuple] = []  # (scope, key, value, guards) of each assignment
+        # (scope, name, value, guards) of each binding, with all the tests around it; and
+        # each rule's locals in scope at a react(): the answers write them (see _answered)
+        self.made: list[tuple] = []
+        self.live: dict[str, set] = {}
         self.said: list[tuple[ir.Expr, tuple]] = []  # (a value said, its place)
         # (an assignment to a counter every seat sees, its place, what its block shows
         # every seat): counters_set()
@@ -407,6 +428,8 @@ class _Told:
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
+        hand = self.reads.zones.get(spec.hand)  # None: no hand, or an unknown one (refused)
+        hand_public = hand is not None and hand.visibility == "public"
         for kind, rule in spec.rules():
             self.walk(rule.effect, rule.name, (), {}, True)
             top = (rule.name, ())
@@ -417,13 +440,19 @@ class _Told:
                     self.bind(rule.name, name, (ir.Const(rule.span, "player", 0), top, False, 0))
                 else:
                     self.bind(rule.name, name, _where_played(name, rule.among, top, rule))
+                if name == "chosen" and rule.card is not None and not hand_public:
+                    # the play's event names the pick to the seats that see the card played
+                    self.bind(rule.name, name, _where_played(name, rule.to, top, rule))
             elif kind == "reaction" and rule.card is not None:
                 self.bind(rule.name, "answer", _where_played("answer", rule.to, top, rule))
         self._answered(spec.reactions)
 
     def _answered(self, reactions) -> None:
-        """A reaction reads the answered rule's names as bound there, and its assignments
-        to them bind them there too (`guarded = 1`), through answers to answers."""
+        """A reaction reads the answered rule's names as bound there, through answers to
+        answers. Every rule of a chain runs in its action's one table of locals, so what
+        a reaction binds (`guarded = 1`, or a `let` of its own of the same name) binds
+        the locals of that name in scope at the react() of each rule its chains answer,
+        under all the tests around it there."""
         linked: set[tuple] = set()
         while True:
             links = {
@@ -433,22 +462,27 @@ class _Told:
                 for scope, key in list(self.bindings)
                 if scope == answered and isinstance(key, str)
             } - linked
-            written = {
-                (answered, key, value, guards)
-                for r in reactions
-                for scope, key, value, guards in self.assigned
-                if scope == r.name
-                for answered in r.answers
-                if (answered, key) in self.bindings
-            } - linked
-            if not links and not written:
-                return
+            if not links:
+                break
             for scope, name, answered in links:
                 local = ir.Local(ir.Span("<say>", 1, 1), "", name)
                 self.bind(scope, name, (local, (answered, ()), False, None))
-            for scope, key, value, guards in written:
-                self.bind(scope, key, value, guards)
-            linked |= links | written
+            linked |= links
+        answers = {r.name: r.answers for r in reactions}
+        for r in reactions:
+            above, todo = set(), list(r.answers)
+            while todo:
+                rule = todo.pop()
+                if rule not in above:
+                    above.add(rule)
+                    todo.extend(answers.get(rule, ()))
+            for scope, name, value, guards in self.made:
+                if scope != r.name:
+                    continue
+                for rule in above:
+                    for key in self.live.get(rule, ()):
+                        if _name(key) == name:
+                            self.bind(rule, key, value, guards)
 
     def bind(self, scope: str, key, value, guards=()) -> None:
         """The local `key` of `scope` holds value ((expr, place, pick, line) or a
@@ -466,7 +500,9 @@ class _Told:
             if isinstance(s, ir.Let):
                 key = s.name if top else (s.name, s.span.line, s.span.col)
                 self.declared[(scope, key)] = len(guards)
-                self.bind(scope, key, (s.value, place, False, s.span.line))
+                value = (s.value, place, False, s.span.line)
+                self.bind(scope, key, value)
+                self.made.append((scope, s.name, value, guards))
                 if not top:
                     view[s.name] = key
             elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Local):
@@ -475,27 +511,20 @@ class _Told:
                 deciding = guards[self.declared.get((scope, key), 0) :]
                 value = (s.value, place, False, s.span.line)
                 self.bind(scope, key, value, deciding)
-                self.assigned.append((scope, key, value, deciding))
+                self.made.append((scope, s.target.name, value, guards))
             elif isinstance(s, (ir.For, ir.ChooseCard, ir.ChooseNumber)):
                 key = (s.var, s.span.line, s.span.col)
                 inner = {**view, s.var: key}
                 if isinstance(s, (ir.ChooseAll, ir.ChooseNumber)):  # a secret pick
                     why = f"'{s.var}', bound by a secret pick (line {s.span.line})"
-                    self.bind(scope, key, _Secret(why, isinstance(s, ir.ChooseNumber)))
+                    value = _Secret(why, isinstance(s, ir.ChooseNumber))
                 else:
                     items = s.items if isinstance(s, ir.For) else s.source
-                    self.bind(scope, key, (items, place, True, s.span.line))
-            elif isinstance(s, ir.ProcedureCall):
-                for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
-                    self.bind(s.proc, param, (arg, place, False, s.span.line), guards)
-            elif (
-                isinstance(s, ir.Assign)
-                and isinstance(s.target, ir.Counter)
-                and s.target.name not in self.on_cards
-            ):
-                self.counted.append((s, place, self._shown(stmts, i)))
-            elif isinstance(s, ir.Do) and s.proc == "say":
-                self.said.extend((value, place) for value in s.args[1:])
+                    value = (items, place, True, s.span.line)
+                self.bind(scope, key, value)
+                self.made.append((scope, s.var, value, guards))
+            else:
+                self._note(s, scope, place, guards, view, (stmts, i))
             # what decides whether, and how often, the blocks inside run: an if's or a
             # while's test, a loop's items, a choice's items (the chosen branch is
             # public), read where the block's variable is bound (a choice's `if`)
@@ -504,6 +533,25 @@ class _Told:
             inside = guards + tuple((c, at) for c in tests if isinstance(c, ir.Expr))
             for block in ir.iter_blocks(s):
                 self.walk(block, scope, inside, inner, False)
+
+    def _note(self, s, scope: str, place: tuple, guards: tuple, view: dict, at) -> None:
+        """A statement that binds no local of its own: a react() (the answers write the
+        locals in scope there), a procedure's call (its parameters), an assignment to a
+        counter every seat sees, a say()."""
+        if isinstance(s, ir.Do) and s.proc == "react":
+            tops = {k for sc, k in self.declared if sc == scope and isinstance(k, str)}
+            self.live.setdefault(scope, set()).update(tops, view.values())
+        elif isinstance(s, ir.ProcedureCall):
+            for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
+                self.bind(s.proc, param, (arg, place, False, s.span.line), guards)
+        elif (
+            isinstance(s, ir.Assign)
+            and isinstance(s.target, ir.Counter)
+            and s.target.name not in self.on_cards
+        ):
+            self.counted.append((s, place, self._shown(*at)))
+        elif isinstance(s, ir.Do) and s.proc == "say":
+            self.said.extend((value, place) for value in s.args[1:])
 
     def _shown(self, stmts, i: int) -> set:
         """What the block of its i-th statement shows every seat (canon): the cards it
