@@ -317,7 +317,11 @@ class _Replaying:
         replayed = self.ahead.popleft()
         if replayed == event:
             return ""
-        if not self.strict and (_older_form(event, replayed) or self._passed_on(event, replayed)):
+        if not self.strict and (
+            _older_form(event, replayed)
+            or self._passed_on(event, replayed)
+            or self._older_order(event, replayed)
+        ):
             self.older += 1
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
@@ -344,6 +348,19 @@ class _Replaying:
             return False
         self._pass_unlogged()
         return True
+
+    def _older_order(self, logged: dict, replayed: dict) -> bool:
+        """Is the logged move the replayed one as an older rulespec logged it? Until
+        2026-12 cards leaving a zone that is no pile together went in the order they
+        came into it; they go in deck order now (language.md#ordered)."""
+        if logged.get("event") != "move" or not logged.get("cards"):
+            return False
+        piles = {s.label for s in self.game.game.slots if s.zone.ordered}
+        return (
+            logged["src"] not in piles
+            and sorted(logged["cards"]) == sorted(replayed.get("cards") or ())
+            and {**logged, "cards": replayed["cards"]} == replayed
+        )
 
     def _passed_on(self, event: dict, replayed: dict) -> bool:
         """Is the logged pass at the step after one offered again, which an older
