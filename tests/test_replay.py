@@ -365,7 +365,7 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
         # and where the next step's no_play follows (a review's, at f644d83)
         ("building_piles_f644d83.jsonl", 12),
         ("building_piles_ismcts_f644d83.jsonl", 9),  # a stash played at the next step
-        ("melds_f644d83.jsonl", 2),
+        ("melds_f644d83.jsonl", 7),  # and five melds laid from a hand in its order
     ],
 )
 def test_a_log_an_older_rulespec_wrote_replays_the_same_and_says_so(log, older):
