@@ -436,11 +436,11 @@ class StatementCompiler:
         ):  # a draw from a pile that does not refill
             zone, n = cards.args
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
-        order = self._order_source(cards)
+        order = self._order_source(cards) if self.rules.deck_order else "list"
         return [f"g.move_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
     def _do_insert(self, cards: ir.Expr, dest: ir.Expr, depth: ir.Expr):
-        order = self._order_source(cards)
+        order = self._order_source(cards) if self.rules.deck_order else "list"
         return [
             f"g.insert_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)}, "
             f"{self.x.source(depth)})"
@@ -1179,7 +1179,8 @@ def _refill(g, env, src, dst, left):
     cards = g._zones[source]
     moved = cards[: max(0, len(cards) - keep)]  # all but the top `keep` (the top is last)
     # from a zone that is no pile, in deck order: as a move(Z, pile) goes
-    g.move_cards(moved if g.game.ordered[source] else sorted(moved), src)
+    in_order = g.game.ordered[source] or not g.game.deck_order
+    g.move_cards(moved if in_order else sorted(moved), src)
     _ask_shuffle(g, env, src, (src, dst, left, source), _refilled)
 
 

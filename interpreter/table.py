@@ -245,9 +245,9 @@ class Table:
         its cards go and the other's come, and knows every card the other now holds."""
         if a == b:
             return
-        ordered = self.game.ordered
+        ordered, kept = self.game.ordered, not self.game.deck_order
         first, second = (
-            list(self._zones[z]) if ordered[z] else sorted(self._zones[z]) for z in (a, b)
+            list(self._zones[z]) if ordered[z] or kept else sorted(self._zones[z]) for z in (a, b)
         )
         neither = set(range(self._n)) - self.game.saw[a][b] if self._keeps_views else set()
         known = self._known
