@@ -18,7 +18,8 @@ make (seeding costs more than most turns; a seat with no choice draws nothing).
 One function per game, locals, lists of card types (ints, in name order, so that sorting
 types sorts their labels), no classes. Cards of one type are alike (C-3): a hand is the
 sequence of its card types, in the order the cards came in, which is all the rules read
-(the order of the discard pile, and so of the draw pile after a reshuffle, follows it).
+(a hand discarded whole goes in deck order, and the draw pile after a reshuffle follows
+the discard pile's order).
 The rare paths (the tie-break of TTG-14, a reshuffle) are helpers; the turn is inline.
 
 Why checks run where they run (C-4: after each effect, winners first, then refills):
@@ -234,7 +235,9 @@ def game(players: int, seed: int, turn_limit: int = TURN_LIMIT):  # noqa: C901
                     discard.append(KRAKEN)
                     discard.append(CAPTAIN)
                 else:
-                    discard.extend(th)  # the Kraken goes to the discard pile, then aside
+                    # in deck order (language.md#ordered); the Kraken goes to the discard
+                    # pile, then aside
+                    discard.extend(sorted(th, key=DECK.index))
                     th.clear()
                     if not tied:
                         krakens += 1

@@ -436,11 +436,13 @@ class StatementCompiler:
         ):  # a draw from a pile that does not refill
             zone, n = cards.args
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
-        return [f"g.move_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)})"]
+        order = self._order_source(cards) if self.rules.deck_order else "list"
+        return [f"g.move_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
     def _do_insert(self, cards: ir.Expr, dest: ir.Expr, depth: ir.Expr):
+        order = self._order_source(cards) if self.rules.deck_order else "list"
         return [
-            f"g.insert_cards(list({self.x.cards_source(cards)}), {self.x.source(dest)}, "
+            f"g.insert_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)}, "
             f"{self.x.source(depth)})"
         ]
 
@@ -763,17 +765,18 @@ class StatementCompiler:
         )
 
     def _order_source(self, cards: ir.Expr) -> str:
-        """What a loop over cards goes through them in: `tuple` (as they lie) or `sorted`
-        (deck order); for a zone a local holds, which is known only in play."""
+        """What a loop over cards, or a move of them, goes through them in: `tuple` (as
+        they lie) or `sorted` (deck order); for a zone a local holds, which is known
+        only in play."""
         if _zone_local(cards):
             ordered = self.x.constant(self.rules.ordered)
             return f"(tuple if {ordered}[{self.x.source(cards)}] else sorted)"
         return "tuple" if self._in_order(cards) else "sorted"
 
     def _in_order(self, cards: ir.Expr) -> bool:
-        """Do a loop's cards come in an order the rules give (a `sort`, an ordered zone,
-        its top)? Else in deck order: the order cards came into a hand is no part of
-        the game, and a loop that moved them to a pile in it would show it."""
+        """Do a loop's or a move's cards come in an order the rules give (a `sort`, an
+        ordered zone, its top)? Else in deck order: the order cards came into a hand is
+        no part of the game, and cards laid on a pile in it would show it."""
         spec = self.rules.spec
         return any(
             (isinstance(e, ir.Aggregate) and e.func == "sort")
@@ -1177,9 +1180,10 @@ def _refill(g, env, src, dst, left):
     from its refill zone, shuffle it (a chance point), and draw on."""
     source, keep = g.game.refill[src]
     cards = g._zones[source]
-    g.move_cards(
-        cards[: max(0, len(cards) - keep)], src
-    )  # all but the top `keep` (the top is last)
+    moved = cards[: max(0, len(cards) - keep)]  # all but the top `keep` (the top is last)
+    # from a zone that is no pile, in deck order: as a move(Z, pile) goes
+    in_order = g.game.ordered[source] or not g.game.deck_order
+    g.move_cards(moved if in_order else sorted(moved), src)
     _ask_shuffle(g, env, src, (src, dst, left, source), _refilled)
 
 

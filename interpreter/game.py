@@ -53,8 +53,12 @@ def _players(spec: ir.Spec, n_players) -> int:
 
 
 class Game:
-    def __init__(self, spec: ir.Spec, n_players: int):
+    def __init__(self, spec: ir.Spec, n_players: int, arrival_order: bool = False):
+        """`arrival_order`: cards leaving a zone that is no pile together go in the order
+        they came into it, not in deck order, as before log format 3: replay plays such a
+        log so (that order is no part of the game, and other seats saw it)."""
         n_players = _players(spec, n_players)
+        self.deck_order = not arrival_order
         spec = spec.sized_for(n_players)  # a family sized by a parameter: this count's size
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value_for(n_players) for p in spec.params}

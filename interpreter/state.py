@@ -1455,9 +1455,13 @@ def _played(s: State, option: Play) -> tuple[int | None, dict]:
 def _play_group(s: State, a, option) -> None:
     """A group of cards played as one move: the cards go to `to` together, then the
     effect runs with the group bound as `card`. The play says how many cards; their
-    move names them to the seats that see the hand or where they go."""
+    move names them to the seats that see the hand or where they go: in deck order
+    from a hand that is no pile, whose order (the deal's, the draws') is no part of
+    the game."""
     slot, names = s.game.hand + s._current, s.game.type_names
     cards = group_of_types(s._zones[slot], s._ctype, option.group)
+    if s.game.deck_order and not s.game.ordered[slot]:
+        cards.sort()
     env = {"card": cards, "target": option.target}
     _count(s._fired, a.ir.name)
     dst = a.to(s, env)

@@ -238,13 +238,17 @@ class Table:
 
     def swap_cards(self, a: int, b: int) -> None:
         """Trade the cards of zones a and b (`swap`): a's go onto b, then b's own onto a,
-        each in its order, so each zone ends holding the other's cards as they lay. A
+        a pile's in its order and another zone's in deck order (the order its cards
+        came in is no part of the game), so each zone ends holding the other's. A
         seat that sees neither zone saw the two trade places: what it knew of one it now
         knows of the other (places too, into an ordered zone); a seat that sees one saw
         its cards go and the other's come, and knows every card the other now holds."""
         if a == b:
             return
-        first, second = list(self._zones[a]), list(self._zones[b])
+        ordered, kept = self.game.ordered, not self.game.deck_order
+        first, second = (
+            list(self._zones[z]) if ordered[z] or kept else sorted(self._zones[z]) for z in (a, b)
+        )
         neither = set(range(self._n)) - self.game.saw[a][b] if self._keeps_views else set()
         known = self._known
         was = {
@@ -278,7 +282,7 @@ class Table:
             else:
                 known.pop(z, None)
 
-    def insert_cards(self, cards: list[int], dst: int, depth: int) -> None:
+    def insert_cards(self, cards, dst: int, depth: int) -> None:
         """Move cards one by one to `depth` cards below the top of dst (0: the top;
         past the bottom: the bottom). Who cannot see dst no longer knows any place
         there, only which cards it holds: the depth may be secret, and at depth 0 too

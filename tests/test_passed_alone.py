@@ -3,7 +3,9 @@ telling every seat the hand held nothing playable). The agents take that pass as
 of the play before it (search.passed_alone): their games on specs with `repeat` and
 `again_if` steps are those they played before the pass was asked. tests/passed_alone.json
 holds digests of those games as f644d83 played them (every event but the choices,
-passes and no_plays, and the result).
+passes and no_plays, and the result), but for the fish and melds games made again when
+cards moved together out of a hand came to go in deck order: the same games, their
+moves listing the cards in another order.
 
     python tests/test_passed_alone.py   # prints the digests of this engine's games
 """

@@ -349,6 +349,21 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
     assert code == 1 and "differs at line" in out
 
 
+def test_a_log_before_deck_order_moves_replays_with_cards_as_they_came(tmp_path):
+    """A Take the Gold log of format 2 (at 7d13b56), whose Kraken discarded a hand in
+    the order its cards came in: replayed so, the same, though a game now discards them
+    in deck order (read as format 3, it differs at that move)."""
+    log = GAMES.parent / "tests" / "logs" / "take_the_gold_7d13b56.jsonl"
+    code, out, _ = cli("replay", log)
+    assert code == 0 and out.splitlines()[-1] == "1 of 1 game(s) replayed the same"
+    newer = tmp_path / "newer.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = lines[0].replace('"log": 2', '"log": 3').replace("../../games/", f"{GAMES}/")
+    newer.write_text("\n".join([header, *lines[1:]]) + "\n", encoding="utf-8")
+    code, out, _ = cli("replay", newer)
+    assert code == 1 and '"cards": ["gold_coin", "gold_coin", "officer"]' in out
+
+
 @pytest.mark.parametrize(
     "log, older",
     [

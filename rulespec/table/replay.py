@@ -110,9 +110,12 @@ def _validator():
 
 
 # A log's format, in its game headers (`log`): 2 from 2026-12, when a play step offered
-# again with only pass left came to ask for it. A log without it is of an older rulespec,
-# whose older forms replay reads as the same (_older_step, _older_form, _passed_on).
-LOG_FORMAT = 2
+# again with only pass left came to ask for it; 3 from 2026-12-07, when cards leaving a
+# zone that is no pile together came to go in deck order (a log before it is replayed
+# with them in the order they came in, Game's arrival_order). A log without it is of an
+# older rulespec, whose older forms replay reads as the same (_older_step, _older_form,
+# _passed_on).
+LOG_FORMAT = 3
 
 
 def _not_json(line: str, number: int, exc: ValueError) -> str:
@@ -280,10 +283,12 @@ def replay(path: str, narrate=None) -> list[Outcome]:
 
 def _definition(definitions: dict, path: str, number: int, header: dict) -> Game:
     """The game a header names, made once for the log's games alike."""
-    key = (header["spec"], tuple(header["variants"]), header["players"])
+    # a log before format 3 moved cards out of a zone that is no pile as they came in
+    key = (header["spec"], tuple(header["variants"]), header["players"], header.get("log", 1) < 3)
     if key not in definitions:
         try:
-            definitions[key] = Game(named_spec(key[0], path, key[1]), key[2])
+            spec = named_spec(key[0], path, key[1])
+            definitions[key] = Game(spec, key[2], arrival_order=key[3])
         except ValueError as exc:  # no such file, or a player count the spec does not allow
             raise LogError(path, number, "RS803", str(exc)) from None
     return definitions[key]
