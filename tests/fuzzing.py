@@ -950,7 +950,7 @@ def run_api(argv, stdout=None, stderr=None, stdin=None) -> int:
     script = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     spec = load_spec(ROOT / script["spec"])
     players = script["players"] or spec.default_players
-    if not spec.min_players <= players <= spec.max_players:
+    if players not in spec.player_counts:
         _refused(Game, spec, players, always=True)
         return 0
     game, wrapper = Game(spec, players), script["wrapper"]

@@ -34,7 +34,7 @@ def cases():
     for path in sorted((ROOT / "games").glob("*.yaml")):
         spec = load_spec(path)
         rel = str(path.relative_to(ROOT))
-        for players in range(spec.min_players, spec.max_players + 1):
+        for players in spec.player_counts:
             yield rel, None, players, "random", range(SEEDS)
         yield rel, None, spec.default_players, "greedy", range(GREEDY)
         for variant in sorted((ROOT / "games" / "variants" / path.stem).glob("*.yaml")):
