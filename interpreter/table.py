@@ -300,13 +300,16 @@ class Table:
     def reveal(self, cards: list[int], players) -> None:
         """Show cards to players, who know them in their zone from then on (see
         knowledge.py); logged once per zone, for those players (and whoever sees the
-        zone) only, with each card's depth in an ordered zone (shown with the card)."""
+        zone) only, with each card's depth in an ordered zone (shown with the card), and
+        in deck order from a zone that is no pile, as cards leave one."""
         seats = frozenset(players)
         by_slot: dict[int, list[int]] = {}
         for c in dict.fromkeys(cards):  # a card named twice is shown once
             by_slot.setdefault(self._loc[c], []).append(c)
         for slot, here in by_slot.items():
             ordered, zone = self.game.slots[slot].zone.ordered, self._zones[slot]
+            if not ordered and self.game.deck_order:  # a hand's order is no part of the game
+                here.sort()
             at = [zone.index(c) for c in here] if ordered else []
             places = {p: self._ctype[zone[p]] for p in at}
             seen = self._seers(slot)

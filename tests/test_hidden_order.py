@@ -38,6 +38,7 @@ turn:
         "bury" { insert(hand(current), pile, 1) }
         "ranked" { move(sort(c.rank for c in hand(current)), row) }
         "draw" { move(top(pile, 2), heap) }
+        "show" { reveal(hand(current), players) }
       }
 actions:
   lay:
@@ -74,6 +75,7 @@ def played(*labels: str, held: str = "hand[P1]") -> list[State]:
         ("pass", "dump"),  # ... into a public zone that is no pile: its log
         ("pass", "trade"),  # swapped with a pile
         ("pass", "bury"),  # inserted into a hidden pile
+        ("pass", "show"),  # shown to every seat, where it stays
     ],
 )
 def test_cards_leaving_a_hand_together_go_in_deck_order(labels):
@@ -85,7 +87,12 @@ def test_cards_leaving_a_hand_together_go_in_deck_order(labels):
     assert a.observation(1) == b.observation(1)
     assert a.key() == b.key()
     log = a.log_for(0)
-    moved = [c for e in log if e["event"] == "move" and e["src"] == "hand[P1]" for c in e["cards"]]
+    moved = [
+        c
+        for e in log
+        if e["event"] in ("move", "reveal") and e.get("src", e.get("zone")) == "hand[P1]"
+        for c in e["cards"]
+    ]
     assert moved in (["green", "blue", "white"], HAND)
 
 
