@@ -1181,9 +1181,7 @@ def _refill(g, env, src, dst, left):
     source, keep = g.game.refill[src]
     cards = g._zones[source]
     moved = cards[: max(0, len(cards) - keep)]  # all but the top `keep` (the top is last)
-    # from a zone that is no pile, in deck order: as a move(Z, pile) goes
-    in_order = g.game.ordered[source] or not g.game.deck_order
-    g.move_cards(moved if in_order else sorted(moved), src)
+    g.move_cards(sorted(moved) if g.game.leave_sorted[source] else moved, src)
     _ask_shuffle(g, env, src, (src, dst, left, source), _refilled)
 
 

@@ -836,7 +836,6 @@ def _aggregates_in(e) -> int:
     return sum(isinstance(n, ir.Aggregate) for n in ir.walk(inner))
 
 
-# arguments of a named condition written in: read once per use of their parameter
 def _seats_a_player(e) -> bool:
     """Does this node use a player that may be nobody as a seat (a zone's owner,
     next(), a number), not only compare it? Nobody stops the game there
@@ -852,6 +851,7 @@ def _may_be_nobody(e) -> bool:
     return e.type == "player" and (not isinstance(e, ir.Local) or e.name == "nobody")
 
 
+# arguments of a named condition written in: read once per use of their parameter
 _PLAIN_ARGS = (ir.Local, ir.Const, ir.Param, ir.ZoneRef, ir.Kind)
 
 # what a condition may hold and still judge unmelded()'s groups by their card types alone

@@ -103,6 +103,9 @@ class Game:
         self.saw, self.told = _told(self.seers, n_players)
         # slot -> whether the order of its cards matters (the box, the last, is a heap)
         self.ordered = (*(s.zone.ordered for s in self.slots), False)
+        # slot -> whether cards leaving it together go in deck order: a zone that is no
+        # pile, whose order (the deal's, the draws') is no part of the game
+        self.leave_sorted = tuple(self.deck_order and not o for o in self.ordered)
         self.untold = [[frozenset()] * len(row) for row in self.told]  # a table without views
         # seat -> for each slot, whether the seat sees its cards
         self.sees = [tuple(can_see(s, p) for s in self.slots) for p in range(n_players)]

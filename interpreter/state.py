@@ -1460,7 +1460,7 @@ def _play_group(s: State, a, option) -> None:
     the game."""
     slot, names = s.game.hand + s._current, s.game.type_names
     cards = group_of_types(s._zones[slot], s._ctype, option.group)
-    if s.game.deck_order and not s.game.ordered[slot]:
+    if s.game.leave_sorted[slot]:
         cards.sort()
     env = {"card": cards, "target": option.target}
     _count(s._fired, a.ir.name)

@@ -245,9 +245,9 @@ class Table:
         its cards go and the other's come, and knows every card the other now holds."""
         if a == b:
             return
-        ordered, kept = self.game.ordered, not self.game.deck_order
+        sort = self.game.leave_sorted
         first, second = (
-            list(self._zones[z]) if ordered[z] or kept else sorted(self._zones[z]) for z in (a, b)
+            sorted(self._zones[z]) if sort[z] else list(self._zones[z]) for z in (a, b)
         )
         neither = set(range(self._n)) - self.game.saw[a][b] if self._keeps_views else set()
         known = self._known
@@ -308,7 +308,7 @@ class Table:
             by_slot.setdefault(self._loc[c], []).append(c)
         for slot, here in by_slot.items():
             ordered, zone = self.game.slots[slot].zone.ordered, self._zones[slot]
-            if not ordered and self.game.deck_order:  # a hand's order is no part of the game
+            if self.game.leave_sorted[slot]:
                 here.sort()
             at = [zone.index(c) for c in here] if ordered else []
             places = {p: self._ctype[zone[p]] for p in at}

@@ -333,9 +333,8 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     among and its player target as public (the play names it), a reaction's answering
     card as the zone it went to and the answered rule's names as bound there. A loop's
     or a choice's variable is an item of its set: its size() is one card, or the k of
-    combinations(cards, k). A local bound by a secret
-    pick (a secret number, a simultaneous pick), or where a test or loop over what some
-    seat may not see decided that it was bound and how often (inside the block that
+    combinations(cards, k). A local bound by a secret pick (a secret number, a
+    simultaneous pick), or where a test or loop over what some seat may not see decided that it was bound and how often (inside the block that
     declares it: the reads of a local declared in a block are all in it, where a say()
     tells that it ran), is hidden wherever it is read. Where a card lies now is not
     told: a zone worked out in play (`zone_of(c)`) nor the cards above one (`above(c)`)."""

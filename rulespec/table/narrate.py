@@ -517,7 +517,7 @@ def _end(e: dict, t: Titles) -> str:
 _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "turn": lambda e, t: f"Turn {e['turn']}: {_who(e)}",
     "move": lambda e, t: (
-        f"  {_cards(_in_deck_order(e, t), t)}: {t.zone(e['src'])} -> {t.zone(e['dst'])}"
+        f"  {_cards(e, t)}: {t.zone(e['src'])} -> {t.zone(e['dst'])}"
         if e["src"] != e["dst"]
         else f"  {_cards(e, t)}: moved within {t.zone(e['dst'])}"  # put on top, or inserted
         if parse_label(e["dst"])[0] in t.piles
@@ -563,17 +563,6 @@ _SAY: dict[str, Callable[[dict, Titles], str | None]] = {
     "error": lambda e, t: f"  engine: {e['message']}",
     "end": _end,
 }
-
-
-def _in_deck_order(e: dict, t: Titles) -> dict:
-    """A move's cards in deck order where neither zone is a pile, as the table shows such
-    a zone and names a set of cards chosen ("P3 chooses Five, Seven" then "Five, Seven:
-    P3's hand -> P4's hand", where the move told them as the hand held them, a President
-    designer's gift); from or onto a pile, in the order they moved (a draw, top first)."""
-    if e["cards"] is None or {parse_label(z)[0] for z in (e["src"], e["dst"])} & t.piles:
-        return e
-    order = {name: i for i, name in enumerate(t.cards)}
-    return e | {"cards": sorted(e["cards"], key=lambda c: order.get(c, len(order)))}
 
 
 def _merged(events: list[dict]) -> list[dict]:
