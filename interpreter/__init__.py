@@ -19,11 +19,12 @@ from .choices import (
     seat_name,
 )
 from .codegen import RuleError
-from .game import Game
+from .game import LOG_FORMAT, Game
 from .state import State
 
 __all__ = [
     "CHANCE",
+    "LOG_FORMAT",
     "TERMINAL",
     "Game",
     "IllegalChoice",

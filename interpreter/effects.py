@@ -32,6 +32,7 @@ from .choices import (
     seat_name,
 )
 from .codegen import CodeWriter
+from .evaluate import zone_local
 from .rng import shuffle
 from .runtime import _sets_added, distinct_sets
 from .table import RuleLimit
@@ -414,7 +415,7 @@ class StatementCompiler:
         elif isinstance(s, ir.For):
             var, cards = f"_p{depth}", s.items.type in CARDS  # nested loops each have their own
             if cards:  # the cards as the loop starts (its passes may move them), one a pass
-                order = self._order_source(s.items)
+                order = self.x.order_source(s.items)
                 w.line(f"for {var} in {order}({x.cards_source(s.items)}):", s.items.span)
             else:
                 w.line(f"for {var} in {x.players_source(s.items)}:", s.items.span)
@@ -436,11 +437,11 @@ class StatementCompiler:
         ):  # a draw from a pile that does not refill
             zone, n = cards.args
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
-        order = self._order_source(cards) if self.rules.deck_order else "list"
+        order = self.x.order_source(cards) if self.rules.deck_order else "list"
         return [f"g.move_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)})"]
 
     def _do_insert(self, cards: ir.Expr, dest: ir.Expr, depth: ir.Expr):
-        order = self._order_source(cards) if self.rules.deck_order else "list"
+        order = self.x.order_source(cards) if self.rules.deck_order else "list"
         return [
             f"g.insert_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)}, "
             f"{self.x.source(depth)})"
@@ -583,10 +584,10 @@ class StatementCompiler:
 
         loop = self.register((next_value,) + self.block(s.body))
 
-        in_order = not cards or self._in_order(s.items)
+        in_order = not cards or self.x.in_order(s.items)
         # a zone held by a local (a loop's over a family, a procedure's parameter): its
         # order is known only in play
-        slot = self.x.expr(s.items) if _zone_local(s.items) else None
+        slot = self.x.expr(s.items) if zone_local(s.items) else None
         ordered = self.rules.ordered
 
         def for_(g, env):
@@ -762,26 +763,6 @@ class StatementCompiler:
             self.block(s.body),
             s.var,
             self._filter(s),
-        )
-
-    def _order_source(self, cards: ir.Expr) -> str:
-        """What a loop over cards, or a move of them, goes through them in: `tuple` (as
-        they lie) or `sorted` (deck order); for a zone a local holds, which is known
-        only in play."""
-        if _zone_local(cards):
-            ordered = self.x.constant(self.rules.ordered)
-            return f"(tuple if {ordered}[{self.x.source(cards)}] else sorted)"
-        return "tuple" if self._in_order(cards) else "sorted"
-
-    def _in_order(self, cards: ir.Expr) -> bool:
-        """Do a loop's or a move's cards come in an order the rules give (a `sort`, an
-        ordered zone, its top)? Else in deck order: the order cards came into a hand is
-        no part of the game, and cards laid on a pile in it would show it."""
-        spec = self.rules.spec
-        return any(
-            (isinstance(e, ir.Aggregate) and e.func == "sort")
-            or (isinstance(e, ir.ZoneRef) and spec.zone(e.name).ordered)
-            for e in ir.walk(cards)
         )
 
     def _shown(self, s: ir.ChooseCard):
@@ -1134,11 +1115,6 @@ def _pickable(where, g, env, taken: set):
     if where is None:
         return taken.isdisjoint
     return lambda cards: taken.isdisjoint(cards) and where(g, env, list(cards))
-
-
-def _zone_local(e: ir.Expr) -> bool:
-    """A zone held by a local: a loop's or a choice's over a family, a parameter."""
-    return isinstance(e, ir.Local) and e.type == "zone"
 
 
 # items of a loop or choice: values, not seats or cards

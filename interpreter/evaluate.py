@@ -38,6 +38,15 @@ _TABLE = {
 }
 
 
+# aggregates that give cards in the order of their items where values tie
+TIED = ("sort", "argmax", "argmin")
+
+
+def zone_local(e: ir.Expr) -> bool:
+    """A zone held by a local: a loop's or a choice's over a family, a parameter."""
+    return isinstance(e, ir.Local) and e.type == "zone"
+
+
 class Compiler:
     """Compiles expressions against one game definition (its zones, counters, kinds).
 
@@ -183,6 +192,26 @@ class Compiler:
 
     def cards_source(self, e: ir.Expr) -> str:
         return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
+
+    def order_source(self, cards: ir.Expr) -> str:
+        """What a loop over cards, or a move of them, goes through them in: `tuple` (as
+        they lie) or `sorted` (deck order); for a zone a local holds, which is known
+        only in play."""
+        if zone_local(cards):
+            ordered = self.constant(self.defs.ordered)
+            return f"(tuple if {ordered}[{self.source(cards)}] else sorted)"
+        return "tuple" if self.in_order(cards) else "sorted"
+
+    def in_order(self, cards: ir.Expr) -> bool:
+        """Do a loop's or a move's cards come in an order the rules give (a `sort`, an
+        ordered zone, its top)? Else in deck order: the order cards came into a hand is
+        no part of the game, and cards laid on a pile in it would show it."""
+        spec = self.defs.spec
+        return any(
+            (isinstance(e, ir.Aggregate) and e.func == "sort")
+            or (isinstance(e, ir.ZoneRef) and spec.zone(e.name).ordered)
+            for e in ir.walk(cards)
+        )
 
     def players_source(self, e: ir.Expr) -> str:
         """A set of players, one player as a set of one (never nobody: a set holds
@@ -409,6 +438,9 @@ class Compiler:
                 named = self._by_name(e, items)
                 if named is not None:
                     return named
+            if cards and e.func in TIED and self.defs.deck_ties:
+                order = self.order_source(e.items)  # ties in a hand: in deck order
+                items = items if order == "tuple" else f"{order}({items})"
             each = "_each_card" if cards else "_each_player"
             loop = f"for env in {each}(env, {self.constant(e.var)}, {items})"
             return self._aggregate(e, loop, self.local(e.var) + ("[0]" if cards else ""), cards)

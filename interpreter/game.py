@@ -52,13 +52,19 @@ def _players(spec: ir.Spec, n_players) -> int:
     return n_players
 
 
+# the format of the logs this engine writes (replay reads older ones: log_format)
+LOG_FORMAT = 4
+
+
 class Game:
-    def __init__(self, spec: ir.Spec, n_players: int, arrival_order: bool = False):
-        """`arrival_order`: cards leaving a zone that is no pile together go in the order
-        they came into it, not in deck order, as before log format 3: replay plays such a
-        log so (that order is no part of the game, and other seats saw it)."""
+    def __init__(self, spec: ir.Spec, n_players: int, log_format: int = LOG_FORMAT):
+        """`log_format`: play as the engine did when it wrote logs of that format, for
+        replay. The order cards came into a zone that is no pile is no part of the game,
+        yet it showed: before format 3, cards leaving such a zone together went in that
+        order, not in deck order; before format 4, so did cards of it that a `sort`,
+        `argmax` or `argmin` found tied."""
         n_players = _players(spec, n_players)
-        self.deck_order = not arrival_order
+        self.deck_order, self.deck_ties = log_format >= 3, log_format >= 4
         spec = spec.sized_for(n_players)  # a family sized by a parameter: this count's size
         self.spec, self.n = spec, n_players
         self.params = {p.name: p.value_for(n_players) for p in spec.params}

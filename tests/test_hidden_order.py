@@ -39,6 +39,9 @@ turn:
         "ranked" { move(sort(c.rank for c in hand(current)), row) }
         "draw" { move(top(pile, 2), heap) }
         "show" { reveal(hand(current), players) }
+        "least" { move(first(sort(c.rank // 10 for c in hand(current)), 1), row) }
+        "best" { move(first(argmax(c.rank // 10 for c in hand(current)), 1), row) }
+        "worst" { move(first(argmin(c.rank // 10 for c in hand(current)), 1), row) }
       }
 actions:
   lay:
@@ -94,6 +97,17 @@ def test_cards_leaving_a_hand_together_go_in_deck_order(labels):
         for c in e["cards"]
     ]
     assert moved in (["green", "blue", "white"], HAND)
+
+
+@pytest.mark.parametrize("choice", ["least", "best", "worst"])
+def test_cards_of_a_hand_a_sort_finds_tied_come_in_deck_order(choice):
+    """A trial of President gave away its best two cards with `first(sort(...), 2)`:
+    among cards of one rank, those that came into the hand first went, so the other
+    seats learnt which were dealt and which drawn."""
+    a, b = played("pass", choice)
+    assert a.log_for(1) == b.log_for(1)
+    assert a.key() == b.key()
+    assert a.observation(1)["zones"]["row"] == ["red"]  # the first in deck order
 
 
 def test_an_order_the_rules_give_is_kept():

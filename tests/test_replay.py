@@ -364,6 +364,22 @@ def test_a_log_before_deck_order_moves_replays_with_cards_as_they_came(tmp_path)
     assert code == 1 and '"cards": ["gold_coin", "gold_coin", "officer"]' in out
 
 
+def test_a_log_before_deck_order_ties_replays_with_ties_as_the_cards_came(tmp_path):
+    """A log of format 3 (at 0f9f681), whose players laid the best card of their hand
+    with a sort that found two tied, in the order they came into the hand: replayed so,
+    the same, though a sort now ties them in deck order (read as format 4, it differs)."""
+    log = GAMES.parent / "tests" / "logs" / "best_given_0f9f681.jsonl"
+    code, out, _ = cli("replay", log)
+    assert code == 0 and out.splitlines()[-1] == "1 of 1 game(s) replayed the same"
+    newer = tmp_path / "newer.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    spec = log.parent / "best_given.yaml"
+    header = lines[0].replace('"log": 3', '"log": 4').replace('"best_given.yaml"', f'"{spec}"')
+    newer.write_text("\n".join([header, *lines[1:]]) + "\n", encoding="utf-8")
+    code, out, _ = cli("replay", newer)
+    assert code == 1 and "differs at line" in out
+
+
 @pytest.mark.parametrize(
     "log, older",
     [

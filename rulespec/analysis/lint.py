@@ -2197,11 +2197,12 @@ _of_sorted = {"nth": "nth", "first": "first", "top": "first"}
 
 def _order_from(e, alike: _OneType) -> set[str]:
     """The zones whose order of cards an expression's cards keep: none after a sort,
-    nor for cards of one type, which are alike."""
+    an argmax or an argmin (ties in deck order), nor for cards of one type, which are
+    alike."""
     if isinstance(e, ir.ZoneRef):
         return {e.name}
     if isinstance(e, ir.Aggregate):
-        if e.func == "sort":
+        if e.func in ("sort", "argmax", "argmin"):
             return set()
         body = _order_from(e.body, alike) if e.func == "union" else set()
         return _order_from(e.items, alike) | body

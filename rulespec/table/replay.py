@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from rulespec.interpreter import Game, IllegalChoice, State
+from rulespec.interpreter import LOG_FORMAT, Game, IllegalChoice, State
 
 from ..lang.schema import load_schema
 from .files import named_spec, replacing
@@ -109,13 +109,13 @@ def _validator():
     return kind(load_schema("log"))
 
 
-# A log's format, in its game headers (`log`): 2 from 2026-12, when a play step offered
-# again with only pass left came to ask for it; 3 from 2026-12-07, when cards leaving a
-# zone that is no pile together came to go in deck order (a log before it is replayed
-# with them in the order they came in, Game's arrival_order). A log without it is of an
-# older rulespec, whose older forms replay reads as the same (_older_step, _older_form,
+# A log's format, in its game headers (`log`, Game's LOG_FORMAT): 2 from 2026-12, when a
+# play step offered again with only pass left came to ask for it; 3 from 2026-12-07, when
+# cards leaving a zone that is no pile together came to go in deck order; 4 from
+# 2026-12-08, when such cards a sort found tied did too (a log of an older format is
+# replayed as it was played: Game's log_format). A log without it is of an older
+# rulespec, whose older forms replay reads as the same (_older_step, _older_form,
 # _passed_on).
-LOG_FORMAT = 3
 
 
 def _not_json(line: str, number: int, exc: ValueError) -> str:
@@ -283,12 +283,12 @@ def replay(path: str, narrate=None) -> list[Outcome]:
 
 def _definition(definitions: dict, path: str, number: int, header: dict) -> Game:
     """The game a header names, made once for the log's games alike."""
-    # a log before format 3 moved cards out of a zone that is no pile as they came in
-    key = (header["spec"], tuple(header["variants"]), header["players"], header.get("log", 1) < 3)
+    played_as = min(header.get("log", 1), LOG_FORMAT)  # an older engine's order of cards
+    key = (header["spec"], tuple(header["variants"]), header["players"], played_as)
     if key not in definitions:
         try:
             spec = named_spec(key[0], path, key[1])
-            definitions[key] = Game(spec, key[2], arrival_order=key[3])
+            definitions[key] = Game(spec, key[2], log_format=played_as)
         except ValueError as exc:  # no such file, or a player count the spec does not allow
             raise LogError(path, number, "RS803", str(exc)) from None
     return definitions[key]
@@ -304,8 +304,8 @@ class _Replaying:
         self.line = line  # the log's line read last for this game: its header, its events
         self.events, self.taken = 0, 0  # logged events compared; replayed events taken
         self.older = 0  # logged events in an older form (_older_form)
-        # a log of this format is compared as it is: the older forms are an older log's
-        self.strict = header.get("log", 1) >= LOG_FORMAT
+        # a log of format 3 on is compared as it is: the older forms are an older log's
+        self.strict = header.get("log", 1) >= 3
         self.ahead: deque = deque()  # replayed events not compared yet
         self._read_on()  # what the game logged as it was made: its first turn, without chance
 
