@@ -213,8 +213,11 @@ class Table:
         """What each seat learns from a card of type t moving from src (from `place`,
         counted from the bottom, when drawn from the top) to dst: those who knew of src
         lose a card of t if they saw it, else a card of any type; those who saw it and
-        cannot see dst know one more of t lies there."""
+        cannot see dst know one more of t lies there. A card put back into the zone
+        that is no pile it came from stays where it was: nothing is learnt."""
         game, known = self.game, self._known
+        if src == dst and not game.ordered[src]:
+            return
         at = len(self._zones[dst]) - 1 if game.slots[dst].zone.ordered else None
         on = known.get(src)
         if on is not None:

@@ -48,3 +48,48 @@ def test_a_pile_drawn_whole_is_known_once_whether_or_not_the_table_keeps_a_log()
         seen.append((state.observation(1)["zones"]["hand[P1]"], state.key()))
     assert seen[0][0] == {"count": 2, "revealed": [{"card": "crown"}, {"card": "stone"}]}
     assert seen[0] == seen[1]
+
+
+KEPT = """\
+rulespec: 1
+name: Kept in hand
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    red: {count: 2}
+    blue: {count: 2}
+zones:
+  stock: {visibility: hidden, ordered: true, start: true}
+  pool: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: take
+    effect: move(pool, hand(current))
+  - step: play
+    actions: [keep]
+actions:
+  keep:
+    card: any
+    to: hand(current)
+end_conditions:
+  out:
+    when: size(stock) == 0
+    effect: end_game()
+"""
+
+
+def test_a_card_played_back_into_the_hand_it_came_from_keeps_what_others_knew():
+    """A Go Fish trial played the card asked with back into the asker's hand: the
+    other seats forgot a card they had seen go into that hand, though none left it."""
+    game = Game(load_spec("kept.yaml", KEPT), 2)
+    zones = {"pool": ["red"], "hand[P1]": ["blue"], "stock": ["red", "blue"]}
+    for label in ("keep blue", "keep red"):
+        for log in (True, False):
+            state = State.from_layout(game, zones=zones, current=0).clone(log=log)
+            assert state.observation(1)["zones"]["hand[P1]"]["revealed"] == [{"card": "red"}]
+            state.apply_action(label)
+            assert state.observation(1)["zones"]["hand[P1]"] == {
+                "count": 2,
+                "revealed": [{"card": "red"}],
+            }
