@@ -90,6 +90,7 @@ class CompiledStep:
     asker: str = ""  # what asks its decisions: turn.NAME (a rule may share the step's name)
     fallback: bool = False  # some action of it is offered only when no other one is
     when: object = None  # compiled ir.Step.when: the step runs only while true as it begins
+    pass_effect: tuple = ()  # compiled ir.Step.pass_effect: run as the player asked passes
 
     def may_pass(self, g) -> bool:
         """Whether the player asked may pass, where the step offers a pass at all."""
@@ -289,6 +290,7 @@ class StatementCompiler:
             again_if = self.x.expr(s.again_if) if s.again_if is not None else None
             pass_if = self.x.expr(s.pass_if) if s.pass_if is not None else None
             when = self.x.expr(s.when) if s.when is not None else None
+            pass_effect = self.block(s.pass_effect)
         return CompiledStep(
             s,
             effect,
@@ -302,6 +304,7 @@ class StatementCompiler:
             asker,
             any(a.ir.fallback for a in plays),
             when,
+            pass_effect,
         )
 
     def trigger(self, t: ir.Trigger) -> CompiledTrigger:
@@ -1243,7 +1246,7 @@ def _held_locals(spec: ir.Spec) -> dict[tuple, dict[str, list]]:
         _binds(p.effect, into)
     for kind, rule in spec.rules():
         name = f"rounds.{rule.name}" if kind == "round" else rule.name
-        _binds(rule.effect, scopes.setdefault((False, name), {}))
+        _binds(ir.body(rule), scopes.setdefault((False, name), {}))
     linked = {name: {name} for name in scopes}
     for r in spec.reactions:
         for answered in r.answers:

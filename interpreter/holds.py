@@ -180,7 +180,7 @@ class _Walk:
                 env = {"answer": answer}  # `card`, `chosen`: the answered play's, any
                 if rule.to is not None and rule.card is not None:
                     self.put(rule.to, answer, {})
-            self.block(rule.effect, env, {})
+            self.block(ir.body(rule), env, {})
         return self.into
 
     def _kind(self, card: str | None) -> frozenset:

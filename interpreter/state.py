@@ -1395,8 +1395,7 @@ def _answer_again(s: State, point) -> None:
 
 def _resume_play(s: State, point, option) -> None:
     if option is PASS:
-        if s._events is not None:  # the step asking (turn.NAME): one round the table too
-            s._log("pass", player=s._current, step=point.asking.removeprefix("turn."))
+        _passed(s, point, s.game.steps[s._step_index - 1])
         return
     a = s.game.actions[option.action]
     if a.ir.count is not None:
@@ -1424,6 +1423,14 @@ def _resume_play(s: State, point, option) -> None:
     if option.target is None and a.ir.without_target:
         return  # no player to target: played for nothing
     s.enter(a.effect, env)
+
+
+def _passed(s: State, point, step) -> None:
+    """A pass at a play step: logged, then its pass_effect runs, with `current` the
+    player who passed, before the step goes on (at a repeat step: ends)."""
+    if s._events is not None:  # the step asking (turn.NAME): one round the table too
+        s._log("pass", player=s._current, step=point.asking.removeprefix("turn."))
+    s.enter(step.pass_effect, {})
 
 
 def _chosen_named(s: State, option: Play, card) -> tuple[dict, frozenset[int] | None]:
@@ -1493,8 +1500,12 @@ def _resume_repeat(s: State, point, option) -> None:
 def _resume_around(s: State, point, option) -> None:
     """A play or a pass at a step offered round the table: counted by TurnFlow (a play
     of an action that `settles` as a pass is, without taking its player out)."""
-    settles = option is not PASS and s.game.actions[option.action].ir.settles
-    s.game.flow.answered(s, option is not PASS and not settles, settles)
+    if option is PASS:  # the offer stepped the ring's index back: the step is at it
+        s.game.flow.answered(s, False)
+        _passed(s, point, s.game.steps[s._step_index])
+        return
+    settles = s.game.actions[option.action].ir.settles
+    s.game.flow.answered(s, not settles, settles)
     _resume_play(s, point, option)
 
 

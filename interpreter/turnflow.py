@@ -181,6 +181,10 @@ class TurnFlow:
                 while asking in out:
                     asking = s.next_player(asking)
             else:
+                if passes and not s._active[last]:  # who passed went out with it (its
+                    # pass_effect's sit_out): a pass of a player still in no more
+                    passes -= 1
+                    s._ring = (owner, last, passes, played, bidding)
                 left = self.n - s._outs
                 # at all_but_one the last to play need not pass, unless they are out
                 # (gone out with that play): then every player still in must

@@ -166,3 +166,10 @@ def test_a_step_offered_around_says_its_mode_on_its_repeats_edge():
         if e["kind"] == "repeats"
     ]
     assert "how" not in repeats  # a plain repeat says no more
+
+
+def test_what_a_step_s_pass_does_is_drawn_as_the_step_s():
+    """A step's pass_effect (a pass draws a card) moves cards as an effect does."""
+    dot = cli("graph", GAMES.parent / "tests" / "valid" / "pass_draws.yaml")[1]
+    assert '"zone:stock" -> "step:play" [label="moves_from"' in dot
+    assert '"step:play" -> "zone:hand" [label="moves_to"' in dot

@@ -376,9 +376,10 @@ def with_refills(spec: ir.Spec, t: Touches) -> Touches:
 def _rule_touches(spec: ir.Spec, kind: str, node) -> tuple[Touches, Touches]:
     if kind == "setup":
         return Touches(), touches_of(spec.setup)
-    if kind == "step":  # the conditions to run it, to offer it again and to offer pass
+    if kind == "step":  # the conditions to run it, to offer it again and to offer pass;
+        # its effect, or what its pass does
         cond = touches_of(node.when, touches_of(node.pass_if, touches_of(node.again_if)))
-        return cond, touches_of(node.effect)
+        return cond, touches_of(ir.body(node))
     if kind == "round":  # the starter is a part of its own (STARTER), not the setup's
         return Touches(), touches_of(node.effect)
     if kind == "action":
@@ -461,7 +462,7 @@ def _add_declarations(g, spec: ir.Spec):
 def _takes_out(spec: ir.Spec) -> bool:
     """Does a rule or procedure take a player out? Who is in is a part of the game only
     then: else it never changes, and every rule that reads it would point at it."""
-    blocks = [spec.setup] + [getattr(part, "effect", None) or () for _, part in rules_of(spec)]
+    blocks = [spec.setup] + [ir.body(part) for _, part in rules_of(spec) if part is not None]
     blocks += [p.effect for p in spec.procedures]
     return any(ir.calls(block, proc) for block in blocks for proc in TAKES_OUT)
 

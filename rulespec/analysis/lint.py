@@ -151,7 +151,7 @@ class Analysis:
                 return (-INF, INF)
             if counted_here and a.card:
                 counted += self.supply.get(a.card, INF)
-        others = [r.effect for kind, r in self.spec.rules() if kind != "action"]
+        others = [ir.body(r) for kind, r in self.spec.rules() if kind != "action"]
         others += [p.effect for p in self.spec.procedures]  # called from anywhere, actions too
         for s in ir.walk_statements((self.spec.setup, *others)):
             if (
@@ -707,14 +707,16 @@ def check_window_offers(an: Analysis):
 def check_turn_player_out_in_a_round(an: Analysis):
     """RL129: an action a step offers round the table (`around`, the turn's player asked
     first) whose effect takes the player who plays it out (`sit_out(current)`,
-    `eliminate(current)`), the step followed by others. Played by the turn's player,
+    `eliminate(current)`), the step followed by others; the same for the step's
+    pass_effect, the pass a fold. Played by the turn's player,
     the round goes on to its end and then the turn ends: the later steps do not run
     that turn (language.md, `eliminate`). A Hold'em designer's fold by the first to act
     left the flop undealt, and the next turn bet pre-flop again. The statement may be
     under an `if` (a President designer's `if size(hand(current)) == 0 { sit_out(current)
     }`), or in a procedure the effect calls (`goes_out(current)`): under an `if` it can
-    happen, not must, and the finding says so. Not an action whose `if:` shuts the
-    turn's player out by name (`current != opener`, see _turn_player_names)."""
+    happen, not must, and the finding says so. Not an action whose `if:` (a pass whose
+    `pass_if:`) shuts the turn's player out by name (`current != opener`, see
+    _turn_player_names)."""
     spec = an.spec
     actions = {a.name: a for a in spec.actions}
     said = set()
@@ -723,11 +725,17 @@ def check_turn_player_out_in_a_round(an: Analysis):
         if step.around in (None, "others_once") or not later:  # others_once: never asked
             continue
         names = _turn_player_names(spec, i)
-        for name in step.actions:
-            if _shuts_out(actions[name].condition, names):
+        # each action, and the pass (its pass_effect): what the turn's player may do here
+        doings = [
+            (name, f"action '{name}', offered", "plays it", a.condition, a.effect)
+            for name, a in ((n, actions[n]) for n in step.actions)
+        ]
+        doings.append((step.name, "the pass, offered", "passes", step.pass_if, step.pass_effect))
+        for rule, said_as, does, cond, effect in doings:
+            if _shuts_out(cond, names):
                 continue
-            found = {}  # the action's statement -> how it puts current out, a sure way kept
-            for at, out, under in _takes_out(spec, actions[name].effect, {ir.canon(_CURRENT)}):
+            found = {}  # the effect's statement -> how it puts current out, a sure way kept
+            for at, out, under in _takes_out(spec, effect, {ir.canon(_CURRENT)}):
                 if id(at) not in found or under is None:
                     found[id(at)] = (at, out, under)
             for at, out, under in found.values():
@@ -745,11 +753,11 @@ def check_turn_player_out_in_a_round(an: Analysis):
                 yield Finding(
                     "RL129",
                     "warning",
-                    f"action '{name}', offered round the table at step '{step.name}': "
-                    f"when the turn's player plays it, {what} {ends} the later steps "
+                    f"{said_as} round the table at step '{step.name}': "
+                    f"when the turn's player {does}, {what} {ends} the later steps "
                     f"({steps}) do not run that turn",
                     at.span,
-                    rules=(name,),
+                    rules=(rule,),
                     hint="mark the player here (a per-player counter) and call "
                     f"{out.proc}(p) for each marked player in a later step, after what "
                     "must run; or do that work in the play that ends the round",
@@ -1237,9 +1245,7 @@ def _roles(an: Analysis, kind, part) -> dict[str, set[str]]:
 
 def _body(spec: ir.Spec, part) -> tuple:
     """The statements of a rule, procedure or condition (None: the setup)."""
-    if part is None:
-        return spec.setup
-    return () if isinstance(part, ir.Condition) else part.effect
+    return spec.setup if part is None else ir.body(part)
 
 
 def _while_initial(an: Analysis, kind, name, cond, set_before, noun: str):

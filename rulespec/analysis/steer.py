@@ -40,7 +40,7 @@ def targets(spec: ir.Spec, players: int) -> list[tuple[str, Distance]]:
     params = {p.name: p.value_for(players) for p in spec.params}
     found = [(t.name, t.when) for t in spec.triggers]
     for kind, rule in (*spec.rules(), *(("procedure", p) for p in spec.procedures)):
-        for node in ir.walk(getattr(rule, "effect", ())):
+        for node in ir.walk(ir.body(rule)):
             if isinstance(node, ir.While):
                 found.append((getattr(rule, "name", kind), node.cond))
     out = []

@@ -1137,19 +1137,10 @@ class _Compiler:
         pass_if = None
         if "pass_if" in s:
             pass_if = self.b.expr(doc, path + ("pass_if",), s["pass_if"], {}, "bool")
-        passes = s.get("optional") or s.get("repeat") or "around" in s
-        for key, says in (
-            ("pass_if", "says when a step that offers pass offers it"),
-            ("pass_title", "names the pass of a step that offers one"),
-        ):
-            if key in s and not passes:
-                self.error(
-                    "RS104",
-                    f"'{key}' {says}; this step offers none (it is not optional, repeat or around)",
-                    path + (key,),
-                    f"add optional: true, or leave {key} out",
-                    key=True,
-                )
+        self._pass_keys(s, path)
+        pass_effect = ()
+        if "pass_effect" in s:  # bound like a step's effect: a pass opens no window (RS208)
+            pass_effect = self.b.block(doc, path + ("pass_effect",), s["pass_effect"], {})
         if "around" in s:
             self._around(s, path)
         elif s.get("lead"):
@@ -1177,7 +1168,26 @@ class _Compiler:
             pass_if=pass_if,
             pass_title=s.get("pass_title", ""),
             when=when,
+            pass_effect=pass_effect,
         )
+
+    def _pass_keys(self, s, path) -> None:
+        """The keys of a step's pass are for a step that offers one."""
+        if s.get("optional") or s.get("repeat") or "around" in s:
+            return
+        for key, says in (
+            ("pass_if", "says when a step that offers pass offers it"),
+            ("pass_title", "names the pass of a step that offers one"),
+            ("pass_effect", "runs when a player passes at a step that offers pass"),
+        ):
+            if key in s:
+                self.error(
+                    "RS104",
+                    f"'{key}' {says}; this step offers none (it is not optional, repeat or around)",
+                    path + (key,),
+                    f"add optional: true, or leave {key} out",
+                    key=True,
+                )
 
     def _around(self, s, path) -> None:
         """A step offered around the table is a play step, and already offers `pass`
@@ -1624,7 +1634,7 @@ class _Compiler:
 
         blocks = (
             [spec.setup]
-            + [rule.effect for _, rule in spec.rules()]
+            + [ir.body(rule) for _, rule in spec.rules()]
             + [p.effect for p in spec.procedures]
         )
         for s in (s for block in blocks for s in block):

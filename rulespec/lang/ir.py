@@ -356,6 +356,13 @@ def by_place(node) -> bool:
     )
 
 
+def body(rule) -> tuple[Stmt, ...]:
+    """Every statement a rule or procedure runs, its blocks as one: its effect, and a
+    play step's pass_effect; none for a named condition. For an analysis that asks what
+    a rule may do, not in what order."""
+    return tuple(s for block in iter_blocks(rule) for s in block)
+
+
 def walk_statements(stmts):
     """Every statement of a block, nested ones included, in order."""
     return (n for n in walk(tuple(stmts)) if isinstance(n, Stmt))
@@ -595,6 +602,9 @@ class Step:
     pass_if: Expr | None = None
     pass_title: str = ""  # what its pass is called at the table (Fold); "": Pass
     when: Expr | None = None  # `if:` the step runs only when this holds as it begins; None: always
+    # what a pass at it does, run with `current` the player who passed (an effect step
+    # offers no pass: its `effect` and this are never both run)
+    pass_effect: tuple[Stmt, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -907,7 +917,7 @@ class Spec:
         procedures'."""
         return (
             self.setup,
-            *(rule.effect for _, rule in self.rules()),
+            *(block for _, rule in self.rules() for block in iter_blocks(rule)),
             *(p.effect for p in self.procedures),
         )
 

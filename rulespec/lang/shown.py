@@ -430,7 +430,7 @@ class _Told:
         hand = self.reads.zones.get(spec.hand)  # None: no hand, or an unknown one (refused)
         hand_public = hand is not None and hand.visibility == "public"
         for kind, rule in spec.rules():
-            self.walk(rule.effect, rule.name, (), {}, True)
+            self.walk(ir.body(rule), rule.name, (), {}, True)
             top = (rule.name, ())
             if kind == "action":
                 self.bind(rule.name, "card", _where_played("card", rule.to, top, rule))
