@@ -35,6 +35,8 @@ READS = {
     "_game_index": "which game of a match this is",
     "_round": "which round this is",
     "_active": "per seat: still in",
+    "_extras": "per seat: the extra turns still to take (extra_turns_owed)",
+    "_skips": "per seat: the turns still to miss (turns_to_skip)",
     "_loc": "card id -> the zone slot it lies in (zone_of, above)",
     "_dirty": "the automatic rules to check, as bits (the checks)",
     "_quiet": "per automatic rule: the version at which it last fired (the checks)",

@@ -2,13 +2,14 @@
 
 What a seat is shown must follow from what it saw (docs/language.md, "What a seat
 knows"), so a shown value may read only what every seat sees: counters, parameters,
-who is in and whose turn it is, any zone's size, and the cards of public zones (their
-per_card counters too). A value of one player may also read that player's own `owner`
-zones (`hand(p)`): it is then shown to that player alone, as those cards are. Any other
-read (the cards of a zone some seat may not see, the cards the rules remember) is
-RS415, at the place of the read. What a value reads counts through the named values
-and conditions it calls, each parameter read as the argument the call passes. A
-counter is public too: lint judges what rules set it from the same way (RL131).
+who is in, whose turn it is and the turns owed, any zone's size, and the cards of
+public zones (their per_card counters too). A value of one player may also read that
+player's own `owner` zones (`hand(p)`): it is then shown to that player alone, as those
+cards are. Any other read (the cards of a zone some seat may not see, the cards the
+rules remember) is RS415, at the place of the read. What a value reads counts through
+the named values and conditions it calls, each parameter read as the argument the call
+passes. A counter is public too: lint judges what rules set it from the same way
+(RL131).
 """
 
 from __future__ import annotations
