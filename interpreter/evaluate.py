@@ -688,8 +688,8 @@ class Compiler:
             return f"_nth_kind(tuple({self.source(items)}), {self.source(n)})"
         return f"_nth({self.cards_source(items)}, {self.source(n)})"
 
-    def _src_f_combinations(self, e, cards, k):
-        return f"_combinations({self.cards_source(cards)}, {self.source(k)})"
+    def _src_f_combinations(self, e, cards, *sizes):
+        return f"_combinations({self.cards_source(cards)}, {', '.join(map(self.source, sizes))})"
 
     def _src_f_summing(self, e, cards, key, total):
         values = self.constant(self.prop_by_type(key.value, 0))

@@ -1668,18 +1668,25 @@ def _calls_of(an: Analysis, func: str):
 
 def check_sets_past_the_deck(an: Analysis):
     """RL109: combinations(cards, k) with k written out above the deck's cards: it makes
-    no set, so a choice among them offers nothing (a Coup designer's, silent)."""
+    no set, so a choice among them offers nothing (a Coup designer's, silent); nor does
+    combinations(cards, j, k) with j so, or with k written out below j."""
     for nid, n in _calls_of(an, "combinations"):
-        if isinstance(k := n.args[1], ir.Const) and k.value > an.deck_size:
-            yield Finding(
-                "RL109",
-                "warning",
-                f"{nid.kind} '{nid.name}': combinations(..., {k.value}) makes no set: "
-                f"the deck holds {an.deck_size} cards",
-                n.span,
-                rules=(nid.name,),
-                hint="check how many cards a set takes",
-            )
+        sizes = [a.value if isinstance(a, ir.Const) else None for a in n.args[1:]]
+        written = ", ".join("..." if size is None else str(size) for size in sizes)
+        if sizes[0] is not None and sizes[0] > an.deck_size:
+            why = f"the deck holds {an.deck_size} cards"
+        elif None not in sizes and sizes[-1] < sizes[0]:
+            why = "its largest size is below its smallest"
+        else:
+            continue
+        yield Finding(
+            "RL109",
+            "warning",
+            f"{nid.kind} '{nid.name}': combinations(..., {written}) makes no set: {why}",
+            n.span,
+            rules=(nid.name,),
+            hint="check how many cards a set takes",
+        )
 
 
 def check_long_ranges(an: Analysis):

@@ -95,9 +95,10 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "zone that is not ordered",
     ),
     "combinations": (
-        ("cards", "int"),
+        ("cards", "int", "int?"),
         "cardsets",
-        "every set of n of the cards, for an aggregate, a for loop or a choice (at most 1024)",
+        "every set of n of the cards, or with two numbers, of a to b cards, smallest first: "
+        "for an aggregate, a for loop or a choice (at most 1024)",
     ),
     "summing": (
         ("cards", "str", "int"),

@@ -245,10 +245,12 @@ def _whole(arg: _Arg) -> bool:
 
 def _item_size(items: ir.Expr) -> ir.Expr | None:
     """How many cards each item of items holds: one card of cards, k cards of each set of
-    combinations(cards, k); None where the items differ (summing()'s sets)."""
+    combinations(cards, k); None where the items differ (summing()'s sets, the sets of
+    combinations(cards, j, k): which size a secret pick took is as secret as the pick)."""
     if items.type in ("cards", "zone"):
         return ir.Const(items.span, "int", 1)
-    return items.args[1] if isinstance(items, ir.Call) and items.func == "combinations" else None
+    one_size = isinstance(items, ir.Call) and items.func == "combinations" and len(items.args) == 2
+    return items.args[1] if one_size else None
 
 
 _WHERE = ("zone_of", "above")  # what reads where a card lies now
