@@ -894,10 +894,12 @@ class StatementCompiler:
         the choice's test (_pickable)."""
         if isinstance(e, ir.Call) and e.func == "combinations":
             cards, k = self.x.cards(e.args[0]), self.x.expr(e.args[1])
+            most = self.x.expr(e.args[2]) if len(e.args) == 3 else None
 
             def made(g, env, taken):
                 left = [c for c in cards(g, env) if c not in taken]
-                return distinct_sets(left, k(g, env), g._ctype, g._loc, g._marks)
+                upto = None if most is None else most(g, env)
+                return distinct_sets(left, k(g, env), g._ctype, g._loc, g._marks, upto)
 
             return made
         if isinstance(e, ir.Binary):  # `+`, the one operator on card sets

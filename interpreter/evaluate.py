@@ -78,7 +78,9 @@ class Compiler:
         # does the spec write `nobody`? Only then may a player value be nobody, and only
         # then is a player the game keeps or asks checked (seat_source), a player counter
         # read through _who and written through _at_rest
-        self.nobody = _mentions(defs.spec, "nobody")
+        self.nobody = mentions(
+            defs.spec, lambda n: isinstance(n, ir.Local) and n.builtin and n.name == "nobody"
+        )
 
     @contextmanager
     def binding(self, card_type: dict | None = None, **values: int):
@@ -718,8 +720,8 @@ class Compiler:
             return f"_nth_kind(tuple({self.source(items)}), {self.source(n)})"
         return f"_nth({self.cards_source(items)}, {self.source(n)})"
 
-    def _src_f_combinations(self, e, cards, k):
-        return f"_combinations({self.cards_source(cards)}, {self.source(k)})"
+    def _src_f_combinations(self, e, cards, *sizes):
+        return f"_combinations({self.cards_source(cards)}, {', '.join(map(self.source, sizes))})"
 
     def _src_f_summing(self, e, cards, key, total):
         values = self.constant(self.prop_by_type(key.value, 0))
@@ -804,6 +806,12 @@ class Compiler:
 
     def _src_f_seat_number(self, e, p):
         return self.seat_source(p)
+
+    def _src_f_extra_turns_owed(self, e, p):
+        return f"g._extras[{self.seat_source(p)}]"
+
+    def _src_f_turns_to_skip(self, e, p):
+        return f"g._skips[{self.seat_source(p)}]"
 
     def _src_f_goal_done(self, e, goal, player):
         return f"(not {self.constant(self._f_next_goal(e, goal, player))}(g, env))"
@@ -896,8 +904,8 @@ _PURE = {
 }  # fmt: skip
 
 
-def _mentions(spec: ir.Spec, constant: str) -> bool:
-    """Does any expression of the spec read this constant of the language?"""
+def mentions(spec: ir.Spec, found) -> bool:
+    """Does any expression of the spec hold a node for which found(node) holds?"""
     parts = (
         spec.setup,
         *(rule for _, rule in spec.rules()),
@@ -909,9 +917,4 @@ def _mentions(spec: ir.Spec, constant: str) -> bool:
         spec.turn_order,
         spec.rounds and spec.rounds.starter,
     )
-    return any(
-        isinstance(n, ir.Local) and n.builtin and n.name == constant
-        for part in parts
-        if part
-        for n in ir.walk(part)
-    )
+    return any(found(n) for part in parts if part for n in ir.walk(part))

@@ -20,7 +20,7 @@ from rulespec.lang import ir
 from .choices import PASS, Play, seat_name
 from .codegen import raise_at_spec
 from .effects import StatementCompiler
-from .evaluate import Compiler
+from .evaluate import Compiler, mentions
 from .holds import may_hold, zone_key
 from .observe import can_see, seers, tally_writer
 from .offers import compile_check, compile_offer
@@ -223,6 +223,12 @@ class Game:
             for place in (range(n_players) if t.ir.each else (None,))
         )
         self._index_watchers()
+        # does a rule read the turns owed? Only then is giving or dropping one a change
+        # the checks look at (Table._owed_changed): a spec that cannot read them plays
+        # as before they could be read (a trigger that held does not fire again)
+        self.reads_owed = mentions(
+            spec, lambda n: isinstance(n, ir.Call) and n.func in ir.READS_OWED
+        )
         self.check = compile_check(self)  # which dirty automatic rules hold (offers.py)
         self.flow = TurnFlow(self)
         self.block_ids = stmts.block_ids  # id(code) -> a stable number, for State.key()
@@ -580,13 +586,14 @@ class _ConditionReads:
 
 
 def _reads_table(node) -> bool:
-    """Does node read who is in, whose turn it is (or which turn), or the direction of
-    play? Each turn that begins marks its readers to be checked again."""
+    """Does node read who is in, whose turn it is (or which turn), the direction of
+    play or the turns owed? Each turn that begins marks its readers to be checked again."""
     if isinstance(node, ir.Local):
         return node.name in ("current", "players", "seats", "turn_number")
     # aggregates and next, prev, others, partners read who is in and the direction of play
     return isinstance(node, ir.Aggregate) or (
-        isinstance(node, ir.Call) and node.func in ("next", "prev", "others", "partners")
+        isinstance(node, ir.Call)
+        and node.func in ("next", "prev", "others", "partners", *ir.READS_OWED)
     )
 
 

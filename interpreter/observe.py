@@ -52,6 +52,10 @@ def observation(state, player: int | None, values: bool = True) -> dict:
     }
     if state._ring is not None and state._ring[0] != state._current:
         obs["turn_of"] = seat_name(state._ring[0])  # a step round the table asks another
+    # the turns owed are public (each was given by a logged event): the seats owing some
+    for key, owed in (("extra_turns_owed", state._extras), ("turns_to_skip", state._skips)):
+        if any(owed):
+            obs[key] = {seat_name(p): n for p, n in enumerate(owed) if n}
     if game.mark_names:
         obs["marks"] = marks
     for slot in game.kind_counters:  # a kind by its name

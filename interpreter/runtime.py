@@ -35,6 +35,8 @@ READS = {
     "_game_index": "which game of a match this is",
     "_round": "which round this is",
     "_active": "per seat: still in",
+    "_extras": "per seat: the extra turns still to take (extra_turns_owed)",
+    "_skips": "per seat: the turns still to miss (turns_to_skip)",
     "_loc": "card id -> the zone slot it lies in (zone_of, above)",
     "_dirty": "the automatic rules to check, as bits (the checks)",
     "_quiet": "per automatic rule: the version at which it last fired (the checks)",
@@ -390,42 +392,64 @@ def _nth_kind(kinds, n: int) -> frozenset:
     return kinds[n] if 0 <= n < len(kinds) else frozenset()
 
 
-def _combinations(cards, k: int) -> list:
-    """Every set of k of the cards, each in the cards' order, in the order
+def _sizes(k: int, most: int | None, n: int, least: int = 0) -> range:
+    """The sizes of the sets combinations(cards, k[, most]) gives of n cards: k, or k to
+    most (past n: up to n); none below `least`."""
+    return range(max(k, least), min(k if most is None else most, n) + 1)
+
+
+def _of_sizes(k: int, most: int | None) -> str:
+    """combinations()'s sizes as its call wrote them, for a message: "3", "2 to 5"."""
+    return str(k) if most is None else f"{k} to {most}"
+
+
+def _combinations(cards, k: int, most: int | None = None) -> list:
+    """Every set of k of the cards (with `most`, of k to most cards, the smallest sets
+    first), each in the cards' order, those of a size in the order
     itertools.combinations gives them (by place: the first cards' sets first)."""
-    if k < 0 or k > len(cards):
-        return []
-    if comb(len(cards), k) > MAX_COMBINATIONS:
+    sizes = _sizes(k, most, len(cards))
+    count = sum(comb(len(cards), s) for s in sizes)
+    if count > MAX_COMBINATIONS:
         raise RuleLimit(
-            f"combinations of {k} of {len(cards)} cards would give "
-            f"{comb(len(cards), k):,} sets, more than {MAX_COMBINATIONS}"
+            f"combinations of {_of_sizes(k, most)} of {len(cards)} cards would give "
+            f"{count:,} sets, more than {MAX_COMBINATIONS}"
         )
-    return [list(c) for c in combinations(cards, k)]
+    return [list(c) for s in sizes for c in combinations(cards, s)]
 
 
-def distinct_sets(cards, k: int, ctype, loc, marks=()) -> list:
-    """The sets of k of the cards a choice offers (`choose s from combinations(cards,
-    k)`): cards of one type in one zone are alike (C-3, as State.key holds them), so
-    one set for each that alike cards make, of the first cards that make it, in the
-    order combinations() gives those cards. They are made as such, never going
-    through every copy, and past MAX_COMBINATIONS of them the rule fails. Cards of a
-    type in two zones are not alike: which zone a card leaves matters; nor are copies
-    whose per_card counters differ (`marks`, the table's: a filter may read them)."""
-    if k < 1 or k > len(cards):  # the empty set is never offered
+def distinct_sets(cards, k: int, ctype, loc, marks=(), most: int | None = None) -> list:
+    """The sets of k (with `most`, k to most, the smallest first) of the cards a choice
+    offers (`choose s from combinations(cards, k)`): cards of one type in one zone are
+    alike (C-3, as State.key holds them), so one set for each that alike cards make, of
+    the first cards that make it, in the order combinations() gives those cards. They
+    are made as such, never going through every copy, and past MAX_COMBINATIONS of them
+    the rule fails. Cards of a type in two zones are not alike: which zone a card leaves
+    matters; nor are copies whose per_card counters differ (`marks`, the table's: a
+    filter may read them)."""
+    sizes = _sizes(k, most, len(cards), least=1)  # the empty set is never offered
+    if not sizes:
         return []
     n = len(ctype)
     places: dict[tuple, list[int]] = {}  # alike cards -> their places among the cards
     for place, c in enumerate(cards):
         places.setdefault((loc[c], ctype[c], *marks[c::n]), []).append(place)
     pools = list(places.values())
-    ways = [1] + [0] * k  # ways[s]: the sets of s cards the pools so far make
+    ways = [1] + [0] * sizes[-1]  # ways[s]: the sets of s cards the pools so far make
     for pool in pools:
-        ways = [sum(ways[s - j] for j in range(min(len(pool), s) + 1)) for s in range(k + 1)]
-    if ways[k] > MAX_COMBINATIONS:
+        ways = [sum(ways[s - j] for j in range(min(len(pool), s) + 1)) for s in range(len(ways))]
+    count = sum(ways[s] for s in sizes)
+    if count > MAX_COMBINATIONS:
         raise RuleLimit(
-            f"combinations of {k} of {len(cards)} cards would offer {ways[k]:,} different "
-            f"sets (cards of one type in one zone alike), more than {MAX_COMBINATIONS}"
+            f"combinations of {_of_sizes(k, most)} of {len(cards)} cards would offer "
+            f"{count:,} different sets (cards of one type in one zone alike), more than "
+            f"{MAX_COMBINATIONS}"
         )
+    return [set_ for s in sizes for set_ in _alike_sets(cards, pools, s)]
+
+
+def _alike_sets(cards, pools: list, k: int) -> list:
+    """distinct_sets() of one size k: of the cards' pools of alike cards, the first j of
+    a pool standing for any j of it."""
     left = [0] * (len(pools) + 1)  # the cards of the pools from i on
     for i in range(len(pools) - 1, -1, -1):
         left[i] = left[i + 1] + len(pools[i])

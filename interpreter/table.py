@@ -473,21 +473,31 @@ class Table:
         """Words for every seat (`say`): logged, public, changing nothing."""
         self._log("say", text=text)
 
-    # Who plays next changes nothing a condition reads: no rule is marked dirty.
     def skip_turns(self, p: int, n: int) -> None:
         if n > 0:
             self._skips, self._steered = add_at(self._skips, p, n), True
             self._log("skip_turn", player=p, turns=n)
+            self._owed_changed()
 
     def extra_turns(self, p: int, n: int) -> None:
         if n > 0:
             self._extras, self._steered = add_at(self._extras, p, n), True
             self._log("extra_turn", player=p, turns=n)
+            self._owed_changed()
 
     def cancel_extra_turns(self, p: int) -> None:
         if self._extras[p]:
             self._log("extra_turns_dropped", player=p, turns=self._extras[p])
             self._extras = add_at(self._extras, p, -self._extras[p])
+            self._owed_changed()
+
+    def _owed_changed(self) -> None:
+        """Who plays next changes nothing a condition reads, unless the spec reads the
+        turns owed (extra_turns_owed, turns_to_skip): then it is a change as a move is.
+        A turn that uses one up begins a turn, which marks the same readers."""
+        if self.game.reads_owed:
+            self._dirty |= self.game.watch_table
+            self._version += 1
 
     def set_next(self, p: int) -> None:
         self._leader, self._steered = p, True

@@ -829,15 +829,17 @@ def test_sets_of_cards_added_up_are_bounded_as_one_combinations_is():
 @given(
     cards=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3)), max_size=10),
     k=st.integers(-1, 5),
+    most=st.one_of(st.none(), st.integers(-1, 12)),
     taken=st.sets(st.integers(0, 9)),
     refused=st.integers(0, 4),
 )
-def test_a_choice_makes_the_sets_of_alike_cards_as_every_copy_would(cards, k, taken, refused):
-    """A choice from combinations(cards, k) makes one set for each that alike cards (a
-    type in one zone) make, not every copy: it offers what going through every copy
-    offered (the same labels, of the same cards, in the same order), with a filter
-    that reads the cards' types and zones, cards of a type in several zones, and
-    cards an earlier pick of `simultaneously` took, which the copies left may replace."""
+def test_a_choice_makes_the_sets_of_alike_cards_as_every_copy_would(cards, k, most, taken, refused):
+    """A choice from combinations(cards, k) (or of k to most cards) makes one set for
+    each that alike cards (a type in one zone) make, not every copy: it offers what
+    going through every copy offered (the same labels, of the same cards, in the same
+    order), with a filter that reads the cards' types and zones, cards of a type in
+    several zones, and cards an earlier pick of `simultaneously` took, which the copies
+    left may replace."""
     loc, ctype = [z for z, _ in cards], [t for _, t in cards]
     ids, names = list(range(len(cards))), ["a", "b", "c", "d"]
 
@@ -845,11 +847,32 @@ def test_a_choice_makes_the_sets_of_alike_cards_as_every_copy_would(cards, k, ta
         alike = tuple(sorted((loc[c], ctype[c]) for c in s))
         return taken.isdisjoint(s) and (refused == 0 or hash(alike) % refused != 0)
 
-    every = set_options(runtime._combinations(ids, k), ctype, names, keep)
-    made = distinct_sets([c for c in ids if c not in taken], k, ctype, loc)
+    every = set_options(runtime._combinations(ids, k, most), ctype, names, keep)
+    made = distinct_sets([c for c in ids if c not in taken], k, ctype, loc, most=most)
     assert [(o.label, o.cards) for o in set_options(made, ctype, names, keep)] == [
         (o.label, o.cards) for o in every
     ]
+
+
+@pytest.mark.parametrize("k, most", [(2, 4), (0, 2), (3, 9), (4, 3), (-1, 1)])
+def test_combinations_of_several_sizes_are_each_size_s_in_turn_smallest_first(k, most):
+    """A Jaipur designer added up combinations(x, 2) + ... + combinations(x, 5) to sell
+    2 or more cards: combinations(x, 2, 5) gives those sets, in that order; a largest
+    size past the cards gives up to all of them, one below the least gives none."""
+    cards = list(range(6))
+    assert runtime._combinations(cards, k, most) == [
+        s for size in range(k, most + 1) for s in runtime._combinations(cards, size)
+    ]
+
+
+def test_the_action_space_of_sets_of_several_sizes_holds_those_sizes_only():
+    """The learning environments number every set a choice from combinations(cards, 2,
+    4) may offer: the multisets of two to four of the deck's card types, no single card
+    and no five."""
+    game = Game(load_spec(ROOT / "tests" / "valid" / "goods_sale.yaml"), 2)
+    sets = {label for label in ActionSpace(game).labels if "+" in label or label == "silk"}
+    assert {len(label.split("+")) for label in sets} == {2, 3, 4}
+    assert len(sets) == 6 + 10 + 15  # multisets of 2, 3 and 4 of three card types
 
 
 def test_a_choice_of_sets_is_bounded_by_the_different_sets_it_makes():
@@ -859,6 +882,9 @@ def test_a_choice_of_sets_is_bounded_by_the_different_sets_it_makes():
     assert len(distinct_sets(list(range(35)), 3, bank, [0] * 35)) == 35
     with pytest.raises(RuleLimit, match=r"would offer 1,716 different sets .* more than 1024"):
         distinct_sets(list(range(13)), 6, list(range(13)), [0] * 13)
+    assert len(distinct_sets(list(range(13)), 1, list(range(13)), [0] * 13, most=3)) == 377
+    with pytest.raises(RuleLimit, match=r"of 1 to 4 of 13 cards would offer 1,092 different"):
+        distinct_sets(list(range(13)), 1, list(range(13)), [0] * 13, most=4)
 
 
 TOPS = """

@@ -315,6 +315,11 @@ def test_combinations_of_a_set_of_known_size_are_costed_as_the_sets_it_makes():
     known = twice.replace("combinations(h, 5)", "combinations(first(h, 7), 5)")
     assert load_spec("five.yaml", known).name == "Best five of seven"
     assert [code for code, _ in spec_errors(twice)] == ["RS413"]
+    # five to seven of seven cards: 29 sets, each of up to seven cards
+    sizes = twice.replace("combinations(h, 5)", "combinations(first(h, 7), 5, 7)")
+    assert load_spec("five.yaml", sizes).name == "Best five of seven"
+    unknown = twice.replace("combinations(h, 5)", "combinations(h, 5, 7)")
+    assert [code for code, _ in spec_errors(unknown)] == ["RS413"]
 
 
 TAKE_TO_MELD = """

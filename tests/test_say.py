@@ -74,6 +74,7 @@ HIDDEN = [
     # how many cards a pick holds, where that hangs on what some seat may not see
     'choose(current) s from combinations(pile, size(of(pile, gem_1))) { say("{size(s)}") }',
     'choose(current) s from combinations(pile, 1) + combinations(pile, 2) { say("{size(s)}") }',
+    'choose(current) s from combinations(pile, 1, 2) { say("{size(s)}") }',
     'choose(current) s from summing(pile, "value", 4) { say("{size(s)}") }',
     # a let in a choice's block that reads the pick, or a hidden card
     'choose(current) c from pile { let x = c.value\n      say("{x}") }',

@@ -4,7 +4,7 @@ terminal's own table, options and narration, and the rule that fired."""
 from gamekit import ROOT, game_for
 
 from rulespec import load_spec
-from rulespec.interpreter import Game
+from rulespec.interpreter import Game, State
 from rulespec.interpreter.choices import PickValue
 from rulespec.serve import views
 from rulespec.table import view as tableview
@@ -232,3 +232,24 @@ def test_a_choice_words_its_own_question_else_its_rules():
         ("Guess — play on?", "play on?", ""),
         ("Guess — which card?", "which card?", "which card?"),
     ]
+
+
+def test_the_turns_a_seat_is_owed_are_shown_at_the_seat_on_both_tables():
+    """An Exploding Kittens designer's table hid who still had to play twice after an
+    Attack: the browser's seat and the terminal's seat line say what it is owed."""
+    game = Game(load_spec(ROOT / "tests" / "valid" / "stacked_attacks.yaml"), 3)
+    hands = {"hand[P1]": ["attack"], "hand[P2]": ["nap", "blank"], "hand[P3]": ["blank"]}
+    state = State.from_layout(game, 1, zones={**hands, "pile": ["blank"] * 6})
+    state.apply_action("attack")  # P2 takes two turns
+    state.apply_action("nap")  # P2 plays first: P3 misses a turn
+    seen = state.observation(0)
+    assert (seen["extra_turns_owed"], seen["turns_to_skip"]) == ({"P2": 1}, {"P3": 1})
+    view = views.view(state, 0, views.Table(game.spec, 3))
+    assert [s["owed"] for s in view["seats"]] == [
+        None,
+        "1 more turn to take",
+        "1 turn to miss",
+    ]
+    lines = tableview.table_lines(view)
+    assert "  P2: hand 1 card; 1 more turn to take" in lines
+    assert "  P3: hand 1 card; 1 turn to miss" in lines

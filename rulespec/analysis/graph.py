@@ -44,6 +44,7 @@ PLAYERS = NodeId("players")  # who is still in: what eliminate and sit_out chang
 TAKES_OUT = frozenset({"eliminate", "sit_out"})
 # what reads who is in: `players`, and the functions that skip a player who is out
 _WHO_IS_IN = frozenset({"others", "partners", "next", "prev"})
+TURNS_OWED = ("turns", "owed")  # what ir.READS_OWED read and ir.OWES write
 # the kinds of rule with a `when`, checked on their own: the automatic rules
 CONDITIONAL = ("end", "trigger", "round_end", "match_end")
 
@@ -219,6 +220,8 @@ class _Touching(ir.Visitor):
             self.t.reads.add(("zone", ANY_ZONE))
         elif e.func in _WHO_IS_IN:
             self.t.reads.add(("players", "players"))
+        elif e.func in ir.READS_OWED:
+            self.t.reads.add(TURNS_OWED)
         self.generic_visit(e)
 
     def visit_Param(self, e: ir.Param):
@@ -613,6 +616,7 @@ def _add_feeds(g, spec: ir.Spec, touches: dict):
             | {("counter", c) for c in eff.changes}
             | {("memory", m) for m in eff.remembers}
             | ({("players", "players")} if eff.procs & TAKES_OUT else set())
+            | ({TURNS_OWED} if eff.procs & ir.OWES else set())
         )
         for b in autos:
             read = touches[b][0].reads

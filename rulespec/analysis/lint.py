@@ -1449,9 +1449,11 @@ def check_trigger_cycles(an: Analysis):
         if nid.kind not in ("trigger", "end") or part.at is not None:
             continue
         cond, eff = an.touches[nid]
-        written = {("zone", z) for z in eff.moves_to | eff.moves_from} | {
-            ("counter", c) for c in eff.changes
-        }
+        written = (
+            {("zone", z) for z in eff.moves_to | eff.moves_from}
+            | {("counter", c) for c in eff.changes}
+            | ({graphs.TURNS_OWED} if eff.procs & ir.OWES else set())
+        )
         read = cond.reads | {
             ("zone", g.zone) for g in an.spec.goals if ("goal", g.name) in cond.reads
         }
@@ -1509,7 +1511,8 @@ def _falsifies(
 ) -> bool:
     """Does an effect that writes `eff` make the condition `e` (`not e` when negated)
     false: some test of an `and` (every side of an `or`) is a size or count the
-    effect fills when found empty or empties when found full, or a counter it sets?
+    effect fills when found empty or empties when found full, a counter it sets, or the
+    turns owed it gives or drops?
     Named conditions, `not`, and the bodies of `all(...)` and `any(...)` are read
     through; `members`: an aggregate's variable over a family's zones -> the family."""
     members = members or {}
@@ -1549,7 +1552,15 @@ def _falsifies(
     zones = graphs.zones_in(counted) | ({member} if member else set())
     if counted is not None and _moves_past(zones, op, test.right, eff):
         return True
-    return isinstance(left, ir.Counter) and left.name in eff.changes  # a flag it sets
+    return _sets(left, eff)
+
+
+def _sets(read: ir.Expr, eff) -> bool:
+    """Does the effect set what a test reads: a counter it assigns (a flag), or the
+    turns owed it gives or drops (`extra_turns_owed(p) > 3` and cancel_extra_turns)?"""
+    if isinstance(read, ir.Call) and read.func in ir.READS_OWED:
+        return bool(eff.procs & ir.OWES)
+    return isinstance(read, ir.Counter) and read.name in eff.changes
 
 
 def _leave(an: Analysis, e: ir.Aggregate, eff) -> bool:
@@ -1663,18 +1674,25 @@ def _calls_of(an: Analysis, func: str):
 
 def check_sets_past_the_deck(an: Analysis):
     """RL109: combinations(cards, k) with k written out above the deck's cards: it makes
-    no set, so a choice among them offers nothing (a Coup designer's, silent)."""
+    no set, so a choice among them offers nothing (a Coup designer's, silent); nor does
+    combinations(cards, j, k) with j so, or with k written out below j."""
     for nid, n in _calls_of(an, "combinations"):
-        if isinstance(k := n.args[1], ir.Const) and k.value > an.deck_size:
-            yield Finding(
-                "RL109",
-                "warning",
-                f"{nid.kind} '{nid.name}': combinations(..., {k.value}) makes no set: "
-                f"the deck holds {an.deck_size} cards",
-                n.span,
-                rules=(nid.name,),
-                hint="check how many cards a set takes",
-            )
+        sizes = [a.value if isinstance(a, ir.Const) else None for a in n.args[1:]]
+        written = ", ".join("..." if size is None else str(size) for size in sizes)
+        if sizes[0] is not None and sizes[0] > an.deck_size:
+            why = f"the deck holds {an.deck_size} cards"
+        elif None not in sizes and sizes[-1] < sizes[0]:
+            why = "its largest size is below its smallest"
+        else:
+            continue
+        yield Finding(
+            "RL109",
+            "warning",
+            f"{nid.kind} '{nid.name}': combinations(..., {written}) makes no set: {why}",
+            n.span,
+            rules=(nid.name,),
+            hint="check how many cards a set takes",
+        )
 
 
 def check_long_ranges(an: Analysis):

@@ -49,6 +49,12 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     ),
     "seat": (("int",), "player", "the player in seat n (counted from 0, modulo player_count)"),
     "seat_number": (("player",), "int", "a player's seat number, counted from 0"),
+    "extra_turns_owed": (
+        ("player",),
+        "int",
+        "the extra turns a player is still to take (extra_turn), the turn being played not counted",
+    ),
+    "turns_to_skip": (("player",), "int", "the turns a player is still to miss (skip_turn)"),
     "next_goal": (("goal", "player"), "kind", "the kind a player collects next (none when done)"),
     "goal_done": (("goal", "player"), "bool", "true when every limit of the goals is reached"),
     "goal_score": (
@@ -89,9 +95,10 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "zone that is not ordered",
     ),
     "combinations": (
-        ("cards", "int"),
+        ("cards", "int", "int?"),
         "cardsets",
-        "every set of n of the cards, for an aggregate, a for loop or a choice (at most 1024)",
+        "every set of n of the cards, or with two numbers, of a to b cards, smallest first: "
+        "for an aggregate, a for loop or a choice (at most 1024)",
     ),
     "summing": (
         ("cards", "str", "int"),
@@ -296,6 +303,8 @@ RESERVED_SINCE: dict[str, int] = {
             "turn_number",
             "sides",
             "nobody",
+            "extra_turns_owed",
+            "turns_to_skip",
         ),
         3,
     ),

@@ -14,8 +14,8 @@ IR alone, in steps, at the most players and the largest deck:
   `first(h, n)` or `top(z, n)` with n written out,
   for sets of cards as many as `combinations` can make of cards whose number is known
   (`first(h, 7)`: 21 sets of 5), else MAX_COMBINATIONS, and k for the cards of one set of
-  `combinations(cards, k)` with k written out, or n - 1 with k the variable of an
-  aggregate over `range(n)` or `range(a, n)` (else the deck);
+  `combinations(cards, k)` (or `combinations(cards, j, k)`) with k written out, or n - 1
+  with k the variable of an aggregate over `range(n)` or `range(a, n)` (else the deck);
 - a call of a named condition costs its arguments and its body, where a `cards`
   parameter is as many cards as its argument can hold: one set of
   `combinations(cards, k)`, `top`, `first` or `nth`'s cards, one card (`chosen`, an
@@ -170,12 +170,19 @@ class _Costs:
         return inside + 1
 
     def _sets(self, call: ir.Call) -> int:
-        """How many sets combinations(cards, k) gives at most: of a set whose size is
-        known (first(h, 7): 21 sets of 5), as many as it can make; else the bound."""
+        """How many sets combinations(cards, k) (or of k to m cards) gives at most: of a
+        set whose size is known (first(h, 7): 21 sets of 5), as many as it can make; else
+        the bound. A size not written out is the one making the most sets; a range's
+        bound not written out leaves the range open at that end."""
         held, k = self._cards_held(call.args[0]), _written(call.args[1])
         if held is None:
             return ir.MAX_COMBINATIONS
-        most = comb(held, held // 2) if k is None else comb(held, k) if k >= 0 else 0
+        if len(call.args) == 2:
+            most = comb(held, held // 2) if k is None else comb(held, k) if k >= 0 else 0
+        else:
+            m = _written(call.args[2])
+            low, high = 0 if k is None else max(k, 0), held if m is None else min(m, held)
+            most = sum(comb(held, size) for size in range(low, high + 1))
         return min(most, ir.MAX_COMBINATIONS)
 
     def body(self, name: str, sizes: tuple) -> int:
@@ -260,9 +267,10 @@ class _Costs:
         return self._size(items)
 
     def _set_size(self, items: ir.Expr) -> int:
-        """How many cards one of the sets of cards holds, at most."""
+        """How many cards one of the sets of cards holds, at most: of combinations(), its
+        (largest) size."""
         if isinstance(items, ir.Call) and items.func == "combinations":
-            k, size = items.args[1], _written(items.args[1])
+            k, size = items.args[-1], _written(items.args[-1])
             if size is None and isinstance(k, ir.Local) and k.name in self.below:
                 size = self.below[k.name] - 1  # k of range(n): at most n - 1
             return self.deck if size is None else max(0, min(size, self.deck))

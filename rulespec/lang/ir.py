@@ -312,6 +312,11 @@ PAUSES = {
     "refill": "chance (the refilled zone's new order)",
 }
 
+# The functions that read the turns a player is owed (turns are public: read by the
+# analyses as such), and the procedures that give or drop them.
+READS_OWED = ("extra_turns_owed", "turns_to_skip")
+OWES = frozenset({"skip_turn", "skip_turns", "extra_turn", "extra_turns", "cancel_extra_turns"})
+
 
 def iter_children(node):
     """The IR nodes directly inside node (an expression, statement, branch or rule

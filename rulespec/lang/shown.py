@@ -2,13 +2,14 @@
 
 What a seat is shown must follow from what it saw (docs/language.md, "What a seat
 knows"), so a shown value may read only what every seat sees: counters, parameters,
-who is in and whose turn it is, any zone's size, and the cards of public zones (their
-per_card counters too). A value of one player may also read that player's own `owner`
-zones (`hand(p)`): it is then shown to that player alone, as those cards are. Any other
-read (the cards of a zone some seat may not see, the cards the rules remember) is
-RS415, at the place of the read. What a value reads counts through the named values
-and conditions it calls, each parameter read as the argument the call passes. A
-counter is public too: lint judges what rules set it from the same way (RL131).
+who is in, whose turn it is and the turns owed, any zone's size, and the cards of
+public zones (their per_card counters too). A value of one player may also read that
+player's own `owner` zones (`hand(p)`): it is then shown to that player alone, as those
+cards are. Any other read (the cards of a zone some seat may not see, the cards the
+rules remember) is RS415, at the place of the read. What a value reads counts through
+the named values and conditions it calls, each parameter read as the argument the call
+passes. A counter is public too: lint judges what rules set it from the same way
+(RL131).
 """
 
 from __future__ import annotations
@@ -244,10 +245,12 @@ def _whole(arg: _Arg) -> bool:
 
 def _item_size(items: ir.Expr) -> ir.Expr | None:
     """How many cards each item of items holds: one card of cards, k cards of each set of
-    combinations(cards, k); None where the items differ (summing()'s sets)."""
+    combinations(cards, k); None where the items differ (summing()'s sets, the sets of
+    combinations(cards, j, k): which size a secret pick took is as secret as the pick)."""
     if items.type in ("cards", "zone"):
         return ir.Const(items.span, "int", 1)
-    return items.args[1] if isinstance(items, ir.Call) and items.func == "combinations" else None
+    one_size = isinstance(items, ir.Call) and items.func == "combinations" and len(items.args) == 2
+    return items.args[1] if one_size else None
 
 
 _WHERE = ("zone_of", "above")  # what reads where a card lies now

@@ -198,20 +198,22 @@ def _group_labels(game, a):
 def _set_labels(game, stmt: ir.ChooseCard):
     """Every label a choice of a set of cards (`choose s from combinations(cards, k)`)
     can offer: each multiset of the deck's card types of size k when k is a constant
-    or a parameter, else of any size."""
+    or a parameter (of sizes j to k for combinations(cards, j, k), a bound that is
+    neither leaving the sizes open at its end), else of any size."""
     held = [(t, n) for t, n in enumerate(game.deck_counts) if n]
     src = stmt.source
     direct = isinstance(src, ir.Call) and src.func == "combinations"
-    k = _constant(game, src.args[1]) if direct else None
+    low, high = (_constant(game, a) for a in (src.args[1], src.args[-1])) if direct else (None,) * 2
     summed = isinstance(src, ir.Call) and src.func == "summing"
     too_many = (
         f"choosing '{stmt.var}' can offer more than {MAX_GROUP_LABELS:,} sets of cards",
         "a choice from summing() may offer a set of any size, and a deck of more than "
         "about 18 card types has too many to number"
         if summed
-        else "choose from combinations(cards, k) with k a constant or a parameter",
+        else "choose from combinations(cards, k) with k a constant or a parameter (both "
+        "sizes of combinations(cards, j, k))",
     )
-    yield from _multisets(game, [held], *((1, None) if k is None else (k, k)), 1, too_many)
+    yield from _multisets(game, [held], 1 if low is None else low, high, 1, too_many)
 
 
 def _multisets(game, pools: list, low: int, high: int | None, each: int, too_many: tuple):

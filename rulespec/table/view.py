@@ -134,6 +134,7 @@ def table(
     for s in seats.values():
         s["zones"], s["counters"], s["values"] = [], [], []
         s["goals"] = _goals(observation["zones"], s["seat"], titles)
+        s["owed"] = None if observation["over"] else _owed(observation, s["seat"])
     shared: dict = {"zones": [], "counters": [], "values": []}
     for label, seen in observation["zones"].items():
         if parse_label(label)[0] in titles.unshown:  # kept only for the rules
@@ -196,6 +197,19 @@ def _goals(zones: dict, seat: str, titles: Titles) -> list[dict]:
         next_one = next((e["title"] for e in entries if e["have"] < e["limit"]), None)
         out.append({"name": name, "title": goal.title, "entries": entries, "next": next_one})
     return out
+
+
+def _owed(observation: dict, seat: str) -> str | None:
+    """The turns a seat is owed, in words ("1 more turn to take, 2 turns to miss"); None
+    for none. An Exploding Kittens designer's table hid who was still to play twice."""
+    extra = observation.get("extra_turns_owed", {}).get(seat, 0)
+    skips = observation.get("turns_to_skip", {}).get(seat, 0)
+    words = [
+        f"{n} {text.format('s' * (n != 1))}"
+        for n, text in ((extra, "more turn{} to take"), (skips, "turn{} to miss"))
+        if n
+    ]
+    return ", ".join(words) or None
 
 
 def _why(observation: dict, titles: Titles) -> str | None:
@@ -282,6 +296,7 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
         shown = s["counters"] + s["values"]
         rest = [_counters_text(shown)] if shown else []
         rest += map(_goal_text, s["goals"])
+        rest += [s["owed"]] if s["owed"] else []
         marks = [word for word, on in (("you", s["you"]), ("out", s["out"])) if on]
         mark = f" ({', '.join(marks)})" if marks else ""  # a seat out is told so too
         # a seat that owns nothing (a solitaire without a hand) has no line: the heading

@@ -116,6 +116,7 @@ function draw(v) {
     const shown = s.counters.concat(s.values);  // its counters, then the values shown for it
     if (shown.length) box.append(counterTable(shown));
     box.append(...s.goals.map(goalLine));
+    if (s.owed) box.append(el("p", {class: "owed"}, s.owed));  // "1 more turn to take"
     return box;
   }));
   $("counters").replaceChildren(...counterRows(v.counters));
