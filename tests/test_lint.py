@@ -1017,6 +1017,15 @@ def test_every_name_any_part_of_a_rule_reads_has_a_read_edge(path):
                 assert _has(g, nid, "reads", graphs.NodeId(what, n.name)), (nid, n.name)
 
 
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_no_local_kept_through_a_redeal_in_the_correct_specs(path):
+    """RL132 stays quiet on the bundled games and tests/valid: a verdict worked out from
+    a hand before the choice of the seat that holds it (claim_challenge: the claimer
+    gives up a card), or told by who is asked (last_card_out: `loser` chooses), keeps
+    nothing a re-deal for the seat deciding would deal otherwise."""
+    assert [f for f in static.static(load_spec(str(path))) if f.code == "RL132"] == []
+
+
 def test_graph_dot_renders(tmp_path):
     code, out, err = cli("graph", TTG, "--format", "dot")
     assert code == 0, err

@@ -18,7 +18,7 @@ import networkx as nx
 from ..lang import ir
 from ..lang.costs import group_count
 from ..lang.diagnostics import Span, did_you_mean
-from ..lang.shown import counters_set
+from ..lang.shown import counters_set, kept_through_redeal
 from . import graph as graphs
 
 
@@ -2131,6 +2131,47 @@ def check_counters_set_from_unseen(an: Analysis):
         )
 
 
+def check_locals_kept_through_a_redeal(an: Analysis):
+    """RL132: a local that is no cards, bound from what some seat may not see and read
+    after the game pauses for a decision (`honest = 0` under a test of the cards played
+    face down, read by the reaction its react() lets answer): a search agent's re-dealt
+    worlds keep its true value, so they tell the agent what the cards were. Judged as a
+    say()'s value is (RS415, rulespec.lang.shown)."""
+    for read, s, pause, what, test in kept_through_redeal(an.spec):
+        name = read.name
+        how = "from"
+        if test is not None:
+            line = test.span.line
+            how = (
+                "under a test that reads"
+                if line == s.span.line
+                else f"under the test at line {line}, which reads"
+            )
+        yield Finding(
+            "RL132",
+            "warning",
+            f"local '{name}' is set at line {s.span.line} {how}{what}, and read here "
+            f"after {_pause_words(pause)}: a search agent's re-dealt worlds deal those "
+            f"cards again but keep '{name}' as it was, so its value tells the agent what "
+            "they were",
+            read.span,
+            hint="work it out where it is read, after the pause, from the cards themselves, "
+            "which a re-deal deals again: in the reaction, a test of the cards played",
+        )
+
+
+def _pause_words(pause: ir.Stmt) -> str:
+    """A pause (see shown.kept_through_redeal), in words."""
+    line = pause.span.line
+    if isinstance(pause, ir.Do) and pause.proc == "react":
+        return f"the react() at line {line}"
+    if isinstance(pause, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+        return f"the choice at line {line}"
+    if isinstance(pause, ir.ProcedureCall):
+        return f"the call of '{pause.proc}' at line {line}, which pauses"
+    return f"the chance draw at line {line}"
+
+
 def check_gifts_moved_straight_on(an: Analysis):
     """RL126: a `simultaneously` block that moves a pick straight into a hidden zone of
     the family the picks come from, another chooser's (a pass to the left): the gift
@@ -2371,6 +2412,7 @@ CHECKS = (
     check_read_by_place,
     check_secret_numbers_made_public,
     check_counters_set_from_unseen,
+    check_locals_kept_through_a_redeal,
     check_gifts_moved_straight_on,
 )
 
@@ -2408,6 +2450,8 @@ CODES = {
     "later steps",
     "RL130": "a zone bound by let, read after every card was moved out of it",
     "RL131": "a counter every seat sees set from what some seat may not see",
+    "RL132": "a local worked out from what some seat may not see, read after a pause: "
+    "a re-deal keeps it",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

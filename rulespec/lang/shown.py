@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ir
+from .builtins import CHANCE
 from .diagnostics import Diagnostic
 
 # what `size(cards)` may be made of and tell nothing but how many: cards taken by place
@@ -375,6 +376,231 @@ def counters_set(spec: ir.Spec) -> list[tuple[ir.Assign, str]]:
     return leaks
 
 
+def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
+    """Each read of a local that is no cards (a number, a kind, a player) bound from what
+    some seat may not see before a point where the game pauses for a decision (a
+    choice, a react(), chance, a procedure that pauses) and read after it, in the same
+    rule or across a react(): in a reaction that answers the rule, or in the rule a
+    reaction answers, after its react(). A search agent's re-deal at that pause deals
+    the hidden cards again, but keeps the local's true value (docs/python.md, "Copying a
+    state"). Each as (the read, its binding, the pause, what the binding reads in words,
+    the test that decided the binding where that is what reads it, else None).
+
+    A binding is judged as told() judges a say()'s value, with the tests that decided it,
+    but for its own local's other bindings (judged each on its own) and for the seat that
+    decides at the pause: a choice's chooser (or the one player a react() asks) sees its
+    own owner zones, and its re-dealt worlds keep them; and for the tests a pause tells
+    every seat the outcome of (_told_by). Statements are taken in the order they are
+    written, a loop's once; a local bound again before the read (in any branch) is taken
+    as bound there."""
+    found = _Told(spec, wherever=False)
+    bodies = [("setup", "setup", spec.setup, None)]
+    bodies += [(p.name, "procedure", p.effect, None) for p in spec.procedures]
+    bodies += [
+        (r.name, kind, r.effect, r.condition if kind == "reaction" else None)
+        for kind, r in spec.rules()
+    ]
+    pausing = _pausing(spec.procedures)
+    flows = [_Flow(found, *body, pausing) for body in bodies]
+    envs: dict = {}
+
+    def unseen(binding, pause, told: set):
+        """What a binding reads that the seat deciding at the pause may not see, but for
+        the tests whose outcome every seat was told."""
+        seat = _deciding(pause)
+        if seat not in envs:
+            envs[seat] = found.envs(seat)
+        s, _, key, deciding = binding
+        name = _name(key)
+        tests = ((g, a, g) for g, a in deciding if id(g) not in told)
+        for e, at, test in ((s.value, found.at[id(s)], None), *tests):
+            read = found.reads.first(e, {k: b for k, b in envs[seat][at].items() if k != name}, ())
+            if read is not None:
+                return read, test
+        return None
+
+    kept: dict[int, tuple] = {}
+    for binding, read, pauses in _paths(spec, flows):
+        told: set[int] = set()
+        for pause in pauses:
+            told |= _told_by(pause, found)
+            why = id(read) not in kept and unseen(binding, pause, told)
+            if why:
+                (node, via), test = why
+                through = f", through {' -> '.join(via)}," if via else ""
+                what = f"{through} {_what(node, found.reads.zones)}"
+                kept[id(read)] = (read, binding[0], pause, what, test)
+    return sorted(kept.values(), key=lambda k: _at(k[0]))
+
+
+def _at(node) -> tuple[int, int]:
+    """Where a node is written: statements of one effect are taken in this order."""
+    return node.span.line, node.span.col
+
+
+_FOLLOW = ("cards",)  # a re-deal makes a local's cards the ones now lying where they lay
+
+
+class _Flow:
+    """One rule's (or procedure's) effect for kept_through_redeal(): the bindings of its
+    locals that are no cards, its pauses and its reads of locals, by key, each with the
+    place of its statement in the text."""
+
+    def __init__(self, found: _Told, scope: str, kind: str, stmts, condition, pausing):
+        self.scope, self.kind = scope, kind
+        self.sets, self.pauses, self.reads = [], [], []
+        ids = set()
+        for s in ir.walk_statements(stmts):
+            ids.add(id(s))
+            if _pauses(s, pausing):
+                self.pauses.append(s)
+            view = dict(found.at[id(s)][1])
+            for e in ir.iter_children(s):
+                if isinstance(e, ir.Expr) and not (isinstance(s, ir.Assign) and e is s.target):
+                    self._read(e, view, _at(s))
+        if condition is not None:  # tested as the window opens, before the effect
+            self._read(condition, {}, (0, 0))
+        for binding in found.sets:
+            s = binding[0]
+            typed = s.value if isinstance(s, ir.Let) else s.target
+            if id(s) in ids and typed.type not in _FOLLOW:
+                self.sets.append(binding)
+
+    def _read(self, e: ir.Expr, view: dict, at: tuple) -> None:
+        for n in ir.walk(e):
+            if isinstance(n, ir.Local) and not n.builtin:
+                self.reads.append((n, view.get(n.name, n.name), at))
+
+    def between(self, after, before) -> list:
+        """The pauses written after `after` and before `before` (places)."""
+        return [p for p in self.pauses if after < _at(p) < before]
+
+    def bound(self, key, after, before) -> bool:
+        """Is the local bound again between the two places?"""
+        return any(b[2] == key and after < _at(b[0]) < before for b in self.sets)
+
+    def reacts(self) -> list:
+        return [p for p in self.pauses if isinstance(p, ir.Do) and p.proc == "react"]
+
+
+def _paths(spec: ir.Spec, flows: list[_Flow]):
+    """(binding, read, the pauses between them, in order) for each binding of a flow and each
+    read of its local that may come after a pause: in the same flow, in a reaction that
+    answers it (through its react()), in a rule a reaction answers (after its react())."""
+    windows = {f.scope: f for f in flows if f.kind in ("action", "reaction")}
+    answered = {r.name: _answered_by(r.name, spec.reactions) for r in spec.reactions}
+    for flow in flows:
+        for binding in flow.sets:
+            yield from _within(flow, binding)
+            if windows.get(flow.scope) is not flow or not isinstance(binding[2], str):
+                continue  # a reaction shares only the top-level locals of what it answers
+            answers = [windows[r] for r, above in answered.items() if flow.scope in above]
+            yield from _into(flow, binding, answers)
+            if flow.kind == "reaction":
+                yield from _back(flow, binding, [windows[n] for n in answered[flow.scope]])
+
+
+def _within(flow: _Flow, binding):
+    """_paths() to the reads in the binding's own flow."""
+    s, _, key, _ = binding
+    for read, k, where in flow.reads:
+        if k == key and where > _at(s) and not flow.bound(key, _at(s), where):
+            yield binding, read, flow.between(_at(s), where)
+
+
+def _into(flow: _Flow, binding, reactions: list[_Flow]):
+    """_paths() to the reads in the reactions that answer the binding's flow, through
+    its first react() after the binding."""
+    s, _, key, _ = binding
+    later = [p for p in flow.reacts() if _at(p) > _at(s)]
+    if not later or flow.bound(key, _at(s), _at(later[0])):
+        return
+    before = flow.between(_at(s), _at(later[0])) + [later[0]]
+    for reaction in reactions:
+        for read, k, where in reaction.reads:
+            if k == key and not reaction.bound(key, (0, 0), where):
+                yield binding, read, before + reaction.between((0, 0), where)
+
+
+def _back(flow: _Flow, binding, rules: list[_Flow]):
+    """_paths() from a reaction's binding to the reads in the rules it answers, after
+    the react() before each read."""
+    s, _, key, _ = binding
+    end = (1 << 30, 0)  # after every statement
+    if flow.bound(key, _at(s), end):
+        return
+    after = flow.between(_at(s), end)
+    for rule in rules:
+        for read, k, where in rule.reads:
+            opened = [_at(p) for p in rule.reacts() if _at(p) < where]
+            if k == key and opened and not rule.bound(key, opened[-1], where):
+                yield binding, read, after + rule.between(opened[-1], where)
+
+
+def _answered_by(name: str, reactions) -> set[str]:
+    """The rules a reaction answers, through answers to answers."""
+    answers = {r.name: r.answers for r in reactions}
+    above, todo = set(), list(answers[name])
+    while todo:
+        rule = todo.pop()
+        if rule not in above:
+            above.add(rule)
+            todo.extend(answers.get(rule, ()))
+    return above
+
+
+def _pausing(procedures) -> set[str]:
+    """The procedures whose effect pauses the game, through the procedures they call."""
+    pausing: set[str] = set()
+    while True:
+        more = {
+            p.name
+            for p in procedures
+            if p.name not in pausing
+            and any(_pauses(s, pausing) for s in ir.walk_statements(p.effect))
+        }
+        if not more:
+            return pausing
+        pausing |= more
+
+
+def _pauses(s: ir.Stmt, pausing: set[str]) -> bool:
+    """Does the game pause at this statement, for a choice or for chance?"""
+    if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+        return True
+    if isinstance(s, ir.Do) and s.proc in ir.PAUSES:
+        return True
+    if isinstance(s, ir.ProcedureCall):
+        return s.proc in pausing
+    own = (e for e in ir.iter_children(s) if isinstance(e, ir.Expr))
+    return any(isinstance(n, ir.Call) and n.func in CHANCE for n in ir.walk(tuple(own)))
+
+
+def _told_by(pause: ir.Stmt, found: _Told) -> set[int]:
+    """The tests (ids) whose outcome a pause tells every seat: who is asked is no secret,
+    so a choice by a local bound under a test (`loser = current` where the claim was
+    false) tells which way it went."""
+    who = pause.player if isinstance(pause, (ir.ChooseBranch, ir.ChooseCard)) else None
+    if not isinstance(who, ir.Local) or isinstance(pause, ir.ChooseAll):
+        return set()
+    scope, view = found.at[id(pause)]
+    key = dict(view).get(who.name, who.name)
+    return {
+        id(g) for s, sc, k, deciding in found.sets if (sc, k) == (scope, key) for g, _ in deciding
+    }
+
+
+def _deciding(pause: ir.Stmt) -> str | None:
+    """The name of the one seat that decides at a pause, if one does: a choice's chooser,
+    the player a react() asks (not a simultaneous pick, not chance)."""
+    if isinstance(pause, ir.ChooseAll):
+        return None
+    who = pause.args[0] if isinstance(pause, ir.Do) and pause.proc == "react" else None
+    if isinstance(pause, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+        who = pause.player
+    return who.name if isinstance(who, ir.Local) and who.type == "player" else None
+
+
 def _worked_out_zone(e) -> bool:
     """A zone that is not named (a zone, a family's, a local bound to one): zone_of()."""
     return isinstance(e, ir.Expr) and e.type == "zone" and not isinstance(e, (ir.ZoneRef, ir.Local))
@@ -427,6 +653,10 @@ class _Told:
         # every seat): counters_set()
         self.counted: list[tuple[ir.Assign, tuple, set]] = []
         self.on_cards = {c.name for c in spec.counters if c.per_card}
+        # each binding of a local by a let or an assignment, (statement, scope, key, the
+        # tests that decided it); and each statement's place: kept_through_redeal()
+        self.sets: list[tuple] = []
+        self.at: dict[int, tuple] = {}
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
@@ -498,12 +728,14 @@ class _Told:
         view = dict(view)  # a block's own lets are gone once it ends
         for i, s in enumerate(stmts):
             place = (scope, tuple(view.items()))
+            self.at[id(s)] = place
             inner = view  # the block locals in scope in the blocks inside
             if isinstance(s, ir.Let):
                 key = s.name if top else (s.name, s.span.line, s.span.col)
                 self.declared[(scope, key)] = len(guards)
                 value = (s.value, place, False, s.span.line)
                 self.bind(scope, key, value)
+                self.sets.append((s, scope, key, ()))
                 self.made.append((scope, s.name, value, guards))
                 if not top:
                     view[s.name] = key
@@ -513,6 +745,7 @@ class _Told:
                 deciding = guards[self.declared.get((scope, key), 0) :]
                 value = (s.value, place, False, s.span.line)
                 self.bind(scope, key, value, deciding)
+                self.sets.append((s, scope, key, deciding))
                 self.made.append((scope, s.target.name, value, guards))
             elif isinstance(s, (ir.For, ir.ChooseCard, ir.ChooseNumber)):
                 key = (s.var, s.span.line, s.span.col)
@@ -575,10 +808,12 @@ class _Told:
                 shown.add(ir.canon(cards))
         return shown
 
-    def envs(self) -> dict:
+    def envs(self, seat: str | None = None) -> dict:
         """Each place's locals as the reader takes them: each local's bindings, read
         where it is used; a _Secret for one bound by a secret pick, or under a test or
-        loop that reads what some seat may not see (through other locals too)."""
+        loop that reads what some seat may not see (through other locals too). With
+        `seat`, the player that name holds is the one seat the values are judged for
+        (its own owner zones are seen)."""
         places = {place for _, place in self.said} | {c[1] for c in self.counted}
         places |= {v[1] for vs in self.bindings.values() for v in vs if isinstance(v, tuple)}
         places |= {place for guards in self.guards.values() for _, place in guards}
@@ -606,6 +841,8 @@ class _Told:
                 env.clear()
                 env.update((k, b) for k, b in tops[scope].items() if isinstance(k, str))
                 env.update((name, tops[scope][key]) for name, key in view)
+                if seat is not None:
+                    env[seat] = _SEAT
             grown = {}
             for key, guards in self.guards.items():
                 if key in secret:
