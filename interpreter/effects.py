@@ -780,7 +780,7 @@ class StatementCompiler:
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
         distinct set (set_options); VAR is bound to the cards that stood for it."""
         asker, player, source, body, var, where = self._choice(s, self._sets(s.source))
-        shown = self._shown(s)
+        shown = self._shown(s) or (None if _sized(s.source) else UNSIZED)
         names = self.rules.type_names
 
         def choose_set(g, env):
@@ -1122,6 +1122,17 @@ def _pickable(where, g, env, taken: set):
     return lambda cards: taken.isdisjoint(cards) and where(g, env, list(cards))
 
 
+def _sized(sets: ir.Expr) -> bool:
+    """Do the rules fix how many cards each of these sets holds: `combinations(cards,
+    k)` with a k that reads no local (a number, a parameter, a counter)?"""
+    return (
+        isinstance(sets, ir.Call)
+        and sets.func == "combinations"
+        and len(sets.args) == 2
+        and not any(isinstance(n, ir.Local) and not n.builtin for n in ir.walk(sets.args[1]))
+    )
+
+
 # items of a loop or choice: values, not seats or cards
 VALUES = ("ints", "kinds", "cardsets", "zones")
 CARDS = ("cards", "zone")  # a loop's items that are cards: a pass for each
@@ -1278,6 +1289,9 @@ def _binds(stmts, into: dict[str, list]) -> None:
 
 
 SHOWN = ("shown",)  # a choice point's data: its cards face up for everyone, its option public
+# a secret choice of a set of cards whose size the rules do not fix (two sizes added up,
+# summing(), a size a local holds): how many cards it took is no more public than which
+UNSIZED = ("unsized",)
 
 
 def _own_cards(source: ir.Expr, who: str, per_player: set[str]) -> bool:

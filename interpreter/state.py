@@ -52,7 +52,7 @@ from .choices import (
     seat_name,
 )
 from .codegen import RUNTIME_CODE, RuleError, raise_at_spec
-from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, SHOWN, Frame
+from .effects import ANSWERING, MAX_CALLS, MAX_PASSES, SHOWN, UNSIZED, Frame
 from .observe import information_key, kept_for, log_for, observation, tallies, tallies_into
 from .rng import randbelow
 from .table import RuleLimit, Table, whole_number
@@ -315,12 +315,13 @@ class State(Table):
         self._pending = None
         self._choices += 1
         if point.player != CHANCE and self._events is not None:
-            # a set of cards: how many, public as a hand's size is, though the set is not
-            # (but not a simultaneous pick's: the cards stay where they are until all
-            # have picked, and a seat asked later must not learn how many another took);
-            # an answer: in which of an action's named windows, public as the window is
-            together = isinstance(point.data, Together)
-            said = {"count": len(choice.cards)} if point.kind == "cards" and not together else {}
+            # a set of cards: how many, where the rules fix it, though the set is secret
+            # (not a set of sizes the pick decides: UNSIZED; nor a simultaneous pick's:
+            # the cards stay where they are until all have picked, and a seat asked later
+            # must not learn how many another took); an answer: in which of an action's
+            # named windows, public as the window is
+            counted = not isinstance(point.data, Together) and point.data is not UNSIZED
+            said = {"count": len(choice.cards)} if point.kind == "cards" and counted else {}
             if point.kind == "react" and point.data[3] is not None:
                 said["window"] = point.data[3]
             self._log(

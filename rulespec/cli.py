@@ -2316,8 +2316,8 @@ def _replay(args, out, err) -> int:
         older = sum(o.older for o in outcomes)
         if older:
             print(
-                f"note: {older} event(s) logged as rulespec logged them before 2026-12 (a "
-                "simultaneous pick of a set of cards with its size, a shuffle of fewer than "
+                f"note: {older} event(s) logged as an older rulespec logged them (a secret "
+                "pick of a set of cards with its size, a shuffle of fewer than "
                 "two cards, no_play where a pass is now asked, a step offered again that "
                 "ended unasked with only pass left, a pass without its step, a play "
                 "without the card it chose from a zone some seat cannot see), read as the "

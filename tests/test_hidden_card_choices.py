@@ -442,3 +442,51 @@ def test_rl122_warns_where_a_choice_still_names_or_tests_unseen_cards(name, says
     _, out, _ = cli("lint", str(BLINDS / f"{name}.yaml"), "--format", "json")
     found = [f["message"] for f in json.loads(out) if f["code"] == "RL122"]
     assert found[0].split("see, ")[1].startswith(says) if says else found == [], found
+
+
+SETS = """
+rulespec: 1
+name: Sets
+players: {min: 2, max: 2}
+deck:
+  cards:
+    red: {count: 3}
+    blue: {count: 3}
+zones:
+  stock: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+turn:
+  - step: pick
+    effect: |
+      choose(current) s from SOURCE { }
+  - step: done
+    effect: end_game()
+"""
+
+
+@pytest.mark.parametrize(
+    "source, secret",
+    [
+        ("combinations(hand(current), 1, 3)", True),
+        ("combinations(hand(current), 1) + combinations(hand(current), 3)", True),
+        ("combinations(hand(current), 2)", False),  # its size is the rules': 2
+    ],
+)
+def test_a_secret_pick_of_a_set_tells_the_others_its_size_only_where_the_rules_fix_it(
+    source, secret
+):
+    """A review: a secret pick from a hand of one to three cards, which stay in it,
+    told every other seat how many it took."""
+    game = Game(load_spec("sets.yaml", SETS.replace("SOURCE", source)), 2)
+    logs = []
+    for pick in (0, -1):  # the fewest cards, and the most
+        state = State.from_layout(game, zones={"hand[P1]": ["red", "red", "red"]}, current=0)
+        label = state.legal_labels()[pick]
+        state.apply_action(label)
+        logs.append(state.log_for(1))
+        mine = [e for e in state.log_for(0) if e["event"] == "choice"]
+        assert mine[0]["option"] == label  # its chooser sees it
+    if secret:
+        assert logs[0] == logs[1]
+    else:
+        assert [e.get("count") for e in logs[0] if e["event"] == "choice"] == [2]

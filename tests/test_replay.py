@@ -341,7 +341,9 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
     assert line > 1
     code, out, _ = cli("replay", path)
     assert code == 0, out
-    assert out.splitlines()[-1].startswith("note: 1 event(s) logged as rulespec logged them")
+    assert out.splitlines()[-1].startswith(
+        "note: 1 event(s) logged as an older rulespec logged them"
+    )
     edit(
         path, lambda r: r["event"] == "choice" and r.get("count") == 1 and r.update(count=2) is None
     )
@@ -392,6 +394,8 @@ def test_a_log_before_deck_order_ties_replays_with_ties_as_the_cards_came(tmp_pa
         ("reserve_34aa7a5.jsonl", 5),
         # eight repeat steps ended unasked once only pass was left, now asked (at 5fbbf35)
         ("turn_taking_5fbbf35.jsonl", 8),
+        # five secret picks of one card or two, each logged with its size (format 4)
+        ("one_or_two_4eef06d.jsonl", 5),
         # the same, where the log goes on with a choice (or a pass) at the next step,
         # and where the next step's no_play follows (a review's, at f644d83)
         ("building_piles_f644d83.jsonl", 12),
@@ -406,7 +410,7 @@ def test_a_log_an_older_rulespec_wrote_replays_the_same_and_says_so(log, older):
     code, out, _ = cli("replay", GAMES.parent / "tests" / "logs" / log)
     assert code == 0, out
     assert out.splitlines()[-2] == "1 of 1 game(s) replayed the same"
-    assert out.splitlines()[-1].startswith(f"note: {older} event(s) logged as rulespec logged")
+    assert out.splitlines()[-1].startswith(f"note: {older} event(s) logged as an older rulespec logged")
 
 
 def test_a_log_of_this_format_missing_an_asked_pass_is_a_difference(tmp_path):

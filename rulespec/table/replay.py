@@ -113,9 +113,10 @@ def _validator():
 # play step offered again with only pass left came to ask for it; 3 from 2026-12-07, when
 # cards leaving a zone that is no pile together came to go in deck order; 4 from
 # 2026-12-08, when such cards a sort found tied did too (a log of an older format is
-# replayed as it was played: Game's log_format). A log without it is of an older
-# rulespec, whose older forms replay reads as the same (_older_step, _older_form,
-# _passed_on).
+# replayed as it was played: Game's log_format); 5 from 2026-12-08, when a secret choice
+# of a set whose size the rules do not fix came to be logged without it (_counted). A
+# log without a format is of an older rulespec, whose older forms replay reads as the
+# same (_older_step, _older_form, _passed_on).
 
 
 def _not_json(line: str, number: int, exc: ValueError) -> str:
@@ -306,6 +307,7 @@ class _Replaying:
         self.older = 0  # logged events in an older form (_older_form)
         # a log of format 3 on is compared as it is: the older forms are an older log's
         self.strict = header.get("log", 1) >= 3
+        self.counted = header.get("log", 1) < 5  # every secret set's size was logged
         self.ahead: deque = deque()  # replayed events not compared yet
         self._read_on()  # what the game logged as it was made: its first turn, without chance
 
@@ -323,6 +325,9 @@ class _Replaying:
         if replayed == event:
             return ""
         if not self.strict and (_older_form(event, replayed) or self._passed_on(event, replayed)):
+            self.older += 1
+            return ""
+        if self.counted and _counted(event, replayed):
             self.older += 1
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
@@ -448,10 +453,17 @@ def _older_form(logged: dict, replayed: dict) -> bool:
     pass logged no `step`, which the narration now names. A play of a card chosen from
     a zone some seat cannot see (a buy from a face-down reserve) logged no `chosen`,
     which its chooser is now told."""
-    option = replayed.get("option")
     if logged.get("event") in ("pass", "play"):
         new = "step" if logged["event"] == "pass" else "chosen"
         return new not in logged and {k: v for k, v in replayed.items() if k != new} == logged
+    return _counted(logged, replayed)
+
+
+def _counted(logged: dict, replayed: dict) -> bool:
+    """Is the logged event the replayed choice of a set of cards, logged with its size
+    (`count`), which this rulespec does not tell: a simultaneous pick's (until 2026-12),
+    a secret pick whose size the rules do not fix (until log format 5)?"""
+    option = replayed.get("option")
     return (
         logged.get("event") == "choice"
         and isinstance(option, str)
