@@ -1091,23 +1091,31 @@ def _run(args, out, err) -> int:
     )
     try:
         with log as record:
-            if args.games == 1:
-                return _one_game(spec, n, args, viewer, record, out)
-            return _match(spec, n, args, viewer, record, out, err)
+            try:
+                if args.games == 1:
+                    return _one_game(spec, n, args, viewer, record, out)
+                return _match(spec, n, args, viewer, record, out, err)
+            except _rule_error() as exc:  # the log keeps the game up to the rule that failed
+                failed = exc
     except OutputError as exc:
         raise UsageError(f"--log: {exc}") from None
-    except _rule_error() as exc:  # the game up to the rule that failed, then the error
-        if args.format == "text" and hasattr(exc, "played"):
-            _narrate_failed(spec, n, args, exc.played, out)
-        raise
+    # the game up to the rule that failed, then the error
+    if hasattr(failed, "played"):
+        _show_failed(spec, n, args, failed.played, out)
+    raise failed
 
 
-def _narrate_failed(spec, n, args, played, out) -> None:
-    """The narration of a game stopped by a rule that failed (RS701), up to it: the
-    designer sees the table the rule failed on."""
+def _show_failed(spec, n, args, played, out) -> None:
+    """A game stopped by a rule that failed (RS701), up to it: narrated, so that the
+    designer sees the table the rule failed on; or, a game alone, as --json shows a
+    game, its result naming the error."""
     from .table.narrate import Titles, narrate
 
-    number, seed, events = played
+    number, seed, events, result = played
+    if args.format == "json":
+        if args.games == 1:
+            _game_document(spec, n, seed, result, events, out)
+        return
     heading = _game_heading(spec, n, seed, args) if args.games == 1 else _match_game(number, seed)
     print(heading, file=out)
     for line in narrate(events, Titles.of(spec)):
@@ -1122,6 +1130,8 @@ def _games_played(spec, n, args, viewer, record):
     from rulespec.interpreter.agents import make_agents, play
     from rulespec.interpreter.observe import log_for
 
+    from .table.replay import stopped
+
     definition, carried = Game(spec, n), None
     for k in range(args.games):
         seed = args.seed + k
@@ -1130,8 +1140,11 @@ def _games_played(spec, n, args, viewer, record):
         )
         try:
             play(game, make_agents(args.agents.split(","), n, seed))
-        except _rule_error() as exc:
-            exc.played = (k + 1, seed, log_for(game, viewer))  # for the narration
+        except _rule_error() as exc:  # logged up to it, to be replayed (replay.stopped)
+            result = game.result | {"error": stopped(exc)}
+            if record is not None:
+                record(k + 1, seed, log_for(game, None), result)
+            exc.played = (k + 1, seed, log_for(game, viewer), result)  # for the narration
             raise
         carried = game.carry()
         events = log_for(game, viewer)
@@ -1145,25 +1158,20 @@ def _one_game(spec, n, args, viewer, record, out) -> int:
 
     ((_, _, result, events),) = _games_played(spec, n, args, viewer, record)
     if args.format == "json":
-        json.dump(
-            {
-                "spec": spec.name,
-                "players": n,
-                "seed": args.seed,
-                "result": result,
-                "events": events,
-            },
-            out,
-            default=list,
-            indent=1,
-        )
-        out.write("\n")
+        _game_document(spec, n, args.seed, result, events, out)
         return 0
     titles = Titles.of(spec)
     print(_game_heading(spec, n, args.seed, args), file=out)
     for line in narrate(events, titles):
         print(line, file=out)
     return 0
+
+
+def _game_document(spec, n: int, seed: int, result: dict, events: list, out) -> None:
+    """`run --json`'s document of one game."""
+    document = {"spec": spec.name, "players": n, "seed": seed, "result": result, "events": events}
+    json.dump(document, out, default=list, indent=1)
+    out.write("\n")
 
 
 def _game_heading(spec, n: int, seed: int, args) -> str:
@@ -2299,7 +2307,15 @@ def _replay(args, out, err) -> int:
         out.write("\n")
     else:
         for o in outcomes:
-            if o.same:
+            if o.same and "error" in o.result:  # stopped as the log's game was
+                e = o.result["error"]
+                print(
+                    f"game {o.game} (seed {o.seed}): the same as the log, {o.events} events, "
+                    f"stopped at turn {o.result['turns']} as it was, by error {e['code']} "
+                    f"at line {e['line']}, column {e['col']}: {e['message']}",
+                    file=out,
+                )
+            elif o.same:
                 r = o.result
                 who = ", ".join(r["winners"]) or "no winner"
                 print(

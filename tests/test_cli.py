@@ -52,6 +52,50 @@ def test_run_json_and_log(tmp_path):
     assert len(records) - 1 == len(data["events"])
 
 
+def test_a_game_a_rule_stops_is_logged_up_to_it_and_replays_to_it(tmp_path):
+    """A Cheat trial's game stopped by RS701 (`run --json --log`) printed no JSON and
+    wrote no log: it could be neither replayed nor reported. The log (and --json) holds
+    the game up to the rule that failed, its result naming it; a replay stops there too,
+    and says so; run still exits 2 with the error."""
+    text = (GAMES.parent / "tests" / "valid" / "coin_grab.yaml").read_text()
+    text = text.replace("steals: {initial: 0}", "steals: {initial: 2}").replace(
+        "    effect: move(top(pile, 1), hand(current))\n",
+        "    effect: |\n      move(top(pile, 1), hand(current))\n      steals = steals * steals\n",
+    )
+    spec, log = tmp_path / "grow.yaml", tmp_path / "grow.jsonl"
+    spec.write_text(text)
+    code, out, err = cli("run", spec, "--players", "2", "--json", "--log", log)
+    line = text[: text.index("steals = steals * steals")].count("\n") + 1
+    assert code == 2 and f"grow.yaml:{line}:7: error RS701: rule 'draw' failed here" in err
+    header, *events = [json.loads(row) for row in log.read_text().splitlines()]
+    stopped = header["result"]
+    assert stopped["over"] is False and stopped["turns"] > 1
+    assert stopped["error"] == {
+        "code": "RS701",
+        "rule": "draw",
+        "line": line,
+        "col": 7,
+        "message": "rule 'draw' failed here (a product past the limit of ±10^18 (docs/limits.md))",
+    }
+    document = json.loads(out)  # the same game, as the seat-less --json shows it
+    assert document["result"] == stopped and document["events"] == events
+    code, out, err = cli("replay", log)
+    assert (code, err) == (0, "")
+    assert out.startswith(
+        f"game 1 (seed 0): the same as the log, {len(events)} events, stopped at turn "
+        f"{stopped['turns']} as it was, by error RS701 at line {line}, column 7: rule 'draw' "
+        "failed here (a product past"
+    )
+    # a log that does not say so differs where the replay stops, with no traceback
+    del header["result"]["error"]
+    log.write_text("\n".join(json.dumps(row) for row in [header, *events]) + "\n")
+    code, out, err = cli("replay", log)
+    assert (code, err) == (1, "")
+    assert (
+        f"the log's game ends here, and the replay stopped on {spec}:{line}:7: error RS701" in out
+    )
+
+
 def test_run_as_a_seat_hides_other_hands():
     _code, out, _ = cli("run", TTG, "--as", "P2", "--seed", "1", "--json")
     events = json.loads(out)["events"]

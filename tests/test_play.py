@@ -480,6 +480,67 @@ def test_a_set_the_rules_do_not_offer_together_is_refused_by_its_cards(tmp_path)
     ) in out.getvalue()
 
 
+MELDS = GAMES.parent / "tests" / "valid" / "melds.yaml"
+
+
+def _melds(answers: str) -> str:
+    """`play` at P1 of Melds, seed 1: passing the first meld (answer 11), P1 buries two
+    of 8 cards, Red 2 twice among them: 22 groups of two."""
+    argv = ["play", str(MELDS), "--as", "P1", "--seed", "1"]
+    out, err = StringIO(), StringIO()
+    code = main(argv, stdout=out, stderr=err, stdin=StringIO(answers))
+    assert code == 0 and err.getvalue() == "", err.getvalue()
+    return out.getvalue()
+
+
+def test_many_groups_of_cards_played_as_one_move_name_the_cards_and_take_their_names():
+    """A Cheat trial's play of one to four cards (`count:`) listed 4,047 groups; its pair
+    typed as the option showed it "could be" 131 options, and in the other order was
+    "not an option". Past 20 an action's groups are named by their cards, as a choice of
+    many sets is, and the cards named in any order take the one group of them."""
+    answers = "11\nred 2, red 2, red 2\nred 1, red 2, red 3\nblue 2, RED 1\nquit\n"
+    out = _melds(answers)
+    bury = out[out.index("Bury — your options:") :]
+    assert bury.startswith(
+        "Bury — your options:\n"
+        "  Bury two: choose 2 cards, from: Red 1, Red 2, Red 3, Red 4, Red 5, Blue 2, Blue 4\n"
+        "  (type their names separated by commas; list shows all 22)\nP1> "
+    )
+    assert "P1> red 2, red 2, red 2\n  Red 2 is named 3 times: choose 2 cards\n" in out
+    assert "P1> red 1, red 2, red 3\n  you named 3 cards: choose 2 cards\n" in out
+    assert "P1> blue 2, RED 1\n  P1 plays 2 cards (Bury two)\n  Red 1, Blue 2: P1's hand" in out
+
+
+def test_a_few_groups_are_listed_and_taken_by_their_cards_in_any_order():
+    """Twenty groups or fewer are listed; the cards of one, named in another order than
+    its option shows them, take it (`list` shows the many groups numbered)."""
+    out = _melds("blue 4, red 4\nred 2, red 2\n11\nlist\nquit\n")
+    assert "    4) Play Red 4, Blue 4\n" in out
+    assert "P1> blue 4, red 4\n  P1 plays 2 cards (Lay set)\n  Red 4, Blue 4: P1's hand" in out
+    assert "P1> red 2, red 2\n  P1 plays 2 cards (Lay set)\n" in out
+    listed = out[out.index("P1> list\n") :]
+    assert "  Bury two:\n    1) Play Red 1, Red 3\n" in listed
+
+
+def test_cards_a_group_at_several_targets_plays_are_asked_again_with_the_options(tmp_path):
+    """The same cards played at either of two seats are two options: named, both are
+    told with their numbers."""
+    spec = tmp_path / "melds.yaml"
+    spec.write_text(
+        MELDS.read_text().replace(
+            "count: 2\n    to: buried", "count: 2\n    target: other\n    to: buried"
+        )
+    )
+    argv = ["play", str(spec), "--as", "P1", "--seed", "1", "--players", "3"]
+    out = StringIO()
+    answers = "5\nblue 1, red 3\nquit\n"  # P1 passes the meld, and buries
+    assert main(argv, stdout=out, stderr=StringIO(), stdin=StringIO(answers)) == 0
+    assert (
+        "P1> blue 1, red 3\n  'blue 1, red 3' could be 17) Play Red 3, Blue 1 (Bury two) at P2; "
+        "18) Play Red 3, Blue 1 (Bury two) at P3: type its number\n"
+    ) in out.getvalue()
+
+
 def test_a_card_that_is_no_option_is_told_why_where_the_rules_say_it():
     """A Hearts designer's jack of hearts was refused as "not an option" only: a card
     not held, or that no action of the step plays, is told so; the second first, held

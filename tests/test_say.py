@@ -123,7 +123,8 @@ def test_a_refusal_names_the_binding_that_hides_the_value():
     said = 'choose(current) n from 1..3 { let k = n\n      say("{k}") }'
     ((_, secret),) = spec_errors(edited(TEXT, (SAY, said)))
     assert under.endswith(
-        "reads 'n', bound under a test or loop over what some seats may not see (line 56)"
+        "reads 'n', bound under a test or loop at line 56 that reads the cards of zone 'pile' "
+        "(visibility: hidden), which some seats may not see"
     )
     assert secret.endswith("through 'k' (bound at line 55), 'n', bound by a secret pick (line 55)")
 

@@ -73,6 +73,11 @@ class _Reads:
             found = self._size(e.args[0], env, via)
             if found is not _READ:
                 return found
+            # the cards are read: name first what makes their number tell which they
+            # are (a pick added to a local of cards played face down), not a card of it
+            # whose number alone would be told
+            found = self._any(ir.iter_children(e), env, via)
+            return found and (self._unplaced(e.args[0], env, via) or found)
         if isinstance(e, (ir.ZoneRef, ir.Zones)) and self._unseen(e, env):
             return e, via
         if isinstance(e, ir.Memory):
@@ -184,6 +189,30 @@ class _Reads:
                 return False
         return True
 
+    def _unplaced(self, cards: ir.Expr, env: dict, via: tuple[str, ...]):
+        """first() of the part of these cards that is not taken by place (see _by_place):
+        a pick a local holds, read as what it was picked from; None where none reads what
+        some seat may not see."""
+        for n in _parts(cards, True):
+            bound = env.get(n.name) if isinstance(n, ir.Local) else None
+            if isinstance(bound, _Secret):
+                return bound, via
+            if self.wherever and isinstance(n, ir.Call) and n.func in _WHERE:
+                return n, via
+            if bound is not None:
+                for arg in self._bound(bound):
+                    if found := self._once(arg, self._read_unplaced, None):
+                        return found
+            elif not (ir.by_place(n) or isinstance(n, ir.Zones)):
+                return self.first(n, env, via)
+        return None
+
+    def _read_unplaced(self, arg: _Arg):
+        """_unplaced() of what a local is bound to: all of it, where it is one item."""
+        if _whole(arg):
+            return _through(arg, self._unplaced(arg.expr, arg.env, arg.via))
+        return _through(arg, self.first(arg.expr, arg.env, arg.via))
+
     def _call(self, e: ir.ConditionCall, env: dict, via: tuple[str, ...]):
         """A named condition or value called: its body read with its parameters bound
         to the arguments (cards where the body reads them, the rest here)."""
@@ -285,6 +314,13 @@ def _what(node, zones: dict[str, ir.ZoneDef]) -> str:
     return f"the cards of zone '{node.name}' (visibility: {vis}), which some seats may not see"
 
 
+def _reading(node, via: tuple[str, ...], zones: dict[str, ir.ZoneDef]) -> str:
+    """What a read some seat may not see reads, in words, through the named values and
+    the locals it is reached through: what follows `reads` in a refusal."""
+    through = f", through {' -> '.join(via)}," if via else ""
+    return f"{through} {_what(node, zones)}"
+
+
 def _is_seat(owner: ir.Expr | None, env: dict) -> bool:
     """Is this the seat the value is shown for (its player parameter, passed on)?"""
     return isinstance(owner, ir.Local) and env.get(owner.name) is _SEAT
@@ -304,8 +340,6 @@ def audience(
     if found is None:
         return (ir.OWN_SEAT if reads.own else ir.EVERY_SEAT), None
     node, via = found
-    through = f", through {' -> '.join(via)}," if via else ""
-    what = _what(node, zones)
     own = (
         "; a value of one player may read that player's own owner zones, hand(p), and is "
         "then shown to that player alone"
@@ -314,7 +348,7 @@ def audience(
     )
     return ir.EVERY_SEAT, Diagnostic(
         "RS415",
-        f"'{value.name}' is shown at the table, but reads{through} {what}",
+        f"'{value.name}' is shown at the table, but reads{_reading(node, via, zones)}",
         node.span,
         hint="show only what every seat sees: counters, any zone's size(), the cards of "
         "public zones" + own,
@@ -370,9 +404,7 @@ def counters_set(spec: ir.Spec) -> list[tuple[ir.Assign, str]]:
         found.reads.seen = {id(n) for n in ir.walk(s.value) if ir.canon(n) in shown}
         read = found.reads.first(s.value, envs[place], ())
         if read is not None and not (isinstance(read[0], _Secret) and read[0].number):
-            node, via = read
-            through = f", through {' -> '.join(via)}," if via else ""
-            leaks.append((s, f"{through} {_what(node, found.reads.zones)}"))
+            leaks.append((s, _reading(*read, found.reads.zones)))
     return leaks
 
 
@@ -847,13 +879,17 @@ class _Told:
             for key, guards in self.guards.items():
                 if key in secret:
                     continue
-                test = next(
-                    (g for g, at in guards if self.reads.first(g, envs[at], ()) is not None), None
+                found = next(
+                    ((g, read) for g, at in guards if (read := self.reads.first(g, envs[at], ()))),
+                    None,
                 )
-                if test is not None:
+                if found is not None:
+                    # name what the test reads: a test that looks public, size(played),
+                    # may hide the value only through a local bound to a secret pick
+                    test, (node, via) = found
                     grown[key] = _Secret(
-                        f"'{_name(key[1])}', bound under a test or loop over what some seats "
-                        f"may not see (line {test.span.line})"
+                        f"'{_name(key[1])}', bound under a test or loop at line "
+                        f"{test.span.line} that reads{_reading(node, via, self.reads.zones)}"
                     )
             if not grown:
                 return envs
@@ -863,11 +899,10 @@ class _Told:
 def _told_problem(node, via, zones, value) -> Diagnostic:
     """RS415 at the value said, naming what it reads (through the named values and
     conditions it calls, and the locals that bind it)."""
-    through = f", through {' -> '.join(via)}," if via else ""
     return Diagnostic(
         "RS415",
-        f"say() tells every seat the values it names, but this one reads{through} "
-        f"{_what(node, zones)}",
+        f"say() tells every seat the values it names, but this one reads"
+        f"{_reading(node, via, zones)}",
         value.span,
         hint="name only what every seat sees: counters, any zone's size(), the cards of "
         "public zones (a card moved to one is named where it lies, top(discard, 1)); a "

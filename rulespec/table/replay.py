@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from rulespec.interpreter import LOG_FORMAT, Game, IllegalChoice, State
+from rulespec.interpreter import LOG_FORMAT, Game, IllegalChoice, RuleError, State
 
 from ..lang.schema import load_schema
 from .files import named_spec, replacing
@@ -96,6 +96,18 @@ def log_writer(path: str, spec: str, variants: list[str], players: int, inputs=(
                 fh.write(json.dumps(record, default=list) + "\n")
 
         yield add
+
+
+def stopped(exc: RuleError) -> dict:
+    """A rule that failed and stopped a game, as its log's header keeps it (its result's
+    `error`) and a replay compares it: the file is left out, as the log names it."""
+    return {
+        "code": exc.code,
+        "rule": exc.rule,
+        "line": exc.span.line,
+        "col": exc.span.col,
+        "message": exc.message,
+    }
 
 
 @cache
@@ -309,6 +321,7 @@ class _Replaying:
         self.strict = header.get("log", 1) >= 3
         self.counted = header.get("log", 1) < 5  # every secret set's size was logged
         self.ahead: deque = deque()  # replayed events not compared yet
+        self.error: RuleError | None = None  # the rule that failed, stopping the game
         self._read_on()  # what the game logged as it was made: its first turn, without chance
 
     def compare(self, number: int, event: dict) -> str:
@@ -318,7 +331,17 @@ class _Replaying:
             self.older += 1
             return ""
         while not self.ahead:
-            stuck = self._play_on(number, event)
+            if self.error is not None:
+                return (
+                    f"line {number}: the log goes on with {json.dumps(event)}; the replay "
+                    f"stopped on {self.error}"
+                )
+            try:
+                stuck = self._play_on(number, event)
+            except RuleError as exc:  # the events logged before it are still compared
+                self.error = exc
+                self._read_on()
+                continue
             if stuck:
                 return stuck
         replayed = self.ahead.popleft()
@@ -420,23 +443,41 @@ class _Replaying:
         self.ahead.extend(json.loads(json.dumps(new, default=list)))
 
     def finish(self) -> str:
-        """The difference after the log's last event of the game, or ''."""
-        while self.game.is_chance_node():
-            self.game.sample_chance()
+        """The difference after the log's last event of the game, or '': a game the log
+        says a rule stopped (its result's `error`) stops on that rule here too."""
+        try:
+            while self.error is None and self.game.is_chance_node():
+                self.game.sample_chance()
+        except RuleError as exc:
+            self.error = exc
         self._read_on()
-        if not self.ahead:
+        if self.ahead:
+            return (
+                f"line {self.line}: the log's game ends here, and the replay goes on with "
+                f"{json.dumps(self.ahead[0])}"
+            )
+        logged = (self.header.get("result") or {}).get("error")
+        replayed = None if self.error is None else stopped(self.error)
+        if logged == replayed:
             return ""
+        if replayed is None:
+            return (
+                f"line {self.line}: the log's game stopped here on {json.dumps(logged)}, and "
+                "the replay does not"
+            )
         return (
-            f"line {self.line}: the log's game ends here, and the replay goes on with "
-            f"{json.dumps(self.ahead[0])}"
+            f"line {self.line}: the log's game ends here"
+            f"{f' on {json.dumps(logged)}' if logged else ''}, and the replay stopped on "
+            f"{self.error}"
         )
 
     def outcome(self, difference: str, narrate=None) -> Outcome:
         h = self.header
         seen = narrate(self.game, h) if narrate is not None and not difference else None
-        return Outcome(
-            h["game"], h["seed"], self.events, difference, self.game.result, seen, self.older
-        )
+        result = self.game.result  # with the rule that stopped the game, as run --log writes it
+        if self.error is not None:
+            result |= {"error": stopped(self.error)}
+        return Outcome(h["game"], h["seed"], self.events, difference, result, seen, self.older)
 
 
 def _may_be(game: State, choice: dict) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from rulespec.interpreter.choices import PickCards, PickValue, seat_name
+from rulespec.interpreter.choices import GroupPlay, PickCards, PickValue, Play, seat_name
 from rulespec.interpreter.observe import log_for
 
 from .narrate import Titles, capital, narrate, visible
@@ -29,13 +29,15 @@ HELP = """\
     help NAME   what a card, rule, window, zone, counter, value, parameter or goal is for,
                 or a step's pass (NAME: its name or its title, as the table shows it)
     table       the table again, with the game's parameters, and your options
-    list        every option, numbered (a choice of many sets of cards names the cards
-                to choose from instead: answer with their names, separated by commas)
+    list        every option, numbered (many sets of cards, or groups to play, are shown
+                as the cards to choose from: answer with their names, separated by commas)
     quit        leave the game (it is abandoned: nobody wins)
   A command (in any case) wins over an option of the same words: type its number."""
 
 
-LISTED_SETS = 20  # a choice of more sets of cards than this names the cards, not the sets
+# a choice of more sets of cards than this (or an action's more groups of cards played
+# as one move) names the cards, not the sets
+LISTED_SETS = 20
 
 COULD = 8  # options an ambiguous answer is told of, each with its words
 
@@ -115,6 +117,7 @@ class Person:
         options, texts = [s["option"] for s in shown], [s["text"] for s in shown]
         numbers = _numbers(options)  # a bid: answered with its number, typed
         sets = _card_sets(options)  # a choice of cards together: answered with their names
+        plays = _plays(options, self.game.game.type_names)  # cards played: so answered too
         if sets is not None and "," in answer:
             offered = dict.fromkeys(card for key in sets for card in key)
             named = _names(answer, offered, self.titles)
@@ -141,6 +144,8 @@ class Person:
             )
         elif (option := _picked(answer, options, texts)) is not None:
             return option
+        elif (named := _cards_named(answer, plays, self.titles)) is not None:
+            return self._by_cards(answer, named, plays, shown)
         else:
             said = _cut(answer, 40)
             could = [i for i, s in enumerate(shown, 1) if _says(answer, s)] or _titled(
@@ -148,15 +153,28 @@ class Person:
             )
             if len(could) == 1:
                 return options[could[0] - 1]
-            if could:  # each with its words: a long list may not be on the screen
-                listed = "; ".join(f"{i}) {texts[i - 1]}" for i in could[:COULD])
-                more = f"; and {len(could) - COULD} more" if len(could) > COULD else ""
-                self.say(f"  '{said}' could be {listed}{more}: type its number")
+            if could:
+                self.say(f"  {_could(said, could, texts)}")
             else:
                 why = self._why_not(answer)
                 self.say(
                     f"  '{said}' is not an option: {why}type its number (1-{len(options)}), or help"
                 )
+        return None
+
+    def _by_cards(self, answer: str, named: list[str], plays: dict, shown: list[dict]):
+        """The one option that plays the cards named, in any order, or None, having said
+        why there is none: the options that do (at several targets), or what is wrong
+        with the cards."""
+        matching = plays.get(tuple(sorted(named)), [])
+        if len(matching) == 1:
+            return matching[0]
+        if matching:
+            could = [i for i, s in enumerate(shown, 1) if s["option"] in matching]
+            self.say(f"  {_could(_cut(answer, 40), could, [s['text'] for s in shown])}")
+        else:
+            offered = dict.fromkeys(card for key in plays for card in key)
+            self.say(f"  {_not_a_set(named, plays, offered, self.titles)}")
         return None
 
     def _why_not(self, answer: str) -> str:
@@ -187,30 +205,53 @@ class Person:
                 [s["option"] for s in shown],
             )
         )
-        sets = _card_sets([s["option"] for s in shown])
-        if sets is not None and len(shown) > LISTED_SETS:
-            cards = dict.fromkeys(c for s in shown for c in s["option"].label.split("+"))
-            self.say(f"  {_sizes(sets)}, from: {', '.join(map(self.titles.card, cards))}")
-            self.say(f"  (type their names separated by commas; list shows all {len(shown)})")
-            return
-        self._list(shown)
+        self._list(shown, compact=True)
 
-    def _list(self, shown: list[dict]) -> None:
+    def _list(self, shown: list[dict], compact: bool = False) -> None:
         """The options numbered, a card's several options under its title; a choice of
         numbers by the numbers themselves, as they are answered (entry 1 would read as
-        the number 1)."""
-        numbers = _numbers([s["option"] for s in shown])
+        the number 1). Compact, a choice of many sets of cards, or an action's many
+        groups of cards played as one move, by the cards to choose from (a Cheat trial's
+        play of one to four cards listed 4,047 groups)."""
+        options = [s["option"] for s in shown]
+        numbers = _numbers(options)
         if numbers is not None:
             self.say(f"  a number: {_listed(numbers)}")
             return
+        sets = _card_sets(options)
+        if compact and sets is not None and len(shown) > LISTED_SETS:
+            cards = dict.fromkeys(c for o in options for c in o.label.split("+"))
+            self._cards_to_choose("", sets, cards, len(shown))
+            return
+        groups: dict[str, list] = {}  # each action's groups of cards played as one move
+        for o in options:
+            if isinstance(o, GroupPlay):
+                groups.setdefault(o.action, []).append(o.group)
+        many = {a for a, played in groups.items() if len(played) > LISTED_SETS and compact}
+        told = set()
         sizes = Counter(s["group"] for s in shown)
         for i, s in enumerate(shown, 1):
+            o = s["option"]
+            if isinstance(o, GroupPlay) and o.action in many:
+                if o.action not in told:  # where its first group stands, by its title
+                    told.add(o.action)
+                    names = self.game.game.type_names
+                    cards = [names[t] for t in sorted({t for g in groups[o.action] for t in g})]
+                    self._cards_to_choose(f"{s['group']}: ", groups[o.action], cards, len(shown))
+                continue
             if sizes[s["group"]] < 2 or s["group"] is None:
                 self.say(f"  {i}) {s['text']}")
                 continue
             if i == 1 or shown[i - 2]["group"] != s["group"]:
                 self.say(f"  {s['group']}:")
             self.say(f"    {i}) {s['short']}")
+
+    def _cards_to_choose(self, heading: str, sets, cards, options: int) -> None:
+        """In place of many sets of cards (or an action's groups of cards played), how
+        many cards each takes and the cards (names) they are taken from, and how to
+        answer."""
+        self.say(f"  {heading}{_sizes(sets)}, from: {', '.join(map(self.titles.card, cards))}")
+        self.say(f"  (type their names separated by commas; list shows all {options})")
 
     def _read(self) -> str:
         """The person's next answer, echoed when it is piped, as a terminal would."""
@@ -354,6 +395,37 @@ def _card_sets(options) -> dict[tuple, PickCards] | None:
     return {tuple(sorted(o.label.split("+"))): o for o in options}
 
 
+def _plays(options, type_names: list[str]) -> dict[tuple, list[Play]] | None:
+    """A play step's plays of cards by the names of the cards each plays, sorted, where
+    some play a group of cards as one move (`count:`); None for any other decision."""
+    if not any(isinstance(o, GroupPlay) for o in options):
+        return None
+    plays: dict[tuple, list[Play]] = {}
+    for o in options:
+        if isinstance(o, GroupPlay):
+            cards = o.group
+        elif isinstance(o, Play) and o.card_type is not None:  # one card, by another action
+            cards = (o.card_type,)
+        else:
+            continue
+        plays.setdefault(tuple(sorted(type_names[t] for t in cards)), []).append(o)
+    return plays
+
+
+def _cards_named(answer: str, plays: dict | None, titles: Titles) -> list[str] | None:
+    """The cards an answer at a play step of groups names (see _names), where it is
+    answered by cards: names separated by commas, one of them a card played; or one
+    card that some option plays alone. None for an answer read by its words: one card
+    that only groups hold (`red 4`) is a few words of the options that hold it."""
+    if not plays:
+        return None
+    offered = dict.fromkeys(card for key in plays for card in key)
+    named = _names(answer, offered, titles)
+    if "," in answer:
+        return named if any(card in offered for card in named) else None
+    return named if tuple(named) in plays else None
+
+
 def _names(answer: str, offered, titles: Titles) -> list[str]:
     """The cards an answer names, separated by commas, each by its title or its name
     in any case: the names of the cards `offered`, or the words typed for one that is
@@ -376,9 +448,17 @@ def _not_a_set(named: list[str], sets: dict, offered, titles: Titles) -> str:
         if n > held:
             return f"{titles.card(card)} is named {_times(n)}: {_sizes(sets)}"
     if len(named) not in {len(key) for key in sets}:
-        return f"you named {len(named)} cards: {_sizes(sets)}"
+        return f"you named {len(named)} card{'s' if len(named) > 1 else ''}: {_sizes(sets)}"
     together = ", ".join(map(titles.card, named))
     return f"{together} are not a set you may choose together: list shows those you may"
+
+
+def _could(said: str, could: list[int], texts: list[str]) -> str:
+    """The options an answer could be (places from 1), each with its words, as a long
+    list may not be on the screen: the first few, then how many more."""
+    listed = "; ".join(f"{i}) {texts[i - 1]}" for i in could[:COULD])
+    more = f"; and {len(could) - COULD} more" if len(could) > COULD else ""
+    return f"'{said}' could be {listed}{more}: type its number"
 
 
 def _times(n: int) -> str:
@@ -394,8 +474,9 @@ def _cut(text: str, most: int) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,") + "…"
 
 
-def _sizes(sets: dict) -> str:
-    """How many cards a choice of sets takes: `choose 3 cards`, `choose 1 to 3 cards`."""
+def _sizes(sets) -> str:
+    """How many cards a choice of sets (a play of groups) takes: `choose 3 cards`,
+    `choose 1 to 3 cards`."""
     sizes = sorted({len(key) for key in sets})
     many = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
     return f"choose {many} card{'s' if sizes[-1] > 1 else ''}"
