@@ -459,6 +459,55 @@ def _seen_in(e, shown: set) -> set:
     return seen
 
 
+def asked_unseen(spec: ir.Spec) -> list[tuple[ir.Stmt, ir.Expr, str]]:
+    """Each decision asked only where a test reads what some seat may not see (the
+    tests of the ifs and whiles around it, how many items the loops around it have),
+    with that test and what it reads in words: every seat's log shows each decision
+    asked (a secret one as "P1 chooses a card"), so whether it is asked tells every seat
+    how the test came out. The test is read as RL131 reads a counter's value (see
+    counters_set), the cards its block shows every seat being public. A say() under
+    such a test is the rules' choice to tell it (RS415 does not read its tests), a
+    decision is not."""
+    found = _Told(spec, wherever=False)
+    if not any(tests for _, tests in found.asked):
+        return []
+    envs = found.envs()
+    leaks = []
+    for s, tests in found.asked:
+        for test, place, seen in tests:
+            found.reads.seen = seen | found.passed
+            read = found.reads.first(test, envs[place], ())
+            if read is not None:
+                node, via = read
+                through = f", through {' -> '.join(via)}," if via else ""
+                leaks.append((s, test, f"{through} {_what(node, found.reads.zones)}"))
+                break
+    return leaks
+
+
+def _deciding(s) -> tuple:
+    """The tests of s that decide whether, and how often, a decision inside it is
+    asked: an if's or a while's test, how many items a loop has (a choice's block runs
+    once, whichever was chosen). Not an if that asks a decision in either arm: a fork
+    laid out in the open (a challenge's loser, then the winner, choose a card to lose),
+    which the rules show as they show a say() under it."""
+    if isinstance(s, ir.If) and not all(map(_asks, (s.then, s.orelse))):
+        return (s.cond,)
+    if isinstance(s, ir.While):
+        return (s.cond,)
+    if isinstance(s, ir.For):
+        return (ir.Call(s.items.span, "int", "size", (s.items,)),)
+    return ()
+
+
+def _asks(stmts) -> bool:
+    """Does a block ask a decision, in any of its statements?"""
+    return any(
+        isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber))
+        for s in ir.walk_statements(stmts)
+    )
+
+
 def _worked_out_zone(e) -> bool:
     """A zone that is not named (a zone, a family's, a local bound to one): zone_of()."""
     return isinstance(e, ir.Expr) and e.type == "zone" and not isinstance(e, (ir.ZoneRef, ir.Local))
@@ -513,6 +562,9 @@ class _Told:
         # the arguments of procedure calls that the calling block shows every seat (a
         # card moved onto a public pile, then passed on): read as public by lint
         self.passed: set[int] = set()
+        # (a decision, the tests that decide whether and how often it is asked, each
+        # with its place and the nodes of it its block shows every seat): asked_unseen()
+        self.asked: list[tuple[ir.Stmt, tuple]] = []
         self.on_cards = {c.name for c in spec.counters if c.per_card}
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
@@ -581,11 +633,13 @@ class _Told:
         self.bindings.setdefault((scope, key), []).append(value)
         self.guards.setdefault((scope, key), []).extend(guards)
 
-    def walk(self, stmts, scope: str, guards: tuple, view: dict, top: bool) -> None:
+    def walk(self, stmts, scope: str, guards: tuple, view: dict, top: bool, asking=()) -> None:
         view = dict(view)  # a block's own lets are gone once it ends
         for i, s in enumerate(stmts):
             place = (scope, tuple(view.items()))
             inner = view  # the block locals in scope in the blocks inside
+            if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+                self.asked.append((s, asking))
             if isinstance(s, ir.Let):
                 key = s.name if top else (s.name, s.span.line, s.span.col)
                 self.declared[(scope, key)] = len(guards)
@@ -620,8 +674,11 @@ class _Told:
             tests = () if isinstance(s, ir.ChooseBranch) else ir.iter_children(s)
             at = (scope, tuple(inner.items()))
             inside = guards + tuple((c, at) for c in tests if isinstance(c, ir.Expr))
+            deciding = asking + tuple(
+                (test, place, self._seen_at(test, stmts, i)) for test in _deciding(s)
+            )
             for block in ir.iter_blocks(s):
-                self.walk(block, scope, inside, inner, False)
+                self.walk(block, scope, inside, inner, False, deciding)
 
     def _note(self, s, scope: str, place: tuple, view: dict, at) -> None:
         """A statement that binds no local of its own: a react() (the answers write the
@@ -691,6 +748,7 @@ class _Told:
         where it is used; a _Secret for one bound by a secret pick, or under a test or
         loop that reads what some seat may not see (through other locals too)."""
         places = {place for _, place in self.said} | {c[1] for c in self.counted}
+        places |= {place for _, tests in self.asked for _, place, _ in tests}
         places |= {v[1] for vs in self.bindings.values() for v in vs if isinstance(v, tuple)}
         places |= {place for guards in self.guards.values() for _, place in guards}
         scopes = {scope for scope, _ in self.bindings} | {scope for scope, _ in places}
