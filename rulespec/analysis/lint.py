@@ -18,7 +18,7 @@ import networkx as nx
 from ..lang import ir
 from ..lang.costs import group_count
 from ..lang.diagnostics import Span, did_you_mean
-from ..lang.shown import counters_set, kept_through_redeal
+from ..lang.shown import asked_unseen, counters_set, kept_through_redeal
 from . import graph as graphs
 
 
@@ -2172,6 +2172,31 @@ def _pause_words(pause: ir.Stmt) -> str:
     return f"the chance draw at line {line}"
 
 
+def check_decisions_asked_under_unseen(an: Analysis):
+    """RL133: a decision asked only when a test of what some seat may not see holds (a
+    card just drawn into the hand: `if fits(d) { choose(current) { "play it" … "keep
+    it" … } }`): every seat's log shows each decision asked, a secret one as "P1
+    chooses a card", so every seat learns how the test came out. Read as RL131 reads a
+    counter's value (rulespec.lang.shown.asked_unseen); a say() under such a test is
+    the rules' choice to tell it (RS415), a decision is not."""
+    for s, test, what in asked_unseen(an.spec):
+        if isinstance(s, ir.ChooseBranch):
+            choice = " or ".join(f"'{b.label}'" for b in s.branches)
+        else:
+            choice = f"'{s.var}'"
+        yield Finding(
+            "RL133",
+            "warning",
+            f"the choice of {choice} is asked only when the test at line {test.span.line} "
+            f"holds, which reads{what}: every seat's log shows a decision asked, so "
+            "every seat learns how the test came out",
+            s.span,
+            hint="ask it whatever the hidden cards are (offer the option always, and refuse "
+            "it inside where it does not fit), or test only what every seat sees; a secret "
+            "choice is no cure, as its log shows it asked too",
+        )
+
+
 def check_gifts_moved_straight_on(an: Analysis):
     """RL126: a `simultaneously` block that moves a pick straight into a hidden zone of
     the family the picks come from, another chooser's (a pass to the left): the gift
@@ -2413,6 +2438,7 @@ CHECKS = (
     check_secret_numbers_made_public,
     check_counters_set_from_unseen,
     check_locals_kept_through_a_redeal,
+    check_decisions_asked_under_unseen,
     check_gifts_moved_straight_on,
 )
 
@@ -2452,6 +2478,7 @@ CODES = {
     "RL131": "a counter every seat sees set from what some seat may not see",
     "RL132": "a local worked out from what some seat may not see, read after a pause: "
     "a re-deal keeps it",
+    "RL133": "a decision asked only when a test of what some seat may not see holds",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

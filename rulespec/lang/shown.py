@@ -365,7 +365,8 @@ def told(spec: ir.Spec) -> list[Diagnostic]:
     local is used (`size(h)` of `let h = hand(p)` is public, its cards are not): a let,
     an assignment (a reaction's too, and its own let of a name the answered action uses:
     see _answered), a for loop's items, a choice's items, a procedure's parameter as
-    every call's argument, an action's card as the zone it went to, its picked card as
+    every call's argument (the call declares it, as a block its let), an action's card
+    as the zone it went to, its picked card as
     what it was chosen among and the zone its card went to (the log names the pick only
     to the seats that see the card played), its zone target as the zones it was chosen
     among and its player target as public (the play names it), a reaction's answering
@@ -392,16 +393,17 @@ def counters_set(spec: ir.Spec) -> list[tuple[ir.Assign, str]]:
     """Each assignment to a counter every seat sees (all but those on cards, shown where
     their card is) whose value reads what some seat may not see, with what it reads in
     words: judged as told() judges a say()'s value, but for what the assignment's own
-    block shows every seat (cards it reveals to `players`, or moves into a public zone)
-    and where a card lies (zone_of(c) is read as the card is: the moves that put it there
+    block shows every seat (see _Told._shown: cards it reveals to `players`, or moves
+    into a public zone), the lets before it there too, a procedure's argument that the
+    calling block shows every seat, and where a card lies (zone_of(c) is read as the card is: the moves that put it there
     are public). Not a secret number: RL125 notes those, and knows a reveal()."""
     found = _Told(spec, wherever=False)
     if not found.counted:
         return []
     envs = found.envs()
     leaks = []
-    for s, place, shown in found.counted:
-        found.reads.seen = {id(n) for n in ir.walk(s.value) if ir.canon(n) in shown}
+    for s, place, seen in found.counted:
+        found.reads.seen = seen | found.passed
         read = found.reads.first(s.value, envs[place], ())
         if read is not None and not (isinstance(read[0], _Secret) and read[0].number):
             leaks.append((s, _reading(*read, found.reads.zones)))
@@ -633,6 +635,140 @@ def _deciding(pause: ir.Stmt) -> str | None:
     return who.name if isinstance(who, ir.Local) and who.type == "player" else None
 
 
+def _to_every_seat(s) -> bool:
+    """Is s a reveal() to `players`, every seat?"""
+    to = s.args[1] if isinstance(s, ir.Do) and s.proc == "reveal" else None
+    return isinstance(to, ir.Local) and to.builtin and to.name == "players"
+
+
+def _each_revealed(s) -> set:
+    """(zone, items) for a statement that reveals to every seat the zone of each item
+    (a player): `for q in items { reveal(hand(q), players) }`, where the loop moves no
+    card into that zone, or `reveal(union(hand(q) for q in items), players)`."""
+    if isinstance(s, ir.For):
+        return {
+            (t.args[0].name, ir.canon(s.items))
+            for t in s.body
+            if _to_every_seat(t)
+            and _of_each(t.args[0], s.var)
+            and not _fills(s.body, t.args[0].name)
+        }
+    cards = s.args[0] if _to_every_seat(s) else None
+    if isinstance(cards, ir.Aggregate) and cards.func == "union" and cards.where is None:
+        return (
+            {(cards.body.name, ir.canon(cards.items))} if _of_each(cards.body, cards.var) else set()
+        )
+    return set()
+
+
+def _of_each(cards, var: str) -> bool:
+    """Is this the whole zone of the player `var` (`hand(q)`)?"""
+    return (
+        isinstance(cards, ir.ZoneRef)
+        and cards.index is None
+        and isinstance(cards.owner, ir.Local)
+        and cards.owner.name == var
+    )
+
+
+def _fills(stmts, zone: str) -> bool:
+    """May these statements bring cards into a zone of this name: a move, an insert or
+    a refill that may go there, or what may do anything (a procedure, a reaction)?"""
+    for s in ir.walk_statements(stmts):
+        if isinstance(s, ir.ProcedureCall) or (isinstance(s, ir.Do) and s.proc == "react"):
+            return True
+        if isinstance(s, ir.Do) and s.proc in ("move", "insert", "refill"):
+            to = s.args[0 if s.proc == "refill" else 1]
+            if not isinstance(to, ir.ZoneRef) or to.name == zone:
+                return True
+    return False
+
+
+_EVERY_SEAT = ir.canon(ir.Local(None, "players", "players", True))
+_AMONG = ("others", "partners")  # players that `players` holds all of
+
+
+def _covered(zone: str, items, shown: set) -> bool:
+    """Is the zone of each of these items (players) shown every seat: the zone of each
+    of the same items, or of every player (`players` holds others(p) too)?"""
+    if items is None:
+        return False
+    among = ir.canon(items) == _EVERY_SEAT or (isinstance(items, ir.Call) and items.func in _AMONG)
+    return (zone, ir.canon(items)) in shown or (among and (zone, _EVERY_SEAT) in shown)
+
+
+def _seen_in(e, shown: set) -> set:
+    """The nodes of e (ids) that are cards shown every seat (see _Told._shown): one
+    shown as it is, or the zone of an aggregate's item whose every such zone is."""
+    seen = set()
+    stack = [(e, {})]
+    while stack:
+        n, items = stack.pop()
+        owner = getattr(n, "owner", None)
+        if ir.canon(n) in shown or (
+            _of_each(n, getattr(owner, "name", ""))
+            and _covered(n.name, items.get(owner.name), shown)
+        ):
+            seen.add(id(n))
+            continue
+        if isinstance(n, ir.Aggregate):  # its body and filter read each item as n.var
+            inner = {**items, n.var: n.items}
+            stack.extend((part, inner) for part in (n.body, n.where) if part is not None)
+            stack.append((n.items, items))
+        else:
+            stack.extend((child, items) for child in ir.iter_children(n))
+    return seen
+
+
+def asked_unseen(spec: ir.Spec) -> list[tuple[ir.Stmt, ir.Expr, str]]:
+    """Each decision asked only where a test reads what some seat may not see (the
+    tests of the ifs and whiles around it, how many items the loops around it have),
+    with that test and what it reads in words: every seat's log shows each decision
+    asked (a secret one as "P1 chooses a card"), so whether it is asked tells every seat
+    how the test came out. The test is read as RL131 reads a counter's value (see
+    counters_set), the cards its block shows every seat being public. A say() under
+    such a test is the rules' choice to tell it (RS415 does not read its tests), a
+    decision is not."""
+    found = _Told(spec, wherever=False)
+    if not any(tests for _, tests in found.asked):
+        return []
+    envs = found.envs()
+    leaks = []
+    for s, tests in found.asked:
+        for test, place, seen in tests:
+            found.reads.seen = seen | found.passed
+            read = found.reads.first(test, envs[place], ())
+            if read is not None:
+                node, via = read
+                through = f", through {' -> '.join(via)}," if via else ""
+                leaks.append((s, test, f"{through} {_what(node, found.reads.zones)}"))
+                break
+    return leaks
+
+
+def _deciding_tests(s) -> tuple:
+    """The tests of s that decide whether, and how often, a decision inside it is
+    asked: an if's or a while's test, how many items a loop has (a choice's block runs
+    once, whichever was chosen). Not an if that asks a decision in either arm: a fork
+    laid out in the open (a challenge's loser, then the winner, choose a card to lose),
+    which the rules show as they show a say() under it."""
+    if isinstance(s, ir.If) and not all(map(_asks, (s.then, s.orelse))):
+        return (s.cond,)
+    if isinstance(s, ir.While):
+        return (s.cond,)
+    if isinstance(s, ir.For):
+        return (ir.Call(s.items.span, "int", "size", (s.items,)),)
+    return ()
+
+
+def _asks(stmts) -> bool:
+    """Does a block ask a decision, in any of its statements?"""
+    return any(
+        isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber))
+        for s in ir.walk_statements(stmts)
+    )
+
+
 def _worked_out_zone(e) -> bool:
     """A zone that is not named (a zone, a family's, a local bound to one): zone_of()."""
     return isinstance(e, ir.Expr) and e.type == "zone" and not isinstance(e, (ir.ZoneRef, ir.Local))
@@ -681,9 +817,15 @@ class _Told:
         self.made: list[tuple] = []
         self.live: dict[str, set] = {}
         self.said: list[tuple[ir.Expr, tuple]] = []  # (a value said, its place)
-        # (an assignment to a counter every seat sees, its place, what its block shows
-        # every seat): counters_set()
+        # (an assignment to a counter every seat sees, its place, the nodes it reads
+        # that its block shows every seat): counters_set()
         self.counted: list[tuple[ir.Assign, tuple, set]] = []
+        # the arguments of procedure calls that the calling block shows every seat (a
+        # card moved onto a public pile, then passed on): read as public by lint
+        self.passed: set[int] = set()
+        # (a decision, the tests that decide whether and how often it is asked, each
+        # with its place and the nodes of it its block shows every seat): asked_unseen()
+        self.asked: list[tuple[ir.Stmt, tuple]] = []
         self.on_cards = {c.name for c in spec.counters if c.per_card}
         # each binding of a local by a let or an assignment, (statement, scope, key, the
         # tests that decided it); and each statement's place: kept_through_redeal()
@@ -756,12 +898,14 @@ class _Told:
         self.bindings.setdefault((scope, key), []).append(value)
         self.guards.setdefault((scope, key), []).extend(guards)
 
-    def walk(self, stmts, scope: str, guards: tuple, view: dict, top: bool) -> None:
+    def walk(self, stmts, scope: str, guards: tuple, view: dict, top: bool, asking=()) -> None:
         view = dict(view)  # a block's own lets are gone once it ends
         for i, s in enumerate(stmts):
             place = (scope, tuple(view.items()))
             self.at[id(s)] = place
             inner = view  # the block locals in scope in the blocks inside
+            if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+                self.asked.append((s, asking))
             if isinstance(s, ir.Let):
                 key = s.name if top else (s.name, s.span.line, s.span.col)
                 self.declared[(scope, key)] = len(guards)
@@ -791,17 +935,20 @@ class _Told:
                 self.bind(scope, key, value)
                 self.made.append((scope, s.var, value, guards))
             else:
-                self._note(s, scope, place, guards, view, (stmts, i))
+                self._note(s, scope, place, view, (stmts, i))
             # what decides whether, and how often, the blocks inside run: an if's or a
             # while's test, a loop's items, a choice's items (the chosen branch is
             # public), read where the block's variable is bound (a choice's `if`)
             tests = () if isinstance(s, ir.ChooseBranch) else ir.iter_children(s)
             at = (scope, tuple(inner.items()))
             inside = guards + tuple((c, at) for c in tests if isinstance(c, ir.Expr))
+            deciding = asking + tuple(
+                (test, place, self._seen_at(test, stmts, i)) for test in _deciding_tests(s)
+            )
             for block in ir.iter_blocks(s):
-                self.walk(block, scope, inside, inner, False)
+                self.walk(block, scope, inside, inner, False, deciding)
 
-    def _note(self, s, scope: str, place: tuple, guards: tuple, view: dict, at) -> None:
+    def _note(self, s, scope: str, place: tuple, view: dict, at) -> None:
         """A statement that binds no local of its own: a react() (the answers write the
         locals in scope there), a procedure's call (its parameters), an assignment to a
         counter every seat sees, a say()."""
@@ -809,28 +956,41 @@ class _Told:
             tops = {k for sc, k in self.declared if sc == scope and isinstance(k, str)}
             self.live.setdefault(scope, set()).update(tops, view.values())
         elif isinstance(s, ir.ProcedureCall):
+            # a parameter is declared by the call, as a block's let is by its block: the
+            # tests around the call decide whether the body runs, not what it reads
             for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
-                self.bind(s.proc, param, (arg, place, False, s.span.line), guards)
+                self.bind(s.proc, param, (arg, place, False, s.span.line))
+                self.passed |= self._seen_at(arg, *at)
         elif (
             isinstance(s, ir.Assign)
             and isinstance(s.target, ir.Counter)
             and s.target.name not in self.on_cards
         ):
-            self.counted.append((s, place, self._shown(*at)))
+            self.counted.append((s, place, self._seen_at(s.value, *at)))
         elif isinstance(s, ir.Do) and s.proc == "say":
             self.said.extend((value, place) for value in s.args[1:])
 
     def _shown(self, stmts, i: int) -> set:
         """What the block of its i-th statement shows every seat (canon): the cards it
         reveals to `players`, a local's cards it moves into a public zone, and what it
-        moves into one after that statement (before, a `top` would be another card)."""
+        moves into one after that statement (before, a `top` would be another card);
+        and, as (zone, items), a zone of each item that it reveals to `players` before
+        that statement (`for q in others(w) { reveal(hand(q), players) }`, or
+        `reveal(union(hand(q) for q in others(w)), players)`), where no card may come
+        into that zone between the reveal and the statement."""
         shown = set()
         for j, s in enumerate(stmts):
+            if j < i:
+                shown |= {
+                    (zone, items)
+                    for zone, items in _each_revealed(s)
+                    if not _fills(stmts[j + 1 : i], zone)
+                }
             if not isinstance(s, ir.Do) or s.proc not in ("reveal", "move"):
                 continue
             cards, to = s.args[:2]
             if s.proc == "reveal":
-                public = isinstance(to, ir.Local) and to.builtin and to.name == "players"
+                public = _to_every_seat(s)
             else:
                 zone = isinstance(to, ir.ZoneRef) and self.reads.zones.get(to.name)
                 public = (
@@ -840,6 +1000,17 @@ class _Told:
                 shown.add(ir.canon(cards))
         return shown
 
+    def _seen_at(self, e, stmts, i: int) -> set:
+        """The nodes of e, read at the i-th statement of its block, that the block shows
+        every seat (ids, see _shown); and those of the lets before it there, each as
+        shown where it reads (`let won = sum(…hand(q)… for q in others(w))` after the
+        reveal of every such hand)."""
+        seen = _seen_in(e, self._shown(stmts, i))
+        for k, s in enumerate(stmts[:i]):
+            if isinstance(s, ir.Let):
+                seen |= _seen_in(s.value, self._shown(stmts, k))
+        return seen
+
     def envs(self, seat: str | None = None) -> dict:
         """Each place's locals as the reader takes them: each local's bindings, read
         where it is used; a _Secret for one bound by a secret pick, or under a test or
@@ -847,6 +1018,7 @@ class _Told:
         `seat`, the player that name holds is the one seat the values are judged for
         (its own owner zones are seen)."""
         places = {place for _, place in self.said} | {c[1] for c in self.counted}
+        places |= {place for _, tests in self.asked for _, place, _ in tests}
         places |= {v[1] for vs in self.bindings.values() for v in vs if isinstance(v, tuple)}
         places |= {place for guards in self.guards.values() for _, place in guards}
         scopes = {scope for scope, _ in self.bindings} | {scope for scope, _ in places}
