@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from gamekit import ROOT
+from gamekit import ROOT, zone
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, State
@@ -90,6 +90,22 @@ def test_end_turn_in_a_play_ends_the_turn_of_the_turns_player(tmp_path):
     state.apply_action("climb card_5")  # P2 ends the turn: it was P1's, so P2 plays next
     turns = [e["player"] for e in state.log_for(None) if e["event"] == "turn"]
     assert turns == [0, 1]
+
+
+def test_end_turn_in_a_pass_effect_ends_the_whole_turn_of_the_turns_player(tmp_path):
+    """A Crazy Eights designer found that `end_turn()` in a pass_effect at a step
+    offered round the table ends the turn of the turn's player, whoever passed: the
+    round stops, and the turn's later steps (here the scoring) do not run."""
+    game = _game(
+        tmp_path, "around: all_but_one\n", "around: all_but_one\n    pass_effect: end_turn()\n"
+    )
+    state = State.from_layout(game, zones=HANDS)
+    state.apply_action("climb card_2")  # P1
+    state.apply_action("pass")  # P2 passes: P1's turn ends, unscored
+    log = state.log_for(None)
+    assert [e["player"] for e in log if e["event"] == "turn"] == [0, 1]
+    assert not any(e.get("counter", "").startswith("points") for e in log)  # unscored
+    assert _asked(state) == "P2" and zone(state, "trick") == ["card_2"]
 
 
 def test_a_paused_round_copies_and_keys_alike(tmp_path):

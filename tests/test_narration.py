@@ -1215,3 +1215,21 @@ def test_a_text_shows_the_parameters_it_names_as_the_game_sets_them():
     assert said == "5 (4 with 5 players) cards each, then {deal_sise}."
     [notice] = [d for d in spec.notices if d.code == "RS214"]
     assert "{deal_sise}" in notice.message and "deal_size" in notice.hint
+
+
+def test_a_refill_names_its_cards_bottom_first_as_a_pile_moved_whole():
+    """A Crazy Eights designer read a refill's line as bottom first where cli.md said
+    "a pile's cards, top first": a draw takes a pile's cards top first, card by card,
+    but a pile moved whole (a refill's cards too) goes from the bottom up, as `move`
+    lays it, and the line names them so: the first card laid on the discards first."""
+    spec = load_spec(ROOT / "tests" / "valid" / "pass_draws.yaml")
+    state = play(Game(spec, 2).new_initial_state(seed=0), make_agents(["random"], 2, 0))
+    log = state.log_for(None)
+    refill = next(i for i, e in enumerate(log) if e["event"] == "refill")
+    laid = [e["cards"][0] for e in log[:refill] if e["event"] == "move" and e["dst"] == "discard"]
+    moved = [e for e in log[:refill] if e["event"] == "move" and e["src"] == "discard"][-1]
+    assert moved["cards"] == laid[:-1]  # all but the top, bottom first
+    line = narrate(log[: refill + 1], Titles.of(spec))[-3]
+    bottom, below_the_top = (name.replace("_", " ") for name in (laid[0], laid[-2]))
+    assert bottom != below_the_top  # the two ends are told apart
+    assert line.startswith(f"  {bottom}") and line.endswith(": the discard -> the stock")

@@ -375,6 +375,29 @@ def test_help_finds_a_steps_pass_by_its_title():
     )
 
 
+def test_help_of_a_pass_says_what_the_pass_does():
+    """A Crazy Eights designer's `help draw` (a pass whose pass_effect draws a card)
+    read "Draw: passing at the step Play, taking none of its actions": never that the
+    pass draws. The step's text says it; a pass that does more without one says so."""
+    from rulespec import load_spec
+    from rulespec.table.narrate import Titles
+    from rulespec.table.seat import help_text
+
+    path = ROOT / "tests" / "valid" / "pass_draws.yaml"
+    assert help_text("draw", Titles.of(load_spec(path))) == (
+        "Draw: passing at the step Play, taking none of its actions; "
+        "what else it does: no text in the rules"
+    )
+    text = path.read_text(encoding="utf-8").replace(
+        "    pass_title: Draw\n",
+        "    pass_title: Draw\n    text: Play a card that matches, or pass and draw a card.\n",
+    )
+    assert help_text("draw", Titles.of(load_spec(path, text))) == (
+        "Draw: passing at the step Play, taking none of its actions; "
+        "the step: Play a card that matches, or pass and draw a card."
+    )
+
+
 def test_help_says_a_card_a_property_names_by_its_title_and_a_zone_as_a_sentence_begins():
     """A Mille Bornes designer's `help stop` read "fix roll, shield right_of_way", the
     cards a property names spelled as the rules spell them, not as the table shows

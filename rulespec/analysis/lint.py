@@ -764,6 +764,37 @@ def check_turn_player_out_in_a_round(an: Analysis):
                 )
 
 
+def check_optional_without_actions(an: Analysis):
+    """RL134: `optional: true` on a step without actions (an effect step), which offers
+    no pass: the key, and its pass_if, pass_title and pass_effect, never apply. RS104
+    refuses the pass keys on a step that is not optional, and `repeat` on one without
+    actions; this is a warning, not an error, as such specs validated before."""
+    for step in an.spec.turn:
+        if not step.optional or step.actions:
+            continue
+        keys = [
+            key
+            for key, given in (
+                ("pass_if", step.pass_if is not None),
+                ("pass_title", step.pass_title),
+                ("pass_effect", step.pass_effect),
+            )
+            if given
+        ]
+        named = ", ".join(f"'{key}'" for key in keys)
+        nor = f", nor {'does' if len(keys) == 1 else 'do'} {named}" if keys else ""
+        yield Finding(
+            "RL134",
+            "warning",
+            f"step '{step.name}' has optional: true but no actions, so it offers no pass: "
+            f"'optional' does nothing{nor}",
+            step.span,
+            hint="leave optional out"
+            + (f" and {named}" if keys else "")
+            + ", or give the step actions, for its player to play or pass",
+        )
+
+
 def _takes_out(spec: ir.Spec, block, who: set, calling: frozenset = frozenset()):
     """(the block's statement, the sit_out or eliminate, the outermost `if` it is under
     or None) for each statement of the block that takes out a player `who` holds (IR
@@ -2433,6 +2464,7 @@ CHECKS = (
     check_options_by_unseen_cards,
     check_window_offers,
     check_turn_player_out_in_a_round,
+    check_optional_without_actions,
     check_emptied_zone_read,
     check_read_by_place,
     check_secret_numbers_made_public,
@@ -2479,6 +2511,7 @@ CODES = {
     "RL132": "a local worked out from what some seat may not see, read after a pause: "
     "a re-deal keeps it",
     "RL133": "a decision asked only when a test of what some seat may not see holds",
+    "RL134": "optional: true on a step without actions, which offers no pass",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

@@ -117,6 +117,7 @@ class Titles:
     passed: frozenset[str] = frozenset()
     plays: frozenset[str] = frozenset()  # the turn's play steps (those with actions)
     pass_titles: Mapping[str, str] = field(default_factory=dict)  # turn.STEP -> its pass_title
+    pass_effects: frozenset[str] = frozenset()  # turn.STEP of a step whose pass does more
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
     goals: Mapping[str, Goal] = field(default_factory=dict)
     props: Mapping[str, str] = field(default_factory=dict)  # a card -> "rank 7, suit hearts"
@@ -185,6 +186,7 @@ class Titles:
             ),
             plays=frozenset(s.name for s in spec.turn if s.actions),
             pass_titles={f"turn.{s.name}": s.pass_title for s in spec.turn if s.pass_title},
+            pass_effects=frozenset(f"turn.{s.name}" for s in spec.turn if s.pass_effect),
             windows={w.name: w for w in spec.windows},
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,

@@ -331,13 +331,22 @@ def _passes(wanted: str, titles: Titles) -> dict:
     """A step's pass by its `pass_title`, as the options list it (a President designer's
     `help knock` was told Knock was nothing of the game)."""
     return {
-        ("pass", step): (
-            title,
-            f"passing at the step {titles.rules[step][1]}, taking none of its actions",
-        )
+        ("pass", step): (title, _pass_said(step, titles))
         for step, title in titles.pass_titles.items()
         if wanted == title.casefold()
     }
+
+
+def _pass_said(step: str, titles: Titles) -> str:
+    """What a pass is: passing at its step, and the step's text, where the rules say
+    what its pass does (a Crazy Eights designer's `help draw` never said that the pass
+    draws a card); a pass that does more (a pass_effect) but has no text says so."""
+    said = f"passing at the step {titles.rules[step][1]}, taking none of its actions"
+    if text := titles.text("rules", step):
+        return f"{said}; the step: {text}"
+    return (
+        f"{said}; what else it does: no text in the rules" if step in titles.pass_effects else said
+    )
 
 
 def _goals_and_tags(wanted: str, titles: Titles, named: set[str]) -> dict:
