@@ -410,7 +410,9 @@ def test_a_log_an_older_rulespec_wrote_replays_the_same_and_says_so(log, older):
     code, out, _ = cli("replay", GAMES.parent / "tests" / "logs" / log)
     assert code == 0, out
     assert out.splitlines()[-2] == "1 of 1 game(s) replayed the same"
-    assert out.splitlines()[-1].startswith(f"note: {older} event(s) logged as an older rulespec logged")
+    assert out.splitlines()[-1].startswith(
+        f"note: {older} event(s) logged as an older rulespec logged"
+    )
 
 
 def test_a_log_of_this_format_missing_an_asked_pass_is_a_difference(tmp_path):
