@@ -193,8 +193,9 @@ class StatementCompiler:
 
     def action(self, a: ir.Action) -> CompiledAction:
         in_view = self._in_view(a.to)
-        # a group is played in secret (GroupPlay), and only its cards are shown
-        self._compiling(a.name, ("card",) if a.count is None and in_view else ())
+        # a group's pick is secret (GroupPlay), but its move shows its cards where they
+        # go: to a public zone, every seat saw them, as it sees a single card played
+        self._compiling(a.name, ("card",) if in_view else ())
         with self.x.within(a.name):
             return CompiledAction(
                 a,

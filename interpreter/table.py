@@ -430,10 +430,12 @@ class Table:
     def eliminate(self, p: int) -> None:
         if p in self._sitting:  # out for the round already: now out for good
             self._sitting = tuple(q for q in self._sitting if q != p)
-            self._log("eliminate", player=p)
         elif self._active[p]:
             self._set_active(p, False)
-            self._log("eliminate", player=p)
+        else:
+            return
+        self._log("eliminate", player=p)
+        self._drop_owed(p)
 
     def sit_out(self, p: int) -> None:
         """Out until the round ends, as if eliminated meanwhile."""
@@ -441,6 +443,16 @@ class Table:
             self._sitting += (p,)
             self._set_active(p, False)
             self._log("sit_out", player=p)
+            self._drop_owed(p)
+
+    def _drop_owed(self, p: int) -> None:
+        """A player gone out is owed no turns: a player who is out is passed over, its
+        turns unused, and the round's end (which a sit_out lasts until) drops every
+        seat's; so extra_turns_owed(p), turns_to_skip(p) and the table read none."""
+        if self._extras[p] or self._skips[p]:
+            self._extras = add_at(self._extras, p, -self._extras[p])
+            self._skips = add_at(self._skips, p, -self._skips[p])
+            self._owed_changed()
 
     def end_sitting_out(self) -> None:
         """The round is over: who sat it out is back."""

@@ -9,7 +9,7 @@ import json
 import random
 
 import pytest
-from gamekit import ROOT, edited
+from gamekit import ROOT, edited, spec_errors
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, State
@@ -192,6 +192,34 @@ def test_a_choice_that_reads_a_card_every_seat_saw_played_is_named_to_every_seat
     state = State.from_layout(Game(spec, 2), zones={"row": row, "hand[P1]": ["c5"]})
     state.apply_action("take c5")
     assert state.legal_labels() == ["c1+c4", "c2+c3"]
+    state.apply_action("c1+c4")
+    assert [e["option"] for e in state.log_for(1) if e["event"] == "choice"][-1] == shown
+
+
+@pytest.mark.parametrize(
+    "visibility, shown", [("public", "c1+c4"), ("owner", None), ("hidden", None)]
+)
+def test_a_choice_that_reads_a_group_every_seat_saw_played_is_named_to_every_seat(
+    visibility, shown
+):
+    """An Exploding Kittens designer's five-card combo, then a card taken from the
+    discard: a group played (`count:`) shows its cards where they go, as a single card
+    does, so a choice that reads it is named to every seat where they went face up, and
+    stays secret where they went to an owner's zone or face down; say() may name the
+    cards taken where the choice is named."""
+    take = ("card: any", "card: any\n    count: 2")
+    total = ("card.n)", "sum(d.n for d in card))")
+    text = edited(PLAYED, ("VISIBILITY", visibility), take, total)
+    said = edited(text, ("move(s, taken(current))", 'say("takes {s}")'))
+    if shown:
+        load_spec("group.yaml", said)  # no RS415
+    else:
+        assert [code for code, _ in spec_errors(said)] == ["RS415"]
+    spec = load_spec("group.yaml", text)
+    row = ["c1", "c4", "c5", "c6"]
+    state = State.from_layout(Game(spec, 2), zones={"row": row, "hand[P1]": ["c2", "c3"]})
+    state.apply_action("take c2+c3")
+    assert state.legal_labels() == ["c1+c4", "c5"]
     state.apply_action("c1+c4")
     assert [e["option"] for e in state.log_for(1) if e["event"] == "choice"][-1] == shown
 

@@ -1496,3 +1496,31 @@ def test_cards_passed_to_a_procedure_that_moves_them_leave_where_they_came_from(
         spec = load_spec("relayed.yaml", relayed)
         assert [f.code for f in static.static(spec) if f.severity == "error"] == [], outer
         assert _has(graphs.build(spec), "zone:pile", "moves_from", "step:draw"), outer
+
+
+@pytest.mark.parametrize(
+    "name, reads, hint",
+    [
+        (
+            "sa_a_verdict_read_twice_after_a_pause_is_one_rl132",
+            "and read here and at line 61 after the choice at line 56:",
+            "which a re-deal deals again",
+        ),
+        (
+            "ch_a_verdict_worked_out_before_react_is_rl132",
+            "and read here after the react() at line 63:",
+            "which a re-deal deals again: in the reaction, a test of the cards played",
+        ),
+    ],
+)
+def test_rl132_names_every_read_of_a_binding_and_fits_its_hint_to_the_read(
+    tmp_path, name, reads, hint
+):
+    """An Exploding Kittens trial: one bad line in a reaction gave nine RL132s, one per
+    action reading the local; the finding is one a binding, naming the other reads. Its
+    hint spoke of a reaction where the read was after a choice: the reaction's fix is
+    offered only where the read is in one."""
+    _, out, _ = cli("lint", _derived(tmp_path, name), "--format", "json")
+    (found,) = [f for f in json.loads(out) if f["code"] == "RL132"]
+    assert reads in found["message"]
+    assert found["hint"].endswith(hint)

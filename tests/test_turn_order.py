@@ -11,6 +11,8 @@ from rulespec import SpecError, load_spec
 from rulespec.analysis import graph
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
+from rulespec.table.narrate import Titles
+from rulespec.table.view import table, table_lines
 
 SPEC = Path(__file__).parent / "valid" / "turn_taking.yaml"
 TEXT = SPEC.read_text()
@@ -197,3 +199,27 @@ def test_the_log_narrates_turn_changes():
     assert code == 0
     for line in ("plays next", "gets an extra turn", "will miss a turn", "misses the turn"):
         assert line in out
+
+
+@pytest.mark.parametrize("out", ["eliminate", "sit_out"])
+def test_a_player_who_goes_out_is_owed_no_turns(out):
+    """An Exploding Kittens designer's table: P2, attacked, exploded with a turn still
+    to take, and every seat was shown "P2 (out): … 1 more turn to take". A player who is
+    out is passed over, its turns unused (for good, or until the round's end drops every
+    seat's), so going out drops them: the rules, the observation and the table agree."""
+    said = "{target}: {extra_turns_owed(target)} to take, {turns_to_skip(target)} to miss"
+    boot = f'effect: |\n      {out}(target)\n      say("{said}")'
+    g = game(TEXT.replace("effect: eliminate(target)", boot))
+    s = laid_out(g, ["again", "stop", "boot", "blank"])
+    s.apply_action("again -> P3")
+    s.apply_action("stop -> P3")
+    assert (s.observation(1)["extra_turns_owed"], s.observation(1)["turns_to_skip"]) == (
+        {"P3": 1},
+        {"P3": 1},
+    )
+    s.apply_action("boot -> P3")
+    assert s.log_for(1)[-1]["text"] == "P3: 0 to take, 0 to miss"
+    seen = s.observation(1)
+    assert "extra_turns_owed" not in seen and "turns_to_skip" not in seen
+    lines = table_lines(table(seen, Titles.of(g.spec)))
+    assert "  P3 (out): hand empty" in lines

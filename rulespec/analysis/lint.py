@@ -2167,9 +2167,10 @@ def check_locals_kept_through_a_redeal(an: Analysis):
     after the game pauses for a decision (`honest = 0` under a test of the cards played
     face down, read by the reaction its react() lets answer): a search agent's re-dealt
     worlds keep its true value, so they tell the agent what the cards were. Judged as a
-    say()'s value is (RS415, rulespec.lang.shown)."""
-    for read, s, pause, what, test in kept_through_redeal(an.spec):
-        name = read.name
+    say()'s value is (RS415, rulespec.lang.shown). One finding a binding, at its first
+    read, naming the others: one line fixes them all."""
+    for reads, s, pause, what, test, in_reaction in kept_through_redeal(an.spec):
+        name = reads[0].name
         how = "from"
         if test is not None:
             line = test.span.line
@@ -2178,16 +2179,21 @@ def check_locals_kept_through_a_redeal(an: Analysis):
                 if line == s.span.line
                 else f"under the test at line {line}, which reads"
             )
+        where = "here"
+        if len(reads) > 1:
+            lines = sorted({r.span.line for r in reads[1:]})
+            where += f" and at line{'s' * (len(lines) > 1)} {', '.join(map(str, lines))}"
         yield Finding(
             "RL132",
             "warning",
-            f"local '{name}' is set at line {s.span.line} {how}{what}, and read here "
+            f"local '{name}' is set at line {s.span.line} {how}{what}, and read {where} "
             f"after {_pause_words(pause)}: a search agent's re-dealt worlds deal those "
             f"cards again but keep '{name}' as it was, so its value tells the agent what "
             "they were",
-            read.span,
+            reads[0].span,
             hint="work it out where it is read, after the pause, from the cards themselves, "
-            "which a re-deal deals again: in the reaction, a test of the cards played",
+            "which a re-deal deals again"
+            + (": in the reaction, a test of the cards played" if in_reaction else ""),
         )
 
 

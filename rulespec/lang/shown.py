@@ -417,16 +417,19 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
     rule or across a react(): in a reaction that answers the rule, or in the rule a
     reaction answers, after its react(). A search agent's re-deal at that pause deals
     the hidden cards again, but keeps the local's true value (docs/python.md, "Copying a
-    state"). Each as (the read, its binding, the pause, what the binding reads in words,
-    the test that decided the binding where that is what reads it, else None).
+    state"). One per binding, as (its reads, first written first, the binding, the pause
+    before the first read, what the binding reads in words, the test that decided the
+    binding where that is what reads it, else None, and whether the first read is in a
+    reaction).
 
     A binding is judged as told() judges a say()'s value, with the tests that decided it,
     but for its own local's other bindings (judged each on its own) and for the seat that
     decides at the pause: a choice's chooser (or the one player a react() asks) sees its
-    own owner zones, and its re-dealt worlds keep them; and for the tests a pause tells
-    every seat the outcome of (_told_by). Statements are taken in the order they are
-    written, a loop's once; a local bound again before the read (in any branch) is taken
-    as bound there."""
+    own owner zones, and its re-dealt worlds keep them, as they keep the cards that lie,
+    at the pause, where it sees them (_in_sight); and for the tests a pause tells every
+    seat the outcome of (_told_by). Statements are taken in the order they are written, a
+    loop's once; a local bound again before the read, on every way to it (_Flow.bound), is
+    taken as bound there."""
     found = _Told(spec, wherever=False)
     bodies = [("setup", "setup", spec.setup, None)]
     bodies += [(p.name, "procedure", p.effect, None) for p in spec.procedures]
@@ -438,33 +441,85 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
     flows = [_Flow(found, *body, pausing) for body in bodies]
     envs: dict = {}
 
-    def unseen(binding, pause, told: set):
+    def unseen(binding, pause, told: set, flow):
         """What a binding reads that the seat deciding at the pause may not see, but for
-        the tests whose outcome every seat was told."""
+        the tests whose outcome every seat was told; `flow`: the binding's, where the
+        pause and the read are in it too (one run of its effect), else None."""
         seat = _deciding(pause)
         if seat not in envs:
             envs[seat] = found.envs(seat)
         s, _, key, deciding = binding
-        name = _name(key)
-        tests = ((g, a, g) for g, a in deciding if id(g) not in told)
+        held = _in_sight(flow, pause, seat, envs[seat], found) if flow and seat else []
+        seen = {key} | {(b.var, b.span.line, b.span.col) for b in held}
+        # what a held card was chosen (or looped) from decides only how often its body
+        # ran: once for each card the seat saw arrive
+        items = {id(b.items if isinstance(b, ir.For) else b.source) for b in held}
+        tests = ((g, a, g) for g, a in deciding if id(g) not in told | items)
         for e, at, test in ((s.value, found.at[id(s)], None), *tests):
-            read = found.reads.first(e, {k: b for k, b in envs[seat][at].items() if k != name}, ())
+            view = dict(at[1])  # the block locals in scope there, by their keys
+            env = {k: b for k, b in envs[seat][at].items() if view.get(k, k) not in seen}
+            read = found.reads.first(e, env, ())
             if read is not None:
                 return read, test
         return None
 
     kept: dict[int, tuple] = {}
-    for binding, read, pauses in _paths(spec, flows):
+    for binding, read, pauses, flow in _paths(spec, flows):
         told: set[int] = set()
         for pause in pauses:
             told |= _told_by(pause, found)
-            why = id(read) not in kept and unseen(binding, pause, told)
+            why = id(read) not in kept and unseen(binding, pause, told, flow)
             if why:
                 (node, via), test = why
                 through = f", through {' -> '.join(via)}," if via else ""
                 what = f"{through} {_what(node, found.reads.zones)}"
                 kept[id(read)] = (read, binding[0], pause, what, test)
-    return sorted(kept.values(), key=lambda k: _at(k[0]))
+    by_binding: dict[int, list] = {}  # one finding a binding, naming each read it reaches
+    for k in sorted(kept.values(), key=lambda k: _at(k[0])):
+        by_binding.setdefault(id(k[1]), []).append(k)
+    reactions = {id(r) for f in flows if f.kind == "reaction" for r, _, _, _ in f.reads}
+    return [
+        ([k[0] for k in ks], *ks[0][1:], id(ks[0][0]) in reactions) for ks in by_binding.values()
+    ]
+
+
+def _in_sight(flow: _Flow, pause, seat: str, envs: dict, found: _Told) -> list:
+    """The choices and loops whose variable's cards lie, at the pause, where the seat
+    deciding there sees them: moved by a statement of the body that binds the variable
+    (so whenever the body runs: `move(c, hand(current))` in the choice of the card given)
+    into a zone the seat sees, where no statement written between that move and the
+    pause can move a card, let another rule run or set the local that names the seat,
+    and no loop holds both the body and the pause (its next pass could move them on). A re-deal for the seat keeps those
+    cards, so what was worked out from them tells it nothing it does not see."""
+    held = []
+    for body, move in flow.moves:
+        if (
+            _at(move) < _at(pause)
+            and not flow.inside(pause, body)
+            and not any(flow.inside(body, loop) and flow.inside(pause, loop) for loop in flow.loops)
+            and all(
+                _still(s, flow.pausing, seat) for s in flow.order if _at(move) < _at(s) < _at(pause)
+            )
+            and found.reads.first(move.args[1], envs[found.at[id(move)]], ()) is None
+        ):
+            held.append(body)
+    return held
+
+
+_STILL = ("say", "reveal")  # procedures that move no card
+
+
+def _still(s: ir.Stmt, pausing: set[str], seat: str) -> bool:
+    """Does a statement move no card, let no other rule run and leave the local `seat`
+    as it is (a let, an assignment, a say; an if or a loop, whose statements are taken
+    on their own)?"""
+    if _pauses(s, pausing):
+        return False
+    if isinstance(s, ir.Do):
+        return s.proc in _STILL
+    if isinstance(s, ir.Assign):
+        return not (isinstance(s.target, ir.Local) and s.target.name == seat)
+    return isinstance(s, (ir.Let, ir.If, ir.For, ir.While))
 
 
 def _at(node) -> tuple[int, int]:
@@ -481,46 +536,99 @@ class _Flow:
     place of its statement in the text."""
 
     def __init__(self, found: _Told, scope: str, kind: str, stmts, condition, pausing):
-        self.scope, self.kind = scope, kind
+        self.scope, self.kind, self.pausing = scope, kind, pausing
         self.sets, self.pauses, self.reads = [], [], []
-        ids = set()
-        for s in ir.walk_statements(stmts):
-            ids.add(id(s))
+        self.top = tuple(stmts)
+        # each statement's blocks, outermost first, as (block, its place in it): _Flow.bound
+        self.chain: dict[int, tuple] = {}
+        self._chain(self.top, ())
+        self.order = list(ir.walk_statements(stmts))  # as written
+        self.loops = [s for s in self.order if isinstance(s, (ir.For, ir.While))]
+        # (a choice's or loop's statement, a move of its variable in its own body): _in_sight
+        self.moves = [
+            (s, m)
+            for s in self.order
+            if isinstance(s, (ir.For, ir.ChooseCard)) and not isinstance(s, ir.ChooseAll)
+            for m in s.body
+            if isinstance(m, ir.Do)
+            and m.proc == "move"
+            and isinstance(m.args[0], ir.Local)
+            and m.args[0].name == s.var
+            and isinstance(m.args[1], ir.ZoneRef)
+        ]
+        for s in self.order:
             if _pauses(s, pausing):
                 self.pauses.append(s)
             view = dict(found.at[id(s)][1])
             for e in ir.iter_children(s):
                 if isinstance(e, ir.Expr) and not (isinstance(s, ir.Assign) and e is s.target):
-                    self._read(e, view, _at(s))
+                    self._read(e, view, s)
         if condition is not None:  # tested as the window opens, before the effect
-            self._read(condition, {}, (0, 0))
+            self._read(condition, {}, None)
         for binding in found.sets:
             s = binding[0]
             typed = s.value if isinstance(s, ir.Let) else s.target
-            if id(s) in ids and typed.type not in _FOLLOW:
+            if id(s) in self.chain and typed.type not in _FOLLOW:
                 self.sets.append(binding)
 
-    def _read(self, e: ir.Expr, view: dict, at: tuple) -> None:
+    def _chain(self, block: tuple, outer: tuple) -> None:
+        for i, s in enumerate(block):
+            self.chain[id(s)] = (*outer, (block, i))
+            for inner in ir.iter_blocks(s):
+                self._chain(inner, self.chain[id(s)])
+
+    def _read(self, e: ir.Expr, view: dict, s) -> None:
+        """The locals e reads, at statement s (None: the reaction's condition, read first)."""
         for n in ir.walk(e):
             if isinstance(n, ir.Local) and not n.builtin:
-                self.reads.append((n, view.get(n.name, n.name), at))
+                self.reads.append((n, view.get(n.name, n.name), _at(s) if s else (0, 0), s))
+
+    def inside(self, s, outer) -> bool:
+        """Is statement s inside the blocks of statement outer?"""
+        return any(
+            block is inner for block, _ in self.chain[id(s)] for inner in ir.iter_blocks(outer)
+        )
 
     def between(self, after, before) -> list:
         """The pauses written after `after` and before `before` (places)."""
         return [p for p in self.pauses if after < _at(p) < before]
 
-    def bound(self, key, after, before) -> bool:
-        """Is the local bound again between the two places?"""
-        return any(b[2] == key and after < _at(b[0]) < before for b in self.sets)
+    def bound(self, key, after, s) -> bool:
+        """Is the local bound again after the place `after`, on every way to statement s
+        (None: the reaction's condition, which nothing comes before; _END: the effect's
+        end)? By a statement of a block s is in, before s: an assignment that does not
+        read the local (`given = given`, `n += 1` keep what it held), or an if, or a
+        choice of branches, that binds it in each of its arms."""
+        chain = ((self.top, len(self.top)),) if s is _END else self.chain.get(id(s), ())
+        return any(after < _at(t) and self._binds(t, key) for block, i in chain for t in block[:i])
+
+    def _binds(self, s, key) -> bool:
+        """Does statement s bind the local again, whichever way it goes? A choice of
+        branches goes none of them when none is offered: one must be offered always."""
+        if isinstance(s, ir.ChooseBranch) and all(b.cond is not None for b in s.branches):
+            return False
+        if isinstance(s, (ir.If, ir.ChooseBranch)):
+            return all(any(self._binds(t, key) for t in arm) for arm in ir.iter_blocks(s))
+        return any(
+            b[0] is s
+            and b[2] == key
+            and (isinstance(s, ir.Let) or s.op == "=")
+            and not any(isinstance(n, ir.Local) and n.name == _name(key) for n in ir.walk(s.value))
+            for b in self.sets
+        )
 
     def reacts(self) -> list:
         return [p for p in self.pauses if isinstance(p, ir.Do) and p.proc == "react"]
 
 
+_END = object()  # _Flow.bound: the effect's end
+
+
 def _paths(spec: ir.Spec, flows: list[_Flow]):
-    """(binding, read, the pauses between them, in order) for each binding of a flow and each
-    read of its local that may come after a pause: in the same flow, in a reaction that
-    answers it (through its react()), in a rule a reaction answers (after its react())."""
+    """(binding, read, the pauses between them, in order, the flow where all three are
+    in one flow's run, else None) for each binding of a flow and each read of its local
+    that may come after a pause: in the same flow, in a reaction that answers it (through
+    its react()), in a rule a reaction answers (after its react())."""
     windows = {f.scope: f for f in flows if f.kind in ("action", "reaction")}
     answered = {r.name: _answered_by(r.name, spec.reactions) for r in spec.reactions}
     for flow in flows:
@@ -537,9 +645,9 @@ def _paths(spec: ir.Spec, flows: list[_Flow]):
 def _within(flow: _Flow, binding):
     """_paths() to the reads in the binding's own flow."""
     s, _, key, _ = binding
-    for read, k, where in flow.reads:
-        if k == key and where > _at(s) and not flow.bound(key, _at(s), where):
-            yield binding, read, flow.between(_at(s), where)
+    for read, k, where, at in flow.reads:
+        if k == key and where > _at(s) and not flow.bound(key, _at(s), at):
+            yield binding, read, flow.between(_at(s), where), flow
 
 
 def _into(flow: _Flow, binding, reactions: list[_Flow]):
@@ -547,28 +655,27 @@ def _into(flow: _Flow, binding, reactions: list[_Flow]):
     its first react() after the binding."""
     s, _, key, _ = binding
     later = [p for p in flow.reacts() if _at(p) > _at(s)]
-    if not later or flow.bound(key, _at(s), _at(later[0])):
+    if not later or flow.bound(key, _at(s), later[0]):
         return
     before = flow.between(_at(s), _at(later[0])) + [later[0]]
     for reaction in reactions:
-        for read, k, where in reaction.reads:
-            if k == key and not reaction.bound(key, (0, 0), where):
-                yield binding, read, before + reaction.between((0, 0), where)
+        for read, k, where, at in reaction.reads:
+            if k == key and not reaction.bound(key, (0, 0), at):
+                yield binding, read, before + reaction.between((0, 0), where), None
 
 
 def _back(flow: _Flow, binding, rules: list[_Flow]):
     """_paths() from a reaction's binding to the reads in the rules it answers, after
     the react() before each read."""
     s, _, key, _ = binding
-    end = (1 << 30, 0)  # after every statement
-    if flow.bound(key, _at(s), end):
+    if flow.bound(key, _at(s), _END):
         return
-    after = flow.between(_at(s), end)
+    after = flow.between(_at(s), (1 << 30, 0))  # to the end
     for rule in rules:
-        for read, k, where in rule.reads:
+        for read, k, where, at in rule.reads:
             opened = [_at(p) for p in rule.reacts() if _at(p) < where]
-            if k == key and opened and not rule.bound(key, opened[-1], where):
-                yield binding, read, after + rule.between(opened[-1], where)
+            if k == key and opened and not rule.bound(key, opened[-1], at):
+                yield binding, read, after + rule.between(opened[-1], where), None
 
 
 def _answered_by(name: str, reactions) -> set[str]:
