@@ -124,8 +124,8 @@ def _validator():
 # A log's format, in its game headers (`log`, Game's LOG_FORMAT): 2 from 2026-12, when a
 # play step offered again with only pass left came to ask for it; 3 from 2026-12-07, when
 # cards leaving a zone that is no pile together came to go in deck order; 4 from
-# 2026-12-08, when such cards a sort found tied did too (a log of an older format is
-# replayed as it was played: Game's log_format); 5 from 2026-12-08, when a secret choice
+# 2026-12-07, when such cards a sort found tied did too (a log of an older format is
+# replayed as it was played: Game's log_format); 5 from 2026-12-07, when a secret choice
 # of a set whose size the rules do not fix came to be logged without it (_counted). A
 # log without a format is of an older rulespec, whose older forms replay reads as the
 # same (_older_step, _older_form, _passed_on).
