@@ -1186,7 +1186,8 @@ def _match_game(number: int, seed: int) -> str:
 
 def _match(spec, n, args, viewer, record, out, err) -> int:
     """A match, each game narrated as it ends; with --format json, one document of the
-    results at the end (a result is a few fields, not the game's events)."""
+    results at the end (a result is a few fields, not the game's events), a game a rule
+    stopped last among them."""
     from rulespec.interpreter.choices import seat_name
 
     from .table.narrate import Titles, narrate
@@ -1202,22 +1203,32 @@ def _match(spec, n, args, viewer, record, out, err) -> int:
             f"{spec.name}: a match of {args.games} games, {_players(n)}, agents {args.agents}",
             file=out,
         )
-    for number, seed, result, events in _games_played(spec, n, args, viewer, record):
-        for winner in result["winners"]:
-            tally[winner] += 1
-        results.append(result | {"game": number, "seed": seed})
+    failed = None
+    try:
+        for number, seed, result, events in _games_played(spec, n, args, viewer, record):
+            for winner in result["winners"]:
+                tally[winner] += 1
+            results.append(result | {"game": number, "seed": seed})
+            if text:
+                print(_match_game(number, seed), file=out)
+                for line in narrate(events, titles):
+                    print(line, file=out)
+                out.flush()
+            if progress is not None:
+                progress(number)
+    except _rule_error() as exc:  # JSON: the games so far, the last one stopped with its error
         if text:
-            print(_match_game(number, seed), file=out)
-            for line in narrate(events, titles):
-                print(line, file=out)
-            out.flush()
-        if progress is not None:
-            progress(number)
+            raise
+        number, seed, _, result = exc.played
+        results.append(result | {"game": number, "seed": seed})
+        failed = exc
     if not text:
         json.dump(
             {"spec": spec.name, "players": n, "games": results, "tally": tally}, out, indent=1
         )
         out.write("\n")
+        if failed is not None:
+            raise failed
         return 0
     print(
         "\nMatch: "
