@@ -2194,6 +2194,7 @@ def _play(args, out, err) -> int:
     from rulespec.interpreter.observe import log_for
 
     from .table.narrate import Titles
+    from .table.replay import stopped
     from .table.seat import InputEnded, Person, Quit
 
     if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
@@ -2206,7 +2207,7 @@ def _play(args, out, err) -> int:
     agents[seat] = person = Person(game, seat, Titles.of(spec), args.stdin, out)
     print(f"{spec.name}: {_players(n)}, seed {args.seed}, you are {seat_name(seat)}", file=out)
     person.start()
-    interrupted = False
+    interrupted, failed = False, None
     try:
         with _play_log(args, n, seat, inputs) as record:
             try:
@@ -2216,8 +2217,11 @@ def _play(args, out, err) -> int:
                 print(f"{seat_name(seat)} left the game at turn {game.turn}.", file=out)
             except KeyboardInterrupt:  # Ctrl-C: the log keeps the game so far, then 130
                 interrupted = True
+            except _rule_error() as exc:  # the log keeps the game up to it, as run --log does
+                failed = exc
             if record is not None:
-                record(1, args.seed, log_for(game, None), game.result)
+                result = game.result if failed is None else game.result | {"error": stopped(failed)}
+                record(1, args.seed, log_for(game, None), result)
     except InputEnded:
         print("", file=out)
         raise UsageError("input ended before the game did") from None
@@ -2226,6 +2230,10 @@ def _play(args, out, err) -> int:
     if interrupted:
         print("", file=out)
         raise KeyboardInterrupt
+    if failed is not None:  # the table up to the rule, then its place (exit 2)
+        person.show()
+        print(f"The game stopped at turn {game.turn}: a rule failed (below).", file=out)
+        raise failed
     person.finish()
     return 0
 
