@@ -1186,7 +1186,8 @@ def _match_game(number: int, seed: int) -> str:
 
 def _match(spec, n, args, viewer, record, out, err) -> int:
     """A match, each game narrated as it ends; with --format json, one document of the
-    results at the end (a result is a few fields, not the game's events)."""
+    results at the end (a result is a few fields, not the game's events), a game a rule
+    stopped last among them."""
     from rulespec.interpreter.choices import seat_name
 
     from .table.narrate import Titles, narrate
@@ -1202,22 +1203,32 @@ def _match(spec, n, args, viewer, record, out, err) -> int:
             f"{spec.name}: a match of {args.games} games, {_players(n)}, agents {args.agents}",
             file=out,
         )
-    for number, seed, result, events in _games_played(spec, n, args, viewer, record):
-        for winner in result["winners"]:
-            tally[winner] += 1
-        results.append(result | {"game": number, "seed": seed})
+    failed = None
+    try:
+        for number, seed, result, events in _games_played(spec, n, args, viewer, record):
+            for winner in result["winners"]:
+                tally[winner] += 1
+            results.append(result | {"game": number, "seed": seed})
+            if text:
+                print(_match_game(number, seed), file=out)
+                for line in narrate(events, titles):
+                    print(line, file=out)
+                out.flush()
+            if progress is not None:
+                progress(number)
+    except _rule_error() as exc:  # JSON: the games so far, the last one stopped with its error
         if text:
-            print(_match_game(number, seed), file=out)
-            for line in narrate(events, titles):
-                print(line, file=out)
-            out.flush()
-        if progress is not None:
-            progress(number)
+            raise
+        number, seed, _, result = exc.played
+        results.append(result | {"game": number, "seed": seed})
+        failed = exc
     if not text:
         json.dump(
             {"spec": spec.name, "players": n, "games": results, "tally": tally}, out, indent=1
         )
         out.write("\n")
+        if failed is not None:
+            raise failed
         return 0
     print(
         "\nMatch: "
@@ -2183,6 +2194,7 @@ def _play(args, out, err) -> int:
     from rulespec.interpreter.observe import log_for
 
     from .table.narrate import Titles
+    from .table.replay import stopped
     from .table.seat import InputEnded, Person, Quit
 
     if args.stdin is None:  # started with it closed (<&-): Python gives no stream at all
@@ -2195,7 +2207,7 @@ def _play(args, out, err) -> int:
     agents[seat] = person = Person(game, seat, Titles.of(spec), args.stdin, out)
     print(f"{spec.name}: {_players(n)}, seed {args.seed}, you are {seat_name(seat)}", file=out)
     person.start()
-    interrupted = False
+    interrupted, failed = False, None
     try:
         with _play_log(args, n, seat, inputs) as record:
             try:
@@ -2205,8 +2217,11 @@ def _play(args, out, err) -> int:
                 print(f"{seat_name(seat)} left the game at turn {game.turn}.", file=out)
             except KeyboardInterrupt:  # Ctrl-C: the log keeps the game so far, then 130
                 interrupted = True
+            except _rule_error() as exc:  # the log keeps the game up to it, as run --log does
+                failed = exc
             if record is not None:
-                record(1, args.seed, log_for(game, None), game.result)
+                result = game.result if failed is None else game.result | {"error": stopped(failed)}
+                record(1, args.seed, log_for(game, None), result)
     except InputEnded:
         print("", file=out)
         raise UsageError("input ended before the game did") from None
@@ -2215,6 +2230,10 @@ def _play(args, out, err) -> int:
     if interrupted:
         print("", file=out)
         raise KeyboardInterrupt
+    if failed is not None:  # the table up to the rule, then its place (exit 2)
+        person.show()
+        print(f"The game stopped at turn {game.turn}: a rule failed (below).", file=out)
+        raise failed
     person.finish()
     return 0
 

@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from gamekit import GAMES, cli
+from gamekit import BOOM, GAMES, cli, edited
 
 TTG = str(GAMES / "take_the_gold.yaml")
 ROWS = str(GAMES.parent / "tests" / "valid" / "rows.yaml")
@@ -94,6 +94,26 @@ def test_a_game_a_rule_stops_is_logged_up_to_it_and_replays_to_it(tmp_path):
     assert (
         f"the log's game ends here, and the replay stopped on {spec}:{line}:7: error RS701" in out
     )
+
+
+def test_a_match_a_rule_stops_prints_its_games_so_far_with_json(tmp_path):
+    """`run --games N --json` printed nothing when a rule stopped the second game,
+    though its log kept the first: it prints the games played, the stopped one with its
+    error as the log's header has it, and still exits 2 with the diagnostic."""
+    spec, log = tmp_path / "boom.yaml", tmp_path / "boom.jsonl"
+    spec.write_text(edited(BOOM, ("900000000000000000 * 2", "900000000000000000 * game_index * 2")))
+    argv = ("--agents", "first", "--max-turns", "2", "--games", "3", "--json", "--log", log)
+    code, out, err = cli("run", spec, *argv)
+    assert code == 2 and f"{spec}:16:18: error RS701: rule 'act' failed here" in err
+    rows = [json.loads(row) for row in log.read_text().splitlines()]
+    headers = [row for row in rows if "log" in row]  # a game's header names the log's format
+    document = json.loads(out)
+    assert [g["game"] for g in document["games"]] == [1, 2]  # the third was never played
+    assert document["games"] == [
+        h["result"] | {"game": h["game"], "seed": h["seed"]} for h in headers
+    ]
+    assert document["games"][1]["error"]["rule"] == "act"
+    assert document["tally"] == {"P1": 0, "P2": 0}
 
 
 def test_run_as_a_seat_hides_other_hands():

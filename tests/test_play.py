@@ -6,7 +6,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from gamekit import GAMES, ROOT
+from gamekit import BOOM, GAMES, ROOT
 
 from rulespec.cli import main
 
@@ -160,6 +160,29 @@ def test_ctrl_c_keeps_the_log_of_the_game_so_far(tmp_path):
     )
     (outcome,) = replay(str(log))
     assert code == 130 and outcome.same and not outcome.result["over"]
+
+
+def test_a_game_a_rule_stops_is_logged_up_to_it_and_the_person_told(tmp_path):
+    """`play --log` lost a game a rule stopped (RS701) at an agent's move: the log keeps
+    it up to the rule, as `run --log` does, and replays to it; the person sees the table
+    up to it, one line that the game stopped, and the rule's place, never a traceback."""
+    from rulespec.table.replay import replay
+
+    spec, log = tmp_path / "boom.yaml", tmp_path / "game.jsonl"
+    spec.write_text(BOOM)  # P2's agent takes the first option, the one whose rule fails
+    out, err = StringIO(), StringIO()
+    argv = ["play", str(spec), "--as", "P1", "--agents", "first", "--log", str(log)]
+    code = main(argv, stdout=out, stderr=err, stdin=StringIO("2\n"))
+    assert code == 2
+    assert out.getvalue().endswith(
+        "P1> 2\n  P1 chooses fine\n  Stone: the pile -> P1's hand\nTurn 2: P2\n"
+        "  P2 chooses boom\nThe game stopped at turn 2: a rule failed (below).\n"
+    )
+    assert err.getvalue().startswith(f"{spec}:16:18: error RS701: rule 'act' failed here (")
+    assert "Traceback" not in err.getvalue()
+    (outcome,) = replay(str(log))
+    assert outcome.same and outcome.result["error"]["rule"] == "act"
+    assert outcome.result["turns"] == 2 and not outcome.result["over"]
 
 
 def test_ctrl_d_at_a_terminal_leaves_the_game_as_quit_does(tmp_path):

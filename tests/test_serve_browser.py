@@ -19,7 +19,7 @@ pytestmark = [
 # and each seat's hidden hand stay in the everyday suite
 SLOW = pytest.mark.slow
 
-from gamekit import GAMES, cli  # noqa: E402
+from gamekit import BOOM, GAMES, cli  # noqa: E402
 from servekit import call, running, seat_api  # noqa: E402
 
 from rulespec import load_spec  # noqa: E402
@@ -592,6 +592,29 @@ def test_a_page_whose_table_is_gone_says_so_for_good(served, browser):
     page.wait_for_timeout(4000)
     assert len(asked) == 1, asked  # no more polls
     page.close()
+
+
+@SLOW
+def test_a_table_a_rule_stops_says_where_for_good_and_saves_it(tmp_path, browser):
+    """A table whose game a rule stopped at an agent's move said the rule's place with
+    "(trying again)" every 3 s for ever. It is for good: the options greyed, the place
+    said once with the way to keep the game, Save game, which saves it."""
+    spec = tmp_path / "boom.yaml"
+    spec.write_text(BOOM)  # P2's agent takes the first option, the one whose rule fails
+    with running(tmp_path, [str(spec)]) as (base, _):
+        page = browser.new_page()
+        links = start(page, base, "boom", 2, ["person", "first"])
+        page.goto(base + links["P1"])
+        page.click("#options button:has-text('fine')")
+        page.wait_for_selector("#error:has-text('Save game keeps')", timeout=10_000)
+        said = page.text_content("#error")
+        assert said.startswith(f"{spec}:16:18: error RS701: the game stopped: rule 'act'")
+        page.wait_for_timeout(4000)  # a retry would have come by now
+        assert page.text_content("#error") == said and "trying again" not in said
+        assert page.locator("#options button:not([disabled])").count() == 0
+        page.click("#save")
+        page.wait_for_selector("#saved:has-text('saved as')")
+        page.close()
 
 
 def test_a_refused_link_draws_no_table(served, browser):

@@ -247,3 +247,35 @@ def test_a_rule_that_fails_stops_the_table_with_its_place_not_an_internal_error(
         assert "boom.yaml:16:18:" in answer["error"]  # the line that failed
         status, answer = call(f"{url}?token={token}")
         assert status == 409 and "the game stopped" in answer["error"]
+
+
+def test_a_table_a_rule_stops_saves_its_game_up_to_the_rule(tmp_path, capfd):
+    """A table whose game a rule stopped at an agent's move saved it as a game left
+    before its end, without the rule: `replay` found it differing where the rule
+    stopped it. The save keeps the rule as `run --log` does (still the saver's: the
+    game never ended), and replays to it; the server goes on, with a line for the rule
+    and no traceback."""
+    spec = tmp_path / "boom.yaml"
+    spec.write_text(BOOM)  # P2's agent takes the first option, the one whose rule fails
+    with running(tmp_path, [spec]) as (base, _):
+        _, url, token = _person_game(base, spec="boom", seats=["person", "first"])
+        status, answer = call(f"{url}/choose?token={token}", {"option": "fine"})
+        place = f"{spec}:16:18: error RS701: the game stopped: rule 'act' failed here"
+        assert (status, answer) == (409, {"error": place})
+        assert call(f"{url}?token={token}") == (409, {"error": place})
+        status, answer = call(f"{url}/save?token={token}", {})
+        assert status == 200, answer
+        assert call(f"{base}/api/lobby")[0] == 200
+    header = json.loads(Path(answer["saved"]).read_text().splitlines()[0])
+    assert header["saved_by"] == "P1" and header["result"]["turns"] == 2
+    assert header["result"]["error"] == {
+        "code": "RS701",
+        "rule": "act",
+        "line": 16,
+        "col": 18,
+        "message": "rule 'act' failed here (a product past the limit of ±10^18 (docs/limits.md))",
+    }
+    code, out, _ = cli("replay", answer["saved"])
+    assert code == 0 and "stopped at turn 2 as it was, by error RS701 at line 16" in out
+    _, err = capfd.readouterr()
+    assert "Traceback" not in err and "rulespec serve: " in err

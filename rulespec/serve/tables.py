@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulespec.interpreter import Game, IllegalChoice
+from rulespec.interpreter import Game, IllegalChoice, RuleError
 from rulespec.interpreter.agents import decide, make_agents, tell, watchers
 from rulespec.interpreter.choices import seat_name
 
@@ -30,7 +30,15 @@ from ..lang.limits import MAX_TURN_LIMIT
 from ..lang.pipeline import load_spec
 from ..table import together
 from ..table.files import SPEC_SUFFIXES, named_spec
-from ..table.replay import LOG_FORMAT, LogError, apply_logged, play_choices, read_log, start
+from ..table.replay import (
+    LOG_FORMAT,
+    LogError,
+    apply_logged,
+    play_choices,
+    read_log,
+    start,
+    stopped,
+)
 from ..table.scenarios import parse_seat
 from . import views
 
@@ -100,6 +108,9 @@ class Live:
     # the game's length when the rules are to ask them: that choice's, no later one)
     early: dict = field(default_factory=dict)
     rematch: Live | None = None  # the next game at this table, once asked for
+    # the rule that failed and stopped the game (RS701), for its save: the state itself
+    # only meets the failure again
+    stopped: RuleError | None = None
 
     @property
     def watched(self) -> bool:
@@ -127,7 +138,7 @@ class Live:
             # a pick made early lasts until its choice has passed (its seat passed over)
             self.early = {p: (o, at) for p, (o, at) in self.early.items() if at >= s.length}
             if s.is_chance_node():
-                s.sample_chance()
+                self._moved(s.sample_chance)
                 continue
             who, options = s.current_player(), s.legal_actions()
             agent = self.agents[who]
@@ -153,7 +164,16 @@ class Live:
         """Apply a seat's choice, first told to the agents that watch the table (a kept
         tree, a belief), as `rulespec play` tells them: what each seat is shown of it."""
         tell(watchers(self.agents), self.state, who, choice)
-        self.state.apply_action(choice)
+        self._moved(self.state.apply_action, choice)
+
+    def _moved(self, move, *args) -> None:
+        """A move of the game (a choice, chance's); a rule that fails in it stops the
+        game, which is kept as it stood, for a save up to there (log_lines)."""
+        try:
+            move(*args)
+        except RuleError as exc:
+            self.stopped = exc
+            raise
 
     def choose(self, seat: int, label, events=None) -> None:
         """A person's choice, by its option's label; 409 when it is not their turn, or
@@ -204,7 +224,8 @@ class Live:
         """The game as a log in `folder` that `rulespec replay` reads (and the lobby
         resumes): its header, and every event, hidden ones too. Saved by a person
         before the end, the header names their seat (`saved_by`): the server shows
-        such a log only as that seat sees it."""
+        such a log only as that seat sees it. A game a rule stopped is the game up to
+        that rule, its result's `error` the rule, as `rulespec run --log` writes it."""
         header = {
             "log": LOG_FORMAT,
             "spec": _relative(self.spec_path, folder),
@@ -215,10 +236,13 @@ class Live:
             "agents": ",".join(self.seats),
             "max_turns": self.max_turns,
         }
-        if self.state.is_terminal():
+        over = self.stopped is None and self.state.is_terminal()
+        if over:
             header["result"] = self.state.result
-        elif seat is not None:
+        elif seat is not None:  # a game stopped by a rule never ended: it stays the saver's
             header["saved_by"] = seat_name(seat)
+        if self.stopped is not None:
+            header["result"] = self.state.result | {"error": stopped(self.stopped)}
         records = [header] + self.state.log_for(None)
         return "".join(json.dumps(r, default=list) + "\n" for r in records)
 

@@ -315,8 +315,12 @@ function poll(delay = 700) {
       if (lost) $("error").textContent = "";
       lost = false;
     } catch (e) {
-      if (gone(e)) {  // the table is gone (a restart): for good
-        $("error").textContent = `${e.message}: open the lobby to start a game, or to resume a saved one`;
+      // the table is gone (a restart), or a rule of the spec stopped its game (409, with
+      // the rule's place): for good, no retry helps; Save game keeps a stopped game
+      if (gone(e) || e.status === 409) {
+        $("error").textContent = e.status === 409
+          ? `${e.message}: Save game keeps the game up to there`
+          : `${e.message}: open the lobby to start a game, or to resume a saved one`;
         for (const b of document.querySelectorAll("#options button")) b.disabled = true;
         return;
       }
