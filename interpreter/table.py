@@ -486,16 +486,20 @@ class Table:
         self._log("say", text=text)
 
     def skip_turns(self, p: int, n: int) -> None:
+        """Turns for p to miss; none are kept for a player who is out (_drop_owed)."""
         if n > 0:
-            self._skips, self._steered = add_at(self._skips, p, n), True
             self._log("skip_turn", player=p, turns=n)
-            self._owed_changed()
+            if self._active[p]:
+                self._skips, self._steered = add_at(self._skips, p, n), True
+                self._owed_changed()
 
     def extra_turns(self, p: int, n: int) -> None:
+        """Turns for p to take again; none are kept for a player who is out."""
         if n > 0:
-            self._extras, self._steered = add_at(self._extras, p, n), True
             self._log("extra_turn", player=p, turns=n)
-            self._owed_changed()
+            if self._active[p]:
+                self._extras, self._steered = add_at(self._extras, p, n), True
+                self._owed_changed()
 
     def cancel_extra_turns(self, p: int) -> None:
         if self._extras[p]:

@@ -223,3 +223,51 @@ def test_a_player_who_goes_out_is_owed_no_turns(out):
     assert "extra_turns_owed" not in seen and "turns_to_skip" not in seen
     lines = table_lines(table(seen, Titles.of(g.spec)))
     assert "  P3 (out): hand empty" in lines
+
+
+OUT_OWED = """\
+rulespec: 1
+name: Out owed
+players: {min: 3, max: 3}
+deck:
+  cards:
+    blank: {count: 6}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+counters:
+  t: {initial: 0}
+turn:
+  - step: go
+    effect: |
+      t += 1
+      if t == 1 {
+        eliminate(seat(1))
+        extra_turns(seat(1), 2)
+        skip_turn(seat(1))
+      }
+      say("owed {extra_turns_owed(seat(1))} skip {turns_to_skip(seat(1))}")
+      choose(current) { "on" { } "stop" { t += 10 } }
+end_conditions:
+  done:
+    when: t >= 4
+    effect: win(seat(0))
+"""
+
+
+def test_turns_given_to_a_player_already_out_are_not_kept():
+    """A review: extra_turns and skip_turns given to a player already eliminated were
+    kept, and every seat was shown "P2 (out): 2 more turns to take, 1 turn to miss",
+    turns the player would never take. They are logged, as the rules gave them, and
+    not kept."""
+    g = game(OUT_OWED, 3)
+    s = g.new_initial_state(0)
+    log = s.log_for(2)
+    assert [e["event"] for e in log if e["event"] in ("extra_turn", "skip_turn")] == [
+        "extra_turn",
+        "skip_turn",
+    ]
+    assert [e["text"] for e in log if e["event"] == "say"] == ["owed 0 skip 0"]
+    seen = s.observation(2)
+    assert "extra_turns_owed" not in seen and "turns_to_skip" not in seen
+    lines = table_lines(table(seen, Titles.of(g.spec)))
+    assert not any("to take" in line or "to miss" in line for line in lines), lines
