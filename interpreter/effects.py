@@ -32,7 +32,6 @@ from .choices import (
     seat_name,
 )
 from .codegen import CodeWriter
-from .evaluate import zone_local
 from .rng import shuffle
 from .runtime import _sets_added, distinct_sets
 from .table import RuleLimit
@@ -419,8 +418,7 @@ class StatementCompiler:
         elif isinstance(s, ir.For):
             var, cards = f"_p{depth}", s.items.type in CARDS  # nested loops each have their own
             if cards:  # the cards as the loop starts (its passes may move them), one a pass
-                order = self.x.order_source(s.items)
-                w.line(f"for {var} in {order}({x.cards_source(s.items)}):", s.items.span)
+                w.line(f"for {var} in {x.ordered_source(s.items)}:", s.items.span)
             else:
                 w.line(f"for {var} in {x.players_source(s.items)}:", s.items.span)
             with w.indented():
@@ -441,15 +439,20 @@ class StatementCompiler:
         ):  # a draw from a pile that does not refill
             zone, n = cards.args
             return [f"g.draw({self.x.source(zone)}, {self.x.source(dest)}, {self.x.source(n)})"]
-        order = self.x.order_source(cards) if self.rules.deck_order else "list"
-        return [f"g.move_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)})"]
+        moved = self._leaving(cards)
+        return [f"g.move_cards({moved}, {self.x.source(dest)})"]
 
     def _do_insert(self, cards: ir.Expr, dest: ir.Expr, depth: ir.Expr):
-        order = self.x.order_source(cards) if self.rules.deck_order else "list"
         return [
-            f"g.insert_cards({order}({self.x.cards_source(cards)}), {self.x.source(dest)}, "
-            f"{self.x.source(depth)})"
+            f"g.insert_cards({self._leaving(cards)}, {self.x.source(dest)}, {self.x.source(depth)})"
         ]
+
+    def _leaving(self, cards: ir.Expr) -> str:
+        """Source for cards a move or an insert takes, in the order they go: as a loop
+        goes through them (before log format 3, as they lie)."""
+        if self.rules.deck_order:
+            return self.x.ordered_source(cards)
+        return f"list({self.x.cards_source(cards)})"
 
     def _do_swap(self, a: ir.Expr, b: ir.Expr):
         return [f"g.swap_cards({self.x.source(a)}, {self.x.source(b)})"]
@@ -578,7 +581,7 @@ class StatementCompiler:
         with its state)."""
         cards = s.items.type in CARDS
         items, var, left = (
-            self.x.cards(s.items) if cards else self.x.expr(s.items),
+            self.x.in_deck_order(s.items) if cards else self.x.expr(s.items),
             s.var,
             f"__left_{s.var}",
         )  # locals never start with __
@@ -588,15 +591,8 @@ class StatementCompiler:
 
         loop = self.register((next_value,) + self.block(s.body))
 
-        in_order = not cards or self.x.in_order(s.items)
-        # a zone held by a local (a loop's over a family, a procedure's parameter): its
-        # order is known only in play
-        slot = self.x.expr(s.items) if zone_local(s.items) else None
-        ordered = self.rules.ordered
-
         def for_(g, env):
-            kept = in_order if slot is None else ordered[slot(g, env)]
-            found = items(g, env) if kept else sorted(items(g, env))
+            found = items(g, env)
             env[left] = values = tuple([c] for c in found) if cards else tuple(found)
             g._stack.extend(Frame(loop, env) for _ in values)
 
@@ -781,7 +777,7 @@ class StatementCompiler:
         """`choose(p) VAR from combinations(cards, k)` (or any card sets): one option per
         distinct set (set_options); VAR is bound to the cards that stood for it."""
         asker, player, source, body, var, where = self._choice(s, self._sets(s.source))
-        shown = self._shown(s) or (None if _sized(s.source) else UNSIZED)
+        shown = self._shown(s) or (None if _sized(s.source, self.rules.spec) else UNSIZED)
         names = self.rules.type_names
 
         def choose_set(g, env):
@@ -1123,15 +1119,27 @@ def _pickable(where, g, env, taken: set):
     return lambda cards: taken.isdisjoint(cards) and where(g, env, list(cards))
 
 
-def _sized(sets: ir.Expr) -> bool:
+def _sized(sets: ir.Expr, spec: ir.Spec) -> bool:
     """Do the rules fix how many cards each of these sets holds: `combinations(cards,
-    k)` with a k that reads no local (a number, a parameter, a counter)?"""
+    k)` with a k every seat knows?"""
     return (
         isinstance(sets, ir.Call)
         and sets.func == "combinations"
         and len(sets.args) == 2
-        and not any(isinstance(n, ir.Local) and not n.builtin for n in ir.walk(sets.args[1]))
+        and _known_number(sets.args[1], spec)
     )
+
+
+def _known_number(e: ir.Expr, spec: ir.Spec) -> bool:
+    """Does every seat know e: it reads no local of the rule (a pick, a count of a hand),
+    and no card of a zone some seat may not see but through its size()?"""
+    if isinstance(e, ir.Local):
+        return e.builtin
+    if isinstance(e, ir.ZoneRef) and spec.zone(e.name).visibility != "public":
+        return False
+    if isinstance(e, ir.Call) and e.func == "size" and isinstance(e.args[0], ir.ZoneRef):
+        e = e.args[0]  # how many cards a zone holds: public, whose ever it is
+    return all(_known_number(c, spec) for c in ir.iter_children(e) if isinstance(c, ir.Expr))
 
 
 # items of a loop or choice: values, not seats or cards

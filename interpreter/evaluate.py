@@ -195,25 +195,41 @@ class Compiler:
     def cards_source(self, e: ir.Expr) -> str:
         return f"g._zones[{self.source(e)}]" if e.type == "zone" else self.source(e)
 
-    def order_source(self, cards: ir.Expr) -> str:
-        """What a loop over cards, or a move of them, goes through them in: `tuple` (as
-        they lie) or `sorted` (deck order); for a zone a local holds, which is known
-        only in play."""
+    def in_deck_order(self, cards: ir.Expr):
+        """A function giving the cards as a loop over them goes (ordered_source)."""
+        return self._apart(self.ordered_source, cards)
+
+    def ordered_source(self, cards: ir.Expr) -> str:
+        """Source for a new sequence of the cards, as a loop over them or a move of them
+        goes through them: each part in an order the rules give (a sort, an ordered zone
+        from the bottom up, cards taken from one) as it lies, any other in deck order:
+        the order cards came into a hand is no part of the game, and cards laid on a
+        pile in it would show it. Cards added up with `+` go part by part (as one
+        before log format 4); a zone a local holds is ordered or not only in play."""
+        if isinstance(cards, ir.Binary) and cards.type == "cards" and self.defs.deck_ties:
+            return f"({self.ordered_source(cards.left)} + {self.ordered_source(cards.right)})"
+        source = self.cards_source(cards)
         if zone_local(cards):
             ordered = self.constant(self.defs.ordered)
-            return f"(tuple if {ordered}[{self.source(cards)}] else sorted)"
-        return "tuple" if self.in_order(cards) else "sorted"
+            return f"(list if {ordered}[{self.source(cards)}] else sorted)({source})"
+        return f"list({source})" if self.in_order(cards) else f"sorted({source})"
 
     def in_order(self, cards: ir.Expr) -> bool:
-        """Do a loop's or a move's cards come in an order the rules give (a `sort`, an
-        ordered zone, its top)? Else in deck order: the order cards came into a hand is
-        no part of the game, and cards laid on a pile in it would show it."""
-        spec = self.defs.spec
-        return any(
-            (isinstance(e, ir.Aggregate) and e.func == "sort")
-            or (isinstance(e, ir.ZoneRef) and spec.zone(e.name).ordered)
-            for e in ir.walk(cards)
-        )
+        """Do the cards come in an order the rules give (a `sort`, an ordered zone, cards
+        taken from one)? Cards added up with `+` do where each part does (from log
+        format 4): a hand's part keeps the order its cards came in otherwise."""
+        spec, parts = self.defs.spec, self.defs.deck_ties
+
+        def given(e) -> bool:
+            if isinstance(e, ir.Aggregate) and e.func == "sort":
+                return True
+            if isinstance(e, ir.ZoneRef):
+                return spec.zone(e.name).ordered
+            if parts and isinstance(e, ir.Binary) and e.type == "cards":
+                return given(e.left) and given(e.right)
+            return any(given(c) for c in ir.iter_children(e) if isinstance(c, ir.Expr))
+
+        return given(cards)
 
     def players_source(self, e: ir.Expr) -> str:
         """A set of players, one player as a set of one (never nobody: a set holds
@@ -441,8 +457,7 @@ class Compiler:
                 if named is not None:
                     return named
             if cards and e.func in TIED and self.defs.deck_ties:
-                order = self.order_source(e.items)  # ties in a hand: in deck order
-                items = items if order == "tuple" else f"{order}({items})"
+                items = self.ordered_source(e.items)  # ties in a hand: in deck order
             each = "_each_card" if cards else "_each_player"
             loop = f"for env in {each}(env, {self.constant(e.var)}, {items})"
             return self._aggregate(e, loop, self.local(e.var) + ("[0]" if cards else ""), cards)

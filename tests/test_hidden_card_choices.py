@@ -518,3 +518,17 @@ def test_a_secret_pick_of_a_set_tells_the_others_its_size_only_where_the_rules_f
         assert logs[0] == logs[1]
     else:
         assert [e.get("count") for e in logs[0] if e["event"] == "choice"] == [2]
+
+
+def test_a_pick_whose_size_a_hidden_count_sets_keeps_its_size():
+    """A review: `combinations(hand(current), count(hand(current), red))` reads no local,
+    so its size was taken as the rules', and every seat's log told how many red cards
+    the hand held."""
+    source = "combinations(hand(current), count(hand(current), red))"
+    game = Game(load_spec("sets.yaml", SETS.replace("SOURCE", source)), 2)
+    logs = []
+    for hand in (["red", "blue", "blue"], ["red", "red", "blue"]):
+        state = State.from_layout(game, zones={"hand[P1]": hand}, current=0)
+        state.apply_action(state.legal_labels()[0])
+        logs.append(state.log_for(1))
+    assert logs[0] == logs[1]

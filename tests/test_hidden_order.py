@@ -42,6 +42,8 @@ turn:
         "least" { move(first(sort(c.rank // 10 for c in hand(current)), 1), row) }
         "best" { move(first(argmax(c.rank // 10 for c in hand(current)), 1), row) }
         "worst" { move(first(argmin(c.rank // 10 for c in hand(current)), 1), row) }
+        "mixed" { move(first(sort(c.rank // 10 for c in hand(current) + row), 1), row) }
+        "added" { move(hand(current) + row, heap) }
       }
 actions:
   lay:
@@ -99,7 +101,7 @@ def test_cards_leaving_a_hand_together_go_in_deck_order(labels):
     assert moved in (["green", "blue", "white"], HAND)
 
 
-@pytest.mark.parametrize("choice", ["least", "best", "worst"])
+@pytest.mark.parametrize("choice", ["least", "best", "worst", "mixed"])
 def test_cards_of_a_hand_a_sort_finds_tied_come_in_deck_order(choice):
     """A trial of President gave away its best two cards with `first(sort(...), 2)`:
     among cards of one rank, those that came into the hand first went, so the other
@@ -108,6 +110,16 @@ def test_cards_of_a_hand_a_sort_finds_tied_come_in_deck_order(choice):
     assert a.log_for(1) == b.log_for(1)
     assert a.key() == b.key()
     assert a.observation(1)["zones"]["row"] == ["red"]  # the first in deck order
+
+
+def test_cards_of_a_hand_added_to_a_pile_go_in_deck_order_the_pile_s_as_they_lie():
+    """A review: `hand(current) + row`, the row a pile, was taken as in an order the
+    rules give whole, so the hand's part kept the order its cards came in, in a move
+    and in a sort's ties (`mixed`, above)."""
+    a, b = played("pass", "added")
+    assert a.log_for(1) == b.log_for(1)
+    moved = [e["cards"] for e in a.log_for(None) if e["event"] == "move" and e["dst"] == "heap"]
+    assert moved == [HAND]
 
 
 def test_an_order_the_rules_give_is_kept():
