@@ -843,6 +843,40 @@ def test_an_answer_at_a_named_window_says_which_window_asks():
     assert decision_heading("react", "tax", titles) == "You may answer Tax:"  # no window
 
 
+def test_a_pass_names_what_it_declines_where_that_was_not_just_told():
+    """An Exploding Kittens trial read "P2 does not react" and could not tell to what.
+    Here P2's challenge was told last, and P2's pass in the next window declines the
+    Steal, which opens both windows."""
+    spec = load_spec(ROOT / "tests" / "valid" / "challenge_then_block.yaml")
+    hands = {"hand[P1]": ["captain"], "hand[P2]": ["veto", "duke"], "hand[P3]": ["captain"]}
+    state = State.from_layout(Game(spec, 3), zones=hands, counters={"coins[P2]": 2})
+    for label in ("steal -> P2", "challenge_steal", "duke", "no reaction"):
+        state.apply_action(label)
+    lines = narrate(state.log_for(2), Titles.of(spec))
+    assert lines[1:6] == [
+        "  P1 chooses Steal at P2",
+        "  P2 answers: Challenge steal",
+        "  P2 chooses a card",
+        "  Duke: P2's hand -> the discard",
+        "  P2 does not react to P1's Steal (Block window)",
+    ]
+
+
+def test_an_answer_that_may_answer_two_things_names_neither():
+    """The log does not say what a window answers: where an action opens several
+    windows, a Veto after a Veto may answer either, and the narration does not guess."""
+    titles = Titles(
+        rules={"steal": ("action", "Steal"), "cancel": ("reaction", "Cancel")},
+        cards={"veto": "Veto"},
+        answers={"cancel": frozenset({"steal", "cancel"})},
+        reacting={"steal": True, "cancel": False},
+    )
+    play_ = {"event": "play", "player": 0, "action": "steal", "target": 1, "card": None}
+    answer = {"event": "react", "reaction": "cancel", "card": "veto"}
+    lines = narrate([play_, answer | {"player": 1}, answer | {"player": 2}], titles)
+    assert lines[1:] == ["  P2 answers with Veto (Cancel)", "  P3 answers with Veto (Cancel)"]
+
+
 def test_a_zone_of_an_ordered_family_is_a_pile_top_last():
     """A designer's Lost Cities discard piles (`discard: {count: 5, ordered: true}`)
     were listed sorted, with no top marked, while only the top card could be taken."""

@@ -238,6 +238,28 @@ def test_actor_is_bound_only_in_answers_to_answers():
     ]
 
 
+def test_an_answer_to_an_answer_names_what_it_answers():
+    """An Exploding Kittens trial read "P3 answers with Nope / P1 does not react / P2
+    answers with Nope": nothing said P2's Nope answered P3's and not the Attack. The
+    narration names the answer answered, from any point of the turn on."""
+    hands = {0: ["veto", "duke"], 1: ["veto", "duke"], 2: ["captain"]}
+    s = laid_out(game(n=3), hands, counters={"coins[P2]": 1})
+    s.apply_action("steal -> P2")
+    answers = ["cancel", "no reaction", "cancel", "no reaction", "no reaction"]
+    assert asked(s, answers) == [1, 2, 0, 1, 2]
+    log, titles = s.log_for(1), Titles.of(s.game.spec)
+    said = [line for line in narrate(log, titles) if "react" in line or "answers" in line]
+    assert said == [
+        "  P2 answers with Veto (Cancel)",  # the steal's answer: said as ever
+        "  P3 does not react",
+        "  P1 answers P2's Cancel with Veto (Cancel)",
+        "  P2 does not react",  # to P1's Cancel, just told
+        "  P3 does not react",
+    ]
+    after = next(i for i, e in enumerate(log) if e["event"] == "react") + 1
+    assert "  P1 answers P2's Cancel with Veto (Cancel)" in narrate(log, titles, after)
+
+
 def test_narration_and_the_seat_prompt_read_as_answers():
     lines = narrate(
         [

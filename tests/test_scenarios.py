@@ -626,8 +626,22 @@ def test_an_event_field_no_such_event_has_is_told_the_fields_it_has(tmp_path):
     (failure,) = _failures(scenario)
     assert failure.endswith(
         "nearest: {'event': 'round_end', 'reason': None} ('round_end' events have no "
-        "reason: their fields are round, rule, event)"
+        "reason: their fields are round, rule, event, turn)"
     )
+
+
+def test_an_event_expected_at_another_turn_is_not_told_it_has_no_turn(tmp_path):
+    """A trial's `{event: trigger, …, turn: N}`, the rule fired at another turn, was
+    told "'trigger' events have no turn": every event has one."""
+    scenario = tmp_path / "turn.yaml"
+    scenario.write_text(
+        f"spec: {ROOT / 'tests' / 'valid' / 'round_afresh.yaml'}\nplayers: 3\ntable:\n"
+        "  zones:\n    hand[P1]: [back, plain]\n    hand[P2]: [stop, plain]\n"
+        "    hand[P3]: [plain, plain]\nsteps:\n  - P1: back\n  - P3: plain\n  - P2: stop\n"
+        "expect:\n  events:\n    - {event: round_end, rule: three_played, turn: 9}\n"
+    )
+    (failure,) = _failures(scenario)
+    assert failure.endswith("nearest: {'event': 'round_end', 'rule': 'three_played', 'turn': 3}")
 
 
 def test_a_seat_s_counter_looked_for_with_a_player_is_told_its_label(tmp_path):

@@ -795,6 +795,70 @@ def check_optional_without_actions(an: Analysis):
         )
 
 
+def check_draws_bound_without_refill(an: Analysis):
+    """RL135: `top(Z, n)` bound to a local or a remembered entry (`drawn = top(stock,
+    1)`), Z a zone with `refill_from`, with no `refill(Z)` before it on every way there:
+    only a `move(top(Z, n), …)` and `refill(Z)` refill, so once Z is empty the binding
+    holds no card, and the move of it that follows draws nothing. A Crazy Eights trial
+    remembered the card its pass drew so; once the stock ran out it never refilled
+    from the discard, and every later draw moved nothing."""
+    refilling = {z.name: z.refill_from for z in an.spec.zones if z.refill_from}
+    if not refilling:
+        return
+    found: list[tuple[ir.Stmt, ir.ZoneRef]] = []
+    for part in _written_parts(an.spec):
+        for block in [part] if isinstance(part, tuple) else ir.iter_blocks(part):
+            _bound_draws(block, refilling, frozenset(), {}, found)
+    for s, pile in found:
+        name = s.name if isinstance(s, ir.Let) else s.target.name  # a local, or remembered
+        written = pile.name if pile.owner is None else f"{pile.name}(…)"
+        yield Finding(
+            "RL135",
+            "warning",
+            f"'{name}' is bound to the top of '{pile.name}', which refills from "
+            f"'{refilling[pile.name]}' only in a draw (move(top({written}, n), …)) or a "
+            f"refill({written}): read so, an empty '{pile.name}' is not refilled, and "
+            f"'{name}' holds no card",
+            s.value.span,
+            hint=f"call refill({written}) before it: the card bound is then the one a draw takes",
+        )
+
+
+def _bound_draws(block, refilling: dict, refilled: frozenset, zones: dict, found: list):
+    """RL135 along a block, in order: `refilled`, the zones (canon) a refill() was
+    called on on every way to here; `zones`, the zone locals bound so far (name ->
+    the zone). Returns the zones refilled on every way out of the block."""
+    for s in block:
+        if isinstance(s, ir.Do) and s.proc == "refill":
+            refilled |= {ir.canon(_zone_of(s.args[0], zones))}
+        elif isinstance(s, (ir.Let, ir.Assign)) and s.value.type == "zone":
+            zones[getattr(s, "name", None) or s.target.name] = _zone_of(s.value, zones)
+        elif isinstance(s, (ir.Let, ir.Assign)) and isinstance(s.value, ir.Call):
+            pile = _zone_of(s.value.args[0], zones) if s.value.func == "top" else None
+            if (
+                isinstance(pile, ir.ZoneRef)
+                and pile.name in refilling
+                and ir.canon(pile) not in refilled
+            ):
+                found.append((s, pile))
+        elif isinstance(s, (ir.If, ir.ChooseBranch)):  # refilled after it if in every arm
+            refilled = frozenset.intersection(
+                *(
+                    _bound_draws(b, refilling, refilled, dict(zones), found)
+                    for b in ir.iter_blocks(s)
+                )
+            )
+            continue
+        for inner in ir.iter_blocks(s):  # a loop's or a choice's body may not run at all
+            _bound_draws(inner, refilling, refilled, dict(zones), found)
+    return refilled
+
+
+def _zone_of(e: ir.Expr, zones: dict) -> ir.Expr:
+    """The zone an expression names, a zone local's by the zone it was bound to."""
+    return zones.get(e.name, e) if isinstance(e, ir.Local) else e
+
+
 def _takes_out(spec: ir.Spec, block, who: set, calling: frozenset = frozenset()):
     """(the block's statement, the sit_out or eliminate, the outermost `if` it is under
     or None) for each statement of the block that takes out a player `who` holds (IR
@@ -2471,6 +2535,7 @@ CHECKS = (
     check_window_offers,
     check_turn_player_out_in_a_round,
     check_optional_without_actions,
+    check_draws_bound_without_refill,
     check_emptied_zone_read,
     check_read_by_place,
     check_secret_numbers_made_public,
@@ -2518,6 +2583,7 @@ CODES = {
     "a re-deal keeps it",
     "RL133": "a decision asked only when a test of what some seat may not see holds",
     "RL134": "optional: true on a step without actions, which offers no pass",
+    "RL135": "the top of a pile that refills bound to a local or remembered: it does not refill",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",

@@ -119,6 +119,11 @@ class Titles:
     pass_titles: Mapping[str, str] = field(default_factory=dict)  # turn.STEP -> its pass_title
     pass_effects: frozenset[str] = frozenset()  # turn.STEP of a step whose pass does more
     windows: Mapping[str, ir.WindowDef] = field(default_factory=dict)  # named reaction windows
+    # a reaction -> the actions and reactions it answers
+    answers: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # the actions and reactions whose effect opens a reaction window -> whether it may
+    # open more than one (two `react` calls, or one in a loop)
+    reacting: Mapping[str, bool] = field(default_factory=dict)
     goals: Mapping[str, Goal] = field(default_factory=dict)
     props: Mapping[str, str] = field(default_factory=dict)  # a card -> "rank 7, suit hearts"
     tags: Mapping[str, tuple] = field(default_factory=dict)  # a tag -> the cards that have it
@@ -188,6 +193,12 @@ class Titles:
             pass_titles={f"turn.{s.name}": s.pass_title for s in spec.turn if s.pass_title},
             pass_effects=frozenset(f"turn.{s.name}" for s in spec.turn if s.pass_effect),
             windows={w.name: w for w in spec.windows},
+            answers={r.name: frozenset(r.answers) for r in spec.reactions},
+            reacting={
+                r.name: opens > 1
+                for r in (*spec.actions, *spec.reactions)
+                if (opens := _windows(r.effect))
+            },
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
         )
@@ -425,17 +436,22 @@ def _play(e: dict, t: Titles) -> str:
 
 
 def _react(e: dict, t: Titles) -> str:
-    reaction = t.rule(e["reaction"])
+    """An answer: "P3 answers with Nope", "P2 answers: Challenge"; one to another answer
+    names it (_Chain): "P2 answers P3's Nope with Nope"."""
+    reaction, answered = t.rule(e["reaction"]), e.get(ANSWERING, "")
     if e["card"] is None and e["reaction"] not in t.carded_answers:  # a claim, a challenge
-        return f"  {_who(e)} answers: {reaction}"
+        return f"  {_who(e)} answers{f' {answered}' if answered else ''}: {reaction}"
     card = t.card(e["card"]) if e["card"] is not None else "a card"  # one the viewer may not see
-    return f"  {_who(e)} answers with {with_rule(card, reaction)}"
+    return (
+        f"  {_who(e)} answers{f' {answered}' if answered else ''} with {with_rule(card, reaction)}"
+    )
 
 
 def _choice(e: dict, t: Titles) -> str | None:
     if e["kind"] == "react" and e["option"] == "no reaction":
         window = t.windows.get(e.get("window"))  # a named window: which of the action's
-        return f"  {_who(e)} does not react" + (f" ({window.title})" if window else "")
+        declined = f" to {e[ANSWERING]}" if ANSWERING in e else ""  # not what was just said
+        return f"  {_who(e)} does not react{declined}" + (f" ({window.title})" if window else "")
     if e["kind"] not in CHOSEN:
         return None  # a play or an answer: its own event says it
     if e["option"] is None and e.get("count") is not None:  # a set of cards, unseen
@@ -614,6 +630,89 @@ def counter_name(label: str) -> str:
     return label.split("[", 1)[0]
 
 
+def _windows(effect: tuple[ir.Stmt, ...]) -> int:
+    """How many reaction windows an effect may open: 0, 1, or 2 for more than one (two
+    `react` calls, or one in a loop)."""
+    reacts = sum(isinstance(s, ir.Do) and s.proc == "react" for s in ir.walk_statements(effect))
+    looped = any(
+        isinstance(s, (ir.For, ir.While, ir.ChooseAll)) and ir.calls(s.body, "react")
+        for s in ir.walk_statements(effect)
+    )
+    return 2 if looped else min(reacts, 2)
+
+
+ANSWERING = "answering"  # what _Chain adds to an answer's or a pass's event: "P3's Nope"
+
+
+@dataclass
+class _Answerable:
+    """A play or an answer of the turn, which a window may answer while its effect
+    runs; `spent` once it was answered in the only window its effect opens."""
+
+    rule: str
+    player: int
+    spent: bool = False
+
+
+class _Chain:
+    """What the answers and passes of a turn's reaction windows answer, as far as a
+    seat's log tells: the log does not say (its events would need a field of their own,
+    a change of the log's format), but a window is opened only by the effect of the
+    turn's last play or of an answer made since, while it runs, and only one may be
+    answered. An Exploding Kittens trial read "P3 answers with Nope / P2 answers with
+    Nope" and could not tell whether P2's Nope answered the Attack or P3's Nope.
+
+    A play or answer may be answered if its effect opens a window and it was not already
+    answered in the only window it opens (an answer closes its window). When that leaves
+    one that the answer answers (one with answers at all, for a pass), it is the one:
+    an answer to another answer names it, "P2 answers P3's Nope with Nope", and a pass
+    names it where it is not the play or answer just told, "P2 does not react to P1's
+    Steal". Where several are left (an effect that opens several windows), nothing is
+    named rather than a guess."""
+
+    def __init__(self, titles: Titles):
+        self.titles, self.open = titles, []
+
+    def read(self, e: dict) -> dict:
+        """e, with what it answers (ANSWERING) where it is an answer or a pass that says
+        it; the turn's chain followed on."""
+        kind = e["event"]
+        if kind in _BOUNDS:
+            self.open = []
+        elif kind == "play":
+            self.open = [_Answerable(e["action"], e["player"])]
+        elif kind == "react":
+            answered = self._answered(
+                lambda rule: rule in self.titles.answers.get(e["reaction"], ())
+            )
+            if answered is not None and not self.titles.reacting[answered.rule]:
+                answered.spent = True
+            self.open.append(_Answerable(e["reaction"], e["player"]))
+            if answered is not None and answered.rule in self.titles.answers:  # not the play
+                return e | {ANSWERING: self._named(answered)}
+        elif kind == "choice" and e["kind"] == "react" and e["option"] == "no reaction":
+            window = self.titles.windows.get(e.get("window"))
+            offered = window.offers if window else tuple(self.titles.answers)
+            answered = self._answered(
+                lambda rule: any(rule in self.titles.answers.get(r, ()) for r in offered)
+            )
+            if answered is not None and answered is not self.open[-1]:
+                return e | {ANSWERING: self._named(answered)}
+        return e
+
+    def _answered(self, answers: Callable[[str], bool]) -> _Answerable | None:
+        """The one play or answer a window may be open on that `answers` holds for."""
+        able = [
+            a
+            for a in self.open
+            if not a.spent and a.rule in self.titles.reacting and answers(a.rule)
+        ]
+        return able[0] if len(able) == 1 else None
+
+    def _named(self, answered: _Answerable) -> str:
+        return f"{seat_name(answered.player)}'s {self.titles.rule(answered.rule)}"
+
+
 def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
     """One line per happening of events[start:], in the spec's titles, control
     characters made visible; consecutive moves between the same zones are merged. A
@@ -628,9 +727,14 @@ def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
     under_way = next(
         (e["event"] == "turn" for e in reversed(events[:start]) if e["event"] in _BOUNDS), False
     )
+    chain = _Chain(titles)
+    begun = next((i for i in range(start - 1, -1, -1) if events[i]["event"] in _BOUNDS), 0)
+    for e in events[begun:start]:  # the turn's answers so far
+        chain.read(e)
     lines = []
     merged = _merged(events[start:])
     for i, e in enumerate(merged):
+        e = chain.read(e)
         if e["event"] in _BOUNDS:
             under_way = e["event"] == "turn"
         elif (e["event"] == "set_current" and not under_way) or (

@@ -884,7 +884,7 @@ def _nearest(want: dict, events: list[dict], n: int, counters: list[str]) -> str
 
     best = max(map(score, alike))
     shown = [{k: _written(k, e.get(k)) for k in want} for e in alike if score(e) == best][:NEAREST]
-    fields = dict.fromkeys(k for e in alike for k in e if k != "turn")
+    fields = dict.fromkeys(k for e in alike for k in e)  # `turn` too: every event has one
     unknown = [k for k in want if k not in fields]  # a field no such event has: say which do
     said = f" ('{kind}' events have no {', '.join(unknown)}: their fields are {', '.join(fields)})"
     return "; nearest: " + ", ".join(map(str, shown)) + (said if unknown else "")
