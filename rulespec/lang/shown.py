@@ -748,24 +748,23 @@ def _to_every_seat(s) -> bool:
     return isinstance(to, ir.Local) and to.builtin and to.name == "players"
 
 
-def _each_revealed(s) -> set:
+def _each_revealed(s) -> list:
     """(zone, items) for a statement that reveals to every seat the zone of each item
-    (a player): `for q in items { reveal(hand(q), players) }`, where the loop moves no
-    card into that zone, or `reveal(union(hand(q) for q in items), players)`."""
+    (a player): `for q in items { reveal(hand(q), players) }`, where the loop changes
+    neither those zones nor whom the items name (see _changes), or
+    `reveal(union(hand(q) for q in items), players)`."""
     if isinstance(s, ir.For):
-        return {
-            (t.args[0].name, ir.canon(s.items))
+        return [
+            (t.args[0].name, s.items)
             for t in s.body
             if _to_every_seat(t)
             and _of_each(t.args[0], s.var)
-            and not _fills(s.body, t.args[0].name)
-        }
+            and not _changes(s.body, t.args[0].name, s.items)
+        ]
     cards = s.args[0] if _to_every_seat(s) else None
     if isinstance(cards, ir.Aggregate) and cards.func == "union" and cards.where is None:
-        return (
-            {(cards.body.name, ir.canon(cards.items))} if _of_each(cards.body, cards.var) else set()
-        )
-    return set()
+        return [(cards.body.name, cards.items)] if _of_each(cards.body, cards.var) else []
+    return []
 
 
 def _of_each(cards, var: str) -> bool:
@@ -778,17 +777,29 @@ def _of_each(cards, var: str) -> bool:
     )
 
 
-def _fills(stmts, zone: str) -> bool:
-    """May these statements bring cards into a zone of this name: a move, an insert or
-    a refill that may go there, or what may do anything (a procedure, a reaction)?"""
+def _changes(stmts, zone: str, items) -> bool:
+    """May these statements change the cards of a zone of this name, or which players
+    the items name, so that a read of the zone of each item after them reads cards no
+    reveal before them showed: a move, an insert, a swap or a refill that may go there,
+    a set_current() (the items may read `current`), a let or an assignment of a local
+    the items read, or what may do anything (a procedure, a reaction)?"""
+    names = {n.name for n in ir.walk(items) if isinstance(n, ir.Local) and not n.builtin}
     for s in ir.walk_statements(stmts):
-        if isinstance(s, ir.ProcedureCall) or (isinstance(s, ir.Do) and s.proc == "react"):
+        if isinstance(s, ir.ProcedureCall) or (
+            isinstance(s, ir.Do) and s.proc in ("react", "set_current")
+        ):
             return True
-        if isinstance(s, ir.Do) and s.proc in ("move", "insert", "refill"):
-            to = s.args[0 if s.proc == "refill" else 1]
-            if not isinstance(to, ir.ZoneRef) or to.name == zone:
+        set_local = isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)
+        if (isinstance(s, ir.Let) and s.name in names) or (set_local and s.target.name in names):
+            return True
+        if isinstance(s, ir.Do) and s.proc in _INTO:
+            into = (s.args[k] for k in _INTO[s.proc])
+            if any(not isinstance(to, ir.ZoneRef) or to.name == zone for to in into):
                 return True
     return False
+
+
+_INTO = {"move": (1,), "insert": (1,), "refill": (0,), "swap": (0, 1)}  # the zones filled
 
 
 _EVERY_SEAT = ir.canon(ir.Local(None, "players", "players", True))
@@ -1083,15 +1094,16 @@ class _Told:
         moves into one after that statement (before, a `top` would be another card);
         and, as (zone, items), a zone of each item that it reveals to `players` before
         that statement (`for q in others(w) { reveal(hand(q), players) }`, or
-        `reveal(union(hand(q) for q in others(w)), players)`), where no card may come
-        into that zone between the reveal and the statement."""
+        `reveal(union(hand(q) for q in others(w)), players)`), where nothing between
+        the reveal and the statement may change those zones' cards or whom the items
+        name (see _changes)."""
         shown = set()
         for j, s in enumerate(stmts):
             if j < i:
                 shown |= {
-                    (zone, items)
+                    (zone, ir.canon(items))
                     for zone, items in _each_revealed(s)
-                    if not _fills(stmts[j + 1 : i], zone)
+                    if not _changes(stmts[j + 1 : i], zone, items)
                 }
             if not isinstance(s, ir.Do) or s.proc not in ("reveal", "move"):
                 continue
