@@ -433,9 +433,11 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
     found = _Told(spec, wherever=False)
     bodies = [("setup", "setup", spec.setup, None)]
     bodies += [(p.name, "procedure", p.effect, None) for p in spec.procedures]
+    # each block a rule runs on its own: a step's effect, or its pass_effect instead
     bodies += [
-        (r.name, kind, r.effect, r.condition if kind == "reaction" else None)
+        (r.name, kind, block, r.condition if kind == "reaction" else None)
         for kind, r in spec.rules()
+        for block in ir.iter_blocks(r)
     ]
     pausing = _pausing(spec.procedures)
     flows = [_Flow(found, *body, pausing) for body in bodies]
@@ -458,7 +460,7 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
         for e, at, test in ((s.value, found.at[id(s)], None), *tests):
             view = dict(at[1])  # the block locals in scope there, by their keys
             env = {k: b for k, b in envs[seat][at].items() if view.get(k, k) not in seen}
-            read = found.reads.first(e, env, ())
+            read = _kept(found.reads, e, env)
             if read is not None:
                 return read, test
         return None
@@ -481,6 +483,14 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
     return [
         ([k[0] for k in ks], *ks[0][1:], id(ks[0][0]) in reactions) for ks in by_binding.values()
     ]
+
+
+def _kept(reads: _Reads, e: ir.Expr, env: dict):
+    """first() of what a re-deal keeps of a value: of a zone taken by place (`let pile =
+    stock`, `hand(p)`) only which zone it is, whose cards a re-deal deals again."""
+    if e.type == "zone" and reads._by_place(e, env):
+        return reads._placed(e, env, ())
+    return reads.first(e, env, ())
 
 
 def _in_sight(flow: _Flow, pause, seat: str, envs: dict, found: _Told) -> list:
@@ -531,9 +541,10 @@ _FOLLOW = ("cards",)  # a re-deal makes a local's cards the ones now lying where
 
 
 class _Flow:
-    """One rule's (or procedure's) effect for kept_through_redeal(): the bindings of its
-    locals that are no cards, its pauses and its reads of locals, by key, each with the
-    place of its statement in the text."""
+    """One block a rule runs (its effect, or a step's pass_effect) or a procedure's
+    effect, for kept_through_redeal(): the bindings of its locals that are no cards, its
+    pauses and its reads of locals, by key, each with the place of its statement in the
+    text."""
 
     def __init__(self, found: _Told, scope: str, kind: str, stmts, condition, pausing):
         self.scope, self.kind, self.pausing = scope, kind, pausing
