@@ -2280,17 +2280,22 @@ def check_decisions_asked_under_unseen(an: Analysis):
     chooses a card", so every seat learns how the test came out. Read as RL131 reads a
     counter's value (rulespec.lang.shown.asked_unseen); a say() under such a test is
     the rules' choice to tell it (RS415), a decision is not."""
-    for s, test, what in asked_unseen(an.spec):
+    for s, test, what, own in asked_unseen(an.spec):
         if isinstance(s, ir.ChooseBranch):
             choice = " or ".join(f"'{b.label}'" for b in s.branches)
         else:
             choice = f"'{s.var}'"
+        if own and test is s.where:  # with no item to offer, the choice is passed over
+            when = f"an item of its source passes its filter at line {test.span.line},"
+        elif own:
+            when = f"its source at line {test.span.line} holds an item,"
+        else:
+            when = f"the test at line {test.span.line} holds,"
         yield Finding(
             "RL133",
             "warning",
-            f"the choice of {choice} is asked only when the test at line {test.span.line} "
-            f"holds, which reads{what}: every seat's log shows a decision asked, so "
-            "every seat learns how the test came out",
+            f"the choice of {choice} is asked only when {when} which reads{what}: every "
+            "seat's log shows a decision asked, so every seat learns how the test came out",
             s.span,
             hint="ask it whatever the hidden cards are (offer the option always, and refuse "
             "it inside where it does not fit), or test only what every seat sees; a secret "

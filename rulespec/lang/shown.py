@@ -849,28 +849,30 @@ def _seen_in(e, shown: set) -> set:
     return seen
 
 
-def asked_unseen(spec: ir.Spec) -> list[tuple[ir.Stmt, ir.Expr, str]]:
+def asked_unseen(spec: ir.Spec) -> list[tuple[ir.Stmt, ir.Expr, str, bool]]:
     """Each decision asked only where a test reads what some seat may not see (the
-    tests of the ifs and whiles around it, how many items the loops around it have),
-    with that test and what it reads in words: every seat's log shows each decision
+    tests of the ifs and whiles around it, how many items the loops around it have, a
+    choice's own source and filter: see _choice_tests), with that test, what it reads in
+    words and whether it is the choice's own: every seat's log shows each decision
     asked (a secret one as "P1 chooses a card"), so whether it is asked tells every seat
     how the test came out. The test is read as RL131 reads a counter's value (see
     counters_set), the cards its block shows every seat being public. A say() under
     such a test is the rules' choice to tell it (RS415 does not read its tests), a
     decision is not."""
     found = _Told(spec, wherever=False)
-    if not any(tests for _, tests in found.asked):
+    if not any(tests or own for _, tests, own in found.asked):
         return []
     envs = found.envs()
     leaks = []
-    for s, tests in found.asked:
-        for test, place, seen in tests:
+    for s, tests, own in found.asked:
+        for test, place, seen in (*tests, *own):
             found.reads.seen = seen | found.passed
             read = found.reads.first(test, envs[place], ())
             if read is not None:
                 node, via = read
                 through = f", through {' -> '.join(via)}," if via else ""
-                leaks.append((s, test, f"{through} {_what(node, found.reads.zones)}"))
+                what = f"{through} {_what(node, found.reads.zones)}"
+                leaks.append((s, test, what, any(test is t for t, _, _ in own)))
                 break
     return leaks
 
@@ -888,6 +890,31 @@ def _deciding_tests(s) -> tuple:
     if isinstance(s, ir.For):
         return (ir.Call(s.items.span, "int", "size", (s.items,)),)
     return ()
+
+
+def _choice_tests(s, place: tuple, at: tuple) -> tuple:
+    """The tests of a choice of cards that decide whether it is asked at all, each with
+    the place it is read at: that its source holds an item (see _emptiness), and its
+    filter, read where its variable is bound to an item of the source (`if x.rank >
+    5`): with no item passing, it is not asked."""
+    if not isinstance(s, ir.ChooseCard):
+        return ()
+    tests = tuple((test, place) for test in _emptiness(s.source))
+    return tests if s.where is None else (*tests, (s.where, at))
+
+
+def _emptiness(items: ir.Expr) -> tuple:
+    """What tells whether items hold any: the size() of cards (a hand's is public, its
+    cards by kind are not: `of(hand(p), k)`), the cards a set of combinations is taken
+    from (k of a hand are there to take where it holds k), each part of a sum of sets,
+    and other items themselves (`range(size(hand(p)))`)."""
+    if isinstance(items, ir.Call) and items.func == "combinations":
+        return _emptiness(items.args[0])
+    if isinstance(items, ir.Binary) and items.type not in ("cards", "zone"):
+        return (*_emptiness(items.left), *_emptiness(items.right))
+    if items.type in ("cards", "zone"):
+        return (ir.Call(items.span, "int", "size", (items,)),)
+    return (items,)
 
 
 def _asks(stmts) -> bool:
@@ -952,9 +979,10 @@ class _Told:
         # the arguments of procedure calls that the calling block shows every seat (a
         # card moved onto a public pile, then passed on): read as public by lint
         self.passed: set[int] = set()
-        # (a decision, the tests that decide whether and how often it is asked, each
-        # with its place and the nodes of it its block shows every seat): asked_unseen()
-        self.asked: list[tuple[ir.Stmt, tuple]] = []
+        # (a decision, the tests around it that decide whether and how often it is
+        # asked, and those of its own source and filter, each with its place and the
+        # nodes of it its block shows every seat): asked_unseen()
+        self.asked: list[tuple[ir.Stmt, tuple, tuple]] = []
         self.on_cards = {c.name for c in spec.counters if c.per_card}
         # each binding of a local by a let or an assignment, (statement, scope, key, the
         # tests that decided it); and each statement's place: kept_through_redeal()
@@ -1033,8 +1061,6 @@ class _Told:
             place = (scope, tuple(view.items()))
             self.at[id(s)] = place
             inner = view  # the block locals in scope in the blocks inside
-            if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
-                self.asked.append((s, asking))
             if isinstance(s, ir.Let):
                 key = s.name if top else (s.name, s.span.line, s.span.col)
                 self.declared[(scope, key)] = len(guards)
@@ -1074,6 +1100,12 @@ class _Told:
             deciding = asking + tuple(
                 (test, place, self._seen_at(test, stmts, i)) for test in _deciding_tests(s)
             )
+            if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+                own = tuple(
+                    (test, where, self._seen_at(test, stmts, i))
+                    for test, where in _choice_tests(s, place, at)
+                )
+                self.asked.append((s, asking, own))
             for block in ir.iter_blocks(s):
                 self.walk(block, scope, inside, inner, False, deciding)
 
@@ -1148,7 +1180,7 @@ class _Told:
         `seat`, the player that name holds is the one seat the values are judged for
         (its own owner zones are seen)."""
         places = {place for _, place in self.said} | {c[1] for c in self.counted}
-        places |= {place for _, tests in self.asked for _, place, _ in tests}
+        places |= {place for _, tests, own in self.asked for _, place, _ in (*tests, *own)}
         places |= {v[1] for vs in self.bindings.values() for v in vs if isinstance(v, tuple)}
         places |= {place for guards in self.guards.values() for _, place in guards}
         scopes = {scope for scope, _ in self.bindings} | {scope for scope, _ in places}
