@@ -1132,9 +1132,11 @@ class _Told:
             self.said.extend((value, place) for value in s.args[1:])
 
     def _shown(self, stmts, i: int) -> set:
-        """What the block of its i-th statement shows every seat (canon): the cards it
-        reveals to `players`, a local's cards it moves into a public zone, and what it
-        moves into one after that statement (before, a `top` would be another card);
+        """What the block of its i-th statement shows every seat (canon): a local's cards
+        it reveals to `players`, the cards of a zone it reveals to `players` before that
+        statement where nothing between may change them (see _changes), a local's cards
+        it moves into a public zone, and what it moves into one after that statement
+        (before, a `top` would be another card);
         and, as (zone, items), a zone of each item that it reveals to `players` before
         that statement (`for q in others(w) { reveal(hand(q), players) }`, or
         `reveal(union(hand(q) for q in others(w)), players)`), where nothing between
@@ -1151,8 +1153,17 @@ class _Told:
             if not isinstance(s, ir.Do) or s.proc not in ("reveal", "move"):
                 continue
             cards, to = s.args[:2]
-            if s.proc == "reveal":
-                public = _to_every_seat(s)
+            if s.proc == "reveal" and isinstance(cards, ir.Local):
+                public = _to_every_seat(s)  # the same cards, wherever they lie
+            elif s.proc == "reveal":
+                # what a zone holds is shown as it is at the reveal: not a read
+                # before it, nor one after a change of those cards (see _changes)
+                zones = {z.name for z in ir.walk(cards) if isinstance(z, ir.ZoneRef)}
+                public = (
+                    _to_every_seat(s)
+                    and j < i
+                    and not any(_changes(stmts[j + 1 : i], z, cards) for z in zones)
+                )
             else:
                 zone = isinstance(to, ir.ZoneRef) and self.reads.zones.get(to.name)
                 public = (
