@@ -2285,10 +2285,12 @@ def check_decisions_asked_under_unseen(an: Analysis):
             choice = " or ".join(f"'{b.label}'" for b in s.branches)
         else:
             choice = f"'{s.var}'"
+        number = isinstance(s, ir.ChooseNumber)
+        item, source = ("a number", "range") if number else ("an item", "source")
         if own and test is s.where:  # with no item to offer, the choice is passed over
-            when = f"an item of its source passes its filter at line {test.span.line},"
+            when = f"{item} of its {source} passes its filter at line {test.span.line},"
         elif own:
-            when = f"its source at line {test.span.line} holds an item,"
+            when = f"its {source} at line {test.span.line} holds {item},"
         else:
             when = f"the test at line {test.span.line} holds,"
         yield Finding(

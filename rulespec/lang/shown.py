@@ -893,10 +893,15 @@ def _deciding_tests(s) -> tuple:
 
 
 def _choice_tests(s, place: tuple, at: tuple) -> tuple:
-    """The tests of a choice of cards that decide whether it is asked at all, each with
-    the place it is read at: that its source holds an item (see _emptiness), and its
-    filter, read where its variable is bound to an item of the source (`if x.rank >
-    5`): with no item passing, it is not asked."""
+    """The tests of a choice of cards or of a number that decide whether it is asked at
+    all, each with the place it is read at: that its source holds an item (see
+    _emptiness), or its range a number (`low..high`), and its filter, read where its
+    variable is bound to an item of the source (`if x.rank > 5`), or, for a number, where
+    it is not bound (a number of the range is public, the one chosen is not): with no
+    item passing, it is not asked."""
+    if isinstance(s, ir.ChooseNumber):
+        tests = ((s.low, place), (s.high, place))
+        return tests if s.where is None else (*tests, (s.where, place))
     if not isinstance(s, ir.ChooseCard):
         return ()
     tests = tuple((test, place) for test in _emptiness(s.source))
