@@ -460,7 +460,9 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
         for e, at, test in ((s.value, found.at[id(s)], None), *tests):
             view = dict(at[1])  # the block locals in scope there, by their keys
             env = {k: b for k, b in envs[seat][at].items() if view.get(k, k) not in seen}
+            found.reads.seen = found.seen_before[id(s)] if test is None else set()
             read = _kept(found.reads, e, env)
+            found.reads.seen = set()
             if read is not None:
                 return read, test
         return None
@@ -993,6 +995,9 @@ class _Told:
         # tests that decided it); and each statement's place: kept_through_redeal()
         self.sets: list[tuple] = []
         self.at: dict[int, tuple] = {}
+        # the nodes of each such binding's value that its block showed every seat
+        # before it (see _seen_at): a re-deal keeps those cards, as every seat saw them
+        self.seen_before: dict[int, set] = {}
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
@@ -1072,6 +1077,7 @@ class _Told:
                 value = (s.value, place, False, s.span.line)
                 self.bind(scope, key, value)
                 self.sets.append((s, scope, key, ()))
+                self.seen_before[id(s)] = self._seen_at(s.value, stmts, i, after=False)
                 self.made.append((scope, s.name, value, guards))
                 if not top:
                     view[s.name] = key
@@ -1082,6 +1088,7 @@ class _Told:
                 value = (s.value, place, False, s.span.line)
                 self.bind(scope, key, value, deciding)
                 self.sets.append((s, scope, key, deciding))
+                self.seen_before[id(s)] = self._seen_at(s.value, stmts, i, after=False)
                 self.made.append((scope, s.target.name, value, guards))
             elif isinstance(s, (ir.For, ir.ChooseCard, ir.ChooseNumber)):
                 key = (s.var, s.span.line, s.span.col)
@@ -1136,7 +1143,7 @@ class _Told:
         elif isinstance(s, ir.Do) and s.proc == "say":
             self.said.extend((value, place) for value in s.args[1:])
 
-    def _shown(self, stmts, i: int) -> set:
+    def _shown(self, stmts, i: int, after: bool = True) -> set:
         """What the block of its i-th statement shows every seat (canon): a local's cards
         it reveals to `players`, the cards of a zone it reveals to `players` before that
         statement where nothing between may change them (see _changes), a local's cards
@@ -1146,9 +1153,9 @@ class _Told:
         that statement (`for q in others(w) { reveal(hand(q), players) }`, or
         `reveal(union(hand(q) for q in others(w)), players)`), where nothing between
         the reveal and the statement may change those zones' cards or whom the items
-        name (see _changes)."""
+        name (see _changes). Not `after`: only what it shows before that statement."""
         shown = set()
-        for j, s in enumerate(stmts):
+        for j, s in enumerate(stmts if after else stmts[:i]):
             if j < i:
                 shown |= {
                     (zone, ir.canon(items))
@@ -1178,15 +1185,15 @@ class _Told:
                 shown.add(ir.canon(cards))
         return shown
 
-    def _seen_at(self, e, stmts, i: int) -> set:
+    def _seen_at(self, e, stmts, i: int, after: bool = True) -> set:
         """The nodes of e, read at the i-th statement of its block, that the block shows
         every seat (ids, see _shown); and those of the lets before it there, each as
         shown where it reads (`let won = sum(…hand(q)… for q in others(w))` after the
-        reveal of every such hand)."""
-        seen = _seen_in(e, self._shown(stmts, i))
+        reveal of every such hand). Not `after`: only what it shows before them."""
+        seen = _seen_in(e, self._shown(stmts, i, after))
         for k, s in enumerate(stmts[:i]):
             if isinstance(s, ir.Let):
-                seen |= _seen_in(s.value, self._shown(stmts, k))
+                seen |= _seen_in(s.value, self._shown(stmts, k, after))
         return seen
 
     def envs(self, seat: str | None = None) -> dict:
