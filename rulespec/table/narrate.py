@@ -460,8 +460,12 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
     if e["kind"] == "cards":
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
-    if e["kind"] == "number":  # its label, `d = 0`, names a local of the rule: not said
-        return f"  {_who(e)} chooses {e['option'].rpartition(' = ')[2]}"
+    if e["kind"] == "number":  # its label, `depth = 12`: the rule's local says what it is
+        name, _, value = e["option"].rpartition(" = ")
+        # a bare number told its chooser nothing ("P2 chooses 12" of a secret depth); a
+        # local of one letter (`d`) is no word to say
+        said = f" ({name.replace('_', ' ')})" if len(name) > 1 else ""
+        return f"  {_who(e)} chooses {value}{said}"
     if e["kind"] == "card" and t.is_zone(e["option"]):  # a card taken by its place, unseen
         return f"  {_who(e)} chooses a card from {t.zone(e['option'])}"
     if e["kind"] == "choose" and t.is_member(e["option"]):  # one of a family's zones
