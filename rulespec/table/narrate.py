@@ -368,10 +368,16 @@ def _passed(e: dict, t: Titles) -> str:
     Bridge designer's `pass_title: Pass` read "P3 passes (Pass)"). Never "chooses": a
     pass that was the only option (a hand with nothing to play, taken without asking) is
     logged as a chosen one is, so that the other seats cannot tell them apart (a
-    President designer read "P3 chooses Knock" of an empty hand)."""
-    named = t.pass_titles.get(f"turn.{e.get('step')}") or _passed_at(e, t)
-    said = "" if named.casefold() in ("", "pass", "passes") else f" ({named})"
-    return f"  {_who(e)} passes{said}"
+    President designer read "P3 chooses Knock" of an empty hand). A named pass that does
+    something (pass_effect) is said by its name, "P1: Draw", as a play is by what it does
+    (an Exploding Kittens trial read "P1 passes (Draw)" of a turn's draw)."""
+    step = f"turn.{e.get('step')}"
+    named = t.pass_titles.get(step) or _passed_at(e, t)
+    if named.casefold() in ("", "pass", "passes"):
+        return f"  {_who(e)} passes"
+    if step in t.pass_effects and step in t.pass_titles:
+        return f"  {_who(e)}: {named}"
+    return f"  {_who(e)} passes ({named})"
 
 
 def _passed_at(e: dict, t: Titles) -> str:
