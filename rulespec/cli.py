@@ -1144,13 +1144,23 @@ def _games_played(spec, n, args, viewer, record):
             result = game.result | {"error": stopped(exc)}
             if record is not None:
                 record(k + 1, seed, log_for(game, None), result)
-            exc.played = (k + 1, seed, log_for(game, viewer), result)  # for the narration
+            exc.played = (k + 1, seed, log_for(game, viewer), _seen_result(result, viewer))
             raise
         carried = game.carry()
         events = log_for(game, viewer)
         if record is not None:
             record(k + 1, seed, events if viewer is None else log_for(game, None), game.result)
         yield k + 1, seed, game.result, events
+
+
+def _seen_result(result: dict, seat: int | None) -> dict:
+    """A result as a seat sees it (None: everything): a rule's error keeps its code, rule
+    and place but not its message, which may tell a value the rule worked out from cards
+    the seat cannot see (the message goes to standard error, the designer's)."""
+    if seat is None or "error" not in result:
+        return result
+    error = {k: v for k, v in result["error"].items() if k != "message"}
+    return result | {"error": error}
 
 
 def _one_game(spec, n, args, viewer, record, out) -> int:
@@ -2298,9 +2308,10 @@ def _narrator(args, out):
 def _replay(args, out, err) -> int:
     from .table.replay import LogError, records, replay
 
+    seat = None  # one seat's view (--as SEAT), not everything (--as all, or no --as)
     try:
         if args.seat is not None and args.seat.casefold() != "all":  # before any game is played
-            _seat_arg(args.seat, next(records(args.log))[1]["players"], "all")
+            seat = _seat_arg(args.seat, next(records(args.log))[1]["players"], "all")
         outcomes = replay(args.log, None if args.seat is None else _narrator(args, out))
     except LogError as exc:
         print(exc, file=err)
@@ -2314,7 +2325,7 @@ def _replay(args, out, err) -> int:
                     "same": o.same,
                     "events": o.events,
                     "difference": o.difference,
-                    "result": o.result,
+                    "result": _seen_result(o.result, seat),
                     "older": o.older,
                 }
                 | ({} if o.seen is None else {"seen": o.seen})
@@ -2327,11 +2338,12 @@ def _replay(args, out, err) -> int:
     else:
         for o in outcomes:
             if o.same and "error" in o.result:  # stopped as the log's game was
-                e = o.result["error"]
+                e = _seen_result(o.result, seat)["error"]
                 print(
                     f"game {o.game} (seed {o.seed}): the same as the log, {o.events} events, "
                     f"stopped at turn {o.result['turns']} as it was, by error {e['code']} "
-                    f"at line {e['line']}, column {e['col']}: {e['message']}",
+                    f"at line {e['line']}, column {e['col']}"
+                    + (f": {e['message']}" if "message" in e else ""),
                     file=out,
                 )
             elif o.same:

@@ -45,7 +45,8 @@ def test_a_person_plays_p1_with_scripted_answers():
     text = out.getvalue()
     assert code == 0 and err.getvalue() == ""
     assert (
-        "P1> stake = 10\n  P1 chooses 10\n  Bet for P1 is now 10\n  Chips for P1 is now 90" in text
+        "P1> stake = 10\n  P1 chooses 10 (stake)\n  Bet for P1 is now 10\n  Chips for P1 is now 90"
+        in text
     )
     assert "  P2 chooses a number\n" in text  # the other seat's bet, as a choice
     assert "  1 card: the shoe -> the hole" in text  # the hole card, face down

@@ -116,6 +116,58 @@ def test_a_match_a_rule_stops_prints_its_games_so_far_with_json(tmp_path):
     assert document["tally"] == {"P1": 0, "P2": 0}
 
 
+HOARD = """\
+rulespec: 1
+name: Hoard
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    gem: {count: 4}
+    rock: {count: 4}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+counters:
+  t: {initial: 0}
+setup:
+  effect: |
+    shuffle(pile)
+    for p in players { move(top(pile, 3), hand(p)) }
+turn:
+  - step: go
+    effect: |
+      t += 1
+      for i in range(count(hand(current), gem) * 30 + 10) { t += 0 }
+end_conditions:
+  done:
+    when: t >= 2
+    effect: win(seat(0))
+"""
+
+
+def test_a_seat_is_not_told_a_stopped_rules_message(tmp_path):
+    """A review: `run --as P2 --json` and `replay --as P2` of a game a rule stopped gave
+    the rule's message, "range(70) would give more than 64 numbers", which told P2 how
+    many gems P1 holds. A seat's view keeps the error's code, rule and place; the
+    message goes to standard error, and to a view of everything."""
+    spec, log = tmp_path / "hoard.yaml", tmp_path / "hoard.jsonl"
+    spec.write_text(HOARD)
+    place = {"code": "RS701", "rule": "go", "line": 22, "col": 16}
+    code, out, err = cli("run", spec, "--seed", "1", "--as", "P2", "--json", "--log", log)
+    assert code == 2 and "range(70) would give more than 64 numbers" in err
+    assert json.loads(out)["result"]["error"] == place
+    code, out, _ = cli("run", spec, "--seed", "1", "--as", "P2", "--games", "2", "--json")
+    assert code == 2 and json.loads(out)["games"][0]["error"] == place
+    code, out, _ = cli("replay", log, "--as", "P2")
+    assert code == 0 and "by error RS701 at line 22, column 16\n" in out and "range" not in out
+    code, out, _ = cli("replay", log, "--as", "P2", "--json")
+    assert code == 0 and json.loads(out)[0]["result"]["error"] == place
+    for everything in ((), ("--as", "all")):
+        code, out, _ = cli("replay", log, *everything, "--json")
+        assert "range(70)" in json.loads(out)[0]["result"]["error"]["message"]
+
+
 def test_run_as_a_seat_hides_other_hands():
     _code, out, _ = cli("run", TTG, "--as", "P2", "--seed", "1", "--json")
     events = json.loads(out)["events"]

@@ -266,7 +266,7 @@ def test_the_narration_of_another_seat_says_only_that_a_choice_was_made():
         [line for line in out.splitlines() if "P3 chooses" in line],
         [line for line in out.splitlines() if "P2 chooses" in line],
     )
-    said = re.compile(r"  P\d chooses \d+")  # a number, told plainly to its chooser alone
+    said = re.compile(r"  P\d chooses \d+ \(\w+\)")  # a number and its local, to its chooser alone
     assert code == 0 and any(said.fullmatch(line) for line in mine)
     assert not any(said.fullmatch(line) for line in theirs)
     assert "  P2 chooses a number" in theirs

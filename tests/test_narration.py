@@ -223,15 +223,23 @@ RUMMY_EVENTS = [
         {"event": "mark", "counter": "laid_off_by", "card": None, "value": None},
         "  a card is marked (laid off by)",
     ),
-    (  # the label's `d` is the rule's local, no word of the game's
+    (  # the label's `d` is the rule's local, a letter: no word to say
         {"event": "choice", "player": 0, "kind": "number", "option": "d = 0"},
         "  P1 chooses 0",
+    ),
+    (  # an Exploding Kittens trial read "P2 chooses 12" of a secret depth: its local says it
+        {"event": "choice", "player": 1, "kind": "number", "option": "bury_depth = 12"},
+        "  P2 chooses 12 (bury depth)",
+    ),
+    (  # the other seats are not shown it
+        {"event": "choice", "player": 1, "kind": "number", "option": None},
+        "  P2 chooses a number",
     ),
 ]
 
 
 @pytest.mark.parametrize("event, line", RUMMY_EVENTS, ids=[s.strip() for _, s in RUMMY_EVENTS])
-def test_an_event_reads_for_any_title_and_names_no_local(event, line):
+def test_an_event_reads_for_any_title(event, line):
     assert narrate([event | {"turn": 1}], RUMMY) == [line]
 
 

@@ -8,6 +8,7 @@ from gamekit import edited, zone
 
 from rulespec import load_spec
 from rulespec.interpreter import Game, State
+from rulespec.table.narrate import Titles, narrate
 
 VALID = Path(__file__).parent / "valid"
 SPEC = VALID / "pass_draws.yaml"
@@ -27,6 +28,18 @@ def test_the_pass_is_logged_before_what_it_does():
     kinds = [e["event"] for e in state.log_for(None)]
     assert kinds[-3:] == ["pass", "move", "turn"]
     assert zone(state, "hand[P1]") == ["blue_2", "green_4", "red_4"]
+
+
+def test_a_named_pass_that_does_something_is_said_by_its_name():
+    """An Exploding Kittens trial read "P1 passes (Draw)" of a turn's draw: a pass
+    whose effect draws is said as what it does, "P1: Draw", to every seat; a named pass
+    that does nothing more still passes ("P2 passes (Fold)", tests/test_pass_title.py)."""
+    state = _state()
+    state.apply_action("pass")
+    titles = Titles.of(state.game.spec)
+    for seat in (None, 0, 1):
+        said = narrate(state.log_for(seat), titles)
+        assert "  P1: Draw" in said and not any("passes" in line for line in said)
 
 
 def test_a_pass_at_a_repeat_step_runs_its_effect_once_and_ends_the_step():

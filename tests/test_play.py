@@ -464,7 +464,7 @@ def test_a_secret_number_is_answered_with_its_number_not_its_place():
     answers = "bury\n2\n1\nquit\n"
     code = main([*argv, "--players", "2", "--seed", "1"], stdout=out, stdin=StringIO(answers))
     said = out.getvalue()
-    assert code == 0 and "  a number: 0-8\nP1> 2\n  P1 chooses 2\n" in said
+    assert code == 0 and "  a number: 0-8\nP1> 2\n  P1 chooses 2 (depth)\n" in said
     assert "1) depth = 0" not in said
 
 

@@ -368,10 +368,16 @@ def _passed(e: dict, t: Titles) -> str:
     Bridge designer's `pass_title: Pass` read "P3 passes (Pass)"). Never "chooses": a
     pass that was the only option (a hand with nothing to play, taken without asking) is
     logged as a chosen one is, so that the other seats cannot tell them apart (a
-    President designer read "P3 chooses Knock" of an empty hand)."""
-    named = t.pass_titles.get(f"turn.{e.get('step')}") or _passed_at(e, t)
-    said = "" if named.casefold() in ("", "pass", "passes") else f" ({named})"
-    return f"  {_who(e)} passes{said}"
+    President designer read "P3 chooses Knock" of an empty hand). A named pass that does
+    something (pass_effect) is said by its name, "P1: Draw", as a play is by what it does
+    (an Exploding Kittens trial read "P1 passes (Draw)" of a turn's draw)."""
+    step = f"turn.{e.get('step')}"
+    named = t.pass_titles.get(step) or _passed_at(e, t)
+    if named.casefold() in ("", "pass", "passes"):
+        return f"  {_who(e)} passes"
+    if step in t.pass_effects and step in t.pass_titles:
+        return f"  {_who(e)}: {named}"
+    return f"  {_who(e)} passes ({named})"
 
 
 def _passed_at(e: dict, t: Titles) -> str:
@@ -460,8 +466,12 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
     if e["kind"] == "cards":
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
-    if e["kind"] == "number":  # its label, `d = 0`, names a local of the rule: not said
-        return f"  {_who(e)} chooses {e['option'].rpartition(' = ')[2]}"
+    if e["kind"] == "number":  # its label, `depth = 12`: the rule's local says what it is
+        name, _, value = e["option"].rpartition(" = ")
+        # a bare number told its chooser nothing ("P2 chooses 12" of a secret depth); a
+        # local of one letter (`d`) is no word to say
+        said = f" ({name.replace('_', ' ')})" if len(name) > 1 else ""
+        return f"  {_who(e)} chooses {value}{said}"
     if e["kind"] == "card" and t.is_zone(e["option"]):  # a card taken by its place, unseen
         return f"  {_who(e)} chooses a card from {t.zone(e['option'])}"
     if e["kind"] == "choose" and t.is_member(e["option"]):  # one of a family's zones
