@@ -320,8 +320,12 @@ class State(Table):
             # the cards stay where they are until all have picked, and a seat asked later
             # must not learn how many another took); an answer: in which of an action's
             # named windows, public as the window is
-            counted = not isinstance(point.data, Together) and point.data is not UNSIZED
-            said = {"count": len(choice.cards)} if point.kind == "cards" and counted else {}
+            counted = point.kind == "cards" and point.data is not UNSIZED
+            said = (
+                {"count": len(choice.cards)}
+                if counted and not isinstance(point.data, Together)
+                else {}
+            )
             if point.kind == "react" and point.data[3] is not None:
                 said["window"] = point.data[3]
             self._log(
@@ -1431,7 +1435,8 @@ def _passed(s: State, point, step) -> None:
     player who passed, before the step goes on (at a repeat step: ends)."""
     if s._events is not None:  # the step asking (turn.NAME): one round the table too
         s._log("pass", player=s._current, step=point.asking.removeprefix("turn."))
-    s.enter(step.pass_effect, {})
+    if step.pass_effect:  # most passes do nothing: no bindings made for them
+        s.enter(step.pass_effect, {})
 
 
 def _chosen_named(s: State, option: Play, card) -> tuple[dict, frozenset[int] | None]:

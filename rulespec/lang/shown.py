@@ -475,8 +475,7 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
             why = id(read) not in kept and unseen(binding, pause, told, flow)
             if why:
                 (node, via), test = why
-                through = f", through {' -> '.join(via)}," if via else ""
-                what = f"{through} {_what(node, found.reads.zones)}"
+                what = _reading(node, via, found.reads.zones)
                 kept[id(read)] = (read, binding[0], pause, what, test)
     by_binding: dict[int, list] = {}  # one finding a binding, naming each read it reaches
     for k in sorted(kept.values(), key=lambda k: _at(k[0])):
@@ -871,9 +870,7 @@ def asked_unseen(spec: ir.Spec) -> list[tuple[ir.Stmt, ir.Expr, str, bool]]:
             found.reads.seen = seen | found.passed
             read = found.reads.first(test, envs[place], ())
             if read is not None:
-                node, via = read
-                through = f", through {' -> '.join(via)}," if via else ""
-                what = f"{through} {_what(node, found.reads.zones)}"
+                what = _reading(*read, found.reads.zones)
                 leaks.append((s, test, what, any(test is t for t, _, _ in own)))
                 break
     return leaks
