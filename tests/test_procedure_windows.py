@@ -92,10 +92,14 @@ def test_the_answers_see_no_local_of_an_action_whose_window_a_procedure_opens():
             "      cancellable()\n      if noped == 0 { coins(current) += 2 }",
             "      let taken = 1\n      cancellable()\n      if taken == 1 { coins(current) += 2 }",
         ),
+        (
+            "      cancellable()\n      if noped == 0 {\n",
+            "      let taken = 1\n      cancellable()\n      if taken == 1 {\n",
+        ),
         ("      noped = 1 - noped\n", "      taken = 0\n"),
     )
-    assert ("RS201", "unknown counter or local 'taken'") in [
-        (code, message.split(" (")[0]) for code, message in spec_errors(text)
+    assert [(code, message.split(" (")[0]) for code, message in spec_errors(text)] == [
+        ("RS201", "unknown counter or local 'taken'")
     ]
 
 
