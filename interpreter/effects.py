@@ -121,6 +121,7 @@ def _reads_card(e: ir.Expr) -> bool:
 
 
 ANSWERING = "__answering__"  # env: the (reactor, answer, actor) of the answers a chain interrupted
+ANSWERED = "__answered__"  # a procedure's locals: the action or answer its windows answer
 
 
 def _give_back(g, env):
@@ -611,14 +612,33 @@ class StatementCompiler:
         return while_
 
     def _pause_ProcedureCall(self, s: ir.ProcedureCall):
-        name, bodies = s.proc, self.procedures
-        params = self.rules.spec.procedure(name).params
+        name, bodies, spec = s.proc, self.procedures, self.rules.spec
+        params = spec.procedure(name).params
         bindings = self.x.function(self.x.bindings_source(params, s.args), s.span)
         rule = self.x.rule  # the caller, passed on: a win inside ends the game by its name
+        if spec.windows_of((s,)):  # its windows answer the caller: its answers read the caller's
+            return self._answered_call(name, bindings, rule)  # card, target, reactor, ...
 
         def perform(g, env):
             bound = bindings(g, env)
             bound[CALLER] = env.get(CALLER, rule)
+            g.call(name, bodies[name], bound)
+
+        return perform
+
+    def _answered_call(self, name: str, bindings, rule: str):
+        """A call of a procedure that opens a reaction window: its locals start as a copy
+        of the caller's (what the reactions answering it read: `card`, `target`,
+        `reactor`, a chain's ANSWERING), its parameters over them, and ANSWERED names the
+        action or answer being resolved, passed on through procedures that call others."""
+        bodies, played = self.procedures, self.played
+
+        def perform(g, env):
+            bound = dict(env)
+            bound.update(bindings(g, env))
+            bound[CALLER] = env.get(CALLER, rule)
+            if played:
+                bound[ANSWERED] = played
             g.call(name, bodies[name], bound)
 
         return perform
@@ -1077,6 +1097,9 @@ class StatementCompiler:
     def _pause_react(self, players, window=None):
         """`react(players)`, or `react(players, window)`: only the window's reactions."""
         who, action = self.x.players(players), self.played
+        if self.called:  # in a procedure: against what its caller resolves (ANSWERED)
+            name = None if window is None else window.value
+            return lambda g, env: g.open_window(who(g, env), env[ANSWERED], env, name)
         if window is None:
             return lambda g, env: g.open_window(who(g, env), action, env)
         return lambda g, env: g.open_window(who(g, env), action, env, window.value)

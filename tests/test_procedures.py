@@ -124,11 +124,13 @@ def test_a_procedure_sees_its_parameters_not_its_callers_locals():
     assert errors(text) == [("RS201", "unknown name 'c'")]
 
 
-def test_a_procedure_may_not_open_a_reaction_window():
-    ((code, _),) = errors(
-        with_procedures("  ask:\n    params: {p: player}\n    effect: react(p)\n")
-    )
-    assert code == "RS208"
+def test_a_procedure_may_open_a_reaction_window_only_for_an_action_or_answer():
+    """Its window answers what calls it (tests/test_procedure_windows.py): a call from
+    the setup, which answers nothing, is RS208 at the call."""
+    ask = "  ask:\n    params: {p: player}\n    effect: react(p)\n"
+    load_spec("x.yaml", with_procedures(ask))
+    ((code, message),) = errors(with_procedures(ask, "    ask(current)\n"))
+    assert code == "RS208" and message.startswith("procedure 'ask' opens a reaction window")
 
 
 def test_conditions_that_call_each_other_in_a_circle_are_rs209():

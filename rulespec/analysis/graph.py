@@ -523,7 +523,7 @@ def _add_offers(g, spec: ir.Spec):
         p.name: (NodeId(kind, p.name), window_offers(spec, p.effect))
         for kind, parts in (("action", spec.actions), ("reaction", spec.reactions))
         for p in parts
-        if ir.calls(p.effect, "react")
+        if spec.windows_of(p.effect)  # its own, or a procedure's it calls
     }
     for r in spec.reactions:
         for card in kinds.get(r.card, ()) if r.card else ():
@@ -538,11 +538,10 @@ def window_offers(spec: ir.Spec, effect) -> set[str] | None:
     `react(...)` names no window (it offers every reaction that answers)."""
     windows = {w.name: w.offers for w in spec.windows}
     offered: set[str] = set()
-    for s in ir.walk_statements(effect):
-        if isinstance(s, ir.Do) and s.proc == "react":
-            if len(s.args) < 2:
-                return None
-            offered |= set(windows.get(s.args[1].value, ()))
+    for s in spec.windows_of(effect):
+        if len(s.args) < 2:
+            return None
+        offered |= set(windows.get(s.args[1].value, ()))
     return offered
 
 

@@ -644,7 +644,7 @@ def check_unreachable(an: Analysis):
                 hint=f"give {rule.card} a count, or remove the {kind}",
             )
     answered = _answerable(g, spec)
-    reacting = {p.name for p in (*spec.actions, *spec.reactions) if ir.calls(p.effect, "react")}
+    reacting = {p.name for p in (*spec.actions, *spec.reactions) if spec.windows_of(p.effect)}
     for r in spec.reactions:
         nid = graphs.NodeId("reaction", r.name)
         if nid in answered or an.supply.get(r.card) == 0:
@@ -685,8 +685,8 @@ def check_window_offers(an: Analysis):
     spec = an.spec
     opened_by: dict[str, set[str]] = {}  # window -> the actions and reactions opening it
     for p in (*spec.actions, *spec.reactions):
-        for s in ir.walk_statements(p.effect):
-            if isinstance(s, ir.Do) and s.proc == "react" and len(s.args) == 2:
+        for s in spec.windows_of(p.effect):  # a procedure's windows are its callers'
+            if len(s.args) == 2:
                 opened_by.setdefault(s.args[1].value, set()).add(p.name)
     reactions = {r.name: r for r in spec.reactions}
     for w in spec.windows:
@@ -1758,6 +1758,37 @@ def check_no_ops(an: Analysis):
                 )
 
 
+def check_procedure_windows(an: Analysis):
+    """RL109 for a procedure's react(...): its window answers the actions and answers
+    that call it, directly or through other procedures; when no reaction answers any
+    of them (or none their windows offer), it asks nobody. A procedure nothing calls is
+    RL114's."""
+    spec = an.spec
+    for p in spec.procedures:
+        callers = [
+            graphs.NodeId(kind, rule.name)
+            for kind, rules in (("action", spec.actions), ("reaction", spec.reactions))
+            for rule in rules
+            if p in ir.called(rule.effect, spec.procedures)
+        ]
+        if not callers or any(
+            k == "opens" for c in callers for *_, k in an.g.out_edges(c, keys=True)
+        ):
+            continue
+        named = ", ".join(f"'{c.name}'" for c in callers)
+        for s in ir.walk_statements(p.effect):
+            if isinstance(s, ir.Do) and s.proc == "react":
+                yield Finding(
+                    "RL109",
+                    "warning",
+                    f"procedure '{p.name}': this react(...) asks nobody: no reaction answers "
+                    f"what calls it ({named}), or none their windows offer",
+                    s.span,
+                    rules=(p.name,),
+                    hint="list what calls it in the answers of the reaction meant, or remove the line",
+                )
+
+
 def _calls_of(an: Analysis, func: str):
     """(node id, call) for each call of the function `func` in the setup, a rule, a
     procedure or a named condition."""
@@ -2529,6 +2560,7 @@ CHECKS = (
     check_ends,
     check_trigger_cycles,
     check_no_ops,
+    check_procedure_windows,
     check_sets_past_the_deck,
     check_long_ranges,
     check_empty_zones,

@@ -26,7 +26,7 @@ CODES: dict[str, str] = {
     "RS205": "a statement used as a value, or a value as a statement",
     "RS206": "a chance function outside its place",
     "RS207": "bad assignment target",
-    "RS208": "react() outside an action's or a reaction's effect",
+    "RS208": "react() outside an action's or a reaction's effect, or a procedure",
     "RS209": "end_turn() between two rounds",
     "RS210": "named conditions that call one another in a circle, or too deep",
     "RS211": "an index out of a family of zones",

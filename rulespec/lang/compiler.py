@@ -611,6 +611,13 @@ class _Compiler:
 
         conditions = tuple(self._condition(n, d["conditions"][n]) for n in names.conditions)
         procedures = tuple(self._procedure(n, d["procedures"][n]) for n in names.procedures)
+        # where each procedure opens a window, for RS208 at a call no action or answer makes
+        for p in procedures:
+            for holder in (p, *ir.called(p.effect, procedures)):
+                if own := ir.windows(holder.effect, ()):
+                    names.reacting[p.name] = (holder.name, own[0].span)
+                    break
+        self.procedures = procedures
         self._condition_calls(conditions)
         conditions = self._audiences(conditions, zones, goals)
         setup = b.block(doc, ("setup", "effect"), d["setup"]["effect"], {}) if "setup" in d else ()
@@ -823,10 +830,12 @@ class _Compiler:
             roles["target"] = "player"
         return roles
 
-    @staticmethod
-    def _top_lets(effect) -> dict[str, str]:
+    def _top_lets(self, effect) -> dict[str, str]:
         """The locals an action's reactions may use: top-level lets made before the
-        first statement that can open a reaction window."""
+        first statement that can open a reaction window; none when a procedure it calls
+        opens one: its answers run in that procedure's locals, which end with the call."""
+        if any(ir.windows(p.effect, ()) for p in ir.called(effect, self.procedures)):
+            return {}
         lets = {}
         for s in effect:
             if ir.calls((s,), "react"):
@@ -1321,9 +1330,11 @@ class _Compiler:
 
     def _procedure(self, name, p) -> ir.Procedure:
         """A procedure's effect sees its parameters only, besides the spec's names and
-        constants: not its caller's locals, and so not an action's (no react())."""
+        constants: not its caller's locals. It may open a reaction window (react()),
+        against the action or answer that called it: a call from anywhere else is RS208."""
         path, params = ("procedures", name), self.names.procedures[name]
-        effect = self.b.block(self.doc, path + ("effect",), p["effect"], dict(params))
+        scope = dict(params, __procedure__="str")
+        effect = self.b.block(self.doc, path + ("effect",), p["effect"], scope)
         title = p.get("title", _title(name))
         span = self.doc.key_span(path)
         return ir.Procedure(name, title, params, effect, _rulings(p), span, **_words(p))

@@ -426,6 +426,8 @@ class Names:
     memories: dict[str, bool] = field(default_factory=dict)  # remembered cards -> per player
     # the spec's procedures and conditions: name -> ((parameter, type), ...)
     procedures: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # procedure -> (the procedure holding a react() it reaches, that react()'s place)
+    reacting: dict[str, tuple[str, ir.Span]] = field(default_factory=dict)
     conditions: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     results: dict[str, str] = field(default_factory=dict)  # condition -> "bool" or "int"
     refused: set[str] = field(default_factory=set)  # declared and refused (RS202)
@@ -1616,11 +1618,12 @@ class Builder:
                     or "see docs/language.md",
                 )
             return None
-        if name == "react" and "__action__" not in scope:
+        if name == "react" and "__action__" not in scope and "__procedure__" not in scope:
             self._error(
                 "RS208",
                 "react() opens a window against an action or an answer, so it "
-                "may only stand in an action's or a reaction's effect",
+                "may only stand in an action's or a reaction's effect, or in a procedure "
+                "they call",
                 span,
             )
             return None
@@ -1736,6 +1739,19 @@ class Builder:
         """A call of one of the spec's procedures: its arguments are checked like a
         built-in's; chance may not stand in them (RS206)."""
         name = str(t.children[0])
+        window = self.names.reacting.get(name)
+        if window is not None and "__action__" not in scope and "__procedure__" not in scope:
+            holder, at = window
+            where = f"react() at {at}" if holder == name else f"through '{holder}', react() at {at}"
+            self._error(
+                "RS208",
+                f"procedure '{name}' opens a reaction window ({where}), which answers an action or an "
+                "answer, so it may only be called from an action's or a reaction's effect",
+                span,
+                "call it from the effect of the action or reaction its window answers, or "
+                "take react() out of the procedure",
+            )
+            return None
         args = self._args(t, scope)
         params = tuple(want for _, want in self.names.procedures[name])
         return (

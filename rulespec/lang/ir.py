@@ -378,6 +378,27 @@ def calls(stmts, proc: str) -> bool:
     return any(isinstance(s, Do) and s.proc == proc for s in walk_statements(stmts))
 
 
+def called(stmts, procedures) -> list[Procedure]:
+    """The procedures (of the tuple `procedures`) a block calls, directly or through
+    others, each once, in the order found."""
+    by_name, found, todo = {p.name: p for p in procedures}, {}, [tuple(stmts)]
+    while todo:
+        for s in walk_statements(todo.pop(0)):
+            if isinstance(s, ProcedureCall) and s.proc in by_name and s.proc not in found:
+                found[s.proc] = by_name[s.proc]
+                todo.append(by_name[s.proc].effect)
+    return list(found.values())
+
+
+def windows(stmts, procedures) -> list[Do]:
+    """Every `react(...)` a block opens: its own, then those of the procedures it calls
+    (called). A window opened in a procedure answers the rule whose effect called it."""
+    blocks = (tuple(stmts), *(p.effect for p in called(stmts, procedures)))
+    return [
+        s for b in blocks for s in walk_statements(b) if isinstance(s, Do) and s.proc == "react"
+    ]
+
+
 def condition_calls(cond) -> list[str]:
     """The names of the named conditions a condition's body calls, in order."""
     return [n.name for n in walk(cond.when) if isinstance(n, ConditionCall)]
@@ -928,6 +949,10 @@ class Spec:
 
     def procedure(self, name: str) -> Procedure:
         return next(p for p in self.procedures if p.name == name)
+
+    def windows_of(self, stmts) -> list[Do]:
+        """The reaction windows a block opens, through the procedures it calls (windows)."""
+        return windows(stmts, self.procedures)
 
     def condition(self, name: str) -> Condition:
         return next(c for c in self.conditions if c.name == name)

@@ -197,7 +197,7 @@ class Titles:
             reacting={
                 r.name: opens > 1
                 for r in (*spec.actions, *spec.reactions)
-                if (opens := _windows(r.effect))
+                if (opens := _windows(r.effect, spec))
             },
             goals={g.name: _goal(g, spec) for g in spec.goals},
             rounds=spec.rounds is not None,
@@ -640,15 +640,20 @@ def counter_name(label: str) -> str:
     return label.split("[", 1)[0]
 
 
-def _windows(effect: tuple[ir.Stmt, ...]) -> int:
+def _windows(effect: tuple[ir.Stmt, ...], spec: ir.Spec, calling: frozenset = frozenset()) -> int:
     """How many reaction windows an effect may open: 0, 1, or 2 for more than one (two
-    `react` calls, or one in a loop)."""
-    reacts = sum(isinstance(s, ir.Do) and s.proc == "react" for s in ir.walk_statements(effect))
-    looped = any(
-        isinstance(s, (ir.For, ir.While, ir.ChooseAll)) and ir.calls(s.body, "react")
-        for s in ir.walk_statements(effect)
-    )
-    return 2 if looped else min(reacts, 2)
+    `react` calls, or one in a loop), a procedure's counted at each call (one that
+    calls itself, `calling`, may open any number)."""
+    reacts = 0
+    for s in ir.walk_statements(effect):
+        if isinstance(s, ir.Do) and s.proc == "react":
+            reacts += 1
+        elif isinstance(s, ir.ProcedureCall) and spec.windows_of((s,)):
+            inner = spec.procedure(s.proc).effect
+            reacts += 2 if s.proc in calling else _windows(inner, spec, calling | {s.proc})
+        elif isinstance(s, (ir.For, ir.While, ir.ChooseAll)) and spec.windows_of(s.body):
+            return 2
+    return min(reacts, 2)
 
 
 ANSWERING = "answering"  # what _Chain adds to an answer's or a pass's event: "P3's Nope"
