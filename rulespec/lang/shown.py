@@ -812,6 +812,22 @@ def _changes(stmts, zone: str, items) -> bool:
 
 
 _INTO = {"move": (1,), "insert": (1,), "refill": (0,), "swap": (0, 1)}  # the zones filled
+_MOVED = ("shuffle", *_INTO)  # what changes which card lies at a place of a zone
+
+
+def _zones_of(e, args: dict) -> set[str] | None:
+    """The zones an expression (or a tuple of them) reads cards of, its locals of cards
+    read as `args` binds them; None where it reads a local `args` does not bind, whose
+    cards may lie anywhere."""
+    zones = set()
+    for n in ir.walk(e):
+        if isinstance(n, (ir.ZoneRef, ir.Zones)):
+            zones.add(n.name)
+        elif isinstance(n, ir.Local) and n.type in _CARDS:
+            if args.get(n.name) is None:
+                return None
+            zones |= args[n.name]
+    return zones
 
 
 _EVERY_SEAT = ir.canon(ir.Local(None, "players", "players", True))
@@ -1176,11 +1192,36 @@ class _Told:
             else:
                 zone = isinstance(to, ir.ZoneRef) and self.reads.zones.get(to.name)
                 public = (
-                    zone and zone.visibility == "public" and (j > i or isinstance(cards, ir.Local))
+                    zone
+                    and zone.visibility == "public"
+                    and (
+                        isinstance(cards, ir.Local)
+                        or (j > i and not self._moves(stmts[i:j], cards))
+                    )
                 )
             if public:
                 shown.add(ir.canon(cards))
         return shown
+
+    def _moves(self, stmts, cards, args=None, calling=()) -> bool:
+        """May these statements change which cards an expression that takes them by
+        place names (`top(stock, 1)`): move, insert, swap, refill or shuffle cards of a
+        zone it reads (a local's cards, from wherever they lie), or let another rule run?
+        A procedure called is followed, once on a path, its parameters bound to the
+        zones its arguments read (`args`: a parameter -> those zones, None: any zone),
+        so a call that moves the top it is passed changes what a later move names."""
+        args, zones = args or {}, _zones_of(cards, {})
+        for s in ir.walk_statements(stmts):
+            if isinstance(s, ir.Do) and (s.proc == "react" or s.proc in _MOVED):
+                touched = _zones_of(s.args, args)
+                if s.proc == "react" or None in (touched, zones) or touched & zones:
+                    return True
+            callee = isinstance(s, ir.ProcedureCall) and self.procedures.get(s.proc)
+            if callee and s.proc not in calling:
+                inner = {name: _zones_of(a, args) for (name, _), a in zip(callee.params, s.args)}
+                if self._moves(callee.effect, cards, inner, (*calling, s.proc)):
+                    return True
+        return False
 
     def _seen_at(self, e, stmts, i: int, after: bool = True) -> set:
         """The nodes of e, read at the i-th statement of its block, that the block shows
