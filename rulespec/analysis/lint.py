@@ -18,7 +18,7 @@ import networkx as nx
 from ..lang import ir
 from ..lang.costs import group_count
 from ..lang.diagnostics import Span, did_you_mean
-from ..lang.shown import asked_unseen, counters_set, kept_through_redeal
+from ..lang.shown import asked_unseen, counters_set, first_asked, kept_through_redeal
 from . import graph as graphs
 
 
@@ -2281,10 +2281,13 @@ def check_decisions_asked_under_unseen(an: Analysis):
     counter's value (rulespec.lang.shown.asked_unseen); a say() under such a test is
     the rules' choice to tell it (RS415), a decision is not."""
     for s, test, what, own in asked_unseen(an.spec):
-        if isinstance(s, ir.ChooseBranch):
-            choice = " or ".join(f"'{b.label}'" for b in s.branches)
+        asked = first_asked(an.spec, [s])  # s, or the decision its call asks first
+        if isinstance(asked, ir.ChooseBranch):
+            choice = " or ".join(f"'{b.label}'" for b in asked.branches)
         else:
-            choice = f"'{s.var}'"
+            choice = f"'{asked.var}'"
+        if asked is not s:
+            choice += f" at line {asked.span.line}, which the call of '{s.proc}' here asks,"
         number = isinstance(s, ir.ChooseNumber)
         item, source = ("a number", "range") if number else ("an item", "source")
         if own and test is s.where:  # with no item to offer, the choice is passed over

@@ -439,7 +439,7 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
         for kind, r in spec.rules()
         for block in ir.iter_blocks(r)
     ]
-    pausing = _pausing(spec.procedures)
+    pausing = _through_calls(spec.procedures, _pauses)
     flows = [_Flow(found, *body, pausing) for body in bodies]
     envs: dict = {}
 
@@ -702,19 +702,19 @@ def _answered_by(name: str, reactions) -> set[str]:
     return above
 
 
-def _pausing(procedures) -> set[str]:
-    """The procedures whose effect pauses the game, through the procedures they call."""
-    pausing: set[str] = set()
+def _through_calls(procedures, does) -> set[str]:
+    """The procedures whose effect has a statement s that does(s, found) holds for,
+    `found` being the procedures found so far: through the procedures they call."""
+    found: set[str] = set()
     while True:
         more = {
             p.name
             for p in procedures
-            if p.name not in pausing
-            and any(_pauses(s, pausing) for s in ir.walk_statements(p.effect))
+            if p.name not in found and any(does(s, found) for s in ir.walk_statements(p.effect))
         }
         if not more:
-            return pausing
-        pausing |= more
+            return found
+        found |= more
 
 
 def _pauses(s: ir.Stmt, pausing: set[str]) -> bool:
@@ -892,13 +892,28 @@ def asked_unseen(spec: ir.Spec) -> list[tuple[ir.Stmt, ir.Expr, str, bool]]:
     return leaks
 
 
-def _deciding_tests(s) -> tuple:
+def first_asked(spec: ir.Spec, stmts, seen=None) -> ir.Stmt | None:
+    """The first decision these statements ask, in the procedures they call too (each
+    followed once): what RL133 names at a call."""
+    seen = set() if seen is None else seen
+    for s in ir.walk_statements(stmts):
+        if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+            return s
+        if isinstance(s, ir.ProcedureCall) and s.proc not in seen:
+            seen.add(s.proc)
+            effect = next(p.effect for p in spec.procedures if p.name == s.proc)
+            if (found := first_asked(spec, effect, seen)) is not None:
+                return found
+    return None
+
+
+def _deciding_tests(s, asking: set[str]) -> tuple:
     """The tests of s that decide whether, and how often, a decision inside it is
     asked: an if's or a while's test, how many items a loop has (a choice's block runs
     once, whichever was chosen). Not an if that asks a decision in either arm: a fork
     laid out in the open (a challenge's loser, then the winner, choose a card to lose),
     which the rules show as they show a say() under it."""
-    if isinstance(s, ir.If) and not all(map(_asks, (s.then, s.orelse))):
+    if isinstance(s, ir.If) and not all(_asks(arm, asking) for arm in (s.then, s.orelse)):
         return (s.cond,)
     if isinstance(s, ir.While):
         return (s.cond,)
@@ -937,11 +952,16 @@ def _emptiness(items: ir.Expr) -> tuple:
     return (items,)
 
 
-def _asks(stmts) -> bool:
-    """Does a block ask a decision, in any of its statements?"""
-    return any(
-        isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber))
-        for s in ir.walk_statements(stmts)
+def _asks(stmts, asking: set[str]) -> bool:
+    """Does a block ask a decision, in any of its statements (`asking`: the procedures
+    that ask one, through the procedures they call)?"""
+    return any(_asks_here(s, asking) for s in ir.walk_statements(stmts))
+
+
+def _asks_here(s: ir.Stmt, asking: set[str]) -> bool:
+    """Is this statement a decision, or a call of a procedure that asks one?"""
+    return isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)) or (
+        isinstance(s, ir.ProcedureCall) and s.proc in asking
     )
 
 
@@ -981,6 +1001,7 @@ class _Told:
             wherever=wherever,
         )
         self.procedures = {p.name: p for p in spec.procedures}
+        self.asking = _through_calls(spec.procedures, _asks_here)  # they ask a decision
         # (scope, key) -> [(expr, its place, is it a loop's or choice's item, its line) or
         # a _Secret]; the tests and loops' items, with their places, that decided each
         # binding inside the block that declares the local; how many tests stood around
@@ -1123,9 +1144,10 @@ class _Told:
             at = (scope, tuple(inner.items()))
             inside = guards + tuple((c, at) for c in tests if isinstance(c, ir.Expr))
             deciding = asking + tuple(
-                (test, place, self._seen_at(test, stmts, i)) for test in _deciding_tests(s)
+                (test, place, self._seen_at(test, stmts, i))
+                for test in _deciding_tests(s, self.asking)
             )
-            if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+            if _asks_here(s, self.asking):  # a call's decisions are asked where it stands
                 own = tuple(
                     (test, where, self._seen_at(test, stmts, i))
                     for test, where in _choice_tests(s, place, at)
