@@ -2233,7 +2233,10 @@ def check_locals_kept_through_a_redeal(an: Analysis):
     worlds keep its true value, so they tell the agent what the cards were. Judged as a
     say()'s value is (RS415, rulespec.lang.shown). One finding a binding, at its first
     read, naming the others: one line fixes them all."""
-    for reads, s, pause, what, test, in_reaction in kept_through_redeal(an.spec):
+    for reads, s, pause, what, test, in_reaction, passed in kept_through_redeal(an.spec):
+        if passed is not None:
+            yield _passed_through_a_pause(reads, s, pause, what, *passed)
+            continue
         name = reads[0].name
         how = "from"
         if test is not None:
@@ -2259,6 +2262,24 @@ def check_locals_kept_through_a_redeal(an: Analysis):
             "which a re-deal deals again"
             + (": in the reaction, a test of the cards played" if in_reaction else ""),
         )
+
+
+def _passed_through_a_pause(reads, call, pause, what: str, param: str, arg: ir.Expr):
+    """RL132 at a call whose argument, worked out from what some seat may not see, the
+    procedure reads after a pause: there, as another call may pass what a re-deal deals
+    again."""
+    lines = ", ".join(str(line) for line in sorted({r.span.line for r in reads}))
+    return Finding(
+        "RL132",
+        "warning",
+        f"this argument, '{param}' of '{call.proc}', reads{what}, and '{call.proc}' reads "
+        f"'{param}' at line{'s' * (',' in lines)} {lines} after {_pause_words(pause)}: a search "
+        f"agent's re-dealt worlds deal those cards again but keep '{param}' as it was, so "
+        "its value tells the agent what they were",
+        arg.span,
+        hint="pass what the value is worked out from (a cards parameter, which a re-deal "
+        "deals again) and work it out in the procedure, after the pause",
+    )
 
 
 def _pause_words(pause: ir.Stmt) -> str:

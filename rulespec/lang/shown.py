@@ -419,8 +419,13 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
     the hidden cards again, but keeps the local's true value (docs/python.md, "Copying a
     state"). One per binding, as (its reads, first written first, the binding, the pause
     before the first read, what the binding reads in words, the test that decided the
-    binding where that is what reads it, else None, and whether the first read is in a
-    reaction).
+    binding where that is what reads it, else None, whether the first read is in a
+    reaction, and None).
+
+    A procedure's parameter that is no cards is bound at each call as a let of it at the
+    top of its effect would be, to the argument read at the call (the seat that decides
+    at a pause named as the call names it): one per call and parameter, its last item
+    (the parameter's name, the argument), the call as the binding.
 
     A binding is judged as told() judges a say()'s value, with the tests that decided it,
     but for its own local's other bindings (judged each on its own) and for the seat that
@@ -482,8 +487,47 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
         by_binding.setdefault(id(k[1]), []).append(k)
     reactions = {id(r) for f in flows if f.kind == "reaction" for r, _, _, _ in f.reads}
     return [
-        ([k[0] for k in ks], *ks[0][1:], id(ks[0][0]) in reactions) for ks in by_binding.values()
-    ]
+        ([k[0] for k in ks], *ks[0][1:], id(ks[0][0]) in reactions, None)
+        for ks in by_binding.values()
+    ] + _passed_through_pauses(found, flows, envs)
+
+
+def _passed_through_pauses(found: _Told, flows: list[_Flow], envs: dict) -> list[tuple]:
+    """kept_through_redeal() of the parameters that are no cards, each call's argument
+    read at the call as a let of the parameter at the top of the effect would be (`envs`:
+    the seats' envs, filled as they are needed)."""
+
+    def unseen(call, arg, pause):
+        """What an argument reads that the seat deciding at a pause in the procedure
+        may not see: that seat as the call names it."""
+        seat = _deciding(pause)
+        names = [name for name, _ in found.procedures[call.proc].params]
+        if seat in names:
+            given = call.args[names.index(seat)]
+            seat = given.name if isinstance(given, ir.Local) else None
+        if seat not in envs:
+            envs[seat] = found.envs(seat)
+        found.reads.seen = found.seen_before[id(arg)]
+        read = _kept(found.reads, arg, envs[seat][found.at[id(call)]])
+        found.reads.seen = set()
+        return read
+
+    procedures = {f.scope: f for f in flows if f.kind == "procedure"}
+    kept = []
+    for call, param, arg in found.passes:
+        flow, reads, first = procedures[call.proc], [], None
+        for read, key, where, at in flow.reads:
+            if key != param or flow.bound(key, (0, 0), at):
+                continue
+            why = next(
+                ((p, w) for p in flow.between((0, 0), where) if (w := unseen(call, arg, p))), None
+            )
+            if why:
+                reads.append(read)
+                first = first or (why[0], _reading(*why[1], found.reads.zones))
+        if reads:
+            kept.append((reads, call, *first, None, False, (param, arg)))
+    return kept
 
 
 def _kept(reads: _Reads, e: ir.Expr, env: dict):
@@ -1032,6 +1076,8 @@ class _Told:
         # the nodes of each such binding's value that its block showed every seat
         # before it (see _seen_at): a re-deal keeps those cards, as every seat saw them
         self.seen_before: dict[int, set] = {}
+        # (a call, a parameter that is no cards, its argument): kept_through_redeal()
+        self.passes: list[tuple] = []
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
@@ -1166,9 +1212,12 @@ class _Told:
         elif isinstance(s, ir.ProcedureCall):
             # a parameter is declared by the call, as a block's let is by its block: the
             # tests around the call decide whether the body runs, not what it reads
-            for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
+            for (param, kind), arg in zip(self.procedures[s.proc].params, s.args):
                 self.bind(s.proc, param, (arg, place, False, s.span.line))
                 self.passed |= self._seen_at(arg, *at)
+                if kind not in _FOLLOW:  # kept_through_redeal() reads it as a let's value
+                    self.seen_before[id(arg)] = self._seen_at(arg, *at, after=False)
+                    self.passes.append((s, param, arg))
         elif (
             isinstance(s, ir.Assign)
             and isinstance(s.target, ir.Counter)
