@@ -18,7 +18,7 @@ import networkx as nx
 from ..lang import ir
 from ..lang.costs import group_count
 from ..lang.diagnostics import Span, did_you_mean
-from ..lang.shown import asked_unseen, counters_set, kept_through_redeal
+from ..lang.shown import asked_unseen, counters_set, first_asked, kept_through_redeal
 from . import graph as graphs
 
 
@@ -2264,7 +2264,10 @@ def check_locals_kept_through_a_redeal(an: Analysis):
     worlds keep its true value, so they tell the agent what the cards were. Judged as a
     say()'s value is (RS415, rulespec.lang.shown). One finding a binding, at its first
     read, naming the others: one line fixes them all."""
-    for reads, s, pause, what, test, in_reaction in kept_through_redeal(an.spec):
+    for reads, s, pause, what, test, in_reaction, passed in kept_through_redeal(an.spec):
+        if passed is not None:
+            yield _passed_through_a_pause(reads, s, pause, what, *passed)
+            continue
         name = reads[0].name
         how = "from"
         if test is not None:
@@ -2292,6 +2295,24 @@ def check_locals_kept_through_a_redeal(an: Analysis):
         )
 
 
+def _passed_through_a_pause(reads, call, pause, what: str, param: str, arg: ir.Expr):
+    """RL132 at a call whose argument, worked out from what some seat may not see, the
+    procedure reads after a pause: there, as another call may pass what a re-deal deals
+    again."""
+    lines = ", ".join(str(line) for line in sorted({r.span.line for r in reads}))
+    return Finding(
+        "RL132",
+        "warning",
+        f"this argument, '{param}' of '{call.proc}', reads{what}, and '{call.proc}' reads "
+        f"'{param}' at line{'s' * (',' in lines)} {lines} after {_pause_words(pause)}: a search "
+        f"agent's re-dealt worlds deal those cards again but keep '{param}' as it was, so "
+        "its value tells the agent what they were",
+        arg.span,
+        hint="pass what the value is worked out from (a cards parameter, which a re-deal "
+        "deals again) and work it out in the procedure, after the pause",
+    )
+
+
 def _pause_words(pause: ir.Stmt) -> str:
     """A pause (see shown.kept_through_redeal), in words."""
     line = pause.span.line
@@ -2312,10 +2333,13 @@ def check_decisions_asked_under_unseen(an: Analysis):
     counter's value (rulespec.lang.shown.asked_unseen); a say() under such a test is
     the rules' choice to tell it (RS415), a decision is not."""
     for s, test, what, own in asked_unseen(an.spec):
-        if isinstance(s, ir.ChooseBranch):
-            choice = " or ".join(f"'{b.label}'" for b in s.branches)
+        asked = first_asked(an.spec, [s])  # s, or the decision its call asks first
+        if isinstance(asked, ir.ChooseBranch):
+            choice = " or ".join(f"'{b.label}'" for b in asked.branches)
         else:
-            choice = f"'{s.var}'"
+            choice = f"'{asked.var}'"
+        if asked is not s:
+            choice += f" at line {asked.span.line}, which the call of '{s.proc}' here asks,"
         number = isinstance(s, ir.ChooseNumber)
         item, source = ("a number", "range") if number else ("an item", "source")
         if own and test is s.where:  # with no item to offer, the choice is passed over

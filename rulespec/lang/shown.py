@@ -419,8 +419,13 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
     the hidden cards again, but keeps the local's true value (docs/python.md, "Copying a
     state"). One per binding, as (its reads, first written first, the binding, the pause
     before the first read, what the binding reads in words, the test that decided the
-    binding where that is what reads it, else None, and whether the first read is in a
-    reaction).
+    binding where that is what reads it, else None, whether the first read is in a
+    reaction, and None).
+
+    A procedure's parameter that is no cards is bound at each call as a let of it at the
+    top of its effect would be, to the argument read at the call (the seat that decides
+    at a pause named as the call names it): one per call and parameter, its last item
+    (the parameter's name, the argument), the call as the binding.
 
     A binding is judged as told() judges a say()'s value, with the tests that decided it,
     but for its own local's other bindings (judged each on its own) and for the seat that
@@ -439,7 +444,7 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
         for kind, r in spec.rules()
         for block in ir.iter_blocks(r)
     ]
-    pausing = _pausing(spec.procedures)
+    pausing = _through_calls(spec.procedures, _pauses)
     flows = [_Flow(found, *body, pausing) for body in bodies]
     envs: dict = {}
 
@@ -482,8 +487,47 @@ def kept_through_redeal(spec: ir.Spec) -> list[tuple]:
         by_binding.setdefault(id(k[1]), []).append(k)
     reactions = {id(r) for f in flows if f.kind == "reaction" for r, _, _, _ in f.reads}
     return [
-        ([k[0] for k in ks], *ks[0][1:], id(ks[0][0]) in reactions) for ks in by_binding.values()
-    ]
+        ([k[0] for k in ks], *ks[0][1:], id(ks[0][0]) in reactions, None)
+        for ks in by_binding.values()
+    ] + _passed_through_pauses(found, flows, envs)
+
+
+def _passed_through_pauses(found: _Told, flows: list[_Flow], envs: dict) -> list[tuple]:
+    """kept_through_redeal() of the parameters that are no cards, each call's argument
+    read at the call as a let of the parameter at the top of the effect would be (`envs`:
+    the seats' envs, filled as they are needed)."""
+
+    def unseen(call, arg, pause):
+        """What an argument reads that the seat deciding at a pause in the procedure
+        may not see: that seat as the call names it."""
+        seat = _deciding(pause)
+        names = [name for name, _ in found.procedures[call.proc].params]
+        if seat in names:
+            given = call.args[names.index(seat)]
+            seat = given.name if isinstance(given, ir.Local) else None
+        if seat not in envs:
+            envs[seat] = found.envs(seat)
+        found.reads.seen = found.seen_before[id(arg)]
+        read = _kept(found.reads, arg, envs[seat][found.at[id(call)]])
+        found.reads.seen = set()
+        return read
+
+    procedures = {f.scope: f for f in flows if f.kind == "procedure"}
+    kept = []
+    for call, param, arg in found.passes:
+        flow, reads, first = procedures[call.proc], [], None
+        for read, key, where, at in flow.reads:
+            if key != param or flow.bound(key, (0, 0), at):
+                continue
+            why = next(
+                ((p, w) for p in flow.between((0, 0), where) if (w := unseen(call, arg, p))), None
+            )
+            if why:
+                reads.append(read)
+                first = first or (why[0], _reading(*why[1], found.reads.zones))
+        if reads:
+            kept.append((reads, call, *first, None, False, (param, arg)))
+    return kept
 
 
 def _kept(reads: _Reads, e: ir.Expr, env: dict):
@@ -702,19 +746,19 @@ def _answered_by(name: str, reactions) -> set[str]:
     return above
 
 
-def _pausing(procedures) -> set[str]:
-    """The procedures whose effect pauses the game, through the procedures they call."""
-    pausing: set[str] = set()
+def _through_calls(procedures, does) -> set[str]:
+    """The procedures whose effect has a statement s that does(s, found) holds for,
+    `found` being the procedures found so far: through the procedures they call."""
+    found: set[str] = set()
     while True:
         more = {
             p.name
             for p in procedures
-            if p.name not in pausing
-            and any(_pauses(s, pausing) for s in ir.walk_statements(p.effect))
+            if p.name not in found and any(does(s, found) for s in ir.walk_statements(p.effect))
         }
         if not more:
-            return pausing
-        pausing |= more
+            return found
+        found |= more
 
 
 def _pauses(s: ir.Stmt, pausing: set[str]) -> bool:
@@ -812,6 +856,22 @@ def _changes(stmts, zone: str, items) -> bool:
 
 
 _INTO = {"move": (1,), "insert": (1,), "refill": (0,), "swap": (0, 1)}  # the zones filled
+_MOVED = ("shuffle", *_INTO)  # what changes which card lies at a place of a zone
+
+
+def _zones_of(e, args: dict) -> set[str] | None:
+    """The zones an expression (or a tuple of them) reads cards of, its locals of cards
+    read as `args` binds them; None where it reads a local `args` does not bind, whose
+    cards may lie anywhere."""
+    zones = set()
+    for n in ir.walk(e):
+        if isinstance(n, (ir.ZoneRef, ir.Zones)):
+            zones.add(n.name)
+        elif isinstance(n, ir.Local) and n.type in _CARDS:
+            if args.get(n.name) is None:
+                return None
+            zones |= args[n.name]
+    return zones
 
 
 _EVERY_SEAT = ir.canon(ir.Local(None, "players", "players", True))
@@ -876,13 +936,28 @@ def asked_unseen(spec: ir.Spec) -> list[tuple[ir.Stmt, ir.Expr, str, bool]]:
     return leaks
 
 
-def _deciding_tests(s) -> tuple:
+def first_asked(spec: ir.Spec, stmts, seen=None) -> ir.Stmt | None:
+    """The first decision these statements ask, in the procedures they call too (each
+    followed once): what RL133 names at a call."""
+    seen = set() if seen is None else seen
+    for s in ir.walk_statements(stmts):
+        if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+            return s
+        if isinstance(s, ir.ProcedureCall) and s.proc not in seen:
+            seen.add(s.proc)
+            effect = next(p.effect for p in spec.procedures if p.name == s.proc)
+            if (found := first_asked(spec, effect, seen)) is not None:
+                return found
+    return None
+
+
+def _deciding_tests(s, asking: set[str]) -> tuple:
     """The tests of s that decide whether, and how often, a decision inside it is
     asked: an if's or a while's test, how many items a loop has (a choice's block runs
     once, whichever was chosen). Not an if that asks a decision in either arm: a fork
     laid out in the open (a challenge's loser, then the winner, choose a card to lose),
     which the rules show as they show a say() under it."""
-    if isinstance(s, ir.If) and not all(map(_asks, (s.then, s.orelse))):
+    if isinstance(s, ir.If) and not all(_asks(arm, asking) for arm in (s.then, s.orelse)):
         return (s.cond,)
     if isinstance(s, ir.While):
         return (s.cond,)
@@ -921,11 +996,16 @@ def _emptiness(items: ir.Expr) -> tuple:
     return (items,)
 
 
-def _asks(stmts) -> bool:
-    """Does a block ask a decision, in any of its statements?"""
-    return any(
-        isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber))
-        for s in ir.walk_statements(stmts)
+def _asks(stmts, asking: set[str]) -> bool:
+    """Does a block ask a decision, in any of its statements (`asking`: the procedures
+    that ask one, through the procedures they call)?"""
+    return any(_asks_here(s, asking) for s in ir.walk_statements(stmts))
+
+
+def _asks_here(s: ir.Stmt, asking: set[str]) -> bool:
+    """Is this statement a decision, or a call of a procedure that asks one?"""
+    return isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)) or (
+        isinstance(s, ir.ProcedureCall) and s.proc in asking
     )
 
 
@@ -965,6 +1045,7 @@ class _Told:
             wherever=wherever,
         )
         self.procedures = {p.name: p for p in spec.procedures}
+        self.asking = _through_calls(spec.procedures, _asks_here)  # they ask a decision
         # (scope, key) -> [(expr, its place, is it a loop's or choice's item, its line) or
         # a _Secret]; the tests and loops' items, with their places, that decided each
         # binding inside the block that declares the local; how many tests stood around
@@ -995,6 +1076,8 @@ class _Told:
         # the nodes of each such binding's value that its block showed every seat
         # before it (see _seen_at): a re-deal keeps those cards, as every seat saw them
         self.seen_before: dict[int, set] = {}
+        # (a call, a parameter that is no cards, its argument): kept_through_redeal()
+        self.passes: list[tuple] = []
         self.walk(spec.setup, "setup", (), {}, True)
         for p in spec.procedures:
             self.walk(p.effect, p.name, (), {}, True)
@@ -1107,9 +1190,10 @@ class _Told:
             at = (scope, tuple(inner.items()))
             inside = guards + tuple((c, at) for c in tests if isinstance(c, ir.Expr))
             deciding = asking + tuple(
-                (test, place, self._seen_at(test, stmts, i)) for test in _deciding_tests(s)
+                (test, place, self._seen_at(test, stmts, i))
+                for test in _deciding_tests(s, self.asking)
             )
-            if isinstance(s, (ir.ChooseBranch, ir.ChooseCard, ir.ChooseNumber)):
+            if _asks_here(s, self.asking):  # a call's decisions are asked where it stands
                 own = tuple(
                     (test, where, self._seen_at(test, stmts, i))
                     for test, where in _choice_tests(s, place, at)
@@ -1128,9 +1212,12 @@ class _Told:
         elif isinstance(s, ir.ProcedureCall):
             # a parameter is declared by the call, as a block's let is by its block: the
             # tests around the call decide whether the body runs, not what it reads
-            for (param, _), arg in zip(self.procedures[s.proc].params, s.args):
+            for (param, kind), arg in zip(self.procedures[s.proc].params, s.args):
                 self.bind(s.proc, param, (arg, place, False, s.span.line))
                 self.passed |= self._seen_at(arg, *at)
+                if kind not in _FOLLOW:  # kept_through_redeal() reads it as a let's value
+                    self.seen_before[id(arg)] = self._seen_at(arg, *at, after=False)
+                    self.passes.append((s, param, arg))
         elif (
             isinstance(s, ir.Assign)
             and isinstance(s.target, ir.Counter)
@@ -1176,11 +1263,36 @@ class _Told:
             else:
                 zone = isinstance(to, ir.ZoneRef) and self.reads.zones.get(to.name)
                 public = (
-                    zone and zone.visibility == "public" and (j > i or isinstance(cards, ir.Local))
+                    zone
+                    and zone.visibility == "public"
+                    and (
+                        isinstance(cards, ir.Local)
+                        or (j > i and not self._moves(stmts[i:j], cards))
+                    )
                 )
             if public:
                 shown.add(ir.canon(cards))
         return shown
+
+    def _moves(self, stmts, cards, args=None, calling=()) -> bool:
+        """May these statements change which cards an expression that takes them by
+        place names (`top(stock, 1)`): move, insert, swap, refill or shuffle cards of a
+        zone it reads (a local's cards, from wherever they lie), or let another rule run?
+        A procedure called is followed, once on a path, its parameters bound to the
+        zones its arguments read (`args`: a parameter -> those zones, None: any zone),
+        so a call that moves the top it is passed changes what a later move names."""
+        args, zones = args or {}, _zones_of(cards, {})
+        for s in ir.walk_statements(stmts):
+            if isinstance(s, ir.Do) and (s.proc == "react" or s.proc in _MOVED):
+                touched = _zones_of(s.args, args)
+                if s.proc == "react" or None in (touched, zones) or touched & zones:
+                    return True
+            callee = isinstance(s, ir.ProcedureCall) and self.procedures.get(s.proc)
+            if callee and s.proc not in calling:
+                inner = {name: _zones_of(a, args) for (name, _), a in zip(callee.params, s.args)}
+                if self._moves(callee.effect, cards, inner, (*calling, s.proc)):
+                    return True
+        return False
 
     def _seen_at(self, e, stmts, i: int, after: bool = True) -> set:
         """The nodes of e, read at the i-th statement of its block, that the block shows
