@@ -692,6 +692,9 @@ class Compiler:
         team_of = self.constant(self.defs.team_of)
         return f"_partners(g.active_players(), {self.seat_source(p)}, {team_of})"
 
+    def _src_f_team(self, e, p):
+        return f"_team_seats(g.seats(), {self.seat_source(p)}, _team)"
+
     def _src_f_without(self, e, cards, less):
         return f"_without({self.cards_source(cards)}, {self.cards_source(less)})"
 

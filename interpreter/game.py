@@ -590,10 +590,11 @@ def _reads_table(node) -> bool:
     play or the turns owed? Each turn that begins marks its readers to be checked again."""
     if isinstance(node, ir.Local):
         return node.name in ("current", "players", "seats", "turn_number")
-    # aggregates and next, prev, others, partners read who is in and the direction of play
+    # aggregates and next, prev, others, partners read who is in and the direction of
+    # play; team, as seats, lists its seats from the current player
     return isinstance(node, ir.Aggregate) or (
         isinstance(node, ir.Call)
-        and node.func in ("next", "prev", "others", "partners", *ir.READS_OWED)
+        and node.func in ("next", "prev", "others", "partners", "team", *ir.READS_OWED)
     )
 
 

@@ -250,9 +250,15 @@ def _others(players, me) -> tuple:
     return tuple(q for q in players if q != me)
 
 
+def _team_seats(seats, me, team_of) -> tuple:
+    """Those of seats on me's team, me included; me alone without teams (team_of is
+    empty)."""
+    return tuple(q for q in seats if q == me or (team_of and team_of[q] == team_of[me]))
+
+
 def _partners(players, me, team_of) -> tuple:
-    """The players of me's team but me; none without teams (team_of is empty)."""
-    return tuple(q for q in players if q != me and team_of and team_of[q] == team_of[me])
+    """The players of me's team but me; none without teams."""
+    return tuple(q for q in _team_seats(players, me, team_of) if q != me)
 
 
 def _sides(seats, team_of) -> tuple:
@@ -609,6 +615,7 @@ HELPERS = {
     "_top": _top,
     "_others": _others,
     "_partners": _partners,
+    "_team_seats": _team_seats,
     "_joined": _joined,
     "_sides": _sides,
     "_without": _without,

@@ -12,6 +12,7 @@ from gamekit import GAMES, cli, spec_errors
 from rulespec import load_spec
 from rulespec.interpreter import Game, State
 from rulespec.interpreter.agents import make_agents, play
+from rulespec.lang.expressions import deprecated_names
 from rulespec.table.narrate import Titles, narrate
 
 SPEC = Path(__file__).parent / "valid" / "partners.yaml"
@@ -72,6 +73,39 @@ def test_partners_are_the_players_in_of_a_seat_s_team_but_itself(text, n, out, w
     partners = g.exprs.expr(g.spec.condition("side").when)
     state = State.from_layout(g, 1, zones={"pile": ["stone"] * 3}, out=out)
     assert {p: list(partners(state, {"p": p})) for p in want} == want
+
+
+@pytest.mark.parametrize(
+    "text, n, out, current, want",
+    [
+        (TEXT, 6, (), 0, {0: [0, 2, 4], 3: [1, 3, 5]}),
+        (TEXT, 6, (), 3, {0: [4, 0, 2], 1: [3, 5, 1]}),  # in the order of seats
+        (TEXT, 6, (2,), 0, {0: [0, 2, 4], 2: [0, 2, 4]}),  # who is out is on the team still
+        (ALONE, 4, (), 0, {0: [0], 1: [1]}),
+    ],
+)
+def test_team_is_every_seat_of_a_seat_s_team_those_out_included(text, n, out, current, want):
+    """A Euchre trial could not tell whether a seat is on the maker's team when the
+    maker's partner sat a lone hand out (partners() holds the players in only): `team(p)`
+    is to partners(p) as seats is to players."""
+    side = "conditions:\n  side: {params: {p: player}, type: players, value: team(p)}\n"
+    g = game(n, text + side)
+    team = g.exprs.expr(g.spec.condition("side").when)
+    state = State.from_layout(g, 1, zones={"pile": ["stone"] * 3}, out=out, current=current)
+    assert {p: list(team(state, {"p": p})) for p in want} == want
+
+
+def test_a_spec_s_own_counter_named_team_keeps_its_meaning_with_a_warning():
+    """`team` is reserved since Language v3, as built-ins added after v3 are: a spec
+    that named its counter so validates (RS212) and plays the game it played."""
+    own = TEXT.replace("score", "team")
+    assert deprecated_names(load_spec("partners.yaml", own).notices) == {"team"}
+    for seed in (1, 2):
+        games = [game(4, text).new_initial_state(seed=seed) for text in (TEXT, own)]
+        for state in games:
+            play(state, make_agents(["random"], 4, seed))
+        assert games[0].returns() == games[1].returns()
+        assert games[0].length == games[1].length
 
 
 def test_an_owner_zone_of_a_team_is_seen_by_every_member_and_no_one_else():

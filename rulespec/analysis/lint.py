@@ -2647,6 +2647,7 @@ CODES = {
     "RL133": "a decision asked only when a test of what some seat may not see holds",
     "RL134": "optional: true on a step without actions, which offers no pass",
     "RL135": "the top of a pile that refills bound to a local or remembered: it does not refill",
+    "RL136": "a per-team counter or zone changed once for each member of a side",
     "RL201": "a reachable state where the game stops without an end",
     "RL202": "a layer-1 finding confirmed by exploration",
     "RL203": "not found within the exploration bounds, or the search stopped at them",
@@ -2658,7 +2659,8 @@ CODES = {
 
 
 def static(spec: ir.Spec) -> list[Finding]:
-    from . import deadends, progress  # their checks build on this module's
+    from . import deadends, per_team, progress  # their checks build on this module's
 
     an = Analysis(spec)
-    return [f for check in (*CHECKS, *progress.CHECKS, *deadends.CHECKS) for f in check(an)]
+    checks = (*CHECKS, *progress.CHECKS, *deadends.CHECKS, *per_team.CHECKS)
+    return [f for check in checks for f in check(an)]

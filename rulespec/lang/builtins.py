@@ -26,6 +26,12 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "players",
         "the active players of this one's team but itself (none without teams)",
     ),
+    "team": (
+        ("player",),
+        "players",
+        "every seat of this one's team, itself and those out included, in the order of "
+        "seats (itself alone without teams)",
+    ),
     "next": (("player",), "player", "the next active player in turn order"),
     "prev": (("player",), "player", "the previous active player in turn order"),
     "random_player": (
@@ -305,6 +311,7 @@ RESERVED_SINCE: dict[str, int] = {
             "nobody",
             "extra_turns_owed",
             "turns_to_skip",
+            "team",
         ),
         3,
     ),
