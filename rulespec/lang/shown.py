@@ -130,7 +130,7 @@ class _Reads:
             self._item_here(n, env)
             if isinstance(n, ir.Local)
             else not isinstance(n, (ir.Memory, ir.ConditionCall))
-            for n in _parts(cards, True)
+            for n in ir.parts(cards, True)
         )
 
     def _unseen(self, ref, env: dict) -> bool:
@@ -169,8 +169,8 @@ class _Reads:
         """first() of what decides how many cards taken by place are (how many taken,
         whose zone), through the locals and parameters that hold them too: `size(t)` of
         `let t = top(discard, n)` tells n."""
-        found = self._any(_parts(cards, False), env, via)
-        for n in _parts(cards, True):
+        found = self._any(ir.parts(cards, False), env, via)
+        for n in ir.parts(cards, True):
             if found is None and isinstance(n, ir.Local):
                 bound = self._bound(env.get(n.name))
                 found = next((f for arg in bound if (f := self._read_placed(arg))), None)
@@ -199,7 +199,7 @@ class _Reads:
     def _by_place(self, cards: ir.Expr, env: dict) -> bool:
         """Are these cards taken by place alone (a zone, its top, the first n, an
         argument so taken), so that their number tells nothing of what they are?"""
-        for n in _parts(cards, True):
+        for n in ir.parts(cards, True):
             bound = env.get(n.name) if isinstance(n, ir.Local) else None
             if isinstance(bound, _Secret) or self._where(n, env):
                 return False
@@ -217,7 +217,7 @@ class _Reads:
         """first() of the part of these cards that is not taken by place (see _by_place):
         a pick a local holds, read as what it was picked from; None where none reads what
         some seat may not see."""
-        for n in _parts(cards, True):
+        for n in ir.parts(cards, True):
             bound = env.get(n.name) if isinstance(n, ir.Local) else None
             if isinstance(bound, _Secret):
                 return bound, via
@@ -284,7 +284,6 @@ class _Reads:
         return found
 
 
-_CARDS = ("cards", "zone", "zones")
 _READ = object()  # what _size() gives where the cards themselves are read
 
 
@@ -312,22 +311,6 @@ def _item_size(items: ir.Expr) -> ir.Expr | None:
 
 
 _WHERE = ("zone_of", "above")  # what reads where a card lies now
-
-
-def _parts(cards: ir.Expr, of_cards: bool):
-    """The nodes of an expression of cards that give cards (of_cards), or the largest
-    parts within it that give something else (a zone's owner, how many to take): what
-    is judged by place, and what is read as any expression is."""
-    stack = [cards]
-    while stack:
-        n = stack.pop()
-        if of_cards:
-            yield n
-        for child in ir.iter_children(n):
-            if getattr(child, "type", None) in _CARDS:
-                stack.append(child)
-            elif not of_cards:
-                yield child
 
 
 def _what(node, zones: dict[str, ir.ZoneDef]) -> str:
