@@ -347,7 +347,7 @@ def _diagnostics(old, new, text=BUILT):
             "{cups: pile,",
             "RS202",
             25,
-            "'pile': already a tag (at pairs.yaml:18:17)",
+            "'pile': already a tag (at pairs.yaml:18:31)",
         ),
     ],
 )

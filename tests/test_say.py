@@ -209,3 +209,67 @@ def test_a_reactions_assignment_to_the_answered_actions_local_is_read_there():
     )
     ((code, message),) = spec_errors(hidden)
     assert code == "RS415" and "zone 'hand'" in message
+
+
+def test_where_an_item_of_public_cards_lies_is_told_within_its_aggregate():
+    """A Cuttle trial's: an aggregate over cards every seat sees reads where each lies
+    now (an expression does not pause), itself or through a named condition it passes
+    the item to; a card a local kept from before may have moved out of sight since."""
+    on_offer = "  on_offer:\n    params: {c: cards}\n    when: zone_of(c) == offer\n"
+    text = edited(TEXT, ("\nconditions:\n", "\nconditions:\n" + on_offer))
+    told = (
+        'say("{count(zone_of(c) == offer for c in offer + discard)} '
+        '{count(on_offer(c) for c in offer + discard)} {sum(size(above(c)) for c in discard)}")'
+    )
+    load_spec("first_claim.yaml", edited(text, (SAY, told)))  # no RS415
+    kept = 'let x = top(offer, 1)\n      say("{count(on_offer(c) for c in x)}")'
+    ((code, message),) = spec_errors(edited(text, (SAY, kept)))
+    assert code == "RS415" and "on_offer, where a card lies now" in message
+    ((code, _),) = spec_errors(edited(text, (SAY, 'say("{if on_offer(offer) then 1 else 0}")')))
+    assert code == "RS415"
+
+
+GRAB = """\
+rulespec: 1
+name: Grab
+players: {min: 2, max: 2}
+hand: hand
+deck:
+  cards:
+    hook: {count: 12}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  table: {per_player: true, visibility: public}
+  hand: {per_player: true, visibility: owner}
+setup:
+  effect: |
+    shuffle(pile)
+    for p in players { move(top(pile, 2), table(p)) }
+    for p in players { move(top(pile, 2), hand(p)) }
+turn:
+  - step: play
+    actions: [grab]
+actions:
+  grab:
+    card: hook
+    to: table(current)
+    target: card
+    among: table(next(current))
+    effect: |
+      say("{current} grabs {chosen}")
+      move(chosen, hand(current))
+end_conditions:
+  out:
+    when: size(pile) == 0
+    effect: end_game()
+"""
+
+
+def test_a_plays_pick_among_public_cards_by_where_they_lie_is_told():
+    """A Cuttle trial's: `among: filter(zone_of(c) == … for c in …)` over a public zone
+    was refused, where the same among without the filter was told."""
+    among = "filter(zone_of(c) == table(next(current)) for c in table(next(current)))"
+    load_spec("grab.yaml", edited(GRAB, ("among: table(next(current))", f"among: {among}")))
+    hidden = edited(GRAB, ("among: table(next(current))", "among: hand(next(current))"))
+    ((code, _),) = spec_errors(hidden)
+    assert code == "RS415"

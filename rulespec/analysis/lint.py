@@ -2102,11 +2102,13 @@ def _unseen_read(
     see filled (Analysis.watched_in); read through the named conditions it calls, `args`
     their parameters' arguments (a seat's zone is the chooser's own as the call passes it)."""
     spec, args = an.spec, args or {}
+    # the zones whose number of cards alone is read: not those in whose they are or
+    # how many taken (`size(hand(next(p)))` reads next(p) as any expression)
     counted = {
         id(z)
         for n in ir.walk(test)
         if isinstance(n, ir.Call) and n.func == "size" and _by_place(n.args[0])
-        for z in ir.walk(n.args[0])
+        for z in ir.parts(n.args[0], True)
     }
 
     def argument(e):
@@ -2129,7 +2131,7 @@ def _unseen_read(
 def _by_place(cards: ir.Expr) -> bool:
     """Are these cards taken by place alone (a zone, its top, the first n): their
     number tells nothing of what they are?"""
-    return all(map(ir.by_place, ir.walk(cards)))
+    return all(map(ir.by_place, ir.parts(cards, True)))
 
 
 def _written_parts(spec: ir.Spec) -> tuple:

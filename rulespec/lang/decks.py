@@ -259,10 +259,7 @@ class _Family:
                 self.span("card"),
                 "names are lower_snake_case: a-z, 0-9 and _",
             )
-        spans = {
-            k: self.span("each", k, index[k]) if k in index else self.span("props", k)
-            for k in props
-        }
+        spans = {k: self._value_span(k, props, index) for k in props}
         tags = list(self.f.get("tags", ()))
         tag_spans = [self.span("tags", i) for i in range(len(tags))]
         # a text value is also a tag: of(hand(p), hearts); one that is the card's own
@@ -289,6 +286,18 @@ class _Family:
             _fill(self.f["text"], props) if "text" in self.f else "",
             self.path[-1],
         )
+
+    def _value_span(self, key, props, index) -> Span:
+        """Where a card's value of a property is written: its value in each, the entry
+        of the table that gives it (`"7": seven` of `{rank: {…}}`, which makes a tag),
+        or the formula."""
+        if key in index:
+            return self.span("each", key, index[key])
+        rule = (self.f.get("props") or {}).get(key)
+        if isinstance(rule, dict):
+            axis = next(iter(rule))
+            return self.span("props", key, axis, _text(props[axis]))
+        return self.span("props", key)
 
     def _deriver(self, key, rule, above: dict, below: list[str]):
         """A function from the `each` values, and the properties derived `above` it

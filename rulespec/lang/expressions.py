@@ -840,6 +840,10 @@ class Builder:
             return ir.Local(span, CONSTANTS[name][0], name, builtin=True)
         if name in n.params:
             return ir.Param(span, n.params[name], name)
+        if name in n.refused:
+            # a name declared twice (RS202, at the second): its uses may mean either,
+            # so none is judged by the first meaning's type (a tag read as cards)
+            return None
         return self._declared(name, span, scope)
 
     def _declared(self, name, span, scope) -> ir.Expr | None:

@@ -348,6 +348,22 @@ def walk(node):
         stack.extend(reversed(list(iter_children(n))))
 
 
+def parts(cards: Expr, of_cards: bool):
+    """The nodes of an expression of cards that give cards (of_cards), or the largest
+    parts within it that give something else (a zone's owner, how many to take): what
+    is judged by place, and what is read as any expression is."""
+    stack = [cards]
+    while stack:
+        n = stack.pop()
+        if of_cards:
+            yield n
+        for child in iter_children(n):
+            if getattr(child, "type", None) in ("cards", "zone", "zones"):
+                stack.append(child)
+            elif not of_cards:
+                yield child
+
+
 def by_place(node) -> bool:
     """Is this node of an expression of cards one that takes them by place alone (a
     zone, its top, the first n, a number), so that how many there are tells nothing of

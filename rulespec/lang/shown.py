@@ -24,6 +24,7 @@ from .diagnostics import Diagnostic
 _GOALS = ("next_goal", "goal_done", "goal_score")  # they count the cards of a goal's zone
 
 _SEAT = object()  # what a local holding the seat the value is shown for is bound to
+_HERE = object()  # what an aggregate's item of cards every seat sees lie is bound to
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class _Reads:
         conditions it is reached through; None when there is none."""
         if id(e) in self.seen:
             return None
-        if self.wherever and isinstance(e, ir.Call) and e.func in _WHERE:
+        if self._where(e, env):
             return e, via
         if isinstance(e, ir.Call) and e.func == "size":
             found = self._size(e.args[0], env, via)
@@ -107,6 +108,31 @@ class _Reads:
                 return found
         return None
 
+    def _where(self, e, env: dict) -> bool:
+        """Does e read where a card lies now, which some seat may not see (zone_of(),
+        above())? Not of an aggregate's item of public cards (see _aggregate), nor of a
+        parameter passed one."""
+        if not (self.wherever and isinstance(e, ir.Call) and e.func in _WHERE):
+            return False
+        return not self._item_here(e.args[0], env)
+
+    def _item_here(self, cards: ir.Expr, env: dict) -> bool:
+        """Is this an aggregate's item of public cards, itself or passed on?"""
+        bound = env.get(cards.name) if isinstance(cards, ir.Local) else None
+        if isinstance(bound, _Arg):
+            return self._item_here(bound.expr, bound.env)
+        return bound is _HERE
+
+    def _now(self, cards: ir.Expr, env: dict) -> bool:
+        """Are these cards read as they lie now, not kept from before (a local's, a
+        remembered set's, a named value's), but for an aggregate's items of public cards?"""
+        return all(
+            self._item_here(n, env)
+            if isinstance(n, ir.Local)
+            else not isinstance(n, (ir.Memory, ir.ConditionCall))
+            for n in ir.parts(cards, True)
+        )
+
     def _unseen(self, ref, env: dict) -> bool:
         """Are the cards of this zone (or family of zones) hidden from some seat the
         value is shown to? Its own seat's owner zone is seen by the one seat it is
@@ -143,8 +169,8 @@ class _Reads:
         """first() of what decides how many cards taken by place are (how many taken,
         whose zone), through the locals and parameters that hold them too: `size(t)` of
         `let t = top(discard, n)` tells n."""
-        found = self._any(_parts(cards, False), env, via)
-        for n in _parts(cards, True):
+        found = self._any(ir.parts(cards, False), env, via)
+        for n in ir.parts(cards, True):
             if found is None and isinstance(n, ir.Local):
                 bound = self._bound(env.get(n.name))
                 found = next((f for arg in bound if (f := self._read_placed(arg))), None)
@@ -173,11 +199,9 @@ class _Reads:
     def _by_place(self, cards: ir.Expr, env: dict) -> bool:
         """Are these cards taken by place alone (a zone, its top, the first n, an
         argument so taken), so that their number tells nothing of what they are?"""
-        for n in _parts(cards, True):
+        for n in ir.parts(cards, True):
             bound = env.get(n.name) if isinstance(n, ir.Local) else None
-            if isinstance(bound, _Secret) or (
-                self.wherever and isinstance(n, ir.Call) and n.func in _WHERE
-            ):
+            if isinstance(bound, _Secret) or self._where(n, env):
                 return False
             if bound is not None:
                 if not all(
@@ -193,11 +217,11 @@ class _Reads:
         """first() of the part of these cards that is not taken by place (see _by_place):
         a pick a local holds, read as what it was picked from; None where none reads what
         some seat may not see."""
-        for n in _parts(cards, True):
+        for n in ir.parts(cards, True):
             bound = env.get(n.name) if isinstance(n, ir.Local) else None
             if isinstance(bound, _Secret):
                 return bound, via
-            if self.wherever and isinstance(n, ir.Call) and n.func in _WHERE:
+            if self._where(n, env):
                 return n, via
             if bound is not None:
                 for arg in self._bound(bound):
@@ -250,13 +274,16 @@ class _Reads:
         else:  # players, numbers, kinds; or cards, read here
             inner.pop(e.var, None)
             found = self.first(e.items, env, via)
+            if found is None and e.over_cards and self.wherever and self._now(e.items, env):
+                # each item lies where every seat sees it while the aggregate is worked
+                # out (an expression does not pause): where it lies is public there
+                inner[e.var] = _HERE
         for part in (e.body, e.where):
             if found is None and part is not None:
                 found = self.first(part, inner, via)
         return found
 
 
-_CARDS = ("cards", "zone", "zones")
 _READ = object()  # what _size() gives where the cards themselves are read
 
 
@@ -284,22 +311,6 @@ def _item_size(items: ir.Expr) -> ir.Expr | None:
 
 
 _WHERE = ("zone_of", "above")  # what reads where a card lies now
-
-
-def _parts(cards: ir.Expr, of_cards: bool):
-    """The nodes of an expression of cards that give cards (of_cards), or the largest
-    parts within it that give something else (a zone's owner, how many to take): what
-    is judged by place, and what is read as any expression is."""
-    stack = [cards]
-    while stack:
-        n = stack.pop()
-        if of_cards:
-            yield n
-        for child in ir.iter_children(n):
-            if getattr(child, "type", None) in _CARDS:
-                stack.append(child)
-            elif not of_cards:
-                yield child
 
 
 def _what(node, zones: dict[str, ir.ZoneDef]) -> str:
