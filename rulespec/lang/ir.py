@@ -348,6 +348,9 @@ def walk(node):
         stack.extend(reversed(list(iter_children(n))))
 
 
+OF_CARDS = ("cards", "zone", "zones")  # the types of the expressions that give cards
+
+
 def parts(cards: Expr, of_cards: bool):
     """The nodes of an expression of cards that give cards (of_cards), or the largest
     parts within it that give something else (a zone's owner, how many to take): what
@@ -358,7 +361,7 @@ def parts(cards: Expr, of_cards: bool):
         if of_cards:
             yield n
         for child in iter_children(n):
-            if getattr(child, "type", None) in ("cards", "zone", "zones"):
+            if getattr(child, "type", None) in OF_CARDS:
                 stack.append(child)
             elif not of_cards:
                 yield child

@@ -878,7 +878,7 @@ def _zones_of(e, args: dict) -> set[str] | None:
     for n in ir.walk(e):
         if isinstance(n, (ir.ZoneRef, ir.Zones)):
             zones.add(n.name)
-        elif isinstance(n, ir.Local) and n.type in _CARDS:
+        elif isinstance(n, ir.Local) and n.type in ir.OF_CARDS:
             if args.get(n.name) is None:
                 return None
             zones |= args[n.name]
