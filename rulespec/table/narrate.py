@@ -113,7 +113,7 @@ class Titles:
     carded_answers: frozenset[str] = frozenset()  # reactions that answer with one
     untargeted: frozenset[str] = frozenset()  # actions played without a target at times
     # the steps a player may pass, named by a pass when there are several (a turn's
-    # actions, then its buys: "P1 passes (Buy)")
+    # actions, then its buys: "P1 passes at Buy")
     passed: frozenset[str] = frozenset()
     plays: frozenset[str] = frozenset()  # the turn's play steps (those with actions)
     pass_titles: Mapping[str, str] = field(default_factory=dict)  # turn.STEP -> its pass_title
@@ -363,7 +363,9 @@ def third_person(verb: str) -> str:
 
 
 def _passed(e: dict, t: Titles) -> str:
-    """A pass: "P2 passes", "P2 passes (Buy)"; one the step names (pass_title) by that
+    """A pass: "P2 passes", "P2 passes at Buy" (the step, where a turn has several to
+    pass: a Cuttle trial read the step's title in brackets, "P2 passes (Play)", as the
+    pass's name); one the step names (pass_title) by that
     name, "P2 passes (Fold)", but not by a name that says no more than "passes" (a
     Bridge designer's `pass_title: Pass` read "P3 passes (Pass)"). Never "chooses": a
     pass that was the only option (a hand with nothing to play, taken without asking) is
@@ -372,19 +374,21 @@ def _passed(e: dict, t: Titles) -> str:
     something (pass_effect) is said by its name, "P1: Draw", as a play is by what it does
     (an Exploding Kittens trial read "P1 passes (Draw)" of a turn's draw)."""
     step = f"turn.{e.get('step')}"
-    named = t.pass_titles.get(step) or _passed_at(e, t)
-    if named.casefold() in ("", "pass", "passes"):
+    named = t.pass_titles.get(step)
+    if named is None:
+        return f"  {_who(e)} passes{_passed_at(e, t)}"
+    if named.casefold() in ("pass", "passes"):
         return f"  {_who(e)} passes"
-    if step in t.pass_effects and step in t.pass_titles:
+    if step in t.pass_effects:
         return f"  {_who(e)}: {named}"
     return f"  {_who(e)} passes ({named})"
 
 
 def _passed_at(e: dict, t: Titles) -> str:
-    """The title of the step a pass was made at, where a turn has several steps to pass
-    ("Buy"); "" where it has one."""
+    """The step a pass was made at, where a turn has several steps to pass (" at
+    Buy"); "" where it has one."""
     step = e.get("step")  # an older log has none
-    return t.rule(f"turn.{step}") if step and len(t.passed) > 1 else ""
+    return f" at {t.rule(f'turn.{step}')}" if step and len(t.passed) > 1 else ""
 
 
 def _no_play(e: dict, t: Titles) -> str:
