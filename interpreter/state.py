@@ -1412,7 +1412,7 @@ def _resume_play(s: State, point, option) -> None:
     if card is not None and dst != s._loc[card]:  # a card shown and kept is not played
         _count(s._played, s.game.type_names[option.card_type])
     if s._events is not None:
-        named, seen = _chosen_named(s, option, card)
+        named, seen = _chosen_named(s, point, option, card)
         s._log(
             "play",
             player=s._current,
@@ -1439,15 +1439,23 @@ def _passed(s: State, point, step) -> None:
         s.enter(step.pass_effect, {})
 
 
-def _chosen_named(s: State, option: Play, card) -> tuple[dict, frozenset[int] | None]:
-    """A card-free play of a card chosen names it, as the play's own words ("P1 buys
-    Province"), and the seats it is named to: every seat where it lies in a zone every
-    seat sees (a buy from the supply), else those who see that zone and its chooser (a
-    buy from the chooser's own face-down reserve)."""
-    if card is not None or option.chosen is None:
+def _chosen_named(s: State, point, option: Play, card) -> tuple[dict, frozenset[int] | None]:
+    """What a play's event says of the card it picks (`target: card`), and for a play
+    without a card the seats it is said to. The place the card lies in (`chosen_from`),
+    to every seat, where the choice's label, which names the card, is not shown to every
+    seat (a card picked from a hand, or one played face down): the others are told where
+    the play went, never which card. A card-free play names the picked card too, as the
+    play's own words ("P1 buys Province"), to every seat where it lies in a zone every
+    seat sees (a buy from the supply), else to those who see that zone and its chooser
+    (a buy from the chooser's own face-down reserve)."""
+    if option.chosen is None:
         return {}, None
-    who = s._seers(s._loc[option.chosen])
-    named = {"chosen": s.game.type_names[s._ctype[option.chosen]]}
+    where = s._loc[option.chosen]
+    named = {} if _seen(s, point, option) is None else {"chosen_from": s.game.slots[where].label}
+    if card is not None:
+        return named, None
+    who = s._seers(where)
+    named = {"chosen": s.game.type_names[s._ctype[option.chosen]], **named}
     return named, None if who is None else who | {s._current}
 
 

@@ -2367,8 +2367,8 @@ def _replay(args, out, err) -> int:
                 "pick of a set of cards with its size, a shuffle of fewer than "
                 "two cards, no_play where a pass is now asked, a step offered again that "
                 "ended unasked with only pass left, a pass without its step, a play "
-                "without the card it chose from a zone some seat cannot see), read as the "
-                "same",
+                "without the card it chose from a zone some seat cannot see, or without "
+                "where it lay), read as the same",
                 file=out,
             )
     return 0 if all(o.same for o in outcomes) else 1

@@ -1044,14 +1044,17 @@ def test_groups_of_cards_played_as_one_move_are_shown_action_by_action():
 def test_a_pass_names_its_step_where_a_turn_has_several_to_pass():
     """A deck-builder's turn passed its action phase, then its treasures, then its buy,
     each "P1 passes"; a turn with one step to pass keeps the short form, as does an
-    older log's pass, which names no step."""
+    older log's pass, which names no step. The step follows "at" (a Cuttle trial read
+    "P2 passes (Play)" as a pass called Play); a pass_title stays in brackets."""
     two = Titles(
         rules={"turn.act": ("step", "Action phase"), "turn.buy": ("step", "Buy phase")},
         passed=frozenset({"act", "buy"}),
     )
     one = Titles(rules={"turn.buy": ("step", "Buy phase")}, passed=frozenset({"buy"}))
     events = [{"event": "pass", "player": 0, "step": s} for s in ("act", "buy")]
-    assert narrate(events, two) == ["  P1 passes (Action phase)", "  P1 passes (Buy phase)"]
+    assert narrate(events, two) == ["  P1 passes at Action phase", "  P1 passes at Buy phase"]
+    titled = dataclasses.replace(two, pass_titles={"turn.buy": "Done"})
+    assert narrate(events, titled) == ["  P1 passes at Action phase", "  P1 passes (Done)"]
     assert narrate(events[1:], one) == ["  P1 passes"]
     assert narrate([{"event": "pass", "player": 0}], two) == ["  P1 passes"]
     # read from a spec: the steps a player may pass

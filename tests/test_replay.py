@@ -434,3 +434,23 @@ def test_a_log_of_this_format_missing_an_asked_pass_is_a_difference(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     code, out, _ = cli("replay", path)
     assert code == 1 and f"differs at line {at + 1}" in out, out
+
+
+def test_a_log_before_format_6_replays_without_where_a_picked_card_lay(tmp_path):
+    """A play at a card some seat is not told of names the zone it lay in (`chosen_from`)
+    from log format 6: a log of format 5 lacks it, and replays the same, with a note; a
+    log of format 6 that lacks it differs."""
+    spec = GAMES.parent / "tests" / "valid" / "vault.yaml"
+    path = tmp_path / "game.jsonl"
+    assert cli("run", spec, "--seed", 2, "--log", path)[0] == 0
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records[0]["log"] == 6
+    placed = [r for r in records if "chosen_from" in r]
+    assert placed and all(r["event"] == "play" for r in placed)
+    for r in placed:
+        del r["chosen_from"]
+    for log, code, said in ((5, 0, f"note: {len(placed)} event(s)"), (6, 1, "differs at line")):
+        records[0]["log"] = log
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        replayed, out, _ = cli("replay", path)
+        assert replayed == code and said in out, out

@@ -881,6 +881,23 @@ def test_an_option_no_decision_can_offer_is_named_so(tmp_path):
     ]
 
 
+def test_an_option_meant_is_sought_among_the_decisions_own_first(tmp_path):
+    """A Cuttle trial wrote a play at a card without the card picked, `two_oneoff
+    two_of_clubs from perms[P2]`, and was told "did you mean 'two_oneoff two_of_clubs
+    two_of_clubs from perms[P2]'": the closest label of the whole game, the card played
+    at its own type. The option meant is the decision's own where one is close."""
+    scenario = tmp_path / "meant.yaml"
+    scenario.write_text(
+        f"spec: {ROOT / 'tests' / 'valid' / 'market.yaml'}\nplayers: 2\ntable:\n"
+        "  current: P1\n  zones:\n    hand[P1]: [apple]\n    market: [pear]\n  rest: deck\n"
+        "steps: []\nexpect:\n  offered: [swap apple from market]\n"
+    )
+    assert _failures(scenario)[0] == (
+        "offered: 'swap apple from market' is no option of this game "
+        "(did you mean 'swap apple pear from market'?)"
+    )
+
+
 def test_an_expected_value_the_table_does_not_show_is_named_so(tmp_path):
     """`expect.values` checks the named values the table shows: one not shown says how
     to show it, a mistyped label the labels meant, a wrong value both, a seat by name."""

@@ -315,7 +315,8 @@ def _early(game: Live, seat: int | None) -> dict:
     options = game.choosing_early().get(seat)
     if options is None:
         return {}
-    return views.decision(game.state, game.table, options) | {"waiting_for": None}
+    log = game.state.log_for(seat)
+    return views.decision(game.state, game.table, options, log) | {"waiting_for": None}
 
 
 def _links(game: Live) -> dict[str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -150,19 +151,19 @@ def view(state, seat: int | None, table: Table, events: int | None = None) -> di
         "options": [],
     }
     if seat is not None and "options" in obs:
-        out |= decision(state, table, state.legal_actions())
+        out |= decision(state, table, state.legal_actions(), log)
     return out
 
 
-def decision(state, table: Table, options: list) -> dict:
+def decision(state, table: Table, options: list, log: Sequence[dict] = ()) -> dict:
     """What a seat is asked: the decision's kind, its heading and asker, and the
-    options in words (its own, or at a simultaneous choice those it will be offered)."""
+    options in words (its own, or at a simultaneous choice those it will be offered);
+    `log` is the seat's, which tells what an answer answers."""
     titles, kind, asking = table.titles, state.decision_kind(), state.decision_asker()
+    window, prompt = state.decision_window(), state.decision_prompt()
     return {
         "decision": kind,
-        "asking": tableview.decision_heading(
-            kind, asking, titles, state.decision_window(), state.decision_prompt(), options
-        ),
+        "asking": tableview.decision_heading(kind, asking, titles, window, prompt, options, log),
         "asker": tableview.asker(asking, titles, state.decision_prompt()),
         "options": [
             {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -23,6 +23,16 @@ _LABEL = re.compile(r"(\w+)(?:\[([A-Za-z_]\w*)\])?(?:\[(\d+)\])?")
 
 
 UNTARGETED = ", with no one to target"  # a card played for nothing (without_target)
+
+# the card a play picks (`target: card`), as its label ends: "kraken_raid coins from ship[P2]"
+_PICKED = re.compile(r" (\w+) from (\S+)$")
+
+
+def picked(label: str) -> tuple[str, str] | None:
+    """The card type and the zone a play's label names for the card it picks
+    (`target: card`), or None for a play that picks none."""
+    m = _PICKED.search(label)
+    return (m[1], m[2]) if m else None
 
 
 def parse_label(label: str) -> tuple[str, str | None, int | None]:
@@ -113,7 +123,7 @@ class Titles:
     carded_answers: frozenset[str] = frozenset()  # reactions that answer with one
     untargeted: frozenset[str] = frozenset()  # actions played without a target at times
     # the steps a player may pass, named by a pass when there are several (a turn's
-    # actions, then its buys: "P1 passes (Buy)")
+    # actions, then its buys: "P1 passes at Buy")
     passed: frozenset[str] = frozenset()
     plays: frozenset[str] = frozenset()  # the turn's play steps (those with actions)
     pass_titles: Mapping[str, str] = field(default_factory=dict)  # turn.STEP -> its pass_title
@@ -363,7 +373,9 @@ def third_person(verb: str) -> str:
 
 
 def _passed(e: dict, t: Titles) -> str:
-    """A pass: "P2 passes", "P2 passes (Buy)"; one the step names (pass_title) by that
+    """A pass: "P2 passes", "P2 passes at Buy" (the step, where a turn has several to
+    pass: a Cuttle trial read the step's title in brackets, "P2 passes (Play)", as the
+    pass's name); one the step names (pass_title) by that
     name, "P2 passes (Fold)", but not by a name that says no more than "passes" (a
     Bridge designer's `pass_title: Pass` read "P3 passes (Pass)"). Never "chooses": a
     pass that was the only option (a hand with nothing to play, taken without asking) is
@@ -372,19 +384,21 @@ def _passed(e: dict, t: Titles) -> str:
     something (pass_effect) is said by its name, "P1: Draw", as a play is by what it does
     (an Exploding Kittens trial read "P1 passes (Draw)" of a turn's draw)."""
     step = f"turn.{e.get('step')}"
-    named = t.pass_titles.get(step) or _passed_at(e, t)
-    if named.casefold() in ("", "pass", "passes"):
+    named = t.pass_titles.get(step)
+    if named is None:
+        return f"  {_who(e)} passes{_passed_at(e, t)}"
+    if named.casefold() in ("pass", "passes"):
         return f"  {_who(e)} passes"
-    if step in t.pass_effects and step in t.pass_titles:
+    if step in t.pass_effects:
         return f"  {_who(e)}: {named}"
     return f"  {_who(e)} passes ({named})"
 
 
 def _passed_at(e: dict, t: Titles) -> str:
-    """The title of the step a pass was made at, where a turn has several steps to pass
-    ("Buy"); "" where it has one."""
+    """The step a pass was made at, where a turn has several steps to pass (" at
+    Buy"); "" where it has one."""
     step = e.get("step")  # an older log has none
-    return t.rule(f"turn.{step}") if step and len(t.passed) > 1 else ""
+    return f" at {t.rule(f'turn.{step}')}" if step and len(t.passed) > 1 else ""
 
 
 def _no_play(e: dict, t: Titles) -> str:
@@ -399,21 +413,26 @@ def _no_play(e: dict, t: Titles) -> str:
 
 
 def _play(e: dict, t: Titles) -> str:
-    """A play: "P1 plays Ace at P3", "P1 plays Two onto the first pile"; an action
-    without a card is chosen, not played
+    """A play: "P1 plays Ace at P3", "P1 plays Two onto the first pile", "P1 plays Two
+    at Jack in P2's field" (a card picked, `target: card`: "at a card in P2's hand" to a
+    seat that did not see it); an action without a card is chosen, not played
     ("P1 chooses Stand", "P1 chooses Take: Fig" of a card from a public zone), unless it
     has a verb ("P1 draws", "P1 knocks (Go out)", "P1 buys Province"), which a title
     that begins with the verb goes on from ("Knock early": "P1 knocks early"), and which
     says a title it holds ("attack with" for Attack: "P1 attacks with Squire"); a
     target player follows the verb alone with no "at" ("P1 steals from P3")."""
     action, verb = t.rule(e["action"]), t.verb(e["action"])
+    carded = bool(e.get("card")) or e["action"] in t.carded  # or one the viewer may not see
+    aimed = _picked_card(e, t)
     chosen = t.card(e["chosen"]) if e.get("chosen") else ""
+    if aimed and not (chosen or carded):  # taken from where the viewer cannot see
+        chosen = f"{aimed[0]} from {aimed[1]}"
     onto = t.zone(e["zone"]) if e.get("zone") else ""  # a target zone (`target: zone`)
-    if onto and not (e.get("card") or e["action"] in t.carded):  # taken, not played onto:
+    if onto and not carded:  # taken, not played onto:
         chosen, onto = onto, ""  # said as a card chosen is ("P1 takes back the left stash")
     if "n" in e:  # a group of cards as one move: named to those who see them
         what, verb = with_rule(_cards(e, t), action, verb), third_person(verb)
-    elif e.get("card") or e["action"] in t.carded:  # a card, or one the viewer may not see
+    elif carded:
         card = t.card(e["card"]) if e.get("card") else "a card"
         what, verb = with_rule(card, action, verb), third_person(verb)
     elif e["action"] in t.verbs:  # an action without a card, and its verb: "P1 draws"
@@ -436,9 +455,53 @@ def _play(e: dict, t: Titles) -> str:
         target = f"{'' if alone else ' at'} {seat_name(e['target'])}"
     elif onto:
         target = f" onto {onto}"
+    elif aimed and carded:
+        target = f" at {aimed[0]} in {aimed[1]}"
     else:
         target = UNTARGETED if e["action"] in t.untargeted else ""
     return f"  {_who(e)} {verb} {what}".rstrip() + target
+
+
+def _picked_card(e: dict, t: Titles) -> tuple[str, str] | None:
+    """The card a play picks (`target: card`) and the zone it lies in, as the seat saw
+    them: by title where its choice's label was shown to the seat, else "a card" in
+    the zone the play's event names (`chosen_from`); None for a play that picks none."""
+    label = picked(e.get(OPTION) or "")
+    if label is not None:
+        return t.card(label[0]), t.zone(label[1])
+    return ("a card", t.zone(e["chosen_from"])) if e.get("chosen_from") else None
+
+
+def picked_at(events: Sequence[dict], titles: Titles, action: str) -> str:
+    """The card the turn's last play of `action` picks (`target: card`), in words, as
+    the seat saw it ("Jack of hearts in P1's Permanents", "a card in P2's hand"): what a
+    window that answers the play asks about. "" where it picks none."""
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e["event"] in _BOUNDS:
+            break
+        if e["event"] == "play" and e["action"] == action:
+            aimed = _picked_card(_with_option(e, events[i - 1] if i else None), titles)
+            return f"{aimed[0]} in {aimed[1]}" if aimed else ""
+    return ""
+
+
+OPTION = "option"  # what narrate() adds to a play's event: its choice's label, if shown
+
+
+def _with_option(e: dict, before: dict | None) -> dict:
+    """A play's event with the label of the choice logged just before it (the choice
+    is logged, then the play), where the seat was shown it: the label names the card a
+    play picks (`target: card`), which the play's event does not."""
+    if (
+        e["event"] == "play"
+        and before is not None
+        and before["event"] == "choice"
+        and before["kind"] == "play"
+        and before["option"] is not None
+    ):
+        return e | {OPTION: before["option"]}
+    return e
 
 
 def _react(e: dict, t: Titles) -> str:
@@ -748,8 +811,9 @@ def narrate(events: list[dict], titles: Titles, start: int = 0) -> list[str]:
         chain.read(e)
     lines = []
     merged = _merged(events[start:])
+    before = events[start - 1] if start else None
     for i, e in enumerate(merged):
-        e = chain.read(e)
+        e, before = chain.read(_with_option(e, before)), e
         if e["event"] in _BOUNDS:
             under_way = e["event"] == "turn"
         elif (e["event"] == "set_current" and not under_way) or (

@@ -126,9 +126,11 @@ def _validator():
 # cards leaving a zone that is no pile together came to go in deck order; 4 from
 # 2026-12-07, when such cards a sort found tied did too (a log of an older format is
 # replayed as it was played: Game's log_format); 5 from 2026-12-07, when a secret choice
-# of a set whose size the rules do not fix came to be logged without it (_counted). A
-# log without a format is of an older rulespec, whose older forms replay reads as the
-# same (_older_step, _older_form, _passed_on).
+# of a set whose size the rules do not fix came to be logged without it (_counted); 6
+# from 2026-12-08, when a play that picks a card some seat is not told of came to name
+# the zone it lies in (`chosen_from`, _lacks). A log without a format is of an older
+# rulespec, whose older forms replay reads as the same (_older_step, _older_form,
+# _passed_on).
 
 
 def _not_json(line: str, number: int, exc: ValueError) -> str:
@@ -320,6 +322,7 @@ class _Replaying:
         # a log of format 3 on is compared as it is: the older forms are an older log's
         self.strict = header.get("log", 1) >= 3
         self.counted = header.get("log", 1) < 5  # every secret set's size was logged
+        self.unplaced = header.get("log", 1) < 6  # no play named where its picked card lay
         self.ahead: deque = deque()  # replayed events not compared yet
         self.error: RuleError | None = None  # the rule that failed, stopping the game
         self._read_on()  # what the game logged as it was made: its first turn, without chance
@@ -351,6 +354,9 @@ class _Replaying:
             self.older += 1
             return ""
         if self.counted and _counted(event, replayed):
+            self.older += 1
+            return ""
+        if self.unplaced and event.get("event") == "play" and _lacks(event, replayed, _PLACED):
             self.older += 1
             return ""
         return f"line {number}: logged {json.dumps(event)}, replayed {json.dumps(replayed)}"
@@ -493,11 +499,22 @@ def _older_form(logged: dict, replayed: dict) -> bool:
     a seat asked later how many cards another took; it is logged without it now. A
     pass logged no `step`, which the narration now names. A play of a card chosen from
     a zone some seat cannot see (a buy from a face-down reserve) logged no `chosen`,
-    which its chooser is now told."""
-    if logged.get("event") in ("pass", "play"):
-        new = "step" if logged["event"] == "pass" else "chosen"
-        return new not in logged and {k: v for k, v in replayed.items() if k != new} == logged
+    which its chooser is now told (nor, until log format 6, where it lay: _PLACED)."""
+    if logged.get("event") == "pass":
+        return _lacks(logged, replayed, ("step",))
+    if logged.get("event") == "play":
+        return _lacks(logged, replayed, ("chosen", *_PLACED))
     return _counted(logged, replayed)
+
+
+_PLACED = ("chosen_from",)  # what a play logs of where its picked card lay, from format 6
+
+
+def _lacks(logged: dict, replayed: dict, fields: tuple[str, ...]) -> bool:
+    """Is the logged event the replayed one but for some of `fields`, which a newer
+    rulespec logs and the log lacks?"""
+    lacked = [k for k in fields if k in replayed and k not in logged]
+    return bool(lacked) and {k: v for k, v in replayed.items() if k not in lacked} == logged
 
 
 def _counted(logged: dict, replayed: dict) -> bool:

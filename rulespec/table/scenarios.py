@@ -376,12 +376,21 @@ def _never_offered(state: State, written) -> list[str]:
         if unknown:  # a word no option has: an action, card, zone or seat misnamed
             hint = did_you_mean(unknown[0], words)
             said = f": no option has '{unknown[0]}'" + (f" ({hint})" if hint else "")
-        else:  # known words in a shape no option has: among those of its first word
+        else:  # known words in a shape no option has: among those of its first word,
+            # this decision's first (a Cuttle trial's play at a card was told of the
+            # card's type played at its own type, an option no table could offer)
             head = label.split(" ", 1)[0]
-            hint = did_you_mean(label, (x for x in space.labels if x.split(" ", 1)[0] == head))
+            hint = did_you_mean(label, _headed(state.legal_labels(), head)) or did_you_mean(
+                label, _headed(space.labels, head)
+            )
             said = f" ({hint})" if hint else ""
         found.append(f"'{label}' is no option of this game{said}")
     return found
+
+
+def _headed(labels, head: str) -> list[str]:
+    """The labels whose first word (an action's name) is `head`."""
+    return [x for x in labels if x.split(" ", 1)[0] == head]
 
 
 def _in_any_order(label: str) -> tuple:

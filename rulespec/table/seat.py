@@ -203,6 +203,7 @@ class Person:
                 game.decision_window(),
                 game.decision_prompt(),
                 [s["option"] for s in shown],
+                log_for(game, self.seat),
             )
         )
         self._list(shown, compact=True)

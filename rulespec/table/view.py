@@ -30,11 +30,19 @@ from rulespec.interpreter.choices import (
     seat_name,
 )
 
-from .narrate import UNTARGETED, Titles, capital, counter_name, parse_label, with_rule
+from .narrate import (
+    UNTARGETED,
+    Titles,
+    capital,
+    counter_name,
+    parse_label,
+    picked,
+    picked_at,
+    with_rule,
+)
 
 SHOWN_WHOLE = 6  # an ordered zone of at most this many cards is listed, bottom first
 WIDE = 120  # a seat's line longer than this is broken, a zone or set of counters a line
-_CHOSEN = re.compile(r" (\w+) from (\S+)$")  # a card target: "... ace from row[2]"
 
 
 def _split(label: str) -> tuple[str, str | None]:
@@ -371,15 +379,19 @@ def decision_heading(
     window: str | None = None,
     prompt: str = "",
     offered: Sequence[Option] = (),
+    log: Sequence[dict] = (),
 ) -> str:
     """What a decision asks, in words: the rule or step asking, by its title, and the
     choice's own `prompt` (`choose(p, "…")`), else the rule's `prompt:` when the spec
-    gives one. At a reaction window, the answered rule's title (and a named window's),
+    gives one. At a reaction window, the answered rule's title and the card its play
+    picks (`target: card`), as the seat's `log` tells it (a named window's title too),
     and in place of that rule's prompt the window's, else those of the reactions
     `offered` (the options): the question is whether to answer with them."""
     prompt = prompt or (titles.prompts.get(asker, "") if asker else "")
     if kind == "react":
         heading = f"You may answer {titles.rule(asker)}" if asker else "You may answer"
+        if aimed := asker and picked_at(log, titles, asker):
+            heading = f"{heading} at {aimed}"
         named = titles.windows.get(window)
         if named is not None:
             heading = f"{heading} ({named.title})"
@@ -470,8 +482,8 @@ def _target_place(o: Option, index: dict[str, int]) -> tuple:
     place in its family); () for another option."""
     if isinstance(o, Play) and o.zone is not None:
         return (o.zone,)
-    picked = _CHOSEN.search(o.label) if isinstance(o, Play) and o.chosen is not None else None
-    return (index.get(picked.group(1), len(index)),) if picked else ()
+    aimed = picked(o.label) if isinstance(o, Play) and o.chosen is not None else None
+    return (index.get(aimed[0], len(index)),) if aimed else ()
 
 
 def _group(option: Option, text: str, titles: Titles, type_names: list[str]) -> tuple:
@@ -549,9 +561,9 @@ def _play_text(option: Play, titles: Titles, type_names: list[str]) -> str:
         text += f" onto {zone}" if option.card_type is not None else f": {zone}"
     elif option.action in titles.untargeted:
         text += UNTARGETED
-    chosen = _CHOSEN.search(option.label) if option.chosen is not None else None
-    if chosen:
-        text += f": {titles.card(chosen.group(1))} from {titles.zone(chosen.group(2))}"
+    aimed = picked(option.label) if option.chosen is not None else None
+    if aimed:
+        text += f": {titles.card(aimed[0])} from {titles.zone(aimed[1])}"
     return text
 
 
