@@ -589,7 +589,7 @@ def _reads_table(node) -> bool:
     """Does node read who is in, whose turn it is (or which turn), the direction of
     play or the turns owed? Each turn that begins marks its readers to be checked again."""
     if isinstance(node, ir.Local):
-        return node.name in ("current", "players", "seats", "turn_number")
+        return node.name in ("current", "players", "seats", "sides", "turn_number")
     # aggregates and next, prev, others, partners read who is in and the direction of
     # play; team, as seats, lists its seats from the current player
     return isinstance(node, ir.Aggregate) or (

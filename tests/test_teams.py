@@ -265,3 +265,11 @@ def test_diff_reports_a_change_of_teams(tmp_path):
     assert code == 0 and out.startswith("changed  game 'teams'")
     code, out, _ = cli("diff", str(SPEC), str(SPEC))
     assert code == 0 and out.strip() == "no semantic differences"
+
+
+def test_a_rule_reading_the_order_of_sides_is_checked_as_the_turn_passes():
+    """`sides` lists a seat of each side from the current player, so a rule reading it
+    alone changes as a turn begins: P2's turn makes P2 the first side, and its side wins."""
+    g = Game(load_spec(str(Path(__file__).parent / "valid" / "sides_order.yaml")), 4)
+    state = play(g.new_initial_state(seed=1), make_agents(["random"], 4, 1))
+    assert state.result["winners"] == ["P2", "P4"] and state.result["turns"] == 2
