@@ -1,0 +1,47 @@
+"""A `choose`'s labelled branches: their words (`branches:`, for `help`, the browser's
+options and the language server's hover), how often simulate saw each taken, and a
+branch that was the only one offered, told as forced to its chooser alone.
+
+tests/valid/draw_or_pass.yaml: "pass" labels a branch of two choices; once the pile is
+empty it is the only option of the first, and a hand without a coin leaves it the
+only option of the second, which only the hand's owner can tell."""
+
+from io import StringIO
+
+from gamekit import ROOT
+
+from rulespec import load_spec
+from rulespec.cli import main
+from rulespec.interpreter import Game
+from rulespec.serve.views import Table, decision
+from rulespec.table.narrate import Titles
+from rulespec.table.seat import help_text
+
+SPEC = ROOT / "tests" / "valid" / "draw_or_pass.yaml"
+TITLES = Titles.of(load_spec(SPEC))
+
+
+def test_help_tells_a_branch_by_its_label_the_words_branches_gives_it():
+    assert help_text("show", TITLES) == "Show: Lay a coin of your hand face up for a point."
+    # one entry for the label of both choices
+    assert help_text("Pass", TITLES) == "Pass: Do nothing this time."
+
+
+def test_play_answers_help_with_a_branchs_words():
+    out, answers = StringIO(), StringIO("help draw\nquit\n")
+    argv = ["play", str(SPEC), "--as", "P1", "--seed", "1"]
+    main(argv, stdout=out, stderr=StringIO(), stdin=answers)
+    said = out.getvalue().splitlines()
+    assert said[said.index("P1> help draw") + 1] == (
+        "  Draw: Take the top card of the pile into your hand."
+    )
+
+
+def test_the_browser_shows_a_branchs_words_on_its_option():
+    state = Game(load_spec(SPEC), 2).new_initial_state(seed=1)
+    state.sample_chance()
+    options = decision(state, Table(load_spec(SPEC), 2), state.legal_actions())["options"]
+    assert [(o["label"], o.get("help")) for o in options] == [
+        ("draw", "Take the top card of the pile into your hand."),
+        ("pass", "Do nothing this time."),
+    ]
