@@ -6,9 +6,10 @@ tests/valid/draw_or_pass.yaml: "pass" labels a branch of two choices; once the p
 empty it is the only option of the first, and a hand without a coin leaves it the
 only option of the second, which only the hand's owner can tell."""
 
+import json
 from io import StringIO
 
-from gamekit import ROOT
+from gamekit import ROOT, cli
 
 from rulespec import load_spec
 from rulespec.cli import main
@@ -45,3 +46,26 @@ def test_the_browser_shows_a_branchs_words_on_its_option():
         ("draw", "Take the top card of the pile into your hand."),
         ("pass", "Do nothing this time."),
     ]
+
+
+def test_simulate_counts_each_branch_of_each_choice_apart():
+    code, out, _ = cli("simulate", SPEC, "--games", "200")
+    assert code == 0
+    assert out[out.index("  branches chosen") : out.index("  cards played")].splitlines() == [
+        "  branches chosen  (times; share of games)",
+        "    turn.decide, line 31",
+        "      draw                      1571  100.0%",
+        "      pass                      2624  100.0%  1075 as the only option",
+        "    turn.decide, line 34",
+        "      pass                      2024  100.0%  1502 as the only option",
+        "      show                       600  100.0%",
+    ]
+    report = json.loads(cli("simulate", SPEC, "--games", "200", "--json", "--workers", "2")[1])
+    assert report["branches_chosen"][1] == {
+        "rule": "turn.decide",
+        "line": 31,
+        "label": "pass",
+        "times": 2624,
+        "only_option": 1075,
+        "games": 200,
+    }
