@@ -53,7 +53,7 @@ def _players(spec: ir.Spec, n_players) -> int:
 
 
 # the format of the logs this engine writes (replay reads older ones: log_format)
-LOG_FORMAT = 5
+LOG_FORMAT = 6
 
 
 class Game:

@@ -36,6 +36,7 @@ from .choices import (
     SECRET_KINDS,
     TERMINAL,
     Apart,
+    Branch,
     ChoicePoint,
     GroupPlay,
     IllegalChoice,
@@ -332,6 +333,10 @@ class State(Table):
             )
             if point.kind == "react" and point.data[3] is not None:
                 said["window"] = point.data[3]
+            if type(choice) is Branch and len(point.options) == 1:
+                # the only branch offered (its conditions may read the chooser's hidden
+                # cards): told to the chooser alone (observe.visible_event)
+                said["forced"] = True
             self._log(
                 "choice",
                 player=point.player,

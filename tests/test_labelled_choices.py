@@ -7,15 +7,16 @@ empty it is the only option of the first, and a hand without a coin leaves it th
 only option of the second, which only the hand's owner can tell."""
 
 import json
+import random
 from io import StringIO
 
 from gamekit import ROOT, cli
 
 from rulespec import load_spec
 from rulespec.cli import main
-from rulespec.interpreter import Game
+from rulespec.interpreter import Game, Order
 from rulespec.serve.views import Table, decision
-from rulespec.table.narrate import Titles
+from rulespec.table.narrate import Titles, narrate
 from rulespec.table.seat import help_text
 
 SPEC = ROOT / "tests" / "valid" / "draw_or_pass.yaml"
@@ -45,6 +46,48 @@ def test_the_browser_shows_a_branchs_words_on_its_option():
     assert [(o["label"], o.get("help")) for o in options] == [
         ("draw", "Take the top card of the pile into your hand."),
         ("pass", "Do nothing this time."),
+    ]
+
+
+def _played(top: str):
+    """P1 draws the pile's top card (a coin or a stone), P2 passes twice (an empty hand
+    has no coin to show), and P1 passes and passes showing: with a coin P1 chose to,
+    with a stone "pass" was its only option."""
+    state = Game(load_spec(SPEC), 2).new_initial_state(seed=0)
+    coins, stones = (0, 1, 2), (3, 4, 5, 6, 7)  # the deck's order: 3 coins, then stones
+    state.apply_action(Order("shuffle", stones + coins if top == "coin" else coins + stones))
+    for label in ("draw", "pass", "pass", "pass", "pass"):
+        state.apply_action(label)
+    return state
+
+
+def _turn(state, seat: int, number: int) -> list[str]:
+    """The narration of a turn, as the seat sees it."""
+    lines = narrate(state.log_for(seat), TITLES)
+    start = lines.index(f"Turn {number}: P{2 - number % 2}")
+    return lines[start + 1 : start + 3]
+
+
+def test_a_branch_that_was_the_only_option_is_told_as_forced_to_its_chooser_alone():
+    coin, stone = _played("coin"), _played("stone")
+    assert _turn(coin, 0, 3) == ["  P1 chooses pass", "  P1 chooses pass"]
+    assert _turn(stone, 0, 3) == ["  P1 chooses pass", "  P1 has only one option: pass"]
+    # P2 could not tell: whether P1 had a coin to show hangs on P1's hidden hand
+    assert stone.log_for(1) == coin.log_for(1)
+    assert stone.information_key(1) == coin.information_key(1)
+    assert _turn(stone, 1, 3) == ["  P1 chooses pass", "  P1 chooses pass"]
+    # P2's own empty hand: told to P2 as forced, to P1 as chosen, to a spectator as it was
+    assert _turn(stone, 1, 2) == ["  P2 chooses pass", "  P2 has only one option: pass"]
+    assert _turn(stone, 0, 2) == ["  P2 chooses pass", "  P2 chooses pass"]
+    assert narrate(stone.log_for(None), TITLES)[-3:-1] == [
+        "  P1 chooses pass",
+        "  P1 has only one option: pass",
+    ]
+    # a world re-dealt for P2 keeps nothing P2 was not told, in every seat's log
+    world = stone.world_for(1, random.Random(3), log=True)
+    assert [e for e in world.log_for(None) if e.get("forced")] == [
+        {"event": "choice", "turn": 2, "player": 1, "kind": "choose", "option": "pass"}
+        | {"forced": True}
     ]
 
 

@@ -467,6 +467,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {_some_cards(e['count'])}"
     if e["option"] is None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
+    if e.get("forced"):  # the only branch offered: told its chooser alone, never "chooses"
+        return f"  {_who(e)} has only one option: {t.card(e['option'])}"
     if e["kind"] == "cards":
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
     if e["kind"] == "number":  # its label, `depth = 12`: the rule's local says what it is
