@@ -651,6 +651,7 @@ class StatementCompiler:
             for i, b in enumerate(s.branches)
         ]
         codes = [code for _, _, code in branches]
+        sites = [(asker, s.span.line, b.label) for b in s.branches]  # counted apart
 
         def choose_branch(g, env):
             options = [option for option, cond, _ in branches if cond(g, env)]
@@ -667,6 +668,10 @@ class StatementCompiler:
                 )
 
         def resume(g, point, option):
+            site = sites[option.index]
+            g._branches[site] = g._branches.get(site, 0) + 1
+            if len(point.options) == 1:
+                g._forced_branches[site] = g._forced_branches.get(site, 0) + 1
             g.enter(codes[option.index], point.env)
 
         again = _asked_again(choose_branch)

@@ -284,6 +284,8 @@ def visible_event(event: dict, player: int | None) -> dict:
     """The event as `player` may see it (without engine-internal fields)."""
     vis = event.get("_vis")
     out = {k: v for k, v in event.items() if k != "_vis"}
+    if "forced" in out and player is not None and player != out["player"]:
+        del out["forced"]  # an only option, told its chooser alone: it may hang on its cards
     if vis is not None and player is not None and player not in vis:
         if "cards" in out:
             out["cards"] = None  # the count stays: hand sizes are public
@@ -307,6 +309,8 @@ def kept_for(event: dict, player: int) -> dict:
     see left out, for every seat (who saw it is kept, so a seat that saw what `player`
     saw still sees that). In the new deal the other seats' hidden cards are not the
     ones the log names, and their logs must not tell the searching seat the truth."""
+    if "forced" in event and event["player"] != player:  # the chooser's alone (visible_event)
+        event = {k: v for k, v in event.items() if k != "forced"}
     vis = event.get("_vis")
     if vis is None or player in vis:
         return event

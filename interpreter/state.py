@@ -36,6 +36,7 @@ from .choices import (
     SECRET_KINDS,
     TERMINAL,
     Apart,
+    Branch,
     ChoicePoint,
     GroupPlay,
     IllegalChoice,
@@ -130,6 +131,10 @@ class State(Table):
         self._fired: dict[str, int] = {}  # how often each rule fired
         self._played: dict[str, int] = {}  # how often each card type was played
         self._called: dict[str, int] = {}  # how often each procedure was called
+        # how often each branch of a `choose` was taken, (asker, line, label) -> times,
+        # and how often it was the only one offered (a dealer stuck with naming trumps)
+        self._branches: dict[tuple[str, int, str], int] = {}
+        self._forced_branches: dict[tuple[str, int, str], int] = {}
         self._quiet = [-1] * len(game.keys)  # key -> the version at which it last fired
         self._checked = -1  # the version at the last trigger check that found nothing
         # at a turn's end: (the next of game.closing to look at, the current player and the
@@ -328,6 +333,10 @@ class State(Table):
             )
             if point.kind == "react" and point.data[3] is not None:
                 said["window"] = point.data[3]
+            if type(choice) is Branch and len(point.options) == 1:
+                # the only branch offered (its conditions may read the chooser's hidden
+                # cards): told to the chooser alone (observe.visible_event)
+                said["forced"] = True
             self._log(
                 "choice",
                 player=point.player,
@@ -479,6 +488,7 @@ class State(Table):
         # the log's lines made so far for information_key go with the log
         s._key_lines = {} if s._events is None else dict(self._key_lines)
         s._fired, s._played, s._called = dict(self._fired), dict(self._played), dict(self._called)
+        s._branches, s._forced_branches = dict(self._branches), dict(self._forced_branches)
         envs: dict[int, dict] = {}  # frames of one effect share one env: keep it so
 
         def env_copy(env):
@@ -777,6 +787,18 @@ class State(Table):
     def fired(self):
         """Rule name -> how often it fired (a read-only view)."""
         return MappingProxyType(self._fired)
+
+    @property
+    def branches(self):
+        """(rule, line, label) -> how often that branch of the `choose` written at that
+        line of the rule (what asks it: a step as turn.NAME, a procedure by its name) was
+        taken (a read-only view)."""
+        return MappingProxyType(self._branches)
+
+    @property
+    def forced_branches(self):
+        """As `branches`, the times the branch was the only one offered (a read-only view)."""
+        return MappingProxyType(self._forced_branches)
 
     @property
     def called(self):

@@ -1413,12 +1413,28 @@ def _print_simulation(args, report: dict, out) -> None:
     for rule, f in report["rules_fired"].items():
         print(f"    {rule:<22} {f['times']:>9}  {100 * f['games'] / games:5.1f}%", file=out)
     _print_wrapped(f"    {'(never fired)':<22} ", report["rules_never_fired"], out)
+    _print_branches(report["branches_chosen"], games, out)
     # a 52-card deck makes a line of thousands of characters: wrapped to a terminal's
     # width, a card and its count kept on one line
     played = [f"{c}\xa0{k}" for c, k in report["cards_played"].items()]
     # a game played by choices (a pick laid at once) plays no card as an action does
     none = ["none by an action or a reaction (cards chosen and moved are not counted)"]
     _print_wrapped("  cards played     ", played or none, out)
+
+
+def _print_branches(chosen: list[dict], games: int, out) -> None:
+    """How often each branch of each `choose` was taken, under the choice's place (its
+    rule and line), and how often as the only one offered; no lines for a spec whose
+    games took none."""
+    if not chosen:
+        return
+    print("  branches chosen  (times; share of games)", file=out)
+    for i, b in enumerate(chosen):
+        if i == 0 or (chosen[i - 1]["rule"], chosen[i - 1]["line"]) != (b["rule"], b["line"]):
+            print(f"    {b['rule']}, line {b['line']}", file=out)
+        only = f"  {b['only_option']} as the only option" if b["only_option"] else ""
+        share = 100 * b["games"] / games
+        print(f"      {b['label']:<20} {b['times']:>9}  {share:5.1f}%{only}", file=out)
 
 
 def _print_wrapped(head: str, items: list[str], out) -> None:

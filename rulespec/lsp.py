@@ -641,6 +641,10 @@ def _hover_text(ls: Server, checked: Checked, pos: T.Position) -> str | None:
         target = item if isinstance(item, Definition) else checked.definition(item.name, item.space)
         if target is not None:
             return _describe(ls, checked, target)
+    label = _quoted_at(line, col)
+    said = _branch_texts(checked).get(label) if label is not None else None
+    if isinstance(said, str):
+        return f'**"{label}"**: choice\n\n{said}'
     word = _word_at(line, col)
     if word is None:
         return None
@@ -649,6 +653,24 @@ def _hover_text(ls: Server, checked: Checked, pos: T.Position) -> str | None:
     if re.fullmatch(r"[A-Z]+-\d+", word):
         return _ruling_text(checked.path, word)
     return _builtin_text(word)
+
+
+def _quoted_at(line: str, character: int) -> str | None:
+    """The text in double quotes the character stands in (a branch's label), or None."""
+    for m in re.finditer(r'"([^"]*)"', line):
+        if m.start() <= character < m.end():
+            return m.group(1)
+    return None
+
+
+def _branch_texts(checked: Checked) -> dict:
+    """The spec's `branches:`, label -> its words, for a label in a `choose` hovered:
+    the compiled spec's, else (a file being typed) as the file writes them."""
+    if checked.spec is not None:
+        return dict(checked.spec.branch_texts)
+    data = checked.doc.data if checked.doc is not None else None
+    texts = data.get("branches") if isinstance(data, dict) else None
+    return texts if isinstance(texts, dict) else {}
 
 
 def _word_at(line: str, character: int) -> str | None:

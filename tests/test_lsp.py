@@ -229,6 +229,21 @@ def test_hover_shows_a_parameter_and_a_variants_override():
     assert "value: `3`" in in_variant and "in this variant: `4`" in in_variant
 
 
+def test_hover_over_a_branchs_label_shows_the_words_branches_gives_it():
+    text = TEXT + '\nbranches:\n  refuse: "Keep your coins: lose two random cards instead."\n'
+
+    async def script(client, published):
+        open_doc(client, SPEC, text)
+        hover = await client.text_document_hover_async(
+            T.HoverParams(T.TextDocumentIdentifier(uri=URI), where(text, '"refuse" {', shift=2))
+        )
+        return hover.contents.value
+
+    assert session(script) == (
+        '**"refuse"**: choice\n\nKeep your coins: lose two random cards instead.'
+    )
+
+
 def test_go_to_definition_from_an_actions_card_lands_on_the_card():
     async def script(client, published):
         open_doc(client, SPEC)

@@ -351,6 +351,27 @@ def test_an_older_log_of_simultaneous_set_picks_replays_the_same_and_says_so(tmp
     assert code == 1 and "differs at line" in out
 
 
+def test_a_log_before_forced_branches_replays_the_same_and_says_so(tmp_path):
+    """Before log format 6 a `choose`'s only branch offered was logged as any choice,
+    without `forced`: such a log replays the same, with a note; in a log of format 6
+    the missing `forced` is a difference."""
+    spec, path = GAMES.parent / "tests" / "valid" / "draw_or_pass.yaml", tmp_path / "game.jsonl"
+    assert cli("run", spec, "--seed", 1, "--log", path)[0] == 0
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    forced = sum(r.pop("forced", False) for r in records)
+    assert forced > 1 and records[0]["log"] == 6
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, out, _ = cli("replay", path)
+    assert code == 1 and "differs at line" in out
+    records[0]["log"] = 5
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, out, _ = cli("replay", path)
+    assert code == 0, out
+    assert out.splitlines()[-1].startswith(
+        f"note: {forced} event(s) logged as an older rulespec logged them"
+    )
+
+
 def test_a_log_before_deck_order_moves_replays_with_cards_as_they_came(tmp_path):
     """A Take the Gold log of format 2 (at 7d13b56), whose Kraken discarded a hand in
     the order its cards came in: replayed so, the same, though a game now discards them

@@ -65,6 +65,10 @@ def _counts(report) -> Counter:
     counts.update({f"card {c}": k for c, k in report["cards_played"].items()})
     for rule, f in report["rules_fired"].items():
         counts.update({f"times {rule}": f["times"], f"games {rule}": f["games"]})
+    for b in report["branches_chosen"]:  # Take the Gold's pay or refuse
+        site = f"{b['rule']}:{b['line']} {b['label']}"
+        counts.update({f"taken {site}": b["times"], f"only {site}": b["only_option"]})
+        counts[f"games {site}"] += b["games"]
     return counts
 
 

@@ -93,6 +93,11 @@ class Tally:
     fired: Counter = field(default_factory=Counter)  # rule -> times it fired
     fired_games: Counter = field(default_factory=Counter)  # rule -> games it fired in
     played: Counter = field(default_factory=Counter)  # card type -> times played
+    # a `choose` branch, (rule, line, label) -> times taken, times it was the only one
+    # offered, and games it was taken in
+    branches: Counter = field(default_factory=Counter)
+    forced_branches: Counter = field(default_factory=Counter)
+    branch_games: Counter = field(default_factory=Counter)
     called: set = field(default_factory=set)  # procedures called (lint --simulate)
     rounds: Counter = field(default_factory=Counter)  # rounds of a match -> games
     round_lengths: Counter = field(default_factory=Counter)  # turns of a round -> rounds
@@ -120,6 +125,10 @@ class Tally:
         for rule in fired:
             fired_games[rule] += 1
         _add(self.played, state.played)
+        _add(self.branches, state.branches)
+        _add(self.forced_branches, state.forced_branches)
+        for site in state.branches:
+            self.branch_games[site] += 1
         self.called.update(state.called)
         rounds = state.round_lengths if state.game.spec.rounds else ()
         self.rounds[len(rounds)] += 1
@@ -168,6 +177,9 @@ _COUNTERS = (
     "fired",
     "fired_games",
     "played",
+    "branches",
+    "forced_branches",
+    "branch_games",
     "rounds",
     "round_lengths",
     "from_first",
@@ -396,6 +408,13 @@ def summarize(tally: Tally, players: int, teams=(), rounds: bool = False) -> dic
         "rules_fired": {
             k: {"times": v, "games": tally.fired_games[k]} for k, v in sorted(tally.fired.items())
         },
+        # how often players take each branch of each `choose`, and were left no other:
+        # a label at two places is counted at each
+        "branches_chosen": [
+            {"rule": site[0], "line": site[1], "label": site[2], "times": v}
+            | {"only_option": tally.forced_branches[site], "games": tally.branch_games[site]}
+            for site, v in sorted(tally.branches.items())
+        ],
     }
     for reason, seeds in tally.loop_seeds.items():  # found again with `run --seed`
         report["end_reasons"][reason]["seeds"] = list(seeds)

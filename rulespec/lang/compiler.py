@@ -700,6 +700,7 @@ class _Compiler:
             ),
             teams=tuple(self._team(n, seats) for n, seats in (d.get("teams") or {}).items()),
             windows=windows,
+            branch_texts=tuple((d.get("branches") or {}).items()),
         )
         self._cross_checks(spec)
         self._team_checks(spec)
@@ -1678,6 +1679,7 @@ class _Compiler:
         self._deck_checks(spec)
         self._goal_checks(spec)
         self._step_checks(spec)
+        self._branch_texts(spec)
         self._rule_names()
 
     def _player_checks(self, spec: ir.Spec) -> None:
@@ -1888,6 +1890,21 @@ class _Compiler:
                         ("goals", g.name, "order", i, "card"),
                         did_you_mean(kind, kinds),
                     )
+
+    def _branch_texts(self, spec: ir.Spec) -> None:
+        """Each label `branches:` gives words to is a branch of some `choose`: one that
+        names none (a typo, a branch renamed) would be words for nothing (RS201)."""
+        written = (spec.setup, *(r for _, r in spec.rules()), *spec.procedures)
+        labels = {b.label for b in ir.walk(written) if isinstance(b, ir.Branch)}
+        for label, _ in spec.branch_texts:
+            if label not in labels:
+                self.error(
+                    "RS201",
+                    f"branches: '{label}' is the label of no branch of a choose",
+                    ("branches", label),
+                    did_you_mean(label, labels) or "write the label as the choose does, in quotes",
+                    key=True,
+                )
 
     def _step_checks(self, spec: ir.Spec) -> None:
         actions = {a.name for a in spec.actions}

@@ -833,6 +833,8 @@ class Spec:
     # gives)
     places: tuple[tuple[str, Span], ...] = ()
     player_counts: tuple[int, ...] = ()  # every count the game is for, lowest first
+    # `branches:` words for the labelled branches of `choose`, (label, text), public
+    branch_texts: tuple[tuple[str, str], ...] = ()
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Each team's seats in a game of this many players (seats past it left out)."""

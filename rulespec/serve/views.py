@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from rulespec.interpreter.choices import PickCards, seat_name
+from rulespec.interpreter.choices import Branch, PickCards, seat_name
 
 from ..analysis import graph
 from ..lang import ir
@@ -174,9 +174,17 @@ def decision(state, table: Table, options: list, log: Sequence[dict] = ()) -> di
             }
             # a set of cards chosen together names its cards: a page may pick them one by one
             | ({"cards": [*map(titles.card, s["option"].label.split("+"))]} if _cards(s) else {})
+            | _help(s["option"], titles)
             for s in tableview.arranged(options, titles, state.game.type_names, asking)
         ],
     }
+
+
+def _help(option, titles: Titles) -> dict:
+    """{"help": the words `branches:` gives a `choose` branch}, shown when its button is
+    hovered, as `help LABEL` says them; {} for another option or one without."""
+    text = titles.text("branches", option.label) if isinstance(option, Branch) else ""
+    return {"help": text} if text else {}
 
 
 def _cards(shown: dict) -> bool:

@@ -112,8 +112,9 @@ class Titles:
     quiet: frozenset[str] = frozenset()  # counters whose changes are not narrated
     quiet_rules: frozenset[str] = frozenset()  # checked rules whose firing is not narrated
     unshown: frozenset[str] = frozenset()  # counters and zones the table does not show
-    # the spec's `text:` by section (cards, rules, zones, counters, params) and name, and
-    # each rule's `prompt:`; public, like the titles
+    # the spec's `text:` by section (cards, rules, zones, counters, params; branches: a
+    # `choose` branch's by its label) and name, and each rule's `prompt:`; public, like
+    # the titles
     texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, str] = field(default_factory=dict)  # action -> its `verb:`, if given
@@ -167,6 +168,7 @@ class Titles:
 
         texts = {k: {x.name: filled(x.text) for x in xs if x.text} for k, xs in sections.items()}
         texts["rules"] = {key: filled(rule.text) for key, _, rule in named if rule.text}
+        texts["branches"] = {label: filled(text) for label, text in spec.branch_texts}
         cards, kinds = {c.name: c.title for c in spec.cards}, spec.kind_props
         return cls(
             cards=cards,
@@ -214,7 +216,8 @@ class Titles:
         )
 
     def text(self, section: str, name: str) -> str:
-        """The spec's `text:` of a card, rule, zone, counter or parameter ("" if none)."""
+        """The spec's `text:` of a card, rule, zone, counter or parameter, or the words
+        `branches:` gives a branch's label ("" if none)."""
         return self.texts.get(section, {}).get(name, "")
 
     def card(self, name: str) -> str:
@@ -527,6 +530,8 @@ def _choice(e: dict, t: Titles) -> str | None:
         return f"  {_who(e)} chooses {_some_cards(e['count'])}"
     if e["option"] is None:
         return f"  {_who(e)} chooses {_SECRETLY.get(e['kind'], 'secretly')}"
+    if e.get("forced"):  # the only branch offered: told its chooser alone, never "chooses"
+        return f"  {_who(e)} has only one option: {t.card(e['option'])}"
     if e["kind"] == "cards":
         return f"  {_who(e)} chooses {t.card_set(e['option'])}"
     if e["kind"] == "number":  # its label, `depth = 12`: the rule's local says what it is

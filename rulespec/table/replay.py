@@ -128,9 +128,9 @@ def _validator():
 # replayed as it was played: Game's log_format); 5 from 2026-12-07, when a secret choice
 # of a set whose size the rules do not fix came to be logged without it (_counted); 6
 # from 2026-12-08, when a play that picks a card some seat is not told of came to name
-# the zone it lies in (`chosen_from`, _lacks). A log without a format is of an older
-# rulespec, whose older forms replay reads as the same (_older_step, _older_form,
-# _passed_on).
+# the zone it lies in (`chosen_from`, _lacks), and a `choose`'s only branch offered came
+# to be logged `forced` (_unforced). A log without a format is of an older rulespec,
+# whose older forms replay reads as the same (_older_step, _older_form, _passed_on).
 
 
 def _not_json(line: str, number: int, exc: ValueError) -> str:
@@ -323,6 +323,7 @@ class _Replaying:
         self.strict = header.get("log", 1) >= 3
         self.counted = header.get("log", 1) < 5  # every secret set's size was logged
         self.unplaced = header.get("log", 1) < 6  # no play named where its picked card lay
+        self.unforced = header.get("log", 1) < 6  # no only branch was logged `forced`
         self.ahead: deque = deque()  # replayed events not compared yet
         self.error: RuleError | None = None  # the rule that failed, stopping the game
         self._read_on()  # what the game logged as it was made: its first turn, without chance
@@ -353,7 +354,9 @@ class _Replaying:
         if not self.strict and (_older_form(event, replayed) or self._passed_on(event, replayed)):
             self.older += 1
             return ""
-        if self.counted and _counted(event, replayed):
+        if (self.counted and _counted(event, replayed)) or (
+            self.unforced and _unforced(event, replayed)
+        ):
             self.older += 1
             return ""
         if self.unplaced and event.get("event") == "play" and _lacks(event, replayed, _PLACED):
@@ -529,6 +532,12 @@ def _counted(logged: dict, replayed: dict) -> bool:
         and "count" not in replayed
         and {k: v for k, v in logged.items() if k != "count"} == replayed
     )
+
+
+def _unforced(logged: dict, replayed: dict) -> bool:
+    """Is the logged event the replayed choice of a `choose`'s only branch, `forced`,
+    as a log before format 6 wrote it, without?"""
+    return "forced" in replayed and {k: v for k, v in replayed.items() if k != "forced"} == logged
 
 
 def start(definition: Game, header: dict, carried) -> State:

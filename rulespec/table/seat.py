@@ -27,7 +27,8 @@ HELP = """\
   Commands:
     help, ?     this help
     help NAME   what a card, rule, window, zone, counter, value, parameter or goal is for,
-                or a step's pass (NAME: its name or its title, as the table shows it)
+                a step's pass or a choice (NAME: its name, title or label, as the table
+                shows it)
     table       the table again, with the game's parameters, and your options
     list        every option, numbered (many sets of cards, or groups to play, are shown
                 as the cards to choose from: answer with their names, separated by commas)
@@ -274,8 +275,9 @@ class Person:
 
 
 def help_text(name: str, titles: Titles) -> str:
-    """What a card, rule, window, zone, counter, value, parameter, goal set or a step's
-    pass is for, found by its name or its title in any case: its title and its `text:`
+    """What a card, rule, window, zone, counter, value, parameter, goal set, a step's
+    pass or a `choose` branch (by its label, given words in `branches:`) is for, found
+    by its name or its title in any case: its title and its `text:`
     (a goal set's, and its order; a pass, the step it passes at); everything of that
     name, each with its kind, where there are several (one without a text of its own
     too: a Love Letter designer's `help guard` left out the action that plays the Guard)."""
@@ -310,6 +312,8 @@ def _named(wanted: str, titles: Titles) -> dict[tuple[str, str], tuple[str, str]
         ("params", (("parameter", n, title) for n, title in titles.params.items())),
         # a reaction window: a decision is headed by its title ("Block window")
         ("windows", (("window", n, w.title) for n, w in titles.windows.items())),
+        # a `choose` branch, by its label, where `branches:` gives it words
+        ("branches", (("choice", label, label) for label in titles.texts.get("branches", ()))),
     ):
         for word, n, title in things:
             if wanted in (n.casefold(), n.rpartition(".")[2].casefold(), title.casefold()):

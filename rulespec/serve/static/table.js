@@ -43,7 +43,7 @@ function shown(promise) {
     .catch((e) => { $("error").textContent = e.message; });
 }
 
-// the spec's text of a card, zone, counter or rule (public), shown when hovered
+// the spec's text of a card, zone, counter, rule or choice (public), shown when hovered
 function withText(attrs, text) {
   return text ? {...attrs, "data-text": text} : attrs;
 }
@@ -169,8 +169,8 @@ function drawOptions(v) {
   let box = null;
   for (const o of v.options) {
     const grouped = o.group !== null && sizes[o.group] > 1;
-    const b = el("button", {class: "option" + (o.group === null && o.text === "Pass" ? " pass" : "")
-      + (o.label === v.chosen ? " chosen" : ""), "data-label": o.label, "aria-label": o.text}, grouped ? o.short : o.text);
+    const b = el("button", withText({class: "option" + (o.group === null && o.text === "Pass" ? " pass" : "")
+      + (o.label === v.chosen ? " chosen" : ""), "data-label": o.label, "aria-label": o.text}, o.help), grouped ? o.short : o.text);
     if (replayId) b.disabled = true;  // a replay shows what was offered, and what was chosen
     else b.addEventListener("click", () => shown(choose(o.label)));
     if (!grouped) { options.append(b); box = null; continue; }
