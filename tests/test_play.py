@@ -703,3 +703,24 @@ def test_help_finds_a_card_by_the_start_of_its_title_and_tells_its_values():
     assert help_text("x", titles).startswith("'x' is no card")  # no title begins so
     titles = Titles.of(load_spec(TTG))
     assert help_text("pirate captain", titles).startswith("Pirate Captain: Stop the Kraken!")
+
+
+OPEN_HAND = str(ROOT / "tests" / "valid" / "open_hand.yaml")
+
+
+def _declarer(answers: str) -> str:
+    """P1 at Open Hand, seed 7: P1 bids and declares, P2 is the dummy, and at turn 3,
+    spades led, P1 chooses which of the dummy's cards (two and three of spades, three
+    of clubs, two of hearts) it plays; P3 holds the five of hearts."""
+    out = StringIO()
+    argv = ["play", OPEN_HAND, "--as", "P1", "--seed", "7"]
+    assert main(argv, stdout=out, stderr=StringIO(), stdin=StringIO(answers)) == 0
+    return out.getvalue()
+
+
+def test_the_heading_names_who_chooses_at_another_seats_turn():
+    """A Bridge trial's declarer, asked which of the dummy's cards to play, read "== Turn
+    2: P3's turn (you are P1)": the heading names the seat asked too."""
+    out = _declarer("bid\n1\n1\nquit\n")
+    assert "\n== Turn 2: P1's turn (you are P1)\n" in out
+    assert "\n== Turn 3: P2's turn, P1 chooses (you are P1)\n" in out
