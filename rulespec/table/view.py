@@ -294,7 +294,7 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
     # a choice for another seat): a Bridge trial's declarer, asked at the dummy's turn,
     # read only "P3's turn (you are P1)"
     state = "game over" if view["over"] else f"{view['current']}'s turn"
-    if view["asked"] and not view["over"]:
+    if view.get("asked") and not view["over"]:
         state += f", {view['asked']} chooses"
     if view.get("between") and not view["over"]:  # a round's part asks, between turns
         after = f", after turn {view['turn']}" if view["turn"] else ""
