@@ -284,3 +284,6 @@ class ChoicePoint:
     # changed what the one asked holds (State.redeal); None: nothing it offers can change
     again: Callable | None = None
     prompt: str = ""  # the choice's own question (`choose(p, "…")`); "": its rule's prompt
+    # refused(state, point): by name, what a choice is made from that its filter (`if …`)
+    # refuses, of what its chooser can tell apart (State.decision_refused); None: no filter
+    refused: Callable | None = None

@@ -652,6 +652,7 @@ class StatementCompiler:
         ]
         codes = [code for _, _, code in branches]
         sites = [(asker, s.span.line, b.label) for b in s.branches]  # counted apart
+        tested = any(b.cond for b in s.branches)
 
         def choose_branch(g, env):
             options = [option for option, cond, _ in branches if cond(g, env)]
@@ -665,7 +666,12 @@ class StatementCompiler:
                     asking=asker,
                     again=again,
                     prompt=s.prompt,
+                    refused=refused if tested else None,
                 )
+
+        def refused(g, point):
+            offered = {option.index for option in point.options}
+            return [b.label for i, b in enumerate(s.branches) if i not in offered]
 
         def resume(g, point, option):
             site = sites[option.index]
@@ -712,6 +718,7 @@ class StatementCompiler:
                     asking=asker,
                     again=again,
                     prompt=s.prompt,
+                    refused=None if where is None else refused,
                 )
 
         def keeper(g, env):
@@ -737,7 +744,7 @@ class StatementCompiler:
                 g.enter(body, point.env)
 
         pick_unseen = self._unseen_pick(var, body, source, passing, where)
-        again = _asked_again(choose_card)
+        again, refused = _asked_again(choose_card), _refused_cards(source, blind, names)
         return choose_card
 
     def _unseen_pick(self, var: str, body, source, passing, where):
@@ -1019,7 +1026,12 @@ class StatementCompiler:
                     ordered=ordered,
                     again=again,
                     prompt=s.prompt,
+                    refused=None if where is None else refused,
                 )
+
+        def refused(g, point):
+            offered = {o.value for o in point.options}
+            return [label(v) for v in dict.fromkeys(items(g, point.env)) if v not in offered]
 
         resume, again = _bind_value(var, body), _asked_again(choose_value)
         return choose_value
@@ -1123,6 +1135,20 @@ class StatementCompiler:
 
         again = _asked_again(random_player)
         return random_player
+
+
+def _refused_cards(source, blind: bool, names):
+    """A card choice's `refused` (ChoicePoint): the types of the cards of its source its
+    chooser tells apart (all of them, unless some may be `blind` to it) that no option
+    takes."""
+
+    def refused(g, point):
+        cards = source(g, point.env)
+        told = g.told_apart(point.player, cards)[0] if blind else cards
+        taken = {g._ctype[o.card] for o in point.options if type(o) is PickCard}
+        return [names[t] for t in dict.fromkeys(g._ctype[c] for c in told) if t not in taken]
+
+    return refused
 
 
 def set_options(sets, ctype, names, keep=None) -> list[PickCards]:

@@ -246,6 +246,17 @@ class State(Table):
         it has none (its asker's `prompt:` then says what it asks), or none is pending."""
         return "" if self._over or self._pending is None else self._pending.prompt
 
+    def decision_refused(self) -> list[str]:
+        """What the pending choice is made from that its filter (`if …`) refuses, by
+        name: card types, branch labels, values' labels. Only what its chooser can tell
+        apart is named (a card in a zone it cannot see never is), so that a person told
+        why a card is no option learns nothing of where an unseen card lies. [] at a
+        choice without a filter, and at any other decision."""
+        point = self._pending
+        if self._over or point is None or point.refused is None:
+            return []
+        return point.refused(self, point)
+
     def decision_window(self) -> str | None:
         """The named window a pending answer is asked in (`react(players, window)`);
         None at any other decision, or at a window without a name."""
@@ -517,6 +528,7 @@ class State(Table):
                 p.asking,
                 p.again,
                 p.prompt,
+                p.refused,
             )
         return s
 
@@ -935,6 +947,7 @@ class State(Table):
         ordered=False,
         again,
         prompt="",
+        refused=None,
     ) -> None:
         """Pause for a decision. Options are sorted by label here, except weighted chance
         outcomes, which their maker lists sorted (with their weights), and a choice of
@@ -942,11 +955,24 @@ class State(Table):
         `n = 10` came before `n = 2`). `again(state, point)` asks it again from a
         re-deal (redeal): every decision of a seat has one, so that what another seat
         is offered after a re-deal is what its new cards allow (a belief weighs it);
-        None only for chance's shuffle, which a re-deal does not ask again."""
+        None only for chance's shuffle, which a re-deal does not ask again.
+        `refused(state, point)` names what a filtered choice's filter refuses
+        (decision_refused)."""
         if weights is None and kind != "number" and not ordered and len(options) > 1:
             options.sort(key=_label)
         self._pending = ChoicePoint(
-            player, kind, options, resume, env, weights, sample, data, asking, again, prompt
+            player,
+            kind,
+            options,
+            resume,
+            env,
+            weights,
+            sample,
+            data,
+            asking,
+            again,
+            prompt,
+            refused,
         )
 
     def count_loop_pass(self, loop: int = 0, env: dict | None = None) -> bool:

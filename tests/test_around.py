@@ -71,7 +71,8 @@ def test_the_turn_is_its_players_again_after_the_round(tmp_path):
 def test_the_table_heading_names_the_turns_player_not_the_one_asked(tmp_path):
     """Two designers' `play` headings read "Turn 2: P2's turn (you are P2)" while P2
     was only asked to answer P1's lead: the observation names the turn's player
-    (`turn_of`) while another is asked, and the table's heading says it."""
+    (`turn_of`) while another is asked, and the table's heading says it, and who is
+    asked (the one asked is the viewer: another seat's view says only whose turn it is)."""
     state = State.from_layout(_game(tmp_path), zones=HANDS, current=2)
     assert "turn_of" not in state.observation(2)  # the turn's player is asked first
     state.apply_action("climb card_1")
@@ -80,7 +81,9 @@ def test_the_table_heading_names_the_turns_player_not_the_one_asked(tmp_path):
         assert state.observation(seat)["turn_of"] == "P3"
         assert state.observation(seat)["current"] == "P1"
     view = table(state.observation(0), Titles.of(state.game.spec))
-    assert table_lines(view)[0] == "== Turn 1: P3's turn (you are P1)"
+    assert table_lines(view)[0] == "== Turn 1: P3's turn, P1 chooses (you are P1)"
+    view = table(state.observation(1), Titles.of(state.game.spec))
+    assert table_lines(view)[0] == "== Turn 1: P3's turn (you are P2)"
 
 
 def test_end_turn_in_a_play_ends_the_turn_of_the_turns_player(tmp_path):

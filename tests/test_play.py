@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from gamekit import BOOM, GAMES, ROOT
 
+from rulespec import load_spec
 from rulespec.cli import main
+from rulespec.interpreter import Game, State
+from rulespec.table.refusals import why_not
 
 TTG = str(GAMES / "take_the_gold.yaml")
 SEAT = ("--as", "P2", "--players", "2", "--seed", "1")  # P2 decides first at turn 4
@@ -703,3 +706,106 @@ def test_help_finds_a_card_by_the_start_of_its_title_and_tells_its_values():
     assert help_text("x", titles).startswith("'x' is no card")  # no title begins so
     titles = Titles.of(load_spec(TTG))
     assert help_text("pirate captain", titles).startswith("Pirate Captain: Stop the Kraken!")
+
+
+OPEN_HAND = str(ROOT / "tests" / "valid" / "open_hand.yaml")
+
+
+def _declarer(answers: str) -> str:
+    """P1 at Open Hand, seed 7: P1 bids and declares, P2 is the dummy, and at turn 3,
+    spades led, P1 chooses which of the dummy's cards (two and three of spades, three
+    of clubs, two of hearts) it plays; P3 holds the five of hearts."""
+    out = StringIO()
+    argv = ["play", OPEN_HAND, "--as", "P1", "--seed", "7"]
+    assert main(argv, stdout=out, stderr=StringIO(), stdin=StringIO(answers)) == 0
+    return out.getvalue()
+
+
+def test_the_heading_names_who_chooses_at_another_seats_turn():
+    """A Bridge trial's declarer, asked which of the dummy's cards to play, read "== Turn
+    2: P3's turn (you are P1)": the heading names the seat asked too."""
+    out = _declarer("bid\n1\n1\nquit\n")
+    assert "\n== Turn 2: P1's turn (you are P1)\n" in out
+    assert "\n== Turn 3: P2's turn, P1 chooses (you are P1)\n" in out
+
+
+def test_a_card_a_choices_filter_refuses_is_told_why_and_an_unseen_one_is_not():
+    """A Bridge trial's card of the dummy's that does not follow suit was refused with
+    "type its number" alone, where one of the hand was told why: it is told by the
+    choice's rule, prompt and text. A card of a hand P1 cannot see (P3's five of hearts)
+    is refused as a card of P1's own hand is, which the choice is not made from."""
+    out = _declarer("bid\n1\nthree of clubs\nfive of hearts\nfour of clubs\n1\nquit\n")
+    assert (
+        "P1> three of clubs\n  'three of clubs' is not an option: the rules do not allow three "
+        "of clubs now (Dummy plays — which of the dummy's cards? The declarer plays a card of "
+        "the dummy's, following suit if it can); type its number (1-2), or help\n"
+        "P1> five of hearts\n  'five of hearts' is not an option: type its number (1-2), or "
+        "help\n"
+        "P1> four of clubs\n  'four of clubs' is not an option: type its number (1-2), or help\n"
+    ) in out
+
+
+def test_a_branch_a_choices_if_refuses_is_told_why():
+    out = _declarer("double\nbid\nquit\n")
+    assert (
+        "P1> double\n  'double' is not an option: the rules do not allow double now (Round "
+        "setup — your call? Deal four cards each; each player calls once, from P1: the first "
+        "to bid declares); type its number (1-2), or help\n"
+    ) in out
+
+
+def test_a_player_a_choices_filter_refuses_is_told_why():
+    """gift_giving: P2 holds five, the most a gift may go to."""
+    spec = ROOT / "tests" / "valid" / "gift_giving.yaml"
+    hands = {"hand[P2]": ["dud", "dud", "dud", "dud", "gift"], "pile": ["gift"]}
+    state = State.from_layout(Game(load_spec(spec), 4), zones=hands)
+    assert state.legal_labels() == ["P3", "P4"]
+    assert state.decision_refused() == ["P2"]
+    assert why_not(state, "p2", "p2") == (
+        "the rules do not allow P2 now (Give — to whom do you give the top card?)"
+    )
+
+
+TAKE_ONE = """\
+rulespec: 1
+name: Take One
+players: {min: 2, max: 2, default: 2}
+hand: hand
+deck:
+  build:
+    - card: "card_{rank}"
+      each: {rank: {from: 1, to: 4}}
+zones:
+  pile: {visibility: hidden, ordered: true, start: true}
+  hand: {per_player: true, visibility: owner}
+  row: {visibility: public}
+setup: {effect: shuffle(pile)}
+turn:
+  - step: take
+    effect: |
+      choose(current, "which of theirs?") c from hand(next(current)) if c.rank > 2 {
+        move(c, hand(current))
+      }
+      choose(current, "which of the row?") c from row if c.rank > 2 { move(c, hand(current)) }
+end_conditions:
+  done: {when: size(row) == 0, effect: end_game()}
+"""
+
+
+def test_a_card_a_filter_refuses_in_a_zone_the_chooser_cannot_see_is_not_told_apart(tmp_path):
+    """Whether P2's hidden hand holds the card_1 the choice's filter refuses, or not,
+    P1 is told the same of it: nothing. The same card in the public row is told."""
+    path = tmp_path / "take_one.yaml"
+    path.write_text(TAKE_ONE)
+    game = Game(load_spec(path), 2)
+    told = []
+    for held in (["card_1", "card_3"], ["card_3", "card_4"]):
+        state = State.from_layout(game, zones={"hand[P2]": held, "row": ["card_2"]})
+        assert state.legal_labels() == ["hand[P2]"]  # by its place: P1 cannot see it
+        told.append((state.decision_refused(), why_not(state, "card_1", "card_1")))
+    assert told == [([], "")] * 2
+    state = State.from_layout(game, zones={"row": ["card_1", "card_3"]})
+    assert state.decision_refused() == ["card_1"]
+    assert why_not(state, "card_1", "card 1") == (
+        "the rules do not allow card 1 now (Take — which of the row?)"
+    )

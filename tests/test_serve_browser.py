@@ -798,7 +798,7 @@ def test_a_seat_asked_in_another_s_turn_is_marked_asked(tmp_path, browser):
         page.goto(base + links["P2"])
         page.wait_for_selector("#options button")
         assert page.text_content("[data-seat='P2'] h3") == "P2 (you, asked)"
-        assert page.text_content("#turn") == "Turn 1: P1's turn"
+        assert page.text_content("#turn") == "Turn 1: P1's turn, you choose"
         page.close()
 
 

@@ -253,3 +253,26 @@ def test_the_turns_a_seat_is_owed_are_shown_at_the_seat_on_both_tables():
     lines = tableview.table_lines(view)
     assert "  P2: hand 1 card; 1 more turn to take" in lines
     assert "  P3: hand 1 card; 1 turn to miss" in lines
+
+
+def test_a_seat_asked_in_another_seats_turn_is_told_so_and_no_other_seat_is():
+    """Open Hand: at the dummy's (P2's) turn the declarer, P1, chooses which of its cards
+    it plays. P1's view says P1 is asked, as the terminal's heading does; P3's says
+    only whose turn it is, as it would of an answer it must not learn is held."""
+    spec = load_spec(ROOT / "tests" / "valid" / "open_hand.yaml")
+    state = State.from_layout(
+        Game(spec, 3),
+        zones={"open_hand": ["two_of_spades", "three_of_clubs"], "hand[P3]": ["two_of_clubs"]},
+        counters={"declarer": 0, "dummy": 1},
+        current=1,
+    )
+    table = views.Table(spec, 3)
+    assert state.current_player() == 0
+    mine, theirs = views.view(state, 0, table), views.view(state, 2, table)
+    assert (mine["current"], mine["asked"], theirs["current"], theirs["asked"]) == (
+        "P2",
+        "P1",
+        "P2",
+        None,
+    )
+    assert tableview.table_lines(mine)[0] == "== Turn 1: P2's turn, P1 chooses (you are P1)"

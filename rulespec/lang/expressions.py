@@ -346,6 +346,10 @@ def _syntax_message(text: str, pos: int, exc: lark.UnexpectedInput) -> tuple[str
     return _unexpected(token, allowed, text, pos), hint
 
 
+# a say() whose text a quote within its braces cut short (say("{if c then "a" else "b"}")),
+# the parser stopped after that quote: the quote, as group 1
+_QUOTE_IN_SAY = re.compile(r'\bsay\(\s*"[^"\n]*\{[^{}"\n]*(")\s*$')
+
 # what other languages write before the token the parser stopped at, and what to say
 _WRITTEN_BEFORE = (
     (r"\belif\s*$", ": write 'else if'"),
@@ -541,6 +545,17 @@ class Builder:
                 pos = token.start_pos
             if pos is None:
                 pos = len(text.rstrip())
+            quoted = _QUOTE_IN_SAY.search(text[:pos])
+            if quoted:  # at the quote that ended the text, not at the word after it
+                self._error(
+                    "RS301",
+                    "say()'s text ends at this quote inside its braces: braces hold a value, "
+                    "never quoted text",
+                    self.text.span(quoted.start(1)),
+                    'tell a test by an if around the say: if COND { say("… A") } '
+                    'else { say("… B") }',
+                )
+                return None
             msg, hint = _syntax_message(text, pos, exc)
             elif_ = re.search(r"\belif\s*$", text[:pos])
             if elif_:  # at the word to change, with no list of what might follow it

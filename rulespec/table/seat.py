@@ -179,12 +179,14 @@ class Person:
         return None
 
     def _why_not(self, answer: str) -> str:
-        """Why the card an answer names (by its title or name) is no option, then a
-        semicolon, where the rules say so plainly; "" otherwise."""
+        """Why the card an answer names (by its title or name), or the branch or value
+        (by its label), is no option, then a semicolon, where the rules say so plainly;
+        "" otherwise."""
         wanted = answer.casefold()
         cards = self.titles.cards
         card = next((n for n, t in cards.items() if wanted in (n.casefold(), t.casefold())), None)
-        why = card and why_not(self.game, card, self.titles.card(card))
+        named = (card, self.titles.card(card)) if card else (answer, answer)
+        why = why_not(self.game, *named)
         return f"{why}; " if why else ""
 
     def _view(self, observation) -> dict:

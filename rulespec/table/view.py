@@ -139,6 +139,9 @@ def table(
         s: {"seat": s, "you": s == observation["seat"], "out": s not in observation["active"]}
         for s in _seats(observation)
     }
+    # whose turn it is: at a step offered round the table, its player's, not the current
+    # player's, who is the one asked
+    current = observation.get("turn_of", observation["current"])
     for s in seats.values():
         s["zones"], s["counters"], s["values"] = [], [], []
         s["goals"] = _goals(observation["zones"], s["seat"], titles)
@@ -169,9 +172,13 @@ def table(
     return {
         "seat": observation["seat"],
         "turn": observation["turn"],
-        # whose turn it is: at a step offered round the table, its player's, not the
-        # current player's, who is the one asked
-        "current": observation.get("turn_of", observation["current"]),
+        "current": current,
+        # the viewer, asked while another's turn goes on (a step offered round the table,
+        # a choice made for another seat, an answer); None otherwise. Only the one asked
+        # is told: another seat is not shown who holds an answer
+        "asked": observation["seat"]
+        if "options" in observation and observation["seat"] != current
+        else None,
         # a round's part asking (its setup, its scoring, its end, the match's): between
         # turns, nobody's to play (State.decision_between)
         "between": titles.rule(between) if between else None,
@@ -291,8 +298,12 @@ def table_lines(view: dict, params: bool = False) -> list[str]:
     long one, a line per zone under the seat), the counters (and, when asked, the
     parameters)."""
     you = f" (you are {view['seat']})" if view["seat"] else ""
-    # whose turn it is: not who is asked, which may be another seat (a reaction, a pick)
+    # whose turn it is, and who is asked when that is another seat (a reaction, a pick,
+    # a choice for another seat): a Bridge trial's declarer, asked at the dummy's turn,
+    # read only "P3's turn (you are P1)"
     state = "game over" if view["over"] else f"{view['current']}'s turn"
+    if view.get("asked") and not view["over"]:
+        state += f", {view['asked']} chooses"
     if view.get("between") and not view["over"]:  # a round's part asks, between turns
         after = f", after turn {view['turn']}" if view["turn"] else ""
         lines = [f"== {view['between']}{after}{you}"]

@@ -97,7 +97,9 @@ function draw(v) {
   $("status").textContent = mine ? `you are ${v.seat}` : v.seat ? `as ${v.seat} saw it` : "spectator";
   $("turn").textContent = v.over ? "" : v.between ? v.between + (v.turn ? `, after turn ${v.turn}` : "")
     : !v.turn ? "Setup"  // turn 0: the deal, nobody's turn yet (a choice may be asked)
-    : `Turn ${v.turn}: ${mine && v.current === v.seat ? "your turn" : v.current + "'s turn"}`;
+    : `Turn ${v.turn}: ${mine && v.current === v.seat ? "your turn" : v.current + "'s turn"}`
+      // asked in another's turn (a choice for another seat): the terminal's heading says so too
+      + (v.asked ? `, ${mine ? "you choose" : v.asked + " chooses"}` : "");
   $("waiting").textContent = waiting(v);
   $("result").textContent = v.result
     ? `Game over: ${v.result.winners.join(", ") || "nobody"} ${v.result.winners.length > 1 ? "win" : "wins"}, ${v.why}` : "";
