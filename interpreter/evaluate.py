@@ -793,6 +793,8 @@ class Compiler:
         values = self.prop_by_type(key.value, default)
         if e.type == "kind":
             values, default = self.kind_by_type(key.value), frozenset()
+        if cards.type == "kind":
+            return self._kind_prop(cards, key.value, values, default)
         t = self._typed_card(cards)
         if isinstance(t, int):
             return self.constant(values[t])
@@ -806,6 +808,30 @@ class Compiler:
                 f"{default})"
             )
         return f"_prop({table}, g._ctype, {self.cards_source(cards)}, {default})"
+
+    def _kind_prop(self, kind: ir.Expr, name: str, values: tuple, default) -> str:
+        """`k.name` of a kind: looked up by kind, among every kind a game can hold (its
+        card types, its tags, no kind), in a table of the value each one's card types
+        share; a kind whose types differ in it has none, and says so (RS701)."""
+        shared, refused = {}, {}
+        for kind_name, types in zip(self.defs.kind_names, self.defs.kind_values):
+            value = ir.shared_value((values[t] for t in types), default)
+            if value is not None:
+                shared[types] = value
+                continue
+            told = sorted({self._told(values[t]) for t in types})
+            refused[types] = (
+                f"'{kind_name}.{name}': the cards of '{kind_name}' differ in '{name}' "
+                f"({', '.join(told)}), and a kind's property is the value all its cards "
+                f"share; read it of a card, or of a kind whose cards share it"
+            )
+        return f"_kind_prop({self.constant(shared)}, {self.constant(refused)}, {self.source(kind)})"
+
+    def _told(self, value) -> str:
+        """A property's value as a message tells it: a kind by its name."""
+        if isinstance(value, frozenset):
+            return self.defs.kind_name(value) or "no kind"
+        return str(value).lower() if isinstance(value, bool) else str(value)
 
     def _src_f_values(self, e, key):
         return self.constant(self.defs.prop_values(key.value))
