@@ -76,3 +76,29 @@ def test_a_kinds_property_is_as_hidden_as_the_kind():
         return [f.code for f in static.static(load_spec("x.yaml", set_)) if f.code == "RL131"]
 
     assert counted("k.colour") == counted("k") == ["RL131"]
+
+
+@pytest.mark.parametrize(
+    "reads, refused",
+    [
+        (
+            'for k in values("face") { trump = no_kind }\n      for k in values("suit") { trump = k.colour }',
+            None,
+        ),
+        ("trump = (if trump == no_kind then hearts else spades).colour", None),
+        ("trump = kind_of(top(stock, 1)).colour", None),
+        ("let f = jack\n      trump = f.colour", "that is 'jack'"),
+        ("trump = top(stock, 1).face.colour", "that may be 'nine'"),
+        ('trump = nth(values("face"), 0).colour', "that may be 'nine'"),
+    ],
+)
+def test_the_kinds_a_read_may_name_are_worked_out_in_the_scope_that_binds_them(reads, refused):
+    """A loop's variable over the faces, beside one over the suits of the same name, does
+    not make the suits' colour a face's; a let, a kind property and nth() of values()
+    are followed to the kinds they may be."""
+    text = edited(LEFT_BOWER, (NAMING, f"{reads}\n      {NAMING}"))
+    if refused is None:
+        assert load_spec("x.yaml", text)
+    else:
+        [(code, message)] = spec_errors(text)
+        assert code == "RS204" and f"'colour' of a kind {refused}" in message

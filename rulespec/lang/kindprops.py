@@ -6,7 +6,7 @@ gives (`hearts.colour` is `red`); no kind has the property's none. A tag whose c
 differ in it (a rank's colour) has no value to read: RS204 here where the kind read is
 known to be such a tag, may be one (a choice among a property's values, `for f in
 values("face")`), or, where what it may be is not known (a counter, a parameter), the
-rule stops as the game runs (RS701, interpreter/evaluate.py), with the same words.
+rule stops as the game runs (RS701, interpreter/evaluate.py), for the same reason.
 
 The kinds a read may name are worked out from how it is written: a kind written out,
 no_kind, a kind property's values (`c.suit`), a card type (`kind_of(c)`), the local of
@@ -91,7 +91,7 @@ class _Reads:
         inner = env
         if isinstance(node, (ir.For, ir.ChooseCard, ir.Aggregate)):
             items = node.source if isinstance(node, ir.ChooseCard) else node.items
-            inner = {**env, node.var: self._each(items, env)}
+            inner = {**env, node.var: self._each(items)}
         if isinstance(node, ir.Call) and node.func == "prop" and node.args[0].type == "kind":
             self._read(node, self._kinds(node.args[0], env))
         for _, value in ir.iter_fields(node):
@@ -110,13 +110,13 @@ class _Reads:
         if isinstance(e, ir.Call) and e.func == "kind_of":
             return frozenset(self.types)
         if isinstance(e, ir.Call) and e.func == "nth":
-            return self._each(e.args[0], env)
+            return self._each(e.args[0])
         if isinstance(e, ir.IfExpr):
             then, orelse = self._kinds(e.then, env), self._kinds(e.orelse, env)
             return None if then is None or orelse is None else then | orelse
         return None
 
-    def _each(self, items: ir.Expr, env: dict) -> frozenset[str] | None:
+    def _each(self, items: ir.Expr) -> frozenset[str] | None:
         """The kinds a set of kinds may hold; None: not known (or no set of kinds)."""
         if items.type != "kinds":
             return None
@@ -125,9 +125,9 @@ class _Reads:
         if isinstance(items, ir.Local) and items.builtin and items.name == "card_types":
             return frozenset(self.types)
         if isinstance(items, ir.Aggregate) and items.func in ("filter", "sort"):
-            return self._each(items.items, env)
+            return self._each(items.items)
         if isinstance(items, ir.Call) and items.func == "first":
-            return self._each(items.args[0], env)
+            return self._each(items.args[0])
         return None
 
     def _read(self, read: ir.Call, kinds: frozenset[str] | None) -> None:
