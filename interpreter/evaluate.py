@@ -75,6 +75,7 @@ class Compiler:
         self.per_type: dict = {}  # _per_type's tables, by node and the locals it reads
         self.props: dict = {}  # prop_by_type's tables, by property and default
         self.prop_kinds: dict = {}  # kind_by_type's tables, by property
+        self.kind_props: dict = {}  # _kind_prop's tables (as source), by property
         # does the spec write `nobody`? Only then may a player value be nobody, and only
         # then is a player the game keeps or asks checked (seat_source), a player counter
         # read through _who and written through _at_rest
@@ -796,6 +797,8 @@ class Compiler:
         values = self.prop_by_type(key.value, default)
         if e.type == "kind":
             values, default = self.kind_by_type(key.value), frozenset()
+        if cards.type == "kind":
+            return self._kind_prop(cards, key.value, values, default)
         t = self._typed_card(cards)
         if isinstance(t, int):
             return self.constant(values[t])
@@ -809,6 +812,33 @@ class Compiler:
                 f"{default})"
             )
         return f"_prop({table}, g._ctype, {self.cards_source(cards)}, {default})"
+
+    def _kind_prop(self, kind: ir.Expr, name: str, values: tuple, default) -> str:
+        """`k.name` of a kind: looked up by kind, among every kind a game can hold (its
+        card types, its tags, no kind), in a table of the value each one's card types
+        share; a kind whose types differ in it has none, and says so (RS701)."""
+        if name not in self.kind_props:
+            shared, refused = {}, {}
+            for kind_name, types in zip(self.defs.kind_names, self.defs.kind_values):
+                value = ir.shared_value((values[t] for t in types), default)
+                if value is not None:
+                    shared[types] = value
+                    continue
+                told = ", ".join(sorted({self._told(values[t]) for t in types}))
+                refused.setdefault(  # a kind of two names is told by its first
+                    types,
+                    f"'{kind_name}.{name}': the cards of '{kind_name}' differ in '{name}' "
+                    f"({told}), and a kind's property is the value all its cards share; "
+                    f"read it of a card, or of a kind whose cards share it",
+                )
+            self.kind_props[name] = f"{self.constant(shared)}, {self.constant(refused)}"
+        return f"_kind_prop({self.kind_props[name]}, {self.source(kind)})"
+
+    def _told(self, value) -> str:
+        """A property's value as a message tells it: a kind by its name."""
+        if isinstance(value, frozenset):
+            return self.defs.kind_name(value) or "no kind"
+        return str(value).lower() if isinstance(value, bool) else str(value)
 
     def _src_f_values(self, e, key):
         return self.constant(self.defs.prop_values(key.value))

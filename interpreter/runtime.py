@@ -322,6 +322,14 @@ def _prop_of(values, ctype, cards, kinds, default):
     return default
 
 
+def _kind_prop(shared, refused, kind):
+    """A kind's property: the value its card types share (`shared`, by kind), else the
+    rule stops with why the kind has none (`refused`, by kind: a rank's colour)."""
+    if kind in shared:
+        return shared[kind]
+    raise RuleLimit(refused[kind])
+
+
 def _each_player(env, var, players):
     """The bindings with var bound to each player in turn (or each number, card type or
     set of cards): one dict, rebound, since an aggregate uses each binding before it
@@ -625,6 +633,7 @@ HELPERS = {
     "_index_of": _index_of,
     "_prop": _prop,
     "_prop_of": _prop_of,
+    "_kind_prop": _kind_prop,
     "_each_player": _each_player,
     "_each_card": _each_card,
     "_best": _best,

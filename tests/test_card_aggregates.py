@@ -224,7 +224,11 @@ def _problems(evaluation: str = "0", text: str = RANKS) -> list[tuple[str, str]]
     "expr, code, message",
     [
         ("sum(c.rnak for c in hand(me))", "RS201", "unknown card property 'rnak'"),
-        ("max(q.rank for q in players)", "RS204", "the left of '.rank' must be cards, got player"),
+        (
+            "max(q.rank for q in players)",
+            "RS204",
+            "the left of '.rank' must be cards or kind, got player",
+        ),
         ("max(c for c in hand(me))", "RS204", "the body of max() must be int, got cards"),
         ("count(c.rank for c in hand(me))", "RS204", "the body of count() must be bool, got int"),
         (
@@ -237,7 +241,7 @@ def _problems(evaluation: str = "0", text: str = RANKS) -> list[tuple[str, str]]
             "RS204",
             "the items of sum() must be players, cards, ints, kinds, cardsets or zones, got int",
         ),
-        ("me.rank", "RS204", "the left of '.rank' must be cards, got player"),
+        ("me.rank", "RS204", "the left of '.rank' must be cards or kind, got player"),
         (
             "if true then 1 else hand(me)",
             "RS204",

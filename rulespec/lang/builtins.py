@@ -42,10 +42,10 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "without": (("cards", "cards"), "cards", "the first cards less the second"),
     "kind_of": (("cards",), "kind", "the card type of the (first) card; none for no card"),
     "prop": (
-        ("cards", "str"),
+        ("cards|kind", "str"),
         "prop",
-        "a property of the (first) card, typed by the values "
-        "the deck declares: a number, a card kind, or text",
+        "a property of the (first) card, or the one every card of a kind shares, typed by "
+        "the values the deck declares: a number, a card kind, or text",
     ),
     "values": (
         ("str",),

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from . import costs, decks, ir, schema, shown
+from . import costs, decks, ir, kindprops, schema, shown
 from .decks import default_of, value_class
 from .diagnostics import Diagnostic, SpecError, did_you_mean, silenced
 from .expressions import (
@@ -1672,6 +1672,7 @@ class _Compiler:
         self._player_checks(spec)
         self._nested_loops(spec)
         self.problems += costs.check(spec, self.callees_first)
+        self.problems += kindprops.check(spec)
         self._zone_checks(spec)
         for c in spec.counters:
             self._titles_check(c, "counter")

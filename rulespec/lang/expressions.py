@@ -1088,7 +1088,8 @@ class Builder:
         return False
 
     def _prop(self, span, cards: ir.Expr, key: ir.Expr) -> ir.Expr | None:
-        """prop(cards, "name"), typed as the deck's cards declare the property."""
+        """prop(cards, "name"), typed as the deck's cards declare the property; of a
+        kind, the value its card types share (kindprops.py checks that they do)."""
         held = self.property_type(key, "prop()")
         return None if held is None else ir.Call(span, held, "prop", (cards, key))
 
@@ -1198,10 +1199,10 @@ class Builder:
         return props[key.value]
 
     def _attr(self, t, span, scope) -> ir.Expr | None:
-        """`cards.name`, the readable form of prop(cards, "name")."""
+        """`cards.name` (or `kind.name`), the readable form of prop(cards, "name")."""
         target, name = t.children
         cards = self._expr(target, scope)
-        if not self._check(cards, "cards", f"the left of '.{name}'"):
+        if not self._check(cards, "cards|kind", f"the left of '.{name}'"):
             return None
         return self._prop(span, cards, ir.Const(self._span(name), "str", str(name)))
 

@@ -318,6 +318,18 @@ READS_OWED = ("extra_turns_owed", "turns_to_skip")
 OWES = frozenset({"skip_turn", "skip_turns", "extra_turn", "extra_turns", "cancel_extra_turns"})
 
 
+def shared_value(values, none):
+    """A kind's property (`trump.colour`): the one value every card type of the kind
+    gives (`values`, each type's, its none where the type lacks the property), or
+    `none` for no kind; None where the types differ (a rank's colour), which has no one
+    value to read: refused as the spec loads where the kinds read are known
+    (kindprops.py), else as the game runs (RS701)."""
+    found = set(values)
+    if len(found) > 1:
+        return None
+    return found.pop() if found else none
+
+
 def iter_children(node):
     """The IR nodes directly inside node (an expression, statement, branch or rule
     definition, or a tuple of them), in field order."""
