@@ -107,15 +107,6 @@ def _true(g, env):
     return True
 
 
-def _conjuncts(e: ir.Expr):
-    """The operands of a condition's top-level `and`s, left to right."""
-    if isinstance(e, ir.Binary) and e.op == "and":
-        yield from _conjuncts(e.left)
-        yield from _conjuncts(e.right)
-    else:
-        yield e
-
-
 def _reads_card(e: ir.Expr) -> bool:
     return any(isinstance(n, ir.Local) and n.name == "card" for n in ir.walk(e))
 
@@ -236,7 +227,7 @@ class StatementCompiler:
         same order: the same outcome, a failure (RS701) included."""
         if a.count is None or a.condition is None:
             return None
-        parts = list(_conjuncts(a.condition))
+        parts = list(ir.conjuncts(a.condition))
         split = next((i for i, c in enumerate(parts) if _reads_card(c)), len(parts))
         if split == 0:
             return None

@@ -100,15 +100,6 @@ def _invariant_parts(e):
             yield from _invariant_parts(child)
 
 
-def _conjuncts(e):
-    """The parts of a condition joined by `and` (none for no condition)."""
-    if isinstance(e, ir.Binary) and e.op == "and":
-        yield from _conjuncts(e.left)
-        yield from _conjuncts(e.right)
-    elif e is not None:
-        yield e
-
-
 def _reads(e, names) -> bool:
     return any(isinstance(n, ir.Local) and n.name in names for n in ir.walk(e))
 
@@ -154,7 +145,7 @@ def _group(w: CodeWriter, x, a, t, group, card: str) -> None:
         lines.append(f"if {' and '.join(tests)}: {append}" if tests else append)
     if a.ir.without_target:  # the parts of `if` that do not read the target still hold
         tests = ["len(options) == before"]
-        tests += [test(e) for e in _conjuncts(a.ir.condition) if not _reads(e, ("target",))]
+        tests += [test(e) for e in ir.conjuncts(a.ir.condition) if not _reads(e, ("target",))]
         untargeted = x.constant(x.defs.play_options[a.ir.name, t, None])
         lines.append(f"if {' and '.join(tests)}: options.append({untargeted})")
     if reads:

@@ -196,7 +196,7 @@ class _Loops:
         """What a test leaves of the players of a side when it holds; None when it tells
         them apart otherwise."""
         guard = _Guard()
-        for test in _conjuncts(cond):
+        for test in ir.conjuncts(cond):
             if not self.tells(test, var, told):
                 continue
             kept = self._kept_out(test, var, told)
@@ -240,14 +240,6 @@ class _Loops:
 
 def _is(e, var: str) -> bool:
     return isinstance(e, ir.Local) and not e.builtin and e.name == var
-
-
-def _conjuncts(cond: ir.Expr):
-    if isinstance(cond, ir.Binary) and cond.op == "and":
-        yield from _conjuncts(cond.left)
-        yield from _conjuncts(cond.right)
-    else:
-        yield cond
 
 
 def _negated(cond: ir.Expr) -> ir.Expr:

@@ -399,6 +399,16 @@ def body(rule) -> tuple[Stmt, ...]:
     return tuple(s for block in iter_blocks(rule) for s in block)
 
 
+def conjuncts(e):
+    """The parts of a condition joined by top-level `and`s, left to right (none for no
+    condition)."""
+    if isinstance(e, Binary) and e.op == "and":
+        yield from conjuncts(e.left)
+        yield from conjuncts(e.right)
+    elif e is not None:
+        yield e
+
+
 def walk_statements(stmts):
     """Every statement of a block, nested ones included, in order."""
     return (n for n in walk(tuple(stmts)) if isinstance(n, Stmt))
