@@ -54,6 +54,9 @@ class CompiledAction:
     among: object = None  # (g, env) -> the cards (target: card) or zones (target: zone)
     shows_type: bool = False  # labels name the card type: the action plays a tag or any
     in_view: bool = False  # its card goes to a shared public zone: every seat sees it played
+    # `among` can give cards of one zone only, so where a picked card lies is the rules'
+    # to tell (a `play` event's `chosen_from`), not a secret of the chooser's cards
+    one_zone: bool = False
     # an action with `count` whose condition begins with parts that do not read the group
     # (`card`): (those parts, tested once for each target before any group is made; the
     # rest, tested on each group, or None); None: no such part
@@ -197,6 +200,7 @@ class StatementCompiler:
                 self._among(a),
                 a.card is not None and a.card not in self.rules.type_names,
                 in_view,
+                a.target == "card" and _one_zone(a.among),
                 self._precondition(a),
                 None if a.same is None else self._same_values(a.same),
             )
@@ -1126,6 +1130,28 @@ class StatementCompiler:
 
         again = _asked_again(random_player)
         return random_player
+
+
+def _one_zone(among: ir.Expr | None) -> bool:
+    """Can `among` give cards of one zone only, whatever the cards are? One zone named,
+    and no other source of cards: a family, remembered cards, a local or parameter (its
+    cards may lie anywhere), a named value, or a loop over players (`union(... for p in
+    others(current))` names one zone for each). The cards of `hand(p) + vault(p)` lie
+    in one zone or the other as the hidden cards fall."""
+    if among is None:
+        return False
+    nodes = list(ir.walk(among))
+    bound = {n.var for n in nodes if isinstance(n, ir.Aggregate)}
+    zones = sum(isinstance(n, ir.ZoneRef) for n in nodes)
+    elsewhere = (ir.Zones, ir.Memory, ir.Param, ir.ConditionCall)  # cards from anywhere
+    if any(
+        isinstance(n, elsewhere)
+        or (isinstance(n, ir.Aggregate) and not n.over_cards)
+        or (isinstance(n, ir.Local) and n.type in ir.OF_CARDS and n.name not in bound)
+        for n in nodes
+    ):
+        return False
+    return zones == 1
 
 
 def _refused_cards(source, blind: bool, names):

@@ -1491,7 +1491,9 @@ def _chosen_named(s: State, point, option: Play, card) -> tuple[dict, frozenset[
     """What a play's event says of the card it picks (`target: card`), and for a play
     without a card the seats it is said to. The place the card lies in (`chosen_from`),
     to every seat, where the choice's label, which names the card, is not shown to every
-    seat (a card picked from a hand, or one played face down): the others are told where
+    seat (a card picked from a hand, or one played face down) and the action's `among`
+    gives cards of one zone only (CompiledAction.one_zone: among a hand and a vault,
+    which of them holds the card is as secret as the card): the others are told where
     the play went, never which card. A card-free play names the picked card too, as the
     play's own words ("P1 buys Province"), to every seat where it lies in a zone every
     seat sees (a buy from the supply), else to those who see that zone and its chooser
@@ -1499,7 +1501,8 @@ def _chosen_named(s: State, point, option: Play, card) -> tuple[dict, frozenset[
     if option.chosen is None:
         return {}, None
     where = s._loc[option.chosen]
-    named = {} if _seen(s, point, option) is None else {"chosen_from": s.game.slots[where].label}
+    told = s.game.actions[option.action].one_zone and _seen(s, point, option) is not None
+    named = {"chosen_from": s.game.slots[where].label} if told else {}
     if card is not None:
         return named, None
     who = s._seers(where)

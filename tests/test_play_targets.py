@@ -90,3 +90,53 @@ def test_run_as_a_seat_tells_it_what_it_saw_of_a_card_picked():
         "  P2 plays Wizard (Lock) at Plum in P2's hand",
         "  P1 plays Wizard (Lock) at a card in P1's hand",
     ]
+
+
+MARK = """
+rulespec: 1
+name: Mark
+players: {min: 3, max: 3, default: 3}
+hand: hand
+deck:
+  cards:
+    wizard: {count: 6}
+    apple: {count: 6, tags: [fruit]}
+    pear: {count: 6, tags: [fruit]}
+zones:
+  deck: {visibility: hidden, ordered: true, start: true}
+  pool: {visibility: public}
+  hand: {per_player: true, visibility: owner}
+  vault: {per_player: true, visibility: owner}
+counters:
+  score: {per_player: true, initial: 0}
+turn:
+  - step: play
+    actions: [mark]
+actions:
+  mark:
+    card: wizard
+    to: pool
+    target: card
+    among: of(hand(current), fruit) + of(vault(current), fruit)
+    effect: score(current) += 1
+end_conditions:
+  done:
+    when: size(pool) >= 3
+    effect: end_game()
+"""
+
+
+def test_which_of_two_hidden_zones_a_picked_card_lay_in_is_not_told():
+    """A review: `among` over a hand and a vault, both hidden from P3: where the apple
+    lay (the hand or the vault) hangs on P1's hidden cards, so P3 is told neither,
+    and its log, narration and information key are the same either way."""
+    game = Game(load_spec("mark.yaml", MARK), 3)
+    titles, seen = Titles.of(game.spec), []
+    for hand, vault in (("apple", "pear"), ("pear", "apple")):
+        zones = {"hand[P1]": ["wizard", hand], "vault[P1]": [vault], "deck": []}
+        state = State.from_layout(game, 0, zones=zones)
+        state.apply_action(next(o for o in state.legal_labels() if "apple" in o))
+        play = next(e for e in state.log_for(2) if e["event"] == "play")
+        assert "chosen_from" not in play
+        seen.append((state.log_for(2), narrate(state.log_for(2), titles), state.information_key(2)))
+    assert seen[0] == seen[1]
