@@ -690,8 +690,7 @@ class Compiler:
         return f"_others(g.active_players(), {self.seat_source(p)})"
 
     def _src_f_partners(self, e, p):
-        team_of = self.constant(self.defs.team_of)
-        return f"_partners(g.active_players(), {self.seat_source(p)}, {team_of})"
+        return f"_partners(g.active_players(), {self.seat_source(p)}, _team)"
 
     def _src_f_team(self, e, p):
         return f"_team_seats(g.seats(), {self.seat_source(p)}, _team)"
